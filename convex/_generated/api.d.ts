@@ -1,0 +1,72 @@
+/* eslint-disable */
+/**
+ * Generated `api` utility.
+ *
+ * THIS CODE IS AUTOMATICALLY GENERATED.
+ *
+ * To regenerate, run `npx convex dev`.
+ * @module
+ */
+
+import type {
+  ApiFromModules,
+  FilterApi,
+  FunctionReference,
+} from "convex/server";
+import type * as auth from "../auth.js";
+import type * as emails from "../emails.js";
+import type * as errorReports from "../errorReports.js";
+import type * as functions from "../functions.js";
+import type * as http from "../http.js";
+import type * as integrations_resend from "../integrations/resend.js";
+import type * as lib_errors from "../lib/errors.js";
+import type * as lib_permissions from "../lib/permissions.js";
+import type * as model_counters from "../model/counters.js";
+import type * as model_invitations from "../model/invitations.js";
+import type * as model_orgs from "../model/orgs.js";
+import type * as model_strings from "../model/strings.js";
+import type * as model_viewer from "../model/viewer.js";
+import type * as model_voters from "../model/voters.js";
+import type * as tables_billing from "../tables/billing.js";
+import type * as tables_core from "../tables/core.js";
+import type * as tables_imports from "../tables/imports.js";
+import type * as tables_voters from "../tables/voters.js";
+import type * as viewer from "../viewer.js";
+
+/**
+ * A utility for referencing Convex functions in your app's API.
+ *
+ * Usage:
+ * ```js
+ * const myFunctionReference = api.myModule.myFunction;
+ * ```
+ */
+declare const fullApi: ApiFromModules<{
+  auth: typeof auth;
+  emails: typeof emails;
+  errorReports: typeof errorReports;
+  functions: typeof functions;
+  http: typeof http;
+  "integrations/resend": typeof integrations_resend;
+  "lib/errors": typeof lib_errors;
+  "lib/permissions": typeof lib_permissions;
+  "model/counters": typeof model_counters;
+  "model/invitations": typeof model_invitations;
+  "model/orgs": typeof model_orgs;
+  "model/strings": typeof model_strings;
+  "model/viewer": typeof model_viewer;
+  "model/voters": typeof model_voters;
+  "tables/billing": typeof tables_billing;
+  "tables/core": typeof tables_core;
+  "tables/imports": typeof tables_imports;
+  "tables/voters": typeof tables_voters;
+  viewer: typeof viewer;
+}>;
+export declare const api: FilterApi<
+  typeof fullApi,
+  FunctionReference<any, "public">
+>;
+export declare const internal: FilterApi<
+  typeof fullApi,
+  FunctionReference<any, "internal">
+>;

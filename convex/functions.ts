@@ -1,0 +1,105 @@
+/**
+ * The only importer of the `_generated/server` builders. Every public function is built here:
+ * the wrappers resolve user → organisation → membership → effective role, check one named
+ * permission before the first read, and hand the handler a database that cannot see or touch
+ * another organisation's documents.
+ */
+import {
+  customAction,
+  customMutation,
+  customQuery,
+} from "convex-helpers/server/customFunctions";
+import { wrapDatabaseReader, wrapDatabaseWriter, type Rules } from "convex-helpers/server/rowLevelSecurity";
+import type { DataModel, Id } from "./_generated/dataModel";
+import {
+  action,
+  httpAction as rawHttpAction,
+  internalAction as rawInternalAction,
+  internalMutation as rawInternalMutation,
+  internalQuery as rawInternalQuery,
+  mutation,
+  query,
+  type ActionCtx,
+} from "./_generated/server";
+import { internal } from "./_generated/api";
+import type { Permission } from "./lib/permissions";
+import { requireUser, requireViewer, type Viewer } from "./model/viewer";
+import schema from "./schema";
+import { appError } from "./lib/errors";
+
+export const internalQuery = rawInternalQuery;
+export const internalMutation = rawInternalMutation;
+export const internalAction = rawInternalAction;
+export const httpAction = rawHttpAction;
+
+type AnyDoc = { _id: string; orgId?: string };
+
+/** Tenant isolation for every table: documents of another organisation do not exist for the caller. */
+function tenantRules(orgId: Id<"organizations">): Rules<unknown, DataModel> {
+  const sameOrg = async (_: unknown, doc: AnyDoc) => doc.orgId === undefined || doc.orgId === orgId;
+  const rules: Record<string, unknown> = {};
+  for (const table of Object.keys(schema.tables)) {
+    rules[table] =
+      table === "organizations"
+        ? { read: async (_: unknown, doc: AnyDoc) => doc._id === orgId, modify: async (_: unknown, doc: AnyDoc) => doc._id === orgId, insert: async () => false }
+        : { read: sameOrg, modify: sameOrg, insert: sameOrg };
+  }
+  return rules as Rules<unknown, DataModel>;
+}
+
+/** A query for members of the caller's organisation holding `permission` (null: any member). */
+export function orgQuery(permission: Permission | null) {
+  return customQuery(query, {
+    args: {},
+    input: async (ctx) => {
+      const viewer = await requireViewer(ctx, permission);
+      const db = wrapDatabaseReader({}, ctx.db, tenantRules(viewer.orgId));
+      return { ctx: { viewer, db }, args: {} };
+    },
+  });
+}
+
+/** A mutation for members of the caller's organisation holding `permission` (null: any member). */
+export function orgMutation(permission: Permission | null) {
+  return customMutation(mutation, {
+    args: {},
+    input: async (ctx) => {
+      const viewer = await requireViewer(ctx, permission);
+      const db = wrapDatabaseWriter({}, ctx.db, tenantRules(viewer.orgId));
+      return { ctx: { viewer, db }, args: {} };
+    },
+  });
+}
+
+export type ActionViewer = Pick<Viewer, "userId" | "orgId"> & { permissions: Permission[] };
+
+/** An action for members holding `permission`; nested runQuery/runMutation go through the same gate. */
+export function orgAction(permission: Permission | null) {
+  return customAction(action, {
+    args: {},
+    input: async (ctx: ActionCtx) => {
+      const viewer: ActionViewer = await ctx.runQuery(internal.viewer.resolveForAction, { permission: permission ?? undefined });
+      return { ctx: { viewer }, args: {} };
+    },
+  });
+}
+
+/** Signed-in users, whether or not they belong to an organisation yet (profile, onboarding). */
+export const userQuery = customQuery(query, {
+  args: {},
+  input: async (ctx) => ({ ctx: { user: await requireUser(ctx) }, args: {} }),
+});
+export const userMutation = customMutation(mutation, {
+  args: {},
+  input: async (ctx) => ({ ctx: { user: await requireUser(ctx) }, args: {} }),
+});
+
+/**
+ * Callable without signing in (landing, invitation acceptance, public forms). Such functions see
+ * no organisation context and must check what they expose themselves.
+ */
+export const publicQuery = customQuery(query, { args: {}, input: async () => ({ ctx: {}, args: {} }) });
+export const publicMutation = customMutation(mutation, { args: {}, input: async () => ({ ctx: {}, args: {} }) });
+export const publicAction = customAction(action, { args: {}, input: async () => ({ ctx: {}, args: {} }) });
+
+export { appError };

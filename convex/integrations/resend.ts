@@ -1,0 +1,33 @@
+"use node";
+/** Delivers queued outbox emails through Resend; demo mode (no RESEND_API_KEY) only logs them. */
+import { v } from "convex/values";
+import { Resend } from "resend";
+import { internal } from "../_generated/api";
+import { internalAction } from "../functions";
+
+export const deliver = internalAction({
+  args: { id: v.id("emailOutbox") },
+  handler: async (ctx, { id }) => {
+    const email = await ctx.runQuery(internal.emails.get, { id });
+    if (email === null || email.status !== "queued") return;
+    const key = process.env.RESEND_API_KEY;
+    if (!key) {
+      console.log(`[demo email] to=${email.to} subject=${JSON.stringify(email.subject)}\n${email.text}`);
+      await ctx.runMutation(internal.emails.markDelivered, { id, status: "demo", providerId: `demo_${id}` });
+      return;
+    }
+    const resend = new Resend(key, process.env.RESEND_BASE_URL ? { baseUrl: process.env.RESEND_BASE_URL } as never : undefined);
+    const { data, error } = await resend.emails.send({
+      from: email.from,
+      to: email.to,
+      subject: email.subject,
+      text: email.text,
+      ...(email.html ? { html: email.html } : {}),
+    });
+    if (error || !data?.id) {
+      await ctx.runMutation(internal.emails.markDelivered, { id, status: "failed", error: error?.message ?? "Failed to send email" });
+      return;
+    }
+    await ctx.runMutation(internal.emails.markDelivered, { id, status: "sent", providerId: data.id });
+  },
+});

@@ -1,0 +1,14 @@
+import { authTables } from "@convex-dev/auth/server";
+import { defineSchema } from "convex/server";
+import { billingTables } from "./tables/billing";
+import { coreTables } from "./tables/core";
+import { importTables } from "./tables/imports";
+import { voterTables } from "./tables/voters";
+
+export default defineSchema({
+  ...authTables,
+  ...coreTables,
+  ...billingTables,
+  ...voterTables,
+  ...importTables,
+});

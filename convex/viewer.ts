@@ -1,0 +1,79 @@
+/** Who am I: the signed-in user's organisation, roles, permissions and modes. Any signed-in user. */
+import { v } from "convex/values";
+import { internalQuery, orgMutation, userQuery } from "./functions";
+import { appError } from "./lib/errors";
+import { BUILT_IN_ROLES, type Permission } from "./lib/permissions";
+import { customRoleToDefinition, loadViewer, requireViewer } from "./model/viewer";
+
+/** Everything the shell needs; null organisation fields while the user has no active membership. */
+export const me = userQuery({
+  args: {},
+  handler: async (ctx) => {
+    const viewer = await loadViewer(ctx);
+    const user = ctx.user;
+    const base = {
+      userId: user._id,
+      email: user.email ?? "",
+      firstName: user.firstName ?? "",
+      lastName: user.lastName ?? "",
+      name: user.name ?? "",
+      phone: user.phone ?? "",
+      organization: user.organization ?? "",
+    };
+    if (viewer === null) return { ...base, org: null };
+    const custom = await ctx.db
+      .query("customRoles")
+      .withIndex("by_org", (q) => q.eq("orgId", viewer.orgId))
+      .collect();
+    const allRoles = [...BUILT_IN_ROLES, ...custom.map(customRoleToDefinition)];
+    return {
+      ...base,
+      org: { id: viewer.orgId, name: viewer.org.name },
+      roles: viewer.roles.owned.map((r) => ({ id: r.id, name: r.name, level: r.level, color: r.color })),
+      activeRole: viewer.roles.active.id,
+      impersonatedRole: viewer.roles.impersonating?.id ?? null,
+      permissions: [...viewer.permissions].sort(),
+      modes: viewer.roles.modes,
+      impersonatableRoles: allRoles
+        .filter((r) => r.id !== "super_admin")
+        .map((r) => ({ id: r.id, name: r.name, level: r.level, color: r.color })),
+    };
+  },
+});
+
+export const resolveForAction = internalQuery({
+  args: { permission: v.optional(v.string()) },
+  handler: async (ctx, { permission }) => {
+    const viewer = await requireViewer(ctx, (permission as Permission | undefined) ?? null);
+    return { userId: viewer.userId, orgId: viewer.orgId, permissions: [...viewer.permissions] };
+  },
+});
+
+/** Switch the active role; only to a role the member really holds. */
+export const setActiveRole = orgMutation(null)({
+  args: { roleId: v.string() },
+  handler: async (ctx, { roleId }) => {
+    if (!ctx.viewer.membership.roles.includes(roleId)) throw appError("FORBIDDEN", "You can only switch to a role you hold.");
+    await ctx.db.patch(ctx.viewer.membership._id, { activeRole: roleId });
+  },
+});
+
+/** Try on another role; never super_admin, never while already impersonating. Narrows only. */
+export const startImpersonation = orgMutation(null)({
+  args: { roleId: v.string() },
+  handler: async (ctx, { roleId }) => {
+    if (ctx.viewer.membership.impersonatedRole) throw appError("VALIDATION_ERROR", "Already impersonating a role. Stop impersonating first.");
+    if (roleId === "super_admin") throw appError("FORBIDDEN", "The super admin role cannot be impersonated.");
+    const known = BUILT_IN_ROLES.some((r) => r.id === roleId) ||
+      (await ctx.db.query("customRoles").withIndex("by_org_role", (q) => q.eq("orgId", ctx.viewer.orgId).eq("roleId", roleId)).unique()) !== null;
+    if (!known) throw appError("NOT_FOUND", "Unknown role.");
+    await ctx.db.patch(ctx.viewer.membership._id, { impersonatedRole: roleId });
+  },
+});
+
+export const stopImpersonation = orgMutation(null)({
+  args: {},
+  handler: async (ctx) => {
+    await ctx.db.patch(ctx.viewer.membership._id, { impersonatedRole: undefined });
+  },
+});

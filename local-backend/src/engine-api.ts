@@ -1,0 +1,109 @@
+/**
+ * The contract between the engine (storage, query engine, syscalls, function runtime, scheduler)
+ * and the network layer (WebSocket sync protocol, HTTP API, auth verification, CLI).
+ * Generic: nothing here knows about any particular app's tables.
+ */
+import type { JSONValue } from "convex/values";
+
+/** Identity as seen by `ctx.auth.getUserIdentity()`; tokenIdentifier = `${iss}|${sub}`. */
+export type UserIdentity = {
+  tokenIdentifier: string;
+  subject: string;
+  issuer: string;
+  [claim: string]: JSONValue | undefined;
+};
+
+export type FunctionKind = "query" | "mutation" | "action" | "httpAction";
+export type FunctionVisibility = "public" | "internal";
+
+export type FunctionInfo = {
+  /** canonical path, e.g. "voters:list" or "folder/file:fn" (default export → "file:default") */
+  path: string;
+  kind: FunctionKind;
+  visibility: FunctionVisibility;
+};
+
+/** Values in `value`/`errorData` are `convexToJson`-encoded ($integer, $float, $bytes ...). */
+export type FunctionOutcome =
+  | { status: "success"; value: JSONValue; logLines: string[] }
+  | { status: "error"; errorMessage: string; errorData?: JSONValue; logLines: string[] };
+
+/** Opaque to the network layer: what a query read (tables, index ranges, search). */
+export interface ReadSet {
+  readonly __readSet: true;
+}
+/** Opaque to the network layer: what a mutation commit wrote. */
+export interface WriteSet {
+  readonly __writeSet: true;
+}
+
+export type CommitEvent = { ts: bigint; writes: WriteSet };
+
+export type CallRequest = {
+  path: string;
+  /** convexToJson-encoded argument object (not the array) */
+  args: JSONValue;
+  identity: UserIdentity | null;
+};
+
+export type QueryResult = {
+  outcome: FunctionOutcome;
+  readSet: ReadSet;
+  /** the snapshot timestamp the query read at */
+  ts: bigint;
+  /** pagination journal (protocol `QueryJournal`), null when none */
+  journal: string | null;
+};
+
+export type EngineOptions = {
+  /** folder holding the app's convex/ modules (schema.ts, http.ts, crons.ts, auth.config.ts ...) */
+  functionsDir: string;
+  /** data directory; ":memory:"-like temp dirs allowed for tests */
+  dataDir: string;
+  /** public URLs, injected as CONVEX_CLOUD_URL / CONVEX_SITE_URL and used for storage URLs */
+  cloudUrl: string;
+  siteUrl: string;
+  /** reload modules when files under functionsDir change (data is kept) */
+  watch?: boolean;
+  /** run the scheduler and crons (default true) */
+  scheduler?: boolean;
+  log?: (line: string) => void;
+};
+
+export interface Engine {
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  /** latest committed timestamp (monotonic across restarts) */
+  currentTs(): bigint;
+  listFunctions(): FunctionInfo[];
+  getFunction(path: string): FunctionInfo | undefined;
+  /** auth providers read from auth.config.ts (`{ domain, applicationID }` or customJwt entries) */
+  authProviders(): JSONValue[];
+
+  runQuery(req: CallRequest & { journal?: string | null }): Promise<QueryResult>;
+  /** ts = commit timestamp of the mutation (currentTs() when it wrote nothing or failed) */
+  runMutation(req: CallRequest): Promise<{ outcome: FunctionOutcome; ts: bigint }>;
+  runAction(req: CallRequest): Promise<{ outcome: FunctionOutcome }>;
+  /** http actions from convex/http.ts; returns 404 Response when no route matches */
+  runHttpAction(request: Request): Promise<Response>;
+
+  /** called synchronously after each commit (mutations, scheduler bookkeeping, storage) */
+  onCommit(listener: (event: CommitEvent) => void): () => void;
+  /** true when a commit's writes may change the result of a query that read `readSet` */
+  readSetIntersects(readSet: ReadSet, writes: WriteSet): boolean;
+
+  /** storage upload/serve, used by the HTTP layer */
+  storeUpload(token: string, body: Uint8Array, contentType: string | null): Promise<string>;
+  getStorageBlob(storageId: string): Promise<{ body: Uint8Array; contentType: string | null } | null>;
+
+  /** backend environment variables, persisted in the data dir, visible as process.env */
+  env: {
+    list(): Record<string, string>;
+    set(name: string, value: string): void;
+    remove(name: string): void;
+  };
+
+  /** backup/restore of all tables (user and system) as JSON lines */
+  exportJsonl(): AsyncIterable<string>;
+  importJsonl(lines: AsyncIterable<string>): Promise<number>;
+}

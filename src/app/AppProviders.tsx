@@ -1,0 +1,43 @@
+import { ConvexAuthProvider } from "@convex-dev/auth/react";
+import { ClerkProvider, useAuth } from "@clerk/react";
+import { Theme } from "@radix-ui/themes";
+import { ConvexReactClient } from "convex/react";
+import { ConvexProviderWithClerk } from "convex/react-clerk";
+import { BrowserRouter } from "react-router-dom";
+import { Toaster } from "sonner";
+import { CLERK_PUBLISHABLE_KEY, CONVEX_URL } from "../lib/config";
+import { AppRoutes } from "./AppRoutes";
+import { AppAuthProvider } from "./auth/AppAuth";
+import { AppErrorBoundary } from "./errors/AppErrorBoundary";
+import { ViewerProvider } from "./viewer/ViewerProvider";
+
+const convex = new ConvexReactClient(CONVEX_URL);
+
+/** Convex Auth by default; Clerk when its publishable key is configured (DESIGN §3). */
+export function AppProviders() {
+  const app = (
+    <AppAuthProvider provider={CLERK_PUBLISHABLE_KEY ? "clerk" : "convex"}>
+      <BrowserRouter>
+        <ViewerProvider>
+          <AppErrorBoundary>
+            <AppRoutes />
+          </AppErrorBoundary>
+        </ViewerProvider>
+      </BrowserRouter>
+    </AppAuthProvider>
+  );
+  return (
+    <Theme accentColor="indigo" grayColor="slate" radius="medium">
+      <Toaster position="top-right" richColors closeButton />
+      {CLERK_PUBLISHABLE_KEY ? (
+        <ClerkProvider publishableKey={CLERK_PUBLISHABLE_KEY}>
+          <ConvexProviderWithClerk client={convex} useAuth={useAuth}>
+            {app}
+          </ConvexProviderWithClerk>
+        </ClerkProvider>
+      ) : (
+        <ConvexAuthProvider client={convex}>{app}</ConvexAuthProvider>
+      )}
+    </Theme>
+  );
+}

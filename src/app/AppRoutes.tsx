@@ -1,0 +1,112 @@
+import { Flex, Spinner } from "@radix-ui/themes";
+import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from "react";
+import { Navigate, Route, Routes, useSearchParams } from "react-router-dom";
+import { AuthGuard } from "./AuthGuard";
+import { AppShell } from "./shell/AppShell";
+
+/** Lazily loads a named export, so heavy pages (xlsx, maps, canvases) load per route. */
+function page<K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K): LazyExoticComponent<ComponentType> {
+  return lazy(async () => ({ default: (await load())[name] }));
+}
+
+const LandingPage = page(() => import("../features/landing/LandingPage"), "LandingPage");
+const LoginRedirect = page(() => import("../features/auth/LoginRedirect"), "LoginRedirect");
+const RegisterPage = page(() => import("../features/auth/RegisterPage"), "RegisterPage");
+const ForgotPasswordPage = page(() => import("../features/auth/ForgotPasswordPage"), "ForgotPasswordPage");
+const ResetPasswordPage = page(() => import("../features/auth/ResetPasswordPage"), "ResetPasswordPage");
+const DevMailboxPage = page(() => import("../features/auth/DevMailboxPage"), "DevMailboxPage");
+const AcceptInvitationPage = page(() => import("../features/admin/AcceptInvitationPage"), "AcceptInvitationPage");
+const DashboardPage = page(() => import("../features/dashboard/DashboardPage"), "DashboardPage");
+const VotersPage = page(() => import("../features/voters/VotersPage"), "VotersPage");
+const VoterDetailPage = page(() => import("../features/voters/VoterDetailPage"), "VoterDetailPage");
+const VoterFormPage = page(() => import("../features/voters/VoterFormPage"), "VoterFormPage");
+const VoterGroupsPage = page(() => import("../features/groups/VoterGroupsPage"), "VoterGroupsPage");
+const ImportPage = page(() => import("../features/import/ImportPage"), "ImportPage");
+const ImportHistoryPage = page(() => import("../features/import/ImportHistoryPage"), "ImportHistoryPage");
+const DebugImportPage = page(() => import("../features/import/DebugImportPage"), "DebugImportPage");
+const ProfilePage = page(() => import("../features/profile/ProfilePage"), "ProfilePage");
+const SmsCenterPage = page(() => import("../features/messaging/SmsCenterPage"), "SmsCenterPage");
+const AccountSettingsPage = page(() => import("../features/admin/AccountSettingsPage"), "AccountSettingsPage");
+const SubscriptionPage = page(() => import("../features/admin/SubscriptionPage"), "SubscriptionPage");
+const UserRoleManagementPage = page(() => import("../features/admin/UserRoleManagementPage"), "UserRoleManagementPage");
+const SettingsPage = page(() => import("../features/info/SettingsPage"), "SettingsPage");
+const RoadmapPage = page(() => import("../features/info/RoadmapPage"), "RoadmapPage");
+const DistrictsPage = page(() => import("../features/info/DistrictsPage"), "DistrictsPage");
+const WalkListsPage = page(() => import("../features/info/WalkListsPage"), "WalkListsPage");
+const PollsSurveysPage = page(() => import("../features/info/PollsSurveysPage"), "PollsSurveysPage");
+const UpcomingAreaPage = page(() => import("../features/info/UpcomingAreaPage"), "UpcomingAreaPage");
+
+function Loading() {
+  return (
+    <Flex align="center" justify="center" style={{ minHeight: "40vh" }}>
+      <Spinner size="3" />
+    </Flex>
+  );
+}
+
+/** /campaigns redirects to /campaigns/sms, keeping ?group= (spec/1 §2). */
+function CampaignsRedirect() {
+  const [params] = useSearchParams();
+  const q = params.toString();
+  return <Navigate to={`/campaigns/sms${q ? `?${q}` : ""}`} replace />;
+}
+
+function Guarded({ children, admin }: { children: React.ReactNode; admin?: boolean }) {
+  return (
+    <AuthGuard requireAdmin={admin}>
+      <AppShell>
+        <Suspense fallback={<Loading />}>{children}</Suspense>
+      </AppShell>
+    </AuthGuard>
+  );
+}
+
+/** The route table of spec/1 §2 and spec/3 §2.1. */
+export function AppRoutes() {
+  return (
+    <Suspense fallback={<Loading />}>
+      <Routes>
+        <Route path="/" element={<LandingPage />} />
+        <Route path="/login" element={<LoginRedirect />} />
+        <Route path="/register" element={<RegisterPage />} />
+        <Route path="/forgot-password" element={<ForgotPasswordPage />} />
+        <Route path="/reset-password" element={<ResetPasswordPage />} />
+        <Route path="/accept-invitation" element={<AcceptInvitationPage />} />
+        <Route path="/dev/mailbox" element={<DevMailboxPage />} />
+        <Route path="/embed/form/:formId" element={<UpcomingAreaPage />} />
+
+        <Route path="/dashboard" element={<Guarded><DashboardPage /></Guarded>} />
+        <Route path="/voters" element={<Guarded><VotersPage /></Guarded>} />
+        <Route path="/voters/import" element={<Guarded><ImportPage /></Guarded>} />
+        <Route path="/voters/import-history" element={<Guarded><ImportHistoryPage /></Guarded>} />
+        <Route path="/voters/debug-import" element={<Guarded><DebugImportPage /></Guarded>} />
+        <Route path="/voters/new" element={<Guarded><VoterFormPage /></Guarded>} />
+        <Route path="/voters/:id" element={<Guarded><VoterDetailPage /></Guarded>} />
+        <Route path="/voters/:id/edit" element={<Guarded><VoterFormPage /></Guarded>} />
+        <Route path="/profile" element={<Guarded><ProfilePage /></Guarded>} />
+        <Route path="/campaigns" element={<Guarded><CampaignsRedirect /></Guarded>} />
+        <Route path="/campaigns/sms" element={<Guarded><SmsCenterPage /></Guarded>} />
+        <Route path="/messaging" element={<Guarded><SmsCenterPage /></Guarded>} />
+        <Route path="/voter-groups" element={<Guarded><VoterGroupsPage /></Guarded>} />
+        <Route path="/email" element={<Guarded><UpcomingAreaPage /></Guarded>} />
+        <Route path="/test-email-templates" element={<Guarded><UpcomingAreaPage /></Guarded>} />
+        <Route path="/form-builder" element={<Guarded><UpcomingAreaPage /></Guarded>} />
+        <Route path="/form-submissions" element={<Guarded><UpcomingAreaPage /></Guarded>} />
+        <Route path="/districts" element={<Guarded><DistrictsPage /></Guarded>} />
+        <Route path="/walk-lists" element={<Guarded><WalkListsPage /></Guarded>} />
+        <Route path="/signs-map" element={<Guarded><UpcomingAreaPage /></Guarded>} />
+        <Route path="/polls-surveys" element={<Guarded><PollsSurveysPage /></Guarded>} />
+        <Route path="/signature-verification" element={<Guarded><UpcomingAreaPage /></Guarded>} />
+        <Route path="/cta-creator" element={<Guarded><UpcomingAreaPage /></Guarded>} />
+        <Route path="/cta-database" element={<Guarded><UpcomingAreaPage /></Guarded>} />
+        <Route path="/survey-maker" element={<Guarded><UpcomingAreaPage /></Guarded>} />
+        <Route path="/account-settings" element={<Guarded><AccountSettingsPage /></Guarded>} />
+        <Route path="/subscription" element={<Guarded><SubscriptionPage /></Guarded>} />
+        <Route path="/user-role-management" element={<Guarded><UserRoleManagementPage /></Guarded>} />
+        <Route path="/settings" element={<Guarded><SettingsPage /></Guarded>} />
+        <Route path="/roadmap" element={<Guarded><RoadmapPage /></Guarded>} />
+        <Route path="*" element={<Navigate to="/" replace />} />
+      </Routes>
+    </Suspense>
+  );
+}

@@ -1,0 +1,112 @@
+import { useAuthActions } from "@convex-dev/auth/react";
+import { useClerk } from "@clerk/react";
+import { useConvexAuth } from "convex/react";
+import { createContext, useContext, useMemo, type ReactNode } from "react";
+
+export type SignUpInput = {
+  email: string;
+  password: string;
+  firstName: string;
+  lastName: string;
+  invitationId?: string;
+  invitationToken?: string;
+};
+
+/** One interface over the identity provider, so screens do not care which one is configured. */
+export type AppAuth = {
+  provider: "convex" | "clerk";
+  isLoading: boolean;
+  isAuthenticated: boolean;
+  signIn(email: string, password: string): Promise<void>;
+  signUp(input: SignUpInput): Promise<void>;
+  signOut(): Promise<void>;
+  /** sends the reset email whose link leads to /reset-password */
+  requestPasswordReset(email: string): Promise<void>;
+  /** completes a reset with the code from the emailed link */
+  resetPassword(email: string, code: string, newPassword: string): Promise<void>;
+};
+
+const AppAuthContext = createContext<AppAuth | null>(null);
+
+function ConvexAuthBridge({ children }: { children: ReactNode }) {
+  const { isLoading, isAuthenticated } = useConvexAuth();
+  const { signIn, signOut } = useAuthActions();
+  const value = useMemo<AppAuth>(
+    () => ({
+      provider: "convex",
+      isLoading,
+      isAuthenticated,
+      signIn: async (email, password) => {
+        await signIn("password", { flow: "signIn", email, password });
+      },
+      signUp: async (input) => {
+        const params: Record<string, string> = {
+          flow: "signUp",
+          email: input.email,
+          password: input.password,
+          firstName: input.firstName,
+          lastName: input.lastName,
+        };
+        if (input.invitationId && input.invitationToken) {
+          params.invitationId = input.invitationId;
+          params.invitationToken = input.invitationToken;
+        }
+        await signIn("password", params);
+      },
+      signOut: async () => {
+        await signOut();
+      },
+      requestPasswordReset: async (email) => {
+        await signIn("password", {
+          flow: "reset",
+          email,
+          redirectTo: `/reset-password?email=${encodeURIComponent(email)}`,
+        });
+      },
+      resetPassword: async (email, code, newPassword) => {
+        await signIn("password", { flow: "reset-verification", email, code, newPassword });
+      },
+    }),
+    [isLoading, isAuthenticated, signIn, signOut],
+  );
+  return <AppAuthContext.Provider value={value}>{children}</AppAuthContext.Provider>;
+}
+
+function ClerkAuthBridge({ children }: { children: ReactNode }) {
+  const { isLoading, isAuthenticated } = useConvexAuth();
+  const clerk = useClerk();
+  const value = useMemo<AppAuth>(
+    () => ({
+      provider: "clerk",
+      isLoading,
+      isAuthenticated,
+      signIn: async () => {
+        await clerk.openSignIn();
+      },
+      signUp: async () => {
+        await clerk.openSignUp();
+      },
+      signOut: async () => {
+        await clerk.signOut();
+      },
+      requestPasswordReset: async () => {
+        await clerk.openSignIn();
+      },
+      resetPassword: async () => {
+        throw new Error("Password resets are handled by Clerk.");
+      },
+    }),
+    [isLoading, isAuthenticated, clerk],
+  );
+  return <AppAuthContext.Provider value={value}>{children}</AppAuthContext.Provider>;
+}
+
+export function AppAuthProvider({ provider, children }: { provider: "convex" | "clerk"; children: ReactNode }) {
+  return provider === "clerk" ? <ClerkAuthBridge>{children}</ClerkAuthBridge> : <ConvexAuthBridge>{children}</ConvexAuthBridge>;
+}
+
+export function useAppAuth(): AppAuth {
+  const value = useContext(AppAuthContext);
+  if (value === null) throw new Error("useAppAuth must be used inside AppAuthProvider");
+  return value;
+}

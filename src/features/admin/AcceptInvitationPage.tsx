@@ -1,0 +1,5 @@
+import { Heading } from "@radix-ui/themes";
+
+export function AcceptInvitationPage() {
+  return <Heading>Accept invitation</Heading>;
+}

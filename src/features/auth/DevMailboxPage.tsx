@@ -1,0 +1,5 @@
+import { Heading } from "@radix-ui/themes";
+
+export function DevMailboxPage() {
+  return <Heading>Dev mailbox</Heading>;
+}

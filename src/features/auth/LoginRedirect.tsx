@@ -1,0 +1,5 @@
+import { Heading } from "@radix-ui/themes";
+
+export function LoginRedirect() {
+  return <Heading>Login</Heading>;
+}

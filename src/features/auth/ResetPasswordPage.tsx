@@ -1,0 +1,5 @@
+import { Heading } from "@radix-ui/themes";
+
+export function ResetPasswordPage() {
+  return <Heading>Reset password</Heading>;
+}

@@ -1,0 +1,5 @@
+import { Heading } from "@radix-ui/themes";
+
+export function VoterGroupsPage() {
+  return <Heading>Voter Groups</Heading>;
+}

@@ -1,0 +1,5 @@
+import { Heading } from "@radix-ui/themes";
+
+export function DebugImportPage() {
+  return <Heading>Debug Import Deletion</Heading>;
+}

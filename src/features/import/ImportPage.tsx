@@ -1,0 +1,5 @@
+import { Heading } from "@radix-ui/themes";
+
+export function ImportPage() {
+  return <Heading>Import Contacts</Heading>;
+}

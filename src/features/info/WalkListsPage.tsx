@@ -1,0 +1,5 @@
+import { Heading } from "@radix-ui/themes";
+
+export function WalkListsPage() {
+  return <Heading>Walk Lists</Heading>;
+}

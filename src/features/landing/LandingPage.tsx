@@ -1,0 +1,5 @@
+import { Heading } from "@radix-ui/themes";
+
+export function LandingPage() {
+  return <Heading>Precinct</Heading>;
+}
