@@ -8,7 +8,6 @@ import { convexAuth } from "@convex-dev/auth/server";
 import { ConvexError } from "convex/values";
 import { internal } from "./_generated/api";
 import type { MutationCtx } from "./_generated/server";
-import type { Id } from "./_generated/dataModel";
 import { createOrganizationFor } from "./model/orgs";
 import { acceptInvitationForNewUser } from "./model/invitations";
 import { MIN_PASSWORD_LENGTH, normalizeEmail, randomToken } from "./model/strings";
@@ -39,9 +38,10 @@ export const { auth, signIn, signOut, store, isAuthenticated } = convexAuth({
     Password({
       reset: passwordReset,
       profile(params) {
-        const email = normalizeEmail(String(params.email ?? ""));
-        const firstName = String(params.firstName ?? "").trim();
-        const lastName = String(params.lastName ?? "").trim();
+        const str = (x: unknown) => (typeof x === "string" ? x : "");
+        const email = normalizeEmail(str(params.email));
+        const firstName = str(params.firstName).trim();
+        const lastName = str(params.lastName).trim();
         return {
           email,
           firstName,
@@ -60,7 +60,7 @@ export const { auth, signIn, signOut, store, isAuthenticated } = convexAuth({
   callbacks: {
     async createOrUpdateUser(ctx, args) {
       const mctx = ctx as unknown as MutationCtx;
-      if (args.existingUserId) return args.existingUserId as Id<"users">;
+      if (args.existingUserId) return args.existingUserId;
       const profile = args.profile as {
         email?: string;
         firstName?: string;
@@ -85,7 +85,7 @@ export const { auth, signIn, signOut, store, isAuthenticated } = convexAuth({
       return userId;
     },
     async beforeSessionCreation(ctx, { userId }) {
-      await (ctx as unknown as MutationCtx).db.patch(userId as Id<"users">, { lastSignInAt: Date.now() });
+      await (ctx as unknown as MutationCtx).db.patch(userId, { lastSignInAt: Date.now() });
     },
   },
 });

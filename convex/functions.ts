@@ -23,7 +23,7 @@ import {
 } from "./_generated/server";
 import { internal } from "./_generated/api";
 import type { Permission } from "./lib/permissions";
-import { requireUser, requireViewer, type Viewer } from "./model/viewer";
+import { requireUser, requireViewer, type Denial, type Viewer } from "./model/viewer";
 import schema from "./schema";
 import { appError } from "./lib/errors";
 
@@ -34,72 +34,95 @@ export const httpAction = rawHttpAction;
 
 type AnyDoc = { _id: string; orgId?: string };
 
+/**
+ * Records on each registered function who may call it ("perm:voters.view", "member", "user",
+ * "public"), so the permission-matrix test can find every public function and check it.
+ */
+function tagAccess<B extends (...args: any[]) => any>(builder: B, access: string): B {
+  return ((definition: unknown) => {
+    const registered = builder(definition);
+    Object.defineProperty(registered, "__access", { value: access, enumerable: false });
+    return registered;
+  }) as unknown as B;
+}
+
 /** Tenant isolation for every table: documents of another organisation do not exist for the caller. */
 function tenantRules(orgId: Id<"organizations">): Rules<unknown, DataModel> {
   const sameOrg = async (_: unknown, doc: AnyDoc) => doc.orgId === undefined || doc.orgId === orgId;
-  const rules: Record<string, unknown> = {};
+  const rules: Rules<unknown, DataModel> & Record<string, unknown> = {};
   for (const table of Object.keys(schema.tables)) {
     rules[table] =
       table === "organizations"
         ? { read: async (_: unknown, doc: AnyDoc) => doc._id === orgId, modify: async (_: unknown, doc: AnyDoc) => doc._id === orgId, insert: async () => false }
         : { read: sameOrg, modify: sameOrg, insert: sameOrg };
   }
-  return rules as Rules<unknown, DataModel>;
+  return rules;
 }
 
-/** A query for members of the caller's organisation holding `permission` (null: any member). */
-export function orgQuery(permission: Permission | null) {
-  return customQuery(query, {
+/**
+ * A query for members of the caller's organisation holding `permission` (null: any member).
+ * `denied` replaces the catalogue's FORBIDDEN message where the spec words the refusal itself.
+ */
+export function orgQuery(permission: Permission | null, opts: { denied?: Denial } = {}) {
+  return tagAccess(customQuery(query, {
     args: {},
     input: async (ctx) => {
-      const viewer = await requireViewer(ctx, permission);
+      const viewer = await requireViewer(ctx, permission, opts.denied);
       const db = wrapDatabaseReader({}, ctx.db, tenantRules(viewer.orgId));
       return { ctx: { viewer, db }, args: {} };
     },
-  });
+  }), permission ? `perm:${permission}` : "member");
 }
 
 /** A mutation for members of the caller's organisation holding `permission` (null: any member). */
-export function orgMutation(permission: Permission | null) {
-  return customMutation(mutation, {
+export function orgMutation(permission: Permission | null, opts: { denied?: Denial } = {}) {
+  return tagAccess(customMutation(mutation, {
     args: {},
     input: async (ctx) => {
-      const viewer = await requireViewer(ctx, permission);
+      const viewer = await requireViewer(ctx, permission, opts.denied);
       const db = wrapDatabaseWriter({}, ctx.db, tenantRules(viewer.orgId));
       return { ctx: { viewer, db }, args: {} };
     },
-  });
+  }), permission ? `perm:${permission}` : "member");
 }
 
 export type ActionViewer = Pick<Viewer, "userId" | "orgId"> & { permissions: Permission[] };
 
 /** An action for members holding `permission`; nested runQuery/runMutation go through the same gate. */
 export function orgAction(permission: Permission | null) {
-  return customAction(action, {
+  return tagAccess(customAction(action, {
     args: {},
     input: async (ctx: ActionCtx) => {
       const viewer: ActionViewer = await ctx.runQuery(internal.viewer.resolveForAction, { permission: permission ?? undefined });
       return { ctx: { viewer }, args: {} };
     },
-  });
+  }), permission ? `perm:${permission}` : "member");
 }
 
 /** Signed-in users, whether or not they belong to an organisation yet (profile, onboarding). */
-export const userQuery = customQuery(query, {
+export const userQuery = tagAccess(customQuery(query, {
   args: {},
   input: async (ctx) => ({ ctx: { user: await requireUser(ctx) }, args: {} }),
-});
-export const userMutation = customMutation(mutation, {
+}), "user");
+export const userMutation = tagAccess(customMutation(mutation, {
   args: {},
   input: async (ctx) => ({ ctx: { user: await requireUser(ctx) }, args: {} }),
-});
+}), "user");
 
 /**
  * Callable without signing in (landing, invitation acceptance, public forms). Such functions see
  * no organisation context and must check what they expose themselves.
  */
-export const publicQuery = customQuery(query, { args: {}, input: async () => ({ ctx: {}, args: {} }) });
-export const publicMutation = customMutation(mutation, { args: {}, input: async () => ({ ctx: {}, args: {} }) });
-export const publicAction = customAction(action, { args: {}, input: async () => ({ ctx: {}, args: {} }) });
+export const publicQuery = tagAccess(customQuery(query, { args: {}, input: async () => ({ ctx: {}, args: {} }) }), "public");
+export const publicMutation = tagAccess(customMutation(mutation, { args: {}, input: async () => ({ ctx: {}, args: {} }) }), "public");
+export const publicAction = tagAccess(customAction(action, { args: {}, input: async () => ({ ctx: {}, args: {} }) }), "public");
+/** Signed-in users in actions (e.g. changing one's own password). */
+export const userAction = tagAccess(customAction(action, {
+  args: {},
+  input: async (ctx: ActionCtx) => {
+    if ((await ctx.auth.getUserIdentity()) === null) throw appError("UNAUTHORIZED");
+    return { ctx: {}, args: {} };
+  },
+}), "user");
 
 export { appError };

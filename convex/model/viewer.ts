@@ -100,12 +100,14 @@ export async function loadViewer(ctx: QueryCtx): Promise<Viewer | null> {
 }
 
 /** The wrapper's gate: signed in, member of an organisation, and holding `permission` (if any). */
-export async function requireViewer(ctx: QueryCtx, permission: Permission | null): Promise<Viewer> {
+export type Denial = { message: string; title?: string };
+
+export async function requireViewer(ctx: QueryCtx, permission: Permission | null, denied?: Denial): Promise<Viewer> {
   const userId = await currentUserId(ctx);
   if (userId === null) throw appError("UNAUTHORIZED");
   const viewer = await loadViewer(ctx);
   if (viewer === null) throw appError("FORBIDDEN", "You are not a member of an organization.");
-  if (permission !== null && !viewer.can(permission)) throw appError("FORBIDDEN");
+  if (permission !== null && !viewer.can(permission)) throw appError("FORBIDDEN", denied?.message, denied?.title);
   return viewer;
 }
 

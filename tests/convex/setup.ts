@@ -46,7 +46,7 @@ export async function createMember(
         subscription: { tier: "starter", status: "active", billingCycle: "monthly", nextBillingDate: Date.now() + 2_592_000_000 },
       }));
     await ctx.db.insert("memberships", { orgId, userId, roles, status: "active", joinedAt: Date.now() });
-    await ctx.db.patch(userId, { activeOrgId: orgId });
+    await ctx.db.patch("users", userId, { activeOrgId: orgId });
     return { userId, orgId };
   });
   const sessionId = await t.run(async (ctx) =>

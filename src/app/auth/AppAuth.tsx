@@ -17,13 +17,13 @@ export type AppAuth = {
   provider: "convex" | "clerk";
   isLoading: boolean;
   isAuthenticated: boolean;
-  signIn(email: string, password: string): Promise<void>;
-  signUp(input: SignUpInput): Promise<void>;
-  signOut(): Promise<void>;
+  signIn: (email: string, password: string) => Promise<void>;
+  signUp: (input: SignUpInput) => Promise<void>;
+  signOut: () => Promise<void>;
   /** sends the reset email whose link leads to /reset-password */
-  requestPasswordReset(email: string): Promise<void>;
+  requestPasswordReset: (email: string) => Promise<void>;
   /** completes a reset with the code from the emailed link */
-  resetPassword(email: string, code: string, newPassword: string): Promise<void>;
+  resetPassword: (email: string, code: string, newPassword: string) => Promise<void>;
 };
 
 const AppAuthContext = createContext<AppAuth | null>(null);
@@ -81,16 +81,16 @@ function ClerkAuthBridge({ children }: { children: ReactNode }) {
       isLoading,
       isAuthenticated,
       signIn: async () => {
-        await clerk.openSignIn();
+        clerk.openSignIn();
       },
       signUp: async () => {
-        await clerk.openSignUp();
+        clerk.openSignUp();
       },
       signOut: async () => {
         await clerk.signOut();
       },
       requestPasswordReset: async () => {
-        await clerk.openSignIn();
+        clerk.openSignIn();
       },
       resetPassword: async () => {
         throw new Error("Password resets are handled by Clerk.");

@@ -11,8 +11,8 @@ export type ViewerState = {
   /** undefined while loading, null when signed out */
   me: Me | null | undefined;
   mode: Mode;
-  setMode(mode: Mode): void;
-  can(permission: Permission): boolean;
+  setMode: (mode: Mode) => void;
+  can: (permission: Permission) => boolean;
   canAdminister: boolean;
   permittedModes: Mode[];
 };

@@ -1,0 +1,56 @@
+/** Demo data for `npm run seed:demo`: internal only, called by the seed script through the engine. */
+import { v } from "convex/values";
+import { internalMutation } from "./functions";
+import { adjustCounter } from "./model/counters";
+import { insertVoter } from "./model/voters";
+import { vVoterFields } from "./tables/voters";
+
+export const insertVoters = internalMutation({
+  args: { orgId: v.id("organizations"), voters: v.array(vVoterFields) },
+  handler: async (ctx, { orgId, voters }) => {
+    const ids = [];
+    for (const fields of voters) ids.push(await insertVoter(ctx, orgId, fields, { countLater: true }));
+    await adjustCounter(ctx, orgId, "voters", ids.length);
+    return ids;
+  },
+});
+
+export const createGroup = internalMutation({
+  args: {
+    orgId: v.id("organizations"),
+    name: v.string(),
+    description: v.union(v.string(), v.null()),
+    voterIds: v.array(v.id("voters")),
+  },
+  handler: async (ctx, { orgId, name, description, voterIds }) => {
+    const groupId = await ctx.db.insert("voterGroups", { orgId, name, description, memberCount: voterIds.length, updatedAt: Date.now() });
+    for (const voterId of voterIds) await ctx.db.insert("voterGroupMembers", { orgId, groupId, voterId });
+    await adjustCounter(ctx, orgId, "voterGroups", 1);
+    return groupId;
+  },
+});
+
+export const createCampaign = internalMutation({
+  args: {
+    orgId: v.id("organizations"),
+    name: v.string(),
+    description: v.union(v.string(), v.null()),
+    campaign_type: v.union(v.literal("sms"), v.literal("email")),
+    status: v.string(),
+    groupIds: v.array(v.id("voterGroups")),
+  },
+  handler: async (ctx, { orgId, groupIds, ...campaign }) => {
+    const campaignId = await ctx.db.insert("campaigns", { orgId, ...campaign, voter_groups: groupIds, updatedAt: Date.now() });
+    for (const groupId of groupIds) await ctx.db.insert("campaignTargets", { orgId, campaignId, groupId });
+    await adjustCounter(ctx, orgId, "campaigns", 1);
+    return campaignId;
+  },
+});
+
+export const orgOfUser = internalMutation({
+  args: { email: v.string() },
+  handler: async (ctx, { email }) => {
+    const user = await ctx.db.query("users").withIndex("email", (q) => q.eq("email", email)).unique();
+    return user?.activeOrgId ?? null;
+  },
+});

@@ -1,0 +1,78 @@
+import convexPlugin from "@convex-dev/eslint-plugin";
+import reactHooks from "eslint-plugin-react-hooks";
+import tseslint from "typescript-eslint";
+
+const builderImportRule = {
+  "no-restricted-imports": [
+    "error",
+    {
+      patterns: [
+        {
+          group: ["**/_generated/server", "**/_generated/server.js"],
+          importNames: ["query", "mutation", "action", "internalQuery", "internalMutation", "internalAction", "httpAction"],
+          message:
+            "Build functions with the wrappers in convex/functions.ts: they resolve the organisation and role and check a permission before the first read.",
+        },
+      ],
+    },
+  ],
+};
+
+export default tseslint.config(
+  {
+    ignores: [
+      "dist/**",
+      "node_modules/**",
+      "convex/_generated/**",
+      ".precinct-data/**",
+      "test-results/**",
+      "playwright-report/**",
+      "tests/local-backend/fixture/**",
+      "**/*.js",
+      "**/*.mjs",
+    ],
+  },
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
+      // Convex values and JSON from the wire are typed at the edges with validators/zod.
+      "@typescript-eslint/no-explicit-any": "off",
+      "@typescript-eslint/no-unsafe-assignment": "off",
+      "@typescript-eslint/no-unsafe-member-access": "off",
+      "@typescript-eslint/no-unsafe-argument": "off",
+      "@typescript-eslint/no-unsafe-return": "off",
+      "@typescript-eslint/no-unsafe-call": "off",
+      "@typescript-eslint/require-await": "off",
+      // Props and context types declare callbacks in method syntax; React never rebinds them.
+      "@typescript-eslint/unbound-method": "off",
+      "@typescript-eslint/only-throw-error": "off",
+      "@typescript-eslint/no-misused-promises": ["error", { checksVoidReturn: { attributes: false } }],
+    },
+  },
+  ...convexPlugin.configs.recommended,
+  {
+    files: ["convex/**/*.ts"],
+    rules: {
+      ...builderImportRule,
+      // Deployment configuration (provider keys, SITE_URL) is read from the Convex environment.
+      "@convex-dev/no-process-env": "off",
+      "@convex-dev/explicit-table-ids": "off",
+    },
+  },
+  {
+    files: ["convex/functions.ts"],
+    rules: { "no-restricted-imports": "off" },
+  },
+  {
+    files: ["src/**/*.{ts,tsx}"],
+    plugins: { "react-hooks": reactHooks },
+    rules: {
+      "react-hooks/rules-of-hooks": "error",
+      "react-hooks/exhaustive-deps": "warn",
+    },
+  },
+);

@@ -1,0 +1,45 @@
+/**
+ * Backend environment for a local run: Convex Auth's signing keys (made once per data directory),
+ * the web app's origin, and provider credentials passed through from the shell environment.
+ */
+import { exportJWK, exportPKCS8, generateKeyPair } from "jose";
+import type { Engine } from "../local-backend/src/engine-api";
+
+const PASSTHROUGH = [
+  "RESEND_API_KEY",
+  "RESEND_BASE_URL",
+  "EMAIL_FROM",
+  "TWILIO_ACCOUNT_SID",
+  "TWILIO_AUTH_TOKEN",
+  "TWILIO_PHONE_NUMBER",
+  "CLERK_JWT_ISSUER_DOMAIN",
+  "SUPER_ADMIN_EMAILS",
+];
+
+export async function authKeys(): Promise<{ JWT_PRIVATE_KEY: string; JWKS: string }> {
+  const keys = await generateKeyPair("RS256", { extractable: true });
+  const privateKey = await exportPKCS8(keys.privateKey);
+  const publicKey = await exportJWK(keys.publicKey);
+  return {
+    // Convex Auth reads the PEM with its newlines folded into spaces.
+    JWT_PRIVATE_KEY: privateKey.trimEnd().replace(/\n/g, " "),
+    JWKS: JSON.stringify({ keys: [{ use: "sig", ...publicKey }] }),
+  };
+}
+
+export async function configureBackendEnv(engine: Engine, opts: { siteUrl: string }) {
+  const current = engine.env.list();
+  if (!current.JWT_PRIVATE_KEY || !current.JWKS) {
+    const keys = await authKeys();
+    engine.env.set("JWT_PRIVATE_KEY", keys.JWT_PRIVATE_KEY);
+    engine.env.set("JWKS", keys.JWKS);
+  }
+  engine.env.set("SITE_URL", opts.siteUrl);
+  for (const name of PASSTHROUGH) {
+    const value = process.env[name];
+    if (value) engine.env.set(name, value);
+  }
+  // Without an email provider nothing can be delivered: the dev mailbox shows what would be sent.
+  if (process.env.RESEND_API_KEY) engine.env.remove("DEV_MAILBOX");
+  else engine.env.set("DEV_MAILBOX", "1");
+}

@@ -1,0 +1,62 @@
+/**
+ * `npm start` / `npm run dev` / the e2e server: the embedded backend on the app's convex/ folder
+ * plus the web app, with no configuration and no network on first run.
+ *
+ *   npm start        backend (data in .precinct-data/) + production build served by vite preview
+ *   npm run dev      the same with hot reload (vite dev server, functions reloaded on change)
+ *   --e2e            fresh temporary data directory and the e2e ports (used by Playwright)
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { build, createServer, preview } from "vite";
+import { startBackend } from "../local-backend/src/server";
+import { configureBackendEnv } from "./backend-env";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const args = new Set(process.argv.slice(2));
+const dev = args.has("--dev");
+const e2e = args.has("--e2e");
+
+const backendPort = Number(process.env.BACKEND_PORT ?? (e2e ? 3310 : 3210));
+const webPort = Number(process.env.WEB_PORT ?? (e2e ? 4310 : dev ? 5173 : 4173));
+const dataDir = e2e ? mkdtempSync(path.join(tmpdir(), "precinct-e2e-")) : path.resolve(root, process.env.PRECINCT_DATA ?? ".precinct-data");
+const webOrigin = `http://127.0.0.1:${webPort}`;
+
+const backend = await startBackend({
+  functionsDir: path.join(root, "convex"),
+  dataDir,
+  port: backendPort,
+  watch: dev,
+  log: (line: string) => process.stdout.write(`[backend] ${line}\n`),
+});
+await configureBackendEnv(backend.engine, { siteUrl: webOrigin });
+
+process.env.VITE_CONVEX_URL = backend.cloudUrl;
+process.env.VITE_CONVEX_SITE_URL = backend.siteUrl;
+
+let closeWeb: () => Promise<void>;
+if (dev) {
+  const server = await createServer({ root, server: { port: webPort, host: "127.0.0.1", strictPort: true } });
+  await server.listen();
+  closeWeb = () => server.close();
+} else {
+  await build({ root, logLevel: "warn", mode: e2e ? "e2e" : "production" });
+  const server = await preview({ root, preview: { port: webPort, host: "127.0.0.1", strictPort: true } });
+  closeWeb = () => new Promise<void>((resolve) => server.httpServer.close(() => resolve()));
+}
+
+console.log(`Precinct is running: app ${webOrigin}  backend ${backend.cloudUrl} (site ${backend.siteUrl})  data ${dataDir}`);
+
+let stopping = false;
+async function shutdown() {
+  if (stopping) return;
+  stopping = true;
+  await closeWeb().catch(() => undefined);
+  await backend.stop();
+  if (e2e) rmSync(dataDir, { recursive: true, force: true });
+  process.exit(0);
+}
+process.on("SIGINT", () => void shutdown());
+process.on("SIGTERM", () => void shutdown());
