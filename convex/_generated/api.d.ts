@@ -13,25 +13,42 @@ import type {
   FilterApi,
   FunctionReference,
 } from "convex/server";
+import type * as account from "../account.js";
+import type * as adminRoles from "../adminRoles.js";
+import type * as adminUsers from "../adminUsers.js";
 import type * as auth from "../auth.js";
+import type * as campaigns from "../campaigns.js";
+import type * as customFields from "../customFields.js";
+import type * as dashboard from "../dashboard.js";
 import type * as emails from "../emails.js";
 import type * as errorReports from "../errorReports.js";
 import type * as functions from "../functions.js";
+import type * as groups from "../groups.js";
 import type * as http from "../http.js";
+import type * as imports from "../imports.js";
 import type * as integrations_resend from "../integrations/resend.js";
 import type * as lib_errors from "../lib/errors.js";
 import type * as lib_permissions from "../lib/permissions.js";
+import type * as lib_plans from "../lib/plans.js";
+import type * as members from "../members.js";
 import type * as model_counters from "../model/counters.js";
+import type * as model_imports from "../model/imports.js";
 import type * as model_invitations from "../model/invitations.js";
 import type * as model_orgs from "../model/orgs.js";
 import type * as model_strings from "../model/strings.js";
 import type * as model_viewer from "../model/viewer.js";
 import type * as model_voters from "../model/voters.js";
+import type * as payments from "../payments.js";
+import type * as seed from "../seed.js";
+import type * as subscription from "../subscription.js";
 import type * as tables_billing from "../tables/billing.js";
 import type * as tables_core from "../tables/core.js";
 import type * as tables_imports from "../tables/imports.js";
 import type * as tables_voters from "../tables/voters.js";
+import type * as users from "../users.js";
 import type * as viewer from "../viewer.js";
+import type * as voterEmails from "../voterEmails.js";
+import type * as voters from "../voters.js";
 
 /**
  * A utility for referencing Convex functions in your app's API.
@@ -42,25 +59,42 @@ import type * as viewer from "../viewer.js";
  * ```
  */
 declare const fullApi: ApiFromModules<{
+  account: typeof account;
+  adminRoles: typeof adminRoles;
+  adminUsers: typeof adminUsers;
   auth: typeof auth;
+  campaigns: typeof campaigns;
+  customFields: typeof customFields;
+  dashboard: typeof dashboard;
   emails: typeof emails;
   errorReports: typeof errorReports;
   functions: typeof functions;
+  groups: typeof groups;
   http: typeof http;
+  imports: typeof imports;
   "integrations/resend": typeof integrations_resend;
   "lib/errors": typeof lib_errors;
   "lib/permissions": typeof lib_permissions;
+  "lib/plans": typeof lib_plans;
+  members: typeof members;
   "model/counters": typeof model_counters;
+  "model/imports": typeof model_imports;
   "model/invitations": typeof model_invitations;
   "model/orgs": typeof model_orgs;
   "model/strings": typeof model_strings;
   "model/viewer": typeof model_viewer;
   "model/voters": typeof model_voters;
+  payments: typeof payments;
+  seed: typeof seed;
+  subscription: typeof subscription;
   "tables/billing": typeof tables_billing;
   "tables/core": typeof tables_core;
   "tables/imports": typeof tables_imports;
   "tables/voters": typeof tables_voters;
+  users: typeof users;
   viewer: typeof viewer;
+  voterEmails: typeof voterEmails;
+  voters: typeof voters;
 }>;
 export declare const api: FilterApi<
   typeof fullApi,

@@ -1,9 +1,10 @@
 /** Invitation tokens: created by admins, emailed, accepted once before they expire. */
 import type { Doc, Id } from "../_generated/dataModel";
 import type { MutationCtx, QueryCtx } from "../_generated/server";
+import { emailDemoMode, queueEmail } from "../emails";
 import { appError } from "../lib/errors";
 import { addMember } from "./orgs";
-import { normalizeEmail, sha256Hex } from "./strings";
+import { normalizeEmail, randomToken, sha256Hex } from "./strings";
 
 export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 export const INVALID_INVITATION = "The invitation link is invalid or has expired.";
@@ -22,6 +23,107 @@ export async function findValidInvitation(
   return invitation;
 }
 
+/** Every role an invitation grants. */
+export function invitationRoles(invitation: Doc<"invitations">): string[] {
+  return invitation.roles && invitation.roles.length > 0 ? invitation.roles : [invitation.role];
+}
+
+/** The link in the email: the web app's origin (SITE_URL) + /accept-invitation?id&token. */
+export function invitationLink(invitationId: Id<"invitations">, token: string): string {
+  const origin = (process.env.SITE_URL ?? "").replace(/\/+$/, "");
+  return `${origin}/accept-invitation?id=${encodeURIComponent(invitationId)}&token=${encodeURIComponent(token)}`;
+}
+
+export type InvitationInput = {
+  orgId: Id<"organizations">;
+  orgName: string;
+  email: string;
+  firstName: string;
+  lastName: string;
+  roles: string[];
+  kind: "invite" | "create";
+  invitedBy: Id<"users">;
+  inviterName: string;
+};
+
+export type IssuedInvitation = {
+  invitationId: Id<"invitations">;
+  email: string;
+  /** the link, returned to the inviting admin only in email demo mode (nothing is delivered then) */
+  demoLink: string | null;
+};
+
+function invitationEmail(kind: "invite" | "create", firstName: string, orgName: string, inviterName: string, link: string, expiresAt: number) {
+  const until = new Date(expiresAt).toUTCString();
+  if (kind === "create") {
+    return {
+      subject: `Your Precinct account for ${orgName}`,
+      text: `Hello ${firstName},\n\n${inviterName} created a Precinct account for you in ${orgName}.\n\nOpen this link to set your password and sign in (valid until ${until}, once):\n${link}\n\nIf you did not expect this, ignore this email.`,
+    };
+  }
+  return {
+    subject: `You're invited to join ${orgName} on Precinct`,
+    text: `Hello ${firstName},\n\n${inviterName} invited you to join ${orgName} on Precinct.\n\nOpen this link to accept the invitation (valid until ${until}, once):\n${link}\n\nIf you did not expect this, ignore this email.`,
+  };
+}
+
+/** Sends a fresh token for an invitation row (new or resent): only its hash is stored. */
+async function issueToken(
+  ctx: MutationCtx,
+  invitation: Pick<Doc<"invitations">, "_id" | "email" | "firstName" | "kind" | "orgId">,
+  orgName: string,
+  inviterName: string,
+): Promise<IssuedInvitation> {
+  const token = randomToken();
+  const expiresAt = Date.now() + INVITATION_TTL_MS;
+  await ctx.db.patch(invitation._id, { tokenHash: await sha256Hex(token), expiresAt, status: "pending" });
+  const link = invitationLink(invitation._id, token);
+  const { subject, text } = invitationEmail(invitation.kind, invitation.firstName, orgName, inviterName, link, expiresAt);
+  await queueEmail(ctx, { to: invitation.email, subject, text, kind: "invitation", orgId: invitation.orgId });
+  return { invitationId: invitation._id, email: invitation.email, demoLink: emailDemoMode() ? link : null };
+}
+
+/**
+ * Creates an invitation and emails its link. An earlier pending invitation of the same address
+ * to the same organisation is revoked, so only the newest link works.
+ */
+export async function createInvitation(ctx: MutationCtx, input: InvitationInput): Promise<IssuedInvitation> {
+  const email = normalizeEmail(input.email);
+  const earlier = await ctx.db
+    .query("invitations")
+    .withIndex("by_org_email", (q) => q.eq("orgId", input.orgId).eq("email", email))
+    .collect();
+  for (const e of earlier) if (e.status === "pending") await ctx.db.patch(e._id, { status: "revoked" });
+  const invitationId = await ctx.db.insert("invitations", {
+    orgId: input.orgId,
+    email,
+    firstName: input.firstName.trim(),
+    lastName: input.lastName.trim(),
+    role: input.roles[0],
+    roles: input.roles,
+    tokenHash: "",
+    expiresAt: 0,
+    status: "pending",
+    kind: input.kind,
+    invitedBy: input.invitedBy,
+    createdAt: Date.now(),
+  });
+  const row = (await ctx.db.get(invitationId))!;
+  return await issueToken(ctx, row, input.orgName, input.inviterName);
+}
+
+/** A new token and a new expiry for a pending (or expired) invitation; the old link stops working. */
+export async function resendInvitation(ctx: MutationCtx, invitation: Doc<"invitations">, orgName: string, inviterName: string) {
+  if (invitation.status !== "pending") throw appError("VALIDATION_ERROR", "Only pending invitations can be resent.");
+  return await issueToken(ctx, invitation, orgName, inviterName);
+}
+
+async function accept(ctx: MutationCtx, invitation: Doc<"invitations">, userId: Id<"users">) {
+  await addMember(ctx, invitation.orgId, userId, invitationRoles(invitation), invitation.invitedBy);
+  await ctx.db.patch(invitation._id, { status: "accepted", acceptedAt: Date.now(), acceptedUserId: userId });
+  await ctx.db.patch(userId, { activeOrgId: invitation.orgId });
+}
+
 /** Called while Convex Auth creates the account of someone signing up through an invitation. */
 export async function acceptInvitationForNewUser(
   ctx: MutationCtx,
@@ -34,7 +136,16 @@ export async function acceptInvitationForNewUser(
   if (invitation === null || normalizeEmail(invitation.email) !== normalizeEmail(email)) {
     throw appError("NOT_FOUND", INVALID_INVITATION, "Invalid Invitation");
   }
-  await addMember(ctx, invitation.orgId, userId, [invitation.role], invitation.invitedBy);
-  await ctx.db.patch(invitation._id, { status: "accepted", acceptedAt: Date.now(), acceptedUserId: userId });
-  await ctx.db.patch(userId, { activeOrgId: invitation.orgId });
+  await accept(ctx, invitation, userId);
+}
+
+/** A signed-in user (who already had an account) accepts an invitation sent to their address. */
+export async function acceptInvitationForExistingUser(ctx: MutationCtx, user: Doc<"users">, invitationId: string, token: string) {
+  const invitation = await findValidInvitation(ctx, invitationId, token);
+  if (invitation === null) throw appError("NOT_FOUND", INVALID_INVITATION, "Invalid Invitation");
+  if (normalizeEmail(invitation.email) !== normalizeEmail(user.email ?? "")) {
+    throw appError("FORBIDDEN", `This invitation was sent to ${invitation.email}. Sign in with that address to accept it.`);
+  }
+  await accept(ctx, invitation, user._id);
+  return invitation.orgId;
 }

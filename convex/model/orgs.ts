@@ -1,7 +1,8 @@
 /** Creating organisations and their first membership. */
 import type { Id } from "../_generated/dataModel";
 import type { MutationCtx } from "../_generated/server";
-import { CREATOR_ROLES } from "../lib/permissions";
+import { appError } from "../lib/errors";
+import { builtInRole, CREATOR_ROLES } from "../lib/permissions";
 import { normalizeEmail } from "./strings";
 
 export const BILLING_PERIOD_MS = 2_592_000_000;
@@ -44,4 +45,69 @@ export async function addMember(
     return existing._id;
   }
   return await ctx.db.insert("memberships", { orgId, userId, roles, status: "active", invitedBy, joinedAt: Date.now() });
+}
+
+/** Role ids that make a member an account administrator of the organisation. */
+export const ACCOUNT_ADMIN_ROLE = "account_admin";
+
+/** Active members of an organisation holding the account admin role. */
+export async function accountAdminCount(ctx: MutationCtx, orgId: Id<"organizations">): Promise<number> {
+  const members = await ctx.db
+    .query("memberships")
+    .withIndex("by_org", (q) => q.eq("orgId", orgId))
+    .collect();
+  return members.filter((m) => m.status === "active" && m.roles.includes(ACCOUNT_ADMIN_ROLE)).length;
+}
+
+export const LAST_ADMIN_MESSAGE =
+  "This is the organization's last Account Administrator. Give another member the Account Administrator role first.";
+
+/** Refuses a change that would leave the organisation without an account administrator. */
+export async function assertKeepsAnAdmin(
+  ctx: MutationCtx,
+  orgId: Id<"organizations">,
+  current: { roles: string[]; status: string },
+  nextRoles: string[] | null,
+) {
+  const wasAdmin = current.status === "active" && current.roles.includes(ACCOUNT_ADMIN_ROLE);
+  const staysAdmin = nextRoles !== null && nextRoles.includes(ACCOUNT_ADMIN_ROLE);
+  if (wasAdmin && !staysAdmin && (await accountAdminCount(ctx, orgId)) <= 1) {
+    throw appError("VALIDATION_ERROR", LAST_ADMIN_MESSAGE, "Last Account Administrator");
+  }
+}
+
+/**
+ * Refuses role ids that do not exist in the organisation (built-in or its custom roles) and the
+ * super admin role unless the caller holds it: nobody grants more than they have.
+ */
+export async function assertAssignableRoles(
+  ctx: MutationCtx,
+  orgId: Id<"organizations">,
+  roles: string[],
+  callerRoles: string[],
+) {
+  if (roles.length === 0) throw appError("VALIDATION_ERROR", "Select at least one role.");
+  for (const role of new Set(roles)) {
+    if (role === "super_admin") {
+      if (!callerRoles.includes("super_admin")) throw appError("FORBIDDEN", "Only a Super Administrator can grant the Super Administrator role.");
+      continue;
+    }
+    if (builtInRole(role)) continue;
+    const custom = await ctx.db
+      .query("customRoles")
+      .withIndex("by_org_role", (q) => q.eq("orgId", orgId).eq("roleId", role))
+      .unique();
+    if (custom === null) throw appError("VALIDATION_ERROR", `Unknown role: ${role}.`);
+  }
+}
+
+export function displayName(user: { name?: string; firstName?: string; lastName?: string; email?: string } | null): string {
+  if (!user) return "";
+  const full = `${user.firstName ?? ""} ${user.lastName ?? ""}`.trim();
+  return full || user.name || user.email || "";
+}
+
+const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+export function isEmail(email: string): boolean {
+  return EMAIL_RE.test(email.trim());
 }

@@ -64,3 +64,57 @@ export async function deleteVoter(ctx: MutationCtx, voter: Doc<"voters">, opts: 
   await ctx.db.delete(voter._id);
   if (!opts.countLater) await adjustCounter(ctx, voter.orgId, "voters", -1);
 }
+
+const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export function isValidEmail(email: string): boolean {
+  return EMAIL_RE.test(email.trim());
+}
+
+/** Trims every text value and drops empty ones (an empty input is "no value", not ""). */
+export function cleanVoterFields(fields: VoterFields): VoterFields {
+  const out: Record<string, unknown> = {};
+  for (const [k, val] of Object.entries(fields)) {
+    if (val === undefined || val === null) continue;
+    if (typeof val === "string") {
+      const t = val.trim();
+      if (t !== "" || k === "first_name" || k === "last_name") out[k] = t;
+    } else if (k === "custom_fields" && typeof val === "object") {
+      const cf: Record<string, string> = {};
+      for (const [ck, cv] of Object.entries(val as Record<string, string>)) {
+        const t = String(cv).trim();
+        if (t !== "") cf[ck] = t;
+      }
+      if (Object.keys(cf).length > 0) out.custom_fields = cf;
+    } else out[k] = val;
+  }
+  return out as VoterFields;
+}
+
+export type VoterValidationDef = { key: string; label: string; required: boolean };
+
+/**
+ * The voter form's rules, enforced on the server too (spec/1 §5): required first/last name and
+ * required custom fields ("Missing required fields" / "Please fill in: …"), email format when
+ * present, state voter history an integer 0–4. Returns the problem or null.
+ */
+export function voterValidationProblem(
+  fields: VoterFields,
+  customDefs: VoterValidationDef[],
+): { title: string; message: string } | null {
+  const missing: string[] = [];
+  if (!fields.first_name?.trim()) missing.push("First Name");
+  if (!fields.last_name?.trim()) missing.push("Last Name");
+  for (const d of customDefs) {
+    if (d.required && !fields.custom_fields?.[d.key]?.trim()) missing.push(d.label);
+  }
+  if (missing.length > 0) return { title: "Missing required fields", message: `Please fill in: ${missing.join(", ")}` };
+  if (fields.email && fields.email.trim() !== "" && !isValidEmail(fields.email)) {
+    return { title: "Invalid email", message: "The email address format is invalid. Please use a valid email." };
+  }
+  const h = fields.state_voter_history;
+  if (h !== undefined && (!Number.isInteger(h) || h < 0 || h > 4)) {
+    return { title: "Invalid state voter history", message: "State voter history must be a whole number from 0 to 4." };
+  }
+  return null;
+}

@@ -19,5 +19,10 @@ export const billingTables = {
     amount: v.number(),
     status: v.string(),
     description: v.string(),
+    /** the plan change this entry records */
+    tier: v.optional(v.string()),
+    billingCycle: v.optional(v.union(v.literal("monthly"), v.literal("yearly"))),
+    paymentMethodId: v.optional(v.id("paymentMethods")),
+    changedBy: v.optional(v.id("users")),
   }).index("by_org_date", ["orgId", "date"]),
 };

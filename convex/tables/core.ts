@@ -95,6 +95,8 @@ export const coreTables = {
     firstName: v.string(),
     lastName: v.string(),
     role: v.string(),
+    /** every role granted on acceptance (Users & Roles can grant several); `role` is the first */
+    roles: v.optional(v.array(v.string())),
     /** SHA-256 of the unguessable token sent by email; the token itself is never stored */
     tokenHash: v.string(),
     expiresAt: v.number(),
@@ -104,6 +106,7 @@ export const coreTables = {
     invitedBy: v.id("users"),
     acceptedAt: v.optional(v.number()),
     acceptedUserId: v.optional(v.id("users")),
+    createdAt: v.optional(v.number()),
   })
     .index("by_org", ["orgId"])
     .index("by_org_email", ["orgId", "email"]),

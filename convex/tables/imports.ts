@@ -1,6 +1,6 @@
-/** Contact imports: history (with live progress), per-column details and per-row outcomes. */
+/** Contact imports: history (with live progress and resume state), per-column details and per-row outcomes. */
 import { defineTable } from "convex/server";
-import { v } from "convex/values";
+import { v, type Infer } from "convex/values";
 
 export const vImportStatus = v.union(
   v.literal("in_progress"),
@@ -10,32 +10,74 @@ export const vImportStatus = v.union(
   v.literal("deleted"),
 );
 
+/** A column of the file and where it goes: a voter field key, a custom field key, or "__ignore__". */
+export const vColumnMapping = v.object({ column: v.string(), target: v.string() });
+
+export const vImportFieldType = v.union(v.literal("existing"), v.literal("new"), v.literal("ignored"));
+
+/** The voter fields one imported row may carry (already normalised by the browser-side reader). */
+export const vImportFields = v.object({
+  first_name: v.string(),
+  last_name: v.string(),
+  email: v.optional(v.string()),
+  phone: v.optional(v.string()),
+  address: v.optional(v.string()),
+  city: v.optional(v.string()),
+  state: v.optional(v.string()),
+  zip: v.optional(v.string()),
+  date_of_birth: v.optional(v.string()),
+  party_affiliation: v.optional(v.string()),
+  status: v.optional(v.string()),
+  registration_date: v.optional(v.string()),
+  notes: v.optional(v.string()),
+  voter_id: v.optional(v.string()),
+  precinct: v.optional(v.string()),
+  state_voter_history: v.optional(v.number()),
+  custom_fields: v.optional(v.record(v.string(), v.string())),
+});
+export type ImportFieldsDoc = Infer<typeof vImportFields>;
+
+export const vImportRow = v.object({ row: v.number(), fields: vImportFields });
+
 export const importTables = {
   importHistory: defineTable({
     orgId: v.id("organizations"),
     filename: v.string(),
+    /** rows in the file when known (spreadsheets up front, delimited text at the end) */
     total_records: v.number(),
     imported_records: v.number(),
     failed_records: v.number(),
     duplicate_records: v.number(),
     processed_records: v.number(),
+    /** start of the import (ms) */
     import_date: v.number(),
     import_duration_ms: v.number(),
     status: vImportStatus,
-    field_mapping: v.record(v.string(), v.string()),
+    field_mapping: v.array(vColumnMapping),
     new_fields_created: v.array(v.string()),
     summary_stats: v.optional(v.any()),
     error_details: v.optional(v.string()),
     createdBy: v.id("users"),
+    /** time of the last applied batch: live rate / ETA, and stale detection (interrupted) */
     updatedAt: v.number(),
-  }).index("by_org_date", ["orgId", "import_date"]),
+    /** the next data row (1-based, header excluded) the import expects: batches below it are already applied */
+    nextRow: v.optional(v.number()),
+    bytes_total: v.optional(v.number()),
+    bytes_done: v.optional(v.number()),
+    error_mode: v.optional(v.union(v.literal("ask"), v.literal("ignore"))),
+    /** set while the voters of this import are being deleted in chunks */
+    deleting: v.optional(v.boolean()),
+    deleted_so_far: v.optional(v.number()),
+  })
+    .index("by_org_date", ["orgId", "import_date"])
+    .index("by_org_status", ["orgId", "status"]),
 
   importFieldDetails: defineTable({
     orgId: v.id("organizations"),
     importId: v.id("importHistory"),
     csv_field_name: v.string(),
     mapped_to_field: v.string(),
-    field_type: v.union(v.literal("existing"), v.literal("new"), v.literal("ignored")),
+    field_type: vImportFieldType,
     records_processed: v.number(),
     validation_errors: v.number(),
     sample_data: v.array(v.string()),

@@ -36,6 +36,58 @@ export const voterFields = {
   custom_fields: v.optional(v.record(v.string(), v.string())),
 };
 export const vVoterFields = v.object(voterFields);
+
+export type VoterFormSection = "personal" | "address" | "state_voter" | "state_verified" | "political" | "notes" | "custom";
+export const VOTER_FORM_SECTIONS: VoterFormSection[] = ["personal", "address", "state_voter", "state_verified", "political", "notes", "custom"];
+export type VoterFieldType = "text" | "textarea" | "email" | "phone" | "date" | "dropdown" | "number" | "boolean";
+export type VoterFieldDef = {
+  key: string;
+  label: string;
+  type: VoterFieldType;
+  section: VoterFormSection;
+  required: boolean;
+  options?: string[];
+};
+
+/** The built-in voter form fields in their default order (spec/1 §2 add/edit, §3 voter). */
+export const VOTER_FIELD_DEFS: VoterFieldDef[] = [
+  { key: "first_name", label: "First Name", type: "text", section: "personal", required: true },
+  { key: "last_name", label: "Last Name", type: "text", section: "personal", required: true },
+  { key: "email", label: "Email", type: "email", section: "personal", required: false },
+  { key: "phone", label: "Phone", type: "phone", section: "personal", required: false },
+  { key: "date_of_birth", label: "Date of Birth", type: "date", section: "personal", required: false },
+  { key: "voter_id", label: "Voter ID", type: "text", section: "personal", required: false },
+  { key: "address", label: "Address", type: "text", section: "address", required: false },
+  { key: "street", label: "Street", type: "text", section: "address", required: false },
+  { key: "city", label: "City", type: "text", section: "address", required: false },
+  { key: "state", label: "State", type: "text", section: "address", required: false },
+  { key: "zip", label: "ZIP Code", type: "text", section: "address", required: false },
+  { key: "precinct", label: "Precinct", type: "text", section: "address", required: false },
+  { key: "state_voter_history", label: "State Voter History (0-4)", type: "number", section: "state_voter", required: false },
+  { key: "from_state_database", label: "From State Database", type: "boolean", section: "state_voter", required: false },
+  { key: "state_verified_first_name", label: "State Verified First Name", type: "text", section: "state_verified", required: false },
+  { key: "state_verified_last_name", label: "State Verified Last Name", type: "text", section: "state_verified", required: false },
+  { key: "state_verified_phone", label: "State Verified Phone", type: "phone", section: "state_verified", required: false },
+  { key: "state_verified_street", label: "State Verified Street", type: "text", section: "state_verified", required: false },
+  { key: "state_verified_city", label: "State Verified City", type: "text", section: "state_verified", required: false },
+  { key: "state_verified_state", label: "State Verified State", type: "text", section: "state_verified", required: false },
+  { key: "state_verified_zip", label: "State Verified ZIP", type: "text", section: "state_verified", required: false },
+  { key: "party_affiliation", label: "Party Affiliation", type: "dropdown", section: "political", required: false, options: ["Democrat", "Republican", "Independent", "Green Party", "Libertarian"] },
+  { key: "status", label: "Status", type: "dropdown", section: "political", required: false, options: ["Active", "Inactive", "Pending", "Suspended"] },
+  { key: "registration_date", label: "Registration Date", type: "date", section: "political", required: false },
+  { key: "notes", label: "Notes", type: "textarea", section: "notes", required: false },
+];
+
+/** Pairs of (voter field, state-verified field) compared on the detail page. */
+export const STATE_VERIFIED_PAIRS: [keyof VoterFields, keyof VoterFields][] = [
+  ["first_name", "state_verified_first_name"],
+  ["last_name", "state_verified_last_name"],
+  ["phone", "state_verified_phone"],
+  ["street", "state_verified_street"],
+  ["city", "state_verified_city"],
+  ["state", "state_verified_state"],
+  ["zip", "state_verified_zip"],
+];
 export type VoterFields = Infer<typeof vVoterFields>;
 
 export const vCustomFieldType = v.union(

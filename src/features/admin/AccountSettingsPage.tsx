@@ -1,5 +1,27 @@
-import { Heading } from "@radix-ui/themes";
+import { Flex } from "@radix-ui/themes";
+import { useViewer } from "../../app/viewer/ViewerProvider";
+import { PageHeader } from "../../ui/PageHeader";
+import { AccessRestricted } from "./components/AccessRestricted";
+import { CurrentSubscriptionSection } from "./components/CurrentSubscriptionSection";
+import { MembersSection } from "./components/MembersSection";
+import { OrganizationInfoSection } from "./components/OrganizationInfoSection";
+import { PaymentMethodsSection } from "./components/PaymentMethodsSection";
 
+/** /account-settings (spec/3 §2.12): account administrators only; every section is enforced server-side too. */
 export function AccountSettingsPage() {
-  return <Heading>Account Settings</Heading>;
+  const { can } = useViewer();
+  if (!can("account.manage")) {
+    return <AccessRestricted message="You need Account Administrator privileges to access these settings." />;
+  }
+  return (
+    <>
+      <PageHeader title="Account Settings" breadcrumbs={[{ label: "Dashboard", to: "/dashboard" }, { label: "Account Settings" }]} />
+      <Flex direction="column" gap="4">
+        {can("organization.manage") && <OrganizationInfoSection />}
+        {can("payment_methods.manage") && <PaymentMethodsSection />}
+        {can("subscription.manage") && can("payment_methods.manage") && <CurrentSubscriptionSection />}
+        {can("users.manage") && <MembersSection />}
+      </Flex>
+    </>
+  );
 }

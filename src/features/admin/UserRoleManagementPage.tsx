@@ -1,5 +1,41 @@
-import { Heading } from "@radix-ui/themes";
+import { Tabs, Text } from "@radix-ui/themes";
+import { useQuery } from "convex/react";
+import { api } from "../../../convex/_generated/api";
+import type { Mode } from "../../../convex/lib/permissions";
+import { useViewer } from "../../app/viewer/ViewerProvider";
+import { PageHeader } from "../../ui/PageHeader";
+import { AccessRestricted } from "./components/AccessRestricted";
+import { RolesTab } from "./components/RolesTab";
+import { UsersTab } from "./components/UsersTab";
 
+/** /user-role-management (spec/3 §2.14): super admins and account admins (users.manage, enforced server-side). */
 export function UserRoleManagementPage() {
-  return <Heading>Users & Roles</Heading>;
+  const { can } = useViewer();
+  const allowed = can("users.manage");
+  const roles = useQuery(api.adminRoles.list, allowed ? {} : "skip");
+  if (!allowed) return <AccessRestricted message="You don't have permission to manage users and roles." />;
+  const roleItems = (roles ?? []).map((r) => ({ ...r, modes: r.modes as Mode[] }));
+  return (
+    <>
+      <PageHeader title="Users & Roles" breadcrumbs={[{ label: "Dashboard", to: "/dashboard" }, { label: "Users & Roles" }]} />
+      <Tabs.Root defaultValue="users">
+        <Tabs.List>
+          <Tabs.Trigger value="users">Users</Tabs.Trigger>
+          <Tabs.Trigger value="roles">Roles</Tabs.Trigger>
+        </Tabs.List>
+        {roles === undefined ? (
+          <Text color="gray" mt="3" as="p">Loading...</Text>
+        ) : (
+          <>
+            <Tabs.Content value="users" mt="3">
+              <UsersTab roles={roleItems} />
+            </Tabs.Content>
+            <Tabs.Content value="roles" mt="3">
+              <RolesTab roles={roleItems} />
+            </Tabs.Content>
+          </>
+        )}
+      </Tabs.Root>
+    </>
+  );
 }

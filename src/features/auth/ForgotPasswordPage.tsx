@@ -1,5 +1,71 @@
-import { Heading } from "@radix-ui/themes";
+import { Button, Callout, Flex, Text } from "@radix-ui/themes";
+import { useState, type FormEvent } from "react";
+import { Link, Navigate } from "react-router-dom";
+import { useAppAuth } from "../../app/auth/AppAuth";
+import { toast } from "../../ui/toast";
+import { AuthCard } from "./components/AuthCard";
+import { FormError } from "./components/FormError";
+import { FormField } from "./components/FormField";
 
+/** /forgot-password (spec/3 §2.5): sends the reset email whose link leads to /reset-password. */
 export function ForgotPasswordPage() {
-  return <Heading>Forgot password</Heading>;
+  const { isAuthenticated, isLoading, requestPasswordReset } = useAppAuth();
+  const [email, setEmail] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  const [sentTo, setSentTo] = useState<string | null>(null);
+  const [submitting, setSubmitting] = useState(false);
+  if (!isLoading && isAuthenticated) return <Navigate to="/dashboard" replace />;
+
+  const handleSubmit = async (e: FormEvent) => {
+    e.preventDefault();
+    const address = email.trim().toLowerCase();
+    if (!address) {
+      setError("Please enter your email address");
+      return;
+    }
+    setError(null);
+    setSubmitting(true);
+    try {
+      await requestPasswordReset(address);
+      toast.success("Password reset email sent", { description: `A password reset email has been sent to ${address}` });
+      setSentTo(address);
+    } catch (err) {
+      // Convex Auth refuses unknown addresses; saying so would reveal which emails have accounts.
+      if (err instanceof Error && /InvalidAccountId/.test(err.message)) {
+        toast.success("Password reset email sent", { description: `A password reset email has been sent to ${address}` });
+        setSentTo(address);
+      } else {
+        toast.failure("Error sending password reset", err);
+        setError("Error sending password reset");
+      }
+    } finally {
+      setSubmitting(false);
+    }
+  };
+
+  return (
+    <AuthCard title="Forgot your password?" description="Enter your email address and we will send you a link to choose a new password.">
+      {sentTo ? (
+        <Flex direction="column" gap="3">
+          <Callout.Root color="green" role="status">
+            <Callout.Text>A password reset email has been sent to {sentTo}</Callout.Text>
+          </Callout.Root>
+          <Text size="2" color="gray">The link is valid for one hour. Check your inbox (and spam folder).</Text>
+        </Flex>
+      ) : (
+        <form onSubmit={handleSubmit} noValidate>
+          <Flex direction="column" gap="3">
+            <FormError message={error} />
+            <FormField id="forgot-email" label="Email" type="email" autoComplete="email" value={email} onChange={setEmail} />
+            <Button type="submit" size="3" loading={submitting}>
+              Send Reset Link
+            </Button>
+          </Flex>
+        </form>
+      )}
+      <Text as="p" size="2" align="center" color="gray" mt="4">
+        Remembered it? <Link to="/?login=true">Back to sign in</Link>
+      </Text>
+    </AuthCard>
+  );
 }

@@ -1,5 +1,9 @@
-import { Heading } from "@radix-ui/themes";
+import { Navigate } from "react-router-dom";
+import { useAppAuth } from "../../app/auth/AppAuth";
 
+/** /login: signed in → /dashboard, otherwise / with the login flag that opens the modal (spec/1 §2). */
 export function LoginRedirect() {
-  return <Heading>Login</Heading>;
+  const { isAuthenticated, isLoading } = useAppAuth();
+  if (isLoading) return null;
+  return <Navigate to={isAuthenticated ? "/dashboard" : "/?login=true"} replace />;
 }

@@ -1,5 +1,20 @@
-import { Heading } from "@radix-ui/themes";
+import { Text } from "@radix-ui/themes";
+import { Link, Navigate, useNavigate } from "react-router-dom";
+import { useAppAuth } from "../../app/auth/AppAuth";
+import { AuthCard } from "./components/AuthCard";
+import { RegisterForm } from "./components/RegisterForm";
 
+/** /register (spec/3 §2.4); signed-in visitors go to the dashboard. */
 export function RegisterPage() {
-  return <Heading>Register</Heading>;
+  const { isAuthenticated, isLoading } = useAppAuth();
+  const navigate = useNavigate();
+  if (!isLoading && isAuthenticated) return <Navigate to="/dashboard" replace />;
+  return (
+    <AuthCard title="Create your account" description="Start organising: your organisation is created with you as its administrator.">
+      <RegisterForm variant="page" onRegistered={() => navigate("/dashboard", { replace: true })} />
+      <Text as="p" size="2" align="center" color="gray" mt="4">
+        Already have an account? <Link to="/?login=true">Sign in</Link>
+      </Text>
+    </AuthCard>
+  );
 }

@@ -1,5 +1,84 @@
-import { Heading } from "@radix-ui/themes";
+import { Box, Grid, Tabs, Text } from "@radix-ui/themes";
+import {
+  ArchiveIcon,
+  ChatBubbleIcon,
+  EnvelopeClosedIcon,
+  FileTextIcon,
+  IdCardIcon,
+  PersonIcon,
+  ReaderIcon,
+  StackIcon,
+  UploadIcon,
+} from "@radix-ui/react-icons";
+import { MODE_LABELS, useViewer } from "../../app/viewer/ViewerProvider";
+import { PageHeader } from "../../ui/PageHeader";
+import { CRASH_PROBE_ENABLED, CrashProbe } from "./components/CrashProbe";
+import { RecentImportsList } from "./components/RecentImportsList";
+import { RecentVotersList } from "./components/RecentVotersList";
+import { StatCard } from "./components/StatCard";
+import { useDashboardStats } from "./hooks/useDashboardStats";
 
+const icon = (Icon: typeof PersonIcon) => <Icon color="var(--accent-9)" />;
+
+/** /dashboard: title by mode, live figures of the organisation (no sample data, no artificial delay). */
 export function DashboardPage() {
-  return <Heading>Dashboard</Heading>;
+  const { mode, me } = useViewer();
+  const { stats } = useDashboardStats();
+  const labels = MODE_LABELS[mode];
+  const c = stats?.counts;
+  const orgName = me?.org?.name;
+
+  return (
+    <Box>
+      {CRASH_PROBE_ENABLED && <CrashProbe />}
+      <PageHeader title={labels.dashboard} description={orgName ? `Live overview of ${orgName}` : undefined} />
+      <Grid columns={{ initial: "1", sm: "2", lg: "4" }} gap="4" mb="5">
+        <StatCard label={labels.voters} value={c?.voters} icon={icon(PersonIcon)} to="/voters" />
+        <StatCard label="Voter Groups" value={c?.groups} icon={icon(StackIcon)} to="/voter-groups" />
+        <StatCard label="Campaigns" value={c?.campaigns} icon={icon(ArchiveIcon)} to="/campaigns/sms" />
+        <StatCard label="Messages Sent" value={c?.messagesSent} icon={icon(ChatBubbleIcon)} />
+      </Grid>
+      <Tabs.Root defaultValue="overview">
+        <Tabs.List>
+          <Tabs.Trigger value="overview">Overview</Tabs.Trigger>
+          <Tabs.Trigger value="outreach">Outreach</Tabs.Trigger>
+          <Tabs.Trigger value="forms">Forms &amp; Surveys</Tabs.Trigger>
+          <Tabs.Trigger value="team">Team</Tabs.Trigger>
+        </Tabs.List>
+        <Box pt="4">
+          <Tabs.Content value="overview">
+            <Grid columns={{ initial: "1", lg: "2" }} gap="4">
+              {stats?.recentVoters ? (
+                <RecentVotersList title={`Recent ${labels.voters}`} voters={stats.recentVoters} emptyText={`No ${labels.voters.toLowerCase()} yet.`} />
+              ) : (
+                stats && <Text color="gray" size="2">Your role cannot view {labels.voters.toLowerCase()}.</Text>
+              )}
+              {stats?.recentImports && <RecentImportsList imports={stats.recentImports} />}
+            </Grid>
+          </Tabs.Content>
+          <Tabs.Content value="outreach">
+            <Grid columns={{ initial: "1", sm: "3" }} gap="4">
+              <StatCard label="Campaigns" value={c?.campaigns} icon={icon(ArchiveIcon)} to="/campaigns/sms" />
+              <StatCard label="Text Messages Sent" value={c?.messagesSent} icon={icon(ChatBubbleIcon)} />
+              <StatCard label="Emails Sent" value={c?.emailsSent} icon={icon(EnvelopeClosedIcon)} />
+            </Grid>
+          </Tabs.Content>
+          <Tabs.Content value="forms">
+            <Grid columns={{ initial: "1", sm: "3" }} gap="4">
+              <StatCard label="Forms" value={c?.forms} icon={icon(FileTextIcon)} to="/form-builder" />
+              <StatCard label="Form Submissions" value={c?.submissions} icon={icon(ReaderIcon)} to="/form-submissions" />
+              <StatCard label="Surveys" value={c?.surveys} icon={icon(ReaderIcon)} to="/survey-maker" />
+            </Grid>
+          </Tabs.Content>
+          <Tabs.Content value="team">
+            <Grid columns={{ initial: "1", sm: "3" }} gap="4">
+              <StatCard label="Team Members" value={c?.members} icon={icon(IdCardIcon)} />
+              <StatCard label="Pending Members" value={c?.pendingMembers} icon={icon(EnvelopeClosedIcon)} />
+              <StatCard label="Imports" value={c?.imports} icon={icon(UploadIcon)} to="/voters/import-history" />
+            </Grid>
+          </Tabs.Content>
+        </Box>
+      </Tabs.Root>
+    </Box>
+  );
 }

@@ -1,5 +1,108 @@
-import { Heading } from "@radix-ui/themes";
+import { PlusIcon } from "@radix-ui/react-icons";
+import { Box, Button, Flex, Grid, Spinner } from "@radix-ui/themes";
+import { useMutation, useQuery } from "convex/react";
+import { useState } from "react";
+import { api } from "../../../convex/_generated/api";
+import type { Id } from "../../../convex/_generated/dataModel";
+import { useViewer } from "../../app/viewer/ViewerProvider";
+import { ConfirmDialog } from "../../ui/ConfirmDialog";
+import { PageHeader } from "../../ui/PageHeader";
+import { toast } from "../../ui/toast";
+import { AddVotersDialog } from "./components/AddVotersDialog";
+import { GroupFormDialog } from "./components/GroupFormDialog";
+import { GroupList } from "./components/GroupList";
+import { GroupMembersPanel } from "./components/GroupMembersPanel";
+import { VoterQuickSearch } from "./components/VoterQuickSearch";
 
+type Group = { _id: Id<"voterGroups">; name: string; description: string | null; memberCount: number };
+
+/** /voter-groups: groups on the left, the selected group's members on the right. */
 export function VoterGroupsPage() {
-  return <Heading>Voter Groups</Heading>;
+  const { can } = useViewer();
+  const groups = useQuery(api.groups.list, {});
+  const removeGroup = useMutation(api.groups.remove);
+  const addMember = useMutation(api.groups.addMember);
+  const [selectedId, setSelectedId] = useState<Id<"voterGroups"> | null>(null);
+  const [formOpen, setFormOpen] = useState(false);
+  const [editing, setEditing] = useState<Group | null>(null);
+  const [deleting, setDeleting] = useState<Group | null>(null);
+  const [addOpen, setAddOpen] = useState(false);
+  const canManage = can("voters.manage");
+  const canChange = can("voters.update");
+  const selected = groups?.find((g) => g._id === selectedId) ?? null;
+
+  const handleDelete = async () => {
+    if (!deleting) return;
+    try {
+      await removeGroup({ id: deleting._id });
+      toast.success("Group Deleted");
+      if (selectedId === deleting._id) setSelectedId(null);
+    } catch (e) {
+      toast.failure("Error Deleting Group", e);
+    } finally {
+      setDeleting(null);
+    }
+  };
+
+  const handlePick = async (voterId: Id<"voters">, name: string) => {
+    if (!selected) {
+      toast.warning("No Group Selected");
+      return;
+    }
+    try {
+      const r = await addMember({ groupId: selected._id, voterId });
+      if (r.status === "duplicate") toast.warning("Already a Member", { description: `${name} is already in ${selected.name}.` });
+      else toast.success("Voter Added", { description: `${name} added to ${selected.name}.` });
+    } catch (e) {
+      toast.failure("Error Adding Voter", e, { duration: 5000 });
+    }
+  };
+
+  return (
+    <Box>
+      <PageHeader
+        title="Voter Groups"
+        breadcrumbs={[{ label: "Dashboard", to: "/dashboard" }, { label: "Campaigns", to: "/campaigns" }, { label: "Voter Groups" }]}
+        actions={
+          <>
+            {canChange && (
+              <Button variant="soft" onClick={() => setAddOpen(true)}>Add Voters to Group</Button>
+            )}
+            {canManage && (
+              <Button onClick={() => { setEditing(null); setFormOpen(true); }}><PlusIcon /> Create Group</Button>
+            )}
+          </>
+        }
+      />
+      {canChange && (
+        <Box mb="4" maxWidth="480px">
+          <VoterQuickSearch onPick={(id, name) => void handlePick(id, name)} />
+        </Box>
+      )}
+      {groups === undefined ? (
+        <Flex justify="center"><Spinner size="3" /></Flex>
+      ) : (
+        <Grid columns={{ initial: "1", md: "1fr 2fr" }} gap="4">
+          <GroupList
+            groups={groups}
+            selectedId={selectedId}
+            canManage={canManage}
+            onSelect={setSelectedId}
+            onEdit={(g) => { setEditing(g); setFormOpen(true); }}
+            onDelete={setDeleting}
+          />
+          <GroupMembersPanel group={selected} canChange={canChange} onAddMembers={() => setAddOpen(true)} />
+        </Grid>
+      )}
+      <GroupFormDialog open={formOpen} onOpenChange={setFormOpen} group={editing} onSaved={(id) => setSelectedId(id)} />
+      <AddVotersDialog open={addOpen} onOpenChange={setAddOpen} groups={groups ?? []} initialGroupId={selectedId} />
+      <ConfirmDialog
+        open={deleting !== null}
+        onOpenChange={(o) => !o && setDeleting(null)}
+        title="Delete Group"
+        description={deleting ? `Are you sure you want to delete the group "${deleting.name}"? This will also remove all members from the group. This action cannot be undone.` : ""}
+        onConfirm={() => void handleDelete()}
+      />
+    </Box>
+  );
 }

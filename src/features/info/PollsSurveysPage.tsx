@@ -1,5 +1,16 @@
-import { Heading } from "@radix-ui/themes";
+import { Box } from "@radix-ui/themes";
+import { Link } from "react-router-dom";
+import { PageHeader } from "../../ui/PageHeader";
+import { ComingSoonCard } from "./components/ComingSoonCard";
 
+/** /polls-surveys: coming-soon page (spec/3 §2.7). */
 export function PollsSurveysPage() {
-  return <Heading>Polls & Surveys</Heading>;
+  return (
+    <Box>
+      <PageHeader title="Polls & Surveys" breadcrumbs={[{ label: "Dashboard", to: "/dashboard" }, { label: "Polls & Surveys" }]} />
+      <ComingSoonCard title="Polls & Surveys are coming soon">
+        Quick polls and tracking surveys of your voters are on the way. Until then, build surveys in the <Link to="/survey-maker">Survey Maker</Link>.
+      </ComingSoonCard>
+    </Box>
+  );
 }

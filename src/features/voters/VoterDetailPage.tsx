@@ -1,5 +1,130 @@
-import { Heading } from "@radix-ui/themes";
+import { EnvelopeClosedIcon, Pencil1Icon } from "@radix-ui/react-icons";
+import { Badge, Box, Button, Card, DataList, Flex, Grid, Heading, Skeleton, Text } from "@radix-ui/themes";
+import { useQuery } from "convex/react";
+import { useState } from "react";
+import { useNavigate, useParams } from "react-router-dom";
+import { api } from "../../../convex/_generated/api";
+import type { Doc } from "../../../convex/_generated/dataModel";
+import { STATE_VERIFIED_PAIRS, VOTER_FIELD_DEFS } from "../../../convex/tables/voters";
+import { MODE_LABELS, useViewer } from "../../app/viewer/ViewerProvider";
+import { PageHeader } from "../../ui/PageHeader";
+import { AddToGroupDialog } from "./components/AddToGroupDialog";
+import { PartyBadge } from "./components/PartyBadge";
+import { SendEmailDialog } from "./components/SendEmailDialog";
+import { StatusBadge } from "./components/StatusBadge";
+import { VerifiedIcon } from "./components/VerifiedIcon";
+import { VoterGroupsCard } from "./components/VoterGroupsCard";
+import { VoterNotFound } from "./components/VoterNotFound";
+import { historyColor, labelFromKey } from "./utils/voterDisplay";
 
+const SHOWN = VOTER_FIELD_DEFS.filter((f) => !["first_name", "last_name", "party_affiliation", "status", "state_voter_history", "notes"].includes(f.key) && f.section !== "state_verified");
+
+/** /voters/{id}: the voter's data, history, state-verified checks, groups and email. */
 export function VoterDetailPage() {
-  return <Heading>Voter</Heading>;
+  const { id = "" } = useParams();
+  const { mode, can } = useViewer();
+  const labels = MODE_LABELS[mode];
+  const navigate = useNavigate();
+  const voter = useQuery(api.voters.get, { id });
+  const defs = useQuery(api.customFields.list, {});
+  const [groupOpen, setGroupOpen] = useState(false);
+  const [emailOpen, setEmailOpen] = useState(false);
+
+  if (voter === undefined) {
+    return (
+      <Box>
+        <Skeleton height="40px" mb="4" />
+        <Skeleton height="240px" />
+      </Box>
+    );
+  }
+  if (voter === null) {
+    return <VoterNotFound title="Voter Not Found" text="The voter you're looking for could not be found." />;
+  }
+  const name = `${voter.first_name} ${voter.last_name}`;
+  const value = (key: string) => {
+    const v = (voter as Record<string, unknown>)[key];
+    if (typeof v === "boolean") return v ? "Yes" : "No";
+    return v === undefined || v === null || v === "" ? "—" : String(v);
+  };
+  const custom = Object.entries(voter.custom_fields ?? {});
+  const hasVerified = STATE_VERIFIED_PAIRS.some(([, vk]) => (voter as Doc<"voters">)[vk] !== undefined);
+  const history = voter.state_voter_history ?? 0;
+
+  return (
+    <Box>
+      <PageHeader
+        title={name}
+        breadcrumbs={[{ label: "Dashboard", to: "/" }, { label: labels.voters, to: "/voters" }, { label: name }]}
+        actions={
+          <>
+            {(can("voters.manage") || can("voters.update")) && (
+              <Button variant="soft" onClick={() => navigate(`/voters/${voter._id}/edit`)}><Pencil1Icon /> Edit</Button>
+            )}
+            {(can("messaging.send")) && voter.email && (
+              <Button onClick={() => setEmailOpen(true)}><EnvelopeClosedIcon /> Send Email</Button>
+            )}
+          </>
+        }
+      />
+      <Grid columns={{ initial: "1", md: "2" }} gap="4">
+        <Card>
+          <Flex gap="2" mb="3">
+            <PartyBadge party={voter.party_affiliation} />
+            <StatusBadge status={voter.status} />
+          </Flex>
+          <DataList.Root>
+            {SHOWN.map((f) => (
+              <DataList.Item key={f.key}>
+                <DataList.Label>{f.label}</DataList.Label>
+                <DataList.Value>{value(f.key)}</DataList.Value>
+              </DataList.Item>
+            ))}
+            {custom.map(([k, v]) => (
+              <DataList.Item key={k}>
+                <DataList.Label>{defs?.find((d) => d.key === k)?.label ?? labelFromKey(k)}</DataList.Label>
+                <DataList.Value>{v}</DataList.Value>
+              </DataList.Item>
+            ))}
+          </DataList.Root>
+          {voter.notes && (
+            <Box mt="3">
+              <Text weight="medium" size="2">Notes</Text>
+              <Text as="p" size="2" style={{ whiteSpace: "pre-wrap" }}>{voter.notes}</Text>
+            </Box>
+          )}
+        </Card>
+        <Flex direction="column" gap="4">
+          <Card>
+            <Heading size="4" mb="2">State Voter History</Heading>
+            <Flex align="center" gap="3">
+              <Badge size="3" color={historyColor(history)} data-testid="voters.history">{history}/4</Badge>
+              <Text size="2" color="gray">elections voted in (of the last 4)</Text>
+            </Flex>
+          </Card>
+          {hasVerified && (
+            <Card>
+              <Heading size="4" mb="2">State Verified Data</Heading>
+              <DataList.Root>
+                {STATE_VERIFIED_PAIRS.map(([k, vk]) => (
+                  <DataList.Item key={vk}>
+                    <DataList.Label>{VOTER_FIELD_DEFS.find((f) => f.key === vk)?.label ?? vk}</DataList.Label>
+                    <DataList.Value>
+                      <Flex gap="2" align="center">
+                        {value(vk)}
+                        <VerifiedIcon value={voter[k] as string | undefined} verified={voter[vk] as string | undefined} />
+                      </Flex>
+                    </DataList.Value>
+                  </DataList.Item>
+                ))}
+              </DataList.Root>
+            </Card>
+          )}
+          <VoterGroupsCard voterId={voter._id} canChange={can("voters.update")} onAdd={() => setGroupOpen(true)} />
+        </Flex>
+      </Grid>
+      <AddToGroupDialog voterId={voter._id} open={groupOpen} onOpenChange={setGroupOpen} />
+      {voter.email && <SendEmailDialog voterId={voter._id} to={voter.email} open={emailOpen} onOpenChange={setEmailOpen} />}
+    </Box>
+  );
 }

@@ -1,5 +1,159 @@
-import { Heading } from "@radix-ui/themes";
+import { closestCenter, DndContext, KeyboardSensor, PointerSensor, useSensor, useSensors, type DragEndEvent } from "@dnd-kit/core";
+import { SortableContext, sortableKeyboardCoordinates, verticalListSortingStrategy } from "@dnd-kit/sortable";
+import { Box, Button, Card, Flex, Grid, Heading, Progress, Text } from "@radix-ui/themes";
+import { useMutation, useQuery } from "convex/react";
+import { useEffect, useMemo, useState } from "react";
+import { useNavigate, useParams } from "react-router-dom";
+import { api } from "../../../convex/_generated/api";
+import type { Id } from "../../../convex/_generated/dataModel";
+import { MODE_LABELS, useViewer } from "../../app/viewer/ViewerProvider";
+import { PageHeader } from "../../ui/PageHeader";
+import { toast } from "../../ui/toast";
+import { AddFieldDialog } from "./components/AddFieldDialog";
+import { CustomFieldsPanel } from "./components/CustomFieldsPanel";
+import { SortableSection } from "./components/SortableSection";
+import { VoterFieldInput } from "./components/VoterFieldInput";
+import { VoterFormSkeleton } from "./components/VoterFormSkeleton";
+import { VoterNotFound } from "./components/VoterNotFound";
+import { useSectionOrder } from "./hooks/useSectionOrder";
+import { CUSTOM_FIELD_TYPES, fieldsFromValues, formFieldDefs, missingRequired, SECTION_LABELS, valuesFromVoter, type FormValues } from "./utils/voterForm";
 
+/** /voters/new and /voters/{id}/edit: sections reordered by drag handle, custom fields, validation. */
 export function VoterFormPage() {
-  return <Heading>Voter form</Heading>;
+  const { id } = useParams();
+  const isNew = !id || id === "new";
+  const navigate = useNavigate();
+  const { mode, can } = useViewer();
+  const labels = MODE_LABELS[mode];
+  const voter = useQuery(api.voters.get, isNew ? "skip" : { id: id! });
+  const customDefs = useQuery(api.customFields.list, {});
+  const create = useMutation(api.voters.create);
+  const update = useMutation(api.voters.update);
+  const sections = useSectionOrder(can("voters.update"));
+  const [values, setValues] = useState<FormValues>({});
+  const [original, setOriginal] = useState<FormValues>({});
+  const [loadedId, setLoadedId] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+  const [addFieldOpen, setAddFieldOpen] = useState(false);
+  const sensors = useSensors(useSensor(PointerSensor), useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }));
+
+  // Load the voter's values once per voter (live updates must not overwrite what is being typed).
+  useEffect(() => {
+    if (!isNew && voter && loadedId !== voter._id) {
+      const v = valuesFromVoter(voter);
+      setValues(v);
+      setOriginal(v);
+      setLoadedId(voter._id);
+    }
+  }, [isNew, voter, loadedId]);
+
+  const defs = useMemo(() => formFieldDefs(customDefs ?? []), [customDefs]);
+  const title = isNew ? `Add ${labels.voter}` : voter ? `Edit ${voter.first_name} ${voter.last_name}` : `Edit ${labels.voter}`;
+  const breadcrumbs = [{ label: "Dashboard", to: "/" }, { label: labels.voters, to: "/voters" }, { label: isNew ? `New ${labels.voter}` : voter ? `${voter.first_name} ${voter.last_name}` : labels.voter }];
+
+  if (!isNew && voter === null) {
+    return <VoterNotFound title="Voter Not Found" text="The voter you're trying to edit could not be found." />;
+  }
+  if ((!isNew && (voter === undefined || loadedId === null)) || customDefs === undefined || !sections.loaded) {
+    return (
+      <Box>
+        <PageHeader title={title} breadcrumbs={breadcrumbs} />
+        <VoterFormSkeleton />
+      </Box>
+    );
+  }
+
+  const filled = defs.filter((d) => (values[d.key] ?? "").trim() !== "").length;
+  const setValue = (key: string) => (v: string) => setValues((prev) => ({ ...prev, [key]: v }));
+
+  const handleDragEnd = (e: DragEndEvent) => {
+    if (e.over) sections.move(String(e.active.id), String(e.over.id));
+  };
+
+  const handleSave = async () => {
+    const missing = missingRequired(values, defs);
+    if (missing.length > 0) {
+      toast.error("Missing required fields", { description: `Please fill in: ${missing.join(", ")}` });
+      return;
+    }
+    const known = new Set(customDefs.map((c) => c.key));
+    const keep = Object.fromEntries(Object.entries(voter?.custom_fields ?? {}).filter(([k]) => !known.has(k)));
+    const fields = fieldsFromValues(values, customDefs, keep);
+    setSaving(true);
+    try {
+      if (isNew) {
+        const newId: Id<"voters"> = await create({ fields });
+        if (!newId) throw new Error("No data returned after creating voter");
+        toast.success("Voter created successfully");
+        setTimeout(() => navigate(`/voters/${newId}`), 100);
+      } else {
+        await update({ id: voter!._id, fields });
+        toast.success("Voter updated successfully", { duration: 3000 });
+        navigate(`/voters/${voter!._id}`);
+      }
+    } catch (e) {
+      toast.failure("Error saving voter", e);
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const handleCancel = () => {
+    setValues(original);
+    navigate(isNew ? "/voters" : `/voters/${voter!._id}`);
+  };
+
+  return (
+    <Box>
+      <PageHeader title={title} breadcrumbs={breadcrumbs} />
+      <Grid columns={{ initial: "1", md: "3fr 1fr" }} gap="4">
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            void handleSave();
+          }}
+        >
+          <DndContext sensors={sensors} collisionDetection={closestCenter} onDragEnd={handleDragEnd}>
+            <SortableContext items={sections.order} strategy={verticalListSortingStrategy}>
+              <Flex direction="column" gap="4" data-testid="voters.form.sections">
+                {sections.order.map((s) => {
+                  const fields = defs.filter((d) => d.section === s);
+                  return (
+                    <SortableSection key={s} id={s} title={SECTION_LABELS[s]}>
+                      {fields.length === 0 ? (
+                        <Text size="2" color="gray">No custom fields yet. Use Add Field to create one.</Text>
+                      ) : (
+                        fields.map((d) => <VoterFieldInput key={d.key} def={d} value={values[d.key] ?? ""} onChange={setValue(d.key)} />)
+                      )}
+                    </SortableSection>
+                  );
+                })}
+              </Flex>
+            </SortableContext>
+          </DndContext>
+          <Flex gap="3" mt="4" justify="end">
+            <Button type="button" variant="soft" color="gray" onClick={handleCancel}>Cancel</Button>
+            <Button type="submit" loading={saving}>{isNew ? `Create ${labels.voter}` : "Save Changes"}</Button>
+          </Flex>
+        </form>
+        <Flex direction="column" gap="4">
+          <Card>
+            <Heading size="3" as="h2" mb="2">Field Management</Heading>
+            <Text as="p" size="2" color="gray" mb="2">
+              Drag a section by its handle (or focus the handle and use Space and the arrow keys) to change the order for your whole organization. Fields marked * are required.
+            </Text>
+            <Text size="2" weight="medium">Available field types</Text>
+            <Text as="p" size="2" color="gray">{CUSTOM_FIELD_TYPES.map((t) => t.label).join(", ")}</Text>
+          </Card>
+          <CustomFieldsPanel defs={customDefs} canManage={can("voters.manage")} onAdd={() => setAddFieldOpen(true)} />
+          <Card>
+            <Heading size="3" as="h2" mb="2">Save Progress</Heading>
+            <Progress value={defs.length ? (filled / defs.length) * 100 : 0} />
+            <Text size="1" color="gray">{filled} of {defs.length} fields filled</Text>
+          </Card>
+        </Flex>
+      </Grid>
+      <AddFieldDialog open={addFieldOpen} onOpenChange={setAddFieldOpen} />
+    </Box>
+  );
 }
