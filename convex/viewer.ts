@@ -1,9 +1,11 @@
 /** Who am I: the signed-in user's organisation, roles, permissions and modes. Any signed-in user. */
 import { v } from "convex/values";
-import { internalQuery, orgMutation, userQuery } from "./functions";
+import { internalQuery, orgMutation, publicMutation, userQuery } from "./functions";
 import { appError } from "./lib/errors";
 import { BUILT_IN_ROLES, type Permission } from "./lib/permissions";
-import { customRoleToDefinition, loadViewer, requireViewer } from "./model/viewer";
+import { createOrganizationFor } from "./model/orgs";
+import { normalizeEmail } from "./model/strings";
+import { currentUserId, customRoleToDefinition, loadViewer, requireViewer } from "./model/viewer";
 
 /** Everything the shell needs; null organisation fields while the user has no active membership. */
 export const me = userQuery({
@@ -53,7 +55,7 @@ export const resolveForAction = internalQuery({
 export const setActiveRole = orgMutation(null)({
   args: { roleId: v.string() },
   handler: async (ctx, { roleId }) => {
-    if (!ctx.viewer.membership.roles.includes(roleId)) throw appError("FORBIDDEN", "You can only switch to a role you hold.");
+    if (!ctx.viewer.membership.roles.includes(roleId)) throw appError("VALIDATION_ERROR", "You can only switch to a role you hold.");
     await ctx.db.patch(ctx.viewer.membership._id, { activeRole: roleId });
   },
 });
@@ -75,5 +77,31 @@ export const stopImpersonation = orgMutation(null)({
   args: {},
   handler: async (ctx) => {
     await ctx.db.patch(ctx.viewer.membership._id, { impersonatedRole: undefined });
+  },
+});
+
+/**
+ * Hosted identity (Clerk): the first call after sign-in creates the user's row and organisation.
+ * Convex Auth users already have both (created at sign-up), so this is a no-op for them.
+ */
+export const ensureUser = publicMutation({
+  args: {},
+  handler: async (ctx) => {
+    const identity = await ctx.auth.getUserIdentity();
+    if (identity === null) throw appError("UNAUTHORIZED");
+    const existing = await currentUserId(ctx);
+    if (existing !== null) return existing;
+    const email = normalizeEmail(identity.email ?? "");
+    const firstName = identity.givenName ?? "";
+    const lastName = identity.familyName ?? "";
+    const userId = await ctx.db.insert("users", {
+      tokenIdentifier: identity.tokenIdentifier,
+      email,
+      firstName,
+      lastName,
+      name: identity.name ?? (`${firstName} ${lastName}`.trim() || email),
+    });
+    await createOrganizationFor(ctx, userId, identity.name ?? (`${firstName} ${lastName}`.trim() || email));
+    return userId;
   },
 });

@@ -130,17 +130,19 @@ describe("permission matrix", () => {
     expect(functions.length).toBeGreaterThan(5);
   });
 
-  for (const f of functions.filter((x) => x.fn.__access && x.fn.__access !== "public")) {
+  for (const f of functions.filter((x) => x.fn.__access)) {
     test(`${f.path} (${f.fn.__access})`, async () => {
       const access = f.fn.__access!;
-      for (const role of [...ROLES, "outsider"] as const) {
+      // Public functions: only the isolation checks, for an outsider and for a signed-out caller.
+      const callers = access === "public" ? (["outsider", "anonymous"] as const) : ([...ROLES, "outsider", "anonymous"] as const);
+      for (const role of callers) {
         const t = setupTest();
         const fx = await roleFixture(t);
         const synth = new Synth(t, { organizations: fx.orgId, users: fx.creator.userId });
         const argsValidator = JSON.parse(f.fn.exportArgs());
         const args = (await synth.value(argsValidator)) as Json;
         const before = await snapshotOrg(t, fx.orgId);
-        const caller = role === "outsider" ? fx.outsider.as : fx[role].as;
+        const caller = role === "outsider" ? fx.outsider.as : role === "anonymous" ? t : fx[role].as;
         const ref = makeFunctionReference<any>(f.path);
         let result: unknown;
         let error: unknown = null;
@@ -150,7 +152,11 @@ describe("permission matrix", () => {
           error = e;
         }
         const code = error ? authCode(error) : null;
-        if (role === "outsider") {
+        if (role === "anonymous" && access !== "public") {
+          expect(code, "a signed-out caller must be refused").toBe("UNAUTHORIZED");
+          continue;
+        }
+        if (role === "outsider" || role === "anonymous") {
           const after = await snapshotOrg(t, fx.orgId);
           expect(after, `${role} changed the fixture organisation`).toEqual(before);
           const leaked = JSON.stringify(result ?? null);

@@ -1,6 +1,6 @@
-import { useQuery } from "convex/react";
+import { useMutation, useQuery } from "convex/react";
 import type { FunctionReturnType } from "convex/server";
-import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from "react";
+import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from "react";
 import { api } from "../../../convex/_generated/api";
 import { canAdministerAccount, MODES, type Mode, type Permission } from "../../../convex/lib/permissions";
 import { useAppAuth } from "../auth/AppAuth";
@@ -28,8 +28,14 @@ function readStoredMode(): Mode {
 const ViewerContext = createContext<ViewerState | null>(null);
 
 export function ViewerProvider({ children }: { children: ReactNode }) {
-  const { isAuthenticated } = useAppAuth();
-  const me = useQuery(api.viewer.me, isAuthenticated ? {} : "skip");
+  const { isAuthenticated, provider } = useAppAuth();
+  const ensureUser = useMutation(api.viewer.ensureUser);
+  // With Clerk the user's row is made on first sign-in; with Convex Auth it exists from sign-up.
+  const [ensured, setEnsured] = useState(provider === "convex");
+  useEffect(() => {
+    if (provider === "clerk" && isAuthenticated && !ensured) void ensureUser({}).then(() => setEnsured(true));
+  }, [provider, isAuthenticated, ensured, ensureUser]);
+  const me = useQuery(api.viewer.me, isAuthenticated && ensured ? {} : "skip");
   const [storedMode, setStoredMode] = useState<Mode>(readStoredMode);
 
   const permissions = useMemo(() => new Set<string>(me?.org ? me.permissions : []), [me]);
