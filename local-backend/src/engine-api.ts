@@ -84,8 +84,12 @@ export interface Engine {
   /** ts = commit timestamp of the mutation (currentTs() when it wrote nothing or failed) */
   runMutation(req: CallRequest): Promise<{ outcome: FunctionOutcome; ts: bigint }>;
   runAction(req: CallRequest): Promise<{ outcome: FunctionOutcome }>;
-  /** http actions from convex/http.ts; returns 404 Response when no route matches */
-  runHttpAction(request: Request): Promise<Response>;
+  /**
+   * http actions from convex/http.ts; returns 404 Response when no route matches.
+   * `identity` (optional) is what `ctx.auth.getUserIdentity()` returns inside the action, for
+   * callers that verified a bearer token on the request.
+   */
+  runHttpAction(request: Request, identity?: UserIdentity | null): Promise<Response>;
 
   /** called synchronously after each commit (mutations, scheduler bookkeeping, storage) */
   onCommit(listener: (event: CommitEvent) => void): () => void;

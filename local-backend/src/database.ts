@@ -1,0 +1,651 @@
+/**
+ * The transactional view used by one function run: reads from SQLite merged with the run's
+ * buffered writes, index range streams, query operators (filter/limit) and read-set tracking.
+ */
+import { compareValues, convexToJson, jsonToConvex, type JSONValue, type Value } from "convex/values";
+import { decodeId, encodeId, newInternalId } from "./ids.js";
+import { encodeTuple, encodeValue, getFieldPath, indexKey, prefixEnd } from "./indexkey.js";
+import { ReadSetImpl } from "./readset.js";
+import type { DbIndexDef, IndexDef, SearchIndexDef, Store } from "./storage.js";
+import { checkValue, type ValidatorJSON } from "./validators.js";
+
+export type Doc = Record<string, Value>;
+
+export const SYSTEM_TABLES: Record<string, number> = { _scheduled_functions: 1, _storage: 2 };
+export const FIRST_USER_TABLE_NUMBER = 10001;
+
+export type SchemaTable = {
+  tableName: string;
+  indexes: Array<{ indexDescriptor: string; fields: string[] }>;
+  searchIndexes: Array<{ indexDescriptor: string; searchField: string; filterFields: string[] }>;
+  vectorIndexes?: Array<{ indexDescriptor: string; vectorField: string; dimensions: number; filterFields: string[] }>;
+  documentType: ValidatorJSON;
+};
+export type SchemaInfo = { tables: SchemaTable[]; schemaValidation: boolean };
+
+/** A user-visible error that should reach the caller without an "Uncaught" prefix. */
+export class SystemError extends Error {}
+
+export class Catalog {
+  tables = new Map<string, number>();
+  names = new Map<number, string>();
+  counts = new Map<number, number>();
+  indexes = new Map<string, Map<string, IndexDef>>();
+  byId = new Map<number, IndexDef>();
+  schema: SchemaInfo | null = null;
+  schemaByTable = new Map<string, SchemaTable>();
+
+  constructor(readonly store: Store) {}
+
+  load() {
+    for (const t of this.store.loadTables()) {
+      this.tables.set(t.name, t.number);
+      this.names.set(t.number, t.name);
+      this.counts.set(t.number, t.count);
+    }
+    for (const def of this.store.loadIndexes()) this.registerIndex(def);
+  }
+
+  private registerIndex(def: IndexDef) {
+    let m = this.indexes.get(def.table);
+    if (!m) this.indexes.set(def.table, (m = new Map()));
+    m.set(def.name, def);
+    this.byId.set(def.id, def);
+  }
+  private unregisterIndex(def: IndexDef) {
+    this.indexes.get(def.table)?.delete(def.name);
+    this.byId.delete(def.id);
+  }
+
+  tableNumber(name: string): number | undefined {
+    return this.tables.get(name);
+  }
+
+  /** Creates the table (with its default indexes) when it does not exist yet. */
+  ensureTable(name: string, number?: number): number {
+    const existing = this.tables.get(name);
+    if (existing !== undefined) return existing;
+    if (number === undefined) {
+      number = SYSTEM_TABLES[name];
+      if (number === undefined) {
+        number = FIRST_USER_TABLE_NUMBER;
+        for (const n of this.names.keys()) if (n >= number) number = n + 1;
+      }
+    }
+    if (this.names.has(number)) throw new Error(`Table number ${number} is already used by ${this.names.get(number)}`);
+    this.store.createTable(name, number);
+    this.tables.set(name, number);
+    this.names.set(number, name);
+    this.counts.set(number, 0);
+    this.syncIndexes(name);
+    return number;
+  }
+
+  /** Gives an empty table another number (restoring a backup whose ids use other numbers). */
+  renumberTable(name: string, number: number) {
+    const old = this.tables.get(name);
+    if (old === number) return;
+    if (old !== undefined && (this.counts.get(old) ?? 0) > 0) {
+      throw new Error(`Table ${name} already holds documents under table number ${old}`);
+    }
+    if (this.names.has(number)) throw new Error(`Table number ${number} is already used by ${this.names.get(number)}`);
+    if (old === undefined) {
+      this.ensureTable(name, number);
+      return;
+    }
+    this.store.renumberTable(name, number);
+    this.names.delete(old);
+    this.counts.delete(old);
+    this.tables.set(name, number);
+    this.names.set(number, name);
+    this.counts.set(number, 0);
+  }
+
+  tableName(id: string): string | null {
+    const d = decodeId(id);
+    if (!d) return null;
+    return this.names.get(d.tableNumber) ?? null;
+  }
+
+  desiredIndexes(table: string): Array<Omit<DbIndexDef, "id"> | Omit<SearchIndexDef, "id">> {
+    const out: Array<Omit<DbIndexDef, "id"> | Omit<SearchIndexDef, "id">> = [
+      { table, name: "by_id", kind: "db", fields: ["_id"] },
+      { table, name: "by_creation_time", kind: "db", fields: ["_creationTime", "_id"] },
+    ];
+    if (table === "_scheduled_functions") {
+      // Lets the scheduler find the next due job without scanning finished ones.
+      out.push({ table, name: "by_state", kind: "db", fields: ["state.kind", "scheduledTime", "_creationTime", "_id"] });
+    }
+    const st = this.schemaByTable.get(table);
+    if (st) {
+      for (const ix of st.indexes) {
+        out.push({ table, name: ix.indexDescriptor, kind: "db", fields: [...ix.fields, "_creationTime", "_id"] });
+      }
+      for (const ix of st.searchIndexes) {
+        out.push({ table, name: ix.indexDescriptor, kind: "search", searchField: ix.searchField, filterFields: ix.filterFields });
+      }
+    }
+    return out;
+  }
+
+  /** Creates, rebuilds or drops indexes of `table` so they match the schema; backfills new ones. */
+  syncIndexes(table: string): string[] {
+    const changes: string[] = [];
+    const desired = this.desiredIndexes(table);
+    const current = this.indexes.get(table) ?? new Map<string, IndexDef>();
+    const desiredNames = new Set(desired.map((d) => d.name));
+    for (const def of [...current.values()]) {
+      if (!desiredNames.has(def.name)) {
+        this.store.dropIndex(def);
+        this.unregisterIndex(def);
+        changes.push(`dropped index ${table}.${def.name}`);
+      }
+    }
+    for (const want of desired) {
+      const have = current.get(want.name);
+      if (have && sameIndex(have, want)) continue;
+      if (have) {
+        this.store.dropIndex(have);
+        this.unregisterIndex(have);
+      }
+      const def = this.store.createIndex(want);
+      this.registerIndex(def);
+      this.backfill(def);
+      changes.push(`${have ? "rebuilt" : "added"} index ${table}.${def.name}`);
+    }
+    return changes;
+  }
+
+  private backfill(def: IndexDef) {
+    const tn = this.tables.get(def.table);
+    if (tn === undefined) return;
+    let batch: Array<{ seq: number; doc: Doc }> = [];
+    const flush = () => {
+      if (def.kind === "db") {
+        this.store.insertIndexEntries(batch.map((b) => ({ indexId: def.id, key: indexKey(b.doc, def.fields), seq: b.seq })));
+      } else {
+        const entries = [];
+        for (const b of batch) {
+          const s = searchEntry(def, b.doc);
+          if (s) entries.push({ seq: b.seq, ...s });
+        }
+        this.store.insertFtsEntries(def.id, entries);
+      }
+      batch = [];
+    };
+    for (const row of this.store.iterateTable(tn)) {
+      batch.push({ seq: row.seq, doc: parseDoc(row.json) });
+      if (batch.length >= 1000) flush();
+    }
+    if (batch.length) flush();
+  }
+
+  dbIndex(table: string, name: string): DbIndexDef | undefined {
+    const d = this.indexes.get(table)?.get(name);
+    return d?.kind === "db" ? d : undefined;
+  }
+  searchIndex(table: string, name: string): SearchIndexDef | undefined {
+    const d = this.indexes.get(table)?.get(name);
+    return d?.kind === "search" ? d : undefined;
+  }
+  tableIndexes(table: string): IndexDef[] {
+    return [...(this.indexes.get(table)?.values() ?? [])];
+  }
+}
+
+function sameIndex(a: IndexDef, b: Omit<DbIndexDef, "id"> | Omit<SearchIndexDef, "id">): boolean {
+  if (a.kind !== b.kind) return false;
+  if (a.kind === "db" && b.kind === "db") return JSON.stringify(a.fields) === JSON.stringify(b.fields);
+  if (a.kind === "search" && b.kind === "search") {
+    return a.searchField === b.searchField && JSON.stringify(a.filterFields) === JSON.stringify(b.filterFields);
+  }
+  return false;
+}
+
+export function parseDoc(json: string): Doc {
+  return jsonToConvex(JSON.parse(json)) as Doc;
+}
+
+/** A JSON value from a query (bound, literal): `{$undefined: null}` means a missing field. */
+export function decodeQueryValue(json: JSONValue): Value | undefined {
+  if (json !== null && typeof json === "object" && !Array.isArray(json) && "$undefined" in json) return undefined;
+  return jsonToConvex(json);
+}
+
+// ---------- search index contents ----------
+
+const TOKEN_RE = /[\p{L}\p{N}]+/gu;
+export function tokenize(text: string): string[] {
+  return (text.toLowerCase().match(TOKEN_RE) ?? []).map((t) => t.slice(0, 64));
+}
+
+/** Filter field values become single opaque FTS tokens so equality filters are index lookups. */
+export function filterToken(position: number, value: Value | undefined): string {
+  return `f${position}x${encodeValue(value).toString("hex")}`.slice(0, 200);
+}
+
+export function searchEntry(def: SearchIndexDef, doc: Doc): { text: string; filters: string } | null {
+  const text = getFieldPath(doc, def.searchField);
+  if (typeof text !== "string") return null;
+  const filters = def.filterFields.map((f, i) => filterToken(i, getFieldPath(doc, f))).join(" ");
+  return { text, filters };
+}
+
+// ---------- filters ----------
+
+type Expr = any;
+
+function arith(op: string, a: Value | undefined, b: Value | undefined): Value {
+  if (typeof a === "bigint" && typeof b === "bigint") {
+    switch (op) {
+      case "$add":
+        return BigInt.asIntN(64, a + b);
+      case "$sub":
+        return BigInt.asIntN(64, a - b);
+      case "$mul":
+        return BigInt.asIntN(64, a * b);
+      case "$div":
+        if (b === 0n) throw new Error("Division by zero");
+        return BigInt.asIntN(64, a / b);
+      case "$mod":
+        if (b === 0n) throw new Error("Division by zero");
+        return a % b;
+    }
+  }
+  if (typeof a === "number" && typeof b === "number") {
+    switch (op) {
+      case "$add":
+        return a + b;
+      case "$sub":
+        return a - b;
+      case "$mul":
+        return a * b;
+      case "$div":
+        return a / b;
+      case "$mod":
+        return a % b;
+    }
+  }
+  throw new Error(`Cannot apply ${op.slice(1)} to ${describeType(a)} and ${describeType(b)}`);
+}
+
+function describeType(v: unknown): string {
+  if (v === undefined) return "undefined";
+  if (v === null) return "null";
+  if (typeof v === "bigint") return "int64";
+  if (typeof v === "number") return "float64";
+  if (v instanceof ArrayBuffer) return "bytes";
+  if (Array.isArray(v)) return "array";
+  return typeof v;
+}
+
+export function evalExpr(expr: Expr, doc: Doc): Value | undefined {
+  if (expr === null || typeof expr !== "object") throw new Error(`Invalid filter expression: ${JSON.stringify(expr)}`);
+  if ("$field" in expr) return getFieldPath(doc, expr.$field);
+  if ("$literal" in expr) return decodeQueryValue(expr.$literal);
+  if ("$eq" in expr) return compareValues(evalExpr(expr.$eq[0], doc), evalExpr(expr.$eq[1], doc)) === 0;
+  if ("$neq" in expr) return compareValues(evalExpr(expr.$neq[0], doc), evalExpr(expr.$neq[1], doc)) !== 0;
+  if ("$lt" in expr) return compareValues(evalExpr(expr.$lt[0], doc), evalExpr(expr.$lt[1], doc)) < 0;
+  if ("$lte" in expr) return compareValues(evalExpr(expr.$lte[0], doc), evalExpr(expr.$lte[1], doc)) <= 0;
+  if ("$gt" in expr) return compareValues(evalExpr(expr.$gt[0], doc), evalExpr(expr.$gt[1], doc)) > 0;
+  if ("$gte" in expr) return compareValues(evalExpr(expr.$gte[0], doc), evalExpr(expr.$gte[1], doc)) >= 0;
+  if ("$and" in expr) return (expr.$and as Expr[]).every((e) => evalExpr(e, doc) === true);
+  if ("$or" in expr) return (expr.$or as Expr[]).some((e) => evalExpr(e, doc) === true);
+  if ("$not" in expr) return evalExpr(expr.$not, doc) !== true;
+  if ("$neg" in expr) {
+    const v = evalExpr(expr.$neg, doc);
+    if (typeof v === "bigint") return BigInt.asIntN(64, -v);
+    if (typeof v === "number") return -v;
+    throw new Error(`Cannot negate ${describeType(v)}`);
+  }
+  for (const op of ["$add", "$sub", "$mul", "$div", "$mod"]) {
+    if (op in expr) return arith(op, evalExpr(expr[op][0], doc), evalExpr(expr[op][1], doc));
+  }
+  throw new Error(`Invalid filter expression: ${JSON.stringify(expr)}`);
+}
+
+// ---------- index ranges ----------
+
+export type RangeExpr = { type: "Eq" | "Gt" | "Gte" | "Lt" | "Lte"; fieldPath: string; value: JSONValue };
+
+/** Checks the range shape (eq* then optional lower/upper bound on the next field) and encodes it as [lo, hi). */
+export function encodeRange(index: DbIndexDef, range: RangeExpr[]): { lo: Buffer; hi: Buffer } {
+  const fields = index.fields;
+  const prefixVals: Array<Value | undefined> = [];
+  let lower: { v: Value | undefined; inclusive: boolean } | null = null;
+  let upper: { v: Value | undefined; inclusive: boolean } | null = null;
+  let fieldIndex = 0;
+  let state: "eq" | "gt" | "lt" | "done" = "eq";
+  let boundField: string | null = null;
+  for (const [i, r] of range.entries()) {
+    const kind = r.type === "Gt" || r.type === "Gte" ? "gt" : r.type === "Lt" || r.type === "Lte" ? "lt" : "eq";
+    if (state === "done") {
+      throw new Error(
+        `Incorrect operator used in \`withIndex\`, cannot chain more operators after both \`.gt\` and \`.lt\` were already used, got \`.${r.type.toLowerCase()}(${r.fieldPath})\`.`,
+      );
+    }
+    if (state === "eq") {
+      if (r.fieldPath !== fields[fieldIndex]) {
+        throw new Error(
+          `Incorrect field used in \`withIndex\` on index "${index.name}": expected "${fields[fieldIndex] ?? "(no more fields)"}", got "${r.fieldPath}".`,
+        );
+      }
+      fieldIndex++;
+      const v = decodeQueryValue(r.value);
+      if (kind === "eq") prefixVals.push(v);
+      else {
+        boundField = r.fieldPath;
+        if (kind === "gt") lower = { v, inclusive: r.type === "Gte" };
+        else upper = { v, inclusive: r.type === "Lte" };
+        state = kind;
+      }
+      continue;
+    }
+    if ((state === "gt" && kind === "lt") || (state === "lt" && kind === "gt")) {
+      if (r.fieldPath !== boundField) {
+        throw new Error(
+          `Incorrect field used in \`withIndex\`, \`.gt\` and \`.lt\` must operate on the same field, expected "${boundField}", got "${r.fieldPath}".`,
+        );
+      }
+      const v = decodeQueryValue(r.value);
+      if (kind === "gt") lower = { v, inclusive: r.type === "Gte" };
+      else upper = { v, inclusive: r.type === "Lte" };
+      state = "done";
+      continue;
+    }
+    throw new Error(
+      `Incorrect operator used in \`withIndex\`, cannot chain \`.${r.type.toLowerCase()}()\` after \`.${range[i - 1].type.toLowerCase()}()\`.`,
+    );
+  }
+  const prefix = encodeTuple(prefixVals);
+  let lo = prefix;
+  let hi = prefixEnd(prefix);
+  if (lower) {
+    const b = Buffer.concat([prefix, encodeValue(lower.v)]);
+    lo = lower.inclusive ? b : prefixEnd(b);
+  }
+  if (upper) {
+    const b = Buffer.concat([prefix, encodeValue(upper.v)]);
+    hi = upper.inclusive ? prefixEnd(b) : b;
+  }
+  return { lo, hi };
+}
+
+/** The smallest key strictly after `key` (keys are unique, so this bounds "≤ key" exactly). */
+export function keySuccessor(key: Buffer): Buffer {
+  return Buffer.concat([key, Buffer.from([0])]);
+}
+
+// ---------- transaction ----------
+
+export type Pending = {
+  id: string;
+  table: string;
+  tableNumber: number;
+  doc: Doc | null;
+  /** true when the document did not exist before this transaction */
+  isNew: boolean;
+  hasPlaceholder: boolean;
+  keys?: Map<number, Buffer>;
+};
+
+export type Row = { key: Buffer; id: string; json: string | null; doc: Doc | null };
+
+export type EngineHooks = {
+  catalog: Catalog;
+  store: Store;
+  nextCreationTime(): number;
+};
+
+export class Tx {
+  readonly layers: Array<Map<string, Pending>> = [new Map()];
+  readonly readSet = new ReadSetImpl();
+  private openStreams = new Set<IndexStream>();
+  private overlayCache = new Map<string, { version: number; rows: Map<string, Pending> }>();
+  private version = 0;
+  readonly afterCommit: Array<() => void> = [];
+  readonly beforeCommit: Array<(tx: Tx) => void> = [];
+
+  constructor(
+    readonly hooks: EngineHooks,
+    readonly writable: boolean,
+  ) {}
+
+  get catalog() {
+    return this.hooks.catalog;
+  }
+
+  pushLayer() {
+    this.layers.push(new Map());
+    this.version++;
+  }
+  popLayer(commit: boolean) {
+    const top = this.layers.pop()!;
+    if (commit) {
+      const below = this.layers[this.layers.length - 1];
+      for (const [id, p] of top) {
+        const prev = below.get(id);
+        below.set(id, prev ? { ...p, isNew: prev.isNew } : p);
+      }
+    }
+    this.version++;
+  }
+
+  hasWrites(): boolean {
+    return this.layers.some((l) => l.size > 0);
+  }
+
+  pending(id: string): Pending | undefined {
+    for (let i = this.layers.length - 1; i >= 0; i--) {
+      const p = this.layers[i].get(id);
+      if (p) return p;
+    }
+    return undefined;
+  }
+
+  /** All pending writes, innermost layer winning. */
+  flatten(): Map<string, Pending> {
+    const out = new Map<string, Pending>();
+    for (const layer of this.layers) {
+      for (const [id, p] of layer) {
+        const prev = out.get(id);
+        out.set(id, prev ? { ...p, isNew: prev.isNew } : p);
+      }
+    }
+    return out;
+  }
+
+  private overlayFor(table: string): Map<string, Pending> {
+    const cached = this.overlayCache.get(table);
+    if (cached && cached.version === this.version) return cached.rows;
+    const rows = new Map<string, Pending>();
+    for (const layer of this.layers) for (const [id, p] of layer) if (p.table === table) rows.set(id, p);
+    this.overlayCache.set(table, { version: this.version, rows });
+    return rows;
+  }
+
+  private byIdIndex(table: string): DbIndexDef | undefined {
+    return this.catalog.dbIndex(table, "by_id");
+  }
+
+  /** Reads a document by id through the transaction (records the read). */
+  get(id: string): { doc: Doc; json: string | null; table: string; seq: number | null } | null {
+    const decoded = decodeId(id);
+    if (!decoded) return null;
+    const table = this.catalog.names.get(decoded.tableNumber);
+    if (table === undefined) return null;
+    const byId = this.byIdIndex(table);
+    if (byId) {
+      const k = encodeTuple([id]);
+      this.readSet.addRange(byId.id, k, keySuccessor(k));
+    }
+    const p = this.pending(id);
+    if (p) return p.doc ? { doc: p.doc, json: null, table, seq: null } : null;
+    const row = this.hooks.store.getDoc(id);
+    if (!row) return null;
+    return { doc: parseDoc(row.json), json: row.json, table, seq: row.seq };
+  }
+
+  private requireWritable() {
+    if (!this.writable) throw new Error("Write operations are not allowed in queries.");
+  }
+
+  private put(p: Pending) {
+    this.layers[this.layers.length - 1].set(p.id, p);
+    this.version++;
+  }
+
+  insert(table: string, value: Doc, hasPlaceholder: boolean): string {
+    this.requireWritable();
+    const tableNumber = this.catalog.ensureTable(table);
+    const id = encodeId(tableNumber, newInternalId());
+    const doc: Doc = { ...value, _id: id, _creationTime: this.hooks.nextCreationTime() };
+    this.put({ id, table, tableNumber, doc, isNew: true, hasPlaceholder });
+    return id;
+  }
+
+  /** Replaces the full document (system fields preserved). */
+  write(id: string, table: string, doc: Doc | null, hasPlaceholder: boolean) {
+    this.requireWritable();
+    const tableNumber = this.catalog.tableNumber(table)!;
+    const prev = this.pending(id);
+    this.put({ id, table, tableNumber, doc, isNew: prev ? prev.isNew : false, hasPlaceholder: hasPlaceholder || !!prev?.hasPlaceholder });
+  }
+
+  pendingKey(p: Pending, index: DbIndexDef): Buffer {
+    if (!p.keys) p.keys = new Map();
+    let k = p.keys.get(index.id);
+    if (!k) {
+      k = indexKey(p.doc!, index.fields);
+      p.keys.set(index.id, k);
+    }
+    return k;
+  }
+
+  openIndexStream(index: DbIndexDef, lo: Buffer, hi: Buffer, order: "asc" | "desc"): IndexStream {
+    const overlay = this.overlayFor(index.table);
+    const s = new IndexStream(this, index, lo, hi, order, overlay);
+    this.openStreams.add(s);
+    return s;
+  }
+
+  /** Folds the coverage of every stream opened so far into the read set. */
+  finishReads(): ReadSetImpl {
+    for (const s of this.openStreams) s.recordCoverage(this.readSet);
+    this.openStreams.clear();
+    return this.readSet;
+  }
+}
+
+/** Merges an index range from SQLite with the transaction's own pending writes. */
+export class IndexStream {
+  private buffer: Row[] = [];
+  private bufPos = 0;
+  private sqlDone = false;
+  private sqlCursor: Buffer | null = null;
+  private batch = 8;
+  private overlayRows: Row[];
+  private overlayPos = 0;
+  private shadow: Map<string, Pending>;
+  lastKey: Buffer | null = null;
+  exhausted = false;
+  rowsRead = 0;
+
+  constructor(
+    private tx: Tx,
+    readonly index: DbIndexDef,
+    readonly lo: Buffer,
+    readonly hi: Buffer,
+    readonly order: "asc" | "desc",
+    overlay: Map<string, Pending>,
+  ) {
+    this.shadow = overlay;
+    const rows: Row[] = [];
+    for (const p of overlay.values()) {
+      if (!p.doc) continue;
+      const key = tx.pendingKey(p, index);
+      if (Buffer.compare(key, lo) >= 0 && Buffer.compare(key, hi) < 0) rows.push({ key, id: p.id, json: null, doc: p.doc });
+    }
+    rows.sort((a, b) => (order === "asc" ? Buffer.compare(a.key, b.key) : Buffer.compare(b.key, a.key)));
+    this.overlayRows = rows;
+  }
+
+  private fill() {
+    while (this.bufPos >= this.buffer.length && !this.sqlDone) {
+      const store = this.tx.hooks.store;
+      let rows;
+      if (this.order === "asc") {
+        rows = this.sqlCursor
+          ? store.scan(this.index.id, this.sqlCursor, this.hi, "asc", this.batch, false, false)
+          : store.scan(this.index.id, this.lo, this.hi, "asc", this.batch, true, false);
+      } else {
+        rows = this.sqlCursor
+          ? store.scan(this.index.id, this.lo, this.sqlCursor, "desc", this.batch, true, false)
+          : store.scan(this.index.id, this.lo, this.hi, "desc", this.batch, true, false);
+      }
+      if (rows.length < this.batch) this.sqlDone = true;
+      this.batch = Math.min(this.batch * 4, 2048);
+      if (rows.length > 0) this.sqlCursor = rows[rows.length - 1].key;
+      this.buffer = [];
+      this.bufPos = 0;
+      for (const r of rows) {
+        if (this.shadow.has(r.id)) continue;
+        this.buffer.push({ key: r.key, id: r.id, json: r.json, doc: null });
+      }
+    }
+  }
+
+  next(): Row | null {
+    if (this.exhausted) return null;
+    this.fill();
+    const a = this.bufPos < this.buffer.length ? this.buffer[this.bufPos] : null;
+    const b = this.overlayPos < this.overlayRows.length ? this.overlayRows[this.overlayPos] : null;
+    let row: Row | null;
+    if (a && b) {
+      const c = Buffer.compare(a.key, b.key);
+      const takeA = this.order === "asc" ? c < 0 : c > 0;
+      row = takeA ? this.buffer[this.bufPos++] : this.overlayRows[this.overlayPos++];
+    } else if (a) row = this.buffer[this.bufPos++];
+    else if (b) row = this.overlayRows[this.overlayPos++];
+    else row = null;
+    if (!row) {
+      this.exhausted = true;
+      return null;
+    }
+    this.lastKey = row.key;
+    this.rowsRead++;
+    return row;
+  }
+
+  recordCoverage(rs: ReadSetImpl) {
+    if (this.exhausted) rs.addRange(this.index.id, this.lo, this.hi);
+    else if (this.lastKey) {
+      if (this.order === "asc") rs.addRange(this.index.id, this.lo, keySuccessor(this.lastKey));
+      else rs.addRange(this.index.id, this.lastKey, this.hi);
+    }
+  }
+}
+
+export function rowDoc(row: Row): Doc {
+  if (!row.doc) row.doc = parseDoc(row.json!);
+  return row.doc;
+}
+export function rowJson(row: Row): string {
+  if (row.json === null) row.json = JSON.stringify(convexToJson(row.doc));
+  return row.json;
+}
+
+export function validateDocument(catalog: Catalog, table: string, doc: Doc) {
+  const schema = catalog.schema;
+  if (!schema || !schema.schemaValidation) return;
+  const st = catalog.schemaByTable.get(table);
+  // Like convex-test, tables missing from the schema are not checked.
+  if (!st) return;
+  const { _id, _creationTime, ...fields } = doc;
+  void _id;
+  void _creationTime;
+  const err = checkValue(st.documentType, fields, (id) => catalog.tableName(id));
+  if (err) {
+    throw new SystemError(`Failed to insert or update a document in table "${table}" because it does not match the schema: ${err}`);
+  }
+}

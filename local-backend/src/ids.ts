@@ -1,0 +1,136 @@
+/**
+ * Convex-shaped document ids: base32( VInt(tableNumber) ++ 16-byte internal id ++ fletcher16 footer ).
+ * The alphabet is sorted ASCII, so within one table (fixed-length prefix) string order equals
+ * byte order of the internal id.
+ */
+import { randomBytes } from "node:crypto";
+
+const ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz";
+const INVERSE = new Map<string, number>();
+for (let i = 0; i < ALPHABET.length; i++) INVERSE.set(ALPHABET[i], i);
+const INTERNAL_ID_LEN = 16;
+
+export function base32Encode(data: Uint8Array): string {
+  let out = "";
+  let buffer = 0;
+  let bits = 0;
+  for (const byte of data) {
+    buffer = (buffer << 8) | byte;
+    bits += 8;
+    while (bits >= 5) {
+      out += ALPHABET[(buffer >>> (bits - 5)) & 31];
+      bits -= 5;
+    }
+    buffer &= (1 << bits) - 1;
+  }
+  if (bits > 0) out += ALPHABET[(buffer << (5 - bits)) & 31];
+  return out;
+}
+
+export function base32Decode(s: string): Uint8Array | null {
+  const out: number[] = [];
+  let buffer = 0;
+  let bits = 0;
+  for (const ch of s) {
+    const v = INVERSE.get(ch);
+    if (v === undefined) return null;
+    buffer = (buffer << 5) | v;
+    bits += 5;
+    if (bits >= 8) {
+      out.push((buffer >>> (bits - 8)) & 0xff);
+      bits -= 8;
+    }
+    buffer &= (1 << bits) - 1;
+  }
+  // Leftover bits must be zero padding, otherwise two strings would decode to one id.
+  if (buffer !== 0) return null;
+  return Uint8Array.from(out);
+}
+
+function fletcher16(data: Uint8Array): number {
+  let a = 0;
+  let b = 0;
+  for (const byte of data) {
+    a = (a + byte) % 255;
+    b = (b + a) % 255;
+  }
+  return (b << 8) | a;
+}
+
+function vintEncode(n: number): number[] {
+  const out: number[] = [];
+  do {
+    let byte = n & 0x7f;
+    n = Math.floor(n / 128);
+    if (n > 0) byte |= 0x80;
+    out.push(byte);
+  } while (n > 0);
+  return out;
+}
+
+let pool = Buffer.alloc(0);
+let poolPos = 0;
+let lastMs = 0;
+let counter = 0;
+
+/**
+ * Internal ids start with a millisecond timestamp and a counter so that new documents land at
+ * the end of the primary-key B-tree (cheap inserts); the rest is random.
+ */
+export function newInternalId(): Uint8Array {
+  const id = new Uint8Array(INTERNAL_ID_LEN);
+  const now = Date.now();
+  if (now === lastMs) counter++;
+  else {
+    lastMs = now;
+    counter = 0;
+  }
+  let t = now;
+  for (let i = 5; i >= 0; i--) {
+    id[i] = t % 256;
+    t = Math.floor(t / 256);
+  }
+  id[6] = (counter >>> 16) & 0xff;
+  id[7] = (counter >>> 8) & 0xff;
+  id[8] = counter & 0xff;
+  if (poolPos + 7 > pool.length) {
+    pool = randomBytes(4096);
+    poolPos = 0;
+  }
+  id.set(pool.subarray(poolPos, poolPos + 7), 9);
+  poolPos += 7;
+  return id;
+}
+
+export function encodeId(tableNumber: number, internalId: Uint8Array): string {
+  const head = [...vintEncode(tableNumber), ...internalId];
+  const footer = fletcher16(Uint8Array.from(head));
+  return base32Encode(Uint8Array.from([...head, footer & 0xff, footer >> 8]));
+}
+
+export type DecodedId = { tableNumber: number; internalId: Uint8Array };
+
+export function decodeId(id: string): DecodedId | null {
+  if (typeof id !== "string" || id.length < 31 || id.length > 37) return null;
+  const bytes = base32Decode(id);
+  if (bytes === null || bytes.length < 19) return null;
+  let tableNumber = 0;
+  let mult = 1;
+  let pos = 0;
+  for (;;) {
+    if (pos >= 5 || pos >= bytes.length) return null;
+    const b = bytes[pos++];
+    tableNumber += (b & 0x7f) * mult;
+    mult *= 128;
+    if ((b & 0x80) === 0) break;
+  }
+  if (bytes.length !== pos + INTERNAL_ID_LEN + 2) return null;
+  const head = bytes.subarray(0, pos + INTERNAL_ID_LEN);
+  const footer = fletcher16(head);
+  if (bytes[pos + INTERNAL_ID_LEN] !== (footer & 0xff) || bytes[pos + INTERNAL_ID_LEN + 1] !== footer >> 8) {
+    return null;
+  }
+  // Re-encoding must reproduce the string exactly (canonical form).
+  if (encodeId(tableNumber, bytes.slice(pos, pos + INTERNAL_ID_LEN)) !== id) return null;
+  return { tableNumber, internalId: bytes.slice(pos, pos + INTERNAL_ID_LEN) };
+}

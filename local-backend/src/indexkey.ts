@@ -1,0 +1,176 @@
+/**
+ * Order-preserving binary encoding of Convex values: memcmp order of the encodings equals
+ * Convex's total order (undefined < null < int64 < float64 < boolean < string < bytes < array
+ * < object). Every encoded value is self-delimiting and never starts with 0x00 or 0xff, so tuple
+ * keys are plain concatenations and `prefix ++ 0xff` is a strict upper bound of a prefix.
+ */
+import type { Value } from "convex/values";
+
+const T_UNDEFINED = 0x10;
+const T_NULL = 0x20;
+const T_INT = 0x30;
+const T_FLOAT = 0x40;
+const T_FALSE = 0x50;
+const T_TRUE = 0x51;
+const T_STRING = 0x60;
+const T_BYTES = 0x70;
+const T_ARRAY = 0x80;
+const T_OBJECT = 0x90;
+const T_COMMIT_TS = 0x31; // unresolved commit timestamp: sorts as int64::MAX (after every int)
+
+export const MAX_BYTE = 0xff;
+
+class Writer {
+  buf = Buffer.allocUnsafe(64);
+  len = 0;
+  ensure(n: number) {
+    if (this.len + n > this.buf.length) {
+      const next = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.len + n));
+      this.buf.copy(next, 0, 0, this.len);
+      this.buf = next;
+    }
+  }
+  byte(b: number) {
+    this.ensure(1);
+    this.buf[this.len++] = b;
+  }
+  escaped(bytes: Uint8Array) {
+    this.ensure(bytes.length * 2 + 2);
+    for (let i = 0; i < bytes.length; i++) {
+      const b = bytes[i];
+      this.buf[this.len++] = b;
+      if (b === 0) this.buf[this.len++] = 0xff;
+    }
+    this.buf[this.len++] = 0;
+    this.buf[this.len++] = 0;
+  }
+  escapedString(s: string) {
+    // Fast path: ASCII without NUL needs no escaping and no TextEncoder.
+    let ascii = true;
+    for (let i = 0; i < s.length; i++) {
+      const c = s.charCodeAt(i);
+      if (c === 0 || c > 0x7f) {
+        ascii = false;
+        break;
+      }
+    }
+    if (ascii) {
+      this.ensure(s.length + 2);
+      for (let i = 0; i < s.length; i++) this.buf[this.len++] = s.charCodeAt(i);
+      this.buf[this.len++] = 0;
+      this.buf[this.len++] = 0;
+    } else {
+      this.escaped(Buffer.from(s, "utf8"));
+    }
+  }
+  result(): Buffer {
+    return Buffer.from(this.buf.subarray(0, this.len));
+  }
+}
+
+const f64 = new DataView(new ArrayBuffer(8));
+
+function isCommitTsPlaceholder(v: unknown): boolean {
+  return typeof v === "object" && v !== null && v.constructor?.name === "CommitTsPlaceholder";
+}
+
+function write(w: Writer, v: Value | undefined): void {
+  if (v === undefined) return w.byte(T_UNDEFINED);
+  if (v === null) return w.byte(T_NULL);
+  switch (typeof v) {
+    case "bigint": {
+      w.byte(T_INT);
+      w.ensure(8);
+      w.buf.writeBigUInt64BE(BigInt.asUintN(64, v) ^ 0x8000000000000000n, w.len);
+      w.len += 8;
+      return;
+    }
+    case "number": {
+      w.byte(T_FLOAT);
+      f64.setFloat64(0, v);
+      const hi = f64.getUint32(0);
+      const lo = f64.getUint32(4);
+      w.ensure(8);
+      if (hi & 0x80000000) {
+        // negative (including -0 and negative NaNs): flip every bit so larger magnitudes sort first
+        w.buf.writeUInt32BE(~hi >>> 0, w.len);
+        w.buf.writeUInt32BE(~lo >>> 0, w.len + 4);
+      } else {
+        w.buf.writeUInt32BE((hi | 0x80000000) >>> 0, w.len);
+        w.buf.writeUInt32BE(lo, w.len + 4);
+      }
+      w.len += 8;
+      return;
+    }
+    case "boolean":
+      return w.byte(v ? T_TRUE : T_FALSE);
+    case "string":
+      w.byte(T_STRING);
+      return w.escapedString(v);
+    case "object": {
+      if (v instanceof ArrayBuffer) {
+        w.byte(T_BYTES);
+        return w.escaped(new Uint8Array(v));
+      }
+      if (Array.isArray(v)) {
+        w.byte(T_ARRAY);
+        for (const item of v) write(w, item);
+        return w.byte(0);
+      }
+      if (isCommitTsPlaceholder(v)) {
+        return w.byte(T_COMMIT_TS);
+      }
+      w.byte(T_OBJECT);
+      const keys = Object.keys(v).sort(compareKeyStrings);
+      for (const k of keys) {
+        const item = (v as Record<string, Value | undefined>)[k];
+        if (item === undefined) continue;
+        w.byte(1);
+        w.escapedString(k);
+        write(w, item);
+      }
+      return w.byte(0);
+    }
+    default:
+      throw new Error(`Cannot encode ${typeof v} as a Convex value`);
+  }
+}
+
+// Object keys compare by UTF-8 bytes like every other string.
+function compareKeyStrings(a: string, b: string): number {
+  return Buffer.compare(Buffer.from(a, "utf8"), Buffer.from(b, "utf8"));
+}
+
+export function encodeValue(v: Value | undefined): Buffer {
+  const w = new Writer();
+  write(w, v);
+  return w.result();
+}
+
+export function encodeTuple(values: ReadonlyArray<Value | undefined>): Buffer {
+  const w = new Writer();
+  for (const v of values) write(w, v);
+  return w.result();
+}
+
+/** Smallest key strictly greater than every key that starts with `prefix`. */
+export function prefixEnd(prefix: Buffer): Buffer {
+  return Buffer.concat([prefix, Buffer.from([MAX_BYTE])]);
+}
+
+export function getFieldPath(doc: Record<string, unknown>, path: string): Value | undefined {
+  if (!path.includes(".")) return doc[path] as Value | undefined;
+  let cur: unknown = doc;
+  for (const part of path.split(".")) {
+    if (cur === null || typeof cur !== "object" || Array.isArray(cur) || cur instanceof ArrayBuffer) return undefined;
+    cur = (cur as Record<string, unknown>)[part];
+  }
+  return cur as Value | undefined;
+}
+
+/** Index key of a document: its index fields followed by _creationTime and _id. */
+export function indexKey(doc: Record<string, unknown>, fields: ReadonlyArray<string>): Buffer {
+  const w = new Writer();
+  for (const f of fields) write(w, getFieldPath(doc, f));
+  return w.result();
+}

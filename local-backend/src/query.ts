@@ -1,0 +1,316 @@
+/**
+ * Query execution for one function run: plans (full scan, index range, search), operator
+ * pipelines (filter/limit), streaming (`queryStream*`) and pagination (`queryPage`).
+ */
+import type { JSONValue } from "convex/values";
+import {
+  decodeQueryValue,
+  encodeRange,
+  evalExpr,
+  filterToken,
+  keySuccessor,
+  rowDoc,
+  rowJson,
+  tokenize,
+  type IndexStream,
+  type RangeExpr,
+  type Row,
+  type Tx,
+} from "./database.js";
+import type { DbIndexDef } from "./storage.js";
+
+export type SerializedQuery = {
+  source:
+    | { type: "FullTableScan"; tableName: string; order: "asc" | "desc" | null }
+    | { type: "IndexRange"; indexName: string; range: RangeExpr[]; order: "asc" | "desc" | null }
+    | {
+        type: "Search";
+        indexName: string;
+        filters: Array<{ type: "Search"; fieldPath: string; value: string } | { type: "Eq"; fieldPath: string; value: JSONValue }>;
+      };
+  operators: Array<{ filter: JSONValue } | { limit: number }>;
+};
+
+export const END_CURSOR = "_end_cursor";
+const MAX_SEARCH_RESULTS = 1024;
+const MAX_SEARCH_TERMS = 16;
+
+interface Source {
+  next(): Row | null;
+}
+
+class ListSource implements Source {
+  pos = 0;
+  constructor(readonly rows: Row[]) {}
+  next() {
+    return this.pos < this.rows.length ? this.rows[this.pos++] : null;
+  }
+}
+
+const TABLE_NAME_RE = /^[a-zA-Z_][a-zA-Z0-9_]*$/;
+
+type Plan =
+  | { kind: "index"; index: DbIndexDef; lo: Buffer; hi: Buffer; order: "asc" | "desc" }
+  | { kind: "search"; rows: Row[] }
+  | { kind: "empty" };
+
+function plan(tx: Tx, q: SerializedQuery): Plan {
+  const src = q.source;
+  const catalog = tx.catalog;
+  if (src.type === "FullTableScan") {
+    if (!TABLE_NAME_RE.test(src.tableName)) throw new Error(`Invalid table name: "${src.tableName}"`);
+    catalog.ensureTable(src.tableName);
+    const index = catalog.dbIndex(src.tableName, "by_creation_time")!;
+    return { kind: "index", index, lo: Buffer.alloc(0), hi: Buffer.from([0xff]), order: src.order ?? "asc" };
+  }
+  const dot = src.indexName.indexOf(".");
+  const table = src.indexName.slice(0, dot);
+  const indexName = src.indexName.slice(dot + 1);
+  if (!TABLE_NAME_RE.test(table)) throw new Error(`Invalid table name: "${table}"`);
+  catalog.ensureTable(table);
+  if (src.type === "IndexRange") {
+    const index = catalog.dbIndex(table, indexName);
+    if (!index) throw new Error(`Index ${src.indexName} not found.`);
+    const { lo, hi } = encodeRange(index, src.range);
+    return { kind: "index", index, lo, hi, order: src.order ?? "asc" };
+  }
+  const def = catalog.searchIndex(table, indexName);
+  if (!def) throw new Error(`Search index ${src.indexName} not found.`);
+  let text: string | null = null;
+  const filterTokens: string[] = [];
+  for (const f of src.filters) {
+    if (f.type === "Search") {
+      if (f.fieldPath !== def.searchField) {
+        throw new Error(`Search field "${f.fieldPath}" is not the search field of index ${src.indexName} ("${def.searchField}").`);
+      }
+      text = f.value;
+    } else {
+      const pos = def.filterFields.indexOf(f.fieldPath);
+      if (pos < 0) throw new Error(`Field "${f.fieldPath}" is not a filter field of search index ${src.indexName}.`);
+      filterTokens.push(filterToken(pos, decodeQueryValue(f.value)));
+    }
+  }
+  if (text === null) throw new Error(`Search query against ${src.indexName} does not contain a search term.`);
+  tx.readSet.addTable(catalog.tableNumber(table)!);
+  const terms = tokenize(text).slice(0, MAX_SEARCH_TERMS);
+  if (terms.length === 0) return { kind: "search", rows: [] };
+  const termExpr = terms.map((t, i) => `"${t}"${i === terms.length - 1 ? "*" : ""}`).join(" OR ");
+  let match = `t : (${termExpr})`;
+  for (const tok of filterTokens) match += ` AND f : "${tok}"`;
+  const hits = tx.hooks.store.searchFts(def.id, match, MAX_SEARCH_RESULTS);
+  const rows: Row[] = [];
+  for (const h of hits) {
+    const stored = tx.hooks.store.getDocBySeq(h.seq);
+    if (!stored) continue;
+    const p = tx.pending(stored.id);
+    if (p) {
+      if (p.doc) rows.push({ key: Buffer.alloc(0), id: p.id, json: null, doc: p.doc });
+      continue;
+    }
+    rows.push({ key: Buffer.alloc(0), id: stored.id, json: stored.json, doc: null });
+  }
+  return { kind: "search", rows };
+}
+
+class Pipeline {
+  private limits: number[];
+  private counts: number[];
+  done = false;
+  rowsRead = 0;
+  bytesRead = 0;
+  constructor(
+    readonly source: Source,
+    readonly ops: SerializedQuery["operators"],
+  ) {
+    this.limits = ops.map((op) => ("limit" in op ? op.limit : -1));
+    this.counts = ops.map(() => 0);
+  }
+
+  private limitReached(): boolean {
+    for (let i = 0; i < this.limits.length; i++) if (this.limits[i] >= 0 && this.counts[i] >= this.limits[i]) return true;
+    return false;
+  }
+
+  /** Next raw row plus whether it passes the operators; null when the source or a limit is exhausted. */
+  step(): { row: Row; pass: boolean } | null {
+    if (this.done) return null;
+    if (this.limitReached()) {
+      this.done = true;
+      return null;
+    }
+    const row = this.source.next();
+    if (!row) {
+      this.done = true;
+      return null;
+    }
+    this.rowsRead++;
+    if (row.json !== null) this.bytesRead += row.json.length;
+    for (let i = 0; i < this.ops.length; i++) {
+      const op = this.ops[i];
+      if ("filter" in op) {
+        if (evalExpr(op.filter, rowDoc(row)) !== true) return { row, pass: false };
+      } else {
+        this.counts[i]++;
+      }
+    }
+    return { row, pass: true };
+  }
+
+  next(): Row | null {
+    for (;;) {
+      const s = this.step();
+      if (!s) return null;
+      if (s.pass) return s.row;
+    }
+  }
+}
+
+export class QueryManager {
+  private queries = new Map<number, Pipeline>();
+  private nextId = 1;
+  paginateCalls = 0;
+
+  constructor(private tx: Tx) {}
+
+  start(q: SerializedQuery): number {
+    const p = plan(this.tx, q);
+    const source: Source =
+      p.kind === "index" ? this.tx.openIndexStream(p.index, p.lo, p.hi, p.order) : new ListSource(p.kind === "search" ? p.rows : []);
+    const id = this.nextId++;
+    this.queries.set(id, new Pipeline(source, q.operators ?? []));
+    return id;
+  }
+
+  /** JSON text of `{value, done}` as the library expects from queryStreamNext. */
+  next(queryId: number): string {
+    const pipeline = this.queries.get(queryId);
+    if (!pipeline) throw new Error(`Query ${queryId} not found (it may have been closed)`);
+    const row = pipeline.next();
+    if (!row) return `{"value":null,"done":true}`;
+    return `{"value":${rowJson(row)},"done":false}`;
+  }
+
+  cleanup(queryId: number) {
+    this.queries.delete(queryId);
+  }
+
+  count(table: string): number {
+    const tn = this.tx.catalog.tableNumber(table);
+    if (tn === undefined) return 0;
+    this.tx.readSet.addTable(tn);
+    let n = this.tx.catalog.counts.get(tn) ?? 0;
+    for (const p of this.tx.flatten().values()) {
+      if (p.table !== table) continue;
+      if (p.isNew && p.doc) n++;
+      else if (!p.isNew && !p.doc) n--;
+    }
+    return n;
+  }
+
+  page(args: {
+    query: SerializedQuery;
+    cursor: string | null;
+    endCursor: string | null;
+    pageSize: number;
+    maximumRowsRead?: number | null;
+    maximumBytesRead?: number | null;
+  }): { json: string; continueCursor: string } {
+    const p = plan(this.tx, args.query);
+    const { cursor, endCursor, pageSize } = args;
+    const maxRows = args.maximumRowsRead ?? null;
+    const maxBytes = args.maximumBytesRead ?? null;
+    const page: Row[] = [];
+    let isDone = false;
+    let continueCursor: string;
+    let pageStatus: string | null = null;
+    let splitCursor: string | null = null;
+
+    if (p.kind !== "index") {
+      const rows = p.kind === "search" ? p.rows : [];
+      const start = cursor === null ? 0 : cursor === END_CURSOR ? rows.length : parseSearchCursor(cursor);
+      const end = endCursor === null ? Math.min(rows.length, start + pageSize) : endCursor === END_CURSOR ? rows.length : parseSearchCursor(endCursor);
+      const pipeline = new Pipeline(new ListSource(rows.slice(start, Math.max(start, end))), args.query.operators ?? []);
+      for (let r = pipeline.next(); r; r = pipeline.next()) page.push(r);
+      isDone = endCursor === null ? end >= rows.length : endCursor === END_CURSOR;
+      continueCursor = isDone ? END_CURSOR : `s${end}`;
+      return { json: pageJson(page, isDone, continueCursor, null, null), continueCursor };
+    }
+
+    if (cursor === END_CURSOR) {
+      return { json: pageJson([], true, END_CURSOR, null, null), continueCursor: END_CURSOR };
+    }
+    let lo = p.lo;
+    let hi = p.hi;
+    if (cursor !== null) {
+      const key = parseIndexCursor(cursor);
+      if (p.order === "asc") lo = maxBuf(lo, keySuccessor(key));
+      else hi = minBuf(hi, key);
+    }
+    if (endCursor !== null && endCursor !== END_CURSOR) {
+      const key = parseIndexCursor(endCursor);
+      if (p.order === "asc") hi = minBuf(hi, keySuccessor(key));
+      else lo = maxBuf(lo, key);
+    }
+    const stream: IndexStream = this.tx.openIndexStream(p.index, lo, hi, p.order);
+    const pipeline = new Pipeline(stream, args.query.operators ?? []);
+    const readKeys: Buffer[] = [];
+    let lastKey: Buffer | null = null;
+    let stoppedEarly = false;
+    for (;;) {
+      const s = pipeline.step();
+      if (!s) break;
+      lastKey = s.row.key;
+      readKeys.push(s.row.key);
+      if (s.pass) page.push(s.row);
+      if ((maxRows !== null && pipeline.rowsRead >= maxRows) || (maxBytes !== null && pipeline.bytesRead >= maxBytes)) {
+        stoppedEarly = true;
+        pageStatus = "SplitRequired";
+        if (readKeys.length >= 2) splitCursor = indexCursor(readKeys[Math.floor((readKeys.length - 1) / 2)]);
+        break;
+      }
+      if (endCursor === null && page.length >= pageSize) {
+        stoppedEarly = true;
+        break;
+      }
+    }
+    if (stoppedEarly && pageStatus === null && endCursor === null) {
+      // Peek: a full page that ends exactly at the end of the range is the last page.
+      const more = pipeline.step();
+      if (!more) stoppedEarly = false;
+    }
+    if (stoppedEarly) {
+      continueCursor = indexCursor(lastKey!);
+      isDone = false;
+    } else if (endCursor !== null) {
+      continueCursor = endCursor;
+      isDone = endCursor === END_CURSOR;
+    } else {
+      continueCursor = END_CURSOR;
+      isDone = true;
+    }
+    return { json: pageJson(page, isDone, continueCursor, splitCursor, pageStatus), continueCursor };
+  }
+}
+
+function pageJson(page: Row[], isDone: boolean, continueCursor: string, splitCursor: string | null, pageStatus: string | null) {
+  return `{"page":[${page.map(rowJson).join(",")}],"isDone":${isDone},"continueCursor":${JSON.stringify(continueCursor)},"splitCursor":${JSON.stringify(splitCursor)},"pageStatus":${JSON.stringify(pageStatus)}}`;
+}
+
+function indexCursor(key: Buffer): string {
+  return `i${key.toString("base64url")}`;
+}
+function parseIndexCursor(c: string): Buffer {
+  if (typeof c !== "string" || !c.startsWith("i")) throw new Error(`Invalid cursor: ${JSON.stringify(c)}`);
+  return Buffer.from(c.slice(1), "base64url");
+}
+function parseSearchCursor(c: string): number {
+  const n = Number(c.slice(1));
+  if (!c.startsWith("s") || !Number.isInteger(n) || n < 0) throw new Error(`Invalid cursor: ${JSON.stringify(c)}`);
+  return n;
+}
+function maxBuf(a: Buffer, b: Buffer) {
+  return Buffer.compare(a, b) >= 0 ? a : b;
+}
+function minBuf(a: Buffer, b: Buffer) {
+  return Buffer.compare(a, b) <= 0 ? a : b;
+}
