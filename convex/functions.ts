@@ -10,6 +10,7 @@ import {
   customQuery,
 } from "convex-helpers/server/customFunctions";
 import { wrapDatabaseReader, wrapDatabaseWriter, type Rules } from "convex-helpers/server/rowLevelSecurity";
+import type { GenericDatabaseReader } from "convex/server";
 import type { DataModel, Id } from "./_generated/dataModel";
 import {
   action,
@@ -46,15 +47,26 @@ function tagAccess<B extends (...args: any[]) => any>(builder: B, access: string
   }) as unknown as B;
 }
 
-/** Tenant isolation for every table: documents of another organisation do not exist for the caller. */
-function tenantRules(orgId: Id<"organizations">): Rules<unknown, DataModel> {
+/**
+ * Tenant isolation for every table: documents of another organisation do not exist for the
+ * caller. Users carry no orgId: a user row is visible only to members of an organisation that
+ * user belongs to.
+ */
+function tenantRules(db: GenericDatabaseReader<DataModel>, orgId: Id<"organizations">): Rules<unknown, DataModel> {
   const sameOrg = async (_: unknown, doc: AnyDoc) => doc.orgId === undefined || doc.orgId === orgId;
+  const memberOfOrg = async (_: unknown, doc: AnyDoc) =>
+    (await db
+      .query("memberships")
+      .withIndex("by_org_user", (q) => q.eq("orgId", orgId).eq("userId", doc._id as Id<"users">))
+      .first()) !== null;
   const rules: Rules<unknown, DataModel> & Record<string, unknown> = {};
   for (const table of Object.keys(schema.tables)) {
     rules[table] =
       table === "organizations"
         ? { read: async (_: unknown, doc: AnyDoc) => doc._id === orgId, modify: async (_: unknown, doc: AnyDoc) => doc._id === orgId, insert: async () => false }
-        : { read: sameOrg, modify: sameOrg, insert: sameOrg };
+        : table === "users"
+          ? { read: memberOfOrg, modify: memberOfOrg, insert: async () => false }
+          : { read: sameOrg, modify: sameOrg, insert: sameOrg };
   }
   return rules;
 }
@@ -68,7 +80,7 @@ export function orgQuery(permission: Permission | null, opts: { denied?: Denial 
     args: {},
     input: async (ctx) => {
       const viewer = await requireViewer(ctx, permission, opts.denied);
-      const db = wrapDatabaseReader({}, ctx.db, tenantRules(viewer.orgId));
+      const db = wrapDatabaseReader({}, ctx.db, tenantRules(ctx.db, viewer.orgId));
       return { ctx: { viewer, db }, args: {} };
     },
   }), permission ? `perm:${permission}` : "member");
@@ -80,7 +92,7 @@ export function orgMutation(permission: Permission | null, opts: { denied?: Deni
     args: {},
     input: async (ctx) => {
       const viewer = await requireViewer(ctx, permission, opts.denied);
-      const db = wrapDatabaseWriter({}, ctx.db, tenantRules(viewer.orgId));
+      const db = wrapDatabaseWriter({}, ctx.db, tenantRules(ctx.db, viewer.orgId));
       return { ctx: { viewer, db }, args: {} };
     },
   }), permission ? `perm:${permission}` : "member");

@@ -1,6 +1,6 @@
 import { Badge, Box, Button, Card, Callout, Flex, Heading, Spinner, Text, TextField } from "@radix-ui/themes";
 import { useMutation, useQuery } from "convex/react";
-import { useEffect, useState } from "react";
+import { useCallback, useEffect, useState } from "react";
 import { useNavigate, useSearchParams } from "react-router-dom";
 import { api } from "../../../convex/_generated/api";
 import { classifyError } from "../../../convex/lib/errors";
@@ -50,17 +50,17 @@ export function AcceptInvitationPage() {
   const signedInEmail = me?.email?.toLowerCase() ?? null;
   const matches = invitation && signedInEmail === invitation.email;
 
-  const handleAcceptExisting = async () => {
+  const handleAcceptExisting = useCallback(async () => {
     setFinishing(true);
     try {
       await accept({ id, token });
       toast.success("Invitation Accepted", { description: invitation ? `You joined ${invitation.organizationName}.` : undefined });
-      navigate("/dashboard", { replace: true });
+      void navigate("/dashboard", { replace: true });
     } catch (e) {
       setFinishing(false);
       toast.failure("Error Loading Invitation", e);
     }
-  };
+  }, [accept, id, token, invitation, navigate]);
 
   // After signing in from this page, accept once the session (and its email) is known.
   useEffect(() => {
@@ -68,7 +68,7 @@ export function AcceptInvitationPage() {
       setAcceptAfterSignIn(false);
       void handleAcceptExisting();
     }
-  });
+  }, [acceptAfterSignIn, isAuthenticated, matches, handleAcceptExisting]);
 
   const handleCreate = async () => {
     if (!invitation) return;
@@ -82,7 +82,7 @@ export function AcceptInvitationPage() {
     try {
       await signUp({ email: invitation.email, password, firstName: firstName.trim(), lastName: lastName.trim(), invitationId: id, invitationToken: token });
       toast.success("Account Created Successfully", { description: `Welcome to ${invitation.organizationName}.` });
-      navigate("/dashboard", { replace: true });
+      void navigate("/dashboard", { replace: true });
     } catch (e) {
       setFinishing(false);
       toast.error("Error Creating Account", { description: classifyError(e).message });

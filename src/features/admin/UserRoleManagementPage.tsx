@@ -1,7 +1,6 @@
 import { Tabs, Text } from "@radix-ui/themes";
 import { useQuery } from "convex/react";
 import { api } from "../../../convex/_generated/api";
-import type { Mode } from "../../../convex/lib/permissions";
 import { useViewer } from "../../app/viewer/ViewerProvider";
 import { PageHeader } from "../../ui/PageHeader";
 import { AccessRestricted } from "./components/AccessRestricted";
@@ -14,7 +13,7 @@ export function UserRoleManagementPage() {
   const allowed = can("users.manage");
   const roles = useQuery(api.adminRoles.list, allowed ? {} : "skip");
   if (!allowed) return <AccessRestricted message="You don't have permission to manage users and roles." />;
-  const roleItems = (roles ?? []).map((r) => ({ ...r, modes: r.modes as Mode[] }));
+  const roleItems = (roles ?? []).map((r) => ({ ...r, modes: r.modes }));
   return (
     <>
       <PageHeader title="Users & Roles" breadcrumbs={[{ label: "Dashboard", to: "/dashboard" }, { label: "Users & Roles" }]} />

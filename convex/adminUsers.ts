@@ -1,0 +1,169 @@
+/**
+ * Users & Roles → Users: the organisation's members (never other organisations'), creating a user
+ * by emailed invitation (they set their own password), editing name and roles, removing from the
+ * organisation. Needs users.manage. Never leaves the organisation without an account admin, and
+ * never lets an admin lock themselves out.
+ */
+import { v } from "convex/values";
+import type { Doc } from "./_generated/dataModel";
+import type { QueryCtx } from "./_generated/server";
+import { orgMutation, orgQuery } from "./functions";
+import { appError } from "./lib/errors";
+import { resolveRoles } from "./lib/permissions";
+import { createInvitation } from "./model/invitations";
+import { assertAssignableRoles, assertKeepsAnAdmin, displayName, isEmail } from "./model/orgs";
+import { normalizeEmail } from "./model/strings";
+import { orgRoleLookup, type Viewer } from "./model/viewer";
+
+export const list = orgQuery("users.manage")({
+  args: {},
+  handler: async (ctx) => {
+    const memberships = await ctx.db
+      .query("memberships")
+      .withIndex("by_org", (q) => q.eq("orgId", ctx.viewer.orgId))
+      .collect();
+    const users = [];
+    for (const m of memberships) {
+      const user = await ctx.db.get(m.userId);
+      if (!user) continue;
+      users.push({
+        id: user._id,
+        membershipId: m._id,
+        email: user.email ?? "",
+        name: displayName(user),
+        firstName: user.firstName ?? "",
+        lastName: user.lastName ?? "",
+        roles: m.roles,
+        status: m.status as "active" | "pending" | "invited",
+        createdAt: user._creationTime,
+        lastSignInAt: user.lastSignInAt ?? null,
+        isSelf: user._id === ctx.viewer.userId,
+      });
+    }
+    // Users created here but who have not set their password yet.
+    const invitations = await ctx.db
+      .query("invitations")
+      .withIndex("by_org", (q) => q.eq("orgId", ctx.viewer.orgId))
+      .collect();
+    for (const i of invitations) {
+      if (i.status !== "pending" || i.kind !== "create") continue;
+      users.push({
+        id: i._id,
+        membershipId: null,
+        email: i.email,
+        name: `${i.firstName} ${i.lastName}`.trim(),
+        firstName: i.firstName,
+        lastName: i.lastName,
+        roles: i.roles ?? [i.role],
+        status: "invited" as const,
+        createdAt: i.createdAt ?? i._creationTime,
+        lastSignInAt: null,
+        isSelf: false,
+      });
+    }
+    return users;
+  },
+});
+
+function splitName(name: string): { firstName: string; lastName: string } {
+  const parts = name.trim().split(/\s+/).filter(Boolean);
+  return { firstName: parts[0] ?? "", lastName: parts.slice(1).join(" ") };
+}
+
+/** Create user: an invitation of kind "create" with the chosen roles; the email asks them to set a password. */
+export const create = orgMutation("users.manage")({
+  args: { email: v.string(), name: v.string(), roleIds: v.array(v.string()) },
+  handler: async (ctx, args) => {
+    const email = normalizeEmail(args.email);
+    const name = args.name.trim();
+    if (!email || !isEmail(email) || email.length > 254) throw appError("VALIDATION_ERROR", "Please enter a valid email address.");
+    if (!name || name.length > 200) throw appError("VALIDATION_ERROR", "Please enter the user's name.");
+    const roles = [...new Set(args.roleIds)];
+    await assertAssignableRoles(ctx, ctx.viewer.orgId, roles, ctx.viewer.membership.roles);
+    const existing = await ctx.db
+      .query("users")
+      .withIndex("email", (q) => q.eq("email", email))
+      .first();
+    if (existing) {
+      const m = await ctx.db
+        .query("memberships")
+        .withIndex("by_org_user", (q) => q.eq("orgId", ctx.viewer.orgId).eq("userId", existing._id))
+        .unique();
+      if (m) throw appError("DUPLICATE_ERROR", `${email} is already a member of this organization.`);
+    }
+    const { firstName, lastName } = splitName(name);
+    return await createInvitation(ctx, {
+      orgId: ctx.viewer.orgId,
+      orgName: ctx.viewer.org.name,
+      email,
+      firstName,
+      lastName,
+      roles,
+      kind: "create",
+      invitedBy: ctx.viewer.userId,
+      inviterName: displayName(ctx.viewer.user),
+    });
+  },
+});
+
+async function loadTarget(ctx: QueryCtx & { viewer: Viewer }, userId: string) {
+  const id = ctx.db.normalizeId("users", userId);
+  const membership = id
+    ? await ctx.db
+        .query("memberships")
+        .withIndex("by_org_user", (q) => q.eq("orgId", ctx.viewer.orgId).eq("userId", id))
+        .unique()
+    : null;
+  if (!id || membership === null) throw appError("NOT_FOUND", "This user is not a member of your organization.");
+  const lookup = await orgRoleLookup(ctx, ctx.viewer.orgId);
+  const targetLevel = Math.max(0, ...membership.roles.map((r) => lookup(r)?.level ?? 0));
+  const callerLevel = ctx.viewer.roles.owned[0]?.level ?? 0;
+  if (targetLevel > callerLevel) throw appError("FORBIDDEN", "You cannot change a user whose role is above your own.");
+  return { userId: id, membership, lookup };
+}
+
+/** Edits a member's name and roles (PATCH admin-users/{id}). */
+export const update = orgMutation("users.manage")({
+  args: { userId: v.string(), name: v.string(), roleIds: v.array(v.string()) },
+  handler: async (ctx, args) => {
+    const { userId, membership, lookup } = await loadTarget(ctx, args.userId);
+    const name = args.name.trim();
+    if (!name || name.length > 200) throw appError("VALIDATION_ERROR", "Please enter the user's name.");
+    const roles = [...new Set(args.roleIds)];
+    const added = roles.filter((r) => !membership.roles.includes(r));
+    await assertAssignableRoles(ctx, ctx.viewer.orgId, roles, ctx.viewer.membership.roles);
+    if (added.includes("super_admin") && !ctx.viewer.membership.roles.includes("super_admin")) throw appError("FORBIDDEN");
+    await assertKeepsAnAdmin(ctx, ctx.viewer.orgId, membership, roles);
+    if (userId === ctx.viewer.userId) {
+      const next = resolveRoles(roles, undefined, undefined, lookup);
+      if (!next || !next.permissions.has("users.manage")) {
+        throw appError(
+          "VALIDATION_ERROR",
+          "You cannot remove your own access to user management. Ask another administrator to change your roles.",
+          "Error saving user",
+        );
+      }
+    }
+    await ctx.db.patch(membership._id, {
+      roles,
+      activeRole: membership.activeRole && roles.includes(membership.activeRole) ? membership.activeRole : undefined,
+    });
+    const { firstName, lastName } = splitName(name);
+    await ctx.db.patch(userId, { name, firstName, lastName });
+  },
+});
+
+/** Removes a member from this organisation (deletes the membership; the account stays). */
+export const remove = orgMutation("users.manage")({
+  args: { userId: v.string() },
+  handler: async (ctx, args) => {
+    if (args.userId === ctx.viewer.userId) {
+      throw appError("VALIDATION_ERROR", "You cannot remove yourself from the organization.");
+    }
+    const { userId, membership } = await loadTarget(ctx, args.userId);
+    await assertKeepsAnAdmin(ctx, ctx.viewer.orgId, membership, null);
+    await ctx.db.delete(membership._id);
+    const user: Doc<"users"> | null = await ctx.db.get(userId);
+    if (user?.activeOrgId === ctx.viewer.orgId) await ctx.db.patch(userId, { activeOrgId: undefined });
+  },
+});

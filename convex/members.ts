@@ -1,0 +1,199 @@
+/**
+ * Members of the organisation and invitations (Account Settings → Members). Listing, inviting,
+ * resending and revoking need users.manage; looking up an invitation by id + token is public;
+ * accepting as an existing account needs a signed-in user whose email matches.
+ */
+import { v } from "convex/values";
+import type { Id } from "./_generated/dataModel";
+import type { QueryCtx } from "./_generated/server";
+import { orgMutation, orgQuery, publicQuery, userMutation } from "./functions";
+import { appError } from "./lib/errors";
+import { INVITABLE_ROLES } from "./lib/permissions";
+import {
+  acceptInvitationForExistingUser,
+  createInvitation,
+  findValidInvitation,
+  invitationRoles,
+  resendInvitation,
+} from "./model/invitations";
+import { assertAssignableRoles, displayName, isEmail } from "./model/orgs";
+import { normalizeEmail } from "./model/strings";
+import { orgRoleLookup } from "./model/viewer";
+
+/** Active members and pending invitations, pending first. */
+export const list = orgQuery("users.manage")({
+  args: {},
+  handler: async (ctx) => {
+    const lookup = await orgRoleLookup(ctx, ctx.viewer.orgId);
+    const roleInfo = (id: string) => {
+      const r = lookup(id);
+      return { role: id, roleName: r?.name ?? id, roleColor: r?.color ?? "gray" };
+    };
+    const invitations = await ctx.db
+      .query("invitations")
+      .withIndex("by_org", (q) => q.eq("orgId", ctx.viewer.orgId))
+      .collect();
+    const now = Date.now();
+    const names = new Map<string, string>();
+    const nameOf = async (id: string | undefined) => {
+      if (!id) return "";
+      if (!names.has(id)) {
+        const uid = ctx.db.normalizeId("users", id);
+        names.set(id, uid ? displayName(await ctx.db.get(uid)) : "");
+      }
+      return names.get(id)!;
+    };
+    const pending = [];
+    for (const i of invitations) {
+      if (i.status !== "pending") continue;
+      pending.push({
+        id: i._id as string,
+        kind: "invitation" as const,
+        userId: null,
+        firstName: i.firstName,
+        lastName: i.lastName,
+        email: i.email,
+        ...roleInfo(i.role),
+        roles: invitationRoles(i),
+        status: i.expiresAt < now ? ("expired" as const) : ("pending" as const),
+        invitedBy: await nameOf(i.invitedBy),
+        invitedAt: i.createdAt ?? i._creationTime,
+      });
+    }
+    const memberships = await ctx.db
+      .query("memberships")
+      .withIndex("by_org", (q) => q.eq("orgId", ctx.viewer.orgId))
+      .collect();
+    const members = [];
+    for (const m of memberships) {
+      const user = await ctx.db.get(m.userId);
+      if (!user) continue;
+      const top = m.roles.map((r) => ({ id: r, level: lookup(r)?.level ?? 0 })).sort((a, b) => b.level - a.level)[0];
+      members.push({
+        id: m._id as string,
+        kind: "member" as const,
+        userId: m.userId,
+        firstName: user.firstName ?? "",
+        lastName: user.lastName ?? "",
+        email: user.email ?? "",
+        ...roleInfo(top?.id ?? ""),
+        roles: m.roles,
+        status: m.status,
+        invitedBy: await nameOf(m.invitedBy),
+        invitedAt: m.joinedAt,
+      });
+    }
+    return [...pending, ...members];
+  },
+});
+
+/** Create New Member: records an invitation and emails its link. */
+export const invite = orgMutation("users.manage")({
+  args: { firstName: v.string(), lastName: v.string(), email: v.string(), role: v.string() },
+  handler: async (ctx, args) => {
+    const firstName = args.firstName.trim();
+    const lastName = args.lastName.trim();
+    const email = normalizeEmail(args.email);
+    if (!firstName || !lastName || !email) {
+      throw appError("VALIDATION_ERROR", "Please fill in all required fields.", "Missing Information");
+    }
+    if (!isEmail(email) || email.length > 254) throw appError("VALIDATION_ERROR", "Please enter a valid email address.");
+    if (firstName.length > 100 || lastName.length > 100) throw appError("VALIDATION_ERROR", "Names are limited to 100 characters.");
+    const isCustom = args.role.startsWith("custom_role_");
+    if (!isCustom && !(INVITABLE_ROLES as readonly string[]).includes(args.role)) {
+      throw appError("VALIDATION_ERROR", "Choose Campaign Manager, Account Administrator, Volunteer or Viewer.");
+    }
+    await assertAssignableRoles(ctx, ctx.viewer.orgId, [args.role], ctx.viewer.membership.roles);
+    await assertNotAlreadyMember(ctx.db, ctx.viewer.orgId, email);
+    return await createInvitation(ctx, {
+      orgId: ctx.viewer.orgId,
+      orgName: ctx.viewer.org.name,
+      email,
+      firstName,
+      lastName,
+      roles: [args.role],
+      kind: "invite",
+      invitedBy: ctx.viewer.userId,
+      inviterName: displayName(ctx.viewer.user),
+    });
+  },
+});
+
+/** Refuses an invitation to someone who already is an active member of this organisation. */
+async function assertNotAlreadyMember(db: QueryCtx["db"], orgId: Id<"organizations">, email: string) {
+  const user = await db
+    .query("users")
+    .withIndex("email", (q) => q.eq("email", email))
+    .first();
+  if (!user) return;
+  const membership = await db
+    .query("memberships")
+    .withIndex("by_org_user", (q) => q.eq("orgId", orgId).eq("userId", user._id))
+    .unique();
+  if (membership && membership.status === "active") {
+    throw appError("DUPLICATE_ERROR", `${email} is already a member of this organization.`);
+  }
+}
+
+/** Sends a pending invitation again with a new link; the old link stops working. */
+export const resend = orgMutation("users.manage")({
+  args: { invitationId: v.id("invitations") },
+  handler: async (ctx, { invitationId }) => {
+    const invitation = await ctx.db.get(invitationId);
+    if (invitation === null) throw appError("NOT_FOUND");
+    return await resendInvitation(ctx, invitation, ctx.viewer.org.name, displayName(ctx.viewer.user));
+  },
+});
+
+/** Withdraws a pending invitation; its link stops working. */
+export const revoke = orgMutation("users.manage")({
+  args: { invitationId: v.id("invitations") },
+  handler: async (ctx, { invitationId }) => {
+    const invitation = await ctx.db.get(invitationId);
+    if (invitation === null) throw appError("NOT_FOUND");
+    if (invitation.status !== "pending") throw appError("VALIDATION_ERROR", "Only pending invitations can be revoked.");
+    await ctx.db.patch(invitationId, { status: "revoked" });
+  },
+});
+
+/**
+ * The invitation behind an /accept-invitation link, or null when id and token do not match a
+ * pending, unexpired invitation. Only the token holder learns anything.
+ */
+export const getInvitation = publicQuery({
+  args: { id: v.string(), token: v.string() },
+  handler: async (ctx, { id, token }) => {
+    if (id.length > 64 || token.length > 128) return null;
+    const invitation = await findValidInvitation(ctx, id, token);
+    if (invitation === null) return null;
+    const org = await ctx.db.get(invitation.orgId);
+    if (org === null) return null;
+    const lookup = await orgRoleLookup(ctx, invitation.orgId);
+    const inviter = await ctx.db.get(invitation.invitedBy);
+    const existing = await ctx.db
+      .query("users")
+      .withIndex("email", (q) => q.eq("email", invitation.email))
+      .first();
+    return {
+      id: invitation._id,
+      firstName: invitation.firstName,
+      lastName: invitation.lastName,
+      email: invitation.email,
+      organizationName: org.name,
+      role: lookup(invitation.role)?.name ?? invitation.role,
+      roles: invitationRoles(invitation).map((r) => lookup(r)?.name ?? r),
+      invitedBy: displayName(inviter),
+      kind: invitation.kind,
+      accountExists: existing !== null,
+    };
+  },
+});
+
+/** Accepts an invitation as the signed-in user (who already had an account with the invited email). */
+export const acceptInvitation = userMutation({
+  args: { id: v.string(), token: v.string() },
+  handler: async (ctx, { id, token }) => {
+    const orgId = await acceptInvitationForExistingUser(ctx, ctx.user, id, token);
+    return { orgId };
+  },
+});

@@ -1,0 +1,99 @@
+import { Badge, Button, DropdownMenu, Flex, IconButton, Table, Text } from "@radix-ui/themes";
+import { DotsHorizontalIcon } from "@radix-ui/react-icons";
+import { useMutation, useQuery } from "convex/react";
+import { useState } from "react";
+import { api } from "../../../../convex/_generated/api";
+import { classifyError } from "../../../../convex/lib/errors";
+import { ConfirmDialog } from "../../../ui/ConfirmDialog";
+import { toast } from "../../../ui/toast";
+import { UserDialog, type EditableUser, type RoleOption } from "./UserDialog";
+
+type UsersTabProps = { roles: (RoleOption & { color: string })[] };
+
+/** Users of this organisation: create, edit name and roles, remove from the organisation. */
+export function UsersTab({ roles }: UsersTabProps) {
+  const users = useQuery(api.adminUsers.list, {});
+  const remove = useMutation(api.adminUsers.remove);
+  const [editing, setEditing] = useState<EditableUser | "new" | null>(null);
+  const [removing, setRemoving] = useState<EditableUser | null>(null);
+  const roleById = new Map(roles.map((r) => [r.id, r]));
+  const assignable = roles.filter((r) => r.id !== "super_admin");
+
+  const handleRemove = async () => {
+    if (!removing) return;
+    try {
+      await remove({ userId: removing.id });
+      toast.success("Member Removed");
+    } catch (e) {
+      toast.error("Error saving user", { description: classifyError(e).message });
+    }
+    setRemoving(null);
+  };
+
+  return (
+    <>
+      <Flex justify="end" mb="3">
+        <Button onClick={() => setEditing("new")}>Create User</Button>
+      </Flex>
+      {users === undefined ? (
+        <Text color="gray">Loading...</Text>
+      ) : (
+        <Table.Root data-testid="admin.users">
+          <Table.Header>
+            <Table.Row>
+              <Table.ColumnHeaderCell>Name</Table.ColumnHeaderCell>
+              <Table.ColumnHeaderCell>Email</Table.ColumnHeaderCell>
+              <Table.ColumnHeaderCell>Roles</Table.ColumnHeaderCell>
+              <Table.ColumnHeaderCell>Created</Table.ColumnHeaderCell>
+              <Table.ColumnHeaderCell>Last Sign In</Table.ColumnHeaderCell>
+              <Table.ColumnHeaderCell><span className="rt-sr-only">Actions</span></Table.ColumnHeaderCell>
+            </Table.Row>
+          </Table.Header>
+          <Table.Body>
+            {users.map((u) => (
+              <Table.Row key={u.id}>
+                <Table.RowHeaderCell>
+                  {u.name} {u.isSelf && <Badge color="gray">You</Badge>} {u.status === "invited" && <Badge color="yellow">invited</Badge>}
+                </Table.RowHeaderCell>
+                <Table.Cell>{u.email}</Table.Cell>
+                <Table.Cell>
+                  <Flex gap="1" wrap="wrap">
+                    {u.roles.map((r) => (
+                      <Badge key={r} color={(roleById.get(r)?.color ?? "gray") as "gray"}>{roleById.get(r)?.name ?? r}</Badge>
+                    ))}
+                  </Flex>
+                </Table.Cell>
+                <Table.Cell>{new Date(u.createdAt).toLocaleDateString()}</Table.Cell>
+                <Table.Cell>{u.lastSignInAt ? new Date(u.lastSignInAt).toLocaleString() : "Never"}</Table.Cell>
+                <Table.Cell>
+                  {u.status !== "invited" && (
+                    <DropdownMenu.Root>
+                      <DropdownMenu.Trigger>
+                        <IconButton variant="ghost" aria-label={`Actions for ${u.email}`}><DotsHorizontalIcon /></IconButton>
+                      </DropdownMenu.Trigger>
+                      <DropdownMenu.Content>
+                        <DropdownMenu.Item onSelect={() => setEditing(u)}>Edit</DropdownMenu.Item>
+                        {!u.isSelf && (
+                          <DropdownMenu.Item color="red" onSelect={() => setRemoving(u)}>Remove from organization</DropdownMenu.Item>
+                        )}
+                      </DropdownMenu.Content>
+                    </DropdownMenu.Root>
+                  )}
+                </Table.Cell>
+              </Table.Row>
+            ))}
+          </Table.Body>
+        </Table.Root>
+      )}
+      {editing && <UserDialog user={editing === "new" ? null : editing} roles={assignable} onClose={() => setEditing(null)} />}
+      <ConfirmDialog
+        open={removing !== null}
+        onOpenChange={(o) => !o && setRemoving(null)}
+        title="Remove user"
+        description={`Remove ${removing?.name ?? ""} from this organization? Their account stays; they lose access here.`}
+        confirmLabel="Remove"
+        onConfirm={handleRemove}
+      />
+    </>
+  );
+}
