@@ -20,6 +20,9 @@ export function UserMenu() {
   const impersonated = me.impersonatableRoles.find((r) => r.id === me.impersonatedRole);
 
   const run = (p: Promise<unknown>, title: string) => p.catch((e) => toast.failure(title, e));
+  // A full load of the landing page: nothing of the previous session stays in memory, and the
+  // auth guard's "remember the origin" redirect (which races the sign-out) is discarded.
+  const handleSignOut = () => void signOut().finally(() => window.location.replace("/"));
 
   return (
     <DropdownMenu.Root>
@@ -72,7 +75,7 @@ export function UserMenu() {
         {canAdminister && <DropdownMenu.Item onSelect={() => navigate("/user-role-management")}>Users &amp; Roles</DropdownMenu.Item>}
         <DropdownMenu.Item onSelect={() => navigate("/settings")}>Settings</DropdownMenu.Item>
         <DropdownMenu.Separator />
-        <DropdownMenu.Item color="red" onSelect={() => void signOut().then(() => navigate("/"))}>Sign out</DropdownMenu.Item>
+        <DropdownMenu.Item color="red" onSelect={handleSignOut}>Sign out</DropdownMenu.Item>
       </DropdownMenu.Content>
     </DropdownMenu.Root>
   );

@@ -1,4 +1,4 @@
-import { Button, Callout, Flex, Text } from "@radix-ui/themes";
+import { Button, Callout, Flex, Text, Link as RadixLink } from "@radix-ui/themes";
 import { useState, type FormEvent } from "react";
 import { Link, Navigate } from "react-router-dom";
 import { useAppAuth } from "../../app/auth/AppAuth";
@@ -64,7 +64,7 @@ export function ForgotPasswordPage() {
         </form>
       )}
       <Text as="p" size="2" align="center" color="gray" mt="4">
-        Remembered it? <Link to="/?login=true">Back to sign in</Link>
+        Remembered it? <RadixLink asChild><Link to="/?login=true">Back to sign in</Link></RadixLink>
       </Text>
     </AuthCard>
   );

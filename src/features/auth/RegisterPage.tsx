@@ -1,4 +1,4 @@
-import { Text } from "@radix-ui/themes";
+import { Text, Link as RadixLink } from "@radix-ui/themes";
 import { Link, Navigate, useNavigate } from "react-router-dom";
 import { useAppAuth } from "../../app/auth/AppAuth";
 import { AuthCard } from "./components/AuthCard";
@@ -13,7 +13,7 @@ export function RegisterPage() {
     <AuthCard title="Create your account" description="Start organising: your organisation is created with you as its administrator.">
       <RegisterForm variant="page" onRegistered={() => navigate("/dashboard", { replace: true })} />
       <Text as="p" size="2" align="center" color="gray" mt="4">
-        Already have an account? <Link to="/?login=true">Sign in</Link>
+        Already have an account? <RadixLink asChild><Link to="/?login=true">Sign in</Link></RadixLink>
       </Text>
     </AuthCard>
   );

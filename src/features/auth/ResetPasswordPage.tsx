@@ -27,7 +27,7 @@ export function ResetPasswordPage() {
 
   useEffect(() => {
     if (!updated) return;
-    const timer = window.setTimeout(() => navigate("/login", { replace: true }), RESET_REDIRECT_MS);
+    const timer = window.setTimeout(() => void navigate("/login", { replace: true }), RESET_REDIRECT_MS);
     return () => window.clearTimeout(timer);
   }, [updated, navigate]);
 

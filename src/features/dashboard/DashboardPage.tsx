@@ -49,7 +49,7 @@ export function DashboardPage() {
           <Tabs.Content value="overview">
             <Grid columns={{ initial: "1", lg: "2" }} gap="4">
               {stats?.recentVoters ? (
-                <RecentVotersList title={`Recent ${labels.voters}`} voters={stats.recentVoters} emptyText={`No ${labels.voters.toLowerCase()} yet.`} />
+                <RecentVotersList title={`Recently Added ${labels.voter}s`} voters={stats.recentVoters} emptyText={`No ${labels.voter.toLowerCase()}s yet.`} />
               ) : (
                 stats && <Text color="gray" size="2">Your role cannot view {labels.voters.toLowerCase()}.</Text>
               )}

@@ -1,4 +1,4 @@
-import { Box } from "@radix-ui/themes";
+import { Box, Link as RadixLink } from "@radix-ui/themes";
 import { Link } from "react-router-dom";
 import { PageHeader } from "../../ui/PageHeader";
 import { ComingSoonCard } from "./components/ComingSoonCard";
@@ -9,7 +9,7 @@ export function PollsSurveysPage() {
     <Box>
       <PageHeader title="Polls & Surveys" breadcrumbs={[{ label: "Dashboard", to: "/dashboard" }, { label: "Polls & Surveys" }]} />
       <ComingSoonCard title="Polls & Surveys are coming soon">
-        Quick polls and tracking surveys of your voters are on the way. Until then, build surveys in the <Link to="/survey-maker">Survey Maker</Link>.
+        Quick polls and tracking surveys of your voters are on the way. Until then, build surveys in the <RadixLink asChild><Link to="/survey-maker">Survey Maker</Link></RadixLink>.
       </ComingSoonCard>
     </Box>
   );

@@ -1,0 +1,72 @@
+/** Dashboard figures: live counts of the caller's organisation and short recent lists. Any member. */
+import { orgQuery } from "./functions";
+import { readCounters } from "./model/counters";
+
+export const RECENT_LIMIT = 5;
+
+export const stats = orgQuery(null)({
+  args: {},
+  handler: async (ctx) => {
+    const orgId = ctx.viewer.orgId;
+    const counters = await readCounters(ctx, orgId);
+    const memberships = await ctx.db
+      .query("memberships")
+      .withIndex("by_org", (q) => q.eq("orgId", orgId))
+      .collect();
+    const members = memberships.filter((m) => m.status === "active").length;
+    const pendingMembers = memberships.length - members;
+
+    // Lists only for those allowed to read the rows behind them; counts are for every member.
+    const recentVoters = ctx.viewer.can("voters.view")
+      ? (
+          await ctx.db
+            .query("voters")
+            .withIndex("by_org", (q) => q.eq("orgId", orgId))
+            .order("desc")
+            .take(RECENT_LIMIT)
+        ).map((v) => ({
+          id: v._id,
+          firstName: v.first_name,
+          lastName: v.last_name,
+          email: v.email ?? null,
+          status: v.status ?? null,
+          party: v.party_affiliation ?? null,
+          createdAt: v._creationTime,
+        }))
+      : null;
+    const recentImports = ctx.viewer.can("voters.manage")
+      ? (
+          await ctx.db
+            .query("importHistory")
+            .withIndex("by_org_date", (q) => q.eq("orgId", orgId))
+            .order("desc")
+            .take(RECENT_LIMIT)
+        ).map((i) => ({
+          id: i._id,
+          filename: i.filename,
+          status: i.status,
+          importedRecords: i.imported_records,
+          totalRecords: i.total_records,
+          importDate: i.import_date,
+        }))
+      : null;
+
+    return {
+      counts: {
+        voters: counters.voters,
+        groups: counters.voterGroups,
+        campaigns: counters.campaigns,
+        messagesSent: counters.messagesSent,
+        emailsSent: counters.emailsSent,
+        forms: counters.forms,
+        submissions: counters.formSubmissions,
+        surveys: counters.surveys,
+        imports: counters.imports,
+        members,
+        pendingMembers,
+      },
+      recentVoters,
+      recentImports,
+    };
+  },
+});

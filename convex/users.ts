@@ -1,0 +1,149 @@
+/**
+ * The signed-in user's own account: profile edits (spec/1 §2, §5), password change, and the
+ * public check of a password-reset link (spec/3 §2.5) before the reset form is shown.
+ */
+import { modifyAccountCredentials, retrieveAccount } from "@convex-dev/auth/server";
+import { v } from "convex/values";
+import { internal } from "./_generated/api";
+import { internalQuery, publicAction, publicQuery, userMutation } from "./functions";
+import { appError } from "./lib/errors";
+import { requireUser } from "./model/viewer";
+import { MIN_PASSWORD_LENGTH, normalizeEmail, sha256Hex } from "./model/strings";
+
+/** Convex Auth's provider ids (convex/auth.ts). */
+export const PASSWORD_PROVIDER = "password";
+export const RESET_PROVIDER = "password-reset";
+
+export const PASSWORD_MESSAGES = {
+  same: "New password cannot be the same as your current password",
+  weak: "Password is too weak. Please use a stronger password with at least 6 characters",
+  short: "Password must be at least 6 characters long",
+  wrongCurrent: "Your current password is incorrect.",
+} as const;
+
+export const RESET_LINK_MESSAGES = {
+  missing: "Invalid or missing recovery token",
+  format: "Invalid recovery link format",
+  invalid: "Invalid or expired recovery link",
+} as const;
+
+const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const COMMON_PASSWORDS = new Set(["123456", "1234567", "12345678", "123456789", "password", "qwerty", "abc123", "111111", "letmein", "000000"]);
+
+/** Too weak despite its length: one repeated character or one of the most common passwords. */
+export function isWeakPassword(password: string): boolean {
+  return /^(.)\1*$/.test(password) || COMMON_PASSWORDS.has(password.toLowerCase());
+}
+
+/** Edit the profile. Changing the email also renames the Convex Auth password account, so sign-in keeps working. */
+export const updateProfile = userMutation({
+  args: {
+    firstName: v.string(),
+    lastName: v.string(),
+    email: v.string(),
+    phone: v.optional(v.string()),
+    organization: v.optional(v.string()),
+  },
+  handler: async (ctx, args) => {
+    const firstName = args.firstName.trim();
+    const lastName = args.lastName.trim();
+    const email = normalizeEmail(args.email);
+    if (!firstName || !lastName || !email) throw appError("VALIDATION_ERROR", "First name, last name and email are required.");
+    if (!EMAIL_RE.test(email) || email.length > 254) throw appError("VALIDATION_ERROR", "Please enter a valid email address.");
+    if (firstName.length > 100 || lastName.length > 100) throw appError("VALIDATION_ERROR", "Names can be at most 100 characters.");
+    const phone = (args.phone ?? "").trim();
+    const organization = (args.organization ?? "").trim();
+    if (phone.length > 40 || organization.length > 200) throw appError("VALIDATION_ERROR");
+
+    const user = ctx.user;
+    if (email !== normalizeEmail(user.email ?? "")) {
+      const taken = await ctx.db
+        .query("users")
+        .withIndex("email", (q) => q.eq("email", email))
+        .first();
+      const takenAccount = await ctx.db
+        .query("authAccounts")
+        .withIndex("providerAndAccountId", (q) => q.eq("provider", PASSWORD_PROVIDER).eq("providerAccountId", email))
+        .first();
+      if ((taken && taken._id !== user._id) || (takenAccount && takenAccount.userId !== user._id)) {
+        throw appError("DUPLICATE_ERROR", "An account with this email already exists.");
+      }
+      const account = await ctx.db
+        .query("authAccounts")
+        .withIndex("userIdAndProvider", (q) => q.eq("userId", user._id).eq("provider", PASSWORD_PROVIDER))
+        .unique();
+      if (account) await ctx.db.patch(account._id, { providerAccountId: email });
+    }
+    await ctx.db.patch(user._id, {
+      firstName,
+      lastName,
+      email,
+      name: `${firstName} ${lastName}`,
+      phone: phone || undefined,
+      organization: organization || undefined,
+    });
+    return null;
+  },
+});
+
+/** The caller's password-account id (their email), or an error when signed out / not a password user. */
+export const passwordAccountOfCaller = internalQuery({
+  args: {},
+  handler: async (ctx) => {
+    const user = await requireUser(ctx);
+    const account = await ctx.db
+      .query("authAccounts")
+      .withIndex("userIdAndProvider", (q) => q.eq("userId", user._id).eq("provider", PASSWORD_PROVIDER))
+      .unique();
+    if (account === null) throw appError("VALIDATION_ERROR", "This account does not sign in with a password.");
+    return account.providerAccountId;
+  },
+});
+
+/** Change the password after checking the current one (spec/1 §5 messages). */
+export const changePassword = publicAction({
+  args: { currentPassword: v.string(), newPassword: v.string() },
+  handler: async (ctx, { currentPassword, newPassword }) => {
+    const accountId: string = await ctx.runQuery(internal.users.passwordAccountOfCaller, {});
+    if (newPassword.length < MIN_PASSWORD_LENGTH) throw appError("VALIDATION_ERROR", PASSWORD_MESSAGES.short);
+    if (newPassword === currentPassword) throw appError("VALIDATION_ERROR", PASSWORD_MESSAGES.same);
+    if (isWeakPassword(newPassword)) throw appError("VALIDATION_ERROR", PASSWORD_MESSAGES.weak);
+    try {
+      await retrieveAccount(ctx, { provider: PASSWORD_PROVIDER, account: { id: accountId, secret: currentPassword } });
+    } catch (e) {
+      const reason = e instanceof Error ? e.message : "";
+      if (reason === "TooManyFailedAttempts") throw appError("RATE_LIMIT");
+      throw appError("VALIDATION_ERROR", PASSWORD_MESSAGES.wrongCurrent);
+    }
+    await modifyAccountCredentials(ctx, { provider: PASSWORD_PROVIDER, account: { id: accountId, secret: newPassword } });
+    return null;
+  },
+});
+
+/**
+ * Is this reset link usable? Convex Auth stores sha256-hex of the code in authVerificationCodes
+ * (provider "password-reset"), tied to the password account whose id is the email.
+ */
+export const checkResetLink = publicQuery({
+  args: { email: v.string(), code: v.string() },
+  handler: async (ctx, args) => {
+    const email = normalizeEmail(args.email);
+    const code = args.code.trim();
+    if (!email || !code) return { valid: false as const, message: RESET_LINK_MESSAGES.missing };
+    if (!/^[A-Za-z0-9]{8,128}$/.test(code) || !EMAIL_RE.test(email)) return { valid: false as const, message: RESET_LINK_MESSAGES.format };
+    const codeHash = await sha256Hex(code);
+    const row = await ctx.db
+      .query("authVerificationCodes")
+      .withIndex("code", (q) => q.eq("code", codeHash))
+      .unique();
+    if (row === null || row.provider !== RESET_PROVIDER || row.expirationTime < Date.now()) {
+      return { valid: false as const, message: RESET_LINK_MESSAGES.invalid };
+    }
+    const account = await ctx.db.get(row.accountId);
+    if (account === null || normalizeEmail(account.providerAccountId) !== email) {
+      return { valid: false as const, message: RESET_LINK_MESSAGES.invalid };
+    }
+    return { valid: true as const, message: null };
+  },
+});
+

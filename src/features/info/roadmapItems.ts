@@ -1,0 +1,50 @@
+/** The roadmap of spec/3 §3.7 and its colours (§4). */
+
+export type RoadmapStatus = "Completed" | "In Development" | "Planning" | "On Hold";
+export type RoadmapPriority = "High" | "Medium" | "Low";
+
+export type RoadmapItem = {
+  id: string;
+  title: string;
+  description: string;
+  status: RoadmapStatus;
+  priority: RoadmapPriority;
+  category: string;
+  details: string[];
+  estimatedCompletion: string;
+  progress: number;
+};
+
+export const ROADMAP_ITEMS: RoadmapItem[] = [
+  {
+    id: "districts",
+    title: "Districts",
+    description: "Define electoral districts, see them on a map and break down your voters by district.",
+    status: "In Development",
+    priority: "High",
+    category: "Mapping & Geography",
+    details: ["Draw or import district boundaries", "Assign precincts to districts", "Voter counts and turnout per district", "District filters across voter lists"],
+    estimatedCompletion: "Q2 2025",
+    progress: 15,
+  },
+  {
+    id: "walk-lists",
+    title: "Walk Lists",
+    description: "Build canvassing routes from your voter data and track door-to-door progress in the field.",
+    status: "In Development",
+    priority: "High",
+    category: "Field Operations",
+    details: ["Generate routes from voter addresses", "Assign lists to volunteers", "Record door outcomes on mobile", "Live progress per list"],
+    estimatedCompletion: "Q2 2025",
+    progress: 10,
+  },
+];
+
+export const ROADMAP_STATUSES: RoadmapStatus[] = ["Completed", "In Development", "Planning", "On Hold"];
+export const STATUS_COLORS: Record<RoadmapStatus, "green" | "blue" | "yellow" | "gray"> = {
+  Completed: "green",
+  "In Development": "blue",
+  Planning: "yellow",
+  "On Hold": "gray",
+};
+export const PRIORITY_COLORS: Record<RoadmapPriority, "red" | "orange" | "green"> = { High: "red", Medium: "orange", Low: "green" };

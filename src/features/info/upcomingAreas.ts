@@ -1,0 +1,17 @@
+/** Areas whose issues come in later releases, by route (the honest placeholder names the area). */
+export const UPCOMING_AREAS: { prefix: string; name: string; text: string }[] = [
+  { prefix: "/email", name: "Email Blasts", text: "Designing, scheduling and sending email campaigns." },
+  { prefix: "/test-email-templates", name: "Email Templates", text: "Testing email templates." },
+  { prefix: "/form-builder", name: "Form Builder", text: "Building forms and embedding them on your website." },
+  { prefix: "/form-submissions", name: "Form Submissions", text: "Reviewing and exporting form submissions." },
+  { prefix: "/embed/form", name: "Forms", text: "Public forms." },
+  { prefix: "/signs-map", name: "Signs Map", text: "Tracking yard and field signs on a map." },
+  { prefix: "/signature-verification", name: "Signature Verification", text: "Verifying petition signatures and adjudicating failures." },
+  { prefix: "/cta-creator", name: "CTA Creator", text: "Designing call-to-action graphics on a canvas." },
+  { prefix: "/cta-database", name: "CTA Database", text: "Managing your saved call-to-action graphics." },
+  { prefix: "/survey-maker", name: "Survey Maker", text: "Building multi-page surveys and reviewing submissions." },
+];
+
+export function upcomingAreaFor(pathname: string) {
+  return UPCOMING_AREAS.find((a) => pathname === a.prefix || pathname.startsWith(`${a.prefix}/`)) ?? { prefix: pathname, name: "This area", text: "" };
+}
