@@ -1,5 +1,11 @@
 import { defineConfig, devices } from "@playwright/test";
 
+// Ports and output folder can be moved so that two runs on one machine do not collide.
+const webPort = Number(process.env.E2E_WEB_PORT ?? 4310);
+const backendPort = Number(process.env.E2E_BACKEND_PORT ?? 3310);
+process.env.E2E_WEB_PORT = String(webPort);
+process.env.E2E_BACKEND_PORT = String(backendPort);
+
 /** E2E in Debian's Chromium against the app built and served on the embedded backend (scripts/start.ts --e2e). */
 export default defineConfig({
   testDir: "tests/e2e",
@@ -9,9 +15,9 @@ export default defineConfig({
   timeout: 60_000,
   expect: { timeout: 10_000 },
   reporter: process.env.CI ? [["list"]] : [["list"]],
-  outputDir: "test-results",
+  outputDir: process.env.E2E_OUTPUT_DIR ?? "test-results",
   use: {
-    baseURL: "http://127.0.0.1:4310",
+    baseURL: `http://127.0.0.1:${webPort}`,
     trace: "retain-on-failure",
     screenshot: "only-on-failure",
     launchOptions: {
@@ -30,7 +36,8 @@ export default defineConfig({
   projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"], viewport: { width: 1400, height: 900 } } }],
   webServer: {
     command: "npx tsx scripts/start.ts --e2e",
-    url: "http://127.0.0.1:4310",
+    url: `http://127.0.0.1:${webPort}`,
+    env: { BACKEND_PORT: String(backendPort), WEB_PORT: String(webPort) },
     timeout: 240_000,
     reuseExistingServer: !process.env.CI,
     stdout: "pipe",

@@ -3,7 +3,7 @@ import { expect, type Page } from "@playwright/test";
 import { ConvexHttpClient } from "convex/browser";
 import { api } from "../../convex/_generated/api";
 
-export const BACKEND_URL = "http://127.0.0.1:3310";
+export const BACKEND_URL = `http://127.0.0.1:${process.env.E2E_BACKEND_PORT ?? 3310}`;
 export const DEFAULT_PASSWORD = "correct-horse-42";
 
 let seq = 0;
