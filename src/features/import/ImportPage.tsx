@@ -1,5 +1,153 @@
-import { Heading } from "@radix-ui/themes";
+import { Button, Callout, Flex } from "@radix-ui/themes";
+import { useQuery } from "convex/react";
+import { useState } from "react";
+import { Link, useSearchParams } from "react-router-dom";
+import { api } from "../../../convex/_generated/api";
+import type { Id } from "../../../convex/_generated/dataModel";
+import { useViewer } from "../../app/viewer/ViewerProvider";
+import { IGNORE, STANDARD_KEYS, type ColumnMapping, type NewFieldDef } from "../../lib/import/fields";
+import { ImportFileError, openImportFile } from "../../lib/import/openFile";
+import { autoMatch } from "../../lib/import/pairing";
+import { PageHeader } from "../../ui/PageHeader";
+import { toast } from "../../ui/toast";
+import { CancelImportDialog } from "./components/CancelImportDialog";
+import { ImportErrorDialog } from "./components/ImportErrorDialog";
+import { MappingStep } from "./components/MappingStep";
+import { ProgressPanel } from "./components/ProgressPanel";
+import { StepIndicator } from "./components/StepIndicator";
+import { SummaryStep } from "./components/SummaryStep";
+import { UploadStep } from "./components/UploadStep";
+import { useImportRunner } from "./hooks/useImportRunner";
 
+const PREVIEW_ROWS = 50;
+
+type Parsed = { file: File; headers: string[]; sampleRows: string[][] };
+
+/** /voters/import: Upload → Map Fields → Complete; ?resume={importId} continues an interrupted import. */
 export function ImportPage() {
-  return <Heading>Import Contacts</Heading>;
+  const { can } = useViewer();
+  const [params, setParams] = useSearchParams();
+  const resumeId = params.get("resume");
+  const resumeDoc = useQuery(api.imports.get, resumeId ? { importId: resumeId as Id<"importHistory"> } : "skip");
+  const customFields = useQuery(api.imports.customFields, can("voters.view") ? {} : "skip") ?? [];
+  const runner = useImportRunner();
+  const [parsed, setParsed] = useState<Parsed | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [mapping, setMapping] = useState<ColumnMapping>({});
+  const [newFields, setNewFields] = useState<NewFieldDef[]>([]);
+  const [errorMode, setErrorMode] = useState<"ask" | "ignore">("ask");
+  const [cancelOpen, setCancelOpen] = useState(false);
+
+  const startOver = () => {
+    setParsed(null);
+    setMapping({});
+    setNewFields([]);
+    setCancelOpen(false);
+    runner.reset();
+    if (resumeId) setParams({});
+  };
+
+  const runWith = async (file: File, m: ColumnMapping, nf: NewFieldDef[], sample: string[][], resume?: { importId: string; nextRow: number }) => {
+    try {
+      const result = await runner.start({ file, mapping: m, newFields: nf, sampleRows: sample, errorMode, resume });
+      if (result.status === "completed") toast.success("Import complete", { description: `${result.result.imported.toLocaleString()} contacts imported` });
+    } catch (e) {
+      toast.failure("Import failed", e, { description: "There was an error importing your contacts." });
+      runner.reset();
+    }
+  };
+
+  const handleFile = async (file: File) => {
+    setBusy(true);
+    try {
+      const source = await openImportFile(file);
+      const sample = await source.next(PREVIEW_ROWS);
+      if (resumeId && resumeDoc) {
+        const m: ColumnMapping = Object.fromEntries(resumeDoc.field_mapping.map((f) => [f.column, f.target]));
+        if (resumeDoc.field_mapping.some((f) => !source.headers.includes(f.column))) {
+          toast.error("Error parsing file", { description: "This file's columns differ from the interrupted import's. Select the same file." });
+          return;
+        }
+        const nf = customFields.filter((c) => resumeDoc.new_fields_created.includes(c.key)).map((c) => ({ ...c, type: c.type === "email" || c.type === "phone" || c.type === "date" || c.type === "number" ? c.type : ("text" as const) }));
+        setParsed({ file, headers: source.headers, sampleRows: sample });
+        setMapping(m);
+        void runWith(file, m, nf, sample, { importId: resumeDoc._id, nextRow: resumeDoc.nextRow });
+        return;
+      }
+      const auto = autoMatch(source.headers, sample);
+      const known = new Set([...STANDARD_KEYS, ...customFields.map((c) => c.key)]);
+      setMapping(Object.fromEntries(source.headers.map((h) => [h, auto[h] && known.has(auto[h]) ? auto[h] : IGNORE])));
+      setParsed({ file, headers: source.headers, sampleRows: sample });
+    } catch (e) {
+      if (e instanceof ImportFileError) toast.error(e.title, { description: e.description });
+      else toast.error("Error parsing file", { description: "There was an error reading your file. Please check the format." });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const handleCancel = async (deleteImported: boolean) => {
+    setCancelOpen(false);
+    try {
+      await runner.cancel(deleteImported);
+      toast.info(deleteImported ? "Import cancelled; imported records are being deleted" : "Import cancelled; imported records kept");
+    } catch (e) {
+      toast.failure("Error deleting imported records", e);
+    }
+  };
+
+  if (!can("voters.manage")) {
+    return (
+      <>
+        <PageHeader title="Import Contacts" breadcrumbs={[{ label: "Dashboard", to: "/dashboard" }, { label: "Voters", to: "/voters" }, { label: "Import Contacts" }]} />
+        <Callout.Root color="red"><Callout.Text>You do not have permission to perform this action.</Callout.Text></Callout.Root>
+      </>
+    );
+  }
+
+  const st = runner.state;
+  const step: 1 | 2 | 3 = st.phase === "done" ? 3 : parsed ? 2 : 1;
+  return (
+    <>
+      <PageHeader
+        title="Import Contacts"
+        breadcrumbs={[{ label: "Dashboard", to: "/dashboard" }, { label: "Voters", to: "/voters" }, { label: "Import Contacts" }]}
+        actions={<Button variant="soft" asChild><Link to="/voters/import-history">Import History</Link></Button>}
+      />
+      <StepIndicator step={step} />
+      {resumeId && resumeDoc && st.phase === "idle" && (
+        <Callout.Root mb="4" color="orange">
+          <Callout.Text>
+            Resuming “{resumeDoc.filename}”: rows 1–{(resumeDoc.nextRow - 1).toLocaleString()} are already imported ({resumeDoc.imported_records.toLocaleString()} contacts). Select the same file to continue from row {resumeDoc.nextRow.toLocaleString()}.
+          </Callout.Text>
+        </Callout.Root>
+      )}
+      {step === 1 && <UploadStep busy={busy} onFile={handleFile} />}
+      {step === 2 && parsed && (
+        <Flex direction="column" gap="4">
+          {st.phase === "running" && <ProgressPanel importId={st.importId} onCancel={() => { runner.pause(); setCancelOpen(true); }} />}
+          {!resumeId && (
+            <MappingStep
+              fileName={parsed.file.name}
+              headers={parsed.headers}
+              sampleRows={parsed.sampleRows}
+              mapping={mapping}
+              onMappingChange={setMapping}
+              newFields={newFields}
+              onNewFieldsChange={setNewFields}
+              customFields={customFields}
+              errorMode={errorMode}
+              onErrorModeChange={setErrorMode}
+              busy={st.phase === "running"}
+              onImport={() => void runWith(parsed.file, mapping, newFields, parsed.sampleRows)}
+              onStartOver={startOver}
+            />
+          )}
+        </Flex>
+      )}
+      {step === 3 && st.phase === "done" && <SummaryStep importId={st.result.importId} onImportAnother={startOver} />}
+      <CancelImportDialog open={cancelOpen} onContinue={() => { setCancelOpen(false); runner.resume(); }} onKeep={() => void handleCancel(false)} onDelete={() => void handleCancel(true)} />
+      <ImportErrorDialog pending={runner.pendingError} />
+    </>
+  );
 }

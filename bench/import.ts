@@ -1,0 +1,174 @@
+/**
+ * Import benchmark (`npm run bench:import`). Generates realistic voter files (faker; NC-style
+ * layout, 67 columns) of 100k and 1M rows, starts a fresh embedded backend on the app's convex/
+ * folder in a temp dir, signs up a campaign manager, and imports each file through the SAME
+ * client code path as the browser: file-backed Blob → encoding detection → papaparse streaming →
+ * runImport → imports.appendBatch over a Convex client. The backend runs in a child process so the
+ * client's and the backend's peak RSS are measured separately. Prints rows/s end to end and the
+ * final counts. Goals: ≥ 10,000 rows/s; 1M rows < 2 minutes; client memory < 500 MB.
+ *
+ *   BENCH_ROWS=100000,1000000   row counts (default both)
+ *   BENCH_BATCH=2000            rows per appendBatch
+ */
+import { fork, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { faker } from "@faker-js/faker";
+import { ConvexHttpClient } from "convex/browser";
+import { api } from "../convex/_generated/api";
+import { startBackend } from "../local-backend/src/server";
+import { configureBackendEnv } from "../scripts/backend-env";
+import { convexImportTransport } from "../src/features/import/hooks/convexTransport";
+import { openImportFile } from "../src/lib/import/openFile";
+import { autoMatch } from "../src/lib/import/pairing";
+import { runImport } from "../src/lib/import/runner";
+import { layoutRow, NC_HEADERS, toCsv } from "../tests/fixtures/import/layouts";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const SIZES = (process.env.BENCH_ROWS ?? "100000,1000000").split(",").map(Number);
+const BATCH = Number(process.env.BENCH_BATCH ?? 2000);
+const mb = (b: number) => `${(b / 1048576).toFixed(0)} MB`;
+
+let peakRss = 0;
+const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 100);
+
+/** Writes `n` NC-style rows, ~3% exact duplicates and ~1% rows without a last name. */
+async function generate(file: string, n: number) {
+  faker.seed(n);
+  const out = fs.createWriteStream(file);
+  out.write(toCsv(NC_HEADERS, []));
+  let chunk: string[][] = [];
+  for (let i = 0; i < n; i++) {
+    const row = layoutRow("nc", i);
+    // unique names so the duplicate count is predictable: row i's name carries its index
+    row[NC_HEADERS.indexOf("last_name")] = `${row[NC_HEADERS.indexOf("last_name")]}${i}`;
+    if (i % 33 === 32) row.splice(0, row.length, ...chunk[chunk.length - 1] ?? row); // duplicate of the previous row
+    if (i % 101 === 100) row[NC_HEADERS.indexOf("last_name")] = "";
+    chunk.push(row);
+    if (chunk.length === 5000) {
+      if (!out.write(toCsv([], chunk).replace(/^\n/, ""))) await new Promise<void>((r) => out.once("drain", () => r()));
+      chunk = [];
+    }
+  }
+  if (chunk.length) out.write(toCsv([], chunk).replace(/^\n/, ""));
+  await new Promise<void>((r) => out.end(r));
+}
+
+/** Child process: the embedded backend, reporting its peak RSS on request. */
+async function backendRole() {
+  let peak = 0;
+  setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 100).unref();
+  const backend = await startBackend({ functionsDir: path.join(root, "convex"), dataDir: process.env.BENCH_DATA!, port: 0 });
+  await configureBackendEnv(backend.engine, { siteUrl: "http://127.0.0.1:1" });
+  process.on("message", (m: { type: string }) => {
+    if (m.type === "rss") {
+      process.send!({ type: "rss", peak, rss: process.memoryUsage().rss });
+      peak = process.memoryUsage().rss;
+    } else if (m.type === "stop") {
+      void backend.stop().then(() => process.exit(0));
+    }
+  });
+  process.send!({ type: "ready", url: backend.cloudUrl });
+}
+
+let mutationMs = 0;
+/** Wraps the transport to separate server time (mutation round trips) from client time. */
+function timed(t: ReturnType<typeof convexImportTransport>): ReturnType<typeof convexImportTransport> {
+  return {
+    ...t,
+    appendBatch: async (a) => {
+      const t0 = performance.now();
+      try {
+        return await t.appendBatch(a);
+      } finally {
+        mutationMs += performance.now() - t0;
+      }
+    },
+  };
+}
+
+function ask<T>(child: ChildProcess, type: string): Promise<T> {
+  return new Promise((resolve) => {
+    child.once("message", (m) => resolve(m as T));
+    child.send({ type });
+  });
+}
+
+async function main() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "precinct-bench-import-"));
+  console.log(`import bench  dir=${dir}  node ${process.version}  ${os.cpus()[0]?.model ?? ""}  batch=${BATCH}`);
+  const files: Record<number, string> = {};
+  for (const n of SIZES) {
+    const t0 = performance.now();
+    files[n] = path.join(dir, `voters-${n}.csv`);
+    await generate(files[n], n);
+    console.log(`generated ${n.toLocaleString()} rows (${mb(fs.statSync(files[n]).size)}) in ${((performance.now() - t0) / 1000).toFixed(1)}s`);
+  }
+  const execArgv = process.env.BENCH_PROFILE ? [...process.execArgv, "--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : process.execArgv;
+  const child = fork(fileURLToPath(import.meta.url), [], { execArgv, env: { ...process.env, BENCH_ROLE: "backend", BENCH_DATA: path.join(dir, "data") } });
+  const ready = await new Promise<{ url: string }>((resolve, reject) => {
+    child.once("message", (m) => resolve(m as { url: string }));
+    child.once("exit", (code) => reject(new Error(`backend exited with ${code}`)));
+  });
+  const client = new ConvexHttpClient(ready.url, { logger: false });
+  const signed = (await client.action(api.auth.signIn, {
+    provider: "password",
+    params: { flow: "signUp", email: "bench@example.org", password: "correct-horse-42", firstName: "Bench", lastName: "Runner" },
+  })) as { tokens?: { token: string } | null };
+  if (!signed.tokens) throw new Error("sign-up did not return tokens");
+  client.setAuth(signed.tokens.token);
+  try {
+    for (const n of SIZES) {
+      const blob = await fs.openAsBlob(files[n]);
+      const file = Object.assign(blob, { name: path.basename(files[n]) });
+      peakRss = process.memoryUsage().rss;
+      const rssStart = peakRss;
+      await ask(child, "rss");
+      const t0 = performance.now();
+      const source = await openImportFile(file);
+      const sample = await source.next(50);
+      const mapping = autoMatch(source.headers, sample);
+      const fresh = await openImportFile(file);
+      let lastLog = t0;
+      const result = await runImport({
+        source: fresh,
+        transport: timed(convexImportTransport(client)),
+        filename: file.name,
+        mapping,
+        sampleRows: sample,
+        errorMode: "ignore",
+        batchSize: BATCH,
+        onProgress: (p) => {
+          const now = performance.now();
+          if (now - lastLog > 10_000) {
+            lastLog = now;
+            console.log(`  … ${p.processed.toLocaleString()} rows, ${(p.processed / ((now - t0) / 1000)).toFixed(0)} rows/s, rss ${mb(process.memoryUsage().rss)}`);
+          }
+        },
+      });
+      const secs = (performance.now() - t0) / 1000;
+      const serverSecs = mutationMs / 1000;
+      mutationMs = 0;
+      const doc = await client.query(api.imports.get, { importId: result.importId as never });
+      console.log(
+        `${n.toLocaleString()} rows: ${secs.toFixed(1)}s end to end, ${(n / secs).toFixed(0)} rows/s  ` +
+          `imported ${doc?.imported_records.toLocaleString()} duplicates ${doc?.duplicate_records.toLocaleString()} errors ${doc?.failed_records.toLocaleString()}  ` +
+          `status ${doc?.status}  (appendBatch round trips ${serverSecs.toFixed(1)}s)`,
+      );
+      const be = await ask<{ peak: number; rss: number }>(child, "rss");
+      console.log(`  memory: client peak RSS ${mb(peakRss)} (at start ${mb(rssStart)}), backend peak RSS ${mb(be.peak)}`);
+    }
+  } finally {
+    clearInterval(sampler);
+    child.send({ type: "stop" });
+    await new Promise((r) => child.once("exit", r));
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+void (process.env.BENCH_ROLE === "backend" ? backendRole() : main()).catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

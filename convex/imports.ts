@@ -1,0 +1,390 @@
+/**
+ * Contact import: start, append batches, finish / fail / cancel, history, details, outcomes and exact
+ * deletion. Importing and deleting need voters.manage; reading history and outcomes needs voters.view.
+ */
+import { v } from "convex/values";
+import { internal } from "./_generated/api";
+import type { Doc, Id } from "./_generated/dataModel";
+import type { MutationCtx } from "./_generated/server";
+import { appError, internalMutation, orgMutation, orgQuery, publicQuery } from "./functions";
+import {
+  applyBatch,
+  deleteImportChunk,
+  DELETE_CHUNK,
+  isStale,
+  loadImport,
+  summaryStats,
+} from "./model/imports";
+import { adjustCounter } from "./model/counters";
+import { loadViewer } from "./model/viewer";
+import { vColumnMapping, vImportFieldType, vImportRow } from "./tables/imports";
+
+const vNewField = v.object({
+  key: v.string(),
+  label: v.string(),
+  type: v.union(v.literal("text"), v.literal("email"), v.literal("phone"), v.literal("date"), v.literal("number")),
+});
+
+const CUSTOM_KEY = /^[a-z0-9][a-z0-9_]*$/;
+const MAX_COLUMNS = 500;
+
+/** Creates the import (status in_progress) with its mapping, field details and new custom fields. */
+export const start = orgMutation("voters.manage")({
+  args: {
+    filename: v.string(),
+    totalRecords: v.union(v.number(), v.null()),
+    bytesTotal: v.optional(v.number()),
+    fieldMapping: v.array(vColumnMapping),
+    newFields: v.array(vNewField),
+    fieldDetails: v.array(v.object({ column: v.string(), target: v.string(), fieldType: vImportFieldType, sample: v.array(v.string()) })),
+    errorMode: v.union(v.literal("ask"), v.literal("ignore")),
+  },
+  handler: async (ctx, args) => {
+    if (args.fieldMapping.length > MAX_COLUMNS || args.fieldDetails.length > MAX_COLUMNS) throw appError("VALIDATION_ERROR", "Too many columns.");
+    const targets = new Set(args.fieldMapping.map((m) => m.target));
+    if (!targets.has("first_name") || !targets.has("last_name")) {
+      throw appError("VALIDATION_ERROR", "Please map all required fields (First Name, Last Name) before importing.", "Missing required fields");
+    }
+    const orgId = ctx.viewer.orgId;
+    const now = Date.now();
+    const created: string[] = [];
+    for (const f of args.newFields) {
+      if (!CUSTOM_KEY.test(f.key) || f.label.trim() === "") throw appError("VALIDATION_ERROR", "Please provide both field name and label.", "Missing information");
+      const existing = await ctx.db
+        .query("customFieldDefs")
+        .withIndex("by_org_key", (q) => q.eq("orgId", orgId).eq("key", f.key))
+        .unique();
+      if (!existing) {
+        await ctx.db.insert("customFieldDefs", { orgId, key: f.key, label: f.label.trim(), type: f.type, required: false, createdAt: now });
+      }
+      created.push(f.key);
+    }
+    const importId = await ctx.db.insert("importHistory", {
+      orgId,
+      filename: args.filename.slice(0, 255),
+      total_records: args.totalRecords ?? 0,
+      imported_records: 0,
+      failed_records: 0,
+      duplicate_records: 0,
+      processed_records: 0,
+      import_date: now,
+      import_duration_ms: 0,
+      status: "in_progress",
+      field_mapping: args.fieldMapping,
+      new_fields_created: created,
+      createdBy: ctx.viewer.userId,
+      updatedAt: now,
+      nextRow: 1,
+      bytes_total: args.bytesTotal,
+      bytes_done: 0,
+      error_mode: args.errorMode,
+      summary_stats: { total_known: args.totalRecords !== null },
+    });
+    for (const d of args.fieldDetails) {
+      await ctx.db.insert("importFieldDetails", {
+        orgId,
+        importId,
+        csv_field_name: d.column,
+        mapped_to_field: d.target,
+        field_type: d.fieldType,
+        records_processed: 0,
+        validation_errors: 0,
+        sample_data: d.sample.slice(0, 3).map((s) => s.slice(0, 500)),
+      });
+    }
+    await adjustCounter(ctx, orgId, "imports", 1);
+    return importId;
+  },
+});
+
+/** One atomic batch of rows; idempotent by its start row (see model/imports.applyBatch). */
+export const appendBatch = orgMutation("voters.manage")({
+  args: { importId: v.id("importHistory"), startRow: v.number(), rows: v.array(vImportRow), bytesDone: v.optional(v.number()) },
+  handler: async (ctx, args) => {
+    const doc = await loadImport(ctx, args.importId);
+    return await applyBatch(ctx, doc, args.startRow, args.rows, { bytesDone: args.bytesDone });
+  },
+});
+
+/** Marks the import completed with its final totals and per-column statistics. */
+export const finish = orgMutation("voters.manage")({
+  args: {
+    importId: v.id("importHistory"),
+    totalRecords: v.number(),
+    columnStats: v.array(v.object({ column: v.string(), processed: v.number(), errors: v.number() })),
+  },
+  handler: async (ctx, args) => {
+    const doc = await loadImport(ctx, args.importId);
+    if (doc.status !== "in_progress") throw appError("VALIDATION_ERROR", "This import is no longer running.");
+    const details = await ctx.db.query("importFieldDetails").withIndex("by_import", (q) => q.eq("importId", doc._id)).collect();
+    const stats = new Map(args.columnStats.map((s) => [s.column, s]));
+    for (const d of details) {
+      const s = stats.get(d.csv_field_name);
+      if (s) await ctx.db.patch(d._id, { records_processed: s.processed, validation_errors: s.errors });
+    }
+    const now = Date.now();
+    const total = Math.max(args.totalRecords, doc.processed_records);
+    const updated = { ...doc, total_records: total };
+    await ctx.db.patch(doc._id, {
+      status: "completed",
+      total_records: total,
+      updatedAt: now,
+      import_duration_ms: now - doc.import_date,
+      bytes_done: doc.bytes_total,
+      summary_stats: summaryStats(updated, details.length, details.filter((d) => d.field_type === "ignored").length),
+    });
+  },
+});
+
+/** "Import failed": a history row with status failed and the error. */
+export const fail = orgMutation("voters.manage")({
+  args: { importId: v.id("importHistory"), error: v.string() },
+  handler: async (ctx, args) => {
+    const doc = await loadImport(ctx, args.importId);
+    if (doc.status !== "in_progress") return;
+    const now = Date.now();
+    await ctx.db.patch(doc._id, {
+      status: "failed",
+      error_details: args.error.slice(0, 2000),
+      updatedAt: now,
+      import_duration_ms: now - doc.import_date,
+      total_records: Math.max(doc.total_records, doc.processed_records),
+    });
+  },
+});
+
+async function beginDeletion(ctx: MutationCtx, doc: Doc<"importHistory">, extra: Record<string, unknown>) {
+  await ctx.db.patch(doc._id, { deleting: true, summary_stats: { ...(doc.summary_stats ?? {}), ...extra } });
+  const fresh = (await ctx.db.get(doc._id))!;
+  const { done } = await deleteImportChunk(ctx, fresh);
+  if (!done) await ctx.scheduler.runAfter(0, internal.imports.deleteChunk, { importId: doc._id });
+  return done;
+}
+
+/** Cancel Import: keep what was imported (status cancelled) or delete everything imported so far. */
+export const cancel = orgMutation("voters.manage")({
+  args: { importId: v.id("importHistory"), deleteImported: v.boolean() },
+  handler: async (ctx, args) => {
+    const doc = await loadImport(ctx, args.importId);
+    if (doc.status !== "in_progress") throw appError("VALIDATION_ERROR", "This import is no longer running.");
+    const now = Date.now();
+    await ctx.db.patch(doc._id, {
+      status: "cancelled",
+      updatedAt: now,
+      import_duration_ms: now - doc.import_date,
+      total_records: Math.max(doc.total_records, doc.processed_records),
+      summary_stats: { ...(doc.summary_stats ?? {}), note: args.deleteImported ? "Cancelled; imported records deleted" : "Cancelled; imported records kept" },
+    });
+    if (args.deleteImported) {
+      const fresh = (await ctx.db.get(doc._id))!;
+      await beginDeletion(ctx, fresh, {});
+    }
+  },
+});
+
+/**
+ * Delete an import and exactly the voters it created. An import with zero imported records but
+ * duplicates is only marked deleted unless force is ticked; a running (not stale) import needs force.
+ */
+export const remove = orgMutation("voters.manage")({
+  args: { importId: v.id("importHistory"), force: v.optional(v.boolean()) },
+  handler: async (ctx, args) => {
+    const doc = await loadImport(ctx, args.importId);
+    const force = args.force ?? false;
+    if (doc.status === "deleted") throw appError("VALIDATION_ERROR", "Import has already been deleted");
+    if (doc.deleting) return { status: "deleting" as const };
+    if (doc.status === "in_progress" && !isStale(doc, Date.now()) && !force) {
+      throw appError("VALIDATION_ERROR", "This import is still running. Cancel it first, or tick Force Delete.");
+    }
+    const extra = force ? { force_deleted: true } : {};
+    if (doc.imported_records === 0 && doc.duplicate_records > 0 && !force) {
+      await ctx.db.patch(doc._id, {
+        status: "deleted",
+        imported_records: 0,
+        updatedAt: Date.now(),
+        summary_stats: { ...(doc.summary_stats ?? {}), deleted_at: Date.now(), deleted_count: 0, note: "No records were imported (duplicates only); marked deleted" },
+      });
+      return { status: "deleted" as const };
+    }
+    const done = await beginDeletion(ctx, doc, extra);
+    return { status: done ? ("deleted" as const) : ("deleting" as const) };
+  },
+});
+
+/** Self-scheduling deletion of the next chunk of an import's voters. */
+export const deleteChunk = internalMutation({
+  args: { importId: v.id("importHistory") },
+  handler: async (ctx, { importId }) => {
+    const doc = await ctx.db.get(importId);
+    if (!doc || !doc.deleting) return;
+    const { done } = await deleteImportChunk(ctx, doc);
+    if (!done) await ctx.scheduler.runAfter(0, internal.imports.deleteChunk, { importId });
+  },
+});
+
+function publicView(d: Doc<"importHistory">) {
+  return {
+    _id: d._id,
+    _creationTime: d._creationTime,
+    filename: d.filename,
+    total_records: d.total_records,
+    imported_records: d.imported_records,
+    failed_records: d.failed_records,
+    duplicate_records: d.duplicate_records,
+    processed_records: d.processed_records,
+    import_date: d.import_date,
+    import_duration_ms: d.import_duration_ms,
+    status: d.status,
+    field_mapping: d.field_mapping,
+    new_fields_created: d.new_fields_created,
+    summary_stats: (d.summary_stats ?? {}) as Record<string, unknown>,
+    error_details: d.error_details ?? null,
+    updatedAt: d.updatedAt,
+    nextRow: d.nextRow ?? 1,
+    bytes_total: d.bytes_total ?? null,
+    bytes_done: d.bytes_done ?? null,
+    error_mode: d.error_mode ?? "ask",
+    deleting: d.deleting ?? false,
+    deleted_so_far: d.deleted_so_far ?? 0,
+  };
+}
+export type ImportView = ReturnType<typeof publicView>;
+
+/** Import history, newest first (live: progress of running imports moves here too). */
+export const list = orgQuery("voters.view")({
+  args: { limit: v.optional(v.number()) },
+  handler: async (ctx, { limit }) => {
+    const rows = await ctx.db
+      .query("importHistory")
+      .withIndex("by_org_date", (q) => q.eq("orgId", ctx.viewer.orgId))
+      .order("desc")
+      .take(Math.min(Math.max(1, limit ?? 200), 500));
+    return rows.map(publicView);
+  },
+});
+
+/** import_statistics: total_imports, total_records_processed, avg_success_rate, last_import_date. */
+export const statistics = orgQuery("voters.view")({
+  args: {},
+  handler: async (ctx) => {
+    const rows = await ctx.db
+      .query("importHistory")
+      .withIndex("by_org_date", (q) => q.eq("orgId", ctx.viewer.orgId))
+      .order("desc")
+      .take(1000);
+    const rates = rows.filter((r) => r.status !== "deleted" && (r.total_records || r.processed_records) > 0).map((r) => (r.imported_records / (r.total_records || r.processed_records)) * 100);
+    return {
+      total_imports: rows.length,
+      total_records_processed: rows.reduce((s, r) => s + r.processed_records, 0),
+      avg_success_rate: rates.length ? rates.reduce((a, b) => a + b, 0) / rates.length : 0,
+      last_import_date: rows[0]?.import_date ?? null,
+    };
+  },
+});
+
+export const get = orgQuery("voters.view")({
+  args: { importId: v.id("importHistory") },
+  handler: async (ctx, { importId }) => {
+    const doc = await ctx.db.get(importId);
+    return doc ? publicView(doc) : null;
+  },
+});
+
+export const fieldDetails = orgQuery("voters.view")({
+  args: { importId: v.id("importHistory") },
+  handler: async (ctx, { importId }) => {
+    const rows = await ctx.db.query("importFieldDetails").withIndex("by_import", (q) => q.eq("importId", importId)).collect();
+    return rows.map((r) => ({
+      _id: r._id,
+      csv_field_name: r.csv_field_name,
+      mapped_to_field: r.mapped_to_field,
+      field_type: r.field_type,
+      records_processed: r.records_processed,
+      validation_errors: r.validation_errors,
+      sample_data: r.sample_data,
+    }));
+  },
+});
+
+/** Step 3 detail tables: duplicates / errors (stored outcomes), or the imported voters themselves. */
+export const outcomes = orgQuery("voters.view")({
+  args: { importId: v.id("importHistory"), kind: v.union(v.literal("duplicate"), v.literal("error"), v.literal("imported")), limit: v.optional(v.number()) },
+  handler: async (ctx, { importId, kind, limit }) => {
+    const n = Math.min(Math.max(1, limit ?? 100), 1000);
+    if (kind === "imported") {
+      const voters = await ctx.db.query("voters").withIndex("by_import", (q) => q.eq("importId", importId)).take(n);
+      return voters.map((v) => ({ row: null, voterId: v._id, first_name: v.first_name, last_name: v.last_name, email: v.email ?? "", message: "imported", existing: null }));
+    }
+    const rows = await ctx.db
+      .query("importRowOutcomes")
+      .withIndex("by_import_outcome", (q) => q.eq("importId", importId).eq("outcome", kind))
+      .take(n);
+    const out = [];
+    for (const r of rows) {
+      const existing = r.existingVoterId ? await ctx.db.get(r.existingVoterId) : null;
+      out.push({
+        row: r.row,
+        voterId: null,
+        first_name: r.first_name,
+        last_name: r.last_name,
+        email: r.email,
+        message: r.message,
+        existing: existing ? { id: existing._id, name: `${existing.first_name} ${existing.last_name}`, email: existing.email ?? "" } : null,
+      });
+    }
+    return out;
+  },
+});
+
+/** Organisation custom fields, offered as import targets. */
+export const customFields = orgQuery("voters.view")({
+  args: {},
+  handler: async (ctx) => {
+    const defs = await ctx.db.query("customFieldDefs").withIndex("by_org_key", (q) => q.eq("orgId", ctx.viewer.orgId)).collect();
+    return defs.map((d) => ({ key: d.key, label: d.label, type: d.type }));
+  },
+});
+
+/** Debug Import Deletion: what deleting this import would remove (counts and a sample). */
+export const debugImport = orgQuery("voters.view")({
+  args: { importId: v.string() },
+  handler: async (ctx, { importId }) => {
+    const id = ctx.db.normalizeId("importHistory", importId.trim());
+    const doc = id ? await ctx.db.get(id) : null;
+    if (!doc) return { found: false as const, message: "Import not found" };
+    const scan = await ctx.db
+      .query("voters")
+      .withIndex("by_import", (q) => q.eq("importId", doc._id))
+      .take(DELETE_CHUNK + 1);
+    return {
+      found: true as const,
+      import: publicView(doc),
+      votersToDelete: scan.length > DELETE_CHUNK ? null : scan.length,
+      votersToDeleteAtLeast: scan.length,
+      sample: scan.slice(0, 10).map((v) => ({ id: v._id, first_name: v.first_name, last_name: v.last_name, email: v.email ?? "", createdAt: v._creationTime })),
+      onlyMarked: doc.imported_records === 0 && doc.duplicate_records > 0,
+      running: doc.status === "in_progress" && !isStale(doc, Date.now()),
+    };
+  },
+});
+
+/** Check Permissions: authentication, read and delete, as the server sees the caller. */
+export const checkPermissions = publicQuery({
+  args: {},
+  handler: async (ctx) => {
+    const viewer = await loadViewer(ctx);
+    if (!viewer) {
+      const identity = await ctx.auth.getUserIdentity();
+      return { authenticated: identity !== null, member: false, canRead: false, canDelete: false, organization: null };
+    }
+    return {
+      authenticated: true,
+      member: true,
+      canRead: viewer.can("voters.view"),
+      canDelete: viewer.can("voters.manage"),
+      organization: viewer.org.name,
+    };
+  },
+});
+
+export type ImportId = Id<"importHistory">;

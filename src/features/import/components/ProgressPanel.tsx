@@ -1,0 +1,52 @@
+import { Button, Card, Flex, Grid, Progress, Text } from "@radix-ui/themes";
+import { useQuery } from "convex/react";
+import { api } from "../../../../convex/_generated/api";
+import type { Id } from "../../../../convex/_generated/dataModel";
+import { progressFigures } from "../../../lib/import/format";
+
+type ProgressPanelProps = { importId: string | null; onCancel(): void };
+
+/** Live progress of a running import, read from the import document (teammates see the same figures). */
+export function ProgressPanel({ importId, onCancel }: ProgressPanelProps) {
+  const doc = useQuery(api.imports.get, importId ? { importId: importId as Id<"importHistory"> } : "skip");
+  const fig = doc
+    ? progressFigures({
+        processed: doc.processed_records,
+        startedAt: doc.import_date,
+        updatedAt: doc.updatedAt,
+        total: doc.summary_stats.total_known ? doc.total_records : null,
+        bytesDone: doc.bytes_done ?? undefined,
+        bytesTotal: doc.bytes_total ?? undefined,
+      })
+    : null;
+  return (
+    <Card size="3" data-testid="import.progress">
+      <Flex direction="column" gap="3">
+        <Flex justify="between" align="center">
+          <Text size="4" weight="bold">Importing{doc ? ` ${doc.filename}` : "…"}</Text>
+          <Button color="red" variant="soft" onClick={onCancel}>Cancel Import</Button>
+        </Flex>
+        <Progress value={fig?.fraction !== null && fig?.fraction !== undefined ? fig.fraction * 100 : undefined} size="3" />
+        <Grid columns={{ initial: "2", sm: "5" }} gap="3">
+          <Figure label="Rows processed" value={doc ? doc.processed_records.toLocaleString() : "0"} />
+          <Figure label="Imported" value={doc ? doc.imported_records.toLocaleString() : "0"} />
+          <Figure label="Duplicates" value={doc ? doc.duplicate_records.toLocaleString() : "0"} />
+          <Figure label="Errors" value={doc ? doc.failed_records.toLocaleString() : "0"} />
+          <Figure
+            label="Rate · ETA"
+            value={fig ? `${Math.round(fig.rate).toLocaleString()} rows/s · ${fig.etaSeconds !== null ? `${Math.ceil(fig.etaSeconds)}s left` : "…"}` : "…"}
+          />
+        </Grid>
+      </Flex>
+    </Card>
+  );
+}
+
+function Figure({ label, value }: { label: string; value: string }) {
+  return (
+    <Flex direction="column">
+      <Text size="1" color="gray">{label}</Text>
+      <Text size="3" weight="bold">{value}</Text>
+    </Flex>
+  );
+}

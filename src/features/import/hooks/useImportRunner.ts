@@ -1,0 +1,75 @@
+/** Runs an import from the wizard: streaming reader → batches → live counts; cancel and row-error decisions. */
+import { useConvex } from "convex/react";
+import { useCallback, useRef, useState } from "react";
+import { api } from "../../../../convex/_generated/api";
+import type { Id } from "../../../../convex/_generated/dataModel";
+import type { ColumnMapping, NewFieldDef } from "../../../lib/import/fields";
+import { openImportFile } from "../../../lib/import/openFile";
+import { ImportControl, runImport, type ErrorDecision, type RowError, type RunImportResult } from "../../../lib/import/runner";
+import { convexImportTransport } from "./convexTransport";
+
+export type RunState =
+  | { phase: "idle" }
+  | { phase: "running"; importId: string | null }
+  | { phase: "done"; result: RunImportResult };
+
+export type PendingRowError = { error: RowError; decide(d: ErrorDecision): void };
+
+export function useImportRunner() {
+  const convex = useConvex();
+  const [state, setState] = useState<RunState>({ phase: "idle" });
+  const [pendingError, setPendingError] = useState<PendingRowError | null>(null);
+  const control = useRef<ImportControl | null>(null);
+  const importIdRef = useRef<string | null>(null);
+
+  const start = useCallback(
+    async (o: { file: File; mapping: ColumnMapping; newFields: NewFieldDef[]; sampleRows: string[][]; errorMode: "ask" | "ignore"; resume?: { importId: string; nextRow: number } }) => {
+      const ctl = new ImportControl();
+      control.current = ctl;
+      importIdRef.current = o.resume?.importId ?? null;
+      setState({ phase: "running", importId: importIdRef.current });
+      const source = await openImportFile(o.file);
+      const result = await runImport({
+        source,
+        transport: convexImportTransport(convex),
+        filename: o.file.name,
+        mapping: o.mapping,
+        newFields: o.newFields,
+        sampleRows: o.sampleRows,
+        errorMode: o.errorMode,
+        resume: o.resume,
+        control: ctl,
+        onStarted: (id) => {
+          importIdRef.current = id;
+          setState({ phase: "running", importId: id });
+        },
+        onRowError: (error) => new Promise<ErrorDecision>((resolve) => setPendingError({ error, decide: (d) => { setPendingError(null); resolve(d); } })),
+      });
+      if (result.status === "stopped") {
+        await convex.mutation(api.imports.cancel, { importId: result.importId as Id<"importHistory">, deleteImported: false });
+      }
+      setState({ phase: "done", result });
+      return result;
+    },
+    [convex],
+  );
+
+  /** Cancel Import?: pause between batches while the dialog is open. */
+  const pause = useCallback(() => control.current?.pause(), []);
+  const resume = useCallback(() => control.current?.resume(), []);
+  const cancel = useCallback(
+    async (deleteImported: boolean) => {
+      control.current?.cancel();
+      const id = importIdRef.current;
+      if (id) await convex.mutation(api.imports.cancel, { importId: id as Id<"importHistory">, deleteImported });
+    },
+    [convex],
+  );
+  const reset = useCallback(() => {
+    control.current = null;
+    importIdRef.current = null;
+    setState({ phase: "idle" });
+  }, []);
+
+  return { state, start, pause, resume, cancel, reset, pendingError };
+}

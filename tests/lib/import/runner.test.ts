@@ -1,0 +1,122 @@
+/** The client-side import driver with an in-memory transport: batching, resume, error decisions, cancel. */
+import { describe, expect, test } from "vitest";
+import { openDelimitedSource } from "../../../src/lib/import/csvSource";
+import { ImportControl, runImport, type BatchResult, type ImportTransport, type StartArgs } from "../../../src/lib/import/runner";
+import type { ImportRow } from "../../../src/lib/import/transform";
+
+/** Mirrors the server contract: idempotent by start row, gaps refused, names required. */
+function fakeServer(opts: { failAfterBatches?: number } = {}) {
+  const state = { failAfterBatches: opts.failAfterBatches, nextRow: 1, processed: 0, imported: 0, duplicates: 0, failed: 0, rows: [] as ImportRow[], batches: 0, finished: false, started: [] as StartArgs[] };
+  const transport: ImportTransport = {
+    start: async (a) => {
+      state.started.push(a);
+      return "imp1";
+    },
+    appendBatch: async ({ startRow, rows }): Promise<BatchResult> => {
+      if (state.failAfterBatches !== undefined && state.batches >= state.failAfterBatches) throw new Error("connection lost");
+      const counts = () => ({ nextRow: state.nextRow, processed: state.processed, imported: state.imported, duplicates: state.duplicates, failed: state.failed });
+      if (startRow < state.nextRow) return { applied: false, ...counts(), errors: [] };
+      if (startRow > state.nextRow) throw new Error("gap");
+      state.batches++;
+      const errors = [];
+      for (const r of rows) {
+        state.processed++;
+        if (!r.fields.first_name || !r.fields.last_name) {
+          state.failed++;
+          errors.push({ row: r.row, first_name: r.fields.first_name, last_name: r.fields.last_name, email: "", message: "Missing required fields (first name or last name)" });
+        } else {
+          state.imported++;
+          state.rows.push(r);
+        }
+      }
+      state.nextRow = rows[rows.length - 1].row + 1;
+      return { applied: true, ...counts(), errors };
+    },
+    finish: async () => {
+      state.finished = true;
+    },
+    fail: async () => undefined,
+  };
+  return { state, transport };
+}
+
+const csv = (n: number, blankEvery = 0) =>
+  "First,Last\n" + Array.from({ length: n }, (_, i) => (blankEvery && i % blankEvery === blankEvery - 1 ? ",Nofirst" : `F${i + 1},L${i + 1}`)).join("\n") + "\n";
+const mapping = { First: "first_name", Last: "last_name" };
+
+describe("runImport", () => {
+  test("sends consecutive batches and finishes with exact counts", async () => {
+    const { state, transport } = fakeServer();
+    const src = await openDelimitedSource(new Blob([csv(25)]), { sliceSize: 16 });
+    const r = await runImport({ source: src, transport, filename: "f.csv", mapping, batchSize: 10, errorMode: "ignore", sampleRows: [["F1", "L1"]] });
+    expect(r).toMatchObject({ status: "completed", rowsRead: 25 });
+    expect(state.batches).toBe(3);
+    expect(state.rows.map((x) => x.row)).toEqual(Array.from({ length: 25 }, (_, i) => i + 1));
+    expect(state.finished).toBe(true);
+    expect(state.started[0].fieldDetails[0]).toMatchObject({ column: "First", target: "first_name", fieldType: "existing", sample: ["F1"] });
+  });
+
+  test("interrupted, then resumed from nextRow: no row twice, none lost", async () => {
+    const first = fakeServer({ failAfterBatches: 2 });
+    await expect(runImport({ source: await openDelimitedSource(new Blob([csv(50)])), transport: first.transport, filename: "f.csv", mapping, batchSize: 10 })).rejects.toThrow(/connection lost/);
+    expect(first.state.nextRow).toBe(21);
+    // the connection is back; the admin re-selects the same file: the runner skips rows below nextRow
+    first.state.failAfterBatches = undefined;
+    const resumed = await runImport({
+      source: await openDelimitedSource(new Blob([csv(50)])),
+      transport: first.transport,
+      filename: "f.csv",
+      mapping,
+      batchSize: 10,
+      resume: { importId: "imp1", nextRow: first.state.nextRow },
+    });
+    expect(resumed.status).toBe("completed");
+    expect(first.state.rows.map((x) => x.row)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
+  });
+
+  test("ask mode: skip asks again, ignore similar stops asking, stop ends the import", async () => {
+    const asked: number[] = [];
+    const decisions = ["skip", "ignore_similar"] as const;
+    const { state, transport } = fakeServer();
+    const r = await runImport({
+      source: await openDelimitedSource(new Blob([csv(40, 5)])),
+      transport,
+      filename: "f.csv",
+      mapping,
+      batchSize: 10,
+      errorMode: "ask",
+      onRowError: async (e) => {
+        asked.push(e.row);
+        return decisions[asked.length - 1] ?? "stop";
+      },
+    });
+    expect(asked).toEqual([5, 15]);
+    expect(r.status).toBe("completed");
+    expect(state.failed).toBe(8);
+
+    const stop = fakeServer();
+    const r2 = await runImport({ source: await openDelimitedSource(new Blob([csv(40, 5)])), transport: stop.transport, filename: "f.csv", mapping, batchSize: 10, onRowError: async () => "stop" });
+    expect(r2.status).toBe("stopped");
+    expect(stop.state.batches).toBe(1);
+    expect(stop.state.finished).toBe(false);
+  });
+
+  test("cancel between batches", async () => {
+    const { state, transport } = fakeServer();
+    const control = new ImportControl();
+    const r = await runImport({
+      source: await openDelimitedSource(new Blob([csv(50)])),
+      transport,
+      filename: "f.csv",
+      mapping,
+      batchSize: 10,
+      control,
+      onProgress: (p) => {
+        if (p.processed >= 20) control.cancel();
+      },
+    });
+    expect(r.status).toBe("cancelled");
+    expect(state.processed).toBe(20);
+    expect(state.finished).toBe(false);
+  });
+});
