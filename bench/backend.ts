@@ -1,0 +1,187 @@
+/**
+ * local-backend benchmark (`npm run bench:backend`). Starts a fresh backend on the fixture app in
+ * a temp dir (same process, loopback only) and prints:
+ *   1. mutation → update delivered to other subscribed clients, p50/p99, with 1 and 20 subscribers
+ *   2. single-document insert mutations per second (sequential round trips and pipelined)
+ *   3. batched insert of 100k documents (messages: by_channel index + search index)
+ *   4. indexed range query over 1M documents
+ *   5. full-text search over 1M documents
+ * Goals (from the design brief): p50 < 20 ms, p99 < 100 ms; ≥ 20k docs/s; range < 10 ms;
+ * search < 100 ms. BENCH_DOCS=<n> shrinks the 1M-document phase for quick runs.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import WebSocket from "ws";
+import { ConvexClient, ConvexHttpClient } from "convex/browser";
+import { anyApi } from "convex/server";
+import { startBackend } from "../local-backend/src/server";
+
+const FIXTURE = fileURLToPath(new URL("../tests/local-backend/fixture/convex", import.meta.url));
+const TOTAL_DOCS = Number(process.env.BENCH_DOCS ?? 1_000_000);
+const BATCH_DOCS = Math.min(100_000, TOTAL_DOCS);
+const DOCS_PER_MUTATION = 2_000;
+const CHANNELS = 1_000;
+
+function pct(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+function fmt(ms: number): string {
+  return `${ms.toFixed(2)} ms`;
+}
+function stats(samples: number[]): string {
+  const s = [...samples].sort((a, b) => a - b);
+  return `p50 ${fmt(pct(s, 50))}  p99 ${fmt(pct(s, 99))}  (n=${s.length})`;
+}
+
+function newClient(url: string): ConvexClient {
+  return new ConvexClient(url, {
+    webSocketConstructor: WebSocket as unknown as typeof globalThis.WebSocket,
+    unsavedChangesWarning: false,
+    logger: false,
+  });
+}
+
+type Msg = { _id: string; body: string };
+
+let latencyRuns = 0;
+
+/** Mutation → delivery latency to `subscriberCount` other clients watching the channel. */
+async function deliveryLatency(url: string, subscriberCount: number, rounds: number): Promise<number[]> {
+  const channel = `lat-${subscriberCount}-${++latencyRuns}`;
+  const writer = newClient(url);
+  const subscribers = Array.from({ length: subscriberCount }, () => newClient(url));
+  // each subscriber resolves the pending waiter when it sees the expected number of rows
+  let expected = 0;
+  let pending: Array<{ resolve: (t: number) => void }> = [];
+  const seen = subscribers.map(() => -1);
+  let ready = 0;
+  let allReady!: () => void;
+  const readyPromise = new Promise<void>((r) => (allReady = r));
+  subscribers.forEach((c, i) =>
+    c.onUpdate(anyApi.messages.list, { channel }, (rows: Msg[]) => {
+      if (seen[i] === -1) {
+        seen[i] = rows.length;
+        if (++ready === subscriberCount) allReady();
+        return;
+      }
+      seen[i] = rows.length;
+      if (rows.length === expected) pending[i]?.resolve(performance.now());
+    }),
+  );
+  await readyPromise;
+  const samples: number[] = [];
+  for (let r = 0; r < rounds; r++) {
+    expected = r + 1;
+    const arrivals = subscribers.map((_, i) => new Promise<number>((resolve) => (pending[i] = { resolve })));
+    const t0 = performance.now();
+    await writer.mutation(anyApi.messages.send, { channel, body: `m${r}`, author: "bench" });
+    for (const t of await Promise.all(arrivals)) samples.push(t - t0);
+    pending = [];
+  }
+  await Promise.all([writer, ...subscribers].map((c) => c.close()));
+  return samples;
+}
+
+async function main(): Promise<void> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "lb-bench-"));
+  const backend = await startBackend({ functionsDir: FIXTURE, dataDir, port: 0 });
+  const http = new ConvexHttpClient(backend.cloudUrl, { logger: false });
+  console.log(`local-backend bench  data=${dataDir}  node ${process.version}  ${os.cpus()[0]?.model ?? ""}`);
+  try {
+    // warm up module caches and the first connection
+    await deliveryLatency(backend.cloudUrl, 1, 20);
+    console.log(`update delivery, 1 subscriber:    ${stats(await deliveryLatency(backend.cloudUrl, 1, 300))}   goal p50 < 20 ms, p99 < 100 ms`);
+    console.log(`update delivery, 20 subscribers:  ${stats(await deliveryLatency(backend.cloudUrl, 20, 150))}`);
+
+    {
+      const c = newClient(backend.cloudUrl);
+      const n = 2_000;
+      let t0 = performance.now();
+      for (let i = 0; i < n; i++) await c.mutation(anyApi.messages.send, { channel: "seq", body: `s${i}`, author: "bench" });
+      const seq = n / ((performance.now() - t0) / 1000);
+      t0 = performance.now();
+      const inflight: Promise<unknown>[] = [];
+      for (let i = 0; i < n; i++) inflight.push(c.mutation(anyApi.messages.send, { channel: "pipe", body: `p${i}`, author: "bench" }));
+      await Promise.all(inflight);
+      const piped = n / ((performance.now() - t0) / 1000);
+      console.log(`single-document inserts:          ${seq.toFixed(0)}/s sequential round trips, ${piped.toFixed(0)}/s pipelined (one client)`);
+      await c.close();
+    }
+
+    let inserted = 0;
+    const insert = async (count: number) => {
+      // two writers keep the engine busy while the other's response travels
+      const jobs: Array<() => Promise<unknown>> = [];
+      for (let done = 0; done < count; done += DOCS_PER_MUTATION) {
+        const start = inserted + done;
+        const k = Math.min(DOCS_PER_MUTATION, count - done);
+        jobs.push(() => http.mutation(anyApi.protocol.bench.insertBatch, { channelCount: CHANNELS, start, count: k }, { skipQueue: true }));
+      }
+      const lanes = [0, 1].map(async (lane) => {
+        for (let j = lane; j < jobs.length; j += 2) await jobs[j]();
+      });
+      await Promise.all(lanes);
+      inserted += count;
+    };
+    {
+      const t0 = performance.now();
+      await insert(BATCH_DOCS);
+      const secs = (performance.now() - t0) / 1000;
+      console.log(`batched insert ${BATCH_DOCS} docs:      ${(BATCH_DOCS / secs).toFixed(0)} docs/s (${secs.toFixed(1)} s, ${DOCS_PER_MUTATION}/mutation)   goal ≥ 20000 docs/s`);
+    }
+    if (TOTAL_DOCS > inserted) {
+      const t0 = performance.now();
+      await insert(TOTAL_DOCS - inserted);
+      console.log(`  (filled to ${inserted} docs in ${((performance.now() - t0) / 1000).toFixed(1)} s)`);
+    }
+
+    const timeQuery = async (label: string, fn: () => Promise<unknown>, goal: string, rounds = 50) => {
+      const first = (await fn());
+      const outcome = (first as { outcome?: { status: string; errorMessage?: string } })?.outcome;
+      if (outcome && outcome.status !== "success") throw new Error(`${label.trim()} failed: ${outcome.errorMessage}`);
+      for (let i = 0; i < 5; i++) await fn();
+      const samples: number[] = [];
+      for (let i = 0; i < rounds; i++) {
+        const t0 = performance.now();
+        await fn();
+        samples.push(performance.now() - t0);
+      }
+      console.log(`${label}${stats(samples)}   ${goal}`);
+    };
+    // HTTP before engine-direct: a long run of synchronous engine calls stalls the event loop, and
+    // an idle keep-alive connection can then be closed under the client's next request.
+    let channel = 0;
+    await timeQuery(
+      `range query (100 of ${inserted}), HTTP:   `,
+      () => http.query(anyApi.protocol.bench.channelRange, { channel: `c${channel++ % CHANNELS}`, limit: 100 }),
+      "goal < 10 ms",
+    );
+    await timeQuery(
+      `range query (100 of ${inserted}), engine: `,
+      () => backend.engine.runQuery({ path: "protocol/bench:channelRange", args: { channel: `c${channel++ % CHANNELS}`, limit: 100 }, identity: null }),
+      "",
+    );
+    // selective: a number appears in one body; broad: two common words match ~1/6 of all bodies
+    // (and "message" every body), so relevance ranking has to score a large share of the table
+    let k = 0;
+    const selective = () => `${(k++ * 7919) % inserted}`;
+    const words = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel"];
+    const broad = () => `${words[k++ % words.length]} ${words[(k * 3) % words.length]}`;
+    await timeQuery(`search, selective term (${inserted} docs), HTTP:   `, () => http.query(anyApi.protocol.bench.search, { text: selective(), limit: 20 }), "goal < 100 ms");
+    await timeQuery(`search, selective term (${inserted} docs), engine: `, () => backend.engine.runQuery({ path: "protocol/bench:search", args: { text: selective(), limit: 20 }, identity: null }), "");
+    await timeQuery(`search, two common words (${inserted} docs), engine: `, () => backend.engine.runQuery({ path: "protocol/bench:search", args: { text: broad(), limit: 20 }, identity: null }), "", 10);
+  } finally {
+    await backend.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (e: unknown) => {
+    console.error(e);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,138 @@
+/**
+ * Pieces shared by the WebSocket sync protocol (sync.ts) and the HTTP API (http.ts): function
+ * lookup with Convex's visibility rules, argument-size limits, timestamp encoding and the caller's
+ * authentication state.
+ */
+import type { JSONValue } from "convex/values";
+import type {
+  Engine,
+  FunctionKind,
+  FunctionOutcome,
+  UserIdentity,
+} from "./engine-api.js";
+
+/** Convex refuses function arguments above 8 MiB (and the client never sends more). */
+export const MAX_ARGS_BYTES = 8 * 1024 * 1024;
+
+/** Who is calling. `admin`: authenticated with the admin key (may impersonate a user). */
+export type Caller = {
+  identity: UserIdentity | null;
+  /** seconds since epoch; the token stops being accepted for new calls after it */
+  expiresAt?: number;
+  admin: boolean;
+};
+
+export const ANONYMOUS: Caller = { identity: null, admin: false };
+
+/** Same rules as `canonicalizeUdfPath` in the client: default export, optional `.js` suffix. */
+export function canonicalizePath(udfPath: string): string {
+  const pieces = udfPath.split(":");
+  let moduleName: string;
+  let functionName: string;
+  if (pieces.length === 1) {
+    moduleName = pieces[0];
+    functionName = "default";
+  } else {
+    moduleName = pieces.slice(0, -1).join(":");
+    functionName = pieces[pieces.length - 1];
+  }
+  if (moduleName.endsWith(".js")) moduleName = moduleName.slice(0, -3);
+  return `${moduleName}:${functionName}`;
+}
+
+const KIND_NAMES: Record<FunctionKind, string> = {
+  query: "Query",
+  mutation: "Mutation",
+  action: "Action",
+  httpAction: "HttpAction",
+};
+
+/**
+ * Resolve a path for an external caller. Returns the canonical path, or an error outcome worded
+ * like Convex's so client-side error handling and messages match.
+ */
+export function resolveFunction(
+  engine: Engine,
+  rawPath: string,
+  expected: FunctionKind | "any",
+  caller: Caller,
+): { ok: true; path: string; kind: FunctionKind } | { ok: false; outcome: FunctionOutcome } {
+  const path = canonicalizePath(rawPath);
+  const info = engine.getFunction(path);
+  // Internal functions are indistinguishable from missing ones for outside callers, as in Convex.
+  // (Convex lets admin-key callers run them; the engine contract has no way to ask for that, so
+  // admin callers are refused too.)
+  void caller;
+  if (!info || info.visibility === "internal" || info.kind === "httpAction") {
+    return {
+      ok: false,
+      outcome: errorOutcome(
+        `Could not find public function for '${path}'. Did you forget to run \`npx convex dev\` or \`npx convex deploy\`?`,
+      ),
+    };
+  }
+  if (expected !== "any" && info.kind !== expected) {
+    return {
+      ok: false,
+      outcome: errorOutcome(
+        `Trying to execute ${path} as ${KIND_NAMES[expected]}, but it is defined as ${KIND_NAMES[info.kind]}.`,
+      ),
+    };
+  }
+  return { ok: true, path, kind: info.kind };
+}
+
+export function errorOutcome(errorMessage: string): FunctionOutcome {
+  return { status: "error", errorMessage, logLines: [] };
+}
+
+/** Protocol args are `[argsObject]`; the engine wants the object. */
+export function unwrapArgs(args: unknown): { ok: true; args: JSONValue } | { ok: false; message: string } {
+  if (Array.isArray(args)) {
+    if (args.length !== 1) {
+      return { ok: false, message: `Expected exactly one argument object, received ${args.length} arguments` };
+    }
+    args = args[0];
+  }
+  if (args === undefined || args === null) return { ok: true, args: {} };
+  if (typeof args !== "object" || Array.isArray(args)) {
+    return { ok: false, message: `Function arguments must be an object, received ${JSON.stringify(args)?.slice(0, 100)}` };
+  }
+  return { ok: true, args: args as JSONValue };
+}
+
+export function argsTooLargeMessage(bytes: number): string {
+  return `Arguments are too large (${bytes} bytes; the maximum is ${MAX_ARGS_BYTES} bytes = 8 MiB).`;
+}
+
+/** u64 little-endian, base64 — the protocol's `EncodedTs`. */
+export function encodeTs(ts: bigint): string {
+  const buf = Buffer.alloc(8);
+  buf.writeBigUInt64LE(ts < 0n ? 0n : ts);
+  return buf.toString("base64");
+}
+
+export function decodeTs(encoded: string): bigint | null {
+  const buf = Buffer.from(encoded, "base64");
+  if (buf.length !== 8) return null;
+  return buf.readBigUInt64LE();
+}
+
+/** Whether a caller's token has expired (new calls then get an AuthError / 401). */
+export function callerExpired(caller: Caller, nowMs = Date.now()): boolean {
+  return caller.expiresAt !== undefined && caller.expiresAt * 1000 < nowMs;
+}
+
+/** Constant-time string comparison for admin keys. */
+export function safeEqual(a: string, b: string): boolean {
+  const ab = Buffer.from(a);
+  const bb = Buffer.from(b);
+  if (ab.length !== bb.length) return false;
+  let diff = 0;
+  for (let i = 0; i < ab.length; i++) diff |= ab[i] ^ bb[i];
+  return diff === 0;
+}
+
+export function describeError(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
