@@ -18,7 +18,7 @@ type RoleRow = Omit<RoleDefinition, "permissions"> & { permissions: string[]; as
 async function assignedCounts(ctx: QueryCtx, orgId: Doc<"organizations">["_id"]): Promise<Map<string, number>> {
   const memberships = await ctx.db
     .query("memberships")
-    .withIndex("by_org", (q) => q.eq("orgId", orgId))
+    .withIndex("by_org_user", (q) => q.eq("orgId", orgId))
     .collect();
   const counts = new Map<string, number>();
   for (const m of memberships) for (const r of new Set(m.roles)) counts.set(r, (counts.get(r) ?? 0) + 1);
@@ -40,7 +40,7 @@ export const list = orgQuery("users.manage")({
     const counts = await assignedCounts(ctx, ctx.viewer.orgId);
     const custom = await ctx.db
       .query("customRoles")
-      .withIndex("by_org", (q) => q.eq("orgId", ctx.viewer.orgId))
+      .withIndex("by_org_role", (q) => q.eq("orgId", ctx.viewer.orgId))
       .collect();
     return [
       ...BUILT_IN_ROLES.map((r) => toRow(r, counts, null)),
@@ -158,7 +158,7 @@ export const remove = orgMutation("users.manage")({
     // Pending invitations that would grant the role are withdrawn with it.
     const invitations = await ctx.db
       .query("invitations")
-      .withIndex("by_org", (q) => q.eq("orgId", ctx.viewer.orgId))
+      .withIndex("by_org_email", (q) => q.eq("orgId", ctx.viewer.orgId))
       .collect();
     for (const i of invitations) {
       if (i.status === "pending" && (i.role === roleId || i.roles?.includes(roleId))) await ctx.db.patch(i._id, { status: "revoked" });

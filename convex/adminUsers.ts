@@ -20,7 +20,7 @@ export const list = orgQuery("users.manage")({
   handler: async (ctx) => {
     const memberships = await ctx.db
       .query("memberships")
-      .withIndex("by_org", (q) => q.eq("orgId", ctx.viewer.orgId))
+      .withIndex("by_org_user", (q) => q.eq("orgId", ctx.viewer.orgId))
       .collect();
     const users = [];
     for (const m of memberships) {
@@ -43,7 +43,7 @@ export const list = orgQuery("users.manage")({
     // Users created here but who have not set their password yet.
     const invitations = await ctx.db
       .query("invitations")
-      .withIndex("by_org", (q) => q.eq("orgId", ctx.viewer.orgId))
+      .withIndex("by_org_email", (q) => q.eq("orgId", ctx.viewer.orgId))
       .collect();
     for (const i of invitations) {
       if (i.status !== "pending" || i.kind !== "create") continue;

@@ -11,7 +11,7 @@ export const stats = orgQuery(null)({
     const counters = await readCounters(ctx, orgId);
     const memberships = await ctx.db
       .query("memberships")
-      .withIndex("by_org", (q) => q.eq("orgId", orgId))
+      .withIndex("by_org_user", (q) => q.eq("orgId", orgId))
       .collect();
     const members = memberships.filter((m) => m.status === "active").length;
     const pendingMembers = memberships.length - members;

@@ -31,7 +31,7 @@ export const list = orgQuery("users.manage")({
     };
     const invitations = await ctx.db
       .query("invitations")
-      .withIndex("by_org", (q) => q.eq("orgId", ctx.viewer.orgId))
+      .withIndex("by_org_email", (q) => q.eq("orgId", ctx.viewer.orgId))
       .collect();
     const now = Date.now();
     const names = new Map<string, string>();
@@ -62,7 +62,7 @@ export const list = orgQuery("users.manage")({
     }
     const memberships = await ctx.db
       .query("memberships")
-      .withIndex("by_org", (q) => q.eq("orgId", ctx.viewer.orgId))
+      .withIndex("by_org_user", (q) => q.eq("orgId", ctx.viewer.orgId))
       .collect();
     const members = [];
     for (const m of memberships) {

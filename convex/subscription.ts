@@ -19,7 +19,7 @@ export const overview = orgQuery(null)({
     const counters = await readCounters(ctx, ctx.viewer.orgId);
     const members = await ctx.db
       .query("memberships")
-      .withIndex("by_org", (q) => q.eq("orgId", ctx.viewer.orgId))
+      .withIndex("by_org_user", (q) => q.eq("orgId", ctx.viewer.orgId))
       .collect();
     const paymentMethods = await ctx.db
       .query("paymentMethods")

@@ -25,7 +25,7 @@ export const me = userQuery({
     if (viewer === null) return { ...base, org: null };
     const custom = await ctx.db
       .query("customRoles")
-      .withIndex("by_org", (q) => q.eq("orgId", viewer.orgId))
+      .withIndex("by_org_role", (q) => q.eq("orgId", viewer.orgId))
       .collect();
     const allRoles = [...BUILT_IN_ROLES, ...custom.map(customRoleToDefinition)];
     return {

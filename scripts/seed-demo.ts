@@ -5,7 +5,10 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { faker } from "@faker-js/faker";
-import { createEngine } from "../local-backend/src/engine";
+import { randomBytes } from "node:crypto";
+import { ConvexHttpClient } from "convex/browser";
+import { makeFunctionReference } from "convex/server";
+import { startBackend } from "../local-backend/src/server";
 import { configureBackendEnv } from "./backend-env";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -63,22 +66,16 @@ function demoVoter() {
   };
 }
 
-const engine = createEngine({
-  functionsDir: path.join(root, "convex"),
-  dataDir,
-  cloudUrl: "http://127.0.0.1:3210",
-  siteUrl: "http://127.0.0.1:3211",
-  scheduler: false,
-  log: () => undefined,
-});
-await engine.start();
-await configureBackendEnv(engine, { siteUrl: "http://127.0.0.1:4173" });
+// Internal seed functions are called like `npx convex run` does: with a one-off admin key.
+const adminKey = randomBytes(24).toString("hex");
+const backend = await startBackend({ functionsDir: path.join(root, "convex"), dataDir, port: 0, adminKey, log: () => undefined });
+await configureBackendEnv(backend.engine, { siteUrl: "http://127.0.0.1:4173" });
+const client = new ConvexHttpClient(backend.cloudUrl);
+(client as unknown as { setAdminAuth(key: string): void }).setAdminAuth(adminKey);
 
-async function call(kind: "mutation" | "action", fn: string, args: Record<string, unknown>) {
-  const run = kind === "mutation" ? engine.runMutation.bind(engine) : engine.runAction.bind(engine);
-  const { outcome } = await run({ path: fn, args: args as never, identity: null });
-  if (outcome.status !== "success") throw new Error(`${fn}: ${outcome.errorMessage}`);
-  return outcome.value;
+async function call(kind: "mutation" | "action", fn: string, args: Record<string, unknown>): Promise<unknown> {
+  const ref = makeFunctionReference<typeof kind, Record<string, unknown>, unknown>(fn);
+  return kind === "mutation" ? await client.mutation(ref as never, args as never) : await client.action(ref as never, args as never);
 }
 
 let orgId = (await call("mutation", "seed:orgOfUser", { email: EMAIL })) as string | null;
@@ -108,6 +105,6 @@ for (const [name, description, size] of [
 await call("mutation", "seed:createCampaign", { orgId, name: "Early vote reminder", description: "Polling places and hours", campaign_type: "sms", status: "draft", groupIds: [groups[0]] });
 await call("mutation", "seed:createCampaign", { orgId, name: "Volunteer kickoff", description: null, campaign_type: "sms", status: "completed", groupIds: [groups[1]] });
 
-await engine.stop();
+await backend.stop();
 console.log(`Demo organisation ready: ${VOTERS} voters, ${groups.length} groups, 2 campaigns.`);
 console.log(`Sign in at http://127.0.0.1:4173/?login=true as ${EMAIL} / ${PASSWORD}`);

@@ -16,7 +16,7 @@ export const deliver = internalAction({
       await ctx.runMutation(internal.emails.markDelivered, { id, status: "demo", providerId: `demo_${id}` });
       return;
     }
-    const resend = new Resend(key, process.env.RESEND_BASE_URL ? { baseUrl: process.env.RESEND_BASE_URL } as never : undefined);
+    const resend = new Resend(key, process.env.RESEND_BASE_URL ? { baseUrl: process.env.RESEND_BASE_URL } : undefined);
     const { data, error } = await resend.emails.send({
       from: email.from,
       to: email.to,

@@ -72,7 +72,7 @@ export type ClassifiedError = { code: ErrorCode; message: string; title?: string
  * spec's texts and are shown as they are.
  */
 export function classifyError(error: unknown): ClassifiedError {
-  if (error instanceof ConvexError || (typeof error === "object" && error !== null && "data" in error && isAppErrorData((error as { data: unknown }).data))) {
+  if (error instanceof ConvexError || (typeof error === "object" && error !== null && "data" in error && isAppErrorData((error).data))) {
     const data = (error as { data: unknown }).data;
     if (isAppErrorData(data)) return { ...data, retryable: RETRYABLE.has(data.code) };
     if (typeof data === "string") return { code: codeFromMessage(data), message: data, retryable: false };

@@ -54,7 +54,7 @@ export const ACCOUNT_ADMIN_ROLE = "account_admin";
 export async function accountAdminCount(ctx: MutationCtx, orgId: Id<"organizations">): Promise<number> {
   const members = await ctx.db
     .query("memberships")
-    .withIndex("by_org", (q) => q.eq("orgId", orgId))
+    .withIndex("by_org_user", (q) => q.eq("orgId", orgId))
     .collect();
   return members.filter((m) => m.status === "active" && m.roles.includes(ACCOUNT_ADMIN_ROLE)).length;
 }

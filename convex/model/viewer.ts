@@ -5,7 +5,6 @@ import type { QueryCtx } from "../_generated/server";
 import { appError } from "../lib/errors";
 import {
   builtInRole,
-  type Mode,
   type Permission,
   type RoleDefinition,
   type RoleColor,
@@ -44,7 +43,7 @@ export function customRoleToDefinition(r: Doc<"customRoles">): RoleDefinition {
     description: r.description,
     level: r.level,
     permissions: r.permissions as Permission[],
-    modes: r.modes as Mode[],
+    modes: r.modes,
     color: r.color as RoleColor,
     builtIn: false,
   };
@@ -53,7 +52,7 @@ export function customRoleToDefinition(r: Doc<"customRoles">): RoleDefinition {
 export async function orgRoleLookup(ctx: QueryCtx, orgId: Id<"organizations">) {
   const custom = await ctx.db
     .query("customRoles")
-    .withIndex("by_org", (q) => q.eq("orgId", orgId))
+    .withIndex("by_org_role", (q) => q.eq("orgId", orgId))
     .collect();
   const byId = new Map(custom.map((r) => [r.roleId, customRoleToDefinition(r)]));
   return (id: string) => builtInRole(id) ?? byId.get(id);

@@ -81,7 +81,7 @@ export function cleanVoterFields(fields: VoterFields): VoterFields {
       if (t !== "" || k === "first_name" || k === "last_name") out[k] = t;
     } else if (k === "custom_fields" && typeof val === "object") {
       const cf: Record<string, string> = {};
-      for (const [ck, cv] of Object.entries(val as Record<string, string>)) {
+      for (const [ck, cv] of Object.entries(val)) {
         const t = String(cv).trim();
         if (t !== "") cf[ck] = t;
       }

@@ -72,7 +72,6 @@ export const coreTables = {
     joinedAt: v.number(),
   })
     .index("by_user", ["userId"])
-    .index("by_org", ["orgId"])
     .index("by_org_user", ["orgId", "userId"]),
 
   customRoles: defineTable({
@@ -86,7 +85,6 @@ export const coreTables = {
     modes: v.array(vMode),
     updatedAt: v.number(),
   })
-    .index("by_org", ["orgId"])
     .index("by_org_role", ["orgId", "roleId"]),
 
   invitations: defineTable({
@@ -108,7 +106,6 @@ export const coreTables = {
     acceptedUserId: v.optional(v.id("users")),
     createdAt: v.optional(v.number()),
   })
-    .index("by_org", ["orgId"])
     .index("by_org_email", ["orgId", "email"]),
 
   /** Live per-organisation counters (voters, groups, messages ...) kept by the mutations that change them. */

@@ -80,7 +80,7 @@ describe("adminUsers", () => {
     // A super admin can demote one of two admins.
     await sa.as.mutation(api.adminUsers.update, { userId: admin.userId, name: "A", roleIds: ["viewer"] });
     await expect(sa.as.mutation(api.adminUsers.remove, { userId: other.userId })).rejects.toThrow(/last Account Administrator/);
-    const stored = await t.run(async (ctx) => ctx.db.query("memberships").withIndex("by_org", (q) => q.eq("orgId", admin.orgId)).collect());
+    const stored = await t.run(async (ctx) => ctx.db.query("memberships").withIndex("by_org_user", (q) => q.eq("orgId", admin.orgId)).collect());
     expect(stored.filter((m) => m.roles.includes("account_admin")).map((m) => m.userId)).toEqual([other.userId]);
   });
 

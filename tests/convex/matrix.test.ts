@@ -22,7 +22,7 @@ type Registered = { isQuery?: boolean; isMutation?: boolean; isAction?: boolean;
 const LIBRARY_FUNCTIONS = new Set(["auth:signIn", "auth:signOut", "auth:store", "auth:isAuthenticated"]);
 const ROLES = ["super_admin", "account_admin", "campaign_manager", "volunteer", "viewer"] as const;
 
-const sources = import.meta.glob("../../convex/**/*.ts", { eager: true }) as Record<string, Record<string, unknown>>;
+const sources: Record<string, Record<string, unknown>> = import.meta.glob("../../convex/**/*.ts", { eager: true });
 
 function publicFunctions() {
   const out: { path: string; kind: "query" | "mutation" | "action"; fn: Registered }[] = [];
@@ -41,7 +41,7 @@ function publicFunctions() {
 }
 
 const tableTypes: Record<string, Json> = Object.fromEntries(
-  (JSON.parse(schema.export()).tables as { tableName: string; documentType: Json }[]).map((t) => [t.tableName, t.documentType]),
+  (JSON.parse((schema as unknown as { export(): string }).export()).tables as { tableName: string; documentType: Json }[]).map((t) => [t.tableName, t.documentType]),
 );
 
 /** Builds values that satisfy validators, creating referenced documents in the fixture organisation. */
