@@ -34,6 +34,7 @@ export class Catalog {
   byId = new Map<number, IndexDef>();
   schema: SchemaInfo | null = null;
   schemaByTable = new Map<string, SchemaTable>();
+  private indexListCache = new Map<string, IndexDef[]>();
 
   constructor(readonly store: Store) {}
 
@@ -47,12 +48,14 @@ export class Catalog {
   }
 
   private registerIndex(def: IndexDef) {
+    this.indexListCache.delete(def.table);
     let m = this.indexes.get(def.table);
     if (!m) this.indexes.set(def.table, (m = new Map()));
     m.set(def.name, def);
     this.byId.set(def.id, def);
   }
   private unregisterIndex(def: IndexDef) {
+    this.indexListCache.delete(def.table);
     this.indexes.get(def.table)?.delete(def.name);
     this.byId.delete(def.id);
   }
@@ -158,7 +161,7 @@ export class Catalog {
 
   private backfill(def: IndexDef) {
     const tn = this.tables.get(def.table);
-    if (tn === undefined) return;
+    if (tn === undefined || isDocumentsIndex(def)) return;
     let batch: Array<{ seq: number; doc: Doc }> = [];
     const flush = () => {
       if (def.kind === "db") {
@@ -188,9 +191,23 @@ export class Catalog {
     const d = this.indexes.get(table)?.get(name);
     return d?.kind === "search" ? d : undefined;
   }
-  tableIndexes(table: string): IndexDef[] {
-    return [...(this.indexes.get(table)?.values() ?? [])];
+  /** The table's indexes (a cached array: do not modify). */
+  tableIndexes(table: string): readonly IndexDef[] {
+    let list = this.indexListCache.get(table);
+    if (!list) {
+      list = [...(this.indexes.get(table)?.values() ?? [])];
+      this.indexListCache.set(table, list);
+    }
+    return list;
   }
+}
+
+/**
+ * `by_id` has no entries of its own: the documents table's unique id column is that index (its
+ * key, one string, orders like the id itself).
+ */
+export function isDocumentsIndex(def: IndexDef): boolean {
+  return def.kind === "db" && def.name === "by_id";
 }
 
 function sameIndex(a: IndexDef, b: Omit<DbIndexDef, "id"> | Omit<SearchIndexDef, "id">): boolean {
@@ -200,6 +217,43 @@ function sameIndex(a: IndexDef, b: Omit<DbIndexDef, "id"> | Omit<SearchIndexDef,
     return a.searchField === b.searchField && JSON.stringify(a.filterFields) === JSON.stringify(b.filterFields);
   }
   return false;
+}
+
+const ARRAY_INDEX_RE = /^(?:0|[1-9][0-9]*)$/;
+function isArrayIndexKey(k: string): boolean {
+  return ARRAY_INDEX_RE.test(k) && Number(k) < 4294967295;
+}
+
+/**
+ * `JSON.stringify(convexToJson({...value, _id, _creationTime}))` given `encoded` =
+ * `convexToJson(value)` (user fields only): convexToJson sorts object keys, and JavaScript lists
+ * array-index-like keys first, so the system fields go before the first other key above "_id".
+ * Returns undefined when the creation time would not print as a plain JSON number.
+ */
+export function storedJson(encoded: Record<string, JSONValue>, id: string, creationTime: number): string | undefined {
+  if (!Number.isFinite(creationTime) || Object.is(creationTime, -0)) return undefined;
+  // ids are base32 ([0-9a-z]): no escaping needed.
+  const sys = `"_creationTime":${creationTime},"_id":"${id}"`;
+  const full = JSON.stringify(encoded);
+  let before = 0;
+  let found = false;
+  for (const k in encoded) {
+    if (k > "_id" && !isArrayIndexKey(k)) {
+      found = true;
+      break;
+    }
+    before++;
+  }
+  if (!found) return full === "{}" ? `{${sys}}` : `${full.slice(0, -1)},${sys}}`;
+  if (before === 0) return `{${sys},${full.slice(1)}`;
+  // Rare: keys sorting before "_" (upper case, digits): measure the entries ahead of the system fields.
+  let pos = 1;
+  let i = 0;
+  for (const k in encoded) {
+    if (i++ === before) break;
+    pos += JSON.stringify(k).length + 1 + JSON.stringify(encoded[k]).length + 1;
+  }
+  return `${full.slice(0, pos)}${sys},${full.slice(pos)}`;
 }
 
 export function parseDoc(json: string): Doc {
@@ -387,6 +441,8 @@ export type Pending = {
   isNew: boolean;
   hasPlaceholder: boolean;
   keys?: Map<number, Buffer>;
+  /** `doc` as stored (convexToJson-encoded JSON), when already known; never set with placeholders */
+  json?: string;
 };
 
 export type Row = { key: Buffer; id: string; json: string | null; doc: Doc | null };
@@ -445,6 +501,7 @@ export class Tx {
 
   /** All pending writes, innermost layer winning. */
   flatten(): Map<string, Pending> {
+    if (this.layers.length === 1) return this.layers[0];
     const out = new Map<string, Pending>();
     for (const layer of this.layers) {
       for (const [id, p] of layer) {
@@ -480,7 +537,7 @@ export class Tx {
       this.readSet.addRange(byId.id, k, keySuccessor(k));
     }
     const p = this.pending(id);
-    if (p) return p.doc ? { doc: p.doc, json: null, table, seq: null } : null;
+    if (p) return p.doc ? { doc: p.doc, json: p.json ?? null, table, seq: null } : null;
     const row = this.hooks.store.getDoc(id);
     if (!row) return null;
     return { doc: parseDoc(row.json), json: row.json, table, seq: row.seq };
@@ -495,12 +552,23 @@ export class Tx {
     this.version++;
   }
 
-  insert(table: string, value: Doc, hasPlaceholder: boolean): string {
+  /**
+   * `encoded`, when given, is `convexToJson(value)` (what the insert syscall received); the
+   * stored JSON is then built from it now instead of encoding the document again at commit.
+   */
+  insert(table: string, value: Doc, hasPlaceholder: boolean): string;
+  /** the `db.vars.commitTs` placeholder check is done on the built JSON */
+  insert(table: string, value: Doc, hasPlaceholder: undefined, encoded: Record<string, JSONValue>): string;
+  insert(table: string, value: Doc, hasPlaceholder: boolean | undefined, encoded?: Record<string, JSONValue>): string {
     this.requireWritable();
     const tableNumber = this.catalog.ensureTable(table);
     const id = encodeId(tableNumber, newInternalId());
-    const doc: Doc = { ...value, _id: id, _creationTime: this.hooks.nextCreationTime() };
-    this.put({ id, table, tableNumber, doc, isNew: true, hasPlaceholder });
+    const creationTime = this.hooks.nextCreationTime();
+    const doc: Doc = { ...value, _id: id, _creationTime: creationTime };
+    let json = encoded !== undefined ? storedJson(encoded, id, creationTime) : undefined;
+    if (hasPlaceholder === undefined) hasPlaceholder = json === undefined ? JSON.stringify(encoded).includes('"$commitTs"') : json.includes('"$commitTs"');
+    if (hasPlaceholder) json = undefined;
+    this.put({ id, table, tableNumber, doc, isNew: true, hasPlaceholder, json });
     return id;
   }
 
@@ -573,8 +641,20 @@ export class IndexStream {
   private fill() {
     while (this.bufPos >= this.buffer.length && !this.sqlDone) {
       const store = this.tx.hooks.store;
-      let rows;
-      if (this.order === "asc") {
+      let rows: Array<{ key: Buffer; id: string; json: string }>;
+      if (isDocumentsIndex(this.index)) {
+        const tn = this.tx.catalog.tableNumber(this.index.table);
+        if (tn === undefined) rows = [];
+        else if (this.order === "asc") {
+          rows = this.sqlCursor
+            ? scanById(store, tn, this.sqlCursor, this.hi, "asc", this.batch, false, false)
+            : scanById(store, tn, this.lo, this.hi, "asc", this.batch, true, false);
+        } else {
+          rows = this.sqlCursor
+            ? scanById(store, tn, this.lo, this.sqlCursor, "desc", this.batch, true, false)
+            : scanById(store, tn, this.lo, this.hi, "desc", this.batch, true, false);
+        }
+      } else if (this.order === "asc") {
         rows = this.sqlCursor
           ? store.scan(this.index.id, this.sqlCursor, this.hi, "asc", this.batch, false, false)
           : store.scan(this.index.id, this.lo, this.hi, "asc", this.batch, true, false);
@@ -626,6 +706,75 @@ export class IndexStream {
   }
 }
 
+const STRING_TAG = encodeValue("")[0];
+const EMPTY_RANGE = Symbol("empty");
+
+/** Bytes of a by_id key bound after the string tag, up to the first NUL or non-ASCII byte. */
+function idBoundText(bound: Buffer): string {
+  let end = 1;
+  while (end < bound.length && bound[end] !== 0 && bound[end] < 0x80) end++;
+  return bound.toString("latin1", 1, end);
+}
+/** A string `s` with: key(id) ≥ bound ⇒ id ≥ s (null: no bound). */
+function idLowerBound(bound: Buffer): string | null | typeof EMPTY_RANGE {
+  if (bound.length === 0 || bound[0] < STRING_TAG) return null;
+  if (bound[0] > STRING_TAG) return EMPTY_RANGE;
+  return idBoundText(bound);
+}
+/** A string `s` with: key(id) < bound ⇒ id ≤ s (null: no bound); ids are ASCII. */
+function idUpperBound(bound: Buffer): string | null | typeof EMPTY_RANGE {
+  if (bound.length === 0 || bound[0] < STRING_TAG) return EMPTY_RANGE;
+  if (bound[0] > STRING_TAG) return null;
+  return `${idBoundText(bound)}\uffff`;
+}
+
+/**
+ * The by_id index range [lo, hi) (bounds' inclusiveness as given), read from the documents
+ * table: SQL narrows by id conservatively, exact key bounds are applied here.
+ */
+function scanById(
+  store: Store,
+  tableNumber: number,
+  lo: Buffer,
+  hi: Buffer,
+  order: "asc" | "desc",
+  limit: number,
+  loInclusive: boolean,
+  hiInclusive: boolean,
+): Array<{ key: Buffer; id: string; json: string }> {
+  const lb = idLowerBound(lo);
+  const ub = idUpperBound(hi);
+  const out: Array<{ key: Buffer; id: string; json: string }> = [];
+  if (lb === EMPTY_RANGE || ub === EMPTY_RANGE) return out;
+  let sqlLo = lb;
+  let sqlLoInclusive = true;
+  let sqlHi = ub;
+  let sqlHiInclusive = true;
+  while (out.length < limit) {
+    const want = limit - out.length;
+    const rows = store.scanDocsById(tableNumber, sqlLo, sqlLoInclusive, sqlHi, sqlHiInclusive, order, want);
+    for (const r of rows) {
+      const key = encodeTuple([r.id]);
+      const cLo = Buffer.compare(key, lo);
+      const cHi = Buffer.compare(key, hi);
+      const aboveLo = loInclusive ? cLo >= 0 : cLo > 0;
+      const belowHi = hiInclusive ? cHi <= 0 : cHi < 0;
+      if (aboveLo && belowHi) out.push({ key, id: r.id, json: r.json });
+      else if (order === "asc" ? !belowHi : !aboveLo) return out;
+    }
+    if (rows.length < want) break;
+    const last = rows[rows.length - 1].id;
+    if (order === "asc") {
+      sqlLo = last;
+      sqlLoInclusive = false;
+    } else {
+      sqlHi = last;
+      sqlHiInclusive = false;
+    }
+  }
+  return out;
+}
+
 export function rowDoc(row: Row): Doc {
   if (!row.doc) row.doc = parseDoc(row.json!);
   return row.doc;
@@ -644,6 +793,15 @@ export function validateDocument(catalog: Catalog, table: string, doc: Doc) {
   const { _id, _creationTime, ...fields } = doc;
   void _id;
   void _creationTime;
+  validateFields(catalog, table, fields);
+}
+
+/** Like validateDocument, for the user fields alone (no _id/_creationTime). */
+export function validateFields(catalog: Catalog, table: string, fields: Doc) {
+  const schema = catalog.schema;
+  if (!schema || !schema.schemaValidation) return;
+  const st = catalog.schemaByTable.get(table);
+  if (!st) return;
   const err = checkValue(st.documentType, fields, (id) => catalog.tableName(id));
   if (err) {
     throw new SystemError(`Failed to insert or update a document in table "${table}" because it does not match the schema: ${err}`);

@@ -23,9 +23,11 @@ import {
   Catalog,
   SystemError,
   Tx,
+  isDocumentsIndex,
   parseDoc,
   searchEntry,
   validateDocument,
+  validateFields,
   type Doc,
   type Pending,
   type SchemaInfo,
@@ -361,15 +363,12 @@ class Run implements SyscallHandler {
     for (const k of Object.keys(value)) {
       if (k.startsWith("_")) throw new Error(`Field names starting with "_" are reserved for system fields: "${k}"`);
     }
-    const hasPlaceholder = JSON.stringify(args.value).includes('"$commitTs"');
-    const id = tx.insert(table, value, hasPlaceholder);
-    try {
-      validateDocument(this.engine.catalog, table, tx.pending(id)!.doc!);
-    } catch (e) {
-      tx.layers[tx.layers.length - 1].delete(id);
-      throw e;
-    }
-    return JSON.stringify({ _id: id });
+    // `value` holds no system fields (checked above), so it is the document minus _id/_creationTime.
+    validateFields(this.engine.catalog, table, value);
+    // args.value is convexToJson(value) (the client encoded it): the stored JSON is built from it
+    // once, here, and also tells whether the value holds a commit-timestamp placeholder.
+    const id = tx.insert(table, value, undefined, args.value as Record<string, JSONValue>);
+    return `{"_id":"${id}"}`;
   }
 
   private patchOrReplace(args: { id: JSONValue; value: JSONValue; table?: string }, mode: "patch" | "replace"): string {
@@ -791,7 +790,7 @@ export class EngineImpl implements Engine {
     const old = p.isNew ? undefined : this.store.getDoc(p.id);
     if (!old && !p.doc) return null;
     const newDoc = p.doc ? (p.hasPlaceholder ? (resolveCommitTs(p.doc, ts) as Doc) : p.doc) : null;
-    const json = newDoc ? JSON.stringify(convexToJson(newDoc)) : null;
+    const json = newDoc ? (!p.hasPlaceholder && p.json !== undefined ? p.json : JSON.stringify(convexToJson(newDoc))) : null;
     if (old && json === old.json) return null;
     const oldDoc = old ? parseDoc(old.json) : null;
     const indexWrites: IndexWrite[] = [];
@@ -803,6 +802,8 @@ export class EngineImpl implements Engine {
         if (oldKey) writeSet.add(ix.id, oldKey);
         if (newKey) writeSet.add(ix.id, newKey);
         if (oldKey && newKey && oldKey.equals(newKey)) continue;
+        // by_id is the documents table's id column: no entries of its own.
+        if (isDocumentsIndex(ix)) continue;
         if (oldKey) indexWrites.push({ op: "delete", indexId: ix.id, key: oldKey });
         if (newKey) indexWrites.push({ op: "insert", indexId: ix.id, key: newKey });
       } else {

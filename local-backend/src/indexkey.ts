@@ -64,8 +64,19 @@ class Writer {
     }
   }
   result(): Buffer {
-    return Buffer.from(this.buf.subarray(0, this.len));
+    const out = Buffer.allocUnsafe(this.len);
+    this.buf.copy(out, 0, 0, this.len);
+    return out;
   }
+}
+
+// One scratch writer for every encode call (they are synchronous and never nest), so encoding
+// a key allocates only the result.
+const scratch = new Writer();
+function resetScratch(): Writer {
+  if (scratch.buf.length > 1 << 16) scratch.buf = Buffer.allocUnsafe(64);
+  scratch.len = 0;
+  return scratch;
 }
 
 const f64 = new DataView(new ArrayBuffer(8));
@@ -142,13 +153,13 @@ function compareKeyStrings(a: string, b: string): number {
 }
 
 export function encodeValue(v: Value | undefined): Buffer {
-  const w = new Writer();
+  const w = resetScratch();
   write(w, v);
   return w.result();
 }
 
 export function encodeTuple(values: ReadonlyArray<Value | undefined>): Buffer {
-  const w = new Writer();
+  const w = resetScratch();
   for (const v of values) write(w, v);
   return w.result();
 }
@@ -170,7 +181,7 @@ export function getFieldPath(doc: Record<string, unknown>, path: string): Value 
 
 /** Index key of a document: its index fields followed by _creationTime and _id. */
 export function indexKey(doc: Record<string, unknown>, fields: ReadonlyArray<string>): Buffer {
-  const w = new Writer();
+  const w = resetScratch();
   for (const f of fields) write(w, getFieldPath(doc, f));
   return w.result();
 }

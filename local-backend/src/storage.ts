@@ -9,6 +9,9 @@ import path from "node:path";
 
 export type IndexKind = "db" | "search";
 
+/** rows per multi-row INSERT statement */
+const MULTI_ROWS = 64;
+
 export type DbIndexDef = {
   id: number;
   table: string;
@@ -58,7 +61,10 @@ export class Store {
     insertIdx: Database.Statement;
     deleteIdx: Database.Statement;
     countDelta: Database.Statement;
+    maxSeq: Database.Statement;
   };
+  private multiCache = new Map<string, Database.Statement>();
+  private byIdCache = new Map<string, Database.Statement>();
   private scanCache = new Map<string, Database.Statement>();
   private ftsStmts = new Map<number, { insert: Database.Statement; del: Database.Statement }>();
 
@@ -88,7 +94,16 @@ export class Store {
       insertIdx: this.db.prepare("INSERT INTO idx(i, k, seq) VALUES (?, ?, ?)"),
       deleteIdx: this.db.prepare("DELETE FROM idx WHERE i = ? AND k = ?"),
       countDelta: this.db.prepare("UPDATE tables SET count = count + ? WHERE number = ?"),
+      maxSeq: this.db.prepare("SELECT max(seq) AS m FROM documents"),
     };
+    // Layout 2: the by_id index is served by the documents table's unique id column, so it has
+    // no entries in idx. Data dirs written before hold by_id entries; drop them once.
+    if (this.getMeta("layout") !== "2") {
+      this.db.transaction(() => {
+        this.db.prepare("DELETE FROM idx WHERE i IN (SELECT id FROM indexes WHERE kind = 'db' AND name = 'by_id')").run();
+        this.setMeta("layout", "2");
+      })();
+    }
   }
 
   close() {
@@ -171,6 +186,36 @@ export class Store {
     return stmt.all(indexId, lo, hi, limit) as StoredRow[];
   }
 
+  /**
+   * Up to `limit` documents of table `tbl` by id, ids in [lo, hi] (null: unbounded; `loInclusive`
+   * / `hiInclusive` false make that end exclusive), ascending or descending by id.
+   */
+  scanDocsById(
+    tbl: number,
+    lo: string | null,
+    loInclusive: boolean,
+    hi: string | null,
+    hiInclusive: boolean,
+    order: "asc" | "desc",
+    limit: number,
+  ): Array<{ seq: number; id: string; json: string }> {
+    const cacheKey = `${lo === null ? "-" : loInclusive ? "i" : "e"}${hi === null ? "-" : hiInclusive ? "i" : "e"}${order}`;
+    let stmt = this.byIdCache.get(cacheKey);
+    if (!stmt) {
+      const conds = ["tbl = @tbl"];
+      if (lo !== null) conds.push(`id ${loInclusive ? ">=" : ">"} @lo`);
+      if (hi !== null) conds.push(`id ${hiInclusive ? "<=" : "<"} @hi`);
+      stmt = this.db.prepare(
+        `SELECT seq, id, json FROM documents INDEXED BY sqlite_autoindex_documents_1 WHERE ${conds.join(" AND ")} ORDER BY id ${order === "asc" ? "ASC" : "DESC"} LIMIT @limit`,
+      );
+      this.byIdCache.set(cacheKey, stmt);
+    }
+    const params: Record<string, unknown> = { tbl, limit };
+    if (lo !== null) params.lo = lo;
+    if (hi !== null) params.hi = hi;
+    return stmt.all(params) as Array<{ seq: number; id: string; json: string }>;
+  }
+
   countIndexRange(indexId: number): number {
     return (this.db.prepare("SELECT count(*) AS c FROM idx WHERE i = ?").get(indexId) as { c: number }).c;
   }
@@ -194,30 +239,97 @@ export class Store {
     return stmt.all(match, limit) as Array<{ seq: number; score: number }>;
   }
 
-  /** Applies a batch of document writes atomically; returns seq numbers of inserted docs. */
+  private multi(sql: string, rowParams: number, rows: number): Database.Statement {
+    const key = `${sql}|${rows}`;
+    let stmt = this.multiCache.get(key);
+    if (!stmt) {
+      const tuple = `(${new Array(rowParams).fill("?").join(", ")})`;
+      stmt = this.db.prepare(`${sql} VALUES ${new Array(rows).fill(tuple).join(", ")}`);
+      this.multiCache.set(key, stmt);
+    }
+    return stmt;
+  }
+
+  /** Runs `sql VALUES (...), (...)` over flattened parameters, MULTI_ROWS rows per statement. */
+  private insertRows(sql: string, rowParams: number, params: unknown[]) {
+    const rows = params.length / rowParams;
+    if (rows <= MULTI_ROWS) {
+      if (rows > 0) this.multi(sql, rowParams, rows).run(params);
+      return;
+    }
+    let i = 0;
+    const stmt = this.multi(sql, rowParams, MULTI_ROWS);
+    const chunk = MULTI_ROWS * rowParams;
+    for (; i + MULTI_ROWS <= rows; i += MULTI_ROWS) stmt.run(params.slice(i * rowParams, i * rowParams + chunk));
+    if (i < rows) this.multi(sql, rowParams, rows - i).run(params.slice(i * rowParams));
+  }
+
+  /**
+   * Applies a batch of document writes atomically. New documents get consecutive row numbers
+   * after the current maximum (what SQLite would pick); index entries are inserted in key order,
+   * many rows per statement.
+   */
   commit(writes: DocWrite[], meta: Array<[string, string]>, tableCountDeltas: Map<number, number>) {
     const run = this.db.transaction(() => {
+      let nextSeq = 0;
+      for (const w of writes) {
+        if (w.seq === null && w.json !== null) {
+          nextSeq = (this.stmts.maxSeq.get() as { m: number | null }).m ?? 0;
+          break;
+        }
+      }
+      const docRows: unknown[] = [];
+      const idxInserts = new Map<number, Array<{ key: Buffer; seq: number }>>();
+      const ftsDeletes = new Map<number, number[]>();
+      const ftsInserts = new Map<number, unknown[]>();
       for (const w of writes) {
         let seq = w.seq;
         if (w.json === null) {
           if (seq !== null) this.stmts.deleteDoc.run(seq);
         } else if (seq === null) {
-          seq = Number(this.stmts.insertDoc.run(w.id, w.tableNumber, w.json).lastInsertRowid);
+          seq = ++nextSeq;
+          docRows.push(seq, w.id, w.tableNumber, w.json);
         } else {
           this.stmts.updateDoc.run(w.json, seq);
         }
         for (const iw of w.indexWrites) {
           if (iw.op === "delete") this.stmts.deleteIdx.run(iw.indexId, iw.key);
-        }
-        for (const iw of w.indexWrites) {
-          if (iw.op === "insert") this.stmts.insertIdx.run(iw.indexId, iw.key, seq);
+          else {
+            let list = idxInserts.get(iw.indexId);
+            if (!list) idxInserts.set(iw.indexId, (list = []));
+            list.push({ key: iw.key, seq: seq! });
+          }
         }
         for (const sw of w.searchWrites) {
-          const s = this.fts(sw.indexId);
-          if (w.seq !== null) s.del.run(w.seq);
-          if (sw.op === "upsert") s.insert.run(seq, sw.text, sw.filters);
+          if (w.seq !== null) {
+            let list = ftsDeletes.get(sw.indexId);
+            if (!list) ftsDeletes.set(sw.indexId, (list = []));
+            list.push(w.seq);
+          }
+          if (sw.op === "upsert") {
+            let list = ftsInserts.get(sw.indexId);
+            if (!list) ftsInserts.set(sw.indexId, (list = []));
+            list.push(seq, sw.text, sw.filters);
+          }
         }
       }
+      if (docRows.length > 0) this.insertRows("INSERT INTO documents(seq, id, tbl, json)", 4, docRows);
+      for (const [indexId, list] of idxInserts) {
+        // Mostly already ordered (creation time, counters); sorted keys keep B-tree writes local.
+        list.sort((a, b) => Buffer.compare(a.key, b.key));
+        const params: unknown[] = new Array(list.length * 3);
+        for (let j = 0; j < list.length; j++) {
+          params[j * 3] = indexId;
+          params[j * 3 + 1] = list[j].key;
+          params[j * 3 + 2] = list[j].seq;
+        }
+        this.insertRows("INSERT INTO idx(i, k, seq)", 3, params);
+      }
+      for (const [indexId, seqs] of ftsDeletes) {
+        const s = this.fts(indexId);
+        for (const seq of seqs) s.del.run(seq);
+      }
+      for (const [indexId, params] of ftsInserts) this.insertRows(`INSERT INTO fts_${indexId}(rowid, t, f)`, 3, params);
       for (const [k, v] of meta) this.stmts.setMeta.run(k, v);
       for (const [tbl, d] of tableCountDeltas) if (d !== 0) this.stmts.countDelta.run(d, tbl);
     });

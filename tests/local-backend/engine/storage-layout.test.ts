@@ -1,0 +1,154 @@
+/**
+ * Storage layout details behind the insert fast path: `by_id` is served by the documents table
+ * (no idx entries), inserted documents are stored as exactly `convexToJson` of the document, and
+ * nested/in-transaction reads see the same values.
+ */
+import Database from "better-sqlite3";
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { convexToJson, jsonToConvex, type JSONValue } from "convex/values";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createEngine } from "../../../local-backend/src/engine";
+import type { Engine } from "../../../local-backend/src/engine-api";
+import { caller, tempDir } from "./helpers";
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
+
+describe("engine: storage layout", () => {
+  let engine: Engine;
+  let work: string;
+  let c: ReturnType<typeof caller>;
+  beforeAll(async () => {
+    work = tempDir();
+    const fnDir = path.join(work, "convex");
+    fs.mkdirSync(fnDir);
+    fs.symlinkSync(path.join(repoRoot, "node_modules"), path.join(work, "node_modules"));
+    fs.writeFileSync(
+      path.join(fnDir, "schema.ts"),
+      `import { defineSchema, defineTable } from "convex/server";
+import { v } from "convex/values";
+export default defineSchema({
+  a: defineTable({ n: v.number(), x: v.optional(v.any()) }).index("by_n", ["n"]),
+  b: defineTable({ n: v.number() }),
+});
+`,
+    );
+    fs.writeFileSync(
+      path.join(fnDir, "f.ts"),
+      `import { mutationGeneric, queryGeneric } from "convex/server";
+import { v } from "convex/values";
+export const insertMany = mutationGeneric({
+  args: { table: v.string(), count: v.number() },
+  handler: async (ctx, { table, count }) => {
+    const ids = [];
+    for (let i = 0; i < count; i++) ids.push(await ctx.db.insert(table as "a", { n: i }));
+    return ids;
+  },
+});
+export const insertValue = mutationGeneric({
+  args: { x: v.any() },
+  handler: async (ctx, { x }) => {
+    const id = await ctx.db.insert("a", { n: -1, x });
+    const inTx = await ctx.db.get(id);
+    const viaIndex = await ctx.db.query("a").withIndex("by_id", (q) => q.eq("_id", id)).unique();
+    return { id, inTx, viaIndex };
+  },
+});
+export const insertRaw = mutationGeneric({
+  args: { value: v.any() },
+  handler: async (ctx, { value }) => {
+    const id = await ctx.db.insert("c" as any, value);
+    return { id, inTx: await ctx.db.get(id) };
+  },
+});
+export const get = queryGeneric({ args: { id: v.string() }, handler: async (ctx, { id }) => ctx.db.get(id as any) });
+export const byId = queryGeneric({
+  args: { op: v.string(), id: v.optional(v.string()), order: v.string() },
+  handler: async (ctx, { op, id, order }) => {
+    const q = ctx.db.query("a").withIndex("by_id", (q: any) =>
+      op === "all" ? q : op === "eq" ? q.eq("_id", id) : op === "gt" ? q.gt("_id", id) : op === "gte" ? q.gte("_id", id) : op === "lt" ? q.lt("_id", id) : q.lte("_id", id),
+    );
+    return (await q.order(order as "asc").collect()).map((d) => d._id);
+  },
+});
+export const pageById = queryGeneric({
+  args: { cursor: v.union(v.string(), v.null()), order: v.string() },
+  handler: async (ctx, { cursor, order }) =>
+    ctx.db.query("a").withIndex("by_id").order(order as "asc").paginate({ cursor, numItems: 7 }),
+});
+`,
+    );
+    engine = createEngine({
+      functionsDir: fnDir,
+      dataDir: path.join(work, "data"),
+      cloudUrl: "http://127.0.0.1:1",
+      siteUrl: "http://127.0.0.1:2",
+      scheduler: false,
+    });
+    await engine.start();
+    c = caller(engine);
+  });
+  afterAll(async () => {
+    await engine.stop();
+    fs.rmSync(work, { recursive: true, force: true });
+  });
+
+  it("serves by_id ranges from the documents table, per table, both orders, paginated", async () => {
+    const a = (await c.mutation("f:insertMany", { table: "a", count: 30 })) as string[];
+    await c.mutation("f:insertMany", { table: "b", count: 10 });
+    const a2 = (await c.mutation("f:insertMany", { table: "a", count: 5 })) as string[];
+    const all = [...a, ...a2].sort();
+    expect(await c.query("f:byId", { op: "all", order: "asc" })).toEqual(all);
+    expect(await c.query("f:byId", { op: "all", order: "desc" })).toEqual([...all].reverse());
+    const mid = all[17];
+    expect(await c.query("f:byId", { op: "eq", id: mid, order: "asc" })).toEqual([mid]);
+    expect(await c.query("f:byId", { op: "gt", id: mid, order: "asc" })).toEqual(all.slice(18));
+    expect(await c.query("f:byId", { op: "gte", id: mid, order: "desc" })).toEqual(all.slice(17).reverse());
+    expect(await c.query("f:byId", { op: "lt", id: mid, order: "desc" })).toEqual(all.slice(0, 17).reverse());
+    expect(await c.query("f:byId", { op: "lte", id: mid, order: "asc" })).toEqual(all.slice(0, 18));
+    // a string between ids, and one after every id
+    expect(await c.query("f:byId", { op: "gt", id: mid + "0", order: "asc" })).toEqual(all.slice(18));
+    expect(await c.query("f:byId", { op: "lt", id: "~", order: "asc" })).toEqual(all);
+    expect(await c.query("f:byId", { op: "gt", id: "", order: "asc" })).toEqual(all);
+    for (const order of ["asc", "desc"]) {
+      const seen: string[] = [];
+      let cursor: string | null = null;
+      for (;;) {
+        const r = (await c.query("f:pageById", { cursor, order })) as { page: Array<{ _id: string }>; isDone: boolean; continueCursor: string };
+        seen.push(...r.page.map((d) => d._id));
+        if (r.isDone) break;
+        cursor = r.continueCursor;
+      }
+      expect(seen).toEqual(order === "asc" ? all : [...all].reverse());
+    }
+  });
+
+  it("stores inserted documents as convexToJson of the document; by_id has no index entries", async () => {
+    const x = { big: { $integer: "AQAAAAAAAAA=" }, neg0: { $float: "AAAAAAAAAIA=" }, s: "é\u0000\"\\", arr: [1, 2.5, null, true], o: { z: 1, a: { b: [] } }, bytes: { $bytes: "AQID" } };
+    const r = (await c.mutation("f:insertValue", { x })) as { id: string; inTx: any; viaIndex: any };
+    const stored = await c.query("f:get", { id: r.id });
+    expect(r.inTx).toEqual(stored);
+    expect(r.viaIndex).toEqual(stored);
+    expect(jsonToConvex(stored as any)).toMatchObject({ n: -1, x: jsonToConvex(x as any) });
+    const values: Array<Record<string, JSONValue>> = [{}, { B: 1, "10": 2, "2": 3, a: { "1": 1, Z: 2 }, Zz: "x", zz: null, "~": true }, { A: 1 }, { z: 1 }, { "3": [] }];
+    for (const value of values) {
+      const w = (await c.mutation("f:insertRaw", { value })) as { id: string; inTx: Record<string, unknown> };
+      const read = (await c.query("f:get", { id: w.id })) as Record<string, unknown>;
+      expect(read).toEqual(w.inTx);
+      expect(Object.keys(read)).toEqual(Object.keys(convexToJson(jsonToConvex(read as any)) as object));
+      expect(read).toMatchObject(value);
+    }
+    const db = new Database(path.join(work, "data", "db.sqlite3"), { readonly: true });
+    try {
+      const rows = db.prepare("SELECT json FROM documents").all() as Array<{ json: string }>;
+      for (const { json } of rows) expect(json).toBe(JSON.stringify(convexToJson(jsonToConvex(JSON.parse(json)))));
+      const byIdEntries = db
+        .prepare("SELECT count(*) AS n FROM idx WHERE i IN (SELECT id FROM indexes WHERE name = 'by_id')")
+        .get() as { n: number };
+      expect(byIdEntries.n).toBe(0);
+    } finally {
+      db.close();
+    }
+  });
+});
