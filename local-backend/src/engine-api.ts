@@ -44,6 +44,8 @@ export type CallRequest = {
   /** convexToJson-encoded argument object (not the array) */
   args: JSONValue;
   identity: UserIdentity | null;
+  /** allow internal functions: only for admin-key callers (as `npx convex run` does) */
+  internal?: boolean;
 };
 
 export type QueryResult = {

@@ -918,7 +918,7 @@ export class EngineImpl implements Engine {
         journal = null;
       }
     }
-    return this.runQueryTop(req, journal, [], 0, false);
+    return this.runQueryTop(req, journal, [], 0, req.internal === true);
   }
 
   async runQueryTop(
@@ -950,7 +950,7 @@ export class EngineImpl implements Engine {
   }
 
   async runMutation(req: CallRequest): Promise<{ outcome: FunctionOutcome; ts: bigint }> {
-    return this.runMutationTop(req, { logLines: [], internalAllowed: false });
+    return this.runMutationTop(req, { logLines: [], internalAllowed: req.internal === true });
   }
 
   async runMutationTop(
@@ -993,7 +993,7 @@ export class EngineImpl implements Engine {
   }
 
   async runAction(req: CallRequest): Promise<{ outcome: FunctionOutcome }> {
-    return this.runActionTop(req, { logLines: [], internalAllowed: false, depth: 0 });
+    return this.runActionTop(req, { logLines: [], internalAllowed: req.internal === true, depth: 0 });
   }
 
   async runActionTop(

@@ -177,7 +177,7 @@ export function createCloudHandler(opts: CloudHandlerOptions): (req: IncomingMes
     if (!args.ok) throw new HttpError(400, "BadJsonBody", args.message);
     const resolved = resolveFunction(engine, path, expected, who);
     if (!resolved.ok) return outcomeResponse(res, resolved.outcome);
-    const call = { path: resolved.path, args: args.args, identity: who.identity };
+    const call = { path: resolved.path, args: args.args, identity: who.identity, internal: who.admin };
     let outcome: FunctionOutcome;
     try {
       if (resolved.kind === "query") outcome = (await engine.runQuery(call)).outcome;

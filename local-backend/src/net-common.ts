@@ -59,11 +59,9 @@ export function resolveFunction(
 ): { ok: true; path: string; kind: FunctionKind } | { ok: false; outcome: FunctionOutcome } {
   const path = canonicalizePath(rawPath);
   const info = engine.getFunction(path);
-  // Internal functions are indistinguishable from missing ones for outside callers, as in Convex.
-  // (Convex lets admin-key callers run them; the engine contract has no way to ask for that, so
-  // admin callers are refused too.)
-  void caller;
-  if (!info || info.visibility === "internal" || info.kind === "httpAction") {
+  // Internal functions are indistinguishable from missing ones for outside callers, as in Convex;
+  // admin-key callers may run them (like `npx convex run`).
+  if (!info || (info.visibility === "internal" && !caller.admin) || info.kind === "httpAction") {
     return {
       ok: false,
       outcome: errorOutcome(

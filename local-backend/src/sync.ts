@@ -190,7 +190,7 @@ export class SyncServer {
     const key = JSON.stringify([path, args, caller.identity, journal]);
     let run = this.shared.runs.get(key);
     if (!run) {
-      run = this.engine.runQuery({ path, args, identity: caller.identity, journal });
+      run = this.engine.runQuery({ path, args, identity: caller.identity, journal, internal: caller.admin });
       this.shared.runs.set(key, run);
       // failures (engine exceptions) must not be replayed to later callers
       run.catch(() => this.shared.runs.delete(key));
@@ -621,7 +621,7 @@ class Connection {
     const resolved = resolveFunction(this.engine, udfPath, kind, this.caller);
     if (!resolved.ok) return { ...resolved.outcome, ts };
     try {
-      const req = { path: resolved.path, args: unwrapped.args, identity: this.caller.identity };
+      const req = { path: resolved.path, args: unwrapped.args, identity: this.caller.identity, internal: this.caller.admin };
       if (kind === "mutation") {
         const r = await this.engine.runMutation(req);
         this.server.opts.onLogLines?.("mutation", resolved.path, r.outcome.logLines);

@@ -65,6 +65,11 @@ describe("HTTP API", () => {
     expect(admin.json.value).toBe(4);
     const wrongKey = await post("/api/query", { path: "protocol/misc:double", args: [{ n: 2 }] }, { Authorization: "Convex nope" });
     expect(wrongKey.status).toBe(401);
+    // Like `npx convex run`, an admin-key caller may run internal functions; a bad key still may not.
+    const adminInternal = await post("/api/query", { path: "protocol/misc:secret", args: [{}] }, { Authorization: "Convex test-admin-key" });
+    expect(adminInternal.status).toBe(200);
+    const badKeyInternal = await post("/api/query", { path: "protocol/misc:secret", args: [{}] }, { Authorization: "Convex nope" });
+    expect(badKeyInternal.status).toBe(401);
   });
 
   it("rejects calling a function as the wrong kind", async () => {
