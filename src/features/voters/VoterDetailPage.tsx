@@ -4,7 +4,6 @@ import { useQuery } from "convex/react";
 import { useState } from "react";
 import { useNavigate, useParams } from "react-router-dom";
 import { api } from "../../../convex/_generated/api";
-import type { Doc } from "../../../convex/_generated/dataModel";
 import { STATE_VERIFIED_PAIRS, VOTER_FIELD_DEFS } from "../../../convex/tables/voters";
 import { MODE_LABELS, useViewer } from "../../app/viewer/ViewerProvider";
 import { PageHeader } from "../../ui/PageHeader";
@@ -45,10 +44,10 @@ export function VoterDetailPage() {
   const value = (key: string) => {
     const v = (voter as Record<string, unknown>)[key];
     if (typeof v === "boolean") return v ? "Yes" : "No";
-    return v === undefined || v === null || v === "" ? "—" : String(v);
+    return typeof v === "string" || typeof v === "number" ? (v === "" ? "—" : String(v)) : "—";
   };
   const custom = Object.entries(voter.custom_fields ?? {});
-  const hasVerified = STATE_VERIFIED_PAIRS.some(([, vk]) => (voter as Doc<"voters">)[vk] !== undefined);
+  const hasVerified = STATE_VERIFIED_PAIRS.some(([, vk]) => voter[vk] !== undefined);
   const history = voter.state_voter_history ?? 0;
 
   return (

@@ -25,7 +25,7 @@ export function VoterFormPage() {
   const navigate = useNavigate();
   const { mode, can } = useViewer();
   const labels = MODE_LABELS[mode];
-  const voter = useQuery(api.voters.get, isNew ? "skip" : { id: id! });
+  const voter = useQuery(api.voters.get, isNew ? "skip" : { id: id ?? "" });
   const customDefs = useQuery(api.customFields.list, {});
   const create = useMutation(api.voters.create);
   const update = useMutation(api.voters.update);
@@ -85,11 +85,11 @@ export function VoterFormPage() {
         const newId: Id<"voters"> = await create({ fields });
         if (!newId) throw new Error("No data returned after creating voter");
         toast.success("Voter created successfully");
-        setTimeout(() => navigate(`/voters/${newId}`), 100);
+        setTimeout(() => void navigate(`/voters/${newId}`), 100);
       } else {
         await update({ id: voter!._id, fields });
         toast.success("Voter updated successfully", { duration: 3000 });
-        navigate(`/voters/${voter!._id}`);
+        void navigate(`/voters/${voter!._id}`);
       }
     } catch (e) {
       toast.failure("Error saving voter", e);
@@ -100,7 +100,7 @@ export function VoterFormPage() {
 
   const handleCancel = () => {
     setValues(original);
-    navigate(isNew ? "/voters" : `/voters/${voter!._id}`);
+    void navigate(isNew ? "/voters" : `/voters/${voter!._id}`);
   };
 
   return (

@@ -2,7 +2,7 @@ import { PlusIcon, UploadIcon } from "@radix-ui/react-icons";
 import { Box, Button, Card, Flex, Spinner, Text } from "@radix-ui/themes";
 import { useMutation } from "convex/react";
 import { useState } from "react";
-import { useNavigate } from "react-router-dom";
+import { useNavigate, useSearchParams } from "react-router-dom";
 import { api } from "../../../convex/_generated/api";
 import type { Doc } from "../../../convex/_generated/dataModel";
 import { MODE_LABELS, useViewer } from "../../app/viewer/ViewerProvider";
@@ -20,9 +20,21 @@ export function VotersPage() {
   const { mode, can } = useViewer();
   const labels = MODE_LABELS[mode];
   const navigate = useNavigate();
-  const [search, setSearch] = useState("");
-  const [party, setParty] = useState("");
-  const [status, setStatus] = useState("");
+  // The filter lives in the URL: shareable, and kept across reloads and back navigation.
+  const [params, setParams] = useSearchParams();
+  const search = params.get("q") ?? "";
+  const party = params.get("party") ?? "";
+  const status = params.get("status") ?? "";
+  const setParam = (key: string) => (value: string) =>
+    setParams(
+      (prev) => {
+        const next = new URLSearchParams(prev);
+        if (value) next.set(key, value);
+        else next.delete(key);
+        return next;
+      },
+      { replace: true },
+    );
   const debouncedSearch = useDebounced(search, 300);
   const filter = { search: debouncedSearch, party, status };
   const list = useVoterList(filter);
@@ -69,9 +81,9 @@ export function VotersPage() {
           search={search}
           party={party}
           status={status}
-          onSearchChange={setSearch}
-          onPartyChange={setParty}
-          onStatusChange={setStatus}
+          onSearchChange={setParam("q")}
+          onPartyChange={setParam("party")}
+          onStatusChange={setParam("status")}
         />
       </Card>
       {list.isLoading && list.voters.length === 0 ? (

@@ -1,0 +1,210 @@
+/**
+ * Voter groups and their members. voters.view reads; voters.update adds and removes members
+ * (like editing a voter); voters.manage creates, renames and deletes groups.
+ */
+import { paginationOptsValidator, type GenericDatabaseReader } from "convex/server";
+import { v } from "convex/values";
+import { internal } from "./_generated/api";
+import type { DataModel, Doc, Id } from "./_generated/dataModel";
+import type { MutationCtx } from "./_generated/server";
+import { appError, internalMutation, orgMutation, orgQuery } from "./functions";
+import { adjustCounter, readCounters } from "./model/counters";
+import { filteredVoters, MAX_PAGE, vVoterFilter } from "./voters";
+
+/** Members deleted inline when a group is deleted; the rest go in scheduled batches. */
+const PURGE_BATCH = 1000;
+
+function cleanGroupInput(name: string, description: string | undefined | null) {
+  const n = name.trim();
+  if (!n) throw appError("VALIDATION_ERROR", "Please enter a group name.", "Name Required");
+  if (n.length > 200) throw appError("VALIDATION_ERROR");
+  const d = description?.trim() ?? "";
+  return { name: n, description: d === "" ? null : d };
+}
+
+async function loadGroup(db: GenericDatabaseReader<DataModel>, id: Id<"voterGroups">): Promise<Doc<"voterGroups">> {
+  const g = await db.get(id);
+  if (!g) throw appError("NOT_FOUND");
+  return g;
+}
+
+/** All groups of the organisation, ordered by name. */
+export const list = orgQuery("voters.view")({
+  args: {},
+  handler: async (ctx) => {
+    const rows = await ctx.db
+      .query("voterGroups")
+      .withIndex("by_org_name", (q) => q.eq("orgId", ctx.viewer.orgId))
+      .take(2000);
+    return rows.map((g) => ({ _id: g._id, name: g.name, description: g.description, memberCount: g.memberCount, _creationTime: g._creationTime, updatedAt: g.updatedAt }));
+  },
+});
+
+export const create = orgMutation("voters.manage")({
+  args: { name: v.string(), description: v.optional(v.union(v.string(), v.null())) },
+  handler: async (ctx, args) => {
+    const clean = cleanGroupInput(args.name, args.description);
+    const id = await ctx.db.insert("voterGroups", { orgId: ctx.viewer.orgId, ...clean, memberCount: 0, updatedAt: Date.now() });
+    await adjustCounter(ctx, ctx.viewer.orgId, "voterGroups", 1);
+    return id;
+  },
+});
+
+export const update = orgMutation("voters.manage")({
+  args: { id: v.id("voterGroups"), name: v.string(), description: v.optional(v.union(v.string(), v.null())) },
+  handler: async (ctx, args) => {
+    await loadGroup(ctx.db, args.id);
+    await ctx.db.patch(args.id, { ...cleanGroupInput(args.name, args.description), updatedAt: Date.now() });
+  },
+});
+
+async function purgeGroupRows(ctx: MutationCtx, groupId: Id<"voterGroups">): Promise<boolean> {
+  const members = await ctx.db
+    .query("voterGroupMembers")
+    .withIndex("by_group", (q) => q.eq("groupId", groupId))
+    .take(PURGE_BATCH);
+  for (const m of members) await ctx.db.delete(m._id);
+  const targets = await ctx.db
+    .query("campaignTargets")
+    .withIndex("by_group", (q) => q.eq("groupId", groupId))
+    .take(PURGE_BATCH);
+  for (const t of targets) await ctx.db.delete(t._id);
+  return members.length < PURGE_BATCH && targets.length < PURGE_BATCH;
+}
+
+/** Deletes a group with its memberships and campaign targets (large groups finish in the background). */
+export const remove = orgMutation("voters.manage")({
+  args: { id: v.id("voterGroups") },
+  handler: async (ctx, { id }) => {
+    const group = await loadGroup(ctx.db, id);
+    await ctx.db.delete(group._id);
+    await adjustCounter(ctx, ctx.viewer.orgId, "voterGroups", -1);
+    const done = await purgeGroupRows(ctx, id);
+    if (!done) await ctx.scheduler.runAfter(0, internal.groups.purgeMembers, { groupId: id });
+  },
+});
+
+export const purgeMembers = internalMutation({
+  args: { groupId: v.id("voterGroups") },
+  handler: async (ctx, { groupId }) => {
+    const done = await purgeGroupRows(ctx, groupId);
+    if (!done) await ctx.scheduler.runAfter(0, internal.groups.purgeMembers, { groupId });
+  },
+});
+
+/** One page of a group's members with their voter data. */
+export const members = orgQuery("voters.view")({
+  args: { groupId: v.id("voterGroups"), paginationOpts: paginationOptsValidator },
+  handler: async (ctx, { groupId, paginationOpts }) => {
+    const page = await ctx.db
+      .query("voterGroupMembers")
+      .withIndex("by_group", (q) => q.eq("groupId", groupId))
+      .order("desc")
+      .paginate({ ...paginationOpts, numItems: Math.min(200, paginationOpts.numItems) });
+    const voters = await Promise.all(page.page.map((m) => ctx.db.get(m.voterId)));
+    return {
+      ...page,
+      page: page.page.flatMap((m, i) => {
+        const voter = voters[i];
+        return voter
+          ? [{ _id: m._id, voterId: voter._id, first_name: voter.first_name, last_name: voter.last_name, email: voter.email, phone: voter.phone }]
+          : [];
+      }),
+    };
+  },
+});
+
+async function isMember(db: GenericDatabaseReader<DataModel>, groupId: Id<"voterGroups">, voterId: Id<"voters">) {
+  return (
+    (await db
+      .query("voterGroupMembers")
+      .withIndex("by_group_voter", (q) => q.eq("groupId", groupId).eq("voterId", voterId))
+      .first()) !== null
+  );
+}
+
+/** Adds voters (already loaded, same org) to a group, skipping members; keeps memberCount right. */
+async function addVoters(ctx: MutationCtx, group: Doc<"voterGroups">, voterIds: Id<"voters">[]) {
+  let added = 0;
+  let duplicates = 0;
+  const seen = new Set<string>();
+  for (const voterId of voterIds) {
+    if (seen.has(voterId) || (await isMember(ctx.db, group._id, voterId))) {
+      duplicates += 1;
+      continue;
+    }
+    seen.add(voterId);
+    await ctx.db.insert("voterGroupMembers", { orgId: group.orgId, groupId: group._id, voterId });
+    added += 1;
+  }
+  if (added > 0) await ctx.db.patch(group._id, { memberCount: group.memberCount + added, updatedAt: Date.now() });
+  return { added, duplicates };
+}
+
+/** Adds one voter; an existing membership is reported, not an error ("Already a member"). */
+export const addMember = orgMutation("voters.update")({
+  args: { groupId: v.id("voterGroups"), voterId: v.id("voters") },
+  handler: async (ctx, { groupId, voterId }) => {
+    const group = await loadGroup(ctx.db, groupId);
+    if (!(await ctx.db.get(voterId))) throw appError("NOT_FOUND");
+    const { added } = await addVoters(ctx, group, [voterId]);
+    return { status: added === 1 ? ("added" as const) : ("duplicate" as const) };
+  },
+});
+
+export const removeMember = orgMutation("voters.update")({
+  args: { groupId: v.id("voterGroups"), voterId: v.id("voters") },
+  handler: async (ctx, { groupId, voterId }) => {
+    const group = await loadGroup(ctx.db, groupId);
+    const row = await ctx.db
+      .query("voterGroupMembers")
+      .withIndex("by_group_voter", (q) => q.eq("groupId", groupId).eq("voterId", voterId))
+      .first();
+    if (!row) throw appError("NOT_FOUND");
+    await ctx.db.delete(row._id);
+    await ctx.db.patch(group._id, { memberCount: Math.max(0, group.memberCount - 1), updatedAt: Date.now() });
+  },
+});
+
+/** Adds an explicit selection (one batch of the dialog's progress loop). */
+export const addMembers = orgMutation("voters.update")({
+  args: { groupId: v.id("voterGroups"), voterIds: v.array(v.id("voters")) },
+  handler: async (ctx, { groupId, voterIds }) => {
+    if (voterIds.length === 0) throw appError("VALIDATION_ERROR", "Please select at least one voter to add to the group.", "No Voters Selected");
+    if (voterIds.length > MAX_PAGE) throw appError("VALIDATION_ERROR");
+    const group = await loadGroup(ctx.db, groupId);
+    const voters = await Promise.all(voterIds.map((id) => ctx.db.get(id)));
+    const valid = voterIds.filter((_, i) => voters[i] !== null);
+    const result = await addVoters(ctx, group, valid);
+    return { ...result, failed: voterIds.length - valid.length };
+  },
+});
+
+/**
+ * "Select all matching": adds one page of the filter/search per call and returns the cursor for
+ * the next. The browser calls it until isDone, showing progress; it never holds the voters.
+ */
+export const addMatching = orgMutation("voters.update")({
+  args: {
+    groupId: v.id("voterGroups"),
+    ...vVoterFilter,
+    cursor: v.union(v.string(), v.null()),
+    numItems: v.optional(v.number()),
+  },
+  handler: async (ctx, { groupId, cursor, numItems, ...filter }) => {
+    const group = await loadGroup(ctx.db, groupId);
+    const n = Math.max(1, Math.min(MAX_PAGE, Math.floor(numItems ?? 500)));
+    const page = await filteredVoters(ctx.db, ctx.viewer.orgId, filter).paginate({ cursor, numItems: n });
+    const result = await addVoters(ctx, group, page.page.map((p) => p._id));
+    return { ...result, processed: page.page.length, isDone: page.isDone, continueCursor: page.continueCursor };
+  },
+});
+
+/** How many voters "select all matching" covers, when known without scanning (no filter). */
+export const matchingTotal = orgQuery("voters.view")({
+  args: vVoterFilter,
+  handler: async (ctx, f) => {
+    if (f.search?.trim() || f.party || f.status) return null;
+    return (await readCounters(ctx, ctx.viewer.orgId)).voters;
+  },
+});

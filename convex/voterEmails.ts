@@ -1,0 +1,49 @@
+/**
+ * The voter detail's send-email modal: queues one email to the voter through the email outbox
+ * (Resend, or demo mode without RESEND_API_KEY) and logs it as a completed email campaign.
+ * Requires messaging.send (campaign managers and super admins).
+ */
+import { v } from "convex/values";
+import { emailDemoMode, queueEmail } from "./emails";
+import { appError, orgMutation, orgQuery } from "./functions";
+import { adjustCounter } from "./model/counters";
+
+/** Whether sending is a demo (no provider credentials): the modal labels itself so. */
+export const status = orgQuery("voters.view")({
+  args: {},
+  handler: async () => ({ demoMode: emailDemoMode() }),
+});
+
+export const send = orgMutation("messaging.send")({
+  args: { voterId: v.id("voters"), subject: v.string(), message: v.string() },
+  handler: async (ctx, { voterId, subject, message }) => {
+    const voter = await ctx.db.get(voterId);
+    if (!voter) throw appError("NOT_FOUND");
+    const to = voter.email?.trim().toLowerCase();
+    if (!to) throw appError("VALIDATION_ERROR", "Recipient email address is required", "Error Sending Email");
+    const s = subject.trim();
+    if (!s) throw appError("VALIDATION_ERROR", "Please enter an email subject.", "Subject Required");
+    const body = message.trim();
+    if (!body) throw appError("VALIDATION_ERROR", "Please enter a message.", "Message Required");
+    if (s.length > 500 || body.length > 100_000) throw appError("VALIDATION_ERROR");
+    const orgId = ctx.viewer.orgId;
+    const outboxId = await queueEmail(ctx, { to, subject: s, text: body, kind: "voter_email", orgId });
+    const now = Date.now();
+    const campaignId = await ctx.db.insert("campaigns", {
+      orgId,
+      name: `Email to ${voter.first_name} ${voter.last_name}`.trim(),
+      description: null,
+      campaign_type: "email",
+      status: "completed",
+      individual_voters: [voterId],
+      subject: s,
+      body,
+      sentCount: 1,
+      createdBy: ctx.viewer.userId,
+      updatedAt: now,
+    });
+    await adjustCounter(ctx, orgId, "campaigns", 1);
+    await adjustCounter(ctx, orgId, "emailsSent", 1);
+    return { outboxId, campaignId, demoMode: emailDemoMode() };
+  },
+});

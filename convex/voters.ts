@@ -1,0 +1,194 @@
+/**
+ * Voters: server-paged list and search, detail, create/update/delete with validation, quick
+ * search, the voter's groups and the per-organisation form layout. voters.view reads;
+ * voters.update edits; only voters.manage creates and deletes.
+ */
+import { paginationOptsValidator, type GenericDatabaseReader, type OrderedQuery } from "convex/server";
+import { v } from "convex/values";
+import type { DataModel, Doc, Id } from "./_generated/dataModel";
+import { appError, internalMutation, orgMutation, orgQuery } from "./functions";
+import { adjustCounter } from "./model/counters";
+import { cleanVoterFields, deleteVoter, insertVoter, updateVoter, voterValidationProblem } from "./model/voters";
+import { vVoterFields, type VoterFields } from "./tables/voters";
+
+export const vVoterFilter = {
+  search: v.optional(v.string()),
+  party: v.optional(v.string()),
+  status: v.optional(v.string()),
+};
+export type VoterFilter = { search?: string; party?: string; status?: string };
+
+/** Largest page a caller may ask for (exports read 1,000 rows a call). */
+export const MAX_PAGE = 1000;
+
+/**
+ * The one query behind the list, the export and "add all matching to a group": full-text search
+ * (search index, filter fields party/status) or an index range, newest first. Never a scan.
+ */
+export function filteredVoters(
+  db: GenericDatabaseReader<DataModel>,
+  orgId: Id<"organizations">,
+  f: VoterFilter,
+): OrderedQuery<DataModel["voters"]> {
+  const search = f.search?.trim().toLowerCase();
+  const party = f.party || undefined;
+  const status = f.status || undefined;
+  if (search) {
+    return db.query("voters").withSearchIndex("search_text", (q) => {
+      let s = q.search("searchText", search).eq("orgId", orgId);
+      if (party) s = s.eq("party_affiliation", party);
+      if (status) s = s.eq("status", status);
+      return s;
+    });
+  }
+  if (party && status) {
+    return db
+      .query("voters")
+      .withIndex("by_org_party_status", (q) => q.eq("orgId", orgId).eq("party_affiliation", party).eq("status", status))
+      .order("desc");
+  }
+  if (party) return db.query("voters").withIndex("by_org_party", (q) => q.eq("orgId", orgId).eq("party_affiliation", party)).order("desc");
+  if (status) return db.query("voters").withIndex("by_org_status", (q) => q.eq("orgId", orgId).eq("status", status)).order("desc");
+  return db.query("voters").withIndex("by_org", (q) => q.eq("orgId", orgId)).order("desc");
+}
+
+function clampPage<T extends { numItems: number }>(opts: T): T {
+  return { ...opts, numItems: Math.max(1, Math.min(MAX_PAGE, Math.floor(opts.numItems))) };
+}
+
+/** The voter list: one page of the filter/search, newest first (search: by relevance). */
+export const list = orgQuery("voters.view")({
+  args: { paginationOpts: paginationOptsValidator, ...vVoterFilter },
+  handler: async (ctx, { paginationOpts, ...filter }) => {
+    return await filteredVoters(ctx.db, ctx.viewer.orgId, filter).paginate(clampPage(paginationOpts));
+  },
+});
+
+/** One voter, or null when the id is malformed, unknown or of another organisation. */
+export const get = orgQuery("voters.view")({
+  args: { id: v.string() },
+  handler: async (ctx, { id }) => {
+    const voterId = ctx.db.normalizeId("voters", id);
+    return voterId ? await ctx.db.get(voterId) : null;
+  },
+});
+
+/** The four suggested voters on the not-found page (the first four voters). */
+export const suggestions = orgQuery("voters.view")({
+  args: {},
+  handler: async (ctx) => {
+    const rows = await ctx.db
+      .query("voters")
+      .withIndex("by_org", (q) => q.eq("orgId", ctx.viewer.orgId))
+      .take(4);
+    return rows.map((r) => ({ _id: r._id, first_name: r.first_name, last_name: r.last_name, email: r.email }));
+  },
+});
+
+/** Quick search (groups, pickers): ≥ 2 characters, 10 results. */
+export const quickSearch = orgQuery("voters.view")({
+  args: { term: v.string() },
+  handler: async (ctx, { term }) => {
+    const t = term.trim().toLowerCase();
+    if (t.length < 2) return [];
+    const rows = await ctx.db
+      .query("voters")
+      .withSearchIndex("search_text", (q) => q.search("searchText", t).eq("orgId", ctx.viewer.orgId))
+      .take(10);
+    return rows.map((r) => ({ _id: r._id, first_name: r.first_name, last_name: r.last_name, email: r.email, phone: r.phone }));
+  },
+});
+
+async function validate(ctx: { db: GenericDatabaseReader<DataModel>; viewer: { orgId: Id<"organizations"> } }, fields: VoterFields) {
+  const defs = await ctx.db
+    .query("customFieldDefs")
+    .withIndex("by_org_key", (q) => q.eq("orgId", ctx.viewer.orgId))
+    .collect();
+  const problem = voterValidationProblem(fields, defs);
+  if (problem) throw appError("VALIDATION_ERROR", problem.message, problem.title);
+}
+
+export const create = orgMutation("voters.manage")({
+  args: { fields: vVoterFields },
+  handler: async (ctx, { fields }) => {
+    const clean = cleanVoterFields(fields);
+    await validate(ctx, clean);
+    return await insertVoter(ctx, ctx.viewer.orgId, clean);
+  },
+});
+
+async function loadVoter(db: GenericDatabaseReader<DataModel>, id: Id<"voters">): Promise<Doc<"voters">> {
+  const voter = await db.get(id);
+  if (!voter) throw appError("NOT_FOUND");
+  return voter;
+}
+
+export const update = orgMutation("voters.update")({
+  args: { id: v.id("voters"), fields: vVoterFields },
+  handler: async (ctx, { id, fields }) => {
+    const voter = await loadVoter(ctx.db, id);
+    const clean = cleanVoterFields(fields);
+    await validate(ctx, clean);
+    await updateVoter(ctx, voter, clean);
+    return id;
+  },
+});
+
+export const remove = orgMutation("voters.manage")({
+  args: { id: v.id("voters") },
+  handler: async (ctx, { id }) => {
+    const voter = await loadVoter(ctx.db, id);
+    await deleteVoter(ctx, voter);
+  },
+});
+
+/** The groups a voter belongs to, by name. */
+export const groupsOf = orgQuery("voters.view")({
+  args: { voterId: v.id("voters") },
+  handler: async (ctx, { voterId }) => {
+    const memberships = await ctx.db
+      .query("voterGroupMembers")
+      .withIndex("by_voter", (q) => q.eq("voterId", voterId))
+      .take(500);
+    const groups = await Promise.all(memberships.map((m) => ctx.db.get(m.groupId)));
+    return groups
+      .filter((g): g is Doc<"voterGroups"> => g !== null)
+      .map((g) => ({ _id: g._id, name: g.name, description: g.description }))
+      .sort((a, b) => a.name.localeCompare(b.name));
+  },
+});
+
+/** The organisation's saved order of form fields (null: default order). */
+export const formLayout = orgQuery("voters.view")({
+  args: {},
+  handler: async (ctx) => {
+    const row = await ctx.db
+      .query("voterFormLayouts")
+      .withIndex("by_org", (q) => q.eq("orgId", ctx.viewer.orgId))
+      .unique();
+    return row ? row.order : null;
+  },
+});
+
+export const saveFormLayout = orgMutation("voters.update")({
+  args: { order: v.array(v.string()) },
+  handler: async (ctx, { order }) => {
+    if (order.length > 500 || order.some((k) => k.length > 100)) throw appError("VALIDATION_ERROR");
+    const row = await ctx.db
+      .query("voterFormLayouts")
+      .withIndex("by_org", (q) => q.eq("orgId", ctx.viewer.orgId))
+      .unique();
+    if (row) await ctx.db.patch(row._id, { order, updatedAt: Date.now() });
+    else await ctx.db.insert("voterFormLayouts", { orgId: ctx.viewer.orgId, order, updatedAt: Date.now() });
+  },
+});
+
+/** Bulk seeding for benchmarks and demos (internal: never callable from a browser). */
+export const seedBatch = internalMutation({
+  args: { orgId: v.id("organizations"), voters: v.array(vVoterFields) },
+  handler: async (ctx, { orgId, voters }) => {
+    for (const f of voters) await insertVoter(ctx, orgId, f, { countLater: true });
+    await adjustCounter(ctx, orgId, "voters", voters.length);
+    return voters.length;
+  },
+});

@@ -1,0 +1,100 @@
+import { DotsHorizontalIcon, EyeOpenIcon, TrashIcon } from "@radix-ui/react-icons";
+import { Button, Card, DropdownMenu, Flex, Heading, IconButton, Spinner, Table, Text } from "@radix-ui/themes";
+import { useMutation, usePaginatedQuery } from "convex/react";
+import { useNavigate } from "react-router-dom";
+import { api } from "../../../../convex/_generated/api";
+import type { Id } from "../../../../convex/_generated/dataModel";
+import { toast } from "../../../ui/toast";
+
+type GroupMembersPanelProps = {
+  group: { _id: Id<"voterGroups">; name: string; memberCount: number } | null;
+  canChange: boolean;
+  onAddMembers(): void;
+};
+
+export function GroupMembersPanel({ group, canChange, onAddMembers }: GroupMembersPanelProps) {
+  const navigate = useNavigate();
+  const members = usePaginatedQuery(api.groups.members, group ? { groupId: group._id } : "skip", { initialNumItems: 50 });
+  const removeMember = useMutation(api.groups.removeMember);
+
+  const handleRemove = async (voterId: Id<"voters">) => {
+    if (!group) return;
+    try {
+      await removeMember({ groupId: group._id, voterId });
+      toast.success("Member removed");
+    } catch (e) {
+      toast.failure("Error removing from group", e);
+    }
+  };
+
+  return (
+    <Card data-testid="groups.members">
+      <Flex justify="between" align="center" mb="3">
+        <Heading size="4" as="h2">
+          Group Members{group ? ` — ${group.name} (${group.memberCount})` : ""}
+        </Heading>
+        {group && (
+          <DropdownMenu.Root>
+            <DropdownMenu.Trigger>
+              <Button variant="soft">Actions <DotsHorizontalIcon /></Button>
+            </DropdownMenu.Trigger>
+            <DropdownMenu.Content>
+              <DropdownMenu.Item onSelect={() => navigate(`/campaigns?group=${group._id}`)}>Email Group</DropdownMenu.Item>
+              <DropdownMenu.Item onSelect={() => navigate(`/messaging?group=${group._id}`)}>SMS Group</DropdownMenu.Item>
+              {canChange && <DropdownMenu.Item onSelect={onAddMembers}>Add Members</DropdownMenu.Item>}
+            </DropdownMenu.Content>
+          </DropdownMenu.Root>
+        )}
+      </Flex>
+      {!group ? (
+        <Text color="gray">Select a group to see its members.</Text>
+      ) : members.isLoading && members.results.length === 0 ? (
+        <Spinner />
+      ) : members.results.length === 0 ? (
+        <Text color="gray">This group has no members yet.</Text>
+      ) : (
+        <>
+          <Table.Root>
+            <Table.Header>
+              <Table.Row>
+                <Table.ColumnHeaderCell>Name</Table.ColumnHeaderCell>
+                <Table.ColumnHeaderCell>Email</Table.ColumnHeaderCell>
+                <Table.ColumnHeaderCell>Phone</Table.ColumnHeaderCell>
+                <Table.ColumnHeaderCell align="right">Actions</Table.ColumnHeaderCell>
+              </Table.Row>
+            </Table.Header>
+            <Table.Body>
+              {members.results.map((m) => {
+                const name = `${m.first_name} ${m.last_name}`;
+                return (
+                  <Table.Row key={m._id}>
+                    <Table.RowHeaderCell>{name}</Table.RowHeaderCell>
+                    <Table.Cell>{m.email ?? ""}</Table.Cell>
+                    <Table.Cell>{m.phone ?? ""}</Table.Cell>
+                    <Table.Cell align="right">
+                      <Flex gap="2" justify="end">
+                        <IconButton size="1" variant="ghost" aria-label={`View ${name}`} onClick={() => navigate(`/voters/${m.voterId}`)}>
+                          <EyeOpenIcon />
+                        </IconButton>
+                        {canChange && (
+                          <IconButton size="1" variant="ghost" color="red" aria-label={`Remove ${name}`} onClick={() => void handleRemove(m.voterId)}>
+                            <TrashIcon />
+                          </IconButton>
+                        )}
+                      </Flex>
+                    </Table.Cell>
+                  </Table.Row>
+                );
+              })}
+            </Table.Body>
+          </Table.Root>
+          {members.status === "CanLoadMore" && (
+            <Flex justify="center" mt="3">
+              <Button variant="soft" onClick={() => members.loadMore(50)}>Load more</Button>
+            </Flex>
+          )}
+        </>
+      )}
+    </Card>
+  );
+}

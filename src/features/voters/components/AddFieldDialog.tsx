@@ -1,0 +1,82 @@
+import { Button, Checkbox, Dialog, Flex, Select, Text, TextField } from "@radix-ui/themes";
+import { useMutation } from "convex/react";
+import { useState } from "react";
+import { api } from "../../../../convex/_generated/api";
+import { toast } from "../../../ui/toast";
+import { CUSTOM_FIELD_TYPES } from "../utils/voterForm";
+
+type AddFieldDialogProps = { open: boolean; onOpenChange(open: boolean): void };
+type FieldType = (typeof CUSTOM_FIELD_TYPES)[number]["value"];
+
+/** Creates an organisation-wide custom field (label, type, required, dropdown options). */
+export function AddFieldDialog({ open, onOpenChange }: AddFieldDialogProps) {
+  const create = useMutation(api.customFields.create);
+  const [label, setLabel] = useState("");
+  const [type, setType] = useState<FieldType | "">("");
+  const [required, setRequired] = useState(false);
+  const [options, setOptions] = useState("");
+  const [busy, setBusy] = useState(false);
+
+  const handleAdd = async () => {
+    if (!label.trim() || !type) return;
+    setBusy(true);
+    try {
+      await create({
+        label,
+        type,
+        required,
+        options: type === "dropdown" ? options.split(",").map((o) => o.trim()).filter(Boolean) : undefined,
+      });
+      toast.success("Field added", { description: label.trim() });
+      setLabel("");
+      setType("");
+      setRequired(false);
+      setOptions("");
+      onOpenChange(false);
+    } catch (e) {
+      toast.failure("Error adding field", e);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Dialog.Root open={open} onOpenChange={onOpenChange}>
+      <Dialog.Content maxWidth="440px">
+        <Dialog.Title>Add Field</Dialog.Title>
+        <Flex direction="column" gap="3">
+          <label>
+            <Text size="2" weight="medium">Label</Text>
+            <TextField.Root value={label} onChange={(e) => setLabel(e.target.value)} aria-label="Field label" />
+          </label>
+          <div>
+            <Text size="2" weight="medium" as="div">Type</Text>
+            <Select.Root value={type} onValueChange={(v) => setType(v as FieldType)}>
+              <Select.Trigger aria-label="Field type" placeholder="Select a type" style={{ width: "100%" }} />
+              <Select.Content>
+                {CUSTOM_FIELD_TYPES.map((t) => (
+                  <Select.Item key={t.value} value={t.value}>{t.label}</Select.Item>
+                ))}
+              </Select.Content>
+            </Select.Root>
+          </div>
+          {type === "dropdown" && (
+            <label>
+              <Text size="2" weight="medium">Options (comma-separated)</Text>
+              <TextField.Root value={options} onChange={(e) => setOptions(e.target.value)} aria-label="Dropdown options" />
+            </label>
+          )}
+          <Text as="label" size="2">
+            <Flex gap="2" align="center">
+              <Checkbox checked={required} onCheckedChange={(c) => setRequired(c === true)} /> Required
+            </Flex>
+          </Text>
+        </Flex>
+        <Flex gap="3" mt="4" justify="end">
+          <Dialog.Close><Button variant="soft" color="gray">Cancel</Button></Dialog.Close>
+          <Button disabled={!label.trim() || !type} loading={busy} onClick={() => void handleAdd()}>Add Field</Button>
+        </Flex>
+      </Dialog.Content>
+    </Dialog.Root>
+  );
+}

@@ -1,0 +1,60 @@
+import { Button, Dialog, Flex, Select, Text } from "@radix-ui/themes";
+import { useMutation, useQuery } from "convex/react";
+import { useState } from "react";
+import { api } from "../../../../convex/_generated/api";
+import type { Id } from "../../../../convex/_generated/dataModel";
+import { toast } from "../../../ui/toast";
+
+type AddToGroupDialogProps = { voterId: Id<"voters">; open: boolean; onOpenChange(open: boolean): void };
+
+export function AddToGroupDialog({ voterId, open, onOpenChange }: AddToGroupDialogProps) {
+  const groups = useQuery(api.groups.list, open ? {} : "skip");
+  const addMember = useMutation(api.groups.addMember);
+  const [groupId, setGroupId] = useState<string>("");
+  const [busy, setBusy] = useState(false);
+
+  const handleAdd = async () => {
+    if (!groupId) {
+      toast.warning("No Group Selected");
+      return;
+    }
+    setBusy(true);
+    try {
+      const r = await addMember({ groupId: groupId as Id<"voterGroups">, voterId });
+      if (r.status === "duplicate") toast.warning("Already a member");
+      else {
+        toast.success("Voter Added");
+        onOpenChange(false);
+        setGroupId("");
+      }
+    } catch (e) {
+      toast.failure("Error adding to group", e);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Dialog.Root open={open} onOpenChange={onOpenChange}>
+      <Dialog.Content maxWidth="420px">
+        <Dialog.Title>Add to Group</Dialog.Title>
+        {groups && groups.length === 0 ? (
+          <Text color="gray">No groups yet. Create one on the Voter Groups page.</Text>
+        ) : (
+          <Select.Root value={groupId} onValueChange={setGroupId}>
+            <Select.Trigger aria-label="Group" placeholder="Select a group" style={{ width: "100%" }} />
+            <Select.Content>
+              {(groups ?? []).map((g) => (
+                <Select.Item key={g._id} value={g._id}>{g.name}</Select.Item>
+              ))}
+            </Select.Content>
+          </Select.Root>
+        )}
+        <Flex gap="3" mt="4" justify="end">
+          <Dialog.Close><Button variant="soft" color="gray">Cancel</Button></Dialog.Close>
+          <Button onClick={() => void handleAdd()} loading={busy}>Add to Group</Button>
+        </Flex>
+      </Dialog.Content>
+    </Dialog.Root>
+  );
+}

@@ -1,0 +1,67 @@
+import { Badge, Button, Dialog, Flex, Text, TextArea, TextField } from "@radix-ui/themes";
+import { useMutation, useQuery } from "convex/react";
+import { useState } from "react";
+import { api } from "../../../../convex/_generated/api";
+import type { Id } from "../../../../convex/_generated/dataModel";
+import { toast } from "../../../ui/toast";
+
+type SendEmailDialogProps = { voterId: Id<"voters">; to: string; open: boolean; onOpenChange(open: boolean): void };
+
+/** Subject + message to one voter; queued on the server, demo mode labelled (spec/1 §5). */
+export function SendEmailDialog({ voterId, to, open, onOpenChange }: SendEmailDialogProps) {
+  const status = useQuery(api.voterEmails.status, open ? {} : "skip");
+  const send = useMutation(api.voterEmails.send);
+  const [subject, setSubject] = useState("");
+  const [message, setMessage] = useState("");
+  const [busy, setBusy] = useState(false);
+
+  const handleSend = async () => {
+    if (!subject.trim()) {
+      toast.error("Subject Required", { description: "Please enter an email subject." });
+      return;
+    }
+    if (!message.trim()) {
+      toast.error("Message Required", { description: "Please enter a message." });
+      return;
+    }
+    setBusy(true);
+    try {
+      const r = await send({ voterId, subject, message });
+      toast.success(r.demoMode ? "Email sent (demo mode)" : "Email sent", { description: `To ${to}` });
+      setSubject("");
+      setMessage("");
+      onOpenChange(false);
+    } catch (e) {
+      toast.failure("Error Sending Email", e);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Dialog.Root open={open} onOpenChange={onOpenChange}>
+      <Dialog.Content maxWidth="520px">
+        <Dialog.Title>
+          <Flex gap="2" align="center">
+            Send Email {status?.demoMode && <Badge color="amber">Demo mode — no email leaves the server</Badge>}
+          </Flex>
+        </Dialog.Title>
+        <Dialog.Description size="2" mb="3">To: {to}</Dialog.Description>
+        <Flex direction="column" gap="3">
+          <label>
+            <Text size="2" weight="medium">Subject</Text>
+            <TextField.Root value={subject} onChange={(e) => setSubject(e.target.value)} aria-label="Subject" />
+          </label>
+          <label>
+            <Text size="2" weight="medium">Message</Text>
+            <TextArea rows={6} value={message} onChange={(e) => setMessage(e.target.value)} aria-label="Message" />
+          </label>
+        </Flex>
+        <Flex gap="3" mt="4" justify="end">
+          <Dialog.Close><Button variant="soft" color="gray">Cancel</Button></Dialog.Close>
+          <Button onClick={() => void handleSend()} loading={busy}>Send Email</Button>
+        </Flex>
+      </Dialog.Content>
+    </Dialog.Root>
+  );
+}

@@ -1,0 +1,70 @@
+import { EyeOpenIcon, Pencil1Icon, TrashIcon } from "@radix-ui/react-icons";
+import { Flex, IconButton, Table, Text } from "@radix-ui/themes";
+import { useNavigate } from "react-router-dom";
+import type { Doc } from "../../../../convex/_generated/dataModel";
+import { FrequencyBadge } from "./FrequencyBadge";
+import { PartyBadge } from "./PartyBadge";
+import { StatusBadge } from "./StatusBadge";
+
+type VoterTableProps = {
+  voters: Doc<"voters">[];
+  petitionMode: boolean;
+  canEdit: boolean;
+  canDelete: boolean;
+  onDelete(voter: Doc<"voters">): void;
+};
+
+export function VoterTable({ voters, petitionMode, canEdit, canDelete, onDelete }: VoterTableProps) {
+  const navigate = useNavigate();
+  return (
+    <Table.Root variant="surface" data-testid="voters.table">
+      <Table.Header>
+        <Table.Row>
+          <Table.ColumnHeaderCell>Name</Table.ColumnHeaderCell>
+          <Table.ColumnHeaderCell>Email</Table.ColumnHeaderCell>
+          <Table.ColumnHeaderCell>Phone</Table.ColumnHeaderCell>
+          <Table.ColumnHeaderCell>Party</Table.ColumnHeaderCell>
+          <Table.ColumnHeaderCell>Status</Table.ColumnHeaderCell>
+          {petitionMode && <Table.ColumnHeaderCell>Voting Frequency</Table.ColumnHeaderCell>}
+          <Table.ColumnHeaderCell>Precinct</Table.ColumnHeaderCell>
+          <Table.ColumnHeaderCell align="right">Actions</Table.ColumnHeaderCell>
+        </Table.Row>
+      </Table.Header>
+      <Table.Body>
+        {voters.map((v) => {
+          const name = `${v.first_name} ${v.last_name}`;
+          return (
+            <Table.Row key={v._id} data-testid="voters.row">
+              <Table.RowHeaderCell>
+                <Text weight="medium">{name}</Text>
+              </Table.RowHeaderCell>
+              <Table.Cell>{v.email ?? ""}</Table.Cell>
+              <Table.Cell>{v.phone ?? ""}</Table.Cell>
+              <Table.Cell><PartyBadge party={v.party_affiliation} /></Table.Cell>
+              <Table.Cell><StatusBadge status={v.status} /></Table.Cell>
+              {petitionMode && <Table.Cell><FrequencyBadge history={v.state_voter_history} /></Table.Cell>}
+              <Table.Cell>{v.precinct ?? ""}</Table.Cell>
+              <Table.Cell align="right">
+                <Flex gap="2" justify="end">
+                  <IconButton size="1" variant="ghost" aria-label={`View ${name}`} onClick={() => navigate(`/voters/${v._id}`)}>
+                    <EyeOpenIcon />
+                  </IconButton>
+                  {canEdit && (
+                    <IconButton size="1" variant="ghost" aria-label={`Edit ${name}`} onClick={() => navigate(`/voters/${v._id}/edit`)}>
+                      <Pencil1Icon />
+                    </IconButton>
+                  )}
+                  {canDelete && (
+                    <IconButton size="1" variant="ghost" color="red" aria-label={`Delete ${name}`} onClick={() => onDelete(v)}>
+                      <TrashIcon />
+                    </IconButton>
+                  )}
+                </Flex>
+              </Table.Cell>
+            </Table.Row>
+          );
+        })}
+      </Table.Body>
+    </Table.Root>
+  );
+}

@@ -1,0 +1,58 @@
+import { useConvex } from "convex/react";
+import { useCallback, useState } from "react";
+import { api } from "../../../../convex/_generated/api";
+import { CsvExportWriter, exportColumns, exportFileName, XlsxExportWriter, type ExportVoter } from "../utils/exportWriter";
+import type { VoterListFilter } from "./useVoterList";
+
+const EXPORT_PAGE = 1000;
+
+function download(blob: Blob, name: string) {
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement("a");
+  a.href = url;
+  a.download = name;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+/**
+ * Exports the current filter/search: pages of 1,000 fetched one after another (one-shot queries,
+ * not subscriptions) and handed to a writer, so only one page is ever held as objects.
+ */
+export function useVoterExport(filter: VoterListFilter) {
+  const convex = useConvex();
+  const [exported, setExported] = useState<number | null>(null);
+
+  const run = useCallback(
+    async (format: "csv" | "xlsx") => {
+      setExported(0);
+      try {
+        const defs = await convex.query(api.customFields.list, {});
+        const columns = exportColumns(defs);
+        const writer = format === "csv" ? new CsvExportWriter(columns) : new XlsxExportWriter(await import("xlsx"), columns);
+        const args = { search: filter.search.trim() || undefined, party: filter.party || undefined, status: filter.status || undefined };
+        let cursor: string | null = null;
+        let count = 0;
+        for (;;) {
+          const page: { page: ExportVoter[]; isDone: boolean; continueCursor: string } = await convex.query(api.voters.list, {
+            ...args,
+            paginationOpts: { numItems: EXPORT_PAGE, cursor },
+          });
+          writer.addPage(page.page);
+          count += page.page.length;
+          setExported(count);
+          if (page.isDone) break;
+          cursor = page.continueCursor;
+        }
+        download(writer.finish(), exportFileName(format));
+        return count;
+      } finally {
+        setExported(null);
+      }
+    },
+    [convex, filter.search, filter.party, filter.status],
+  );
+  return { run, exporting: exported !== null, exported: exported ?? 0 };
+}

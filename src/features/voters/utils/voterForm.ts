@@ -1,0 +1,96 @@
+/** Pure logic of the voter add/edit form: section order, value conversion, custom field defs. */
+import type { VoterFields, VoterFieldDef, VoterFormSection } from "../../../../convex/tables/voters";
+import { VOTER_FIELD_DEFS, VOTER_FORM_SECTIONS } from "../../../../convex/tables/voters";
+
+export type FormValues = Record<string, string>;
+export type CustomDef = { key: string; label: string; type: string; required: boolean; options?: string[] };
+
+export const SECTION_LABELS: Record<VoterFormSection, string> = {
+  personal: "Personal Information",
+  address: "Address",
+  state_voter: "State Voter Data",
+  state_verified: "State Verified Data",
+  political: "Political Information",
+  notes: "Notes",
+  custom: "Custom Fields",
+};
+
+/** The modal's field types (spec/1 §2) and their stored type ids. */
+export const CUSTOM_FIELD_TYPES: { value: "text" | "textarea" | "email" | "phone" | "date" | "dropdown"; label: string }[] = [
+  { value: "text", label: "Text" },
+  { value: "textarea", label: "Long Text" },
+  { value: "email", label: "Email" },
+  { value: "phone", label: "Phone" },
+  { value: "date", label: "Date" },
+  { value: "dropdown", label: "Dropdown" },
+];
+
+/** The saved section order, completed with any section it lacks (in default order). */
+export function orderSections(saved: string[] | null | undefined): VoterFormSection[] {
+  const known = (saved ?? []).filter((s): s is VoterFormSection => (VOTER_FORM_SECTIONS as string[]).includes(s));
+  const unique = [...new Set(known)];
+  return [...unique, ...VOTER_FORM_SECTIONS.filter((s) => !unique.includes(s))];
+}
+
+export function moveItem<T>(list: T[], from: number, to: number): T[] {
+  const next = list.slice();
+  const [item] = next.splice(from, 1);
+  next.splice(to, 0, item);
+  return next;
+}
+
+/** Built-in fields plus the organisation's custom fields, as form field definitions. */
+export function formFieldDefs(custom: CustomDef[]): VoterFieldDef[] {
+  return [
+    ...VOTER_FIELD_DEFS,
+    ...custom.map((c) => ({
+      key: c.key,
+      label: c.label,
+      type: (c.type === "number" ? "text" : c.type) as VoterFieldDef["type"],
+      section: "custom" as const,
+      required: c.required,
+      options: c.options,
+    })),
+  ];
+}
+
+/** A stored voter as form strings. */
+export function valuesFromVoter(voter: Partial<VoterFields> | null | undefined): FormValues {
+  const out: FormValues = {};
+  if (!voter) return out;
+  for (const f of VOTER_FIELD_DEFS) {
+    const v = (voter as Record<string, unknown>)[f.key];
+    if (v === undefined || v === null) continue;
+    if (typeof v === "boolean") out[f.key] = v ? "Yes" : "No";
+    else if (typeof v === "string" || typeof v === "number") out[f.key] = String(v);
+  }
+  for (const [k, v] of Object.entries(voter.custom_fields ?? {})) out[k] = v;
+  return out;
+}
+
+/** Form strings → the mutation's fields (empty → absent; Yes/No → boolean; history → number). */
+export function fieldsFromValues(values: FormValues, custom: CustomDef[], keepCustom: Record<string, string> = {}): VoterFields {
+  const out: Record<string, unknown> = { first_name: (values.first_name ?? "").trim(), last_name: (values.last_name ?? "").trim() };
+  for (const f of VOTER_FIELD_DEFS) {
+    if (f.key === "first_name" || f.key === "last_name") continue;
+    const raw = (values[f.key] ?? "").trim();
+    if (raw === "") continue;
+    if (f.key === "from_state_database") out[f.key] = raw === "Yes";
+    else if (f.key === "state_voter_history") out[f.key] = Number(raw);
+    else out[f.key] = raw;
+  }
+  // values of custom fields without a definition (e.g. from an import) are kept as they are
+  const cf: Record<string, string> = { ...keepCustom };
+  for (const c of custom) {
+    const raw = (values[c.key] ?? "").trim();
+    if (raw === "") delete cf[c.key];
+    else cf[c.key] = raw;
+  }
+  if (Object.keys(cf).length > 0) out.custom_fields = cf;
+  return out as VoterFields;
+}
+
+/** Labels of required fields left empty (blocks saving: "Please fill in: …"). */
+export function missingRequired(values: FormValues, defs: VoterFieldDef[]): string[] {
+  return defs.filter((d) => d.required && !(values[d.key] ?? "").trim()).map((d) => d.label);
+}
