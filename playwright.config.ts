@@ -40,7 +40,7 @@ export default defineConfig({
     env: { BACKEND_PORT: String(backendPort), WEB_PORT: String(webPort) },
     timeout: 240_000,
     reuseExistingServer: !process.env.CI,
-    stdout: "pipe",
+    stdout: "ignore",
     stderr: "pipe",
   },
 });
