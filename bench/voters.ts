@@ -19,7 +19,7 @@ import { ConvexHttpClient } from "convex/browser";
 import { convexToJson, jsonToConvex, type Value } from "convex/values";
 import { api } from "../convex/_generated/api";
 import { startBackend } from "../local-backend/src/server";
-import type { CallRequest, FunctionOutcome, UserIdentity } from "../local-backend/src/engine-api";
+import type { UserIdentity } from "../local-backend/src/engine-api";
 import { configureBackendEnv } from "../scripts/backend-env";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -74,11 +74,6 @@ async function main() {
   try {
     await configureBackendEnv(engine, { siteUrl: "http://127.0.0.1:1" });
     const client = new ConvexHttpClient(backend.cloudUrl, { logger: false });
-    // Seeding calls the internal mutation in-process, as the scheduler would (the HTTP API refuses
-    // internal functions even with the admin key).
-    const runInternal = engine as unknown as {
-      runMutationTop(req: CallRequest, o: { logLines: string[]; internalAllowed: boolean }): Promise<{ outcome: FunctionOutcome }>;
-    };
 
     const signUp = (await client.action(api.auth.signIn, {
       provider: "password",
@@ -107,10 +102,13 @@ async function main() {
     const seedStart = performance.now();
     for (let done = 0; done < TOTAL; done += PER_CALL) {
       const n = Math.min(PER_CALL, TOTAL - done);
-      const r = await runInternal.runMutationTop(
-        { path: "voters:seedBatch", args: convexToJson({ orgId, voters: Array.from({ length: n }, (_, k) => voter(done + k)) }), identity: null },
-        { logLines: [], internalAllowed: true },
-      );
+      // The internal seed mutation, called in-process the way an admin-key caller may.
+      const r = await engine.runMutation({
+        path: "seed:insertVoters",
+        args: convexToJson({ orgId, voters: Array.from({ length: n }, (_, k) => voter(done + k)) }),
+        identity: null,
+        internal: true,
+      });
       if (r.outcome.status !== "success") throw new Error(`seed: ${r.outcome.errorMessage}`);
       if ((done / PER_CALL) % 50 === 0) process.stdout.write(`  ${done.toLocaleString()}\r`);
     }

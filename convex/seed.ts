@@ -1,4 +1,4 @@
-/** Demo data for `npm run seed:demo`: internal only, called by the seed script through the engine. */
+/** Demo and benchmark data (`npm run seed:demo`, bench/voters.ts): internal only, run with the admin key. */
 import { v } from "convex/values";
 import { internalMutation } from "./functions";
 import { adjustCounter } from "./model/counters";

@@ -6,8 +6,7 @@
 import { paginationOptsValidator, type GenericDatabaseReader, type OrderedQuery } from "convex/server";
 import { v } from "convex/values";
 import type { DataModel, Doc, Id } from "./_generated/dataModel";
-import { appError, internalMutation, orgMutation, orgQuery } from "./functions";
-import { adjustCounter } from "./model/counters";
+import { appError, orgMutation, orgQuery } from "./functions";
 import { cleanVoterFields, deleteVoter, insertVoter, updateVoter, voterValidationProblem } from "./model/voters";
 import { vVoterFields, type VoterFields } from "./tables/voters";
 
@@ -180,15 +179,5 @@ export const saveFormLayout = orgMutation("voters.update")({
       .unique();
     if (row) await ctx.db.patch(row._id, { order, updatedAt: Date.now() });
     else await ctx.db.insert("voterFormLayouts", { orgId: ctx.viewer.orgId, order, updatedAt: Date.now() });
-  },
-});
-
-/** Bulk seeding for benchmarks and demos (internal: never callable from a browser). */
-export const seedBatch = internalMutation({
-  args: { orgId: v.id("organizations"), voters: v.array(vVoterFields) },
-  handler: async (ctx, { orgId, voters }) => {
-    for (const f of voters) await insertVoter(ctx, orgId, f, { countLater: true });
-    await adjustCounter(ctx, orgId, "voters", voters.length);
-    return voters.length;
   },
 });

@@ -245,9 +245,9 @@ describe("voterEmails (status: voters.view; send: messaging.send)", () => {
 });
 
 describe("internal seeding", () => {
-  test("seedBatch inserts and counts", async () => {
+  test("seed.insertVoters inserts and counts", async () => {
     const { t, f } = await fixture();
-    await t.mutation(internal.voters.seedBatch, { orgId: f.orgId, voters: [{ first_name: "S", last_name: "One" }, { first_name: "S", last_name: "Two" }] });
+    await t.mutation(internal.seed.insertVoters, { orgId: f.orgId, voters: [{ first_name: "S", last_name: "One" }, { first_name: "S", last_name: "Two" }] });
     expect(await counter(t, f.orgId, "voters")).toBe(3);
     expect((await f.viewer.as.query(api.voters.list, { ...page, search: "two" })).page).toHaveLength(1);
   });
