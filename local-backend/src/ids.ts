@@ -103,15 +103,34 @@ export function newInternalId(): Uint8Array {
 }
 
 export function encodeId(tableNumber: number, internalId: Uint8Array): string {
-  const head = [...vintEncode(tableNumber), ...internalId];
-  const footer = fletcher16(Uint8Array.from(head));
-  return base32Encode(Uint8Array.from([...head, footer & 0xff, footer >> 8]));
+  const vint = vintEncode(tableNumber);
+  const bytes = new Uint8Array(vint.length + internalId.length + 2);
+  for (let i = 0; i < vint.length; i++) bytes[i] = vint[i];
+  bytes.set(internalId, vint.length);
+  const headLen = vint.length + internalId.length;
+  const footer = fletcher16(bytes.subarray(0, headLen));
+  bytes[headLen] = footer & 0xff;
+  bytes[headLen + 1] = footer >> 8;
+  return base32Encode(bytes);
 }
 
 export type DecodedId = { tableNumber: number; internalId: Uint8Array };
 
-export function decodeId(id: string): DecodedId | null {
+/** Decoded ids are immutable facts about the string: a small cache spares repeated decoding. */
+const decodeCache = new Map<string, Readonly<DecodedId> | null>();
+const DECODE_CACHE_MAX = 4096;
+
+export function decodeId(id: string): Readonly<DecodedId> | null {
   if (typeof id !== "string" || id.length < 31 || id.length > 37) return null;
+  const hit = decodeCache.get(id);
+  if (hit !== undefined) return hit;
+  const d = decodeIdUncached(id);
+  if (decodeCache.size >= DECODE_CACHE_MAX) decodeCache.clear();
+  decodeCache.set(id, d ? Object.freeze(d) : null);
+  return d;
+}
+
+function decodeIdUncached(id: string): DecodedId | null {
   const bytes = base32Decode(id);
   if (bytes === null || bytes.length < 19) return null;
   let tableNumber = 0;

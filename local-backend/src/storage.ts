@@ -76,6 +76,10 @@ export class Store {
     this.db.pragma("synchronous = NORMAL");
     this.db.pragma("cache_size = -131072");
     this.db.pragma("temp_store = MEMORY");
+    // A mutation with many random-key index entries (emails, names, search rows) dirties
+    // thousands of pages; checkpointing every 1000 pages (the default) copied them back to the
+    // database file after nearly every commit. A 64 MB WAL lets repeated page writes coalesce.
+    this.db.pragma("wal_autocheckpoint = 16384");
     this.db.exec(`
       CREATE TABLE IF NOT EXISTS meta(k TEXT PRIMARY KEY, v TEXT NOT NULL) WITHOUT ROWID;
       CREATE TABLE IF NOT EXISTS tables(name TEXT PRIMARY KEY, number INTEGER NOT NULL UNIQUE, count INTEGER NOT NULL DEFAULT 0);
@@ -173,17 +177,20 @@ export class Store {
    * joined with their documents.
    */
   scan(indexId: number, lo: Buffer, hi: Buffer, order: "asc" | "desc", limit: number, loInclusive = true, hiInclusive = false): StoredRow[] {
-    const cacheKey = `${order}${loInclusive ? 1 : 0}${hiInclusive ? 1 : 0}`;
+    // The usual limits (index streams read batches of 8, 32, ... 2048) are literals in the SQL:
+    // a bound LIMIT parameter costs more than the whole seek of a point lookup.
+    const literal = Number.isInteger(limit) && limit > 0 && limit <= 4096 && (limit & (limit - 1)) === 0;
+    const cacheKey = `${order}${loInclusive ? 1 : 0}${hiInclusive ? 1 : 0}${literal ? limit : "?"}`;
     let stmt = this.scanCache.get(cacheKey);
     if (!stmt) {
       stmt = this.db.prepare(
         `SELECT idx.k AS key, idx.seq AS seq, d.id AS id, d.json AS json FROM idx JOIN documents d ON d.seq = idx.seq
          WHERE idx.i = ? AND idx.k ${loInclusive ? ">=" : ">"} ? AND idx.k ${hiInclusive ? "<=" : "<"} ?
-         ORDER BY idx.k ${order === "asc" ? "ASC" : "DESC"} LIMIT ?`,
+         ORDER BY idx.k ${order === "asc" ? "ASC" : "DESC"} LIMIT ${literal ? limit : "?"}`,
       );
       this.scanCache.set(cacheKey, stmt);
     }
-    return stmt.all(indexId, lo, hi, limit) as StoredRow[];
+    return (literal ? stmt.all(indexId, lo, hi) : stmt.all(indexId, lo, hi, limit)) as StoredRow[];
   }
 
   /**

@@ -108,12 +108,89 @@ function mismatch(path: string, value: unknown, validator: ValidatorJSON): strin
   return `Value does not match validator.\n${pathLine(path)}Value: ${printValue(value)}\nValidator: ${printValidator(validator)}`;
 }
 
+type FieldEntries = Array<[string, { fieldType: ValidatorJSON; optional: boolean }]>;
+const objectEntries = new WeakMap<object, FieldEntries>();
+function fieldEntries(fields: Record<string, { fieldType: ValidatorJSON; optional: boolean }>): FieldEntries {
+  let e = objectEntries.get(fields);
+  if (!e) objectEntries.set(fields, (e = Object.entries(fields)));
+  return e;
+}
+
+/**
+ * Allocation-free check: true exactly when `checkValue` would return null. The common (valid)
+ * case takes this path; the message is built by `checkValue` only on a mismatch.
+ */
+function matches(validator: ValidatorJSON, value: Value | undefined, resolveIdTable: IdTableResolver): boolean {
+  switch (validator.type) {
+    case "string":
+      return typeof value === "string";
+    case "number":
+      return typeof value === "number";
+    case "boolean":
+      return typeof value === "boolean";
+    case "id":
+      return typeof value === "string" && resolveIdTable(value) === validator.tableName;
+    case "object": {
+      if (!isPlainObject(value)) return false;
+      const fields = validator.value;
+      const entries = fieldEntries(fields);
+      for (let i = 0; i < entries.length; i++) {
+        const [k, field] = entries[i];
+        const item = (value as Record<string, Value | undefined>)[k];
+        if (item === undefined) {
+          if (!field.optional) return false;
+          continue;
+        }
+        if (!matches(field.fieldType, item, resolveIdTable)) return false;
+      }
+      for (const k in value) {
+        if (!Object.prototype.hasOwnProperty.call(value, k)) continue;
+        if ((value as Record<string, unknown>)[k] === undefined) continue;
+        if (!(k in fields)) return false;
+      }
+      return true;
+    }
+    case "array": {
+      if (!Array.isArray(value)) return false;
+      for (let i = 0; i < value.length; i++) if (!matches(validator.value, value[i], resolveIdTable)) return false;
+      return true;
+    }
+    case "record": {
+      if (!isPlainObject(value)) return false;
+      for (const k in value) {
+        if (!Object.prototype.hasOwnProperty.call(value, k)) continue;
+        const item = (value as Record<string, Value | undefined>)[k];
+        if (item === undefined) continue;
+        if (!matches(validator.keys, k, resolveIdTable)) return false;
+        if (!matches(validator.values.fieldType, item, resolveIdTable)) return false;
+      }
+      return true;
+    }
+    case "union": {
+      for (const member of validator.value) if (matches(member, value, resolveIdTable)) return true;
+      return false;
+    }
+    default:
+      return checkValueSlow(validator, value, resolveIdTable, "") === null;
+  }
+}
+
 /** Returns null when `value` matches, else a Convex-style explanation. */
 export function checkValue(
   validator: ValidatorJSON,
   value: Value | undefined,
   resolveIdTable: IdTableResolver,
   path = "",
+): string | null {
+  if (matches(validator, value, resolveIdTable)) return null;
+  return checkValueSlow(validator, value, resolveIdTable, path);
+}
+
+function checkValueSlow(
+  validator: ValidatorJSON,
+  value: Value | undefined,
+  resolveIdTable: IdTableResolver,
+  path: string,
 ): string | null {
   switch (validator.type) {
     case "any":
