@@ -1,7 +1,8 @@
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
-// Three kinds of tests: Convex functions on convex-test (edge runtime), the embedded backend and
-// pure libraries on Node, React components in jsdom.
+// Three kinds of tests: Convex functions on convex-test (edge runtime) and on local-backend (Node),
+// the embedded backend and pure libraries on Node, React components in jsdom.
 export default defineConfig({
   test: {
     projects: [
@@ -11,6 +12,20 @@ export default defineConfig({
           include: ["tests/convex/**/*.test.ts"],
           environment: "edge-runtime",
           server: { deps: { inline: ["convex-test"] } },
+        },
+      },
+      {
+        // The same function tests on local-backend (DESIGN.md §2: fidelity is proven on both).
+        resolve: {
+          alias: [{ find: /^\.\/setup$/, replacement: fileURLToPath(new URL("./tests/convex/setup.local.ts", import.meta.url)) }],
+        },
+        test: {
+          name: "convex-local",
+          include: ["tests/convex/**/*.test.ts"],
+          environment: "node",
+          pool: "forks",
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
         },
       },
       {

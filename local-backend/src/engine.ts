@@ -1255,6 +1255,54 @@ export class EngineImpl implements Engine {
     this.scheduler.kick();
     return count;
   }
+
+  // ----- ad-hoc code (tests, tools; see adhoc.ts) -----
+
+  /**
+   * Runs `fn`, a mutation built with convex/server's `mutationGeneric` that is not one of the
+   * loaded modules, as a top-level mutation. Its ctx may also use the action-only `storage.store`
+   * / `storage.get` (convex-test's `t.run` ctx offers them): a stored file joins the transaction
+   * and is removed again when the mutation fails.
+   */
+  async runAdhocMutation(fn: { invokeMutation(args: string): Promise<string> }, identity: UserIdentity | null = null): Promise<FunctionOutcome> {
+    const release = await this.lock.write();
+    const logLines: string[] = [];
+    const files: string[] = [];
+    try {
+      this.assertOpen();
+      const tx = new Tx(this.hooks, true);
+      const f: RegisteredFunction = { path: "_adhoc:run", kind: "mutation", visibility: "internal", fn, args: null, returns: null };
+      const run = new Run(this, { kind: "mutation", fnPath: f.path, identity, tx, logLines, depth: 0 });
+      const asyncSyscall = run.asyncSyscall.bind(run);
+      run.asyncSyscall = async (op, argsStr) => {
+        if (op !== "1.0/storageStore" && op !== "1.0/storageGet") return asyncSyscall(op, argsStr);
+        const a = JSON.parse(argsStr);
+        if (op === "1.0/storageGet") {
+          const doc = this.storageDoc(tx, a.storageId);
+          const file = path.join(this.filesDir, String(a.storageId));
+          if (!doc || !fs.existsSync(file)) return "null";
+          return JSON.stringify({ blob: fs.readFileSync(file).toString("base64"), contentType: doc.contentType ?? null });
+        }
+        const bytes = Buffer.from(a.blob as string, "base64");
+        const fields: Doc = { sha256: sha256Base64(bytes), size: bytes.byteLength };
+        if (a.sha256 && a.sha256 !== fields.sha256) throw new Error(`Hash mismatch: the provided sha256 ${a.sha256} does not match the content's ${fields.sha256}`);
+        if (a.contentType) fields.contentType = a.contentType;
+        const id = tx.insert("_storage", fields, false);
+        files.push(path.join(this.filesDir, id));
+        fs.writeFileSync(files[files.length - 1], bytes);
+        return JSON.stringify(id);
+      };
+      const value = await this.invoke(f, {}, run);
+      this.commit(tx);
+      files.length = 0;
+      return { status: "success", value, logLines };
+    } catch (e) {
+      return { status: "error", ...toFailure(e), logLines };
+    } finally {
+      for (const file of files) fs.rmSync(file, { force: true });
+      release();
+    }
+  }
 }
 
 export function createEngine(opts: EngineOptions): Engine {

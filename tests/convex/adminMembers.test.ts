@@ -2,14 +2,14 @@ import { describe, expect, test } from "vitest";
 import { api } from "../../convex/_generated/api";
 import { acceptInvitationForNewUser, INVITATION_TTL_MS } from "../../convex/model/invitations";
 import { sha256Hex } from "../../convex/model/strings";
-import { createMember, roleFixture, setupTest, type TestConvex } from "./setup";
+import { createMember, roleFixture, setupTest, type Member, type TestConvex } from "./setup";
 
 function linkParts(link: string | null) {
   const url = new URL(link ?? "", "http://x");
   return { id: url.searchParams.get("id")!, token: url.searchParams.get("token")! };
 }
 
-async function invite(t: TestConvex, as: Awaited<ReturnType<typeof roleFixture>>["creator"]["as"], email = "newbie@example.org", role = "volunteer") {
+async function invite(t: TestConvex, as: Member["as"], email = "newbie@example.org", role = "volunteer") {
   const res = await as.mutation(api.members.invite, { firstName: "New", lastName: "Bie", email, role });
   return { ...res, ...linkParts(res.demoLink) };
 }

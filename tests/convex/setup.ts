@@ -1,7 +1,10 @@
-/** Function-test helpers: a convex-test instance and members of organisations created through the model. */
+/** Function-test setup on the official convex-test package (vitest project `convex`). */
 import { convexTest } from "convex-test";
-import type { Id } from "../../convex/_generated/dataModel";
 import schema from "../../convex/schema";
+
+import type { FixtureMember } from "./fixtures";
+
+export { createMember, roleFixture } from "./fixtures";
 
 export const modules = import.meta.glob("../../convex/**/*.*s");
 
@@ -10,63 +13,4 @@ export function setupTest() {
 }
 
 export type TestConvex = ReturnType<typeof setupTest>;
-
-export type Member = {
-  userId: Id<"users">;
-  orgId: Id<"organizations">;
-  /** a client whose identity is this user (Convex Auth subject "userId|sessionId") */
-  as: ReturnType<TestConvex["withIdentity"]>;
-};
-
-let counter = 0;
-
-/**
- * A user in an organisation holding `roles`. Without `orgId` a new organisation is made.
- * Users are created directly: Convex Auth's sign-up needs JWT keys and is covered end to end.
- */
-export async function createMember(
-  t: TestConvex,
-  roles: string[],
-  opts: { orgId?: Id<"organizations">; email?: string; firstName?: string; lastName?: string } = {},
-): Promise<Member> {
-  counter += 1;
-  const email = opts.email ?? `user${counter}@example.org`;
-  const { userId, orgId } = await t.run(async (ctx) => {
-    const userId = await ctx.db.insert("users", {
-      email,
-      firstName: opts.firstName ?? `First${counter}`,
-      lastName: opts.lastName ?? `Last${counter}`,
-      name: `${opts.firstName ?? `First${counter}`} ${opts.lastName ?? `Last${counter}`}`,
-    });
-    const orgId =
-      opts.orgId ??
-      (await ctx.db.insert("organizations", {
-        name: `Org ${counter}`,
-        createdBy: userId,
-        subscription: { tier: "starter", status: "active", billingCycle: "monthly", nextBillingDate: Date.now() + 2_592_000_000 },
-      }));
-    await ctx.db.insert("memberships", { orgId, userId, roles, status: "active", joinedAt: Date.now() });
-    await ctx.db.patch("users", userId, { activeOrgId: orgId });
-    return { userId, orgId };
-  });
-  const sessionId = await t.run(async (ctx) =>
-    ctx.db.insert("authSessions", { userId, expirationTime: Date.now() + 3_600_000 }),
-  );
-  return { userId, orgId, as: t.withIdentity({ subject: `${userId}|${sessionId}`, issuer: "https://convex.test" }) };
-}
-
-/** The five built-in roles, each alone, in one organisation — plus an outsider elsewhere. */
-export async function roleFixture(t: TestConvex) {
-  const admin = await createMember(t, ["account_admin", "campaign_manager"]);
-  const orgId = admin.orgId;
-  return {
-    orgId,
-    super_admin: await createMember(t, ["super_admin"], { orgId }),
-    account_admin: await createMember(t, ["account_admin"], { orgId }),
-    campaign_manager: await createMember(t, ["campaign_manager"], { orgId }),
-    volunteer: await createMember(t, ["volunteer"], { orgId }),
-    viewer: await createMember(t, ["viewer"], { orgId }),
-    creator: admin,
-    outsider: await createMember(t, ["account_admin", "campaign_manager"]),
-  };
-}
+export type Member = FixtureMember<TestConvex>;

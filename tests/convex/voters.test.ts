@@ -79,7 +79,8 @@ describe("voters.list / get / suggestions / quickSearch / groupsOf / formLayout 
     expect((await as.query(api.voters.list, { ...page, status: "Active" })).page.map((v) => v.first_name)).toEqual(["Grace", "Ada"]);
     expect((await as.query(api.voters.list, { ...page, party: "Democrat", status: "Inactive" })).page.map((v) => v.first_name)).toEqual(["Alan"]);
     expect((await as.query(api.voters.list, { ...page, search: "HOPP" })).page.map((v) => v.first_name)).toEqual(["Grace"]);
-    expect((await as.query(api.voters.list, { ...page, search: "bletchley" })).page.map((v) => v.first_name)).toEqual([]);
+    // no match (not "bletchley": Convex tokenizes on punctuation, so the email's domain matches there, not on convex-test)
+    expect((await as.query(api.voters.list, { ...page, search: "babbage" })).page.map((v) => v.first_name)).toEqual([]);
     expect((await as.query(api.voters.list, { ...page, search: "alan" })).page.map((v) => v.first_name)).toEqual(["Alan"]);
     expect((await as.query(api.voters.list, { ...page, search: "a", party: "Republican" })).page).toEqual([]);
     expect(await as.query(api.voters.quickSearch, { term: "a" })).toEqual([]);
