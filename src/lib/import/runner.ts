@@ -9,6 +9,8 @@ import type { RowSource } from "./rowSource";
 import { compileMapping, type ImportRow } from "./transform";
 
 export const DEFAULT_BATCH_SIZE = 2_000;
+/** Batches sent before the oldest one's result is needed. */
+export const DEFAULT_PIPELINE = 2;
 
 export type RowError = { row: number; first_name: string; last_name: string; email: string; message: string };
 export type BatchResult = { applied: boolean; nextRow: number; processed: number; imported: number; duplicates: number; failed: number; errors: RowError[] };
@@ -64,6 +66,8 @@ export type RunImportOptions = {
   sampleRows?: string[][];
   errorMode?: "ask" | "ignore";
   batchSize?: number;
+  /** batches in flight at once (default DEFAULT_PIPELINE) */
+  pipeline?: number;
   /** resume an interrupted import: rows below nextRow are read but not sent again */
   resume?: { importId: string; nextRow: number };
   control?: ImportControl;
@@ -122,22 +126,47 @@ export async function runImport(o: RunImportOptions): Promise<RunImportResult> {
   };
 
   try {
-    let next = readBatch();
-    for (;;) {
-      const batch = await next;
-      await control.checkpoint();
-      if (control.cancelled) return { importId, status: "cancelled", result: last, rowsRead: rowNo };
-      const sending =
-        batch.rows.length > 0 ? o.transport.appendBatch({ importId, startRow: batch.rows[0].row, rows: batch.rows, bytesDone: batch.bytes }) : Promise.resolve(last);
-      if (!batch.done) next = readBatch();
-      last = await sending;
-      o.onProgress?.({ ...last, importId, rowsRead: rowNo, bytesRead: batch.bytes, totalBytes: o.source.totalBytes, totalRows: o.source.totalRows, startedAt });
+    // Two batches in flight: the server applies one client's mutations in order, so batch N+1
+    // waits behind N there (and is refused if N did not apply) while the browser is not idle.
+    const depth = Math.max(1, o.pipeline ?? DEFAULT_PIPELINE);
+    const inflight: { result: Promise<BatchResult>; bytes: number }[] = [];
+    const settle = async (): Promise<"stop" | null> => {
+      const head = inflight.shift()!;
+      last = await head.result;
+      o.onProgress?.({ ...last, importId, rowsRead: rowNo, bytesRead: head.bytes, totalBytes: o.source.totalBytes, totalRows: o.source.totalRows, startedAt });
       if (errorMode === "ask" && o.onRowError) {
         const first = last.errors.find((e) => !ignored.has(e.message));
         if (first) {
           const decision = await o.onRowError(first);
-          if (decision === "stop") return { importId, status: "stopped", result: last, rowsRead: rowNo };
+          if (decision === "stop") return "stop";
           if (decision === "ignore_similar") for (const e of last.errors) ignored.add(e.message);
+        }
+      }
+      return null;
+    };
+    const drain = async () => {
+      // A stop or cancel still lets the batches already sent finish, so the counts are exact.
+      while (inflight.length > 0) last = await inflight.shift()!.result;
+    };
+    let next = readBatch();
+    for (;;) {
+      const batch = await next;
+      await control.checkpoint();
+      if (control.cancelled) {
+        await drain();
+        return { importId, status: "cancelled", result: last, rowsRead: rowNo };
+      }
+      if (batch.rows.length > 0) {
+        const result = o.transport.appendBatch({ importId, startRow: batch.rows[0].row, rows: batch.rows, bytesDone: batch.bytes });
+        // Observed by settle/drain; avoid an unhandled rejection while it waits its turn.
+        result.catch(() => undefined);
+        inflight.push({ result, bytes: batch.bytes });
+      }
+      if (!batch.done) next = readBatch();
+      while (inflight.length >= depth || (batch.done && inflight.length > 0)) {
+        if ((await settle()) === "stop") {
+          await drain();
+          return { importId, status: "stopped", result: last, rowsRead: rowNo };
         }
       }
       if (batch.done) break;
