@@ -128,7 +128,9 @@ export async function runImport(o: RunImportOptions): Promise<RunImportResult> {
   try {
     // Two batches in flight: the server applies one client's mutations in order, so batch N+1
     // waits behind N there (and is refused if N did not apply) while the browser is not idle.
-    const depth = Math.max(1, o.pipeline ?? DEFAULT_PIPELINE);
+    // In ask mode one at a time, so "stop import" stops at the batch whose error was shown.
+    const asking = errorMode === "ask" && o.onRowError !== undefined;
+    const depth = asking ? 1 : Math.max(1, o.pipeline ?? DEFAULT_PIPELINE);
     const inflight: { result: Promise<BatchResult>; bytes: number }[] = [];
     const settle = async (): Promise<"stop" | null> => {
       const head = inflight.shift()!;

@@ -101,7 +101,7 @@ describe("runImport", () => {
     expect(stop.state.finished).toBe(false);
   });
 
-  test("cancel between batches", async () => {
+  test("cancel between batches lets the batch already sent finish, with exact counts", async () => {
     const { state, transport } = fakeServer();
     const control = new ImportControl();
     const r = await runImport({
@@ -116,7 +116,9 @@ describe("runImport", () => {
       },
     });
     expect(r.status).toBe("cancelled");
-    expect(state.processed).toBe(20);
+    // Cancelled once 20 rows were confirmed; the third batch was already in flight (pipelined).
+    expect(state.processed).toBe(30);
+    expect(r.result.processed).toBe(state.processed);
     expect(state.finished).toBe(false);
   });
 });
