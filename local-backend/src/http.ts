@@ -16,7 +16,7 @@
  * Site URL: every request goes to the app's http actions (convex/http.ts).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { Engine, FunctionKind, FunctionOutcome } from "./engine-api.js";
+import type { Engine, FunctionKind, FunctionOutcome, UserIdentity } from "./engine-api.js";
 import { AuthVerificationError } from "./auth.js";
 import type { CallerResolver } from "./net-caller.js";
 import {
@@ -297,6 +297,8 @@ export function createCloudHandler(opts: CloudHandlerOptions): (req: IncomingMes
 export type SiteHandlerOptions = {
   engine: Engine;
   siteUrl: string;
+  /** verifies `Authorization: Bearer <jwt>` so http actions see `ctx.auth` as on Convex */
+  callers?: CallerResolver;
   log?: (line: string) => void;
 };
 
@@ -330,7 +332,14 @@ export function createSiteHandler(opts: SiteHandlerOptions): (req: IncomingMessa
         if (e instanceof HttpError) return sendError(res, e);
         throw e;
       }
-      const response = await opts.engine.runHttpAction(request);
+      let identity: UserIdentity | null = null;
+      const authorization = req.headers.authorization;
+      if (authorization && opts.callers) {
+        // An unverifiable token leaves the request anonymous rather than failing it, so public
+        // routes (webhooks, error reports) keep working with a stale session.
+        identity = await opts.callers.fromHeader(authorization).then((c) => c.identity, () => null);
+      }
+      const response = await opts.engine.runHttpAction(request, identity);
       const headers: Record<string, string | string[]> = {};
       response.headers.forEach((value, name) => {
         if (name !== "set-cookie") headers[name] = value;

@@ -152,7 +152,7 @@ export async function startBackend(opts: BackendOptions): Promise<RunningBackend
   const callers = new CallerResolver(verifier, opts.adminKey);
   const sync = new SyncServer({ engine, callers, log, onLogLines: opts.onFunctionLog });
   cloudHandler = createCloudHandler({ engine, callers, log, onLogLines: opts.onFunctionLog });
-  siteHandler = createSiteHandler({ engine, siteUrl, log });
+  siteHandler = createSiteHandler({ engine, siteUrl, callers, log });
 
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_WS_MESSAGE_BYTES });
   wss.on("connection", (ws, req) => sync.handleConnection(ws, req));

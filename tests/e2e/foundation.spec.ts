@@ -98,11 +98,17 @@ test("a render error shows the crash screen with three retries", async ({ page }
   await expect(page.getByRole("heading", { name: "Application Error" })).toBeVisible();
   await expect(page.getByText("Something went wrong. Our team has been notified and is working on a fix.")).toBeVisible();
   await expect(page.getByText(/Error ID:/)).toBeVisible();
+  const errorId = ((await page.getByText(/Error ID:/).textContent()) ?? "").replace(/.*Error ID:\s*/, "").trim();
   await shot(page, "crash-screen");
   await page.getByRole("button", { name: "Try Again (3 attempts left)" }).click();
   await expect(page.getByRole("button", { name: "Try Again (2 attempts left)" })).toBeVisible();
   await page.getByRole("button", { name: "Go to Dashboard" }).click();
   await expect(page.getByRole("heading", { name: "Campaign Dashboard" })).toBeVisible();
+  // The crash was reported to /api/errors and is listed, live, for the organisation's admins
+  // (in-app navigation: a reload would hand the queued report to the unauthenticated beacon).
+  await page.getByTestId("shell.userMenu").click();
+  await page.getByRole("menuitem", { name: "Account Settings" }).click();
+  await expect(page.getByTestId("admin.clientErrors").getByText(errorId).first()).toBeVisible();
 });
 
 test("signed-out visitors of guarded pages are sent to the login modal and back", async ({ page }) => {

@@ -1,7 +1,8 @@
-import { useAuthActions } from "@convex-dev/auth/react";
+import { useAuthActions, useAuthToken } from "@convex-dev/auth/react";
 import { useClerk } from "@clerk/react";
 import { useConvexAuth } from "convex/react";
-import { createContext, useContext, useMemo, type ReactNode } from "react";
+import { createContext, useContext, useEffect, useMemo, type ReactNode } from "react";
+import { setErrorReportToken } from "../errors/globalErrorHandler";
 
 export type SignUpInput = {
   email: string;
@@ -31,6 +32,8 @@ const AppAuthContext = createContext<AppAuth | null>(null);
 function ConvexAuthBridge({ children }: { children: ReactNode }) {
   const { isLoading, isAuthenticated } = useConvexAuth();
   const { signIn, signOut } = useAuthActions();
+  const token = useAuthToken();
+  useEffect(() => setErrorReportToken(token), [token]);
   const value = useMemo<AppAuth>(
     () => ({
       provider: "convex",

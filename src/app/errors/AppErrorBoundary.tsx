@@ -1,6 +1,6 @@
 import { Component, type ErrorInfo, type ReactNode } from "react";
 import { CrashScreen } from "./CrashScreen";
-import { reportError } from "./globalErrorHandler";
+import { flushErrorReports, reportError } from "./globalErrorHandler";
 
 export const MAX_RETRIES = 3;
 
@@ -43,8 +43,9 @@ export class AppErrorBoundary extends Component<AppErrorBoundaryProps, AppErrorB
           errorId={this.state.errorId ?? ""}
           attemptsLeft={Math.max(0, MAX_RETRIES - this.state.retries)}
           onTryAgain={this.handleTryAgain}
-          onReload={() => window.location.reload()}
-          onGoToDashboard={() => window.location.assign("/dashboard")}
+          // Leaving the page would hand the queued report to the beacon, which carries no token.
+          onReload={() => void flushErrorReports().finally(() => window.location.reload())}
+          onGoToDashboard={() => void flushErrorReports().finally(() => window.location.assign("/dashboard"))}
         />
       );
     }

@@ -46,6 +46,11 @@ function baseContext(): Pick<ErrorEntry, "url" | "userAgent"> {
   return { url: window.location.href, userAgent: navigator.userAgent };
 }
 
+/** Sends queued reports now (with the user's token), e.g. before the crash screen reloads the page. */
+export async function flushErrorReports(): Promise<void> {
+  await reporter?.flush();
+}
+
 /** Reports an error (used by the error boundary too). Crashes are also kept locally (last 10). */
 export function reportError(entry: ErrorEntry, critical = false): void {
   const full = { ...baseContext(), ...entry };
@@ -53,12 +58,24 @@ export function reportError(entry: ErrorEntry, critical = false): void {
   reporter?.report(full);
 }
 
+let authToken: string | null = null;
+
+/** The signed-in user's token, so reports are stored for their organisation's admins. */
+export function setErrorReportToken(token: string | null): void {
+  authToken = token;
+}
+
+function withAuth(init: RequestInit): RequestInit {
+  if (!authToken) return init;
+  return { ...init, headers: { ...(init.headers as Record<string, string>), Authorization: `Bearer ${authToken}` } };
+}
+
 export function installGlobalErrorHandler(): void {
   if (reporter || typeof window === "undefined") return;
   reporter = createErrorReporter({
     endpoint: `${CONVEX_SITE_URL}/api/errors`,
     sessionId: sessionId(),
-    fetch: (url, init) => window.fetch(url, init),
+    fetch: (url, init) => window.fetch(url, withAuth(init)),
     storage: localStorage,
     schedule: (fn, ms) => void window.setTimeout(fn, ms),
     sendBeacon: (url, body) => (navigator.sendBeacon ? navigator.sendBeacon(url, new Blob([body], { type: "application/json" })) : false),

@@ -2,6 +2,7 @@ import { Flex } from "@radix-ui/themes";
 import { useViewer } from "../../app/viewer/ViewerProvider";
 import { PageHeader } from "../../ui/PageHeader";
 import { AccessRestricted } from "./components/AccessRestricted";
+import { ClientErrorsSection } from "./components/ClientErrorsSection";
 import { CurrentSubscriptionSection } from "./components/CurrentSubscriptionSection";
 import { MembersSection } from "./components/MembersSection";
 import { OrganizationInfoSection } from "./components/OrganizationInfoSection";
@@ -21,6 +22,7 @@ export function AccountSettingsPage() {
         {can("payment_methods.manage") && <PaymentMethodsSection />}
         {can("subscription.manage") && can("payment_methods.manage") && <CurrentSubscriptionSection />}
         {can("users.manage") && <MembersSection />}
+        <ClientErrorsSection />
       </Flex>
     </>
   );

@@ -28,4 +28,14 @@ http.route({
   }),
 });
 
+/** An app route that reads `ctx.auth`, as http actions do on Convex with a Bearer token. */
+http.route({
+  path: "/whoami",
+  method: "GET",
+  handler: httpActionGeneric(async (ctx) => {
+    const identity = await ctx.auth.getUserIdentity();
+    return new Response(JSON.stringify(identity?.tokenIdentifier ?? null), { status: 200, headers: { "Content-Type": "application/json" } });
+  }),
+});
+
 export default http;
