@@ -11,21 +11,15 @@ import { orgMutation, orgQuery } from "./functions";
 import { appError } from "./lib/errors";
 import { resolveRoles } from "./lib/permissions";
 import { createInvitation } from "./model/invitations";
-import { assertAssignableRoles, assertKeepsAnAdmin, displayName, isEmail } from "./model/orgs";
+import { assertAssignableRoles, assertKeepsAnAdmin, displayName, isEmail, membersWithUsers } from "./model/orgs";
 import { normalizeEmail } from "./model/strings";
 import { orgRoleLookup, type Viewer } from "./model/viewer";
 
 export const list = orgQuery("users.manage")({
   args: {},
   handler: async (ctx) => {
-    const memberships = await ctx.db
-      .query("memberships")
-      .withIndex("by_org_user", (q) => q.eq("orgId", ctx.viewer.orgId))
-      .collect();
     const users = [];
-    for (const m of memberships) {
-      const user = await ctx.db.get(m.userId);
-      if (!user) continue;
+    for (const { membership: m, user } of await membersWithUsers(ctx, ctx.viewer.orgId)) {
       users.push({
         id: user._id,
         membershipId: m._id,

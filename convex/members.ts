@@ -16,7 +16,7 @@ import {
   invitationRoles,
   resendInvitation,
 } from "./model/invitations";
-import { assertAssignableRoles, displayName, isEmail } from "./model/orgs";
+import { assertAssignableRoles, displayName, isEmail, membersWithUsers } from "./model/orgs";
 import { normalizeEmail } from "./model/strings";
 import { orgRoleLookup } from "./model/viewer";
 
@@ -60,14 +60,8 @@ export const list = orgQuery("users.manage")({
         invitedAt: i.createdAt ?? i._creationTime,
       });
     }
-    const memberships = await ctx.db
-      .query("memberships")
-      .withIndex("by_org_user", (q) => q.eq("orgId", ctx.viewer.orgId))
-      .collect();
     const members = [];
-    for (const m of memberships) {
-      const user = await ctx.db.get(m.userId);
-      if (!user) continue;
+    for (const { membership: m, user } of await membersWithUsers(ctx, ctx.viewer.orgId)) {
       const top = m.roles.map((r) => ({ id: r, level: lookup(r)?.level ?? 0 })).sort((a, b) => b.level - a.level)[0];
       members.push({
         id: m._id as string,

@@ -1,6 +1,6 @@
 /** Creating organisations and their first membership. */
-import type { Id } from "../_generated/dataModel";
-import type { MutationCtx } from "../_generated/server";
+import type { Doc, Id } from "../_generated/dataModel";
+import type { MutationCtx, QueryCtx } from "../_generated/server";
 import { appError } from "../lib/errors";
 import { builtInRole, CREATOR_ROLES } from "../lib/permissions";
 import { normalizeEmail } from "./strings";
@@ -110,4 +110,18 @@ export function displayName(user: { name?: string; firstName?: string; lastName?
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 export function isEmail(email: string): boolean {
   return EMAIL_RE.test(email.trim());
+}
+
+/** The organisation's memberships with their users (missing users skipped). */
+export async function membersWithUsers(ctx: QueryCtx, orgId: Id<"organizations">) {
+  const memberships = await ctx.db
+    .query("memberships")
+    .withIndex("by_org_user", (q) => q.eq("orgId", orgId))
+    .collect();
+  const out: { membership: Doc<"memberships">; user: Doc<"users"> }[] = [];
+  for (const membership of memberships) {
+    const user = await ctx.db.get(membership.userId);
+    if (user) out.push({ membership, user });
+  }
+  return out;
 }

@@ -12,7 +12,7 @@ import { toast } from "../../ui/toast";
 import { VoterExportMenu } from "./components/VoterExportMenu";
 import { VoterFilters } from "./components/VoterFilters";
 import { VoterTable } from "./components/VoterTable";
-import { useDebounced } from "./hooks/useDebounced";
+import { useDebounced } from "../../lib/useDebounced";
 import { useVoterList } from "./hooks/useVoterList";
 
 /** /voters: the live, server-paged and server-searched voter list. */

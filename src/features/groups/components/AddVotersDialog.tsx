@@ -7,7 +7,7 @@ import type { Id } from "../../../../convex/_generated/dataModel";
 import { PARTIES, VOTER_STATUSES } from "../../../../convex/tables/voters";
 import { toast } from "../../../ui/toast";
 import { useAddToGroup, type AddResult } from "../hooks/useAddToGroup";
-import { useDebounced } from "../hooks/useDebounced";
+import { useDebounced } from "../../../lib/useDebounced";
 
 type AddVotersDialogProps = {
   open: boolean;
