@@ -54,3 +54,12 @@ export const orgOfUser = internalMutation({
     return user?.activeOrgId ?? null;
   },
 });
+
+/** The demo organisation runs on the Professional plan so its voters fit the plan's limits. */
+export const setTier = internalMutation({
+  args: { orgId: v.id("organizations"), tier: v.string() },
+  handler: async (ctx, { orgId, tier }) => {
+    const org = await ctx.db.get(orgId);
+    if (org) await ctx.db.patch(orgId, { subscription: { ...org.subscription, tier } });
+  },
+});

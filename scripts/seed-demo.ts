@@ -87,6 +87,7 @@ if (orgId === null) {
   orgId = (await call("mutation", "seed:orgOfUser", { email: EMAIL })) as string;
 }
 
+await call("mutation", "seed:setTier", { orgId, tier: "professional" });
 faker.seed(2026);
 const ids: string[] = [];
 for (let done = 0; done < VOTERS; done += 500) {
