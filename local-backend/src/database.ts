@@ -230,11 +230,11 @@ function isArrayIndexKey(k: string): boolean {
  * array-index-like keys first, so the system fields go before the first other key above "_id".
  * Returns undefined when the creation time would not print as a plain JSON number.
  */
-export function storedJson(encoded: Record<string, JSONValue>, id: string, creationTime: number): string | undefined {
+export function storedJson(encoded: Record<string, JSONValue>, id: string, creationTime: number, encodedText?: string): string | undefined {
   if (!Number.isFinite(creationTime) || Object.is(creationTime, -0)) return undefined;
   // ids are base32 ([0-9a-z]): no escaping needed.
   const sys = `"_creationTime":${creationTime},"_id":"${id}"`;
-  const full = JSON.stringify(encoded);
+  let full = encodedText ?? JSON.stringify(encoded);
   let before = 0;
   let found = false;
   for (const k in encoded) {
@@ -247,6 +247,7 @@ export function storedJson(encoded: Record<string, JSONValue>, id: string, creat
   if (!found) return full === "{}" ? `{${sys}}` : `${full.slice(0, -1)},${sys}}`;
   if (before === 0) return `{${sys},${full.slice(1)}`;
   // Rare: keys sorting before "_" (upper case, digits): measure the entries ahead of the system fields.
+  if (encodedText !== undefined) full = JSON.stringify(encoded);
   let pos = 1;
   let i = 0;
   for (const k in encoded) {
@@ -531,7 +532,7 @@ export class Tx {
     if (!decoded) return null;
     const table = this.catalog.names.get(decoded.tableNumber);
     if (table === undefined) return null;
-    const byId = this.byIdIndex(table);
+    const byId = this.writable ? undefined : this.byIdIndex(table);
     if (byId) {
       const k = encodeTuple([id]);
       this.readSet.addRange(byId.id, k, keySuccessor(k));
@@ -558,14 +559,14 @@ export class Tx {
    */
   insert(table: string, value: Doc, hasPlaceholder: boolean): string;
   /** the `db.vars.commitTs` placeholder check is done on the built JSON */
-  insert(table: string, value: Doc, hasPlaceholder: undefined, encoded: Record<string, JSONValue>): string;
-  insert(table: string, value: Doc, hasPlaceholder: boolean | undefined, encoded?: Record<string, JSONValue>): string {
+  insert(table: string, value: Doc, hasPlaceholder: undefined, encoded: Record<string, JSONValue>, encodedText?: string): string;
+  insert(table: string, value: Doc, hasPlaceholder: boolean | undefined, encoded?: Record<string, JSONValue>, encodedText?: string): string {
     this.requireWritable();
     const tableNumber = this.catalog.ensureTable(table);
     const id = encodeId(tableNumber, newInternalId());
     const creationTime = this.hooks.nextCreationTime();
     const doc: Doc = { ...value, _id: id, _creationTime: creationTime };
-    let json = encoded !== undefined ? storedJson(encoded, id, creationTime) : undefined;
+    let json = encoded !== undefined ? storedJson(encoded, id, creationTime, encodedText) : undefined;
     if (hasPlaceholder === undefined) hasPlaceholder = json === undefined ? JSON.stringify(encoded).includes('"$commitTs"') : json.includes('"$commitTs"');
     if (hasPlaceholder) json = undefined;
     this.put({ id, table, tableNumber, doc, isNew: true, hasPlaceholder, json });
@@ -593,11 +594,13 @@ export class Tx {
   openIndexStream(index: DbIndexDef, lo: Buffer, hi: Buffer, order: "asc" | "desc"): IndexStream {
     const overlay = this.overlayFor(index.table);
     const s = new IndexStream(this, index, lo, hi, order, overlay);
-    this.openStreams.add(s);
+    // Read sets are only reported for read-only transactions (queries): a mutation keeping every
+    // stream it opened (thousands per import batch) only held garbage alive.
+    if (!this.writable) this.openStreams.add(s);
     return s;
   }
 
-  /** Folds the coverage of every stream opened so far into the read set. */
+  /** Folds the coverage of every stream opened so far into the read set (read-only transactions only). */
   finishReads(): ReadSetImpl {
     for (const s of this.openStreams) s.recordCoverage(this.readSet);
     this.openStreams.clear();

@@ -167,11 +167,11 @@ class Run implements SyscallHandler {
     switch (op) {
       case "1.0/queryStream": {
         const queryId = this.queriesOrThrow().start(args.query as SerializedQuery);
-        return JSON.stringify({ queryId });
+        return `{"queryId":${queryId}}`;
       }
       case "1.0/queryCleanup":
         this.queriesOrThrow().cleanup(args.queryId);
-        return JSON.stringify({});
+        return "{}";
       case "1.0/db/normalizeId": {
         const { table, idString } = args as { table: string; idString: string };
         const tn = this.engine.catalog.tableNumber(table);
@@ -197,7 +197,7 @@ class Run implements SyscallHandler {
       case "1.0/get":
         return this.get(args);
       case "1.0/insert":
-        return this.insert(args);
+        return this.insert(args, argsStr);
       case "1.0/shallowMerge":
         return this.patchOrReplace(args, "patch");
       case "1.0/replace":
@@ -351,14 +351,14 @@ class Run implements SyscallHandler {
     return r.json ?? JSON.stringify(convexToJson(r.doc));
   }
 
-  private insert(args: { table: string; value: JSONValue }): string {
+  private insert(args: { table: string; value: JSONValue }, argsStr: string): string {
     const tx = this.tx;
     const table = args.table;
     if (typeof table !== "string" || !TABLE_NAME_RE.test(table)) {
       if (typeof table === "string" && table.startsWith("_")) throw new Error("System tables (prefixed with `_`) are read-only.");
       throw new Error(`Invalid table name: "${table}". Table names must be valid identifiers.`);
     }
-    const value = jsonToConvex(args.value) as Doc;
+    const value = jsonToConvexShared(args.value) as Doc;
     if (value === null || typeof value !== "object" || Array.isArray(value)) throw new Error("insert() expects an object");
     for (const k of Object.keys(value)) {
       if (k.startsWith("_")) throw new Error(`Field names starting with "_" are reserved for system fields: "${k}"`);
@@ -367,7 +367,7 @@ class Run implements SyscallHandler {
     validateFields(this.engine.catalog, table, value);
     // args.value is convexToJson(value) (the client encoded it): the stored JSON is built from it
     // once, here, and also tells whether the value holds a commit-timestamp placeholder.
-    const id = tx.insert(table, value, undefined, args.value as Record<string, JSONValue>);
+    const id = tx.insert(table, value, undefined, args.value as Record<string, JSONValue>, insertValueText(argsStr, table, args));
     return `{"_id":"${id}"}`;
   }
 
@@ -734,6 +734,14 @@ export class EngineImpl implements Engine {
   }
 
   /** Applies the transaction's writes atomically. Caller holds the write lock. */
+  private endReadQuietly() {
+    try {
+      this.store.endRead();
+    } catch (e) {
+      this.emitLog(`[commit] closing the read transaction failed: ${(e as Error).message}`);
+    }
+  }
+
   commit(tx: Tx): bigint {
     for (const hook of tx.beforeCommit) hook(tx);
     const pendings = tx.flatten();
@@ -821,8 +829,12 @@ export class EngineImpl implements Engine {
 
   // ----- function execution -----
 
+  /** JSON text of checked arguments whose JSON form was already canonical (see checkArgs). */
+  private argsText = new WeakMap<object, string>();
+
   private checkArgs(f: RegisteredFunction, argsJson: JSONValue): Value {
-    const size = JSON.stringify(argsJson ?? null).length;
+    const text = JSON.stringify(argsJson ?? null);
+    const size = text.length;
     if (size > MAX_ARGS_BYTES) {
       throw new SystemError(`ArgumentValidationError: Arguments for ${f.path} are too large (${size} bytes, maximum is ${MAX_ARGS_BYTES} bytes).`);
     }
@@ -831,8 +843,9 @@ export class EngineImpl implements Engine {
       // In-process callers may pass `{x: undefined}`; over the wire that field would be absent.
       argsJson = Object.fromEntries(Object.entries(argsJson).filter(([, v]) => v !== undefined));
     }
+    const shape = argsJson === null || argsJson === undefined ? 0 : jsonShape(argsJson);
     try {
-      args = jsonToConvex(argsJson ?? {});
+      args = (shape & PLAIN) !== 0 ? argsJson : jsonToConvex(argsJson ?? {});
     } catch (e) {
       throw new SystemError(`ArgumentValidationError: Invalid arguments for ${f.path}: ${(e as Error).message}`);
     }
@@ -843,6 +856,8 @@ export class EngineImpl implements Engine {
       const err = checkValue(f.args, args, (id) => this.catalog.tableName(id));
       if (err) throw new SystemError(`ArgumentValidationError: ${err}`);
     }
+    // When argsJson is already what convexToJson(args) would give, invoke() reuses its text.
+    if ((shape & CANONICAL) !== 0) this.argsText.set(args, text);
     return args;
   }
 
@@ -868,7 +883,8 @@ export class EngineImpl implements Engine {
 
   private async invoke(f: RegisteredFunction, args: Value, run: Run): Promise<JSONValue> {
     installRuntime();
-    const argsStr = JSON.stringify([convexToJson(args)]);
+    const known = typeof args === "object" && args !== null ? this.argsText.get(args) : undefined;
+    const argsStr = known !== undefined ? `[${known}]` : JSON.stringify([convexToJson(args)]);
     const resultStr: string = await scopeStorage.run(run.scope, () => {
       if (f.kind === "query") return f.fn.invokeQuery(argsStr);
       if (f.kind === "mutation") return f.fn.invokeMutation(argsStr);
@@ -981,6 +997,8 @@ export class EngineImpl implements Engine {
         depth: 0,
         scheduledJobId: o.scheduledJobId ?? null,
       });
+      // One SQLite read snapshot for all of the mutation's reads (it holds the write lock).
+      this.store.beginRead();
       const value = await this.invoke(f, args, run);
       o.onSuccess?.(tx);
       const ts = this.commit(tx);
@@ -988,6 +1006,7 @@ export class EngineImpl implements Engine {
     } catch (e) {
       return { outcome: { status: "error", ...toFailure(e), logLines }, ts: this.lastTs };
     } finally {
+      this.endReadQuietly();
       release();
     }
   }
@@ -1284,8 +1303,9 @@ export class EngineImpl implements Engine {
           return JSON.stringify({ blob: fs.readFileSync(file).toString("base64"), contentType: doc.contentType ?? null });
         }
         const bytes = Buffer.from(a.blob as string, "base64");
-        const fields: Doc = { sha256: sha256Base64(bytes), size: bytes.byteLength };
-        if (a.sha256 && a.sha256 !== fields.sha256) throw new Error(`Hash mismatch: the provided sha256 ${a.sha256} does not match the content's ${fields.sha256}`);
+        const sha256 = sha256Base64(bytes);
+        const fields: Doc = { sha256, size: bytes.byteLength };
+        if (a.sha256 && a.sha256 !== sha256) throw new Error(`Hash mismatch: the provided sha256 ${a.sha256} does not match the content's ${sha256}`);
         if (a.contentType) fields.contentType = a.contentType;
         const id = tx.insert("_storage", fields, false);
         files.push(path.join(this.filesDir, id));
@@ -1310,3 +1330,75 @@ export function createEngine(opts: EngineOptions): Engine {
 }
 
 export { END_CURSOR, ReadSetImpl };
+
+/** jsonToConvex(v) would return a deep copy of v (plain JSON, valid field names, no `$` types) */
+const PLAIN = 1;
+/** and JSON.stringify(convexToJson(that copy)) === JSON.stringify(v) (keys in convexToJson order, no -0 / non-finite numbers) */
+const CANONICAL = 2;
+
+/** PLAIN | CANONICAL flags of a JSON value (0: neither). */
+function jsonShape(v: unknown): number {
+  switch (typeof v) {
+    case "string":
+    case "boolean":
+      return PLAIN | CANONICAL;
+    case "number":
+      return Number.isFinite(v) && !Object.is(v, -0) ? PLAIN | CANONICAL : PLAIN;
+    case "object": {
+      if (v === null) return PLAIN | CANONICAL;
+      let flags = PLAIN | CANONICAL;
+      if (Array.isArray(v)) {
+        if (Object.getPrototypeOf(v) !== Array.prototype) return 0;
+        for (let i = 0; i < v.length; i++) {
+          flags &= jsonShape(v[i]);
+          if (flags === 0) return 0;
+        }
+        return flags;
+      }
+      if (Object.getPrototypeOf(v) !== Object.prototype) return 0;
+      let prev: string | null = null;
+      const o = v as Record<string, unknown>;
+      for (const k in o) {
+        if (!Object.prototype.hasOwnProperty.call(o, k) || !isPlainFieldName(k)) return 0;
+        if ((flags & CANONICAL) !== 0 && !isIntegerKey(k)) {
+          if (prev !== null && !(prev < k)) flags &= ~CANONICAL;
+          prev = k;
+        }
+        flags &= jsonShape(o[k]);
+        if (flags === 0) return 0;
+      }
+      return flags;
+    }
+    default:
+      return 0;
+  }
+}
+/** A field name jsonToConvex accepts that is not a `$` type tag. */
+function isPlainFieldName(k: string): boolean {
+  if (k.length > 1024 || k.charCodeAt(0) === 36 /* $ */) return false;
+  for (let i = 0; i < k.length; i++) {
+    const c = k.charCodeAt(i);
+    if (c < 32 || c >= 127) return false;
+  }
+  return true;
+}
+/** jsonToConvex(v), without copying v when it is plain JSON already (v must not be modified later). */
+export function jsonToConvexShared(v: JSONValue): Value {
+  return (jsonShape(v) & PLAIN) !== 0 ? v : jsonToConvex(v);
+}
+const INTEGER_KEY_RE = /^(?:0|[1-9][0-9]*)$/;
+function isIntegerKey(k: string): boolean {
+  return k.length < 11 && INTEGER_KEY_RE.test(k) && Number(k) < 4294967295;
+}
+
+/**
+ * The text of `args.value` inside the insert syscall's argument text, which the library built
+ * with `JSON.stringify({table, value})`; undefined when the text does not have exactly that shape.
+ */
+function insertValueText(argsStr: string, table: string, args: object): string | undefined {
+  const head = `{"table":${JSON.stringify(table)},"value":{`;
+  if (!argsStr.startsWith(head) || argsStr.charCodeAt(argsStr.length - 1) !== 125 || argsStr.charCodeAt(argsStr.length - 2) !== 125) return undefined;
+  let n = 0;
+  for (const k in args) if (++n > 2 || (k !== "table" && k !== "value")) return undefined;
+  return argsStr.slice(head.length - 1, -1);
+}

@@ -111,7 +111,27 @@ export class Store {
   }
 
   close() {
+    this.readTx = false;
     this.db.close();
+  }
+
+  private readTx = false;
+  private beginStmt: Database.Statement | null = null;
+  private commitStmt: Database.Statement | null = null;
+  /**
+   * Opens a read transaction (one WAL snapshot) for a run of reads: every statement then skips
+   * taking and releasing its own. Callers hold the engine's write lock (nothing else runs);
+   * `endRead()` or the next `commit()` closes it.
+   */
+  beginRead() {
+    if (this.readTx || this.db.inTransaction) return;
+    (this.beginStmt ??= this.db.prepare("BEGIN")).run();
+    this.readTx = true;
+  }
+  endRead() {
+    if (!this.readTx) return;
+    this.readTx = false;
+    if (this.db.inTransaction) (this.commitStmt ??= this.db.prepare("COMMIT")).run();
   }
 
   getMeta(k: string): string | undefined {
@@ -277,6 +297,7 @@ export class Store {
    * many rows per statement.
    */
   commit(writes: DocWrite[], meta: Array<[string, string]>, tableCountDeltas: Map<number, number>) {
+    this.endRead();
     const run = this.db.transaction(() => {
       let nextSeq = 0;
       for (const w of writes) {
