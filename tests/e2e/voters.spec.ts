@@ -68,6 +68,9 @@ test("voters: create, search, filter, custom field, reorder, export, delete", as
   expect(await order()).toEqual(["personal", "address", "state_voter", "state_verified", "political", "notes", "custom"]);
   await page.getByRole("button", { name: "Drag to reorder Notes" }).focus();
   await page.keyboard.press("Space");
+  // wait until dnd-kit has picked the section up and measured the droppables (it then announces
+  // the section over itself) before moving it
+  await expect(page.getByText("Draggable item notes was moved over droppable area notes.")).toBeAttached();
   await page.keyboard.press("ArrowUp");
   // dnd-kit's screen-reader announcement says where the section is over
   await expect(page.getByText("Draggable item notes was moved over droppable area political.")).toBeAttached();
@@ -114,6 +117,9 @@ test("voters: create, search, filter, custom field, reorder, export, delete", as
   expect(csv).toContain("Lovelace");
   expect(csv).toContain("ada@example.org");
   expect(csv).toContain(`"'=HYPERLINK(""evil"")"`);
+  // the menu's trigger is disabled while an export runs: wait for the CSV one to finish
+  await expect(page.getByText("Export complete")).toBeVisible();
+  await expect(page.getByTestId("voters.export")).toBeEnabled();
   await page.getByTestId("voters.export").click();
   const [xlsxDownload] = await Promise.all([page.waitForEvent("download"), page.getByRole("menuitem", { name: /Export Excel/ }).click()]);
   const wb = XLSX.read(await readFile(await xlsxDownload.path()), { type: "buffer" });

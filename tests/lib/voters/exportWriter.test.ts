@@ -1,7 +1,7 @@
 import Papa from "papaparse";
 import * as XLSX from "xlsx";
 import { describe, expect, test } from "vitest";
-import { CsvExportWriter, XlsxExportWriter, cellValue, exportColumns, neutraliseCell } from "../../../src/features/voters/utils/exportWriter";
+import { CsvExportWriter, ExportLimitError, XLSX_MAX_DATA_ROWS, XlsxExportWriter, cellValue, exportColumns, neutraliseCell } from "../../../src/features/voters/utils/exportWriter";
 
 const cols = exportColumns([{ key: "custom_1", label: "Shirt" }]);
 const voters = [
@@ -43,21 +43,66 @@ describe("export writer", () => {
     expect(row(2, "Phone")).toBe("555");
   });
 
-  test("XLSX builds in batches and reads back", () => {
-    const w = new XlsxExportWriter(XLSX, cols);
+  test("XLSX streams in batches and reads back: headers, values, neutralised cells, custom field", async () => {
+    const w = new XlsxExportWriter(cols);
     w.addPage([voters[0]]);
-    w.addPage([voters[1]]);
-    expect(w.rowCount).toBe(2);
+    w.addPage([]);
+    w.addPage([voters[1], { _id: "v3", first_name: "=cmd|' /C calc'!A0", last_name: "a<b>&\"c\"\u0001\u0007_x0041_", notes: "  padded\t " }]);
+    expect(w.rowCount).toBe(3);
     const blob = w.finish();
-    expect(blob.size).toBeGreaterThan(0);
-    return blob.arrayBuffer().then((buf) => {
-      const wb = XLSX.read(new Uint8Array(buf), { type: "array" });
-      const rows = XLSX.utils.sheet_to_json<Record<string, string>>(wb.Sheets.Voters, { defval: "" });
-      expect(rows).toHaveLength(2);
-      expect(rows[0]["First Name"]).toBe("Ada");
-      expect(rows[0]["Last Name"]).toBe("'=HYPERLINK(\"x\")");
-      expect(rows[0]["Shirt"]).toBe("'+M");
-      expect(rows[1]["First Name"]).toBe("'@Bob");
-    });
+    expect(blob.type).toBe("application/vnd.openxmlformats-officedocument.spreadsheetml.sheet");
+    const wb = XLSX.read(new Uint8Array(await blob.arrayBuffer()), { type: "array" });
+    expect(wb.SheetNames).toEqual(["Voters"]);
+    const aoa = XLSX.utils.sheet_to_json<unknown[]>(wb.Sheets.Voters, { header: 1, defval: "" });
+    expect(aoa[0]).toEqual(cols.map((c) => c.label));
+    const rows = XLSX.utils.sheet_to_json<Record<string, unknown>>(wb.Sheets.Voters, { defval: "" });
+    expect(rows).toHaveLength(3);
+    expect(rows[0]["ID"]).toBe("v1");
+    expect(rows[0]["First Name"]).toBe("Ada");
+    expect(rows[0]["Last Name"]).toBe("'=HYPERLINK(\"x\")");
+    expect(rows[0]["Shirt"]).toBe("'+M");
+    expect(rows[0]["Email"]).toBe("a@b.c");
+    expect(rows[0]["Notes"]).toBe("line1\nline2, \"q\"");
+    expect(rows[0]["State Voter History (0-4)"]).toBe(3);
+    expect(rows[0]["Created At"]).toBe("1970-01-01T00:00:00.000Z");
+    expect(rows[1]["First Name"]).toBe("'@Bob");
+    expect(rows[1]["Last Name"]).toBe("'-1");
+    expect(rows[1]["Phone"]).toBe("555");
+    expect(rows[1]["Shirt"]).toBe("");
+    expect(rows[2]["First Name"]).toBe("'=cmd|' /C calc'!A0");
+    // XML-special characters survive, XML-illegal control characters are dropped, _xHHHH_ stays literal
+    expect(rows[2]["Last Name"]).toBe("a<b>&\"c\"_x0041_");
+    expect(rows[2]["Notes"]).toBe("  padded\t ");
+  });
+
+  test("XLSX of 50,000 rows in pages of 1,000", async () => {
+    const w = new XlsxExportWriter(cols);
+    for (let p = 0; p < 50; p++) {
+      w.addPage(
+        Array.from({ length: 1000 }, (_, i) => {
+          const n = p * 1000 + i;
+          return { _id: `v${n}`, first_name: `First${n}`, last_name: n % 7 === 0 ? `=cmd${n}` : `Last${n}`, state_voter_history: n % 5, custom_fields: { custom_1: `S${n % 3}` } };
+        }),
+      );
+    }
+    expect(w.rowCount).toBe(50_000);
+    const blob = w.finish();
+    const wb = XLSX.read(new Uint8Array(await blob.arrayBuffer()), { type: "array", dense: true });
+    const rows = XLSX.utils.sheet_to_json<Record<string, unknown>>(wb.Sheets.Voters, { defval: "" });
+    expect(rows).toHaveLength(50_000);
+    expect(rows[0]).toMatchObject({ ID: "v0", "First Name": "First0", "Last Name": "'=cmd0", Shirt: "S0", "State Voter History (0-4)": 0 });
+    expect(rows[49_999]).toMatchObject({ ID: "v49999", "First Name": "First49999", "Last Name": "Last49999", Shirt: "S1", "State Voter History (0-4)": 4 });
+  });
+
+  test("XLSX refuses more rows than Excel holds, before writing them", () => {
+    const w = new XlsxExportWriter(cols);
+    const page = Array.from({ length: 1000 }, (_, i) => ({ _id: `v${i}` }));
+    // fake the count rather than write a million rows here
+    (w as unknown as { rows: number }).rows = XLSX_MAX_DATA_ROWS - 500;
+    expect(() => w.addPage(page)).toThrow(ExportLimitError);
+    expect(() => w.addPage(page)).toThrow(/1,048,575 rows/);
+    expect(w.rowCount).toBe(XLSX_MAX_DATA_ROWS - 500);
+    w.addPage(page.slice(0, 500));
+    expect(w.rowCount).toBe(XLSX_MAX_DATA_ROWS);
   });
 });

@@ -3,6 +3,7 @@ import { Button, DropdownMenu } from "@radix-ui/themes";
 import { toast } from "../../../ui/toast";
 import type { VoterListFilter } from "../hooks/useVoterList";
 import { useVoterExport } from "../hooks/useVoterExport";
+import { ExportLimitError } from "../utils/exportWriter";
 
 export function VoterExportMenu({ filter }: { filter: VoterListFilter }) {
   const { run, exporting, exported } = useVoterExport(filter);
@@ -11,7 +12,8 @@ export function VoterExportMenu({ filter }: { filter: VoterListFilter }) {
       const n = await run(format);
       toast.success("Export complete", { description: `${n} records exported.` });
     } catch (e) {
-      toast.failure("Export failed", e);
+      // the XLSX row/size limit explains itself; anything else goes through the shared catalogue
+      toast.failure("Export failed", e, e instanceof ExportLimitError ? { description: e.message } : {});
     }
   };
   return (

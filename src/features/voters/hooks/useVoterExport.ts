@@ -31,7 +31,7 @@ export function useVoterExport(filter: VoterListFilter) {
       try {
         const defs = await convex.query(api.customFields.list, {});
         const columns = exportColumns(defs);
-        const writer = format === "csv" ? new CsvExportWriter(columns) : new XlsxExportWriter(await import("xlsx"), columns);
+        const writer = format === "csv" ? new CsvExportWriter(columns) : new XlsxExportWriter(columns);
         const args = { search: filter.search.trim() || undefined, party: filter.party || undefined, status: filter.status || undefined };
         let cursor: string | null = null;
         let count = 0;
