@@ -591,15 +591,15 @@ export class EngineImpl implements Engine {
   }
 
   /** Rebuilds and swaps modules; on a build error the previous modules stay active. */
-  async reload(): Promise<void> {
+  async reload(reason: "watch" | "env" = "watch"): Promise<void> {
     if (this.stopped) return;
     if (this.reloading) await this.reloading;
     this.reloading = (async () => {
       try {
         await this.load();
-        this.emitLog("[watch] functions reloaded");
+        this.emitLog(reason === "env" ? "[env] environment changed: functions reloaded" : "[watch] functions reloaded");
       } catch (e) {
-        this.emitLog(`[watch] reload failed, keeping previous functions: ${(e as Error).message}`);
+        this.emitLog(`[${reason}] reload failed, keeping previous functions: ${(e as Error).message}`);
       }
     })();
     await this.reloading;
@@ -651,7 +651,7 @@ export class EngineImpl implements Engine {
   private envChanged() {
     if (!this.modules || this.stopped) return;
     if (this.reloadTimer) clearTimeout(this.reloadTimer);
-    this.reloadTimer = setTimeout(() => void this.reload(), 50);
+    this.reloadTimer = setTimeout(() => void this.reload("env"), 50);
   }
 
   // ----- info -----
