@@ -448,11 +448,62 @@ export type Pending = {
 
 export type Row = { key: Buffer; id: string; json: string | null; doc: Doc | null };
 
+/**
+ * The writes of one committed transaction that the writer thread may not have stored yet
+ * (latest version of each written document; `doc: null` for a delete). Every transaction reads
+ * through these, oldest first, between SQLite and its own writes.
+ */
+export type BaseLayer = {
+  ticket: number;
+  docs: Map<string, Pending>;
+  /** per index id: the layer's documents of that index's table as rows, ascending by key (built on first use) */
+  sorted: Map<number, Row[]>;
+};
+
 export type EngineHooks = {
   catalog: Catalog;
   store: Store;
   nextCreationTime(): number;
+  /** committed batches not yet known to be in SQLite, oldest first (a fresh array) */
+  baseLayers(): BaseLayer[];
 };
+
+/** A pending document's key in `index` (cached on the pending entry). */
+export function pendingKey(p: Pending, index: DbIndexDef): Buffer {
+  if (!p.keys) p.keys = new Map();
+  let k = p.keys.get(index.id);
+  if (!k) {
+    k = indexKey(p.doc!, index.fields);
+    p.keys.set(index.id, k);
+  }
+  return k;
+}
+
+function layerRows(layer: BaseLayer, index: DbIndexDef): Row[] {
+  let rows = layer.sorted.get(index.id);
+  if (!rows) {
+    rows = [];
+    for (const p of layer.docs.values()) {
+      if (p.table !== index.table || !p.doc) continue;
+      rows.push({ key: pendingKey(p, index), id: p.id, json: p.json ?? null, doc: p.doc });
+    }
+    rows.sort((a, b) => Buffer.compare(a.key, b.key));
+    layer.sorted.set(index.id, rows);
+  }
+  return rows;
+}
+
+/** First position in `rows` (ascending by key) whose key is ≥ `key`. */
+function lowerBound(rows: Row[], key: Buffer): number {
+  let lo = 0;
+  let hi = rows.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (Buffer.compare(rows[mid].key, key) < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
 
 export class Tx {
   readonly layers: Array<Map<string, Pending>> = [new Map()];
@@ -462,11 +513,15 @@ export class Tx {
   private version = 0;
   readonly afterCommit: Array<() => void> = [];
   readonly beforeCommit: Array<(tx: Tx) => void> = [];
+  /** committed writes not yet in SQLite when this transaction began (see BaseLayer) */
+  readonly base: BaseLayer[];
 
   constructor(
     readonly hooks: EngineHooks,
     readonly writable: boolean,
-  ) {}
+  ) {
+    this.base = hooks.baseLayers();
+  }
 
   get catalog() {
     return this.hooks.catalog;
@@ -492,9 +547,23 @@ export class Tx {
     return this.layers.some((l) => l.size > 0);
   }
 
+  /** The latest unstored version of a document: this transaction's own writes, then committed ones. */
   pending(id: string): Pending | undefined {
+    return this.ownPending(id) ?? this.basePending(id);
+  }
+
+  private ownPending(id: string): Pending | undefined {
     for (let i = this.layers.length - 1; i >= 0; i--) {
       const p = this.layers[i].get(id);
+      if (p) return p;
+    }
+    return undefined;
+  }
+
+  /** The latest version among committed writes not yet in SQLite. */
+  basePending(id: string): Pending | undefined {
+    for (let i = this.base.length - 1; i >= 0; i--) {
+      const p = this.base[i].docs.get(id);
       if (p) return p;
     }
     return undefined;
@@ -577,23 +646,13 @@ export class Tx {
   write(id: string, table: string, doc: Doc | null, hasPlaceholder: boolean) {
     this.requireWritable();
     const tableNumber = this.catalog.tableNumber(table)!;
-    const prev = this.pending(id);
+    const prev = this.ownPending(id);
     this.put({ id, table, tableNumber, doc, isNew: prev ? prev.isNew : false, hasPlaceholder: hasPlaceholder || !!prev?.hasPlaceholder });
-  }
-
-  pendingKey(p: Pending, index: DbIndexDef): Buffer {
-    if (!p.keys) p.keys = new Map();
-    let k = p.keys.get(index.id);
-    if (!k) {
-      k = indexKey(p.doc!, index.fields);
-      p.keys.set(index.id, k);
-    }
-    return k;
   }
 
   openIndexStream(index: DbIndexDef, lo: Buffer, hi: Buffer, order: "asc" | "desc"): IndexStream {
     const overlay = this.overlayFor(index.table);
-    const s = new IndexStream(this, index, lo, hi, order, overlay);
+    const s = new IndexStream(this, index, lo, hi, order, overlay, this.base);
     // Read sets are only reported for read-only transactions (queries): a mutation keeping every
     // stream it opened (thousands per import batch) only held garbage alive.
     if (!this.writable) this.openStreams.add(s);
@@ -608,7 +667,7 @@ export class Tx {
   }
 }
 
-/** Merges an index range from SQLite with the transaction's own pending writes. */
+/** Merges an index range from SQLite with committed unstored writes and the transaction's own writes. */
 export class IndexStream {
   private buffer: Row[] = [];
   private bufPos = 0;
@@ -629,16 +688,36 @@ export class IndexStream {
     readonly hi: Buffer,
     readonly order: "asc" | "desc",
     overlay: Map<string, Pending>,
+    private base: BaseLayer[],
   ) {
     this.shadow = overlay;
     const rows: Row[] = [];
     for (const p of overlay.values()) {
       if (!p.doc) continue;
-      const key = tx.pendingKey(p, index);
+      const key = pendingKey(p, index);
       if (Buffer.compare(key, lo) >= 0 && Buffer.compare(key, hi) < 0) rows.push({ key, id: p.id, json: null, doc: p.doc });
+    }
+    // Committed unstored versions, unless a newer layer or the transaction itself rewrote them.
+    for (let li = base.length - 1; li >= 0; li--) {
+      const layerRowsSorted = layerRows(base[li], index);
+      for (let i = lowerBound(layerRowsSorted, lo); i < layerRowsSorted.length; i++) {
+        const r = layerRowsSorted[i];
+        if (Buffer.compare(r.key, hi) >= 0) break;
+        if (overlay.has(r.id)) continue;
+        let newer = false;
+        for (let lj = li + 1; lj < base.length && !newer; lj++) newer = base[lj].docs.has(r.id);
+        if (!newer) rows.push(r);
+      }
     }
     rows.sort((a, b) => (order === "asc" ? Buffer.compare(a.key, b.key) : Buffer.compare(b.key, a.key)));
     this.overlayRows = rows;
+  }
+
+  /** A stored row that an unstored or own version replaces. */
+  private shadowed(id: string): boolean {
+    if (this.shadow.has(id)) return true;
+    for (const layer of this.base) if (layer.docs.has(id)) return true;
+    return false;
   }
 
   private fill() {
@@ -672,7 +751,7 @@ export class IndexStream {
       this.buffer = [];
       this.bufPos = 0;
       for (const r of rows) {
-        if (this.shadow.has(r.id)) continue;
+        if (this.shadowed(r.id)) continue;
         this.buffer.push({ key: r.key, id: r.id, json: r.json, doc: null });
       }
     }

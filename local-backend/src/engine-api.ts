@@ -48,6 +48,11 @@ export type CallRequest = {
   internal?: boolean;
 };
 
+export type PipelinedMutation = {
+  committedTs: bigint;
+  result: Promise<{ outcome: FunctionOutcome; ts: bigint }>;
+};
+
 export type QueryResult = {
   outcome: FunctionOutcome;
   readSet: ReadSet;
@@ -85,6 +90,12 @@ export interface Engine {
   runQuery(req: CallRequest & { journal?: string | null }): Promise<QueryResult>;
   /** ts = commit timestamp of the mutation (currentTs() when it wrote nothing or failed) */
   runMutation(req: CallRequest): Promise<{ outcome: FunctionOutcome; ts: bigint }>;
+  /**
+   * Resolves as soon as the mutation committed (the next one may start: the engine stores this
+   * one's writes meanwhile); `result` is what runMutation resolves to, once they are stored.
+   * Callers that keep a client's mutations in order start the next one after `committedTs`.
+   */
+  runMutationPipelined(req: CallRequest): Promise<PipelinedMutation>;
   runAction(req: CallRequest): Promise<{ outcome: FunctionOutcome }>;
   /**
    * http actions from convex/http.ts; returns 404 Response when no route matches.

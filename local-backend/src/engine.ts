@@ -14,6 +14,7 @@ import type {
   EngineOptions,
   FunctionInfo,
   FunctionOutcome,
+  PipelinedMutation,
   QueryResult,
   ReadSet,
   UserIdentity,
@@ -25,9 +26,11 @@ import {
   Tx,
   isDocumentsIndex,
   parseDoc,
+  pendingKey,
   searchEntry,
   validateDocument,
   validateFields,
+  type BaseLayer,
   type Doc,
   type Pending,
   type SchemaInfo,
@@ -38,7 +41,7 @@ import { canonicalizePath, loadModules, type LoadedModules, type RegisteredFunct
 import { END_CURSOR, QueryManager, type SerializedQuery } from "./query.js";
 import { ReadSetImpl, WriteSetImpl, intersects } from "./readset.js";
 import { RWLock, formatLogArgs, installRuntime, realNow, scopeStorage, seededRandom, type RunScope, type SyscallHandler } from "./runtime.js";
-import { Store, type DocWrite, type IndexWrite, type SearchWrite } from "./storage.js";
+import { SEQ_LOOKUP, SEQ_NEW, Store, type DocWrite, type IndexWrite, type SearchWrite } from "./storage.js";
 import { checkValue } from "./validators.js";
 import { Scheduler } from "./scheduler.js";
 
@@ -468,6 +471,8 @@ export class EngineImpl implements Engine {
   private lock = new RWLock();
   private lastTs = 0n;
   private lastCreationTime = 0;
+  /** committed transactions the writer thread has not stored yet, oldest first */
+  private inflight: BaseLayer[] = [];
   private listeners = new Set<(e: CommitEvent) => void>();
   private envVars: EnvStore = {};
   private secret: Buffer;
@@ -503,6 +508,12 @@ export class EngineImpl implements Engine {
         this.lastCreationTime = now > this.lastCreationTime ? now : this.lastCreationTime + 0.001;
         return this.lastCreationTime;
       },
+      baseLayers: () => this.inflight.slice(),
+    };
+    this.store.onDurable = (ticket) => {
+      let n = 0;
+      while (n < this.inflight.length && this.inflight[n].ticket <= ticket) n++;
+      if (n > 0) this.inflight.splice(0, n);
     };
     this.scheduler = new Scheduler(this);
   }
@@ -526,7 +537,7 @@ export class EngineImpl implements Engine {
     // Wait for in-flight commits before closing the database.
     const release = await this.lock.write();
     try {
-      this.store.close();
+      await this.store.close();
     } finally {
       release();
     }
@@ -713,15 +724,26 @@ export class EngineImpl implements Engine {
   /** Runs `fn` in its own write transaction and commits it (storage, scheduler bookkeeping, imports). */
   async systemWrite<T>(fn: (tx: Tx) => T): Promise<T> {
     const release = await this.lock.write();
+    let result: T;
     try {
       this.assertOpen();
       const tx = new Tx(this.hooks, true);
-      const result = fn(tx);
+      result = fn(tx);
       this.commit(tx);
-      return result;
     } finally {
       release();
     }
+    await this.durable();
+    return result;
+  }
+
+  /**
+   * Waits until every transaction committed so far is in SQLite. Callers release the write lock
+   * first, so the next transaction runs while this one is written; nobody is told about a result
+   * before the writes it rests on are stored.
+   */
+  durable(): Promise<void> {
+    return this.store.whenDurable(this.store.postedTicket);
   }
 
   private assertOpen() {
@@ -753,10 +775,21 @@ export class EngineImpl implements Engine {
     const writes: DocWrite[] = [];
     const writeSet = new WriteSetImpl();
     const deltas = new Map<number, number>();
+    const layer: BaseLayer = { ticket: 0, docs: new Map(), sorted: new Map() };
     for (const p of pendings.values()) {
       const w = this.buildWrite(tx, p, ts, writeSet);
       if (!w) continue;
       writes.push(w);
+      layer.docs.set(p.id, {
+        id: p.id,
+        table: p.table,
+        tableNumber: p.tableNumber,
+        doc: w.doc,
+        isNew: false,
+        hasPlaceholder: false,
+        json: w.json ?? undefined,
+        keys: p.hasPlaceholder ? undefined : p.keys,
+      });
       if (p.isNew && p.doc) deltas.set(p.tableNumber, (deltas.get(p.tableNumber) ?? 0) + 1);
       else if (!p.isNew && !p.doc) deltas.set(p.tableNumber, (deltas.get(p.tableNumber) ?? 0) - 1);
     }
@@ -764,7 +797,7 @@ export class EngineImpl implements Engine {
       for (const f of tx.afterCommit) f();
       return this.lastTs;
     }
-    this.store.commit(
+    layer.ticket = this.store.commit(
       writes,
       [
         ["ts", ts.toString()],
@@ -772,6 +805,7 @@ export class EngineImpl implements Engine {
       ],
       deltas,
     );
+    this.inflight.push(layer);
     for (const [tn, d] of deltas) this.catalog.counts.set(tn, (this.catalog.counts.get(tn) ?? 0) + d);
     this.lastTs = ts;
     for (const f of tx.afterCommit) {
@@ -794,19 +828,27 @@ export class EngineImpl implements Engine {
     return ts;
   }
 
-  private buildWrite(tx: Tx, p: Pending, ts: bigint, writeSet: WriteSetImpl): DocWrite | null {
-    const old = p.isNew ? undefined : this.store.getDoc(p.id);
+  /** The document as committed before `tx` (an unstored committed version first, else SQLite's). */
+  private committedDoc(tx: Tx, id: string): { seq: number; json: string; doc: Doc | null } | undefined {
+    const base = tx.basePending(id);
+    if (base) return base.doc ? { seq: SEQ_LOOKUP, json: base.json ?? JSON.stringify(convexToJson(base.doc)), doc: base.doc } : undefined;
+    const row = this.store.getDoc(id);
+    return row ? { seq: row.seq, json: row.json, doc: null } : undefined;
+  }
+
+  private buildWrite(tx: Tx, p: Pending, ts: bigint, writeSet: WriteSetImpl): (DocWrite & { doc: Doc | null }) | null {
+    const old = p.isNew ? undefined : this.committedDoc(tx, p.id);
     if (!old && !p.doc) return null;
     const newDoc = p.doc ? (p.hasPlaceholder ? (resolveCommitTs(p.doc, ts) as Doc) : p.doc) : null;
     const json = newDoc ? (!p.hasPlaceholder && p.json !== undefined ? p.json : JSON.stringify(convexToJson(newDoc))) : null;
     if (old && json === old.json) return null;
-    const oldDoc = old ? parseDoc(old.json) : null;
+    const oldDoc = old ? (old.doc ?? parseDoc(old.json)) : null;
     const indexWrites: IndexWrite[] = [];
     const searchWrites: SearchWrite[] = [];
     for (const ix of this.catalog.tableIndexes(p.table)) {
       if (ix.kind === "db") {
         const oldKey = oldDoc ? indexKey(oldDoc, ix.fields) : null;
-        const newKey = newDoc ? (p.hasPlaceholder ? indexKey(newDoc, ix.fields) : tx.pendingKey(p, ix)) : null;
+        const newKey = newDoc ? (p.hasPlaceholder ? indexKey(newDoc, ix.fields) : pendingKey(p, ix)) : null;
         if (oldKey) writeSet.add(ix.id, oldKey);
         if (newKey) writeSet.add(ix.id, newKey);
         if (oldKey && newKey && oldKey.equals(newKey)) continue;
@@ -824,7 +866,7 @@ export class EngineImpl implements Engine {
       }
     }
     writeSet.tables.add(p.tableNumber);
-    return { id: p.id, tableNumber: p.tableNumber, json, seq: old ? old.seq : null, indexWrites, searchWrites };
+    return { id: p.id, tableNumber: p.tableNumber, json, seq: old ? old.seq : SEQ_NEW, indexWrites, searchWrites, doc: newDoc };
   }
 
   // ----- function execution -----
@@ -962,6 +1004,14 @@ export class EngineImpl implements Engine {
     } finally {
       release();
     }
+    // The result may rest on committed writes still being stored.
+    if (tx.base.length > 0) {
+      try {
+        await this.durable();
+      } catch (e) {
+        outcome = { status: "error", ...toFailure(e), logLines };
+      }
+    }
     return { outcome, readSet: tx.finishReads(), ts, journal: newJournal };
   }
 
@@ -971,44 +1021,72 @@ export class EngineImpl implements Engine {
 
   async runMutationTop(
     req: CallRequest,
-    o: {
-      logLines: string[];
-      internalAllowed: boolean;
-      scheduledJobId?: string | null;
-      /** runs in the mutation's transaction before the function; return false to skip it */
-      prepare?: (tx: Tx) => boolean;
-      onSuccess?: (tx: Tx) => void;
-    },
+    o: MutationRunOptions,
   ): Promise<{ outcome: FunctionOutcome; ts: bigint; skipped?: boolean }> {
+    const r = await this.runMutationCommitted(req, o);
+    return this.whenStored(r);
+  }
+
+  async runMutationPipelined(req: CallRequest): Promise<PipelinedMutation> {
+    const r = await this.runMutationCommitted(req, { logLines: [], internalAllowed: req.internal === true });
+    return { committedTs: r.ts, result: this.whenStored(r) };
+  }
+
+  /** The outcome once the writes it rests on are stored (an error if storing them failed). */
+  private async whenStored<T extends { outcome: FunctionOutcome; ts: bigint }>(r: T & { durable: Promise<void> }): Promise<T> {
+    const { durable, ...rest } = r;
+    try {
+      await durable;
+    } catch (e) {
+      return { ...rest, outcome: { status: "error", ...toFailure(e), logLines: r.outcome.logLines }, ts: this.lastTs } as unknown as T;
+    }
+    return rest as unknown as T;
+  }
+
+  /**
+   * Runs a mutation up to its commit and releases the write lock: the next mutation may run while
+   * this one's writes are stored. `durable` resolves once everything it committed or read is
+   * stored; nobody may hear of the outcome before.
+   */
+  private async runMutationCommitted(
+    req: CallRequest,
+    o: MutationRunOptions,
+  ): Promise<{ outcome: FunctionOutcome; ts: bigint; skipped?: boolean; durable: Promise<void> }> {
     const release = await this.lock.write();
     const logLines = o.logLines;
+    let result: { outcome: FunctionOutcome; ts: bigint; skipped?: boolean };
     try {
       this.assertOpen();
       const f = this.resolve(req.path, "mutation", o.internalAllowed);
       const args = this.checkArgs(f, req.args);
       const tx = new Tx(this.hooks, true);
-      if (o.prepare && !o.prepare(tx)) return { outcome: { status: "success", value: null, logLines }, ts: this.lastTs, skipped: true };
-      const run = new Run(this, {
-        kind: "mutation",
-        fnPath: f.path,
-        identity: req.identity,
-        tx,
-        logLines,
-        depth: 0,
-        scheduledJobId: o.scheduledJobId ?? null,
-      });
-      // One SQLite read snapshot for all of the mutation's reads (it holds the write lock).
-      this.store.beginRead();
-      const value = await this.invoke(f, args, run);
-      o.onSuccess?.(tx);
-      const ts = this.commit(tx);
-      return { outcome: { status: "success", value, logLines }, ts };
+      if (o.prepare && !o.prepare(tx)) result = { outcome: { status: "success", value: null, logLines }, ts: this.lastTs, skipped: true };
+      else {
+        const run = new Run(this, {
+          kind: "mutation",
+          fnPath: f.path,
+          identity: req.identity,
+          tx,
+          logLines,
+          depth: 0,
+          scheduledJobId: o.scheduledJobId ?? null,
+        });
+        // One SQLite read snapshot for all of the mutation's reads (it holds the write lock).
+        this.store.beginRead();
+        const value = await this.invoke(f, args, run);
+        o.onSuccess?.(tx);
+        const ts = this.commit(tx);
+        result = { outcome: { status: "success", value, logLines }, ts };
+      }
     } catch (e) {
-      return { outcome: { status: "error", ...toFailure(e), logLines }, ts: this.lastTs };
+      result = { outcome: { status: "error", ...toFailure(e), logLines }, ts: this.lastTs };
     } finally {
       this.endReadQuietly();
       release();
     }
+    const durable = this.durable();
+    durable.catch(() => undefined);
+    return { ...result, durable };
   }
 
   async runAction(req: CallRequest): Promise<{ outcome: FunctionOutcome }> {
@@ -1240,7 +1318,8 @@ export class EngineImpl implements Engine {
           const tn = this.catalog.tableNumber(table);
           if (tn === undefined) this.catalog.ensureTable(table, d.tableNumber);
           else if (tn !== d.tableNumber) this.catalog.renumberTable(table, d.tableNumber);
-          const exists = tx.pending(id) !== undefined || this.store.getDoc(id) !== undefined;
+          const known = tx.pending(id);
+          const exists = known ? known.doc !== null : this.store.getDoc(id) !== undefined;
           const ct = doc._creationTime as number;
           if (ct > this.lastCreationTime) this.lastCreationTime = ct;
           tx.layers[0].set(id, { id, table, tableNumber: d.tableNumber, doc, isNew: !exists, hasPlaceholder: false });
@@ -1287,6 +1366,7 @@ export class EngineImpl implements Engine {
     const release = await this.lock.write();
     const logLines: string[] = [];
     const files: string[] = [];
+    let outcome: FunctionOutcome;
     try {
       this.assertOpen();
       const tx = new Tx(this.hooks, true);
@@ -1315,15 +1395,30 @@ export class EngineImpl implements Engine {
       const value = await this.invoke(f, {}, run);
       this.commit(tx);
       files.length = 0;
-      return { status: "success", value, logLines };
+      outcome = { status: "success", value, logLines };
     } catch (e) {
       return { status: "error", ...toFailure(e), logLines };
     } finally {
       for (const file of files) fs.rmSync(file, { force: true });
       release();
     }
+    try {
+      await this.durable();
+    } catch (e) {
+      return { status: "error", ...toFailure(e), logLines };
+    }
+    return outcome;
   }
 }
+
+type MutationRunOptions = {
+  logLines: string[];
+  internalAllowed: boolean;
+  scheduledJobId?: string | null;
+  /** runs in the mutation's transaction before the function; return false to skip it */
+  prepare?: (tx: Tx) => boolean;
+  onSuccess?: (tx: Tx) => void;
+};
 
 export function createEngine(opts: EngineOptions): Engine {
   return new EngineImpl(opts);

@@ -1,16 +1,43 @@
 /**
  * SQLite persistence: documents, index entries (order-preserving BLOB keys in one WITHOUT ROWID
- * table), FTS5 search tables, table/index catalog and metadata. All writes go through
- * `commit()` which applies one mutation's write batch in a single SQLite transaction.
+ * table), FTS5 search tables, table/index catalog and metadata. Committed transactions go through
+ * `commit()`, which hands the write batch to a writer thread (storage-worker.ts) that applies it
+ * in one SQLite transaction; this connection reads. Catalog changes and unmerged reads wait for the
+ * writer first (`sync()`).
  */
 import Database from "better-sqlite3";
+import * as esbuild from "esbuild";
 import fs from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { Worker } from "node:worker_threads";
+import { openConnection } from "./storage-connection.js";
+import { packBatch, transferList, type DocWrite } from "./storage-apply.js";
+
+export { SEQ_LOOKUP, SEQ_NEW, type DocWrite, type IndexWrite, type SearchWrite } from "./storage-apply.js";
 
 export type IndexKind = "db" | "search";
 
-/** rows per multi-row INSERT statement */
-const MULTI_ROWS = 64;
+/** The writer thread's code: storage-worker.ts bundled once per process (it runs from source). */
+let workerCode: string | null = null;
+function writerSource(): string {
+  if (workerCode === null) {
+    const entry = fileURLToPath(new URL("./storage-worker.ts", import.meta.url));
+    const out = esbuild.buildSync({
+      entryPoints: [entry],
+      bundle: true,
+      platform: "node",
+      format: "cjs",
+      target: "node20",
+      external: ["better-sqlite3"],
+      write: false,
+      logLevel: "silent",
+    });
+    workerCode = out.outputFiles[0].text;
+  }
+  return workerCode;
+}
 
 export type DbIndexDef = {
   id: number;
@@ -32,22 +59,6 @@ export type IndexDef = DbIndexDef | SearchIndexDef;
 
 export type StoredRow = { key: Buffer; seq: number; id: string; json: string };
 
-export type IndexWrite =
-  | { op: "insert"; indexId: number; key: Buffer }
-  | { op: "delete"; indexId: number; key: Buffer };
-export type SearchWrite = { indexId: number; op: "upsert" | "delete"; text: string; filters: string };
-
-export type DocWrite = {
-  id: string;
-  tableNumber: number;
-  /** null: delete */
-  json: string | null;
-  /** existing row number when the document already exists */
-  seq: number | null;
-  indexWrites: IndexWrite[];
-  searchWrites: SearchWrite[];
-};
-
 export class Store {
   readonly db: Database.Database;
   private stmts: {
@@ -55,31 +66,27 @@ export class Store {
     setMeta: Database.Statement;
     getDoc: Database.Statement;
     getDocBySeq: Database.Statement;
-    insertDoc: Database.Statement;
-    updateDoc: Database.Statement;
-    deleteDoc: Database.Statement;
     insertIdx: Database.Statement;
-    deleteIdx: Database.Statement;
-    countDelta: Database.Statement;
-    maxSeq: Database.Statement;
   };
-  private multiCache = new Map<string, Database.Statement>();
   private byIdCache = new Map<string, Database.Statement>();
   private scanCache = new Map<string, Database.Statement>();
-  private ftsStmts = new Map<number, { insert: Database.Statement; del: Database.Statement }>();
+  private ftsStmts = new Map<number, Database.Statement>();
+  private writer: Worker;
+  private writerExited = false;
+  /** [0] last ticket the writer applied, [1] ticket of a batch that failed (0: none) */
+  private shared = new Int32Array(new SharedArrayBuffer(8));
+  private posted = 0;
+  private durableTicket = 0;
+  private failedTicket = 0;
+  private failure: Error | null = null;
+  private waiters: Array<{ ticket: number; resolve: () => void; reject: (e: Error) => void }> = [];
+  /** called after batches up to `ticket` are written (or failed) */
+  onDurable: ((ticket: number) => void) | null = null;
 
   constructor(dataDir: string) {
     fs.mkdirSync(dataDir, { recursive: true });
-    this.db = new Database(path.join(dataDir, "db.sqlite3"));
-    this.db.pragma("journal_mode = WAL");
-    // NORMAL in WAL mode keeps every committed transaction across process kills (not power loss).
-    this.db.pragma("synchronous = NORMAL");
-    this.db.pragma("cache_size = -131072");
-    this.db.pragma("temp_store = MEMORY");
-    // A mutation with many random-key index entries (emails, names, search rows) dirties
-    // thousands of pages; checkpointing every 1000 pages (the default) copied them back to the
-    // database file after nearly every commit. A 64 MB WAL lets repeated page writes coalesce.
-    this.db.pragma("wal_autocheckpoint = 16384");
+    const file = path.join(dataDir, "db.sqlite3");
+    this.db = openConnection(new Database(file));
     this.db.exec(`
       CREATE TABLE IF NOT EXISTS meta(k TEXT PRIMARY KEY, v TEXT NOT NULL) WITHOUT ROWID;
       CREATE TABLE IF NOT EXISTS tables(name TEXT PRIMARY KEY, number INTEGER NOT NULL UNIQUE, count INTEGER NOT NULL DEFAULT 0);
@@ -92,13 +99,7 @@ export class Store {
       setMeta: this.db.prepare("INSERT INTO meta(k, v) VALUES (?, ?) ON CONFLICT(k) DO UPDATE SET v = excluded.v"),
       getDoc: this.db.prepare("SELECT seq, json FROM documents WHERE id = ?"),
       getDocBySeq: this.db.prepare("SELECT id, json FROM documents WHERE seq = ?"),
-      insertDoc: this.db.prepare("INSERT INTO documents(id, tbl, json) VALUES (?, ?, ?)"),
-      updateDoc: this.db.prepare("UPDATE documents SET json = ? WHERE seq = ?"),
-      deleteDoc: this.db.prepare("DELETE FROM documents WHERE seq = ?"),
       insertIdx: this.db.prepare("INSERT INTO idx(i, k, seq) VALUES (?, ?, ?)"),
-      deleteIdx: this.db.prepare("DELETE FROM idx WHERE i = ? AND k = ?"),
-      countDelta: this.db.prepare("UPDATE tables SET count = count + ? WHERE number = ?"),
-      maxSeq: this.db.prepare("SELECT max(seq) AS m FROM documents"),
     };
     // Layout 2: the by_id index is served by the documents table's unique id column, so it has
     // no entries in idx. Data dirs written before hold by_id entries; drop them once.
@@ -108,11 +109,42 @@ export class Store {
         this.setMeta("layout", "2");
       })();
     }
+    this.writer = new Worker(writerSource(), {
+      eval: true,
+      workerData: { file, sqlite: createRequire(import.meta.url).resolve("better-sqlite3"), shared: this.shared.buffer },
+    });
+    this.writer.unref();
+    this.writer.on("message", (m: { ticket?: number; error?: string | null }) => {
+      if (typeof m.ticket === "number") this.markDurable(m.ticket, m.error ?? null);
+    });
+    this.writer.on("error", (e) => this.markFailed(`writer thread: ${e.message}`));
+    this.writer.on("exit", () => {
+      this.writerExited = true;
+      if (this.writing) this.markFailed("the writer thread stopped");
+    });
   }
 
-  close() {
-    this.readTx = false;
-    this.db.close();
+  private markFailed(reason: string) {
+    if (this.failure) return;
+    this.failedTicket = this.durableTicket + 1;
+    this.failure = new Error(`Writing to the database failed (${reason}). Restart the backend: it recovers to the last complete write.`);
+    for (const w of this.waiters) w.reject(this.failure);
+    this.waiters = [];
+  }
+
+  /** Waits for the writer, stops it and closes the database. */
+  async close() {
+    try {
+      if (!this.failure && !this.writerExited) this.drain();
+    } finally {
+      this.readTx = false;
+      if (!this.writerExited) {
+        const closed = new Promise<void>((resolve) => this.writer.once("exit", () => resolve()));
+        this.writer.postMessage({ close: true });
+        await closed;
+      }
+      this.db.close();
+    }
   }
 
   private readTx = false;
@@ -135,24 +167,30 @@ export class Store {
   }
 
   getMeta(k: string): string | undefined {
+    this.sync();
     const row = this.stmts.getMeta.get(k) as { v: string } | undefined;
     return row?.v;
   }
   setMeta(k: string, v: string) {
+    this.sync();
     this.stmts.setMeta.run(k, v);
   }
 
   loadTables(): Array<{ name: string; number: number; count: number }> {
+    this.sync();
     return this.db.prepare("SELECT name, number, count FROM tables").all() as Array<{ name: string; number: number; count: number }>;
   }
   createTable(name: string, number: number) {
+    this.sync();
     this.db.prepare("INSERT INTO tables(name, number) VALUES (?, ?)").run(name, number);
   }
   renumberTable(name: string, number: number) {
+    this.sync();
     this.db.prepare("UPDATE tables SET number = ? WHERE name = ?").run(number, name);
   }
 
   loadIndexes(): IndexDef[] {
+    this.sync();
     const rows = this.db.prepare("SELECT id, tbl, name, kind, spec FROM indexes").all() as Array<{
       id: number;
       tbl: string;
@@ -164,6 +202,7 @@ export class Store {
   }
 
   createIndex(def: Omit<DbIndexDef, "id"> | Omit<SearchIndexDef, "id">): IndexDef {
+    this.sync();
     const spec =
       def.kind === "db"
         ? JSON.stringify({ fields: def.fields })
@@ -179,6 +218,7 @@ export class Store {
   }
 
   dropIndex(def: IndexDef) {
+    this.sync();
     this.db.prepare("DELETE FROM indexes WHERE id = ?").run(def.id);
     if (def.kind === "db") this.db.prepare("DELETE FROM idx WHERE i = ?").run(def.id);
     else this.db.exec(`DROP TABLE IF EXISTS fts_${def.id}`);
@@ -189,6 +229,7 @@ export class Store {
     return this.stmts.getDoc.get(id) as { seq: number; json: string } | undefined;
   }
   getDocBySeq(seq: number): { id: string; json: string } | undefined {
+    this.sync();
     return this.stmts.getDocBySeq.get(seq) as { id: string; json: string } | undefined;
   }
 
@@ -244,128 +285,106 @@ export class Store {
   }
 
   countIndexRange(indexId: number): number {
+    this.sync();
     return (this.db.prepare("SELECT count(*) AS c FROM idx WHERE i = ?").get(indexId) as { c: number }).c;
   }
 
-  private fts(indexId: number) {
+  private ftsInsert(indexId: number): Database.Statement {
     let s = this.ftsStmts.get(indexId);
-    if (!s) {
-      s = {
-        insert: this.db.prepare(`INSERT INTO fts_${indexId}(rowid, t, f) VALUES (?, ?, ?)`),
-        del: this.db.prepare(`DELETE FROM fts_${indexId} WHERE rowid = ?`),
-      };
-      this.ftsStmts.set(indexId, s);
-    }
+    if (!s) this.ftsStmts.set(indexId, (s = this.db.prepare(`INSERT INTO fts_${indexId}(rowid, t, f) VALUES (?, ?, ?)`)));
     return s;
   }
 
   searchFts(indexId: number, match: string, limit: number): Array<{ seq: number; score: number }> {
+    this.sync();
     const stmt = this.db.prepare(
       `SELECT rowid AS seq, bm25(fts_${indexId}, 1.0, 0.0) AS score FROM fts_${indexId} WHERE fts_${indexId} MATCH ? ORDER BY score LIMIT ?`,
     );
     return stmt.all(match, limit) as Array<{ seq: number; score: number }>;
   }
 
-  private multi(sql: string, rowParams: number, rows: number): Database.Statement {
-    const key = `${sql}|${rows}`;
-    let stmt = this.multiCache.get(key);
-    if (!stmt) {
-      const tuple = `(${new Array(rowParams).fill("?").join(", ")})`;
-      stmt = this.db.prepare(`${sql} VALUES ${new Array(rows).fill(tuple).join(", ")}`);
-      this.multiCache.set(key, stmt);
-    }
-    return stmt;
+    /**
+   * Hands one committed transaction's writes to the writer thread and returns its ticket; the
+   * writes are durable once `whenDurable(ticket)` resolves. Until then the engine serves them from
+   * memory (see Tx base layers), so the next transaction runs while SQLite writes this one.
+   */
+  commit(writes: DocWrite[], meta: Array<[string, string]>, tableCountDeltas: Map<number, number>): number {
+    this.throwIfFailed();
+    this.endRead();
+    const ticket = ++this.posted;
+    const batch = packBatch(ticket, writes, meta, tableCountDeltas);
+    this.writer.postMessage(batch, transferList(batch));
+    return ticket;
   }
 
-  /** Runs `sql VALUES (...), (...)` over flattened parameters, MULTI_ROWS rows per statement. */
-  private insertRows(sql: string, rowParams: number, params: unknown[]) {
-    const rows = params.length / rowParams;
-    if (rows <= MULTI_ROWS) {
-      if (rows > 0) this.multi(sql, rowParams, rows).run(params);
-      return;
+  /** Resolves once the batch with this ticket (and every earlier one) is in SQLite. */
+  whenDurable(ticket: number): Promise<void> {
+    if (ticket <= this.durableTicket) {
+      return this.failure && ticket >= this.failedTicket ? Promise.reject(this.failure) : Promise.resolve();
     }
-    let i = 0;
-    const stmt = this.multi(sql, rowParams, MULTI_ROWS);
-    const chunk = MULTI_ROWS * rowParams;
-    for (; i + MULTI_ROWS <= rows; i += MULTI_ROWS) stmt.run(params.slice(i * rowParams, i * rowParams + chunk));
-    if (i < rows) this.multi(sql, rowParams, rows - i).run(params.slice(i * rowParams));
+    return new Promise((resolve, reject) => this.waiters.push({ ticket, resolve, reject }));
+  }
+
+  /** The ticket of the latest committed batch (0: none yet). */
+  get postedTicket(): number {
+    return this.posted;
+  }
+
+  /** True while committed batches are still being written. */
+  get writing(): boolean {
+    return this.durableTicket < this.posted;
+  }
+
+  private markDurable(ticket: number, error: string | null) {
+    if (error !== null && this.failedTicket === 0) {
+      this.failedTicket = ticket;
+      this.failure = new Error(`Writing to the database failed (${error}). Restart the backend: it recovers to the last complete write.`);
+    }
+    if (ticket <= this.durableTicket) return;
+    this.durableTicket = ticket;
+    const keep: typeof this.waiters = [];
+    for (const w of this.waiters) {
+      if (w.ticket > ticket) keep.push(w);
+      else if (this.failedTicket !== 0 && w.ticket >= this.failedTicket) w.reject(this.failure!);
+      else w.resolve();
+    }
+    this.waiters = keep;
+    this.onDurable?.(ticket);
+  }
+
+  private throwIfFailed() {
+    if (this.failure) throw this.failure;
+  }
+
+  /** Blocks until the writer thread has written every posted batch. */
+  drain() {
+    const deadline = Date.now() + 120_000;
+    while (Atomics.load(this.shared, 0) < this.posted) {
+      if (this.writerExited) throw new Error("The database writer thread stopped.");
+      if (Date.now() > deadline) throw new Error("The database writer did not finish in time.");
+      Atomics.wait(this.shared, 0, Atomics.load(this.shared, 0), 100);
+    }
+    const failed = Atomics.load(this.shared, 1);
+    this.markDurable(this.posted, failed !== 0 ? "see the backend log" : null);
+    if (failed !== 0 && this.failedTicket === 0) this.failedTicket = failed;
+    this.throwIfFailed();
   }
 
   /**
-   * Applies a batch of document writes atomically. New documents get consecutive row numbers
-   * after the current maximum (what SQLite would pick); index entries are inserted in key order,
-   * many rows per statement.
+   * For reads that are not merged with the in-memory batches (search, table scans) and for writes
+   * on this connection: waits for the writer, then continues on a fresh snapshot.
    */
-  commit(writes: DocWrite[], meta: Array<[string, string]>, tableCountDeltas: Map<number, number>) {
+  private sync() {
+    if (!this.writing) return this.throwIfFailed();
+    const reading = this.readTx;
     this.endRead();
-    const run = this.db.transaction(() => {
-      let nextSeq = 0;
-      for (const w of writes) {
-        if (w.seq === null && w.json !== null) {
-          nextSeq = (this.stmts.maxSeq.get() as { m: number | null }).m ?? 0;
-          break;
-        }
-      }
-      const docRows: unknown[] = [];
-      const idxInserts = new Map<number, Array<{ key: Buffer; seq: number }>>();
-      const ftsDeletes = new Map<number, number[]>();
-      const ftsInserts = new Map<number, unknown[]>();
-      for (const w of writes) {
-        let seq = w.seq;
-        if (w.json === null) {
-          if (seq !== null) this.stmts.deleteDoc.run(seq);
-        } else if (seq === null) {
-          seq = ++nextSeq;
-          docRows.push(seq, w.id, w.tableNumber, w.json);
-        } else {
-          this.stmts.updateDoc.run(w.json, seq);
-        }
-        for (const iw of w.indexWrites) {
-          if (iw.op === "delete") this.stmts.deleteIdx.run(iw.indexId, iw.key);
-          else {
-            let list = idxInserts.get(iw.indexId);
-            if (!list) idxInserts.set(iw.indexId, (list = []));
-            list.push({ key: iw.key, seq: seq! });
-          }
-        }
-        for (const sw of w.searchWrites) {
-          if (w.seq !== null) {
-            let list = ftsDeletes.get(sw.indexId);
-            if (!list) ftsDeletes.set(sw.indexId, (list = []));
-            list.push(w.seq);
-          }
-          if (sw.op === "upsert") {
-            let list = ftsInserts.get(sw.indexId);
-            if (!list) ftsInserts.set(sw.indexId, (list = []));
-            list.push(seq, sw.text, sw.filters);
-          }
-        }
-      }
-      if (docRows.length > 0) this.insertRows("INSERT INTO documents(seq, id, tbl, json)", 4, docRows);
-      for (const [indexId, list] of idxInserts) {
-        // Mostly already ordered (creation time, counters); sorted keys keep B-tree writes local.
-        list.sort((a, b) => Buffer.compare(a.key, b.key));
-        const params: unknown[] = new Array(list.length * 3);
-        for (let j = 0; j < list.length; j++) {
-          params[j * 3] = indexId;
-          params[j * 3 + 1] = list[j].key;
-          params[j * 3 + 2] = list[j].seq;
-        }
-        this.insertRows("INSERT INTO idx(i, k, seq)", 3, params);
-      }
-      for (const [indexId, seqs] of ftsDeletes) {
-        const s = this.fts(indexId);
-        for (const seq of seqs) s.del.run(seq);
-      }
-      for (const [indexId, params] of ftsInserts) this.insertRows(`INSERT INTO fts_${indexId}(rowid, t, f)`, 3, params);
-      for (const [k, v] of meta) this.stmts.setMeta.run(k, v);
-      for (const [tbl, d] of tableCountDeltas) if (d !== 0) this.stmts.countDelta.run(d, tbl);
-    });
-    run();
+    this.drain();
+    if (reading) this.beginRead();
   }
 
   /** Iterates all documents of a table in insertion order, in batches (bounded memory). */
   *iterateTable(tableNumber: number, batch = 1000): Generator<{ seq: number; id: string; json: string }> {
+    this.sync();
     const stmt = this.db.prepare("SELECT seq, id, json FROM documents WHERE seq > ? AND tbl = ? ORDER BY seq LIMIT ?");
     let after = -1;
     for (;;) {
@@ -377,15 +396,17 @@ export class Store {
   }
 
   insertIndexEntries(entries: Array<{ indexId: number; key: Buffer; seq: number }>) {
+    this.sync();
     const run = this.db.transaction(() => {
       for (const e of entries) this.stmts.insertIdx.run(e.indexId, e.key, e.seq);
     });
     run();
   }
   insertFtsEntries(indexId: number, entries: Array<{ seq: number; text: string; filters: string }>) {
-    const s = this.fts(indexId);
+    this.sync();
+    const insert = this.ftsInsert(indexId);
     const run = this.db.transaction(() => {
-      for (const e of entries) s.insert.run(e.seq, e.text, e.filters);
+      for (const e of entries) insert.run(e.seq, e.text, e.filters);
     });
     run();
   }

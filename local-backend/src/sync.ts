@@ -20,7 +20,7 @@
 import type { IncomingMessage } from "node:http";
 import type { WebSocket } from "ws";
 import type { JSONValue } from "convex/values";
-import type { CommitEvent, Engine, FunctionOutcome, QueryResult, ReadSet } from "./engine-api.js";
+import type { CallRequest, CommitEvent, Engine, FunctionOutcome, QueryResult, ReadSet } from "./engine-api.js";
 import { AuthVerificationError } from "./auth.js";
 import type { CallerResolver } from "./net-caller.js";
 import {
@@ -248,7 +248,13 @@ class Connection {
   /** what the client's RemoteQuerySet holds: the endVersion of the last Transition sent */
   sent: StateVersion = { querySet: 0, ts: 0n, identity: 0 };
   readonly queries = new Map<number, Subscription>();
+  /** everything the connection tells the client, in message order */
   private queue: Promise<void> = Promise.resolve();
+  /**
+   * When the next mutation may start: after the previous one committed (not when its writes are
+   * stored, so one client's mutations pipeline) and after Connect/Authenticate, which change the caller.
+   */
+  private mutationGate: Promise<unknown> = Promise.resolve();
   private refreshQueued = false;
 
   constructor(
@@ -280,7 +286,7 @@ class Connection {
     }
   }
 
-  private enqueue(task: () => Promise<void> | void): void {
+  private enqueue(task: () => Promise<void> | void, opts: { changesCaller?: boolean } = {}): void {
     this.queue = this.queue.then(async () => {
       if (this.closed) return;
       try {
@@ -290,6 +296,7 @@ class Connection {
         else this.fatal(`Internal error: ${describeError(e)}`);
       }
     });
+    if (opts.changesCaller) this.mutationGate = this.queue;
   }
 
   requestRefresh(): void {
@@ -323,7 +330,7 @@ class Connection {
     switch (m.type) {
       case "Connect":
         this.connectSeen = true;
-        return this.enqueue(() => this.onConnect(m));
+        return this.enqueue(() => this.onConnect(m), { changesCaller: true });
       case "ModifyQuerySet":
         return this.requireConnected(() => this.enqueue(() => this.onModifyQuerySet(m)));
       case "Mutation":
@@ -331,7 +338,7 @@ class Connection {
       case "Action":
         return this.requireConnected(() => this.onAction(m, size));
       case "Authenticate":
-        return this.requireConnected(() => this.enqueue(() => this.onAuthenticate(m)));
+        return this.requireConnected(() => this.enqueue(() => this.onAuthenticate(m), { changesCaller: true }));
       case "Event":
         // client telemetry; nothing to do with it here
         return;
@@ -568,70 +575,84 @@ class Connection {
     } catch (e) {
       return this.fatal(describeError(e));
     }
-    this.enqueue(async () => {
+    // Runs as soon as the previous mutation committed; its response goes out in message order.
+    const started = this.mutationGate.then(async (): Promise<{ expired: true } | { response: Promise<MutationResponseMsg> } | null> => {
+      if (this.closed) return null;
       const sessionId = this.sessionId!;
-      if (callerExpired(this.caller)) {
+      if (callerExpired(this.caller)) return { expired: true };
+      const known = this.server.mutationResult(sessionId, requestId);
+      if (known) return { response: known };
+      const run = this.startMutation(requestId, udfPath, m.args, size);
+      this.server.rememberMutation(sessionId, requestId, run.response);
+      await run.committed;
+      return { response: run.response };
+    });
+    this.mutationGate = started.catch(() => undefined);
+    this.enqueue(async () => {
+      const r = await started;
+      if (!r) return;
+      if ("expired" in r) {
         // not executed: the client refreshes its token and resends the mutation
         this.send({ type: "AuthError", error: "Token expired", baseVersion: this.sent.identity, authUpdateAttempted: false });
         return;
       }
-      let response = this.server.mutationResult(sessionId, requestId);
-      if (!response) {
-        response = this.executeMutation(requestId, udfPath, m.args, size);
-        this.server.rememberMutation(sessionId, requestId, response);
-      }
-      this.send(await response);
+      this.send(await r.response);
       // the client resolves the mutation only once a Transition reaches its ts
       await this.refresh(true);
     });
   }
 
-  private async executeMutation(requestId: number, udfPath: string, rawArgs: unknown, size: number): Promise<MutationResponseMsg> {
-    const outcome = await this.call("mutation", udfPath, rawArgs, size);
-    if (outcome.status === "success") {
-      return {
-        type: "MutationResponse",
-        requestId,
-        success: true,
-        result: outcome.value,
-        ts: encodeTs(outcome.ts),
-        logLines: outcome.logLines,
-      };
+  /** Starts a mutation: `committed` settles when the next one may run, `response` when it may be sent. */
+  private startMutation(
+    requestId: number,
+    udfPath: string,
+    rawArgs: unknown,
+    size: number,
+  ): { committed: Promise<unknown>; response: Promise<MutationResponseMsg> } {
+    const prepared = this.prepareCall("mutation", udfPath, rawArgs, size);
+    if ("outcome" in prepared) {
+      const response = Promise.resolve(mutationResponse(requestId, prepared.outcome));
+      return { committed: response, response };
     }
-    return {
-      type: "MutationResponse",
-      requestId,
-      success: false,
-      result: outcome.errorMessage,
-      logLines: outcome.logLines,
-      ...(outcome.errorData !== undefined ? { errorData: outcome.errorData } : {}),
-    };
+    const ts = this.engine.currentTs();
+    const pipelined = this.engine.runMutationPipelined(prepared.req);
+    const response = pipelined
+      .then((p) => p.result)
+      .then(
+        (r) => {
+          this.server.opts.onLogLines?.("mutation", prepared.path, r.outcome.logLines);
+          return mutationResponse(requestId, { ...r.outcome, ts: r.ts });
+        },
+        (e) => mutationResponse(requestId, { ...errorOutcome(`Internal error: ${describeError(e)}`), ts }),
+      );
+    return { committed: pipelined.catch(() => undefined), response };
   }
 
-  private async call(
+  /** Checks a call's size, arguments and function; either the request to run or the outcome to report. */
+  private prepareCall(
     kind: "mutation" | "action",
     udfPath: string,
     rawArgs: unknown,
     size: number,
-  ): Promise<(FunctionOutcome & { ts: bigint })> {
+  ): { req: CallRequest; path: string } | { outcome: FunctionOutcome & { ts: bigint } } {
     const ts = this.engine.currentTs();
-    if (size > MAX_ARGS_BYTES + 1024) return { ...errorOutcome(argsTooLargeMessage(size)), ts };
+    if (size > MAX_ARGS_BYTES + 1024) return { outcome: { ...errorOutcome(argsTooLargeMessage(size)), ts } };
     const unwrapped = unwrapArgs(rawArgs);
-    if (!unwrapped.ok) return { ...errorOutcome(unwrapped.message), ts };
+    if (!unwrapped.ok) return { outcome: { ...errorOutcome(unwrapped.message), ts } };
     const resolved = resolveFunction(this.engine, udfPath, kind, this.caller);
-    if (!resolved.ok) return { ...resolved.outcome, ts };
+    if (!resolved.ok) return { outcome: { ...resolved.outcome, ts } };
+    return { req: { path: resolved.path, args: unwrapped.args, identity: this.caller.identity, internal: this.caller.admin }, path: resolved.path };
+  }
+
+  private async callAction(udfPath: string, rawArgs: unknown, size: number): Promise<FunctionOutcome> {
+    const prepared = this.prepareCall("action", udfPath, rawArgs, size);
+    if ("outcome" in prepared) return prepared.outcome;
     try {
-      const req = { path: resolved.path, args: unwrapped.args, identity: this.caller.identity, internal: this.caller.admin };
-      if (kind === "mutation") {
-        const r = await this.engine.runMutation(req);
-        this.server.opts.onLogLines?.("mutation", resolved.path, r.outcome.logLines);
-        return { ...r.outcome, ts: r.ts };
-      }
-      const r = await this.engine.runAction(req);
-      this.server.opts.onLogLines?.("action", resolved.path, r.outcome.logLines);
-      return { ...r.outcome, ts };
+      const r = await this.engine.runAction(prepared.req);
+      this.server.opts.onLogLines?.("action", prepared.path, r.outcome.logLines);
+      return r.outcome;
     } catch (e) {
-      return { ...errorOutcome(`Internal error: ${describeError(e)}`), ts };
+      return errorOutcome(`Internal error: ${describeError(e)}`);
     }
   }
 
@@ -649,7 +670,7 @@ class Connection {
     }
     // Actions are not ordered with the query set or mutations (Convex doesn't either) and may run
     // long, so they run beside the queue; a response is not part of the versioned state.
-    void this.call("action", udfPath, m.args, size).then((outcome) => {
+    void this.callAction(udfPath, m.args, size).then((outcome) => {
       this.send(
         outcome.status === "success"
           ? { type: "ActionResponse", requestId, success: true, result: outcome.value, logLines: outcome.logLines }
@@ -664,4 +685,18 @@ class Connection {
       );
     });
   }
+}
+
+function mutationResponse(requestId: number, outcome: FunctionOutcome & { ts: bigint }): MutationResponseMsg {
+  if (outcome.status === "success") {
+    return { type: "MutationResponse", requestId, success: true, result: outcome.value, ts: encodeTs(outcome.ts), logLines: outcome.logLines };
+  }
+  return {
+    type: "MutationResponse",
+    requestId,
+    success: false,
+    result: outcome.errorMessage,
+    logLines: outcome.logLines,
+    ...(outcome.errorData !== undefined ? { errorData: outcome.errorData } : {}),
+  };
 }

@@ -50,6 +50,24 @@ describe("sync protocol with ConvexClient", () => {
     expect(seen.at(-1)).toBe(1);
   });
 
+  it("pipelines one client's mutations: each sees the previous one, answers come in order", async () => {
+    const a = client();
+    const watcher = client();
+    const seen = waitForQuery<number | null>(watcher, anyApi.tx.getCounter, { name: "sync-pipe" }, (v) => v === 20);
+    const order: number[] = [];
+    const results = await Promise.all(
+      Array.from({ length: 20 }, async () => {
+        const v = (await a.mutation(anyApi.tx.increment, { name: "sync-pipe" })) as number;
+        order.push(v);
+        return v;
+      }),
+    );
+    const expected = Array.from({ length: 20 }, (_, i) => i + 1);
+    expect(results).toEqual(expected);
+    expect(order).toEqual(expected);
+    expect(await seen).toBe(20);
+  });
+
   it("only re-runs queries whose reads intersect the writes", async () => {
     const a = client();
     const b = client();

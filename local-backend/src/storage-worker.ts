@@ -1,0 +1,40 @@
+/**
+ * The storage writer thread: applies committed batches (see storage-apply.ts) in order on its own
+ * SQLite connection. After each batch it publishes the batch's ticket in shared memory (for a
+ * main thread that blocks until everything is written) and posts it (for async waiters).
+ */
+import { createRequire } from "node:module";
+import { parentPort, workerData } from "node:worker_threads";
+import type DatabaseCtor from "better-sqlite3";
+import { BatchApplier, type PackedBatch } from "./storage-apply.js";
+import { openConnection } from "./storage-connection.js";
+
+type Init = { file: string; sqlite: string; shared: SharedArrayBuffer };
+const init = workerData as Init;
+const Database = createRequire(init.sqlite)(init.sqlite) as typeof DatabaseCtor;
+const db = openConnection(new Database(init.file));
+const applier = new BatchApplier(db);
+/** [0] last applied ticket, [1] ticket of a failed batch (0: none) */
+const shared = new Int32Array(init.shared);
+
+parentPort!.on("message", (msg: PackedBatch | { close: true }) => {
+  if ("close" in msg) {
+    db.close();
+    parentPort!.close();
+    return;
+  }
+  let error: string | null = null;
+  // Later batches were built on top of a failed one: none of them may be written.
+  if (Atomics.load(shared, 1) !== 0) error = "an earlier write failed";
+  else {
+    try {
+      applier.apply(msg);
+    } catch (e) {
+      error = (e as Error).message;
+      Atomics.store(shared, 1, msg.ticket);
+    }
+  }
+  Atomics.store(shared, 0, msg.ticket);
+  Atomics.notify(shared, 0);
+  parentPort!.postMessage({ ticket: msg.ticket, error });
+});

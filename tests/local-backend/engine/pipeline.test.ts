@@ -1,0 +1,129 @@
+/**
+ * Pipelined commits: the writer thread stores a committed transaction while the next one runs.
+ * An outside SQLite connection holding the write lock keeps the writer from storing anything, so
+ * these tests see the window between "committed" and "stored" deterministically.
+ */
+import Database from "better-sqlite3";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Engine, FunctionOutcome } from "../../../local-backend/src/engine-api";
+import { caller, startEngine, unwrap } from "./helpers";
+
+type Doc = Record<string, any>;
+
+let engine: Engine & { dataDir: string };
+let c: ReturnType<typeof caller>;
+const dbFile = () => path.join(engine.dataDir, "db.sqlite3");
+
+/** Takes SQLite's write lock from another connection; the writer thread waits until `release()`. */
+function blockWriter() {
+  const db = new Database(dbFile());
+  db.exec("BEGIN IMMEDIATE");
+  return {
+    release() {
+      db.exec("COMMIT");
+      db.close();
+    },
+  };
+}
+
+/** What a separate connection finds stored: documents whose JSON contains `text`. */
+function storedContaining(text: string): string[] {
+  const db = new Database(dbFile(), { readonly: true });
+  try {
+    return (db.prepare("SELECT json FROM documents WHERE json LIKE ?").all(`%${text}%`) as Array<{ json: string }>).map((r) => r.json);
+  } finally {
+    db.close();
+  }
+}
+
+function pipelined(p: string, args: Record<string, unknown>) {
+  return engine.runMutationPipelined({ path: p, args: args as never, identity: null });
+}
+
+const value = async (r: Promise<{ outcome: FunctionOutcome }>) => unwrap((await r).outcome);
+
+beforeAll(async () => {
+  engine = await startEngine({ scheduler: false });
+  c = caller(engine);
+});
+afterAll(async () => {
+  await engine.stop();
+});
+
+describe("engine: pipelined commits", () => {
+  it("runs the next mutation on a committed one's writes before they are stored; callers hear back once stored", async () => {
+    const blocker = blockWriter();
+    const runs = [];
+    for (let i = 0; i < 3; i++) runs.push(await pipelined("tx:increment", { name: "pipe-counter" }));
+    // all three committed and each read the previous one's write; nothing is stored yet
+    let answered = false;
+    const results = Promise.all(runs.map((r) => value(r.result))).then((v) => {
+      answered = true;
+      return v;
+    });
+    const query = engine.runQuery({ path: "tx:getCounter", args: { name: "pipe-counter" }, identity: null });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(answered).toBe(false);
+    expect(storedContaining("pipe-counter")).toEqual([]);
+    blocker.release();
+    expect(await results).toEqual([1, 2, 3]);
+    expect(unwrap((await query).outcome)).toBe(3);
+    expect(storedContaining("pipe-counter").map((j) => JSON.parse(j).value)).toEqual([3]);
+  });
+
+  it("merges unstored versions into index reads: a changed key moves, a deleted document disappears, a taken email is seen", async () => {
+    const a = (await c.mutation("users:create", { name: "A", email: "a@pipe", age: 30 })) as string;
+    const first = (await c.mutation("messages:send", { channel: "pipe", body: "first", author: "x" })) as string;
+    const again = blockWriter();
+    const moved = await pipelined("users:setAge", { id: a, age: 40 });
+    const b = await pipelined("users:create", { name: "B", email: "b@pipe", age: 35 });
+    const taken = await pipelined("users:create", { name: "A2", email: "a@pipe", age: 50 });
+    const del = await pipelined("messages:remove", { id: first });
+    const m2 = await pipelined("messages:send", { channel: "pipe", body: "second", author: "x" });
+    const list = engine.runQuery({ path: "messages:list", args: { channel: "pipe" }, identity: null });
+    const range = engine.runQuery({ path: "users:byAgeRange", args: { min: 31, max: 45 }, identity: null });
+    const old = engine.runQuery({ path: "users:byAgeRange", args: { min: 29, max: 31 }, identity: null });
+    again.release();
+    expect(((await value(moved.result)) as Doc).age).toBe(40);
+    await value(b.result);
+    const takenOutcome = (await taken.result).outcome;
+    expect(takenOutcome.status).toBe("error");
+    expect(takenOutcome.status === "error" && takenOutcome.errorData).toMatchObject({ code: "EMAIL_TAKEN" });
+    expect((unwrap((await range).outcome) as Doc[]).map((u) => u.name)).toEqual(["B", "A"]);
+    expect(unwrap((await old).outcome)).toEqual([]);
+    await value(del.result);
+    await value(m2.result);
+    expect((unwrap((await list).outcome) as Doc[]).map((m) => m.body)).toEqual(["second"]);
+  });
+
+  it("finds a just-committed document with full-text search", async () => {
+    const sent = await pipelined("messages:send", { channel: "pipe-search", body: "pelican brief", author: "x" });
+    const found = await c.query("messages:search", { query: "pelican" });
+    expect((found as Doc[]).map((m) => m.body)).toEqual(["pelican brief"]);
+    await value(sent.result);
+  });
+
+  it("fails a mutation whose writes cannot be stored, and every later one; a restart recovers the stored ones", async () => {
+    const dir = engine.dataDir;
+    await c.mutation("messages:send", { channel: "before-failure", body: "kept", author: "x" });
+    const db = new Database(dbFile());
+    db.exec(`CREATE TRIGGER refuse BEFORE INSERT ON documents WHEN NEW.json LIKE '%poison%' BEGIN SELECT RAISE(ABORT, 'disk says no'); END;`);
+    db.close();
+    const poisoned = await c.mutationOutcome("messages:send", { channel: "x", body: "poison", author: "x" });
+    expect(poisoned.status).toBe("error");
+    expect(poisoned.status === "error" && poisoned.errorMessage).toContain("Writing to the database failed (disk says no)");
+    const later = await c.mutationOutcome("messages:send", { channel: "x", body: "after", author: "x" });
+    expect(later.status === "error" && later.errorMessage).toContain("Writing to the database failed");
+    await engine.stop();
+    const fix = new Database(path.join(dir, "db.sqlite3"));
+    fix.exec("DROP TRIGGER refuse");
+    fix.close();
+    engine = await startEngine({ scheduler: false, dataDir: dir });
+    c = caller(engine);
+    expect(((await c.query("messages:list", { channel: "before-failure" })) as Doc[]).map((m) => m.body)).toEqual(["kept"]);
+    expect(storedContaining("poison")).toEqual([]);
+    expect(storedContaining('"after"')).toEqual([]);
+    expect(await c.mutation("messages:send", { channel: "x", body: "works again", author: "x" })).toEqual(expect.any(String));
+  });
+});
