@@ -4,7 +4,9 @@
  */
 import { compareValues, convexToJson, jsonToConvex, type JSONValue, type Value } from "convex/values";
 import { decodeId, encodeId, newInternalId } from "./ids.js";
-import { encodeTuple, encodeValue, getFieldPath, indexKey, prefixEnd } from "./indexkey.js";
+import { encodeTuple, encodeValue, filterToken, getFieldPath, indexKey, prefixEnd, searchEntry } from "./indexkey.js";
+
+export { filterToken, searchEntry };
 import { ReadSetImpl } from "./readset.js";
 import type { DbIndexDef, IndexDef, SearchIndexDef, Store } from "./storage.js";
 import { checkValue, type ValidatorJSON } from "./validators.js";
@@ -275,16 +277,6 @@ export function tokenize(text: string): string[] {
 }
 
 /** Filter field values become single opaque FTS tokens so equality filters are index lookups. */
-export function filterToken(position: number, value: Value | undefined): string {
-  return `f${position}x${encodeValue(value).toString("hex")}`.slice(0, 200);
-}
-
-export function searchEntry(def: SearchIndexDef, doc: Doc): { text: string; filters: string } | null {
-  const text = getFieldPath(doc, def.searchField);
-  if (typeof text !== "string") return null;
-  const filters = def.filterFields.map((f, i) => filterToken(i, getFieldPath(doc, f))).join(" ");
-  return { text, filters };
-}
 
 // ---------- filters ----------
 
@@ -457,7 +449,7 @@ export type BaseLayer = {
   ticket: number;
   docs: Map<string, Pending>;
   /** per index id: the layer's documents of that index's table as rows, ascending by key (built on first use) */
-  sorted: Map<number, Row[]>;
+  sorted: Map<number, SortedRows>;
 };
 
 export type EngineHooks = {
@@ -479,27 +471,35 @@ export function pendingKey(p: Pending, index: DbIndexDef): Buffer {
   return k;
 }
 
-function layerRows(layer: BaseLayer, index: DbIndexDef): Row[] {
-  let rows = layer.sorted.get(index.id);
-  if (!rows) {
-    rows = [];
+type SortedRows = { rows: Row[]; keys: string[] };
+
+/**
+ * The layer's rows of an index, ascending by key, with each key as a latin1 string: the same order
+ * as the bytes, compared without a native call per comparison (a layer holds thousands of rows).
+ */
+function layerRows(layer: BaseLayer, index: DbIndexDef): SortedRows {
+  let sorted = layer.sorted.get(index.id);
+  if (!sorted) {
+    const keyed: Array<{ s: string; row: Row }> = [];
     for (const p of layer.docs.values()) {
       if (p.table !== index.table || !p.doc) continue;
-      rows.push({ key: pendingKey(p, index), id: p.id, json: p.json ?? null, doc: p.doc });
+      const key = pendingKey(p, index);
+      keyed.push({ s: key.toString("latin1"), row: { key, id: p.id, json: p.json ?? null, doc: p.doc } });
     }
-    rows.sort((a, b) => Buffer.compare(a.key, b.key));
-    layer.sorted.set(index.id, rows);
+    keyed.sort((a, b) => (a.s < b.s ? -1 : a.s > b.s ? 1 : 0));
+    sorted = { rows: keyed.map((k) => k.row), keys: keyed.map((k) => k.s) };
+    layer.sorted.set(index.id, sorted);
   }
-  return rows;
+  return sorted;
 }
 
-/** First position in `rows` (ascending by key) whose key is ≥ `key`. */
-function lowerBound(rows: Row[], key: Buffer): number {
+/** First position in `keys` (ascending) whose key is ≥ `key`. */
+function lowerBound(keys: string[], key: string): number {
   let lo = 0;
-  let hi = rows.length;
+  let hi = keys.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (Buffer.compare(rows[mid].key, key) < 0) lo = mid + 1;
+    if (keys[mid] < key) lo = mid + 1;
     else hi = mid;
   }
   return lo;
@@ -698,11 +698,13 @@ export class IndexStream {
       if (Buffer.compare(key, lo) >= 0 && Buffer.compare(key, hi) < 0) rows.push({ key, id: p.id, json: null, doc: p.doc });
     }
     // Committed unstored versions, unless a newer layer or the transaction itself rewrote them.
+    const loS = base.length > 0 ? lo.toString("latin1") : "";
+    const hiS = base.length > 0 ? hi.toString("latin1") : "";
     for (let li = base.length - 1; li >= 0; li--) {
-      const layerRowsSorted = layerRows(base[li], index);
-      for (let i = lowerBound(layerRowsSorted, lo); i < layerRowsSorted.length; i++) {
-        const r = layerRowsSorted[i];
-        if (Buffer.compare(r.key, hi) >= 0) break;
+      const { rows: layerSorted, keys } = layerRows(base[li], index);
+      for (let i = lowerBound(keys, loS); i < keys.length; i++) {
+        if (keys[i] >= hiS) break;
+        const r = layerSorted[i];
         if (overlay.has(r.id)) continue;
         let newer = false;
         for (let lj = li + 1; lj < base.length && !newer; lj++) newer = base[lj].docs.has(r.id);

@@ -24,10 +24,7 @@ import {
   Catalog,
   SystemError,
   Tx,
-  isDocumentsIndex,
   parseDoc,
-  pendingKey,
-  searchEntry,
   validateDocument,
   validateFields,
   type BaseLayer,
@@ -36,12 +33,11 @@ import {
   type SchemaInfo,
 } from "./database.js";
 import { decodeId } from "./ids.js";
-import { indexKey } from "./indexkey.js";
 import { canonicalizePath, loadModules, type LoadedModules, type RegisteredFunction } from "./loader.js";
 import { END_CURSOR, QueryManager, type SerializedQuery } from "./query.js";
 import { ReadSetImpl, WriteSetImpl, intersects } from "./readset.js";
 import { RWLock, formatLogArgs, installRuntime, realNow, scopeStorage, seededRandom, type RunScope, type SyscallHandler } from "./runtime.js";
-import { SEQ_LOOKUP, SEQ_NEW, Store, type DocWrite, type IndexWrite, type SearchWrite } from "./storage.js";
+import { Store, type DocWrite } from "./storage.js";
 import { checkValue } from "./validators.js";
 import { Scheduler } from "./scheduler.js";
 
@@ -773,7 +769,10 @@ export class EngineImpl implements Engine {
     }
     const ts = this.nextTs();
     const writes: DocWrite[] = [];
-    const writeSet = new WriteSetImpl();
+    const writeSet = new WriteSetImpl((id) => {
+      const def = this.catalog.byId.get(id);
+      return def?.kind === "db" ? def : undefined;
+    });
     const deltas = new Map<number, number>();
     const layer: BaseLayer = { ticket: 0, docs: new Map(), sorted: new Map() };
     for (const p of pendings.values()) {
@@ -829,44 +828,31 @@ export class EngineImpl implements Engine {
   }
 
   /** The document as committed before `tx` (an unstored committed version first, else SQLite's). */
-  private committedDoc(tx: Tx, id: string): { seq: number; json: string; doc: Doc | null } | undefined {
+  private committedDoc(tx: Tx, id: string): { json: string; doc: Doc | null } | undefined {
     const base = tx.basePending(id);
-    if (base) return base.doc ? { seq: SEQ_LOOKUP, json: base.json ?? JSON.stringify(convexToJson(base.doc)), doc: base.doc } : undefined;
+    if (base) return base.doc ? { json: base.json ?? JSON.stringify(convexToJson(base.doc)), doc: base.doc } : undefined;
     const row = this.store.getDoc(id);
-    return row ? { seq: row.seq, json: row.json, doc: null } : undefined;
+    return row ? { json: row.json, doc: null } : undefined;
   }
 
+  /**
+   * What a pending write stores (null: nothing changes). Index keys and search entries are derived
+   * by the writer thread (storage), and for subscriptions lazily by the write set.
+   */
   private buildWrite(tx: Tx, p: Pending, ts: bigint, writeSet: WriteSetImpl): (DocWrite & { doc: Doc | null }) | null {
     const old = p.isNew ? undefined : this.committedDoc(tx, p.id);
     if (!old && !p.doc) return null;
     const newDoc = p.doc ? (p.hasPlaceholder ? (resolveCommitTs(p.doc, ts) as Doc) : p.doc) : null;
     const json = newDoc ? (!p.hasPlaceholder && p.json !== undefined ? p.json : JSON.stringify(convexToJson(newDoc))) : null;
     if (old && json === old.json) return null;
-    const oldDoc = old ? (old.doc ?? parseDoc(old.json)) : null;
-    const indexWrites: IndexWrite[] = [];
-    const searchWrites: SearchWrite[] = [];
-    for (const ix of this.catalog.tableIndexes(p.table)) {
-      if (ix.kind === "db") {
-        const oldKey = oldDoc ? indexKey(oldDoc, ix.fields) : null;
-        const newKey = newDoc ? (p.hasPlaceholder ? indexKey(newDoc, ix.fields) : pendingKey(p, ix)) : null;
-        if (oldKey) writeSet.add(ix.id, oldKey);
-        if (newKey) writeSet.add(ix.id, newKey);
-        if (oldKey && newKey && oldKey.equals(newKey)) continue;
-        // by_id is the documents table's id column: no entries of its own.
-        if (isDocumentsIndex(ix)) continue;
-        if (oldKey) indexWrites.push({ op: "delete", indexId: ix.id, key: oldKey });
-        if (newKey) indexWrites.push({ op: "insert", indexId: ix.id, key: newKey });
-      } else {
-        const before = oldDoc ? searchEntry(ix, oldDoc) : null;
-        const after = newDoc ? searchEntry(ix, newDoc) : null;
-        if (before && after && before.text === after.text && before.filters === after.filters) continue;
-        if (!before && !after) continue;
-        if (after) searchWrites.push({ indexId: ix.id, op: "upsert", ...after });
-        else searchWrites.push({ indexId: ix.id, op: "delete", text: "", filters: "" });
-      }
-    }
-    writeSet.tables.add(p.tableNumber);
-    return { id: p.id, tableNumber: p.tableNumber, json, seq: old ? old.seq : SEQ_NEW, indexWrites, searchWrites, doc: newDoc };
+    writeSet.addDoc(p.tableNumber, {
+      table: p.table,
+      old: old?.doc ?? null,
+      oldJson: old && !old.doc ? old.json : null,
+      doc: newDoc,
+      keys: p.hasPlaceholder ? undefined : p.keys,
+    });
+    return { id: p.id, tableNumber: p.tableNumber, json, isNew: !old, doc: newDoc };
   }
 
   // ----- function execution -----

@@ -5,6 +5,7 @@
  * keys are plain concatenations and `prefix ++ 0xff` is a strict upper bound of a prefix.
  */
 import type { Value } from "convex/values";
+import type { SearchIndexDef } from "./storage.js";
 
 const T_UNDEFINED = 0x10;
 const T_NULL = 0x20;
@@ -184,4 +185,17 @@ export function indexKey(doc: Record<string, unknown>, fields: ReadonlyArray<str
   const w = resetScratch();
   for (const f of fields) write(w, getFieldPath(doc, f));
   return w.result();
+}
+
+/** A search index's filter value as one FTS token (position-tagged, order-preserving hex). */
+export function filterToken(position: number, value: Value | undefined): string {
+  return `f${position}x${encodeValue(value).toString("hex")}`.slice(0, 200);
+}
+
+/** What a document puts into a search index: its text and filter tokens (null: not indexed). */
+export function searchEntry(def: SearchIndexDef, doc: Record<string, unknown>): { text: string; filters: string } | null {
+  const text = getFieldPath(doc, def.searchField);
+  if (typeof text !== "string") return null;
+  const filters = def.filterFields.map((f, i) => filterToken(i, getFieldPath(doc, f))).join(" ");
+  return { text, filters };
 }

@@ -1,9 +1,12 @@
 /**
  * Read and write sets used for reactivity: a query's reads are key intervals per index (plus
  * whole tables for search and counts); a commit's writes are the old and new index keys of every
- * written document.
+ * written document (derived lazily, per index).
  */
+import { jsonToConvex, type JSONValue, type Value } from "convex/values";
 import type { ReadSet, WriteSet } from "./engine-api.js";
+import { indexKey } from "./indexkey.js";
+import type { DbIndexDef } from "./storage.js";
 
 export class ReadSetImpl implements ReadSet {
   readonly __readSet = true as const;
@@ -26,23 +29,51 @@ export class ReadSetImpl implements ReadSet {
   }
 }
 
+/** A document a commit wrote: its previous and new versions (null: absent). */
+export type WrittenDoc = {
+  table: string;
+  old: Record<string, Value> | null;
+  /** stored JSON of `old` when the document was not parsed yet */
+  oldJson: string | null;
+  doc: Record<string, Value> | null;
+  /** index keys of `doc` already computed (by index id) */
+  keys?: Map<number, Buffer>;
+};
+
+/**
+ * The old and new index keys of every written document, derived per index on first use: only
+ * indexes some subscription reads are ever encoded.
+ */
 export class WriteSetImpl implements WriteSet {
   readonly __writeSet = true as const;
-  readonly keys = new Map<number, Buffer[]>();
   readonly tables = new Set<number>();
-  private sorted = true;
+  private readonly docs: WrittenDoc[] = [];
+  private readonly keys = new Map<number, Buffer[]>();
 
-  add(indexId: number, key: Buffer) {
-    let list = this.keys.get(indexId);
-    if (!list) this.keys.set(indexId, (list = []));
-    list.push(key);
-    this.sorted = false;
+  constructor(private readonly indexById: (indexId: number) => DbIndexDef | undefined) {}
+
+  addDoc(tableNumber: number, w: WrittenDoc) {
+    this.tables.add(tableNumber);
+    this.docs.push(w);
   }
-  finish() {
-    if (!this.sorted) {
-      for (const list of this.keys.values()) list.sort(Buffer.compare);
-      this.sorted = true;
+
+  /** Sorted keys the commit wrote in an index (old and new versions). */
+  keysFor(indexId: number): Buffer[] {
+    let list = this.keys.get(indexId);
+    if (list) return list;
+    list = [];
+    const def = this.indexById(indexId);
+    if (def) {
+      for (const w of this.docs) {
+        if (w.table !== def.table) continue;
+        if (!w.old && w.oldJson !== null) w.old = jsonToConvex(JSON.parse(w.oldJson) as JSONValue) as Record<string, Value>;
+        if (w.old) list.push(indexKey(w.old, def.fields));
+        if (w.doc) list.push(w.keys?.get(indexId) ?? indexKey(w.doc, def.fields));
+      }
+      list.sort(Buffer.compare);
     }
+    this.keys.set(indexId, list);
+    return list;
   }
 }
 
@@ -60,11 +91,10 @@ function anyKeyIn(sorted: Buffer[], lo: Buffer, hi: Buffer): boolean {
 export function intersects(readSet: ReadSet, writes: WriteSet): boolean {
   const r = readSet as ReadSetImpl;
   const w = writes as WriteSetImpl;
-  w.finish();
   for (const t of r.tables) if (w.tables.has(t)) return true;
   for (const [indexId, ranges] of r.ranges) {
-    const keys = w.keys.get(indexId);
-    if (!keys || keys.length === 0) continue;
+    const keys = w.keysFor(indexId);
+    if (keys.length === 0) continue;
     for (const [lo, hi] of ranges) if (anyKeyIn(keys, lo, hi)) return true;
   }
   return false;

@@ -1,91 +1,75 @@
 /**
  * One committed transaction's writes in a compact, transferable form, and the code that applies
  * it to SQLite. The engine packs a batch on the main thread (`packBatch`); the storage writer
- * thread (storage-worker.ts) applies it (`BatchApplier`) on its own connection, so SQLite's
- * B-tree and WAL work for one commit overlaps with running the next function.
+ * thread (storage-worker.ts) applies it (`BatchApplier`) on its own connection: it derives index
+ * keys and search entries from the old and new documents and writes rows, index entries and
+ * search rows, so that work overlaps with running the next function.
  */
 import type Database from "better-sqlite3";
+import { jsonToConvex, type JSONValue, type Value } from "convex/values";
+import { indexKey, searchEntry } from "./indexkey.js";
+import type { DbIndexDef, IndexDef, SearchIndexDef } from "./storage.js";
 
 /** rows per multi-row INSERT statement */
 const MULTI_ROWS = 64;
 
-/** `seq` of a document that does not exist yet */
-export const SEQ_NEW = -2;
-/** `seq` of an existing document whose row number the writer looks up by id */
-export const SEQ_LOOKUP = -1;
-
-export type IndexWrite =
-  | { op: "insert"; indexId: number; key: Buffer }
-  | { op: "delete"; indexId: number; key: Buffer };
-export type SearchWrite = { indexId: number; op: "upsert" | "delete"; text: string; filters: string };
-
+/**
+ * One document written by a committed transaction: its stored JSON (null: deleted) and whether
+ * it existed before. The writer derives the index and search entries from the old and new JSON.
+ */
 export type DocWrite = {
   id: string;
   tableNumber: number;
-  /** null: delete */
   json: string | null;
-  /** the document's row number; SEQ_NEW for an insert, SEQ_LOOKUP when not known here */
-  seq: number;
-  indexWrites: IndexWrite[];
-  searchWrites: SearchWrite[];
+  isNew: boolean;
 };
 
 export type PackedBatch = {
   ticket: number;
+  /** bumped by every table/index change; the writer reloads its catalog when it differs */
+  catalogVersion: number;
   ids: string[];
   tables: Int32Array;
-  seqs: Float64Array;
+  isNew: Uint8Array;
   jsons: Array<string | null>;
-  /** [docIndex, indexId, op (0 insert, 1 delete), keyStart, keyEnd] per index write */
-  idx: Int32Array;
-  keys: Uint8Array;
-  /** [docIndex, indexId, op (0 upsert, 1 delete), text, filters] per search write, flattened */
-  fts: Array<number | string>;
   meta: Array<[string, string]>;
   deltas: Array<[number, number]>;
 };
 
-export function packBatch(ticket: number, writes: DocWrite[], meta: Array<[string, string]>, deltas: Map<number, number>): PackedBatch {
+export function packBatch(
+  ticket: number,
+  catalogVersion: number,
+  writes: DocWrite[],
+  meta: Array<[string, string]>,
+  deltas: Map<number, number>,
+): PackedBatch {
   const n = writes.length;
   const ids = new Array<string>(n);
   const jsons = new Array<string | null>(n);
   const tables = new Int32Array(n);
-  const seqs = new Float64Array(n);
-  let idxCount = 0;
-  let keyBytes = 0;
-  for (const w of writes) {
-    idxCount += w.indexWrites.length;
-    for (const iw of w.indexWrites) keyBytes += iw.key.length;
-  }
-  const idx = new Int32Array(idxCount * 5);
-  const keys = Buffer.allocUnsafeSlow(keyBytes);
-  const fts: Array<number | string> = [];
-  let ip = 0;
-  let kp = 0;
+  const isNew = new Uint8Array(n);
   for (let i = 0; i < n; i++) {
     const w = writes[i];
     ids[i] = w.id;
     jsons[i] = w.json;
     tables[i] = w.tableNumber;
-    seqs[i] = w.seq;
-    for (const iw of w.indexWrites) {
-      idx[ip++] = i;
-      idx[ip++] = iw.indexId;
-      idx[ip++] = iw.op === "insert" ? 0 : 1;
-      idx[ip++] = kp;
-      kp += iw.key.copy(keys, kp);
-      idx[ip++] = kp;
-    }
-    for (const sw of w.searchWrites) fts.push(i, sw.indexId, sw.op === "upsert" ? 0 : 1, sw.text, sw.filters);
+    isNew[i] = w.isNew ? 1 : 0;
   }
   const deltaList: Array<[number, number]> = [];
   for (const [tbl, d] of deltas) if (d !== 0) deltaList.push([tbl, d]);
-  return { ticket, ids, tables, seqs, jsons, idx, keys, fts, meta, deltas: deltaList };
+  return { ticket, catalogVersion, ids, tables, isNew, jsons, meta, deltas: deltaList };
 }
 
 /** The buffers a packed batch can hand over to another thread without copying. */
 export function transferList(b: PackedBatch): ArrayBuffer[] {
-  return [b.tables.buffer, b.seqs.buffer, b.idx.buffer, b.keys.buffer] as ArrayBuffer[];
+  return [b.tables.buffer, b.isNew.buffer] as ArrayBuffer[];
+}
+
+/** The indexes the writer maintains, per table number (by_id is the documents table itself). */
+type WriterCatalog = Map<number, { db: DbIndexDef[]; search: SearchIndexDef[] }>;
+
+function parseStored(json: string): Record<string, Value> {
+  return jsonToConvex(JSON.parse(json) as JSONValue) as Record<string, Value>;
 }
 
 /** Applies packed batches to one SQLite connection, each in one transaction. */
@@ -93,7 +77,7 @@ export class BatchApplier {
   private multiCache = new Map<string, Database.Statement>();
   private ftsStmts = new Map<number, { del: Database.Statement }>();
   private stmts: {
-    seqById: Database.Statement;
+    rowById: Database.Statement;
     updateDoc: Database.Statement;
     deleteDoc: Database.Statement;
     deleteIdx: Database.Statement;
@@ -102,9 +86,12 @@ export class BatchApplier {
     maxSeq: Database.Statement;
   };
 
+  private catalog: WriterCatalog = new Map();
+  private catalogVersion = -1;
+
   constructor(private db: Database.Database) {
     this.stmts = {
-      seqById: db.prepare("SELECT seq FROM documents WHERE id = ?"),
+      rowById: db.prepare("SELECT seq, json FROM documents WHERE id = ?"),
       updateDoc: db.prepare("UPDATE documents SET json = ? WHERE seq = ?"),
       deleteDoc: db.prepare("DELETE FROM documents WHERE seq = ?"),
       deleteIdx: db.prepare("DELETE FROM idx WHERE i = ? AND k = ?"),
@@ -112,6 +99,24 @@ export class BatchApplier {
       countDelta: db.prepare("UPDATE tables SET count = count + ? WHERE number = ?"),
       maxSeq: db.prepare("SELECT max(seq) AS m FROM documents"),
     };
+  }
+
+  private loadCatalog(version: number) {
+    const numbers = new Map<string, number>();
+    for (const t of this.db.prepare("SELECT name, number FROM tables").all() as Array<{ name: string; number: number }>) numbers.set(t.name, t.number);
+    const catalog: WriterCatalog = new Map();
+    const rows = this.db.prepare("SELECT id, tbl, name, kind, spec FROM indexes").all() as Array<{ id: number; tbl: string; name: string; kind: string; spec: string }>;
+    for (const r of rows) {
+      const tn = numbers.get(r.tbl);
+      if (tn === undefined || (r.kind === "db" && r.name === "by_id")) continue;
+      const def = { id: r.id, table: r.tbl, name: r.name, kind: r.kind, ...JSON.parse(r.spec) } as IndexDef;
+      let entry = catalog.get(tn);
+      if (!entry) catalog.set(tn, (entry = { db: [], search: [] }));
+      if (def.kind === "db") entry.db.push(def);
+      else entry.search.push(def);
+    }
+    this.catalog = catalog;
+    this.catalogVersion = version;
   }
 
   private multi(sql: string, rowParams: number, rows: number): Database.Statement {
@@ -157,39 +162,55 @@ export class BatchApplier {
   }
 
   private applyInTransaction(b: PackedBatch) {
+    if (b.catalogVersion !== this.catalogVersion) this.loadCatalog(b.catalogVersion);
     const n = b.ids.length;
-    const seqOf = new Float64Array(n);
-    const existed = new Uint8Array(n);
     let nextSeq = -1;
     const docRows: unknown[] = [];
+    const inserts = new Map<number, Array<{ key: Buffer; seq: number }>>();
+    const ftsInserts = new Map<number, unknown[]>();
     for (let i = 0; i < n; i++) {
-      let seq = b.seqs[i];
-      if (seq === SEQ_LOOKUP) {
-        const row = this.stmts.seqById.get(b.ids[i]) as { seq: number } | undefined;
-        seq = row ? row.seq : SEQ_NEW;
-      }
       const json = b.jsons[i];
-      if (seq !== SEQ_NEW) {
-        existed[i] = 1;
-        if (json === null) this.stmts.deleteDoc.run(seq);
-        else this.stmts.updateDoc.run(json, seq);
-      } else if (json !== null) {
+      let seq = -1;
+      let oldDoc: Record<string, Value> | null = null;
+      if (!b.isNew[i]) {
+        const row = this.stmts.rowById.get(b.ids[i]) as { seq: number; json: string } | undefined;
+        if (row) {
+          seq = row.seq;
+          oldDoc = parseStored(row.json);
+          if (json === null) this.stmts.deleteDoc.run(seq);
+          else this.stmts.updateDoc.run(json, seq);
+        }
+      }
+      if (seq < 0) {
+        if (json === null) continue;
         if (nextSeq < 0) nextSeq = (this.stmts.maxSeq.get() as { m: number | null }).m ?? 0;
         seq = ++nextSeq;
         docRows.push(seq, b.ids[i], b.tables[i], json);
       }
-      seqOf[i] = seq;
-    }
-    const keys = Buffer.from(b.keys.buffer, b.keys.byteOffset, b.keys.byteLength);
-    const inserts = new Map<number, Array<{ key: Buffer; seq: number }>>();
-    for (let p = 0; p < b.idx.length; p += 5) {
-      const indexId = b.idx[p + 1];
-      const key = keys.subarray(b.idx[p + 3], b.idx[p + 4]);
-      if (b.idx[p + 2] === 1) this.stmts.deleteIdx.run(indexId, key);
-      else {
-        let list = inserts.get(indexId);
-        if (!list) inserts.set(indexId, (list = []));
-        list.push({ key, seq: seqOf[b.idx[p]] });
+      const indexes = this.catalog.get(b.tables[i]);
+      if (!indexes) continue;
+      const newDoc = json === null ? null : parseStored(json);
+      for (const ix of indexes.db) {
+        const oldKey = oldDoc ? indexKey(oldDoc, ix.fields) : null;
+        const newKey = newDoc ? indexKey(newDoc, ix.fields) : null;
+        if (oldKey && newKey && oldKey.equals(newKey)) continue;
+        if (oldKey) this.stmts.deleteIdx.run(ix.id, oldKey);
+        if (newKey) {
+          let list = inserts.get(ix.id);
+          if (!list) inserts.set(ix.id, (list = []));
+          list.push({ key: newKey, seq });
+        }
+      }
+      for (const ix of indexes.search) {
+        const before = oldDoc ? searchEntry(ix, oldDoc) : null;
+        const after = newDoc ? searchEntry(ix, newDoc) : null;
+        if (before && after && before.text === after.text && before.filters === after.filters) continue;
+        if (before) this.ftsDelete(ix.id).run(seq);
+        if (after) {
+          let list = ftsInserts.get(ix.id);
+          if (!list) ftsInserts.set(ix.id, (list = []));
+          list.push(seq, after.text, after.filters);
+        }
       }
     }
     if (docRows.length > 0) this.insertRows("INSERT INTO documents(seq, id, tbl, json)", 4, docRows);
@@ -203,17 +224,6 @@ export class BatchApplier {
         params[j * 3 + 2] = list[j].seq;
       }
       this.insertRows("INSERT INTO idx(i, k, seq)", 3, params);
-    }
-    const ftsInserts = new Map<number, unknown[]>();
-    for (let p = 0; p < b.fts.length; p += 5) {
-      const doc = b.fts[p] as number;
-      const indexId = b.fts[p + 1] as number;
-      if (existed[doc]) this.ftsDelete(indexId).run(seqOf[doc]);
-      if (b.fts[p + 2] === 0) {
-        let list = ftsInserts.get(indexId);
-        if (!list) ftsInserts.set(indexId, (list = []));
-        list.push(seqOf[doc], b.fts[p + 3], b.fts[p + 4]);
-      }
     }
     for (const [indexId, params] of ftsInserts) this.insertRows(`INSERT INTO fts_${indexId}(rowid, t, f)`, 3, params);
     for (const [k, v] of b.meta) this.stmts.setMeta.run(k, v);

@@ -15,7 +15,7 @@ import { Worker } from "node:worker_threads";
 import { openConnection } from "./storage-connection.js";
 import { packBatch, transferList, type DocWrite } from "./storage-apply.js";
 
-export { SEQ_LOOKUP, SEQ_NEW, type DocWrite, type IndexWrite, type SearchWrite } from "./storage-apply.js";
+export type { DocWrite } from "./storage-apply.js";
 
 export type IndexKind = "db" | "search";
 
@@ -76,6 +76,8 @@ export class Store {
   /** [0] last ticket the writer applied, [1] ticket of a batch that failed (0: none) */
   private shared = new Int32Array(new SharedArrayBuffer(8));
   private posted = 0;
+  /** bumped by table and index changes, which the writer thread must reload */
+  private catalogVersion = 0;
   private durableTicket = 0;
   private failedTicket = 0;
   private failure: Error | null = null;
@@ -182,10 +184,12 @@ export class Store {
   }
   createTable(name: string, number: number) {
     this.sync();
+    this.catalogVersion++;
     this.db.prepare("INSERT INTO tables(name, number) VALUES (?, ?)").run(name, number);
   }
   renumberTable(name: string, number: number) {
     this.sync();
+    this.catalogVersion++;
     this.db.prepare("UPDATE tables SET number = ? WHERE name = ?").run(number, name);
   }
 
@@ -203,6 +207,7 @@ export class Store {
 
   createIndex(def: Omit<DbIndexDef, "id"> | Omit<SearchIndexDef, "id">): IndexDef {
     this.sync();
+    this.catalogVersion++;
     const spec =
       def.kind === "db"
         ? JSON.stringify({ fields: def.fields })
@@ -219,6 +224,7 @@ export class Store {
 
   dropIndex(def: IndexDef) {
     this.sync();
+    this.catalogVersion++;
     this.db.prepare("DELETE FROM indexes WHERE id = ?").run(def.id);
     if (def.kind === "db") this.db.prepare("DELETE FROM idx WHERE i = ?").run(def.id);
     else this.db.exec(`DROP TABLE IF EXISTS fts_${def.id}`);
@@ -312,7 +318,7 @@ export class Store {
     this.throwIfFailed();
     this.endRead();
     const ticket = ++this.posted;
-    const batch = packBatch(ticket, writes, meta, tableCountDeltas);
+    const batch = packBatch(ticket, this.catalogVersion, writes, meta, tableCountDeltas);
     this.writer.postMessage(batch, transferList(batch));
     return ticket;
   }
