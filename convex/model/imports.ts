@@ -42,15 +42,19 @@ export function isStale(doc: Doc<"importHistory">, now: number): boolean {
 
 function clean(fields: ImportFieldsDoc): VoterFields | string {
   const out: Record<string, unknown> = {};
-  for (const [k, value] of Object.entries(fields)) {
+  const source = fields as Record<string, unknown>;
+  // keys + lookups rather than Object.entries: no pair arrays for every field of every row
+  for (const k of Object.keys(source)) {
+    const value = source[k];
     if (typeof value === "string") {
       const t = value.trim();
       if (t.length > MAX_VALUE_LENGTH) return `Insert failed: value too long for ${k}`;
       if (t !== "" || k === "first_name" || k === "last_name") out[k] = t;
     } else if (k === "custom_fields" && value) {
       const custom: Record<string, string> = {};
-      for (const [ck, cv] of Object.entries(value as Record<string, string>)) {
-        const t = cv.trim();
+      const given = value as Record<string, string>;
+      for (const ck of Object.keys(given)) {
+        const t = given[ck].trim();
         if (t.length > MAX_VALUE_LENGTH) return `Insert failed: value too long for ${ck}`;
         if (t !== "") custom[ck] = t;
       }

@@ -1,4 +1,5 @@
 /** Building and writing voter documents: derived search/dedupe fields and counters stay in step. */
+import type { WithoutSystemFields } from "convex/server";
 import type { Doc, Id } from "../_generated/dataModel";
 import type { MutationCtx } from "../_generated/server";
 import type { VoterFields } from "../tables/voters";
@@ -23,31 +24,30 @@ export function derivedVoterFields(f: VoterFields) {
   };
 }
 
+/**
+ * The stored voter: editable fields, derived ones and ownership. Built with Object.assign: V8 makes
+ * `{ ...fields, more }` of a ~40-field object 20 times slower (a map transition per added field),
+ * which showed in imports of a million rows.
+ */
+function voterDocument(fields: VoterFields, orgId: Id<"organizations">, importId: Id<"importHistory"> | undefined) {
+  const doc: WithoutSystemFields<Doc<"voters">> = Object.assign({}, fields, derivedVoterFields(fields), { orgId, updatedAt: Date.now() });
+  if (importId !== undefined) doc.importId = importId;
+  return doc;
+}
+
 export async function insertVoter(
   ctx: MutationCtx,
   orgId: Id<"organizations">,
   fields: VoterFields,
   opts: { importId?: Id<"importHistory">; countLater?: boolean } = {},
 ): Promise<Id<"voters">> {
-  const id = await ctx.db.insert("voters", {
-    ...fields,
-    ...derivedVoterFields(fields),
-    orgId,
-    importId: opts.importId,
-    updatedAt: Date.now(),
-  });
+  const id = await ctx.db.insert("voters", voterDocument(fields, orgId, opts.importId));
   if (!opts.countLater) await adjustCounter(ctx, orgId, "voters", 1);
   return id;
 }
 
 export async function updateVoter(ctx: MutationCtx, voter: Doc<"voters">, fields: VoterFields) {
-  await ctx.db.replace(voter._id, {
-    ...fields,
-    ...derivedVoterFields(fields),
-    orgId: voter.orgId,
-    importId: voter.importId,
-    updatedAt: Date.now(),
-  });
+  await ctx.db.replace(voter._id, voterDocument(fields, voter.orgId, voter.importId));
 }
 
 /** Deletes a voter with its group memberships (keeping group member counts right). */

@@ -381,7 +381,7 @@ class Run implements SyscallHandler {
     if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
       throw new Error(`Invalid argument \`value\` for \`db.${method}\`: expected an object`);
     }
-    const next: Doc = mode === "patch" ? { ...current.doc } : { _id: current.doc._id, _creationTime: current.doc._creationTime };
+    const next: Doc = mode === "patch" ? Object.assign({}, current.doc) : { _id: current.doc._id, _creationTime: current.doc._creationTime };
     for (const [k, vJson] of Object.entries(raw)) {
       const isUndef = vJson !== null && typeof vJson === "object" && !Array.isArray(vJson) && "$undefined" in vJson;
       if (k === "_id" || k === "_creationTime") {

@@ -10,7 +10,7 @@ import { compileMapping, type ImportRow } from "./transform";
 
 export const DEFAULT_BATCH_SIZE = 2_000;
 /** Batches sent before the oldest one's result is needed. */
-export const DEFAULT_PIPELINE = 2;
+export const DEFAULT_PIPELINE = 3;
 
 export type RowError = { row: number; first_name: string; last_name: string; email: string; message: string };
 export type BatchResult = { applied: boolean; nextRow: number; processed: number; imported: number; duplicates: number; failed: number; errors: RowError[] };
@@ -126,8 +126,9 @@ export async function runImport(o: RunImportOptions): Promise<RunImportResult> {
   };
 
   try {
-    // Two batches in flight: the server applies one client's mutations in order, so batch N+1
-    // waits behind N there (and is refused if N did not apply) while the browser is not idle.
+    // Three batches in flight: the server applies one client's mutations in order, so batch N+1
+    // waits behind N there (and is refused if N did not apply); it runs while N is being stored
+    // and N+2 is already on its way, so neither the server nor the browser waits for the other.
     // In ask mode one at a time, so "stop import" stops at the batch whose error was shown.
     const asking = errorMode === "ask" && o.onRowError !== undefined;
     const depth = asking ? 1 : Math.max(1, o.pipeline ?? DEFAULT_PIPELINE);

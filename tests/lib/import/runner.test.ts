@@ -110,13 +110,14 @@ describe("runImport", () => {
       filename: "f.csv",
       mapping,
       batchSize: 10,
+      pipeline: 2,
       control,
       onProgress: (p) => {
         if (p.processed >= 20) control.cancel();
       },
     });
     expect(r.status).toBe("cancelled");
-    // Cancelled once 20 rows were confirmed; the third batch was already in flight (pipelined).
+    // Cancelled once 20 rows were confirmed; the third batch was already in flight (two at a time).
     expect(state.processed).toBe(30);
     expect(r.result.processed).toBe(state.processed);
     expect(state.finished).toBe(false);
