@@ -506,6 +506,7 @@ export class EngineImpl implements Engine {
       },
       baseLayers: () => this.inflight.slice(),
     };
+    this.store.onFailure = (e) => this.emitLog(`[storage] ${e.message}`);
     this.store.onDurable = (ticket) => {
       let n = 0;
       while (n < this.inflight.length && this.inflight[n].ticket <= ticket) n++;

@@ -9,13 +9,15 @@ import type DatabaseCtor from "better-sqlite3";
 import { BatchApplier, type PackedBatch } from "./storage-apply.js";
 import { openConnection } from "./storage-connection.js";
 
-type Init = { file: string; sqlite: string; shared: SharedArrayBuffer };
+type Init = { file: string; sqlite: string; shared: SharedArrayBuffer; errorText: SharedArrayBuffer };
 const init = workerData as Init;
 const Database = createRequire(init.sqlite)(init.sqlite) as typeof DatabaseCtor;
 const db = openConnection(new Database(init.file));
 const applier = new BatchApplier(db);
 /** [0] last applied ticket, [1] ticket of a failed batch (0: none) */
 const shared = new Int32Array(init.shared);
+/** the failed batch's error message (UTF-8, zero-padded), readable while the main thread waits */
+const errorText = new Uint8Array(init.errorText);
 
 parentPort!.on("message", (msg: PackedBatch | { close: true }) => {
   if ("close" in msg) {
@@ -31,6 +33,7 @@ parentPort!.on("message", (msg: PackedBatch | { close: true }) => {
       applier.apply(msg);
     } catch (e) {
       error = (e as Error).message;
+      new TextEncoder().encodeInto(error.slice(0, 300), errorText);
       Atomics.store(shared, 1, msg.ticket);
     }
   }

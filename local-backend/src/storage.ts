@@ -75,6 +75,8 @@ export class Store {
   private writerExited = false;
   /** [0] last ticket the writer applied, [1] ticket of a batch that failed (0: none) */
   private shared = new Int32Array(new SharedArrayBuffer(8));
+  /** the writer's error message for a failed batch (so a blocked drain() can report it) */
+  private errorText = new Uint8Array(new SharedArrayBuffer(1024));
   private posted = 0;
   /** bumped by table and index changes, which the writer thread must reload */
   private catalogVersion = 0;
@@ -84,6 +86,8 @@ export class Store {
   private waiters: Array<{ ticket: number; resolve: () => void; reject: (e: Error) => void }> = [];
   /** called after batches up to `ticket` are written (or failed) */
   onDurable: ((ticket: number) => void) | null = null;
+  /** called once when storing fails (the store refuses every later commit) */
+  onFailure: ((error: Error) => void) | null = null;
 
   constructor(dataDir: string) {
     fs.mkdirSync(dataDir, { recursive: true });
@@ -113,7 +117,7 @@ export class Store {
     }
     this.writer = new Worker(writerSource(), {
       eval: true,
-      workerData: { file, sqlite: createRequire(import.meta.url).resolve("better-sqlite3"), shared: this.shared.buffer },
+      workerData: { file, sqlite: createRequire(import.meta.url).resolve("better-sqlite3"), shared: this.shared.buffer, errorText: this.errorText.buffer },
     });
     this.writer.unref();
     this.writer.on("message", (m: { ticket?: number; error?: string | null }) => {
@@ -130,6 +134,7 @@ export class Store {
     if (this.failure) return;
     this.failedTicket = this.durableTicket + 1;
     this.failure = new Error(`Writing to the database failed (${reason}). Restart the backend: it recovers to the last complete write.`);
+    this.onFailure?.(this.failure);
     for (const w of this.waiters) w.reject(this.failure);
     this.waiters = [];
   }
@@ -345,6 +350,7 @@ export class Store {
     if (error !== null && this.failedTicket === 0) {
       this.failedTicket = ticket;
       this.failure = new Error(`Writing to the database failed (${error}). Restart the backend: it recovers to the last complete write.`);
+      this.onFailure?.(this.failure);
     }
     if (ticket <= this.durableTicket) return;
     this.durableTicket = ticket;
@@ -356,6 +362,11 @@ export class Store {
     }
     this.waiters = keep;
     this.onDurable?.(ticket);
+  }
+
+  private writerError(): string {
+    const end = this.errorText.indexOf(0);
+    return Buffer.from(this.errorText.subarray(0, end < 0 ? this.errorText.length : end)).toString("utf8") || "unknown error";
   }
 
   private throwIfFailed() {
@@ -371,8 +382,8 @@ export class Store {
       Atomics.wait(this.shared, 0, Atomics.load(this.shared, 0), 100);
     }
     const failed = Atomics.load(this.shared, 1);
-    this.markDurable(this.posted, failed !== 0 ? "see the backend log" : null);
-    if (failed !== 0 && this.failedTicket === 0) this.failedTicket = failed;
+    if (failed !== 0) this.markDurable(failed, this.writerError());
+    this.markDurable(this.posted, null);
     this.throwIfFailed();
   }
 

@@ -110,7 +110,11 @@ describe("engine: pipelined commits", () => {
     const db = new Database(dbFile());
     db.exec(`CREATE TRIGGER refuse BEFORE INSERT ON documents WHEN NEW.json LIKE '%poison%' BEGIN SELECT RAISE(ABORT, 'disk says no'); END;`);
     db.close();
-    const poisoned = await c.mutationOutcome("messages:send", { channel: "x", body: "poison", author: "x" });
+    const poisonedRun = await pipelined("messages:send", { channel: "x", body: "poison", author: "x" });
+    // a search waits for the writer on the spot and reports what it could not store
+    const search = await c.queryOutcome("messages:search", { query: "kept" });
+    expect(search.status === "error" && search.errorMessage).toContain("Writing to the database failed (disk says no)");
+    const poisoned = (await poisonedRun.result).outcome;
     expect(poisoned.status).toBe("error");
     expect(poisoned.status === "error" && poisoned.errorMessage).toContain("Writing to the database failed (disk says no)");
     const later = await c.mutationOutcome("messages:send", { channel: "x", body: "after", author: "x" });
