@@ -4,9 +4,7 @@
  */
 import { compareValues, convexToJson, jsonToConvex, type JSONValue, type Value } from "convex/values";
 import { decodeId, encodeId, newInternalId } from "./ids.js";
-import { encodeTuple, encodeValue, filterToken, getFieldPath, indexKey, prefixEnd, searchEntry } from "./indexkey.js";
-
-export { filterToken, searchEntry };
+import { encodeTuple, encodeValue, getFieldPath, indexKey, prefixEnd, searchEntry } from "./indexkey.js";
 import { ReadSetImpl } from "./readset.js";
 import type { DbIndexDef, IndexDef, SearchIndexDef, Store } from "./storage.js";
 import { checkValue, type ValidatorJSON } from "./validators.js";
@@ -275,8 +273,6 @@ const TOKEN_RE = /[\p{L}\p{N}]+/gu;
 export function tokenize(text: string): string[] {
   return (text.toLowerCase().match(TOKEN_RE) ?? []).map((t) => t.slice(0, 64));
 }
-
-/** Filter field values become single opaque FTS tokens so equality filters are index lookups. */
 
 // ---------- filters ----------
 

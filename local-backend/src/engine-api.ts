@@ -49,7 +49,6 @@ export type CallRequest = {
 };
 
 export type PipelinedMutation = {
-  committedTs: bigint;
   result: Promise<{ outcome: FunctionOutcome; ts: bigint }>;
 };
 
@@ -93,7 +92,7 @@ export interface Engine {
   /**
    * Resolves as soon as the mutation committed (the next one may start: the engine stores this
    * one's writes meanwhile); `result` is what runMutation resolves to, once they are stored.
-   * Callers that keep a client's mutations in order start the next one after `committedTs`.
+   * Callers that keep a client's mutations in order start the next one once this resolves.
    */
   runMutationPipelined(req: CallRequest): Promise<PipelinedMutation>;
   runAction(req: CallRequest): Promise<{ outcome: FunctionOutcome }>;

@@ -992,13 +992,7 @@ export class EngineImpl implements Engine {
       release();
     }
     // The result may rest on committed writes still being stored.
-    if (tx.base.length > 0) {
-      try {
-        await this.durable();
-      } catch (e) {
-        outcome = { status: "error", ...toFailure(e), logLines };
-      }
-    }
+    if (tx.base.length > 0) outcome = await this.onceStored(this.durable(), outcome);
     return { outcome, readSet: tx.finishReads(), ts, journal: newJournal };
   }
 
@@ -1010,24 +1004,25 @@ export class EngineImpl implements Engine {
     req: CallRequest,
     o: MutationRunOptions,
   ): Promise<{ outcome: FunctionOutcome; ts: bigint; skipped?: boolean }> {
-    const r = await this.runMutationCommitted(req, o);
-    return this.whenStored(r);
+    const { durable, ...r } = await this.runMutationCommitted(req, o);
+    const outcome = await this.onceStored(durable, r.outcome);
+    return outcome === r.outcome ? r : { outcome, ts: this.lastTs };
   }
 
   async runMutationPipelined(req: CallRequest): Promise<PipelinedMutation> {
-    const r = await this.runMutationCommitted(req, { logLines: [], internalAllowed: req.internal === true });
-    return { committedTs: r.ts, result: this.whenStored(r) };
+    const { durable, ...r } = await this.runMutationCommitted(req, { logLines: [], internalAllowed: req.internal === true });
+    const result = this.onceStored(durable, r.outcome).then((outcome) => (outcome === r.outcome ? r : { outcome, ts: this.lastTs }));
+    return { result };
   }
 
-  /** The outcome once the writes it rests on are stored (an error if storing them failed). */
-  private async whenStored<T extends { outcome: FunctionOutcome; ts: bigint }>(r: T & { durable: Promise<void> }): Promise<T> {
-    const { durable, ...rest } = r;
+  /** `outcome` once the writes it rests on are stored; an error outcome if storing them failed. */
+  private async onceStored(durable: Promise<void>, outcome: FunctionOutcome): Promise<FunctionOutcome> {
     try {
       await durable;
+      return outcome;
     } catch (e) {
-      return { ...rest, outcome: { status: "error", ...toFailure(e), logLines: r.outcome.logLines }, ts: this.lastTs } as unknown as T;
+      return { status: "error", ...toFailure(e), logLines: outcome.logLines };
     }
-    return rest as unknown as T;
   }
 
   /**
@@ -1389,12 +1384,7 @@ export class EngineImpl implements Engine {
       for (const file of files) fs.rmSync(file, { force: true });
       release();
     }
-    try {
-      await this.durable();
-    } catch (e) {
-      return { status: "error", ...toFailure(e), logLines };
-    }
-    return outcome;
+    return this.onceStored(this.durable(), outcome);
   }
 }
 

@@ -187,7 +187,10 @@ export function indexKey(doc: Record<string, unknown>, fields: ReadonlyArray<str
   return w.result();
 }
 
-/** A search index's filter value as one FTS token (position-tagged, order-preserving hex). */
+/**
+ * A search index's filter value as one opaque FTS token (position-tagged hex), so equality filters
+ * are index lookups.
+ */
 export function filterToken(position: number, value: Value | undefined): string {
   return `f${position}x${encodeValue(value).toString("hex")}`.slice(0, 200);
 }

@@ -7,7 +7,6 @@ import {
   decodeQueryValue,
   encodeRange,
   evalExpr,
-  filterToken,
   keySuccessor,
   rowDoc,
   rowJson,
@@ -17,6 +16,7 @@ import {
   type Row,
   type Tx,
 } from "./database.js";
+import { filterToken } from "./indexkey.js";
 import type { DbIndexDef } from "./storage.js";
 
 export type SerializedQuery = {

@@ -60,11 +60,6 @@ export function packBatch(
   return { ticket, catalogVersion, ids, tables, isNew, jsons, meta, deltas: deltaList };
 }
 
-/** The buffers a packed batch can hand over to another thread without copying. */
-export function transferList(b: PackedBatch): ArrayBuffer[] {
-  return [b.tables.buffer, b.isNew.buffer] as ArrayBuffer[];
-}
-
 /** The indexes the writer maintains, per table number (by_id is the documents table itself). */
 type WriterCatalog = Map<number, { db: DbIndexDef[]; search: SearchIndexDef[] }>;
 

@@ -13,7 +13,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import { openConnection } from "./storage-connection.js";
-import { packBatch, transferList, type DocWrite } from "./storage-apply.js";
+import { packBatch, type DocWrite } from "./storage-apply.js";
 
 export type { DocWrite } from "./storage-apply.js";
 
@@ -130,12 +130,18 @@ export class Store {
     });
   }
 
-  private markFailed(reason: string) {
+  /** Records the first failed batch: it and every later one are refused. */
+  private fail(ticket: number, reason: string) {
     if (this.failure) return;
-    this.failedTicket = this.durableTicket + 1;
+    this.failedTicket = ticket;
     this.failure = new Error(`Writing to the database failed (${reason}). Restart the backend: it recovers to the last complete write.`);
     this.onFailure?.(this.failure);
-    for (const w of this.waiters) w.reject(this.failure);
+  }
+
+  /** The writer thread itself broke: every batch not yet reported stored has failed. */
+  private markFailed(reason: string) {
+    this.fail(this.durableTicket + 1, reason);
+    for (const w of this.waiters) w.reject(this.failure!);
     this.waiters = [];
   }
 
@@ -314,7 +320,7 @@ export class Store {
     return stmt.all(match, limit) as Array<{ seq: number; score: number }>;
   }
 
-    /**
+  /**
    * Hands one committed transaction's writes to the writer thread and returns its ticket; the
    * writes are durable once `whenDurable(ticket)` resolves. Until then the engine serves them from
    * memory (see Tx base layers), so the next transaction runs while SQLite writes this one.
@@ -324,7 +330,7 @@ export class Store {
     this.endRead();
     const ticket = ++this.posted;
     const batch = packBatch(ticket, this.catalogVersion, writes, meta, tableCountDeltas);
-    this.writer.postMessage(batch, transferList(batch));
+    this.writer.postMessage(batch);
     return ticket;
   }
 
@@ -347,17 +353,13 @@ export class Store {
   }
 
   private markDurable(ticket: number, error: string | null) {
-    if (error !== null && this.failedTicket === 0) {
-      this.failedTicket = ticket;
-      this.failure = new Error(`Writing to the database failed (${error}). Restart the backend: it recovers to the last complete write.`);
-      this.onFailure?.(this.failure);
-    }
+    if (error !== null) this.fail(ticket, error);
     if (ticket <= this.durableTicket) return;
     this.durableTicket = ticket;
     const keep: typeof this.waiters = [];
     for (const w of this.waiters) {
       if (w.ticket > ticket) keep.push(w);
-      else if (this.failedTicket !== 0 && w.ticket >= this.failedTicket) w.reject(this.failure!);
+      else if (this.failure && w.ticket >= this.failedTicket) w.reject(this.failure);
       else w.resolve();
     }
     this.waiters = keep;
