@@ -1,11 +1,6 @@
 /** Foundation end to end: register → organisation → modes → sign out/in → password reset by emailed link; crash screen. */
 import { expect, test, type Page } from "@playwright/test";
-import { firstLink, newAccount, readMailbox, registerAndSignIn, signIn } from "./support";
-
-const SHOTS = process.env.SHOTS_DIR;
-async function shot(page: Page, name: string) {
-  if (SHOTS) await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: false });
-}
+import { firstLink, newAccount, readMailbox, registerAndSignIn, shot, signIn } from "./support";
 
 async function signOut(page: Page) {
   await page.getByTestId("shell.userMenu").click();

@@ -1,12 +1,7 @@
 /** Voter groups end to end: create, edit, add members (dialog and quick search), remove, delete. */
-import { expect, test, type Page } from "@playwright/test";
-import { newAccount, registerAndSignIn } from "./support";
+import { expect, test } from "@playwright/test";
+import { newAccount, registerAndSignIn, shot } from "./support";
 import { createVoter, pickOption } from "./voterSupport";
-
-const SHOTS = process.env.SHOTS_DIR;
-async function shot(page: Page, name: string) {
-  if (SHOTS) await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: false });
-}
 
 test("groups: CRUD and members", async ({ page }) => {
   test.setTimeout(120_000);

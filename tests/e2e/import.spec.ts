@@ -1,7 +1,7 @@
 /** Import wizard end to end: a CSV and an XLSX through the three steps, then history and deletion. */
 import { expect, test } from "@playwright/test";
 import * as XLSX from "xlsx";
-import { registerAndSignIn } from "./support";
+import { registerAndSignIn, shot } from "./support";
 
 const CSV = [
   "First Name,Last Name,Email,Party,ZIP",
@@ -35,12 +35,14 @@ test("import a CSV and an XLSX, see the summaries, open history, delete an impor
   await expect(mapping.getByRole("rowheader", { name: "First Name" })).toBeVisible();
   await page.getByRole("button", { name: "Use AI to Pair" }).click();
   await expect(mapping.getByText(/sampled values are email addresses/)).toBeVisible();
+  await shot(page, "import-mapping");
   await page.getByRole("button", { name: "Validate Mapping" }).click();
   await page.getByRole("button", { name: "Import Contacts" }).click();
 
   // the row without a first name asks what to do (ask mode)
   const errorDialog = page.getByRole("alertdialog", { name: "Import Error" });
   await expect(errorDialog.getByText("Missing required fields (first name or last name)")).toBeVisible({ timeout: 20_000 });
+  await shot(page, "import-error-dialog");
   await errorDialog.getByRole("button", { name: "Skip and Continue" }).click();
 
   // Step 3: the four cards
@@ -53,6 +55,7 @@ test("import a CSV and an XLSX, see the summaries, open history, delete an impor
   const dupTable = page.getByTestId("import.outcomes.duplicate");
   await expect(dupTable.getByRole("cell", { name: "Cy" })).toBeVisible();
   await expect(dupTable.getByRole("link", { name: /Ann Lee/ })).toBeVisible();
+  await shot(page, "import-summary");
 
   // Import Another File: the XLSX (UPPER_CASE state-file headers)
   await page.getByRole("button", { name: "Import Another File" }).click();
@@ -73,6 +76,7 @@ test("import a CSV and an XLSX, see the summaries, open history, delete an impor
   await expect(table.getByRole("rowheader", { name: "state-extract.xlsx" })).toBeVisible();
   await expect(page.getByLabel("Total Imports")).toContainText("2");
   await expect(page.getByLabel("Records Processed")).toContainText("7");
+  await shot(page, "import-history");
 
   // Details → delete the CSV import: exactly its two voters go
   await table.getByRole("button", { name: "View Details of contacts.csv" }).click();
@@ -85,6 +89,7 @@ test("import a CSV and an XLSX, see the summaries, open history, delete an impor
   await expect(csvRow).toContainText("0/4");
   const xlsxRow = table.getByRole("row").filter({ has: page.getByRole("rowheader", { name: "state-extract.xlsx" }) });
   await expect(xlsxRow.getByText("completed", { exact: true })).toBeVisible();
+  await shot(page, "import-history-after-delete");
 });
 
 test("the wrong file type gets the spec message", async ({ page }) => {

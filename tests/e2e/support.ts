@@ -6,6 +6,12 @@ import { api } from "../../convex/_generated/api";
 export const BACKEND_URL = `http://127.0.0.1:${process.env.E2E_BACKEND_PORT ?? 3310}`;
 export const DEFAULT_PASSWORD = "correct-horse-42";
 
+/** Saves a screenshot of the page as `<name>.png` when SHOTS_DIR is set (for looking at the screens). */
+export async function shot(page: Page, name: string) {
+  const dir = process.env.SHOTS_DIR;
+  if (dir) await page.screenshot({ path: `${dir}/${name}.png`, fullPage: false });
+}
+
 let seq = 0;
 export function uniqueEmail(prefix = "user"): string {
   seq += 1;

@@ -2,13 +2,8 @@
 import { readFile } from "node:fs/promises";
 import { expect, test, type Download, type Page } from "@playwright/test";
 import * as XLSX from "xlsx";
-import { newAccount, registerAndSignIn, signIn } from "./support";
+import { newAccount, registerAndSignIn, shot, signIn } from "./support";
 import { createVoter, pickOption } from "./voterSupport";
-
-const SHOTS = process.env.SHOTS_DIR;
-async function shot(page: Page, name: string) {
-  if (SHOTS) await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: false });
-}
 
 test("voters: create, search, filter, custom field, reorder, export, delete", async ({ page }) => {
   test.setTimeout(150_000);
