@@ -831,7 +831,8 @@ export class EngineImpl implements Engine {
   /** The document as committed before `tx` (an unstored committed version first, else SQLite's). */
   private committedDoc(tx: Tx, id: string): { json: string; doc: Doc | null } | undefined {
     const base = tx.basePending(id);
-    if (base) return base.doc ? { json: base.json ?? JSON.stringify(convexToJson(base.doc)), doc: base.doc } : undefined;
+    // a committed layer always carries the stored JSON of the documents it keeps
+    if (base) return base.doc ? { json: base.json!, doc: base.doc } : undefined;
     const row = this.store.getDoc(id);
     return row ? { json: row.json, doc: null } : undefined;
   }
