@@ -3,7 +3,8 @@
  *
  *   tsx local-backend/src/cli.ts [--functions convex] [--data .local-backend] [--port 3210]
  *        [--site-port <port+1>] [--host 127.0.0.1] [--reset] [--watch] [--no-scheduler]
- *        [--admin-key KEY] [--quiet]
+ *        [--admin-key KEY] [--quiet] [--allowed-origins URL,URL] [--trust-proxy]
+ *        [--max-upload-bytes N] [--max-concurrent-uploads N]
  *   tsx local-backend/src/cli.ts env set NAME VALUE | env list | env remove NAME   [--data …]
  *   tsx local-backend/src/cli.ts export --out file.jsonl | import --in file.jsonl  [--data …]
  *
@@ -23,6 +24,8 @@ import { startBackend } from "./server.js";
 const USAGE = `usage:
   cli.ts [--functions DIR] [--data DIR] [--port N] [--site-port N] [--host H] [--reset] [--watch]
          [--no-scheduler] [--admin-key KEY] [--quiet]
+         [--allowed-origins URL,URL] [--trust-proxy] [--max-upload-bytes N[KiB|MiB|GiB]]
+         [--max-concurrent-uploads N]
   cli.ts env set NAME VALUE | env list | env remove NAME   [--data DIR] [--functions DIR]
   cli.ts export --out FILE.jsonl | import --in FILE.jsonl   [--data DIR] [--functions DIR]`;
 
@@ -46,6 +49,10 @@ function parse() {
         "no-scheduler": { type: "boolean", default: false },
         "admin-key": { type: "string" },
         quiet: { type: "boolean", default: false },
+        "allowed-origins": { type: "string" },
+        "trust-proxy": { type: "boolean", default: false },
+        "max-upload-bytes": { type: "string" },
+        "max-concurrent-uploads": { type: "string" },
         out: { type: "string" },
         in: { type: "string" },
         help: { type: "boolean", short: "h", default: false },
@@ -60,6 +67,38 @@ function parsePort(value: string, flag: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0 || n > 65535) fail(`${flag} must be a port number, got ${value}`);
   return n;
+}
+
+/** `104857600`, `100MiB`, `100M`, `512KiB`, `1GiB` → bytes. */
+function parseBytes(value: string, flag: string): number {
+  const m = /^\s*(\d+)\s*(?:(k|m|g)(?:i?b)?|b)?\s*$/i.exec(value);
+  if (!m) fail(`${flag} must be a byte count such as 104857600 or 100MiB, got ${value}`);
+  const scale = { k: 1024, m: 1024 ** 2, g: 1024 ** 3 }[(m[2] ?? "").toLowerCase()] ?? 1;
+  const n = Number(m[1]) * scale;
+  if (!Number.isSafeInteger(n) || n <= 0) fail(`${flag} must be a positive byte count, got ${value}`);
+  return n;
+}
+
+function parsePositiveInt(value: string, flag: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n <= 0) fail(`${flag} must be a positive integer, got ${value}`);
+  return n;
+}
+
+/** `--allowed-origins a,b` (or LOCAL_BACKEND_ALLOWED_ORIGINS): origins given CORS credentials. */
+function parseOrigins(value: string | undefined): string[] {
+  if (value === undefined) return [];
+  const origins = value.split(",").map((o) => o.trim()).filter((o) => o !== "");
+  for (const o of origins) {
+    let ok = false;
+    try {
+      ok = new URL(o).origin !== "null";
+    } catch {
+      ok = false;
+    }
+    if (!ok) fail(`--allowed-origins: not an origin (scheme://host[:port]): ${o}`);
+  }
+  return origins;
 }
 
 /** `--reset` deletes a directory tree; refuse anything that is obviously not a data dir. */
@@ -166,6 +205,11 @@ async function serve(values: ReturnType<typeof parse>["values"]): Promise<void> 
     watch: values.watch,
     scheduler: !values["no-scheduler"],
     adminKey: values["admin-key"],
+    allowedOrigins: parseOrigins(values["allowed-origins"] ?? process.env.LOCAL_BACKEND_ALLOWED_ORIGINS),
+    trustProxy: values["trust-proxy"],
+    maxUploadBytes: values["max-upload-bytes"] !== undefined ? parseBytes(values["max-upload-bytes"], "--max-upload-bytes") : undefined,
+    maxConcurrentUploads:
+      values["max-concurrent-uploads"] !== undefined ? parsePositiveInt(values["max-concurrent-uploads"], "--max-concurrent-uploads") : undefined,
     // The engine reports function console output as `<path> [LOG] …` (scheduled jobs and crons
     // included) together with its own notices; all of it goes to stdout like `npx convex dev`.
     log: quiet ? undefined : (line) => process.stdout.write(`${line}\n`),

@@ -110,6 +110,13 @@ export interface Engine {
 
   /** storage upload/serve, used by the HTTP layer */
   storeUpload(token: string, body: Uint8Array, contentType: string | null): Promise<string>;
+  /** whether an upload token is genuine and unexpired (checked before reading an upload's body) */
+  checkUploadToken(token: string): boolean;
+  /**
+   * Stores an upload read from `body` (streamed to a temp file in the data dir and hashed on the
+   * way, never held in memory); an error thrown by `body` aborts it and is rethrown as is.
+   */
+  storeUploadStream(token: string, body: AsyncIterable<Uint8Array>, contentType: string | null): Promise<string>;
   getStorageBlob(storageId: string): Promise<{ body: Uint8Array; contentType: string | null } | null>;
 
   /** backend environment variables, persisted in the data dir, visible as process.env */

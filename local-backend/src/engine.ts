@@ -7,6 +7,7 @@ import { convexToJson, jsonToConvex, type JSONValue, type Value } from "convex/v
 import { createHash, createHmac, randomBytes, randomUUID, timingSafeEqual } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import { pipeline } from "node:stream/promises";
 import type {
   CallRequest,
   CommitEvent,
@@ -44,6 +45,8 @@ import { Scheduler } from "./scheduler.js";
 const MAX_ARGS_BYTES = 8 * 1024 * 1024;
 const TABLE_NAME_RE = /^[a-zA-Z][a-zA-Z0-9_]*$/;
 const UPLOAD_TOKEN_TTL_MS = 60 * 60 * 1000;
+/** files being received in `dataDir/files`; leftovers of a crash are removed at start */
+const UPLOAD_TMP_PREFIX = ".upload-";
 
 type RunKind = "query" | "mutation" | "action" | "httpAction";
 
@@ -519,6 +522,9 @@ export class EngineImpl implements Engine {
 
   async start(): Promise<void> {
     installRuntime();
+    for (const f of fs.readdirSync(this.filesDir)) {
+      if (f.startsWith(UPLOAD_TMP_PREFIX)) fs.rmSync(path.join(this.filesDir, f), { force: true });
+    }
     for (const t of ["_scheduled_functions", "_storage"]) this.catalog.ensureTable(t);
     await this.load();
     if (this.opts.watch) this.startWatching();
@@ -1200,9 +1206,38 @@ export class EngineImpl implements Engine {
     }
   }
 
+  checkUploadToken(token: string): boolean {
+    return this.verifyToken(token);
+  }
+
   async storeUpload(token: string, body: Uint8Array, contentType: string | null): Promise<string> {
     if (!this.verifyToken(token)) throw new Error("Invalid or expired upload token");
     return this.storeBytes(body, contentType);
+  }
+
+  async storeUploadStream(token: string, body: AsyncIterable<Uint8Array>, contentType: string | null): Promise<string> {
+    if (!this.verifyToken(token)) throw new Error("Invalid or expired upload token");
+    // straight to a temp file next to the blobs, hashed on the way: memory stays bounded
+    const tmp = path.join(this.filesDir, `${UPLOAD_TMP_PREFIX}${randomUUID()}`);
+    const hash = createHash("sha256");
+    let size = 0;
+    try {
+      await pipeline(
+        body,
+        async function* (source: AsyncIterable<Uint8Array>) {
+          for await (const chunk of source) {
+            hash.update(chunk);
+            size += chunk.byteLength;
+            yield chunk;
+          }
+        },
+        fs.createWriteStream(tmp, { flags: "wx" }),
+      );
+    } catch (e) {
+      await fs.promises.rm(tmp, { force: true });
+      throw e;
+    }
+    return this.commitFile(tmp, hash.digest("base64"), size, contentType);
   }
 
   async storeBytes(body: Uint8Array, contentType: string | null, expectedSha?: string): Promise<string> {
@@ -1210,11 +1245,16 @@ export class EngineImpl implements Engine {
     if (expectedSha && expectedSha !== sha256) {
       throw new Error(`Hash mismatch: the provided sha256 ${expectedSha} does not match the content's ${sha256}`);
     }
-    const tmp = path.join(this.filesDir, `.upload-${randomUUID()}`);
+    const tmp = path.join(this.filesDir, `${UPLOAD_TMP_PREFIX}${randomUUID()}`);
     await fs.promises.writeFile(tmp, body);
+    return this.commitFile(tmp, sha256, body.byteLength, contentType);
+  }
+
+  /** Adds the `_storage` document for a complete temp file and moves the file into place. */
+  private async commitFile(tmp: string, sha256: string, size: number, contentType: string | null): Promise<string> {
     try {
       return await this.systemWrite((tx) => {
-        const fields: Doc = { sha256, size: body.byteLength };
+        const fields: Doc = { sha256, size };
         if (contentType) fields.contentType = contentType;
         const id = tx.insert("_storage", fields, false);
         // Durable rename before the document commits: a crash leaves at most an orphan file.

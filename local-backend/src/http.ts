@@ -6,14 +6,20 @@
  *   POST /api/function                             {path, args: obj, format}
  *   POST /api/run/<module path>/<function>         {args, format}
  *   POST /api/query_ts, /api/query_at_ts           (consistent queries; see note below)
- *   POST /api/storage/upload?token=…               → {storageId}
+ *   POST /api/storage/upload?token=…               → {storageId} (token checked before the body
+ *                                                    is read; streamed to a file; size and
+ *                                                    concurrency capped)
  *   GET  /api/storage/<storageId>                  → the blob
  *   GET  /version
  * Responses follow `convex/src/browser/http_client.ts`: 200 `{status:"success", value, logLines}`,
  * 560 `{status:"error", errorMessage, errorData?, logLines}` when the function failed, other
- * statuses (400, 401, 404, 413) with a JSON `{code, message}` body that the client shows as text.
+ * statuses (400, 401, 404, 413, 503) with a JSON `{code, message}` body that the client shows as
+ * text. CORS: any origin may call (`Access-Control-Allow-Origin: *`, no credentials: callers
+ * authenticate with bearer tokens, not cookies); origins in `allowedOrigins` get their origin
+ * reflected with `Access-Control-Allow-Credentials: true`.
  *
- * Site URL: every request goes to the app's http actions (convex/http.ts).
+ * Site URL: every request goes to the app's http actions (convex/http.ts), with `X-Forwarded-For`
+ * set to the TCP peer's address (the client's own value is replaced unless `trustProxy`).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Engine, FunctionKind, FunctionOutcome, UserIdentity } from "./engine-api.js";
@@ -21,11 +27,15 @@ import { AuthVerificationError } from "./auth.js";
 import type { CallerResolver } from "./net-caller.js";
 import {
   MAX_ARGS_BYTES,
+  MAX_JSON_TEXT_DEPTH,
+  argsDepthError,
   argsTooLargeMessage,
   callerExpired,
   describeError,
   errorOutcome,
+  jsonTextTooDeep,
   resolveFunction,
+  tooDeepMessage,
   unwrapArgs,
   type Caller,
 } from "./net-common.js";
@@ -34,8 +44,10 @@ import {
 export const STATUS_CODE_UDF_FAILED = 560;
 /** JSON request bodies: 8 MiB of args plus the envelope */
 const MAX_JSON_BODY = MAX_ARGS_BYTES + 64 * 1024;
-/** uploads are buffered in memory before the engine stores them */
-const MAX_UPLOAD_BYTES = 512 * 1024 * 1024;
+/** largest accepted upload unless configured (`maxUploadBytes`, CLI `--max-upload-bytes`) */
+export const DEFAULT_MAX_UPLOAD_BYTES = 100 * 1024 * 1024;
+/** uploads received at once unless configured (`maxConcurrentUploads`, CLI `--max-concurrent-uploads`) */
+export const DEFAULT_MAX_CONCURRENT_UPLOADS = 4;
 /** Convex caps http action request bodies at 20 MiB */
 const MAX_HTTP_ACTION_BODY = 20 * 1024 * 1024;
 
@@ -46,6 +58,13 @@ class HttpError extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
+    /**
+     * The request body was (possibly) not read to the end: answer with `Connection: close`, so
+     * Node closes the connection after the response instead of reading the rest of the body to
+     * reuse it.
+     */
+    readonly closeConnection = false,
+    readonly headers: Record<string, string> = {},
   ) {
     super(message);
   }
@@ -56,6 +75,15 @@ export type CloudHandlerOptions = {
   callers: CallerResolver;
   log?: (line: string) => void;
   onLogLines?: (kind: string, path: string, lines: string[]) => void;
+  /**
+   * Origins (e.g. `http://localhost:5173`) answered with their own origin and
+   * `Access-Control-Allow-Credentials: true`; every other origin gets `*` without credentials.
+   */
+  allowedOrigins?: readonly string[];
+  /** largest upload body in bytes (default DEFAULT_MAX_UPLOAD_BYTES, 100 MiB); larger ones get 413 */
+  maxUploadBytes?: number;
+  /** uploads received at once (default DEFAULT_MAX_CONCURRENT_UPLOADS, 4); more get 503 */
+  maxConcurrentUploads?: number;
 };
 
 function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
@@ -89,21 +117,58 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   });
 }
 
+/** The request body chunk by chunk; throws 413 once more than `limit` bytes arrived. */
+async function* limitedBody(req: IncomingMessage, limit: number): AsyncGenerator<Uint8Array> {
+  let size = 0;
+  // destroyOnReturn: false keeps the socket open when this stops early, to answer 413 on it
+  for await (const chunk of req.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limit) throw new HttpError(413, "PayloadTooLarge", uploadTooLarge(null, limit), true);
+    yield chunk;
+  }
+}
+
+/** `size`: the declared Content-Length, or null when the streamed body went over the limit */
+function uploadTooLarge(size: number | null, limit: number): string {
+  const got = size === null ? `more than ${limit} bytes` : `${size} bytes`;
+  return `File is too large (${got}; the maximum upload size is ${limit} bytes = ${formatMiB(limit)}).`;
+}
+
+function formatMiB(bytes: number): string {
+  const mib = bytes / (1024 * 1024);
+  return `${Number.isInteger(mib) ? mib : mib.toFixed(2)} MiB`;
+}
+
 function tooLarge(size: number, limit: number): string {
   return limit === MAX_JSON_BODY ? argsTooLargeMessage(size) : `Request body is too large (${size} bytes; the maximum is ${limit} bytes).`;
 }
 
-/** Convex answers cross-origin calls from any origin (the deployment URL is public). */
-function setCors(req: IncomingMessage, res: ServerResponse): void {
+/**
+ * Any origin may call (the deployment URL is public and callers authenticate with bearer tokens,
+ * so no credentials are involved): `*` without `Allow-Credentials`. Only origins on the
+ * allow-list get their origin reflected together with `Access-Control-Allow-Credentials: true`.
+ */
+function setCors(req: IncomingMessage, res: ServerResponse, allowed: ReadonlySet<string>): void {
   const origin = req.headers.origin;
-  if (origin) {
+  if (origin && allowed.has(origin)) {
     res.setHeader("Access-Control-Allow-Origin", origin);
     res.setHeader("Access-Control-Allow-Credentials", "true");
-    res.setHeader("Vary", "Origin");
   } else {
     res.setHeader("Access-Control-Allow-Origin", "*");
   }
+  if (allowed.size > 0) res.setHeader("Vary", "Origin");
   res.setHeader("Access-Control-Expose-Headers", "*");
+}
+
+/** `http://Example.com:80/` → `http://example.com`; what browsers send in `Origin`. */
+export function normalizeOrigin(origin: string): string {
+  const trimmed = origin.trim();
+  try {
+    const o = new URL(trimmed).origin;
+    return o === "null" ? trimmed : o;
+  } catch {
+    return trimmed;
+  }
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown): void {
@@ -113,6 +178,8 @@ function sendJson(res: ServerResponse, status: number, body: unknown): void {
 }
 
 function sendError(res: ServerResponse, e: HttpError): void {
+  for (const [name, value] of Object.entries(e.headers)) res.setHeader(name, value);
+  if (e.closeConnection) res.setHeader("Connection", "close");
   sendJson(res, e.status, { code: e.code, message: e.message });
 }
 
@@ -131,6 +198,10 @@ function outcomeResponse(res: ServerResponse, outcome: FunctionOutcome): void {
 
 export function createCloudHandler(opts: CloudHandlerOptions): (req: IncomingMessage, res: ServerResponse) => void {
   const { engine, callers } = opts;
+  const allowedOrigins = new Set((opts.allowedOrigins ?? []).map(normalizeOrigin).filter((o) => o !== ""));
+  const maxUploadBytes = opts.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES;
+  const maxConcurrentUploads = opts.maxConcurrentUploads ?? DEFAULT_MAX_CONCURRENT_UPLOADS;
+  let activeUploads = 0;
 
   async function caller(req: IncomingMessage): Promise<Caller> {
     try {
@@ -145,6 +216,8 @@ export function createCloudHandler(opts: CloudHandlerOptions): (req: IncomingMes
 
   async function jsonBody(req: IncomingMessage): Promise<Record<string, unknown>> {
     const buf = await readBody(req, MAX_JSON_BODY);
+    // before JSON.parse and anything recursive: hostile nesting must not reach the stack
+    if (jsonTextTooDeep(buf, MAX_JSON_TEXT_DEPTH)) throw new HttpError(400, "TooDeeplyNested", tooDeepMessage("Request body"));
     let body: unknown;
     try {
       body = JSON.parse(buf.toString("utf8"));
@@ -175,6 +248,8 @@ export function createCloudHandler(opts: CloudHandlerOptions): (req: IncomingMes
     }
     const args = unwrapArgs(body.args);
     if (!args.ok) throw new HttpError(400, "BadJsonBody", args.message);
+    const tooDeep = argsDepthError(args.args);
+    if (tooDeep !== null) throw new HttpError(400, "TooDeeplyNested", tooDeep);
     const resolved = resolveFunction(engine, path, expected, who);
     if (!resolved.ok) return outcomeResponse(res, resolved.outcome);
     const call = { path: resolved.path, args: args.args, identity: who.identity, internal: who.admin };
@@ -246,21 +321,46 @@ export function createCloudHandler(opts: CloudHandlerOptions): (req: IncomingMes
     throw new HttpError(404, "NotFound", `No route for ${method} ${url.pathname}`);
   }
 
+  /**
+   * Everything that can refuse an upload is checked from the URL and headers alone, before a byte
+   * of the body is read (refusals close the connection rather than drain the body). An accepted
+   * body is streamed to a file in the data dir (memory stays bounded), counting bytes on the way.
+   */
   async function upload(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
     const token = url.searchParams.get("token");
     if (!token) {
-      req.resume();
-      throw new HttpError(400, "MissingToken", "Missing `token` query parameter; get an upload URL from generateUploadUrl()");
+      throw new HttpError(400, "MissingToken", "Missing `token` query parameter; get an upload URL from generateUploadUrl()", true);
     }
-    const body = await readBody(req, MAX_UPLOAD_BYTES);
-    const contentType = req.headers["content-type"] ?? null;
-    let storageId: string;
+    if (!engine.checkUploadToken(token)) {
+      throw new HttpError(400, "InvalidUploadToken", "Invalid or expired upload token; get a new upload URL from generateUploadUrl()", true);
+    }
+    const declared = Number(req.headers["content-length"]);
+    if (req.headers["content-length"] !== undefined && Number.isFinite(declared) && declared > maxUploadBytes) {
+      throw new HttpError(413, "PayloadTooLarge", uploadTooLarge(declared, maxUploadBytes), true);
+    }
+    if (activeUploads >= maxConcurrentUploads) {
+      throw new HttpError(
+        503,
+        "TooManyConcurrentUploads",
+        `Too many uploads in progress (the maximum is ${maxConcurrentUploads} at once); try again shortly.`,
+        true,
+        { "Retry-After": "1" },
+      );
+    }
+    activeUploads++;
     try {
-      storageId = await engine.storeUpload(token, new Uint8Array(body.buffer, body.byteOffset, body.byteLength), contentType);
-    } catch (e) {
-      throw new HttpError(400, "StorageUploadFailed", describeError(e));
+      const contentType = req.headers["content-type"] ?? null;
+      let storageId: string;
+      try {
+        storageId = await engine.storeUploadStream(token, limitedBody(req, maxUploadBytes), contentType);
+      } catch (e) {
+        if (e instanceof HttpError) throw e;
+        throw new HttpError(400, "StorageUploadFailed", describeError(e), !req.complete);
+      }
+      sendJson(res, 200, { storageId });
+    } finally {
+      activeUploads--;
     }
-    sendJson(res, 200, { storageId });
   }
 
   async function serveBlob(res: ServerResponse, id: string, head: boolean): Promise<void> {
@@ -281,7 +381,7 @@ export function createCloudHandler(opts: CloudHandlerOptions): (req: IncomingMes
   }
 
   return (req, res) => {
-    setCors(req, res);
+    setCors(req, res, allowedOrigins);
     route(req, res).catch((e: unknown) => {
       if (res.headersSent) {
         res.destroy();
@@ -297,21 +397,33 @@ export function createCloudHandler(opts: CloudHandlerOptions): (req: IncomingMes
 export type SiteHandlerOptions = {
   engine: Engine;
   siteUrl: string;
+  /**
+   * Keep the client's `X-Forwarded-For` (a trusted reverse proxy in front sets it). By default it
+   * is replaced by the TCP peer's address, so clients cannot spoof the address apps rate-limit on.
+   */
+  trustProxy?: boolean;
   /** verifies `Authorization: Bearer <jwt>` so http actions see `ctx.auth` as on Convex */
   callers?: CallerResolver;
   log?: (line: string) => void;
 };
 
-/** Build a WHATWG Request for an incoming Node request, addressed at the public site URL. */
-export async function toFetchRequest(req: IncomingMessage, siteUrl: string): Promise<Request> {
+/**
+ * Build a WHATWG Request for an incoming Node request, addressed at the public site URL.
+ * This backend is the deployment's proxy: `X-Forwarded-For` names the TCP peer, replacing what the
+ * client sent, unless `trustProxy` (then the client's header is kept, and set only when absent).
+ */
+export async function toFetchRequest(req: IncomingMessage, siteUrl: string, opts: { trustProxy?: boolean } = {}): Promise<Request> {
   const url = new URL(req.url ?? "/", siteUrl);
   const headers = new Headers();
   for (let i = 0; i < req.rawHeaders.length; i += 2) {
     const name = req.rawHeaders[i];
     // hop-by-hop headers are meaningless to the http action and some are refused by Request
     if (/^(connection|keep-alive|transfer-encoding|upgrade|host)$/i.test(name)) continue;
+    if (!opts.trustProxy && /^x-forwarded-for$/i.test(name)) continue;
     headers.append(name, req.rawHeaders[i + 1]);
   }
+  const peer = peerAddress(req);
+  if (peer !== null && !headers.has("x-forwarded-for")) headers.set("x-forwarded-for", peer);
   const method = req.method ?? "GET";
   const hasBody = method !== "GET" && method !== "HEAD";
   const body = hasBody ? await readBody(req, MAX_HTTP_ACTION_BODY) : undefined;
@@ -322,12 +434,19 @@ export async function toFetchRequest(req: IncomingMessage, siteUrl: string): Pro
   });
 }
 
+/** The socket's remote address; IPv4 clients of a dual-stack socket as plain `1.2.3.4`. */
+function peerAddress(req: IncomingMessage): string | null {
+  const address = req.socket.remoteAddress;
+  if (!address) return null;
+  return /^::ffff:\d+\.\d+\.\d+\.\d+$/i.test(address) ? address.slice(7) : address;
+}
+
 export function createSiteHandler(opts: SiteHandlerOptions): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
     void (async () => {
       let request: Request;
       try {
-        request = await toFetchRequest(req, opts.siteUrl);
+        request = await toFetchRequest(req, opts.siteUrl, { trustProxy: opts.trustProxy });
       } catch (e) {
         if (e instanceof HttpError) return sendError(res, e);
         throw e;

@@ -99,6 +99,84 @@ export function unwrapArgs(args: unknown): { ok: true; args: JSONValue } | { ok:
   return { ok: true, args: args as JSONValue };
 }
 
+/** Convex refuses values nested deeper than 64 levels (the arguments object is level 1). */
+export const MAX_VALUE_DEPTH = 64;
+/**
+ * Raw request text (an HTTP body, a sync message) nested deeper than this is refused before it is
+ * parsed. It leaves room for the envelope around the arguments (`{modifications: [{args: [{…}]}]}`)
+ * and for arguments a little over MAX_VALUE_DEPTH, which then get a per-request error; anything
+ * parsed stays shallow enough that no later recursion (JSON.stringify, validators) can overflow.
+ */
+export const MAX_JSON_TEXT_DEPTH = 256;
+
+/**
+ * Whether JSON text nests `[`/`{` deeper than `limit` (brackets inside strings do not count).
+ * Iterative and allocation-free, so it is safe on hostile input; works on UTF-8 bytes too (no
+ * ASCII byte appears inside a multi-byte sequence). String contents are skipped with indexOf.
+ */
+export function jsonTextTooDeep(text: string | Uint8Array, limit: number): boolean {
+  const buf = typeof text === "string" ? null : Buffer.from(text.buffer, text.byteOffset, text.byteLength);
+  const str = typeof text === "string" ? text : "";
+  const code = buf ? (i: number) => buf[i] : (i: number) => str.charCodeAt(i);
+  const nextQuote = buf ? (from: number) => buf.indexOf(34, from) : (from: number) => str.indexOf('"', from);
+  const n = text.length;
+  let depth = 0;
+  for (let i = 0; i < n; i++) {
+    const c = code(i);
+    if (c === 34 /* " */) {
+      // the closing quote is the next one preceded by an even number of backslashes
+      let j = i;
+      for (;;) {
+        j = nextQuote(j + 1);
+        if (j < 0) return false; // unterminated string: JSON.parse refuses it
+        let backslashes = 0;
+        while (code(j - 1 - backslashes) === 92 /* \\ */) backslashes++;
+        if (backslashes % 2 === 0) break;
+      }
+      i = j;
+    } else if (c === 91 /* [ */ || c === 123 /* { */) {
+      if (++depth > limit) return true;
+    } else if (c === 93 /* ] */ || c === 125 /* } */) {
+      depth--;
+    }
+  }
+  return false;
+}
+
+/**
+ * Nesting depth of a parsed JSON value (scalars 0, `{}`/`[]` 1, `{a: {}}` 2), computed without
+ * recursion; stops counting once it exceeds `limit` (the result is then `limit + 1`).
+ */
+export function valueDepth(value: unknown, limit: number): number {
+  let max = 0;
+  const stack: Array<[unknown, number]> = [[value, 0]];
+  while (stack.length > 0) {
+    const [v, d] = stack.pop()!;
+    if (v === null || typeof v !== "object") continue;
+    const depth = d + 1;
+    if (depth > max) {
+      max = depth;
+      if (max > limit) return limit + 1;
+    }
+    const children = Array.isArray(v) ? v : Object.values(v as Record<string, unknown>);
+    for (const child of children) if (child !== null && typeof child === "object") stack.push([child, depth]);
+  }
+  return max;
+}
+
+export function tooDeepMessage(what = "Arguments"): string {
+  return `${what} nested too deeply: the maximum nesting depth of a value is ${MAX_VALUE_DEPTH}.`;
+}
+
+/**
+ * The error to report for arguments nested deeper than Convex allows, or null when they are fine.
+ * Takes the arguments as sent (`[argsObject]` or the object itself); the object is level 1.
+ */
+export function argsDepthError(args: unknown): string | null {
+  const value = Array.isArray(args) && args.length === 1 ? (args[0] as unknown) : args;
+  return valueDepth(value, MAX_VALUE_DEPTH) > MAX_VALUE_DEPTH ? tooDeepMessage() : null;
+}
+
 export function argsTooLargeMessage(bytes: number): string {
   return `Arguments are too large (${bytes} bytes; the maximum is ${MAX_ARGS_BYTES} bytes = 8 MiB).`;
 }

@@ -33,6 +33,21 @@ export type BackendOptions = {
   onFunctionLog?: (kind: string, path: string, lines: string[]) => void;
   /** accept `Authorization: Convex <adminKey>` / admin Authenticate (may call internal functions) */
   adminKey?: string;
+  /**
+   * Origins answered with their own origin plus `Access-Control-Allow-Credentials: true` on the
+   * cloud URL; all others get `Access-Control-Allow-Origin: *` without credentials (callers use
+   * bearer tokens, so none need credentials). CLI: `--allowed-origins a,b`.
+   */
+  allowedOrigins?: readonly string[];
+  /** largest storage upload in bytes (default 100 MiB); CLI `--max-upload-bytes` */
+  maxUploadBytes?: number;
+  /** storage uploads received at once (default 4); CLI `--max-concurrent-uploads` */
+  maxConcurrentUploads?: number;
+  /**
+   * Keep the client's `X-Forwarded-For` on http action requests (a trusted reverse proxy sits in
+   * front). Default: replaced by the TCP peer's address. CLI `--trust-proxy`.
+   */
+  trustProxy?: boolean;
   /** injectable for tests; defaults to createEngine from ./engine */
   createEngine?: (opts: EngineOptions) => Engine;
 };
@@ -151,8 +166,16 @@ export async function startBackend(opts: BackendOptions): Promise<RunningBackend
   });
   const callers = new CallerResolver(verifier, opts.adminKey);
   const sync = new SyncServer({ engine, callers, log, onLogLines: opts.onFunctionLog });
-  cloudHandler = createCloudHandler({ engine, callers, log, onLogLines: opts.onFunctionLog });
-  siteHandler = createSiteHandler({ engine, siteUrl, callers, log });
+  cloudHandler = createCloudHandler({
+    engine,
+    callers,
+    log,
+    onLogLines: opts.onFunctionLog,
+    allowedOrigins: opts.allowedOrigins,
+    maxUploadBytes: opts.maxUploadBytes,
+    maxConcurrentUploads: opts.maxConcurrentUploads,
+  });
+  siteHandler = createSiteHandler({ engine, siteUrl, callers, log, trustProxy: opts.trustProxy });
 
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_WS_MESSAGE_BYTES });
   wss.on("connection", (ws, req) => sync.handleConnection(ws, req));

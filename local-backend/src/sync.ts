@@ -15,7 +15,8 @@
  * Mutations: the response goes out first, then (in the same task) a refresh forced to send a
  * Transition whose endVersion.ts >= the mutation's ts; the client resolves the mutation only then.
  * Reconnecting clients resend mutations they have not seen reflected, so results are remembered
- * by (sessionId, requestId) for recent sessions.
+ * by (sessionId, identity, requestId) for recent sessions: a resend is answered from memory only
+ * for the identity that made the request; anyone else with the same ids runs a fresh mutation.
  */
 import type { IncomingMessage } from "node:http";
 import type { WebSocket } from "ws";
@@ -26,12 +27,16 @@ import type { CallerResolver } from "./net-caller.js";
 import {
   ANONYMOUS,
   MAX_ARGS_BYTES,
+  MAX_JSON_TEXT_DEPTH,
+  argsDepthError,
   argsTooLargeMessage,
   callerExpired,
   describeError,
   encodeTs,
   errorOutcome,
+  jsonTextTooDeep,
   resolveFunction,
+  tooDeepMessage,
   unwrapArgs,
   type Caller,
 } from "./net-common.js";
@@ -97,7 +102,7 @@ export class SyncServer {
   private readonly pingTimer: NodeJS.Timeout;
   /** shared query executions for one target ts */
   private shared: { ts: bigint; runs: Map<string, Promise<QueryResult>> } = { ts: -1n, runs: new Map() };
-  /** (sessionId → requestId → response) for mutation dedupe on reconnect */
+  /** (sessionId + caller → requestId → response) for mutation dedupe on reconnect */
   private readonly mutationResults = new Map<string, Map<number, Promise<MutationResponseMsg>>>();
 
   constructor(readonly opts: SyncServerOptions) {
@@ -213,20 +218,27 @@ export class SyncServer {
     }
   }
 
-  mutationResult(sessionId: string, requestId: number): Promise<MutationResponseMsg> | undefined {
-    const session = this.mutationResults.get(sessionId);
+  /**
+   * A remembered mutation response for a resend. `caller` is part of the key: a session id is
+   * just a value the client picked, so another connection (another user, or nobody signed in)
+   * presenting the same (sessionId, requestId) must never receive this caller's result.
+   */
+  mutationResult(sessionId: string, caller: Caller, requestId: number): Promise<MutationResponseMsg> | undefined {
+    const key = dedupeKey(sessionId, caller);
+    const session = this.mutationResults.get(key);
     if (!session) return undefined;
     // refresh LRU position
-    this.mutationResults.delete(sessionId);
-    this.mutationResults.set(sessionId, session);
+    this.mutationResults.delete(key);
+    this.mutationResults.set(key, session);
     return session.get(requestId);
   }
 
-  rememberMutation(sessionId: string, requestId: number, result: Promise<MutationResponseMsg>): void {
-    let session = this.mutationResults.get(sessionId);
+  rememberMutation(sessionId: string, caller: Caller, requestId: number, result: Promise<MutationResponseMsg>): void {
+    const key = dedupeKey(sessionId, caller);
+    let session = this.mutationResults.get(key);
     if (!session) {
       session = new Map();
-      this.mutationResults.set(sessionId, session);
+      this.mutationResults.set(key, session);
       if (this.mutationResults.size > DEDUPE_SESSIONS) {
         const oldest = this.mutationResults.keys().next().value;
         if (oldest !== undefined) this.mutationResults.delete(oldest);
@@ -316,6 +328,8 @@ class Connection {
     else if (Array.isArray(data)) raw = Buffer.concat(data as Buffer[]).toString("utf8");
     else if (data instanceof ArrayBuffer) raw = Buffer.from(data).toString("utf8");
     else raw = String(data);
+    // before JSON.parse and anything recursive: hostile nesting must not reach the stack
+    if (jsonTextTooDeep(raw, MAX_JSON_TEXT_DEPTH)) return this.fatal(tooDeepMessage("Message"));
     let msg: unknown;
     try {
       msg = JSON.parse(raw);
@@ -415,6 +429,8 @@ class Connection {
   }
 
   private async initialRun(sub: Subscription, udfPath: string, rawArgs: unknown, target: bigint): Promise<Modification> {
+    const tooDeep = argsDepthError(rawArgs);
+    if (tooDeep !== null) return this.fail(sub, errorOutcome(tooDeep));
     const size = JSON.stringify(rawArgs ?? null).length;
     if (size > MAX_ARGS_BYTES) return this.fail(sub, errorOutcome(argsTooLargeMessage(size)));
     const unwrapped = unwrapArgs(rawArgs);
@@ -580,10 +596,11 @@ class Connection {
       if (this.closed) return null;
       const sessionId = this.sessionId!;
       if (callerExpired(this.caller)) return { expired: true };
-      const known = this.server.mutationResult(sessionId, requestId);
+      const caller = this.caller;
+      const known = this.server.mutationResult(sessionId, caller, requestId);
       if (known) return { response: known };
       const run = this.startMutation(requestId, udfPath, m.args, size);
-      this.server.rememberMutation(sessionId, requestId, run.response);
+      this.server.rememberMutation(sessionId, caller, requestId, run.response);
       await run.committed;
       return { response: run.response };
     });
@@ -637,6 +654,8 @@ class Connection {
   ): { req: CallRequest; path: string } | { outcome: FunctionOutcome & { ts: bigint } } {
     const ts = this.engine.currentTs();
     if (size > MAX_ARGS_BYTES + 1024) return { outcome: { ...errorOutcome(argsTooLargeMessage(size)), ts } };
+    const tooDeep = argsDepthError(rawArgs);
+    if (tooDeep !== null) return { outcome: { ...errorOutcome(tooDeep), ts } };
     const unwrapped = unwrapArgs(rawArgs);
     if (!unwrapped.ok) return { outcome: { ...errorOutcome(unwrapped.message), ts } };
     const resolved = resolveFunction(this.engine, udfPath, kind, this.caller);
@@ -685,6 +704,19 @@ class Connection {
       );
     });
   }
+}
+
+/**
+ * Who made a mutation request, for dedupe: the verified token identity (tokenIdentifier, which
+ * already names issuer and subject), admin-key callers with whoever they impersonate, or nobody.
+ */
+function dedupeKey(sessionId: string, caller: Caller): string {
+  const who = caller.admin
+    ? `admin:${caller.identity?.tokenIdentifier ?? ""}`
+    : caller.identity
+      ? `user:${caller.identity.tokenIdentifier}`
+      : "anonymous";
+  return JSON.stringify([sessionId, who]);
 }
 
 function mutationResponse(requestId: number, outcome: FunctionOutcome & { ts: bigint }): MutationResponseMsg {
