@@ -7,13 +7,22 @@ import type { Doc } from "./_generated/dataModel";
 import type { QueryCtx } from "./_generated/server";
 import { orgMutation, orgQuery } from "./functions";
 import { appError } from "./lib/errors";
-import { BUILT_IN_ROLES, PERMISSIONS, ROLE_COLORS, type RoleDefinition } from "./lib/permissions";
+import { BUILT_IN_ROLES, PERMISSIONS, ROLE_COLORS, type Permission, type RoleDefinition } from "./lib/permissions";
+import { assertRoleWithinReach, canGrant, roleWithinReach, type Grantor } from "./model/grants";
 import { vMode } from "./tables/core";
 import { customRoleToDefinition } from "./model/viewer";
 
 export const DEFAULT_ROLE_LEVEL = 20;
 
-type RoleRow = Omit<RoleDefinition, "permissions"> & { permissions: string[]; assignedCount: number; updatedAt: number | null };
+type RoleRow = Omit<RoleDefinition, "permissions"> & {
+  permissions: string[];
+  assignedCount: number;
+  updatedAt: number | null;
+  /** the caller may assign it and invite with it */
+  grantable: boolean;
+  /** a custom role the caller may edit or delete */
+  editable: boolean;
+};
 
 async function assignedCounts(ctx: QueryCtx, orgId: Doc<"organizations">["_id"]): Promise<Map<string, number>> {
   const memberships = await ctx.db
@@ -25,12 +34,14 @@ async function assignedCounts(ctx: QueryCtx, orgId: Doc<"organizations">["_id"])
   return counts;
 }
 
-function toRow(def: RoleDefinition, counts: Map<string, number>, updatedAt: number | null): RoleRow {
+function toRow(caller: Grantor, def: RoleDefinition, counts: Map<string, number>, updatedAt: number | null): RoleRow {
   return {
     ...def,
     permissions: def.permissions === "all" ? [...PERMISSIONS] : def.permissions,
     assignedCount: counts.get(def.id) ?? 0,
     updatedAt,
+    grantable: canGrant(caller, def),
+    editable: !def.builtIn && roleWithinReach(caller, { id: def.id, level: def.level, permissions: def.permissions as Permission[] }),
   };
 }
 
@@ -43,8 +54,8 @@ export const list = orgQuery("users.manage")({
       .withIndex("by_org_role", (q) => q.eq("orgId", ctx.viewer.orgId))
       .collect();
     return [
-      ...BUILT_IN_ROLES.map((r) => toRow(r, counts, null)),
-      ...custom.map((r) => toRow(customRoleToDefinition(r), counts, r.updatedAt)),
+      ...BUILT_IN_ROLES.map((r) => toRow(ctx.viewer, r, counts, null)),
+      ...custom.map((r) => toRow(ctx.viewer, customRoleToDefinition(r), counts, r.updatedAt)),
     ];
   },
 });
@@ -54,13 +65,13 @@ export const get = orgQuery("users.manage")({
   handler: async (ctx, { roleId }) => {
     const counts = await assignedCounts(ctx, ctx.viewer.orgId);
     const builtIn = BUILT_IN_ROLES.find((r) => r.id === roleId);
-    if (builtIn) return toRow(builtIn, counts, null);
+    if (builtIn) return toRow(ctx.viewer, builtIn, counts, null);
     const row = await ctx.db
       .query("customRoles")
       .withIndex("by_org_role", (q) => q.eq("orgId", ctx.viewer.orgId).eq("roleId", roleId))
       .unique();
     if (row === null) throw appError("NOT_FOUND");
-    return toRow(customRoleToDefinition(row), counts, row.updatedAt);
+    return toRow(ctx.viewer, customRoleToDefinition(row), counts, row.updatedAt);
   },
 });
 
@@ -82,32 +93,24 @@ function cleanRole(input: RoleInput) {
   const level = input.level ?? DEFAULT_ROLE_LEVEL;
   if (!Number.isInteger(level) || level < 1 || level > 100) throw appError("VALIDATION_ERROR", "Access level must be 1 to 100.");
   if (!(ROLE_COLORS as readonly string[]).includes(input.color)) throw appError("VALIDATION_ERROR", "Unknown colour.");
+  // Any known permission; assertRoleWithinReach then keeps it to those the caller holds.
   const unknown = input.permissions.filter((p) => !(PERMISSIONS as readonly string[]).includes(p));
   if (unknown.length > 0) throw appError("VALIDATION_ERROR", `Unknown permission: ${unknown.join(", ")}.`);
   return {
     name,
     description: input.description.trim(),
-    permissions: [...new Set(input.permissions)],
+    permissions: [...new Set(input.permissions)] as Permission[],
     modes: [...new Set(input.modes)],
     color: input.color,
     level,
   };
 }
 
-/**
- * A custom role cannot rank above its creator. (Its permissions are not capped: an account admin
- * may already assign the built-in roles that hold them.)
- */
-function assertWithinCaller(ctx: { viewer: { roles: { owned: RoleDefinition[] } } }, role: { level: number }) {
-  const callerLevel = ctx.viewer.roles.owned[0]?.level ?? 0;
-  if (role.level > callerLevel) throw appError("FORBIDDEN", `Access level cannot exceed your own (${callerLevel}).`);
-}
-
 export const create = orgMutation("users.manage")({
   args: roleFields,
   handler: async (ctx, args) => {
     const role = cleanRole(args);
-    assertWithinCaller(ctx, role);
+    assertRoleWithinReach(ctx.viewer, role);
     let roleId = `custom_role_${Date.now()}`;
     // Two roles created in the same millisecond get distinct ids.
     while (
@@ -137,8 +140,9 @@ export const update = orgMutation("users.manage")({
   args: { roleId: v.string(), ...roleFields },
   handler: async (ctx, { roleId, ...input }) => {
     const row = await customRole(ctx, roleId);
+    assertRoleWithinReach(ctx.viewer, { id: roleId, level: row.level, permissions: row.permissions as Permission[] });
     const role = cleanRole(input);
-    assertWithinCaller(ctx, role);
+    assertRoleWithinReach(ctx.viewer, role);
     await ctx.db.patch(row._id, { ...role, updatedAt: Date.now() });
   },
 });
@@ -147,6 +151,7 @@ export const remove = orgMutation("users.manage")({
   args: { roleId: v.string() },
   handler: async (ctx, { roleId }) => {
     const row = await customRole(ctx, roleId);
+    assertRoleWithinReach(ctx.viewer, { id: roleId, level: row.level, permissions: row.permissions as Permission[] });
     const assigned = (await assignedCounts(ctx, ctx.viewer.orgId)).get(roleId) ?? 0;
     if (assigned > 0) {
       throw appError(

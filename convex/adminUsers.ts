@@ -11,7 +11,8 @@ import { orgMutation, orgQuery } from "./functions";
 import { appError } from "./lib/errors";
 import { resolveRoles } from "./lib/permissions";
 import { createInvitation } from "./model/invitations";
-import { assertAssignableRoles, assertKeepsAnAdmin, displayName, isEmail, membersWithUsers } from "./model/orgs";
+import { assertGrantable, canManageMember, MEMBER_DENIED } from "./model/grants";
+import { assertKeepsAnAdmin, displayName, isEmail, membersWithUsers } from "./model/orgs";
 import { normalizeEmail } from "./model/strings";
 import { orgRoleLookup, type Viewer } from "./model/viewer";
 
@@ -73,7 +74,7 @@ export const create = orgMutation("users.manage")({
     if (!email || !isEmail(email) || email.length > 254) throw appError("VALIDATION_ERROR", "Please enter a valid email address.");
     if (!name || name.length > 200) throw appError("VALIDATION_ERROR", "Please enter the user's name.");
     const roles = [...new Set(args.roleIds)];
-    await assertAssignableRoles(ctx, ctx.viewer.orgId, roles, ctx.viewer.membership.roles);
+    await assertGrantable(ctx, ctx.viewer, ctx.viewer.orgId, roles);
     const existing = await ctx.db
       .query("users")
       .withIndex("email", (q) => q.eq("email", email))
@@ -110,25 +111,24 @@ async function loadTarget(ctx: QueryCtx & { viewer: Viewer }, userId: string) {
     : null;
   if (!id || membership === null) throw appError("NOT_FOUND", "This user is not a member of your organization.");
   const lookup = await orgRoleLookup(ctx, ctx.viewer.orgId);
-  const targetLevel = Math.max(0, ...membership.roles.map((r) => lookup(r)?.level ?? 0));
-  const callerLevel = ctx.viewer.roles.owned[0]?.level ?? 0;
-  if (targetLevel > callerLevel) throw appError("FORBIDDEN", "You cannot change a user whose role is above your own.");
-  return { userId: id, membership, lookup };
+  const isSelf = id === ctx.viewer.userId;
+  if (!isSelf && !canManageMember(ctx.viewer, membership.roles, lookup)) throw appError("FORBIDDEN", MEMBER_DENIED);
+  return { userId: id, membership, lookup, isSelf };
 }
 
 /** Edits a member's name and roles (PATCH admin-users/{id}). */
 export const update = orgMutation("users.manage")({
   args: { userId: v.string(), name: v.string(), roleIds: v.array(v.string()) },
   handler: async (ctx, args) => {
-    const { userId, membership, lookup } = await loadTarget(ctx, args.userId);
+    const { userId, membership, lookup, isSelf } = await loadTarget(ctx, args.userId);
     const name = args.name.trim();
     if (!name || name.length > 200) throw appError("VALIDATION_ERROR", "Please enter the user's name.");
     const roles = [...new Set(args.roleIds)];
+    if (roles.length === 0) throw appError("VALIDATION_ERROR", "Select at least one role.");
     const added = roles.filter((r) => !membership.roles.includes(r));
-    await assertAssignableRoles(ctx, ctx.viewer.orgId, roles, ctx.viewer.membership.roles);
-    if (added.includes("super_admin") && !ctx.viewer.membership.roles.includes("super_admin")) throw appError("FORBIDDEN");
-    await assertKeepsAnAdmin(ctx, ctx.viewer.orgId, membership, roles);
-    if (userId === ctx.viewer.userId) {
+    if (isSelf) {
+      // One's own roles can only be dropped, never added to.
+      if (added.length > 0) throw appError("FORBIDDEN", "You cannot give yourself roles. Ask another administrator.");
       const next = resolveRoles(roles, undefined, undefined, lookup);
       if (!next || !next.permissions.has("users.manage")) {
         throw appError(
@@ -137,7 +137,10 @@ export const update = orgMutation("users.manage")({
           "Error saving user",
         );
       }
+    } else if (added.length > 0) {
+      await assertGrantable(ctx, ctx.viewer, ctx.viewer.orgId, added);
     }
+    await assertKeepsAnAdmin(ctx, ctx.viewer.orgId, membership, roles);
     await ctx.db.patch(membership._id, {
       roles,
       activeRole: membership.activeRole && roles.includes(membership.activeRole) ? membership.activeRole : undefined,

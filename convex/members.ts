@@ -16,7 +16,8 @@ import {
   invitationRoles,
   resendInvitation,
 } from "./model/invitations";
-import { assertAssignableRoles, displayName, isEmail, membersWithUsers } from "./model/orgs";
+import { assertGrantable, canManageMember, MEMBER_DENIED } from "./model/grants";
+import { displayName, isEmail, membersWithUsers } from "./model/orgs";
 import { normalizeEmail } from "./model/strings";
 import { orgRoleLookup } from "./model/viewer";
 
@@ -97,7 +98,7 @@ export const invite = orgMutation("users.manage")({
     if (!isCustom && !(INVITABLE_ROLES as readonly string[]).includes(args.role)) {
       throw appError("VALIDATION_ERROR", "Choose Campaign Manager, Account Administrator, Volunteer or Viewer.");
     }
-    await assertAssignableRoles(ctx, ctx.viewer.orgId, [args.role], ctx.viewer.membership.roles);
+    await assertGrantable(ctx, ctx.viewer, ctx.viewer.orgId, [args.role]);
     await assertNotAlreadyMember(ctx.db, ctx.viewer.orgId, email);
     return await createInvitation(ctx, {
       orgId: ctx.viewer.orgId,
@@ -135,6 +136,7 @@ export const resend = orgMutation("users.manage")({
   handler: async (ctx, { invitationId }) => {
     const invitation = await ctx.db.get(invitationId);
     if (invitation === null) throw appError("NOT_FOUND");
+    await assertGrantable(ctx, ctx.viewer, ctx.viewer.orgId, invitationRoles(invitation));
     return await resendInvitation(ctx, invitation, ctx.viewer.org.name, displayName(ctx.viewer.user));
   },
 });
@@ -145,6 +147,10 @@ export const revoke = orgMutation("users.manage")({
   handler: async (ctx, { invitationId }) => {
     const invitation = await ctx.db.get(invitationId);
     if (invitation === null) throw appError("NOT_FOUND");
+    // Withdrawing grants nothing: any invitation below the caller (or a peer's) may be revoked.
+    if (!canManageMember(ctx.viewer, invitationRoles(invitation), await orgRoleLookup(ctx, ctx.viewer.orgId))) {
+      throw appError("FORBIDDEN", MEMBER_DENIED);
+    }
     if (invitation.status !== "pending") throw appError("VALIDATION_ERROR", "Only pending invitations can be revoked.");
     await ctx.db.patch(invitationId, { status: "revoked" });
   },

@@ -2,7 +2,7 @@
 import type { Doc, Id } from "../_generated/dataModel";
 import type { MutationCtx, QueryCtx } from "../_generated/server";
 import { appError } from "../lib/errors";
-import { builtInRole, CREATOR_ROLES } from "../lib/permissions";
+import { CREATOR_ROLES } from "../lib/permissions";
 import { normalizeEmail } from "./strings";
 
 export const BILLING_PERIOD_MS = 2_592_000_000;
@@ -73,31 +73,6 @@ export async function assertKeepsAnAdmin(
   const staysAdmin = nextRoles !== null && nextRoles.includes(ACCOUNT_ADMIN_ROLE);
   if (wasAdmin && !staysAdmin && (await accountAdminCount(ctx, orgId)) <= 1) {
     throw appError("VALIDATION_ERROR", LAST_ADMIN_MESSAGE, "Last Account Administrator");
-  }
-}
-
-/**
- * Refuses role ids that do not exist in the organisation (built-in or its custom roles) and the
- * super admin role unless the caller holds it: nobody grants more than they have.
- */
-export async function assertAssignableRoles(
-  ctx: MutationCtx,
-  orgId: Id<"organizations">,
-  roles: string[],
-  callerRoles: string[],
-) {
-  if (roles.length === 0) throw appError("VALIDATION_ERROR", "Select at least one role.");
-  for (const role of new Set(roles)) {
-    if (role === "super_admin") {
-      if (!callerRoles.includes("super_admin")) throw appError("FORBIDDEN", "Only a Super Administrator can grant the Super Administrator role.");
-      continue;
-    }
-    if (builtInRole(role)) continue;
-    const custom = await ctx.db
-      .query("customRoles")
-      .withIndex("by_org_role", (q) => q.eq("orgId", orgId).eq("roleId", role))
-      .unique();
-    if (custom === null) throw appError("VALIDATION_ERROR", `Unknown role: ${role}.`);
   }
 }
 

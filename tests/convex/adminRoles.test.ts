@@ -27,7 +27,7 @@ describe("adminRoles", () => {
     await expect(f.creator.as.mutation(api.adminRoles.create, { ...role, color: "mauve" })).rejects.toThrow(/colour/);
     await expect(f.creator.as.mutation(api.adminRoles.create, { ...role, permissions: ["root"] })).rejects.toThrow(/Unknown permission/);
     await expect(f.creator.as.mutation(api.adminRoles.create, { ...role, name: "  " })).rejects.toThrow(/role name/);
-    await expect(f.creator.as.mutation(api.adminRoles.create, { ...role, level: 90 })).rejects.toThrow(/cannot exceed your own \(80\)/);
+    await expect(f.creator.as.mutation(api.adminRoles.create, { ...role, level: 90 })).rejects.toThrow(/must be below your own \(80\)/);
     await expect(f.creator.as.mutation(api.adminRoles.update, { roleId: "viewer", ...role })).rejects.toThrow(/Built-in roles/);
     await expect(f.creator.as.mutation(api.adminRoles.remove, { roleId: "viewer" })).rejects.toThrow(/Built-in roles/);
     const { id } = await f.creator.as.mutation(api.adminRoles.create, role);

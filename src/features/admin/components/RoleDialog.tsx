@@ -4,6 +4,7 @@ import { useState } from "react";
 import { api } from "../../../../convex/_generated/api";
 import { classifyError } from "../../../../convex/lib/errors";
 import { MODES, ROLE_COLORS, ROLE_FORM_PERMISSIONS, type Mode } from "../../../../convex/lib/permissions";
+import { useViewer } from "../../../app/viewer/ViewerProvider";
 import { toast } from "../../../ui/toast";
 
 export type EditableRole = { id: string; name: string; description: string; color: string; level: number; permissions: string[]; modes: Mode[] };
@@ -18,6 +19,9 @@ const FORM_COLORS = ROLE_COLORS.filter((c) => c !== "gray");
 export function RoleDialog({ role, onClose }: RoleDialogProps) {
   const create = useMutation(api.adminRoles.create);
   const update = useMutation(api.adminRoles.update);
+  const { can } = useViewer();
+  // Only permissions the caller holds can be given (the server refuses the others).
+  const offered = ROLE_FORM_PERMISSIONS.filter((p) => can(p));
   const [name, setName] = useState(role?.name ?? "");
   const [description, setDescription] = useState(role?.description ?? "");
   const [color, setColor] = useState(role?.color ?? "blue");
@@ -87,7 +91,7 @@ export function RoleDialog({ role, onClose }: RoleDialogProps) {
           <Flex direction="column" gap="1">
             <Text size="2" weight="medium">Permissions</Text>
             <Grid columns="2" gap="1">
-              {ROLE_FORM_PERMISSIONS.map((p) => (
+              {offered.map((p) => (
                 <Text as="label" size="2" key={p}>
                   <Flex gap="1" align="center">
                     <Checkbox

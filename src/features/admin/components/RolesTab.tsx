@@ -8,7 +8,7 @@ import { ConfirmDialog } from "../../../ui/ConfirmDialog";
 import { toast } from "../../../ui/toast";
 import { RoleDialog, type EditableRole } from "./RoleDialog";
 
-export type RoleListItem = EditableRole & { builtIn: boolean; assignedCount: number };
+export type RoleListItem = EditableRole & { builtIn: boolean; assignedCount: number; editable: boolean };
 
 type RolesTabProps = { roles: RoleListItem[] };
 
@@ -73,7 +73,7 @@ export function RolesTab({ roles }: RolesTabProps) {
               <Table.Cell><Text size="1">{r.id === "super_admin" ? "All permissions" : r.permissions.join(", ")}</Text></Table.Cell>
               <Table.Cell>{r.assignedCount}</Table.Cell>
               <Table.Cell>
-                {!r.builtIn && (
+                {r.editable && (
                   <DropdownMenu.Root>
                     <DropdownMenu.Trigger>
                       <IconButton variant="ghost" aria-label={`Actions for ${r.name}`}><DotsHorizontalIcon /></IconButton>

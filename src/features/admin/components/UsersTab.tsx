@@ -8,7 +8,7 @@ import { ConfirmDialog } from "../../../ui/ConfirmDialog";
 import { toast } from "../../../ui/toast";
 import { UserDialog, type EditableUser, type RoleOption } from "./UserDialog";
 
-type UsersTabProps = { roles: (RoleOption & { color: string })[] };
+type UsersTabProps = { roles: (RoleOption & { color: string; grantable: boolean })[] };
 
 /** Users of this organisation: create, edit name and roles, remove from the organisation. */
 export function UsersTab({ roles }: UsersTabProps) {
@@ -17,7 +17,8 @@ export function UsersTab({ roles }: UsersTabProps) {
   const [editing, setEditing] = useState<EditableUser | "new" | null>(null);
   const [removing, setRemoving] = useState<EditableUser | null>(null);
   const roleById = new Map(roles.map((r) => [r.id, r]));
-  const assignable = roles.filter((r) => r.id !== "super_admin");
+  // The server refuses roles out of the caller's reach; offer only the ones it would accept.
+  const assignable = roles.filter((r) => r.grantable);
 
   const handleRemove = async () => {
     if (!removing) return;
@@ -85,7 +86,11 @@ export function UsersTab({ roles }: UsersTabProps) {
           </Table.Body>
         </Table.Root>
       )}
-      {editing && <UserDialog user={editing === "new" ? null : editing} roles={assignable} onClose={() => setEditing(null)} />}
+      {editing && <UserDialog
+          user={editing === "new" ? null : editing}
+          roles={editing === "new" ? assignable : roles.filter((r) => r.grantable || editing.roles.includes(r.id))}
+          onClose={() => setEditing(null)}
+        />}
       <ConfirmDialog
         open={removing !== null}
         onOpenChange={(o) => !o && setRemoving(null)}
