@@ -9,7 +9,7 @@ export default defineConfig({
       {
         test: {
           name: "convex",
-          include: ["tests/convex/**/*.test.ts"],
+          include: ["tests/convex/**/*.test.ts", "tests/security/functions/*.test.ts"],
           environment: "edge-runtime",
           server: { deps: { inline: ["convex-test"] } },
         },
@@ -21,7 +21,7 @@ export default defineConfig({
         },
         test: {
           name: "convex-local",
-          include: ["tests/convex/**/*.test.ts"],
+          include: ["tests/convex/**/*.test.ts", "tests/security/functions/*.test.ts"],
           environment: "node",
           pool: "forks",
           testTimeout: 120_000,
@@ -31,7 +31,7 @@ export default defineConfig({
       {
         test: {
           name: "node",
-          include: ["tests/local-backend/**/*.test.ts", "tests/lib/**/*.test.ts"],
+          include: ["tests/local-backend/**/*.test.ts", "tests/lib/**/*.test.ts", "tests/security/lib/*.test.ts", "tests/security/backend/**/*.test.ts"],
           environment: "node",
           testTimeout: 60_000,
           hookTimeout: 120_000,

@@ -10,7 +10,8 @@ import {
   customQuery,
 } from "convex-helpers/server/customFunctions";
 import { wrapDatabaseReader, wrapDatabaseWriter, type Rules } from "convex-helpers/server/rowLevelSecurity";
-import type { GenericDatabaseReader } from "convex/server";
+import { authTables } from "@convex-dev/auth/server";
+import type { GenericDatabaseReader, GenericDatabaseWriter } from "convex/server";
 import type { DataModel, Id } from "./_generated/dataModel";
 import {
   action,
@@ -48,27 +49,42 @@ function tagAccess<B extends (...args: any[]) => any>(builder: B, access: string
 }
 
 /**
- * Tenant isolation for every table: documents of another organisation do not exist for the
- * caller. Users carry no orgId: a user row is visible only to members of an organisation that
- * user belongs to.
+ * Convex Auth's tables (password hashes, sessions, reset codes): never visible to org-scoped code.
+ * Its `users` is not among them: the app's users table replaces it (tables/core.ts).
+ */
+const AUTH_TABLES = new Set(Object.keys(authTables).filter((t) => t !== "users"));
+
+/**
+ * Tenant isolation, deny by default: a document is visible only when it carries the caller's
+ * orgId. The two tables without orgId have their own rule (the caller's organisation row; users
+ * who are members of it), Convex Auth's tables are never visible, and a table missing from the
+ * rules is denied.
  */
 function tenantRules(db: GenericDatabaseReader<DataModel>, orgId: Id<"organizations">): Rules<unknown, DataModel> {
-  const sameOrg = async (_: unknown, doc: AnyDoc) => doc.orgId === undefined || doc.orgId === orgId;
+  const deny = async () => false;
+  const sameOrg = async (_: unknown, doc: AnyDoc) => doc.orgId !== undefined && doc.orgId === orgId;
   const memberOfOrg = async (_: unknown, doc: AnyDoc) =>
     (await db
       .query("memberships")
       .withIndex("by_org_user", (q) => q.eq("orgId", orgId).eq("userId", doc._id as Id<"users">))
       .first()) !== null;
+  const ownOrg = async (_: unknown, doc: AnyDoc) => doc._id === orgId;
   const rules: Rules<unknown, DataModel> & Record<string, unknown> = {};
   for (const table of Object.keys(schema.tables)) {
-    rules[table] =
-      table === "organizations"
-        ? { read: async (_: unknown, doc: AnyDoc) => doc._id === orgId, modify: async (_: unknown, doc: AnyDoc) => doc._id === orgId, insert: async () => false }
+    rules[table] = AUTH_TABLES.has(table)
+      ? { read: deny, modify: deny, insert: deny }
+      : table === "organizations"
+        ? { read: ownOrg, modify: ownOrg, insert: deny }
         : table === "users"
-          ? { read: memberOfOrg, modify: memberOfOrg, insert: async () => false }
+          ? { read: memberOfOrg, modify: memberOfOrg, insert: deny }
           : { read: sameOrg, modify: sameOrg, insert: sameOrg };
   }
   return rules;
+}
+
+/** The database an organisation's functions get: only that organisation's documents exist in it. */
+export function orgDatabase(db: GenericDatabaseWriter<DataModel>, orgId: Id<"organizations">): GenericDatabaseWriter<DataModel> {
+  return wrapDatabaseWriter({}, db, tenantRules(db, orgId), { defaultPolicy: "deny" });
 }
 
 /**
@@ -80,7 +96,7 @@ export function orgQuery(permission: Permission | null, opts: { denied?: Denial 
     args: {},
     input: async (ctx) => {
       const viewer = await requireViewer(ctx, permission, opts.denied);
-      const db = wrapDatabaseReader({}, ctx.db, tenantRules(ctx.db, viewer.orgId));
+      const db = wrapDatabaseReader({}, ctx.db, tenantRules(ctx.db, viewer.orgId), { defaultPolicy: "deny" });
       return { ctx: { viewer, db }, args: {} };
     },
   }), permission ? `perm:${permission}` : "member");
@@ -92,7 +108,7 @@ export function orgMutation(permission: Permission | null, opts: { denied?: Deni
     args: {},
     input: async (ctx) => {
       const viewer = await requireViewer(ctx, permission, opts.denied);
-      const db = wrapDatabaseWriter({}, ctx.db, tenantRules(ctx.db, viewer.orgId));
+      const db = orgDatabase(ctx.db, viewer.orgId);
       return { ctx: { viewer, db }, args: {} };
     },
   }), permission ? `perm:${permission}` : "member");

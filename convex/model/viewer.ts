@@ -1,5 +1,4 @@
 /** Resolving who is calling: user → organisation → membership → effective role and permissions. */
-import { getAuthUserId } from "@convex-dev/auth/server";
 import type { Doc, Id } from "../_generated/dataModel";
 import type { QueryCtx } from "../_generated/server";
 import { appError } from "../lib/errors";
@@ -23,12 +22,23 @@ export type Viewer = {
   can: (permission: Permission) => boolean;
 };
 
-/** The signed-in user's id, from Convex Auth or (Clerk) the identity's tokenIdentifier. */
+/**
+ * The signed-in user's id, from Convex Auth or (Clerk) the identity's tokenIdentifier. A Convex
+ * Auth token names its session ("userId|sessionId"): once that session is gone (signed out,
+ * password changed elsewhere) or expired, the token no longer identifies anyone, even though the
+ * JWT itself stays valid until it expires.
+ */
 export async function currentUserId(ctx: QueryCtx): Promise<Id<"users"> | null> {
   const identity = await ctx.auth.getUserIdentity();
   if (identity === null) return null;
-  const fromConvexAuth = await getAuthUserId(ctx);
-  if (fromConvexAuth !== null) return fromConvexAuth;
+  const [subjectUser, subjectSession] = identity.subject.split("|");
+  const userId = subjectSession !== undefined ? ctx.db.normalizeId("users", subjectUser) : null;
+  if (userId !== null) {
+    const sessionId = ctx.db.normalizeId("authSessions", subjectSession);
+    const session = sessionId === null ? null : await ctx.db.get(sessionId);
+    if (session === null || session.userId !== userId || session.expirationTime < Date.now()) return null;
+    return userId;
+  }
   const user = await ctx.db
     .query("users")
     .withIndex("by_token", (q) => q.eq("tokenIdentifier", identity.tokenIdentifier))

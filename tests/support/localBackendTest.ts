@@ -2,7 +2,8 @@
  * The subset of convex-test's `TestConvex` that the app's function tests use, on local-backend:
  * `query` / `mutation` / `action` by function reference, `run(ctx => …)` (a mutation ctx with the
  * action storage, like convex-test's), `withIdentity`, `finishAllScheduledFunctions`,
- * `finishInProgressScheduledFunctions`.
+ * `finishInProgressScheduledFunctions`, `fetch` (http actions, like convex-test's), plus `setEnv` for a
+ * deployment environment variable (convex-test reads `process.env`).
  *
  * One engine per worker process (bundling convex/ costs ~1 s): every `localBackendTest()` call
  * empties its data (all tables, files, scheduled jobs) before the new instance's first call, so each
@@ -28,10 +29,16 @@ export type LocalTestConvex<DM extends GenericDataModel = GenericDataModel> = {
   mutation<R extends FunctionReference<"mutation", any>>(ref: R, ...args: Args<R> extends Record<string, never> ? [Args<R>?] : [Args<R>]): Promise<Ret<R>>;
   action<R extends FunctionReference<"action", any>>(ref: R, ...args: Args<R> extends Record<string, never> ? [Args<R>?] : [Args<R>]): Promise<Ret<R>>;
   run<T>(handler: (ctx: AdhocCtx<DM>) => Promise<T>): Promise<T>;
-  withIdentity(identity: Partial<UserIdentity>): Omit<LocalTestConvex<DM>, "withIdentity" | "finishAllScheduledFunctions" | "finishInProgressScheduledFunctions">;
+  withIdentity(identity: Partial<UserIdentity>): Omit<LocalTestConvex<DM>, "withIdentity" | "finishAllScheduledFunctions" | "finishInProgressScheduledFunctions" | "fetch" | "setEnv">;
   finishInProgressScheduledFunctions(): Promise<void>;
   finishAllScheduledFunctions(advanceTimers: () => void, maxIterations?: number): Promise<void>;
+  /** An http action request: `path` starts with "/" (query string allowed), as with convex-test. */
+  fetch(path: string, init?: RequestInit): Promise<Response>;
+  /** Sets (or with undefined removes) an environment variable of the deployment. */
+  setEnv(name: string, value: string | undefined): Promise<void>;
 };
+
+const SITE_URL = "http://127.0.0.1:3211";
 
 const FUNCTIONS_DIR = fileURLToPath(new URL("../../convex", import.meta.url));
 
@@ -48,7 +55,7 @@ async function sharedEngine() {
       functionsDir: FUNCTIONS_DIR,
       dataDir,
       cloudUrl: "http://127.0.0.1:3210",
-      siteUrl: "http://127.0.0.1:3211",
+      siteUrl: SITE_URL,
       scheduler: true,
       log: process.env.LOCAL_BACKEND_TEST_LOG ? (line) => console.log(line) : () => {},
     }) as EngineImpl;
@@ -175,5 +182,14 @@ export function localBackendTest<DM extends GenericDataModel = GenericDataModel>
     withIdentity,
     finishInProgressScheduledFunctions: () => waitFor(false, () => {}, 100),
     finishAllScheduledFunctions: (advanceTimers: () => void, maxIterations = 100) => waitFor(true, advanceTimers, maxIterations),
+    async fetch(path: string, init?: RequestInit) {
+      if (!path.startsWith("/")) throw new Error(`Path given to \`t.fetch\` must start with a \`/\`: ${path}`);
+      return await (await engineFor()).runHttpAction(new Request(SITE_URL + path, init));
+    },
+    async setEnv(name: string, value: string | undefined) {
+      const engine = await engineFor();
+      if (value === undefined) engine.env.remove(name);
+      else engine.env.set(name, value);
+    },
   };
 }
