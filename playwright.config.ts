@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { defineConfig, devices } from "@playwright/test";
 
 // Ports and output folder can be moved so that two runs on one machine do not collide.
@@ -5,6 +6,8 @@ const webPort = Number(process.env.E2E_WEB_PORT ?? 4310);
 const backendPort = Number(process.env.E2E_BACKEND_PORT ?? 3310);
 process.env.E2E_WEB_PORT = String(webPort);
 process.env.E2E_BACKEND_PORT = String(backendPort);
+// The operator's demo mailbox key for the e2e server (workers inherit it; tests read mail with it).
+process.env.DEV_MAILBOX_KEY ??= randomBytes(24).toString("base64url");
 
 /** E2E in Debian's Chromium against the app built and served on the embedded backend (scripts/start.ts --e2e). */
 export default defineConfig({
@@ -37,7 +40,7 @@ export default defineConfig({
   webServer: {
     command: "npx tsx scripts/start.ts --e2e",
     url: `http://127.0.0.1:${webPort}`,
-    env: { BACKEND_PORT: String(backendPort), WEB_PORT: String(webPort) },
+    env: { BACKEND_PORT: String(backendPort), WEB_PORT: String(webPort), DEV_MAILBOX_KEY: process.env.DEV_MAILBOX_KEY },
     timeout: 240_000,
     reuseExistingServer: !process.env.CI,
     stdout: "ignore",

@@ -2,6 +2,7 @@
  * Backend environment for a local run: Convex Auth's signing keys (made once per data directory),
  * the web app's origin, and provider credentials passed through from the shell environment.
  */
+import { randomBytes } from "node:crypto";
 import { exportJWK, exportPKCS8, generateKeyPair } from "jose";
 import type { Engine } from "../local-backend/src/engine-api";
 
@@ -27,7 +28,12 @@ export async function authKeys(): Promise<{ JWT_PRIVATE_KEY: string; JWKS: strin
   };
 }
 
-export async function configureBackendEnv(engine: Engine, opts: { siteUrl: string }) {
+/**
+ * Sets the backend's environment. Returns the demo mailbox key when email runs in demo mode (no
+ * provider): the operator's secret for /dev/mailbox, made once per data directory (or taken from
+ * DEV_MAILBOX_KEY in the shell) and printed by npm start, never handed to a tenant.
+ */
+export async function configureBackendEnv(engine: Engine, opts: { siteUrl: string }): Promise<{ mailboxKey: string | null }> {
   const current = engine.env.list();
   if (!current.JWT_PRIVATE_KEY || !current.JWKS) {
     const keys = await authKeys();
@@ -39,7 +45,12 @@ export async function configureBackendEnv(engine: Engine, opts: { siteUrl: strin
     const value = process.env[name];
     if (value) engine.env.set(name, value);
   }
-  // Without an email provider nothing can be delivered: the dev mailbox shows what would be sent.
-  if (process.env.RESEND_API_KEY) engine.env.remove("DEV_MAILBOX");
-  else engine.env.set("DEV_MAILBOX", "1");
+  // Without an email provider nothing can be delivered: the operator's demo mailbox shows what would be sent.
+  if (process.env.RESEND_API_KEY) {
+    engine.env.remove("DEV_MAILBOX_KEY");
+    return { mailboxKey: null };
+  }
+  const key = process.env.DEV_MAILBOX_KEY ?? current.DEV_MAILBOX_KEY ?? randomBytes(24).toString("base64url");
+  engine.env.set("DEV_MAILBOX_KEY", key);
+  return { mailboxKey: key };
 }

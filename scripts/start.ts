@@ -29,9 +29,11 @@ const backend = await startBackend({
   dataDir,
   port: backendPort,
   watch: dev,
+  // the web app may call with credentials; everyone else gets `*` without them
+  allowedOrigins: [webOrigin],
   log: (line: string) => process.stdout.write(`[backend] ${line}\n`),
 });
-await configureBackendEnv(backend.engine, { siteUrl: webOrigin });
+const { mailboxKey } = await configureBackendEnv(backend.engine, { siteUrl: webOrigin });
 
 process.env.VITE_CONVEX_URL = backend.cloudUrl;
 process.env.VITE_CONVEX_SITE_URL = backend.siteUrl;
@@ -48,6 +50,10 @@ if (dev) {
 }
 
 console.log(`Precinct is running: app ${webOrigin}  backend ${backend.cloudUrl} (site ${backend.siteUrl})  data ${dataDir}`);
+if (mailboxKey) {
+  // The operator's link: the key after # never reaches a server log. Keep it to yourself.
+  console.log(`Email demo mode: emails are not sent. Read them (operator only) at ${webOrigin}/dev/mailbox#key=${mailboxKey}`);
+}
 
 let stopping = false;
 async function shutdown() {

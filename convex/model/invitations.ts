@@ -1,7 +1,7 @@
 /** Invitation tokens: created by admins, emailed, accepted once before they expire. */
 import type { Doc, Id } from "../_generated/dataModel";
 import type { MutationCtx, QueryCtx } from "../_generated/server";
-import { emailDemoMode, queueEmail } from "../emails";
+import { queueEmail } from "../emails";
 import { appError } from "../lib/errors";
 import { addMember } from "./orgs";
 import { normalizeEmail, randomToken, sha256Hex } from "./strings";
@@ -46,11 +46,13 @@ export type InvitationInput = {
   inviterName: string;
 };
 
+/**
+ * What the inviting admin learns. Never the link: only the addressee may hold it, since it is
+ * what proves control of the invited address (in demo mode it goes to the operator's mailbox).
+ */
 export type IssuedInvitation = {
   invitationId: Id<"invitations">;
   email: string;
-  /** the link, returned to the inviting admin only in email demo mode (nothing is delivered then) */
-  demoLink: string | null;
 };
 
 function invitationEmail(kind: "invite" | "create", firstName: string, orgName: string, inviterName: string, link: string, expiresAt: number) {
@@ -80,7 +82,7 @@ async function issueToken(
   const link = invitationLink(invitation._id, token);
   const { subject, text } = invitationEmail(invitation.kind, invitation.firstName, orgName, inviterName, link, expiresAt);
   await queueEmail(ctx, { to: invitation.email, subject, text, kind: "invitation", orgId: invitation.orgId });
-  return { invitationId: invitation._id, email: invitation.email, demoLink: emailDemoMode() ? link : null };
+  return { invitationId: invitation._id, email: invitation.email };
 }
 
 /**

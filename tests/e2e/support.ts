@@ -1,9 +1,9 @@
-/** Shared e2e helpers: accounts through the real screens, the demo mailbox through the backend API. */
+/** Shared e2e helpers: accounts through the real screens, the demo mailbox as its operator reads it. */
 import { expect, type Page } from "@playwright/test";
-import { ConvexHttpClient } from "convex/browser";
-import { api } from "../../convex/_generated/api";
 
 export const BACKEND_URL = `http://127.0.0.1:${process.env.E2E_BACKEND_PORT ?? 3310}`;
+/** The backend's http actions (site) port is the next one. */
+export const SITE_URL = `http://127.0.0.1:${Number(process.env.E2E_BACKEND_PORT ?? 3310) + 1}`;
 export const DEFAULT_PASSWORD = "correct-horse-42";
 
 /** Saves a screenshot of the page as `<name>.png` when SHOTS_DIR is set (for looking at the screens). */
@@ -57,10 +57,13 @@ export type MailboxMessage = { to: string; subject: string; text: string; kind: 
 
 /** Demo-mode emails sent to `email` (newest first), waiting until at least one has arrived. */
 export async function readMailbox(email: string, opts: { kind?: string; timeoutMs?: number } = {}): Promise<MailboxMessage[]> {
-  const client = new ConvexHttpClient(BACKEND_URL);
   const deadline = Date.now() + (opts.timeoutMs ?? 15_000);
   for (;;) {
-    const box = await client.query(api.emails.devMailbox, { to: email.toLowerCase() });
+    const res = await fetch(`${SITE_URL}/api/dev/mailbox?to=${encodeURIComponent(email.toLowerCase())}`, {
+      headers: { Authorization: `Bearer ${process.env.DEV_MAILBOX_KEY}` },
+    });
+    if (!res.ok) throw new Error(`demo mailbox: ${res.status} ${await res.text()}`);
+    const box = (await res.json()) as { messages: MailboxMessage[] };
     const messages = box.messages.filter((m) => !opts.kind || m.kind === opts.kind);
     if (messages.length > 0 || Date.now() > deadline) return messages;
     await new Promise((r) => setTimeout(r, 250));

@@ -1,16 +1,67 @@
 import { Badge, Box, Callout, Card, Flex, Heading, Spinner, Text } from "@radix-ui/themes";
 import { InfoCircledIcon } from "@radix-ui/react-icons";
-import { useQuery } from "convex/react";
-import { api } from "../../../convex/_generated/api";
+import { useEffect, useState } from "react";
+import { CONVEX_SITE_URL } from "../../lib/config";
 import { LinkifiedText } from "./components/LinkifiedText";
 
-/** /dev/mailbox: the demo-mode outbox (no email provider configured), so reset links stay reachable. */
+type MailboxMessage = { id: string; to: string; subject: string; text: string; kind: string; status: string; createdAt: number };
+type MailboxState = { status: "loading" } | { status: "error"; message: string } | { status: "ok"; messages: MailboxMessage[] };
+
+const KEY_STORAGE = "precinct.devMailboxKey";
+const POLL_MS = 2000;
+
+/** The operator's key: from the link npm start printed (#key=…), then kept for this tab only. */
+function mailboxKey(): string {
+  const fromHash = new URLSearchParams(window.location.hash.slice(1)).get("key");
+  if (fromHash) {
+    sessionStorage.setItem(KEY_STORAGE, fromHash);
+    window.history.replaceState(null, "", window.location.pathname);
+    return fromHash;
+  }
+  return sessionStorage.getItem(KEY_STORAGE) ?? "";
+}
+
+/**
+ * /dev/mailbox: the operator's view of the demo-mode outbox (no email provider configured), so
+ * reset and invitation links stay reachable. Needs the key npm start printed; no tenant can read it.
+ */
 export function DevMailboxPage() {
-  const mailbox = useQuery(api.emails.devMailbox, {});
+  const [key, setKey] = useState(mailboxKey);
+  const [state, setState] = useState<MailboxState>({ status: "loading" });
+
+  useEffect(() => {
+    const onHash = () => setKey(mailboxKey());
+    window.addEventListener("hashchange", onHash);
+    return () => window.removeEventListener("hashchange", onHash);
+  }, []);
+
+  useEffect(() => {
+    if (!key) {
+      setState({ status: "error", message: "Open the demo mailbox with the link printed in the console when the server started." });
+      return;
+    }
+    let stopped = false;
+    const load = async () => {
+      try {
+        const res = await fetch(`${CONVEX_SITE_URL}/api/dev/mailbox`, { headers: { Authorization: `Bearer ${key}` } });
+        const body = (await res.json()) as { messages?: MailboxMessage[]; error?: string };
+        if (!stopped) setState(res.ok && body.messages ? { status: "ok", messages: body.messages } : { status: "error", message: body.error ?? "The demo mailbox is not available." });
+      } catch {
+        if (!stopped) setState({ status: "error", message: "Network error. Please check your connection and try again." });
+      }
+    };
+    void load();
+    const timer = setInterval(() => void load(), POLL_MS);
+    return () => {
+      stopped = true;
+      clearInterval(timer);
+    };
+  }, [key]);
+
   return (
     <Box p="5" style={{ maxWidth: 900, margin: "0 auto" }}>
       <Heading size="7" mb="3">Dev mailbox</Heading>
-      {mailbox?.enabled && (
+      {state.status === "ok" && (
         <Callout.Root color="amber" mb="4">
           <Callout.Icon>
             <InfoCircledIcon />
@@ -18,15 +69,15 @@ export function DevMailboxPage() {
           <Callout.Text>Demo mode — no email provider configured; messages are not sent</Callout.Text>
         </Callout.Root>
       )}
-      {mailbox === undefined ? (
+      {state.status === "loading" ? (
         <Spinner />
-      ) : !mailbox.enabled ? (
-        <Text color="gray">The dev mailbox is disabled: an email provider is configured, or the backend was not started with DEV_MAILBOX=1.</Text>
-      ) : mailbox.messages.length === 0 ? (
+      ) : state.status === "error" ? (
+        <Text color="gray">{state.message}</Text>
+      ) : state.messages.length === 0 ? (
         <Text color="gray">No messages yet.</Text>
       ) : (
         <Flex direction="column" gap="3" data-testid="devMailbox.list">
-          {mailbox.messages.map((m) => (
+          {state.messages.map((m) => (
             <Card key={m.id} asChild>
               <article>
                 <Flex justify="between" gap="3" wrap="wrap">

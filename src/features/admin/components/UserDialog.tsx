@@ -1,4 +1,4 @@
-import { Button, Callout, Checkbox, Code, Dialog, Flex, Text, TextField } from "@radix-ui/themes";
+import { Button, Checkbox, Dialog, Flex, Text, TextField } from "@radix-ui/themes";
 import { useMutation } from "convex/react";
 import { useState } from "react";
 import { api } from "../../../../convex/_generated/api";
@@ -18,7 +18,6 @@ export function UserDialog({ user, roles, onClose }: UserDialogProps) {
   const [name, setName] = useState(user?.name ?? "");
   const [selected, setSelected] = useState<string[]>(user?.roles ?? []);
   const [busy, setBusy] = useState(false);
-  const [demoLink, setDemoLink] = useState<string | null>(null);
 
   const toggle = (id: string, on: boolean) => setSelected(on ? [...selected, id] : selected.filter((r) => r !== id));
 
@@ -32,8 +31,7 @@ export function UserDialog({ user, roles, onClose }: UserDialogProps) {
       } else {
         const res = await create({ email, name, roleIds: selected });
         toast.success("User created", { description: `${res.email} will receive an email to set a password.` });
-        if (res.demoLink) setDemoLink(new URL(res.demoLink, window.location.origin).toString());
-        else onClose();
+        onClose();
       }
     } catch (e) {
       toast.error("Error saving user", { description: classifyError(e).message });
@@ -46,46 +44,34 @@ export function UserDialog({ user, roles, onClose }: UserDialogProps) {
     <Dialog.Root open onOpenChange={(o) => !o && onClose()}>
       <Dialog.Content maxWidth="480px">
         <Dialog.Title>{user ? "Edit User" : "Create User"}</Dialog.Title>
-        {demoLink ? (
-          <Flex direction="column" gap="3">
-            <Callout.Root color="amber">
-              <Callout.Text>Demo mode — email not sent. Pass this link to {email.trim()} so they can set a password:</Callout.Text>
-            </Callout.Root>
-            <Code size="2" style={{ wordBreak: "break-all" }}>{demoLink}</Code>
-            <Flex justify="end"><Button onClick={onClose}>Done</Button></Flex>
+        <Flex direction="column" gap="3">
+          <label>
+            <Text size="2" weight="medium">Email</Text>
+            <TextField.Root type="email" value={email} disabled={user !== null} onChange={(e) => setEmail(e.target.value)} />
+          </label>
+          <label>
+            <Text size="2" weight="medium">Name</Text>
+            <TextField.Root value={name} onChange={(e) => setName(e.target.value)} />
+          </label>
+          <Flex direction="column" gap="2">
+            <Text size="2" weight="medium">Roles</Text>
+            {roles.map((r) => (
+              <Text as="label" size="2" key={r.id}>
+                <Flex gap="2" align="center">
+                  <Checkbox checked={selected.includes(r.id)} onCheckedChange={(c) => toggle(r.id, c === true)} />
+                  {r.name}
+                </Flex>
+              </Text>
+            ))}
           </Flex>
-        ) : (
-          <>
-            <Flex direction="column" gap="3">
-              <label>
-                <Text size="2" weight="medium">Email</Text>
-                <TextField.Root type="email" value={email} disabled={user !== null} onChange={(e) => setEmail(e.target.value)} />
-              </label>
-              <label>
-                <Text size="2" weight="medium">Name</Text>
-                <TextField.Root value={name} onChange={(e) => setName(e.target.value)} />
-              </label>
-              <Flex direction="column" gap="2">
-                <Text size="2" weight="medium">Roles</Text>
-                {roles.map((r) => (
-                  <Text as="label" size="2" key={r.id}>
-                    <Flex gap="2" align="center">
-                      <Checkbox checked={selected.includes(r.id)} onCheckedChange={(c) => toggle(r.id, c === true)} />
-                      {r.name}
-                    </Flex>
-                  </Text>
-                ))}
-              </Flex>
-              {!user && <Text size="1" color="gray">The new user receives an email with a link to set their own password.</Text>}
-            </Flex>
-            <Flex gap="3" mt="4" justify="end">
-              <Dialog.Close><Button variant="soft" color="gray">Cancel</Button></Dialog.Close>
-              <Button loading={busy} disabled={!name.trim() || (!user && !email.trim()) || selected.length === 0} onClick={handleSave}>
-                {user ? "Save" : "Create User"}
-              </Button>
-            </Flex>
-          </>
-        )}
+          {!user && <Text size="1" color="gray">The new user receives an email with a link to set their own password.</Text>}
+        </Flex>
+        <Flex gap="3" mt="4" justify="end">
+          <Dialog.Close><Button variant="soft" color="gray">Cancel</Button></Dialog.Close>
+          <Button loading={busy} disabled={!name.trim() || (!user && !email.trim()) || selected.length === 0} onClick={handleSave}>
+            {user ? "Save" : "Create User"}
+          </Button>
+        </Flex>
       </Dialog.Content>
     </Dialog.Root>
   );
