@@ -10,7 +10,11 @@ import { internal } from "./_generated/api";
 import type { MutationCtx } from "./_generated/server";
 import { createOrganizationFor } from "./model/orgs";
 import { acceptInvitationForNewUser } from "./model/invitations";
-import { MIN_PASSWORD_LENGTH, normalizeEmail, randomToken } from "./model/strings";
+import { normalizeEmail, randomToken } from "./model/strings";
+import { hashCheckDecoy, newPasswordProblem } from "./model/passwords";
+import { verifyTicket } from "./model/clientAddress";
+import { appError } from "./lib/errors";
+import type { ActionCtx } from "./_generated/server";
 
 const passwordReset = Email({
   id: "password-reset",
@@ -33,9 +37,58 @@ const passwordReset = Email({
   }) as unknown as (params: { identifier: string }) => Promise<void>,
 });
 
+type Authorize = (params: Record<string, unknown>, ctx: ActionCtx) => Promise<unknown>;
+
+export const INVALID_CREDENTIALS = "Invalid email or password. Please try again.";
+export const STALE_FORM = "Your sign-in form has expired. Please reload the page and try again.";
+export const SIGN_UP_REFUSED = "We could not create an account with these details. If you already have an account, sign in or reset your password.";
+
+const THROTTLED_FLOWS = new Set(["signIn", "signUp", "reset", "reset-verification"]);
+
+/**
+ * Puts the throttle of authThrottle.ts around the password provider: every attempt carries a
+ * ticket naming the client address, is refused while a limit is spent, and failures count. The
+ * answers do not tell whether an email has an account: an unknown email and a wrong password get
+ * the same error after the same work, and a reset request for an unknown email gets the same
+ * answer as a known one.
+ */
+function throttled<P>(provider: P): P {
+  const options = (provider as unknown as { options: { authorize: Authorize } }).options;
+  const inner = options.authorize;
+  options.authorize = async (params, ctx) => {
+    const flow = typeof params.flow === "string" ? params.flow : "";
+    if (!THROTTLED_FLOWS.has(flow)) return await inner(params, ctx);
+    const address = await verifyTicket(params.ticket);
+    if (address === null) throw appError("VALIDATION_ERROR", STALE_FORM);
+    const email = normalizeEmail(typeof params.email === "string" ? params.email : "");
+    const attempt = { email, address };
+    await ctx.runMutation(internal.authThrottle.begin, { flow: flow as "signIn", ...attempt });
+    try {
+      const result = await inner(params, ctx);
+      if (flow === "signIn" || flow === "reset-verification") await ctx.runMutation(internal.authThrottle.succeeded, attempt);
+      return result;
+    } catch (e) {
+      const reason = e instanceof Error ? e.message : "";
+      if (flow === "signIn" && /InvalidAccountId|InvalidSecret|Invalid credentials/.test(reason)) {
+        if (reason.includes("InvalidAccountId")) await hashCheckDecoy(typeof params.password === "string" ? params.password : "");
+        await ctx.runMutation(internal.authThrottle.failed, attempt);
+        throw appError("UNAUTHORIZED", INVALID_CREDENTIALS);
+      }
+      if (flow === "reset-verification") await ctx.runMutation(internal.authThrottle.failed, attempt);
+      if (flow === "reset" && reason.includes("InvalidAccountId")) return null;
+      if (flow === "signUp" && /already exists/.test(reason)) throw appError("VALIDATION_ERROR", SIGN_UP_REFUSED);
+      throw e;
+    }
+  };
+  return provider;
+}
+
 export const { auth, signIn, signOut, store, isAuthenticated } = convexAuth({
+  // The throttle above replaces Convex Auth's per-account lockout, which let anyone lock any
+  // account (10 wrong passwords an hour locked out its owner too).
+  signIn: { maxFailedAttempsPerHour: 1_000_000 },
   providers: [
-    Password({
+    throttled(Password({
       reset: passwordReset,
       profile(params) {
         const str = (x: unknown) => (typeof x === "string" ? x : "");
@@ -50,12 +103,12 @@ export const { auth, signIn, signOut, store, isAuthenticated } = convexAuth({
           ...(typeof params.invitationToken === "string" ? { invitationToken: params.invitationToken } : {}),
         };
       },
+      // Sign-up and reset refuse what change-password refuses: too short, or too weak.
       validatePasswordRequirements(password: string) {
-        if (!password || password.length < MIN_PASSWORD_LENGTH) {
-          throw new ConvexError({ code: "VALIDATION_ERROR", message: "Password must be at least 6 characters long" });
-        }
+        const problem = newPasswordProblem(password);
+        if (problem !== null) throw new ConvexError({ code: "VALIDATION_ERROR", message: problem });
       },
-    }),
+    })),
   ],
   callbacks: {
     async createOrUpdateUser(ctx, args) {

@@ -3,6 +3,7 @@ import { defineSchema } from "convex/server";
 import { billingTables } from "./tables/billing";
 import { coreTables } from "./tables/core";
 import { importTables } from "./tables/imports";
+import { securityTables } from "./tables/security";
 import { voterTables } from "./tables/voters";
 
 export default defineSchema({
@@ -11,4 +12,5 @@ export default defineSchema({
   ...billingTables,
   ...voterTables,
   ...importTables,
+  ...securityTables,
 });

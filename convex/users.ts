@@ -2,24 +2,18 @@
  * The signed-in user's own account: profile edits (spec/1 §2, §5), password change, and the
  * public check of a password-reset link (spec/3 §2.5) before the reset form is shown.
  */
-import { modifyAccountCredentials, retrieveAccount } from "@convex-dev/auth/server";
+import { invalidateSessions, modifyAccountCredentials, retrieveAccount } from "@convex-dev/auth/server";
 import { v } from "convex/values";
 import { internal } from "./_generated/api";
 import { internalQuery, publicAction, publicQuery, userMutation } from "./functions";
 import { appError } from "./lib/errors";
 import { requireUser } from "./model/viewer";
-import { MIN_PASSWORD_LENGTH, normalizeEmail, sha256Hex } from "./model/strings";
+import { normalizeEmail, sha256Hex } from "./model/strings";
+import { isWeakPassword, MIN_PASSWORD_LENGTH, PASSWORD_MESSAGES } from "./model/passwords";
 
 /** Convex Auth's provider ids (convex/auth.ts). */
 export const PASSWORD_PROVIDER = "password";
 export const RESET_PROVIDER = "password-reset";
-
-export const PASSWORD_MESSAGES = {
-  same: "New password cannot be the same as your current password",
-  weak: "Password is too weak. Please use a stronger password with at least 6 characters",
-  short: "Password must be at least 6 characters long",
-  wrongCurrent: "Your current password is incorrect.",
-} as const;
 
 export const RESET_LINK_MESSAGES = {
   missing: "Invalid or missing recovery token",
@@ -28,12 +22,6 @@ export const RESET_LINK_MESSAGES = {
 } as const;
 
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-const COMMON_PASSWORDS = new Set(["123456", "1234567", "12345678", "123456789", "password", "qwerty", "abc123", "111111", "letmein", "000000"]);
-
-/** Too weak despite its length: one repeated character or one of the most common passwords. */
-export function isWeakPassword(password: string): boolean {
-  return /^(.)\1*$/.test(password) || COMMON_PASSWORDS.has(password.toLowerCase());
-}
 
 /** Edit the profile. Changing the email also renames the Convex Auth password account, so sign-in keeps working. */
 export const updateProfile = userMutation({
@@ -86,7 +74,7 @@ export const updateProfile = userMutation({
   },
 });
 
-/** The caller's password-account id (their email), or an error when signed out / not a password user. */
+/** The caller's password-account id (their email), user and session, or an error when signed out / not a password user. */
 export const passwordAccountOfCaller = internalQuery({
   args: {},
   handler: async (ctx) => {
@@ -96,26 +84,34 @@ export const passwordAccountOfCaller = internalQuery({
       .withIndex("userIdAndProvider", (q) => q.eq("userId", user._id).eq("provider", PASSWORD_PROVIDER))
       .unique();
     if (account === null) throw appError("VALIDATION_ERROR", "This account does not sign in with a password.");
-    return account.providerAccountId;
+    const identity = await ctx.auth.getUserIdentity();
+    const sessionId = ctx.db.normalizeId("authSessions", identity?.subject.split("|")[1] ?? "");
+    return { accountId: account.providerAccountId, userId: user._id, sessionId };
   },
 });
 
-/** Change the password after checking the current one (spec/1 §5 messages). */
+/**
+ * Change the password after checking the current one (spec/1 §5 messages). Wrong guesses of the
+ * current password are throttled like sign-ins; a change signs out every other session.
+ */
 export const changePassword = publicAction({
   args: { currentPassword: v.string(), newPassword: v.string() },
   handler: async (ctx, { currentPassword, newPassword }) => {
-    const accountId: string = await ctx.runQuery(internal.users.passwordAccountOfCaller, {});
+    const { accountId, userId, sessionId } = await ctx.runQuery(internal.users.passwordAccountOfCaller, {});
     if (newPassword.length < MIN_PASSWORD_LENGTH) throw appError("VALIDATION_ERROR", PASSWORD_MESSAGES.short);
     if (newPassword === currentPassword) throw appError("VALIDATION_ERROR", PASSWORD_MESSAGES.same);
     if (isWeakPassword(newPassword)) throw appError("VALIDATION_ERROR", PASSWORD_MESSAGES.weak);
+    const throttle = { email: accountId, address: `session-of:${userId}` };
+    await ctx.runMutation(internal.authThrottle.begin, { flow: "changePassword", ...throttle });
     try {
       await retrieveAccount(ctx, { provider: PASSWORD_PROVIDER, account: { id: accountId, secret: currentPassword } });
-    } catch (e) {
-      const reason = e instanceof Error ? e.message : "";
-      if (reason === "TooManyFailedAttempts") throw appError("RATE_LIMIT");
+    } catch {
+      await ctx.runMutation(internal.authThrottle.failed, { ...throttle, spendAccountBudget: false });
       throw appError("VALIDATION_ERROR", PASSWORD_MESSAGES.wrongCurrent);
     }
+    await ctx.runMutation(internal.authThrottle.succeeded, throttle);
     await modifyAccountCredentials(ctx, { provider: PASSWORD_PROVIDER, account: { id: accountId, secret: newPassword } });
+    await invalidateSessions(ctx, { userId, except: sessionId ? [sessionId] : [] });
     return null;
   },
 });

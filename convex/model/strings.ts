@@ -1,6 +1,5 @@
 /** Small string helpers shared by the functions. */
 
-export const MIN_PASSWORD_LENGTH = 6;
 export const INVITATION_MIN_PASSWORD_LENGTH = 8;
 
 export function normalizeEmail(email: string): string {

@@ -1,3 +1,4 @@
+import { ConvexError } from "convex/values";
 import { describe, expect, test } from "vitest";
 import {
   LOGIN_MESSAGES,
@@ -36,6 +37,9 @@ describe("login error mapping (spec/3 §8)", () => {
     expect(loginErrorMessage(new Error("[CONVEX A(auth:signIn)] Server Error Uncaught Error: InvalidAccountId"))).toBe(LOGIN_MESSAGES.invalid);
     expect(loginErrorMessage(new Error("Uncaught Error: InvalidSecret at retrieveAccount"))).toBe("Invalid email or password. Please try again.");
     expect(loginErrorMessage(new Error("TooManyFailedAttempts"))).toBe(LOGIN_MESSAGES.tooMany);
+    // What the server answers now, for an unknown email and a wrong password alike, and when throttled.
+    expect(loginErrorMessage(new ConvexError({ code: "UNAUTHORIZED", message: LOGIN_MESSAGES.invalid }))).toBe(LOGIN_MESSAGES.invalid);
+    expect(loginErrorMessage(new ConvexError({ code: "RATE_LIMIT", message: `${LOGIN_MESSAGES.tooMany} (retry in 5 s)` }))).toBe(LOGIN_MESSAGES.tooMany);
     expect(loginErrorMessage(new TypeError("Failed to fetch"))).toBe("Network error. Please check your connection and try again.");
     expect(loginErrorMessage(new Error("something else"))).toBe("Login failed");
     expect(resetErrorMessage(new Error("Invalid code"))).toBe("Invalid or expired recovery link");

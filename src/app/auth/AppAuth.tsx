@@ -2,6 +2,7 @@ import { useAuthActions, useAuthToken } from "@convex-dev/auth/react";
 import { useClerk } from "@clerk/react";
 import { useConvexAuth } from "convex/react";
 import { createContext, useContext, useEffect, useMemo, type ReactNode } from "react";
+import { CONVEX_SITE_URL } from "../../lib/config";
 import { setErrorReportToken } from "../errors/globalErrorHandler";
 
 export type SignUpInput = {
@@ -29,13 +30,27 @@ export type AppAuth = {
 
 const AppAuthContext = createContext<AppAuth | null>(null);
 
+/**
+ * A short-lived ticket naming this client's address (convex/model/clientAddress.ts): the server
+ * throttles sign-in, sign-up and reset attempts per address with it.
+ */
+async function signInTicket(): Promise<string> {
+  const res = await fetch(`${CONVEX_SITE_URL}/api/auth/ticket`, { method: "POST" });
+  const body = (await res.json().catch(() => ({}))) as { ticket?: string; error?: string };
+  if (!res.ok || !body.ticket) throw new Error(body.error ?? "Network error: could not reach the server.");
+  return body.ticket;
+}
+
 function ConvexAuthBridge({ children }: { children: ReactNode }) {
   const { isLoading, isAuthenticated } = useConvexAuth();
-  const { signIn, signOut } = useAuthActions();
+  const { signIn: convexSignIn, signOut } = useAuthActions();
   const token = useAuthToken();
   useEffect(() => setErrorReportToken(token), [token]);
-  const value = useMemo<AppAuth>(
-    () => ({
+  const value = useMemo<AppAuth>(() => {
+    const signIn = async (provider: string, params: Record<string, string>) => {
+      await convexSignIn(provider, { ...params, ticket: await signInTicket() });
+    };
+    return {
       provider: "convex",
       isLoading,
       isAuthenticated,
@@ -69,9 +84,8 @@ function ConvexAuthBridge({ children }: { children: ReactNode }) {
       resetPassword: async (email, code, newPassword) => {
         await signIn("password", { flow: "reset-verification", email, code, newPassword });
       },
-    }),
-    [isLoading, isAuthenticated, signIn, signOut],
-  );
+    };
+  }, [isLoading, isAuthenticated, convexSignIn, signOut]);
   return <AppAuthContext.Provider value={value}>{children}</AppAuthContext.Provider>;
 }
 

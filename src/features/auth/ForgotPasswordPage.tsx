@@ -30,14 +30,9 @@ export function ForgotPasswordPage() {
       toast.success("Password reset email sent", { description: `A password reset email has been sent to ${address}` });
       setSentTo(address);
     } catch (err) {
-      // Convex Auth refuses unknown addresses; saying so would reveal which emails have accounts.
-      if (err instanceof Error && /InvalidAccountId/.test(err.message)) {
-        toast.success("Password reset email sent", { description: `A password reset email has been sent to ${address}` });
-        setSentTo(address);
-      } else {
-        toast.failure("Error sending password reset", err);
-        setError("Error sending password reset");
-      }
+      // The server answers unknown addresses as known ones, so only real failures land here.
+      toast.failure("Error sending password reset", err);
+      setError("Error sending password reset");
     } finally {
       setSubmitting(false);
     }

@@ -44,31 +44,34 @@ export function validateNewPassword(password: string, confirm: string): string |
   return null;
 }
 
+/** The text of an error: a ConvexError's data.message first (its .message is the JSON of its data). */
 function rawMessage(error: unknown): string {
-  if (error instanceof Error) return error.message;
-  if (typeof error === "string") return error;
   if (typeof error === "object" && error !== null) {
     const data = (error as { data?: unknown }).data;
     if (typeof data === "string") return data;
     if (typeof data === "object" && data !== null && typeof (data as { message?: unknown }).message === "string") return (data as { message: string }).message;
   }
+  if (error instanceof Error) return error.message;
+  if (typeof error === "string") return error;
   return "";
 }
 
-/** Convex Auth throws "InvalidAccountId" (unknown email) and "InvalidSecret" (wrong password). */
+/** The server answers an unknown email and a wrong password alike (convex/auth.ts). */
 export function loginErrorMessage(error: unknown): string {
   const m = rawMessage(error);
-  if (/InvalidAccountId|InvalidSecret|Invalid credentials|Invalid login/i.test(m)) return LOGIN_MESSAGES.invalid;
+  if (m === LOGIN_MESSAGES.invalid || /InvalidAccountId|InvalidSecret|Invalid credentials|Invalid login/i.test(m)) return LOGIN_MESSAGES.invalid;
   if (/TooManyFailedAttempts|too many|rate limit/i.test(m)) return LOGIN_MESSAGES.tooMany;
   if (/not confirmed|unverified|confirm your email/i.test(m)) return LOGIN_MESSAGES.unconfirmed;
   if (/network|failed to fetch|connection|websocket|offline/i.test(m)) return LOGIN_MESSAGES.network;
   return LOGIN_MESSAGES.default;
 }
 
-/** Sign-up failures: an existing account, the server's password rule, else the server's text. */
+/** Sign-up failures: the server's refusal (worded so as not to confirm an account), its password rules. */
 export function registrationErrorMessage(error: unknown): string {
   const m = rawMessage(error);
-  if (/already exists/i.test(m)) return "An account with this email already exists.";
+  if (/could not create an account/i.test(m)) return m;
+  if (/too weak/i.test(m)) return m;
+  if (/too many/i.test(m)) return m;
   if (/at least 6 characters/i.test(m)) return "Password must be at least 6 characters";
   if (/network|failed to fetch|connection/i.test(m)) return LOGIN_MESSAGES.network;
   return "Registration failed. Please try again.";
