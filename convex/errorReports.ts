@@ -1,16 +1,33 @@
 /**
  * Client error reports (spec/1 §7, spec/3 §7): POST /api/errors from the global error handler.
- * Validated, size-capped and rate-limited per session; stored for account admins to read.
+ * A public endpoint: validated, size- and depth-capped, rate-limited per client address and
+ * globally, and stored in bounded space (the oldest reports go first) for account admins to read.
  */
 import { v } from "convex/values";
 import { z } from "zod";
 import { internal } from "./_generated/api";
+import { defineRateLimits } from "convex-helpers/server/rateLimit";
+import type { MutationCtx } from "./_generated/server";
 import { httpAction, internalMutation, orgQuery } from "./functions";
+import { clientAddress } from "./model/clientAddress";
+import { jsonDepthExceeds } from "./model/jsonDepth";
 import { loadViewer } from "./model/viewer";
 
 export const MAX_REPORT_BYTES = 64 * 1024;
 export const MAX_ERRORS_PER_REPORT = 25;
+/** Errors accepted per client address per minute, and from everyone per minute. */
 export const RATE_LIMIT_PER_MINUTE = 30;
+export const GLOBAL_LIMIT_PER_MINUTE = 600;
+/** Reports kept in all (ERROR_REPORTS_MAX_STORED overrides); past this the oldest are deleted. */
+export const MAX_STORED_REPORTS = 10_000;
+const maxStored = () => Number(process.env.ERROR_REPORTS_MAX_STORED) || MAX_STORED_REPORTS;
+/** Deepest JSON nesting accepted (a report is a few levels deep; `context` gets some room). */
+export const MAX_REPORT_DEPTH = 16;
+
+const { rateLimit } = defineRateLimits({
+  errorReportsPerAddress: { kind: "token bucket", rate: RATE_LIMIT_PER_MINUTE, period: 60_000, capacity: RATE_LIMIT_PER_MINUTE },
+  errorReportsGlobal: { kind: "token bucket", rate: GLOBAL_LIMIT_PER_MINUTE, period: 60_000, capacity: GLOBAL_LIMIT_PER_MINUTE, shards: 2 },
+});
 
 const str = (max: number) => z.string().max(max).optional();
 const reportSchema = z.object({
@@ -33,23 +50,15 @@ const reportSchema = z.object({
     .max(MAX_ERRORS_PER_REPORT),
 });
 
-function corsHeaders(request: Request): Record<string, string> {
-  return {
-    "Access-Control-Allow-Origin": request.headers.get("Origin") ?? "*",
-    "Access-Control-Allow-Methods": "POST, OPTIONS",
-    "Access-Control-Allow-Headers": "Content-Type, Authorization, X-Error-Report",
-    "Access-Control-Max-Age": "86400",
-    Vary: "Origin",
-  };
-}
-
-export const errorReportOptions = httpAction(async (_ctx, request) => new Response(null, { status: 204, headers: corsHeaders(request) }));
-
+/** CORS is added by the router (convex/http.ts). */
 export const reportErrors = httpAction(async (ctx, request) => {
-  const headers = { ...corsHeaders(request), "Content-Type": "application/json" };
+  const headers = { "Content-Type": "application/json" };
   const reply = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers });
+  const declared = Number(request.headers.get("Content-Length") ?? 0);
+  if (declared > MAX_REPORT_BYTES) return reply(413, { error: "Error report too large." });
   const raw = await request.text();
   if (raw.length > MAX_REPORT_BYTES) return reply(413, { error: "Error report too large." });
+  if (jsonDepthExceeds(raw, MAX_REPORT_DEPTH)) return reply(400, { error: "Invalid error report: nested too deeply." });
   let parsed: z.infer<typeof reportSchema>;
   try {
     parsed = reportSchema.parse(JSON.parse(raw));
@@ -57,6 +66,7 @@ export const reportErrors = httpAction(async (ctx, request) => {
     return reply(400, { error: "Invalid error report." });
   }
   const result = await ctx.runMutation(internal.errorReports.store, {
+    address: clientAddress(request),
     sessionId: parsed.sessionId,
     errors: parsed.errors.map((e) => ({
       message: e.message,
@@ -75,6 +85,7 @@ export const reportErrors = httpAction(async (ctx, request) => {
 
 export const store = internalMutation({
   args: {
+    address: v.string(),
     sessionId: v.string(),
     errors: v.array(
       v.object({
@@ -89,22 +100,37 @@ export const store = internalMutation({
       }),
     ),
   },
-  handler: async (ctx, { sessionId, errors }) => {
+  handler: async (ctx, { address, sessionId, errors }) => {
+    const count = errors.length;
+    if (!(await rateLimit(ctx, { name: "errorReportsPerAddress", key: address, count })).ok) return "rate_limited" as const;
+    if (!(await rateLimit(ctx, { name: "errorReportsGlobal", count })).ok) return "rate_limited" as const;
     const now = Date.now();
-    const recent = await ctx.db
-      .query("errorReports")
-      .withIndex("by_session", (q) => q.eq("sessionId", sessionId))
-      .order("desc")
-      .take(RATE_LIMIT_PER_MINUTE);
-    const inLastMinute = recent.filter((r) => r.reportedAt > now - 60_000).length;
-    if (inLastMinute + errors.length > RATE_LIMIT_PER_MINUTE) return "rate_limited" as const;
     const viewer = await loadViewer(ctx);
     for (const e of errors) {
       await ctx.db.insert("errorReports", { ...e, sessionId, reportedAt: now, orgId: viewer?.orgId, userId: viewer?.userId });
     }
-    return errors.length;
+    await keepBounded(ctx, count);
+    return count;
   },
 });
+
+/** Counts the reports just stored and deletes the oldest beyond the cap. */
+async function keepBounded(ctx: MutationCtx, added: number) {
+  const tally = await ctx.db.query("errorReportTally").first();
+  let stored = (tally?.stored ?? 0) + added;
+  const max = maxStored();
+  if (stored > max) {
+    const oldest = await ctx.db
+      .query("errorReports")
+      .withIndex("by_reported_at")
+      .order("asc")
+      .take(stored - max);
+    for (const r of oldest) await ctx.db.delete(r._id);
+    stored -= oldest.length;
+  }
+  if (tally) await ctx.db.patch(tally._id, { stored });
+  else await ctx.db.insert("errorReportTally", { stored });
+}
 
 /** Recent client errors of the organisation, for account admins. */
 export const listRecent = orgQuery("account.manage")({

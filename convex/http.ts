@@ -1,11 +1,33 @@
-/** HTTP actions: Convex Auth's OIDC/JWKS routes and the client error-report endpoint. */
+/**
+ * HTTP actions: Convex Auth's OIDC/JWKS routes, the client error-report endpoint, the sign-in
+ * ticket and the operator's demo mailbox. Browser-facing routes answer CORS for the web app's own
+ * origins only (SITE_URL, plus CORS_ALLOWED_ORIGINS), never with credentials: callers
+ * authenticate with bearer tokens, not cookies.
+ */
 import { httpRouter } from "convex/server";
+import { corsRouter } from "convex-helpers/server/cors";
 import { auth } from "./auth";
-import { errorReportOptions, reportErrors } from "./errorReports";
+import { devMailbox } from "./emails";
+import { reportErrors } from "./errorReports";
+import { issueSignInTicket } from "./authThrottle";
+
+/** The web app's origins: SITE_URL and any extra ones configured for this deployment. */
+export function appOrigins(): string[] {
+  const extra = (process.env.CORS_ALLOWED_ORIGINS ?? "").split(",").map((o) => o.trim()).filter(Boolean);
+  const site = process.env.SITE_URL ? [new URL(process.env.SITE_URL).origin] : [];
+  return [...site, ...extra];
+}
 
 const http = httpRouter();
 auth.addHttpRoutes(http);
-http.route({ path: "/api/errors", method: "POST", handler: reportErrors });
-http.route({ path: "/api/errors", method: "OPTIONS", handler: errorReportOptions });
+
+const cors = corsRouter(http, {
+  allowedOrigins: async () => appOrigins(),
+  allowedHeaders: ["Content-Type", "Authorization", "X-Error-Report"],
+  allowCredentials: false,
+});
+cors.route({ path: "/api/errors", method: "POST", handler: reportErrors });
+cors.route({ path: "/api/auth/ticket", method: "POST", handler: issueSignInTicket });
+cors.route({ path: "/api/dev/mailbox", method: "GET", handler: devMailbox });
 
 export default http;

@@ -131,7 +131,10 @@ export const coreTables = {
     reportedAt: v.number(),
   })
     .index("by_org", ["orgId"])
-    .index("by_session", ["sessionId"]),
+    .index("by_reported_at", ["reportedAt"]),
+
+  /** How many error reports are stored (one row): the oldest go once the cap is reached. */
+  errorReportTally: defineTable({ stored: v.number() }),
 
   /**
    * Every email the platform sends. With no provider configured (demo mode) nothing leaves the
