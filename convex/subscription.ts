@@ -32,7 +32,9 @@ export const overview = orgQuery(null)({
       billingCycle: sub.billingCycle,
       nextBillingDate: sub.nextBillingDate,
       amount: planPrice(plan, sub.billingCycle),
-      paymentMethod: method ? { brand: method.brand, last4: method.last4, expMonth: method.expMonth, expYear: method.expYear } : null,
+      // Card details only for those who manage billing; everyone else learns whether one is on file.
+      paymentMethod:
+        method && ctx.viewer.can("billing.manage") ? { brand: method.brand, last4: method.last4, expMonth: method.expMonth, expYear: method.expYear } : null,
       hasPaymentMethod: paymentMethods.length > 0,
       usage: {
         voters: counters.voters,

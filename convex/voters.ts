@@ -1,7 +1,8 @@
 /**
  * Voters: server-paged list and search, detail, create/update/delete with validation, quick
  * search, the voter's groups and the per-organisation form layout. voters.view reads;
- * voters.update edits; only voters.manage creates and deletes.
+ * voters.update edits; only voters.manage creates, deletes and reorders the form, and exporting
+ * the whole file takes voters.export (which comes with voters.manage).
  */
 import { paginationOptsValidator, type GenericDatabaseReader, type OrderedQuery } from "convex/server";
 import { v } from "convex/values";
@@ -17,8 +18,10 @@ export const vVoterFilter = {
 };
 export type VoterFilter = { search?: string; party?: string; status?: string };
 
-/** Largest page a caller may ask for (exports read 1,000 rows a call). */
+/** Largest batch of bulk work (adding matching voters to a group) and rows per export call. */
 export const MAX_PAGE = 1000;
+/** Largest list page: reading the whole file in bulk is the export's job (voters.export). */
+export const MAX_LIST_PAGE = 200;
 
 /**
  * The one query behind the list, the export and "add all matching to a group": full-text search
@@ -52,7 +55,7 @@ export function filteredVoters(
 }
 
 function clampPage<T extends { numItems: number }>(opts: T): T {
-  return { ...opts, numItems: Math.max(1, Math.min(MAX_PAGE, Math.floor(opts.numItems))) };
+  return { ...opts, numItems: Math.max(1, Math.min(MAX_LIST_PAGE, Math.floor(opts.numItems))) };
 }
 
 /** The voter list: one page of the filter/search, newest first (search: by relevance). */
@@ -60,6 +63,15 @@ export const list = orgQuery("voters.view")({
   args: { paginationOpts: paginationOptsValidator, ...vVoterFilter },
   handler: async (ctx, { paginationOpts, ...filter }) => {
     return await filteredVoters(ctx.db, ctx.viewer.orgId, filter).paginate(clampPage(paginationOpts));
+  },
+});
+
+/** One page of the export (the list's filter/search, 1,000 rows a call): needs voters.export. */
+export const exportPage = orgQuery("voters.export")({
+  args: { paginationOpts: paginationOptsValidator, ...vVoterFilter },
+  handler: async (ctx, { paginationOpts, ...filter }) => {
+    const numItems = Math.max(1, Math.min(MAX_PAGE, Math.floor(paginationOpts.numItems)));
+    return await filteredVoters(ctx.db, ctx.viewer.orgId, filter).paginate({ ...paginationOpts, numItems });
   },
 });
 
@@ -169,7 +181,8 @@ export const formLayout = orgQuery("voters.view")({
   },
 });
 
-export const saveFormLayout = orgMutation("voters.update")({
+/** The organisation-wide order of the voter form's sections: voters.manage. */
+export const saveFormLayout = orgMutation("voters.manage")({
   args: { order: v.array(v.string()) },
   handler: async (ctx, { order }) => {
     if (order.length > 500 || order.some((k) => k.length > 100)) throw appError("VALIDATION_ERROR");

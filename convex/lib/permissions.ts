@@ -12,6 +12,7 @@ export const PERMISSIONS = [
   "voters.view",
   "voters.update",
   "voters.manage",
+  "voters.export",
   "campaigns.view",
   "campaigns.manage",
   "messaging.send",
@@ -134,7 +135,8 @@ export const DEFAULT_INVITE_ROLE = "campaign_manager";
 export const CREATOR_ROLES = ["account_admin", "campaign_manager"];
 
 const IMPLIES: Partial<Record<Permission, Permission[]>> = {
-  "voters.manage": ["voters.update", "voters.view"],
+  // Exporting the whole voter file and seeing walk lists come with managing voters.
+  "voters.manage": ["voters.update", "voters.view", "voters.export", "walk_lists.view"],
   "voters.update": ["voters.view"],
   "campaigns.manage": ["campaigns.view"],
   "forms.manage": ["forms.view"],
@@ -142,7 +144,8 @@ const IMPLIES: Partial<Record<Permission, Permission[]>> = {
   "account.manage": ["settings.manage"],
 };
 
-function expand(perms: Iterable<Permission>): Set<Permission> {
+/** The permissions a list grants, with everything each one implies. */
+export function expandPermissions(perms: Iterable<Permission>): Set<Permission> {
   const out = new Set<Permission>();
   const stack = [...perms];
   while (stack.length) {
@@ -155,7 +158,7 @@ function expand(perms: Iterable<Permission>): Set<Permission> {
 }
 
 export function rolePermissions(role: RoleDefinition): Set<Permission> {
-  return role.permissions === "all" ? new Set(PERMISSIONS) : expand(role.permissions);
+  return role.permissions === "all" ? new Set(PERMISSIONS) : expandPermissions(role.permissions);
 }
 
 export type RoleResolution = {

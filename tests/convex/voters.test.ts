@@ -164,11 +164,11 @@ describe("voters.remove (voters.manage)", () => {
   });
 });
 
-describe("voters.saveFormLayout (voters.update)", () => {
+describe("voters.saveFormLayout (voters.manage: the layout is organisation-wide)", () => {
   test.each(ROLES)("%s", async (role) => {
     const { f } = await fixture();
     const call = f[role].as.mutation(api.voters.saveFormLayout, { order: ["last_name", "first_name"] });
-    if (CAN_UPDATE.has(role)) {
+    if (CAN_MANAGE.has(role)) {
       await call;
       expect(await f.viewer.as.query(api.voters.formLayout, {})).toEqual(["last_name", "first_name"]);
       expect(await f.outsider.as.query(api.voters.formLayout, {})).toBeNull();
@@ -177,7 +177,7 @@ describe("voters.saveFormLayout (voters.update)", () => {
   test("signed out and bad input", async () => {
     const { t, f } = await fixture();
     await expect(t.mutation(api.voters.saveFormLayout, { order: [] })).rejects.toThrow(/log in/);
-    await expect(f.volunteer.as.mutation(api.voters.saveFormLayout, { order: ["x".repeat(101)] })).rejects.toThrow(/check your input/);
+    await expect(f.campaign_manager.as.mutation(api.voters.saveFormLayout, { order: ["x".repeat(101)] })).rejects.toThrow(/check your input/);
   });
 });
 

@@ -29,7 +29,7 @@ export function VoterFormPage() {
   const customDefs = useQuery(api.customFields.list, {});
   const create = useMutation(api.voters.create);
   const update = useMutation(api.voters.update);
-  const sections = useSectionOrder(can("voters.update"));
+  const sections = useSectionOrder(can("voters.manage"));
   const [values, setValues] = useState<FormValues>({});
   const [original, setOriginal] = useState<FormValues>({});
   const [loadedId, setLoadedId] = useState<string | null>(null);

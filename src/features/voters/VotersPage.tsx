@@ -62,7 +62,7 @@ export function VotersPage() {
         breadcrumbs={[{ label: "Dashboard", to: "/dashboard" }, { label: labels.voters }]}
         actions={
           <>
-            <VoterExportMenu filter={filter} />
+            {can("voters.export") && <VoterExportMenu filter={filter} />}
             {canManage && (
               <Button variant="soft" onClick={() => navigate("/voters/import")}>
                 <UploadIcon /> Import

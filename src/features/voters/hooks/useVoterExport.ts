@@ -4,6 +4,7 @@ import { api } from "../../../../convex/_generated/api";
 import { CsvExportWriter, exportColumns, exportFileName, XlsxExportWriter, type ExportVoter } from "../utils/exportWriter";
 import type { VoterListFilter } from "./useVoterList";
 
+/** Rows asked for per call (voters.exportPage serves at most 1,000). */
 const EXPORT_PAGE = 1000;
 
 function download(blob: Blob, name: string) {
@@ -36,7 +37,7 @@ export function useVoterExport(filter: VoterListFilter) {
         let cursor: string | null = null;
         let count = 0;
         for (;;) {
-          const page: { page: ExportVoter[]; isDone: boolean; continueCursor: string } = await convex.query(api.voters.list, {
+          const page: { page: ExportVoter[]; isDone: boolean; continueCursor: string } = await convex.query(api.voters.exportPage, {
             ...args,
             paginationOpts: { numItems: EXPORT_PAGE, cursor },
           });

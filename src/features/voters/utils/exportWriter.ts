@@ -37,8 +37,12 @@ export function cellValue(voter: ExportVoter, col: ExportColumn): string {
   return neutraliseCell(typeof raw === "string" ? raw : typeof raw === "number" ? String(raw) : JSON.stringify(raw));
 }
 
-function csvEscape(s: string): string {
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+/**
+ * Quotes a cell holding a separator any spreadsheet might split on (comma, semicolon, tab) or a
+ * quote or line break, so no split ever yields a fragment that starts with a formula character.
+ */
+export function csvEscape(s: string): string {
+  return /[",;\t\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
 export function csvHeader(columns: ExportColumn[]): string {
