@@ -3,18 +3,16 @@
  * a customJwt provider, Convex Auth style self-issued tokens verified against the app's own http
  * actions, and rejected tokens (expired, forged, wrong audience).
  */
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SignJWT, exportJWK, exportPKCS8, generateKeyPair, type CryptoKey } from "jose";
 import { anyApi } from "convex/server";
 import { ConvexHttpClient, type ConvexClient } from "convex/browser";
-import { RawSyncClient, newClient, startFixture, tempDir } from "./helpers";
+import { RawSyncClient, newClient, startFixture, startIssuer, tempDir } from "./helpers";
 
 type Keys = { privateKey: CryptoKey; publicKey: CryptoKey };
 
-let issuerServer: http.Server;
+let issuer: Awaited<ReturnType<typeof startIssuer>> | undefined;
 let issuerUrl: string;
 let oidcKeys: Keys;
 let customKeys: Keys;
@@ -32,21 +30,12 @@ beforeAll(async () => {
   strangerKeys = await generateKeyPair("RS256");
   const oidcJwks = await jwks(oidcKeys, "oidc-1", "RS256");
   const customJwks = await jwks(customKeys, "custom-1", "ES256");
-  issuerServer = http.createServer((req, res) => {
-    const send = (body: unknown) => {
-      res.writeHead(200, { "Content-Type": "application/json" });
-      res.end(JSON.stringify(body));
-    };
-    if (req.url === "/oidc/.well-known/openid-configuration") send({ issuer: `${issuerUrl}/oidc`, jwks_uri: `${issuerUrl}/oidc/jwks` });
-    else if (req.url === "/oidc/jwks") send(oidcJwks);
-    else if (req.url === "/custom/jwks") send(customJwks);
-    else {
-      res.writeHead(404);
-      res.end();
-    }
-  });
-  await new Promise<void>((r) => issuerServer.listen(0, "127.0.0.1", () => r()));
-  issuerUrl = `http://127.0.0.1:${(issuerServer.address() as AddressInfo).port}`;
+  issuer = await startIssuer((url) => ({
+    "/oidc/.well-known/openid-configuration": { issuer: `${url}/oidc`, jwks_uri: `${url}/oidc/jwks` },
+    "/oidc/jwks": oidcJwks,
+    "/custom/jwks": customJwks,
+  }));
+  issuerUrl = issuer.url;
   // auth.config.ts reads these when the backend loads the fixture
   process.env.PROTOCOL_TEST_OIDC_DOMAIN = `${issuerUrl}/oidc`;
   process.env.PROTOCOL_TEST_CUSTOM_ISSUER = `${issuerUrl}/custom`;
@@ -57,7 +46,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all(clients.map((c) => c.close()));
   await backend?.stop();
-  await new Promise<void>((r) => issuerServer?.close(() => r()));
+  await issuer?.close();
 });
 
 function oidcToken(opts: { exp?: number | string; aud?: string; keys?: Keys; claims?: Record<string, unknown>; sub?: string } = {}) {

@@ -5,6 +5,8 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import WebSocket from "ws";
 import { ConvexClient } from "convex/browser";
@@ -130,4 +132,26 @@ export class RawSyncClient {
 /** `u64` little-endian base64 → bigint (protocol timestamps). */
 export function decodeTs(encoded: unknown): bigint {
   return Buffer.from(String(encoded), "base64").readBigUInt64LE();
+}
+
+/**
+ * A JWT issuer on loopback serving JSON documents by path (OIDC discovery, JWKS). `documents` is
+ * called with the issuer's base URL, known only once it listens.
+ */
+export async function startIssuer(documents: (url: string) => Record<string, unknown>): Promise<{ url: string; close(): Promise<void> }> {
+  let routes: Record<string, unknown> = {};
+  const server = http.createServer((req, res) => {
+    const body = routes[req.url ?? ""];
+    if (body === undefined) {
+      res.writeHead(404);
+      res.end();
+      return;
+    }
+    res.writeHead(200, { "Content-Type": "application/json" });
+    res.end(JSON.stringify(body));
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  routes = documents(url);
+  return { url, close: () => new Promise<void>((r) => server.close(() => r())) };
 }

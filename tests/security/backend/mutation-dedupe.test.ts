@@ -4,17 +4,15 @@
  * must belong to the identity that made the request: another user (or nobody) presenting the same
  * ids runs a fresh mutation as themselves and never sees the first caller's result.
  */
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SignJWT, exportJWK, generateKeyPair, type CryptoKey } from "jose";
 import { anyApi } from "convex/server";
 import { ConvexHttpClient } from "convex/browser";
-import { RawSyncClient, startFixture } from "../../local-backend/protocol/helpers";
+import { RawSyncClient, startFixture, startIssuer } from "../../local-backend/protocol/helpers";
 
 const ADMIN_KEY = "dedupe-admin-key";
 
-let issuerServer: http.Server;
+let issuer: Awaited<ReturnType<typeof startIssuer>> | undefined;
 let issuerUrl: string;
 let keys: { privateKey: CryptoKey; publicKey: CryptoKey };
 let backend: Awaited<ReturnType<typeof startFixture>>;
@@ -22,20 +20,11 @@ let backend: Awaited<ReturnType<typeof startFixture>>;
 beforeAll(async () => {
   keys = await generateKeyPair("RS256");
   const jwks = { keys: [{ ...(await exportJWK(keys.publicKey)), kid: "k1", alg: "RS256", use: "sig" }] };
-  issuerServer = http.createServer((req, res) => {
-    const send = (body: unknown) => {
-      res.writeHead(200, { "Content-Type": "application/json" });
-      res.end(JSON.stringify(body));
-    };
-    if (req.url === "/oidc/.well-known/openid-configuration") send({ issuer: `${issuerUrl}/oidc`, jwks_uri: `${issuerUrl}/oidc/jwks` });
-    else if (req.url === "/oidc/jwks") send(jwks);
-    else {
-      res.writeHead(404);
-      res.end();
-    }
-  });
-  await new Promise<void>((r) => issuerServer.listen(0, "127.0.0.1", () => r()));
-  issuerUrl = `http://127.0.0.1:${(issuerServer.address() as AddressInfo).port}`;
+  issuer = await startIssuer((url) => ({
+    "/oidc/.well-known/openid-configuration": { issuer: `${url}/oidc`, jwks_uri: `${url}/oidc/jwks` },
+    "/oidc/jwks": jwks,
+  }));
+  issuerUrl = issuer.url;
   // read by the fixture's auth.config.ts when the backend loads it
   process.env.PROTOCOL_TEST_OIDC_DOMAIN = `${issuerUrl}/oidc`;
   backend = await startFixture({ adminKey: ADMIN_KEY });
@@ -43,7 +32,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await backend?.stop();
-  await new Promise<void>((r) => issuerServer?.close(() => r()));
+  await issuer?.close();
 });
 
 function token(sub: string, claims: Record<string, unknown> = {}): Promise<string> {
