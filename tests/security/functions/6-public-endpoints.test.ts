@@ -18,23 +18,35 @@ const post = (t: TestConvex, address: string, body: string, headers: Record<stri
 const stored = (t: TestConvex) => t.run(async (ctx) => (await ctx.db.query("errorReports").collect()).length);
 
 describe("6. public endpoints: /api/errors", () => {
+  /** Token buckets refill while a loop runs: what may have been added, at `perMinute`, since `started`. */
+  const refill = (started: number, perMinute: number) => Math.ceil(((Date.now() - started) * perMinute) / 60_000) + 1;
+
   test("a new session id per request does not get past the per-address limit", async () => {
     const t = setupTest();
+    const started = Date.now();
     const statuses: number[] = [];
-    for (let i = 0; i < RATE_LIMIT_PER_MINUTE + 10; i++) statuses.push((await post(t, "203.0.113.5", report(`session-${i}`))).status);
+    for (let i = 0; i < RATE_LIMIT_PER_MINUTE + 20; i++) statuses.push((await post(t, "203.0.113.5", report(`session-${i}`))).status);
+    const accepted = statuses.filter((s) => s === 200).length;
     expect(statuses.slice(0, RATE_LIMIT_PER_MINUTE).every((s) => s === 200)).toBe(true);
-    expect(statuses.slice(RATE_LIMIT_PER_MINUTE).every((s) => s === 429)).toBe(true);
-    expect(await stored(t)).toBe(RATE_LIMIT_PER_MINUTE);
+    expect(statuses.every((s) => s === 200 || s === 429)).toBe(true);
+    expect(accepted).toBeLessThanOrEqual(RATE_LIMIT_PER_MINUTE + refill(started, RATE_LIMIT_PER_MINUTE));
+    expect(accepted).toBeLessThan(statuses.length);
+    expect(await stored(t)).toBe(accepted);
     expect((await post(t, "203.0.113.6", report("other"))).status).toBe(200);
   });
 
   test("many addresses together stop at the global limit", async () => {
     const t = setupTest();
+    const started = Date.now();
     let accepted = 0;
-    for (let i = 0; i < GLOBAL_LIMIT_PER_MINUTE / 25 + 4; i++) {
+    let sent = 0;
+    for (let i = 0; i < GLOBAL_LIMIT_PER_MINUTE / 25 + 8; i++) {
+      sent += 25;
       if ((await post(t, `198.18.${i >> 8}.${i & 255}`, report(`s${i}`, 25))).status === 200) accepted += 25;
     }
-    expect(accepted).toBe(GLOBAL_LIMIT_PER_MINUTE);
+    expect(accepted).toBeGreaterThanOrEqual(GLOBAL_LIMIT_PER_MINUTE);
+    expect(accepted).toBeLessThanOrEqual(GLOBAL_LIMIT_PER_MINUTE + 25 * Math.ceil(refill(started, GLOBAL_LIMIT_PER_MINUTE) / 25));
+    expect(accepted).toBeLessThan(sent);
   });
 
   test("storage is bounded: past the cap the oldest reports go", async () => {
