@@ -12,7 +12,7 @@ import { appError } from "./lib/errors";
 import { resolveRoles } from "./lib/permissions";
 import { createInvitation } from "./model/invitations";
 import { assertGrantable, canManageMember, MEMBER_DENIED } from "./model/grants";
-import { assertKeepsAnAdmin, displayName, isEmail, membersWithUsers } from "./model/orgs";
+import { assertKeepsAnAdmin, assertNotAlreadyMember, displayName, isEmail, membersWithUsers } from "./model/orgs";
 import { normalizeEmail } from "./model/strings";
 import { orgRoleLookup, type Viewer } from "./model/viewer";
 
@@ -75,17 +75,7 @@ export const create = orgMutation("users.manage")({
     if (!name || name.length > 200) throw appError("VALIDATION_ERROR", "Please enter the user's name.");
     const roles = [...new Set(args.roleIds)];
     await assertGrantable(ctx, ctx.viewer, ctx.viewer.orgId, roles);
-    const existing = await ctx.db
-      .query("users")
-      .withIndex("email", (q) => q.eq("email", email))
-      .first();
-    if (existing) {
-      const m = await ctx.db
-        .query("memberships")
-        .withIndex("by_org_user", (q) => q.eq("orgId", ctx.viewer.orgId).eq("userId", existing._id))
-        .unique();
-      if (m) throw appError("DUPLICATE_ERROR", `${email} is already a member of this organization.`);
-    }
+    await assertNotAlreadyMember(ctx, ctx.viewer.orgId, email);
     const { firstName, lastName } = splitName(name);
     return await createInvitation(ctx, {
       orgId: ctx.viewer.orgId,

@@ -6,34 +6,8 @@
 import { v } from "convex/values";
 import { internal } from "./_generated/api";
 import { httpAction, internalMutation, internalQuery } from "./functions";
+import { emailDemoMode, queueEmail } from "./model/emails";
 import { sha256Hex } from "./model/strings";
-import type { MutationCtx } from "./_generated/server";
-import type { Id } from "./_generated/dataModel";
-
-export const DEFAULT_FROM = "Precinct <no-reply@precinct.local>";
-
-export function emailDemoMode(): boolean {
-  return !process.env.RESEND_API_KEY;
-}
-
-export async function queueEmail(
-  ctx: MutationCtx,
-  email: { to: string; subject: string; text: string; html?: string; kind: string; orgId?: Id<"organizations">; from?: string },
-) {
-  const id = await ctx.db.insert("emailOutbox", {
-    orgId: email.orgId,
-    to: email.to,
-    from: email.from ?? process.env.EMAIL_FROM ?? DEFAULT_FROM,
-    subject: email.subject,
-    text: email.text,
-    html: email.html,
-    kind: email.kind,
-    status: "queued",
-    createdAt: Date.now(),
-  });
-  await ctx.scheduler.runAfter(0, internal.integrations.resend.deliver, { id });
-  return id;
-}
 
 export const enqueue = internalMutation({
   args: {

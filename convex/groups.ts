@@ -9,7 +9,8 @@ import type { DataModel, Doc, Id } from "./_generated/dataModel";
 import type { MutationCtx } from "./_generated/server";
 import { appError, internalMutation, orgMutation, orgQuery } from "./functions";
 import { adjustCounter, readCounters } from "./model/counters";
-import { filteredVoters, MAX_PAGE, vVoterFilter } from "./voters";
+import { filteredVoters, MAX_PAGE } from "./model/voters";
+import { vVoterFilter } from "./tables/voters";
 
 /** Members deleted inline when a group is deleted; the rest go in scheduled batches. */
 const PURGE_BATCH = 1000;

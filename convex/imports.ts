@@ -13,88 +13,16 @@ import {
   DELETE_CHUNK,
   isStale,
   loadImport,
+  startImport,
   summaryStats,
 } from "./model/imports";
-import { adjustCounter } from "./model/counters";
 import { loadViewer } from "./model/viewer";
-import { vColumnMapping, vImportFieldType, vImportRow } from "./tables/imports";
-
-const vNewField = v.object({
-  key: v.string(),
-  label: v.string(),
-  type: v.union(v.literal("text"), v.literal("email"), v.literal("phone"), v.literal("date"), v.literal("number")),
-});
-
-const CUSTOM_KEY = /^[a-z0-9][a-z0-9_]*$/;
-const MAX_COLUMNS = 500;
+import { vImportRow, vStartImport } from "./tables/imports";
 
 /** Creates the import (status in_progress) with its mapping, field details and new custom fields. */
 export const start = orgMutation("voters.manage")({
-  args: {
-    filename: v.string(),
-    totalRecords: v.union(v.number(), v.null()),
-    bytesTotal: v.optional(v.number()),
-    fieldMapping: v.array(vColumnMapping),
-    newFields: v.array(vNewField),
-    fieldDetails: v.array(v.object({ column: v.string(), target: v.string(), fieldType: vImportFieldType, sample: v.array(v.string()) })),
-    errorMode: v.union(v.literal("ask"), v.literal("ignore")),
-  },
-  handler: async (ctx, args) => {
-    if (args.fieldMapping.length > MAX_COLUMNS || args.fieldDetails.length > MAX_COLUMNS) throw appError("VALIDATION_ERROR", "Too many columns.");
-    const targets = new Set(args.fieldMapping.map((m) => m.target));
-    if (!targets.has("first_name") || !targets.has("last_name")) {
-      throw appError("VALIDATION_ERROR", "Please map all required fields (First Name, Last Name) before importing.", "Missing required fields");
-    }
-    const orgId = ctx.viewer.orgId;
-    const now = Date.now();
-    const created: string[] = [];
-    for (const f of args.newFields) {
-      if (!CUSTOM_KEY.test(f.key) || f.label.trim() === "") throw appError("VALIDATION_ERROR", "Please provide both field name and label.", "Missing information");
-      const existing = await ctx.db
-        .query("customFieldDefs")
-        .withIndex("by_org_key", (q) => q.eq("orgId", orgId).eq("key", f.key))
-        .unique();
-      if (!existing) {
-        await ctx.db.insert("customFieldDefs", { orgId, key: f.key, label: f.label.trim(), type: f.type, required: false, createdAt: now });
-      }
-      created.push(f.key);
-    }
-    const importId = await ctx.db.insert("importHistory", {
-      orgId,
-      filename: args.filename.slice(0, 255),
-      total_records: args.totalRecords ?? 0,
-      imported_records: 0,
-      failed_records: 0,
-      duplicate_records: 0,
-      processed_records: 0,
-      import_date: now,
-      import_duration_ms: 0,
-      status: "in_progress",
-      field_mapping: args.fieldMapping,
-      new_fields_created: created,
-      createdBy: ctx.viewer.userId,
-      updatedAt: now,
-      nextRow: 1,
-      bytes_total: args.bytesTotal,
-      bytes_done: 0,
-      error_mode: args.errorMode,
-      summary_stats: { total_known: args.totalRecords !== null },
-    });
-    for (const d of args.fieldDetails) {
-      await ctx.db.insert("importFieldDetails", {
-        orgId,
-        importId,
-        csv_field_name: d.column,
-        mapped_to_field: d.target,
-        field_type: d.fieldType,
-        records_processed: 0,
-        validation_errors: 0,
-        sample_data: d.sample.slice(0, 3).map((s) => s.slice(0, 500)),
-      });
-    }
-    await adjustCounter(ctx, orgId, "imports", 1);
-    return importId;
-  },
+  args: vStartImport,
+  handler: async (ctx, args) => await startImport(ctx, ctx.viewer, args),
 });
 
 /** One atomic batch of rows; idempotent by its start row (see model/imports.applyBatch). */

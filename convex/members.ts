@@ -4,8 +4,6 @@
  * accepting as an existing account needs a signed-in user whose email matches.
  */
 import { v } from "convex/values";
-import type { Id } from "./_generated/dataModel";
-import type { QueryCtx } from "./_generated/server";
 import { orgMutation, orgQuery, publicQuery, userMutation } from "./functions";
 import { appError } from "./lib/errors";
 import { INVITABLE_ROLES } from "./lib/permissions";
@@ -17,7 +15,7 @@ import {
   resendInvitation,
 } from "./model/invitations";
 import { assertGrantable, canManageMember, MEMBER_DENIED } from "./model/grants";
-import { displayName, isEmail, membersWithUsers } from "./model/orgs";
+import { assertNotAlreadyMember, displayName, isEmail, membersWithUsers } from "./model/orgs";
 import { normalizeEmail } from "./model/strings";
 import { orgRoleLookup } from "./model/viewer";
 
@@ -99,7 +97,7 @@ export const invite = orgMutation("users.manage")({
       throw appError("VALIDATION_ERROR", "Choose Campaign Manager, Account Administrator, Volunteer or Viewer.");
     }
     await assertGrantable(ctx, ctx.viewer, ctx.viewer.orgId, [args.role]);
-    await assertNotAlreadyMember(ctx.db, ctx.viewer.orgId, email);
+    await assertNotAlreadyMember(ctx, ctx.viewer.orgId, email);
     return await createInvitation(ctx, {
       orgId: ctx.viewer.orgId,
       orgName: ctx.viewer.org.name,
@@ -113,22 +111,6 @@ export const invite = orgMutation("users.manage")({
     });
   },
 });
-
-/** Refuses an invitation to someone who already is an active member of this organisation. */
-async function assertNotAlreadyMember(db: QueryCtx["db"], orgId: Id<"organizations">, email: string) {
-  const user = await db
-    .query("users")
-    .withIndex("email", (q) => q.eq("email", email))
-    .first();
-  if (!user) return;
-  const membership = await db
-    .query("memberships")
-    .withIndex("by_org_user", (q) => q.eq("orgId", orgId).eq("userId", user._id))
-    .unique();
-  if (membership && membership.status === "active") {
-    throw appError("DUPLICATE_ERROR", `${email} is already a member of this organization.`);
-  }
-}
 
 /** Sends a pending invitation again with a new link; the old link stops working. */
 export const resend = orgMutation("users.manage")({

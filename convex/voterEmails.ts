@@ -4,9 +4,9 @@
  * Requires messaging.send (campaign managers and super admins).
  */
 import { v } from "convex/values";
-import { emailDemoMode, queueEmail } from "./emails";
 import { appError, orgMutation, orgQuery } from "./functions";
 import { adjustCounter } from "./model/counters";
+import { emailDemoMode, queueEmail } from "./model/emails";
 
 /** Whether sending is a demo (no provider credentials): the modal labels itself so. */
 export const status = orgQuery("voters.view")({

@@ -4,55 +4,22 @@
  * voters.update edits; only voters.manage creates, deletes and reorders the form, and exporting
  * the whole file takes voters.export (which comes with voters.manage).
  */
-import { paginationOptsValidator, type GenericDatabaseReader, type OrderedQuery } from "convex/server";
+import { paginationOptsValidator } from "convex/server";
 import { v } from "convex/values";
-import type { DataModel, Doc, Id } from "./_generated/dataModel";
+import type { Doc } from "./_generated/dataModel";
 import { appError, orgMutation, orgQuery } from "./functions";
-import { cleanVoterFields, deleteVoter, insertVoter, updateVoter, voterValidationProblem } from "./model/voters";
-import { vVoterFields, type VoterFields } from "./tables/voters";
-
-export const vVoterFilter = {
-  search: v.optional(v.string()),
-  party: v.optional(v.string()),
-  status: v.optional(v.string()),
-};
-export type VoterFilter = { search?: string; party?: string; status?: string };
-
-/** Largest batch of bulk work (adding matching voters to a group) and rows per export call. */
-export const MAX_PAGE = 1000;
-/** Largest list page: reading the whole file in bulk is the export's job (voters.export). */
-export const MAX_LIST_PAGE = 200;
-
-/**
- * The one query behind the list, the export and "add all matching to a group": full-text search
- * (search index, filter fields party/status) or an index range, newest first. Never a scan.
- */
-export function filteredVoters(
-  db: GenericDatabaseReader<DataModel>,
-  orgId: Id<"organizations">,
-  f: VoterFilter,
-): OrderedQuery<DataModel["voters"]> {
-  const search = f.search?.trim().toLowerCase();
-  const party = f.party || undefined;
-  const status = f.status || undefined;
-  if (search) {
-    return db.query("voters").withSearchIndex("search_text", (q) => {
-      let s = q.search("searchText", search).eq("orgId", orgId);
-      if (party) s = s.eq("party_affiliation", party);
-      if (status) s = s.eq("status", status);
-      return s;
-    });
-  }
-  if (party && status) {
-    return db
-      .query("voters")
-      .withIndex("by_org_party_status", (q) => q.eq("orgId", orgId).eq("party_affiliation", party).eq("status", status))
-      .order("desc");
-  }
-  if (party) return db.query("voters").withIndex("by_org_party", (q) => q.eq("orgId", orgId).eq("party_affiliation", party)).order("desc");
-  if (status) return db.query("voters").withIndex("by_org_status", (q) => q.eq("orgId", orgId).eq("status", status)).order("desc");
-  return db.query("voters").withIndex("by_org", (q) => q.eq("orgId", orgId)).order("desc");
-}
+import {
+  assertValidVoter,
+  cleanVoterFields,
+  loadVoter,
+  deleteVoter,
+  filteredVoters,
+  insertVoter,
+  MAX_LIST_PAGE,
+  MAX_PAGE,
+  updateVoter,
+} from "./model/voters";
+import { vVoterFields, vVoterFilter } from "./tables/voters";
 
 function clampPage<T extends { numItems: number }>(opts: T): T {
   return { ...opts, numItems: Math.max(1, Math.min(MAX_LIST_PAGE, Math.floor(opts.numItems))) };
@@ -110,36 +77,21 @@ export const quickSearch = orgQuery("voters.view")({
   },
 });
 
-async function validate(ctx: { db: GenericDatabaseReader<DataModel>; viewer: { orgId: Id<"organizations"> } }, fields: VoterFields) {
-  const defs = await ctx.db
-    .query("customFieldDefs")
-    .withIndex("by_org_key", (q) => q.eq("orgId", ctx.viewer.orgId))
-    .collect();
-  const problem = voterValidationProblem(fields, defs);
-  if (problem) throw appError("VALIDATION_ERROR", problem.message, problem.title);
-}
-
 export const create = orgMutation("voters.manage")({
   args: { fields: vVoterFields },
   handler: async (ctx, { fields }) => {
     const clean = cleanVoterFields(fields);
-    await validate(ctx, clean);
+    await assertValidVoter(ctx.db, ctx.viewer.orgId, clean);
     return await insertVoter(ctx, ctx.viewer.orgId, clean);
   },
 });
-
-async function loadVoter(db: GenericDatabaseReader<DataModel>, id: Id<"voters">): Promise<Doc<"voters">> {
-  const voter = await db.get(id);
-  if (!voter) throw appError("NOT_FOUND");
-  return voter;
-}
 
 export const update = orgMutation("voters.update")({
   args: { id: v.id("voters"), fields: vVoterFields },
   handler: async (ctx, { id, fields }) => {
     const voter = await loadVoter(ctx.db, id);
     const clean = cleanVoterFields(fields);
-    await validate(ctx, clean);
+    await assertValidVoter(ctx.db, ctx.viewer.orgId, clean);
     await updateVoter(ctx, voter, clean);
     return id;
   },

@@ -1,7 +1,7 @@
 /** Invitation tokens: created by admins, emailed, accepted once before they expire. */
 import type { Doc, Id } from "../_generated/dataModel";
 import type { MutationCtx, QueryCtx } from "../_generated/server";
-import { queueEmail } from "../emails";
+import { queueEmail } from "./emails";
 import { appError } from "../lib/errors";
 import { addMember } from "./orgs";
 import { normalizeEmail, randomToken, sha256Hex } from "./strings";

@@ -100,3 +100,19 @@ export async function membersWithUsers(ctx: QueryCtx, orgId: Id<"organizations">
   }
   return out;
 }
+
+/** Refuses inviting or creating someone who already is an active member of this organisation. */
+export async function assertNotAlreadyMember(ctx: QueryCtx, orgId: Id<"organizations">, email: string) {
+  const user = await ctx.db
+    .query("users")
+    .withIndex("email", (q) => q.eq("email", email))
+    .first();
+  if (!user) return;
+  const membership = await ctx.db
+    .query("memberships")
+    .withIndex("by_org_user", (q) => q.eq("orgId", orgId).eq("userId", user._id))
+    .unique();
+  if (membership && membership.status === "active") {
+    throw appError("DUPLICATE_ERROR", `${email} is already a member of this organization.`);
+  }
+}

@@ -1,8 +1,9 @@
 /** Building and writing voter documents: derived search/dedupe fields and counters stay in step. */
-import type { WithoutSystemFields } from "convex/server";
-import type { Doc, Id } from "../_generated/dataModel";
+import type { GenericDatabaseReader, OrderedQuery, WithoutSystemFields } from "convex/server";
+import type { DataModel, Doc, Id } from "../_generated/dataModel";
 import type { MutationCtx } from "../_generated/server";
-import type { VoterFields } from "../tables/voters";
+import { appError } from "../lib/errors";
+import type { VoterFields, VoterFilter } from "../tables/voters";
 import { adjustCounter } from "./counters";
 
 /** Lowercased text the search index matches: names, email and phone. */
@@ -117,4 +118,57 @@ export function voterValidationProblem(
     return { title: "Invalid state voter history", message: "State voter history must be a whole number from 0 to 4." };
   }
   return null;
+}
+
+/** Largest batch of bulk work (adding matching voters to a group) and rows per export call. */
+export const MAX_PAGE = 1000;
+/** Largest list page: reading the whole file in bulk is the export's job (voters.export). */
+export const MAX_LIST_PAGE = 200;
+
+/**
+ * The one query behind the list, the export and "add all matching to a group": full-text search
+ * (search index, filter fields party/status) or an index range, newest first. Never a scan.
+ */
+export function filteredVoters(
+  db: GenericDatabaseReader<DataModel>,
+  orgId: Id<"organizations">,
+  f: VoterFilter,
+): OrderedQuery<DataModel["voters"]> {
+  const search = f.search?.trim().toLowerCase();
+  const party = f.party || undefined;
+  const status = f.status || undefined;
+  if (search) {
+    return db.query("voters").withSearchIndex("search_text", (q) => {
+      let s = q.search("searchText", search).eq("orgId", orgId);
+      if (party) s = s.eq("party_affiliation", party);
+      if (status) s = s.eq("status", status);
+      return s;
+    });
+  }
+  if (party && status) {
+    return db
+      .query("voters")
+      .withIndex("by_org_party_status", (q) => q.eq("orgId", orgId).eq("party_affiliation", party).eq("status", status))
+      .order("desc");
+  }
+  if (party) return db.query("voters").withIndex("by_org_party", (q) => q.eq("orgId", orgId).eq("party_affiliation", party)).order("desc");
+  if (status) return db.query("voters").withIndex("by_org_status", (q) => q.eq("orgId", orgId).eq("status", status)).order("desc");
+  return db.query("voters").withIndex("by_org", (q) => q.eq("orgId", orgId)).order("desc");
+}
+
+/** Refuses fields that break the voter rules or the organisation's required custom fields. */
+export async function assertValidVoter(db: GenericDatabaseReader<DataModel>, orgId: Id<"organizations">, fields: VoterFields) {
+  const defs = await db
+    .query("customFieldDefs")
+    .withIndex("by_org_key", (q) => q.eq("orgId", orgId))
+    .collect();
+  const problem = voterValidationProblem(fields, defs);
+  if (problem) throw appError("VALIDATION_ERROR", problem.message, problem.title);
+}
+
+/** The voter, or NOT_FOUND (the organisation's database hides other organisations' voters). */
+export async function loadVoter(db: GenericDatabaseReader<DataModel>, id: Id<"voters">): Promise<Doc<"voters">> {
+  const voter = await db.get(id);
+  if (!voter) throw appError("NOT_FOUND");
+  return voter;
 }

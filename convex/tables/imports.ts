@@ -1,6 +1,7 @@
 /** Contact imports: history (with live progress and resume state), per-column details and per-row outcomes. */
 import { defineTable } from "convex/server";
-import { v, type Infer } from "convex/values";
+import { v, type Infer, type ObjectType } from "convex/values";
+import { IMPORTABLE_VOTER_FIELDS, vVoterFields } from "./voters";
 
 export const vImportStatus = v.union(
   v.literal("in_progress"),
@@ -16,28 +17,28 @@ export const vColumnMapping = v.object({ column: v.string(), target: v.string() 
 export const vImportFieldType = v.union(v.literal("existing"), v.literal("new"), v.literal("ignored"));
 
 /** The voter fields one imported row may carry (already normalised by the browser-side reader). */
-export const vImportFields = v.object({
-  first_name: v.string(),
-  last_name: v.string(),
-  email: v.optional(v.string()),
-  phone: v.optional(v.string()),
-  address: v.optional(v.string()),
-  city: v.optional(v.string()),
-  state: v.optional(v.string()),
-  zip: v.optional(v.string()),
-  date_of_birth: v.optional(v.string()),
-  party_affiliation: v.optional(v.string()),
-  status: v.optional(v.string()),
-  registration_date: v.optional(v.string()),
-  notes: v.optional(v.string()),
-  voter_id: v.optional(v.string()),
-  precinct: v.optional(v.string()),
-  state_voter_history: v.optional(v.number()),
-  custom_fields: v.optional(v.record(v.string(), v.string())),
-});
+export const vImportFields = vVoterFields.pick(...IMPORTABLE_VOTER_FIELDS, "custom_fields");
 export type ImportFieldsDoc = Infer<typeof vImportFields>;
 
 export const vImportRow = v.object({ row: v.number(), fields: vImportFields });
+
+/** A custom field the import creates (of the types a column's values can be checked as). */
+export const vImportCustomFieldType = v.union(v.literal("text"), v.literal("email"), v.literal("phone"), v.literal("date"), v.literal("number"));
+export type ImportCustomFieldType = Infer<typeof vImportCustomFieldType>;
+export const vNewImportField = v.object({ key: v.string(), label: v.string(), type: vImportCustomFieldType });
+export type NewImportField = Infer<typeof vNewImportField>;
+
+/** What the browser sends to start an import (imports.start). */
+export const vStartImport = {
+  filename: v.string(),
+  totalRecords: v.union(v.number(), v.null()),
+  bytesTotal: v.optional(v.number()),
+  fieldMapping: v.array(vColumnMapping),
+  newFields: v.array(vNewImportField),
+  fieldDetails: v.array(v.object({ column: v.string(), target: v.string(), fieldType: vImportFieldType, sample: v.array(v.string()) })),
+  errorMode: v.union(v.literal("ask"), v.literal("ignore")),
+};
+export type StartImportArgs = ObjectType<typeof vStartImport>;
 
 export const importTables = {
   importHistory: defineTable({

@@ -1,82 +1,98 @@
 /** Voters, custom field definitions, voter groups and their members, campaigns and targets. */
 import { defineTable } from "convex/server";
-import { v, type Infer } from "convex/values";
+import { v, type GenericValidator, type Infer, type ObjectType } from "convex/values";
+
+/**
+ * The voter vocabulary, in one place (spec/1 §3): each editable field's validator and, where the
+ * field appears in the voter form or the import, how (label, input type, form section, whether
+ * required, dropdown options, import type). Everything else derives from this record: the
+ * table's fields, the argument validators (create/update, import rows), the form, the export
+ * columns and the import's target list. Adding a voter field is one entry here. Form order is the
+ * order of the entries.
+ */
+type FormMeta = { label: string; type: VoterFieldType; section: VoterFormSection; required: boolean; options?: readonly string[] };
+/** How an import column is checked and normalised when it maps to the field. */
+export type ImportTargetType = "text" | "email" | "phone" | "date" | "number" | "zip" | "party" | "status";
+type FieldMeta = { form?: FormMeta; import?: ImportTargetType; importLabel?: string };
+type FieldSpec<V extends GenericValidator> = { validator: V } & FieldMeta;
+/** One field: its validator and metadata (the metadata's literal type is kept: it says which fields import). */
+const field = <V extends GenericValidator, M extends FieldMeta = object>(validator: V, meta?: M): { validator: V } & M =>
+  ({ validator, ...meta }) as { validator: V } & M;
+const optionalText = () => v.optional(v.string());
 
 export const VOTER_STATUSES = ["Active", "Inactive", "Pending", "Suspended"] as const;
 export const PARTIES = ["Democrat", "Republican", "Independent", "Green Party", "Libertarian"] as const;
 
-/** Editable voter fields (spec/1 §3), all optional but first/last name. */
-export const voterFields = {
-  voter_id: v.optional(v.string()),
-  first_name: v.string(),
-  last_name: v.string(),
-  email: v.optional(v.string()),
-  phone: v.optional(v.string()),
-  status: v.optional(v.string()),
-  party_affiliation: v.optional(v.string()),
-  precinct: v.optional(v.string()),
-  address: v.optional(v.string()),
-  street: v.optional(v.string()),
-  city: v.optional(v.string()),
-  state: v.optional(v.string()),
-  zip: v.optional(v.string()),
-  zip_code: v.optional(v.string()),
-  notes: v.optional(v.string()),
-  date_of_birth: v.optional(v.string()),
-  registration_date: v.optional(v.string()),
-  state_voter_history: v.optional(v.number()),
-  from_state_database: v.optional(v.boolean()),
-  state_verified_first_name: v.optional(v.string()),
-  state_verified_last_name: v.optional(v.string()),
-  state_verified_phone: v.optional(v.string()),
-  state_verified_street: v.optional(v.string()),
-  state_verified_city: v.optional(v.string()),
-  state_verified_state: v.optional(v.string()),
-  state_verified_zip: v.optional(v.string()),
-  custom_fields: v.optional(v.record(v.string(), v.string())),
-};
-export const vVoterFields = v.object(voterFields);
-
 export type VoterFormSection = "personal" | "address" | "state_voter" | "state_verified" | "political" | "notes" | "custom";
 export const VOTER_FORM_SECTIONS: VoterFormSection[] = ["personal", "address", "state_voter", "state_verified", "political", "notes", "custom"];
 export type VoterFieldType = "text" | "textarea" | "email" | "phone" | "date" | "dropdown" | "number" | "boolean";
-export type VoterFieldDef = {
-  key: string;
-  label: string;
-  type: VoterFieldType;
-  section: VoterFormSection;
-  required: boolean;
-  options?: string[];
+
+export const VOTER_FIELD_SPECS = {
+  first_name: field(v.string(), { form: { label: "First Name", type: "text", section: "personal", required: true }, import: "text" }),
+  last_name: field(v.string(), { form: { label: "Last Name", type: "text", section: "personal", required: true }, import: "text" }),
+  email: field(optionalText(), { form: { label: "Email", type: "email", section: "personal", required: false }, import: "email" }),
+  phone: field(optionalText(), { form: { label: "Phone", type: "phone", section: "personal", required: false }, import: "phone" }),
+  date_of_birth: field(optionalText(), { form: { label: "Date of Birth", type: "date", section: "personal", required: false }, import: "date" }),
+  voter_id: field(optionalText(), { form: { label: "Voter ID", type: "text", section: "personal", required: false }, import: "text" }),
+  address: field(optionalText(), { form: { label: "Address", type: "text", section: "address", required: false }, import: "text" }),
+  street: field(optionalText(), { form: { label: "Street", type: "text", section: "address", required: false } }),
+  city: field(optionalText(), { form: { label: "City", type: "text", section: "address", required: false }, import: "text" }),
+  state: field(optionalText(), { form: { label: "State", type: "text", section: "address", required: false }, import: "text" }),
+  zip: field(optionalText(), { form: { label: "ZIP Code", type: "text", section: "address", required: false }, import: "zip" }),
+  precinct: field(optionalText(), { form: { label: "Precinct", type: "text", section: "address", required: false }, import: "text" }),
+  state_voter_history: field(v.optional(v.number()), {
+    form: { label: "State Voter History (0-4)", type: "number", section: "state_voter", required: false },
+    import: "number",
+  }),
+  from_state_database: field(v.optional(v.boolean()), { form: { label: "From State Database", type: "boolean", section: "state_voter", required: false } }),
+  state_verified_first_name: field(optionalText(), { form: { label: "State Verified First Name", type: "text", section: "state_verified", required: false } }),
+  state_verified_last_name: field(optionalText(), { form: { label: "State Verified Last Name", type: "text", section: "state_verified", required: false } }),
+  state_verified_phone: field(optionalText(), { form: { label: "State Verified Phone", type: "phone", section: "state_verified", required: false } }),
+  state_verified_street: field(optionalText(), { form: { label: "State Verified Street", type: "text", section: "state_verified", required: false } }),
+  state_verified_city: field(optionalText(), { form: { label: "State Verified City", type: "text", section: "state_verified", required: false } }),
+  state_verified_state: field(optionalText(), { form: { label: "State Verified State", type: "text", section: "state_verified", required: false } }),
+  state_verified_zip: field(optionalText(), { form: { label: "State Verified ZIP", type: "text", section: "state_verified", required: false } }),
+  party_affiliation: field(optionalText(), {
+    form: { label: "Party Affiliation", type: "dropdown", section: "political", required: false, options: PARTIES },
+    import: "party",
+  }),
+  status: field(optionalText(), { form: { label: "Status", type: "dropdown", section: "political", required: false, options: VOTER_STATUSES }, import: "status" }),
+  registration_date: field(optionalText(), { form: { label: "Registration Date", type: "date", section: "political", required: false }, import: "date" }),
+  notes: field(optionalText(), { form: { label: "Notes", type: "textarea", section: "notes", required: false }, import: "text" }),
+  /** a second ZIP column some files carry; kept, exported, not edited */
+  zip_code: field(optionalText()),
+  custom_fields: field(v.optional(v.record(v.string(), v.string()))),
 };
 
+type Specs = typeof VOTER_FIELD_SPECS;
+export type VoterFieldKey = keyof Specs;
+const specEntries = Object.entries(VOTER_FIELD_SPECS) as [VoterFieldKey, FieldSpec<GenericValidator>][];
+
+/** The editable voter fields' validators (the table's fields, create/update arguments). */
+export const voterFields = Object.fromEntries(specEntries.map(([k, s]) => [k, s.validator])) as { [K in VoterFieldKey]: Specs[K]["validator"] };
+export const vVoterFields = v.object(voterFields);
+export type VoterFields = Infer<typeof vVoterFields>;
+
+type ImportableKey = { [K in VoterFieldKey]: Specs[K] extends { import: ImportTargetType } ? K : never }[VoterFieldKey];
+/** The fields an import column may map to, in form order. */
+export const IMPORTABLE_VOTER_FIELDS = specEntries.filter(([, s]) => s.import !== undefined).map(([k]) => k) as ImportableKey[];
+
+export type VoterFieldDef = FormMeta & { key: VoterFieldKey };
 /** The built-in voter form fields in their default order (spec/1 §2 add/edit, §3 voter). */
-export const VOTER_FIELD_DEFS: VoterFieldDef[] = [
-  { key: "first_name", label: "First Name", type: "text", section: "personal", required: true },
-  { key: "last_name", label: "Last Name", type: "text", section: "personal", required: true },
-  { key: "email", label: "Email", type: "email", section: "personal", required: false },
-  { key: "phone", label: "Phone", type: "phone", section: "personal", required: false },
-  { key: "date_of_birth", label: "Date of Birth", type: "date", section: "personal", required: false },
-  { key: "voter_id", label: "Voter ID", type: "text", section: "personal", required: false },
-  { key: "address", label: "Address", type: "text", section: "address", required: false },
-  { key: "street", label: "Street", type: "text", section: "address", required: false },
-  { key: "city", label: "City", type: "text", section: "address", required: false },
-  { key: "state", label: "State", type: "text", section: "address", required: false },
-  { key: "zip", label: "ZIP Code", type: "text", section: "address", required: false },
-  { key: "precinct", label: "Precinct", type: "text", section: "address", required: false },
-  { key: "state_voter_history", label: "State Voter History (0-4)", type: "number", section: "state_voter", required: false },
-  { key: "from_state_database", label: "From State Database", type: "boolean", section: "state_voter", required: false },
-  { key: "state_verified_first_name", label: "State Verified First Name", type: "text", section: "state_verified", required: false },
-  { key: "state_verified_last_name", label: "State Verified Last Name", type: "text", section: "state_verified", required: false },
-  { key: "state_verified_phone", label: "State Verified Phone", type: "phone", section: "state_verified", required: false },
-  { key: "state_verified_street", label: "State Verified Street", type: "text", section: "state_verified", required: false },
-  { key: "state_verified_city", label: "State Verified City", type: "text", section: "state_verified", required: false },
-  { key: "state_verified_state", label: "State Verified State", type: "text", section: "state_verified", required: false },
-  { key: "state_verified_zip", label: "State Verified ZIP", type: "text", section: "state_verified", required: false },
-  { key: "party_affiliation", label: "Party Affiliation", type: "dropdown", section: "political", required: false, options: ["Democrat", "Republican", "Independent", "Green Party", "Libertarian"] },
-  { key: "status", label: "Status", type: "dropdown", section: "political", required: false, options: ["Active", "Inactive", "Pending", "Suspended"] },
-  { key: "registration_date", label: "Registration Date", type: "date", section: "political", required: false },
-  { key: "notes", label: "Notes", type: "textarea", section: "notes", required: false },
-];
+export const VOTER_FIELD_DEFS: VoterFieldDef[] = specEntries.flatMap(([key, s]) => (s.form ? [{ key, ...s.form }] : []));
+
+/** The import's targets among the voter fields: key, label, how a column is checked, required. */
+export const VOTER_IMPORT_TARGETS = specEntries.flatMap(([key, s]) =>
+  s.import ? [{ key, label: s.importLabel ?? s.form?.label ?? key, type: s.import, required: s.form?.required ?? false }] : [],
+);
+
+/** The voter list's filter (list, export, "add all matching to a group"). */
+export const vVoterFilter = {
+  search: v.optional(v.string()),
+  party: v.optional(v.string()),
+  status: v.optional(v.string()),
+};
+export type VoterFilter = ObjectType<typeof vVoterFilter>;
 
 /** Pairs of (voter field, state-verified field) compared on the detail page. */
 export const STATE_VERIFIED_PAIRS: [keyof VoterFields, keyof VoterFields][] = [
@@ -88,8 +104,8 @@ export const STATE_VERIFIED_PAIRS: [keyof VoterFields, keyof VoterFields][] = [
   ["state", "state_verified_state"],
   ["zip", "state_verified_zip"],
 ];
-export type VoterFields = Infer<typeof vVoterFields>;
 
+/** The types a custom field may have (the voter form offers all but number; imports create number ones). */
 export const vCustomFieldType = v.union(
   v.literal("text"),
   v.literal("textarea"),
@@ -99,6 +115,7 @@ export const vCustomFieldType = v.union(
   v.literal("dropdown"),
   v.literal("number"),
 );
+export type CustomFieldType = Infer<typeof vCustomFieldType>;
 
 export const voterTables = {
   voters: defineTable({
