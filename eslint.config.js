@@ -1,4 +1,5 @@
 import convexPlugin from "@convex-dev/eslint-plugin";
+import layering from "./eslint-rules/layering.js";
 import reactHooks from "eslint-plugin-react-hooks";
 import tseslint from "typescript-eslint";
 
@@ -66,6 +67,12 @@ export default tseslint.config(
   {
     files: ["convex/functions.ts"],
     rules: { "no-restricted-imports": "off" },
+  },
+  {
+    // Which part of the tree may import which (eslint-rules/layering.js, ARCHITECTURE.md).
+    files: ["src/**/*.{ts,tsx}", "convex/**/*.ts", "local-backend/**/*.ts"],
+    plugins: { precinct: layering },
+    rules: { "precinct/layering": "error" },
   },
   {
     files: ["src/**/*.{ts,tsx}"],

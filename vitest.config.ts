@@ -1,5 +1,9 @@
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
+import { aliases } from "./vite.config";
+
+/** The app's import aliases (`@/`, `@convex/`), for every project that may load src/. */
+const appAlias = Object.entries(aliases).map(([find, replacement]) => ({ find, replacement }));
 
 // Three kinds of tests: Convex functions on convex-test (edge runtime) and on local-backend (Node),
 // the embedded backend and pure libraries on Node, React components in jsdom.
@@ -7,6 +11,7 @@ export default defineConfig({
   test: {
     projects: [
       {
+        resolve: { alias: appAlias },
         test: {
           name: "convex",
           include: ["tests/convex/**/*.test.ts", "tests/security/functions/*.test.ts"],
@@ -17,7 +22,7 @@ export default defineConfig({
       {
         // The same function tests on local-backend (DESIGN.md §2: fidelity is proven on both).
         resolve: {
-          alias: [{ find: /^\.\/setup$/, replacement: fileURLToPath(new URL("./tests/convex/setup.local.ts", import.meta.url)) }],
+          alias: [{ find: /^\.\/setup$/, replacement: fileURLToPath(new URL("./tests/convex/setup.local.ts", import.meta.url)) }, ...appAlias],
         },
         test: {
           name: "convex-local",
@@ -29,6 +34,7 @@ export default defineConfig({
         },
       },
       {
+        resolve: { alias: appAlias },
         test: {
           name: "node",
           include: ["tests/local-backend/**/*.test.ts", "tests/lib/**/*.test.ts", "tests/security/lib/*.test.ts", "tests/security/backend/**/*.test.ts"],
@@ -39,6 +45,7 @@ export default defineConfig({
         },
       },
       {
+        resolve: { alias: appAlias },
         test: {
           name: "web",
           include: ["tests/src/**/*.test.{ts,tsx}"],

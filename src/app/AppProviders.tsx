@@ -1,17 +1,26 @@
-import { ConvexAuthProvider } from "@convex-dev/auth/react";
+import { ConvexAuthProvider, useAuthToken } from "@convex-dev/auth/react";
 import { ClerkProvider, useAuth } from "@clerk/react";
 import { Theme } from "@radix-ui/themes";
 import { ConvexReactClient } from "convex/react";
 import { ConvexProviderWithClerk } from "convex/react-clerk";
+import { useEffect } from "react";
 import { BrowserRouter } from "react-router-dom";
 import { Toaster } from "sonner";
-import { CLERK_PUBLISHABLE_KEY, CONVEX_URL } from "../lib/config";
+import { CLERK_PUBLISHABLE_KEY, CONVEX_URL } from "@/lib/config";
 import { AppRoutes } from "./AppRoutes";
-import { AppAuthProvider } from "./auth/AppAuth";
+import { AppAuthProvider } from "@/session/AppAuth";
 import { AppErrorBoundary } from "./errors/AppErrorBoundary";
-import { ViewerProvider } from "./viewer/ViewerProvider";
+import { setErrorReportToken } from "./errors/globalErrorHandler";
+import { ViewerProvider } from "@/session/ViewerProvider";
 
 const convex = new ConvexReactClient(CONVEX_URL);
+
+/** Error reports carry the signed-in user's token (Convex Auth), so they reach their organisation. */
+function ErrorReportToken() {
+  const token = useAuthToken();
+  useEffect(() => setErrorReportToken(token), [token]);
+  return null;
+}
 
 /** Convex Auth by default; Clerk when its publishable key is configured (DESIGN §3). */
 export function AppProviders() {
@@ -36,7 +45,10 @@ export function AppProviders() {
           </ConvexProviderWithClerk>
         </ClerkProvider>
       ) : (
-        <ConvexAuthProvider client={convex}>{app}</ConvexAuthProvider>
+        <ConvexAuthProvider client={convex}>
+          <ErrorReportToken />
+          {app}
+        </ConvexAuthProvider>
       )}
     </Theme>
   );

@@ -9,32 +9,32 @@ function page<K extends string>(load: () => Promise<Record<K, ComponentType>>, n
   return lazy(async () => ({ default: (await load())[name] }));
 }
 
-const LandingPage = page(() => import("../features/landing/LandingPage"), "LandingPage");
-const LoginRedirect = page(() => import("../features/auth/LoginRedirect"), "LoginRedirect");
-const RegisterPage = page(() => import("../features/auth/RegisterPage"), "RegisterPage");
-const ForgotPasswordPage = page(() => import("../features/auth/ForgotPasswordPage"), "ForgotPasswordPage");
-const ResetPasswordPage = page(() => import("../features/auth/ResetPasswordPage"), "ResetPasswordPage");
-const DevMailboxPage = page(() => import("../features/auth/DevMailboxPage"), "DevMailboxPage");
-const AcceptInvitationPage = page(() => import("../features/admin/AcceptInvitationPage"), "AcceptInvitationPage");
-const DashboardPage = page(() => import("../features/dashboard/DashboardPage"), "DashboardPage");
-const VotersPage = page(() => import("../features/voters/VotersPage"), "VotersPage");
-const VoterDetailPage = page(() => import("../features/voters/VoterDetailPage"), "VoterDetailPage");
-const VoterFormPage = page(() => import("../features/voters/VoterFormPage"), "VoterFormPage");
-const VoterGroupsPage = page(() => import("../features/groups/VoterGroupsPage"), "VoterGroupsPage");
-const ImportPage = page(() => import("../features/import/ImportPage"), "ImportPage");
-const ImportHistoryPage = page(() => import("../features/import/ImportHistoryPage"), "ImportHistoryPage");
-const DebugImportPage = page(() => import("../features/import/DebugImportPage"), "DebugImportPage");
-const ProfilePage = page(() => import("../features/profile/ProfilePage"), "ProfilePage");
-const SmsCenterPage = page(() => import("../features/messaging/SmsCenterPage"), "SmsCenterPage");
-const AccountSettingsPage = page(() => import("../features/admin/AccountSettingsPage"), "AccountSettingsPage");
-const SubscriptionPage = page(() => import("../features/admin/SubscriptionPage"), "SubscriptionPage");
-const UserRoleManagementPage = page(() => import("../features/admin/UserRoleManagementPage"), "UserRoleManagementPage");
-const SettingsPage = page(() => import("../features/info/SettingsPage"), "SettingsPage");
-const RoadmapPage = page(() => import("../features/info/RoadmapPage"), "RoadmapPage");
-const DistrictsPage = page(() => import("../features/info/DistrictsPage"), "DistrictsPage");
-const WalkListsPage = page(() => import("../features/info/WalkListsPage"), "WalkListsPage");
-const PollsSurveysPage = page(() => import("../features/info/PollsSurveysPage"), "PollsSurveysPage");
-const UpcomingAreaPage = page(() => import("../features/info/UpcomingAreaPage"), "UpcomingAreaPage");
+const LandingPage = page(() => import("@/features/landing/LandingPage"), "LandingPage");
+const LoginRedirect = page(() => import("@/features/auth/LoginRedirect"), "LoginRedirect");
+const RegisterPage = page(() => import("@/features/auth/RegisterPage"), "RegisterPage");
+const ForgotPasswordPage = page(() => import("@/features/auth/ForgotPasswordPage"), "ForgotPasswordPage");
+const ResetPasswordPage = page(() => import("@/features/auth/ResetPasswordPage"), "ResetPasswordPage");
+const DevMailboxPage = page(() => import("@/features/auth/DevMailboxPage"), "DevMailboxPage");
+const AcceptInvitationPage = page(() => import("@/features/admin/AcceptInvitationPage"), "AcceptInvitationPage");
+const DashboardPage = page(() => import("@/features/dashboard/DashboardPage"), "DashboardPage");
+const VotersPage = page(() => import("@/features/voters/VotersPage"), "VotersPage");
+const VoterDetailPage = page(() => import("@/features/voters/VoterDetailPage"), "VoterDetailPage");
+const VoterFormPage = page(() => import("@/features/voters/VoterFormPage"), "VoterFormPage");
+const VoterGroupsPage = page(() => import("@/features/groups/VoterGroupsPage"), "VoterGroupsPage");
+const ImportPage = page(() => import("@/features/import/ImportPage"), "ImportPage");
+const ImportHistoryPage = page(() => import("@/features/import/ImportHistoryPage"), "ImportHistoryPage");
+const DebugImportPage = page(() => import("@/features/import/DebugImportPage"), "DebugImportPage");
+const ProfilePage = page(() => import("@/features/profile/ProfilePage"), "ProfilePage");
+const SmsCenterPage = page(() => import("@/features/messaging/SmsCenterPage"), "SmsCenterPage");
+const AccountSettingsPage = page(() => import("@/features/admin/AccountSettingsPage"), "AccountSettingsPage");
+const SubscriptionPage = page(() => import("@/features/admin/SubscriptionPage"), "SubscriptionPage");
+const UserRoleManagementPage = page(() => import("@/features/admin/UserRoleManagementPage"), "UserRoleManagementPage");
+const SettingsPage = page(() => import("@/features/info/SettingsPage"), "SettingsPage");
+const RoadmapPage = page(() => import("@/features/info/RoadmapPage"), "RoadmapPage");
+const DistrictsPage = page(() => import("@/features/info/DistrictsPage"), "DistrictsPage");
+const WalkListsPage = page(() => import("@/features/info/WalkListsPage"), "WalkListsPage");
+const PollsSurveysPage = page(() => import("@/features/info/PollsSurveysPage"), "PollsSurveysPage");
+const UpcomingAreaPage = page(() => import("@/features/info/UpcomingAreaPage"), "UpcomingAreaPage");
 
 function Loading() {
   return (

@@ -1,9 +1,9 @@
 import { Callout, Flex, Spinner, Text } from "@radix-ui/themes";
 import type { ReactNode } from "react";
 import { Navigate, useLocation } from "react-router-dom";
-import type { Permission } from "../../convex/lib/permissions";
-import { useAppAuth } from "./auth/AppAuth";
-import { useViewer } from "./viewer/ViewerProvider";
+import type { Permission } from "@convex/lib/permissions";
+import { useAppAuth } from "@/session/AppAuth";
+import { useViewer } from "@/session/ViewerProvider";
 
 type AuthGuardProps = {
   children: ReactNode;

@@ -1,9 +1,8 @@
-import { useAuthActions, useAuthToken } from "@convex-dev/auth/react";
+import { useAuthActions } from "@convex-dev/auth/react";
 import { useClerk } from "@clerk/react";
 import { useConvexAuth } from "convex/react";
-import { createContext, useContext, useEffect, useMemo, type ReactNode } from "react";
-import { CONVEX_SITE_URL } from "../../lib/config";
-import { setErrorReportToken } from "../errors/globalErrorHandler";
+import { createContext, useContext, useMemo, type ReactNode } from "react";
+import { CONVEX_SITE_URL } from "@/lib/config";
 
 export type SignUpInput = {
   email: string;
@@ -44,8 +43,6 @@ async function signInTicket(): Promise<string> {
 function ConvexAuthBridge({ children }: { children: ReactNode }) {
   const { isLoading, isAuthenticated } = useConvexAuth();
   const { signIn: convexSignIn, signOut } = useAuthActions();
-  const token = useAuthToken();
-  useEffect(() => setErrorReportToken(token), [token]);
   const value = useMemo<AppAuth>(() => {
     const signIn = async (provider: string, params: Record<string, string>) => {
       await convexSignIn(provider, { ...params, ticket: await signInTicket() });

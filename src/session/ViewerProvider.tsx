@@ -1,9 +1,9 @@
 import { useMutation, useQuery } from "convex/react";
 import type { FunctionReturnType } from "convex/server";
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from "react";
-import { api } from "../../../convex/_generated/api";
-import { canAdministerAccount, MODES, type Mode, type Permission } from "../../../convex/lib/permissions";
-import { useAppAuth } from "../auth/AppAuth";
+import { api } from "@convex/_generated/api";
+import { canAdministerAccount, MODES, type Mode, type Permission } from "@convex/lib/permissions";
+import { useAppAuth } from "@/session/AppAuth";
 
 export type Me = NonNullable<FunctionReturnType<typeof api.viewer.me>>;
 

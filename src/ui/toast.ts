@@ -1,6 +1,6 @@
 /** Toasts with the spec's durations (3 to 8 s; errors 5 s unless a screen says otherwise). */
 import { toast as sonner } from "sonner";
-import { classifyError } from "../../convex/lib/errors";
+import { classifyError } from "@convex/lib/errors";
 
 type ToastOptions = { description?: string; duration?: number };
 

@@ -2,8 +2,8 @@
  * Global error handling (spec/3 §8): unhandled promise rejections tell the user a background
  * process failed; window errors and rejections (except those of browser extensions) are reported.
  */
-import { CONVEX_SITE_URL } from "../../lib/config";
-import { toast } from "../../ui/toast";
+import { CONVEX_SITE_URL } from "@/lib/config";
+import { toast } from "@/ui/toast";
 import {
   appendStored,
   createErrorReporter,

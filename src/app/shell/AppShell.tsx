@@ -1,8 +1,8 @@
 import { Box, Flex, ScrollArea, SegmentedControl, Text } from "@radix-ui/themes";
 import type { ReactNode } from "react";
 import { NavLink } from "react-router-dom";
-import type { Mode } from "../../../convex/lib/permissions";
-import { MODE_LABELS, useViewer } from "../viewer/ViewerProvider";
+import type { Mode } from "@convex/lib/permissions";
+import { MODE_LABELS, useViewer } from "@/session/ViewerProvider";
 import { navigationFor } from "./navigation";
 import { UserMenu } from "./UserMenu";
 

@@ -1,10 +1,10 @@
 import { Avatar, Badge, Button, DropdownMenu, Flex, Text } from "@radix-ui/themes";
 import { useMutation } from "convex/react";
 import { useNavigate } from "react-router-dom";
-import { api } from "../../../convex/_generated/api";
-import { toast } from "../../ui/toast";
-import { useAppAuth } from "../auth/AppAuth";
-import { useViewer } from "../viewer/ViewerProvider";
+import { api } from "@convex/_generated/api";
+import { toast } from "@/ui/toast";
+import { useAppAuth } from "@/session/AppAuth";
+import { useViewer } from "@/session/ViewerProvider";
 
 /** Profile, impersonate role, Subscription, admin pages, Settings, Sign out (spec/1 §2). */
 export function UserMenu() {

@@ -1,5 +1,5 @@
-import type { Mode, Permission } from "../../../convex/lib/permissions";
-import { MODE_LABELS } from "../viewer/ViewerProvider";
+import type { Mode, Permission } from "@convex/lib/permissions";
+import { MODE_LABELS } from "@/session/ViewerProvider";
 
 export type NavItem = { label: string; to: string; permission?: Permission };
 

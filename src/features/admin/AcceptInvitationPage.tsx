@@ -2,11 +2,11 @@ import { Badge, Box, Button, Card, Callout, Flex, Heading, Spinner, Text, TextFi
 import { useMutation, useQuery } from "convex/react";
 import { useCallback, useEffect, useState } from "react";
 import { useNavigate, useSearchParams } from "react-router-dom";
-import { api } from "../../../convex/_generated/api";
-import { classifyError } from "../../../convex/lib/errors";
-import { useAppAuth } from "../../app/auth/AppAuth";
-import { useViewer } from "../../app/viewer/ViewerProvider";
-import { toast } from "../../ui/toast";
+import { api } from "@convex/_generated/api";
+import { classifyError } from "@convex/lib/errors";
+import { useAppAuth } from "@/session/AppAuth";
+import { useViewer } from "@/session/ViewerProvider";
+import { toast } from "@/ui/toast";
 import { InvitationSignInForm } from "./components/InvitationSignInForm";
 import { validateInvitationForm } from "./utils/invitationForm";
 

@@ -1,6 +1,6 @@
 import { Flex } from "@radix-ui/themes";
-import { useViewer } from "../../app/viewer/ViewerProvider";
-import { PageHeader } from "../../ui/PageHeader";
+import { useViewer } from "@/session/ViewerProvider";
+import { PageHeader } from "@/ui/PageHeader";
 import { AccessRestricted } from "./components/AccessRestricted";
 import { ClientErrorsSection } from "./components/ClientErrorsSection";
 import { CurrentSubscriptionSection } from "./components/CurrentSubscriptionSection";

@@ -1,11 +1,11 @@
 import { Badge, Card, DataList, Flex, Grid, Heading, Spinner, Text } from "@radix-ui/themes";
 import { useQuery } from "convex/react";
 import { useState } from "react";
-import { api } from "../../../convex/_generated/api";
-import { planOrStarter, type Plan } from "../../../convex/lib/plans";
-import { useViewer } from "../../app/viewer/ViewerProvider";
-import { PageHeader } from "../../ui/PageHeader";
-import { toast } from "../../ui/toast";
+import { api } from "@convex/_generated/api";
+import { planOrStarter, type Plan } from "@convex/lib/plans";
+import { useViewer } from "@/session/ViewerProvider";
+import { PageHeader } from "@/ui/PageHeader";
+import { toast } from "@/ui/toast";
 import { AvailablePlans } from "./components/AvailablePlans";
 import { BillingHistoryTable } from "./components/BillingHistoryTable";
 import { ChangePlanDialog } from "./components/ChangePlanDialog";

@@ -1,8 +1,8 @@
 import { Tabs, Text } from "@radix-ui/themes";
 import { useQuery } from "convex/react";
-import { api } from "../../../convex/_generated/api";
-import { useViewer } from "../../app/viewer/ViewerProvider";
-import { PageHeader } from "../../ui/PageHeader";
+import { api } from "@convex/_generated/api";
+import { useViewer } from "@/session/ViewerProvider";
+import { PageHeader } from "@/ui/PageHeader";
 import { AccessRestricted } from "./components/AccessRestricted";
 import { RolesTab } from "./components/RolesTab";
 import { UsersTab } from "./components/UsersTab";

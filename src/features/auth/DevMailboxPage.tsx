@@ -1,7 +1,7 @@
 import { Badge, Box, Callout, Card, Flex, Heading, Spinner, Text } from "@radix-ui/themes";
 import { InfoCircledIcon } from "@radix-ui/react-icons";
 import { useEffect, useState } from "react";
-import { CONVEX_SITE_URL } from "../../lib/config";
+import { CONVEX_SITE_URL } from "@/lib/config";
 import { LinkifiedText } from "./components/LinkifiedText";
 
 type MailboxMessage = { id: string; to: string; subject: string; text: string; kind: string; status: string; createdAt: number };

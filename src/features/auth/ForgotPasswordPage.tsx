@@ -1,8 +1,8 @@
 import { Button, Callout, Flex, Text, Link as RadixLink } from "@radix-ui/themes";
 import { useState, type FormEvent } from "react";
 import { Link, Navigate } from "react-router-dom";
-import { useAppAuth } from "../../app/auth/AppAuth";
-import { toast } from "../../ui/toast";
+import { useAppAuth } from "@/session/AppAuth";
+import { toast } from "@/ui/toast";
 import { AuthCard } from "./components/AuthCard";
 import { FormError } from "./components/FormError";
 import { FormField } from "./components/FormField";

@@ -1,5 +1,5 @@
 import { Navigate } from "react-router-dom";
-import { useAppAuth } from "../../app/auth/AppAuth";
+import { useAppAuth } from "@/session/AppAuth";
 
 /** /login: signed in → /dashboard, otherwise / with the login flag that opens the modal (spec/1 §2). */
 export function LoginRedirect() {

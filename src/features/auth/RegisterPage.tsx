@@ -1,6 +1,6 @@
 import { Text, Link as RadixLink } from "@radix-ui/themes";
 import { Link, Navigate, useNavigate } from "react-router-dom";
-import { useAppAuth } from "../../app/auth/AppAuth";
+import { useAppAuth } from "@/session/AppAuth";
 import { AuthCard } from "./components/AuthCard";
 import { RegisterForm } from "./components/RegisterForm";
 

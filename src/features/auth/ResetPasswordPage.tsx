@@ -2,7 +2,7 @@ import { Button, Callout, Flex, Spinner, Text } from "@radix-ui/themes";
 import { CheckCircledIcon } from "@radix-ui/react-icons";
 import { useEffect, useState, type FormEvent } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router-dom";
-import { useAppAuth } from "../../app/auth/AppAuth";
+import { useAppAuth } from "@/session/AppAuth";
 import { AuthCard } from "./components/AuthCard";
 import { FormError } from "./components/FormError";
 import { FormField } from "./components/FormField";

@@ -10,8 +10,8 @@ import {
   StackIcon,
   UploadIcon,
 } from "@radix-ui/react-icons";
-import { MODE_LABELS, useViewer } from "../../app/viewer/ViewerProvider";
-import { PageHeader } from "../../ui/PageHeader";
+import { MODE_LABELS, useViewer } from "@/session/ViewerProvider";
+import { PageHeader } from "@/ui/PageHeader";
 import { CRASH_PROBE_ENABLED, CrashProbe } from "./components/CrashProbe";
 import { RecentImportsList } from "./components/RecentImportsList";
 import { RecentVotersList } from "./components/RecentVotersList";

@@ -2,12 +2,12 @@ import { Badge, Button, Callout, Card, Code, Flex, Heading, Select, Table, Text,
 import { useConvex, useMutation, useQuery } from "convex/react";
 import type { FunctionReturnType } from "convex/server";
 import { useState } from "react";
-import { api } from "../../../convex/_generated/api";
-import type { Id } from "../../../convex/_generated/dataModel";
-import { useViewer } from "../../app/viewer/ViewerProvider";
-import { ConfirmDialog } from "../../ui/ConfirmDialog";
-import { PageHeader } from "../../ui/PageHeader";
-import { toast } from "../../ui/toast";
+import { api } from "@convex/_generated/api";
+import type { Id } from "@convex/_generated/dataModel";
+import { useViewer } from "@/session/ViewerProvider";
+import { ConfirmDialog } from "@/ui/ConfirmDialog";
+import { PageHeader } from "@/ui/PageHeader";
+import { toast } from "@/ui/toast";
 
 type DebugResult = FunctionReturnType<typeof api.imports.debugImport>;
 type PermResult = FunctionReturnType<typeof api.imports.checkPermissions>;

@@ -1,6 +1,6 @@
 import { Box, Link as RadixLink } from "@radix-ui/themes";
 import { Link } from "react-router-dom";
-import { PageHeader } from "../../ui/PageHeader";
+import { PageHeader } from "@/ui/PageHeader";
 import { ComingSoonCard } from "./components/ComingSoonCard";
 
 /** /polls-surveys: coming-soon page (spec/3 §2.7). */

@@ -1,6 +1,6 @@
 import { Badge, Box, Callout, Card, Flex, Grid, Text } from "@radix-ui/themes";
 import { ExclamationTriangleIcon, InfoCircledIcon } from "@radix-ui/react-icons";
-import { PageHeader } from "../../ui/PageHeader";
+import { PageHeader } from "@/ui/PageHeader";
 import { RoadmapCard } from "./components/RoadmapCard";
 import { ROADMAP_ITEMS, ROADMAP_STATUSES, STATUS_COLORS } from "./roadmapItems";
 

@@ -1,5 +1,5 @@
 import { Box } from "@radix-ui/themes";
-import { PageHeader } from "../../ui/PageHeader";
+import { PageHeader } from "@/ui/PageHeader";
 import { ComingSoonCard } from "./components/ComingSoonCard";
 
 /** /settings: the placeholder of spec/1 §2. */

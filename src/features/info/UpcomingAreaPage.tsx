@@ -1,6 +1,6 @@
 import { Box, Button } from "@radix-ui/themes";
 import { Link, useLocation } from "react-router-dom";
-import { PageHeader } from "../../ui/PageHeader";
+import { PageHeader } from "@/ui/PageHeader";
 import { ComingSoonCard } from "./components/ComingSoonCard";
 import { upcomingAreaFor } from "./upcomingAreas";
 

@@ -9,9 +9,8 @@ import {
   SewingPinFilledIcon,
 } from "@radix-ui/react-icons";
 import { Navigate, useLocation, useSearchParams } from "react-router-dom";
-import { useAppAuth } from "../../app/auth/AppAuth";
-import { LoginModal } from "../auth/components/LoginModal";
-import { RegisterModal } from "../auth/components/RegisterModal";
+import { useAppAuth } from "@/session/AppAuth";
+import { LoginModal, RegisterModal } from "@/features/auth";
 import { PricingSection } from "./components/PricingSection";
 import { LandingNav } from "./components/LandingNav";
 import { FEATURES, STEPS } from "./landingContent";

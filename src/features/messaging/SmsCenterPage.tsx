@@ -1,7 +1,7 @@
 import { Box, Button, Text, Tooltip } from "@radix-ui/themes";
 import { PlusIcon } from "@radix-ui/react-icons";
-import { useViewer } from "../../app/viewer/ViewerProvider";
-import { PageHeader } from "../../ui/PageHeader";
+import { useViewer } from "@/session/ViewerProvider";
+import { PageHeader } from "@/ui/PageHeader";
 import { SmsCenterBody } from "./components/SmsCenterBody";
 
 /** /campaigns/sms and /messaging: the SMS center, read side. Sending arrives with the SMS release; nothing is faked. */

@@ -1,8 +1,8 @@
 import { Badge, Box, Button, Card, Flex, Grid, Heading, Spinner } from "@radix-ui/themes";
 import { Pencil1Icon } from "@radix-ui/react-icons";
 import { useState } from "react";
-import { useViewer } from "../../app/viewer/ViewerProvider";
-import { PageHeader } from "../../ui/PageHeader";
+import { useViewer } from "@/session/ViewerProvider";
+import { PageHeader } from "@/ui/PageHeader";
 import { ChangePasswordCard } from "./components/ChangePasswordCard";
 import { ProfileField } from "./components/ProfileField";
 import { ProfileForm } from "./components/ProfileForm";

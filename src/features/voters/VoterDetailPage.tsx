@@ -3,10 +3,10 @@ import { Badge, Box, Button, Card, DataList, Flex, Grid, Heading, Skeleton, Text
 import { useQuery } from "convex/react";
 import { useState } from "react";
 import { useNavigate, useParams } from "react-router-dom";
-import { api } from "../../../convex/_generated/api";
-import { STATE_VERIFIED_PAIRS, VOTER_FIELD_DEFS } from "../../../convex/tables/voters";
-import { MODE_LABELS, useViewer } from "../../app/viewer/ViewerProvider";
-import { PageHeader } from "../../ui/PageHeader";
+import { api } from "@convex/_generated/api";
+import { STATE_VERIFIED_PAIRS, VOTER_FIELD_DEFS } from "@convex/tables/voters";
+import { MODE_LABELS, useViewer } from "@/session/ViewerProvider";
+import { PageHeader } from "@/ui/PageHeader";
 import { AddToGroupDialog } from "./components/AddToGroupDialog";
 import { PartyBadge } from "./components/PartyBadge";
 import { SendEmailDialog } from "./components/SendEmailDialog";

@@ -4,11 +4,11 @@ import { Box, Button, Card, Flex, Grid, Heading, Progress, Text } from "@radix-u
 import { useMutation, useQuery } from "convex/react";
 import { useEffect, useMemo, useState } from "react";
 import { useNavigate, useParams } from "react-router-dom";
-import { api } from "../../../convex/_generated/api";
-import type { Id } from "../../../convex/_generated/dataModel";
-import { MODE_LABELS, useViewer } from "../../app/viewer/ViewerProvider";
-import { PageHeader } from "../../ui/PageHeader";
-import { toast } from "../../ui/toast";
+import { api } from "@convex/_generated/api";
+import type { Id } from "@convex/_generated/dataModel";
+import { MODE_LABELS, useViewer } from "@/session/ViewerProvider";
+import { PageHeader } from "@/ui/PageHeader";
+import { toast } from "@/ui/toast";
 import { AddFieldDialog } from "./components/AddFieldDialog";
 import { CustomFieldsPanel } from "./components/CustomFieldsPanel";
 import { SortableSection } from "./components/SortableSection";

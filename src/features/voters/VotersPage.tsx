@@ -3,16 +3,16 @@ import { Box, Button, Card, Flex, Spinner, Text } from "@radix-ui/themes";
 import { useMutation } from "convex/react";
 import { useState } from "react";
 import { useNavigate, useSearchParams } from "react-router-dom";
-import { api } from "../../../convex/_generated/api";
-import type { Doc } from "../../../convex/_generated/dataModel";
-import { MODE_LABELS, useViewer } from "../../app/viewer/ViewerProvider";
-import { ConfirmDialog } from "../../ui/ConfirmDialog";
-import { PageHeader } from "../../ui/PageHeader";
-import { toast } from "../../ui/toast";
+import { api } from "@convex/_generated/api";
+import type { Doc } from "@convex/_generated/dataModel";
+import { MODE_LABELS, useViewer } from "@/session/ViewerProvider";
+import { ConfirmDialog } from "@/ui/ConfirmDialog";
+import { PageHeader } from "@/ui/PageHeader";
+import { toast } from "@/ui/toast";
 import { VoterExportMenu } from "./components/VoterExportMenu";
 import { VoterFilters } from "./components/VoterFilters";
 import { VoterTable } from "./components/VoterTable";
-import { useDebounced } from "../../lib/useDebounced";
+import { useDebounced } from "@/lib/useDebounced";
 import { useVoterList } from "./hooks/useVoterList";
 
 /** /voters: the live, server-paged and server-searched voter list. */

@@ -1,6 +1,8 @@
 /** Import targets (spec/1 §3 "Importable contact fields" plus the voter fields a state file carries). */
+import type { ImportCustomFieldType, NewImportField } from "@convex/tables/imports";
+import { VOTER_IMPORT_TARGETS, type ImportTargetType } from "@convex/tables/voters";
 
-export type TargetType = "text" | "email" | "phone" | "date" | "number" | "zip" | "party" | "status" | "history";
+export type TargetType = ImportTargetType | "history";
 
 export type TargetField = { key: string; label: string; type: TargetType; required: boolean };
 
@@ -10,23 +12,9 @@ export const CREATE_NEW = "__create__";
 /** Several per-election voted/not-voted columns may map here; summarised into state_voter_history. */
 export const ELECTION_HISTORY = "__election_history__";
 
+/** The voter fields an import maps to (convex/tables/voters.ts), then the election-history columns. */
 export const TARGET_FIELDS: TargetField[] = [
-  { key: "first_name", label: "First Name", type: "text", required: true },
-  { key: "last_name", label: "Last Name", type: "text", required: true },
-  { key: "email", label: "Email", type: "email", required: false },
-  { key: "phone", label: "Phone", type: "phone", required: false },
-  { key: "address", label: "Address", type: "text", required: false },
-  { key: "city", label: "City", type: "text", required: false },
-  { key: "state", label: "State", type: "text", required: false },
-  { key: "zip", label: "ZIP Code", type: "zip", required: false },
-  { key: "date_of_birth", label: "Date of Birth", type: "date", required: false },
-  { key: "party_affiliation", label: "Party Affiliation", type: "party", required: false },
-  { key: "status", label: "Status", type: "status", required: false },
-  { key: "registration_date", label: "Registration Date", type: "date", required: false },
-  { key: "notes", label: "Notes", type: "text", required: false },
-  { key: "voter_id", label: "Voter ID", type: "text", required: false },
-  { key: "precinct", label: "Precinct", type: "text", required: false },
-  { key: "state_voter_history", label: "State Voter History (0-4)", type: "number", required: false },
+  ...VOTER_IMPORT_TARGETS,
   { key: ELECTION_HISTORY, label: "Election History (voted / not voted)", type: "history", required: false },
 ];
 
@@ -42,8 +30,8 @@ export function normalizeFieldKey(name: string): string {
   return name.toLowerCase().replace(/ /g, "_").replace(/[^a-z0-9_]/g, "");
 }
 
-export type CustomFieldType = "text" | "email" | "phone" | "date" | "number";
-export type NewFieldDef = { key: string; label: string; type: CustomFieldType };
+export type CustomFieldType = ImportCustomFieldType;
+export type NewFieldDef = NewImportField;
 
 /** header → target key, IGNORE, or CREATE_NEW (pending) */
 export type ColumnMapping = Record<string, string>;

@@ -1,26 +1,10 @@
 /** Raw cells → the voter fields an import batch carries, following a column mapping. */
+import type { ImportFieldsDoc } from "@convex/tables/imports";
 import { CREATE_NEW, ELECTION_HISTORY, IGNORE, STANDARD_KEYS, TARGET_FIELDS, type ColumnMapping, type NewFieldDef } from "./fields";
 import { looksLikeEmail, looksLikeZip, normalizeDate, normalizeParty, normalizePhone, normalizeStatus, normalizeZip, summariseHistory } from "./normalize";
 
-export type ImportFields = {
-  first_name: string;
-  last_name: string;
-  email?: string;
-  phone?: string;
-  address?: string;
-  city?: string;
-  state?: string;
-  zip?: string;
-  date_of_birth?: string;
-  party_affiliation?: string;
-  status?: string;
-  registration_date?: string;
-  notes?: string;
-  voter_id?: string;
-  precinct?: string;
-  state_voter_history?: number;
-  custom_fields?: Record<string, string>;
-};
+/** One row's voter fields as the server takes them (convex/tables/imports.ts vImportFields). */
+export type ImportFields = ImportFieldsDoc;
 
 /** One data row as sent to the server: its 1-based row number in the file (header excluded). */
 export type ImportRow = { row: number; fields: ImportFields };

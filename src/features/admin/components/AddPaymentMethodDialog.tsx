@@ -1,8 +1,8 @@
 import { Button, Dialog, Flex, Grid, Select, Text, TextField } from "@radix-ui/themes";
 import { useMutation } from "convex/react";
 import { useState } from "react";
-import { api } from "../../../../convex/_generated/api";
-import { toast } from "../../../ui/toast";
+import { api } from "@convex/_generated/api";
+import { toast } from "@/ui/toast";
 import { BRAND_LABELS, detectCardBrand, EXPIRY_MONTHS, expiryYears, lastFour } from "../utils/cardBrand";
 
 type AddPaymentMethodDialogProps = { open: boolean; onOpenChange(open: boolean): void };

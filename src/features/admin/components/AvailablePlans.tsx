@@ -1,6 +1,6 @@
 import { Badge, Button, Card, Flex, Grid, Heading, Text } from "@radix-ui/themes";
 import { CheckIcon } from "@radix-ui/react-icons";
-import { formatLimit, planActionLabel, PLANS, type Plan } from "../../../../convex/lib/plans";
+import { formatLimit, planActionLabel, PLANS, type Plan } from "@convex/lib/plans";
 
 type AvailablePlansProps = { currentTier: string; canChange: boolean; onChoose(plan: Plan): void };
 

@@ -1,6 +1,6 @@
 import { Badge, Card, Heading, Table, Text } from "@radix-ui/themes";
 import { useQuery } from "convex/react";
-import { api } from "../../../../convex/_generated/api";
+import { api } from "@convex/_generated/api";
 
 /** Billing History: the recorded plan changes (status paid green, anything else red). */
 export function BillingHistoryTable() {

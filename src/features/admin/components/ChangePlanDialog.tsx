@@ -1,9 +1,9 @@
 import { Button, Dialog, Flex, RadioGroup, Text } from "@radix-ui/themes";
 import { useMutation } from "convex/react";
 import { useState } from "react";
-import { api } from "../../../../convex/_generated/api";
-import { planPrice, type BillingCycle, type Plan } from "../../../../convex/lib/plans";
-import { toast } from "../../../ui/toast";
+import { api } from "@convex/_generated/api";
+import { planPrice, type BillingCycle, type Plan } from "@convex/lib/plans";
+import { toast } from "@/ui/toast";
 
 type ChangePlanDialogProps = { plan: Plan | null; onOpenChange(open: boolean): void };
 

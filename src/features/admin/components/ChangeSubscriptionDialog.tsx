@@ -1,10 +1,10 @@
 import { Button, Callout, Dialog, Flex, RadioCards, Select, Text } from "@radix-ui/themes";
 import { useMutation, useQuery } from "convex/react";
 import { useState } from "react";
-import { api } from "../../../../convex/_generated/api";
-import type { Id } from "../../../../convex/_generated/dataModel";
-import { PLANS, type PlanId } from "../../../../convex/lib/plans";
-import { toast } from "../../../ui/toast";
+import { api } from "@convex/_generated/api";
+import type { Id } from "@convex/_generated/dataModel";
+import { PLANS, type PlanId } from "@convex/lib/plans";
+import { toast } from "@/ui/toast";
 import { BRAND_LABELS } from "../utils/cardBrand";
 
 type ChangeSubscriptionDialogProps = { open: boolean; onOpenChange(open: boolean): void; currentTier: string };

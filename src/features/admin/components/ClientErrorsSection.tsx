@@ -1,6 +1,6 @@
 import { Card, Flex, Heading, Table, Text } from "@radix-ui/themes";
 import { useQuery } from "convex/react";
-import { api } from "../../../../convex/_generated/api";
+import { api } from "@convex/_generated/api";
 
 /** Errors staff hit in their browsers, as reported to /api/errors (newest first). */
 export function ClientErrorsSection() {

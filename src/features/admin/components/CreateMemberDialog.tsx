@@ -1,10 +1,10 @@
 import { Button, Dialog, Flex, Select, Text, TextField } from "@radix-ui/themes";
 import { useMutation, useQuery } from "convex/react";
 import { useState } from "react";
-import { api } from "../../../../convex/_generated/api";
-import { DEFAULT_INVITE_ROLE, INVITABLE_ROLES } from "../../../../convex/lib/permissions";
-import { classifyError } from "../../../../convex/lib/errors";
-import { toast } from "../../../ui/toast";
+import { api } from "@convex/_generated/api";
+import { DEFAULT_INVITE_ROLE, INVITABLE_ROLES } from "@convex/lib/permissions";
+import { classifyError } from "@convex/lib/errors";
+import { toast } from "@/ui/toast";
 
 type CreateMemberDialogProps = { open: boolean; onOpenChange(open: boolean): void };
 

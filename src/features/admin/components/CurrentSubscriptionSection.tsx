@@ -1,8 +1,8 @@
 import { Badge, Button, Card, DataList, Flex, Heading, Text } from "@radix-ui/themes";
 import { useQuery } from "convex/react";
 import { useState } from "react";
-import { api } from "../../../../convex/_generated/api";
-import { planOrStarter } from "../../../../convex/lib/plans";
+import { api } from "@convex/_generated/api";
+import { planOrStarter } from "@convex/lib/plans";
 import { BRAND_LABELS } from "../utils/cardBrand";
 import { ChangeSubscriptionDialog } from "./ChangeSubscriptionDialog";
 

@@ -1,7 +1,7 @@
 import { Button, Flex, Text, TextField } from "@radix-ui/themes";
 import { useState } from "react";
-import { useAppAuth } from "../../../app/auth/AppAuth";
-import { toast } from "../../../ui/toast";
+import { useAppAuth } from "@/session/AppAuth";
+import { toast } from "@/ui/toast";
 
 type InvitationSignInFormProps = { email: string; onSignedIn(): void };
 

@@ -2,9 +2,9 @@ import { Badge, Button, Card, DropdownMenu, Flex, Heading, IconButton, Table, Te
 import { DotsHorizontalIcon } from "@radix-ui/react-icons";
 import { useMutation, useQuery } from "convex/react";
 import { useState } from "react";
-import { api } from "../../../../convex/_generated/api";
-import type { Id } from "../../../../convex/_generated/dataModel";
-import { toast } from "../../../ui/toast";
+import { api } from "@convex/_generated/api";
+import type { Id } from "@convex/_generated/dataModel";
+import { toast } from "@/ui/toast";
 import { CreateMemberDialog } from "./CreateMemberDialog";
 
 const STATUS_COLOR = { active: "green", pending: "yellow" } as const;

@@ -1,9 +1,9 @@
 import { Box, Button, Card, Flex, Grid, Heading, Select, Text, TextArea, TextField } from "@radix-ui/themes";
 import { useMutation, useQuery } from "convex/react";
 import { useEffect, useState, type ReactNode } from "react";
-import { api } from "../../../../convex/_generated/api";
-import { classifyError } from "../../../../convex/lib/errors";
-import { toast } from "../../../ui/toast";
+import { api } from "@convex/_generated/api";
+import { classifyError } from "@convex/lib/errors";
+import { toast } from "@/ui/toast";
 
 type Country = "United States" | "Canada" | "Mexico";
 type OrgForm = {

@@ -2,10 +2,10 @@ import { Badge, Button, Callout, Card, Flex, Heading, IconButton, Text } from "@
 import { InfoCircledIcon, TrashIcon } from "@radix-ui/react-icons";
 import { useMutation, useQuery } from "convex/react";
 import { useState } from "react";
-import { api } from "../../../../convex/_generated/api";
-import type { Id } from "../../../../convex/_generated/dataModel";
-import { ConfirmDialog } from "../../../ui/ConfirmDialog";
-import { toast } from "../../../ui/toast";
+import { api } from "@convex/_generated/api";
+import type { Id } from "@convex/_generated/dataModel";
+import { ConfirmDialog } from "@/ui/ConfirmDialog";
+import { toast } from "@/ui/toast";
 import { BRAND_LABELS } from "../utils/cardBrand";
 import { AddPaymentMethodDialog } from "./AddPaymentMethodDialog";
 

@@ -1,11 +1,11 @@
 import { Button, Checkbox, Dialog, Flex, Grid, Select, Text, TextArea, TextField } from "@radix-ui/themes";
 import { useMutation } from "convex/react";
 import { useState } from "react";
-import { api } from "../../../../convex/_generated/api";
-import { classifyError } from "../../../../convex/lib/errors";
-import { MODES, ROLE_COLORS, ROLE_FORM_PERMISSIONS, type Mode } from "../../../../convex/lib/permissions";
-import { useViewer } from "../../../app/viewer/ViewerProvider";
-import { toast } from "../../../ui/toast";
+import { api } from "@convex/_generated/api";
+import { classifyError } from "@convex/lib/errors";
+import { MODES, ROLE_COLORS, ROLE_FORM_PERMISSIONS, type Mode } from "@convex/lib/permissions";
+import { useViewer } from "@/session/ViewerProvider";
+import { toast } from "@/ui/toast";
 
 export type EditableRole = { id: string; name: string; description: string; color: string; level: number; permissions: string[]; modes: Mode[] };
 

@@ -2,10 +2,10 @@ import { Badge, Button, DropdownMenu, Flex, IconButton, Table, Text } from "@rad
 import { DotsHorizontalIcon } from "@radix-ui/react-icons";
 import { useMutation } from "convex/react";
 import { useState } from "react";
-import { api } from "../../../../convex/_generated/api";
-import { classifyError } from "../../../../convex/lib/errors";
-import { ConfirmDialog } from "../../../ui/ConfirmDialog";
-import { toast } from "../../../ui/toast";
+import { api } from "@convex/_generated/api";
+import { classifyError } from "@convex/lib/errors";
+import { ConfirmDialog } from "@/ui/ConfirmDialog";
+import { toast } from "@/ui/toast";
 import { RoleDialog, type EditableRole } from "./RoleDialog";
 
 export type RoleListItem = EditableRole & { builtIn: boolean; assignedCount: number; editable: boolean };

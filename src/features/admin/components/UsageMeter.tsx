@@ -1,5 +1,5 @@
 import { Flex, Progress, Text } from "@radix-ui/themes";
-import { formatLimit, usageColor, usagePercent } from "../../../../convex/lib/plans";
+import { formatLimit, usageColor, usagePercent } from "@convex/lib/plans";
 
 type UsageMeterProps = { label: string; used: number; limit: number; unit?: string; format?(n: number): string };
 

@@ -1,9 +1,9 @@
 import { Button, Checkbox, Dialog, Flex, Text, TextField } from "@radix-ui/themes";
 import { useMutation } from "convex/react";
 import { useState } from "react";
-import { api } from "../../../../convex/_generated/api";
-import { classifyError } from "../../../../convex/lib/errors";
-import { toast } from "../../../ui/toast";
+import { api } from "@convex/_generated/api";
+import { classifyError } from "@convex/lib/errors";
+import { toast } from "@/ui/toast";
 
 export type RoleOption = { id: string; name: string };
 export type EditableUser = { id: string; name: string; email: string; roles: string[] };

@@ -1,7 +1,7 @@
 import { Button, Flex, Text, Link as RadixLink } from "@radix-ui/themes";
 import { useState, type FormEvent } from "react";
 import { Link } from "react-router-dom";
-import { useAppAuth } from "../../../app/auth/AppAuth";
+import { useAppAuth } from "@/session/AppAuth";
 import { LOGIN_MESSAGES, loginErrorMessage } from "../utils/authMessages";
 import { FormError } from "./FormError";
 import { FormField } from "./FormField";

@@ -1,7 +1,7 @@
 import { Button, Flex, Grid } from "@radix-ui/themes";
 import { useState, type FormEvent } from "react";
-import { useAppAuth } from "../../../app/auth/AppAuth";
-import { toast } from "../../../ui/toast";
+import { useAppAuth } from "@/session/AppAuth";
+import { toast } from "@/ui/toast";
 import { registrationErrorMessage, validateRegistration, type RegistrationValues } from "../utils/authMessages";
 import { FormError } from "./FormError";
 import { FormField } from "./FormField";

@@ -1,6 +1,6 @@
 import { useConvex } from "convex/react";
 import { useEffect, useState } from "react";
-import { api } from "../../../../convex/_generated/api";
+import { api } from "@convex/_generated/api";
 import { RESET_MESSAGES } from "../utils/authMessages";
 
 export type ResetLinkState = { status: "verifying" } | { status: "valid" } | { status: "invalid"; message: string };

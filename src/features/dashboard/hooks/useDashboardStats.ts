@@ -1,5 +1,5 @@
 import { useQuery } from "convex/react";
-import { api } from "../../../../convex/_generated/api";
+import { api } from "@convex/_generated/api";
 
 /** Live figures of the organisation (a subscription: they change as teammates work). */
 export function useDashboardStats() {

@@ -2,12 +2,12 @@ import { MagnifyingGlassIcon } from "@radix-ui/react-icons";
 import { Badge, Box, Button, Checkbox, Dialog, Flex, Progress, ScrollArea, Select, Table, Text, TextField } from "@radix-ui/themes";
 import { usePaginatedQuery, useQuery } from "convex/react";
 import { useEffect, useState } from "react";
-import { api } from "../../../../convex/_generated/api";
-import type { Id } from "../../../../convex/_generated/dataModel";
-import { PARTIES, VOTER_STATUSES } from "../../../../convex/tables/voters";
-import { toast } from "../../../ui/toast";
+import { api } from "@convex/_generated/api";
+import type { Id } from "@convex/_generated/dataModel";
+import { PARTIES, VOTER_STATUSES } from "@convex/tables/voters";
+import { toast } from "@/ui/toast";
 import { useAddToGroup, type AddResult } from "../hooks/useAddToGroup";
-import { useDebounced } from "../../../lib/useDebounced";
+import { useDebounced } from "@/lib/useDebounced";
 
 type AddVotersDialogProps = {
   open: boolean;

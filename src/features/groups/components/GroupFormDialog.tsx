@@ -1,9 +1,9 @@
 import { Button, Dialog, Flex, Text, TextArea, TextField } from "@radix-ui/themes";
 import { useMutation } from "convex/react";
 import { useEffect, useState } from "react";
-import { api } from "../../../../convex/_generated/api";
-import type { Id } from "../../../../convex/_generated/dataModel";
-import { toast } from "../../../ui/toast";
+import { api } from "@convex/_generated/api";
+import type { Id } from "@convex/_generated/dataModel";
+import { toast } from "@/ui/toast";
 
 type GroupFormDialogProps = {
   open: boolean;

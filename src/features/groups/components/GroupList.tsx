@@ -1,6 +1,6 @@
 import { Pencil1Icon, TrashIcon } from "@radix-ui/react-icons";
 import { Badge, Box, Card, Flex, Heading, IconButton, Text } from "@radix-ui/themes";
-import type { Id } from "../../../../convex/_generated/dataModel";
+import type { Id } from "@convex/_generated/dataModel";
 
 type Group = { _id: Id<"voterGroups">; name: string; description: string | null; memberCount: number };
 type GroupListProps = {

@@ -2,9 +2,9 @@ import { DotsHorizontalIcon, EyeOpenIcon, TrashIcon } from "@radix-ui/react-icon
 import { Button, Card, DropdownMenu, Flex, Heading, IconButton, Spinner, Table, Text } from "@radix-ui/themes";
 import { useMutation, usePaginatedQuery } from "convex/react";
 import { useNavigate } from "react-router-dom";
-import { api } from "../../../../convex/_generated/api";
-import type { Id } from "../../../../convex/_generated/dataModel";
-import { toast } from "../../../ui/toast";
+import { api } from "@convex/_generated/api";
+import type { Id } from "@convex/_generated/dataModel";
+import { toast } from "@/ui/toast";
 
 type GroupMembersPanelProps = {
   group: { _id: Id<"voterGroups">; name: string; memberCount: number } | null;

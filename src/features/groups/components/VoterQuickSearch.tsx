@@ -2,9 +2,9 @@ import { MagnifyingGlassIcon } from "@radix-ui/react-icons";
 import { Box, Card, Flex, Text, TextField } from "@radix-ui/themes";
 import { useQuery } from "convex/react";
 import { useRef, useState } from "react";
-import { api } from "../../../../convex/_generated/api";
-import type { Id } from "../../../../convex/_generated/dataModel";
-import { useDebounced } from "../../../lib/useDebounced";
+import { api } from "@convex/_generated/api";
+import type { Id } from "@convex/_generated/dataModel";
+import { useDebounced } from "@/lib/useDebounced";
 
 /** Quick search constants (spec/1 §9). */
 export const QUICK_SEARCH = { debounceMs: 300, minChars: 2, closeAfterBlurMs: 200 } as const;

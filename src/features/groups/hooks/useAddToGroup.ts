@@ -1,7 +1,7 @@
 import { useMutation } from "convex/react";
 import { useState } from "react";
-import { api } from "../../../../convex/_generated/api";
-import type { Id } from "../../../../convex/_generated/dataModel";
+import { api } from "@convex/_generated/api";
+import type { Id } from "@convex/_generated/dataModel";
 
 /** Explicit selections go in batches of 10 (spec/1 §9); "all matching" in server pages of 500. */
 export const SELECTION_BATCH = 10;

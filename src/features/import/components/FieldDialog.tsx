@@ -1,7 +1,7 @@
 import { Button, Dialog, Flex, Select, Text, TextField } from "@radix-ui/themes";
 import { useState } from "react";
-import { normalizeFieldKey, type CustomFieldType, type NewFieldDef } from "../../../lib/import/fields";
-import { toast } from "../../../ui/toast";
+import { normalizeFieldKey, type CustomFieldType, type NewFieldDef } from "@/lib/import/fields";
+import { toast } from "@/ui/toast";
 
 type FieldDialogProps = {
   mode: "create" | "edit";

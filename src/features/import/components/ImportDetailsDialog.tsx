@@ -2,12 +2,12 @@ import { Badge, Button, Checkbox, Dialog, Flex, Grid, Table, Text } from "@radix
 import { useMutation, useQuery } from "convex/react";
 import { useState } from "react";
 import { Link } from "react-router-dom";
-import { api } from "../../../../convex/_generated/api";
-import type { ImportView } from "../../../../convex/imports";
-import { ConfirmDialog } from "../../../ui/ConfirmDialog";
-import { toast } from "../../../ui/toast";
-import { displayStatus, formatDuration } from "../../../lib/import/format";
-import { IGNORE, targetLabel } from "../../../lib/import/fields";
+import { api } from "@convex/_generated/api";
+import type { ImportView } from "@convex/imports";
+import { ConfirmDialog } from "@/ui/ConfirmDialog";
+import { toast } from "@/ui/toast";
+import { displayStatus, formatDuration } from "@/lib/import/format";
+import { IGNORE, targetLabel } from "@/lib/import/fields";
 import { ImportStatusBadge } from "./ImportStatusBadge";
 
 type ImportDetailsDialogProps = { item: ImportView; canManage: boolean; now: number; onClose(): void };

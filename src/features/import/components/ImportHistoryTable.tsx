@@ -1,6 +1,6 @@
 import { Button, Table, Text } from "@radix-ui/themes";
-import type { ImportView } from "../../../../convex/imports";
-import { displayStatus, formatDuration, successRate, successRateColor } from "../../../lib/import/format";
+import type { ImportView } from "@convex/imports";
+import { displayStatus, formatDuration, successRate, successRateColor } from "@/lib/import/format";
 import { ImportStatusBadge } from "./ImportStatusBadge";
 
 type ImportHistoryTableProps = { items: ImportView[]; now: number; onView(item: ImportView): void };

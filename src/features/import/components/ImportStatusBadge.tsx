@@ -1,5 +1,5 @@
 import { Badge } from "@radix-ui/themes";
-import { STATUS_COLORS, type DisplayStatus } from "../../../lib/import/format";
+import { STATUS_COLORS, type DisplayStatus } from "@/lib/import/format";
 
 const LABELS: Record<DisplayStatus, string> = {
   completed: "completed",

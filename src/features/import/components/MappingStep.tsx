@@ -1,10 +1,10 @@
 import { MagicWandIcon, CheckCircledIcon, Pencil1Icon, PlusIcon } from "@radix-ui/react-icons";
 import { Badge, Button, Callout, Card, Flex, Select, Table, Text } from "@radix-ui/themes";
 import { useState } from "react";
-import { CREATE_NEW, IGNORE, STANDARD_KEYS, TARGET_FIELDS, type ColumnMapping, type NewFieldDef } from "../../../lib/import/fields";
-import { suggestPairings, type PairingSuggestion } from "../../../lib/import/pairing";
-import { MISSING_REQUIRED, validateMapping, type MappingValidation } from "../../../lib/import/validateMapping";
-import { toast } from "../../../ui/toast";
+import { CREATE_NEW, IGNORE, STANDARD_KEYS, TARGET_FIELDS, type ColumnMapping, type NewFieldDef } from "@/lib/import/fields";
+import { suggestPairings, type PairingSuggestion } from "@/lib/import/pairing";
+import { MISSING_REQUIRED, validateMapping, type MappingValidation } from "@/lib/import/validateMapping";
+import { toast } from "@/ui/toast";
 import { FieldDialog } from "./FieldDialog";
 import { TargetSelect } from "./TargetSelect";
 

@@ -1,8 +1,8 @@
 import { Button, Card, Flex, Grid, Progress, Text } from "@radix-ui/themes";
 import { useQuery } from "convex/react";
-import { api } from "../../../../convex/_generated/api";
-import type { Id } from "../../../../convex/_generated/dataModel";
-import { progressFigures } from "../../../lib/import/format";
+import { api } from "@convex/_generated/api";
+import type { Id } from "@convex/_generated/dataModel";
+import { progressFigures } from "@/lib/import/format";
 
 type ProgressPanelProps = { importId: string | null; onCancel(): void };
 

@@ -2,8 +2,8 @@ import { Button, Card, Flex, Grid, Heading, Link as RLink, Table, Text } from "@
 import { useQuery } from "convex/react";
 import { useState } from "react";
 import { Link, useNavigate } from "react-router-dom";
-import { api } from "../../../../convex/_generated/api";
-import type { Id } from "../../../../convex/_generated/dataModel";
+import { api } from "@convex/_generated/api";
+import type { Id } from "@convex/_generated/dataModel";
 
 type Kind = "total" | "imported" | "duplicate" | "error";
 type SummaryStepProps = { importId: string; onImportAnother(): void };

@@ -1,5 +1,5 @@
 import { Select } from "@radix-ui/themes";
-import { CREATE_NEW, IGNORE, TARGET_FIELDS } from "../../../lib/import/fields";
+import { CREATE_NEW, IGNORE, TARGET_FIELDS } from "@/lib/import/fields";
 
 type TargetSelectProps = {
   column: string;

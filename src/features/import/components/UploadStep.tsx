@@ -1,7 +1,7 @@
 import { UploadIcon } from "@radix-ui/react-icons";
 import { Card, Flex, Spinner, Text } from "@radix-ui/themes";
 import { useState, type DragEvent } from "react";
-import { ACCEPT } from "../../../lib/import/fileType";
+import { ACCEPT } from "@/lib/import/fileType";
 
 type UploadStepProps = { busy: boolean; onFile(file: File): void };
 

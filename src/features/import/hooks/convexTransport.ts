@@ -1,8 +1,8 @@
 /** The import transport over a Convex client (browser: ConvexReactClient; benchmark: ConvexHttpClient/ConvexClient). */
 import type { FunctionReference } from "convex/server";
-import { api } from "../../../../convex/_generated/api";
-import type { Id } from "../../../../convex/_generated/dataModel";
-import type { ImportTransport } from "../../../lib/import/runner";
+import { api } from "@convex/_generated/api";
+import type { Id } from "@convex/_generated/dataModel";
+import type { ImportTransport } from "@/lib/import/runner";
 
 type MutationClient = { mutation<F extends FunctionReference<"mutation">>(fn: F, args: F["_args"]): Promise<F["_returnType"]> };
 

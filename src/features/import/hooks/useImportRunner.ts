@@ -1,11 +1,11 @@
 /** Runs an import from the wizard: streaming reader → batches → live counts; cancel and row-error decisions. */
 import { useConvex } from "convex/react";
 import { useCallback, useRef, useState } from "react";
-import { api } from "../../../../convex/_generated/api";
-import type { Id } from "../../../../convex/_generated/dataModel";
-import type { ColumnMapping, NewFieldDef } from "../../../lib/import/fields";
-import { openImportFile } from "../../../lib/import/openFile";
-import { ImportControl, runImport, type ErrorDecision, type RowError, type RunImportResult } from "../../../lib/import/runner";
+import { api } from "@convex/_generated/api";
+import type { Id } from "@convex/_generated/dataModel";
+import type { ColumnMapping, NewFieldDef } from "@/lib/import/fields";
+import { openImportFile } from "@/lib/import/openFile";
+import { ImportControl, runImport, type ErrorDecision, type RowError, type RunImportResult } from "@/lib/import/runner";
 import { convexImportTransport } from "./convexTransport";
 
 export type RunState =

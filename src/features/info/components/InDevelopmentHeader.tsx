@@ -1,6 +1,6 @@
 import { Badge, Callout, Flex } from "@radix-ui/themes";
 import { InfoCircledIcon } from "@radix-ui/react-icons";
-import { PageHeader } from "../../../ui/PageHeader";
+import { PageHeader } from "@/ui/PageHeader";
 
 /** Title with the In Development badge and the notice that the page shows sample data (spec/3 §2.7). */
 export function InDevelopmentHeader({ title, description }: { title: string; description: string }) {

@@ -1,5 +1,5 @@
 import { useQuery } from "convex/react";
-import { api } from "../../../../convex/_generated/api";
+import { api } from "@convex/_generated/api";
 
 /** The organisation's SMS campaigns and tile figures, live. */
 export function useSmsCampaigns() {

@@ -1,6 +1,6 @@
 import { Button, Card, Flex, Heading, Text } from "@radix-ui/themes";
 import { useState, type FormEvent } from "react";
-import { errorMessage, toast } from "../../../ui/toast";
+import { errorMessage, toast } from "@/ui/toast";
 import { useProfileActions } from "../hooks/useProfileActions";
 import { LabeledInput } from "./LabeledInput";
 

@@ -1,6 +1,6 @@
 import { Button, Flex, Grid, Text, TextField } from "@radix-ui/themes";
 import { useState, type FormEvent } from "react";
-import { toast } from "../../../ui/toast";
+import { toast } from "@/ui/toast";
 import { useProfileActions } from "../hooks/useProfileActions";
 import { LabeledInput } from "./LabeledInput";
 

@@ -1,5 +1,5 @@
 import { useAction, useMutation } from "convex/react";
-import { api } from "../../../../convex/_generated/api";
+import { api } from "@convex/_generated/api";
 
 /** Saving the profile and changing the password. */
 export function useProfileActions() {

@@ -1,8 +1,8 @@
 import { Button, Checkbox, Dialog, Flex, Select, Text, TextField } from "@radix-ui/themes";
 import { useMutation } from "convex/react";
 import { useState } from "react";
-import { api } from "../../../../convex/_generated/api";
-import { toast } from "../../../ui/toast";
+import { api } from "@convex/_generated/api";
+import { toast } from "@/ui/toast";
 import { CUSTOM_FIELD_TYPES } from "../utils/voterForm";
 
 type AddFieldDialogProps = { open: boolean; onOpenChange(open: boolean): void };

@@ -1,9 +1,9 @@
 import { Button, Dialog, Flex, Select, Text } from "@radix-ui/themes";
 import { useMutation, useQuery } from "convex/react";
 import { useState } from "react";
-import { api } from "../../../../convex/_generated/api";
-import type { Id } from "../../../../convex/_generated/dataModel";
-import { toast } from "../../../ui/toast";
+import { api } from "@convex/_generated/api";
+import type { Id } from "@convex/_generated/dataModel";
+import { toast } from "@/ui/toast";
 
 type AddToGroupDialogProps = { voterId: Id<"voters">; open: boolean; onOpenChange(open: boolean): void };
 

@@ -1,9 +1,9 @@
 import { PlusIcon, TrashIcon } from "@radix-ui/react-icons";
 import { Badge, Button, Card, Flex, Heading, IconButton, Text } from "@radix-ui/themes";
 import { useMutation } from "convex/react";
-import { api } from "../../../../convex/_generated/api";
-import type { Id } from "../../../../convex/_generated/dataModel";
-import { toast } from "../../../ui/toast";
+import { api } from "@convex/_generated/api";
+import type { Id } from "@convex/_generated/dataModel";
+import { toast } from "@/ui/toast";
 import { CUSTOM_FIELD_TYPES } from "../utils/voterForm";
 
 type CustomFieldsPanelProps = {

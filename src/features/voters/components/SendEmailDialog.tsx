@@ -1,9 +1,9 @@
 import { Badge, Button, Dialog, Flex, Text, TextArea, TextField } from "@radix-ui/themes";
 import { useMutation, useQuery } from "convex/react";
 import { useState } from "react";
-import { api } from "../../../../convex/_generated/api";
-import type { Id } from "../../../../convex/_generated/dataModel";
-import { toast } from "../../../ui/toast";
+import { api } from "@convex/_generated/api";
+import type { Id } from "@convex/_generated/dataModel";
+import { toast } from "@/ui/toast";
 
 type SendEmailDialogProps = { voterId: Id<"voters">; to: string; open: boolean; onOpenChange(open: boolean): void };
 

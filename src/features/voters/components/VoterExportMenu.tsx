@@ -1,6 +1,6 @@
 import { DownloadIcon } from "@radix-ui/react-icons";
 import { Button, DropdownMenu } from "@radix-ui/themes";
-import { toast } from "../../../ui/toast";
+import { toast } from "@/ui/toast";
 import type { VoterListFilter } from "../hooks/useVoterList";
 import { useVoterExport } from "../hooks/useVoterExport";
 import { ExportLimitError } from "../utils/exportWriter";

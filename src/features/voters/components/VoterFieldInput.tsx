@@ -1,7 +1,7 @@
 import { Select, Text, TextArea, TextField } from "@radix-ui/themes";
-import type { VoterFieldDef } from "../../../../convex/tables/voters";
+import type { FormFieldDef } from "../utils/voterForm";
 
-type VoterFieldInputProps = { def: VoterFieldDef; value: string; onChange(value: string): void };
+type VoterFieldInputProps = { def: FormFieldDef; value: string; onChange(value: string): void };
 
 const NONE = "__none__";
 

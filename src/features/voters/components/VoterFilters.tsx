@@ -1,6 +1,6 @@
 import { MagnifyingGlassIcon } from "@radix-ui/react-icons";
 import { Flex, Select, TextField } from "@radix-ui/themes";
-import { PARTIES, VOTER_STATUSES } from "../../../../convex/tables/voters";
+import { PARTIES, VOTER_STATUSES } from "@convex/tables/voters";
 
 type VoterFiltersProps = {
   search: string;

@@ -1,7 +1,7 @@
 import { Box, Button, Card, Flex, Grid, Heading, Text } from "@radix-ui/themes";
 import { useQuery } from "convex/react";
 import { Link, useNavigate } from "react-router-dom";
-import { api } from "../../../../convex/_generated/api";
+import { api } from "@convex/_generated/api";
 
 type VoterNotFoundProps = { title: string; text: string };
 

@@ -1,7 +1,7 @@
 import { EyeOpenIcon, Pencil1Icon, TrashIcon } from "@radix-ui/react-icons";
 import { Flex, IconButton, Table, Text } from "@radix-ui/themes";
 import { useNavigate } from "react-router-dom";
-import type { Doc } from "../../../../convex/_generated/dataModel";
+import type { Doc } from "@convex/_generated/dataModel";
 import { FrequencyBadge } from "./FrequencyBadge";
 import { PartyBadge } from "./PartyBadge";
 import { StatusBadge } from "./StatusBadge";

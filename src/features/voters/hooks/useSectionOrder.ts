@@ -1,8 +1,8 @@
 import { useMutation, useQuery } from "convex/react";
 import { useState } from "react";
-import { api } from "../../../../convex/_generated/api";
-import type { VoterFormSection } from "../../../../convex/tables/voters";
-import { toast } from "../../../ui/toast";
+import { api } from "@convex/_generated/api";
+import type { VoterFormSection } from "@convex/tables/voters";
+import { toast } from "@/ui/toast";
 import { moveItem, orderSections } from "../utils/voterForm";
 
 /** The organisation's section order: the live saved one, or the local one while a move saves. */

@@ -1,6 +1,6 @@
 import { useConvex } from "convex/react";
 import { useCallback, useState } from "react";
-import { api } from "../../../../convex/_generated/api";
+import { api } from "@convex/_generated/api";
 import { CsvExportWriter, exportColumns, exportFileName, XlsxExportWriter, type ExportVoter } from "../utils/exportWriter";
 import type { VoterListFilter } from "./useVoterList";
 

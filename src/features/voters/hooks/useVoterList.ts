@@ -1,5 +1,5 @@
 import { usePaginatedQuery } from "convex/react";
-import { api } from "../../../../convex/_generated/api";
+import { api } from "@convex/_generated/api";
 
 export type VoterListFilter = { search: string; party: string; status: string };
 

@@ -4,7 +4,7 @@
  * string or one array of row objects (XLSX is streamed through fflate's Zip, compressed as it goes).
  */
 import { Zip, ZipDeflate } from "fflate";
-import { VOTER_FIELD_DEFS } from "../../../../convex/tables/voters";
+import { VOTER_FIELD_DEFS } from "@convex/tables/voters";
 
 export type ExportColumn = { key: string; label: string; custom?: boolean };
 export type ExportVoter = Record<string, unknown> & { custom_fields?: Record<string, string>; _id?: string; _creationTime?: number };

@@ -1,8 +1,10 @@
 /** Pure logic of the voter add/edit form: section order, value conversion, custom field defs. */
-import type { VoterFields, VoterFieldDef, VoterFormSection } from "../../../../convex/tables/voters";
-import { VOTER_FIELD_DEFS, VOTER_FORM_SECTIONS } from "../../../../convex/tables/voters";
+import type { CustomFieldType, VoterFields, VoterFieldDef, VoterFormSection } from "@convex/tables/voters";
+import { VOTER_FIELD_DEFS, VOTER_FORM_SECTIONS } from "@convex/tables/voters";
 
 export type FormValues = Record<string, string>;
+/** A field of the form: a built-in voter field or one of the organisation's custom fields. */
+export type FormFieldDef = Omit<VoterFieldDef, "key"> & { key: string };
 export type CustomDef = { key: string; label: string; type: string; required: boolean; options?: string[] };
 
 export const SECTION_LABELS: Record<VoterFormSection, string> = {
@@ -16,7 +18,7 @@ export const SECTION_LABELS: Record<VoterFormSection, string> = {
 };
 
 /** The modal's field types (spec/1 §2) and their stored type ids. */
-export const CUSTOM_FIELD_TYPES: { value: "text" | "textarea" | "email" | "phone" | "date" | "dropdown"; label: string }[] = [
+export const CUSTOM_FIELD_TYPES: { value: Exclude<CustomFieldType, "number">; label: string }[] = [
   { value: "text", label: "Text" },
   { value: "textarea", label: "Long Text" },
   { value: "email", label: "Email" },
@@ -40,7 +42,7 @@ export function moveItem<T>(list: T[], from: number, to: number): T[] {
 }
 
 /** Built-in fields plus the organisation's custom fields, as form field definitions. */
-export function formFieldDefs(custom: CustomDef[]): VoterFieldDef[] {
+export function formFieldDefs(custom: CustomDef[]): FormFieldDef[] {
   return [
     ...VOTER_FIELD_DEFS,
     ...custom.map((c) => ({
@@ -91,6 +93,6 @@ export function fieldsFromValues(values: FormValues, custom: CustomDef[], keepCu
 }
 
 /** Labels of required fields left empty (blocks saving: "Please fill in: …"). */
-export function missingRequired(values: FormValues, defs: VoterFieldDef[]): string[] {
+export function missingRequired(values: FormValues, defs: FormFieldDef[]): string[] {
   return defs.filter((d) => d.required && !(values[d.key] ?? "").trim()).map((d) => d.label);
 }

@@ -1,0 +1,3 @@
+/** What other features may use of the auth feature: the sign-in and registration modals. */
+export { LoginModal } from "./components/LoginModal";
+export { RegisterModal } from "./components/RegisterModal";
