@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /**
- * `npm test`: every gate in order — typecheck, lint, unit/function/backend tests (vitest), then
+ * `npm test`: every gate in order — typecheck, lint (with the layering rule) and the import-cycle
+ * check, unit/function/backend tests (vitest), then
  * Playwright e2e in Debian's Chromium against the app on the embedded backend. Ends with one
  * "N passed, N failed" line summing vitest and Playwright.
  */
@@ -26,7 +27,10 @@ if (wants("typecheck")) {
   run("typecheck (app)", "npx", ["tsc", "-p", "tsconfig.json", "--noEmit"]);
   run("typecheck (convex)", "npx", ["tsc", "-p", "convex/tsconfig.json", "--noEmit"]);
 }
-if (wants("lint")) run("lint", "npx", ["eslint", ".", "--max-warnings=0"]);
+if (wants("lint")) {
+  run("lint", "npx", ["eslint", ".", "--max-warnings=0"]);
+  run("import cycles", "npx", ["tsx", "scripts/check-cycles.ts"]);
+}
 
 if (wants("unit")) {
   const file = path.join(out, "vitest.json");
