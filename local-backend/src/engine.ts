@@ -38,7 +38,8 @@ import { canonicalizePath, loadModules, type LoadedModules, type RegisteredFunct
 import { END_CURSOR, QueryManager, type SerializedQuery } from "./query.js";
 import { ReadSetImpl, WriteSetImpl, intersects } from "./readset.js";
 import { RWLock, formatLogArgs, installRuntime, realNow, scopeStorage, seededRandom, type RunScope, type SyscallHandler } from "./runtime.js";
-import { Store, type DocWrite } from "./storage.js";
+import { Store } from "./storage.js";
+import type { DocWrite } from "./storage-types.js";
 import { checkValue } from "./validators.js";
 import { Scheduler } from "./scheduler.js";
 

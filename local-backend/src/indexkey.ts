@@ -5,7 +5,7 @@
  * keys are plain concatenations and `prefix ++ 0xff` is a strict upper bound of a prefix.
  */
 import type { Value } from "convex/values";
-import type { SearchIndexDef } from "./storage.js";
+import type { SearchIndexDef } from "./storage-types.js";
 
 const T_UNDEFINED = 0x10;
 const T_NULL = 0x20;

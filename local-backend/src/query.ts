@@ -17,7 +17,7 @@ import {
   type Tx,
 } from "./database.js";
 import { filterToken } from "./indexkey.js";
-import type { DbIndexDef } from "./storage.js";
+import type { DbIndexDef } from "./storage-types.js";
 
 export type SerializedQuery = {
   source:

@@ -6,7 +6,7 @@
 import { jsonToConvex, type JSONValue, type Value } from "convex/values";
 import type { ReadSet, WriteSet } from "./engine-api.js";
 import { indexKey } from "./indexkey.js";
-import type { DbIndexDef } from "./storage.js";
+import type { DbIndexDef } from "./storage-types.js";
 
 export class ReadSetImpl implements ReadSet {
   readonly __readSet = true as const;

@@ -8,21 +8,10 @@
 import type Database from "better-sqlite3";
 import { jsonToConvex, type JSONValue, type Value } from "convex/values";
 import { indexKey, searchEntry } from "./indexkey.js";
-import type { DbIndexDef, IndexDef, SearchIndexDef } from "./storage.js";
+import type { DbIndexDef, DocWrite, IndexDef, SearchIndexDef } from "./storage-types.js";
 
 /** rows per multi-row INSERT statement */
 const MULTI_ROWS = 64;
-
-/**
- * One document written by a committed transaction: its stored JSON (null: deleted) and whether
- * it existed before. The writer derives the index and search entries from the old and new JSON.
- */
-export type DocWrite = {
-  id: string;
-  tableNumber: number;
-  json: string | null;
-  isNew: boolean;
-};
 
 export type PackedBatch = {
   ticket: number;

@@ -13,11 +13,8 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import { openConnection } from "./storage-connection.js";
-import { packBatch, type DocWrite } from "./storage-apply.js";
-
-export type { DocWrite } from "./storage-apply.js";
-
-export type IndexKind = "db" | "search";
+import { packBatch } from "./storage-apply.js";
+import type { DbIndexDef, DocWrite, IndexDef, IndexKind, SearchIndexDef, StoredRow } from "./storage-types.js";
 
 /** The writer thread's code: storage-worker.ts bundled once per process (it runs from source). */
 let workerCode: string | null = null;
@@ -38,26 +35,6 @@ function writerSource(): string {
   }
   return workerCode;
 }
-
-export type DbIndexDef = {
-  id: number;
-  table: string;
-  name: string;
-  kind: "db";
-  /** full key fields, including the implicit trailing _creationTime/_id */
-  fields: string[];
-};
-export type SearchIndexDef = {
-  id: number;
-  table: string;
-  name: string;
-  kind: "search";
-  searchField: string;
-  filterFields: string[];
-};
-export type IndexDef = DbIndexDef | SearchIndexDef;
-
-export type StoredRow = { key: Buffer; seq: number; id: string; json: string };
 
 export class Store {
   readonly db: Database.Database;
