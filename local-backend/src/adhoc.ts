@@ -6,8 +6,19 @@ import { mutationGeneric, type GenericDataModel, type GenericMutationCtx, type S
 import { jsonToConvex, type Value } from "convex/values";
 import fs from "node:fs";
 import path from "node:path";
+import type { Catalog } from "./catalog.js";
 import type { FunctionOutcome, UserIdentity } from "./engine-api.js";
-import type { EngineImpl } from "./engine.js";
+import type { Store } from "./storage.js";
+import type { Tx } from "./transaction.js";
+
+/** What ad-hoc code needs of an engine (`EngineImpl` from engine.ts provides it). */
+export type AdhocEngine = {
+  readonly catalog: Pick<Catalog, "tables">;
+  readonly store: Pick<Store, "iterateTable">;
+  readonly filesDir: string;
+  systemWrite<T>(fn: (tx: Tx) => T): Promise<T>;
+  runAdhocMutation(fn: { invokeMutation(args: string): Promise<string> }, identity: UserIdentity | null): Promise<FunctionOutcome>;
+};
 
 /** A mutation ctx whose storage also has the action-only `store`/`get` (like convex-test's `t.run`). */
 export type AdhocCtx<DM extends GenericDataModel = GenericDataModel> = Omit<GenericMutationCtx<DM>, "storage"> & {
@@ -19,7 +30,7 @@ export type AdhocCtx<DM extends GenericDataModel = GenericDataModel> = Omit<Gene
  * throws). The result goes through Convex's value encoding, as a function's return value does.
  */
 export async function runInMutation<T>(
-  engine: EngineImpl,
+  engine: AdhocEngine,
   handler: (ctx: AdhocCtx) => Promise<T> | T,
   identity: UserIdentity | null = null,
 ): Promise<FunctionOutcome> {
@@ -37,7 +48,7 @@ export function outcomeValue(outcome: FunctionOutcome & { status: "success" }): 
  * the stored files, in one commit. Tables, indexes and loaded modules stay, so an engine can be
  * reused from a clean state without bundling the functions again.
  */
-export async function clearAllData(engine: EngineImpl): Promise<number> {
+export async function clearAllData(engine: AdhocEngine): Promise<number> {
   const deleted = await engine.systemWrite((tx) => {
     let n = 0;
     for (const [table, tableNumber] of engine.catalog.tables) {

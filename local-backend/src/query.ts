@@ -3,21 +3,14 @@
  * pipelines (filter/limit), streaming (`queryStream*`) and pagination (`queryPage`).
  */
 import type { JSONValue } from "convex/values";
-import {
-  decodeQueryValue,
-  encodeRange,
-  evalExpr,
-  keySuccessor,
-  rowDoc,
-  rowJson,
-  tokenize,
-  type IndexStream,
-  type RangeExpr,
-  type Row,
-  type Tx,
-} from "./database.js";
+import { evalExpr } from "./filter.js";
+import { encodeRange, keySuccessor, type RangeExpr } from "./index-range.js";
+import type { IndexStream } from "./index-stream.js";
 import { filterToken } from "./indexkey.js";
+import { decodeQueryValue } from "./json-shape.js";
+import { rowDoc, rowJson, type Row } from "./pending.js";
 import type { DbIndexDef } from "./storage-types.js";
+import type { Tx } from "./transaction.js";
 
 export type SerializedQuery = {
   source:
@@ -34,6 +27,12 @@ export type SerializedQuery = {
 export const END_CURSOR = "_end_cursor";
 const MAX_SEARCH_RESULTS = 1024;
 const MAX_SEARCH_TERMS = 16;
+
+const TOKEN_RE = /[\p{L}\p{N}]+/gu;
+/** Search query terms: letters/digits, lower-cased, at most 64 characters each. */
+function tokenize(text: string): string[] {
+  return (text.toLowerCase().match(TOKEN_RE) ?? []).map((t) => t.slice(0, 64));
+}
 
 interface Source {
   next(): Row | null;

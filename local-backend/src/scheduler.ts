@@ -4,18 +4,20 @@
  * actions are marked inProgress first and, like Convex, are at most once.
  */
 import { convexToJson, jsonToConvex, type JSONValue, type Value } from "convex/values";
-import { Tx, encodeRange, type Doc } from "./database.js";
-import type { EngineImpl } from "./engine.js";
-import { canonicalizePath } from "./loader.js";
 import { nextRun, type CronSchedule } from "./cron.js";
+import type { ScheduleArgs, SchedulerHost, SchedulingSyscalls } from "./engine-host.js";
+import { encodeRange } from "./index-range.js";
+import type { Doc } from "./json-shape.js";
+import { canonicalizePath } from "./loader.js";
 import { realNow } from "./runtime.js";
+import type { Tx } from "./transaction.js";
 
 const TABLE = "_scheduled_functions";
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
 type Job = { id: string; doc: Doc };
 
-export class Scheduler {
+export class Scheduler implements SchedulingSyscalls {
   private timer: NodeJS.Timeout | null = null;
   private cronTimer: NodeJS.Timeout | null = null;
   private running = false;
@@ -24,17 +26,17 @@ export class Scheduler {
   private inFlight = new Set<Promise<unknown>>();
   private unsubscribe: (() => void) | null = null;
 
-  constructor(private engine: EngineImpl) {}
+  constructor(private readonly host: SchedulerHost) {}
 
   // ----- called from syscalls (inside a transaction) -----
 
-  schedule(tx: Tx, args: { name?: string; functionHandle?: string; ts: number; args: JSONValue }): string {
+  schedule(tx: Tx, args: ScheduleArgs): string {
     const rawName = args.name ?? args.functionHandle?.replace(/^function:\/\/[^;]*;/, "");
     if (!rawName) throw new Error("Scheduling requires a function reference");
     const name = canonicalizePath(rawName);
-    const f = this.engine.lookup(name);
-    if (!f) throw new Error(`Attempted to schedule function at nonexistent path: ${name}`);
-    if (f.kind !== "mutation" && f.kind !== "action") throw new Error(`Attempted to schedule ${name}, which is a ${f.kind}; only mutations and actions can be scheduled.`);
+    const kind = this.host.functionKind(name);
+    if (!kind) throw new Error(`Attempted to schedule function at nonexistent path: ${name}`);
+    if (kind !== "mutation" && kind !== "action") throw new Error(`Attempted to schedule ${name}, which is a ${kind}; only mutations and actions can be scheduled.`);
     if (typeof args.ts !== "number" || !Number.isFinite(args.ts)) throw new Error("Invalid scheduled time");
     const fnArgs = jsonToConvex(args.args ?? {});
     const doc: Doc = { name, args: [fnArgs], scheduledTime: args.ts * 1000, state: { kind: "pending" } };
@@ -43,7 +45,7 @@ export class Scheduler {
 
   cancel(tx: Tx, idJson: JSONValue) {
     const id = jsonToConvex(idJson);
-    if (typeof id !== "string" || this.engine.catalog.tableName(id) !== TABLE) {
+    if (typeof id !== "string" || this.host.catalog.tableName(id) !== TABLE) {
       throw new Error(`Invalid argument \`id\` for \`scheduler.cancel\`: ${JSON.stringify(idJson)} is not a scheduled function ID.`);
     }
     const job = tx.get(id);
@@ -58,7 +60,7 @@ export class Scheduler {
   async start() {
     this.started = true;
     // Actions that were running when the process died did not finish (at most once).
-    await this.engine.systemWrite((tx) => {
+    await this.host.systemWrite((tx) => {
       for (const job of this.jobsInState(tx, "inProgress")) {
         tx.write(job.id, TABLE, {
           ...job.doc,
@@ -67,8 +69,8 @@ export class Scheduler {
         }, false);
       }
     });
-    this.unsubscribe = this.engine.onCommit((e) => {
-      const tn = this.engine.catalog.tableNumber(TABLE);
+    this.unsubscribe = this.host.onCommit((e) => {
+      const tn = this.host.catalog.tableNumber(TABLE);
       if (tn !== undefined && (e.writes as unknown as { tables: Set<number> }).tables.has(tn)) this.kick();
     });
     this.kick();
@@ -94,7 +96,7 @@ export class Scheduler {
   }
 
   private jobsInState(tx: Tx, kind: string, limit = Infinity): Job[] {
-    const index = this.engine.catalog.dbIndex(TABLE, "by_state");
+    const index = this.host.catalog.dbIndex(TABLE, "by_state");
     if (!index) return [];
     const { lo, hi } = encodeRange(index, [{ type: "Eq", fieldPath: "state.kind", value: kind }]);
     const stream = tx.openIndexStream(index, lo, hi, "asc");
@@ -107,14 +109,14 @@ export class Scheduler {
   }
 
   private nextPending(): Job | null {
-    if (this.engine.isStopped()) return null;
-    const tx = new Tx(this.engine.hooks, false);
+    if (this.host.isStopped()) return null;
+    const tx = this.host.readTx();
     return this.jobsInState(tx, "pending", 1)[0] ?? null;
   }
 
   /** Re-arms the timer for the earliest pending job. */
   kick() {
-    if (!this.started || this.engine.isStopped()) return;
+    if (!this.started || this.host.isStopped()) return;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     const job = this.nextPending();
@@ -138,7 +140,7 @@ export class Scheduler {
         await this.execute(job);
       }
     } catch (e) {
-      this.engine.emitLog(`[scheduler] ${(e as Error).message}`);
+      this.host.emitLog(`[scheduler] ${(e as Error).message}`);
     } finally {
       this.running = false;
       if (this.again) {
@@ -167,20 +169,20 @@ export class Scheduler {
     const name = job.doc.name as string;
     const argsValue = ((job.doc.args as Value[]) ?? [{}])[0] ?? {};
     const args = convexToJson(argsValue);
-    const f = this.engine.lookup(name);
+    const kind = this.host.functionKind(name);
     const isPending = (tx: Tx) => {
       const cur = tx.get(job.id);
       return !!cur && (cur.doc.state as { kind: string }).kind === "pending";
     };
-    if (!f || (f.kind !== "mutation" && f.kind !== "action")) {
-      await this.engine.systemWrite((tx) => {
+    if (kind !== "mutation" && kind !== "action") {
+      await this.host.systemWrite((tx) => {
         if (isPending(tx)) this.setState(tx, job.id, { kind: "failed", error: `Could not find function for '${name}'` }, true);
       });
       return;
     }
-    if (f.kind === "mutation") {
+    if (kind === "mutation") {
       const result = await this.track(
-        this.engine.runMutationTop(
+        this.host.calls.runMutationTop(
           { path: name, args, identity: null },
           {
             logLines: [],
@@ -195,30 +197,30 @@ export class Scheduler {
       );
       if (result.outcome.status === "error") {
         const message = result.outcome.errorMessage;
-        this.engine.emitLog(`[scheduler] ${name} failed: ${message}`);
-        await this.engine.systemWrite((tx) => {
+        this.host.emitLog(`[scheduler] ${name} failed: ${message}`);
+        await this.host.systemWrite((tx) => {
           if (isPending(tx)) this.setState(tx, job.id, { kind: "failed", error: message }, true);
         });
       }
       return;
     }
-    const claimed = await this.engine.systemWrite((tx) => isPending(tx) && this.setState(tx, job.id, { kind: "inProgress" }, false));
+    const claimed = await this.host.systemWrite((tx) => isPending(tx) && this.setState(tx, job.id, { kind: "inProgress" }, false));
     if (!claimed) return;
     void this.track(
       (async () => {
-        const result = await this.engine.runActionTop(
+        const result = await this.host.calls.runActionTop(
           { path: name, args, identity: null },
           { logLines: [], internalAllowed: true, depth: 0, scheduledJobId: job.id },
         );
-        if (this.engine.isStopped()) return;
+        if (this.host.isStopped()) return;
         const state: Record<string, Value> =
           result.outcome.status === "success" ? { kind: "success" } : { kind: "failed", error: result.outcome.errorMessage };
-        if (result.outcome.status === "error") this.engine.emitLog(`[scheduler] ${name} failed: ${result.outcome.errorMessage}`);
-        await this.engine.systemWrite((tx) => {
+        if (result.outcome.status === "error") this.host.emitLog(`[scheduler] ${name} failed: ${result.outcome.errorMessage}`);
+        await this.host.systemWrite((tx) => {
           const cur = tx.get(job.id);
           if (cur && (cur.doc.state as { kind: string }).kind === "inProgress") this.setState(tx, job.id, state, true);
         });
-      })().catch((e) => this.engine.emitLog(`[scheduler] ${(e as Error).message}`)),
+      })().catch((e) => this.host.emitLog(`[scheduler] ${(e as Error).message}`)),
     );
   }
 
@@ -226,15 +228,15 @@ export class Scheduler {
 
   private cronState(): Record<string, { spec: string; next: number }> {
     try {
-      return JSON.parse(this.engine.store.getMeta("crons") ?? "{}");
+      return JSON.parse(this.host.getMeta("crons") ?? "{}");
     } catch {
       return {};
     }
   }
 
   private initCrons() {
-    if (!this.started || this.engine.isStopped()) return;
-    const specs = this.engine.cronSpecs();
+    if (!this.started || this.host.isStopped()) return;
+    const specs = this.host.cronSpecs();
     const old = this.cronState();
     const state: Record<string, { spec: string; next: number }> = {};
     const now = realNow();
@@ -244,10 +246,10 @@ export class Scheduler {
       try {
         state[cronName] = prev && prev.spec === spec ? prev : { spec, next: nextRun(job.schedule as CronSchedule, now) };
       } catch (e) {
-        this.engine.emitLog(`[cron] ${cronName}: ${(e as Error).message}`);
+        this.host.emitLog(`[cron] ${cronName}: ${(e as Error).message}`);
       }
     }
-    this.engine.store.setMeta("crons", JSON.stringify(state));
+    this.host.setMeta("crons", JSON.stringify(state));
     this.armCrons(state);
   }
 
@@ -262,8 +264,8 @@ export class Scheduler {
   }
 
   private async fireCrons() {
-    if (!this.started || this.engine.isStopped()) return;
-    const specs = this.engine.cronSpecs();
+    if (!this.started || this.host.isStopped()) return;
+    const specs = this.host.cronSpecs();
     const state = this.cronState();
     const now = realNow();
     const due: Array<[string, { name: string; args: JSONValue[] }]> = [];
@@ -274,19 +276,19 @@ export class Scheduler {
       s.next = nextRun(job.schedule as CronSchedule, now);
       due.push([cronName, job]);
     }
-    this.engine.store.setMeta("crons", JSON.stringify(state));
+    this.host.setMeta("crons", JSON.stringify(state));
     this.armCrons(state);
     for (const [cronName, job] of due) {
       const fnPath = canonicalizePath(job.name);
-      const f = this.engine.lookup(fnPath);
+      const kind = this.host.functionKind(fnPath);
       const req = { path: fnPath, args: job.args?.[0] ?? {}, identity: null };
       const run =
-        f?.kind === "action"
-          ? this.engine.runActionTop(req, { logLines: [], internalAllowed: true, depth: 0 })
-          : this.engine.runMutationTop(req, { logLines: [], internalAllowed: true });
+        kind === "action"
+          ? this.host.calls.runActionTop(req, { logLines: [], internalAllowed: true, depth: 0 })
+          : this.host.calls.runMutationTop(req, { logLines: [], internalAllowed: true });
       void this.track(
         run.then((r) => {
-          if (r.outcome.status === "error") this.engine.emitLog(`[cron] ${cronName} (${fnPath}) failed: ${r.outcome.errorMessage}`);
+          if (r.outcome.status === "error") this.host.emitLog(`[cron] ${cronName} (${fnPath}) failed: ${r.outcome.errorMessage}`);
         }),
       );
     }

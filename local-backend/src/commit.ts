@@ -1,0 +1,249 @@
+/**
+ * Commits and locks: the readers-writer lock (queries share it, mutations and system writes take
+ * it alone), commit timestamps and creation times (monotonic, persisted), and the commit pipeline:
+ * a commit hands its batch to the writer thread and keeps it as an in-memory layer that every
+ * transaction reads through until the writer reports it stored. Commit listeners hear of every
+ * commit (reactivity, the scheduler).
+ */
+import { convexToJson, type Value } from "convex/values";
+import type { Catalog } from "./catalog.js";
+import type { CommitEvent } from "./engine-api.js";
+import type { Doc } from "./json-shape.js";
+import type { BaseLayer, Pending } from "./pending.js";
+import { WriteSetImpl } from "./readset.js";
+import { RWLock, realNow, scopeStorage } from "./runtime.js";
+import type { Store } from "./storage.js";
+import type { DocWrite } from "./storage-types.js";
+import { Tx, type TxHooks } from "./transaction.js";
+
+export type CommitPipelineDeps = {
+  store: Store;
+  catalog: Catalog;
+  emitLog(line: string): void;
+  /** true once the engine is stopping: no new transactions start */
+  isStopped(): boolean;
+};
+
+function resolveCommitTs(v: Value, ts: bigint): Value {
+  if (v === null || typeof v !== "object") return v;
+  if (v.constructor?.name === "CommitTsPlaceholder") return ts;
+  if (v instanceof ArrayBuffer) return v;
+  if (Array.isArray(v)) return v.map((x) => resolveCommitTs(x, ts));
+  const out: Record<string, Value> = {};
+  for (const [k, x] of Object.entries(v)) out[k] = resolveCommitTs(x as Value, ts);
+  return out;
+}
+
+export class CommitPipeline {
+  readonly lock = new RWLock();
+  private lastTs: bigint;
+  private lastCreationTime: number;
+  /** committed transactions the writer thread has not stored yet, oldest first */
+  private inflight: BaseLayer[] = [];
+  private listeners = new Set<(e: CommitEvent) => void>();
+  private readonly store: Store;
+  private readonly catalog: Catalog;
+  readonly hooks: TxHooks;
+
+  constructor(private readonly deps: CommitPipelineDeps) {
+    this.store = deps.store;
+    this.catalog = deps.catalog;
+    this.lastTs = BigInt(this.store.getMeta("ts") ?? "0");
+    this.lastCreationTime = Number(this.store.getMeta("creationTime") ?? "0");
+    this.hooks = {
+      catalog: this.catalog,
+      store: this.store,
+      nextCreationTime: () => {
+        const now = realNow();
+        this.lastCreationTime = now > this.lastCreationTime ? now : this.lastCreationTime + 0.001;
+        return this.lastCreationTime;
+      },
+      baseLayers: () => this.inflight.slice(),
+    };
+    this.store.onFailure = (e) => this.deps.emitLog(`[storage] ${e.message}`);
+    this.store.onDurable = (ticket) => {
+      let n = 0;
+      while (n < this.inflight.length && this.inflight[n].ticket <= ticket) n++;
+      if (n > 0) this.inflight.splice(0, n);
+    };
+  }
+
+  /** latest committed timestamp */
+  currentTs(): bigint {
+    return this.lastTs;
+  }
+
+  /** A read-only transaction on the committed state. */
+  readTx(): Tx {
+    return new Tx(this.hooks, false);
+  }
+
+  /** A write transaction; the caller holds the write lock and commits it. */
+  writeTx(): Tx {
+    return new Tx(this.hooks, true);
+  }
+
+  /** Keeps creation times above one restored from a backup. */
+  noteCreationTime(ct: number) {
+    if (ct > this.lastCreationTime) this.lastCreationTime = ct;
+  }
+
+  onCommit(listener: (event: CommitEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** One SQLite read snapshot for all of a mutation's reads (it holds the write lock). */
+  beginRead() {
+    this.store.beginRead();
+  }
+
+  async withReadLock<T>(fn: () => T | Promise<T>): Promise<T> {
+    const release = await this.lock.read();
+    try {
+      return await fn();
+    } finally {
+      release();
+    }
+  }
+
+  /** Runs `fn` in its own write transaction and commits it (storage, scheduler bookkeeping, imports). */
+  async systemWrite<T>(fn: (tx: Tx) => T): Promise<T> {
+    const release = await this.lock.write();
+    let result: T;
+    try {
+      this.assertOpen();
+      const tx = this.writeTx();
+      result = fn(tx);
+      this.commit(tx);
+    } finally {
+      release();
+    }
+    await this.durable();
+    return result;
+  }
+
+  /**
+   * Waits until every transaction committed so far is in SQLite. Callers release the write lock
+   * first, so the next transaction runs while this one is written; nobody is told about a result
+   * before the writes it rests on are stored.
+   */
+  durable(): Promise<void> {
+    return this.store.whenDurable(this.store.postedTicket);
+  }
+
+  assertOpen() {
+    if (this.deps.isStopped()) throw new Error("The backend is shutting down.");
+  }
+
+  private nextTs(): bigint {
+    const now = BigInt(Math.floor(realNow())) * 1_000_000n;
+    return now > this.lastTs ? now : this.lastTs + 1n;
+  }
+
+  /** Ends the read snapshot of beginRead(). */
+  endReadQuietly() {
+    try {
+      this.store.endRead();
+    } catch (e) {
+      this.deps.emitLog(`[commit] closing the read transaction failed: ${(e as Error).message}`);
+    }
+  }
+
+  /** Applies the transaction's writes atomically. Caller holds the write lock. */
+  commit(tx: Tx): bigint {
+    for (const hook of tx.beforeCommit) hook(tx);
+    const pendings = tx.flatten();
+    if (pendings.size === 0) {
+      for (const f of tx.afterCommit) f();
+      return this.lastTs;
+    }
+    const ts = this.nextTs();
+    const writes: DocWrite[] = [];
+    const writeSet = new WriteSetImpl((id) => {
+      const def = this.catalog.byId.get(id);
+      return def?.kind === "db" ? def : undefined;
+    });
+    const deltas = new Map<number, number>();
+    const layer: BaseLayer = { ticket: 0, docs: new Map(), sorted: new Map() };
+    for (const p of pendings.values()) {
+      const w = this.buildWrite(tx, p, ts, writeSet);
+      if (!w) continue;
+      writes.push(w);
+      layer.docs.set(p.id, {
+        id: p.id,
+        table: p.table,
+        tableNumber: p.tableNumber,
+        doc: w.doc,
+        isNew: false,
+        hasPlaceholder: false,
+        json: w.json ?? undefined,
+        keys: p.hasPlaceholder ? undefined : p.keys,
+      });
+      if (p.isNew && p.doc) deltas.set(p.tableNumber, (deltas.get(p.tableNumber) ?? 0) + 1);
+      else if (!p.isNew && !p.doc) deltas.set(p.tableNumber, (deltas.get(p.tableNumber) ?? 0) - 1);
+    }
+    if (writes.length === 0) {
+      for (const f of tx.afterCommit) f();
+      return this.lastTs;
+    }
+    layer.ticket = this.store.commit(
+      writes,
+      [
+        ["ts", ts.toString()],
+        ["creationTime", String(this.lastCreationTime)],
+      ],
+      deltas,
+    );
+    this.inflight.push(layer);
+    for (const [tn, d] of deltas) this.catalog.counts.set(tn, (this.catalog.counts.get(tn) ?? 0) + d);
+    this.lastTs = ts;
+    for (const f of tx.afterCommit) {
+      try {
+        f();
+      } catch (e) {
+        this.deps.emitLog(`[commit] post-commit step failed: ${(e as Error).message}`);
+      }
+    }
+    const event: CommitEvent = { ts, writes: writeSet };
+    scopeStorage.exit(() => {
+      for (const l of this.listeners) {
+        try {
+          l(event);
+        } catch (e) {
+          this.deps.emitLog(`[commit] listener failed: ${(e as Error).message}`);
+        }
+      }
+    });
+    return ts;
+  }
+
+  /** The document as committed before `tx` (an unstored committed version first, else SQLite's). */
+  private committedDoc(tx: Tx, id: string): { json: string; doc: Doc | null } | undefined {
+    const base = tx.basePending(id);
+    // a committed layer always carries the stored JSON of the documents it keeps
+    if (base) return base.doc ? { json: base.json!, doc: base.doc } : undefined;
+    const row = this.store.getDoc(id);
+    return row ? { json: row.json, doc: null } : undefined;
+  }
+
+  /**
+   * What a pending write stores (null: nothing changes). Index keys and search entries are derived
+   * by the writer thread (storage), and for subscriptions lazily by the write set.
+   */
+  private buildWrite(tx: Tx, p: Pending, ts: bigint, writeSet: WriteSetImpl): (DocWrite & { doc: Doc | null }) | null {
+    const old = p.isNew ? undefined : this.committedDoc(tx, p.id);
+    if (!old && !p.doc) return null;
+    const newDoc = p.doc ? (p.hasPlaceholder ? (resolveCommitTs(p.doc, ts) as Doc) : p.doc) : null;
+    const json = newDoc ? (!p.hasPlaceholder && p.json !== undefined ? p.json : JSON.stringify(convexToJson(newDoc))) : null;
+    if (old && json === old.json) return null;
+    writeSet.addDoc(p.tableNumber, {
+      table: p.table,
+      old: old?.doc ?? null,
+      oldJson: old && !old.doc ? old.json : null,
+      doc: newDoc,
+      keys: p.hasPlaceholder ? undefined : p.keys,
+    });
+    return { id: p.id, tableNumber: p.tableNumber, json, isNew: !old, doc: newDoc };
+  }
+}

@@ -1,0 +1,347 @@
+/**
+ * Function execution: resolving a path to a loaded function (visibility, kind), argument and
+ * return validation, invoking it inside its run's scope, and the top-level runs: queries under
+ * the read lock, mutations under the write lock up to their commit (pipelined: the outcome is
+ * reported once the writes are stored), actions, http actions, nested calls and ad-hoc mutations.
+ */
+import { convexToJson, jsonToConvex, type JSONValue, type Value } from "convex/values";
+import fs from "node:fs";
+import type { CommitPipeline } from "./commit.js";
+import type { CallRequest, FunctionOutcome, PipelinedMutation, QueryResult, UserIdentity } from "./engine-api.js";
+import type { ActionRunOptions, FunctionCalls, MutationRunOptions, MutationRunResult, RunKind, RunOptions, SyscallHost } from "./engine-host.js";
+import type { FileStorage } from "./file-storage.js";
+import { CANONICAL, PLAIN, jsonShape } from "./json-shape.js";
+import { canonicalizePath, type RegisteredFunction } from "./loader.js";
+import type { FunctionModules } from "./modules.js";
+import { SystemError, toFailure } from "./outcome.js";
+import { installRuntime, scopeStorage } from "./runtime.js";
+import { Run, runTx } from "./syscalls.js";
+import { checkValue } from "./validators.js";
+
+const MAX_ARGS_BYTES = 8 * 1024 * 1024;
+
+/** What function execution needs besides the syscall host its runs get. */
+export type FunctionRunnerDeps = {
+  commits: CommitPipeline;
+  modules: Pick<FunctionModules, "lookup" | "httpRouter">;
+  /** ad-hoc mutations store and read files inside their transaction */
+  files: Pick<FileStorage, "storeInTx" | "getInTx">;
+  /** what every run's syscalls use; `calls` is this runner */
+  services: Omit<SyscallHost, "calls">;
+};
+
+export class FunctionRunner implements FunctionCalls {
+  private readonly commits: CommitPipeline;
+  private readonly modules: Pick<FunctionModules, "lookup" | "httpRouter">;
+  private readonly files: Pick<FileStorage, "storeInTx" | "getInTx">;
+  private readonly host: SyscallHost;
+
+  constructor(deps: FunctionRunnerDeps) {
+    this.commits = deps.commits;
+    this.modules = deps.modules;
+    this.files = deps.files;
+    this.host = { ...deps.services, calls: this };
+  }
+
+  /** JSON text of checked arguments whose JSON form was already canonical (see checkArgs). */
+  private argsText = new WeakMap<object, string>();
+
+  private checkArgs(f: RegisteredFunction, argsJson: JSONValue): Value {
+    const text = JSON.stringify(argsJson ?? null);
+    const size = text.length;
+    if (size > MAX_ARGS_BYTES) {
+      throw new SystemError(`ArgumentValidationError: Arguments for ${f.path} are too large (${size} bytes, maximum is ${MAX_ARGS_BYTES} bytes).`);
+    }
+    let args: Value;
+    if (argsJson !== null && typeof argsJson === "object" && !Array.isArray(argsJson)) {
+      // In-process callers may pass `{x: undefined}`; over the wire that field would be absent.
+      argsJson = Object.fromEntries(Object.entries(argsJson).filter(([, v]) => v !== undefined));
+    }
+    const shape = argsJson === null || argsJson === undefined ? 0 : jsonShape(argsJson);
+    try {
+      args = (shape & PLAIN) !== 0 ? argsJson : jsonToConvex(argsJson ?? {});
+    } catch (e) {
+      throw new SystemError(`ArgumentValidationError: Invalid arguments for ${f.path}: ${(e as Error).message}`);
+    }
+    if (args === null || typeof args !== "object" || Array.isArray(args) || args instanceof ArrayBuffer) {
+      throw new SystemError(`ArgumentValidationError: The arguments to a Convex function must be an object. Received: ${JSON.stringify(argsJson)}`);
+    }
+    if (f.args) {
+      const err = checkValue(f.args, args, (id) => this.host.catalog.tableName(id));
+      if (err) throw new SystemError(`ArgumentValidationError: ${err}`);
+    }
+    // When argsJson is already what convexToJson(args) would give, invoke() reuses its text.
+    if ((shape & CANONICAL) !== 0) this.argsText.set(args, text);
+    return args;
+  }
+
+  private checkReturns(f: RegisteredFunction, resultJson: JSONValue) {
+    if (!f.returns) return;
+    const err = checkValue(f.returns, jsonToConvex(resultJson), (id) => this.host.catalog.tableName(id));
+    if (err) throw new SystemError(`ReturnsValidationError: ${err}`);
+  }
+
+  private resolve(p: string, kind: RunKind, internalAllowed: boolean): RegisteredFunction {
+    const f = this.modules.lookup(p);
+    if (!f) {
+      throw new SystemError(`Could not find public function for '${typeof p === "string" ? canonicalizePath(p) : String(p)}'. Did you forget to run \`npx convex dev\` or \`npx convex deploy\`?`);
+    }
+    if (f.visibility === "internal" && !internalAllowed) {
+      throw new SystemError(`Could not find public function for '${f.path}'. Did you forget to run \`npx convex dev\` or \`npx convex deploy\`?`);
+    }
+    if (f.kind !== kind) {
+      throw new SystemError(`Trying to execute ${f.path} as ${kind === "action" ? "Action" : kind === "query" ? "Query" : "Mutation"}, but it is defined as ${f.kind === "action" ? "Action" : f.kind === "query" ? "Query" : f.kind === "mutation" ? "Mutation" : "HttpAction"}.`);
+    }
+    return f;
+  }
+
+  private async invoke(f: RegisteredFunction, args: Value, run: Run): Promise<JSONValue> {
+    installRuntime();
+    const known = typeof args === "object" && args !== null ? this.argsText.get(args) : undefined;
+    const argsStr = known !== undefined ? `[${known}]` : JSON.stringify([convexToJson(args)]);
+    const resultStr: string = await scopeStorage.run(run.scope, () => {
+      if (f.kind === "query") return f.fn.invokeQuery(argsStr);
+      if (f.kind === "mutation") return f.fn.invokeMutation(argsStr);
+      return f.fn.invokeAction(run.requestId, argsStr);
+    });
+    const result = JSON.parse(resultStr) as JSONValue;
+    this.checkReturns(f, result);
+    return result;
+  }
+
+  /** Nested ctx.runQuery / ctx.runMutation inside a query or mutation: same transaction. */
+  async runNested(parent: RunOptions, kind: "query" | "mutation", p: string, argsJson: JSONValue, snapshot: boolean): Promise<JSONValue> {
+    const f = this.resolve(p, kind, true);
+    const args = this.checkArgs(f, argsJson);
+    const parentTx = runTx(parent);
+    let tx = parentTx;
+    if (snapshot) tx = this.commits.readTx();
+    const run = new Run(this.host, {
+      kind,
+      fnPath: f.path,
+      identity: parent.identity,
+      tx,
+      logLines: parent.logLines,
+      depth: parent.depth + 1,
+      scheduledJobId: parent.scheduledJobId,
+    });
+    if (kind === "mutation") tx.pushLayer();
+    try {
+      const value = await this.invoke(f, args, run);
+      if (kind === "mutation") tx.popLayer(true);
+      return value;
+    } catch (e) {
+      if (kind === "mutation") tx.popLayer(false);
+      throw e;
+    } finally {
+      if (tx !== parentTx) parentTx.readSet.merge(tx.finishReads());
+    }
+  }
+
+  async runQuery(req: CallRequest & { journal?: string | null }): Promise<QueryResult> {
+    let journal: { endCursor: string | null } | null = null;
+    if (req.journal) {
+      try {
+        const parsed = JSON.parse(req.journal);
+        if (parsed && typeof parsed.endCursor === "string") journal = { endCursor: parsed.endCursor };
+      } catch {
+        journal = null;
+      }
+    }
+    return this.runQueryTop(req, journal, [], 0, req.internal === true);
+  }
+
+  async runQueryTop(
+    req: CallRequest,
+    journal: { endCursor: string | null } | null,
+    logLines: string[],
+    depth: number,
+    internalAllowed = true,
+  ): Promise<QueryResult> {
+    const release = await this.commits.lock.read();
+    const tx = this.commits.readTx();
+    const ts = this.commits.currentTs();
+    let outcome: FunctionOutcome;
+    let newJournal: string | null = null;
+    try {
+      this.commits.assertOpen();
+      const f = this.resolve(req.path, "query", internalAllowed);
+      const args = this.checkArgs(f, req.args);
+      const run = new Run(this.host, { kind: "query", fnPath: f.path, identity: req.identity, tx, logLines, journal, depth });
+      const value = await this.invoke(f, args, run);
+      newJournal = run.newJournal;
+      outcome = { status: "success", value, logLines };
+    } catch (e) {
+      outcome = { status: "error", ...toFailure(e), logLines };
+    } finally {
+      release();
+    }
+    // The result may rest on committed writes still being stored.
+    if (tx.base.length > 0) outcome = await this.onceStored(this.commits.durable(), outcome);
+    return { outcome, readSet: tx.finishReads(), ts, journal: newJournal };
+  }
+
+  async runMutation(req: CallRequest): Promise<{ outcome: FunctionOutcome; ts: bigint }> {
+    return this.runMutationTop(req, { logLines: [], internalAllowed: req.internal === true });
+  }
+
+  async runMutationTop(
+    req: CallRequest,
+    o: MutationRunOptions,
+  ): Promise<MutationRunResult> {
+    const { durable, ...r } = await this.runMutationCommitted(req, o);
+    const outcome = await this.onceStored(durable, r.outcome);
+    return outcome === r.outcome ? r : { outcome, ts: this.commits.currentTs() };
+  }
+
+  async runMutationPipelined(req: CallRequest): Promise<PipelinedMutation> {
+    const { durable, ...r } = await this.runMutationCommitted(req, { logLines: [], internalAllowed: req.internal === true });
+    const result = this.onceStored(durable, r.outcome).then((outcome) => (outcome === r.outcome ? r : { outcome, ts: this.commits.currentTs() }));
+    return { result };
+  }
+
+  /** `outcome` once the writes it rests on are stored; an error outcome if storing them failed. */
+  private async onceStored(durable: Promise<void>, outcome: FunctionOutcome): Promise<FunctionOutcome> {
+    try {
+      await durable;
+      return outcome;
+    } catch (e) {
+      return { status: "error", ...toFailure(e), logLines: outcome.logLines };
+    }
+  }
+
+  /**
+   * Runs a mutation up to its commit and releases the write lock: the next mutation may run while
+   * this one's writes are stored. `durable` resolves once everything it committed or read is
+   * stored; nobody may hear of the outcome before.
+   */
+  private async runMutationCommitted(
+    req: CallRequest,
+    o: MutationRunOptions,
+  ): Promise<MutationRunResult & { durable: Promise<void> }> {
+    const release = await this.commits.lock.write();
+    const logLines = o.logLines;
+    let result: MutationRunResult;
+    try {
+      this.commits.assertOpen();
+      const f = this.resolve(req.path, "mutation", o.internalAllowed);
+      const args = this.checkArgs(f, req.args);
+      const tx = this.commits.writeTx();
+      if (o.prepare && !o.prepare(tx)) result = { outcome: { status: "success", value: null, logLines }, ts: this.commits.currentTs(), skipped: true };
+      else {
+        const run = new Run(this.host, {
+          kind: "mutation",
+          fnPath: f.path,
+          identity: req.identity,
+          tx,
+          logLines,
+          depth: 0,
+          scheduledJobId: o.scheduledJobId ?? null,
+        });
+        // One SQLite read snapshot for all of the mutation's reads (it holds the write lock).
+        this.commits.beginRead();
+        const value = await this.invoke(f, args, run);
+        o.onSuccess?.(tx);
+        const ts = this.commits.commit(tx);
+        result = { outcome: { status: "success", value, logLines }, ts };
+      }
+    } catch (e) {
+      result = { outcome: { status: "error", ...toFailure(e), logLines }, ts: this.commits.currentTs() };
+    } finally {
+      this.commits.endReadQuietly();
+      release();
+    }
+    const durable = this.commits.durable();
+    durable.catch(() => undefined);
+    return { ...result, durable };
+  }
+
+  async runAction(req: CallRequest): Promise<{ outcome: FunctionOutcome }> {
+    return this.runActionTop(req, { logLines: [], internalAllowed: req.internal === true, depth: 0 });
+  }
+
+  async runActionTop(
+    req: CallRequest,
+    o: ActionRunOptions,
+  ): Promise<{ outcome: FunctionOutcome }> {
+    const logLines = o.logLines;
+    try {
+      this.commits.assertOpen();
+      const f = this.resolve(req.path, "action", o.internalAllowed);
+      const args = this.checkArgs(f, req.args);
+      const run = new Run(this.host, {
+        kind: "action",
+        fnPath: f.path,
+        identity: req.identity,
+        tx: null,
+        logLines,
+        depth: o.depth,
+        scheduledJobId: o.scheduledJobId ?? null,
+      });
+      const value = await this.invoke(f, args, run);
+      return { outcome: { status: "success", value, logLines } };
+    } catch (e) {
+      return { outcome: { status: "error", ...toFailure(e), logLines } };
+    }
+  }
+
+  async runHttpAction(request: Request, identity: UserIdentity | null = null): Promise<Response> {
+    const router = this.modules.httpRouter();
+    const url = new URL(request.url);
+    const match = router && typeof router.lookup === "function" ? router.lookup(url.pathname, request.method) : null;
+    if (!match) return new Response(`No HttpAction routed for ${url.pathname}`, { status: 404 });
+    const [fn, method, routePath] = match as [any, string, string];
+    const fnPath = `${method} ${routePath}`;
+    const logLines: string[] = [];
+    const run = new Run(this.host, { kind: "httpAction", fnPath, identity, tx: null, logLines, depth: 0 });
+    try {
+      this.commits.assertOpen();
+      installRuntime();
+      const response = await scopeStorage.run(run.scope, () => fn.invokeHttpAction(request));
+      if (!(response instanceof Response)) {
+        return new Response(`Http action ${fnPath} did not return a Response`, { status: 500 });
+      }
+      return response;
+    } catch (e) {
+      const failure = toFailure(e);
+      this.host.emitLog(`${fnPath} [ERROR] ${failure.errorMessage}`);
+      return new Response(failure.errorMessage, { status: 500 });
+    }
+  }
+
+  /**
+   * Runs `fn`, a mutation built with convex/server's `mutationGeneric` that is not one of the
+   * loaded modules, as a top-level mutation. Its ctx may also use the action-only `storage.store`
+   * / `storage.get` (convex-test's `t.run` ctx offers them): a stored file joins the transaction
+   * and is removed again when the mutation fails.
+   */
+  async runAdhocMutation(fn: { invokeMutation(args: string): Promise<string> }, identity: UserIdentity | null = null): Promise<FunctionOutcome> {
+    const release = await this.commits.lock.write();
+    const logLines: string[] = [];
+    const files: string[] = [];
+    let outcome: FunctionOutcome;
+    try {
+      this.commits.assertOpen();
+      const tx = this.commits.writeTx();
+      const f: RegisteredFunction = { path: "_adhoc:run", kind: "mutation", visibility: "internal", fn, args: null, returns: null };
+      const run = new Run(this.host, { kind: "mutation", fnPath: f.path, identity, tx, logLines, depth: 0 });
+      const asyncSyscall = run.asyncSyscall.bind(run);
+      run.asyncSyscall = async (op, argsStr) => {
+        if (op !== "1.0/storageStore" && op !== "1.0/storageGet") return asyncSyscall(op, argsStr);
+        const a = JSON.parse(argsStr);
+        if (op === "1.0/storageGet") return JSON.stringify(this.files.getInTx(tx, a.storageId));
+        return JSON.stringify(this.files.storeInTx(tx, a, files));
+      };
+      const value = await this.invoke(f, {}, run);
+      this.commits.commit(tx);
+      files.length = 0;
+      outcome = { status: "success", value, logLines };
+    } catch (e) {
+      return { status: "error", ...toFailure(e), logLines };
+    } finally {
+      for (const file of files) fs.rmSync(file, { force: true });
+      release();
+    }
+    return this.onceStored(this.commits.durable(), outcome);
+  }
+}

@@ -1,0 +1,207 @@
+/**
+ * Index range streams: an index range read from SQLite in growing batches, merged by key with
+ * committed writes not yet stored and with the transaction's own writes. `by_id` ranges are read
+ * from the documents table's id column.
+ */
+import { isDocumentsIndex, type Catalog } from "./catalog.js";
+import { keySuccessor } from "./index-range.js";
+import { encodeTuple, encodeValue } from "./indexkey.js";
+import { layerRows, lowerBound, pendingKey, type BaseLayer, type Pending, type Row } from "./pending.js";
+import type { ReadSetImpl } from "./readset.js";
+import type { Store } from "./storage.js";
+import type { DbIndexDef } from "./storage-types.js";
+
+/** What a stream reads from: the store and the catalog (for the table number of `by_id` scans). */
+export type StreamSource = { readonly store: Store; readonly catalog: Catalog };
+
+/** Merges an index range from SQLite with committed unstored writes and the transaction's own writes. */
+export class IndexStream {
+  private buffer: Row[] = [];
+  private bufPos = 0;
+  private sqlDone = false;
+  private sqlCursor: Buffer | null = null;
+  private batch = 8;
+  private overlayRows: Row[];
+  private overlayPos = 0;
+  private shadow: Map<string, Pending>;
+  lastKey: Buffer | null = null;
+  exhausted = false;
+  rowsRead = 0;
+
+  constructor(
+    private source: StreamSource,
+    readonly index: DbIndexDef,
+    readonly lo: Buffer,
+    readonly hi: Buffer,
+    readonly order: "asc" | "desc",
+    overlay: Map<string, Pending>,
+    private base: BaseLayer[],
+  ) {
+    this.shadow = overlay;
+    const rows: Row[] = [];
+    for (const p of overlay.values()) {
+      if (!p.doc) continue;
+      const key = pendingKey(p, index);
+      if (Buffer.compare(key, lo) >= 0 && Buffer.compare(key, hi) < 0) rows.push({ key, id: p.id, json: null, doc: p.doc });
+    }
+    // Committed unstored versions, unless a newer layer or the transaction itself rewrote them.
+    const loS = base.length > 0 ? lo.toString("latin1") : "";
+    const hiS = base.length > 0 ? hi.toString("latin1") : "";
+    for (let li = base.length - 1; li >= 0; li--) {
+      const { rows: layerSorted, keys } = layerRows(base[li], index);
+      for (let i = lowerBound(keys, loS); i < keys.length; i++) {
+        if (keys[i] >= hiS) break;
+        const r = layerSorted[i];
+        if (overlay.has(r.id)) continue;
+        let newer = false;
+        for (let lj = li + 1; lj < base.length && !newer; lj++) newer = base[lj].docs.has(r.id);
+        if (!newer) rows.push(r);
+      }
+    }
+    rows.sort((a, b) => (order === "asc" ? Buffer.compare(a.key, b.key) : Buffer.compare(b.key, a.key)));
+    this.overlayRows = rows;
+  }
+
+  /** A stored row that an unstored or own version replaces. */
+  private shadowed(id: string): boolean {
+    if (this.shadow.has(id)) return true;
+    for (const layer of this.base) if (layer.docs.has(id)) return true;
+    return false;
+  }
+
+  private fill() {
+    while (this.bufPos >= this.buffer.length && !this.sqlDone) {
+      const store = this.source.store;
+      let rows: Array<{ key: Buffer; id: string; json: string }>;
+      if (isDocumentsIndex(this.index)) {
+        const tn = this.source.catalog.tableNumber(this.index.table);
+        if (tn === undefined) rows = [];
+        else if (this.order === "asc") {
+          rows = this.sqlCursor
+            ? scanById(store, tn, this.sqlCursor, this.hi, "asc", this.batch, false, false)
+            : scanById(store, tn, this.lo, this.hi, "asc", this.batch, true, false);
+        } else {
+          rows = this.sqlCursor
+            ? scanById(store, tn, this.lo, this.sqlCursor, "desc", this.batch, true, false)
+            : scanById(store, tn, this.lo, this.hi, "desc", this.batch, true, false);
+        }
+      } else if (this.order === "asc") {
+        rows = this.sqlCursor
+          ? store.scan(this.index.id, this.sqlCursor, this.hi, "asc", this.batch, false, false)
+          : store.scan(this.index.id, this.lo, this.hi, "asc", this.batch, true, false);
+      } else {
+        rows = this.sqlCursor
+          ? store.scan(this.index.id, this.lo, this.sqlCursor, "desc", this.batch, true, false)
+          : store.scan(this.index.id, this.lo, this.hi, "desc", this.batch, true, false);
+      }
+      if (rows.length < this.batch) this.sqlDone = true;
+      this.batch = Math.min(this.batch * 4, 2048);
+      if (rows.length > 0) this.sqlCursor = rows[rows.length - 1].key;
+      this.buffer = [];
+      this.bufPos = 0;
+      for (const r of rows) {
+        if (this.shadowed(r.id)) continue;
+        this.buffer.push({ key: r.key, id: r.id, json: r.json, doc: null });
+      }
+    }
+  }
+
+  next(): Row | null {
+    if (this.exhausted) return null;
+    this.fill();
+    const a = this.bufPos < this.buffer.length ? this.buffer[this.bufPos] : null;
+    const b = this.overlayPos < this.overlayRows.length ? this.overlayRows[this.overlayPos] : null;
+    let row: Row | null;
+    if (a && b) {
+      const c = Buffer.compare(a.key, b.key);
+      const takeA = this.order === "asc" ? c < 0 : c > 0;
+      row = takeA ? this.buffer[this.bufPos++] : this.overlayRows[this.overlayPos++];
+    } else if (a) row = this.buffer[this.bufPos++];
+    else if (b) row = this.overlayRows[this.overlayPos++];
+    else row = null;
+    if (!row) {
+      this.exhausted = true;
+      return null;
+    }
+    this.lastKey = row.key;
+    this.rowsRead++;
+    return row;
+  }
+
+  recordCoverage(rs: ReadSetImpl) {
+    if (this.exhausted) rs.addRange(this.index.id, this.lo, this.hi);
+    else if (this.lastKey) {
+      if (this.order === "asc") rs.addRange(this.index.id, this.lo, keySuccessor(this.lastKey));
+      else rs.addRange(this.index.id, this.lastKey, this.hi);
+    }
+  }
+}
+
+const STRING_TAG = encodeValue("")[0];
+const EMPTY_RANGE = Symbol("empty");
+
+/** Bytes of a by_id key bound after the string tag, up to the first NUL or non-ASCII byte. */
+function idBoundText(bound: Buffer): string {
+  let end = 1;
+  while (end < bound.length && bound[end] !== 0 && bound[end] < 0x80) end++;
+  return bound.toString("latin1", 1, end);
+}
+/** A string `s` with: key(id) ≥ bound ⇒ id ≥ s (null: no bound). */
+function idLowerBound(bound: Buffer): string | null | typeof EMPTY_RANGE {
+  if (bound.length === 0 || bound[0] < STRING_TAG) return null;
+  if (bound[0] > STRING_TAG) return EMPTY_RANGE;
+  return idBoundText(bound);
+}
+/** A string `s` with: key(id) < bound ⇒ id ≤ s (null: no bound); ids are ASCII. */
+function idUpperBound(bound: Buffer): string | null | typeof EMPTY_RANGE {
+  if (bound.length === 0 || bound[0] < STRING_TAG) return EMPTY_RANGE;
+  if (bound[0] > STRING_TAG) return null;
+  return `${idBoundText(bound)}\uffff`;
+}
+
+/**
+ * The by_id index range [lo, hi) (bounds' inclusiveness as given), read from the documents
+ * table: SQL narrows by id conservatively, exact key bounds are applied here.
+ */
+function scanById(
+  store: Store,
+  tableNumber: number,
+  lo: Buffer,
+  hi: Buffer,
+  order: "asc" | "desc",
+  limit: number,
+  loInclusive: boolean,
+  hiInclusive: boolean,
+): Array<{ key: Buffer; id: string; json: string }> {
+  const lb = idLowerBound(lo);
+  const ub = idUpperBound(hi);
+  const out: Array<{ key: Buffer; id: string; json: string }> = [];
+  if (lb === EMPTY_RANGE || ub === EMPTY_RANGE) return out;
+  let sqlLo = lb;
+  let sqlLoInclusive = true;
+  let sqlHi = ub;
+  let sqlHiInclusive = true;
+  while (out.length < limit) {
+    const want = limit - out.length;
+    const rows = store.scanDocsById(tableNumber, sqlLo, sqlLoInclusive, sqlHi, sqlHiInclusive, order, want);
+    for (const r of rows) {
+      const key = encodeTuple([r.id]);
+      const cLo = Buffer.compare(key, lo);
+      const cHi = Buffer.compare(key, hi);
+      const aboveLo = loInclusive ? cLo >= 0 : cLo > 0;
+      const belowHi = hiInclusive ? cHi <= 0 : cHi < 0;
+      if (aboveLo && belowHi) out.push({ key, id: r.id, json: r.json });
+      else if (order === "asc" ? !belowHi : !aboveLo) return out;
+    }
+    if (rows.length < want) break;
+    const last = rows[rows.length - 1].id;
+    if (order === "asc") {
+      sqlLo = last;
+      sqlLoInclusive = false;
+    } else {
+      sqlHi = last;
+      sqlHiInclusive = false;
+    }
+  }
+  return out;
+}

@@ -1,0 +1,89 @@
+/**
+ * Unstored writes: a transaction's pending documents and the layers of committed transactions the
+ * writer thread has not stored yet, as rows of an index (sorted by key on first use).
+ */
+import { convexToJson } from "convex/values";
+import { indexKey } from "./indexkey.js";
+import { parseDoc, type Doc } from "./json-shape.js";
+import type { DbIndexDef } from "./storage-types.js";
+
+export type Pending = {
+  id: string;
+  table: string;
+  tableNumber: number;
+  doc: Doc | null;
+  /** true when the document did not exist before this transaction */
+  isNew: boolean;
+  hasPlaceholder: boolean;
+  keys?: Map<number, Buffer>;
+  /** `doc` as stored (convexToJson-encoded JSON), when already known; never set with placeholders */
+  json?: string;
+};
+
+export type Row = { key: Buffer; id: string; json: string | null; doc: Doc | null };
+
+/**
+ * The writes of one committed transaction that the writer thread may not have stored yet
+ * (latest version of each written document; `doc: null` for a delete). Every transaction reads
+ * through these, oldest first, between SQLite and its own writes.
+ */
+export type BaseLayer = {
+  ticket: number;
+  docs: Map<string, Pending>;
+  /** per index id: the layer's documents of that index's table as rows, ascending by key (built on first use) */
+  sorted: Map<number, SortedRows>;
+};
+
+/** A pending document's key in `index` (cached on the pending entry). */
+export function pendingKey(p: Pending, index: DbIndexDef): Buffer {
+  if (!p.keys) p.keys = new Map();
+  let k = p.keys.get(index.id);
+  if (!k) {
+    k = indexKey(p.doc!, index.fields);
+    p.keys.set(index.id, k);
+  }
+  return k;
+}
+
+export type SortedRows = { rows: Row[]; keys: string[] };
+
+/**
+ * The layer's rows of an index, ascending by key, with each key as a latin1 string: the same order
+ * as the bytes, compared without a native call per comparison (a layer holds thousands of rows).
+ */
+export function layerRows(layer: BaseLayer, index: DbIndexDef): SortedRows {
+  let sorted = layer.sorted.get(index.id);
+  if (!sorted) {
+    const keyed: Array<{ s: string; row: Row }> = [];
+    for (const p of layer.docs.values()) {
+      if (p.table !== index.table || !p.doc) continue;
+      const key = pendingKey(p, index);
+      keyed.push({ s: key.toString("latin1"), row: { key, id: p.id, json: p.json ?? null, doc: p.doc } });
+    }
+    keyed.sort((a, b) => (a.s < b.s ? -1 : a.s > b.s ? 1 : 0));
+    sorted = { rows: keyed.map((k) => k.row), keys: keyed.map((k) => k.s) };
+    layer.sorted.set(index.id, sorted);
+  }
+  return sorted;
+}
+
+/** First position in `keys` (ascending) whose key is ≥ `key`. */
+export function lowerBound(keys: string[], key: string): number {
+  let lo = 0;
+  let hi = keys.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (keys[mid] < key) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+export function rowDoc(row: Row): Doc {
+  if (!row.doc) row.doc = parseDoc(row.json!);
+  return row.doc;
+}
+export function rowJson(row: Row): string {
+  if (row.json === null) row.json = JSON.stringify(convexToJson(row.doc));
+  return row.json;
+}

@@ -1,0 +1,190 @@
+/**
+ * The transaction of one function run: reads through SQLite, committed unstored layers and its
+ * own buffered writes (nested layers for sub-transactions), inserts and writes, index streams,
+ * and the read set of what it read.
+ */
+import type { JSONValue } from "convex/values";
+import type { Catalog } from "./catalog.js";
+import { keySuccessor } from "./index-range.js";
+import { IndexStream } from "./index-stream.js";
+import { decodeId, encodeId, newInternalId } from "./ids.js";
+import { encodeTuple } from "./indexkey.js";
+import { parseDoc, storedJson, type Doc } from "./json-shape.js";
+import type { BaseLayer, Pending } from "./pending.js";
+import { ReadSetImpl } from "./readset.js";
+import type { Store } from "./storage.js";
+import type { DbIndexDef } from "./storage-types.js";
+
+/** What a transaction reads through and how it numbers new documents (the engine provides it). */
+export type TxHooks = {
+  catalog: Catalog;
+  store: Store;
+  nextCreationTime(): number;
+  /** committed batches not yet known to be in SQLite, oldest first (a fresh array) */
+  baseLayers(): BaseLayer[];
+};
+
+export class Tx {
+  readonly layers: Array<Map<string, Pending>> = [new Map()];
+  readonly readSet = new ReadSetImpl();
+  private openStreams = new Set<IndexStream>();
+  private overlayCache = new Map<string, { version: number; rows: Map<string, Pending> }>();
+  private version = 0;
+  readonly afterCommit: Array<() => void> = [];
+  readonly beforeCommit: Array<(tx: Tx) => void> = [];
+  /** committed writes not yet in SQLite when this transaction began (see BaseLayer) */
+  readonly base: BaseLayer[];
+
+  constructor(
+    readonly hooks: TxHooks,
+    readonly writable: boolean,
+  ) {
+    this.base = hooks.baseLayers();
+  }
+
+  get catalog() {
+    return this.hooks.catalog;
+  }
+
+  pushLayer() {
+    this.layers.push(new Map());
+    this.version++;
+  }
+  popLayer(commit: boolean) {
+    const top = this.layers.pop()!;
+    if (commit) {
+      const below = this.layers[this.layers.length - 1];
+      for (const [id, p] of top) {
+        const prev = below.get(id);
+        below.set(id, prev ? { ...p, isNew: prev.isNew } : p);
+      }
+    }
+    this.version++;
+  }
+
+  hasWrites(): boolean {
+    return this.layers.some((l) => l.size > 0);
+  }
+
+  /** The latest unstored version of a document: this transaction's own writes, then committed ones. */
+  pending(id: string): Pending | undefined {
+    return this.ownPending(id) ?? this.basePending(id);
+  }
+
+  private ownPending(id: string): Pending | undefined {
+    for (let i = this.layers.length - 1; i >= 0; i--) {
+      const p = this.layers[i].get(id);
+      if (p) return p;
+    }
+    return undefined;
+  }
+
+  /** The latest version among committed writes not yet in SQLite. */
+  basePending(id: string): Pending | undefined {
+    for (let i = this.base.length - 1; i >= 0; i--) {
+      const p = this.base[i].docs.get(id);
+      if (p) return p;
+    }
+    return undefined;
+  }
+
+  /** All pending writes, innermost layer winning. */
+  flatten(): Map<string, Pending> {
+    if (this.layers.length === 1) return this.layers[0];
+    const out = new Map<string, Pending>();
+    for (const layer of this.layers) {
+      for (const [id, p] of layer) {
+        const prev = out.get(id);
+        out.set(id, prev ? { ...p, isNew: prev.isNew } : p);
+      }
+    }
+    return out;
+  }
+
+  private overlayFor(table: string): Map<string, Pending> {
+    const cached = this.overlayCache.get(table);
+    if (cached && cached.version === this.version) return cached.rows;
+    const rows = new Map<string, Pending>();
+    for (const layer of this.layers) for (const [id, p] of layer) if (p.table === table) rows.set(id, p);
+    this.overlayCache.set(table, { version: this.version, rows });
+    return rows;
+  }
+
+  private byIdIndex(table: string): DbIndexDef | undefined {
+    return this.catalog.dbIndex(table, "by_id");
+  }
+
+  /** Reads a document by id through the transaction (records the read). */
+  get(id: string): { doc: Doc; json: string | null; table: string; seq: number | null } | null {
+    const decoded = decodeId(id);
+    if (!decoded) return null;
+    const table = this.catalog.names.get(decoded.tableNumber);
+    if (table === undefined) return null;
+    const byId = this.writable ? undefined : this.byIdIndex(table);
+    if (byId) {
+      const k = encodeTuple([id]);
+      this.readSet.addRange(byId.id, k, keySuccessor(k));
+    }
+    const p = this.pending(id);
+    if (p) return p.doc ? { doc: p.doc, json: p.json ?? null, table, seq: null } : null;
+    const row = this.hooks.store.getDoc(id);
+    if (!row) return null;
+    return { doc: parseDoc(row.json), json: row.json, table, seq: row.seq };
+  }
+
+  private requireWritable() {
+    if (!this.writable) throw new Error("Write operations are not allowed in queries.");
+  }
+
+  private put(p: Pending) {
+    this.layers[this.layers.length - 1].set(p.id, p);
+    this.version++;
+  }
+
+  /**
+   * `encoded`, when given, is `convexToJson(value)` (what the insert syscall received); the
+   * stored JSON is then built from it now instead of encoding the document again at commit.
+   */
+  insert(table: string, value: Doc, hasPlaceholder: boolean): string;
+  /** the `db.vars.commitTs` placeholder check is done on the built JSON */
+  insert(table: string, value: Doc, hasPlaceholder: undefined, encoded: Record<string, JSONValue>, encodedText?: string): string;
+  insert(table: string, value: Doc, hasPlaceholder: boolean | undefined, encoded?: Record<string, JSONValue>, encodedText?: string): string {
+    this.requireWritable();
+    const tableNumber = this.catalog.ensureTable(table);
+    const id = encodeId(tableNumber, newInternalId());
+    const creationTime = this.hooks.nextCreationTime();
+    // Object.assign, not `{ ...value, _id }`: V8 adds fields after a large spread very slowly.
+    const doc: Doc = Object.assign({}, value);
+    doc._id = id;
+    doc._creationTime = creationTime;
+    let json = encoded !== undefined ? storedJson(encoded, id, creationTime, encodedText) : undefined;
+    if (hasPlaceholder === undefined) hasPlaceholder = json === undefined ? JSON.stringify(encoded).includes('"$commitTs"') : json.includes('"$commitTs"');
+    if (hasPlaceholder) json = undefined;
+    this.put({ id, table, tableNumber, doc, isNew: true, hasPlaceholder, json });
+    return id;
+  }
+
+  /** Replaces the full document (system fields preserved). */
+  write(id: string, table: string, doc: Doc | null, hasPlaceholder: boolean) {
+    this.requireWritable();
+    const tableNumber = this.catalog.tableNumber(table)!;
+    const prev = this.ownPending(id);
+    this.put({ id, table, tableNumber, doc, isNew: prev ? prev.isNew : false, hasPlaceholder: hasPlaceholder || !!prev?.hasPlaceholder });
+  }
+
+  openIndexStream(index: DbIndexDef, lo: Buffer, hi: Buffer, order: "asc" | "desc"): IndexStream {
+    const overlay = this.overlayFor(index.table);
+    const s = new IndexStream(this.hooks, index, lo, hi, order, overlay, this.base);
+    // Read sets are only reported for read-only transactions (queries): a mutation keeping every
+    // stream it opened (thousands per import batch) only held garbage alive.
+    if (!this.writable) this.openStreams.add(s);
+    return s;
+  }
+
+  /** Folds the coverage of every stream opened so far into the read set (read-only transactions only). */
+  finishReads(): ReadSetImpl {
+    for (const s of this.openStreams) s.recordCoverage(this.readSet);
+    this.openStreams.clear();
+    return this.readSet;
+  }
+}
