@@ -23,7 +23,7 @@ import WebSocket from "ws";
 import { api } from "../convex/_generated/api";
 import { startBackend } from "../local-backend/src/server";
 import { configureBackendEnv } from "../scripts/backend-env";
-import { convexImportTransport } from "../src/features/import/hooks/convexTransport";
+import { convexImportTransport } from "../src/lib/import/convexTransport";
 import { openImportFile } from "../src/lib/import/openFile";
 import { autoMatch } from "../src/lib/import/pairing";
 import { runImport } from "../src/lib/import/runner";
@@ -167,7 +167,7 @@ async function main() {
       const secs = (performance.now() - t0) / 1000;
       const serverSecs = mutationMs / 1000;
       mutationMs = 0;
-      const doc = await client.query(api.imports.get, { importId: result.importId as never });
+      const doc = await client.query(api.imports.get, { importId: result.importId });
       console.log(
         `${n.toLocaleString()} rows: ${secs.toFixed(1)}s end to end, ${(n / secs).toFixed(0)} rows/s  ` +
           `imported ${doc?.imported_records.toLocaleString()} duplicates ${doc?.duplicate_records.toLocaleString()} errors ${doc?.failed_records.toLocaleString()}  ` +

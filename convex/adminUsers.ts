@@ -15,6 +15,7 @@ import { assertGrantable, canManageMember, MEMBER_DENIED } from "./model/grants"
 import { assertKeepsAnAdmin, assertNotAlreadyMember, displayName, isEmail, membersWithUsers } from "./model/orgs";
 import { normalizeEmail } from "./model/strings";
 import { orgRoleLookup, type Viewer } from "./model/viewer";
+import { vIssuedInvitation } from "./tables/core";
 
 export const list = orgQuery("users.manage")({
   args: {},
@@ -68,6 +69,7 @@ function splitName(name: string): { firstName: string; lastName: string } {
 /** Create user: an invitation of kind "create" with the chosen roles; the email asks them to set a password. */
 export const create = orgMutation("users.manage")({
   args: { email: v.string(), name: v.string(), roleIds: v.array(v.string()) },
+  returns: vIssuedInvitation,
   handler: async (ctx, args) => {
     const email = normalizeEmail(args.email);
     const name = args.name.trim();

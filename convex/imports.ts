@@ -17,17 +17,19 @@ import {
   summaryStats,
 } from "./model/imports";
 import { loadViewer } from "./model/viewer";
-import { vImportRow, vStartImport } from "./tables/imports";
+import { vBatchResult, vImportRow, vStartImport } from "./tables/imports";
 
 /** Creates the import (status in_progress) with its mapping, field details and new custom fields. */
 export const start = orgMutation("voters.manage")({
   args: vStartImport,
+  returns: v.id("importHistory"),
   handler: async (ctx, args) => await startImport(ctx, ctx.viewer, args),
 });
 
 /** One atomic batch of rows; idempotent by its start row (see model/imports.applyBatch). */
 export const appendBatch = orgMutation("voters.manage")({
   args: { importId: v.id("importHistory"), startRow: v.number(), rows: v.array(vImportRow), bytesDone: v.optional(v.number()) },
+  returns: vBatchResult,
   handler: async (ctx, args) => {
     const doc = await loadImport(ctx, args.importId);
     return await applyBatch(ctx, doc, args.startRow, args.rows, { bytesDone: args.bytesDone });
@@ -210,10 +212,12 @@ export const statistics = orgQuery("voters.view")({
   },
 });
 
+/** One import, or null; the id may come from a link (?resume=), so any string is answered. */
 export const get = orgQuery("voters.view")({
-  args: { importId: v.id("importHistory") },
+  args: { importId: v.string() },
   handler: async (ctx, { importId }) => {
-    const doc = await ctx.db.get(importId);
+    const id = ctx.db.normalizeId("importHistory", importId);
+    const doc = id ? await ctx.db.get(id) : null;
     return doc ? publicView(doc) : null;
   },
 });

@@ -18,10 +18,12 @@ import { assertGrantable, canManageMember, MEMBER_DENIED } from "./model/grants"
 import { assertNotAlreadyMember, displayName, isEmail, membersWithUsers } from "./model/orgs";
 import { normalizeEmail } from "./model/strings";
 import { orgRoleLookup } from "./model/viewer";
+import { vIssuedInvitation, vMemberRow } from "./tables/core";
 
 /** Active members and pending invitations, pending first. */
 export const list = orgQuery("users.manage")({
   args: {},
+  returns: v.array(vMemberRow),
   handler: async (ctx) => {
     const lookup = await orgRoleLookup(ctx, ctx.viewer.orgId);
     const roleInfo = (id: string) => {
@@ -46,7 +48,7 @@ export const list = orgQuery("users.manage")({
     for (const i of invitations) {
       if (i.status !== "pending") continue;
       pending.push({
-        id: i._id as string,
+        id: i._id,
         kind: "invitation" as const,
         userId: null,
         firstName: i.firstName,
@@ -63,7 +65,7 @@ export const list = orgQuery("users.manage")({
     for (const { membership: m, user } of await membersWithUsers(ctx, ctx.viewer.orgId)) {
       const top = m.roles.map((r) => ({ id: r, level: lookup(r)?.level ?? 0 })).sort((a, b) => b.level - a.level)[0];
       members.push({
-        id: m._id as string,
+        id: m._id,
         kind: "member" as const,
         userId: m.userId,
         firstName: user.firstName ?? "",
@@ -83,6 +85,7 @@ export const list = orgQuery("users.manage")({
 /** Create New Member: records an invitation and emails its link. */
 export const invite = orgMutation("users.manage")({
   args: { firstName: v.string(), lastName: v.string(), email: v.string(), role: v.string() },
+  returns: vIssuedInvitation,
   handler: async (ctx, args) => {
     const firstName = args.firstName.trim();
     const lastName = args.lastName.trim();
@@ -115,6 +118,7 @@ export const invite = orgMutation("users.manage")({
 /** Sends a pending invitation again with a new link; the old link stops working. */
 export const resend = orgMutation("users.manage")({
   args: { invitationId: v.id("invitations") },
+  returns: vIssuedInvitation,
   handler: async (ctx, { invitationId }) => {
     const invitation = await ctx.db.get(invitationId);
     if (invitation === null) throw appError("NOT_FOUND");

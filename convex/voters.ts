@@ -4,10 +4,11 @@
  * voters.update edits; only voters.manage creates, deletes and reorders the form, and exporting
  * the whole file takes voters.export (which comes with voters.manage).
  */
-import { paginationOptsValidator } from "convex/server";
+import { paginationOptsValidator, paginationResultValidator } from "convex/server";
 import { v } from "convex/values";
 import type { Doc } from "./_generated/dataModel";
 import { appError, orgMutation, orgQuery } from "./functions";
+import schema from "./schema";
 import {
   assertValidVoter,
   cleanVoterFields,
@@ -26,8 +27,12 @@ function clampPage<T extends { numItems: number }>(opts: T): T {
 }
 
 /** The voter list: one page of the filter/search, newest first (search: by relevance). */
+/** A page of voter documents: the list's and the export's contract with the browser. */
+const vVoterPage = paginationResultValidator(schema.doc("voters"));
+
 export const list = orgQuery("voters.view")({
   args: { paginationOpts: paginationOptsValidator, ...vVoterFilter },
+  returns: vVoterPage,
   handler: async (ctx, { paginationOpts, ...filter }) => {
     return await filteredVoters(ctx.db, ctx.viewer.orgId, filter).paginate(clampPage(paginationOpts));
   },
@@ -36,6 +41,7 @@ export const list = orgQuery("voters.view")({
 /** One page of the export (the list's filter/search, 1,000 rows a call): needs voters.export. */
 export const exportPage = orgQuery("voters.export")({
   args: { paginationOpts: paginationOptsValidator, ...vVoterFilter },
+  returns: vVoterPage,
   handler: async (ctx, { paginationOpts, ...filter }) => {
     const numItems = Math.max(1, Math.min(MAX_PAGE, Math.floor(paginationOpts.numItems)));
     return await filteredVoters(ctx.db, ctx.viewer.orgId, filter).paginate({ ...paginationOpts, numItems });
@@ -45,6 +51,7 @@ export const exportPage = orgQuery("voters.export")({
 /** One voter, or null when the id is malformed, unknown or of another organisation. */
 export const get = orgQuery("voters.view")({
   args: { id: v.string() },
+  returns: v.union(schema.doc("voters"), v.null()),
   handler: async (ctx, { id }) => {
     const voterId = ctx.db.normalizeId("voters", id);
     return voterId ? await ctx.db.get(voterId) : null;

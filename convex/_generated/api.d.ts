@@ -34,6 +34,7 @@ import type * as lib_plans from "../lib/plans.js";
 import type * as members from "../members.js";
 import type * as model_clientAddress from "../model/clientAddress.js";
 import type * as model_counters from "../model/counters.js";
+import type * as model_emails from "../model/emails.js";
 import type * as model_grants from "../model/grants.js";
 import type * as model_imports from "../model/imports.js";
 import type * as model_invitations from "../model/invitations.js";
@@ -86,6 +87,7 @@ declare const fullApi: ApiFromModules<{
   members: typeof members;
   "model/clientAddress": typeof model_clientAddress;
   "model/counters": typeof model_counters;
+  "model/emails": typeof model_emails;
   "model/grants": typeof model_grants;
   "model/imports": typeof model_imports;
   "model/invitations": typeof model_invitations;

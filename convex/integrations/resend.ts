@@ -12,7 +12,9 @@ export const deliver = internalAction({
     if (email === null || email.status !== "queued") return;
     const key = process.env.RESEND_API_KEY;
     if (!key) {
-      console.log(`[demo email] to=${email.to} subject=${JSON.stringify(email.subject)}\n${email.text}`);
+      // Stands out in the operator's console: this is the only place a demo email is visible besides the mailbox.
+      const rule = "=".repeat(72);
+      console.log(`\n${rule}\nDEMO EMAIL (not sent) to ${email.to}\nSubject: ${email.subject}\n\n${email.text}\n${rule}\n`);
       await ctx.runMutation(internal.emails.markDelivered, { id, status: "demo", providerId: `demo_${id}` });
       return;
     }

@@ -2,7 +2,7 @@
 import type { Doc, Id } from "../_generated/dataModel";
 import type { MutationCtx, QueryCtx } from "../_generated/server";
 import { appError } from "../lib/errors";
-import type { ImportFieldsDoc, StartImportArgs } from "../tables/imports";
+import type { BatchResult, ImportFieldsDoc, RowOutcome, StartImportArgs } from "../tables/imports";
 import type { VoterFields } from "../tables/voters";
 import { adjustCounter } from "./counters";
 import { deleteVoter, insertVoter } from "./voters";
@@ -16,19 +16,6 @@ export const STALE_IMPORT_MS = 2 * 60 * 1000;
 const MAX_VALUE_LENGTH = 10_000;
 
 export const ROW_ERROR_MISSING_NAMES = "Missing required fields (first name or last name)";
-
-export type RowOutcome = { row: number; first_name: string; last_name: string; email: string; message: string };
-
-export type BatchResult = {
-  applied: boolean;
-  nextRow: number;
-  processed: number;
-  imported: number;
-  duplicates: number;
-  failed: number;
-  /** this batch's row errors (first 100), for the Import Error dialog in ask mode */
-  errors: RowOutcome[];
-};
 
 export async function loadImport(ctx: QueryCtx, importId: Id<"importHistory">): Promise<Doc<"importHistory">> {
   const doc = await ctx.db.get(importId);

@@ -5,6 +5,7 @@ import { queueEmail } from "./emails";
 import { appError } from "../lib/errors";
 import { addMember } from "./orgs";
 import { normalizeEmail, randomToken, sha256Hex } from "./strings";
+import type { IssuedInvitation } from "../tables/core";
 
 export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 export const INVALID_INVITATION = "The invitation link is invalid or has expired.";
@@ -44,15 +45,6 @@ export type InvitationInput = {
   kind: "invite" | "create";
   invitedBy: Id<"users">;
   inviterName: string;
-};
-
-/**
- * What the inviting admin learns. Never the link: only the addressee may hold it, since it is
- * what proves control of the invited address (in demo mode it goes to the operator's mailbox).
- */
-export type IssuedInvitation = {
-  invitationId: Id<"invitations">;
-  email: string;
 };
 
 function invitationEmail(kind: "invite" | "create", firstName: string, orgName: string, inviterName: string, link: string, expiresAt: number) {

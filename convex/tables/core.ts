@@ -1,6 +1,6 @@
 /** Identity, tenancy and platform tables: users (Convex Auth), organisations, memberships, roles. */
 import { defineTable } from "convex/server";
-import { v } from "convex/values";
+import { v, type Infer } from "convex/values";
 
 export const vMode = v.union(v.literal("campaign"), v.literal("petition"), v.literal("relationship"));
 
@@ -13,6 +13,32 @@ export const vAddress = v.object({
 });
 
 export const vContact = v.object({ email: v.string(), phone: v.string(), fax: v.string() });
+
+export const vMembershipStatus = v.union(v.literal("active"), v.literal("pending"));
+
+/**
+ * What an inviting admin learns of an invitation (members.invite, adminUsers.create). Never the
+ * link: only the addressee may hold it, since it proves control of the invited address.
+ */
+export const vIssuedInvitation = v.object({ invitationId: v.id("invitations"), email: v.string() });
+export type IssuedInvitation = Infer<typeof vIssuedInvitation>;
+
+const memberRowFields = {
+  firstName: v.string(),
+  lastName: v.string(),
+  email: v.string(),
+  role: v.string(),
+  roleName: v.string(),
+  roleColor: v.string(),
+  roles: v.array(v.string()),
+  invitedBy: v.string(),
+  invitedAt: v.number(),
+};
+/** Account Settings → Members: pending invitations first, then members (members.list). */
+export const vMemberRow = v.union(
+  v.object({ ...memberRowFields, id: v.id("invitations"), kind: v.literal("invitation"), userId: v.null(), status: v.union(v.literal("pending"), v.literal("expired")) }),
+  v.object({ ...memberRowFields, id: v.id("memberships"), kind: v.literal("member"), userId: v.id("users"), status: vMembershipStatus }),
+);
 
 export const coreTables = {
   /** Convex Auth's users table, extended with profile fields (the spec's user_profiles). */
@@ -67,7 +93,7 @@ export const coreTables = {
     activeRole: v.optional(v.string()),
     /** role being impersonated (never super_admin); narrows permissions */
     impersonatedRole: v.optional(v.string()),
-    status: v.union(v.literal("active"), v.literal("pending")),
+    status: vMembershipStatus,
     invitedBy: v.optional(v.id("users")),
     joinedAt: v.number(),
   })

@@ -22,6 +22,23 @@ export type ImportFieldsDoc = Infer<typeof vImportFields>;
 
 export const vImportRow = v.object({ row: v.number(), fields: vImportFields });
 
+/** A row the server did not import, or skipped as a duplicate (import history outcomes, the error dialog). */
+export const vRowOutcome = v.object({ row: v.number(), first_name: v.string(), last_name: v.string(), email: v.string(), message: v.string() });
+export type RowOutcome = Infer<typeof vRowOutcome>;
+
+/** What one batch did (imports.appendBatch). */
+export const vBatchResult = v.object({
+  applied: v.boolean(),
+  nextRow: v.number(),
+  processed: v.number(),
+  imported: v.number(),
+  duplicates: v.number(),
+  failed: v.number(),
+  /** this batch's row errors (first 100), for the Import Error dialog in ask mode */
+  errors: v.array(vRowOutcome),
+});
+export type BatchResult = Infer<typeof vBatchResult>;
+
 /** A custom field the import creates (of the types a column's values can be checked as). */
 export const vImportCustomFieldType = v.union(v.literal("text"), v.literal("email"), v.literal("phone"), v.literal("date"), v.literal("number"));
 export type ImportCustomFieldType = Infer<typeof vImportCustomFieldType>;

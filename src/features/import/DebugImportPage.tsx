@@ -3,7 +3,6 @@ import { useConvex, useMutation, useQuery } from "convex/react";
 import type { FunctionReturnType } from "convex/server";
 import { useState } from "react";
 import { api } from "@convex/_generated/api";
-import type { Id } from "@convex/_generated/dataModel";
 import { useViewer } from "@/session/ViewerProvider";
 import { ConfirmDialog } from "@/ui/ConfirmDialog";
 import { PageHeader } from "@/ui/PageHeader";
@@ -43,7 +42,8 @@ export function DebugImportPage() {
   };
   const handleForce = async () => {
     try {
-      const r = await remove({ importId: importId as Id<"importHistory">, force: true });
+      if (!result?.found) return;
+      const r = await remove({ importId: result.import._id, force: true });
       toast.success(r.status === "deleted" ? "Import deleted" : "Deleting imported records…");
       await handleDebug();
     } catch (e) {
@@ -72,7 +72,7 @@ export function DebugImportPage() {
               </Select.Root>
             )}
             <Button onClick={() => void handleDebug()} disabled={!importId.trim()}>Debug Import</Button>
-            <Button color="red" onClick={() => setConfirm(true)} disabled={!importId.trim() || !can("voters.manage")}>Force Delete</Button>
+            <Button color="red" onClick={() => setConfirm(true)} disabled={!result?.found || !can("voters.manage")}>Force Delete</Button>
             <Button variant="soft" onClick={() => void handleCheck()}>Check Permissions</Button>
           </Flex>
         </Card>

@@ -3,7 +3,6 @@ import { useQuery } from "convex/react";
 import { useState } from "react";
 import { Link, useSearchParams } from "react-router-dom";
 import { api } from "@convex/_generated/api";
-import type { Id } from "@convex/_generated/dataModel";
 import { useViewer } from "@/session/ViewerProvider";
 import { IGNORE, STANDARD_KEYS, type ColumnMapping, type NewFieldDef } from "@/lib/import/fields";
 import { ImportFileError, openImportFile } from "@/lib/import/openFile";
@@ -18,6 +17,7 @@ import { StepIndicator } from "./components/StepIndicator";
 import { SummaryStep } from "./components/SummaryStep";
 import { UploadStep } from "./components/UploadStep";
 import { useImportRunner } from "./hooks/useImportRunner";
+import type { ImportId } from "@/lib/import/runner";
 
 const PREVIEW_ROWS = 50;
 
@@ -28,7 +28,7 @@ export function ImportPage() {
   const { can } = useViewer();
   const [params, setParams] = useSearchParams();
   const resumeId = params.get("resume");
-  const resumeDoc = useQuery(api.imports.get, resumeId ? { importId: resumeId as Id<"importHistory"> } : "skip");
+  const resumeDoc = useQuery(api.imports.get, resumeId ? { importId: resumeId } : "skip");
   const customFields = useQuery(api.imports.customFields, can("voters.view") ? {} : "skip") ?? [];
   const runner = useImportRunner();
   const [parsed, setParsed] = useState<Parsed | null>(null);
@@ -47,7 +47,7 @@ export function ImportPage() {
     if (resumeId) setParams({});
   };
 
-  const runWith = async (file: File, m: ColumnMapping, nf: NewFieldDef[], sample: string[][], resume?: { importId: string; nextRow: number }) => {
+  const runWith = async (file: File, m: ColumnMapping, nf: NewFieldDef[], sample: string[][], resume?: { importId: ImportId; nextRow: number }) => {
     try {
       const result = await runner.start({ file, mapping: m, newFields: nf, sampleRows: sample, errorMode, resume });
       if (result.status === "completed") toast.success("Import complete", { description: `${result.result.imported.toLocaleString()} contacts imported` });

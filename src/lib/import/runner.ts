@@ -4,6 +4,8 @@
  * (the next batch is prepared while the previous one is in flight). Memory holds at most two
  * batches. A retried batch is harmless: the server skips a start row it has already applied.
  */
+import type { Id } from "@convex/_generated/dataModel";
+import type { BatchResult, RowOutcome as RowError, StartImportArgs } from "@convex/tables/imports";
 import { CREATE_NEW, IGNORE, STANDARD_KEYS, type ColumnMapping, type NewFieldDef } from "./fields";
 import type { RowSource } from "./rowSource";
 import { compileMapping, type ImportRow } from "./transform";
@@ -12,24 +14,16 @@ export const DEFAULT_BATCH_SIZE = 2_000;
 /** Batches sent before the oldest one's result is needed. */
 export const DEFAULT_PIPELINE = 3;
 
-export type RowError = { row: number; first_name: string; last_name: string; email: string; message: string };
-export type BatchResult = { applied: boolean; nextRow: number; processed: number; imported: number; duplicates: number; failed: number; errors: RowError[] };
-
-export type StartArgs = {
-  filename: string;
-  totalRecords: number | null;
-  bytesTotal?: number;
-  fieldMapping: { column: string; target: string }[];
-  newFields: NewFieldDef[];
-  fieldDetails: { column: string; target: string; fieldType: "existing" | "new" | "ignored"; sample: string[] }[];
-  errorMode: "ask" | "ignore";
-};
+export type { BatchResult, RowOutcome as RowError } from "@convex/tables/imports";
+export type StartArgs = StartImportArgs;
+/** An import's id (the server's importHistory document). */
+export type ImportId = Id<"importHistory">;
 
 export type ImportTransport = {
-  start(args: StartArgs): Promise<string>;
-  appendBatch(args: { importId: string; startRow: number; rows: ImportRow[]; bytesDone?: number }): Promise<BatchResult>;
-  finish(args: { importId: string; totalRecords: number; columnStats: { column: string; processed: number; errors: number }[] }): Promise<void>;
-  fail(args: { importId: string; error: string }): Promise<void>;
+  start(args: StartArgs): Promise<ImportId>;
+  appendBatch(args: { importId: ImportId; startRow: number; rows: ImportRow[]; bytesDone?: number }): Promise<BatchResult>;
+  finish(args: { importId: ImportId; totalRecords: number; columnStats: { column: string; processed: number; errors: number }[] }): Promise<void>;
+  fail(args: { importId: ImportId; error: string }): Promise<void>;
 };
 
 /** Pause / cancel from the progress panel; the runner checks it between batches. */
@@ -55,7 +49,7 @@ export class ImportControl {
 
 export type ErrorDecision = "skip" | "ignore_similar" | "stop";
 
-export type ImportProgress = BatchResult & { importId: string; rowsRead: number; bytesRead: number; totalBytes: number; totalRows: number | null; startedAt: number };
+export type ImportProgress = BatchResult & { importId: ImportId; rowsRead: number; bytesRead: number; totalBytes: number; totalRows: number | null; startedAt: number };
 
 export type RunImportOptions = {
   source: RowSource;
@@ -69,15 +63,15 @@ export type RunImportOptions = {
   /** batches in flight at once (default DEFAULT_PIPELINE) */
   pipeline?: number;
   /** resume an interrupted import: rows below nextRow are read but not sent again */
-  resume?: { importId: string; nextRow: number };
+  resume?: { importId: ImportId; nextRow: number };
   control?: ImportControl;
-  onStarted?(importId: string): void;
+  onStarted?(importId: ImportId): void;
   onProgress?(p: ImportProgress): void;
   /** ask mode: the first row error of a batch whose message was not ignored yet */
   onRowError?(error: RowError): Promise<ErrorDecision>;
 };
 
-export type RunImportResult = { importId: string; status: "completed" | "cancelled" | "stopped"; result: BatchResult; rowsRead: number };
+export type RunImportResult = { importId: ImportId; status: "completed" | "cancelled" | "stopped"; result: BatchResult; rowsRead: number };
 
 export function startArgs(source: RowSource, filename: string, mapping: ColumnMapping, newFields: NewFieldDef[], sampleRows: string[][], errorMode: "ask" | "ignore"): StartArgs {
   const fieldMapping = source.headers.map((h) => ({ column: h, target: mapping[h] && mapping[h] !== CREATE_NEW ? mapping[h] : IGNORE }));

@@ -1,8 +1,10 @@
 /** The client-side import driver with an in-memory transport: batching, resume, error decisions, cancel. */
 import { describe, expect, test } from "vitest";
 import { openDelimitedSource } from "../../../src/lib/import/csvSource";
-import { ImportControl, runImport, type BatchResult, type ImportTransport, type StartArgs } from "../../../src/lib/import/runner";
+import { ImportControl, runImport, type BatchResult, type ImportId, type ImportTransport, type StartArgs } from "../../../src/lib/import/runner";
 import type { ImportRow } from "../../../src/lib/import/transform";
+
+const IMPORT_ID = "imp1" as ImportId;
 
 /** Mirrors the server contract: idempotent by start row, gaps refused, names required. */
 function fakeServer(opts: { failAfterBatches?: number } = {}) {
@@ -10,7 +12,7 @@ function fakeServer(opts: { failAfterBatches?: number } = {}) {
   const transport: ImportTransport = {
     start: async (a) => {
       state.started.push(a);
-      return "imp1";
+      return IMPORT_ID;
     },
     appendBatch: async ({ startRow, rows }): Promise<BatchResult> => {
       if (state.failAfterBatches !== undefined && state.batches >= state.failAfterBatches) throw new Error("connection lost");
@@ -68,7 +70,7 @@ describe("runImport", () => {
       filename: "f.csv",
       mapping,
       batchSize: 10,
-      resume: { importId: "imp1", nextRow: first.state.nextRow },
+      resume: { importId: IMPORT_ID, nextRow: first.state.nextRow },
     });
     expect(resumed.status).toBe("completed");
     expect(first.state.rows.map((x) => x.row)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));

@@ -1,14 +1,14 @@
 import { Button, Card, Flex, Grid, Progress, Text } from "@radix-ui/themes";
 import { useQuery } from "convex/react";
 import { api } from "@convex/_generated/api";
-import type { Id } from "@convex/_generated/dataModel";
 import { progressFigures } from "@/lib/import/format";
+import type { ImportId } from "@/lib/import/runner";
 
-type ProgressPanelProps = { importId: string | null; onCancel(): void };
+type ProgressPanelProps = { importId: ImportId | null; onCancel(): void };
 
 /** Live progress of a running import, read from the import document (teammates see the same figures). */
 export function ProgressPanel({ importId, onCancel }: ProgressPanelProps) {
-  const doc = useQuery(api.imports.get, importId ? { importId: importId as Id<"importHistory"> } : "skip");
+  const doc = useQuery(api.imports.get, importId ? { importId } : "skip");
   const fig = doc
     ? progressFigures({
         processed: doc.processed_records,

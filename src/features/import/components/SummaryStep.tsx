@@ -3,15 +3,15 @@ import { useQuery } from "convex/react";
 import { useState } from "react";
 import { Link, useNavigate } from "react-router-dom";
 import { api } from "@convex/_generated/api";
-import type { Id } from "@convex/_generated/dataModel";
+import type { ImportId } from "@/lib/import/runner";
 
 type Kind = "total" | "imported" | "duplicate" | "error";
-type SummaryStepProps = { importId: string; onImportAnother(): void };
+type SummaryStepProps = { importId: ImportId; onImportAnother(): void };
 
 /** Step 3: the four summary cards, each opening its detail table. */
 export function SummaryStep({ importId, onImportAnother }: SummaryStepProps) {
   const navigate = useNavigate();
-  const doc = useQuery(api.imports.get, { importId: importId as Id<"importHistory"> });
+  const doc = useQuery(api.imports.get, { importId });
   const [open, setOpen] = useState<Kind | null>(null);
   const cards: { kind: Kind; label: string; value: number | undefined; color: "gray" | "green" | "orange" | "red" }[] = [
     { kind: "total", label: "Total Contacts", value: doc?.total_records, color: "gray" },
@@ -51,8 +51,8 @@ export function SummaryStep({ importId, onImportAnother }: SummaryStepProps) {
   );
 }
 
-function OutcomeTable({ importId, kind }: { importId: string; kind: "imported" | "duplicate" | "error" }) {
-  const rows = useQuery(api.imports.outcomes, { importId: importId as Id<"importHistory">, kind, limit: 200 });
+function OutcomeTable({ importId, kind }: { importId: ImportId; kind: "imported" | "duplicate" | "error" }) {
+  const rows = useQuery(api.imports.outcomes, { importId, kind, limit: 200 });
   const title = kind === "imported" ? "Successfully Imported" : kind === "duplicate" ? "Duplicates Skipped" : "Errors";
   return (
     <Card>

@@ -2,15 +2,14 @@
 import { useConvex } from "convex/react";
 import { useCallback, useRef, useState } from "react";
 import { api } from "@convex/_generated/api";
-import type { Id } from "@convex/_generated/dataModel";
 import type { ColumnMapping, NewFieldDef } from "@/lib/import/fields";
 import { openImportFile } from "@/lib/import/openFile";
-import { ImportControl, runImport, type ErrorDecision, type RowError, type RunImportResult } from "@/lib/import/runner";
-import { convexImportTransport } from "./convexTransport";
+import { ImportControl, runImport, type ErrorDecision, type ImportId, type RowError, type RunImportResult } from "@/lib/import/runner";
+import { convexImportTransport } from "@/lib/import/convexTransport";
 
 export type RunState =
   | { phase: "idle" }
-  | { phase: "running"; importId: string | null }
+  | { phase: "running"; importId: ImportId | null }
   | { phase: "done"; result: RunImportResult };
 
 export type PendingRowError = { error: RowError; decide(d: ErrorDecision): void };
@@ -20,10 +19,10 @@ export function useImportRunner() {
   const [state, setState] = useState<RunState>({ phase: "idle" });
   const [pendingError, setPendingError] = useState<PendingRowError | null>(null);
   const control = useRef<ImportControl | null>(null);
-  const importIdRef = useRef<string | null>(null);
+  const importIdRef = useRef<ImportId | null>(null);
 
   const start = useCallback(
-    async (o: { file: File; mapping: ColumnMapping; newFields: NewFieldDef[]; sampleRows: string[][]; errorMode: "ask" | "ignore"; resume?: { importId: string; nextRow: number } }) => {
+    async (o: { file: File; mapping: ColumnMapping; newFields: NewFieldDef[]; sampleRows: string[][]; errorMode: "ask" | "ignore"; resume?: { importId: ImportId; nextRow: number } }) => {
       const ctl = new ImportControl();
       control.current = ctl;
       importIdRef.current = o.resume?.importId ?? null;
@@ -46,7 +45,7 @@ export function useImportRunner() {
         onRowError: (error) => new Promise<ErrorDecision>((resolve) => setPendingError({ error, decide: (d) => { setPendingError(null); resolve(d); } })),
       });
       if (result.status === "stopped") {
-        await convex.mutation(api.imports.cancel, { importId: result.importId as Id<"importHistory">, deleteImported: false });
+        await convex.mutation(api.imports.cancel, { importId: result.importId, deleteImported: false });
       }
       setState({ phase: "done", result });
       return result;
@@ -61,7 +60,7 @@ export function useImportRunner() {
     async (deleteImported: boolean) => {
       control.current?.cancel();
       const id = importIdRef.current;
-      if (id) await convex.mutation(api.imports.cancel, { importId: id as Id<"importHistory">, deleteImported });
+      if (id) await convex.mutation(api.imports.cancel, { importId: id, deleteImported });
     },
     [convex],
   );
