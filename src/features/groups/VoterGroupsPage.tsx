@@ -27,6 +27,17 @@ export function VoterGroupsPage() {
   const [editing, setEditing] = useState<Group | null>(null);
   const [deleting, setDeleting] = useState<Group | null>(null);
   const [addOpen, setAddOpen] = useState(false);
+  // Each opening mounts the dialog afresh (its state starts from its props, no reset effect).
+  const [opening, setOpening] = useState(0);
+  const openForm = (group: Group | null) => {
+    setEditing(group);
+    setOpening((n) => n + 1);
+    setFormOpen(true);
+  };
+  const openAdd = () => {
+    setOpening((n) => n + 1);
+    setAddOpen(true);
+  };
   const canManage = can("voters.manage");
   const canChange = can("voters.update");
   const selected = groups?.find((g) => g._id === selectedId) ?? null;
@@ -66,10 +77,10 @@ export function VoterGroupsPage() {
         actions={
           <>
             {canChange && (
-              <Button variant="soft" onClick={() => setAddOpen(true)}>Add Voters to Group</Button>
+              <Button variant="soft" onClick={openAdd}>Add Voters to Group</Button>
             )}
             {canManage && (
-              <Button onClick={() => { setEditing(null); setFormOpen(true); }}><PlusIcon /> Create Group</Button>
+              <Button onClick={() => openForm(null)}><PlusIcon /> Create Group</Button>
             )}
           </>
         }
@@ -88,14 +99,14 @@ export function VoterGroupsPage() {
             selectedId={selectedId}
             canManage={canManage}
             onSelect={setSelectedId}
-            onEdit={(g) => { setEditing(g); setFormOpen(true); }}
+            onEdit={openForm}
             onDelete={setDeleting}
           />
-          <GroupMembersPanel group={selected} canChange={canChange} onAddMembers={() => setAddOpen(true)} />
+          <GroupMembersPanel group={selected} canChange={canChange} onAddMembers={openAdd} />
         </Grid>
       )}
-      <GroupFormDialog open={formOpen} onOpenChange={setFormOpen} group={editing} onSaved={(id) => setSelectedId(id)} />
-      <AddVotersDialog open={addOpen} onOpenChange={setAddOpen} groups={groups ?? []} initialGroupId={selectedId} />
+      <GroupFormDialog key={`form-${opening}`} open={formOpen} onOpenChange={setFormOpen} group={editing} onSaved={(id) => setSelectedId(id)} />
+      <AddVotersDialog key={`add-${opening}`} open={addOpen} onOpenChange={setAddOpen} groups={groups ?? []} initialGroupId={selectedId} />
       <ConfirmDialog
         open={deleting !== null}
         onOpenChange={(o) => !o && setDeleting(null)}

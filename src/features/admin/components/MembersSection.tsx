@@ -1,46 +1,15 @@
 import { Badge, Button, Card, DropdownMenu, Flex, Heading, IconButton, Table, Text } from "@radix-ui/themes";
 import { DotsHorizontalIcon } from "@radix-ui/react-icons";
-import { useMutation, useQuery } from "convex/react";
 import { useState } from "react";
-import { api } from "@convex/_generated/api";
-import type { Id } from "@convex/_generated/dataModel";
-import { toast } from "@/ui/toast";
+import { useMembers } from "../hooks/useMembers";
 import { CreateMemberDialog } from "./CreateMemberDialog";
 
 const STATUS_COLOR = { active: "green", pending: "yellow" } as const;
 
 /** Members: active members (green) and pending invitations (yellow), with resend/revoke/remove. */
 export function MembersSection() {
-  const members = useQuery(api.members.list, {});
-  const resend = useMutation(api.members.resend);
-  const revoke = useMutation(api.members.revoke);
-  const removeUser = useMutation(api.adminUsers.remove);
+  const { members, resend, revoke, remove } = useMembers();
   const [creating, setCreating] = useState(false);
-
-  const handleResend = async (id: string) => {
-    try {
-      const res = await resend({ invitationId: id as Id<"invitations"> });
-      toast.success("Invitation Sent", { description: `Invitation sent to ${res.email}` });
-    } catch (e) {
-      toast.failure("Error Sending Invitation", e);
-    }
-  };
-  const handleRevoke = async (id: string) => {
-    try {
-      await revoke({ invitationId: id as Id<"invitations"> });
-      toast.success("Member Removed");
-    } catch (e) {
-      toast.failure("Error removing member", e);
-    }
-  };
-  const handleRemove = async (userId: string) => {
-    try {
-      await removeUser({ userId });
-      toast.success("Member Removed");
-    } catch (e) {
-      toast.failure("Error removing member", e);
-    }
-  };
 
   return (
     <Card size="3">
@@ -82,11 +51,11 @@ export function MembersSection() {
                     <DropdownMenu.Content>
                       {m.kind === "invitation" ? (
                         <>
-                          <DropdownMenu.Item onSelect={() => handleResend(m.id)}>Resend invitation</DropdownMenu.Item>
-                          <DropdownMenu.Item color="red" onSelect={() => handleRevoke(m.id)}>Revoke invitation</DropdownMenu.Item>
+                          <DropdownMenu.Item onSelect={() => void resend(m.id)}>Resend invitation</DropdownMenu.Item>
+                          <DropdownMenu.Item color="red" onSelect={() => void revoke(m.id)}>Revoke invitation</DropdownMenu.Item>
                         </>
                       ) : (
-                        <DropdownMenu.Item color="red" onSelect={() => m.userId && handleRemove(m.userId)}>Remove member</DropdownMenu.Item>
+                        <DropdownMenu.Item color="red" onSelect={() => void remove(m.userId)}>Remove member</DropdownMenu.Item>
                       )}
                     </DropdownMenu.Content>
                   </DropdownMenu.Root>

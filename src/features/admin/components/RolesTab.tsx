@@ -1,11 +1,8 @@
 import { Badge, Button, DropdownMenu, Flex, IconButton, Table, Text } from "@radix-ui/themes";
 import { DotsHorizontalIcon } from "@radix-ui/react-icons";
-import { useMutation } from "convex/react";
 import { useState } from "react";
-import { api } from "@convex/_generated/api";
-import { classifyError } from "@convex/lib/errors";
 import { ConfirmDialog } from "@/ui/ConfirmDialog";
-import { toast } from "@/ui/toast";
+import { useRoles } from "../hooks/useRoles";
 import { RoleDialog, type EditableRole } from "./RoleDialog";
 
 export type RoleListItem = EditableRole & { builtIn: boolean; assignedCount: number; editable: boolean };
@@ -14,29 +11,15 @@ type RolesTabProps = { roles: RoleListItem[] };
 
 /** Built-in roles (read-only) and custom roles; deleting is blocked while a role is assigned. */
 export function RolesTab({ roles }: RolesTabProps) {
-  const remove = useMutation(api.adminRoles.remove);
+  const { canDelete, remove } = useRoles();
   const [editing, setEditing] = useState<EditableRole | "new" | null>(null);
   const [deleting, setDeleting] = useState<RoleListItem | null>(null);
 
   const askDelete = (role: RoleListItem) => {
-    if (role.assignedCount > 0) {
-      toast.error("Cannot Delete Role", {
-        description: `This role is assigned to ${role.assignedCount} user(s). Please reassign or remove these users first.`,
-      });
-      return;
-    }
-    setDeleting(role);
+    if (canDelete(role)) setDeleting(role);
   };
-
   const handleDelete = async () => {
-    if (!deleting) return;
-    try {
-      await remove({ roleId: deleting.id });
-      toast.success("Role Deleted");
-    } catch (e) {
-      const err = classifyError(e);
-      toast.error(err.title ?? "Error deleting role", { description: err.message });
-    }
+    if (deleting) await remove(deleting.id);
     setDeleting(null);
   };
 

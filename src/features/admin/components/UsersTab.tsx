@@ -1,19 +1,15 @@
 import { Badge, Button, DropdownMenu, Flex, IconButton, Table, Text } from "@radix-ui/themes";
 import { DotsHorizontalIcon } from "@radix-ui/react-icons";
-import { useMutation, useQuery } from "convex/react";
 import { useState } from "react";
-import { api } from "@convex/_generated/api";
-import { classifyError } from "@convex/lib/errors";
 import { ConfirmDialog } from "@/ui/ConfirmDialog";
-import { toast } from "@/ui/toast";
+import { useUsers } from "../hooks/useUsers";
 import { UserDialog, type EditableUser, type RoleOption } from "./UserDialog";
 
 type UsersTabProps = { roles: (RoleOption & { color: string; grantable: boolean })[] };
 
 /** Users of this organisation: create, edit name and roles, remove from the organisation. */
 export function UsersTab({ roles }: UsersTabProps) {
-  const users = useQuery(api.adminUsers.list, {});
-  const remove = useMutation(api.adminUsers.remove);
+  const { users, remove } = useUsers();
   const [editing, setEditing] = useState<EditableUser | "new" | null>(null);
   const [removing, setRemoving] = useState<EditableUser | null>(null);
   const roleById = new Map(roles.map((r) => [r.id, r]));
@@ -21,13 +17,7 @@ export function UsersTab({ roles }: UsersTabProps) {
   const assignable = roles.filter((r) => r.grantable);
 
   const handleRemove = async () => {
-    if (!removing) return;
-    try {
-      await remove({ userId: removing.id });
-      toast.success("Member Removed");
-    } catch (e) {
-      toast.error("Error saving user", { description: classifyError(e).message });
-    }
+    if (removing) await remove(removing.id);
     setRemoving(null);
   };
 

@@ -1,7 +1,7 @@
 import { MagnifyingGlassIcon } from "@radix-ui/react-icons";
 import { Badge, Box, Button, Checkbox, Dialog, Flex, Progress, ScrollArea, Select, Table, Text, TextField } from "@radix-ui/themes";
 import { usePaginatedQuery, useQuery } from "convex/react";
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { api } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
 import { PARTIES, VOTER_STATUSES } from "@convex/tables/voters";
@@ -18,28 +18,26 @@ type AddVotersDialogProps = {
 
 const ALL = "all";
 
-/** Add Voters to Group: search, party/status filters, checkbox table, select all (page or every match). */
+/**
+ * Add Voters to Group: search, party/status filters, checkbox table, select all (page or every
+ * match). The caller remounts it (a new `key`) for each opening, so it starts afresh.
+ */
 export function AddVotersDialog({ open, onOpenChange, groups, initialGroupId }: AddVotersDialogProps) {
-  const [groupId, setGroupId] = useState<string>("");
+  const [groupId, setGroupId] = useState<string>(initialGroupId ?? "");
   const [search, setSearch] = useState("");
   const [party, setParty] = useState("");
   const [status, setStatus] = useState("");
   const [selected, setSelected] = useState<Set<Id<"voters">>>(new Set());
-  const [allMatching, setAllMatching] = useState(false);
   const debounced = useDebounced(search.trim(), 300);
   const filter = { search: debounced || undefined, party: party || undefined, status: status || undefined };
+  // "All matching" holds for the filter it was chosen under; changing the filter drops it.
+  const filterKey = JSON.stringify(filter);
+  const [allMatchingFor, setAllMatchingFor] = useState<string | null>(null);
+  const allMatching = allMatchingFor === filterKey;
+  const setAllMatching = (on: boolean) => setAllMatchingFor(on ? filterKey : null);
   const list = usePaginatedQuery(api.voters.list, open ? filter : "skip", { initialNumItems: 50 });
   const total = useQuery(api.groups.matchingTotal, open ? filter : "skip");
   const adder = useAddToGroup();
-
-  useEffect(() => {
-    if (open) {
-      setGroupId(initialGroupId ?? "");
-      setSelected(new Set());
-      setAllMatching(false);
-    }
-  }, [open, initialGroupId]);
-  useEffect(() => setAllMatching(false), [debounced, party, status]);
 
   const visible = list.results;
   const pageAllSelected = visible.length > 0 && visible.every((v) => selected.has(v._id));

@@ -1,6 +1,6 @@
 import { Button, Dialog, Flex, Text, TextArea, TextField } from "@radix-ui/themes";
 import { useMutation } from "convex/react";
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { api } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
 import { toast } from "@/ui/toast";
@@ -12,20 +12,13 @@ type GroupFormDialogProps = {
   onSaved?(id: Id<"voterGroups">): void;
 };
 
-/** Create New Group / Edit Group. */
+/** Create New Group / Edit Group. The caller remounts it (a new `key`) for each opening. */
 export function GroupFormDialog({ open, onOpenChange, group, onSaved }: GroupFormDialogProps) {
   const create = useMutation(api.groups.create);
   const update = useMutation(api.groups.update);
-  const [name, setName] = useState("");
-  const [description, setDescription] = useState("");
+  const [name, setName] = useState(group?.name ?? "");
+  const [description, setDescription] = useState(group?.description ?? "");
   const [busy, setBusy] = useState(false);
-
-  useEffect(() => {
-    if (open) {
-      setName(group?.name ?? "");
-      setDescription(group?.description ?? "");
-    }
-  }, [open, group]);
 
   const handleSave = async () => {
     if (!name.trim()) {

@@ -1,0 +1,28 @@
+import { useMutation } from "convex/react";
+import { api } from "@convex/_generated/api";
+import { classifyError } from "@convex/lib/errors";
+import { toast } from "@/ui/toast";
+
+/** Users & Roles → Roles: deleting a custom role (blocked while it is assigned), with its toasts. */
+export function useRoles() {
+  const removeRole = useMutation(api.adminRoles.remove);
+
+  /** False when the role is still assigned (the spec's toast says so) and nothing was sent. */
+  const canDelete = (role: { assignedCount: number }) => {
+    if (role.assignedCount === 0) return true;
+    toast.error("Cannot Delete Role", {
+      description: `This role is assigned to ${role.assignedCount} user(s). Please reassign or remove these users first.`,
+    });
+    return false;
+  };
+  const remove = async (roleId: string) => {
+    try {
+      await removeRole({ roleId });
+      toast.success("Role Deleted");
+    } catch (e) {
+      const err = classifyError(e);
+      toast.error(err.title ?? "Error deleting role", { description: err.message });
+    }
+  };
+  return { canDelete, remove };
+}

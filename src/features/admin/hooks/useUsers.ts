@@ -1,0 +1,20 @@
+import { useMutation, useQuery } from "convex/react";
+import { api } from "@convex/_generated/api";
+import { classifyError } from "@convex/lib/errors";
+import { toast } from "@/ui/toast";
+
+/** Users & Roles → Users: the organisation's users and removing one, with its toasts. */
+export function useUsers() {
+  const users = useQuery(api.adminUsers.list, {});
+  const removeUser = useMutation(api.adminUsers.remove);
+
+  const remove = async (userId: string) => {
+    try {
+      await removeUser({ userId });
+      toast.success("Member Removed");
+    } catch (e) {
+      toast.error("Error saving user", { description: classifyError(e).message });
+    }
+  };
+  return { users, remove };
+}
