@@ -41,6 +41,8 @@ export async function configureBackendEnv(engine: Engine, opts: { siteUrl: strin
     engine.env.set("JWKS", keys.JWKS);
   }
   engine.env.set("SITE_URL", opts.siteUrl);
+  // Convex Auth logs every token refresh at INFO: keep the console for what needs attention.
+  engine.env.set("AUTH_LOG_LEVEL", process.env.AUTH_LOG_LEVEL ?? "WARN");
   for (const name of PASSTHROUGH) {
     const value = process.env[name];
     if (value) engine.env.set(name, value);
