@@ -1,0 +1,143 @@
+/**
+ * The e2e test API. Specs import `test` and `expect` from here, never from @playwright/test.
+ *
+ * - `account`: a fresh account registered through /register; `page` is left on its dashboard.
+ *   `signedInPage` is that same page, for a test that drives it without a page object.
+ * - Page objects (pages/), one fixture each, named after the class (`votersPage`, `appShell`...),
+ *   all on `page`. Fixtures of screens behind sign-in sign in first (the test's one `account`);
+ *   those of public screens (landing, login, register, password reset, invitation) do not.
+ * - `mailbox`: the operator's demo mailbox, where the app's emails land in demo mode.
+ * - `openOtherBrowser()`: a page in a new browser context (another person, nobody signed in).
+ * - `shot(name)`: saves a screenshot to SHOTS_DIR when it is set; one is taken after every test too.
+ */
+import path from "node:path";
+import { test as base, type BrowserContext, type Page } from "@playwright/test";
+import { AcceptInvitationPage } from "./pages/AcceptInvitationPage";
+import { AccountSettingsPage } from "./pages/AccountSettingsPage";
+import { AppShell } from "./pages/AppShell";
+import { CrashScreen } from "./pages/CrashScreen";
+import { DashboardPage } from "./pages/DashboardPage";
+import { ForgotPasswordPage } from "./pages/ForgotPasswordPage";
+import { GroupsPage } from "./pages/GroupsPage";
+import { ImportHistoryPage } from "./pages/ImportHistoryPage";
+import { ImportPage } from "./pages/ImportPage";
+import { LandingPage } from "./pages/LandingPage";
+import { LoginModal } from "./pages/LoginModal";
+import { ProfilePage } from "./pages/ProfilePage";
+import { RegisterPage } from "./pages/RegisterPage";
+import { ResetPasswordPage } from "./pages/ResetPasswordPage";
+import { RoadmapPage } from "./pages/RoadmapPage";
+import { SmsCenterPage } from "./pages/SmsCenterPage";
+import { UserRoleManagementPage } from "./pages/UserRoleManagementPage";
+import { VoterDetailPage } from "./pages/VoterDetailPage";
+import { VoterFormPage } from "./pages/VoterFormPage";
+import { VotersPage } from "./pages/VotersPage";
+import { Mailbox, newAccount, type Account } from "./support";
+
+export { expect } from "@playwright/test";
+export type { Page } from "@playwright/test";
+
+export type Shot = (name: string, options?: { page?: Page; fullPage?: boolean }) => Promise<void>;
+
+type PublicScreens = {
+  landingPage: LandingPage;
+  loginModal: LoginModal;
+  registerPage: RegisterPage;
+  forgotPasswordPage: ForgotPasswordPage;
+  resetPasswordPage: ResetPasswordPage;
+  acceptInvitationPage: AcceptInvitationPage;
+};
+
+type SignedInScreens = {
+  appShell: AppShell;
+  dashboardPage: DashboardPage;
+  crashScreen: CrashScreen;
+  profilePage: ProfilePage;
+  roadmapPage: RoadmapPage;
+  smsCenterPage: SmsCenterPage;
+  votersPage: VotersPage;
+  voterFormPage: VoterFormPage;
+  voterDetailPage: VoterDetailPage;
+  groupsPage: GroupsPage;
+  importPage: ImportPage;
+  importHistoryPage: ImportHistoryPage;
+  accountSettingsPage: AccountSettingsPage;
+  userRoleManagementPage: UserRoleManagementPage;
+};
+
+type Fixtures = PublicScreens &
+  SignedInScreens & {
+    account: Account;
+    signedInPage: Page;
+    mailbox: Mailbox;
+    openOtherBrowser: () => Promise<Page>;
+    shot: Shot;
+  };
+
+type PageObjectClass<T> = new (page: Page) => T;
+
+/** A page-object fixture on the test's page. */
+function on<T>(PageObject: PageObjectClass<T>) {
+  return async ({ page }: { page: Page }, use: (po: T) => Promise<void>) => use(new PageObject(page));
+}
+
+/** A page-object fixture on the test's page, signed in first. */
+function signedIn<T>(PageObject: PageObjectClass<T>) {
+  return async ({ signedInPage }: { signedInPage: Page }, use: (po: T) => Promise<void>) => use(new PageObject(signedInPage));
+}
+
+export const test = base.extend<Fixtures>({
+  account: async ({ page }, use) => {
+    const account = newAccount();
+    await new RegisterPage(page).register(account);
+    await use(account);
+  },
+  signedInPage: async ({ page, account: _account }, use) => use(page),
+
+  landingPage: on(LandingPage),
+  loginModal: on(LoginModal),
+  registerPage: on(RegisterPage),
+  forgotPasswordPage: on(ForgotPasswordPage),
+  resetPasswordPage: on(ResetPasswordPage),
+  acceptInvitationPage: on(AcceptInvitationPage),
+
+  appShell: signedIn(AppShell),
+  dashboardPage: signedIn(DashboardPage),
+  crashScreen: signedIn(CrashScreen),
+  profilePage: signedIn(ProfilePage),
+  roadmapPage: signedIn(RoadmapPage),
+  smsCenterPage: signedIn(SmsCenterPage),
+  votersPage: signedIn(VotersPage),
+  voterFormPage: signedIn(VoterFormPage),
+  voterDetailPage: signedIn(VoterDetailPage),
+  groupsPage: signedIn(GroupsPage),
+  importPage: signedIn(ImportPage),
+  importHistoryPage: signedIn(ImportHistoryPage),
+  accountSettingsPage: signedIn(AccountSettingsPage),
+  userRoleManagementPage: signedIn(UserRoleManagementPage),
+
+  mailbox: async ({ request }, use) => use(new Mailbox(request)),
+
+  openOtherBrowser: async ({ browser }, use) => {
+    const contexts: BrowserContext[] = [];
+    await use(async () => {
+      const context = await browser.newContext();
+      contexts.push(context);
+      return context.newPage();
+    });
+    for (const context of contexts) await context.close();
+  },
+
+  shot: [
+    async ({ page }, use, testInfo) => {
+      const dir = process.env.SHOTS_DIR;
+      const save = async (target: Page, name: string, fullPage = false) => {
+        if (dir) await target.screenshot({ path: path.join(dir, `${name}.png`), fullPage });
+      };
+      await use((name, options = {}) => save(options.page ?? page, name, options.fullPage));
+      const title = testInfo.title.toLowerCase().replace(/[^a-z0-9]+/g, "-").slice(0, 60).replace(/-$/, "");
+      if (!page.isClosed()) await save(page, `after-${path.basename(testInfo.file, ".spec.ts")}-${title}`);
+    },
+    { auto: true },
+  ],
+});

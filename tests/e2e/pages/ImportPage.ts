@@ -1,0 +1,74 @@
+/** /voters/import: the three-step import wizard (upload, map columns, summary). */
+import type { Locator, Page } from "@playwright/test";
+
+export type UploadFile = { name: string; mimeType: string; buffer: Buffer };
+export type SummaryCard = "Total Contacts" | "Successfully Imported" | "Duplicates Skipped" | "Errors";
+
+export class ImportPage {
+  readonly heading: Locator;
+  readonly fileInput: Locator;
+  readonly mapping: Locator;
+  /** The dialog that asks what to do with a row that cannot be imported. */
+  readonly errorDialog: Locator;
+  readonly summary: Locator;
+
+  constructor(readonly page: Page) {
+    this.heading = page.getByRole("heading", { name: "Import Contacts" });
+    this.fileInput = page.getByLabel("Upload file");
+    this.mapping = page.getByTestId("import.mapping");
+    this.errorDialog = page.getByRole("alertdialog", { name: "Import Error" });
+    this.summary = page.getByTestId("import.summary");
+  }
+
+  async goto() {
+    await this.page.goto("/voters/import");
+  }
+
+  async upload(file: UploadFile) {
+    await this.fileInput.setInputFiles(file);
+  }
+
+  /** The mapping row of one of the file's columns. */
+  mappedColumn(header: string): Locator {
+    return this.mapping.getByRole("rowheader", { name: header });
+  }
+
+  async pairWithAi() {
+    await this.page.getByRole("button", { name: "Use AI to Pair" }).click();
+  }
+
+  async validateMapping() {
+    await this.page.getByRole("button", { name: "Validate Mapping" }).click();
+  }
+
+  async startImport() {
+    await this.page.getByRole("button", { name: "Import Contacts" }).click();
+  }
+
+  async skipErrorRow() {
+    await this.errorDialog.getByRole("button", { name: "Skip and Continue" }).click();
+  }
+
+  /** A summary card showing `count`: "Successfully Imported: 2". */
+  summaryCard(card: SummaryCard, count: number): Locator {
+    return this.summary.getByRole("button", { name: `${card}: ${count}` });
+  }
+
+  /** Opens the table of rows behind a summary card. */
+  async showOutcomes(card: SummaryCard, count: number) {
+    await this.summaryCard(card, count).click();
+  }
+
+  /** The table of rows with one outcome (open it with showOutcomes). */
+  outcomes(kind: "duplicate" | "error" | "imported"): Locator {
+    return this.page.getByTestId(`import.outcomes.${kind}`);
+  }
+
+  async importAnother() {
+    await this.page.getByRole("button", { name: "Import Another File" }).click();
+  }
+
+  async openHistory() {
+    await this.page.getByRole("link", { name: "Import History" }).first().click();
+  }
+}

@@ -1,0 +1,43 @@
+/** /voters/:id: one voter's details, groups and the send-email dialog; the not-found page for unknown ids. */
+import type { Locator, Page } from "@playwright/test";
+
+export type Email = { subject?: string; message?: string };
+
+export class VoterDetailPage {
+  readonly groups: Locator;
+  readonly sendEmailButton: Locator;
+  readonly emailDialog: Locator;
+  readonly notFoundHeading: Locator;
+
+  constructor(readonly page: Page) {
+    this.groups = page.getByTestId("voters.groups");
+    this.sendEmailButton = page.getByRole("button", { name: "Send Email" });
+    this.emailDialog = page.getByRole("dialog");
+    this.notFoundHeading = page.getByRole("heading", { name: "Voter Not Found" });
+  }
+
+  async goto(voterId: string) {
+    await this.page.goto(`/voters/${voterId}`);
+  }
+
+  /** The value shown for a field, by its label (custom fields included). */
+  fieldValue(label: string): Locator {
+    return this.page.getByText(label, { exact: true }).locator("xpath=following-sibling::dd[1]");
+  }
+
+  /** On the not-found page: a link to a voter the page suggests instead. */
+  suggestion(name: string): Locator {
+    return this.page.getByRole("link", { name: new RegExp(name) });
+  }
+
+  async openSendEmail() {
+    await this.sendEmailButton.click();
+  }
+
+  /** Fills what is given in the open send-email dialog and presses its "Send Email". */
+  async sendEmail(email: Email) {
+    if (email.subject !== undefined) await this.emailDialog.getByLabel("Subject").fill(email.subject);
+    if (email.message !== undefined) await this.emailDialog.getByLabel("Message").fill(email.message);
+    await this.emailDialog.getByRole("button", { name: "Send Email" }).click();
+  }
+}
