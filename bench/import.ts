@@ -22,7 +22,7 @@ import { ConvexClient, ConvexHttpClient } from "convex/browser";
 import WebSocket from "ws";
 import { api } from "../convex/_generated/api";
 import { startBackend } from "../local-backend/src/server";
-import { configureBackendEnv } from "../scripts/backend-env";
+import { configureBackendEnv, signInTicket } from "../scripts/backend-env";
 import { convexImportTransport } from "../src/lib/import/convexTransport";
 import { openImportFile } from "../src/lib/import/openFile";
 import { autoMatch } from "../src/lib/import/pairing";
@@ -76,7 +76,7 @@ async function backendRole() {
       void backend.stop().then(() => process.exit(0));
     }
   });
-  process.send!({ type: "ready", url: backend.cloudUrl });
+  process.send!({ type: "ready", url: backend.cloudUrl, siteUrl: backend.siteUrl });
 }
 
 let mutationMs = 0;
@@ -119,14 +119,14 @@ async function main() {
   }
   const execArgv = process.env.BENCH_PROFILE ? [...process.execArgv, "--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : process.execArgv;
   const child = fork(fileURLToPath(import.meta.url), [], { execArgv, env: { ...process.env, BENCH_ROLE: "backend", BENCH_DATA: path.join(dir, "data") } });
-  const ready = await new Promise<{ url: string }>((resolve, reject) => {
-    child.once("message", (m) => resolve(m as { url: string }));
+  const ready = await new Promise<{ url: string; siteUrl: string }>((resolve, reject) => {
+    child.once("message", (m) => resolve(m as { url: string; siteUrl: string }));
     child.once("exit", (code) => reject(new Error(`backend exited with ${code}`)));
   });
   const client = new ConvexHttpClient(ready.url, { logger: false });
   const signed = (await client.action(api.auth.signIn, {
     provider: "password",
-    params: { flow: "signUp", email: "bench@example.org", password: "correct-horse-42", firstName: "Bench", lastName: "Runner" },
+    params: { flow: "signUp", email: "bench@example.org", password: "correct-horse-42", firstName: "Bench", lastName: "Runner", ticket: await signInTicket(ready.siteUrl) },
   })) as { tokens?: { token: string } | null };
   if (!signed.tokens) throw new Error("sign-up did not return tokens");
   client.setAuth(signed.tokens.token);

@@ -20,7 +20,7 @@ import { convexToJson, jsonToConvex, type Value } from "convex/values";
 import { api } from "../convex/_generated/api";
 import { startBackend } from "../local-backend/src/server";
 import type { UserIdentity } from "../local-backend/src/engine-api";
-import { configureBackendEnv } from "../scripts/backend-env";
+import { configureBackendEnv, signInTicket } from "../scripts/backend-env";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const TOTAL = Number(process.env.BENCH_VOTERS ?? 1_000_000);
@@ -77,7 +77,7 @@ async function main() {
 
     const signUp = (await client.action(api.auth.signIn, {
       provider: "password",
-      params: { flow: "signUp", email: "bench@example.org", password: "bench-password-1", firstName: "Bench", lastName: "Mark" },
+      params: { flow: "signUp", email: "bench@example.org", password: "bench-password-1", firstName: "Bench", lastName: "Mark", ticket: await signInTicket(backend.siteUrl) },
     })) as { tokens?: { token: string } | null };
     const token = signUp.tokens?.token;
     if (!token) throw new Error("sign-up returned no token");

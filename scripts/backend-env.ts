@@ -17,6 +17,17 @@ const PASSTHROUGH = [
   "SUPER_ADMIN_EMAILS",
 ];
 
+/**
+ * A sign-in ticket from the backend's http actions, as the web app fetches one before each
+ * sign-in, sign-up or reset (convex/model/clientAddress.ts): scripts signing up need it too.
+ */
+export async function signInTicket(siteUrl: string): Promise<string> {
+  const res = await fetch(`${siteUrl}/api/auth/ticket`, { method: "POST" });
+  const body = (await res.json()) as { ticket?: string; error?: string };
+  if (!res.ok || !body.ticket) throw new Error(`no sign-in ticket from ${siteUrl}: ${res.status} ${body.error ?? ""}`);
+  return body.ticket;
+}
+
 export async function authKeys(): Promise<{ JWT_PRIVATE_KEY: string; JWKS: string }> {
   const keys = await generateKeyPair("RS256", { extractable: true });
   const privateKey = await exportPKCS8(keys.privateKey);

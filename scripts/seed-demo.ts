@@ -9,7 +9,7 @@ import { randomBytes } from "node:crypto";
 import { ConvexHttpClient } from "convex/browser";
 import { makeFunctionReference } from "convex/server";
 import { startBackend } from "../local-backend/src/server";
-import { configureBackendEnv } from "./backend-env";
+import { configureBackendEnv, signInTicket } from "./backend-env";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const dataDir = path.resolve(root, process.env.PRECINCT_DATA ?? ".precinct-data");
@@ -82,7 +82,7 @@ let orgId = (await call("mutation", "seed:orgOfUser", { email: EMAIL })) as stri
 if (orgId === null) {
   await call("action", "auth:signIn", {
     provider: "password",
-    params: { flow: "signUp", email: EMAIL, password: PASSWORD, firstName: "Demo", lastName: "Organizer" },
+    params: { flow: "signUp", email: EMAIL, password: PASSWORD, firstName: "Demo", lastName: "Organizer", ticket: await signInTicket(backend.siteUrl) },
   });
   orgId = (await call("mutation", "seed:orgOfUser", { email: EMAIL })) as string;
 }
