@@ -9,7 +9,12 @@ import { deleteVoter, insertVoter } from "./voters";
 
 /** Per-row detail rows kept per kind (duplicates, errors); the counts stay exact beyond it. */
 export const OUTCOME_DETAIL_CAP = 10_000;
-export const MAX_BATCH_ROWS = 5_000;
+/**
+ * Rows one appendBatch may carry. Each row makes one duplicate lookup (an index range) and up to
+ * two writes, so 4,000 rows stay within Convex's 4,096 index ranges and 16,000 writes per
+ * transaction (the browser sends 2,000).
+ */
+export const MAX_BATCH_ROWS = 4_000;
 export const DELETE_CHUNK = 2_000;
 /** An in_progress import without a batch for this long counts as interrupted (same as the UI). */
 export const STALE_IMPORT_MS = 2 * 60 * 1000;
