@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
- * `npm test`: every gate in order — typecheck, lint (with the layering rule) and the import-cycle
- * check, unit/function/backend tests (vitest), then
+ * `npm test`: every gate in order — typecheck, lint (with the layering rule), the import-cycle
+ * check and the deployability check (convex/ bundled as `npx convex deploy` does),
+ * unit/function/backend tests (vitest), then
  * Playwright e2e in Debian's Chromium against the app on the embedded backend. Ends with one
  * "N passed, N failed" line summing vitest and Playwright.
  */
@@ -30,6 +31,7 @@ if (wants("typecheck")) {
 if (wants("lint")) {
   run("lint", "npx", ["eslint", ".", "--max-warnings=0"]);
   run("import cycles", "npx", ["tsx", "scripts/check-cycles.ts"]);
+  run("deployability", "npx", ["tsx", "scripts/check-deployable.ts"]);
 }
 
 if (wants("unit")) {
