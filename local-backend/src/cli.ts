@@ -4,7 +4,7 @@
  *   tsx local-backend/src/cli.ts [--functions convex] [--data .local-backend] [--port 3210]
  *        [--site-port <port+1>] [--host 127.0.0.1] [--reset] [--watch] [--no-scheduler]
  *        [--admin-key KEY] [--quiet] [--allowed-origins URL,URL] [--trust-proxy]
- *        [--max-upload-bytes N] [--max-concurrent-uploads N]
+ *        [--max-upload-bytes N] [--max-concurrent-uploads N] [--relax-limits]
  *   tsx local-backend/src/cli.ts env set NAME VALUE | env list | env remove NAME   [--data …]
  *   tsx local-backend/src/cli.ts export --out file.jsonl | import --in file.jsonl  [--data …]
  *
@@ -25,7 +25,7 @@ const USAGE = `usage:
   cli.ts [--functions DIR] [--data DIR] [--port N] [--site-port N] [--host H] [--reset] [--watch]
          [--no-scheduler] [--admin-key KEY] [--quiet]
          [--allowed-origins URL,URL] [--trust-proxy] [--max-upload-bytes N[KiB|MiB|GiB]]
-         [--max-concurrent-uploads N]
+         [--max-concurrent-uploads N] [--relax-limits]
   cli.ts env set NAME VALUE | env list | env remove NAME   [--data DIR] [--functions DIR]
   cli.ts export --out FILE.jsonl | import --in FILE.jsonl   [--data DIR] [--functions DIR]`;
 
@@ -53,6 +53,8 @@ function parse() {
         "trust-proxy": { type: "boolean", default: false },
         "max-upload-bytes": { type: "string" },
         "max-concurrent-uploads": { type: "string" },
+        // benchmarks only: queries and mutations are not held to Convex's limits
+        "relax-limits": { type: "boolean", default: false },
         out: { type: "string" },
         in: { type: "string" },
         help: { type: "boolean", short: "h", default: false },
@@ -207,6 +209,7 @@ async function serve(values: ReturnType<typeof parse>["values"]): Promise<void> 
     adminKey: values["admin-key"],
     allowedOrigins: parseOrigins(values["allowed-origins"] ?? process.env.LOCAL_BACKEND_ALLOWED_ORIGINS),
     trustProxy: values["trust-proxy"],
+    relaxLimits: values["relax-limits"],
     maxUploadBytes: values["max-upload-bytes"] !== undefined ? parseBytes(values["max-upload-bytes"], "--max-upload-bytes") : undefined,
     maxConcurrentUploads:
       values["max-concurrent-uploads"] !== undefined ? parsePositiveInt(values["max-concurrent-uploads"], "--max-concurrent-uploads") : undefined,

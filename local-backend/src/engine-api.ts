@@ -4,6 +4,10 @@
  * Generic: nothing here knows about any particular app's tables.
  */
 import type { JSONValue } from "convex/values";
+import type { TransactionStats } from "./tx-metrics.js";
+
+export type { TransactionStats, TransactionMax, TransactionStatsKey } from "./tx-metrics.js";
+export type { TransactionLimits } from "./limits.js";
 
 /** Identity as seen by `ctx.auth.getUserIdentity()`; tokenIdentifier = `${iss}|${sub}`. */
 export type UserIdentity = {
@@ -74,6 +78,13 @@ export type EngineOptions = {
   /** run the scheduler and crons (default true) */
   scheduler?: boolean;
   log?: (line: string) => void;
+  /**
+   * Benchmarks only, never by default nor in tests: no query or mutation is refused for its
+   * reads, writes, index ranges, scheduled functions or execution time (up to 10 minutes); usage
+   * is still measured (`transactionStats()`). Document and value rules (1 MiB, nesting, arrays,
+   * field names) still apply. CLI: `--relax-limits`.
+   */
+  relaxLimits?: boolean;
 };
 
 export interface Engine {
@@ -125,6 +136,15 @@ export interface Engine {
     set(name: string, value: string): void;
     remove(name: string): void;
   };
+
+  /**
+   * The largest usage one transaction (a top-level query or mutation that succeeded, nested calls
+   * included) reached per measure since the start or the last reset, and which function it was:
+   * documents and bytes read, index ranges, documents and bytes written, functions scheduled and
+   * their argument bytes, execution time (ms of the function's own code). `reset: true` starts
+   * over after taking the snapshot.
+   */
+  transactionStats(opts?: { reset?: boolean }): TransactionStats;
 
   /** backup/restore of all tables (user and system) as JSON lines */
   exportJsonl(): AsyncIterable<string>;

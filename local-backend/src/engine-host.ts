@@ -7,7 +7,10 @@
 import type { JSONValue, Value } from "convex/values";
 import type { Catalog } from "./catalog.js";
 import type { CallRequest, CommitEvent, FunctionKind, FunctionOutcome, QueryResult, UserIdentity } from "./engine-api.js";
+import type { RunExec } from "./runtime.js";
 import type { Tx } from "./transaction.js";
+
+export type { RunExec };
 
 export type RunKind = "query" | "mutation" | "action" | "httpAction";
 
@@ -23,6 +26,10 @@ export type RunOptions = {
   scheduledJobId?: string | null;
   visibility?: "public" | "internal";
   depth: number;
+  /** the run's execution in the function realm, once it started there */
+  exec?: RunExec;
+  /** the calling run's execution (nested `ctx.runQuery` / `ctx.runMutation`) */
+  parentExec?: RunExec | null;
 };
 
 export type MutationRunOptions = {

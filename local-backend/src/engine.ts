@@ -30,12 +30,14 @@ import type {
 import { EnvStore } from "./env-store.js";
 import { FileStorage } from "./file-storage.js";
 import { FunctionRunner } from "./functions.js";
+import { CONVEX_LIMITS, RELAXED_LIMITS } from "./limits.js";
 import { FunctionModules } from "./modules.js";
 import { intersects } from "./readset.js";
 import { installRuntime, scopeStorage } from "./runtime.js";
 import { Scheduler } from "./scheduler.js";
 import { Store } from "./storage.js";
 import type { Tx } from "./transaction.js";
+import { TransactionStatsRecorder, type TransactionStats } from "./tx-metrics.js";
 import { vectorSearch } from "./vector-search.js";
 
 export class EngineImpl implements Engine {
@@ -50,6 +52,7 @@ export class EngineImpl implements Engine {
   readonly functions: FunctionRunner;
   readonly filesDir: string;
   private readonly backup: BackupHost;
+  private readonly stats: TransactionStatsRecorder;
   private stopped = false;
 
   constructor(readonly opts: EngineOptions) {
@@ -103,7 +106,12 @@ export class EngineImpl implements Engine {
       systemWrite,
       onCommit: (listener) => commits.onCommit(listener),
     });
+    const limits = opts.relaxLimits ? RELAXED_LIMITS : CONVEX_LIMITS;
+    if (opts.relaxLimits) this.emitLog("[limits] relaxed: queries and mutations are not held to Convex's limits (benchmarks only)");
+    this.stats = new TransactionStatsRecorder(limits);
     this.functions = new FunctionRunner({
+      limits,
+      stats: this.stats,
       commits,
       modules: this.modules,
       files: this.files,
@@ -235,6 +243,12 @@ export class EngineImpl implements Engine {
   /** A mutation that is not one of the loaded modules (see adhoc.ts and FunctionRunner). */
   runAdhocMutation(fn: { invokeMutation(args: string): Promise<string> }, identity: UserIdentity | null = null): Promise<FunctionOutcome> {
     return this.functions.runAdhocMutation(fn, identity);
+  }
+
+  transactionStats(opts: { reset?: boolean } = {}): TransactionStats {
+    const snapshot = this.stats.snapshot();
+    if (opts.reset) this.stats.reset();
+    return snapshot;
   }
 
   // ----- file storage -----

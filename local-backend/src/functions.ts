@@ -11,12 +11,16 @@ import type { CallRequest, FunctionOutcome, PipelinedMutation, QueryResult, User
 import type { ActionRunOptions, FunctionCalls, MutationRunOptions, MutationRunResult, RunKind, RunOptions, SyscallHost } from "./engine-host.js";
 import type { FileStorage } from "./file-storage.js";
 import { CANONICAL, PLAIN, jsonShape } from "./json-shape.js";
+import { MAX_RESULT_SIZE, messages, type TransactionLimits } from "./limits.js";
 import { canonicalizePath, type RegisteredFunction } from "./loader.js";
 import type { FunctionModules } from "./modules.js";
 import { SystemError, toFailure } from "./outcome.js";
 import { installRuntime, scopeStorage } from "./runtime.js";
 import { Run, runTx } from "./syscalls.js";
+import type { Tx } from "./transaction.js";
+import { TxMetrics, type TransactionStatsRecorder } from "./tx-metrics.js";
 import { checkValue } from "./validators.js";
+import { jsonValueSize } from "./value-size.js";
 
 const MAX_ARGS_BYTES = 8 * 1024 * 1024;
 
@@ -28,6 +32,10 @@ export type FunctionRunnerDeps = {
   files: Pick<FileStorage, "storeInTx" | "getInTx">;
   /** what every run's syscalls use; `calls` is this runner */
   services: Omit<SyscallHost, "calls">;
+  /** the limits of each query and mutation (Convex's, or relaxed ones for benchmarks) */
+  limits: TransactionLimits;
+  /** the largest usage per transaction (Engine.transactionStats) */
+  stats: TransactionStatsRecorder;
 };
 
 export class FunctionRunner implements FunctionCalls {
@@ -35,12 +43,40 @@ export class FunctionRunner implements FunctionCalls {
   private readonly modules: Pick<FunctionModules, "lookup" | "httpRouter">;
   private readonly files: Pick<FileStorage, "storeInTx" | "getInTx">;
   private readonly host: SyscallHost;
+  private readonly limits: TransactionLimits;
+  private readonly stats: TransactionStatsRecorder;
 
   constructor(deps: FunctionRunnerDeps) {
     this.commits = deps.commits;
     this.modules = deps.modules;
     this.files = deps.files;
     this.host = { ...deps.services, calls: this };
+    this.limits = deps.limits;
+    this.stats = deps.stats;
+  }
+
+  /** A transaction of a top-level query or mutation, with its limits. */
+  private limited(tx: Tx): Tx {
+    tx.metrics = new TxMetrics(this.limits);
+    return tx;
+  }
+
+  /**
+   * Runs a top-level query or mutation's function with its transaction's usage counted, and
+   * records the usage of a successful one in the engine's stats.
+   */
+  private async invokeCounted(f: RegisteredFunction, args: Value, run: Run, tx: Tx): Promise<JSONValue> {
+    const start = performance.now();
+    tx.metrics.active = true;
+    let value: JSONValue;
+    try {
+      value = await this.invoke(f, args, run);
+    } finally {
+      tx.metrics.active = false;
+    }
+    const executionMs = run.o.exec ? run.o.exec.userMs : performance.now() - start;
+    this.stats.record(f.kind === "query" ? "query" : "mutation", f.path, tx.metrics.usage(), Math.round(executionMs * 10) / 10);
+    return value;
   }
 
   /** JSON text of checked arguments whose JSON form was already canonical (see checkArgs). */
@@ -100,10 +136,20 @@ export class FunctionRunner implements FunctionCalls {
     const known = typeof args === "object" && args !== null ? this.argsText.get(args) : undefined;
     const argsStr = known !== undefined ? `[${known}]` : JSON.stringify([convexToJson(args)]);
     const resultStr: string = await scopeStorage.run(run.scope, () => {
+      if (f.realm && (f.kind === "query" || f.kind === "mutation")) {
+        // In the function realm: stopped after the execution time limit (realm-exec.ts).
+        const limitMs = run.o.tx?.metrics.limits.executionTimeMs ?? this.limits.executionTimeMs;
+        return f.realm.realm.invoke(run, f.kind, f.realm.fn, argsStr, limitMs, run.o.parentExec ?? null).result;
+      }
       if (f.kind === "query") return f.fn.invokeQuery(argsStr);
       if (f.kind === "mutation") return f.fn.invokeMutation(argsStr);
       return f.fn.invokeAction(run.requestId, argsStr);
     });
+    // FUNCTION_MAX_RESULT_SIZE (a Convex size is at most 9 bytes per JSON character)
+    if (resultStr.length * 9 > MAX_RESULT_SIZE) {
+      const size = jsonValueSize(resultStr);
+      if (size > MAX_RESULT_SIZE) throw new SystemError(messages.resultTooLarge(f.path, size));
+    }
     const result = JSON.parse(resultStr) as JSONValue;
     this.checkReturns(f, result);
     return result;
@@ -115,7 +161,11 @@ export class FunctionRunner implements FunctionCalls {
     const args = this.checkArgs(f, argsJson);
     const parentTx = runTx(parent);
     let tx = parentTx;
-    if (snapshot) tx = this.commits.readTx();
+    if (snapshot) {
+      tx = this.commits.readTx();
+      // its reads count toward the calling transaction
+      tx.metrics = parentTx.metrics;
+    }
     const run = new Run(this.host, {
       kind,
       fnPath: f.path,
@@ -124,7 +174,9 @@ export class FunctionRunner implements FunctionCalls {
       logLines: parent.logLines,
       depth: parent.depth + 1,
       scheduledJobId: parent.scheduledJobId,
+      parentExec: parent.exec ?? null,
     });
+    const writes = kind === "mutation" ? tx.metrics.writeUsage() : null;
     if (kind === "mutation") tx.pushLayer();
     try {
       const value = await this.invoke(f, args, run);
@@ -132,6 +184,8 @@ export class FunctionRunner implements FunctionCalls {
       return value;
     } catch (e) {
       if (kind === "mutation") tx.popLayer(false);
+      // its writes are undone, so they no longer count (its reads still do)
+      if (writes) tx.metrics.restoreWrites(writes);
       throw e;
     } finally {
       if (tx !== parentTx) parentTx.readSet.merge(tx.finishReads());
@@ -159,7 +213,7 @@ export class FunctionRunner implements FunctionCalls {
     internalAllowed = true,
   ): Promise<QueryResult> {
     const release = await this.commits.lock.read();
-    const tx = this.commits.readTx();
+    const tx = this.limited(this.commits.readTx());
     const ts = this.commits.currentTs();
     let outcome: FunctionOutcome;
     let newJournal: string | null = null;
@@ -168,7 +222,7 @@ export class FunctionRunner implements FunctionCalls {
       const f = this.resolve(req.path, "query", internalAllowed);
       const args = this.checkArgs(f, req.args);
       const run = new Run(this.host, { kind: "query", fnPath: f.path, identity: req.identity, tx, logLines, journal, depth });
-      const value = await this.invoke(f, args, run);
+      const value = await this.invokeCounted(f, args, run, tx);
       newJournal = run.newJournal;
       outcome = { status: "success", value, logLines };
     } catch (e) {
@@ -226,7 +280,7 @@ export class FunctionRunner implements FunctionCalls {
       this.commits.assertOpen();
       const f = this.resolve(req.path, "mutation", o.internalAllowed);
       const args = this.checkArgs(f, req.args);
-      const tx = this.commits.writeTx();
+      const tx = this.limited(this.commits.writeTx());
       if (o.prepare && !o.prepare(tx)) result = { outcome: { status: "success", value: null, logLines }, ts: this.commits.currentTs(), skipped: true };
       else {
         const run = new Run(this.host, {
@@ -240,7 +294,7 @@ export class FunctionRunner implements FunctionCalls {
         });
         // One SQLite read snapshot for all of the mutation's reads (it holds the write lock).
         this.commits.beginRead();
-        const value = await this.invoke(f, args, run);
+        const value = await this.invokeCounted(f, args, run, tx);
         o.onSuccess?.(tx);
         const ts = this.commits.commit(tx);
         result = { outcome: { status: "success", value, logLines }, ts };
@@ -323,6 +377,9 @@ export class FunctionRunner implements FunctionCalls {
     try {
       this.commits.assertOpen();
       const tx = this.commits.writeTx();
+      // Test tooling, like convex-test's `t.run`: usage is counted (functions it calls see it), never refused.
+      tx.metrics = new TxMetrics(this.limits, false);
+      tx.metrics.active = true;
       const f: RegisteredFunction = { path: "_adhoc:run", kind: "mutation", visibility: "internal", fn, args: null, returns: null };
       const run = new Run(this.host, { kind: "mutation", fnPath: f.path, identity, tx, logLines, depth: 0 });
       const asyncSyscall = run.asyncSyscall.bind(run);

@@ -102,6 +102,12 @@ export function newInternalId(): Uint8Array {
   return id;
 }
 
+/** Length of the ids of a table: base32 of VInt(tableNumber) + 16 bytes + a 2-byte footer. */
+export function idLength(tableNumber: number): number {
+  const vintLength = tableNumber < 128 ? 1 : tableNumber < 16384 ? 2 : vintEncode(tableNumber).length;
+  return Math.ceil(((vintLength + INTERNAL_ID_LEN + 2) * 8) / 5);
+}
+
 export function encodeId(tableNumber: number, internalId: Uint8Array): string {
   const vint = vintEncode(tableNumber);
   const bytes = new Uint8Array(vint.length + internalId.length + 2);

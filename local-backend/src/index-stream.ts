@@ -10,12 +10,16 @@ import { layerRows, lowerBound, pendingKey, type BaseLayer, type Pending, type R
 import type { ReadSetImpl } from "./readset.js";
 import type { Store } from "./storage.js";
 import type { DbIndexDef } from "./storage-types.js";
+import type { GrowingRange, TxMetrics } from "./tx-metrics.js";
 
 /** What a stream reads from: the store and the catalog (for the table number of `by_id` scans). */
 export type StreamSource = { readonly store: Store; readonly catalog: Catalog };
 
-/** Merges an index range from SQLite with committed unstored writes and the transaction's own writes. */
-export class IndexStream {
+/**
+ * Merges an index range from SQLite with committed unstored writes and the transaction's own writes.
+ * The range it covered so far counts toward the transaction's index ranges (`metrics`).
+ */
+export class IndexStream implements GrowingRange {
   private buffer: Row[] = [];
   private bufPos = 0;
   private sqlDone = false;
@@ -36,6 +40,7 @@ export class IndexStream {
     readonly order: "asc" | "desc",
     overlay: Map<string, Pending>,
     private base: BaseLayer[],
+    private readonly metrics: TxMetrics | null = null,
   ) {
     this.shadow = overlay;
     const rows: Row[] = [];
@@ -121,11 +126,33 @@ export class IndexStream {
     else row = null;
     if (!row) {
       this.exhausted = true;
+      this.countRange();
       return null;
     }
     this.lastKey = row.key;
     this.rowsRead++;
+    this.countRange();
     return row;
+  }
+
+  private counted = false;
+
+  /** Convex records the range read so far with every row a query stream returns, and once exhausted. */
+  private countRange() {
+    const m = this.metrics;
+    if (!m?.active) return;
+    if (this.counted) {
+      m.rangeGrew(this);
+      return;
+    }
+    this.counted = true;
+    const [, lo, hi] = this.coveredRange();
+    m.readRange(this.index.id, lo, hi);
+  }
+
+  coveredRange(): [number, Buffer, Buffer] {
+    if (this.exhausted || !this.lastKey) return [this.index.id, this.lo, this.hi];
+    return this.order === "asc" ? [this.index.id, this.lo, keySuccessor(this.lastKey)] : [this.index.id, this.lastKey, this.hi];
   }
 
   recordCoverage(rs: ReadSetImpl) {

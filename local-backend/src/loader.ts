@@ -2,6 +2,9 @@
  * Bundles the app's convex/ folder with esbuild and imports the result. Bare package imports
  * stay external but are rewritten to absolute paths resolved from the functions folder, so the
  * bundle (written under the data dir) shares the app's single `convex` copy with everything else.
+ * A second bundle of the modules without "use node", built for Convex's runtime (platform
+ * browser, like `npx convex deploy`), is evaluated in the function realm (realm.ts): queries and
+ * mutations run from there, where the engine can stop them after 1 s.
  */
 import * as esbuild from "esbuild";
 import fs from "node:fs";
@@ -9,6 +12,7 @@ import path from "node:path";
 import { builtinModules } from "node:module";
 import { pathToFileURL } from "node:url";
 import type { FunctionKind, FunctionVisibility } from "./engine-api.js";
+import { FunctionRealm, type RealmFunction } from "./realm.js";
 import type { ValidatorJSON } from "./validators.js";
 
 export type RegisteredFunction = {
@@ -19,6 +23,8 @@ export type RegisteredFunction = {
   fn: any;
   args: ValidatorJSON | null;
   returns: ValidatorJSON | null;
+  /** the same query or mutation in the function realm; absent when it runs in Node's realm */
+  realm?: { realm: FunctionRealm; fn: RealmFunction };
 };
 
 export type LoadedModules = {
@@ -151,12 +157,61 @@ export async function loadModules(functionsDir: string, cacheDir: string): Promi
       loaded.functions.set(fnPath, { path: fnPath, kind: info.kind, visibility: info.visibility, fn: value, args, returns });
     }
   }
+  try {
+    const realm = await loadRealm(functionsDir, entries);
+    for (const f of loaded.functions.values()) {
+      if (f.kind !== "query" && f.kind !== "mutation") continue;
+      const [modulePath, exportName] = [f.path.slice(0, f.path.lastIndexOf(":")), f.path.slice(f.path.lastIndexOf(":") + 1)];
+      const fn = realm.modules[modulePath]?.[exportName] as any;
+      if (fn && (f.kind === "query" ? fn.isQuery && typeof fn.invokeQuery === "function" : fn.isMutation && typeof fn.invokeMutation === "function")) {
+        f.realm = { realm, fn };
+      }
+    }
+  } catch (e) {
+    loaded.errors.push(
+      `The function realm could not be loaded; queries and mutations run without the 1 s execution limit: ${e instanceof Error ? e.message : String(e)}`,
+    );
+  }
   // Older builds are not needed once the new one is imported; keep the directory small.
   for (const old of fs.readdirSync(cacheDir)) {
     const full = path.join(cacheDir, old);
     if (full !== outdir && old.startsWith(`build-${process.pid}-`)) fs.rmSync(full, { recursive: true, force: true });
   }
   return loaded;
+}
+
+const USE_NODE = /^(?:\s|\/\/[^\n]*\n|\/\*[\s\S]*?\*\/)*(["'])use node\1/;
+
+/** Bundles the modules Convex runs in its own runtime (no "use node") and evaluates them in a realm. */
+async function loadRealm(functionsDir: string, entries: string[]): Promise<FunctionRealm> {
+  const modules = entries.filter((e) => !/^auth\.config\.[a-z]+$/.test(e) && !USE_NODE.test(fs.readFileSync(path.join(functionsDir, e), "utf8")));
+  const contents =
+    modules.map((e, i) => `import * as m${i} from ${JSON.stringify(`./${e}`)};`).join("\n") +
+    `\nglobalThis.__lbModules = {${modules.map((e, i) => `${JSON.stringify(e.replace(SOURCE_EXT, ""))}: m${i}`).join(", ")}};\n`;
+  const builtinsExternal: esbuild.Plugin = {
+    name: "node-builtins-external",
+    setup(build) {
+      build.onResolve({ filter: /^[^./]/ }, (args) =>
+        args.path.startsWith("node:") || BUILTINS.has(args.path) || BUILTINS.has(args.path.split("/")[0]) ? { path: args.path, external: true } : undefined,
+      );
+    },
+  };
+  const result = await esbuild.build({
+    stdin: { contents, resolveDir: functionsDir, sourcefile: "functions-realm-entry.js", loader: "js" },
+    absWorkingDir: functionsDir,
+    bundle: true,
+    write: false,
+    format: "iife",
+    platform: "browser",
+    target: "es2022",
+    conditions: ["convex", "module"],
+    define: { "process.env.NODE_ENV": '"production"' },
+    keepNames: true,
+    logLevel: "silent",
+    plugins: [builtinsExternal],
+  });
+  if (result.errors.length > 0) throw new Error(result.errors.map((e) => e.text).join("\n"));
+  return new FunctionRealm(result.outputFiles[0].text, functionsDir);
 }
 
 function describeFunction(value: any): { kind: FunctionKind; visibility: FunctionVisibility } | null {

@@ -36,6 +36,11 @@ function convexErrorData(e: { data: unknown }): JSONValue {
   return convexToJson((e.data ?? null) as Value);
 }
 
+/** An Error of any realm (functions run in their own realm, see realm.ts). */
+function isError(e: unknown): e is Error {
+  return e instanceof Error || Object.prototype.toString.call(e) === "[object Error]";
+}
+
 /** Turns anything thrown by a function run into what the client sees. */
 export function toFailure(e: unknown): Failure {
   if (e instanceof NestedCallError) {
@@ -43,7 +48,7 @@ export function toFailure(e: unknown): Failure {
   }
   if (isConvexError(e)) return { errorMessage: `Uncaught ConvexError: ${e.message}`, errorData: convexErrorData(e) };
   if (e instanceof SystemError) return { errorMessage: e.message };
-  if (e instanceof Error) {
+  if (isError(e)) {
     if (/^(ArgumentValidationError|ReturnsValidationError):/.test(e.message)) return { errorMessage: e.message };
     return { errorMessage: `Uncaught ${e.name || "Error"}: ${e.message}` };
   }
@@ -54,6 +59,6 @@ export function toFailure(e: unknown): Failure {
 export function toNestedError(e: unknown): NestedCallError {
   if (e instanceof NestedCallError) return e;
   if (isConvexError(e)) return new NestedCallError(e.message, convexErrorData(e));
-  if (e instanceof Error) return new NestedCallError(e.message);
+  if (isError(e)) return new NestedCallError(e.message);
   return new NestedCallError(String(e));
 }

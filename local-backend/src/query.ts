@@ -11,6 +11,8 @@ import { decodeQueryValue } from "./json-shape.js";
 import { rowDoc, rowJson, type Row } from "./pending.js";
 import type { DbIndexDef } from "./storage-types.js";
 import type { Tx } from "./transaction.js";
+import type { TxMetrics } from "./tx-metrics.js";
+import { jsonValueSize, valueSize } from "./value-size.js";
 
 export type SerializedQuery = {
   source:
@@ -111,15 +113,24 @@ function plan(tx: Tx, q: SerializedQuery): Plan {
   return { kind: "search", rows };
 }
 
+/** The table a query reads (its documents count toward the transaction's reads). */
+function queryTable(q: SerializedQuery): string {
+  const src = q.source;
+  return src.type === "FullTableScan" ? src.tableName : src.indexName.slice(0, src.indexName.indexOf("."));
+}
+
 class Pipeline {
   private limits: number[];
   private counts: number[];
   done = false;
   rowsRead = 0;
+  /** Convex sizes of the documents scanned (`maximumBytesRead` of a page) */
   bytesRead = 0;
   constructor(
     readonly source: Source,
     readonly ops: SerializedQuery["operators"],
+    private readonly table: string,
+    private readonly metrics: TxMetrics,
   ) {
     this.limits = ops.map((op) => ("limit" in op ? op.limit : -1));
     this.counts = ops.map(() => 0);
@@ -143,7 +154,10 @@ class Pipeline {
       return null;
     }
     this.rowsRead++;
-    if (row.json !== null) this.bytesRead += row.json.length;
+    // Every document scanned counts, also those a filter drops.
+    const size = row.json !== null ? jsonValueSize(row.json) : valueSize(row.doc);
+    this.bytesRead += size;
+    this.metrics.readDocument(this.table, size);
     for (let i = 0; i < this.ops.length; i++) {
       const op = this.ops[i];
       if ("filter" in op) {
@@ -165,25 +179,41 @@ class Pipeline {
 }
 
 export class QueryManager {
-  private queries = new Map<number, Pipeline>();
+  /** a query is planned on its first `next` (`queryStream` itself stays cheap and changes nothing) */
+  private queries = new Map<number, Pipeline | SerializedQuery>();
   private nextId = 1;
   paginateCalls = 0;
 
   constructor(private tx: Tx) {}
 
   start(q: SerializedQuery): number {
+    const id = this.nextId++;
+    this.queries.set(id, q);
+    return id;
+  }
+
+  private pipeline(q: SerializedQuery): Pipeline {
     const p = plan(this.tx, q);
     const source: Source =
       p.kind === "index" ? this.tx.openIndexStream(p.index, p.lo, p.hi, p.order) : new ListSource(p.kind === "search" ? p.rows : []);
-    const id = this.nextId++;
-    this.queries.set(id, new Pipeline(source, q.operators ?? []));
-    return id;
+    return new Pipeline(source, q.operators ?? [], queryTable(q), this.tx.metrics);
+  }
+
+  /**
+   * Whether running `next` or a page of `q` now leaves everything but this transaction alone: not
+   * when it would first create its table (see Catalog.ensureTable).
+   */
+  isContained(queryId: number | SerializedQuery): boolean {
+    const q = typeof queryId === "number" ? this.queries.get(queryId) : queryId;
+    if (!q || q instanceof Pipeline) return true;
+    return this.tx.catalog.tableNumber(queryTable(q)) !== undefined;
   }
 
   /** JSON text of `{value, done}` as the library expects from queryStreamNext. */
   next(queryId: number): string {
-    const pipeline = this.queries.get(queryId);
+    let pipeline = this.queries.get(queryId);
     if (!pipeline) throw new Error(`Query ${queryId} not found (it may have been closed)`);
+    if (!(pipeline instanceof Pipeline)) this.queries.set(queryId, (pipeline = this.pipeline(pipeline)));
     const row = pipeline.next();
     if (!row) return `{"value":null,"done":true}`;
     return `{"value":${rowJson(row)},"done":false}`;
@@ -228,7 +258,7 @@ export class QueryManager {
       const rows = p.kind === "search" ? p.rows : [];
       const start = cursor === null ? 0 : cursor === END_CURSOR ? rows.length : parseSearchCursor(cursor);
       const end = endCursor === null ? Math.min(rows.length, start + pageSize) : endCursor === END_CURSOR ? rows.length : parseSearchCursor(endCursor);
-      const pipeline = new Pipeline(new ListSource(rows.slice(start, Math.max(start, end))), args.query.operators ?? []);
+      const pipeline = new Pipeline(new ListSource(rows.slice(start, Math.max(start, end))), args.query.operators ?? [], queryTable(args.query), this.tx.metrics);
       for (let r = pipeline.next(); r; r = pipeline.next()) page.push(r);
       isDone = endCursor === null ? end >= rows.length : endCursor === END_CURSOR;
       continueCursor = isDone ? END_CURSOR : `s${end}`;
@@ -251,7 +281,7 @@ export class QueryManager {
       else lo = maxBuf(lo, key);
     }
     const stream: IndexStream = this.tx.openIndexStream(p.index, lo, hi, p.order);
-    const pipeline = new Pipeline(stream, args.query.operators ?? []);
+    const pipeline = new Pipeline(stream, args.query.operators ?? [], queryTable(args.query), this.tx.metrics);
     const readKeys: Buffer[] = [];
     let lastKey: Buffer | null = null;
     let stoppedEarly = false;

@@ -14,8 +14,18 @@ export interface SyscallHandler {
   jsSyscall(op: string, args: Record<string, unknown>): unknown;
 }
 
+/** A run's execution in the function realm (realm-exec.ts), as the rest of the engine sees it. */
+export interface RunExec {
+  /** the function's own execution time so far, ms */
+  readonly userMs: number;
+  /** ends the run with `e`; `timeout`: also the runs that called it */
+  abort(e: Error, timeout?: boolean): void;
+}
+
 export type RunScope = {
   handler: SyscallHandler;
+  /** set while the run executes in the function realm */
+  exec?: RunExec;
   /** fixed Date.now() for queries/mutations; null in actions */
   now: number | null;
   random: (() => number) | null;

@@ -48,6 +48,12 @@ export type BackendOptions = {
    * front). Default: replaced by the TCP peer's address. CLI `--trust-proxy`.
    */
   trustProxy?: boolean;
+  /**
+   * Benchmarks only (never by default, never in tests): queries and mutations are not held to
+   * Convex's transaction and execution-time limits; usage is still measured
+   * (`engine.transactionStats()`). CLI `--relax-limits`.
+   */
+  relaxLimits?: boolean;
   /** injectable for tests; defaults to createEngine from ./engine */
   createEngine?: (opts: EngineOptions) => Engine;
 };
@@ -143,6 +149,7 @@ export async function startBackend(opts: BackendOptions): Promise<RunningBackend
     watch: opts.watch,
     scheduler: opts.scheduler,
     log,
+    relaxLimits: opts.relaxLimits === true,
   });
   try {
     await engine.start();

@@ -4,12 +4,13 @@
  * run's transaction; the syscall runner (syscalls.ts) dispatches to them.
  */
 import { convexToJson, jsonToConvex, type JSONValue } from "convex/values";
-import { validateDocument, validateFields, type Catalog } from "./catalog.js";
+import { FIRST_USER_TABLE_NUMBER, validateDocument, validateFields, type Catalog } from "./catalog.js";
 import type { RunOptions } from "./engine-host.js";
-import { decodeId } from "./ids.js";
+import { decodeId, idLength } from "./ids.js";
 import { jsonToConvexShared, type Doc } from "./json-shape.js";
 import type { QueryManager } from "./query.js";
 import type { Tx } from "./transaction.js";
+import { checkDocument, checkDocumentSize } from "./value-size.js";
 
 const TABLE_NAME_RE = /^[a-zA-Z][a-zA-Z0-9_]*$/;
 
@@ -65,14 +66,17 @@ export function dbInsert(tx: Tx, catalog: Catalog, args: { table: string; value:
   }
   const value = jsonToConvexShared(args.value) as Doc;
   if (value === null || typeof value !== "object" || Array.isArray(value)) throw new Error("insert() expects an object");
-  for (const k of Object.keys(value)) {
-    if (k.startsWith("_")) throw new Error(`Field names starting with "_" are reserved for system fields: "${k}"`);
-  }
+  // Convex's value and document checks (nesting, arrays, fields, no "_" fields), then the schema,
+  // then the size, then the transaction's write limits.
+  const size = checkDocument(value, "db.insert", idLength(catalog.tableNumber(table) ?? FIRST_USER_TABLE_NUMBER));
   // `value` holds no system fields (checked above), so it is the document minus _id/_creationTime.
   validateFields(catalog, table, value);
+  checkDocumentSize(size);
+  tx.metrics.write(table, size);
   // args.value is convexToJson(value) (the client encoded it): the stored JSON is built from it
   // once, here, and also tells whether the value holds a commit-timestamp placeholder.
   const id = tx.insert(table, value, undefined, args.value as Record<string, JSONValue>, insertValueText(argsStr, table, args));
+  tx.metrics.insertedDocument(id);
   return `{"_id":"${id}"}`;
 }
 
@@ -100,7 +104,10 @@ export function dbPatchOrReplace(tx: Tx, catalog: Catalog, args: { id: JSONValue
     if (isUndef) delete next[k];
     else next[k] = jsonToConvex(vJson);
   }
+  const size = checkDocument(next, `db.${method}`);
   validateDocument(catalog, table, next);
+  checkDocumentSize(size);
+  tx.metrics.write(table, size);
   tx.write(id, table, next, JSON.stringify(raw).includes('"$commitTs"'));
   return JSON.stringify({});
 }
@@ -110,6 +117,7 @@ export function dbRemove(tx: Tx, catalog: Catalog, args: { id: JSONValue; table?
   const { id, table } = resolveTable(catalog, args.id, args.table, "delete");
   if (table.startsWith("_")) throw new Error("System tables (prefixed with `_`) are read-only.");
   if (!tx.get(id)) throw new Error(`Delete on nonexistent document ID ${id}`);
+  tx.metrics.write(table, 0);
   tx.write(id, table, null, false);
   return JSON.stringify({});
 }

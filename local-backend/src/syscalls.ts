@@ -11,29 +11,15 @@ import type { RunOptions, SyscallHost } from "./engine-host.js";
 import { canonicalizePath } from "./loader.js";
 import { NestedCallError, toNestedError } from "./outcome.js";
 import { QueryManager, type SerializedQuery } from "./query.js";
-import { formatLogArgs, realNow, seededRandom, type RunScope, type SyscallHandler } from "./runtime.js";
+import { formatLogArgs, realNow, seededRandom, type RunExec, type RunScope, type SyscallHandler } from "./runtime.js";
 import { dbGet, dbInsert, dbPatchOrReplace, dbRemove, normalizeId, queryPage } from "./syscalls-db.js";
 import type { Tx } from "./transaction.js";
+import { jsonValueSize } from "./value-size.js";
 
 /** The run's transaction; only queries and mutations have one. */
 export function runTx(o: RunOptions): Tx {
   if (!o.tx) throw new Error("This operation is only available in queries and mutations.");
   return o.tx;
-}
-
-/** `1.0/getTransactionMetrics`: Convex's limits; usage is not tracked (placeholders). */
-function transactionMetrics() {
-  const zero = { used: 0, remaining: 0 };
-  return {
-    bytesRead: { used: 0, remaining: 16 * 1024 * 1024 },
-    bytesWritten: { used: 0, remaining: 16 * 1024 * 1024 },
-    databaseQueries: { used: 0, remaining: 4096 },
-    documentsRead: { used: 0, remaining: 32000 },
-    documentsWritten: { used: 0, remaining: 16000 },
-    functionsScheduled: { used: 0, remaining: 1000 },
-    scheduledFunctionArgsBytes: { used: 0, remaining: 16 * 1024 * 1024 },
-    ...{ _unused: zero },
-  };
 }
 
 /** One function execution: owns its syscall dispatch, query streams and log capture. */
@@ -63,6 +49,17 @@ export class Run implements SyscallHandler {
 
   get tx(): Tx {
     return runTx(this.o);
+  }
+
+  /** the syscalls, for the function realm */
+  get handler(): this {
+    return this;
+  }
+
+  /** The run now executes in the function realm (realm.ts). */
+  setExec(exec: RunExec) {
+    this.scope.exec = exec;
+    this.o.exec = exec;
   }
 
   private log(level: string, args: unknown[]) {
@@ -100,10 +97,25 @@ export class Run implements SyscallHandler {
   // ----- async syscalls -----
   async asyncSyscall(op: string, argsStr: string): Promise<string> {
     const args = JSON.parse(argsStr);
+    return this.complete(op, args, argsStr, false) ?? (await this.asyncOnly(op, args));
+  }
+
+  /**
+   * An async syscall that completes synchronously: its result, or undefined when it must run
+   * asynchronously (nested calls, storage, vector search) or would change state beyond this
+   * transaction (a first write or query that creates its table). The function realm runs these
+   * inside the function's own time slice (see realm.ts).
+   */
+  asyncSyscallNow(op: string, argsStr: string): string | undefined {
+    return this.complete(op, JSON.parse(argsStr), argsStr, true);
+  }
+
+  private complete(op: string, args: any, argsStr: string, containedOnly: boolean): string | undefined {
     switch (op) {
       case "1.0/get":
         return dbGet(this.tx, this.host.catalog, args);
       case "1.0/insert":
+        if (containedOnly && this.host.catalog.tableNumber(args.table) === undefined) return undefined;
         return dbInsert(this.tx, this.host.catalog, args, argsStr);
       case "1.0/shallowMerge":
         return dbPatchOrReplace(this.tx, this.host.catalog, args, "patch");
@@ -112,8 +124,10 @@ export class Run implements SyscallHandler {
       case "1.0/remove":
         return dbRemove(this.tx, this.host.catalog, args);
       case "1.0/queryStreamNext":
+        if (containedOnly && !this.queriesOrThrow().isContained(args.queryId)) return undefined;
         return this.queriesOrThrow().next(args.queryId);
       case "1.0/queryPage": {
+        if (containedOnly && !this.queriesOrThrow().isContained(args.query)) return undefined;
         const page = queryPage(this.queriesOrThrow(), args, this.o);
         if (page.journal !== undefined) this.newJournal = page.journal;
         return page.json;
@@ -122,46 +136,25 @@ export class Run implements SyscallHandler {
         return JSON.stringify(this.queriesOrThrow().count(args.table));
       case "1.0/getUserIdentity":
         return JSON.stringify(this.o.identity);
-      case "1.0/runUdf":
-        return this.runUdf(args);
-      case "1.0/actions/query":
-        return this.actionCall("query", args);
-      case "1.0/actions/mutation":
-        return this.actionCall("mutation", args);
-      case "1.0/actions/action":
-        return this.actionCall("action", args);
-      case "1.0/schedule":
-        return JSON.stringify(this.host.scheduler.schedule(this.tx, args));
+      case "1.0/schedule": {
+        const tx = this.tx;
+        // Convex counts the `[args]` array scheduled by a mutation
+        tx.metrics.schedule(2 + jsonValueSize(JSON.stringify(args.args ?? {})));
+        return JSON.stringify(this.host.scheduler.schedule(tx, args));
+      }
       case "1.0/cancel_job":
         this.host.scheduler.cancel(this.tx, args.id);
-        return JSON.stringify({});
-      case "1.0/actions/schedule":
-        this.requireAction(op);
-        return JSON.stringify(await this.host.systemWrite((tx) => this.host.scheduler.schedule(tx, args)));
-      case "1.0/actions/cancel_job":
-        this.requireAction(op);
-        await this.host.systemWrite((tx) => this.host.scheduler.cancel(tx, args.id));
         return JSON.stringify({});
       case "1.0/storageGenerateUploadUrl":
         return JSON.stringify(this.host.files.generateUploadUrl());
       case "1.0/storageGetUrl":
-        return JSON.stringify(await this.withReadTx((tx) => this.host.files.storageUrl(tx, args.storageId)));
+        return this.o.tx ? JSON.stringify(this.host.files.storageUrl(this.o.tx, args.storageId)) : undefined;
       case "1.0/storageGetMetadata":
-        return JSON.stringify(await this.withReadTx((tx) => this.host.files.storageMetadata(tx, args.storageId)));
+        return this.o.tx ? JSON.stringify(this.host.files.storageMetadata(this.o.tx, args.storageId)) : undefined;
       case "1.0/storageDelete":
-        if (this.o.tx) this.host.files.deleteStorage(this.o.tx, args.storageId);
-        else await this.host.systemWrite((tx) => this.host.files.deleteStorage(tx, args.storageId));
+        if (!this.o.tx) return undefined;
+        this.host.files.deleteStorage(this.o.tx, args.storageId);
         return JSON.stringify({});
-      case "1.0/storageStore": {
-        this.requireAction(op);
-        const bytes = Buffer.from(args.blob as string, "base64");
-        return JSON.stringify(await this.host.files.storeBytes(bytes, (args.contentType as string) || null, args.sha256));
-      }
-      case "1.0/storageGet": {
-        this.requireAction(op);
-        const blob = await this.host.files.getStorageBlob(args.storageId);
-        return JSON.stringify(blob ? { blob: Buffer.from(blob.body).toString("base64"), contentType: blob.contentType } : null);
-      }
       case "1.0/getFunctionMetadata":
         return JSON.stringify({ name: this.o.fnPath, componentPath: "" });
       case "1.0/getRequestMetadata":
@@ -181,13 +174,53 @@ export class Run implements SyscallHandler {
         if (!this.o.tx) {
           throw new Error("getTransactionMetrics() can only be called from a query or mutation.");
         }
-        return JSON.stringify(transactionMetrics());
+        return JSON.stringify(this.o.tx.metrics.toJson());
       case "1.0/createFunctionHandle": {
         const name = args.name ?? args.functionHandle;
         return JSON.stringify(`function://;${canonicalizePath(String(name))}`);
       }
       case "1.0/auditLog":
         return JSON.stringify(null);
+      default:
+        return undefined;
+    }
+  }
+
+  /** The async syscalls that wait for something: nested calls, storage outside a transaction, vector search. */
+  private async asyncOnly(op: string, args: any): Promise<string> {
+    switch (op) {
+      case "1.0/runUdf":
+        return this.runUdf(args);
+      case "1.0/actions/query":
+        return this.actionCall("query", args);
+      case "1.0/actions/mutation":
+        return this.actionCall("mutation", args);
+      case "1.0/actions/action":
+        return this.actionCall("action", args);
+      case "1.0/actions/schedule":
+        this.requireAction(op);
+        return JSON.stringify(await this.host.systemWrite((tx) => this.host.scheduler.schedule(tx, args)));
+      case "1.0/actions/cancel_job":
+        this.requireAction(op);
+        await this.host.systemWrite((tx) => this.host.scheduler.cancel(tx, args.id));
+        return JSON.stringify({});
+      case "1.0/storageGetUrl":
+        return JSON.stringify(await this.withReadTx((tx) => this.host.files.storageUrl(tx, args.storageId)));
+      case "1.0/storageGetMetadata":
+        return JSON.stringify(await this.withReadTx((tx) => this.host.files.storageMetadata(tx, args.storageId)));
+      case "1.0/storageDelete":
+        await this.host.systemWrite((tx) => this.host.files.deleteStorage(tx, args.storageId));
+        return JSON.stringify({});
+      case "1.0/storageStore": {
+        this.requireAction(op);
+        const bytes = Buffer.from(args.blob as string, "base64");
+        return JSON.stringify(await this.host.files.storeBytes(bytes, (args.contentType as string) || null, args.sha256));
+      }
+      case "1.0/storageGet": {
+        this.requireAction(op);
+        const blob = await this.host.files.getStorageBlob(args.storageId);
+        return JSON.stringify(blob ? { blob: Buffer.from(blob.body).toString("base64"), contentType: blob.contentType } : null);
+      }
       case "1.0/actions/vectorSearch":
         this.requireAction(op);
         return JSON.stringify(await this.host.vectorSearch(args.query));

@@ -14,6 +14,8 @@ import type { BaseLayer, Pending } from "./pending.js";
 import { ReadSetImpl } from "./readset.js";
 import type { Store } from "./storage.js";
 import type { DbIndexDef } from "./storage-types.js";
+import { TxMetrics } from "./tx-metrics.js";
+import { jsonValueSize, valueSize } from "./value-size.js";
 
 /** What a transaction reads through and how it numbers new documents (the engine provides it). */
 export type TxHooks = {
@@ -34,6 +36,8 @@ export class Tx {
   readonly beforeCommit: Array<(tx: Tx) => void> = [];
   /** committed writes not yet in SQLite when this transaction began (see BaseLayer) */
   readonly base: BaseLayer[];
+  /** usage against Convex's limits; function runs give it limits and switch it on (see functions.ts) */
+  metrics = new TxMetrics(undefined, false);
 
   constructor(
     readonly hooks: TxHooks,
@@ -114,21 +118,29 @@ export class Tx {
     return this.catalog.dbIndex(table, "by_id");
   }
 
-  /** Reads a document by id through the transaction (records the read). */
+  /** Reads a document by id through the transaction (records the read, counts it toward the limits). */
   get(id: string): { doc: Doc; json: string | null; table: string; seq: number | null } | null {
     const decoded = decodeId(id);
     if (!decoded) return null;
     const table = this.catalog.names.get(decoded.tableNumber);
     if (table === undefined) return null;
-    const byId = this.writable ? undefined : this.byIdIndex(table);
+    const metrics = this.metrics.active ? this.metrics : null;
+    const byId = this.writable && !metrics ? undefined : this.byIdIndex(table);
     if (byId) {
       const k = encodeTuple([id]);
-      this.readSet.addRange(byId.id, k, keySuccessor(k));
+      const hi = keySuccessor(k);
+      if (!this.writable) this.readSet.addRange(byId.id, k, hi);
+      metrics?.readId(byId.id, id, k, hi);
     }
     const p = this.pending(id);
-    if (p) return p.doc ? { doc: p.doc, json: p.json ?? null, table, seq: null } : null;
+    if (p) {
+      if (!p.doc) return null;
+      metrics?.readDocument(table, p.json ? jsonValueSize(p.json) : valueSize(p.doc));
+      return { doc: p.doc, json: p.json ?? null, table, seq: null };
+    }
     const row = this.hooks.store.getDoc(id);
     if (!row) return null;
+    metrics?.readDocument(table, jsonValueSize(row.json));
     return { doc: parseDoc(row.json), json: row.json, table, seq: row.seq };
   }
 
@@ -174,7 +186,7 @@ export class Tx {
 
   openIndexStream(index: DbIndexDef, lo: Buffer, hi: Buffer, order: "asc" | "desc"): IndexStream {
     const overlay = this.overlayFor(index.table);
-    const s = new IndexStream(this.hooks, index, lo, hi, order, overlay, this.base);
+    const s = new IndexStream(this.hooks, index, lo, hi, order, overlay, this.base, this.metrics);
     // Read sets are only reported for read-only transactions (queries): a mutation keeping every
     // stream it opened (thousands per import batch) only held garbage alive.
     if (!this.writable) this.openStreams.add(s);
