@@ -1,0 +1,48 @@
+/**
+ * Execution time (Convex: DATABASE_UDF_USER_TIMEOUT, 1 s of a query's or mutation's own code,
+ * database calls not counted): a function that never yields is stopped, one that keeps calling
+ * the database fails at its next call, and the backend keeps serving. Only the errors are
+ * asserted, not the timings.
+ */
+import { describe, expect, it } from "vitest";
+import { api, failure, freshTable, useBackend } from "./helpers";
+
+const ctx = useBackend();
+const TIMEOUT = "Function execution timed out (maximum duration: 1s)";
+
+describe("execution time", () => {
+  it("stops a busy-loop mutation and commits nothing", async () => {
+    const table = freshTable("busy");
+    expect(await failure(ctx.client.mutation(api.limits.busyMutation, { table }))).toContain(TIMEOUT);
+    expect(await failure(ctx.client.mutation(api.limits.busyMutation, { table, afterAwait: true }))).toContain(TIMEOUT);
+    expect(await ctx.client.query(api.limits.countDocs, { table })).toBe(0);
+  });
+
+  it("stops a busy-loop query", async () => {
+    expect(await failure(ctx.client.query(api.limits.busyQuery, {}))).toContain(TIMEOUT);
+  });
+
+  it("fails a function that keeps calling the database and swallows every error", async () => {
+    expect(await failure(ctx.client.query(api.limits.loopCatching, {}))).toContain(TIMEOUT);
+  });
+
+  it("lets a function run for most of its second", async () => {
+    expect(await ctx.client.mutation(api.limits.spinFor, { ms: 300 })).toBe(true);
+  });
+
+  it("keeps serving after stopping functions", async () => {
+    const table = freshTable("after");
+    expect(await ctx.client.mutation(api.limits.insertN, { table, n: 3 })).toBe(3);
+    expect(await ctx.client.query(api.limits.countDocs, { table })).toBe(3);
+  });
+
+  it("fails a function whose promise never resolves, as Convex does", async () => {
+    expect(await failure(ctx.client.query(api.limits.neverResolves, {}))).toContain("Returned promise will never resolve");
+  });
+
+  it("refuses timers in queries and mutations with Convex's message", async () => {
+    expect(await failure(ctx.client.mutation(api.limits.usesSetTimeout, {}))).toContain(
+      "Uncaught Error: Can't use setTimeout in queries and mutations. Please consider using an action. See https://docs.convex.dev/functions/actions for more details.",
+    );
+  });
+});
