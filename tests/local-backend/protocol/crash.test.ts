@@ -10,7 +10,6 @@ import { anyApi } from "convex/server";
 import { ConvexHttpClient } from "convex/browser";
 import { FIXTURE_DIR, REPO_ROOT, tempDir } from "./helpers";
 
-const TSX = path.join(REPO_ROOT, "node_modules", ".bin", "tsx");
 const CLI = path.join(REPO_ROOT, "local-backend", "src", "cli.ts");
 
 const children: ChildProcess[] = [];
@@ -18,9 +17,12 @@ afterEach(() => {
   for (const c of children.splice(0)) if (c.exitCode === null && c.signalCode === null) c.kill("SIGKILL");
 });
 
-/** Spawn the CLI on a free port and wait for its ready line. */
+/**
+ * Spawn the CLI on a free port and wait for its ready line. Node itself with tsx's loader, not the
+ * `tsx` wrapper: a signal to the wrapper would leave the backend running.
+ */
 function spawnBackend(dataDir: string): Promise<{ child: ChildProcess; cloud: string; stdout: () => string }> {
-  const child = spawn(TSX, [CLI, "--functions", FIXTURE_DIR, "--data", dataDir, "--port", "0"], {
+  const child = spawn(process.execPath, ["--import", "tsx", CLI, "--functions", FIXTURE_DIR, "--data", dataDir, "--port", "0"], {
     cwd: REPO_ROOT,
     stdio: ["ignore", "pipe", "pipe"],
   });
