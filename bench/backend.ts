@@ -17,6 +17,7 @@ import WebSocket from "ws";
 import { ConvexClient, ConvexHttpClient } from "convex/browser";
 import { anyApi } from "convex/server";
 import { startBackend } from "../local-backend/src/server";
+import { formatTransactionStats } from "./txStats";
 
 const FIXTURE = fileURLToPath(new URL("../tests/local-backend/fixture/convex", import.meta.url));
 const TOTAL_DOCS = Number(process.env.BENCH_DOCS ?? 1_000_000);
@@ -172,6 +173,7 @@ async function main(): Promise<void> {
     await timeQuery(`search, selective term (${inserted} docs), HTTP:   `, () => http.query(anyApi.protocol.bench.search, { text: selective(), limit: 20 }), "goal < 100 ms");
     await timeQuery(`search, selective term (${inserted} docs), engine: `, () => backend.engine.runQuery({ path: "protocol/bench:search", args: { text: selective(), limit: 20 }, identity: null }), "");
     await timeQuery(`search, two common words (${inserted} docs), engine: `, () => backend.engine.runQuery({ path: "protocol/bench:search", args: { text: broad(), limit: 20 }, identity: null }), "", 10);
+    console.log(`\n${formatTransactionStats(backend.engine.transactionStats())}`);
   } finally {
     await backend.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });

@@ -23,6 +23,7 @@ import WebSocket from "ws";
 import { api } from "../convex/_generated/api";
 import { startBackend } from "../local-backend/src/server";
 import { configureBackendEnv, signInTicket } from "../scripts/backend-env";
+import { formatTransactionStats } from "./txStats";
 import { convexImportTransport } from "../src/lib/import/convexTransport";
 import { openImportFile } from "../src/lib/import/openFile";
 import { autoMatch } from "../src/lib/import/pairing";
@@ -72,6 +73,8 @@ async function backendRole() {
       since = performance.eventLoopUtilization();
       process.send!({ type: "rss", peak, rss: process.memoryUsage().rss, busyMs: elu.active });
       peak = process.memoryUsage().rss;
+    } else if (m.type === "stats") {
+      process.send!({ type: "stats", text: formatTransactionStats(backend.engine.transactionStats({ reset: true })) });
     } else if (m.type === "stop") {
       void backend.stop().then(() => process.exit(0));
     }
@@ -174,6 +177,7 @@ async function main() {
           `status ${doc?.status}  (appendBatch in flight ${serverSecs.toFixed(1)}s)`,
       );
       const be = await ask<{ peak: number; rss: number; busyMs: number }>(child, "rss");
+      console.log((await ask<{ text: string }>(child, "stats")).text.replace(/^/gm, "  "));
       console.log(`  memory: client peak RSS ${mb(peakRss)} (at start ${mb(rssStart)}), backend peak RSS ${mb(be.peak)}`);
       console.log(`  backend main thread busy ${(be.busyMs / 1000).toFixed(1)}s of ${secs.toFixed(1)}s (${((be.busyMs / 1000 / secs) * 100).toFixed(0)}%)`);
     }

@@ -21,6 +21,7 @@ import { api } from "../convex/_generated/api";
 import { startBackend } from "../local-backend/src/server";
 import type { UserIdentity } from "../local-backend/src/engine-api";
 import { configureBackendEnv, signInTicket } from "../scripts/backend-env";
+import { formatTransactionStats } from "./txStats";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const TOTAL = Number(process.env.BENCH_VOTERS ?? 1_000_000);
@@ -165,6 +166,7 @@ async function main() {
       const count = groups.find((g) => g._id === groupId)?.memberCount;
       console.log(`  ${via === "server" ? "server (engine, in-process)" : "client (HTTP, end to end)"}: ${added.toLocaleString()} added in ${fmt(via === "server" ? serverMs : total)} — memberCount ${count}`);
     }
+    console.log(`\n${formatTransactionStats(engine.transactionStats())}`);
   } finally {
     await backend.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
