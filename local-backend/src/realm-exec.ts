@@ -6,11 +6,14 @@
  * which drains the context's microtask queue under V8's watchdog). Like Convex's isolate loop, a
  * run alternates between its own code (pumps, timed) and syscalls (not timed):
  *
- * - The function's time is the wall time of its pumps minus the syscalls done inside them. Each
- *   syscall checks it first; at 1 s the run fails with Convex's "Function execution timed out"
- *   (and stays failed, even if the function catches the error).
- * - A pump's watchdog fires at the time left plus `SLACK_MS`, so code that never makes a syscall
- *   (`while (true) {}`) is stopped within 1 s + SLACK_MS of execution. V8 terminates it and the
+ * - The function's time is the CPU time of its pumps minus the syscalls done inside them (the
+ *   process's CPU clock, so a machine busy with other processes does not make a function time
+ *   out: on a loaded 2-core machine wall time ran 2-3x the CPU time and sign-ups timed out).
+ *   Each syscall checks it first; at 1 s the run fails with Convex's "Function execution timed
+ *   out" (and stays failed, even if the function catches the error).
+ * - A pump's watchdog (wall time, V8's) fires at WALL_FACTOR times the time left plus `SLACK_MS`,
+ *   so code that never makes a syscall (`while (true) {}`) is stopped within about 3 s on an idle
+ *   machine (Convex: 1 s; a difference listed in the README). V8 terminates it and the
  *   context's queued jobs are dropped; only this run's jobs are ever queued there (below).
  * - Syscalls that complete at once (database reads and writes) run inside the pump and resolve
  *   with a value, so `await ctx.db.get()` continues in the same pump without a new watchdog. A
@@ -30,6 +33,14 @@ import { SystemError } from "./outcome.js";
 
 /** watchdog time beyond the function's remaining time, for the syscalls a pump may run */
 export const SLACK_MS = 100;
+/** How much wall time a pump's watchdog allows per millisecond of CPU time left. */
+export const WALL_FACTOR = 3;
+
+/** This process's CPU time (user + system), ms: the function-time clock. */
+function cpuMs(): number {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+}
 /** syscall time after which a pump defers the rest of its syscalls */
 export const DEFER_AFTER_MS = 25;
 /** how long a run may wait on something the engine does not know of before it is declared stuck */
@@ -129,7 +140,7 @@ export class RealmExec implements RunExec {
   /** Throws (and fails the run) once it is over its time or already failed. */
   private checkTime() {
     if (this.failure) throw this.failure;
-    const used = this.userMs + (this.inPump ? performance.now() - this.pumpStart - this.pumpSys : 0);
+    const used = this.userMs + (this.inPump ? cpuMs() - this.pumpStart - this.pumpSys : 0);
     if (used >= this.limitMs) {
       this.timedOut();
       throw this.failure ?? this.timeoutError();
@@ -145,16 +156,16 @@ export class RealmExec implements RunExec {
     }
     this.inPump = true;
     this.pumpSys = 0;
-    this.pumpStart = performance.now();
+    this.pumpStart = cpuMs();
     let out: unknown;
     try {
-      out = this.realm.enter(call, Math.ceil(remaining + SLACK_MS));
+      out = this.realm.enter(call, Math.ceil(remaining * WALL_FACTOR + SLACK_MS));
     } catch (e) {
       if (isWatchdogTimeout(e)) this.timedOut();
       else this.abort(e instanceof Error ? e : new Error(String(e)));
     } finally {
       this.inPump = false;
-      this.userMs += performance.now() - this.pumpStart - this.pumpSys;
+      this.userMs += cpuMs() - this.pumpStart - this.pumpSys;
     }
     this.afterPump();
     return out;
@@ -185,23 +196,23 @@ export class RealmExec implements RunExec {
 
   syscall(op: string, args: string): string {
     this.checkTime();
-    const t0 = performance.now();
+    const t0 = cpuMs();
     try {
       return this.handler.syscall(op, args);
     } finally {
-      if (this.inPump) this.pumpSys += performance.now() - t0;
+      if (this.inPump) this.pumpSys += cpuMs() - t0;
     }
   }
 
   asyncSyscall(op: string, args: string): Promise<string> | string {
     this.checkTime();
     if (this.inPump && this.pumpSys < DEFER_AFTER_MS) {
-      const t0 = performance.now();
+      const t0 = cpuMs();
       let now: string | undefined;
       try {
         now = this.handler.asyncSyscallNow(op, args);
       } finally {
-        this.pumpSys += performance.now() - t0;
+        this.pumpSys += cpuMs() - t0;
       }
       if (now !== undefined) return now;
     }
