@@ -9,15 +9,8 @@
  */
 import { CONVEX_LIMITS, LimitError, messages, type TransactionLimits } from "./limits.js";
 
-export type TransactionUsage = {
-  documentsRead: number;
-  bytesRead: number;
-  databaseQueries: number;
-  documentsWritten: number;
-  bytesWritten: number;
-  functionsScheduled: number;
-  scheduledFunctionArgsBytes: number;
-};
+/** What one transaction has used of each counted limit (all but the execution time). */
+export type TransactionUsage = Omit<TransactionLimits, "executionTimeMs">;
 
 /** `ctx.meta.getTransactionMetrics()`: used and remaining per limit. */
 export type TransactionMetricsJson = { [K in keyof TransactionUsage]: { used: number; remaining: number } };

@@ -3,6 +3,16 @@ import { api } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
 import { toast } from "@/ui/toast";
 
+/** Runs an action; a success toast from its result, or the failure toast with the spec's title. */
+async function withToasts<T>(run: () => Promise<T>, success: (result: T) => [string, string?], failureTitle: string) {
+  try {
+    const [title, description] = success(await run());
+    toast.success(title, description ? { description } : undefined);
+  } catch (e) {
+    toast.failure(failureTitle, e);
+  }
+}
+
 /** Account Settings → Members: the list, and resend / revoke / remove with their toasts. */
 export function useMembers() {
   const members = useQuery(api.members.list, {});
@@ -10,29 +20,10 @@ export function useMembers() {
   const revokeInvitation = useMutation(api.members.revoke);
   const removeUser = useMutation(api.adminUsers.remove);
 
-  const resend = async (invitationId: Id<"invitations">) => {
-    try {
-      const res = await resendInvitation({ invitationId });
-      toast.success("Invitation Sent", { description: `Invitation sent to ${res.email}` });
-    } catch (e) {
-      toast.failure("Error Sending Invitation", e);
-    }
-  };
-  const revoke = async (invitationId: Id<"invitations">) => {
-    try {
-      await revokeInvitation({ invitationId });
-      toast.success("Member Removed");
-    } catch (e) {
-      toast.failure("Error removing member", e);
-    }
-  };
-  const remove = async (userId: Id<"users">) => {
-    try {
-      await removeUser({ userId });
-      toast.success("Member Removed");
-    } catch (e) {
-      toast.failure("Error removing member", e);
-    }
-  };
+  const resend = (invitationId: Id<"invitations">) =>
+    withToasts(() => resendInvitation({ invitationId }), (res) => ["Invitation Sent", `Invitation sent to ${res.email}`], "Error Sending Invitation");
+  const revoke = (invitationId: Id<"invitations">) =>
+    withToasts(() => revokeInvitation({ invitationId }), () => ["Member Removed"], "Error removing member");
+  const remove = (userId: Id<"users">) => withToasts(() => removeUser({ userId }), () => ["Member Removed"], "Error removing member");
   return { members, resend, revoke, remove };
 }
