@@ -1,6 +1,7 @@
 import { authTables } from "@convex-dev/auth/server";
 import { defineSchema } from "convex/server";
 import { billingTables } from "./tables/billing";
+import { collabTables } from "./tables/collab";
 import { coreTables } from "./tables/core";
 import { importTables } from "./tables/imports";
 import { securityTables } from "./tables/security";
@@ -13,4 +14,5 @@ export default defineSchema({
   ...voterTables,
   ...importTables,
   ...securityTables,
+  ...collabTables,
 });
