@@ -4,6 +4,7 @@
  * voters.update edits; only voters.manage creates, deletes and reorders the form, and exporting
  * the whole file takes voters.export (which comes with voters.manage).
  */
+import { validate } from "convex-helpers/validators";
 import { paginationOptsValidator, paginationResultValidator } from "convex/server";
 import { v } from "convex/values";
 import type { Doc } from "./_generated/dataModel";
@@ -14,12 +15,16 @@ import {
   cleanVoterFields,
   loadVoter,
   deleteVoter,
+  editableVoterFields,
   filteredVoters,
   insertVoter,
   MAX_LIST_PAGE,
   MAX_PAGE,
   updateVoter,
+  voterMergeRules,
 } from "./model/voters";
+import { loadEditState, markDeleted, markEdited, mergeEdits, missingRecord, withEdits } from "./model/collab";
+import { vEditState, vFieldEdit } from "./tables/collab";
 import { vVoterFields, vVoterFilter } from "./tables/voters";
 
 function clampPage<T extends { numItems: number }>(opts: T): T {
@@ -93,14 +98,39 @@ export const create = orgMutation("voters.manage")({
   },
 });
 
+/**
+ * Saves the fields the editor changed, each with the value they started from: merged with
+ * teammates' changes to other fields, refused with CONFLICT naming the teammate when one of them
+ * changed the same field, refused naming who deleted the voter (model/collab.ts).
+ */
 export const update = orgMutation("voters.update")({
-  args: { id: v.id("voters"), fields: vVoterFields },
-  handler: async (ctx, { id, fields }) => {
-    const voter = await loadVoter(ctx.db, id);
-    const clean = cleanVoterFields(fields);
-    await assertValidVoter(ctx.db, ctx.viewer.orgId, clean);
-    await updateVoter(ctx, voter, clean);
+  args: { id: v.id("voters"), edits: v.array(vFieldEdit) },
+  returns: v.id("voters"),
+  handler: async (ctx, { id, edits }) => {
+    const voter = await ctx.db.get(id);
+    if (!voter) throw await missingRecord(ctx, ctx.viewer, id, "voter");
+    const customDefs = await ctx.db
+      .query("customFieldDefs")
+      .withIndex("by_org_key", (q) => q.eq("orgId", ctx.viewer.orgId))
+      .collect();
+    const apply = await mergeEdits(ctx, ctx.viewer, id, voter, edits, voterMergeRules(voter, customDefs));
+    if (apply.length === 0) return id;
+    const fields = cleanVoterFields(withEdits(editableVoterFields(voter), apply));
+    await assertValidVoter(ctx.db, ctx.viewer.orgId, fields);
+    if (!validate(vVoterFields, fields)) throw appError("VALIDATION_ERROR");
+    await updateVoter(ctx, voter, fields);
+    await markEdited(ctx, ctx.viewer, id, apply.map((e) => e.field));
     return id;
+  },
+});
+
+/** Who last saved each field of the voter, and who deleted it: an open form names them. */
+export const editState = orgQuery("voters.view")({
+  args: { id: v.string() },
+  returns: vEditState,
+  handler: async (ctx, { id }) => {
+    const voterId = ctx.db.normalizeId("voters", id);
+    return voterId ? await loadEditState(ctx, voterId) : { fields: {}, deleted: null };
   },
 });
 
@@ -109,6 +139,7 @@ export const remove = orgMutation("voters.manage")({
   handler: async (ctx, { id }) => {
     const voter = await loadVoter(ctx.db, id);
     await deleteVoter(ctx, voter);
+    await markDeleted(ctx, ctx.viewer, id);
   },
 });
 

@@ -15,17 +15,22 @@ export const ERROR_MESSAGES = {
   DUPLICATE_ERROR: "This record already exists.",
   RATE_LIMIT: "Too many requests. Please wait a moment and try again.",
   UNKNOWN_ERROR: "An unexpected error occurred.",
+  CONFLICT: "A teammate changed this while you were editing.",
 } as const;
 export type ErrorCode = keyof typeof ERROR_MESSAGES;
 
 export const RETRYABLE: ReadonlySet<ErrorCode> = new Set(["NETWORK_ERROR", "TIMEOUT", "SERVER_ERROR", "RATE_LIMIT"]);
 
-/** The payload of every ConvexError the app throws. `message` is what the user reads. */
-export type AppErrorData = { code: ErrorCode; message: string; title?: string };
+/** A field a save could not apply: a teammate's value (null: cleared) and who saved it. */
+export type ConflictDetail = { field: string; theirs: string | number | boolean | null; by: string | null };
 
-export function appError(code: ErrorCode, message?: string, title?: string): ConvexError<AppErrorData> {
+/** The payload of every ConvexError the app throws. `message` is what the user reads. */
+export type AppErrorData = { code: ErrorCode; message: string; title?: string; conflicts?: ConflictDetail[] };
+
+export function appError(code: ErrorCode, message?: string, title?: string, extra: Pick<AppErrorData, "conflicts"> = {}): ConvexError<AppErrorData> {
   const data: AppErrorData = { code, message: message ?? ERROR_MESSAGES[code] };
   if (title !== undefined) data.title = title;
+  if (extra.conflicts) data.conflicts = extra.conflicts;
   return new ConvexError(data);
 }
 

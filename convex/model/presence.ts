@@ -7,10 +7,9 @@ import type { Doc, Id } from "../_generated/dataModel";
 import type { MutationCtx } from "../_generated/server";
 import { internal } from "../_generated/api";
 import { appError } from "../lib/errors";
+import { PRESENCE_TIMEOUT_MS } from "../tables/collab";
 import type { Viewer } from "./viewer";
 
-export const PRESENCE_HEARTBEAT_MS = 2_500;
-export const PRESENCE_TIMEOUT_MS = 8_000;
 /** Awareness state (cursor, selection, field in focus) is small: at most this much JSON. */
 export const MAX_PRESENCE_STATE_CHARS = 2_000;
 export const MAX_SESSION_ID_LENGTH = 64;

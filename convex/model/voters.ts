@@ -3,7 +3,8 @@ import type { GenericDatabaseReader, OrderedQuery, WithoutSystemFields } from "c
 import type { DataModel, Doc, Id } from "../_generated/dataModel";
 import type { MutationCtx } from "../_generated/server";
 import { appError } from "../lib/errors";
-import type { VoterFields, VoterFilter } from "../tables/voters";
+import { VOTER_FIELD_DEFS, VOTER_FIELD_SPECS, type VoterFields, type VoterFilter } from "../tables/voters";
+import type { MergeRules } from "./collab";
 import { adjustCounter } from "./counters";
 
 /** Lowercased text the search index matches: names, email and phone. */
@@ -45,6 +46,32 @@ export async function insertVoter(
   const id = await ctx.db.insert("voters", voterDocument(fields, orgId, opts.importId));
   if (!opts.countLater) await adjustCounter(ctx, orgId, "voters", 1);
   return id;
+}
+
+/** The voter's editable fields (the form's), without derived and ownership fields. */
+export function editableVoterFields(voter: Doc<"voters">): VoterFields {
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(VOTER_FIELD_SPECS)) {
+    const value = (voter as Record<string, unknown>)[key];
+    if (value !== undefined) out[key] = value;
+  }
+  return out as VoterFields;
+}
+
+/**
+ * What a voter save may change and how messages name it: every built-in field, and one key of
+ * custom_fields per organisation custom field or already stored on the voter (imports keep
+ * columns without a definition).
+ */
+export function voterMergeRules(voter: Doc<"voters">, customDefs: { key: string; label: string }[]): MergeRules {
+  const custom = new Map<string, string>(customDefs.map((d) => [d.key, d.label]));
+  for (const k of Object.keys(voter.custom_fields ?? {})) if (!custom.has(k)) custom.set(k, k);
+  const builtIn = new Map<string, string>(VOTER_FIELD_DEFS.map((d) => [d.key, d.label]));
+  return {
+    title: `${voter.first_name} ${voter.last_name}`.trim() || "This voter",
+    editable: (f) => builtIn.has(f) || (f.startsWith("custom_fields.") && custom.has(f.slice("custom_fields.".length))),
+    label: (f) => (builtIn.get(f) ?? custom.get(f.slice("custom_fields.".length)) ?? f).toLowerCase(),
+  };
 }
 
 export async function updateVoter(ctx: MutationCtx, voter: Doc<"voters">, fields: VoterFields) {

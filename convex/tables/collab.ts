@@ -5,6 +5,10 @@
 import { defineTable } from "convex/server";
 import { v } from "convex/values";
 
+/** A tab beats every PRESENCE_HEARTBEAT_MS and is gone PRESENCE_TIMEOUT_MS after its last beat. */
+export const PRESENCE_HEARTBEAT_MS = 2_500;
+export const PRESENCE_TIMEOUT_MS = 8_000;
+
 /** Who last saved a field of a record, and who deleted it: the names in conflict messages. */
 export const vFieldMark = v.object({ userId: v.id("users"), name: v.string(), at: v.number() });
 
@@ -58,4 +62,16 @@ export const vPresenceEntry = v.object({
   image: v.optional(v.string()),
   color: v.string(),
   state: v.optional(v.any()),
+});
+
+/** A field value in an edit: a JSON scalar, null for "no value". */
+export const vEditValue = v.union(v.string(), v.number(), v.boolean(), v.null());
+
+/** One field of a save: the value the editor started from and the new one. */
+export const vFieldEdit = v.object({ field: v.string(), base: vEditValue, value: vEditValue });
+
+/** What an open form reads to name teammates: last editor per field, and who deleted the record. */
+export const vEditState = v.object({
+  fields: v.record(v.string(), vFieldMark),
+  deleted: v.union(vFieldMark, v.null()),
 });

@@ -29,6 +29,14 @@ async function counter(t: TestConvex, orgId: Id<"organizations">, name: string) 
 
 const page = { paginationOpts: { numItems: 10, cursor: null } };
 
+/** The edits renaming the fixture's Ada Lovelace. */
+function rename(first: string, last: string) {
+  return [
+    { field: "first_name", base: "Ada", value: first },
+    { field: "last_name", base: "Lovelace", value: last === "" ? null : last },
+  ];
+}
+
 describe("voters.list / get / suggestions / quickSearch / groupsOf / formLayout (voters.view)", () => {
   test.each(ROLES)("%s", async (role) => {
     const { f, voterId } = await fixture();
@@ -123,7 +131,7 @@ describe("voters.create (voters.manage)", () => {
 describe("voters.update (voters.update)", () => {
   test.each(ROLES)("%s", async (role) => {
     const { f, voterId } = await fixture();
-    const call = f[role].as.mutation(api.voters.update, { id: voterId, fields: { first_name: "Augusta", last_name: "King" } });
+    const call = f[role].as.mutation(api.voters.update, { id: voterId, edits: rename("Augusta", "King") });
     if (CAN_UPDATE.has(role)) {
       await call;
       expect(await f.campaign_manager.as.query(api.voters.get, { id: voterId })).toMatchObject({ first_name: "Augusta", last_name: "King" });
@@ -133,10 +141,12 @@ describe("voters.update (voters.update)", () => {
 
   test("other organisation, signed out, bad input", async () => {
     const { t, f, voterId } = await fixture();
-    await expect(f.outsider.as.mutation(api.voters.update, { id: voterId, fields: { first_name: "X", last_name: "Y" } })).rejects.toThrow(/could not be found/);
-    await expect(t.mutation(api.voters.update, { id: voterId, fields: { first_name: "X", last_name: "Y" } })).rejects.toThrow(/log in/);
-    await expect(f.volunteer.as.mutation(api.voters.update, { id: voterId, fields: { first_name: "X", last_name: "" } })).rejects.toThrow(/Last Name/);
-    await expect(f.volunteer.as.mutation(api.voters.update, { id: "bad" as never, fields: { first_name: "X", last_name: "Y" } })).rejects.toThrow();
+    await expect(f.outsider.as.mutation(api.voters.update, { id: voterId, edits: rename("X", "Y") })).rejects.toThrow(/could not be found/);
+    await expect(t.mutation(api.voters.update, { id: voterId, edits: rename("X", "Y") })).rejects.toThrow(/log in/);
+    await expect(f.volunteer.as.mutation(api.voters.update, { id: voterId, edits: rename("X", "") })).rejects.toThrow(/Last Name/);
+    await expect(f.volunteer.as.mutation(api.voters.update, { id: voterId, edits: [{ field: "orgId", base: null, value: "x" }] })).rejects.toThrow(/cannot be edited/);
+    await expect(f.volunteer.as.mutation(api.voters.update, { id: voterId, edits: [{ field: "state_voter_history", base: null, value: "three" }] })).rejects.toThrow(/whole number/);
+    await expect(f.volunteer.as.mutation(api.voters.update, { id: "bad" as never, edits: rename("X", "Y") })).rejects.toThrow();
     expect(await f.viewer.as.query(api.voters.get, { id: voterId })).toMatchObject({ first_name: "Ada" });
   });
 });

@@ -6,7 +6,9 @@ import { useNavigate, useParams } from "react-router-dom";
 import { api } from "@convex/_generated/api";
 import { STATE_VERIFIED_PAIRS, VOTER_FIELD_DEFS } from "@convex/tables/voters";
 import { MODE_LABELS, useViewer } from "@/session/ViewerProvider";
+import { usePresence } from "@/lib/presence/usePresence";
 import { PageHeader } from "@/ui/PageHeader";
+import { PresenceAvatars } from "@/ui/PresenceAvatars";
 import { AddToGroupDialog } from "./components/AddToGroupDialog";
 import { PartyBadge } from "./components/PartyBadge";
 import { SendEmailDialog } from "./components/SendEmailDialog";
@@ -28,6 +30,8 @@ export function VoterDetailPage() {
   const defs = useQuery(api.customFields.list, {});
   const [groupOpen, setGroupOpen] = useState(false);
   const [emailOpen, setEmailOpen] = useState(false);
+  const presence = usePresence(voter ? `voter:${voter._id}` : null);
+  const editState = useQuery(api.voters.editState, voter === null ? { id } : "skip");
 
   if (voter === undefined) {
     return (
@@ -38,7 +42,13 @@ export function VoterDetailPage() {
     );
   }
   if (voter === null) {
-    return <VoterNotFound title="Voter Not Found" text="The voter you're looking for could not be found." />;
+    const deletedBy = editState?.deleted?.name;
+    return (
+      <VoterNotFound
+        title="Voter Not Found"
+        text={deletedBy ? `This ${labels.voter.toLowerCase()} was deleted by ${deletedBy}.` : "The voter you're looking for could not be found."}
+      />
+    );
   }
   const name = `${voter.first_name} ${voter.last_name}`;
   const value = (key: string) => {
@@ -57,6 +67,7 @@ export function VoterDetailPage() {
         breadcrumbs={[{ label: "Dashboard", to: "/" }, { label: labels.voters, to: "/voters" }, { label: name }]}
         actions={
           <>
+            <PresenceAvatars people={presence.others} />
             {(can("voters.manage") || can("voters.update")) && (
               <Button variant="soft" onClick={() => navigate(`/voters/${voter._id}/edit`)}><Pencil1Icon /> Edit</Button>
             )}

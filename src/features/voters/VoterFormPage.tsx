@@ -1,13 +1,19 @@
 import { closestCenter, DndContext, KeyboardSensor, PointerSensor, useSensor, useSensors, type DragEndEvent } from "@dnd-kit/core";
 import { SortableContext, sortableKeyboardCoordinates, verticalListSortingStrategy } from "@dnd-kit/sortable";
-import { Box, Button, Card, Flex, Grid, Heading, Progress, Text } from "@radix-ui/themes";
+import { Box, Button, Callout, Card, Flex, Grid, Heading, Progress, Text } from "@radix-ui/themes";
 import { useMutation, useQuery } from "convex/react";
 import { useEffect, useMemo, useState } from "react";
 import { useNavigate, useParams } from "react-router-dom";
 import { api } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
 import { MODE_LABELS, useViewer } from "@/session/ViewerProvider";
+import { conflictsOf } from "@/lib/records/conflicts";
+import { editsOf, type FormValues } from "@/lib/records/mergeForm";
+import { useMergedForm } from "@/lib/records/useMergedForm";
+import { usePresence } from "@/lib/presence/usePresence";
+import { FieldConflict } from "@/ui/FieldConflict";
 import { PageHeader } from "@/ui/PageHeader";
+import { PresenceAvatars } from "@/ui/PresenceAvatars";
 import { toast } from "@/ui/toast";
 import { AddFieldDialog } from "./components/AddFieldDialog";
 import { CustomFieldsPanel } from "./components/CustomFieldsPanel";
@@ -16,7 +22,21 @@ import { VoterFieldInput } from "./components/VoterFieldInput";
 import { VoterFormSkeleton } from "./components/VoterFormSkeleton";
 import { VoterNotFound } from "./components/VoterNotFound";
 import { useSectionOrder } from "./hooks/useSectionOrder";
-import { CUSTOM_FIELD_TYPES, fieldsFromValues, formFieldDefs, missingRequired, SECTION_LABELS, valuesFromVoter, type FormValues } from "./utils/voterForm";
+import {
+  CUSTOM_FIELD_TYPES,
+  fieldsFromValues,
+  formFieldDefs,
+  missingRequired,
+  SECTION_LABELS,
+  storedVoterValue,
+  valuesFromVoter,
+  voterEditPath,
+  voterFormKey,
+  voterFormValue,
+} from "./utils/voterForm";
+
+const EMPTY: FormValues = {};
+const EDITING = { editing: true };
 
 /** /voters/new and /voters/{id}/edit: sections reordered by drag handle, custom fields, validation. */
 export function VoterFormPage() {
@@ -30,31 +50,29 @@ export function VoterFormPage() {
   const create = useMutation(api.voters.create);
   const update = useMutation(api.voters.update);
   const sections = useSectionOrder(can("voters.manage"));
-  const [values, setValues] = useState<FormValues>({});
-  const [original, setOriginal] = useState<FormValues>({});
-  const [loadedId, setLoadedId] = useState<string | null>(null);
+  const editState = useQuery(api.voters.editState, isNew ? "skip" : { id: id ?? "" });
+  const [deletedBy, setDeletedBy] = useState<string | null>(null);
+  const saved = useMemo(() => (isNew ? EMPTY : voter ? valuesFromVoter(voter) : undefined), [isNew, voter]);
+  const merged = useMergedForm(isNew ? "new" : (id ?? null), saved);
   const [saving, setSaving] = useState(false);
   const [addFieldOpen, setAddFieldOpen] = useState(false);
+  const presence = usePresence(isNew ? null : `voter:${id}`, EDITING);
   const sensors = useSensors(useSensor(PointerSensor), useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }));
 
-  // Load the voter's values once per voter (live updates must not overwrite what is being typed).
+  // Remember who deleted the voter while it was open (the marks stay readable after the delete).
   useEffect(() => {
-    if (!isNew && voter && loadedId !== voter._id) {
-      const v = valuesFromVoter(voter);
-      setValues(v);
-      setOriginal(v);
-      setLoadedId(voter._id);
-    }
-  }, [isNew, voter, loadedId]);
+    if (editState?.deleted) setDeletedBy(editState.deleted.name);
+  }, [editState]);
 
   const defs = useMemo(() => formFieldDefs(customDefs ?? []), [customDefs]);
   const title = isNew ? `Add ${labels.voter}` : voter ? `Edit ${voter.first_name} ${voter.last_name}` : `Edit ${labels.voter}`;
   const breadcrumbs = [{ label: "Dashboard", to: "/" }, { label: labels.voters, to: "/voters" }, { label: isNew ? `New ${labels.voter}` : voter ? `${voter.first_name} ${voter.last_name}` : labels.voter }];
 
-  if (!isNew && voter === null) {
+  const form = merged.form;
+  if (!isNew && voter === null && form === null) {
     return <VoterNotFound title="Voter Not Found" text="The voter you're trying to edit could not be found." />;
   }
-  if ((!isNew && (voter === undefined || loadedId === null)) || customDefs === undefined || !sections.loaded) {
+  if (form === null || customDefs === undefined || !sections.loaded) {
     return (
       <Box>
         <PageHeader title={title} breadcrumbs={breadcrumbs} />
@@ -63,8 +81,11 @@ export function VoterFormPage() {
     );
   }
 
+  const values = form.values;
+  const deleted = !isNew && voter === null;
   const filled = defs.filter((d) => (values[d.key] ?? "").trim() !== "").length;
-  const setValue = (key: string) => (v: string) => setValues((prev) => ({ ...prev, [key]: v }));
+  const setValue = (key: string) => (v: string) => merged.setField(key, v);
+  const byField = editState?.fields ?? {};
 
   const handleDragEnd = (e: DragEndEvent) => {
     if (e.over) sections.move(String(e.active.id), String(e.over.id));
@@ -76,36 +97,47 @@ export function VoterFormPage() {
       toast.error("Missing required fields", { description: `Please fill in: ${missing.join(", ")}` });
       return;
     }
-    const known = new Set(customDefs.map((c) => c.key));
-    const keep = Object.fromEntries(Object.entries(voter?.custom_fields ?? {}).filter(([k]) => !known.has(k)));
-    const fields = fieldsFromValues(values, customDefs, keep);
+    if (Object.keys(form.conflicts).length > 0) {
+      toast.error("Edit conflict", { description: "A teammate changed fields you edited. Choose Keep mine or Take theirs for each of them, then save." });
+      return;
+    }
     setSaving(true);
     try {
       if (isNew) {
-        const newId: Id<"voters"> = await create({ fields });
+        const newId: Id<"voters"> = await create({ fields: fieldsFromValues(values, customDefs) });
         if (!newId) throw new Error("No data returned after creating voter");
         toast.success("Voter created successfully");
         setTimeout(() => void navigate(`/voters/${newId}`), 100);
       } else {
-        await update({ id: voter!._id, fields });
+        const edits = editsOf(form, storedVoterValue).map((e) => ({ ...e, field: voterEditPath(e.field) }));
+        await update({ id: voter!._id, edits });
         toast.success("Voter updated successfully", { duration: 3000 });
         void navigate(`/voters/${voter!._id}`);
       }
     } catch (e) {
-      toast.failure("Error saving voter", e);
+      const conflicts = conflictsOf(e);
+      if (conflicts) merged.addConflicts(Object.fromEntries(conflicts.map((c) => [voterFormKey(c.field), voterFormValue(c.theirs)])));
+      toast.failure(conflicts ? "Edit conflict" : "Error saving voter", e);
     } finally {
       setSaving(false);
     }
   };
 
   const handleCancel = () => {
-    setValues(original);
+    merged.reset();
     void navigate(isNew ? "/voters" : `/voters/${voter!._id}`);
   };
 
   return (
     <Box>
-      <PageHeader title={title} breadcrumbs={breadcrumbs} />
+      <PageHeader title={title} breadcrumbs={breadcrumbs} actions={<PresenceAvatars people={presence.others} />} />
+      {deleted && (
+        <Callout.Root color="red" mb="4" role="alert" data-testid="voters.form.deleted">
+          <Callout.Text>
+            This {labels.voter.toLowerCase()} was deleted by {deletedBy ?? "a teammate"}. Your changes cannot be saved.
+          </Callout.Text>
+        </Callout.Root>
+      )}
       <Grid columns={{ initial: "1", md: "3fr 1fr" }} gap="4">
         <form
           onSubmit={(e) => {
@@ -123,7 +155,20 @@ export function VoterFormPage() {
                       {fields.length === 0 ? (
                         <Text size="2" color="gray">No custom fields yet. Use Add Field to create one.</Text>
                       ) : (
-                        fields.map((d) => <VoterFieldInput key={d.key} def={d} value={values[d.key] ?? ""} onChange={setValue(d.key)} />)
+                        fields.map((d) => (
+                          <Box key={d.key}>
+                            <VoterFieldInput def={d} value={values[d.key] ?? ""} onChange={setValue(d.key)} />
+                            {form.conflicts[d.key] !== undefined && (
+                              <FieldConflict
+                                label={d.label}
+                                theirs={form.conflicts[d.key]}
+                                by={byField[voterEditPath(d.key)]?.name}
+                                onKeepMine={() => merged.keepMine(d.key)}
+                                onTakeTheirs={() => merged.takeTheirs(d.key)}
+                              />
+                            )}
+                          </Box>
+                        ))
                       )}
                     </SortableSection>
                   );
@@ -133,7 +178,7 @@ export function VoterFormPage() {
           </DndContext>
           <Flex gap="3" mt="4" justify="end">
             <Button type="button" variant="soft" color="gray" onClick={handleCancel}>Cancel</Button>
-            <Button type="submit" loading={saving}>{isNew ? `Create ${labels.voter}` : "Save Changes"}</Button>
+            <Button type="submit" loading={saving} disabled={deleted}>{isNew ? `Create ${labels.voter}` : "Save Changes"}</Button>
           </Flex>
         </form>
         <Flex direction="column" gap="4">

@@ -96,3 +96,29 @@ export function fieldsFromValues(values: FormValues, custom: CustomDef[], keepCu
 export function missingRequired(values: FormValues, defs: FormFieldDef[]): string[] {
   return defs.filter((d) => d.required && !(values[d.key] ?? "").trim()).map((d) => d.label);
 }
+
+/** A form field's path in a voter save: built-in fields by key, custom ones under custom_fields. */
+export function voterEditPath(key: string): string {
+  return (VOTER_FIELD_DEFS as { key: string }[]).some((d) => d.key === key) ? key : `custom_fields.${key}`;
+}
+
+/** The form key of a save path ("custom_fields.k" → "k"). */
+export function voterFormKey(path: string): string {
+  return path.startsWith("custom_fields.") ? path.slice("custom_fields.".length) : path;
+}
+
+/** A form string as the stored value a save compares (empty → null; Yes/No; history as a number). */
+export function storedVoterValue(key: string, value: string): string | number | boolean | null {
+  const raw = value.trim();
+  if (raw === "") return null;
+  if (key === "from_state_database") return raw === "Yes";
+  if (key === "state_voter_history") return Number(raw);
+  return raw;
+}
+
+/** A stored value as the form shows it. */
+export function voterFormValue(value: string | number | boolean | null): string {
+  if (value === null) return "";
+  if (typeof value === "boolean") return value ? "Yes" : "No";
+  return String(value);
+}
