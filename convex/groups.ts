@@ -8,8 +8,10 @@ import { internal } from "./_generated/api";
 import type { DataModel, Doc, Id } from "./_generated/dataModel";
 import type { MutationCtx } from "./_generated/server";
 import { appError, internalMutation, orgMutation, orgQuery } from "./functions";
+import { loadEditState, markDeleted, markEdited, mergeEdits, missingRecord, withEdits } from "./model/collab";
 import { adjustCounter, readCounters } from "./model/counters";
 import { filteredVoters, MAX_PAGE } from "./model/voters";
+import { vEditState, vFieldEdit } from "./tables/collab";
 import { vVoterFilter } from "./tables/voters";
 
 /** Members deleted inline when a group is deleted; the rest go in scheduled batches. */
@@ -51,11 +53,34 @@ export const create = orgMutation("voters.manage")({
   },
 });
 
+/** Saves the changed name and/or description, each with its base (model/collab.ts: no lost updates). */
 export const update = orgMutation("voters.manage")({
-  args: { id: v.id("voterGroups"), name: v.string(), description: v.optional(v.union(v.string(), v.null())) },
-  handler: async (ctx, args) => {
-    await loadGroup(ctx.db, args.id);
-    await ctx.db.patch(args.id, { ...cleanGroupInput(args.name, args.description), updatedAt: Date.now() });
+  args: { id: v.id("voterGroups"), edits: v.array(vFieldEdit) },
+  returns: v.null(),
+  handler: async (ctx, { id, edits }) => {
+    const group = await ctx.db.get(id);
+    if (!group) throw await missingRecord(ctx, ctx.viewer, id, "group");
+    const apply = await mergeEdits(ctx, ctx.viewer, id, group, edits, {
+      title: `The group ${group.name}`,
+      editable: (f) => f === "name" || f === "description",
+      label: (f) => f,
+    });
+    if (apply.length === 0) return null;
+    const next = withEdits({ name: group.name, description: group.description }, apply);
+    for (const e of apply) if (e.value !== null && typeof e.value !== "string") throw appError("VALIDATION_ERROR");
+    await ctx.db.patch(id, { ...cleanGroupInput(String(next.name ?? ""), next.description), updatedAt: Date.now() });
+    await markEdited(ctx, ctx.viewer, id, apply.map((e) => e.field));
+    return null;
+  },
+});
+
+/** Who last saved the group's name and description, and who deleted it. */
+export const editState = orgQuery("voters.view")({
+  args: { id: v.string() },
+  returns: vEditState,
+  handler: async (ctx, { id }) => {
+    const groupId = ctx.db.normalizeId("voterGroups", id);
+    return groupId ? await loadEditState(ctx, groupId) : { fields: {}, deleted: null };
   },
 });
 
@@ -79,6 +104,7 @@ export const remove = orgMutation("voters.manage")({
   handler: async (ctx, { id }) => {
     const group = await loadGroup(ctx.db, id);
     await ctx.db.delete(group._id);
+    await markDeleted(ctx, ctx.viewer, id);
     await adjustCounter(ctx, ctx.viewer.orgId, "voterGroups", -1);
     const done = await purgeGroupRows(ctx, id);
     if (!done) await ctx.scheduler.runAfter(0, internal.groups.purgeMembers, { groupId: id });

@@ -33,6 +33,7 @@ import type * as lib_permissions from "../lib/permissions.js";
 import type * as lib_plans from "../lib/plans.js";
 import type * as members from "../members.js";
 import type * as model_clientAddress from "../model/clientAddress.js";
+import type * as model_collab from "../model/collab.js";
 import type * as model_counters from "../model/counters.js";
 import type * as model_emails from "../model/emails.js";
 import type * as model_grants from "../model/grants.js";
@@ -90,6 +91,7 @@ declare const fullApi: ApiFromModules<{
   "lib/plans": typeof lib_plans;
   members: typeof members;
   "model/clientAddress": typeof model_clientAddress;
+  "model/collab": typeof model_collab;
   "model/counters": typeof model_counters;
   "model/emails": typeof model_emails;
   "model/grants": typeof model_grants;

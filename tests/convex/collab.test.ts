@@ -179,3 +179,21 @@ describe("presence", () => {
     await expect(f.account_admin.as.query(api.presence.list, { room })).rejects.toThrow(/permission/);
   });
 });
+
+describe("no lost updates on a group", () => {
+  test("name and description merge; the same field is refused naming the teammate; a deleted group names who deleted it", async () => {
+    const { f, bob } = await fixture();
+    const alice = f.campaign_manager.as;
+    const id = await alice.mutation(api.groups.create, { name: "Canvassers", description: "Saturday" });
+    await alice.mutation(api.groups.update, { id, edits: [{ field: "name", base: "Canvassers", value: "Walkers" }] });
+    await bob.as.mutation(api.groups.update, { id, edits: [{ field: "description", base: "Saturday", value: "Sunday" }] });
+    expect((await alice.query(api.groups.list, {})).map((g) => [g.name, g.description])).toEqual([["Walkers", "Sunday"]]);
+    const err = await rejection(bob.as.mutation(api.groups.update, { id, edits: [{ field: "name", base: "Canvassers", value: "Knockers" }] }));
+    expect(err.message).toMatch(/^The group Walkers was changed by .+ while you were editing: name$/);
+    expect((await f.viewer.as.query(api.groups.editState, { id })).fields.description.name).toBe("Bob Stone");
+    await bob.as.mutation(api.groups.remove, { id });
+    const gone = await rejection(alice.mutation(api.groups.update, { id, edits: [{ field: "name", base: "Walkers", value: "X" }] }));
+    expect(gone.message).toBe("This group was deleted by Bob Stone.");
+    await expect(f.volunteer.as.mutation(api.groups.update, { id, edits: [] })).rejects.toThrow(/permission/);
+  });
+});

@@ -60,11 +60,11 @@ describe("groups.create / update / remove (voters.manage)", () => {
     const { t, f, groupId, voterIds } = await fixture();
     const as = f[role].as;
     const create = as.mutation(api.groups.create, { name: "Donors", description: "Big" });
-    const update = as.mutation(api.groups.update, { id: groupId, name: "Walkers", description: " " });
+    const update = as.mutation(api.groups.update, { id: groupId, edits: [{ field: "name", base: "Canvassers", value: "Walkers" }, { field: "description", base: null, value: "Door knockers" }] });
     if (CAN_MANAGE.has(role)) {
       await create;
       await update;
-      expect((await f.viewer.as.query(api.groups.list, {})).map((g) => [g.name, g.description])).toEqual([["Donors", "Big"], ["Walkers", null]]);
+      expect((await f.viewer.as.query(api.groups.list, {})).map((g) => [g.name, g.description])).toEqual([["Donors", "Big"], ["Walkers", "Door knockers"]]);
       await f.campaign_manager.as.mutation(api.groups.addMember, { groupId, voterId: voterIds[0] });
       const campaignId = await t.run((ctx) => ctx.db.insert("campaigns", { orgId: f.orgId, name: "C", description: null, campaign_type: "sms", status: "draft", updatedAt: 0 }));
       await t.run((ctx) => ctx.db.insert("campaignTargets", { orgId: f.orgId, campaignId, groupId }));
@@ -87,8 +87,8 @@ describe("groups.create / update / remove (voters.manage)", () => {
   test("name required, other organisation, signed out", async () => {
     const { t, f, groupId } = await fixture();
     await expect(f.campaign_manager.as.mutation(api.groups.create, { name: "   " })).rejects.toThrow(/Please enter a group name/);
-    await expect(f.campaign_manager.as.mutation(api.groups.update, { id: groupId, name: "" })).rejects.toThrow(/Please enter a group name/);
-    await expect(f.outsider.as.mutation(api.groups.update, { id: groupId, name: "Mine" })).rejects.toThrow(/could not be found/);
+    await expect(f.campaign_manager.as.mutation(api.groups.update, { id: groupId, edits: [{ field: "name", base: "Canvassers", value: "" }] })).rejects.toThrow(/Please enter a group name/);
+    await expect(f.outsider.as.mutation(api.groups.update, { id: groupId, edits: [{ field: "name", base: "Canvassers", value: "Mine" }] })).rejects.toThrow(/could not be found/);
     await expect(f.outsider.as.mutation(api.groups.remove, { id: groupId })).rejects.toThrow(/could not be found/);
     await expect(t.mutation(api.groups.create, { name: "X" })).rejects.toThrow(/log in/);
   });

@@ -105,7 +105,14 @@ export function VoterGroupsPage() {
           <GroupMembersPanel group={selected} canChange={canChange} onAddMembers={openAdd} />
         </Grid>
       )}
-      <GroupFormDialog key={`form-${opening}`} open={formOpen} onOpenChange={setFormOpen} group={editing} onSaved={(id) => setSelectedId(id)} />
+      <GroupFormDialog
+        key={`form-${opening}`}
+        open={formOpen}
+        onOpenChange={setFormOpen}
+        editId={editing?._id ?? null}
+        group={editing ? groups?.find((g) => g._id === editing._id) : undefined}
+        onSaved={(id) => setSelectedId(id)}
+      />
       <AddVotersDialog key={`add-${opening}`} open={addOpen} onOpenChange={setAddOpen} groups={groups ?? []} initialGroupId={selectedId} />
       <ConfirmDialog
         open={deleting !== null}

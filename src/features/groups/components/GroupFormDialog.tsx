@@ -1,66 +1,113 @@
-import { Button, Dialog, Flex, Text, TextArea, TextField } from "@radix-ui/themes";
-import { useMutation } from "convex/react";
-import { useState } from "react";
+import { Button, Callout, Dialog, Flex, Text, TextArea, TextField } from "@radix-ui/themes";
+import { useMutation, useQuery } from "convex/react";
+import { useMemo, useState } from "react";
 import { api } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
+import { conflictsOf } from "@/lib/records/conflicts";
+import { editsOf } from "@/lib/records/mergeForm";
+import { useMergedForm } from "@/lib/records/useMergedForm";
+import { FieldConflict } from "@/ui/FieldConflict";
 import { toast } from "@/ui/toast";
 
 type GroupFormDialogProps = {
   open: boolean;
   onOpenChange(open: boolean): void;
-  group: { _id: Id<"voterGroups">; name: string; description: string | null } | null;
+  /** the group being edited, null to create one */
+  editId: Id<"voterGroups"> | null;
+  /** its live version (undefined while loading or once deleted) */
+  group: { _id: Id<"voterGroups">; name: string; description: string | null } | undefined;
   onSaved?(id: Id<"voterGroups">): void;
 };
 
-/** Create New Group / Edit Group. The caller remounts it (a new `key`) for each opening. */
-export function GroupFormDialog({ open, onOpenChange, group, onSaved }: GroupFormDialogProps) {
+const EMPTY = { name: "", description: "" };
+const toStored = (_field: string, value: string) => (value.trim() === "" ? null : value.trim());
+
+/**
+ * Create New Group / Edit Group. The caller remounts it (a new `key`) for each opening. Editing
+ * follows teammates' saves live and sends only the changed fields (no lost updates).
+ */
+export function GroupFormDialog({ open, onOpenChange, editId, group, onSaved }: GroupFormDialogProps) {
   const create = useMutation(api.groups.create);
   const update = useMutation(api.groups.update);
-  const [name, setName] = useState(group?.name ?? "");
-  const [description, setDescription] = useState(group?.description ?? "");
+  const editState = useQuery(api.groups.editState, editId ? { id: editId } : "skip");
+  const saved = useMemo(() => (editId === null ? EMPTY : group ? { name: group.name, description: group.description ?? "" } : undefined), [editId, group]);
+  const merged = useMergedForm(editId ?? "new", saved);
   const [busy, setBusy] = useState(false);
+  const form = merged.form;
+  const values = form?.values ?? EMPTY;
+  const deleted = editId !== null && group === undefined && form !== null;
+  const labels: Record<string, string> = { name: "Group Name", description: "Description" };
 
   const handleSave = async () => {
-    if (!name.trim()) {
+    if (!form) return;
+    if (!(values.name ?? "").trim()) {
       toast.error("Name Required", { description: "Please enter a group name." });
+      return;
+    }
+    if (Object.keys(form.conflicts).length > 0) {
+      toast.error("Edit conflict", { description: "A teammate changed fields you edited. Choose Keep mine or Take theirs, then save." });
       return;
     }
     setBusy(true);
     try {
-      if (group) {
-        await update({ id: group._id, name, description });
+      if (editId) {
+        await update({ id: editId, edits: editsOf(form, toStored) });
         toast.success("Group Updated");
-        onSaved?.(group._id);
+        onSaved?.(editId);
       } else {
-        const id = await create({ name, description });
+        const id = await create({ name: values.name ?? "", description: values.description ?? "" });
         toast.success("Group Created");
         onSaved?.(id);
       }
       onOpenChange(false);
     } catch (e) {
-      toast.failure(group ? "Error Updating Group" : "Error Creating Group", e);
+      const conflicts = conflictsOf(e);
+      if (conflicts) merged.addConflicts(Object.fromEntries(conflicts.map((c) => [c.field, c.theirs === null ? "" : String(c.theirs)])));
+      toast.failure(conflicts ? "Edit conflict" : editId ? "Error Updating Group" : "Error Creating Group", e);
     } finally {
       setBusy(false);
     }
   };
 
+  const conflict = (field: string) =>
+    form?.conflicts[field] !== undefined && (
+      <FieldConflict
+        label={labels[field]}
+        theirs={form.conflicts[field]}
+        by={editState?.fields[field]?.name}
+        onKeepMine={() => merged.keepMine(field)}
+        onTakeTheirs={() => merged.takeTheirs(field)}
+      />
+    );
+
   return (
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
       <Dialog.Content maxWidth="460px">
-        <Dialog.Title>{group ? "Edit Group" : "Create New Group"}</Dialog.Title>
+        <Dialog.Title>{editId ? "Edit Group" : "Create New Group"}</Dialog.Title>
+        {deleted && (
+          <Callout.Root color="red" mb="3" role="alert">
+            <Callout.Text>This group was deleted by {editState?.deleted?.name ?? "a teammate"}.</Callout.Text>
+          </Callout.Root>
+        )}
         <Flex direction="column" gap="3">
-          <label>
-            <Text size="2" weight="medium">Group Name</Text>
-            <TextField.Root value={name} onChange={(e) => setName(e.target.value)} aria-label="Group name" />
-          </label>
-          <label>
-            <Text size="2" weight="medium">Description</Text>
-            <TextArea value={description} onChange={(e) => setDescription(e.target.value)} aria-label="Description" />
-          </label>
+          <div>
+            <label>
+              <Text size="2" weight="medium">Group Name</Text>
+              <TextField.Root value={values.name ?? ""} onChange={(e) => merged.setField("name", e.target.value)} aria-label="Group name" />
+            </label>
+            {conflict("name")}
+          </div>
+          <div>
+            <label>
+              <Text size="2" weight="medium">Description</Text>
+              <TextArea value={values.description ?? ""} onChange={(e) => merged.setField("description", e.target.value)} aria-label="Description" />
+            </label>
+            {conflict("description")}
+          </div>
         </Flex>
         <Flex gap="3" mt="4" justify="end">
           <Dialog.Close><Button variant="soft" color="gray">Cancel</Button></Dialog.Close>
-          <Button loading={busy} onClick={() => void handleSave()}>{group ? "Update Group" : "Create Group"}</Button>
+          <Button loading={busy} disabled={deleted} onClick={() => void handleSave()}>{editId ? "Update Group" : "Create Group"}</Button>
         </Flex>
       </Dialog.Content>
     </Dialog.Root>

@@ -4,6 +4,8 @@ import { useMutation, usePaginatedQuery } from "convex/react";
 import { useNavigate } from "react-router-dom";
 import { api } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
+import { usePresence } from "@/lib/presence/usePresence";
+import { PresenceAvatars } from "@/ui/PresenceAvatars";
 import { toast } from "@/ui/toast";
 
 type GroupMembersPanelProps = {
@@ -16,6 +18,7 @@ export function GroupMembersPanel({ group, canChange, onAddMembers }: GroupMembe
   const navigate = useNavigate();
   const members = usePaginatedQuery(api.groups.members, group ? { groupId: group._id } : "skip", { initialNumItems: 50 });
   const removeMember = useMutation(api.groups.removeMember);
+  const presence = usePresence(group ? `group:${group._id}` : null);
 
   const handleRemove = async (voterId: Id<"voters">) => {
     if (!group) return;
@@ -30,9 +33,12 @@ export function GroupMembersPanel({ group, canChange, onAddMembers }: GroupMembe
   return (
     <Card data-testid="groups.members">
       <Flex justify="between" align="center" mb="3">
-        <Heading size="4" as="h2">
-          Group Members{group ? ` — ${group.name} (${group.memberCount})` : ""}
-        </Heading>
+        <Flex direction="column" gap="1">
+          <Heading size="4" as="h2">
+            Group Members{group ? ` — ${group.name} (${group.memberCount})` : ""}
+          </Heading>
+          <PresenceAvatars people={presence.others} />
+        </Flex>
         {group && (
           <DropdownMenu.Root>
             <DropdownMenu.Trigger>
