@@ -1,7 +1,11 @@
 /** Organization information (Account Settings). Reading and saving need organization.manage. */
 import { v } from "convex/values";
 import { orgMutation, orgQuery } from "./functions";
+import { validate } from "convex-helpers/validators";
+import type { Doc } from "./_generated/dataModel";
 import { appError } from "./lib/errors";
+import { loadEditState, markEdited, mergeEdits, withEdits } from "./model/collab";
+import { vEditState, vFieldEdit } from "./tables/collab";
 import { vAddress, vContact } from "./tables/core";
 
 const EMPTY_ADDRESS = { street: "", city: "", state: "", zipCode: "", country: "United States" as const };
@@ -10,56 +14,72 @@ const EMPTY_CONTACT = { email: "", phone: "", fax: "" };
 /** The organisation's information, with empty strings (and United States) for anything unset. */
 export const get = orgQuery("organization.manage")({
   args: {},
-  handler: async (ctx) => {
-    const org = ctx.viewer.org;
-    return {
-      id: org._id,
-      name: org.name,
-      legalName: org.legalName ?? "",
-      dbaName: org.dbaName ?? "",
-      ein: org.ein ?? "",
-      website: org.website ?? "",
-      description: org.description ?? "",
-      address: org.address ?? EMPTY_ADDRESS,
-      contact: org.contact ?? EMPTY_CONTACT,
-    };
-  },
+  handler: async (ctx) => ({ id: ctx.viewer.orgId, name: ctx.viewer.org.name, ...orgInfo(ctx.viewer.org) }),
 });
 
 export const ACCESS_DENIED_ORG = "You don't have permission to modify organization settings.";
 
-/** Saves the organisation's information; the display name follows the DBA or legal name when given. */
+/** The organisation's information as the form edits it (unset → "", United States). */
+function orgInfo(org: Doc<"organizations">) {
+  return {
+    legalName: org.legalName ?? "",
+    dbaName: org.dbaName ?? "",
+    ein: org.ein ?? "",
+    website: org.website ?? "",
+    description: org.description ?? "",
+    address: org.address ?? EMPTY_ADDRESS,
+    contact: org.contact ?? EMPTY_CONTACT,
+  };
+}
+
+const ORG_FIELD_LABELS: Record<string, string> = {
+  legalName: "legal name",
+  dbaName: "DBA name",
+  ein: "EIN",
+  website: "website",
+  description: "description",
+  "address.street": "street",
+  "address.city": "city",
+  "address.state": "state",
+  "address.zipCode": "ZIP code",
+  "address.country": "country",
+  "contact.email": "contact email",
+  "contact.phone": "phone",
+  "contact.fax": "fax",
+};
+
+/**
+ * Saves the changed fields of the organisation's information, each with its base (no lost
+ * updates: model/collab.ts); the display name follows the DBA or legal name when given.
+ */
 export const update = orgMutation("organization.manage", { denied: { title: "Access Denied", message: ACCESS_DENIED_ORG } })({
-  args: {
-    legalName: v.string(),
-    dbaName: v.string(),
-    ein: v.string(),
-    website: v.string(),
-    description: v.string(),
-    address: vAddress,
-    contact: vContact,
-  },
-  handler: async (ctx, args) => {
-    const trim = (s: string) => s.trim();
-    if ([args.legalName, args.dbaName, args.ein, args.website, args.description].some((s) => s.length > 2000)) {
-      throw appError("VALIDATION_ERROR", "Organization fields are limited to 2,000 characters.");
-    }
-    const displayName = trim(args.dbaName) || trim(args.legalName) || ctx.viewer.org.name;
-    await ctx.db.patch(ctx.viewer.orgId, {
-      name: displayName,
-      legalName: trim(args.legalName),
-      dbaName: trim(args.dbaName),
-      ein: trim(args.ein),
-      website: trim(args.website),
-      description: args.description.trim(),
-      address: {
-        street: trim(args.address.street),
-        city: trim(args.address.city),
-        state: trim(args.address.state),
-        zipCode: trim(args.address.zipCode),
-        country: args.address.country,
-      },
-      contact: { email: trim(args.contact.email), phone: trim(args.contact.phone), fax: trim(args.contact.fax) },
+  args: { edits: v.array(vFieldEdit) },
+  returns: v.null(),
+  handler: async (ctx, { edits }) => {
+    const org = ctx.viewer.org;
+    const current = orgInfo(org);
+    const apply = await mergeEdits(ctx, ctx.viewer, org._id, current, edits, {
+      title: "The organization information",
+      editable: (f) => Object.hasOwn(ORG_FIELD_LABELS, f),
+      label: (f) => ORG_FIELD_LABELS[f] ?? f,
     });
+    if (apply.length === 0) return null;
+    for (const e of apply) {
+      if (typeof e.value !== "string") throw appError("VALIDATION_ERROR");
+      if (e.value.length > 2000) throw appError("VALIDATION_ERROR", "Organization fields are limited to 2,000 characters.");
+    }
+    const trimmed = apply.map((e) => ({ ...e, value: (e.value as string).trim() }));
+    const next = withEdits(current, trimmed);
+    if (!validate(vAddress, next.address) || !validate(vContact, next.contact)) throw appError("VALIDATION_ERROR");
+    await ctx.db.patch(ctx.viewer.orgId, { name: next.dbaName || next.legalName || org.name, ...next });
+    await markEdited(ctx, ctx.viewer, org._id, apply.map((e) => e.field));
+    return null;
   },
+});
+
+/** Who last saved each field of the organisation's information. */
+export const editState = orgQuery("organization.manage")({
+  args: {},
+  returns: vEditState,
+  handler: async (ctx) => await loadEditState(ctx, ctx.viewer.orgId),
 });

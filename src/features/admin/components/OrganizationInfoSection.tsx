@@ -1,20 +1,39 @@
 import { Box, Button, Card, Flex, Grid, Heading, Select, Text, TextArea, TextField } from "@radix-ui/themes";
 import { useMutation, useQuery } from "convex/react";
-import { useEffect, useState, type ReactNode } from "react";
+import { useMemo, useState, type ReactNode } from "react";
 import { api } from "@convex/_generated/api";
 import { classifyError } from "@convex/lib/errors";
+import { conflictsOf } from "@/lib/records/conflicts";
+import { editsOf, type FormValues } from "@/lib/records/mergeForm";
+import { useMergedForm } from "@/lib/records/useMergedForm";
+import { FieldConflict } from "@/ui/FieldConflict";
 import { toast } from "@/ui/toast";
 
-type Country = "United States" | "Canada" | "Mexico";
-type OrgForm = {
-  legalName: string;
-  dbaName: string;
-  ein: string;
-  website: string;
-  description: string;
-  address: { street: string; city: string; state: string; zipCode: string; country: Country };
-  contact: { email: string; phone: string; fax: string };
+type OrgInfo = (typeof api.account.get)["_returnType"];
+
+/** The form's fields (save paths) and their labels. */
+const LABELS: Record<string, string> = {
+  legalName: "Legal Name",
+  dbaName: "DBA Name",
+  ein: "EIN",
+  website: "Website",
+  description: "Description",
+  "address.street": "Street",
+  "address.city": "City",
+  "address.state": "State",
+  "address.zipCode": "ZIP Code",
+  "address.country": "Country",
+  "contact.email": "Contact Email",
+  "contact.phone": "Phone",
+  "contact.fax": "Fax",
 };
+
+function flatten(info: OrgInfo): FormValues {
+  const out: FormValues = { legalName: info.legalName, dbaName: info.dbaName, ein: info.ein, website: info.website, description: info.description };
+  for (const [k, val] of Object.entries(info.address)) out[`address.${k}`] = val;
+  for (const [k, val] of Object.entries(info.contact)) out[`contact.${k}`] = val;
+  return out;
+}
 
 function Field({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -27,34 +46,52 @@ function Field({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
-/** Organization Information: saving needs organization.manage (the server checks it too). */
+/**
+ * Organization Information: saving needs organization.manage (the server checks it too). Two
+ * admins editing at once never overwrite each other: teammates' saves arrive live, and a save
+ * sends only the changed fields with the values they started from.
+ */
 export function OrganizationInfoSection() {
   const info = useQuery(api.account.get, {});
+  const editState = useQuery(api.account.editState, {});
   const save = useMutation(api.account.update);
-  const [form, setForm] = useState<OrgForm | null>(null);
+  const saved = useMemo(() => (info ? flatten(info) : undefined), [info]);
+  const merged = useMergedForm(info?.id ?? null, saved);
   const [saving, setSaving] = useState(false);
-
-  useEffect(() => {
-    if (info && form === null) {
-      const { id: _id, name: _name, ...rest } = info;
-      setForm(rest);
-    }
-  }, [info, form]);
+  const form = merged.form;
 
   if (!form) return <Card><Text color="gray">Loading...</Text></Card>;
 
-  const set = (patch: Partial<OrgForm>) => setForm({ ...form, ...patch });
-  const setAddress = (patch: Partial<OrgForm["address"]>) => set({ address: { ...form.address, ...patch } });
-  const setContact = (patch: Partial<OrgForm["contact"]>) => set({ contact: { ...form.contact, ...patch } });
+  const value = (k: string) => form.values[k] ?? "";
+  const text = (k: string, type?: "email") => (
+    <Box>
+      <Field label={LABELS[k]}>
+        <TextField.Root type={type} value={value(k)} onChange={(e) => merged.setField(k, e.target.value)} />
+      </Field>
+      {conflict(k)}
+    </Box>
+  );
+  const conflict = (k: string) =>
+    form.conflicts[k] !== undefined && (
+      <FieldConflict label={LABELS[k]} theirs={form.conflicts[k]} by={editState?.fields[k]?.name} onKeepMine={() => merged.keepMine(k)} onTakeTheirs={() => merged.takeTheirs(k)} />
+    );
 
   const handleSave = async () => {
+    if (Object.keys(form.conflicts).length > 0) {
+      toast.error("Edit conflict", { description: "A teammate changed fields you edited. Choose Keep mine or Take theirs for each of them, then save." });
+      return;
+    }
     setSaving(true);
     try {
-      await save(form);
+      await save({ edits: editsOf(form, (_k, v) => v) });
       toast.success("Organization Information Saved");
     } catch (e) {
+      const conflicts = conflictsOf(e);
       const err = classifyError(e);
-      if (err.code === "FORBIDDEN") toast.error("Access Denied", { description: err.message });
+      if (conflicts) {
+        merged.addConflicts(Object.fromEntries(conflicts.map((c) => [c.field, c.theirs === null ? "" : String(c.theirs)])));
+        toast.error("Edit conflict", { description: err.message });
+      } else if (err.code === "FORBIDDEN") toast.error("Access Denied", { description: err.message });
       else toast.error("Save Failed", { description: "There was an error saving your organization information." });
     } finally {
       setSaving(false);
@@ -65,23 +102,24 @@ export function OrganizationInfoSection() {
     <Card size="3">
       <Heading size="4" mb="3">Organization Information</Heading>
       <Grid columns={{ initial: "1", sm: "2" }} gap="3">
-        <Field label="Legal Name"><TextField.Root value={form.legalName} onChange={(e) => set({ legalName: e.target.value })} /></Field>
-        <Field label="DBA Name"><TextField.Root value={form.dbaName} onChange={(e) => set({ dbaName: e.target.value })} /></Field>
-        <Field label="EIN"><TextField.Root value={form.ein} onChange={(e) => set({ ein: e.target.value })} /></Field>
-        <Field label="Website"><TextField.Root value={form.website} onChange={(e) => set({ website: e.target.value })} /></Field>
+        {text("legalName")}
+        {text("dbaName")}
+        {text("ein")}
+        {text("website")}
       </Grid>
       <Box mt="3">
-        <Field label="Description"><TextArea value={form.description} onChange={(e) => set({ description: e.target.value })} /></Field>
+        <Field label="Description"><TextArea value={value("description")} onChange={(e) => merged.setField("description", e.target.value)} /></Field>
+        {conflict("description")}
       </Box>
       <Heading size="3" mt="4" mb="2">Address</Heading>
       <Grid columns={{ initial: "1", sm: "2" }} gap="3">
-        <Field label="Street"><TextField.Root value={form.address.street} onChange={(e) => setAddress({ street: e.target.value })} /></Field>
-        <Field label="City"><TextField.Root value={form.address.city} onChange={(e) => setAddress({ city: e.target.value })} /></Field>
-        <Field label="State"><TextField.Root value={form.address.state} onChange={(e) => setAddress({ state: e.target.value })} /></Field>
-        <Field label="ZIP Code"><TextField.Root value={form.address.zipCode} onChange={(e) => setAddress({ zipCode: e.target.value })} /></Field>
+        {text("address.street")}
+        {text("address.city")}
+        {text("address.state")}
+        {text("address.zipCode")}
         <Flex direction="column" gap="1">
           <Text size="2" weight="medium">Country</Text>
-          <Select.Root value={form.address.country} onValueChange={(c) => setAddress({ country: c as Country })}>
+          <Select.Root value={value("address.country")} onValueChange={(c) => merged.setField("address.country", c)}>
             <Select.Trigger aria-label="Country" />
             <Select.Content>
               <Select.Item value="United States">United States</Select.Item>
@@ -89,13 +127,14 @@ export function OrganizationInfoSection() {
               <Select.Item value="Mexico">Mexico</Select.Item>
             </Select.Content>
           </Select.Root>
+          {conflict("address.country")}
         </Flex>
       </Grid>
       <Heading size="3" mt="4" mb="2">Contact</Heading>
       <Grid columns={{ initial: "1", sm: "3" }} gap="3">
-        <Field label="Contact Email"><TextField.Root type="email" value={form.contact.email} onChange={(e) => setContact({ email: e.target.value })} /></Field>
-        <Field label="Phone"><TextField.Root value={form.contact.phone} onChange={(e) => setContact({ phone: e.target.value })} /></Field>
-        <Field label="Fax"><TextField.Root value={form.contact.fax} onChange={(e) => setContact({ fax: e.target.value })} /></Field>
+        {text("contact.email", "email")}
+        {text("contact.phone")}
+        {text("contact.fax")}
       </Grid>
       <Flex justify="end" mt="4">
         <Button onClick={handleSave} loading={saving}>Save Organization Information</Button>
