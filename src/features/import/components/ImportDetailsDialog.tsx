@@ -9,12 +9,15 @@ import { toast } from "@/ui/toast";
 import { displayStatus, formatDuration } from "@/lib/import/format";
 import { IGNORE, targetLabel } from "@/lib/import/fields";
 import { ImportStatusBadge } from "./ImportStatusBadge";
+import { usePresence } from "@/lib/presence/usePresence";
+import { PresenceAvatars } from "@/ui/PresenceAvatars";
 
 type ImportDetailsDialogProps = { item: ImportView; canManage: boolean; now: number; onClose(): void };
 
 /** Counts, field mapping table (import_field_details), new fields, delete (with confirmation and force). */
 export function ImportDetailsDialog({ item, canManage, now, onClose }: ImportDetailsDialogProps) {
   const details = useQuery(api.imports.fieldDetails, { importId: item._id });
+  const presence = usePresence(`import:${item._id}`);
   const remove = useMutation(api.imports.remove);
   const [confirm, setConfirm] = useState(false);
   const [force, setForce] = useState(false);
@@ -33,6 +36,7 @@ export function ImportDetailsDialog({ item, canManage, now, onClose }: ImportDet
     <Dialog.Root open onOpenChange={(o) => !o && onClose()}>
       <Dialog.Content maxWidth="760px">
         <Dialog.Title>Import Details</Dialog.Title>
+        <PresenceAvatars people={presence.others} label="viewing" />
         <Dialog.Description size="2" mb="3">
           {item.filename} · {new Date(item.import_date).toLocaleString()} · <ImportStatusBadge status={status} deleting={item.deleting} />
         </Dialog.Description>

@@ -3,12 +3,15 @@ import { useQuery } from "convex/react";
 import { api } from "@convex/_generated/api";
 import { progressFigures } from "@/lib/import/format";
 import type { ImportId } from "@/lib/import/runner";
+import { usePresence } from "@/lib/presence/usePresence";
+import { PresenceAvatars } from "@/ui/PresenceAvatars";
 
 type ProgressPanelProps = { importId: ImportId | null; onCancel(): void };
 
 /** Live progress of a running import, read from the import document (teammates see the same figures). */
 export function ProgressPanel({ importId, onCancel }: ProgressPanelProps) {
   const doc = useQuery(api.imports.get, importId ? { importId } : "skip");
+  const presence = usePresence(importId ? `import:${importId}` : null);
   const fig = doc
     ? progressFigures({
         processed: doc.processed_records,
@@ -23,7 +26,10 @@ export function ProgressPanel({ importId, onCancel }: ProgressPanelProps) {
     <Card size="3" data-testid="import.progress">
       <Flex direction="column" gap="3">
         <Flex justify="between" align="center">
-          <Text size="4" weight="bold">Importing{doc ? ` ${doc.filename}` : "…"}</Text>
+          <Flex direction="column" gap="1">
+            <Text size="4" weight="bold">Importing{doc ? ` ${doc.filename}` : "…"}</Text>
+            <PresenceAvatars people={presence.others} label="watching" />
+          </Flex>
           <Button color="red" variant="soft" onClick={onCancel}>Cancel Import</Button>
         </Flex>
         <Progress value={fig?.fraction !== null && fig?.fraction !== undefined ? fig.fraction * 100 : undefined} size="3" />
