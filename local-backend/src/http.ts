@@ -24,13 +24,13 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Engine, FunctionKind, FunctionOutcome, UserIdentity } from "./engine-api.js";
 import { AuthVerificationError } from "./auth.js";
+import { unverifiedIdentity } from "./identity-error.js";
 import type { CallerResolver } from "./net-caller.js";
 import {
   MAX_ARGS_BYTES,
   MAX_JSON_TEXT_DEPTH,
   argsDepthError,
   argsTooLargeMessage,
-  callerExpired,
   describeError,
   errorOutcome,
   jsonTextTooDeep,
@@ -204,13 +204,12 @@ export function createCloudHandler(opts: CloudHandlerOptions): (req: IncomingMes
   let activeUploads = 0;
 
   async function caller(req: IncomingMessage): Promise<Caller> {
+    // verified now, with Convex's codes and statuses (401 InvalidAuthHeader / NoAuthProvider, …)
     try {
-      const c = await callers.fromHeader(req.headers.authorization);
-      if (callerExpired(c)) throw new AuthVerificationError("Token expired");
-      return c;
+      return await callers.fromHeader(req.headers.authorization);
     } catch (e) {
-      const message = e instanceof AuthVerificationError ? e.message : `Could not verify token: ${describeError(e)}`;
-      throw new HttpError(401, "Unauthenticated", message);
+      if (e instanceof AuthVerificationError) throw new HttpError(e.status, e.code, e.message);
+      throw new HttpError(401, "Unauthenticated", `Could not verify token: ${describeError(e)}`);
     }
   }
 
@@ -454,9 +453,12 @@ export function createSiteHandler(opts: SiteHandlerOptions): (req: IncomingMessa
       let identity: UserIdentity | null = null;
       const authorization = req.headers.authorization;
       if (authorization && opts.callers) {
-        // An unverifiable token leaves the request anonymous rather than failing it, so public
-        // routes (webhooks, error reports) keep working with a stale session.
-        identity = await opts.callers.fromHeader(authorization).then((c) => c.identity, () => null);
+        // As on Convex, a header that does not verify does not fail the request (it may be the
+        // app's own scheme): the action runs, and `ctx.auth.getUserIdentity()` throws the error.
+        identity = await opts.callers.fromHeader(authorization).then(
+          (c) => c.identity,
+          (e: unknown) => unverifiedIdentity(e instanceof AuthVerificationError ? e.message : `Could not verify token: ${describeError(e)}`),
+        );
       }
       const response = await opts.engine.runHttpAction(request, identity);
       const headers: Record<string, string | string[]> = {};

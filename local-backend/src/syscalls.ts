@@ -8,6 +8,7 @@ import { convexToJson, type JSONValue } from "convex/values";
 import { randomUUID } from "node:crypto";
 import type { FunctionOutcome } from "./engine-api.js";
 import type { RunOptions, SyscallHost } from "./engine-host.js";
+import { identityError } from "./identity-error.js";
 import { canonicalizePath } from "./loader.js";
 import { NestedCallError, toNestedError } from "./outcome.js";
 import { QueryManager, type SerializedQuery } from "./query.js";
@@ -134,8 +135,13 @@ export class Run implements SyscallHandler {
       }
       case "1.0/count":
         return JSON.stringify(this.queriesOrThrow().count(args.table));
-      case "1.0/getUserIdentity":
-        return JSON.stringify(this.o.identity);
+      case "1.0/getUserIdentity": {
+        // a bad Bearer token on an http action: Convex throws its verification error there
+        const error = identityError(this.o.identity);
+        if (error === undefined) return JSON.stringify(this.o.identity);
+        if (this.o.kind === "httpAction" || this.o.kind === "action") throw new Error(error);
+        return "null";
+      }
       case "1.0/schedule": {
         const tx = this.tx;
         // Convex counts the `[args]` array scheduled by a mutation
@@ -277,7 +283,9 @@ export class Run implements SyscallHandler {
     const name = args.name ?? (args.functionHandle ? args.functionHandle.replace(/^function:\/\/[^;]*;/, "") : undefined);
     if (!name) throw new Error("Function reference without a name");
     const path = canonicalizePath(name);
-    const req = { path, args: args.args, identity: this.o.identity };
+    // queries and mutations called with an unverified identity see none (Convex: Identity::Unknown)
+    const identity = kind !== "action" && identityError(this.o.identity) !== undefined ? null : this.o.identity;
+    const req = { path, args: args.args, identity };
     let out: { outcome: FunctionOutcome };
     if (kind === "query") out = await this.host.calls.runQueryTop(req, null, this.o.logLines, this.o.depth + 1);
     else if (kind === "mutation") out = await this.host.calls.runMutationTop(req, { logLines: this.o.logLines, internalAllowed: true });
