@@ -26,17 +26,18 @@ export function PresenceAvatars({ people, label = "viewing" }: { people: Presenc
       <Flex gap="1">
         {list.slice(0, 5).map((p) => (
           <Tooltip key={p.userId} content={`${p.name}${p.editing ? " is editing" : ` is ${label}`}`}>
-            <Avatar
-              size="1"
-              radius="full"
-              variant="solid"
-              color={p.color as never}
-              src={p.image}
-              fallback={initials(p.name)}
-              data-testid="presence.avatar"
-              aria-label={p.name}
-              style={p.editing ? { outline: `2px solid var(--${p.color}-9)`, outlineOffset: 1 } : undefined}
-            />
+            <span role="img" aria-label={p.name} data-testid="presence.avatar" style={{ display: "inline-flex" }}>
+              <Avatar
+                size="1"
+                radius="full"
+                variant="solid"
+                color={p.color as never}
+                src={p.image}
+                fallback={initials(p.name)}
+                aria-hidden
+                style={p.editing ? { outline: `2px solid var(--${p.color}-9)`, outlineOffset: 1 } : undefined}
+              />
+            </span>
           </Tooltip>
         ))}
       </Flex>

@@ -27,11 +27,17 @@ export function usePresence(room: string | null, state?: Record<string, unknown>
       const s = latestState.current;
       heartbeat({ room, sessionId: TAB_SESSION_ID, state: s === undefined ? undefined : JSON.parse(s) }).catch(() => {});
     };
+    const bye = () => {
+      leave({ room, sessionId: TAB_SESSION_ID }).catch(() => {});
+    };
     beat();
     const timer = setInterval(beat, PRESENCE_HEARTBEAT_MS);
+    // closing or reloading the tab: say goodbye while the connection is still open
+    window.addEventListener("pagehide", bye);
     return () => {
       clearInterval(timer);
-      leave({ room, sessionId: TAB_SESSION_ID }).catch(() => {});
+      window.removeEventListener("pagehide", bye);
+      bye();
     };
   }, [room, heartbeat, leave]);
 

@@ -16,6 +16,11 @@ export class VoterDetailPage {
     this.notFoundHeading = page.getByRole("heading", { name: "Voter Not Found" });
   }
 
+  /** A teammate's avatar in the page's presence list ("who else is here"). */
+  presenceAvatar(name: string): Locator {
+    return this.page.getByTestId("presence").getByRole("img", { name, exact: true });
+  }
+
   async goto(voterId: string) {
     await this.page.goto(`/voters/${voterId}`);
   }

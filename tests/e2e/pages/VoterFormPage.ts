@@ -16,6 +16,10 @@ export class VoterFormPage {
   readonly fieldDialog: Locator;
   readonly fieldDialogSubmit: Locator;
   readonly sections: Locator;
+  readonly phone: Locator;
+  /** the inline notice of a field a teammate saved while this user was changing it */
+  readonly conflict: Locator;
+  readonly deletedNotice: Locator;
 
   constructor(readonly page: Page) {
     this.firstName = page.getByLabel(/^First Name/);
@@ -28,6 +32,9 @@ export class VoterFormPage {
     this.fieldDialog = page.getByRole("dialog");
     this.fieldDialogSubmit = this.fieldDialog.getByRole("button", { name: "Add Field" });
     this.sections = page.getByTestId(/^voters\.form\.section\./);
+    this.phone = page.getByLabel(/^Phone/);
+    this.conflict = page.getByTestId("field-conflict");
+    this.deletedNotice = page.getByTestId("voters.form.deleted");
   }
 
   async gotoNew() {
@@ -55,6 +62,19 @@ export class VoterFormPage {
     await expect(this.page).toHaveURL(/\/voters\/[a-z0-9]+$/, { timeout: 15_000 });
     await expect(this.page.getByRole("heading", { name: `${voter.firstName} ${voter.lastName}` })).toBeVisible();
     return this.page.url().split("/").pop()!;
+  }
+
+  /** A teammate's avatar in the page's presence list. */
+  presenceAvatar(name: string): Locator {
+    return this.page.getByTestId("presence").getByRole("img", { name, exact: true });
+  }
+
+  async keepMine() {
+    await this.conflict.getByRole("button", { name: "Keep mine" }).click();
+  }
+
+  async takeTheirs() {
+    await this.conflict.getByRole("button", { name: "Take theirs" }).click();
   }
 
   /** "Create Voter" (or "Create Contact") on a new voter, "Save Changes" on an existing one. */
