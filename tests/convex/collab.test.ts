@@ -197,3 +197,39 @@ describe("no lost updates on a group", () => {
     await expect(f.volunteer.as.mutation(api.groups.update, { id, edits: [] })).rejects.toThrow(/permission/);
   });
 });
+
+describe("edit state is only for members who can see the record", () => {
+  test("groups.editState and account.editState: allowed and refused callers", async () => {
+    const { t, f } = await fixture();
+    const id = await f.campaign_manager.as.mutation(api.groups.create, { name: "Canvassers" });
+    await f.campaign_manager.as.mutation(api.groups.update, { id, edits: [{ field: "name", base: "Canvassers", value: "Walkers" }] });
+    expect((await f.viewer.as.query(api.groups.editState, { id })).fields.name.userId).toBe(f.campaign_manager.userId);
+    expect(await f.outsider.as.query(api.groups.editState, { id })).toEqual({ fields: {}, deleted: null });
+    await expect(t.query(api.groups.editState, { id })).rejects.toThrow(/log in/);
+    await expect(f.account_admin.as.query(api.groups.editState, { id })).rejects.toThrow(/permission/);
+    await f.account_admin.as.mutation(api.account.update, { edits: [{ field: "ein", base: "", value: "12-3456789" }] });
+    expect((await f.account_admin.as.query(api.account.editState, {})).fields.ein.userId).toBe(f.account_admin.userId);
+    // another organisation sees its own (empty) state, never this one's
+    expect((await f.outsider.as.query(api.account.editState, {})).fields).toEqual({});
+    await expect(f.volunteer.as.query(api.account.editState, {})).rejects.toThrow(/permission/);
+    await expect(t.query(api.account.editState, {})).rejects.toThrow(/log in/);
+  });
+});
+
+describe("edit marks upkeep", () => {
+  test("marks of records deleted over 30 days ago are purged; recent ones and live records' marks stay", async () => {
+    const { t, f, maria, bob } = await fixture();
+    await bob.as.mutation(api.voters.update, { id: maria, edits: [{ field: "phone", base: "555-0100", value: "555-0101" }] });
+    const other = await f.campaign_manager.as.mutation(api.voters.create, { fields: { first_name: "Old", last_name: "Gone" } });
+    const recent = await f.campaign_manager.as.mutation(api.voters.create, { fields: { first_name: "New", last_name: "Gone" } });
+    await bob.as.mutation(api.voters.remove, { id: other });
+    await bob.as.mutation(api.voters.remove, { id: recent });
+    await t.run(async (ctx) => {
+      const row = await ctx.db.query("editMarks").withIndex("by_record", (q) => q.eq("recordId", other)).unique();
+      await ctx.db.patch("editMarks", row!._id, { deleted: { ...row!.deleted!, at: Date.now() - 31 * 86_400_000 } });
+    });
+    expect(await t.mutation(internal.editMarks.purgeDeleted, {})).toBe(1);
+    const left = await t.run((ctx) => ctx.db.query("editMarks").collect());
+    expect(left.map((m) => m.recordId).sort()).toEqual([maria, recent].sort());
+  });
+});

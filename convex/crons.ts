@@ -1,0 +1,8 @@
+import { cronJobs } from "convex/server";
+import { internal } from "./_generated/api";
+
+const crons = cronJobs();
+
+crons.daily("purge edit marks of long-deleted records", { hourUTC: 4, minuteUTC: 17 }, internal.editMarks.purgeDeleted, {});
+
+export default crons;
