@@ -261,8 +261,16 @@ export class EngineImpl implements Engine {
     return this.files.storeUpload(token, body, contentType);
   }
 
-  storeUploadStream(token: string, body: AsyncIterable<Uint8Array>, contentType: string | null): Promise<string> {
-    return this.files.storeUploadStream(token, body, contentType);
+  storeUploadStream(token: string, body: AsyncIterable<Uint8Array>, contentType: string | null, expectedSha256?: string): Promise<string> {
+    return this.files.storeUploadStream(token, body, contentType, expectedSha256);
+  }
+
+  uploadTokenStatus(token: string): "valid" | "invalid" | "expired" {
+    return this.files.uploadTokenStatus(token);
+  }
+
+  storageFile(storageId: string): ReturnType<Engine["storageFile"]> {
+    return this.files.storageFile(storageId);
   }
 
   getStorageBlob(storageId: string): Promise<{ body: Uint8Array; contentType: string | null } | null> {

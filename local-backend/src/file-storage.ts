@@ -9,6 +9,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import type { Catalog } from "./catalog.js";
+import { decodeId } from "./ids.js";
 import type { FileSyscalls, StorageBlob, StorageMetadata } from "./engine-host.js";
 import type { Doc } from "./json-shape.js";
 import { realNow } from "./runtime.js";
@@ -21,6 +22,24 @@ const UPLOAD_TMP_PREFIX = ".upload-";
 function sha256Base64(bytes: Uint8Array): string {
   return createHash("sha256").update(bytes).digest("base64");
 }
+
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** An error with Convex's short code (the HTTP layer answers with it). */
+export class StorageError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** What the HTTP layer serves for a storage path (see `storageFile`). */
+export type StorageFile = { path: string; size: number; contentType: string | null; sha256: string };
+
+/** Upload token states, with Convex's refusals (keybroker's check_store_file_authorization). */
+export type UploadTokenStatus = "valid" | "invalid" | "expired";
 
 /** What file storage needs of the engine. */
 export type FileStorageHost = {
@@ -65,22 +84,31 @@ export class FileStorage implements FileSyscalls {
     return `${this.host.cloudUrl}/api/storage/upload?token=${payload}.${mac}`;
   }
 
-  private verifyToken(token: string): boolean {
+  private tokenStatus(token: string): UploadTokenStatus {
     const [payload, mac] = String(token).split(".");
-    if (!payload || !mac) return false;
+    if (!payload || !mac) return "invalid";
     const expected = createHmac("sha256", this.secret).update(payload).digest();
     const given = Buffer.from(mac, "base64url");
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return false;
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return "invalid";
     try {
       const { exp } = JSON.parse(Buffer.from(payload, "base64url").toString("utf8"));
-      return typeof exp === "number" && exp > realNow();
+      if (typeof exp !== "number") return "invalid";
+      return exp > realNow() ? "valid" : "expired";
     } catch {
-      return false;
+      return "invalid";
     }
+  }
+
+  private verifyToken(token: string): boolean {
+    return this.tokenStatus(token) === "valid";
   }
 
   checkUploadToken(token: string): boolean {
     return this.verifyToken(token);
+  }
+
+  uploadTokenStatus(token: string): UploadTokenStatus {
+    return this.tokenStatus(token);
   }
 
   async storeUpload(token: string, body: Uint8Array, contentType: string | null): Promise<string> {
@@ -88,7 +116,16 @@ export class FileStorage implements FileSyscalls {
     return this.storeBytes(body, contentType);
   }
 
-  async storeUploadStream(token: string, body: AsyncIterable<Uint8Array>, contentType: string | null): Promise<string> {
+  /**
+   * `expectedSha256`: the base64 digest of an upload's `Digest: sha-256=…` header; a body that
+   * hashes otherwise is refused (Convex's `Sha256Mismatch`) and nothing is stored.
+   */
+  async storeUploadStream(
+    token: string,
+    body: AsyncIterable<Uint8Array>,
+    contentType: string | null,
+    expectedSha256?: string,
+  ): Promise<string> {
     if (!this.verifyToken(token)) throw new Error("Invalid or expired upload token");
     // straight to a temp file next to the blobs, hashed on the way: memory stays bounded
     const tmp = path.join(this.filesDir, `${UPLOAD_TMP_PREFIX}${randomUUID()}`);
@@ -110,7 +147,12 @@ export class FileStorage implements FileSyscalls {
       await fs.promises.rm(tmp, { force: true });
       throw e;
     }
-    return this.commitFile(tmp, hash.digest("base64"), size, contentType);
+    const actual = hash.digest("base64");
+    if (expectedSha256 !== undefined && expectedSha256 !== actual) {
+      await fs.promises.rm(tmp, { force: true });
+      throw new StorageError("Sha256Mismatch", `Sha256 mismatch. Expected: ${expectedSha256} Actual: ${actual}`);
+    }
+    return this.commitFile(tmp, actual, size, contentType);
   }
 
   async storeBytes(body: Uint8Array, contentType: string | null, expectedSha?: string): Promise<string> {
@@ -146,26 +188,67 @@ export class FileStorage implements FileSyscalls {
     return tx.get(storageId)?.doc ?? null;
   }
 
+  /**
+   * Convex's checks of a storage id handed to `ctx.storage.*` (model/file_storage: an id of
+   * `_storage` or a legacy UUID). Returns false for a UUID: this backend never issued one, so it
+   * names no file.
+   */
+  private checkStorageId(storageId: unknown, method: string): storageId is string {
+    const id = String(storageId);
+    if (UUID_RE.test(id)) return false;
+    if (typeof storageId !== "string" || !decodeId(storageId)) {
+      throw new Error(
+        `Invalid argument \`storageId\` for \`${method}\`: Invalid storage ID: "${id}". Storage ID should be an\n                    Id of '_storage' table, or a UUID string.`,
+      );
+    }
+    if (this.host.catalog.tableName(storageId) !== "_storage") {
+      throw new Error("Invalid storage ID. Storage ID cannot be an ID on any table other than '_storage'.");
+    }
+    return true;
+  }
+
   storageUrl(tx: Tx, storageId: string): string | null {
+    if (!this.checkStorageId(storageId, "storage.getUrl")) return null;
     const doc = this.storageDoc(tx, storageId);
     return doc ? `${this.host.cloudUrl}/api/storage/${storageId}` : null;
   }
 
+  /** `storage.getMetadata`: `sha256` in hex, as Convex's syscall returns it (the document keeps base64). */
   storageMetadata(tx: Tx, storageId: string): StorageMetadata | null {
+    if (!this.checkStorageId(storageId, "storage.getMetadata")) return null;
     const doc = this.storageDoc(tx, storageId);
     if (!doc) return null;
-    return { storageId, sha256: doc.sha256, size: doc.size, contentType: doc.contentType ?? null };
+    const sha256 = Buffer.from(String(doc.sha256), "base64").toString("hex");
+    return { storageId, sha256, size: doc.size, contentType: doc.contentType ?? null };
   }
 
   deleteStorage(tx: Tx, storageId: string) {
-    const doc = this.storageDoc(tx, storageId);
-    if (!doc) throw new Error(`Storage ID "${storageId}" not found`);
+    const doc = this.checkStorageId(storageId, "storage.delete") ? this.storageDoc(tx, storageId) : null;
+    if (!doc) throw new Error(`storage id ${String(storageId)} not found`);
     tx.write(storageId, "_storage", null, false);
     tx.afterCommit.push(() => fs.rmSync(path.join(this.filesDir, storageId), { force: true }));
   }
 
+  /**
+   * The file a storage URL path names: "invalid" when the path is no storage id (Convex answers
+   * 400 `InvalidStoragePath`), null when there is no such file (404 `FileNotFound`).
+   */
+  async storageFile(storageId: string): Promise<StorageFile | "invalid" | null> {
+    if (!decodeId(storageId) && !UUID_RE.test(storageId)) return "invalid";
+    if (this.host.isStopped() || this.host.catalog.tableName(storageId) !== "_storage") return null;
+    const doc = await this.host.withReadLock(() => this.storageDoc(this.host.readTx(), storageId));
+    if (!doc) return null;
+    const file = path.join(this.filesDir, storageId);
+    try {
+      const stat = await fs.promises.stat(file);
+      return { path: file, size: stat.size, contentType: (doc.contentType as string | undefined) ?? null, sha256: String(doc.sha256) };
+    } catch {
+      return null;
+    }
+  }
+
   async getStorageBlob(storageId: string): Promise<StorageBlob | null> {
-    if (this.host.isStopped()) return null;
+    if (this.host.isStopped() || !this.checkStorageId(storageId, "storage.get")) return null;
     const doc = await this.host.withReadLock(() => this.storageDoc(this.host.readTx(), storageId));
     if (!doc) return null;
     try {

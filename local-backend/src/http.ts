@@ -8,8 +8,9 @@
  *   POST /api/query_ts, /api/query_at_ts           (consistent queries; see note below)
  *   POST /api/storage/upload?token=…               → {storageId} (token checked before the body
  *                                                    is read; streamed to a file; size and
- *                                                    concurrency capped)
- *   GET  /api/storage/<storageId>                  → the blob
+ *                                                    concurrency capped; `Digest: sha-256=…`
+ *                                                    checked against the body)
+ *   GET  /api/storage/<storageId>                  → the blob, whole or one `Range` (206)
  *   GET  /version
  * Responses follow `convex/src/browser/http_client.ts`: 200 `{status:"success", value, logLines}`,
  * 560 `{status:"error", errorMessage, errorData?, logLines}` when the function failed, other
@@ -21,7 +22,9 @@
  * Site URL: every request goes to the app's http actions (convex/http.ts), with `X-Forwarded-For`
  * set to the TCP peer's address (the client's own value is replaced unless `trustProxy`).
  */
+import fs from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { pipeline } from "node:stream/promises";
 import type { Engine, FunctionKind, FunctionOutcome, UserIdentity } from "./engine-api.js";
 import { AuthVerificationError } from "./auth.js";
 import { unverifiedIdentity } from "./identity-error.js";
@@ -126,6 +129,49 @@ async function* limitedBody(req: IncomingMessage, limit: number): AsyncGenerator
     if (size > limit) throw new HttpError(413, "PayloadTooLarge", uploadTooLarge(null, limit), true);
     yield chunk;
   }
+}
+
+/** Convex's storage GETs: immutable files, cached privately for 30 days */
+const STORAGE_CACHE_CONTROL = "private, max-age=2592000";
+
+/**
+ * A `Range` header against a file of `size` bytes: null to serve the whole file (no header, or
+ * one Convex would not parse), the one inclusive byte range asked for, or "unsatisfiable" (several
+ * ranges, or one starting past the end).
+ */
+export function parseRange(header: string | undefined, size: number): [number, number] | "unsatisfiable" | null {
+  if (header === undefined || size === 0) return null;
+  const m = /^\s*bytes\s*=\s*(.+)$/i.exec(header);
+  if (!m) return null;
+  const specs = m[1].split(",").map((x) => x.trim()).filter((x) => x !== "");
+  const ranges: Array<[number, number]> = [];
+  for (const spec of specs) {
+    const r = /^(\d*)-(\d*)$/.exec(spec);
+    if (!r || (r[1] === "" && r[2] === "")) return null;
+    if (r[1] === "") {
+      const n = Number(r[2]);
+      if (n === 0) continue;
+      ranges.push([Math.max(0, size - n), size - 1]);
+      continue;
+    }
+    const first = Number(r[1]);
+    const last = r[2] === "" ? size - 1 : Math.min(Number(r[2]), size - 1);
+    if (r[2] !== "" && Number(r[2]) < first) return null;
+    if (first >= size) continue;
+    ranges.push([first, last]);
+  }
+  if (ranges.length !== 1) return "unsatisfiable";
+  return ranges[0];
+}
+
+/** The base64 digest of a `Digest: sha-256=<base64>` upload header; 400 `BadHeader` when malformed. */
+function digestHeader(value: string | string[] | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const v = Array.isArray(value) ? value[0] : value;
+  const b64 = v.startsWith("sha-256=") ? v.slice("sha-256=".length) : null;
+  const bytes = b64 !== null && /^[A-Za-z0-9+/]+={0,2}$/.test(b64) ? Buffer.from(b64, "base64") : null;
+  if (!bytes || bytes.length !== 32) throw new HttpError(400, "BadHeader", "Bad header for digest: invalid HTTP header", true);
+  return bytes.toString("base64");
 }
 
 /** `size`: the declared Content-Length, or null when the streamed body went over the limit */
@@ -314,7 +360,7 @@ export function createCloudHandler(opts: CloudHandlerOptions): (req: IncomingMes
       }
     }
     if ((method === "GET" || method === "HEAD") && p.startsWith("/api/storage/")) {
-      return serveBlob(res, decodeURIComponent(p.slice("/api/storage/".length)), method === "HEAD");
+      return serveBlob(req, res, decodeURIComponent(p.slice("/api/storage/".length)), method === "HEAD");
     }
     req.resume();
     throw new HttpError(404, "NotFound", `No route for ${method} ${url.pathname}`);
@@ -328,11 +374,15 @@ export function createCloudHandler(opts: CloudHandlerOptions): (req: IncomingMes
   async function upload(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
     const token = url.searchParams.get("token");
     if (!token) {
-      throw new HttpError(400, "MissingToken", "Missing `token` query parameter; get an upload URL from generateUploadUrl()", true);
+      throw new HttpError(400, "BadQueryArgs", "Failed to deserialize query string: missing field `token`", true);
     }
-    if (!engine.checkUploadToken(token)) {
-      throw new HttpError(400, "InvalidUploadToken", "Invalid or expired upload token; get a new upload URL from generateUploadUrl()", true);
+    // Convex's refusals of a bad upload token (keybroker: check_store_file_authorization)
+    const tokenStatus = engine.uploadTokenStatus(token);
+    if (tokenStatus === "invalid") {
+      throw new HttpError(401, "StorageTokenInvalid", "Couldn't decode the StoreFileAuthorization token", true);
     }
+    if (tokenStatus === "expired") throw new HttpError(401, "StorageTokenExpired", "Store File Authorization expired", true);
+    const expectedSha256 = digestHeader(req.headers.digest);
     const declared = Number(req.headers["content-length"]);
     if (req.headers["content-length"] !== undefined && Number.isFinite(declared) && declared > maxUploadBytes) {
       throw new HttpError(413, "PayloadTooLarge", uploadTooLarge(declared, maxUploadBytes), true);
@@ -351,9 +401,10 @@ export function createCloudHandler(opts: CloudHandlerOptions): (req: IncomingMes
       const contentType = req.headers["content-type"] ?? null;
       let storageId: string;
       try {
-        storageId = await engine.storeUploadStream(token, limitedBody(req, maxUploadBytes), contentType);
+        storageId = await engine.storeUploadStream(token, limitedBody(req, maxUploadBytes), contentType, expectedSha256);
       } catch (e) {
         if (e instanceof HttpError) throw e;
+        if ((e as { code?: unknown }).code === "Sha256Mismatch") throw new HttpError(400, "Sha256Mismatch", describeError(e));
         throw new HttpError(400, "StorageUploadFailed", describeError(e), !req.complete);
       }
       sendJson(res, 200, { storageId });
@@ -362,21 +413,49 @@ export function createCloudHandler(opts: CloudHandlerOptions): (req: IncomingMes
     }
   }
 
-  async function serveBlob(res: ServerResponse, id: string, head: boolean): Promise<void> {
-    let blob: Awaited<ReturnType<Engine["getStorageBlob"]>>;
-    try {
-      blob = id ? await engine.getStorageBlob(id) : null;
-    } catch {
-      blob = null; // a malformed id is just a missing file to the outside
+  /**
+   * A stored file, as Convex's storage_get serves it: `Cache-Control: private, max-age=2592000`,
+   * `Accept-Ranges: bytes`, the whole file with `Digest: sha-256=…`, or one byte range (206 with
+   * `Content-Range`; several ranges get 416, as Convex serves one range at most).
+   */
+  async function serveBlob(req: IncomingMessage, res: ServerResponse, id: string, head: boolean): Promise<void> {
+    const file = await engine.storageFile(id);
+    if (file === "invalid") {
+      throw new HttpError(
+        400,
+        "InvalidStoragePath",
+        `Invalid storage path: "${id}". Please use \`storage.getUrl(storageId: Id<"_storage">)\` to generate a valid URL to retrieve files. See https://docs.convex.dev/file-storage/serve-files for more details`,
+      );
     }
-    if (!blob) throw new HttpError(404, "FileNotFound", `File not found: ${id}`);
-    res.writeHead(200, {
-      "Content-Type": blob.contentType ?? "application/octet-stream",
-      "Content-Length": blob.body.byteLength,
-      // storage ids are immutable
-      "Cache-Control": "private, max-age=2592000, immutable",
-    });
-    res.end(head ? undefined : Buffer.from(blob.body.buffer, blob.body.byteOffset, blob.body.byteLength));
+    if (!file) throw new HttpError(404, "FileNotFound", `File ${id} not found`);
+    const headers: Record<string, string | number> = {
+      "Cache-Control": STORAGE_CACHE_CONTROL,
+      "Accept-Ranges": "bytes",
+    };
+    if (file.contentType) headers["Content-Type"] = file.contentType;
+    const range = parseRange(req.headers.range, file.size);
+    let start = 0;
+    let end = file.size - 1;
+    let status = 200;
+    if (range === "unsatisfiable") {
+      res.writeHead(416, { ...headers, "Content-Range": `bytes */${file.size}`, "Content-Length": 0 });
+      res.end();
+      return;
+    }
+    if (range !== null && file.size > 0) {
+      [start, end] = range;
+      status = 206;
+      headers["Content-Range"] = `bytes ${start}-${end}/${file.size}`;
+    } else {
+      headers.Digest = `sha-256=${file.sha256}`;
+    }
+    headers["Content-Length"] = file.size === 0 ? 0 : end - start + 1;
+    res.writeHead(status, headers);
+    if (head || file.size === 0) {
+      res.end();
+      return;
+    }
+    await pipeline(fs.createReadStream(file.path, { start, end }), res);
   }
 
   return (req, res) => {

@@ -63,13 +63,14 @@ describe("HTTP API", () => {
     const admin = await post("/api/query", { path: "protocol/misc:double", args: [{ n: 2 }] }, { Authorization: "Convex test-admin-key" });
     expect(admin.status).toBe(200);
     expect(admin.json.value).toBe(4);
+    // Convex answers a wrong admin key with 403 BadDeployKey
     const wrongKey = await post("/api/query", { path: "protocol/misc:double", args: [{ n: 2 }] }, { Authorization: "Convex nope" });
-    expect(wrongKey.status).toBe(401);
+    expect(wrongKey.status).toBe(403);
     // Like `npx convex run`, an admin-key caller may run internal functions; a bad key still may not.
     const adminInternal = await post("/api/query", { path: "protocol/misc:secret", args: [{}] }, { Authorization: "Convex test-admin-key" });
     expect(adminInternal.status).toBe(200);
     const badKeyInternal = await post("/api/query", { path: "protocol/misc:secret", args: [{}] }, { Authorization: "Convex nope" });
-    expect(badKeyInternal.status).toBe(401);
+    expect(badKeyInternal.status).toBe(403);
   });
 
   it("rejects calling a function as the wrong kind", async () => {
@@ -112,9 +113,10 @@ describe("HTTP API", () => {
     expect(got.status).toBe(200);
     expect(got.headers.get("content-type")).toMatch(/^text\/plain/);
     expect(await got.text()).toBe("hello storage");
+    // not a storage id: Convex's 400 InvalidStoragePath; a forged token: 401 StorageTokenInvalid
     const missing = await fetch(`${backend.cloudUrl}/api/storage/not-a-real-id`);
-    expect(missing.status).toBe(404);
+    expect(missing.status).toBe(400);
     const badToken = await fetch(`${backend.cloudUrl}/api/storage/upload?token=forged`, { method: "POST", body: "x" });
-    expect(badToken.status).toBe(400);
+    expect(badToken.status).toBe(401);
   });
 });

@@ -128,8 +128,9 @@ describe("uploads with default limits", () => {
   ])("refuses a forged token before reading a 200 MB body (%s)", async (_name, contentLength) => {
     const total = 200 * MiB;
     const r = await streamUpload(forgedUrl(backend), { total, contentLength });
-    expect(r.status).toBe(400);
-    expect(r.body).toMatch(/upload token/i);
+    // Convex's refusal: 401 StorageTokenInvalid
+    expect(r.status).toBe(401);
+    expect(r.body).toMatch(/StoreFileAuthorization token/i);
     // the answer came while the client was still sending: the body was not consumed
     expect(r.sent).toBeLessThan(total / 4);
     expect(leftovers(backend.dataDir)).toEqual([]);
@@ -145,7 +146,7 @@ describe("uploads with default limits", () => {
     const [payload, mac] = valid.searchParams.get("token")!.split(".");
     const expired = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload, "base64url").toString()), exp: 1 })).toString("base64url");
     const r = await streamUpload(`${backend.cloudUrl}/api/storage/upload?token=${expired}.${mac}`, { total: 100 * MiB });
-    expect(r.status).toBe(400);
+    expect(r.status).toBe(401);
     expect(r.sent).toBeLessThan(25 * MiB);
   });
 
