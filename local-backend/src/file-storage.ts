@@ -218,7 +218,7 @@ export class FileStorage implements FileSyscalls {
     if (!this.checkStorageId(storageId, "storage.getMetadata")) return null;
     const doc = this.storageDoc(tx, storageId);
     if (!doc) return null;
-    const sha256 = Buffer.from(String(doc.sha256), "base64").toString("hex");
+    const sha256 = Buffer.from(doc.sha256 as string, "base64").toString("hex");
     return { storageId, sha256, size: doc.size, contentType: doc.contentType ?? null };
   }
 
@@ -241,7 +241,7 @@ export class FileStorage implements FileSyscalls {
     const file = path.join(this.filesDir, storageId);
     try {
       const stat = await fs.promises.stat(file);
-      return { path: file, size: stat.size, contentType: (doc.contentType as string | undefined) ?? null, sha256: String(doc.sha256) };
+      return { path: file, size: stat.size, contentType: (doc.contentType as string | undefined) ?? null, sha256: doc.sha256 as string };
     } catch {
       return null;
     }
