@@ -25,7 +25,7 @@ import {
 } from "./model/voters";
 import { loadEditState, markDeleted, markEdited, mergeEdits, missingRecord, withEdits } from "./model/collab";
 import { vEditState, vFieldEdit } from "./tables/collab";
-import { vVoterFields, vVoterFilter } from "./tables/voters";
+import { moveSection, orderSections, vVoterFields, vVoterFilter } from "./tables/voters";
 
 function clampPage<T extends { numItems: number }>(opts: T): T {
   return { ...opts, numItems: Math.max(1, Math.min(MAX_LIST_PAGE, Math.floor(opts.numItems))) };
@@ -171,16 +171,22 @@ export const formLayout = orgQuery("voters.view")({
   },
 });
 
-/** The organisation-wide order of the voter form's sections: voters.manage. */
-export const saveFormLayout = orgMutation("voters.manage")({
-  args: { order: v.array(v.string()) },
-  handler: async (ctx, { order }) => {
-    if (order.length > 500 || order.some((k) => k.length > 100)) throw appError("VALIDATION_ERROR");
+/**
+ * Moves one section of the organisation-wide voter form onto another's place (voters.manage),
+ * applied to the stored order so teammates' concurrent moves all stay.
+ */
+export const moveFormSection = orgMutation("voters.manage")({
+  args: { section: v.string(), over: v.string() },
+  returns: v.null(),
+  handler: async (ctx, { section, over }) => {
     const row = await ctx.db
       .query("voterFormLayouts")
       .withIndex("by_org", (q) => q.eq("orgId", ctx.viewer.orgId))
       .unique();
+    const order = moveSection(orderSections(row?.order), section, over);
+    if (!order) throw appError("VALIDATION_ERROR", "Unknown form section.");
     if (row) await ctx.db.patch(row._id, { order, updatedAt: Date.now() });
     else await ctx.db.insert("voterFormLayouts", { orgId: ctx.viewer.orgId, order, updatedAt: Date.now() });
+    return null;
   },
 });

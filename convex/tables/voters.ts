@@ -25,6 +25,27 @@ export const PARTIES = ["Democrat", "Republican", "Independent", "Green Party", 
 
 export type VoterFormSection = "personal" | "address" | "state_voter" | "state_verified" | "political" | "notes" | "custom";
 export const VOTER_FORM_SECTIONS: VoterFormSection[] = ["personal", "address", "state_voter", "state_verified", "political", "notes", "custom"];
+
+/** A saved section order completed with any section it lacks (in default order), unknown ones dropped. */
+export function orderSections(saved: readonly string[] | null | undefined): VoterFormSection[] {
+  const known = (saved ?? []).filter((s): s is VoterFormSection => (VOTER_FORM_SECTIONS as string[]).includes(s));
+  const unique = [...new Set(known)];
+  return [...unique, ...VOTER_FORM_SECTIONS.filter((s) => !unique.includes(s))];
+}
+
+/**
+ * The order with `section` moved to where `over` is (a drag onto another section). A move, not a
+ * whole order, is what a client saves: two teammates' moves both apply.
+ */
+export function moveSection(order: VoterFormSection[], section: string, over: string): VoterFormSection[] | null {
+  const from = order.indexOf(section as VoterFormSection);
+  const to = order.indexOf(over as VoterFormSection);
+  if (from < 0 || to < 0) return null;
+  const next = order.slice();
+  const [item] = next.splice(from, 1);
+  next.splice(to, 0, item);
+  return next;
+}
 export type VoterFieldType = "text" | "textarea" | "email" | "phone" | "date" | "dropdown" | "number" | "boolean";
 
 export const VOTER_FIELD_SPECS = {

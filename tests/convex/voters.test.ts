@@ -174,20 +174,26 @@ describe("voters.remove (voters.manage)", () => {
   });
 });
 
-describe("voters.saveFormLayout (voters.manage: the layout is organisation-wide)", () => {
+describe("voters.moveFormSection (voters.manage: the layout is organisation-wide)", () => {
   test.each(ROLES)("%s", async (role) => {
     const { f } = await fixture();
-    const call = f[role].as.mutation(api.voters.saveFormLayout, { order: ["last_name", "first_name"] });
+    const call = f[role].as.mutation(api.voters.moveFormSection, { section: "notes", over: "personal" });
     if (CAN_MANAGE.has(role)) {
       await call;
-      expect(await f.viewer.as.query(api.voters.formLayout, {})).toEqual(["last_name", "first_name"]);
+      expect((await f.viewer.as.query(api.voters.formLayout, {}))?.slice(0, 2)).toEqual(["notes", "personal"]);
       expect(await f.outsider.as.query(api.voters.formLayout, {})).toBeNull();
     } else await expect(call).rejects.toThrow(/permission/);
   });
+  test("two teammates' moves from the same order both apply", async () => {
+    const { f } = await fixture();
+    await f.campaign_manager.as.mutation(api.voters.moveFormSection, { section: "notes", over: "personal" });
+    await f.super_admin.as.mutation(api.voters.moveFormSection, { section: "custom", over: "address" });
+    expect(await f.viewer.as.query(api.voters.formLayout, {})).toEqual(["notes", "personal", "custom", "address", "state_voter", "state_verified", "political"]);
+  });
   test("signed out and bad input", async () => {
     const { t, f } = await fixture();
-    await expect(t.mutation(api.voters.saveFormLayout, { order: [] })).rejects.toThrow(/log in/);
-    await expect(f.campaign_manager.as.mutation(api.voters.saveFormLayout, { order: ["x".repeat(101)] })).rejects.toThrow(/check your input/);
+    await expect(t.mutation(api.voters.moveFormSection, { section: "notes", over: "personal" })).rejects.toThrow(/log in/);
+    await expect(f.campaign_manager.as.mutation(api.voters.moveFormSection, { section: "x".repeat(101), over: "personal" })).rejects.toThrow(/Unknown form section/);
   });
 });
 

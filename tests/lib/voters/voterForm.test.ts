@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
-import { fieldsFromValues, formFieldDefs, missingRequired, moveItem, orderSections, valuesFromVoter } from "../../../src/features/voters/utils/voterForm";
+import { moveSection, orderSections } from "../../../convex/tables/voters";
+import { fieldsFromValues, formFieldDefs, missingRequired, valuesFromVoter } from "../../../src/features/voters/utils/voterForm";
 
 describe("voter form logic", () => {
   test("section order: saved first, missing appended, junk dropped", () => {
@@ -7,7 +8,8 @@ describe("voter form logic", () => {
     const o = orderSections(["notes", "bogus", "personal", "notes"]);
     expect(o.slice(0, 3)).toEqual(["notes", "personal", "address"]);
     expect(o).toHaveLength(7);
-    expect(moveItem(["a", "b", "c"], 0, 2)).toEqual(["b", "c", "a"]);
+    expect(moveSection(["personal", "address", "notes"], "personal", "notes")).toEqual(["address", "notes", "personal"]);
+    expect(moveSection(["personal", "address"], "bogus", "address")).toBeNull();
   });
   test("values round-trip with types and custom fields", () => {
     const custom = [{ key: "custom_1", label: "Shirt", type: "dropdown", required: true, options: ["S"] }];

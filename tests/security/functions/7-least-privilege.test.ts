@@ -44,9 +44,9 @@ describe("7. least privilege", () => {
   test("reordering the organisation's voter form needs voters.manage", async () => {
     const t = setupTest();
     const f = await roleFixture(t);
-    await expect(f.volunteer.as.mutation(api.voters.saveFormLayout, { order: ["notes", "personal"] })).rejects.toThrow(/permission/);
+    await expect(f.volunteer.as.mutation(api.voters.moveFormSection, { section: "notes", over: "personal" })).rejects.toThrow(/permission/);
     expect(await f.viewer.as.query(api.voters.formLayout, {})).toBeNull();
-    await f.campaign_manager.as.mutation(api.voters.saveFormLayout, { order: ["notes", "personal"] });
-    expect(await f.viewer.as.query(api.voters.formLayout, {})).toEqual(["notes", "personal"]);
+    await f.campaign_manager.as.mutation(api.voters.moveFormSection, { section: "notes", over: "personal" });
+    expect((await f.viewer.as.query(api.voters.formLayout, {}))?.slice(0, 2)).toEqual(["notes", "personal"]);
   });
 });

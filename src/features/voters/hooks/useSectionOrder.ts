@@ -1,25 +1,25 @@
 import { useMutation, useQuery } from "convex/react";
 import { useState } from "react";
 import { api } from "@convex/_generated/api";
-import type { VoterFormSection } from "@convex/tables/voters";
+import { moveSection, orderSections, type VoterFormSection } from "@convex/tables/voters";
 import { toast } from "@/ui/toast";
-import { moveItem, orderSections } from "../utils/voterForm";
 
-/** The organisation's section order: the live saved one, or the local one while a move saves. */
+/**
+ * The organisation's section order: the live saved one, or the local one while a move saves. A
+ * move is saved as a move (section onto section), so teammates' concurrent moves all apply.
+ */
 export function useSectionOrder(canSave: boolean) {
   const saved = useQuery(api.voters.formLayout, {});
-  const save = useMutation(api.voters.saveFormLayout);
+  const save = useMutation(api.voters.moveFormSection);
   const [local, setLocal] = useState<VoterFormSection[] | null>(null);
   const order = local ?? orderSections(saved);
 
-  const move = (activeId: string, overId: string) => {
-    const from = order.indexOf(activeId as VoterFormSection);
-    const to = order.indexOf(overId as VoterFormSection);
-    if (from < 0 || to < 0 || from === to) return;
-    const next = moveItem(order, from, to);
+  const move = (section: string, over: string) => {
+    const next = section === over ? null : moveSection(order, section, over);
+    if (!next) return;
     setLocal(next);
     if (!canSave) return;
-    save({ order: next })
+    save({ section, over })
       .then(() => setLocal(null))
       .catch((e: unknown) => toast.failure("Error saving field order", e));
   };

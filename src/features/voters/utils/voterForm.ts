@@ -1,6 +1,6 @@
 /** Pure logic of the voter add/edit form: section order, value conversion, custom field defs. */
 import type { CustomFieldType, VoterFields, VoterFieldDef, VoterFormSection } from "@convex/tables/voters";
-import { VOTER_FIELD_DEFS, VOTER_FORM_SECTIONS } from "@convex/tables/voters";
+import { VOTER_FIELD_DEFS } from "@convex/tables/voters";
 
 export type FormValues = Record<string, string>;
 /** A field of the form: a built-in voter field or one of the organisation's custom fields. */
@@ -26,20 +26,6 @@ export const CUSTOM_FIELD_TYPES: { value: Exclude<CustomFieldType, "number">; la
   { value: "date", label: "Date" },
   { value: "dropdown", label: "Dropdown" },
 ];
-
-/** The saved section order, completed with any section it lacks (in default order). */
-export function orderSections(saved: string[] | null | undefined): VoterFormSection[] {
-  const known = (saved ?? []).filter((s): s is VoterFormSection => (VOTER_FORM_SECTIONS as string[]).includes(s));
-  const unique = [...new Set(known)];
-  return [...unique, ...VOTER_FORM_SECTIONS.filter((s) => !unique.includes(s))];
-}
-
-export function moveItem<T>(list: T[], from: number, to: number): T[] {
-  const next = list.slice();
-  const [item] = next.splice(from, 1);
-  next.splice(to, 0, item);
-  return next;
-}
 
 /** Built-in fields plus the organisation's custom fields, as form field definitions. */
 export function formFieldDefs(custom: CustomDef[]): FormFieldDef[] {
