@@ -19,6 +19,9 @@ export type SchemaTable = {
   indexes: Array<{ indexDescriptor: string; fields: string[] }>;
   searchIndexes: Array<{ indexDescriptor: string; searchField: string; filterFields: string[] }>;
   vectorIndexes?: Array<{ indexDescriptor: string; vectorField: string; dimensions: number; filterFields: string[] }>;
+  /** `index(name, { fields, staged: true })`: built and kept up to date, not queryable */
+  stagedDbIndexes?: Array<{ indexDescriptor: string; fields: string[] }>;
+  stagedSearchIndexes?: Array<{ indexDescriptor: string; searchField: string; filterFields: string[] }>;
   documentType: ValidatorJSON;
 };
 export type SchemaInfo = { tables: SchemaTable[]; schemaValidation: boolean };
@@ -118,10 +121,11 @@ export class Catalog {
     }
     const st = this.schemaByTable.get(table);
     if (st) {
-      for (const ix of st.indexes) {
+      // staged indexes are built and maintained like the others; queries refuse them (isStaged)
+      for (const ix of [...st.indexes, ...(st.stagedDbIndexes ?? [])]) {
         out.push({ table, name: ix.indexDescriptor, kind: "db", fields: [...ix.fields, "_creationTime", "_id"] });
       }
-      for (const ix of st.searchIndexes) {
+      for (const ix of [...st.searchIndexes, ...(st.stagedSearchIndexes ?? [])]) {
         out.push({ table, name: ix.indexDescriptor, kind: "search", searchField: ix.searchField, filterFields: ix.filterFields });
       }
     }
@@ -178,6 +182,13 @@ export class Catalog {
       if (batch.length >= 1000) flush();
     }
     if (batch.length) flush();
+  }
+
+  /** Whether the schema declares this index `staged: true` (kept up to date, not queryable). */
+  isStaged(table: string, name: string): boolean {
+    const st = this.schemaByTable.get(table);
+    if (!st || (!st.stagedDbIndexes?.length && !st.stagedSearchIndexes?.length)) return false;
+    return !!(st.stagedDbIndexes?.some((ix) => ix.indexDescriptor === name) || st.stagedSearchIndexes?.some((ix) => ix.indexDescriptor === name));
   }
 
   dbIndex(table: string, name: string): DbIndexDef | undefined {

@@ -97,7 +97,13 @@ export interface Engine {
   /** auth providers read from auth.config.ts (`{ domain, applicationID }` or customJwt entries) */
   authProviders(): JSONValue[];
 
-  runQuery(req: CallRequest & { journal?: string | null }): Promise<QueryResult>;
+  /**
+   * `ts`: read the state at that timestamp (one `pinTs()` handed out within the last 30 s); an
+   * unavailable one rejects with an error named "SnapshotUnavailable" (`tooOld` set when too early).
+   */
+  runQuery(req: CallRequest & { journal?: string | null; ts?: bigint }): Promise<QueryResult>;
+  /** The current timestamp, readable with `runQuery({ ts })` for the next 30 s (`/api/query_ts`). */
+  pinTs(): bigint;
   /** ts = commit timestamp of the mutation (currentTs() when it wrote nothing or failed) */
   runMutation(req: CallRequest): Promise<{ outcome: FunctionOutcome; ts: bigint }>;
   /**

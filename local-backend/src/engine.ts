@@ -32,13 +32,14 @@ import { FileStorage } from "./file-storage.js";
 import { FunctionRunner } from "./functions.js";
 import { CONVEX_LIMITS, RELAXED_LIMITS } from "./limits.js";
 import { FunctionModules } from "./modules.js";
-import { intersects } from "./readset.js";
+import { intersects, type WriteSetImpl } from "./readset.js";
 import { installRuntime, scopeStorage } from "./runtime.js";
 import { Scheduler } from "./scheduler.js";
 import { Store } from "./storage.js";
 import type { Tx } from "./transaction.js";
 import { TransactionStatsRecorder, type TransactionStats } from "./tx-metrics.js";
 import { vectorSearch } from "./vector-search.js";
+import { SnapshotHistory } from "./snapshots.js";
 
 export class EngineImpl implements Engine {
   readonly store: Store;
@@ -51,6 +52,7 @@ export class EngineImpl implements Engine {
   readonly scheduler: Scheduler;
   readonly functions: FunctionRunner;
   readonly filesDir: string;
+  readonly snapshots: SnapshotHistory;
   private readonly backup: BackupHost;
   private readonly stats: TransactionStatsRecorder;
   private stopped = false;
@@ -67,6 +69,9 @@ export class EngineImpl implements Engine {
     const isStopped = () => this.stopped;
     const emitLog = (line: string) => this.emitLog(line);
     const commits = (this.commits = new CommitPipeline({ store, catalog, emitLog, isStopped }));
+    // reads at a pinned timestamp (consistentQuery): recent commits' previous versions, on demand
+    const snapshots = (this.snapshots = new SnapshotHistory(() => commits.currentTs(), commits.hooks));
+    commits.onCommit((e) => snapshots.onCommit(e.ts, e.writes as WriteSetImpl));
     const readTx = () => commits.readTx();
     const withReadLock = <T>(fn: () => T | Promise<T>) => commits.withReadLock(fn);
     const systemWrite = <T>(fn: (tx: Tx) => T) => commits.systemWrite(fn);
@@ -220,8 +225,13 @@ export class EngineImpl implements Engine {
 
   // ----- function execution -----
 
-  runQuery(req: CallRequest & { journal?: string | null }): Promise<QueryResult> {
+  runQuery(req: CallRequest & { journal?: string | null; ts?: bigint }): Promise<QueryResult> {
+    if (req.ts !== undefined) return this.snapshots.runAt(req.ts, () => this.functions.runQuery(req));
     return this.functions.runQuery(req);
+  }
+
+  pinTs(): bigint {
+    return this.snapshots.pin();
   }
 
   runMutation(req: CallRequest): Promise<{ outcome: FunctionOutcome; ts: bigint }> {

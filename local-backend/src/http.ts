@@ -5,7 +5,8 @@
  *   POST /api/query | /api/mutation | /api/action   {path, args: [obj] | obj, format}
  *   POST /api/function                             {path, args: obj, format}
  *   POST /api/run/<module path>/<function>         {args, format}
- *   POST /api/query_ts, /api/query_at_ts           (consistent queries; see note below)
+ *   POST /api/query_ts, /api/query_at_ts           consistentQuery: a timestamp (base64 u64), then
+ *                                                    queries at it (snapshots.ts; 30 s)
  *   POST /api/storage/upload?token=…               → {storageId} (token checked before the body
  *                                                    is read; streamed to a file; size and
  *                                                    concurrency capped; `Digest: sha-256=…`
@@ -34,7 +35,9 @@ import {
   MAX_JSON_TEXT_DEPTH,
   argsDepthError,
   argsTooLargeMessage,
+  decodeTs,
   describeError,
+  encodeTs,
   errorOutcome,
   jsonTextTooDeep,
   resolveFunction,
@@ -280,6 +283,7 @@ export function createCloudHandler(opts: CloudHandlerOptions): (req: IncomingMes
     res: ServerResponse,
     expected: FunctionKind | "any",
     pathOverride?: string,
+    atTs = false,
   ): Promise<void> {
     const who = await caller(req);
     const body = await jsonBody(req);
@@ -298,12 +302,23 @@ export function createCloudHandler(opts: CloudHandlerOptions): (req: IncomingMes
     const resolved = resolveFunction(engine, path, expected, who);
     if (!resolved.ok) return outcomeResponse(res, resolved.outcome);
     const call = { path: resolved.path, args: args.args, identity: who.identity, internal: who.admin };
+    let ts: bigint | undefined;
+    if (atTs) {
+      ts = typeof body.ts === "string" ? (/^\d+$/.test(body.ts) ? BigInt(body.ts) : (decodeTs(body.ts) ?? undefined)) : undefined;
+      if (ts === undefined) throw new HttpError(400, "BadJsonBody", "Missing or invalid `ts` (the timestamp from /api/query_ts)");
+    }
     let outcome: FunctionOutcome;
     try {
-      if (resolved.kind === "query") outcome = (await engine.runQuery(call)).outcome;
+      if (resolved.kind === "query") outcome = (await engine.runQuery(ts === undefined ? call : { ...call, ts })).outcome;
       else if (resolved.kind === "mutation") outcome = (await engine.runMutation(call)).outcome;
       else outcome = (await engine.runAction(call)).outcome;
     } catch (e) {
+      if (e instanceof Error && e.name === "SnapshotUnavailable") {
+        // Convex: OutOfRetention (503) for a timestamp too early, an internal error for one ahead
+        const tooOld = (e as Error & { tooOld?: boolean }).tooOld === true;
+        opts.log?.(`http: query_at_ts: ${e.message}`);
+        throw new HttpError(tooOld ? 503 : 500, "InternalServerError", "Your request couldn't be completed. Try again later.");
+      }
       outcome = errorOutcome(`Internal error: ${describeError(e)}`);
     }
     opts.onLogLines?.(resolved.kind, resolved.path, outcome.logLines);
@@ -335,10 +350,10 @@ export function createCloudHandler(opts: CloudHandlerOptions): (req: IncomingMes
     if (method === "POST") {
       switch (p) {
         case "/api/query":
-        case "/api/query_at_ts":
-          // Snapshot reads at an old ts are not kept; the current snapshot is at least as new as
-          // the one query_ts handed out, which is what consistentQuery callers observe anyway.
           return runFunction(req, res, "query");
+        case "/api/query_at_ts":
+          // consistentQuery: the state at the `ts` that /api/query_ts handed out
+          return runFunction(req, res, "query", undefined, true);
         case "/api/mutation":
           return runFunction(req, res, "mutation");
         case "/api/action":
@@ -347,7 +362,8 @@ export function createCloudHandler(opts: CloudHandlerOptions): (req: IncomingMes
           return runFunction(req, res, "any");
         case "/api/query_ts":
           req.resume();
-          return sendJson(res, 200, { ts: engine.currentTs().toString() });
+          // Convex's SerializedTs (u64 little-endian, base64); reads at it stay possible for 30 s
+          return sendJson(res, 200, { ts: encodeTs(engine.pinTs()) });
         case "/api/storage/upload":
           return upload(req, res, url);
       }

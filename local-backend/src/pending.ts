@@ -32,6 +32,11 @@ export type BaseLayer = {
   docs: Map<string, Pending>;
   /** per index id: the layer's documents of that index's table as rows, ascending by key (built on first use) */
   sorted: Map<number, SortedRows>;
+  /**
+   * An undo layer (a read at an older timestamp, snapshots.ts): per table number, documents that
+   * existed then minus documents that exist now (`count()` adds it to the current counts).
+   */
+  countDelta?: Map<number, number>;
 };
 
 /** A pending document's key in `index` (cached on the pending entry). */

@@ -6,7 +6,7 @@ import type { JSONValue } from "convex/values";
 import { evalExpr } from "./filter.js";
 import { encodeRange, keySuccessor, type RangeExpr } from "./index-range.js";
 import type { IndexStream } from "./index-stream.js";
-import { filterToken } from "./indexkey.js";
+import { filterToken, searchEntry } from "./indexkey.js";
 import { decodeQueryValue } from "./json-shape.js";
 import { rowDoc, rowJson, type Row } from "./pending.js";
 import type { DbIndexDef } from "./storage-types.js";
@@ -69,6 +69,10 @@ function plan(tx: Tx, q: SerializedQuery): Plan {
   const indexName = src.indexName.slice(dot + 1);
   if (!TABLE_NAME_RE.test(table)) throw new Error(`Invalid table name: "${table}"`);
   catalog.ensureTable(table);
+  if (catalog.isStaged(table, indexName)) {
+    // Convex's IndexStagedError (indexing/src/index_registry.rs)
+    throw new Error(`Index ${src.indexName} is currently staged and not available to query until it is enabled.`);
+  }
   if (src.type === "IndexRange") {
     const index = catalog.dbIndex(table, indexName);
     if (!index) throw new Error(`Index ${src.indexName} not found.`);
@@ -99,18 +103,39 @@ function plan(tx: Tx, q: SerializedQuery): Plan {
   let match = `t : (${termExpr})`;
   for (const tok of filterTokens) match += ` AND f : "${tok}"`;
   const hits = tx.hooks.store.searchFts(def.id, match, MAX_SEARCH_RESULTS);
+  // The transaction's own writes are not in the FTS tables yet: its inserted and edited documents
+  // of the table are matched here (the same terms and filters), and stored hits it rewrote or
+  // deleted are judged by their new version. Own matches come first, most matching terms first.
+  const own = tx.ownWrites(table);
   const rows: Row[] = [];
+  if (own.size > 0) {
+    const scored: Array<{ score: number; row: Row }> = [];
+    for (const p of own.values()) {
+      if (!p.doc) continue;
+      const entry = searchEntry(def, p.doc);
+      if (!entry || filterTokens.some((t) => !entry.filters.split(" ").includes(t))) continue;
+      const words = new Set(tokenize(entry.text));
+      let score = 0;
+      terms.forEach((t, i) => {
+        if (words.has(t) || (i === terms.length - 1 && [...words].some((w) => w.startsWith(t)))) score++;
+      });
+      if (score > 0) scored.push({ score, row: { key: Buffer.alloc(0), id: p.id, json: null, doc: p.doc } });
+    }
+    scored.sort((a, b) => b.score - a.score);
+    for (const s of scored) rows.push(s.row);
+  }
   for (const h of hits) {
+    if (rows.length >= MAX_SEARCH_RESULTS) break;
     const stored = tx.hooks.store.getDocBySeq(h.seq);
-    if (!stored) continue;
-    const p = tx.pending(stored.id);
+    if (!stored || own.has(stored.id)) continue;
+    const p = tx.basePending(stored.id);
     if (p) {
       if (p.doc) rows.push({ key: Buffer.alloc(0), id: p.id, json: null, doc: p.doc });
       continue;
     }
     rows.push({ key: Buffer.alloc(0), id: stored.id, json: stored.json, doc: null });
   }
-  return { kind: "search", rows };
+  return { kind: "search", rows: rows.slice(0, MAX_SEARCH_RESULTS) };
 }
 
 /** The table a query reads (its documents count toward the transaction's reads). */
@@ -228,6 +253,7 @@ export class QueryManager {
     if (tn === undefined) return 0;
     this.tx.readSet.addTable(tn);
     let n = this.tx.catalog.counts.get(tn) ?? 0;
+    for (const layer of this.tx.base) n += layer.countDelta?.get(tn) ?? 0;
     for (const p of this.tx.flatten().values()) {
       if (p.table !== table) continue;
       if (p.isNew && p.doc) n++;
@@ -260,7 +286,8 @@ export class QueryManager {
       const end = endCursor === null ? Math.min(rows.length, start + pageSize) : endCursor === END_CURSOR ? rows.length : parseSearchCursor(endCursor);
       const pipeline = new Pipeline(new ListSource(rows.slice(start, Math.max(start, end))), args.query.operators ?? [], queryTable(args.query), this.tx.metrics);
       for (let r = pipeline.next(); r; r = pipeline.next()) page.push(r);
-      isDone = endCursor === null ? end >= rows.length : endCursor === END_CURSOR;
+      // a full page is not the last one (as for index ranges, see below)
+      isDone = endCursor === null ? end >= rows.length && end - start < pageSize : endCursor === END_CURSOR;
       continueCursor = isDone ? END_CURSOR : `s${end}`;
       return { json: pageJson(page, isDone, continueCursor, null, null), continueCursor };
     }
@@ -302,11 +329,8 @@ export class QueryManager {
         break;
       }
     }
-    if (stoppedEarly && pageStatus === null && endCursor === null) {
-      // Peek: a full page that ends exactly at the end of the range is the last page.
-      const more = pipeline.step();
-      if (!more) stoppedEarly = false;
-    }
+    // No peek past a full page: like Convex, a full page is never the last one (its cursor is
+    // after its last row, not at the end); the next page is then empty and done.
     if (stoppedEarly) {
       continueCursor = indexCursor(lastKey!);
       isDone = false;

@@ -48,6 +48,7 @@ export class WriteSetImpl implements WriteSet {
   readonly __writeSet = true as const;
   readonly tables = new Set<number>();
   private readonly docs: WrittenDoc[] = [];
+  private readonly tableNumbers: number[] = [];
   private readonly keys = new Map<number, Buffer[]>();
 
   constructor(private readonly indexById: (indexId: number) => DbIndexDef | undefined) {}
@@ -55,6 +56,12 @@ export class WriteSetImpl implements WriteSet {
   addDoc(tableNumber: number, w: WrittenDoc) {
     this.tables.add(tableNumber);
     this.docs.push(w);
+    this.tableNumbers.push(tableNumber);
+  }
+
+  /** Every written document with its table number (snapshot history, see snapshots.ts). */
+  written(): Array<{ tableNumber: number; doc: WrittenDoc }> {
+    return this.docs.map((doc, i) => ({ tableNumber: this.tableNumbers[i], doc }));
   }
 
   /** Sorted keys the commit wrote in an index (old and new versions). */

@@ -188,9 +188,13 @@ export class Scheduler implements SchedulingSyscalls {
             logLines: [],
             internalAllowed: true,
             scheduledJobId: job.id,
-            prepare: (tx) => isPending(tx),
+            // Like Convex, the mutation sees its own job as inProgress (a write of its own
+            // transaction: everyone else sees it pending until it completes) ...
+            prepare: (tx) => isPending(tx) && this.setState(tx, job.id, { kind: "inProgress" }, false),
+            // ... and a job it canceled stays canceled (completing a canceled job is a no-op)
             onSuccess: (tx) => {
-              this.setState(tx, job.id, { kind: "success" }, true);
+              const cur = tx.get(job.id);
+              if (cur && (cur.doc.state as { kind: string }).kind === "inProgress") this.setState(tx, job.id, { kind: "success" }, true);
             },
           },
         ),

@@ -36,21 +36,25 @@ function resolveTable(catalog: Catalog, idArg: unknown, tableArg: unknown, metho
   return { id, table };
 }
 
-/** `1.0/get` */
+/**
+ * `1.0/get`, and `db.system.get` (`isSystem`): each refuses ids of the other namespace with
+ * Convex's SystemTableError texts (isolate's system_table_guard).
+ */
 export function dbGet(tx: Tx, catalog: Catalog, args: { id: JSONValue; table?: string; isSystem?: boolean }): string {
+  const method = args.isSystem ? "db.system.get" : "db.get";
   const id = jsonToConvex(args.id);
-  if (typeof id !== "string") throw new Error(`Invalid argument \`id\` for \`db.get\`, expected string but got '${typeof id}'`);
+  if (typeof id !== "string") throw new Error(`Invalid argument \`id\` for \`${method}\`, expected string but got '${typeof id}'`);
   const decoded = decodeId(id);
-  if (!decoded) {
-    if (typeof args.table === "string") {
-      throw new Error(`Invalid argument \`id\` for \`db.get\`: Unable to decode ID: "${id}" is not a valid document ID.`);
-    }
-    // Convex returns null for ids of tables that do not exist; undecodable strings are errors.
-    throw new Error(`Invalid argument \`id\` for \`db.get\`: Unable to decode ID: "${id}" is not a valid document ID.`);
-  }
+  // Convex returns null for ids of tables that do not exist; undecodable strings are errors.
+  if (!decoded) throw new Error(`Invalid argument \`id\` for \`${method}\`: Unable to decode ID: "${id}" is not a valid document ID.`);
   const table = catalog.names.get(decoded.tableNumber);
+  if (table !== undefined) {
+    const system = table.startsWith("_");
+    if (args.isSystem && !system) throw new Error("User tables cannot be accessed with db.system.");
+    if (!args.isSystem && system) throw new Error("System tables can only be accessed with db.system.");
+  }
   if (typeof args.table === "string" && table !== undefined && table !== args.table) {
-    throw new Error(`Invalid argument \`id\` for \`db.get\`: expected an ID for table "${args.table}" but got an ID for table "${table}".`);
+    throw new Error(`Invalid argument \`id\` for \`${method}\`: expected an ID for table "${args.table}" but got an ID for table "${table}".`);
   }
   const r = tx.get(id);
   if (!r) return "null";

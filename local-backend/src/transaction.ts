@@ -114,6 +114,11 @@ export class Tx {
     return rows;
   }
 
+  /** This transaction's own writes of `table` (innermost layer winning; `doc: null` for a delete). */
+  ownWrites(table: string): Map<string, Pending> {
+    return this.overlayFor(table);
+  }
+
   private byIdIndex(table: string): DbIndexDef | undefined {
     return this.catalog.dbIndex(table, "by_id");
   }

@@ -187,6 +187,12 @@ describe("differential: convex-test vs embedded engine", () => {
       }
       let na: JSONValue = a.ok ? normA(a.value) : { error: normA(a.data) };
       let nb: JSONValue = b.ok ? normB(b.value) : { error: normB(b.data) };
+      // A full page that ends exactly at the end of the range: convex-test reports it done, Convex
+      // (and this engine) report it not done and answer the next page empty and done.
+      const numItems = (step.args as { paginationOpts?: { numItems?: number } } | undefined)?.paginationOpts?.numItems;
+      for (const n of [na, nb] as Array<{ page?: unknown[]; isDone?: unknown } | null>) {
+        if (n && typeof n === "object" && Array.isArray(n.page) && n.page.length === numItems) n.isDone = "full page";
+      }
       if (step.compare === "set" && Array.isArray(na) && Array.isArray(nb)) {
         na = (na).map((x) => JSON.stringify(x)).sort();
         nb = (nb).map((x) => JSON.stringify(x)).sort();
