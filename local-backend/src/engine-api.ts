@@ -30,7 +30,15 @@ export type FunctionInfo = {
 /** Values in `value`/`errorData` are `convexToJson`-encoded ($integer, $float, $bytes ...). */
 export type FunctionOutcome =
   | { status: "success"; value: JSONValue; logLines: string[] }
-  | { status: "error"; errorMessage: string; errorData?: JSONValue; logLines: string[] };
+  | {
+      status: "error";
+      /** Convex's error message, e.g. `Uncaught Error: boom` (the network layer adds `[Request ID: …] Server Error`, see outcome.ts) */
+      errorMessage: string;
+      errorData?: JSONValue;
+      logLines: string[];
+      /** the user's stack frames, Convex-formatted: `    at handler (../convex/file.ts:12:3)` */
+      frames?: string[];
+    };
 
 /** Opaque to the network layer: what a query read (tables, index ranges, search). */
 export interface ReadSet {
@@ -85,6 +93,11 @@ export type EngineOptions = {
    * field names) still apply. CLI: `--relax-limits`.
    */
   relaxLimits?: boolean;
+  /**
+   * Tests only: actions' time limits in ms instead of Convex's (`v8`: actions and http actions in
+   * Convex's runtime, 30 minutes; `node`: "use node" actions, 10 minutes).
+   */
+  actionTimeoutsMs?: { v8?: number; node?: number };
 };
 
 export interface Engine {

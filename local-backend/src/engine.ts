@@ -116,6 +116,7 @@ export class EngineImpl implements Engine {
     this.stats = new TransactionStatsRecorder(limits);
     this.functions = new FunctionRunner({
       limits,
+      actionTimeoutsMs: opts.actionTimeoutsMs,
       stats: this.stats,
       commits,
       modules: this.modules,

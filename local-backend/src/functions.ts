@@ -11,10 +11,10 @@ import type { CallRequest, FunctionOutcome, PipelinedMutation, QueryResult, User
 import type { ActionRunOptions, FunctionCalls, MutationRunOptions, MutationRunResult, RunKind, RunOptions, SyscallHost } from "./engine-host.js";
 import type { FileStorage } from "./file-storage.js";
 import { CANONICAL, PLAIN, jsonShape } from "./json-shape.js";
-import { MAX_RESULT_SIZE, messages, type TransactionLimits } from "./limits.js";
+import { MAX_RESULT_SIZE, NODE_ACTION_TIMEOUT_MS, V8_ACTION_TIMEOUT_MS, messages, type TransactionLimits } from "./limits.js";
 import { canonicalizePath, type RegisteredFunction } from "./loader.js";
 import type { FunctionModules } from "./modules.js";
-import { SystemError, toFailure } from "./outcome.js";
+import { SystemError, httpActionFailures, nestedFromFailure, strippedPath, toFailure } from "./outcome.js";
 import { installRuntime, scopeStorage } from "./runtime.js";
 import { Run, runTx } from "./syscalls.js";
 import type { Tx } from "./transaction.js";
@@ -27,7 +27,7 @@ const MAX_ARGS_BYTES = 8 * 1024 * 1024;
 /** What function execution needs besides the syscall host its runs get. */
 export type FunctionRunnerDeps = {
   commits: CommitPipeline;
-  modules: Pick<FunctionModules, "lookup" | "httpRouter">;
+  modules: Pick<FunctionModules, "lookup" | "httpRouter" | "nodeExecutor">;
   /** ad-hoc mutations store and read files inside their transaction */
   files: Pick<FileStorage, "storeInTx" | "getInTx">;
   /** what every run's syscalls use; `calls` is this runner */
@@ -36,11 +36,27 @@ export type FunctionRunnerDeps = {
   limits: TransactionLimits;
   /** the largest usage per transaction (Engine.transactionStats) */
   stats: TransactionStatsRecorder;
+  /** tests only: actions' time limits instead of Convex's (EngineOptions.actionTimeoutsMs) */
+  actionTimeoutsMs?: { v8?: number; node?: number };
 };
+
+/** Settles like `p`, or rejects with `onTimeout()` after `ms` (the promise itself is left behind). */
+function withTimeout<T>(p: Promise<T>, ms: number, onTimeout: () => Error): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(onTimeout()), ms);
+  });
+  return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** A nested call from an action failed: the caller's `ctx.run*` rejects with the callee's error (outcome.ts). */
+function throwIfFailed(outcome: FunctionOutcome): void {
+  if (outcome.status === "error") throw nestedFromFailure(outcome);
+}
 
 export class FunctionRunner implements FunctionCalls {
   private readonly commits: CommitPipeline;
-  private readonly modules: Pick<FunctionModules, "lookup" | "httpRouter">;
+  private readonly modules: Pick<FunctionModules, "lookup" | "httpRouter" | "nodeExecutor">;
   private readonly files: Pick<FileStorage, "storeInTx" | "getInTx">;
   private readonly host: SyscallHost;
   private readonly limits: TransactionLimits;
@@ -50,10 +66,32 @@ export class FunctionRunner implements FunctionCalls {
     this.commits = deps.commits;
     this.modules = deps.modules;
     this.files = deps.files;
-    this.host = { ...deps.services, calls: this };
+    // Runs' nested calls from actions reject with the callee's error, as Convex's do.
+    const calls: FunctionCalls = {
+      runNested: (parent, kind, p, args, snapshot) => this.runNested(parent, kind, p, args, snapshot),
+      runQueryTop: async (req, journal, logLines, depth) => {
+        const r = await this.runQueryTop(req, journal, logLines, depth);
+        throwIfFailed(r.outcome);
+        return r;
+      },
+      runMutationTop: async (req, o) => {
+        const r = await this.runMutationTop(req, o);
+        throwIfFailed(r.outcome);
+        return r;
+      },
+      runActionTop: async (req, o) => {
+        const r = await this.runActionTop(req, o);
+        throwIfFailed(r.outcome);
+        return r;
+      },
+    };
+    this.host = { ...deps.services, calls };
     this.limits = deps.limits;
     this.stats = deps.stats;
+    this.actionTimeouts = { v8: deps.actionTimeoutsMs?.v8 ?? V8_ACTION_TIMEOUT_MS, node: deps.actionTimeoutsMs?.node ?? NODE_ACTION_TIMEOUT_MS };
   }
+
+  private readonly actionTimeouts: { v8: number; node: number };
 
   /** A transaction of a top-level query or mutation, with its limits. */
   private limited(tx: Tx): Tx {
@@ -120,13 +158,13 @@ export class FunctionRunner implements FunctionCalls {
   private resolve(p: string, kind: RunKind, internalAllowed: boolean): RegisteredFunction {
     const f = this.modules.lookup(p);
     if (!f) {
-      throw new SystemError(`Could not find public function for '${typeof p === "string" ? canonicalizePath(p) : String(p)}'. Did you forget to run \`npx convex dev\` or \`npx convex deploy\`?`);
+      throw new SystemError(`Could not find public function for '${strippedPath(typeof p === "string" ? canonicalizePath(p) : String(p))}'.`);
     }
     if (f.visibility === "internal" && !internalAllowed) {
-      throw new SystemError(`Could not find public function for '${f.path}'. Did you forget to run \`npx convex dev\` or \`npx convex deploy\`?`);
+      throw new SystemError(`Could not find public function for '${strippedPath(f.path)}'.`);
     }
     if (f.kind !== kind) {
-      throw new SystemError(`Trying to execute ${f.path} as ${kind === "action" ? "Action" : kind === "query" ? "Query" : "Mutation"}, but it is defined as ${f.kind === "action" ? "Action" : f.kind === "query" ? "Query" : f.kind === "mutation" ? "Mutation" : "HttpAction"}.`);
+      throw new SystemError(`Trying to execute ${f.path.replace(/:([^:]*)$/, ".js:$1")} as ${kind === "action" ? "Action" : kind === "query" ? "Query" : "Mutation"}, but it is defined as ${f.kind === "action" ? "Action" : f.kind === "query" ? "Query" : f.kind === "mutation" ? "Mutation" : "HttpAction"}.`);
     }
     return f;
   }
@@ -143,7 +181,11 @@ export class FunctionRunner implements FunctionCalls {
       }
       if (f.kind === "query") return f.fn.invokeQuery(argsStr);
       if (f.kind === "mutation") return f.fn.invokeMutation(argsStr);
-      return f.fn.invokeAction(run.requestId, argsStr);
+      // "use node": in a worker of the node executor, isolated from the engine, 10 minutes
+      if (f.node) return this.modules.nodeExecutor().invoke(run, f.node, argsStr, this.actionTimeouts.node);
+      // Convex's runtime: V8_ACTION_USER_TIMEOUT, reported like a query's timeout
+      const limit = this.actionTimeouts.v8;
+      return withTimeout(f.fn.invokeAction(run.requestId, argsStr) as Promise<string>, limit, () => new SystemError(messages.timeout(limit)));
     });
     // FUNCTION_MAX_RESULT_SIZE (a Convex size is at most 9 bytes per JSON character)
     if (resultStr.length * 9 > MAX_RESULT_SIZE) {
@@ -351,7 +393,12 @@ export class FunctionRunner implements FunctionCalls {
     try {
       this.commits.assertOpen();
       installRuntime();
-      const response = await scopeStorage.run(run.scope, () => fn.invokeHttpAction(request));
+      const limit = this.actionTimeouts.v8;
+      const response = await withTimeout(
+        scopeStorage.run(run.scope, () => fn.invokeHttpAction(request)) as Promise<unknown>,
+        limit,
+        () => new SystemError(messages.timeout(limit)),
+      );
       if (!(response instanceof Response)) {
         return new Response(`Http action ${fnPath} did not return a Response`, { status: 500 });
       }
@@ -359,7 +406,10 @@ export class FunctionRunner implements FunctionCalls {
     } catch (e) {
       const failure = toFailure(e);
       this.host.emitLog(`${fnPath} [ERROR] ${failure.errorMessage}`);
-      return new Response(failure.errorMessage, { status: 500 });
+      const response = new Response(failure.errorMessage, { status: 500 });
+      // the whole failure (frames, ConvexError data) for the network layer's error body
+      httpActionFailures.set(response, failure);
+      return response;
     }
   }
 

@@ -101,6 +101,13 @@ export function humanSize(n: number): string {
   return `${size.toFixed(whole ? 0 : 2)} ${scales[i]}`;
 }
 
+/**
+ * Actions' execution time (knobs.rs): `V8_ACTION_USER_TIMEOUT` (actions and http actions in
+ * Convex's own runtime, 30 minutes) and `NODE_ACTION_USER_TIMEOUT` ("use node" actions, 10 minutes).
+ */
+export const V8_ACTION_TIMEOUT_MS = 1_800_000;
+export const NODE_ACTION_TIMEOUT_MS = 600_000;
+
 // ----- the texts (thrown into the function as plain errors: "Uncaught Error: …" unless caught) -----
 
 export const messages = {

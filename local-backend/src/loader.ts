@@ -12,7 +12,9 @@ import path from "node:path";
 import { builtinModules } from "node:module";
 import { pathToFileURL } from "node:url";
 import type { FunctionKind, FunctionVisibility } from "./engine-api.js";
+import type { NodeAction } from "./node-executor.js";
 import { FunctionRealm, type RealmFunction } from "./realm.js";
+import { registerBundleDir, registerBundleFile, unregisterBundleDir } from "./stack-frames.js";
 import type { ValidatorJSON } from "./validators.js";
 
 export type RegisteredFunction = {
@@ -25,6 +27,8 @@ export type RegisteredFunction = {
   returns: ValidatorJSON | null;
   /** the same query or mutation in the function realm; absent when it runs in Node's realm */
   realm?: { realm: FunctionRealm; fn: RealmFunction };
+  /** an action of a "use node" module: runs in the node executor (node-executor.ts) */
+  node?: NodeAction;
 };
 
 export type LoadedModules = {
@@ -35,6 +39,8 @@ export type LoadedModules = {
   crons: any;
   authConfig: any;
   errors: string[];
+  /** the folder of this build's bundled modules */
+  bundleDir: string;
 };
 
 const SOURCE_EXT = /\.(ts|tsx|js|jsx|mjs|cjs|mts|cts)$/;
@@ -118,10 +124,13 @@ export async function loadModules(functionsDir: string, cacheDir: string): Promi
     throw new Error(`Bundling ${functionsDir} failed:\n${result.errors.map((e) => e.text).join("\n")}`);
   }
 
-  const loaded: LoadedModules = { functions: new Map(), schema: null, http: null, crons: null, authConfig: null, errors: [] };
+  // errors thrown by this build's code are reported with the user's frames (stack-frames.ts)
+  registerBundleDir(outdir, functionsDir);
+  const loaded: LoadedModules = { functions: new Map(), schema: null, http: null, crons: null, authConfig: null, errors: [], bundleDir: outdir };
   for (const entry of entries) {
     const modulePath = entry.replace(SOURCE_EXT, "");
     const file = path.join(outdir, `${modulePath}.mjs`);
+    const useNode = isUseNode(path.join(functionsDir, entry));
     let mod: Record<string, any>;
     try {
       mod = await import(pathToFileURL(file).href);
@@ -154,7 +163,8 @@ export async function loadModules(functionsDir: string, cacheDir: string): Promi
         continue;
       }
       if (args && args.type === "any") args = null;
-      loaded.functions.set(fnPath, { path: fnPath, kind: info.kind, visibility: info.visibility, fn: value, args, returns });
+      const node = useNode && info.kind === "action" ? { file, exportName, modulePath, bundleDir: outdir } : undefined;
+      loaded.functions.set(fnPath, { path: fnPath, kind: info.kind, visibility: info.visibility, fn: value, args, returns, ...(node ? { node } : {}) });
     }
   }
   try {
@@ -175,16 +185,29 @@ export async function loadModules(functionsDir: string, cacheDir: string): Promi
   // Older builds are not needed once the new one is imported; keep the directory small.
   for (const old of fs.readdirSync(cacheDir)) {
     const full = path.join(cacheDir, old);
-    if (full !== outdir && old.startsWith(`build-${process.pid}-`)) fs.rmSync(full, { recursive: true, force: true });
+    if (full !== outdir && old.startsWith(`build-${process.pid}-`)) {
+      unregisterBundleDir(full);
+      fs.rmSync(full, { recursive: true, force: true });
+    }
   }
   return loaded;
 }
 
 const USE_NODE = /^(?:\s|\/\/[^\n]*\n|\/\*[\s\S]*?\*\/)*(["'])use node\1/;
 
+function isUseNode(file: string): boolean {
+  try {
+    return USE_NODE.test(fs.readFileSync(file, "utf8"));
+  } catch {
+    return false;
+  }
+}
+
+let realmCounter = 0;
+
 /** Bundles the modules Convex runs in its own runtime (no "use node") and evaluates them in a realm. */
 async function loadRealm(functionsDir: string, entries: string[]): Promise<FunctionRealm> {
-  const modules = entries.filter((e) => !/^auth\.config\.[a-z]+$/.test(e) && !USE_NODE.test(fs.readFileSync(path.join(functionsDir, e), "utf8")));
+  const modules = entries.filter((e) => !/^auth\.config\.[a-z]+$/.test(e) && !isUseNode(path.join(functionsDir, e)));
   const contents =
     modules.map((e, i) => `import * as m${i} from ${JSON.stringify(`./${e}`)};`).join("\n") +
     `\nglobalThis.__lbModules = {${modules.map((e, i) => `${JSON.stringify(e.replace(SOURCE_EXT, ""))}: m${i}`).join(", ")}};\n`;
@@ -209,9 +232,17 @@ async function loadRealm(functionsDir: string, entries: string[]): Promise<Funct
     keepNames: true,
     logLevel: "silent",
     plugins: [builtinsExternal],
+    // not written: the outfile only anchors the map's sources (relative to the functions folder)
+    outfile: path.join(functionsDir, "functions-realm.js"),
+    sourcemap: "external",
   });
   if (result.errors.length > 0) throw new Error(result.errors.map((e) => e.text).join("\n"));
-  return new FunctionRealm(result.outputFiles[0].text, functionsDir);
+  const js = result.outputFiles.find((f) => f.path.endsWith(".js"))!;
+  const map = result.outputFiles.find((f) => f.path.endsWith(".map"));
+  // a name of its own per build, so a stack frame finds this build's source map
+  const filename = path.join(functionsDir, `(functions realm bundle ${++realmCounter}).js`);
+  if (map) registerBundleFile(filename, JSON.parse(map.text), functionsDir, functionsDir);
+  return new FunctionRealm(js.text, functionsDir, filename);
 }
 
 function describeFunction(value: any): { kind: FunctionKind; visibility: FunctionVisibility } | null {

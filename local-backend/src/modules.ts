@@ -9,7 +9,9 @@ import fs from "node:fs";
 import type { Catalog, SchemaInfo } from "./catalog.js";
 import type { FunctionInfo } from "./engine-api.js";
 import type { CronSpec } from "./engine-host.js";
+import { NODE_ACTION_TIMEOUT_MS } from "./limits.js";
 import { canonicalizePath, loadModules, type LoadedModules, type RegisteredFunction } from "./loader.js";
+import { NodeExecutor } from "./node-executor.js";
 import { formatLogArgs, installRuntime, scopeStorage, type RunScope } from "./runtime.js";
 
 /** What module loading needs of the engine. */
@@ -32,6 +34,7 @@ export class FunctionModules {
   private watcher: fs.FSWatcher | null = null;
   private reloadTimer: NodeJS.Timeout | null = null;
   private reloading: Promise<void> | null = null;
+  private executor: NodeExecutor | null = null;
 
   constructor(private readonly host: ModulesHost) {}
 
@@ -64,7 +67,31 @@ export class FunctionModules {
     } finally {
       release();
     }
+    this.warmNodeExecutor(loaded);
     this.host.onLoaded();
+  }
+
+  /** The pool "use node" actions run in (started with the first modules that have some). */
+  nodeExecutor(): NodeExecutor {
+    if (!this.executor) {
+      this.executor = new NodeExecutor({
+        functionsDir: this.host.functionsDir,
+        timeoutMs: NODE_ACTION_TIMEOUT_MS,
+        emitLog: (line) => this.host.emitLog(line),
+      });
+    }
+    return this.executor;
+  }
+
+  /** A worker ready for the first "use node" action, with the new build's Node modules imported. */
+  private warmNodeExecutor(loaded: LoadedModules): void {
+    const files = new Set<string>();
+    for (const f of loaded.functions.values()) if (f.node) files.add(f.node.file);
+    if (files.size === 0 && !this.executor) return;
+    const executor = this.nodeExecutor();
+    // workers holding an older build's modules are not reused
+    executor.dropIdle();
+    if (files.size > 0 && !this.host.isStopped()) executor.warm([...files], loaded.bundleDir, this.host.functionEnv());
   }
 
   private applySchema(schema: any) {
@@ -118,6 +145,7 @@ export class FunctionModules {
   close() {
     this.watcher?.close();
     if (this.reloadTimer) clearTimeout(this.reloadTimer);
+    void this.executor?.close();
   }
 
   listFunctions(): FunctionInfo[] {

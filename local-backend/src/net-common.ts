@@ -10,6 +10,7 @@ import type {
   FunctionOutcome,
   UserIdentity,
 } from "./engine-api.js";
+import { strippedPath } from "./outcome.js";
 
 /** Convex refuses function arguments above 8 MiB (and the client never sends more). */
 export const MAX_ARGS_BYTES = 8 * 1024 * 1024;
@@ -64,16 +65,16 @@ export function resolveFunction(
   if (!info || (info.visibility === "internal" && !caller.admin) || info.kind === "httpAction") {
     return {
       ok: false,
-      outcome: errorOutcome(
-        `Could not find public function for '${path}'. Did you forget to run \`npx convex dev\` or \`npx convex deploy\`?`,
-      ),
+      // Convex's text (crates/udf/src/validation.rs) names the stripped path: no `:default`, no `.js`
+      outcome: errorOutcome(`Could not find public function for '${strippedPath(path)}'.`),
     };
   }
   if (expected !== "any" && info.kind !== expected) {
     return {
       ok: false,
       outcome: errorOutcome(
-        `Trying to execute ${path} as ${KIND_NAMES[expected]}, but it is defined as ${KIND_NAMES[info.kind]}.`,
+        // Convex prints the canonicalized path here, module with its `.js`
+        `Trying to execute ${path.replace(/:([^:]*)$/, ".js:$1")} as ${KIND_NAMES[expected]}, but it is defined as ${KIND_NAMES[info.kind]}.`,
       ),
     };
   }

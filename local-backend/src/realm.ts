@@ -140,6 +140,23 @@ const realmConvex = {
   },
 };
 
+/**
+ * The console of Convex's runtime (udf-runtime's 02_console.ts): the log levels, trace and the
+ * time family, nothing else (`console.count` is not a function there either). Each goes to the
+ * engine's console hooks, which write the current run's log lines (runtime.ts).
+ */
+const realmConsole: Record<string, unknown> = Object.assign(Object.create({}) as object, {
+  debug: (...args: unknown[]) => console.debug(...args),
+  error: (...args: unknown[]) => console.error(...args),
+  info: (...args: unknown[]) => console.info(...args),
+  log: (...args: unknown[]) => console.log(...args),
+  warn: (...args: unknown[]) => console.warn(...args),
+  trace: (...args: unknown[]) => console.trace(...args),
+  time: (label?: string) => console.time(label),
+  timeLog: (label?: string, ...args: unknown[]) => console.timeLog(label, ...args),
+  timeEnd: (label?: string) => console.timeEnd(label),
+});
+
 type AsyncWrapBinding = {
   async_hook_fields: Uint32Array;
   async_id_fields: Float64Array;
@@ -200,7 +217,7 @@ export class FunctionRealm implements RealmHost {
    * Evaluates `code`, the realm bundle (it assigns `globalThis.__lbModules`), in a new context.
    * Module top-level code runs in the caller's run scope (it may read `process.env`).
    */
-  constructor(code: string, functionsDir: string) {
+  constructor(code: string, functionsDir: string, filename = path.join(functionsDir, "(functions realm bundle).js")) {
     const encoder = new TextEncoder();
     const web: Record<string, unknown> = {};
     for (const name of WEB_GLOBALS) if (name in globalThis) web[name] = (globalThis as Record<string, unknown>)[name];
@@ -208,7 +225,7 @@ export class FunctionRealm implements RealmHost {
       {
         ...web,
         Convex: realmConvex,
-        console,
+        console: realmConsole,
         process: { env: process.env },
         require: createRequire(path.join(functionsDir, "noop.js")),
         AsyncLocalStorage,
@@ -240,7 +257,7 @@ export class FunctionRealm implements RealmHost {
     };
     (vm.runInContext(SETUP, this.context) as (h: typeof host) => void)(host);
     this.RealmPromise = vm.runInContext("Promise", this.context) as PromiseConstructor;
-    new vm.Script(code, { filename: path.join(functionsDir, "(functions realm bundle).js") }).runInContext(this.context, { timeout: 60_000 });
+    new vm.Script(code, { filename }).runInContext(this.context, { timeout: 60_000 });
     this.modules = (this.context.__lbModules ?? {}) as Record<string, Record<string, unknown>>;
     delete this.context.__lbModules;
   }

@@ -7,6 +7,7 @@
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import { inspect } from "node:util";
+import { userFrames } from "./stack-frames.js";
 
 export interface SyscallHandler {
   syscall(op: string, args: string): string;
@@ -22,6 +23,11 @@ export interface RunExec {
   abort(e: Error, timeout?: boolean): void;
 }
 
+/** Text that goes into a log line as it is (console.time's "label: 5ms", a worker's formatted line). */
+export class RawLogText {
+  constructor(readonly text: string) {}
+}
+
 export type RunScope = {
   handler: SyscallHandler;
   /** set while the run executes in the function realm */
@@ -33,7 +39,75 @@ export type RunScope = {
   env: Record<string, string>;
   /** fetch is not available inside queries and mutations */
   allowFetch: boolean;
+  /**
+   * Which runtime's console this run has: Convex's own runtime ("v8", the default: log levels,
+   * trace, time/timeLog/timeEnd; other console methods do not exist there) or a "use node"
+   * action's (Convex's node executor: log levels, time family; everything else goes nowhere).
+   */
+  consoleStyle?: "v8" | "node";
 };
+
+/** console.time's timers of each run (Convex keeps them per execution). */
+const consoleTimers = new WeakMap<RunScope, Map<string, number>>();
+
+function timersOf(s: RunScope): Map<string, number> {
+  let t = consoleTimers.get(s);
+  if (!t) consoleTimers.set(s, (t = new Map()));
+  return t;
+}
+
+/** Convex's `toString(label, "default")` for timer labels. */
+function timerLabel(label: unknown): string {
+  return label === undefined ? "default" : label === null ? "null" : (label as { toString(): string }).toString();
+}
+
+/** A log message as Convex's node executor writes it: `util.inspect` of the value. */
+export function nodeInspect(v: unknown): string {
+  return inspect(v, { maxStringLength: 32768 });
+}
+
+/**
+ * console.time / timeLog / timeEnd / trace inside a run, as Convex's runtimes print them: in its
+ * own runtime the timer lines are plain text (`[INFO] label: 5ms`, `[WARN] Timer 'x' does not
+ * exist`), in the node executor they are inspected like any message (`[INFO] 'label: 5ms'`).
+ */
+function consoleExtra(s: RunScope, method: string, args: unknown[]): boolean {
+  const node = s.consoleStyle === "node";
+  const text = (t: string) => (node ? t : new RawLogText(t));
+  const timers = timersOf(s);
+  switch (method) {
+    case "time": {
+      const label = timerLabel(args[0]);
+      if (timers.has(label)) s.log("warn", [text(`Timer '${label}' already exists`)]);
+      else timers.set(label, RealDate.now());
+      return true;
+    }
+    case "timeLog":
+    case "timeEnd": {
+      const label = timerLabel(args[0]);
+      const start = timers.get(label);
+      if (start === undefined) {
+        s.log("warn", [text(`Timer '${label}' does not exist`)]);
+        return true;
+      }
+      const line = text(`${label}: ${RealDate.now() - start}ms`);
+      if (method === "timeEnd") {
+        timers.delete(label);
+        s.log("info", [line]);
+      } else s.log("info", [line, ...args.slice(1)]);
+      return true;
+    }
+    case "trace": {
+      // the node executor leaves trace to Node's console, whose output it discards
+      if (node) return true;
+      const frames = new Error().stack ?? "";
+      s.log("log", [...args, new RawLogText(`\n${userFrames(frames).map((l) => `${l}\n`).join("")}`)]);
+      return true;
+    }
+    default:
+      return false;
+  }
+}
 
 export const scopeStorage = new AsyncLocalStorage<RunScope>();
 
@@ -76,7 +150,9 @@ export function seededRandom(seed: number): () => number {
 }
 
 export function formatLogArgs(args: unknown[]): string {
-  return args.map((a) => (typeof a === "string" ? `'${a}'` : inspect(a, { depth: 4, breakLength: Infinity }))).join(" ");
+  return args
+    .map((a) => (a instanceof RawLogText ? a.text : typeof a === "string" ? `'${a}'` : inspect(a, { depth: 4, breakLength: Infinity })))
+    .join(" ");
 }
 
 /**
@@ -125,6 +201,20 @@ export function installRuntime() {
       const s = scopeStorage.getStore();
       if (s) s.log(level, args);
       else original(...args);
+    };
+  }
+  // Node's own console.time & co. print through console.log with "%s" formats; inside a run they
+  // print as Convex does. Other methods (count, table, group, …): Convex's runtime has none of
+  // them, its node executor discards them.
+  const extras = ["time", "timeLog", "timeEnd", "trace", "count", "countReset", "assert", "table", "group", "groupCollapsed", "groupEnd", "dir", "dirxml"] as const;
+  for (const method of extras) {
+    const original = (console[method] as (...a: unknown[]) => void).bind(console);
+    (console as unknown as Record<string, unknown>)[method] = (...args: unknown[]) => {
+      const s = scopeStorage.getStore();
+      if (!s) return original(...args);
+      if (consoleExtra(s, method, args)) return;
+      if (s.consoleStyle === "node") return;
+      throw new TypeError(`console.${method} is not a function`);
     };
   }
 

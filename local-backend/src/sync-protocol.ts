@@ -6,6 +6,7 @@
 import type { JSONValue } from "convex/values";
 import type { FunctionOutcome, ReadSet } from "./engine-api.js";
 import { encodeTs } from "./net-common.js";
+import { clientErrorMessage, wsRequestId } from "./outcome.js";
 
 export type StateVersion = { querySet: number; ts: bigint; identity: number };
 
@@ -39,7 +40,8 @@ export type MutationResponseMsg = Record<string, JSONValue> & { type: "MutationR
 /** A client broke the protocol: the connection is closed with a FatalError. */
 export class ProtocolError extends Error {}
 
-export function mutationResponse(requestId: number, outcome: FunctionOutcome & { ts: bigint }): MutationResponseMsg {
+/** `sessionId`: the connection's, from which the error's request id is derived as Convex does. */
+export function mutationResponse(requestId: number, outcome: FunctionOutcome & { ts: bigint }, sessionId: string | null): MutationResponseMsg {
   if (outcome.status === "success") {
     return { type: "MutationResponse", requestId, success: true, result: outcome.value, ts: encodeTs(outcome.ts), logLines: outcome.logLines };
   }
@@ -47,7 +49,7 @@ export function mutationResponse(requestId: number, outcome: FunctionOutcome & {
     type: "MutationResponse",
     requestId,
     success: false,
-    result: outcome.errorMessage,
+    result: clientErrorMessage(outcome, wsRequestId(sessionId, requestId)),
     logLines: outcome.logLines,
     ...(outcome.errorData !== undefined ? { errorData: outcome.errorData } : {}),
   };

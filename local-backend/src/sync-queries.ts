@@ -8,6 +8,7 @@
 import type { JSONValue } from "convex/values";
 import type { Engine, FunctionOutcome, QueryResult } from "./engine-api.js";
 import { MAX_ARGS_BYTES, argsDepthError, argsTooLargeMessage, describeError, errorOutcome, resolveFunction, unwrapArgs, type Caller } from "./net-common.js";
+import { clientErrorMessage, wsRequestId } from "./outcome.js";
 import { ProtocolError, type Modification, type StateVersion, type Subscription } from "./sync-protocol.js";
 
 /** What a query set needs of the sync server. */
@@ -30,6 +31,8 @@ export class QuerySet {
     private readonly send: (message: Record<string, unknown>) => void,
     /** the connection's current caller */
     private readonly caller: () => Caller,
+    /** the connection's session id (Connect), for the request ids of failed queries */
+    private readonly sessionId: () => string | null = () => null,
   ) {}
 
   /** Applies a ModifyQuerySet message and sends the Transition to the new query set version. */
@@ -130,7 +133,8 @@ export class QuerySet {
         : {
             type: "QueryFailed",
             queryId: sub.id,
-            errorMessage: outcome.errorMessage,
+            // a stable id per subscription, so an unchanged failure is not sent again
+            errorMessage: clientErrorMessage(outcome, wsRequestId(this.sessionId(), sub.id)),
             logLines: outcome.logLines,
             ...(outcome.errorData !== undefined ? { errorData: outcome.errorData } : {}),
             journal,

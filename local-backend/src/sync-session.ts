@@ -25,6 +25,7 @@ import {
   unwrapArgs,
   type Caller,
 } from "./net-common.js";
+import { clientErrorMessage, wsRequestId } from "./outcome.js";
 import type { MutationDedupe } from "./sync-dedupe.js";
 import { ProtocolError, mutationResponse, type MutationResponseMsg, type Subscription } from "./sync-protocol.js";
 import { QuerySet, type QuerySetHost } from "./sync-queries.js";
@@ -49,6 +50,12 @@ export class Connection {
    * stored, so one client's mutations pipeline) and after Connect/Authenticate, which change the caller.
    */
   private mutationGate: Promise<unknown> = Promise.resolve();
+  /**
+   * Settles once every Connect/Authenticate received so far has run: an action reads the caller
+   * only then, so each message sees the identity the messages before it set (as Convex's sync
+   * worker, which handles Authenticate before it reads the next message).
+   */
+  private callerGate: Promise<void> = Promise.resolve();
   private refreshQueued = false;
 
   constructor(
@@ -59,6 +66,7 @@ export class Connection {
       server,
       (message) => this.send(message),
       () => this.caller,
+      () => this.sessionId,
     );
     ws.on("message", (data, isBinary) => this.onMessage(data, isBinary));
   }
@@ -100,7 +108,10 @@ export class Connection {
         else this.fatal(`Internal error: ${describeError(e)}`);
       }
     });
-    if (opts.changesCaller) this.mutationGate = this.queue;
+    if (opts.changesCaller) {
+      this.mutationGate = this.queue;
+      this.callerGate = this.queue;
+    }
   }
 
   requestRefresh(): void {
@@ -260,7 +271,7 @@ export class Connection {
   ): { committed: Promise<unknown>; response: Promise<MutationResponseMsg> } {
     const prepared = this.prepareCall("mutation", udfPath, rawArgs, size);
     if ("outcome" in prepared) {
-      const response = Promise.resolve(mutationResponse(requestId, prepared.outcome));
+      const response = Promise.resolve(mutationResponse(requestId, prepared.outcome, this.sessionId));
       return { committed: response, response };
     }
     const ts = this.engine.currentTs();
@@ -270,9 +281,9 @@ export class Connection {
       .then(
         (r) => {
           this.server.onLogLines("mutation", prepared.path, r.outcome.logLines);
-          return mutationResponse(requestId, { ...r.outcome, ts: r.ts });
+          return mutationResponse(requestId, { ...r.outcome, ts: r.ts }, this.sessionId);
         },
-        (e) => mutationResponse(requestId, { ...errorOutcome(`Internal error: ${describeError(e)}`), ts }),
+        (e) => mutationResponse(requestId, { ...errorOutcome(`Internal error: ${describeError(e)}`), ts }, this.sessionId),
       );
     return { committed: pipelined.catch(() => undefined), response };
   }
@@ -315,13 +326,16 @@ export class Connection {
     } catch (e) {
       return this.fatal(describeError(e));
     }
-    if (callerExpired(this.caller)) {
-      this.send({ type: "AuthError", error: "Token expired", baseVersion: this.querySet.sent.identity, authUpdateAttempted: false });
-      return;
-    }
     // Actions are not ordered with the query set or mutations (Convex doesn't either) and may run
-    // long, so they run beside the queue; a response is not part of the versioned state.
-    void this.callAction(udfPath, m.args, size).then((outcome) => {
+    // long, so they run beside the queue; a response is not part of the versioned state. They do
+    // wait for an identity change sent before them, and run as the caller it set.
+    void this.callerGate.then(async () => {
+      if (this.closed) return;
+      if (callerExpired(this.caller)) {
+        this.send({ type: "AuthError", error: "Token expired", baseVersion: this.querySet.sent.identity, authUpdateAttempted: false });
+        return;
+      }
+      const outcome = await this.callAction(udfPath, m.args, size);
       this.send(
         outcome.status === "success"
           ? { type: "ActionResponse", requestId, success: true, result: outcome.value, logLines: outcome.logLines }
@@ -329,7 +343,7 @@ export class Connection {
               type: "ActionResponse",
               requestId,
               success: false,
-              result: outcome.errorMessage,
+              result: clientErrorMessage(outcome, wsRequestId(this.sessionId, requestId)),
               logLines: outcome.logLines,
               ...(outcome.errorData !== undefined ? { errorData: outcome.errorData } : {}),
             },
