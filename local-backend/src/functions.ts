@@ -14,7 +14,8 @@ import { CANONICAL, PLAIN, jsonShape } from "./json-shape.js";
 import { MAX_RESULT_SIZE, NODE_ACTION_TIMEOUT_MS, V8_ACTION_TIMEOUT_MS, messages, type TransactionLimits } from "./limits.js";
 import { canonicalizePath, type RegisteredFunction } from "./loader.js";
 import type { FunctionModules } from "./modules.js";
-import { SystemError, httpActionFailures, nestedFromFailure, strippedPath, toFailure } from "./outcome.js";
+import { httpActionErrorResponse } from "./http-action-error.js";
+import { SystemError, nestedFromFailure, newRequestId, strippedPath, toFailure } from "./outcome.js";
 import { installRuntime, scopeStorage } from "./runtime.js";
 import { Run, runTx } from "./syscalls.js";
 import type { Tx } from "./transaction.js";
@@ -406,10 +407,8 @@ export class FunctionRunner implements FunctionCalls {
     } catch (e) {
       const failure = toFailure(e);
       this.host.emitLog(`${fnPath} [ERROR] ${failure.errorMessage}`);
-      const response = new Response(failure.errorMessage, { status: 500 });
-      // the whole failure (frames, ConvexError data) for the network layer's error body
-      httpActionFailures.set(response, failure);
-      return response;
+      // Convex's JSON body: code with the request id, trace, a ConvexError's data
+      return httpActionErrorResponse(failure, newRequestId());
     }
   }
 

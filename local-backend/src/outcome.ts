@@ -26,13 +26,6 @@ export class NestedCallError extends Error {
  */
 export type Failure = { errorMessage: string; errorData?: JSONValue; frames?: string[] };
 
-/**
- * The failure behind an http action's 500 response (FunctionRunner.runHttpAction): its message,
- * frames and ConvexError data, for the network layer to write Convex's error body
- * (`{code: "[Request ID: …] Server Error: <message>", trace, data}`).
- */
-export const httpActionFailures = new WeakMap<Response, Failure>();
-
 /** A failure already in Convex's shape (a Node action's, reported by its worker): reported as it is. */
 export class FailureError extends Error {
   constructor(readonly failure: Failure) {
