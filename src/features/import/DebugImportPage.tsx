@@ -7,6 +7,7 @@ import { useViewer } from "@/session/ViewerProvider";
 import { ConfirmDialog } from "@/ui/ConfirmDialog";
 import { PageHeader } from "@/ui/PageHeader";
 import { toast } from "@/ui/toast";
+import { ScrollTable } from "@/ui/ScrollTable";
 
 type DebugResult = FunctionReturnType<typeof api.imports.debugImport>;
 type PermResult = FunctionReturnType<typeof api.imports.checkPermissions>;
@@ -106,7 +107,7 @@ export function DebugImportPage() {
             {result.onlyMarked && <Text as="p" color="gray" size="2">No records were imported (duplicates only): a normal delete only marks it deleted.</Text>}
             {result.running && <Text as="p" color="orange" size="2">This import is still running: only Force Delete removes it now.</Text>}
             {result.sample.length > 0 && (
-              <Table.Root size="1" mt="2">
+              <ScrollTable label={result.import.filename} size="1" mt="2">
                 <Table.Header>
                   <Table.Row>
                     <Table.ColumnHeaderCell>First Name</Table.ColumnHeaderCell>
@@ -125,7 +126,7 @@ export function DebugImportPage() {
                     </Table.Row>
                   ))}
                 </Table.Body>
-              </Table.Root>
+              </ScrollTable>
             )}
           </Card>
         )}

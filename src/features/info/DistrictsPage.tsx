@@ -1,6 +1,7 @@
 import { Badge, Box, Button, Card, Flex, Table } from "@radix-ui/themes";
 import { PlusIcon } from "@radix-ui/react-icons";
 import { InDevelopmentHeader } from "./components/InDevelopmentHeader";
+import { ScrollTable } from "@/ui/ScrollTable";
 
 const SAMPLE_DISTRICTS = [
   { name: "District 1 — Northside", type: "City Council", precincts: 12, voters: 18450 },
@@ -19,7 +20,7 @@ export function DistrictsPage() {
         <Button variant="soft" disabled>Import Boundaries</Button>
       </Flex>
       <Card>
-        <Table.Root>
+        <ScrollTable label="Districts">
           <Table.Header>
             <Table.Row>
               <Table.ColumnHeaderCell>District (sample)</Table.ColumnHeaderCell>
@@ -40,7 +41,7 @@ export function DistrictsPage() {
               </Table.Row>
             ))}
           </Table.Body>
-        </Table.Root>
+        </ScrollTable>
       </Card>
     </Box>
   );

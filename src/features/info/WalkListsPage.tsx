@@ -1,6 +1,7 @@
 import { Badge, Box, Button, Card, Flex, Table } from "@radix-ui/themes";
 import { PlusIcon } from "@radix-ui/react-icons";
 import { InDevelopmentHeader } from "./components/InDevelopmentHeader";
+import { ScrollTable } from "@/ui/ScrollTable";
 
 type WalkStatus = "Active" | "Completed" | "Scheduled" | "Paused";
 const STATUS_COLORS: Record<WalkStatus, "green" | "blue" | "yellow" | "gray"> = { Active: "green", Completed: "blue", Scheduled: "yellow", Paused: "gray" };
@@ -22,7 +23,7 @@ export function WalkListsPage() {
         <Button variant="soft" disabled>Assign Volunteers</Button>
       </Flex>
       <Card>
-        <Table.Root>
+        <ScrollTable label="Walk Lists">
           <Table.Header>
             <Table.Row>
               <Table.ColumnHeaderCell>Walk list (sample)</Table.ColumnHeaderCell>
@@ -43,7 +44,7 @@ export function WalkListsPage() {
               </Table.Row>
             ))}
           </Table.Body>
-        </Table.Root>
+        </ScrollTable>
       </Card>
     </Box>
   );

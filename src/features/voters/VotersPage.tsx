@@ -91,7 +91,7 @@ export function VotersPage() {
       ) : list.voters.length === 0 ? (
         <Card><Text color="gray">No {labels.voters.toLowerCase()} found.</Text></Card>
       ) : (
-        <VoterTable voters={list.voters} petitionMode={mode === "petition"} canEdit={canEdit} canDelete={canManage} onDelete={setToDelete} />
+        <VoterTable label={labels.voters} voters={list.voters} petitionMode={mode === "petition"} canEdit={canEdit} canDelete={canManage} onDelete={setToDelete} />
       )}
       {(list.canLoadMore || list.isLoadingMore) && (
         <Flex justify="center" mt="4">

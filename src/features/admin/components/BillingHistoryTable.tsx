@@ -1,6 +1,7 @@
 import { Badge, Card, Heading, Table, Text } from "@radix-ui/themes";
 import { useQuery } from "convex/react";
 import { api } from "@convex/_generated/api";
+import { ScrollTable } from "@/ui/ScrollTable";
 
 /** Billing History: the recorded plan changes (status paid green, anything else red). */
 export function BillingHistoryTable() {
@@ -13,7 +14,7 @@ export function BillingHistoryTable() {
       ) : history.length === 0 ? (
         <Text color="gray">No billing history yet.</Text>
       ) : (
-        <Table.Root data-testid="subscription.history">
+        <ScrollTable label="Billing History" data-testid="subscription.history">
           <Table.Header>
             <Table.Row>
               <Table.ColumnHeaderCell>Date</Table.ColumnHeaderCell>
@@ -32,7 +33,7 @@ export function BillingHistoryTable() {
               </Table.Row>
             ))}
           </Table.Body>
-        </Table.Root>
+        </ScrollTable>
       )}
     </Card>
   );

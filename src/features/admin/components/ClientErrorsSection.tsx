@@ -1,6 +1,7 @@
 import { Card, Flex, Heading, Table, Text } from "@radix-ui/themes";
 import { useQuery } from "convex/react";
 import { api } from "@convex/_generated/api";
+import { ScrollTable } from "@/ui/ScrollTable";
 
 /** Errors staff hit in their browsers, as reported to /api/errors (newest first). */
 export function ClientErrorsSection() {
@@ -17,7 +18,7 @@ export function ClientErrorsSection() {
         ) : reports.length === 0 ? (
           <Text size="2" color="gray">No errors reported.</Text>
         ) : (
-          <Table.Root size="1">
+          <ScrollTable label="Application Errors" size="1">
             <Table.Header>
               <Table.Row>
                 <Table.ColumnHeaderCell>Reported</Table.ColumnHeaderCell>
@@ -36,7 +37,7 @@ export function ClientErrorsSection() {
                 </Table.Row>
               ))}
             </Table.Body>
-          </Table.Root>
+          </ScrollTable>
         )}
       </Flex>
     </Card>

@@ -3,6 +3,7 @@ import { DotsHorizontalIcon } from "@radix-ui/react-icons";
 import { useState } from "react";
 import { useMembers } from "../hooks/useMembers";
 import { CreateMemberDialog } from "./CreateMemberDialog";
+import { ScrollTable } from "@/ui/ScrollTable";
 
 const STATUS_COLOR = { active: "green", pending: "yellow" } as const;
 
@@ -20,7 +21,7 @@ export function MembersSection() {
       {members === undefined ? (
         <Text color="gray">Loading...</Text>
       ) : (
-        <Table.Root data-testid="admin.members">
+        <ScrollTable label="Members" data-testid="admin.members">
           <Table.Header>
             <Table.Row>
               <Table.ColumnHeaderCell>Name</Table.ColumnHeaderCell>
@@ -63,7 +64,7 @@ export function MembersSection() {
               </Table.Row>
             ))}
           </Table.Body>
-        </Table.Root>
+        </ScrollTable>
       )}
       <CreateMemberDialog open={creating} onOpenChange={setCreating} />
     </Card>

@@ -4,6 +4,7 @@ import { useState } from "react";
 import { ConfirmDialog } from "@/ui/ConfirmDialog";
 import { useRoles } from "../hooks/useRoles";
 import { RoleDialog, type EditableRole } from "./RoleDialog";
+import { ScrollTable } from "@/ui/ScrollTable";
 
 export type RoleListItem = EditableRole & { builtIn: boolean; assignedCount: number; editable: boolean };
 
@@ -28,7 +29,7 @@ export function RolesTab({ roles }: RolesTabProps) {
       <Flex justify="end" mb="3">
         <Button onClick={() => setEditing("new")}>Create Role</Button>
       </Flex>
-      <Table.Root data-testid="admin.roles">
+      <ScrollTable label="Roles" data-testid="admin.roles">
         <Table.Header>
           <Table.Row>
             <Table.ColumnHeaderCell>Role</Table.ColumnHeaderCell>
@@ -46,7 +47,7 @@ export function RolesTab({ roles }: RolesTabProps) {
                 <Flex direction="column">
                   <Flex gap="2" align="center">
                     <Badge color={r.color as "gray"}>{r.name}</Badge>
-                    {r.builtIn && <Text size="1" color="gray">Built-in</Text>}
+                    {r.builtIn && <Text size="1" color="gray" wrap="nowrap">Built-in</Text>}
                   </Flex>
                   <Text size="1" color="gray">{r.description}</Text>
                 </Flex>
@@ -71,7 +72,7 @@ export function RolesTab({ roles }: RolesTabProps) {
             </Table.Row>
           ))}
         </Table.Body>
-      </Table.Root>
+      </ScrollTable>
       {editing && <RoleDialog role={editing === "new" ? null : editing} onClose={() => setEditing(null)} />}
       <ConfirmDialog
         open={deleting !== null}

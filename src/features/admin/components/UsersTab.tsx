@@ -4,6 +4,7 @@ import { useState } from "react";
 import { ConfirmDialog } from "@/ui/ConfirmDialog";
 import { useUsers } from "../hooks/useUsers";
 import { UserDialog, type EditableUser, type RoleOption } from "./UserDialog";
+import { ScrollTable } from "@/ui/ScrollTable";
 
 type UsersTabProps = { roles: (RoleOption & { color: string; grantable: boolean })[] };
 
@@ -29,7 +30,7 @@ export function UsersTab({ roles }: UsersTabProps) {
       {users === undefined ? (
         <Text color="gray">Loading...</Text>
       ) : (
-        <Table.Root data-testid="admin.users">
+        <ScrollTable label="Users" data-testid="admin.users">
           <Table.Header>
             <Table.Row>
               <Table.ColumnHeaderCell>Name</Table.ColumnHeaderCell>
@@ -74,7 +75,7 @@ export function UsersTab({ roles }: UsersTabProps) {
               </Table.Row>
             ))}
           </Table.Body>
-        </Table.Root>
+        </ScrollTable>
       )}
       {editing && <UserDialog
           user={editing === "new" ? null : editing}

@@ -1,5 +1,6 @@
 import { Badge, Card, Heading, Table, Text, Link as RadixLink } from "@radix-ui/themes";
 import { Link } from "react-router-dom";
+import { ScrollTable } from "@/ui/ScrollTable";
 
 type RecentImport = { id: string; filename: string; status: string; importedRecords: number; totalRecords: number; importDate: number };
 
@@ -15,7 +16,7 @@ export function RecentImportsList({ imports }: { imports: RecentImport[] }) {
           No imports yet. <RadixLink asChild><Link to="/voters/import">Import contacts</Link></RadixLink>
         </Text>
       ) : (
-        <Table.Root size="1">
+        <ScrollTable label="Recent Imports" size="1">
           <Table.Header>
             <Table.Row>
               <Table.ColumnHeaderCell>File</Table.ColumnHeaderCell>
@@ -36,7 +37,7 @@ export function RecentImportsList({ imports }: { imports: RecentImport[] }) {
               </Table.Row>
             ))}
           </Table.Body>
-        </Table.Root>
+        </ScrollTable>
       )}
     </Card>
   );

@@ -1,5 +1,6 @@
 import { Badge, Card, Flex, Heading, Link as RadixLink, Table, Text } from "@radix-ui/themes";
 import { Link } from "react-router-dom";
+import { ScrollTable } from "@/ui/ScrollTable";
 
 type RecentVoter = { id: string; firstName: string; lastName: string; email: string | null; status: string | null; party: string | null; createdAt: number };
 
@@ -13,7 +14,7 @@ export function RecentVotersList({ title, voters, emptyText }: RecentVotersListP
       {voters.length === 0 ? (
         <Text size="2" color="gray">{emptyText}</Text>
       ) : (
-        <Table.Root size="1">
+        <ScrollTable label={title} size="1">
           <Table.Header>
             <Table.Row>
               <Table.ColumnHeaderCell>Name</Table.ColumnHeaderCell>
@@ -38,7 +39,7 @@ export function RecentVotersList({ title, voters, emptyText }: RecentVotersListP
               </Table.Row>
             ))}
           </Table.Body>
-        </Table.Root>
+        </ScrollTable>
       )}
     </Card>
   );

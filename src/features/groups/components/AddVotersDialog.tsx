@@ -8,6 +8,7 @@ import { PARTIES, VOTER_STATUSES } from "@convex/tables/voters";
 import { toast } from "@/ui/toast";
 import { useAddToGroup, type AddResult } from "../hooks/useAddToGroup";
 import { useDebounced } from "@/lib/useDebounced";
+import { ScrollTable } from "@/ui/ScrollTable";
 
 type AddVotersDialogProps = {
   open: boolean;
@@ -133,8 +134,8 @@ export function AddVotersDialog({ open, onOpenChange, groups, initialGroupId }: 
             {allMatching && <Badge color="indigo">All {total ?? ""} matching voters selected</Badge>}
             <Text size="2" color="gray">{count} selected</Text>
           </Flex>
-          <ScrollArea style={{ maxHeight: 360 }}>
-            <Table.Root size="1">
+          <ScrollArea scrollbars="vertical" style={{ maxHeight: 360 }}>
+            <ScrollTable label="Voters" size="1">
               <Table.Header>
                 <Table.Row>
                   <Table.ColumnHeaderCell />
@@ -164,7 +165,7 @@ export function AddVotersDialog({ open, onOpenChange, groups, initialGroupId }: 
                   );
                 })}
               </Table.Body>
-            </Table.Root>
+            </ScrollTable>
             {list.status === "CanLoadMore" && (
               <Flex justify="center" my="2">
                 <Button size="1" variant="soft" onClick={() => list.loadMore(50)}>Load more</Button>
@@ -173,7 +174,7 @@ export function AddVotersDialog({ open, onOpenChange, groups, initialGroupId }: 
           </ScrollArea>
           {adder.progress && (
             <Box>
-              <Progress value={adder.percent ?? undefined} />
+              <Progress aria-label="Add Voters to Group" value={adder.percent ?? undefined} />
               <Text size="1" color="gray">
                 {adder.percent !== null ? `${adder.percent}% — ` : ""}{adder.progress.done} processed
               </Text>

@@ -7,6 +7,7 @@ import type { Id } from "@convex/_generated/dataModel";
 import { usePresence } from "@/lib/presence/usePresence";
 import { PresenceAvatars } from "@/ui/PresenceAvatars";
 import { toast } from "@/ui/toast";
+import { ScrollTable } from "@/ui/ScrollTable";
 
 type GroupMembersPanelProps = {
   group: { _id: Id<"voterGroups">; name: string; memberCount: number } | null;
@@ -60,7 +61,7 @@ export function GroupMembersPanel({ group, canChange, onAddMembers }: GroupMembe
         <Text color="gray">This group has no members yet.</Text>
       ) : (
         <>
-          <Table.Root>
+          <ScrollTable label={group.name}>
             <Table.Header>
               <Table.Row>
                 <Table.ColumnHeaderCell>Name</Table.ColumnHeaderCell>
@@ -93,7 +94,7 @@ export function GroupMembersPanel({ group, canChange, onAddMembers }: GroupMembe
                 );
               })}
             </Table.Body>
-          </Table.Root>
+          </ScrollTable>
           {members.status === "CanLoadMore" && (
             <Flex justify="center" mt="3">
               <Button variant="soft" onClick={() => members.loadMore(50)}>Load more</Button>

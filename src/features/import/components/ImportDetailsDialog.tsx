@@ -11,6 +11,7 @@ import { IGNORE, targetLabel } from "@/lib/import/fields";
 import { ImportStatusBadge } from "./ImportStatusBadge";
 import { usePresence } from "@/lib/presence/usePresence";
 import { PresenceAvatars } from "@/ui/PresenceAvatars";
+import { ScrollTable } from "@/ui/ScrollTable";
 
 type ImportDetailsDialogProps = { item: ImportView; canManage: boolean; now: number; onClose(): void };
 
@@ -40,7 +41,7 @@ export function ImportDetailsDialog({ item, canManage, now, onClose }: ImportDet
         <Dialog.Description size="2" mb="3">
           {item.filename} · {new Date(item.import_date).toLocaleString()} · <ImportStatusBadge status={status} deleting={item.deleting} />
         </Dialog.Description>
-        <Grid columns="4" gap="3" mb="3">
+        <Grid columns={{ initial: "2", sm: "4" }} gap="3" mb="3">
           <Count label="Total" value={item.total_records || item.processed_records} />
           <Count label="Imported" value={item.imported_records} />
           <Count label="Duplicates" value={item.duplicate_records} />
@@ -53,7 +54,7 @@ export function ImportDetailsDialog({ item, canManage, now, onClose }: ImportDet
           {item.error_details ? ` · Error: ${item.error_details}` : ""}
         </Text>
         <Text weight="bold" size="2">Field mapping</Text>
-        <Table.Root size="1" mb="3">
+        <ScrollTable label="Field mapping" size="1" mb="3">
           <Table.Header>
             <Table.Row>
               <Table.ColumnHeaderCell>CSV Field</Table.ColumnHeaderCell>
@@ -76,7 +77,7 @@ export function ImportDetailsDialog({ item, canManage, now, onClose }: ImportDet
               </Table.Row>
             ))}
           </Table.Body>
-        </Table.Root>
+        </ScrollTable>
         <Text as="p" size="2" mb="3">
           New fields created: {item.new_fields_created.length > 0 ? item.new_fields_created.join(", ") : "none"}
         </Text>
@@ -86,7 +87,7 @@ export function ImportDetailsDialog({ item, canManage, now, onClose }: ImportDet
               <Button variant="soft" asChild><Link to={`/voters/import?resume=${item._id}`}>Resume Import</Link></Button>
             )}
           </Flex>
-          <Flex gap="3" align="center">
+          <Flex gap="3" align="center" justify="end" wrap="wrap">
             {canManage && item.status !== "deleted" && (
               <>
                 <Text as="label" size="2">

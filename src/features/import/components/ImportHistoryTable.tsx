@@ -2,13 +2,14 @@ import { Button, Table, Text } from "@radix-ui/themes";
 import type { ImportView } from "@convex/imports";
 import { displayStatus, formatDuration, successRate, successRateColor } from "@/lib/import/format";
 import { ImportStatusBadge } from "./ImportStatusBadge";
+import { ScrollTable } from "@/ui/ScrollTable";
 
 type ImportHistoryTableProps = { items: ImportView[]; now: number; onView(item: ImportView): void };
 
 /** ID, filename, date, imported/total with failed count, success rate, duration, status, View Details. */
 export function ImportHistoryTable({ items, now, onView }: ImportHistoryTableProps) {
   return (
-    <Table.Root variant="surface" data-testid="importHistory.table">
+    <ScrollTable label="Import History" variant="surface" data-testid="importHistory.table">
       <Table.Header>
         <Table.Row>
           <Table.ColumnHeaderCell>ID</Table.ColumnHeaderCell>
@@ -46,6 +47,6 @@ export function ImportHistoryTable({ items, now, onView }: ImportHistoryTablePro
           );
         })}
       </Table.Body>
-    </Table.Root>
+    </ScrollTable>
   );
 }

@@ -7,6 +7,7 @@ import { MISSING_REQUIRED, validateMapping, type MappingValidation } from "@/lib
 import { toast } from "@/ui/toast";
 import { FieldDialog } from "./FieldDialog";
 import { TargetSelect } from "./TargetSelect";
+import { ScrollTable } from "@/ui/ScrollTable";
 
 type MappingStepProps = {
   fileName: string;
@@ -121,7 +122,7 @@ export function MappingStep(p: MappingStepProps) {
         </Callout.Root>
       )}
 
-      <Table.Root variant="surface" data-testid="import.mapping">
+      <ScrollTable label="Map Fields" variant="surface" data-testid="import.mapping">
         <Table.Header>
           <Table.Row>
             <Table.ColumnHeaderCell>CSV Column</Table.ColumnHeaderCell>
@@ -168,7 +169,7 @@ export function MappingStep(p: MappingStepProps) {
             );
           })}
         </Table.Body>
-      </Table.Root>
+      </ScrollTable>
 
       {dialog && (
         <FieldDialog

@@ -4,6 +4,7 @@ import { useState } from "react";
 import { Link, useNavigate } from "react-router-dom";
 import { api } from "@convex/_generated/api";
 import type { ImportId } from "@/lib/import/runner";
+import { ScrollTable } from "@/ui/ScrollTable";
 
 type Kind = "total" | "imported" | "duplicate" | "error";
 type SummaryStepProps = { importId: ImportId; onImportAnother(): void };
@@ -40,7 +41,7 @@ export function SummaryStep({ importId, onImportAnother }: SummaryStepProps) {
           {doc ? `${doc.processed_records.toLocaleString()} rows read: ${doc.imported_records} imported, ${doc.duplicate_records} duplicates, ${doc.failed_records} errors.` : ""}
         </Text>
       )}
-      <Flex gap="3">
+      <Flex gap="3" wrap="wrap" align="center">
         <Button variant="soft" onClick={onImportAnother}>Import Another File</Button>
         <Button onClick={() => navigate("/voters")}>View Imported Contacts</Button>
         <Button variant="ghost" asChild>
@@ -57,7 +58,7 @@ function OutcomeTable({ importId, kind }: { importId: ImportId; kind: "imported"
   return (
     <Card>
       <Heading size="3" mb="2">{title}{rows && rows.length === 200 ? " (first 200)" : ""}</Heading>
-      <Table.Root size="1" data-testid={`import.outcomes.${kind}`}>
+      <ScrollTable label={title} size="1" data-testid={`import.outcomes.${kind}`}>
         <Table.Header>
           <Table.Row>
             <Table.ColumnHeaderCell>Row</Table.ColumnHeaderCell>
@@ -93,7 +94,7 @@ function OutcomeTable({ importId, kind }: { importId: ImportId; kind: "imported"
             </Table.Row>
           )}
         </Table.Body>
-      </Table.Root>
+      </ScrollTable>
     </Card>
   );
 }

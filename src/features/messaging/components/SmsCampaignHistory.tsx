@@ -1,4 +1,5 @@
 import { Badge, Card, Flex, Heading, Table, Text } from "@radix-ui/themes";
+import { ScrollTable } from "@/ui/ScrollTable";
 
 type SmsCampaignRow = { id: string; name: string; description: string | null; status: string; createdAt: number };
 
@@ -16,7 +17,7 @@ export function SmsCampaignHistory({ campaigns }: { campaigns: SmsCampaignRow[] 
   return (
     <Card size="3">
       <Heading size="4" mb="3">Campaign History</Heading>
-      <Table.Root data-testid="sms.history">
+      <ScrollTable label="Campaign History" data-testid="sms.history">
         <Table.Header>
           <Table.Row>
             <Table.ColumnHeaderCell>Campaign</Table.ColumnHeaderCell>
@@ -47,7 +48,7 @@ export function SmsCampaignHistory({ campaigns }: { campaigns: SmsCampaignRow[] 
             </Table.Row>
           ))}
         </Table.Body>
-      </Table.Root>
+      </ScrollTable>
     </Card>
   );
 }

@@ -5,8 +5,11 @@ import type { Doc } from "@convex/_generated/dataModel";
 import { FrequencyBadge } from "./FrequencyBadge";
 import { PartyBadge } from "./PartyBadge";
 import { StatusBadge } from "./StatusBadge";
+import { ScrollTable } from "@/ui/ScrollTable";
 
 type VoterTableProps = {
+  /** What the list is called in the current mode ("Voters", "Contacts"). */
+  label: string;
   voters: Doc<"voters">[];
   petitionMode: boolean;
   canEdit: boolean;
@@ -14,10 +17,10 @@ type VoterTableProps = {
   onDelete(voter: Doc<"voters">): void;
 };
 
-export function VoterTable({ voters, petitionMode, canEdit, canDelete, onDelete }: VoterTableProps) {
+export function VoterTable({ label, voters, petitionMode, canEdit, canDelete, onDelete }: VoterTableProps) {
   const navigate = useNavigate();
   return (
-    <Table.Root variant="surface" data-testid="voters.table">
+    <ScrollTable label={label} variant="surface" data-testid="voters.table">
       <Table.Header>
         <Table.Row>
           <Table.ColumnHeaderCell>Name</Table.ColumnHeaderCell>
@@ -65,6 +68,6 @@ export function VoterTable({ voters, petitionMode, canEdit, canDelete, onDelete 
           );
         })}
       </Table.Body>
-    </Table.Root>
+    </ScrollTable>
   );
 }
