@@ -30,14 +30,15 @@ export function UserMenu() {
         <Button variant="ghost" color="gray" data-testid="shell.userMenu">
           <Flex align="center" gap="2">
             <Avatar size="2" radius="full" fallback={display.slice(0, 1).toUpperCase()} />
-            <Flex direction="column" align="start">
+            {/* on a phone only the avatar shows; the name, organisation and role stay the button's name */}
+            <Flex direction="column" align="start" className="shell-narrow-hidden">
               <Text size="2" weight="medium">{display}</Text>
               <Text size="1" color="gray">{me.org.name}</Text>
             </Flex>
             {impersonated ? (
               <Badge color="orange">Viewing as {impersonated.name}</Badge>
             ) : (
-              active && <Badge color={active.color}>{active.name}</Badge>
+              active && <Badge color={active.color} className="shell-narrow-hidden">{active.name}</Badge>
             )}
           </Flex>
         </Button>
