@@ -39,7 +39,7 @@ export function LandingPage() {
       <LandingNav onLogin={() => open("login")} onRegister={() => open("register")} />
       <Box id="home" px="5" py="9" style={{ background: "linear-gradient(180deg, var(--accent-a3), transparent)", scrollMarginTop: 64 }}>
         <Flex direction="column" align="center" gap="4" style={{ maxWidth: 820, margin: "0 auto" }}>
-          <Heading size="9" align="center">Organise every voter. Reach every supporter.</Heading>
+          <Heading size={{ initial: "8", sm: "9" }} align="center">Organise every voter. Reach every supporter.</Heading>
           <Text size="5" color="gray" align="center">
             Precinct is the real-time campaign and voter-relationship platform for campaign staff, volunteers and organisation administrators.
           </Text>
@@ -51,7 +51,7 @@ export function LandingPage() {
       </Box>
 
       <Box id="features" px="5" py="9" style={{ scrollMarginTop: 64 }}>
-        <Heading size="8" align="center" mb="2">Everything your campaign needs</Heading>
+        <Heading size={{ initial: "7", sm: "8" }} align="center" mb="2">Everything your campaign needs</Heading>
         <Text as="p" color="gray" align="center" mb="6">Six tools, one live workspace for your whole team.</Text>
         <Grid columns={{ initial: "1", sm: "2", md: "3" }} gap="4" style={{ maxWidth: 1080, margin: "0 auto" }}>
           {FEATURES.map((f, i) => {
@@ -70,7 +70,7 @@ export function LandingPage() {
       </Box>
 
       <Box px="5" py="9" style={{ background: "var(--gray-a2)" }}>
-        <Heading size="8" align="center" mb="6">Up and running in three steps</Heading>
+        <Heading size={{ initial: "7", sm: "8" }} align="center" mb="6">Up and running in three steps</Heading>
         <Grid columns={{ initial: "1", md: "3" }} gap="5" style={{ maxWidth: 1080, margin: "0 auto" }}>
           {STEPS.map((s, i) => (
             <Flex key={s.title} direction="column" gap="2" align="center">

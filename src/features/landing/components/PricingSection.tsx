@@ -9,7 +9,7 @@ export function PricingSection({ onChoose }: PricingSectionProps) {
   return (
     <Box id="pricing" py="9" px="5" style={{ scrollMarginTop: 64 }}>
       <Flex direction="column" align="center" gap="2" mb="6">
-        <Heading size="8" align="center">Simple, transparent pricing</Heading>
+        <Heading size={{ initial: "7", sm: "8" }} align="center">Simple, transparent pricing</Heading>
         <Text color="gray" align="center">Plans per month. Pay only for what you send beyond your plan.</Text>
       </Flex>
       <Grid columns={{ initial: "1", md: "3" }} gap="5" style={{ maxWidth: 1080, margin: "0 auto" }}>
