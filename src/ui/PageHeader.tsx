@@ -17,7 +17,7 @@ export function PageHeader({ title, description, breadcrumbs, actions }: PageHea
   return (
     <Box mb="5">
       {breadcrumbs && breadcrumbs.length > 0 && (
-        <Flex asChild align="center" gap="1" mb="2">
+        <Flex asChild align="center" gap="1" mb="2" wrap="wrap">
           <nav aria-label="Breadcrumb">
             {breadcrumbs.map((c, i) => (
               <Fragment key={`${c.label}-${i}`}>

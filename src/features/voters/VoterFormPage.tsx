@@ -192,8 +192,8 @@ export function VoterFormPage() {
           </Card>
           <CustomFieldsPanel defs={customDefs} canManage={can("voters.manage")} onAdd={() => setAddFieldOpen(true)} />
           <Card>
-            <Heading size="3" as="h2" mb="2">Save Progress</Heading>
-            <Progress value={defs.length ? (filled / defs.length) * 100 : 0} />
+            <Heading size="3" as="h2" mb="2" id="voter-form-progress">Save Progress</Heading>
+            <Progress aria-labelledby="voter-form-progress" value={defs.length ? (filled / defs.length) * 100 : 0} />
             <Text size="1" color="gray">{filled} of {defs.length} fields filled</Text>
           </Card>
         </Flex>

@@ -90,7 +90,7 @@ export function RoleDialog({ role, onClose }: RoleDialogProps) {
           </Flex>
           <Flex direction="column" gap="1">
             <Text size="2" weight="medium">Permissions</Text>
-            <Grid columns="2" gap="1">
+            <Grid columns={{ initial: "1", xs: "2" }} gap="1">
               {offered.map((p) => (
                 <Text as="label" size="2" key={p}>
                   <Flex gap="1" align="center">

@@ -25,14 +25,14 @@ export function ProgressPanel({ importId, onCancel }: ProgressPanelProps) {
   return (
     <Card size="3" data-testid="import.progress">
       <Flex direction="column" gap="3">
-        <Flex justify="between" align="center">
+        <Flex justify="between" align="center" wrap="wrap" gap="3">
           <Flex direction="column" gap="1">
-            <Text size="4" weight="bold">Importing{doc ? ` ${doc.filename}` : "…"}</Text>
+            <Text size="4" weight="bold" id="import-progress-title">Importing{doc ? ` ${doc.filename}` : "…"}</Text>
             <PresenceAvatars people={presence.others} label="watching" />
           </Flex>
           <Button color="red" variant="soft" onClick={onCancel}>Cancel Import</Button>
         </Flex>
-        <Progress value={fig?.fraction !== null && fig?.fraction !== undefined ? fig.fraction * 100 : undefined} size="3" />
+        <Progress aria-labelledby="import-progress-title" value={fig?.fraction !== null && fig?.fraction !== undefined ? fig.fraction * 100 : undefined} size="3" />
         <Grid columns={{ initial: "2", sm: "5" }} gap="3">
           <Figure label="Rows processed" value={doc ? doc.processed_records.toLocaleString() : "0"} />
           <Figure label="Imported" value={doc ? doc.imported_records.toLocaleString() : "0"} />
