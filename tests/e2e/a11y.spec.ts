@@ -1,0 +1,246 @@
+/**
+ * The product standard on every screen: "usable at 390 px width as well as on a desktop, and passes
+ * axe-core with no serious or critical violation". Each screen (and the main dialogs) is opened at
+ * 1400×900, checked with axe, then narrowed to 390×844 and checked with axe and for horizontal
+ * overflow. Problems are gathered over all screens and reported together.
+ */
+import { api } from "../../convex/_generated/api";
+import type { Id } from "../../convex/_generated/dataModel";
+import { DESKTOP, PHONE, screenProblems } from "./a11y";
+import { expect, test, type Page, type Shot } from "./fixtures";
+import { AppShell } from "./pages/AppShell";
+import { ForgotPasswordPage } from "./pages/ForgotPasswordPage";
+import { GroupsPage } from "./pages/GroupsPage";
+import { ImportPage } from "./pages/ImportPage";
+import { VoterFormPage } from "./pages/VoterFormPage";
+import { apiClientAs, uniqueEmail, type Mailbox } from "./support";
+
+const CSV = ["First Name,Last Name,Email,Party", "Ann,Lee,ann@example.org,DEM", "Bo,Ray,bo@example.org,REP", ""].join("\r\n");
+
+/** Checks screens at both widths on one page and keeps every problem for the end. */
+class Audit {
+  private readonly failures: string[] = [];
+  private readonly checked: string[] = [];
+
+  constructor(
+    private readonly page: Page,
+    private readonly shot: Shot,
+  ) {}
+
+  /** `open` shows the screen at desktop width and waits for its content; the screen is then checked at both widths. */
+  async screen(name: string, open: () => Promise<void>) {
+    await this.page.setViewportSize(DESKTOP);
+    await open();
+    await this.here(name);
+  }
+
+  /** Checks what is on the page now (an open dialog, say) at desktop width, then at phone width. */
+  async here(name: string, sizes = [DESKTOP, PHONE]) {
+    for (const size of sizes) {
+      await this.page.setViewportSize(size);
+      const problems = await screenProblems(this.page);
+      this.checked.push(`${name} @${size.width}`);
+      if (size === PHONE) await this.shot(`a11y-${name.toLowerCase().replace(/[^a-z0-9]+/g, "-")}-390`, { page: this.page });
+      if (problems.length) this.failures.push(`■ ${name} at ${size.width}px\n    ${problems.join("\n    ")}`);
+    }
+    await this.page.setViewportSize(DESKTOP);
+  }
+
+  /** Opens a route and waits for its main heading (and for no "Loading..." left). */
+  async route(name: string, url: string, heading: string | RegExp, extraReady?: () => Promise<void>) {
+    await this.screen(name, async () => {
+      await this.page.goto(url);
+      await expect(this.page.getByRole("heading", { name: heading }).first()).toBeVisible({ timeout: 15_000 });
+      await expect(this.page.getByText(/^Loading/)).toHaveCount(0);
+      await extraReady?.();
+    });
+  }
+
+  expectClean() {
+    expect(this.checked.length, "screens checked").toBeGreaterThan(0);
+    expect(this.failures.length, `\n${this.failures.join("\n\n")}\n`).toBe(0);
+  }
+}
+
+async function linkFrom(mailbox: Mailbox, to: string, kind: string): Promise<string> {
+  const [mail] = await mailbox.read(to, { kind });
+  expect(mail, `${kind} email to ${to}`).toBeTruthy();
+  return mailbox.firstLink(mail);
+}
+
+test.use({ reducedMotion: "reduce" });
+
+test("public screens pass axe and fit 390 px", async ({ page, account, mailbox, openOtherBrowser, shot }) => {
+  test.setTimeout(180_000);
+  // A real invitation and a real reset link, so their forms (not only their error states) are checked.
+  const client = await apiClientAs(page);
+  const invitee = uniqueEmail("invitee");
+  await client.mutation(api.members.invite, { firstName: "Ivy", lastName: "Invitee", email: invitee, role: "volunteer" });
+  const invitationLink = await linkFrom(mailbox, invitee, "invitation");
+
+  const visitor = await openOtherBrowser();
+  await visitor.emulateMedia({ reducedMotion: "reduce" });
+  const audit = new Audit(visitor, shot);
+  const forgot = new ForgotPasswordPage(visitor);
+
+  await audit.route("landing", "/", /Organise every voter/);
+  await audit.route("404 (unknown address, sent to the landing page)", "/no-such-page", /Organise every voter/);
+  await audit.screen("login dialog", async () => {
+    await visitor.goto("/?login=true");
+    await expect(visitor.getByRole("dialog")).toBeVisible();
+  });
+  await audit.route("register", "/register", "Create your account");
+  await audit.route("forgot password", "/forgot-password", "Forgot your password?");
+  await audit.screen("forgot password, link sent", async () => {
+    await forgot.requestReset(account.email);
+    await expect(forgot.sentTo(account.email)).toBeVisible();
+  });
+  const resetLink = await linkFrom(mailbox, account.email, "password_reset");
+  await audit.route("reset password", resetLink, "Reset your password", async () => {
+    await expect(visitor.getByLabel("New Password", { exact: true })).toBeVisible();
+  });
+  await audit.route("reset password, invalid link", "/reset-password?email=x%40example.org&code=nope", "Reset your password", async () => {
+    await expect(visitor.getByRole("link", { name: "Request a new reset link" })).toBeVisible();
+  });
+  await audit.route("accept invitation", invitationLink, "Accept Invitation");
+  await audit.screen("accept invitation, invalid link", async () => {
+    await visitor.goto("/accept-invitation?id=nope&token=nope");
+    await expect(visitor.getByText("The invitation link is invalid or has expired.")).toBeVisible();
+  });
+  await audit.route("public form placeholder", "/embed/form/f1", "Forms");
+  await audit.screen("demo mailbox", async () => {
+    await visitor.goto(`/dev/mailbox#key=${process.env.DEV_MAILBOX_KEY}`);
+    await expect(visitor.getByText(invitee).first()).toBeVisible();
+  });
+
+  audit.expectClean();
+});
+
+test("signed-in screens and dialogs pass axe and fit 390 px", async ({ page, account: _account, shot }) => {
+  test.setTimeout(300_000);
+  await page.emulateMedia({ reducedMotion: "reduce" });
+  const audit = new Audit(page, shot);
+  const form = new VoterFormPage(page);
+  const groups = new GroupsPage(page);
+  const wizard = new ImportPage(page);
+
+  // the minimum data: an import (two voters, a history row), a voter made in the form, a group with a member
+  await wizard.goto();
+  await wizard.upload({ name: "contacts.csv", mimeType: "text/csv", buffer: Buffer.from(CSV) });
+  await expect(wizard.mappedColumn("First Name")).toBeVisible();
+  await audit.here("import, column mapping");
+  await wizard.startImport();
+  await expect(wizard.summaryCard("Successfully Imported", 2)).toBeVisible({ timeout: 20_000 });
+  await audit.here("import, summary");
+  const voterId = await form.create({ firstName: "Ada", lastName: "Lovelace", email: "ada@example.org", city: "Springfield", party: "Democrat" });
+  const client = await apiClientAs(page);
+  const groupId = await client.mutation(api.groups.create, { name: "Canvassers", description: "Saturday crew" });
+  await client.mutation(api.groups.addMember, { groupId, voterId: voterId as Id<"voters"> });
+
+  await audit.route("dashboard", "/dashboard", "Campaign Dashboard");
+  // on a phone the sidebar's menu opens from the header, and closes on the way to a page
+  await page.setViewportSize(PHONE);
+  await expect(page.getByRole("complementary", { name: "Main navigation" })).toBeHidden();
+  await page.getByRole("button", { name: "Main navigation" }).click();
+  const menu = page.getByRole("dialog", { name: "Main navigation" });
+  await expect(menu.getByRole("link", { name: "Voter Groups" })).toBeVisible();
+  await audit.here("navigation menu", [PHONE]);
+  await page.setViewportSize(PHONE);
+  await menu.getByRole("link", { name: "Voter Groups" }).click();
+  await expect(page).toHaveURL(/\/voter-groups$/);
+  await expect(menu).toBeHidden();
+  await audit.screen("crash screen", async () => {
+    await page.goto("/dashboard?crash=1");
+    await expect(page.getByRole("heading", { name: "Application Error" })).toBeVisible();
+  });
+  await audit.route("voters list", "/voters", "Voters", async () => {
+    await expect(page.getByTestId("voters.table").getByRole("row")).toHaveCount(4);
+  });
+  await audit.route("voter detail", `/voters/${voterId}`, "Ada Lovelace");
+  await audit.route("voter not found", "/voters/doesnotexist", "Voter Not Found");
+  await audit.route("new voter", "/voters/new", "Add Voter");
+  await audit.route("edit voter", `/voters/${voterId}/edit`, "Edit Ada Lovelace", async () => {
+    await expect(form.firstName).toHaveValue("Ada");
+  });
+  await form.openAddField();
+  await expect(form.fieldDialog).toBeVisible();
+  await audit.here("add custom field dialog");
+
+  await audit.screen("voter groups, group selected", async () => {
+    await groups.goto();
+    await groups.openGroup("Canvassers");
+    await expect(groups.members.getByText("Ada Lovelace")).toBeVisible();
+  });
+  await groups.openCreateGroup();
+  await expect(groups.dialog).toBeVisible();
+  await audit.here("create group dialog");
+  await page.keyboard.press("Escape");
+  await page.getByRole("button", { name: "Add Voters to Group" }).click();
+  await expect(groups.dialog.getByText("Ada Lovelace")).toBeVisible();
+  await audit.here("add voters to group dialog");
+
+  await audit.route("import", "/voters/import", "Import Contacts");
+  await audit.route("import history", "/voters/import-history", "Import History", async () => {
+    await expect(page.getByTestId("importHistory.table").getByRole("rowheader", { name: "contacts.csv" })).toBeVisible();
+  });
+  await page.getByRole("button", { name: "View Details of contacts.csv" }).click();
+  await expect(page.getByRole("dialog", { name: "Import Details" })).toBeVisible();
+  await audit.here("import details dialog");
+  await audit.route("debug import", "/voters/debug-import", "Debug Import Deletion");
+
+  await audit.route("profile", "/profile", "Profile");
+  await audit.route("SMS center", "/campaigns/sms", "SMS Center");
+  await audit.route("account settings", "/account-settings", "Account Settings", async () => {
+    await expect(page.getByTestId("admin.members")).toBeVisible();
+  });
+  await page.getByRole("button", { name: "Create New Member" }).click();
+  await expect(page.getByRole("dialog")).toBeVisible();
+  await audit.here("invite member dialog");
+  await audit.route("subscription & billing", "/subscription", "Subscription & Billing");
+  await audit.route("users & roles, users", "/user-role-management", "Users & Roles", async () => {
+    await expect(page.getByTestId("admin.users")).toBeVisible();
+  });
+  await page.getByRole("button", { name: "Create User" }).click();
+  await expect(page.getByRole("dialog")).toBeVisible();
+  await audit.here("create user dialog");
+  await audit.screen("users & roles, roles", async () => {
+    await page.goto("/user-role-management");
+    await page.getByRole("tab", { name: "Roles" }).click();
+    await expect(page.getByTestId("admin.roles")).toBeVisible();
+  });
+  await page.getByRole("button", { name: "Create Role" }).click();
+  await expect(page.getByRole("dialog")).toBeVisible();
+  await audit.here("role dialog");
+
+  await audit.route("settings", "/settings", "Settings");
+  await audit.route("roadmap", "/roadmap", "Roadmap");
+  await audit.route("districts", "/districts", "Districts");
+  await audit.route("walk lists", "/walk-lists", "Walk Lists");
+  await audit.route("polls & surveys", "/polls-surveys", "Polls & Surveys");
+  for (const [url, name] of [
+    ["/email", "Email Blasts"],
+    ["/test-email-templates", "Email Templates"],
+    ["/form-builder", "Form Builder"],
+    ["/form-submissions", "Form Submissions"],
+    ["/signs-map", "Signs Map"],
+    ["/signature-verification", "Signature Verification"],
+    ["/cta-creator", "CTA Creator"],
+    ["/cta-database", "CTA Database"],
+    ["/survey-maker", "Survey Maker"],
+  ]) {
+    await audit.route(`later release: ${name}`, url, name);
+  }
+
+  // the other modes' dashboards and menus
+  const shell = new AppShell(page);
+  for (const mode of ["Petition", "Relationship"] as const) {
+    await audit.screen(`${mode.toLowerCase()} dashboard`, async () => {
+      await page.goto("/dashboard");
+      await shell.switchMode(mode);
+      await expect(page.getByRole("heading", { name: `${mode} Dashboard` })).toBeVisible();
+    });
+  }
+  await shell.switchMode("Campaign");
+
+  audit.expectClean();
+});
