@@ -6,6 +6,7 @@ import { coreTables } from "./tables/core";
 import { importTables } from "./tables/imports";
 import { securityTables } from "./tables/security";
 import { voterTables } from "./tables/voters";
+import { yjsTables } from "./tables/yjs";
 
 export default defineSchema({
   ...authTables,
@@ -15,4 +16,5 @@ export default defineSchema({
   ...importTables,
   ...securityTables,
   ...collabTables,
+  ...yjsTables,
 });

@@ -49,6 +49,7 @@ import type * as model_rooms from "../model/rooms.js";
 import type * as model_strings from "../model/strings.js";
 import type * as model_viewer from "../model/viewer.js";
 import type * as model_voters from "../model/voters.js";
+import type * as model_yjs from "../model/yjs.js";
 import type * as payments from "../payments.js";
 import type * as presence from "../presence.js";
 import type * as seed from "../seed.js";
@@ -59,10 +60,12 @@ import type * as tables_core from "../tables/core.js";
 import type * as tables_imports from "../tables/imports.js";
 import type * as tables_security from "../tables/security.js";
 import type * as tables_voters from "../tables/voters.js";
+import type * as tables_yjs from "../tables/yjs.js";
 import type * as users from "../users.js";
 import type * as viewer from "../viewer.js";
 import type * as voterEmails from "../voterEmails.js";
 import type * as voters from "../voters.js";
+import type * as yjs from "../yjs.js";
 
 /**
  * A utility for referencing Convex functions in your app's API.
@@ -109,6 +112,7 @@ declare const fullApi: ApiFromModules<{
   "model/strings": typeof model_strings;
   "model/viewer": typeof model_viewer;
   "model/voters": typeof model_voters;
+  "model/yjs": typeof model_yjs;
   payments: typeof payments;
   presence: typeof presence;
   seed: typeof seed;
@@ -119,10 +123,12 @@ declare const fullApi: ApiFromModules<{
   "tables/imports": typeof tables_imports;
   "tables/security": typeof tables_security;
   "tables/voters": typeof tables_voters;
+  "tables/yjs": typeof tables_yjs;
   users: typeof users;
   viewer: typeof viewer;
   voterEmails: typeof voterEmails;
   voters: typeof voters;
+  yjs: typeof yjs;
 }>;
 export declare const api: FilterApi<
   typeof fullApi,
