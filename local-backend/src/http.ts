@@ -29,6 +29,7 @@ import { pipeline } from "node:stream/promises";
 import type { Engine, FunctionKind, FunctionOutcome, UserIdentity } from "./engine-api.js";
 import { AuthVerificationError } from "./auth.js";
 import { unverifiedIdentity } from "./identity-error.js";
+import { clientErrorMessage, newRequestId } from "./outcome.js";
 import type { CallerResolver } from "./net-caller.js";
 import {
   MAX_ARGS_BYTES,
@@ -238,7 +239,8 @@ function outcomeResponse(res: ServerResponse, outcome: FunctionOutcome): void {
   } else {
     sendJson(res, STATUS_CODE_UDF_FAILED, {
       status: "error",
-      errorMessage: outcome.errorMessage,
+      // as Convex answers: "[Request ID: …] Server Error" and the error with the user's frames
+      errorMessage: clientErrorMessage(outcome, newRequestId()),
       ...(outcome.errorData !== undefined ? { errorData: outcome.errorData } : {}),
       logLines: outcome.logLines,
     });

@@ -79,6 +79,13 @@ describe("error shape", () => {
     raw.close();
   });
 
+  it("over HTTP (ConvexHttpClient) the same shape: request id, Uncaught, the user's frame", async () => {
+    const http = new ConvexHttpClient(backend.cloudUrl, { logger: false });
+    const e = await failure(http.mutation(anyApi.fidelityA.throwError, {}));
+    expect(e.message).toMatch(/^\[Request ID: [0-9a-f]{16}\] Server Error\nUncaught Error: boom\n {4}at handler \(\.\.\/convex\/fidelityA\.ts:17:11\)\n$/);
+    expect(e.message).not.toContain(REPO_ROOT);
+  });
+
   it("function not found names the path without :default", async () => {
     const http = new ConvexHttpClient(backend.cloudUrl, { logger: false });
     const e = await failure(http.query(anyApi.nothingHere.default, {}));
