@@ -40,7 +40,7 @@ class Audit {
       await this.page.setViewportSize(size);
       const problems = await screenProblems(this.page);
       this.checked.push(`${name} @${size.width}`);
-      if (size === PHONE) await this.shot(`a11y-${name.toLowerCase().replace(/[^a-z0-9]+/g, "-")}-390`, { page: this.page });
+      await this.shot(`a11y-${name.toLowerCase().replace(/[^a-z0-9]+/g, "-")}-${size.width}`, { page: this.page });
       if (problems.length) this.failures.push(`■ ${name} at ${size.width}px\n    ${problems.join("\n    ")}`);
     }
     await this.page.setViewportSize(DESKTOP);

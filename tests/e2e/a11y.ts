@@ -11,7 +11,8 @@ export const PHONE = { width: 390, height: 844 };
 export const WIDTHS = [DESKTOP, PHONE] as const;
 
 const TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
-const BLOCKING = new Set(["serious", "critical"]);
+/** The impacts that fail a screen; A11Y_IMPACTS=minor,moderate,serious,critical lists the lesser ones too. */
+const BLOCKING = new Set((process.env.A11Y_IMPACTS ?? "serious,critical").split(","));
 
 /** Waits until no CSS animation or transition runs (a dialog fading in is measured at its final colours). */
 async function settle(page: Page) {
