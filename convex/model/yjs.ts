@@ -34,7 +34,10 @@ type WriteCtx = { db: Writer; scheduler: Scheduler };
 
 /** A client session gone this long is forgotten (its acknowledgement no longer matters). */
 export const YJS_FORGET_CLIENT_MS = 24 * 60 * 60 * 1000;
-/** Old updates one compaction step may read to delete them (the rest: the next step). */
+/**
+ * Old updates one compaction step may read to delete them (the rest: the next step); a step also
+ * deletes at most YJS_COMPACT_MAX_UPDATES, within Convex's writes and index ranges per transaction.
+ */
 const DELETE_BUDGET_BYTES = YJS_COMPACT_MAX_BYTES;
 const MAX_SESSION_ID_LENGTH = 64;
 
@@ -275,7 +278,7 @@ export async function compactStep(ctx: WriteCtx, docRef: Id<"yDocs">): Promise<C
       .query("yUpdates")
       .withIndex("by_doc_seq", (q) => q.eq("docRef", doc._id).gt("seq", deletedThrough).lte("seq", Math.min(deleteTo, doc.snapshotSeq)));
     for await (const u of kept) {
-      if (bytes > 0 && bytes + u.data.byteLength > DELETE_BUDGET_BYTES) {
+      if (deleted >= YJS_COMPACT_MAX_UPDATES || (bytes > 0 && bytes + u.data.byteLength > DELETE_BUDGET_BYTES)) {
         budgetLeft = false;
         break;
       }
@@ -289,6 +292,10 @@ export async function compactStep(ctx: WriteCtx, docRef: Id<"yDocs">): Promise<C
       // then the ones this step folded (already read)
       for (const u of folded) {
         if (u.seq > deleteTo) break;
+        if (deleted >= YJS_COMPACT_MAX_UPDATES) {
+          budgetLeft = false;
+          break;
+        }
         await ctx.db.delete(u._id);
         deletedThrough = u.seq;
         deleted += 1;

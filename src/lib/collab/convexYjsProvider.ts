@@ -6,7 +6,8 @@
  *   applied). Each result is applied to the document with the provider as origin (so it is not
  *   pushed back and a `Y.UndoManager` tracking local origins ignores it), then the subscription
  *   moves to the new cursor: the server only ever sends what this client has not seen.
- * - Sending: local updates are merged over `batchMs` and pushed in order, one at a time, each
+ * - Sending: a lone local update goes out at once; updates following it within `batchMs` (or
+ *   while a push is in flight) are merged. Pushes go in order, one at a time, each
  *   with a per-session number the server dedupes, and retried until stored. While the connection
  *   is down they wait (the Convex client resends in-flight mutations when it reconnects) and the
  *   edits stay in the document (and in IndexedDB through y-indexeddb, see useCollaborativeDoc).
@@ -82,6 +83,7 @@ export class ConvexYjsProvider {
   private ackTimer: ReturnType<typeof setTimeout> | null = null;
   private keepAlive: ReturnType<typeof setInterval> | null = null;
   private lastAckAt = 0;
+  private lastCutAt = 0;
   private ackedCursor = -1;
   private connected = false;
   private hasConnected = false;
@@ -238,7 +240,11 @@ export class ConvexYjsProvider {
     // during the first load, the diff against the server's content covers local edits
     if (!this.synced) return;
     this.queue.push(update);
-    this.batchTimer ??= setTimeout(() => this.cutBatch(), this.batchMs);
+    if (this.batchTimer) return;
+    // a lone edit goes out at once (after the current task, so one burst is one push); edits
+    // following within batchMs of the last push, or while one is in flight, are merged
+    const wait = this.pushing ? this.batchMs : Math.max(0, this.lastCutAt + this.batchMs - Date.now());
+    this.batchTimer = setTimeout(() => this.cutBatch(), wait);
   };
 
   /** Turns the queued local updates into numbered pushes (merged when they fit in one). */
@@ -246,6 +252,7 @@ export class ConvexYjsProvider {
     if (this.batchTimer) clearTimeout(this.batchTimer);
     this.batchTimer = null;
     if (this.queue.length === 0 || this.destroyed) return;
+    this.lastCutAt = Date.now();
     const queued = this.queue;
     this.queue = [];
     const merged = queued.length === 1 ? queued[0] : Y.mergeUpdates(queued);
