@@ -14,7 +14,6 @@ import os from "node:os";
 import { convexToJson, jsonToConvex } from "convex/values";
 import * as Y from "yjs";
 import { api } from "../convex/_generated/api";
-import type { Id } from "../convex/_generated/dataModel";
 import { ConvexYjsProvider } from "../src/lib/collab/convexYjsProvider";
 import { startAppBackend, type AppBackend, type AppMember } from "../tests/lib/collab/appBackend";
 import { formatTransactionStats } from "./txStats";
@@ -179,7 +178,7 @@ async function compactionPhase(members: AppMember[] | null) {
     type Step = { snapshotBytes: number; snapshotSeq: number; deletedThrough: number; next: string } | null;
     let last: Step = null;
     for (;;) {
-      const r = await app.backend.engine.runMutation({ path: "yjs:compact", args: convexToJson({ docRef: docRef as Id<"yDocs"> }), identity: null, internal: true });
+      const r = await app.backend.engine.runMutation({ path: "yjs:compact", args: convexToJson({ docRef: docRef }), identity: null, internal: true });
       if (r.outcome.status !== "success") throw new Error(`compact: ${r.outcome.errorMessage}`);
       steps += 1;
       last = jsonToConvex(r.outcome.value) as Step;
