@@ -186,7 +186,22 @@ export async function ack(db: Writer, viewer: Pick<Viewer, "userId" | "orgId">, 
   const client = await findClient(db, docId, sessionId);
   if (client && client.userId !== viewer.userId) throw appError("FORBIDDEN");
   if (client) await db.patch(client._id, { ackSeq: seq, lastSeen: now });
-  else await db.insert("yClients", { orgId: viewer.orgId, docId, sessionId, userId: viewer.userId, ackSeq: seq, lastSeen: now, lastClientSeq: 0, lastPushSeq: 0 });
+  else {
+    await db.insert("yClients", { orgId: viewer.orgId, docId, sessionId, userId: viewer.userId, ackSeq: seq, lastSeen: now, lastClientSeq: 0, lastPushSeq: 0 });
+    await forgetGoneClients(db, docId, now, 10);
+  }
+}
+
+/**
+ * Deletes up to `limit` sessions of the document not heard from for YJS_FORGET_CLIENT_MS. Run when
+ * a session joins and by compaction, so a document opened in many tabs over time keeps few rows.
+ */
+async function forgetGoneClients(db: Writer, docId: string, now: number, limit: number) {
+  const gone = await db
+    .query("yClients")
+    .withIndex("by_doc_seen", (q) => q.eq("docId", docId).lt("lastSeen", now - YJS_FORGET_CLIENT_MS))
+    .take(limit);
+  for (const c of gone) await db.delete(c._id);
 }
 
 /**
@@ -303,12 +318,7 @@ export async function compactStep(ctx: WriteCtx, docRef: Id<"yDocs">): Promise<C
     }
   }
 
-  // Forget sessions long gone (a few per step).
-  const gone = await ctx.db
-    .query("yClients")
-    .withIndex("by_doc_seen", (q) => q.eq("docId", doc.docId).lt("lastSeen", now - YJS_FORGET_CLIENT_MS))
-    .take(100);
-  for (const c of gone) await ctx.db.delete(c._id);
+  await forgetGoneClients(ctx.db, doc.docId, now, 100);
 
   const next: CompactionStep["next"] = batchCapped || !budgetLeft ? "now" : deletedThrough < snapshotSeq ? "later" : "none";
   await ctx.db.patch(doc._id, { snapshotSeq, snapshotBytes, tailBytes, deletedThrough, compactJob: undefined });

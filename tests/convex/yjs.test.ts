@@ -278,6 +278,17 @@ describe("compaction", () => {
     expect(await t.mutation(internal.yjs.compact, { docRef: row._id })).toMatchObject({ snapshotSeq: 61, deletedThrough: 61, next: "none" });
   });
 
+  test("sessions not heard from for a day are forgotten when another joins", async () => {
+    const { t, f, docId, bob } = await fixture();
+    await f.viewer.as.mutation(api.yjs.ack, { docId, sessionId: "tab-old", seq: 0 });
+    await t.run(async (ctx) => {
+      const row = (await ctx.db.query("yClients").collect())[0];
+      await ctx.db.patch("yClients", row._id, { lastSeen: Date.now() - 2 * 86_400_000 });
+    });
+    await bob.as.mutation(api.yjs.ack, { docId, sessionId: "tab-new", seq: 0 });
+    expect((await t.run((ctx) => ctx.db.query("yClients").collect())).map((c) => c.sessionId)).toEqual(["tab-new"]);
+  });
+
   test("a large snapshot is stored in chunks under 1 MiB and loads identically", async () => {
     const { t, f, docId, bob } = await fixture();
     const a = new SimClient(f.campaign_manager.as, docId, "tab-a");

@@ -13,6 +13,7 @@ import type { ConvexClient } from "convex/browser";
 import { addObject, localUndoManager, readObjects, updateObject } from "@/lib/collab/canvasObjects";
 import { ConvexYjsProvider, type CollabStatus } from "@/lib/collab/convexYjsProvider";
 import { PresenceAwareness } from "@/lib/collab/presenceAwareness";
+import { CollaborativeDocStore } from "@/lib/collab/useCollaborativeDoc";
 import { network, startAppBackend, type AppBackend, type AppMember, type Network } from "./appBackend";
 
 let app: AppBackend;
@@ -231,6 +232,29 @@ describe("co-editing through the backend", () => {
     presB.destroy();
     awA.destroy();
     awB.destroy();
+  });
+
+  test("useCollaborativeDoc's store opens the document with awareness, reports synced, and releases it on close", async () => {
+    const room = await app.campaignRoom(alice.orgId);
+    const a = connect(alice, room);
+    await a.provider.whenSynced;
+    a.doc.getText("body").insert(0, "draft");
+    await a.provider.flush();
+    const store = new CollaborativeDocStore();
+    expect(store.getSnapshot()).toEqual({ doc: null, status: "connecting", awareness: null });
+    const close = store.open(app.client(bob), room);
+    await new Promise<void>((resolve) => {
+      const check = () => store.getSnapshot().status === "synced" && resolve();
+      store.subscribe(check);
+      check();
+    });
+    const { doc, awareness } = store.getSnapshot();
+    expect(doc!.getText("body").toJSON()).toBe("draft");
+    expect(awareness!.doc).toBe(doc);
+    doc!.getText("body").insert(5, " v2");
+    await until([a.doc], () => a.text() === "draft v2");
+    close();
+    expect(store.getSnapshot()).toEqual({ doc: null, status: "connecting", awareness: null });
   });
 
   test("a viewer receives the document, but its pushes are refused and never stored", async () => {
