@@ -5,6 +5,7 @@ import { collabTables } from "./tables/collab";
 import { coreTables } from "./tables/core";
 import { importTables } from "./tables/imports";
 import { securityTables } from "./tables/security";
+import { smsTables } from "./tables/sms";
 import { voterTables } from "./tables/voters";
 
 export default defineSchema({
@@ -15,4 +16,5 @@ export default defineSchema({
   ...importTables,
   ...securityTables,
   ...collabTables,
+  ...smsTables,
 });
