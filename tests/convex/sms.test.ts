@@ -15,7 +15,7 @@ async function fixture() {
   const t = setupTest();
   const f = await roleFixture(t);
   const cm = f.campaign_manager.as;
-  const orgName = await t.run(async (ctx) => (await ctx.db.get(f.campaign_manager.orgId))!.name);
+  const orgName = await t.run(async (ctx) => (await ctx.db.get("organizations", f.campaign_manager.orgId))!.name);
   const body = `${orgName}: vote Tuesday! Reply STOP to opt out`;
   const mk = (first: string, phone?: string, zip?: string) =>
     cm.mutation(api.voters.create, { fields: { first_name: first, last_name: "Voter", ...(phone ? { phone } : {}), ...(zip ? { zip } : {}) } });
@@ -31,7 +31,7 @@ async function fixture() {
 
 async function drainEnqueue(t: TestConvex, sendId: Id<"smsSends">) {
   for (let i = 0; i < 20; i++) {
-    const send = await t.run((ctx) => ctx.db.get(sendId));
+    const send = await t.run((ctx) => ctx.db.get("smsSends", sendId));
     if (send!.prep.done) return send!;
     await t.mutation(internal.sms.enqueueStep, { sendId });
   }
@@ -45,7 +45,7 @@ async function preparedSend(ctx: Awaited<ReturnType<typeof fixture>>, args: Star
   const sendId = await ctx.cm.mutation(api.sms.start, args);
   await ctx.cm.mutation(api.sms.pause, { sendId });
   await drainEnqueue(ctx.t, sendId);
-  await ctx.t.run((c) => c.db.patch(sendId, { status: "sending" }));
+  await ctx.t.run((c) => c.db.patch("smsSends", sendId, { status: "sending" }));
   return sendId;
 }
 
@@ -109,7 +109,7 @@ describe("fan-out", () => {
     await t.run((c) => c.db.insert("smsOptOuts", { orgId: ctx.f.campaign_manager.orgId, phone: "+15035550102", at: 1, source: "inbound" }));
     const campaignId = await cm.mutation(api.campaigns.createSms, { name: "GOTV", description: null, body, voterGroups: [group], individualVoters: [ctx.voters.ada] });
     const sendId = await preparedSend(ctx, { campaignId, extraPhones: [] });
-    const send = await t.run((c) => c.db.get(sendId));
+    const send = await t.run((c) => c.db.get("smsSends", sendId));
     expect(send!.counts).toMatchObject({ queued: 1, duplicates: 2, noPhone: 1, invalid: 1, optedOut: 1 });
     const messages = await t.run((c) => c.db.query("smsMessages").collect());
     expect(messages.map((m) => m.phone)).toEqual(["+15035550101"]);
@@ -144,7 +144,7 @@ describe("the sender's side", () => {
     await t.mutation(internal.sms.applyStatus, { messageId: first.id, sid: "SM1", status: "sent", errorCode: null });
     // a callback with another sid for this message is ignored
     await t.mutation(internal.sms.applyStatus, { messageId: first.id, sid: "SMforged", status: "failed", errorCode: "30003" });
-    expect(await t.run((c) => c.db.get(first.id))).toMatchObject({ status: "delivered", providerSid: "SM1" });
+    expect(await t.run((c) => c.db.get("smsMessages", first.id))).toMatchObject({ status: "delivered", providerSid: "SM1" });
     const second = await t.mutation(internal.sms.claim, { sendId, max: 10 });
     const [m2] = (second as { messages: { id: Id<"smsMessages"> }[] }).messages;
     await t.mutation(internal.sms.recordResults, { sendId, results: [{ id: m2.id, outcome: "failed", code: "21211", error: "The phone number format is invalid. Please use a valid number." }] });
@@ -172,14 +172,14 @@ describe("the sender's side", () => {
     const { t } = ctx;
     const sendId = await preparedSend(ctx, { body: ctx.body, voterIds: [ctx.voters.ada] });
     await t.mutation(internal.sms.claim, { sendId, max: 5 });
-    await t.run((c) => c.db.patch(sendId, { leaseUntil: Date.now() - 1 }));
+    await t.run((c) => c.db.patch("smsSends", sendId, { leaseUntil: Date.now() - 1 }));
     await t.mutation(internal.sms.checkLease, { sendId });
     const jobs = await t.run((c) => c.db.system.query("_scheduled_functions").collect());
     expect(jobs.some((j) => j.name.includes("reconcile"))).toBe(true);
     // the reconciliation's verdict for a message the provider never received: back in the queue
     const [m] = await t.run((c) => c.db.query("smsMessages").collect());
     await t.mutation(internal.sms.recordResults, { sendId, results: [{ id: m._id, outcome: "requeue", readyAt: Date.now() }] });
-    expect(await t.run((c) => c.db.get(m._id))).toMatchObject({ status: "queued" });
+    expect(await t.run((c) => c.db.get("smsMessages", m._id))).toMatchObject({ status: "queued" });
   });
 });
 
