@@ -20,6 +20,9 @@ import { providerErrorMessage, providerConfig } from "../model/sms";
 
 /** One sender run sends for at most this long, then hands over to the next run. */
 const RUN_MS = 60_000;
+/** Answers recorded together: at most this many, at most this old. */
+const RECORD_EVERY = 10;
+const RECORD_MS = 200;
 /** Back-off after the provider's rate limit (429 / 20429). */
 const RATE_LIMIT_BACKOFF_MS = 5_000;
 
@@ -115,38 +118,54 @@ export const drain = internalAction({
     const started = Date.now();
     let segmentsDone = 0;
     let index = 0;
+    // claim about two seconds of work at a time (what is claimed shows as "sending")
+    let claimSize = 1;
     while (Date.now() - started < RUN_MS) {
-      const batch = await ctx.runMutation(internal.sms.claim, { sendId, max: 50 });
+      const batch = await ctx.runMutation(internal.sms.claim, { sendId, max: claimSize });
       if ("stop" in batch) return null;
       if (!("messages" in batch) || !batch.messages) {
         await ctx.runMutation(internal.sms.continueSender, { sendId, at: Math.max(batch.wait, Date.now() + 50) });
         return null;
       }
       const { settings, demo, pace } = batch;
-      const held: SendResult[] = [];
+      claimSize = Math.max(1, Math.min(50, Math.ceil(pace * 2)));
+      // answers are recorded in small groups (at most RECORD_EVERY messages or RECORD_MS old):
+      // a crash leaves only those in doubt, and the reconciliation settles them
+      let pending: SendResult[] = [];
+      let pendingSince = 0;
+      const flush = async () => {
+        if (pending.length === 0) return;
+        const results = pending;
+        pending = [];
+        await ctx.runMutation(internal.sms.recordResults, { sendId, results });
+      };
       let fatal = false;
       for (const m of batch.messages) {
         if (fatal) {
-          held.push({ id: m.id, outcome: "requeue", readyAt: Date.now() });
+          pending.push({ id: m.id, outcome: "requeue", readyAt: Date.now() });
           continue;
         }
         const open = nextWindow(Date.now(), m.timeZone, settings.quietStart, settings.quietEnd);
         if (open > Date.now()) {
-          held.push({ id: m.id, outcome: "requeue", readyAt: open });
+          pending.push({ id: m.id, outcome: "requeue", readyAt: open });
           continue;
         }
         const due = started + (segmentsDone / pace) * 1000;
-        if (due > Date.now()) await sleep(due - Date.now());
+        if (due > Date.now()) {
+          await flush();
+          if (due > Date.now()) await sleep(due - Date.now());
+        }
         const result = await sendOne(m, demo, index++);
         segmentsDone += m.segments;
-        await ctx.runMutation(internal.sms.recordResults, { sendId, results: [result] });
+        if (pending.length === 0) pendingSince = Date.now();
+        pending.push(result);
+
         if (result.outcome === "fatal") fatal = true;
-        if (result.outcome === "requeue") {
-          // the provider's rate limit: back off before the next message
-          await sleep(RATE_LIMIT_BACKOFF_MS);
-        }
+        if (result.outcome === "requeue" || result.outcome === "fatal" || pending.length >= RECORD_EVERY || Date.now() - pendingSince >= RECORD_MS) await flush();
+        // the provider's rate limit: back off before the next message
+        if (result.outcome === "requeue") await sleep(RATE_LIMIT_BACKOFF_MS);
       }
-      if (held.length > 0) await ctx.runMutation(internal.sms.recordResults, { sendId, results: held });
+      await flush();
       if (fatal) return null;
     }
     await ctx.runMutation(internal.sms.continueSender, { sendId, at: Date.now() });

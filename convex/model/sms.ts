@@ -311,13 +311,16 @@ export async function ensureSender(ctx: MutationCtx, sendId: Id<"smsSends">) {
   await armWatchdog(ctx, sendId, leaseUntil + 1_000);
 }
 
-/** Schedules the lease check at `at` unless one is pending already. */
+/**
+ * Schedules the lease check at `at` unless another one is pending (a check that runs re-arms
+ * itself: its own job is not "another", whatever state it shows while running).
+ */
 async function armWatchdog(ctx: MutationCtx, sendId: Id<"smsSends">, at: number) {
   const send = await ctx.db.get(sendId);
   if (!send) return;
   if (send.watchdog) {
     const job = await ctx.db.system.get(send.watchdog);
-    if (job && job.state.kind === "pending") return;
+    if (job && job.state.kind === "pending" && job.scheduledTime > Date.now()) return;
   }
   const watchdog = await ctx.scheduler.runAt(at, internal.sms.checkLease, { sendId });
   await ctx.db.patch(sendId, { watchdog });

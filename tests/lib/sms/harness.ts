@@ -40,6 +40,8 @@ export class FakeTwilio {
   private rateLimited = new Set<string>();
   /** when set, every call answers 401 / 20003 (wrong credentials on the account) */
   rejectAuth = false;
+  /** the message with this count is accepted and stored, but never answered (the sender dies waiting) */
+  hangAt: number | null = null;
   url = "";
 
   constructor() {
@@ -109,6 +111,7 @@ export class FakeTwilio {
     }
     const m: FakeMessage = { sid: `SM${randomBytes(16).toString("hex")}`, to, from, messagingServiceSid: service, body, statusCallback: form.get("StatusCallback"), createdAt: Date.now(), authOk: true };
     this.messages.push(m);
+    if (this.messages.length === this.hangAt) return;
     this.json(res, 201, this.resource(m));
   }
 
@@ -164,9 +167,11 @@ export async function prepareDataDir(twilioUrl: string | null, extra: Record<str
 }
 
 /** The app's backend (convex/) as a child process on `dataDir`, ready to serve. */
-export function startAppBackend(dataDir: string): Promise<AppBackend> {
+export function startAppBackend(dataDir: string, opts: { adminKey?: string } = {}): Promise<AppBackend> {
   const cli = path.join(REPO_ROOT, "local-backend", "src", "cli.ts");
-  const child = spawn(process.execPath, ["--import", "tsx", cli, "--functions", path.join(REPO_ROOT, "convex"), "--data", dataDir, "--port", "0"], {
+  const args = ["--import", "tsx", cli, "--functions", path.join(REPO_ROOT, "convex"), "--data", dataDir, "--port", "0"];
+  if (opts.adminKey) args.push("--admin-key", opts.adminKey);
+  const child = spawn(process.execPath, args, {
     cwd: REPO_ROOT,
     stdio: ["ignore", "pipe", "pipe"],
   });
