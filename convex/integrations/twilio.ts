@@ -23,6 +23,8 @@ const RUN_MS = 60_000;
 /** Answers recorded together: at most this many, at most this old. */
 const RECORD_EVERY = 10;
 const RECORD_MS = 200;
+/** Requests to the provider at once (a short code's pace needs several: each takes ~100 ms). */
+const MAX_IN_FLIGHT = 16;
 /** Back-off after the provider's rate limit (429 / 20429). */
 const RATE_LIMIT_BACKOFF_MS = 5_000;
 
@@ -90,14 +92,14 @@ function outcomeOf(id: Id<"smsMessages">, e: ProviderError): SendResult {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function sendOne(m: ClaimedMessage, demo: boolean, index: number): Promise<SendResult> {
-  if (demo) {
+async function sendOne(provider: ReturnType<typeof client> | null, m: ClaimedMessage, demo: boolean, index: number): Promise<SendResult> {
+  if (demo || !provider) {
     // DEMO MODE (spec/2 §7): nothing leaves; one in ten fails, as the spec's demo does
     if (Math.random() < 0.1) return { id: m.id, outcome: "failed", code: "demo", error: SMS_ERROR_MESSAGES.default };
     return { id: m.id, outcome: "sent", sid: `DEMO${m.id}${index}`, status: "demo" };
   }
   try {
-    const res = await client().messages.create({ to: m.phone, body: m.body, statusCallback: statusCallback(m.id), ...senderFields() });
+    const res = await provider.messages.create({ to: m.phone, body: m.body, statusCallback: statusCallback(m.id), ...senderFields() });
     if (!res.sid) return { id: m.id, outcome: "failed", code: "no_sid", error: "No confirmation id was received from the SMS provider." };
     const status = res.status === "sent" || res.status === "delivered" || res.status === "failed" || res.status === "undelivered" ? res.status : "sent";
     return { id: m.id, outcome: "sent", sid: res.sid, status: status === "failed" || status === "undelivered" ? "sent" : status };
@@ -116,6 +118,7 @@ export const drain = internalAction({
   returns: v.null(),
   handler: async (ctx, { sendId }) => {
     const started = Date.now();
+    const provider = providerConfig().demo ? null : client();
     let segmentsDone = 0;
     let index = 0;
     // claim about two seconds of work at a time (what is claimed shows as "sending")
@@ -128,7 +131,7 @@ export const drain = internalAction({
         return null;
       }
       const { settings, demo, pace } = batch;
-      claimSize = Math.max(1, Math.min(50, Math.ceil(pace * 2)));
+      claimSize = Math.max(1, Math.min(200, Math.ceil(pace * 2)));
       // answers are recorded in small groups (at most RECORD_EVERY messages or RECORD_MS old):
       // a crash leaves only those in doubt, and the reconciliation settles them
       let pending: SendResult[] = [];
@@ -139,34 +142,47 @@ export const drain = internalAction({
         pending = [];
         await ctx.runMutation(internal.sms.recordResults, { sendId, results });
       };
-      let fatal = false;
+      const add = async (r: SendResult) => {
+        if (pending.length === 0) pendingSince = Date.now();
+        pending.push(r);
+        if (r.outcome === "fatal" || r.outcome === "requeue" || pending.length >= RECORD_EVERY || Date.now() - pendingSince >= RECORD_MS) await flush();
+      };
+      let stopped = false;
+      let pausedUntil = 0;
+      const inFlight = new Set<Promise<void>>();
       for (const m of batch.messages) {
-        if (fatal) {
-          pending.push({ id: m.id, outcome: "requeue", readyAt: Date.now() });
+        if (stopped) {
+          await add({ id: m.id, outcome: "requeue", readyAt: Date.now() });
           continue;
         }
         const open = nextWindow(Date.now(), m.timeZone, settings.quietStart, settings.quietEnd);
         if (open > Date.now()) {
-          pending.push({ id: m.id, outcome: "requeue", readyAt: open });
+          await add({ id: m.id, outcome: "requeue", readyAt: open });
           continue;
         }
-        const due = started + (segmentsDone / pace) * 1000;
-        if (due > Date.now()) {
-          await flush();
-          if (due > Date.now()) await sleep(due - Date.now());
-        }
-        const result = await sendOne(m, demo, index++);
+        // message k leaves at t₀ + (segments before it) ÷ pace, several in flight at once
+        const due = Math.max(started + (segmentsDone / pace) * 1000, pausedUntil);
         segmentsDone += m.segments;
-        if (pending.length === 0) pendingSince = Date.now();
-        pending.push(result);
-
-        if (result.outcome === "fatal") fatal = true;
-        if (result.outcome === "requeue" || result.outcome === "fatal" || pending.length >= RECORD_EVERY || Date.now() - pendingSince >= RECORD_MS) await flush();
-        // the provider's rate limit: back off before the next message
-        if (result.outcome === "requeue") await sleep(RATE_LIMIT_BACKOFF_MS);
+        if (due - Date.now() > RECORD_MS) await flush();
+        if (due > Date.now()) await sleep(due - Date.now());
+        while (inFlight.size >= MAX_IN_FLIGHT) await Promise.race(inFlight);
+        const i = index++;
+        const p: Promise<void> = (async () => {
+          const result = await sendOne(provider, m, demo, i);
+          if (result.outcome === "fatal") stopped = true;
+          // the provider's rate limit: hold every later message for the back-off
+          if (result.outcome === "requeue") pausedUntil = Date.now() + RATE_LIMIT_BACKOFF_MS;
+          await add(result);
+        })().finally(() => inFlight.delete(p));
+        inFlight.add(p);
       }
+      await Promise.all(inFlight);
       await flush();
-      if (fatal) return null;
+      if (stopped) return null;
+      if (pausedUntil > Date.now()) {
+        await ctx.runMutation(internal.sms.continueSender, { sendId, at: pausedUntil });
+        return null;
+      }
     }
     await ctx.runMutation(internal.sms.continueSender, { sendId, at: Date.now() });
     return null;

@@ -20,7 +20,7 @@ import { adjustCounter } from "./counters";
 import { displayName } from "./presence";
 import type { Viewer } from "./viewer";
 
-export const ENQUEUE_BATCH = 500;
+export const ENQUEUE_BATCH = 1000;
 /** messages a sender claims at a time */
 export const CLAIM_BATCH = 50;
 /** how long a claim holds the send; a sender that died is noticed after it */
