@@ -16,7 +16,9 @@ async function createVoter(page: Page, form: VoterFormPage, voter: Voter): Promi
   await form.fill(voter);
   if (voter.phone) await form.phone.fill(voter.phone);
   await form.submit();
-  await expect(page).toHaveURL(/\/voters\/[a-z0-9]+$/, { timeout: 15_000 });
+  // the detail page (not /voters/new, which the same pattern would match)
+  await expect(page.getByRole("heading", { name: `${voter.firstName} ${voter.lastName}` })).toBeVisible({ timeout: 15_000 });
+  await expect(page).toHaveURL(/\/voters\/(?!new$)[a-z0-9]+$/);
   return page.url().split("/").pop()!;
 }
 
@@ -210,4 +212,58 @@ test("a campaign aimed at a group from the group page's SMS Group, sent, its mes
   await sms.deleteConfirmation.confirm();
   await expect(page.getByText("Campaign deleted")).toBeVisible();
   await expect(sms.emptyState).toBeVisible();
+});
+
+test("a running send at phone width: progress, pause, resume, cancel with confirmation", async ({ page, voterFormPage, smsCenterPage: sms, shot }) => {
+  test.setTimeout(120_000);
+  // the app shell keeps its 232 px sidebar at any width: 622 px leaves the page the 342 px of
+  // content a 390 px phone has (Radix's breakpoints see the same "initial" layout below 768 px)
+  await page.setViewportSize({ width: 622, height: 844 });
+  const slow = ["Kim", "Lou", "Max", "Ned"];
+  for (const [i, firstName] of slow.entries()) await createVoter(page, voterFormPage, { firstName, lastName: "Slow", phone: `555-401-000${i + 1}` });
+
+  await sms.goto();
+  await expect(sms.heading).toBeVisible();
+  await shot("sms-mobile-top", { fullPage: true });
+  // one segment every ten seconds: the send is still running while it is paused and cancelled
+  await sms.saveSettings({ from: "12 am (midnight)", until: "12 am (end of day)", pace: "0.1" });
+  await expect(page.getByText("SMS settings saved")).toBeVisible();
+
+  await sms.openTab("Quick Send");
+  await page.getByRole("checkbox", { name: "Select all voters with a phone" }).click();
+  await expect(sms.selectedCount).toHaveText("4 of 4 voters selected");
+  await sms.extraPhone.fill("555 401 0009");
+  await expect(sms.sendButton()).toHaveText("Send to 5 Recipients");
+  await sms.message.fill("Thanks for your support! Reply STOP to opt out.");
+  await page.getByRole("button", { name: "Add opt-out line" }).click();
+  await sms.sendButton().click();
+
+  const running = sms.activeSends.first();
+  await expect(running).toBeVisible();
+  await expect(running).toContainText("Quick send");
+  await shot("sms-mobile-running", { fullPage: true });
+  await running.getByRole("button", { name: "Pause" }).click();
+  await expect(page.getByText("Send paused")).toBeVisible();
+  await expect(running).toContainText("paused");
+  await running.getByRole("button", { name: "Resume" }).click();
+  await expect(page.getByText("Send resumed")).toBeVisible();
+  await running.getByRole("button", { name: "Cancel" }).click();
+  const confirm = page.getByRole("alertdialog", { name: "Cancel this send?" });
+  await expect(confirm).toContainText("Messages already sent stay sent.");
+  await shot("sms-mobile-cancel");
+  await confirm.getByRole("button", { name: "Cancel Send" }).click();
+  await expect(page.getByText("Send cancelled")).toBeVisible();
+  await expect(sms.activeSends).toHaveCount(0);
+  await expect(sms.log).toContainText(/cancel/i);
+
+  // what was still queued is cancelled in the history
+  await page.getByRole("button", { name: "View All" }).click();
+  await expect(sms.messageHistoryRows).toHaveCount(5);
+  await expect(sms.dialog.getByText("cancelled", { exact: true }).first()).toBeVisible();
+  await shot("sms-mobile-history");
+  await page.keyboard.press("Escape");
+
+  await sms.openNewCampaign();
+  await expect(sms.dialog.getByRole("heading", { name: "Create SMS Campaign" })).toBeVisible();
+  await shot("sms-mobile-create");
 });

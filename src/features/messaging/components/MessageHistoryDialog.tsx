@@ -1,4 +1,4 @@
-import { Button, Dialog, Flex, Skeleton, Table, Text } from "@radix-ui/themes";
+import { Box, Button, Dialog, Flex, Skeleton, Table, Text } from "@radix-ui/themes";
 import { usePaginatedQuery } from "convex/react";
 import { api } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
@@ -26,35 +26,37 @@ export function MessageHistoryDialog({ onOpenChange, sendId, title = "Message Hi
         ) : results.length === 0 ? (
           <Text color="gray" size="2">No messages sent yet.</Text>
         ) : (
-          <Table.Root size="1" data-testid="sms.messageHistory">
-            <Table.Header>
-              <Table.Row>
-                <Table.ColumnHeaderCell>Recipient</Table.ColumnHeaderCell>
-                <Table.ColumnHeaderCell>Message</Table.ColumnHeaderCell>
-                <Table.ColumnHeaderCell>Status</Table.ColumnHeaderCell>
-                <Table.ColumnHeaderCell>Sent At</Table.ColumnHeaderCell>
-              </Table.Row>
-            </Table.Header>
-            <Table.Body>
-              {results.map((m) => (
-                <Table.Row key={m.id} data-testid="sms.messageRow">
-                  <Table.RowHeaderCell>
-                    <Flex direction="column" style={{ minWidth: 120 }}>
-                      <Text size="2" weight="medium">{m.recipientName}</Text>
-                      <Text size="1" color="gray">{m.phone}</Text>
-                    </Flex>
-                  </Table.RowHeaderCell>
-                  <Table.Cell style={{ minWidth: 200, maxWidth: 360 }}>
-                    <Text size="2" style={{ whiteSpace: "pre-wrap", wordBreak: "break-word" }}>{m.body}</Text>
-                    {m.error && <Text as="div" size="1" color="red">{m.error}</Text>}
-                    {m.heldUntil && <Text as="div" size="1" color="gray">Held for quiet hours until {formatTime(m.heldUntil)}</Text>}
-                  </Table.Cell>
-                  <Table.Cell><SmsStatusBadge status={m.status} /></Table.Cell>
-                  <Table.Cell style={{ whiteSpace: "nowrap" }}>{formatTime(m.sentAt)}</Table.Cell>
+          <Box style={{ overflowX: "auto", minWidth: 0 }}>
+            <Table.Root size="1" data-testid="sms.messageHistory">
+              <Table.Header>
+                <Table.Row>
+                  <Table.ColumnHeaderCell>Recipient</Table.ColumnHeaderCell>
+                  <Table.ColumnHeaderCell>Message</Table.ColumnHeaderCell>
+                  <Table.ColumnHeaderCell>Status</Table.ColumnHeaderCell>
+                  <Table.ColumnHeaderCell>Sent At</Table.ColumnHeaderCell>
                 </Table.Row>
-              ))}
-            </Table.Body>
-          </Table.Root>
+              </Table.Header>
+              <Table.Body>
+                {results.map((m) => (
+                  <Table.Row key={m.id} data-testid="sms.messageRow">
+                    <Table.RowHeaderCell>
+                      <Flex direction="column" style={{ minWidth: 120 }}>
+                        <Text size="2" weight="medium">{m.recipientName}</Text>
+                        <Text size="1" color="gray">{m.phone}</Text>
+                      </Flex>
+                    </Table.RowHeaderCell>
+                    <Table.Cell style={{ minWidth: 160, maxWidth: 360 }}>
+                      <Text size="2" style={{ whiteSpace: "pre-wrap", wordBreak: "break-word" }}>{m.body}</Text>
+                      {m.error && <Text as="div" size="1" color="red">{m.error}</Text>}
+                      {m.heldUntil && <Text as="div" size="1" color="gray">Held for quiet hours until {formatTime(m.heldUntil)}</Text>}
+                    </Table.Cell>
+                    <Table.Cell><SmsStatusBadge status={m.status} /></Table.Cell>
+                    <Table.Cell style={{ whiteSpace: "nowrap" }}>{formatTime(m.sentAt)}</Table.Cell>
+                  </Table.Row>
+                ))}
+              </Table.Body>
+            </Table.Root>
+          </Box>
         )}
         <Flex gap="3" mt="4" justify="end">
           {status === "CanLoadMore" && <Button variant="soft" onClick={() => loadMore(PAGE)}>Load more</Button>}

@@ -47,6 +47,7 @@ export function SmsCenterBody({ overview, create, onCreateClosed, settingsOpen, 
   const [history, setHistory] = useState<HistoryRequest | null>(null);
   const [campaignSend, setCampaignSend] = useState<Id<"smsSends"> | null>(null);
   const [createKey, setCreateKey] = useState(0);
+  const [tab, setTab] = useState("blast");
   useSendSummary(campaignSend);
 
   const campaigns = data?.campaigns;
@@ -74,7 +75,7 @@ export function SmsCenterBody({ overview, create, onCreateClosed, settingsOpen, 
         <SmsStatTile label="Recent Messages" value={data?.sentToday} hint="Sent today" />
       </Grid>
       <ActiveSends sends={overview?.activeSends ?? []} names={names} canSend={canSend} />
-      <Tabs.Root defaultValue="blast">
+      <Tabs.Root value={tab} onValueChange={setTab}>
         <Tabs.List>
           <Tabs.Trigger value="blast">Text Blast</Tabs.Trigger>
           <Tabs.Trigger value="quick">Quick Send</Tabs.Trigger>
@@ -91,7 +92,8 @@ export function SmsCenterBody({ overview, create, onCreateClosed, settingsOpen, 
               onMessages={(c) => c.lastSend && setHistory({ sendId: c.lastSend.id, title: `Messages of “${c.name}”` })}
             />
           </Tabs.Content>
-          <Tabs.Content value="quick">
+          {/* kept mounted: ticked voters, the message and the running send's progress survive a tab switch */}
+          <Tabs.Content value="quick" forceMount hidden={tab !== "quick"}>
             <QuickSend canSend={canSend} orgName={overview?.orgName} />
           </Tabs.Content>
         </Box>

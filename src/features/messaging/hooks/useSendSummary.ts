@@ -7,7 +7,7 @@ import { sendTotals } from "../utils/smsDisplay";
 
 /**
  * A send this user started, live; once it ends, the spec's summary toast (spec/2 §8): "DEMO MODE"
- * (info, 8 s) in demo mode, else all sent / some sent / failed.
+ * (info, 8 s) in demo mode, else all sent / some sent / failed; none for a cancelled send.
  */
 export function useSendSummary(sendId: Id<"smsSends"> | null) {
   const progress = useQuery(api.sms.progress, sendId ? { sendId } : "skip");
@@ -18,8 +18,9 @@ export function useSendSummary(sendId: Id<"smsSends"> | null) {
     told.current = finished.id;
     const t = sendTotals(finished);
     const description = `${t.ok} sent, ${t.failed} failed${finished.counts.optedOut ? `, ${finished.counts.optedOut} opted out skipped` : ""}${finished.error ? `. ${finished.error}` : ""}`;
-    if (finished.status === "cancelled") toast.info("Send cancelled", { description });
-    else if (finished.demo) toast.info("DEMO MODE", { description: `No text left the server (no Twilio credentials): ${description}.`, duration: 8000 });
+    // a cancelled send: whoever cancelled it was told (useSendControls), the log tells the rest
+    if (finished.status === "cancelled") return;
+    if (finished.demo) toast.info("DEMO MODE", { description: `No text left the server (no Twilio credentials): ${description}.`, duration: 8000 });
     else if (t.failed === 0 && finished.status === "completed") toast.success("All messages sent successfully", { description });
     else if (t.ok > 0) toast.warning("Some messages sent", { description });
     else toast.error("Failed to send messages", { description });
