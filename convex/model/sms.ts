@@ -403,11 +403,37 @@ export async function recordResults(ctx: MutationCtx, sendId: Id<"smsSends">, re
   }
   await ctx.db.patch(sendId, { counts, updatedAt: now });
   if (sentMessages > 0) await adjustCounter(ctx, send.orgId, "messagesSent", sentMessages);
-  if (sentSegments > 0) await adjustCounter(ctx, send.orgId, "smsSegments", sentSegments);
+  if (sentSegments > 0) {
+    await adjustCounter(ctx, send.orgId, "smsSegments", sentSegments);
+    await addMonthlyUsage(ctx, send.orgId, sentSegments);
+  }
   if (fatal) {
     await ctx.db.patch(sendId, { status: "paused", error: fatal, leaseUntil: undefined });
     await log(ctx, send.orgId, "error", `Sending paused: ${fatal}`, sendId);
   }
+}
+
+export function usageMonth(at: number): string {
+  return new Date(at).toISOString().slice(0, 7);
+}
+
+async function addMonthlyUsage(ctx: MutationCtx, orgId: Id<"organizations">, segments: number) {
+  const month = usageMonth(Date.now());
+  const row = await ctx.db
+    .query("smsUsage")
+    .withIndex("by_org_month", (q) => q.eq("orgId", orgId).eq("month", month))
+    .unique();
+  if (row) await ctx.db.patch(row._id, { segments: row.segments + segments });
+  else await ctx.db.insert("smsUsage", { orgId, month, segments });
+}
+
+/** Segments sent this calendar month (UTC). */
+export async function monthlySegments(db: Db, orgId: Id<"organizations">): Promise<number> {
+  const row = await db
+    .query("smsUsage")
+    .withIndex("by_org_month", (q) => q.eq("orgId", orgId).eq("month", usageMonth(Date.now())))
+    .unique();
+  return row?.segments ?? 0;
 }
 
 /** The sender ends its run: the next one starts at `at` (pace, quiet hours, a provider back-off). */

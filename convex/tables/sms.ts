@@ -151,6 +151,9 @@ export const smsTables = {
     sendId: v.optional(v.id("smsSends")),
   }).index("by_org_at", ["orgId", "at"]),
 
+  /** Segments sent through the provider per organisation and calendar month (UTC): the usage meter. */
+  smsUsage: defineTable({ orgId: v.id("organizations"), month: v.string(), segments: v.number() }).index("by_org_month", ["orgId", "month"]),
+
   smsSettings: defineTable({ orgId: v.id("organizations"), settings: vSmsSettings, updatedAt: v.number() }).index("by_org", ["orgId"]),
 };
 
