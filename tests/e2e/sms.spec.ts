@@ -128,6 +128,12 @@ test("quick send to three ticked voters in demo mode, watched live from a second
   const card = page.getByTestId("voters.smsHistory");
   await expect(card).toContainText("Polls open at 7am tomorrow.");
   await expect(card.getByTestId("sms.status")).toHaveAttribute("data-status", SETTLED);
+
+  // opting the number out by hand shows on the voter; opting back in clears it
+  await card.getByRole("button", { name: "Opt out of SMS" }).click();
+  await expect(card.getByTestId("voters.smsOptedOut")).toHaveText("Opted out of SMS");
+  await card.getByRole("button", { name: "Opt back in" }).click();
+  await expect(card.getByTestId("voters.smsOptedOut")).toBeHidden();
 });
 
 test("a campaign aimed at a group from the group page's SMS Group, sent, its messages in history", async ({ page, voterFormPage, groupsPage: groups, smsCenterPage: sms, shot }) => {
