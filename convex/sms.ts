@@ -26,7 +26,7 @@ export const overview = orgQuery("campaigns.view")({
     demo: v.boolean(),
     sender: v.union(v.string(), v.null()),
     orgName: v.string(),
-    settings: v.object({ ...vSmsSettings.fields, segmentsPerSecond: v.number() }),
+    settings: v.object({ ...vSmsSettings.fields, segmentsPerSecond: v.number(), paceOverride: v.union(v.number(), v.null()) }),
     activeSends: v.array(vSendProgress),
   }),
   handler: async (ctx) => {
@@ -253,8 +253,8 @@ export const enqueueStep = internalMutation({
 });
 
 export const claim = internalMutation({
-  args: { sendId: v.id("smsSends"), max: v.number() },
-  handler: async (ctx, { sendId, max }) => await sms.claim(ctx, sendId, Math.min(max, 200)),
+  args: { sendId: v.id("smsSends"), max: v.number(), gen: v.number() },
+  handler: async (ctx, { sendId, max, gen }) => await sms.claim(ctx, sendId, Math.min(max, 200), gen),
 });
 
 export const recordResults = internalMutation({
@@ -267,10 +267,10 @@ export const recordResults = internalMutation({
 });
 
 export const continueSender = internalMutation({
-  args: { sendId: v.id("smsSends"), at: v.number() },
+  args: { sendId: v.id("smsSends"), at: v.number(), gen: v.number() },
   returns: v.null(),
-  handler: async (ctx, { sendId, at }) => {
-    await sms.continueSender(ctx, sendId, at);
+  handler: async (ctx, { sendId, at, gen }) => {
+    await sms.continueSender(ctx, sendId, at, gen);
     return null;
   },
 });

@@ -23,6 +23,8 @@ const RUN_MS = 60_000;
 /** Answers recorded together: at most this many, at most this old. */
 const RECORD_EVERY = 10;
 const RECORD_MS = 200;
+/** Work claimed at a time, in milliseconds at the send's pace. */
+const CLAIM_AHEAD_MS = 200;
 /** Requests to the provider at once (a short code's pace needs several: each takes ~100 ms). */
 const MAX_IN_FLIGHT = 16;
 /** Back-off after the provider's rate limit (429 / 20429). */
@@ -114,42 +116,59 @@ async function sendOne(provider: ReturnType<typeof client> | null, m: ClaimedMes
  * and hands over to the next run after RUN_MS or when it has to wait.
  */
 export const drain = internalAction({
-  args: { sendId: v.id("smsSends") },
+  args: { sendId: v.id("smsSends"), gen: v.number() },
   returns: v.null(),
-  handler: async (ctx, { sendId }) => {
+  handler: async (ctx, { sendId, gen }) => {
     const started = Date.now();
     const provider = providerConfig().demo ? null : client();
     let segmentsDone = 0;
     let index = 0;
-    // claim about two seconds of work at a time (what is claimed shows as "sending")
     let claimSize = 1;
+    // answers are recorded in small groups (at most RECORD_EVERY messages or RECORD_MS old):
+    // a crash leaves only those in doubt, and the reconciliation settles them
+    let pending: SendResult[] = [];
+    let pendingSince = 0;
+    const flush = async () => {
+      if (pending.length === 0) return;
+      const results = pending;
+      pending = [];
+      await ctx.runMutation(internal.sms.recordResults, { sendId, results });
+    };
+    const add = async (r: SendResult) => {
+      if (pending.length === 0) pendingSince = Date.now();
+      pending.push(r);
+      if (r.outcome === "fatal" || r.outcome === "requeue" || pending.length >= RECORD_EVERY || Date.now() - pendingSince >= RECORD_MS) await flush();
+    };
+    const inFlight = new Set<Promise<void>>();
+    const settle = async () => {
+      await Promise.all(inFlight);
+      await flush();
+    };
+    let stopped = false;
+    let pausedUntil = 0;
+    let pace = 1;
+    const nextDue = () => Math.max(started + (segmentsDone / pace) * 1000, pausedUntil);
     while (Date.now() - started < RUN_MS) {
-      const batch = await ctx.runMutation(internal.sms.claim, { sendId, max: claimSize });
-      if ("stop" in batch) return null;
-      if (!("messages" in batch) || !batch.messages) {
-        await ctx.runMutation(internal.sms.continueSender, { sendId, at: Math.max(batch.wait, Date.now() + 50) });
+      // claim only when the next message is due, about CLAIM_AHEAD_MS of work: what is claimed is
+      // "sending" (it goes out even if the send is paused or cancelled now), the rest stays queued
+      const wait = nextDue() - Date.now();
+      if (wait > 0) {
+        if (wait > RECORD_MS) await flush();
+        await sleep(wait);
+      }
+      const batch = await ctx.runMutation(internal.sms.claim, { sendId, max: claimSize, gen });
+      if ("stop" in batch) {
+        await settle();
         return null;
       }
-      const { settings, demo, pace } = batch;
-      claimSize = Math.max(1, Math.min(200, Math.ceil(pace * 2)));
-      // answers are recorded in small groups (at most RECORD_EVERY messages or RECORD_MS old):
-      // a crash leaves only those in doubt, and the reconciliation settles them
-      let pending: SendResult[] = [];
-      let pendingSince = 0;
-      const flush = async () => {
-        if (pending.length === 0) return;
-        const results = pending;
-        pending = [];
-        await ctx.runMutation(internal.sms.recordResults, { sendId, results });
-      };
-      const add = async (r: SendResult) => {
-        if (pending.length === 0) pendingSince = Date.now();
-        pending.push(r);
-        if (r.outcome === "fatal" || r.outcome === "requeue" || pending.length >= RECORD_EVERY || Date.now() - pendingSince >= RECORD_MS) await flush();
-      };
-      let stopped = false;
-      let pausedUntil = 0;
-      const inFlight = new Set<Promise<void>>();
+      if (!("messages" in batch) || !batch.messages) {
+        await settle();
+        await ctx.runMutation(internal.sms.continueSender, { sendId, at: Math.max(batch.wait, Date.now() + 50), gen });
+        return null;
+      }
+      const { settings, demo } = batch;
+      pace = batch.pace;
+      claimSize = Math.max(1, Math.min(200, Math.ceil((pace * CLAIM_AHEAD_MS) / 1000)));
       for (const m of batch.messages) {
         if (stopped) {
           await add({ id: m.id, outcome: "requeue", readyAt: Date.now() });
@@ -161,9 +180,8 @@ export const drain = internalAction({
           continue;
         }
         // message k leaves at t₀ + (segments before it) ÷ pace, several in flight at once
-        const due = Math.max(started + (segmentsDone / pace) * 1000, pausedUntil);
+        const due = nextDue();
         segmentsDone += m.segments;
-        if (due - Date.now() > RECORD_MS) await flush();
         if (due > Date.now()) await sleep(due - Date.now());
         while (inFlight.size >= MAX_IN_FLIGHT) await Promise.race(inFlight);
         const i = index++;
@@ -176,15 +194,13 @@ export const drain = internalAction({
         })().finally(() => inFlight.delete(p));
         inFlight.add(p);
       }
-      await Promise.all(inFlight);
-      await flush();
-      if (stopped) return null;
-      if (pausedUntil > Date.now()) {
-        await ctx.runMutation(internal.sms.continueSender, { sendId, at: pausedUntil });
+      if (stopped) {
+        await settle();
         return null;
       }
     }
-    await ctx.runMutation(internal.sms.continueSender, { sendId, at: Date.now() });
+    await settle();
+    await ctx.runMutation(internal.sms.continueSender, { sendId, at: Math.max(Date.now(), nextDue()), gen });
     return null;
   },
 });
@@ -195,9 +211,9 @@ export const drain = internalAction({
  * queue. Demo messages never left, so they are queued again. Then a new sender starts.
  */
 export const reconcile = internalAction({
-  args: { sendId: v.id("smsSends"), messageIds: v.array(v.id("smsMessages")) },
+  args: { sendId: v.id("smsSends"), gen: v.number(), messageIds: v.array(v.id("smsMessages")) },
   returns: v.null(),
-  handler: async (ctx, { sendId, messageIds }) => {
+  handler: async (ctx, { sendId, gen, messageIds }) => {
     const stuck = await ctx.runQuery(internal.sms.stuckMessages, { messageIds });
     const { demo } = providerConfig();
     const results: SendResult[] = [];
@@ -210,7 +226,7 @@ export const reconcile = internalAction({
       results.push(found ? { id: m.id, outcome: "sent", sid: found, status: "sent" } : { id: m.id, outcome: "requeue", readyAt: Date.now() });
     }
     await ctx.runMutation(internal.sms.recordResults, { sendId, results });
-    await ctx.runMutation(internal.sms.continueSender, { sendId, at: Date.now() });
+    await ctx.runMutation(internal.sms.continueSender, { sendId, at: Date.now(), gen });
     return null;
   },
 });

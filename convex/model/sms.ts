@@ -43,13 +43,14 @@ export function providerConfig(): { demo: boolean; sender: string | null } {
   return { demo: !valid, sender: valid ? sender : null };
 }
 
-export async function loadSettings(db: Db, orgId: Id<"organizations">): Promise<SmsSettings & { segmentsPerSecond: number }> {
+/** The organisation's settings; `segmentsPerSecond` resolved (the override or the profile's), `paceOverride` as saved. */
+export async function loadSettings(db: Db, orgId: Id<"organizations">): Promise<SmsSettings & { segmentsPerSecond: number; paceOverride: number | null }> {
   const row = await db
     .query("smsSettings")
     .withIndex("by_org", (q) => q.eq("orgId", orgId))
     .unique();
   const s = row?.settings ?? DEFAULT_SMS_SETTINGS;
-  return { ...s, segmentsPerSecond: s.segmentsPerSecond ?? SENDER_PROFILES[s.profile].segmentsPerSecond };
+  return { ...s, segmentsPerSecond: s.segmentsPerSecond ?? SENDER_PROFILES[s.profile].segmentsPerSecond, paceOverride: s.segmentsPerSecond ?? null };
 }
 
 export function checkSettings(s: SmsSettings) {
@@ -306,8 +307,9 @@ export async function ensureSender(ctx: MutationCtx, sendId: Id<"smsSends">) {
   const now = Date.now();
   if (send.leaseUntil !== undefined && send.leaseUntil > now) return;
   const leaseUntil = now + leaseMs();
-  await ctx.db.patch(sendId, { leaseUntil });
-  await ctx.scheduler.runAfter(0, internal.integrations.twilio.drain, { sendId });
+  const gen = (send.drainGen ?? 0) + 1;
+  await ctx.db.patch(sendId, { leaseUntil, drainGen: gen });
+  await ctx.scheduler.runAfter(0, internal.integrations.twilio.drain, { sendId, gen });
   await armWatchdog(ctx, sendId, leaseUntil + 1_000);
 }
 
@@ -333,9 +335,10 @@ export type ClaimedMessage = { id: Id<"smsMessages">; phone: string; body: strin
  * marked "sending" under a renewed lease. `wait`: nothing ready before then. `stop`: the send is
  * over, paused or cancelled.
  */
-export async function claim(ctx: MutationCtx, sendId: Id<"smsSends">, max: number) {
+export async function claim(ctx: MutationCtx, sendId: Id<"smsSends">, max: number, gen: number) {
   const send = await ctx.db.get(sendId);
-  if (!send || send.status !== "sending") return { stop: true as const };
+  // paused, cancelled, over, or another sender run took over
+  if (!send || send.status !== "sending" || (send.drainGen ?? 0) !== gen) return { stop: true as const };
   const now = Date.now();
   const rows = await ctx.db
     .query("smsMessages")
@@ -354,7 +357,20 @@ export async function claim(ctx: MutationCtx, sendId: Id<"smsSends">, max: numbe
       .query("smsMessages")
       .withIndex("by_send_ready", (q) => q.eq("sendId", sendId).eq("status", "sending"))
       .first();
-    if (!inFlight) await finishSend(ctx, sendId);
+    // answers of this run still to record: look again shortly
+    if (inFlight && (inFlight.claimedAt ?? 0) > now - leaseMs()) return { wait: now + 200, settings, demo: send.demo };
+    if (inFlight) {
+      // left "sending" by a sender that died: settle them with the provider first
+      const stuck = await ctx.db
+        .query("smsMessages")
+        .withIndex("by_send_ready", (q) => q.eq("sendId", sendId).eq("status", "sending"))
+        .take(200);
+      const next = (send.drainGen ?? 0) + 1;
+      await ctx.db.patch(sendId, { drainGen: next });
+      await ctx.scheduler.runAfter(0, internal.integrations.twilio.reconcile, { sendId, gen: next, messageIds: stuck.map((m) => m._id) });
+      return { stop: true as const };
+    }
+    await finishSend(ctx, sendId);
     return { stop: true as const };
   }
   const claimed: ClaimedMessage[] = [];
@@ -437,12 +453,12 @@ export async function monthlySegments(db: Db, orgId: Id<"organizations">): Promi
 }
 
 /** The sender ends its run: the next one starts at `at` (pace, quiet hours, a provider back-off). */
-export async function continueSender(ctx: MutationCtx, sendId: Id<"smsSends">, at: number) {
+export async function continueSender(ctx: MutationCtx, sendId: Id<"smsSends">, at: number, gen: number) {
   const send = await ctx.db.get(sendId);
-  if (!send || send.status !== "sending") return;
+  if (!send || send.status !== "sending" || (send.drainGen ?? 0) !== gen) return;
   const leaseUntil = Math.max(at, Date.now()) + leaseMs();
-  await ctx.db.patch(sendId, { leaseUntil });
-  await ctx.scheduler.runAt(at, internal.integrations.twilio.drain, { sendId });
+  await ctx.db.patch(sendId, { leaseUntil, drainGen: gen + 1 });
+  await ctx.scheduler.runAt(at, internal.integrations.twilio.drain, { sendId, gen: gen + 1 });
   await armWatchdog(ctx, sendId, leaseUntil + 1_000);
 }
 
@@ -465,11 +481,12 @@ export async function checkLease(ctx: MutationCtx, sendId: Id<"smsSends">) {
   }
   // the sender is gone: settle what it left "sending", then start a new one
   const leaseUntil = now + leaseMs();
-  await ctx.db.patch(sendId, { leaseUntil });
+  const gen = (send.drainGen ?? 0) + 1;
+  await ctx.db.patch(sendId, { leaseUntil, drainGen: gen });
   if (stuck.length > 0) {
-    await ctx.scheduler.runAfter(0, internal.integrations.twilio.reconcile, { sendId, messageIds: stuck.map((m) => m._id) });
+    await ctx.scheduler.runAfter(0, internal.integrations.twilio.reconcile, { sendId, gen, messageIds: stuck.map((m) => m._id) });
   } else {
-    await ctx.scheduler.runAfter(0, internal.integrations.twilio.drain, { sendId });
+    await ctx.scheduler.runAfter(0, internal.integrations.twilio.drain, { sendId, gen });
   }
   await armWatchdog(ctx, sendId, leaseUntil + 1_000);
 }

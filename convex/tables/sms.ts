@@ -84,6 +84,8 @@ export const smsTables = {
     segmentsPerSecond: v.number(),
     /** the sender holds the send until then (lease of the running drain) */
     leaseUntil: v.optional(v.number()),
+    /** which sender run may claim (a new run fences off any older one still alive) */
+    drainGen: v.optional(v.number()),
     /** the pending lease check (one at a time) */
     watchdog: v.optional(v.id("_scheduled_functions")),
     /** the provider refused the credentials or the account: the send stopped with this */

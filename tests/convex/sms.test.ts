@@ -133,7 +133,7 @@ describe("the sender's side", () => {
     const ctx = await fixture();
     const { t } = ctx;
     const sendId = await preparedSend(ctx, { body: ctx.body, voterIds: [ctx.voters.ada, ctx.voters.bob] });
-    const batch = await t.mutation(internal.sms.claim, { sendId, max: 1 });
+    const batch = await t.mutation(internal.sms.claim, { sendId, max: 1, gen: 0 });
     expect("messages" in batch && batch.messages!.map((m) => m.phone)).toEqual(["+15035550101"]);
     const [first] = (batch as { messages: { id: Id<"smsMessages"> }[] }).messages;
     await t.mutation(internal.sms.recordResults, { sendId, results: [{ id: first.id, outcome: "sent", sid: "SM1", status: "sent" }] });
@@ -145,12 +145,12 @@ describe("the sender's side", () => {
     // a callback with another sid for this message is ignored
     await t.mutation(internal.sms.applyStatus, { messageId: first.id, sid: "SMforged", status: "failed", errorCode: "30003" });
     expect(await t.run((c) => c.db.get("smsMessages", first.id))).toMatchObject({ status: "delivered", providerSid: "SM1" });
-    const second = await t.mutation(internal.sms.claim, { sendId, max: 10 });
+    const second = await t.mutation(internal.sms.claim, { sendId, max: 10, gen: 0 });
     const [m2] = (second as { messages: { id: Id<"smsMessages"> }[] }).messages;
     await t.mutation(internal.sms.recordResults, { sendId, results: [{ id: m2.id, outcome: "failed", code: "21211", error: "The phone number format is invalid. Please use a valid number." }] });
     const p = await ctx.cm.query(api.sms.progress, { sendId });
     expect(p!.counts).toMatchObject({ queued: 0, sent: 0, delivered: 1, failed: 1, segmentsSent: 1 });
-    expect(await t.mutation(internal.sms.claim, { sendId, max: 10 })).toEqual({ stop: true });
+    expect(await t.mutation(internal.sms.claim, { sendId, max: 10, gen: 0 })).toEqual({ stop: true });
     expect((await ctx.cm.query(api.sms.progress, { sendId }))!.status).toBe("completed");
     const counters = await ctx.cm.query(api.campaigns.listSms, {});
     expect(counters.messagesSent).toBe(1);
@@ -162,7 +162,7 @@ describe("the sender's side", () => {
   test("an auth failure from the provider pauses the send with the spec's message; the message waits in the queue", async () => {
     const ctx = await fixture();
     const sendId = await preparedSend(ctx, { body: ctx.body, voterIds: [ctx.voters.ada] });
-    const batch = (await ctx.t.mutation(internal.sms.claim, { sendId, max: 5 })) as { messages: { id: Id<"smsMessages"> }[] };
+    const batch = (await ctx.t.mutation(internal.sms.claim, { sendId, max: 5, gen: 0 })) as { messages: { id: Id<"smsMessages"> }[] };
     await ctx.t.mutation(internal.sms.recordResults, { sendId, results: [{ id: batch.messages[0].id, outcome: "fatal", code: "20003", error: "The SMS service is currently unavailable. Please try again later." }] });
     expect(await ctx.cm.query(api.sms.progress, { sendId })).toMatchObject({ status: "paused", error: "The SMS service is currently unavailable. Please try again later.", counts: { queued: 1 } });
   });
@@ -171,7 +171,7 @@ describe("the sender's side", () => {
     const ctx = await fixture();
     const { t } = ctx;
     const sendId = await preparedSend(ctx, { body: ctx.body, voterIds: [ctx.voters.ada] });
-    await t.mutation(internal.sms.claim, { sendId, max: 5 });
+    await t.mutation(internal.sms.claim, { sendId, max: 5, gen: 0 });
     await t.run((c) => c.db.patch("smsSends", sendId, { leaseUntil: Date.now() - 1 }));
     await t.mutation(internal.sms.checkLease, { sendId });
     const jobs = await t.run((c) => c.db.system.query("_scheduled_functions").collect());
@@ -216,6 +216,17 @@ describe("replies and opt-outs", () => {
 });
 
 describe("pause, resume, cancel", () => {
+  test("a sender run that was superseded (pause then resume) claims nothing more", async () => {
+    const ctx = await fixture();
+    const sendId = await preparedSend(ctx, { body: ctx.body, voterIds: [ctx.voters.ada, ctx.voters.bob] });
+    await ctx.t.run((c) => c.db.patch("smsSends", sendId, { drainGen: 2 }));
+    expect(await ctx.t.mutation(internal.sms.claim, { sendId, max: 5, gen: 1 })).toEqual({ stop: true });
+    const current = await ctx.t.mutation(internal.sms.claim, { sendId, max: 1, gen: 2 });
+    expect("messages" in current && current.messages).toHaveLength(1);
+    await ctx.cm.mutation(api.sms.pause, { sendId });
+    expect(await ctx.t.mutation(internal.sms.claim, { sendId, max: 5, gen: 2 })).toEqual({ stop: true });
+  });
+
   test("cancel cancels what has not left; a cancelled send stays cancelled", async () => {
     const ctx = await fixture();
     const { t } = ctx;
@@ -226,7 +237,7 @@ describe("pause, resume, cancel", () => {
     expect(p).toMatchObject({ status: "cancelled", counts: { queued: 0, cancelled: 2 } });
     await ctx.cm.mutation(api.sms.resume, { sendId });
     expect((await ctx.cm.query(api.sms.progress, { sendId }))!.status).toBe("cancelled");
-    expect(await t.mutation(internal.sms.claim, { sendId, max: 5 })).toEqual({ stop: true });
+    expect(await t.mutation(internal.sms.claim, { sendId, max: 5, gen: 0 })).toEqual({ stop: true });
   });
 });
 

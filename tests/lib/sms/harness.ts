@@ -184,6 +184,9 @@ export function startAppBackend(dataDir: string, opts: { adminKey?: string } = {
       if (m) resolve({ child, cloud: m[1], site: m[2], dataDir });
     });
     child.stderr.on("data", (d: Buffer) => (err += d.toString()));
+    // SMS_BACKEND_LOG=file: the backend's output, for debugging a test
+    const logFile = process.env.SMS_BACKEND_LOG;
+    if (logFile) for (const stream of [child.stdout, child.stderr]) stream.on("data", (d: Buffer) => fs.appendFileSync(logFile, d));
     child.once("exit", (code) => reject(new Error(`backend exited (${code}) before ready:\n${err}`)));
   });
 }
