@@ -4,7 +4,6 @@ import { useQuery } from "convex/react";
 import { useMemo, useState } from "react";
 import { api } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
-import { SENDER_PROFILES } from "@convex/tables/sms";
 import { useViewer } from "@/session/ViewerProvider";
 import { ConfirmDialog } from "@/ui/ConfirmDialog";
 import { useSendSummary } from "../hooks/useSendSummary";
@@ -146,9 +145,12 @@ export function SmsCenterBody({ overview, create, onCreateClosed, settingsOpen, 
         <SmsSettingsDialog
           onOpenChange={(o) => !o && onSettingsClosed()}
           settings={{
-            ...overview.settings,
-            // overview resolves the pace; an override is one that differs from the sender type's
-            segmentsPerSecond: overview.settings.segmentsPerSecond === SENDER_PROFILES[overview.settings.profile].segmentsPerSecond ? undefined : overview.settings.segmentsPerSecond,
+            quietStart: overview.settings.quietStart,
+            quietEnd: overview.settings.quietEnd,
+            defaultTimeZone: overview.settings.defaultTimeZone,
+            profile: overview.settings.profile,
+            // the saved override, not the resolved pace
+            segmentsPerSecond: overview.settings.paceOverride ?? undefined,
           }}
         />
       )}
