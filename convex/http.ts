@@ -1,6 +1,6 @@
 /**
  * HTTP actions: Convex Auth's OIDC/JWKS routes, the client error-report endpoint, the sign-in
- * ticket and the operator's demo mailbox. Browser-facing routes answer CORS for the web app's own
+ * ticket, the operator's demo mailbox and Twilio's webhooks. Browser-facing routes answer CORS for the web app's own
  * origins only (SITE_URL, plus CORS_ALLOWED_ORIGINS), never with credentials: callers
  * authenticate with bearer tokens, not cookies.
  */
@@ -10,6 +10,7 @@ import { auth } from "./auth";
 import { devMailbox } from "./emails";
 import { reportErrors } from "./errorReports";
 import { issueSignInTicket } from "./authThrottle";
+import { twilioInbound, twilioStatus } from "./smsWebhooks";
 
 /** The web app's origins: SITE_URL and any extra ones configured for this deployment. */
 export function appOrigins(): string[] {
@@ -29,5 +30,9 @@ const cors = corsRouter(http, {
 cors.route({ path: "/api/errors", method: "POST", handler: reportErrors });
 cors.route({ path: "/api/auth/ticket", method: "POST", handler: issueSignInTicket });
 cors.route({ path: "/api/dev/mailbox", method: "GET", handler: devMailbox });
+
+// Twilio's webhooks: server to server (no CORS), signature-verified
+http.route({ path: "/api/twilio/status", method: "POST", handler: twilioStatus });
+http.route({ path: "/api/twilio/inbound", method: "POST", handler: twilioInbound });
 
 export default http;

@@ -5,6 +5,7 @@ import { collabTables } from "./tables/collab";
 import { coreTables } from "./tables/core";
 import { importTables } from "./tables/imports";
 import { securityTables } from "./tables/security";
+import { smsTables } from "./tables/sms";
 import { voterTables } from "./tables/voters";
 import { yjsTables } from "./tables/yjs";
 
@@ -17,4 +18,5 @@ export default defineSchema({
   ...securityTables,
   ...collabTables,
   ...yjsTables,
+  ...smsTables,
 });

@@ -8,6 +8,7 @@ import { orgMutation, orgQuery } from "./functions";
 import { appError } from "./lib/errors";
 import { billingDescription, GB, planById, planOrStarter, planPrice, PLANS } from "./lib/plans";
 import { readCounters } from "./model/counters";
+import { monthlySegments } from "./model/sms";
 import { BILLING_PERIOD_MS } from "./model/orgs";
 
 /** The current plan, its limits and the organisation's real usage. */
@@ -43,6 +44,8 @@ export const overview = orgQuery(null)({
         /** GB, from the storageBytes counter kept by the upload mutations */
         storage: counters.storageBytes / GB,
         users: members.filter((m) => m.status === "active").length,
+        /** text message segments sent through the provider this month */
+        smsSegments: await monthlySegments(ctx.db, ctx.viewer.orgId),
       },
       limits: plan.limits,
     };

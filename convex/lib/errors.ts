@@ -22,7 +22,7 @@ export type ErrorCode = keyof typeof ERROR_MESSAGES;
 export const RETRYABLE: ReadonlySet<ErrorCode> = new Set(["NETWORK_ERROR", "TIMEOUT", "SERVER_ERROR", "RATE_LIMIT"]);
 
 /** A field a save could not apply: a teammate's value (null: cleared) and who saved it. */
-export type ConflictDetail = { field: string; theirs: string | number | boolean | null; by: string | null };
+export type ConflictDetail = { field: string; theirs: string | number | boolean | null | string[]; by: string | null };
 
 /** The payload of every ConvexError the app throws. `message` is what the user reads. */
 export type AppErrorData = { code: ErrorCode; message: string; title?: string; conflicts?: ConflictDetail[] };

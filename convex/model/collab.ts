@@ -49,6 +49,12 @@ export function withEdits<T extends Record<string, unknown>>(doc: T, edits: Fiel
   return out as T;
 }
 
+/** Equal values; lists compare element by element (an empty list is no value). */
+export function sameValue(a: EditValue, b: EditValue): boolean {
+  const norm = (x: EditValue) => (Array.isArray(x) && x.length === 0 ? null : x);
+  return JSON.stringify(norm(a)) === JSON.stringify(norm(b));
+}
+
 export type MergeRules = {
   /** how the record is named in messages ("Maria Lopez", "the group Volunteers") */
   title: string;
@@ -95,8 +101,8 @@ export async function mergeEdits(
     if (seen.has(edit.field) || !rules.editable(edit.field)) throw appError("VALIDATION_ERROR", `"${edit.field}" cannot be edited here.`);
     seen.add(edit.field);
     const stored = readField(current, edit.field);
-    if (stored === edit.value) continue;
-    if (stored === edit.base) apply.push(edit);
+    if (sameValue(stored, edit.value)) continue;
+    if (sameValue(stored, edit.base)) apply.push(edit);
     else conflicts.push({ edit, theirs: stored });
   }
   if (conflicts.length === 0) return apply;

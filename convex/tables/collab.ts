@@ -64,8 +64,8 @@ export const vPresenceEntry = v.object({
   state: v.optional(v.any()),
 });
 
-/** A field value in an edit: a JSON scalar, null for "no value". */
-export const vEditValue = v.union(v.string(), v.number(), v.boolean(), v.null());
+/** A field value in an edit: a JSON scalar or a list of strings (ids), null for "no value". */
+export const vEditValue = v.union(v.string(), v.number(), v.boolean(), v.null(), v.array(v.string()));
 
 /** One field of a save: the value the editor started from and the new one. */
 export const vFieldEdit = v.object({ field: v.string(), base: vEditValue, value: vEditValue });

@@ -106,6 +106,10 @@ describe("subscription", () => {
         await ctx.db.insert("orgCounters", { orgId: f.orgId, name, value });
       }
       await ctx.db.insert("orgCounters", { orgId: f.outsider.orgId, name: "voters", value: 99 });
+      // SMS usage counts this month's segments only
+      const month = new Date().toISOString().slice(0, 7);
+      await ctx.db.insert("smsUsage", { orgId: f.orgId, month, segments: 42 });
+      await ctx.db.insert("smsUsage", { orgId: f.orgId, month: "2000-01", segments: 999 });
     });
     const o = await f.volunteer.as.query(api.subscription.overview, {});
     expect(o).toMatchObject({
@@ -114,8 +118,8 @@ describe("subscription", () => {
       billingCycle: "monthly",
       amount: 29,
       hasPaymentMethod: false,
-      usage: { voters: 450, campaigns: 2, surveys: 5, storage: 0.5, users: 6 },
-      limits: { voters: 1000, campaigns: 5, surveys: 10, storage: 1, users: 3 },
+      usage: { voters: 450, campaigns: 2, surveys: 5, storage: 0.5, users: 6, smsSegments: 42 },
+      limits: { voters: 1000, campaigns: 5, surveys: 10, storage: 1, users: 3, smsSegments: 500 },
     });
     expect((await f.outsider.as.query(api.subscription.overview, {})).usage).toMatchObject({ voters: 99, users: 1 });
     await expect(t.query(api.subscription.overview, {})).rejects.toThrow(/log in/);

@@ -5,6 +5,7 @@ import { useState } from "react";
 import { useNavigate, useParams } from "react-router-dom";
 import { api } from "@convex/_generated/api";
 import { STATE_VERIFIED_PAIRS, VOTER_FIELD_DEFS } from "@convex/tables/voters";
+import { VoterSmsHistory } from "@/features/messaging";
 import { MODE_LABELS, useViewer } from "@/session/ViewerProvider";
 import { usePresence } from "@/lib/presence/usePresence";
 import { PageHeader } from "@/ui/PageHeader";
@@ -131,6 +132,7 @@ export function VoterDetailPage() {
             </Card>
           )}
           <VoterGroupsCard voterId={voter._id} canChange={can("voters.update")} onAdd={() => setGroupOpen(true)} />
+          <VoterSmsHistory voterId={voter._id} hasPhone={!!voter.phone} />
         </Flex>
       </Grid>
       <AddToGroupDialog voterId={voter._id} open={groupOpen} onOpenChange={setGroupOpen} />

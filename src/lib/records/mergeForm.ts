@@ -83,7 +83,7 @@ export function withConflicts(state: MergeState, theirs: Record<string, string>)
   return { ...state, conflicts: { ...state.conflicts, ...theirs } };
 }
 
-export type StoredValue = string | number | boolean | null;
+export type StoredValue = string | number | boolean | null | string[];
 export type FieldEdit = { field: string; base: StoredValue; value: StoredValue };
 
 /** The save's edits: touched fields converted to stored values (`toStored(field, formString)`). */

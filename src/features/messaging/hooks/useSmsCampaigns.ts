@@ -1,8 +1,21 @@
-import { useQuery } from "convex/react";
+import { useMutation, useQuery } from "convex/react";
 import { api } from "@convex/_generated/api";
+import type { Id } from "@convex/_generated/dataModel";
+import { toast } from "@/ui/toast";
 
-/** The organisation's SMS campaigns and tile figures, live. */
+/** The organisation's SMS campaigns and tile figures, live; deleting one. */
 export function useSmsCampaigns() {
   const data = useQuery(api.campaigns.listSms, {});
-  return { data, isLoading: data === undefined };
+  const removeSms = useMutation(api.campaigns.removeSms);
+  const remove = async (id: Id<"campaigns">) => {
+    try {
+      await removeSms({ id });
+      toast.success("Campaign deleted");
+    } catch (e) {
+      toast.failure("Error deleting campaign", e);
+    }
+  };
+  return { data, isLoading: data === undefined, remove };
 }
+
+export type SmsCampaign = NonNullable<ReturnType<typeof useSmsCampaigns>["data"]>["campaigns"][number];

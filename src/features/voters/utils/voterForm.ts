@@ -103,8 +103,9 @@ export function storedVoterValue(key: string, value: string): string | number | 
 }
 
 /** A stored value as the form shows it. */
-export function voterFormValue(value: string | number | boolean | null): string {
+export function voterFormValue(value: string | number | boolean | null | string[]): string {
   if (value === null) return "";
+  if (Array.isArray(value)) return value.join(", ");
   if (typeof value === "boolean") return value ? "Yes" : "No";
   return String(value);
 }

@@ -1,0 +1,340 @@
+/**
+ * The SMS center (spec/2 §2.1): sends, their live progress, message history, the activity log,
+ * opt-outs and settings. campaigns.view reads, messaging.send sends (and pauses, resumes,
+ * cancels), campaigns.manage changes the settings. The queue itself: model/sms.ts; the provider:
+ * integrations/twilio.ts; webhooks: http.ts.
+ */
+import { paginationOptsValidator, paginationResultValidator } from "convex/server";
+import { v } from "convex/values";
+import { internalMutation, internalQuery, orgMutation, orgQuery } from "./functions";
+import { appError } from "./lib/errors";
+import { inboundKeyword, normalizePhone } from "./lib/sms";
+import * as sms from "./model/sms";
+import { HELP_WORDS, START_WORDS, STOP_WORDS, vSendProgress, vSmsMessageRow, vSmsSettings, vSmsStatus } from "./tables/sms";
+
+const vSendResult = v.union(
+  v.object({ id: v.id("smsMessages"), outcome: v.literal("sent"), sid: v.string(), status: vSmsStatus }),
+  v.object({ id: v.id("smsMessages"), outcome: v.literal("failed"), code: v.string(), error: v.string(), optOut: v.optional(v.boolean()) }),
+  v.object({ id: v.id("smsMessages"), outcome: v.literal("requeue"), readyAt: v.number() }),
+  v.object({ id: v.id("smsMessages"), outcome: v.literal("fatal"), code: v.string(), error: v.string() }),
+);
+
+/** Provider mode, sender, settings and the sends still running. */
+export const overview = orgQuery("campaigns.view")({
+  args: {},
+  returns: v.object({
+    demo: v.boolean(),
+    sender: v.union(v.string(), v.null()),
+    orgName: v.string(),
+    settings: v.object({ ...vSmsSettings.fields, segmentsPerSecond: v.number(), paceOverride: v.union(v.number(), v.null()) }),
+    activeSends: v.array(vSendProgress),
+  }),
+  handler: async (ctx) => {
+    const { demo, sender } = sms.providerConfig();
+    const recent = await ctx.db
+      .query("smsSends")
+      .withIndex("by_org", (q) => q.eq("orgId", ctx.viewer.orgId))
+      .order("desc")
+      .take(20);
+    const active = recent.filter((s) => s.status === "preparing" || s.status === "sending" || s.status === "paused");
+    return { demo, sender, orgName: ctx.viewer.org.name, settings: await sms.loadSettings(ctx.db, ctx.viewer.orgId), activeSends: active.map(sms.progressOf) };
+  },
+});
+
+const AUDIENCE_SCAN = 2_000;
+
+/**
+ * Who a send would reach: recipients after removing opted-out numbers, voters without a phone,
+ * invalid numbers and duplicates. Exact up to 2,000 voters; beyond, the group sizes (the send's
+ * own counters are exact as it prepares).
+ */
+export const audience = orgQuery("campaigns.view")({
+  args: { groupIds: v.array(v.id("voterGroups")), voterIds: v.array(v.id("voters")), extraPhones: v.array(v.string()) },
+  returns: v.object({ exact: v.boolean(), recipients: v.number(), optedOut: v.number(), noPhone: v.number(), invalid: v.number(), duplicates: v.number() }),
+  handler: async (ctx, { groupIds, voterIds, extraPhones }) => {
+    if (groupIds.length > 100 || voterIds.length > sms.MAX_QUICK_VOTERS || extraPhones.length > sms.MAX_EXTRA_PHONES) throw appError("VALIDATION_ERROR");
+    const out = { exact: true, recipients: 0, optedOut: 0, noPhone: 0, invalid: 0, duplicates: 0 };
+    const seen = new Set<string>();
+    let scanned = 0;
+    const count = async (raw: string | undefined) => {
+      if (!raw || raw.trim() === "") return void out.noPhone++;
+      const phone = normalizePhone(raw);
+      if (!phone) return void out.invalid++;
+      if (seen.has(phone)) return void out.duplicates++;
+      seen.add(phone);
+      if (await sms.optOutOf(ctx.db, ctx.viewer.orgId, phone)) return void out.optedOut++;
+      out.recipients++;
+    };
+    for (const groupId of groupIds) {
+      const group = await ctx.db.get(groupId);
+      if (!group) continue;
+      if (scanned + group.memberCount > AUDIENCE_SCAN) {
+        out.exact = false;
+        out.recipients += group.memberCount;
+        continue;
+      }
+      const members = await ctx.db
+        .query("voterGroupMembers")
+        .withIndex("by_group", (q) => q.eq("groupId", groupId))
+        .take(AUDIENCE_SCAN);
+      for (const m of members) {
+        const voter = await ctx.db.get(m.voterId);
+        if (voter) await count(voter.phone);
+      }
+      scanned += members.length;
+    }
+    for (const id of voterIds.slice(0, Math.max(0, AUDIENCE_SCAN - scanned))) {
+      const voter = await ctx.db.get(id);
+      if (voter) await count(voter.phone);
+    }
+    if (voterIds.length > AUDIENCE_SCAN - scanned) {
+      out.exact = false;
+      out.recipients += voterIds.length - Math.max(0, AUDIENCE_SCAN - scanned);
+    }
+    for (const p of extraPhones) await count(p);
+    return out;
+  },
+});
+
+/** Starts a campaign's send or a quick send (spec/2 §5 refusals; opt-out language preflight). */
+export const start = orgMutation("messaging.send")({
+  args: {
+    campaignId: v.optional(v.id("campaigns")),
+    voterIds: v.optional(v.array(v.id("voters"))),
+    extraPhones: v.optional(v.array(v.string())),
+    body: v.optional(v.string()),
+    acknowledgeNoOptOutText: v.optional(v.boolean()),
+  },
+  returns: v.id("smsSends"),
+  handler: async (ctx, args) => await sms.startSend(ctx, ctx.viewer, args),
+});
+
+export const pause = orgMutation("messaging.send")({
+  args: { sendId: v.id("smsSends") },
+  returns: v.null(),
+  handler: async (ctx, { sendId }) => {
+    await sms.controlSend(ctx, ctx.viewer, sendId, "pause");
+    return null;
+  },
+});
+
+export const resume = orgMutation("messaging.send")({
+  args: { sendId: v.id("smsSends") },
+  returns: v.null(),
+  handler: async (ctx, { sendId }) => {
+    await sms.controlSend(ctx, ctx.viewer, sendId, "resume");
+    return null;
+  },
+});
+
+export const cancel = orgMutation("messaging.send")({
+  args: { sendId: v.id("smsSends") },
+  returns: v.null(),
+  handler: async (ctx, { sendId }) => {
+    await sms.controlSend(ctx, ctx.viewer, sendId, "cancel");
+    return null;
+  },
+});
+
+export const progress = orgQuery("campaigns.view")({
+  args: { sendId: v.id("smsSends") },
+  returns: v.union(vSendProgress, v.null()),
+  handler: async (ctx, { sendId }) => {
+    const send = await ctx.db.get(sendId);
+    return send ? sms.progressOf(send) : null;
+  },
+});
+
+/** The latest three messages (Recent Messages). */
+export const recent = orgQuery("campaigns.view")({
+  args: {},
+  returns: v.array(vSmsMessageRow),
+  handler: async (ctx) => {
+    const rows = await ctx.db
+      .query("smsMessages")
+      .withIndex("by_org_queued", (q) => q.eq("orgId", ctx.viewer.orgId))
+      .order("desc")
+      .take(3);
+    return rows.map(sms.messageRow);
+  },
+});
+
+/** Message History: every message, newest first, or one send's in queue order. */
+export const history = orgQuery("campaigns.view")({
+  args: { paginationOpts: paginationOptsValidator, sendId: v.optional(v.id("smsSends")) },
+  returns: paginationResultValidator(vSmsMessageRow),
+  handler: async (ctx, { paginationOpts, sendId }) => {
+    const opts = { ...paginationOpts, numItems: Math.max(1, Math.min(200, paginationOpts.numItems)) };
+    const page = sendId
+      ? await ctx.db
+          .query("smsMessages")
+          .withIndex("by_send_position", (q) => q.eq("sendId", sendId))
+          .paginate(opts)
+      : await ctx.db
+          .query("smsMessages")
+          .withIndex("by_org_queued", (q) => q.eq("orgId", ctx.viewer.orgId))
+          .order("desc")
+          .paginate(opts);
+    return { ...page, page: page.page.map(sms.messageRow) };
+  },
+});
+
+/** The activity log after `since` (Clear Log moves `since`; the stored log stays), newest first. */
+export const log = orgQuery("campaigns.view")({
+  args: { since: v.number() },
+  returns: v.array(v.object({ id: v.id("smsLog"), at: v.number(), type: v.union(v.literal("info"), v.literal("success"), v.literal("warning"), v.literal("error")), message: v.string() })),
+  handler: async (ctx, { since }) => {
+    const rows = await ctx.db
+      .query("smsLog")
+      .withIndex("by_org_at", (q) => q.eq("orgId", ctx.viewer.orgId).gt("at", since))
+      .order("desc")
+      .take(100);
+    return rows.map((r) => ({ id: r._id, at: r.at, type: r.type, message: r.message }));
+  },
+});
+
+/** A voter's text messages (contact history) and whether their number opted out. */
+export const voterHistory = orgQuery("voters.view")({
+  args: { voterId: v.id("voters") },
+  returns: v.object({ optedOut: v.union(v.object({ at: v.number(), source: v.string() }), v.null()), messages: v.array(vSmsMessageRow) }),
+  handler: async (ctx, { voterId }) => {
+    const voter = await ctx.db.get(voterId);
+    if (!voter) return { optedOut: null, messages: [] };
+    const phone = voter.phone ? normalizePhone(voter.phone) : null;
+    const opt = phone ? await sms.optOutOf(ctx.db, ctx.viewer.orgId, phone) : null;
+    const rows = await ctx.db
+      .query("smsMessages")
+      .withIndex("by_voter", (q) => q.eq("voterId", voterId))
+      .order("desc")
+      .take(50);
+    return { optedOut: opt ? { at: opt.at, source: opt.source } : null, messages: rows.map(sms.messageRow) };
+  },
+});
+
+/** Opts a voter's number out (or back in) by hand. */
+export const setOptOut = orgMutation("messaging.send")({
+  args: { voterId: v.id("voters"), optedOut: v.boolean() },
+  returns: v.null(),
+  handler: async (ctx, { voterId, optedOut }) => {
+    const voter = await ctx.db.get(voterId);
+    if (!voter) throw appError("NOT_FOUND");
+    const phone = voter.phone ? normalizePhone(voter.phone) : null;
+    if (!phone) throw appError("VALIDATION_ERROR", "This voter has no valid phone number.");
+    if (optedOut) await sms.optOut(ctx, ctx.viewer.orgId, phone, "manual");
+    else await sms.optIn(ctx, ctx.viewer.orgId, phone);
+    return null;
+  },
+});
+
+export const saveSettings = orgMutation("campaigns.manage")({
+  args: { settings: vSmsSettings },
+  returns: v.null(),
+  handler: async (ctx, { settings }) => {
+    sms.checkSettings(settings);
+    const row = await ctx.db
+      .query("smsSettings")
+      .withIndex("by_org", (q) => q.eq("orgId", ctx.viewer.orgId))
+      .unique();
+    if (row) await ctx.db.patch(row._id, { settings, updatedAt: Date.now() });
+    else await ctx.db.insert("smsSettings", { orgId: ctx.viewer.orgId, settings, updatedAt: Date.now() });
+    return null;
+  },
+});
+
+// ——— the queue (internal) ———
+
+export const enqueueStep = internalMutation({
+  args: { sendId: v.id("smsSends") },
+  returns: v.null(),
+  handler: async (ctx, { sendId }) => {
+    await sms.enqueueStep(ctx, sendId);
+    return null;
+  },
+});
+
+export const claim = internalMutation({
+  args: { sendId: v.id("smsSends"), max: v.number(), gen: v.number() },
+  handler: async (ctx, { sendId, max, gen }) => await sms.claim(ctx, sendId, Math.min(max, 200), gen),
+});
+
+export const recordResults = internalMutation({
+  args: { sendId: v.id("smsSends"), results: v.array(vSendResult) },
+  returns: v.null(),
+  handler: async (ctx, { sendId, results }) => {
+    await sms.recordResults(ctx, sendId, results);
+    return null;
+  },
+});
+
+export const continueSender = internalMutation({
+  args: { sendId: v.id("smsSends"), at: v.number(), gen: v.number() },
+  returns: v.null(),
+  handler: async (ctx, { sendId, at, gen }) => {
+    await sms.continueSender(ctx, sendId, at, gen);
+    return null;
+  },
+});
+
+export const checkLease = internalMutation({
+  args: { sendId: v.id("smsSends") },
+  returns: v.null(),
+  handler: async (ctx, { sendId }) => {
+    await sms.checkLease(ctx, sendId);
+    return null;
+  },
+});
+
+export const cancelQueued = internalMutation({
+  args: { sendId: v.id("smsSends") },
+  returns: v.null(),
+  handler: async (ctx, { sendId }) => {
+    await sms.cancelQueued(ctx, sendId);
+    return null;
+  },
+});
+
+/** The messages a reconciliation looks up (still "sending", with when they were claimed). */
+export const stuckMessages = internalQuery({
+  args: { messageIds: v.array(v.id("smsMessages")) },
+  handler: async (ctx, { messageIds }) => {
+    const rows = await Promise.all(messageIds.map((id) => ctx.db.get(id)));
+    return rows.filter((m) => m !== null && m.status === "sending").map((m) => ({ id: m!._id, phone: m!.phone, body: m!.body, claimedAt: m!.claimedAt ?? m!.updatedAt }));
+  },
+});
+
+/** A delivery status callback (signature already verified by the http action). */
+export const applyStatus = internalMutation({
+  args: { messageId: v.union(v.string(), v.null()), sid: v.string(), status: vSmsStatus, errorCode: v.union(v.string(), v.null()) },
+  returns: v.boolean(),
+  handler: async (ctx, { messageId, sid, status, errorCode }) => {
+    const id = messageId ? ctx.db.normalizeId("smsMessages", messageId) : null;
+    return await sms.applyStatus(ctx, id, sid, status, errorCode);
+  },
+});
+
+/** An inbound text (signature verified): STOP words opt out, START words opt back in, HELP gets the names. */
+export const inbound = internalMutation({
+  args: { from: v.string(), body: v.string() },
+  returns: v.object({ keyword: v.string(), reply: v.union(v.string(), v.null()) }),
+  handler: async (ctx, { from, body }) => {
+    const phone = normalizePhone(from);
+    if (!phone) return { keyword: "", reply: null };
+    const keyword = inboundKeyword(body);
+    const orgs = await sms.orgsThatTexted(ctx.db, phone);
+    if ((STOP_WORDS as readonly string[]).includes(keyword)) {
+      for (const orgId of orgs) await sms.optOut(ctx, orgId, phone, "inbound");
+      return { keyword, reply: null };
+    }
+    if ((START_WORDS as readonly string[]).includes(keyword)) {
+      for (const orgId of orgs) await sms.optIn(ctx, orgId, phone);
+      return { keyword, reply: null };
+    }
+    if ((HELP_WORDS as readonly string[]).includes(keyword)) {
+      const names = (await Promise.all(orgs.map((id) => ctx.db.get(id)))).filter((o) => o !== null).map((o) => o.name);
+      const who = names.length > 0 ? names.join(", ") : "Precinct";
+      return { keyword, reply: `${who}: campaign text messages. Reply STOP to opt out, START to opt back in.` };
+    }
+    for (const orgId of orgs) await sms.log(ctx, orgId, "info", `Reply from ${phone}: ${body.slice(0, 160)}`);
+    return { keyword, reply: null };
+  },
+});

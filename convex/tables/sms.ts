@@ -1,0 +1,213 @@
+/**
+ * SMS (spec/2 §2.1, §3, §4, §7; DESIGN.md §4 queues). A send ("text blast" of a campaign, or a
+ * quick send) fans out into one message per recipient phone, written by a cursor-driven chain of
+ * mutations and drained at the organisation's pace by a scheduled sender. Opt-outs, quiet hours,
+ * delivery statuses and the activity log are stored per organisation and live for teammates.
+ */
+import { defineTable } from "convex/server";
+import { v, type Infer } from "convex/values";
+
+/** Message statuses (spec/2 §4) plus `cancelled` (a send cancelled, or the recipient opted out before it left). */
+export const SMS_STATUSES = ["queued", "sending", "sent", "delivered", "failed", "undelivered", "demo", "cancelled"] as const;
+export type SmsStatus = (typeof SMS_STATUSES)[number];
+export const vSmsStatus = v.union(...SMS_STATUSES.map((s) => v.literal(s)));
+
+/** Campaign statuses (spec/2 §4). */
+export const SMS_CAMPAIGN_STATUSES = ["draft", "active", "completed", "cancelled"] as const;
+
+export const SEND_STATUSES = ["preparing", "sending", "paused", "completed", "cancelled", "failed"] as const;
+export type SendStatus = (typeof SEND_STATUSES)[number];
+export const vSendStatus = v.union(...SEND_STATUSES.map((s) => v.literal(s)));
+
+/** Sender classes and their default pace in message segments per second (Twilio's documented throughput). */
+export const SENDER_PROFILES = {
+  long_code: { label: "Long code (1 segment/s)", segmentsPerSecond: 1 },
+  ten_dlc: { label: "10DLC (registered, 4 segments/s)", segmentsPerSecond: 4 },
+  toll_free: { label: "Toll-free (3 segments/s)", segmentsPerSecond: 3 },
+  short_code: { label: "Short code (100 segments/s)", segmentsPerSecond: 100 },
+} as const;
+export type SenderProfile = keyof typeof SENDER_PROFILES;
+export const vSenderProfile = v.union(...(Object.keys(SENDER_PROFILES) as SenderProfile[]).map((s) => v.literal(s)));
+
+/** The organisation's SMS settings and their defaults. */
+export const vSmsSettings = v.object({
+  /** local hour (0–23) from which messages may go out, and the hour they stop */
+  quietStart: v.number(),
+  quietEnd: v.number(),
+  /** IANA zone for recipients whose own zone is unknown */
+  defaultTimeZone: v.string(),
+  profile: vSenderProfile,
+  /** pace override; the profile's when absent */
+  segmentsPerSecond: v.optional(v.number()),
+});
+export type SmsSettings = Infer<typeof vSmsSettings>;
+export const DEFAULT_SMS_SETTINGS: SmsSettings = { quietStart: 9, quietEnd: 21, defaultTimeZone: "America/New_York", profile: "long_code" };
+
+export const MAX_SMS_BODY = 1600;
+export const STOP_WORDS = ["STOP", "STOPALL", "UNSUBSCRIBE", "CANCEL", "END", "QUIT", "REVOKE", "OPTOUT"] as const;
+export const START_WORDS = ["START", "UNSTOP", "YES"] as const;
+export const HELP_WORDS = ["HELP", "INFO"] as const;
+
+export const smsTables = {
+  /** One execution of a blast or quick send, with its live counters and the enqueue cursor. */
+  smsSends: defineTable({
+    orgId: v.id("organizations"),
+    campaignId: v.optional(v.id("campaigns")),
+    kind: v.union(v.literal("campaign"), v.literal("quick")),
+    body: v.string(),
+    segments: v.number(),
+    encoding: v.union(v.literal("GSM-7"), v.literal("UCS-2")),
+    status: vSendStatus,
+    demo: v.boolean(),
+    createdBy: v.id("users"),
+    createdByName: v.string(),
+    /** recipients: voter groups, individual voters, extra phone numbers */
+    groupIds: v.array(v.id("voterGroups")),
+    voterIds: v.array(v.id("voters")),
+    extraPhones: v.array(v.string()),
+    /** enqueue cursor: which source, where in it */
+    prep: v.object({ source: v.number(), cursor: v.union(v.string(), v.null()), done: v.boolean() }),
+    nextPosition: v.number(),
+    counts: v.object({
+      queued: v.number(),
+      sent: v.number(),
+      delivered: v.number(),
+      failed: v.number(),
+      undelivered: v.number(),
+      cancelled: v.number(),
+      optedOut: v.number(),
+      noPhone: v.number(),
+      invalid: v.number(),
+      duplicates: v.number(),
+      segmentsSent: v.number(),
+    }),
+    segmentsPerSecond: v.number(),
+    /** the sender holds the send until then (lease of the running drain) */
+    leaseUntil: v.optional(v.number()),
+    /** which sender run may claim (a new run fences off any older one still alive) */
+    drainGen: v.optional(v.number()),
+    /** the pending lease check (one at a time) */
+    watchdog: v.optional(v.id("_scheduled_functions")),
+    /** the provider refused the credentials or the account: the send stopped with this */
+    error: v.optional(v.string()),
+    startedAt: v.number(),
+    finishedAt: v.optional(v.number()),
+    updatedAt: v.number(),
+  })
+    .index("by_org", ["orgId"])
+    .index("by_campaign", ["campaignId"])
+    .index("by_status", ["status"]),
+
+  /** One message per (send, phone): the idempotency unit. */
+  smsMessages: defineTable({
+    orgId: v.id("organizations"),
+    sendId: v.id("smsSends"),
+    campaignId: v.optional(v.id("campaigns")),
+    voterId: v.optional(v.id("voters")),
+    recipientName: v.string(),
+    /** E.164 */
+    phone: v.string(),
+    body: v.string(),
+    segments: v.number(),
+    status: vSmsStatus,
+    /** queue order within the send */
+    position: v.number(),
+    /** not before this time (quiet hours hold); queuedAt at first */
+    readyAt: v.number(),
+    /** the recipient's IANA time zone (quiet hours) */
+    timeZone: v.string(),
+    attempts: v.number(),
+    /** set when a sender took it: a message "sending" longer than its lease is reconciled */
+    claimedAt: v.optional(v.number()),
+    providerSid: v.optional(v.string()),
+    errorCode: v.optional(v.string()),
+    error: v.optional(v.string()),
+    queuedAt: v.number(),
+    sentAt: v.optional(v.number()),
+    deliveredAt: v.optional(v.number()),
+    updatedAt: v.number(),
+  })
+    .index("by_send_ready", ["sendId", "status", "readyAt", "position"])
+    .index("by_send_phone", ["sendId", "phone"])
+    .index("by_send_position", ["sendId", "position"])
+    .index("by_sid", ["providerSid"])
+    .index("by_voter", ["voterId", "queuedAt"])
+    .index("by_org_queued", ["orgId", "queuedAt"])
+    .index("by_org_phone_status", ["orgId", "phone", "status"])
+    .index("by_phone", ["phone", "queuedAt"]),
+
+  /** Numbers that replied STOP (or that the provider reports unsubscribed): never texted again. */
+  smsOptOuts: defineTable({
+    orgId: v.id("organizations"),
+    phone: v.string(),
+    at: v.number(),
+    source: v.union(v.literal("inbound"), v.literal("provider"), v.literal("manual")),
+  }).index("by_org_phone", ["orgId", "phone"]),
+
+  /** The SMS center's activity log (Clear Log clears the view, never these). */
+  smsLog: defineTable({
+    orgId: v.id("organizations"),
+    at: v.number(),
+    type: v.union(v.literal("info"), v.literal("success"), v.literal("warning"), v.literal("error")),
+    message: v.string(),
+    sendId: v.optional(v.id("smsSends")),
+  }).index("by_org_at", ["orgId", "at"]),
+
+  /** Segments sent through the provider per organisation and calendar month (UTC): the usage meter. */
+  smsUsage: defineTable({ orgId: v.id("organizations"), month: v.string(), segments: v.number() }).index("by_org_month", ["orgId", "month"]),
+
+  smsSettings: defineTable({ orgId: v.id("organizations"), settings: vSmsSettings, updatedAt: v.number() }).index("by_org", ["orgId"]),
+};
+
+/** A send's progress as the SMS center shows it. */
+export const vSendProgress = v.object({
+  id: v.id("smsSends"),
+  campaignId: v.union(v.id("campaigns"), v.null()),
+  kind: v.union(v.literal("campaign"), v.literal("quick")),
+  status: vSendStatus,
+  demo: v.boolean(),
+  body: v.string(),
+  segments: v.number(),
+  encoding: v.union(v.literal("GSM-7"), v.literal("UCS-2")),
+  preparing: v.boolean(),
+  counts: v.object({
+    queued: v.number(),
+    sent: v.number(),
+    delivered: v.number(),
+    failed: v.number(),
+    undelivered: v.number(),
+    cancelled: v.number(),
+    optedOut: v.number(),
+    noPhone: v.number(),
+    invalid: v.number(),
+    duplicates: v.number(),
+    segmentsSent: v.number(),
+  }),
+  /** messages still to go out, and the time they need at the configured pace */
+  remaining: v.number(),
+  etaSeconds: v.number(),
+  segmentsPerSecond: v.number(),
+  error: v.union(v.string(), v.null()),
+  startedAt: v.number(),
+  finishedAt: v.union(v.number(), v.null()),
+  createdByName: v.string(),
+});
+
+/** One message as history, recent messages and a voter's contact history show it. */
+export const vSmsMessageRow = v.object({
+  id: v.id("smsMessages"),
+  sendId: v.id("smsSends"),
+  voterId: v.union(v.id("voters"), v.null()),
+  recipientName: v.string(),
+  phone: v.string(),
+  body: v.string(),
+  segments: v.number(),
+  status: vSmsStatus,
+  error: v.union(v.string(), v.null()),
+  errorCode: v.union(v.string(), v.null()),
+  providerSid: v.union(v.string(), v.null()),
+  queuedAt: v.number(),
+  sentAt: v.union(v.number(), v.null()),
+  deliveredAt: v.union(v.number(), v.null()),
+  heldUntil: v.union(v.number(), v.null()),
+});

@@ -1,0 +1,2 @@
+/** What other features may use of the SMS center. */
+export { VoterSmsHistory } from "./components/VoterSmsHistory";

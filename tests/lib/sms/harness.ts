@@ -1,0 +1,222 @@
+/**
+ * SMS tests through the real backend: a local fake of Twilio's Messages API (request shape, Basic
+ * auth, Twilio's documented error codes and magic test numbers, the list endpoint, signed status
+ * callbacks) and the app's backend in a child process (so a test can SIGKILL it) on a data dir
+ * whose env.json carries the Twilio credentials pointing at the fake.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { ConvexHttpClient } from "convex/browser";
+import twilio from "twilio";
+import { api } from "../../../convex/_generated/api";
+import { authKeys, signInTicket } from "../../../scripts/backend-env";
+
+export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
+export const ACCOUNT_SID = `AC${"a1b2c3d4".repeat(4)}`;
+export const AUTH_TOKEN = "f".repeat(32);
+export const FROM = "+15005550006";
+
+/** Twilio's magic test numbers and what the fake answers for them. */
+export const MAGIC = {
+  invalid: "+15005550001", // 21211
+  unsubscribed: "+15005550004", // 21610
+  cannotReceive: "+15005550009", // 21614
+  rateLimitedOnce: "+15005550429", // 429 / 20429 the first time
+  noFunds: "+15005550777", // 21606 — stands for "insufficient funds"
+} as const;
+
+export type FakeMessage = { sid: string; to: string; from: string | null; messagingServiceSid: string | null; body: string; statusCallback: string | null; createdAt: number; authOk: boolean };
+
+export class FakeTwilio {
+  readonly messages: FakeMessage[] = [];
+  readonly requests: { method: string; path: string; auth: string | null }[] = [];
+  private server: http.Server;
+  private rateLimited = new Set<string>();
+  /** when set, every call answers 401 / 20003 (wrong credentials on the account) */
+  rejectAuth = false;
+  /** the message with this count is accepted and stored, but never answered (the sender dies waiting) */
+  hangAt: number | null = null;
+  url = "";
+
+  constructor() {
+    this.server = http.createServer((req, res) => void this.handle(req, res));
+  }
+
+  async start(): Promise<string> {
+    await new Promise<void>((r) => this.server.listen(0, "127.0.0.1", r));
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    return this.url;
+  }
+
+  async stop() {
+    this.server.closeAllConnections();
+    await new Promise<void>((r) => this.server.close(() => r()));
+  }
+
+  private json(res: http.ServerResponse, status: number, body: unknown) {
+    res.writeHead(status, { "Content-Type": "application/json" });
+    res.end(JSON.stringify(body));
+  }
+
+  private error(res: http.ServerResponse, status: number, code: number, message: string) {
+    this.json(res, status, { code, message, more_info: `https://www.twilio.com/docs/errors/${code}`, status });
+  }
+
+  private async handle(req: http.IncomingMessage, res: http.ServerResponse) {
+    const url = new URL(req.url ?? "/", this.url);
+    const auth = req.headers.authorization ?? null;
+    this.requests.push({ method: req.method ?? "", path: url.pathname, auth });
+    const expected = `Basic ${Buffer.from(`${ACCOUNT_SID}:${AUTH_TOKEN}`).toString("base64")}`;
+    const path_ = `/2010-04-01/Accounts/${ACCOUNT_SID}/Messages.json`;
+    if (url.pathname !== path_) return this.error(res, 404, 20404, "The requested resource was not found");
+    if (auth !== expected || this.rejectAuth) return this.error(res, 401, 20003, "Authenticate");
+    if (req.method === "GET") {
+      const to = url.searchParams.get("To");
+      const after = url.searchParams.get("DateSent>");
+      const since = after ? Date.parse(after) : 0;
+      const found = this.messages.filter((m) => (!to || m.to === to) && m.createdAt >= since - 86_400_000);
+      return this.json(res, 200, {
+        messages: found.map((m) => this.resource(m)),
+        uri: `${path_}?PageSize=50&Page=0`,
+        first_page_uri: `${path_}?PageSize=50&Page=0`,
+        next_page_uri: null,
+        previous_page_uri: null,
+        page: 0,
+        page_size: 50,
+        start: 0,
+        end: found.length,
+      });
+    }
+    let raw = "";
+    for await (const chunk of req) raw += chunk;
+    const form = new URLSearchParams(raw);
+    const to = form.get("To");
+    const body = form.get("Body");
+    const from = form.get("From");
+    const service = form.get("MessagingServiceSid");
+    if (!to || body === null || (!from && !service)) return this.error(res, 400, 21604, "A 'To' phone number, 'Body' and 'From' are required.");
+    if (to === MAGIC.invalid) return this.error(res, 400, 21211, `The 'To' number ${to} is not a valid phone number.`);
+    if (to === MAGIC.unsubscribed) return this.error(res, 400, 21610, "Attempt to send to unsubscribed recipient");
+    if (to === MAGIC.cannotReceive) return this.error(res, 400, 21614, `'To' number ${to} is not a valid mobile number`);
+    if (to === MAGIC.noFunds) return this.error(res, 400, 21606, "The 'From' phone number provided is not a valid message-capable Twilio phone number for this destination/account.");
+    if (to === MAGIC.rateLimitedOnce && !this.rateLimited.has(to)) {
+      this.rateLimited.add(to);
+      return this.error(res, 429, 20429, "Too Many Requests");
+    }
+    const m: FakeMessage = { sid: `SM${randomBytes(16).toString("hex")}`, to, from, messagingServiceSid: service, body, statusCallback: form.get("StatusCallback"), createdAt: Date.now(), authOk: true };
+    this.messages.push(m);
+    if (this.messages.length === this.hangAt) return;
+    this.json(res, 201, this.resource(m));
+  }
+
+  private resource(m: FakeMessage) {
+    return {
+      sid: m.sid,
+      account_sid: ACCOUNT_SID,
+      to: m.to,
+      from: m.from,
+      messaging_service_sid: m.messagingServiceSid,
+      body: m.body,
+      status: "queued",
+      num_segments: "1",
+      direction: "outbound-api",
+      date_created: new Date(m.createdAt).toUTCString(),
+      date_updated: new Date(m.createdAt).toUTCString(),
+      date_sent: null,
+      error_code: null,
+      error_message: null,
+      price: null,
+      uri: `/2010-04-01/Accounts/${ACCOUNT_SID}/Messages/${m.sid}.json`,
+    };
+  }
+
+  /** Posts Twilio's status callback for a message (signed with the auth token unless `forge`). */
+  async postStatus(m: FakeMessage, status: string, opts: { errorCode?: string; forge?: boolean } = {}): Promise<Response> {
+    if (!m.statusCallback) throw new Error("no StatusCallback on the message");
+    const params: Record<string, string> = { MessageSid: m.sid, MessageStatus: status, AccountSid: ACCOUNT_SID, To: m.to, From: m.from ?? "" };
+    if (opts.errorCode) params.ErrorCode = opts.errorCode;
+    const signature = opts.forge ? "bm90IGEgc2lnbmF0dXJl" : twilio.getExpectedTwilioSignature(AUTH_TOKEN, m.statusCallback, params);
+    return await fetch(m.statusCallback, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded", "X-Twilio-Signature": signature }, body: new URLSearchParams(params) });
+  }
+}
+
+/** An inbound text as Twilio posts it to the site's /api/twilio/inbound (signed unless `forge`). */
+export async function postInbound(siteUrl: string, from: string, body: string, opts: { forge?: boolean } = {}): Promise<Response> {
+  const url = `${siteUrl}/api/twilio/inbound`;
+  const params = { From: from, To: FROM, Body: body, AccountSid: ACCOUNT_SID, MessageSid: `SM${randomBytes(16).toString("hex")}` };
+  const signature = opts.forge ? "AAAA" : twilio.getExpectedTwilioSignature(AUTH_TOKEN, url, params);
+  return await fetch(url, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded", "X-Twilio-Signature": signature }, body: new URLSearchParams(params) });
+}
+
+export type AppBackend = { child: ChildProcess; cloud: string; site: string; dataDir: string };
+
+/** A data dir for the app's backend with Convex Auth keys and Twilio pointed at `twilioUrl`. */
+export async function prepareDataDir(twilioUrl: string | null, extra: Record<string, string> = {}): Promise<string> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "precinct-sms-"));
+  const keys = await authKeys();
+  const env: Record<string, string> = { ...keys, SITE_URL: "http://127.0.0.1:4173", AUTH_LOG_LEVEL: "ERROR", ...extra };
+  if (twilioUrl) Object.assign(env, { TWILIO_ACCOUNT_SID: ACCOUNT_SID, TWILIO_AUTH_TOKEN: AUTH_TOKEN, TWILIO_PHONE_NUMBER: FROM, TWILIO_API_BASE_URL: twilioUrl });
+  fs.writeFileSync(path.join(dataDir, "env.json"), JSON.stringify(env));
+  return dataDir;
+}
+
+/** The app's backend (convex/) as a child process on `dataDir`, ready to serve. */
+export function startAppBackend(dataDir: string, opts: { adminKey?: string } = {}): Promise<AppBackend> {
+  const cli = path.join(REPO_ROOT, "local-backend", "src", "cli.ts");
+  const args = ["--import", "tsx", cli, "--functions", path.join(REPO_ROOT, "convex"), "--data", dataDir, "--port", "0"];
+  if (opts.adminKey) args.push("--admin-key", opts.adminKey);
+  const child = spawn(process.execPath, args, {
+    cwd: REPO_ROOT,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let out = "";
+  let err = "";
+  return new Promise((resolve, reject) => {
+    child.stdout.on("data", (d: Buffer) => {
+      out += d.toString();
+      const m = /local-backend ready: cloud=(\S+) site=(\S+)/.exec(out);
+      if (m) resolve({ child, cloud: m[1], site: m[2], dataDir });
+    });
+    child.stderr.on("data", (d: Buffer) => (err += d.toString()));
+    // SMS_BACKEND_LOG=file: the backend's output, for debugging a test
+    const logFile = process.env.SMS_BACKEND_LOG;
+    if (logFile) for (const stream of [child.stdout, child.stderr]) stream.on("data", (d: Buffer) => fs.appendFileSync(logFile, d));
+    child.once("exit", (code) => reject(new Error(`backend exited (${code}) before ready:\n${err}`)));
+  });
+}
+
+export async function stopBackend(b: AppBackend) {
+  if (b.child.exitCode !== null || b.child.signalCode !== null) return;
+  const gone = new Promise<void>((r) => b.child.once("exit", () => r()));
+  b.child.kill("SIGKILL");
+  await gone;
+}
+
+/** Signs up a new account (an organisation's creator: campaign manager) and returns its client. */
+export async function signUp(b: AppBackend, email = `sms${randomBytes(4).toString("hex")}@example.org`): Promise<ConvexHttpClient> {
+  const client = new ConvexHttpClient(b.cloud, { logger: false });
+  const signed = (await client.action(api.auth.signIn, {
+    provider: "password",
+    params: { flow: "signUp", email, password: "correct-horse-42", firstName: "Sam", lastName: "Sender", ticket: await signInTicket(b.site) },
+  })) as { tokens?: { token: string } | null };
+  if (!signed.tokens) throw new Error("sign-up did not return tokens");
+  client.setAuth(signed.tokens.token);
+  return client;
+}
+
+/** Polls `check` until it returns a value (not undefined), up to `ms`. */
+export async function until<T>(check: () => Promise<T | undefined>, ms = 30_000, what = "condition"): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await check();
+    if (v !== undefined) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
