@@ -98,6 +98,13 @@ async function main() {
   console.log(`1. enqueued ${queued.toLocaleString()} recipients in ${enqueueSecs.toFixed(1)}s (${Math.round(queued / enqueueSecs).toLocaleString()}/s; goal ≤ 10 s) — ${updates} live progress updates`);
   await http.mutation(api.sms.cancel, { sendId });
 
+  if (process.env.BENCH_ONLY_ENQUEUE) {
+    await socket.close();
+    await backend.stop();
+    await fake.stop();
+    return;
+  }
+
   // 2. drain rate, unthrottled
   const drainSend = async (count: number) => {
     const campaignId = await http.mutation(api.campaigns.createSms, { name: `Drain ${count}`, description: null, body, voterGroups: groups.slice(0, Math.ceil(count / perGroup)), individualVoters: [] });

@@ -21,6 +21,8 @@ import { displayName } from "./presence";
 import type { Viewer } from "./viewer";
 
 export const ENQUEUE_BATCH = 1000;
+/** up to this many opt-outs an enqueue step reads them all at once instead of one lookup a phone */
+export const OPT_OUT_SET_MAX = 5_000;
 /** messages a sender claims at a time */
 export const CLAIM_BATCH = 50;
 /** how long a claim holds the send; a sender that died is noticed after it */
@@ -217,6 +219,16 @@ export async function enqueueStep(ctx: MutationCtx, sendId: Id<"smsSends">) {
   const now = Date.now();
   let { source, cursor } = send.prep;
 
+  // the organisation's opt-outs, read once when there are few (the usual case), else one lookup a phone
+  const optOutRows = await ctx.db
+    .query("smsOptOuts")
+    .withIndex("by_org_phone", (q) => q.eq("orgId", send.orgId))
+    .take(OPT_OUT_SET_MAX + 1);
+  const optedOutSet = optOutRows.length <= OPT_OUT_SET_MAX ? new Set(optOutRows.map((r) => r.phone)) : null;
+  const isOptedOut = async (phone: string) => (optedOutSet ? optedOutSet.has(phone) : (await optOutOf(ctx.db, send.orgId, phone)) !== null);
+  // phones queued in this step (the index lookup below covers earlier steps)
+  const seenHere = new Set<string>();
+
   const add = async (voter: Doc<"voters"> | null, rawPhone: string | undefined, name: string) => {
     if (!rawPhone || rawPhone.trim() === "") {
       counts.noPhone += 1;
@@ -227,15 +239,17 @@ export async function enqueueStep(ctx: MutationCtx, sendId: Id<"smsSends">) {
       counts.invalid += 1;
       return;
     }
-    const dup = await ctx.db
-      .query("smsMessages")
-      .withIndex("by_send_phone", (q) => q.eq("sendId", sendId).eq("phone", phone))
-      .first();
+    const dup =
+      seenHere.has(phone) ||
+      (await ctx.db
+        .query("smsMessages")
+        .withIndex("by_send_phone", (q) => q.eq("sendId", sendId).eq("phone", phone))
+        .first()) !== null;
     if (dup) {
       counts.duplicates += 1;
       return;
     }
-    if (await optOutOf(ctx.db, send.orgId, phone)) {
+    if (await isOptedOut(phone)) {
       counts.optedOut += 1;
       return;
     }
@@ -256,6 +270,7 @@ export async function enqueueStep(ctx: MutationCtx, sendId: Id<"smsSends">) {
       queuedAt: now,
       updatedAt: now,
     });
+    seenHere.add(phone);
     counts = moveCounts(counts, null, "queued");
   };
 
@@ -617,7 +632,7 @@ export async function optOut(ctx: MutationCtx, orgId: Id<"organizations">, phone
   }
   const queued = await ctx.db
     .query("smsMessages")
-    .withIndex("by_org_phone_status", (q) => q.eq("orgId", orgId).eq("phone", phone).eq("status", "queued"))
+    .withIndex("by_phone_status", (q) => q.eq("phone", phone).eq("status", "queued").eq("orgId", orgId))
     .take(500);
   const now = Date.now();
   for (const m of queued) {
@@ -640,9 +655,8 @@ export async function optIn(ctx: MutationCtx, orgId: Id<"organizations">, phone:
 export async function orgsThatTexted(db: Db, phone: string): Promise<Id<"organizations">[]> {
   const rows = await db
     .query("smsMessages")
-    .withIndex("by_phone", (q) => q.eq("phone", phone))
-    .order("desc")
-    .take(200);
+    .withIndex("by_phone_status", (q) => q.eq("phone", phone))
+    .take(500);
   return [...new Set(rows.map((r) => r.orgId))];
 }
 

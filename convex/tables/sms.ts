@@ -133,8 +133,8 @@ export const smsTables = {
     .index("by_sid", ["providerSid"])
     .index("by_voter", ["voterId", "queuedAt"])
     .index("by_org_queued", ["orgId", "queuedAt"])
-    .index("by_org_phone_status", ["orgId", "phone", "status"])
-    .index("by_phone", ["phone", "queuedAt"]),
+    /** a number's messages: STOP cancels its queued ones, a reply finds the organisations that texted it */
+    .index("by_phone_status", ["phone", "status", "orgId"]),
 
   /** Numbers that replied STOP (or that the provider reports unsubscribed): never texted again. */
   smsOptOuts: defineTable({

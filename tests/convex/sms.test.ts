@@ -9,6 +9,8 @@ import { ConvexError } from "convex/values";
 import { describe, expect, test } from "vitest";
 import { api, internal } from "../../convex/_generated/api";
 import type { Id } from "../../convex/_generated/dataModel";
+import { startSend } from "../../convex/model/sms";
+import type { Viewer } from "../../convex/model/viewer";
 import { roleFixture, setupTest, type TestConvex } from "./setup";
 
 async function fixture() {
@@ -41,9 +43,20 @@ async function drainEnqueue(t: TestConvex, sendId: Id<"smsSends">) {
 /** A send whose sender we drive by hand: started, paused at once (no sender runs), fanned out. */
 type StartArgs = { campaignId?: Id<"campaigns">; voterIds?: Id<"voters">[]; extraPhones?: string[]; body?: string };
 
+/**
+ * A send whose sender the test drives by hand: started as the campaign manager and paused in the
+ * same transaction (so no sender run can start on either backend), then fanned out.
+ */
 async function preparedSend(ctx: Awaited<ReturnType<typeof fixture>>, args: StartArgs) {
-  const sendId = await ctx.cm.mutation(api.sms.start, args);
-  await ctx.cm.mutation(api.sms.pause, { sendId });
+  const { userId, orgId } = ctx.f.campaign_manager;
+  const sendId = await ctx.t.run(async (c) => {
+    const user = (await c.db.get("users", userId))!;
+    const org = (await c.db.get("organizations", orgId))!;
+    const viewer = { userId, orgId, user, org, can: () => true } as unknown as Viewer;
+    const id = await startSend(c, viewer, { ...args, acknowledgeNoOptOutText: true });
+    await c.db.patch("smsSends", id, { status: "paused" });
+    return id;
+  });
   await drainEnqueue(ctx.t, sendId);
   await ctx.t.run((c) => c.db.patch("smsSends", sendId, { status: "sending" }));
   return sendId;
