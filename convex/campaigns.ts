@@ -9,7 +9,7 @@ import { orgMutation, orgQuery } from "./functions";
 import { appError } from "./lib/errors";
 import { loadEditState, markDeleted, markEdited, mergeEdits, missingRecord, withEdits } from "./model/collab";
 import { adjustCounter, readCounters } from "./model/counters";
-import { progressOf } from "./model/sms";
+import { progressOf } from "./model/smsShared";
 import { vEditState, vFieldEdit } from "./tables/collab";
 import { MAX_SMS_BODY, vSendProgress } from "./tables/sms";
 

@@ -1,7 +1,7 @@
 /**
  * The SMS center (spec/2 §2.1): sends, their live progress, message history, the activity log,
  * opt-outs and settings. campaigns.view reads, messaging.send sends (and pauses, resumes,
- * cancels), campaigns.manage changes the settings. The queue itself: model/sms.ts; the provider:
+ * cancels), campaigns.manage changes the settings. The queue itself: model/sms.ts (sends), smsSender.ts, smsReplies.ts, smsShared.ts; the provider:
  * integrations/twilio.ts; webhooks: http.ts.
  */
 import { paginationOptsValidator, paginationResultValidator } from "convex/server";
@@ -10,6 +10,9 @@ import { internalMutation, internalQuery, orgMutation, orgQuery } from "./functi
 import { appError } from "./lib/errors";
 import { inboundKeyword, normalizePhone } from "./lib/sms";
 import * as sms from "./model/sms";
+import * as replies from "./model/smsReplies";
+import * as sender from "./model/smsSender";
+import * as shared from "./model/smsShared";
 import { HELP_WORDS, START_WORDS, STOP_WORDS, vSendProgress, vSmsMessageRow, vSmsSettings, vSmsStatus } from "./tables/sms";
 
 const vSendResult = v.union(
@@ -30,14 +33,14 @@ export const overview = orgQuery("campaigns.view")({
     activeSends: v.array(vSendProgress),
   }),
   handler: async (ctx) => {
-    const { demo, sender } = sms.providerConfig();
+    const { demo, sender } = shared.providerConfig();
     const recent = await ctx.db
       .query("smsSends")
       .withIndex("by_org", (q) => q.eq("orgId", ctx.viewer.orgId))
       .order("desc")
       .take(20);
     const active = recent.filter((s) => s.status === "preparing" || s.status === "sending" || s.status === "paused");
-    return { demo, sender, orgName: ctx.viewer.org.name, settings: await sms.loadSettings(ctx.db, ctx.viewer.orgId), activeSends: active.map(sms.progressOf) };
+    return { demo, sender, orgName: ctx.viewer.org.name, settings: await shared.loadSettings(ctx.db, ctx.viewer.orgId), activeSends: active.map(shared.progressOf) };
   },
 });
 
@@ -62,7 +65,7 @@ export const audience = orgQuery("campaigns.view")({
       if (!phone) return void out.invalid++;
       if (seen.has(phone)) return void out.duplicates++;
       seen.add(phone);
-      if (await sms.optOutOf(ctx.db, ctx.viewer.orgId, phone)) return void out.optedOut++;
+      if (await shared.optOutOf(ctx.db, ctx.viewer.orgId, phone)) return void out.optedOut++;
       out.recipients++;
     };
     for (const groupId of groupIds) {
@@ -141,7 +144,7 @@ export const progress = orgQuery("campaigns.view")({
   returns: v.union(vSendProgress, v.null()),
   handler: async (ctx, { sendId }) => {
     const send = await ctx.db.get(sendId);
-    return send ? sms.progressOf(send) : null;
+    return send ? shared.progressOf(send) : null;
   },
 });
 
@@ -155,7 +158,7 @@ export const recent = orgQuery("campaigns.view")({
       .withIndex("by_org_queued", (q) => q.eq("orgId", ctx.viewer.orgId))
       .order("desc")
       .take(3);
-    return rows.map(sms.messageRow);
+    return rows.map(shared.messageRow);
   },
 });
 
@@ -175,7 +178,7 @@ export const history = orgQuery("campaigns.view")({
           .withIndex("by_org_queued", (q) => q.eq("orgId", ctx.viewer.orgId))
           .order("desc")
           .paginate(opts);
-    return { ...page, page: page.page.map(sms.messageRow) };
+    return { ...page, page: page.page.map(shared.messageRow) };
   },
 });
 
@@ -201,13 +204,13 @@ export const voterHistory = orgQuery("voters.view")({
     const voter = await ctx.db.get(voterId);
     if (!voter) return { optedOut: null, messages: [] };
     const phone = voter.phone ? normalizePhone(voter.phone) : null;
-    const opt = phone ? await sms.optOutOf(ctx.db, ctx.viewer.orgId, phone) : null;
+    const opt = phone ? await shared.optOutOf(ctx.db, ctx.viewer.orgId, phone) : null;
     const rows = await ctx.db
       .query("smsMessages")
       .withIndex("by_voter", (q) => q.eq("voterId", voterId))
       .order("desc")
       .take(50);
-    return { optedOut: opt ? { at: opt.at, source: opt.source } : null, messages: rows.map(sms.messageRow) };
+    return { optedOut: opt ? { at: opt.at, source: opt.source } : null, messages: rows.map(shared.messageRow) };
   },
 });
 
@@ -220,8 +223,8 @@ export const setOptOut = orgMutation("messaging.send")({
     if (!voter) throw appError("NOT_FOUND");
     const phone = voter.phone ? normalizePhone(voter.phone) : null;
     if (!phone) throw appError("VALIDATION_ERROR", "This voter has no valid phone number.");
-    if (optedOut) await sms.optOut(ctx, ctx.viewer.orgId, phone, "manual");
-    else await sms.optIn(ctx, ctx.viewer.orgId, phone);
+    if (optedOut) await replies.optOut(ctx, ctx.viewer.orgId, phone, "manual");
+    else await replies.optIn(ctx, ctx.viewer.orgId, phone);
     return null;
   },
 });
@@ -230,7 +233,7 @@ export const saveSettings = orgMutation("campaigns.manage")({
   args: { settings: vSmsSettings },
   returns: v.null(),
   handler: async (ctx, { settings }) => {
-    sms.checkSettings(settings);
+    shared.checkSettings(settings);
     const row = await ctx.db
       .query("smsSettings")
       .withIndex("by_org", (q) => q.eq("orgId", ctx.viewer.orgId))
@@ -254,14 +257,14 @@ export const enqueueStep = internalMutation({
 
 export const claim = internalMutation({
   args: { sendId: v.id("smsSends"), max: v.number(), gen: v.number() },
-  handler: async (ctx, { sendId, max, gen }) => await sms.claim(ctx, sendId, Math.min(max, 200), gen),
+  handler: async (ctx, { sendId, max, gen }) => await sender.claim(ctx, sendId, Math.min(max, 200), gen),
 });
 
 export const recordResults = internalMutation({
   args: { sendId: v.id("smsSends"), results: v.array(vSendResult) },
   returns: v.null(),
   handler: async (ctx, { sendId, results }) => {
-    await sms.recordResults(ctx, sendId, results);
+    await sender.recordResults(ctx, sendId, results);
     return null;
   },
 });
@@ -270,7 +273,7 @@ export const continueSender = internalMutation({
   args: { sendId: v.id("smsSends"), at: v.number(), gen: v.number() },
   returns: v.null(),
   handler: async (ctx, { sendId, at, gen }) => {
-    await sms.continueSender(ctx, sendId, at, gen);
+    await sender.continueSender(ctx, sendId, at, gen);
     return null;
   },
 });
@@ -279,7 +282,7 @@ export const checkLease = internalMutation({
   args: { sendId: v.id("smsSends") },
   returns: v.null(),
   handler: async (ctx, { sendId }) => {
-    await sms.checkLease(ctx, sendId);
+    await sender.checkLease(ctx, sendId);
     return null;
   },
 });
@@ -308,7 +311,7 @@ export const applyStatus = internalMutation({
   returns: v.boolean(),
   handler: async (ctx, { messageId, sid, status, errorCode }) => {
     const id = messageId ? ctx.db.normalizeId("smsMessages", messageId) : null;
-    return await sms.applyStatus(ctx, id, sid, status, errorCode);
+    return await replies.applyStatus(ctx, id, sid, status, errorCode);
   },
 });
 
@@ -320,13 +323,13 @@ export const inbound = internalMutation({
     const phone = normalizePhone(from);
     if (!phone) return { keyword: "", reply: null };
     const keyword = inboundKeyword(body);
-    const orgs = await sms.orgsThatTexted(ctx.db, phone);
+    const orgs = await replies.orgsThatTexted(ctx.db, phone);
     if ((STOP_WORDS as readonly string[]).includes(keyword)) {
-      for (const orgId of orgs) await sms.optOut(ctx, orgId, phone, "inbound");
+      for (const orgId of orgs) await replies.optOut(ctx, orgId, phone, "inbound");
       return { keyword, reply: null };
     }
     if ((START_WORDS as readonly string[]).includes(keyword)) {
-      for (const orgId of orgs) await sms.optIn(ctx, orgId, phone);
+      for (const orgId of orgs) await replies.optIn(ctx, orgId, phone);
       return { keyword, reply: null };
     }
     if ((HELP_WORDS as readonly string[]).includes(keyword)) {
@@ -334,7 +337,7 @@ export const inbound = internalMutation({
       const who = names.length > 0 ? names.join(", ") : "Precinct";
       return { keyword, reply: `${who}: campaign text messages. Reply STOP to opt out, START to opt back in.` };
     }
-    for (const orgId of orgs) await sms.log(ctx, orgId, "info", `Reply from ${phone}: ${body.slice(0, 160)}`);
+    for (const orgId of orgs) await shared.log(ctx, orgId, "info", `Reply from ${phone}: ${body.slice(0, 160)}`);
     return { keyword, reply: null };
   },
 });

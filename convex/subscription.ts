@@ -8,7 +8,7 @@ import { orgMutation, orgQuery } from "./functions";
 import { appError } from "./lib/errors";
 import { billingDescription, GB, planById, planOrStarter, planPrice, PLANS } from "./lib/plans";
 import { readCounters } from "./model/counters";
-import { monthlySegments } from "./model/sms";
+import { monthlySegments } from "./model/smsShared";
 import { BILLING_PERIOD_MS } from "./model/orgs";
 
 /** The current plan, its limits and the organisation's real usage. */

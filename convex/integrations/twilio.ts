@@ -5,7 +5,7 @@
  * TWILIO_MESSAGING_SERVICE_SID); without valid ones the send runs in DEMO MODE (nothing leaves,
  * statuses simulated). TWILIO_API_BASE_URL points the SDK at another host (a local fake in tests).
  *
- * `drain` takes batches from the queue (model/sms.ts claim) and sends them at the send's pace in
+ * `drain` takes batches from the queue (model/smsSender.ts claim) and sends them at the send's pace in
  * segments per second, outside each recipient's quiet hours, recording every answer at once.
  */
 import { v } from "convex/values";
@@ -15,8 +15,8 @@ import { internal } from "../_generated/api";
 import type { Id } from "../_generated/dataModel";
 import { internalAction } from "../functions";
 import { SMS_ERROR_MESSAGES } from "../lib/sms";
-import type { ClaimedMessage, SendResult } from "../model/sms";
-import { providerErrorMessage, providerConfig } from "../model/sms";
+import type { ClaimedMessage, SendResult } from "../model/smsSender";
+import { providerErrorMessage, providerConfig } from "../model/smsShared";
 
 /** One sender run sends for at most this long, then hands over to the next run. */
 const RUN_MS = 60_000;

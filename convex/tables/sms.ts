@@ -48,6 +48,21 @@ export const STOP_WORDS = ["STOP", "STOPALL", "UNSUBSCRIBE", "CANCEL", "END", "Q
 export const START_WORDS = ["START", "UNSTOP", "YES"] as const;
 export const HELP_WORDS = ["HELP", "INFO"] as const;
 
+/** A send's counters: messages per status bucket, recipients skipped, segments sent. */
+export const vSendCounts = v.object({
+  queued: v.number(),
+  sent: v.number(),
+  delivered: v.number(),
+  failed: v.number(),
+  undelivered: v.number(),
+  cancelled: v.number(),
+  optedOut: v.number(),
+  noPhone: v.number(),
+  invalid: v.number(),
+  duplicates: v.number(),
+  segmentsSent: v.number(),
+});
+
 export const smsTables = {
   /** One execution of a blast or quick send, with its live counters and the enqueue cursor. */
   smsSends: defineTable({
@@ -68,19 +83,7 @@ export const smsTables = {
     /** enqueue cursor: which source, where in it */
     prep: v.object({ source: v.number(), cursor: v.union(v.string(), v.null()), done: v.boolean() }),
     nextPosition: v.number(),
-    counts: v.object({
-      queued: v.number(),
-      sent: v.number(),
-      delivered: v.number(),
-      failed: v.number(),
-      undelivered: v.number(),
-      cancelled: v.number(),
-      optedOut: v.number(),
-      noPhone: v.number(),
-      invalid: v.number(),
-      duplicates: v.number(),
-      segmentsSent: v.number(),
-    }),
+    counts: vSendCounts,
     segmentsPerSecond: v.number(),
     /** the sender holds the send until then (lease of the running drain) */
     leaseUntil: v.optional(v.number()),
@@ -170,19 +173,7 @@ export const vSendProgress = v.object({
   segments: v.number(),
   encoding: v.union(v.literal("GSM-7"), v.literal("UCS-2")),
   preparing: v.boolean(),
-  counts: v.object({
-    queued: v.number(),
-    sent: v.number(),
-    delivered: v.number(),
-    failed: v.number(),
-    undelivered: v.number(),
-    cancelled: v.number(),
-    optedOut: v.number(),
-    noPhone: v.number(),
-    invalid: v.number(),
-    duplicates: v.number(),
-    segmentsSent: v.number(),
-  }),
+  counts: vSendCounts,
   /** messages still to go out, and the time they need at the configured pace */
   remaining: v.number(),
   etaSeconds: v.number(),

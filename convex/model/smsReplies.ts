@@ -1,0 +1,76 @@
+/**
+ * What comes back from the provider and from recipients: delivery statuses (forward only),
+ * opt-outs (STOP cancels the number's queued messages in the same transaction) and opt-ins, and
+ * which organisations an inbound reply concerns.
+ */
+import type { Doc, Id } from "../_generated/dataModel";
+import type { MutationCtx } from "../_generated/server";
+import type { SmsStatus } from "../tables/sms";
+import { log, moveCounts, optOutOf, providerErrorMessage, STATUS_RANK, type Db } from "./smsShared";
+
+/** A delivery status from the provider: applied only forward (never back to an earlier state). */
+export async function applyStatus(ctx: MutationCtx, messageId: Id<"smsMessages"> | null, sid: string, status: SmsStatus, errorCode: string | null) {
+  const m =
+    (messageId ? await ctx.db.get(messageId) : null) ??
+    (await ctx.db
+      .query("smsMessages")
+      .withIndex("by_sid", (q) => q.eq("providerSid", sid))
+      .first());
+  if (!m || (m.providerSid && m.providerSid !== sid)) return false;
+  if (STATUS_RANK[status] <= STATUS_RANK[m.status]) return true;
+  const send = await ctx.db.get(m.sendId);
+  const now = Date.now();
+  const patch: Partial<Doc<"smsMessages">> = { status, updatedAt: now, providerSid: sid };
+  if (status === "delivered") patch.deliveredAt = now;
+  if (status === "sent" && !m.sentAt) patch.sentAt = now;
+  if (errorCode) {
+    patch.errorCode = errorCode;
+    patch.error = providerErrorMessage(errorCode);
+  }
+  await ctx.db.patch(m._id, patch);
+  if (send) await ctx.db.patch(send._id, { counts: moveCounts(send.counts, m.status, status), updatedAt: now });
+  if (status === "failed" || status === "undelivered") {
+    await log(ctx, m.orgId, "error", `${m.recipientName} (${m.phone}): ${status}${errorCode ? ` (${providerErrorMessage(errorCode)})` : ""}`, m.sendId);
+  }
+  if (errorCode === "21610") await optOut(ctx, m.orgId, m.phone, "provider");
+  return true;
+}
+
+/**
+ * Opts a number out in an organisation: recorded once, and its queued messages are cancelled in
+ * the same transaction, so the next send tick never picks them.
+ */
+export async function optOut(ctx: MutationCtx, orgId: Id<"organizations">, phone: string, source: Doc<"smsOptOuts">["source"]) {
+  if (!(await optOutOf(ctx.db, orgId, phone))) {
+    await ctx.db.insert("smsOptOuts", { orgId, phone, at: Date.now(), source });
+    await log(ctx, orgId, "warning", `${phone} opted out of text messages`);
+  }
+  const queued = await ctx.db
+    .query("smsMessages")
+    .withIndex("by_phone_status", (q) => q.eq("phone", phone).eq("status", "queued").eq("orgId", orgId))
+    .take(500);
+  const now = Date.now();
+  for (const m of queued) {
+    await ctx.db.patch(m._id, { status: "cancelled", error: "Opted out", updatedAt: now });
+    const send = await ctx.db.get(m.sendId);
+    if (send) await ctx.db.patch(send._id, { counts: { ...moveCounts(send.counts, "queued", "cancelled"), optedOut: send.counts.optedOut + 1 } });
+  }
+}
+
+export async function optIn(ctx: MutationCtx, orgId: Id<"organizations">, phone: string) {
+  const rows = await ctx.db
+    .query("smsOptOuts")
+    .withIndex("by_org_phone", (q) => q.eq("orgId", orgId).eq("phone", phone))
+    .collect();
+  for (const r of rows) await ctx.db.delete(r._id);
+  if (rows.length > 0) await log(ctx, orgId, "info", `${phone} opted back in to text messages`);
+}
+
+/** The organisations that texted a number (an inbound reply concerns them). */
+export async function orgsThatTexted(db: Db, phone: string): Promise<Id<"organizations">[]> {
+  const rows = await db
+    .query("smsMessages")
+    .withIndex("by_phone_status", (q) => q.eq("phone", phone))
+    .take(500);
+  return [...new Set(rows.map((r) => r.orgId))];
+}

@@ -1,0 +1,182 @@
+/**
+ * The sender's side of the SMS queue. A message is "sending" only between the sender's claim and
+ * the record of the provider's answer. Each sender run carries a generation (a newer run fences
+ * off an older one) and holds a lease; a check scheduled at the lease's end finds messages still
+ * "sending" after a crash and has them reconciled with the provider (sent → recorded, never sent
+ * → queued again), so a backend kill neither loses nor duplicates a message.
+ */
+import type { Id } from "../_generated/dataModel";
+import type { MutationCtx } from "../_generated/server";
+import { internal } from "../_generated/api";
+import type { SmsStatus } from "../tables/sms";
+import { adjustCounter } from "./counters";
+import { optOut } from "./smsReplies";
+import { addMonthlyUsage, finishSend, leaseMs, loadSettings, log, moveCounts } from "./smsShared";
+
+/** Starts the sender unless one holds the send's lease. */
+export async function ensureSender(ctx: MutationCtx, sendId: Id<"smsSends">) {
+  const send = await ctx.db.get(sendId);
+  if (!send || send.status !== "sending") return;
+  const now = Date.now();
+  if (send.leaseUntil !== undefined && send.leaseUntil > now) return;
+  const leaseUntil = now + leaseMs();
+  const gen = (send.drainGen ?? 0) + 1;
+  await ctx.db.patch(sendId, { leaseUntil, drainGen: gen });
+  await ctx.scheduler.runAfter(0, internal.integrations.twilio.drain, { sendId, gen });
+  await armWatchdog(ctx, sendId, leaseUntil + 1_000);
+}
+
+/**
+ * Schedules the lease check at `at` unless another one is pending (a check that runs re-arms
+ * itself: its own job is not "another", whatever state it shows while running).
+ */
+async function armWatchdog(ctx: MutationCtx, sendId: Id<"smsSends">, at: number) {
+  const send = await ctx.db.get(sendId);
+  if (!send) return;
+  if (send.watchdog) {
+    const job = await ctx.db.system.get(send.watchdog);
+    if (job && job.state.kind === "pending" && job.scheduledTime > Date.now()) return;
+  }
+  const watchdog = await ctx.scheduler.runAt(at, internal.sms.checkLease, { sendId });
+  await ctx.db.patch(sendId, { watchdog });
+}
+
+export type ClaimedMessage = { id: Id<"smsMessages">; phone: string; body: string; segments: number; timeZone: string; position: number; statusCallbackToken: string };
+
+/**
+ * The sender's next batch: up to `max` queued messages whose time has come, in queue order,
+ * marked "sending" under a renewed lease. `wait`: nothing ready before then. `stop`: the send is
+ * over, paused or cancelled.
+ */
+export async function claim(ctx: MutationCtx, sendId: Id<"smsSends">, max: number, gen: number) {
+  const send = await ctx.db.get(sendId);
+  // paused, cancelled, over, or another sender run took over
+  if (!send || send.status !== "sending" || (send.drainGen ?? 0) !== gen) return { stop: true as const };
+  const now = Date.now();
+  const rows = await ctx.db
+    .query("smsMessages")
+    .withIndex("by_send_ready", (q) => q.eq("sendId", sendId).eq("status", "queued").lte("readyAt", now))
+    .take(max);
+  const settings = await loadSettings(ctx.db, send.orgId);
+  await ctx.db.patch(sendId, { leaseUntil: now + leaseMs() });
+  if (rows.length === 0) {
+    const held = await ctx.db
+      .query("smsMessages")
+      .withIndex("by_send_ready", (q) => q.eq("sendId", sendId).eq("status", "queued"))
+      .first();
+    if (held) return { wait: held.readyAt, settings, demo: send.demo };
+    if (!send.prep.done) return { wait: now + 250, settings, demo: send.demo };
+    const inFlight = await ctx.db
+      .query("smsMessages")
+      .withIndex("by_send_ready", (q) => q.eq("sendId", sendId).eq("status", "sending"))
+      .first();
+    // answers of this run still to record: look again shortly
+    if (inFlight && (inFlight.claimedAt ?? 0) > now - leaseMs()) return { wait: now + 200, settings, demo: send.demo };
+    if (inFlight) {
+      // left "sending" by a sender that died: settle them with the provider first
+      const stuck = await ctx.db
+        .query("smsMessages")
+        .withIndex("by_send_ready", (q) => q.eq("sendId", sendId).eq("status", "sending"))
+        .take(200);
+      const next = (send.drainGen ?? 0) + 1;
+      await ctx.db.patch(sendId, { drainGen: next });
+      await ctx.scheduler.runAfter(0, internal.integrations.twilio.reconcile, { sendId, gen: next, messageIds: stuck.map((m) => m._id) });
+      return { stop: true as const };
+    }
+    await finishSend(ctx, sendId);
+    return { stop: true as const };
+  }
+  const claimed: ClaimedMessage[] = [];
+  for (const m of rows) {
+    await ctx.db.patch(m._id, { status: "sending", claimedAt: now, attempts: m.attempts + 1, updatedAt: now });
+    claimed.push({ id: m._id, phone: m.phone, body: m.body, segments: m.segments, timeZone: m.timeZone, position: m.position, statusCallbackToken: m._id });
+  }
+  return { messages: claimed, settings, demo: send.demo, pace: send.segmentsPerSecond };
+}
+
+export type SendResult =
+  | { id: Id<"smsMessages">; outcome: "sent"; sid: string; status: SmsStatus }
+  | { id: Id<"smsMessages">; outcome: "failed"; code: string; error: string; optOut?: boolean }
+  | { id: Id<"smsMessages">; outcome: "requeue"; readyAt: number }
+  | { id: Id<"smsMessages">; outcome: "fatal"; code: string; error: string };
+
+/** Records what the provider answered for messages the sender claimed (only those still "sending"). */
+export async function recordResults(ctx: MutationCtx, sendId: Id<"smsSends">, results: SendResult[]) {
+  const send = await ctx.db.get(sendId);
+  if (!send) return;
+  let counts = { ...send.counts };
+  const now = Date.now();
+  let sentSegments = 0;
+  let sentMessages = 0;
+  let fatal: string | null = null;
+  for (const r of results) {
+    const m = await ctx.db.get(r.id);
+    if (!m || m.status !== "sending") continue;
+    if (r.outcome === "sent") {
+      await ctx.db.patch(m._id, { status: r.status, providerSid: r.sid, sentAt: now, claimedAt: undefined, updatedAt: now });
+      counts = moveCounts(counts, "sending", r.status);
+      counts.segmentsSent += m.segments;
+      if (r.status !== "demo") sentSegments += m.segments;
+      sentMessages += 1;
+    } else if (r.outcome === "failed") {
+      await ctx.db.patch(m._id, { status: "failed", errorCode: r.code, error: r.error, claimedAt: undefined, updatedAt: now });
+      counts = moveCounts(counts, "sending", "failed");
+      await log(ctx, send.orgId, "error", `${m.recipientName} (${m.phone}): ${r.error}`, sendId);
+      if (r.optOut) await optOut(ctx, send.orgId, m.phone, "provider");
+    } else if (r.outcome === "requeue") {
+      await ctx.db.patch(m._id, { status: "queued", readyAt: r.readyAt, claimedAt: undefined, updatedAt: now });
+    } else {
+      await ctx.db.patch(m._id, { status: "queued", claimedAt: undefined, errorCode: r.code, error: r.error, updatedAt: now });
+      fatal = r.error;
+    }
+  }
+  await ctx.db.patch(sendId, { counts, updatedAt: now });
+  if (sentMessages > 0) await adjustCounter(ctx, send.orgId, "messagesSent", sentMessages);
+  if (sentSegments > 0) {
+    await adjustCounter(ctx, send.orgId, "smsSegments", sentSegments);
+    await addMonthlyUsage(ctx, send.orgId, sentSegments);
+  }
+  if (fatal) {
+    await ctx.db.patch(sendId, { status: "paused", error: fatal, leaseUntil: undefined });
+    await log(ctx, send.orgId, "error", `Sending paused: ${fatal}`, sendId);
+  }
+}
+
+/** The sender ends its run: the next one starts at `at` (pace, quiet hours, a provider back-off). */
+export async function continueSender(ctx: MutationCtx, sendId: Id<"smsSends">, at: number, gen: number) {
+  const send = await ctx.db.get(sendId);
+  if (!send || send.status !== "sending" || (send.drainGen ?? 0) !== gen) return;
+  const leaseUntil = Math.max(at, Date.now()) + leaseMs();
+  await ctx.db.patch(sendId, { leaseUntil, drainGen: gen + 1 });
+  await ctx.scheduler.runAt(at, internal.integrations.twilio.drain, { sendId, gen: gen + 1 });
+  await armWatchdog(ctx, sendId, leaseUntil + 1_000);
+}
+
+/**
+ * After a lease ran out: when messages are still "sending" (the sender died between the provider
+ * call and recording it), have them reconciled with the provider; then start a new sender.
+ */
+export async function checkLease(ctx: MutationCtx, sendId: Id<"smsSends">) {
+  const send = await ctx.db.get(sendId);
+  if (!send) return;
+  const now = Date.now();
+  const stuck = await ctx.db
+    .query("smsMessages")
+    .withIndex("by_send_ready", (q) => q.eq("sendId", sendId).eq("status", "sending"))
+    .take(200);
+  if (send.status !== "sending" && stuck.length === 0) return;
+  if (send.leaseUntil !== undefined && send.leaseUntil > now) {
+    await armWatchdog(ctx, sendId, send.leaseUntil + 1_000);
+    return;
+  }
+  // the sender is gone: settle what it left "sending", then start a new one
+  const leaseUntil = now + leaseMs();
+  const gen = (send.drainGen ?? 0) + 1;
+  await ctx.db.patch(sendId, { leaseUntil, drainGen: gen });
+  if (stuck.length > 0) {
+    await ctx.scheduler.runAfter(0, internal.integrations.twilio.reconcile, { sendId, gen, messageIds: stuck.map((m) => m._id) });
+  } else {
+    await ctx.scheduler.runAfter(0, internal.integrations.twilio.drain, { sendId, gen });
+  }
+  await armWatchdog(ctx, sendId, leaseUntil + 1_000);
+}
