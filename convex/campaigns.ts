@@ -9,7 +9,7 @@ import { orgMutation, orgQuery } from "./functions";
 import { appError } from "./lib/errors";
 import { loadEditState, markDeleted, markEdited, mergeEdits, missingRecord, withEdits } from "./model/collab";
 import { adjustCounter, readCounters } from "./model/counters";
-import { progressOf } from "./model/smsShared";
+import { messagesToday, progressOf } from "./model/smsShared";
 import { vEditState, vFieldEdit } from "./tables/collab";
 import { MAX_SMS_BODY, vSendProgress } from "./tables/sms";
 
@@ -42,11 +42,6 @@ export const listSms = orgQuery("campaigns.view")({
       .order("desc")
       .take(SMS_HISTORY_LIMIT);
     const counters = await readCounters(ctx, orgId);
-    const dayStart = Date.now() - (Date.now() % 86_400_000);
-    const today = await ctx.db
-      .query("smsMessages")
-      .withIndex("by_org_queued", (q) => q.eq("orgId", orgId).gte("queuedAt", dayStart))
-      .take(10_000);
     const campaigns = [];
     for (const c of rows) {
       const last = await ctx.db
@@ -74,7 +69,7 @@ export const listSms = orgQuery("campaigns.view")({
     return {
       total: smsTotal.length,
       messagesSent: counters.messagesSent,
-      sentToday: today.filter((m) => m.status !== "queued" && m.status !== "cancelled" && m.status !== "failed").length,
+      sentToday: await messagesToday(ctx.db, orgId),
       campaigns,
     };
   },

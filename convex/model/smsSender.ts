@@ -11,7 +11,7 @@ import { internal } from "../_generated/api";
 import type { SmsStatus } from "../tables/sms";
 import { adjustCounter } from "./counters";
 import { optOut } from "./smsReplies";
-import { addMonthlyUsage, finishSend, leaseMs, loadSettings, log, moveCounts } from "./smsShared";
+import { addUsage, finishSend, leaseMs, loadSettings, log, moveCounts } from "./smsShared";
 
 /** Starts the sender unless one holds the send's lease. */
 export async function ensureSender(ctx: MutationCtx, sendId: Id<"smsSends">) {
@@ -131,10 +131,9 @@ export async function recordResults(ctx: MutationCtx, sendId: Id<"smsSends">, re
     }
   }
   await ctx.db.patch(sendId, { counts, updatedAt: now });
-  if (sentMessages > 0) await adjustCounter(ctx, send.orgId, "messagesSent", sentMessages);
-  if (sentSegments > 0) {
-    await adjustCounter(ctx, send.orgId, "smsSegments", sentSegments);
-    await addMonthlyUsage(ctx, send.orgId, sentSegments);
+  if (sentMessages > 0) {
+    await adjustCounter(ctx, send.orgId, "messagesSent", sentMessages);
+    await addUsage(ctx, send.orgId, sentMessages, sentSegments);
   }
   if (fatal) {
     await ctx.db.patch(sendId, { status: "paused", error: fatal, leaseUntil: undefined });

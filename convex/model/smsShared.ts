@@ -134,27 +134,43 @@ export function providerErrorMessage(code: string | number): string {
   }
 }
 
-export function usageMonth(at: number): string {
-  return new Date(at).toISOString().slice(0, 7);
+/** The UTC month ("2026-11") and day ("2026-11-23") usage is counted in. */
+export function usagePeriods(at: number): { month: string; day: string } {
+  const iso = new Date(at).toISOString();
+  return { month: iso.slice(0, 7), day: iso.slice(0, 10) };
 }
 
-export async function addMonthlyUsage(ctx: MutationCtx, orgId: Id<"organizations">, segments: number) {
-  const month = usageMonth(Date.now());
+async function addToPeriod(ctx: MutationCtx, orgId: Id<"organizations">, period: string, add: { segments: number; messages: number }) {
   const row = await ctx.db
     .query("smsUsage")
-    .withIndex("by_org_month", (q) => q.eq("orgId", orgId).eq("month", month))
+    .withIndex("by_org_period", (q) => q.eq("orgId", orgId).eq("period", period))
     .unique();
-  if (row) await ctx.db.patch(row._id, { segments: row.segments + segments });
-  else await ctx.db.insert("smsUsage", { orgId, month, segments });
+  if (row) await ctx.db.patch(row._id, { segments: row.segments + add.segments, messages: row.messages + add.messages });
+  else await ctx.db.insert("smsUsage", { orgId, period, ...add });
 }
 
-/** Segments sent this calendar month (UTC). */
-export async function monthlySegments(db: Db, orgId: Id<"organizations">): Promise<number> {
-  const row = await db
+/** Counts sent messages (demo ones too) and provider segments into this month's and today's usage. */
+export async function addUsage(ctx: MutationCtx, orgId: Id<"organizations">, messages: number, segments: number) {
+  const { month, day } = usagePeriods(Date.now());
+  await addToPeriod(ctx, orgId, month, { segments, messages });
+  await addToPeriod(ctx, orgId, day, { segments, messages });
+}
+
+async function usageOf(db: Db, orgId: Id<"organizations">, period: string) {
+  return await db
     .query("smsUsage")
-    .withIndex("by_org_month", (q) => q.eq("orgId", orgId).eq("month", usageMonth(Date.now())))
+    .withIndex("by_org_period", (q) => q.eq("orgId", orgId).eq("period", period))
     .unique();
-  return row?.segments ?? 0;
+}
+
+/** Segments sent through the provider this calendar month (UTC). */
+export async function monthlySegments(db: Db, orgId: Id<"organizations">): Promise<number> {
+  return (await usageOf(db, orgId, usagePeriods(Date.now()).month))?.segments ?? 0;
+}
+
+/** Messages sent today (UTC), demo ones included. */
+export async function messagesToday(db: Db, orgId: Id<"organizations">): Promise<number> {
+  return (await usageOf(db, orgId, usagePeriods(Date.now()).day))?.messages ?? 0;
 }
 
 export async function finishSend(ctx: MutationCtx, sendId: Id<"smsSends">) {

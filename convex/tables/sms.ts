@@ -156,8 +156,12 @@ export const smsTables = {
     sendId: v.optional(v.id("smsSends")),
   }).index("by_org_at", ["orgId", "at"]),
 
-  /** Segments sent through the provider per organisation and calendar month (UTC): the usage meter. */
-  smsUsage: defineTable({ orgId: v.id("organizations"), month: v.string(), segments: v.number() }).index("by_org_month", ["orgId", "month"]),
+  /**
+   * What an organisation sent per UTC period: a month ("2026-11": segments through the provider,
+   * the usage meter) and a day ("2026-11-23": messages, the Recent Messages tile). Kept by the
+   * sender as it records answers, so the tiles never count messages.
+   */
+  smsUsage: defineTable({ orgId: v.id("organizations"), period: v.string(), segments: v.number(), messages: v.number() }).index("by_org_period", ["orgId", "period"]),
 
   smsSettings: defineTable({ orgId: v.id("organizations"), settings: vSmsSettings, updatedAt: v.number() }).index("by_org", ["orgId"]),
 };

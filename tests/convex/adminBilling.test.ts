@@ -108,8 +108,8 @@ describe("subscription", () => {
       await ctx.db.insert("orgCounters", { orgId: f.outsider.orgId, name: "voters", value: 99 });
       // SMS usage counts this month's segments only
       const month = new Date().toISOString().slice(0, 7);
-      await ctx.db.insert("smsUsage", { orgId: f.orgId, month, segments: 42 });
-      await ctx.db.insert("smsUsage", { orgId: f.orgId, month: "2000-01", segments: 999 });
+      await ctx.db.insert("smsUsage", { orgId: f.orgId, period: month, segments: 42, messages: 40 });
+      await ctx.db.insert("smsUsage", { orgId: f.orgId, period: "2000-01", segments: 999, messages: 999 });
     });
     const o = await f.volunteer.as.query(api.subscription.overview, {});
     expect(o).toMatchObject({

@@ -167,6 +167,10 @@ describe("the sender's side", () => {
     expect((await ctx.cm.query(api.sms.progress, { sendId }))!.status).toBe("completed");
     const counters = await ctx.cm.query(api.campaigns.listSms, {});
     expect(counters.messagesSent).toBe(1);
+    // Recent Messages (today) comes from the day's usage row, as the month's usage meter does
+    expect(counters.sentToday).toBe(1);
+    const usage = await t.run((c) => c.db.query("smsUsage").collect());
+    expect(usage.map((u) => [u.period.length, u.messages, u.segments]).sort()).toEqual([[10, 1, 1], [7, 1, 1]].sort());
     const history = await ctx.cm.query(api.sms.voterHistory, { voterId: ctx.voters.ada });
     expect(history.messages.map((m) => m.status)).toEqual(["delivered"]);
     expect((await ctx.cm.query(api.sms.log, { since: 0 })).some((l) => l.message.includes("Send finished"))).toBe(true);
