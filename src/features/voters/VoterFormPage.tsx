@@ -7,7 +7,7 @@ import { useNavigate, useParams } from "react-router-dom";
 import { api } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
 import { MODE_LABELS, useViewer } from "@/session/ViewerProvider";
-import { conflictsOf } from "@/lib/records/conflicts";
+import { conflictValues, UNSETTLED_CONFLICTS } from "@/lib/records/conflicts";
 import { editsOf, type FormValues } from "@/lib/records/mergeForm";
 import { useMergedForm } from "@/lib/records/useMergedForm";
 import { usePresence } from "@/lib/presence/usePresence";
@@ -98,7 +98,7 @@ export function VoterFormPage() {
       return;
     }
     if (Object.keys(form.conflicts).length > 0) {
-      toast.error("Edit conflict", { description: "A teammate changed fields you edited. Choose Keep mine or Take theirs for each of them, then save." });
+      toast.error("Edit conflict", { description: UNSETTLED_CONFLICTS });
       return;
     }
     setSaving(true);
@@ -115,8 +115,8 @@ export function VoterFormPage() {
         void navigate(`/voters/${voter!._id}`);
       }
     } catch (e) {
-      const conflicts = conflictsOf(e);
-      if (conflicts) merged.addConflicts(Object.fromEntries(conflicts.map((c) => [voterFormKey(c.field), voterFormValue(c.theirs)])));
+      const conflicts = conflictValues(e, (c) => [voterFormKey(c.field), voterFormValue(c.theirs)]);
+      if (conflicts) merged.addConflicts(conflicts);
       toast.failure(conflicts ? "Edit conflict" : "Error saving voter", e);
     } finally {
       setSaving(false);

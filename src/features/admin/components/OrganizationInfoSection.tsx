@@ -3,7 +3,7 @@ import { useMutation, useQuery } from "convex/react";
 import { useMemo, useState, type ReactNode } from "react";
 import { api } from "@convex/_generated/api";
 import { classifyError } from "@convex/lib/errors";
-import { conflictsOf } from "@/lib/records/conflicts";
+import { conflictValues, UNSETTLED_CONFLICTS } from "@/lib/records/conflicts";
 import { editsOf, type FormValues } from "@/lib/records/mergeForm";
 import { useMergedForm } from "@/lib/records/useMergedForm";
 import { FieldConflict } from "@/ui/FieldConflict";
@@ -78,7 +78,7 @@ export function OrganizationInfoSection() {
 
   const handleSave = async () => {
     if (Object.keys(form.conflicts).length > 0) {
-      toast.error("Edit conflict", { description: "A teammate changed fields you edited. Choose Keep mine or Take theirs for each of them, then save." });
+      toast.error("Edit conflict", { description: UNSETTLED_CONFLICTS });
       return;
     }
     setSaving(true);
@@ -86,10 +86,10 @@ export function OrganizationInfoSection() {
       await save({ edits: editsOf(form, (_k, v) => v) });
       toast.success("Organization Information Saved");
     } catch (e) {
-      const conflicts = conflictsOf(e);
+      const conflicts = conflictValues(e);
       const err = classifyError(e);
       if (conflicts) {
-        merged.addConflicts(Object.fromEntries(conflicts.map((c) => [c.field, c.theirs === null ? "" : String(c.theirs)])));
+        merged.addConflicts(conflicts);
         toast.error("Edit conflict", { description: err.message });
       } else if (err.code === "FORBIDDEN") toast.error("Access Denied", { description: err.message });
       else toast.error("Save Failed", { description: "There was an error saving your organization information." });

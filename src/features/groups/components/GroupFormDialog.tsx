@@ -3,7 +3,7 @@ import { useMutation, useQuery } from "convex/react";
 import { useMemo, useState } from "react";
 import { api } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
-import { conflictsOf } from "@/lib/records/conflicts";
+import { conflictValues, UNSETTLED_CONFLICTS } from "@/lib/records/conflicts";
 import { editsOf } from "@/lib/records/mergeForm";
 import { useMergedForm } from "@/lib/records/useMergedForm";
 import { FieldConflict } from "@/ui/FieldConflict";
@@ -45,7 +45,7 @@ export function GroupFormDialog({ open, onOpenChange, editId, group, onSaved }: 
       return;
     }
     if (Object.keys(form.conflicts).length > 0) {
-      toast.error("Edit conflict", { description: "A teammate changed fields you edited. Choose Keep mine or Take theirs, then save." });
+      toast.error("Edit conflict", { description: UNSETTLED_CONFLICTS });
       return;
     }
     setBusy(true);
@@ -61,8 +61,8 @@ export function GroupFormDialog({ open, onOpenChange, editId, group, onSaved }: 
       }
       onOpenChange(false);
     } catch (e) {
-      const conflicts = conflictsOf(e);
-      if (conflicts) merged.addConflicts(Object.fromEntries(conflicts.map((c) => [c.field, c.theirs === null ? "" : String(c.theirs)])));
+      const conflicts = conflictValues(e);
+      if (conflicts) merged.addConflicts(conflicts);
       toast.failure(conflicts ? "Edit conflict" : editId ? "Error Updating Group" : "Error Creating Group", e);
     } finally {
       setBusy(false);

@@ -3,7 +3,7 @@ import { useMutation, useQuery } from "convex/react";
 import { useMemo, useState } from "react";
 import { api } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
-import { conflictsOf } from "@/lib/records/conflicts";
+import { conflictValues, UNSETTLED_CONFLICTS } from "@/lib/records/conflicts";
 import { editsOf, type StoredValue } from "@/lib/records/mergeForm";
 import { useMergedForm } from "@/lib/records/useMergedForm";
 import { FieldConflict } from "@/ui/FieldConflict";
@@ -79,7 +79,7 @@ export function SmsCampaignDialog({ open, onOpenChange, editId, campaign, initia
       return;
     }
     if (Object.keys(form.conflicts).length > 0) {
-      toast.error("Edit conflict", { description: "A teammate changed fields you edited. Choose Keep mine or Take theirs, then save." });
+      toast.error("Edit conflict", { description: UNSETTLED_CONFLICTS });
       return;
     }
     setBusy(true);
@@ -99,8 +99,8 @@ export function SmsCampaignDialog({ open, onOpenChange, editId, campaign, initia
       }
       onOpenChange(false);
     } catch (e) {
-      const conflicts = conflictsOf(e);
-      if (conflicts) merged.addConflicts(Object.fromEntries(conflicts.map((c) => [c.field, fromStored(c.field, c.theirs)])));
+      const conflicts = conflictValues(e, (c) => [c.field, fromStored(c.field, c.theirs)]);
+      if (conflicts) merged.addConflicts(conflicts);
       if (conflicts) toast.failure("Edit conflict", e);
       else if (editId) toast.failure("Error updating campaign", e);
       else toast.failure("Error creating campaign", e, { duration: 7000 });
