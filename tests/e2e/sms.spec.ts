@@ -222,9 +222,8 @@ test("a campaign aimed at a group from the group page's SMS Group, sent, its mes
 
 test("a running send at phone width: progress, pause, resume, cancel with confirmation", async ({ page, voterFormPage, smsCenterPage: sms, shot }) => {
   test.setTimeout(120_000);
-  // the app shell keeps its 232 px sidebar at any width: 622 px leaves the page the 342 px of
-  // content a 390 px phone has (Radix's breakpoints see the same "initial" layout below 768 px)
-  await page.setViewportSize({ width: 622, height: 844 });
+  // a phone: the app shell collapses its sidebar into the navigation menu below 768 px
+  await page.setViewportSize({ width: 390, height: 844 });
   const slow = ["Kim", "Lou", "Max", "Ned"];
   for (const [i, firstName] of slow.entries()) await createVoter(page, voterFormPage, { firstName, lastName: "Slow", phone: `555-401-000${i + 1}` });
 
