@@ -66,7 +66,7 @@ export async function importJsonl(host: BackupHost, lines: AsyncIterable<string>
         const exists = known ? known.doc !== null : host.store.getDoc(id) !== undefined;
         const ct = doc._creationTime as number;
         host.noteCreationTime(ct);
-        tx.layers[0].set(id, { id, table, tableNumber: d.tableNumber, doc, isNew: !exists, hasPlaceholder: false });
+        tx.put({ id, table, tableNumber: d.tableNumber, doc, isNew: !exists, hasPlaceholder: false }, 0);
       }
     });
   };

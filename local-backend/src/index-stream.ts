@@ -6,7 +6,8 @@
 import { isDocumentsIndex, type Catalog } from "./catalog.js";
 import { keySuccessor } from "./index-range.js";
 import { encodeTuple, encodeValue } from "./indexkey.js";
-import { layerRows, lowerBound, pendingKey, type BaseLayer, type Pending, type Row } from "./pending.js";
+import { layerRows, lowerBound, type BaseLayer, type Row } from "./pending.js";
+import type { OwnView } from "./own-writes.js";
 import type { ReadSetImpl } from "./readset.js";
 import type { Store } from "./storage.js";
 import type { DbIndexDef } from "./storage-types.js";
@@ -27,7 +28,7 @@ export class IndexStream implements GrowingRange {
   private batch = 8;
   private overlayRows: Row[];
   private overlayPos = 0;
-  private shadow: Map<string, Pending>;
+  private own: OwnView;
   lastKey: Buffer | null = null;
   exhausted = false;
   rowsRead = 0;
@@ -38,17 +39,13 @@ export class IndexStream implements GrowingRange {
     readonly lo: Buffer,
     readonly hi: Buffer,
     readonly order: "asc" | "desc",
-    overlay: Map<string, Pending>,
+    own: OwnView,
     private base: BaseLayer[],
     private readonly metrics: TxMetrics | null = null,
   ) {
-    this.shadow = overlay;
-    const rows: Row[] = [];
-    for (const p of overlay.values()) {
-      if (!p.doc) continue;
-      const key = pendingKey(p, index);
-      if (Buffer.compare(key, lo) >= 0 && Buffer.compare(key, hi) < 0) rows.push({ key, id: p.id, json: null, doc: p.doc });
-    }
+    this.own = own;
+    const rows: Row[] = own.rowsIn(index, lo, hi);
+    const ownCount = rows.length;
     // Committed unstored versions, unless a newer layer or the transaction itself rewrote them.
     const loS = base.length > 0 ? lo.toString("latin1") : "";
     const hiS = base.length > 0 ? hi.toString("latin1") : "";
@@ -57,19 +54,21 @@ export class IndexStream implements GrowingRange {
       for (let i = lowerBound(keys, loS); i < keys.length; i++) {
         if (keys[i] >= hiS) break;
         const r = layerSorted[i];
-        if (overlay.has(r.id)) continue;
+        if (own.replaces(r.id)) continue;
         let newer = false;
         for (let lj = li + 1; lj < base.length && !newer; lj++) newer = base[lj].docs.has(r.id);
         if (!newer) rows.push(r);
       }
     }
-    rows.sort((a, b) => (order === "asc" ? Buffer.compare(a.key, b.key) : Buffer.compare(b.key, a.key)));
+    // Own rows come ascending; committed unstored ones are merged in by sorting.
+    if (rows.length > ownCount) rows.sort((a, b) => Buffer.compare(a.key, b.key));
+    if (order === "desc") rows.reverse();
     this.overlayRows = rows;
   }
 
   /** A stored row that an unstored or own version replaces. */
   private shadowed(id: string): boolean {
-    if (this.shadow.has(id)) return true;
+    if (this.own.replaces(id)) return true;
     for (const layer of this.base) if (layer.docs.has(id)) return true;
     return false;
   }

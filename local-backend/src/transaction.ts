@@ -11,6 +11,7 @@ import { decodeId, encodeId, newInternalId } from "./ids.js";
 import { encodeTuple } from "./indexkey.js";
 import { parseDoc, storedJson, type Doc } from "./json-shape.js";
 import type { BaseLayer, Pending } from "./pending.js";
+import { OwnTable } from "./own-writes.js";
 import { ReadSetImpl } from "./readset.js";
 import type { Store } from "./storage.js";
 import type { DbIndexDef } from "./storage-types.js";
@@ -30,7 +31,8 @@ export class Tx {
   readonly layers: Array<Map<string, Pending>> = [new Map()];
   readonly readSet = new ReadSetImpl();
   private openStreams = new Set<IndexStream>();
-  private overlayCache = new Map<string, { version: number; rows: Map<string, Pending> }>();
+  /** own writes per table, kept as they happen (rebuilt from the layers after a layer is popped) */
+  private own: Map<string, OwnTable> | null = new Map();
   private version = 0;
   readonly afterCommit: Array<() => void> = [];
   readonly beforeCommit: Array<(tx: Tx) => void> = [];
@@ -52,7 +54,6 @@ export class Tx {
 
   pushLayer() {
     this.layers.push(new Map());
-    this.version++;
   }
   popLayer(commit: boolean) {
     const top = this.layers.pop()!;
@@ -63,6 +64,8 @@ export class Tx {
         below.set(id, prev ? { ...p, isNew: prev.isNew } : p);
       }
     }
+    // Open streams keep the tables they were opened with; later ones read the layers as they are now.
+    this.own = null;
     this.version++;
   }
 
@@ -105,18 +108,26 @@ export class Tx {
     return out;
   }
 
-  private overlayFor(table: string): Map<string, Pending> {
-    const cached = this.overlayCache.get(table);
-    if (cached && cached.version === this.version) return cached.rows;
-    const rows = new Map<string, Pending>();
-    for (const layer of this.layers) for (const [id, p] of layer) if (p.table === table) rows.set(id, p);
-    this.overlayCache.set(table, { version: this.version, rows });
-    return rows;
+  private ownTable(table: string): OwnTable {
+    if (!this.own) {
+      this.own = new Map();
+      for (const layer of this.layers) for (const p of layer.values()) this.ownTableOf(p.table).put(p, 0);
+    }
+    return this.ownTableOf(table);
+  }
+
+  private ownTableOf(table: string): OwnTable {
+    let t = this.own!.get(table);
+    if (!t) {
+      t = new OwnTable();
+      this.own!.set(table, t);
+    }
+    return t;
   }
 
   /** This transaction's own writes of `table` (innermost layer winning; `doc: null` for a delete). */
-  ownWrites(table: string): Map<string, Pending> {
-    return this.overlayFor(table);
+  ownWrites(table: string): ReadonlyMap<string, Pending> {
+    return this.ownTable(table).latest;
   }
 
   private byIdIndex(table: string): DbIndexDef | undefined {
@@ -153,9 +164,14 @@ export class Tx {
     if (!this.writable) throw new Error("Write operations are not allowed in queries.");
   }
 
-  private put(p: Pending) {
-    this.layers[this.layers.length - 1].set(p.id, p);
+  /** Buffers a write in the innermost layer (a backup import writes into the outermost one). */
+  put(p: Pending, layer = this.layers.length - 1) {
+    this.layers[layer].set(p.id, p);
     this.version++;
+    if (this.own) {
+      if (layer === this.layers.length - 1) this.ownTableOf(p.table).put(p, this.version);
+      else this.own = null;
+    }
   }
 
   /**
@@ -190,8 +206,8 @@ export class Tx {
   }
 
   openIndexStream(index: DbIndexDef, lo: Buffer, hi: Buffer, order: "asc" | "desc"): IndexStream {
-    const overlay = this.overlayFor(index.table);
-    const s = new IndexStream(this.hooks, index, lo, hi, order, overlay, this.base, this.metrics);
+    const own = this.ownTable(index.table).viewAt(this.version);
+    const s = new IndexStream(this.hooks, index, lo, hi, order, own, this.base, this.metrics);
     // Read sets are only reported for read-only transactions (queries): a mutation keeping every
     // stream it opened (thousands per import batch) only held garbage alive.
     if (!this.writable) this.openStreams.add(s);

@@ -127,6 +127,7 @@ function steps(): Step[] {
   m("tx:convexError");
   m("tx:parentCatchesChild");
   m("tx:readOwnWrites");
+  m("tx:interleavedOwnWrites");
   m("tx:increment", { name: "c" });
   m("tx:increment", { name: "c" });
   q("tx:getCounter", { name: "c" });
