@@ -1,6 +1,6 @@
 /**
  * HTTP actions: Convex Auth's OIDC/JWKS routes, the client error-report endpoint, the sign-in
- * ticket, the operator's demo mailbox and Twilio's webhooks. Browser-facing routes answer CORS for the web app's own
+ * ticket, the operator's demo mailbox, public form submissions and Twilio's webhooks. Browser-facing routes answer CORS for the web app's own
  * origins only (SITE_URL, plus CORS_ALLOWED_ORIGINS), never with credentials: callers
  * authenticate with bearer tokens, not cookies.
  */
@@ -10,6 +10,7 @@ import { auth } from "./auth";
 import { devMailbox } from "./emails";
 import { reportErrors } from "./errorReports";
 import { issueSignInTicket } from "./authThrottle";
+import { startFill, submit as submitForm } from "./formSubmissions";
 import { twilioInbound, twilioStatus } from "./smsWebhooks";
 
 /** The web app's origins: SITE_URL and any extra ones configured for this deployment. */
@@ -30,6 +31,9 @@ const cors = corsRouter(http, {
 cors.route({ path: "/api/errors", method: "POST", handler: reportErrors });
 cors.route({ path: "/api/auth/ticket", method: "POST", handler: issueSignInTicket });
 cors.route({ path: "/api/dev/mailbox", method: "GET", handler: devMailbox });
+// public forms: the form page (our origin, also inside other sites' iframes) posts here
+cors.route({ path: "/api/forms/start", method: "POST", handler: startFill });
+cors.route({ path: "/api/forms/submit", method: "POST", handler: submitForm });
 
 // Twilio's webhooks: server to server (no CORS), signature-verified
 http.route({ path: "/api/twilio/status", method: "POST", handler: twilioStatus });

@@ -3,6 +3,7 @@ import { defineSchema } from "convex/server";
 import { billingTables } from "./tables/billing";
 import { collabTables } from "./tables/collab";
 import { coreTables } from "./tables/core";
+import { formTables } from "./tables/forms";
 import { importTables } from "./tables/imports";
 import { securityTables } from "./tables/security";
 import { smsTables } from "./tables/sms";
@@ -19,4 +20,5 @@ export default defineSchema({
   ...collabTables,
   ...yjsTables,
   ...smsTables,
+  ...formTables,
 });

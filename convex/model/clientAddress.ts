@@ -42,27 +42,39 @@ async function ticketKey(): Promise<CryptoKey> {
   return await crypto.subtle.importKey("raw", digest, { name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"]);
 }
 
-/** A ticket binding `address` until `now + TICKET_TTL_MS`: payload.signature, both base64url. */
-export async function signTicket(address: string, now = Date.now()): Promise<string> {
-  const payload = new TextEncoder().encode(JSON.stringify({ a: address, e: now + TICKET_TTL_MS }));
+/** A signed token carrying `claims` (a `k` claim names what it is for): payload.signature, both base64url. */
+export async function signToken(claims: Record<string, string | number>): Promise<string> {
+  const payload = new TextEncoder().encode(JSON.stringify(claims));
   const sig = new Uint8Array(await crypto.subtle.sign("HMAC", await ticketKey(), payload));
   return `${b64url(payload)}.${b64url(sig)}`;
 }
 
-/** The address a valid, unexpired ticket was issued to; null for anything else. */
-export async function verifyTicket(ticket: unknown, now = Date.now()): Promise<string | null> {
-  if (typeof ticket !== "string" || ticket.length > 512) return null;
-  const [p, s, extra] = ticket.split(".");
+/** The claims of a token this server signed for `kind`, unexpired (`e`, when present); null for anything else. */
+export async function readToken(token: unknown, kind: string, now = Date.now()): Promise<Record<string, unknown> | null> {
+  if (typeof token !== "string" || token.length > 512) return null;
+  const [p, s, extra] = token.split(".");
   if (!p || !s || extra !== undefined) return null;
   const payload = fromB64url(p);
   const sig = fromB64url(s);
   if (!payload || !sig) return null;
   if (!(await crypto.subtle.verify("HMAC", await ticketKey(), sig, payload))) return null;
   try {
-    const { a, e } = JSON.parse(new TextDecoder().decode(payload)) as { a?: unknown; e?: unknown };
-    if (typeof a !== "string" || typeof e !== "number" || e < now) return null;
-    return a;
+    const claims = JSON.parse(new TextDecoder().decode(payload)) as Record<string, unknown>;
+    if (claims === null || typeof claims !== "object" || claims.k !== kind) return null;
+    if (claims.e !== undefined && (typeof claims.e !== "number" || claims.e < now)) return null;
+    return claims;
   } catch {
     return null;
   }
+}
+
+/** A ticket binding `address` until `now + TICKET_TTL_MS`. */
+export async function signTicket(address: string, now = Date.now()): Promise<string> {
+  return await signToken({ k: "sign-in", a: address, e: now + TICKET_TTL_MS });
+}
+
+/** The address a valid, unexpired ticket was issued to; null for anything else. */
+export async function verifyTicket(ticket: unknown, now = Date.now()): Promise<string | null> {
+  const claims = await readToken(ticket, "sign-in", now);
+  return claims && typeof claims.a === "string" && typeof claims.e === "number" ? claims.a : null;
 }

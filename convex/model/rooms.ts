@@ -25,6 +25,8 @@ export const ROOM_KINDS = {
   import: { table: "importHistory", view: "voters.view", edit: "voters.manage" },
   /** an SMS or email campaign's message, co-edited */
   campaign: { table: "campaigns", view: "campaigns.view", edit: "campaigns.manage" },
+  /** a form's draft in the builder */
+  form: { table: "forms", view: "forms.view", edit: "forms.manage" },
 } as const satisfies Record<string, RoomKind>;
 export type RoomKindName = keyof typeof ROOM_KINDS;
 

@@ -146,6 +146,8 @@ export const voterTables = {
     searchText: v.string(),
     /** lowercased email / names for duplicate checks (import) */
     emailLower: v.optional(v.string()),
+    /** the phone in E.164 (lib/sms normalizePhone), to match form submissions to voters */
+    phoneKey: v.optional(v.string()),
     firstNameLower: v.string(),
     lastNameLower: v.string(),
     /** the import that created this voter (exact deletion of an import) */
@@ -161,6 +163,7 @@ export const voterTables = {
     .index("by_org_status", ["orgId", "status"])
     .index("by_org_party_status", ["orgId", "party_affiliation", "status"])
     .index("by_org_email", ["orgId", "emailLower"])
+    .index("by_org_phone", ["orgId", "phoneKey"])
     .index("by_org_name", ["orgId", "lastNameLower", "firstNameLower"])
     .index("by_import", ["importId"])
     .searchIndex("search_text", {

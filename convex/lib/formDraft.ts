@@ -1,0 +1,121 @@
+/**
+ * A form's draft as a Yjs document (room "form:<id>"), shared by the server (which seeds it when
+ * the form is created) and the builder (which edits it). Two staffers editing one form merge per
+ * property: the name and description are entries of one map; each field is its own map of
+ * properties (label, required, placeholder, options, type) plus `order`, a number, so a reorder
+ * is one property change and concurrent moves of different fields both apply.
+ */
+import * as Y from "yjs";
+import type { FormField, FormFieldType } from "./forms";
+
+const META = "formMeta";
+const FIELDS = "formFields";
+
+export type FormDraft = { name: string; description: string; fields: FormField[] };
+type FieldProps = Omit<FormField, "id"> & { order: number };
+
+export function draftMeta(doc: Y.Doc): Y.Map<string> {
+  return doc.getMap<string>(META);
+}
+
+export function draftFields(doc: Y.Doc): Y.Map<Y.Map<unknown>> {
+  return doc.getMap<Y.Map<unknown>>(FIELDS);
+}
+
+function fieldMap(props: FieldProps): Y.Map<unknown> {
+  const m = new Y.Map<unknown>();
+  for (const [k, v] of Object.entries(props)) m.set(k, v);
+  return m;
+}
+
+/** Fills an empty draft with a form's published content. */
+export function writeDraft(doc: Y.Doc, draft: FormDraft) {
+  doc.transact(() => {
+    const meta = draftMeta(doc);
+    meta.set("name", draft.name);
+    meta.set("description", draft.description);
+    draft.fields.forEach((f, i) => {
+      const { id, ...rest } = f;
+      draftFields(doc).set(id, fieldMap({ ...rest, order: i + 1 }));
+    });
+  });
+}
+
+function str(v: unknown, fallback = ""): string {
+  return typeof v === "string" ? v : fallback;
+}
+
+/** The draft as plain values, fields in order (ties by id, so every client reads the same order). */
+export function readDraft(doc: Y.Doc): FormDraft {
+  const meta = draftMeta(doc);
+  const rows: Array<FormField & { order: number }> = [];
+  draftFields(doc).forEach((m, id) => {
+    const options = m.get("options");
+    rows.push({
+      id,
+      type: str(m.get("type"), "text") as FormFieldType,
+      label: str(m.get("label")),
+      required: m.get("required") === true,
+      placeholder: typeof m.get("placeholder") === "string" ? (m.get("placeholder") as string) : null,
+      options: Array.isArray(options) ? options.filter((o): o is string => typeof o === "string") : [],
+      order: typeof m.get("order") === "number" ? (m.get("order") as number) : 0,
+    });
+  });
+  rows.sort((a, b) => a.order - b.order || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return { name: str(meta.get("name")), description: str(meta.get("description")), fields: rows.map(({ order: _o, ...f }) => f) };
+}
+
+export function isEmptyDraft(doc: Y.Doc): boolean {
+  return draftMeta(doc).size === 0 && draftFields(doc).size === 0;
+}
+
+export function setDraftMeta(doc: Y.Doc, key: "name" | "description", value: string) {
+  if (draftMeta(doc).get(key) !== value) draftMeta(doc).set(key, value);
+}
+
+function orders(doc: Y.Doc): Array<{ id: string; order: number }> {
+  const out: Array<{ id: string; order: number }> = [];
+  draftFields(doc).forEach((m, id) => out.push({ id, order: typeof m.get("order") === "number" ? (m.get("order") as number) : 0 }));
+  return out.sort((a, b) => a.order - b.order || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
+/** Adds a field at the end. */
+export function addDraftField(doc: Y.Doc, field: FormField) {
+  const list = orders(doc);
+  const { id, ...rest } = field;
+  draftFields(doc).set(id, fieldMap({ ...rest, order: (list.length ? list[list.length - 1].order : 0) + 1 }));
+}
+
+/** Sets the given properties of a field; unchanged ones are not written. False when it is gone. */
+export function updateDraftField(doc: Y.Doc, id: string, patch: Partial<Omit<FormField, "id">>): boolean {
+  const m = draftFields(doc).get(id);
+  if (!m) return false;
+  doc.transact(() => {
+    for (const [k, v] of Object.entries(patch)) {
+      if (v === undefined) continue;
+      if (JSON.stringify(m.get(k)) !== JSON.stringify(v)) m.set(k, v);
+    }
+  });
+  return true;
+}
+
+export function removeDraftField(doc: Y.Doc, id: string) {
+  if (draftFields(doc).has(id)) draftFields(doc).delete(id);
+}
+
+/** Moves a field to position `to` of the current order: its `order` becomes a value between its new neighbours. */
+export function moveDraftField(doc: Y.Doc, id: string, to: number) {
+  const list = orders(doc).filter((o) => o.id !== id);
+  const m = draftFields(doc).get(id);
+  if (!m) return;
+  const at = Math.max(0, Math.min(to, list.length));
+  const before = at > 0 ? list[at - 1].order : null;
+  const after = at < list.length ? list[at].order : null;
+  const order = before === null && after === null ? 1 : before === null ? after! - 1 : after === null ? before + 1 : (before + after) / 2;
+  m.set("order", order);
+}
+
+/** Undo/redo of this user's own draft changes (teammates' updates carry the provider as origin). */
+export function draftUndoManager(doc: Y.Doc): Y.UndoManager {
+  return new Y.UndoManager([draftMeta(doc), draftFields(doc)], { trackedOrigins: new Set([null]), captureTimeout: 500 });
+}
