@@ -65,6 +65,25 @@ export function readDraft(doc: Y.Doc): FormDraft {
   return { name: str(meta.get("name")), description: str(meta.get("description")), fields: rows.map(({ order: _o, ...f }) => f) };
 }
 
+/** Whether publishing the draft would change nothing (compared as the server stores it: trimmed, blank options dropped). */
+export function draftMatches(draft: FormDraft, form: { name: string; description: string | null; fields: FormField[] }): boolean {
+  if (draft.name.trim() !== form.name || draft.description.trim() !== (form.description ?? "")) return false;
+  if (draft.fields.length !== form.fields.length) return false;
+  return draft.fields.every((d, i) => {
+    const p = form.fields[i];
+    const options = d.options.map((o) => o.trim()).filter(Boolean);
+    return (
+      d.id === p.id &&
+      d.type === p.type &&
+      d.label.trim() === p.label &&
+      (d.type === "separator" ? false : d.required) === p.required &&
+      (d.placeholder?.trim() || null) === p.placeholder &&
+      options.length === p.options.length &&
+      options.every((o, j) => o === p.options[j])
+    );
+  });
+}
+
 export function isEmptyDraft(doc: Y.Doc): boolean {
   return draftMeta(doc).size === 0 && draftFields(doc).size === 0;
 }

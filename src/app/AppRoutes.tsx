@@ -34,6 +34,9 @@ const RoadmapPage = page(() => import("@/features/info/RoadmapPage"), "RoadmapPa
 const DistrictsPage = page(() => import("@/features/info/DistrictsPage"), "DistrictsPage");
 const WalkListsPage = page(() => import("@/features/info/WalkListsPage"), "WalkListsPage");
 const PollsSurveysPage = page(() => import("@/features/info/PollsSurveysPage"), "PollsSurveysPage");
+const FormBuilderPage = page(() => import("@/features/forms/FormBuilderPage"), "FormBuilderPage");
+const FormSubmissionsPage = page(() => import("@/features/forms/FormSubmissionsPage"), "FormSubmissionsPage");
+const PublicFormPage = page(() => import("@/features/forms/PublicFormPage"), "PublicFormPage");
 const UpcomingAreaPage = page(() => import("@/features/info/UpcomingAreaPage"), "UpcomingAreaPage");
 
 function Loading() {
@@ -73,7 +76,7 @@ export function AppRoutes() {
         <Route path="/reset-password" element={<ResetPasswordPage />} />
         <Route path="/accept-invitation" element={<AcceptInvitationPage />} />
         <Route path="/dev/mailbox" element={<DevMailboxPage />} />
-        <Route path="/embed/form/:formId" element={<UpcomingAreaPage />} />
+        <Route path="/embed/form/:formId" element={<PublicFormPage />} />
 
         <Route path="/dashboard" element={<Guarded><DashboardPage /></Guarded>} />
         <Route path="/voters" element={<Guarded><VotersPage /></Guarded>} />
@@ -90,8 +93,8 @@ export function AppRoutes() {
         <Route path="/voter-groups" element={<Guarded><VoterGroupsPage /></Guarded>} />
         <Route path="/email" element={<Guarded><UpcomingAreaPage /></Guarded>} />
         <Route path="/test-email-templates" element={<Guarded><UpcomingAreaPage /></Guarded>} />
-        <Route path="/form-builder" element={<Guarded><UpcomingAreaPage /></Guarded>} />
-        <Route path="/form-submissions" element={<Guarded><UpcomingAreaPage /></Guarded>} />
+        <Route path="/form-builder" element={<Guarded><FormBuilderPage /></Guarded>} />
+        <Route path="/form-submissions" element={<Guarded><FormSubmissionsPage /></Guarded>} />
         <Route path="/districts" element={<Guarded><DistrictsPage /></Guarded>} />
         <Route path="/walk-lists" element={<Guarded><WalkListsPage /></Guarded>} />
         <Route path="/signs-map" element={<Guarded><UpcomingAreaPage /></Guarded>} />

@@ -70,6 +70,19 @@ async function linkFrom(mailbox: Mailbox, to: string, kind: string): Promise<str
 
 test.use({ reducedMotion: "reduce" });
 
+
+const A11Y_FORM_FIELDS = [
+  { id: "field_name", type: "text" as const, label: "Full name", required: true, placeholder: null, options: [] },
+  { id: "field_email", type: "email" as const, label: "Email", required: true, placeholder: "you@example.org", options: [] },
+  { id: "separator_1", type: "separator" as const, label: "", required: false, placeholder: null, options: [] },
+  { id: "field_topic", type: "select" as const, label: "Topic", required: false, placeholder: null, options: ["Yard sign", "Canvass"] },
+  { id: "field_shift", type: "radio" as const, label: "Shift", required: false, placeholder: null, options: ["Morning", "Evening"] },
+  { id: "field_ok", type: "checkbox" as const, label: "Keep me informed", required: false, placeholder: null, options: [] },
+  { id: "field_date", type: "date" as const, label: "Date", required: false, placeholder: null, options: [] },
+  { id: "field_n", type: "number" as const, label: "Guests", required: false, placeholder: null, options: [] },
+  { id: "field_about", type: "textarea" as const, label: "About you", required: false, placeholder: null, options: [] },
+  { id: "field_phone", type: "tel" as const, label: "Phone", required: false, placeholder: null, options: [] },
+];
 test("public screens pass axe and fit 390 px", async ({ page, account, mailbox, openOtherBrowser, shot }) => {
   test.setTimeout(180_000);
   // A real invitation and a real reset link, so their forms (not only their error states) are checked.
@@ -107,7 +120,10 @@ test("public screens pass axe and fit 390 px", async ({ page, account, mailbox, 
     await visitor.goto("/accept-invitation?id=nope&token=nope");
     await expect(visitor.getByText("The invitation link is invalid or has expired.")).toBeVisible();
   });
-  await audit.route("public form placeholder", "/embed/form/f1", "Forms");
+  await audit.screen("public form, not found", async () => {
+    await visitor.goto("/embed/form/f1");
+    await expect(visitor.getByText("Form not found or no longer available.")).toBeVisible();
+  });
   await audit.screen("demo mailbox", async () => {
     await visitor.goto(`/dev/mailbox#key=${process.env.DEV_MAILBOX_KEY}`);
     await expect(visitor.getByText(invitee).first()).toBeVisible();
@@ -212,6 +228,32 @@ test("signed-in screens and dialogs pass axe and fit 390 px", async ({ page, acc
   await expect(page.getByRole("dialog")).toBeVisible();
   await audit.here("role dialog");
 
+  // forms: list, editor, View and Embed dialogs, the public page, submissions and their details
+  const formId = (await client.mutation(api.forms.create, { name: "Volunteer signup", description: "Help us win.", fields: A11Y_FORM_FIELDS })).id;
+  await client.mutation(api.formSubmissions.submitInApp, { formId, data: { field_name: "Rosa Diaz", field_email: "rosa@example.org", field_topic: "Canvass" } });
+  await audit.route("form builder", "/form-builder", "Form Builder");
+  await page.getByTestId("forms.actions").click();
+  await page.getByRole("menuitem", { name: "View" }).click();
+  await expect(page.getByRole("dialog")).toBeVisible();
+  await audit.here("form view dialog");
+  await page.keyboard.press("Escape");
+  await page.getByTestId("forms.actions").click();
+  await page.getByRole("menuitem", { name: "Get Embed Code" }).click();
+  await expect(page.getByTestId("embed.code")).toBeVisible();
+  await audit.here("form embed dialog");
+  await page.keyboard.press("Escape");
+  await audit.route("form editor", `/form-builder?form=${formId}`, "Edit Form", async () => {
+    await expect(page.getByTestId("builder.name")).toHaveValue("Volunteer signup");
+  });
+  await audit.route("public form", `/embed/form/${formId}`, "Volunteer signup");
+  await audit.route("form submissions", "/form-submissions", "Form Submissions", async () => {
+    await expect(page.getByTestId("submissions.row")).toHaveCount(1);
+  });
+  await page.getByTestId("submissions.row").getByRole("button", { name: "Details" }).click();
+  await expect(page.getByTestId("submissions.details")).toBeVisible();
+  await audit.here("form submission details");
+  await page.keyboard.press("Escape");
+
   await audit.route("settings", "/settings", "Settings");
   await audit.route("roadmap", "/roadmap", "Roadmap");
   await audit.route("districts", "/districts", "Districts");
@@ -220,8 +262,6 @@ test("signed-in screens and dialogs pass axe and fit 390 px", async ({ page, acc
   for (const [url, name] of [
     ["/email", "Email Blasts"],
     ["/test-email-templates", "Email Templates"],
-    ["/form-builder", "Form Builder"],
-    ["/form-submissions", "Form Submissions"],
     ["/signs-map", "Signs Map"],
     ["/signature-verification", "Signature Verification"],
     ["/cta-creator", "CTA Creator"],

@@ -5,28 +5,14 @@
  * chooses. Presence avatars appear and disappear.
  */
 import { expect, test, type Page } from "./fixtures";
-import { AcceptInvitationPage } from "./pages/AcceptInvitationPage";
-import { AccountSettingsPage } from "./pages/AccountSettingsPage";
 import { AppShell } from "./pages/AppShell";
 import { VoterDetailPage } from "./pages/VoterDetailPage";
+import { inviteTeammate } from "./pages/teammates";
 import { VoterFormPage } from "./pages/VoterFormPage";
-import { DEFAULT_PASSWORD, uniqueEmail, type Mailbox } from "./support";
+import type { Mailbox } from "./support";
 
 /** Invites "Bob Stone" as a Volunteer and signs him in on `other` through the emailed link. */
-async function inviteBob(page: Page, other: Page, mailbox: Mailbox) {
-  const email = uniqueEmail("bob");
-  const settings = new AccountSettingsPage(page);
-  await settings.goto();
-  await settings.openCreateMember();
-  await settings.invite({ firstName: "Bob", lastName: "Stone", email, role: "Volunteer" });
-  await expect(page.getByText(`Invitation sent to ${email}`)).toBeVisible();
-  const [mail] = await mailbox.read(email, { kind: "invitation" });
-  await other.goto(mailbox.firstLink(mail));
-  const invitation = new AcceptInvitationPage(other);
-  await expect(invitation.heading).toBeVisible();
-  await invitation.accept(DEFAULT_PASSWORD);
-  await expect(other).toHaveURL(/\/dashboard/, { timeout: 20_000 });
-}
+const inviteBob = (page: Page, other: Page, mailbox: Mailbox) => inviteTeammate(page, other, mailbox, { firstName: "Bob", lastName: "Stone", role: "Volunteer" });
 
 test("two staffers edit one voter: different fields merge, the same field asks, presence comes and goes", async ({ page, account, voterFormPage: alice, mailbox, openOtherBrowser, shot }) => {
   const otherPage = await openOtherBrowser();

@@ -18,6 +18,7 @@ import { AppShell } from "./pages/AppShell";
 import { CrashScreen } from "./pages/CrashScreen";
 import { DashboardPage } from "./pages/DashboardPage";
 import { ForgotPasswordPage } from "./pages/ForgotPasswordPage";
+import { FormBuilderPage } from "./pages/FormBuilderPage";
 import { GroupsPage } from "./pages/GroupsPage";
 import { ImportHistoryPage } from "./pages/ImportHistoryPage";
 import { ImportPage } from "./pages/ImportPage";
@@ -55,6 +56,7 @@ type SignedInScreens = {
   profilePage: ProfilePage;
   roadmapPage: RoadmapPage;
   smsCenterPage: SmsCenterPage;
+  formBuilderPage: FormBuilderPage;
   votersPage: VotersPage;
   voterFormPage: VoterFormPage;
   voterDetailPage: VoterDetailPage;
@@ -107,6 +109,7 @@ export const test = base.extend<Fixtures>({
   profilePage: signedIn(ProfilePage),
   roadmapPage: signedIn(RoadmapPage),
   smsCenterPage: signedIn(SmsCenterPage),
+  formBuilderPage: signedIn(FormBuilderPage),
   votersPage: signedIn(VotersPage),
   voterFormPage: signedIn(VoterFormPage),
   voterDetailPage: signedIn(VoterDetailPage),

@@ -56,7 +56,7 @@ describe("landing pricing (spec/3 §9.2) and upcoming areas", () => {
   });
   test("the placeholder names the area from the route", () => {
     expect(upcomingAreaFor("/signs-map").name).toBe("Signs Map");
-    expect(upcomingAreaFor("/embed/form/abc").name).toBe("Forms");
+    expect(upcomingAreaFor("/cta-database").name).toBe("CTA Database");
     expect(upcomingAreaFor("/survey-maker").name).toBe("Survey Maker");
   });
 });

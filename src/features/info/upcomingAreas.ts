@@ -2,9 +2,6 @@
 export const UPCOMING_AREAS: { prefix: string; name: string; text: string }[] = [
   { prefix: "/email", name: "Email Blasts", text: "Designing, scheduling and sending email campaigns." },
   { prefix: "/test-email-templates", name: "Email Templates", text: "Testing email templates." },
-  { prefix: "/form-builder", name: "Form Builder", text: "Building forms and embedding them on your website." },
-  { prefix: "/form-submissions", name: "Form Submissions", text: "Reviewing and exporting form submissions." },
-  { prefix: "/embed/form", name: "Forms", text: "Public forms." },
   { prefix: "/signs-map", name: "Signs Map", text: "Tracking yard and field signs on a map." },
   { prefix: "/signature-verification", name: "Signature Verification", text: "Verifying petition signatures and adjudicating failures." },
   { prefix: "/cta-creator", name: "CTA Creator", text: "Designing call-to-action graphics on a canvas." },

@@ -5,6 +5,7 @@ import { useState } from "react";
 import { useNavigate, useParams } from "react-router-dom";
 import { api } from "@convex/_generated/api";
 import { STATE_VERIFIED_PAIRS, VOTER_FIELD_DEFS } from "@convex/tables/voters";
+import { VoterFormSubmissions } from "@/features/forms";
 import { VoterSmsHistory } from "@/features/messaging";
 import { MODE_LABELS, useViewer } from "@/session/ViewerProvider";
 import { usePresence } from "@/lib/presence/usePresence";
@@ -133,6 +134,7 @@ export function VoterDetailPage() {
           )}
           <VoterGroupsCard voterId={voter._id} canChange={can("voters.update")} onAdd={() => setGroupOpen(true)} />
           <VoterSmsHistory voterId={voter._id} hasPhone={!!voter.phone} />
+          <VoterFormSubmissions voterId={voter._id} />
         </Flex>
       </Grid>
       <AddToGroupDialog voterId={voter._id} open={groupOpen} onOpenChange={setGroupOpen} />

@@ -1,0 +1,140 @@
+import { Box, Callout, Card, Flex, Heading, Spinner, Text } from "@radix-ui/themes";
+import { CheckCircledIcon, ExclamationTriangleIcon } from "@radix-ui/react-icons";
+import { useQuery } from "convex/react";
+import { useEffect, useState } from "react";
+import { useParams } from "react-router-dom";
+import { api } from "@convex/_generated/api";
+import { checkSubmission, type SubmissionValue } from "@convex/lib/forms";
+import { CONVEX_SITE_URL } from "@/lib/config";
+import { toast } from "@/ui/toast";
+import { FormRenderer, type FormValues } from "./components/FormRenderer";
+import { EMBED_HEIGHT_MESSAGE } from "./utils/embed";
+
+type Phase = "form" | "submitting" | "submitted";
+
+/**
+ * Tells the page embedding this one (the snippet of the Embed dialog) how tall the form is: the
+ * content box is observed (the body keeps the frame's height whatever the form's length).
+ */
+function useReportHeight(formId: string): (el: HTMLElement | null) => void {
+  const [el, setEl] = useState<HTMLElement | null>(null);
+  useEffect(() => {
+    if (!el || window.parent === window) return;
+    const report = () => window.parent.postMessage({ type: EMBED_HEIGHT_MESSAGE, formId, height: Math.ceil(el.getBoundingClientRect().bottom + window.scrollY) }, "*");
+    const observer = new ResizeObserver(report);
+    observer.observe(el);
+    report();
+    return () => observer.disconnect();
+  }, [el, formId]);
+  return setEl;
+}
+
+async function post(path: string, body: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
+  const res = await fetch(`${CONVEX_SITE_URL}${path}`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  let parsed: Record<string, unknown> = {};
+  try {
+    parsed = (await res.json()) as Record<string, unknown>;
+  } catch {
+    // an empty or non-JSON answer: the status says enough
+  }
+  return { status: res.status, body: parsed };
+}
+
+/** /embed/form/{formId}: the public form, outside the guard, also inside other sites' iframes. */
+export function PublicFormPage() {
+  const { formId = "" } = useParams();
+  const form = useQuery(api.forms.publicForm, { id: formId });
+  const [values, setValues] = useState<FormValues>({});
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [website, setWebsite] = useState("");
+  const [phase, setPhase] = useState<Phase>("form");
+  const [token, setToken] = useState<string | null>(null);
+  const measured = useReportHeight(formId);
+
+  const formFound = !!form;
+  useEffect(() => {
+    if (!formFound) return;
+    let stale = false;
+    void post("/api/forms/start", { formId }).then(
+      (r) => !stale && typeof r.body.token === "string" && setToken(r.body.token),
+      () => undefined,
+    );
+    return () => {
+      stale = true;
+    };
+  }, [formId, formFound]);
+
+  if (form === undefined) {
+    return (
+      <Flex ref={measured} align="center" justify="center" p="6" data-testid="publicForm.loading">
+        <Spinner size="3" />
+      </Flex>
+    );
+  }
+  if (form === null) {
+    return (
+      <Box ref={measured} p="4" style={{ maxWidth: 640, margin: "0 auto" }}>
+        <Callout.Root color="red" data-testid="publicForm.notFound">
+          <Callout.Icon><ExclamationTriangleIcon /></Callout.Icon>
+          <Callout.Text>Form not found or no longer available.</Callout.Text>
+        </Callout.Root>
+      </Box>
+    );
+  }
+
+  const change = (id: string, v: SubmissionValue | undefined) => {
+    setValues((prev) => ({ ...prev, [id]: v }));
+    if (errors[id]) setErrors(({ [id]: _gone, ...rest }) => rest);
+  };
+
+  const submit = async () => {
+    const data = Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined)) as Record<string, SubmissionValue>;
+    const check = checkSubmission(form.fields, data);
+    setErrors(check.errors);
+    if (Object.keys(check.errors).length > 0) return;
+    setPhase("submitting");
+    try {
+      const r = await post("/api/forms/submit", { formId, token: token ?? "", data, website });
+      if (r.status === 200) {
+        setPhase("submitted");
+        setValues({});
+        return;
+      }
+      if (r.status === 422 && r.body.errors && typeof r.body.errors === "object") setErrors(r.body.errors as Record<string, string>);
+      else toast.error("Error submitting form", { description: typeof r.body.error === "string" ? r.body.error : "Please try again later." });
+    } catch {
+      toast.error("Error submitting form", { description: "Please try again later." });
+    }
+    setPhase("form");
+  };
+
+  return (
+    <Box ref={measured} p={{ initial: "3", sm: "5" }} style={{ maxWidth: 720, margin: "0 auto" }}>
+      <Card size="3">
+        <Heading as="h1" size="6" mb="1">{form.name}</Heading>
+        {form.description && <Text as="p" color="gray" mb="4">{form.description}</Text>}
+        {phase === "submitted" ? (
+          <Callout.Root color="green" data-testid="publicForm.thanks">
+            <Callout.Icon><CheckCircledIcon /></Callout.Icon>
+            <Callout.Text>
+              <strong>Form submitted successfully!</strong> Your submission has been saved.
+            </Callout.Text>
+          </Callout.Root>
+        ) : (
+          <Box mt="3">
+            <FormRenderer
+              idPrefix="public"
+              fields={form.fields}
+              values={values}
+              errors={errors}
+              onChange={change}
+              onSubmit={() => void submit()}
+              submitting={phase === "submitting"}
+              honeypot={{ value: website, onChange: setWebsite }}
+            />
+          </Box>
+        )}
+      </Card>
+    </Box>
+  );
+}

@@ -1,0 +1,75 @@
+import { useMutation, useQuery } from "convex/react";
+import { api } from "@convex/_generated/api";
+import type { Id } from "@convex/_generated/dataModel";
+import { formDefinitionProblem, type FormField } from "@convex/lib/forms";
+import { toast } from "@/ui/toast";
+
+export type FormRow = NonNullable<(typeof api.forms.list)["_returnType"]>["forms"][number];
+type Definition = { name: string; description: string; fields: FormField[] };
+
+/** The organisation's forms, live, and what the builder does with them (toasts in the spec's words). */
+export function useForms() {
+  const data = useQuery(api.forms.list, {});
+  const createForm = useMutation(api.forms.create);
+  const saveForm = useMutation(api.forms.save);
+  const setStatus = useMutation(api.forms.setStatus);
+  const setMatch = useMutation(api.forms.setMatchVoters);
+  const removeForm = useMutation(api.forms.remove);
+
+  const checked = (d: Definition) => {
+    const problem = formDefinitionProblem(d.name, d.description, d.fields);
+    if (problem) toast.error(problem === "Form name required" ? problem : "Error saving form", { description: problem === "Form name required" ? undefined : problem });
+    return !problem;
+  };
+
+  return {
+    data,
+    /** Save Form: creates the form; its id, or null when refused */
+    async create(d: Definition): Promise<Id<"forms"> | null> {
+      if (!checked(d)) return null;
+      try {
+        const r = await createForm({ name: d.name, description: d.description || null, fields: d.fields });
+        if (r.status === "inactive") toast.warning("Form created", { description: `Saved as inactive: your ${data?.planName ?? "current"} plan allows ${data?.activeLimit ?? 3} active forms.` });
+        else toast.success("Form created");
+        return r.id;
+      } catch (e) {
+        toast.failure("Error saving form", e);
+        return null;
+      }
+    },
+    /** Update Form: publishes the draft */
+    async save(id: Id<"forms">, d: Definition): Promise<boolean> {
+      if (!checked(d)) return false;
+      try {
+        await saveForm({ id, name: d.name, description: d.description || null, fields: d.fields });
+        toast.success("Form updated");
+        return true;
+      } catch (e) {
+        toast.failure("Error saving form", e);
+        return false;
+      }
+    },
+    async setActive(id: Id<"forms">, active: boolean) {
+      try {
+        await setStatus({ id, status: active ? "active" : "inactive" });
+      } catch (e) {
+        toast.failure("Error saving form", e);
+      }
+    },
+    async setMatchVoters(id: Id<"forms">, on: boolean) {
+      try {
+        await setMatch({ id, matchVoters: on });
+      } catch (e) {
+        toast.failure("Error saving form", e);
+      }
+    },
+    async remove(id: Id<"forms">) {
+      try {
+        await removeForm({ id });
+        toast.success("Form deleted");
+      } catch (e) {
+        toast.failure("Error deleting form", e);
+      }
+    },
+  };
+}

@@ -1,0 +1,47 @@
+import { useConvex } from "convex/react";
+import { useState } from "react";
+import { api } from "@convex/_generated/api";
+import type { Id } from "@convex/_generated/dataModel";
+import { toast } from "@/ui/toast";
+import type { FormRow } from "./useForms";
+import { csvFileName, submissionsCsv, type ExportSubmission } from "../utils/submissionsCsv";
+
+export type SubmissionFilters = { formId: Id<"forms"> | null; from: number | null; to: number | null; email: string };
+
+function download(text: string, name: string) {
+  const url = URL.createObjectURL(new Blob([`\uFEFF${text}`], { type: "text/csv;charset=utf-8" }));
+  const a = document.createElement("a");
+  a.href = url;
+  a.download = name;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+/** Export CSV: reads every matching submission page by page (newest first), then downloads one file. */
+export function useSubmissionExport(forms: FormRow[]) {
+  const convex = useConvex();
+  const [exporting, setExporting] = useState(false);
+  const run = async (filters: SubmissionFilters) => {
+    setExporting(true);
+    try {
+      const rows: ExportSubmission[] = [];
+      let before: number | null = null;
+      do {
+        const page: { rows: ExportSubmission[]; nextBefore: number | null } = await convex.query(api.formSubmissions.exportPage, { ...filters, before });
+        rows.push(...page.rows);
+        before = page.nextBefore;
+      } while (before !== null);
+      const form = filters.formId ? forms.find((f) => f.id === filters.formId) : null;
+      const used = form ? [form] : forms;
+      download(submissionsCsv(rows, used.map((f) => ({ id: f.id, name: f.name, fields: f.fields }))), csvFileName(form?.name ?? null));
+      toast.success("Export complete", { description: `${rows.length.toLocaleString("en-US")} submissions exported.` });
+    } catch (e) {
+      toast.failure("Error loading submissions", e);
+    } finally {
+      setExporting(false);
+    }
+  };
+  return { exporting, run };
+}

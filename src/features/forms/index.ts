@@ -1,0 +1,2 @@
+/** What other features may use of forms. */
+export { VoterFormSubmissions } from "./components/VoterFormSubmissions";
