@@ -121,7 +121,7 @@ test("build a form, fill it in publicly, see it live, export it, embed it on ano
   await page.getByTestId("submissions.export").click();
   const file = await download;
   expect(file.suggestedFilename()).toBe("all_form_submissions.csv");
-  const csv = fs.readFileSync((await file.path())!, "utf8").replace(/^\uFEFF/, "");
+  const csv = fs.readFileSync((await file.path()), "utf8").replace(/^\uFEFF/, "");
   const rows = Papa.parse<string[]>(csv, { skipEmptyLines: true }).data;
   expect(rows[0]).toEqual(["Submitted At", "Form", "Submitter Email", "Submitter IP", "Full name", "Email", "Phone", "About you", "Topic", "Shift", "Keep me informed", "Guests", "Event date"]);
   expect(rows[1].slice(1)).toEqual(["Volunteer signup", "rosa@example.org", "127.0.0.1", "Rosa Diaz", "rosa@example.org", "503-555-0101", "'=1+1 retired teacher", "Phone bank", "Evening", "Yes", "3", "2026-12-05"]);
