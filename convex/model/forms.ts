@@ -44,6 +44,16 @@ export function activeFormsMessage(planName: string, limit: number): string {
   return `Your ${planName} plan allows ${limit} active forms. Deactivate another form or upgrade your plan to activate this one.`;
 }
 
+/** How many forms are active (counted up to 1,000). */
+export async function activeFormCount(db: Reader, orgId: Id<"organizations">): Promise<number> {
+  return (
+    await db
+      .query("forms")
+      .withIndex("by_org_status", (q) => q.eq("orgId", orgId).eq("status", "active"))
+      .take(1000)
+  ).length;
+}
+
 /** Refuses making one more form active beyond the plan's limit. */
 export async function checkActiveLimit(db: Reader, viewer: Pick<Viewer, "orgId" | "org">) {
   const plan = planOrStarter(viewer.org.subscription.tier);

@@ -111,6 +111,9 @@ describe("subscription", () => {
       await ctx.db.insert("smsUsage", { orgId: f.orgId, period: month, segments: 42, messages: 40 });
       await ctx.db.insert("smsUsage", { orgId: f.orgId, period: "2000-01", segments: 999, messages: 999 });
     });
+    await f.campaign_manager.as.mutation(api.forms.create, { name: "Signup", description: null, fields: [] });
+    const inactive = await f.campaign_manager.as.mutation(api.forms.create, { name: "Old", description: null, fields: [] });
+    await f.campaign_manager.as.mutation(api.forms.setStatus, { id: inactive.id, status: "inactive" });
     const o = await f.volunteer.as.query(api.subscription.overview, {});
     expect(o).toMatchObject({
       tier: "starter",
@@ -118,8 +121,8 @@ describe("subscription", () => {
       billingCycle: "monthly",
       amount: 29,
       hasPaymentMethod: false,
-      usage: { voters: 450, campaigns: 2, surveys: 5, storage: 0.5, users: 6, smsSegments: 42 },
-      limits: { voters: 1000, campaigns: 5, surveys: 10, storage: 1, users: 3, smsSegments: 500 },
+      usage: { voters: 450, campaigns: 2, surveys: 5, storage: 0.5, users: 6, smsSegments: 42, activeForms: 1 },
+      limits: { voters: 1000, campaigns: 5, surveys: 10, storage: 1, users: 3, smsSegments: 500, activeForms: 3 },
     });
     expect((await f.outsider.as.query(api.subscription.overview, {})).usage).toMatchObject({ voters: 99, users: 1 });
     await expect(t.query(api.subscription.overview, {})).rejects.toThrow(/log in/);
