@@ -25,6 +25,7 @@ const vFormRow = v.object({
   fields: v.array(vFormField),
   status: vFormStatus,
   matchVoters: v.boolean(),
+  createContacts: v.boolean(),
   version: v.number(),
   submissionCount: v.number(),
   createdAt: v.number(),
@@ -56,6 +57,7 @@ export const list = orgQuery("forms.view")({
         fields: f.fields,
         status: f.status,
         matchVoters: f.matchVoters,
+        createContacts: f.createContacts ?? false,
         version: f.version,
         submissionCount: f.submissionCount,
         createdAt: f._creationTime,
@@ -126,14 +128,15 @@ export const setStatus = orgMutation("forms.manage")({
   },
 });
 
-/** Whether submissions are linked to the voter with the same email or phone. */
-export const setMatchVoters = orgMutation("forms.manage")({
-  args: { id: v.id("forms"), matchVoters: v.boolean() },
+/** Whether submissions are linked to the voter with the same email or phone, and whether one that matches nobody becomes a contact. */
+export const setOptions = orgMutation("forms.manage")({
+  args: { id: v.id("forms"), matchVoters: v.boolean(), createContacts: v.boolean() },
   returns: v.null(),
-  handler: async (ctx, { id, matchVoters }) => {
+  handler: async (ctx, { id, matchVoters, createContacts }) => {
     const form = await ctx.db.get(id);
     if (!form) throw appError("NOT_FOUND");
-    await ctx.db.patch(id, { matchVoters, updatedAt: Date.now(), updatedBy: ctx.viewer.userId });
+    if (createContacts && !ctx.viewer.can("voters.manage")) throw appError("FORBIDDEN", "Creating contacts from submissions needs permission to manage voters.");
+    await ctx.db.patch(id, { matchVoters, createContacts: matchVoters && createContacts, updatedAt: Date.now(), updatedBy: ctx.viewer.userId });
     return null;
   },
 });

@@ -11,7 +11,9 @@ import { writeDraft } from "../lib/formDraft";
 import { checkSubmission, formDefinitionProblem, type FormField, type SubmissionData } from "../lib/forms";
 import { planOrStarter, UNLIMITED } from "../lib/plans";
 import { normalizePhone } from "../lib/sms";
+import type { VoterFields } from "../tables/voters";
 import { adjustCounter } from "./counters";
+import { insertVoter } from "./voters";
 import type { Viewer } from "./viewer";
 import { push } from "./yjs";
 
@@ -98,6 +100,36 @@ async function matchVoter(db: Reader, orgId: Id<"organizations">, fields: FormFi
   return undefined;
 }
 
+/**
+ * A new contact from a submission that matched nobody: its name from fields labelled First / Last
+ * name (or one Name / Full name field, split at the last space), its email and phone from the
+ * first email and phone fields. Null when the submission names nobody.
+ */
+export function contactFrom(form: { name: string; fields: FormField[] }, values: SubmissionData): VoterFields | null {
+  const text = (test: (f: FormField) => boolean) => {
+    const f = form.fields.find((x) => test(x) && typeof values[x.id] === "string");
+    return f ? (values[f.id] as string).trim() : "";
+  };
+  const label = (f: FormField) => f.label.trim().toLowerCase();
+  let first = text((f) => f.type === "text" && /^first( name)?$/.test(label(f)));
+  let last = text((f) => f.type === "text" && /^(last( name)?|surname)$/.test(label(f)));
+  if (!first || !last) {
+    const full = text((f) => f.type === "text" && /^(full )?name$|^your name$/.test(label(f)));
+    const cut = full.lastIndexOf(" ");
+    if (cut > 0) [first, last] = [full.slice(0, cut).trim(), full.slice(cut + 1).trim()];
+  }
+  if (!first || !last) return null;
+  const email = text((f) => f.type === "email");
+  const phone = text((f) => f.type === "tel");
+  return {
+    first_name: first.slice(0, 100),
+    last_name: last.slice(0, 100),
+    ...(email ? { email } : {}),
+    ...(phone ? { phone } : {}),
+    notes: `Created from a submission of the form "${form.name}".`,
+  } as VoterFields;
+}
+
 export type SubmitResult = { ok: true; id: Id<"formSubmissions"> } | { ok: false; errors: Record<string, string> };
 
 /**
@@ -115,7 +147,11 @@ export async function recordSubmission(
   const check = checkSubmission(form.fields, data);
   if (Object.keys(check.errors).length > 0) return { ok: false, errors: check.errors };
   const email = meta.source === "app" ? (meta.signedInEmail ?? check.submitterEmail) : check.submitterEmail;
-  const voterId = form.matchVoters ? await matchVoter(ctx.db, form.orgId, form.fields, check.values, check.submitterEmail) : undefined;
+  let voterId = form.matchVoters ? await matchVoter(ctx.db, form.orgId, form.fields, check.values, check.submitterEmail) : undefined;
+  if (form.matchVoters && !voterId && form.createContacts) {
+    const contact = contactFrom(form, check.values);
+    if (contact) voterId = await insertVoter(ctx, form.orgId, contact);
+  }
   const id = await ctx.db.insert("formSubmissions", {
     orgId: form.orgId,
     formId: form._id,

@@ -29,6 +29,8 @@ export const formTables = {
     status: vFormStatus,
     /** link submissions to the voter with the same email or phone */
     matchVoters: v.boolean(),
+    /** with matchVoters: a submission that matches nobody becomes a new contact (when it names a person) */
+    createContacts: v.optional(v.boolean()),
     /** published saves so far (the draft's seed is version 1) */
     version: v.number(),
     submissionCount: v.number(),

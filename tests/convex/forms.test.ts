@@ -5,7 +5,7 @@ import type { Id } from "../../convex/_generated/dataModel";
 import { readDraft } from "../../convex/lib/formDraft";
 import type { FormField } from "../../convex/lib/forms";
 import { joinChunks } from "../../convex/model/yjs";
-import { roleFixture, setupTest, type TestConvex } from "./setup";
+import { createMember, roleFixture, setupTest, type TestConvex } from "./setup";
 
 const ROLES = ["super_admin", "account_admin", "campaign_manager", "volunteer", "viewer"] as const;
 const CAN_VIEW = new Set(["super_admin", "campaign_manager", "volunteer", "viewer"]);
@@ -64,7 +64,7 @@ describe("forms.list (forms.view)", () => {
   });
 });
 
-describe("forms.create / save / setStatus / setMatchVoters / remove (forms.manage)", () => {
+describe("forms.create / save / setStatus / setOptions / remove (forms.manage)", () => {
   test.each(ROLES)("%s", async (role) => {
     const { f, formId } = await fixture();
     const as = f[role].as;
@@ -73,7 +73,7 @@ describe("forms.create / save / setStatus / setMatchVoters / remove (forms.manag
       expect(created.status).toBe("active");
       expect(await as.mutation(api.forms.save, { id: formId, name: "Renamed", description: null, fields: FIELDS.slice(0, 2) })).toEqual({ version: 2 });
       await as.mutation(api.forms.setStatus, { id: formId, status: "inactive" });
-      await as.mutation(api.forms.setMatchVoters, { id: formId, matchVoters: true });
+      await as.mutation(api.forms.setOptions, { id: formId, matchVoters: true, createContacts: false });
       const row = (await as.query(api.forms.list, {})).forms.find((x) => x.id === formId)!;
       expect(row).toMatchObject({ name: "Renamed", description: null, status: "inactive", matchVoters: true, version: 2 });
       expect(row.fields.map((x) => x.id)).toEqual(["field_name", "field_email"]);
@@ -82,7 +82,7 @@ describe("forms.create / save / setStatus / setMatchVoters / remove (forms.manag
       await expect(as.mutation(api.forms.create, { name: "X", description: null, fields: [] })).rejects.toThrow(/permission/);
       await expect(as.mutation(api.forms.save, { id: formId, name: "X", description: null, fields: [] })).rejects.toThrow(/permission/);
       await expect(as.mutation(api.forms.setStatus, { id: formId, status: "inactive" })).rejects.toThrow(/permission/);
-      await expect(as.mutation(api.forms.setMatchVoters, { id: formId, matchVoters: true })).rejects.toThrow(/permission/);
+      await expect(as.mutation(api.forms.setOptions, { id: formId, matchVoters: true, createContacts: false })).rejects.toThrow(/permission/);
       await expect(as.mutation(api.forms.remove, { id: formId })).rejects.toThrow(/permission/);
     }
   });
@@ -210,7 +210,7 @@ describe("formSubmissions (forms.view)", () => {
     const cm = f.campaign_manager.as;
     const byEmail = await cm.mutation(api.voters.create, { fields: { first_name: "Ann", last_name: "Lee", email: "ANN@alpha.org" } });
     const byPhone = await cm.mutation(api.voters.create, { fields: { first_name: "Bo", last_name: "Ray", phone: "(503) 555-0101" } });
-    await cm.mutation(api.forms.setMatchVoters, { id: formId, matchVoters: true });
+    await cm.mutation(api.forms.setOptions, { id: formId, matchVoters: true, createContacts: false });
     await cm.mutation(api.formSubmissions.submitInApp, { formId, data: { field_name: "Ann", field_email: "ann@alpha.org" } });
     await cm.mutation(api.formSubmissions.submitInApp, { formId, data: { field_name: "Bo", field_email: "bo@nowhere.org", field_phone: "503.555.0101" } });
     await cm.mutation(api.formSubmissions.submitInApp, { formId, data: { field_name: "Zed", field_email: "zed@nowhere.org" } });
@@ -219,5 +219,31 @@ describe("formSubmissions (forms.view)", () => {
     const rows = (await cm.query(api.formSubmissions.list, { formId, from: null, to: null, email: "", limit: 50 })).rows;
     expect(rows.map((r) => r.voterId)).toEqual([null, byPhone, byEmail]);
     await expect(f.account_admin.as.query(api.formSubmissions.forVoter, { voterId: byEmail })).rejects.toThrow(/permission/);
+  });
+  test("with 'add unmatched submitters as contacts', a submission naming a person who matches nobody becomes a contact", async () => {
+    const { t, f, formId } = await fixture();
+    const cm = f.campaign_manager.as;
+    await cm.mutation(api.forms.setOptions, { id: formId, matchVoters: true, createContacts: true });
+    await cm.mutation(api.formSubmissions.submitInApp, { formId, data: { field_name: "Mary Ann Evans", field_email: "mae@x.org", field_phone: "5035550199" } });
+    const voters = await t.run((ctx) => ctx.db.query("voters").collect());
+    expect(voters).toMatchObject([{ first_name: "Mary Ann", last_name: "Evans", email: "mae@x.org", phone: "5035550199" }]);
+    const rows = (await cm.query(api.formSubmissions.list, { formId, from: null, to: null, email: "", limit: 5 })).rows;
+    expect(rows[0].voterId).toBe(voters[0]._id);
+    // a second submission from the same person matches the contact instead of making another
+    await cm.mutation(api.formSubmissions.submitInApp, { formId, data: { field_name: "M. Evans", field_email: "MAE@x.org" } });
+    expect(await t.run((ctx) => ctx.db.query("voters").collect())).toHaveLength(1);
+    // a name that is one word names nobody: no contact
+    await cm.mutation(api.formSubmissions.submitInApp, { formId, data: { field_name: "Cher", field_email: "cher@x.org" } });
+    expect(await t.run((ctx) => ctx.db.query("voters").collect())).toHaveLength(1);
+  });
+  test("only a caller who may manage voters can have submissions create contacts", async () => {
+    const t = setupTest();
+    const f = await roleFixture(t);
+    const { id: roleId } = await f.creator.as.mutation(api.adminRoles.create, { name: "Forms editor", description: "Builds forms", permissions: ["forms.manage"], modes: ["campaign"], color: "teal" });
+    const editor = await createMember(t, [roleId], { orgId: f.orgId });
+    const { id } = await editor.as.mutation(api.forms.create, { name: "X", description: null, fields: [] });
+    await editor.as.mutation(api.forms.setOptions, { id, matchVoters: true, createContacts: false });
+    await expect(editor.as.mutation(api.forms.setOptions, { id, matchVoters: true, createContacts: true })).rejects.toThrow(/manage voters/);
+    await f.campaign_manager.as.mutation(api.forms.setOptions, { id, matchVoters: true, createContacts: true });
   });
 });

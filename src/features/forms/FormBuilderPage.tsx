@@ -63,6 +63,7 @@ export function FormBuilderPage() {
         <FormList
           forms={forms.data.forms}
           canManage={canManage}
+          canCreateContacts={can("voters.manage")}
           activeLimit={forms.data.activeLimit}
           planName={forms.data.planName}
           onEdit={(f) => open(f.id)}
@@ -70,7 +71,7 @@ export function FormBuilderPage() {
           onEmbed={setEmbedding}
           onDelete={setDeleting}
           onActive={(f, a) => void forms.setActive(f.id, a)}
-          onMatchVoters={(f, on) => void forms.setMatchVoters(f.id, on)}
+          onOptions={(f, o) => void forms.setOptions(f.id, o)}
         />
       )}
       {viewing && <ViewFormDialog form={viewing} onClose={() => setViewing(null)} />}

@@ -6,6 +6,8 @@ import type { FormRow } from "../hooks/useForms";
 type FormListProps = {
   forms: FormRow[];
   canManage: boolean;
+  /** voters.manage: needed to have submissions create contacts */
+  canCreateContacts: boolean;
   activeLimit: number;
   planName: string;
   onEdit: (f: FormRow) => void;
@@ -13,11 +15,11 @@ type FormListProps = {
   onEmbed: (f: FormRow) => void;
   onDelete: (f: FormRow) => void;
   onActive: (f: FormRow, active: boolean) => void;
-  onMatchVoters: (f: FormRow, on: boolean) => void;
+  onOptions: (f: FormRow, options: { matchVoters: boolean; createContacts: boolean }) => void;
 };
 
 /** The builder's list view: name, description, status, field count, actions. */
-export function FormList({ forms, canManage, activeLimit, planName, onEdit, onView, onEmbed, onDelete, onActive, onMatchVoters }: FormListProps) {
+export function FormList({ forms, canManage, canCreateContacts, activeLimit, planName, onEdit, onView, onEmbed, onDelete, onActive, onOptions }: FormListProps) {
   const active = forms.filter((f) => f.status === "active").length;
   return (
     <Flex direction="column" gap="3">
@@ -55,10 +57,18 @@ export function FormList({ forms, canManage, activeLimit, planName, onEdit, onVi
                       </Text>
                       <Text as="label" size="2">
                         <Flex gap="2" align="center">
-                          <Switch checked={f.matchVoters} onCheckedChange={(c) => onMatchVoters(f, c)} />
+                          <Switch checked={f.matchVoters} onCheckedChange={(c) => onOptions(f, { matchVoters: c, createContacts: c && f.createContacts })} />
                           Match submissions to voters
                         </Flex>
                       </Text>
+                      {f.matchVoters && canCreateContacts && (
+                        <Text as="label" size="2">
+                          <Flex gap="2" align="center">
+                            <Switch checked={f.createContacts} onCheckedChange={(c) => onOptions(f, { matchVoters: true, createContacts: c })} />
+                            Add unmatched submitters as contacts
+                          </Flex>
+                        </Text>
+                      )}
                     </Flex>
                   )}
                 </Flex>

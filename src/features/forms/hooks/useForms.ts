@@ -13,7 +13,7 @@ export function useForms() {
   const createForm = useMutation(api.forms.create);
   const saveForm = useMutation(api.forms.save);
   const setStatus = useMutation(api.forms.setStatus);
-  const setMatch = useMutation(api.forms.setMatchVoters);
+  const setOptions = useMutation(api.forms.setOptions);
   const removeForm = useMutation(api.forms.remove);
 
   const checked = (d: Definition) => {
@@ -56,9 +56,9 @@ export function useForms() {
         toast.failure("Error saving form", e);
       }
     },
-    async setMatchVoters(id: Id<"forms">, on: boolean) {
+    async setOptions(id: Id<"forms">, options: { matchVoters: boolean; createContacts: boolean }) {
       try {
-        await setMatch({ id, matchVoters: on });
+        await setOptions({ id, ...options });
       } catch (e) {
         toast.failure("Error saving form", e);
       }
