@@ -127,7 +127,7 @@ export function contactFrom(form: { name: string; fields: FormField[] }, values:
     ...(email ? { email } : {}),
     ...(phone ? { phone } : {}),
     notes: `Created from a submission of the form "${form.name}".`,
-  } as VoterFields;
+  };
 }
 
 export type SubmitResult = { ok: true; id: Id<"formSubmissions"> } | { ok: false; errors: Record<string, string> };
