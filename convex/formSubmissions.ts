@@ -3,13 +3,13 @@
  * dialog's in-app submission, the Form Submissions page's filtered list and CSV export pages, and
  * a voter's submissions.
  *
- * The public path is two http actions. POST /api/forms/start hands the page a signed fill token
- * (form, client address, time); POST /api/forms/submit takes {formId, token, data, website}: the
- * body is size-capped, rate-limited per client address, per form and globally, the honeypot
- * (`website`, hidden from people) must be empty and the token at least MIN_FILL_MS old (no
- * third-party captcha), and the values are checked field by field like the page checks them.
+ * The public path is two http actions (rules shared with surveys in publicSubmit.ts). POST
+ * /api/forms/start hands the page a signed fill token (form, client address, time); POST
+ * /api/forms/submit takes {formId, token, data, website}: the body is size-capped, rate-limited
+ * per client address, per form and globally, the honeypot (`website`, hidden from people) must be
+ * empty and the token at least MIN_FILL_MS old (no third-party captcha), and the values are
+ * checked field by field like the page checks them.
  */
-import { defineRateLimits } from "convex-helpers/server/rateLimit";
 import { v } from "convex/values";
 import { z } from "zod";
 import { internal } from "./_generated/api";
@@ -18,27 +18,13 @@ import type { DataModel, Doc, Id } from "./_generated/dataModel";
 import { httpAction, internalMutation, orgMutation, orgQuery } from "./functions";
 import { appError } from "./lib/errors";
 import { MAX_SUBMISSION_BYTES } from "./lib/forms";
-import { clientAddress, readToken, signToken } from "./model/clientAddress";
+import { clientAddress } from "./model/clientAddress";
 import { recordSubmission } from "./model/forms";
+import { issueFillToken, json, judgeFill, readJsonBody } from "./model/publicSubmit";
 import { vSubmissionValue } from "./tables/forms";
 
-/** A person needs at least this long between the form loading and sending it. */
-export const MIN_FILL_MS = 2_000;
-/** A fill token is good for a day. */
-export const FILL_TOKEN_TTL_MS = 24 * 60 * 60 * 1000;
-export const SUBMIT_RATE_PER_ADDRESS = 10;
-export const SUBMIT_RATE_PER_FORM = 120;
-export const SUBMIT_RATE_GLOBAL = 1_200;
-export const START_RATE_PER_ADDRESS = 60;
 const MAX_PAGE = 500;
 const SCAN_BUDGET = 4_000;
-
-const { rateLimit } = defineRateLimits({
-  formSubmitPerAddress: { kind: "token bucket", rate: SUBMIT_RATE_PER_ADDRESS, period: 60_000, capacity: SUBMIT_RATE_PER_ADDRESS },
-  formSubmitPerForm: { kind: "token bucket", rate: SUBMIT_RATE_PER_FORM, period: 60_000, capacity: SUBMIT_RATE_PER_FORM },
-  formSubmitGlobal: { kind: "token bucket", rate: SUBMIT_RATE_GLOBAL, period: 60_000, capacity: SUBMIT_RATE_GLOBAL, shards: 4 },
-  formStartPerAddress: { kind: "token bucket", rate: START_RATE_PER_ADDRESS, period: 60_000, capacity: START_RATE_PER_ADDRESS },
-});
 
 const vRow = v.object({
   id: v.id("formSubmissions"),
@@ -162,17 +148,6 @@ export const submitInApp = orgMutation("forms.view")({
 
 // ---- the public endpoint ----
 
-export const admit = internalMutation({
-  args: { address: v.string(), formId: v.string(), kind: v.union(v.literal("start"), v.literal("submit")) },
-  returns: v.boolean(),
-  handler: async (ctx, { address, formId, kind }) => {
-    if (kind === "start") return (await rateLimit(ctx, { name: "formStartPerAddress", key: address })).ok;
-    if (!(await rateLimit(ctx, { name: "formSubmitPerAddress", key: address })).ok) return false;
-    if (!(await rateLimit(ctx, { name: "formSubmitPerForm", key: formId })).ok) return false;
-    return (await rateLimit(ctx, { name: "formSubmitGlobal" })).ok;
-  },
-});
-
 export const submitPublic = internalMutation({
   args: { formId: v.string(), data: v.record(v.string(), vSubmissionValue), address: v.string() },
   returns: v.union(vSubmitResult, v.object({ ok: v.literal(false), notFound: v.literal(true) })),
@@ -183,19 +158,6 @@ export const submitPublic = internalMutation({
     return await recordSubmission(ctx, form, data, { source: "public", submitterIp: address === "unknown" ? null : address });
   },
 });
-
-const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json" } });
-
-async function readBody(request: Request): Promise<{ value: unknown } | Response> {
-  if (Number(request.headers.get("Content-Length") ?? 0) > MAX_SUBMISSION_BYTES) return json(413, { error: "This submission is too large." });
-  const raw = await request.text();
-  if (raw.length > MAX_SUBMISSION_BYTES) return json(413, { error: "This submission is too large." });
-  try {
-    return { value: JSON.parse(raw) as unknown };
-  } catch {
-    return json(400, { error: "Invalid request." });
-  }
-}
 
 const formIdSchema = z.string().min(1).max(64);
 const startSchema = z.object({ formId: formIdSchema }).strict();
@@ -210,35 +172,32 @@ const submitSchema = z
 
 /** POST /api/forms/start {formId} → {token}: the page's fill token. */
 export const startFill = httpAction(async (ctx, request) => {
-  const body = await readBody(request);
+  const body = await readJsonBody(request, MAX_SUBMISSION_BYTES);
   if (body instanceof Response) return body;
   const parsed = startSchema.safeParse(body.value);
   if (!parsed.success) return json(400, { error: "Invalid request." });
   const address = clientAddress(request);
-  if (!(await ctx.runMutation(internal.formSubmissions.admit, { address, formId: parsed.data.formId, kind: "start" }))) {
+  if (!(await ctx.runMutation(internal.publicSubmit.admit, { kind: "form", target: parsed.data.formId, address, phase: "start" }))) {
     return json(429, { error: "Too many requests. Please wait a moment and try again." });
   }
-  const now = Date.now();
-  return json(200, { token: await signToken({ k: "form", f: parsed.data.formId, a: address, t: now, e: now + FILL_TOKEN_TTL_MS }) });
+  return json(200, { token: await issueFillToken("form", parsed.data.formId, address) });
 });
 
 /** POST /api/forms/submit {formId, token, data, website}: a respondent's submission. */
 export const submit = httpAction(async (ctx, request) => {
-  const body = await readBody(request);
+  const body = await readJsonBody(request, MAX_SUBMISSION_BYTES);
   if (body instanceof Response) return body;
   const parsed = submitSchema.safeParse(body.value);
   if (!parsed.success) return json(400, { error: "Invalid submission." });
   const { formId, token, website, data } = parsed.data;
   const address = clientAddress(request);
-  if (!(await ctx.runMutation(internal.formSubmissions.admit, { address, formId, kind: "submit" }))) {
+  if (!(await ctx.runMutation(internal.publicSubmit.admit, { kind: "form", target: formId, address, phase: "submit" }))) {
     return json(429, { error: "Too many submissions. Please wait a moment and try again." });
   }
-  const claims = await readToken(token, "form");
-  if (!claims || claims.f !== formId || claims.a !== address || typeof claims.t !== "number") {
-    return json(403, { error: "This form has expired. Please reload the page and try again." });
-  }
-  // Spam: a filled honeypot or a form sent faster than a person can is answered like a success and dropped.
-  if ((website ?? "") !== "" || Date.now() - claims.t < MIN_FILL_MS) return json(200, { ok: true });
+  const verdict = await judgeFill("form", formId, address, token, website);
+  if (verdict === "invalid") return json(403, { error: "This form has expired. Please reload the page and try again." });
+  // spam is answered like a success and dropped
+  if (verdict === "spam") return json(200, { ok: true });
   const result = await ctx.runMutation(internal.formSubmissions.submitPublic, { formId, data, address });
   if ("notFound" in result) return json(404, { error: "Form not found or no longer available." });
   if (!result.ok) return json(422, { errors: result.errors });

@@ -7,6 +7,7 @@
  */
 import * as Y from "yjs";
 import type { FormField, FormFieldType } from "./forms";
+import { appendItem, itemMap, moveItem, orderedIds, updateItem } from "./yOrdered";
 
 const META = "formMeta";
 const FIELDS = "formFields";
@@ -22,12 +23,6 @@ export function draftFields(doc: Y.Doc): Y.Map<Y.Map<unknown>> {
   return doc.getMap<Y.Map<unknown>>(FIELDS);
 }
 
-function fieldMap(props: FieldProps): Y.Map<unknown> {
-  const m = new Y.Map<unknown>();
-  for (const [k, v] of Object.entries(props)) m.set(k, v);
-  return m;
-}
-
 /** Fills an empty draft with a form's published content. */
 export function writeDraft(doc: Y.Doc, draft: FormDraft) {
   doc.transact(() => {
@@ -36,7 +31,7 @@ export function writeDraft(doc: Y.Doc, draft: FormDraft) {
     meta.set("description", draft.description);
     draft.fields.forEach((f, i) => {
       const { id, ...rest } = f;
-      draftFields(doc).set(id, fieldMap({ ...rest, order: i + 1 }));
+      draftFields(doc).set(id, itemMap({ ...rest, order: i + 1 } satisfies FieldProps));
     });
   });
 }
@@ -48,21 +43,23 @@ function str(v: unknown, fallback = ""): string {
 /** The draft as plain values, fields in order (ties by id, so every client reads the same order). */
 export function readDraft(doc: Y.Doc): FormDraft {
   const meta = draftMeta(doc);
-  const rows: Array<FormField & { order: number }> = [];
-  draftFields(doc).forEach((m, id) => {
-    const options = m.get("options");
-    rows.push({
-      id,
-      type: str(m.get("type"), "text") as FormFieldType,
-      label: str(m.get("label")),
-      required: m.get("required") === true,
-      placeholder: typeof m.get("placeholder") === "string" ? (m.get("placeholder") as string) : null,
-      options: Array.isArray(options) ? options.filter((o): o is string => typeof o === "string") : [],
-      order: typeof m.get("order") === "number" ? (m.get("order") as number) : 0,
-    });
-  });
-  rows.sort((a, b) => a.order - b.order || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  return { name: str(meta.get("name")), description: str(meta.get("description")), fields: rows.map(({ order: _o, ...f }) => f) };
+  const fields = draftFields(doc);
+  return {
+    name: str(meta.get("name")),
+    description: str(meta.get("description")),
+    fields: orderedIds(fields).map((id) => {
+      const m = fields.get(id)!;
+      const options = m.get("options");
+      return {
+        id,
+        type: str(m.get("type"), "text") as FormFieldType,
+        label: str(m.get("label")),
+        required: m.get("required") === true,
+        placeholder: typeof m.get("placeholder") === "string" ? (m.get("placeholder") as string) : null,
+        options: Array.isArray(options) ? options.filter((o): o is string => typeof o === "string") : [],
+      };
+    }),
+  };
 }
 
 /** Whether publishing the draft would change nothing (compared as the server stores it: trimmed, blank options dropped). */
@@ -92,46 +89,24 @@ export function setDraftMeta(doc: Y.Doc, key: "name" | "description", value: str
   if (draftMeta(doc).get(key) !== value) draftMeta(doc).set(key, value);
 }
 
-function orders(doc: Y.Doc): Array<{ id: string; order: number }> {
-  const out: Array<{ id: string; order: number }> = [];
-  draftFields(doc).forEach((m, id) => out.push({ id, order: typeof m.get("order") === "number" ? (m.get("order") as number) : 0 }));
-  return out.sort((a, b) => a.order - b.order || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-}
-
 /** Adds a field at the end. */
 export function addDraftField(doc: Y.Doc, field: FormField) {
-  const list = orders(doc);
   const { id, ...rest } = field;
-  draftFields(doc).set(id, fieldMap({ ...rest, order: (list.length ? list[list.length - 1].order : 0) + 1 }));
+  appendItem(draftFields(doc), id, rest);
 }
 
 /** Sets the given properties of a field; unchanged ones are not written. False when it is gone. */
 export function updateDraftField(doc: Y.Doc, id: string, patch: Partial<Omit<FormField, "id">>): boolean {
-  const m = draftFields(doc).get(id);
-  if (!m) return false;
-  doc.transact(() => {
-    for (const [k, v] of Object.entries(patch)) {
-      if (v === undefined) continue;
-      if (JSON.stringify(m.get(k)) !== JSON.stringify(v)) m.set(k, v);
-    }
-  });
-  return true;
+  return updateItem(doc, draftFields(doc), id, patch);
 }
 
 export function removeDraftField(doc: Y.Doc, id: string) {
   if (draftFields(doc).has(id)) draftFields(doc).delete(id);
 }
 
-/** Moves a field to position `to` of the current order: its `order` becomes a value between its new neighbours. */
+/** Moves a field to position `to` of the current order. */
 export function moveDraftField(doc: Y.Doc, id: string, to: number) {
-  const list = orders(doc).filter((o) => o.id !== id);
-  const m = draftFields(doc).get(id);
-  if (!m) return;
-  const at = Math.max(0, Math.min(to, list.length));
-  const before = at > 0 ? list[at - 1].order : null;
-  const after = at < list.length ? list[at].order : null;
-  const order = before === null && after === null ? 1 : before === null ? after! - 1 : after === null ? before + 1 : (before + after) / 2;
-  m.set("order", order);
+  moveItem(draftFields(doc), id, to);
 }
 
 /** Undo/redo of this user's own draft changes (teammates' updates carry the provider as origin). */

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { Id } from "../../../convex/_generated/dataModel";
-import { MIN_FILL_MS, SUBMIT_RATE_PER_ADDRESS } from "../../../convex/formSubmissions";
+import { MIN_FILL_MS, SUBMIT_RATE_PER_ADDRESS } from "../../../convex/model/publicSubmit";
 import type { FormField } from "../../../convex/lib/forms";
 import { startAppBackend, type AppBackend } from "../collab/appBackend";
 
