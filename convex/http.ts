@@ -1,6 +1,6 @@
 /**
  * HTTP actions: Convex Auth's OIDC/JWKS routes, the client error-report endpoint, the sign-in
- * ticket, the operator's demo mailbox, public form submissions and Twilio's webhooks. Browser-facing routes answer CORS for the web app's own
+ * ticket, the operator's demo mailbox, public form and survey submissions and Twilio's webhooks. Browser-facing routes answer CORS for the web app's own
  * origins only (SITE_URL, plus CORS_ALLOWED_ORIGINS), never with credentials: callers
  * authenticate with bearer tokens, not cookies.
  */
@@ -12,6 +12,7 @@ import { reportErrors } from "./errorReports";
 import { issueSignInTicket } from "./authThrottle";
 import { startFill, submit as submitForm } from "./formSubmissions";
 import { twilioInbound, twilioStatus } from "./smsWebhooks";
+import { startSurvey, submitSurvey, surveyPreflight } from "./surveySubmissions";
 
 /** The web app's origins: SITE_URL and any extra ones configured for this deployment. */
 export function appOrigins(): string[] {
@@ -34,6 +35,13 @@ cors.route({ path: "/api/dev/mailbox", method: "GET", handler: devMailbox });
 // public forms: the form page (our origin, also inside other sites' iframes) posts here
 cors.route({ path: "/api/forms/start", method: "POST", handler: startFill });
 cors.route({ path: "/api/forms/submit", method: "POST", handler: submitForm });
+
+// surveys: the spec's embed posts from any site (CORS for every origin, never with credentials)
+for (const path of ["/api/surveys/start", "/api/survey-submissions"]) {
+  http.route({ path, method: "OPTIONS", handler: surveyPreflight });
+}
+http.route({ path: "/api/surveys/start", method: "POST", handler: startSurvey });
+http.route({ path: "/api/survey-submissions", method: "POST", handler: submitSurvey });
 
 // Twilio's webhooks: server to server (no CORS), signature-verified
 http.route({ path: "/api/twilio/status", method: "POST", handler: twilioStatus });

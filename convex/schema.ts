@@ -7,6 +7,7 @@ import { formTables } from "./tables/forms";
 import { importTables } from "./tables/imports";
 import { securityTables } from "./tables/security";
 import { smsTables } from "./tables/sms";
+import { surveyTables } from "./tables/surveys";
 import { voterTables } from "./tables/voters";
 import { yjsTables } from "./tables/yjs";
 
@@ -21,4 +22,5 @@ export default defineSchema({
   ...yjsTables,
   ...smsTables,
   ...formTables,
+  ...surveyTables,
 });

@@ -27,6 +27,8 @@ export const ROOM_KINDS = {
   campaign: { table: "campaigns", view: "campaigns.view", edit: "campaigns.manage" },
   /** a form's draft in the builder */
   form: { table: "forms", view: "forms.view", edit: "forms.manage" },
+  /** a survey's draft in the survey maker */
+  survey: { table: "surveys", view: "surveys.view", edit: "surveys.manage" },
 } as const satisfies Record<string, RoomKind>;
 export type RoomKindName = keyof typeof ROOM_KINDS;
 

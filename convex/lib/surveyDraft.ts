@@ -1,0 +1,135 @@
+/**
+ * A survey's draft as a Yjs document (room "survey:<id>"), seeded by the server when the survey is
+ * created and edited by the survey maker; Save (or auto-save) publishes it. Pages and questions are
+ * ordered collections (lib/yOrdered.ts); a question's page is its `pageId` property, so moving a
+ * question, editing another property of it, or reordering pages are each one change that merges.
+ */
+import * as Y from "yjs";
+import type { Condition, RatingType, SurveyDefinition, SurveyField, SurveyFieldType, SurveyPage, SurveySettings } from "./surveys";
+import { appendItem, itemMap, moveItem, orderedIds, updateItem } from "./yOrdered";
+
+export type SurveyDraft = { name: string; description: string; recipient: string; pages: SurveyPage[]; settings: SurveySettings };
+
+const meta = (doc: Y.Doc) => doc.getMap<unknown>("surveyMeta");
+const pages = (doc: Y.Doc) => doc.getMap<Y.Map<unknown>>("surveyPages");
+const fields = (doc: Y.Doc) => doc.getMap<Y.Map<unknown>>("surveyFields");
+
+const onPage = (pageId: string) => (m: Y.Map<unknown>) => m.get("pageId") === pageId;
+
+export function writeSurveyDraft(doc: Y.Doc, d: SurveyDefinition & { recipient: string | null }) {
+  doc.transact(() => {
+    meta(doc).set("name", d.name);
+    meta(doc).set("description", d.description ?? "");
+    meta(doc).set("recipient", d.recipient ?? "");
+    meta(doc).set("allowMultipleSubmissions", d.settings.allowMultipleSubmissions);
+    meta(doc).set("showProgressBar", d.settings.showProgressBar);
+    d.pages.forEach((p, i) => {
+      pages(doc).set(p.id, itemMap({ title: p.title, condition: p.condition, order: i + 1 }));
+      p.fields.forEach((f, j) => {
+        const { id, ...rest } = f;
+        fields(doc).set(id, itemMap({ ...rest, pageId: p.id, order: j + 1 }));
+      });
+    });
+  });
+}
+
+const str = (v: unknown, d = "") => (typeof v === "string" ? v : d);
+const num = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : null);
+
+function condition(v: unknown): Condition | null {
+  if (!v || typeof v !== "object") return null;
+  const c = v as Record<string, unknown>;
+  return typeof c.fieldId === "string" && typeof c.op === "string" && typeof c.value === "string" ? ({ fieldId: c.fieldId, op: c.op, value: c.value } as Condition) : null;
+}
+
+function readField(id: string, m: Y.Map<unknown>): SurveyField {
+  const options = m.get("options");
+  return {
+    id,
+    type: str(m.get("type"), "text") as SurveyFieldType,
+    label: str(m.get("label")),
+    placeholder: typeof m.get("placeholder") === "string" ? (m.get("placeholder") as string) : null,
+    description: typeof m.get("description") === "string" ? (m.get("description") as string) : null,
+    required: m.get("required") === true,
+    options: Array.isArray(options) ? options.filter((o): o is string => typeof o === "string") : [],
+    maxRating: num(m.get("maxRating")),
+    ratingType: (typeof m.get("ratingType") === "string" ? m.get("ratingType") : null) as RatingType | null,
+    min: num(m.get("min")),
+    max: num(m.get("max")),
+    step: num(m.get("step")),
+    condition: condition(m.get("condition")),
+  };
+}
+
+export function readSurveyDraft(doc: Y.Doc): SurveyDraft {
+  const m = meta(doc);
+  return {
+    name: str(m.get("name")),
+    description: str(m.get("description")),
+    recipient: str(m.get("recipient")),
+    settings: { allowMultipleSubmissions: m.get("allowMultipleSubmissions") === true, showProgressBar: m.get("showProgressBar") !== false },
+    pages: orderedIds(pages(doc)).map((pid) => {
+      const p = pages(doc).get(pid)!;
+      return {
+        id: pid,
+        title: str(p.get("title")),
+        condition: condition(p.get("condition")),
+        fields: orderedIds(fields(doc), onPage(pid)).map((fid) => readField(fid, fields(doc).get(fid)!)),
+      };
+    }),
+  };
+}
+
+export function isEmptySurveyDraft(doc: Y.Doc): boolean {
+  return meta(doc).size === 0 && pages(doc).size === 0;
+}
+
+export function setSurveyMeta(doc: Y.Doc, key: "name" | "description" | "recipient" | "allowMultipleSubmissions" | "showProgressBar", value: string | boolean) {
+  if (meta(doc).get(key) !== value) meta(doc).set(key, value);
+}
+
+export function addSurveyPage(doc: Y.Doc, id: string, title: string) {
+  appendItem(pages(doc), id, { title, condition: null });
+}
+
+export function updateSurveyPage(doc: Y.Doc, id: string, patch: { title?: string; condition?: Condition | null }) {
+  return updateItem(doc, pages(doc), id, patch);
+}
+
+/** Removes a page and its questions (the caller keeps at least one page). */
+export function removeSurveyPage(doc: Y.Doc, id: string) {
+  doc.transact(() => {
+    for (const fid of orderedIds(fields(doc), onPage(id))) fields(doc).delete(fid);
+    pages(doc).delete(id);
+  });
+}
+
+export function addSurveyField(doc: Y.Doc, pageId: string, field: SurveyField) {
+  const { id, ...rest } = field;
+  appendItem(fields(doc), id, { ...rest, pageId }, onPage(pageId));
+}
+
+export function updateSurveyField(doc: Y.Doc, id: string, patch: Partial<Omit<SurveyField, "id">>) {
+  return updateItem(doc, fields(doc), id, patch);
+}
+
+export function removeSurveyField(doc: Y.Doc, id: string) {
+  if (fields(doc).has(id)) fields(doc).delete(id);
+}
+
+/** Moves a question up (-1) or down (+1) within its page; blocked at the ends (false). */
+export function stepSurveyField(doc: Y.Doc, id: string, delta: -1 | 1): boolean {
+  const m = fields(doc).get(id);
+  if (!m) return false;
+  const pageId = str(m.get("pageId"));
+  const ids = orderedIds(fields(doc), onPage(pageId));
+  const at = ids.indexOf(id);
+  const to = at + delta;
+  if (to < 0 || to >= ids.length) return false;
+  moveItem(fields(doc), id, to, onPage(pageId));
+  return true;
+}
+
+export function surveyUndoManager(doc: Y.Doc): Y.UndoManager {
+  return new Y.UndoManager([meta(doc), pages(doc), fields(doc)], { trackedOrigins: new Set([null]), captureTimeout: 500 });
+}

@@ -1,0 +1,140 @@
+/**
+ * Surveys: the organisation's survey settings, the plan's survey limit, the draft's seed, and
+ * recording a submission (checked against the published pages with skip logic, one per respondent
+ * unless the survey allows several, the notification email queued).
+ */
+import type { GenericDatabaseReader } from "convex/server";
+import * as Y from "yjs";
+import type { DataModel, Doc, Id } from "../_generated/dataModel";
+import type { MutationCtx } from "../_generated/server";
+import { appError } from "../lib/errors";
+import { planOrStarter, UNLIMITED } from "../lib/plans";
+import { writeSurveyDraft } from "../lib/surveyDraft";
+import {
+  answerText,
+  checkResponses,
+  DEFAULT_ORG_SURVEY_SETTINGS,
+  RESPONDENT_EMAIL_REQUIRED,
+  surveyDefinitionProblem,
+  type OrgSurveySettings,
+  type SurveyPage,
+  type SurveySettings,
+} from "../lib/surveys";
+import { readCounters } from "./counters";
+import { queueEmail } from "./emails";
+import type { Viewer } from "./viewer";
+import { push } from "./yjs";
+
+type Reader = GenericDatabaseReader<DataModel>;
+const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export function surveyRoom(id: Id<"surveys">): string {
+  return `survey:${id}`;
+}
+
+export async function orgSurveySettings(db: Reader, orgId: Id<"organizations">): Promise<OrgSurveySettings> {
+  const row = await db
+    .query("surveySettings")
+    .withIndex("by_org", (q) => q.eq("orgId", orgId))
+    .unique();
+  return row?.settings ?? DEFAULT_ORG_SURVEY_SETTINGS;
+}
+
+export function cleanEmail(raw: string | null | undefined, what: string): string | null {
+  const e = (raw ?? "").trim();
+  if (!e) return null;
+  if (e.length > 254 || !EMAIL_PATTERN.test(e)) throw appError("VALIDATION_ERROR", `${what}: please enter a valid email address.`);
+  return e;
+}
+
+/** A survey definition as stored; refuses what the survey maker would refuse. */
+export function cleanSurvey(def: { name: string; description: string | null; pages: SurveyPage[] }) {
+  const problem = surveyDefinitionProblem(def);
+  if (problem) throw appError("VALIDATION_ERROR", problem, "Error saving survey");
+  const d = (def.description ?? "").trim();
+  return {
+    name: def.name.trim(),
+    description: d === "" ? null : d.slice(0, 2000),
+    pages: def.pages.map((p) => ({
+      ...p,
+      title: p.title.trim(),
+      fields: p.fields.map((f) => ({ ...f, label: f.label.trim(), options: f.options.map((o) => o.trim()).filter(Boolean) })),
+    })),
+  };
+}
+
+/** Refuses a survey beyond the plan's limit. */
+export async function checkSurveyLimit(ctx: MutationCtx, viewer: Pick<Viewer, "orgId" | "org">) {
+  const plan = planOrStarter(viewer.org.subscription.tier);
+  if (plan.limits.surveys === UNLIMITED) return;
+  const { surveys } = await readCounters(ctx, viewer.orgId);
+  if (surveys >= plan.limits.surveys) {
+    throw appError("VALIDATION_ERROR", `Your ${plan.name} plan allows ${plan.limits.surveys} surveys. Delete a survey or upgrade your plan to create another.`, "Survey limit reached");
+  }
+}
+
+/** Seeds the co-edited draft from the server, so no two browsers seed it twice. */
+export async function seedSurveyDraft(
+  ctx: MutationCtx,
+  viewer: Pick<Viewer, "userId" | "orgId">,
+  id: Id<"surveys">,
+  s: { name: string; description: string | null; recipient: string | null; pages: SurveyPage[]; settings: SurveySettings },
+) {
+  const doc = new Y.Doc();
+  writeSurveyDraft(doc, s);
+  const update = Y.encodeStateAsUpdate(doc);
+  await push(ctx, viewer, surveyRoom(id), `seed-${id}`.slice(0, 64), 1, update.buffer.slice(update.byteOffset, update.byteOffset + update.byteLength) as ArrayBuffer);
+}
+
+export type SurveySubmitResult = { ok: true; id: Id<"surveySubmissions"> } | { ok: false; errors: Record<string, string>; message?: string };
+
+/**
+ * Records a submission: answers checked against the published pages with skip logic; the
+ * respondent's email required unless the organisation allows anonymous submissions; one
+ * submission per email unless the survey allows several; the notification queued when on.
+ */
+export async function recordSurveySubmission(
+  ctx: MutationCtx,
+  survey: Doc<"surveys">,
+  responses: Record<string, unknown>,
+  meta: { email: string | null; userAgent: string | null; submitterIp: string | null; source: "public" | "preview" },
+): Promise<SurveySubmitResult> {
+  const settings = await orgSurveySettings(ctx.db, survey.orgId);
+  const check = checkResponses(survey.pages, responses);
+  const errors = { ...check.errors };
+  const email = (meta.email ?? "").trim();
+  if (!email && !settings.allowAnonymous) errors.respondentEmail = RESPONDENT_EMAIL_REQUIRED;
+  else if (email && (email.length > 254 || !EMAIL_PATTERN.test(email))) errors.respondentEmail = "Please enter a valid email address";
+  if (Object.keys(errors).length > 0) return { ok: false, errors };
+  const emailLower = email ? email.toLowerCase() : null;
+  if (emailLower && !survey.settings.allowMultipleSubmissions) {
+    const earlier = await ctx.db
+      .query("surveySubmissions")
+      .withIndex("by_survey_email", (q) => q.eq("surveyId", survey._id).eq("emailLower", emailLower))
+      .first();
+    if (earlier) return { ok: false, errors: {}, message: "You have already responded to this survey." };
+  }
+  const id = await ctx.db.insert("surveySubmissions", {
+    orgId: survey.orgId,
+    surveyId: survey._id,
+    responses: check.values,
+    email: email || null,
+    emailLower,
+    userAgent: meta.userAgent ? meta.userAgent.slice(0, 300) : null,
+    submitterIp: meta.submitterIp,
+    source: meta.source,
+  });
+  await ctx.db.patch(survey._id, { submissionCount: survey.submissionCount + 1 });
+  const to = survey.recipient ?? settings.defaultRecipient;
+  if (settings.emailNotifications && to) {
+    const lines = survey.pages.flatMap((p) => p.fields).filter((f) => check.values[f.id] !== undefined).map((f) => `${f.label}: ${answerText(f, check.values[f.id])}`);
+    await queueEmail(ctx, {
+      orgId: survey.orgId,
+      to,
+      kind: "survey_submission",
+      subject: `New response to "${survey.name}"`,
+      text: [`A new response to the survey "${survey.name}" arrived${email ? ` from ${email}` : " (anonymous)"}.`, "", ...lines].join("\n"),
+    });
+  }
+  return { ok: true, id };
+}
