@@ -132,7 +132,7 @@ describe("survey submissions", () => {
   test("deleting a survey deletes its submissions", async () => {
     const { t, f, id } = await fixture();
     await f.campaign_manager.as.mutation(api.surveySubmissions.submitPreview, { surveyId: id, responses: { field_rate: 3, field_vol: "No" }, email: "a@b.org" });
-    await f.campaign_manager.as.mutation(api.surveys.remove, { id: id as Id<"surveys"> });
+    await f.campaign_manager.as.mutation(api.surveys.remove, { id: id });
     await t.finishAllScheduledFunctions(() => {});
     expect(await t.run((ctx) => ctx.db.query("surveySubmissions").collect())).toEqual([]);
   });
