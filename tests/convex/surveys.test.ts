@@ -1,6 +1,5 @@
 import { describe, expect, test } from "vitest";
 import { api } from "../../convex/_generated/api";
-import type { Id } from "../../convex/_generated/dataModel";
 import { newSurveyField, type SurveyField, type SurveyPage } from "../../convex/lib/surveys";
 import { roleFixture, setupTest } from "./setup";
 
