@@ -36,7 +36,6 @@ export type SubmissionValue = string | number | boolean;
 export type SubmissionData = Record<string, SubmissionValue>;
 
 export const FORM_VERSION = "2.1.0";
-export const FORM_EMBED_HEIGHT = 600;
 export const MAX_FORM_FIELDS = 100;
 export const MAX_FIELD_OPTIONS = 50;
 export const MAX_LABEL = 200;

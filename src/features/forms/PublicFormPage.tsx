@@ -6,28 +6,11 @@ import { useParams } from "react-router-dom";
 import { api } from "@convex/_generated/api";
 import { checkSubmission, type SubmissionValue } from "@convex/lib/forms";
 import { CONVEX_SITE_URL } from "@/lib/config";
+import { useEmbedHeight } from "@/lib/embed";
 import { toast } from "@/ui/toast";
 import { FormRenderer, type FormValues } from "./components/FormRenderer";
-import { EMBED_HEIGHT_MESSAGE } from "./utils/embed";
 
 type Phase = "form" | "submitting" | "submitted";
-
-/**
- * Tells the page embedding this one (the snippet of the Embed dialog) how tall the form is: the
- * content box is observed (the body keeps the frame's height whatever the form's length).
- */
-function useReportHeight(formId: string): (el: HTMLElement | null) => void {
-  const [el, setEl] = useState<HTMLElement | null>(null);
-  useEffect(() => {
-    if (!el || window.parent === window) return;
-    const report = () => window.parent.postMessage({ type: EMBED_HEIGHT_MESSAGE, formId, height: Math.ceil(el.getBoundingClientRect().bottom + window.scrollY) }, "*");
-    const observer = new ResizeObserver(report);
-    observer.observe(el);
-    report();
-    return () => observer.disconnect();
-  }, [el, formId]);
-  return setEl;
-}
 
 async function post(path: string, body: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
   const res = await fetch(`${CONVEX_SITE_URL}${path}`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
@@ -49,7 +32,7 @@ export function PublicFormPage() {
   const [website, setWebsite] = useState("");
   const [phase, setPhase] = useState<Phase>("form");
   const [token, setToken] = useState<string | null>(null);
-  const measured = useReportHeight(formId);
+  const measured = useEmbedHeight(formId);
 
   const formFound = !!form;
   useEffect(() => {

@@ -1,11 +1,11 @@
 import { Button, Code, Dialog, Flex, Text, TextArea } from "@radix-ui/themes";
 import { toast } from "@/ui/toast";
-import { embedSnippet, formUrl } from "../utils/embed";
+import { embedSnippet, embedUrl } from "@/lib/embed";
 
 /** Get Embed Code: the iframe snippet (with its resize script) and the form's public URL. */
 export function EmbedCodeDialog({ formId, formName, onClose }: { formId: string; formName: string; onClose: () => void }) {
   const origin = window.location.origin;
-  const snippet = embedSnippet(origin, formId);
+  const snippet = embedSnippet(origin, "form", formId, formName);
   const copy = async () => {
     try {
       await navigator.clipboard.writeText(snippet);
@@ -22,7 +22,7 @@ export function EmbedCodeDialog({ formId, formName, onClose }: { formId: string;
         <Text as="label" size="2" weight="medium" htmlFor="embed-code">Embed code</Text>
         <TextArea id="embed-code" readOnly value={snippet} rows={6} style={{ fontFamily: "var(--code-font-family)" }} data-testid="embed.code" />
         <Text as="p" size="2" mt="3">
-          Form URL: <Code data-testid="embed.url" style={{ wordBreak: "break-all" }}>{formUrl(origin, formId)}</Code>
+          Form URL: <Code data-testid="embed.url" style={{ wordBreak: "break-all" }}>{embedUrl(origin, "form", formId)}</Code>
         </Text>
         <Flex gap="3" mt="4" justify="end">
           <Dialog.Close>

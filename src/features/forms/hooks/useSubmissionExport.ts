@@ -2,22 +2,12 @@ import { useConvex } from "convex/react";
 import { useState } from "react";
 import { api } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
+import { downloadCsv } from "@/lib/csv";
 import { toast } from "@/ui/toast";
 import type { FormRow } from "./useForms";
 import { csvFileName, submissionsCsv, type ExportSubmission } from "../utils/submissionsCsv";
 
 export type SubmissionFilters = { formId: Id<"forms"> | null; from: number | null; to: number | null; email: string };
-
-function download(text: string, name: string) {
-  const url = URL.createObjectURL(new Blob([`\uFEFF${text}`], { type: "text/csv;charset=utf-8" }));
-  const a = document.createElement("a");
-  a.href = url;
-  a.download = name;
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
 
 /** Export CSV: reads every matching submission page by page (newest first), then downloads one file. */
 export function useSubmissionExport(forms: FormRow[]) {
@@ -35,7 +25,7 @@ export function useSubmissionExport(forms: FormRow[]) {
       } while (before !== null);
       const form = filters.formId ? forms.find((f) => f.id === filters.formId) : null;
       const used = form ? [form] : forms;
-      download(submissionsCsv(rows, used.map((f) => ({ id: f.id, name: f.name, fields: f.fields }))), csvFileName(form?.name ?? null));
+      downloadCsv(submissionsCsv(rows, used.map((f) => ({ id: f.id, name: f.name, fields: f.fields }))), csvFileName(form?.name ?? null));
       toast.success("Export complete", { description: `${rows.length.toLocaleString("en-US")} submissions exported.` });
     } catch (e) {
       toast.failure("Error loading submissions", e);

@@ -1,19 +1,15 @@
 /**
- * The Form Submissions export (spec/2 §9): every cell quoted, spreadsheet formulas neutralised
- * (a cell starting with = + - @, tab or CR gets a leading '), one column per form field.
+ * The Form Submissions export (spec/2 §9): every cell quoted, formulas neutralised (lib/csv.ts),
+ * one column per form field.
  */
-import Papa from "papaparse";
 import { displayValue, type FormField, type SubmissionValue } from "@convex/lib/forms";
+import { csvName, toCsv } from "@/lib/csv";
 
 export type ExportSubmission = { formId: string; formName: string; data: Record<string, SubmissionValue>; submitterEmail: string | null; submitterIp: string | null; createdAt: number };
 export type ExportForm = { id: string; name: string; fields: FormField[] };
 
-const FORMULA = /^[=+\-@\t\r]/;
-
 export function csvFileName(formName: string | null): string {
-  if (!formName) return "all_form_submissions.csv";
-  const base = formName.trim().replace(/[^A-Za-z0-9 _-]+/g, "").replace(/\s+/g, "_").slice(0, 80);
-  return `${base || "form"}.csv`;
+  return csvName(formName, "all_form_submissions.csv");
 }
 
 export function submissionsCsv(rows: ExportSubmission[], forms: ExportForm[]): string {
@@ -35,5 +31,5 @@ export function submissionsCsv(rows: ExportSubmission[], forms: ExportForm[]): s
     r.submitterIp ?? "",
     ...columns.map((c) => displayValue(c.field, r.data[c.id])),
   ]);
-  return Papa.unparse({ fields: header, data: body }, { quotes: true, escapeFormulae: FORMULA, newline: "\r\n" });
+  return toCsv(header, body);
 }
