@@ -80,6 +80,22 @@ export function readSurveyDraft(doc: Y.Doc): SurveyDraft {
   };
 }
 
+/** The published form of a survey (trimmed, blank options dropped, keys in one order), to compare drafts with what is saved. */
+export function canonicalSurvey(x: { name: string; description: string | null; recipient: string | null; pages: SurveyPage[]; settings: SurveySettings }): string {
+  return JSON.stringify({
+    name: x.name.trim(),
+    description: (x.description ?? "").trim(),
+    recipient: (x.recipient ?? "").trim(),
+    settings: { m: x.settings.allowMultipleSubmissions, p: x.settings.showProgressBar },
+    pages: x.pages.map((p) => ({
+      id: p.id,
+      title: p.title.trim(),
+      c: p.condition && { f: p.condition.fieldId, o: p.condition.op, v: p.condition.value },
+      fields: p.fields.map((f) => [f.id, f.type, f.label.trim(), f.placeholder, f.description, f.required, f.options.map((o) => o.trim()).filter(Boolean), f.maxRating, f.ratingType, f.min, f.max, f.step, f.condition && [f.condition.fieldId, f.condition.op, f.condition.value]]),
+    })),
+  });
+}
+
 export function isEmptySurveyDraft(doc: Y.Doc): boolean {
   return meta(doc).size === 0 && pages(doc).size === 0;
 }

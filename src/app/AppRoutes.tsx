@@ -37,6 +37,8 @@ const PollsSurveysPage = page(() => import("@/features/info/PollsSurveysPage"), 
 const FormBuilderPage = page(() => import("@/features/forms/FormBuilderPage"), "FormBuilderPage");
 const FormSubmissionsPage = page(() => import("@/features/forms/FormSubmissionsPage"), "FormSubmissionsPage");
 const PublicFormPage = page(() => import("@/features/forms/PublicFormPage"), "PublicFormPage");
+const SurveyMakerPage = page(() => import("@/features/surveys/SurveyMakerPage"), "SurveyMakerPage");
+const PublicSurveyPage = page(() => import("@/features/surveys/PublicSurveyPage"), "PublicSurveyPage");
 const UpcomingAreaPage = page(() => import("@/features/info/UpcomingAreaPage"), "UpcomingAreaPage");
 
 function Loading() {
@@ -77,6 +79,7 @@ export function AppRoutes() {
         <Route path="/accept-invitation" element={<AcceptInvitationPage />} />
         <Route path="/dev/mailbox" element={<DevMailboxPage />} />
         <Route path="/embed/form/:formId" element={<PublicFormPage />} />
+        <Route path="/embed/survey/:surveyId" element={<PublicSurveyPage />} />
 
         <Route path="/dashboard" element={<Guarded><DashboardPage /></Guarded>} />
         <Route path="/voters" element={<Guarded><VotersPage /></Guarded>} />
@@ -102,7 +105,7 @@ export function AppRoutes() {
         <Route path="/signature-verification" element={<Guarded><UpcomingAreaPage /></Guarded>} />
         <Route path="/cta-creator" element={<Guarded><UpcomingAreaPage /></Guarded>} />
         <Route path="/cta-database" element={<Guarded><UpcomingAreaPage /></Guarded>} />
-        <Route path="/survey-maker" element={<Guarded><UpcomingAreaPage /></Guarded>} />
+        <Route path="/survey-maker" element={<Guarded><SurveyMakerPage /></Guarded>} />
         <Route path="/account-settings" element={<Guarded><AccountSettingsPage /></Guarded>} />
         <Route path="/subscription" element={<Guarded><SubscriptionPage /></Guarded>} />
         <Route path="/user-role-management" element={<Guarded><UserRoleManagementPage /></Guarded>} />

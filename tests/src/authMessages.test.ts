@@ -57,6 +57,6 @@ describe("landing pricing (spec/3 §9.2) and upcoming areas", () => {
   test("the placeholder names the area from the route", () => {
     expect(upcomingAreaFor("/signs-map").name).toBe("Signs Map");
     expect(upcomingAreaFor("/cta-database").name).toBe("CTA Database");
-    expect(upcomingAreaFor("/survey-maker").name).toBe("Survey Maker");
+    expect(upcomingAreaFor("/signature-verification").name).toBe("Signature Verification");
   });
 });

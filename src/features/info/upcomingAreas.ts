@@ -6,7 +6,6 @@ export const UPCOMING_AREAS: { prefix: string; name: string; text: string }[] = 
   { prefix: "/signature-verification", name: "Signature Verification", text: "Verifying petition signatures and adjudicating failures." },
   { prefix: "/cta-creator", name: "CTA Creator", text: "Designing call-to-action graphics on a canvas." },
   { prefix: "/cta-database", name: "CTA Database", text: "Managing your saved call-to-action graphics." },
-  { prefix: "/survey-maker", name: "Survey Maker", text: "Building multi-page surveys and reviewing submissions." },
 ];
 
 export function upcomingAreaFor(pathname: string) {

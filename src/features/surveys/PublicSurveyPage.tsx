@@ -1,0 +1,64 @@
+import { Box, Callout, Card, Flex, Spinner } from "@radix-ui/themes";
+import { ExclamationTriangleIcon } from "@radix-ui/react-icons";
+import { useQuery } from "convex/react";
+import { useEffect, useState } from "react";
+import { useParams } from "react-router-dom";
+import { api } from "@convex/_generated/api";
+import type { Responses } from "@convex/lib/surveys";
+import { CONVEX_SITE_URL } from "@/lib/config";
+import { useEmbedHeight } from "@/lib/embed";
+import { SurveyRespondent, type SubmitOutcome } from "./components/SurveyRespondent";
+
+async function post(path: string, body: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
+  const res = await fetch(`${CONVEX_SITE_URL}${path}`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  let parsed: Record<string, unknown> = {};
+  try {
+    parsed = (await res.json()) as Record<string, unknown>;
+  } catch {
+    // the status says enough
+  }
+  return { status: res.status, body: parsed };
+}
+
+/** /embed/survey/{id}: the hosted survey, outside the guard, also inside other sites' iframes. */
+export function PublicSurveyPage() {
+  const { surveyId = "" } = useParams();
+  const survey = useQuery(api.surveys.publicSurvey, { id: surveyId });
+  const measured = useEmbedHeight(surveyId);
+  const [token, setToken] = useState<string | null>(null);
+  const found = !!survey;
+  useEffect(() => {
+    if (!found) return;
+    let stale = false;
+    void post("/api/surveys/start", { surveyId }).then(
+      (r) => !stale && typeof r.body.token === "string" && setToken(r.body.token),
+      () => undefined,
+    );
+    return () => {
+      stale = true;
+    };
+  }, [surveyId, found]);
+
+  const submit = async (responses: Responses, email: string | null, website: string): Promise<SubmitOutcome> => {
+    const r = await post("/api/survey-submissions", { surveyId, token: token ?? "", email, responses, website, submittedAt: new Date().toISOString(), timestamp: Date.now() });
+    if (r.status === 200) return { ok: true };
+    return { ok: false, errors: (r.body.errors as Record<string, string> | undefined) ?? undefined, message: typeof r.body.error === "string" ? r.body.error : undefined };
+  };
+
+  return (
+    <Box ref={measured} p={{ initial: "3", sm: "5" }} style={{ maxWidth: 720, margin: "0 auto" }}>
+      {survey === undefined ? (
+        <Flex justify="center" p="6"><Spinner size="3" /></Flex>
+      ) : survey === null ? (
+        <Callout.Root color="red" data-testid="publicSurvey.notFound">
+          <Callout.Icon><ExclamationTriangleIcon /></Callout.Icon>
+          <Callout.Text>This survey could not be found.</Callout.Text>
+        </Callout.Root>
+      ) : (
+        <Card size="3">
+          <SurveyRespondent survey={survey} allowAnonymous={survey.allowAnonymous} onSubmit={submit} idPrefix="public" withHoneypot />
+        </Card>
+      )}
+    </Box>
+  );
+}
