@@ -1,7 +1,7 @@
 import { PlusIcon } from "@radix-ui/react-icons";
 import { Badge, Box, Button, Callout, Card, Dialog, Flex, Grid, Heading, Spinner, Text, TextArea, TextField } from "@radix-ui/themes";
 import { useMutation, useQuery } from "convex/react";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { useSearchParams } from "react-router-dom";
 import { api } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
@@ -21,7 +21,16 @@ export function SurveyMakerPage() {
   const canManage = can("surveys.manage");
   const [params, setParams] = useSearchParams();
   const surveys = useSurveys(allowed);
-  const [creating, setCreating] = useState(() => params.get("create") === "true" && canManage);
+  const [creating, setCreating] = useState(false);
+  // ?create=true opens the create modal, and the parameter is then removed (spec/3 §2.1)
+  const createParam = params.get("create") === "true";
+  if (createParam && canManage && !creating) setCreating(true);
+  useEffect(() => {
+    if (!creating || !params.has("create")) return;
+    const p = new URLSearchParams(params);
+    p.delete("create");
+    setParams(p, { replace: true });
+  }, [creating, params, setParams]);
   const [deleting, setDeleting] = useState<SurveyRow | null>(null);
   const removeSurvey = useMutation(api.surveys.remove);
   const openId = params.get("survey");
@@ -32,12 +41,9 @@ export function SurveyMakerPage() {
       if (val === null) p.delete(k);
       else p.set(k, val);
     }
-    setParams(p, { replace: next.create === null && Object.keys(next).length === 1 });
+    setParams(p);
   };
-  const closeCreate = () => {
-    setCreating(false);
-    if (params.has("create")) go({ create: null });
-  };
+  const closeCreate = () => setCreating(false);
 
   const open = openId ? surveys?.find((s) => s.id === openId) : undefined;
   return (
@@ -83,7 +89,7 @@ export function SurveyMakerPage() {
           ))}
         </Grid>
       )}
-      {creating && <CreateSurveyDialog onClose={closeCreate} onCreated={(id) => { setCreating(false); go({ create: null, survey: id, tab: "submissions" }); }} />}
+      {creating && <CreateSurveyDialog onClose={closeCreate} onCreated={(id) => { setCreating(false); go({ survey: id, tab: "submissions" }); }} />}
       <ConfirmDialog
         open={deleting !== null}
         onOpenChange={(o) => !o && setDeleting(null)}
