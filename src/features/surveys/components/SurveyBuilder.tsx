@@ -53,13 +53,12 @@ export function SurveyBuilder({ doc, draft }: { doc: Y.Doc; draft: SurveyDraft }
         </Flex>
       </Card>
       <Flex direction="column" gap="3">
-        <Flex gap="2" wrap="wrap" align="center" role="tablist" aria-label="Pages">
+        <Flex gap="2" wrap="wrap" align="center" role="group" aria-label="Pages">
           {draft.pages.map((p, i) => (
             <Button
               key={p.id}
               size="1"
-              role="tab"
-              aria-selected={i === pageIndex}
+              aria-pressed={i === pageIndex}
               variant={i === pageIndex ? "solid" : "soft"}
               color={i === pageIndex ? undefined : "gray"}
               onClick={() => {
