@@ -26,6 +26,9 @@ export function PublicSurveyPage() {
   const survey = useQuery(api.surveys.publicSurvey, { id: surveyId });
   const measured = useEmbedHeight(surveyId);
   const [token, setToken] = useState<string | null>(null);
+  // one response per browser too, when the survey allows one (the server also refuses a second from one email)
+  const doneKey = `precinct-survey-done:${surveyId}`;
+  const [answered, setAnswered] = useState(() => typeof localStorage !== "undefined" && localStorage.getItem(doneKey) === "1");
   const found = !!survey;
   useEffect(() => {
     if (!found) return;
@@ -41,7 +44,13 @@ export function PublicSurveyPage() {
 
   const submit = async (responses: Responses, email: string | null, website: string): Promise<SubmitOutcome> => {
     const r = await post("/api/survey-submissions", { surveyId, token: token ?? "", email, responses, website, submittedAt: new Date().toISOString(), timestamp: Date.now() });
-    if (r.status === 200) return { ok: true };
+    if (r.status === 200) {
+      if (survey && !survey.settings.allowMultipleSubmissions) {
+        localStorage.setItem(doneKey, "1");
+        setTimeout(() => setAnswered(true), 4_000);
+      }
+      return { ok: true };
+    }
     return { ok: false, errors: (r.body.errors as Record<string, string> | undefined) ?? undefined, message: typeof r.body.error === "string" ? r.body.error : undefined };
   };
 
@@ -53,6 +62,10 @@ export function PublicSurveyPage() {
         <Callout.Root color="red" data-testid="publicSurvey.notFound">
           <Callout.Icon><ExclamationTriangleIcon /></Callout.Icon>
           <Callout.Text>This survey could not be found.</Callout.Text>
+        </Callout.Root>
+      ) : answered && !survey.settings.allowMultipleSubmissions ? (
+        <Callout.Root color="green" data-testid="publicSurvey.answered">
+          <Callout.Text>You have already responded to this survey. Thank you for your responses.</Callout.Text>
         </Callout.Root>
       ) : (
         <Card size="3">
