@@ -29,6 +29,7 @@
  *   the engine does not know of; it is polled for a while, then fails as Convex does ("Returned
  *   promise will never resolve").
  */
+import { promiseHooks } from "node:v8";
 import type { RunExec } from "./engine-host.js";
 import { messages } from "./limits.js";
 import { SystemError } from "./outcome.js";
@@ -83,6 +84,10 @@ export class RealmExec implements RunExec {
   private finished = false;
   private waitingSince = 0;
   private failure: Error | null = null;
+  /** stopped at its time limit */
+  private timedOutOnce = false;
+  /** while a timed-out function still runs in this pump: the promise hook that handles its rejections */
+  private stopStrayHook: (() => void) | null = null;
   private settle!: { resolve: (v: string) => void; reject: (e: unknown) => void };
   readonly result: Promise<string>;
 
@@ -125,6 +130,8 @@ export class RealmExec implements RunExec {
   }
 
   private timedOut() {
+    this.timedOutOnce = true;
+    if (this.inPump) this.handleStrayRejections();
     this.userMs = Math.max(this.userMs, this.limitMs);
     this.abort(this.timeoutError(), true);
   }
@@ -142,9 +149,34 @@ export class RealmExec implements RunExec {
     this.settle.reject(e);
   }
 
+  /**
+   * A function that catches its time-out and goes on runs until the pump's watchdog terminates
+   * it (Convex would stop the isolate at once). The watchdog can land between a promise's
+   * rejection and the await that handles it; Node would then report an unhandled rejection from
+   * a function that is already over. Until this pump ends, every new promise gets a handler.
+   */
+  private handleStrayRejections() {
+    if (this.stopStrayHook) return;
+    let attaching = false;
+    const ignore = () => undefined;
+    const stop = promiseHooks.onInit((promise) => {
+      if (attaching) return;
+      attaching = true;
+      try {
+        promise.then(undefined, ignore);
+      } finally {
+        attaching = false;
+      }
+    }) as () => void;
+    this.stopStrayHook = stop;
+  }
+
   /** Throws (and fails the run) once it is over its time or already failed. */
   private checkTime() {
-    if (this.failure) throw this.failure;
+    if (this.failure) {
+      if (this.timedOutOnce && this.inPump) this.handleStrayRejections();
+      throw this.failure;
+    }
     if (!this.inPump && this.userMs < this.limitMs) return;
     // the cheap wall clock first: this pump's own time is below its wall time, so the process's
     // CPU clock (a syscall) is read only once the wall clock says the limit may be reached
@@ -176,6 +208,8 @@ export class RealmExec implements RunExec {
     } finally {
       this.inPump = false;
       this.userMs += cpuMs() - this.pumpStart - this.pumpSys;
+      this.stopStrayHook?.();
+      this.stopStrayHook = null;
     }
     this.afterPump();
     return out;

@@ -26,6 +26,19 @@ describe("execution time", () => {
     expect(await failure(ctx.client.query(api.limits.loopCatching, {}))).toContain(TIMEOUT);
   });
 
+  it("a function stopped after catching its time-out leaves no unhandled rejection for the process", async () => {
+    const seen: unknown[] = [];
+    const spy = (reason: unknown) => seen.push(reason);
+    process.on("unhandledRejection", spy);
+    try {
+      expect(await failure(ctx.client.query(api.limits.strayAfterTimeout, {}))).toContain(TIMEOUT);
+      await new Promise((r) => setTimeout(r, 50));
+      expect(seen).toEqual([]);
+    } finally {
+      process.off("unhandledRejection", spy);
+    }
+  });
+
   it("lets a function run for most of its second", async () => {
     expect(await ctx.client.mutation(api.limits.spinFor, { ms: 300 })).toBe(true);
   });
