@@ -24,6 +24,25 @@ import { RealmExec, type RealmHandler, type RealmHost } from "./realm-exec.js";
 import { realNow, scopeStorage, type RunScope } from "./runtime.js";
 
 /** Defines the context's own Date, Math.random, TextEncoder, timers, fetch and crypto. */
+/**
+ * A promise a function rejected and nobody handled stays the function's business, as on Convex:
+ * Node would otherwise end the whole backend process for it (its default for unhandled
+ * rejections). Rejections of the host's own promises keep that default when nothing else listens.
+ */
+const realmPromisePrototypes = new WeakSet<object>();
+let rejectionGuard: ((reason: unknown, promise: Promise<unknown>) => void) | null = null;
+function keepRealmRejectionsInside(RealmPromise: PromiseConstructor) {
+  realmPromisePrototypes.add(RealmPromise.prototype);
+  if (rejectionGuard) return;
+  rejectionGuard = (reason, promise) => {
+    for (let proto = Object.getPrototypeOf(promise) as object | null; proto; proto = Object.getPrototypeOf(proto) as object | null) {
+      if (realmPromisePrototypes.has(proto)) return;
+    }
+    if (process.listenerCount("unhandledRejection") === 1) throw reason;
+  };
+  process.on("unhandledRejection", rejectionGuard);
+}
+
 const SETUP = `(function (host) {
   const RealDate = globalThis.Date;
   function Date(...args) {
@@ -257,6 +276,7 @@ export class FunctionRealm implements RealmHost {
     };
     (vm.runInContext(SETUP, this.context) as (h: typeof host) => void)(host);
     this.RealmPromise = vm.runInContext("Promise", this.context) as PromiseConstructor;
+    keepRealmRejectionsInside(this.RealmPromise);
     new vm.Script(code, { filename }).runInContext(this.context, { timeout: 60_000 });
     this.modules = (this.context.__lbModules ?? {}) as Record<string, Record<string, unknown>>;
     delete this.context.__lbModules;

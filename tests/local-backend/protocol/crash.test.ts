@@ -110,4 +110,13 @@ describe("crash safety", () => {
     });
     expect(b.stdout()).toMatch(pattern);
   });
+
+  it("stays up when a function leaves a rejected promise nobody handles (Node would end the process)", async () => {
+    const b = await spawnBackend(tempDir("lb-stray-"));
+    const client = new ConvexHttpClient(b.cloud);
+    expect(await client.query(anyApi.limits.strayQuick, {})).toBe(1);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(b.child.exitCode).toBeNull();
+    expect(await client.query(anyApi.limits.strayQuick, {})).toBe(1);
+  });
 });
