@@ -10,6 +10,7 @@ import type { Id } from "./_generated/dataModel";
 import { internalMutation, orgMutation, orgQuery, publicQuery } from "./functions";
 import { appError } from "./lib/errors";
 import { planOrStarter } from "./lib/plans";
+import { normalizePhone } from "./lib/sms";
 import { adjustCounter } from "./model/counters";
 import { checkActiveLimit, cleanDefinition, seedDraft } from "./model/forms";
 import { displayName } from "./model/presence";
@@ -137,6 +138,26 @@ export const setOptions = orgMutation("forms.manage")({
     if (!form) throw appError("NOT_FOUND");
     if (createContacts && !ctx.viewer.can("voters.manage")) throw appError("FORBIDDEN", "Creating contacts from submissions needs permission to manage voters.");
     await ctx.db.patch(id, { matchVoters, createContacts: matchVoters && createContacts, updatedAt: Date.now(), updatedBy: ctx.viewer.userId });
+    // voters stored before phone matching existed get their phone key, so they can be matched too
+    if (matchVoters && !form.matchVoters) await ctx.scheduler.runAfter(0, internal.forms.phoneKeysStep, { orgId: ctx.viewer.orgId, cursor: null });
+    return null;
+  },
+});
+
+/** One step (500 voters) of giving an organisation's voters their phone key; schedules the next. */
+export const phoneKeysStep = internalMutation({
+  args: { orgId: v.id("organizations"), cursor: v.union(v.string(), v.null()) },
+  returns: v.null(),
+  handler: async (ctx, { orgId, cursor }) => {
+    const page = await ctx.db
+      .query("voters")
+      .withIndex("by_org", (q) => q.eq("orgId", orgId))
+      .paginate({ numItems: 500, cursor });
+    for (const voter of page.page) {
+      const key = voter.phone ? (normalizePhone(voter.phone) ?? undefined) : undefined;
+      if (voter.phoneKey !== key) await ctx.db.patch(voter._id, { phoneKey: key });
+    }
+    if (!page.isDone) await ctx.scheduler.runAfter(0, internal.forms.phoneKeysStep, { orgId, cursor: page.continueCursor });
     return null;
   },
 });

@@ -220,6 +220,17 @@ describe("formSubmissions (forms.view)", () => {
     expect(rows.map((r) => r.voterId)).toEqual([null, byPhone, byEmail]);
     await expect(f.account_admin.as.query(api.formSubmissions.forVoter, { voterId: byEmail })).rejects.toThrow(/permission/);
   });
+  test("turning matching on gives voters stored without a phone key one (in steps), so they match", async () => {
+    const { t, f, formId } = await fixture();
+    const voterId = await t.run(async (ctx) =>
+      ctx.db.insert("voters", { orgId: f.orgId, first_name: "Old", last_name: "Record", phone: "(503) 555-0177", searchText: "old record", firstNameLower: "old", lastNameLower: "record", updatedAt: Date.now() }),
+    );
+    await f.campaign_manager.as.mutation(api.forms.setOptions, { id: formId, matchVoters: true, createContacts: false });
+    await t.finishAllScheduledFunctions(() => {});
+    expect((await t.run((ctx) => ctx.db.get("voters", voterId)))?.phoneKey).toBe("+15035550177");
+    await f.campaign_manager.as.mutation(api.formSubmissions.submitInApp, { formId, data: { field_name: "Old Record", field_email: "old@x.org", field_phone: "503-555-0177" } });
+    expect(await f.campaign_manager.as.query(api.formSubmissions.forVoter, { voterId })).toHaveLength(1);
+  });
   test("with 'add unmatched submitters as contacts', a submission naming a person who matches nobody becomes a contact", async () => {
     const { t, f, formId } = await fixture();
     const cm = f.campaign_manager.as;
