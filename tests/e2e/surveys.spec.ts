@@ -2,11 +2,13 @@
  * Surveys end to end (issue 17): build a two-page survey (rating, radio, checkbox, slider, skip
  * logic, required questions); answer it on the hosted page signed out (validation, Next, Submit);
  * the response appears live in the editor's Submissions tab; the notification email arrives in the
- * demo mailbox; the embed snippet works from a page on another localhost port.
+ * demo mailbox; the embed snippet works from a page on another localhost port. Two staffers co-edit
+ * one survey and auto-save publishes what both did.
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, test, type Page } from "./fixtures";
+import { inviteTeammate } from "./pages/teammates";
 import { uniqueEmail } from "./support";
 
 /** The public page needs a person's pace (spam protection: at least 2 s between loading and sending). */
@@ -127,4 +129,35 @@ test("build a two-page survey with skip logic, answer it publicly, see it live, 
   }
   await expect(page.getByTestId("survey.submissionRow")).toHaveCount(2);
   await expect(page.getByTestId("survey.submissionRow").first()).toContainText("sam@example.org");
+});
+
+test("two staffers co-edit one survey: questions and pages merge live, presence, auto-save publishes", async ({ page, account: _account, mailbox, openOtherBrowser }) => {
+  test.setTimeout(120_000);
+  const other = await openOtherBrowser();
+  await inviteTeammate(page, other, mailbox, { firstName: "Bob", lastName: "Stone", role: "Campaign Manager" });
+  await page.goto("/survey-maker");
+  await page.getByTestId("survey.create").click();
+  await page.getByTestId("survey.createName").fill("Town hall");
+  await page.getByTestId("survey.createSubmit").click();
+  await page.getByRole("tab", { name: "Edit Survey" }).click();
+  const url = new URL(page.url());
+  await other.goto(`${url.pathname}${url.search}`);
+  await other.getByRole("tab", { name: "Edit Survey" }).click();
+  await expect(page.getByRole("img", { name: "Bob Stone" })).toBeVisible();
+
+  // at the same time: Alice adds a question on page 1, Bob adds a page with its own question
+  await addQuestion(page, "text", "Your question for the mayor");
+  await other.getByTestId("survey.addPage").click();
+  await addQuestion(other, "rating", "How useful was it?");
+  await expect(other.getByTestId("survey.page.0")).toBeVisible();
+  await other.getByTestId("survey.page.0").click();
+  await expect(other.getByTestId("survey.fieldRow.0")).toContainText("Your question for the mayor");
+  await page.getByTestId("survey.page.1").click();
+  await expect(page.getByTestId("survey.fieldRow.0")).toContainText("How useful was it?");
+  // auto-save is on by default: both screens settle on Saved, and a respondent gets both pages
+  await expect(page.getByTestId("survey.saved")).toBeVisible({ timeout: 15_000 });
+  await expect(other.getByTestId("survey.saved")).toBeVisible({ timeout: 15_000 });
+  await page.getByRole("button", { name: "Back to Surveys" }).click();
+  await expect(page.getByTestId("survey.card")).toContainText("2 pages");
+  await expect(page.getByTestId("survey.card")).toContainText("2 questions");
 });
