@@ -108,8 +108,3 @@ export function removeDraftField(doc: Y.Doc, id: string) {
 export function moveDraftField(doc: Y.Doc, id: string, to: number) {
   moveItem(draftFields(doc), id, to);
 }
-
-/** Undo/redo of this user's own draft changes (teammates' updates carry the provider as origin). */
-export function draftUndoManager(doc: Y.Doc): Y.UndoManager {
-  return new Y.UndoManager([draftMeta(doc), draftFields(doc)], { trackedOrigins: new Set([null]), captureTimeout: 500 });
-}

@@ -145,7 +145,3 @@ export function stepSurveyField(doc: Y.Doc, id: string, delta: -1 | 1): boolean 
   moveItem(fields(doc), id, to, onPage(pageId));
   return true;
 }
-
-export function surveyUndoManager(doc: Y.Doc): Y.UndoManager {
-  return new Y.UndoManager([meta(doc), pages(doc), fields(doc)], { trackedOrigins: new Set([null]), captureTimeout: 500 });
-}

@@ -1,5 +1,6 @@
 /** CSV for exports people open in spreadsheets: every cell quoted, formulas neutralised (= + - @ tab CR get a leading '). */
 import Papa from "papaparse";
+import { downloadBlob } from "./download";
 
 const FORMULA = /^[=+\-@\t\r]/;
 
@@ -9,14 +10,7 @@ export function toCsv(header: string[], rows: string[][]): string {
 
 /** A download of `text` as a UTF-8 CSV file (with a BOM, so spreadsheets read accents right). */
 export function downloadCsv(text: string, name: string) {
-  const url = URL.createObjectURL(new Blob([`\uFEFF${text}`], { type: "text/csv;charset=utf-8" }));
-  const a = document.createElement("a");
-  a.href = url;
-  a.download = name;
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  downloadBlob(new Blob([`\uFEFF${text}`], { type: "text/csv;charset=utf-8" }), name);
 }
 
 /** A file name from a title: letters, digits, - and _ kept, spaces as _. */

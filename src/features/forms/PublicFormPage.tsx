@@ -5,23 +5,12 @@ import { useEffect, useState } from "react";
 import { useParams } from "react-router-dom";
 import { api } from "@convex/_generated/api";
 import { checkSubmission, type SubmissionValue } from "@convex/lib/forms";
-import { CONVEX_SITE_URL } from "@/lib/config";
+import { postJson } from "@/lib/publicApi";
 import { useEmbedHeight } from "@/lib/embed";
 import { toast } from "@/ui/toast";
 import { FormRenderer, type FormValues } from "./components/FormRenderer";
 
 type Phase = "form" | "submitting" | "submitted";
-
-async function post(path: string, body: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
-  const res = await fetch(`${CONVEX_SITE_URL}${path}`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
-  let parsed: Record<string, unknown> = {};
-  try {
-    parsed = (await res.json()) as Record<string, unknown>;
-  } catch {
-    // an empty or non-JSON answer: the status says enough
-  }
-  return { status: res.status, body: parsed };
-}
 
 /** /embed/form/{formId}: the public form, outside the guard, also inside other sites' iframes. */
 export function PublicFormPage() {
@@ -38,7 +27,7 @@ export function PublicFormPage() {
   useEffect(() => {
     if (!formFound) return;
     let stale = false;
-    void post("/api/forms/start", { formId }).then(
+    void postJson("/api/forms/start", { formId }).then(
       (r) => !stale && typeof r.body.token === "string" && setToken(r.body.token),
       () => undefined,
     );
@@ -77,7 +66,7 @@ export function PublicFormPage() {
     if (Object.keys(check.errors).length > 0) return;
     setPhase("submitting");
     try {
-      const r = await post("/api/forms/submit", { formId, token: token ?? "", data, website });
+      const r = await postJson("/api/forms/submit", { formId, token: token ?? "", data, website });
       if (r.status === 200) {
         setPhase("submitted");
         setValues({});

@@ -5,20 +5,9 @@ import { useEffect, useState } from "react";
 import { useParams } from "react-router-dom";
 import { api } from "@convex/_generated/api";
 import type { Responses } from "@convex/lib/surveys";
-import { CONVEX_SITE_URL } from "@/lib/config";
+import { postJson } from "@/lib/publicApi";
 import { useEmbedHeight } from "@/lib/embed";
 import { SurveyRespondent, type SubmitOutcome } from "./components/SurveyRespondent";
-
-async function post(path: string, body: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
-  const res = await fetch(`${CONVEX_SITE_URL}${path}`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
-  let parsed: Record<string, unknown> = {};
-  try {
-    parsed = (await res.json()) as Record<string, unknown>;
-  } catch {
-    // the status says enough
-  }
-  return { status: res.status, body: parsed };
-}
 
 /** /embed/survey/{id}: the hosted survey, outside the guard, also inside other sites' iframes. */
 export function PublicSurveyPage() {
@@ -33,7 +22,7 @@ export function PublicSurveyPage() {
   useEffect(() => {
     if (!found) return;
     let stale = false;
-    void post("/api/surveys/start", { surveyId }).then(
+    void postJson("/api/surveys/start", { surveyId }).then(
       (r) => !stale && typeof r.body.token === "string" && setToken(r.body.token),
       () => undefined,
     );
@@ -43,7 +32,7 @@ export function PublicSurveyPage() {
   }, [surveyId, found]);
 
   const submit = async (responses: Responses, email: string | null, website: string): Promise<SubmitOutcome> => {
-    const r = await post("/api/survey-submissions", { surveyId, token: token ?? "", email, responses, website, submittedAt: new Date().toISOString(), timestamp: Date.now() });
+    const r = await postJson("/api/survey-submissions", { surveyId, token: token ?? "", email, responses, website, submittedAt: new Date().toISOString(), timestamp: Date.now() });
     if (r.status === 200) {
       if (survey && !survey.settings.allowMultipleSubmissions) {
         localStorage.setItem(doneKey, "1");

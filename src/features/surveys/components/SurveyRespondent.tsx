@@ -1,7 +1,7 @@
 import { Box, Button, Callout, Flex, Heading, Progress, Text, TextField } from "@radix-ui/themes";
 import { CheckCircledIcon } from "@radix-ui/react-icons";
 import { useState } from "react";
-import { FILL_REQUIRED, pageErrors, SURVEY_FAILURE, visiblePages, type Answer, type Responses, type SurveyPage, type SurveySettings } from "@convex/lib/surveys";
+import { FILL_REQUIRED, pageErrors, SURVEY_FAILURE, SURVEY_SUCCESS, visiblePages, type Answer, type Responses, type SurveyPage, type SurveySettings } from "@convex/lib/surveys";
 import { toast } from "@/ui/toast";
 import { SurveyFieldInput } from "./SurveyFieldInput";
 
@@ -87,7 +87,7 @@ export function SurveyRespondent({ survey, allowAnonymous, onSubmit, idPrefix, w
       {done && (
         <Callout.Root color="green" data-testid="survey.success">
           <Callout.Icon><CheckCircledIcon /></Callout.Icon>
-          <Callout.Text>Survey submitted successfully! Thank you for your responses.</Callout.Text>
+          <Callout.Text>{SURVEY_SUCCESS}</Callout.Text>
         </Callout.Root>
       )}
       {survey.settings.showProgressBar && pages.length > 1 && (

@@ -1,22 +1,12 @@
 import { useConvex } from "convex/react";
 import { useCallback, useState } from "react";
 import { api } from "@convex/_generated/api";
+import { downloadBlob } from "@/lib/download";
 import { CsvExportWriter, exportColumns, exportFileName, XlsxExportWriter, type ExportVoter } from "../utils/exportWriter";
 import type { VoterListFilter } from "./useVoterList";
 
 /** Rows asked for per call (voters.exportPage serves at most 1,000). */
 const EXPORT_PAGE = 1000;
-
-function download(blob: Blob, name: string) {
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement("a");
-  a.href = url;
-  a.download = name;
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
 
 /**
  * Exports the current filter/search: pages of 1,000 fetched one after another (one-shot queries,
@@ -47,7 +37,7 @@ export function useVoterExport(filter: VoterListFilter) {
           if (page.isDone) break;
           cursor = page.continueCursor;
         }
-        download(writer.finish(), exportFileName(format));
+        downloadBlob(writer.finish(), exportFileName(format));
         return count;
       } finally {
         setExported(null);
