@@ -7,6 +7,7 @@ import { formTables } from "./tables/forms";
 import { importTables } from "./tables/imports";
 import { securityTables } from "./tables/security";
 import { smsTables } from "./tables/sms";
+import { signTables } from "./tables/signs";
 import { surveyTables } from "./tables/surveys";
 import { voterTables } from "./tables/voters";
 import { yjsTables } from "./tables/yjs";
@@ -23,4 +24,5 @@ export default defineSchema({
   ...smsTables,
   ...formTables,
   ...surveyTables,
+  ...signTables,
 });

@@ -208,12 +208,15 @@ export const voterTables = {
     .index("by_voter", ["voterId"])
     .index("by_group_voter", ["groupId", "voterId"]),
 
-  /** Outreach campaigns (SMS, email); an individually sent email is logged as a completed one. */
+  /**
+   * Outreach campaigns (SMS, email) and sign campaigns made from the sign map; an individually
+   * sent email is logged as a completed one.
+   */
   campaigns: defineTable({
     orgId: v.id("organizations"),
     name: v.string(),
     description: v.union(v.string(), v.null()),
-    campaign_type: v.union(v.literal("sms"), v.literal("email")),
+    campaign_type: v.union(v.literal("sms"), v.literal("email"), v.literal("signs")),
     status: v.string(),
     voter_groups: v.optional(v.array(v.id("voterGroups"))),
     individual_voters: v.optional(v.array(v.id("voters"))),
