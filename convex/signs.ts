@@ -244,6 +244,8 @@ export const options = orgQuery("campaigns.view")({
   returns: v.object({
     campaigns: v.array(v.object({ id: v.id("campaigns"), name: v.string() })),
     members: v.array(v.object({ id: v.id("users"), name: v.string() })),
+    /** an address lookup is configured (GEOCODER_URL) */
+    geocoder: v.boolean(),
   }),
   handler: async (ctx) => {
     const orgId = ctx.viewer.orgId;
@@ -256,7 +258,7 @@ export const options = orgQuery("campaigns.view")({
       if (u) members.push({ id: u._id, name: displayName(u) });
     }
     members.sort((a, b) => a.name.localeCompare(b.name));
-    return { campaigns, members };
+    return { campaigns, members, geocoder: Boolean(process.env.GEOCODER_URL) };
   },
 });
 
@@ -377,7 +379,7 @@ export const update = orgMutation("campaigns.manage")({
     const sign = await ctx.db.get(id);
     if (!sign) throw await missingRecord(ctx, ctx.viewer, id, "sign");
     const current = Object.fromEntries(Object.keys(EDIT_LABELS).map((k) => [k, (sign as Record<string, unknown>)[k] ?? null])) as Record<string, unknown>;
-    const apply = await mergeEdits(ctx, ctx.viewer, id, current as never, edits, {
+    const apply = await mergeEdits(ctx, ctx.viewer, id, current, edits, {
       title: `The sign at ${sign.address}`,
       editable: (f) => Object.hasOwn(EDIT_LABELS, f),
       label: (f) => EDIT_LABELS[f] ?? f,

@@ -9,7 +9,6 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 // @ts-expect-error: no types published
 import tzlookup from "tz-lookup";
-// @ts-expect-error: no types published
 import zipcodes from "zipcodes";
 
 type Zip = { zip: string; latitude: number; longitude: number; state: string; country: string };

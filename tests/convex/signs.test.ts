@@ -158,7 +158,7 @@ describe("sign rules", () => {
     await expect(admin.mutation(api.signs.update, { id, edits: [{ field: "notes", base: "", value: "Theirs" }] })).rejects.toThrow(/changed/);
     const moved = { lat: 45.52, lng: -122.68 };
     await cm.mutation(api.signs.update, { id, edits: [{ field: "latitude", base: MAP_CENTER.lat, value: moved.lat }, { field: "longitude", base: MAP_CENTER.lng, value: moved.lng }] });
-    const stored = await t.run(async (ctx) => ctx.db.get(id));
+    const stored = await t.run(async (ctx) => ctx.db.get("signs", id));
     expect(stored!.quadkey).toBe(quadkey(moved.lat, moved.lng));
   });
 

@@ -285,6 +285,48 @@ test("signed-in screens and dialogs pass axe and fit 390 px", async ({ page, acc
     await expect(page.getByTestId("survey.card")).toHaveCount(1);
   });
 
+  // signs: the map with a sign and its info window, the add form, the table and its dialogs, a voter's signs
+  const signCampaign = await client.mutation(api.signs.createCampaign, { name: "Yes on 12" });
+  const day = 24 * 3600_000;
+  await client.mutation(api.signs.create, {
+    campaignId: signCampaign,
+    address: "1120 SW 5th Ave, Portland, OR 97204",
+    latitude: 45.5151,
+    longitude: -122.679,
+    datePlaced: Date.now() - day,
+    dateRemoval: Date.now() + 30 * day,
+    notes: "Front lawn",
+    voterId: voterId as Id<"voters">,
+    responsibleUserId: null,
+    assignedById: null,
+  });
+  await audit.route("sign map", "/signs-map", "Sign Map", async () => {
+    await expect(page.getByTestId("signs.inView")).toHaveText("1 sign in view");
+  });
+  await page.getByTestId("signs.listItem").click();
+  await expect(page.getByTestId("sign.info")).toContainText("Front lawn");
+  await audit.here("sign info window");
+  await page.getByRole("button", { name: "Add Sign Location" }).click();
+  await expect(page.getByTestId("sign.form")).toBeVisible();
+  await audit.here("add sign form");
+  await audit.screen("sign table", async () => {
+    await page.goto("/signs-map?tab=table");
+    await expect(page.getByTestId("signs.row")).toHaveCount(1);
+  });
+  await page.getByRole("button", { name: /Actions for/ }).click();
+  await page.getByRole("menuitem", { name: "Schedule placement" }).click();
+  await expect(page.getByRole("dialog", { name: "Schedule Sign Placement" })).toBeVisible();
+  await audit.here("schedule sign dialog");
+  await page.keyboard.press("Escape");
+  await page.getByRole("button", { name: /Actions for/ }).click();
+  await page.getByRole("menuitem", { name: "Mark as removed" }).click();
+  await expect(page.getByRole("dialog", { name: "Mark Sign as Removed" })).toBeVisible();
+  await audit.here("mark sign removed dialog");
+  await page.keyboard.press("Escape");
+  await audit.route("voter detail with a yard sign", `/voters/${voterId}`, "Ada Lovelace", async () => {
+    await expect(page.getByTestId("voter.signs")).toContainText("Yes on 12");
+  });
+
   await audit.route("settings", "/settings", "Settings");
   await audit.route("roadmap", "/roadmap", "Roadmap");
   await audit.route("districts", "/districts", "Districts");
@@ -293,7 +335,6 @@ test("signed-in screens and dialogs pass axe and fit 390 px", async ({ page, acc
   for (const [url, name] of [
     ["/email", "Email Blasts"],
     ["/test-email-templates", "Email Templates"],
-    ["/signs-map", "Signs Map"],
     ["/signature-verification", "Signature Verification"],
     ["/cta-creator", "CTA Creator"],
     ["/cta-database", "CTA Database"],

@@ -6,6 +6,7 @@ import { useNavigate, useParams } from "react-router-dom";
 import { api } from "@convex/_generated/api";
 import { STATE_VERIFIED_PAIRS, VOTER_FIELD_DEFS } from "@convex/tables/voters";
 import { VoterFormSubmissions } from "@/features/forms";
+import { VoterSigns } from "@/features/signs";
 import { VoterSmsHistory } from "@/features/messaging";
 import { MODE_LABELS, useViewer } from "@/session/ViewerProvider";
 import { usePresence } from "@/lib/presence/usePresence";
@@ -135,6 +136,7 @@ export function VoterDetailPage() {
           <VoterGroupsCard voterId={voter._id} canChange={can("voters.update")} onAdd={() => setGroupOpen(true)} />
           <VoterSmsHistory voterId={voter._id} hasPhone={!!voter.phone} />
           <VoterFormSubmissions voterId={voter._id} />
+          <VoterSigns voterId={voter._id} />
         </Flex>
       </Grid>
       <AddToGroupDialog voterId={voter._id} open={groupOpen} onOpenChange={setGroupOpen} />

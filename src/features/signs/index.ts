@@ -1,0 +1,1 @@
+export { VoterSigns } from "./components/VoterSigns";
