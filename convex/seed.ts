@@ -2,6 +2,7 @@
 import { v } from "convex/values";
 import { internalMutation } from "./functions";
 import { adjustCounter } from "./model/counters";
+import { writeSigns } from "./model/signs";
 import { insertVoter } from "./model/voters";
 import { vVoterFields } from "./tables/voters";
 
@@ -61,5 +62,23 @@ export const setTier = internalMutation({
   handler: async (ctx, { orgId, tier }) => {
     const org = await ctx.db.get(orgId);
     if (org) await ctx.db.patch(orgId, { subscription: { ...org.subscription, tier } });
+  },
+});
+
+/** Benchmark signs (bench/signs.ts): inserted through the same bookkeeping as the app's (counts, timer). */
+export const insertSigns = internalMutation({
+  args: {
+    orgId: v.id("organizations"),
+    createdBy: v.id("users"),
+    campaignId: v.id("campaigns"),
+    signs: v.array(v.object({ address: v.string(), latitude: v.number(), longitude: v.number(), datePlaced: v.number(), dateRemoval: v.number(), removed: v.boolean() })),
+  },
+  handler: async (ctx, { orgId, createdBy, campaignId, signs }) => {
+    const writes = signs.map(({ removed, ...s }) => ({
+      id: null,
+      removed,
+      fields: { ...s, campaignId, notes: "", scheduledDate: null, scheduledTime: null, responsibleUserId: null, assignedById: null, actualRemovalDate: removed ? s.dateRemoval : null, voterId: null, createdBy },
+    }));
+    return (await writeSigns(ctx, orgId, writes)).length;
   },
 });

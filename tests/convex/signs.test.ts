@@ -1,7 +1,10 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { describe, expect, test } from "vitest";
 import { api, internal } from "../../convex/_generated/api";
 import type { Id } from "../../convex/_generated/dataModel";
 import { MAP_CENTER, quadkey } from "../../convex/lib/geo";
+import { setEnv } from "../security/functions/harness";
 import { roleFixture, setupTest, type TestConvex } from "./setup";
 
 const ROLES = ["super_admin", "account_admin", "campaign_manager", "volunteer", "viewer"] as const;
@@ -235,5 +238,33 @@ describe("sign rules", () => {
     expect(await f.viewer.as.query(api.signs.forVoter, { voterId })).toMatchObject([{ id, voterName: "Ana Diaz" }]);
     await expect(f.volunteer.as.query(api.signs.forVoter, { voterId })).rejects.toThrow(/permission/);
     expect(await f.outsider.as.query(api.signs.forVoter, { voterId })).toEqual([]);
+  });
+});
+
+describe("signs.geocode (campaigns.manage)", () => {
+  test("looks an address up with the configured geocoder; refused without one, and for readers", async () => {
+    const { t, f } = await fixture();
+    const asked: string[] = [];
+    const server = http.createServer((req, res) => {
+      const q = new URL(req.url!, "http://geo").searchParams.get("q") ?? "";
+      asked.push(q);
+      res.writeHead(200, { "Content-Type": "application/json" });
+      res.end(JSON.stringify(q.includes("Nowhere") ? [] : [{ lat: "45.5152", lon: "-122.6784", display_name: q }]));
+    });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    try {
+      const cm = f.campaign_manager.as;
+      await expect(cm.action(api.signs.geocode, { address: "1120 SW 5th Ave" })).rejects.toThrow(/No geocoder is configured/);
+      expect((await cm.query(api.signs.options, {})).geocoder).toBe(false);
+      await setEnv(t, { GEOCODER_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/search` });
+      expect((await cm.query(api.signs.options, {})).geocoder).toBe(true);
+      expect(await cm.action(api.signs.geocode, { address: "1120 SW 5th Ave, Portland" })).toEqual({ lat: 45.5152, lng: -122.6784 });
+      expect(await cm.action(api.signs.geocode, { address: "Nowhere Lane" })).toBeNull();
+      expect(asked).toEqual(["1120 SW 5th Ave, Portland", "Nowhere Lane"]);
+      await expect(f.viewer.as.action(api.signs.geocode, { address: "x" })).rejects.toThrow(/permission/);
+      await expect(t.action(api.signs.geocode, { address: "x" })).rejects.toThrow(/log in/);
+    } finally {
+      await new Promise((r) => server.close(r));
+    }
   });
 });

@@ -1,5 +1,5 @@
 import { PlusIcon } from "@radix-ui/react-icons";
-import { Box, Button, Callout, Flex, Grid, Tabs, Text } from "@radix-ui/themes";
+import { Box, Button, Callout, Flex, Grid, Spinner, Tabs, Text } from "@radix-ui/themes";
 import { useMutation, useQuery } from "convex/react";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useSearchParams } from "react-router-dom";
@@ -31,7 +31,7 @@ type FormState = { editId: Id<"signs"> | null; key: number };
  * form beside it. Table View: every sign with its actions.
  */
 export function SignsMapPage() {
-  const { can } = useViewer();
+  const { can, me } = useViewer();
   const canView = can("campaigns.view");
   const canManage = can("campaigns.manage");
   const [params, setParams] = useSearchParams();
@@ -112,6 +112,7 @@ export function SignsMapPage() {
   const dueCount = (pickups ?? []).reduce((n, g) => n + g.signs.length, 0);
   const totals = data?.totals;
 
+  if (me === undefined) return <Spinner size="3" />;
   if (!canView) {
     return (
       <Box>

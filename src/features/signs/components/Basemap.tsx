@@ -4,15 +4,36 @@ import { GeoJSON, Marker, useMap, useMapEvents } from "react-leaflet";
 import { feature, mesh } from "topojson-client";
 import type { GeometryCollection, Topology } from "topojson-specification";
 import type { FeatureCollection, MultiLineString } from "geojson";
+import type { Place } from "../utils/places.worker";
 
-type Label = { name: string; lat: number; lng: number };
+type Label = { name: string; lat: number; lng: number; weight: number; kind: "county" | "place" };
 type Atlas = { land: FeatureCollection; states: MultiLineString; counties: MultiLineString; labels: Label[] };
 
-/** County names appear from this zoom on (at most this many at once). */
-const LABEL_ZOOM = 8;
+/** County names between these zooms; town and city names from PLACE_ZOOM on. */
+const COUNTY_ZOOM = 7;
+const PLACE_ZOOM = 9;
+/** Labels closer than this on screen give way to the bigger place (px). */
+const LABEL_SPACING = 90;
 const MAX_LABELS = 60;
 
 let atlasPromise: Promise<Atlas> | null = null;
+let placesPromise: Promise<Label[]> | null = null;
+
+/** Towns and cities, computed in a worker (utils/places.worker.ts) once per page load. */
+function loadPlaces(): Promise<Label[]> {
+  placesPromise ??= new Promise<Label[]>((resolve, reject) => {
+    const worker = new Worker(new URL("../utils/places.worker.ts", import.meta.url), { type: "module" });
+    worker.onmessage = (e: MessageEvent<Place[]>) => {
+      resolve(e.data.map((p) => ({ ...p, kind: "place" as const })));
+      worker.terminate();
+    };
+    worker.onerror = (e) => {
+      placesPromise = null;
+      reject(new Error(e.message));
+    };
+  });
+  return placesPromise;
+}
 
 /** us-atlas (Census Bureau TopoJSON, packaged): land, state and county lines, county names. */
 function loadAtlas(): Promise<Atlas> {
@@ -29,7 +50,7 @@ function loadAtlas(): Promise<Atlas> {
       if (!b.isValid()) continue;
       const c = b.getCenter();
       const state = stateNames.get(String(f.id).slice(0, 2));
-      labels.push({ name: `${(f.properties as { name?: string } | null)?.name ?? ""}${state ? `, ${state}` : ""}`, lat: c.lat, lng: c.lng });
+      labels.push({ name: `${nameOf(f.properties)} County${state ? `, ${state}` : ""}`, lat: c.lat, lng: c.lng, weight: 0, kind: "county" });
     }
     return { land, states, counties, labels };
   });
@@ -42,21 +63,35 @@ function loadAtlas(): Promise<Atlas> {
  */
 export function Basemap() {
   const [atlas, setAtlas] = useState<Atlas | null>(null);
+  const [places, setPlaces] = useState<Label[]>([]);
   const map = useMap();
   const [view, setView] = useState(() => ({ zoom: map.getZoom(), bounds: map.getBounds() }));
   useMapEvents({ moveend: () => setView({ zoom: map.getZoom(), bounds: map.getBounds() }) });
   const renderer = useMemo(() => L.canvas({ padding: 0.5 }), []);
   useEffect(() => {
     let live = true;
-    void loadAtlas().then((a) => live && setAtlas(a));
+    void loadAtlas()
+      .then((a) => live && setAtlas(a))
+      .then(() => loadPlaces())
+      .then((p) => live && setPlaces(p))
+      .catch(() => {});
     return () => {
       live = false;
     };
   }, []);
   const labels = useMemo(() => {
-    if (!atlas || view.zoom < LABEL_ZOOM) return [];
-    return atlas.labels.filter((l) => view.bounds.contains([l.lat, l.lng])).slice(0, MAX_LABELS);
-  }, [atlas, view]);
+    if (!atlas || view.zoom < COUNTY_ZOOM) return [];
+    const candidates = view.zoom >= PLACE_ZOOM ? places : atlas.labels;
+    const shown: { label: Label; x: number; y: number }[] = [];
+    for (const l of candidates) {
+      if (!view.bounds.contains([l.lat, l.lng])) continue;
+      const pt = map.latLngToContainerPoint([l.lat, l.lng]);
+      if (shown.some((o) => Math.abs(o.x - pt.x) < LABEL_SPACING && Math.abs(o.y - pt.y) < LABEL_SPACING / 3)) continue;
+      shown.push({ label: l, x: pt.x, y: pt.y });
+      if (shown.length >= MAX_LABELS) break;
+    }
+    return shown.map((o) => o.label);
+  }, [atlas, places, view, map]);
   if (!atlas) return null;
   return (
     <>
@@ -69,7 +104,7 @@ export function Basemap() {
           position={[l.lat, l.lng]}
           interactive={false}
           keyboard={false}
-          icon={L.divIcon({ className: "basemap-label", html: `<span>${escapeHtml(l.name)}</span>`, iconSize: [0, 0] })}
+          icon={L.divIcon({ className: `basemap-label basemap-label--${l.kind}`, html: `<span>${escapeHtml(l.name)}</span>`, iconSize: [0, 0] })}
         />
       ))}
     </>
