@@ -180,7 +180,20 @@ async function main() {
   const zoomStart = performance.now();
   while ((await page.locator("path.sign-marker").count()) === 0 && clicks < 8) {
     const before = await counter.textContent();
-    await page.locator(".sign-cluster").first().click();
+    // the cluster nearest the map's centre
+    const target = await page.evaluate(() => {
+      const box = document.querySelector(".leaflet-container")!.getBoundingClientRect();
+      let best: [number, number] | null = null;
+      let bestDistance = Infinity;
+      for (const el of document.querySelectorAll(".sign-cluster")) {
+        const r = el.getBoundingClientRect();
+        const d = Math.hypot(r.left + r.width / 2 - (box.left + box.width / 2), r.top + r.height / 2 - (box.top + box.height / 2));
+        if (d < bestDistance) [best, bestDistance] = [[r.left + r.width / 2, r.top + r.height / 2], d];
+      }
+      return best;
+    });
+    if (!target) break;
+    await page.mouse.click(target[0], target[1]);
     clicks++;
     await page.waitForFunction((b) => document.querySelector('[data-testid="signs.inView"]')?.textContent !== b, before, { timeout: 15_000 }).catch(() => {});
   }

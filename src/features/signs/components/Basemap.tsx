@@ -1,6 +1,6 @@
 import L from "leaflet";
 import { useEffect, useMemo, useState } from "react";
-import { GeoJSON, Marker, useMap, useMapEvents } from "react-leaflet";
+import { GeoJSON, Marker, Pane, useMap, useMapEvents } from "react-leaflet";
 import { feature, mesh } from "topojson-client";
 import type { GeometryCollection, Topology } from "topojson-specification";
 import type { FeatureCollection, MultiLineString } from "geojson";
@@ -98,6 +98,8 @@ export function Basemap() {
       <GeoJSON data={atlas.land} style={{ renderer, color: "#d6d3c4", weight: 0.5, fillColor: "#f4f1e8", fillOpacity: 1 } as L.PathOptions} interactive={false} />
       <GeoJSON data={atlas.counties} style={{ renderer, color: "#c9c4b5", weight: 0.6, dashArray: "3 3" } as L.PathOptions} interactive={false} />
       <GeoJSON data={atlas.states} style={{ renderer, color: "#8f8a7a", weight: 1.4 } as L.PathOptions} interactive={false} />
+      {/* names sit under the signs (the overlay pane is at 400) */}
+      <Pane name="basemap-labels" style={{ zIndex: 390, pointerEvents: "none" }}>
       {labels.map((l) => (
         <Marker
           key={`${l.name}-${l.lat}`}
@@ -107,6 +109,7 @@ export function Basemap() {
           icon={L.divIcon({ className: `basemap-label basemap-label--${l.kind}`, html: `<span>${escapeHtml(l.name)}</span>`, iconSize: [0, 0] })}
         />
       ))}
+      </Pane>
     </>
   );
 }

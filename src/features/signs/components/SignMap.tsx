@@ -98,7 +98,9 @@ function SignMarkers({ data, onSelect }: { data: SignMapData; onSelect: SignMapP
   useMapEvents({ moveend: () => setView({ zoom: map.getZoom(), bounds: map.getBounds() }) });
   const index = useMemo(() => {
     const sc = new Supercluster<PointProps, { count: number }>({
-      radius: 48,
+      // radius in screen pixels: leaflet's tiles are 256 px
+      extent: 256,
+      radius: 60,
       maxZoom: CLUSTER_MAX_ZOOM,
       map: (p) => ({ count: p.count }),
       reduce: (acc, p) => {
