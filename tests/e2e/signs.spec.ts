@@ -107,6 +107,8 @@ test("hundreds of signs cluster on the offline map and split as you zoom in", as
   await expect(signs.inView).toHaveText("240 signs in view");
   await expect(signs.clusters.first()).toBeVisible();
   await expect(page.getByRole("button", { name: "Scheduled (48)" })).toBeVisible();
+  // the offline basemap names the places around (ZIP centres, computed in a worker)
+  await expect(page.locator(".basemap-label--place span", { hasText: /^Portland$/ })).toBeVisible({ timeout: 20_000 });
   await shot("signs-clusters");
   const before = await signs.clusters.count();
   await signs.clusters.first().click();

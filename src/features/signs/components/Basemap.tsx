@@ -67,7 +67,7 @@ export function Basemap() {
   const map = useMap();
   const [view, setView] = useState(() => ({ zoom: map.getZoom(), bounds: map.getBounds() }));
   useMapEvents({ moveend: () => setView({ zoom: map.getZoom(), bounds: map.getBounds() }) });
-  const renderer = useMemo(() => L.canvas({ padding: 0.5 }), []);
+  const renderer = useMemo(() => L.canvas({ padding: 0.5, pane: "basemap" }), []);
   useEffect(() => {
     let live = true;
     void loadAtlas()
@@ -95,10 +95,12 @@ export function Basemap() {
   if (!atlas) return null;
   return (
     <>
+      {/* the atlas under everything (tiles' level), names above it and under the signs (overlay pane: 400) */}
+      <Pane name="basemap" style={{ zIndex: 200 }}>
       <GeoJSON data={atlas.land} style={{ renderer, color: "#d6d3c4", weight: 0.5, fillColor: "#f4f1e8", fillOpacity: 1 } as L.PathOptions} interactive={false} />
       <GeoJSON data={atlas.counties} style={{ renderer, color: "#c9c4b5", weight: 0.6, dashArray: "3 3" } as L.PathOptions} interactive={false} />
       <GeoJSON data={atlas.states} style={{ renderer, color: "#8f8a7a", weight: 1.4 } as L.PathOptions} interactive={false} />
-      {/* names sit under the signs (the overlay pane is at 400) */}
+      </Pane>
       <Pane name="basemap-labels" style={{ zIndex: 390, pointerEvents: "none" }}>
       {labels.map((l) => (
         <Marker

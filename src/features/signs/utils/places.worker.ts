@@ -7,9 +7,12 @@ import { codes } from "zipcodes";
 
 export type Place = { name: string; lat: number; lng: number; weight: number };
 
+/** Unique ZIP codes of businesses and agencies ("Consumers Nat Bank") are not places. */
+const NOT_A_PLACE = /\b(bank of|nat bank|natl|national bank|corp|co|inc|insurance|ins co|brm|irs|usps|dept|department|services?|svc|company|mail|postal|bureau)$|\b(bank|inc|corp|co) /i;
+
 const byPlace = new Map<string, { lat: number; lng: number; n: number }>();
 for (const z of Object.values(codes)) {
-  if (z.country !== "US" || !Number.isFinite(z.latitude)) continue;
+  if (z.country !== "US" || !Number.isFinite(z.latitude) || NOT_A_PLACE.test(z.city)) continue;
   const key = `${z.city}|${z.state}`;
   const p = byPlace.get(key) ?? { lat: 0, lng: 0, n: 0 };
   p.lat += z.latitude;
