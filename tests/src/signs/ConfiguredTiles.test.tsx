@@ -52,9 +52,13 @@ describe("a configured tile source that fails (spec/3 §2.6)", () => {
     fetchMock.mockReturnValue(new Promise(() => {}));
     const onError = vi.fn();
     mount(onError);
-    act(() => vi.advanceTimersByTime(MAP_LOAD_TIMEOUT_MS - 200));
+    act(() => {
+      vi.advanceTimersByTime(MAP_LOAD_TIMEOUT_MS - 200);
+    });
     expect(onError).not.toHaveBeenCalled();
-    act(() => vi.advanceTimersByTime(300));
+    act(() => {
+      vi.advanceTimersByTime(300);
+    });
     expect(onError).toHaveBeenCalledWith(MAP_LOAD_FAILED);
     expect(onError).toHaveBeenCalledTimes(1);
   });
