@@ -131,8 +131,8 @@ test("profile: read view, edit, change password; info pages and the SMS center",
   await page.goto("/walk-lists");
   await expect(page.getByText("In Development")).toBeVisible();
   await expect(page.getByRole("button", { name: "Create Walk List" })).toBeDisabled();
-  await page.goto("/signs-map");
-  await expect(page.getByRole("heading", { name: "Signs Map" })).toBeVisible();
+  await page.goto("/cta-creator");
+  await expect(page.getByRole("heading", { name: "CTA Creator" })).toBeVisible();
   await expect(page.getByText("This area arrives in a later release")).toBeVisible();
   await smsCenterPage.goto();
   await expect(smsCenterPage.heading).toBeVisible();

@@ -80,6 +80,7 @@ export function SignsMapPage() {
     () => ({
       edit: (s) => {
         setTab("map");
+        setSelected(null);
         setForm({ editId: s.id, key: ++seq.current });
         setFocus({ lat: s.latitude, lng: s.longitude, key: ++seq.current });
       },
@@ -128,7 +129,7 @@ export function SignsMapPage() {
         title="Sign Map"
         description="Where your campaign's yard and field signs stand, live for the whole team."
         breadcrumbs={[{ label: "Dashboard", to: "/dashboard" }, { label: "Sign Map" }]}
-        actions={canManage && <Button onClick={() => { setTab("map"); setForm({ editId: null, key: ++seq.current }); }}><PlusIcon /> Add Sign Location</Button>}
+        actions={canManage && <Button onClick={() => { setTab("map"); setSelected(null); setForm({ editId: null, key: ++seq.current }); }}><PlusIcon /> Add Sign Location</Button>}
       />
       {dueCount > 0 && (
         <Callout.Root color="amber" mb="3">
