@@ -7,6 +7,7 @@ import { formTables } from "./tables/forms";
 import { importTables } from "./tables/imports";
 import { securityTables } from "./tables/security";
 import { smsTables } from "./tables/sms";
+import { petitionTables } from "./tables/petitions";
 import { signTables } from "./tables/signs";
 import { surveyTables } from "./tables/surveys";
 import { voterTables } from "./tables/voters";
@@ -25,4 +26,5 @@ export default defineSchema({
   ...formTables,
   ...surveyTables,
   ...signTables,
+  ...petitionTables,
 });

@@ -3,6 +3,7 @@ import type { GenericDatabaseReader, OrderedQuery, WithoutSystemFields } from "c
 import type { DataModel, Doc, Id } from "../_generated/dataModel";
 import type { MutationCtx } from "../_generated/server";
 import { appError } from "../lib/errors";
+import { voterNameKeys } from "../lib/petitions/names";
 import { normalizePhone } from "../lib/sms";
 import { VOTER_FIELD_DEFS, VOTER_FIELD_SPECS, type VoterFields, type VoterFilter } from "../tables/voters";
 import type { MergeRules } from "./collab";
@@ -25,6 +26,7 @@ export function derivedVoterFields(f: VoterFields) {
     phoneKey: f.phone ? (normalizePhone(f.phone) ?? undefined) : undefined,
     firstNameLower: f.first_name.trim().toLowerCase(),
     lastNameLower: f.last_name.trim().toLowerCase(),
+    ...voterNameKeys(f.first_name, f.last_name),
   };
 }
 

@@ -150,6 +150,9 @@ export const voterTables = {
     phoneKey: v.optional(v.string()),
     firstNameLower: v.string(),
     lastNameLower: v.string(),
+    /** phonetic keys of the names (lib/petitions/names.ts): petition lines find their voters by them */
+    lastNameKey: v.optional(v.string()),
+    firstNameKey: v.optional(v.string()),
     /** the import that created this voter (exact deletion of an import) */
     importId: v.optional(v.id("importHistory")),
     updatedAt: v.number(),
@@ -165,6 +168,7 @@ export const voterTables = {
     .index("by_org_email", ["orgId", "emailLower"])
     .index("by_org_phone", ["orgId", "phoneKey"])
     .index("by_org_name", ["orgId", "lastNameLower", "firstNameLower"])
+    .index("by_org_namekeys", ["orgId", "lastNameKey", "firstNameKey"])
     .index("by_import", ["importId"])
     .searchIndex("search_text", {
       searchField: "searchText",

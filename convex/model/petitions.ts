@@ -1,0 +1,199 @@
+/**
+ * Petition verification on the server: counts kept in step with every line's status, candidate
+ * voters found through the name-key index, the matching chain (cursor-driven mutations, each line
+ * decided exactly once), duplicates across pages and petitions, reviewers' claims.
+ */
+import type { Doc, Id } from "../_generated/dataModel";
+import { internal } from "../_generated/api";
+import type { MutationCtx, QueryCtx } from "../_generated/server";
+import { appError } from "../lib/errors";
+import { matchLine, parseSignerName, type Jurisdiction, type VoterRecord } from "../lib/petitions/match";
+import { lineKeys } from "../lib/petitions/names";
+import { formalNames } from "../lib/petitions/nicknames";
+import { sampleSize } from "../lib/petitions/projection";
+
+/** Lines decided per mutation of the chain. */
+export const MATCH_BATCH = 20;
+/** Voters read per key range (an exact name-key pair / a last-name key alone). */
+const EXACT_TAKE = 60;
+const LAST_TAKE = 250;
+/** A claim lapses this long after the reviewer's last sign of life (they left). */
+export const CLAIM_TTL_MS = 90_000;
+
+type Counts = Doc<"petitions">["counts"];
+type Line = Doc<"petitionLines">;
+type Status = Line["status"];
+
+export function emptyCounts(): Counts {
+  return { lines: 0, pending: 0, verified: 0, failed: 0, duplicate: 0, review: 0, adjudicatedValid: 0, adjudicatedInvalid: 0, sampled: 0 };
+}
+
+function bucket(status: Status, valid: boolean | null): keyof Counts {
+  if (status === "adjudicated") return valid ? "adjudicatedValid" : "adjudicatedInvalid";
+  return status;
+}
+
+/** Moves one line between the petition's counters. */
+export function moveCount(counts: Counts, from: { status: Status; valid?: boolean | null } | null, to: { status: Status; valid?: boolean | null } | null): Counts {
+  const next = { ...counts };
+  if (from) next[bucket(from.status, from.valid ?? null)] -= 1;
+  if (to) next[bucket(to.status, to.valid ?? null)] += 1;
+  if (!from && to) next.lines += 1;
+  if (from && !to) next.lines -= 1;
+  return next;
+}
+
+function toRecord(v: Doc<"voters">): VoterRecord {
+  return {
+    id: v._id,
+    first_name: v.first_name,
+    last_name: v.last_name,
+    address: v.address,
+    street: v.street,
+    city: v.city,
+    state: v.state,
+    zip: v.zip,
+    status: v.status,
+    registration_date: v.registration_date,
+    county: v.custom_fields?.county,
+  };
+}
+
+/** The voters a line can be: exact name-key pairs first, the last-name key alone when none fit. */
+export async function candidateVoters(db: QueryCtx["db"], orgId: Id<"organizations">, name: string): Promise<VoterRecord[]> {
+  const parsed = parseSignerName(name);
+  const keys = lineKeys(parsed.first, parsed.last, formalNames, parsed.middle);
+  const found = new Map<string, VoterRecord>();
+  for (const lastKey of keys.lastKeys) {
+    for (const firstKey of keys.firstKeys) {
+      const rows = await db
+        .query("voters")
+        .withIndex("by_org_namekeys", (q) => q.eq("orgId", orgId).eq("lastNameKey", lastKey).eq("firstNameKey", firstKey))
+        .take(EXACT_TAKE);
+      for (const r of rows) found.set(r._id, toRecord(r));
+    }
+  }
+  if (found.size === 0) {
+    for (const lastKey of keys.lastKeys) {
+      const rows = await db
+        .query("voters")
+        .withIndex("by_org_namekeys", (q) => q.eq("orgId", orgId).eq("lastNameKey", lastKey))
+        .take(LAST_TAKE);
+      for (const r of rows) found.set(r._id, toRecord(r));
+    }
+  }
+  return [...found.values()];
+}
+
+/** The earliest line that already counts for this voter (another page or petition), if any. */
+async function countingLine(db: QueryCtx["db"], orgId: Id<"organizations">, voterId: Id<"voters">, except: Id<"petitionLines">) {
+  const rows = await db
+    .query("petitionLines")
+    .withIndex("by_org_counts_for", (q) => q.eq("orgId", orgId).eq("countsFor", voterId))
+    .take(5);
+  return rows.find((r) => r._id !== except) ?? null;
+}
+
+/** Decides one pending line and writes its verdict (the caller moves the counters). */
+async function decide(ctx: Pick<MutationCtx, "db">, petition: Doc<"petitions">, line: Line): Promise<Partial<Line> & { status: Status }> {
+  const voters = await candidateVoters(ctx.db, petition.orgId, line.name);
+  const j: Jurisdiction = petition.jurisdiction;
+  const r = matchLine({ name: line.name, address: line.address, signedOn: line.signedOn }, voters, j);
+  const patch = {
+    status: r.status as Status,
+    reason: r.reason,
+    confidence: r.confidence,
+    evidence: r.evidence,
+    voterId: (r.voterId as Id<"voters"> | null) ?? null,
+    candidates: r.candidates.map((c) => ({ ...c, voterId: c.voterId as Id<"voters"> })),
+    duplicateOf: null as Id<"petitionLines"> | null,
+    countsFor: null as Id<"voters"> | null,
+    autoStatus: r.status as Status,
+  };
+  if (r.status === "verified" && patch.voterId) {
+    const earlier = await countingLine(ctx.db, petition.orgId, patch.voterId, line._id);
+    if (earlier) Object.assign(patch, { status: "duplicate", autoStatus: "duplicate", duplicateOf: earlier._id });
+    else patch.countsFor = patch.voterId;
+  }
+  return patch;
+}
+
+/**
+ * One link of the matching chain: decides up to MATCH_BATCH lines (pending ones; in sampling mode
+ * the next lines of the random sample) and schedules the next link while work remains. A line
+ * leaves "pending" in the transaction that decides it, so a retried or doubled link never decides
+ * it twice.
+ */
+export async function matchStep(ctx: Pick<MutationCtx, "db" | "scheduler">, petitionId: Id<"petitions">) {
+  const petition = await ctx.db.get(petitionId);
+  if (!petition) return;
+  let lines: Line[];
+  if (petition.mode === "sample") {
+    const need = sampleSize(petition.counts.lines) - petition.counts.sampled;
+    lines =
+      need <= 0
+        ? []
+        : await ctx.db
+            .query("petitionLines")
+            .withIndex("by_petition_sample_key", (q) => q.eq("petitionId", petitionId).eq("inSample", false))
+            .take(Math.min(need, MATCH_BATCH));
+  } else {
+    lines = await ctx.db
+      .query("petitionLines")
+      .withIndex("by_petition_status", (q) => q.eq("petitionId", petitionId).eq("status", "pending"))
+      .take(MATCH_BATCH);
+  }
+  let counts = petition.counts;
+  const pages = new Map<Id<"petitionPages">, number>();
+  for (const line of lines) {
+    if (line.status !== "pending") {
+      // sampled after being adjudicated by hand: it joins the sample as it is
+      await ctx.db.patch(line._id, { inSample: true });
+      counts = { ...counts, sampled: counts.sampled + 1 };
+      continue;
+    }
+    const patch = await decide(ctx, petition, line);
+    await ctx.db.patch(line._id, { ...patch, inSample: petition.mode === "sample" ? true : line.inSample });
+    counts = moveCount(counts, { status: "pending" }, { status: patch.status });
+    if (petition.mode === "sample") counts = { ...counts, sampled: counts.sampled + 1 };
+    pages.set(line.pageId, (pages.get(line.pageId) ?? 0) + 1);
+  }
+  for (const [pageId, done] of pages) {
+    const page = await ctx.db.get(pageId);
+    if (page) await ctx.db.patch(pageId, { pendingCount: Math.max(0, page.pendingCount - done) });
+  }
+  const more = lines.length === MATCH_BATCH;
+  await ctx.db.patch(petitionId, { counts, updatedAt: Date.now() });
+  if (more) {
+    await ctx.scheduler.runAfter(0, internal.petitions.match, { petitionId });
+    return;
+  }
+  // the chain is done for now: every page processing so far is completed
+  const open = await ctx.db
+    .query("petitionPages")
+    .withIndex("by_petition_number", (q) => q.eq("petitionId", petitionId))
+    .take(2_000);
+  for (const p of open) if (p.status === "processing") await ctx.db.patch(p._id, { status: "completed" });
+}
+
+export async function startMatching(ctx: Pick<MutationCtx, "scheduler">, petitionId: Id<"petitions">) {
+  await ctx.scheduler.runAfter(0, internal.petitions.match, { petitionId });
+}
+
+/** Whether `line`'s claim is held by someone else right now. */
+export function heldByOther(line: Line, userId: Id<"users">, now: number): boolean {
+  return line.claim !== null && line.claim.userId !== userId && now - line.claim.at < CLAIM_TTL_MS;
+}
+
+export function requireClaim(line: Line, userId: Id<"users">, now: number) {
+  if (heldByOther(line, userId, now)) throw appError("CONFLICT", `${line.claim!.name} is reviewing this line.`, "Line claimed");
+}
+
+/** The adjudication's effect: whether the line counts, and for which voter. */
+export function adjudicationValidity(action: "accept" | "cure" | "overrule" | "reject", autoStatus: Status | null): boolean {
+  if (action === "reject") return false;
+  if (action === "overrule") return autoStatus !== "verified";
+  return true;
+}
+
+export { countingLine };
