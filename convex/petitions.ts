@@ -383,7 +383,7 @@ export const release = orgMutation("voters.update")({
   },
 });
 
-/** Accept, cure, overrule or reject a line the caller has claimed: it becomes adjudicated. */
+/** Accept, cure, overrule or reject a line nobody else is reviewing: it becomes adjudicated. */
 export const adjudicate = orgMutation("voters.update")({
   args: { id: v.id("petitionLines"), action: vAdjudicationAction, notes: v.string(), voterId: v.union(v.id("voters"), v.null()) },
   returns: v.null(),
@@ -391,10 +391,8 @@ export const adjudicate = orgMutation("voters.update")({
     const l = await ctx.db.get(id);
     if (!l) throw appError("NOT_FOUND");
     const now = Date.now();
-    if (l.claim?.userId !== ctx.viewer.userId || now - l.claim.at >= CLAIM_TTL_MS) {
-      requireClaim(l, ctx.viewer.userId, now);
-      throw appError("CONFLICT", "Claim this line before adjudicating it.", "Line not claimed");
-    }
+    // one reviewer per line: a teammate's live claim blocks; a lapsed or missing claim is taken
+    requireClaim(l, ctx.viewer.userId, now);
     if (l.status === "pending") throw appError("VALIDATION_ERROR", "This line has not been checked yet.");
     if (action === "overrule" && l.autoStatus !== "verified" && l.autoStatus !== "failed") throw appError("VALIDATION_ERROR", "Only a verified or failed result can be overruled.");
     const text = notes.trim();

@@ -39,6 +39,7 @@ const FormSubmissionsPage = page(() => import("@/features/forms/FormSubmissionsP
 const PublicFormPage = page(() => import("@/features/forms/PublicFormPage"), "PublicFormPage");
 const SurveyMakerPage = page(() => import("@/features/surveys/SurveyMakerPage"), "SurveyMakerPage");
 const PublicSurveyPage = page(() => import("@/features/surveys/PublicSurveyPage"), "PublicSurveyPage");
+const SignatureVerificationPage = page(() => import("@/features/petitions/SignatureVerificationPage"), "SignatureVerificationPage");
 const SignsMapPage = page(() => import("@/features/signs/SignsMapPage"), "SignsMapPage");
 const UpcomingAreaPage = page(() => import("@/features/info/UpcomingAreaPage"), "UpcomingAreaPage");
 
@@ -103,7 +104,7 @@ export function AppRoutes() {
         <Route path="/walk-lists" element={<Guarded><WalkListsPage /></Guarded>} />
         <Route path="/signs-map" element={<Guarded><SignsMapPage /></Guarded>} />
         <Route path="/polls-surveys" element={<Guarded><PollsSurveysPage /></Guarded>} />
-        <Route path="/signature-verification" element={<Guarded><UpcomingAreaPage /></Guarded>} />
+        <Route path="/signature-verification" element={<Guarded><SignatureVerificationPage /></Guarded>} />
         <Route path="/cta-creator" element={<Guarded><UpcomingAreaPage /></Guarded>} />
         <Route path="/cta-database" element={<Guarded><UpcomingAreaPage /></Guarded>} />
         <Route path="/survey-maker" element={<Guarded><SurveyMakerPage /></Guarded>} />

@@ -335,7 +335,6 @@ test("signed-in screens and dialogs pass axe and fit 390 px", async ({ page, acc
   for (const [url, name] of [
     ["/email", "Email Blasts"],
     ["/test-email-templates", "Email Templates"],
-    ["/signature-verification", "Signature Verification"],
     ["/cta-creator", "CTA Creator"],
     ["/cta-database", "CTA Database"],
   ]) {

@@ -58,6 +58,5 @@ describe("landing pricing (spec/3 §9.2) and upcoming areas", () => {
     expect(upcomingAreaFor("/email").name).toBe("Email Blasts");
     expect(upcomingAreaFor("/signs-map").name).toBe("This area");
     expect(upcomingAreaFor("/cta-database").name).toBe("CTA Database");
-    expect(upcomingAreaFor("/signature-verification").name).toBe("Signature Verification");
   });
 });

@@ -2,7 +2,6 @@
 export const UPCOMING_AREAS: { prefix: string; name: string; text: string }[] = [
   { prefix: "/email", name: "Email Blasts", text: "Designing, scheduling and sending email campaigns." },
   { prefix: "/test-email-templates", name: "Email Templates", text: "Testing email templates." },
-  { prefix: "/signature-verification", name: "Signature Verification", text: "Verifying petition signatures and adjudicating failures." },
   { prefix: "/cta-creator", name: "CTA Creator", text: "Designing call-to-action graphics on a canvas." },
   { prefix: "/cta-database", name: "CTA Database", text: "Managing your saved call-to-action graphics." },
 ];

@@ -9,7 +9,10 @@ const SIGNED = "2026-05-01";
 const voter = (id: string, first: string, last: string, address: string, extra: Partial<VoterRecord> = {}): VoterRecord => ({ id, first_name: first, last_name: last, address, state: "OR", status: "Active", registration_date: "2010-01-01", ...extra });
 const line = (name: string, address: string, signedOn: string | null = SIGNED) => ({ name, address, signedOn });
 
-/** The voters a line's last-name keys reach (the server's index range on lastNameKey). */
+/**
+ * The voters a line's keys reach, as the server's candidate query (model/petitions.ts
+ * candidateVoters): exact (last, first) key pairs, else the last-name key alone.
+ */
 const indexes = new WeakMap<VoterRecord[], Map<string, VoterRecord[]>>();
 function retrieve(voters: VoterRecord[], name: string) {
   let byKey = indexes.get(voters);
@@ -23,7 +26,9 @@ function retrieve(voters: VoterRecord[], name: string) {
   }
   const parsed = parseSignerName(name);
   const keys = lineKeys(parsed.first, parsed.last, formalNames, parsed.middle);
-  return [...new Set(keys.lastKeys.flatMap((k) => byKey.get(k) ?? []))];
+  const byLast = [...new Set(keys.lastKeys.flatMap((k) => byKey.get(k) ?? []))];
+  const exact = byLast.filter((v) => keys.firstKeys.includes(voterNameKeys(v.first_name, v.last_name).firstNameKey));
+  return exact.length > 0 ? exact : byLast;
 }
 
 describe("names and addresses", () => {
