@@ -227,7 +227,7 @@ export const addLines = orgMutation("voters.update")({
     }
     await ctx.db.patch(pageId, { lineCount: page.lineCount + clean.length, pendingCount: page.pendingCount + clean.length, status: "processing" });
     await ctx.db.patch(petition._id, { counts, updatedAt: Date.now() });
-    await startMatching(ctx, petition._id);
+    await startMatching(ctx, petition);
     return clean.length;
   },
 });

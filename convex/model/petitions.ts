@@ -13,7 +13,7 @@ import { formalNames } from "../lib/petitions/nicknames";
 import { sampleSize } from "../lib/petitions/projection";
 
 /** Lines decided per mutation of the chain. */
-export const MATCH_BATCH = 20;
+export const MATCH_BATCH = 50;
 /** Voters read per key range (an exact name-key pair / a last-name key alone). */
 const EXACT_TAKE = 60;
 const LAST_TAKE = 250;
@@ -163,7 +163,7 @@ export async function matchStep(ctx: Pick<MutationCtx, "db" | "scheduler">, peti
     if (page) await ctx.db.patch(pageId, { pendingCount: Math.max(0, page.pendingCount - done) });
   }
   const more = lines.length === MATCH_BATCH;
-  await ctx.db.patch(petitionId, { counts, updatedAt: Date.now() });
+  await ctx.db.patch(petitionId, { counts, updatedAt: Date.now(), matching: more });
   if (more) {
     await ctx.scheduler.runAfter(0, internal.petitions.match, { petitionId });
     return;
@@ -176,8 +176,11 @@ export async function matchStep(ctx: Pick<MutationCtx, "db" | "scheduler">, peti
   for (const p of open) if (p.status === "processing") await ctx.db.patch(p._id, { status: "completed" });
 }
 
-export async function startMatching(ctx: Pick<MutationCtx, "scheduler">, petitionId: Id<"petitions">) {
-  await ctx.scheduler.runAfter(0, internal.petitions.match, { petitionId });
+/** Starts the petition's matching chain unless one is running (it will reach the new lines). */
+export async function startMatching(ctx: Pick<MutationCtx, "db" | "scheduler">, petition: Doc<"petitions">) {
+  if (petition.matching) return;
+  await ctx.db.patch(petition._id, { matching: true });
+  await ctx.scheduler.runAfter(0, internal.petitions.match, { petitionId: petition._id });
 }
 
 /** Whether `line`'s claim is held by someone else right now. */

@@ -39,6 +39,8 @@ export const petitionTables = {
     counts: vPetitionCounts,
     /** pages so far (the next page's number) */
     pageCount: v.number(),
+    /** a matching chain is running (one per petition; lines added meanwhile join it) */
+    matching: v.optional(v.boolean()),
     createdBy: v.id("users"),
     updatedAt: v.number(),
   }).index("by_org", ["orgId"]),
