@@ -13,7 +13,7 @@ import { appError } from "./lib/errors";
 import { voterNameKeys } from "./lib/petitions/names";
 import { projectValid, sampleSize } from "./lib/petitions/projection";
 import { displayName } from "./model/presence";
-import { CLAIM_TTL_MS, adjudicationValidity, countingLine, emptyCounts, heldByOther, matchStep, moveCount, requireClaim, startMatching } from "./model/petitions";
+import { CLAIM_TTL_MS, adjudicationValidity, countingLine, emptyCounts, heldByOther, linesEntered, matchStep, moveCount, requireClaim, startMatching } from "./model/petitions";
 import { vAdjudicationAction, vCandidate, vLineStatus, vPetitionCounts } from "./tables/petitions";
 
 const MAX_PETITIONS = 200;
@@ -36,9 +36,10 @@ const vPetitionRow = v.object({
   pageCount: v.number(),
 });
 
-function row(p: Doc<"petitions">) {
-  const c = p.counts;
-  const decided = c.verified + c.failed + c.duplicate + c.adjudicatedValid + c.adjudicatedInvalid;
+function row(p: Doc<"petitions">, lines: number) {
+  const decisions = p.counts;
+  const decided = decisions.verified + decisions.failed + decisions.duplicate + decisions.adjudicatedValid + decisions.adjudicatedInvalid;
+  const c = { lines, pending: Math.max(0, lines - decided - decisions.review), ...decisions };
   return {
     id: p._id,
     name: p.name,
@@ -58,7 +59,9 @@ export const list = orgQuery("voters.view")({
   returns: v.array(vPetitionRow),
   handler: async (ctx) => {
     const rows = await ctx.db.query("petitions").withIndex("by_org", (q) => q.eq("orgId", ctx.viewer.orgId)).order("desc").take(MAX_PETITIONS);
-    return rows.map(row);
+    const out = [];
+    for (const p of rows) out.push(row(p, await linesEntered(ctx.db, p._id)));
+    return out;
   },
 });
 
@@ -97,7 +100,8 @@ export const create = orgMutation("voters.manage")({
       createdBy: ctx.viewer.userId,
       updatedAt: Date.now(),
     });
-    await ctx.scheduler.runAfter(0, internal.petitions.backfillNameKeys, { orgId: ctx.viewer.orgId, cursor: null });
+    await ctx.db.insert("petitionIntake", { orgId: ctx.viewer.orgId, petitionId: id, lines: 0 });
+    await ctx.scheduler.runAfter(0, internal.petitions.backfillNameKeys, { orgId: ctx.viewer.orgId });
     return id;
   },
 });
@@ -200,7 +204,6 @@ export const addLines = orgMutation("voters.update")({
       if (signedOn !== null && !/^\d{4}-\d{2}-\d{2}$/.test(signedOn)) throw appError("VALIDATION_ERROR", `Line ${page.lineCount + i + 1}: the date must be a date (yyyy-mm-dd).`);
       return { name, address, signedOn };
     });
-    let counts = petition.counts;
     for (const [i, l] of clean.entries()) {
       await ctx.db.insert("petitionLines", {
         orgId: ctx.viewer.orgId,
@@ -223,10 +226,11 @@ export const addLines = orgMutation("voters.update")({
         adjudication: null,
         countsFor: null,
       });
-      counts = moveCount(counts, null, { status: "pending" });
     }
     await ctx.db.patch(pageId, { lineCount: page.lineCount + clean.length, pendingCount: page.pendingCount + clean.length, status: "processing" });
-    await ctx.db.patch(petition._id, { counts, updatedAt: Date.now() });
+    const intake = await ctx.db.query("petitionIntake").withIndex("by_petition", (q) => q.eq("petitionId", petition._id)).unique();
+    if (intake) await ctx.db.patch(intake._id, { lines: intake.lines + clean.length });
+    else await ctx.db.insert("petitionIntake", { orgId: ctx.viewer.orgId, petitionId: petition._id, lines: clean.length });
     await startMatching(ctx, petition);
     return clean.length;
   },
@@ -462,21 +466,29 @@ export const deleteStep = internalMutation({
       await ctx.db.delete(p._id);
     }
     if (pages.length === DELETE_BATCH) await ctx.scheduler.runAfter(0, internal.petitions.deleteStep, { petitionId });
+    else {
+      const intake = await ctx.db.query("petitionIntake").withIndex("by_petition", (q) => q.eq("petitionId", petitionId)).unique();
+      if (intake) await ctx.db.delete(intake._id);
+    }
     return null;
   },
 });
 
-/** Gives the organisation's earlier voters their name keys (500 a step), so every voter can be matched. */
+/**
+ * Gives the organisation's voters stored before name keys existed their keys, 500 a step (those
+ * sort first in the name-key index as "no key"), so every voter can be matched; nothing to do
+ * costs one empty index range.
+ */
 export const backfillNameKeys = internalMutation({
-  args: { orgId: v.id("organizations"), cursor: v.union(v.string(), v.null()) },
+  args: { orgId: v.id("organizations") },
   returns: v.null(),
-  handler: async (ctx, { orgId, cursor }) => {
-    const page = await ctx.db.query("voters").withIndex("by_org", (q) => q.eq("orgId", orgId)).paginate({ numItems: 500, cursor });
-    for (const voter of page.page) {
-      if (voter.lastNameKey !== undefined) continue;
-      await ctx.db.patch(voter._id, voterNameKeys(voter.first_name, voter.last_name));
-    }
-    if (!page.isDone) await ctx.scheduler.runAfter(0, internal.petitions.backfillNameKeys, { orgId, cursor: page.continueCursor });
+  handler: async (ctx, { orgId }) => {
+    const rows = await ctx.db
+      .query("voters")
+      .withIndex("by_org_namekeys", (q) => q.eq("orgId", orgId).eq("lastNameKey", undefined))
+      .take(500);
+    for (const voter of rows) await ctx.db.patch(voter._id, voterNameKeys(voter.first_name, voter.last_name));
+    if (rows.length === 500) await ctx.scheduler.runAfter(0, internal.petitions.backfillNameKeys, { orgId });
     return null;
   },
 });

@@ -7,7 +7,7 @@ import type { Doc, Id } from "../_generated/dataModel";
 import { internal } from "../_generated/api";
 import type { MutationCtx, QueryCtx } from "../_generated/server";
 import { appError } from "../lib/errors";
-import { matchLine, parseSignerName, type Jurisdiction, type VoterRecord } from "../lib/petitions/match";
+import { matchLine, parseSignerName, parseStreetAddress, type Jurisdiction, type VoterRecord } from "../lib/petitions/match";
 import { lineKeys } from "../lib/petitions/names";
 import { formalNames } from "../lib/petitions/nicknames";
 import { sampleSize } from "../lib/petitions/projection";
@@ -15,8 +15,10 @@ import { sampleSize } from "../lib/petitions/projection";
 /** Lines decided per mutation of the chain. */
 export const MATCH_BATCH = 50;
 /** Voters read per key range (an exact name-key pair / a last-name key alone). */
-const EXACT_TAKE = 60;
-const LAST_TAKE = 250;
+const EXACT_TAKE = 100;
+const INITIAL_TAKE = 300;
+const MISSPELT_TAKE = 60;
+const LAST_TAKE = 40;
 /** A claim lapses this long after the reviewer's last sign of life (they left). */
 export const CLAIM_TTL_MS = 90_000;
 
@@ -25,22 +27,32 @@ type Line = Doc<"petitionLines">;
 type Status = Line["status"];
 
 export function emptyCounts(): Counts {
-  return { lines: 0, pending: 0, verified: 0, failed: 0, duplicate: 0, review: 0, adjudicatedValid: 0, adjudicatedInvalid: 0, sampled: 0 };
+  return { verified: 0, failed: 0, duplicate: 0, review: 0, adjudicatedValid: 0, adjudicatedInvalid: 0, sampled: 0 };
 }
 
-function bucket(status: Status, valid: boolean | null): keyof Counts {
+function bucket(status: Status, valid: boolean | null): keyof Counts | null {
+  if (status === "pending") return null;
   if (status === "adjudicated") return valid ? "adjudicatedValid" : "adjudicatedInvalid";
   return status;
 }
 
-/** Moves one line between the petition's counters. */
-export function moveCount(counts: Counts, from: { status: Status; valid?: boolean | null } | null, to: { status: Status; valid?: boolean | null } | null): Counts {
+/** Moves one line between the petition's verdict counters ("pending" is lines entered minus verdicts). */
+export function moveCount(counts: Counts, from: { status: Status; valid?: boolean | null }, to: { status: Status; valid?: boolean | null }): Counts {
   const next = { ...counts };
-  if (from) next[bucket(from.status, from.valid ?? null)] -= 1;
-  if (to) next[bucket(to.status, to.valid ?? null)] += 1;
-  if (!from && to) next.lines += 1;
-  if (from && !to) next.lines -= 1;
+  const a = bucket(from.status, from.valid ?? null);
+  const b = bucket(to.status, to.valid ?? null);
+  if (a) next[a] -= 1;
+  if (b) next[b] += 1;
   return next;
+}
+
+/** Lines entered into a petition (petitionIntake). */
+export async function linesEntered(db: QueryCtx["db"], petitionId: Id<"petitions">): Promise<number> {
+  const row = await db
+    .query("petitionIntake")
+    .withIndex("by_petition", (q) => q.eq("petitionId", petitionId))
+    .unique();
+  return row?.lines ?? 0;
 }
 
 function toRecord(v: Doc<"voters">): VoterRecord {
@@ -59,8 +71,12 @@ function toRecord(v: Doc<"voters">): VoterRecord {
   };
 }
 
-/** The voters a line can be: exact name-key pairs first, the last-name key alone when none fit. */
-export async function candidateVoters(db: QueryCtx["db"], orgId: Id<"organizations">, name: string): Promise<VoterRecord[]> {
+/**
+ * The voters a line can be: exact name-key pairs; for an initial, or when no pair fits, the keys
+ * beginning with the first name's letter; the last-name key alone as a last resort. Each range is
+ * capped, so a line reads a bounded number of voters however large the file.
+ */
+export async function candidateVoters(db: QueryCtx["db"], orgId: Id<"organizations">, name: string, address = ""): Promise<VoterRecord[]> {
   const parsed = parseSignerName(name);
   const keys = lineKeys(parsed.first, parsed.last, formalNames, parsed.middle);
   const found = new Map<string, VoterRecord>();
@@ -73,6 +89,29 @@ export async function candidateVoters(db: QueryCtx["db"], orgId: Id<"organizatio
       for (const r of rows) found.set(r._id, toRecord(r));
     }
   }
+  // an initial with a ZIP: the same last name in that ZIP (a few households), not the whole state's
+  const zip = keys.initial !== null ? (parseStreetAddress(address)?.zip ?? "") : "";
+  if (zip) {
+    for (const lastKey of keys.lastKeys) {
+      const rows = await db
+        .query("voters")
+        .withIndex("by_org_lastkey_zip", (q) => q.eq("orgId", orgId).eq("lastNameKey", lastKey).eq("zip", zip))
+        .take(EXACT_TAKE);
+      for (const r of rows) if (r.firstNameKey?.startsWith(`${keys.initial}:`)) found.set(r._id, toRecord(r));
+    }
+  }
+  // an initial (without ZIP, or no voter there), or a first name no key fits (misspelt): the voters whose first name starts the same
+  const letter = found.size > 0 ? "" : (keys.initial ?? parsed.first.slice(0, 1));
+  if (letter) {
+    for (const lastKey of keys.lastKeys) {
+      const rows = await db
+        .query("voters")
+        .withIndex("by_org_namekeys", (q) => q.eq("orgId", orgId).eq("lastNameKey", lastKey).gte("firstNameKey", `${letter}:`).lt("firstNameKey", `${letter};`))
+        .take(keys.initial !== null ? INITIAL_TAKE : MISSPELT_TAKE);
+      for (const r of rows) found.set(r._id, toRecord(r));
+    }
+  }
+  // last resort: the last name alone (a first name written quite differently)
   if (found.size === 0) {
     for (const lastKey of keys.lastKeys) {
       const rows = await db
@@ -96,7 +135,7 @@ async function countingLine(db: QueryCtx["db"], orgId: Id<"organizations">, vote
 
 /** Decides one pending line and writes its verdict (the caller moves the counters). */
 async function decide(ctx: Pick<MutationCtx, "db">, petition: Doc<"petitions">, line: Line): Promise<Partial<Line> & { status: Status }> {
-  const voters = await candidateVoters(ctx.db, petition.orgId, line.name);
+  const voters = await candidateVoters(ctx.db, petition.orgId, line.name, line.address);
   const j: Jurisdiction = petition.jurisdiction;
   const r = matchLine({ name: line.name, address: line.address, signedOn: line.signedOn }, voters, j);
   const patch = {
@@ -129,7 +168,7 @@ export async function matchStep(ctx: Pick<MutationCtx, "db" | "scheduler">, peti
   if (!petition) return;
   let lines: Line[];
   if (petition.mode === "sample") {
-    const need = sampleSize(petition.counts.lines) - petition.counts.sampled;
+    const need = sampleSize(await linesEntered(ctx.db, petitionId)) - petition.counts.sampled;
     lines =
       need <= 0
         ? []

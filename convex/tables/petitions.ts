@@ -14,18 +14,19 @@ export const ADJUDICATION_ACTIONS = ["accept", "cure", "overrule", "reject"] as 
 export const vAdjudicationAction = v.union(...ADJUDICATION_ACTIONS.map((a) => v.literal(a)));
 export const vEvidence = v.object({ name: v.string(), address: v.string(), registration: v.string() });
 export const vCandidate = v.object({ voterId: v.id("voters"), score: v.number(), nameScore: v.number(), addressScore: v.number(), evidence: vEvidence });
-export const vPetitionCounts = v.object({
-  lines: v.number(),
-  pending: v.number(),
+/** Verdict counts kept on the petition by the matcher and reviewers (lines entered are counted apart). */
+export const vDecisionCounts = v.object({
   verified: v.number(),
   failed: v.number(),
   duplicate: v.number(),
   review: v.number(),
   adjudicatedValid: v.number(),
   adjudicatedInvalid: v.number(),
-  /** lines in the random sample (sampling mode), and how many of them were decided */
+  /** lines in the random sample so far (sampling mode) */
   sampled: v.number(),
 });
+/** The counts a screen shows: lines entered and still pending besides the verdicts. */
+export const vPetitionCounts = v.object({ lines: v.number(), pending: v.number(), ...vDecisionCounts.fields });
 
 export const petitionTables = {
   petitions: defineTable({
@@ -36,7 +37,7 @@ export const petitionTables = {
     jurisdiction: v.object({ state: v.union(v.string(), v.null()), county: v.union(v.string(), v.null()) }),
     /** "full": every line is checked; "sample": a random 3 % or 500 lines, whichever is more */
     mode: v.union(v.literal("full"), v.literal("sample")),
-    counts: vPetitionCounts,
+    counts: vDecisionCounts,
     /** pages so far (the next page's number) */
     pageCount: v.number(),
     /** a matching chain is running (one per petition; lines added meanwhile join it) */
@@ -44,6 +45,16 @@ export const petitionTables = {
     createdBy: v.id("users"),
     updatedAt: v.number(),
   }).index("by_org", ["orgId"]),
+
+  /**
+   * Lines entered per petition, apart from the petition's verdict counts so that entering lines
+   * (often while the matcher runs) never conflicts with the matcher's writes.
+   */
+  petitionIntake: defineTable({
+    orgId: v.id("organizations"),
+    petitionId: v.id("petitions"),
+    lines: v.number(),
+  }).index("by_petition", ["petitionId"]),
 
   petitionPages: defineTable({
     orgId: v.id("organizations"),

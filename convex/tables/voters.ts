@@ -169,6 +169,7 @@ export const voterTables = {
     .index("by_org_phone", ["orgId", "phoneKey"])
     .index("by_org_name", ["orgId", "lastNameLower", "firstNameLower"])
     .index("by_org_namekeys", ["orgId", "lastNameKey", "firstNameKey"])
+    .index("by_org_lastkey_zip", ["orgId", "lastNameKey", "zip"])
     .index("by_import", ["importId"])
     .searchIndex("search_text", {
       searchField: "searchText",

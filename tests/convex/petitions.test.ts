@@ -198,3 +198,20 @@ describe("verification", () => {
     await expect(cm.mutation(api.petitions.create, { name: " ", signaturesNeeded: 5, deadline: null, state: null, county: null, mode: "full" })).rejects.toThrow(/Petition name required/);
   });
 });
+
+test("voters stored before name keys get them when a petition is created, and are matched", async () => {
+  const t = setupTest();
+  const f = await roleFixture(t);
+  await t.run(async (ctx) => {
+    await ctx.db.insert("voters", { orgId: f.orgId, first_name: "William", last_name: "Smith", address: "42 Oak Road, Portland, OR 97205", status: "Active", searchText: "william smith", firstNameLower: "william", lastNameLower: "smith", updatedAt: Date.now() });
+  });
+  const cm = f.campaign_manager.as;
+  const petitionId = await cm.mutation(api.petitions.create, { name: "Old file", signaturesNeeded: 10, deadline: null, state: null, county: null, mode: "full" });
+  await t.finishAllScheduledFunctions(() => {});
+  const stored = await t.run(async (ctx) => ctx.db.query("voters").collect());
+  expect(stored[0]).toMatchObject({ lastNameKey: expect.any(String), firstNameKey: expect.any(String) });
+  const pageId = await cm.mutation(api.petitions.addPage, { petitionId, fileId: null, fileName: "" });
+  await cm.mutation(api.petitions.addLines, { pageId, lines: [{ name: "Bill Smith", address: "42 Oak Rd, Portland, OR 97205", signedOn: null }] });
+  await t.finishAllScheduledFunctions(() => {});
+  expect((await cm.query(api.petitions.lines, { petitionId, status: null, paginationOpts: PAGE })).page[0].status).toBe("verified");
+});

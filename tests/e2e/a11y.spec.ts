@@ -327,6 +327,36 @@ test("signed-in screens and dialogs pass axe and fit 390 px", async ({ page, acc
     await expect(page.getByTestId("voter.signs")).toContainText("Yes on 12");
   });
 
+  // petitions: the verification screen, the new-petition dialog, page entry, results, adjudication, the queue
+  const petitionId = await client.mutation(api.petitions.create, { name: "Measure 12", signaturesNeeded: 100, deadline: "2026-07-01", state: null, county: null, mode: "full" });
+  const petitionPage = await client.mutation(api.petitions.addPage, { petitionId, fileId: null, fileName: "Sheet 1" });
+  await client.mutation(api.petitions.addLines, {
+    pageId: petitionPage,
+    lines: [
+      { name: "Ada Lovelace", address: "1 Main St, Springfield, OR 97477", signedOn: "2026-05-01" },
+      { name: "Zed Nobody", address: "9 Nowhere Rd, Springfield, OR 97477", signedOn: "2026-05-01" },
+    ],
+  });
+  await audit.route("signature verification", "/signature-verification", "Signature Verification", async () => {
+    await expect(page.getByTestId("petition.progress")).toContainText("2");
+  });
+  await page.getByRole("button", { name: "New Petition" }).click();
+  await expect(page.getByRole("dialog", { name: "New Petition" })).toBeVisible();
+  await audit.here("new petition dialog");
+  await page.keyboard.press("Escape");
+  await page.getByTestId("pages.page").first().click();
+  await expect(page.getByLabel("Line 3 name")).toBeVisible();
+  await audit.here("petition page entry");
+  await page.getByRole("tab", { name: "Results" }).click();
+  await expect(page.getByTestId("results.row")).toHaveCount(2);
+  await audit.here("petition results");
+  await page.getByRole("button", { name: "Adjudicate line 2 of page 1" }).click();
+  await expect(page.getByRole("dialog", { name: "Adjudicate Signature" })).toContainText("Zed Nobody");
+  await audit.here("adjudicate signature dialog");
+  await page.keyboard.press("Escape");
+  await page.getByRole("tab", { name: /Review Queue/ }).click();
+  await audit.here("petition review queue");
+
   await audit.route("settings", "/settings", "Settings");
   await audit.route("roadmap", "/roadmap", "Roadmap");
   await audit.route("districts", "/districts", "Districts");

@@ -44,22 +44,27 @@ export function firstGiven(first: string): string {
   return plain(first).split(" ")[0] ?? "";
 }
 
+/** A first name's key: its initial and the code of its formal form ("w:ALM"), so an initial is a prefix range. */
+export function firstNameKeyOf(formal: string): string {
+  return formal ? `${formal[0]}:${phonetic(formal)}` : "";
+}
+
 /** Index keys of a voter's name (voters.by_org_namekeys). */
 export function voterNameKeys(first: string, last: string): { lastNameKey: string; firstNameKey: string } {
-  return { lastNameKey: phonetic(splitSuffix(last).last), firstNameKey: phonetic(formalName(firstGiven(first))) };
+  return { lastNameKey: phonetic(splitSuffix(last).last), firstNameKey: firstNameKeyOf(formalName(firstGiven(first))) };
 }
 
 /**
  * The index keys a signer line can meet its voter under: the last name's code (and each part of a
- * double name's, and of the middle word joined to it), with the codes of every formal name the first name may stand for. An initial
- * gives no first-name key: its line is looked up by last name alone.
+ * double name's, and of the middle word joined to it), with the keys of every formal name the first name may stand for; an initial
+ * is a prefix of those keys.
  */
-export function lineKeys(first: string, last: string, formal: (name: string) => string[], middle = ""): { lastKeys: string[]; firstKeys: string[] } {
+export function lineKeys(first: string, last: string, formal: (name: string) => string[], middle = ""): { lastKeys: string[]; firstKeys: string[]; initial: string | null } {
   const parts = plain(last).split(" ").filter((p) => p.length > 1);
   // "Jose Nunez Garcia" may be José Núñez-García: the middle word can be the first half of the last name
   const joined = plain(middle).length > 1 ? [phonetic(`${middle} ${last}`)] : [];
   const lastKeys = [...new Set([phonetic(last), ...(parts.length > 1 ? parts.map(phonetic) : []), ...joined].filter(Boolean))];
   const given = firstGiven(first);
-  const firstKeys = given.length > 1 ? [...new Set(formal(given).map(phonetic).filter(Boolean))] : [];
-  return { lastKeys, firstKeys };
+  const firstKeys = given.length > 1 ? [...new Set(formal(given).map(firstNameKeyOf).filter(Boolean))] : [];
+  return { lastKeys, firstKeys, initial: given.length === 1 ? given : null };
 }

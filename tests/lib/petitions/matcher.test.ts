@@ -11,10 +11,12 @@ const line = (name: string, address: string, signedOn: string | null = SIGNED) =
 
 /**
  * The voters a line's keys reach, as the server's candidate query (model/petitions.ts
- * candidateVoters): exact (last, first) key pairs, else the last-name key alone.
+ * candidateVoters): exact (last, first) key pairs; for an initial the same last name in the line's
+ * ZIP; the first letter's keys for an initial found nowhere else or when no pair fits; else the
+ * last-name key alone.
  */
 const indexes = new WeakMap<VoterRecord[], Map<string, VoterRecord[]>>();
-function retrieve(voters: VoterRecord[], name: string) {
+function retrieve(voters: VoterRecord[], name: string, address = "") {
   let byKey = indexes.get(voters);
   if (!byKey) {
     byKey = new Map();
@@ -27,8 +29,13 @@ function retrieve(voters: VoterRecord[], name: string) {
   const parsed = parseSignerName(name);
   const keys = lineKeys(parsed.first, parsed.last, formalNames, parsed.middle);
   const byLast = [...new Set(keys.lastKeys.flatMap((k) => byKey.get(k) ?? []))];
-  const exact = byLast.filter((v) => keys.firstKeys.includes(voterNameKeys(v.first_name, v.last_name).firstNameKey));
-  return exact.length > 0 ? exact : byLast;
+  const keyOf = (v: VoterRecord) => voterNameKeys(v.first_name, v.last_name).firstNameKey;
+  let found = byLast.filter((v) => keys.firstKeys.includes(keyOf(v)));
+  const zip = keys.initial !== null ? (parseStreetAddress(address)?.zip ?? "") : "";
+  if (zip) found = byLast.filter((v) => v.zip === zip && keyOf(v).startsWith(`${keys.initial}:`));
+  const letter = found.length > 0 ? "" : (keys.initial ?? parsed.first.slice(0, 1));
+  if (letter) found = byLast.filter((v) => keyOf(v).startsWith(`${letter}:`));
+  return found.length > 0 ? found : byLast;
 }
 
 describe("names and addresses", () => {
@@ -69,7 +76,7 @@ describe("realistic petition lines", () => {
     voter("twin1", "Alex", "Brown", "10 Cedar St, Portland, OR 97203"),
     voter("twin2", "Alexandra", "Brown", "10 Cedar St, Portland, OR 97203"),
   ];
-  const check = (name: string, address: string, signedOn: string | null = SIGNED) => matchLine(line(name, address, signedOn), retrieve(file, name), J);
+  const check = (name: string, address: string, signedOn: string | null = SIGNED) => matchLine(line(name, address, signedOn), retrieve(file, name, address), J);
 
   test("nicknames, abbreviations and case", () => {
     expect(check("Bill Smith", "42 Oak Rd Portland OR 97205")).toMatchObject({ status: "verified", voterId: "william" });
@@ -112,7 +119,7 @@ describe("the labelled set (precision of automatic accepts ≥ 0.99, recall ≥ 
     let positives = 0;
     const wrong: string[] = [];
     for (const l of lines) {
-      const r = matchLine(l.line, retrieve(voters, l.line.name), J);
+      const r = matchLine(l.line, retrieve(voters, l.line.name, l.line.address), J);
       const positive = l.voterId !== null && eligible.get(l.voterId) === true;
       if (positive) positives++;
       if (r.status === "verified") {
