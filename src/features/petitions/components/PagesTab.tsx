@@ -1,5 +1,5 @@
 import { UploadIcon } from "@radix-ui/react-icons";
-import { Badge, Box, Button, Card, Flex, Grid, Heading, Text, TextField } from "@radix-ui/themes";
+import { Box, Button, Card, Flex, Grid, Heading, Text, TextField } from "@radix-ui/themes";
 import { useMutation, useQuery } from "convex/react";
 import Papa from "papaparse";
 import { useRef, useState } from "react";
@@ -107,10 +107,10 @@ export function PagesTab({ petitionId, canEnter }: { petitionId: Id<"petitions">
         )}
         <Text size="2" color="gray">{pages ? `${pages.length} ${pages.length === 1 ? "page" : "pages"}` : ""}</Text>
       </Flex>
-      <Flex gap="2" wrap="wrap" role="list" aria-label="Pages">
+      <Flex gap="2" wrap="wrap" role="group" aria-label="Pages">
         {(pages ?? []).map((p) => (
-          <Button key={p.id} role="listitem" variant={p.id === pageId ? "solid" : "surface"} color="gray" onClick={() => setPageId(p.id)} data-testid="pages.page">
-            Page {p.pageNumber} · {p.lineCount} lines <Badge color={p.status === "completed" ? "green" : "amber"}>{p.status}</Badge>
+          <Button key={p.id} variant={p.id === pageId ? "solid" : "soft"} aria-pressed={p.id === pageId} onClick={() => setPageId(p.id)} data-testid="pages.page">
+            Page {p.pageNumber} · {p.lineCount} lines · {p.status === "completed" ? "checked" : "checking…"}
           </Button>
         ))}
       </Flex>
