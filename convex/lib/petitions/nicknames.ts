@@ -133,7 +133,10 @@ const GROUPS: string[][] = [
 ];
 
 const BY_NAME = new Map<string, Set<string>>();
+/** name → the formal names of the groups it is in, in group order */
+const FORMALS = new Map<string, string[]>();
 for (const group of GROUPS) {
+  for (const name of group) FORMALS.set(name, [...(FORMALS.get(name) ?? []), group[0]]);
   for (const name of group) {
     const set = BY_NAME.get(name) ?? new Set<string>();
     for (const other of group) set.add(other);
@@ -152,12 +155,11 @@ export function sameByNickname(a: string, b: string): boolean {
  * itself. "bill" → "william", "peggy" → "margaret", "zelda" → "zelda".
  */
 export function formalName(name: string): string {
-  for (const group of GROUPS) if (group.includes(name)) return group[0];
-  return name;
+  return FORMALS.get(name)?.[0] ?? name;
 }
 
 /** Every formal name a given name may stand for ("chris" → christopher, christine, christina). */
 export function formalNames(name: string): string[] {
-  const out = GROUPS.filter((g) => g.includes(name)).map((g) => g[0]);
-  return out.length ? [...new Set(out)] : [name];
+  const out = FORMALS.get(name);
+  return out ? [...new Set(out)] : [name];
 }
