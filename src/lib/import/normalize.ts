@@ -21,6 +21,8 @@ export function isPartyCode(value: string): boolean {
 const STATUS_CODES: Record<string, string> = {
   A: "Active", ACT: "Active", ACTIVE: "Active", V: "Active", VALID: "Active",
   I: "Inactive", INA: "Inactive", INACT: "Inactive", INACTIVE: "Inactive", R: "Inactive", REMOVED: "Inactive", D: "Inactive", DENIED: "Inactive", C: "Inactive", CANCELLED: "Inactive", CANCELED: "Inactive",
+  // Ohio: a voter sent a confirmation notice (address in doubt) — still on the rolls, not active
+  CONFIRMATION: "Inactive", CONF: "Inactive",
   P: "Pending", PEND: "Pending", PENDING: "Pending", PREREG: "Pending", "PRE-REGISTERED": "Pending", PREREGISTERED: "Pending", T: "Pending", TEMPORARY: "Pending", INCOMPLETE: "Pending",
   S: "Suspended", SUS: "Suspended", SUSP: "Suspended", SUSPENDED: "Suspended", SUSPENSE: "Suspended",
 };
@@ -48,23 +50,51 @@ function fullYear(y: number): number {
   return y <= now ? 2000 + y : 1900 + y;
 }
 
+/** Voters are at least this old: a two-digit birth year is never read as a younger person. */
+export const MIN_BIRTH_AGE = 16;
+
+/**
+ * A two-digit birth year: the most recent year ending in those digits that makes someone born on
+ * that month and day at least MIN_BIRTH_AGE years old today ("3/4/21" → 1921, "7/1/98" → 1998).
+ */
+function birthYear(yy: number, m: number, d: number): number {
+  const today = new Date();
+  const ty = today.getFullYear();
+  const tm = today.getMonth() + 1;
+  const td = today.getDate();
+  let y = ty - ((((ty - yy) % 100) + 100) % 100);
+  // 16th birthday still ahead (or today's date not reached yet in that year): a century earlier
+  const ay = y + MIN_BIRTH_AGE;
+  if (ay > ty || (ay === ty && (m > tm || (m === tm && d > td)))) y -= 100;
+  return y;
+}
+
+export type NormalizeDateOptions = {
+  /** a date of birth: a two-digit year is the most recent one that makes the person 16 or older today */
+  birth?: boolean;
+};
+
 /**
  * Dates in common formats to ISO YYYY-MM-DD: ISO (with time), US M/D/YYYY and M/D/YY, YYYYMMDD,
  * MM-DD-YYYY, "Jan 5, 1980", "05-JAN-1980". A bare year (birth_year) stays YYYY. Unparseable → null.
+ * Two-digit years: the current century up to this year, else the last one; with `birth` see
+ * NormalizeDateOptions.
  */
-export function normalizeDate(value: string): string | null {
+export function normalizeDate(value: string, opts: NormalizeDateOptions = {}): string | null {
   const v = value.trim();
+  const year = (y: string, m: number, d: number) => (y.length === 2 && opts.birth ? birthYear(+y, m, d) : fullYear(+y));
   let m: RegExpMatchArray | null;
   if ((m = v.match(/^(\d{4})-(\d{1,2})-(\d{1,2})(?:[T ].*)?$/))) return iso(+m[1], +m[2], +m[3]);
   if ((m = v.match(/^(\d{4})\/(\d{1,2})\/(\d{1,2})$/))) return iso(+m[1], +m[2], +m[3]);
-  if ((m = v.match(/^(\d{1,2})[/.-](\d{1,2})[/.-](\d{2}|\d{4})(?:\s.*)?$/))) return iso(fullYear(+m[3]), +m[1], +m[2]);
+  if ((m = v.match(/^(\d{1,2})[/.-](\d{1,2})[/.-](\d{2}|\d{4})(?:\s.*)?$/))) return iso(year(m[3], +m[1], +m[2]), +m[1], +m[2]);
   if ((m = v.match(/^(\d{4})(\d{2})(\d{2})$/))) return iso(+m[1], +m[2], +m[3]);
   if ((m = v.match(/^(\d{4})$/)) && +m[1] >= 1850 && +m[1] <= 2100) return m[1];
   if ((m = v.match(/^([A-Za-z]{3,9})\.?\s+(\d{1,2}),?\s+(\d{4})$/)) && MONTHS[m[1].slice(0, 3).toLowerCase()]) {
     return iso(+m[3], MONTHS[m[1].slice(0, 3).toLowerCase()], +m[2]);
   }
   if ((m = v.match(/^(\d{1,2})[\s-]([A-Za-z]{3,9})[\s-](\d{2}|\d{4})$/)) && MONTHS[m[2].slice(0, 3).toLowerCase()]) {
-    return iso(fullYear(+m[3]), MONTHS[m[2].slice(0, 3).toLowerCase()], +m[1]);
+    const month = MONTHS[m[2].slice(0, 3).toLowerCase()];
+    return iso(year(m[3], month, +m[1]), month, +m[1]);
   }
   return null;
 }

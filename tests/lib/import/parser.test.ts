@@ -124,7 +124,8 @@ describe("spreadsheets", () => {
   function workbook(bookType: "xlsx" | "biff8"): Uint8Array {
     const ws = XLSX.utils.aoa_to_sheet([
       ["First Name", "Last Name", "ZIP", "DOB"],
-      ["Ann", "Lee", "02134", new Date(Date.UTC(1980, 0, 5))],
+      // SheetJS stores a Date given to aoa_to_sheet by its local calendar day
+      ["Ann", "Lee", "02134", new Date(1980, 0, 5)],
       [],
       ["Bo", "Ray", 27601, "1975-03-02"],
     ]);
@@ -137,7 +138,6 @@ describe("spreadsheets", () => {
     expect(src.headers).toEqual(["First Name", "Last Name", "ZIP", "DOB"]);
     expect(src.totalRows).toBe(2);
     const rows = await readAll(src, 1);
-    expect(rows.map((r) => r.slice(0, 3))).toEqual([["Ann", "Lee", "02134"], ["Bo", "Ray", "27601"]]);
-    expect(rows[0][3]).not.toBe("");
+    expect(rows).toEqual([["Ann", "Lee", "02134", "1980-01-05"], ["Bo", "Ray", "27601", "1975-03-02"]]);
   });
 });

@@ -1,7 +1,8 @@
+import { strFromU8, unzipSync } from "fflate";
 import Papa from "papaparse";
 import * as XLSX from "xlsx";
 import { describe, expect, test } from "vitest";
-import { CsvExportWriter, ExportLimitError, XLSX_MAX_DATA_ROWS, XlsxExportWriter, cellValue, exportColumns, neutraliseCell } from "../../../src/features/voters/utils/exportWriter";
+import { CsvExportWriter, ExportLimitError, XLSX_MAX_DATA_ROWS, XlsxExportWriter, cellValue, csvCell, csvEscape, csvHeader, csvRows, exportColumns, neutraliseCell } from "../../../src/features/voters/utils/exportWriter";
 
 const cols = exportColumns([{ key: "custom_1", label: "Shirt" }]);
 const voters = [
@@ -59,20 +60,94 @@ describe("export writer", () => {
     expect(rows).toHaveLength(3);
     expect(rows[0]["ID"]).toBe("v1");
     expect(rows[0]["First Name"]).toBe("Ada");
-    expect(rows[0]["Last Name"]).toBe("'=HYPERLINK(\"x\")");
-    expect(rows[0]["Shirt"]).toBe("'+M");
+    // string cells are never evaluated in XLSX: exact values, no ' prefix
+    expect(rows[0]["Last Name"]).toBe("=HYPERLINK(\"x\")");
+    expect(rows[0]["Shirt"]).toBe("+M");
     expect(rows[0]["Email"]).toBe("a@b.c");
     expect(rows[0]["Notes"]).toBe("line1\nline2, \"q\"");
     expect(rows[0]["State Voter History (0-4)"]).toBe(3);
     expect(rows[0]["Created At"]).toBe("1970-01-01T00:00:00.000Z");
-    expect(rows[1]["First Name"]).toBe("'@Bob");
-    expect(rows[1]["Last Name"]).toBe("'-1");
+    expect(rows[1]["First Name"]).toBe("@Bob");
+    expect(rows[1]["Last Name"]).toBe("-1");
     expect(rows[1]["Phone"]).toBe("555");
     expect(rows[1]["Shirt"]).toBe("");
-    expect(rows[2]["First Name"]).toBe("'=cmd|' /C calc'!A0");
+    expect(rows[2]["First Name"]).toBe("=cmd|' /C calc'!A0");
     // XML-special characters survive, XML-illegal control characters are dropped, _xHHHH_ stays literal
     expect(rows[2]["Last Name"]).toBe("a<b>&\"c\"_x0041_");
     expect(rows[2]["Notes"]).toBe("  padded\t ");
+  });
+
+  test("XLSX sheet XML: formula-looking text and phones are inline strings, exact, never formulas", async () => {
+    const phoneCols = exportColumns([{ key: "custom_1", label: "=Label" }]);
+    const w = new XlsxExportWriter(phoneCols);
+    w.addPage([{ _id: "v1", first_name: "=1+2", last_name: "@SUM(A1)", phone: "+44 20 7946 0958", notes: "-5", state_voter_history: 2, custom_fields: { custom_1: "\t=cmd" } }]);
+    const bytes = new Uint8Array(await w.finish().arrayBuffer());
+    const sheet = strFromU8(unzipSync(bytes)["xl/worksheets/sheet1.xml"]);
+    const ref = (key: string, row: number) => XLSX.utils.encode_cell({ r: row - 1, c: phoneCols.findIndex((c) => c.key === key) });
+    const cell = (key: string, row: number) => sheet.match(new RegExp(`<c r="${ref(key, row)}"[^>]*>.*?</c>`))?.[0];
+    const inline = (key: string, row: number, text: string, space = "") => `<c r="${ref(key, row)}" t="inlineStr"><is><t${space}>${text}</t></is></c>`;
+    expect(cell("phone", 2)).toBe(inline("phone", 2, "+44 20 7946 0958"));
+    expect(cell("first_name", 2)).toBe(inline("first_name", 2, "=1+2"));
+    expect(cell("last_name", 2)).toBe(inline("last_name", 2, "@SUM(A1)"));
+    expect(cell("notes", 2)).toBe(inline("notes", 2, "-5"));
+    expect(cell("custom_1", 2)).toBe(inline("custom_1", 2, "\t=cmd", ' xml:space="preserve"'));
+    expect(cell("custom_1", 1)).toBe(inline("custom_1", 1, "=Label"));
+    // a numeric voter field stays a number cell
+    expect(cell("state_voter_history", 2)).toBe(`<c r="${ref("state_voter_history", 2)}"><v>2</v></c>`);
+    expect(sheet).not.toMatch(/<f[ >]/);
+    expect(sheet).not.toContain("'");
+    // and a reader gets the exact text back
+    const ws = XLSX.read(bytes, { type: "array" }).Sheets.Voters;
+    expect(ws[ref("phone", 2)]).toMatchObject({ t: "s", v: "+44 20 7946 0958" });
+    expect(ws[ref("first_name", 2)]).toMatchObject({ t: "s", v: "=1+2" });
+    expect(ws[ref("first_name", 2)].f).toBeUndefined();
+    expect(ws[ref("state_voter_history", 2)]).toMatchObject({ t: "n", v: 2 });
+  });
+
+  test("CSV: OWASP rule — formula-leading cells get ' and are always quoted; other cells as before", () => {
+    expect(csvCell("=1+2")).toBe(`"'=1+2"`);
+    expect(csvCell("+44 20 7946 0958")).toBe(`"'+44 20 7946 0958"`);
+    expect(csvCell("-5")).toBe(`"'-5"`);
+    expect(csvCell("@SUM(A1)")).toBe(`"'@SUM(A1)"`);
+    expect(csvCell("\t=1")).toBe(`"'\t=1"`);
+    expect(csvCell("\r=1")).toBe(`"'\r=1"`);
+    expect(csvCell('=HYPERLINK("http://evil","x")')).toBe(`"'=HYPERLINK(""http://evil"",""x"")"`);
+    expect(csvCell("Ada")).toBe("Ada");
+    expect(csvCell("a=b")).toBe("a=b");
+    expect(csvCell("Smith, Jr.")).toBe(`"Smith, Jr."`);
+    expect(csvCell('say "hi"')).toBe(`"say ""hi"""`);
+    expect(csvCell("")).toBe("");
+    expect(csvEscape("plain")).toBe("plain");
+    const columns = exportColumns([{ key: "custom_1", label: "+Tag" }]).filter((c) => ["first_name", "phone", "notes", "custom_1"].includes(c.key));
+    expect(csvHeader(columns)).toBe(`First Name,Phone,Notes,"'+Tag"\r\n`);
+    const text = csvRows([{ first_name: "=1+2", phone: "+44 20 7946 0958", notes: "ok", custom_fields: { custom_1: "-x" } }], columns);
+    expect(text).toBe(`"'=1+2","'+44 20 7946 0958",ok,"'-x"\r\n`);
+    expect(Papa.parse<string[]>(text.trim()).data[0]).toEqual(["'=1+2", "'+44 20 7946 0958", "ok", "'-x"]);
+  });
+
+  test("cellValue is the stored text (neutralising is the CSV writer's job)", () => {
+    const phone = cols.find((c) => c.key === "phone")!;
+    expect(cellValue({ phone: "+44 20 7946 0958" }, phone)).toBe("+44 20 7946 0958");
+    expect(cellValue({ custom_fields: { custom_1: "=1+2" } }, cols.find((c) => c.key === "custom_1")!)).toBe("=1+2");
+  });
+
+  test("the state file's codes and the vote history are exported readably", () => {
+    const cols = exportColumns([]);
+    const col = (key: string) => cols.find((c) => c.key === key)!;
+    const voter = {
+      status: "Inactive",
+      status_code: "R",
+      party_code: "DEM",
+      vote_history: [
+        { election: "GENERAL-11/08/2022", date: "2022-11-08", type: "General", method: "Absentee" },
+        { election: "PRIMARY-05/03/2022", date: "2022-05-03", type: "Primary", party: "Democrat" },
+        { election: "E2020" },
+      ],
+    };
+    expect(cellValue(voter, col("status_code"))).toBe("R");
+    expect(cellValue(voter, col("party_code"))).toBe("DEM");
+    expect(cellValue(voter, col("vote_history"))).toBe("GENERAL-11/08/2022 (Absentee); PRIMARY-05/03/2022 (Democrat ballot); E2020");
+    expect(cellValue({}, col("vote_history"))).toBe("");
   });
 
   test("XLSX of 50,000 rows in pages of 1,000", async () => {
@@ -90,7 +165,7 @@ describe("export writer", () => {
     const wb = XLSX.read(new Uint8Array(await blob.arrayBuffer()), { type: "array", dense: true });
     const rows = XLSX.utils.sheet_to_json<Record<string, unknown>>(wb.Sheets.Voters, { defval: "" });
     expect(rows).toHaveLength(50_000);
-    expect(rows[0]).toMatchObject({ ID: "v0", "First Name": "First0", "Last Name": "'=cmd0", Shirt: "S0", "State Voter History (0-4)": 0 });
+    expect(rows[0]).toMatchObject({ ID: "v0", "First Name": "First0", "Last Name": "=cmd0", Shirt: "S0", "State Voter History (0-4)": 0 });
     expect(rows[49_999]).toMatchObject({ ID: "v49999", "First Name": "First49999", "Last Name": "Last49999", Shirt: "S1", "State Voter History (0-4)": 4 });
   });
 

@@ -1,13 +1,20 @@
 /**
- * Pure writers for the voter export (CSV and XLSX): columns incl. custom fields, spreadsheet
- * formula-injection neutralising, and incremental building so a million rows never sit in one
- * string or one array of row objects (XLSX is streamed through fflate's Zip, compressed as it goes).
+ * Pure writers for the voter export (CSV and XLSX): columns incl. custom fields, CSV
+ * formula-injection neutralising (XLSX cells are typed strings, never formulas, and stay exact),
+ * and incremental building so a million rows never sit in one string or one array of row objects
+ * (XLSX is streamed through fflate's Zip, compressed as it goes).
  */
 import { Zip, ZipDeflate } from "fflate";
-import { VOTER_FIELD_DEFS } from "@convex/tables/voters";
+import { VOTER_FIELD_DEFS, type ElectionRecord } from "@convex/tables/voters";
 
 export type ExportColumn = { key: string; label: string; custom?: boolean };
 export type ExportVoter = Record<string, unknown> & { custom_fields?: Record<string, string>; _id?: string; _creationTime?: number };
+
+/** One election as the export writes it: "GENERAL-11/08/2016 (Absentee)", "PRIMARY-05/03/2022 (Democrat ballot)". */
+function electionText(r: ElectionRecord): string {
+  const how = [r.method, r.party ? `${r.party} ballot` : undefined].filter(Boolean).join(", ");
+  return how ? `${r.election} (${how})` : r.election;
+}
 
 /** Every voter column, then the organisation's custom fields, then created/updated times. */
 export function exportColumns(customDefs: { key: string; label: string }[]): ExportColumn[] {
@@ -15,17 +22,27 @@ export function exportColumns(customDefs: { key: string; label: string }[]): Exp
     { key: "_id", label: "ID" },
     ...VOTER_FIELD_DEFS.map((f) => ({ key: f.key, label: f.label })),
     { key: "zip_code", label: "Zip Code (alt)" },
+    { key: "status_code", label: "Status Code" },
+    { key: "party_code", label: "Party Code" },
+    { key: "vote_history", label: "Vote History" },
     ...customDefs.map((d) => ({ key: d.key, label: d.label, custom: true })),
     { key: "created_at", label: "Created At" },
     { key: "updated_at", label: "Updated At" },
   ];
 }
 
+/** Cells that a spreadsheet would run as a formula when opened as CSV: = + - @, tab, carriage return. */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
 /** Cells that a spreadsheet would run as a formula (= + - @, also tab/CR) are prefixed with '. */
 export function neutraliseCell(value: string): string {
-  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return FORMULA_START.test(value) ? `'${value}` : value;
 }
 
+/**
+ * A voter's value for a column as plain text, exactly as stored (no formula neutralising: that
+ * belongs to the CSV writer; an XLSX string cell is never evaluated, so it gets none).
+ */
 export function cellValue(voter: ExportVoter, col: ExportColumn): string {
   let raw: unknown;
   if (col.custom) raw = voter.custom_fields?.[col.key];
@@ -34,7 +51,8 @@ export function cellValue(voter: ExportVoter, col: ExportColumn): string {
   else raw = voter[col.key];
   if (raw === undefined || raw === null) return "";
   if (typeof raw === "boolean") return raw ? "Yes" : "No";
-  return neutraliseCell(typeof raw === "string" ? raw : typeof raw === "number" ? String(raw) : JSON.stringify(raw));
+  if (col.key === "vote_history" && Array.isArray(raw)) return (raw as ElectionRecord[]).map(electionText).join("; ");
+  return typeof raw === "string" ? raw : typeof raw === "number" ? String(raw) : JSON.stringify(raw);
 }
 
 /**
@@ -45,14 +63,23 @@ export function csvEscape(s: string): string {
   return /[",;\t\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
+/**
+ * One CSV cell, OWASP's CSV-injection rule: a cell starting with = + - @, tab or carriage return
+ * gets a leading ' and is always enclosed in double quotes (embedded quotes doubled); any other
+ * cell goes through csvEscape.
+ */
+export function csvCell(value: string): string {
+  return FORMULA_START.test(value) ? `"'${value.replace(/"/g, '""')}"` : csvEscape(value);
+}
+
 export function csvHeader(columns: ExportColumn[]): string {
-  return columns.map((c) => csvEscape(neutraliseCell(c.label))).join(",") + "\r\n";
+  return columns.map((c) => csvCell(c.label)).join(",") + "\r\n";
 }
 
 /** One chunk of CSV text for a page of voters. */
 export function csvRows(voters: ExportVoter[], columns: ExportColumn[]): string {
   let out = "";
-  for (const v of voters) out += columns.map((c) => csvEscape(cellValue(v, c))).join(",") + "\r\n";
+  for (const v of voters) out += columns.map((c) => csvCell(cellValue(v, c))).join(",") + "\r\n";
   return out;
 }
 
@@ -128,7 +155,10 @@ function stringCell(ref: string, text: string): string {
   return `<c r="${ref}" t="inlineStr"><is><t${space}>${escaped}</t></is></c>`;
 }
 
-/** Numbers stay numeric (never a formula); everything else goes through cellValue's neutralising. */
+/**
+ * Voter fields holding numbers stay numeric cells; everything else is an inline string cell, which
+ * Excel never evaluates (no <f>), so it is written exactly as stored: no ' prefix.
+ */
 function xlsxCell(voter: ExportVoter, col: ExportColumn, ref: string): string {
   if (!col.custom && col.key !== "created_at" && col.key !== "updated_at") {
     const raw = voter[col.key];
@@ -220,7 +250,7 @@ export class XlsxExportWriter {
     }
     this.sheet = new ZipDeflate("xl/worksheets/sheet1.xml", { level: 3 });
     this.zip.add(this.sheet);
-    const header = columns.map((c, i) => stringCell(`${this.refs[i]}1`, neutraliseCell(c.label))).join("");
+    const header = columns.map((c, i) => stringCell(`${this.refs[i]}1`, c.label)).join("");
     this.pushSheet(`${XML_HEAD}<worksheet xmlns="${NS_MAIN}"><sheetData><row r="1">${header}</row>`, false);
     this.flush();
   }
