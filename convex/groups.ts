@@ -10,7 +10,7 @@ import type { MutationCtx } from "./_generated/server";
 import { appError, internalMutation, orgMutation, orgQuery } from "./functions";
 import { loadEditState, markDeleted, markEdited, mergeEdits, missingRecord, withEdits } from "./model/collab";
 import { adjustCounter, readCounters } from "./model/counters";
-import { filteredVoters, MAX_PAGE } from "./model/voters";
+import { filteredVoters, MAX_PAGE } from "./model/voterSearch";
 import { vEditState, vFieldEdit } from "./tables/collab";
 import { vVoterFilter } from "./tables/voters";
 

@@ -176,6 +176,10 @@ function publicView(d: Doc<"importHistory">) {
     error_mode: d.error_mode ?? "ask",
     deleting: d.deleting ?? false,
     deleted_so_far: d.deleted_so_far ?? 0,
+    kind: d.kind ?? "voters",
+    match_rule: d.match_rule ?? "name",
+    update_existing: d.update_existing ?? false,
+    updated_records: d.updated_records ?? 0,
   };
 }
 export type ImportView = ReturnType<typeof publicView>;
@@ -240,7 +244,11 @@ export const fieldDetails = orgQuery("voters.view")({
 
 /** Step 3 detail tables: duplicates / errors (stored outcomes), or the imported voters themselves. */
 export const outcomes = orgQuery("voters.view")({
-  args: { importId: v.id("importHistory"), kind: v.union(v.literal("duplicate"), v.literal("error"), v.literal("imported")), limit: v.optional(v.number()) },
+  args: {
+    importId: v.id("importHistory"),
+    kind: v.union(v.literal("duplicate"), v.literal("error"), v.literal("imported"), v.literal("updated")),
+    limit: v.optional(v.number()),
+  },
   handler: async (ctx, { importId, kind, limit }) => {
     const n = Math.min(Math.max(1, limit ?? 100), 1000);
     if (kind === "imported") {

@@ -10,9 +10,9 @@ import type { Doc, Id } from "./_generated/dataModel";
 import { internal } from "./_generated/api";
 import { internalMutation, orgMutation, orgQuery } from "./functions";
 import { appError } from "./lib/errors";
-import { voterNameKeys } from "./lib/petitions/names";
 import { projectValid, sampleSize } from "./lib/petitions/projection";
 import { displayName } from "./model/presence";
+import { keepsNameKeys, writeNameKeys } from "./model/voters";
 import { CLAIM_TTL_MS, adjudicationValidity, countingLine, emptyCounts, heldByOther, linesEntered, matchStep, moveCount, requireClaim, startMatching } from "./model/petitions";
 import { vAdjudicationAction, vCandidate, vLineStatus, vPetitionCounts } from "./tables/petitions";
 
@@ -101,7 +101,10 @@ export const create = orgMutation("voters.manage")({
       updatedAt: Date.now(),
     });
     await ctx.db.insert("petitionIntake", { orgId: ctx.viewer.orgId, petitionId: id, lines: 0 });
-    await ctx.scheduler.runAfter(0, internal.petitions.backfillNameKeys, { orgId: ctx.viewer.orgId });
+    if (!(await keepsNameKeys(ctx.db, ctx.viewer.orgId))) {
+      await ctx.db.insert("voterNameKeyState", { orgId: ctx.viewer.orgId, backfilled: false, cursor: null });
+      await ctx.scheduler.runAfter(0, internal.petitions.backfillNameKeys, { orgId: ctx.viewer.orgId });
+    }
     return id;
   },
 });
@@ -475,20 +478,23 @@ export const deleteStep = internalMutation({
 });
 
 /**
- * Gives the organisation's voters stored before name keys existed their keys, 500 a step (those
- * sort first in the name-key index as "no key"), so every voter can be matched; nothing to do
- * costs one empty index range.
+ * Gives the organisation's voters stored before it verified petitions their name keys, 500 a step
+ * along the voters index (cursor in voterNameKeyState); voters written meanwhile get theirs from
+ * the write itself (model/voters), so a step skips those already keyed.
  */
 export const backfillNameKeys = internalMutation({
   args: { orgId: v.id("organizations") },
   returns: v.null(),
   handler: async (ctx, { orgId }) => {
-    const rows = await ctx.db
+    const state = await ctx.db.query("voterNameKeyState").withIndex("by_org", (q) => q.eq("orgId", orgId)).first();
+    if (!state || state.backfilled) return null;
+    const page = await ctx.db
       .query("voters")
-      .withIndex("by_org_namekeys", (q) => q.eq("orgId", orgId).eq("lastNameKey", undefined))
-      .take(500);
-    for (const voter of rows) await ctx.db.patch(voter._id, voterNameKeys(voter.first_name, voter.last_name));
-    if (rows.length === 500) await ctx.scheduler.runAfter(0, internal.petitions.backfillNameKeys, { orgId });
+      .withIndex("by_org", (q) => q.eq("orgId", orgId))
+      .paginate({ numItems: 500, cursor: state.cursor });
+    for (const voter of page.page) await writeNameKeys(ctx, orgId, voter._id, voter);
+    await ctx.db.patch(state._id, { cursor: page.continueCursor, backfilled: page.isDone });
+    if (!page.isDone) await ctx.scheduler.runAfter(0, internal.petitions.backfillNameKeys, { orgId });
     return null;
   },
 });

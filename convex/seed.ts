@@ -3,15 +3,17 @@ import { v } from "convex/values";
 import { internalMutation } from "./functions";
 import { adjustCounter } from "./model/counters";
 import { writeSigns } from "./model/signs";
-import { insertVoter } from "./model/voters";
+import { insertVoter, keepsNameKeys, VoterCounts } from "./model/voters";
 import { vVoterFields } from "./tables/voters";
 
 export const insertVoters = internalMutation({
   args: { orgId: v.id("organizations"), voters: v.array(vVoterFields) },
   handler: async (ctx, { orgId, voters }) => {
     const ids = [];
-    for (const fields of voters) ids.push(await insertVoter(ctx, orgId, fields, { countLater: true }));
-    await adjustCounter(ctx, orgId, "voters", ids.length);
+    const counts = new VoterCounts();
+    const nameKeys = await keepsNameKeys(ctx.db, orgId);
+    for (const fields of voters) ids.push(await insertVoter(ctx, orgId, fields, { counts, nameKeys }));
+    await counts.flush(ctx, orgId);
     return ids;
   },
 });

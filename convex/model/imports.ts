@@ -3,24 +3,26 @@ import type { Doc, Id } from "../_generated/dataModel";
 import type { MutationCtx, QueryCtx } from "../_generated/server";
 import { appError } from "../lib/errors";
 import type { BatchResult, ImportFieldsDoc, RowOutcome, StartImportArgs } from "../tables/imports";
-import type { VoterFields } from "../tables/voters";
+import { cleanImportRow, electionKey, mergeElections, recentParticipation } from "../lib/importRows";
+import { VOTER_FIELD_DEFS, type ElectionRecord, type VoterFields } from "../tables/voters";
 import { adjustCounter } from "./counters";
-import { deleteVoter, insertVoter } from "./voters";
+import { findExisting, lookupKeys, rowKeys } from "./importMatch";
+import { deleteVoter, editableVoterFields, insertVoter, keepsNameKeys, updateVoter, VoterCounts, voterChanges } from "./voters";
 
 /** Per-row detail rows kept per kind (duplicates, errors); the counts stay exact beyond it. */
 export const OUTCOME_DETAIL_CAP = 10_000;
 /**
- * Rows one appendBatch may carry. Each row makes one duplicate lookup (an index range) and up to
- * two writes, so 4,000 rows stay within Convex's 4,096 index ranges and 16,000 writes per
- * transaction (the browser sends 2,000).
+ * Rows one appendBatch may carry. A row makes at most four index lookups (its voter ID or email,
+ * or its three name keys in turn; and a name-keys row when the voter changes) and up to three
+ * writes, so 1,000 rows stay within Convex's 4,096 queries and 16,000 writes a transaction.
  */
-export const MAX_BATCH_ROWS = 4_000;
-export const DELETE_CHUNK = 2_000;
+export const MAX_BATCH_ROWS = 1_000;
+/** Voters deleted per mutation: each reads its memberships, name keys and history (three queries). */
+export const DELETE_CHUNK = 1_000;
 /** An in_progress import without a batch for this long counts as interrupted (same as the UI). */
 export const STALE_IMPORT_MS = 2 * 60 * 1000;
-const MAX_VALUE_LENGTH = 10_000;
 
-export const ROW_ERROR_MISSING_NAMES = "Missing required fields (first name or last name)";
+export { ROW_ERROR_MISSING_NAMES } from "../lib/importRows";
 
 export async function loadImport(ctx: QueryCtx, importId: Id<"importHistory">): Promise<Doc<"importHistory">> {
   const doc = await ctx.db.get(importId);
@@ -32,43 +34,38 @@ export function isStale(doc: Doc<"importHistory">, now: number): boolean {
   return doc.status === "in_progress" && now - doc.updatedAt > STALE_IMPORT_MS;
 }
 
-function clean(fields: ImportFieldsDoc): VoterFields | string {
-  const out: Record<string, unknown> = {};
-  const source = fields as Record<string, unknown>;
-  // keys + lookups rather than Object.entries: no pair arrays for every field of every row
-  for (const k of Object.keys(source)) {
-    const value = source[k];
-    if (typeof value === "string") {
-      const t = value.trim();
-      if (t.length > MAX_VALUE_LENGTH) return `Insert failed: value too long for ${k}`;
-      if (t !== "" || k === "first_name" || k === "last_name") out[k] = t;
-    } else if (k === "custom_fields" && value) {
-      const custom: Record<string, string> = {};
-      const given = value as Record<string, string>;
-      for (const ck of Object.keys(given)) {
-        const t = given[ck].trim();
-        if (t.length > MAX_VALUE_LENGTH) return `Insert failed: value too long for ${ck}`;
-        if (t !== "") custom[ck] = t;
-      }
-      if (Object.keys(custom).length > 0) out.custom_fields = custom;
-    } else if (k === "state_voter_history" && typeof value === "number") {
-      if (!Number.isFinite(value)) return "Insert failed: state_voter_history must be a number";
-      out.state_voter_history = Math.max(0, Math.min(4, Math.round(value)));
-    }
+type Base = { row: number; line: number; base: { first_name: string; last_name: string; email: string } };
+type Planned = Base &
+  (
+    | { kind: "error"; message: string }
+    | { kind: "duplicate"; existing?: Id<"voters">; key: string; message?: string }
+    | { kind: "insert"; voter: VoterFields; keys: string[] }
+    | { kind: "update"; voter: VoterFields; existing: Doc<"voters"> }
+  );
+
+/** A matched voter with the row's values laid over it (a value the row leaves empty is kept). */
+function updatedFields(existing: Doc<"voters">, row: VoterFields): VoterFields {
+  const next: Record<string, unknown> = { ...editableVoterFields(existing) };
+  for (const k of Object.keys(row) as (keyof VoterFields)[]) {
+    if (k === "custom_fields") next.custom_fields = { ...(existing.custom_fields ?? {}), ...row.custom_fields };
+    else if (k === "vote_history") next.vote_history = mergeElections(existing.vote_history, row.vote_history ?? []);
+    else next[k] = row[k];
   }
-  if (!out.first_name || !out.last_name) return ROW_ERROR_MISSING_NAMES;
-  return out as VoterFields;
+  return next as VoterFields;
 }
 
 /**
  * Applies one batch atomically. A batch whose first row is below the import's nextRow was already
  * applied (a retry after a lost response, or a resumed upload) and is skipped; a gap is refused.
+ * Rows are matched to existing voters by the import's rule (model/importMatch.ts); a match is a
+ * duplicate, or with "update existing records" its changed fields are applied and recorded in
+ * the voter's history. A vote-history import attaches each row's election to its voter instead.
  */
 export async function applyBatch(
   ctx: MutationCtx,
   doc: Doc<"importHistory">,
   startRow: number,
-  rows: { row: number; fields: ImportFieldsDoc }[],
+  rows: { row: number; line?: number; fields: ImportFieldsDoc }[],
   progress: { bytesDone?: number },
 ): Promise<BatchResult> {
   const counts = () => ({
@@ -77,6 +74,7 @@ export async function applyBatch(
     imported: doc.imported_records,
     duplicates: doc.duplicate_records,
     failed: doc.failed_records,
+    updated: doc.updated_records ?? 0,
   });
   if (doc.status !== "in_progress" || doc.deleting) throw appError("VALIDATION_ERROR", "This import is no longer running.");
   const expected = doc.nextRow ?? 1;
@@ -91,90 +89,112 @@ export async function applyBatch(
   if (rows.length > 0 && rows[0].row !== startRow) throw appError("VALIDATION_ERROR", "The batch must begin at its start row.");
 
   const orgId = doc.orgId;
-  // Phase 1 does every duplicate lookup before any write of this batch, so the lookups never have
-  // to look through the transaction's own pending inserts; phase 2 writes.
-  type Planned = { row: number; base: { first_name: string; last_name: string; email: string } } & (
-    | { kind: "error"; message: string }
-    | { kind: "duplicate"; existing?: Id<"voters">; key: string }
-    | { kind: "insert"; voter: VoterFields; key: string; emailLower?: string; nameKey: string }
-  );
+  const history = doc.kind === "history";
+  const rule = doc.match_rule ?? "name";
+  // Phase 1 does every lookup before any write of this batch, so the lookups never have to look
+  // through the transaction's own pending inserts; phase 2 writes.
   const plan: Planned[] = [];
-  const seen = new Set<string>();
-  for (const { row, fields } of rows) {
+  const seen = new Map<string, Id<"voters"> | null>();
+  const touched = new Set<Id<"voters">>();
+  for (const { row, line, fields } of rows) {
     const base = { first_name: fields.first_name.trim(), last_name: fields.last_name.trim(), email: (fields.email ?? "").trim() };
-    const voter = clean(fields);
+    const at = { row, line: line ?? row, base };
+    const voter = cleanImportRow(fields, { historyOnly: history });
     if (typeof voter === "string") {
-      plan.push({ row, base, kind: "error", message: voter });
+      plan.push({ ...at, kind: "error", message: voter });
       continue;
     }
-    const emailLower = voter.email?.toLowerCase();
-    const nameKey = `n:${voter.last_name.toLowerCase()}\u0000${voter.first_name.toLowerCase()}`;
-    const key = emailLower ? `e:${emailLower}` : nameKey;
-    if (seen.has(key)) {
-      plan.push({ row, base, kind: "duplicate", key });
+    if (history) {
+      plan.push({ ...at, kind: "insert", voter, keys: [`i:${voter.voter_id}`] });
       continue;
     }
-    const existing = emailLower
-      ? await ctx.db.query("voters").withIndex("by_org_email", (q) => q.eq("orgId", orgId).eq("emailLower", emailLower)).first()
-      : await ctx.db
-          .query("voters")
-          .withIndex("by_org_name", (q) =>
-            q.eq("orgId", orgId).eq("lastNameLower", voter.last_name.toLowerCase()).eq("firstNameLower", voter.first_name.toLowerCase()),
-          )
-          .first();
+    const keys = rowKeys(voter, rule);
+    const lookup = keys ? lookupKeys(keys) : [];
+    const dupKey = lookup.find((k) => seen.has(k));
+    if (dupKey) {
+      plan.push({ ...at, kind: "duplicate", key: dupKey, existing: seen.get(dupKey) ?? undefined });
+      continue;
+    }
+    let existing: Doc<"voters"> | null = null;
+    for (const k of lookup) if ((existing = await findExisting(ctx.db, orgId, voter, k))) break;
+    if (existing && (touched.has(existing._id) || !doc.update_existing)) {
+      plan.push({ ...at, kind: "duplicate", existing: existing._id, key: lookup[0] });
+      continue;
+    }
+    for (const k of keys ?? []) seen.set(k, existing?._id ?? null);
     if (existing) {
-      plan.push({ row, base, kind: "duplicate", existing: existing._id, key });
-      continue;
-    }
-    seen.add(key);
-    // a later row without email and the same name is a duplicate of this one too
-    seen.add(nameKey);
-    plan.push({ row, base, kind: "insert", voter, key, emailLower, nameKey });
+      touched.add(existing._id);
+      plan.push({ ...at, kind: "update", voter, existing });
+    } else plan.push({ ...at, kind: "insert", voter, keys: keys ?? [] });
   }
+  if (history) return await applyHistoryPlan(ctx, doc, plan, last, progress);
 
+  const nameKeys = await keepsNameKeys(ctx.db, orgId);
+  const voterCounts = new VoterCounts();
   const insertedBy = new Map<string, Id<"voters">>();
   let imported = 0;
   let duplicates = 0;
   let failed = 0;
+  let updated = 0;
   const errors: RowOutcome[] = [];
+  const outcome = async (p: Base, kind: "duplicate" | "error" | "updated", message: string, existingVoterId?: Id<"voters">) => {
+    const held = kind === "error" ? doc.failed_records + failed : kind === "duplicate" ? doc.duplicate_records + duplicates : (doc.updated_records ?? 0) + updated;
+    if (held > OUTCOME_DETAIL_CAP) return;
+    await ctx.db.insert("importRowOutcomes", { orgId, importId: doc._id, row: p.line, outcome: kind, ...p.base, message, ...(existingVoterId ? { existingVoterId } : {}) });
+  };
+  const now = Date.now();
   for (const p of plan) {
     if (p.kind === "insert") {
-      const id = await insertVoter(ctx, orgId, p.voter, { importId: doc._id, countLater: true });
+      const id = await insertVoter(ctx, orgId, p.voter, { importId: doc._id, counts: voterCounts, nameKeys });
       imported++;
-      insertedBy.set(p.key, id);
-      insertedBy.set(p.nameKey, id);
+      for (const k of p.keys) insertedBy.set(k, id);
+    } else if (p.kind === "update") {
+      const next = updatedFields(p.existing, p.voter);
+      const changes = voterChanges(editableVoterFields(p.existing), next);
+      if (changes.length === 0) {
+        duplicates++;
+        await outcome(p, "duplicate", "duplicate found (nothing changed)", p.existing._id);
+        continue;
+      }
+      await updateVoter(ctx, p.existing, next, { counts: voterCounts, nameKeys });
+      await ctx.db.insert("voterChanges", { orgId, voterId: p.existing._id, at: now, importId: doc._id, userId: doc.createdBy, changes });
+      updated++;
+      await outcome(p, "updated", changedFieldsText(changes), p.existing._id);
     } else if (p.kind === "error") {
       failed++;
-      if (errors.length < 100) errors.push({ row: p.row, ...p.base, message: p.message });
-      if (doc.failed_records + failed <= OUTCOME_DETAIL_CAP) {
-        await ctx.db.insert("importRowOutcomes", { orgId, importId: doc._id, row: p.row, outcome: "error", ...p.base, message: p.message });
-      }
+      if (errors.length < 100) errors.push({ row: p.line, ...p.base, message: p.message });
+      await outcome(p, "error", p.message);
     } else {
       duplicates++;
-      if (doc.duplicate_records + duplicates <= OUTCOME_DETAIL_CAP) {
-        await ctx.db.insert("importRowOutcomes", {
-          orgId,
-          importId: doc._id,
-          row: p.row,
-          outcome: "duplicate",
-          ...p.base,
-          message: "duplicate found",
-          existingVoterId: p.existing ?? insertedBy.get(p.key),
-        });
-      }
+      await outcome(p, "duplicate", p.message ?? "duplicate found", p.existing ?? insertedBy.get(p.key));
     }
   }
-  await adjustCounter(ctx, orgId, "voters", imported);
+  await voterCounts.flush(ctx, orgId);
+  return await recordProgress(ctx, doc, { last, rows: rows.length, imported, duplicates, failed, updated, errors, bytesDone: progress.bytesDone });
+}
+
+/** "Address, Status changed": the updated fields by their labels. */
+export function changedFieldsText(changes: { field: string }[]): string {
+  const labels = changes.map((c) => VOTER_FIELD_DEFS.find((d) => d.key === c.field)?.label ?? (c.field === "vote_history" ? "Vote History" : c.field.replace(/^custom_fields\./, "")));
+  return `${labels.join(", ")} changed`;
+}
+
+async function recordProgress(
+  ctx: MutationCtx,
+  doc: Doc<"importHistory">,
+  r: { last: number; rows: number; imported: number; duplicates: number; failed: number; updated: number; errors: RowOutcome[]; bytesDone?: number },
+): Promise<BatchResult> {
   const now = Date.now();
   const next = {
-    nextRow: last + 1,
-    processed_records: doc.processed_records + rows.length,
-    imported_records: doc.imported_records + imported,
-    duplicate_records: doc.duplicate_records + duplicates,
-    failed_records: doc.failed_records + failed,
+    nextRow: r.last + 1,
+    processed_records: doc.processed_records + r.rows,
+    imported_records: doc.imported_records + r.imported,
+    duplicate_records: doc.duplicate_records + r.duplicates,
+    failed_records: doc.failed_records + r.failed,
+    updated_records: (doc.updated_records ?? 0) + r.updated,
     updatedAt: now,
     import_duration_ms: now - doc.import_date,
-    ...(progress.bytesDone !== undefined ? { bytes_done: progress.bytesDone } : {}),
+    ...(r.bytesDone !== undefined ? { bytes_done: r.bytesDone } : {}),
   };
   await ctx.db.patch(doc._id, next);
   return {
@@ -184,8 +204,75 @@ export async function applyBatch(
     imported: next.imported_records,
     duplicates: next.duplicate_records,
     failed: next.failed_records,
-    errors,
+    updated: next.updated_records,
+    errors: r.errors,
   };
+}
+
+/**
+ * A vote-history batch: each row's elections join its voter's (found by voter ID); a record the
+ * voter already holds counts as a duplicate, a voter ID nobody holds is the row's error. Each
+ * voter is written once per batch, with state_voter_history recomputed from the organisation's
+ * four most recent elections.
+ */
+async function applyHistoryPlan(ctx: MutationCtx, doc: Doc<"importHistory">, plan: Planned[], last: number, progress: { bytesDone?: number }): Promise<BatchResult> {
+  const orgId = doc.orgId;
+  const byVoter = new Map<string, Planned[]>();
+  for (const p of plan) if (p.kind === "insert") byVoter.set(p.voter.voter_id!, [...(byVoter.get(p.voter.voter_id!) ?? []), p]);
+  await addToCatalog(ctx, orgId, plan.flatMap((p) => (p.kind === "insert" ? (p.voter.vote_history ?? []) : [])));
+  const recent = await recentElections(ctx, orgId);
+  let imported = 0;
+  let duplicates = 0;
+  let failed = 0;
+  let updated = 0;
+  const errors: RowOutcome[] = [];
+  const fail = async (p: Base, message: string) => {
+    failed++;
+    if (errors.length < 100) errors.push({ row: p.line, ...p.base, message });
+    if (doc.failed_records + failed <= OUTCOME_DETAIL_CAP) await ctx.db.insert("importRowOutcomes", { orgId, importId: doc._id, row: p.line, outcome: "error", ...p.base, message });
+  };
+  for (const p of plan) if (p.kind === "error") await fail(p, p.message);
+  const now = Date.now();
+  for (const [voterId, group] of byVoter) {
+    const voter = await ctx.db.query("voters").withIndex("by_org_voterid", (q) => q.eq("orgId", orgId).eq("voter_id", voterId)).first();
+    if (!voter) {
+      for (const p of group) await fail(p, `No voter with voter ID ${voterId}`);
+      continue;
+    }
+    const held = new Set((voter.vote_history ?? []).map(electionKey));
+    const added = group.flatMap((p) => (p.kind === "insert" ? (p.voter.vote_history ?? []) : []));
+    const fresh = added.filter((r) => !held.has(electionKey(r)));
+    duplicates += group.length - new Set(fresh.map(electionKey)).size;
+    if (fresh.length === 0) continue;
+    const vote_history = mergeElections(voter.vote_history, fresh);
+    const state_voter_history = recentParticipation(vote_history, recent);
+    await ctx.db.patch(voter._id, { vote_history, state_voter_history, updatedAt: now });
+    await ctx.db.insert("voterChanges", {
+      orgId,
+      voterId: voter._id,
+      at: now,
+      importId: doc._id,
+      userId: doc.createdBy,
+      changes: [{ field: "vote_history", from: `${voter.vote_history?.length ?? 0} elections`, to: `${vote_history.length} elections` }],
+    });
+    imported += new Set(fresh.map(electionKey)).size;
+    updated++;
+  }
+  return await recordProgress(ctx, doc, { last, rows: plan.length, imported, duplicates, failed, updated, errors, bytesDone: progress.bytesDone });
+}
+
+/** Adds elections the organisation's list lacks. */
+export async function addToCatalog(ctx: MutationCtx, orgId: Id<"organizations">, records: ElectionRecord[]) {
+  const distinct = new Map(records.map((r) => [electionKey(r), r]));
+  for (const [key, r] of distinct) {
+    const row = await ctx.db.query("electionCatalog").withIndex("by_org_key", (q) => q.eq("orgId", orgId).eq("key", key)).first();
+    if (!row) await ctx.db.insert("electionCatalog", { orgId, key, election: r.election, date: r.date, type: r.type });
+  }
+}
+
+/** The organisation's four most recent elections. */
+export async function recentElections(ctx: QueryCtx, orgId: Id<"organizations">) {
+  return await ctx.db.query("electionCatalog").withIndex("by_org_date", (q) => q.eq("orgId", orgId)).order("desc").take(4);
 }
 
 export function summaryStats(doc: Doc<"importHistory">, fieldCount: number, ignored: number) {
@@ -208,11 +295,13 @@ export async function deleteImportChunk(ctx: MutationCtx, doc: Doc<"importHistor
     .query("voters")
     .withIndex("by_import", (q) => q.eq("importId", doc._id))
     .take(limit);
+  const counts = new VoterCounts();
+  const nameKeys = await keepsNameKeys(ctx.db, doc.orgId);
   for (const v of voters) {
     if (v.orgId !== doc.orgId) throw new Error("import voter in another organisation");
-    await deleteVoter(ctx, v, { countLater: true });
+    await deleteVoter(ctx, v, { counts, nameKeys });
   }
-  await adjustCounter(ctx, doc.orgId, "voters", -voters.length);
+  await counts.flush(ctx, doc.orgId);
   const deletedSoFar = (doc.deleted_so_far ?? 0) + voters.length;
   const done = voters.length < limit;
   if (done) {
@@ -241,9 +330,13 @@ export async function startImport(
 ): Promise<Id<"importHistory">> {
   if (args.fieldMapping.length > MAX_COLUMNS || args.fieldDetails.length > MAX_COLUMNS) throw appError("VALIDATION_ERROR", "Too many columns.");
   const targets = new Set(args.fieldMapping.map((m) => m.target));
-  if (!targets.has("first_name") || !targets.has("last_name")) {
+  const kind = args.kind ?? "voters";
+  if (kind === "history") {
+    if (!targets.has("voter_id")) throw appError("VALIDATION_ERROR", "Please map the voter ID column before importing vote history.", "Missing required fields");
+  } else if (!targets.has("first_name") || !targets.has("last_name")) {
     throw appError("VALIDATION_ERROR", "Please map all required fields (First Name, Last Name) before importing.", "Missing required fields");
   }
+  if ((args.elections?.length ?? 0) > MAX_COLUMNS) throw appError("VALIDATION_ERROR", "Too many columns.");
   const orgId = viewer.orgId;
   const now = Date.now();
   const created: string[] = [];
@@ -278,7 +371,12 @@ export async function startImport(
     bytes_done: 0,
     error_mode: args.errorMode,
     summary_stats: { total_known: args.totalRecords !== null },
+    kind,
+    match_rule: args.matchRule ?? "name",
+    update_existing: args.updateExisting ?? false,
+    updated_records: 0,
   });
+  if (args.elections) await addToCatalog(ctx, orgId, args.elections);
   for (const d of args.fieldDetails) {
     await ctx.db.insert("importFieldDetails", {
       orgId,

@@ -19,6 +19,8 @@ const EXACT_TAKE = 100;
 const INITIAL_TAKE = 300;
 const MISSPELT_TAKE = 60;
 const LAST_TAKE = 40;
+/** How long a matching step waits for the name-key backfill before looking again. */
+const KEYS_WAIT_MS = 500;
 /** A claim lapses this long after the reviewer's last sign of life (they left). */
 export const CLAIM_TTL_MS = 90_000;
 
@@ -80,13 +82,19 @@ export async function candidateVoters(db: QueryCtx["db"], orgId: Id<"organizatio
   const parsed = parseSignerName(name);
   const keys = lineKeys(parsed.first, parsed.last, formalNames, parsed.middle);
   const found = new Map<string, VoterRecord>();
+  // the key rows name their voters; each voter is read once however many ranges name it
+  const add = async (rows: Doc<"voterNameKeys">[]) => {
+    const fresh = rows.filter((r) => !found.has(r.voterId));
+    const voters = await Promise.all(fresh.map((r) => db.get(r.voterId)));
+    for (const voter of voters) if (voter) found.set(voter._id, toRecord(voter));
+  };
   for (const lastKey of keys.lastKeys) {
     for (const firstKey of keys.firstKeys) {
       const rows = await db
-        .query("voters")
+        .query("voterNameKeys")
         .withIndex("by_org_namekeys", (q) => q.eq("orgId", orgId).eq("lastNameKey", lastKey).eq("firstNameKey", firstKey))
         .take(EXACT_TAKE);
-      for (const r of rows) found.set(r._id, toRecord(r));
+      await add(rows);
     }
   }
   // an initial with a ZIP: the same last name in that ZIP (a few households), not the whole state's
@@ -94,10 +102,10 @@ export async function candidateVoters(db: QueryCtx["db"], orgId: Id<"organizatio
   if (zip) {
     for (const lastKey of keys.lastKeys) {
       const rows = await db
-        .query("voters")
+        .query("voterNameKeys")
         .withIndex("by_org_lastkey_zip", (q) => q.eq("orgId", orgId).eq("lastNameKey", lastKey).eq("zip", zip))
         .take(EXACT_TAKE);
-      for (const r of rows) if (r.firstNameKey?.startsWith(`${keys.initial}:`)) found.set(r._id, toRecord(r));
+      await add(rows.filter((r) => r.firstNameKey.startsWith(`${keys.initial}:`)));
     }
   }
   // an initial (without ZIP, or no voter there), or a first name no key fits (misspelt): the voters whose first name starts the same
@@ -105,20 +113,20 @@ export async function candidateVoters(db: QueryCtx["db"], orgId: Id<"organizatio
   if (letter) {
     for (const lastKey of keys.lastKeys) {
       const rows = await db
-        .query("voters")
+        .query("voterNameKeys")
         .withIndex("by_org_namekeys", (q) => q.eq("orgId", orgId).eq("lastNameKey", lastKey).gte("firstNameKey", `${letter}:`).lt("firstNameKey", `${letter};`))
         .take(keys.initial !== null ? INITIAL_TAKE : MISSPELT_TAKE);
-      for (const r of rows) found.set(r._id, toRecord(r));
+      await add(rows);
     }
   }
   // last resort: the last name alone (a first name written quite differently)
   if (found.size === 0) {
     for (const lastKey of keys.lastKeys) {
       const rows = await db
-        .query("voters")
+        .query("voterNameKeys")
         .withIndex("by_org_namekeys", (q) => q.eq("orgId", orgId).eq("lastNameKey", lastKey))
         .take(LAST_TAKE);
-      for (const r of rows) found.set(r._id, toRecord(r));
+      await add(rows);
     }
   }
   return [...found.values()];
@@ -166,6 +174,12 @@ async function decide(ctx: Pick<MutationCtx, "db">, petition: Doc<"petitions">, 
 export async function matchStep(ctx: Pick<MutationCtx, "db" | "scheduler">, petitionId: Id<"petitions">) {
   const petition = await ctx.db.get(petitionId);
   if (!petition) return;
+  // the organisation's voters are still being given their name keys: decide nothing until then
+  const keyState = await ctx.db.query("voterNameKeyState").withIndex("by_org", (q) => q.eq("orgId", petition.orgId)).first();
+  if (keyState && !keyState.backfilled) {
+    await ctx.scheduler.runAfter(KEYS_WAIT_MS, internal.petitions.match, { petitionId });
+    return;
+  }
   let lines: Line[];
   if (petition.mode === "sample") {
     const need = sampleSize(await linesEntered(ctx.db, petitionId)) - petition.counts.sampled;

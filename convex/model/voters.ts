@@ -9,9 +9,14 @@ import { VOTER_FIELD_DEFS, VOTER_FIELD_SPECS, type VoterFields, type VoterFilter
 import type { MergeRules } from "./collab";
 import { adjustCounter } from "./counters";
 
-/** Lowercased text the search index matches: names, email and phone. */
-export function voterSearchText(f: Pick<VoterFields, "first_name" | "last_name" | "email" | "phone">): string {
-  return [f.first_name, f.last_name, f.email, f.email?.split("@")[0], f.phone?.replace(/\D/g, "")]
+/**
+ * Lowercased text the search index matches: names, email (whole and its local part), the phone's
+ * digits (and without a leading country code 1), city, precinct and voter ID.
+ */
+export function voterSearchText(f: Pick<VoterFields, "first_name" | "last_name" | "email" | "phone" | "city" | "precinct" | "voter_id">): string {
+  const digits = f.phone?.replace(/\D/g, "");
+  const national = digits && digits.length === 11 && digits.startsWith("1") ? digits.slice(1) : undefined;
+  return [f.first_name, f.last_name, f.email, f.email?.split("@")[0], digits, national, f.city, f.precinct, f.voter_id]
     .filter((x): x is string => !!x && x.length > 0)
     .join(" ")
     .toLowerCase();
@@ -26,7 +31,6 @@ export function derivedVoterFields(f: VoterFields) {
     phoneKey: f.phone ? (normalizePhone(f.phone) ?? undefined) : undefined,
     firstNameLower: f.first_name.trim().toLowerCase(),
     lastNameLower: f.last_name.trim().toLowerCase(),
-    ...voterNameKeys(f.first_name, f.last_name),
   };
 }
 
@@ -41,14 +45,77 @@ function voterDocument(fields: VoterFields, orgId: Id<"organizations">, importId
   return doc;
 }
 
+/**
+ * Counts a bulk write does once at its end rather than per voter: the organisation's voter
+ * counter and the (party, status) tally. Single writes use a fresh one and flush it at once.
+ */
+export class VoterCounts {
+  total = 0;
+  private tally = new Map<string, number>();
+  add(voter: Pick<VoterFields, "party_affiliation" | "status">, delta: number) {
+    this.total += delta;
+    const key = `${voter.party_affiliation ?? ""}\u0000${voter.status ?? ""}`;
+    this.tally.set(key, (this.tally.get(key) ?? 0) + delta);
+  }
+  async flush(ctx: MutationCtx, orgId: Id<"organizations">) {
+    await adjustCounter(ctx, orgId, "voters", this.total);
+    for (const [key, delta] of this.tally) {
+      if (delta === 0) continue;
+      const [party, status] = key.split("\u0000");
+      const row = await ctx.db
+        .query("voterTally")
+        .withIndex("by_org_party_status", (q) => q.eq("orgId", orgId).eq("party", party).eq("status", status))
+        .unique();
+      if (row) await ctx.db.patch(row._id, { count: Math.max(0, row.count + delta) });
+      else if (delta > 0) await ctx.db.insert("voterTally", { orgId, party, status, count: delta });
+    }
+    this.total = 0;
+    this.tally.clear();
+  }
+}
+
+/** Voters matching a party / status filter (either may be empty: any), from the tally. */
+export async function tallyCount(db: GenericDatabaseReader<DataModel>, orgId: Id<"organizations">, party?: string, status?: string): Promise<number> {
+  const rows = await db
+    .query("voterTally")
+    .withIndex("by_org_party_status", (q) => (party !== undefined ? q.eq("orgId", orgId).eq("party", party) : q.eq("orgId", orgId)))
+    .collect();
+  return rows.filter((r) => status === undefined || r.status === status).reduce((n, r) => n + r.count, 0);
+}
+
+/** Whether the organisation keeps phonetic name keys (it verifies petitions). */
+export async function keepsNameKeys(db: GenericDatabaseReader<DataModel>, orgId: Id<"organizations">): Promise<boolean> {
+  return (await db.query("voterNameKeyState").withIndex("by_org", (q) => q.eq("orgId", orgId)).first()) !== null;
+}
+
+/** Writes (or rewrites) a voter's name keys row; `fresh`: the voter was just inserted (no row yet). */
+export async function writeNameKeys(ctx: MutationCtx, orgId: Id<"organizations">, voterId: Id<"voters">, f: Pick<VoterFields, "first_name" | "last_name" | "zip">, fresh = false) {
+  const keys = { orgId, voterId, ...voterNameKeys(f.first_name, f.last_name), zip: f.zip };
+  const row = fresh ? null : await ctx.db.query("voterNameKeys").withIndex("by_voter", (q) => q.eq("voterId", voterId)).first();
+  if (!row) await ctx.db.insert("voterNameKeys", keys);
+  else if (row.lastNameKey !== keys.lastNameKey || row.firstNameKey !== keys.firstNameKey || row.zip !== keys.zip) await ctx.db.replace(row._id, keys);
+}
+
+/** History entries deleted with a voter (older ones beyond stay unreachable, and are never shown). */
+const MAX_CHANGES_DELETED = 200;
+
+type WriteOpts = { counts?: VoterCounts; nameKeys?: boolean };
+
+/**
+ * Inserts a voter. A bulk writer passes its VoterCounts (flushed once at the end) and whether the
+ * organisation keeps name keys (read once); a single write looks both up itself.
+ */
 export async function insertVoter(
   ctx: MutationCtx,
   orgId: Id<"organizations">,
   fields: VoterFields,
-  opts: { importId?: Id<"importHistory">; countLater?: boolean } = {},
+  opts: WriteOpts & { importId?: Id<"importHistory"> } = {},
 ): Promise<Id<"voters">> {
   const id = await ctx.db.insert("voters", voterDocument(fields, orgId, opts.importId));
-  if (!opts.countLater) await adjustCounter(ctx, orgId, "voters", 1);
+  const counts = opts.counts ?? new VoterCounts();
+  counts.add(fields, 1);
+  if (!opts.counts) await counts.flush(ctx, orgId);
+  if (opts.nameKeys ?? (await keepsNameKeys(ctx.db, orgId))) await writeNameKeys(ctx, orgId, id, fields, true);
   return id;
 }
 
@@ -78,12 +145,38 @@ export function voterMergeRules(voter: Doc<"voters">, customDefs: { key: string;
   };
 }
 
-export async function updateVoter(ctx: MutationCtx, voter: Doc<"voters">, fields: VoterFields) {
+export async function updateVoter(ctx: MutationCtx, voter: Doc<"voters">, fields: VoterFields, opts: WriteOpts = {}) {
   await ctx.db.replace(voter._id, voterDocument(fields, voter.orgId, voter.importId));
+  if (voter.party_affiliation !== fields.party_affiliation || voter.status !== fields.status) {
+    const counts = opts.counts ?? new VoterCounts();
+    counts.add(voter, -1);
+    counts.add(fields, 1);
+    if (!opts.counts) await counts.flush(ctx, voter.orgId);
+  }
+  const nameChanged = voter.first_name !== fields.first_name || voter.last_name !== fields.last_name || voter.zip !== fields.zip;
+  if (nameChanged && (opts.nameKeys ?? (await keepsNameKeys(ctx.db, voter.orgId)))) await writeNameKeys(ctx, voter.orgId, voter._id, fields);
+}
+
+/** The changed fields between two versions of a voter, as the history shows them. */
+export function voterChanges(before: VoterFields, after: VoterFields): { field: string; from: string | null; to: string | null }[] {
+  const text = (x: unknown): string | null => (x === undefined || x === null ? null : typeof x === "string" ? x : JSON.stringify(x));
+  const out: { field: string; from: string | null; to: string | null }[] = [];
+  for (const key of Object.keys(VOTER_FIELD_SPECS) as (keyof VoterFields)[]) {
+    if (key === "custom_fields") continue;
+    const a = text(before[key]);
+    const b = text(after[key]);
+    if (a !== b) out.push({ field: key, from: a, to: b });
+  }
+  const ca = before.custom_fields ?? {};
+  const cb = after.custom_fields ?? {};
+  for (const k of new Set([...Object.keys(ca), ...Object.keys(cb)])) {
+    if ((ca[k] ?? null) !== (cb[k] ?? null)) out.push({ field: `custom_fields.${k}`, from: ca[k] ?? null, to: cb[k] ?? null });
+  }
+  return out;
 }
 
 /** Deletes a voter with its group memberships (keeping group member counts right). */
-export async function deleteVoter(ctx: MutationCtx, voter: Doc<"voters">, opts: { countLater?: boolean } = {}) {
+export async function deleteVoter(ctx: MutationCtx, voter: Doc<"voters">, opts: WriteOpts = {}) {
   const memberships = await ctx.db
     .query("voterGroupMembers")
     .withIndex("by_voter", (q) => q.eq("voterId", voter._id))
@@ -94,7 +187,15 @@ export async function deleteVoter(ctx: MutationCtx, voter: Doc<"voters">, opts: 
     if (group) await ctx.db.patch(group._id, { memberCount: Math.max(0, group.memberCount - 1) });
   }
   await ctx.db.delete(voter._id);
-  if (!opts.countLater) await adjustCounter(ctx, voter.orgId, "voters", -1);
+  // its change history goes with it (a voter rarely has more than a few dozen entries)
+  for (const c of await ctx.db.query("voterChanges").withIndex("by_voter", (q) => q.eq("voterId", voter._id)).take(MAX_CHANGES_DELETED)) await ctx.db.delete(c._id);
+  if (opts.nameKeys ?? (await keepsNameKeys(ctx.db, voter.orgId))) {
+    const keys = await ctx.db.query("voterNameKeys").withIndex("by_voter", (q) => q.eq("voterId", voter._id)).first();
+    if (keys) await ctx.db.delete(keys._id);
+  }
+  const counts = opts.counts ?? new VoterCounts();
+  counts.add(voter, -1);
+  if (!opts.counts) await counts.flush(ctx, voter.orgId);
 }
 
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -149,42 +250,6 @@ export function voterValidationProblem(
     return { title: "Invalid state voter history", message: "State voter history must be a whole number from 0 to 4." };
   }
   return null;
-}
-
-/** Largest batch of bulk work (adding matching voters to a group) and rows per export call. */
-export const MAX_PAGE = 1000;
-/** Largest list page: reading the whole file in bulk is the export's job (voters.export). */
-export const MAX_LIST_PAGE = 200;
-
-/**
- * The one query behind the list, the export and "add all matching to a group": full-text search
- * (search index, filter fields party/status) or an index range, newest first. Never a scan.
- */
-export function filteredVoters(
-  db: GenericDatabaseReader<DataModel>,
-  orgId: Id<"organizations">,
-  f: VoterFilter,
-): OrderedQuery<DataModel["voters"]> {
-  const search = f.search?.trim().toLowerCase();
-  const party = f.party || undefined;
-  const status = f.status || undefined;
-  if (search) {
-    return db.query("voters").withSearchIndex("search_text", (q) => {
-      let s = q.search("searchText", search).eq("orgId", orgId);
-      if (party) s = s.eq("party_affiliation", party);
-      if (status) s = s.eq("status", status);
-      return s;
-    });
-  }
-  if (party && status) {
-    return db
-      .query("voters")
-      .withIndex("by_org_party_status", (q) => q.eq("orgId", orgId).eq("party_affiliation", party).eq("status", status))
-      .order("desc");
-  }
-  if (party) return db.query("voters").withIndex("by_org_party", (q) => q.eq("orgId", orgId).eq("party_affiliation", party)).order("desc");
-  if (status) return db.query("voters").withIndex("by_org_status", (q) => q.eq("orgId", orgId).eq("status", status)).order("desc");
-  return db.query("voters").withIndex("by_org", (q) => q.eq("orgId", orgId)).order("desc");
 }
 
 /** Refuses fields that break the voter rules or the organisation's required custom fields. */

@@ -1,7 +1,7 @@
 /** Contact imports: history (with live progress and resume state), per-column details and per-row outcomes. */
 import { defineTable } from "convex/server";
 import { v, type Infer, type ObjectType } from "convex/values";
-import { IMPORTABLE_VOTER_FIELDS, vVoterFields } from "./voters";
+import { IMPORTABLE_VOTER_FIELDS, vElectionRecord, vVoterFields } from "./voters";
 
 export const vImportStatus = v.union(
   v.literal("in_progress"),
@@ -17,10 +17,16 @@ export const vColumnMapping = v.object({ column: v.string(), target: v.string() 
 export const vImportFieldType = v.union(v.literal("existing"), v.literal("new"), v.literal("ignored"));
 
 /** The voter fields one imported row may carry (already normalised by the browser-side reader). */
-export const vImportFields = vVoterFields.pick(...IMPORTABLE_VOTER_FIELDS, "custom_fields");
+export const vImportFields = vVoterFields.pick(...IMPORTABLE_VOTER_FIELDS, "custom_fields", "vote_history");
 export type ImportFieldsDoc = Infer<typeof vImportFields>;
 
-export const vImportRow = v.object({ row: v.number(), fields: vImportFields });
+/** A data row: its place among the file's data rows (batches resume by it) and its line in the file (messages). */
+export const vImportRow = v.object({ row: v.number(), line: v.optional(v.number()), fields: vImportFields });
+
+/** "Match existing records by" (lib/importRows.ts MatchRule). */
+export const vMatchRule = v.union(v.literal("standard"), v.literal("name"));
+/** A voter file (rows are voters) or a vote-history file (rows attach elections to voters by voter ID). */
+export const vImportKind = v.union(v.literal("voters"), v.literal("history"));
 
 /** A row the server did not import, or skipped as a duplicate (import history outcomes, the error dialog). */
 export const vRowOutcome = v.object({ row: v.number(), first_name: v.string(), last_name: v.string(), email: v.string(), message: v.string() });
@@ -34,6 +40,7 @@ export const vBatchResult = v.object({
   imported: v.number(),
   duplicates: v.number(),
   failed: v.number(),
+  updated: v.number(),
   /** this batch's row errors (first 100), for the Import Error dialog in ask mode */
   errors: v.array(vRowOutcome),
 });
@@ -54,6 +61,11 @@ export const vStartImport = {
   newFields: v.array(vNewImportField),
   fieldDetails: v.array(v.object({ column: v.string(), target: v.string(), fieldType: vImportFieldType, sample: v.array(v.string()) })),
   errorMode: v.union(v.literal("ask"), v.literal("ignore")),
+  matchRule: v.optional(vMatchRule),
+  updateExisting: v.optional(v.boolean()),
+  kind: v.optional(vImportKind),
+  /** the elections the file's per-election columns name (the organisation's election list) */
+  elections: v.optional(v.array(vElectionRecord)),
 };
 export type StartImportArgs = ObjectType<typeof vStartImport>;
 
@@ -86,6 +98,11 @@ export const importTables = {
     /** set while the voters of this import are being deleted in chunks */
     deleting: v.optional(v.boolean()),
     deleted_so_far: v.optional(v.number()),
+    match_rule: v.optional(vMatchRule),
+    update_existing: v.optional(v.boolean()),
+    /** matched voters whose fields this import changed ("update existing records") */
+    updated_records: v.optional(v.number()),
+    kind: v.optional(vImportKind),
   })
     .index("by_org_date", ["orgId", "import_date"])
     .index("by_org_status", ["orgId", "status"]),
@@ -106,11 +123,22 @@ export const importTables = {
     orgId: v.id("organizations"),
     importId: v.id("importHistory"),
     row: v.number(),
-    outcome: v.union(v.literal("duplicate"), v.literal("error")),
+    outcome: v.union(v.literal("duplicate"), v.literal("error"), v.literal("updated")),
     first_name: v.string(),
     last_name: v.string(),
     email: v.string(),
     message: v.string(),
     existingVoterId: v.optional(v.id("voters")),
   }).index("by_import_outcome", ["importId", "outcome", "row"]),
+
+  /** The elections an organisation's files named, newest first: "the four most recent" for state_voter_history. */
+  electionCatalog: defineTable({
+    orgId: v.id("organizations"),
+    key: v.string(),
+    election: v.string(),
+    date: v.optional(v.string()),
+    type: v.optional(v.string()),
+  })
+    .index("by_org_key", ["orgId", "key"])
+    .index("by_org_date", ["orgId", "date"]),
 };

@@ -20,6 +20,20 @@ const field = <V extends GenericValidator, M extends FieldMeta = object>(validat
   ({ validator, ...meta }) as { validator: V } & M;
 const optionalText = () => v.optional(v.string());
 
+/**
+ * One election a voter took part in: the election's label as the file names it, its date (ISO
+ * when known), type (General, Primary, Special, Municipal, Runoff…), how they voted and, in a
+ * primary, the party ballot they took.
+ */
+export const vElectionRecord = v.object({
+  election: v.string(),
+  date: v.optional(v.string()),
+  type: v.optional(v.string()),
+  method: v.optional(v.string()),
+  party: v.optional(v.string()),
+});
+export type ElectionRecord = Infer<typeof vElectionRecord>;
+
 export const VOTER_STATUSES = ["Active", "Inactive", "Pending", "Suspended"] as const;
 export const PARTIES = ["Democrat", "Republican", "Independent", "Green Party", "Libertarian"] as const;
 
@@ -82,6 +96,11 @@ export const VOTER_FIELD_SPECS = {
   notes: field(optionalText(), { form: { label: "Notes", type: "textarea", section: "notes", required: false }, import: "text" }),
   /** a second ZIP column some files carry; kept, exported, not edited */
   zip_code: field(optionalText()),
+  /** the state file's own codes beside the mapped status / party (NC status_cd "R", Ohio "CONFIRMATION") */
+  status_code: field(optionalText(), { import: "text", importLabel: "Status Code (as in the state file)" }),
+  party_code: field(optionalText(), { import: "text", importLabel: "Party Code (as in the state file)" }),
+  /** elections the voter took part in (per-election columns of a state file, or a vote-history file) */
+  vote_history: field(v.optional(v.array(vElectionRecord))),
   custom_fields: field(v.optional(v.record(v.string(), v.string()))),
 };
 
@@ -112,6 +131,8 @@ export const vVoterFilter = {
   search: v.optional(v.string()),
   party: v.optional(v.string()),
   status: v.optional(v.string()),
+  /** the state file's own status code (status_code), e.g. NC "R" or Ohio "CONFIRMATION" */
+  statusCode: v.optional(v.string()),
 };
 export type VoterFilter = ObjectType<typeof vVoterFilter>;
 
@@ -150,9 +171,6 @@ export const voterTables = {
     phoneKey: v.optional(v.string()),
     firstNameLower: v.string(),
     lastNameLower: v.string(),
-    /** phonetic keys of the names (lib/petitions/names.ts): petition lines find their voters by them */
-    lastNameKey: v.optional(v.string()),
-    firstNameKey: v.optional(v.string()),
     /** the import that created this voter (exact deletion of an import) */
     importId: v.optional(v.id("importHistory")),
     updatedAt: v.number(),
@@ -167,14 +185,56 @@ export const voterTables = {
     .index("by_org_party_status", ["orgId", "party_affiliation", "status"])
     .index("by_org_email", ["orgId", "emailLower"])
     .index("by_org_phone", ["orgId", "phoneKey"])
-    .index("by_org_name", ["orgId", "lastNameLower", "firstNameLower"])
-    .index("by_org_namekeys", ["orgId", "lastNameKey", "firstNameKey"])
-    .index("by_org_lastkey_zip", ["orgId", "lastNameKey", "zip"])
+    // name alone (its prefix) or name and date of birth: an import's matching of existing voters
+    .index("by_org_name", ["orgId", "lastNameLower", "firstNameLower", "date_of_birth"])
+    .index("by_org_voterid", ["orgId", "voter_id"])
+    .index("by_org_statuscode", ["orgId", "status_code"])
     .index("by_import", ["importId"])
     .searchIndex("search_text", {
       searchField: "searchText",
       filterFields: ["orgId", "party_affiliation", "status"],
     }),
+
+  /**
+   * Phonetic name keys of an organisation's voters (lib/petitions/names.ts), kept only for the
+   * organisations that verify petitions (a voterNameKeyState row says so): petition lines find
+   * their voters by them, and every other organisation's imports write nothing here.
+   */
+  voterNameKeys: defineTable({
+    orgId: v.id("organizations"),
+    voterId: v.id("voters"),
+    lastNameKey: v.string(),
+    firstNameKey: v.string(),
+    zip: v.optional(v.string()),
+  })
+    .index("by_org_namekeys", ["orgId", "lastNameKey", "firstNameKey"])
+    .index("by_org_lastkey_zip", ["orgId", "lastNameKey", "zip"])
+    .index("by_voter", ["voterId"]),
+
+  /** The organisation keeps voterNameKeys; `backfilled` once every voter stored before has its keys. */
+  voterNameKeyState: defineTable({
+    orgId: v.id("organizations"),
+    backfilled: v.boolean(),
+    cursor: v.union(v.string(), v.null()),
+  }).index("by_org", ["orgId"]),
+
+  /** Voters per (party, status) of an organisation: the list's total for any filter without a scan. */
+  voterTally: defineTable({
+    orgId: v.id("organizations"),
+    party: v.string(),
+    status: v.string(),
+    count: v.number(),
+  }).index("by_org_party_status", ["orgId", "party", "status"]),
+
+  /** What changed on a voter and who or which import changed it (the detail page's history). */
+  voterChanges: defineTable({
+    orgId: v.id("organizations"),
+    voterId: v.id("voters"),
+    at: v.number(),
+    importId: v.optional(v.id("importHistory")),
+    userId: v.optional(v.id("users")),
+    changes: v.array(v.object({ field: v.string(), from: v.union(v.string(), v.null()), to: v.union(v.string(), v.null()) })),
+  }).index("by_voter", ["voterId", "at"]),
 
   /** Organisation-wide custom voter fields, shared by all staff. */
   customFieldDefs: defineTable({

@@ -140,7 +140,9 @@ describe("imports", () => {
     const before = await handVoter(t, m.orgId, "Hand", "Before");
     const a = await startImport(m);
     const rows = Array.from({ length: 2500 }, (_, i) => row(i + 1, `F${i}`, `L${i}`));
-    await m.as.mutation(api.imports.appendBatch, { importId: a, startRow: 1, rows: rows.slice(0, 2500) });
+    for (let start = 0; start < 2500; start += 1000) {
+      await m.as.mutation(api.imports.appendBatch, { importId: a, startRow: start + 1, rows: rows.slice(start, start + 1000) });
+    }
     await m.as.mutation(api.imports.finish, { importId: a, totalRecords: 2500, columnStats: [] });
     const b = await startImport(m);
     await m.as.mutation(api.imports.appendBatch, { importId: b, startRow: 1, rows: [row(1, "Other", "Import", "o@x.org")] });

@@ -199,17 +199,29 @@ describe("verification", () => {
   });
 });
 
-test("voters stored before name keys get them when a petition is created, and are matched", async () => {
+test("an organisation's voters get name keys when its first petition is created (none before), and are matched", async () => {
   const t = setupTest();
   const f = await roleFixture(t);
   await t.run(async (ctx) => {
     await ctx.db.insert("voters", { orgId: f.orgId, first_name: "William", last_name: "Smith", address: "42 Oak Road, Portland, OR 97205", status: "Active", searchText: "william smith", firstNameLower: "william", lastNameLower: "smith", updatedAt: Date.now() });
   });
   const cm = f.campaign_manager.as;
+  // an organisation that verifies no petition keeps no name keys (imports write nothing extra)
+  await cm.mutation(api.voters.create, { fields: { first_name: "Mary", last_name: "Jones", zip: "97205" } });
+  expect(await t.run(async (ctx) => ctx.db.query("voterNameKeys").collect())).toEqual([]);
   const petitionId = await cm.mutation(api.petitions.create, { name: "Old file", signaturesNeeded: 10, deadline: null, state: null, county: null, mode: "full" });
   await t.finishAllScheduledFunctions(() => {});
-  const stored = await t.run(async (ctx) => ctx.db.query("voters").collect());
-  expect(stored[0]).toMatchObject({ lastNameKey: expect.any(String), firstNameKey: expect.any(String) });
+  const keys = await t.run(async (ctx) => ctx.db.query("voterNameKeys").collect());
+  expect(keys.map((k) => k.lastNameKey).sort()).toEqual(["JNS", "SM0"].sort());
+  // from now on every voter write keeps its keys: a new voter, a renamed one, a deleted one
+  const newId = await cm.mutation(api.voters.create, { fields: { first_name: "Ann", last_name: "Lee" } });
+  const keyOf = async (id: string) => await t.run(async (ctx) => ctx.db.query("voterNameKeys").collect().then((all) => all.find((k) => k.voterId === id)));
+  expect(await keyOf(newId)).toMatchObject({ lastNameKey: expect.any(String) });
+  const before = (await keyOf(newId))!.lastNameKey;
+  await cm.mutation(api.voters.update, { id: newId, edits: [{ field: "last_name", base: "Lee", value: "Washington" }] });
+  expect((await keyOf(newId))!.lastNameKey).not.toBe(before);
+  await cm.mutation(api.voters.remove, { id: newId });
+  expect(await keyOf(newId)).toBeFalsy();
   const pageId = await cm.mutation(api.petitions.addPage, { petitionId, fileId: null, fileName: "" });
   await cm.mutation(api.petitions.addLines, { pageId, lines: [{ name: "Bill Smith", address: "42 Oak Rd, Portland, OR 97205", signedOn: null }] });
   await t.finishAllScheduledFunctions(() => {});

@@ -7,6 +7,7 @@ import { useViewer } from "@/session/ViewerProvider";
 import { IGNORE, STANDARD_KEYS, type ColumnMapping, type NewFieldDef } from "@/lib/import/fields";
 import { ImportFileError, openImportFile } from "@/lib/import/openFile";
 import { autoMatch } from "@/lib/import/pairing";
+import type { MatchRule } from "@convex/lib/importRows";
 import { PageHeader } from "@/ui/PageHeader";
 import { toast } from "@/ui/toast";
 import { CancelImportDialog } from "./components/CancelImportDialog";
@@ -20,6 +21,12 @@ import { useImportRunner } from "./hooks/useImportRunner";
 import type { ImportId } from "@/lib/import/runner";
 
 const PREVIEW_ROWS = 50;
+
+/** Name alone is the default only for files that give nothing better (no voter ID, birth date or address). */
+function defaultMatchRule(mapping: ColumnMapping): MatchRule {
+  const targets = new Set(Object.values(mapping));
+  return ["voter_id", "date_of_birth", "address", "zip"].some((t) => targets.has(t)) ? "standard" : "name";
+}
 
 type Parsed = { file: File; headers: string[]; sampleRows: string[][] };
 
@@ -36,6 +43,8 @@ export function ImportPage() {
   const [mapping, setMapping] = useState<ColumnMapping>({});
   const [newFields, setNewFields] = useState<NewFieldDef[]>([]);
   const [errorMode, setErrorMode] = useState<"ask" | "ignore">("ask");
+  const [matchRule, setMatchRule] = useState<MatchRule>("standard");
+  const [updateExisting, setUpdateExisting] = useState(false);
   const [cancelOpen, setCancelOpen] = useState(false);
 
   const startOver = () => {
@@ -49,7 +58,7 @@ export function ImportPage() {
 
   const runWith = async (file: File, m: ColumnMapping, nf: NewFieldDef[], sample: string[][], resume?: { importId: ImportId; nextRow: number }) => {
     try {
-      const result = await runner.start({ file, mapping: m, newFields: nf, sampleRows: sample, errorMode, resume });
+      const result = await runner.start({ file, mapping: m, newFields: nf, sampleRows: sample, errorMode, matchRule, updateExisting, resume });
       if (result.status === "completed") toast.success("Import complete", { description: `${result.result.imported.toLocaleString()} contacts imported` });
     } catch (e) {
       toast.failure("Import failed", e, { description: "There was an error importing your contacts." });
@@ -76,7 +85,9 @@ export function ImportPage() {
       }
       const auto = autoMatch(source.headers, sample);
       const known = new Set([...STANDARD_KEYS, ...customFields.map((c) => c.key)]);
-      setMapping(Object.fromEntries(source.headers.map((h) => [h, auto[h] && known.has(auto[h]) ? auto[h] : IGNORE])));
+      const initial = Object.fromEntries(source.headers.map((h) => [h, auto[h] && known.has(auto[h]) ? auto[h] : IGNORE]));
+      setMapping(initial);
+      setMatchRule(defaultMatchRule(initial));
       setParsed({ file, headers: source.headers, sampleRows: sample });
     } catch (e) {
       if (e instanceof ImportFileError) toast.error(e.title, { description: e.description });
@@ -107,6 +118,7 @@ export function ImportPage() {
 
   const st = runner.state;
   const step: 1 | 2 | 3 = st.phase === "done" ? 3 : parsed ? 2 : 1;
+  const stepLive = st.phase === "running" || st.phase === "stopped";
   return (
     <>
       <PageHeader
@@ -125,7 +137,7 @@ export function ImportPage() {
       {step === 1 && <UploadStep busy={busy} onFile={handleFile} />}
       {step === 2 && parsed && (
         <Flex direction="column" gap="4">
-          {st.phase === "running" && <ProgressPanel importId={st.importId} onCancel={() => { runner.pause(); setCancelOpen(true); }} />}
+          {stepLive && <ProgressPanel importId={st.phase === "running" ? st.importId : st.result.importId} onCancel={() => { runner.pause(); setCancelOpen(true); }} />}
           {!resumeId && (
             <MappingStep
               fileName={parsed.file.name}
@@ -138,7 +150,11 @@ export function ImportPage() {
               customFields={customFields}
               errorMode={errorMode}
               onErrorModeChange={setErrorMode}
-              busy={st.phase === "running"}
+              matchRule={matchRule}
+              onMatchRuleChange={setMatchRule}
+              updateExisting={updateExisting}
+              onUpdateExistingChange={setUpdateExisting}
+              busy={stepLive}
               onImport={() => void runWith(parsed.file, mapping, newFields, parsed.sampleRows)}
               onStartOver={startOver}
             />
@@ -146,7 +162,7 @@ export function ImportPage() {
         </Flex>
       )}
       {step === 3 && st.phase === "done" && <SummaryStep importId={st.result.importId} onImportAnother={startOver} />}
-      <CancelImportDialog open={cancelOpen} onContinue={() => { setCancelOpen(false); runner.resume(); }} onKeep={() => void handleCancel(false)} onDelete={() => void handleCancel(true)} />
+      <CancelImportDialog open={cancelOpen || st.phase === "stopped"} stopped={st.phase === "stopped"} onContinue={() => { setCancelOpen(false); runner.resume(); }} onKeep={() => void handleCancel(false)} onDelete={() => void handleCancel(true)} />
       <ImportErrorDialog pending={runner.pendingError} />
     </>
   );

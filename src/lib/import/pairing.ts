@@ -87,7 +87,7 @@ const RULES: Record<string, Rule[]> = {
     { re: /precinct|(^|_)pct(_|$)/, score: 78, why: "header mentions a precinct" },
   ],
   [ELECTION_HISTORY]: [
-    { re: /^(e|election|gen|general|prim|primary|pri|gen_election|general_election|primary_election|voted|vote|hist|history|vh)_?\d.*$|(general|primary|election|municipal|runoff)_?((19|20)\d{2}|\d{2}(_|$))|(^|_)((19|20)\d{2}|\d{2})_?(general|primary|gen|prim|g|p)(_|$)|^(g|p|e)(19|20)?\d{2}$/, score: 72, why: "per-election column (election name with a year)" },
+    { re: /^(e|election|gen|general|prim|primary|pri|gen_election|general_election|primary_election|voted|vote|hist|history|vh)_?\d.*$|(general|primary|special|election|municipal|runoff)_?((19|20)\d{2}|\d{2}(_|$))|(^|_)((19|20)\d{2}|\d{2})_?(general|primary|gen|prim|g|p)(_|$)|^(g|p|e)(19|20)?\d{2}$/, score: 72, why: "per-election column (election name with a year)" },
   ],
 };
 
@@ -216,10 +216,17 @@ export function suggestPairings(headers: string[], rows: string[][], opts: { min
   );
 }
 
-/** Automatic matching on upload: only confident header synonyms (spec/1 §5: first name/fname, zip/postal, dob). */
+/**
+ * Automatic matching on upload: only confident header synonyms (spec/1 §5: first name/fname,
+ * zip/postal, dob), and per-election columns whose header names an election with its year and
+ * whose sampled values are voted / not-voted marks (a state file has dozens of them).
+ */
 export function autoMatch(headers: string[], rows: string[][]): ColumnMapping {
   const mapping: ColumnMapping = {};
-  for (const s of suggestPairings(headers, rows, { minScore: 85 })) mapping[s.header] = s.target;
+  for (const s of suggestPairings(headers, rows, { minScore: 72 })) {
+    // an election column's sample may be all blank (nobody sampled voted): the header decides
+    if (s.target === IGNORE || s.confidence >= 0.85 || s.target === ELECTION_HISTORY) mapping[s.header] = s.confidence >= 0.85 || s.target === ELECTION_HISTORY ? s.target : IGNORE;
+  }
   return mapping;
 }
 

@@ -1,13 +1,18 @@
 /** Raw cells → the voter fields an import batch carries, following a column mapping. */
 import type { ImportFieldsDoc } from "@convex/tables/imports";
-import { CREATE_NEW, ELECTION_HISTORY, IGNORE, STANDARD_KEYS, TARGET_FIELDS, type ColumnMapping, type NewFieldDef } from "./fields";
+import type { ElectionRecord } from "@convex/tables/voters";
+import { electionOfColumn, historyRecord, participation } from "./elections";
+import { CREATE_NEW, ELECTION_HISTORY, ELECTION_LABEL, ELECTION_NAME, HISTORY_FILE_TARGETS, IGNORE, STANDARD_KEYS, TARGET_FIELDS, VOTED_PARTY, VOTING_METHOD, type ColumnMapping, type NewFieldDef } from "./fields";
 import { looksLikeEmail, looksLikeZip, normalizeDate, normalizeParty, normalizePhone, normalizeStatus, normalizeZip, summariseHistory } from "./normalize";
 
 /** One row's voter fields as the server takes them (convex/tables/imports.ts vImportFields). */
 export type ImportFields = ImportFieldsDoc;
 
-/** One data row as sent to the server: its 1-based row number in the file (header excluded). */
-export type ImportRow = { row: number; fields: ImportFields };
+/**
+ * One data row as sent to the server: its 1-based place among the file's data rows (batches
+ * resume by it) and its line in the file (what messages show).
+ */
+export type ImportRow = { row: number; line: number; fields: ImportFields };
 
 export type ColumnStats = { processed: number; errors: number };
 
@@ -22,8 +27,11 @@ function columnFor(index: number, header: string, key: string, custom: NewFieldD
       return { index, header, key, custom: !!custom, check: looksLikeEmail, norm: (v) => v };
     case "phone":
       return { index, header, key, custom: !!custom, check: (v) => /\d{3}/.test(v), norm: normalizePhone };
-    case "date":
-      return { index, header, key, custom: !!custom, check: (v) => normalizeDate(v) !== null, norm: (v) => normalizeDate(v) ?? v };
+    case "date": {
+      // a two-digit year of a birth date is the last century's when this one's would make a child
+      const opts = key === "date_of_birth" ? { birth: true } : undefined;
+      return { index, header, key, custom: !!custom, check: (v) => normalizeDate(v, opts) !== null, norm: (v) => normalizeDate(v, opts) ?? v };
+    }
     case "zip":
       return { index, header, key, custom: !!custom, check: (v) => looksLikeZip(normalizeZip(v)), norm: normalizeZip };
     case "party":
@@ -45,14 +53,21 @@ function columnFor(index: number, header: string, key: string, custom: NewFieldD
 export function compileMapping(headers: string[], mapping: ColumnMapping, newFields: NewFieldDef[] = []) {
   const byKey = new Map(newFields.map((f) => [f.key, f]));
   const columns: Column[] = [];
-  const history: { header: string; index: number }[] = [];
+  const history: { header: string; index: number; election: ElectionRecord }[] = [];
+  const historyFile = new Map<string, number>();
   headers.forEach((header, index) => {
     const key = mapping[header];
     if (!key || key === IGNORE || key === CREATE_NEW) return;
-    if (key === ELECTION_HISTORY) history.push({ header, index });
+    if (key === ELECTION_HISTORY) history.push({ header, index, election: electionOfColumn(header) });
+    else if (HISTORY_FILE_TARGETS.includes(key)) historyFile.set(key, index);
     else columns.push(columnFor(index, header, key, STANDARD_KEYS.has(key) ? undefined : byKey.get(key) ?? { key, label: key, type: "text" }));
   });
   const stats = new Map<string, ColumnStats>(headers.map((h) => [h, { processed: 0, errors: 0 }]));
+  const targets = new Set(Object.values(mapping));
+  const hasStatusCode = targets.has("status_code");
+  const hasPartyCode = targets.has("party_code");
+  /** the elections the file's per-election columns name (the server's election list) */
+  const elections = history.map((h) => h.election);
 
   function build(cells: string[]): ImportFields {
     const out: Record<string, unknown> = { first_name: "", last_name: "" };
@@ -71,13 +86,30 @@ export function compileMapping(headers: string[], mapping: ColumnMapping, newFie
         const n = Number(value);
         if (Number.isFinite(n)) out.state_voter_history = Math.max(0, Math.min(4, Math.round(n)));
       } else out[c.key] = value;
+      // the state's own code is kept beside the value it was mapped to (NC "R" → Inactive)
+      if ((c.key === "status" || c.key === "party_affiliation") && !(c.key === "status" ? hasStatusCode : hasPartyCode)) {
+        out[c.key === "status" ? "status_code" : "party_code"] = v;
+      }
     }
     if (history.length > 0) {
-      for (const h of history) if (String(cells[h.index] ?? "").trim() !== "") stats.get(h.header)!.processed++;
+      const voted: ElectionRecord[] = [];
+      for (const h of history) {
+        const cell = String(cells[h.index] ?? "");
+        if (cell.trim() !== "") stats.get(h.header)!.processed++;
+        const record = participation(h.election, cell);
+        if (record) voted.push(record);
+      }
       out.state_voter_history = summariseHistory(history, (i) => String(cells[i] ?? ""));
+      if (voted.length > 0) out.vote_history = voted;
+    }
+    if (historyFile.size > 0) {
+      const cell = (key: string) => (historyFile.has(key) ? String(cells[historyFile.get(key)!] ?? "") : undefined);
+      const record = historyRecord({ label: cell(ELECTION_LABEL), name: cell(ELECTION_NAME), method: cell(VOTING_METHOD), party: cell(VOTED_PARTY) });
+      if (record) out.vote_history = [record];
+      for (const [, index] of historyFile) if (String(cells[index] ?? "").trim() !== "") stats.get(headers[index])!.processed++;
     }
     if (custom) out.custom_fields = custom;
     return out as ImportFields;
   }
-  return { build, stats };
+  return { build, stats, elections };
 }

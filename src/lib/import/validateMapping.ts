@@ -1,5 +1,5 @@
 /** "Validate Mapping": isValid, issues and suggestions (spec/1 §5 warnings), computed locally. */
-import { CREATE_NEW, ELECTION_HISTORY, IGNORE, REQUIRED_FIELDS, targetLabel, type ColumnMapping, type NewFieldDef } from "./fields";
+import { CREATE_NEW, ELECTION_HISTORY, IGNORE, isHistoryMapping, REQUIRED_FIELDS, TARGET_FIELDS, targetLabel, type ColumnMapping, type NewFieldDef } from "./fields";
 import { suggestPairings } from "./pairing";
 
 export type MappingValidation = { isValid: boolean; issues: string[]; suggestions: string[] };
@@ -24,7 +24,9 @@ export function validateMapping(headers: string[], rows: string[][], mapping: Co
     }
     mapped.set(t, [...(mapped.get(t) ?? []), h]);
   }
-  for (const f of REQUIRED_FIELDS) {
+  // a vote-history file attaches elections to voters by their ID: the ID is what it needs
+  const required = isHistoryMapping(mapping) ? TARGET_FIELDS.filter((f) => f.key === "voter_id") : REQUIRED_FIELDS;
+  for (const f of required) {
     if (!mapped.has(f.key)) {
       issues.push(`Required field '${f.label}' is not mapped`);
       isValid = false;

@@ -1,5 +1,5 @@
 /** Value normalisation: parties, statuses, dates, phones, ZIPs, election history; the row transform. */
-import { describe, expect, test } from "vitest";
+import { afterEach, describe, expect, test, vi } from "vitest";
 import { ELECTION_HISTORY, IGNORE } from "../../../src/lib/import/fields";
 import { normalizeDate, normalizeParty, normalizePhone, normalizeStatus, normalizeZip, summariseHistory } from "../../../src/lib/import/normalize";
 import { compileMapping } from "../../../src/lib/import/transform";
@@ -24,6 +24,48 @@ describe("normalisation", () => {
     expect(normalizeDate("1961")).toBe("1961");
     expect(normalizeDate("02/30/2001")).toBeNull();
     expect(normalizeDate("soon")).toBeNull();
+  });
+  describe("two-digit birth years", () => {
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+    test("the most recent year that makes the person at least 16 today", () => {
+      vi.useFakeTimers();
+      vi.setSystemTime(new Date(2025, 5, 15, 12, 0, 0)); // 15 June 2025, local noon
+      const birth = (v: string) => normalizeDate(v, { birth: true });
+      expect(birth("3/4/21")).toBe("1921-03-04");
+      expect(birth("7/1/98")).toBe("1998-07-01");
+      expect(birth("1/2/05")).toBe("2005-01-02"); // 20 today
+      expect(birth("6/15/09")).toBe("2009-06-15"); // 16 today
+      expect(birth("6/16/09")).toBe("1909-06-16"); // 16 tomorrow: a century earlier
+      expect(birth("12/31/09")).toBe("1909-12-31");
+      expect(birth("1/1/10")).toBe("1910-01-01");
+      expect(birth("1/1/25")).toBe("1925-01-01");
+      expect(birth("03-04-00")).toBe("2000-03-04");
+      expect(birth("4-MAR-21")).toBe("1921-03-04");
+      expect(birth("15-JUN-09")).toBe("2009-06-15");
+      // four-digit years and other formats are taken as written
+      expect(birth("3/4/2021")).toBe("2021-03-04");
+      expect(birth("2021-03-04")).toBe("2021-03-04");
+      expect(birth("1921")).toBe("1921");
+      expect(birth("02/30/21")).toBeNull();
+      // without the option, two-digit years are unchanged: this century up to this year
+      expect(normalizeDate("3/4/21")).toBe("2021-03-04");
+      expect(normalizeDate("6/16/09")).toBe("2009-06-16");
+      expect(normalizeDate("7/1/98")).toBe("1998-07-01");
+      expect(normalizeDate("1921")).toBe("1921");
+    });
+    test("follows the current date: the same '05 birth date a year apart", () => {
+      vi.useFakeTimers();
+      vi.setSystemTime(new Date(2021, 0, 1, 12, 0, 0));
+      expect(normalizeDate("1/2/05", { birth: true })).toBe("1905-01-02"); // would be 15 (16 tomorrow)
+      vi.setSystemTime(new Date(2021, 0, 2, 12, 0, 0));
+      expect(normalizeDate("1/2/05", { birth: true })).toBe("2005-01-02"); // 16 today
+      vi.setSystemTime(new Date(2099, 11, 31, 12, 0, 0));
+      expect(normalizeDate("1/2/05", { birth: true })).toBe("2005-01-02");
+      expect(normalizeDate("12/31/83", { birth: true })).toBe("2083-12-31");
+      expect(normalizeDate("1/1/84", { birth: true })).toBe("1984-01-01");
+    });
   });
   test("phones and ZIPs", () => {
     expect(normalizePhone("919.555.0123")).toBe("(919) 555-0123");
@@ -56,7 +98,8 @@ describe("row transform", () => {
       [{ key: "county", label: "County", type: "text" }],
     );
     expect(build([" Ann ", "Lee", "DEM", "02134", "1/5/1980", "Wake", "Y", "", "x"])).toEqual({
-      first_name: "Ann", last_name: "Lee", party_affiliation: "Democrat", zip: "02134", date_of_birth: "1980-01-05", custom_fields: { county: "Wake" }, state_voter_history: 1,
+      first_name: "Ann", last_name: "Lee", party_affiliation: "Democrat", party_code: "DEM", zip: "02134", date_of_birth: "1980-01-05", custom_fields: { county: "Wake" }, state_voter_history: 1,
+      vote_history: [{ election: "E2022" }],
     });
     expect(build(["Bo", "", "", "", "not a date", "", "", "", ""])).toEqual({ first_name: "Bo", last_name: "", date_of_birth: "not a date", state_voter_history: 0 });
     expect(stats.get("DOB")).toEqual({ processed: 2, errors: 1 });

@@ -16,7 +16,7 @@ function fakeServer(opts: { failAfterBatches?: number } = {}) {
     },
     appendBatch: async ({ startRow, rows }): Promise<BatchResult> => {
       if (state.failAfterBatches !== undefined && state.batches >= state.failAfterBatches) throw new Error("connection lost");
-      const counts = () => ({ nextRow: state.nextRow, processed: state.processed, imported: state.imported, duplicates: state.duplicates, failed: state.failed });
+      const counts = () => ({ nextRow: state.nextRow, processed: state.processed, imported: state.imported, duplicates: state.duplicates, failed: state.failed, updated: 0 });
       if (startRow < state.nextRow) return { applied: false, ...counts(), errors: [] };
       if (startRow > state.nextRow) throw new Error("gap");
       state.batches++;
@@ -25,7 +25,7 @@ function fakeServer(opts: { failAfterBatches?: number } = {}) {
         state.processed++;
         if (!r.fields.first_name || !r.fields.last_name) {
           state.failed++;
-          errors.push({ row: r.row, first_name: r.fields.first_name, last_name: r.fields.last_name, email: "", message: "Missing required fields (first name or last name)" });
+          errors.push({ row: r.line, first_name: r.fields.first_name, last_name: r.fields.last_name, email: "", message: "Missing required fields (first name or last name)" });
         } else {
           state.imported++;
           state.rows.push(r);
@@ -76,9 +76,9 @@ describe("runImport", () => {
     expect(first.state.rows.map((x) => x.row)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
   });
 
-  test("ask mode: skip asks again, ignore similar stops asking, stop ends the import", async () => {
+  test("ask mode: every failing row is asked about before it is sent (by its file line) until its kind is ignored", async () => {
     const asked: number[] = [];
-    const decisions = ["skip", "ignore_similar"] as const;
+    const decisions = ["skip", "skip", "ignore_similar"] as const;
     const { state, transport } = fakeServer();
     const r = await runImport({
       source: await openDelimitedSource(new Blob([csv(40, 5)])),
@@ -88,19 +88,42 @@ describe("runImport", () => {
       batchSize: 10,
       errorMode: "ask",
       onRowError: async (e) => {
+        // when asked, every row before the failing one is stored, and none after it
+        expect(state.processed).toBe(e.row - 2);
         asked.push(e.row);
         return decisions[asked.length - 1] ?? "stop";
       },
     });
-    expect(asked).toEqual([5, 15]);
+    // rows 5, 10 (same batch), 15 asked — lines 6, 11, 16 — then that kind is ignored
+    expect(asked).toEqual([6, 11, 16]);
     expect(r.status).toBe("completed");
     expect(state.failed).toBe(8);
+    expect(state.imported).toBe(32);
+  });
 
+  test("Stop Import keeps exactly the rows before the failing row", async () => {
     const stop = fakeServer();
-    const r2 = await runImport({ source: await openDelimitedSource(new Blob([csv(40, 5)])), transport: stop.transport, filename: "f.csv", mapping, batchSize: 10, onRowError: async () => "stop" });
+    const r2 = await runImport({
+      source: await openDelimitedSource(new Blob([csv(40, 7)])),
+      transport: stop.transport,
+      filename: "f.csv",
+      mapping,
+      batchSize: 10,
+      onRowError: async () => "stop",
+    });
     expect(r2.status).toBe("stopped");
-    expect(stop.state.batches).toBe(1);
+    expect(stop.state.rows.map((x) => x.row)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(stop.state.failed).toBe(0);
     expect(stop.state.finished).toBe(false);
+  });
+
+  test("error rows carry the file's line numbers (blank lines and quoted line breaks counted)", async () => {
+    const { state, transport } = fakeServer();
+    const text = 'First,Last\nA,One\n\n"B\nmultiline",Two\n,NoFirst\n';
+    const r = await runImport({ source: await openDelimitedSource(new Blob([text])), transport, filename: "f.csv", mapping, errorMode: "ignore" });
+    expect(r.status).toBe("completed");
+    expect(state.rows.map((x) => [x.row, x.line])).toEqual([[1, 2], [2, 4]]);
+    expect(state.failed).toBe(1);
   });
 
   test("cancel between batches lets the batch already sent finish, with exact counts", async () => {

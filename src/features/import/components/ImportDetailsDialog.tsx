@@ -1,3 +1,4 @@
+import { MATCH_RULE_LABELS } from "@convex/lib/importRows";
 import { Badge, Button, Checkbox, Dialog, Flex, Grid, Table, Text } from "@radix-ui/themes";
 import { useMutation, useQuery } from "convex/react";
 import { useState } from "react";
@@ -41,14 +42,16 @@ export function ImportDetailsDialog({ item, canManage, now, onClose }: ImportDet
         <Dialog.Description size="2" mb="3">
           {item.filename} · {new Date(item.import_date).toLocaleString()} · <ImportStatusBadge status={status} deleting={item.deleting} />
         </Dialog.Description>
-        <Grid columns={{ initial: "2", sm: "4" }} gap="3" mb="3">
+        <Grid columns={{ initial: "2", sm: item.update_existing ? "5" : "4" }} gap="3" mb="3">
           <Count label="Total" value={item.total_records || item.processed_records} />
-          <Count label="Imported" value={item.imported_records} />
+          <Count label={item.kind === "history" ? "Elections attached" : "Imported"} value={item.imported_records} />
+          {item.update_existing && <Count label={item.kind === "history" ? "Voters updated" : "Updated"} value={item.updated_records} />}
           <Count label="Duplicates" value={item.duplicate_records} />
           <Count label="Failed" value={item.failed_records} />
         </Grid>
         <Text as="p" size="2" color="gray" mb="2">
-          Duration {formatDuration(item.import_duration_ms)}
+          {item.kind === "history" ? "Vote-history file (by voter ID)" : `Matched by: ${MATCH_RULE_LABELS[item.match_rule]}${item.update_existing ? ", existing records updated" : ""}`}
+          {" · "}Duration {formatDuration(item.import_duration_ms)}
           {typeof item.summary_stats.deleted_count === "number" ? ` · ${item.summary_stats.deleted_count} records deleted` : ""}
           {typeof item.summary_stats.note === "string" ? ` · ${item.summary_stats.note}` : ""}
           {item.error_details ? ` · Error: ${item.error_details}` : ""}

@@ -18,7 +18,7 @@ export function ImportErrorDialog({ pending }: ImportErrorDialogProps) {
             </Text>
             <AlertDialog.Description size="2">{e.message}</AlertDialog.Description>
             <Text size="1" color="gray">
-              Details: row <Code>{e.row}</Code> of the file (header excluded). Rows with this error are not imported.
+              Details: line <Code>{e.row}</Code> of the file. Rows with this error are not imported.
             </Text>
           </Flex>
         )}

@@ -1,7 +1,8 @@
 import { MagicWandIcon, CheckCircledIcon, Pencil1Icon, PlusIcon } from "@radix-ui/react-icons";
-import { Badge, Button, Callout, Card, Flex, Select, Table, Text } from "@radix-ui/themes";
+import { Badge, Button, Callout, Card, Checkbox, Flex, Select, Table, Text } from "@radix-ui/themes";
+import { MATCH_RULE_LABELS, type MatchRule } from "@convex/lib/importRows";
 import { useState } from "react";
-import { CREATE_NEW, IGNORE, STANDARD_KEYS, TARGET_FIELDS, type ColumnMapping, type NewFieldDef } from "@/lib/import/fields";
+import { CREATE_NEW, IGNORE, isHistoryMapping, STANDARD_KEYS, TARGET_FIELDS, type ColumnMapping, type NewFieldDef } from "@/lib/import/fields";
 import { suggestPairings, type PairingSuggestion } from "@/lib/import/pairing";
 import { MISSING_REQUIRED, validateMapping, type MappingValidation } from "@/lib/import/validateMapping";
 import { toast } from "@/ui/toast";
@@ -20,6 +21,10 @@ type MappingStepProps = {
   customFields: { key: string; label: string }[];
   errorMode: "ask" | "ignore";
   onErrorModeChange(m: "ask" | "ignore"): void;
+  matchRule: MatchRule;
+  onMatchRuleChange(r: MatchRule): void;
+  updateExisting: boolean;
+  onUpdateExistingChange(u: boolean): void;
   busy: boolean;
   onImport(): void;
   onStartOver(): void;
@@ -63,9 +68,14 @@ export function MappingStep(p: MappingStepProps) {
     else toast.success("Mapping looks good");
   };
 
+  const history = isHistoryMapping(p.mapping);
   const handleImport = () => {
     const targets = new Set(Object.values(p.mapping));
-    if (!targets.has("first_name") || !targets.has("last_name")) {
+    if (history && !targets.has("voter_id")) {
+      toast.error(MISSING_REQUIRED.title, { description: "Please map the voter ID column before importing vote history." });
+      return;
+    }
+    if (!history && (!targets.has("first_name") || !targets.has("last_name"))) {
       toast.error(MISSING_REQUIRED.title, { description: MISSING_REQUIRED.description });
       return;
     }
@@ -106,6 +116,37 @@ export function MappingStep(p: MappingStepProps) {
             <Button variant="outline" color="gray" onClick={p.onStartOver} disabled={p.busy}>Start Over</Button>
           </Flex>
         </Flex>
+      </Card>
+
+      <Card data-testid="import.matching">
+        {history ? (
+          <Text size="2">
+            <Text weight="bold">Vote-history file:</Text> each row's election is attached to the voter with its voter ID (rows naming nobody are listed as errors).
+          </Text>
+        ) : (
+          <Flex direction="column" gap="2">
+            <Flex gap="2" align="center" wrap="wrap">
+              <Text as="label" size="2" weight="bold" id="match-rule-label">Match existing records by</Text>
+              <Select.Root value={p.matchRule} onValueChange={(v) => p.onMatchRuleChange(v as MatchRule)} disabled={p.busy}>
+                <Select.Trigger aria-labelledby="match-rule-label" style={{ maxWidth: "100%" }} />
+                <Select.Content>
+                  {(Object.keys(MATCH_RULE_LABELS) as MatchRule[]).map((r) => (
+                    <Select.Item key={r} value={r}>{MATCH_RULE_LABELS[r]}</Select.Item>
+                  ))}
+                </Select.Content>
+              </Select.Root>
+            </Flex>
+            {p.matchRule === "name" && (
+              <Text size="1" color="orange">Name alone treats different people with a common name as one: prefer the voter ID or address rule for state files.</Text>
+            )}
+            <Text as="label" size="2">
+              <Flex gap="2" align="center">
+                <Checkbox checked={p.updateExisting} onCheckedChange={(c) => p.onUpdateExistingChange(c === true)} disabled={p.busy} />
+                Update existing records: apply changed fields (status, address, party…) to matched voters, recorded in each voter's history
+              </Flex>
+            </Text>
+          </Flex>
+        )}
       </Card>
 
       {validation && (validation.issues.length > 0 || validation.suggestions.length > 0) && (

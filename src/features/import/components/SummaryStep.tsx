@@ -3,10 +3,11 @@ import { useQuery } from "convex/react";
 import { useState } from "react";
 import { Link, useNavigate } from "react-router-dom";
 import { api } from "@convex/_generated/api";
+import { MATCH_RULE_LABELS } from "@convex/lib/importRows";
 import type { ImportId } from "@/lib/import/runner";
 import { ScrollTable } from "@/ui/ScrollTable";
 
-type Kind = "total" | "imported" | "duplicate" | "error";
+type Kind = "total" | "imported" | "updated" | "duplicate" | "error";
 type SummaryStepProps = { importId: ImportId; onImportAnother(): void };
 
 /** Step 3: the four summary cards, each opening its detail table. */
@@ -14,10 +15,12 @@ export function SummaryStep({ importId, onImportAnother }: SummaryStepProps) {
   const navigate = useNavigate();
   const doc = useQuery(api.imports.get, { importId });
   const [open, setOpen] = useState<Kind | null>(null);
-  const cards: { kind: Kind; label: string; value: number | undefined; color: "gray" | "green" | "orange" | "red" }[] = [
-    { kind: "total", label: "Total Contacts", value: doc?.total_records, color: "gray" },
-    { kind: "imported", label: "Successfully Imported", value: doc?.imported_records, color: "green" },
-    { kind: "duplicate", label: "Duplicates Skipped", value: doc?.duplicate_records, color: "orange" },
+  const history = doc?.kind === "history";
+  const cards: { kind: Kind; label: string; value: number | undefined; color: "gray" | "green" | "blue" | "orange" | "red" }[] = [
+    { kind: "total", label: history ? "Total Rows" : "Total Contacts", value: doc?.total_records, color: "gray" },
+    { kind: "imported", label: history ? "Elections Attached" : "Successfully Imported", value: doc?.imported_records, color: "green" },
+    ...(doc?.update_existing ? [{ kind: "updated" as const, label: history ? "Voters Updated" : "Updated", value: doc?.updated_records, color: "blue" as const }] : []),
+    { kind: "duplicate", label: history ? "Already Recorded" : "Duplicates Skipped", value: doc?.duplicate_records, color: "orange" },
     { kind: "error", label: "Errors", value: doc?.failed_records, color: "red" },
   ];
   return (
@@ -25,7 +28,14 @@ export function SummaryStep({ importId, onImportAnother }: SummaryStepProps) {
       {doc && doc.status !== "completed" && (
         <Text color="orange">Import {doc.status === "deleted" ? "cancelled and its records deleted" : doc.status}: {doc.summary_stats.note as string | undefined}</Text>
       )}
-      <Grid columns={{ initial: "2", md: "4" }} gap="3">
+      {doc && !history && (
+        <Text size="2" color="gray" data-testid="import.matchRule">
+          Matched existing records by: {MATCH_RULE_LABELS[doc.match_rule]}
+          {doc.update_existing ? " · existing records updated with changed fields" : " · existing records left unchanged"}
+        </Text>
+      )}
+      {doc && history && <Text size="2" color="gray">Vote history attached to voters by voter ID.</Text>}
+      <Grid columns={{ initial: "2", md: String(cards.length) as "4" | "5" }} gap="3">
         {cards.map((c) => (
           <Card key={c.kind} asChild>
             <button type="button" aria-label={`${c.label}: ${c.value ?? 0}`} aria-pressed={open === c.kind} onClick={() => setOpen(open === c.kind ? null : c.kind)} style={{ textAlign: "left", cursor: "pointer" }}>
@@ -38,7 +48,9 @@ export function SummaryStep({ importId, onImportAnother }: SummaryStepProps) {
       {open && open !== "total" && <OutcomeTable importId={importId} kind={open} />}
       {open === "total" && (
         <Text color="gray" size="2">
-          {doc ? `${doc.processed_records.toLocaleString()} rows read: ${doc.imported_records} imported, ${doc.duplicate_records} duplicates, ${doc.failed_records} errors.` : ""}
+          {doc
+            ? `${doc.processed_records.toLocaleString()} rows read: ${doc.imported_records} imported, ${doc.update_existing ? `${doc.updated_records} updated, ` : ""}${doc.duplicate_records} duplicates, ${doc.failed_records} errors.`
+            : ""}
         </Text>
       )}
       <Flex gap="3" wrap="wrap" align="center">
@@ -52,9 +64,9 @@ export function SummaryStep({ importId, onImportAnother }: SummaryStepProps) {
   );
 }
 
-function OutcomeTable({ importId, kind }: { importId: ImportId; kind: "imported" | "duplicate" | "error" }) {
+function OutcomeTable({ importId, kind }: { importId: ImportId; kind: "imported" | "updated" | "duplicate" | "error" }) {
   const rows = useQuery(api.imports.outcomes, { importId, kind, limit: 200 });
-  const title = kind === "imported" ? "Successfully Imported" : kind === "duplicate" ? "Duplicates Skipped" : "Errors";
+  const title = kind === "imported" ? "Successfully Imported" : kind === "updated" ? "Updated" : kind === "duplicate" ? "Duplicates Skipped" : "Errors";
   return (
     <Card>
       <Heading size="3" mb="2">{title}{rows && rows.length === 200 ? " (first 200)" : ""}</Heading>
@@ -66,7 +78,8 @@ function OutcomeTable({ importId, kind }: { importId: ImportId; kind: "imported"
             <Table.ColumnHeaderCell>Last Name</Table.ColumnHeaderCell>
             <Table.ColumnHeaderCell>Email</Table.ColumnHeaderCell>
             {kind === "error" && <Table.ColumnHeaderCell>Error</Table.ColumnHeaderCell>}
-            {kind === "duplicate" && <Table.ColumnHeaderCell>Existing Record</Table.ColumnHeaderCell>}
+            {kind === "updated" && <Table.ColumnHeaderCell>Changes</Table.ColumnHeaderCell>}
+            {(kind === "duplicate" || kind === "updated") && <Table.ColumnHeaderCell>Existing Record</Table.ColumnHeaderCell>}
           </Table.Row>
         </Table.Header>
         <Table.Body>
@@ -76,8 +89,8 @@ function OutcomeTable({ importId, kind }: { importId: ImportId; kind: "imported"
               <Table.Cell>{r.first_name}</Table.Cell>
               <Table.Cell>{r.last_name}</Table.Cell>
               <Table.Cell>{r.email}</Table.Cell>
-              {kind === "error" && <Table.Cell>{r.message}</Table.Cell>}
-              {kind === "duplicate" && (
+              {(kind === "error" || kind === "updated") && <Table.Cell>{r.message}</Table.Cell>}
+              {(kind === "duplicate" || kind === "updated") && (
                 <Table.Cell>
                   {r.existing ? (
                     <RLink asChild>

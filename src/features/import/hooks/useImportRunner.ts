@@ -3,6 +3,7 @@ import { useConvex } from "convex/react";
 import { useCallback, useRef, useState } from "react";
 import { api } from "@convex/_generated/api";
 import type { ColumnMapping, NewFieldDef } from "@/lib/import/fields";
+import type { MatchRule } from "@convex/lib/importRows";
 import { openImportFile } from "@/lib/import/openFile";
 import { ImportControl, runImport, type ErrorDecision, type ImportId, type RowError, type RunImportResult } from "@/lib/import/runner";
 import { convexImportTransport } from "@/lib/import/convexTransport";
@@ -10,6 +11,7 @@ import { convexImportTransport } from "@/lib/import/convexTransport";
 export type RunState =
   | { phase: "idle" }
   | { phase: "running"; importId: ImportId | null }
+  | { phase: "stopped"; result: RunImportResult }
   | { phase: "done"; result: RunImportResult };
 
 export type PendingRowError = { error: RowError; decide(d: ErrorDecision): void };
@@ -22,7 +24,16 @@ export function useImportRunner() {
   const importIdRef = useRef<ImportId | null>(null);
 
   const start = useCallback(
-    async (o: { file: File; mapping: ColumnMapping; newFields: NewFieldDef[]; sampleRows: string[][]; errorMode: "ask" | "ignore"; resume?: { importId: ImportId; nextRow: number } }) => {
+    async (o: {
+      file: File;
+      mapping: ColumnMapping;
+      newFields: NewFieldDef[];
+      sampleRows: string[][];
+      errorMode: "ask" | "ignore";
+      matchRule: MatchRule;
+      updateExisting: boolean;
+      resume?: { importId: ImportId; nextRow: number };
+    }) => {
       const ctl = new ImportControl();
       control.current = ctl;
       importIdRef.current = o.resume?.importId ?? null;
@@ -36,6 +47,8 @@ export function useImportRunner() {
         newFields: o.newFields,
         sampleRows: o.sampleRows,
         errorMode: o.errorMode,
+        matchRule: o.matchRule,
+        updateExisting: o.updateExisting,
         resume: o.resume,
         control: ctl,
         onStarted: (id) => {
@@ -44,10 +57,8 @@ export function useImportRunner() {
         },
         onRowError: (error) => new Promise<ErrorDecision>((resolve) => setPendingError({ error, decide: (d) => { setPendingError(null); resolve(d); } })),
       });
-      if (result.status === "stopped") {
-        await convex.mutation(api.imports.cancel, { importId: result.importId, deleteImported: false });
-      }
-      setState({ phase: "done", result });
+      // "Stop Import": the rows before the failing one are stored; the keep / delete choice follows
+      setState(result.status === "stopped" ? { phase: "stopped", result } : { phase: "done", result });
       return result;
     },
     [convex],
@@ -61,6 +72,7 @@ export function useImportRunner() {
       control.current?.cancel();
       const id = importIdRef.current;
       if (id) await convex.mutation(api.imports.cancel, { importId: id, deleteImported });
+      setState((s) => (s.phase === "stopped" ? { phase: "done", result: s.result } : s));
     },
     [convex],
   );

@@ -1,0 +1,51 @@
+/**
+ * One-off data migrations, run by an operator with the admin key (`npx convex run
+ * migrations:recountVoterTally`), never by a tenant. Each is a cursor-driven chain of mutations.
+ */
+import { v } from "convex/values";
+import { internal } from "./_generated/api";
+import { internalMutation } from "./functions";
+
+const PAGE = 1000;
+
+/**
+ * Rebuilds every organisation's voters-per-(party, status) tally from its voters (the tally
+ * began with this release; voters stored before it are counted here). Run it while no import is
+ * running: the tally rows are replaced at the end of each organisation's count.
+ */
+export const recountVoterTally = internalMutation({
+  args: { orgCursor: v.optional(v.union(v.string(), v.null())) },
+  returns: v.null(),
+  handler: async (ctx, { orgCursor }) => {
+    const orgs = await ctx.db.query("organizations").paginate({ numItems: 50, cursor: orgCursor ?? null });
+    for (const org of orgs.page) await ctx.scheduler.runAfter(0, internal.migrations.recountOrgTally, { orgId: org._id, cursor: null, counts: {} });
+    if (!orgs.isDone) await ctx.scheduler.runAfter(0, internal.migrations.recountVoterTally, { orgCursor: orgs.continueCursor });
+    return null;
+  },
+});
+
+export const recountOrgTally = internalMutation({
+  args: { orgId: v.id("organizations"), cursor: v.union(v.string(), v.null()), counts: v.record(v.string(), v.number()) },
+  returns: v.null(),
+  handler: async (ctx, { orgId, cursor, counts }) => {
+    const page = await ctx.db
+      .query("voters")
+      .withIndex("by_org", (q) => q.eq("orgId", orgId))
+      .paginate({ numItems: PAGE, cursor });
+    const next = { ...counts };
+    for (const voter of page.page) {
+      const key = JSON.stringify([voter.party_affiliation ?? "", voter.status ?? ""]);
+      next[key] = (next[key] ?? 0) + 1;
+    }
+    if (!page.isDone) {
+      await ctx.scheduler.runAfter(0, internal.migrations.recountOrgTally, { orgId, cursor: page.continueCursor, counts: next });
+      return null;
+    }
+    for (const row of await ctx.db.query("voterTally").withIndex("by_org_party_status", (q) => q.eq("orgId", orgId)).collect()) await ctx.db.delete(row._id);
+    for (const [key, count] of Object.entries(next)) {
+      const [party, status] = JSON.parse(key) as [string, string];
+      await ctx.db.insert("voterTally", { orgId, party, status, count });
+    }
+    return null;
+  },
+});
