@@ -1,14 +1,15 @@
 /**
  * Voter benchmark (`npm run bench:voters`). Starts a fresh embedded backend on the app's convex/
- * folder in a temp dir (loopback only), signs up one organisation, seeds 1,000,000 voters through
- * an internal mutation (2,000 per call) and prints, for each of
- *   1. the first list page (50, newest first)
- *   2. a filtered page (party + status index)
- *   3. a full-text search page
- *   4. adding 10,000 voters to a group ("select all matching", server pages of 500)
+ * folder in a temp dir (loopback only), signs up one organisation, seeds VOTERS voters (default
+ * 1,000,000; e.g. VOTERS=5000000 for a statewide file, VOTERS=20000 for a quick run; BENCH_VOTERS
+ * is read too) through an internal mutation (2,000 per call) and prints, for each of
+ *   1. list pages (50): the first page (newest first), filters (party + status index, a state
+ *      status code), full-text searches (a name, a prefix, a phone typed with punctuation)
+ *   2. the list's total (voters.count, every page followed to the end as the browser does): from
+ *      the tally, counted in index pages for a status code, and a search (capped at 1,024)
+ *   3. adding 10,000 voters to a group ("select all matching", server pages of 500)
  * the server time (the engine running the function in-process) and the end-to-end client time
  * (ConvexHttpClient over HTTP with the user's JWT). Goals: list page < 150 ms, search < 100 ms.
- * BENCH_VOTERS=<n> shrinks the seed for quick runs.
  */
 import { faker } from "@faker-js/faker";
 import fs from "node:fs";
@@ -24,12 +25,16 @@ import { configureBackendEnv, signInTicket } from "../scripts/backend-env";
 import { formatTransactionStats } from "./txStats";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const TOTAL = Number(process.env.BENCH_VOTERS ?? 1_000_000);
+const TOTAL = Number(process.env.VOTERS ?? process.env.BENCH_VOTERS ?? 1_000_000);
 const PER_CALL = 2_000;
 const GROUP_ADD = Math.min(10_000, TOTAL);
 const REPEATS = 15;
 const PARTIES = ["Democrat", "Republican", "Independent", "Green Party", "Libertarian"];
 const STATUSES = ["Active", "Active", "Active", "Inactive", "Pending", "Suspended"];
+/** State status codes as in NC's file: mostly active, some removed, denied, inactive. */
+const STATUS_CODES = ["A", "A", "A", "A", "A", "A", "I", "I", "R", "D"];
+/** Repeats of a count that reads pages (a status code over millions of voters takes a while). */
+const COUNT_REPEATS = 3;
 
 const fmt = (ms: number) => `${ms.toFixed(1)} ms`;
 function p50(samples: number[]) {
@@ -55,6 +60,7 @@ function voter(i: number) {
     precinct: `P-${String(i % 60).padStart(3, "0")}`,
     city: cities[i % cities.length],
     state_voter_history: i % 5,
+    status_code: STATUS_CODES[(i * 13) % STATUS_CODES.length],
   };
 }
 
@@ -118,13 +124,17 @@ async function main() {
 
     const page = { paginationOpts: { numItems: 50, cursor: null } };
     const searchTerm = lastNames[123].toLowerCase();
+    const phone = voter(123).phone;
+    const typedPhone = `(${phone.slice(0, 3)}) ${phone.slice(3, 6)}-${phone.slice(6)}`;
     const cases: { name: string; args: Record<string, Value | undefined> }[] = [
-      { name: "first list page (50, newest first)", args: page },
-      { name: "filtered page (Democrat + Active)", args: { ...page, party: "Democrat", status: "Active" } },
-      { name: `full-text search "${searchTerm}"`, args: { ...page, search: searchTerm } },
-      { name: "full-text search prefix \"" + searchTerm.slice(0, 3) + "\"", args: { ...page, search: searchTerm.slice(0, 3) } },
+      { name: "first page (50, newest first)", args: page },
+      { name: "filter: Democrat + Active", args: { ...page, party: "Democrat", status: "Active" } },
+      { name: 'filter: status code "R"', args: { ...page, statusCode: "R" } },
+      { name: `search "${searchTerm}"`, args: { ...page, search: searchTerm } },
+      { name: `search prefix "${searchTerm.slice(0, 3)}"`, args: { ...page, search: searchTerm.slice(0, 3) } },
+      { name: `search phone "${typedPhone}"`, args: { ...page, search: typedPhone } },
     ];
-    console.log("\nvoters.list                                   server p50   client p50   rows");
+    console.log(`\n${"voters.list".padEnd(46)} server p50   client p50   rows`);
     for (const c of cases) {
       const server: number[] = [];
       const clientMs: number[] = [];
@@ -138,6 +148,52 @@ async function main() {
         clientMs.push(performance.now() - start);
       }
       console.log(`  ${c.name.padEnd(44)} ${fmt(p50(server)).padStart(10)} ${fmt(p50(clientMs)).padStart(12)}   ${rows}`);
+    }
+
+    // the list's total: every page of voters.count followed to the end, as the browser does
+    type CountResult = { page: { count: number; capped: boolean }[]; isDone: boolean; continueCursor: string };
+    const countCases: { name: string; args: Record<string, Value | undefined> }[] = [
+      { name: "all voters (tally)", args: {} },
+      { name: "Democrat + Active (tally)", args: { party: "Democrat", status: "Active" } },
+      { name: 'status code "R" (index pages)', args: { statusCode: "R" } },
+      { name: 'status code "A" + Democrat (index pages)', args: { statusCode: "A", party: "Democrat" } },
+      { name: `search "${searchTerm}"`, args: { search: searchTerm } },
+      { name: `search prefix "${searchTerm.slice(0, 3)}"`, args: { search: searchTerm.slice(0, 3) } },
+    ];
+    console.log(`\n${"voters.count (all pages)".padEnd(46)} server p50   client p50   total  calls`);
+    for (const c of countCases) {
+      const server: number[] = [];
+      const clientMs: number[] = [];
+      let total = "";
+      let calls = 0;
+      for (let i = 0; i < COUNT_REPEATS; i++) {
+        let cursor: string | null = null;
+        let n = 0;
+        let capped = false;
+        let serverMs = 0;
+        calls = 0;
+        for (;;) {
+          const r = await run("query", "voters:count", { ...c.args, paginationOpts: { numItems: 1, cursor } });
+          const v = r.value as CountResult;
+          serverMs += r.ms;
+          calls += 1;
+          n += v.page[0].count;
+          capped ||= v.page[0].capped;
+          if (v.isDone) break;
+          cursor = v.continueCursor;
+        }
+        server.push(serverMs);
+        total = `${n.toLocaleString()}${capped ? "+" : ""}`;
+        cursor = null;
+        const start = performance.now();
+        for (;;) {
+          const v: CountResult = await retry(() => client.query(api.voters.count, { ...c.args, paginationOpts: { numItems: 1, cursor } }));
+          if (v.isDone) break;
+          cursor = v.continueCursor;
+        }
+        clientMs.push(performance.now() - start);
+      }
+      console.log(`  ${c.name.padEnd(44)} ${fmt(p50(server)).padStart(10)} ${fmt(p50(clientMs)).padStart(12)}   ${total.padStart(9)}  ${calls}`);
     }
 
     // group add: "select all matching" in server pages of 500, until GROUP_ADD voters are in

@@ -1,6 +1,7 @@
 /** Dashboard figures: live counts of the caller's organisation and short recent lists. Any member. */
 import { orgQuery } from "./functions";
 import { readCounters } from "./model/counters";
+import { isStale } from "./model/imports";
 
 export const RECENT_LIMIT = 5;
 
@@ -34,6 +35,8 @@ export const stats = orgQuery(null)({
           createdAt: v._creationTime,
         }))
       : null;
+    // An import whose browser stopped sending batches is "interrupted", as Import History says.
+    const now = Date.now();
     const recentImports = ctx.viewer.can("voters.manage")
       ? (
           await ctx.db
@@ -44,7 +47,8 @@ export const stats = orgQuery(null)({
         ).map((i) => ({
           id: i._id,
           filename: i.filename,
-          status: i.status,
+          status: isStale(i, now) ? ("interrupted" as const) : i.status,
+          updatedAt: i.updatedAt,
           importedRecords: i.imported_records,
           totalRecords: i.total_records,
           importDate: i.import_date,

@@ -9,7 +9,7 @@ import type { DataModel, Doc, Id } from "./_generated/dataModel";
 import type { MutationCtx } from "./_generated/server";
 import { appError, internalMutation, orgMutation, orgQuery } from "./functions";
 import { loadEditState, markDeleted, markEdited, mergeEdits, missingRecord, withEdits } from "./model/collab";
-import { adjustCounter, readCounters } from "./model/counters";
+import { adjustCounter } from "./model/counters";
 import { filteredVoters, MAX_PAGE } from "./model/voterSearch";
 import { vEditState, vFieldEdit } from "./tables/collab";
 import { vVoterFilter } from "./tables/voters";
@@ -227,11 +227,3 @@ export const addMatching = orgMutation("voters.update")({
   },
 });
 
-/** How many voters "select all matching" covers, when known without scanning (no filter). */
-export const matchingTotal = orgQuery("voters.view")({
-  args: vVoterFilter,
-  handler: async (ctx, f) => {
-    if (f.search?.trim() || f.party || f.status) return null;
-    return (await readCounters(ctx, ctx.viewer.orgId)).voters;
-  },
-});

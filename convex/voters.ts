@@ -1,13 +1,14 @@
 /**
- * Voters: server-paged list and search, detail, create/update/delete with validation, quick
- * search, the voter's groups and the per-organisation form layout. voters.view reads;
+ * Voters: server-paged list and search with the exact count of what matches, detail, change
+ * history, create/update/delete with validation, quick search, the voter's groups and the
+ * per-organisation form layout. voters.view reads;
  * voters.update edits; only voters.manage creates, deletes and reorders the form, and exporting
  * the whole file takes voters.export (which comes with voters.manage).
  */
 import { validate } from "convex-helpers/validators";
 import { paginationOptsValidator, paginationResultValidator } from "convex/server";
 import { v } from "convex/values";
-import type { Doc } from "./_generated/dataModel";
+import type { Doc, Id } from "./_generated/dataModel";
 import { appError, orgMutation, orgQuery } from "./functions";
 import schema from "./schema";
 import {
@@ -16,13 +17,12 @@ import {
   loadVoter,
   deleteVoter,
   editableVoterFields,
-  filteredVoters,
   insertVoter,
-  MAX_LIST_PAGE,
-  MAX_PAGE,
   updateVoter,
+  voterChanges,
   voterMergeRules,
 } from "./model/voters";
+import { countMatching, filteredVoters, MAX_LIST_PAGE, MAX_PAGE, statusCodesPresent } from "./model/voterSearch";
 import { loadEditState, markDeleted, markEdited, mergeEdits, missingRecord, withEdits } from "./model/collab";
 import { vEditState, vFieldEdit } from "./tables/collab";
 import { moveSection, orderSections, vVoterFields, vVoterFilter } from "./tables/voters";
@@ -31,16 +31,37 @@ function clampPage<T extends { numItems: number }>(opts: T): T {
   return { ...opts, numItems: Math.max(1, Math.min(MAX_LIST_PAGE, Math.floor(opts.numItems))) };
 }
 
-/** The voter list: one page of the filter/search, newest first (search: by relevance). */
 /** A page of voter documents: the list's and the export's contract with the browser. */
 const vVoterPage = paginationResultValidator(schema.doc("voters"));
 
+/** The voter list: one page of the filter/search, newest first (search: by relevance). */
 export const list = orgQuery("voters.view")({
   args: { paginationOpts: paginationOptsValidator, ...vVoterFilter },
   returns: vVoterPage,
   handler: async (ctx, { paginationOpts, ...filter }) => {
     return await filteredVoters(ctx.db, ctx.viewer.orgId, filter).paginate(clampPage(paginationOpts));
   },
+});
+
+/**
+ * How many voters match the list's filter/search, one bounded page per call (page: one entry with
+ * the page's count): the browser follows `continueCursor` until `isDone` and adds the pages up
+ * (usePaginatedQuery, so each page stays live). `capped`: the search reached Convex's limit of
+ * 1,024 results, so more voters may match than it can count.
+ */
+export const count = orgQuery("voters.view")({
+  args: { paginationOpts: paginationOptsValidator, ...vVoterFilter },
+  returns: paginationResultValidator(v.object({ count: v.number(), capped: v.boolean() })),
+  handler: async (ctx, { paginationOpts, ...filter }) => {
+    return await countMatching(ctx.db, ctx.viewer.orgId, filter, paginationOpts);
+  },
+});
+
+/** The state status codes present among the organisation's voters (the list's status code filter). */
+export const statusCodes = orgQuery("voters.view")({
+  args: {},
+  returns: v.array(v.string()),
+  handler: async (ctx) => await statusCodesPresent(ctx.db, ctx.viewer.orgId),
 });
 
 /** One page of the export (the list's filter/search, 1,000 rows a call): needs voters.export. */
@@ -79,12 +100,8 @@ export const suggestions = orgQuery("voters.view")({
 export const quickSearch = orgQuery("voters.view")({
   args: { term: v.string() },
   handler: async (ctx, { term }) => {
-    const t = term.trim().toLowerCase();
-    if (t.length < 2) return [];
-    const rows = await ctx.db
-      .query("voters")
-      .withSearchIndex("search_text", (q) => q.search("searchText", t).eq("orgId", ctx.viewer.orgId))
-      .take(10);
+    if (term.trim().length < 2) return [];
+    const rows = await filteredVoters(ctx.db, ctx.viewer.orgId, { search: term }).take(10);
     return rows.map((r) => ({ _id: r._id, first_name: r.first_name, last_name: r.last_name, email: r.email, phone: r.phone }));
   },
 });
@@ -119,6 +136,8 @@ export const update = orgMutation("voters.update")({
     await assertValidVoter(ctx.db, ctx.viewer.orgId, fields);
     if (!validate(vVoterFields, fields)) throw appError("VALIDATION_ERROR");
     await updateVoter(ctx, voter, fields);
+    const changes = voterChanges(editableVoterFields(voter), fields);
+    if (changes.length > 0) await ctx.db.insert("voterChanges", { orgId: ctx.viewer.orgId, voterId: id, at: Date.now(), userId: ctx.viewer.userId, changes });
     await markEdited(ctx, ctx.viewer, id, apply.map((e) => e.field));
     return id;
   },
@@ -140,6 +159,61 @@ export const remove = orgMutation("voters.manage")({
     const voter = await loadVoter(ctx.db, id);
     await deleteVoter(ctx, voter);
     await markDeleted(ctx, ctx.viewer, id);
+  },
+});
+
+/** Entries of a voter's change history the detail page shows (the newest). */
+export const MAX_CHANGES_SHOWN = 50;
+
+const vChangeAuthor = v.union(
+  v.object({ kind: v.literal("user"), name: v.union(v.string(), v.null()) }),
+  v.object({ kind: v.literal("import"), importId: v.id("importHistory"), filename: v.union(v.string(), v.null()) }),
+  v.null(),
+);
+
+/**
+ * The voter's change history, newest first (at most 50): when, who saved it (a member's name; null
+ * when they have left the organisation) or which import file changed it, and each field's old and
+ * new value.
+ */
+export const changes = orgQuery("voters.view")({
+  args: { voterId: v.id("voters") },
+  returns: v.array(
+    v.object({
+      _id: v.id("voterChanges"),
+      at: v.number(),
+      by: vChangeAuthor,
+      changes: v.array(v.object({ field: v.string(), from: v.union(v.string(), v.null()), to: v.union(v.string(), v.null()) })),
+    }),
+  ),
+  handler: async (ctx, { voterId }) => {
+    const rows = await ctx.db
+      .query("voterChanges")
+      .withIndex("by_voter", (q) => q.eq("voterId", voterId))
+      .order("desc")
+      .take(MAX_CHANGES_SHOWN);
+    const names = new Map<Id<"users">, string | null>();
+    const files = new Map<Id<"importHistory">, string | null>();
+    // each author read once; a user who left the organisation is not readable (null)
+    for (const r of rows) {
+      if (r.importId) {
+        if (!files.has(r.importId)) files.set(r.importId, (await ctx.db.get(r.importId))?.filename ?? null);
+      } else if (r.userId && !names.has(r.userId)) {
+        const u = await ctx.db.get(r.userId);
+        const full = [u?.firstName, u?.lastName].filter(Boolean).join(" ");
+        names.set(r.userId, u ? full || u.name || u.email || null : null);
+      }
+    }
+    return rows.map((r) => ({
+      _id: r._id,
+      at: r.at,
+      by: r.importId
+        ? { kind: "import" as const, importId: r.importId, filename: files.get(r.importId) ?? null }
+        : r.userId
+          ? { kind: "user" as const, name: names.get(r.userId) ?? null }
+          : null,
+      changes: r.changes,
+    }));
   },
 });
 

@@ -4,7 +4,7 @@ import type { MutationCtx, QueryCtx } from "../_generated/server";
 import { appError } from "../lib/errors";
 import type { BatchResult, ImportFieldsDoc, RowOutcome, StartImportArgs } from "../tables/imports";
 import { cleanImportRow, electionKey, mergeElections, recentParticipation } from "../lib/importRows";
-import { VOTER_FIELD_DEFS, type ElectionRecord, type VoterFields } from "../tables/voters";
+import { voterFieldLabel, type ElectionRecord, type VoterFields } from "../tables/voters";
 import { adjustCounter } from "./counters";
 import { findExisting, lookupKeys, rowKeys } from "./importMatch";
 import { deleteVoter, editableVoterFields, insertVoter, keepsNameKeys, updateVoter, VoterCounts, voterChanges } from "./voters";
@@ -175,7 +175,7 @@ export async function applyBatch(
 
 /** "Address, Status changed": the updated fields by their labels. */
 export function changedFieldsText(changes: { field: string }[]): string {
-  const labels = changes.map((c) => VOTER_FIELD_DEFS.find((d) => d.key === c.field)?.label ?? (c.field === "vote_history" ? "Vote History" : c.field.replace(/^custom_fields\./, "")));
+  const labels = changes.map((c) => voterFieldLabel(c.field));
   return `${labels.join(", ")} changed`;
 }
 

@@ -1,22 +1,24 @@
 /** Building and writing voter documents: derived search/dedupe fields and counters stay in step. */
-import type { GenericDatabaseReader, OrderedQuery, WithoutSystemFields } from "convex/server";
+import type { GenericDatabaseReader, WithoutSystemFields } from "convex/server";
 import type { DataModel, Doc, Id } from "../_generated/dataModel";
 import type { MutationCtx } from "../_generated/server";
 import { appError } from "../lib/errors";
 import { voterNameKeys } from "../lib/petitions/names";
 import { normalizePhone } from "../lib/sms";
-import { VOTER_FIELD_DEFS, VOTER_FIELD_SPECS, type VoterFields, type VoterFilter } from "../tables/voters";
+import { VOTER_FIELD_DEFS, VOTER_FIELD_SPECS, type VoterFields } from "../tables/voters";
 import type { MergeRules } from "./collab";
 import { adjustCounter } from "./counters";
 
 /**
  * Lowercased text the search index matches: names, email (whole and its local part), the phone's
- * digits (and without a leading country code 1), city, precinct and voter ID.
+ * digits (also without a leading country code 1, and its last seven), city, precinct and voter ID.
  */
 export function voterSearchText(f: Pick<VoterFields, "first_name" | "last_name" | "email" | "phone" | "city" | "precinct" | "voter_id">): string {
   const digits = f.phone?.replace(/\D/g, "");
   const national = digits && digits.length === 11 && digits.startsWith("1") ? digits.slice(1) : undefined;
-  return [f.first_name, f.last_name, f.email, f.email?.split("@")[0], digits, national, f.city, f.precinct, f.voter_id]
+  // the local number alone ("555-0142"): the index matches a word's beginning, never its middle
+  const local = digits && digits.length >= 10 ? digits.slice(-7) : undefined;
+  return [f.first_name, f.last_name, f.email, f.email?.split("@")[0], digits, national, local, f.city, f.precinct, f.voter_id]
     .filter((x): x is string => !!x && x.length > 0)
     .join(" ")
     .toLowerCase();

@@ -121,6 +121,19 @@ export type VoterFieldDef = FormMeta & { key: VoterFieldKey };
 /** The built-in voter form fields in their default order (spec/1 §2 add/edit, §3 voter). */
 export const VOTER_FIELD_DEFS: VoterFieldDef[] = specEntries.flatMap(([key, s]) => (s.form ? [{ key, ...s.form }] : []));
 
+/** Labels of the stored fields the form does not show. */
+const OTHER_FIELD_LABELS: Partial<Record<VoterFieldKey, string>> = {
+  zip_code: "ZIP Code (second)",
+  status_code: "Status Code",
+  party_code: "Party Code",
+  vote_history: "Vote History",
+};
+
+/** How a voter field is named to people (history, messages): "ZIP Code", "Status Code", a custom field's key. */
+export function voterFieldLabel(key: string): string {
+  return VOTER_FIELD_DEFS.find((d) => d.key === key)?.label ?? OTHER_FIELD_LABELS[key as VoterFieldKey] ?? key.replace(/^custom_fields\./, "");
+}
+
 /** The import's targets among the voter fields: key, label, how a column is checked, required. */
 export const VOTER_IMPORT_TARGETS = specEntries.flatMap(([key, s]) =>
   s.import ? [{ key, label: s.importLabel ?? s.form?.label ?? key, type: s.import, required: s.form?.required ?? false }] : [],

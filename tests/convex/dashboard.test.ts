@@ -63,6 +63,41 @@ describe("dashboard.stats", () => {
     }
   });
 
+  test("an import without a batch for over two minutes is interrupted, as Import History shows it", async () => {
+    const t = setupTest();
+    const f = await roleFixture(t);
+    const now = Date.now();
+    const add = (filename: string, status: "in_progress" | "completed", updatedAt: number, orgId = f.orgId) =>
+      t.run((ctx) =>
+        ctx.db.insert("importHistory", {
+          orgId,
+          filename,
+          total_records: 10,
+          imported_records: 4,
+          failed_records: 0,
+          duplicate_records: 0,
+          processed_records: 4,
+          import_date: updatedAt - 1000,
+          import_duration_ms: 0,
+          status,
+          field_mapping: [],
+          new_fields_created: [],
+          createdBy: f.creator.userId,
+          updatedAt,
+        }),
+      );
+    await add("stalled.csv", "in_progress", now - 3 * 60_000);
+    await add("running.csv", "in_progress", now - 5_000);
+    await add("done.csv", "completed", now - 10 * 60_000);
+    await add("other.csv", "in_progress", now - 3 * 60_000, f.outsider.orgId);
+    const s = await f.campaign_manager.as.query(api.dashboard.stats, {});
+    const byFile = Object.fromEntries((s.recentImports ?? []).map((i) => [i.filename, i.status]));
+    expect(byFile).toEqual({ "stalled.csv": "interrupted", "running.csv": "in_progress", "done.csv": "completed" });
+    expect(s.recentImports?.find((i) => i.filename === "running.csv")?.updatedAt).toBe(now - 5_000);
+    // roles without voters.manage get no import list at all
+    expect((await f.volunteer.as.query(api.dashboard.stats, {})).recentImports).toBeNull();
+  });
+
   test("signed-out callers and users without an organisation are refused", async () => {
     const t = setupTest();
     await expect(t.query(api.dashboard.stats, {})).rejects.toThrow(/log in/);

@@ -31,7 +31,7 @@ async function runImport(m: Member, rows: Fields[], o: Opts = {}) {
     result = await m.as.mutation(api.imports.appendBatch, { importId, startRow: start + 1, rows: batch });
   }
   await m.as.mutation(api.imports.finish, { importId, totalRecords: rows.length, columnStats: [] });
-  return { importId, result: result!, doc: (await m.as.query(api.imports.get, { importId }))! };
+  return { importId, result: result, doc: (await m.as.query(api.imports.get, { importId }))! };
 }
 
 async function voters(t: TestConvex, orgId: Id<"organizations">) {

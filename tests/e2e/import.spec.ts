@@ -82,3 +82,56 @@ test("the wrong file type gets the spec message", async ({ page, importPage }) =
   await importPage.upload({ name: "notes.pdf", mimeType: "application/pdf", buffer: Buffer.from("%PDF-1.4") });
   await expect(page.getByText("Please upload a CSV or Excel file.")).toBeVisible();
 });
+
+/** An NC-style extract: voter IDs, addresses, raw status / party codes and per-election columns. */
+function stateFile(changed: boolean): string {
+  const header = "ncid,first_name,last_name,res_street_address,res_city_desc,zip_code,status_cd,party_cd,GENERAL-11/08/2022,GENERAL-11/05/2024";
+  const rows = Array.from({ length: 20 }, (_, i) => {
+    // common names: every fifth voter is a John Smith, each with its own ncid
+    const [first, last] = i % 5 === 0 ? ["John", "Smith"] : [`Voter${i}`, `Family${i}`];
+    let street = `${100 + i} Main St`;
+    let zip = "27601";
+    let status = "A";
+    if (changed && i === 3) [street, zip] = ["9 New Rd", "27701"]; // moved
+    if (changed && i === 5) status = "R"; // removed from the rolls
+    return `EH${String(4000 + i)},${first},${last},${street},RALEIGH,${zip},${status},${i % 2 ? "DEM" : "REP"},${i % 3 ? "X" : ""},${i % 4 ? "X" : ""}`;
+  });
+  return [header, ...rows, ""].join("\n");
+}
+
+test("a state file re-imported with update existing: updated counts, each voter's history of changes; at phone width", async ({ page, importPage: wizard, shot }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await wizard.goto();
+  await wizard.upload({ name: "ncvoter-wake.csv", mimeType: "text/csv", buffer: Buffer.from(stateFile(false)) });
+  await expect(wizard.mappedColumn("GENERAL-11/05/2024")).toBeVisible();
+  // a file with voter IDs matches by them (the name rule is never the default for it)
+  await expect(wizard.matchRule).toContainText("Voter ID, else email");
+  await shot("import-state-mapping-phone");
+  await wizard.startImport();
+  await expect(wizard.summaryCard("Successfully Imported", 20)).toBeVisible({ timeout: 20_000 });
+  await expect(wizard.summaryCard("Duplicates Skipped", 0)).toBeVisible();
+
+  // next month's file: one voter moved, one was removed; the rest unchanged
+  await wizard.importAnother();
+  await wizard.upload({ name: "ncvoter-wake-december.csv", mimeType: "text/csv", buffer: Buffer.from(stateFile(true)) });
+  await wizard.updateExistingRecords();
+  await wizard.startImport();
+  await expect(wizard.summaryCard("Updated", 2)).toBeVisible({ timeout: 20_000 });
+  await expect(wizard.summaryCard("Successfully Imported", 0)).toBeVisible();
+  await expect(wizard.summaryCard("Duplicates Skipped", 18)).toBeVisible();
+  await expect(wizard.summary.getByTestId("import.matchRule")).toContainText("existing records updated");
+  await wizard.showOutcomes("Updated", 2);
+  await expect(wizard.outcomes("updated").getByRole("cell", { name: "Address, ZIP Code changed" })).toBeVisible();
+  await expect(wizard.outcomes("updated").getByRole("cell", { name: "Status, Status Code changed" })).toBeVisible();
+  await shot("import-reimport-summary-phone");
+
+  // the moved voter's page: the change, from which file, and the elections voted
+  await wizard.outcomes("updated").getByRole("link", { name: /Voter3 Family3/ }).click();
+  await expect(page).toHaveURL(/\/voters\/[a-z0-9]+$/);
+  const history = page.getByTestId("voter.changes");
+  await expect(history).toContainText("ncvoter-wake-december.csv");
+  await expect(history).toContainText("103 Main St");
+  await expect(history).toContainText("9 New Rd");
+  await expect(page.getByTestId("voter.voteHistory")).toContainText("GENERAL-11/05/2024");
+  await shot("import-reimport-voter-phone", { fullPage: true });
+});

@@ -61,7 +61,7 @@ test("voters: create, search, filter, custom field, reorder, export, delete", as
   await expect(page).toHaveURL(new RegExp(`/voters/${adaId}$`));
   await expect(page.getByText("Voter updated successfully")).toBeVisible();
   await expect(detail.fieldValue("Shirt Size")).toHaveText("M");
-  await expect(page.getByText("Met at the library")).toBeVisible();
+  await expect(page.getByText("Met at the library", { exact: true })).toBeVisible();
   await shot("voter-detail");
 
   // send-email modal: validation, demo-mode label, queued on the server

@@ -59,7 +59,10 @@ export function ImportPage() {
   const runWith = async (file: File, m: ColumnMapping, nf: NewFieldDef[], sample: string[][], resume?: { importId: ImportId; nextRow: number }) => {
     try {
       const result = await runner.start({ file, mapping: m, newFields: nf, sampleRows: sample, errorMode, matchRule, updateExisting, resume });
-      if (result.status === "completed") toast.success("Import complete", { description: `${result.result.imported.toLocaleString()} contacts imported` });
+      if (result.status === "completed") {
+        const updated = result.result.updated > 0 ? `, ${result.result.updated.toLocaleString()} updated` : "";
+        toast.success("Import complete", { description: `${result.result.imported.toLocaleString()} contacts imported${updated}` });
+      }
     } catch (e) {
       toast.failure("Import failed", e, { description: "There was an error importing your contacts." });
       runner.reset();

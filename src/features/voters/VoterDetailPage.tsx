@@ -1,5 +1,5 @@
 import { EnvelopeClosedIcon, Pencil1Icon } from "@radix-ui/react-icons";
-import { Badge, Box, Button, Card, DataList, Flex, Grid, Heading, Skeleton, Text } from "@radix-ui/themes";
+import { Box, Button, Card, DataList, Flex, Grid, Heading, Skeleton, Text } from "@radix-ui/themes";
 import { useQuery } from "convex/react";
 import { useState } from "react";
 import { useNavigate, useParams } from "react-router-dom";
@@ -14,16 +14,23 @@ import { PageHeader } from "@/ui/PageHeader";
 import { PresenceAvatars } from "@/ui/PresenceAvatars";
 import { AddToGroupDialog } from "./components/AddToGroupDialog";
 import { PartyBadge } from "./components/PartyBadge";
+import { RawCode } from "./components/RawCode";
 import { SendEmailDialog } from "./components/SendEmailDialog";
+import { StateHistoryCard } from "./components/StateHistoryCard";
 import { StatusBadge } from "./components/StatusBadge";
 import { VerifiedIcon } from "./components/VerifiedIcon";
+import { VoteHistoryCard } from "./components/VoteHistoryCard";
+import { VoterChangesCard } from "./components/VoterChangesCard";
 import { VoterGroupsCard } from "./components/VoterGroupsCard";
 import { VoterNotFound } from "./components/VoterNotFound";
-import { historyColor, labelFromKey } from "./utils/voterDisplay";
+import { hasVerifiedValue, labelFromKey } from "./utils/voterDisplay";
 
 const SHOWN = VOTER_FIELD_DEFS.filter((f) => !["first_name", "last_name", "party_affiliation", "status", "state_voter_history", "notes"].includes(f.key) && f.section !== "state_verified");
 
-/** /voters/{id}: the voter's data, history, state-verified checks, groups and email. */
+/**
+ * /voters/{id}: the voter's data (with the state file's raw status and party codes), state voter
+ * history and elections voted, state-verified checks, change history, groups and email.
+ */
 export function VoterDetailPage() {
   const { id = "" } = useParams();
   const { mode, can } = useViewer();
@@ -60,8 +67,8 @@ export function VoterDetailPage() {
     return typeof v === "string" || typeof v === "number" ? (v === "" ? "—" : String(v)) : "—";
   };
   const custom = Object.entries(voter.custom_fields ?? {});
-  const hasVerified = STATE_VERIFIED_PAIRS.some(([, vk]) => voter[vk] !== undefined);
-  const history = voter.state_voter_history ?? 0;
+  const hasVerified = STATE_VERIFIED_PAIRS.some(([, vk]) => hasVerifiedValue(voter[vk] as string | undefined));
+  const elections = voter.vote_history ?? [];
 
   return (
     <Box>
@@ -82,11 +89,13 @@ export function VoterDetailPage() {
       />
       <Grid columns={{ initial: "1", md: "2" }} gap="4">
         <Card>
-          <Flex gap="2" mb="3">
+          <Flex gap="2" mb="3" wrap="wrap" align="center">
             <PartyBadge party={voter.party_affiliation} />
+            {voter.party_code && <RawCode label="Party code in the state file" code={voter.party_code} testId="voters.partyCode" />}
             <StatusBadge status={voter.status} />
+            {voter.status_code && <RawCode label="Status code in the state file" code={voter.status_code} testId="voters.statusCode" />}
           </Flex>
-          <DataList.Root>
+          <DataList.Root orientation={{ initial: "vertical", sm: "horizontal" }}>
             {SHOWN.map((f) => (
               <DataList.Item key={f.key}>
                 <DataList.Label>{f.label}</DataList.Label>
@@ -102,23 +111,18 @@ export function VoterDetailPage() {
           </DataList.Root>
           {voter.notes && (
             <Box mt="3">
-              <Text weight="medium" size="2">Notes</Text>
+              <Text as="div" weight="medium" size="2">Notes</Text>
               <Text as="p" size="2" style={{ whiteSpace: "pre-wrap" }}>{voter.notes}</Text>
             </Box>
           )}
         </Card>
         <Flex direction="column" gap="4">
-          <Card>
-            <Heading size="4" mb="2">State Voter History</Heading>
-            <Flex align="center" gap="3">
-              <Badge size="3" color={historyColor(history)} data-testid="voters.history">{history}/4</Badge>
-              <Text size="2" color="gray">elections voted in (of the last 4)</Text>
-            </Flex>
-          </Card>
+          <StateHistoryCard score={voter.state_voter_history} elections={elections.length} />
+          {elections.length > 0 && <VoteHistoryCard elections={elections} />}
           {hasVerified && (
             <Card>
-              <Heading size="4" mb="2">State Verified Data</Heading>
-              <DataList.Root>
+              <Heading as="h2" size="4" mb="2">State Verified Data</Heading>
+              <DataList.Root orientation={{ initial: "vertical", sm: "horizontal" }}>
                 {STATE_VERIFIED_PAIRS.map(([k, vk]) => (
                   <DataList.Item key={vk}>
                     <DataList.Label>{VOTER_FIELD_DEFS.find((f) => f.key === vk)?.label ?? vk}</DataList.Label>
@@ -137,9 +141,10 @@ export function VoterDetailPage() {
           <VoterSmsHistory voterId={voter._id} hasPhone={!!voter.phone} />
           <VoterFormSubmissions voterId={voter._id} />
           <VoterSigns voterId={voter._id} />
+          <VoterChangesCard voterId={voter._id} customDefs={defs} />
         </Flex>
       </Grid>
-      <AddToGroupDialog voterId={voter._id} open={groupOpen} onOpenChange={setGroupOpen} />
+      <AddToGroupDialog voterId={voter._id} voterName={name} open={groupOpen} onOpenChange={setGroupOpen} />
       {voter.email && <SendEmailDialog voterId={voter._id} to={voter.email} open={emailOpen} onOpenChange={setEmailOpen} />}
     </Box>
   );

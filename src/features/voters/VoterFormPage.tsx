@@ -49,7 +49,8 @@ export function VoterFormPage() {
   const customDefs = useQuery(api.customFields.list, {});
   const create = useMutation(api.voters.create);
   const update = useMutation(api.voters.update);
-  const sections = useSectionOrder(can("voters.manage"));
+  const canManage = can("voters.manage");
+  const sections = useSectionOrder(canManage);
   const editState = useQuery(api.voters.editState, isNew ? "skip" : { id: id ?? "" });
   const [deletedBy, setDeletedBy] = useState<string | null>(null);
   const saved = useMemo(() => (isNew ? EMPTY : voter ? valuesFromVoter(voter) : undefined), [isNew, voter]);
@@ -151,7 +152,7 @@ export function VoterFormPage() {
                 {sections.order.map((s) => {
                   const fields = defs.filter((d) => d.section === s);
                   return (
-                    <SortableSection key={s} id={s} title={SECTION_LABELS[s]}>
+                    <SortableSection key={s} id={s} title={SECTION_LABELS[s]} draggable={canManage}>
                       {fields.length === 0 ? (
                         <Text size="2" color="gray">No custom fields yet. Use Add Field to create one.</Text>
                       ) : (
@@ -185,12 +186,14 @@ export function VoterFormPage() {
           <Card>
             <Heading size="3" as="h2" mb="2">Field Management</Heading>
             <Text as="p" size="2" color="gray" mb="2">
-              Drag a section by its handle (or focus the handle and use Space and the arrow keys) to change the order for your whole organization. Fields marked * are required.
+              {canManage
+                ? "Drag a section by its handle (or focus the handle and use Space and the arrow keys) to change the order for your whole organization. Fields marked * are required."
+                : "Fields marked * are required."}
             </Text>
             <Text size="2" weight="medium">Available field types</Text>
             <Text as="p" size="2" color="gray">{CUSTOM_FIELD_TYPES.map((t) => t.label).join(", ")}</Text>
           </Card>
-          <CustomFieldsPanel defs={customDefs} canManage={can("voters.manage")} onAdd={() => setAddFieldOpen(true)} />
+          <CustomFieldsPanel defs={customDefs} canManage={canManage} onAdd={() => setAddFieldOpen(true)} />
           <Card>
             <Heading size="3" as="h2" mb="2" id="voter-form-progress">Save Progress</Heading>
             <Progress aria-labelledby="voter-form-progress" value={defs.length ? (filled / defs.length) * 100 : 0} />

@@ -1,6 +1,6 @@
 import { PlusIcon, UploadIcon } from "@radix-ui/react-icons";
 import { Box, Button, Card, Flex, Spinner, Text } from "@radix-ui/themes";
-import { useMutation } from "convex/react";
+import { useMutation, useQuery } from "convex/react";
 import { useState } from "react";
 import { useNavigate, useSearchParams } from "react-router-dom";
 import { api } from "@convex/_generated/api";
@@ -9,22 +9,36 @@ import { MODE_LABELS, useViewer } from "@/session/ViewerProvider";
 import { ConfirmDialog } from "@/ui/ConfirmDialog";
 import { PageHeader } from "@/ui/PageHeader";
 import { toast } from "@/ui/toast";
+import { BulkAddToGroupDialog } from "./components/BulkAddToGroupDialog";
+import { VoterCards } from "./components/VoterCards";
 import { VoterExportMenu } from "./components/VoterExportMenu";
 import { VoterFilters } from "./components/VoterFilters";
-import { VoterTable } from "./components/VoterTable";
+import { VoterSelectionBar } from "./components/VoterSelectionBar";
+import { VoterTable, type VoterListViewProps } from "./components/VoterTable";
+import { VoterTotal } from "./components/VoterTotal";
 import { useDebounced } from "@/lib/useDebounced";
-import { useVoterList } from "./hooks/useVoterList";
+import { PHONE_QUERY, useMediaQuery } from "./hooks/useMediaQuery";
+import { useVoterCount } from "./hooks/useVoterCount";
+import { voterFilterArgs, useVoterList } from "./hooks/useVoterList";
+import { useVoterSelection } from "./hooks/useVoterSelection";
 
-/** /voters: the live, server-paged and server-searched voter list. */
+/**
+ * /voters: the live, server-paged and server-searched voter list with the total matching it, bulk
+ * selection (add to a group) for those who may update voters, a table on a desktop and cards on a
+ * phone. Actions a role cannot perform are not offered (the server refuses them anyway).
+ */
 export function VotersPage() {
   const { mode, can } = useViewer();
   const labels = MODE_LABELS[mode];
+  const noun = labels.voter.toLowerCase();
   const navigate = useNavigate();
+  const phone = useMediaQuery(PHONE_QUERY);
   // The filter lives in the URL: shareable, and kept across reloads and back navigation.
   const [params, setParams] = useSearchParams();
   const search = params.get("q") ?? "";
   const party = params.get("party") ?? "";
   const status = params.get("status") ?? "";
+  const statusCode = params.get("code") ?? "";
   const setParam = (key: string) => (value: string) =>
     setParams(
       (prev) => {
@@ -36,12 +50,19 @@ export function VotersPage() {
       { replace: true },
     );
   const debouncedSearch = useDebounced(search, 300);
-  const filter = { search: debouncedSearch, party, status };
+  const filter = { search: debouncedSearch, party, status, statusCode };
   const list = useVoterList(filter);
+  const total = useVoterCount(filter);
+  const statusCodes = useQuery(api.voters.statusCodes, {});
   const removeVoter = useMutation(api.voters.remove);
   const [toDelete, setToDelete] = useState<Doc<"voters"> | null>(null);
   const canManage = can("voters.manage");
   const canEdit = canManage || can("voters.update");
+  // adding to a group takes voters.update (groups.addMembers / addMatching)
+  const canSelect = canEdit;
+  const selection = useVoterSelection(JSON.stringify(voterFilterArgs(filter)));
+  const [groupDialog, setGroupDialog] = useState(0);
+  const totalText = total.done ? `${total.total.toLocaleString()}${total.capped ? "+" : ""}` : null;
 
   const handleDelete = async () => {
     if (!toDelete) return;
@@ -53,6 +74,18 @@ export function VotersPage() {
     } finally {
       setToDelete(null);
     }
+  };
+
+  const view: VoterListViewProps = {
+    label: labels.voters,
+    voters: list.voters,
+    petitionMode: mode === "petition",
+    canEdit,
+    canDelete: canManage,
+    onDelete: setToDelete,
+    selection: canSelect
+      ? { selected: selection.selected, allMatching: selection.allMatching, onToggle: selection.toggle, onTogglePage: selection.togglePage }
+      : null,
   };
 
   return (
@@ -81,17 +114,35 @@ export function VotersPage() {
           search={search}
           party={party}
           status={status}
+          statusCode={statusCode}
+          statusCodes={statusCodes ?? []}
           onSearchChange={setParam("q")}
           onPartyChange={setParam("party")}
           onStatusChange={setParam("status")}
+          onStatusCodeChange={setParam("code")}
         />
       </Card>
+      <Flex justify="between" align="center" gap="3" wrap="wrap" mb="3">
+        <VoterTotal total={total.total} started={total.started} done={total.done} capped={total.capped} noun={noun} />
+        {canSelect && list.voters.length > 0 && (
+          <VoterSelectionBar
+            selectedCount={selection.selected.size}
+            allMatching={selection.allMatching}
+            totalText={totalText}
+            onSelectAllMatching={selection.selectAllMatching}
+            onClear={selection.clear}
+            onAddToGroup={() => setGroupDialog((n) => n + 1)}
+          />
+        )}
+      </Flex>
       {list.isLoading && list.voters.length === 0 ? (
         <Flex justify="center" p="6"><Spinner size="3" /></Flex>
       ) : list.voters.length === 0 ? (
         <Card><Text color="gray">No {labels.voters.toLowerCase()} found.</Text></Card>
+      ) : phone ? (
+        <VoterCards {...view} />
       ) : (
-        <VoterTable label={labels.voters} voters={list.voters} petitionMode={mode === "petition"} canEdit={canEdit} canDelete={canManage} onDelete={setToDelete} />
+        <VoterTable {...view} />
       )}
       {(list.canLoadMore || list.isLoadingMore) && (
         <Flex justify="center" mt="4">
@@ -105,6 +156,16 @@ export function VotersPage() {
         description="Are you sure you want to delete this voter?"
         onConfirm={() => void handleDelete()}
       />
+      {groupDialog > 0 && (
+        <BulkAddToGroupDialog
+          key={groupDialog}
+          open
+          onOpenChange={(o) => !o && setGroupDialog(0)}
+          target={selection.allMatching ? { kind: "matching", filter: voterFilterArgs(filter) } : { kind: "selected", voterIds: [...selection.selected] }}
+          countText={selection.allMatching ? (totalText ?? "") : selection.selected.size.toLocaleString()}
+          onDone={selection.clear}
+        />
+      )}
     </Box>
   );
 }

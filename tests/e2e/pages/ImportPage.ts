@@ -2,7 +2,7 @@
 import type { Locator, Page } from "@playwright/test";
 
 export type UploadFile = { name: string; mimeType: string; buffer: Buffer };
-export type SummaryCard = "Total Contacts" | "Successfully Imported" | "Duplicates Skipped" | "Errors";
+export type SummaryCard = "Total Contacts" | "Successfully Imported" | "Updated" | "Duplicates Skipped" | "Errors";
 
 export class ImportPage {
   readonly heading: Locator;
@@ -45,6 +45,20 @@ export class ImportPage {
     await this.page.getByRole("button", { name: "Import Contacts" }).click();
   }
 
+  /** "Match existing records by": the rule chosen (its trigger shows the rule's label). */
+  get matchRule(): Locator {
+    return this.page.getByRole("combobox", { name: "Match existing records by" });
+  }
+
+  /** Ticks "Update existing records". */
+  async updateExistingRecords() {
+    await this.page.getByRole("checkbox", { name: /Update existing records/ }).click();
+  }
+
+  async stopImport() {
+    await this.errorDialog.getByRole("button", { name: "Stop Import" }).click();
+  }
+
   async skipErrorRow() {
     await this.errorDialog.getByRole("button", { name: "Skip and Continue" }).click();
   }
@@ -60,7 +74,7 @@ export class ImportPage {
   }
 
   /** The table of rows with one outcome (open it with showOutcomes). */
-  outcomes(kind: "duplicate" | "error" | "imported"): Locator {
+  outcomes(kind: "duplicate" | "error" | "imported" | "updated"): Locator {
     return this.page.getByTestId(`import.outcomes.${kind}`);
   }
 

@@ -1,16 +1,21 @@
 import { Badge, Card, Heading, Table, Text, Link as RadixLink } from "@radix-ui/themes";
 import { Link } from "react-router-dom";
+import { displayStatus, STATUS_COLORS, type DisplayStatus } from "@/lib/import/format";
 import { ScrollTable } from "@/ui/ScrollTable";
+import { useClock } from "../hooks/useClock";
 
-type RecentImport = { id: string; filename: string; status: string; importedRecords: number; totalRecords: number; importDate: number };
+type RecentImport = { id: string; filename: string; status: DisplayStatus; updatedAt: number; importedRecords: number; totalRecords: number; importDate: number };
 
-const STATUS_COLORS: Record<string, "green" | "red" | "yellow" | "gray"> = { completed: "green", failed: "red", in_progress: "yellow", deleted: "gray" };
-
-/** The latest contact imports. */
+/**
+ * The latest contact imports, with the status Import History shows: the server marks an import
+ * without a batch for two minutes "interrupted", and the same rule is applied again as time
+ * passes on this page.
+ */
 export function RecentImportsList({ imports }: { imports: RecentImport[] }) {
+  const now = useClock();
   return (
     <Card size="2">
-      <Heading size="4" mb="3">Recent Imports</Heading>
+      <Heading as="h2" size="4" mb="3">Recent Imports</Heading>
       {imports.length === 0 ? (
         <Text size="2" color="gray">
           No imports yet. <RadixLink asChild><Link to="/voters/import">Import contacts</Link></RadixLink>
@@ -26,16 +31,19 @@ export function RecentImportsList({ imports }: { imports: RecentImport[] }) {
             </Table.Row>
           </Table.Header>
           <Table.Body>
-            {imports.map((i) => (
-              <Table.Row key={i.id}>
-                <Table.Cell>{i.filename}</Table.Cell>
-                <Table.Cell>{`${i.importedRecords.toLocaleString()} / ${i.totalRecords.toLocaleString()}`}</Table.Cell>
-                <Table.Cell>
-                  <Badge color={STATUS_COLORS[i.status] ?? "gray"}>{i.status}</Badge>
-                </Table.Cell>
-                <Table.Cell>{new Date(i.importDate).toLocaleDateString()}</Table.Cell>
-              </Table.Row>
-            ))}
+            {imports.map((i) => {
+              const status = i.status === "interrupted" ? i.status : displayStatus(i.status, i.updatedAt, now);
+              return (
+                <Table.Row key={i.id}>
+                  <Table.Cell>{i.filename}</Table.Cell>
+                  <Table.Cell>{`${i.importedRecords.toLocaleString()} / ${i.totalRecords.toLocaleString()}`}</Table.Cell>
+                  <Table.Cell>
+                    <Badge color={STATUS_COLORS[status]} data-testid="dashboard.importStatus">{status}</Badge>
+                  </Table.Cell>
+                  <Table.Cell>{new Date(i.importDate).toLocaleDateString()}</Table.Cell>
+                </Table.Row>
+              );
+            })}
           </Table.Body>
         </ScrollTable>
       )}

@@ -1,8 +1,9 @@
 import { MagnifyingGlassIcon } from "@radix-ui/react-icons";
 import { Badge, Box, Button, Checkbox, Dialog, Flex, Progress, ScrollArea, Select, Table, Text, TextField } from "@radix-ui/themes";
-import { usePaginatedQuery, useQuery } from "convex/react";
+import { usePaginatedQuery } from "convex/react";
 import { useState } from "react";
 import { api } from "@convex/_generated/api";
+import { useVoterCount } from "@/features/voters";
 import type { Id } from "@convex/_generated/dataModel";
 import { PARTIES, VOTER_STATUSES } from "@convex/tables/voters";
 import { toast } from "@/ui/toast";
@@ -37,7 +38,9 @@ export function AddVotersDialog({ open, onOpenChange, groups, initialGroupId }: 
   const allMatching = allMatchingFor === filterKey;
   const setAllMatching = (on: boolean) => setAllMatchingFor(on ? filterKey : null);
   const list = usePaginatedQuery(api.voters.list, open ? filter : "skip", { initialNumItems: 50 });
-  const total = useQuery(api.groups.matchingTotal, open ? filter : "skip");
+  const matching = useVoterCount(open ? { search: debounced, party, status, statusCode: "" } : "skip");
+  // the exact total once counted (a search's count stops at Convex's 1,024 results: then unknown)
+  const total = matching.done && !matching.capped ? matching.total : null;
   const adder = useAddToGroup();
 
   const visible = list.results;

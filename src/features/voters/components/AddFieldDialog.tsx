@@ -1,14 +1,17 @@
-import { Button, Checkbox, Dialog, Flex, Select, Text, TextField } from "@radix-ui/themes";
+import { Button, Callout, Checkbox, Dialog, Flex, Select, Text, TextField } from "@radix-ui/themes";
 import { useMutation } from "convex/react";
 import { useState } from "react";
 import { api } from "@convex/_generated/api";
-import { toast } from "@/ui/toast";
+import { errorMessage, toast } from "@/ui/toast";
 import { CUSTOM_FIELD_TYPES } from "../utils/voterForm";
 
 type AddFieldDialogProps = { open: boolean; onOpenChange(open: boolean): void };
 type FieldType = (typeof CUSTOM_FIELD_TYPES)[number]["value"];
 
-/** Creates an organisation-wide custom field (label, type, required, dropdown options). */
+/**
+ * Creates an organisation-wide custom field (label, type, required, dropdown options). What the
+ * server refuses (a label already taken, say) is shown in the dialog, which stays open.
+ */
 export function AddFieldDialog({ open, onOpenChange }: AddFieldDialogProps) {
   const create = useMutation(api.customFields.create);
   const [label, setLabel] = useState("");
@@ -16,10 +19,12 @@ export function AddFieldDialog({ open, onOpenChange }: AddFieldDialogProps) {
   const [required, setRequired] = useState(false);
   const [options, setOptions] = useState("");
   const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
 
   const handleAdd = async () => {
     if (!label.trim() || !type) return;
     setBusy(true);
+    setError(null);
     try {
       await create({
         label,
@@ -34,20 +39,35 @@ export function AddFieldDialog({ open, onOpenChange }: AddFieldDialogProps) {
       setOptions("");
       onOpenChange(false);
     } catch (e) {
-      toast.failure("Error adding field", e);
+      setError(errorMessage(e));
     } finally {
       setBusy(false);
     }
   };
 
   return (
-    <Dialog.Root open={open} onOpenChange={onOpenChange}>
+    <Dialog.Root
+      open={open}
+      onOpenChange={(o) => {
+        if (!o) setError(null);
+        onOpenChange(o);
+      }}
+    >
       <Dialog.Content maxWidth="440px">
         <Dialog.Title>Add Field</Dialog.Title>
         <Flex direction="column" gap="3">
           <label>
             <Text size="2" weight="medium">Label</Text>
-            <TextField.Root value={label} onChange={(e) => setLabel(e.target.value)} aria-label="Field label" />
+            <TextField.Root
+              value={label}
+              onChange={(e) => {
+                setLabel(e.target.value);
+                setError(null);
+              }}
+              aria-label="Field label"
+              aria-invalid={error !== null}
+              aria-describedby={error ? "add-field-error" : undefined}
+            />
           </label>
           <div>
             <Text size="2" weight="medium" as="div">Type</Text>
@@ -71,6 +91,11 @@ export function AddFieldDialog({ open, onOpenChange }: AddFieldDialogProps) {
               <Checkbox checked={required} onCheckedChange={(c) => setRequired(c === true)} /> Required
             </Flex>
           </Text>
+          {error && (
+            <Callout.Root color="red" role="alert" size="1" id="add-field-error" data-testid="voters.fieldError">
+              <Callout.Text>{error}</Callout.Text>
+            </Callout.Root>
+          )}
         </Flex>
         <Flex gap="3" mt="4" justify="end">
           <Dialog.Close><Button variant="soft" color="gray">Cancel</Button></Dialog.Close>

@@ -5,9 +5,10 @@ import { api } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
 import { toast } from "@/ui/toast";
 
-type AddToGroupDialogProps = { voterId: Id<"voters">; open: boolean; onOpenChange(open: boolean): void };
+type AddToGroupDialogProps = { voterId: Id<"voters">; voterName: string; open: boolean; onOpenChange(open: boolean): void };
 
-export function AddToGroupDialog({ voterId, open, onOpenChange }: AddToGroupDialogProps) {
+/** Adds one voter to a group (groups ordered by name); "Already a member" when it is one. */
+export function AddToGroupDialog({ voterId, voterName, open, onOpenChange }: AddToGroupDialogProps) {
   const groups = useQuery(api.groups.list, open ? {} : "skip");
   const addMember = useMutation(api.groups.addMember);
   const [groupId, setGroupId] = useState<string>("");
@@ -38,6 +39,7 @@ export function AddToGroupDialog({ voterId, open, onOpenChange }: AddToGroupDial
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
       <Dialog.Content maxWidth="420px">
         <Dialog.Title>Add to Group</Dialog.Title>
+        <Dialog.Description size="2" mb="3">Add {voterName} to a group.</Dialog.Description>
         {groups && groups.length === 0 ? (
           <Text color="gray">No groups yet. Create one on the Voter Groups page.</Text>
         ) : (
@@ -50,7 +52,7 @@ export function AddToGroupDialog({ voterId, open, onOpenChange }: AddToGroupDial
             </Select.Content>
           </Select.Root>
         )}
-        <Flex gap="3" mt="4" justify="end">
+        <Flex gap="3" mt="4" justify="end" wrap="wrap">
           <Dialog.Close><Button variant="soft" color="gray">Cancel</Button></Dialog.Close>
           <Button onClick={() => void handleAdd()} loading={busy}>Add to Group</Button>
         </Flex>

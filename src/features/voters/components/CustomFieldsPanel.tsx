@@ -1,10 +1,12 @@
 import { PlusIcon, TrashIcon } from "@radix-ui/react-icons";
 import { Badge, Button, Card, Flex, Heading, IconButton, Text } from "@radix-ui/themes";
 import { useMutation } from "convex/react";
+import { useState } from "react";
 import { api } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
 import { toast } from "@/ui/toast";
 import { CUSTOM_FIELD_TYPES } from "../utils/voterForm";
+import { DeleteFieldDialog } from "./DeleteFieldDialog";
 
 type CustomFieldsPanelProps = {
   defs: { _id: Id<"customFieldDefs">; label: string; type: string; required: boolean }[];
@@ -12,13 +14,17 @@ type CustomFieldsPanelProps = {
   onAdd(): void;
 };
 
+/** The organisation's custom fields; managers add them and delete them after a confirmation naming how many voters hold a value. */
 export function CustomFieldsPanel({ defs, canManage, onAdd }: CustomFieldsPanelProps) {
   const remove = useMutation(api.customFields.remove);
+  const [toDelete, setToDelete] = useState<{ _id: Id<"customFieldDefs">; label: string } | null>(null);
   const handleRemove = async (id: Id<"customFieldDefs">) => {
     try {
       await remove({ id });
     } catch (e) {
       toast.failure("Error deleting field", e);
+    } finally {
+      setToDelete(null);
     }
   };
   return (
@@ -38,13 +44,16 @@ export function CustomFieldsPanel({ defs, canManage, onAdd }: CustomFieldsPanelP
                 {d.required && <Badge color="red" variant="soft" ml="1">Required</Badge>}
               </Text>
               {canManage && (
-                <IconButton size="1" variant="ghost" color="red" aria-label={`Delete field ${d.label}`} onClick={() => void handleRemove(d._id)} type="button">
+                <IconButton size="1" variant="ghost" color="red" aria-label={`Delete field ${d.label}`} onClick={() => setToDelete(d)} type="button">
                   <TrashIcon />
                 </IconButton>
               )}
             </Flex>
           ))}
         </Flex>
+      )}
+      {canManage && (
+        <DeleteFieldDialog key={toDelete?._id ?? "none"} field={toDelete} onOpenChange={(o) => !o && setToDelete(null)} onConfirm={() => toDelete && void handleRemove(toDelete._id)} />
       )}
     </Card>
   );

@@ -41,12 +41,11 @@ export function SendEmailDialog({ voterId, to, open, onOpenChange }: SendEmailDi
   return (
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
       <Dialog.Content maxWidth="520px">
-        <Dialog.Title>
-          <Flex gap="2" align="center">
-            Send Email {status?.demoMode && <Badge color="amber">Demo mode — no email leaves the server</Badge>}
-          </Flex>
-        </Dialog.Title>
-        <Dialog.Description size="2" mb="3">To: {to}</Dialog.Description>
+        <Dialog.Title>Send Email</Dialog.Title>
+        {status?.demoMode && (
+          <Badge color="amber" mb="2" style={{ whiteSpace: "normal" }}>Demo mode — no email leaves the server</Badge>
+        )}
+        <Dialog.Description size="2" mb="3" style={{ overflowWrap: "anywhere" }}>To: {to}</Dialog.Description>
         <Flex direction="column" gap="3">
           <label>
             <Text size="2" weight="medium">Subject</Text>
@@ -57,7 +56,7 @@ export function SendEmailDialog({ voterId, to, open, onOpenChange }: SendEmailDi
             <TextArea rows={6} value={message} onChange={(e) => setMessage(e.target.value)} aria-label="Message" />
           </label>
         </Flex>
-        <Flex gap="3" mt="4" justify="end">
+        <Flex gap="3" mt="4" justify="end" wrap="wrap">
           <Dialog.Close><Button variant="soft" color="gray">Cancel</Button></Dialog.Close>
           <Button onClick={() => void handleSend()} loading={busy}>Send Email</Button>
         </Flex>

@@ -1,11 +1,12 @@
 import { Select, Text, TextArea, TextField } from "@radix-ui/themes";
+import { isFullDate } from "../utils/voterDisplay";
 import type { FormFieldDef } from "../utils/voterForm";
 
 type VoterFieldInputProps = { def: FormFieldDef; value: string; onChange(value: string): void };
 
 const NONE = "__none__";
 
-/** One labelled input of the voter form, by field type. */
+/** One labelled input of the voter form, by field type (a partial date such as a birth year as text). */
 export function VoterFieldInput({ def, value, onChange }: VoterFieldInputProps) {
   const label = `${def.label}${def.required ? " *" : ""}`;
   const id = `voter-field-${def.key}`;
@@ -26,7 +27,9 @@ export function VoterFieldInput({ def, value, onChange }: VoterFieldInputProps) 
       </Select.Root>
     );
   } else {
-    const type = def.type === "email" ? "email" : def.type === "phone" ? "tel" : def.type === "date" ? "date" : "text";
+    // a date the state file gave only in part ("1921") stays text: a date input would show it empty
+    const partialDate = def.type === "date" && value.trim() !== "" && !isFullDate(value);
+    const type = def.type === "email" ? "email" : def.type === "phone" ? "tel" : def.type === "date" && !partialDate ? "date" : "text";
     input = <TextField.Root id={id} type={type} value={value} onChange={(e) => onChange(e.target.value)} />;
   }
   return (

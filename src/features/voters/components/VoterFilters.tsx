@@ -6,21 +6,28 @@ type VoterFiltersProps = {
   search: string;
   party: string;
   status: string;
+  /** the state file's status code filter ("" = any) */
+  statusCode: string;
+  /** the status codes present in the organisation's voters (the filter is hidden without any) */
+  statusCodes: string[];
   onSearchChange(value: string): void;
   onPartyChange(value: string): void;
   onStatusChange(value: string): void;
+  onStatusCodeChange(value: string): void;
   placeholder?: string;
 };
 
 const ALL = "all";
 
-/** Search box with Party and Status filters (spec/1 §9 options). */
-export function VoterFilters({ search, party, status, onSearchChange, onPartyChange, onStatusChange, placeholder }: VoterFiltersProps) {
+/** Search box with Party and Status filters (spec/1 §9 options) and the state file's status codes. */
+export function VoterFilters(props: VoterFiltersProps) {
+  const { search, party, status, statusCode, statusCodes, onSearchChange, onPartyChange, onStatusChange, onStatusCodeChange, placeholder } = props;
+  const codes = statusCode && !statusCodes.includes(statusCode) ? [...statusCodes, statusCode] : statusCodes;
   return (
     <Flex gap="3" wrap="wrap" align="center">
       <TextField.Root
-        style={{ minWidth: 260, flex: 1 }}
-        placeholder={placeholder ?? "Search by name or email..."}
+        style={{ minWidth: "min(260px, 100%)", flex: 1 }}
+        placeholder={placeholder ?? "Search name, phone, email, city, precinct, ID…"}
         aria-label="Search voters"
         value={search}
         onChange={(e) => onSearchChange(e.target.value)}
@@ -47,6 +54,17 @@ export function VoterFilters({ search, party, status, onSearchChange, onPartyCha
           ))}
         </Select.Content>
       </Select.Root>
+      {codes.length > 0 && (
+        <Select.Root value={statusCode || ALL} onValueChange={(v) => onStatusCodeChange(v === ALL ? "" : v)}>
+          <Select.Trigger aria-label="Status code filter" placeholder="Status code" />
+          <Select.Content>
+            <Select.Item value={ALL}>All Status Codes</Select.Item>
+            {codes.map((c) => (
+              <Select.Item key={c} value={c}>{c}</Select.Item>
+            ))}
+          </Select.Content>
+        </Select.Root>
+      )}
     </Flex>
   );
 }

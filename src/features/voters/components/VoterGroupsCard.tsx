@@ -20,7 +20,7 @@ export function VoterGroupsCard({ voterId, canChange, onAdd }: VoterGroupsCardPr
   return (
     <Card data-testid="voters.groups">
       <Flex justify="between" align="center" mb="3">
-        <Heading size="4">Groups</Heading>
+        <Heading as="h2" size="4">Groups</Heading>
         {canChange && (
           <Button size="1" variant="soft" onClick={onAdd}><PlusIcon /> Add to Group</Button>
         )}

@@ -1,13 +1,22 @@
 import { EyeOpenIcon, Pencil1Icon, TrashIcon } from "@radix-ui/react-icons";
-import { Flex, IconButton, Table, Text } from "@radix-ui/themes";
+import { Checkbox, Flex, IconButton, Table, Text } from "@radix-ui/themes";
 import { useNavigate } from "react-router-dom";
-import type { Doc } from "@convex/_generated/dataModel";
+import type { Doc, Id } from "@convex/_generated/dataModel";
 import { FrequencyBadge } from "./FrequencyBadge";
 import { PartyBadge } from "./PartyBadge";
 import { StatusBadge } from "./StatusBadge";
 import { ScrollTable } from "@/ui/ScrollTable";
 
-type VoterTableProps = {
+/** The list's bulk selection, when the viewer may act on several voters at once. */
+export type VoterListSelection = {
+  selected: ReadonlySet<Id<"voters">>;
+  allMatching: boolean;
+  onToggle(id: Id<"voters">): void;
+  onTogglePage(ids: Id<"voters">[]): void;
+};
+
+/** What the voter list's table (desktop) and cards (phone) show and offer. */
+export type VoterListViewProps = {
   /** What the list is called in the current mode ("Voters", "Contacts"). */
   label: string;
   voters: Doc<"voters">[];
@@ -15,14 +24,27 @@ type VoterTableProps = {
   canEdit: boolean;
   canDelete: boolean;
   onDelete(voter: Doc<"voters">): void;
+  selection: VoterListSelection | null;
 };
 
-export function VoterTable({ label, voters, petitionMode, canEdit, canDelete, onDelete }: VoterTableProps) {
+export function VoterTable({ label, voters, petitionMode, canEdit, canDelete, onDelete, selection }: VoterListViewProps) {
   const navigate = useNavigate();
+  const ids = voters.map((v) => v._id);
+  const pageSelected = selection !== null && (selection.allMatching || (ids.length > 0 && ids.every((id) => selection.selected.has(id))));
   return (
     <ScrollTable label={label} variant="surface" data-testid="voters.table">
       <Table.Header>
         <Table.Row>
+          {selection && (
+            <Table.ColumnHeaderCell width="36px">
+              <Checkbox
+                checked={pageSelected}
+                disabled={selection.allMatching}
+                onCheckedChange={() => selection.onTogglePage(ids)}
+                aria-label="Select all listed voters"
+              />
+            </Table.ColumnHeaderCell>
+          )}
           <Table.ColumnHeaderCell>Name</Table.ColumnHeaderCell>
           <Table.ColumnHeaderCell>Email</Table.ColumnHeaderCell>
           <Table.ColumnHeaderCell>Phone</Table.ColumnHeaderCell>
@@ -38,6 +60,16 @@ export function VoterTable({ label, voters, petitionMode, canEdit, canDelete, on
           const name = `${v.first_name} ${v.last_name}`;
           return (
             <Table.Row key={v._id} data-testid="voters.row">
+              {selection && (
+                <Table.Cell>
+                  <Checkbox
+                    checked={selection.allMatching || selection.selected.has(v._id)}
+                    disabled={selection.allMatching}
+                    onCheckedChange={() => selection.onToggle(v._id)}
+                    aria-label={`Select ${name}`}
+                  />
+                </Table.Cell>
+              )}
               <Table.RowHeaderCell>
                 <Text weight="medium">{name}</Text>
               </Table.RowHeaderCell>

@@ -3,7 +3,7 @@ import { useCallback, useState } from "react";
 import { api } from "@convex/_generated/api";
 import { downloadBlob } from "@/lib/download";
 import { CsvExportWriter, exportColumns, exportFileName, XlsxExportWriter, type ExportVoter } from "../utils/exportWriter";
-import type { VoterListFilter } from "./useVoterList";
+import { voterFilterArgs, type VoterListFilter } from "./useVoterList";
 
 /** Rows asked for per call (voters.exportPage serves at most 1,000). */
 const EXPORT_PAGE = 1000;
@@ -14,6 +14,7 @@ const EXPORT_PAGE = 1000;
  */
 export function useVoterExport(filter: VoterListFilter) {
   const convex = useConvex();
+  const { search, party, status, statusCode } = filter;
   const [exported, setExported] = useState<number | null>(null);
 
   const run = useCallback(
@@ -23,7 +24,7 @@ export function useVoterExport(filter: VoterListFilter) {
         const defs = await convex.query(api.customFields.list, {});
         const columns = exportColumns(defs);
         const writer = format === "csv" ? new CsvExportWriter(columns) : new XlsxExportWriter(columns);
-        const args = { search: filter.search.trim() || undefined, party: filter.party || undefined, status: filter.status || undefined };
+        const args = voterFilterArgs({ search, party, status, statusCode });
         let cursor: string | null = null;
         let count = 0;
         for (;;) {
@@ -43,7 +44,7 @@ export function useVoterExport(filter: VoterListFilter) {
         setExported(null);
       }
     },
-    [convex, filter.search, filter.party, filter.status],
+    [convex, search, party, status, statusCode],
   );
   return { run, exporting: exported !== null, exported: exported ?? 0 };
 }
