@@ -10,7 +10,7 @@ import { ImportErrorFallback } from "./components/ImportErrorFallback";
 import { ImportHistoryTable } from "./components/ImportHistoryTable";
 import { ImportStatCards } from "./components/ImportStatCards";
 import { useImportHistory } from "./hooks/useImportHistory";
-import { useNow } from "./hooks/useNow";
+import { useNow } from "@/lib/useNow";
 
 /** /voters/import-history: live statistics and history; details, delete, resume; Debug Tool. */
 export function ImportHistoryPage() {

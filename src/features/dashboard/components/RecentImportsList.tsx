@@ -2,7 +2,7 @@ import { Badge, Card, Heading, Table, Text, Link as RadixLink } from "@radix-ui/
 import { Link } from "react-router-dom";
 import { displayStatus, STATUS_COLORS, type DisplayStatus } from "@/lib/import/format";
 import { ScrollTable } from "@/ui/ScrollTable";
-import { useClock } from "../hooks/useClock";
+import { useNow } from "@/lib/useNow";
 
 type RecentImport = { id: string; filename: string; status: DisplayStatus; updatedAt: number; importedRecords: number; totalRecords: number; importDate: number };
 
@@ -12,7 +12,7 @@ type RecentImport = { id: string; filename: string; status: DisplayStatus; updat
  * passes on this page.
  */
 export function RecentImportsList({ imports }: { imports: RecentImport[] }) {
-  const now = useClock();
+  const now = useNow();
   return (
     <Card size="2">
       <Heading as="h2" size="4" mb="3">Recent Imports</Heading>

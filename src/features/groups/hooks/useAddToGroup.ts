@@ -8,7 +8,7 @@ export const SELECTION_BATCH = 10;
 export const MATCHING_PAGE = 500;
 
 export type AddResult = { added: number; duplicates: number; failed: number };
-type Filter = { search?: string; party?: string; status?: string };
+type Filter = { search?: string; party?: string; status?: string; statusCode?: string };
 
 export function useAddToGroup() {
   const addMembers = useMutation(api.groups.addMembers);

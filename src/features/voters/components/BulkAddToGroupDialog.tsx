@@ -1,8 +1,10 @@
 import { Button, Dialog, Flex, Progress, Select, Text } from "@radix-ui/themes";
+import { useQuery } from "convex/react";
 import { useState } from "react";
+import { api } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
+import { useAddToGroup } from "@/features/groups";
 import { toast } from "@/ui/toast";
-import { useBulkAddToGroup } from "../hooks/useBulkAddToGroup";
 
 type BulkAddToGroupDialogProps = {
   open: boolean;
@@ -16,7 +18,9 @@ type BulkAddToGroupDialogProps = {
 
 /** Adds the voter list's selection to a group. The caller remounts it (a new `key`) for each opening. */
 export function BulkAddToGroupDialog({ open, onOpenChange, target, countText, onDone }: BulkAddToGroupDialogProps) {
-  const { groups, addSelected, addAllMatching, done, busy } = useBulkAddToGroup(open);
+  const groups = useQuery(api.groups.list, open ? {} : "skip");
+  const { addSelected, addAllMatching, progress } = useAddToGroup();
+  const busy = progress !== null;
   const [groupId, setGroupId] = useState("");
 
   const handleAdd = async () => {
@@ -26,7 +30,7 @@ export function BulkAddToGroupDialog({ open, onOpenChange, target, countText, on
     }
     try {
       const gid = groupId as Id<"voterGroups">;
-      const r = target.kind === "selected" ? await addSelected(gid, target.voterIds) : await addAllMatching(gid, target.filter);
+      const r = target.kind === "selected" ? await addSelected(gid, target.voterIds) : await addAllMatching(gid, target.filter, null);
       if (r.failed > 0) toast.error("Some Errors Occurred", { description: `${r.failed} voters could not be added. Check console for details.` });
       else toast.success("Voters Added Successfully", { description: `${r.added} voters added${r.duplicates ? `, ${r.duplicates} already members skipped` : ""}.` });
       onDone();
@@ -55,10 +59,10 @@ export function BulkAddToGroupDialog({ open, onOpenChange, target, countText, on
             </Select.Content>
           </Select.Root>
         )}
-        {done !== null && (
+        {progress !== null && (
           <Flex direction="column" gap="1" mt="3">
             <Progress aria-label="Adding to group" />
-            <Text size="1" color="gray">{done.toLocaleString()} processed</Text>
+            <Text size="1" color="gray">{progress.done.toLocaleString()} processed</Text>
           </Flex>
         )}
         <Flex gap="3" mt="4" justify="end" wrap="wrap">

@@ -1,0 +1,2 @@
+/** What other features use of the groups feature. */
+export { useAddToGroup } from "./hooks/useAddToGroup";
