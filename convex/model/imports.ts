@@ -337,6 +337,11 @@ export async function startImport(
     throw appError("VALIDATION_ERROR", "Please map all required fields (First Name, Last Name) before importing.", "Missing required fields");
   }
   if ((args.elections?.length ?? 0) > MAX_COLUMNS) throw appError("VALIDATION_ERROR", "Too many columns.");
+  for (const e of args.elections ?? []) {
+    if ([e.election, e.date, e.type, e.method, e.party].some((part) => part !== undefined && part.length > 200)) {
+      throw appError("VALIDATION_ERROR", "An election column's name is too long.");
+    }
+  }
   const orgId = viewer.orgId;
   const now = Date.now();
   const created: string[] = [];

@@ -99,10 +99,7 @@ function plan(tx: Tx, q: SerializedQuery): Plan {
   tx.readSet.addTable(catalog.tableNumber(table)!);
   const terms = tokenize(text).slice(0, MAX_SEARCH_TERMS);
   if (terms.length === 0) return { kind: "search", rows: [] };
-  const termExpr = terms.map((t, i) => `"${t}"${i === terms.length - 1 ? "*" : ""}`).join(" OR ");
-  let match = `t : (${termExpr})`;
-  for (const tok of filterTokens) match += ` AND f : "${tok}"`;
-  const hits = tx.hooks.store.searchFts(def.id, match, MAX_SEARCH_RESULTS);
+  const hits = tx.hooks.store.searchFts(def.id, terms, filterTokens, MAX_SEARCH_RESULTS);
   // The transaction's own writes are not in the FTS tables yet: its inserted and edited documents
   // of the table are matched here (the same terms and filters), and stored hits it rewrote or
   // deleted are judged by their new version. Own matches come first, most matching terms first.
@@ -124,9 +121,9 @@ function plan(tx: Tx, q: SerializedQuery): Plan {
     scored.sort((a, b) => b.score - a.score);
     for (const s of scored) rows.push(s.row);
   }
-  for (const h of hits) {
+  for (const seq of hits) {
     if (rows.length >= MAX_SEARCH_RESULTS) break;
-    const stored = tx.hooks.store.getDocBySeq(h.seq);
+    const stored = tx.hooks.store.getDocBySeq(seq);
     if (!stored || own.has(stored.id)) continue;
     const p = tx.basePending(stored.id);
     if (p) {

@@ -289,12 +289,39 @@ export class Store {
     return s;
   }
 
-  searchFts(indexId: number, match: string, limit: number): Array<{ seq: number; score: number }> {
+  /**
+   * The stored documents a search matches, most relevant first (at most `limit`). `terms` are the
+   * query's words, the last one a prefix; `filters` the filter tokens every result must hold.
+   *
+   * Without filters the terms are ranked by BM25. With filters, BM25 is not used: it weighs every
+   * phrase of the query, and a filter value shared by millions of documents (every document of
+   * one organisation) makes it count that value's rows on each search, which costs far more than
+   * the search itself. Results are ranked instead by how many of the words they hold: those with
+   * every word first, then those with any, newest first within each.
+   */
+  searchFts(indexId: number, terms: string[], filters: string[], limit: number): number[] {
     this.sync();
-    const stmt = this.db.prepare(
-      `SELECT rowid AS seq, bm25(fts_${indexId}, 1.0, 0.0) AS score FROM fts_${indexId} WHERE fts_${indexId} MATCH ? ORDER BY score LIMIT ?`,
-    );
-    return stmt.all(match, limit) as Array<{ seq: number; score: number }>;
+    const table = `fts_${indexId}`;
+    const phrases = terms.map((t, i) => `"${t}"${i === terms.length - 1 ? "*" : ""}`);
+    if (filters.length === 0) {
+      const stmt = this.db.prepare(`SELECT rowid AS seq, bm25(${table}, 1.0, 0.0) AS score FROM ${table} WHERE ${table} MATCH ? ORDER BY score LIMIT ?`);
+      return (stmt.all(`t : (${phrases.join(" OR ")})`, limit) as Array<{ seq: number }>).map((r) => r.seq);
+    }
+    const where = filters.map((tok) => ` AND f : "${tok}"`).join("");
+    const stmt = this.db.prepare(`SELECT rowid AS seq FROM ${table} WHERE ${table} MATCH ? ORDER BY rowid DESC LIMIT ?`);
+    const out: number[] = [];
+    const taken = new Set<number>();
+    const tiers = phrases.length > 1 ? [phrases.join(" AND "), phrases.join(" OR ")] : [phrases[0]];
+    for (const expr of tiers) {
+      if (out.length >= limit) break;
+      for (const r of stmt.iterate(`t : (${expr})${where}`, limit + taken.size) as Iterable<{ seq: number }>) {
+        if (taken.has(r.seq)) continue;
+        taken.add(r.seq);
+        out.push(r.seq);
+        if (out.length >= limit) break;
+      }
+    }
+    return out;
   }
 
   /**

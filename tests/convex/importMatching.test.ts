@@ -219,3 +219,10 @@ describe("vote history", () => {
     await expect(runImport(m, [], { columns: ["voter_id"] })).rejects.toThrow(/First Name, Last Name/);
   });
 });
+
+test("an election list with an overlong name is refused before anything is stored", async () => {
+  const t = setupTest();
+  const m = await createMember(t, ["campaign_manager"]);
+  await expect(runImport(m, [], { elections: [{ election: "G".repeat(201) }] })).rejects.toThrow(/too long/);
+  expect(await t.run(async (ctx) => ctx.db.query("electionCatalog").collect())).toEqual([]);
+});

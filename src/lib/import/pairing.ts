@@ -6,7 +6,7 @@
  * best pairs greedily, each target once (election history columns may be many). Every suggestion
  * carries the reasons that produced it.
  */
-import { ELECTION_HISTORY, IGNORE, TARGET_FIELDS, type ColumnMapping } from "./fields";
+import { ELECTION_HISTORY, ELECTION_LABEL, ELECTION_NAME, IGNORE, TARGET_FIELDS, VOTED_PARTY, VOTING_METHOD, type ColumnMapping } from "./fields";
 import { isPartyCode, isStatusCode, looksLikeDate, looksLikeEmail, looksLikeHistoryValue, looksLikePhone, looksLikeZip } from "./normalize";
 
 export type PairingSuggestion = { header: string; target: string; confidence: number; reasons: string[] };
@@ -86,13 +86,18 @@ const RULES: Record<string, Rule[]> = {
     { re: /^(precinct|precinct_abbrv|precinct_code|precinct_name|precinct_desc|pct|precinct_id|precinct_number|prec|precinct_split)$/, score: 93, why: "precinct synonym (pct, precinct_abbrv)" },
     { re: /precinct|(^|_)pct(_|$)/, score: 78, why: "header mentions a precinct" },
   ],
+  // a vote-history file (NC ncvhis): one election a row
+  [ELECTION_LABEL]: [{ re: /^(election_lbl|election_label|election_date|election_dt|elec_date|elec_dt|election_day)$/, score: 95, why: "election date synonym (election_lbl)" }],
+  [ELECTION_NAME]: [{ re: /^(election_desc|election_description|election_name|election_nm|elec_desc|elec_name)$/, score: 95, why: "election name synonym (election_desc)" }],
+  [VOTING_METHOD]: [{ re: /^(voting_method|vote_method|voting_mthd|ballot_method|method_of_voting|vote_type)$/, score: 95, why: "voting-method synonym" }],
+  [VOTED_PARTY]: [{ re: /^(voted_party_cd|voted_party|ballot_party|voted_party_code|ballot_party_cd)$/, score: 95, why: "ballot-party synonym (voted_party_cd)" }],
   [ELECTION_HISTORY]: [
     { re: /^(e|election|gen|general|prim|primary|pri|gen_election|general_election|primary_election|voted|vote|hist|history|vh)_?\d.*$|(general|primary|special|election|municipal|runoff)_?((19|20)\d{2}|\d{2}(_|$))|(^|_)((19|20)\d{2}|\d{2})_?(general|primary|gen|prim|g|p)(_|$)|^(g|p|e)(19|20)?\d{2}$/, score: 72, why: "per-election column (election name with a year)" },
   ],
 };
 
 /** Words that veto a target for a header: a mailing city is not the residence city, a middle name is not a first name. */
-const VETO: Record<string, RegExp> = {
+const VETO: Partial<Record<string, RegExp>> = {
   first_name: /middle|suffix|prefix|title|nick|last/,
   last_name: /middle|suffix|prefix|first|maiden/,
   email: /^$/,
@@ -139,7 +144,7 @@ function scoreColumn(header: string, samples: string[]): Candidate[] {
     history: ratio(values, looksLikeHistoryValue),
   };
   for (const target of Object.keys(RULES)) {
-    if (VETO[target].test(words)) continue;
+    if (VETO[target]?.test(words)) continue;
     let score = 0;
     const reasons: string[] = [];
     const hit = RULES[target].find((r) => r.re.test(words));

@@ -2,7 +2,17 @@
 import type { Locator, Page } from "@playwright/test";
 
 export type UploadFile = { name: string; mimeType: string; buffer: Buffer };
-export type SummaryCard = "Total Contacts" | "Successfully Imported" | "Updated" | "Duplicates Skipped" | "Errors";
+export type SummaryCard =
+  | "Total Contacts"
+  | "Successfully Imported"
+  | "Updated"
+  | "Duplicates Skipped"
+  | "Errors"
+  // a vote-history file
+  | "Total Rows"
+  | "Elections Attached"
+  | "Voters Updated"
+  | "Already Recorded";
 
 export class ImportPage {
   readonly heading: Locator;

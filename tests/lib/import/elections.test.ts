@@ -84,3 +84,11 @@ describe("vote-history files", () => {
     expect(historyRecord({ label: " ", name: "" })).toBeNull();
   });
 });
+
+test("an ncvhis file maps itself on upload: the voter ID and the four election columns", () => {
+  const headers = ["county_id", "county_desc", "voter_reg_num", "election_lbl", "election_desc", "voting_method", "voted_party_cd", "voted_party_desc", "pct_label", "ncid"];
+  const rows = [["92", "WAKE", "000012345", "11/08/2022", "11/08/2022 GENERAL", "ABSENTEE ONESTOP", "DEM", "DEMOCRATIC", "01-07", "AA123456"]];
+  const m = autoMatch(headers, rows);
+  expect(m).toMatchObject({ ncid: "voter_id", election_lbl: ELECTION_LABEL, election_desc: ELECTION_NAME, voting_method: VOTING_METHOD, voted_party_cd: VOTED_PARTY });
+  expect(isHistoryMapping(m)).toBe(true);
+});

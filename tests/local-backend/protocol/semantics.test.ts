@@ -65,6 +65,22 @@ describe("pagination", () => {
   });
 });
 
+describe("search with a filter", () => {
+  it("puts documents holding every word first, only the filtered ones, the last word as a prefix", async () => {
+    const send = (channel: string, body: string) => http.mutation(anyApi.messages.send, { channel, body, author: "a" });
+    await send("rank", "orange kite festival");
+    await send("rank", "orange only");
+    await send("rank", "kite only");
+    await send("rank-other", "orange kite elsewhere");
+    for (let i = 0; i < 3; i++) await send("rank", `orange filler ${i}`);
+    const found = (await http.query(anyApi.messages.search, { query: "orange kit", channel: "rank" })) as { body: string }[];
+    const bodies = found.map((m) => m.body);
+    expect(bodies[0]).toBe("orange kite festival");
+    expect(bodies.slice(1).sort()).toEqual(["kite only", "orange filler 0", "orange filler 1", "orange filler 2", "orange only"].sort());
+    expect(bodies).not.toContain("orange kite elsewhere");
+  });
+});
+
 describe("search inside a mutation", () => {
   it("sees the mutation's own inserts and edits", async () => {
     await http.mutation(anyApi.messages.send, { channel: "search-own", body: "stored zebra", author: "a" });
