@@ -4,7 +4,7 @@ import { useState } from "react";
 import { Link, useSearchParams } from "react-router-dom";
 import { api } from "@convex/_generated/api";
 import { useViewer } from "@/session/ViewerProvider";
-import { IGNORE, STANDARD_KEYS, type ColumnMapping, type NewFieldDef } from "@/lib/import/fields";
+import { IGNORE, isHistoryMapping, STANDARD_KEYS, type ColumnMapping, type NewFieldDef } from "@/lib/import/fields";
 import { ImportFileError, openImportFile } from "@/lib/import/openFile";
 import { autoMatch } from "@/lib/import/pairing";
 import type { MatchRule } from "@convex/lib/importRows";
@@ -60,8 +60,12 @@ export function ImportPage() {
     try {
       const result = await runner.start({ file, mapping: m, newFields: nf, sampleRows: sample, errorMode, matchRule, updateExisting, resume });
       if (result.status === "completed") {
-        const updated = result.result.updated > 0 ? `, ${result.result.updated.toLocaleString()} updated` : "";
-        toast.success("Import complete", { description: `${result.result.imported.toLocaleString()} contacts imported${updated}` });
+        const r = result.result;
+        const updated = r.updated > 0 ? `, ${r.updated.toLocaleString()} updated` : "";
+        const description = isHistoryMapping(m)
+          ? `${r.imported.toLocaleString()} elections attached to ${r.updated.toLocaleString()} voters`
+          : `${r.imported.toLocaleString()} contacts imported${updated}`;
+        toast.success("Import complete", { description });
       }
     } catch (e) {
       toast.failure("Import failed", e, { description: "There was an error importing your contacts." });
