@@ -11,6 +11,9 @@ import { markerColor } from "../utils/signDisplay";
 import { Basemap } from "./Basemap";
 import { ConfiguredTiles } from "./ConfiguredTiles";
 
+/** The browser asks for reduced motion (read once: Leaflet takes its animation options at creation). */
+const REDUCED_MOTION = typeof window !== "undefined" && typeof window.matchMedia === "function" && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+
 /** The map is 600 px tall (spec/3 §9.4); the viewport query covers a quarter more on each side. */
 export const MAP_HEIGHT = 600;
 const PAD = 0.25;
@@ -173,6 +176,10 @@ export function SignMap(props: SignMapProps) {
       style={{ height: MAP_HEIGHT, width: "100%", background: "#cfe3f3", borderRadius: "var(--radius-3)" }}
       worldCopyJump={false}
       attributionControl={Boolean(MAP_TILE_URL && !tilesFailed)}
+      // people who ask for reduced motion get no zoom, fade or marker animations
+      fadeAnimation={!REDUCED_MOTION}
+      zoomAnimation={!REDUCED_MOTION}
+      markerZoomAnimation={!REDUCED_MOTION}
     >
       {MAP_TILE_URL && !tilesFailed ? <ConfiguredTiles url={MAP_TILE_URL} attribution={MAP_TILE_ATTRIBUTION} onError={onTileError} /> : <Basemap />}
       <ViewportWatcher onViewport={onViewport} />
