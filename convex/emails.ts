@@ -50,7 +50,7 @@ export const mailboxMessages = internalQuery({
       ? ctx.db.query("emailOutbox").withIndex("by_to", (x) => x.eq("to", to.trim().toLowerCase()))
       : ctx.db.query("emailOutbox");
     const messages = await q.order("desc").take(50);
-    return messages.map((m) => ({ id: m._id, to: m.to, from: m.from, subject: m.subject, text: m.text, kind: m.kind, status: m.status, createdAt: m.createdAt }));
+    return messages.map((m) => ({ id: m._id, to: m.to, from: m.from, replyTo: m.replyTo ?? null, subject: m.subject, text: m.text, html: m.html ?? null, kind: m.kind, status: m.status, createdAt: m.createdAt }));
   },
 });
 

@@ -3,6 +3,7 @@ import { defineSchema } from "convex/server";
 import { billingTables } from "./tables/billing";
 import { collabTables } from "./tables/collab";
 import { coreTables } from "./tables/core";
+import { emailTables } from "./tables/email";
 import { formTables } from "./tables/forms";
 import { importTables } from "./tables/imports";
 import { securityTables } from "./tables/security";
@@ -27,4 +28,5 @@ export default defineSchema({
   ...surveyTables,
   ...signTables,
   ...petitionTables,
+  ...emailTables,
 });

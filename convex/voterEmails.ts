@@ -1,11 +1,14 @@
 /**
  * The voter detail's send-email modal: queues one email to the voter through the email outbox
  * (Resend, or demo mode without RESEND_API_KEY) and logs it as a completed email campaign.
+ * Subject and message are personalised with the merge variables of email campaigns.
  * Requires messaging.send (campaign managers and super admins).
  */
 import { v } from "convex/values";
 import { appError, orgMutation, orgQuery } from "./functions";
 import { adjustCounter } from "./model/counters";
+import { mergeValues, substitute } from "./lib/email/merge";
+import { checkVariables, senderValues } from "./model/emailCampaigns";
 import { emailDemoMode, queueEmail } from "./model/emails";
 
 /** Whether sending is a demo (no provider credentials): the modal labels itself so. */
@@ -26,8 +29,11 @@ export const send = orgMutation("messaging.send")({
     const body = message.trim();
     if (!body) throw appError("VALIDATION_ERROR", "Please enter a message.", "Message Required");
     if (s.length > 500 || body.length > 100_000) throw appError("VALIDATION_ERROR");
+    // personalisation as in campaigns: {{voter.first_name}} … {{user.campaign_name}}; unknown variables are refused, never sent raw
+    checkVariables([], [s, body], "Error Sending Email");
+    const values = mergeValues(voter, senderValues(ctx.viewer.user, ctx.viewer.org), {});
     const orgId = ctx.viewer.orgId;
-    const outboxId = await queueEmail(ctx, { to, subject: s, text: body, kind: "voter_email", orgId });
+    const outboxId = await queueEmail(ctx, { to, subject: substitute(s, values, "text").replace(/[\r\n]+/g, " "), text: substitute(body, values, "text"), kind: "voter_email", orgId });
     const now = Date.now();
     const campaignId = await ctx.db.insert("campaigns", {
       orgId,

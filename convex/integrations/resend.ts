@@ -22,6 +22,7 @@ export const deliver = internalAction({
     const { data, error } = await resend.emails.send({
       from: email.from,
       to: email.to,
+      ...(email.replyTo ? { replyTo: email.replyTo } : {}),
       subject: email.subject,
       text: email.text,
       ...(email.html ? { html: email.html } : {}),

@@ -14,12 +14,13 @@ export function emailDemoMode(): boolean {
 
 export async function queueEmail(
   ctx: MutationCtx,
-  email: { to: string; subject: string; text: string; html?: string; kind: string; orgId?: Id<"organizations">; from?: string },
+  email: { to: string; subject: string; text: string; html?: string; kind: string; orgId?: Id<"organizations">; from?: string; replyTo?: string },
 ) {
   const id = await ctx.db.insert("emailOutbox", {
     orgId: email.orgId,
     to: email.to,
     from: email.from ?? process.env.EMAIL_FROM ?? DEFAULT_FROM,
+    ...(email.replyTo ? { replyTo: email.replyTo } : {}),
     subject: email.subject,
     text: email.text,
     html: email.html,

@@ -29,6 +29,8 @@ export const ROOM_KINDS = {
   form: { table: "forms", view: "forms.view", edit: "forms.manage" },
   /** a survey's draft in the survey maker */
   survey: { table: "surveys", view: "surveys.view", edit: "surveys.manage" },
+  /** an email campaign's design in the email builder */
+  emailCampaign: { table: "emailCampaigns", view: "campaigns.view", edit: "campaigns.manage" },
 } as const satisfies Record<string, RoomKind>;
 export type RoomKindName = keyof typeof ROOM_KINDS;
 

@@ -170,6 +170,7 @@ export const coreTables = {
     orgId: v.optional(v.id("organizations")),
     to: v.string(),
     from: v.string(),
+    replyTo: v.optional(v.string()),
     subject: v.string(),
     text: v.string(),
     html: v.optional(v.string()),

@@ -41,6 +41,8 @@ const SurveyMakerPage = page(() => import("@/features/surveys/SurveyMakerPage"),
 const PublicSurveyPage = page(() => import("@/features/surveys/PublicSurveyPage"), "PublicSurveyPage");
 const SignatureVerificationPage = page(() => import("@/features/petitions/SignatureVerificationPage"), "SignatureVerificationPage");
 const SignsMapPage = page(() => import("@/features/signs/SignsMapPage"), "SignsMapPage");
+const EmailPage = page(() => import("@/features/email/EmailPage"), "EmailPage");
+const TestEmailTemplatesPage = page(() => import("@/features/email/TestEmailTemplatesPage"), "TestEmailTemplatesPage");
 const UpcomingAreaPage = page(() => import("@/features/info/UpcomingAreaPage"), "UpcomingAreaPage");
 
 function Loading() {
@@ -96,8 +98,8 @@ export function AppRoutes() {
         <Route path="/campaigns/sms" element={<Guarded><SmsCenterPage /></Guarded>} />
         <Route path="/messaging" element={<Guarded><SmsCenterPage /></Guarded>} />
         <Route path="/voter-groups" element={<Guarded><VoterGroupsPage /></Guarded>} />
-        <Route path="/email" element={<Guarded><UpcomingAreaPage /></Guarded>} />
-        <Route path="/test-email-templates" element={<Guarded><UpcomingAreaPage /></Guarded>} />
+        <Route path="/email" element={<Guarded><EmailPage /></Guarded>} />
+        <Route path="/test-email-templates" element={<Guarded><TestEmailTemplatesPage /></Guarded>} />
         <Route path="/form-builder" element={<Guarded><FormBuilderPage /></Guarded>} />
         <Route path="/form-submissions" element={<Guarded><FormSubmissionsPage /></Guarded>} />
         <Route path="/districts" element={<Guarded><DistrictsPage /></Guarded>} />

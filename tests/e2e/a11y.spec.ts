@@ -362,9 +362,9 @@ test("signed-in screens and dialogs pass axe and fit 390 px", async ({ page, acc
   await audit.route("districts", "/districts", "Districts");
   await audit.route("walk lists", "/walk-lists", "Walk Lists");
   await audit.route("polls & surveys", "/polls-surveys", "Polls & Surveys");
+  await audit.route("email builder", "/email", "Email");
+  await audit.route("email template test page", "/test-email-templates", "Email template test page");
   for (const [url, name] of [
-    ["/email", "Email Blasts"],
-    ["/test-email-templates", "Email Templates"],
     ["/cta-creator", "CTA Creator"],
     ["/cta-database", "CTA Database"],
   ]) {

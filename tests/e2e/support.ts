@@ -26,7 +26,7 @@ export function newAccount(overrides: Partial<Account> = {}): Account {
   };
 }
 
-export type MailboxMessage = { to: string; subject: string; text: string; kind: string; createdAt: number };
+export type MailboxMessage = { to: string; from: string; replyTo: string | null; subject: string; text: string; html: string | null; kind: string; createdAt: number };
 
 /** The operator's demo mailbox (GET {site}/api/dev/mailbox with the DEV_MAILBOX_KEY the e2e server was started with). */
 export class Mailbox {

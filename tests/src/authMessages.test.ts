@@ -55,7 +55,7 @@ describe("landing pricing (spec/3 §9.2) and upcoming areas", () => {
     expect(USAGE_PRICES.map((u) => u.price)).toEqual(["$0.02", "$0.005"]);
   });
   test("the placeholder names the area from the route", () => {
-    expect(upcomingAreaFor("/email").name).toBe("Email Blasts");
+    expect(upcomingAreaFor("/cta-creator").name).toBe("CTA Creator");
     expect(upcomingAreaFor("/signs-map").name).toBe("This area");
     expect(upcomingAreaFor("/cta-database").name).toBe("CTA Database");
   });

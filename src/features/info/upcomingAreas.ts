@@ -1,7 +1,5 @@
 /** Areas whose issues come in later releases, by route (the honest placeholder names the area). */
 export const UPCOMING_AREAS: { prefix: string; name: string; text: string }[] = [
-  { prefix: "/email", name: "Email Blasts", text: "Designing, scheduling and sending email campaigns." },
-  { prefix: "/test-email-templates", name: "Email Templates", text: "Testing email templates." },
   { prefix: "/cta-creator", name: "CTA Creator", text: "Designing call-to-action graphics on a canvas." },
   { prefix: "/cta-database", name: "CTA Database", text: "Managing your saved call-to-action graphics." },
 ];

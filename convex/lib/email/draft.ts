@@ -1,0 +1,257 @@
+/**
+ * An email campaign's design as a Yjs document (room "emailCampaign:<id>"), shared by the server
+ * (which seeds it when a campaign is created, duplicated or restored) and the builder (which edits
+ * it). Two staffers editing one campaign merge per property:
+ *
+ * - `emailMeta`: name, subject, fromName, fromEmail, replyTo, previewText (one entry each);
+ * - `emailBlocks`: every block flat by id, each its own map of properties plus `type`, `parent`
+ *   (the containing block's id, "" for the canvas), `slot` (the column) and `order` (a number).
+ *   A move is one change of parent/slot/order; an edit of a property touches only that property;
+ *   so concurrent moves, edits and additions of different things all survive.
+ *
+ * Reading rebuilds the tree (blocks.ts `EmailBlock`): a block whose container was deleted by a
+ * teammate meanwhile comes back on the canvas rather than being lost.
+ */
+import * as Y from "yjs";
+import { BLOCK_TYPES, canDrop, childrenOf, columnCount, hasColumns, isWrapper, type BlockContent, type BlockType, type BlockValue, type DropParent, type EmailBlock } from "./blocks";
+import { orderedIds } from "../yOrdered";
+
+const META = "emailMeta";
+const BLOCKS = "emailBlocks";
+const STRUCTURE = new Set(["type", "parent", "slot", "order"]);
+
+export const META_KEYS = ["name", "subject", "fromName", "fromEmail", "replyTo", "previewText"] as const;
+export type MetaKey = (typeof META_KEYS)[number];
+export type EmailMeta = Record<MetaKey, string>;
+export type EmailDraft = { meta: EmailMeta; blocks: EmailBlock[] };
+
+/** Where a block goes: a container (null: the canvas), its column, and the position among its siblings. */
+export type BlockTarget = { parentId: string | null; slot: number; index: number };
+
+export function emailMeta(doc: Y.Doc): Y.Map<string> {
+  return doc.getMap<string>(META);
+}
+
+export function emailBlocks(doc: Y.Doc): Y.Map<Y.Map<unknown>> {
+  return doc.getMap<Y.Map<unknown>>(BLOCKS);
+}
+
+export function emptyMeta(): EmailMeta {
+  return { name: "", subject: "", fromName: "", fromEmail: "", replyTo: "", previewText: "" };
+}
+
+export function isEmptyEmailDraft(doc: Y.Doc): boolean {
+  return emailMeta(doc).size === 0 && emailBlocks(doc).size === 0;
+}
+
+function flatten(list: EmailBlock[], parent: string, slot: number, out: Array<{ block: EmailBlock; parent: string; slot: number; order: number }>) {
+  list.forEach((block, i) => {
+    out.push({ block, parent, slot, order: i + 1 });
+    if (isWrapper(block.type)) flatten(childrenOf(block), block.id, 0, out);
+    if (hasColumns(block.type)) for (let s = 0; s < columnCount(block); s++) flatten(childrenOf(block, s), block.id, s, out);
+  });
+}
+
+function blockMap(block: EmailBlock, parent: string, slot: number, order: number): Y.Map<unknown> {
+  const m = new Y.Map<unknown>();
+  m.set("type", block.type);
+  m.set("parent", parent);
+  m.set("slot", slot);
+  m.set("order", order);
+  for (const [k, v] of Object.entries(block.content)) if (k !== "children" && k !== "columnChildren" && !STRUCTURE.has(k)) m.set(k, v);
+  return m;
+}
+
+/** Replaces the whole draft (a new campaign, a loaded template, a restored version). */
+export function writeEmailDraft(doc: Y.Doc, draft: { meta?: Partial<EmailMeta>; blocks?: EmailBlock[] }) {
+  doc.transact(() => {
+    if (draft.meta) for (const [k, v] of Object.entries(draft.meta)) if (v !== undefined) setEmailMeta(doc, k as MetaKey, v);
+    if (draft.blocks) {
+      const blocks = emailBlocks(doc);
+      for (const id of [...blocks.keys()]) blocks.delete(id);
+      const flat: Parameters<typeof flatten>[3] = [];
+      flatten(draft.blocks, "", 0, flat);
+      for (const f of flat) blocks.set(f.block.id, blockMap(f.block, f.parent, f.slot, f.order));
+    }
+  });
+}
+
+export function setEmailMeta(doc: Y.Doc, key: MetaKey, value: string) {
+  if (emailMeta(doc).get(key) !== value) emailMeta(doc).set(key, value);
+}
+
+function str(v: unknown): string {
+  return typeof v === "string" ? v : "";
+}
+
+/** The draft as plain values: the block tree in order (ties by id, so every client reads the same). */
+export function readEmailDraft(doc: Y.Doc): EmailDraft {
+  const metaMap = emailMeta(doc);
+  const meta = emptyMeta();
+  for (const k of META_KEYS) meta[k] = str(metaMap.get(k));
+  return { meta, blocks: readBlocks(doc) };
+}
+
+export function readBlocks(doc: Y.Doc): EmailBlock[] {
+  const blocks = emailBlocks(doc);
+  const byParent = new Map<string, string[]>();
+  const placed = (id: string): { parent: string; type: BlockType } | null => {
+    const m = blocks.get(id)!;
+    const type = m.get("type") as BlockType;
+    if (!BLOCK_TYPES.includes(type)) return null;
+    let parent = str(m.get("parent"));
+    const p = parent ? blocks.get(parent) : undefined;
+    // a container deleted (or turned into something else) by a teammate: the block comes back on the canvas
+    if (parent && (!p || !canDrop(type, { type: p.get("type") as BlockType, slot: 0 }))) parent = "";
+    return { parent, type };
+  };
+  for (const id of orderedIds(blocks)) {
+    const at = placed(id);
+    if (!at) continue;
+    const list = byParent.get(at.parent) ?? [];
+    list.push(id);
+    byParent.set(at.parent, list);
+  }
+  const build = (id: string, depth: number): EmailBlock => {
+    const m = blocks.get(id)!;
+    const type = m.get("type") as BlockType;
+    const content: BlockContent = {};
+    m.forEach((v, k) => {
+      if (!STRUCTURE.has(k)) content[k] = v as BlockValue;
+    });
+    const kids = depth < 3 ? (byParent.get(id) ?? []) : [];
+    if (isWrapper(type)) content.children = kids.map((c) => build(c, depth + 1));
+    if (hasColumns(type)) {
+      const n = columnCount({ type, content });
+      const cols: EmailBlock[][] = Array.from({ length: n }, () => []);
+      for (const c of kids) {
+        const slot = Number(blocks.get(c)!.get("slot")) || 0;
+        cols[Math.max(0, Math.min(n - 1, slot))].push(build(c, depth + 1));
+      }
+      content.columnChildren = cols;
+    }
+    return { id, type, content };
+  };
+  return (byParent.get("") ?? []).map((id) => build(id, 1));
+}
+
+/** The ids of the blocks inside `id` (all levels). */
+function descendants(doc: Y.Doc, id: string): string[] {
+  const blocks = emailBlocks(doc);
+  const out: string[] = [];
+  const visit = (pid: string) =>
+    blocks.forEach((m, cid) => {
+      if (m.get("parent") === pid) {
+        out.push(cid);
+        visit(cid);
+      }
+    });
+  visit(id);
+  return out;
+}
+
+function parentOf(doc: Y.Doc, target: BlockTarget): DropParent | undefined {
+  if (target.parentId === null) return null;
+  const p = emailBlocks(doc).get(target.parentId);
+  if (!p) return undefined;
+  return { type: p.get("type") as BlockType, slot: target.slot };
+}
+
+/** The order value placing a block at `index` among the siblings in (parent, slot), other than `self`. */
+function orderAt(doc: Y.Doc, target: BlockTarget, self?: string): number {
+  const blocks = emailBlocks(doc);
+  const parent = target.parentId ?? "";
+  const siblings = orderedIds(blocks, (m) => str(m.get("parent")) === parent && (parent === "" || (Number(m.get("slot")) || 0) === target.slot)).filter((x) => x !== self);
+  const at = Math.max(0, Math.min(target.index, siblings.length));
+  const ord = (id: string) => Number(blocks.get(id)!.get("order")) || 0;
+  const before = at > 0 ? ord(siblings[at - 1]) : null;
+  const after = at < siblings.length ? ord(siblings[at]) : null;
+  if (before === null && after === null) return 1;
+  if (before === null) return after! - 1;
+  if (after === null) return before + 1;
+  return (before + after) / 2;
+}
+
+/** Inserts a block (with any children it holds) at `target`; false when the drop rules refuse it there. */
+export function insertBlock(doc: Y.Doc, block: EmailBlock, target: BlockTarget): boolean {
+  const parent = parentOf(doc, target);
+  if (parent === undefined || !canDrop(block.type, parent)) return false;
+  doc.transact(() => {
+    const flat: Parameters<typeof flatten>[3] = [];
+    flatten([block], target.parentId ?? "", target.slot, flat);
+    const blocks = emailBlocks(doc);
+    flat.forEach((f, i) => blocks.set(f.block.id, blockMap(f.block, f.parent, f.slot, i === 0 ? orderAt(doc, target) : f.order)));
+  });
+  return true;
+}
+
+/** Moves a block to `target`; false when it is gone, the drop rules refuse it there, or it would go inside itself. */
+export function moveBlock(doc: Y.Doc, id: string, target: BlockTarget): boolean {
+  const m = emailBlocks(doc).get(id);
+  if (!m) return false;
+  const parent = parentOf(doc, target);
+  if (parent === undefined || !canDrop(m.get("type") as BlockType, parent)) return false;
+  if (target.parentId !== null && (target.parentId === id || descendants(doc, id).includes(target.parentId))) return false;
+  const order = orderAt(doc, target, id);
+  doc.transact(() => {
+    const p = target.parentId ?? "";
+    if (m.get("parent") !== p) m.set("parent", p);
+    if ((Number(m.get("slot")) || 0) !== target.slot) m.set("slot", target.slot);
+    m.set("order", order);
+  });
+  return true;
+}
+
+/** Sets the given properties of a block; unchanged ones are not written. False when it is gone. */
+export function updateBlock(doc: Y.Doc, id: string, patch: Record<string, BlockValue>): boolean {
+  const m = emailBlocks(doc).get(id);
+  if (!m) return false;
+  doc.transact(() => {
+    for (const [k, v] of Object.entries(patch)) if (!STRUCTURE.has(k) && m.get(k) !== v) m.set(k, v);
+  });
+  return true;
+}
+
+/** Deletes a block and everything inside it. */
+export function removeBlock(doc: Y.Doc, id: string) {
+  const blocks = emailBlocks(doc);
+  if (!blocks.has(id)) return;
+  doc.transact(() => {
+    for (const d of descendants(doc, id)) blocks.delete(d);
+    blocks.delete(id);
+  });
+}
+
+/** Where a block is: its container (null: the canvas), column and position. */
+export function locateBlock(doc: Y.Doc, id: string): BlockTarget | null {
+  const tree = readBlocks(doc);
+  const find = (list: EmailBlock[], parentId: string | null, slot: number): BlockTarget | null => {
+    for (let i = 0; i < list.length; i++) {
+      const b = list[i];
+      if (b.id === id) return { parentId, slot, index: i };
+      const n = hasColumns(b.type) ? columnCount(b) : isWrapper(b.type) ? 1 : 0;
+      for (let s = 0; s < n; s++) {
+        const hit = find(childrenOf(b, s), b.id, s);
+        if (hit) return hit;
+      }
+    }
+    return null;
+  };
+  return find(tree, null, 0);
+}
+
+/** A copy of a block (and its children) with new ids, to insert after it. */
+export function cloneBlock(block: EmailBlock, newId: () => string): EmailBlock {
+  const content: BlockContent = {};
+  for (const [k, v] of Object.entries(block.content)) {
+    if (k === "children") content.children = (v as EmailBlock[]).map((c) => cloneBlock(c, newId));
+    else if (k === "columnChildren") content.columnChildren = (v as EmailBlock[][]).map((col) => col.map((c) => cloneBlock(c, newId)));
+    else content[k] = v;
+  }
+  return { id: newId(), type: block.type, content };
+}
+
+/** Undo/redo of this user's own changes (teammates' updates carry the provider as origin and are never undone). */
+export function localEmailUndoManager(doc: Y.Doc): Y.UndoManager {
+  return new Y.UndoManager([emailBlocks(doc), emailMeta(doc)], { trackedOrigins: new Set([null]), captureTimeout: 500 });
+}
