@@ -29,7 +29,7 @@ export const send = orgMutation("messaging.send")({
     const body = message.trim();
     if (!body) throw appError("VALIDATION_ERROR", "Please enter a message.", "Message Required");
     if (s.length > 500 || body.length > 100_000) throw appError("VALIDATION_ERROR");
-    // personalisation as in campaigns: {{voter.first_name}} … {{user.campaign_name}}; unknown variables are refused, never sent raw
+    // personalization as in campaigns: {{voter.first_name}} … {{user.campaign_name}}; unknown variables are refused, never sent raw
     checkVariables([], [s, body], "Error Sending Email");
     const values = mergeValues(voter, senderValues(ctx.viewer.user, ctx.viewer.org), {});
     const orgId = ctx.viewer.orgId;

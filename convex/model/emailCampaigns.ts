@@ -1,6 +1,6 @@
 /**
  * Email campaigns (tables/email.ts): the save rules of the builder (spec/2 §5), versions, the
- * co-edited draft's seed, and the personalisation values of a sender.
+ * co-edited draft's seed, and the personalization values of a sender.
  */
 import { defineRateLimits } from "convex-helpers/server/rateLimit";
 import * as Y from "yjs";
@@ -63,11 +63,11 @@ export function parseBlocks(json: string): EmailBlock[] {
   }
 }
 
-/** Unknown personalisation variables are refused: they would be sent raw. */
+/** Unknown personalization variables are refused: they would be sent raw. */
 export function checkVariables(blocks: EmailBlock[], extra: string[], title: string) {
   const unknown = unknownVariables(documentTexts(blocks, extra));
   if (unknown.length) {
-    throw appError("VALIDATION_ERROR", `Unknown personalisation ${unknown.length === 1 ? "variable" : "variables"}: ${unknown.map((u) => `{{${u}}}`).join(", ")}`, title);
+    throw appError("VALIDATION_ERROR", `Unknown personalization ${unknown.length === 1 ? "variable" : "variables"}: ${unknown.map((u) => `{{${u}}}`).join(", ")}`, title);
   }
 }
 
@@ -131,7 +131,7 @@ export function parseRecipients(input: string): { valid: string[]; invalid: stri
   return { valid, invalid };
 }
 
-/** The sender's side of personalisation (user.*): the signed-in user and the organisation. */
+/** The sender's side of personalization (user.*): the signed-in user and the organisation. */
 export function senderValues(user: Pick<Doc<"users">, "name" | "firstName" | "lastName" | "email">, org: Pick<Doc<"organizations">, "name" | "website">) {
   const [first, ...rest] = (user.name ?? "").trim().split(/\s+/);
   return {

@@ -93,7 +93,7 @@ describe("emailCampaigns.create / save / remove (campaigns.manage)", () => {
     const cols = newBlock("columns", "c");
     (cols.content.columnChildren as EmailBlock[][])[0].push(newBlock("footer", "f"));
     await expect(cm.mutation(api.emailCampaigns.save, { id, ...settings(), blocks: JSON.stringify([cols]) })).rejects.toThrow(/cannot go there/);
-    await expect(cm.mutation(api.emailCampaigns.save, { id, ...settings({ subject: "Hi {{voter.nickname}}" }), blocks: JSON.stringify(BLOCKS) })).rejects.toThrow(/Unknown personalisation variable: \{\{voter.nickname\}\}/);
+    await expect(cm.mutation(api.emailCampaigns.save, { id, ...settings({ subject: "Hi {{voter.nickname}}" }), blocks: JSON.stringify(BLOCKS) })).rejects.toThrow(/Unknown personalization variable: \{\{voter.nickname\}\}/);
     await expect(cm.mutation(api.emailCampaigns.save, { id, ...settings({ fromEmail: "not an address" }), blocks: JSON.stringify(BLOCKS) })).rejects.toThrow(/email address format is invalid/);
   });
   test("hostile and out-of-range values are stored within bounds", async () => {
@@ -204,7 +204,7 @@ describe("emailTest.sendTest (demo mode)", () => {
     await expect(send(cm, { recipients: " , " })).rejects.toThrow(/at least one email address/);
     await expect(send(cm, { recipients: "a@example.org, nope, also bad" })).rejects.toThrow(/Please check: nope, also bad/);
     await expect(send(cm, { subject: "" })).rejects.toThrow(/Subject and from email are required/);
-    await expect(send(cm, { blocks: JSON.stringify([heading("x", "Hi {{voter.shoe_size}}")]) })).rejects.toThrow(/Unknown personalisation variable/);
+    await expect(send(cm, { blocks: JSON.stringify([heading("x", "Hi {{voter.shoe_size}}")]) })).rejects.toThrow(/Unknown personalization variable/);
   });
   test.each(ROLES)("denied without campaigns.manage: %s", async (role) => {
     const { f } = await fixture();

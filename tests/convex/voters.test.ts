@@ -259,6 +259,15 @@ describe("voterEmails (status: voters.view; send: messaging.send)", () => {
     await expect(f.outsider.as.mutation(api.voterEmails.send, { voterId, subject: "S", message: "M" })).rejects.toThrow(/could not be found/);
     await expect(t.mutation(api.voterEmails.send, { voterId, subject: "S", message: "M" })).rejects.toThrow(/log in/);
   });
+  test("subject and message are personalized with the campaign variables; unknown ones are refused, never sent raw", async () => {
+    const { t, f, voterId } = await fixture();
+    const as = f.campaign_manager.as;
+    const r = await as.mutation(api.voterEmails.send, { voterId, subject: "{{voter.first_name}}, vote early", message: "Dear {{ voter.first_name }} {{voter.last_name}} ({{voter.party_affiliation}}),\n{{user.campaign_name}} needs you." });
+    const out = await t.run(async (ctx) => await ctx.db.get("emailOutbox", r.outboxId));
+    const org = await t.run(async (ctx) => await ctx.db.get("organizations", f.orgId));
+    expect(out).toMatchObject({ subject: "Ada, vote early", text: `Dear Ada Lovelace (Democrat),\n${org!.name} needs you.` });
+    await expect(as.mutation(api.voterEmails.send, { voterId, subject: "Hi {{voter.nickname}}", message: "M" })).rejects.toThrow(/Unknown personalization variable: \{\{voter.nickname\}\}/);
+  });
 });
 
 describe("internal seeding", () => {

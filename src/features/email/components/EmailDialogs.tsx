@@ -15,7 +15,7 @@ export function PreviewDialog({ open, onOpenChange, rendered, subject }: { open:
       <Dialog.Content maxWidth="760px" data-testid="email.previewDialog">
         <Dialog.Title>Preview</Dialog.Title>
         <Dialog.Description size="2" color="gray">
-          {substitute(subject, SAMPLE_VALUES, "text") || "No subject"} — shown with sample personalisation values.
+          {substitute(subject, SAMPLE_VALUES, "text") || "No subject"} — shown with sample personalization values.
         </Dialog.Description>
         <Tabs.Root defaultValue="html" mt="3">
           <Tabs.List>

@@ -70,7 +70,7 @@ export function SettingsPanel({ doc, meta, rendered, unknown, readOnly, onPrevie
         <Callout.Root color="red" data-testid="email.unknownVariables">
           <Callout.Icon><ExclamationTriangleIcon /></Callout.Icon>
           <Callout.Text>
-            Unknown personalisation {unknown.length === 1 ? "variable" : "variables"}: {unknown.map((u) => `{{${u}}}`).join(", ")}. Fix or remove {unknown.length === 1 ? "it" : "them"}: the email cannot be sent with {unknown.length === 1 ? "it" : "them"}.
+            Unknown personalization {unknown.length === 1 ? "variable" : "variables"}: {unknown.map((u) => `{{${u}}}`).join(", ")}. Fix or remove {unknown.length === 1 ? "it" : "them"}: the email cannot be sent with {unknown.length === 1 ? "it" : "them"}.
           </Callout.Text>
         </Callout.Root>
       )}

@@ -3,6 +3,7 @@ import { useMutation, useQuery } from "convex/react";
 import { useState } from "react";
 import { api } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
+import { unknownVariables } from "@convex/lib/email/merge";
 import { toast } from "@/ui/toast";
 
 type SendEmailDialogProps = { voterId: Id<"voters">; to: string; open: boolean; onOpenChange(open: boolean): void };
@@ -14,6 +15,7 @@ export function SendEmailDialog({ voterId, to, open, onOpenChange }: SendEmailDi
   const [subject, setSubject] = useState("");
   const [message, setMessage] = useState("");
   const [busy, setBusy] = useState(false);
+  const unknown = unknownVariables([subject, message]);
 
   const handleSend = async () => {
     if (!subject.trim()) {
@@ -55,10 +57,16 @@ export function SendEmailDialog({ voterId, to, open, onOpenChange }: SendEmailDi
             <Text size="2" weight="medium">Message</Text>
             <TextArea rows={6} value={message} onChange={(e) => setMessage(e.target.value)} aria-label="Message" />
           </label>
+          <Text size="1" color="gray">Personalize with variables such as {"{{voter.first_name}}"} or {"{{user.campaign_name}}"}.</Text>
+          {unknown.length > 0 && (
+            <Text size="2" color="red" role="alert" data-testid="sendEmail.unknownVariables">
+              Unknown personalization {unknown.length === 1 ? "variable" : "variables"}: {unknown.map((u) => `{{${u}}}`).join(", ")}
+            </Text>
+          )}
         </Flex>
         <Flex gap="3" mt="4" justify="end" wrap="wrap">
           <Dialog.Close><Button variant="soft" color="gray">Cancel</Button></Dialog.Close>
-          <Button onClick={() => void handleSend()} loading={busy}>Send Email</Button>
+          <Button onClick={() => void handleSend()} loading={busy} disabled={unknown.length > 0}>Send Email</Button>
         </Flex>
       </Dialog.Content>
     </Dialog.Root>
