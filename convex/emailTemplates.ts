@@ -52,14 +52,16 @@ export const create = orgMutation("campaigns.manage")({
   handler: async (ctx, { name, blocks }) => await insertTemplate(ctx, name, blocks),
 });
 
+async function removeTemplate(ctx: MutationCtx, id: Id<"emailTemplates">) {
+  if (!(await ctx.db.get(id))) throw appError("NOT_FOUND", "This template no longer exists.");
+  await ctx.db.delete(id);
+  return null;
+}
+
 export const remove = orgMutation("campaigns.manage")({
   args: { id: v.id("emailTemplates") },
   returns: v.null(),
-  handler: async (ctx, { id }) => {
-    if (!(await ctx.db.get(id))) throw appError("NOT_FOUND", "This template no longer exists.");
-    await ctx.db.delete(id);
-    return null;
-  },
+  handler: async (ctx, { id }) => await removeTemplate(ctx, id),
 });
 
 /** Developer page: the stored templates. */
@@ -86,9 +88,5 @@ export const devInsert = orgMutation("settings.manage")({
 export const devRemove = orgMutation("settings.manage")({
   args: { id: v.id("emailTemplates") },
   returns: v.null(),
-  handler: async (ctx, { id }) => {
-    if (!(await ctx.db.get(id))) throw appError("NOT_FOUND", "This template no longer exists.");
-    await ctx.db.delete(id);
-    return null;
-  },
+  handler: async (ctx, { id }) => await removeTemplate(ctx, id),
 });

@@ -161,11 +161,23 @@ function parentOf(doc: Y.Doc, target: BlockTarget): DropParent | undefined {
 function orderAt(doc: Y.Doc, target: BlockTarget, self?: string): number {
   const blocks = emailBlocks(doc);
   const parent = target.parentId ?? "";
-  const siblings = orderedIds(blocks, (m) => str(m.get("parent")) === parent && (parent === "" || (Number(m.get("slot")) || 0) === target.slot)).filter((x) => x !== self);
+  // the siblings as readBlocks shows them: in a column of a columns/sidebar block those whose slot
+  // falls into it (slots beyond a lowered count show in the last column); in a wrapper all of them
+  const p = parent ? blocks.get(parent) : undefined;
+  const n = p && hasColumns(p.get("type") as BlockType) ? columnCount({ type: p.get("type") as BlockType, content: { columns: p.get("columns") as number } }) : 0;
+  const inSlot = (m: Y.Map<unknown>) => n === 0 || Math.max(0, Math.min(n - 1, Number(m.get("slot")) || 0)) === Math.min(n - 1, target.slot);
+  const siblings = orderedIds(blocks, (m) => str(m.get("parent")) === parent && inSlot(m)).filter((x) => x !== self);
   const at = Math.max(0, Math.min(target.index, siblings.length));
   const ord = (id: string) => Number(blocks.get(id)!.get("order")) || 0;
-  const before = at > 0 ? ord(siblings[at - 1]) : null;
-  const after = at < siblings.length ? ord(siblings[at]) : null;
+  let before = at > 0 ? ord(siblings[at - 1]) : null;
+  let after = at < siblings.length ? ord(siblings[at]) : null;
+  if (before !== null && after !== null && before >= after) {
+    // neighbours tie (a lowered column count merged two columns): number the list afresh first
+    // (called inside the caller's transaction, so the renumbering and the placement are one update)
+    siblings.forEach((id, i) => blocks.get(id)!.set("order", i + 1));
+    before = at;
+    after = at + 1;
+  }
   if (before === null && after === null) return 1;
   if (before === null) return after! - 1;
   if (after === null) return before + 1;
@@ -180,7 +192,8 @@ export function insertBlock(doc: Y.Doc, block: EmailBlock, target: BlockTarget):
     const flat: Parameters<typeof flatten>[3] = [];
     flatten([block], target.parentId ?? "", target.slot, flat);
     const blocks = emailBlocks(doc);
-    flat.forEach((f, i) => blocks.set(f.block.id, blockMap(f.block, f.parent, f.slot, i === 0 ? orderAt(doc, target) : f.order)));
+    const order = orderAt(doc, target);
+    flat.forEach((f, i) => blocks.set(f.block.id, blockMap(f.block, f.parent, f.slot, i === 0 ? order : f.order)));
   });
   return true;
 }
@@ -192,11 +205,11 @@ export function moveBlock(doc: Y.Doc, id: string, target: BlockTarget): boolean 
   const parent = parentOf(doc, target);
   if (parent === undefined || !canDrop(m.get("type") as BlockType, parent)) return false;
   if (target.parentId !== null && (target.parentId === id || descendants(doc, id).includes(target.parentId))) return false;
-  const order = orderAt(doc, target, id);
+  // parent, slot and order are written together, so of two concurrent moves of one block one wins whole
   doc.transact(() => {
-    const p = target.parentId ?? "";
-    if (m.get("parent") !== p) m.set("parent", p);
-    if ((Number(m.get("slot")) || 0) !== target.slot) m.set("slot", target.slot);
+    const order = orderAt(doc, target, id);
+    m.set("parent", target.parentId ?? "");
+    m.set("slot", target.slot);
     m.set("order", order);
   });
   return true;

@@ -40,7 +40,7 @@ export function SettingsPanel({ doc, meta, rendered, unknown, readOnly, onPrevie
             </DropdownMenu.Trigger>
             <DropdownMenu.Content>
               <DropdownMenu.Item onSelect={onPreview} data-testid="email.preview">Preview</DropdownMenu.Item>
-              <DropdownMenu.Item onSelect={onTest} disabled={readOnly} data-testid="email.test">Send test email</DropdownMenu.Item>
+              <DropdownMenu.Item onSelect={onTest} disabled={readOnly || level === "over" || unknown.length > 0} data-testid="email.test">Send test email</DropdownMenu.Item>
             </DropdownMenu.Content>
           </DropdownMenu.Root>
           {onHistory && <Button variant="soft" color="gray" onClick={onHistory} data-testid="email.history">Version history</Button>}
