@@ -17,6 +17,7 @@ import { AccountSettingsPage } from "./pages/AccountSettingsPage";
 import { AppShell } from "./pages/AppShell";
 import { CrashScreen } from "./pages/CrashScreen";
 import { DashboardPage } from "./pages/DashboardPage";
+import { EmailBuilderPage } from "./pages/EmailBuilderPage";
 import { ForgotPasswordPage } from "./pages/ForgotPasswordPage";
 import { FormBuilderPage } from "./pages/FormBuilderPage";
 import { GroupsPage } from "./pages/GroupsPage";
@@ -57,6 +58,7 @@ type SignedInScreens = {
   roadmapPage: RoadmapPage;
   smsCenterPage: SmsCenterPage;
   formBuilderPage: FormBuilderPage;
+  emailBuilderPage: EmailBuilderPage;
   votersPage: VotersPage;
   voterFormPage: VoterFormPage;
   voterDetailPage: VoterDetailPage;
@@ -110,6 +112,7 @@ export const test = base.extend<Fixtures>({
   roadmapPage: signedIn(RoadmapPage),
   smsCenterPage: signedIn(SmsCenterPage),
   formBuilderPage: signedIn(FormBuilderPage),
+  emailBuilderPage: signedIn(EmailBuilderPage),
   votersPage: signedIn(VotersPage),
   voterFormPage: signedIn(VoterFormPage),
   voterDetailPage: signedIn(VoterDetailPage),

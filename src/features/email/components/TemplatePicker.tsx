@@ -43,7 +43,7 @@ export function TemplatePicker({ stored, canManage, onLoad, onDelete, onSaveAs }
                 <Badge size="1" color={t.category === "default" ? "gray" : "blue"}>{t.category}</Badge>
               </Button>
               {t.category === "custom" && canManage && (
-                <IconButton size="1" variant="ghost" color="red" aria-label={`Delete template ${t.name}`} onClick={() => onDelete(t.id as Id<"emailTemplates">, t.name)} data-testid="email.template.delete">
+                <IconButton size="1" variant="ghost" color="red" aria-label={`Delete template ${t.name}`} onClick={() => onDelete(t.id, t.name)} data-testid="email.template.delete">
                   <TrashIcon />
                 </IconButton>
               )}
