@@ -8,6 +8,8 @@
 import { defineTable } from "convex/server";
 import { v } from "convex/values";
 
+export const vImagePurpose = v.union(v.literal("email"), v.literal("cta"));
+
 export const vEmailStatus = v.union(v.literal("draft"), v.literal("scheduled"), v.literal("sent"), v.literal("failed"), v.literal("automated"));
 
 /** The message settings saved with a design. */
@@ -65,9 +67,10 @@ export const emailTables = {
     .index("by_org_created", ["orgId", "createdAt"])
     .index("by_org_name", ["orgId", "name"]),
 
-  /** Images uploaded for image and hero blocks: served by a stable public URL so sent emails show them. */
-  emailImages: defineTable({
+  /** Uploaded images of designs (email image and hero blocks, CTA image elements): served by a stable public URL. */
+  images: defineTable({
     orgId: v.id("organizations"),
+    purpose: vImagePurpose,
     storageId: v.id("_storage"),
     url: v.string(),
     contentType: v.string(),

@@ -158,25 +158,25 @@ describe("emailTemplates", () => {
   });
 });
 
-describe("emailImages", () => {
+describe("images (email and CTA uploads)", () => {
   const store = (t: TestConvex, bytes: number, type: string) => t.run((ctx) => ctx.storage.store(new Blob([new Uint8Array(bytes)], { type })));
   test("an image under 5 MB gets a public URL; other files and large ones are refused with the spec's messages", async () => {
     const { t, f } = await fixture();
     const cm = f.campaign_manager.as;
-    expect(typeof (await cm.action(api.emailImages.generateUploadUrl, {}))).toBe("string");
-    await expect(cm.mutation(api.emailImages.register, { storageId: await store(t, 1000, "text/html") })).rejects.toThrow(/File must be an image/);
+    expect(typeof (await cm.action(api.images.generateUploadUrl, {}))).toBe("string");
+    await expect(cm.mutation(api.images.register, { storageId: await store(t, 1000, "text/html"), purpose: "email" })).rejects.toThrow(/File must be an image/);
     // convex-test keeps no content type for stored files; the embedded backend does, as Convex does
     if (!("setEnv" in t)) return;
-    const ok = await cm.mutation(api.emailImages.register, { storageId: await store(t, 1000, "image/png") });
+    const ok = await cm.mutation(api.images.register, { storageId: await store(t, 1000, "image/png"), purpose: "email" });
     expect(ok.url).toMatch(/^https?:\/\//);
-    await expect(cm.mutation(api.emailImages.register, { storageId: await store(t, 1000, "image/svg+xml") })).rejects.toThrow(/File must be an image/);
-    await expect(cm.mutation(api.emailImages.register, { storageId: await store(t, 5_242_880, "image/jpeg") })).rejects.toThrow(/File size must be less than 5MB/);
+    await expect(cm.mutation(api.images.register, { storageId: await store(t, 1000, "image/svg+xml"), purpose: "email" })).rejects.toThrow(/File must be an image/);
+    await expect(cm.mutation(api.images.register, { storageId: await store(t, 5_242_880, "image/jpeg"), purpose: "email" })).rejects.toThrow(/File size must be less than 5MB/);
   });
   test.each(ROLES)("denied without campaigns.manage: %s", async (role) => {
     const { t, f } = await fixture();
     if (CAN_MANAGE.has(role)) return;
-    await expect(f[role].as.action(api.emailImages.generateUploadUrl, {})).rejects.toThrow(/permission/);
-    await expect(f[role].as.mutation(api.emailImages.register, { storageId: await store(t, 10, "image/png") })).rejects.toThrow(/permission/);
+    await expect(f[role].as.action(api.images.generateUploadUrl, {})).rejects.toThrow(/permission/);
+    await expect(f[role].as.mutation(api.images.register, { storageId: await store(t, 10, "image/png"), purpose: "email" })).rejects.toThrow(/permission/);
   });
 });
 

@@ -34,8 +34,8 @@ export function useEmailCampaigns() {
   const removeCampaign = useMutation(api.emailCampaigns.remove);
   const createTemplate = useMutation(api.emailTemplates.create);
   const removeTemplate = useMutation(api.emailTemplates.remove);
-  const uploadUrl = useAction(api.emailImages.generateUploadUrl);
-  const registerImage = useMutation(api.emailImages.register);
+  const uploadUrl = useAction(api.images.generateUploadUrl);
+  const registerImage = useMutation(api.images.register);
   const sendTestAction = useAction(api.emailTest.sendTest);
 
   const refused = (draft: EmailDraft) => {
@@ -115,7 +115,7 @@ export function useEmailCampaigns() {
         const res = await fetch(url, { method: "POST", headers: { "Content-Type": file.type }, body: file });
         if (!res.ok) throw new Error("Upload unavailable: Image storage is not configured. Please use URL input instead.");
         const { storageId } = (await res.json()) as { storageId: Id<"_storage"> };
-        const { url: publicUrl } = await registerImage({ storageId });
+        const { url: publicUrl } = await registerImage({ storageId, purpose: "email" });
         toast.success("Image uploaded successfully");
         return publicUrl;
       } catch (e) {
