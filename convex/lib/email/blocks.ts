@@ -9,6 +9,7 @@
  * content blocks and columns/sidebar; in a column only content blocks. Header, hero and footer
  * stay on the canvas (they are whole rows of the email).
  */
+import { isHexColor } from "../colors";
 
 export const BLOCK_TYPES = [
   "text",
@@ -179,7 +180,7 @@ export const BLOCK_PROPS: Record<BlockType, Record<string, PropSpec>> = {
     contactText: text("Contact Us", 100),
     contactUrl: url(),
     backgroundColor: color("#f3f4f6"),
-    textColor: color("#6b7280"),
+    textColor: color("#4b5563"),
     linkColor: color("#2563eb"),
     padding: num(0, 80, 24),
   },
@@ -197,10 +198,7 @@ export function clampColumns(n: number): number {
   return Math.max(MIN_COLUMNS, Math.min(MAX_COLUMNS, Math.round(n)));
 }
 
-/** Colour inputs: # and 3 or 6 hex digits (at most 7 characters). */
-export function isHexColor(value: string): boolean {
-  return /^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/.test(value);
-}
+export { isHexColor };
 
 /** A link or image address the email may carry: http(s), mailto, or a merge variable standing for one. */
 export function isSafeUrl(value: string): boolean {

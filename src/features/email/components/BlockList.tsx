@@ -25,7 +25,7 @@ export function BlockList({ blocks, parentId, parentType, slot, empty, style, la
     <SortableContext id={id} items={blocks.map((b) => b.id)} strategy={verticalListSortingStrategy}>
       <div
         ref={setNodeRef}
-        role="list"
+        role={blocks.length ? "list" : "group"}
         aria-label={label}
         data-testid={`email.list.${parentId ?? "root"}.${slot}`}
         style={{ minHeight: parentId ? 48 : 120, outline: isOver ? "2px dashed var(--accent-8)" : undefined, outlineOffset: -2, ...style }}

@@ -99,7 +99,7 @@ export function BlockView({ block }: { block: EmailBlock }) {
         </div>
       );
     case "spacer":
-      return <div style={{ height: n(c, "height", 24) }} aria-label="Spacer" />;
+      return <div style={{ height: n(c, "height", 24) }} />;
     case "divider":
       return <hr style={{ border: 0, borderTop: `${n(c, "borderWidth", 1)}px solid ${s(c, "borderColor")}`, margin: `${n(c, "margin", 16)}px 24px` }} />;
     case "columns": {

@@ -1,5 +1,5 @@
 import { MagnifyingGlassIcon } from "@radix-ui/react-icons";
-import { Box, Button, Dialog, Flex, ScrollArea, SegmentedControl, Text, TextField, VisuallyHidden } from "@radix-ui/themes";
+import { Box, Button, Dialog, Flex, ScrollArea, Select, Text, TextField, VisuallyHidden } from "@radix-ui/themes";
 import { useState } from "react";
 import type { EmailCampaignRow } from "../hooks/useEmailCampaigns";
 import { CampaignStatus } from "./CampaignStatus";
@@ -26,12 +26,18 @@ export function CampaignListPanel({ open, onOpenChange, campaigns, currentId, on
           <TextField.Root placeholder="Search campaigns" value={search} onChange={(e) => setSearch(e.target.value)} aria-label="Search campaigns" data-testid="email.campaignList.search">
             <TextField.Slot><MagnifyingGlassIcon /></TextField.Slot>
           </TextField.Root>
-          <SegmentedControl.Root value={filter} onValueChange={(v) => setFilter(v as typeof filter)} size="1" aria-label="Status">
-            {FILTERS.map((f) => (
-              <SegmentedControl.Item key={f.value} value={f.value}>{f.label}</SegmentedControl.Item>
-            ))}
-          </SegmentedControl.Root>
-          <ScrollArea type="auto" style={{ maxHeight: "calc(100vh - 220px)" }}>
+          <Flex direction="column" gap="1">
+            <Text size="1" id="email-status-filter">Status</Text>
+            <Select.Root value={filter} onValueChange={(v) => setFilter(v as typeof filter)}>
+              <Select.Trigger aria-labelledby="email-status-filter" data-testid="email.campaignList.status" />
+              <Select.Content>
+                {FILTERS.map((f) => (
+                  <Select.Item key={f.value} value={f.value}>{f.label}</Select.Item>
+                ))}
+              </Select.Content>
+            </Select.Root>
+          </Flex>
+          <ScrollArea type="auto" scrollbars="vertical" style={{ maxHeight: "calc(100vh - 240px)" }}>
             <Flex direction="column" gap="1" pr="2">
               {campaigns === undefined ? (
                 <Text size="2" color="gray">Loading…</Text>
@@ -39,7 +45,7 @@ export function CampaignListPanel({ open, onOpenChange, campaigns, currentId, on
                 <Text size="2" color="gray">{campaigns.length === 0 ? "No campaigns yet. Create one with New Campaign." : "No campaigns match."}</Text>
               ) : (
                 rows.map((c) => (
-                  <Button key={c.id} variant={c.id === currentId ? "soft" : "ghost"} color="gray" style={{ height: "auto", padding: 8, justifyContent: "flex-start" }} onClick={() => onOpen(c.id)} data-testid="email.campaignList.item">
+                  <Button key={c.id} variant="soft" color={c.id === currentId ? "blue" : "gray"} style={{ height: "auto", padding: 8, justifyContent: "flex-start", width: "100%", minWidth: 0 }} onClick={() => onOpen(c.id)} data-testid="email.campaignList.item">
                     <Box style={{ textAlign: "left", minWidth: 0, flex: 1 }}>
                       <Flex justify="between" gap="2"><Text weight="medium" truncate>{c.name}</Text><CampaignStatus status={c.status} /></Flex>
                       <Text as="div" size="1" color="gray" truncate>{c.subject || "No subject"} · {new Date(c.updatedAt).toLocaleString()} by {c.updatedByName}</Text>

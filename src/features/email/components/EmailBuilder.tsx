@@ -11,13 +11,14 @@ import { BLOCK_LABELS, newBlock, type BlockType } from "@convex/lib/email/blocks
 import { cloneBlock, emptyMeta, insertBlock, localEmailUndoManager, moveBlock, readEmailDraft, removeBlock, setEmailMeta, updateBlock, type BlockTarget, type EmailDraft } from "@convex/lib/email/draft";
 import { documentTexts, unknownVariables } from "@convex/lib/email/merge";
 import { useDocValue } from "@/lib/collab/useDocValue";
+import { useRemoteSelections } from "@/lib/collab/useRemoteSelections";
 import { useViewer } from "@/session/ViewerProvider";
 import { PresenceAvatars } from "@/ui/PresenceAvatars";
 import { useRenderedEmail } from "../hooks/useRenderedEmail";
 import { allowedAt, dropTarget, findBlock, insertionPoint, placements } from "../utils/placement";
 import { BlockList } from "./BlockList";
 import { CampaignStatus } from "./CampaignStatus";
-import { CanvasContext, type CanvasState, type Teammate } from "./canvasContext";
+import { CanvasContext, type CanvasState } from "./canvasContext";
 import { ComponentLibrary } from "./ComponentLibrary";
 import { PropertyPanel } from "./PropertyPanel";
 import { SettingsPanel } from "./SettingsPanel";
@@ -240,26 +241,3 @@ export function EmailBuilder(props: EmailBuilderProps) {
 }
 
 const EMPTY_DRAFT: EmailDraft = { meta: emptyMeta(), blocks: [] };
-
-/** Teammates' selected blocks, from the document's awareness. */
-function useRemoteSelections(awareness: Awareness | null): Map<string, Teammate[]> {
-  const [map, setMap] = useState<Map<string, Teammate[]>>(new Map());
-  useEffect(() => {
-    if (!awareness) return;
-    const update = () => {
-      const next = new Map<string, Teammate[]>();
-      awareness.getStates().forEach((state, clientId) => {
-        if (clientId === awareness.clientID) return;
-        const sel = (state as { selection?: unknown }).selection;
-        const user = (state as { user?: { name?: string; color?: string } }).user;
-        if (typeof sel !== "string" || !user?.name) return;
-        next.set(sel, [...(next.get(sel) ?? []), { name: user.name, color: user.color ?? "blue" }]);
-      });
-      setMap(next);
-    };
-    update();
-    awareness.on("change", update);
-    return () => awareness.off("change", update);
-  }, [awareness]);
-  return map;
-}

@@ -2,7 +2,7 @@ import { UploadIcon } from "@radix-ui/react-icons";
 import { Button, Flex, Select, Switch, Text, TextArea, TextField } from "@radix-ui/themes";
 import { useEffect, useId, useRef, useState, type ChangeEvent, type KeyboardEvent, type ReactNode } from "react";
 import { isSafeUrl, normalizeProp, type BlockValue, type PropSpec } from "@convex/lib/email/blocks";
-import { ColorInput } from "./ColorInput";
+import { ColorInput } from "@/ui/ColorInput";
 
 /** Human-readable names of the block properties (BLOCK_PROPS keys). */
 export const PROP_LABELS: Record<string, string> = {

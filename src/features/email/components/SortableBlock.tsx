@@ -1,7 +1,7 @@
 import { useSortable } from "@dnd-kit/sortable";
 import { CSS } from "@dnd-kit/utilities";
-import { ArrowDownIcon, ArrowUpIcon, DragHandleDots2Icon } from "@radix-ui/react-icons";
-import { Flex, IconButton, Select, Text } from "@radix-ui/themes";
+import { ArrowDownIcon, ArrowUpIcon, ChevronDownIcon, DragHandleDots2Icon } from "@radix-ui/react-icons";
+import { Button, DropdownMenu, Flex, IconButton, Text } from "@radix-ui/themes";
 import type { KeyboardEvent, MouseEvent } from "react";
 import { BLOCK_LABELS, type EmailBlock } from "@convex/lib/email/blocks";
 import { listBlocks, moveDestinations, placements } from "../utils/placement";
@@ -82,14 +82,16 @@ function MoveToolbar({ block }: { block: EmailBlock }) {
         <ArrowDownIcon />
       </IconButton>
       {destinations.length > 0 && (
-        <Select.Root value="" onValueChange={(v) => canvas.move(block.id, destinations[Number(v)].target)}>
-          <Select.Trigger variant="soft" aria-label="Move to" placeholder="Move to…" data-testid="email.block.moveTo" style={{ height: 24 }} />
-          <Select.Content>
-            {destinations.map((d, i) => (
-              <Select.Item key={d.label} value={String(i)}>{d.label}</Select.Item>
+        <DropdownMenu.Root>
+          <DropdownMenu.Trigger>
+            <Button size="1" variant="soft" data-testid="email.block.moveTo">Move to… <ChevronDownIcon /></Button>
+          </DropdownMenu.Trigger>
+          <DropdownMenu.Content>
+            {destinations.map((d) => (
+              <DropdownMenu.Item key={d.label} onSelect={() => canvas.move(block.id, d.target)}>{d.label}</DropdownMenu.Item>
             ))}
-          </Select.Content>
-        </Select.Root>
+          </DropdownMenu.Content>
+        </DropdownMenu.Root>
       )}
     </Flex>
   );

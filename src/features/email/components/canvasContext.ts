@@ -2,7 +2,9 @@ import { createContext, useContext } from "react";
 import type { EmailBlock } from "@convex/lib/email/blocks";
 import type { BlockTarget } from "@convex/lib/email/draft";
 
-export type Teammate = { name: string; color: string };
+import type { Teammate } from "@/lib/collab/useRemoteSelections";
+
+export type { Teammate };
 
 /** What every block on the canvas needs: selection (own and teammates'), and the keyboard moves. */
 export type CanvasState = {

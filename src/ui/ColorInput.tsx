@@ -1,6 +1,6 @@
 import { Flex, TextField } from "@radix-ui/themes";
 import { useState, type ChangeEvent } from "react";
-import { isHexColor } from "@convex/lib/email/blocks";
+import { isHexColor } from "@convex/lib/colors";
 
 type ColorInputProps = {
   /** The accessible name of the text field; the swatch is "<label> picker". */
