@@ -37,7 +37,7 @@ export const httpAction = rawHttpAction;
 type AnyDoc = { _id: string; orgId?: string };
 
 /**
- * Records on each registered function who may call it ("perm:voters.view", "member", "user",
+ * Records on each registered function who may call it ("perm:voters.view", "member", "user", "super_admin",
  * "public"), so the permission-matrix test can find every public function and check it.
  */
 function tagAccess<B extends (...args: any[]) => any>(builder: B, access: string): B {
@@ -60,7 +60,13 @@ const AUTH_TABLES = new Set(Object.keys(authTables).filter((t) => t !== "users")
  * who are members of it), Convex Auth's tables are never visible, and a table missing from the
  * rules is denied.
  */
-function tenantRules(db: GenericDatabaseReader<DataModel>, orgId: Id<"organizations">): Rules<unknown, DataModel> {
+/**
+ * Platform-wide tables (no orgId): every member reads them; only an acting super administrator
+ * writes them (superAdminMutation).
+ */
+export const GLOBAL_TABLES = new Set<string>(["ctaTemplates"]);
+
+function tenantRules(db: GenericDatabaseReader<DataModel>, orgId: Id<"organizations">, opts: { superAdmin?: boolean } = {}): Rules<unknown, DataModel> {
   const deny = async () => false;
   const sameOrg = async (_: unknown, doc: AnyDoc) => doc.orgId !== undefined && doc.orgId === orgId;
   const memberOfOrg = async (_: unknown, doc: AnyDoc) =>
@@ -69,11 +75,15 @@ function tenantRules(db: GenericDatabaseReader<DataModel>, orgId: Id<"organizati
       .withIndex("by_org_user", (q) => q.eq("orgId", orgId).eq("userId", doc._id as Id<"users">))
       .first()) !== null;
   const ownOrg = async (_: unknown, doc: AnyDoc) => doc._id === orgId;
+  const allow = async () => true;
+  const superAdmin = opts.superAdmin ? allow : deny;
   const rules: Rules<unknown, DataModel> & Record<string, unknown> = {};
   for (const table of Object.keys(schema.tables)) {
     rules[table] = AUTH_TABLES.has(table)
       ? { read: deny, modify: deny, insert: deny }
-      : table === "organizations"
+      : GLOBAL_TABLES.has(table)
+        ? { read: allow, modify: superAdmin, insert: superAdmin }
+        : table === "organizations"
         ? { read: ownOrg, modify: ownOrg, insert: deny }
         : table === "users"
           ? { read: memberOfOrg, modify: memberOfOrg, insert: deny }
@@ -82,9 +92,14 @@ function tenantRules(db: GenericDatabaseReader<DataModel>, orgId: Id<"organizati
   return rules;
 }
 
-/** The database an organisation's functions get: only that organisation's documents exist in it. */
-export function orgDatabase(db: GenericDatabaseWriter<DataModel>, orgId: Id<"organizations">): GenericDatabaseWriter<DataModel> {
-  return wrapDatabaseWriter({}, db, tenantRules(db, orgId), { defaultPolicy: "deny" });
+/** The database an organisation's functions get: only that organisation's documents exist in it (and the platform-wide tables, read-only but for super admins). */
+export function orgDatabase(db: GenericDatabaseWriter<DataModel>, orgId: Id<"organizations">, opts: { superAdmin?: boolean } = {}): GenericDatabaseWriter<DataModel> {
+  return wrapDatabaseWriter({}, db, tenantRules(db, orgId, opts), { defaultPolicy: "deny" });
+}
+
+/** Whether the viewer acts as a super administrator (holding the role, not impersonating another). */
+export function actsAsSuperAdmin(viewer: Pick<Viewer, "roles">): boolean {
+  return viewer.roles.active.id === "super_admin" && viewer.roles.impersonating === null;
 }
 
 /**
@@ -125,6 +140,19 @@ export function orgAction(permission: Permission | null) {
       return { ctx: { viewer }, args: {} };
     },
   }), permission ? `perm:${permission}` : "member");
+}
+
+/** A mutation for acting super administrators only (platform-wide content); `denied` words the refusal. */
+export function superAdminMutation(denied: Denial) {
+  return tagAccess(customMutation(mutation, {
+    args: {},
+    input: async (ctx) => {
+      const viewer = await requireViewer(ctx, null);
+      if (!actsAsSuperAdmin(viewer)) throw appError("FORBIDDEN", denied.message, denied.title);
+      const db = orgDatabase(ctx.db, viewer.orgId, { superAdmin: true });
+      return { ctx: { viewer, db }, args: {} };
+    },
+  }), "super_admin");
 }
 
 /** Signed-in users, whether or not they belong to an organisation yet (profile, onboarding). */

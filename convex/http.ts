@@ -1,12 +1,13 @@
 /**
  * HTTP actions: Convex Auth's OIDC/JWKS routes, the client error-report endpoint, the sign-in
- * ticket, the operator's demo mailbox, public form and survey submissions and Twilio's webhooks. Browser-facing routes answer CORS for the web app's own
+ * ticket, the operator's demo mailbox, public form and survey submissions, clicks on embedded CTAs and Twilio's webhooks. Browser-facing routes answer CORS for the web app's own
  * origins only (SITE_URL, plus CORS_ALLOWED_ORIGINS), never with credentials: callers
  * authenticate with bearer tokens, not cookies.
  */
 import { httpRouter } from "convex/server";
 import { corsRouter } from "convex-helpers/server/cors";
 import { auth } from "./auth";
+import { click as ctaClick } from "./ctas";
 import { devMailbox } from "./emails";
 import { reportErrors } from "./errorReports";
 import { issueSignInTicket } from "./authThrottle";
@@ -42,6 +43,9 @@ for (const path of ["/api/surveys/start", "/api/survey-submissions"]) {
 }
 http.route({ path: "/api/surveys/start", method: "POST", handler: startSurvey });
 http.route({ path: "/api/survey-submissions", method: "POST", handler: submitSurvey });
+
+// embedded CTAs: a click counts and goes to the element's stored link (a plain navigation, no CORS)
+http.route({ path: "/api/cta/click", method: "GET", handler: ctaClick });
 
 // Twilio's webhooks: server to server (no CORS), signature-verified
 http.route({ path: "/api/twilio/status", method: "POST", handler: twilioStatus });

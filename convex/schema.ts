@@ -3,6 +3,7 @@ import { defineSchema } from "convex/server";
 import { billingTables } from "./tables/billing";
 import { collabTables } from "./tables/collab";
 import { coreTables } from "./tables/core";
+import { ctaTables } from "./tables/cta";
 import { emailTables } from "./tables/email";
 import { formTables } from "./tables/forms";
 import { importTables } from "./tables/imports";
@@ -29,4 +30,5 @@ export default defineSchema({
   ...signTables,
   ...petitionTables,
   ...emailTables,
+  ...ctaTables,
 });

@@ -31,6 +31,8 @@ export const ROOM_KINDS = {
   survey: { table: "surveys", view: "surveys.view", edit: "surveys.manage" },
   /** an email campaign's design in the email builder */
   emailCampaign: { table: "emailCampaigns", view: "campaigns.view", edit: "campaigns.manage" },
+  /** a call to action in the CTA creator */
+  cta: { table: "ctas", view: "campaigns.view", edit: "campaigns.manage" },
 } as const satisfies Record<string, RoomKind>;
 export type RoomKindName = keyof typeof ROOM_KINDS;
 

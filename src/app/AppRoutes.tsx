@@ -43,7 +43,9 @@ const SignatureVerificationPage = page(() => import("@/features/petitions/Signat
 const SignsMapPage = page(() => import("@/features/signs/SignsMapPage"), "SignsMapPage");
 const EmailPage = page(() => import("@/features/email/EmailPage"), "EmailPage");
 const TestEmailTemplatesPage = page(() => import("@/features/email/TestEmailTemplatesPage"), "TestEmailTemplatesPage");
-const UpcomingAreaPage = page(() => import("@/features/info/UpcomingAreaPage"), "UpcomingAreaPage");
+const CtaCreatorPage = page(() => import("@/features/cta/CtaCreatorPage"), "CtaCreatorPage");
+const CtaDatabasePage = page(() => import("@/features/cta/CtaDatabasePage"), "CtaDatabasePage");
+const EmbedCtaPage = page(() => import("@/features/cta/EmbedCtaPage"), "EmbedCtaPage");
 
 function Loading() {
   return (
@@ -84,6 +86,7 @@ export function AppRoutes() {
         <Route path="/dev/mailbox" element={<DevMailboxPage />} />
         <Route path="/embed/form/:formId" element={<PublicFormPage />} />
         <Route path="/embed/survey/:surveyId" element={<PublicSurveyPage />} />
+        <Route path="/embed/cta/:id" element={<EmbedCtaPage />} />
 
         <Route path="/dashboard" element={<Guarded><DashboardPage /></Guarded>} />
         <Route path="/voters" element={<Guarded><VotersPage /></Guarded>} />
@@ -107,8 +110,8 @@ export function AppRoutes() {
         <Route path="/signs-map" element={<Guarded><SignsMapPage /></Guarded>} />
         <Route path="/polls-surveys" element={<Guarded><PollsSurveysPage /></Guarded>} />
         <Route path="/signature-verification" element={<Guarded><SignatureVerificationPage /></Guarded>} />
-        <Route path="/cta-creator" element={<Guarded><UpcomingAreaPage /></Guarded>} />
-        <Route path="/cta-database" element={<Guarded><UpcomingAreaPage /></Guarded>} />
+        <Route path="/cta-creator" element={<Guarded><CtaCreatorPage /></Guarded>} />
+        <Route path="/cta-database" element={<Guarded><CtaDatabasePage /></Guarded>} />
         <Route path="/survey-maker" element={<Guarded><SurveyMakerPage /></Guarded>} />
         <Route path="/account-settings" element={<Guarded><AccountSettingsPage /></Guarded>} />
         <Route path="/subscription" element={<Guarded><SubscriptionPage /></Guarded>} />

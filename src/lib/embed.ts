@@ -1,13 +1,14 @@
 /**
- * Embedding our public pages (forms, surveys) on other sites: the snippet (an iframe 100% wide and
- * 600 high, plus a tiny script resizing it), and the page side that reports its height.
+ * Embedding our public pages on other sites: forms and surveys (an iframe 100% wide and 600 high,
+ * plus a tiny script resizing it, and the page side that reports its height), and calls to action
+ * (an iframe of the design's own size).
  */
 import { useEffect, useState } from "react";
 
 export const EMBED_HEIGHT_MESSAGE = "precinct-embed:height";
 export const EMBED_HEIGHT = 600;
 
-export function embedUrl(origin: string, kind: "form" | "survey", id: string): string {
+export function embedUrl(origin: string, kind: "form" | "survey" | "cta", id: string): string {
   return `${origin}/embed/${kind}/${id}`;
 }
 
@@ -19,6 +20,12 @@ export function embedSnippet(origin: string, kind: "form" | "survey", id: string
     `<iframe id="${frameId}" src="${embedUrl(origin, kind, id)}" width="100%" height="${EMBED_HEIGHT}" style="border:0;max-width:100%" title="${safeTitle}" loading="lazy"></iframe>`,
     `<script>window.addEventListener("message",function(e){var d=e.data;if(e.origin!==${JSON.stringify(origin)}||!d||d.type!==${JSON.stringify(EMBED_HEIGHT_MESSAGE)}||d.id!==${JSON.stringify(id)})return;var f=document.getElementById(${JSON.stringify(frameId)});if(f&&d.height>0)f.style.height=Math.min(d.height,10000)+"px";});</script>`,
   ].join("\n");
+}
+
+/** A CTA's snippet: its design at its own size (shrinking with the page on narrow screens). */
+export function ctaEmbedSnippet(origin: string, id: string, title: string, width: number, height: number): string {
+  const safeTitle = title.replace(/[<>"&]/g, "");
+  return `<iframe src="${embedUrl(origin, "cta", id)}" width="${Math.round(width)}" height="${Math.round(height)}" style="border:0;max-width:100%" title="${safeTitle}" loading="lazy"></iframe>`;
 }
 
 /**

@@ -132,8 +132,8 @@ test("profile: read view, edit, change password; info pages and the SMS center",
   await expect(page.getByText("In Development")).toBeVisible();
   await expect(page.getByRole("button", { name: "Create Walk List" })).toBeDisabled();
   await page.goto("/cta-creator");
-  await expect(page.getByRole("heading", { name: "CTA Creator" })).toBeVisible();
-  await expect(page.getByText("This area arrives in a later release")).toBeVisible();
+  await expect(page.getByRole("heading", { name: "CTA Creator" }).first()).toBeVisible();
+  await expect(page.getByTestId("cta.empty")).toContainText("Start Creating Your CTA");
   await smsCenterPage.goto();
   await expect(smsCenterPage.heading).toBeVisible();
   await expect(smsCenterPage.stat("Total Text Blast")).toHaveText("0");

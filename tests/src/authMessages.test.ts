@@ -7,7 +7,6 @@ import {
   validateNewPassword,
   validateRegistration,
 } from "../../src/features/auth/utils/authMessages";
-import { upcomingAreaFor } from "../../src/features/info/upcomingAreas";
 import { PLANS, USAGE_PRICES } from "../../src/features/landing/landingContent";
 
 const ok = { firstName: "Ada", lastName: "Lovelace", email: "ada@example.org", password: "secret1", confirmPassword: "secret1" };
@@ -53,10 +52,5 @@ describe("landing pricing (spec/3 §9.2) and upcoming areas", () => {
     expect(PLANS[2].cta).toBe("Contact Sales");
     expect(PLANS[0].features).toEqual(["5,000 voter records", "500 SMS per month", "2,000 emails per month", "3 active forms", "1 user"]);
     expect(USAGE_PRICES.map((u) => u.price)).toEqual(["$0.02", "$0.005"]);
-  });
-  test("the placeholder names the area from the route", () => {
-    expect(upcomingAreaFor("/cta-creator").name).toBe("CTA Creator");
-    expect(upcomingAreaFor("/signs-map").name).toBe("This area");
-    expect(upcomingAreaFor("/cta-database").name).toBe("CTA Database");
   });
 });

@@ -1,0 +1,24 @@
+import { useQuery } from "convex/react";
+import { useCallback } from "react";
+import { useParams } from "react-router-dom";
+import { api } from "@convex/_generated/api";
+import type { CtaElement } from "@convex/lib/cta/design";
+import { ctaToSvg } from "@convex/lib/cta/svg";
+import { CONVEX_SITE_URL } from "@/lib/config";
+
+/**
+ * /embed/cta/{id}: a saved CTA, public and unguarded, as other sites embed it (an iframe of its
+ * size). Live: a saved change shows without reloading. A click on a linked element goes through
+ * the counting endpoint, which redirects to the element's stored link.
+ */
+export function EmbedCtaPage() {
+  const { id = "" } = useParams();
+  const cta = useQuery(api.ctas.publicCta, { id });
+  const href = useCallback((el: CtaElement) => (el.link ? `${CONVEX_SITE_URL}/api/cta/click?c=${encodeURIComponent(id)}&e=${encodeURIComponent(el.id)}` : null), [id]);
+  if (cta === undefined) return null;
+  if (cta === null) return <p style={{ font: "14px sans-serif", color: "#555", margin: 8 }}>This call to action is not available.</p>;
+  const design = { ...cta, description: "", gridSize: 10, snapToGrid: false };
+  return (
+    <main aria-label={cta.name} data-testid="cta.embed" style={{ margin: 0, lineHeight: 0 }} dangerouslySetInnerHTML={{ __html: ctaToSvg(design, { linkHref: href, idPrefix: "e" }) }} />
+  );
+}
