@@ -1,21 +1,9 @@
 import { useDroppable } from "@dnd-kit/core";
 import { SortableContext, verticalListSortingStrategy } from "@dnd-kit/sortable";
 import { Text } from "@radix-ui/themes";
-import type { CSSProperties, ReactNode } from "react";
-import type { BlockType, EmailBlock } from "@convex/lib/email/blocks";
 import { listId } from "../utils/placement";
+import type { BlockListProps } from "./canvasContext";
 import { SortableBlock } from "./SortableBlock";
-
-type BlockListProps = {
-  blocks: EmailBlock[];
-  parentId: string | null;
-  parentType: BlockType | null;
-  slot: number;
-  /** what an empty list says */
-  empty: ReactNode;
-  style?: CSSProperties;
-  label: string;
-};
 
 /** One list of blocks (the canvas, a container, a column): sortable, and a drop zone for its end. */
 export function BlockList({ blocks, parentId, parentType, slot, empty, style, label }: BlockListProps) {

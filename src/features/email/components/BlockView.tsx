@@ -6,7 +6,7 @@
  */
 import type { CSSProperties, ReactNode } from "react";
 import { childrenOf, columnCount, isSafeUrl, type BlockContent, type EmailBlock } from "@convex/lib/email/blocks";
-import { BlockList } from "./BlockList";
+import { useCanvas } from "./canvasContext";
 
 const SHADOWS: Record<string, string> = {
   none: "none",
@@ -57,6 +57,7 @@ function typography(c: BlockContent): CSSProperties {
 }
 
 export function BlockView({ block }: { block: EmailBlock }) {
+  const { List: BlockList } = useCanvas();
   const c = block.content;
   const list = (slot: number, label: string, style?: CSSProperties, empty: ReactNode = "Drop content blocks here") => (
     <BlockList blocks={childrenOf(block, slot)} parentId={block.id} parentType={block.type} slot={slot} empty={empty} style={style} label={label} />

@@ -143,7 +143,7 @@ export function EmailBuilder(props: EmailBuilderProps) {
     else move(String(active.id), target);
   };
 
-  const canvas: CanvasState = { blocks: draft.blocks, selectedId, select: setSelectedId, remote, readOnly, move, dropRefused: announcement };
+  const canvas: CanvasState = { List: BlockList, blocks: draft.blocks, selectedId, select: setSelectedId, remote, readOnly, move, dropRefused: announcement };
 
   return (
     <DndContext sensors={sensors} collisionDetection={collision} onDragStart={onDragStart} onDragEnd={onDragEnd} onDragCancel={() => setDragLabel(null)}>

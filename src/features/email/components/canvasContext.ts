@@ -1,5 +1,5 @@
-import { createContext, useContext } from "react";
-import type { EmailBlock } from "@convex/lib/email/blocks";
+import { createContext, useContext, type ComponentType, type CSSProperties, type ReactNode } from "react";
+import type { BlockType, EmailBlock } from "@convex/lib/email/blocks";
 import type { BlockTarget } from "@convex/lib/email/draft";
 
 import type { Teammate } from "@/lib/collab/useRemoteSelections";
@@ -7,7 +7,11 @@ import type { Teammate } from "@/lib/collab/useRemoteSelections";
 export type { Teammate };
 
 /** What every block on the canvas needs: selection (own and teammates'), and the keyboard moves. */
+export type BlockListProps = { blocks: EmailBlock[]; parentId: string | null; parentType: BlockType | null; slot: number; empty: ReactNode; style?: CSSProperties; label: string };
+
 export type CanvasState = {
+  /** the list component (given here so that containers can hold lists without an import cycle) */
+  List: ComponentType<BlockListProps>;
   blocks: EmailBlock[];
   selectedId: string | null;
   select: (id: string | null) => void;
