@@ -1,13 +1,14 @@
 import { ResetIcon } from "@radix-ui/react-icons";
 import { Badge, Box, Card, Flex, Heading, IconButton, Switch, Text, TextField, Tooltip } from "@radix-ui/themes";
 import { useQuery } from "convex/react";
-import { useEffect, useMemo, useState, type ReactNode } from "react";
+import { useEffect, useState, type ReactNode } from "react";
 import type { Awareness } from "y-protocols/awareness";
 import type * as Y from "yjs";
 import { api } from "@convex/_generated/api";
 import { BOUNDS, newElement, type CtaDesign, type ElementType } from "@convex/lib/cta/design";
 import { addElement, bringForward, bringToFront, centre, localCtaUndoManager, nudge, readCtaDoc, removeElement, sendBackward, sendToBack, setSetting, updateElement } from "@convex/lib/cta/doc";
 import { useDocValue } from "@/lib/collab/useDocValue";
+import { useLocalUndo, useShareSelection } from "@/lib/collab/useDesignSession";
 import { useRemoteSelections } from "@/lib/collab/useRemoteSelections";
 import { useViewer } from "@/session/ViewerProvider";
 import { PresenceAvatars } from "@/ui/PresenceAvatars";
@@ -52,25 +53,14 @@ export function CtaCreator({ doc, awareness, room, mode, readOnly, saving, unsav
   const remote = useRemoteSelections(awareness);
   const present = useQuery(api.presence.list, room ? { room } : "skip");
   const others = (present ?? []).filter((p) => p.userId !== me?.userId);
-  const undo = useMemo(() => localCtaUndoManager(doc), [doc]);
-  const [stacks, setStacks] = useState({ undo: 0, redo: 0 });
+  const undo = useLocalUndo(doc, localCtaUndoManager, readOnly);
+  useShareSelection(awareness, selectedId, !readOnly);
   const selected = design.elements.find((e) => e.id === selectedId) ?? null;
   const [area, setArea] = useState<HTMLDivElement | null>(null);
   const areaWidth = useWidth(area);
   // on a narrow screen the canvas shrinks to fit (the design keeps its size)
   const scale = areaWidth ? Math.min(1, Math.max(0.2, (areaWidth - 24) / design.width)) : 1;
 
-  useEffect(() => {
-    const update = () => setStacks({ undo: undo.undoStack.length, redo: undo.redoStack.length });
-    undo.on("stack-item-added", update);
-    undo.on("stack-item-popped", update);
-    undo.on("stack-cleared", update);
-    return () => undo.destroy();
-  }, [undo]);
-  useEffect(() => {
-    awareness?.setLocalStateField("selection", selectedId);
-    awareness?.setLocalStateField("editing", !readOnly);
-  }, [awareness, selectedId, readOnly]);
   // a teammate deleted the selected element
   useEffect(() => {
     if (selectedId && !selected) setSelectedId(null);
@@ -126,10 +116,10 @@ export function CtaCreator({ doc, awareness, room, mode, readOnly, saving, unsav
           </Flex>
           <Flex gap="2" wrap="wrap" align="center" data-testid="cta.toolbar">
             <Tooltip content="Undo your last change">
-              <IconButton variant="soft" color="gray" aria-label="Undo" disabled={readOnly || stacks.undo === 0} onClick={() => undo.undo()} data-testid="cta.undo"><ResetIcon /></IconButton>
+              <IconButton variant="soft" color="gray" aria-label="Undo" disabled={!undo.canUndo} onClick={undo.undo} data-testid="cta.undo"><ResetIcon /></IconButton>
             </Tooltip>
             <Tooltip content="Redo">
-              <IconButton variant="soft" color="gray" aria-label="Redo" disabled={readOnly || stacks.redo === 0} onClick={() => undo.redo()} data-testid="cta.redo"><ResetIcon style={{ transform: "scaleX(-1)" }} /></IconButton>
+              <IconButton variant="soft" color="gray" aria-label="Redo" disabled={!undo.canRedo} onClick={undo.redo} data-testid="cta.redo"><ResetIcon style={{ transform: "scaleX(-1)" }} /></IconButton>
             </Tooltip>
             {toolbar}
             <Text as="label" size="2">

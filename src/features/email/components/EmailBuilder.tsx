@@ -3,7 +3,7 @@ import { sortableKeyboardCoordinates } from "@dnd-kit/sortable";
 import { ListBulletIcon, ResetIcon } from "@radix-ui/react-icons";
 import { Badge, Box, Button, Card, Flex, IconButton, Select, Text, TextField, Tooltip } from "@radix-ui/themes";
 import { useQuery } from "convex/react";
-import { useEffect, useMemo, useState, type ReactNode } from "react";
+import { useMemo, useState, type ReactNode } from "react";
 import type { Awareness } from "y-protocols/awareness";
 import type * as Y from "yjs";
 import { api } from "@convex/_generated/api";
@@ -11,6 +11,7 @@ import { BLOCK_LABELS, newBlock, type BlockType } from "@convex/lib/email/blocks
 import { cloneBlock, emptyMeta, insertBlock, localEmailUndoManager, moveBlock, readEmailDraft, removeBlock, setEmailMeta, updateBlock, type BlockTarget, type EmailDraft } from "@convex/lib/email/draft";
 import { documentTexts, unknownVariables } from "@convex/lib/email/merge";
 import { useDocValue } from "@/lib/collab/useDocValue";
+import { useLocalUndo, useShareSelection } from "@/lib/collab/useDesignSession";
 import { useRemoteSelections } from "@/lib/collab/useRemoteSelections";
 import { useViewer } from "@/session/ViewerProvider";
 import { PresenceAvatars } from "@/ui/PresenceAvatars";
@@ -78,35 +79,9 @@ export function EmailBuilder(props: EmailBuilderProps) {
   const remote = useRemoteSelections(awareness);
   const present = useQuery(api.presence.list, room ? { room } : "skip");
   const others = (present ?? []).filter((p) => p.userId !== me?.userId);
-  const undo = useMemo(() => localEmailUndoManager(doc), [doc]);
-  const [stacks, setStacks] = useState({ undo: 0, redo: 0 });
   const readOnly = !canManage;
-
-  useEffect(() => {
-    const update = () => setStacks({ undo: undo.undoStack.length, redo: undo.redoStack.length });
-    undo.on("stack-item-added", update);
-    undo.on("stack-item-popped", update);
-    undo.on("stack-cleared", update);
-    return () => undo.destroy();
-  }, [undo]);
-
-  useEffect(() => {
-    awareness?.setLocalStateField("selection", selectedId);
-    awareness?.setLocalStateField("editing", canManage);
-  }, [awareness, selectedId, canManage]);
-
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      const target = e.target as HTMLElement | null;
-      if (target && /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName)) return;
-      if (!(e.ctrlKey || e.metaKey) || e.key.toLowerCase() !== "z" || readOnly) return;
-      e.preventDefault();
-      if (e.shiftKey) undo.redo();
-      else undo.undo();
-    };
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  }, [undo, readOnly]);
+  const undo = useLocalUndo(doc, localEmailUndoManager, readOnly);
+  useShareSelection(awareness, selectedId, canManage);
 
   const rendered = useRenderedEmail(draft.blocks, { title: draft.meta.subject, previewText: draft.meta.previewText });
   const unknown = useMemo(() => unknownVariables(documentTexts(draft.blocks, [draft.meta.subject, draft.meta.previewText])), [draft]);
@@ -151,10 +126,10 @@ export function EmailBuilder(props: EmailBuilderProps) {
         <Flex justify="between" align="center" gap="2" wrap="wrap" mb="3">
           <Flex gap="2" align="center" wrap="wrap">
             <Tooltip content="Undo your last change (Ctrl+Z)">
-              <IconButton variant="soft" color="gray" aria-label="Undo" disabled={readOnly || stacks.undo === 0} onClick={() => undo.undo()} data-testid="email.undo"><ResetIcon /></IconButton>
+              <IconButton variant="soft" color="gray" aria-label="Undo" disabled={!undo.canUndo} onClick={undo.undo} data-testid="email.undo"><ResetIcon /></IconButton>
             </Tooltip>
             <Tooltip content="Redo (Ctrl+Shift+Z)">
-              <IconButton variant="soft" color="gray" aria-label="Redo" disabled={readOnly || stacks.redo === 0} onClick={() => undo.redo()} data-testid="email.redo"><ResetIcon style={{ transform: "scaleX(-1)" }} /></IconButton>
+              <IconButton variant="soft" color="gray" aria-label="Redo" disabled={!undo.canRedo} onClick={undo.redo} data-testid="email.redo"><ResetIcon style={{ transform: "scaleX(-1)" }} /></IconButton>
             </Tooltip>
             {campaign && <CampaignStatus status={campaign.status} />}
             {props.unsaved && <Badge color="orange" data-testid="email.unsaved">Unsaved changes</Badge>}
