@@ -9,6 +9,9 @@ import type { Id } from "../../convex/_generated/dataModel";
 import { DESKTOP, PHONE, screenProblems } from "./a11y";
 import { expect, test, type Page, type Shot } from "./fixtures";
 import { AppShell } from "./pages/AppShell";
+import { CtaCreatorPage } from "./pages/CtaCreatorPage";
+import { CtaDatabasePage } from "./pages/CtaDatabasePage";
+import { EmailBuilderPage } from "./pages/EmailBuilderPage";
 import { ForgotPasswordPage } from "./pages/ForgotPasswordPage";
 import { GroupsPage } from "./pages/GroupsPage";
 import { ImportPage } from "./pages/ImportPage";
@@ -363,13 +366,66 @@ test("signed-in screens and dialogs pass axe and fit 390 px", async ({ page, acc
   await audit.route("walk lists", "/walk-lists", "Walk Lists");
   await audit.route("polls & surveys", "/polls-surveys", "Polls & Surveys");
   await audit.route("email builder", "/email", "Email");
+  // the email builder with a template loaded and a block selected, its Preview and Send test dialogs, the campaign list
+  const email = new EmailBuilderPage(page);
+  await audit.screen("email builder, template loaded, block selected", async () => {
+    await email.goto();
+    await email.loadTemplate("Event Invitation");
+    await email.select(email.blocks("heading").first());
+    await expect(email.props.getByRole("heading", { name: "Heading" })).toBeVisible();
+  });
+  await email.openPreview();
+  await expect(email.previewFrame).toBeVisible();
+  await audit.here("email preview dialog");
+  await page.keyboard.press("Escape");
+  await expect(email.previewDialog).toBeHidden();
+  await email.openTestDialog();
+  await audit.here("email send test dialog");
+  await page.keyboard.press("Escape");
+  await expect(email.testDialog).toBeHidden();
+  await email.save();
+  await expect(page).toHaveURL(/[?&]campaign=[a-z0-9]+/);
+  await email.openCampaignList();
+  await expect(email.campaignListItems).toHaveCount(1);
+  await audit.here("email campaign list");
+  await page.keyboard.press("Escape");
   await audit.route("email template test page", "/test-email-templates", "Email template test page");
-  for (const [url, name] of [
-    ["/cta-creator", "CTA Creator"],
-    ["/cta-database", "CTA Database"],
-  ]) {
-    await audit.route(`later release: ${name}`, url, name);
-  }
+  // the CTA creator: empty, with a template loaded and an element selected, its Preview and (once saved) Embed Code dialogs;
+  // the CTA database with a card and its preview; the embedded CTA
+  const cta = new CtaCreatorPage(page);
+  await audit.route("CTA creator, empty", "/cta-creator", "CTA Creator", async () => {
+    await expect(cta.empty).toBeVisible();
+  });
+  await audit.screen("CTA creator, template loaded, element selected", async () => {
+    await cta.goto();
+    await cta.loadTemplate("Button");
+    await cta.select(await cta.idOf(cta.elementsOf("text").first()));
+    await expect(cta.props.getByRole("heading", { name: "Text" })).toBeVisible();
+  });
+  await cta.openPreview();
+  await audit.here("CTA preview dialog");
+  await page.keyboard.press("Escape");
+  await expect(cta.previewDialog).toBeHidden();
+  await cta.name.fill("Volunteer button");
+  await cta.save();
+  await expect(page).toHaveURL(/[?&]cta=[a-z0-9]+/);
+  const ctaId = cta.ctaId()!;
+  await cta.openEmbedCode();
+  await audit.here("CTA embed code dialog");
+  await page.keyboard.press("Escape");
+  await expect(cta.embedDialog).toBeHidden();
+  const ctaDb = new CtaDatabasePage(page);
+  await audit.route("CTA database", "/cta-database", "CTA Database", async () => {
+    await expect(ctaDb.cards).toHaveCount(1);
+  });
+  await ctaDb.openPreview("Volunteer button");
+  await audit.here("CTA database preview dialog");
+  await page.keyboard.press("Escape");
+  await expect(ctaDb.previewDialog).toBeHidden();
+  await audit.screen("embedded CTA", async () => {
+    await page.goto(`/embed/cta/${ctaId}`);
+    await expect(page.getByTestId("cta.embed").locator("svg")).toContainText("Volunteer Today");
+  });
 
   // the other modes' dashboards and menus
   const shell = new AppShell(page);

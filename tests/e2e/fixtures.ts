@@ -16,6 +16,8 @@ import { AcceptInvitationPage } from "./pages/AcceptInvitationPage";
 import { AccountSettingsPage } from "./pages/AccountSettingsPage";
 import { AppShell } from "./pages/AppShell";
 import { CrashScreen } from "./pages/CrashScreen";
+import { CtaCreatorPage } from "./pages/CtaCreatorPage";
+import { CtaDatabasePage } from "./pages/CtaDatabasePage";
 import { DashboardPage } from "./pages/DashboardPage";
 import { EmailBuilderPage } from "./pages/EmailBuilderPage";
 import { ForgotPasswordPage } from "./pages/ForgotPasswordPage";
@@ -59,6 +61,8 @@ type SignedInScreens = {
   smsCenterPage: SmsCenterPage;
   formBuilderPage: FormBuilderPage;
   emailBuilderPage: EmailBuilderPage;
+  ctaCreatorPage: CtaCreatorPage;
+  ctaDatabasePage: CtaDatabasePage;
   votersPage: VotersPage;
   voterFormPage: VoterFormPage;
   voterDetailPage: VoterDetailPage;
@@ -113,6 +117,8 @@ export const test = base.extend<Fixtures>({
   smsCenterPage: signedIn(SmsCenterPage),
   formBuilderPage: signedIn(FormBuilderPage),
   emailBuilderPage: signedIn(EmailBuilderPage),
+  ctaCreatorPage: signedIn(CtaCreatorPage),
+  ctaDatabasePage: signedIn(CtaDatabasePage),
   votersPage: signedIn(VotersPage),
   voterFormPage: signedIn(VoterFormPage),
   voterDetailPage: signedIn(VoterDetailPage),

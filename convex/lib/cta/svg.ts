@@ -158,6 +158,18 @@ function image(el: CtaElement, d: Drawing): string {
   return boxed(el, d, img);
 }
 
+/** The text element with the same link lying on `shape` (its centre inside the shape), if any. */
+function labelOn(shape: CtaElement, elements: CtaElement[]): CtaElement | null {
+  return (
+    elements.find((t) => {
+      if (t.type !== "text" || t.link !== shape.link || t.zIndex < shape.zIndex) return false;
+      const cx = t.x + t.width / 2;
+      const cy = t.y + t.height / 2;
+      return cx >= shape.x && cx <= shape.x + shape.width && cy >= shape.y && cy <= shape.y + shape.height;
+    }) ?? null
+  );
+}
+
 /**
  * The design as SVG markup (viewBox 0 0 width height). Throws DesignError for a design
  * `normalizeDesign` cannot repair (an invalid or repeated element id, too many elements).
@@ -170,7 +182,14 @@ export function ctaToSvg(design: CtaDesign, opts: CtaSvgOptions = {}): string {
     const drawn = el.type === "text" ? text(el, d) : el.type === "image" ? image(el, d) : shape(el, d);
     if (!el.link) return drawn;
     const href = opts.linkHref?.(el) ?? el.link;
-    return isSafeLink(href) ? tag("a", { href, target: "_top" }, drawn) : drawn;
+    if (!isSafeLink(href)) return drawn;
+    if (el.type === "text") return tag("a", { href, target: "_top" }, drawn);
+    // a shape under a text with the same link (a button) is the same link again: clickable, but
+    // not a second stop for the keyboard or a screen reader; any other shape is named for where it goes
+    const label = labelOn(el, cta.elements);
+    return label === null
+      ? tag("a", { href, target: "_top", "aria-label": cta.name ? `${cta.name}: ${el.link}` : el.link }, drawn)
+      : tag("a", { href, target: "_top", tabindex: "-1", "aria-hidden": "true" }, drawn);
   });
   const title = cta.name ? tag("title", {}, escapeXml(cta.name)) : "";
   const background = cta.backgroundColor === "transparent" ? "" : tag("rect", { width: cta.width, height: cta.height, fill: paint(cta.backgroundColor) });

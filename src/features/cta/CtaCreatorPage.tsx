@@ -65,6 +65,7 @@ function NewCta({ ctas, canManage, superAdmin, open }: { ctas: Ctas; canManage: 
     writeCtaDoc(d, EMPTY_DESIGN);
     return d;
   });
+  const design = useDocValue(doc, readCtaDoc, EMPTY_DESIGN);
   const [saving, setSaving] = useState(false);
   const save = async () => {
     setSaving(true);
@@ -72,7 +73,7 @@ function NewCta({ ctas, canManage, superAdmin, open }: { ctas: Ctas; canManage: 
     setSaving(false);
     if (id) open({ cta: id });
   };
-  return <Shell doc={doc} awareness={null} room={null} mode="new" ctas={ctas} readOnly={!canManage} superAdmin={superAdmin} saving={saving} unsaved={false} saveLabel="Save CTA" onSave={() => void save()} ctaId={null} open={open} />;
+  return <Shell doc={doc} awareness={null} room={null} mode="new" ctas={ctas} readOnly={!canManage} superAdmin={superAdmin} saving={saving} unsaved={design.elements.length > 0 || design.name.trim() !== ""} saveLabel="Save CTA" onSave={() => void save()} ctaId={null} open={open} />;
 }
 
 function SavedCta({ id, ctas, canManage, superAdmin, offlineKey, open }: { id: Id<"ctas">; ctas: Ctas; canManage: boolean; superAdmin: boolean; offlineKey?: string; open: Open }) {

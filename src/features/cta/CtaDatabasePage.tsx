@@ -138,16 +138,14 @@ function CtaCard({ row, canManage, onPreview, onEmbed, onEdit, onDuplicate, onDe
         <button type="button" onClick={onPreview} aria-label={`Preview ${row.name}`} style={{ all: "unset", cursor: "zoom-in", display: "flex", justifyContent: "center", background: "var(--gray-3)", borderRadius: "var(--radius-2)", padding: 8, minHeight: 120, alignItems: "center" }}>
           <CtaPreview design={design} maxWidth={300} label={row.name} style={{ maxHeight: 220 }} />
         </button>
-        <Flex justify="between" align="start" gap="2">
-          <Box style={{ minWidth: 0 }}>
-            <Heading as="h2" size="3" truncate>{row.name}</Heading>
-            {row.description && <Text as="p" size="1" color="gray" truncate>{row.description}</Text>}
-          </Box>
-          <Flex gap="1" wrap="wrap" justify="end">
+        <Box style={{ minWidth: 0 }}>
+          <Heading as="h2" size="3" truncate>{row.name}</Heading>
+          {row.description && <Text as="p" size="1" color="gray" truncate>{row.description}</Text>}
+        </Box>
+        <Flex gap="1" wrap="wrap">
             <Badge color="gray" data-testid="cta.db.size">{row.width} × {row.height}</Badge>
             <Badge color="blue">{row.elementCount} {row.elementCount === 1 ? "element" : "elements"}</Badge>
             <Badge color="green" data-testid="cta.db.clicks">{row.clicks} {row.clicks === 1 ? "click" : "clicks"}</Badge>
-          </Flex>
         </Flex>
         <Text size="1" color="gray">Created {new Date(row.createdAt).toLocaleDateString()} · updated by {row.updatedByName}</Text>
         <Flex gap="2" wrap="wrap">

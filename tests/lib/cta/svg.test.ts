@@ -134,6 +134,29 @@ describe("structure", () => {
   });
 });
 
+describe("links for keyboards and screen readers", () => {
+  test("a button's shape under its linked label is not a second stop; a linked shape alone is named", () => {
+    const root = parse(
+      ctaToSvg(
+        design(
+          [
+            { id: "bg", type: "rectangle", x: 10, y: 10, width: 200, height: 50, link: "https://example.org/v", zIndex: 1 },
+            { id: "label", type: "text", x: 20, y: 20, width: 180, height: 30, text: "Volunteer", link: "https://example.org/v", zIndex: 2 },
+            { id: "dot", type: "circle", x: 250, y: 10, width: 40, height: 40, link: "https://example.org/donate", zIndex: 3 },
+          ],
+          { name: "Home page CTA" },
+        ),
+      ),
+    );
+    const [bg, label, dot] = all(root, "a");
+    expect(bg.getAttribute("aria-hidden")).toBe("true");
+    expect(bg.getAttribute("tabindex")).toBe("-1");
+    expect(label.getAttribute("aria-hidden")).toBeNull();
+    expect(label.textContent).toContain("Volunteer");
+    expect(dot.getAttribute("aria-label")).toBe("Home page CTA: https://example.org/donate");
+  });
+});
+
 describe("hostile input", () => {
   const SCRIPT = `<script>alert(1)</script>" onload="alert(2)' onclick='x' ]]> &amp; <!-- -->`;
   const hostile = design(

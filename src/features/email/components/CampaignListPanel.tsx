@@ -45,7 +45,7 @@ export function CampaignListPanel({ open, onOpenChange, campaigns, currentId, on
                 <Text size="2" color="gray">{campaigns.length === 0 ? "No campaigns yet. Create one with New Campaign." : "No campaigns match."}</Text>
               ) : (
                 rows.map((c) => (
-                  <Button key={c.id} variant="soft" color={c.id === currentId ? "blue" : "gray"} style={{ height: "auto", padding: 8, justifyContent: "flex-start", width: "100%", minWidth: 0 }} onClick={() => onOpen(c.id)} data-testid="email.campaignList.item">
+                  <Button key={c.id} variant="soft" color={c.id === currentId ? "blue" : "gray"} highContrast aria-current={c.id === currentId || undefined} style={{ height: "auto", padding: 8, justifyContent: "flex-start", width: "100%", minWidth: 0 }} onClick={() => onOpen(c.id)} data-testid="email.campaignList.item">
                     <Box style={{ textAlign: "left", minWidth: 0, flex: 1 }}>
                       <Flex justify="between" gap="2"><Text weight="medium" truncate>{c.name}</Text><CampaignStatus status={c.status} /></Flex>
                       <Text as="div" size="1" color="gray" truncate>{c.subject || "No subject"} · {new Date(c.updatedAt).toLocaleString()} by {c.updatedByName}</Text>
