@@ -107,8 +107,9 @@ export function CtaCreator({ doc, awareness, room, mode, readOnly, saving, unsav
             <Flex gap="1" wrap="wrap" align="center">
               {mode === "template" && <Badge color="purple">Editing Template</Badge>}
               {mode === "cta" && <Badge color="blue">Editing CTA</Badge>}
-              {dragging && <Badge color="orange" data-testid="cta.dragging">Dragging...</Badge>}
-              {selected && <Badge color="green">Element Selected</Badge>}
+              {/* always laid out (hidden when idle), so the canvas never shifts under the pointer as a drag starts */}
+              <Badge color="orange" data-testid="cta.dragging" style={{ visibility: dragging ? "visible" : "hidden" }} aria-hidden={!dragging || undefined}>Dragging...</Badge>
+              <Badge color="green" style={{ visibility: selected ? "visible" : "hidden" }} aria-hidden={!selected || undefined}>Element Selected</Badge>
               <Badge color="gray" data-testid="cta.count">{design.elements.length} {design.elements.length === 1 ? "element" : "elements"}</Badge>
               {unsaved && <Badge color="orange" data-testid="cta.unsaved">Unsaved changes</Badge>}
               {room && <PresenceAvatars people={others} label="editing" />}
