@@ -2,6 +2,7 @@ import { useAuthActions } from "@convex-dev/auth/react";
 import { useClerk } from "@clerk/react";
 import { useConvexAuth } from "convex/react";
 import { createContext, useContext, useMemo, type ReactNode } from "react";
+import { clearOfflineCopies } from "@/lib/collab/offlineCopies";
 import { CONVEX_SITE_URL } from "@/lib/config";
 
 export type SignUpInput = {
@@ -70,6 +71,7 @@ function ConvexAuthBridge({ children }: { children: ReactNode }) {
       },
       signOut: async () => {
         await signOut();
+        await clearOfflineCopies();
       },
       requestPasswordReset: async (email) => {
         await signIn("password", {
@@ -102,6 +104,7 @@ function ClerkAuthBridge({ children }: { children: ReactNode }) {
       },
       signOut: async () => {
         await clerk.signOut();
+        await clearOfflineCopies();
       },
       requestPasswordReset: async () => {
         clerk.openSignIn();

@@ -294,7 +294,7 @@ test("build a campaign from a template: drag, keyboard, properties, image, save,
   }
 });
 
-test("two staffers co-edit one campaign: additions, concurrent property edits merge, selections, presence, own undo", async ({ page, account, emailBuilderPage: alice, mailbox, openOtherBrowser, shot }) => {
+test("two staffers co-edit one campaign: additions, concurrent property edits merge, selections, presence, own undo", async ({ page, account, emailBuilderPage: alice, appShell, mailbox, openOtherBrowser, shot }) => {
   test.setTimeout(150_000);
   const otherPage = await openOtherBrowser();
   await inviteTeammate(page, otherPage, mailbox, { firstName: "Bob", lastName: "Stone", role: "Campaign Manager" });
@@ -358,6 +358,12 @@ test("two staffers co-edit one campaign: additions, concurrent property edits me
   await bob.save();
   await toast(otherPage, "Campaign updated");
   await expect(alice.unsaved).toBeHidden();
+
+  // the campaign was kept offline in Alice's browser; signing out deletes that copy
+  const offlineCopies = () => page.evaluate(async () => (await indexedDB.databases()).map((d) => d.name).filter((n) => n?.startsWith("precinct-yjs:")));
+  expect((await offlineCopies()).length).toBeGreaterThan(0);
+  await appShell.signOut();
+  await expect.poll(offlineCopies).toEqual([]);
 });
 
 test("at 390 px the builder fits, a component is added by pressing it and edited in the property panel", async ({ page, emailBuilderPage: builder, shot }) => {

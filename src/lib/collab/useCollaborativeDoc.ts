@@ -3,7 +3,8 @@
  * `{ doc, status, awareness }`. While mounted, the document is relayed and stored through Convex
  * (ConvexYjsProvider: Convex is the only transport), kept offline in IndexedDB (y-indexeddb, when
  * an `offlineKey` such as the viewer's user id is given: copies are per user, so another account
- * on the same browser never loads them), and its awareness rides on presence (PresenceAwareness).
+ * on the same browser never loads them, and signing out deletes them: offlineCopies.ts), and its
+ * awareness rides on presence (PresenceAwareness).
  * `doc` and `awareness` are null until the document is opened (the first render, and while an
  * IndexedDB copy loads); a new `id` opens a new document.
  *
@@ -17,6 +18,7 @@ import { Awareness } from "y-protocols/awareness";
 import * as Y from "yjs";
 import type { ConvexClientLike } from "./convexClientLike";
 import { ConvexYjsProvider, type CollabStatus } from "./convexYjsProvider";
+import { offlineCopyName } from "./offlineCopies";
 import { PresenceAwareness } from "./presenceAwareness";
 
 export type CollaborativeDoc = { doc: Y.Doc | null; status: CollabStatus; awareness: Awareness | null };
@@ -46,7 +48,7 @@ export class CollaborativeDocStore {
     let provider: ConvexYjsProvider | null = null;
     let presence: PresenceAwareness | null = null;
     let closed = false;
-    const persistence = opts.offlineKey && typeof indexedDB !== "undefined" ? new IndexeddbPersistence(`precinct-yjs:${opts.offlineKey}:${id}`, doc) : null;
+    const persistence = opts.offlineKey && typeof indexedDB !== "undefined" ? new IndexeddbPersistence(offlineCopyName(opts.offlineKey, id), doc) : null;
     const start = () => {
       if (closed) return;
       provider = new ConvexYjsProvider(client, id, doc, { onError: opts.onError });
