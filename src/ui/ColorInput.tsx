@@ -11,6 +11,8 @@ type ColorInputProps = {
   id?: string;
   /** data-testid of the text field; the swatch gets "<testId>.swatch". */
   testId?: string;
+  /** an empty value means "no colour" (transparent): shown as None, not as an error */
+  allowEmpty?: boolean;
 };
 
 /** The form `<input type="color">` takes: "#abc" → "#aabbcc", lower case; anything else black. */
@@ -36,7 +38,7 @@ const swatchStyle = {
  * A valid value is committed as it is typed; an invalid one stays in the field while it has focus
  * and reverts to the last valid value on blur.
  */
-export function ColorInput({ label, value, onChange, disabled, id, testId }: ColorInputProps) {
+export function ColorInput({ label, value, onChange, disabled, id, testId, allowEmpty }: ColorInputProps) {
   const [draft, setDraft] = useState(value);
   const [lastValid, setLastValid] = useState(value);
   const [focused, setFocused] = useState(false);
@@ -66,7 +68,8 @@ export function ColorInput({ label, value, onChange, disabled, id, testId }: Col
     if (!isHexColor(draft)) setDraft(lastValid);
   };
 
-  const invalid = !isHexColor(draft);
+  const none = allowEmpty === true && draft === "";
+  const invalid = !isHexColor(draft) && !none;
   return (
     <Flex gap="2" align="center" style={{ minWidth: 0 }}>
       <input
@@ -76,6 +79,7 @@ export function ColorInput({ label, value, onChange, disabled, id, testId }: Col
         onChange={handleSwatch}
         disabled={disabled}
         data-testid={testId ? `${testId}.swatch` : undefined}
+        className={none ? "color-swatch-none" : undefined}
         style={swatchStyle}
       />
       <TextField.Root
@@ -84,7 +88,7 @@ export function ColorInput({ label, value, onChange, disabled, id, testId }: Col
         aria-invalid={invalid || undefined}
         value={draft}
         maxLength={7}
-        placeholder="#000000"
+        placeholder={allowEmpty ? "None" : "#000000"}
         autoComplete="off"
         onChange={handleText}
         onFocus={() => setFocused(true)}

@@ -1,4 +1,4 @@
-/** The colour input of the email builder (spec/2 §5: # and 3 or 6 hex digits, at most 7 characters, revert on blur). */
+/** The colour input of the designers (spec/2 §5: # and 3 or 6 hex digits, at most 7 characters, revert on blur). */
 import { Theme } from "@radix-ui/themes";
 import { act, useState } from "react";
 import { createRoot, type Root } from "react-dom/client";
@@ -16,7 +16,7 @@ function type(input: HTMLInputElement, value: string) {
 }
 
 /** The input as a parent holding the value would use it. */
-function Harness({ initial, onChange }: { initial: string; onChange: (v: string) => void }) {
+function Harness({ initial, onChange, allowEmpty }: { initial: string; onChange: (v: string) => void; allowEmpty?: boolean }) {
   const [value, setValue] = useState(initial);
   return (
     <Theme>
@@ -24,6 +24,7 @@ function Harness({ initial, onChange }: { initial: string; onChange: (v: string)
         label="Background color"
         value={value}
         testId="color"
+        allowEmpty={allowEmpty}
         onChange={(v) => {
           onChange(v);
           setValue(v);
@@ -48,13 +49,23 @@ describe("ColorInput", () => {
     container.remove();
   });
 
-  const mount = (initial = "#112233") => {
-    act(() => root.render(<Harness initial={initial} onChange={onChange} />));
+  const mount = (initial = "#112233", allowEmpty = false) => {
+    act(() => root.render(<Harness initial={initial} onChange={onChange} allowEmpty={allowEmpty} />));
     const field = container.querySelector<HTMLInputElement>('[data-testid="color"]')!;
     const swatch = container.querySelector<HTMLInputElement>('[data-testid="color.swatch"]')!;
     act(() => field.focus());
     return { field, swatch };
   };
+
+  test("no colour (transparent) is shown as None, not as an error, and a colour can be typed over it", () => {
+    const { field, swatch } = mount("", true);
+    expect(field.getAttribute("aria-invalid")).toBeNull();
+    expect(field.placeholder).toBe("None");
+    expect(swatch.className).toBe("color-swatch-none");
+    type(field, "#0a0");
+    expect(onChange).toHaveBeenLastCalledWith("#0a0");
+    expect(swatch.className).toBe("");
+  });
 
   test("labelled text field (at most 7 characters) and a native colour swatch", () => {
     const { field, swatch } = mount();

@@ -135,7 +135,7 @@ export function CtaPropertiesPanel({ design, element: el, readOnly, onElement, o
           <Box>
             <Text size="1" weight="medium">{el.type === "text" ? "Background" : "Fill"}</Text>
             <Flex gap="2" align="center">
-              <Box style={{ flex: 1 }}><ColorInput label={el.type === "text" ? "Background" : "Fill"} value={el.fill === "transparent" ? "" : el.fill} onChange={(fill) => onElement({ fill })} disabled={readOnly} testId="cta.prop.fill" /></Box>
+              <Box style={{ flex: 1 }}><ColorInput label={el.type === "text" ? "Background" : "Fill"} value={el.fill === "transparent" ? "" : el.fill} allowEmpty onChange={(fill) => onElement({ fill })} disabled={readOnly} testId="cta.prop.fill" /></Box>
               <Button size="1" variant="soft" color="gray" disabled={readOnly || el.fill === "transparent"} onClick={() => onElement({ fill: "transparent" })}>None</Button>
             </Flex>
           </Box>
