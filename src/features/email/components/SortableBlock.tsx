@@ -30,6 +30,7 @@ export function SortableBlock({ block }: { block: EmailBlock }) {
     <div
       ref={setNodeRef}
       role="listitem"
+      className="email-block"
       data-testid={`email.block.${block.type}`}
       data-block-id={block.id}
       data-selected={selected || undefined}
@@ -42,7 +43,7 @@ export function SortableBlock({ block }: { block: EmailBlock }) {
         </Text>
       )}
       {!canvas.readOnly && (
-        <Flex gap="1" align="center" style={{ position: "absolute", top: 2, left: 2, zIndex: 3, background: selected ? "var(--color-panel-solid)" : undefined, borderRadius: "var(--radius-2)", padding: selected ? 2 : 0 }}>
+        <Flex className="email-block-tools" gap="1" align="center" style={{ position: "absolute", top: 2, left: 2, zIndex: 3, background: selected ? "var(--color-panel-solid)" : undefined, borderRadius: "var(--radius-2)", padding: selected ? 2 : 0 }}>
           <IconButton
             ref={setActivatorNodeRef}
             size="1"
@@ -50,7 +51,7 @@ export function SortableBlock({ block }: { block: EmailBlock }) {
             color="gray"
             aria-label={`Drag ${label} block (Space to pick up, arrow keys to move, Space to drop)`}
             data-testid="email.block.handle"
-            style={{ cursor: "grab", touchAction: "none", opacity: selected ? 1 : 0.75 }}
+            style={{ cursor: "grab", touchAction: "none" }}
             onFocus={() => canvas.select(block.id)}
             {...attributes}
             {...listeners}
