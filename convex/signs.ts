@@ -35,7 +35,7 @@ import {
   type SignFields,
 } from "./model/signs";
 import { vEditState, vFieldEdit } from "./tables/collab";
-import { vSignStatus, type SignStatus } from "./tables/signs";
+import { SIGN_FIELD_LABELS, vSignStatus, type SignStatus } from "./tables/signs";
 
 const MAX_TABLE_PAGE = 100;
 const MAX_PICKUPS = 500;
@@ -358,19 +358,6 @@ export const create = orgMutation("campaigns.manage")({
   },
 });
 
-const EDIT_LABELS: Record<string, string> = {
-  campaignId: "Campaign",
-  address: "Address",
-  latitude: "Latitude",
-  longitude: "Longitude",
-  datePlaced: "Date Placed",
-  dateRemoval: "Removal Date",
-  notes: "Notes",
-  voterId: "Voter",
-  responsibleUserId: "Responsible",
-  assignedById: "Assigned By",
-};
-
 /** Saves the changed fields of a sign, each with its base (no lost updates); a removed sign stays removed. */
 export const update = orgMutation("campaigns.manage")({
   args: { id: v.id("signs"), edits: v.array(vFieldEdit) },
@@ -378,11 +365,11 @@ export const update = orgMutation("campaigns.manage")({
   handler: async (ctx, { id, edits }) => {
     const sign = await ctx.db.get(id);
     if (!sign) throw await missingRecord(ctx, ctx.viewer, id, "sign");
-    const current = Object.fromEntries(Object.keys(EDIT_LABELS).map((k) => [k, (sign as Record<string, unknown>)[k] ?? null])) as Record<string, unknown>;
+    const current = Object.fromEntries(Object.keys(SIGN_FIELD_LABELS).map((k) => [k, (sign as Record<string, unknown>)[k] ?? null])) as Record<string, unknown>;
     const apply = await mergeEdits(ctx, ctx.viewer, id, current, edits, {
       title: `The sign at ${sign.address}`,
-      editable: (f) => Object.hasOwn(EDIT_LABELS, f),
-      label: (f) => EDIT_LABELS[f] ?? f,
+      editable: (f) => Object.hasOwn(SIGN_FIELD_LABELS, f),
+      label: (f) => SIGN_FIELD_LABELS[f] ?? f,
     });
     if (apply.length === 0) return null;
     const next = withEdits(current, apply);

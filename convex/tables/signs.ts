@@ -11,6 +11,20 @@ export const SIGN_STATUSES = ["Active", "Scheduled", "Removed"] as const;
 export type SignStatus = (typeof SIGN_STATUSES)[number];
 export const vSignStatus = v.union(v.literal("Active"), v.literal("Scheduled"), v.literal("Removed"));
 /** Counts (or coordinate sums) per status. */
+/** The fields of a sign people edit, with their labels (the sign form and the server's conflict messages). */
+export const SIGN_FIELD_LABELS: Record<string, string> = {
+  campaignId: "Campaign",
+  address: "Address",
+  latitude: "Latitude",
+  longitude: "Longitude",
+  datePlaced: "Date Placed",
+  dateRemoval: "Removal Date",
+  notes: "Notes",
+  voterId: "Voter",
+  responsibleUserId: "Responsible",
+  assignedById: "Assigned By",
+};
+
 export const vPerStatus = v.object({ Active: v.number(), Scheduled: v.number(), Removed: v.number() });
 
 export const signTables = {

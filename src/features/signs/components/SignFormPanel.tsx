@@ -5,6 +5,7 @@ import { useEffect, useMemo, useRef, useState } from "react";
 import { api } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
 import { MAP_CENTER } from "@convex/lib/geo";
+import { SIGN_FIELD_LABELS } from "@convex/tables/signs";
 import { conflictValues, UNSETTLED_CONFLICTS } from "@/lib/records/conflicts";
 import { editsOf, type StoredValue } from "@/lib/records/mergeForm";
 import { useMergedForm } from "@/lib/records/useMergedForm";
@@ -16,18 +17,6 @@ import type { SignOptions, SignRow } from "../hooks/useSignOptions";
 import { addDays, dayInput, formatCoord, fromDayInput, startOfToday } from "../utils/signDisplay";
 import { zipCoordinates } from "../utils/zipLookup";
 
-const LABELS: Record<string, string> = {
-  campaignId: "Campaign",
-  address: "Address",
-  latitude: "Latitude",
-  longitude: "Longitude",
-  datePlaced: "Date Placed",
-  dateRemoval: "Removal Date",
-  notes: "Notes",
-  voterId: "Voter",
-  responsibleUserId: "Responsible",
-  assignedById: "Assigned By",
-};
 const NUMBER_FIELDS = new Set(["latitude", "longitude", "datePlaced", "dateRemoval"]);
 const ID_FIELDS = new Set(["campaignId", "voterId", "responsibleUserId", "assignedById"]);
 const NONE = "none";
@@ -216,7 +205,7 @@ export function SignFormPanel({ editId, sign, options, picked, center, onPreview
   const conflict = (field: string) => {
     const theirs = form?.conflicts[field];
     if (theirs === undefined) return null;
-    return <FieldConflict label={LABELS[field]} theirs={theirs} by={editState?.fields[field]?.name} onKeepMine={() => merged.keepMine(field)} onTakeTheirs={() => merged.takeTheirs(field)} />;
+    return <FieldConflict label={SIGN_FIELD_LABELS[field]} theirs={theirs} by={editState?.fields[field]?.name} onKeepMine={() => merged.keepMine(field)} onTakeTheirs={() => merged.takeTheirs(field)} />;
   };
 
   const dateField = (field: "datePlaced" | "dateRemoval", label: string) => {
@@ -309,7 +298,7 @@ export function SignFormPanel({ editId, sign, options, picked, center, onPreview
           {(["latitude", "longitude"] as const).map((f) => (
             <div key={f}>
               <Text as="label" size="2" weight="medium">
-                {LABELS[f]}
+                {SIGN_FIELD_LABELS[f]}
                 <TextField.Root inputMode="decimal" value={values[f] ?? ""} onChange={(e) => { merged.setField(f, e.target.value); setPlacedBy("typed"); setZipNote(null); }} />
               </Text>
               {conflict(f)}
