@@ -2,7 +2,6 @@
  * Calls to action (tables/cta.ts): the save rules, the co-edited draft's seed, click counting.
  */
 import { defineRateLimits } from "convex-helpers/server/rateLimit";
-import * as Y from "yjs";
 import type { Id } from "../_generated/dataModel";
 import type { MutationCtx, QueryCtx } from "../_generated/server";
 import { DesignError, normalizeDesign, type CtaDesign } from "../lib/cta/design";
@@ -10,7 +9,7 @@ import { writeCtaDoc } from "../lib/cta/doc";
 import { appError } from "../lib/errors";
 import { CTA_CLICK_SHARDS } from "../tables/cta";
 import type { Viewer } from "./viewer";
-import { push } from "./yjs";
+import { seedDocument } from "./yjs";
 
 export const CTA_MAX_JSON = 200_000;
 export const CTA_LIST_LIMIT = 300;
@@ -68,11 +67,7 @@ export function storedFields(design: CtaDesign) {
 
 /** Seeds the co-edited draft from the server, so no two browsers seed it twice. */
 export async function seedCtaDoc(ctx: MutationCtx, viewer: Pick<Viewer, "userId" | "orgId">, id: Id<"ctas">, design: CtaDesign) {
-  const doc = new Y.Doc();
-  writeCtaDoc(doc, design);
-  const update = Y.encodeStateAsUpdate(doc);
-  const bytes = update.buffer.slice(update.byteOffset, update.byteOffset + update.byteLength) as ArrayBuffer;
-  await push(ctx, viewer, ctaRoom(id), `seed-${id}`.slice(0, 64), 1, bytes);
+  await seedDocument(ctx, viewer, ctaRoom(id), id, (doc) => writeCtaDoc(doc, design));
 }
 
 /** Clicks counted for a CTA (the sum of its shards). */

@@ -3,23 +3,22 @@
  * co-edited draft's seed, and the personalization values of a sender.
  */
 import { defineRateLimits } from "convex-helpers/server/rateLimit";
-import * as Y from "yjs";
 import type { Doc, Id } from "../_generated/dataModel";
 import type { MutationCtx } from "../_generated/server";
 import { BlockDocumentError, normalizeBlocks, type EmailBlock } from "../lib/email/blocks";
 import { writeEmailDraft, type EmailMeta } from "../lib/email/draft";
+import { isEmailAddress } from "../lib/email/addresses";
 import { documentTexts, unknownVariables } from "../lib/email/merge";
 import { appError } from "../lib/errors";
 import { displayName } from "./orgs";
 import type { Viewer } from "./viewer";
-import { push } from "./yjs";
+import { seedDocument } from "./yjs";
 
 /** Versions kept per campaign (the oldest beyond are dropped on save). */
 export const EMAIL_MAX_VERSIONS = 100;
 /** Stored JSON of one design (far below Convex's 1 MiB document). */
 export const EMAIL_MAX_BLOCKS_JSON = 400_000;
 export const EMAIL_MAX_TEMPLATES = 200;
-export const IMAGE_MAX_BYTES = 5_242_880;
 /** Recipients of one test send. */
 export const TEST_MAX_RECIPIENTS = 10;
 
@@ -41,10 +40,6 @@ export type EmailSettings = Pick<EmailMeta, "name" | "subject" | "fromName" | "f
 
 const SETTING_LIMITS: Record<keyof EmailSettings, number> = { name: 200, subject: 300, fromName: 120, fromEmail: 254, replyTo: 254, previewText: 300 };
 
-/** A simple address pattern (spec/2 §5: test recipients, from and reply-to). */
-export function isEmailAddress(s: string): boolean {
-  return s.length <= 254 && /^[^\s@<>"',;]+@[^\s@<>"',;]+\.[^\s@<>"',;]+$/.test(s);
-}
 
 /** Parses and checks a stored or submitted design: the block tree, within bounds, with known variables only. */
 export function parseBlocks(json: string): EmailBlock[] {
@@ -108,28 +103,9 @@ export async function recordVersion(ctx: MutationCtx, viewer: Pick<Viewer, "user
 
 /** Seeds the co-edited draft from the server, so no two browsers seed it twice. */
 export async function seedEmailDraft(ctx: MutationCtx, viewer: Pick<Viewer, "userId" | "orgId">, id: Id<"emailCampaigns">, draft: { meta: EmailSettings; blocks: EmailBlock[] }) {
-  const doc = new Y.Doc();
-  writeEmailDraft(doc, draft);
-  const update = Y.encodeStateAsUpdate(doc);
-  const bytes = update.buffer.slice(update.byteOffset, update.byteOffset + update.byteLength) as ArrayBuffer;
-  await push(ctx, viewer, emailCampaignRoom(id), `seed-${id}`.slice(0, 64), 1, bytes);
+  await seedDocument(ctx, viewer, emailCampaignRoom(id), id, (doc) => writeEmailDraft(doc, draft));
 }
 
-/** Splits test recipients on commas and newlines (spec/2 §5); the bad ones are listed. */
-export function parseRecipients(input: string): { valid: string[]; invalid: string[] } {
-  const parts = input
-    .split(/[,\n;]/)
-    .map((p) => p.trim())
-    .filter(Boolean);
-  const valid: string[] = [];
-  const invalid: string[] = [];
-  for (const p of parts) {
-    const lower = p.toLowerCase();
-    if (!isEmailAddress(p)) invalid.push(p.slice(0, 80));
-    else if (!valid.includes(lower)) valid.push(lower);
-  }
-  return { valid, invalid };
-}
 
 /** The sender's side of personalization (user.*): the signed-in user and the organisation. */
 export function senderValues(user: Pick<Doc<"users">, "name" | "firstName" | "lastName" | "email">, org: Pick<Doc<"organizations">, "name" | "website">) {

@@ -3,7 +3,6 @@
  * against the published fields, matched to a voter when the form asks for it, counted).
  */
 import type { GenericDatabaseReader } from "convex/server";
-import * as Y from "yjs";
 import type { DataModel, Doc, Id } from "../_generated/dataModel";
 import type { MutationCtx } from "../_generated/server";
 import { appError } from "../lib/errors";
@@ -15,7 +14,7 @@ import type { VoterFields } from "../tables/voters";
 import { adjustCounter } from "./counters";
 import { insertVoter } from "./voters";
 import type { Viewer } from "./viewer";
-import { push } from "./yjs";
+import { seedDocument } from "./yjs";
 
 type Reader = GenericDatabaseReader<DataModel>;
 
@@ -70,11 +69,7 @@ export async function checkActiveLimit(db: Reader, viewer: Pick<Viewer, "orgId" 
 
 /** Seeds the co-edited draft with the form's content, from the server, so no two browsers seed it twice. */
 export async function seedDraft(ctx: MutationCtx, viewer: Pick<Viewer, "userId" | "orgId">, id: Id<"forms">, form: { name: string; description: string | null; fields: FormField[] }) {
-  const doc = new Y.Doc();
-  writeDraft(doc, { name: form.name, description: form.description ?? "", fields: form.fields });
-  const update = Y.encodeStateAsUpdate(doc);
-  const bytes = update.buffer.slice(update.byteOffset, update.byteOffset + update.byteLength) as ArrayBuffer;
-  await push(ctx, viewer, formRoom(id), `seed-${id}`.slice(0, 64), 1, bytes);
+  await seedDocument(ctx, viewer, formRoom(id), id, (doc) => writeDraft(doc, { name: form.name, description: form.description ?? "", fields: form.fields }));
 }
 
 /** The voter a submission belongs to: same email (case-insensitive), else same phone number. */

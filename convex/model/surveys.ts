@@ -4,7 +4,6 @@
  * unless the survey allows several, the notification email queued).
  */
 import type { GenericDatabaseReader } from "convex/server";
-import * as Y from "yjs";
 import type { DataModel, Doc, Id } from "../_generated/dataModel";
 import type { MutationCtx } from "../_generated/server";
 import { appError } from "../lib/errors";
@@ -23,7 +22,7 @@ import {
 import { readCounters } from "./counters";
 import { queueEmail } from "./emails";
 import type { Viewer } from "./viewer";
-import { push } from "./yjs";
+import { seedDocument } from "./yjs";
 
 type Reader = GenericDatabaseReader<DataModel>;
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -80,10 +79,7 @@ export async function seedSurveyDraft(
   id: Id<"surveys">,
   s: { name: string; description: string | null; recipient: string | null; pages: SurveyPage[]; settings: SurveySettings },
 ) {
-  const doc = new Y.Doc();
-  writeSurveyDraft(doc, s);
-  const update = Y.encodeStateAsUpdate(doc);
-  await push(ctx, viewer, surveyRoom(id), `seed-${id}`.slice(0, 64), 1, update.buffer.slice(update.byteOffset, update.byteOffset + update.byteLength) as ArrayBuffer);
+  await seedDocument(ctx, viewer, surveyRoom(id), id, (doc) => writeSurveyDraft(doc, s));
 }
 
 export type SurveySubmitResult = { ok: true; id: Id<"surveySubmissions"> } | { ok: false; errors: Record<string, string>; message?: string };

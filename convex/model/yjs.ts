@@ -123,6 +123,17 @@ export async function pull(db: Reader, orgId: Id<"organizations">, docId: string
 }
 
 /**
+ * Seeds a new record's co-edited document from the server (so no two browsers seed it twice):
+ * `write` fills a fresh document, which is stored as the room's first update.
+ */
+export async function seedDocument(ctx: WriteCtx, viewer: Pick<Viewer, "userId" | "orgId">, room: string, recordId: string, write: (doc: Y.Doc) => void) {
+  const doc = new Y.Doc();
+  write(doc);
+  const update = Y.encodeStateAsUpdate(doc);
+  await push(ctx, viewer, room, `seed-${recordId}`.slice(0, 64), 1, update.buffer.slice(update.byteOffset, update.byteOffset + update.byteLength) as ArrayBuffer);
+}
+
+/**
  * Stores one update from `sessionId` under the next sequence number and returns it. A retried
  * push (clientSeq not above the session's last) stores nothing and returns the last push's number.
  * Schedules compaction once enough arrived since the snapshot.
