@@ -13,7 +13,8 @@ import { compileMjml } from "./lib/email/mjml";
 import { renderEmail, EMAIL_MAX_BYTES, formatBytes } from "./lib/email/render";
 import { SAMPLE_VALUES, substitute } from "./lib/email/merge";
 import { emailDemoMode, queueEmail } from "./model/emails";
-import { checkVariables, emailRateLimit, isEmailAddress, parseBlocks, parseRecipients, TEST_MAX_RECIPIENTS } from "./model/emailCampaigns";
+import { isEmailAddress, parseRecipients } from "./lib/email/addresses";
+import { checkVariables, emailRateLimit, parseBlocks, TEST_MAX_RECIPIENTS } from "./model/emailCampaigns";
 
 const WAIT_MS = 10_000;
 const POLL_MS = 250;

@@ -9,10 +9,9 @@
 import { v } from "convex/values";
 import { internal } from "./_generated/api";
 import { appError, internalMutation, orgAction, orgMutation } from "./functions";
-import { emailRateLimit, IMAGE_MAX_BYTES } from "./model/emailCampaigns";
+import { IMAGE_MAX_BYTES, IMAGE_TYPES } from "./lib/images";
+import { emailRateLimit } from "./model/emailCampaigns";
 import { vImagePurpose } from "./tables/email";
-
-const IMAGE_TYPES = /^image\/(png|jpeg|gif|webp)$/;
 
 /** The upload budget lives outside any organisation (the rate limiter's own table). */
 export const spendUpload = internalMutation({

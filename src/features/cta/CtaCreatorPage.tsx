@@ -1,5 +1,5 @@
 import { Box, Button, Callout, Dialog, Flex, Select, Spinner, Text, TextField } from "@radix-ui/themes";
-import { useAction, useMutation, useQuery } from "convex/react";
+import { useQuery } from "convex/react";
 import { useState } from "react";
 import { useSearchParams } from "react-router-dom";
 import * as Y from "yjs";
@@ -14,6 +14,7 @@ import { useViewer } from "@/session/ViewerProvider";
 import { ConfirmDialog } from "@/ui/ConfirmDialog";
 import { PageHeader } from "@/ui/PageHeader";
 import { toast } from "@/ui/toast";
+import { useImageUpload } from "@/ui/useImageUpload";
 import type { Awareness } from "y-protocols/awareness";
 import { CtaCreator, EMPTY_DESIGN, newElementId, type CreatorMode } from "./components/CtaCreator";
 import { CtaLeftPanel, type PickedCtaTemplate } from "./components/CtaLeftPanel";
@@ -144,31 +145,7 @@ function Shell({ doc, awareness, room, mode, ctas, readOnly, superAdmin, saving,
   const design = useDocValue(doc, readCtaDoc, EMPTY_DESIGN);
   const [dialog, setDialog] = useState<null | "preview" | "embed" | "template">(null);
   const [deleting, setDeleting] = useState<CtaTemplateRow | null>(null);
-  const uploadUrl = useAction(api.images.generateUploadUrl);
-  const registerImage = useMutation(api.images.register);
-
-  const upload = async (file: File): Promise<string | null> => {
-    if (!file.type.startsWith("image/")) {
-      toast.error("Upload Failed", { description: "File must be an image" });
-      return null;
-    }
-    if (file.size >= 5_242_880) {
-      toast.error("Upload Failed", { description: "File size must be less than 5MB" });
-      return null;
-    }
-    try {
-      const url = await uploadUrl({});
-      const res = await fetch(url, { method: "POST", headers: { "Content-Type": file.type }, body: file });
-      if (!res.ok) throw new Error("Upload unavailable. Please use an image URL instead.");
-      const { storageId } = (await res.json()) as { storageId: Id<"_storage"> };
-      const { url: publicUrl } = await registerImage({ storageId, purpose: "cta" });
-      toast.success("Image uploaded successfully");
-      return publicUrl;
-    } catch (e) {
-      toast.failure("Upload Failed", e);
-      return null;
-    }
-  };
+  const upload = useImageUpload("cta", "Upload Failed");
 
   const toolbar = (
     <>

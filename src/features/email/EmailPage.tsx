@@ -107,7 +107,7 @@ function ExistingCampaign({ id, email, canManage, offlineKey, onOpen }: { id: Id
     setSaving(false);
     if (copy) onOpen(copy);
   };
-  const campaign: BuilderCampaign = { id, name: saved.name, status: saved.status, version: saved.version, savedBlocks: saved.blocks };
+  const campaign: BuilderCampaign = { id, name: saved.name, status: saved.status, version: saved.version };
   return (
     <BuilderShell
       doc={doc}

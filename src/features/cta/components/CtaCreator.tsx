@@ -1,5 +1,4 @@
-import { ResetIcon } from "@radix-ui/react-icons";
-import { Badge, Box, Card, Flex, Heading, IconButton, Switch, Text, TextField, Tooltip } from "@radix-ui/themes";
+import { Badge, Box, Card, Flex, Heading, Switch, Text, TextField } from "@radix-ui/themes";
 import { useQuery } from "convex/react";
 import { useEffect, useState, type ReactNode } from "react";
 import type { Awareness } from "y-protocols/awareness";
@@ -12,6 +11,7 @@ import { useLocalUndo, useShareSelection } from "@/lib/collab/useDesignSession";
 import { useRemoteSelections } from "@/lib/collab/useRemoteSelections";
 import { useViewer } from "@/session/ViewerProvider";
 import { PresenceAvatars } from "@/ui/PresenceAvatars";
+import { UndoRedoButtons } from "@/ui/UndoRedoButtons";
 import { CtaCanvas } from "./CtaCanvas";
 import { CtaPropertiesPanel } from "./CtaPropertiesPanel";
 
@@ -116,12 +116,7 @@ export function CtaCreator({ doc, awareness, room, mode, readOnly, saving, unsav
             </Flex>
           </Flex>
           <Flex gap="2" wrap="wrap" align="center" data-testid="cta.toolbar">
-            <Tooltip content="Undo your last change">
-              <IconButton variant="soft" color="gray" aria-label="Undo" disabled={!undo.canUndo} onClick={undo.undo} data-testid="cta.undo"><ResetIcon /></IconButton>
-            </Tooltip>
-            <Tooltip content="Redo">
-              <IconButton variant="soft" color="gray" aria-label="Redo" disabled={!undo.canRedo} onClick={undo.redo} data-testid="cta.redo"><ResetIcon style={{ transform: "scaleX(-1)" }} /></IconButton>
-            </Tooltip>
+            <UndoRedoButtons undo={undo} testId="cta" />
             {toolbar}
             <Text as="label" size="2">
               <Flex gap="1" align="center"><Switch size="1" checked={showGrid} onCheckedChange={setShowGrid} data-testid="cta.gridToggle" /> Grid</Flex>

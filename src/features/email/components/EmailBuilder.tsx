@@ -1,7 +1,7 @@
 import { DndContext, DragOverlay, KeyboardSensor, PointerSensor, closestCenter, pointerWithin, useSensor, useSensors, type CollisionDetection, type DragEndEvent, type DragStartEvent } from "@dnd-kit/core";
 import { sortableKeyboardCoordinates } from "@dnd-kit/sortable";
-import { ListBulletIcon, ResetIcon } from "@radix-ui/react-icons";
-import { Badge, Box, Button, Card, Flex, IconButton, Select, Text, TextField, Tooltip } from "@radix-ui/themes";
+import { ListBulletIcon } from "@radix-ui/react-icons";
+import { Badge, Box, Button, Card, Flex, Select, Text, TextField } from "@radix-ui/themes";
 import { useQuery } from "convex/react";
 import { useMemo, useState, type ReactNode } from "react";
 import type { Awareness } from "y-protocols/awareness";
@@ -15,6 +15,7 @@ import { useLocalUndo, useShareSelection } from "@/lib/collab/useDesignSession";
 import { useRemoteSelections } from "@/lib/collab/useRemoteSelections";
 import { useViewer } from "@/session/ViewerProvider";
 import { PresenceAvatars } from "@/ui/PresenceAvatars";
+import { UndoRedoButtons } from "@/ui/UndoRedoButtons";
 import { useRenderedEmail } from "../hooks/useRenderedEmail";
 import { allowedAt, dropTarget, findBlock, insertionPoint, placements } from "../utils/placement";
 import { BlockList } from "./BlockList";
@@ -28,7 +29,7 @@ export function newId(): string {
   return crypto.randomUUID().replace(/-/g, "").slice(0, 16);
 }
 
-export type BuilderCampaign = { id: string; name: string; status: string; version: number; savedBlocks: string | null } | null;
+export type BuilderCampaign = { id: string; name: string; status: string; version: number } | null;
 
 type EmailBuilderProps = {
   doc: Y.Doc;
@@ -118,19 +119,14 @@ export function EmailBuilder(props: EmailBuilderProps) {
     else move(String(active.id), target);
   };
 
-  const canvas: CanvasState = { List: BlockList, blocks: draft.blocks, selectedId, select: setSelectedId, remote, readOnly, move, dropRefused: announcement };
+  const canvas: CanvasState = { List: BlockList, blocks: draft.blocks, selectedId, select: setSelectedId, remote, readOnly, move };
 
   return (
     <DndContext sensors={sensors} collisionDetection={collision} onDragStart={onDragStart} onDragEnd={onDragEnd} onDragCancel={() => setDragLabel(null)}>
       <CanvasContext.Provider value={canvas}>
         <Flex justify="between" align="center" gap="2" wrap="wrap" mb="3">
           <Flex gap="2" align="center" wrap="wrap">
-            <Tooltip content="Undo your last change (Ctrl+Z)">
-              <IconButton variant="soft" color="gray" aria-label="Undo" disabled={!undo.canUndo} onClick={undo.undo} data-testid="email.undo"><ResetIcon /></IconButton>
-            </Tooltip>
-            <Tooltip content="Redo (Ctrl+Shift+Z)">
-              <IconButton variant="soft" color="gray" aria-label="Redo" disabled={!undo.canRedo} onClick={undo.redo} data-testid="email.redo"><ResetIcon style={{ transform: "scaleX(-1)" }} /></IconButton>
-            </Tooltip>
+            <UndoRedoButtons undo={undo} testId="email" />
             {campaign && <CampaignStatus status={campaign.status} />}
             {props.unsaved && <Badge color="orange" data-testid="email.unsaved">Unsaved changes</Badge>}
             {!campaign && <Badge color="gray">New campaign: not saved yet</Badge>}

@@ -4,6 +4,7 @@ import { useQuery } from "convex/react";
 import { useState } from "react";
 import { api } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
+import { parseRecipients } from "@convex/lib/email/addresses";
 import { SAMPLE_VALUES, substitute } from "@convex/lib/email/merge";
 import type { Rendered } from "../hooks/useRenderedEmail";
 
@@ -55,10 +56,9 @@ export function TestEmailDialog({ open, onOpenChange, onSend }: { open: boolean;
   const [sending, setSending] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
   const send = async () => {
-    const parts = recipients.split(/[,\n]/).map((p) => p.trim()).filter(Boolean);
-    if (parts.length === 0) return setProblem("Recipients required: enter at least one email address.");
-    const bad = parts.filter((p) => !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(p));
-    if (bad.length) return setProblem(`Invalid email address: ${bad.join(", ")}`);
+    const { valid, invalid } = parseRecipients(recipients);
+    if (valid.length === 0 && invalid.length === 0) return setProblem("Recipients required: enter at least one email address.");
+    if (invalid.length) return setProblem(`Invalid email address: ${invalid.join(", ")}`);
     setProblem(null);
     setSending(true);
     const ok = await onSend(recipients);

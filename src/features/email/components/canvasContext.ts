@@ -1,14 +1,11 @@
 import { createContext, useContext, type ComponentType, type CSSProperties, type ReactNode } from "react";
 import type { BlockType, EmailBlock } from "@convex/lib/email/blocks";
 import type { BlockTarget } from "@convex/lib/email/draft";
-
 import type { Teammate } from "@/lib/collab/useRemoteSelections";
 
-export type { Teammate };
-
-/** What every block on the canvas needs: selection (own and teammates'), and the keyboard moves. */
 export type BlockListProps = { blocks: EmailBlock[]; parentId: string | null; parentType: BlockType | null; slot: number; empty: ReactNode; style?: CSSProperties; label: string };
 
+/** What every block on the canvas needs: selection (own and teammates'), and the keyboard moves. */
 export type CanvasState = {
   /** the list component (given here so that containers can hold lists without an import cycle) */
   List: ComponentType<BlockListProps>;
@@ -19,8 +16,6 @@ export type CanvasState = {
   remote: Map<string, Teammate[]>;
   readOnly: boolean;
   move: (id: string, target: BlockTarget) => void;
-  /** a refused drop: the reason is announced */
-  dropRefused: string | null;
 };
 
 export const CanvasContext = createContext<CanvasState | null>(null);

@@ -4,6 +4,7 @@ import type { Id } from "@convex/_generated/dataModel";
 import type { EmailBlock } from "@convex/lib/email/blocks";
 import type { EmailDraft } from "@convex/lib/email/draft";
 import { toast } from "@/ui/toast";
+import { useImageUpload } from "@/ui/useImageUpload";
 
 export type EmailCampaignRow = (typeof api.emailCampaigns.list)["_returnType"][number];
 export type StoredTemplate = (typeof api.emailTemplates.list)["_returnType"][number];
@@ -34,8 +35,7 @@ export function useEmailCampaigns() {
   const removeCampaign = useMutation(api.emailCampaigns.remove);
   const createTemplate = useMutation(api.emailTemplates.create);
   const removeTemplate = useMutation(api.emailTemplates.remove);
-  const uploadUrl = useAction(api.images.generateUploadUrl);
-  const registerImage = useMutation(api.images.register);
+  const uploadImage = useImageUpload("email", "Upload failed");
   const sendTestAction = useAction(api.emailTest.sendTest);
 
   const refused = (draft: EmailDraft) => {
@@ -97,32 +97,7 @@ export function useEmailCampaigns() {
       }
     },
     /** Uploads an image for an image or hero block: its public URL, or null (with the spec's message). */
-    async uploadImage(file: File | null): Promise<string | null> {
-      if (!file) {
-        toast.error("Upload failed", { description: "No file provided" });
-        return null;
-      }
-      if (!file.type.startsWith("image/")) {
-        toast.error("Upload failed", { description: "File must be an image" });
-        return null;
-      }
-      if (file.size >= 5_242_880) {
-        toast.error("Upload failed", { description: "File size must be less than 5MB" });
-        return null;
-      }
-      try {
-        const url = await uploadUrl({});
-        const res = await fetch(url, { method: "POST", headers: { "Content-Type": file.type }, body: file });
-        if (!res.ok) throw new Error("Upload unavailable: Image storage is not configured. Please use URL input instead.");
-        const { storageId } = (await res.json()) as { storageId: Id<"_storage"> };
-        const { url: publicUrl } = await registerImage({ storageId, purpose: "email" });
-        toast.success("Image uploaded successfully");
-        return publicUrl;
-      } catch (e) {
-        toast.failure("Upload failed", e);
-        return null;
-      }
-    },
+    uploadImage,
     /** Send test email: true when the provider (or demo mode) took every message. */
     async sendTest(recipients: string, draft: EmailDraft): Promise<boolean> {
       const { name: _name, ...settings } = settingsOf(draft);
