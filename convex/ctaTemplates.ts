@@ -8,6 +8,7 @@ import { v } from "convex/values";
 import { appError, orgQuery, superAdminMutation } from "./functions";
 import { TEMPLATE_CATEGORIES } from "./lib/cta/design";
 import { checkTemplate, CTA_MAX_TEMPLATES } from "./model/ctas";
+import { displayName } from "./model/orgs";
 
 const DENIED = { title: "Access Denied", message: "Only Super Administrators can create templates." };
 
@@ -20,7 +21,7 @@ export const list = orgQuery("campaigns.view")({
   args: {},
   handler: async (ctx) => {
     const rows = await ctx.db.query("ctaTemplates").withIndex("by_name").take(CTA_MAX_TEMPLATES);
-    return rows.map((t) => ({ id: t._id, name: t.name, category: t.category, design: t.design, createdAt: t.createdAt, updatedAt: t.updatedAt }));
+    return rows.map((t) => ({ id: t._id, name: t.name, category: t.category, design: t.design, createdAt: t.createdAt, updatedAt: t.updatedAt, updatedByName: t.updatedByName }));
   },
 });
 
@@ -33,18 +34,25 @@ export const create = superAdminMutation(DENIED)({
       throw appError("VALIDATION_ERROR", `At most ${CTA_MAX_TEMPLATES} custom templates. Delete one first.`, "Template Save Failed");
     }
     const now = Date.now();
-    return await ctx.db.insert("ctaTemplates", { name, category: category(args.category), design: JSON.stringify({ ...design, name }), createdBy: ctx.viewer.userId, createdAt: now, updatedAt: now });
+    return await ctx.db.insert("ctaTemplates", { name, category: category(args.category), design: JSON.stringify({ ...design, name }), createdBy: ctx.viewer.userId, createdAt: now, updatedByName: displayName(ctx.viewer.user), updatedAt: now });
   },
 });
 
 export const update = superAdminMutation(DENIED)({
-  args: { id: v.id("ctaTemplates"), name: v.string(), category: v.string(), design: v.string() },
-  returns: v.null(),
+  /** `baseUpdatedAt`: when the template the editor started from was saved; a later save by someone else is not overwritten */
+  args: { id: v.id("ctaTemplates"), baseUpdatedAt: v.number(), name: v.string(), category: v.string(), design: v.string() },
+  /** the new `updatedAt`: the base of this editor's next save */
+  returns: v.number(),
   handler: async (ctx, args) => {
-    if (!(await ctx.db.get(args.id))) throw appError("NOT_FOUND", "This template no longer exists.");
+    const template = await ctx.db.get(args.id);
+    if (!template) throw appError("NOT_FOUND", "This template no longer exists.");
+    if (template.updatedAt !== args.baseUpdatedAt) {
+      throw appError("CONFLICT", `${template.updatedByName} saved this template while you were editing it. Open it again to see their changes, then make yours.`, "Template changed");
+    }
     const { name, design } = checkTemplate(args.name, args.design);
-    await ctx.db.patch(args.id, { name, category: category(args.category), design: JSON.stringify({ ...design, name }), updatedAt: Date.now() });
-    return null;
+    const updatedAt = Math.max(Date.now(), template.updatedAt + 1);
+    await ctx.db.patch(args.id, { name, category: category(args.category), design: JSON.stringify({ ...design, name }), updatedByName: displayName(ctx.viewer.user), updatedAt });
+    return updatedAt;
   },
 });
 

@@ -37,6 +37,7 @@ export const ctaTables = {
     design: v.string(),
     createdBy: v.id("users"),
     createdAt: v.number(),
+    updatedByName: v.string(),
     updatedAt: v.number(),
   }).index("by_name", ["name"]),
 

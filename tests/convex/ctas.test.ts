@@ -10,7 +10,7 @@ import { newElement, type CtaDesign } from "../../convex/lib/cta/design";
 import { readCtaDoc } from "../../convex/lib/cta/doc";
 import { BUILT_IN_CTA_TEMPLATES } from "../../convex/lib/cta/templates";
 import { joinChunks } from "../../convex/model/yjs";
-import { roleFixture, setupTest, type TestConvex } from "./setup";
+import { createMember, roleFixture, setupTest, type TestConvex } from "./setup";
 
 const ROLES = ["super_admin", "account_admin", "campaign_manager", "volunteer", "viewer"] as const;
 const CAN_VIEW = new Set(["super_admin", "campaign_manager", "viewer"]);
@@ -109,7 +109,8 @@ describe("ctaTemplates: super administrators only", () => {
     const call = as.mutation(api.ctaTemplates.create, { name: "Rally button", category: "Event", design: JSON.stringify(t.design) });
     if (role === "super_admin") {
       const id = await call;
-      await as.mutation(api.ctaTemplates.update, { id, name: "Rally button v2", category: "Marketing", design: JSON.stringify(t.design) });
+      const base = (await as.query(api.ctaTemplates.list, {}))[0].updatedAt;
+      await as.mutation(api.ctaTemplates.update, { id, baseUpdatedAt: base, name: "Rally button v2", category: "Marketing", design: JSON.stringify(t.design) });
       expect(await f.viewer.as.query(api.ctaTemplates.list, {})).toMatchObject([{ name: "Rally button v2", category: "Marketing" }]);
       // platform-wide: another organisation's members see it too
       expect((await f.outsider.as.query(api.ctaTemplates.list, {})).map((x) => x.name)).toEqual(["Rally button v2"]);
@@ -117,6 +118,20 @@ describe("ctaTemplates: super administrators only", () => {
     } else {
       await expect(call).rejects.toThrow(/Only Super Administrators can create templates/);
     }
+  });
+  test("two super admins editing one template: the later save from an older base is refused with the teammate's name, not overwriting", async () => {
+    const { t, f } = await fixture();
+    const other = await createMember(t, ["super_admin"], { orgId: f.orgId });
+    const tpl = JSON.stringify(BUILT_IN_CTA_TEMPLATES[0].design);
+    const id = await f.super_admin.as.mutation(api.ctaTemplates.create, { name: "Shared", category: "Event", design: tpl });
+    const base = (await f.super_admin.as.query(api.ctaTemplates.list, {}))[0].updatedAt;
+    const next = await other.as.mutation(api.ctaTemplates.update, { id, baseUpdatedAt: base, name: "Theirs", category: "Event", design: tpl });
+    expect(next).toBeGreaterThan(base);
+    await expect(f.super_admin.as.mutation(api.ctaTemplates.update, { id, baseUpdatedAt: base, name: "Mine", category: "Event", design: tpl })).rejects.toThrow(/saved this template while you were editing it/);
+    expect((await f.viewer.as.query(api.ctaTemplates.list, {}))[0].name).toBe("Theirs");
+    // from the new base, saving works again
+    await f.super_admin.as.mutation(api.ctaTemplates.update, { id, baseUpdatedAt: next, name: "Mine", category: "Event", design: tpl });
+    expect((await f.viewer.as.query(api.ctaTemplates.list, {}))[0].name).toBe("Mine");
   });
   test("template rules: a name and at least one element; an allowed category", async () => {
     const { f } = await fixture();

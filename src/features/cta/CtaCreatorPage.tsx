@@ -119,7 +119,9 @@ function TemplateDoc({ template, ctas, open }: { template: CtaTemplateRow; ctas:
     writeCtaDoc(d, { ...normalizeDesign(JSON.parse(template.design)), name: template.name });
     return d;
   });
-  return <Shell doc={doc} awareness={null} room={null} mode="template" ctas={ctas} readOnly={false} superAdmin saving={false} unsaved={false} saveLabel="Save Template" onSave={null} ctaId={null} open={open} editingTemplate={template} />;
+  // the version this editor started from (then its own last save): a teammate's later save is refused, not overwritten
+  const [base, setBase] = useState(template.updatedAt);
+  return <Shell doc={doc} awareness={null} room={null} mode="template" ctas={ctas} readOnly={false} superAdmin saving={false} unsaved={false} saveLabel="Save Template" onSave={null} ctaId={null} open={open} editingTemplate={{ ...template, updatedAt: base }} onTemplateSaved={setBase} />;
 }
 
 type ShellProps = {
@@ -138,10 +140,11 @@ type ShellProps = {
   ctaId: Id<"ctas"> | null;
   open: Open;
   editingTemplate?: CtaTemplateRow;
+  onTemplateSaved?: (updatedAt: number) => void;
 };
 
 /** The creator with its left panel, toolbar actions and modals. */
-function Shell({ doc, awareness, room, mode, ctas, readOnly, superAdmin, saving, unsaved, saveLabel, onSave, ctaId, open, editingTemplate }: ShellProps) {
+function Shell({ doc, awareness, room, mode, ctas, readOnly, superAdmin, saving, unsaved, saveLabel, onSave, ctaId, open, editingTemplate, onTemplateSaved }: ShellProps) {
   const design = useDocValue(doc, readCtaDoc, EMPTY_DESIGN);
   const [dialog, setDialog] = useState<null | "preview" | "embed" | "template">(null);
   const [deleting, setDeleting] = useState<CtaTemplateRow | null>(null);
@@ -206,8 +209,10 @@ function Shell({ doc, awareness, room, mode, ctas, readOnly, superAdmin, saving,
           initial={{ name: editingTemplate?.name ?? design.name, category: editingTemplate?.category ?? DEFAULT_CATEGORY }}
           onClose={() => setDialog(null)}
           onSave={async (name, category) => {
-            const id = await ctas.saveTemplate({ id: editingTemplate?.id, name, category }, readCtaDoc(doc));
-            if (id) setDialog(null);
+            const saved = await ctas.saveTemplate({ base: editingTemplate && { id: editingTemplate.id, updatedAt: editingTemplate.updatedAt }, name, category }, readCtaDoc(doc));
+            if (!saved) return;
+            if (saved.updatedAt !== null) onTemplateSaved?.(saved.updatedAt);
+            setDialog(null);
           }}
         />
       )}

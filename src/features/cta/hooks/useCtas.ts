@@ -61,12 +61,13 @@ export function useCtas() {
         toast.failure("Delete Failed", e);
       }
     },
-    async saveTemplate(t: { id?: Id<"ctaTemplates">; name: string; category: string }, design: CtaDesign): Promise<Id<"ctaTemplates"> | null> {
+    /** Save Template: a new one, or the edited one (`base`: the template as it was opened; a teammate's later save is not overwritten) */
+    async saveTemplate(t: { base?: { id: Id<"ctaTemplates">; updatedAt: number }; name: string; category: string }, design: CtaDesign): Promise<{ updatedAt: number | null } | null> {
       try {
         const args = { name: t.name, category: t.category, design: JSON.stringify(design) };
-        const id = t.id ? (await updateTemplate({ id: t.id, ...args }), t.id) : await createTemplate(args);
+        const updatedAt = t.base ? await updateTemplate({ id: t.base.id, baseUpdatedAt: t.base.updatedAt, ...args }) : (await createTemplate(args), null);
         toast.success("Template Saved");
-        return id;
+        return { updatedAt };
       } catch (e) {
         toast.failure("Template Save Failed", e);
         return null;
