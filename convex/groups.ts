@@ -10,6 +10,7 @@ import type { MutationCtx } from "./_generated/server";
 import { appError, internalMutation, orgMutation, orgQuery } from "./functions";
 import { loadEditState, markDeleted, markEdited, mergeEdits, missingRecord, withEdits } from "./model/collab";
 import { adjustCounter } from "./model/counters";
+import { onVoterEvent } from "./model/emailAutomation";
 import { filteredVoters, MAX_PAGE } from "./model/voterSearch";
 import { vEditState, vFieldEdit } from "./tables/collab";
 import { vVoterFilter } from "./tables/voters";
@@ -163,6 +164,8 @@ async function addVoters(ctx: MutationCtx, group: Doc<"voterGroups">, voterIds: 
     seen.add(voterId);
     await ctx.db.insert("voterGroupMembers", { orgId: group.orgId, groupId: group._id, voterId });
     added += 1;
+    const voter = await ctx.db.get(voterId);
+    if (voter) await onVoterEvent(ctx, voter, { type: "group_joined", targetId: group._id });
   }
   if (added > 0) await ctx.db.patch(group._id, { memberCount: group.memberCount + added, updatedAt: Date.now() });
   return { added, duplicates };

@@ -1,6 +1,6 @@
 /**
  * HTTP actions: Convex Auth's OIDC/JWKS routes, the client error-report endpoint, the sign-in
- * ticket, the operator's demo mailbox, public form and survey submissions, clicks on embedded CTAs and Twilio's webhooks. Browser-facing routes answer CORS for the web app's own
+ * ticket, the operator's demo mailbox, public form and survey submissions, clicks on embedded CTAs, email unsubscribes, and Resend's and Twilio's webhooks. Browser-facing routes answer CORS for the web app's own
  * origins only (SITE_URL, plus CORS_ALLOWED_ORIGINS), never with credentials: callers
  * authenticate with bearer tokens, not cookies.
  */
@@ -9,6 +9,8 @@ import { corsRouter } from "convex-helpers/server/cors";
 import { auth } from "./auth";
 import { click as ctaClick } from "./ctas";
 import { devMailbox } from "./emails";
+import { oneClick as emailUnsubscribe } from "./emailUnsubscribe";
+import { resendWebhook } from "./emailWebhooks";
 import { reportErrors } from "./errorReports";
 import { issueSignInTicket } from "./authThrottle";
 import { startFill, submit as submitForm } from "./formSubmissions";
@@ -46,6 +48,11 @@ http.route({ path: "/api/survey-submissions", method: "POST", handler: submitSur
 
 // embedded CTAs: a click counts and goes to the element's stored link (a plain navigation, no CORS)
 http.route({ path: "/api/cta/click", method: "GET", handler: ctaClick });
+
+// email: one-click unsubscribe (mail clients post without an Origin; the unsubscribe page posts from ours)
+cors.route({ path: "/api/email/unsubscribe", method: "POST", handler: emailUnsubscribe });
+// Resend's webhooks: server to server (no CORS), svix-signed
+http.route({ path: "/api/resend/webhook", method: "POST", handler: resendWebhook });
 
 // Twilio's webhooks: server to server (no CORS), signature-verified
 http.route({ path: "/api/twilio/status", method: "POST", handler: twilioStatus });

@@ -5,6 +5,8 @@ import { collabTables } from "./tables/collab";
 import { coreTables } from "./tables/core";
 import { ctaTables } from "./tables/cta";
 import { emailTables } from "./tables/email";
+import { emailAudienceTables } from "./tables/emailAudience";
+import { emailBlastTables } from "./tables/emailBlast";
 import { formTables } from "./tables/forms";
 import { importTables } from "./tables/imports";
 import { securityTables } from "./tables/security";
@@ -30,5 +32,7 @@ export default defineSchema({
   ...signTables,
   ...petitionTables,
   ...emailTables,
+  ...emailAudienceTables,
+  ...emailBlastTables,
   ...ctaTables,
 });

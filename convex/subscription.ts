@@ -9,6 +9,7 @@ import { appError } from "./lib/errors";
 import { billingDescription, GB, planById, planOrStarter, planPrice, PLANS } from "./lib/plans";
 import { readCounters } from "./model/counters";
 import { activeFormCount } from "./model/forms";
+import { monthlyEmails } from "./model/emailEvents";
 import { monthlySegments } from "./model/smsShared";
 import { BILLING_PERIOD_MS } from "./model/orgs";
 
@@ -47,6 +48,8 @@ export const overview = orgQuery(null)({
         users: members.filter((m) => m.status === "active").length,
         /** text message segments sent through the provider this month */
         smsSegments: await monthlySegments(ctx.db, ctx.viewer.orgId),
+        /** emails sent through the provider this month (blasts) */
+        emails: await monthlyEmails(ctx.db, ctx.viewer.orgId),
         activeForms: await activeFormCount(ctx.db, ctx.viewer.orgId),
       },
       limits: plan.limits,

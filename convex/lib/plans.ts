@@ -7,7 +7,7 @@ export type PlanId = "starter" | "professional" | "enterprise";
 export type BillingCycle = "monthly" | "yearly";
 
 /** -1 means unlimited. Storage in GB. SMS: message segments per calendar month (spec/2 §9: 500, 2,000, 5,000). Active forms: 3 on the first plan (spec/2 §9 "Essential"). */
-export type PlanLimits = { voters: number; campaigns: number; surveys: number; storage: number; users: number; smsSegments: number; activeForms: number };
+export type PlanLimits = { voters: number; campaigns: number; surveys: number; storage: number; users: number; smsSegments: number; emails: number; activeForms: number };
 
 export type Plan = {
   id: PlanId;
@@ -30,7 +30,7 @@ export const PLANS: Plan[] = [
     price: 29,
     yearlyPrice: 290,
     popular: false,
-    limits: { voters: 1000, campaigns: 5, surveys: 10, storage: 1, users: 3, smsSegments: 500, activeForms: 3 },
+    limits: { voters: 1000, campaigns: 5, surveys: 10, storage: 1, users: 3, smsSegments: 500, emails: 2000, activeForms: 3 },
     features: ["Basic email support", "Standard templates", "Basic analytics"],
   },
   {
@@ -39,7 +39,7 @@ export const PLANS: Plan[] = [
     price: 79,
     yearlyPrice: 790,
     popular: true,
-    limits: { voters: 10000, campaigns: UNLIMITED, surveys: 50, storage: 10, users: 10, smsSegments: 2000, activeForms: UNLIMITED },
+    limits: { voters: 10000, campaigns: UNLIMITED, surveys: 50, storage: 10, users: 10, smsSegments: 2000, emails: 10000, activeForms: UNLIMITED },
     features: ["Priority email support", "Custom templates", "Advanced analytics", "API access", "Team collaboration"],
   },
   {
@@ -48,7 +48,7 @@ export const PLANS: Plan[] = [
     price: 199,
     yearlyPrice: 1990,
     popular: false,
-    limits: { voters: UNLIMITED, campaigns: UNLIMITED, surveys: UNLIMITED, storage: 100, users: UNLIMITED, smsSegments: 5000, activeForms: UNLIMITED },
+    limits: { voters: UNLIMITED, campaigns: UNLIMITED, surveys: UNLIMITED, storage: 100, users: UNLIMITED, smsSegments: 5000, emails: 50000, activeForms: UNLIMITED },
     features: ["24/7 phone support", "Custom integrations", "Advanced security", "Dedicated account manager", "Training sessions"],
   },
 ];

@@ -12,6 +12,7 @@ import { planOrStarter, UNLIMITED } from "../lib/plans";
 import { normalizePhone } from "../lib/sms";
 import type { VoterFields } from "../tables/voters";
 import { adjustCounter } from "./counters";
+import { onVoterEvent } from "./emailAutomation";
 import { insertVoter } from "./voters";
 import type { Viewer } from "./viewer";
 import { seedDocument } from "./yjs";
@@ -159,5 +160,7 @@ export async function recordSubmission(
   });
   await ctx.db.patch(form._id, { submissionCount: form.submissionCount + 1 });
   await adjustCounter(ctx, form.orgId, "formSubmissions", 1);
+  const voter = voterId ? await ctx.db.get(voterId) : null;
+  if (voter) await onVoterEvent(ctx, voter, { type: "form_submitted", targetId: form._id });
   return { ok: true, id };
 }

@@ -20,6 +20,7 @@ import {
   type SurveySettings,
 } from "../lib/surveys";
 import { readCounters } from "./counters";
+import { onVoterEvent } from "./emailAutomation";
 import { queueEmail } from "./emails";
 import type { Viewer } from "./viewer";
 import { seedDocument } from "./yjs";
@@ -121,6 +122,14 @@ export async function recordSurveySubmission(
     source: meta.source,
   });
   await ctx.db.patch(survey._id, { submissionCount: survey.submissionCount + 1 });
+  // email automations: the respondent, when the address is a voter's
+  if (emailLower) {
+    const voter = await ctx.db
+      .query("voters")
+      .withIndex("by_org_email", (q) => q.eq("orgId", survey.orgId).eq("emailLower", emailLower))
+      .first();
+    if (voter) await onVoterEvent(ctx, voter, { type: "survey_submitted", targetId: survey._id });
+  }
   const to = survey.recipient ?? settings.defaultRecipient;
   if (settings.emailNotifications && to) {
     const lines = survey.pages.flatMap((p) => p.fields).filter((f) => check.values[f.id] !== undefined).map((f) => `${f.label}: ${answerText(f, check.values[f.id])}`);

@@ -8,6 +8,7 @@ import { normalizePhone } from "../lib/sms";
 import { VOTER_FIELD_DEFS, VOTER_FIELD_SPECS, type VoterFields } from "../tables/voters";
 import type { MergeRules } from "./collab";
 import { adjustCounter } from "./counters";
+import { onVoterEvent } from "./emailAutomation";
 
 /**
  * Lowercased text the search index matches: names, email (whole and its local part), the phone's
@@ -118,6 +119,9 @@ export async function insertVoter(
   counts.add(fields, 1);
   if (!opts.counts) await counts.flush(ctx, orgId);
   if (opts.nameKeys ?? (await keepsNameKeys(ctx.db, orgId))) await writeNameKeys(ctx, orgId, id, fields, true);
+  // email automations: "voter created" events and filters the new voter matches
+  const voter = await ctx.db.get(id);
+  if (voter) await onVoterEvent(ctx, voter, { type: "voter_created" });
   return id;
 }
 
@@ -157,6 +161,9 @@ export async function updateVoter(ctx: MutationCtx, voter: Doc<"voters">, fields
   }
   const nameChanged = voter.first_name !== fields.first_name || voter.last_name !== fields.last_name || voter.zip !== fields.zip;
   if (nameChanged && (opts.nameKeys ?? (await keepsNameKeys(ctx.db, voter.orgId)))) await writeNameKeys(ctx, voter.orgId, voter._id, fields);
+  // filter automations: a voter who comes to match is sent to (once)
+  const updated = await ctx.db.get(voter._id);
+  if (updated) await onVoterEvent(ctx, updated, { type: "voter_updated" });
 }
 
 /** The changed fields between two versions of a voter, as the history shows them. */

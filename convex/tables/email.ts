@@ -7,6 +7,7 @@
  */
 import { defineTable } from "convex/server";
 import { v } from "convex/values";
+import { vBlastSetup } from "./emailBlast";
 
 export const vImagePurpose = v.union(v.literal("email"), v.literal("cta"));
 
@@ -40,6 +41,12 @@ export const emailTables = {
     updatedAt: v.number(),
     sentAt: v.optional(v.number()),
     scheduledAt: v.optional(v.number()),
+    /** recipients and send type (the dashboard's Send To and Automated tabs); defaults until first edited */
+    blast: v.optional(vBlastSetup),
+    /** the pending scheduled send (cancelled on reschedule or cancel) */
+    scheduleJob: v.optional(v.id("_scheduled_functions")),
+    /** the standing send of an active automation */
+    automationSendId: v.optional(v.id("emailSends")),
   })
     .index("by_org_updated", ["orgId", "updatedAt"])
     .index("by_org_status", ["orgId", "status", "updatedAt"]),

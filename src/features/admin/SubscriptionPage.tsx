@@ -44,6 +44,7 @@ export function SubscriptionPage() {
             <UsageMeter label="Surveys" used={sub.usage.surveys} limit={sub.limits.surveys} />
             <UsageMeter label="Storage" used={sub.usage.storage} limit={sub.limits.storage} unit=" GB" format={(n) => n.toFixed(2)} />
             <UsageMeter label="SMS segments this month" used={sub.usage.smsSegments} limit={sub.limits.smsSegments} />
+            <UsageMeter label="Emails this month" used={sub.usage.emails} limit={sub.limits.emails} />
             <UsageMeter label="Active forms" used={sub.usage.activeForms} limit={sub.limits.activeForms} />
             <UsageMeter label="Users" used={sub.usage.users} limit={sub.limits.users} />
           </Flex>

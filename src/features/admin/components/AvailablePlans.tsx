@@ -25,6 +25,7 @@ export function AvailablePlans({ currentTier, canChange, onChoose }: AvailablePl
               <Text size="2">{formatLimit(p.limits.storage, " GB")} storage</Text>
               <Text size="2">{formatLimit(p.limits.users)} users</Text>
               <Text size="2">{formatLimit(p.limits.smsSegments)} SMS a month</Text>
+              <Text size="2">{formatLimit(p.limits.emails)} emails a month</Text>
               <Text size="2">{formatLimit(p.limits.activeForms)} active forms</Text>
               {p.features.map((f) => (
                 <Flex key={f} gap="1" align="center"><CheckIcon color="green" /><Text size="2">{f}</Text></Flex>

@@ -1,0 +1,378 @@
+/**
+ * Email blasts (tables/emailBlast.ts): a campaign's setup (recipients and send type, edited with
+ * the record rules), the spec's send checks in order (spec/2 §5), and sends: a blast fans out
+ * into one message per address through a chain of enqueue steps (lists, groups, segments,
+ * manual addresses; a filter automation's scan of the voters), deduplicated by address and
+ * without suppressed addresses; the sender (emailSender.ts) drains the queue in batches.
+ */
+import type { Doc, Id } from "../_generated/dataModel";
+import type { MutationCtx, QueryCtx } from "../_generated/server";
+import { internal } from "../_generated/api";
+import { complianceProblem, NO_RECIPIENTS_RESOLVED, parseManualRecipients } from "../lib/email/blast";
+import { compileMjml } from "../lib/email/mjml";
+import { EMAIL_MAX_BYTES, formatBytes, renderEmail } from "../lib/email/render";
+import { parseRules, ruleComplete, voterMatches, type EmailRule } from "../lib/email/rules";
+import { appError } from "../lib/errors";
+import type { EmailSendStatus } from "../tables/emailBlast";
+import { checkVariables, parseBlocks, senderValues } from "./emailCampaigns";
+import { ensureSender } from "./emailSender";
+import { isSuppressed } from "./emailEvents";
+import { emailDemoMode } from "./emails";
+import { displayName } from "./orgs";
+import { randomToken } from "./strings";
+import type { Viewer } from "./viewer";
+
+export type BlastSetup = NonNullable<Doc<"emailCampaigns">["blast"]>;
+export type SendCounts = Doc<"emailSends">["counts"];
+type Db = QueryCtx["db"];
+
+/** Recipients resolved per enqueue step (each costs a few reads: within a transaction's limits). */
+export const ENQUEUE_BATCH = 500;
+export const MAX_AUDIENCE_IDS = 50;
+
+export const EMPTY_SEND_COUNTS: SendCounts = { queued: 0, sent: 0, failed: 0, suppressed: 0, cancelled: 0, duplicates: 0, noEmail: 0 };
+
+export const DEFAULT_SETUP: BlastSetup = {
+  listIds: [],
+  groupIds: [],
+  segmentIds: [],
+  manual: [],
+  excludeBounced: true,
+  excludeComplained: true,
+  sendType: "now",
+  scheduledAt: null,
+  eventTrigger: "voter_created",
+  eventTargetId: null,
+  eventRules: "[]",
+  filterRules: "[]",
+};
+
+export function setupOf(c: Pick<Doc<"emailCampaigns">, "blast">): BlastSetup {
+  return c.blast ?? DEFAULT_SETUP;
+}
+
+/** Active statuses: a send that still owns its queue. */
+export function isLive(status: EmailSendStatus): boolean {
+  return status === "preparing" || status === "sending" || status === "paused";
+}
+
+/** The campaign's latest send, if any. */
+export async function latestSend(db: Db, campaignId: Id<"emailCampaigns">) {
+  return await db
+    .query("emailSends")
+    .withIndex("by_campaign", (q) => q.eq("campaignId", campaignId))
+    .order("desc")
+    .first();
+}
+
+/** Estimated recipients of a selection (before duplicates and exclusions): stored counts, never a scan. */
+export async function estimate(db: Db, orgId: Id<"organizations">, sel: Pick<BlastSetup, "listIds" | "groupIds" | "segmentIds" | "manual">) {
+  let lists = 0;
+  for (const id of sel.listIds.slice(0, MAX_AUDIENCE_IDS)) {
+    const listId = db.normalizeId("emailLists", id);
+    const list = listId ? await db.get(listId) : null;
+    if (!list || list.orgId !== orgId) continue;
+    if (list.subscriptionType === "all_voters") {
+      const row = await db
+        .query("orgCounters")
+        .withIndex("by_org_name", (q) => q.eq("orgId", orgId).eq("name", "voters"))
+        .unique();
+      lists += row?.value ?? 0;
+    } else lists += list.contactCount;
+  }
+  let groups = 0;
+  for (const id of sel.groupIds.slice(0, MAX_AUDIENCE_IDS)) {
+    const groupId = db.normalizeId("voterGroups", id);
+    const group = groupId ? await db.get(groupId) : null;
+    if (group && group.orgId === orgId) groups += group.memberCount;
+  }
+  let segments = 0;
+  for (const id of sel.segmentIds.slice(0, MAX_AUDIENCE_IDS)) {
+    const segmentId = db.normalizeId("emailSegments", id);
+    const segment = segmentId ? await db.get(segmentId) : null;
+    if (segment && segment.orgId === orgId) segments += segment.cachedCount;
+  }
+  const manual = parseManualRecipients(sel.manual).valid.length;
+  return { total: lists + groups + segments + manual, lists, groups, segments, manual };
+}
+
+/** Rules of the setup, parsed (the stored JSON was validated on save). */
+export function rulesOf(json: string): EmailRule[] {
+  try {
+    return parseRules(JSON.parse(json));
+  } catch {
+    return [];
+  }
+}
+
+/** The design as the campaign last saved it, rendered and checked for bulk sending. */
+export async function renderForSend(campaign: Doc<"emailCampaigns">) {
+  const subject = campaign.subject.replace(/[\r\n]+/g, " ").trim();
+  if (!subject || !campaign.fromEmail) throw appError("VALIDATION_ERROR", "Subject and from address are required. Fill them in under Message settings and save.", "Missing required fields");
+  const blocks = parseBlocks(campaign.blocks);
+  if (blocks.length === 0) throw appError("VALIDATION_ERROR", "Add at least one component before sending.", "Add content to campaign");
+  const problem = complianceProblem(blocks);
+  if (problem) throw appError("VALIDATION_ERROR", problem, "Footer required");
+  checkVariables(blocks, [subject, campaign.previewText], "Error");
+  const rendered = await renderEmail(blocks, compileMjml, { title: subject, previewText: campaign.previewText });
+  if (rendered.bytes > EMAIL_MAX_BYTES) {
+    throw appError("VALIDATION_ERROR", `This email is ${formatBytes(rendered.bytes)}; Gmail clips messages above ${formatBytes(EMAIL_MAX_BYTES)}. Remove some content before sending.`, "Email too large");
+  }
+  const fromName = campaign.fromName.replace(/[\r\n"<>\\]/g, "").trim();
+  return {
+    subject,
+    from: fromName ? `"${fromName}" <${campaign.fromEmail}>` : campaign.fromEmail,
+    replyTo: campaign.replyTo || undefined,
+    html: rendered.html,
+    text: rendered.text,
+  };
+}
+
+/**
+ * The spec's checks before anything is sent, in its order (spec/2 §5), then the design's own
+ * (content, footer compliance, size). Throws the first failure with the spec's title and text.
+ */
+export async function checkSend(db: Db, campaign: Doc<"emailCampaigns"> | null, now: number) {
+  if (!campaign) throw appError("VALIDATION_ERROR", "Please select a campaign first", "No campaign selected");
+  const setup = setupOf(campaign);
+  const audienceBased = setup.sendType === "now" || setup.sendType === "schedule";
+  if (audienceBased && (await estimate(db, campaign.orgId, setup)).total === 0) {
+    throw appError("VALIDATION_ERROR", "Please select recipients in the Send To tab", "No recipients selected");
+  }
+  if (setup.sendType === "schedule") {
+    if (setup.scheduledAt === null) throw appError("VALIDATION_ERROR", "Please select both date and time for scheduled send", "Schedule incomplete");
+    if (setup.scheduledAt <= now) throw appError("VALIDATION_ERROR", "The scheduled time has passed. Please pick a time in the future.", "Schedule incomplete");
+    if (setup.scheduledAt > now + 366 * 86_400_000) throw appError("VALIDATION_ERROR", "A send can be scheduled at most a year ahead.", "Schedule incomplete");
+  }
+  if (setup.sendType === "event") {
+    const rules = rulesOf(setup.eventRules);
+    if (rules.length === 0 || !rules.every(ruleComplete)) throw appError("VALIDATION_ERROR", "Please complete all event trigger rules", "Event rules incomplete");
+  }
+  if (setup.sendType === "filter") {
+    const rules = rulesOf(setup.filterRules);
+    if (rules.length === 0 || !rules.every(ruleComplete)) throw appError("VALIDATION_ERROR", "Please complete all filter conditions", "Filter rules incomplete");
+  }
+  const running = await latestSend(db, campaign._id);
+  if (running && isLive(running.status)) throw appError("VALIDATION_ERROR", "This campaign is being sent. Pause or cancel that send first.", "Already sending");
+  if (campaign.status === "sent") throw appError("VALIDATION_ERROR", "This campaign was already sent. Duplicate it to send it again.", "Already sent");
+  return setup;
+}
+
+/** Records a send of the campaign as it was last saved and starts resolving its recipients. */
+export async function createSend(
+  ctx: MutationCtx,
+  campaign: Doc<"emailCampaigns">,
+  by: { userId: Id<"users">; name: string; values: Record<string, string> },
+  kind: "blast" | "automation",
+): Promise<Id<"emailSends">> {
+  const setup = setupOf(campaign);
+  const template = await renderForSend(campaign);
+  const now = Date.now();
+  const filter = kind === "automation" && setup.sendType === "filter";
+  const sendId = await ctx.db.insert("emailSends", {
+    orgId: campaign.orgId,
+    campaignId: campaign._id,
+    kind,
+    status: "preparing",
+    demo: emailDemoMode(),
+    ...template,
+    senderValues: by.values,
+    sources: kind === "blast" ? { listIds: setup.listIds, groupIds: setup.groupIds, segmentIds: setup.segmentIds, manual: parseManualRecipients(setup.manual).valid } : { listIds: [], groupIds: [], segmentIds: [], manual: [] },
+    exclude: { bounced: setup.excludeBounced, complained: setup.excludeComplained },
+    ...(filter ? { filterRules: setup.filterRules } : {}),
+    prep: { source: 0, cursor: null, done: kind === "automation" && !filter },
+    nextPosition: 0,
+    counts: EMPTY_SEND_COUNTS,
+    consecutiveErrors: 0,
+    batchSeq: 0,
+    createdBy: by.userId,
+    createdByName: by.name,
+    startedAt: now,
+    updatedAt: now,
+  });
+  if (kind === "automation" && !filter) await ctx.db.patch(sendId, { status: "sending" });
+  else await ctx.scheduler.runAfter(0, internal.emailBlasts.enqueueStep, { sendId });
+  return sendId;
+}
+
+export function senderOf(viewer: Pick<Viewer, "userId" | "user" | "org">) {
+  return { userId: viewer.userId, name: displayName(viewer.user), values: senderValues(viewer.user, viewer.org) as Record<string, string> };
+}
+
+type Candidate = { voter: Doc<"voters"> | null; email: string | undefined; name: string };
+
+/** Adds one recipient to the send: skips no address, duplicates and suppressed addresses. Returns whether it was queued. */
+export async function addRecipient(ctx: MutationCtx, send: Doc<"emailSends">, c: Candidate, position: number, counts: SendCounts, seen: Set<string>): Promise<boolean> {
+  const email = (c.email ?? "").trim().toLowerCase();
+  if (!email || !email.includes("@")) {
+    counts.noEmail += 1;
+    return false;
+  }
+  if (seen.has(email) || (await ctx.db.query("emailMessages").withIndex("by_send_email", (q) => q.eq("sendId", send._id).eq("email", email)).first()) !== null) {
+    counts.duplicates += 1;
+    return false;
+  }
+  seen.add(email);
+  if (await isSuppressed(ctx.db, send, email)) {
+    counts.suppressed += 1;
+    return false;
+  }
+  const now = Date.now();
+  await ctx.db.insert("emailMessages", {
+    orgId: send.orgId,
+    sendId: send._id,
+    campaignId: send.campaignId,
+    voterId: c.voter?._id,
+    email,
+    name: c.name,
+    status: "queued",
+    position,
+    readyAt: now,
+    attempts: 0,
+    unsubToken: randomToken(24),
+    queuedAt: now,
+    updatedAt: now,
+  });
+  counts.queued += 1;
+  return true;
+}
+
+const voterName = (v: Doc<"voters">) => `${v.first_name} ${v.last_name}`.trim();
+const voterCandidate = (v: Doc<"voters">): Candidate => ({ voter: v, email: v.emailLower ?? v.email ?? undefined, name: voterName(v) });
+
+/** Sources of a send in order: its lists, groups, segments, the manual addresses, and a filter automation's scan. */
+function sourceCount(send: Doc<"emailSends">): number {
+  const { listIds, groupIds, segmentIds } = send.sources;
+  return listIds.length + groupIds.length + segmentIds.length + 1 + (send.filterRules ? 1 : 0);
+}
+
+type Page = { items: Candidate[]; cursor: string | null; done: boolean };
+
+/** One page of a source of the send (a list, a group, a segment, the manual addresses, the filter scan). */
+async function sourcePage(ctx: MutationCtx, send: Doc<"emailSends">, source: number, cursor: string | null): Promise<Page | null> {
+  const { listIds, groupIds, segmentIds, manual } = send.sources;
+  const db = ctx.db;
+  const paged = async <T>(page: { page: T[]; continueCursor: string; isDone: boolean }, map: (t: T) => Promise<Candidate | null>): Promise<Page> => {
+    const items: Candidate[] = [];
+    for (const row of page.page) {
+      const c = await map(row);
+      if (c) items.push(c);
+    }
+    return { items, cursor: page.continueCursor, done: page.isDone };
+  };
+  const ofVoter = async (voterId: Id<"voters">) => {
+    const voter = await db.get(voterId);
+    return voter && voter.orgId === send.orgId ? voterCandidate(voter) : null;
+  };
+  let i = source;
+  if (i < listIds.length) {
+    const listId = db.normalizeId("emailLists", listIds[i]);
+    const list = listId ? await db.get(listId) : null;
+    if (!list || list.orgId !== send.orgId) return { items: [], cursor: null, done: true };
+    if (list.subscriptionType === "all_voters") {
+      const page = await db.query("voters").withIndex("by_org", (q) => q.eq("orgId", send.orgId)).paginate({ cursor, numItems: ENQUEUE_BATCH });
+      return await paged(page, async (v) => voterCandidate(v));
+    }
+    const page = await db.query("emailListContacts").withIndex("by_list_status", (q) => q.eq("listId", list._id).eq("status", "active")).paginate({ cursor, numItems: ENQUEUE_BATCH });
+    return await paged(page, async (c) => (await ofVoter(c.voterId)) ?? { voter: null, email: c.email, name: c.email });
+  }
+  i -= listIds.length;
+  if (i < groupIds.length) {
+    const groupId = db.normalizeId("voterGroups", groupIds[i]);
+    const group = groupId ? await db.get(groupId) : null;
+    if (!group || group.orgId !== send.orgId) return { items: [], cursor: null, done: true };
+    const page = await db.query("voterGroupMembers").withIndex("by_group", (q) => q.eq("groupId", group._id)).paginate({ cursor, numItems: ENQUEUE_BATCH });
+    return await paged(page, (m) => ofVoter(m.voterId));
+  }
+  i -= groupIds.length;
+  if (i < segmentIds.length) {
+    const segmentId = db.normalizeId("emailSegments", segmentIds[i]);
+    const segment = segmentId ? await db.get(segmentId) : null;
+    if (!segment || segment.orgId !== send.orgId) return { items: [], cursor: null, done: true };
+    const page = await db.query("emailSegmentMembers").withIndex("by_segment_gen", (q) => q.eq("segmentId", segment._id).eq("gen", segment.gen)).paginate({ cursor, numItems: ENQUEUE_BATCH });
+    return await paged(page, (m) => ofVoter(m.voterId));
+  }
+  i -= segmentIds.length;
+  if (i === 0) {
+    const items: Candidate[] = [];
+    for (const email of manual) {
+      const voter = await db.query("voters").withIndex("by_org_email", (q) => q.eq("orgId", send.orgId).eq("emailLower", email)).first();
+      items.push({ voter, email, name: voter ? voterName(voter) : email });
+    }
+    return { items, cursor: null, done: true };
+  }
+  if (i === 1 && send.filterRules) {
+    const rules = rulesOf(send.filterRules);
+    const now = Date.now();
+    const page = await db.query("voters").withIndex("by_org", (q) => q.eq("orgId", send.orgId)).paginate({ cursor, numItems: ENQUEUE_BATCH });
+    return await paged(page, async (v) => (voterMatches(v, rules, now) ? voterCandidate(v) : null));
+  }
+  return null;
+}
+
+/** One step of resolving a send's recipients; schedules the next, and the sender once there is work. */
+export async function enqueueStep(ctx: MutationCtx, sendId: Id<"emailSends">) {
+  const send = await ctx.db.get(sendId);
+  if (!send || send.prep.done || send.status === "cancelled" || send.status === "failed" || send.status === "completed") return;
+  let { source, cursor } = send.prep;
+  const counts = { ...send.counts };
+  let position = send.nextPosition;
+  const page = await sourcePage(ctx, send, source, cursor);
+  if (page) {
+    const seen = new Set<string>();
+    for (const c of page.items) if (await addRecipient(ctx, send, c, position, counts, seen)) position += 1;
+    if (page.done) {
+      source += 1;
+      cursor = null;
+    } else cursor = page.cursor;
+  }
+  const done = page === null || source >= sourceCount(send);
+  const now = Date.now();
+  const status = send.status === "preparing" ? "sending" : send.status;
+  await ctx.db.patch(sendId, { prep: { source, cursor, done }, nextPosition: position, counts, status, updatedAt: now });
+  if (!done) await ctx.scheduler.runAfter(0, internal.emailBlasts.enqueueStep, { sendId });
+  if (done && position === 0 && send.kind === "blast") {
+    await ctx.db.patch(sendId, { status: "failed", error: NO_RECIPIENTS_RESOLVED, finishedAt: now });
+    await ctx.db.patch(send.campaignId, { status: "failed" });
+    return;
+  }
+  if (status === "sending" && position > send.nextPosition) await ensureSender(ctx, sendId);
+  else if (done && status === "sending") await ensureSender(ctx, sendId);
+}
+
+/** Pause, resume or cancel a send; cancelling cancels every message not yet handed to the provider. */
+export async function controlSend(ctx: MutationCtx, send: Doc<"emailSends">, action: "pause" | "resume" | "cancel") {
+  const now = Date.now();
+  if (action === "pause") {
+    if (send.status !== "sending" && send.status !== "preparing") return;
+    await ctx.db.patch(send._id, { status: "paused", leaseUntil: undefined, updatedAt: now });
+  } else if (action === "resume") {
+    if (send.status !== "paused") return;
+    await ctx.db.patch(send._id, { status: "sending", error: undefined, consecutiveErrors: 0, updatedAt: now });
+    if (!send.prep.done) await ctx.scheduler.runAfter(0, internal.emailBlasts.enqueueStep, { sendId: send._id });
+    await ensureSender(ctx, send._id);
+  } else {
+    if (!isLive(send.status)) return;
+    await ctx.db.patch(send._id, { status: "cancelled", prep: { ...send.prep, done: true }, leaseUntil: undefined, finishedAt: now, updatedAt: now });
+    await ctx.scheduler.runAfter(0, internal.emailBlasts.cancelQueued, { sendId: send._id });
+  }
+}
+
+/** Cancels a cancelled send's queued messages, a batch per transaction. */
+export async function cancelQueued(ctx: MutationCtx, sendId: Id<"emailSends">) {
+  const send = await ctx.db.get(sendId);
+  if (!send) return;
+  const rows = await ctx.db
+    .query("emailMessages")
+    .withIndex("by_send_ready", (q) => q.eq("sendId", sendId).eq("status", "queued"))
+    .take(ENQUEUE_BATCH);
+  const counts = { ...send.counts };
+  const now = Date.now();
+  for (const m of rows) {
+    await ctx.db.patch(m._id, { status: "cancelled", updatedAt: now });
+    counts.queued = Math.max(0, counts.queued - 1);
+    counts.cancelled += 1;
+  }
+  await ctx.db.patch(sendId, { counts });
+  if (rows.length === ENQUEUE_BATCH) await ctx.scheduler.runAfter(0, internal.emailBlasts.cancelQueued, { sendId });
+}

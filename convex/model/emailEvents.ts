@@ -1,0 +1,170 @@
+/**
+ * What happens to an email after it left (tables/emailBlast.ts): suppressions, Resend's events
+ * (delivered, opened, clicked, bounced, complained) applied once per event id and once per
+ * recipient per kind whatever their order, unsubscribes, the campaign's sharded statistic
+ * counters and the monthly usage meter. Statistics are read from counters, never counted.
+ */
+import { defineRateLimits } from "convex-helpers/server/rateLimit";
+import type { Doc, Id } from "../_generated/dataModel";
+import type { MutationCtx, QueryCtx } from "../_generated/server";
+import { STAT_FIELDS, STAT_SHARDS, type StatField, type SuppressionReason } from "../tables/emailBlast";
+
+type Db = QueryCtx["db"];
+
+/** Whether a suppression keeps this address out of a send (unsubscribed always; bounced and complained as the send excludes them). */
+export async function isSuppressed(db: Db, send: Pick<Doc<"emailSends">, "orgId" | "exclude">, email: string): Promise<boolean> {
+  const rows = await db
+    .query("emailSuppressions")
+    .withIndex("by_org_email", (q) => q.eq("orgId", send.orgId).eq("email", email))
+    .take(3);
+  return rows.some((r) => r.reason === "unsubscribed" || (r.reason === "bounced" && send.exclude.bounced) || (r.reason === "complained" && send.exclude.complained));
+}
+
+/** Records that the organisation must not email this address (for this reason); once per reason. */
+export async function suppress(ctx: MutationCtx, orgId: Id<"organizations">, email: string, reason: SuppressionReason, campaignId?: Id<"emailCampaigns">) {
+  const rows = await ctx.db
+    .query("emailSuppressions")
+    .withIndex("by_org_email", (q) => q.eq("orgId", orgId).eq("email", email))
+    .take(3);
+  if (rows.some((r) => r.reason === reason)) return;
+  await ctx.db.insert("emailSuppressions", { orgId, email, reason, at: Date.now(), ...(campaignId ? { campaignId } : {}) });
+}
+
+/** Adds to a campaign's counters (one random shard: concurrent webhooks seldom touch the same document). */
+export async function bumpStats(ctx: MutationCtx, orgId: Id<"organizations">, campaignId: Id<"emailCampaigns">, add: Partial<Record<StatField, number>>) {
+  if (!Object.values(add).some((n) => n)) return;
+  const shard = Math.floor(Math.random() * STAT_SHARDS);
+  const row = await ctx.db
+    .query("emailStatShards")
+    .withIndex("by_campaign_shard", (q) => q.eq("campaignId", campaignId).eq("shard", shard))
+    .unique();
+  if (row) {
+    const patch: Partial<Record<StatField, number>> = {};
+    for (const f of STAT_FIELDS) if (add[f]) patch[f] = row[f] + add[f];
+    await ctx.db.patch(row._id, patch);
+  } else {
+    const zero = Object.fromEntries(STAT_FIELDS.map((f) => [f, add[f] ?? 0])) as Record<StatField, number>;
+    await ctx.db.insert("emailStatShards", { orgId, campaignId, shard, ...zero });
+  }
+}
+
+/** The campaign's counters: the sum of its shards. */
+export async function readStats(db: Db, campaignId: Id<"emailCampaigns">): Promise<Record<StatField, number>> {
+  const rows = await db
+    .query("emailStatShards")
+    .withIndex("by_campaign_shard", (q) => q.eq("campaignId", campaignId))
+    .take(STAT_SHARDS);
+  const out = Object.fromEntries(STAT_FIELDS.map((f) => [f, 0])) as Record<StatField, number>;
+  for (const r of rows) for (const f of STAT_FIELDS) out[f] += r[f];
+  return out;
+}
+
+export async function topLinks(db: Db, campaignId: Id<"emailCampaigns">, n = 5) {
+  const rows = await db
+    .query("emailClickTargets")
+    .withIndex("by_campaign_clicks", (q) => q.eq("campaignId", campaignId))
+    .order("desc")
+    .take(n);
+  return rows.map((r) => ({ url: r.url, clicks: r.clicks }));
+}
+
+/** The UTC month emails are counted in. */
+export function usageMonth(at: number): string {
+  return new Date(at).toISOString().slice(0, 7);
+}
+
+export async function addEmailUsage(ctx: MutationCtx, orgId: Id<"organizations">, emails: number) {
+  const period = usageMonth(Date.now());
+  const row = await ctx.db
+    .query("emailUsage")
+    .withIndex("by_org_period", (q) => q.eq("orgId", orgId).eq("period", period))
+    .unique();
+  if (row) await ctx.db.patch(row._id, { emails: row.emails + emails });
+  else await ctx.db.insert("emailUsage", { orgId, period, emails });
+}
+
+/** Emails sent through the provider this calendar month (UTC). */
+export async function monthlyEmails(db: Db, orgId: Id<"organizations">): Promise<number> {
+  const row = await db
+    .query("emailUsage")
+    .withIndex("by_org_period", (q) => q.eq("orgId", orgId).eq("period", usageMonth(Date.now())))
+    .unique();
+  return row?.emails ?? 0;
+}
+
+export const PROVIDER_EVENTS = ["email.delivered", "email.opened", "email.clicked", "email.bounced", "email.complained"] as const;
+export type ProviderEvent = { eventId: string; type: (typeof PROVIDER_EVENTS)[number]; emailId: string; at: number; url?: string };
+
+const FLAG: Record<ProviderEvent["type"], { field: "deliveredAt" | "openedAt" | "clickedAt" | "bouncedAt" | "complainedAt"; stat: StatField }> = {
+  "email.delivered": { field: "deliveredAt", stat: "delivered" },
+  "email.opened": { field: "openedAt", stat: "opened" },
+  "email.clicked": { field: "clickedAt", stat: "clicked" },
+  "email.bounced": { field: "bouncedAt", stat: "bounced" },
+  "email.complained": { field: "complainedAt", stat: "complained" },
+};
+
+/**
+ * Applies one provider event: once per event id (a retried delivery is a no-op), and each kind
+ * counts a recipient once, in whatever order events arrive (an open before its delivery still
+ * leaves both counted). Bounces and complaints suppress the address. Returns what it did.
+ */
+export async function applyProviderEvent(ctx: MutationCtx, e: ProviderEvent): Promise<"duplicate" | "unknown" | "applied"> {
+  const seen = await ctx.db
+    .query("emailWebhookEvents")
+    .withIndex("by_event", (q) => q.eq("eventId", e.eventId))
+    .first();
+  if (seen) return "duplicate";
+  await ctx.db.insert("emailWebhookEvents", { eventId: e.eventId, at: Date.now() });
+  const m = await ctx.db
+    .query("emailMessages")
+    .withIndex("by_provider", (q) => q.eq("providerId", e.emailId))
+    .first();
+  if (!m) return "unknown";
+  const { field, stat } = FLAG[e.type];
+  const add: Partial<Record<StatField, number>> = {};
+  if (m[field] === undefined) {
+    await ctx.db.patch(m._id, { [field]: e.at, updatedAt: Date.now() });
+    add[stat] = 1;
+  }
+  if (e.type === "email.clicked" && e.url) {
+    const url = e.url.slice(0, 2048);
+    const target = await ctx.db
+      .query("emailClickTargets")
+      .withIndex("by_campaign_url", (q) => q.eq("campaignId", m.campaignId).eq("url", url))
+      .unique();
+    if (target) await ctx.db.patch(target._id, { clicks: target.clicks + 1 });
+    else await ctx.db.insert("emailClickTargets", { orgId: m.orgId, campaignId: m.campaignId, url, clicks: 1 });
+  }
+  if (e.type === "email.bounced") await suppress(ctx, m.orgId, m.email, "bounced", m.campaignId);
+  if (e.type === "email.complained") await suppress(ctx, m.orgId, m.email, "complained", m.campaignId);
+  await bumpStats(ctx, m.orgId, m.campaignId, add);
+  return "applied";
+}
+
+/** Unsubscribes the address a message went to: suppressed for the organisation at once (in-flight sends skip it). */
+export async function unsubscribeByToken(ctx: MutationCtx, token: string): Promise<Doc<"emailMessages"> | null> {
+  const m = await ctx.db
+    .query("emailMessages")
+    .withIndex("by_token", (q) => q.eq("unsubToken", token))
+    .unique();
+  if (!m) return null;
+  await suppress(ctx, m.orgId, m.email, "unsubscribed", m.campaignId);
+  if (m.unsubscribedAt === undefined) {
+    await ctx.db.patch(m._id, { unsubscribedAt: Date.now() });
+    await bumpStats(ctx, m.orgId, m.campaignId, { unsubscribed: 1 });
+  }
+  return m;
+}
+
+/** Webhook event ids older than this are forgotten (Resend retries for about a day). */
+export const WEBHOOK_EVENT_TTL_MS = 7 * 86_400_000;
+
+const MINUTE = 60_000;
+
+/** Public endpoints of email (webhooks, unsubscribes): per client address and overall. */
+export const { rateLimit: emailPublicRateLimit } = defineRateLimits({
+  webhookPerClient: { kind: "token bucket", rate: 6_000, period: MINUTE, capacity: 1_000 },
+  webhookGlobal: { kind: "token bucket", rate: 30_000, period: MINUTE, capacity: 5_000 },
+  unsubscribePerClient: { kind: "token bucket", rate: 30, period: MINUTE, capacity: 30 },
+  unsubscribeGlobal: { kind: "token bucket", rate: 3_000, period: MINUTE, capacity: 1_000 },
+});

@@ -1,0 +1,233 @@
+/**
+ * The sender's side of the email queue. The sender claims a batch (up to 100 messages, in queue
+ * order), names it with an idempotency key ("<sendId>-<seq>") stored on its messages, hands it to
+ * Resend under that key and records the answer in one transaction. A sender that dies in between
+ * leaves the batch "sending" with its key; the lease check gives the batch to a new run, which
+ * sends the same messages under the same key: the provider answers with the emails it already
+ * accepted instead of sending them again. So a backend kill neither loses nor duplicates mail.
+ */
+import type { Doc, Id } from "../_generated/dataModel";
+import type { MutationCtx } from "../_generated/server";
+import { internal } from "../_generated/api";
+import { EMAIL_AUTO_PAUSE_ERRORS, EMAIL_BATCH_SIZE } from "../lib/email/blast";
+import type { MergeVoter } from "../lib/email/merge";
+import { adjustCounter } from "./counters";
+import { addEmailUsage, bumpStats, isSuppressed } from "./emailEvents";
+
+/** how long a claim holds the send; a sender that died is noticed after it */
+export function emailLeaseMs(): number {
+  const fromEnv = Number(process.env.EMAIL_LEASE_MS);
+  return Number.isFinite(fromEnv) && fromEnv > 0 ? fromEnv : 60_000;
+}
+
+/** Starts the sender unless one holds the send's lease. */
+export async function ensureSender(ctx: MutationCtx, sendId: Id<"emailSends">) {
+  const send = await ctx.db.get(sendId);
+  if (!send || send.status !== "sending") return;
+  const now = Date.now();
+  if (send.leaseUntil !== undefined && send.leaseUntil > now) return;
+  const leaseUntil = now + emailLeaseMs();
+  const gen = (send.drainGen ?? 0) + 1;
+  await ctx.db.patch(sendId, { leaseUntil, drainGen: gen });
+  await ctx.scheduler.runAfter(0, internal.integrations.resendBlast.drain, { sendId, gen });
+  await armWatchdog(ctx, sendId, leaseUntil + 1_000);
+}
+
+/** Schedules the lease check at `at` unless another one is pending. */
+async function armWatchdog(ctx: MutationCtx, sendId: Id<"emailSends">, at: number) {
+  const send = await ctx.db.get(sendId);
+  if (!send) return;
+  if (send.watchdog) {
+    const job = await ctx.db.system.get(send.watchdog);
+    if (job && job.state.kind === "pending" && job.scheduledTime > Date.now()) return;
+  }
+  const watchdog = await ctx.scheduler.runAt(at, internal.emailBlasts.checkLease, { sendId });
+  await ctx.db.patch(sendId, { watchdog });
+}
+
+export type ClaimedEmail = { id: Id<"emailMessages">; email: string; token: string; voter: MergeVoter | null };
+export type ClaimedBatch = { key: string; messages: ClaimedEmail[] };
+
+async function claimedOf(ctx: MutationCtx, rows: Doc<"emailMessages">[]): Promise<ClaimedEmail[]> {
+  const out: ClaimedEmail[] = [];
+  for (const m of rows) {
+    const v = m.voterId ? await ctx.db.get(m.voterId) : null;
+    const voter: MergeVoter | null = v
+      ? { first_name: v.first_name, last_name: v.last_name, email: v.email, phone: v.phone, address: v.address, street: v.street, city: v.city, state: v.state, zip: v.zip, precinct: v.precinct, party_affiliation: v.party_affiliation, status: v.status }
+      : null;
+    out.push({ id: m._id, email: m.email, token: m.unsubToken, voter });
+  }
+  return out;
+}
+
+/** The messages of a batch still "sending" (a dead run's), in the order they were sent. */
+async function stuckBatch(ctx: MutationCtx, send: Doc<"emailSends">): Promise<ClaimedBatch | null> {
+  const first = await ctx.db
+    .query("emailMessages")
+    .withIndex("by_send_ready", (q) => q.eq("sendId", send._id).eq("status", "sending"))
+    .first();
+  if (!first?.batchKey) return null;
+  const rows = await ctx.db
+    .query("emailMessages")
+    .withIndex("by_send_batch", (q) => q.eq("sendId", send._id).eq("batchKey", first.batchKey))
+    .take(EMAIL_BATCH_SIZE);
+  return { key: first.batchKey, messages: await claimedOf(ctx, rows.filter((m) => m.status === "sending")) };
+}
+
+function template(send: Doc<"emailSends">) {
+  return { subject: send.subject, from: send.from, replyTo: send.replyTo, html: send.html, text: send.text, senderValues: send.senderValues };
+}
+
+/**
+ * The sender's next batch. `stop`: the send is over, paused, cancelled or another run took
+ * over. `wait`: nothing ready before then. A batch a dead run left "sending" comes first, under
+ * its own key.
+ */
+export async function claim(ctx: MutationCtx, sendId: Id<"emailSends">, gen: number) {
+  const send = await ctx.db.get(sendId);
+  if (!send || send.status !== "sending" || (send.drainGen ?? 0) !== gen) return { stop: true as const };
+  const now = Date.now();
+  await ctx.db.patch(sendId, { leaseUntil: now + emailLeaseMs() });
+  const base = { template: template(send), demo: send.demo, campaignId: send.campaignId, sendId };
+  const stuck = await stuckBatch(ctx, send);
+  // a batch of this run is never "sending" when it claims again: any is a dead run's
+  if (stuck && stuck.messages.length > 0) return { ...base, batch: stuck };
+
+  const rows = await ctx.db
+    .query("emailMessages")
+    .withIndex("by_send_ready", (q) => q.eq("sendId", sendId).eq("status", "queued").lte("readyAt", now))
+    .take(EMAIL_BATCH_SIZE);
+  // suppressed since they were queued (an unsubscribe, a bounce elsewhere): they never leave
+  const ready: Doc<"emailMessages">[] = [];
+  let suppressed = 0;
+  for (const m of rows) {
+    if (await isSuppressed(ctx.db, send, m.email)) {
+      await ctx.db.patch(m._id, { status: "suppressed", updatedAt: now });
+      suppressed += 1;
+    } else ready.push(m);
+  }
+  if (suppressed > 0) {
+    const counts = { ...send.counts, queued: Math.max(0, send.counts.queued - suppressed), suppressed: send.counts.suppressed + suppressed };
+    await ctx.db.patch(sendId, { counts });
+  }
+  if (ready.length === 0) {
+    if (rows.length > 0) return { ...base, wait: now };
+    const held = await ctx.db
+      .query("emailMessages")
+      .withIndex("by_send_ready", (q) => q.eq("sendId", sendId).eq("status", "queued"))
+      .first();
+    if (held) return { ...base, wait: held.readyAt };
+    if (!send.prep.done) return { ...base, wait: now + 250 };
+    if (send.kind === "automation") {
+      // an automation stays open: the next recipient starts a sender again
+      await ctx.db.patch(sendId, { leaseUntil: undefined });
+      return { stop: true as const };
+    }
+    await finishSend(ctx, send);
+    return { stop: true as const };
+  }
+  const key = `${sendId}-${send.batchSeq}`;
+  for (const m of ready) await ctx.db.patch(m._id, { status: "sending", batchKey: key, claimedAt: now, attempts: m.attempts + 1, updatedAt: now });
+  await ctx.db.patch(sendId, { batchSeq: send.batchSeq + 1 });
+  return { ...base, batch: { key, messages: await claimedOf(ctx, ready) } };
+}
+
+export type BatchOutcome =
+  | { kind: "sent"; results: { id: Id<"emailMessages">; providerId: string | null; error: string | null }[]; demo: boolean }
+  | { kind: "retry"; afterMs: number; message: string; countsAsError: boolean }
+  | { kind: "fatal"; message: string }
+  | { kind: "rejected"; message: string };
+
+/** Records the provider's answer for a batch (only its messages still "sending"): once, whatever retries. */
+export async function recordBatch(ctx: MutationCtx, sendId: Id<"emailSends">, key: string, outcome: BatchOutcome) {
+  const send = await ctx.db.get(sendId);
+  if (!send) return;
+  const rows = (
+    await ctx.db
+      .query("emailMessages")
+      .withIndex("by_send_batch", (q) => q.eq("sendId", sendId).eq("batchKey", key))
+      .take(EMAIL_BATCH_SIZE)
+  ).filter((m) => m.status === "sending");
+  if (rows.length === 0) return;
+  const now = Date.now();
+  const counts = { ...send.counts };
+  const patch: Partial<Doc<"emailSends">> = { updatedAt: now };
+  if (outcome.kind === "sent" || outcome.kind === "rejected") {
+    const byId = new Map(outcome.kind === "sent" ? outcome.results.map((r) => [r.id, r]) : []);
+    let sent = 0;
+    let failed = 0;
+    for (const m of rows) {
+      const r = byId.get(m._id);
+      const error = outcome.kind === "rejected" ? outcome.message : (r?.error ?? null);
+      if (error === null) {
+        await ctx.db.patch(m._id, { status: outcome.kind === "sent" && outcome.demo ? "demo" : "sent", providerId: r?.providerId ?? undefined, sentAt: now, claimedAt: undefined, updatedAt: now });
+        sent += 1;
+      } else {
+        await ctx.db.patch(m._id, { status: "failed", error, claimedAt: undefined, updatedAt: now });
+        failed += 1;
+      }
+    }
+    counts.queued = Math.max(0, counts.queued - rows.length);
+    counts.sent += sent;
+    counts.failed += failed;
+    patch.consecutiveErrors = 0;
+    await bumpStats(ctx, send.orgId, send.campaignId, { sent, failed });
+    if (sent > 0) {
+      await adjustCounter(ctx, send.orgId, "emailsSent", sent);
+      if (!send.demo) await addEmailUsage(ctx, send.orgId, sent);
+    }
+  } else {
+    const readyAt = outcome.kind === "retry" ? now + outcome.afterMs : now;
+    for (const m of rows) await ctx.db.patch(m._id, { status: "queued", batchKey: undefined, readyAt, claimedAt: undefined, updatedAt: now });
+    const errors = outcome.kind === "fatal" ? EMAIL_AUTO_PAUSE_ERRORS : send.consecutiveErrors + (outcome.kind === "retry" && outcome.countsAsError ? 1 : 0);
+    patch.consecutiveErrors = errors;
+    if (errors >= EMAIL_AUTO_PAUSE_ERRORS) {
+      Object.assign(patch, { status: "paused", leaseUntil: undefined, error: outcome.kind === "fatal" ? outcome.message : `Sending paused after ${EMAIL_AUTO_PAUSE_ERRORS} provider errors in a row: ${outcome.message}` });
+    }
+  }
+  await ctx.db.patch(sendId, { ...patch, counts });
+}
+
+/** The sender ends its run: the next one starts at `at` (the pace, a provider back-off). */
+export async function continueSender(ctx: MutationCtx, sendId: Id<"emailSends">, at: number, gen: number) {
+  const send = await ctx.db.get(sendId);
+  if (!send || send.status !== "sending" || (send.drainGen ?? 0) !== gen) return;
+  const leaseUntil = Math.max(at, Date.now()) + emailLeaseMs();
+  await ctx.db.patch(sendId, { leaseUntil, drainGen: gen + 1 });
+  await ctx.scheduler.runAt(at, internal.integrations.resendBlast.drain, { sendId, gen: gen + 1 });
+  await armWatchdog(ctx, sendId, leaseUntil + 1_000);
+}
+
+/** After a lease ran out: a new sender run (it sends any batch the dead one left, under its key). */
+export async function checkLease(ctx: MutationCtx, sendId: Id<"emailSends">) {
+  const send = await ctx.db.get(sendId);
+  if (!send || send.status !== "sending") return;
+  const now = Date.now();
+  if (send.leaseUntil !== undefined && send.leaseUntil > now) {
+    await armWatchdog(ctx, sendId, send.leaseUntil + 1_000);
+    return;
+  }
+  if (send.kind === "automation" && send.leaseUntil === undefined) {
+    // an idle automation: wake only when messages wait
+    const waiting = await ctx.db
+      .query("emailMessages")
+      .withIndex("by_send_ready", (q) => q.eq("sendId", sendId).eq("status", "queued"))
+      .first();
+    const stuck = await ctx.db
+      .query("emailMessages")
+      .withIndex("by_send_ready", (q) => q.eq("sendId", sendId).eq("status", "sending"))
+      .first();
+    if (!waiting && !stuck) return;
+  }
+  const leaseUntil = now + emailLeaseMs();
+  const gen = (send.drainGen ?? 0) + 1;
+  await ctx.db.patch(sendId, { leaseUntil, drainGen: gen });
+  await ctx.scheduler.runAfter(0, internal.integrations.resendBlast.drain, { sendId, gen });
+  await armWatchdog(ctx, sendId, leaseUntil + 1_000);
+}
+
+export async function finishSend(ctx: MutationCtx, send: Doc<"emailSends">) {
+  if (send.status === "completed" || send.status === "cancelled") return;
+  const now = Date.now();
+  await ctx.db.patch(send._id, { status: "completed", finishedAt: now, leaseUntil: undefined, updatedAt: now });
+}
