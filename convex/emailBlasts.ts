@@ -15,7 +15,7 @@ import { loadEditState, markEdited, mergeEdits, withEdits, type FieldEdit } from
 import { cancelQueued as cancelQueuedMessages, checkSend, controlSend, createSend, enqueueStep as enqueueRecipients, estimate as estimateAudience, isLive, latestSend, MAX_AUDIENCE_IDS, renderForSend, rulesOf, senderOf, setupOf, type BlastSetup } from "./model/emailBlast";
 import { enqueueAutomated as enqueueVoter } from "./model/emailAutomation";
 import { readStats, topLinks, WEBHOOK_EVENT_TTL_MS } from "./model/emailEvents";
-import { checkLease as checkSenderLease, claim as claimBatch, continueSender as continueRun, recordBatch as recordAnswer, type BatchOutcome } from "./model/emailSender";
+import { checkLease as checkSenderLease, claim as claimBatch, continueSender as continueRun, recordBatch as recordAnswer } from "./model/emailSender";
 import { vEditState, vFieldEdit } from "./tables/collab";
 import { EVENT_TRIGGERS, SEND_TYPES, vEmailSendCounts, vEmailSendStatus } from "./tables/emailBlast";
 import { internal } from "./_generated/api";
@@ -27,7 +27,7 @@ export const setup = orgQuery("campaigns.view")({
     const c = await ctx.db.get(id);
     if (!c) return null;
     const s = setupOf(c);
-    return { ...s, eventRules: rulesOf(s.eventRules), filterRules: rulesOf(s.filterRules), eventRulesJson: s.eventRules, filterRulesJson: s.filterRules, status: c.status, sentAt: c.sentAt ?? null };
+    return { ...s, eventRules: rulesOf(s.eventRules, { event: true }), filterRules: rulesOf(s.filterRules), eventRulesJson: s.eventRules, filterRulesJson: s.filterRules, status: c.status, sentAt: c.sentAt ?? null };
   },
 });
 
@@ -64,15 +64,21 @@ function normaliseEdit(e: FieldEdit): FieldEdit {
   return { field: e.field, base, value: normaliseRules(e.value, event) };
 }
 
-/** Checks a setup after edits: ids of this organisation, addresses, enums, bounds. */
-async function checkSetup(ctx: { db: Parameters<typeof estimateAudience>[0] }, orgId: Id<"organizations">, s: BlastSetup): Promise<BlastSetup> {
-  const ids = async (table: "emailLists" | "voterGroups" | "emailSegments", list: unknown, noun: string) => {
+/**
+ * Checks a setup after edits: ids of this organisation, addresses, enums, bounds. A list, group
+ * or segment deleted since it was selected drops out; a newly selected one must exist.
+ */
+async function checkSetup(ctx: { db: Parameters<typeof estimateAudience>[0] }, orgId: Id<"organizations">, s: BlastSetup, before: BlastSetup): Promise<BlastSetup> {
+  const ids = async (table: "emailLists" | "voterGroups" | "emailSegments", list: unknown, stored: string[], noun: string) => {
     if (!Array.isArray(list) || list.length > MAX_AUDIENCE_IDS) throw appError("VALIDATION_ERROR", `Select at most ${MAX_AUDIENCE_IDS} ${noun}.`);
     const out: string[] = [];
     for (const raw of list) {
       const id = typeof raw === "string" ? ctx.db.normalizeId(table, raw) : null;
       const doc = id ? await ctx.db.get(id) : null;
-      if (!doc || (doc as { orgId: Id<"organizations"> }).orgId !== orgId) throw appError("NOT_FOUND", `One of the selected ${noun} no longer exists.`);
+      if (!doc || (doc as { orgId: Id<"organizations"> }).orgId !== orgId) {
+        if (typeof raw === "string" && stored.includes(raw)) continue;
+        throw appError("NOT_FOUND", `One of the selected ${noun} no longer exists.`);
+      }
       if (!out.includes(doc._id)) out.push(doc._id);
     }
     return out;
@@ -88,9 +94,9 @@ async function checkSetup(ctx: { db: Parameters<typeof estimateAudience>[0] }, o
   for (const k of ["excludeBounced", "excludeComplained"] as const) if (typeof s[k] !== "boolean") throw appError("VALIDATION_ERROR");
   return {
     ...s,
-    listIds: await ids("emailLists", s.listIds, "lists"),
-    groupIds: await ids("voterGroups", s.groupIds, "groups"),
-    segmentIds: await ids("emailSegments", s.segmentIds, "segments"),
+    listIds: await ids("emailLists", s.listIds, before.listIds, "lists"),
+    groupIds: await ids("voterGroups", s.groupIds, before.groupIds, "groups"),
+    segmentIds: await ids("emailSegments", s.segmentIds, before.segmentIds, "segments"),
     manual: valid,
   };
 }
@@ -109,7 +115,7 @@ export const updateSetup = orgMutation("campaigns.manage")({
       label: (f) => LABELS[f as keyof BlastSetup] ?? f,
     });
     if (apply.length === 0) return null;
-    const next = await checkSetup(ctx, ctx.viewer.orgId, withEdits(current, apply));
+    const next = await checkSetup(ctx, ctx.viewer.orgId, withEdits(current, apply), current);
     await ctx.db.patch(id, { blast: next });
     await markEdited(ctx, ctx.viewer, id, apply.map((e) => e.field));
     return null;
@@ -144,7 +150,6 @@ export const send = orgMutation("campaigns.manage")({
     const now = Date.now();
     const s = await checkSend(ctx.db, campaign, now);
     const c = campaign as Doc<"emailCampaigns">;
-    if (c.status === "automated") throw appError("VALIDATION_ERROR", "This campaign's automation is active. Stop it before sending another way.", "Automation active");
     if (c.scheduleJob) await ctx.scheduler.cancel(c.scheduleJob);
     if (s.sendType === "schedule") {
       // the design is checked now, so a scheduled send does not fail at its time for a missing footer
@@ -351,7 +356,7 @@ export const recordBatch = internalMutation({
   args: { sendId: v.id("emailSends"), key: v.string(), outcome: vOutcome },
   returns: v.null(),
   handler: async (ctx, { sendId, key, outcome }) => {
-    await recordAnswer(ctx, sendId, key, outcome as BatchOutcome);
+    await recordAnswer(ctx, sendId, key, outcome);
     return null;
   },
 });

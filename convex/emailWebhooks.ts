@@ -25,7 +25,7 @@ export const apply = internalMutation({
       const { ok } = await emailPublicRateLimit(ctx, { name, key });
       if (!ok) return "limited";
     }
-    return await applyProviderEvent(ctx, event as ProviderEvent);
+    return await applyProviderEvent(ctx, event);
   },
 });
 
@@ -69,4 +69,19 @@ export const resendWebhook = httpAction(async (ctx, request) => {
   const result = await ctx.runMutation(internal.emailWebhooks.apply, { client: clientAddress(request), event });
   if (result === "limited") return json(429, { error: "Too many requests." }, { "Retry-After": "30" });
   return json(200, { result });
+});
+
+/**
+ * Applies many events in one transaction, each exactly as the webhook does (deduplicated,
+ * order-safe): for replaying events fetched from Resend after an outage, and for the benchmark
+ * that fills a campaign with a million events. Internal: only the operator (admin key) calls it.
+ */
+export const applyBatch = internalMutation({
+  args: { events: v.array(v.object({ eventId: v.string(), type: v.union(...PROVIDER_EVENTS.map((t) => v.literal(t))), emailId: v.string(), at: v.number(), url: v.optional(v.string()) })) },
+  returns: v.number(),
+  handler: async (ctx, { events }) => {
+    let applied = 0;
+    for (const e of events.slice(0, 1000)) if ((await applyProviderEvent(ctx, e)) === "applied") applied += 1;
+    return applied;
+  },
 });

@@ -26,6 +26,8 @@ export const deliver = internalAction({
       subject: email.subject,
       text: email.text,
       ...(email.html ? { html: email.html } : {}),
+      // the kind of email ("password_reset", "invitation", …): filterable in Resend's logs
+      tags: [{ name: "kind", value: email.kind.replace(/[^A-Za-z0-9_-]/g, "_") }],
     });
     if (error || !data?.id) {
       await ctx.runMutation(internal.emails.markDelivered, { id, status: "failed", error: error?.message ?? "Failed to send email" });

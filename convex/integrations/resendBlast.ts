@@ -47,7 +47,7 @@ async function sendBatch(provider: Resend | null, batch: ClaimedBatch, t: BlastT
   const emails = batch.messages.map((m) => personalise(t, { email: m.email, voter: m.voter, token: m.token }, u, tags));
   let answer: BatchAnswer;
   try {
-    answer = (await provider.batch.send(emails, { idempotencyKey: batch.key, batchValidation: "permissive" })) as unknown as BatchAnswer;
+    answer = await provider.batch.send(emails, { idempotencyKey: batch.key, batchValidation: "permissive" });
   } catch (e) {
     return { kind: "retry", afterMs: 2_000, message: e instanceof Error ? e.message : "network error", countsAsError: true };
   }

@@ -41,7 +41,7 @@ export async function onVoterEvent(ctx: MutationCtx, voter: Doc<"voters">, event
     if (setup.sendType === "event") {
       if (event.type !== setup.eventTrigger) continue;
       if (setup.eventTargetId && "targetId" in event && event.targetId !== setup.eventTargetId) continue;
-      const rules = rulesOf(setup.eventRules);
+      const rules = rulesOf(setup.eventRules, { event: true });
       if (!voterMatches(voter, rules, now)) continue;
       const delay = Math.max(0, ...rules.map(ruleDelayMs));
       await ctx.scheduler.runAfter(delay, internal.emailBlasts.enqueueAutomated, { sendId: c.automationSendId, voterId: voter._id });

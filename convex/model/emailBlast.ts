@@ -97,9 +97,9 @@ export async function estimate(db: Db, orgId: Id<"organizations">, sel: Pick<Bla
 }
 
 /** Rules of the setup, parsed (the stored JSON was validated on save). */
-export function rulesOf(json: string): EmailRule[] {
+export function rulesOf(json: string, opts: { event?: boolean } = {}): EmailRule[] {
   try {
-    return parseRules(JSON.parse(json));
+    return parseRules(json, opts);
   } catch {
     return [];
   }
@@ -145,13 +145,14 @@ export async function checkSend(db: Db, campaign: Doc<"emailCampaigns"> | null, 
     if (setup.scheduledAt > now + 366 * 86_400_000) throw appError("VALIDATION_ERROR", "A send can be scheduled at most a year ahead.", "Schedule incomplete");
   }
   if (setup.sendType === "event") {
-    const rules = rulesOf(setup.eventRules);
+    const rules = rulesOf(setup.eventRules, { event: true });
     if (rules.length === 0 || !rules.every(ruleComplete)) throw appError("VALIDATION_ERROR", "Please complete all event trigger rules", "Event rules incomplete");
   }
   if (setup.sendType === "filter") {
     const rules = rulesOf(setup.filterRules);
     if (rules.length === 0 || !rules.every(ruleComplete)) throw appError("VALIDATION_ERROR", "Please complete all filter conditions", "Filter rules incomplete");
   }
+  if (campaign.status === "automated") throw appError("VALIDATION_ERROR", "This campaign's automation is active. Stop it before sending another way.", "Automation active");
   const running = await latestSend(db, campaign._id);
   if (running && isLive(running.status)) throw appError("VALIDATION_ERROR", "This campaign is being sent. Pause or cancel that send first.", "Already sending");
   if (campaign.status === "sent") throw appError("VALIDATION_ERROR", "This campaign was already sent. Duplicate it to send it again.", "Already sent");
@@ -201,8 +202,24 @@ export function senderOf(viewer: Pick<Viewer, "userId" | "user" | "org">) {
 
 type Candidate = { voter: Doc<"voters"> | null; email: string | undefined; name: string };
 
+/** Up to this many suppressions an enqueue step reads them all at once instead of one lookup an address. */
+export const SUPPRESSION_SET_MAX = 5_000;
+
+type SuppressedCheck = (email: string) => Promise<boolean>;
+
+/** How an enqueue step tells suppressed addresses: one read of the organisation's few suppressions, or a lookup each. */
+async function suppressionCheck(ctx: MutationCtx, send: Doc<"emailSends">): Promise<SuppressedCheck> {
+  const rows = await ctx.db
+    .query("emailSuppressions")
+    .withIndex("by_org_email", (q) => q.eq("orgId", send.orgId))
+    .take(SUPPRESSION_SET_MAX + 1);
+  if (rows.length > SUPPRESSION_SET_MAX) return (email) => isSuppressed(ctx.db, send, email);
+  const set = new Set(rows.filter((r) => r.reason === "unsubscribed" || (r.reason === "bounced" && send.exclude.bounced) || (r.reason === "complained" && send.exclude.complained)).map((r) => r.email));
+  return async (email) => set.has(email);
+}
+
 /** Adds one recipient to the send: skips no address, duplicates and suppressed addresses. Returns whether it was queued. */
-export async function addRecipient(ctx: MutationCtx, send: Doc<"emailSends">, c: Candidate, position: number, counts: SendCounts, seen: Set<string>): Promise<boolean> {
+export async function addRecipient(ctx: MutationCtx, send: Doc<"emailSends">, c: Candidate, position: number, counts: SendCounts, seen: Set<string>, suppressed?: SuppressedCheck): Promise<boolean> {
   const email = (c.email ?? "").trim().toLowerCase();
   if (!email || !email.includes("@")) {
     counts.noEmail += 1;
@@ -213,7 +230,7 @@ export async function addRecipient(ctx: MutationCtx, send: Doc<"emailSends">, c:
     return false;
   }
   seen.add(email);
-  if (await isSuppressed(ctx.db, send, email)) {
+  if (await (suppressed ? suppressed(email) : isSuppressed(ctx.db, send, email))) {
     counts.suppressed += 1;
     return false;
   }
@@ -320,7 +337,8 @@ export async function enqueueStep(ctx: MutationCtx, sendId: Id<"emailSends">) {
   const page = await sourcePage(ctx, send, source, cursor);
   if (page) {
     const seen = new Set<string>();
-    for (const c of page.items) if (await addRecipient(ctx, send, c, position, counts, seen)) position += 1;
+    const suppressed = await suppressionCheck(ctx, send);
+    for (const c of page.items) if (await addRecipient(ctx, send, c, position, counts, seen, suppressed)) position += 1;
     if (page.done) {
       source += 1;
       cursor = null;
@@ -333,7 +351,7 @@ export async function enqueueStep(ctx: MutationCtx, sendId: Id<"emailSends">) {
   if (!done) await ctx.scheduler.runAfter(0, internal.emailBlasts.enqueueStep, { sendId });
   if (done && position === 0 && send.kind === "blast") {
     await ctx.db.patch(sendId, { status: "failed", error: NO_RECIPIENTS_RESOLVED, finishedAt: now });
-    await ctx.db.patch(send.campaignId, { status: "failed" });
+    await ctx.db.patch(send.campaignId, { status: "failed", sentAt: undefined });
     return;
   }
   if (status === "sending" && position > send.nextPosition) await ensureSender(ctx, sendId);

@@ -165,6 +165,7 @@ const MINUTE = 60_000;
 export const { rateLimit: emailPublicRateLimit } = defineRateLimits({
   webhookPerClient: { kind: "token bucket", rate: 6_000, period: MINUTE, capacity: 1_000 },
   webhookGlobal: { kind: "token bucket", rate: 30_000, period: MINUTE, capacity: 5_000 },
-  unsubscribePerClient: { kind: "token bucket", rate: 30, period: MINUTE, capacity: 30 },
+  // mail providers post one-click unsubscribes from shared servers: generous per address
+  unsubscribePerClient: { kind: "token bucket", rate: 600, period: MINUTE, capacity: 120 },
   unsubscribeGlobal: { kind: "token bucket", rate: 3_000, period: MINUTE, capacity: 1_000 },
 });

@@ -36,7 +36,7 @@ type Refusal = { status: number; name: string; message: string };
 
 export class FakeResend {
   readonly emails: FakeEmail[] = [];
-  readonly requests: { method: string; path: string; auth: string | null; idempotencyKey: string | null; validation: string | null; count: number }[] = [];
+  readonly requests: { method: string; path: string; auth: string | null; idempotencyKey: string | null; validation: string | null; count: number; at: number }[] = [];
   /** addresses the fake refuses as invalid (422), and answers once with 429 */
   invalid = new Set<string>();
   rateLimitOnce = new Set<string>();
@@ -122,7 +122,7 @@ export class FakeResend {
     } catch {
       body = null;
     }
-    this.requests.push({ method: req.method ?? "", path: url.pathname, auth, idempotencyKey: key, validation, count: Array.isArray(body) ? body.length : 1 });
+    this.requests.push({ method: req.method ?? "", path: url.pathname, auth, idempotencyKey: key, validation, count: Array.isArray(body) ? body.length : 1, at: Date.now() });
     if (auth !== `Bearer ${RESEND_KEY}` || this.rejectAuth) return this.error(res, 401, "validation_error", "API key is invalid");
     if (body === null) return this.error(res, 400, "invalid_json", "Invalid JSON body.");
     const hash = createHash("sha256").update(`${url.pathname}\n${raw}`).digest("hex");

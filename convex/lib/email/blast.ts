@@ -26,9 +26,10 @@ export const NO_RECIPIENTS_RESOLVED = 'No recipients selected. Please go to the 
 export function complianceProblem(blocks: EmailBlock[]): string | null {
   const footers = allBlocks(blocks).filter((b) => b.type === "footer");
   if (footers.length === 0) return "Add a footer with your organisation's postal address and an unsubscribe link before sending.";
-  const ok = footers.some((f) => f.content.showUnsubscribe === true && String(f.content.unsubscribeText ?? "").trim() !== "");
+  const text = (v: unknown) => (typeof v === "string" ? v.trim() : "");
+  const ok = footers.some((f) => f.content.showUnsubscribe === true && text(f.content.unsubscribeText) !== "");
   if (!ok) return "The footer must show the unsubscribe link. Turn on \u201cShow unsubscribe\u201d in the footer's properties.";
-  const address = footers.map((f) => String(f.content.address ?? "").trim()).find((a) => a !== "" && a !== PLACEHOLDER_ADDRESS);
+  const address = footers.map((f) => text(f.content.address)).find((a) => a !== "" && a !== PLACEHOLDER_ADDRESS);
   if (!address) return "Enter your organisation's postal address in the footer. Bulk email must carry it.";
   return null;
 }
@@ -104,6 +105,8 @@ export type ProviderVerdict =
 export function providerVerdict(error: { name?: string; statusCode?: number | null; message?: string }, retryAfter: string | null | undefined): ProviderVerdict {
   const status = error.statusCode ?? 0;
   const name = error.name ?? "";
+  // Resend answers a used-up quota with 429 too: that is no back-off, it stops the send
+  if (name === "daily_quota_exceeded" || name === "monthly_quota_exceeded") return { kind: "fatal", message: "The email provider's sending quota is used up. Sending paused." };
   if (status === 429 || name === "rate_limit_exceeded" || name === "concurrent_idempotent_requests") {
     const seconds = Number(retryAfter);
     return { kind: "retry", afterMs: Number.isFinite(seconds) && seconds > 0 ? Math.min(seconds, 3600) * 1000 : 1000, message: "You have sent too many emails. Please try again later." };
@@ -113,7 +116,6 @@ export function providerVerdict(error: { name?: string; statusCode?: number | nu
   if (status === 401 || status === 403 || name === "missing_api_key" || name === "invalid_api_key" || name === "restricted_api_key") {
     return { kind: "fatal", message: "The email service is currently unavailable. Please try again later." };
   }
-  if (name === "daily_quota_exceeded" || name === "monthly_quota_exceeded") return { kind: "fatal", message: "The email provider's sending quota is used up. Sending paused." };
   if (name === "invalid_from_address") return { kind: "fatal", message: "The from address is not allowed by the email provider (verify its domain)." };
   if (status === 422 || status === 400 || name === "validation_error") return { kind: "rejected", message: /email/i.test(error.message ?? "") ? "The email address format is invalid. Please use a valid email." : "Failed to send email" };
   return { kind: "retry", afterMs: 2000, message: "The email service is currently unavailable. Please try again later." };
