@@ -42,6 +42,7 @@ const PublicSurveyPage = page(() => import("@/features/surveys/PublicSurveyPage"
 const SignatureVerificationPage = page(() => import("@/features/petitions/SignatureVerificationPage"), "SignatureVerificationPage");
 const SignsMapPage = page(() => import("@/features/signs/SignsMapPage"), "SignsMapPage");
 const EmailPage = page(() => import("@/features/email/EmailPage"), "EmailPage");
+const UnsubscribePage = page(() => import("@/features/email/UnsubscribePage"), "UnsubscribePage");
 const TestEmailTemplatesPage = page(() => import("@/features/email/TestEmailTemplatesPage"), "TestEmailTemplatesPage");
 const CtaCreatorPage = page(() => import("@/features/cta/CtaCreatorPage"), "CtaCreatorPage");
 const CtaDatabasePage = page(() => import("@/features/cta/CtaDatabasePage"), "CtaDatabasePage");
@@ -87,6 +88,7 @@ export function AppRoutes() {
         <Route path="/embed/form/:formId" element={<PublicFormPage />} />
         <Route path="/embed/survey/:surveyId" element={<PublicSurveyPage />} />
         <Route path="/embed/cta/:id" element={<EmbedCtaPage />} />
+        <Route path="/unsubscribe" element={<UnsubscribePage />} />
 
         <Route path="/dashboard" element={<Guarded><DashboardPage /></Guarded>} />
         <Route path="/voters" element={<Guarded><VotersPage /></Guarded>} />

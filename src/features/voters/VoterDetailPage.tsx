@@ -21,6 +21,7 @@ import { StatusBadge } from "./components/StatusBadge";
 import { VerifiedIcon } from "./components/VerifiedIcon";
 import { VoteHistoryCard } from "./components/VoteHistoryCard";
 import { VoterChangesCard } from "./components/VoterChangesCard";
+import { VoterEmailHistory } from "./components/VoterEmailHistory";
 import { VoterGroupsCard } from "./components/VoterGroupsCard";
 import { VoterNotFound } from "./components/VoterNotFound";
 import { hasVerifiedValue, labelFromKey } from "./utils/voterDisplay";
@@ -139,6 +140,7 @@ export function VoterDetailPage() {
           )}
           <VoterGroupsCard voterId={voter._id} canChange={can("voters.update")} onAdd={() => setGroupOpen(true)} />
           <VoterSmsHistory voterId={voter._id} hasPhone={!!voter.phone} />
+          {can("campaigns.view") && <VoterEmailHistory voterId={voter._id} />}
           <VoterFormSubmissions voterId={voter._id} />
           <VoterSigns voterId={voter._id} />
           <VoterChangesCard voterId={voter._id} customDefs={defs} />

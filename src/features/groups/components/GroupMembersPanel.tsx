@@ -46,7 +46,7 @@ export function GroupMembersPanel({ group, canChange, onAddMembers }: GroupMembe
               <Button variant="soft">Actions <DotsHorizontalIcon /></Button>
             </DropdownMenu.Trigger>
             <DropdownMenu.Content>
-              <DropdownMenu.Item onSelect={() => navigate(`/campaigns?group=${group._id}`)}>Email Group</DropdownMenu.Item>
+              <DropdownMenu.Item onSelect={() => navigate(`/email?tab=send-to&group=${group._id}`)}>Email Group</DropdownMenu.Item>
               <DropdownMenu.Item onSelect={() => navigate(`/campaigns/sms?group=${group._id}`)}>SMS Group</DropdownMenu.Item>
               {canChange && <DropdownMenu.Item onSelect={onAddMembers}>Add Members</DropdownMenu.Item>}
             </DropdownMenu.Content>

@@ -1,0 +1,75 @@
+import { Callout, Card, Flex, Grid, Spinner, Tabs } from "@radix-ui/themes";
+import type { Id } from "@convex/_generated/dataModel";
+import { toggled } from "./CheckList";
+import { Exclusions } from "./Exclusions";
+import { GroupsPane } from "./GroupsPane";
+import { ListsPane } from "./ListsPane";
+import { ManualRecipients } from "./ManualRecipients";
+import { RecipientCounter } from "./RecipientCounter";
+import { SegmentsPane } from "./SegmentsPane";
+import { SendProgress } from "./SendProgress";
+import { useBlastSetup, useRecipientEstimate } from "./useBlastSetup";
+
+type SendToTabProps = { campaignId: Id<"emailCampaigns">; canManage: boolean };
+
+/**
+ * Send To (spec/2 §2.2): lists, groups and segments with search, addresses typed in by hand, the
+ * exclusions and the total recipient counter. The selections are the campaign's shared setup:
+ * every change is saved at once and teammates' changes show live.
+ */
+export function SendToTab({ campaignId, canManage }: SendToTabProps) {
+  const { setup, value, change } = useBlastSetup(campaignId);
+  const listIds = value("listIds") ?? [];
+  const groupIds = value("groupIds") ?? [];
+  const segmentIds = value("segmentIds") ?? [];
+  const manual = value("manual") ?? [];
+  const estimate = useRecipientEstimate(setup ? { listIds, groupIds, segmentIds, manual } : null);
+
+  if (setup === undefined) return <Flex justify="center" p="6"><Spinner size="3" /></Flex>;
+  if (setup === null) {
+    return (
+      <Callout.Root color="orange"><Callout.Text>This campaign no longer exists. It may have been deleted by a teammate.</Callout.Text></Callout.Root>
+    );
+  }
+  const editable = canManage && setup.status !== "sent";
+
+  return (
+    <Flex direction="column" gap="4" data-testid="email.sendTo">
+      <Grid columns={{ initial: "1", md: "minmax(0, 3fr) minmax(0, 2fr)" }} gap="4">
+        <Card>
+          <Tabs.Root defaultValue="lists">
+            <Tabs.List aria-label="Recipient sources">
+              <Tabs.Trigger value="lists">Lists</Tabs.Trigger>
+              <Tabs.Trigger value="groups">Groups</Tabs.Trigger>
+              <Tabs.Trigger value="segments">Segments</Tabs.Trigger>
+            </Tabs.List>
+            <Tabs.Content value="lists" mt="3">
+              <ListsPane selected={listIds} canManage={canManage} disabled={!editable} onToggle={(id, on) => void change("listIds", toggled(listIds, id, on))} />
+            </Tabs.Content>
+            <Tabs.Content value="groups" mt="3">
+              <GroupsPane selected={groupIds} disabled={!editable} onToggle={(id, on) => void change("groupIds", toggled(groupIds, id, on))} />
+            </Tabs.Content>
+            <Tabs.Content value="segments" mt="3">
+              <SegmentsPane selected={segmentIds} canManage={canManage} disabled={!editable} onToggle={(id, on) => void change("segmentIds", toggled(segmentIds, id, on))} />
+            </Tabs.Content>
+          </Tabs.Root>
+        </Card>
+        <Flex direction="column" gap="4">
+          <RecipientCounter estimate={estimate} />
+          <Card>
+            <ManualRecipients value={manual} disabled={!editable} onChange={(next) => change("manual", next)} />
+          </Card>
+          <Card>
+            <Exclusions
+              excludeBounced={value("excludeBounced") ?? true}
+              excludeComplained={value("excludeComplained") ?? true}
+              disabled={!editable}
+              onChange={(field, on) => void change(field, on)}
+            />
+          </Card>
+        </Flex>
+      </Grid>
+      <SendProgress campaignId={campaignId} />
+    </Flex>
+  );
+}
