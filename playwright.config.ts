@@ -6,6 +6,8 @@ const webPort = Number(process.env.E2E_WEB_PORT ?? 4310);
 const backendPort = Number(process.env.E2E_BACKEND_PORT ?? 3310);
 process.env.E2E_WEB_PORT = String(webPort);
 process.env.E2E_BACKEND_PORT = String(backendPort);
+// Email goes to a local fake of Resend (tests/support/fakeResend.ts) served by the e2e server on this port.
+process.env.E2E_RESEND_PORT ??= String(backendPort + 10);
 // The operator's demo mailbox key for the e2e server (workers inherit it; tests read mail with it).
 process.env.DEV_MAILBOX_KEY ??= randomBytes(24).toString("base64url");
 
@@ -40,7 +42,7 @@ export default defineConfig({
   webServer: {
     command: "npx tsx scripts/start.ts --e2e",
     url: `http://127.0.0.1:${webPort}`,
-    env: { BACKEND_PORT: String(backendPort), WEB_PORT: String(webPort), DEV_MAILBOX_KEY: process.env.DEV_MAILBOX_KEY },
+    env: { BACKEND_PORT: String(backendPort), WEB_PORT: String(webPort), DEV_MAILBOX_KEY: process.env.DEV_MAILBOX_KEY, E2E_RESEND_PORT: process.env.E2E_RESEND_PORT },
     timeout: 240_000,
     reuseExistingServer: !process.env.CI,
     stdout: "ignore",

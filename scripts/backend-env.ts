@@ -9,7 +9,10 @@ import type { Engine } from "../local-backend/src/engine-api";
 const PASSTHROUGH = [
   "RESEND_API_KEY",
   "RESEND_BASE_URL",
+  "RESEND_WEBHOOK_SECRET",
   "EMAIL_FROM",
+  "EMAIL_BATCHES_PER_SECOND",
+  "EMAIL_UNSUBSCRIBE_MAILTO",
   "TWILIO_ACCOUNT_SID",
   "TWILIO_AUTH_TOKEN",
   "TWILIO_PHONE_NUMBER",

@@ -4,7 +4,9 @@
  *
  *   npm start        backend (data in .precinct-data/) + production build served by vite preview
  *   npm run dev      the same with hot reload (vite dev server, functions reloaded on change)
- *   --e2e            fresh temporary data directory and the e2e ports (used by Playwright)
+ *   --e2e            fresh temporary data directory and the e2e ports (used by Playwright); with
+ *                    E2E_RESEND_PORT set, email goes to a local fake of Resend on that port (the
+ *                    tests read what it received and post its signed webhooks)
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -23,6 +25,13 @@ const backendPort = Number(process.env.BACKEND_PORT ?? (e2e ? 3310 : 3210));
 const webPort = Number(process.env.WEB_PORT ?? (e2e ? 4310 : dev ? 5173 : 4173));
 const dataDir = e2e ? mkdtempSync(path.join(tmpdir(), "precinct-e2e-")) : path.resolve(root, process.env.PRECINCT_DATA ?? ".precinct-data");
 const webOrigin = `http://127.0.0.1:${webPort}`;
+
+if (e2e && process.env.E2E_RESEND_PORT) {
+  const { FakeResend, RESEND_KEY, WEBHOOK_SECRET } = await import("../tests/support/fakeResend");
+  const fake = new FakeResend();
+  const url = await fake.start(Number(process.env.E2E_RESEND_PORT));
+  Object.assign(process.env, { RESEND_API_KEY: RESEND_KEY, RESEND_BASE_URL: url, RESEND_WEBHOOK_SECRET: WEBHOOK_SECRET, EMAIL_BATCHES_PER_SECOND: "20" });
+}
 
 const backend = await startBackend({
   functionsDir: path.join(root, "convex"),

@@ -7,7 +7,7 @@
  *    dragged on the canvas, a Heading added and moved with the keyboard, properties (text, an
  *    invalid then a valid colour), an uploaded image; Save, an unknown variable refused, Save
  *    again, Version history and Restore, Duplicate, the campaign list, Preview (desktop and
- *    mobile), a test send to two addresses read back from the demo mailbox (HTML and text).
+ *    mobile), a test send to two addresses read back from the e2e server's fake of Resend (HTML and text).
  * 2. Two staffers co-edit one campaign: additions, concurrent edits of one block, selections,
  *    presence, and undo of one's own change only.
  * 3. At 390 px: no sideways scroll, a component added by pressing it, edited in the panel.
@@ -258,14 +258,14 @@ test("build a campaign from a template: drag, keyboard, properties, image, save,
   await page.keyboard.press("Escape");
   await expect(builder.previewDialog).toBeHidden();
 
-  // Send test email: a bad list is refused; two addresses receive it (demo mode: the operator's mailbox)
+  // Send test email: a bad list is refused; two addresses receive it (through the e2e server's fake of Resend)
   await builder.openTestDialog();
   await builder.sendTest("nope");
   await expect(builder.testDialog.getByRole("alert")).toHaveText("Invalid email address: nope");
   const first = uniqueEmail("first");
   const second = uniqueEmail("second");
   await builder.sendTest(`${first}, ${second}`);
-  await toast(page, "DEMO MODE");
+  await toast(page, "Test email sent");
   await expect(builder.testDialog).toBeHidden();
   for (const to of [first, second]) {
     const [mail] = await mailbox.read(to, { kind: "test_email" });

@@ -6,7 +6,7 @@
  * - Page objects (pages/), one fixture each, named after the class (`votersPage`, `appShell`...),
  *   all on `page`. Fixtures of screens behind sign-in sign in first (the test's one `account`);
  *   those of public screens (landing, login, register, password reset, invitation) do not.
- * - `mailbox`: the operator's demo mailbox, where the app's emails land in demo mode.
+ * - `mailbox`: what the e2e server's email provider (a local fake of Resend) received.
  * - `openOtherBrowser()`: a page in a new browser context (another person, nobody signed in).
  * - `shot(name)`: saves a screenshot to SHOTS_DIR when it is set; one is taken after every test too.
  */

@@ -26,23 +26,28 @@ export function newAccount(overrides: Partial<Account> = {}): Account {
   };
 }
 
-export type MailboxMessage = { to: string; from: string; replyTo: string | null; subject: string; text: string; html: string | null; kind: string; createdAt: number };
+export type MailboxMessage = { id: string; to: string; from: string; replyTo: string | null; subject: string; text: string; html: string | null; kind: string; headers: Record<string, string>; createdAt: number };
 
-/** The operator's demo mailbox (GET {site}/api/dev/mailbox with the DEV_MAILBOX_KEY the e2e server was started with). */
+/** Where the e2e server's fake of Resend listens (tests/support/fakeResend.ts). */
+export const FAKE_RESEND_URL = `http://127.0.0.1:${process.env.E2E_RESEND_PORT ?? 3320}`;
+
+type FakeEmail = { id: string; from: string; to: string[]; replyTo: string[] | null; subject: string; text: string | null; html: string | null; headers: Record<string, string> | null; tags: { name: string; value: string }[] | null; at: number };
+
+/** The emails the e2e server's email provider (a local fake of Resend) received. */
 export class Mailbox {
   constructor(private readonly request: APIRequestContext) {}
 
-  /** Demo-mode emails sent to `to` (newest first, only `kind` if given), waiting until at least one has arrived. */
+  /** Emails sent to `to` (newest first, only `kind` if given), waiting until at least one has arrived. */
   async read(to: string, opts: { kind?: string; timeoutMs?: number } = {}): Promise<MailboxMessage[]> {
     const deadline = Date.now() + (opts.timeoutMs ?? 15_000);
     for (;;) {
-      const res = await this.request.get(`${SITE_URL}/api/dev/mailbox`, {
-        params: { to: to.toLowerCase() },
-        headers: { Authorization: `Bearer ${process.env.DEV_MAILBOX_KEY}` },
-      });
-      if (!res.ok()) throw new Error(`demo mailbox: ${res.status()} ${await res.text()}`);
-      const box = (await res.json()) as { messages: MailboxMessage[] };
-      const messages = box.messages.filter((m) => !opts.kind || m.kind === opts.kind);
+      const res = await this.request.get(`${FAKE_RESEND_URL}/_fake/emails`, { params: { to: to.toLowerCase() } });
+      if (!res.ok()) throw new Error(`fake email provider: ${res.status()} ${await res.text()}`);
+      const { emails } = (await res.json()) as { emails: FakeEmail[] };
+      const messages = emails
+        .map((e) => ({ id: e.id, to: e.to[0], from: e.from, replyTo: e.replyTo?.[0] ?? null, subject: e.subject, text: e.text ?? "", html: e.html, kind: e.tags?.find((t) => t.name === "kind")?.value ?? "blast", headers: e.headers ?? {}, createdAt: e.at }))
+        .reverse()
+        .filter((m) => !opts.kind || m.kind === opts.kind);
       if (messages.length > 0 || Date.now() > deadline) return messages;
       // polling interval while the email is on its way
       await new Promise((r) => setTimeout(r, 250));
