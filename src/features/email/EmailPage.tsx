@@ -29,11 +29,18 @@ export function EmailPage() {
   const tab = dashboardTab(params.get("tab"), { sent });
   const canManage = can("campaigns.manage");
 
+  // "Email Group" (groups page): /email?tab=send-to&group={id} — the group joins the chosen campaign's recipients
+  const groupParam = params.get("group");
   const open = (id: string) => {
     const next = new URLSearchParams(params);
-    next.set("tab", "create-and-edit");
+    next.set("tab", groupParam && id !== "new" ? "send-to" : "create-and-edit");
     next.set("campaign", id);
     setParams(next);
+  };
+  const groupAdded = () => {
+    const next = new URLSearchParams(window.location.search);
+    next.delete("group");
+    setParams(next, { replace: true });
   };
   const showTab = (value: string) => {
     const next = new URLSearchParams(params);
@@ -55,6 +62,11 @@ export function EmailPage() {
             <CampaignPicker campaigns={email.campaigns} currentId={campaignId} onOpen={open} />
             {canManage && campaignId && <Button variant="soft" onClick={() => open("new")} data-testid="email.dashboard.new"><PlusIcon /> New Campaign</Button>}
           </Flex>
+          {groupParam && !campaignId && (
+            <Callout.Root color="blue" data-testid="email.groupPending">
+              <Callout.Text>Choose the campaign to send to this group in the picker above (or save a new one): the group is added to its recipients.</Callout.Text>
+            </Callout.Root>
+          )}
           <Tabs.Root value={tab} onValueChange={showTab}>
             <Tabs.List aria-label="Email dashboard" wrap="wrap" data-testid="email.tabs">
               {visibleTabs({ sent }).map((t) => (
@@ -68,7 +80,7 @@ export function EmailPage() {
             <Tabs.Content value="inbox" mt="4">
               <InboxTab campaigns={email.campaigns} currentId={campaignId} onOpen={open} />
             </Tabs.Content>
-            <Tabs.Content value="send-to" mt="4">{needsCampaign((id) => <SendToTab key={id} campaignId={id} canManage={canManage} />)}</Tabs.Content>
+            <Tabs.Content value="send-to" mt="4">{needsCampaign((id) => <SendToTab key={id} campaignId={id} canManage={canManage} addGroupId={groupParam} onGroupAdded={groupAdded} />)}</Tabs.Content>
             <Tabs.Content value="automated" mt="4">{needsCampaign((id) => <AutomatedTab key={id} campaignId={id} canManage={canManage} />)}</Tabs.Content>
             {sent && campaignId && <Tabs.Content value="statistics" mt="4"><StatisticsTab key={campaignId} campaignId={campaignId} /></Tabs.Content>}
           </Tabs.Root>

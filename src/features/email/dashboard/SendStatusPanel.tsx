@@ -17,27 +17,31 @@ export function SendStatusPanel(props: SendStatusPanelProps) {
   const { status, scheduledAt, sentAt, canManage } = props;
   if (status === "scheduled") {
     return (
-      <Callout.Root color="blue" data-testid="email.status.scheduled">
-        <Callout.Text>Scheduled for {scheduledAt === null ? "a time not set" : formatLocal(scheduledAt)}</Callout.Text>
+      <Flex direction="column" gap="2" data-testid="email.status.scheduled">
+        <Callout.Root color="blue">
+          <Callout.Text>Scheduled for {scheduledAt === null ? "a time not set" : formatLocal(scheduledAt)}</Callout.Text>
+        </Callout.Root>
         {canManage && (
-          <Flex gap="2" mt="2" wrap="wrap">
+          <Flex gap="2" wrap="wrap">
             {!props.rescheduling && <Button size="1" variant="soft" onClick={props.onReschedule}>Reschedule</Button>}
             <Button size="1" variant="soft" color="red" onClick={props.onCancelSchedule}>Cancel schedule</Button>
           </Flex>
         )}
-      </Callout.Root>
+      </Flex>
     );
   }
   if (status === "automated") {
     return (
-      <Callout.Root color="green" data-testid="email.status.automated">
-        <Callout.Text>Automation active</Callout.Text>
+      <Flex direction="column" gap="2" data-testid="email.status.automated">
+        <Callout.Root color="green">
+          <Callout.Text>Automation active: matching voters are sent this campaign as they come.</Callout.Text>
+        </Callout.Root>
         {canManage && (
-          <Flex gap="2" mt="2">
+          <Flex gap="2">
             <Button size="1" variant="soft" color="red" onClick={props.onStopAutomation}>Stop automation</Button>
           </Flex>
         )}
-      </Callout.Root>
+      </Flex>
     );
   }
   if (status === "sent") {

@@ -1,4 +1,5 @@
 import { Callout, Card, Flex, Grid, Spinner, Tabs } from "@radix-ui/themes";
+import { useEffect, useRef } from "react";
 import type { Id } from "@convex/_generated/dataModel";
 import { toggled } from "./CheckList";
 import { Exclusions } from "./Exclusions";
@@ -10,20 +11,38 @@ import { SegmentsPane } from "./SegmentsPane";
 import { SendProgress } from "./SendProgress";
 import { useBlastSetup, useRecipientEstimate } from "./useBlastSetup";
 
-type SendToTabProps = { campaignId: Id<"emailCampaigns">; canManage: boolean };
+type SendToTabProps = {
+  campaignId: Id<"emailCampaigns">;
+  canManage: boolean;
+  /** a voter group to add to the recipients ("Email Group" on the groups page), then `onGroupAdded` */
+  addGroupId?: string | null;
+  onGroupAdded?: () => void;
+};
 
 /**
  * Send To (spec/2 §2.2): lists, groups and segments with search, addresses typed in by hand, the
  * exclusions and the total recipient counter. The selections are the campaign's shared setup:
  * every change is saved at once and teammates' changes show live.
  */
-export function SendToTab({ campaignId, canManage }: SendToTabProps) {
+export function SendToTab({ campaignId, canManage, addGroupId, onGroupAdded }: SendToTabProps) {
   const { setup, value, change } = useBlastSetup(campaignId);
   const listIds = value("listIds") ?? [];
   const groupIds = value("groupIds") ?? [];
   const segmentIds = value("segmentIds") ?? [];
   const manual = value("manual") ?? [];
   const estimate = useRecipientEstimate(setup ? { listIds, groupIds, segmentIds, manual } : null);
+
+  // "Email Group": the group joins the recipients once the campaign's setup is known
+  const adding = useRef<string | null>(null);
+  useEffect(() => {
+    if (!addGroupId || !setup || adding.current === addGroupId) return;
+    adding.current = addGroupId;
+    if (setup.groupIds.includes(addGroupId) || !canManage || setup.status === "sent") {
+      onGroupAdded?.();
+      return;
+    }
+    void change("groupIds", [...setup.groupIds, addGroupId]).then(() => onGroupAdded?.());
+  }, [addGroupId, setup, canManage, change, onGroupAdded]);
 
   if (setup === undefined) return <Flex justify="center" p="6"><Spinner size="3" /></Flex>;
   if (setup === null) {
