@@ -6,7 +6,8 @@ import { api } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
 import { useViewer } from "@/session/ViewerProvider";
 import { ConfirmDialog } from "@/ui/ConfirmDialog";
-import { BLAST_STATUS_COLORS, isActive, progressPercent, type BlastProgress } from "./stats/progressModel";
+import { SEND_STATUS_COLORS } from "@/lib/sendStatus";
+import { isActive, progressPercent, type BlastProgress } from "./stats/progressModel";
 import { useBlastControls } from "./stats/useBlastControls";
 
 type SendProgressProps = { campaignId: Id<"emailCampaigns"> };
@@ -41,7 +42,7 @@ export function SendProgress({ campaignId }: SendProgressProps) {
       <Flex justify="between" align="center" wrap="wrap" gap="2" mb="2">
         <Flex align="center" gap="2" wrap="wrap">
           <Heading size="3" as="h2">{p.kind === "automation" ? "Automated sends" : "Send progress"}</Heading>
-          <Badge color={BLAST_STATUS_COLORS[p.status]} data-testid="email.sendProgress.status">{p.status}</Badge>
+          <Badge color={SEND_STATUS_COLORS[p.status]} data-testid="email.sendProgress.status">{p.status}</Badge>
           {p.demo && <Badge color="purple" data-testid="email.sendProgress.demo">DEMO MODE</Badge>}
         </Flex>
         {canControl && (

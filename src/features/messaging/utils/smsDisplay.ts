@@ -24,14 +24,7 @@ export const CAMPAIGN_STATUS_COLORS: Record<string, "green" | "blue" | "gray" | 
   cancelled: "red",
 };
 
-export const SEND_STATUS_COLORS: Record<SendProgress["status"], "yellow" | "blue" | "green" | "red" | "orange" | "gray"> = {
-  preparing: "yellow",
-  sending: "blue",
-  paused: "orange",
-  completed: "green",
-  cancelled: "gray",
-  failed: "red",
-};
+export { SEND_STATUS_COLORS } from "@/lib/sendStatus";
 
 /** Messages of a send, and how many of them are settled (left the queue one way or another). */
 export function sendTotals(p: SendProgress) {

@@ -1,11 +1,10 @@
 /** The email send progress card's arithmetic (api.emailBlasts.progress), pure for tests. */
 import type { Id } from "@convex/_generated/dataModel";
-
-export type BlastStatus = "preparing" | "sending" | "paused" | "completed" | "cancelled" | "failed";
+import type { SendStatus } from "@/lib/sendStatus";
 
 export type BlastProgress = {
   sendId: Id<"emailSends">;
-  status: BlastStatus;
+  status: SendStatus;
   demo: boolean;
   kind: "blast" | "automation";
   counts: { queued: number; sent: number; failed: number; suppressed: number; duplicates: number; noEmail: number; cancelled: number };
@@ -16,14 +15,6 @@ export type BlastProgress = {
   createdByName: string;
 };
 
-export const BLAST_STATUS_COLORS: Record<BlastStatus, "yellow" | "blue" | "orange" | "green" | "gray" | "red"> = {
-  preparing: "yellow",
-  sending: "blue",
-  paused: "orange",
-  completed: "green",
-  cancelled: "gray",
-  failed: "red",
-};
 
 /**
  * Messages that left the queue (sent, failed, suppressed, cancelled) of all the send handled, in
@@ -39,6 +30,6 @@ export function progressPercent(p: Pick<BlastProgress, "counts" | "status">): nu
 }
 
 /** Whether the send still runs (can be paused, resumed or cancelled). */
-export function isActive(status: BlastStatus): boolean {
+export function isActive(status: SendStatus): boolean {
   return status === "preparing" || status === "sending" || status === "paused";
 }
