@@ -15,15 +15,14 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { performance } from "node:perf_hooks";
-import WebSocket from "ws";
-import { ConvexClient, ConvexHttpClient } from "convex/browser";
 import { makeFunctionReference } from "convex/server";
 import { api } from "../convex/_generated/api";
 import type { Id } from "../convex/_generated/dataModel";
 import { startBackend } from "../local-backend/src/server";
-import { configureBackendEnv, signInTicket } from "../scripts/backend-env";
+import { configureBackendEnv } from "../scripts/backend-env";
 import { FakeResend, postWebhook, RESEND_KEY, WEBHOOK_SECRET } from "../tests/support/fakeResend";
 import { SENDABLE, SETTINGS } from "../tests/lib/email/blastSupport";
+import { benchSession } from "./session";
 import { formatTransactionStats } from "./txStats";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -54,17 +53,7 @@ async function main() {
   env("1000");
   console.log(`email bench  dir=${dir}  node ${process.version}  ${os.cpus()[0]?.model ?? ""}`);
 
-  const http = new ConvexHttpClient(backend.cloudUrl, { logger: false });
-  const signed = (await http.action(api.auth.signIn, {
-    provider: "password",
-    params: { flow: "signUp", email: "bench-email@example.org", password: "correct-horse-42", firstName: "Bench", lastName: "Sender", ticket: await signInTicket(backend.siteUrl) },
-  })) as { tokens?: { token: string } | null };
-  const token = signed.tokens!.token;
-  http.setAuth(token);
-  const socket = new ConvexClient(backend.cloudUrl, { webSocketConstructor: WebSocket as unknown as typeof globalThis.WebSocket, logger: false });
-  socket.setAuth(async () => token);
-  const admin = new ConvexHttpClient(backend.cloudUrl, { logger: false });
-  (admin as unknown as { setAdminAuth(k: string): void }).setAdminAuth(ADMIN_KEY);
+  const { http, socket, admin } = await benchSession(backend, { email: "bench-email@example.org", firstName: "Bench", lastName: "Sender" }, ADMIN_KEY);
   const orgId = (await admin.mutation(internalMutation("seed:orgOfUser"), { email: "bench-email@example.org" })) as Id<"organizations">;
 
   const t0 = performance.now();

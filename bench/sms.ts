@@ -13,14 +13,13 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { performance } from "node:perf_hooks";
-import WebSocket from "ws";
-import { ConvexClient, ConvexHttpClient } from "convex/browser";
 import { makeFunctionReference } from "convex/server";
 import { api } from "../convex/_generated/api";
 import type { Id } from "../convex/_generated/dataModel";
 import { startBackend } from "../local-backend/src/server";
-import { configureBackendEnv, signInTicket } from "../scripts/backend-env";
+import { configureBackendEnv } from "../scripts/backend-env";
 import { ACCOUNT_SID, AUTH_TOKEN, FakeTwilio, FROM } from "../tests/lib/sms/harness";
+import { benchSession } from "./session";
 import { formatTransactionStats } from "./txStats";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -39,17 +38,7 @@ async function main() {
   for (const [k, v] of Object.entries({ TWILIO_ACCOUNT_SID: ACCOUNT_SID, TWILIO_AUTH_TOKEN: AUTH_TOKEN, TWILIO_PHONE_NUMBER: FROM, TWILIO_API_BASE_URL: fake.url, AUTH_LOG_LEVEL: "ERROR" })) backend.engine.env.set(k, v);
   console.log(`sms bench  dir=${dir}  node ${process.version}  ${os.cpus()[0]?.model ?? ""}`);
 
-  const http = new ConvexHttpClient(backend.cloudUrl, { logger: false });
-  const signed = (await http.action(api.auth.signIn, {
-    provider: "password",
-    params: { flow: "signUp", email: "bench-sms@example.org", password: "correct-horse-42", firstName: "Bench", lastName: "Sender", ticket: await signInTicket(backend.siteUrl) },
-  })) as { tokens?: { token: string } | null };
-  const token = signed.tokens!.token;
-  http.setAuth(token);
-  const socket = new ConvexClient(backend.cloudUrl, { webSocketConstructor: WebSocket as unknown as typeof globalThis.WebSocket, logger: false });
-  socket.setAuth(async () => token);
-  const admin = new ConvexHttpClient(backend.cloudUrl, { logger: false });
-  (admin as unknown as { setAdminAuth(k: string): void }).setAdminAuth(ADMIN_KEY);
+  const { http, socket, admin } = await benchSession(backend, { email: "bench-sms@example.org", firstName: "Bench", lastName: "Sender" }, ADMIN_KEY);
   const orgId = (await admin.mutation(internalMutation("seed:orgOfUser"), { email: "bench-sms@example.org" })) as Id<"organizations">;
   const orgName = (await http.query(api.sms.overview, {})).orgName;
   const body = `${orgName}: polls are open until 8pm. Reply STOP to opt out`;

@@ -136,7 +136,7 @@ test("public screens pass axe and fit 390 px", async ({ page, account, mailbox, 
 });
 
 test("signed-in screens and dialogs pass axe and fit 390 px", async ({ page, account: _account, shot }) => {
-  test.setTimeout(300_000);
+  test.setTimeout(480_000);
   await page.emulateMedia({ reducedMotion: "reduce" });
   const audit = new Audit(page, shot);
   const form = new VoterFormPage(page);

@@ -7,7 +7,7 @@ import { VotersPage } from "./pages/VotersPage";
 const DEFAULT_ORDER = ["personal", "address", "state_voter", "state_verified", "political", "notes", "custom"];
 const NOTES_FIRST = ["personal", "address", "state_voter", "state_verified", "notes", "political", "custom"];
 
-test("voters: create, search, filter, custom field, reorder, export, delete", async ({ page, voterFormPage: form, votersPage: voters, voterDetailPage: detail, shot }) => {
+test("voters: create, search, filter, custom field, reorder, export, delete", async ({ page, voterFormPage: form, votersPage: voters, voterDetailPage: detail, mailbox, shot }) => {
   test.setTimeout(150_000);
 
   // required fields block saving
@@ -64,17 +64,19 @@ test("voters: create, search, filter, custom field, reorder, export, delete", as
   await expect(page.getByText("Met at the library", { exact: true })).toBeVisible();
   await shot("voter-detail");
 
-  // send-email modal: validation, demo-mode label, queued on the server
+  // send-email modal: validation, then sent through the provider (the e2e server's fake of Resend: no demo label)
   await detail.openSendEmail();
-  await expect(detail.emailDialog.getByText(/Demo mode/)).toBeVisible();
+  await expect(detail.emailDialog.getByText(/Demo mode/)).toHaveCount(0);
   await detail.sendEmail({});
   await expect(page.getByText("Please enter an email subject.")).toBeVisible();
   await detail.sendEmail({ subject: "Hello Ada" });
   await expect(page.getByText("Message Required")).toBeVisible();
   await shot("voter-send-email");
   await detail.sendEmail({ message: "See you at the polls" });
-  await expect(page.getByText("Email sent (demo mode)")).toBeVisible();
+  await expect(page.getByText("Email sent", { exact: true })).toBeVisible();
   await expect(detail.emailDialog).toBeHidden();
+  const received = await mailbox.read("ada@example.org", { kind: "voter_email" });
+  expect(received.some((m) => m.subject === "Hello Ada" && m.text.includes("See you at the polls"))).toBe(true);
 
   await form.gotoEdit(adaId);
   await expect(form.notes).toBeVisible();
