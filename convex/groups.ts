@@ -152,20 +152,19 @@ async function isMember(db: GenericDatabaseReader<DataModel>, groupId: Id<"voter
 }
 
 /** Adds voters (already loaded, same org) to a group, skipping members; keeps memberCount right. */
-async function addVoters(ctx: MutationCtx, group: Doc<"voterGroups">, voterIds: Id<"voters">[]) {
+async function addVoters(ctx: MutationCtx, group: Doc<"voterGroups">, voters: Doc<"voters">[]) {
   let added = 0;
   let duplicates = 0;
   const seen = new Set<string>();
-  for (const voterId of voterIds) {
-    if (seen.has(voterId) || (await isMember(ctx.db, group._id, voterId))) {
+  for (const voter of voters) {
+    if (seen.has(voter._id) || (await isMember(ctx.db, group._id, voter._id))) {
       duplicates += 1;
       continue;
     }
-    seen.add(voterId);
-    await ctx.db.insert("voterGroupMembers", { orgId: group.orgId, groupId: group._id, voterId });
+    seen.add(voter._id);
+    await ctx.db.insert("voterGroupMembers", { orgId: group.orgId, groupId: group._id, voterId: voter._id });
     added += 1;
-    const voter = await ctx.db.get(voterId);
-    if (voter) await onVoterEvent(ctx, voter, { type: "group_joined", targetId: group._id });
+    await onVoterEvent(ctx, voter, { type: "group_joined", targetId: group._id });
   }
   if (added > 0) await ctx.db.patch(group._id, { memberCount: group.memberCount + added, updatedAt: Date.now() });
   return { added, duplicates };
@@ -176,8 +175,9 @@ export const addMember = orgMutation("voters.update")({
   args: { groupId: v.id("voterGroups"), voterId: v.id("voters") },
   handler: async (ctx, { groupId, voterId }) => {
     const group = await loadGroup(ctx.db, groupId);
-    if (!(await ctx.db.get(voterId))) throw appError("NOT_FOUND");
-    const { added } = await addVoters(ctx, group, [voterId]);
+    const voter = await ctx.db.get(voterId);
+    if (!voter) throw appError("NOT_FOUND");
+    const { added } = await addVoters(ctx, group, [voter]);
     return { status: added === 1 ? ("added" as const) : ("duplicate" as const) };
   },
 });
@@ -204,7 +204,7 @@ export const addMembers = orgMutation("voters.update")({
     if (voterIds.length > MAX_PAGE) throw appError("VALIDATION_ERROR");
     const group = await loadGroup(ctx.db, groupId);
     const voters = await Promise.all(voterIds.map((id) => ctx.db.get(id)));
-    const valid = voterIds.filter((_, i) => voters[i] !== null);
+    const valid = voters.filter((v) => v !== null);
     const result = await addVoters(ctx, group, valid);
     return { ...result, failed: voterIds.length - valid.length };
   },
@@ -225,7 +225,7 @@ export const addMatching = orgMutation("voters.update")({
     const group = await loadGroup(ctx.db, groupId);
     const n = Math.max(1, Math.min(MAX_PAGE, Math.floor(numItems ?? 500)));
     const page = await filteredVoters(ctx.db, ctx.viewer.orgId, filter).paginate({ cursor, numItems: n });
-    const result = await addVoters(ctx, group, page.page.map((p) => p._id));
+    const result = await addVoters(ctx, group, page.page);
     return { ...result, processed: page.page.length, isDone: page.isDone, continueCursor: page.continueCursor };
   },
 });

@@ -8,15 +8,19 @@
  * - Filter: when activated, a scan enqueues every voter matching the rules; afterwards any voter
  *   who comes to match (created or updated) is enqueued as it happens.
  */
+import type { WithoutSystemFields } from "convex/server";
 import type { Doc, Id } from "../_generated/dataModel";
 import type { MutationCtx } from "../_generated/server";
 import { internal } from "../_generated/api";
 import { ruleDelayMs, voterMatches } from "../lib/email/rules";
 import type { EventTrigger } from "../tables/emailBlast";
+import { voterEmail } from "./emailAudience";
 import { addRecipient, rulesOf, setupOf } from "./emailBlast";
 import { ensureSender } from "./emailSender";
 
 export type VoterEvent = { type: EventTrigger; targetId?: string } | { type: "voter_updated" };
+/** The voter as just written (its id and fields; the system's creation time is not needed). */
+export type EventVoter = WithoutSystemFields<Doc<"voters">> & { _id: Id<"voters"> };
 
 /** The organisation's active automations (few: a campaign is automated by hand). */
 async function activeAutomations(ctx: MutationCtx, orgId: Id<"organizations">) {
@@ -30,7 +34,7 @@ async function activeAutomations(ctx: MutationCtx, orgId: Id<"organizations">) {
  * Called by the mutation in which the event happens: enqueues the voter into every automation
  * the event and the voter's data match (now, or after the rules' delay).
  */
-export async function onVoterEvent(ctx: MutationCtx, voter: Doc<"voters">, event: VoterEvent) {
+export async function onVoterEvent(ctx: MutationCtx, voter: EventVoter, event: VoterEvent) {
   if (!voter.email) return;
   const campaigns = await activeAutomations(ctx, voter.orgId);
   if (campaigns.length === 0) return;
@@ -59,7 +63,7 @@ export async function enqueueAutomated(ctx: MutationCtx, sendId: Id<"emailSends"
   const voter = await ctx.db.get(voterId);
   if (!voter || voter.orgId !== send.orgId) return;
   const counts = { ...send.counts };
-  const queued = await addRecipient(ctx, send, { voter, email: voter.emailLower ?? voter.email ?? undefined, name: `${voter.first_name} ${voter.last_name}`.trim() }, send.nextPosition, counts, new Set());
+  const queued = await addRecipient(ctx, send, { voter, email: voterEmail(voter) ?? undefined, name: `${voter.first_name} ${voter.last_name}`.trim() }, send.nextPosition, counts, new Set());
   await ctx.db.patch(sendId, { counts, nextPosition: send.nextPosition + (queued ? 1 : 0), updatedAt: Date.now() });
   if (queued) await ensureSender(ctx, sendId);
 }

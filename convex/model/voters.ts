@@ -114,14 +114,14 @@ export async function insertVoter(
   fields: VoterFields,
   opts: WriteOpts & { importId?: Id<"importHistory"> } = {},
 ): Promise<Id<"voters">> {
-  const id = await ctx.db.insert("voters", voterDocument(fields, orgId, opts.importId));
+  const doc = voterDocument(fields, orgId, opts.importId);
+  const id = await ctx.db.insert("voters", doc);
   const counts = opts.counts ?? new VoterCounts();
   counts.add(fields, 1);
   if (!opts.counts) await counts.flush(ctx, orgId);
   if (opts.nameKeys ?? (await keepsNameKeys(ctx.db, orgId))) await writeNameKeys(ctx, orgId, id, fields, true);
   // email automations: "voter created" events and filters the new voter matches
-  const voter = await ctx.db.get(id);
-  if (voter) await onVoterEvent(ctx, voter, { type: "voter_created" });
+  await onVoterEvent(ctx, { ...doc, _id: id }, { type: "voter_created" });
   return id;
 }
 
@@ -152,7 +152,8 @@ export function voterMergeRules(voter: Doc<"voters">, customDefs: { key: string;
 }
 
 export async function updateVoter(ctx: MutationCtx, voter: Doc<"voters">, fields: VoterFields, opts: WriteOpts = {}) {
-  await ctx.db.replace(voter._id, voterDocument(fields, voter.orgId, voter.importId));
+  const doc = voterDocument(fields, voter.orgId, voter.importId);
+  await ctx.db.replace(voter._id, doc);
   if (voter.party_affiliation !== fields.party_affiliation || voter.status !== fields.status) {
     const counts = opts.counts ?? new VoterCounts();
     counts.add(voter, -1);
@@ -162,8 +163,7 @@ export async function updateVoter(ctx: MutationCtx, voter: Doc<"voters">, fields
   const nameChanged = voter.first_name !== fields.first_name || voter.last_name !== fields.last_name || voter.zip !== fields.zip;
   if (nameChanged && (opts.nameKeys ?? (await keepsNameKeys(ctx.db, voter.orgId)))) await writeNameKeys(ctx, voter.orgId, voter._id, fields);
   // filter automations: a voter who comes to match is sent to (once)
-  const updated = await ctx.db.get(voter._id);
-  if (updated) await onVoterEvent(ctx, updated, { type: "voter_updated" });
+  await onVoterEvent(ctx, { ...doc, _id: voter._id }, { type: "voter_updated" });
 }
 
 /** The changed fields between two versions of a voter, as the history shows them. */
