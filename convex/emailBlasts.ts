@@ -10,7 +10,7 @@ import { v } from "convex/values";
 import type { Doc, Id } from "./_generated/dataModel";
 import { appError, internalMutation, orgMutation, orgQuery } from "./functions";
 import { parseManualRecipients, MAX_MANUAL_RECIPIENTS } from "./lib/email/blast";
-import { parseRules, RulesError } from "./lib/email/rules";
+import { parseRules, RulesError, serializeRules } from "./lib/email/rules";
 import { loadEditState, markEdited, mergeEdits, withEdits, type FieldEdit } from "./model/collab";
 import { cancelQueued as cancelQueuedMessages, checkSend, controlSend, createSend, enqueueStep as enqueueRecipients, estimate as estimateAudience, isLive, latestSend, MAX_AUDIENCE_IDS, renderForSend, rulesOf, senderOf, setupOf, type BlastSetup } from "./model/emailBlast";
 import { enqueueAutomated as enqueueVoter } from "./model/emailAutomation";
@@ -50,7 +50,7 @@ const LABELS: Record<keyof BlastSetup, string> = {
 function normaliseRules(json: unknown, event: boolean): string {
   if (typeof json !== "string") throw appError("VALIDATION_ERROR", "Rules must be a list.");
   try {
-    return JSON.stringify(parseRules(JSON.parse(json), { event }));
+    return serializeRules(parseRules(JSON.parse(json), { event }));
   } catch (e) {
     if (e instanceof RulesError) throw appError("VALIDATION_ERROR", e.message, "Invalid rule");
     throw appError("VALIDATION_ERROR", "The rules could not be read.", "Invalid rule");

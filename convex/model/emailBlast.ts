@@ -16,6 +16,7 @@ import { appError } from "../lib/errors";
 import type { EmailSendStatus } from "../tables/emailBlast";
 import { checkVariables, parseBlocks, senderValues } from "./emailCampaigns";
 import { ensureSender } from "./emailSender";
+import { activeListContacts, currentSegmentMembers, listSourceCount, voterEmail, votersWithEmail } from "./emailAudience";
 import { isSuppressed } from "./emailEvents";
 import { emailDemoMode } from "./emails";
 import { displayName } from "./orgs";
@@ -71,14 +72,7 @@ export async function estimate(db: Db, orgId: Id<"organizations">, sel: Pick<Bla
   for (const id of sel.listIds.slice(0, MAX_AUDIENCE_IDS)) {
     const listId = db.normalizeId("emailLists", id);
     const list = listId ? await db.get(listId) : null;
-    if (!list || list.orgId !== orgId) continue;
-    if (list.subscriptionType === "all_voters") {
-      const row = await db
-        .query("orgCounters")
-        .withIndex("by_org_name", (q) => q.eq("orgId", orgId).eq("name", "voters"))
-        .unique();
-      lists += row?.value ?? 0;
-    } else lists += list.contactCount;
+    if (list && list.orgId === orgId) lists += await listSourceCount(db, list);
   }
   let groups = 0;
   for (const id of sel.groupIds.slice(0, MAX_AUDIENCE_IDS)) {
@@ -255,7 +249,7 @@ export async function addRecipient(ctx: MutationCtx, send: Doc<"emailSends">, c:
 }
 
 const voterName = (v: Doc<"voters">) => `${v.first_name} ${v.last_name}`.trim();
-const voterCandidate = (v: Doc<"voters">): Candidate => ({ voter: v, email: v.emailLower ?? v.email ?? undefined, name: voterName(v) });
+const voterCandidate = (v: Doc<"voters">): Candidate => ({ voter: v, email: voterEmail(v) ?? undefined, name: voterName(v) });
 
 /** Sources of a send in order: its lists, groups, segments, the manual addresses, and a filter automation's scan. */
 function sourceCount(send: Doc<"emailSends">): number {
@@ -287,10 +281,10 @@ async function sourcePage(ctx: MutationCtx, send: Doc<"emailSends">, source: num
     const list = listId ? await db.get(listId) : null;
     if (!list || list.orgId !== send.orgId) return { items: [], cursor: null, done: true };
     if (list.subscriptionType === "all_voters") {
-      const page = await db.query("voters").withIndex("by_org", (q) => q.eq("orgId", send.orgId)).paginate({ cursor, numItems: ENQUEUE_BATCH });
+      const page = await votersWithEmail(db, send.orgId).paginate({ cursor, numItems: ENQUEUE_BATCH });
       return await paged(page, async (v) => voterCandidate(v));
     }
-    const page = await db.query("emailListContacts").withIndex("by_list_status", (q) => q.eq("listId", list._id).eq("status", "active")).paginate({ cursor, numItems: ENQUEUE_BATCH });
+    const page = await activeListContacts(db, list._id).paginate({ cursor, numItems: ENQUEUE_BATCH });
     return await paged(page, async (c) => (await ofVoter(c.voterId)) ?? { voter: null, email: c.email, name: c.email });
   }
   i -= listIds.length;
@@ -306,7 +300,7 @@ async function sourcePage(ctx: MutationCtx, send: Doc<"emailSends">, source: num
     const segmentId = db.normalizeId("emailSegments", segmentIds[i]);
     const segment = segmentId ? await db.get(segmentId) : null;
     if (!segment || segment.orgId !== send.orgId) return { items: [], cursor: null, done: true };
-    const page = await db.query("emailSegmentMembers").withIndex("by_segment_gen", (q) => q.eq("segmentId", segment._id).eq("gen", segment.gen)).paginate({ cursor, numItems: ENQUEUE_BATCH });
+    const page = await currentSegmentMembers(db, segment).paginate({ cursor, numItems: ENQUEUE_BATCH });
     return await paged(page, (m) => ofVoter(m.voterId));
   }
   i -= segmentIds.length;
