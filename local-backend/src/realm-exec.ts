@@ -6,9 +6,12 @@
  * which drains the context's microtask queue under V8's watchdog). Like Convex's isolate loop, a
  * run alternates between its own code (pumps, timed) and syscalls (not timed):
  *
- * - The function's time is the CPU time of its pumps minus the syscalls done inside them (the
- *   process's CPU clock, so a machine busy with other processes does not make a function time
- *   out: on a loaded 2-core machine wall time ran 2-3x the CPU time and sign-ups timed out).
+ * - The function's time is the time of its pumps minus the syscalls done inside them, each pump
+ *   counted as the lesser of its CPU time and its wall time. Node 20 has no per-thread CPU clock,
+ *   and each clock alone overcounts: wall time ran 2-3x the CPU time on a loaded 2-core machine
+ *   (sign-ups timed out), and the process's CPU clock also counts its other threads (V8's
+ *   parallel GC helpers): a 300 ms function once timed out in CI. Its own thread cannot have
+ *   spent more than either.
  *   Syscalls are timed on the wall clock (cheap); the CPU clock is a system call, read at a
  *   pump's start and end and, inside a pump, only once the wall clock says the limit may be near.
  *   Each syscall checks it first; at 1 s the run fails with Convex's "Function execution timed
@@ -171,6 +174,13 @@ export class RealmExec implements RunExec {
     this.stopStrayHook = stop;
   }
 
+  /** The current pump's time so far: the lesser of its CPU and wall time, syscalls excluded. */
+  private pumpTime(): number {
+    const cpu = cpuMs() - this.pumpStart;
+    const wall = performance.now() - this.pumpStartWall;
+    return Math.max(0, Math.min(cpu, wall) - this.pumpSys);
+  }
+
   /** Throws (and fails the run) once it is over its time or already failed. */
   private checkTime() {
     if (this.failure) {
@@ -181,7 +191,7 @@ export class RealmExec implements RunExec {
     // the cheap wall clock first: this pump's own time is below its wall time, so the process's
     // CPU clock (a syscall) is read only once the wall clock says the limit may be reached
     if (this.inPump && this.userMs + (performance.now() - this.pumpStartWall - this.pumpSys) < this.limitMs) return;
-    const used = this.userMs + (this.inPump ? cpuMs() - this.pumpStart - this.pumpSys : 0);
+    const used = this.userMs + (this.inPump ? this.pumpTime() : 0);
     if (used >= this.limitMs) {
       this.timedOut();
       throw this.failure ?? this.timeoutError();
@@ -207,7 +217,7 @@ export class RealmExec implements RunExec {
       else this.abort(e instanceof Error ? e : new Error(String(e)));
     } finally {
       this.inPump = false;
-      this.userMs += cpuMs() - this.pumpStart - this.pumpSys;
+      this.userMs += this.pumpTime();
       this.stopStrayHook?.();
       this.stopStrayHook = null;
     }
