@@ -297,7 +297,7 @@ export const voterHistory = orgQuery("campaigns.view")({
         id: m._id,
         campaignId: m.campaignId,
         campaignName: c?.name ?? "Deleted campaign",
-        subject: c?.subject ?? "",
+        subject: m.subject ?? c?.subject ?? "",
         status,
         opened: m.openedAt !== undefined,
         clicked: m.clickedAt !== undefined,

@@ -44,7 +44,7 @@ async function sendBatch(provider: Resend | null, batch: ClaimedBatch, t: BlastT
   }
   const u = urls(t.from);
   const tags = [{ name: "campaign", value: campaignId.replace(/[^A-Za-z0-9_-]/g, "_") }];
-  const emails = batch.messages.map((m) => personalise(t, { email: m.email, voter: m.voter, token: m.token }, u, tags));
+  const emails = batch.messages.map((m) => personalise(t, m, u, tags));
   let answer: BatchAnswer;
   try {
     answer = await provider.batch.send(emails, { idempotencyKey: batch.key, batchValidation: "permissive" });

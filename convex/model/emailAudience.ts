@@ -197,6 +197,27 @@ export async function addGroupToListStep(ctx: MutationCtx, listId: Id<"emailList
   if (!page.isDone) await ctx.scheduler.runAfter(0, internal.emailLists.addGroupStep, { listId, groupId, cursor: page.continueCursor });
 }
 
+/**
+ * A deleted voter leaves the lists and segments it was on: its contact rows and segment
+ * memberships go, and the counts shown for them follow (an active contact, a member of the
+ * current generation, or of the generation a running refresh writes).
+ */
+export async function removeVoterFromAudiences(ctx: Pick<MutationCtx, "db">, voterId: Id<"voters">): Promise<void> {
+  for (const row of await ctx.db.query("emailListContacts").withIndex("by_voter", (q) => q.eq("voterId", voterId)).collect()) {
+    await ctx.db.delete(row._id);
+    if (row.status !== "active") continue;
+    const list = await ctx.db.get(row.listId);
+    if (list) await ctx.db.patch(list._id, { contactCount: Math.max(0, list.contactCount - 1) });
+  }
+  for (const row of await ctx.db.query("emailSegmentMembers").withIndex("by_voter", (q) => q.eq("voterId", voterId)).collect()) {
+    await ctx.db.delete(row._id);
+    const segment = await ctx.db.get(row.segmentId);
+    if (!segment) continue;
+    if (row.gen === segment.gen) await ctx.db.patch(segment._id, { cachedCount: Math.max(0, segment.cachedCount - 1) });
+    else if (segment.refreshing && row.gen === segment.refreshGen) await ctx.db.patch(segment._id, { refreshDropped: (segment.refreshDropped ?? 0) + 1 });
+  }
+}
+
 /** One step of deleting a deleted list's contacts; schedules the next while rows remain. */
 export async function purgeListContacts(ctx: MutationCtx, listId: Id<"emailLists">): Promise<void> {
   const rows = await ctx.db
@@ -213,7 +234,7 @@ export async function purgeListContacts(ctx: MutationCtx, listId: Id<"emailLists
  */
 export async function startSegmentRefresh(ctx: Pick<MutationCtx, "db" | "scheduler">, segment: Doc<"emailSegments">): Promise<void> {
   const gen = Math.max(segment.gen, segment.refreshGen ?? 0) + 1;
-  await ctx.db.patch(segment._id, { refreshing: true, refreshGen: gen, refreshCursor: null });
+  await ctx.db.patch(segment._id, { refreshing: true, refreshGen: gen, refreshCursor: null, refreshDropped: 0 });
   await ctx.scheduler.runAfter(0, internal.emailSegments.refreshStep, { segmentId: segment._id, gen, cursor: null, count: 0 });
 }
 
@@ -245,7 +266,8 @@ export async function segmentRefreshStep(
     await ctx.scheduler.runAfter(0, internal.emailSegments.refreshStep, { segmentId: segment._id, gen: args.gen, cursor: page.continueCursor, count });
     return;
   }
-  await ctx.db.patch(segment._id, { gen: args.gen, cachedCount: count, lastRefreshedAt: now, refreshing: false, refreshCursor: null });
+  const cachedCount = Math.max(0, count - (segment.refreshDropped ?? 0));
+  await ctx.db.patch(segment._id, { gen: args.gen, cachedCount, lastRefreshedAt: now, refreshing: false, refreshCursor: null, refreshDropped: 0 });
   await ctx.scheduler.runAfter(0, internal.emailSegments.purgeMembers, { segmentId: segment._id, belowGen: args.gen });
 }
 

@@ -8,14 +8,14 @@
 import type { Doc, Id } from "../_generated/dataModel";
 import type { MutationCtx, QueryCtx } from "../_generated/server";
 import { internal } from "../_generated/api";
-import { complianceProblem, NO_RECIPIENTS_RESOLVED, parseManualRecipients } from "../lib/email/blast";
+import { complianceProblem, NO_RECIPIENTS_RESOLVED, parseManualRecipients, personalSubject } from "../lib/email/blast";
 import { compileMjml } from "../lib/email/mjml";
 import { EMAIL_MAX_BYTES, formatBytes, renderEmail } from "../lib/email/render";
 import { parseRules, ruleComplete, voterMatches, type EmailRule } from "../lib/email/rules";
 import { appError } from "../lib/errors";
 import type { EmailSendStatus } from "../tables/emailBlast";
 import { checkVariables, parseBlocks, senderValues } from "./emailCampaigns";
-import { ensureSender } from "./emailSender";
+import { ensureSender, mergeVoterOf } from "./emailSender";
 import { activeListContacts, currentSegmentMembers, listSourceCount, voterEmail, votersWithEmail } from "./emailAudience";
 import { isSuppressed } from "./emailEvents";
 import { emailDemoMode } from "./emails";
@@ -236,6 +236,7 @@ export async function addRecipient(ctx: MutationCtx, send: Doc<"emailSends">, c:
     voterId: c.voter?._id,
     email,
     name: c.name,
+    subject: personalSubject(send, { email, voter: c.voter ? mergeVoterOf(c.voter) : null }),
     status: "queued",
     position,
     readyAt: now,

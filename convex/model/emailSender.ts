@@ -45,17 +45,19 @@ async function armWatchdog(ctx: MutationCtx, sendId: Id<"emailSends">, at: numbe
   await ctx.db.patch(sendId, { watchdog });
 }
 
-export type ClaimedEmail = { id: Id<"emailMessages">; email: string; token: string; voter: MergeVoter | null };
+export type ClaimedEmail = { id: Id<"emailMessages">; email: string; token: string; voter: MergeVoter | null; subject?: string };
 export type ClaimedBatch = { key: string; messages: ClaimedEmail[] };
+
+/** A voter's fields the merge variables read. */
+export function mergeVoterOf(v: Doc<"voters">): MergeVoter {
+  return { first_name: v.first_name, last_name: v.last_name, email: v.email, phone: v.phone, address: v.address, street: v.street, city: v.city, state: v.state, zip: v.zip, precinct: v.precinct, party_affiliation: v.party_affiliation, status: v.status };
+}
 
 async function claimedOf(ctx: MutationCtx, rows: Doc<"emailMessages">[]): Promise<ClaimedEmail[]> {
   const out: ClaimedEmail[] = [];
   for (const m of rows) {
     const v = m.voterId ? await ctx.db.get(m.voterId) : null;
-    const voter: MergeVoter | null = v
-      ? { first_name: v.first_name, last_name: v.last_name, email: v.email, phone: v.phone, address: v.address, street: v.street, city: v.city, state: v.state, zip: v.zip, precinct: v.precinct, party_affiliation: v.party_affiliation, status: v.status }
-      : null;
-    out.push({ id: m._id, email: m.email, token: m.unsubToken, voter });
+    out.push({ id: m._id, email: m.email, token: m.unsubToken, voter: v ? mergeVoterOf(v) : null, ...(m.subject !== undefined ? { subject: m.subject } : {}) });
   }
   return out;
 }

@@ -17,8 +17,8 @@ export const OUTCOME_DETAIL_CAP = 10_000;
  * writes, so 1,000 rows stay within Convex's 4,096 queries and 16,000 writes a transaction.
  */
 export const MAX_BATCH_ROWS = 1_000;
-/** Voters deleted per mutation: each reads its memberships, name keys and history (three queries). */
-export const DELETE_CHUNK = 1_000;
+/** Voters deleted per mutation: each reads its memberships, name keys, history, list contacts and segment memberships (five queries, 2,500 of 4,096). */
+export const DELETE_CHUNK = 500;
 /** An in_progress import without a batch for this long counts as interrupted (same as the UI). */
 export const STALE_IMPORT_MS = 2 * 60 * 1000;
 

@@ -8,6 +8,7 @@ import { normalizePhone } from "../lib/sms";
 import { VOTER_FIELD_DEFS, VOTER_FIELD_SPECS, type VoterFields } from "../tables/voters";
 import type { MergeRules } from "./collab";
 import { adjustCounter } from "./counters";
+import { removeVoterFromAudiences } from "./emailAudience";
 import { onVoterEvent } from "./emailAutomation";
 
 /**
@@ -184,7 +185,7 @@ export function voterChanges(before: VoterFields, after: VoterFields): { field: 
   return out;
 }
 
-/** Deletes a voter with its group memberships (keeping group member counts right). */
+/** Deletes a voter with its group memberships, list contacts and segment memberships (keeping their counts right). */
 export async function deleteVoter(ctx: MutationCtx, voter: Doc<"voters">, opts: WriteOpts = {}) {
   const memberships = await ctx.db
     .query("voterGroupMembers")
@@ -195,6 +196,7 @@ export async function deleteVoter(ctx: MutationCtx, voter: Doc<"voters">, opts: 
     const group = await ctx.db.get(m.groupId);
     if (group) await ctx.db.patch(group._id, { memberCount: Math.max(0, group.memberCount - 1) });
   }
+  await removeVoterFromAudiences(ctx, voter._id);
   await ctx.db.delete(voter._id);
   // its change history goes with it (a voter rarely has more than a few dozen entries)
   for (const c of await ctx.db.query("voterChanges").withIndex("by_voter", (q) => q.eq("voterId", voter._id)).take(MAX_CHANGES_DELETED)) await ctx.db.delete(c._id);

@@ -50,7 +50,8 @@ export const emailAudienceTables = {
     addedAt: v.number(),
   })
     .index("by_list_status", ["listId", "status"])
-    .index("by_list_voter", ["listId", "voterId"]),
+    .index("by_list_voter", ["listId", "voterId"])
+    .index("by_voter", ["voterId"]),
 
   /**
    * A saved filter of the voter file. Its members are materialised by a refresh: a chain of steps
@@ -72,6 +73,8 @@ export const emailAudienceTables = {
     refreshCursor: v.optional(v.union(v.string(), v.null())),
     /** the generation the running refresh writes */
     refreshGen: v.optional(v.number()),
+    /** members of refreshGen removed since it started (their voters were deleted): taken off its count */
+    refreshDropped: v.optional(v.number()),
     createdBy: v.id("users"),
     createdAt: v.number(),
     updatedAt: v.number(),
@@ -83,5 +86,7 @@ export const emailAudienceTables = {
     segmentId: v.id("emailSegments"),
     voterId: v.id("voters"),
     gen: v.number(),
-  }).index("by_segment_gen", ["segmentId", "gen"]),
+  })
+    .index("by_segment_gen", ["segmentId", "gen"])
+    .index("by_voter", ["voterId"]),
 };

@@ -112,6 +112,8 @@ export const emailBlastTables = {
     /** lowercased */
     email: v.string(),
     name: v.string(),
+    /** the subject as personalised for this recipient when queued (what the sender sends, what the voter's history shows) */
+    subject: v.optional(v.string()),
     status: vEmailMessageStatus,
     position: v.number(),
     /** not before then (a provider back-off) */

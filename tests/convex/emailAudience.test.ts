@@ -285,6 +285,51 @@ describe("emailLists: contacts (campaigns.manage)", () => {
   });
 });
 
+describe("a deleted voter leaves the lists and segments it was on", () => {
+  test("its contact rows and memberships go and the counts follow, also during a refresh", async () => {
+    const { t, f, cm, voters, newsletter } = await fixture();
+    await cm.mutation(api.emailLists.addVoters, { listId: newsletter, voterIds: [voters.ada, voters.bob, voters.cy] });
+    await cm.mutation(api.emailLists.removeContact, { listId: newsletter, voterId: voters.cy });
+    const democrats = await cm.mutation(api.emailSegments.create, { name: "Democrats", description: null, rules: DEMOCRATS });
+    await settle(t);
+    expect(await listState(t, newsletter)).toMatchObject({ count: 2, rows: 2 });
+    expect(await segmentState(t, democrats)).toMatchObject({ current: [voters.ada, voters.cy].sort(), segment: { cachedCount: 2 } });
+
+    await cm.mutation(api.voters.remove, { id: voters.ada });
+    expect(await listState(t, newsletter)).toMatchObject({ count: 1, rows: 1, voters: [voters.bob] });
+    expect(await segmentState(t, democrats)).toMatchObject({ current: [voters.cy], total: 1, segment: { cachedCount: 1 } });
+    // a removed contact's row goes too, without touching the count
+    await cm.mutation(api.voters.remove, { id: voters.cy });
+    expect(await listState(t, newsletter)).toMatchObject({ count: 1, rows: 1 });
+    const rowsOf = (voterId: Id<"voters">) =>
+      t.run(async (ctx) => ({
+        contacts: (await ctx.db.query("emailListContacts").withIndex("by_voter", (q) => q.eq("voterId", voterId)).collect()).length,
+        members: (await ctx.db.query("emailSegmentMembers").withIndex("by_voter", (q) => q.eq("voterId", voterId)).collect()).length,
+      }));
+    expect(await rowsOf(voters.ada)).toEqual({ contacts: 0, members: 0 });
+    expect(await rowsOf(voters.cy)).toEqual({ contacts: 0, members: 0 });
+    expect((await cm.query(api.emailSegments.list, {})).find((s) => s.id === democrats)).toMatchObject({ cachedCount: 0 });
+
+    // a voter deleted after a refresh's first step wrote it: the finished count leaves it out
+    const bulk = await bulkVoters(t, f.orgId, 700);
+    const everyone = await cm.mutation(api.emailSegments.create, { name: "Everyone", description: null, rules: "[]" });
+    await settle(t);
+    const gen = (await segmentState(t, everyone)).segment!.gen;
+    await t.run((ctx) => ctx.db.patch("emailSegments", everyone, { refreshing: true, refreshGen: gen + 1, refreshDropped: 0 }));
+    await t.mutation(internal.emailSegments.refreshStep, { segmentId: everyone, gen: gen + 1, cursor: null, count: 0 });
+    const early = bulk.find((v) => v.emailLower)!;
+    expect(await rowsOf(early._id)).toEqual({ contacts: 0, members: 2 });
+    await cm.mutation(api.voters.remove, { id: early._id });
+    await settle(t);
+    const after = await segmentState(t, everyone);
+    expect(after.segment).toMatchObject({ gen: gen + 1, refreshing: false, refreshDropped: 0 });
+    expect(after.current).not.toContain(early._id);
+    expect(after.segment!.cachedCount).toBe(after.current.length);
+    // the bulk voters with an email but the deleted one, and Bob
+    expect(after.current.length).toBe(bulk.filter((v) => v.emailLower).length - 1 + 1);
+  });
+});
+
 describe("emailSegments: reading (campaigns.view)", () => {
   test.each(ROLES)("%s", async (role) => {
     const { t, f, cm } = await fixture();

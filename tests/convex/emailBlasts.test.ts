@@ -492,7 +492,7 @@ describe("a demo blast", () => {
     expect(stats).toMatchObject({ recipients: 3, sent: 3, failed: 0, delivered: 0, opened: 0, hasEvents: false, demo: true, topLinks: [], sentAt: c.sentAt });
     const history = await f.viewer.as.query(api.emailBlasts.voterHistory, { voterId: voters.ada });
     expect(history).toEqual([
-      expect.objectContaining({ campaignId: id, campaignName: SETTINGS.name, subject: SETTINGS.subject, status: "demo", opened: false, clicked: false, unsubscribed: false }),
+      expect.objectContaining({ campaignId: id, campaignName: SETTINGS.name, subject: "News for Ada", status: "demo", opened: false, clicked: false, unsubscribed: false }),
     ]);
     expect(history[0].sentAt).toEqual(expect.any(Number));
     expect(await cm.query(api.emailBlasts.voterHistory, { voterId: voters.none })).toEqual([]);

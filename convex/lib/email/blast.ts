@@ -76,8 +76,18 @@ export function unsubscribeHeaders(oneClick: string, mailto: string, token: stri
 }
 
 export type BlastTemplate = { subject: string; from: string; replyTo?: string; html: string; text: string; senderValues: MergeUser };
-export type BlastRecipient = { email: string; voter: MergeVoter | null; token: string };
+/** `subject`: the one personalised when the recipient was queued (personalSubject), sent as is */
+export type BlastRecipient = { email: string; voter: MergeVoter | null; token: string; subject?: string };
 export type BlastUrls = { site: string; convexSite: string; mailto: string };
+
+function subjectLine(subject: string, values: ReturnType<typeof mergeValues>): string {
+  return substitute(subject, values, "text").replace(/[\r\n]+/g, " ").trim();
+}
+
+/** One recipient's subject, fixed when queued: what they are sent and what their contact history shows. */
+export function personalSubject(t: Pick<BlastTemplate, "subject" | "senderValues">, r: Pick<BlastRecipient, "email" | "voter">): string {
+  return subjectLine(t.subject, mergeValues(r.voter ?? { email: r.email }, t.senderValues, {}));
+}
 
 /** The email one recipient gets: personalised subject and parts, the unsubscribe link and headers. */
 export function personalise(t: BlastTemplate, r: BlastRecipient, urls: BlastUrls, tags: { name: string; value: string }[]) {
@@ -85,7 +95,7 @@ export function personalise(t: BlastTemplate, r: BlastRecipient, urls: BlastUrls
   return {
     from: t.from,
     to: [r.email],
-    subject: substitute(t.subject, values, "text").replace(/[\r\n]+/g, " ").trim(),
+    subject: r.subject ?? subjectLine(t.subject, values),
     html: substitute(t.html, values, "html"),
     text: substitute(t.text, values, "text"),
     ...(t.replyTo ? { replyTo: t.replyTo } : {}),
