@@ -258,7 +258,8 @@ function sourceCount(send: Doc<"emailSends">): number {
   return listIds.length + groupIds.length + segmentIds.length + 1 + (send.filterRules ? 1 : 0);
 }
 
-type Page = { items: Candidate[]; cursor: string | null; done: boolean };
+/** `gen`: the segment generation a segment's page was read from */
+type Page = { items: Candidate[]; cursor: string | null; done: boolean; gen?: number };
 
 /** One page of a source of the send (a list, a group, a segment, the manual addresses, the filter scan). */
 async function sourcePage(ctx: MutationCtx, send: Doc<"emailSends">, source: number, cursor: string | null): Promise<Page | null> {
@@ -301,8 +302,12 @@ async function sourcePage(ctx: MutationCtx, send: Doc<"emailSends">, source: num
     const segmentId = db.normalizeId("emailSegments", segmentIds[i]);
     const segment = segmentId ? await db.get(segmentId) : null;
     if (!segment || segment.orgId !== send.orgId) return { items: [], cursor: null, done: true };
-    const page = await currentSegmentMembers(db, segment).paginate({ cursor, numItems: ENQUEUE_BATCH });
-    return await paged(page, (m) => ofVoter(m.voterId));
+    // a refresh switched the segment to a new generation since this source began: a cursor is
+    // only valid for its own query (Convex refuses it), so the new members are read from the
+    // start (addresses already queued are skipped as duplicates)
+    const from = send.prep.gen === segment.gen ? cursor : null;
+    const page = await currentSegmentMembers(db, segment).paginate({ cursor: from, numItems: ENQUEUE_BATCH });
+    return { ...(await paged(page, (m) => ofVoter(m.voterId))), gen: segment.gen };
   }
   i -= segmentIds.length;
   if (i === 0) {
@@ -342,7 +347,8 @@ export async function enqueueStep(ctx: MutationCtx, sendId: Id<"emailSends">) {
   const done = page === null || source >= sourceCount(send);
   const now = Date.now();
   const status = send.status === "preparing" ? "sending" : send.status;
-  await ctx.db.patch(sendId, { prep: { source, cursor, done }, nextPosition: position, counts, status, updatedAt: now });
+  const prep = { source, cursor, done, ...(cursor !== null && page?.gen !== undefined ? { gen: page.gen } : {}) };
+  await ctx.db.patch(sendId, { prep, nextPosition: position, counts, status, updatedAt: now });
   if (!done) await ctx.scheduler.runAfter(0, internal.emailBlasts.enqueueStep, { sendId });
   if (done && position === 0 && send.kind === "blast") {
     await ctx.db.patch(sendId, { status: "failed", error: NO_RECIPIENTS_RESOLVED, finishedAt: now });

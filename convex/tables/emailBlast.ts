@@ -83,7 +83,8 @@ export const emailBlastTables = {
     /** filter automation: its rules (JSON) for the initial scan */
     filterRules: v.optional(v.string()),
     /** enqueue cursor: which source, where in it */
-    prep: v.object({ source: v.number(), cursor: v.union(v.string(), v.null()), done: v.boolean() }),
+    /** resolving recipients: the source being read, its cursor and, for a segment, the generation the cursor belongs to */
+    prep: v.object({ source: v.number(), cursor: v.union(v.string(), v.null()), done: v.boolean(), gen: v.optional(v.number()) }),
     nextPosition: v.number(),
     counts: vEmailSendCounts,
     /** provider errors in a row (reset by a success); at EMAIL_AUTO_PAUSE_ERRORS the send pauses */

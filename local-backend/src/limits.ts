@@ -122,6 +122,8 @@ export const messages = {
     `Too large total size of the arguments of scheduled functions from this mutation (limit: ${limit} bytes)`,
   /** `UserTimeoutError`; Convex prints the Duration with `{:?}` ("1s") */
   timeout: (ms: number) => `Function execution timed out (maximum duration: ${ms % 1000 === 0 ? `${ms / 1000}s` : `${ms}ms`})`,
+  /** paginating from a cursor another query returned (database/src/query/mod.rs invalid_cursor) */
+  invalidCursor: () => "InvalidCursor: Tried to run a query starting from a cursor, but it looks like this cursor is from a different query.",
   neverResolves: () => "Returned promise will never resolve",
   documentTooLarge: (size: number) => `Value is too large (${humanSize(size)} > maximum size ${humanSize(MAX_DOCUMENT_SIZE)})`,
   valueTooLarge: (size: number) => `Value is too large (${humanSize(size)} > maximum size ${humanSize(MAX_VALUE_SIZE)})`,

@@ -2,6 +2,7 @@
  * Query execution for one function run: plans (full scan, index range, search), operator
  * pipelines (filter/limit), streaming (`queryStream*`) and pagination (`queryPage`).
  */
+import { createHash } from "node:crypto";
 import type { JSONValue } from "convex/values";
 import { evalExpr } from "./filter.js";
 import { encodeRange, keySuccessor, type RangeExpr } from "./index-range.js";
@@ -12,6 +13,7 @@ import { rowDoc, rowJson, type Row } from "./pending.js";
 import type { DbIndexDef } from "./storage-types.js";
 import type { Tx } from "./transaction.js";
 import type { TxMetrics } from "./tx-metrics.js";
+import { messages } from "./limits.js";
 import { jsonValueSize, valueSize } from "./value-size.js";
 
 export type SerializedQuery = {
@@ -269,6 +271,7 @@ export class QueryManager {
   }): { json: string; continueCursor: string } {
     const p = plan(this.tx, args.query);
     const { cursor, endCursor, pageSize } = args;
+    const fp = queryFingerprint(args.query);
     const maxRows = args.maximumRowsRead ?? null;
     const maxBytes = args.maximumBytesRead ?? null;
     const page: Row[] = [];
@@ -279,13 +282,13 @@ export class QueryManager {
 
     if (p.kind !== "index") {
       const rows = p.kind === "search" ? p.rows : [];
-      const start = cursor === null ? 0 : cursor === END_CURSOR ? rows.length : parseSearchCursor(cursor);
-      const end = endCursor === null ? Math.min(rows.length, start + pageSize) : endCursor === END_CURSOR ? rows.length : parseSearchCursor(endCursor);
+      const start = cursor === null ? 0 : cursor === END_CURSOR ? rows.length : parseSearchCursor(cursor, fp);
+      const end = endCursor === null ? Math.min(rows.length, start + pageSize) : endCursor === END_CURSOR ? rows.length : parseSearchCursor(endCursor, fp);
       const pipeline = new Pipeline(new ListSource(rows.slice(start, Math.max(start, end))), args.query.operators ?? [], queryTable(args.query), this.tx.metrics);
       for (let r = pipeline.next(); r; r = pipeline.next()) page.push(r);
       // a full page is not the last one (as for index ranges, see below)
       isDone = endCursor === null ? end >= rows.length && end - start < pageSize : endCursor === END_CURSOR;
-      continueCursor = isDone ? END_CURSOR : `s${end}`;
+      continueCursor = isDone ? END_CURSOR : `s${fp}.${end}`;
       return { json: pageJson(page, isDone, continueCursor, null, null), continueCursor };
     }
 
@@ -295,12 +298,12 @@ export class QueryManager {
     let lo = p.lo;
     let hi = p.hi;
     if (cursor !== null) {
-      const key = parseIndexCursor(cursor);
+      const key = parseIndexCursor(cursor, fp);
       if (p.order === "asc") lo = maxBuf(lo, keySuccessor(key));
       else hi = minBuf(hi, key);
     }
     if (endCursor !== null && endCursor !== END_CURSOR) {
-      const key = parseIndexCursor(endCursor);
+      const key = parseIndexCursor(endCursor, fp);
       if (p.order === "asc") hi = minBuf(hi, keySuccessor(key));
       else lo = maxBuf(lo, key);
     }
@@ -318,7 +321,7 @@ export class QueryManager {
       if ((maxRows !== null && pipeline.rowsRead >= maxRows) || (maxBytes !== null && pipeline.bytesRead >= maxBytes)) {
         stoppedEarly = true;
         pageStatus = "SplitRequired";
-        if (readKeys.length >= 2) splitCursor = indexCursor(readKeys[Math.floor((readKeys.length - 1) / 2)]);
+        if (readKeys.length >= 2) splitCursor = indexCursor(fp, readKeys[Math.floor((readKeys.length - 1) / 2)]);
         break;
       }
       if (endCursor === null && page.length >= pageSize) {
@@ -329,7 +332,7 @@ export class QueryManager {
     // No peek past a full page: like Convex, a full page is never the last one (its cursor is
     // after its last row, not at the end); the next page is then empty and done.
     if (stoppedEarly) {
-      continueCursor = indexCursor(lastKey!);
+      continueCursor = indexCursor(fp, lastKey!);
       isDone = false;
     } else if (endCursor !== null) {
       continueCursor = endCursor;
@@ -346,16 +349,31 @@ function pageJson(page: Row[], isDone: boolean, continueCursor: string, splitCur
   return `{"page":[${page.map(rowJson).join(",")}],"isDone":${isDone},"continueCursor":${JSON.stringify(continueCursor)},"splitCursor":${JSON.stringify(splitCursor)},"pageStatus":${JSON.stringify(pageStatus)}}`;
 }
 
-function indexCursor(key: Buffer): string {
-  return `i${key.toString("base64url")}`;
+/**
+ * A cursor names its query, as Convex's do (a hash of the serialized query: table, index, range,
+ * order and filters): continuing another query from it fails with Convex's InvalidCursor message,
+ * so code whose query changes between pages (a range read from data) fails here as it would there.
+ */
+function queryFingerprint(query: SerializedQuery): string {
+  return createHash("sha256").update(JSON.stringify(query)).digest("base64url").slice(0, 16);
 }
-function parseIndexCursor(c: string): Buffer {
-  if (typeof c !== "string" || !c.startsWith("i")) throw new Error(`Invalid cursor: ${JSON.stringify(c)}`);
-  return Buffer.from(c.slice(1), "base64url");
+/** `<kind><fingerprint>.<position>` */
+function cursorPosition(c: string, kind: "i" | "s", fp: string): string {
+  const dot = typeof c === "string" ? c.indexOf(".") : -1;
+  if (typeof c !== "string" || !c.startsWith(kind) || dot < 0) throw new Error(`Invalid cursor: ${JSON.stringify(c)}`);
+  if (c.slice(1, dot) !== fp) throw new Error(messages.invalidCursor());
+  return c.slice(dot + 1);
 }
-function parseSearchCursor(c: string): number {
-  const n = Number(c.slice(1));
-  if (!c.startsWith("s") || !Number.isInteger(n) || n < 0) throw new Error(`Invalid cursor: ${JSON.stringify(c)}`);
+function indexCursor(fp: string, key: Buffer): string {
+  return `i${fp}.${key.toString("base64url")}`;
+}
+function parseIndexCursor(c: string, fp: string): Buffer {
+  return Buffer.from(cursorPosition(c, "i", fp), "base64url");
+}
+function parseSearchCursor(c: string, fp: string): number {
+  const pos = cursorPosition(c, "s", fp);
+  const n = Number(pos);
+  if (!/^\d+$/.test(pos) || !Number.isSafeInteger(n)) throw new Error(`Invalid cursor: ${JSON.stringify(c)}`);
   return n;
 }
 function maxBuf(a: Buffer, b: Buffer) {

@@ -18,7 +18,7 @@ import type { Id } from "../../convex/_generated/dataModel";
 import { newBlock, type BlockValue, type BlockType, type EmailBlock } from "../../convex/lib/email/blocks";
 import { NO_RECIPIENTS_RESOLVED } from "../../convex/lib/email/blast";
 import type { AppErrorData } from "../../convex/lib/errors";
-import { createSend, senderOf } from "../../convex/model/emailBlast";
+import { createSend, enqueueStep, senderOf } from "../../convex/model/emailBlast";
 import { roleFixture, setupTest, type Member, type TestConvex } from "./setup";
 
 const ROLES = ["super_admin", "account_admin", "campaign_manager", "volunteer", "viewer"] as const;
@@ -552,6 +552,53 @@ describe("a demo blast", () => {
     expect(await cm.query(api.emailBlasts.progress, { id })).toMatchObject({ counts: { queued: 0, sent: 0, failed: 2 } });
     expect((await messagesOf(t, sendId))[0]).toMatchObject({ status: "failed", error: "The email address format is invalid. Please use a valid email." });
     expect((await cm.query(api.emailBlasts.statistics, { id }))!.failed).toBe(2);
+  });
+});
+
+describe("a segment refreshed while a send reads it", () => {
+  test("the new generation is read from its start (a cursor belongs to its own query), each address once", async () => {
+    const ctx = await fixture();
+    const { t, f, cm, id } = ctx;
+    await t.run(async (c) => {
+      for (let i = 0; i < 600; i++) {
+        const email = `seg${i}@example.org`;
+        await c.db.insert("voters", { orgId: f.orgId, first_name: `Seg${i}`, last_name: "Voter", firstNameLower: `seg${i}`, lastNameLower: "voter", searchText: `seg${i} voter`, updatedAt: 0, email, emailLower: email });
+      }
+    });
+    const segment = await cm.mutation(api.emailSegments.create, { name: "Everyone", description: null, rules: "[]" });
+    await settle(t);
+    await setSetup(cm, id, { segmentIds: [segment] });
+    const { userId, orgId } = f.campaign_manager;
+    const sendId = await t.run(async (c) => {
+      const campaign = (await c.db.get("emailCampaigns", id))!;
+      const user = (await c.db.get("users", userId))!;
+      const org = (await c.db.get("organizations", orgId))!;
+      const sendId = await createSend(c, campaign, senderOf({ userId, user, org }), "blast");
+      await c.db.patch("emailSends", sendId, { status: "paused" });
+      // the first page of generation 1
+      await enqueueStep(c, sendId);
+      const gen = (await c.db.get("emailSegments", segment))!.gen;
+      expect((await c.db.get("emailSends", sendId))!.prep).toMatchObject({ source: 0, gen, cursor: expect.any(String), done: false });
+      // then a refresh finishes: generation 2 (with a newcomer) replaces generation 1
+      const newcomer = "newcomer@example.org";
+      const voterId = await c.db.insert("voters", { orgId, first_name: "New", last_name: "Comer", firstNameLower: "new", lastNameLower: "comer", searchText: "new comer", updatedAt: 0, email: newcomer, emailLower: newcomer });
+      const old = await c.db.query("emailSegmentMembers").withIndex("by_segment_gen", (q) => q.eq("segmentId", segment).eq("gen", gen)).collect();
+      for (const m of old) {
+        await c.db.insert("emailSegmentMembers", { orgId, segmentId: segment, voterId: m.voterId, gen: gen + 1 });
+        await c.db.delete("emailSegmentMembers", m._id);
+      }
+      await c.db.insert("emailSegmentMembers", { orgId, segmentId: segment, voterId, gen: gen + 1 });
+      await c.db.patch("emailSegments", segment, { gen: gen + 1, cachedCount: old.length + 1 });
+      // (one paginated query a transaction: the next step reads generation 2)
+      return sendId;
+    });
+    const send = await drainEnqueue(t, sendId);
+    await settle(t);
+    const emails = (await messagesOf(t, sendId)).map((m) => m.email);
+    expect(new Set(emails).size).toBe(emails.length);
+    expect(emails).toEqual(expect.arrayContaining(["newcomer@example.org", "seg0@example.org", "seg599@example.org", "ada@example.org", "bob@example.org"]));
+    // every voter with an address once: 600 + Ada (and her twin's same address), Bob, Gone, the newcomer
+    expect(emails.length + send.counts.suppressed).toBe(604);
   });
 });
 

@@ -339,6 +339,18 @@ describe("engine: pagination", () => {
     expect(r2.page.map((d: Doc) => d.n)).toEqual([6, 9]);
     expect(r2.isDone).toBe(true);
   });
+
+  it("a cursor continues only the query it came from, as on Convex (InvalidCursor)", async () => {
+    const r = (await c.query("items:pageAll", { cursor: null, numItems: 1, kind: "x" })) as Doc;
+    const INVALID = "InvalidCursor: Tried to run a query starting from a cursor, but it looks like this cursor is from a different query.";
+    // another filter value, no filter: other queries
+    await expect(c.query("items:pageAll", { cursor: r.continueCursor, numItems: 1, kind: "y" })).rejects.toThrow(INVALID);
+    await expect(c.query("items:pageAll", { cursor: r.continueCursor, numItems: 1 })).rejects.toThrow(INVALID);
+    // the same query continues, whatever the page size
+    const next = (await c.query("items:pageAll", { cursor: r.continueCursor, numItems: 3, kind: "x" })) as Doc;
+    expect(next.page.map((d: Doc) => d.kind)).toEqual(["x", "x", "x"]);
+    await expect(c.query("items:pageAll", { cursor: "not a cursor", numItems: 1 })).rejects.toThrow(/Invalid cursor/);
+  });
 });
 
 describe("engine: search", () => {
