@@ -198,24 +198,64 @@ export async function addGroupToListStep(ctx: MutationCtx, listId: Id<"emailList
 }
 
 /**
- * A deleted voter leaves the lists and segments it was on: its contact rows and segment
- * memberships go, and the counts shown for them follow (an active contact, a member of the
- * current generation, or of the generation a running refresh writes).
+ * What voter deletions take off lists' and segments' counts, written once per list and segment:
+ * a bulk deletion (an import's) passes one for all its voters and flushes it at the end.
  */
-export async function removeVoterFromAudiences(ctx: Pick<MutationCtx, "db">, voterId: Id<"voters">): Promise<void> {
+export class AudienceDrops {
+  private lists = new Map<Id<"emailLists">, number>();
+  /** per segment: members of its current generation, and of the generation a running refresh writes */
+  private segments = new Map<Id<"emailSegments">, { current: number; refresh: number }>();
+
+  list(listId: Id<"emailLists">) {
+    this.lists.set(listId, (this.lists.get(listId) ?? 0) + 1);
+  }
+
+  segment(segmentId: Id<"emailSegments">, which: "current" | "refresh") {
+    const d = this.segments.get(segmentId) ?? { current: 0, refresh: 0 };
+    d[which] += 1;
+    this.segments.set(segmentId, d);
+  }
+
+  async flush(ctx: Pick<MutationCtx, "db">) {
+    for (const [listId, n] of this.lists) {
+      const list = await ctx.db.get(listId);
+      if (list) await ctx.db.patch(list._id, { contactCount: Math.max(0, list.contactCount - n) });
+    }
+    for (const [segmentId, d] of this.segments) {
+      const segment = await ctx.db.get(segmentId);
+      if (!segment) continue;
+      await ctx.db.patch(segment._id, {
+        cachedCount: Math.max(0, segment.cachedCount - d.current),
+        ...(d.refresh > 0 ? { refreshDropped: (segment.refreshDropped ?? 0) + d.refresh } : {}),
+      });
+    }
+    this.lists.clear();
+    this.segments.clear();
+  }
+}
+
+/**
+ * A deleted voter leaves the lists and segments it was on: its contact rows and segment
+ * memberships go, and `drops` notes what that takes off their counts (an active contact, a
+ * member of the current generation or of the one a running refresh writes). Returns the index
+ * ranges read for the rows (a delete each, and a member's segment).
+ */
+export async function removeVoterFromAudiences(ctx: Pick<MutationCtx, "db">, voterId: Id<"voters">, drops: AudienceDrops): Promise<number> {
+  let ranges = 0;
   for (const row of await ctx.db.query("emailListContacts").withIndex("by_voter", (q) => q.eq("voterId", voterId)).collect()) {
     await ctx.db.delete(row._id);
-    if (row.status !== "active") continue;
-    const list = await ctx.db.get(row.listId);
-    if (list) await ctx.db.patch(list._id, { contactCount: Math.max(0, list.contactCount - 1) });
+    ranges += 1;
+    if (row.status === "active") drops.list(row.listId);
   }
   for (const row of await ctx.db.query("emailSegmentMembers").withIndex("by_voter", (q) => q.eq("voterId", voterId)).collect()) {
     await ctx.db.delete(row._id);
+    ranges += 2;
     const segment = await ctx.db.get(row.segmentId);
     if (!segment) continue;
-    if (row.gen === segment.gen) await ctx.db.patch(segment._id, { cachedCount: Math.max(0, segment.cachedCount - 1) });
-    else if (segment.refreshing && row.gen === segment.refreshGen) await ctx.db.patch(segment._id, { refreshDropped: (segment.refreshDropped ?? 0) + 1 });
+    if (row.gen === segment.gen) drops.segment(segment._id, "current");
+    else if (segment.refreshing && row.gen === segment.refreshGen) drops.segment(segment._id, "refresh");
   }
+  return ranges;
 }
 
 /** One step of deleting a deleted list's contacts; schedules the next while rows remain. */

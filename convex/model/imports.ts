@@ -6,6 +6,7 @@ import type { BatchResult, ImportFieldsDoc, RowOutcome, StartImportArgs } from "
 import { cleanImportRow, electionKey, mergeElections, recentParticipation } from "../lib/importRows";
 import { voterFieldLabel, type ElectionRecord, type VoterFields } from "../tables/voters";
 import { adjustCounter } from "./counters";
+import { AudienceDrops } from "./emailAudience";
 import { findExisting, lookupKeys, rowKeys } from "./importMatch";
 import { deleteVoter, editableVoterFields, insertVoter, keepsNameKeys, updateVoter, VoterCounts, voterChanges } from "./voters";
 
@@ -17,8 +18,14 @@ export const OUTCOME_DETAIL_CAP = 10_000;
  * writes, so 1,000 rows stay within Convex's 4,096 queries and 16,000 writes a transaction.
  */
 export const MAX_BATCH_ROWS = 1_000;
-/** Voters deleted per mutation: each reads its memberships, name keys, history, list contacts and segment memberships (five queries, 2,500 of 4,096). */
+/** Voters deleted per mutation at most (each reads six index ranges or more: see DELETE_RANGE_BUDGET). */
 export const DELETE_CHUNK = 500;
+/**
+ * A deletion step stops after the voter that brings the index ranges it read to this (Convex
+ * allows 4,096; each delete reads one): a voter on many groups, lists or segments, or with a long
+ * history, costs dozens. The rest (counts, the import) stays well under the limit.
+ */
+export const DELETE_RANGE_BUDGET = 3_000;
 /** An in_progress import without a batch for this long counts as interrupted (same as the UI). */
 export const STALE_IMPORT_MS = 2 * 60 * 1000;
 
@@ -296,14 +303,20 @@ export async function deleteImportChunk(ctx: MutationCtx, doc: Doc<"importHistor
     .withIndex("by_import", (q) => q.eq("importId", doc._id))
     .take(limit);
   const counts = new VoterCounts();
+  const drops = new AudienceDrops();
   const nameKeys = await keepsNameKeys(ctx.db, doc.orgId);
+  let deleted = 0;
+  let ranges = 0;
   for (const v of voters) {
     if (v.orgId !== doc.orgId) throw new Error("import voter in another organisation");
-    await deleteVoter(ctx, v, { counts, nameKeys });
+    ranges += await deleteVoter(ctx, v, { counts, nameKeys, drops });
+    deleted += 1;
+    if (ranges >= DELETE_RANGE_BUDGET) break;
   }
   await counts.flush(ctx, doc.orgId);
-  const deletedSoFar = (doc.deleted_so_far ?? 0) + voters.length;
-  const done = voters.length < limit;
+  await drops.flush(ctx);
+  const deletedSoFar = (doc.deleted_so_far ?? 0) + deleted;
+  const done = deleted === voters.length && voters.length < limit;
   if (done) {
     await ctx.db.patch(doc._id, {
       status: "deleted",
@@ -316,7 +329,7 @@ export async function deleteImportChunk(ctx: MutationCtx, doc: Doc<"importHistor
   } else {
     await ctx.db.patch(doc._id, { deleting: true, deleted_so_far: deletedSoFar });
   }
-  return { deleted: voters.length, done };
+  return { deleted, done };
 }
 
 const CUSTOM_KEY = /^[a-z0-9][a-z0-9_]*$/;

@@ -168,6 +168,45 @@ describe("imports", () => {
     await expect(m.as.mutation(api.imports.remove, { importId: a })).rejects.toThrow(/Import has already been deleted/);
   }, 120_000);
 
+  test("a deletion step stops within Convex's read limit; the voters' lists and segments lose them, counts written once", async () => {
+    const t = setupTest();
+    const m = await createMember(t, ["campaign_manager"]);
+    const a = await startImport(m);
+    const n = 200;
+    await m.as.mutation(api.imports.appendBatch, { importId: a, startRow: 1, rows: Array.from({ length: n }, (_, i) => row(i + 1, `F${i}`, `L${i}`, `v${i}@example.org`)) });
+    await m.as.mutation(api.imports.finish, { importId: a, totalRecords: n, columnStats: [] });
+    const ids = (await votersOf(t, m.orgId)).map((v) => v._id);
+    // a long history each: deleting 200 voters x 100 entries in one step would read 20,000 index ranges (Convex: 4,096)
+    for (let start = 0; start < n; start += 40) {
+      await t.run(async (ctx) => {
+        for (const voterId of ids.slice(start, start + 40)) {
+          for (let k = 0; k < 100; k++) await ctx.db.insert("voterChanges", { orgId: m.orgId, voterId, at: k, userId: m.userId, changes: [{ field: "city", from: null, to: `C${k}` }] });
+        }
+      });
+    }
+    await m.as.mutation(api.emailLists.ensureDefaults, {});
+    const newsletter = (await m.as.query(api.emailLists.list, {})).find((l) => l.name === "Newsletter Subscribers")!.id;
+    await m.as.mutation(api.emailLists.addVoters, { listId: newsletter, voterIds: ids });
+    const segment = await m.as.mutation(api.emailSegments.create, { name: "Everyone", description: null, rules: "[]" });
+    await t.finishAllScheduledFunctions(() => {});
+    expect((await m.as.query(api.emailSegments.list, {}))[0].cachedCount).toBe(n);
+
+    const res = await m.as.mutation(api.imports.remove, { importId: a });
+    // the first step stopped at its budget, the rest follows in further steps
+    expect(res.status).toBe("deleting");
+    await t.finishAllScheduledFunctions(() => {});
+    expect(await votersOf(t, m.orgId)).toEqual([]);
+    expect((await m.as.query(api.imports.get, { importId: a }))?.summary_stats.deleted_count).toBe(n);
+    expect((await m.as.query(api.emailLists.list, {})).find((l) => l.id === newsletter)?.contactCount).toBe(0);
+    expect((await m.as.query(api.emailSegments.list, {})).find((x) => x.id === segment)?.cachedCount).toBe(0);
+    const left = await t.run(async (ctx) => ({
+      changes: (await ctx.db.query("voterChanges").collect()).length,
+      contacts: (await ctx.db.query("emailListContacts").collect()).length,
+      members: (await ctx.db.query("emailSegmentMembers").collect()).length,
+    }));
+    expect(left).toEqual({ changes: 0, contacts: 0, members: 0 });
+  }, 120_000);
+
   test("zero imported but duplicates: only marked deleted unless forced", async () => {
     const t = setupTest();
     const m = await createMember(t, ["campaign_manager"]);
