@@ -7,7 +7,6 @@ import { useNavigate, useParams } from "react-router-dom";
 import { api } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
 import { MODE_LABELS, useViewer } from "@/session/ViewerProvider";
-import { conflictValues, UNSETTLED_CONFLICTS } from "@/lib/records/conflicts";
 import { editsOf, type FormValues } from "@/lib/records/mergeForm";
 import { useMergedForm } from "@/lib/records/useMergedForm";
 import { usePresence } from "@/lib/presence/usePresence";
@@ -15,6 +14,7 @@ import { FieldConflict } from "@/ui/FieldConflict";
 import { PageHeader } from "@/ui/PageHeader";
 import { PresenceAvatars } from "@/ui/PresenceAvatars";
 import { toast } from "@/ui/toast";
+import { useMergedSave } from "@/ui/useMergedSave";
 import { AddFieldDialog } from "./components/AddFieldDialog";
 import { CustomFieldsPanel } from "./components/CustomFieldsPanel";
 import { SortableSection } from "./components/SortableSection";
@@ -55,7 +55,7 @@ export function VoterFormPage() {
   const [deletedBy, setDeletedBy] = useState<string | null>(null);
   const saved = useMemo(() => (isNew ? EMPTY : voter ? valuesFromVoter(voter) : undefined), [isNew, voter]);
   const merged = useMergedForm(isNew ? "new" : (id ?? null), saved);
-  const [saving, setSaving] = useState(false);
+  const { busy: saving, save } = useMergedSave(merged, (c) => [voterFormKey(c.field), voterFormValue(c.theirs)]);
   const [addFieldOpen, setAddFieldOpen] = useState(false);
   const presence = usePresence(isNew ? null : `voter:${id}`, EDITING);
   const sensors = useSensors(useSensor(PointerSensor), useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }));
@@ -98,12 +98,7 @@ export function VoterFormPage() {
       toast.error("Missing required fields", { description: `Please fill in: ${missing.join(", ")}` });
       return;
     }
-    if (Object.keys(form.conflicts).length > 0) {
-      toast.error("Edit conflict", { description: UNSETTLED_CONFLICTS });
-      return;
-    }
-    setSaving(true);
-    try {
+    await save(async () => {
       if (isNew) {
         const newId: Id<"voters"> = await create({ fields: fieldsFromValues(values, customDefs) });
         if (!newId) throw new Error("No data returned after creating voter");
@@ -115,13 +110,7 @@ export function VoterFormPage() {
         toast.success("Voter updated successfully", { duration: 3000 });
         void navigate(`/voters/${voter!._id}`);
       }
-    } catch (e) {
-      const conflicts = conflictValues(e, (c) => [voterFormKey(c.field), voterFormValue(c.theirs)]);
-      if (conflicts) merged.addConflicts(conflicts);
-      toast.failure(conflicts ? "Edit conflict" : "Error saving voter", e);
-    } finally {
-      setSaving(false);
-    }
+    }, "Error saving voter");
   };
 
   const handleCancel = () => {

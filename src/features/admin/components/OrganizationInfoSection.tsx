@@ -1,13 +1,13 @@
 import { Box, Button, Card, Flex, Grid, Heading, Select, Text, TextArea, TextField } from "@radix-ui/themes";
 import { useMutation, useQuery } from "convex/react";
-import { useMemo, useState, type ReactNode } from "react";
+import { useMemo, type ReactNode } from "react";
 import { api } from "@convex/_generated/api";
 import { classifyError } from "@convex/lib/errors";
-import { conflictValues, UNSETTLED_CONFLICTS } from "@/lib/records/conflicts";
 import { editsOf, type FormValues } from "@/lib/records/mergeForm";
 import { useMergedForm } from "@/lib/records/useMergedForm";
 import { FieldConflict } from "@/ui/FieldConflict";
 import { toast } from "@/ui/toast";
+import { useMergedSave } from "@/ui/useMergedSave";
 
 type OrgInfo = (typeof api.account.get)["_returnType"];
 
@@ -57,7 +57,7 @@ export function OrganizationInfoSection() {
   const save = useMutation(api.account.update);
   const saved = useMemo(() => (info ? flatten(info) : undefined), [info]);
   const merged = useMergedForm(info?.id ?? null, saved);
-  const [saving, setSaving] = useState(false);
+  const { busy: saving, save: saveMerged } = useMergedSave(merged);
   const form = merged.form;
 
   if (!form) return <Card><Text color="gray">Loading...</Text></Card>;
@@ -77,25 +77,17 @@ export function OrganizationInfoSection() {
     );
 
   const handleSave = async () => {
-    if (Object.keys(form.conflicts).length > 0) {
-      toast.error("Edit conflict", { description: UNSETTLED_CONFLICTS });
-      return;
-    }
-    setSaving(true);
-    try {
-      await save({ edits: editsOf(form, (_k, v) => v) });
-      toast.success("Organization Information Saved");
-    } catch (e) {
-      const conflicts = conflictValues(e);
-      const err = classifyError(e);
-      if (conflicts) {
-        merged.addConflicts(conflicts);
-        toast.error("Edit conflict", { description: err.message });
-      } else if (err.code === "FORBIDDEN") toast.error("Access Denied", { description: err.message });
-      else toast.error("Save Failed", { description: "There was an error saving your organization information." });
-    } finally {
-      setSaving(false);
-    }
+    await saveMerged(
+      async () => {
+        await save({ edits: editsOf(form, (_k, v) => v) });
+        toast.success("Organization Information Saved");
+      },
+      (e) => {
+        const err = classifyError(e);
+        if (err.code === "FORBIDDEN") toast.error("Access Denied", { description: err.message });
+        else toast.error("Save Failed", { description: "There was an error saving your organization information." });
+      },
+    );
   };
 
   return (

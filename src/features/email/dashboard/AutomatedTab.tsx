@@ -3,10 +3,10 @@ import { useMutation, useQuery } from "convex/react";
 import { useMemo, useState } from "react";
 import { api } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
-import { UNSETTLED_CONFLICTS, conflictValues } from "@/lib/records/conflicts";
 import { editsOf } from "@/lib/records/mergeForm";
 import { useMergedForm } from "@/lib/records/useMergedForm";
 import { toast } from "@/ui/toast";
+import { useMergedSave } from "@/ui/useMergedSave";
 import { automationForm, fromStored, joinSchedule, scheduleToStored, splitSchedule, toStored, type EventTrigger } from "./automationForm";
 import { AutomationConflicts } from "./AutomationConflicts";
 import { EventTriggerFields } from "./EventTriggerFields";
@@ -36,6 +36,7 @@ export function AutomatedTab({ campaignId, canManage }: AutomatedTabProps) {
   const actions = useSendActions(campaignId);
   const [rescheduling, setRescheduling] = useState(false);
   const [busy, setBusy] = useState(false);
+  const { save } = useMergedSave(merged, (c) => [c.field, fromStored(c.field, c.theirs)]);
   const form = merged.form;
 
   if (setup === null) return <Callout.Root color="orange"><Callout.Text>This campaign no longer exists. It may have been deleted by a teammate.</Callout.Text></Callout.Root>;
@@ -51,22 +52,10 @@ export function AutomatedTab({ campaignId, canManage }: AutomatedTabProps) {
   const touched = merged.touched.length > 0;
 
   /** Saves the touched fields; false (with the reason shown) when refused. */
-  const saveForm = async (): Promise<boolean> => {
-    if (Object.keys(form.conflicts).length > 0) {
-      toast.error("Edit conflict", { description: UNSETTLED_CONFLICTS });
-      return false;
-    }
-    if (!touched) return true;
-    try {
-      await update({ id: campaignId, edits: editsOf(form, toStored) });
-      return true;
-    } catch (e) {
-      const conflicts = conflictValues(e, (c) => [c.field, fromStored(c.field, c.theirs)]);
-      if (conflicts) merged.addConflicts(conflicts);
-      showSaveFailure(e);
-      return false;
-    }
-  };
+  const saveForm = () =>
+    save(async () => {
+      if (touched) await update({ id: campaignId, edits: editsOf(form, toStored) });
+    }, showSaveFailure);
 
   const handleSave = async () => {
     setBusy(true);

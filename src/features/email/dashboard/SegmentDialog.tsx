@@ -5,12 +5,12 @@ import { useMemo, useState } from "react";
 import { api } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
 import { ruleComplete } from "@convex/lib/email/rules";
-import { conflictValues, UNSETTLED_CONFLICTS } from "@/lib/records/conflicts";
 import { editsOf, type StoredValue } from "@/lib/records/mergeForm";
 import { useMergedForm } from "@/lib/records/useMergedForm";
 import { ConfirmDialog } from "@/ui/ConfirmDialog";
 import { FieldConflict } from "@/ui/FieldConflict";
 import { toast } from "@/ui/toast";
+import { useMergedSave } from "@/ui/useMergedSave";
 import { RulesEditor } from "./RulesEditor";
 import { rulesFromText, rulesToText, shownRules } from "./rulesForm";
 
@@ -53,7 +53,7 @@ export function SegmentDialog({ open, onOpenChange, editId, segment }: SegmentDi
     [editId, segment],
   );
   const merged = useMergedForm(editId ?? "new", saved);
-  const [busy, setBusy] = useState(false);
+  const { busy, save } = useMergedSave(merged, (c) => [c.field, fromStored(c.field, c.theirs)]);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const form = merged.form;
   const values = form?.values ?? EMPTY;
@@ -71,12 +71,7 @@ export function SegmentDialog({ open, onOpenChange, editId, segment }: SegmentDi
       toast.error("Segment conditions incomplete", { description: "Please complete all segment conditions." });
       return;
     }
-    if (Object.keys(form.conflicts).length > 0) {
-      toast.error("Edit conflict", { description: UNSETTLED_CONFLICTS });
-      return;
-    }
-    setBusy(true);
-    try {
+    await save(async () => {
       if (editId) {
         await update({ id: editId, edits: editsOf(form, toStored) });
         toast.success("Segment updated");
@@ -85,13 +80,7 @@ export function SegmentDialog({ open, onOpenChange, editId, segment }: SegmentDi
         toast.success("Segment created", { description: "Counting its voters…" });
       }
       onOpenChange(false);
-    } catch (e) {
-      const conflicts = conflictValues(e, (c) => [c.field, fromStored(c.field, c.theirs)]);
-      if (conflicts) merged.addConflicts(conflicts);
-      toast.failure(conflicts ? "Edit conflict" : editId ? "Error updating segment" : "Error creating segment", e);
-    } finally {
-      setBusy(false);
-    }
+    }, editId ? "Error updating segment" : "Error creating segment");
   };
   const handleDelete = async () => {
     if (!editId) return;

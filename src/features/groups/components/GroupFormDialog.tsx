@@ -1,13 +1,13 @@
 import { Button, Callout, Dialog, Flex, Text, TextArea, TextField } from "@radix-ui/themes";
 import { useMutation, useQuery } from "convex/react";
-import { useMemo, useState } from "react";
+import { useMemo } from "react";
 import { api } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
-import { conflictValues, UNSETTLED_CONFLICTS } from "@/lib/records/conflicts";
 import { editsOf } from "@/lib/records/mergeForm";
 import { useMergedForm } from "@/lib/records/useMergedForm";
 import { FieldConflict } from "@/ui/FieldConflict";
 import { toast } from "@/ui/toast";
+import { useMergedSave } from "@/ui/useMergedSave";
 
 type GroupFormDialogProps = {
   open: boolean;
@@ -32,7 +32,7 @@ export function GroupFormDialog({ open, onOpenChange, editId, group, onSaved }: 
   const editState = useQuery(api.groups.editState, editId ? { id: editId } : "skip");
   const saved = useMemo(() => (editId === null ? EMPTY : group ? { name: group.name, description: group.description ?? "" } : undefined), [editId, group]);
   const merged = useMergedForm(editId ?? "new", saved);
-  const [busy, setBusy] = useState(false);
+  const { busy, save } = useMergedSave(merged);
   const form = merged.form;
   const values = form?.values ?? EMPTY;
   const deleted = editId !== null && group === undefined && form !== null;
@@ -44,12 +44,7 @@ export function GroupFormDialog({ open, onOpenChange, editId, group, onSaved }: 
       toast.error("Name Required", { description: "Please enter a group name." });
       return;
     }
-    if (Object.keys(form.conflicts).length > 0) {
-      toast.error("Edit conflict", { description: UNSETTLED_CONFLICTS });
-      return;
-    }
-    setBusy(true);
-    try {
+    await save(async () => {
       if (editId) {
         await update({ id: editId, edits: editsOf(form, toStored) });
         toast.success("Group Updated");
@@ -60,13 +55,7 @@ export function GroupFormDialog({ open, onOpenChange, editId, group, onSaved }: 
         onSaved?.(id);
       }
       onOpenChange(false);
-    } catch (e) {
-      const conflicts = conflictValues(e);
-      if (conflicts) merged.addConflicts(conflicts);
-      toast.failure(conflicts ? "Edit conflict" : editId ? "Error Updating Group" : "Error Creating Group", e);
-    } finally {
-      setBusy(false);
-    }
+    }, editId ? "Error Updating Group" : "Error Creating Group");
   };
 
   const conflict = (field: string) =>

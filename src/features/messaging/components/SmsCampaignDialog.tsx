@@ -1,13 +1,13 @@
 import { Button, Callout, Dialog, Flex, Heading, Separator, Text, TextArea, TextField } from "@radix-ui/themes";
 import { useMutation, useQuery } from "convex/react";
-import { useMemo, useState } from "react";
+import { useMemo } from "react";
 import { api } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
-import { conflictValues, UNSETTLED_CONFLICTS } from "@/lib/records/conflicts";
 import { editsOf, type StoredValue } from "@/lib/records/mergeForm";
 import { useMergedForm } from "@/lib/records/useMergedForm";
 import { FieldConflict } from "@/ui/FieldConflict";
 import { toast } from "@/ui/toast";
+import { useMergedSave } from "@/ui/useMergedSave";
 import type { SmsCampaign } from "../hooks/useSmsCampaigns";
 import { idsFromForm, idsToForm } from "../utils/smsDisplay";
 import { AudienceSummary } from "./AudienceSummary";
@@ -64,7 +64,7 @@ export function SmsCampaignDialog({ open, onOpenChange, editId, campaign, initia
     };
   }, [editId, campaign, startGroups]);
   const merged = useMergedForm(editId ?? "new", saved);
-  const [busy, setBusy] = useState(false);
+  const { busy, save } = useMergedSave(merged, (c) => [c.field, fromStored(c.field, c.theirs)]);
   const form = merged.form;
   const values = form?.values ?? {};
   const deleted = editId !== null && campaign === undefined && form !== null;
@@ -78,12 +78,7 @@ export function SmsCampaignDialog({ open, onOpenChange, editId, campaign, initia
       toast.warning("Campaign name required", { description: "Please enter a campaign name." });
       return;
     }
-    if (Object.keys(form.conflicts).length > 0) {
-      toast.error("Edit conflict", { description: UNSETTLED_CONFLICTS });
-      return;
-    }
-    setBusy(true);
-    try {
+    await save(async () => {
       if (editId) {
         await update({ id: editId, edits: editsOf(form, toStored) });
         toast.success("Campaign updated");
@@ -98,15 +93,7 @@ export function SmsCampaignDialog({ open, onOpenChange, editId, campaign, initia
         toast.success("Campaign created");
       }
       onOpenChange(false);
-    } catch (e) {
-      const conflicts = conflictValues(e, (c) => [c.field, fromStored(c.field, c.theirs)]);
-      if (conflicts) merged.addConflicts(conflicts);
-      if (conflicts) toast.failure("Edit conflict", e);
-      else if (editId) toast.failure("Error updating campaign", e);
-      else toast.failure("Error creating campaign", e, { duration: 7000 });
-    } finally {
-      setBusy(false);
-    }
+    }, editId ? "Error updating campaign" : (e) => toast.failure("Error creating campaign", e, { duration: 7000 }));
   };
 
   const conflict = (field: string) => {

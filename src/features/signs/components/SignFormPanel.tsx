@@ -6,12 +6,12 @@ import { api } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
 import { MAP_CENTER } from "@convex/lib/geo";
 import { SIGN_FIELD_LABELS } from "@convex/tables/signs";
-import { conflictValues, UNSETTLED_CONFLICTS } from "@/lib/records/conflicts";
 import { editsOf, type StoredValue } from "@/lib/records/mergeForm";
 import { useMergedForm } from "@/lib/records/useMergedForm";
 import { useViewer } from "@/session/ViewerProvider";
 import { FieldConflict } from "@/ui/FieldConflict";
 import { toast } from "@/ui/toast";
+import { useMergedSave } from "@/ui/useMergedSave";
 import { VoterSearchField } from "@/ui/VoterSearchField";
 import type { SignOptions, SignRow } from "../hooks/useSignOptions";
 import { addDays, dayInput, formatCoord, fromDayInput, startOfToday } from "../utils/signDisplay";
@@ -86,7 +86,7 @@ export function SignFormPanel({ editId, sign, options, picked, center, onPreview
   const form = merged.form;
   const values = form?.values ?? {};
   const deleted = editId !== null && sign === null;
-  const [busy, setBusy] = useState(false);
+  const { busy, save } = useMergedSave(merged);
   const [newCampaign, setNewCampaign] = useState<string | null>(null);
   const [voterLabel, setVoterLabel] = useState<string | null>(null);
   const [placedBy, setPlacedBy] = useState<"map" | "typed" | "zip" | "geocoder" | null>(editId ? "typed" : null);
@@ -164,12 +164,7 @@ export function SignFormPanel({ editId, sign, options, picked, center, onPreview
       toast.warning("Required fields missing", { description: "Please fill in all required fields.", duration: 5000 });
       return;
     }
-    if (Object.keys(form.conflicts).length > 0) {
-      toast.error("Edit conflict", { description: UNSETTLED_CONFLICTS });
-      return;
-    }
-    setBusy(true);
-    try {
+    await save(async () => {
       if (editId) {
         await update({ id: editId, edits: editsOf(form, toStored) });
         toast.success("Sign updated");
@@ -191,15 +186,7 @@ export function SignFormPanel({ editId, sign, options, picked, center, onPreview
         toast.success("Sign added");
         onClose(id);
       }
-    } catch (e) {
-      const conflicts = conflictValues(e, (c) => [c.field, c.theirs === null ? "" : String(c.theirs)]);
-      if (conflicts) {
-        merged.addConflicts(conflicts);
-        toast.failure("Edit conflict", e);
-      } else toast.failure(editId ? "Error updating sign" : "Error adding sign", e);
-    } finally {
-      setBusy(false);
-    }
+    }, editId ? "Error updating sign" : "Error adding sign");
   };
 
   const conflict = (field: string) => {
