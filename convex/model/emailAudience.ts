@@ -237,25 +237,20 @@ export class AudienceDrops {
 /**
  * A deleted voter leaves the lists and segments it was on: its contact rows and segment
  * memberships go, and `drops` notes what that takes off their counts (an active contact, a
- * member of the current generation or of the one a running refresh writes). Returns the index
- * ranges read for the rows (a delete each, and a member's segment).
+ * member of the current generation or of the one a running refresh writes).
  */
-export async function removeVoterFromAudiences(ctx: Pick<MutationCtx, "db">, voterId: Id<"voters">, drops: AudienceDrops): Promise<number> {
-  let ranges = 0;
+export async function removeVoterFromAudiences(ctx: Pick<MutationCtx, "db">, voterId: Id<"voters">, drops: AudienceDrops): Promise<void> {
   for (const row of await ctx.db.query("emailListContacts").withIndex("by_voter", (q) => q.eq("voterId", voterId)).collect()) {
     await ctx.db.delete(row._id);
-    ranges += 1;
     if (row.status === "active") drops.list(row.listId);
   }
   for (const row of await ctx.db.query("emailSegmentMembers").withIndex("by_voter", (q) => q.eq("voterId", voterId)).collect()) {
     await ctx.db.delete(row._id);
-    ranges += 2;
     const segment = await ctx.db.get(row.segmentId);
     if (!segment) continue;
     if (row.gen === segment.gen) drops.segment(segment._id, "current");
     else if (segment.refreshing && row.gen === segment.refreshGen) drops.segment(segment._id, "refresh");
   }
-  return ranges;
 }
 
 /** One step of deleting a deleted list's contacts; schedules the next while rows remain. */

@@ -8,6 +8,7 @@ import { voterFieldLabel, type ElectionRecord, type VoterFields } from "../table
 import { adjustCounter } from "./counters";
 import { AudienceDrops } from "./emailAudience";
 import { findExisting, lookupKeys, rowKeys } from "./importMatch";
+import { transactionNearLimits } from "./txBudget";
 import { deleteVoter, editableVoterFields, insertVoter, keepsNameKeys, updateVoter, VoterCounts, voterChanges } from "./voters";
 
 /** Per-row detail rows kept per kind (duplicates, errors); the counts stay exact beyond it. */
@@ -18,14 +19,14 @@ export const OUTCOME_DETAIL_CAP = 10_000;
  * writes, so 1,000 rows stay within Convex's 4,096 queries and 16,000 writes a transaction.
  */
 export const MAX_BATCH_ROWS = 1_000;
-/** Voters deleted per mutation at most (each reads six index ranges or more: see DELETE_RANGE_BUDGET). */
+/** Voters deleted per mutation at most (each reads six index ranges or more: see DELETE_BUDGET). */
 export const DELETE_CHUNK = 500;
 /**
- * A deletion step stops after the voter that brings the index ranges it read to this (Convex
- * allows 4,096; each delete reads one): a voter on many groups, lists or segments, or with a long
- * history, costs dozens. The rest (counts, the import) stays well under the limit.
+ * A deletion step stops after the voter that brings any of the transaction's limits to this
+ * share (each delete also reads an index range, of 4,096): a voter on many groups, lists or
+ * segments, or with a long history, costs dozens. The rest (counts, the import) fits in what is left.
  */
-export const DELETE_RANGE_BUDGET = 3_000;
+export const DELETE_BUDGET = 0.75;
 /** An in_progress import without a batch for this long counts as interrupted (same as the UI). */
 export const STALE_IMPORT_MS = 2 * 60 * 1000;
 
@@ -306,12 +307,11 @@ export async function deleteImportChunk(ctx: MutationCtx, doc: Doc<"importHistor
   const drops = new AudienceDrops();
   const nameKeys = await keepsNameKeys(ctx.db, doc.orgId);
   let deleted = 0;
-  let ranges = 0;
   for (const v of voters) {
     if (v.orgId !== doc.orgId) throw new Error("import voter in another organisation");
-    ranges += await deleteVoter(ctx, v, { counts, nameKeys, drops });
+    await deleteVoter(ctx, v, { counts, nameKeys, drops });
     deleted += 1;
-    if (ranges >= DELETE_RANGE_BUDGET) break;
+    if (await transactionNearLimits(ctx, DELETE_BUDGET)) break;
   }
   await counts.flush(ctx, doc.orgId);
   await drops.flush(ctx);

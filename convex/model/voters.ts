@@ -188,12 +188,9 @@ export function voterChanges(before: VoterFields, after: VoterFields): { field: 
 /**
  * Deletes a voter with its group memberships, list contacts and segment memberships (keeping their
  * counts right) and its change history. A bulk deletion passes its VoterCounts and AudienceDrops
- * (flushed once at the end). Returns about how many index ranges it read (each query, get and
- * delete reads one; Convex allows 4,096 a transaction), so a bulk deletion can stop in time.
+ * (flushed once at the end).
  */
-export async function deleteVoter(ctx: MutationCtx, voter: Doc<"voters">, opts: WriteOpts & { drops?: AudienceDrops } = {}): Promise<number> {
-  // the voter's delete and the queries for its memberships, list rows, segment rows and history
-  let ranges = 5;
+export async function deleteVoter(ctx: MutationCtx, voter: Doc<"voters">, opts: WriteOpts & { drops?: AudienceDrops } = {}) {
   const memberships = await ctx.db
     .query("voterGroupMembers")
     .withIndex("by_voter", (q) => q.eq("voterId", voter._id))
@@ -202,29 +199,20 @@ export async function deleteVoter(ctx: MutationCtx, voter: Doc<"voters">, opts: 
     await ctx.db.delete(m._id);
     const group = await ctx.db.get(m.groupId);
     if (group) await ctx.db.patch(group._id, { memberCount: Math.max(0, group.memberCount - 1) });
-    ranges += 2;
   }
   const drops = opts.drops ?? new AudienceDrops();
-  ranges += await removeVoterFromAudiences(ctx, voter._id, drops);
+  await removeVoterFromAudiences(ctx, voter._id, drops);
   if (!opts.drops) await drops.flush(ctx);
   await ctx.db.delete(voter._id);
   // its change history goes with it (a voter rarely has more than a few dozen entries)
-  for (const c of await ctx.db.query("voterChanges").withIndex("by_voter", (q) => q.eq("voterId", voter._id)).take(MAX_CHANGES_DELETED)) {
-    await ctx.db.delete(c._id);
-    ranges += 1;
-  }
+  for (const c of await ctx.db.query("voterChanges").withIndex("by_voter", (q) => q.eq("voterId", voter._id)).take(MAX_CHANGES_DELETED)) await ctx.db.delete(c._id);
   if (opts.nameKeys ?? (await keepsNameKeys(ctx.db, voter.orgId))) {
     const keys = await ctx.db.query("voterNameKeys").withIndex("by_voter", (q) => q.eq("voterId", voter._id)).first();
-    ranges += 1;
-    if (keys) {
-      await ctx.db.delete(keys._id);
-      ranges += 1;
-    }
+    if (keys) await ctx.db.delete(keys._id);
   }
   const counts = opts.counts ?? new VoterCounts();
   counts.add(voter, -1);
   if (!opts.counts) await counts.flush(ctx, voter.orgId);
-  return ranges;
 }
 
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
