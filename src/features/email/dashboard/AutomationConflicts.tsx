@@ -1,7 +1,7 @@
 import { Flex } from "@radix-ui/themes";
 import { FieldConflict } from "@/ui/FieldConflict";
 import { FIELD_LABELS, EVENT_TRIGGER_LABELS, scheduleToStored, formatLocal, type EventTrigger } from "./automationForm";
-import { rulesFromText } from "./rulesForm";
+import { rulesCount } from "./rulesForm";
 import { SEND_TYPE_LABELS, type SendType } from "./sendChecks";
 
 type AutomationConflictsProps = {
@@ -20,10 +20,7 @@ function shown(field: string, theirs: string): string {
     return ms === null ? "" : formatLocal(ms);
   }
   if (field === "eventTargetId") return theirs === "" ? "any" : "another choice";
-  if (field === "eventRules" || field === "filterRules") {
-    const n = rulesFromText(theirs).length;
-    return `${n} rule${n === 1 ? "" : "s"}`;
-  }
+  if (field === "eventRules" || field === "filterRules") return rulesCount(theirs);
   return theirs;
 }
 

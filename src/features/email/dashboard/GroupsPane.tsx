@@ -3,6 +3,7 @@ import { useQuery } from "convex/react";
 import { api } from "@convex/_generated/api";
 import { useViewer } from "@/session/ViewerProvider";
 import { CheckList } from "./CheckList";
+import { countOf } from "@/lib/plural";
 
 type GroupsPaneProps = { selected: readonly string[]; onToggle(id: string, on: boolean): void; disabled: boolean };
 
@@ -11,6 +12,6 @@ export function GroupsPane({ selected, onToggle, disabled }: GroupsPaneProps) {
   const { can } = useViewer();
   const groups = useQuery(api.groups.list, can("voters.view") ? {} : "skip");
   if (!can("voters.view")) return <Text size="2" color="gray">Choosing groups needs access to voters.</Text>;
-  const items = groups?.map((g) => ({ id: g._id, name: g.name, detail: `${g.memberCount.toLocaleString()} member${g.memberCount === 1 ? "" : "s"}` }));
+  const items = groups?.map((g) => ({ id: g._id, name: g.name, detail: countOf(g.memberCount, "member") }));
   return <CheckList noun="groups" items={items} selected={selected} onToggle={onToggle} disabled={disabled} empty="No groups yet. Create one on the Groups page." testId="email.groups" />;
 }

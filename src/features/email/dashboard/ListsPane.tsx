@@ -8,10 +8,10 @@ import { toast } from "@/ui/toast";
 import { CheckList, type CheckItem } from "./CheckList";
 import { ManageListDialog } from "./ManageListDialog";
 import { NewListDialog } from "./NewListDialog";
+import { countOf } from "@/lib/plural";
 
 type ListsPaneProps = { selected: readonly string[]; onToggle(id: string, on: boolean): void; canManage: boolean; disabled: boolean };
 
-const count = (n: number, noun: string) => `${n.toLocaleString()} ${noun}${n === 1 ? "" : "s"}`;
 
 /**
  * The organisation's email lists. The three default lists are created the first time an
@@ -34,7 +34,7 @@ export function ListsPane({ selected, onToggle, canManage, disabled }: ListsPane
   const items: CheckItem[] | undefined = lists?.map((l) => ({
     id: l.id,
     name: l.name,
-    detail: l.subscriptionType === "all_voters" ? `${count(l.contactCount, "voter")} (every voter with an email; exact count at send)` : count(l.contactCount, "contact"),
+    detail: l.subscriptionType === "all_voters" ? `${countOf(l.contactCount, "voter")} (every voter with an email; exact count at send)` : countOf(l.contactCount, "contact"),
     actions:
       canManage && l.subscriptionType === "manual" ? (
         <Button size="1" variant="ghost" aria-label={`Manage ${l.name}`} onClick={() => setDialog({ id: l.id, name: l.name })}>Manage</Button>

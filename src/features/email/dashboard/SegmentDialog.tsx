@@ -12,7 +12,7 @@ import { FieldConflict } from "@/ui/FieldConflict";
 import { toast } from "@/ui/toast";
 import { useMergedSave } from "@/ui/useMergedSave";
 import { RulesEditor } from "./RulesEditor";
-import { rulesFromText, rulesToText, shownRules } from "./rulesForm";
+import { rulesCount, rulesFromText, rulesToText, shownRules } from "./rulesForm";
 
 type SegmentDialogProps = {
   open: boolean;
@@ -97,11 +97,10 @@ export function SegmentDialog({ open, onOpenChange, editId, segment }: SegmentDi
   const conflict = (field: string) => {
     const theirs = form?.conflicts[field];
     if (theirs === undefined) return null;
-    const n = rulesFromText(theirs).length;
     return (
       <FieldConflict
         label={LABELS[field]}
-        theirs={field === "rules" ? `${n} rule${n === 1 ? "" : "s"}` : theirs}
+        theirs={field === "rules" ? rulesCount(theirs) : theirs}
         by={editState?.fields[field]?.name}
         onKeepMine={() => merged.keepMine(field)}
         onTakeTheirs={() => merged.takeTheirs(field)}

@@ -7,6 +7,7 @@ import type { Id } from "@convex/_generated/dataModel";
 import { toast } from "@/ui/toast";
 import { CheckList, type CheckItem } from "./CheckList";
 import { SegmentDialog, type SegmentRow } from "./SegmentDialog";
+import { countOf } from "@/lib/plural";
 
 type SegmentsPaneProps = { selected: readonly string[]; onToggle(id: string, on: boolean): void; canManage: boolean; disabled: boolean };
 
@@ -34,7 +35,7 @@ export function SegmentsPane({ selected, onToggle, canManage, disabled }: Segmen
   const items: CheckItem[] | undefined = segments?.map((s) => ({
     id: s.id,
     name: s.name,
-    detail: `${s.cachedCount.toLocaleString()} voter${s.cachedCount === 1 ? "" : "s"} · ${refreshedText(s)}`,
+    detail: `${countOf(s.cachedCount, "voter")} · ${refreshedText(s)}`,
     actions: canManage ? (
       <Flex gap="3" align="center">
         <Button size="1" variant="ghost" aria-label={`Refresh ${s.name}`} disabled={s.refreshing} onClick={() => void handleRefresh(s)}>

@@ -6,6 +6,7 @@
  */
 import { isEmailAddress } from "@convex/lib/email/addresses";
 import { MAX_MANUAL_RECIPIENTS } from "@convex/lib/email/blast";
+import { countOf } from "@/lib/plural";
 
 export type ManualAddResult = {
   /** the list with the new addresses appended (lowercased) */
@@ -54,7 +55,7 @@ export function addManualAddresses(existing: readonly string[], input: string, l
 export function manualAddSummary(r: ManualAddResult): string {
   const parts: string[] = [];
   parts.push(`${r.added.length} added`);
-  if (r.duplicates) parts.push(`${r.duplicates} duplicate${r.duplicates === 1 ? "" : "s"} skipped`);
+  if (r.duplicates) parts.push(`${countOf(r.duplicates, "duplicate")} skipped`);
   if (r.ignored) parts.push(`${r.ignored} without @ ignored`);
   if (r.invalid.length) parts.push(`not valid: ${r.invalid.join(", ")}`);
   if (r.overLimit) parts.push(`${r.overLimit} over the limit of ${MAX_MANUAL_RECIPIENTS} (use a list for more)`);

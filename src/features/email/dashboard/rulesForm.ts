@@ -3,6 +3,7 @@
  * list shown with at least one row, JSON text in forms, ids for React keys.
  */
 import { VALUELESS_OPERATORS, type EmailRule } from "@convex/lib/email/rules";
+import { countOf } from "@/lib/plural";
 
 export { MAX_RULES } from "@convex/lib/email/rules";
 
@@ -30,6 +31,11 @@ export function rulesToText(rules: readonly EmailRule[]): string {
 }
 
 /** A form field's text back to rules ([] when blank or unreadable). */
+/** How many rules a stored rules text holds ("2 rules"), as a conflict shows a teammate's rules. */
+export function rulesCount(text: string | undefined): string {
+  return countOf(rulesFromText(text).length, "rule");
+}
+
 export function rulesFromText(text: string | undefined): EmailRule[] {
   if (!text) return [];
   try {
