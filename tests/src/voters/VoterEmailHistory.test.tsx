@@ -1,7 +1,7 @@
 /** A voter's campaign emails on their record: one row per email with status and marks; the empty state; axe. */
 import { getFunctionName } from "convex/server";
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
-import { allByTestId, axeViolations, byTestId, mountRoot, type Mounted } from "../email/stats/harness";
+import { allByTestId, axeViolations, byTestId, mountRoot, type MountedRoot } from "../harness";
 
 type Row = { id: string; campaignId: string; campaignName: string; subject: string; status: string; opened: boolean; clicked: boolean; unsubscribed: boolean; sentAt: number | null; queuedAt: number };
 const state = { rows: undefined as Row[] | undefined, args: {} as Record<string, unknown> };
@@ -22,7 +22,7 @@ const rows: Row[] = [
 ];
 
 describe("VoterEmailHistory", () => {
-  let m: Mounted;
+  let m: MountedRoot;
   beforeEach(() => (m = mountRoot()));
   afterEach(() => m.unmount());
   const show = (r: Row[] | undefined) => {

@@ -7,7 +7,7 @@ import { getFunctionName } from "convex/server";
 import { act } from "react";
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import type { BlastProgress } from "../../../../src/features/email/dashboard/stats/progressModel";
-import { axeViolations, buttonNamed, byTestId, mountRoot, type Mounted } from "./harness";
+import { axeViolations, button, byTestId, mountRoot, type MountedRoot } from "../../harness";
 
 const state = { progress: undefined as BlastProgress | null | undefined, permissions: new Set<string>(), args: {} as Record<string, unknown> };
 const control = vi.fn(async (_: unknown) => null);
@@ -31,7 +31,7 @@ const sending: BlastProgress = {
 };
 
 describe("SendProgress", () => {
-  let m: Mounted;
+  let m: MountedRoot;
   beforeEach(() => {
     m = mountRoot();
     control.mockClear();
@@ -69,25 +69,25 @@ describe("SendProgress", () => {
 
   test("a manager pauses a running send", async () => {
     show(sending);
-    expect(buttonNamed(m.container, "Resume")).toBeUndefined();
-    await act(async () => buttonNamed(m.container, "Pause")!.click());
+    expect(button(m.container, "Resume")).toBeUndefined();
+    await act(async () => button(m.container, "Pause")!.click());
     expect(control).toHaveBeenCalledWith({ sendId: "s1", action: "pause" });
   });
 
   test("a manager resumes a paused send", async () => {
     show({ ...sending, status: "paused" });
-    expect(buttonNamed(m.container, "Pause")).toBeUndefined();
-    await act(async () => buttonNamed(m.container, "Resume")!.click());
+    expect(button(m.container, "Pause")).toBeUndefined();
+    await act(async () => button(m.container, "Resume")!.click());
     expect(control).toHaveBeenCalledWith({ sendId: "s1", action: "resume" });
   });
 
   test("Cancel asks first; confirming cancels", async () => {
     show(sending);
-    act(() => buttonNamed(m.container, "Cancel")!.click());
+    act(() => button(m.container, "Cancel")!.click());
     expect(control).not.toHaveBeenCalled();
     const dialog = document.querySelector("[role='alertdialog']")!;
     expect(dialog.textContent).toContain("Cancel this send?");
-    await act(async () => buttonNamed(dialog, "Cancel Send")!.click());
+    await act(async () => button(dialog, "Cancel Send")!.click());
     expect(control).toHaveBeenCalledWith({ sendId: "s1", action: "cancel" });
   });
 

@@ -6,7 +6,7 @@
 import { getFunctionName } from "convex/server";
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import type { BlastStatistics } from "../../../../src/features/email/dashboard/stats/statsModel";
-import { allByTestId, axeViolations, byTestId, mountRoot, type Mounted } from "./harness";
+import { allByTestId, axeViolations, byTestId, mountRoot, type MountedRoot } from "../../harness";
 
 const state: { stats: BlastStatistics | undefined; args: Record<string, unknown> } = { stats: undefined, args: {} };
 const campaign = { id: "c1", name: "Spring", subject: "Hello {{voter.first_name}}", fromName: "Team", fromEmail: "team@example.org", replyTo: "", previewText: "", blocks: "[]", status: "sent", version: 1 };
@@ -33,7 +33,7 @@ const real: BlastStatistics = {
 };
 
 describe("StatisticsTab", () => {
-  let m: Mounted;
+  let m: MountedRoot;
   beforeEach(() => {
     m = mountRoot();
     state.args = {};

@@ -6,7 +6,7 @@ import { getFunctionName } from "convex/server";
 import { act } from "react";
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import { CONVEX_SITE_URL } from "../../../../src/lib/config";
-import { axeViolations, buttonNamed, byTestId, mountRoot, type Mounted } from "./harness";
+import { axeViolations, button, byTestId, mountRoot, type MountedRoot } from "../../harness";
 
 type Info = { orgName: string; email: string; unsubscribed: boolean } | null | undefined;
 const state = { info: undefined as Info, args: [] as unknown[] };
@@ -21,7 +21,7 @@ vi.mock("convex/react", () => ({
 const { UnsubscribePage } = await import("../../../../src/features/email/UnsubscribePage");
 
 describe("UnsubscribePage", () => {
-  let m: Mounted;
+  let m: MountedRoot;
   const fetchMock = vi.fn(async (_url: string, _init: RequestInit) => new Response("", { status: 200 }));
   beforeEach(() => {
     m = mountRoot();
@@ -50,7 +50,7 @@ describe("UnsubscribePage", () => {
 
   test("Unsubscribe POSTs the one-click body, then confirms", async () => {
     open(valid);
-    await act(async () => buttonNamed(m.container, "Unsubscribe")!.click());
+    await act(async () => button(m.container, "Unsubscribe")!.click());
     expect(fetchMock).toHaveBeenCalledTimes(1);
     const [url, init] = fetchMock.mock.calls[0];
     expect(url).toBe(`${CONVEX_SITE_URL}/api/email/unsubscribe?t=tok%2Fabc`);
@@ -69,20 +69,20 @@ describe("UnsubscribePage", () => {
     open(valid);
     for (const [status, said] of [[500, "Something went wrong. Please try again."], [429, "Too many requests. Please try again later."]] as const) {
       fetchMock.mockResolvedValueOnce(new Response("", { status }));
-      await act(async () => buttonNamed(m.container, "Unsubscribe")!.click());
+      await act(async () => button(m.container, "Unsubscribe")!.click());
       expect(byTestId(m.container, "unsubscribe.error")!.textContent).toBe(said);
     }
     fetchMock.mockRejectedValueOnce(new TypeError("Failed to fetch"));
-    await act(async () => buttonNamed(m.container, "Unsubscribe")!.click());
+    await act(async () => button(m.container, "Unsubscribe")!.click());
     expect(byTestId(m.container, "unsubscribe.error")!.textContent).toContain("Could not reach the server");
-    expect(buttonNamed(m.container, "Unsubscribe")).toBeDefined();
+    expect(button(m.container, "Unsubscribe")).toBeDefined();
     expect(byTestId(m.container, "unsubscribe.done")).toBeNull();
   });
 
   test("already unsubscribed: says so, no button", () => {
     open({ ...valid, unsubscribed: true });
     expect(byTestId(m.container, "unsubscribe.already")!.textContent).toContain("already unsubscribed");
-    expect(buttonNamed(m.container, "Unsubscribe")).toBeUndefined();
+    expect(button(m.container, "Unsubscribe")).toBeUndefined();
   });
 
   test("an unknown token, or none, is not valid", () => {

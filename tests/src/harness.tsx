@@ -1,8 +1,9 @@
-/** Rendering helpers for the dashboard's component tests (jsdom, React 19 act, axe). */
+/** Rendering helpers for the component tests (jsdom, React 19 act, axe): one set for every screen. */
 import { Theme } from "@radix-ui/themes";
 import axe from "axe-core";
 import { act, type ReactNode } from "react";
 import { createRoot, type Root } from "react-dom/client";
+import { MemoryRouter } from "react-router-dom";
 import { expect } from "vitest";
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
@@ -19,6 +20,7 @@ window.matchMedia ??= ((query: string) => ({ matches: false, media: query, addEv
 
 export type Mounted = { container: HTMLDivElement; root: Root; unmount(): void };
 
+/** `node` rendered in the theme. */
 export function mount(node: ReactNode): Mounted {
   const container = document.createElement("div");
   document.body.appendChild(container);
@@ -28,6 +30,39 @@ export function mount(node: ReactNode): Mounted {
     container,
     root,
     unmount() {
+      act(() => root.unmount());
+      container.remove();
+      document.body.innerHTML = "";
+    },
+  };
+}
+
+export type MountedRoot = { container: HTMLDivElement; render: (ui: ReactNode, path?: string) => void; rerender: (ui: ReactNode) => void; unmount: () => void };
+
+/** A root to render into; `render` mounts afresh in the theme and a router at `path`, `rerender` updates what is mounted. */
+export function mountRoot(): MountedRoot {
+  const container = document.createElement("div");
+  document.body.appendChild(container);
+  const root: Root = createRoot(container);
+  let n = 0;
+  let at = "/";
+  const draw = (ui: ReactNode) =>
+    act(() =>
+      root.render(
+        <Theme key={n}>
+          <MemoryRouter initialEntries={[at]}>{ui}</MemoryRouter>
+        </Theme>,
+      ),
+    );
+  return {
+    container,
+    render: (ui, path = "/") => {
+      n++;
+      at = path;
+      draw(ui);
+    },
+    rerender: draw,
+    unmount: () => {
       act(() => root.unmount());
       container.remove();
       document.body.innerHTML = "";
@@ -53,10 +88,21 @@ export function button(root: ParentNode, name: string): HTMLButtonElement | unde
   return [...root.querySelectorAll("button")].find((b) => b.getAttribute("aria-label") === name || b.textContent?.trim() === name);
 }
 
-/** No axe violations (colour contrast needs layout: it is checked in the browser, e2e a11y). */
+export const byTestId = (root: ParentNode, id: string) => root.querySelector<HTMLElement>(`[data-testid='${id}']`);
+export const allByTestId = (root: ParentNode, id: string) => [...root.querySelectorAll<HTMLElement>(`[data-testid='${id}']`)];
+
+/**
+ * axe's violations in `el`. Colour contrast needs layout: it is checked in the browser (e2e
+ * a11y). Frames are left out: a sandboxed email preview is not the app's markup, and jsdom
+ * cannot message it.
+ */
+export async function axeViolations(el: Element): Promise<string[]> {
+  const result = await axe.run(el, { iframes: false, rules: { "color-contrast": { enabled: false } } });
+  return result.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.html).join(" | ")}`);
+}
+
 export async function expectNoAxeViolations(el: Element) {
-  const result = await axe.run(el, { rules: { "color-contrast": { enabled: false } } });
-  expect(result.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.html).join(" | ")}`)).toEqual([]);
+  expect(await axeViolations(el)).toEqual([]);
 }
 
 /** Lets pending promises (mutations, their toasts) settle inside act. */
