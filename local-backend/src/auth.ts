@@ -5,7 +5,8 @@
  * - OIDC providers `{ domain, applicationID }` (openidconnect's ID token verifier):
  *   `${iss}/.well-known/openid-configuration` → `jwks_uri` → keys; RS256 or EdDSA; `aud` must
  *   hold applicationID and nothing else; the key is the one eligible key (a token's `kid` narrows
- *   the set; a token without `kid` needs exactly one eligible key); `exp` without leeway, any `iat`.
+ *   the set; a token without `kid` needs exactly one eligible key); `exp` without leeway, any `iat`;
+ *   `nbf` with the customJwt leeway (5 s) — stricter than Convex, whose OIDC verifier ignores `nbf`.
  * - customJwt providers `{ type: "customJwt", issuer, jwks, algorithm, applicationID? }`
  *   (biscuit): keys straight from the `jwks` URL, found by the token's `kid` (required); `exp`,
  *   `nbf` and `iat` with a 5 s leeway; `aud` only checked when applicationID is set.
@@ -169,6 +170,8 @@ const OIDC_VERIFY_FAILED =
   "Could not verify OIDC token claim. Check that the token signature is valid and the token hasn't expired.";
 /** Convex's leeway for customJwt `exp`, `nbf` and `iat` (biscuit's TemporalOptions epsilon) */
 const CUSTOM_JWT_LEEWAY_SEC = 5;
+/** `nbf` of OIDC tokens: Convex's only `nbf` leeway, the customJwt one */
+const NBF_LEEWAY_SEC = CUSTOM_JWT_LEEWAY_SEC;
 /** what Convex accepts from OIDC providers (openidconnect's CoreIdTokenVerifier, set_allowed_algs) */
 const OIDC_ALGORITHMS = new Set(["RS256", "EdDSA"]);
 const KEY_TYPE: Record<string, string> = { RS256: "RSA", RS384: "RSA", RS512: "RSA", ES256: "EC", ES384: "EC", EdDSA: "OKP" };
@@ -290,7 +293,12 @@ export class AuthVerifier {
     // a key the cached set does not have may have been rotated in: refetch once (rate limited)
     if (!(await check(false)) && !(await check(true))) throw fail();
     // no leeway on `exp` for OIDC tokens, and any `iat` is accepted (openidconnect's defaults)
-    if (Math.floor(Date.now() / 1000) >= exp) throw fail();
+    const now = Math.floor(Date.now() / 1000);
+    if (now >= exp) throw fail();
+    // openidconnect does not read `nbf`; a token not valid yet identifies nobody here, with the
+    // leeway Convex gives `nbf` elsewhere (customJwt); an `nbf` that is no number is refused
+    const nbf = claims.nbf === undefined ? undefined : (numeric(claims.nbf) ?? Infinity);
+    if (nbf !== undefined && nbf - now > NBF_LEEWAY_SEC) throw fail();
     return { identity: identityFromClaims(claims), expiresAt: exp };
   }
 

@@ -30,6 +30,8 @@ export type RunOptions = {
   exec?: RunExec;
   /** the calling run's execution (nested `ctx.runQuery` / `ctx.runMutation`) */
   parentExec?: RunExec | null;
+  /** the watchdog's wall time per millisecond of CPU time left: 3 at first, more on each run after a preemption (PreemptedError.nextPatience) */
+  patience?: number;
 };
 
 export type MutationRunOptions = {

@@ -27,7 +27,7 @@ import type {
   UserIdentity,
   WriteSet,
 } from "./engine-api.js";
-import { EnvStore } from "./env-store.js";
+import { EnvStore, secureDataDir } from "./env-store.js";
 import { FileStorage } from "./file-storage.js";
 import { FunctionRunner } from "./functions.js";
 import { CONVEX_LIMITS, RELAXED_LIMITS } from "./limits.js";
@@ -58,6 +58,9 @@ export class EngineImpl implements Engine {
   private stopped = false;
 
   constructor(readonly opts: EngineOptions) {
+    // env.json holds signing keys: the data directory is its owner's only
+    const notSecured = secureDataDir(opts.dataDir);
+    if (notSecured) this.emitLog(`[data] could not restrict ${opts.dataDir} to its owner (mode 0700, env.json 0600): ${notSecured}`);
     this.filesDir = path.join(opts.dataDir, "files");
     const cacheDir = path.join(opts.dataDir, "cache");
     fs.mkdirSync(this.filesDir, { recursive: true });

@@ -2,11 +2,17 @@
  * Backend environment variables: persisted in `dataDir/env.json` (written to a temp file, then
  * renamed), visible as `process.env` inside functions together with `CONVEX_CLOUD_URL` and
  * `CONVEX_SITE_URL`. A change is reported so that modules reading env at import time re-import.
+ * The file holds secrets (signing keys, API keys): it is written readable by its owner only
+ * (0600), in a data directory only its owner can enter (0700); `secureDataDir` also tightens both
+ * when an older version left them world-readable.
  */
 import fs from "node:fs";
 import path from "node:path";
 
 type EnvVars = Record<string, string>;
+
+/** env.json: owner read/write only */
+export const ENV_FILE_MODE = 0o600;
 
 export class EnvStore {
   private vars: EnvVars;
@@ -32,7 +38,9 @@ export class EnvStore {
 
   private write() {
     const tmp = `${this.file}.tmp`;
-    fs.writeFileSync(tmp, JSON.stringify(this.vars, null, 2));
+    fs.writeFileSync(tmp, JSON.stringify(this.vars, null, 2), { mode: ENV_FILE_MODE });
+    // `mode` applies only to a new file
+    fs.chmodSync(tmp, ENV_FILE_MODE);
     fs.renameSync(tmp, this.file);
   }
 
@@ -56,4 +64,24 @@ export class EnvStore {
     this.write();
     this.onChange();
   };
+}
+
+/** the data directory: owner only (it holds env.json, the database and the stored files) */
+export const DATA_DIR_MODE = 0o700;
+
+/**
+ * Creates the data directory readable by its owner only, and tightens one an older version
+ * made world-readable, together with its env.json. Returns why that failed (a file system
+ * without Unix modes, a directory of another user), or null.
+ */
+export function secureDataDir(dataDir: string): string | null {
+  fs.mkdirSync(dataDir, { recursive: true, mode: DATA_DIR_MODE });
+  try {
+    fs.chmodSync(dataDir, DATA_DIR_MODE);
+    const env = path.join(dataDir, "env.json");
+    if (fs.existsSync(env)) fs.chmodSync(env, ENV_FILE_MODE);
+    return null;
+  } catch (e) {
+    return e instanceof Error ? e.message : String(e);
+  }
 }

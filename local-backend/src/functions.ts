@@ -16,6 +16,7 @@ import { canonicalizePath, type RegisteredFunction } from "./loader.js";
 import type { FunctionModules } from "./modules.js";
 import { httpActionErrorResponse } from "./http-action-error.js";
 import { SystemError, nestedFromFailure, newRequestId, strippedPath, toFailure } from "./outcome.js";
+import { INITIAL_PATIENCE, MAX_PATIENCE, PreemptedError } from "./realm-exec.js";
 import { installRuntime, scopeStorage } from "./runtime.js";
 import { Run, runTx } from "./syscalls.js";
 import type { Tx } from "./transaction.js";
@@ -28,7 +29,7 @@ const MAX_ARGS_BYTES = 8 * 1024 * 1024;
 /** What function execution needs besides the syscall host its runs get. */
 export type FunctionRunnerDeps = {
   commits: CommitPipeline;
-  modules: Pick<FunctionModules, "lookup" | "httpRouter" | "nodeExecutor">;
+  modules: Pick<FunctionModules, "lookup" | "httpRouter" | "nodeExecutor" | "actionPool" | "httpModule">;
   /** ad-hoc mutations store and read files inside their transaction */
   files: Pick<FileStorage, "storeInTx" | "getInTx">;
   /** what every run's syscalls use; `calls` is this runner */
@@ -41,13 +42,9 @@ export type FunctionRunnerDeps = {
   actionTimeoutsMs?: { v8?: number; node?: number };
 };
 
-/** Settles like `p`, or rejects with `onTimeout()` after `ms` (the promise itself is left behind). */
-function withTimeout<T>(p: Promise<T>, ms: number, onTimeout: () => Error): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(onTimeout()), ms);
-  });
-  return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
+/** A run still preempted at the most patience fails with the time-out it would have had. */
+function preemptedAtLast(e: unknown): unknown {
+  return e instanceof PreemptedError ? new SystemError(messages.timeout(e.limitMs)) : e;
 }
 
 /** A nested call from an action failed: the caller's `ctx.run*` rejects with the callee's error (outcome.ts). */
@@ -57,7 +54,7 @@ function throwIfFailed(outcome: FunctionOutcome): void {
 
 export class FunctionRunner implements FunctionCalls {
   private readonly commits: CommitPipeline;
-  private readonly modules: Pick<FunctionModules, "lookup" | "httpRouter" | "nodeExecutor">;
+  private readonly modules: Pick<FunctionModules, "lookup" | "httpRouter" | "nodeExecutor" | "actionPool" | "httpModule">;
   private readonly files: Pick<FileStorage, "storeInTx" | "getInTx">;
   private readonly host: SyscallHost;
   private readonly limits: TransactionLimits;
@@ -178,15 +175,17 @@ export class FunctionRunner implements FunctionCalls {
       if (f.realm && (f.kind === "query" || f.kind === "mutation")) {
         // In the function realm: stopped after the execution time limit (realm-exec.ts).
         const limitMs = run.o.tx?.metrics.limits.executionTimeMs ?? this.limits.executionTimeMs;
-        return f.realm.realm.invoke(run, f.kind, f.realm.fn, argsStr, limitMs, run.o.parentExec ?? null).result;
+        return f.realm.realm.invoke(run, f.kind, f.realm.fn, argsStr, limitMs, run.o.parentExec ?? null, run.o.patience ?? INITIAL_PATIENCE).result;
       }
       if (f.kind === "query") return f.fn.invokeQuery(argsStr);
       if (f.kind === "mutation") return f.fn.invokeMutation(argsStr);
       // "use node": in a worker of the node executor, isolated from the engine, 10 minutes
       if (f.node) return this.modules.nodeExecutor().invoke(run, f.node, argsStr, this.actionTimeouts.node);
-      // Convex's runtime: V8_ACTION_USER_TIMEOUT, reported like a query's timeout
+      // Convex's runtime: in the action pool, off the engine's thread; V8_ACTION_USER_TIMEOUT,
+      // reported like a query's timeout
       const limit = this.actionTimeouts.v8;
-      return withTimeout(f.fn.invokeAction(run.requestId, argsStr) as Promise<string>, limit, () => new SystemError(messages.timeout(limit)));
+      if (!f.pooled) throw new SystemError(`${f.path} has no bundled module to run`);
+      return this.modules.actionPool().invoke(run, f.pooled, argsStr, limit, run.o.depth > 0);
     });
     // FUNCTION_MAX_RESULT_SIZE (a Convex size is at most 9 bytes per JSON character)
     if (resultStr.length * 9 > MAX_RESULT_SIZE) {
@@ -218,6 +217,7 @@ export class FunctionRunner implements FunctionCalls {
       depth: parent.depth + 1,
       scheduledJobId: parent.scheduledJobId,
       parentExec: parent.exec ?? null,
+      patience: parent.patience,
     });
     const writes = kind === "mutation" ? tx.metrics.writeUsage() : null;
     if (kind === "mutation") tx.pushLayer();
@@ -255,28 +255,50 @@ export class FunctionRunner implements FunctionCalls {
     depth: number,
     internalAllowed = true,
   ): Promise<QueryResult> {
-    const release = await this.commits.lock.read();
-    const tx = this.limited(this.commits.readTx());
-    const ts = this.commits.currentTs();
-    let outcome: FunctionOutcome;
-    let newJournal: string | null = null;
-    try {
-      this.commits.assertOpen();
-      const f = this.resolve(req.path, "query", internalAllowed);
-      const args = this.checkArgs(f, req.args);
-      const run = new Run(this.host, { kind: "query", fnPath: f.path, identity: req.identity, tx, logLines, journal, depth });
-      const value = await this.invokeCounted(f, args, run, tx);
-      newJournal = run.newJournal;
-      outcome = { status: "success", value, logLines };
-    } catch (e) {
-      outcome = { status: "error", ...toFailure(e), logLines };
-    } finally {
-      release();
+    const logsBefore = logLines.length;
+    for (let patience = INITIAL_PATIENCE; ; ) {
+      const release = await this.commits.lock.read();
+      const tx = this.limited(this.commits.readTx());
+      const ts = this.commits.currentTs();
+      let outcome: FunctionOutcome;
+      let newJournal: string | null = null;
+      try {
+        this.commits.assertOpen();
+        const f = this.resolve(req.path, "query", internalAllowed);
+        const args = this.checkArgs(f, req.args);
+        const run = new Run(this.host, { kind: "query", fnPath: f.path, identity: req.identity, tx, logLines, journal, depth, patience });
+        const value = await this.invokeCounted(f, args, run, tx);
+        newJournal = run.newJournal;
+        outcome = { status: "success", value, logLines };
+      } catch (e) {
+        if (this.runAgain(e, patience, logLines, logsBefore)) {
+          patience = (e as PreemptedError).nextPatience(patience);
+          continue;
+        }
+        outcome = { status: "error", ...toFailure(preemptedAtLast(e)), logLines };
+      } finally {
+        release();
+      }
+      // The result may rest on committed writes still being stored.
+      if (tx.base.length > 0) outcome = await this.onceStored(this.commits.durable(), outcome);
+      return { outcome, readSet: tx.finishReads(), ts, journal: newJournal };
     }
-    // The result may rest on committed writes still being stored.
-    if (tx.base.length > 0) outcome = await this.onceStored(this.commits.durable(), outcome);
-    return { outcome, readSet: tx.finishReads(), ts, journal: newJournal };
   }
+
+  /**
+   * Whether a top-level query or mutation that failed with `e` is run again: it was preempted (its
+   * watchdog fired while the machine kept it waiting, realm-exec.ts) and may have more patience.
+   * Its log lines of the stopped run are dropped.
+   */
+  private runAgain(e: unknown, patience: number, logLines: string[], logsBefore: number): boolean {
+    if (!(e instanceof PreemptedError) || patience >= MAX_PATIENCE) return false;
+    logLines.length = logsBefore;
+    this.preemptions++;
+    return true;
+  }
+
+  /** top-level queries and mutations run again after a preemption (tests read it) */
+  preemptions = 0;
 
   async runMutation(req: CallRequest): Promise<{ outcome: FunctionOutcome; ts: bigint }> {
     return this.runMutationTop(req, { logLines: [], internalAllowed: req.internal === true });
@@ -318,32 +340,44 @@ export class FunctionRunner implements FunctionCalls {
   ): Promise<MutationRunResult & { durable: Promise<void> }> {
     const release = await this.commits.lock.write();
     const logLines = o.logLines;
-    let result: MutationRunResult;
+    const logsBefore = logLines.length;
+    let result: MutationRunResult | null = null;
     try {
-      this.commits.assertOpen();
-      const f = this.resolve(req.path, "mutation", o.internalAllowed);
-      const args = this.checkArgs(f, req.args);
-      const tx = this.limited(this.commits.writeTx());
-      if (o.prepare && !o.prepare(tx)) result = { outcome: { status: "success", value: null, logLines }, ts: this.commits.currentTs(), skipped: true };
-      else {
-        const run = new Run(this.host, {
-          kind: "mutation",
-          fnPath: f.path,
-          identity: req.identity,
-          tx,
-          logLines,
-          depth: 0,
-          scheduledJobId: o.scheduledJobId ?? null,
-        });
-        // One SQLite read snapshot for all of the mutation's reads (it holds the write lock).
-        this.commits.beginRead();
-        const value = await this.invokeCounted(f, args, run, tx);
-        o.onSuccess?.(tx);
-        const ts = this.commits.commit(tx);
-        result = { outcome: { status: "success", value, logLines }, ts };
+      for (let patience = INITIAL_PATIENCE; result === null; ) {
+        try {
+          this.commits.assertOpen();
+          const f = this.resolve(req.path, "mutation", o.internalAllowed);
+          const args = this.checkArgs(f, req.args);
+          const tx = this.limited(this.commits.writeTx());
+          if (o.prepare && !o.prepare(tx)) result = { outcome: { status: "success", value: null, logLines }, ts: this.commits.currentTs(), skipped: true };
+          else {
+            const run = new Run(this.host, {
+              kind: "mutation",
+              fnPath: f.path,
+              identity: req.identity,
+              tx,
+              logLines,
+              depth: 0,
+              scheduledJobId: o.scheduledJobId ?? null,
+              patience,
+            });
+            // One SQLite read snapshot for all of the mutation's reads (it holds the write lock).
+            this.commits.beginRead();
+            const value = await this.invokeCounted(f, args, run, tx);
+            o.onSuccess?.(tx);
+            const ts = this.commits.commit(tx);
+            result = { outcome: { status: "success", value, logLines }, ts };
+          }
+        } catch (e) {
+          // a preempted mutation's transaction is dropped unwritten; it runs again from its start
+          if (this.runAgain(e, patience, logLines, logsBefore)) {
+            this.commits.endReadQuietly();
+            patience = (e as PreemptedError).nextPatience(patience);
+            continue;
+          }
+          result = { outcome: { status: "error", ...toFailure(preemptedAtLast(e)), logLines }, ts: this.commits.currentTs() };
+        }
       }
-    } catch (e) {
-      result = { outcome: { status: "error", ...toFailure(e), logLines }, ts: this.commits.currentTs() };
     } finally {
       this.commits.endReadQuietly();
       release();
@@ -387,23 +421,25 @@ export class FunctionRunner implements FunctionCalls {
     const url = new URL(request.url);
     const match = router && typeof router.lookup === "function" ? router.lookup(url.pathname, request.method) : null;
     if (!match) return new Response(`No HttpAction routed for ${url.pathname}`, { status: 404 });
-    const [fn, method, routePath] = match as [any, string, string];
+    const [, method, routePath] = match as [unknown, string, string];
     const fnPath = `${method} ${routePath}`;
     const logLines: string[] = [];
     const run = new Run(this.host, { kind: "httpAction", fnPath, identity, tx: null, logLines, depth: 0 });
     try {
       this.commits.assertOpen();
-      installRuntime();
       const limit = this.actionTimeouts.v8;
-      const response = await withTimeout(
-        scopeStorage.run(run.scope, () => fn.invokeHttpAction(request)) as Promise<unknown>,
-        limit,
-        () => new SystemError(messages.timeout(limit)),
-      );
-      if (!(response instanceof Response)) {
-        return new Response(`Http action ${fnPath} did not return a Response`, { status: 500 });
-      }
-      return response;
+      const pooled = this.modules.httpModule();
+      if (!pooled) return new Response(`No HttpAction routed for ${url.pathname}`, { status: 404 });
+      const body = request.method === "GET" || request.method === "HEAD" ? null : new Uint8Array(await request.arrayBuffer());
+      const wire = { url: request.url, method: request.method, headers: [...request.headers], body };
+      const r = await this.modules.actionPool().invokeHttp(run, pooled.file, pooled.bundleDir, wire, limit);
+      if (r === "no route") return new Response(`No HttpAction routed for ${url.pathname}`, { status: 404 });
+      if (r === "not a response") return new Response(`Http action ${fnPath} did not return a Response`, { status: 500 });
+      return new Response(r.status === 204 || r.status === 304 || request.method === "HEAD" ? null : new Uint8Array(r.body), {
+        status: r.status,
+        statusText: r.statusText,
+        headers: r.headers,
+      });
     } catch (e) {
       const failure = toFailure(e);
       this.host.emitLog(`${fnPath} [ERROR] ${failure.errorMessage}`);

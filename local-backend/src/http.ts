@@ -11,7 +11,9 @@
  *                                                    is read; streamed to a file; size and
  *                                                    concurrency capped; `Digest: sha-256=…`
  *                                                    checked against the body)
- *   GET  /api/storage/<storageId>                  → the blob, whole or one `Range` (206)
+ *   GET  /api/storage/<storageId>                  → the blob, whole or one `Range` (206), with
+ *                                                    nosniff, a sandboxing CSP and a disposition
+ *                                                    (`storedFileHeaders`)
  *   GET  /version
  * Responses follow `convex/src/browser/http_client.ts`: 200 `{status:"success", value, logLines}`,
  * 560 `{status:"error", errorMessage, errorData?, logLines}` when the function failed, other
@@ -137,6 +139,39 @@ async function* limitedBody(req: IncomingMessage, limit: number): AsyncGenerator
 
 /** Convex's storage GETs: immutable files, cached privately for 30 days */
 const STORAGE_CACHE_CONTROL = "private, max-age=2592000";
+
+/** stored types a browser may show in place: images and PDFs, which run no script in this origin */
+const INLINE_TYPES = new Set(["image/png", "image/jpeg", "image/gif", "image/webp", "application/pdf"]);
+/** other stored types served as declared (always as a download): inert data, never a document with script */
+const INERT_TYPES = new Set(["text/plain", "text/csv", "application/json", "application/zip", "application/gzip", "application/octet-stream"]);
+/** every stored file but a PDF: no script, no plugin, nothing loaded but its own images, a unique origin */
+export const STORAGE_CSP = "default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; sandbox";
+
+/**
+ * The headers that say how a stored file may be shown. The uploader declares the type, so it is
+ * not trusted as Convex trusts it (Convex serves files from a domain of their own; this backend
+ * shares its origin with the API): `nosniff` always; images and PDFs `inline`, everything else
+ * `attachment`; a type that could render active content (HTML, SVG, XML, JavaScript, anything
+ * not known to be inert) is served as `application/octet-stream`. The CSP sandboxes every file
+ * but a PDF: Chrome and Safari refuse to show a PDF under `sandbox` (and Chrome's viewer page
+ * needs its own styles), and a PDF viewer runs no script in this origin.
+ */
+export function storedFileHeaders(declared: string | null): Record<string, string> {
+  const essence = (declared ?? "").split(";")[0].trim().toLowerCase();
+  const headers: Record<string, string> = { "X-Content-Type-Options": "nosniff" };
+  if (INLINE_TYPES.has(essence)) {
+    headers["Content-Type"] = essence;
+    headers["Content-Disposition"] = "inline";
+    if (essence !== "application/pdf") headers["Content-Security-Policy"] = STORAGE_CSP;
+    return headers;
+  }
+  const inert = INERT_TYPES.has(essence) || /^(audio|video)\/[a-z0-9][a-z0-9.+-]*$/.test(essence);
+  const charset = /;\s*charset="?([a-z0-9_-]+)"?\s*(;|$)/i.exec(declared ?? "")?.[1];
+  headers["Content-Type"] = !inert ? "application/octet-stream" : essence.startsWith("text/") && charset ? `${essence}; charset=${charset}` : essence;
+  headers["Content-Disposition"] = "attachment";
+  headers["Content-Security-Policy"] = STORAGE_CSP;
+  return headers;
+}
 
 /**
  * A `Range` header against a file of `size` bytes: null to serve the whole file (no header, or
@@ -434,7 +469,8 @@ export function createCloudHandler(opts: CloudHandlerOptions): (req: IncomingMes
   /**
    * A stored file, as Convex's storage_get serves it: `Cache-Control: private, max-age=2592000`,
    * `Accept-Ranges: bytes`, the whole file with `Digest: sha-256=…`, or one byte range (206 with
-   * `Content-Range`; several ranges get 416, as Convex serves one range at most).
+   * `Content-Range`; several ranges get 416, as Convex serves one range at most). Unlike Convex,
+   * the type, disposition and CSP come from `storedFileHeaders`, not straight from the uploader.
    */
   async function serveBlob(req: IncomingMessage, res: ServerResponse, id: string, head: boolean): Promise<void> {
     const file = await engine.storageFile(id);
@@ -449,8 +485,8 @@ export function createCloudHandler(opts: CloudHandlerOptions): (req: IncomingMes
     const headers: Record<string, string | number> = {
       "Cache-Control": STORAGE_CACHE_CONTROL,
       "Accept-Ranges": "bytes",
+      ...storedFileHeaders(file.contentType),
     };
-    if (file.contentType) headers["Content-Type"] = file.contentType;
     const range = parseRange(req.headers.range, file.size);
     let start = 0;
     let end = file.size - 1;

@@ -29,6 +29,8 @@ export type RegisteredFunction = {
   realm?: { realm: FunctionRealm; fn: RealmFunction };
   /** an action of a "use node" module: runs in the node executor (node-executor.ts) */
   node?: NodeAction;
+  /** an action of Convex's runtime: its bundled module, run in the action pool (action-pool.ts) */
+  pooled?: NodeAction;
 };
 
 export type LoadedModules = {
@@ -41,7 +43,13 @@ export type LoadedModules = {
   errors: string[];
   /** the folder of this build's bundled modules */
   bundleDir: string;
+  /** the bundled http module (its router runs in the action pool), if there is one */
+  httpFile: string | null;
+  /** the function realm's bundle, evaluated again when only the environment changed */
+  realmBundle: RealmBundle | null;
 };
+
+type RealmBundle = { code: string; filename: string };
 
 const SOURCE_EXT = /\.(ts|tsx|js|jsx|mjs|cjs|mts|cts)$/;
 const BUILTINS = new Set(builtinModules);
@@ -126,7 +134,17 @@ export async function loadModules(functionsDir: string, cacheDir: string): Promi
 
   // errors thrown by this build's code are reported with the user's frames (stack-frames.ts)
   registerBundleDir(outdir, functionsDir);
-  const loaded: LoadedModules = { functions: new Map(), schema: null, http: null, crons: null, authConfig: null, errors: [], bundleDir: outdir };
+  const loaded: LoadedModules = {
+    functions: new Map(),
+    schema: null,
+    http: null,
+    crons: null,
+    authConfig: null,
+    errors: [],
+    bundleDir: outdir,
+    httpFile: null,
+    realmBundle: null,
+  };
   for (const entry of entries) {
     const modulePath = entry.replace(SOURCE_EXT, "");
     const file = path.join(outdir, `${modulePath}.mjs`);
@@ -148,7 +166,10 @@ export async function loadModules(functionsDir: string, cacheDir: string): Promi
       continue;
     }
     if (modulePath === "crons") loaded.crons = mod.default ?? null;
-    if (modulePath === "http") loaded.http = mod.default ?? null;
+    if (modulePath === "http") {
+      loaded.http = mod.default ?? null;
+      loaded.httpFile = useNode ? null : file;
+    }
     for (const [exportName, value] of Object.entries(mod)) {
       const info = describeFunction(value);
       if (!info) continue;
@@ -163,34 +184,67 @@ export async function loadModules(functionsDir: string, cacheDir: string): Promi
         continue;
       }
       if (args && args.type === "any") args = null;
-      const node = useNode && info.kind === "action" ? { file, exportName, modulePath, bundleDir: outdir } : undefined;
-      loaded.functions.set(fnPath, { path: fnPath, kind: info.kind, visibility: info.visibility, fn: value, args, returns, ...(node ? { node } : {}) });
+      const bundled = info.kind === "action" ? { file, exportName, modulePath, bundleDir: outdir } : undefined;
+      const where = bundled ? (useNode ? { node: bundled } : { pooled: bundled }) : {};
+      loaded.functions.set(fnPath, { path: fnPath, kind: info.kind, visibility: info.visibility, fn: value, args, returns, ...where });
     }
   }
   try {
-    const realm = await loadRealm(functionsDir, entries);
-    for (const f of loaded.functions.values()) {
-      if (f.kind !== "query" && f.kind !== "mutation") continue;
-      const [modulePath, exportName] = [f.path.slice(0, f.path.lastIndexOf(":")), f.path.slice(f.path.lastIndexOf(":") + 1)];
-      const fn = realm.modules[modulePath]?.[exportName] as any;
-      if (fn && (f.kind === "query" ? fn.isQuery && typeof fn.invokeQuery === "function" : fn.isMutation && typeof fn.invokeMutation === "function")) {
-        f.realm = { realm, fn };
-      }
-    }
+    loaded.realmBundle = await bundleRealm(functionsDir, entries);
+    attachRealm(loaded.functions, new FunctionRealm(loaded.realmBundle.code, functionsDir, loaded.realmBundle.filename));
   } catch (e) {
     loaded.errors.push(
       `The function realm could not be loaded; queries and mutations run without the 1 s execution limit: ${e instanceof Error ? e.message : String(e)}`,
     );
   }
-  // Older builds are not needed once the new one is imported; keep the directory small.
+  return loaded;
+}
+
+/** Points each query and mutation at its copy in `realm`. */
+function attachRealm(functions: Map<string, RegisteredFunction>, realm: FunctionRealm): void {
+  for (const f of functions.values()) {
+    if (f.kind !== "query" && f.kind !== "mutation") continue;
+    const [modulePath, exportName] = [f.path.slice(0, f.path.lastIndexOf(":")), f.path.slice(f.path.lastIndexOf(":") + 1)];
+    const fn = realm.modules[modulePath]?.[exportName] as any;
+    if (fn && (f.kind === "query" ? fn.isQuery && typeof fn.invokeQuery === "function" : fn.isMutation && typeof fn.invokeMutation === "function")) {
+      f.realm = { realm, fn };
+    } else delete f.realm;
+  }
+}
+
+let envGeneration = 0;
+
+/**
+ * The same build with its module top-level code run again under the current environment, without
+ * bundling or importing the build again (an import of Node's realm is never freed): the function
+ * realm is evaluated anew (queries and mutations), and auth.config is imported afresh. Actions and
+ * http actions re-import the build in new pool workers (modules.ts). The registry, schema, http
+ * routes and crons stay those of the build's first import.
+ */
+export async function reevaluateModules(previous: LoadedModules, functionsDir: string): Promise<LoadedModules> {
+  const functions = new Map([...previous.functions].map(([p, f]) => [p, { ...f }]));
+  const next: LoadedModules = { ...previous, functions, errors: [] };
+  const authFile = path.join(previous.bundleDir, "auth.config.mjs");
+  if (fs.existsSync(authFile)) {
+    const mod = await import(`${pathToFileURL(authFile).href}?env=${++envGeneration}`);
+    next.authConfig = mod.default ?? null;
+  }
+  if (previous.realmBundle) attachRealm(functions, new FunctionRealm(previous.realmBundle.code, functionsDir, previous.realmBundle.filename));
+  return next;
+}
+
+/**
+ * Deletes this process's builds in `cacheDir` but the ones in `keep` (the build in use and the one
+ * before it, whose files an action dispatched just before the swap may still import).
+ */
+export function pruneBuilds(cacheDir: string, keep: string[]): void {
   for (const old of fs.readdirSync(cacheDir)) {
     const full = path.join(cacheDir, old);
-    if (full !== outdir && old.startsWith(`build-${process.pid}-`)) {
+    if (!keep.includes(full) && old.startsWith(`build-${process.pid}-`)) {
       unregisterBundleDir(full);
       fs.rmSync(full, { recursive: true, force: true });
     }
   }
-  return loaded;
 }
 
 const USE_NODE = /^(?:\s|\/\/[^\n]*\n|\/\*[\s\S]*?\*\/)*(["'])use node\1/;
@@ -205,8 +259,8 @@ function isUseNode(file: string): boolean {
 
 let realmCounter = 0;
 
-/** Bundles the modules Convex runs in its own runtime (no "use node") and evaluates them in a realm. */
-async function loadRealm(functionsDir: string, entries: string[]): Promise<FunctionRealm> {
+/** Bundles the modules Convex runs in its own runtime (no "use node"), for the function realm. */
+async function bundleRealm(functionsDir: string, entries: string[]): Promise<RealmBundle> {
   const modules = entries.filter((e) => !/^auth\.config\.[a-z]+$/.test(e) && !isUseNode(path.join(functionsDir, e)));
   const contents =
     modules.map((e, i) => `import * as m${i} from ${JSON.stringify(`./${e}`)};`).join("\n") +
@@ -242,7 +296,7 @@ async function loadRealm(functionsDir: string, entries: string[]): Promise<Funct
   // a name of its own per build, so a stack frame finds this build's source map
   const filename = path.join(functionsDir, `(functions realm bundle ${++realmCounter}).js`);
   if (map) registerBundleFile(filename, JSON.parse(map.text), functionsDir, functionsDir);
-  return new FunctionRealm(js.text, functionsDir, filename);
+  return { code: js.text, filename };
 }
 
 function describeFunction(value: any): { kind: FunctionKind; visibility: FunctionVisibility } | null {

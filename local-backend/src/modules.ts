@@ -10,9 +10,11 @@ import type { Catalog, SchemaInfo } from "./catalog.js";
 import type { FunctionInfo } from "./engine-api.js";
 import type { CronSpec } from "./engine-host.js";
 import { NODE_ACTION_TIMEOUT_MS } from "./limits.js";
-import { canonicalizePath, loadModules, type LoadedModules, type RegisteredFunction } from "./loader.js";
+import { canonicalizePath, loadModules, pruneBuilds, reevaluateModules, type LoadedModules, type RegisteredFunction } from "./loader.js";
+import { ActionPool } from "./action-pool.js";
 import { NodeExecutor } from "./node-executor.js";
 import { formatLogArgs, installRuntime, scopeStorage, type RunScope } from "./runtime.js";
+import { unregisterBundleFile } from "./stack-frames.js";
 
 /** What module loading needs of the engine. */
 export type ModulesHost = {
@@ -34,12 +36,23 @@ export class FunctionModules {
   private watcher: fs.FSWatcher | null = null;
   private reloadTimer: NodeJS.Timeout | null = null;
   private reloading: Promise<void> | null = null;
+  /** a reload waits for the one running to end */
+  private reloadQueued = false;
+  /** whether the queued reload has only the environment to take in (no file changed) */
+  private queuedEnvOnly = true;
+  /** the function realm bundle of the build before the one in use (its source map goes with the next build) */
+  private retiredRealmFile: string | null = null;
   private executor: NodeExecutor | null = null;
+  private pool: ActionPool | null = null;
 
   constructor(private readonly host: ModulesHost) {}
 
-  /** Bundles and imports the functions folder, applies its schema and swaps the modules in. */
-  async load() {
+  /**
+   * Bundles and imports the functions folder, applies its schema and swaps the modules in. With
+   * `envOnly` (the files did not change), the loaded build's top-level code runs again instead
+   * (loader.ts reevaluateModules).
+   */
+  async load(envOnly = false) {
     installRuntime();
     // Module top-level code (auth.config.ts, constants) may read process.env.
     const loadScope: RunScope = {
@@ -58,16 +71,34 @@ export class FunctionModules {
       env: this.host.functionEnv(),
       allowFetch: true,
     };
+    if (envOnly && this.loaded) {
+      const current = this.loaded;
+      this.loaded = await scopeStorage.run(loadScope, () => reevaluateModules(current, this.host.functionsDir));
+      this.warmNodeExecutor(this.loaded);
+      this.warmActionPool(this.loaded);
+      this.host.onLoaded();
+      return;
+    }
     const loaded = await scopeStorage.run(loadScope, () => loadModules(this.host.functionsDir, this.host.cacheDir));
     for (const err of loaded.errors) this.host.emitLog(`[loader] ${err}`);
+    // a reload whose modules did not all import keeps the functions that work (as Convex refuses
+    // such a push); the first load goes on with what loaded, its errors logged
+    const failedImports = loaded.errors.filter((e) => e.startsWith("Failed to load module"));
+    if (this.loaded && failedImports.length > 0) throw new Error(`${failedImports.length} module(s) did not load`);
     const release = await this.host.writeLock();
+    const previous = this.loaded;
     try {
       this.applySchema(loaded.schema);
       this.loaded = loaded;
     } finally {
       release();
     }
+    // only once the new build is in use: until then calls still run the old one's files
+    pruneBuilds(this.host.cacheDir, [loaded.bundleDir, ...(previous ? [previous.bundleDir] : [])]);
+    if (this.retiredRealmFile) unregisterBundleFile(this.retiredRealmFile);
+    this.retiredRealmFile = previous?.realmBundle?.filename ?? null;
     this.warmNodeExecutor(loaded);
+    this.warmActionPool(loaded);
     this.host.onLoaded();
   }
 
@@ -81,6 +112,28 @@ export class FunctionModules {
       });
     }
     return this.executor;
+  }
+
+  /** The pool actions and http actions of Convex's runtime run in (off the engine's thread). */
+  actionPool(): ActionPool {
+    if (!this.pool) this.pool = new ActionPool({ functionsDir: this.host.functionsDir, emitLog: (line) => this.host.emitLog(line) });
+    return this.pool;
+  }
+
+  /** The pool's workers started with the new build's action and http modules imported; old ones retire. */
+  private warmActionPool(loaded: LoadedModules): void {
+    const files = new Set<string>();
+    for (const f of loaded.functions.values()) if (f.pooled) files.add(f.pooled.file);
+    if (loaded.httpFile) files.add(loaded.httpFile);
+    if (files.size === 0 && !this.pool) return;
+    const pool = this.actionPool();
+    pool.retire();
+    if (files.size > 0 && !this.host.isStopped()) pool.warm([...files], loaded.bundleDir, this.host.functionEnv());
+  }
+
+  /** the bundled http module and its build's folder (its router runs in the action pool) */
+  httpModule(): { file: string; bundleDir: string } | null {
+    return this.loaded?.httpFile ? { file: this.loaded.httpFile, bundleDir: this.loaded.bundleDir } : null;
   }
 
   /** A worker ready for the first "use node" action, with the new build's Node modules imported. */
@@ -111,34 +164,63 @@ export class FunctionModules {
       this.watcher = fs.watch(this.host.functionsDir, { recursive: true }, (_event, file) => {
         if (file && (String(file).includes("_generated") || String(file).startsWith("."))) return;
         if (this.reloadTimer) clearTimeout(this.reloadTimer);
-        this.reloadTimer = setTimeout(() => void this.reload(), 150);
+        this.reloadTimer = setTimeout(() => {
+          this.reloadTimer = null;
+          void this.reload();
+        }, 150);
       });
     } catch (e) {
       this.host.emitLog(`[watch] cannot watch ${this.host.functionsDir}: ${(e as Error).message}`);
     }
   }
 
-  /** Rebuilds and swaps modules; on a build error the previous modules stay active. */
+  /**
+   * Rebuilds and swaps modules; on a build error the previous modules stay active. Reloads run one
+   * after another, and calls while one waits to start join it (it reads the files and the
+   * environment as they are when it starts): concurrent loads would prune each other's builds.
+   */
   async reload(reason: "watch" | "env" = "watch"): Promise<void> {
     if (this.host.isStopped()) return;
-    if (this.reloading) await this.reloading;
-    this.reloading = (async () => {
+    if (this.reloadQueued && this.reloading) {
+      if (reason === "watch") this.queuedEnvOnly = false;
+      return this.reloading;
+    }
+    this.reloadQueued = true;
+    this.queuedEnvOnly = reason === "env";
+    const next = (this.reloading ?? Promise.resolve()).then(async () => {
+      this.reloadQueued = false;
+      if (this.host.isStopped()) return;
       try {
-        await this.load();
+        await this.load(this.queuedEnvOnly);
         this.host.emitLog(reason === "env" ? "[env] environment changed: functions reloaded" : "[watch] functions reloaded");
       } catch (e) {
         this.host.emitLog(`[${reason}] reload failed, keeping previous functions: ${(e as Error).message}`);
       }
-    })();
-    await this.reloading;
-    this.reloading = null;
+    });
+    this.reloading = next;
+    try {
+      await next;
+    } finally {
+      if (this.reloading === next) this.reloading = null;
+    }
+  }
+
+  /** Resolves once no reload is due or running (a test's environment outlives the reload its env change started). */
+  async idle(): Promise<void> {
+    while (this.reloadTimer || this.reloading) {
+      if (this.reloading) await this.reloading;
+      else await new Promise((r) => setTimeout(r, 10));
+    }
   }
 
   /** Re-imports soon (env vars changed: auth.config.ts and other module-level code read them). */
   envChanged() {
     if (!this.loaded || this.host.isStopped()) return;
     if (this.reloadTimer) clearTimeout(this.reloadTimer);
-    this.reloadTimer = setTimeout(() => void this.reload("env"), 50);
+    this.reloadTimer = setTimeout(() => {
+      this.reloadTimer = null;
+      void this.reload("env");
+    }, 50);
   }
 
   /** Stops watching and cancels a pending reload. */
@@ -146,6 +228,7 @@ export class FunctionModules {
     this.watcher?.close();
     if (this.reloadTimer) clearTimeout(this.reloadTimer);
     void this.executor?.close();
+    void this.pool?.close();
   }
 
   listFunctions(): FunctionInfo[] {

@@ -14,6 +14,7 @@ import { parentPort } from "node:worker_threads";
 import { formatUncaught, toFailure, type Failure } from "./outcome.js";
 import { installRuntime, nodeInspect, scopeStorage, type RunScope, type SyscallHandler } from "./runtime.js";
 import { registerBundleDir } from "./stack-frames.js";
+import { CallSender, type CallAnswer, type CallMessage } from "./worker-bridge.js";
 
 export type InvokeMessage = {
   type: "invoke";
@@ -33,15 +34,12 @@ export type InvokeMessage = {
 
 export type ToWorker =
   | InvokeMessage
-  | { type: "result"; callId: number; ok: true; value: unknown }
-  | { type: "result"; callId: number; ok: false; message: string; data?: unknown }
+  | ({ type: "result"; callId: number } & CallAnswer)
   | { type: "preload"; files: string[]; env: Record<string, string>; bundleDir: string; functionsDir: string };
 
 export type FromWorker =
   | { type: "ready" }
-  | { type: "call"; id: number; callId: number; kind: "async"; op: string; args: string }
-  | { type: "call"; id: number; callId: number; kind: "storeBlob"; bytes: Uint8Array; contentType: string | null; sha256?: string }
-  | { type: "call"; id: number; callId: number; kind: "getBlob"; storageId: string }
+  | CallMessage
   | { type: "log"; id: number; level: string; text: string }
   | { type: "done"; id: number; ok: true; value: string }
   | { type: "done"; id: number; ok: false; failure: Failure; discard?: boolean }
@@ -52,48 +50,15 @@ if (!port) throw new Error("node-executor-worker must run in a worker thread");
 
 type Invocation = { id: number; done: boolean };
 let current: Invocation | null = null;
-let nextCallId = 0;
-const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: unknown) => void }>();
+const calls = new CallSender((m) => post(m));
 let fatalSent = false;
 
 function post(m: FromWorker): void {
   port!.postMessage(m);
 }
 
-function call(inv: Invocation, msg: Record<string, unknown> & { kind: string }): Promise<unknown> {
-  // Convex disposes an action's callbacks once it settled: a dangling promise cannot act later
-  if (inv.done) return Promise.reject(new Error("This action has already finished; its un-awaited operations were cancelled."));
-  const callId = ++nextCallId;
-  return new Promise((resolve, reject) => {
-    pending.set(callId, { resolve, reject });
-    post({ ...msg, type: "call", id: inv.id, callId } as FromWorker);
-  });
-}
-
 function handlerFor(inv: Invocation): SyscallHandler {
-  return {
-    syscall(op) {
-      // every synchronous syscall is a database one: not available in actions
-      throw new Error(`The database is not available in actions (${op}). Use ctx.runQuery or ctx.runMutation.`);
-    },
-    asyncSyscall(op, args) {
-      return call(inv, { kind: "async", op, args }) as Promise<string>;
-    },
-    jsSyscall(op, args) {
-      if (op === "storage/storeBlob") {
-        const blob = args.blob as Blob;
-        const sha256 = (args.options as { sha256?: string } | undefined)?.sha256;
-        return (async () => call(inv, { kind: "storeBlob", bytes: new Uint8Array(await blob.arrayBuffer()), contentType: blob.type || null, sha256 }))();
-      }
-      if (op === "storage/getBlob") {
-        return call(inv, { kind: "getBlob", storageId: args.storageId }).then((r) => {
-          const got = r as { bytes: Uint8Array; contentType: string | null } | null;
-          return got ? new Blob([new Uint8Array(got.bytes)], { type: got.contentType ?? "" }) : null;
-        });
-      }
-      throw new Error(`Unknown JS syscall "${op}"`);
-    },
-  };
+  return calls.handler(inv.id, () => inv.done);
 }
 
 function scopeFor(inv: Invocation, env: Record<string, string>): RunScope {
@@ -207,14 +172,9 @@ port.on("message", (m: ToWorker) => {
     case "invoke":
       void invoke(m);
       return;
-    case "result": {
-      const p = pending.get(m.callId);
-      if (!p) return;
-      pending.delete(m.callId);
-      if (m.ok) p.resolve(m.value);
-      else p.reject(Object.assign(new Error(m.message), m.data !== undefined ? { data: m.data } : {}));
+    case "result":
+      calls.answer(m.callId, m);
       return;
-    }
     case "preload":
       void preload(m);
       return;

@@ -23,17 +23,16 @@ import { Worker } from "node:worker_threads";
 import { FailureError, type Failure } from "./outcome.js";
 import { RawLogText, type RunScope } from "./runtime.js";
 import type { FromWorker, ToWorker } from "./node-executor-worker.js";
+import { answerCall, type BridgedRun } from "./worker-bridge.js";
 
 /** Convex's text when the node process itself does not answer in time (crates/node_executor). */
 export const EXECUTE_TIMEOUT_MESSAGE =
   "Function execution unexpectedly timed out. Check your function for infinite loops or other long-running operations.";
 
-/** The run a Node action belongs to: its syscalls and log (syscalls.ts `Run`). */
-export interface NodeRun {
+/** The run a worker's action belongs to: its syscalls and log (syscalls.ts `Run`). */
+export interface NodeRun extends BridgedRun {
   readonly requestId: string;
   readonly scope: RunScope;
-  asyncSyscall(op: string, args: string): Promise<string>;
-  jsSyscall(op: string, args: Record<string, unknown>): unknown;
 }
 
 /** A "use node" action: its module's bundled file and export. */
@@ -44,15 +43,19 @@ const ALLOWED_ENV = ["PATH", "PWD", "LANG", "NODE_PATH", "TZ", "UTC"];
 /** idle workers kept for reuse */
 const MAX_IDLE = 2;
 
-let workerScript: Promise<string> | null = null;
+const workerScripts = new Map<string, Promise<string>>();
 
-/** Bundles node-executor-worker.ts once per process (it must run without the TS loader). */
-function buildWorkerScript(): Promise<string> {
-  if (!workerScript) {
-    const outfile = path.join(os.tmpdir(), `local-backend-node-executor-${process.pid}-${Date.now()}.mjs`);
-    workerScript = esbuild
+/**
+ * Bundles a worker's entry (`node-executor-worker.ts`, `action-worker.ts`) once per process: it
+ * must run without the TS loader.
+ */
+export function bundleWorkerScript(entry: string): Promise<string> {
+  let script = workerScripts.get(entry);
+  if (!script) {
+    const outfile = path.join(os.tmpdir(), `local-backend-${path.basename(entry, ".ts")}-${process.pid}-${Date.now()}.mjs`);
+    script = esbuild
       .build({
-        entryPoints: [fileURLToPath(new URL("./node-executor-worker.ts", import.meta.url))],
+        entryPoints: [fileURLToPath(new URL(`./${entry}`, import.meta.url))],
         outfile,
         bundle: true,
         format: "esm",
@@ -62,9 +65,10 @@ function buildWorkerScript(): Promise<string> {
         banner: { js: "import { createRequire as __pcr } from 'node:module'; const require = __pcr(import.meta.url);" },
       })
       .then(() => outfile);
-    workerScript.catch(() => (workerScript = null));
+    workerScripts.set(entry, script);
+    script.catch(() => workerScripts.delete(entry));
   }
-  return workerScript;
+  return script;
 }
 
 type Invocation = { id: number; run: NodeRun; resolve: (v: string) => void; reject: (e: unknown) => void; timer: NodeJS.Timeout };
@@ -127,7 +131,7 @@ export class NodeExecutor {
   }
 
   private async spawn(): Promise<Slot> {
-    const script = await buildWorkerScript();
+    const script = await bundleWorkerScript("node-executor-worker.ts");
     const slot = new Slot(
       script,
       (s, m) => this.onMessage(s, m),
@@ -242,23 +246,8 @@ export class NodeExecutor {
   }
 
   private async onCall(slot: Slot, m: Extract<FromWorker, { type: "call" }>): Promise<void> {
-    const run = slot.runs.get(m.id);
-    const reply = (r: { ok: true; value: unknown } | { ok: false; message: string; data?: unknown }) => {
-      slot.post({ type: "result", callId: m.callId, ...r });
-    };
-    if (!run) return reply({ ok: false, message: "This action has already finished; its un-awaited operations were cancelled." });
-    try {
-      if (m.kind === "async") return reply({ ok: true, value: await run.asyncSyscall(m.op, m.args) });
-      if (m.kind === "storeBlob") {
-        const blob = new Blob([new Uint8Array(m.bytes)], { type: m.contentType ?? "" });
-        return reply({ ok: true, value: await run.jsSyscall("storage/storeBlob", { blob, options: m.sha256 !== undefined ? { sha256: m.sha256 } : {} }) });
-      }
-      const blob = (await run.jsSyscall("storage/getBlob", { storageId: m.storageId })) as Blob | null;
-      return reply({ ok: true, value: blob ? { bytes: new Uint8Array(await blob.arrayBuffer()), contentType: blob.type || null } : null });
-    } catch (e) {
-      const data = (e as { data?: unknown } | null)?.data;
-      return reply({ ok: false, message: e instanceof Error ? e.message : String(e), ...(data !== undefined ? { data } : {}) });
-    }
+    const answer = await answerCall(slot.runs.get(m.id), m);
+    slot.post({ type: "result", callId: m.callId, ...answer });
   }
 
   /** Ends the idle workers (they hold modules of a replaced build); busy ones end after their action. */

@@ -6,20 +6,25 @@
  * which drains the context's microtask queue under V8's watchdog). Like Convex's isolate loop, a
  * run alternates between its own code (pumps, timed) and syscalls (not timed):
  *
- * - The function's time is the time of its pumps minus the syscalls done inside them, each pump
- *   counted as the lesser of its CPU time and its wall time. Node 20 has no per-thread CPU clock,
- *   and each clock alone overcounts: wall time ran 2-3x the CPU time on a loaded 2-core machine
- *   (sign-ups timed out), and the process's CPU clock also counts its other threads (V8's
- *   parallel GC helpers): a 300 ms function once timed out in CI. Its own thread cannot have
- *   spent more than either.
- *   Syscalls are timed on the wall clock (cheap); the CPU clock is a system call, read at a
- *   pump's start and end and, inside a pump, only once the wall clock says the limit may be near.
- *   Each syscall checks it first; at 1 s the run fails with Convex's "Function execution timed
- *   out" (and stays failed, even if the function catches the error).
- * - A pump's watchdog (wall time, V8's) fires at WALL_FACTOR times the time left plus `SLACK_MS`,
- *   so code that never makes a syscall (`while (true) {}`) is stopped within about 3 s on an idle
- *   machine (Convex: 1 s; a difference listed in the README). V8 terminates it and the
- *   context's queued jobs are dropped; only this run's jobs are ever queued there (below).
+ * - The function's time is the CPU time of its own thread during its pumps, minus the syscalls
+ *   done inside them. The clock is Linux's per-thread one (`/proc/thread-self/schedstat`, the
+ *   time this thread spent on a CPU, read through one open file: a few microseconds): time spent
+ *   waiting for a CPU (a loaded machine) or on other threads (actions in workers, V8's GC
+ *   helpers) is never charged. Syscalls are timed on the wall clock (cheap) and take their share
+ *   of the pump's CPU time. Each syscall checks the time first; at 1 s the run fails with
+ *   Convex's "Function execution timed out" (and stays failed, even if the function catches it).
+ * - A pump's watchdog (wall time, V8's) fires `SLACK_MS` after the time left times the run's
+ *   patience (3 at first), so code that never makes a syscall (`while (true) {}`) is stopped at
+ *   about 3.1 s on an idle machine (Convex: 1 s), and the watchdog rarely lands on engine code
+ *   running inside a pump. When the watchdog fires although the function's
+ *   own CPU time is below its limit, the machine was busy (the thread waited for a CPU): the run
+ *   is preempted (`PreemptedError`, never the function's fault) and the engine runs the query or
+ *   mutation again from its start with more patience: enough for the share of a CPU it got (functions.ts); a real runaway loop
+ *   reaches its 1 s of CPU after a few tries and is stopped with the time-out. V8 terminates the
+ *   pump and the context's queued jobs are dropped; only this run's jobs are ever queued there.
+ *   Without the per-thread clock (not Linux) the pump counts the lesser of the process's CPU
+ *   time and its wall time, the watchdog allows `WALL_FACTOR` times the time left, and nothing
+ *   is retried.
  * - Syscalls that complete at once (database reads and writes) run inside the pump and resolve
  *   with a value, so `await ctx.db.get()` continues in the same pump without a new watchdog. A
  *   syscall that waits for something (a nested `ctx.runQuery`), one that could change state beyond
@@ -32,6 +37,7 @@
  *   the engine does not know of; it is polled for a while, then fails as Convex does ("Returned
  *   promise will never resolve").
  */
+import fs from "node:fs";
 import { promiseHooks } from "node:v8";
 import type { RunExec } from "./engine-host.js";
 import { messages } from "./limits.js";
@@ -39,13 +45,69 @@ import { SystemError } from "./outcome.js";
 
 /** watchdog time beyond the function's remaining time, for the syscalls a pump may run */
 export const SLACK_MS = 100;
-/** How much wall time a pump's watchdog allows per millisecond of CPU time left. */
+/** How much wall time a pump's watchdog allows per millisecond of CPU time left, without the thread clock. */
 export const WALL_FACTOR = 3;
+/**
+ * The watchdog's first allowance: 3 ms of wall time per ms of CPU time left, so the V8 watchdog
+ * rarely lands on engine code that runs inside a pump on a loaded machine (syscalls); a run it
+ * stops anyway before its own CPU time is used is run again (PreemptedError).
+ */
+export const INITIAL_PATIENCE = 3;
+/** how much more patience each run after a preemption gets, and the most before the time-out is final */
+export const PATIENCE_GROWTH = 2;
+export const MAX_PATIENCE = 64;
 
-/** This process's CPU time (user + system), ms: the function-time clock. */
-function cpuMs(): number {
+/** This process's CPU time (user + system), ms: the fallback clock. */
+function processCpuMs(): number {
   const u = process.cpuUsage();
   return (u.user + u.system) / 1000;
+}
+
+/**
+ * This thread's CPU time, ms, where Linux gives it per thread (the first field of
+ * /proc/thread-self/schedstat: nanoseconds on a CPU); null elsewhere. The file is opened on
+ * first use by the thread that runs functions (module state is per thread).
+ */
+let threadClock: (() => number) | null | undefined;
+export function threadCpuClock(): (() => number) | null {
+  if (threadClock !== undefined) return threadClock;
+  threadClock = null;
+  if (process.env.LOCAL_BACKEND_THREAD_CLOCK === "off") return null;
+  try {
+    const fd = fs.openSync("/proc/thread-self/schedstat", "r");
+    const buf = Buffer.alloc(128);
+    const read = () => {
+      const n = fs.readSync(fd, buf, 0, buf.length, 0);
+      const end = buf.indexOf(32);
+      return Number(buf.toString("latin1", 0, end > 0 && end < n ? end : n)) / 1e6;
+    };
+    const a = read();
+    if (Number.isFinite(a) && a > 0) threadClock = read;
+    else fs.closeSync(fd);
+  } catch {
+    threadClock = null;
+  }
+  return threadClock;
+}
+
+/**
+ * The function was stopped by the wall-clock watchdog before it used its own time: the machine
+ * kept its thread waiting. Not the function's failure: the engine runs it again with more patience.
+ */
+export class PreemptedError extends SystemError {
+  constructor(
+    readonly limitMs: number,
+    /** the share of its wall time the thread spent on a CPU in the stopped pump */
+    readonly share: number,
+  ) {
+    super("The function was preempted by a busy machine and is run again");
+  }
+
+  /** The next run's patience: enough wall time for the share of a CPU it got, at least PATIENCE_GROWTH times more. */
+  nextPatience(patience: number): number {
+    const needed = Math.ceil(1.5 / Math.max(this.share, 1 / MAX_PATIENCE));
+    return Math.min(MAX_PATIENCE, Math.max(patience * PATIENCE_GROWTH, needed));
+  }
 }
 /** syscall time after which a pump defers the rest of its syscalls */
 export const DEFER_AFTER_MS = 25;
@@ -89,6 +151,10 @@ export class RealmExec implements RunExec {
   private failure: Error | null = null;
   /** stopped at its time limit */
   private timedOutOnce = false;
+  /** the share of the last pump's wall time this thread spent on a CPU */
+  private lastShare = 1;
+  /** this thread's CPU clock, where there is one */
+  private readonly clock = threadCpuClock();
   /** while a timed-out function still runs in this pump: the promise hook that handles its rejections */
   private stopStrayHook: (() => void) | null = null;
   private settle!: { resolve: (v: string) => void; reject: (e: unknown) => void };
@@ -103,6 +169,8 @@ export class RealmExec implements RunExec {
     private readonly parent: RunExec | null,
     /** enters the function (inside the realm) and returns its promise */
     private readonly call: () => unknown,
+    /** wall time the watchdog allows per millisecond left (doubled on each run after a preemption) */
+    private readonly patience = INITIAL_PATIENCE,
   ) {
     this.result = new Promise<string>((resolve, reject) => (this.settle = { resolve, reject }));
   }
@@ -174,10 +242,20 @@ export class RealmExec implements RunExec {
     this.stopStrayHook = stop;
   }
 
-  /** The current pump's time so far: the lesser of its CPU and wall time, syscalls excluded. */
+  /**
+   * The current pump's time so far, syscalls excluded: its wall time outside syscalls times the
+   * share of the pump this thread spent on a CPU (the thread clock); without that clock, the
+   * lesser of the process's CPU time and the wall time.
+   */
   private pumpTime(): number {
-    const cpu = cpuMs() - this.pumpStart;
     const wall = performance.now() - this.pumpStartWall;
+    if (this.clock) {
+      const cpu = this.clock() - this.pumpStart;
+      const share = wall > 0 ? Math.min(1, Math.max(0, cpu / wall)) : 1;
+      this.lastShare = share;
+      return Math.max(0, (wall - this.pumpSys) * share);
+    }
+    const cpu = processCpuMs() - this.pumpStart;
     return Math.max(0, Math.min(cpu, wall) - this.pumpSys);
   }
 
@@ -207,19 +285,25 @@ export class RealmExec implements RunExec {
     }
     this.inPump = true;
     this.pumpSys = 0;
-    this.pumpStart = cpuMs();
+    this.pumpStart = this.clock ? this.clock() : processCpuMs();
     this.pumpStartWall = performance.now();
     let out: unknown;
+    let watchdog = false;
     try {
-      out = this.realm.enter(call, Math.ceil(remaining * WALL_FACTOR + SLACK_MS));
+      out = this.realm.enter(call, Math.ceil(remaining * (this.clock ? this.patience : WALL_FACTOR) + SLACK_MS));
     } catch (e) {
-      if (isWatchdogTimeout(e)) this.timedOut();
+      if (isWatchdogTimeout(e)) watchdog = true;
       else this.abort(e instanceof Error ? e : new Error(String(e)));
     } finally {
       this.inPump = false;
       this.userMs += this.pumpTime();
       this.stopStrayHook?.();
       this.stopStrayHook = null;
+    }
+    if (watchdog) {
+      // its own time is below the limit: it waited for a CPU, it did not run away
+      if (this.clock && this.userMs < this.limitMs && !this.timedOutOnce) this.abort(new PreemptedError(this.limitMs, this.lastShare), true);
+      else this.timedOut();
     }
     this.afterPump();
     return out;

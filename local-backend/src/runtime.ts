@@ -220,6 +220,11 @@ export function installRuntime() {
 
   const realEnv = process.env;
   process.env = new Proxy(realEnv, {
+    // straight to the real object: through the proxy, assigning a variable that exists became a
+    // defineProperty with a value alone, which Node's process.env refuses
+    set(target, key, value) {
+      return Reflect.set(target, key, value);
+    },
     get(target, key) {
       const s = scopeStorage.getStore();
       if (s && typeof key === "string" && Object.prototype.hasOwnProperty.call(s.env, key)) return s.env[key];

@@ -431,6 +431,59 @@ describe("engine: storage, env, scheduler, backup", () => {
     await again.stop();
   });
 
+  it("reloads asked for at once run one after another: the build in use stays on disk and its actions run", async () => {
+    const engine = await startEngine({ scheduler: false });
+    try {
+      const loads: string[] = [];
+      const lines: string[] = [];
+      const impl = engine as unknown as { opts: { log?: (l: string) => void } };
+      impl.opts.log = (l) => lines.push(l);
+      const reload = () => (engine as unknown as { reload(reason: "watch"): Promise<void> }).reload("watch");
+      await Promise.all([reload(), reload(), reload(), reload()]);
+      for (const l of lines) if (l.includes("functions reloaded")) loads.push(l);
+      // one reload ran, the calls made meanwhile joined the one that waited to start
+      expect(loads.length).toBeLessThanOrEqual(2);
+      const cacheDir = path.join(engine.dataDir, "cache");
+      expect(fs.readdirSync(cacheDir).length).toBeGreaterThan(0);
+      expect(await caller(engine).action("actions:roundTrip", { channel: "reloads" })).toMatchObject({ count: 1 });
+    } finally {
+      await engine.stop();
+    }
+  });
+
+  it("an environment change evaluates the modules' top-level code again, for queries and actions, without a new build", async () => {
+    const engine = await startEngine({ scheduler: false });
+    try {
+      const builds = () => fs.readdirSync(path.join(engine.dataDir, "cache")).filter((d) => d.startsWith("build-"));
+      const before = builds();
+      expect(await caller(engine).query("moduleEnv:inQuery", {})).toBeNull();
+      for (const value of ["first", "second"]) {
+        engine.env.set("LB_MODULE_SETTING", value);
+        await waitFor(() => caller(engine).query("moduleEnv:inQuery", {}), (v) => v === value, 30_000);
+        expect(await caller(engine).action("moduleEnv:inAction", {})).toBe(value);
+      }
+      engine.env.remove("LB_MODULE_SETTING");
+      await waitFor(() => caller(engine).query("moduleEnv:inQuery", {}), (v) => v === null, 30_000);
+      expect(await caller(engine).action("moduleEnv:inAction", {})).toBeNull();
+      expect(builds()).toEqual(before);
+    } finally {
+      await engine.stop();
+    }
+  });
+
+  it("the host's own process.env stays writable while the runtime is installed (existing variables too)", async () => {
+    const engine = await startEngine({ scheduler: false });
+    try {
+      process.env.LB_HOST_SETTING = "one";
+      process.env.LB_HOST_SETTING = "two";
+      expect(process.env.LB_HOST_SETTING).toBe("two");
+      delete process.env.LB_HOST_SETTING;
+      expect(process.env.LB_HOST_SETTING).toBeUndefined();
+    } finally {
+      await engine.stop();
+    }
+  });
+
   it("scheduled mutations run once, survive restarts, and only when the scheduler commits", async () => {
     const dataDir = tempDir();
     const engine = await startEngine({ dataDir });

@@ -4,6 +4,8 @@
  * the database fails at its next call, and the backend keeps serving. Only the errors are
  * asserted, not the timings.
  */
+import { spawn, type ChildProcess } from "node:child_process";
+import os from "node:os";
 import { Worker } from "node:worker_threads";
 import { describe, expect, it } from "vitest";
 import { api, failure, freshTable, useBackend } from "./helpers";
@@ -70,5 +72,48 @@ describe("execution time", () => {
     expect(await failure(ctx.client.mutation(api.limits.usesSetTimeout, {}))).toContain(
       "Uncaught Error: Can't use setTimeout in queries and mutations. Please consider using an action. See https://docs.convex.dev/functions/actions for more details.",
     );
+  });
+
+  describe("while CPU hogs occupy every core of the machine", () => {
+    let hogs: ChildProcess[] = [];
+    let burner: Worker | null = null;
+    // rounds of `work` worth about 700 ms of CPU on this machine (measured through the backend)
+    let rounds = 0;
+
+    it("calibrates", async () => {
+      // on the idle machine, through the backend (its realm optimises the loop as it will later)
+      let ms = 0;
+      const probe = 5e7;
+      for (let i = 0; i < 3; i++) {
+        const t0 = performance.now();
+        await ctx.client.query(api.limits.workQuery, { rounds: probe + i });
+        ms = performance.now() - t0;
+      }
+      rounds = Math.round((probe / Math.max(ms, 1)) * 700);
+      expect(rounds).toBeGreaterThan(0);
+      // a load average of 4 per core (seen on CI machines: 3-13 on 2 cores), and a thread of this process
+      // burning too: 700 ms of CPU take about 3.5 s (the old clock's watchdog stopped it at 3.1 s)
+      hogs = Array.from({ length: os.availableParallelism() * 4 }, () => spawn(process.execPath, ["-e", "for (;;) {}"], { stdio: "ignore" }));
+      burner = new Worker("for (;;) {}", { eval: true });
+    });
+
+    it("charges a function only its own CPU time: no false time-out", { timeout: 120_000 }, async () => {
+      const table = freshTable("hogged");
+      const result = await ctx.client.query(api.limits.workQuery, { rounds });
+      expect(typeof result).toBe("number");
+      expect(await ctx.client.mutation(api.limits.workMutation, { table, rounds })).toBe(result);
+      // a mutation run again after a preemption wrote once
+      expect(await ctx.client.query(api.limits.countDocs, { table })).toBe(1);
+    });
+
+    it("still stops a real busy loop with the time-out", { timeout: 120_000 }, async () => {
+      expect(await failure(ctx.client.query(api.limits.busyQuery, {}))).toContain(TIMEOUT);
+    });
+
+    it("ends the hogs", () => {
+      for (const h of hogs) h.kill("SIGKILL");
+      hogs = [];
+      void burner?.terminate();
+    });
   });
 });

@@ -47,6 +47,14 @@ describe("action time limits", () => {
     expect(await client.action(anyApi.fidelityA.quick, {})).toBe("quick");
   });
 
+  it("end an action of Convex's runtime that blocks its worker; the pool goes on", async () => {
+    const message = await failure(client.action(anyApi.fidelityA.busy, {}));
+    expect(message).toContain(
+      "Function execution unexpectedly timed out. Check your function for infinite loops or other long-running operations.",
+    );
+    expect(await client.action(anyApi.fidelityA.quick, {})).toBe("quick");
+  });
+
   it("stop a Node action that never settles, and its worker goes with it", async () => {
     const message = await failure(client.action(anyApi.fidelityNode.forever, {}));
     expect(message).toMatch(/\] Server Error\nAction `forever` execution timed out \(maximum duration 1s\)\n/);

@@ -1,6 +1,7 @@
 /**
  * JWT verification as strict as Convex's (crates/authentication, openidconnect, biscuit), through
- * the real clients: key selection by `kid`, the customJwt leeway on `iat`, Convex's error codes and
+ * the real clients: key selection by `kid`, the customJwt leeway on `iat`, `nbf` honoured with that
+ * leeway (for OIDC too, where Convex ignores it), Convex's error codes and
  * messages over HTTP and WebSocket, `ctx.auth.getUserIdentity()` throwing in an http action for a
  * bad Bearer token, and an admin acting as a user over HTTP (`setAdminAuth(key, identity)`).
  */
@@ -53,10 +54,10 @@ afterAll(async () => {
   await issuer?.close();
 });
 
-type TokenOpts = { kid?: string; iat?: number; exp?: number; aud?: string | string[]; sub?: string };
+type TokenOpts = { kid?: string; iat?: number; exp?: number; nbf?: number; aud?: string | string[]; sub?: string };
 
 function oidc(path: "multi" | "single", keys: Keys, o: TokenOpts = {}) {
-  return new SignJWT({ email: "ada@example.com" })
+  return new SignJWT({ email: "ada@example.com", ...(o.nbf === undefined ? {} : { nbf: o.nbf }) })
     .setProtectedHeader(o.kid === undefined ? { alg: "RS256" } : { alg: "RS256", kid: o.kid })
     .setIssuer(`${url}/${path}`)
     .setSubject(o.sub ?? "ada")
@@ -67,7 +68,7 @@ function oidc(path: "multi" | "single", keys: Keys, o: TokenOpts = {}) {
 }
 
 function customJwt(o: TokenOpts = {}) {
-  return new SignJWT({ team: "blue" })
+  return new SignJWT({ team: "blue", ...(o.nbf === undefined ? {} : { nbf: o.nbf }) })
     .setProtectedHeader(o.kid === undefined ? { alg: "RS256" } : { alg: "RS256", kid: o.kid })
     .setIssuer(`${url}/custom`)
     .setSubject(o.sub ?? "svc")
@@ -152,6 +153,41 @@ describe("issued-at in the future", () => {
     h.setAuth(await oidc("single", single, { iat: now() + 120 }));
     expect(await h.query(anyApi.whoami.query, {})).toMatchObject({ subject: "ada" });
     expect((await queryWith(`Bearer ${await oidc("single", single, { exp: now() - 2 })}`)).status).toBe(401);
+  });
+});
+
+describe("not-before in the future", () => {
+  // A token not valid yet identifies nobody: only the key holder could make one, still it must
+  // not be honoured early. Convex's leeway for `nbf` (customJwt, biscuit's epsilon) is 5 s.
+  it("OIDC: nbf an hour ahead is refused; within the 5 s leeway it is accepted", async () => {
+    const { status, body } = await queryWith(`Bearer ${await oidc("single", single, { nbf: now() + 3600 })}`);
+    expect(status).toBe(401);
+    expect(body).toEqual({
+      code: "Unauthenticated",
+      message: "Could not verify OIDC token claim. Check that the token signature is valid and the token hasn't expired.",
+    });
+    expect((await queryWith(`Bearer ${await oidc("single", single, { nbf: now() + 30 })}`)).status).toBe(401);
+    const h = new ConvexHttpClient(backend.cloudUrl);
+    h.setAuth(await oidc("single", single, { nbf: now() + 2 }));
+    expect(await h.query(anyApi.whoami.query, {})).toMatchObject({ subject: "ada" });
+    h.setAuth(await oidc("single", single, { nbf: now() - 60 }));
+    expect(await h.query(anyApi.whoami.query, {})).toMatchObject({ subject: "ada" });
+  });
+
+  it("OIDC: over the WebSocket a token not valid yet does not authenticate", async () => {
+    const c = newClient(backend.cloudUrl);
+    clients.push(c);
+    expect(await authenticate(c, await oidc("single", single, { nbf: now() + 3600 }))).toBe(false);
+    expect(await authenticate(c, await oidc("single", single, { nbf: now() + 2 }))).toBe(true);
+  });
+
+  it("customJwt: nbf beyond the leeway is refused with biscuit's text; within it accepted", async () => {
+    const { status, body } = await queryWith(`Bearer ${await customJwt({ kid: "c1", nbf: now() + 3600 })}`);
+    expect(status).toBe(401);
+    expect(body.message).toMatch(/^Could not validate token: Token will be valid in 3(59\d|600) seconds$/);
+    const h = new ConvexHttpClient(backend.cloudUrl);
+    h.setAuth(await customJwt({ kid: "c1", nbf: now() + 2 }));
+    expect(await h.query(anyApi.whoami.query, {})).toMatchObject({ subject: "svc" });
   });
 });
 
