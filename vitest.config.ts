@@ -1,6 +1,15 @@
+import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 import { aliases } from "./vite.config";
+
+/**
+ * The embedded backend's bundles of convex/ (written under its data dir's cache/) are imported by
+ * Node itself, as in production: through vitest's module runner every engine start transformed
+ * them again, and a reload could outlive the test file's environment ("after the environment was
+ * torn down").
+ */
+const nativeBundles = { deps: { external: [/\/cache\/build-\d+-\d+-\d+\//] } };
 
 /** The app's import aliases (`@/`, `@convex/`), for every project that may load src/. */
 const appAlias = Object.entries(aliases).map(([find, replacement]) => ({ find, replacement }));
@@ -9,6 +18,8 @@ const appAlias = Object.entries(aliases).map(([find, replacement]) => ({ find, r
 // the embedded backend and pure libraries on Node, React components in jsdom.
 export default defineConfig({
   test: {
+    // every core (vitest's default leaves one free for a watching editor: on 2 cores, one file at a time)
+    maxWorkers: availableParallelism(),
     projects: [
       {
         resolve: { alias: appAlias },
@@ -28,7 +39,12 @@ export default defineConfig({
           name: "convex-local",
           include: ["tests/convex/**/*.test.ts", "tests/security/functions/*.test.ts"],
           environment: "node",
+          server: nativeBundles,
           pool: "forks",
+          // files share their process and its engine (tests/support/localBackendTest.ts): an
+          // engine's start bundles and imports convex/, which cost 7 s per file
+          isolate: false,
+          setupFiles: ["tests/support/localBackendSetup.ts"],
           testTimeout: 120_000,
           hookTimeout: 120_000,
         },
@@ -39,6 +55,7 @@ export default defineConfig({
           name: "node",
           include: ["tests/local-backend/**/*.test.ts", "tests/lib/**/*.test.ts", "tests/security/lib/*.test.ts", "tests/security/backend/**/*.test.ts"],
           environment: "node",
+          server: nativeBundles,
           testTimeout: 60_000,
           hookTimeout: 120_000,
           pool: "forks",

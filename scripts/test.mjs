@@ -1,12 +1,12 @@
 #!/usr/bin/env node
 /**
- * `npm test`: every gate in order — typecheck, lint (with the layering rule), the import-cycle
- * check and the deployability check (convex/ bundled as `npx convex deploy` does),
+ * `npm test`: every gate — typecheck, lint (with the layering rule), the import-cycle check and
+ * the deployability check (convex/ bundled as `npx convex deploy` does), side by side; then
  * unit/function/backend tests (vitest), then
  * Playwright e2e in Debian's Chromium against the app on the embedded backend. Ends with one
  * "N passed, N failed" line summing vitest and Playwright.
  */
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -24,15 +24,38 @@ function run(name, cmd, args, env = {}) {
   return r.status === 0;
 }
 
+/** Runs the steps side by side (each mostly one core), printing each one's output once it ends. */
+async function runTogether(steps) {
+  await Promise.all(
+    steps.map(
+      ([name, cmd, args]) =>
+        new Promise((resolve) => {
+          const child = spawn(cmd, args, { stdio: ["ignore", "pipe", "pipe"] });
+          const chunks = [];
+          child.stdout.on("data", (c) => chunks.push(c));
+          child.stderr.on("data", (c) => chunks.push(c));
+          child.on("close", (status) => {
+            console.log(`\n▶ ${name}: ${cmd} ${args.join(" ")}`);
+            process.stdout.write(Buffer.concat(chunks));
+            if (status !== 0) failedSteps.push(name);
+            resolve();
+          });
+        }),
+    ),
+  );
+}
+
+const gates = [];
 if (wants("typecheck")) {
-  run("typecheck (app)", "npx", ["tsc", "-p", "tsconfig.json", "--noEmit"]);
-  run("typecheck (convex)", "npx", ["tsc", "-p", "convex/tsconfig.json", "--noEmit"]);
+  gates.push(["typecheck (app)", "npx", ["tsc", "-p", "tsconfig.json", "--noEmit"]]);
+  gates.push(["typecheck (convex)", "npx", ["tsc", "-p", "convex/tsconfig.json", "--noEmit"]]);
 }
 if (wants("lint")) {
-  run("lint", "npx", ["eslint", ".", "--max-warnings=0"]);
-  run("import cycles", "npx", ["tsx", "scripts/check-cycles.ts"]);
-  run("deployability", "npx", ["tsx", "scripts/check-deployable.ts"]);
+  gates.push(["lint", "npx", ["eslint", ".", "--max-warnings=0"]]);
+  gates.push(["import cycles", "npx", ["tsx", "scripts/check-cycles.ts"]]);
+  gates.push(["deployability", "npx", ["tsx", "scripts/check-deployable.ts"]]);
 }
+await runTogether(gates);
 
 if (wants("unit")) {
   const file = path.join(out, "vitest.json");

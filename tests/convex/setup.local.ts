@@ -3,17 +3,14 @@
  * `./setup` import here): the same exports as setup.ts, with `setupTest()` returning a
  * local-backend instance (tests/support/localBackendTest.ts) instead of a convex-test one.
  */
-import { afterAll } from "vitest";
 import type { DataModel } from "../../convex/_generated/dataModel";
-import { closeLocalBackend, localBackendTest } from "../support/localBackendTest";
+import { localBackendTest } from "../support/localBackendTest";
 
 import type { FixtureMember } from "./fixtures";
 
 export { createMember, roleFixture } from "./fixtures";
 
 export const modules = import.meta.glob("../../convex/**/*.*s");
-
-afterAll(closeLocalBackend);
 
 export function setupTest() {
   return localBackendTest<DataModel>();

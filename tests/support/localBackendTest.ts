@@ -5,10 +5,13 @@
  * `finishInProgressScheduledFunctions`, `fetch` (http actions, like convex-test's), plus `setEnv` for a
  * deployment environment variable (convex-test reads `process.env`).
  *
- * One engine per worker process (bundling convex/ costs ~1 s): every `localBackendTest()` call
- * empties its data (all tables, files, scheduled jobs) before the new instance's first call, so each
- * test starts from an empty deployment as with convex-test. An instance used after a newer one was
- * created fails loudly instead of seeing the other's data.
+ * One engine per worker process, kept for every test file the process runs (the vitest project
+ * does not isolate files: starting an engine bundles and imports convex/, ~5-7 s): every
+ * `localBackendTest()` call empties its data (all tables, files, scheduled jobs) and environment
+ * variables before the new instance's first call, so each test starts from an empty deployment as
+ * with convex-test. An
+ * instance used after a newer one was created fails loudly instead of seeing the other's data. The
+ * engine's data directory goes when the process exits.
  */
 import { getFunctionName, type FunctionReference, type GenericDataModel } from "convex/server";
 import { ConvexError, convexToJson, jsonToConvex, type JSONValue, type Value } from "convex/values";
@@ -34,7 +37,7 @@ export type LocalTestConvex<DM extends GenericDataModel = GenericDataModel> = {
   finishAllScheduledFunctions(advanceTimers: () => void, maxIterations?: number): Promise<void>;
   /** An http action request: `path` starts with "/" (query string allowed), as with convex-test. */
   fetch(path: string, init?: RequestInit): Promise<Response>;
-  /** Sets (or with undefined removes) an environment variable of the deployment. */
+  /** Sets (or with undefined removes) an environment variable of the deployment: the next call sees it. */
   setEnv(name: string, value: string | undefined): Promise<void>;
 };
 
@@ -60,20 +63,27 @@ async function sharedEngine() {
       log: process.env.LOCAL_BACKEND_TEST_LOG ? (line) => console.log(line) : () => {},
     }) as EngineImpl;
     await engine.start();
+    // vitest ends its worker processes with SIGTERM once the run is over
+    const removeData = () => fs.rmSync(dataDir, { recursive: true, force: true });
+    process.once("exit", removeData);
+    process.once("SIGTERM", () => {
+      removeData();
+      process.exit(0);
+    });
     shared = { engine, dataDir };
     return shared;
   })();
   return starting;
 }
 
-/** Stops the worker's engine and removes its data dir (call from afterAll). */
-export async function closeLocalBackend() {
+/**
+ * Waits until the worker's engine has no module reload due or running (an environment variable a
+ * test set or restored reloads the modules): called after each test file (localBackendSetup.ts),
+ * so a reload never runs on into the next file.
+ */
+export async function settleLocalBackend(): Promise<void> {
   const s = shared ?? (starting ? await starting.catch(() => null) : null);
-  shared = null;
-  starting = null;
-  if (!s) return;
-  await s.engine.stop();
-  fs.rmSync(s.dataDir, { recursive: true, force: true });
+  await s?.engine.modules.idle();
 }
 
 /** What the client sees for a failed call: ConvexError with its data, or an Error with the message. */
@@ -112,15 +122,21 @@ export function localBackendTest<DM extends GenericDataModel = GenericDataModel>
     .then(async () => {
       const { engine } = await sharedEngine();
       await clearAllData(engine);
+      // and no environment variable an earlier test (of any file this process ran) set
+      for (const name of Object.keys(engine.env.list())) engine.env.remove(name);
       return engine;
     });
   queue = ready;
 
-  const engineFor = async (): Promise<EngineImpl> => {
+  /** The engine, once it runs with every environment change made so far (`settled`, for calls). */
+  const engineFor = async (settled = true): Promise<EngineImpl> => {
     const engine = await ready;
     if (mine !== generation) {
       throw new Error("This local-backend test instance was superseded: a newer setupTest() reset the shared engine's data.");
     }
+    // an environment variable set just before is in effect for this call, as on a deployment (the
+    // modules reload with it, once for a burst of changes)
+    if (settled) await engine.modules.idle();
     return engine;
   };
 
@@ -187,7 +203,7 @@ export function localBackendTest<DM extends GenericDataModel = GenericDataModel>
       return await (await engineFor()).runHttpAction(new Request(SITE_URL + path, init));
     },
     async setEnv(name: string, value: string | undefined) {
-      const engine = await engineFor();
+      const engine = await engineFor(false);
       if (value === undefined) engine.env.remove(name);
       else engine.env.set(name, value);
     },

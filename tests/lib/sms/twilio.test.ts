@@ -89,7 +89,10 @@ describe("sending through Twilio", () => {
     const ids = [await voter("Poor", MAGIC.noFunds), await voter("Next", "+15035550150")];
     const { progress } = await sendAndWait(ids);
     expect(progress).toMatchObject({ status: "paused", error: "Your Twilio account has insufficient funds to send this message." });
-    expect(progress.counts.queued).toBe(2);
+    // the refused message and every one not yet handed to Twilio stay queued (at 1 a second, the
+    // next one leaves before a slow answer to the first arrives: it is sent, not lost)
+    const nextLeft = fake.messages.some((m) => m.to === "+15035550150");
+    expect(progress.counts.queued).toBe(nextLeft ? 1 : 2);
     await client.mutation(api.sms.cancel, { sendId: progress.id });
   });
 
