@@ -11,14 +11,15 @@ import type { MutationCtx } from "./_generated/server";
 import { createOrganizationFor } from "./model/orgs";
 import { acceptInvitationForNewUser } from "./model/invitations";
 import { normalizeEmail, randomToken } from "./model/strings";
-import { hashCheckDecoy, newPasswordProblem } from "./model/passwords";
+import { hashCheckDecoy, newPasswordProblem, RESET_CODE_MAX_AGE_MS } from "./model/passwords";
 import { verifyTicket } from "./model/clientAddress";
-import { appError } from "./lib/errors";
+import { markEmailVerified } from "./model/emailVerification";
+import { appError, CODE_REFUSED } from "./lib/errors";
 import type { ActionCtx } from "./_generated/server";
 
 const passwordReset = Email({
   id: "password-reset",
-  maxAge: 60 * 60,
+  maxAge: RESET_CODE_MAX_AGE_MS / 1000,
   async generateVerificationToken() {
     return randomToken(24);
   },
@@ -29,10 +30,10 @@ const passwordReset = Email({
   ) => {
     const actionCtx = ctx as { runMutation: (ref: typeof internal.emails.enqueue, args: unknown) => Promise<unknown> };
     await actionCtx.runMutation(internal.emails.enqueue, {
-      to: identifier,
+      to: normalizeEmail(identifier),
       kind: "password_reset",
       subject: "Reset your Precinct password",
-      text: `Someone asked to reset the password of your Precinct account.\n\nOpen this link to choose a new password (valid until ${expires.toISOString()}):\n${url}\n\nIf you did not ask for this, ignore this email.`,
+      text: `Someone asked to reset the password of your Precinct account.\n\nOpen this link to choose a new password (valid until ${expires.toISOString()}):\n${url}\n\nOnly the most recent reset email works. If you did not ask for this, ignore this email.`,
     });
   }) as unknown as (params: { identifier: string }) => Promise<void>,
 });
@@ -49,8 +50,9 @@ const THROTTLED_FLOWS = new Set(["signIn", "signUp", "reset", "reset-verificatio
  * Puts the throttle of authThrottle.ts around the password provider: every attempt carries a
  * ticket naming the client address, is refused while a limit is spent, and failures count. The
  * answers do not tell whether an email has an account: an unknown email and a wrong password get
- * the same error after the same work, and a reset request for an unknown email gets the same
- * answer as a known one.
+ * the same error after the same work (one Scrypt verify), and a reset request for an unknown email
+ * gets the same answer as a known one. A reset request beyond the account's email budget gets that
+ * answer too, without a new email. A wrong or used reset code gets CODE_REFUSED.
  */
 function throttled<P>(provider: P): P {
   const options = (provider as unknown as { options: { authorize: Authorize } }).options;
@@ -62,7 +64,8 @@ function throttled<P>(provider: P): P {
     if (address === null) throw appError("VALIDATION_ERROR", STALE_FORM);
     const email = normalizeEmail(typeof params.email === "string" ? params.email : "");
     const attempt = { email, address };
-    await ctx.runMutation(internal.authThrottle.begin, { flow: flow as "signIn", ...attempt });
+    const { quiet } = await ctx.runMutation(internal.authThrottle.begin, { flow: flow as "signIn", ...attempt });
+    if (flow === "reset" && quiet) return null;
     try {
       const result = await inner(params, ctx);
       if (flow === "signIn" || flow === "reset-verification") await ctx.runMutation(internal.authThrottle.succeeded, attempt);
@@ -74,7 +77,11 @@ function throttled<P>(provider: P): P {
         await ctx.runMutation(internal.authThrottle.failed, attempt);
         throw appError("UNAUTHORIZED", INVALID_CREDENTIALS);
       }
-      if (flow === "reset-verification") await ctx.runMutation(internal.authThrottle.failed, attempt);
+      if (flow === "reset-verification" && /Could not verify code|Invalid code|InvalidAccountId/.test(reason)) {
+        // Codes are long random tokens: the pair's delay is enough, the account's budget stays.
+        await ctx.runMutation(internal.authThrottle.failed, { ...attempt, spendAccountBudget: false });
+        throw appError("VALIDATION_ERROR", CODE_REFUSED);
+      }
       if (flow === "reset" && reason.includes("InvalidAccountId")) return null;
       if (flow === "signUp" && /already exists/.test(reason)) throw appError("VALIDATION_ERROR", SIGN_UP_REFUSED);
       throw e;
@@ -113,7 +120,12 @@ export const { auth, signIn, signOut, store, isAuthenticated } = convexAuth({
   callbacks: {
     async createOrUpdateUser(ctx, args) {
       const mctx = ctx as unknown as MutationCtx;
-      if (args.existingUserId) return args.existingUserId;
+      if (args.existingUserId) {
+        // A completed password reset: the code came to the account's address, which is now verified.
+        const verified = args.type === "verification" && (args.profile as { emailVerified?: unknown }).emailVerified === true;
+        if (verified) await markEmailVerified(mctx, args.existingUserId);
+        return args.existingUserId;
+      }
       const profile = args.profile as {
         email?: string;
         firstName?: string;

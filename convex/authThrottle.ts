@@ -2,11 +2,21 @@
  * Brute-force protection for sign-in, sign-up and password reset (SECURITY.md). Internal: called
  * by the password provider in auth.ts, plus the public http action that hands out sign-in tickets.
  *
+ * Nothing an attacker does from their own addresses refuses the owner's attempt from another one:
+ * every refusal is a cost of the caller's own address (or of its pair with the account), or the
+ * global ceiling.
+ *
  * - Per (account, address): a few free failures, then an exponential delay that only that pair
- *   waits out. An attacker elsewhere cannot lock the owner out.
+ *   waits out.
  * - Per address: a cap on attempts of every kind, and tighter ones for sign-ups and resets.
- * - Per account: a cap on failures from addresses that never signed in to it (a spread-out
- *   guessing attack); addresses the owner signed in from before are not affected by it.
+ * - Per account, failures from addresses that never signed in to it (a spread-out guessing
+ *   attack) have a budget. Once it is spent, such an address gets no free failures: its delay
+ *   starts at its first failure, and longer. It never blocks an address without failures, so the
+ *   owner with the right password gets in from a new device; addresses that signed in before keep
+ *   the usual allowance.
+ * - Per account, reset emails have a budget. Beyond it a request gets the usual answer but no new
+ *   email; the last code sent stays valid (it was sent less than a refill period ago, and lives
+ *   longer), so the owner's inbox always holds a working code.
  * - Globally: a ceiling on attempts per minute.
  */
 import { defineRateLimits } from "convex-helpers/server/rateLimit";
@@ -16,13 +26,22 @@ import { httpAction, internalMutation } from "./functions";
 import type { MutationCtx } from "./_generated/server";
 import { appError } from "./lib/errors";
 import { clientAddress, signTicket } from "./model/clientAddress";
+import { RESET_EMAILS_PER_ACCOUNT_PER_HOUR } from "./model/passwords";
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 
-/** Failures of one (account, address) pair before delays start, and the longest delay. */
+/** Failures of one (account, address) pair before delays start, the first delay and the longest. */
 export const FREE_FAILURES = 5;
+export const FIRST_DELAY_MS = 5000;
 export const MAX_DELAY_MS = 15 * MINUTE;
+
+/**
+ * Failures an hour from addresses that never signed in to the account. Beyond it, such an
+ * address's delay starts at its first failure, at UNDER_ATTACK_FIRST_DELAY_MS.
+ */
+export const UNTRUSTED_FAILURES_PER_ACCOUNT_PER_HOUR = 50;
+export const UNDER_ATTACK_FIRST_DELAY_MS = MINUTE;
 
 /**
  * Per-address budgets are sized for a campaign office behind one shared address (a volunteer
@@ -32,12 +51,23 @@ export const ATTEMPTS_PER_ADDRESS_PER_MINUTE = 60;
 export const SIGN_UPS_PER_ADDRESS_PER_HOUR = 50;
 export const RESETS_PER_ADDRESS_PER_HOUR = 20;
 
-export const { rateLimit, checkRateLimit } = defineRateLimits({
+/**
+ * The deployment's SIGN_UPS_PER_ADDRESS_PER_HOUR, when set to a whole number from 1 to 10,000,
+ * replaces the sign-up budget (an office whose drive signs up more people through one address; the
+ * e2e suite, whose every browser signs up from 127.0.0.1).
+ */
+export function signUpsPerAddressPerHour(setting = process.env.SIGN_UPS_PER_ADDRESS_PER_HOUR): number {
+  const n = Number(setting);
+  return setting && Number.isInteger(n) && n >= 1 && n <= 10_000 ? n : SIGN_UPS_PER_ADDRESS_PER_HOUR;
+}
+const signUps = signUpsPerAddressPerHour();
+
+export const { rateLimit } = defineRateLimits({
   authPerAddress: { kind: "token bucket", rate: ATTEMPTS_PER_ADDRESS_PER_MINUTE, period: MINUTE, capacity: ATTEMPTS_PER_ADDRESS_PER_MINUTE },
-  signUpPerAddress: { kind: "token bucket", rate: SIGN_UPS_PER_ADDRESS_PER_HOUR, period: HOUR, capacity: SIGN_UPS_PER_ADDRESS_PER_HOUR },
+  signUpPerAddress: { kind: "token bucket", rate: signUps, period: HOUR, capacity: signUps },
   resetPerAddress: { kind: "token bucket", rate: RESETS_PER_ADDRESS_PER_HOUR, period: HOUR, capacity: RESETS_PER_ADDRESS_PER_HOUR },
-  resetPerAccount: { kind: "token bucket", rate: 5, period: HOUR, capacity: 5 },
-  untrustedFailuresPerAccount: { kind: "token bucket", rate: 50, period: HOUR, capacity: 50 },
+  resetPerAccount: { kind: "token bucket", rate: RESET_EMAILS_PER_ACCOUNT_PER_HOUR, period: HOUR, capacity: RESET_EMAILS_PER_ACCOUNT_PER_HOUR },
+  untrustedFailuresPerAccount: { kind: "token bucket", rate: UNTRUSTED_FAILURES_PER_ACCOUNT_PER_HOUR, period: HOUR, capacity: UNTRUSTED_FAILURES_PER_ACCOUNT_PER_HOUR },
   authGlobal: { kind: "token bucket", rate: 3000, period: MINUTE, capacity: 3000, shards: 4 },
   ticketsPerAddress: { kind: "token bucket", rate: 2 * ATTEMPTS_PER_ADDRESS_PER_MINUTE, period: MINUTE, capacity: 2 * ATTEMPTS_PER_ADDRESS_PER_MINUTE },
 });
@@ -45,10 +75,15 @@ export const { rateLimit, checkRateLimit } = defineRateLimits({
 export const TOO_MANY_SIGN_INS = "Too many login attempts. Please wait a moment and try again.";
 export const TOO_MANY_REQUESTS = "Too many requests. Please wait a moment and try again.";
 
-/** The delay after `failures` failed attempts of one pair: none for the first few, then 5 s, 10 s, 20 s … 15 min. */
-export function delayAfter(failures: number): number {
-  if (failures < FREE_FAILURES) return 0;
-  return Math.min(MAX_DELAY_MS, 5000 * 2 ** (failures - FREE_FAILURES));
+/**
+ * The delay after `failures` failed attempts of one pair: none for the first few, then 5 s, 10 s,
+ * 20 s … 15 min. For an untrusted address while its account's budget is spent: 1 min after the
+ * first failure, then 2, 4, 8, 15 min.
+ */
+export function delayAfter(failures: number, underAttack = false): number {
+  const [from, first] = underAttack ? [1, UNDER_ATTACK_FIRST_DELAY_MS] : [FREE_FAILURES, FIRST_DELAY_MS];
+  if (failures < from) return 0;
+  return Math.min(MAX_DELAY_MS, first * 2 ** (failures - from));
 }
 
 const vFlow = v.union(v.literal("signIn"), v.literal("signUp"), v.literal("reset"), v.literal("reset-verification"), v.literal("changePassword"));
@@ -67,9 +102,14 @@ async function take(ctx: MutationCtx, name: LimitName, key: string | undefined, 
   if (!ok) throw appError("RATE_LIMIT", retryAt ? `${message} (retry in ${Math.ceil((retryAt - Date.now()) / 1000)} s)` : message);
 }
 
-/** Before an attempt: refuses it (RATE_LIMIT) when any limit that applies is spent. */
+/**
+ * Before an attempt: refuses it (RATE_LIMIT) when a limit of the caller's own address, of its
+ * pair with the account, or the global one is spent. For a reset request, `quiet` says the
+ * account's email budget is spent: answer as usual, send nothing.
+ */
 export const begin = internalMutation({
   args: { flow: vFlow, email: v.string(), address: v.string() },
+  returns: v.object({ quiet: v.boolean() }),
   handler: async (ctx, { flow, email, address }) => {
     const message = flow === "signIn" ? TOO_MANY_SIGN_INS : TOO_MANY_REQUESTS;
     await take(ctx, "authGlobal", undefined, message);
@@ -77,7 +117,9 @@ export const begin = internalMutation({
     if (flow === "signUp") await take(ctx, "signUpPerAddress", address, message);
     if (flow === "reset") {
       await take(ctx, "resetPerAddress", address, message);
-      await take(ctx, "resetPerAccount", email, message);
+      // Not a refusal: that would let anyone keep the owner from asking for a reset.
+      const { ok } = await rateLimit(ctx, { name: "resetPerAccount", key: email });
+      return { quiet: !ok };
     }
     if (flow === "signIn" || flow === "reset-verification" || flow === "changePassword") {
       const row = await pair(ctx, email, address);
@@ -85,26 +127,26 @@ export const begin = internalMutation({
       if (row && row.nextAllowedAt > now) {
         throw appError("RATE_LIMIT", `${message} (retry in ${Math.ceil((row.nextAllowedAt - now) / 1000)} s)`);
       }
-      if (!row?.trusted && flow !== "changePassword") {
-        // Spent by failures from addresses new to this account: those wait; known ones go on.
-        const { ok } = await checkRateLimit(ctx, { name: "untrustedFailuresPerAccount", key: email });
-        if (!ok) throw appError("RATE_LIMIT", message);
-      }
     }
+    return { quiet: false };
   },
 });
 
-/** After a failed attempt: lengthens this pair's delay and spends the account's untrusted budget. */
+/**
+ * After a failed attempt: lengthens this pair's delay. A failure from an address that never
+ * signed in to the account spends the account's budget; once that is spent, the delay of such an
+ * address starts at once (delayAfter's `underAttack`).
+ */
 export const failed = internalMutation({
   args: { email: v.string(), address: v.string(), spendAccountBudget: v.optional(v.boolean()) },
   handler: async (ctx, { email, address, spendAccountBudget }) => {
     const now = Date.now();
     const row = await pair(ctx, email, address);
     const failures = (row?.failures ?? 0) + 1;
-    const next = { failures, nextAllowedAt: now + delayAfter(failures), lastFailureAt: now };
+    const underAttack = !row?.trusted && spendAccountBudget !== false && !(await rateLimit(ctx, { name: "untrustedFailuresPerAccount", key: email })).ok;
+    const next = { failures, nextAllowedAt: now + delayAfter(failures, underAttack), lastFailureAt: now };
     if (row) await ctx.db.patch(row._id, next);
     else await ctx.db.insert("signInThrottle", { email, address, trusted: false, ...next });
-    if (!row?.trusted && spendAccountBudget !== false) await rateLimit(ctx, { name: "untrustedFailuresPerAccount", key: email });
     // Bounded storage: a few stale, untrusted pairs go with every failure recorded.
     const stale = await ctx.db
       .query("signInThrottle")

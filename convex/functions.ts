@@ -75,6 +75,13 @@ function tenantRules(db: GenericDatabaseReader<DataModel>, orgId: Id<"organizati
       .withIndex("by_org_user", (q) => q.eq("orgId", orgId).eq("userId", doc._id as Id<"users">))
       .first()) !== null;
   const ownOrg = async (_: unknown, doc: AnyDoc) => doc._id === orgId;
+  // a member's personal settings (no orgId): readable where the organisation emails them, never written here
+  const settingsOfMember = async (_: unknown, doc: { userId?: string }) =>
+    doc.userId !== undefined &&
+    (await db
+      .query("memberships")
+      .withIndex("by_org_user", (q) => q.eq("orgId", orgId).eq("userId", doc.userId as Id<"users">))
+      .first()) !== null;
   const allow = async () => true;
   const superAdmin = opts.superAdmin ? allow : deny;
   const rules: Rules<unknown, DataModel> & Record<string, unknown> = {};
@@ -87,6 +94,8 @@ function tenantRules(db: GenericDatabaseReader<DataModel>, orgId: Id<"organizati
         ? { read: ownOrg, modify: ownOrg, insert: deny }
         : table === "users"
           ? { read: memberOfOrg, modify: memberOfOrg, insert: deny }
+          : table === "userPreferences"
+          ? { read: settingsOfMember, modify: deny, insert: deny }
           : { read: sameOrg, modify: sameOrg, insert: sameOrg };
   }
   return rules;

@@ -7,11 +7,13 @@ import { ctaTables } from "./tables/cta";
 import { emailTables } from "./tables/email";
 import { emailAudienceTables } from "./tables/emailAudience";
 import { emailBlastTables } from "./tables/emailBlast";
+import { fileTables } from "./tables/files";
 import { formTables } from "./tables/forms";
 import { importTables } from "./tables/imports";
 import { securityTables } from "./tables/security";
 import { smsTables } from "./tables/sms";
 import { petitionTables } from "./tables/petitions";
+import { preferenceTables } from "./tables/preferences";
 import { signTables } from "./tables/signs";
 import { surveyTables } from "./tables/surveys";
 import { voterTables } from "./tables/voters";
@@ -35,4 +37,6 @@ export default defineSchema({
   ...emailAudienceTables,
   ...emailBlastTables,
   ...ctaTables,
+  ...fileTables,
+  ...preferenceTables,
 });

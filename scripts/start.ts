@@ -26,6 +26,9 @@ const webPort = Number(process.env.WEB_PORT ?? (e2e ? 4310 : dev ? 5173 : 4173))
 const dataDir = e2e ? mkdtempSync(path.join(tmpdir(), "precinct-e2e-")) : path.resolve(root, process.env.PRECINCT_DATA ?? ".precinct-data");
 const webOrigin = `http://127.0.0.1:${webPort}`;
 
+// every e2e browser signs up from 127.0.0.1, more than the default 50 an hour of one address
+if (e2e) process.env.SIGN_UPS_PER_ADDRESS_PER_HOUR ??= "1000";
+
 if (e2e && process.env.E2E_RESEND_PORT) {
   const { FakeResend, RESEND_KEY, WEBHOOK_SECRET } = await import("../tests/support/fakeResend");
   const fake = new FakeResend();

@@ -3,6 +3,14 @@ import { Scrypt } from "lucia";
 
 export const MIN_PASSWORD_LENGTH = 6;
 
+/**
+ * Reset emails an hour per account (authThrottle.ts), and how long a reset code works. Beyond the
+ * budget a request sends nothing; the last code sent went out less than one refill period
+ * (60 / 5 = 12 min) ago, and it works longer than that, so the owner's inbox holds a working code.
+ */
+export const RESET_EMAILS_PER_ACCOUNT_PER_HOUR = 5;
+export const RESET_CODE_MAX_AGE_MS = 60 * 60_000;
+
 export const PASSWORD_MESSAGES = {
   same: "New password cannot be the same as your current password",
   weak: "Password is too weak. Please use a stronger password with at least 6 characters",
@@ -24,13 +32,18 @@ export function newPasswordProblem(password: string): string | null {
   return null;
 }
 
-let dummyHash: Promise<string> | null = null;
+/**
+ * A stored Scrypt hash (same parameters as every account's) of a password nobody uses. Made once
+ * offline: hashing it per request would add a second Scrypt run to the unknown-email path.
+ */
+export const DECOY_PASSWORD_HASH =
+  "9380e2157a0c2e64c8571bdd5278e6fc:d4befaed6843bfc1679998416f8324024a7c2556f453ea079f4ef66d9590cfc8bc9a79c7c25a3b940810df5330da13a68c22b9fad38e86ff3b472cf9b4b60db1";
 
 /**
- * Spends the time a real password check takes, so that "no such account" answers no faster
- * than "wrong password" (the answer's timing would otherwise tell which emails have accounts).
+ * Spends the work of a real password check (one Scrypt verify, no hash), so that "no such
+ * account" answers after the same work as "wrong password": the answer's timing would otherwise
+ * tell which emails have accounts.
  */
 export async function hashCheckDecoy(password: string): Promise<void> {
-  dummyHash ??= new Scrypt().hash("precinct-timing-decoy");
-  await new Scrypt().verify(await dummyHash, password);
+  await new Scrypt().verify(DECOY_PASSWORD_HASH, password);
 }

@@ -2,6 +2,7 @@
 import type { Doc, Id } from "../_generated/dataModel";
 import type { QueryCtx } from "../_generated/server";
 import { appError } from "../lib/errors";
+import { SUPER_ADMIN_ROLE, superAdminPendingVerification } from "./orgs";
 import {
   builtInRole,
   type Permission,
@@ -82,6 +83,15 @@ export async function activeMembership(ctx: QueryCtx, user: Doc<"users">): Promi
     .first();
 }
 
+/**
+ * The roles a membership gives this user. A super admin role does not resolve for an address
+ * listed in SUPER_ADMIN_EMAILS that its holder has not verified (model/emailVerification.ts): the
+ * list must not make whoever registered the address first a platform super admin.
+ */
+export function effectiveRoleIds(user: Doc<"users">, membership: Doc<"memberships">): string[] {
+  return superAdminPendingVerification(user) ? membership.roles.filter((r) => r !== SUPER_ADMIN_ROLE) : membership.roles;
+}
+
 /** Resolves the caller or returns null when signed out / not a member of any organisation. */
 export async function loadViewer(ctx: QueryCtx): Promise<Viewer | null> {
   const userId = await currentUserId(ctx);
@@ -93,7 +103,7 @@ export async function loadViewer(ctx: QueryCtx): Promise<Viewer | null> {
   const org = await ctx.db.get(membership.orgId);
   if (org === null) return null;
   const lookup = await orgRoleLookup(ctx, org._id);
-  const roles = resolveRoles(membership.roles, membership.activeRole, membership.impersonatedRole, lookup);
+  const roles = resolveRoles(effectiveRoleIds(user, membership), membership.activeRole, membership.impersonatedRole, lookup);
   if (roles === null) return null;
   const permissions = roles.permissions;
   return {

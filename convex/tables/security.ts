@@ -1,4 +1,4 @@
-/** Abuse controls: rate-limit buckets (convex-helpers) and the sign-in throttle per (account, address). */
+/** Abuse controls: rate-limit buckets (convex-helpers), the sign-in throttle per (account, address), email verification codes. */
 import { defineTable } from "convex/server";
 import { rateLimitTables } from "convex-helpers/server/rateLimit";
 import { v } from "convex/values";
@@ -17,4 +17,16 @@ export const securityTables = {
   })
     .index("by_email_address", ["email", "address"])
     .index("by_last_failure", ["lastFailureAt"]),
+  /** A code emailed to a user's address to verify it (model/emailVerification.ts): one per user. */
+  emailVerificationCodes: defineTable({
+    userId: v.id("users"),
+    /** the address the code went to: it verifies only that address */
+    email: v.string(),
+    /** SHA-256 hex of the code; the code itself is only in the email */
+    codeHash: v.string(),
+    sentAt: v.number(),
+    expiresAt: v.number(),
+    /** wrong entries so far; the code is deleted at the limit */
+    attempts: v.number(),
+  }).index("by_user", ["userId"]),
 };

@@ -1,4 +1,4 @@
-import { useAction, useMutation } from "convex/react";
+import { useAction } from "convex/react";
 import { api } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
 import { IMAGE_MAX_BYTES } from "@convex/lib/images";
@@ -7,11 +7,11 @@ import { toast } from "@/ui/toast";
 /**
  * Uploads an image of a design (email block, CTA element) to Convex storage and returns its public
  * URL, or null after a toast in the spec's words ('File must be an image', 'File size must be
- * less than 5MB'; the server checks the stored file again). `failureTitle` is the area's wording.
+ * less than 5MB'; the server reads the stored file's bytes again). `failureTitle` is the area's wording.
  */
 export function useImageUpload(purpose: "email" | "cta", failureTitle: string) {
   const uploadUrl = useAction(api.images.generateUploadUrl);
-  const register = useMutation(api.images.register);
+  const register = useAction(api.images.register);
   return async (file: File | null): Promise<string | null> => {
     const refuse = (description: string) => {
       toast.error(failureTitle, { description });
