@@ -17,6 +17,7 @@ import { api } from "../convex/_generated/api";
 import { ConvexYjsProvider } from "../src/lib/collab/convexYjsProvider";
 import { startAppBackend, type AppBackend, type AppMember } from "../tests/lib/collab/appBackend";
 import { formatTransactionStats } from "./txStats";
+import { speedIndexLine } from "./speedIndex";
 
 const PAST_UPDATES = Number(process.env.BENCH_COLLAB_UPDATES ?? 10_000);
 const EDITORS = Number(process.env.BENCH_COLLAB_EDITORS ?? 30);
@@ -202,6 +203,7 @@ async function compactionPhase(members: AppMember[] | null) {
 }
 
 async function main() {
+  console.log(speedIndexLine());
   console.log(`co-editing bench  node ${process.version}  ${os.cpus()[0]?.model ?? ""} x${os.cpus().length}`);
   const app = await startAppBackend();
   try {

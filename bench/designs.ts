@@ -21,6 +21,7 @@ import { newElement, type CtaDesign, type ElementType } from "../convex/lib/cta/
 import { readCtaDoc, writeCtaDoc } from "../convex/lib/cta/doc";
 import { ctaToSvg } from "../convex/lib/cta/svg";
 import { BUILT_IN_CTA_TEMPLATES } from "../convex/lib/cta/templates";
+import { speedIndexLine } from "./speedIndex";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 
@@ -68,6 +69,7 @@ function bigCta(): CtaDesign {
 }
 
 async function main() {
+  console.log(speedIndexLine());
   console.log("Email (MJML via mjml-browser)");
   for (const t of BUILT_IN_TEMPLATES) {
     const r = await renderEmail(t.blocks, compileMjml);

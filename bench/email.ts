@@ -24,6 +24,7 @@ import { FakeResend, postWebhook, RESEND_KEY, WEBHOOK_SECRET } from "../tests/su
 import { SENDABLE, SETTINGS } from "../tests/lib/email/blastSupport";
 import { benchSession } from "./session";
 import { formatTransactionStats } from "./txStats";
+import { speedIndexLine } from "./speedIndex";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const RECIPIENTS = Number(process.env.BENCH_RECIPIENTS ?? 100_000);
@@ -42,6 +43,7 @@ function p95(xs: number[]) {
 }
 
 async function main() {
+  console.log(speedIndexLine());
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "precinct-bench-email-"));
   const fake = new FakeResend();
   await fake.start();

@@ -31,6 +31,7 @@ import { openImportFile } from "../src/lib/import/openFile";
 import { autoMatch } from "../src/lib/import/pairing";
 import { runImport } from "../src/lib/import/runner";
 import { layoutRow, NC_HEADERS, toCsv } from "../tests/fixtures/import/layouts";
+import { speedIndexLine } from "./speedIndex";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const SIZES = (process.env.BENCH_ROWS ?? "100000,5000000").split(",").map(Number);
@@ -123,6 +124,7 @@ function ask<T>(child: ChildProcess, type: string): Promise<T> {
 }
 
 async function main() {
+  console.log(speedIndexLine());
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "precinct-bench-import-"));
   console.log(`import bench  dir=${dir}  node ${process.version}  ${os.cpus()[0]?.model ?? ""}  batch=${BATCH}`);
   const files: Record<number, string> = {};

@@ -23,6 +23,7 @@ import type { Id } from "../convex/_generated/dataModel";
 import { startBackend } from "../local-backend/src/server";
 import { configureBackendEnv, signInTicket } from "../scripts/backend-env";
 import { formatTransactionStats } from "./txStats";
+import { speedIndexLine } from "./speedIndex";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const SIGNS = Number(process.env.BENCH_SIGNS ?? 100_000);
@@ -46,6 +47,7 @@ function rng(seed: number) {
 }
 
 async function main() {
+  console.log(speedIndexLine());
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "precinct-bench-signs-"));
   const webOrigin = `http://127.0.0.1:${WEB_PORT}`;
   const backend = await startBackend({ functionsDir: path.join(root, "convex"), dataDir: path.join(dir, "data"), port: 0, adminKey: ADMIN_KEY, allowedOrigins: [webOrigin] });

@@ -21,6 +21,7 @@ import { configureBackendEnv } from "../scripts/backend-env";
 import { ACCOUNT_SID, AUTH_TOKEN, FakeTwilio, FROM } from "../tests/lib/sms/harness";
 import { benchSession } from "./session";
 import { formatTransactionStats } from "./txStats";
+import { speedIndexLine } from "./speedIndex";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const RECIPIENTS = Number(process.env.BENCH_RECIPIENTS ?? 100_000);
@@ -30,6 +31,7 @@ const ADMIN_KEY = "bench-sms-admin";
 const internalMutation = (name: string) => makeFunctionReference<"mutation", Record<string, unknown>, unknown>(name);
 
 async function main() {
+  console.log(speedIndexLine());
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "precinct-bench-sms-"));
   const fake = new FakeTwilio();
   await fake.start();

@@ -23,6 +23,7 @@ import { startBackend } from "../local-backend/src/server";
 import type { UserIdentity } from "../local-backend/src/engine-api";
 import { configureBackendEnv, signInTicket } from "../scripts/backend-env";
 import { formatTransactionStats } from "./txStats";
+import { speedIndexLine } from "./speedIndex";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const TOTAL = Number(process.env.VOTERS ?? process.env.BENCH_VOTERS ?? 1_000_000);
@@ -75,6 +76,7 @@ async function retry<T>(fn: () => Promise<T>): Promise<T> {
 }
 
 async function main() {
+  console.log(speedIndexLine());
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "precinct-bench-voters-"));
   const backend = await startBackend({ functionsDir: path.join(ROOT, "convex"), dataDir, port: 0, log: () => {} });
   const engine = backend.engine;

@@ -7,4 +7,8 @@ crons.daily("purge edit marks of long-deleted records", { hourUTC: 4, minuteUTC:
 
 crons.daily("forget email webhook event ids older than a week", { hourUTC: 4, minuteUTC: 37 }, internal.emailBlasts.purgeWebhookEvents, {});
 
+crons.daily("forget Twilio webhook request ids past their keeping time", { hourUTC: 4, minuteUTC: 47 }, internal.sms.purgeWebhookRequests, {});
+
+crons.interval("sweep uploads never handed in or attached", { minutes: 10 }, internal.files.sweep, {});
+
 export default crons;

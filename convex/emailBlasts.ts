@@ -4,7 +4,8 @@
  * event or filter automation, after the spec's checks in order), the live progress of a send with
  * pause / resume / cancel, statistics from counters, and a voter's email history. The queue
  * itself is model/emailBlast.ts (recipients) and model/emailSender.ts with
- * integrations/resendBlast.ts (sending). Viewing needs campaigns.view; changing campaigns.manage.
+ * integrations/resendBlast.ts (sending). Viewing needs campaigns.view; changing campaigns.manage;
+ * a voter's email history voters.view as well.
  */
 import { v } from "convex/values";
 import type { Doc, Id } from "./_generated/dataModel";
@@ -15,6 +16,7 @@ import { loadEditState, markEdited, mergeEdits, withEdits, type FieldEdit } from
 import { cancelQueued as cancelQueuedMessages, checkSend, controlSend, createSend, enqueueStep as enqueueRecipients, estimate as estimateAudience, isLive, latestSend, MAX_AUDIENCE_IDS, renderForSend, rulesOf, senderOf, setupOf, type BlastSetup } from "./model/emailBlast";
 import { enqueueAutomated as enqueueVoter } from "./model/emailAutomation";
 import { readStats, topLinks, WEBHOOK_EVENT_TTL_MS } from "./model/emailEvents";
+import { requireVoterAccess } from "./model/personalData";
 import { checkLease as checkSenderLease, claim as claimBatch, continueSender as continueRun, recordBatch as recordAnswer } from "./model/emailSender";
 import { vEditState, vFieldEdit } from "./tables/collab";
 import { EVENT_TRIGGERS, SEND_TYPES, vEmailSendCounts, vEmailSendStatus } from "./tables/emailBlast";
@@ -153,7 +155,7 @@ export const send = orgMutation("campaigns.manage")({
     if (c.scheduleJob) await ctx.scheduler.cancel(c.scheduleJob);
     if (s.sendType === "schedule") {
       // the design is checked now, so a scheduled send does not fail at its time for a missing footer
-      await renderForSend(c);
+      await renderForSend(c, senderOf(ctx.viewer).values);
       const scheduleJob = await ctx.scheduler.runAt(s.scheduledAt!, internal.emailBlasts.fireScheduled, { campaignId: id, userId: ctx.viewer.userId });
       await ctx.db.patch(id, { status: "scheduled", scheduledAt: s.scheduledAt!, scheduleJob });
       return { status: "scheduled" as const, sendId: null };
@@ -280,10 +282,14 @@ export const statistics = orgQuery("campaigns.view")({
   },
 });
 
-/** The emails sent to a voter (the voter page's contact history), newest first. */
+/**
+ * The emails sent to a voter (the voter page's contact history), newest first. Campaign data about
+ * one voter, with personalised subjects: voters.view as well (model/personalData.ts).
+ */
 export const voterHistory = orgQuery("campaigns.view")({
   args: { voterId: v.id("voters") },
   handler: async (ctx, { voterId }) => {
+    requireVoterAccess(ctx.viewer, "A voter's email history");
     const rows = await ctx.db
       .query("emailMessages")
       .withIndex("by_voter", (q) => q.eq("voterId", voterId))

@@ -1,6 +1,8 @@
 /**
  * Email lists (spec/2 §3 email_lists, list_contacts): the organisation's mailing lists, the three
  * defaults, and the voters on the manual ones. campaigns.view reads; campaigns.manage changes.
+ * Who is on a list (names, emails) is the voter file: it also needs voters.view
+ * (model/personalData.ts); the lists' counts do not.
  */
 import { paginationOptsValidator, paginationResultValidator } from "convex/server";
 import { v } from "convex/values";
@@ -21,6 +23,7 @@ import {
   purgeListContacts,
   votersWithEmail,
 } from "./model/emailAudience";
+import { requireVoterAccess } from "./model/personalData";
 import { vListSubscriptionType } from "./tables/emailAudience";
 
 const vList = v.object({
@@ -117,11 +120,15 @@ export const purgeContacts = internalMutation({
 
 const vContact = v.object({ voterId: v.id("voters"), name: v.string(), email: v.string() });
 
-/** One page of a list's contacts (All Contacts: the voters with an email, by address). A missing list has none. */
+/**
+ * One page of a list's contacts (All Contacts: the voters with an email, by address). A missing
+ * list has none. Their names and emails need voters.view as well (the count is in `list`).
+ */
 export const contacts = orgQuery("campaigns.view")({
   args: { listId: v.id("emailLists"), paginationOpts: paginationOptsValidator },
   returns: paginationResultValidator(vContact),
   handler: async (ctx, { listId, paginationOpts }) => {
+    requireVoterAccess(ctx.viewer, "Seeing who is on a list");
     const opts = { ...paginationOpts, numItems: Math.max(1, Math.min(200, paginationOpts.numItems)) };
     const list = await ctx.db.get(listId);
     if (!list) return { page: [], isDone: true, continueCursor: "" };

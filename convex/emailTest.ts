@@ -8,13 +8,13 @@
 import { v } from "convex/values";
 import { internal } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
-import { appError, internalMutation, internalQuery, orgAction } from "./functions";
+import { appError, internalMutation, internalQuery, orgAction, orgQuery } from "./functions";
 import { compileMjml } from "./lib/email/mjml";
 import { renderEmail, EMAIL_MAX_BYTES, formatBytes } from "./lib/email/render";
-import { SAMPLE_VALUES, substitute } from "./lib/email/merge";
+import { emptyLinks, emptyLinksMessage, previewValues, substitute } from "./lib/email/merge";
 import { emailDemoMode, queueEmail } from "./model/emails";
 import { isEmailAddress, parseRecipients } from "./lib/email/addresses";
-import { checkVariables, emailRateLimit, parseBlocks, TEST_MAX_RECIPIENTS } from "./model/emailCampaigns";
+import { checkVariables, emailRateLimit, parseBlocks, senderValues, TEST_MAX_RECIPIENTS } from "./model/emailCampaigns";
 
 const WAIT_MS = 10_000;
 const POLL_MS = 250;
@@ -66,6 +66,25 @@ export const outboxStatus = internalQuery({
   },
 });
 
+const senderValuesValidator = v.record(v.string(), v.string());
+
+/** The sender's side of personalisation (user.*) as the signed-in user would send: previews fill it in so they show what recipients get. */
+export const previewSender = orgQuery("campaigns.view")({
+  args: {},
+  returns: senderValuesValidator,
+  handler: async (ctx) => senderValues(ctx.viewer.user, ctx.viewer.org),
+});
+
+export const senderFor = internalQuery({
+  args: { userId: v.id("users"), orgId: v.id("organizations") },
+  returns: senderValuesValidator,
+  handler: async (ctx, { userId, orgId }) => {
+    const [user, org] = await Promise.all([ctx.db.get(userId), ctx.db.get(orgId)]);
+    if (!user || !org) throw appError("FORBIDDEN", "You do not have permission to perform this action.");
+    return senderValues(user, org);
+  },
+});
+
 export const sendTest = orgAction("campaigns.manage")({
   args: { recipients: v.string(), subject: v.string(), fromName: v.string(), fromEmail: v.string(), replyTo: v.string(), previewText: v.string(), blocks: v.string() },
   returns: v.object({ demo: v.boolean(), sent: v.number(), failed: v.number(), pending: v.number(), message: v.union(v.string(), v.null()), bytes: v.number() }),
@@ -90,7 +109,11 @@ export const sendTest = orgAction("campaigns.manage")({
     if (rendered.bytes > EMAIL_MAX_BYTES) {
       throw appError("VALIDATION_ERROR", `This email is ${formatBytes(rendered.bytes)}; Gmail clips messages above ${formatBytes(EMAIL_MAX_BYTES)}. Remove some content before sending.`, "Email too large");
     }
-    const values = { ...SAMPLE_VALUES };
+    // the sender's real values (a test shows what recipients get), sample ones for the voter
+    const sender: Record<string, string> = await ctx.runQuery(internal.emailTest.senderFor, { userId: ctx.viewer.userId, orgId: ctx.viewer.orgId });
+    const empty = emptyLinks(blocks, sender);
+    if (empty.length > 0) throw appError("VALIDATION_ERROR", emptyLinksMessage(empty), "Link is empty");
+    const values = previewValues(sender);
     const fromName = oneLine(args.fromName).replace(/["<>\\]/g, "");
     const ids: Id<"emailOutbox">[] = await ctx.runMutation(internal.emailTest.queueTest, {
       orgId: ctx.viewer.orgId,

@@ -1,7 +1,8 @@
 /**
  * Form submissions (spec/2 §2.5, §2.6, §3): the public endpoint respondents post to, the View
  * dialog's in-app submission, the Form Submissions page's filtered list and CSV export pages, and
- * a voter's submissions.
+ * a voter's submissions. The voter a submission was matched to is sent only to holders of
+ * voters.view (model/personalData.ts); what the respondent typed is the form's data (forms.view).
  *
  * The public path is two http actions (rules shared with surveys in publicSubmit.ts). POST
  * /api/forms/start hands the page a signed fill token (form, client address, time); POST
@@ -20,6 +21,7 @@ import { appError } from "./lib/errors";
 import { MAX_SUBMISSION_BYTES } from "./lib/forms";
 import { clientAddress } from "./model/clientAddress";
 import { recordSubmission } from "./model/forms";
+import { canSeeVoters } from "./model/personalData";
 import { issueFillToken, json, judgeFill, readJsonBody } from "./model/publicSubmit";
 import { vSubmissionValue } from "./tables/forms";
 
@@ -50,11 +52,13 @@ const vFilters = {
  * Up to `limit` submissions matching the filters, newest first, older than `before` when given;
  * `nextBefore` continues the scan (null: nothing older). At most SCAN_BUDGET submissions are read
  * per call, so a page may come back short with a `nextBefore` when the email filter is selective.
+ * The matched voter's id only when `seeVoters`.
  */
 async function page(
   ctx: { db: GenericDatabaseReader<DataModel> },
   orgId: Id<"organizations">,
   args: { formId: Id<"forms"> | null; from: number | null; to: number | null; email: string; before: number | null; limit: number },
+  seeVoters: boolean,
 ) {
   const limit = Math.max(1, Math.min(MAX_PAGE, Math.floor(args.limit)));
   const upper = Math.min(args.before ?? Infinity, args.to ?? Infinity);
@@ -95,7 +99,7 @@ async function page(
       submitterEmail: s.submitterEmail,
       submitterIp: s.submitterIp,
       source: s.source,
-      voterId: s.voterId ?? null,
+      voterId: seeVoters ? (s.voterId ?? null) : null,
       createdAt: s._creationTime,
     });
   }
@@ -106,14 +110,14 @@ async function page(
 export const list = orgQuery("forms.view")({
   args: { ...vFilters, limit: v.number() },
   returns: v.object({ rows: v.array(vRow), nextBefore: v.union(v.number(), v.null()) }),
-  handler: async (ctx, args) => await page(ctx, ctx.viewer.orgId, { ...args, before: null }),
+  handler: async (ctx, args) => await page(ctx, ctx.viewer.orgId, { ...args, before: null }, canSeeVoters(ctx.viewer)),
 });
 
 /** One page of an export (Export CSV reads pages until nextBefore is null). */
 export const exportPage = orgQuery("forms.view")({
   args: { ...vFilters, before: v.union(v.number(), v.null()) },
   returns: v.object({ rows: v.array(vRow), nextBefore: v.union(v.number(), v.null()) }),
-  handler: async (ctx, args) => await page(ctx, ctx.viewer.orgId, { ...args, limit: MAX_PAGE }),
+  handler: async (ctx, args) => await page(ctx, ctx.viewer.orgId, { ...args, limit: MAX_PAGE }, canSeeVoters(ctx.viewer)),
 });
 
 /** A voter's form submissions (forms that match submissions to voters), newest first. */

@@ -11,7 +11,7 @@ import { appError, internalMutation, orgMutation, orgQuery } from "./functions";
 import { loadEditState, markDeleted, markEdited, mergeEdits, missingRecord, withEdits } from "./model/collab";
 import { adjustCounter } from "./model/counters";
 import { onVoterEvent } from "./model/emailAutomation";
-import { filteredVoters, MAX_PAGE } from "./model/voterSearch";
+import { MAX_PAGE, pageAllMatching } from "./model/voterSearch";
 import { vEditState, vFieldEdit } from "./tables/collab";
 import { vVoterFilter } from "./tables/voters";
 
@@ -212,7 +212,9 @@ export const addMembers = orgMutation("voters.update")({
 
 /**
  * "Select all matching": adds one page of the filter/search per call and returns the cursor for
- * the next. The browser calls it until isDone, showing progress; it never holds the voters.
+ * the next. The browser calls it until isDone, showing progress; it never holds the voters. Every
+ * match is reached, also past Convex's 1,024 search results (model/voterSearch.ts
+ * pageAllMatching); a page may process none.
  */
 export const addMatching = orgMutation("voters.update")({
   args: {
@@ -224,7 +226,7 @@ export const addMatching = orgMutation("voters.update")({
   handler: async (ctx, { groupId, cursor, numItems, ...filter }) => {
     const group = await loadGroup(ctx.db, groupId);
     const n = Math.max(1, Math.min(MAX_PAGE, Math.floor(numItems ?? 500)));
-    const page = await filteredVoters(ctx.db, ctx.viewer.orgId, filter).paginate({ cursor, numItems: n });
+    const page = await pageAllMatching(ctx.db, ctx.viewer.orgId, filter, { cursor, numItems: n });
     const result = await addVoters(ctx, group, page.page);
     return { ...result, processed: page.page.length, isDone: page.isDone, continueCursor: page.continueCursor };
   },

@@ -4,6 +4,7 @@
  */
 import { v } from "convex/values";
 import { internal } from "./_generated/api";
+import type { Id } from "./_generated/dataModel";
 import { internalMutation } from "./functions";
 
 const PAGE = 1000;
@@ -46,6 +47,35 @@ export const recountOrgTally = internalMutation({
       const [party, status] = JSON.parse(key) as [string, string];
       await ctx.db.insert("voterTally", { orgId, party, status, count });
     }
+    return null;
+  },
+});
+
+/**
+ * Records who owns each file stored before uploads were owned (model/files.ts): the organisation of
+ * the image or petition page that uses it, so that deleting the record deletes the file. A file
+ * two organisations' records name (possible before ownership) goes to the first one met, images
+ * before pages (an image was registered by its uploader; a page could name anyone's file).
+ */
+export const ownStoredFiles = internalMutation({
+  args: { table: v.optional(v.union(v.literal("images"), v.literal("petitionPages"))), cursor: v.optional(v.union(v.string(), v.null())) },
+  returns: v.null(),
+  handler: async (ctx, { table = "images", cursor = null }) => {
+    const own = async (orgId: Id<"organizations">, storageId: Id<"_storage">, purpose: "image" | "petitionPage", contentType: string, at: number, by: Id<"users"> | null) => {
+      if (await ctx.db.query("files").withIndex("by_storage", (q) => q.eq("storageId", storageId)).unique()) return;
+      const meta = await ctx.db.system.get(storageId);
+      if (!meta) return;
+      await ctx.db.insert("files", { orgId, storageId, purpose, contentType, size: meta.size, uploadedBy: by, createdAt: at, attachedAt: at });
+    };
+    if (table === "images") {
+      const page = await ctx.db.query("images").paginate({ numItems: PAGE, cursor });
+      for (const image of page.page) await own(image.orgId, image.storageId, "image", image.contentType, image.createdAt, image.createdBy);
+      await ctx.scheduler.runAfter(0, internal.migrations.ownStoredFiles, page.isDone ? { table: "petitionPages", cursor: null } : { table, cursor: page.continueCursor });
+      return null;
+    }
+    const page = await ctx.db.query("petitionPages").paginate({ numItems: PAGE, cursor });
+    for (const p of page.page) if (p.fileId) await own(p.orgId, p.fileId, "petitionPage", p.contentType, p._creationTime, null);
+    if (!page.isDone) await ctx.scheduler.runAfter(0, internal.migrations.ownStoredFiles, { table, cursor: page.continueCursor });
     return null;
   },
 });

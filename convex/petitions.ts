@@ -8,18 +8,20 @@ import { paginationOptsValidator, paginationResultValidator } from "convex/serve
 import { v } from "convex/values";
 import type { Doc, Id } from "./_generated/dataModel";
 import { internal } from "./_generated/api";
-import { internalMutation, orgMutation, orgQuery } from "./functions";
+import { internalMutation, orgAction, orgMutation, orgQuery } from "./functions";
 import { appError } from "./lib/errors";
+import type { MutationCtx } from "./_generated/server";
+import { ADDRESS_MATCH } from "./lib/petitions/match";
+import { NAME_KEYS_VERSION } from "./lib/petitions/names";
 import { projectValid, sampleSize } from "./lib/petitions/projection";
+import { acceptUpload, attachFile, deleteOwnedFile, issueUploadUrl } from "./model/files";
 import { displayName } from "./model/presence";
 import { keepsNameKeys, writeNameKeys } from "./model/voters";
-import { CLAIM_TTL_MS, adjudicationValidity, countingLine, emptyCounts, heldByOther, linesEntered, matchStep, moveCount, requireClaim, startMatching } from "./model/petitions";
+import { CLAIM_TTL_MS, adjudicationValidity, countingLine, emptyCounts, heldByOther, linesEntered, matchStep, moveCount, requireClaim, searchVotersFor, startMatching } from "./model/petitions";
 import { vAdjudicationAction, vCandidate, vLineStatus, vPetitionCounts } from "./tables/petitions";
 
 const MAX_PETITIONS = 200;
 const MAX_LINES_PER_CALL = 200;
-const MAX_PAGE_BYTES = 15 * 1024 * 1024;
-const PAGE_TYPES = /^(image\/(png|jpeg|gif|webp)|application\/pdf)$/;
 const DELETE_BATCH = 400;
 
 const vProjection = v.union(v.object({ rate: v.number(), projected: v.number(), low: v.number(), high: v.number(), decided: v.number() }), v.null());
@@ -34,7 +36,20 @@ const vPetitionRow = v.object({
   sampleTarget: v.number(),
   projection: vProjection,
   pageCount: v.number(),
+  /** the county check could not be made for some lines (the voter file has no county for their voters) */
+  countyNotice: v.union(v.string(), v.null()),
 });
+
+/** What the petition says when it names a county the voter file does not hold for some voters. */
+export function countyNotice(p: Pick<Doc<"petitions">, "jurisdiction" | "countyUnknown">, decided: number): string | null {
+  const n = p.countyUnknown ?? 0;
+  if (!p.jurisdiction.county || n === 0) return null;
+  const lines = `${n.toLocaleString("en-US")} ${n === 1 ? "line" : "lines"}`;
+  if (n * 2 >= decided) {
+    return `The voter file has no counties: ${lines} could not be checked against ${p.jurisdiction.county} and went to review. Import the voter file's county column (as the custom field "county") to check it automatically.`;
+  }
+  return `${lines} went to review: the voter file has no county for ${n === 1 ? "that voter" : "those voters"}, so ${p.jurisdiction.county} could not be checked.`;
+}
 
 function row(p: Doc<"petitions">, lines: number) {
   const decisions = p.counts;
@@ -51,6 +66,7 @@ function row(p: Doc<"petitions">, lines: number) {
     sampleTarget: p.mode === "sample" ? sampleSize(c.lines) : c.lines,
     projection: projectValid(c.verified + c.adjudicatedValid, decided, c.lines),
     pageCount: p.pageCount,
+    countyNotice: countyNotice(p, decided + decisions.review),
   };
 }
 
@@ -102,7 +118,7 @@ export const create = orgMutation("voters.manage")({
     });
     await ctx.db.insert("petitionIntake", { orgId: ctx.viewer.orgId, petitionId: id, lines: 0 });
     if (!(await keepsNameKeys(ctx.db, ctx.viewer.orgId))) {
-      await ctx.db.insert("voterNameKeyState", { orgId: ctx.viewer.orgId, backfilled: false, cursor: null });
+      await ctx.db.insert("voterNameKeyState", { orgId: ctx.viewer.orgId, backfilled: false, cursor: null, version: NAME_KEYS_VERSION });
       await ctx.scheduler.runAfter(0, internal.petitions.backfillNameKeys, { orgId: ctx.viewer.orgId });
     }
     return id;
@@ -116,6 +132,9 @@ export const remove = orgMutation("voters.manage")({
     const p = await ctx.db.get(id);
     if (!p) throw appError("NOT_FOUND");
     await ctx.db.delete(id);
+    // no line can be entered any more (entry checks the intake row)
+    const intake = await ctx.db.query("petitionIntake").withIndex("by_petition", (q) => q.eq("petitionId", id)).unique();
+    if (intake) await ctx.db.delete(intake._id);
     await ctx.scheduler.runAfter(0, internal.petitions.deleteStep, { petitionId: id });
     return null;
   },
@@ -128,6 +147,8 @@ const vPage = v.object({
   contentType: v.string(),
   status: v.union(v.literal("processing"), v.literal("completed")),
   lineCount: v.number(),
+  /** the number the next typed line gets */
+  nextLine: v.number(),
   url: v.union(v.string(), v.null()),
 });
 
@@ -138,39 +159,39 @@ export const pages = orgQuery("voters.view")({
     const rows = await ctx.db.query("petitionPages").withIndex("by_petition_number", (q) => q.eq("petitionId", petitionId)).take(2_000);
     const out = [];
     for (const p of rows) {
-      out.push({ id: p._id, pageNumber: p.pageNumber, fileName: p.fileName, contentType: p.contentType, status: p.status, lineCount: p.lineCount, url: p.fileId ? await ctx.storage.getUrl(p.fileId) : null });
+      out.push({ id: p._id, pageNumber: p.pageNumber, fileName: p.fileName, contentType: p.contentType, status: p.status, lineCount: p.lineCount, nextLine: lastSigner(p) + 1, url: p.fileId ? await ctx.storage.getUrl(p.fileId) : null });
     }
     return out;
   },
 });
 
-export const generateUploadUrl = orgMutation("voters.update")({
+export const generateUploadUrl = orgAction("voters.update")({
   args: {},
   returns: v.string(),
-  handler: async (ctx) => await ctx.storage.generateUploadUrl(),
+  handler: async (ctx): Promise<string> => await issueUploadUrl(ctx, ctx.viewer),
 });
 
-/** A page of the petition: an uploaded image or PDF (checked: type and size), or none (lines only). */
+/**
+ * Hands in an uploaded page scan: its bytes must show an image (PNG, JPEG, GIF, WebP) or a PDF
+ * under 15 MB (a refused file is deleted). Then `addPage` attaches it.
+ */
+export const acceptPageFile = orgAction("voters.update")({
+  args: { fileId: v.id("_storage") },
+  returns: v.null(),
+  handler: async (ctx, { fileId }) => {
+    await acceptUpload(ctx, ctx.viewer, fileId, "petitionPage");
+    return null;
+  },
+});
+
+/** A page of the petition: a handed-in scan of the organisation's (acceptPageFile), or none (lines only). */
 export const addPage = orgMutation("voters.update")({
   args: { petitionId: v.id("petitions"), fileId: v.union(v.id("_storage"), v.null()), fileName: v.string() },
   returns: v.id("petitionPages"),
   handler: async (ctx, { petitionId, fileId, fileName }) => {
     const petition = await ctx.db.get(petitionId);
     if (!petition) throw appError("NOT_FOUND");
-    let contentType = "";
-    if (fileId) {
-      const meta = await ctx.db.system.get(fileId);
-      if (!meta) throw appError("VALIDATION_ERROR", "The upload did not arrive. Please try again.");
-      contentType = meta.contentType ?? "";
-      if (!PAGE_TYPES.test(contentType)) {
-        await ctx.storage.delete(fileId);
-        throw appError("VALIDATION_ERROR", "Please upload petition pages as images (PNG, JPEG, GIF, WebP) or PDF files.", "Invalid file type");
-      }
-      if (meta.size > MAX_PAGE_BYTES) {
-        await ctx.storage.delete(fileId);
-        throw appError("VALIDATION_ERROR", "A page file must be smaller than 15 MB.", "File too large");
-      }
-    }
+    const contentType = fileId ? (await attachFile(ctx.db, fileId, "petitionPage")).contentType : "";
     const pageNumber = petition.pageCount + 1;
     await ctx.db.patch(petitionId, { pageCount: pageNumber, updatedAt: Date.now() });
     return await ctx.db.insert("petitionPages", {
@@ -189,53 +210,158 @@ export const addPage = orgMutation("voters.update")({
 
 const vLineInput = v.object({ name: v.string(), address: v.string(), signedOn: v.union(v.string(), v.null()) });
 
-/** Signer lines of a page (typed beside its preview, or imported from a CSV), matched right after. */
+type LineInput = { name: string; address: string; signedOn: string | null; signerNumber?: number };
+
+/** The highest line number on a page so far (typed lines continue after it). */
+function lastSigner(page: Doc<"petitionPages">): number {
+  return Math.max(page.lineCount, page.lastSigner ?? 0);
+}
+
+/** Cleans and stores lines on one page (numbered as given, else after the page's last line), then starts matching. */
+async function insertLines(ctx: Pick<MutationCtx, "db">, page: Doc<"petitionPages">, lines: LineInput[]): Promise<number> {
+  const next = lastSigner(page);
+  const clean = lines.map((l, i) => {
+    const signerNumber = l.signerNumber ?? next + i + 1;
+    const where = l.signerNumber !== undefined ? `Page ${page.pageNumber}, line ${signerNumber}` : `Line ${signerNumber}`;
+    const name = l.name.trim().replace(/\s+/g, " ");
+    const address = l.address.trim().replace(/\s+/g, " ");
+    if (!name) throw appError("VALIDATION_ERROR", `${where}: the signer's name is required.`, "Name required");
+    if (name.length > 200 || address.length > 300) throw appError("VALIDATION_ERROR", `${where} is too long.`);
+    const signedOn = l.signedOn?.trim() || null;
+    if (signedOn !== null && !/^\d{4}-\d{2}-\d{2}$/.test(signedOn)) throw appError("VALIDATION_ERROR", `${where}: the date must be a date (yyyy-mm-dd).`);
+    return { name, address, signedOn, signerNumber };
+  });
+  // a line number the page already holds (a file imported twice) is refused, never doubled
+  const given = clean.filter((_, i) => lines[i].signerNumber !== undefined).map((l) => l.signerNumber);
+  if (new Set(given).size !== given.length) throw appError("VALIDATION_ERROR", `Page ${page.pageNumber} has a line number twice in the file.`);
+  for (const n of given) {
+    const held = await ctx.db
+      .query("petitionLines")
+      .withIndex("by_petition_page_signer", (q) => q.eq("petitionId", page.petitionId).eq("pageNumber", page.pageNumber).eq("signerNumber", n))
+      .first();
+    if (held) throw appError("CONFLICT", `Page ${page.pageNumber}, line ${n} is already entered.`, "Line already entered");
+  }
+  for (const l of clean) {
+    await ctx.db.insert("petitionLines", {
+      orgId: page.orgId,
+      petitionId: page.petitionId,
+      pageId: page._id,
+      pageNumber: page.pageNumber,
+      ...l,
+      status: "pending",
+      inSample: false,
+      sampleKey: Math.random(),
+      reason: null,
+      confidence: null,
+      evidence: null,
+      voterId: null,
+      candidates: [],
+      duplicateOf: null,
+      autoStatus: null,
+      claim: null,
+      adjudication: null,
+      countsFor: null,
+    });
+  }
+  const highest = clean.reduce((m, l) => Math.max(m, l.signerNumber), next);
+  await ctx.db.patch(page._id, { lineCount: page.lineCount + clean.length, pendingCount: page.pendingCount + clean.length, status: "processing", lastSigner: highest });
+  return clean.length;
+}
+
+/**
+ * The petition's intake row (lines entered, whether a matching chain runs), or NOT_FOUND for a
+ * deleted petition. Entering lines reads this row, never the petition the matcher writes with every
+ * link, so entry does not conflict with matching.
+ */
+async function intakeOf(ctx: Pick<MutationCtx, "db">, petitionId: Id<"petitions">): Promise<Doc<"petitionIntake">> {
+  const intake = await ctx.db.query("petitionIntake").withIndex("by_petition", (q) => q.eq("petitionId", petitionId)).unique();
+  if (intake) return intake;
+  // a petition made before intake rows existed gets one
+  const petition = await ctx.db.get(petitionId);
+  if (!petition) throw appError("NOT_FOUND");
+  const id = await ctx.db.insert("petitionIntake", { orgId: petition.orgId, petitionId, lines: 0 });
+  return (await ctx.db.get(id))!;
+}
+
+/** Signer lines of a page (typed beside its preview), matched right after. */
 export const addLines = orgMutation("voters.update")({
   args: { pageId: v.id("petitionPages"), lines: v.array(vLineInput) },
   returns: v.number(),
   handler: async (ctx, { pageId, lines }) => {
     const page = await ctx.db.get(pageId);
     if (!page) throw appError("NOT_FOUND");
-    const petition = (await ctx.db.get(page.petitionId))!;
+    const intake = await intakeOf(ctx, page.petitionId);
     if (lines.length > MAX_LINES_PER_CALL) throw appError("VALIDATION_ERROR", `At most ${MAX_LINES_PER_CALL} lines at a time.`);
-    const clean = lines.map((l, i) => {
-      const name = l.name.trim().replace(/\s+/g, " ");
-      const address = l.address.trim().replace(/\s+/g, " ");
-      if (!name) throw appError("VALIDATION_ERROR", `Line ${page.lineCount + i + 1}: the signer's name is required.`, "Name required");
-      if (name.length > 200 || address.length > 300) throw appError("VALIDATION_ERROR", `Line ${page.lineCount + i + 1} is too long.`);
-      const signedOn = l.signedOn?.trim() || null;
-      if (signedOn !== null && !/^\d{4}-\d{2}-\d{2}$/.test(signedOn)) throw appError("VALIDATION_ERROR", `Line ${page.lineCount + i + 1}: the date must be a date (yyyy-mm-dd).`);
-      return { name, address, signedOn };
-    });
-    for (const [i, l] of clean.entries()) {
-      await ctx.db.insert("petitionLines", {
-        orgId: ctx.viewer.orgId,
-        petitionId: petition._id,
-        pageId,
-        pageNumber: page.pageNumber,
-        signerNumber: page.lineCount + i + 1,
-        ...l,
-        status: "pending",
-        inSample: false,
-        sampleKey: Math.random(),
-        reason: null,
-        confidence: null,
-        evidence: null,
-        voterId: null,
-        candidates: [],
-        duplicateOf: null,
-        autoStatus: null,
-        claim: null,
-        adjudication: null,
-        countsFor: null,
-      });
+    const added = await insertLines(ctx, page, lines);
+    await startMatching(ctx, intake, added);
+    return added;
+  },
+});
+
+const MAX_PAGE_NUMBER = 100_000;
+
+/**
+ * Lines imported from a CSV: each to its page (the file's page column; a page the petition lacks is
+ * created), keeping its line number; lines without a page go to `pageId`. Matched right after.
+ */
+export const importLines = orgMutation("voters.update")({
+  args: {
+    petitionId: v.id("petitions"),
+    pageId: v.union(v.id("petitionPages"), v.null()),
+    lines: v.array(v.object({ ...vLineInput.fields, page: v.union(v.number(), v.null()), line: v.union(v.number(), v.null()) })),
+  },
+  returns: v.object({ added: v.number(), pages: v.array(v.number()) }),
+  handler: async (ctx, { petitionId, pageId, lines }) => {
+    const intake = await intakeOf(ctx, petitionId);
+    if (lines.length > MAX_LINES_PER_CALL) throw appError("VALIDATION_ERROR", `At most ${MAX_LINES_PER_CALL} lines at a time.`);
+    const byPage = new Map<number | null, LineInput[]>();
+    for (const l of lines) {
+      if (l.page !== null && (!Number.isInteger(l.page) || l.page < 1 || l.page > MAX_PAGE_NUMBER)) throw appError("VALIDATION_ERROR", `"${l.page}" is not a page number.`);
+      if (l.line !== null && (!Number.isInteger(l.line) || l.line < 1 || l.line > MAX_PAGE_NUMBER)) throw appError("VALIDATION_ERROR", `"${l.line}" is not a line number.`);
+      const list = byPage.get(l.page) ?? [];
+      list.push({ name: l.name, address: l.address, signedOn: l.signedOn, ...(l.line !== null ? { signerNumber: l.line } : {}) });
+      byPage.set(l.page, list);
     }
-    await ctx.db.patch(pageId, { lineCount: page.lineCount + clean.length, pendingCount: page.pendingCount + clean.length, status: "processing" });
-    const intake = await ctx.db.query("petitionIntake").withIndex("by_petition", (q) => q.eq("petitionId", petition._id)).unique();
-    if (intake) await ctx.db.patch(intake._id, { lines: intake.lines + clean.length });
-    else await ctx.db.insert("petitionIntake", { orgId: ctx.viewer.orgId, petitionId: petition._id, lines: clean.length });
-    await startMatching(ctx, petition);
-    return clean.length;
+    let added = 0;
+    // the petition is read only when a page must be made (its page count): the matcher writes it with every link
+    let petition: Doc<"petitions"> | null = null;
+    const touched: number[] = [];
+    for (const [number, group] of byPage) {
+      let page: Doc<"petitionPages"> | null;
+      if (number === null) {
+        page = pageId ? await ctx.db.get(pageId) : null;
+        if (!page || page.petitionId !== petitionId) throw appError("VALIDATION_ERROR", "Choose the page these lines belong to, or import a file with a page column.", "Page required");
+      } else {
+        page = await ctx.db
+          .query("petitionPages")
+          .withIndex("by_petition_number", (q) => q.eq("petitionId", petitionId).eq("pageNumber", number))
+          .first();
+        if (!page) {
+          petition ??= await ctx.db.get(petitionId);
+          if (!petition) throw appError("NOT_FOUND");
+          const id = await ctx.db.insert("petitionPages", {
+            orgId: ctx.viewer.orgId,
+            petitionId,
+            pageNumber: number,
+            fileId: null,
+            fileName: `Page ${number}`,
+            contentType: "",
+            status: "completed",
+            lineCount: 0,
+            pendingCount: 0,
+          });
+          page = (await ctx.db.get(id))!;
+          if (number > petition.pageCount) {
+            await ctx.db.patch(petitionId, { pageCount: number, updatedAt: Date.now() });
+            petition = { ...petition, pageCount: number };
+          }
+        }
+      }
+      added += await insertLines(ctx, page, group);
+      touched.push(page.pageNumber);
+    }
+    await startMatching(ctx, intake, added);
+    return { added, pages: [...new Set(touched)].sort((a, b) => a - b) };
   },
 });
 
@@ -254,11 +380,29 @@ const vLineRow = v.object({
   evidence: v.union(v.object({ name: v.string(), address: v.string(), registration: v.string() }), v.null()),
   voterId: v.union(v.id("voters"), v.null()),
   voterName: v.union(v.string(), v.null()),
+  /** the matched voter's ID in the state's file (voter_id) */
+  voterFileId: v.union(v.string(), v.null()),
   candidates: v.array(vCandidate),
   duplicateOf: v.union(v.id("petitionLines"), v.null()),
   claimedBy: v.union(v.string(), v.null()),
   adjudication: v.union(v.object({ action: v.string(), valid: v.boolean(), notes: v.string(), at: v.number(), byName: v.string() }), v.null()),
 });
+
+/** A voter's name as the file holds it, middle name and suffix included. */
+function fullName(x: Pick<Doc<"voters">, "first_name" | "middle_name" | "last_name" | "name_suffix">): string {
+  return [x.first_name, x.middle_name, x.last_name, x.name_suffix].filter(Boolean).join(" ");
+}
+
+function voterBrief(x: Doc<"voters">) {
+  return {
+    id: x._id,
+    name: fullName(x),
+    address: x.address ?? [x.street, x.city, x.state, x.zip].filter(Boolean).join(", "),
+    status: x.status_code && x.status_code !== x.status ? `${x.status ?? ""} (${x.status_code})`.trim() : (x.status ?? ""),
+    registered: x.registration_date ?? "",
+    voterFileId: x.voter_id ?? null,
+  };
+}
 
 async function lineRow(ctx: { db: { get(id: Id<"voters">): Promise<Doc<"voters"> | null> } }, l: Doc<"petitionLines">, now: number) {
   const voter = l.voterId ? await ctx.db.get(l.voterId) : null;
@@ -276,7 +420,8 @@ async function lineRow(ctx: { db: { get(id: Id<"voters">): Promise<Doc<"voters">
     confidence: l.confidence,
     evidence: l.evidence,
     voterId: l.voterId,
-    voterName: voter ? `${voter.first_name} ${voter.last_name}` : null,
+    voterName: voter ? fullName(voter) : null,
+    voterFileId: voter?.voter_id ?? null,
     candidates: l.candidates,
     duplicateOf: l.duplicateOf,
     claimedBy: l.claim && now - l.claim.at < CLAIM_TTL_MS ? l.claim.name : null,
@@ -301,7 +446,7 @@ export const lines = orgQuery("voters.view")({
   },
 });
 
-const vVoterBrief = v.object({ id: v.id("voters"), name: v.string(), address: v.string(), status: v.string(), registered: v.string() });
+const vVoterBrief = v.object({ id: v.id("voters"), name: v.string(), address: v.string(), status: v.string(), registered: v.string(), voterFileId: v.union(v.string(), v.null()) });
 
 /** One line with its candidates' records (the adjudicate and duplicates dialogs). */
 export const line = orgQuery("voters.view")({
@@ -315,7 +460,7 @@ export const line = orgQuery("voters.view")({
     const voters = [];
     for (const vid of ids) {
       const x = await ctx.db.get(vid);
-      if (x) voters.push({ id: x._id, name: `${x.first_name} ${x.last_name}`, address: x.address ?? [x.street, x.city, x.state, x.zip].filter(Boolean).join(", "), status: x.status ?? "", registered: x.registration_date ?? "" });
+      if (x) voters.push(voterBrief(x));
     }
     const dup = l.duplicateOf ? await ctx.db.get(l.duplicateOf) : null;
     const page = await ctx.db.get(l.pageId);
@@ -330,6 +475,18 @@ export const line = orgQuery("voters.view")({
       petitionName: (dup ? dupPetition?.name : petition?.name) ?? "",
     };
   },
+});
+
+/**
+ * The voter search of the adjudicate dialog: a reviewer finds the signer's registration when the
+ * matcher found none (or the wrong ones) — by name (the search index, and the name keys for a
+ * misspelling), by address (the household at a house number and street) or by the state voter ID.
+ * Bounded: at most 20 voters, a few capped index ranges read.
+ */
+export const searchVoters = orgQuery("voters.view")({
+  args: { query: v.string() },
+  returns: v.array(vVoterBrief),
+  handler: async (ctx, { query }) => (await searchVotersFor(ctx.db, ctx.viewer.orgId, query)).map(voterBrief),
 });
 
 /** Claims the next line needing a person (review first, then failures), or null when none is free. */
@@ -405,7 +562,9 @@ export const adjudicate = orgMutation("voters.update")({
     const text = notes.trim();
     if (text.length > 2_000) throw appError("VALIDATION_ERROR", "Notes are limited to 2,000 characters.");
     const valid = adjudicationValidity(action, l.autoStatus);
-    const voter = valid ? (voterId ?? l.voterId) : null;
+    // without a choice, the line's own voter, only when the signer's address is theirs (never a namesake elsewhere)
+    const lineVoterAtAddress = l.voterId !== null && l.candidates.some((c) => c.voterId === l.voterId && c.addressScore >= ADDRESS_MATCH);
+    const voter = valid ? (voterId ?? (lineVoterAtAddress ? l.voterId : null)) : null;
     if (valid) {
       if (!voter) throw appError("VALIDATION_ERROR", "Choose the voter this signature belongs to.", "Voter required");
       if (!(await ctx.db.get(voter))) throw appError("NOT_FOUND");
@@ -465,7 +624,7 @@ export const deleteStep = internalMutation({
     }
     const pages = await ctx.db.query("petitionPages").withIndex("by_petition_number", (q) => q.eq("petitionId", petitionId)).take(DELETE_BATCH);
     for (const p of pages) {
-      if (p.fileId) await ctx.storage.delete(p.fileId);
+      if (p.fileId) await deleteOwnedFile(ctx, p.orgId, p.fileId);
       await ctx.db.delete(p._id);
     }
     if (pages.length === DELETE_BATCH) await ctx.scheduler.runAfter(0, internal.petitions.deleteStep, { petitionId });
@@ -495,6 +654,14 @@ export const backfillNameKeys = internalMutation({
     for (const voter of page.page) await writeNameKeys(ctx, orgId, voter._id, voter);
     await ctx.db.patch(state._id, { cursor: page.continueCursor, backfilled: page.isDone });
     if (!page.isDone) await ctx.scheduler.runAfter(0, internal.petitions.backfillNameKeys, { orgId });
+    else {
+      // the petitions whose matching waited for the keys go on now
+      const petitions = await ctx.db.query("petitions").withIndex("by_org", (q) => q.eq("orgId", orgId)).take(MAX_PETITIONS);
+      for (const p of petitions) {
+        const intake = await ctx.db.query("petitionIntake").withIndex("by_petition", (q) => q.eq("petitionId", p._id)).unique();
+        if (intake?.matching) await ctx.scheduler.runAfter(0, internal.petitions.match, { petitionId: p._id });
+      }
+    }
     return null;
   },
 });

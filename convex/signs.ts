@@ -2,6 +2,8 @@
  * Yard signs (spec/3 §2.6): the map's viewport, the table, one sign, the pickup list, a voter's
  * signs; add, edit (no lost updates), schedule, mark removed, delete. campaigns.view reads,
  * campaigns.manage writes. Statuses follow time on the server (model/signs.ts advanceSigns).
+ * A sign's own address is the sign's data; the voter in whose yard it stands (id and name) is
+ * personal data, sent only to holders of voters.view (model/personalData.ts).
  */
 import { paginationOptsValidator, paginationResultValidator } from "convex/server";
 import { v } from "convex/values";
@@ -21,6 +23,7 @@ import {
 } from "./lib/geo";
 import { adjustCounter } from "./model/counters";
 import { loadEditState, markDeleted, markEdited, mergeEdits, missingRecord, withEdits } from "./model/collab";
+import { canSeeVoters } from "./model/personalData";
 import { displayName } from "./model/presence";
 import {
   advanceSigns,
@@ -82,8 +85,11 @@ const vPoint = v.object({
 const vCell = v.object({ key: v.string(), lat: v.number(), lng: v.number(), count: v.number() });
 const vTotals = v.object({ All: v.number(), Active: v.number(), Scheduled: v.number(), Removed: v.number() });
 
-/** Resolves campaign, member and voter names once per query. */
-function namer(db: QueryCtx["db"]) {
+/**
+ * Resolves campaign, member and voter names once per query. `voters`: whether the caller may see
+ * the voter linked to a sign (voters.view); without it the rows carry no voter id or name.
+ */
+function namer(db: QueryCtx["db"], voters: boolean) {
   const cache = new Map<string, string | null>();
   const of = async (id: string | null, load: () => Promise<string | null>) => {
     if (id === null) return null;
@@ -91,6 +97,7 @@ function namer(db: QueryCtx["db"]) {
     return cache.get(id)!;
   };
   return {
+    voters,
     campaign: async (id: Id<"campaigns">) => (await of(id, async () => (await db.get(id))?.name ?? null)) ?? "Deleted campaign",
     user: (id: Id<"users"> | null) => of(id, async () => { const u = id && (await db.get(id)); return u ? displayName(u) : "A former member"; }),
     voter: (id: Id<"voters"> | null) =>
@@ -121,8 +128,8 @@ async function toRow(names: ReturnType<typeof namer>, s: Doc<"signs">) {
     assignedById: s.assignedById,
     assignedByName: await names.user(s.assignedById),
     actualRemovalDate: s.actualRemovalDate,
-    voterId: s.voterId,
-    voterName: await names.voter(s.voterId),
+    voterId: names.voters ? s.voterId : null,
+    voterName: names.voters ? await names.voter(s.voterId) : null,
     createdAt: s._creationTime,
     updatedAt: s.updatedAt,
   };
@@ -162,7 +169,7 @@ export const mapView = orgQuery("campaigns.view")({
     const tiles = coveringTiles(bounds, zoom).map(tileKey);
     let covered = 0;
     for (const key of tiles) covered += countOf(await cellAt(key.length, key), status);
-    const names = namer(ctx.db);
+    const names = namer(ctx.db, canSeeVoters(ctx.viewer));
     if (covered <= POINTS_LIMIT) {
       const points = [];
       for (const prefix of tiles) {
@@ -210,7 +217,7 @@ export const list = orgQuery("campaigns.view")({
       status === "All"
         ? await ctx.db.query("signs").withIndex("by_org", (q) => q.eq("orgId", orgId)).order("desc").paginate(opts)
         : await ctx.db.query("signs").withIndex("by_org_status_placed", (q) => q.eq("orgId", orgId).eq("status", status)).order("desc").paginate(opts);
-    const names = namer(ctx.db);
+    const names = namer(ctx.db, canSeeVoters(ctx.viewer));
     const rows = [];
     for (const s of page.page) rows.push(await toRow(names, s));
     return { ...page, page: rows };
@@ -224,7 +231,7 @@ export const get = orgQuery("campaigns.view")({
   handler: async (ctx, { id }) => {
     const signId = ctx.db.normalizeId("signs", id);
     const s = signId && (await ctx.db.get(signId));
-    return s ? await toRow(namer(ctx.db), s) : null;
+    return s ? await toRow(namer(ctx.db, canSeeVoters(ctx.viewer)), s) : null;
   },
 });
 
@@ -271,7 +278,7 @@ export const pickups = orgQuery("campaigns.view")({
       .query("signs")
       .withIndex("by_org_pickup", (q) => q.eq("orgId", ctx.viewer.orgId).eq("pickupDue", true).eq("status", "Active"))
       .take(MAX_PICKUPS);
-    const names = namer(ctx.db);
+    const names = namer(ctx.db, canSeeVoters(ctx.viewer));
     const groups = new Map<string, { responsibleUserId: Id<"users"> | null; name: string; signs: Awaited<ReturnType<typeof toRow>>[] }>();
     for (const s of due) {
       const key = s.responsibleUserId ?? "";
@@ -289,7 +296,7 @@ export const forVoter = orgQuery("campaigns.view")({
   returns: v.array(vSignRow),
   handler: async (ctx, { voterId }) => {
     const rows = await ctx.db.query("signs").withIndex("by_voter", (q) => q.eq("voterId", voterId)).order("desc").take(MAX_VOTER_SIGNS);
-    const names = namer(ctx.db);
+    const names = namer(ctx.db, canSeeVoters(ctx.viewer));
     const out = [];
     for (const s of rows) out.push(await toRow(names, s));
     return out;

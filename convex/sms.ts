@@ -1,14 +1,19 @@
 /**
  * The SMS center (spec/2 §2.1): sends, their live progress, message history, the activity log,
  * opt-outs and settings. campaigns.view reads, messaging.send sends (and pauses, resumes,
- * cancels), campaigns.manage changes the settings. The queue itself: model/sms.ts (sends), smsSender.ts, smsReplies.ts, smsShared.ts; the provider:
+ * cancels), campaigns.manage changes the settings. Who a message went to (name, number, voter)
+ * and log entries naming recipients are shown only with voters.view (model/personalData.ts); a
+ * voter's own history needs voters.view. The queue itself: model/sms.ts (sends), smsSender.ts, smsReplies.ts, smsShared.ts; the provider:
  * integrations/twilio.ts; webhooks: http.ts.
  */
 import { paginationOptsValidator, paginationResultValidator } from "convex/server";
 import { v } from "convex/values";
+import { internal } from "./_generated/api";
+import type { Id } from "./_generated/dataModel";
 import { internalMutation, internalQuery, orgMutation, orgQuery } from "./functions";
 import { appError } from "./lib/errors";
 import { inboundKeyword, normalizePhone } from "./lib/sms";
+import { canSeeVoters } from "./model/personalData";
 import * as sms from "./model/sms";
 import * as replies from "./model/smsReplies";
 import * as sender from "./model/smsSender";
@@ -40,7 +45,9 @@ export const overview = orgQuery("campaigns.view")({
       .order("desc")
       .take(20);
     const active = recent.filter((s) => s.status === "preparing" || s.status === "sending" || s.status === "paused");
-    return { demo, sender, orgName: ctx.viewer.org.name, settings: await shared.loadSettings(ctx.db, ctx.viewer.orgId), activeSends: active.map(shared.progressOf) };
+    const settings = await shared.loadSettings(ctx.db, ctx.viewer.orgId);
+    const activeSends = await Promise.all(active.map((s) => shared.progressWithHold(ctx.db, s, settings)));
+    return { demo, sender, orgName: ctx.viewer.org.name, settings, activeSends };
   },
 });
 
@@ -144,7 +151,7 @@ export const progress = orgQuery("campaigns.view")({
   returns: v.union(vSendProgress, v.null()),
   handler: async (ctx, { sendId }) => {
     const send = await ctx.db.get(sendId);
-    return send ? shared.progressOf(send) : null;
+    return send ? await shared.progressWithHold(ctx.db, send, await shared.loadSettings(ctx.db, send.orgId)) : null;
   },
 });
 
@@ -158,7 +165,8 @@ export const recent = orgQuery("campaigns.view")({
       .withIndex("by_org_queued", (q) => q.eq("orgId", ctx.viewer.orgId))
       .order("desc")
       .take(3);
-    return rows.map(shared.messageRow);
+    const see = canSeeVoters(ctx.viewer);
+    return rows.map((m) => shared.messageRow(m, see));
   },
 });
 
@@ -178,7 +186,8 @@ export const history = orgQuery("campaigns.view")({
           .withIndex("by_org_queued", (q) => q.eq("orgId", ctx.viewer.orgId))
           .order("desc")
           .paginate(opts);
-    return { ...page, page: page.page.map(shared.messageRow) };
+    const see = canSeeVoters(ctx.viewer);
+    return { ...page, page: page.page.map((m) => shared.messageRow(m, see)) };
   },
 });
 
@@ -192,17 +201,25 @@ export const log = orgQuery("campaigns.view")({
       .withIndex("by_org_at", (q) => q.eq("orgId", ctx.viewer.orgId).gt("at", since))
       .order("desc")
       .take(100);
-    return rows.map((r) => ({ id: r._id, at: r.at, type: r.type, message: r.message }));
+    const see = canSeeVoters(ctx.viewer);
+    return rows.map((r) => ({ id: r._id, at: r.at, type: r.type, message: shared.logMessage(r, see) }));
   },
 });
 
-/** A voter's text messages (contact history) and whether their number opted out. */
+/** How much of an inbound text is kept (a long one arrives as up to ten segments). */
+const INBOUND_KEPT_CHARS = 1_600;
+
+/** A voter's text messages (contact history), their replies, and whether their number opted out. */
 export const voterHistory = orgQuery("voters.view")({
   args: { voterId: v.id("voters") },
-  returns: v.object({ optedOut: v.union(v.object({ at: v.number(), source: v.string() }), v.null()), messages: v.array(vSmsMessageRow) }),
+  returns: v.object({
+    optedOut: v.union(v.object({ at: v.number(), source: v.string() }), v.null()),
+    messages: v.array(vSmsMessageRow),
+    replies: v.array(v.object({ id: v.id("smsInbound"), at: v.number(), body: v.string() })),
+  }),
   handler: async (ctx, { voterId }) => {
     const voter = await ctx.db.get(voterId);
-    if (!voter) return { optedOut: null, messages: [] };
+    if (!voter) return { optedOut: null, messages: [], replies: [] };
     const phone = voter.phone ? normalizePhone(voter.phone) : null;
     const opt = phone ? await shared.optOutOf(ctx.db, ctx.viewer.orgId, phone) : null;
     const rows = await ctx.db
@@ -210,7 +227,37 @@ export const voterHistory = orgQuery("voters.view")({
       .withIndex("by_voter", (q) => q.eq("voterId", voterId))
       .order("desc")
       .take(50);
-    return { optedOut: opt ? { at: opt.at, source: opt.source } : null, messages: rows.map(shared.messageRow) };
+    const inbound = phone
+      ? await ctx.db
+          .query("smsInbound")
+          .withIndex("by_org_phone_at", (q) => q.eq("orgId", ctx.viewer.orgId).eq("phone", phone))
+          .order("desc")
+          .take(50)
+      : [];
+    return {
+      optedOut: opt ? { at: opt.at, source: opt.source } : null,
+      messages: rows.map((m) => shared.messageRow(m, true)),
+      replies: inbound.map((r) => ({ id: r._id, at: r.at, body: r.body })),
+    };
+  },
+});
+
+/** How many voters one optedOutAmong call may ask about (Quick Send's list as loaded). */
+export const OPT_OUT_ASK_MAX = 1_000;
+
+/** Which of these voters' numbers opted out of SMS (Quick Send marks them and does not let them be ticked). */
+export const optedOutAmong = orgQuery("voters.view")({
+  args: { voterIds: v.array(v.id("voters")) },
+  returns: v.array(v.id("voters")),
+  handler: async (ctx, { voterIds }) => {
+    if (voterIds.length > OPT_OUT_ASK_MAX) throw appError("VALIDATION_ERROR", `Ask about at most ${OPT_OUT_ASK_MAX} voters at a time.`);
+    const out: Id<"voters">[] = [];
+    for (const id of new Set(voterIds)) {
+      const voter = await ctx.db.get(id);
+      const phone = voter?.phone ? normalizePhone(voter.phone) : null;
+      if (phone && (await shared.optOutOf(ctx.db, ctx.viewer.orgId, phone))) out.push(id);
+    }
+    return out;
   },
 });
 
@@ -240,6 +287,18 @@ export const saveSettings = orgMutation("campaigns.manage")({
       .unique();
     if (row) await ctx.db.patch(row._id, { settings, updatedAt: Date.now() });
     else await ctx.db.insert("smsSettings", { orgId: ctx.viewer.orgId, settings, updatedAt: Date.now() });
+    // messages held by the old sending hours are due by the new ones
+    if (!row || row.settings.quietStart !== settings.quietStart || row.settings.quietEnd !== settings.quietEnd) await sender.rescheduleHeldSends(ctx, ctx.viewer.orgId);
+    return null;
+  },
+});
+
+/** One page of a send's messages re-timed to the sending hours as they are now; then the next page, then the sender wakes. */
+export const rescheduleHeld = internalMutation({
+  args: { sendId: v.id("smsSends"), after: v.number() },
+  returns: v.null(),
+  handler: async (ctx, { sendId, after }) => {
+    await sender.rescheduleHeldPage(ctx, sendId, after);
     return null;
   },
 });
@@ -305,39 +364,64 @@ export const stuckMessages = internalQuery({
   },
 });
 
-/** A delivery status callback (signature already verified by the http action). */
+/**
+ * A delivery status callback (signature already verified by the http action). The same sid and
+ * status again (a replay, or Twilio's retry) is ignored: false.
+ */
 export const applyStatus = internalMutation({
   args: { messageId: v.union(v.string(), v.null()), sid: v.string(), status: vSmsStatus, errorCode: v.union(v.string(), v.null()) },
   returns: v.boolean(),
   handler: async (ctx, { messageId, sid, status, errorCode }) => {
+    if (!(await replies.firstTime(ctx, `status:${sid}:${status}`, replies.STATUS_REMEMBERED_MS))) return false;
     const id = messageId ? ctx.db.normalizeId("smsMessages", messageId) : null;
     return await replies.applyStatus(ctx, id, sid, status, errorCode);
   },
 });
 
-/** An inbound text (signature verified): STOP words opt out, START words opt back in, HELP gets the names. */
+/**
+ * An inbound text (signature verified): STOP words opt out, START words opt back in, HELP gets the
+ * names. A MessageSid already taken (a replayed request) changes nothing and gets no reply.
+ */
 export const inbound = internalMutation({
-  args: { from: v.string(), body: v.string() },
-  returns: v.object({ keyword: v.string(), reply: v.union(v.string(), v.null()) }),
-  handler: async (ctx, { from, body }) => {
+  args: { messageSid: v.string(), from: v.string(), body: v.string() },
+  returns: v.object({ keyword: v.string(), reply: v.union(v.string(), v.null()), replay: v.boolean() }),
+  handler: async (ctx, { messageSid, from, body }) => {
+    if (!(await replies.firstTime(ctx, `inbound:${messageSid}`, replies.INBOUND_REMEMBERED_MS))) return { keyword: "", reply: null, replay: true };
     const phone = normalizePhone(from);
-    if (!phone) return { keyword: "", reply: null };
+    if (!phone) return { keyword: "", reply: null, replay: false };
     const keyword = inboundKeyword(body);
     const orgs = await replies.orgsThatTexted(ctx.db, phone);
+    // every inbound text is kept for the organisations that texted the number: the voter's page lists it
+    for (const orgId of orgs) await ctx.db.insert("smsInbound", { orgId, phone, body: body.slice(0, INBOUND_KEPT_CHARS), at: Date.now() });
     if ((STOP_WORDS as readonly string[]).includes(keyword)) {
       for (const orgId of orgs) await replies.optOut(ctx, orgId, phone, "inbound");
-      return { keyword, reply: null };
+      return { keyword, reply: null, replay: false };
     }
     if ((START_WORDS as readonly string[]).includes(keyword)) {
       for (const orgId of orgs) await replies.optIn(ctx, orgId, phone);
-      return { keyword, reply: null };
+      return { keyword, reply: null, replay: false };
     }
     if ((HELP_WORDS as readonly string[]).includes(keyword)) {
       const names = (await Promise.all(orgs.map((id) => ctx.db.get(id)))).filter((o) => o !== null).map((o) => o.name);
       const who = names.length > 0 ? names.join(", ") : "Precinct";
-      return { keyword, reply: `${who}: campaign text messages. Reply STOP to opt out, START to opt back in.` };
+      return { keyword, reply: `${who}: campaign text messages. Reply STOP to opt out, START to opt back in.`, replay: false };
     }
-    for (const orgId of orgs) await shared.log(ctx, orgId, "info", `Reply from ${phone}: ${body.slice(0, 160)}`);
-    return { keyword, reply: null };
+    for (const orgId of orgs) await shared.log(ctx, orgId, "info", `Reply from ${phone}: ${body.slice(0, 160)}`, undefined, "A reply was received");
+    return { keyword, reply: null, replay: false };
+  },
+});
+
+/** Forgets Twilio webhook requests past their keeping time, a batch per transaction (a daily cron). */
+export const purgeWebhookRequests = internalMutation({
+  args: {},
+  returns: v.null(),
+  handler: async (ctx) => {
+    const rows = await ctx.db
+      .query("twilioWebhookRequests")
+      .withIndex("by_expires", (q) => q.lt("expiresAt", Date.now()))
+      .take(1000);
+    for (const r of rows) await ctx.db.delete(r._id);
+    if (rows.length === 1000) await ctx.scheduler.runAfter(0, internal.sms.purgeWebhookRequests, {});
+    return null;
   },
 });

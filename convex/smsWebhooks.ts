@@ -2,7 +2,10 @@
  * Twilio's webhooks (http actions): message status callbacks and inbound texts. Each request is
  * size-capped, rate-limited per client address and globally, and refused unless its
  * X-Twilio-Signature is Twilio's signature of the URL and form fields with the account's auth
- * token (twilio.validateRequest, in integrations/twilio.ts).
+ * token (twilio.validateRequest, in integrations/twilio.ts). A signature carries no time, so a
+ * captured request stays valid: each is taken once (an inbound text by its MessageSid, a status by
+ * sid and status; model/smsReplies.ts firstTime) and a repeat is answered 200 with nothing done,
+ * so Twilio does not retry it.
  */
 import { defineRateLimits } from "convex-helpers/server/rateLimit";
 import { z } from "zod";
@@ -37,7 +40,7 @@ const statusSchema = z.object({
   MessageStatus: field(32),
   ErrorCode: field(16).optional(),
 });
-const inboundSchema = z.object({ From: field(32).min(1), Body: field(1600) });
+const inboundSchema = z.object({ MessageSid: field(64).regex(/^[A-Za-z0-9]+$/), From: field(32).min(1), Body: field(1600) });
 
 const text = (status: number, body: string) => new Response(body, { status, headers: { "Content-Type": "text/plain" } });
 const twiml = (message: string | null) =>
@@ -82,6 +85,7 @@ export const twilioStatus = httpAction(async (ctx, request) => {
   const mapped: SmsStatus | null = (SMS_STATUSES as readonly string[]).includes(status) ? (status as SmsStatus) : status === "accepted" || status === "scheduled" ? "queued" : null;
   if (!mapped) return text(200, "Ignored");
   const messageId = new URL(request.url).searchParams.get("m");
+  // false also for a sid and status already taken (a replay): 200 all the same, nothing changed
   await ctx.runMutation(internal.sms.applyStatus, {
     messageId: messageId && messageId.length <= 64 ? messageId : null,
     sid: parsed.data.MessageSid,
@@ -97,6 +101,7 @@ export const twilioInbound = httpAction(async (ctx, request) => {
   if (params instanceof Response) return params;
   const parsed = inboundSchema.safeParse(params);
   if (!parsed.success) return text(400, "Invalid inbound message");
-  const { reply } = await ctx.runMutation(internal.sms.inbound, { from: parsed.data.From, body: parsed.data.Body });
+  // a MessageSid already taken (a replay) changes nothing: empty TwiML, so Twilio does not retry
+  const { reply } = await ctx.runMutation(internal.sms.inbound, { messageSid: parsed.data.MessageSid, from: parsed.data.From, body: parsed.data.Body });
   return twiml(reply);
 });

@@ -22,7 +22,7 @@ import {
   voterChanges,
   voterMergeRules,
 } from "./model/voters";
-import { countMatching, filteredVoters, MAX_LIST_PAGE, MAX_PAGE, statusCodesPresent } from "./model/voterSearch";
+import { countMatching, filteredVoters, MAX_LIST_PAGE, MAX_PAGE, pageAllMatching, statusCodesPresent } from "./model/voterSearch";
 import { loadEditState, markDeleted, markEdited, mergeEdits, missingRecord, withEdits } from "./model/collab";
 import { vEditState, vFieldEdit } from "./tables/collab";
 import { moveSection, orderSections, vVoterFields, vVoterFilter } from "./tables/voters";
@@ -64,13 +64,13 @@ export const statusCodes = orgQuery("voters.view")({
   handler: async (ctx) => await statusCodesPresent(ctx.db, ctx.viewer.orgId),
 });
 
-/** One page of the export (the list's filter/search, 1,000 rows a call): needs voters.export. */
+/** One page of the export (the list's filter/search, every match, 1,000 rows a call): needs voters.export. */
 export const exportPage = orgQuery("voters.export")({
   args: { paginationOpts: paginationOptsValidator, ...vVoterFilter },
   returns: vVoterPage,
   handler: async (ctx, { paginationOpts, ...filter }) => {
     const numItems = Math.max(1, Math.min(MAX_PAGE, Math.floor(paginationOpts.numItems)));
-    return await filteredVoters(ctx.db, ctx.viewer.orgId, filter).paginate({ ...paginationOpts, numItems });
+    return await pageAllMatching(ctx.db, ctx.viewer.orgId, filter, { cursor: paginationOpts.cursor, numItems });
   },
 });
 

@@ -12,7 +12,7 @@ import { Resend } from "resend";
 import { internal } from "../_generated/api";
 import type { Id } from "../_generated/dataModel";
 import { internalAction } from "../functions";
-import { addressOf, personalise, providerVerdict, type BlastTemplate, type BlastUrls } from "../lib/email/blast";
+import { blastUrls, personalise, providerVerdict, type BlastTemplate, type BlastUrls } from "../lib/email/blast";
 import type { BatchOutcome, ClaimedBatch } from "../model/emailSender";
 
 /** One run sends for at most this long, then hands over to the next run. */
@@ -24,10 +24,7 @@ function batchesPerSecond(): number {
 }
 
 function urls(from: string): BlastUrls {
-  const site = process.env.SITE_URL ?? "http://127.0.0.1:5173";
-  const convexSite = process.env.CONVEX_SITE_URL ?? site;
-  const domain = addressOf(from).split("@")[1] ?? "localhost";
-  return { site, convexSite, mailto: process.env.EMAIL_UNSUBSCRIBE_MAILTO || `unsubscribe@${domain}` };
+  return blastUrls(from, process.env);
 }
 
 type ClaimResult =

@@ -14,7 +14,7 @@ import type RequestClient from "twilio/lib/base/RequestClient";
 import { internal } from "../_generated/api";
 import type { Id } from "../_generated/dataModel";
 import { internalAction } from "../functions";
-import { SMS_ERROR_MESSAGES } from "../lib/sms";
+import { nextWindow, SMS_ERROR_MESSAGES } from "../lib/sms";
 import type { ClaimedMessage, SendResult } from "../model/smsSender";
 import { providerErrorMessage, providerConfig } from "../model/smsShared";
 
@@ -62,23 +62,6 @@ function senderFields(): { from: string } | { messagingServiceSid: string } {
 function statusCallback(messageId: string): string | undefined {
   const site = process.env.TWILIO_WEBHOOK_BASE_URL || process.env.CONVEX_SITE_URL;
   return site ? `${site.replace(/\/$/, "")}/api/twilio/status?m=${encodeURIComponent(messageId)}` : undefined;
-}
-
-/** The local hour and minute in `timeZone`. */
-function localTime(at: number, timeZone: string): { hour: number; minute: number } {
-  const parts = new Intl.DateTimeFormat("en-US", { timeZone, hour: "numeric", minute: "numeric", hourCycle: "h23" }).formatToParts(new Date(at));
-  const get = (t: string) => Number(parts.find((p) => p.type === t)?.value ?? 0);
-  return { hour: get("hour"), minute: get("minute") };
-}
-
-/** When the recipient's sending window opens next (now if it is open). */
-export function nextWindow(at: number, timeZone: string, start: number, end: number): number {
-  const { hour, minute } = localTime(at, timeZone);
-  if (hour >= start && hour < end) return at;
-  const minutesNow = hour * 60 + minute;
-  const minutesUntil = hour < start ? start * 60 - minutesNow : 24 * 60 - minutesNow + start * 60;
-  // to the minute: a DST change on the way shifts it by an hour at most, checked again then
-  return at + minutesUntil * 60_000 - (at % 60_000);
 }
 
 type ProviderError = { code?: number | string; status?: number; message?: string };

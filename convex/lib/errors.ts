@@ -19,6 +19,9 @@ export const ERROR_MESSAGES = {
 } as const;
 export type ErrorCode = keyof typeof ERROR_MESSAGES;
 
+/** A wrong, used or expired emailed code: a password reset's or an email verification's (VALIDATION_ERROR). */
+export const CODE_REFUSED = "That code is wrong or has expired. Request a new code.";
+
 export const RETRYABLE: ReadonlySet<ErrorCode> = new Set(["NETWORK_ERROR", "TIMEOUT", "SERVER_ERROR", "RATE_LIMIT"]);
 
 /** A field a save could not apply: a teammate's value (null: cleared) and who saved it. */

@@ -3,20 +3,25 @@
  * the form is created) and the builder (which edits it). Two staffers editing one form merge per
  * property: the name and description are entries of one map; each field is its own map of
  * properties (label, required, placeholder, options, type) plus `order`, a number, so a reorder
- * is one property change and concurrent moves of different fields both apply.
+ * is one property change and concurrent moves of different fields both apply. The name,
+ * description, labels and placeholders are Y.Text (lib/yText.ts): two people typing in one label
+ * both keep their keystrokes; drafts stored with plain strings still read.
  */
 import * as Y from "yjs";
 import type { FormField, FormFieldType } from "./forms";
-import { appendItem, itemMap, moveItem, orderedIds, updateItem } from "./yOrdered";
+import { appendItem, itemMap, moveItem, orderedIds, readOptionalText, readText, updateItem, writeText } from "./yOrdered";
+import { newText } from "./yText";
 
 const META = "formMeta";
 const FIELDS = "formFields";
 
 export type FormDraft = { name: string; description: string; fields: FormField[] };
 type FieldProps = Omit<FormField, "id"> & { order: number };
+/** Field properties held as Y.Text. */
+const FIELD_TEXTS: ReadonlySet<string> = new Set(["label", "placeholder"]);
 
-export function draftMeta(doc: Y.Doc): Y.Map<string> {
-  return doc.getMap<string>(META);
+export function draftMeta(doc: Y.Doc): Y.Map<unknown> {
+  return doc.getMap<unknown>(META);
 }
 
 export function draftFields(doc: Y.Doc): Y.Map<Y.Map<unknown>> {
@@ -27,11 +32,11 @@ export function draftFields(doc: Y.Doc): Y.Map<Y.Map<unknown>> {
 export function writeDraft(doc: Y.Doc, draft: FormDraft) {
   doc.transact(() => {
     const meta = draftMeta(doc);
-    meta.set("name", draft.name);
-    meta.set("description", draft.description);
+    meta.set("name", newText(draft.name));
+    meta.set("description", newText(draft.description));
     draft.fields.forEach((f, i) => {
       const { id, ...rest } = f;
-      draftFields(doc).set(id, itemMap({ ...rest, order: i + 1 } satisfies FieldProps));
+      draftFields(doc).set(id, itemMap({ ...rest, order: i + 1 } satisfies FieldProps, FIELD_TEXTS));
     });
   });
 }
@@ -45,17 +50,17 @@ export function readDraft(doc: Y.Doc): FormDraft {
   const meta = draftMeta(doc);
   const fields = draftFields(doc);
   return {
-    name: str(meta.get("name")),
-    description: str(meta.get("description")),
+    name: readText(meta, "name"),
+    description: readText(meta, "description"),
     fields: orderedIds(fields).map((id) => {
       const m = fields.get(id)!;
       const options = m.get("options");
       return {
         id,
         type: str(m.get("type"), "text") as FormFieldType,
-        label: str(m.get("label")),
+        label: readText(m, "label"),
         required: m.get("required") === true,
-        placeholder: typeof m.get("placeholder") === "string" ? (m.get("placeholder") as string) : null,
+        placeholder: readOptionalText(m, "placeholder"),
         options: Array.isArray(options) ? options.filter((o): o is string => typeof o === "string") : [],
       };
     }),
@@ -86,18 +91,18 @@ export function isEmptyDraft(doc: Y.Doc): boolean {
 }
 
 export function setDraftMeta(doc: Y.Doc, key: "name" | "description", value: string) {
-  if (draftMeta(doc).get(key) !== value) draftMeta(doc).set(key, value);
+  writeText(doc, draftMeta(doc), key, value);
 }
 
 /** Adds a field at the end. */
 export function addDraftField(doc: Y.Doc, field: FormField) {
   const { id, ...rest } = field;
-  appendItem(draftFields(doc), id, rest);
+  appendItem(draftFields(doc), id, rest, undefined, FIELD_TEXTS);
 }
 
-/** Sets the given properties of a field; unchanged ones are not written. False when it is gone. */
+/** Sets the given properties of a field (a label or placeholder: only the typed difference); unchanged ones are not written. False when it is gone. */
 export function updateDraftField(doc: Y.Doc, id: string, patch: Partial<Omit<FormField, "id">>): boolean {
-  return updateItem(doc, draftFields(doc), id, patch);
+  return updateItem(doc, draftFields(doc), id, patch, FIELD_TEXTS);
 }
 
 export function removeDraftField(doc: Y.Doc, id: string) {

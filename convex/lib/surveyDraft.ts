@@ -3,10 +3,14 @@
  * created and edited by the survey maker; Save (or auto-save) publishes it. Pages and questions are
  * ordered collections (lib/yOrdered.ts); a question's page is its `pageId` property, so moving a
  * question, editing another property of it, or reordering pages are each one change that merges.
+ * The name, description, page titles and the questions' labels, descriptions and placeholders are
+ * Y.Text (lib/yText.ts): two people typing in one label both keep their keystrokes; drafts stored
+ * with plain strings still read.
  */
 import * as Y from "yjs";
 import type { Condition, RatingType, SurveyDefinition, SurveyField, SurveyFieldType, SurveyPage, SurveySettings } from "./surveys";
-import { appendItem, itemMap, moveItem, orderedIds, updateItem } from "./yOrdered";
+import { appendItem, itemMap, moveItem, orderedIds, readOptionalText, readText, updateItem, writeText } from "./yOrdered";
+import { newText } from "./yText";
 
 export type SurveyDraft = { name: string; description: string; recipient: string; pages: SurveyPage[]; settings: SurveySettings };
 
@@ -15,19 +19,23 @@ const pages = (doc: Y.Doc) => doc.getMap<Y.Map<unknown>>("surveyPages");
 const fields = (doc: Y.Doc) => doc.getMap<Y.Map<unknown>>("surveyFields");
 
 const onPage = (pageId: string) => (m: Y.Map<unknown>) => m.get("pageId") === pageId;
+/** Properties held as Y.Text. */
+const META_TEXTS: ReadonlySet<string> = new Set(["name", "description"]);
+const PAGE_TEXTS: ReadonlySet<string> = new Set(["title"]);
+const FIELD_TEXTS: ReadonlySet<string> = new Set(["label", "description", "placeholder"]);
 
 export function writeSurveyDraft(doc: Y.Doc, d: SurveyDefinition & { recipient: string | null }) {
   doc.transact(() => {
-    meta(doc).set("name", d.name);
-    meta(doc).set("description", d.description ?? "");
+    meta(doc).set("name", newText(d.name));
+    meta(doc).set("description", newText(d.description ?? ""));
     meta(doc).set("recipient", d.recipient ?? "");
     meta(doc).set("allowMultipleSubmissions", d.settings.allowMultipleSubmissions);
     meta(doc).set("showProgressBar", d.settings.showProgressBar);
     d.pages.forEach((p, i) => {
-      pages(doc).set(p.id, itemMap({ title: p.title, condition: p.condition, order: i + 1 }));
+      pages(doc).set(p.id, itemMap({ title: p.title, condition: p.condition, order: i + 1 }, PAGE_TEXTS));
       p.fields.forEach((f, j) => {
         const { id, ...rest } = f;
-        fields(doc).set(id, itemMap({ ...rest, pageId: p.id, order: j + 1 }));
+        fields(doc).set(id, itemMap({ ...rest, pageId: p.id, order: j + 1 }, FIELD_TEXTS));
       });
     });
   });
@@ -47,9 +55,9 @@ function readField(id: string, m: Y.Map<unknown>): SurveyField {
   return {
     id,
     type: str(m.get("type"), "text") as SurveyFieldType,
-    label: str(m.get("label")),
-    placeholder: typeof m.get("placeholder") === "string" ? (m.get("placeholder") as string) : null,
-    description: typeof m.get("description") === "string" ? (m.get("description") as string) : null,
+    label: readText(m, "label"),
+    placeholder: readOptionalText(m, "placeholder"),
+    description: readOptionalText(m, "description"),
     required: m.get("required") === true,
     options: Array.isArray(options) ? options.filter((o): o is string => typeof o === "string") : [],
     maxRating: num(m.get("maxRating")),
@@ -64,15 +72,15 @@ function readField(id: string, m: Y.Map<unknown>): SurveyField {
 export function readSurveyDraft(doc: Y.Doc): SurveyDraft {
   const m = meta(doc);
   return {
-    name: str(m.get("name")),
-    description: str(m.get("description")),
+    name: readText(m, "name"),
+    description: readText(m, "description"),
     recipient: str(m.get("recipient")),
     settings: { allowMultipleSubmissions: m.get("allowMultipleSubmissions") === true, showProgressBar: m.get("showProgressBar") !== false },
     pages: orderedIds(pages(doc)).map((pid) => {
       const p = pages(doc).get(pid)!;
       return {
         id: pid,
-        title: str(p.get("title")),
+        title: readText(p, "title"),
         condition: condition(p.get("condition")),
         fields: orderedIds(fields(doc), onPage(pid)).map((fid) => readField(fid, fields(doc).get(fid)!)),
       };
@@ -101,15 +109,16 @@ export function isEmptySurveyDraft(doc: Y.Doc): boolean {
 }
 
 export function setSurveyMeta(doc: Y.Doc, key: "name" | "description" | "recipient" | "allowMultipleSubmissions" | "showProgressBar", value: string | boolean) {
-  if (meta(doc).get(key) !== value) meta(doc).set(key, value);
+  if (META_TEXTS.has(key) && typeof value === "string") writeText(doc, meta(doc), key, value);
+  else if (meta(doc).get(key) !== value) meta(doc).set(key, value);
 }
 
 export function addSurveyPage(doc: Y.Doc, id: string, title: string) {
-  appendItem(pages(doc), id, { title, condition: null });
+  appendItem(pages(doc), id, { title, condition: null }, undefined, PAGE_TEXTS);
 }
 
 export function updateSurveyPage(doc: Y.Doc, id: string, patch: { title?: string; condition?: Condition | null }) {
-  return updateItem(doc, pages(doc), id, patch);
+  return updateItem(doc, pages(doc), id, patch, PAGE_TEXTS);
 }
 
 /** Removes a page and its questions (the caller keeps at least one page). */
@@ -122,11 +131,11 @@ export function removeSurveyPage(doc: Y.Doc, id: string) {
 
 export function addSurveyField(doc: Y.Doc, pageId: string, field: SurveyField) {
   const { id, ...rest } = field;
-  appendItem(fields(doc), id, { ...rest, pageId }, onPage(pageId));
+  appendItem(fields(doc), id, { ...rest, pageId }, onPage(pageId), FIELD_TEXTS);
 }
 
 export function updateSurveyField(doc: Y.Doc, id: string, patch: Partial<Omit<SurveyField, "id">>) {
-  return updateItem(doc, fields(doc), id, patch);
+  return updateItem(doc, fields(doc), id, patch, FIELD_TEXTS);
 }
 
 export function removeSurveyField(doc: Y.Doc, id: string) {

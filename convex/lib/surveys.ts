@@ -69,6 +69,8 @@ export const DEFAULT_OPTIONS = ["Option 1", "Option 2", "Option 3"];
 export const MAX_PAGES = 20;
 export const MAX_SURVEY_FIELDS = 100;
 export const MAX_TEXT_ANSWER = 5_000;
+/** The longest answer to a one-line question (text, email, phone, url…). */
+export const MAX_SHORT_ANSWER = 500;
 export const MAX_SURVEY_BODY_BYTES = 64 * 1024;
 export const FIELD_REQUIRED = "This field is required";
 export const FILL_REQUIRED = "Please fill in all required fields";
@@ -219,13 +221,32 @@ export function answerProblem(f: SurveyField, a: Answer | undefined): string | n
     }
     default: {
       if (typeof a !== "string") return "Please enter text in this field.";
-      if (a.length > (f.type === "textarea" ? MAX_TEXT_ANSWER : 500)) return "This answer is too long.";
+      if (a.length > (f.type === "textarea" ? MAX_TEXT_ANSWER : MAX_SHORT_ANSWER)) return "This answer is too long.";
       if (f.type === "email" && !EMAIL_PATTERN.test(a.trim())) return "Please enter a valid email address";
       if (f.type === "url" && !/^https?:\/\/[^\s]+\.[^\s]+$/i.test(a.trim())) return "Please enter a valid web address";
       if (f.type === "date" && !/^\d{4}-\d{2}-\d{2}$/.test(a.trim())) return "Please enter a valid date";
       return null;
     }
   }
+}
+
+/**
+ * The survey's own email question: the first required Email question the respondent's answers
+ * show. When there is one, the survey asks for the respondent's email itself: no extra "Your
+ * email" box, and its answer is the respondent's email (one response per email, automations).
+ */
+export function ownEmailQuestion(pages: SurveyPage[], responses: Responses): SurveyField | null {
+  for (const page of visiblePages(pages, responses)) {
+    for (const f of page.fields) if (f.type === "email" && f.required) return f;
+  }
+  return null;
+}
+
+/** The respondent's email as answered to the survey's own email question, if any. */
+export function emailFromAnswers(pages: SurveyPage[], responses: Responses): string | null {
+  const q = ownEmailQuestion(pages, responses);
+  const a = q ? responses[q.id] : undefined;
+  return typeof a === "string" && a.trim() ? a.trim() : null;
 }
 
 /** Errors of one page's shown fields (the respondent flow's Next). */

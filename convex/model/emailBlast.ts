@@ -9,6 +9,7 @@ import type { Doc, Id } from "../_generated/dataModel";
 import type { MutationCtx, QueryCtx } from "../_generated/server";
 import { internal } from "../_generated/api";
 import { complianceProblem, NO_RECIPIENTS_RESOLVED, parseManualRecipients, personalSubject } from "../lib/email/blast";
+import { emptyLinks, emptyLinksMessage, type MergeUser } from "../lib/email/merge";
 import { compileMjml } from "../lib/email/mjml";
 import { EMAIL_MAX_BYTES, formatBytes, renderEmail } from "../lib/email/render";
 import { parseRules, ruleComplete, voterMatches, type EmailRule } from "../lib/email/rules";
@@ -100,7 +101,7 @@ export function rulesOf(json: string, opts: { event?: boolean } = {}): EmailRule
 }
 
 /** The design as the campaign last saved it, rendered and checked for bulk sending. */
-export async function renderForSend(campaign: Doc<"emailCampaigns">) {
+export async function renderForSend(campaign: Doc<"emailCampaigns">, sender: MergeUser) {
   const subject = campaign.subject.replace(/[\r\n]+/g, " ").trim();
   if (!subject || !campaign.fromEmail) throw appError("VALIDATION_ERROR", "Subject and from address are required. Fill them in under Message settings and save.", "Missing required fields");
   const blocks = parseBlocks(campaign.blocks);
@@ -108,6 +109,8 @@ export async function renderForSend(campaign: Doc<"emailCampaigns">) {
   const problem = complianceProblem(blocks);
   if (problem) throw appError("VALIDATION_ERROR", problem, "Footer required");
   checkVariables(blocks, [subject, campaign.previewText], "Error");
+  const empty = emptyLinks(blocks, sender);
+  if (empty.length > 0) throw appError("VALIDATION_ERROR", emptyLinksMessage(empty), "Link is empty");
   const rendered = await renderEmail(blocks, compileMjml, { title: subject, previewText: campaign.previewText });
   if (rendered.bytes > EMAIL_MAX_BYTES) {
     throw appError("VALIDATION_ERROR", `This email is ${formatBytes(rendered.bytes)}; Gmail clips messages above ${formatBytes(EMAIL_MAX_BYTES)}. Remove some content before sending.`, "Email too large");
@@ -161,7 +164,7 @@ export async function createSend(
   kind: "blast" | "automation",
 ): Promise<Id<"emailSends">> {
   const setup = setupOf(campaign);
-  const template = await renderForSend(campaign);
+  const template = await renderForSend(campaign, by.values);
   const now = Date.now();
   const filter = kind === "automation" && setup.sendType === "filter";
   const sendId = await ctx.db.insert("emailSends", {

@@ -25,11 +25,10 @@ export const TEST_MAX_RECIPIENTS = 10;
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 
-/** Test sends and image uploads are budgeted per user, and test sends per organisation too. */
+/** Test sends are budgeted per user and per organisation. */
 export const { rateLimit: emailRateLimit } = defineRateLimits({
   testEmailsPerUser: { kind: "token bucket", rate: 30, period: HOUR, capacity: 30 },
   testEmailsPerOrg: { kind: "token bucket", rate: 200, period: HOUR, capacity: 200 },
-  imageUploadsPerUser: { kind: "token bucket", rate: 60, period: HOUR, capacity: 60 },
 });
 
 export function emailCampaignRoom(id: Id<"emailCampaigns">): string {

@@ -9,7 +9,7 @@
 import type { Doc, Id } from "../_generated/dataModel";
 import type { MutationCtx } from "../_generated/server";
 import { internal } from "../_generated/api";
-import { EMAIL_AUTO_PAUSE_ERRORS, EMAIL_BATCH_SIZE } from "../lib/email/blast";
+import { blastUrls, DEMO_MAILBOX_PER_SEND, EMAIL_AUTO_PAUSE_ERRORS, EMAIL_BATCH_SIZE, personalise } from "../lib/email/blast";
 import type { MergeVoter } from "../lib/email/merge";
 import { adjustCounter } from "./counters";
 import { addEmailUsage, bumpStats, isSuppressed } from "./emailEvents";
@@ -169,6 +169,7 @@ export async function recordBatch(ctx: MutationCtx, sendId: Id<"emailSends">, ke
         failed += 1;
       }
     }
+    if (outcome.kind === "sent" && outcome.demo) patch.demoMailed = await mailDemoCopies(ctx, send, rows.filter((m) => !byId.get(m._id)?.error));
     counts.queued = Math.max(0, counts.queued - rows.length);
     counts.sent += sent;
     counts.failed += failed;
@@ -188,6 +189,35 @@ export async function recordBatch(ctx: MutationCtx, sendId: Id<"emailSends">, ke
     }
   }
   await ctx.db.patch(sendId, { ...patch, counts });
+}
+
+/**
+ * Demo mode: nothing leaves, so the first DEMO_MAILBOX_PER_SEND emails of a send go to the
+ * operator's demo mailbox (the email outbox, status "demo", never delivered) exactly as a
+ * recipient would get them: personalised, with their own working unsubscribe link. Returns the
+ * send's new total.
+ */
+async function mailDemoCopies(ctx: MutationCtx, send: Doc<"emailSends">, rows: Doc<"emailMessages">[]): Promise<number> {
+  let mailed = send.demoMailed ?? 0;
+  const urls = blastUrls(send.from, process.env);
+  for (const c of await claimedOf(ctx, rows.slice(0, Math.max(0, DEMO_MAILBOX_PER_SEND - mailed)))) {
+    const email = personalise(template(send), c, urls, []);
+    await ctx.db.insert("emailOutbox", {
+      orgId: send.orgId,
+      to: c.email,
+      from: email.from,
+      ...(email.replyTo ? { replyTo: email.replyTo } : {}),
+      subject: email.subject,
+      text: email.text,
+      html: email.html,
+      kind: "email_blast",
+      status: "demo",
+      providerId: `demo_${c.id}`,
+      createdAt: Date.now(),
+    });
+    mailed += 1;
+  }
+  return mailed;
 }
 
 /** The sender ends its run: the next one starts at `at` (the pace, a provider back-off). */

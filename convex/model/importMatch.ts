@@ -5,12 +5,15 @@
 import type { Doc, Id } from "../_generated/dataModel";
 import type { QueryCtx } from "../_generated/server";
 import type { MatchRule } from "../lib/importRows";
+import { suffixKey } from "../lib/petitions/names";
 import type { VoterFields } from "../tables/voters";
 
 /** Same-name voters compared on ZIP / address when a row has no date of birth. */
 const NAME_CANDIDATES = 8;
 
 const lower = (s: string | undefined) => (s ?? "").trim().toLowerCase();
+/** A father and his son share a name and an address: the suffix (Jr, Sr, III) tells them apart. */
+const sameSuffix = (r: Pick<VoterFields, "name_suffix">, f: Pick<VoterFields, "name_suffix">) => suffixKey(r.name_suffix) === suffixKey(f.name_suffix);
 
 /**
  * The keys that identify this row under the rule, strongest first: the first is what it is
@@ -18,7 +21,8 @@ const lower = (s: string | undefined) => (s ?? "").trim().toLowerCase();
  * duplicate of it. Null: the row cannot be matched (the standard rule with a bare name).
  */
 export function rowKeys(f: VoterFields, rule: MatchRule): string[] | null {
-  const name = `${lower(f.last_name)}\u0000${lower(f.first_name)}`;
+  const suffix = suffixKey(f.name_suffix);
+  const name = `${lower(f.last_name)}\u0000${lower(f.first_name)}${suffix ? `\u0000${suffix}` : ""}`;
   const id = f.voter_id?.trim();
   const email = lower(f.email);
   if (rule === "name") return [...(email ? [`e:${email}`] : []), `n:${name}`];
@@ -46,13 +50,17 @@ export async function findExisting(db: QueryCtx["db"], orgId: Id<"organizations"
       return await db.query("voters").withIndex("by_org_voterid", (q) => q.eq("orgId", orgId).eq("voter_id", f.voter_id!.trim())).first();
     case "e":
       return await db.query("voters").withIndex("by_org_email", (q) => q.eq("orgId", orgId).eq("emailLower", lower(f.email))).first();
-    case "n":
-      return await db.query("voters").withIndex("by_org_name", (q) => q.eq("orgId", orgId).eq("lastNameLower", last).eq("firstNameLower", first)).first();
-    case "nd":
-      return await db
+    case "n": {
+      const rows = await db.query("voters").withIndex("by_org_name", (q) => q.eq("orgId", orgId).eq("lastNameLower", last).eq("firstNameLower", first)).take(NAME_CANDIDATES);
+      return rows.find((r) => sameSuffix(r, f)) ?? null;
+    }
+    case "nd": {
+      const rows = await db
         .query("voters")
         .withIndex("by_org_name", (q) => q.eq("orgId", orgId).eq("lastNameLower", last).eq("firstNameLower", first).eq("date_of_birth", f.date_of_birth))
-        .first();
+        .take(NAME_CANDIDATES);
+      return rows.find((r) => sameSuffix(r, f)) ?? null;
+    }
     default: {
       // name with ZIP or address: the few voters of that name, compared (a statewide name may have many)
       const rows = await db
@@ -60,8 +68,10 @@ export async function findExisting(db: QueryCtx["db"], orgId: Id<"organizations"
         .withIndex("by_org_name", (q) => q.eq("orgId", orgId).eq("lastNameLower", last).eq("firstNameLower", first))
         .take(NAME_CANDIDATES);
       return (
-        rows.find((r) =>
-          kind === "nz" ? !!r.zip && r.zip.slice(0, 5) === f.zip!.slice(0, 5) && (!f.date_of_birth || !r.date_of_birth || r.date_of_birth === f.date_of_birth) : lower(r.address) === lower(f.address),
+        rows.find(
+          (r) =>
+            sameSuffix(r, f) &&
+            (kind === "nz" ? !!r.zip && r.zip.slice(0, 5) === f.zip!.slice(0, 5) && (!f.date_of_birth || !r.date_of_birth || r.date_of_birth === f.date_of_birth) : lower(r.address) === lower(f.address)),
         ) ?? null
       );
     }

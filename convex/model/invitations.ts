@@ -4,6 +4,7 @@ import type { MutationCtx, QueryCtx } from "../_generated/server";
 import { queueEmail } from "./emails";
 import { appError } from "../lib/errors";
 import { addMember } from "./orgs";
+import { notifyInvitationAccepted } from "./preferences";
 import { normalizeEmail, randomToken, sha256Hex } from "./strings";
 import type { IssuedInvitation } from "../tables/core";
 
@@ -116,6 +117,7 @@ async function accept(ctx: MutationCtx, invitation: Doc<"invitations">, userId: 
   await addMember(ctx, invitation.orgId, userId, invitationRoles(invitation), invitation.invitedBy);
   await ctx.db.patch(invitation._id, { status: "accepted", acceptedAt: Date.now(), acceptedUserId: userId });
   await ctx.db.patch(userId, { activeOrgId: invitation.orgId });
+  await notifyInvitationAccepted(ctx, invitation);
 }
 
 /** Called while Convex Auth creates the account of someone signing up through an invitation. */

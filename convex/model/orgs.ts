@@ -7,11 +7,30 @@ import { normalizeEmail } from "./strings";
 
 export const BILLING_PERIOD_MS = 2_592_000_000;
 
-/** Emails of the platform operators (spec: "one specific agency account receives super admin"). */
+export const SUPER_ADMIN_ROLE = "super_admin";
+
+/**
+ * Emails of the platform operators (spec: "one specific agency account receives super admin").
+ * Being listed is not enough: see listedSuperAdmin.
+ */
 export function isSuperAdminEmail(email: string | undefined): boolean {
   if (!email) return false;
   const list = (process.env.SUPER_ADMIN_EMAILS ?? "").split(",").map(normalizeEmail).filter(Boolean);
   return list.includes(normalizeEmail(email));
+}
+
+/**
+ * Does the list's super admin role apply to this user? Only to a verified address (an emailed
+ * code, model/emailVerification.ts): sign-up does not verify, and whoever registered a listed
+ * address first would otherwise be platform super admin.
+ */
+export function listedSuperAdmin(user: Pick<Doc<"users">, "email" | "emailVerificationTime"> | null): boolean {
+  return user !== null && isSuperAdminEmail(user.email) && user.emailVerificationTime !== undefined;
+}
+
+/** Listed but not verified: a super admin role stored on such a user's memberships does not resolve. */
+export function superAdminPendingVerification(user: Pick<Doc<"users">, "email" | "emailVerificationTime">): boolean {
+  return isSuperAdminEmail(user.email) && user.emailVerificationTime === undefined;
 }
 
 export async function createOrganizationFor(ctx: MutationCtx, userId: Id<"users">, ownerName: string) {
@@ -22,7 +41,7 @@ export async function createOrganizationFor(ctx: MutationCtx, userId: Id<"users"
     createdBy: userId,
     subscription: { tier: "starter", status: "active", billingCycle: "monthly", nextBillingDate: now + BILLING_PERIOD_MS },
   });
-  const roles = isSuperAdminEmail(user?.email) ? ["super_admin", ...CREATOR_ROLES] : [...CREATOR_ROLES];
+  const roles = listedSuperAdmin(user) ? [SUPER_ADMIN_ROLE, ...CREATOR_ROLES] : [...CREATOR_ROLES];
   await ctx.db.insert("memberships", { orgId, userId, roles, status: "active", joinedAt: now });
   await ctx.db.patch(userId, { activeOrgId: orgId });
   return orgId;

@@ -7,18 +7,14 @@ import type { Doc, Id } from "../_generated/dataModel";
 import { internal } from "../_generated/api";
 import type { MutationCtx, QueryCtx } from "../_generated/server";
 import { appError } from "../lib/errors";
-import { matchLine, parseSignerName, parseStreetAddress, type Jurisdiction, type VoterRecord } from "../lib/petitions/match";
-import { lineKeys } from "../lib/petitions/names";
-import { formalNames } from "../lib/petitions/nicknames";
+import { matchLine, similarity, type Jurisdiction, type VoterRecord } from "../lib/petitions/match";
+import { householdKey, NAME_KEYS_VERSION } from "../lib/petitions/names";
+import { candidateIds, HOUSEHOLD_TAKE, type NameKeySource } from "../lib/petitions/retrieve";
+import { filteredVoters } from "./voterSearch";
 import { sampleSize } from "../lib/petitions/projection";
 
 /** Lines decided per mutation of the chain. */
 export const MATCH_BATCH = 50;
-/** Voters read per key range (an exact name-key pair / a last-name key alone). */
-const EXACT_TAKE = 100;
-const INITIAL_TAKE = 300;
-const MISSPELT_TAKE = 60;
-const LAST_TAKE = 40;
 /** How long a matching step waits for the name-key backfill before looking again. */
 const KEYS_WAIT_MS = 500;
 /** A claim lapses this long after the reviewer's last sign of life (they left). */
@@ -58,78 +54,110 @@ export async function linesEntered(db: QueryCtx["db"], petitionId: Id<"petitions
 }
 
 function toRecord(v: Doc<"voters">): VoterRecord {
+  const custom = v.custom_fields;
   return {
     id: v._id,
     first_name: v.first_name,
     last_name: v.last_name,
+    middle_name: v.middle_name,
+    name_suffix: v.name_suffix,
     address: v.address,
     street: v.street,
     city: v.city,
     state: v.state,
     zip: v.zip,
     status: v.status,
+    status_code: v.status_code,
     registration_date: v.registration_date,
-    county: v.custom_fields?.county,
+    county: custom?.county ?? custom?.county_name ?? custom?.county_desc,
+  };
+}
+
+/** The organisation's voterNameKeys as the retrieval plan reads them (lib/petitions/retrieve.ts). */
+function keySource(db: QueryCtx["db"], orgId: Id<"organizations">): NameKeySource {
+  return {
+    byName: async (lastKey, first, take) =>
+      await db
+        .query("voterNameKeys")
+        .withIndex("by_org_namekeys", (q) => {
+          const r = q.eq("orgId", orgId).eq("lastNameKey", lastKey);
+          if (first === null) return r;
+          return "eq" in first ? r.eq("firstNameKey", first.eq) : r.gte("firstNameKey", first.prefix).lt("firstNameKey", `${first.prefix.slice(0, -1)}${String.fromCharCode(first.prefix.charCodeAt(first.prefix.length - 1) + 1)}`);
+        })
+        .take(take),
+    byLastZip: async (lastKey, zip, take) =>
+      await db
+        .query("voterNameKeys")
+        .withIndex("by_org_lastkey_zip", (q) => q.eq("orgId", orgId).eq("lastNameKey", lastKey).eq("zip", zip))
+        .take(take),
+    byHousehold: async (house, street, take) =>
+      await db
+        .query("voterNameKeys")
+        .withIndex("by_org_household", (q) => q.eq("orgId", orgId).eq("house", house).eq("street", street))
+        .take(take),
   };
 }
 
 /**
- * The voters a line can be: exact name-key pairs; for an initial, or when no pair fits, the keys
- * beginning with the first name's letter; the last-name key alone as a last resort. Each range is
- * capped, so a line reads a bounded number of voters however large the file.
+ * The voters a line can be (lib/petitions/retrieve.ts: name keys, then the household at the
+ * signer's address), each read once. Every range is capped, so a line reads a bounded number of
+ * voters however large the file.
  */
 export async function candidateVoters(db: QueryCtx["db"], orgId: Id<"organizations">, name: string, address = ""): Promise<VoterRecord[]> {
-  const parsed = parseSignerName(name);
-  const keys = lineKeys(parsed.first, parsed.last, formalNames, parsed.middle);
-  const found = new Map<string, VoterRecord>();
-  // the key rows name their voters; each voter is read once however many ranges name it
-  const add = async (rows: Doc<"voterNameKeys">[]) => {
-    const fresh = rows.filter((r) => !found.has(r.voterId));
-    const voters = await Promise.all(fresh.map((r) => db.get(r.voterId)));
-    for (const voter of voters) if (voter) found.set(voter._id, toRecord(voter));
+  const ids = await candidateIds(keySource(db, orgId), name, address);
+  const voters = await Promise.all(ids.map((id) => db.get(id as Id<"voters">)));
+  return voters.filter((v): v is Doc<"voters"> => v !== null).map(toRecord);
+}
+
+/** Voters the reviewer's search answers at most. */
+export const SEARCH_LIMIT = 20;
+
+/** "Mary Hughes 12 Oak St" / "Hughes, Mary, 12 Oak St" → the name before the house number, the address from it. */
+export function splitNameAddress(query: string): { name: string; address: string } {
+  const m = query.match(/^(.*?)(?:^|[\s,]+)(\d+[a-z]?\s+[a-z].*)$/i);
+  if (!m) return { name: query.replace(/,\s*$/, "").trim(), address: "" };
+  return { name: m[1].replace(/[\s,]+$/, "").trim(), address: m[2].trim() };
+}
+
+/**
+ * The adjudicate dialog's voter search: the state voter ID exactly; the household at an address
+ * (house number and street); a name by the search index (every word) and by its name keys (a
+ * misspelling, a nickname). Ranked by how well each voter fits what was typed. Bounded reads: a
+ * few capped index ranges and at most 1,024 search results.
+ */
+export async function searchVotersFor(db: QueryCtx["db"], orgId: Id<"organizations">, query: string): Promise<Doc<"voters">[]> {
+  const q = query.trim().replace(/\s+/g, " ");
+  if (q.length < 2 || q.length > 200) return [];
+  const found = new Map<Id<"voters">, Doc<"voters">>();
+  const add = (v: Doc<"voters"> | null) => {
+    if (v && v.orgId === orgId) found.set(v._id, v);
   };
-  for (const lastKey of keys.lastKeys) {
-    for (const firstKey of keys.firstKeys) {
-      const rows = await db
-        .query("voterNameKeys")
-        .withIndex("by_org_namekeys", (q) => q.eq("orgId", orgId).eq("lastNameKey", lastKey).eq("firstNameKey", firstKey))
-        .take(EXACT_TAKE);
-      await add(rows);
+  // a voter ID: one token with a digit (OH0012345679, 000123456, AB-1234)
+  if (/^[a-z0-9-]+$/i.test(q) && /\d/.test(q)) {
+    for (const id of new Set([q, q.toUpperCase()])) {
+      for (const v of await db.query("voters").withIndex("by_org_voterid", (x) => x.eq("orgId", orgId).eq("voter_id", id)).take(5)) add(v);
     }
   }
-  // an initial with a ZIP: the same last name in that ZIP (a few households), not the whole state's
-  const zip = keys.initial !== null ? (parseStreetAddress(address)?.zip ?? "") : "";
-  if (zip) {
-    for (const lastKey of keys.lastKeys) {
-      const rows = await db
-        .query("voterNameKeys")
-        .withIndex("by_org_lastkey_zip", (q) => q.eq("orgId", orgId).eq("lastNameKey", lastKey).eq("zip", zip))
-        .take(EXACT_TAKE);
-      await add(rows.filter((r) => r.firstNameKey.startsWith(`${keys.initial}:`)));
-    }
+  const { name, address } = splitNameAddress(q);
+  const household = householdKey(address);
+  if (household) {
+    const rows = await db
+      .query("voterNameKeys")
+      .withIndex("by_org_household", (x) => x.eq("orgId", orgId).eq("house", household.house).eq("street", household.street))
+      .take(HOUSEHOLD_TAKE);
+    for (const v of await Promise.all(rows.map((r) => db.get(r.voterId)))) add(v);
   }
-  // an initial (without ZIP, or no voter there), or a first name no key fits (misspelt): the voters whose first name starts the same
-  const letter = found.size > 0 ? "" : (keys.initial ?? parsed.first.slice(0, 1));
-  if (letter) {
-    for (const lastKey of keys.lastKeys) {
-      const rows = await db
-        .query("voterNameKeys")
-        .withIndex("by_org_namekeys", (q) => q.eq("orgId", orgId).eq("lastNameKey", lastKey).gte("firstNameKey", `${letter}:`).lt("firstNameKey", `${letter};`))
-        .take(keys.initial !== null ? INITIAL_TAKE : MISSPELT_TAKE);
-      await add(rows);
-    }
+  if (/[a-z]{2}/i.test(name)) {
+    for (const v of await filteredVoters(db, orgId, { search: name }).take(SEARCH_LIMIT)) add(v);
+    const ids = (await candidateIds(keySource(db, orgId), name, address)).slice(0, 3 * SEARCH_LIMIT);
+    for (const v of await Promise.all(ids.map((id) => db.get(id as Id<"voters">)))) add(v);
   }
-  // last resort: the last name alone (a first name written quite differently)
-  if (found.size === 0) {
-    for (const lastKey of keys.lastKeys) {
-      const rows = await db
-        .query("voterNameKeys")
-        .withIndex("by_org_namekeys", (q) => q.eq("orgId", orgId).eq("lastNameKey", lastKey))
-        .take(LAST_TAKE);
-      await add(rows);
-    }
-  }
-  return [...found.values()];
+  const ranked = [...found.values()].map((v) => {
+    const s = similarity(name, address, toRecord(v));
+    return { v, rank: (name ? s.nameScore : 0) + (address ? s.addressScore : 0) + (v.voter_id && v.voter_id.toUpperCase() === q.toUpperCase() ? 2 : 0) };
+  });
+  ranked.sort((a, b) => b.rank - a.rank);
+  return ranked.slice(0, SEARCH_LIMIT).map((r) => r.v);
 }
 
 /** The earliest line that already counts for this voter (another page or petition), if any. */
@@ -142,7 +170,7 @@ async function countingLine(db: QueryCtx["db"], orgId: Id<"organizations">, vote
 }
 
 /** Decides one pending line and writes its verdict (the caller moves the counters). */
-async function decide(ctx: Pick<MutationCtx, "db">, petition: Doc<"petitions">, line: Line): Promise<Partial<Line> & { status: Status }> {
+async function decide(ctx: Pick<MutationCtx, "db">, petition: Doc<"petitions">, line: Line): Promise<{ patch: Partial<Line> & { status: Status }; countyUnknown: boolean }> {
   const voters = await candidateVoters(ctx.db, petition.orgId, line.name, line.address);
   const j: Jurisdiction = petition.jurisdiction;
   const r = matchLine({ name: line.name, address: line.address, signedOn: line.signedOn }, voters, j);
@@ -162,7 +190,7 @@ async function decide(ctx: Pick<MutationCtx, "db">, petition: Doc<"petitions">, 
     if (earlier) Object.assign(patch, { status: "duplicate", autoStatus: "duplicate", duplicateOf: earlier._id });
     else patch.countsFor = patch.voterId;
   }
-  return patch;
+  return { patch, countyUnknown: r.countyUnknown };
 }
 
 /**
@@ -176,7 +204,12 @@ export async function matchStep(ctx: Pick<MutationCtx, "db" | "scheduler">, peti
   if (!petition) return;
   // the organisation's voters are still being given their name keys: decide nothing until then
   const keyState = await ctx.db.query("voterNameKeyState").withIndex("by_org", (q) => q.eq("orgId", petition.orgId)).first();
-  if (keyState && !keyState.backfilled) {
+  if (keyState && (keyState.version ?? 1) < NAME_KEYS_VERSION) {
+    // keys of an older kind (before households): rewrite them all, then match
+    await ctx.db.patch(keyState._id, { backfilled: false, cursor: null, version: NAME_KEYS_VERSION });
+    await ctx.scheduler.runAfter(0, internal.petitions.backfillNameKeys, { orgId: petition.orgId });
+  }
+  if (keyState && (!keyState.backfilled || (keyState.version ?? 1) < NAME_KEYS_VERSION)) {
     await ctx.scheduler.runAfter(KEYS_WAIT_MS, internal.petitions.match, { petitionId });
     return;
   }
@@ -197,6 +230,7 @@ export async function matchStep(ctx: Pick<MutationCtx, "db" | "scheduler">, peti
       .take(MATCH_BATCH);
   }
   let counts = petition.counts;
+  let countyUnknown = 0;
   const pages = new Map<Id<"petitionPages">, number>();
   for (const line of lines) {
     if (line.status !== "pending") {
@@ -205,7 +239,8 @@ export async function matchStep(ctx: Pick<MutationCtx, "db" | "scheduler">, peti
       counts = { ...counts, sampled: counts.sampled + 1 };
       continue;
     }
-    const patch = await decide(ctx, petition, line);
+    const { patch, countyUnknown: noCounty } = await decide(ctx, petition, line);
+    if (noCounty) countyUnknown++;
     await ctx.db.patch(line._id, { ...patch, inSample: petition.mode === "sample" ? true : line.inSample });
     counts = moveCount(counts, { status: "pending" }, { status: patch.status });
     if (petition.mode === "sample") counts = { ...counts, sampled: counts.sampled + 1 };
@@ -216,11 +251,14 @@ export async function matchStep(ctx: Pick<MutationCtx, "db" | "scheduler">, peti
     if (page) await ctx.db.patch(pageId, { pendingCount: Math.max(0, page.pendingCount - done) });
   }
   const more = lines.length === MATCH_BATCH;
-  await ctx.db.patch(petitionId, { counts, updatedAt: Date.now(), matching: more });
+  await ctx.db.patch(petitionId, { counts, updatedAt: Date.now(), ...(countyUnknown > 0 ? { countyUnknown: (petition.countyUnknown ?? 0) + countyUnknown } : {}) });
   if (more) {
     await ctx.scheduler.runAfter(0, internal.petitions.match, { petitionId });
     return;
   }
+  // the chain ends: lines entered from now on start the next one
+  const intake = await ctx.db.query("petitionIntake").withIndex("by_petition", (q) => q.eq("petitionId", petitionId)).unique();
+  if (intake?.matching) await ctx.db.patch(intake._id, { matching: false });
   // the chain is done for now: every page processing so far is completed
   const open = await ctx.db
     .query("petitionPages")
@@ -229,11 +267,13 @@ export async function matchStep(ctx: Pick<MutationCtx, "db" | "scheduler">, peti
   for (const p of open) if (p.status === "processing") await ctx.db.patch(p._id, { status: "completed" });
 }
 
-/** Starts the petition's matching chain unless one is running (it will reach the new lines). */
-export async function startMatching(ctx: Pick<MutationCtx, "db" | "scheduler">, petition: Doc<"petitions">) {
-  if (petition.matching) return;
-  await ctx.db.patch(petition._id, { matching: true });
-  await ctx.scheduler.runAfter(0, internal.petitions.match, { petitionId: petition._id });
+/**
+ * Counts `added` lines entered and starts the petition's matching chain unless one is running (it
+ * will reach the new lines). Both live on the intake row, never on the petition the chain writes.
+ */
+export async function startMatching(ctx: Pick<MutationCtx, "db" | "scheduler">, intake: Doc<"petitionIntake">, added: number) {
+  await ctx.db.patch(intake._id, { lines: intake.lines + added, ...(intake.matching ? {} : { matching: true }) });
+  if (!intake.matching) await ctx.scheduler.runAfter(0, internal.petitions.match, { petitionId: intake.petitionId });
 }
 
 /** Whether `line`'s claim is held by someone else right now. */

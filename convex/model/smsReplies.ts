@@ -1,12 +1,36 @@
 /**
  * What comes back from the provider and from recipients: delivery statuses (forward only),
- * opt-outs (STOP cancels the number's queued messages in the same transaction) and opt-ins, and
- * which organisations an inbound reply concerns.
+ * opt-outs (STOP cancels the number's queued messages in the same transaction) and opt-ins,
+ * which organisations an inbound reply concerns, and which webhook requests were already taken
+ * (a replayed one is ignored).
  */
 import type { Doc, Id } from "../_generated/dataModel";
 import type { MutationCtx } from "../_generated/server";
 import type { SmsStatus } from "../tables/sms";
 import { log, moveCounts, optOutOf, providerErrorMessage, STATUS_RANK, type Db } from "./smsShared";
+
+const DAY_MS = 86_400_000;
+/**
+ * How long a webhook request is remembered. Inbound texts (a replayed STOP or START would change
+ * consent) are few and kept long; status callbacks are many and, statuses moving only forward,
+ * harmless to replay once forgotten.
+ */
+export const INBOUND_REMEMBERED_MS = 90 * DAY_MS;
+export const STATUS_REMEMBERED_MS = 7 * DAY_MS;
+
+/**
+ * Whether this webhook request is new, remembering it (in the same transaction as its effect, so
+ * a concurrent copy conflicts and retries into a replay); false when it was already taken.
+ */
+export async function firstTime(ctx: MutationCtx, key: string, keepMs: number): Promise<boolean> {
+  const seen = await ctx.db
+    .query("twilioWebhookRequests")
+    .withIndex("by_key", (q) => q.eq("key", key))
+    .first();
+  if (seen) return false;
+  await ctx.db.insert("twilioWebhookRequests", { key, expiresAt: Date.now() + keepMs });
+  return true;
+}
 
 /** A delivery status from the provider: applied only forward (never back to an earlier state). */
 export async function applyStatus(ctx: MutationCtx, messageId: Id<"smsMessages"> | null, sid: string, status: SmsStatus, errorCode: string | null) {
@@ -30,7 +54,8 @@ export async function applyStatus(ctx: MutationCtx, messageId: Id<"smsMessages">
   await ctx.db.patch(m._id, patch);
   if (send) await ctx.db.patch(send._id, { counts: moveCounts(send.counts, m.status, status), updatedAt: now });
   if (status === "failed" || status === "undelivered") {
-    await log(ctx, m.orgId, "error", `${m.recipientName} (${m.phone}): ${status}${errorCode ? ` (${providerErrorMessage(errorCode)})` : ""}`, m.sendId);
+    const what = `${status}${errorCode ? ` (${providerErrorMessage(errorCode)})` : ""}`;
+    await log(ctx, m.orgId, "error", `${m.recipientName} (${m.phone}): ${what}`, m.sendId, `A recipient: ${what}`);
   }
   if (errorCode === "21610") await optOut(ctx, m.orgId, m.phone, "provider");
   return true;
@@ -43,7 +68,7 @@ export async function applyStatus(ctx: MutationCtx, messageId: Id<"smsMessages">
 export async function optOut(ctx: MutationCtx, orgId: Id<"organizations">, phone: string, source: Doc<"smsOptOuts">["source"]) {
   if (!(await optOutOf(ctx.db, orgId, phone))) {
     await ctx.db.insert("smsOptOuts", { orgId, phone, at: Date.now(), source });
-    await log(ctx, orgId, "warning", `${phone} opted out of text messages`);
+    await log(ctx, orgId, "warning", `${phone} opted out of text messages`, undefined, "A number opted out of text messages");
   }
   const queued = await ctx.db
     .query("smsMessages")
@@ -63,7 +88,7 @@ export async function optIn(ctx: MutationCtx, orgId: Id<"organizations">, phone:
     .withIndex("by_org_phone", (q) => q.eq("orgId", orgId).eq("phone", phone))
     .collect();
   for (const r of rows) await ctx.db.delete(r._id);
-  if (rows.length > 0) await log(ctx, orgId, "info", `${phone} opted back in to text messages`);
+  if (rows.length > 0) await log(ctx, orgId, "info", `${phone} opted back in to text messages`, undefined, "A number opted back in to text messages");
 }
 
 /** The organisations that texted a number (an inbound reply concerns them). */

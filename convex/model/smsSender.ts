@@ -8,6 +8,7 @@
 import type { Id } from "../_generated/dataModel";
 import type { MutationCtx } from "../_generated/server";
 import { internal } from "../_generated/api";
+import { nextWindow } from "../lib/sms";
 import type { SmsStatus } from "../tables/sms";
 import { adjustCounter } from "./counters";
 import { optOut } from "./smsReplies";
@@ -121,7 +122,7 @@ export async function recordResults(ctx: MutationCtx, sendId: Id<"smsSends">, re
     } else if (r.outcome === "failed") {
       await ctx.db.patch(m._id, { status: "failed", errorCode: r.code, error: r.error, claimedAt: undefined, updatedAt: now });
       counts = moveCounts(counts, "sending", "failed");
-      await log(ctx, send.orgId, "error", `${m.recipientName} (${m.phone}): ${r.error}`, sendId);
+      await log(ctx, send.orgId, "error", `${m.recipientName} (${m.phone}): ${r.error}`, sendId, `A recipient: ${r.error}`);
       if (r.optOut) await optOut(ctx, send.orgId, m.phone, "provider");
     } else if (r.outcome === "requeue") {
       await ctx.db.patch(m._id, { status: "queued", readyAt: r.readyAt, claimedAt: undefined, updatedAt: now });
@@ -177,5 +178,57 @@ export async function checkLease(ctx: MutationCtx, sendId: Id<"smsSends">) {
   } else {
     await ctx.scheduler.runAfter(0, internal.integrations.twilio.drain, { sendId, gen });
   }
+  await armWatchdog(ctx, sendId, leaseUntil + 1_000);
+}
+
+/** Messages re-timed in one transaction (a send's pages follow one another). */
+const RESCHEDULE_PAGE = 500;
+/** A wait this short is a provider's back-off (twilio.ts), not quiet hours: kept. */
+const BACKOFF_KEPT_MS = 10_000;
+
+/** After the sending hours changed: every running send of the organisation re-times its held messages. */
+export async function rescheduleHeldSends(ctx: MutationCtx, orgId: Id<"organizations">) {
+  const recent = await ctx.db
+    .query("smsSends")
+    .withIndex("by_org", (q) => q.eq("orgId", orgId))
+    .order("desc")
+    .take(20);
+  for (const s of recent) {
+    if (s.status === "preparing" || s.status === "sending" || s.status === "paused") await ctx.scheduler.runAfter(0, internal.sms.rescheduleHeld, { sendId: s._id, after: -1 });
+  }
+}
+
+/**
+ * One page (by position, which never changes) of a send's queued messages: each not yet due gets
+ * the time the current sending hours allow (now when they are open). A provider back-off is kept
+ * unless the window now opens later. At the end a running send's sender starts afresh, so a
+ * message due earlier than before does not wait for the old time.
+ */
+export async function rescheduleHeldPage(ctx: MutationCtx, sendId: Id<"smsSends">, after: number) {
+  const send = await ctx.db.get(sendId);
+  if (!send || send.status === "completed" || send.status === "cancelled" || send.status === "failed") return;
+  const settings = await loadSettings(ctx.db, send.orgId);
+  const now = Date.now();
+  const page = await ctx.db
+    .query("smsMessages")
+    .withIndex("by_send_position", (q) => q.eq("sendId", sendId).gt("position", after))
+    .take(RESCHEDULE_PAGE);
+  for (const m of page) {
+    if (m.status !== "queued" || m.readyAt <= now) continue;
+    const open = nextWindow(now, m.timeZone, settings.quietStart, settings.quietEnd);
+    // closed now: the next opening; open: now, unless it is a provider's short back-off
+    const readyAt = open > now ? open : m.readyAt - now <= BACKOFF_KEPT_MS ? m.readyAt : now;
+    if (readyAt !== m.readyAt) await ctx.db.patch(m._id, { readyAt, updatedAt: now });
+  }
+  if (page.length === RESCHEDULE_PAGE) {
+    await ctx.scheduler.runAfter(0, internal.sms.rescheduleHeld, { sendId, after: page[page.length - 1].position });
+    return;
+  }
+  if (send.status !== "sending") return;
+  // a sender waiting for the old time is fenced off by a new generation that starts now
+  const leaseUntil = now + leaseMs();
+  const gen = (send.drainGen ?? 0) + 1;
+  await ctx.db.patch(sendId, { leaseUntil, drainGen: gen });
+  await ctx.scheduler.runAfter(0, internal.integrations.twilio.drain, { sendId, gen });
   await armWatchdog(ctx, sendId, leaseUntil + 1_000);
 }

@@ -7,7 +7,7 @@
 import type { Doc, Id } from "../_generated/dataModel";
 import type { MutationCtx, QueryCtx } from "../_generated/server";
 import { appError } from "../lib/errors";
-import { SMS_ERROR_MESSAGES } from "../lib/sms";
+import { nextWindow, SMS_ERROR_MESSAGES } from "../lib/sms";
 import { STATE_TIME_ZONES, ZIP3_TIME_ZONES } from "../lib/timeZones";
 import { DEFAULT_SMS_SETTINGS, SENDER_PROFILES, type SmsSettings, type SmsStatus } from "../tables/sms";
 
@@ -61,8 +61,22 @@ export function recipientTimeZone(voter: Pick<Doc<"voters">, "zip" | "state"> | 
   return (zip3 && ZIP3_TIME_ZONES[zip3]) || (state && STATE_TIME_ZONES[state]) || fallback;
 }
 
-export async function log(ctx: Pick<MutationCtx, "db">, orgId: Id<"organizations">, type: Doc<"smsLog">["type"], message: string, sendId?: Id<"smsSends">) {
-  await ctx.db.insert("smsLog", { orgId, at: Date.now(), type, message, sendId });
+/**
+ * Adds an activity log entry. An entry naming a recipient (name, number, their reply) carries
+ * `withheld`, the same entry without them, which is what readers without voters.view get.
+ */
+export async function log(ctx: Pick<MutationCtx, "db">, orgId: Id<"organizations">, type: Doc<"smsLog">["type"], message: string, sendId?: Id<"smsSends">, withheld?: string) {
+  await ctx.db.insert("smsLog", { orgId, at: Date.now(), type, message, sendId, ...(withheld === undefined ? {} : { withheld }) });
+}
+
+/** A phone number in E.164 form, as entries written before `withheld` existed name recipients. */
+const LOGGED_PHONE = /\+\d{8,15}/;
+
+/** A log entry as a reader sees it: without recipients' names, numbers and replies unless `seeVoters`. */
+export function logMessage(entry: Doc<"smsLog">, seeVoters: boolean): string {
+  if (seeVoters) return entry.message;
+  if (entry.withheld !== undefined) return entry.withheld;
+  return LOGGED_PHONE.test(entry.message) ? "An entry about a recipient (seeing it needs permission to view voters)" : entry.message;
 }
 
 export async function optOutOf(db: Db, orgId: Id<"organizations">, phone: string) {
@@ -189,7 +203,26 @@ export async function finishSend(ctx: MutationCtx, sendId: Id<"smsSends">) {
   await log(ctx, send.orgId, type, `${send.demo ? "[DEMO] " : ""}Send finished: ${ok} sent, ${failed} failed, ${c.optedOut} opted out skipped`, sendId);
 }
 
-/** A send as the SMS center shows it. */
+/**
+ * When a running send waits for quiet hours to end: its next message is not due yet and its
+ * recipient's sending hours are closed now. Null otherwise (due now, or a short provider back-off).
+ */
+export async function heldUntilOf(db: Db, send: Doc<"smsSends">, settings: Pick<SmsSettings, "quietStart" | "quietEnd">, now: number): Promise<number | null> {
+  if (send.status !== "sending" && send.status !== "paused") return null;
+  const next = await db
+    .query("smsMessages")
+    .withIndex("by_send_ready", (q) => q.eq("sendId", send._id).eq("status", "queued"))
+    .first();
+  if (!next || next.readyAt <= now) return null;
+  return nextWindow(now, next.timeZone, settings.quietStart, settings.quietEnd) > now ? next.readyAt : null;
+}
+
+/** A send as the SMS center shows it, with when quiet hours hold it. */
+export async function progressWithHold(db: Db, send: Doc<"smsSends">, settings: Pick<SmsSettings, "quietStart" | "quietEnd">) {
+  return { ...progressOf(send), heldUntil: await heldUntilOf(db, send, settings, Date.now()) };
+}
+
+/** A send as the SMS center shows it (without its quiet-hours hold: progressWithHold). */
 export function progressOf(send: Doc<"smsSends">) {
   const c = send.counts;
   const remaining = c.queued;
@@ -211,16 +244,19 @@ export function progressOf(send: Doc<"smsSends">) {
     startedAt: send.startedAt,
     finishedAt: send.finishedAt ?? null,
     createdByName: send.createdByName,
+    /** see progressWithHold */
+    heldUntil: null as number | null,
   };
 }
 
-export function messageRow(m: Doc<"smsMessages">) {
+/** A message as the SMS center shows it; who received it only when `seeVoters` (voters.view). */
+export function messageRow(m: Doc<"smsMessages">, seeVoters: boolean) {
   return {
     id: m._id,
     sendId: m.sendId,
-    voterId: m.voterId ?? null,
-    recipientName: m.recipientName,
-    phone: m.phone,
+    voterId: seeVoters ? (m.voterId ?? null) : null,
+    recipientName: seeVoters ? m.recipientName : null,
+    phone: seeVoters ? m.phone : null,
     body: m.body,
     segments: m.segments,
     status: m.status,

@@ -13,6 +13,7 @@ import {
   answerText,
   checkResponses,
   DEFAULT_ORG_SURVEY_SETTINGS,
+  emailFromAnswers,
   RESPONDENT_EMAIL_REQUIRED,
   surveyDefinitionProblem,
   type OrgSurveySettings,
@@ -22,6 +23,7 @@ import {
 import { readCounters } from "./counters";
 import { onVoterEvent } from "./emailAutomation";
 import { queueEmail } from "./emails";
+import { addressWants } from "./preferences";
 import type { Viewer } from "./viewer";
 import { seedDocument } from "./yjs";
 
@@ -99,7 +101,7 @@ export async function recordSurveySubmission(
   const settings = await orgSurveySettings(ctx.db, survey.orgId);
   const check = checkResponses(survey.pages, responses);
   const errors = { ...check.errors };
-  const email = (meta.email ?? "").trim();
+  const email = (meta.email ?? "").trim() || emailFromAnswers(survey.pages, check.values) || "";
   if (!email && !settings.allowAnonymous) errors.respondentEmail = RESPONDENT_EMAIL_REQUIRED;
   else if (email && (email.length > 254 || !EMAIL_PATTERN.test(email))) errors.respondentEmail = "Please enter a valid email address";
   if (Object.keys(errors).length > 0) return { ok: false, errors };
@@ -131,7 +133,7 @@ export async function recordSurveySubmission(
     if (voter) await onVoterEvent(ctx, voter, { type: "survey_submitted", targetId: survey._id });
   }
   const to = survey.recipient ?? settings.defaultRecipient;
-  if (settings.emailNotifications && to) {
+  if (settings.emailNotifications && to && (await addressWants(ctx.db, survey.orgId, to, "surveyResponses"))) {
     const lines = survey.pages.flatMap((p) => p.fields).filter((f) => check.values[f.id] !== undefined).map((f) => `${f.label}: ${answerText(f, check.values[f.id])}`);
     await queueEmail(ctx, {
       orgId: survey.orgId,

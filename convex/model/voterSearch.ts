@@ -1,10 +1,11 @@
 /**
  * The voter list's query: filter and search over the organisation's voters (list, export, bulk add
- * to a group) and the exact count of what it matches.
+ * to a group: every match, past Convex's search limit too) and the count of what it matches.
  */
 import { filter } from "convex-helpers/server/filter";
 import type { GenericDatabaseReader, OrderedQuery, PaginationOptions, PaginationResult } from "convex/server";
 import type { DataModel, Doc, Id } from "../_generated/dataModel";
+import { appError } from "../lib/errors";
 import type { VoterFilter } from "../tables/voters";
 import { tallyCount } from "./voters";
 
@@ -77,13 +78,21 @@ type Plan = {
   search: boolean;
 };
 
-/** The narrowest index (or the search index) for a filter, and what is checked on each row it gives. */
-function plan(db: GenericDatabaseReader<DataModel>, orgId: Id<"organizations">, f: VoterFilter): Plan {
+type Check = ((voter: Voter) => boolean) | null;
+const both = (a: Check, b: Check): Check => (a && b ? (v) => a(v) && b(v) : (a ?? b));
+
+/**
+ * The narrowest index (or the search index) for a filter, and what is checked on each row it
+ * gives. `via: "index"` never uses the search index: a search term is then checked on each row of
+ * the index range (the same rule, matchesSearch), so nothing caps the matches.
+ */
+function plan(db: GenericDatabaseReader<DataModel>, orgId: Id<"organizations">, f: VoterFilter, via: "search" | "index" = "search"): Plan {
   const terms = searchTerms(f.search);
   const party = f.party || undefined;
   const status = f.status || undefined;
   const statusCode = f.statusCode?.trim() || undefined;
-  if (terms.length > 0) {
+  const text: Check = terms.length > 0 ? (v) => matchesSearch(v.searchText, terms) : null;
+  if (terms.length > 0 && via === "search") {
     const query = db.query("voters").withSearchIndex("search_text", (q) => {
       let s = q.search("searchText", terms.join(" ")).eq("orgId", orgId);
       if (party) s = s.eq("party_affiliation", party);
@@ -99,30 +108,67 @@ function plan(db: GenericDatabaseReader<DataModel>, orgId: Id<"organizations">, 
       .withIndex("by_org_statuscode", (q) => q.eq("orgId", orgId).eq("status_code", statusCode))
       .order("desc");
     const predicate = party || status ? (v: Voter) => (!party || v.party_affiliation === party) && (!status || v.status === status) : null;
-    return { query, predicate, search: false };
+    return { query, predicate: both(predicate, text), search: false };
   }
   if (party && status) {
     const query = db
       .query("voters")
       .withIndex("by_org_party_status", (q) => q.eq("orgId", orgId).eq("party_affiliation", party).eq("status", status))
       .order("desc");
-    return { query, predicate: null, search: false };
+    return { query, predicate: text, search: false };
   }
-  if (party) return { query: db.query("voters").withIndex("by_org_party", (q) => q.eq("orgId", orgId).eq("party_affiliation", party)).order("desc"), predicate: null, search: false };
-  if (status) return { query: db.query("voters").withIndex("by_org_status", (q) => q.eq("orgId", orgId).eq("status", status)).order("desc"), predicate: null, search: false };
-  return { query: db.query("voters").withIndex("by_org", (q) => q.eq("orgId", orgId)).order("desc"), predicate: null, search: false };
+  if (party) return { query: db.query("voters").withIndex("by_org_party", (q) => q.eq("orgId", orgId).eq("party_affiliation", party)).order("desc"), predicate: text, search: false };
+  if (status) return { query: db.query("voters").withIndex("by_org_status", (q) => q.eq("orgId", orgId).eq("status", status)).order("desc"), predicate: text, search: false };
+  return { query: db.query("voters").withIndex("by_org", (q) => q.eq("orgId", orgId)).order("desc"), predicate: text, search: false };
+}
+
+/** A plan's rows with its checks applied on each page (helpers' `filter`: a page may hold fewer rows than asked for). */
+function checked(p: Plan): VoterQuery {
+  const predicate = p.predicate;
+  return predicate ? filter(p.query, async (v) => predicate(v)) : p.query;
 }
 
 /**
- * The one query behind the list, the export and "add all matching to a group": full-text search
- * (filter fields party/status) or an index range, newest first, with the checks the index cannot
- * make applied to each row (helpers' `filter`, so pages and cursors still work; a page may then
- * hold fewer rows than asked for). Never a scan of the organisation.
+ * The voter list's query (and the quick search's): full-text search (filter fields party/status)
+ * or an index range, newest first, with the checks the index cannot make applied to each row
+ * (helpers' `filter`, so pages and cursors still work; a page may then hold fewer rows than asked
+ * for). Never a scan of the organisation; a search stops at SEARCH_RESULT_LIMIT results, so work
+ * that must reach every match (the export, add all matching) pages with `pageAllMatching`.
  */
 export function filteredVoters(db: GenericDatabaseReader<DataModel>, orgId: Id<"organizations">, f: VoterFilter): VoterQuery {
-  const p = plan(db, orgId, f);
-  const predicate = p.predicate;
-  return predicate ? filter(p.query, async (v) => predicate(v)) : p.query;
+  return checked(plan(db, orgId, f));
+}
+
+/**
+ * One page of every voter matching a filter, for work that must reach them all (add all matching
+ * to a group, the export). Convex returns at most SEARCH_RESULT_LIMIT results for one search,
+ * across all its pages; so a search is paged through the search index only when it is complete
+ * (fewer candidates than the limit), and otherwise by walking the organisation's voters in index
+ * order, each checked by the same rule (matchesSearch), which no limit cuts short. The cursor says
+ * which ("search:…", "index:…"). The first call of a search decides: it reads the search's
+ * candidates once and answers the whole match when it fits in the page, else an empty page with
+ * the cursor to go on. Without a search this is `filteredVoters`' own paging.
+ */
+export async function pageAllMatching(
+  db: GenericDatabaseReader<DataModel>,
+  orgId: Id<"organizations">,
+  f: VoterFilter,
+  opts: { cursor: string | null; numItems: number },
+): Promise<PaginationResult<Voter>> {
+  if (searchTerms(f.search).length === 0) return await filteredVoters(db, orgId, f).paginate(opts);
+  if (opts.cursor === null) {
+    const p = plan(db, orgId, f);
+    const candidates = await p.query.take(SEARCH_RESULT_LIMIT);
+    if (candidates.length >= SEARCH_RESULT_LIMIT) return { page: [], isDone: false, continueCursor: "index:" };
+    if (candidates.length <= opts.numItems) return { page: candidates.filter((v) => p.predicate?.(v) ?? true), isDone: true, continueCursor: "search:" };
+    return { page: [], isDone: false, continueCursor: "search:" };
+  }
+  const colon = opts.cursor.indexOf(":");
+  const via = opts.cursor.slice(0, colon);
+  if (colon < 0 || (via !== "search" && via !== "index")) throw appError("VALIDATION_ERROR", "This list changed its paging; please start again.");
+  const inner = opts.cursor.slice(colon + 1);
+  const page = await checked(plan(db, orgId, f, via)).paginate({ cursor: inner === "" ? null : inner, numItems: opts.numItems });
+  return { page: page.page, isDone: page.isDone, continueCursor: `${via}:${page.continueCursor}` };
 }
 
 /** One page of a count: how many voters of the page match, and whether Convex's search limit cut it short. */

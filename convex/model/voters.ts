@@ -3,7 +3,8 @@ import type { GenericDatabaseReader, WithoutSystemFields } from "convex/server";
 import type { DataModel, Doc, Id } from "../_generated/dataModel";
 import type { MutationCtx } from "../_generated/server";
 import { appError } from "../lib/errors";
-import { voterNameKeys } from "../lib/petitions/names";
+import { voterKeys } from "../lib/petitions/names";
+import { formatPhone } from "../lib/phone";
 import { normalizePhone } from "../lib/sms";
 import { VOTER_FIELD_DEFS, VOTER_FIELD_SPECS, type VoterFields } from "../tables/voters";
 import type { MergeRules } from "./collab";
@@ -92,12 +93,26 @@ export async function keepsNameKeys(db: GenericDatabaseReader<DataModel>, orgId:
   return (await db.query("voterNameKeyState").withIndex("by_org", (q) => q.eq("orgId", orgId)).first()) !== null;
 }
 
+/** The voter fields its name keys come from (a change to any rewrites them). */
+export type NameKeyFields = Pick<VoterFields, "first_name" | "last_name" | "zip" | "address" | "street">;
+
+/** The name keys row of a voter: phonetic name keys, the ZIP's five digits, the household (lib/petitions/names.ts). */
+export function nameKeysOf(orgId: Id<"organizations">, voterId: Id<"voters">, f: NameKeyFields): WithoutSystemFields<Doc<"voterNameKeys">> {
+  return Object.assign({ orgId, voterId }, voterKeys(f));
+}
+
+export function nameKeyFieldsChanged(a: NameKeyFields, b: NameKeyFields): boolean {
+  return a.first_name !== b.first_name || a.last_name !== b.last_name || a.zip !== b.zip || a.address !== b.address || a.street !== b.street;
+}
+
 /** Writes (or rewrites) a voter's name keys row; `fresh`: the voter was just inserted (no row yet). */
-export async function writeNameKeys(ctx: MutationCtx, orgId: Id<"organizations">, voterId: Id<"voters">, f: Pick<VoterFields, "first_name" | "last_name" | "zip">, fresh = false) {
-  const keys = { orgId, voterId, ...voterNameKeys(f.first_name, f.last_name), zip: f.zip };
+export async function writeNameKeys(ctx: MutationCtx, orgId: Id<"organizations">, voterId: Id<"voters">, f: NameKeyFields, fresh = false) {
+  const keys = nameKeysOf(orgId, voterId, f);
   const row = fresh ? null : await ctx.db.query("voterNameKeys").withIndex("by_voter", (q) => q.eq("voterId", voterId)).first();
   if (!row) await ctx.db.insert("voterNameKeys", keys);
-  else if (row.lastNameKey !== keys.lastNameKey || row.firstNameKey !== keys.firstNameKey || row.zip !== keys.zip) await ctx.db.replace(row._id, keys);
+  else if (row.lastNameKey !== keys.lastNameKey || row.firstNameKey !== keys.firstNameKey || row.zip !== keys.zip || row.house !== keys.house || row.street !== keys.street) {
+    await ctx.db.replace(row._id, keys);
+  }
 }
 
 /** History entries deleted with a voter (older ones beyond stay unreachable, and are never shown). */
@@ -161,7 +176,7 @@ export async function updateVoter(ctx: MutationCtx, voter: Doc<"voters">, fields
     counts.add(fields, 1);
     if (!opts.counts) await counts.flush(ctx, voter.orgId);
   }
-  const nameChanged = voter.first_name !== fields.first_name || voter.last_name !== fields.last_name || voter.zip !== fields.zip;
+  const nameChanged = nameKeyFieldsChanged(voter, fields);
   if (nameChanged && (opts.nameKeys ?? (await keepsNameKeys(ctx.db, voter.orgId)))) await writeNameKeys(ctx, voter.orgId, voter._id, fields);
   // filter automations: a voter who comes to match is sent to (once)
   await onVoterEvent(ctx, { ...doc, _id: voter._id }, { type: "voter_updated" });
@@ -221,13 +236,13 @@ export function isValidEmail(email: string): boolean {
   return EMAIL_RE.test(email.trim());
 }
 
-/** Trims every text value and drops empty ones (an empty input is "no value", not ""). */
+/** Trims every text value and drops empty ones (an empty input is "no value", not ""); the phone is stored as an import stores it (lib/phone.ts). */
 export function cleanVoterFields(fields: VoterFields): VoterFields {
   const out: Record<string, unknown> = {};
   for (const [k, val] of Object.entries(fields)) {
     if (val === undefined || val === null) continue;
     if (typeof val === "string") {
-      const t = val.trim();
+      const t = k === "phone" ? formatPhone(val) : val.trim();
       if (t !== "" || k === "first_name" || k === "last_name") out[k] = t;
     } else if (k === "custom_fields" && typeof val === "object") {
       const cf: Record<string, string> = {};

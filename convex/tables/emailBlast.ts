@@ -91,6 +91,8 @@ export const emailBlastTables = {
     consecutiveErrors: v.number(),
     /** batches handed to the provider so far (the next batch's idempotency key) */
     batchSeq: v.number(),
+    /** demo mode: copies of this send's emails put in the operator's demo mailbox so far (at most DEMO_MAILBOX_PER_SEND) */
+    demoMailed: v.optional(v.number()),
     leaseUntil: v.optional(v.number()),
     drainGen: v.optional(v.number()),
     watchdog: v.optional(v.id("_scheduled_functions")),

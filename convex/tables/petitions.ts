@@ -40,20 +40,25 @@ export const petitionTables = {
     counts: vDecisionCounts,
     /** pages so far (the next page's number) */
     pageCount: v.number(),
-    /** a matching chain is running (one per petition; lines added meanwhile join it) */
+    /** no longer written (before issue 33 the running chain was flagged here; now on petitionIntake) */
     matching: v.optional(v.boolean()),
+    /** lines whose voter has no county on the registration while the petition names one (they went to review) */
+    countyUnknown: v.optional(v.number()),
     createdBy: v.id("users"),
     updatedAt: v.number(),
   }).index("by_org", ["orgId"]),
 
   /**
-   * Lines entered per petition, apart from the petition's verdict counts so that entering lines
-   * (often while the matcher runs) never conflicts with the matcher's writes.
+   * Lines entered per petition and whether its matching chain runs, apart from the petition's
+   * verdict counts so that entering lines (often while the matcher runs) never conflicts with the
+   * matcher's writes.
    */
   petitionIntake: defineTable({
     orgId: v.id("organizations"),
     petitionId: v.id("petitions"),
     lines: v.number(),
+    /** a matching chain is running (one per petition; lines added meanwhile join it) */
+    matching: v.optional(v.boolean()),
   }).index("by_petition", ["petitionId"]),
 
   petitionPages: defineTable({
@@ -66,6 +71,8 @@ export const petitionTables = {
     status: v.union(v.literal("processing"), v.literal("completed")),
     lineCount: v.number(),
     pendingCount: v.number(),
+    /** the highest line number entered (an import keeps the file's numbers; typing continues after it) */
+    lastSigner: v.optional(v.number()),
   }).index("by_petition_number", ["petitionId", "pageNumber"]),
 
   petitionLines: defineTable({

@@ -147,12 +147,22 @@ export const smsTables = {
     source: v.union(v.literal("inbound"), v.literal("provider"), v.literal("manual")),
   }).index("by_org_phone", ["orgId", "phone"]),
 
+  /** What a number texted to the organisation (a reply, a keyword): the voter's page shows it beside the texts they got. */
+  smsInbound: defineTable({
+    orgId: v.id("organizations"),
+    phone: v.string(),
+    body: v.string(),
+    at: v.number(),
+  }).index("by_org_phone_at", ["orgId", "phone", "at"]),
+
   /** The SMS center's activity log (Clear Log clears the view, never these). */
   smsLog: defineTable({
     orgId: v.id("organizations"),
     at: v.number(),
     type: v.union(v.literal("info"), v.literal("success"), v.literal("warning"), v.literal("error")),
     message: v.string(),
+    /** the entry without the recipient's name, number or reply, for readers without voters.view */
+    withheld: v.optional(v.string()),
     sendId: v.optional(v.id("smsSends")),
   }).index("by_org_at", ["orgId", "at"]),
 
@@ -164,6 +174,14 @@ export const smsTables = {
   smsUsage: defineTable({ orgId: v.id("organizations"), period: v.string(), segments: v.number(), messages: v.number() }).index("by_org_period", ["orgId", "period"]),
 
   smsSettings: defineTable({ orgId: v.id("organizations"), settings: vSmsSettings, updatedAt: v.number() }).index("by_org", ["orgId"]),
+
+  /**
+   * Twilio webhook requests already taken, so a captured signed request posted again changes
+   * nothing: an inbound text by its MessageSid ("inbound:SM…"), a status callback by its sid and
+   * status ("status:SM…:delivered"). No organisation's data: only the webhooks read it. A daily
+   * cron forgets each after `expiresAt` (sms.purgeWebhookRequests).
+   */
+  twilioWebhookRequests: defineTable({ key: v.string(), expiresAt: v.number() }).index("by_key", ["key"]).index("by_expires", ["expiresAt"]),
 };
 
 /** A send's progress as the SMS center shows it. */
@@ -186,15 +204,20 @@ export const vSendProgress = v.object({
   startedAt: v.number(),
   finishedAt: v.union(v.number(), v.null()),
   createdByName: v.string(),
+  /** quiet hours hold the send until then (the next recipient's sending hours open) */
+  heldUntil: v.union(v.number(), v.null()),
 });
 
-/** One message as history, recent messages and a voter's contact history show it. */
+/**
+ * One message as history, recent messages and a voter's contact history show it. Who received it
+ * (voter id, name, number) is null for readers without voters.view (model/personalData.ts).
+ */
 export const vSmsMessageRow = v.object({
   id: v.id("smsMessages"),
   sendId: v.id("smsSends"),
   voterId: v.union(v.id("voters"), v.null()),
-  recipientName: v.string(),
-  phone: v.string(),
+  recipientName: v.union(v.string(), v.null()),
+  phone: v.union(v.string(), v.null()),
   body: v.string(),
   segments: v.number(),
   status: vSmsStatus,

@@ -64,7 +64,10 @@ export type VoterFieldType = "text" | "textarea" | "email" | "phone" | "date" | 
 
 export const VOTER_FIELD_SPECS = {
   first_name: field(v.string(), { form: { label: "First Name", type: "text", section: "personal", required: true }, import: "text" }),
+  /** state files carry these; the suffix tells a Jr from a Sr (petition matching) */
+  middle_name: field(optionalText(), { form: { label: "Middle Name", type: "text", section: "personal", required: false }, import: "text" }),
   last_name: field(v.string(), { form: { label: "Last Name", type: "text", section: "personal", required: true }, import: "text" }),
+  name_suffix: field(optionalText(), { form: { label: "Suffix", type: "text", section: "personal", required: false }, import: "text", importLabel: "Name Suffix (Jr, Sr, III)" }),
   email: field(optionalText(), { form: { label: "Email", type: "email", section: "personal", required: false }, import: "email" }),
   phone: field(optionalText(), { form: { label: "Phone", type: "phone", section: "personal", required: false }, import: "phone" }),
   date_of_birth: field(optionalText(), { form: { label: "Date of Birth", type: "date", section: "personal", required: false }, import: "date" }),
@@ -218,17 +221,27 @@ export const voterTables = {
     voterId: v.id("voters"),
     lastNameKey: v.string(),
     firstNameKey: v.string(),
+    /** the ZIP's five digits */
     zip: v.optional(v.string()),
+    /** the registration address's house number and first word of its street ("42", "oak"): a household */
+    house: v.optional(v.string()),
+    street: v.optional(v.string()),
   })
     .index("by_org_namekeys", ["orgId", "lastNameKey", "firstNameKey"])
     .index("by_org_lastkey_zip", ["orgId", "lastNameKey", "zip"])
+    // the voters at a signer's address, whatever name they wrote (a misspelt last name)
+    .index("by_org_household", ["orgId", "house", "street"])
     .index("by_voter", ["voterId"]),
 
-  /** The organisation keeps voterNameKeys; `backfilled` once every voter stored before has its keys. */
+  /**
+   * The organisation keeps voterNameKeys; `backfilled` once every voter stored before has its keys
+   * of `version` (lib/petitions/names.ts NAME_KEYS_VERSION: older keys are rewritten the same way).
+   */
   voterNameKeyState: defineTable({
     orgId: v.id("organizations"),
     backfilled: v.boolean(),
     cursor: v.union(v.string(), v.null()),
+    version: v.optional(v.number()),
   }).index("by_org", ["orgId"]),
 
   /** Voters per (party, status) of an organisation: the list's total for any filter without a scan. */

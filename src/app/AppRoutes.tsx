@@ -29,11 +29,11 @@ const SmsCenterPage = page(() => import("@/features/messaging/SmsCenterPage"), "
 const AccountSettingsPage = page(() => import("@/features/admin/AccountSettingsPage"), "AccountSettingsPage");
 const SubscriptionPage = page(() => import("@/features/admin/SubscriptionPage"), "SubscriptionPage");
 const UserRoleManagementPage = page(() => import("@/features/admin/UserRoleManagementPage"), "UserRoleManagementPage");
-const SettingsPage = page(() => import("@/features/info/SettingsPage"), "SettingsPage");
+const SettingsPage = page(() => import("@/features/settings/SettingsPage"), "SettingsPage");
 const RoadmapPage = page(() => import("@/features/info/RoadmapPage"), "RoadmapPage");
 const DistrictsPage = page(() => import("@/features/info/DistrictsPage"), "DistrictsPage");
 const WalkListsPage = page(() => import("@/features/info/WalkListsPage"), "WalkListsPage");
-const PollsSurveysPage = page(() => import("@/features/info/PollsSurveysPage"), "PollsSurveysPage");
+const PollsSurveysPage = page(() => import("@/features/pollsSurveys/PollsSurveysPage"), "PollsSurveysPage");
 const FormBuilderPage = page(() => import("@/features/forms/FormBuilderPage"), "FormBuilderPage");
 const FormSubmissionsPage = page(() => import("@/features/forms/FormSubmissionsPage"), "FormSubmissionsPage");
 const PublicFormPage = page(() => import("@/features/forms/PublicFormPage"), "PublicFormPage");

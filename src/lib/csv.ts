@@ -1,8 +1,14 @@
-/** CSV for exports people open in spreadsheets: every cell quoted, formulas neutralised (= + - @ tab CR get a leading '). */
+/**
+ * CSV for exports people open in spreadsheets: every cell quoted, formulas neutralised (= + - @ tab
+ * CR get a leading ') — except negative numbers such as -5 or -1.5e3, which a spreadsheet reads as
+ * numbers, never as formulas, and which a ' would corrupt. (+ stays escaped: '+14155550123 keeps a
+ * phone's plus as text.)
+ */
 import Papa from "papaparse";
 import { downloadBlob } from "./download";
 
-const FORMULA = /^[=+\-@\t\r]/;
+/** A cell a spreadsheet would take for a formula: starts with = + - @ tab or CR, and is not a negative number. */
+export const FORMULA = /^(?!-(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?$)[=+\-@\t\r]/;
 
 export function toCsv(header: string[], rows: string[][]): string {
   return Papa.unparse({ fields: header, data: rows }, { quotes: true, escapeFormulae: FORMULA, newline: "\r\n" });

@@ -22,10 +22,16 @@ export function embedSnippet(origin: string, kind: "form" | "survey", id: string
   ].join("\n");
 }
 
-/** A CTA's snippet: its design at its own size (shrinking with the page on narrow screens). */
+/**
+ * A CTA's snippet: its design at its own size; on a page narrower than that (a phone) the frame
+ * shrinks to the page's width and keeps the design's proportions (the embed scales the design to
+ * the frame), so nothing is cropped.
+ */
 export function ctaEmbedSnippet(origin: string, id: string, title: string, width: number, height: number): string {
   const safeTitle = title.replace(/[<>"&]/g, "");
-  return `<iframe src="${embedUrl(origin, "cta", id)}" width="${Math.round(width)}" height="${Math.round(height)}" style="border:0;max-width:100%" title="${safeTitle}" loading="lazy"></iframe>`;
+  const w = Math.round(width);
+  const h = Math.round(height);
+  return `<iframe src="${embedUrl(origin, "cta", id)}" width="${w}" height="${h}" style="border:0;width:100%;max-width:${w}px;height:auto;aspect-ratio:${w}/${h}" title="${safeTitle}" loading="lazy"></iframe>`;
 }
 
 /**

@@ -3,6 +3,7 @@ import type { FunctionReturnType } from "convex/server";
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from "react";
 import { api } from "@convex/_generated/api";
 import { canAdministerAccount, MODES, type Mode, type Permission } from "@convex/lib/permissions";
+import { setDisplayTimeZone } from "@/lib/dateTime";
 import { useAppAuth } from "@/session/AppAuth";
 
 export type Me = NonNullable<FunctionReturnType<typeof api.viewer.me>>;
@@ -15,14 +16,17 @@ export type ViewerState = {
   can: (permission: Permission) => boolean;
   canAdminister: boolean;
   permittedModes: Mode[];
+  /** the time zone the user's times are shown in (Settings; the browser's until chosen) */
+  timeZone: string | null;
 };
 
 /** Local storage key of the working mode (spec/1 §1). */
 export const MODE_STORAGE_KEY = "mode";
 
-function readStoredMode(): Mode {
+/** This device's mode choice; null when it has none (the user's default mode from Settings applies). */
+function readStoredMode(): Mode | null {
   const stored = typeof localStorage === "undefined" ? null : localStorage.getItem(MODE_STORAGE_KEY);
-  return (MODES as readonly string[]).includes(stored ?? "") ? (stored as Mode) : "campaign";
+  return (MODES as readonly string[]).includes(stored ?? "") ? (stored as Mode) : null;
 }
 
 const ViewerContext = createContext<ViewerState | null>(null);
@@ -36,12 +40,18 @@ export function ViewerProvider({ children }: { children: ReactNode }) {
     if (provider === "clerk" && isAuthenticated && !ensured) void ensureUser({}).then(() => setEnsured(true));
   }, [provider, isAuthenticated, ensured, ensureUser]);
   const me = useQuery(api.viewer.me, isAuthenticated && ensured ? {} : "skip");
-  const [storedMode, setStoredMode] = useState<Mode>(readStoredMode);
+  const [storedMode, setStoredMode] = useState<Mode | null>(readStoredMode);
+  const preferences = useQuery(api.preferences.mine, isAuthenticated && ensured ? {} : "skip");
+  const timeZone = preferences?.timeZone ?? null;
+  // formatting reads the zone at render: set it before the children render
+  setDisplayTimeZone(timeZone);
 
   const permissions = useMemo(() => new Set<string>(me?.org ? me.permissions : []), [me]);
   const permittedModes: Mode[] = useMemo(() => (me?.org ? me.modes : [...MODES]), [me]);
-  // The mode switches to the first permitted one when the role does not allow the stored one.
-  const mode: Mode = permittedModes.includes(storedMode) ? storedMode : (permittedModes[0] ?? "campaign");
+  // This device's choice, else the user's default mode (Settings), else the first permitted one:
+  // a choice the role does not allow falls through to the next.
+  const wanted = [storedMode, preferences?.defaultMode ?? null].find((m): m is Mode => m !== null && permittedModes.includes(m));
+  const mode: Mode = wanted ?? permittedModes[0] ?? "campaign";
 
   const setMode = useCallback((next: Mode) => {
     localStorage.setItem(MODE_STORAGE_KEY, next);
@@ -56,8 +66,9 @@ export function ViewerProvider({ children }: { children: ReactNode }) {
       can: (p) => permissions.has(p),
       canAdminister: canAdministerAccount(permissions as Set<Permission>),
       permittedModes,
+      timeZone,
     }),
-    [isAuthenticated, me, mode, setMode, permissions, permittedModes],
+    [isAuthenticated, me, mode, setMode, permissions, permittedModes, timeZone],
   );
   return <ViewerContext.Provider value={value}>{children}</ViewerContext.Provider>;
 }

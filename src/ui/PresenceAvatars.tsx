@@ -9,7 +9,8 @@ function initials(name: string): string {
 
 /**
  * Teammates in the same room: one avatar per person (several tabs of one person count once),
- * in their presence colour, "editing" when their state says so.
+ * in their presence colour (soft, dark initials: readable on every colour), "editing" when their
+ * state says so.
  */
 export function PresenceAvatars({ people, label = "viewing" }: { people: PresencePerson[]; label?: string }) {
   const byUser = new Map<string, PresencePerson & { editing: boolean }>();
@@ -30,7 +31,9 @@ export function PresenceAvatars({ people, label = "viewing" }: { people: Presenc
               <Avatar
                 size="1"
                 radius="full"
-                variant="solid"
+                // soft, high contrast: the initials stay readable (WCAG 1.4.3) whatever the presence colour
+                variant="soft"
+                highContrast
                 color={p.color as never}
                 src={p.image}
                 fallback={initials(p.name)}

@@ -16,7 +16,7 @@ import { describe, expect, test } from "vitest";
 import { api, internal } from "../../convex/_generated/api";
 import type { Id } from "../../convex/_generated/dataModel";
 import { newBlock, type BlockValue, type BlockType, type EmailBlock } from "../../convex/lib/email/blocks";
-import { NO_RECIPIENTS_RESOLVED } from "../../convex/lib/email/blast";
+import { DEMO_MAILBOX_PER_SEND, NO_RECIPIENTS_RESOLVED } from "../../convex/lib/email/blast";
 import type { AppErrorData } from "../../convex/lib/errors";
 import { createSend, enqueueStep, senderOf } from "../../convex/model/emailBlast";
 import { roleFixture, setupTest, type Member, type TestConvex } from "./setup";
@@ -433,6 +433,49 @@ describe("send: the spec's checks in order", () => {
     expect(await t.run((c) => c.db.query("emailSends").collect())).toEqual([]);
   });
 
+  test("a link whose address is a sender value with nothing in it is refused, naming the link; a test send too; the preview gets the real values", async () => {
+    const ctx = await fixture();
+    const { t, f, cm, group } = ctx;
+    const design = [
+      block("button", "bt", { text: "RSVP Now", url: "{{user.website}}" }),
+      block("button", "b2", { text: "Read more", url: "https://example.org/{{user.website}}" }),
+      block("footer", "ft", { ...FOOTER, showPrivacy: true, privacyText: "Privacy", privacyUrl: "{{user.email}}" }),
+    ];
+    const id = await setupAndCreate(ctx, { groupIds: [group] }, design, "Empty link");
+    const e = await refusal(sendTo(cm, id));
+    expect(e).toMatchObject({ title: "Link is empty", message: expect.stringContaining("The link is empty for: RSVP Now, Privacy.") });
+    // scheduling is checked when it is scheduled
+    await setSetup(cm, id, { sendType: "schedule", scheduledAt: Date.now() + HOUR });
+    expect(await refusal(sendTo(cm, id))).toMatchObject({ title: "Link is empty" });
+    expect((await campaignDoc(t, id)).status).toBe("draft");
+    expect(await t.run((c) => c.db.query("emailSends").collect())).toEqual([]);
+    // the test send does not show example.org where recipients would get href=""
+    const { name: _n, ...settings } = SETTINGS;
+    const test_ = () => cm.action(api.emailTest.sendTest, { recipients: "me@example.org", ...settings, blocks: JSON.stringify(design.slice(0, 1).concat(design.slice(2))) });
+    expect(await refusal(test_())).toMatchObject({ title: "Link is empty", message: expect.stringContaining("RSVP Now") });
+    expect(await cm.query(api.emailTest.previewSender, {})).toMatchObject({ website: "" });
+    // once the organisation has a website the button links to it (and the test shows it)
+    await t.run((c) => c.db.patch("organizations", f.orgId, { website: "https://jane.example.org" }));
+    await setSetup(cm, id, { sendType: "now" });
+    const fixedFooter = [design[0], block("footer", "ft", FOOTER)];
+    await t.run((c) => c.db.patch("emailCampaigns", id, { blocks: JSON.stringify(fixedFooter) }));
+    expect(await sendTo(cm, id)).toMatchObject({ status: "sent" });
+    await settle(t);
+    const sent = await t.run((c) => c.db.query("emailOutbox").collect());
+    const r = await cm.action(api.emailTest.sendTest, { recipients: "me@example.org", ...settings, blocks: JSON.stringify(fixedFooter) });
+    expect(r).toMatchObject({ sent: 1 });
+    const test = (await t.run((c) => c.db.query("emailOutbox").collect())).filter((m) => !sent.some((s) => s._id === m._id));
+    expect(test[0].html).toContain('href="https://jane.example.org"');
+    expect(test[0].html).not.toContain("https://example.org\"");
+    expect(await cm.query(api.emailTest.previewSender, {})).toMatchObject({ website: "https://jane.example.org", campaign_name: expect.any(String) });
+  });
+
+  test.each(ROLES)("the preview's sender values need campaigns.view: %s", async (role) => {
+    const { f } = await fixture();
+    if (CAN_VIEW.has(role)) expect(await f[role].as.query(api.emailTest.previewSender, {})).toHaveProperty("website");
+    else expect(await refusal(f[role].as.query(api.emailTest.previewSender, {}))).toMatchObject({ code: "FORBIDDEN" });
+  });
+
   test("a sent campaign is not sent again; a live send is not doubled", async () => {
     const ctx = await fixture();
     const { t, cm, id, group } = ctx;
@@ -498,6 +541,31 @@ describe("a demo blast", () => {
     expect(await cm.query(api.emailBlasts.voterHistory, { voterId: voters.none })).toEqual([]);
     // demo mail is not metered
     expect(await t.run((x) => x.db.query("emailUsage").collect())).toEqual([]);
+  });
+
+  test("the operator's demo mailbox lists the blast's emails as recipients get them, with a working unsubscribe link; at most DEMO_MAILBOX_PER_SEND a send", async () => {
+    const ctx = await fixture();
+    const { t, cm, id, group } = ctx;
+    await setSetup(cm, id, { groupIds: [group] });
+    await sendTo(cm, id);
+    await settle(t);
+    const inbox = await t.query(internal.emails.mailboxMessages, { to: "ada@example.org" });
+    expect(inbox).toHaveLength(1);
+    expect(inbox[0]).toMatchObject({ kind: "email_blast", status: "demo", subject: "News for Ada", from: `"${SETTINGS.fromName}" <${SETTINGS.fromEmail}>` });
+    expect(inbox[0].html).toContain("Hello Ada");
+    expect(inbox[0].html).not.toContain("{{");
+    const token = decodeURIComponent(/\/unsubscribe\?t=([^"&]+)/.exec(inbox[0].html!)![1]);
+    expect(await t.mutation(internal.emailUnsubscribe.unsubscribe, { token, client: "198.51.100.9" })).toBe("ok");
+    expect(await t.run((c) => c.db.query("emailSuppressions").collect())).toMatchObject([{ email: "ada@example.org", reason: "unsubscribed" }]);
+    // a big send: only the first DEMO_MAILBOX_PER_SEND copies are kept
+    const manual = Array.from({ length: DEMO_MAILBOX_PER_SEND + 30 }, (_, i) => `bulk${i}@example.org`);
+    const big = await setupAndCreate(ctx, { manual }, SENDABLE, "Big");
+    const res = await sendTo(cm, big);
+    await settle(t);
+    expect(await cm.query(api.emailBlasts.progress, { id: big })).toMatchObject({ status: "completed", counts: { sent: manual.length } });
+    const copies = (await t.run((c) => c.db.query("emailOutbox").collect())).filter((m) => m.to.startsWith("bulk"));
+    expect(copies).toHaveLength(DEMO_MAILBOX_PER_SEND);
+    expect((await sendDoc(t, res.sendId!)).demoMailed).toBe(DEMO_MAILBOX_PER_SEND);
   });
 
   test("driven by hand: claims of at most 100 under a batch key, recorded once, then the send completes", async () => {

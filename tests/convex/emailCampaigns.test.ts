@@ -159,24 +159,27 @@ describe("emailTemplates", () => {
 });
 
 describe("images (email and CTA uploads)", () => {
-  const store = (t: TestConvex, bytes: number, type: string) => t.run((ctx) => ctx.storage.store(new Blob([new Uint8Array(bytes)], { type })));
+  const PNG = Uint8Array.from(atob("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC"), (c) => c.charCodeAt(0));
+  const store = (t: TestConvex, bytes: Uint8Array<ArrayBuffer>, type: string) => t.run((ctx) => ctx.storage.store(new Blob([bytes], { type })));
   test("an image under 5 MB gets a public URL; other files and large ones are refused with the spec's messages", async () => {
     const { t, f } = await fixture();
     const cm = f.campaign_manager.as;
     expect(typeof (await cm.action(api.images.generateUploadUrl, {}))).toBe("string");
-    await expect(cm.mutation(api.images.register, { storageId: await store(t, 1000, "text/html"), purpose: "email" })).rejects.toThrow(/File must be an image/);
+    await expect(cm.action(api.images.register, { storageId: await store(t, new Uint8Array(1000), "text/html"), purpose: "email" })).rejects.toThrow(/File must be an image/);
+    const big = new Uint8Array(5_242_880);
+    big.set(PNG);
+    await expect(cm.action(api.images.register, { storageId: await store(t, big, "image/jpeg"), purpose: "email" })).rejects.toThrow(/File size must be less than 5MB/);
     // convex-test keeps no content type for stored files; the embedded backend does, as Convex does
     if (!("setEnv" in t)) return;
-    const ok = await cm.mutation(api.images.register, { storageId: await store(t, 1000, "image/png"), purpose: "email" });
+    const ok = await cm.action(api.images.register, { storageId: await store(t, PNG, "image/png"), purpose: "email" });
     expect(ok.url).toMatch(/^https?:\/\//);
-    await expect(cm.mutation(api.images.register, { storageId: await store(t, 1000, "image/svg+xml"), purpose: "email" })).rejects.toThrow(/File must be an image/);
-    await expect(cm.mutation(api.images.register, { storageId: await store(t, 5_242_880, "image/jpeg"), purpose: "email" })).rejects.toThrow(/File size must be less than 5MB/);
+    await expect(cm.action(api.images.register, { storageId: await store(t, new TextEncoder().encode("<svg xmlns='http://www.w3.org/2000/svg'/>"), "image/svg+xml"), purpose: "email" })).rejects.toThrow(/File must be an image/);
   });
   test.each(ROLES)("denied without campaigns.manage: %s", async (role) => {
     const { t, f } = await fixture();
     if (CAN_MANAGE.has(role)) return;
     await expect(f[role].as.action(api.images.generateUploadUrl, {})).rejects.toThrow(/permission/);
-    await expect(f[role].as.mutation(api.images.register, { storageId: await store(t, 10, "image/png"), purpose: "email" })).rejects.toThrow(/permission/);
+    await expect(f[role].as.action(api.images.register, { storageId: await store(t, PNG, "image/png"), purpose: "email" })).rejects.toThrow(/permission/);
   });
 });
 

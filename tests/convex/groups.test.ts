@@ -1,6 +1,7 @@
 import { describe, expect, test } from "vitest";
-import { api } from "../../convex/_generated/api";
+import { api, internal } from "../../convex/_generated/api";
 import type { Id } from "../../convex/_generated/dataModel";
+import { SEARCH_RESULT_LIMIT } from "../../convex/model/voterSearch";
 import { roleFixture, setupTest, type TestConvex } from "./setup";
 
 const ROLES = ["super_admin", "account_admin", "campaign_manager", "volunteer", "viewer"] as const;
@@ -134,6 +135,59 @@ describe("groups membership (voters.update)", () => {
     const searched = await as.mutation(api.groups.addMatching, { groupId, search: "grace", cursor: null });
     expect(searched).toMatchObject({ added: 0, duplicates: 1 });
   });
+
+  test("addMatching with a search reaches every match past Convex's 1,024 search results; so does the export", async () => {
+    const t = setupTest();
+    const f = await roleFixture(t);
+    const n = SEARCH_RESULT_LIMIT + 76;
+    const smiths = Array.from({ length: n }, (_, i) => ({ first_name: `Person${i}`, last_name: "Smith", party_affiliation: i % 2 ? "Democrat" : "Republican" }));
+    const others = Array.from({ length: 30 }, (_, i) => ({ first_name: `Other${i}`, last_name: "Jones", party_affiliation: "Democrat" }));
+    const ids: Id<"voters">[] = [];
+    for (const batch of [smiths.slice(0, 550), smiths.slice(550), others]) ids.push(...(await t.mutation(internal.seed.insertVoters, { orgId: f.orgId, voters: batch })));
+    const cm = f.campaign_manager.as;
+    const groupId = await cm.mutation(api.groups.create, { name: "Smiths" });
+    await cm.mutation(api.groups.addMember, { groupId, voterId: ids[0] });
+    const addAll = async (filter: { search?: string; party?: string }) => {
+      let cursor: string | null = null;
+      const sum = { added: 0, duplicates: 0, processed: 0, calls: 0 };
+      for (;;) {
+        const r: { added: number; duplicates: number; processed: number; isDone: boolean; continueCursor: string } =
+          await cm.mutation(api.groups.addMatching, { groupId, ...filter, cursor, numItems: 500 });
+        sum.added += r.added; sum.duplicates += r.duplicates; sum.processed += r.processed; sum.calls += 1;
+        if (r.isDone) return sum;
+        cursor = r.continueCursor;
+      }
+    };
+    const all = await addAll({ search: "smith" });
+    expect({ added: all.added, duplicates: all.duplicates, processed: all.processed }).toEqual({ added: n - 1, duplicates: 1, processed: n });
+    expect(await memberCount(t, groupId)).toEqual({ rows: n, stored: n });
+    // a search with a filter field, and one within the search's limit (answered in one call)
+    const g2 = await cm.mutation(api.groups.create, { name: "Democrats named Jones or Smith" });
+    let cursor: string | null = null;
+    let added = 0;
+    for (;;) {
+      const r: { added: number; isDone: boolean; continueCursor: string } = await cm.mutation(api.groups.addMatching, { groupId: g2, search: "smith", party: "Democrat", cursor, numItems: 500 });
+      added += r.added;
+      if (r.isDone) break;
+      cursor = r.continueCursor;
+    }
+    expect(added).toBe(n / 2);
+    expect(await cm.mutation(api.groups.addMatching, { groupId: g2, search: "jones", cursor: null, numItems: 500 })).toMatchObject({ added: 30, processed: 30, isDone: true });
+    // the export of a search pages through every match as well, each once
+    const exported = new Set<string>();
+    let exportCursor: string | null = null;
+    for (;;) {
+      const r: { page: { _id: string; last_name: string }[]; isDone: boolean; continueCursor: string } =
+        await cm.query(api.voters.exportPage, { search: "smith", paginationOpts: { numItems: 1000, cursor: exportCursor } });
+      for (const v of r.page) {
+        expect(v.last_name).toBe("Smith");
+        exported.add(v._id);
+      }
+      if (r.isDone) break;
+      exportCursor = r.continueCursor;
+    }
+    expect(exported.size).toBe(n);
+  }, 240_000);
 
   test("other organisation, signed out, bad input", async () => {
     const { t, f, groupId, voterIds } = await fixture();

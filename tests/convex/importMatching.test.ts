@@ -116,6 +116,31 @@ describe("matching existing records", () => {
   });
 });
 
+test("middle names and suffixes are kept; a son (Jr) at his father's address is his own voter, in the file and against the voters held (issue 33)", async () => {
+  const t = setupTest();
+  const m = await createMember(t, ["campaign_manager"]);
+  const columns = ["first_name", "middle_name", "last_name", "name_suffix", "address", "zip", "status", "status_code"];
+  const father = { first_name: "Robert", middle_name: "Allen", last_name: "Lee", address: "15 Elm Ct, Columbus, OH 43215", zip: "43215", status: "Active" };
+  const rows = [
+    father,
+    { ...father, middle_name: "Brian", name_suffix: "JR" },
+    { first_name: "Carla", last_name: "Benson", name_suffix: "III", address: "61 Maple Ave, Columbus, OH 43215", zip: "43215", status: "Inactive", status_code: "CONFIRMATION" },
+  ];
+  const first = await runImport(m, rows, { columns });
+  expect(first.doc).toMatchObject({ imported_records: 3, duplicate_records: 0 });
+  const held = await voters(t, m.orgId);
+  expect(held.map((v) => [v.first_name, v.middle_name, v.last_name, v.name_suffix]).sort()).toEqual([
+    ["Carla", undefined, "Benson", "III"],
+    ["Robert", "Allen", "Lee", undefined],
+    ["Robert", "Brian", "Lee", "JR"],
+  ]);
+  // the same file again: each row is its own voter again (duplicates), the son not merged into his father
+  const again = await runImport(m, rows, { columns });
+  expect(again.doc).toMatchObject({ imported_records: 0, duplicate_records: 3 });
+  const dups = await m.as.query(api.imports.outcomes, { importId: again.importId, kind: "duplicate" });
+  expect(new Set(dups.map((d) => d.existing?.id)).size).toBe(3);
+});
+
 describe("re-import with update existing records", () => {
   test("10 % of voters moved or changed status: exactly those are updated, with their history and the tallies", async () => {
     const t = setupTest();

@@ -1,6 +1,6 @@
-/** Operator migrations: the voter tally rebuilt from the voters themselves. */
+/** Operator migrations: the voter tally rebuilt from the voters themselves; owners for files stored before uploads were owned. */
 import { expect, test } from "vitest";
-import { internal } from "../../convex/_generated/api";
+import { api, internal } from "../../convex/_generated/api";
 import { createMember, setupTest } from "./setup";
 
 test("recountVoterTally rebuilds each organisation's tally from its voters, replacing stale rows", async () => {
@@ -20,4 +20,29 @@ test("recountVoterTally rebuilds each organisation's tally from its voters, repl
   const of = (orgId: string) => Object.fromEntries(tally.filter((r) => r.orgId === orgId).map((r) => [`${r.party}/${r.status}`, r.count]));
   expect(of(a.orgId)).toEqual({ "Democrat/Active": 1000, "Democrat/": 1000, "Green Party/Active": 250, "Green Party/": 250 });
   expect(of(b.orgId)).toEqual({ "/Pending": 1 });
+});
+
+test("ownStoredFiles gives each file stored before uploads were owned to the organisation whose image or page uses it", async () => {
+  const t = setupTest();
+  const a = await createMember(t, ["campaign_manager"]);
+  const b = await createMember(t, ["campaign_manager"]);
+  const petitionId = await b.as.mutation(api.petitions.create, { name: "P", signaturesNeeded: 1, deadline: "2027-01-01", state: "OR", county: null, mode: "full" });
+  const ids = await t.run(async (ctx) => {
+    const image = await ctx.storage.store(new Blob(["a-image"]));
+    const scan = await ctx.storage.store(new Blob(["b-scan"]));
+    await ctx.db.insert("images", { orgId: a.orgId, purpose: "cta", storageId: image, url: "https://x/1", contentType: "image/png", size: 7, createdBy: a.userId, createdAt: 1 });
+    // B's page naming A's image (a reference the old code accepted) does not make it B's
+    await ctx.db.insert("petitionPages", { orgId: b.orgId, petitionId, pageNumber: 1, fileId: image, fileName: "x", contentType: "image/png", status: "completed", lineCount: 0, pendingCount: 0 });
+    await ctx.db.insert("petitionPages", { orgId: b.orgId, petitionId, pageNumber: 2, fileId: scan, fileName: "y", contentType: "image/png", status: "completed", lineCount: 0, pendingCount: 0 });
+    return { image, scan };
+  });
+  await t.mutation(internal.migrations.ownStoredFiles, {});
+  await t.finishAllScheduledFunctions(() => {});
+  const files = await t.run(async (ctx) => ctx.db.query("files").collect());
+  expect(files.map((f) => [f.storageId, f.orgId, f.purpose, f.attachedAt !== null]).sort()).toEqual(
+    [
+      [ids.image, a.orgId, "image", true],
+      [ids.scan, b.orgId, "petitionPage", true],
+    ].sort(),
+  );
 });

@@ -9,6 +9,7 @@ import { ConvexError } from "convex/values";
 import { describe, expect, test } from "vitest";
 import { api, internal } from "../../convex/_generated/api";
 import type { Id } from "../../convex/_generated/dataModel";
+import { localTime, nextWindow } from "../../convex/lib/sms";
 import { startSend } from "../../convex/model/sms";
 import type { Viewer } from "../../convex/model/viewer";
 import { roleFixture, setupTest, type TestConvex } from "./setup";
@@ -184,6 +185,40 @@ describe("the sender's side", () => {
     expect(await ctx.cm.query(api.sms.progress, { sendId })).toMatchObject({ status: "paused", error: "The SMS service is currently unavailable. Please try again later.", counts: { queued: 1 } });
   });
 
+  test("a message held by quiet hours: the progress says until when; new sending hours re-time it and the send goes on", async () => {
+    const ctx = await fixture();
+    const { t, cm } = ctx;
+    // sending hours closed now where Ada lives (Portland), set before the send starts: a change of
+    // hours during a send schedules a re-timing that, run late on a busy machine, would start a
+    // real sender beside the steps this test takes by hand
+    const hour = localTime(Date.now(), "America/Los_Angeles").hour;
+    const closed = hour < 23 ? { quietStart: hour + 1, quietEnd: 24 } : { quietStart: 0, quietEnd: 23 };
+    const settings = { ...closed, defaultTimeZone: "America/New_York", profile: "toll_free" as const };
+    await cm.mutation(api.sms.saveSettings, { settings });
+    const sendId = await preparedSend(ctx, { body: ctx.body, voterIds: [ctx.voters.ada] });
+    const [m] = await t.run((c) => c.db.query("smsMessages").collect());
+    expect(m.timeZone).toBe("America/Los_Angeles");
+    // the sender's verdict for a closed window: back in the queue until it opens
+    await t.mutation(internal.sms.claim, { sendId, max: 5, gen: 0 });
+    const opens = nextWindow(Date.now(), m.timeZone, closed.quietStart, closed.quietEnd);
+    await t.mutation(internal.sms.recordResults, { sendId, results: [{ id: m._id, outcome: "requeue", readyAt: opens }] });
+    expect(await cm.query(api.sms.progress, { sendId })).toMatchObject({ status: "sending", heldUntil: opens });
+    expect((await cm.query(api.sms.overview, {})).activeSends).toMatchObject([{ id: sendId, heldUntil: opens }]);
+    // the hours open now: the held message is due at once and goes out
+    const gen = (await t.run((c) => c.db.get("smsSends", sendId)))!.drainGen ?? 0;
+    const changed = Date.now();
+    await cm.mutation(api.sms.saveSettings, { settings: { ...settings, quietStart: 0, quietEnd: 24 } });
+    // (the re-timing the save scheduled, run here too: it may not have run yet, and running it twice changes nothing)
+    await t.mutation(internal.sms.rescheduleHeld, { sendId, after: -1 });
+    const after = (await t.run((c) => c.db.get("smsMessages", m._id)))!;
+    if (after.status === "queued") expect(after.readyAt).toBeLessThanOrEqual(Date.now());
+    expect(after.readyAt).toBeLessThan(opens);
+    expect(after.readyAt).toBeGreaterThanOrEqual(changed);
+    expect(await cm.query(api.sms.progress, { sendId })).toMatchObject({ heldUntil: null });
+    // a sender waiting for the old time is replaced by one that starts now
+    expect((await t.run((c) => c.db.get("smsSends", sendId)))!.drainGen).toBeGreaterThan(gen);
+  });
+
   test("a lease that ran out with messages still sending hands them to a reconciliation", async () => {
     const ctx = await fixture();
     const { t } = ctx;
@@ -205,7 +240,7 @@ describe("replies and opt-outs", () => {
     const ctx = await fixture();
     const { t } = ctx;
     const sendId = await preparedSend(ctx, { body: ctx.body, voterIds: [ctx.voters.ada, ctx.voters.bob] });
-    expect(await t.mutation(internal.sms.inbound, { from: "+15035550101", body: "Stop please" })).toEqual({ keyword: "STOP", reply: null });
+    expect(await t.mutation(internal.sms.inbound, { messageSid: "SMin1", from: "+15035550101", body: "Stop please" })).toEqual({ keyword: "STOP", reply: null, replay: false });
     const messages = await t.run((c) => c.db.query("smsMessages").withIndex("by_send_position", (q) => q.eq("sendId", sendId)).collect());
     expect(messages.map((m) => m.status)).toEqual(["cancelled", "queued"]);
     expect((await ctx.cm.query(api.sms.voterHistory, { voterId: ctx.voters.ada })).optedOut).toMatchObject({ source: "inbound" });
@@ -213,14 +248,41 @@ describe("replies and opt-outs", () => {
     // a later send skips the number
     const later = await preparedSend(ctx, { body: ctx.body, voterIds: [ctx.voters.ada] });
     expect((await ctx.cm.query(api.sms.progress, { sendId: later }))!.counts).toMatchObject({ queued: 0, optedOut: 1 });
-    const help = await t.mutation(internal.sms.inbound, { from: "+15035550101", body: "help" });
+    const help = await t.mutation(internal.sms.inbound, { messageSid: "SMin2", from: "+15035550101", body: "help" });
     expect(help.reply).toContain(ctx.orgName);
     expect(help.reply).toContain("Reply STOP to opt out");
-    await t.mutation(internal.sms.inbound, { from: "(503) 555-0101", body: "START" });
+    await t.mutation(internal.sms.inbound, { messageSid: "SMin3", from: "(503) 555-0101", body: "START" });
     expect((await ctx.cm.query(api.sms.voterHistory, { voterId: ctx.voters.ada })).optedOut).toBeNull();
     // a number nobody texted concerns no organisation
-    expect(await t.mutation(internal.sms.inbound, { from: "+15550000000", body: "STOP" })).toEqual({ keyword: "STOP", reply: null });
+    expect(await t.mutation(internal.sms.inbound, { messageSid: "SMin4", from: "+15550000000", body: "STOP" })).toEqual({ keyword: "STOP", reply: null, replay: false });
     expect(await t.run((c) => c.db.query("smsOptOuts").collect())).toHaveLength(0);
+  });
+
+  test("a reply is on the voter's page (readers with voters.view), for the organisations that texted the number", async () => {
+    const ctx = await fixture();
+    const { t } = ctx;
+    await preparedSend(ctx, { body: ctx.body, voterIds: [ctx.voters.ada] });
+    await t.mutation(internal.sms.inbound, { messageSid: "SMr1", from: "+15035550101", body: "Yes, I will vote! Where is my polling place?" });
+    const history = await ctx.cm.query(api.sms.voterHistory, { voterId: ctx.voters.ada });
+    expect(history.replies).toMatchObject([{ body: "Yes, I will vote! Where is my polling place?", at: expect.any(Number) }]);
+    // the duplicate voter with the same number sees it too; Bob (not texted back) has none
+    expect((await ctx.cm.query(api.sms.voterHistory, { voterId: ctx.voters.dup })).replies).toHaveLength(1);
+    expect((await ctx.cm.query(api.sms.voterHistory, { voterId: ctx.voters.bob })).replies).toEqual([]);
+    // voters.view is needed; another organisation sees nothing
+    await expect(ctx.f.account_admin.as.query(api.sms.voterHistory, { voterId: ctx.voters.ada })).rejects.toThrow(/permission/);
+    expect((await ctx.f.outsider.as.query(api.sms.voterHistory, { voterId: ctx.voters.ada })).replies).toEqual([]);
+    expect(await t.run((c) => c.db.query("smsInbound").collect())).toHaveLength(1);
+  });
+
+  test("Quick Send learns which listed voters opted out (voters.view)", async () => {
+    const ctx = await fixture();
+    const { voters } = ctx;
+    await ctx.cm.mutation(api.sms.setOptOut, { voterId: voters.ada, optedOut: true });
+    const ids = [voters.ada, voters.bob, voters.dup, voters.none];
+    expect((await ctx.cm.query(api.sms.optedOutAmong, { voterIds: ids })).sort()).toEqual([voters.ada, voters.dup].sort());
+    expect(await ctx.f.viewer.as.query(api.sms.optedOutAmong, { voterIds: ids })).toHaveLength(2);
+    expect(await refusal(ctx.f.account_admin.as.query(api.sms.optedOutAmong, { voterIds: ids }))).toMatchObject({ code: "FORBIDDEN" });
+    expect(await ctx.f.outsider.as.query(api.sms.optedOutAmong, { voterIds: ids })).toEqual([]);
   });
 
   test("manual opt-out needs messaging.send", async () => {

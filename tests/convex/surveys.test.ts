@@ -86,6 +86,16 @@ describe("surveys (surveys.view / surveys.manage)", () => {
 });
 
 describe("survey submissions", () => {
+  test("a survey's own required email question is the respondent's email: no separate email needed, one response per address", async () => {
+    const { f, id } = await fixture();
+    const cm = f.campaign_manager.as;
+    const pages: SurveyPage[] = [{ id: "page_1", title: "", condition: null, fields: [q("field_name", "text", "Name", { required: true }), q("field_email", "email", "Email", { required: true })] }];
+    await cm.mutation(api.surveys.save, { id, name: "Sign-up", description: null, recipient: null, pages, settings: { allowMultipleSubmissions: false, showProgressBar: true } });
+    const submit = (email: string) => cm.mutation(api.surveySubmissions.submitPreview, { surveyId: id, responses: { field_name: "Ann", field_email: email }, email: "" });
+    expect(await submit("ann@x.org")).toMatchObject({ ok: true });
+    expect((await cm.query(api.surveySubmissions.list, { surveyId: id, limit: 10 })).rows.map((r) => r.email)).toEqual(["ann@x.org"]);
+    expect(await submit("ANN@x.org")).toEqual({ ok: false, errors: {}, message: "You have already responded to this survey." });
+  });
   test("skip logic decides what may and must be answered; one response per email; notification email queued", async () => {
     const { t, f, id } = await fixture();
     const cm = f.campaign_manager.as;

@@ -278,3 +278,15 @@ describe("internal seeding", () => {
     expect((await f.viewer.as.query(api.voters.list, { ...page, search: "two" })).page).toHaveLength(1);
   });
 });
+
+test("a phone saved from the voter form is stored as an import stores it: (NNN) NNN-NNNN", async () => {
+  const { f } = await fixture();
+  const as = f.campaign_manager.as;
+  const id = await as.mutation(api.voters.create, { fields: { first_name: "Grace", last_name: "Hopper", phone: "1-555.010.0123" } });
+  expect((await as.query(api.voters.get, { id }))?.phone).toBe("(555) 010-0123");
+  await as.mutation(api.voters.update, { id, edits: [{ field: "phone", base: "(555) 010-0123", value: "5550100199 ext 12" }] });
+  expect((await as.query(api.voters.get, { id }))?.phone).toBe("(555) 010-0199 x12");
+  // what is not a US number keeps what was typed
+  await as.mutation(api.voters.update, { id, edits: [{ field: "phone", base: "(555) 010-0199 x12", value: "+44 20 7946 0958" }] });
+  expect((await as.query(api.voters.get, { id }))?.phone).toBe("+44 20 7946 0958");
+});

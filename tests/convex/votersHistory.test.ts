@@ -65,7 +65,7 @@ describe("voters.changes (voters.view)", () => {
     expect(list[1].changes).toEqual([{ field: "party_affiliation", from: "Democrat", to: null }]);
     expect(list[2].changes).toEqual([
       { field: "first_name", from: "Ada", to: "Augusta" },
-      { field: "phone", from: null, to: "919-555-0142" },
+      { field: "phone", from: null, to: "(919) 555-0142" }, // stored as an import stores a phone
     ]);
     expect(list[0].at).toBeGreaterThan(list[1].at);
     expect(list[1].at).toBeGreaterThanOrEqual(list[2].at);

@@ -36,7 +36,7 @@ import { UserRoleManagementPage } from "./pages/UserRoleManagementPage";
 import { VoterDetailPage } from "./pages/VoterDetailPage";
 import { VoterFormPage } from "./pages/VoterFormPage";
 import { VotersPage } from "./pages/VotersPage";
-import { Mailbox, newAccount, type Account } from "./support";
+import { Mailbox, newAccount, recordToasts, type Account } from "./support";
 
 export { expect } from "@playwright/test";
 export type { Page } from "@playwright/test";
@@ -95,6 +95,10 @@ function signedIn<T>(PageObject: PageObjectClass<T>) {
 }
 
 export const test = base.extend<Fixtures>({
+  context: async ({ context }, use) => {
+    await context.addInitScript(recordToasts);
+    await use(context);
+  },
   account: async ({ page }, use) => {
     const account = newAccount();
     await new RegisterPage(page).register(account);
@@ -134,6 +138,7 @@ export const test = base.extend<Fixtures>({
     const contexts: BrowserContext[] = [];
     await use(async () => {
       const context = await browser.newContext();
+      await context.addInitScript(recordToasts);
       contexts.push(context);
       return context.newPage();
     });

@@ -2,7 +2,8 @@
  * Forms end to end (issue 16): build a form with every field type, reorder by mouse and by
  * keyboard, save; open the public URL signed out, submit with errors then correctly; the
  * submission appears live in the builder's Form Submissions page; export and read the CSV; the
- * embed snippet works from a page on another localhost port and resizes its iframe.
+ * embed snippet works from a page on another localhost port and resizes its iframe. Two staffers
+ * co-edit one form; typing in one label at once keeps both people's keystrokes (issue 33 item 2).
  */
 import fs from "node:fs";
 import http from "node:http";
@@ -11,6 +12,7 @@ import Papa from "papaparse";
 import { expect, test, type Page } from "./fixtures";
 import { choose } from "./pages/controls";
 import { FormBuilderPage } from "./pages/FormBuilderPage";
+import { cuttableConnection, holdableConnection } from "./pages/heldConnection";
 import { inviteTeammate } from "./pages/teammates";
 
 /** The public form needs a person's pace (spam protection: at least 2 s between loading and sending). */
@@ -38,7 +40,7 @@ async function fillPublic(p: Page, values: { name: string; email: string; phone:
 }
 
 test("build a form, fill it in publicly, see it live, export it, embed it on another site", async ({ page, formBuilderPage: builder, openOtherBrowser, shot }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(300_000);
   await builder.goto();
   await expect(builder.empty).toHaveText("No forms created yet");
   await builder.startCreate();
@@ -157,8 +159,9 @@ test("build a form, fill it in publicly, see it live, export it, embed it on ano
 });
 
 test("two staffers co-edit one form: both changes live on both screens, presence, then publish", async ({ page, formBuilderPage: alice, mailbox, openOtherBrowser, shot }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(480_000);
   const otherPage = await openOtherBrowser();
+  const bobNet = await holdableConnection(otherPage.context());
   await inviteTeammate(page, otherPage, mailbox, { firstName: "Bob", lastName: "Stone", role: "Campaign Manager" });
   const bob = new FormBuilderPage(otherPage);
 
@@ -185,6 +188,17 @@ test("two staffers co-edit one form: both changes live on both screens, presence
   await expect(alice.page.getByTestId("builder.unsaved")).toBeVisible();
   await shot("forms-coedit-bob", { page: bob.page });
 
+  // both type in that label at once (Bob's connection stalled, so neither sees the other): both keystrokes stay
+  bobNet.hold();
+  await alice.label(0).press("End");
+  await alice.label(0).pressSequentially(" (with ZIP)");
+  await bob.label(0).press("Home");
+  await bob.label(0).pressSequentially("Home ");
+  await expect(alice.label(0)).toHaveValue("Street address (with ZIP)");
+  await expect(bob.label(0)).toHaveValue("Home Street address");
+  await bobNet.release();
+  for (const b of [alice, bob]) await expect(b.label(0)).toHaveValue("Home Street address (with ZIP)");
+
   // Bob publishes what both did; Alice's screen shows it is published
   await bob.saveButton.click();
   await expect(bob.page.getByText("Form updated")).toBeVisible();
@@ -193,3 +207,29 @@ test("two staffers co-edit one form: both changes live on both screens, presence
   await expect(alice.rows.first()).toContainText("2 fields");
   await expect(alice.rows.first()).toContainText("saved by Bob Stone");
 });
+
+test("offline in the form designer: it says so, edits go on, and they reach the form when the connection returns", async ({ page, formBuilderPage: builder }) => {
+  const net = await cuttableConnection(page.context());
+  await builder.goto();
+  await builder.startCreate();
+  await builder.name.fill("Door knock sign-up");
+  await builder.addField("Text");
+  await builder.label(0).fill("Address");
+  await builder.saveButton.click();
+  await expect(builder.saveButton).toHaveText("Update Form");
+  await expect(page.getByTestId("collab.offline")).toBeHidden();
+
+  await net.cut();
+  await expect(page.getByTestId("collab.offline")).toBeVisible();
+  await expect(page.getByTestId("collab.offline")).toContainText("Keep working");
+  await builder.label(0).fill("Street address");
+
+  net.restore();
+  await expect(page.getByTestId("collab.offline")).toBeHidden({ timeout: 30_000 });
+  // the edit made offline reached the shared draft: a reload shows it
+  await expect(async () => {
+    await page.reload();
+    await expect(builder.label(0)).toHaveValue("Street address", { timeout: 3_000 });
+  }).toPass({ timeout: 30_000 });
+});
+

@@ -2,7 +2,7 @@
 import { expect, test } from "./fixtures";
 
 test("groups: CRUD and members", async ({ page, voterFormPage, groupsPage: groups, voterDetailPage, shot }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(300_000);
   await voterFormPage.create({ firstName: "Ada", lastName: "Lovelace", email: "ada@example.org", party: "Democrat" });
   await voterFormPage.create({ firstName: "Grace", lastName: "Hopper", email: "grace@example.org", party: "Republican" });
 

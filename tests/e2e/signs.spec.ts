@@ -6,11 +6,11 @@
 import { expect, test } from "./fixtures";
 import { SignsMapPage } from "./pages/SignsMapPage";
 import { inviteTeammate } from "./pages/teammates";
-import { apiClientAs } from "./support";
+import { apiClientAs, expectToast } from "./support";
 import { api } from "../../convex/_generated/api";
 
 test("a sign placed on the map shows up live for a teammate; schedule, remove, filter, delete", async ({ page, account: _account, mailbox, openOtherBrowser, shot }) => {
-  test.setTimeout(150_000);
+  test.setTimeout(300_000);
   const other = await openOtherBrowser();
   await inviteTeammate(page, other, mailbox, { firstName: "Bob", lastName: "Stone", role: "Campaign Manager" });
   const alice = new SignsMapPage(page);
@@ -33,7 +33,7 @@ test("a sign placed on the map shows up live for a teammate; schedule, remove, f
   await alice.form.getByRole("textbox", { name: "Notes" }).fill("Front lawn, facing the street");
   await shot("signs-add-form");
   await alice.form.getByRole("button", { name: "Add Sign" }).click();
-  await expect(page.getByText("Sign added").first()).toBeVisible();
+  await expectToast(page, "Sign added");
   await expect(alice.markers).toHaveCount(1);
 
   // Bob sees it without reloading: marker, side list, info window, table
@@ -81,7 +81,7 @@ test("a sign placed on the map shows up live for a teammate; schedule, remove, f
 });
 
 test("hundreds of signs cluster on the offline map and split as you zoom in", async ({ page, account: _account, shot }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(300_000);
   const signs = new SignsMapPage(page);
   await signs.goto();
   const client = await apiClientAs(page);
@@ -117,4 +117,44 @@ test("hundreds of signs cluster on the offline map and split as you zoom in", as
   await page.getByRole("button", { name: "Zoom out" }).click();
   await expect(signs.inView).toContainText("in view");
   expect(before).toBeGreaterThan(0);
+});
+
+test("on a phone, Add Sign Location brings its form into view with focus; signs sharing a ZIP centre fan out to be picked", async ({ page, account: _account, shot }) => {
+  test.setTimeout(300_000);
+  await page.setViewportSize({ width: 390, height: 844 });
+  const signs = new SignsMapPage(page);
+  await signs.goto();
+  // the offline basemap says how streets come
+  await expect(page.getByTestId("signs.offlineNote")).toContainText("Streets appear once your administrator connects a map tile source");
+  await signs.startAdd();
+  const title = signs.form.getByRole("heading", { name: "Add Sign Location" });
+  await expect(title).toBeFocused();
+  await expect(title).toBeInViewport();
+  await shot("signs-add-390");
+  await signs.form.getByRole("button", { name: "Close" }).click();
+
+  const client = await apiClientAs(page);
+  const campaignId = await client.mutation(api.signs.createCampaign, { name: "Same ZIP" });
+  const now = Date.now();
+  for (let i = 0; i < 6; i++) {
+    await client.mutation(api.signs.create, {
+      campaignId,
+      address: `ZIP 97212 sign ${i + 1}`,
+      latitude: 45.5365,
+      longitude: -122.6456,
+      datePlaced: now - 86_400_000,
+      dateRemoval: now + 30 * 86_400_000,
+      notes: "",
+      voterId: null,
+      responsibleUserId: null,
+      assignedById: null,
+    });
+  }
+  await expect(signs.inView).toHaveText("6 signs in view");
+  // zoom in past clustering: the six stand apart, each clickable
+  for (let i = 0; i < 8 && (await signs.clusters.count()) > 0; i++) await signs.clusters.first().click();
+  await expect(signs.markers).toHaveCount(6);
+  const boxes = await signs.markers.evaluateAll((els) => els.map((e) => { const r = e.getBoundingClientRect(); return [Math.round(r.x + r.width / 2), Math.round(r.y + r.height / 2)]; }));
+  expect(new Set(boxes.map((b) => b.join(","))).size).toBe(6);
+  await shot("signs-spiderfied-390");
 });

@@ -31,7 +31,7 @@ async function sendAllDay(sms: SmsCenterPage) {
 const SETTLED = /^(demo|failed)$/;
 
 test("quick send to three ticked voters in demo mode, watched live from a second browser", async ({ page, account, voterFormPage, smsCenterPage: sms, voterDetailPage, openOtherBrowser, shot }) => {
-  test.setTimeout(150_000);
+  test.setTimeout(300_000);
   const adaId = await createVoter(page, voterFormPage, { firstName: "Ada", lastName: "Texter", phone: "(555) 201-0001", status: "Active" });
   await createVoter(page, voterFormPage, { firstName: "Ben", lastName: "Texter", phone: "555.201.0002", status: "Active" });
   await createVoter(page, voterFormPage, { firstName: "Cy", lastName: "Texter", phone: "+15552010003", status: "Active" });
@@ -137,7 +137,7 @@ test("quick send to three ticked voters in demo mode, watched live from a second
 });
 
 test("a campaign aimed at a group from the group page's SMS Group, sent, its messages in history", async ({ page, voterFormPage, groupsPage: groups, smsCenterPage: sms, shot }) => {
-  test.setTimeout(150_000);
+  test.setTimeout(300_000);
   await createVoter(page, voterFormPage, { firstName: "Gil", lastName: "Grouped", phone: "555-301-0001" });
   await createVoter(page, voterFormPage, { firstName: "Hal", lastName: "Grouped", phone: "555-301-0002" });
   await createVoter(page, voterFormPage, { firstName: "Ivy", lastName: "Nophone" });
@@ -221,7 +221,7 @@ test("a campaign aimed at a group from the group page's SMS Group, sent, its mes
 });
 
 test("a running send at phone width: progress, pause, resume, cancel with confirmation", async ({ page, voterFormPage, smsCenterPage: sms, shot }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(300_000);
   // a phone: the app shell collapses its sidebar into the navigation menu below 768 px
   await page.setViewportSize({ width: 390, height: 844 });
   const slow = ["Kim", "Lou", "Max", "Ned"];

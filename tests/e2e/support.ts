@@ -76,3 +76,28 @@ export async function apiClientAs(page: Page): Promise<ConvexHttpClient> {
   client.setAuth(token);
   return client;
 }
+
+/**
+ * Records the text of every toast a page shows (an init script, run in each of the context's
+ * pages): a toast lasts a few seconds, and on a loaded machine it can come and go between two
+ * polls of an assertion. `expectToast` then asks whether it was shown, not whether it still is.
+ */
+export function recordToasts(): void {
+  const w = window as unknown as { __toasts?: string[] };
+  w.__toasts = [];
+  const seen = new WeakSet<Element>();
+  new MutationObserver(() => {
+    for (const el of Array.from(document.querySelectorAll("[data-sonner-toast]"))) {
+      const text = el.textContent?.trim() ?? "";
+      if (!seen.has(el) && text) {
+        seen.add(el);
+        w.__toasts!.push(text);
+      }
+    }
+  }).observe(document, { childList: true, subtree: true, characterData: true });
+}
+
+/** Waits until `page` has shown a toast containing `text` (since it loaded; see recordToasts). */
+export async function expectToast(page: Page, text: string, timeout = 10_000): Promise<void> {
+  await page.waitForFunction((t) => ((window as unknown as { __toasts?: string[] }).__toasts ?? []).some((x) => x.includes(t)), text, { timeout });
+}

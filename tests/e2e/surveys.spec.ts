@@ -3,11 +3,13 @@
  * logic, required questions); answer it on the hosted page signed out (validation, Next, Submit);
  * the response appears live in the editor's Submissions tab; the notification email arrives in the
  * demo mailbox; the embed snippet works from a page on another localhost port. Two staffers co-edit
- * one survey and auto-save publishes what both did.
+ * one survey and auto-save publishes what both did; typing in one question's label at once keeps
+ * both people's keystrokes (issue 33 item 2).
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, test, type Page } from "./fixtures";
+import { holdableConnection } from "./pages/heldConnection";
 import { inviteTeammate } from "./pages/teammates";
 import { uniqueEmail } from "./support";
 
@@ -31,7 +33,7 @@ async function addQuestion(page: Page, type: string, label: string, opts: { requ
 }
 
 test("build a two-page survey with skip logic, answer it publicly, see it live, get the email, embed it", async ({ page, account: _account, mailbox, openOtherBrowser, shot }) => {
-  test.setTimeout(150_000);
+  test.setTimeout(300_000);
   const lead = uniqueEmail("lead");
   await page.goto("/survey-maker?create=true");
   await expect(page.getByRole("dialog", { name: "Create Survey" })).toBeVisible();
@@ -93,7 +95,8 @@ test("build a two-page survey with skip logic, answer it publicly, see it live, 
   await visitor.waitForTimeout(HUMAN_PACE_MS);
   await visitor.getByTestId("survey.submit").click();
   await expect(visitor.getByTestId("survey.success")).toBeVisible();
-  await expect(visitor.getByRole("button", { name: "4 stars" })).toBeVisible();
+  // the thank-you stands alone: the answered form is gone, not shown blank beneath it
+  await expect(visitor.getByRole("button", { name: "4 stars" })).toHaveCount(0);
 
   // live in the editor, without reloading; the summary counts it
   await expect(page.getByTestId("survey.submissionRow")).toHaveCount(1);
@@ -132,8 +135,9 @@ test("build a two-page survey with skip logic, answer it publicly, see it live, 
 });
 
 test("two staffers co-edit one survey: questions and pages merge live, presence, auto-save publishes", async ({ page, account: _account, mailbox, openOtherBrowser }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(480_000);
   const other = await openOtherBrowser();
+  const bobNet = await holdableConnection(other.context());
   await inviteTeammate(page, other, mailbox, { firstName: "Bob", lastName: "Stone", role: "Campaign Manager" });
   await page.goto("/survey-maker");
   await page.getByTestId("survey.create").click();
@@ -154,6 +158,18 @@ test("two staffers co-edit one survey: questions and pages merge live, presence,
   await expect(other.getByTestId("survey.fieldRow.0")).toContainText("Your question for the mayor");
   await page.getByTestId("survey.page.1").click();
   await expect(page.getByTestId("survey.fieldRow.0")).toContainText("How useful was it?");
+  // both type in that question's label at once (Bob's connection stalled): both keystrokes stay
+  await page.getByTestId("survey.fieldRow.0").click();
+  await other.getByTestId("survey.page.1").click();
+  await other.getByTestId("survey.fieldRow.0").click();
+  await expect(other.getByTestId("survey.prop.label")).toHaveValue("How useful was it?");
+  bobNet.hold();
+  await page.getByTestId("survey.prop.label").press("End");
+  await page.getByTestId("survey.prop.label").pressSequentially(" (1 to 5)");
+  await other.getByTestId("survey.prop.label").press("Home");
+  await other.getByTestId("survey.prop.label").pressSequentially("Honestly: ");
+  await bobNet.release();
+  for (const p of [page, other]) await expect(p.getByTestId("survey.prop.label")).toHaveValue("Honestly: How useful was it? (1 to 5)");
   // auto-save is on by default: both screens settle on Saved, and a respondent gets both pages
   await expect(page.getByTestId("survey.saved")).toBeVisible({ timeout: 15_000 });
   await expect(other.getByTestId("survey.saved")).toBeVisible({ timeout: 15_000 });

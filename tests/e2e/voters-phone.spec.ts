@@ -18,7 +18,7 @@ async function expectClean(page: Page, name: string) {
 }
 
 test("voters at 390 px: list cards, detail, dialogs", async ({ page, account: _account, shot }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(300_000);
   const client = await apiClientAs(page);
   const adaId = (await client.mutation(api.voters.create, {
     fields: {

@@ -8,7 +8,7 @@ const DEFAULT_ORDER = ["personal", "address", "state_voter", "state_verified", "
 const NOTES_FIRST = ["personal", "address", "state_voter", "state_verified", "notes", "political", "custom"];
 
 test("voters: create, search, filter, custom field, reorder, export, delete", async ({ page, voterFormPage: form, votersPage: voters, voterDetailPage: detail, mailbox, shot }) => {
-  test.setTimeout(150_000);
+  test.setTimeout(300_000);
 
   // required fields block saving
   await form.gotoNew();

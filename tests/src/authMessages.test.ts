@@ -1,6 +1,8 @@
 import { ConvexError } from "convex/values";
 import { describe, expect, test } from "vitest";
+import { CODE_REFUSED } from "../../convex/lib/errors";
 import {
+  isCodeRefused,
   LOGIN_MESSAGES,
   loginErrorMessage,
   resetErrorMessage,
@@ -42,6 +44,11 @@ describe("login error mapping (spec/3 §8)", () => {
     expect(loginErrorMessage(new TypeError("Failed to fetch"))).toBe("Network error. Please check your connection and try again.");
     expect(loginErrorMessage(new Error("something else"))).toBe("Login failed");
     expect(resetErrorMessage(new Error("Invalid code"))).toBe("Invalid or expired recovery link");
+    // A wrong or used code: the server's clear refusal, as it is.
+    const refused = new ConvexError({ code: "VALIDATION_ERROR", message: CODE_REFUSED });
+    expect(resetErrorMessage(refused)).toBe("That code is wrong or has expired. Request a new code.");
+    expect(isCodeRefused(refused)).toBe(true);
+    expect(isCodeRefused(new Error("Invalid code"))).toBe(false);
   });
 });
 

@@ -9,6 +9,15 @@
  *   never a nested object), so a move and a recolour of one element both survive. Stacking order is
  *   the `zIndex` property (ties by id): reordering writes one or two numbers.
  *
+ * Text (an element's `text`, the CTA's name and description) is a `Y.Text` (lib/yText.ts), so two
+ * people typing in one text both keep their keystrokes; documents stored with plain strings still
+ * read, and their first edit turns a string into a `Y.Text`.
+ *
+ * A deleted element stays in `ctaElements` with a `deleted` property (the name of who deleted it):
+ * readers skip it and undo clears the property, so the element comes back with everything in it,
+ * including what a teammate typed into it after the delete. (Removing the map instead would let
+ * undo restore only the state captured at the delete: a teammate's concurrent typing was lost.)
+ *
  * The helpers below store values within the design's bounds, so `normalizeDesign(readCtaDoc(doc))`
  * returns the same design — with one deliberate exception: when the canvas shrinks, elements stay
  * where they are (a teammate's drag of the width slider back and forth must not pile everything up
@@ -40,6 +49,7 @@ import {
   type CtaDesign,
   type CtaElement,
 } from "./design";
+import { newText, plainValue, setText, textOf, upgradeTexts } from "../yText";
 
 const SETTINGS = "ctaSettings";
 const ELEMENTS = "ctaElements";
@@ -63,6 +73,12 @@ const DEFAULTS: CtaSettings = {
   snapToGrid: true,
 };
 
+/** Element properties and settings held as Y.Text. */
+const TEXT_PROPS = new Set(["text"]);
+const TEXT_SETTINGS = new Set<string>(["name", "description"]);
+/** The property marking a deleted element (its value: who deleted it, "" when unknown). */
+const DELETED = "deleted";
+
 /** The properties each element type has (those of `newElement`, id aside). */
 const PROPS = new Map<unknown, Set<string>>(ELEMENT_TYPES.map((t) => [t, new Set(Object.keys(newElement(t, "x")).filter((k) => k !== "id"))]));
 
@@ -72,6 +88,12 @@ export function ctaSettings(doc: Y.Doc): Y.Map<unknown> {
 
 export function ctaElements(doc: Y.Doc): Y.Map<Y.Map<unknown>> {
   return doc.getMap<Y.Map<unknown>>(ELEMENTS);
+}
+
+/** A live (not deleted) element's map. */
+function liveElement(doc: Y.Doc, id: string): Y.Map<unknown> | undefined {
+  const m = ctaElements(doc).get(id);
+  return m && !m.has(DELETED) ? m : undefined;
 }
 
 export function isEmptyCtaDoc(doc: Y.Doc): boolean {
@@ -146,7 +168,7 @@ function cleanProp(key: string, v: unknown): unknown {
 function canvasOf(doc: Y.Doc): CtaSettings {
   const m = ctaSettings(doc);
   const out = { ...DEFAULTS } as Record<SettingKey, unknown>;
-  for (const k of SETTING_KEYS) out[k] = cleanSetting(k, m.get(k)) ?? DEFAULTS[k];
+  for (const k of SETTING_KEYS) out[k] = cleanSetting(k, plainValue(m.get(k))) ?? DEFAULTS[k];
   return out as CtaSettings;
 }
 
@@ -165,7 +187,7 @@ const numberIn = (m: Y.Map<unknown>, key: string, def = 0): number => {
 
 function elementMap(el: CtaElement): Y.Map<unknown> {
   const m = new Y.Map<unknown>();
-  for (const [k, v] of Object.entries(el)) if (k !== "id" && v !== undefined) m.set(k, v);
+  for (const [k, v] of Object.entries(el)) if (k !== "id" && v !== undefined) m.set(k, TEXT_PROPS.has(k) && typeof v === "string" ? newText(v) : v);
   return m;
 }
 
@@ -174,22 +196,32 @@ export function setSetting<K extends SettingKey>(doc: Y.Doc, key: K, value: CtaS
   const v = cleanSetting(key, value);
   if (v === undefined) return false;
   // a smaller canvas leaves elements where they are (see the top of this file)
-  if (ctaSettings(doc).get(key) !== v) ctaSettings(doc).set(key, v);
+  const m = ctaSettings(doc);
+  if (TEXT_SETTINGS.has(key)) {
+    upgradeTexts(doc, m, [key]);
+    setText(m, key, v as string);
+  } else if (m.get(key) !== v) m.set(key, v);
   return true;
 }
 
-/** Writes the given settings and, when `elements` is given, replaces all elements (a new CTA, a loaded template). */
-export function writeCtaDoc(doc: Y.Doc, design: Partial<CtaDesign>) {
+/**
+ * Writes the given settings and, when `elements` is given, replaces all elements (a new CTA, a
+ * loaded template): those not in the new design are marked deleted by `by` (so undo brings them back whole).
+ */
+export function writeCtaDoc(doc: Y.Doc, design: Partial<CtaDesign>, by = "") {
+  const settings = ctaSettings(doc);
+  upgradeTexts(doc, settings, SETTING_KEYS.filter((k) => TEXT_SETTINGS.has(k) && design[k] !== undefined));
   doc.transact(() => {
     for (const k of SETTING_KEYS) if (design[k] !== undefined) setSetting(doc, k, design[k]);
     if (design.elements) {
       const elements = ctaElements(doc);
-      for (const id of [...elements.keys()]) elements.delete(id);
       const canvas = canvasOf(doc);
-      for (const raw of design.elements) {
-        const el = normalizeElement(raw, canvas);
-        if (el) elements.set(el.id, elementMap(el));
-      }
+      const next = design.elements.map((raw) => normalizeElement(raw, canvas)).filter((el): el is CtaElement => el !== null);
+      const kept = new Set(next.map((el) => el.id));
+      elements.forEach((m, id) => {
+        if (!kept.has(id) && !m.has(DELETED)) m.set(DELETED, by);
+      });
+      for (const el of next) elements.set(el.id, elementMap(el));
     }
   });
 }
@@ -199,18 +231,24 @@ export function readCtaDoc(doc: Y.Doc): CtaDesign {
   const m = ctaSettings(doc);
   const settings = { ...DEFAULTS } as Record<SettingKey, unknown>;
   for (const k of SETTING_KEYS) {
-    const v = m.get(k);
+    const v = TEXT_SETTINGS.has(k) ? textOf(m.get(k)) : m.get(k);
     if (typeof v === typeof DEFAULTS[k]) settings[k] = v;
   }
   const elements: CtaElement[] = [];
-  ctaElements(doc).forEach((el, id) => elements.push({ ...(el.toJSON() as Omit<CtaElement, "id">), id }));
+  ctaElements(doc).forEach((el, id) => {
+    if (el.has(DELETED)) return;
+    // toJSON turns each Y.Text into its string
+    elements.push({ ...(el.toJSON() as Omit<CtaElement, "id">), id });
+  });
   return { ...(settings as CtaSettings), elements: sortByZ(elements) };
 }
 
 /** One above the topmost element (1 on an empty canvas), at most the zIndex bound. */
 function topZ(doc: Y.Doc): number {
   let max = 0;
-  ctaElements(doc).forEach((m) => (max = Math.max(max, numberIn(m, "zIndex"))));
+  ctaElements(doc).forEach((m) => {
+    if (!m.has(DELETED)) max = Math.max(max, numberIn(m, "zIndex"));
+  });
   return Math.min(BOUNDS.zIndex.max, max + 1);
 }
 
@@ -236,7 +274,7 @@ export function addElement(doc: Y.Doc, el: NewCtaElement): CtaElement | null {
  * False when the element is gone (deleted by a teammate).
  */
 export function updateElement(doc: Y.Doc, id: string, patch: ElementPatch, opts: { snap?: boolean } = {}): boolean {
-  const m = ctaElements(doc).get(id);
+  const m = liveElement(doc, id);
   if (!m) return false;
   const props = PROPS.get(m.get("type")) ?? new Set<string>();
   const next: Record<string, unknown> = {};
@@ -254,15 +292,19 @@ export function updateElement(doc: Y.Doc, id: string, patch: ElementPatch, opts:
     if (moveX) next.x = p.x;
     if (moveY) next.y = p.y;
   }
+  upgradeTexts(doc, m, Object.keys(next).filter((k) => TEXT_PROPS.has(k)));
   doc.transact(() => {
-    for (const [k, v] of Object.entries(next)) if (m.get(k) !== v) m.set(k, v);
+    for (const [k, v] of Object.entries(next)) {
+      if (TEXT_PROPS.has(k)) setText(m, k, v as string);
+      else if (m.get(k) !== v) m.set(k, v);
+    }
   });
   return true;
 }
 
 /** Moves an element by (dx, dy) pixels (the arrow keys: 1, or 10 with shift), clamped, not snapped. */
 export function nudge(doc: Y.Doc, id: string, dx: number, dy: number): boolean {
-  const m = ctaElements(doc).get(id);
+  const m = liveElement(doc, id);
   if (!m) return false;
   const patch: ElementPatch = {};
   if (dx) patch.x = numberIn(m, "x") + dx;
@@ -272,7 +314,7 @@ export function nudge(doc: Y.Doc, id: string, dx: number, dy: number): boolean {
 
 /** Centres an element on the canvas along one axis or both (not snapped; one larger than the canvas goes to 0). */
 export function centre(doc: Y.Doc, id: string, mode: CentreMode): boolean {
-  const m = ctaElements(doc).get(id);
+  const m = liveElement(doc, id);
   if (!m) return false;
   const canvas = canvasOf(doc);
   const patch: ElementPatch = {};
@@ -281,16 +323,36 @@ export function centre(doc: Y.Doc, id: string, mode: CentreMode): boolean {
   return updateElement(doc, id, patch, { snap: false });
 }
 
-export function removeElement(doc: Y.Doc, id: string): boolean {
-  const elements = ctaElements(doc);
-  if (!elements.has(id)) return false;
-  elements.delete(id);
+/**
+ * Deletes an element: marks it deleted (`by`: who, shown to a teammate editing it), so undo, or
+ * `restoreElement`, brings it back with its latest content. False when it is gone already.
+ */
+export function removeElement(doc: Y.Doc, id: string, by = ""): boolean {
+  const m = liveElement(doc, id);
+  if (!m) return false;
+  m.set(DELETED, by);
   return true;
+}
+
+/** Brings a deleted element back as it is now (a teammate's typing after the delete included). False when there is none to restore. */
+export function restoreElement(doc: Y.Doc, id: string): boolean {
+  const m = ctaElements(doc).get(id);
+  if (!m || !m.has(DELETED)) return false;
+  m.delete(DELETED);
+  return true;
+}
+
+/** Who deleted an element ("" when unknown), or null when it is not deleted (or never existed). */
+export function deletedBy(doc: Y.Doc, id: string): string | null {
+  const m = ctaElements(doc).get(id);
+  if (!m || !m.has(DELETED)) return null;
+  const by = m.get(DELETED);
+  return typeof by === "string" ? by : "";
 }
 
 /** A copy of an element as `newId`, 10 px right and down (within the canvas), on top. Null when it is gone or the id is taken. */
 export function duplicateElement(doc: Y.Doc, id: string, newId: string): CtaElement | null {
-  const m = ctaElements(doc).get(id);
+  const m = liveElement(doc, id);
   if (!m || ctaElements(doc).has(newId)) return null;
   const canvas = canvasOf(doc);
   const copy = normalizeElement({ ...m.toJSON(), id: newId, zIndex: topZ(doc) }, canvas);
@@ -310,8 +372,8 @@ type Layer = { id: string; zIndex: number };
  */
 function restack(doc: Y.Doc, id: string, to: (from: number, count: number) => number): boolean {
   const elements = ctaElements(doc);
-  if (!elements.has(id)) return false;
-  const list: Layer[] = sortByZ([...elements.entries()].map(([eid, m]) => ({ id: eid, zIndex: bounded(m.get("zIndex"), BOUNDS.zIndex) ?? 0 })));
+  if (!liveElement(doc, id)) return false;
+  const list: Layer[] = sortByZ([...elements.entries()].filter(([, m]) => !m.has(DELETED)).map(([eid, m]) => ({ id: eid, zIndex: bounded(m.get("zIndex"), BOUNDS.zIndex) ?? 0 })));
   const from = list.findIndex((e) => e.id === id);
   const at = Math.max(0, Math.min(list.length - 1, to(from, list.length)));
   if (at === from) return true;

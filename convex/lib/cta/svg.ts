@@ -22,6 +22,11 @@ export type CtaSvgOptions = {
   linkHref?: (el: CtaElement) => string | null;
   /** prefixes the ids of filters and clip paths, so several CTAs can share one page */
   idPrefix?: string;
+  /**
+   * scaled to the width of its container (the viewBox keeps the proportions), never wider than the
+   * design: the embed, whose frame is narrower than the design on a phone
+   */
+  fluid?: boolean;
 };
 
 /** Approximate glyph width, as a share of the font size, for wrapping without measuring. */
@@ -193,6 +198,9 @@ export function ctaToSvg(design: CtaDesign, opts: CtaSvgOptions = {}): string {
   });
   const title = cta.name ? tag("title", {}, escapeXml(cta.name)) : "";
   const background = cta.backgroundColor === "transparent" ? "" : tag("rect", { width: cta.width, height: cta.height, fill: paint(cta.backgroundColor) });
-  const size = { xmlns: "http://www.w3.org/2000/svg", width: cta.width, height: cta.height, viewBox: `0 0 ${cta.width} ${cta.height}` };
+  const viewBox = `0 0 ${cta.width} ${cta.height}`;
+  const size = opts.fluid
+    ? { xmlns: "http://www.w3.org/2000/svg", width: "100%", viewBox, style: `display:block;width:100%;height:auto;max-width:${cta.width}px;aspect-ratio:${cta.width}/${cta.height}` }
+    : { xmlns: "http://www.w3.org/2000/svg", width: cta.width, height: cta.height, viewBox };
   return tag("svg", size, title + d.definitions() + background + body.join(""));
 }

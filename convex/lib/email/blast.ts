@@ -75,6 +75,17 @@ export function unsubscribeHeaders(oneClick: string, mailto: string, token: stri
   };
 }
 
+/** Where a blast's links point: the web app (unsubscribe page), the http actions (one-click), the mailto fallback. */
+export function blastUrls(from: string, env: Record<string, string | undefined>): BlastUrls {
+  const site = env.SITE_URL ?? "http://127.0.0.1:5173";
+  const convexSite = env.CONVEX_SITE_URL ?? site;
+  const domain = addressOf(from).split("@")[1] ?? "localhost";
+  return { site, convexSite, mailto: env.EMAIL_UNSUBSCRIBE_MAILTO || `unsubscribe@${domain}` };
+}
+
+/** Demo mode: how many of a send's emails the operator's demo mailbox gets (the rest are only counted). */
+export const DEMO_MAILBOX_PER_SEND = 50;
+
 export type BlastTemplate = { subject: string; from: string; replyTo?: string; html: string; text: string; senderValues: MergeUser };
 /** `subject`: the one personalised when the recipient was queued (personalSubject), sent as is */
 export type BlastRecipient = { email: string; voter: MergeVoter | null; token: string; subject?: string };

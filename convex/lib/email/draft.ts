@@ -11,14 +11,33 @@
  *
  * Reading rebuilds the tree (blocks.ts `EmailBlock`): a block whose container was deleted by a
  * teammate meanwhile comes back on the canvas rather than being lost.
+ *
+ * Text properties (those BLOCK_PROPS declares `text`, and the name, subject, sender name and
+ * preview text) are `Y.Text` (lib/yText.ts): two people typing in one text both keep their
+ * keystrokes. Drafts stored with plain strings still read; their first edit turns a string into a
+ * `Y.Text`.
+ *
+ * A deleted block (and everything inside it) stays in `emailBlocks` with a `deleted` property (who
+ * deleted it): readers skip it and undo clears the property, so the block comes back with its
+ * latest content, a teammate's typing after the delete included.
  */
 import * as Y from "yjs";
-import { BLOCK_TYPES, canDrop, childrenOf, columnCount, hasColumns, isWrapper, type BlockContent, type BlockType, type BlockValue, type DropParent, type EmailBlock } from "./blocks";
+import { BLOCK_PROPS, BLOCK_TYPES, canDrop, childrenOf, columnCount, hasColumns, isWrapper, type BlockContent, type BlockType, type BlockValue, type DropParent, type EmailBlock } from "./blocks";
 import { orderedIds } from "../yOrdered";
+import { newText, plainValue, setText, textOf, upgradeTexts } from "../yText";
 
 const META = "emailMeta";
 const BLOCKS = "emailBlocks";
-const STRUCTURE = new Set(["type", "parent", "slot", "order"]);
+/** The property marking a deleted block (its value: who deleted it, "" when unknown). */
+const DELETED = "deleted";
+const STRUCTURE = new Set(["type", "parent", "slot", "order", DELETED]);
+/** Meta entries held as Y.Text (addresses stay plain values). */
+const TEXT_META = new Set<string>(["name", "subject", "fromName", "previewText"]);
+
+/** Whether a block property is typed text (a Y.Text in the document). */
+function isTextProp(type: unknown, key: string): boolean {
+  return BLOCK_TYPES.includes(type as BlockType) && BLOCK_PROPS[type as BlockType][key]?.kind === "text";
+}
 
 export const META_KEYS = ["name", "subject", "fromName", "fromEmail", "replyTo", "previewText"] as const;
 export type MetaKey = (typeof META_KEYS)[number];
@@ -28,8 +47,8 @@ export type EmailDraft = { meta: EmailMeta; blocks: EmailBlock[] };
 /** Where a block goes: a container (null: the canvas), its column, and the position among its siblings. */
 export type BlockTarget = { parentId: string | null; slot: number; index: number };
 
-export function emailMeta(doc: Y.Doc): Y.Map<string> {
-  return doc.getMap<string>(META);
+export function emailMeta(doc: Y.Doc): Y.Map<unknown> {
+  return doc.getMap<unknown>(META);
 }
 
 export function emailBlocks(doc: Y.Doc): Y.Map<Y.Map<unknown>> {
@@ -58,26 +77,37 @@ function blockMap(block: EmailBlock, parent: string, slot: number, order: number
   m.set("parent", parent);
   m.set("slot", slot);
   m.set("order", order);
-  for (const [k, v] of Object.entries(block.content)) if (k !== "children" && k !== "columnChildren" && !STRUCTURE.has(k)) m.set(k, v);
+  for (const [k, v] of Object.entries(block.content)) {
+    if (k !== "children" && k !== "columnChildren" && !STRUCTURE.has(k)) m.set(k, typeof v === "string" && isTextProp(block.type, k) ? newText(v) : v);
+  }
   return m;
 }
 
 /** Replaces the whole draft (a new campaign, a loaded template, a restored version). */
-export function writeEmailDraft(doc: Y.Doc, draft: { meta?: Partial<EmailMeta>; blocks?: EmailBlock[] }) {
+/** Replaces the whole draft (a new campaign, a loaded template, a restored version); blocks not in it are marked deleted by `by`, so undo brings them back whole. */
+export function writeEmailDraft(doc: Y.Doc, draft: { meta?: Partial<EmailMeta>; blocks?: EmailBlock[] }, by = "") {
+  if (draft.meta) upgradeTexts(doc, emailMeta(doc), Object.keys(draft.meta).filter((k) => TEXT_META.has(k)));
   doc.transact(() => {
     if (draft.meta) for (const [k, v] of Object.entries(draft.meta)) if (v !== undefined) setEmailMeta(doc, k as MetaKey, v);
     if (draft.blocks) {
       const blocks = emailBlocks(doc);
-      for (const id of [...blocks.keys()]) blocks.delete(id);
       const flat: Parameters<typeof flatten>[3] = [];
       flatten(draft.blocks, "", 0, flat);
+      const kept = new Set(flat.map((f) => f.block.id));
+      blocks.forEach((m, id) => {
+        if (!kept.has(id) && !m.has(DELETED)) m.set(DELETED, by);
+      });
       for (const f of flat) blocks.set(f.block.id, blockMap(f.block, f.parent, f.slot, f.order));
     }
   });
 }
 
 export function setEmailMeta(doc: Y.Doc, key: MetaKey, value: string) {
-  if (emailMeta(doc).get(key) !== value) emailMeta(doc).set(key, value);
+  const meta = emailMeta(doc);
+  if (TEXT_META.has(key)) {
+    upgradeTexts(doc, meta, [key]);
+    setText(meta, key, value);
+  } else if (meta.get(key) !== value) meta.set(key, value);
 }
 
 function str(v: unknown): string {
@@ -88,7 +118,7 @@ function str(v: unknown): string {
 export function readEmailDraft(doc: Y.Doc): EmailDraft {
   const metaMap = emailMeta(doc);
   const meta = emptyMeta();
-  for (const k of META_KEYS) meta[k] = str(metaMap.get(k));
+  for (const k of META_KEYS) meta[k] = textOf(metaMap.get(k)) ?? "";
   return { meta, blocks: readBlocks(doc) };
 }
 
@@ -98,9 +128,9 @@ export function readBlocks(doc: Y.Doc): EmailBlock[] {
   const placed = (id: string): { parent: string; type: BlockType } | null => {
     const m = blocks.get(id)!;
     const type = m.get("type") as BlockType;
-    if (!BLOCK_TYPES.includes(type)) return null;
+    if (!BLOCK_TYPES.includes(type) || m.has(DELETED)) return null;
     let parent = str(m.get("parent"));
-    const p = parent ? blocks.get(parent) : undefined;
+    const p = parent ? live(doc, parent) : undefined;
     // a container deleted (or turned into something else) by a teammate: the block comes back on the canvas
     if (parent && (!p || !canDrop(type, { type: p.get("type") as BlockType, slot: 0 }))) parent = "";
     return { parent, type };
@@ -117,7 +147,7 @@ export function readBlocks(doc: Y.Doc): EmailBlock[] {
     const type = m.get("type") as BlockType;
     const content: BlockContent = {};
     m.forEach((v, k) => {
-      if (!STRUCTURE.has(k)) content[k] = v as BlockValue;
+      if (!STRUCTURE.has(k)) content[k] = plainValue(v) as BlockValue;
     });
     const kids = depth < 3 ? (byParent.get(id) ?? []) : [];
     if (isWrapper(type)) content.children = kids.map((c) => build(c, depth + 1));
@@ -135,7 +165,13 @@ export function readBlocks(doc: Y.Doc): EmailBlock[] {
   return (byParent.get("") ?? []).map((id) => build(id, 1));
 }
 
-/** The ids of the blocks inside `id` (all levels). */
+/** A block's map unless it is gone or deleted. */
+function live(doc: Y.Doc, id: string): Y.Map<unknown> | undefined {
+  const m = emailBlocks(doc).get(id);
+  return m && !m.has(DELETED) ? m : undefined;
+}
+
+/** The ids of the blocks inside `id` (all levels, deleted ones included). */
 function descendants(doc: Y.Doc, id: string): string[] {
   const blocks = emailBlocks(doc);
   const out: string[] = [];
@@ -152,7 +188,7 @@ function descendants(doc: Y.Doc, id: string): string[] {
 
 function parentOf(doc: Y.Doc, target: BlockTarget): DropParent | undefined {
   if (target.parentId === null) return null;
-  const p = emailBlocks(doc).get(target.parentId);
+  const p = live(doc, target.parentId);
   if (!p) return undefined;
   return { type: p.get("type") as BlockType, slot: target.slot };
 }
@@ -166,7 +202,7 @@ function orderAt(doc: Y.Doc, target: BlockTarget, self?: string): number {
   const p = parent ? blocks.get(parent) : undefined;
   const n = p && hasColumns(p.get("type") as BlockType) ? columnCount({ type: p.get("type") as BlockType, content: { columns: p.get("columns") as number } }) : 0;
   const inSlot = (m: Y.Map<unknown>) => n === 0 || Math.max(0, Math.min(n - 1, Number(m.get("slot")) || 0)) === Math.min(n - 1, target.slot);
-  const siblings = orderedIds(blocks, (m) => str(m.get("parent")) === parent && inSlot(m)).filter((x) => x !== self);
+  const siblings = orderedIds(blocks, (m) => !m.has(DELETED) && str(m.get("parent")) === parent && inSlot(m)).filter((x) => x !== self);
   const at = Math.max(0, Math.min(target.index, siblings.length));
   const ord = (id: string) => Number(blocks.get(id)!.get("order")) || 0;
   let before = at > 0 ? ord(siblings[at - 1]) : null;
@@ -200,7 +236,7 @@ export function insertBlock(doc: Y.Doc, block: EmailBlock, target: BlockTarget):
 
 /** Moves a block to `target`; false when it is gone, the drop rules refuse it there, or it would go inside itself. */
 export function moveBlock(doc: Y.Doc, id: string, target: BlockTarget): boolean {
-  const m = emailBlocks(doc).get(id);
+  const m = live(doc, id);
   if (!m) return false;
   const parent = parentOf(doc, target);
   if (parent === undefined || !canDrop(m.get("type") as BlockType, parent)) return false;
@@ -217,22 +253,59 @@ export function moveBlock(doc: Y.Doc, id: string, target: BlockTarget): boolean 
 
 /** Sets the given properties of a block; unchanged ones are not written. False when it is gone. */
 export function updateBlock(doc: Y.Doc, id: string, patch: Record<string, BlockValue>): boolean {
-  const m = emailBlocks(doc).get(id);
+  const m = live(doc, id);
   if (!m) return false;
+  const type = m.get("type");
+  const texts = Object.keys(patch).filter((k) => !STRUCTURE.has(k) && typeof patch[k] === "string" && isTextProp(type, k));
+  upgradeTexts(doc, m, texts);
   doc.transact(() => {
-    for (const [k, v] of Object.entries(patch)) if (!STRUCTURE.has(k) && m.get(k) !== v) m.set(k, v);
+    for (const [k, v] of Object.entries(patch)) {
+      if (STRUCTURE.has(k)) continue;
+      if (texts.includes(k)) setText(m, k, v as string);
+      else if (m.get(k) !== v) m.set(k, v);
+    }
   });
   return true;
 }
 
-/** Deletes a block and everything inside it. */
-export function removeBlock(doc: Y.Doc, id: string) {
+/**
+ * Deletes a block and everything inside it: each is marked deleted (`by`: who, shown to a teammate
+ * editing it), so undo, or `restoreBlock`, brings them back with their latest content.
+ */
+export function removeBlock(doc: Y.Doc, id: string, by = "") {
   const blocks = emailBlocks(doc);
-  if (!blocks.has(id)) return;
+  if (!live(doc, id)) return;
   doc.transact(() => {
-    for (const d of descendants(doc, id)) blocks.delete(d);
-    blocks.delete(id);
+    for (const d of descendants(doc, id)) if (!blocks.get(d)!.has(DELETED)) blocks.get(d)!.set(DELETED, by);
+    blocks.get(id)!.set(DELETED, by);
   });
+}
+
+/** Who deleted a block ("" when unknown), or null when it is not deleted (or never existed). */
+export function blockDeletedBy(doc: Y.Doc, id: string): string | null {
+  const m = emailBlocks(doc).get(id);
+  if (!m || !m.has(DELETED)) return null;
+  const by = m.get(DELETED);
+  return typeof by === "string" ? by : "";
+}
+
+/**
+ * Brings a deleted block back as it is now, with what was deleted with it (the blocks inside it
+ * marked by the same delete), and, when its container is deleted too, that container first.
+ */
+export function restoreBlock(doc: Y.Doc, id: string): boolean {
+  const blocks = emailBlocks(doc);
+  const m = blocks.get(id);
+  if (!m || !m.has(DELETED)) return false;
+  doc.transact(() => {
+    // the outermost block deleted with it: a deleted container above it, if any
+    let top = id;
+    for (let p = str(m.get("parent")), depth = 0; p && blocks.get(p)?.has(DELETED) && depth < 8; p = str(blocks.get(p)!.get("parent")), depth++) top = p;
+    const by = blocks.get(top)!.get(DELETED);
+    for (const d of descendants(doc, top)) if (blocks.get(d)!.get(DELETED) === by) blocks.get(d)!.delete(DELETED);
+    blocks.get(top)!.delete(DELETED);
+  });
+  return true;
 }
 
 /** Where a block is: its container (null: the canvas), column and position. */

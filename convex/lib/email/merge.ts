@@ -209,3 +209,59 @@ export function mergeValues(voter: MergeVoter, user: MergeUser, extra: { unsubsc
     unsubscribe_url: clean(extra.unsubscribe_url),
   };
 }
+
+/** The addresses of a design that a link or an image stands on, with what names it for people. */
+function linkPlaces(blocks: EmailBlock[]): Array<{ url: string; label: string }> {
+  const out: Array<{ url: string; label: string }> = [];
+  const str = (b: EmailBlock, key: string) => (typeof b.content[key] === "string" ? String(b.content[key]).trim() : "");
+  for (const b of allBlocks(blocks)) {
+    if (b.type === "button") out.push({ url: str(b, "url"), label: str(b, "text") || "Button" });
+    if (b.type === "image") {
+      out.push({ url: str(b, "href"), label: `the link of image “${str(b, "alt") || "without alt text"}”` });
+      out.push({ url: str(b, "src"), label: `image “${str(b, "alt") || "without alt text"}”` });
+    }
+    if (b.type === "header") out.push({ url: str(b, "logoUrl"), label: "the header's logo" });
+    if (b.type === "hero") out.push({ url: str(b, "backgroundImage"), label: "the hero's background image" });
+    if (b.type === "footer") {
+      if (b.content.showPrivacy === true) out.push({ url: str(b, "privacyUrl"), label: str(b, "privacyText") || "Privacy Policy" });
+      if (b.content.showContact === true) out.push({ url: str(b, "contactUrl"), label: str(b, "contactText") || "Contact Us" });
+    }
+  }
+  return out;
+}
+
+const WHOLE_VARIABLE = /^\{\{\s*([^{}]*?)\s*\}\}$/;
+
+/**
+ * The links and images (their labels: a button's text, a footer link's text) whose whole address
+ * is a sender variable (`{{user.website}}`) with no usable value for `sender`: sent, they would be
+ * `href=""`. Voter variables differ per recipient and are not judged here.
+ */
+export function emptyLinks(blocks: EmailBlock[], sender: MergeUser): string[] {
+  const values = mergeValues({}, sender, {});
+  const labels: string[] = [];
+  for (const { url, label } of linkPlaces(blocks)) {
+    const name = WHOLE_VARIABLE.exec(url)?.[1];
+    if (!name || !(USER_VARIABLES as readonly string[]).includes(name)) continue;
+    if (wholeUrl(values[name as MergeVariable]) === "" && !labels.includes(label)) labels.push(label);
+  }
+  return labels;
+}
+
+/** The refusal's message for `emptyLinks`' labels (spec/2 §5's tone). */
+export function emptyLinksMessage(labels: string[]): string {
+  return `The link is empty for: ${labels.join(", ")}. It points to a campaign value with no web address set (such as the Website in your organisation's information); fill that in or change the link.`;
+}
+
+/**
+ * What a preview and a test send fill in: sample voter values (every recipient differs) and,
+ * once known, the sender's real values, empty ones staying empty, so the preview shows what
+ * recipients will get; the unsubscribe link is a sample (each recipient has their own).
+ */
+export function previewValues(sender: MergeUser | null | undefined): Record<MergeVariable, string> {
+  if (!sender) return { ...SAMPLE_VALUES };
+  const real = mergeValues({}, sender, {});
+  const out = { ...SAMPLE_VALUES };
+  for (const name of USER_VARIABLES) out[name] = real[name];
+  return out;
+}

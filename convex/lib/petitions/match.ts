@@ -10,13 +10,16 @@ import jaroWinkler from "talisman/metrics/jaro-winkler";
 import { parseFullName } from "parse-full-name";
 import { parseLocation } from "parse-address";
 import { sameByNickname } from "./nicknames";
-import { compact, firstGiven, phonetic, plain, splitSuffix, SUFFIXES } from "./names";
+import { eligibilityOf } from "../voterStatus";
+import { compact, firstGiven, phonetic, plain, splitSuffix, SUFFIXES, suffixKey, withinOneEdit } from "./names";
 
 /** Automatic "verified" at or above this confidence (and with a clear single match). */
 export const AUTO_VERIFY = 0.9;
 /** A candidate's name must score at least this to be considered the signer. */
 export const NAME_CANDIDATE = 0.75;
 export const MAX_CANDIDATES = 5;
+/** An address scoring this or more is the registration's (house, street, ZIP agree). */
+export const ADDRESS_MATCH = 0.85;
 
 export const FAILURE_REASONS = ["not_found", "inactive", "address_mismatch", "registered_after_signing", "outside_jurisdiction"] as const;
 export type FailureReason = (typeof FAILURE_REASONS)[number];
@@ -39,8 +42,13 @@ export type VoterRecord = {
   state?: string;
   zip?: string;
   status?: string;
+  /** the state file's own status code (Ohio "CONFIRMATION", NC "R"): says more than the status */
+  status_code?: string;
   registration_date?: string;
   county?: string;
+  middle_name?: string;
+  /** Jr, Sr, III… when the file keeps it apart from the last name */
+  name_suffix?: string;
 };
 export type Jurisdiction = { state: string | null; county: string | null };
 export type Evidence = { name: string; address: string; registration: string };
@@ -52,6 +60,8 @@ export type MatchResult = {
   voterId: string | null;
   evidence: Evidence | null;
   candidates: Candidate[];
+  /** the petition names a county and the chosen voter's registration has none (counted on the petition) */
+  countyUnknown: boolean;
 };
 
 export type ParsedName = { first: string; middle: string; last: string; suffix: string | null };
@@ -65,7 +75,13 @@ export function parseSignerName(name: string): ParsedName {
   last = split.last;
   suffix = suffix ?? split.suffix;
   if (suffix && !SUFFIXES.has(suffix)) suffix = null;
-  return { first: firstGiven(p.first), middle: plain(p.middle), last: plain(last), suffix };
+  let first = p.first;
+  // a first name that is also a last-name particle ("Della Keetzmann", "Van Nguyen") is read as part of the last name: a signer writes a first name
+  if (!first.trim()) {
+    const words = last.trim().split(/\s+/);
+    if (words.length >= 2) [first, last] = [words[0], words.slice(1).join(" ")];
+  }
+  return { first: firstGiven(first), middle: plain(p.middle), last: plain(last), suffix };
 }
 
 function jw(a: string, b: string): number {
@@ -96,8 +112,12 @@ export function lastNameScore(line: string, voter: string): [number, string] {
   if (partsA.length + partsB.length > 2 && (partsA.includes(b) || partsB.includes(a))) return [0.9, "one part of a double last name"];
   if (phonetic(a) === phonetic(b) && a[0] === b[0]) return [0.9, "last name sounds alike"];
   const s = jw(a, b);
+  // one letter changed, added, dropped or two swapped ("Huhes" for Hughes): a slip of the pen, in a name long enough to tell
+  const oneOff = Math.min(a.length, b.length) >= 4 && withinOneEdit(a, b) ? (Math.min(a.length, b.length) >= 5 ? 0.9 : 0.85) : 0;
+  if (oneOff > 0 && oneOff >= s * 0.95) return [oneOff, "last name one letter off"];
   return s >= 0.9 ? [s * 0.95, "last name spelled alike"] : [s * 0.5, "last name differs"];
 }
+
 
 const ORDINALS: Record<string, string> = {
   first: "1st", second: "2nd", third: "3rd", fourth: "4th", fifth: "5th", sixth: "6th", seventh: "7th", eighth: "8th", ninth: "9th", tenth: "10th",
@@ -168,59 +188,146 @@ function nameFit(line: ParsedName, v: VoterRecord): [number, string] {
   const [f, fWhy] = firstNameScore(line.first, firstGiven(v.first_name));
   const vl = splitSuffix(v.last_name);
   let [l, lWhy] = lastNameScore(line.last, vl.last);
+  let middleInLast = false;
   if (line.middle.length > 1) {
     const [l2, why2] = lastNameScore(`${line.middle} ${line.last}`, vl.last);
-    if (l2 > l) [l, lWhy] = [l2, why2];
+    if (l2 > l) [l, lWhy, middleInLast] = [l2, why2, true];
   }
   let score = 0.45 * f + 0.55 * l;
   const why = [lWhy, fWhy];
-  if (line.suffix && vl.suffix && line.suffix !== vl.suffix) {
-    score *= 0.6;
-    why.push(`suffix differs (${line.suffix} / ${vl.suffix})`);
+  // the file's suffix field (a state file keeps it apart), else one written into the last name
+  const lineSuffix = suffixKey(line.suffix);
+  const voterSuffix = suffixKey(v.name_suffix) ?? suffixKey(vl.suffix);
+  if (lineSuffix && voterSuffix) {
+    if (lineSuffix !== voterSuffix) {
+      score *= 0.6;
+      why.push(`suffix differs (${lineSuffix} / ${voterSuffix})`);
+    } else why.push("suffix matches");
+  }
+  // a middle initial written on the line and kept in the file: a father and son often differ only there
+  const lineMiddle = compact(line.middle)[0];
+  const voterMiddle = compact(v.middle_name ?? "")[0];
+  if (lineMiddle && voterMiddle && !middleInLast && lineMiddle !== voterMiddle) {
+    score *= 0.75;
+    why.push("middle initial differs");
   }
   return [score, why.join(", ")];
 }
 
-function registrationCheck(v: VoterRecord, signedOn: string | null, j: Jurisdiction): { reason: FailureReason | null; text: string } {
-  const status = (v.status ?? "").trim();
-  if (status && status.toLowerCase() !== "active") return { reason: "inactive", text: `registration ${status}` };
-  if (signedOn && v.registration_date && v.registration_date > signedOn) return { reason: "registered_after_signing", text: `registered ${v.registration_date}, signed ${signedOn}` };
-  if (j.state && v.state && plain(v.state) !== plain(j.state)) return { reason: "outside_jurisdiction", text: `registered in ${v.state}` };
-  if (j.county && v.county && plain(v.county) !== plain(j.county)) return { reason: "outside_jurisdiction", text: `registered in ${v.county}` };
-  return { reason: null, text: `${status || "status unknown"}${v.registration_date ? `, registered ${v.registration_date}` : ""}` };
+/** "Multnomah County" = "multnomah" = "MULTNOMAH CO." */
+export function countyKey(county: string): string {
+  return plain(county).replace(/\b(county|co|parish|borough)\b/g, "").replace(/\s+/g, " ").trim();
 }
 
-/** The verdict on one line, given the voters that could be its signer (candidate retrieval is the caller's). */
+type RegistrationCheck = {
+  reason: FailureReason | null;
+  text: string;
+  /** a person must decide (a status the table does not know, no county to check) */
+  review: boolean;
+  /** the petition names a county and the registration has none */
+  countyUnknown: boolean;
+};
+
+/**
+ * Whether the voter may sign this petition: their registration's eligibility (lib/voterStatus:
+ * the state's code when kept, else the status; an unconfirmed registration counts), registered
+ * before signing, in the petition's state and county. A county the registration lacks is never a
+ * silent pass: the line goes to a reviewer and the petition says the file has no counties.
+ */
+export function registrationCheck(v: VoterRecord, signedOn: string | null, j: Jurisdiction): RegistrationCheck {
+  const status = (v.status ?? "").trim();
+  const code = (v.status_code ?? "").trim();
+  const shown = code && code.toUpperCase() !== status.toUpperCase() ? `${status || "status"} (${code})` : status;
+  const eligibility = eligibilityOf(v.status, v.status_code);
+  const none = { review: false, countyUnknown: false };
+  if (eligibility === "ineligible") return { reason: "inactive", text: `registration ${shown}`, ...none };
+  if (signedOn && v.registration_date && v.registration_date > signedOn) return { reason: "registered_after_signing", text: `registered ${v.registration_date}, signed ${signedOn}`, ...none };
+  if (j.state && v.state && plain(v.state) !== plain(j.state)) return { reason: "outside_jurisdiction", text: `registered in ${v.state}`, ...none };
+  if (j.county && v.county && countyKey(v.county) !== countyKey(j.county)) return { reason: "outside_jurisdiction", text: `registered in ${v.county}`, ...none };
+  const registered = v.registration_date ? `, registered ${v.registration_date}` : "";
+  const parts = [
+    eligibility === "unconfirmed" ? `${shown}: still registered, address unconfirmed (may sign)` : eligibility === "unknown" && status ? `status "${shown}" not recognised` : shown || "status unknown",
+  ];
+  const countyUnknown = !!j.county && !v.county;
+  if (countyUnknown) parts.push(`no county on the registration (petition: ${j.county})`);
+  return { reason: null, text: `${parts.join(", ")}${registered}`, review: countyUnknown || (eligibility === "unknown" && !!status), countyUnknown };
+}
+
+/** How well a voter fits a name and an address as written (either may be empty): the reviewer's voter search ranks by it. */
+export function similarity(name: string, address: string, v: VoterRecord): { nameScore: number; addressScore: number } {
+  const nameScore = name.trim() ? nameFit(parseSignerName(name), v)[0] : 0;
+  const parsed = address.trim() ? parseStreetAddress(address) : null;
+  return { nameScore, addressScore: parsed ? addressScore(parsed, voterAddress(v))[0] : 0 };
+}
+
+/** Candidates in the order a reviewer reads them: those at the signer's address first (best score), then by name (a voter who moved is found among their namesakes). */
+function byRelevance(a: Candidate, b: Candidate): number {
+  const ta = a.addressScore >= ADDRESS_MATCH ? 1 : 0;
+  const tb = b.addressScore >= ADDRESS_MATCH ? 1 : 0;
+  if (ta !== tb) return tb - ta;
+  if (ta === 1) return b.score - a.score || b.nameScore - a.nameScore;
+  return b.nameScore - a.nameScore || b.addressScore - a.addressScore;
+}
+
+/**
+ * The verdict on one line, given the voters that could be its signer (candidate retrieval is the
+ * caller's). `voterId` on a line to review is the voter it pre-selects: only one whose address is
+ * the signer's and whom no other candidate rivals; never a namesake living elsewhere.
+ */
 export function matchLine(line: SignerLine, voters: VoterRecord[], jurisdiction: Jurisdiction): MatchResult {
   const name = parseSignerName(line.name);
   const addr = parseStreetAddress(line.address);
   const scored: Candidate[] = [];
+  const checks = new Map<string, RegistrationCheck>();
   for (const v of voters) {
     const [nameScore, nameWhy] = nameFit(name, v);
     if (nameScore < NAME_CANDIDATE) continue;
     const [addrScore, addressWhy] = addressScore(addr, voterAddress(v));
     const reg = registrationCheck(v, line.signedOn, jurisdiction);
+    checks.set(v.id, reg);
     scored.push({ voterId: v.id, score: 0.6 * nameScore + 0.4 * addrScore, nameScore, addressScore: addrScore, evidence: { name: nameWhy, address: addressWhy, registration: reg.text } });
   }
-  scored.sort((a, b) => b.score - a.score);
+  // a suffix on the line ("Jr") that one of the candidates carries: the namesakes without one (his father) are less likely
+  const lineSuffix = suffixKey(name.suffix);
+  const suffixOf = (id: string) => {
+    const v = voters.find((x) => x.id === id)!;
+    return suffixKey(v.name_suffix) ?? suffixKey(splitSuffix(v.last_name).suffix);
+  };
+  if (lineSuffix && scored.some((c) => suffixOf(c.voterId) === lineSuffix)) {
+    for (const c of scored) {
+      if (suffixOf(c.voterId) !== null) continue;
+      c.nameScore *= 0.8;
+      c.score = 0.6 * c.nameScore + 0.4 * c.addressScore;
+      c.evidence = { ...c.evidence, name: `${c.evidence.name}, no suffix on the registration` };
+    }
+  }
+  scored.sort(byRelevance);
   const candidates = scored.slice(0, MAX_CANDIDATES).map((c) => ({ ...c, score: round(c.score), nameScore: round(c.nameScore), addressScore: round(c.addressScore) }));
-  if (candidates.length === 0) return { status: "failed", reason: "not_found", confidence: 0.9, voterId: null, evidence: null, candidates: [] };
+  if (candidates.length === 0) return { status: "failed", reason: "not_found", confidence: 0.9, voterId: null, evidence: null, candidates: [], countyUnknown: false };
   const best = scored[0];
-  const second = scored[1];
-  const byId = new Map(voters.map((v) => [v.id, v]));
-  const voter = byId.get(best.voterId)!;
-  const clear = !second || second.score < best.score - 0.1;
-  const reg = registrationCheck(voter, line.signedOn, jurisdiction);
-  if (best.nameScore >= 0.9 && best.addressScore >= 0.85 && clear) {
-    if (reg.reason) return { status: "failed", reason: reg.reason, confidence: round(best.score), voterId: best.voterId, evidence: best.evidence, candidates };
-    if (best.score >= AUTO_VERIFY) return { status: "verified", reason: null, confidence: round(best.score), voterId: best.voterId, evidence: best.evidence, candidates };
+  const rival = scored.slice(1).reduce((m, c) => Math.max(m, c.score), 0);
+  const clear = scored.length === 1 || rival < best.score - 0.1;
+  const reg = checks.get(best.voterId)!;
+  const atAddress = best.addressScore >= ADDRESS_MATCH;
+  const result = (status: MatchResult["status"], reason: FailureReason | null, confidence: number, voterId: string | null): MatchResult => ({
+    status,
+    reason,
+    confidence: round(confidence),
+    voterId,
+    evidence: best.evidence,
+    candidates,
+    countyUnknown: voterId !== null && voterId === best.voterId && reg.countyUnknown,
+  });
+  if (best.nameScore >= 0.9 && atAddress && clear) {
+    if (reg.reason) return result("failed", reg.reason, best.score, best.voterId);
+    if (best.score >= AUTO_VERIFY && !reg.review) return result("verified", null, best.score, best.voterId);
   }
   // the signer's name and only one voter's, but another address: a voter who moved (curable)
   const strongNames = scored.filter((c) => c.nameScore >= 0.9);
   if (strongNames.length === 1 && best.nameScore >= 0.95 && best.addressScore <= 0.25 && addr !== null) {
-    return { status: "failed", reason: "address_mismatch", confidence: round(best.nameScore * 0.9), voterId: best.voterId, evidence: best.evidence, candidates };
+    return result("failed", "address_mismatch", best.nameScore * 0.9, best.voterId);
   }
-  return { status: "review", reason: null, confidence: round(best.score), voterId: clear ? best.voterId : null, evidence: best.evidence, candidates };
+  return result("review", null, best.score, clear && atAddress ? best.voterId : null);
 }
 
 function round(x: number): number {

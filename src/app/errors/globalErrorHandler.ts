@@ -3,7 +3,7 @@
  * process failed; window errors and rejections (except those of browser extensions) are reported.
  */
 import { CONVEX_SITE_URL } from "@/lib/config";
-import { toast } from "@/ui/toast";
+import { setUnexpectedErrorSink, toast } from "@/ui/toast";
 import {
   appendStored,
   createErrorReporter,
@@ -81,6 +81,8 @@ export function installGlobalErrorHandler(): void {
     sendBeacon: (url, body) => (navigator.sendBeacon ? navigator.sendBeacon(url, new Blob([body], { type: "application/json" })) : false),
   });
   const r = reporter;
+  // failures a screen presented (toast.failure) that were not the app's own refusals: details here, never on screen
+  setUnexpectedErrorSink((error, { title }) => r.report({ ...baseContext(), ...describe(error), context: { type: "presented", title } }));
 
   window.addEventListener("unhandledrejection", (event) => {
     const info = describe(event.reason);

@@ -3,7 +3,10 @@ import { MODE_LABELS } from "@/session/ViewerProvider";
 
 export type NavItem = { label: string; to: string; permission?: Permission };
 
-/** Sidebar menus per working mode (spec/1 §1). */
+/**
+ * Sidebar menus per working mode (spec/1 §1). Campaign mode (the only mode of a Campaign Manager)
+ * also reaches the petition and CTA screens that role may work on.
+ */
 export function navigationFor(mode: Mode): NavItem[] {
   const voters: NavItem = { label: MODE_LABELS[mode].voters, to: "/voters", permission: "voters.view" };
   switch (mode) {
@@ -19,6 +22,9 @@ export function navigationFor(mode: Mode): NavItem[] {
         { label: "Form Submissions", to: "/form-submissions", permission: "forms.view" },
         { label: "Surveys", to: "/survey-maker", permission: "surveys.view" },
         { label: "Signs Map", to: "/signs-map", permission: "campaigns.view" },
+        { label: "Signature Verification", to: "/signature-verification", permission: "voters.view" },
+        { label: "CTA Creator", to: "/cta-creator", permission: "campaigns.view" },
+        { label: "CTA Database", to: "/cta-database", permission: "campaigns.view" },
         { label: "Districts", to: "/districts" },
         { label: "Walk Lists", to: "/walk-lists" },
         { label: "Polls & Surveys", to: "/polls-surveys" },

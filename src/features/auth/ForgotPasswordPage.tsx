@@ -45,7 +45,7 @@ export function ForgotPasswordPage() {
           <Callout.Root color="green" role="status">
             <Callout.Text>A password reset email has been sent to {sentTo}</Callout.Text>
           </Callout.Root>
-          <Text size="2" color="gray">The link is valid for one hour. Check your inbox (and spam folder).</Text>
+          <Text size="2" color="gray">The link is valid for one hour; only the most recent reset email works. Check your inbox (and spam folder).</Text>
         </Flex>
       ) : (
         <form onSubmit={handleSubmit} noValidate>

@@ -7,7 +7,7 @@ import { AuthCard } from "./components/AuthCard";
 import { FormError } from "./components/FormError";
 import { FormField } from "./components/FormField";
 import { useResetLinkCheck } from "./hooks/useResetLinkCheck";
-import { resetErrorMessage, validateNewPassword } from "./utils/authMessages";
+import { isCodeRefused, resetErrorMessage, validateNewPassword } from "./utils/authMessages";
 
 export const RESET_REDIRECT_MS = 3000;
 
@@ -22,6 +22,7 @@ export function ResetPasswordPage() {
   const [password, setPassword] = useState("");
   const [confirm, setConfirm] = useState("");
   const [error, setError] = useState<string | null>(null);
+  const [codeRefused, setCodeRefused] = useState(false);
   const [submitting, setSubmitting] = useState(false);
   const [updated, setUpdated] = useState(false);
 
@@ -33,6 +34,7 @@ export function ResetPasswordPage() {
 
   const handleSubmit = async (e: FormEvent) => {
     e.preventDefault();
+    setCodeRefused(false);
     const problem = validateNewPassword(password, confirm);
     if (problem) {
       setError(problem);
@@ -47,6 +49,7 @@ export function ResetPasswordPage() {
       setUpdated(true);
     } catch (err) {
       setError(resetErrorMessage(err));
+      setCodeRefused(isCodeRefused(err));
     } finally {
       setSubmitting(false);
     }
@@ -92,6 +95,11 @@ export function ResetPasswordPage() {
       <form onSubmit={handleSubmit} noValidate>
         <Flex direction="column" gap="3">
           <FormError message={error} />
+          {codeRefused && (
+            <Button asChild variant="soft">
+              <Link to="/forgot-password">Request a new reset link</Link>
+            </Button>
+          )}
           <FormField id="reset-password" label="New Password" type="password" autoComplete="new-password" value={password} onChange={setPassword} />
           <FormField id="reset-confirm" label="Confirm New Password" type="password" autoComplete="new-password" value={confirm} onChange={setConfirm} />
           <Button type="submit" size="3" loading={submitting}>

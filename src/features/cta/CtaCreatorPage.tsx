@@ -11,6 +11,7 @@ import { BUILT_IN_CTA_TEMPLATES } from "@convex/lib/cta/templates";
 import { useCollaborativeDoc } from "@/lib/collab/useCollaborativeDoc";
 import { useDocValue } from "@/lib/collab/useDocValue";
 import { useViewer } from "@/session/ViewerProvider";
+import { ConnectionNotice } from "@/ui/ConnectionNotice";
 import { ConfirmDialog } from "@/ui/ConfirmDialog";
 import { PageHeader } from "@/ui/PageHeader";
 import { toast } from "@/ui/toast";
@@ -80,7 +81,7 @@ function NewCta({ ctas, canManage, superAdmin, open }: { ctas: Ctas; canManage: 
 function SavedCta({ id, ctas, canManage, superAdmin, offlineKey, open }: { id: Id<"ctas">; ctas: Ctas; canManage: boolean; superAdmin: boolean; offlineKey?: string; open: Open }) {
   const saved = useQuery(api.ctas.get, { id });
   const room = `cta:${id}`;
-  const { doc, status, awareness } = useCollaborativeDoc(saved ? room : null, { offlineKey, onError: (e) => toast.error("Error loading CTA", { description: e.message }) });
+  const { doc, status, awareness } = useCollaborativeDoc(saved ? room : null, { offlineKey, onError: (e) => toast.failure("Error loading CTA", e) });
   const design = useDocValue(doc, readCtaDoc, EMPTY_DESIGN);
   const [saving, setSaving] = useState(false);
   if (saved === null) {
@@ -103,7 +104,12 @@ function SavedCta({ id, ctas, canManage, superAdmin, offlineKey, open }: { id: I
     await ctas.save(id, readCtaDoc(doc));
     setSaving(false);
   };
-  return <Shell doc={doc} awareness={awareness} room={room} mode="cta" ctas={ctas} readOnly={!canManage} superAdmin={superAdmin} saving={saving} unsaved={unsaved} saveLabel="Update CTA" onSave={() => void save()} ctaId={id} open={open} />;
+  return (
+    <>
+      <ConnectionNotice status={status} />
+      <Shell doc={doc} awareness={awareness} room={room} mode="cta" ctas={ctas} readOnly={!canManage} superAdmin={superAdmin} saving={saving} unsaved={unsaved} saveLabel="Update CTA" onSave={() => void save()} ctaId={id} open={open} />
+    </>
+  );
 }
 
 function TemplateEditor({ template, loading, ctas, open }: { template: CtaTemplateRow | null; loading: boolean; ctas: Ctas; open: Open }) {
@@ -146,6 +152,7 @@ type ShellProps = {
 /** The creator with its left panel, toolbar actions and modals. */
 function Shell({ doc, awareness, room, mode, ctas, readOnly, superAdmin, saving, unsaved, saveLabel, onSave, ctaId, open, editingTemplate, onTemplateSaved }: ShellProps) {
   const design = useDocValue(doc, readCtaDoc, EMPTY_DESIGN);
+  const { me } = useViewer();
   const [dialog, setDialog] = useState<null | "preview" | "embed" | "template">(null);
   const [deleting, setDeleting] = useState<CtaTemplateRow | null>(null);
   const upload = useImageUpload("cta", "Upload Failed");
@@ -181,7 +188,7 @@ function Shell({ doc, awareness, room, mode, ctas, readOnly, superAdmin, saving,
             superAdmin={superAdmin}
             readOnly={readOnly}
             onTemplate={(t) => {
-              writeCtaDoc(doc, fromTemplate(readCtaDoc(doc), t));
+              writeCtaDoc(doc, fromTemplate(readCtaDoc(doc), t), me?.name ?? "");
               toast.success("Template loaded", { description: t.name });
             }}
             onEditTemplate={(t) => open({ template: t.id })}

@@ -8,8 +8,9 @@ import { CONVEX_SITE_URL } from "@/lib/config";
 
 /**
  * /embed/cta/{id}: a saved CTA, public and unguarded, as other sites embed it (an iframe of its
- * size). Live: a saved change shows without reloading. A click on a linked element goes through
- * the counting endpoint, which redirects to the element's stored link.
+ * size, narrower on a phone: the design scales down to the frame's width, never sideways). Live: a
+ * saved change shows without reloading. A click on a linked element goes through the counting
+ * endpoint, which redirects to the element's stored link.
  */
 export function EmbedCtaPage() {
   const { id = "" } = useParams();
@@ -19,6 +20,6 @@ export function EmbedCtaPage() {
   if (cta === null) return <p style={{ font: "14px sans-serif", color: "#555", margin: 8 }}>This call to action is not available.</p>;
   const design = { ...cta, description: "", gridSize: 10, snapToGrid: false };
   return (
-    <main aria-label={cta.name} data-testid="cta.embed" style={{ margin: 0, lineHeight: 0 }} dangerouslySetInnerHTML={{ __html: ctaToSvg(design, { linkHref: href, idPrefix: "e" }) }} />
+    <main aria-label={cta.name} data-testid="cta.embed" style={{ margin: 0, lineHeight: 0, width: "100%", maxWidth: cta.width, overflow: "hidden" }} dangerouslySetInnerHTML={{ __html: ctaToSvg(design, { linkHref: href, idPrefix: "e", fluid: true }) }} />
   );
 }

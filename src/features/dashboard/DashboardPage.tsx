@@ -11,6 +11,7 @@ import {
   UploadIcon,
 } from "@radix-ui/react-icons";
 import { MODE_LABELS, useViewer } from "@/session/ViewerProvider";
+import { SuperAdminVerifyCallout } from "@/features/profile";
 import { PageHeader } from "@/ui/PageHeader";
 import { CRASH_PROBE_ENABLED, CrashProbe } from "./components/CrashProbe";
 import { RecentImportsList } from "./components/RecentImportsList";
@@ -32,6 +33,7 @@ export function DashboardPage() {
     <Box>
       {CRASH_PROBE_ENABLED && <CrashProbe />}
       <PageHeader title={labels.dashboard} description={orgName ? `Live overview of ${orgName}` : undefined} />
+      <SuperAdminVerifyCallout />
       <Grid columns={{ initial: "1", sm: "2", lg: "4" }} gap="4" mb="5">
         <StatCard label={labels.voters} value={c?.voters} icon={icon(PersonIcon)} to="/voters" />
         <StatCard label="Voter Groups" value={c?.groups} icon={icon(StackIcon)} to="/voter-groups" />

@@ -81,7 +81,8 @@ export function EmailPage() {
               <InboxTab campaigns={email.campaigns} currentId={campaignId} onOpen={open} />
             </Tabs.Content>
             <Tabs.Content value="send-to" mt="4">{needsCampaign((id) => <SendToTab key={id} campaignId={id} canManage={canManage} addGroupId={groupParam} onGroupAdded={groupAdded} />)}</Tabs.Content>
-            <Tabs.Content value="automated" mt="4">{needsCampaign((id) => <AutomatedTab key={id} campaignId={id} canManage={canManage} />)}</Tabs.Content>
+            {/* kept mounted: an unsaved "How to send" choice survives a visit to another tab */}
+            <Tabs.Content value="automated" forceMount hidden={tab !== "automated"} mt="4">{needsCampaign((id) => <AutomatedTab key={id} campaignId={id} canManage={canManage} />)}</Tabs.Content>
             {sent && campaignId && <Tabs.Content value="statistics" mt="4"><StatisticsTab key={campaignId} campaignId={campaignId} /></Tabs.Content>}
           </Tabs.Root>
         </Flex>

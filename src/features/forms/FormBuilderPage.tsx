@@ -7,6 +7,7 @@ import { isEmptyDraft, readDraft } from "@convex/lib/formDraft";
 import { FORM_VERSION } from "@convex/lib/forms";
 import { useCollaborativeDoc } from "@/lib/collab/useCollaborativeDoc";
 import { useViewer } from "@/session/ViewerProvider";
+import { ConnectionNotice } from "@/ui/ConnectionNotice";
 import { ConfirmDialog } from "@/ui/ConfirmDialog";
 import { PageHeader } from "@/ui/PageHeader";
 import { toast } from "@/ui/toast";
@@ -105,7 +106,7 @@ function CreateForm({ create, onCreated, onBack }: { create: ReturnType<typeof u
 
 /** Edit mode: the co-edited draft "form:<id>"; Update Form publishes it. */
 function EditForm({ form, room, offlineKey, save, onBack }: { form: FormRow | null; room: string; offlineKey?: string; save: ReturnType<typeof useForms>["save"]; onBack: () => void }) {
-  const { doc, status } = useCollaborativeDoc(form ? room : null, { offlineKey, onError: (e) => toast.error("Error loading forms", { description: e.message }) });
+  const { doc, status } = useCollaborativeDoc(form ? room : null, { offlineKey, onError: (e) => toast.failure("Error loading forms", e) });
   const [saving, setSaving] = useState(false);
   if (!form) {
     return (
@@ -121,5 +122,10 @@ function EditForm({ form, room, offlineKey, save, onBack }: { form: FormRow | nu
     await save(form.id, readDraft(doc));
     setSaving(false);
   };
-  return <FormEditor doc={doc} form={form} room={room} saving={saving} onSave={() => void publish()} onBack={onBack} />;
+  return (
+    <>
+      <ConnectionNotice status={status} />
+      <FormEditor doc={doc} form={form} room={room} saving={saving} onSave={() => void publish()} onBack={onBack} />
+    </>
+  );
 }

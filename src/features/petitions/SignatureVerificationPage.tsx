@@ -51,7 +51,7 @@ export function SignatureVerificationPage() {
       />
       <Callout.Root mb="4" color="gray">
         <Callout.Text>
-          Precinct checks each signer line against your organization's voter registration records: is the signer a registered, active voter of the
+          Precinct checks each signer line against your organization's voter registration records: is the signer a registered voter eligible to sign in the
           petition's jurisdiction, registered before signing, signing once. It is an eligibility match, not a handwriting comparison. Lines it cannot
           decide with confidence go to the review queue.
         </Callout.Text>
@@ -73,6 +73,11 @@ export function SignatureVerificationPage() {
             {petition.deadline && <Text size="2" color="gray">Deadline {petition.deadline}</Text>}
             {(petition.jurisdiction.state || petition.jurisdiction.county) && <Text size="2" color="gray">· {[petition.jurisdiction.county, petition.jurisdiction.state].filter(Boolean).join(", ")}</Text>}
           </Flex>
+          {petition.countyNotice && (
+            <Callout.Root color="amber" data-testid="petition.countyNotice">
+              <Callout.Text>{petition.countyNotice}</Callout.Text>
+            </Callout.Root>
+          )}
           <ProgressCard petition={petition} />
           <Tabs.Root value={tab} onValueChange={setTab}>
             <Tabs.List>

@@ -6,6 +6,7 @@ import { PageHeader } from "@/ui/PageHeader";
 import { ChangePasswordCard } from "./components/ChangePasswordCard";
 import { ProfileField } from "./components/ProfileField";
 import { ProfileForm } from "./components/ProfileForm";
+import { SuperAdminVerifyCallout } from "./components/SuperAdminVerifyCallout";
 
 const NOT_PROVIDED = "Not provided";
 
@@ -20,6 +21,7 @@ export function ProfilePage() {
   return (
     <Box style={{ maxWidth: 880 }}>
       <PageHeader title="Profile" breadcrumbs={[{ label: "Dashboard", to: "/dashboard" }, { label: "Profile" }]} />
+      <SuperAdminVerifyCallout />
       <Flex direction="column" gap="5">
         <Card size="3">
           <Flex justify="between" align="center" mb="4">

@@ -8,6 +8,7 @@ import type { Id } from "@convex/_generated/dataModel";
 import { isEmptySurveyDraft } from "@convex/lib/surveyDraft";
 import { useCollaborativeDoc } from "@/lib/collab/useCollaborativeDoc";
 import { useViewer } from "@/session/ViewerProvider";
+import { ConnectionNotice } from "@/ui/ConnectionNotice";
 import { ConfirmDialog } from "@/ui/ConfirmDialog";
 import { PageHeader } from "@/ui/PageHeader";
 import { toast } from "@/ui/toast";
@@ -106,9 +107,14 @@ export function SurveyMakerPage() {
 
 function OpenSurvey({ survey, offlineKey, initialTab, onBack }: { survey: SurveyRow; offlineKey?: string; initialTab: string; onBack: () => void }) {
   const room = `survey:${survey.id}`;
-  const { doc, status } = useCollaborativeDoc(room, { offlineKey, onError: (e) => toast.error("Error loading survey", { description: e.message }) });
+  const { doc, status } = useCollaborativeDoc(room, { offlineKey, onError: (e) => toast.failure("Error loading survey", e) });
   if (!doc || (status === "connecting" && isEmptySurveyDraft(doc))) return <Flex justify="center" p="6"><Spinner size="3" /></Flex>;
-  return <SurveyEditor doc={doc} survey={survey} room={room} initialTab={initialTab} onBack={onBack} />;
+  return (
+    <>
+      <ConnectionNotice status={status} />
+      <SurveyEditor doc={doc} survey={survey} room={room} initialTab={initialTab} onBack={onBack} />
+    </>
+  );
 }
 
 /** The create modal: name (required), recipient email (defaults to the settings' default recipient), description. */

@@ -26,7 +26,7 @@ import { VoterGroupsCard } from "./components/VoterGroupsCard";
 import { VoterNotFound } from "./components/VoterNotFound";
 import { hasVerifiedValue, labelFromKey } from "./utils/voterDisplay";
 
-const SHOWN = VOTER_FIELD_DEFS.filter((f) => !["first_name", "last_name", "party_affiliation", "status", "state_voter_history", "notes"].includes(f.key) && f.section !== "state_verified");
+const SHOWN = VOTER_FIELD_DEFS.filter((f) => !["first_name", "middle_name", "last_name", "name_suffix", "party_affiliation", "status", "state_voter_history", "notes"].includes(f.key) && f.section !== "state_verified");
 
 /**
  * /voters/{id}: the voter's data (with the state file's raw status and party codes), state voter
@@ -61,7 +61,7 @@ export function VoterDetailPage() {
       />
     );
   }
-  const name = `${voter.first_name} ${voter.last_name}`;
+  const name = [voter.first_name, voter.middle_name, voter.last_name, voter.name_suffix].filter(Boolean).join(" ");
   const value = (key: string) => {
     const v = (voter as Record<string, unknown>)[key];
     if (typeof v === "boolean") return v ? "Yes" : "No";

@@ -55,7 +55,8 @@ export function VoterFormPage() {
   const [deletedBy, setDeletedBy] = useState<string | null>(null);
   const saved = useMemo(() => (isNew ? EMPTY : voter ? valuesFromVoter(voter) : undefined), [isNew, voter]);
   const merged = useMergedForm(isNew ? "new" : (id ?? null), saved);
-  const { busy: saving, save } = useMergedSave(merged, (c) => [voterFormKey(c.field), voterFormValue(c.theirs)]);
+  const fieldLabels = useMemo(() => new Map(formFieldDefs(customDefs ?? []).map((d) => [d.key, d.label])), [customDefs]);
+  const { busy: saving, save } = useMergedSave(merged, (c) => [voterFormKey(c.field), voterFormValue(c.theirs)], (k) => fieldLabels.get(k));
   const [addFieldOpen, setAddFieldOpen] = useState(false);
   const presence = usePresence(isNew ? null : `voter:${id}`, EDITING);
   const sensors = useSensors(useSensor(PointerSensor), useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }));

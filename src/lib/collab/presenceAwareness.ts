@@ -8,6 +8,9 @@
  * - remote states come from the room's live `presence.list`: every other tab's `yjs` state is set
  *   into the Awareness with `user` (name, colour, userId, image) taken from the server's entry,
  *   so nobody can appear under another name; a tab that leaves or stops beating is removed.
+ * - closing or reloading the tab (`pagehide`) leaves at once, while the connection is still open,
+ *   instead of lingering until the heartbeat times out; a tab restored from the back-forward cache
+ *   (`pageshow`) joins again.
  * The presence session is the provider's own (one entry per open document per tab).
  */
 import type { Awareness } from "y-protocols/awareness";
@@ -38,6 +41,9 @@ export class PresenceAwareness {
   private readonly renew: ReturnType<typeof setInterval>;
   private readonly unsubscribe: () => void;
   private destroyed = false;
+  /** the tab was hidden for good (pagehide): no beats until it shows again */
+  private hidden = false;
+  private readonly page: EventTarget | null = typeof window !== "undefined" ? window : null;
 
   constructor(
     private readonly client: ConvexClientLike,
@@ -50,6 +56,8 @@ export class PresenceAwareness {
     this.unsubscribe = watch(client, api.presence.list, { room }, (entries) => this.applyEntries(entries), (e) => this.onError(e));
     this.heartbeat();
     this.beat = setInterval(() => this.heartbeat(), PRESENCE_HEARTBEAT_MS);
+    this.page?.addEventListener("pagehide", this.onPageHide);
+    this.page?.addEventListener("pageshow", this.onPageShow);
     this.renew = setInterval(() => {
       const now = Date.now();
       for (const id of this.remote) {
@@ -62,6 +70,8 @@ export class PresenceAwareness {
   destroy() {
     if (this.destroyed) return;
     this.destroyed = true;
+    this.page?.removeEventListener("pagehide", this.onPageHide);
+    this.page?.removeEventListener("pageshow", this.onPageShow);
     this.awareness.off("change", this.handleChange);
     this.unsubscribe();
     clearInterval(this.beat);
@@ -76,8 +86,20 @@ export class PresenceAwareness {
     return { yjs: { clientId: this.awareness.clientID, clock: this.clock, state: state === null ? null : (JSON.parse(JSON.stringify(state)) as Record<string, unknown>) } };
   }
 
+  private readonly onPageHide = () => {
+    if (this.destroyed || this.hidden) return;
+    this.hidden = true;
+    mutate(this.client, api.presence.leave, { room: this.room, sessionId: this.sessionId }).catch(() => {});
+  };
+
+  private readonly onPageShow = () => {
+    if (this.destroyed || !this.hidden) return;
+    this.hidden = false;
+    this.heartbeat();
+  };
+
   private heartbeat() {
-    if (this.destroyed) return;
+    if (this.destroyed || this.hidden) return;
     mutate(this.client, api.presence.heartbeat, { room: this.room, sessionId: this.sessionId, state: this.localWire() }).catch((e: Error) => this.onError(e));
   }
 

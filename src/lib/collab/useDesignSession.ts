@@ -39,3 +39,31 @@ export function useShareSelection(awareness: Awareness | null, selectedId: strin
     awareness?.setLocalStateField("editing", editing);
   }, [awareness, selectedId, editing]);
 }
+
+export type LostSelection = { id: string; by: string };
+
+/**
+ * The selected element or block disappearing from a co-edited design: the selection is cleared,
+ * and when a teammate deleted it (`deletedBy(id)`: their name, "" when unknown, null when it was
+ * not deleted, e.g. an undone add), what was lost and by whom, so the page can tell the user and
+ * offer Undo. The notice goes when the item comes back (anyone's undo) or is dismissed.
+ */
+export function useLostSelection(opts: {
+  selectedId: string | null;
+  present: boolean;
+  deletedBy: (id: string) => string | null;
+  myName: string | undefined;
+  clear: () => void;
+}): { lost: LostSelection | null; dismiss: () => void } {
+  const { selectedId, present, deletedBy, myName, clear } = opts;
+  const [lost, setLost] = useState<LostSelection | null>(null);
+  useEffect(() => {
+    if (!selectedId || present) return;
+    const by = deletedBy(selectedId);
+    if (by !== null && (by === "" || by !== myName)) setLost({ id: selectedId, by });
+    clear();
+  }, [selectedId, present, deletedBy, myName, clear]);
+  // restored meanwhile (the teammate's undo, or ours): nothing to tell any more
+  const still = lost !== null && deletedBy(lost.id) !== null;
+  return { lost: still ? lost : null, dismiss: () => setLost(null) };
+}

@@ -1,4 +1,6 @@
 /** Value normalisation on import: party and status codes, dates → ISO, phones, ZIPs, election history. */
+import { formatPhone } from "@convex/lib/phone";
+import { isKnownStatusCode, statusOfCode } from "@convex/lib/voterStatus";
 
 const PARTY_CODES: Record<string, string> = {
   DEM: "Democrat", D: "Democrat", DEMOCRAT: "Democrat", DEMOCRATIC: "Democrat", DEMOCRATS: "Democrat", "DEMOCRATIC PARTY": "Democrat",
@@ -18,21 +20,12 @@ export function isPartyCode(value: string): boolean {
   return value.trim().toUpperCase() in PARTY_CODES;
 }
 
-const STATUS_CODES: Record<string, string> = {
-  A: "Active", ACT: "Active", ACTIVE: "Active", V: "Active", VALID: "Active",
-  I: "Inactive", INA: "Inactive", INACT: "Inactive", INACTIVE: "Inactive", R: "Inactive", REMOVED: "Inactive", D: "Inactive", DENIED: "Inactive", C: "Inactive", CANCELLED: "Inactive", CANCELED: "Inactive",
-  // Ohio: a voter sent a confirmation notice (address in doubt) — still on the rolls, not active
-  CONFIRMATION: "Inactive", CONF: "Inactive",
-  P: "Pending", PEND: "Pending", PENDING: "Pending", PREREG: "Pending", "PRE-REGISTERED": "Pending", PREREGISTERED: "Pending", T: "Pending", TEMPORARY: "Pending", INCOMPLETE: "Pending",
-  S: "Suspended", SUS: "Suspended", SUSP: "Suspended", SUSPENDED: "Suspended", SUSPENSE: "Suspended",
-};
-
+/** Status codes to the statuses shown (one table with their eligibility: convex/lib/voterStatus.ts). */
 export function normalizeStatus(value: string): string {
-  const v = value.trim();
-  return STATUS_CODES[v.toUpperCase()] ?? v;
+  return statusOfCode(value);
 }
 export function isStatusCode(value: string): boolean {
-  return value.trim().toUpperCase() in STATUS_CODES;
+  return isKnownStatusCode(value);
 }
 
 const MONTHS: Record<string, number> = { jan: 1, feb: 2, mar: 3, apr: 4, may: 5, jun: 6, jul: 7, aug: 8, sep: 9, sept: 9, oct: 10, nov: 11, dec: 12 };
@@ -102,18 +95,8 @@ export function looksLikeDate(value: string): boolean {
   return normalizeDate(value) !== null && !/^\d{4}$/.test(value.trim());
 }
 
-/** US numbers to (NNN) NNN-NNNN (leading 1 dropped); anything else keeps its digits and extension as typed. */
-export function normalizePhone(value: string): string {
-  const v = value.trim();
-  const [main, ext] = v.split(/\s*(?:x|ext\.?|extension)\s*/i);
-  let digits = main.replace(/\D/g, "");
-  if (digits.length === 11 && digits.startsWith("1")) digits = digits.slice(1);
-  if (digits.length === 10) {
-    const out = `(${digits.slice(0, 3)}) ${digits.slice(3, 6)}-${digits.slice(6)}`;
-    return ext ? `${out} x${ext.replace(/\D/g, "")}` : out;
-  }
-  return v;
-}
+/** Phones as the voter form stores them too (convex/lib/phone.ts): US numbers to (NNN) NNN-NNNN. */
+export const normalizePhone = formatPhone;
 export function looksLikePhone(value: string): boolean {
   const d = value.replace(/\D/g, "");
   return /\d{3}/.test(value) && (d.length === 10 || (d.length === 11 && d.startsWith("1")) || d.length === 7);

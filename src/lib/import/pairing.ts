@@ -33,6 +33,14 @@ const RULES: Record<string, Rule[]> = {
     { re: /^(last|lname|l_name|last_name|lastname|last_nm|surname|family_name|familyname|name_last|voter_last_name|nm_last)$/, score: 96, why: "last-name synonym" },
     { re: /(^|_)last(_|$).*name|name.*(^|_)last(_|$)|surname/, score: 85, why: "header mentions last name" },
   ],
+  middle_name: [
+    { re: /^(middle|mname|m_name|middle_name|middlename|middle_nm|middle_initial|mi|name_middle|nm_middle|voter_middle_name)$/, score: 95, why: "middle-name synonym" },
+    { re: /(^|_)middle(_|$)/, score: 85, why: "header mentions a middle name" },
+  ],
+  name_suffix: [
+    { re: /^(suffix|sfx|name_suffix|namesuffix|suffix_name|name_suffix_lbl|name_sufx_cd|name_sfx|suffix_cd|generation|name_suffix_cd|voter_suffix)$/, score: 95, why: "name-suffix synonym (Jr, Sr, III)" },
+    { re: /suffix|(^|_)sufx(_|$)|(^|_)sfx(_|$)/, score: 85, why: "header mentions a name suffix" },
+  ],
   email: [
     { re: /^(email|e_mail|email_address|e_mail_address|emailaddress|email_addr|mail_address_email)$/, score: 96, why: "email synonym" },
     { re: /e_?mail/, score: 85, why: "header mentions email" },
@@ -100,6 +108,8 @@ const RULES: Record<string, Rule[]> = {
 const VETO: Partial<Record<string, RegExp>> = {
   first_name: /middle|suffix|prefix|title|nick|last/,
   last_name: /middle|suffix|prefix|first|maiden/,
+  middle_name: /first|last|suffix/,
+  name_suffix: /first|last|middle|zip|postal|address|street|precinct|district|split/,
   email: /^$/,
   phone: /area_code|extension|(^|_)ext(_|$)|country_code|type|confidential/,
   address: MAILING,

@@ -3,7 +3,7 @@ import type { ImportFieldsDoc } from "@convex/tables/imports";
 import type { ElectionRecord } from "@convex/tables/voters";
 import { electionOfColumn, historyRecord, participation } from "./elections";
 import { CREATE_NEW, ELECTION_HISTORY, ELECTION_LABEL, ELECTION_NAME, HISTORY_FILE_TARGETS, IGNORE, STANDARD_KEYS, TARGET_FIELDS, VOTED_PARTY, VOTING_METHOD, type ColumnMapping, type NewFieldDef } from "./fields";
-import { looksLikeEmail, looksLikeZip, normalizeDate, normalizeParty, normalizePhone, normalizeStatus, normalizeZip, summariseHistory } from "./normalize";
+import { looksLikeEmail, looksLikePhone, looksLikeZip, normalizeDate, normalizeParty, normalizePhone, normalizeStatus, normalizeZip, summariseHistory } from "./normalize";
 
 /** One row's voter fields as the server takes them (convex/tables/imports.ts vImportFields). */
 export type ImportFields = ImportFieldsDoc;
@@ -16,7 +16,29 @@ export type ImportRow = { row: number; line: number; fields: ImportFields };
 
 export type ColumnStats = { processed: number; errors: number };
 
-type Column = { index: number; header: string; key: string; custom: boolean; check: (v: string) => boolean; norm: (v: string) => string };
+/**
+ * `dropInvalid`: a value failing `check` is left out of the voter (an email or phone that is not
+ * one would be used for sending); other types keep what the file says, counted as a failure.
+ */
+type Column = { index: number; header: string; key: string; custom: boolean; check: (v: string) => boolean; norm: (v: string) => string; dropInvalid?: boolean };
+
+/** The field types whose values are left out of the voter when they fail their check. */
+export const DROPPED_WHEN_INVALID: ReadonlySet<string> = new Set(["email", "phone"]);
+
+/** What the summary says of a column's values that failed their type's check. */
+export function invalidValuesNote(column: string, type: string, count: number): string {
+  const n = count.toLocaleString();
+  const values = count === 1 ? "value" : "values";
+  if (type === "email") return `Column '${column}': ${n} ${values} not a valid email address, left out.`;
+  if (type === "phone") return `Column '${column}': ${n} ${values} not a valid phone number, left out.`;
+  if (type === "text") return `Column '${column}': ${n} ${values} not valid for its field, left out.`;
+  return `Column '${column}': ${n} ${values} not a valid ${type}, kept as written.`;
+}
+
+/** The data type a mapped field has (the voter field's, a new field's, else text). */
+export function fieldTypeOf(key: string, newFields: NewFieldDef[] = []): string {
+  return TYPE_OF.get(key) ?? newFields.find((f) => f.key === key)?.type ?? "text";
+}
 
 const TYPE_OF = new Map(TARGET_FIELDS.map((f) => [f.key, f.type]));
 
@@ -24,9 +46,9 @@ function columnFor(index: number, header: string, key: string, custom: NewFieldD
   const type = custom ? custom.type : TYPE_OF.get(key) ?? "text";
   switch (type) {
     case "email":
-      return { index, header, key, custom: !!custom, check: looksLikeEmail, norm: (v) => v };
+      return { index, header, key, custom: !!custom, check: looksLikeEmail, norm: (v) => v, dropInvalid: true };
     case "phone":
-      return { index, header, key, custom: !!custom, check: (v) => /\d{3}/.test(v), norm: normalizePhone };
+      return { index, header, key, custom: !!custom, check: looksLikePhone, norm: normalizePhone, dropInvalid: true };
     case "date": {
       // a two-digit year of a birth date is the last century's when this one's would make a child
       const opts = key === "date_of_birth" ? { birth: true } : undefined;
@@ -48,7 +70,7 @@ function columnFor(index: number, header: string, key: string, custom: NewFieldD
 /**
  * Compiles the mapping once; the returned function turns one row of cells into ImportFields and
  * counts per-column values and type failures (import_field_details). Cells are trimmed and empty
- * cells skipped (spec/1 §5).
+ * cells skipped (spec/1 §5); an email or phone that is not one is left out (and counted).
  */
 export function compileMapping(headers: string[], mapping: ColumnMapping, newFields: NewFieldDef[] = []) {
   const byKey = new Map(newFields.map((f) => [f.key, f]));
@@ -79,7 +101,10 @@ export function compileMapping(headers: string[], mapping: ColumnMapping, newFie
       if (v === "") continue;
       const s = stats.get(c.header)!;
       s.processed++;
-      if (!c.check(v)) s.errors++;
+      if (!c.check(v)) {
+        s.errors++;
+        if (c.dropInvalid) continue;
+      }
       const value = c.norm(v);
       if (c.custom) (custom ??= {})[c.key] = value;
       else if (c.key === "state_voter_history") {

@@ -2,10 +2,10 @@
  * /cta-creator: the CTA creator (templates and Add Elements on the left, the fabric canvas in the
  * middle, the property panel on the right) and its Preview and Embed Code dialogs.
  *
- * The canvas is drawn by fabric, so the page object reads the design from the hidden list of
- * elements the canvas keeps for screen readers (`li[data-testid="cta.element"]` with data-x, data-y,
- * data-width, data-height, data-fill, data-z-index, aria-current for the selected one) and reaches an
- * element on screen from those coordinates and the canvas's box.
+ * The canvas is drawn by fabric, so the page object reads the design from the element list beside
+ * it (a listbox: `[data-testid="cta.element"]` options with data-x, data-y, data-width, data-height,
+ * data-fill, data-z-index, aria-selected for the selected one) and reaches an element on screen
+ * from those coordinates and the canvas's box.
  */
 import { expect, type Locator, type Page } from "@playwright/test";
 
@@ -15,6 +15,8 @@ export class CtaCreatorPage {
   readonly canvas: Locator;
   readonly elements: Locator;
   readonly selected: Locator;
+  /** the element list (a listbox: arrow keys select, Enter edits, Escape deselects) */
+  readonly elementList: Locator;
   readonly name: Locator;
   readonly description: Locator;
   readonly title: Locator;
@@ -39,7 +41,8 @@ export class CtaCreatorPage {
   constructor(readonly page: Page) {
     this.canvas = page.getByTestId("cta.canvas");
     this.elements = page.getByTestId("cta.element");
-    this.selected = page.locator('[data-testid="cta.element"][aria-current="true"]');
+    this.selected = page.locator('[data-testid="cta.element"][aria-selected="true"]');
+    this.elementList = page.getByRole("listbox", { name: /^Elements/ });
     this.name = page.getByTestId("cta.name");
     this.description = page.getByTestId("cta.description");
     this.title = page.getByTestId("cta.title");
@@ -169,7 +172,7 @@ export class CtaCreatorPage {
   async select(id: string, at: { fx?: number; fy?: number; dx?: number; dy?: number } = {}) {
     const p = await this.pointOn(id, at);
     await this.page.mouse.click(p.x, p.y);
-    await expect(this.element(id)).toHaveAttribute("aria-current", "true");
+    await expect(this.element(id)).toHaveAttribute("aria-selected", "true");
   }
 
   /**

@@ -6,7 +6,7 @@
  * canvas objects merge per property; undo is per user; awareness rides on presence; a viewer's
  * pushes are refused.
  */
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { Awareness } from "y-protocols/awareness";
 import * as Y from "yjs";
 import type { ConvexClient } from "convex/browser";
@@ -232,6 +232,45 @@ describe("co-editing through the backend", () => {
     presB.destroy();
     awA.destroy();
     awB.destroy();
+  });
+
+  test("closing the tab (pagehide) leaves at once, without waiting for the heartbeat to time out", async () => {
+    const page = new EventTarget();
+    vi.stubGlobal("window", page);
+    try {
+      const room = await app.campaignRoom(alice.orgId);
+      const a = connect(alice, room);
+      const b = connect(bob, room);
+      await Promise.all([a.provider.whenSynced, b.provider.whenSynced]);
+      const awA = new Awareness(a.doc);
+      const awB = new Awareness(b.doc);
+      const presA = new PresenceAwareness(a.client, room, awA, a.provider.sessionId);
+      const presB = new PresenceAwareness(b.client, room, awB, b.provider.sessionId);
+      const has = (aw: Awareness, id: number, present: boolean) =>
+        new Promise<void>((resolve) => {
+          if (aw.getStates().has(id) === present) return resolve();
+          const on = () => {
+            if (aw.getStates().has(id) !== present) return;
+            aw.off("change", on);
+            resolve();
+          };
+          aw.on("change", on);
+        });
+      awA.setLocalState({ cursor: { anchor: 1, head: 1 } });
+      await has(awB, awA.clientID, true);
+      // only A's tab goes away (presA is not destroyed: a closed tab runs no cleanup code)
+      page.dispatchEvent(new Event("pagehide"));
+      await has(awB, awA.clientID, false);
+      // a tab restored from the back-forward cache joins again
+      page.dispatchEvent(new Event("pageshow"));
+      await has(awB, awA.clientID, true);
+      presA.destroy();
+      presB.destroy();
+      awA.destroy();
+      awB.destroy();
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 
   test("useCollaborativeDoc's store opens the document with awareness, reports synced, and releases it on close", async () => {

@@ -2,13 +2,15 @@
  * The CTA design as a Yjs document (convex/lib/cta/doc.ts), headless: adding within bounds and on
  * the grid; moves clamped and snapped; nudges; stacking order (ties, the ±999 bounds); centring;
  * duplicates; removal; settings bounds and a shrinking canvas; two copies exchanging updates
- * (per-property merge, concurrent adds, undo of one's own changes only); and everything the helpers
- * write coming back unchanged through normalizeDesign.
+ * (per-property merge, concurrent adds, undo of one's own changes only); text as Y.Text (both
+ * people's typing kept; stored plain strings still read); a delete undone after a teammate typed
+ * into the element (their typing kept); and everything the helpers write coming back unchanged
+ * through normalizeDesign.
  */
 import { describe, expect, test } from "vitest";
 import * as Y from "yjs";
 import { BOUNDS, newElement, normalizeDesign, type CtaElement, type ElementType } from "../../../convex/lib/cta/design";
-import { addElement, bringForward, bringToFront, centre, ctaElements, duplicateElement, isEmptyCtaDoc, localCtaUndoManager, nudge } from "../../../convex/lib/cta/doc";
+import { addElement, bringForward, bringToFront, centre, ctaElements, ctaSettings, deletedBy, duplicateElement, isEmptyCtaDoc, localCtaUndoManager, nudge, restoreElement } from "../../../convex/lib/cta/doc";
 import { readCtaDoc, removeElement, sendBackward, sendToBack, setSetting, updateElement, writeCtaDoc, type ElementPatch } from "../../../convex/lib/cta/doc";
 
 function canvas(): Y.Doc {
@@ -24,7 +26,12 @@ const order = (doc: Y.Doc) => readCtaDoc(doc).elements.map((e) => e.id);
 function writes(doc: Y.Doc, fn: () => void): string[] {
   const out: string[] = [];
   const observer = (events: Array<Y.YEvent<any>>) => {
-    for (const e of events) if (e.target !== ctaElements(doc)) for (const k of (e as Y.YMapEvent<unknown>).keysChanged) out.push(`${String(e.path[0])}.${k}`);
+    for (const e of events) {
+      if (e.target === ctaElements(doc)) continue;
+      // a text is a Y.Text inside the element's map: its change is the text's own event
+      if (e.target instanceof Y.Text) out.push(e.path.map(String).join("."));
+      else for (const k of (e as Y.YMapEvent<unknown>).keysChanged) out.push(`${String(e.path[0])}.${k}`);
+    }
   };
   ctaElements(doc).observeDeep(observer);
   fn();
@@ -384,6 +391,111 @@ describe("two copies", () => {
     undo.undo();
     expect(readCtaDoc(a).backgroundColor).toBe("#ffffff");
     expect(get(a, "r").x).toBe(200);
+    undo.destroy();
+  });
+});
+
+describe("text and deletes with a teammate (issue 33 items 1 and 2)", () => {
+  test("two people typing in one text both keep their keystrokes", () => {
+    const { a, b } = pair();
+    updateElement(a, "t", { text: "Vote" });
+    sync(a, b);
+    // at once: Alice appends, Bob prepends (each keystroke a whole new value, as the text field sends it)
+    for (const ch of " today") updateElement(a, "t", { text: get(a, "t").text + ch });
+    for (const [i, ch] of [..."Please "].entries()) updateElement(b, "t", { text: "Please ".slice(0, i) + ch + get(b, "t").text!.slice(i) });
+    sync(a, b);
+    for (const doc of [a, b]) expect(get(doc, "t").text).toBe("Please Vote today");
+    expect(ctaElements(a).get("t")!.get("text")).toBeInstanceOf(Y.Text);
+  });
+
+  test("a delete undone after a teammate typed into the element brings it back with their typing, on both", () => {
+    const { a, b } = pair();
+    updateElement(a, "t", { text: "Hello", fill: "#ef4444" });
+    sync(a, b);
+    const undo = localCtaUndoManager(b);
+    // Alice types while Bob deletes the element
+    updateElement(a, "t", { text: "Hello world" });
+    expect(removeElement(b, "t", "Bob Stone")).toBe(true);
+    expect(readCtaDoc(b).elements.map((e) => e.id)).toEqual(["r"]);
+    sync(a, b);
+    // Alice's screen: the element is gone, and she can tell who deleted it
+    expect(readCtaDoc(a).elements.map((e) => e.id)).toEqual(["r"]);
+    expect(deletedBy(a, "t")).toBe("Bob Stone");
+    expect(updateElement(a, "t", { text: "late" })).toBe(false);
+    undo.undo();
+    sync(a, b);
+    for (const doc of [a, b]) {
+      expect(get(doc, "t")).toMatchObject({ text: "Hello world", fill: "#ef4444" });
+      expect(deletedBy(doc, "t")).toBeNull();
+    }
+    // and the same after a reload (a fresh copy from the stored updates)
+    const fresh = new Y.Doc();
+    Y.applyUpdate(fresh, Y.encodeStateAsUpdate(a));
+    expect(get(fresh, "t").text).toBe("Hello world");
+    undo.redo();
+    expect(readCtaDoc(b).elements.map((e) => e.id)).toEqual(["r"]);
+    undo.destroy();
+  });
+
+  test("the typist's own restore brings the element back as it is now; Bob's later undo changes nothing more", () => {
+    const { a, b } = pair();
+    const undo = localCtaUndoManager(b);
+    removeElement(b, "t", "Bob Stone");
+    updateElement(a, "t", { text: "Typed before the delete arrived" });
+    sync(a, b);
+    expect(restoreElement(a, "t")).toBe(true);
+    expect(restoreElement(a, "t")).toBe(false);
+    sync(a, b);
+    expect(get(b, "t").text).toBe("Typed before the delete arrived");
+    undo.undo();
+    sync(a, b);
+    for (const doc of [a, b]) expect(get(doc, "t").text).toBe("Typed before the delete arrived");
+    undo.destroy();
+  });
+
+  test("a deleted element is left out everywhere: count, stacking, duplicates, edits", () => {
+    const doc = stack({ a: 1, b: 2, c: 3 });
+    removeElement(doc, "c");
+    expect(readCtaDoc(doc).elements.map((e) => e.id)).toEqual(["a", "b"]);
+    expect(removeElement(doc, "c")).toBe(false);
+    expect(addElement(doc, fresh("circle", "d"))!.zIndex).toBe(3);
+    expect(bringToFront(doc, "c")).toBe(false);
+    expect(duplicateElement(doc, "c", "c2")).toBeNull();
+    expect(nudge(doc, "c", 1, 0)).toBe(false);
+    bringToFront(doc, "a");
+    expect(order(doc)).toEqual(["b", "d", "a"]);
+    // a template load marks what it replaces as deleted
+    writeCtaDoc(doc, { elements: [newElement("rectangle", "a")] });
+    expect(order(doc)).toEqual(["a"]);
+    expect(deletedBy(doc, "b")).toBe("");
+  });
+
+  test("a document stored with plain strings reads, and its first edit turns the text into a Y.Text outside the undo history", () => {
+    const { a, b } = pair();
+    // as stored before: plain strings in the maps
+    a.transact(() => {
+      ctaElements(a).get("t")!.set("text", "Old text");
+      ctaSettings(a).set("name", "Old name");
+    });
+    sync(a, b);
+    expect(get(b, "t").text).toBe("Old text");
+    expect(readCtaDoc(b).name).toBe("Old name");
+    expect(normalizeDesign(readCtaDoc(b))).toEqual(readCtaDoc(b));
+    const undo = localCtaUndoManager(a);
+    updateElement(a, "t", { text: "Old text!" });
+    setSetting(a, "name", "Old name 2");
+    expect(ctaElements(a).get("t")!.get("text")).toBeInstanceOf(Y.Text);
+    sync(a, b);
+    updateElement(b, "t", { text: "Bob: Old text!" });
+    sync(a, b);
+    // Alice's undo takes back her "!" only: the text stays a Y.Text, Bob's typing stays
+    undo.undo();
+    sync(a, b);
+    for (const doc of [a, b]) {
+      expect(get(doc, "t").text).toBe("Bob: Old text");
+      expect(readCtaDoc(doc).name).toBe("Old name");
+    }
+    expect(ctaElements(b).get("t")!.get("text")).toBeInstanceOf(Y.Text);
     undo.destroy();
   });
 });

@@ -45,6 +45,12 @@ describe("structure", () => {
     expect(drawn(root).map((c) => `${c.nodeName}:${c.getAttribute("fill")}`)).toEqual(["rect:#ffffff", "rect:#6366f1", "ellipse:#10b981"]);
   });
 
+  test("fluid (the embed): scales to its container's width by the viewBox, keeping the proportions, never wider than the design", () => {
+    const root = parse(ctaToSvg(design([{ id: "r", type: "rectangle" }], { width: 640, height: 300 }), { fluid: true }));
+    expect([root.getAttribute("width"), root.getAttribute("height"), root.getAttribute("viewBox")]).toEqual(["100%", null, "0 0 640 300"]);
+    expect(root.getAttribute("style")).toBe("display:block;width:100%;height:auto;max-width:640px;aspect-ratio:640/300");
+  });
+
   test("a transparent background draws nothing; a transparent shape has no fill", () => {
     const root = parse(ctaToSvg(design([{ id: "r", type: "rectangle", fill: "transparent" }], { backgroundColor: "transparent", name: "" })));
     expect(drawn(root)).toHaveLength(1);

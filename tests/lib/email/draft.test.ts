@@ -3,14 +3,18 @@
  * and read back; inserts and moves with their index semantics; the drop rules refusing without a
  * change; removing a container with its inside; lowering a columns block's count; two copies
  * exchanging updates (per-property merge, concurrent moves, a child added into a section a
- * teammate deletes, concurrent inserts at one place); undo of one's own changes only; clones.
+ * teammate deletes, concurrent inserts at one place); undo of one's own changes only; clones;
+ * text as Y.Text (both people's typing kept, stored plain strings still read) and a delete undone
+ * after a teammate typed into the block (their typing kept).
  */
 import { describe, expect, test } from "vitest";
 import * as Y from "yjs";
 import { allBlocks, newBlock, type BlockType, type BlockValue, type EmailBlock } from "../../../convex/lib/email/blocks";
 import {
+  blockDeletedBy,
   cloneBlock,
   emailBlocks,
+  emailMeta,
   insertBlock,
   isEmptyEmailDraft,
   localEmailUndoManager,
@@ -19,6 +23,8 @@ import {
   readBlocks,
   readEmailDraft,
   removeBlock,
+  restoreBlock,
+  setEmailMeta,
   updateBlock,
   writeEmailDraft,
   type BlockTarget,
@@ -110,7 +116,9 @@ describe("write and read", () => {
     expect(m.get("main")!.toJSON()).toMatchObject({ parent: "sb", slot: 1, order: 1 });
     writeEmailDraft(doc, { blocks: [text("only")] });
     expect(tree(doc)).toEqual(["only"]);
-    expect(m.size).toBe(1);
+    // the blocks replaced stay, marked deleted (undo brings them back whole)
+    const live = [...m.entries()].filter(([, b]) => !b.has("deleted")).map(([id]) => id);
+    expect(live).toEqual(["only"]);
     expect(readEmailDraft(doc).meta.name).toBe("Rally");
   });
 
@@ -235,7 +243,8 @@ describe("updateBlock and removeBlock", () => {
     const doc = seeded();
     removeBlock(doc, "s");
     expect(tree(doc)).toEqual(["h", ["sb", [["side"], ["main"]]], ["k", []], "f"]);
-    for (const id of ["s", "t1", "c", "a", "b1", "b2", "c1", "t2"]) expect(emailBlocks(doc).has(id)).toBe(false);
+    // kept, marked deleted, so undo restores them with their latest content
+    for (const id of ["s", "t1", "c", "a", "b1", "b2", "c1", "t2"]) expect(emailBlocks(doc).get(id)!.has("deleted")).toBe(true);
     removeBlock(doc, "ghost"); // no-op
     removeBlock(doc, "main");
     expect(tree(doc)[1]).toEqual(["sb", [["side"], []]]);
@@ -395,6 +404,83 @@ describe("undo", () => {
     undo.undo();
     expect(tree(a)).toEqual(start);
     expect(readBlocks(a)[0].content.title).toBe("Remote title");
+    undo.destroy();
+  });
+});
+
+describe("text and deletes with a teammate (issue 33 items 1 and 2)", () => {
+  const find = (doc: Y.Doc, id: string) => allBlocks(readBlocks(doc)).find((x) => x.id === id);
+
+  test("two people typing in one text block both keep their keystrokes; so do the subject's", () => {
+    const { a, b: other } = pair();
+    const textIn = (doc: Y.Doc) => find(doc, "t1")!.content.text as string;
+    for (const ch of " now") updateBlock(a, "t1", { text: textIn(a) + ch });
+    for (const [i, ch] of [..."Act "].entries()) updateBlock(other, "t1", { text: "Act ".slice(0, i) + ch + textIn(other).slice(i) });
+    setEmailMeta(a, "subject", "Hi {{voter.first_name}}!");
+    setEmailMeta(other, "subject", "Re: Hi {{voter.first_name}}");
+    sync(a, other);
+    for (const doc of [a, other]) {
+      expect(find(doc, "t1")!.content.text).toBe("Act t1 now");
+      expect(readEmailDraft(doc).meta.subject).toBe("Re: Hi {{voter.first_name}}!");
+    }
+    expect(emailBlocks(a).get("t1")!.get("text")).toBeInstanceOf(Y.Text);
+  });
+
+  test("deleting the section holding a text block while a teammate types in it, then undo: the block comes back with their typing", () => {
+    const { a, b: other } = pair();
+    const undo = localEmailUndoManager(other);
+    updateBlock(a, "t1", { text: "t1 and more" });
+    removeBlock(other, "s", "Bob Stone");
+    expect(tree(other).map((x) => (Array.isArray(x) ? x[0] : x))).toEqual(["h", "sb", "k", "f"]);
+    sync(a, other);
+    expect(find(a, "t1")).toBeUndefined();
+    expect(blockDeletedBy(a, "t1")).toBe("Bob Stone");
+    expect(updateBlock(a, "t1", { text: "late" })).toBe(false);
+    undo.undo();
+    sync(a, other);
+    for (const doc of [a, other]) {
+      expect(tree(doc)).toEqual(shape(design()));
+      expect(find(doc, "t1")!.content.text).toBe("t1 and more");
+    }
+    const fresh = new Y.Doc();
+    Y.applyUpdate(fresh, Y.encodeStateAsUpdate(other));
+    expect(find(fresh, "t1")!.content.text).toBe("t1 and more");
+    undo.destroy();
+  });
+
+  test("the typist's restore brings back the block with its container, as it is now", () => {
+    const { a, b: other } = pair();
+    removeBlock(other, "c", "Bob Stone"); // a columns block inside the section, with b1 in it
+    removeBlock(other, "k"); // deleted separately: stays deleted
+    updateBlock(a, "b1", { text: "typed" });
+    sync(a, other);
+    expect(restoreBlock(a, "b1")).toBe(true);
+    sync(a, other);
+    for (const doc of [a, other]) {
+      expect(locateBlock(doc, "b1")).toEqual(into("c", 0, 1));
+      expect(find(doc, "b1")!.content.text).toBe("typed");
+      expect(find(doc, "k")).toBeUndefined();
+    }
+    expect(restoreBlock(a, "b1")).toBe(false);
+  });
+
+  test("a draft stored with plain strings reads; its first edit makes a Y.Text outside the undo history", () => {
+    const { a, b: other } = pair();
+    a.transact(() => {
+      emailBlocks(a).get("t1")!.set("text", "Plain");
+      emailMeta(a).set("subject", "Plain subject");
+    });
+    sync(a, other);
+    expect(find(other, "t1")!.content.text).toBe("Plain");
+    expect(readEmailDraft(other).meta.subject).toBe("Plain subject");
+    const undo = localEmailUndoManager(a);
+    updateBlock(a, "t1", { text: "Plain!" });
+    sync(a, other);
+    updateBlock(other, "t1", { text: "Very Plain!" });
+    sync(a, other);
+    undo.undo();
+    sync(a, other);
+    for (const doc of [a, other]) expect(find(doc, "t1")!.content.text).toBe("Very Plain");
     undo.destroy();
   });
 });

@@ -9,10 +9,12 @@ import { describe, expect, test } from "vitest";
 import { newBlock, type BlockType, type EmailBlock } from "../../../convex/lib/email/blocks";
 import {
   documentTexts,
+  emptyLinks,
   findVariables,
   formatAddress,
   KNOWN_VARIABLES,
   mergeValues,
+  previewValues,
   SAMPLE_VALUES,
   substitute,
   unknownVariables,
@@ -201,5 +203,31 @@ describe("mergeValues", () => {
     expect(formatAddress({ address: "12 Oak St, Springfield, IL 62701", city: "Springfield", state: "IL", zip: "62701" })).toBe("12 Oak St, Springfield, IL 62701");
     expect(formatAddress({ city: "Springfield", state: "IL" })).toBe("Springfield, IL");
     expect(formatAddress({ address: "  ", street: undefined })).toBe("");
+  });
+});
+
+describe("links whose address is an empty sender value", () => {
+  const design = [
+    b("button", "rsvp", { text: "RSVP Now", url: "{{user.website}}" }),
+    b("button", "inside", { text: "More", url: "https://example.org/?from={{user.website}}" }),
+    b("button", "voter", { text: "Mine", url: "{{voter.email}}" }),
+    b("image", "img", { src: "https://example.org/a.png", alt: "Rally", href: "{{ user.website }}" }),
+    b("footer", "ft", { showContact: true, contactText: "Write to us", contactUrl: "{{user.email}}", showPrivacy: false, privacyUrl: "{{user.website}}" }),
+  ];
+  test("are named by their labels; a value inside an address or a voter's value is not judged; hidden footer links neither", () => {
+    expect(emptyLinks(design, { website: "", email: "team@example.org" })).toEqual(["RSVP Now", "the link of image “Rally”", "Write to us"]);
+    expect(emptyLinks(design, { website: "https://jane.example.org", email: "team@example.org" })).toEqual(["Write to us"]);
+    expect(emptyLinks(design, { website: "javascript:alert(1)" })).toContain("RSVP Now");
+  });
+  test("the preview fills in the sender's real values, empty ones empty: recipients' href=\"\" shows, not example.org", async () => {
+    const rendered = await renderEmail([design[0]], mjml);
+    const withSample = substitute(rendered.html, previewValues(undefined), "html");
+    expect(cheerio.load(withSample)("a").first().attr("href")).toBe("https://example.org");
+    const real = previewValues({ website: "", name: "Jane Doe", campaign_name: "Jane for Council" });
+    expect(real["user.website"]).toBe("");
+    expect(real["user.campaign_name"]).toBe("Jane for Council");
+    expect(real["voter.first_name"]).toBe(SAMPLE_VALUES["voter.first_name"]);
+    const $ = cheerio.load(substitute(rendered.html, real, "html"));
+    expect($("a").first().attr("href") ?? "").toBe("");
   });
 });

@@ -44,6 +44,39 @@ describe("form draft", () => {
     for (let i = 0; i < 30; i++) moveDraftField(a, i % 2 ? "field_a" : "field_c", 1);
     expect(readDraft(a).fields.map((x) => x.id)).toHaveLength(2);
   });
+  test("two people typing in one label, placeholder or the description both keep their keystrokes (Y.Text)", () => {
+    const { a, b, sync } = pair();
+    updateDraftField(a, "field_a", { label: "A name" });
+    updateDraftField(b, "field_a", { label: "Your A" });
+    updateDraftField(a, "field_b", { placeholder: "e.g." });
+    sync();
+    updateDraftField(b, "field_b", { placeholder: "e.g. 5" });
+    updateDraftField(a, "field_b", { placeholder: "Say, e.g." });
+    setDraftMeta(a, "description", "Join");
+    setDraftMeta(b, "description", "Come");
+    sync();
+    const d = readDraft(a);
+    expect(d).toEqual(readDraft(b));
+    expect(d.fields[0].label).toBe("Your A name");
+    expect(d.fields[1].placeholder).toBe("Say, e.g. 5");
+    expect(d.description).toMatch(/^(JoinCome|ComeJoin)$/);
+    updateDraftField(a, "field_b", { placeholder: null });
+    expect(readDraft(a).fields[1].placeholder).toBeNull();
+  });
+  test("a draft stored with plain strings reads as before, and can be edited", () => {
+    const doc = new Y.Doc();
+    doc.transact(() => {
+      doc.getMap("formMeta").set("name", "Old form");
+      doc.getMap("formMeta").set("description", "");
+      const field = new Y.Map<unknown>();
+      for (const [k, v] of Object.entries({ type: "text", label: "Old label", required: true, placeholder: null, options: [], order: 1 })) field.set(k, v);
+      doc.getMap<Y.Map<unknown>>("formFields").set("field_x", field);
+    });
+    expect(readDraft(doc)).toEqual({ name: "Old form", description: "", fields: [f("field_x", "Old label", { required: true })] });
+    updateDraftField(doc, "field_x", { label: "Old label!" });
+    setDraftMeta(doc, "name", "Old form!");
+    expect(readDraft(doc)).toMatchObject({ name: "Old form!", fields: [{ label: "Old label!" }] });
+  });
   test("draftMatches compares as the server stores: trimmed, blank options dropped", () => {
     const doc = new Y.Doc();
     writeDraft(doc, { name: " Signup ", description: "", fields: [f("field_t", "Topic ", { type: "select", options: ["A", " ", "B"] })] });

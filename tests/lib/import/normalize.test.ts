@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { ELECTION_HISTORY, IGNORE } from "../../../src/lib/import/fields";
 import { normalizeDate, normalizeParty, normalizePhone, normalizeStatus, normalizeZip, summariseHistory } from "../../../src/lib/import/normalize";
-import { compileMapping } from "../../../src/lib/import/transform";
+import { compileMapping, fieldTypeOf, invalidValuesNote } from "../../../src/lib/import/transform";
 
 describe("normalisation", () => {
   test("party codes", () => {
@@ -104,5 +104,20 @@ describe("row transform", () => {
     expect(build(["Bo", "", "", "", "not a date", "", "", "", ""])).toEqual({ first_name: "Bo", last_name: "", date_of_birth: "not a date", state_voter_history: 0 });
     expect(stats.get("DOB")).toEqual({ processed: 2, errors: 1 });
     expect(stats.get("Junk")).toEqual({ processed: 0, errors: 0 });
+  });
+
+  test("an email or phone that is not one is left out of the voter and counted; the summary says so", () => {
+    const headers = ["FIRST", "LAST", "EMAIL", "PHONE", "DOB"];
+    const { build, stats } = compileMapping(headers, { FIRST: "first_name", LAST: "last_name", EMAIL: "email", PHONE: "phone", DOB: "date_of_birth" });
+    expect(build(["Ann", "Lee", "not-an-email", "abc", "soon"])).toEqual({ first_name: "Ann", last_name: "Lee", date_of_birth: "soon" });
+    expect(build(["Bo", "Kim", "bo@example.org", "919 555 0142", "1/5/1980"])).toEqual({
+      first_name: "Bo", last_name: "Kim", email: "bo@example.org", phone: "(919) 555-0142", date_of_birth: "1980-01-05",
+    });
+    expect(stats.get("EMAIL")).toEqual({ processed: 2, errors: 1 });
+    expect(stats.get("PHONE")).toEqual({ processed: 2, errors: 1 });
+    expect(fieldTypeOf("phone")).toBe("phone");
+    expect(invalidValuesNote("PHONE", fieldTypeOf("phone"), 1)).toBe("Column 'PHONE': 1 value not a valid phone number, left out.");
+    expect(invalidValuesNote("EMAIL", "email", 3)).toBe("Column 'EMAIL': 3 values not a valid email address, left out.");
+    expect(invalidValuesNote("DOB", "date", 2)).toBe("Column 'DOB': 2 values not a valid date, kept as written.");
   });
 });

@@ -2,7 +2,9 @@
 import { describe, expect, test } from "vitest";
 import { ELECTION_HISTORY, IGNORE, normalizeFieldKey } from "../../../src/lib/import/fields";
 import { autoMatch, suggestPairings } from "../../../src/lib/import/pairing";
+import { compileMapping } from "../../../src/lib/import/transform";
 import { validateMapping } from "../../../src/lib/import/validateMapping";
+import { cleanImportRow } from "../../../convex/lib/importRows";
 import { FL_EXPECTED, FL_HEADERS, layoutRows, NC_EXPECTED, NC_HEADERS, TX_EXPECTED, TX_HEADERS } from "../../fixtures/import/layouts";
 
 function pairedMap(headers: string[], rows: string[][]) {
@@ -47,6 +49,16 @@ describe("pairing engine", () => {
   test("spec synonyms on upload: first name/fname, zip/postal, dob", () => {
     const m = autoMatch(["fname", "Surname", "E-mail", "Postal Code", "DOB", "Mobile", "Street", "Town"], []);
     expect(m).toMatchObject({ fname: "first_name", Surname: "last_name", "E-mail": "email", "Postal Code": "zip", DOB: "date_of_birth", Mobile: "phone", Street: "address", Town: "city" });
+  });
+
+  test("middle names and suffixes are kept, not dropped (issue 33): Ohio, NC and plain headers", () => {
+    const headers = ["SOS_VOTERID", "LAST_NAME", "FIRST_NAME", "MIDDLE_NAME", "SUFFIX", "VOTER_STATUS", "Middle Initial", "Name Suffix"];
+    const rows = [["OH0012345678", "LEE", "ROBERT", "ALLEN", "JR", "CONFIRMATION", "A", "JR"]];
+    const m = autoMatch(headers, rows);
+    expect(m).toMatchObject({ MIDDLE_NAME: "middle_name", SUFFIX: "name_suffix", FIRST_NAME: "first_name", LAST_NAME: "last_name" });
+    const cells = compileMapping(headers, { FIRST_NAME: "first_name", LAST_NAME: "last_name", MIDDLE_NAME: "middle_name", SUFFIX: "name_suffix", VOTER_STATUS: "status" }).build(rows[0]);
+    expect(cells).toMatchObject({ first_name: "ROBERT", middle_name: "ALLEN", last_name: "LEE", name_suffix: "JR", status: "Inactive", status_code: "CONFIRMATION" });
+    expect(cleanImportRow(cells)).toMatchObject({ middle_name: "ALLEN", name_suffix: "JR" });
   });
 
   test("a header that says email but holds no addresses is not paired as email", () => {

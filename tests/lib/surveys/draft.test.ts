@@ -1,7 +1,7 @@
 /** The survey draft in Yjs: two editors' concurrent changes merge; skip logic and the summary. */
 import * as Y from "yjs";
 import { describe, expect, test } from "vitest";
-import { addSurveyField, addSurveyPage, canonicalSurvey, readSurveyDraft, removeSurveyPage, stepSurveyField, updateSurveyField, updateSurveyPage, writeSurveyDraft } from "../../../convex/lib/surveyDraft";
+import { addSurveyField, addSurveyPage, canonicalSurvey, readSurveyDraft, removeSurveyPage, setSurveyMeta, stepSurveyField, updateSurveyField, updateSurveyPage, writeSurveyDraft } from "../../../convex/lib/surveyDraft";
 import { DEFAULT_SURVEY_SETTINGS, newSurveyField, visiblePages, type SurveyPage } from "../../../convex/lib/surveys";
 import { summarize } from "../../../src/features/surveys/utils/summary";
 
@@ -35,6 +35,48 @@ describe("survey draft", () => {
     removeSurveyPage(a, "page_2");
     sync();
     expect(readSurveyDraft(b).pages).toHaveLength(1);
+  });
+
+  test("two people typing in one label, description, page title or name both keep their keystrokes (Y.Text)", () => {
+    const { a, b, sync } = pair();
+    updateSurveyField(a, "field_r", { label: "Rate" });
+    sync();
+    updateSurveyField(a, "field_r", { label: "Rate us", description: "Be honest" });
+    updateSurveyField(b, "field_r", { label: "Please Rate", description: "Please" });
+    updateSurveyPage(a, "page_1", { title: "Page 1: you" });
+    updateSurveyPage(b, "page_1", { title: "First Page 1" });
+    setSurveyMeta(a, "name", "S2");
+    setSurveyMeta(b, "name", "My S");
+    sync();
+    const d = readSurveyDraft(a);
+    expect(d).toEqual(readSurveyDraft(b));
+    expect(d.pages[0].fields[0]).toMatchObject({ label: "Please Rate us" });
+    expect(d.pages[0].fields[0].description).toContain("Be honest");
+    expect(d.pages[0].fields[0].description).toContain("Please");
+    expect(d.pages[0].title).toBe("First Page 1: you");
+    expect(d.name).toBe("My S2");
+    // an emptied description or placeholder reads as none
+    updateSurveyField(a, "field_r", { description: null, placeholder: "" });
+    expect(readSurveyDraft(a).pages[0].fields[0]).toMatchObject({ description: null, placeholder: null });
+  });
+
+  test("a draft stored with plain strings reads as before", () => {
+    const doc = new Y.Doc();
+    doc.transact(() => {
+      doc.getMap("surveyMeta").set("name", "Old");
+      doc.getMap("surveyMeta").set("description", "");
+      const page = new Y.Map<unknown>();
+      page.set("title", "Old page");
+      page.set("order", 1);
+      doc.getMap<Y.Map<unknown>>("surveyPages").set("page_1", page);
+      const field = new Y.Map<unknown>();
+      for (const [k, v] of Object.entries({ ...newSurveyField("text", "field_t"), id: undefined, label: "Old label", description: null, pageId: "page_1", order: 1 })) if (v !== undefined) field.set(k, v);
+      doc.getMap<Y.Map<unknown>>("surveyFields").set("field_t", field);
+    });
+    const d = readSurveyDraft(doc);
+    expect(d).toMatchObject({ name: "Old", description: "", pages: [{ id: "page_1", title: "Old page", fields: [{ id: "field_t", label: "Old label", description: null }] }] });
+    updateSurveyField(doc, "field_t", { label: "Old label 2" });
+    expect(readSurveyDraft(doc).pages[0].fields[0].label).toBe("Old label 2");
   });
 });
 

@@ -14,7 +14,8 @@ describe("export writer", () => {
   test("neutralises formula cells only", () => {
     expect(neutraliseCell("=1+1")).toBe("'=1+1");
     expect(neutraliseCell("+1")).toBe("'+1");
-    expect(neutraliseCell("-2")).toBe("'-2");
+    expect(neutraliseCell("-2")).toBe("-2"); // a negative number is a number, not a formula
+    expect(neutraliseCell("-2+1")).toBe("'-2+1");
     expect(neutraliseCell("@SUM")).toBe("'@SUM");
     expect(neutraliseCell("Ada")).toBe("Ada");
     expect(neutraliseCell("a=b")).toBe("a=b");
@@ -40,7 +41,7 @@ describe("export writer", () => {
     expect(row(1, "Shirt")).toBe("'+M");
     expect(row(1, "Notes")).toBe("line1\nline2, \"q\"");
     expect(row(2, "First Name")).toBe("'@Bob");
-    expect(row(2, "Last Name")).toBe("'-1");
+    expect(row(2, "Last Name")).toBe("-1");
     expect(row(2, "Phone")).toBe("555");
   });
 
@@ -107,7 +108,8 @@ describe("export writer", () => {
   test("CSV: OWASP rule — formula-leading cells get ' and are always quoted; other cells as before", () => {
     expect(csvCell("=1+2")).toBe(`"'=1+2"`);
     expect(csvCell("+44 20 7946 0958")).toBe(`"'+44 20 7946 0958"`);
-    expect(csvCell("-5")).toBe(`"'-5"`);
+    expect(csvCell("-5")).toBe("-5");
+    expect(csvCell("-5-5")).toBe(`"'-5-5"`);
     expect(csvCell("@SUM(A1)")).toBe(`"'@SUM(A1)"`);
     expect(csvCell("\t=1")).toBe(`"'\t=1"`);
     expect(csvCell("\r=1")).toBe(`"'\r=1"`);

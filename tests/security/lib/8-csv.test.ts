@@ -4,7 +4,8 @@
  */
 import Papa from "papaparse";
 import { describe, expect, test } from "vitest";
-import { csvRows, exportColumns } from "../../../src/features/voters/utils/exportWriter";
+import { toCsv } from "../../../src/lib/csv";
+import { csvRows, exportColumns, neutraliseCell } from "../../../src/features/voters/utils/exportWriter";
 
 describe("8. CSV export quoting", () => {
   test("cells with ; or a tab are quoted, and no ;-split fragment starts a formula", () => {
@@ -19,5 +20,16 @@ describe("8. CSV export quoting", () => {
       const cells = Papa.parse<string[]>(text.trim(), { delimiter: sep }).data[0];
       expect(cells.some((c) => /^[=+\-@]/.test(c))).toBe(false);
     }
+  });
+});
+
+describe("8. formulas neutralised without corrupting numbers", () => {
+  test("-5 and -1.5e3 stay numbers; formulas, + phones and - expressions get a leading '", () => {
+    const text = toCsv(["a"], [["-5"], ["-1.5e3"], ["-.5"], ["=1+1"], ["-2+3"], ["-5 apples"], ["+14155550123"], ["@SUM(A1)"], ["\t=1"], ["-"], ["5"]]);
+    const cells = Papa.parse<string[]>(text.trim()).data.slice(1).map((r) => r[0]);
+    expect(cells).toEqual(["-5", "-1.5e3", "-.5", "'=1+1", "'-2+3", "'-5 apples", "'+14155550123", "'@SUM(A1)", "'\t=1", "'-", "5"]);
+  });
+  test("the voter export follows the same rule", () => {
+    expect([neutraliseCell("-5"), neutraliseCell("-1+1"), neutraliseCell("=A1")]).toEqual(["-5", "'-1+1", "'=A1"]);
   });
 });

@@ -14,11 +14,11 @@ describe("form submissions CSV", () => {
     ],
     forms,
   );
-  test("every cell is quoted, formulas are neutralised, values read back exactly", () => {
+  test("every cell is quoted, formulas are neutralised (a negative number stays a number), values read back exactly", () => {
     for (const line of csv.split("\r\n").filter((l) => l && !l.startsWith("line2"))) expect(line.startsWith('"')).toBe(true);
     const parsed = Papa.parse<string[]>(csv, { skipEmptyLines: true }).data;
     expect(parsed[0]).toEqual(["Submitted At", "Form", "Submitter Email", "Submitter IP", "Name", "Agree", "Count"]);
-    expect(parsed[1]).toEqual(["2026-11-23T00:00:00.000Z", "Signup", "a@b.org", "1.2.3.4", "'=HYPERLINK(\"http://evil\")\nline2", "Yes", "'-3"]);
+    expect(parsed[1]).toEqual(["2026-11-23T00:00:00.000Z", "Signup", "a@b.org", "1.2.3.4", "'=HYPERLINK(\"http://evil\")\nline2", "Yes", "-3"]);
     expect(parsed[2]).toEqual(["2026-11-22T00:00:00.000Z", "Signup", "", "", 'Quote "me", please', "", ""]);
   });
   test("file names", () => {

@@ -21,9 +21,9 @@ describe("useMergedSave", () => {
   let view: Mounted | null = null;
   let hook: Hook;
   const addConflicts = vi.fn();
-  const render = (form: MergeState | null, toForm?: Parameters<typeof useMergedSave>[1]) => {
+  const render = (form: MergeState | null, toForm?: Parameters<typeof useMergedSave>[1], labelOf?: Parameters<typeof useMergedSave>[2]) => {
     function Probe() {
-      hook = useMergedSave({ form, addConflicts }, toForm);
+      hook = useMergedSave({ form, addConflicts }, toForm, labelOf);
       return <span data-busy={String(hook.busy)} />;
     }
     view = mount(<Probe />);
@@ -72,8 +72,19 @@ describe("useMergedSave", () => {
     });
     expect(ok).toBe(false);
     expect(addConflicts).toHaveBeenCalledWith({ "form.name": "THEIRS" });
-    expect(toast.failure).toHaveBeenCalledWith("Edit conflict", refused);
+    // no labels given: the toast names no stored key
+    expect(toast.failure).toHaveBeenCalledWith("Edit conflict", refused, { description: "Grace changed fields you were editing. Keep yours or take theirs under each field, then save." });
     expect(busy()).toBe("false");
+  });
+
+  test("the conflict toast names the fields by the form's labels, not the stored keys", async () => {
+    const precinct = new ConvexError({ code: "CONFLICT", message: "Maria Lopez was changed by Grace while you were editing: precinct", title: "Edit conflict", conflicts: [{ field: "precinct", theirs: "12", by: "Grace" }, { field: "custom_fields.k1", theirs: "x", by: null }] });
+    const labels: Record<string, string> = { precinct: "Precinct", "custom.k1": "Shirt size" };
+    render(state(), (c) => [c.field.replace("custom_fields.", "custom."), String(c.theirs)], (k) => labels[k]);
+    await act(async () => {
+      await hook.save(() => Promise.reject(precinct), "Error Updating Voter");
+    });
+    expect(toast.failure).toHaveBeenCalledWith("Edit conflict", precinct, { description: "Grace and a teammate changed Precinct, Shirt size while you were editing. Keep yours or take theirs under each field, then save." });
   });
 
   test("other failures: under the caller's title, or handled by the caller", async () => {

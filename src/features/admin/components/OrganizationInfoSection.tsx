@@ -83,9 +83,9 @@ export function OrganizationInfoSection() {
         toast.success("Organization Information Saved");
       },
       (e) => {
-        const err = classifyError(e);
-        if (err.code === "FORBIDDEN") toast.error("Access Denied", { description: err.message });
-        else toast.error("Save Failed", { description: "There was an error saving your organization information." });
+        // the catalogue's refusal for a missing permission; the spec's own text for anything else
+        if (classifyError(e).code === "FORBIDDEN") toast.failure("Access Denied", e);
+        else toast.failure("Save Failed", e, { description: "There was an error saving your organization information." });
       },
     );
   };

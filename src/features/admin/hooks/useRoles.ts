@@ -20,8 +20,7 @@ export function useRoles() {
       await removeRole({ roleId });
       toast.success("Role Deleted");
     } catch (e) {
-      const err = classifyError(e);
-      toast.error(err.title ?? "Error deleting role", { description: err.message });
+      toast.failure(classifyError(e).title ?? "Error deleting role", e);
     }
   };
   return { canDelete, remove };

@@ -1,4 +1,5 @@
 /** Login, registration and reset texts of spec/3 §5 and §8, and the mapping of Convex Auth errors to them. */
+import { CODE_REFUSED } from "@convex/lib/errors";
 
 export const LOGIN_MESSAGES = {
   missing: "Please enter both email and password",
@@ -77,9 +78,15 @@ export function registrationErrorMessage(error: unknown): string {
   return "Registration failed. Please try again.";
 }
 
+/** The server's refusal of a wrong, used or expired reset code (convex/auth.ts). */
+export function isCodeRefused(error: unknown): boolean {
+  return rawMessage(error) === CODE_REFUSED;
+}
+
 /** A failed reset-verification: the code was used, expired or wrong. */
 export function resetErrorMessage(error: unknown): string {
   const m = rawMessage(error);
+  if (m === CODE_REFUSED) return CODE_REFUSED;
   if (/at least 6 characters/i.test(m)) return RESET_MESSAGES.short;
   if (/weak/i.test(m)) return RESET_MESSAGES.weak;
   if (/network|failed to fetch|connection/i.test(m)) return LOGIN_MESSAGES.network;

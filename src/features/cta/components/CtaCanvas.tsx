@@ -2,18 +2,20 @@
  * The CTA creator's canvas (spec/3 §2.9): the design drawn with fabric, the design (the Yjs
  * document, read by the page) being the source of truth. Every design change is diffed by element id
  * onto the fabric objects (utils/fabricSync.ts); a drag or resize reports its result through
- * `onChange` and the object then follows whatever the document stored. An invisible list of the
- * elements follows the canvas for screen readers and end-to-end tests.
+ * `onChange` and the object then follows whatever the document stored. The elements are also a
+ * listbox beside the canvas (CtaElementList.tsx), for the keyboard and screen readers. With the
+ * canvas focused, arrow keys nudge the selected element and Escape clears the selection; a click
+ * on the blank canvas (or on the design's backdrop, `isBackdrop`) clears it too.
  */
 import { useEffect, useRef, type CSSProperties, type KeyboardEvent } from "react";
 import { Canvas, Ellipse, FabricImage, Rect, Shadow, Textbox, util, type FabricObject } from "fabric";
 import { sortByZ, type CtaDesign, type CtaElement } from "@convex/lib/cta/design";
 import {
   dragPosition,
-  elementLabel,
   imageFit,
   imageOptions,
   imageSrc,
+  isBackdrop,
   modifiedPatch,
   nudgeFor,
   objectKind,
@@ -22,7 +24,6 @@ import {
   remoteOutline,
   roundedPath,
   shadowSpec,
-  visuallyHidden,
   wrapperBackground,
   type Applied,
 } from "../utils/fabricSync";
@@ -98,8 +99,11 @@ class ImagePlaceholder extends Rect {
 type ImageState = HTMLImageElement | "loading" | "error";
 const natural = (img: HTMLImageElement) => ({ width: img.naturalWidth || img.width, height: img.naturalHeight || img.height });
 
-/** Sets an element's properties on its object (scale reset, shadow, rounded clip of an image). */
-function applyElement(obj: FabricObject, el: CtaElement, readOnly: boolean, img: HTMLImageElement | undefined) {
+/**
+ * Sets an element's properties on its object (scale reset, shadow, rounded clip of an image). A
+ * backdrop takes no pointer events: a click on it reaches the blank canvas (and deselects).
+ */
+function applyElement(obj: FabricObject, el: CtaElement, readOnly: boolean, img: HTMLImageElement | undefined, backdrop = false) {
   if (obj instanceof FabricImage && img) {
     obj.set(imageOptions(el, natural(img), readOnly));
     const { width, height, radius } = imageFit(el, natural(img));
@@ -110,10 +114,11 @@ function applyElement(obj: FabricObject, el: CtaElement, readOnly: boolean, img:
   const shadow = shadowSpec(el.shadow);
   obj.set("shadow", shadow ? new Shadow(shadow) : null);
   obj.setControlVisible("mtr", false);
+  if (backdrop) obj.set({ evented: false, selectable: false, hoverCursor: "default" });
   obj.setCoords();
 }
 
-function createObject(el: CtaElement, readOnly: boolean, img: HTMLImageElement | undefined): FabricObject {
+function createObject(el: CtaElement, readOnly: boolean, img: HTMLImageElement | undefined, backdrop = false): FabricObject {
   const obj: FabricObject =
     el.type === "text"
       ? new CtaTextbox(el.text ?? "")
@@ -125,7 +130,7 @@ function createObject(el: CtaElement, readOnly: boolean, img: HTMLImageElement |
             ? new FabricImage(img)
             : new ImagePlaceholder();
   (obj as Tagged).ctaId = el.id;
-  applyElement(obj, el, readOnly, img);
+  applyElement(obj, el, readOnly, img, backdrop);
   return obj;
 }
 
@@ -160,7 +165,9 @@ export function CtaCanvas(props: CtaCanvasProps) {
       const s = images.get(imageSrc(e));
       return s instanceof HTMLImageElement ? s : undefined;
     };
-    const kindOf = (e: CtaElement) => objectKind(e, (src) => images.get(src) instanceof HTMLImageElement);
+    // becoming or ceasing to be the backdrop redraws the object (its pointer events change)
+    const backdropOf = (e: CtaElement) => isBackdrop(e, latest.current.design);
+    const kindOf = (e: CtaElement) => `${objectKind(e, (src) => images.get(src) instanceof HTMLImageElement)}${backdropOf(e) ? ":backdrop" : ""}`;
     const load = (src: string) => {
       images.set(src, "loading");
       util.loadImage(src, { crossOrigin: "anonymous" }).then(
@@ -192,15 +199,15 @@ export function CtaCanvas(props: CtaCanvasProps) {
         }
         for (const e of plan.replace) {
           const old = objects.get(e.id)!;
-          const obj = createObject(e, ro, imgFor(e));
+          const obj = createObject(e, ro, imgFor(e), backdropOf(e));
           const at = canvas.getObjects().indexOf(old);
           canvas.remove(old);
           canvas.insertAt(Math.max(0, at), obj);
           objects.set(e.id, obj);
         }
-        for (const e of plan.update) applyElement(objects.get(e.id)!, e, ro, imgFor(e));
+        for (const e of plan.update) applyElement(objects.get(e.id)!, e, ro, imgFor(e), backdropOf(e));
         for (const e of plan.add) {
-          const obj = createObject(e, ro, imgFor(e));
+          const obj = createObject(e, ro, imgFor(e), backdropOf(e));
           canvas.add(obj);
           objects.set(e.id, obj);
         }
@@ -248,7 +255,7 @@ export function CtaCanvas(props: CtaCanvasProps) {
       if (!id || !el) return;
       const patch = modifiedPatch(el, target);
       // show the folded box now; the next design (or the timer below) puts what the document stored
-      applyElement(target, { ...el, ...patch }, latest.current.readOnly ?? false, imgFor(el));
+      applyElement(target, { ...el, ...patch }, latest.current.readOnly ?? false, imgFor(el), backdropOf(el));
       applied.set(id, { el: null, kind: applied.get(id)?.kind ?? kindOf(el) });
       if (Object.keys(patch).length) latest.current.onChange(id, patch);
     });
@@ -275,6 +282,11 @@ export function CtaCanvas(props: CtaCanvasProps) {
   }, [design, selectedId, readOnly, scale]);
 
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+    if (e.key === "Escape" && selectedId) {
+      e.preventDefault();
+      props.onSelect(null);
+      return;
+    }
     const d = nudgeFor(e.key, e.shiftKey);
     if (!d || readOnly || !selectedId) return;
     e.preventDefault();
@@ -315,25 +327,6 @@ export function CtaCanvas(props: CtaCanvasProps) {
             );
           })}
       </div>
-      <ul aria-label="Elements" style={visuallyHidden}>
-        {elements.map((el) => (
-          <li
-            key={el.id}
-            data-testid="cta.element"
-            data-element-id={el.id}
-            data-type={el.type}
-            data-x={el.x}
-            data-y={el.y}
-            data-width={el.width}
-            data-height={el.height}
-            data-fill={el.fill}
-            data-z-index={el.zIndex}
-            aria-current={el.id === selectedId ? "true" : undefined}
-          >
-            {elementLabel(el)}
-          </li>
-        ))}
-      </ul>
     </div>
   );
 }

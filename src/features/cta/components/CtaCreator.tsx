@@ -1,18 +1,22 @@
 import { Badge, Box, Card, Flex, Heading, Switch, Text, TextField } from "@radix-ui/themes";
 import { useQuery } from "convex/react";
-import { useEffect, useState, type ReactNode } from "react";
+import { useCallback, useEffect, useRef, useState, type ReactNode } from "react";
 import type { Awareness } from "y-protocols/awareness";
 import type * as Y from "yjs";
 import { api } from "@convex/_generated/api";
-import { BOUNDS, newElement, type CtaDesign, type ElementType } from "@convex/lib/cta/design";
-import { addElement, bringForward, bringToFront, centre, localCtaUndoManager, nudge, readCtaDoc, removeElement, sendBackward, sendToBack, setSetting, updateElement } from "@convex/lib/cta/doc";
+import { BOUNDS, newElement, type CtaDesign, type CtaElement, type ElementType } from "@convex/lib/cta/design";
+import { addElement, bringForward, bringToFront, centre, deletedBy, localCtaUndoManager, nudge, readCtaDoc, removeElement, restoreElement, sendBackward, sendToBack, setSetting, updateElement } from "@convex/lib/cta/doc";
 import { useDocValue } from "@/lib/collab/useDocValue";
-import { useLocalUndo, useShareSelection } from "@/lib/collab/useDesignSession";
+import { useLocalUndo, useLostSelection, useShareSelection } from "@/lib/collab/useDesignSession";
 import { useRemoteSelections } from "@/lib/collab/useRemoteSelections";
 import { useViewer } from "@/session/ViewerProvider";
 import { PresenceAvatars } from "@/ui/PresenceAvatars";
+import { CollabTextField } from "@/ui/CollabText";
+import { ConfirmDialog } from "@/ui/ConfirmDialog";
+import { DeletedNotice } from "@/ui/DeletedNotice";
 import { UndoRedoButtons } from "@/ui/UndoRedoButtons";
 import { CtaCanvas } from "./CtaCanvas";
+import { CtaElementList } from "./CtaElementList";
 import { CtaPropertiesPanel } from "./CtaPropertiesPanel";
 
 export const EMPTY_DESIGN: CtaDesign = { name: "", description: "", width: BOUNDS.width.def, height: BOUNDS.height.def, backgroundColor: "#ffffff", gridSize: BOUNDS.grid.def, snapToGrid: true, elements: [] };
@@ -61,10 +65,22 @@ export function CtaCreator({ doc, awareness, room, mode, readOnly, saving, unsav
   // on a narrow screen the canvas shrinks to fit (the design keeps its size)
   const scale = areaWidth ? Math.min(1, Math.max(0.2, (areaWidth - 24) / design.width)) : 1;
 
-  // a teammate deleted the selected element
-  useEffect(() => {
-    if (selectedId && !selected) setSelectedId(null);
-  }, [selectedId, selected]);
+  // a teammate deleted the selected element: the selection goes, and the user is told (with Undo)
+  const clearSelection = useCallback(() => setSelectedId(null), []);
+  const whoDeleted = useCallback((id: string) => deletedBy(doc, id), [doc]);
+  const lost = useLostSelection({ selectedId, present: !!selected, deletedBy: whoDeleted, myName: me?.name, clear: clearSelection });
+  const [confirmDelete, setConfirmDelete] = useState<CtaElement | null>(null);
+  const propsRef = useRef<HTMLDivElement>(null);
+  // Enter in the element list: edit the selected element (its text, else its position)
+  const editSelected = () => {
+    const panel = propsRef.current;
+    const field = panel?.querySelector<HTMLElement>('[data-testid="cta.prop.text"]') ?? panel?.querySelector<HTMLElement>('[data-testid="cta.prop.x"]');
+    field?.focus();
+  };
+  const remove = (el: CtaElement) => {
+    removeElement(doc, el.id, me?.name ?? "");
+    setSelectedId(null);
+  };
 
   const add = (type: ElementType) => {
     const top = design.elements.reduce((z, e) => Math.max(z, e.zIndex), 0);
@@ -79,11 +95,11 @@ export function CtaCreator({ doc, awareness, room, mode, readOnly, saving, unsav
         <Flex gap="3" wrap="wrap" align="end">
           <label style={{ flex: "2 1 200px" }}>
             <Text size="1" weight="medium">Name</Text>
-            <TextField.Root value={design.name} maxLength={120} readOnly={readOnly} onChange={(e) => setSetting(doc, "name", e.target.value)} placeholder="e.g. Volunteer button" data-testid="cta.name" />
+            <CollabTextField value={design.name} maxLength={120} readOnly={readOnly} onChange={(e) => setSetting(doc, "name", e.target.value)} placeholder="e.g. Volunteer button" data-testid="cta.name" />
           </label>
           <label style={{ flex: "3 1 240px" }}>
             <Text size="1" weight="medium">Description</Text>
-            <TextField.Root value={design.description} maxLength={500} readOnly={readOnly} onChange={(e) => setSetting(doc, "description", e.target.value)} data-testid="cta.description" />
+            <CollabTextField value={design.description} maxLength={500} readOnly={readOnly} onChange={(e) => setSetting(doc, "description", e.target.value)} data-testid="cta.description" />
           </label>
           <label style={{ flex: "0 1 110px" }}>
             <Text size="1" weight="medium">Grid Size</Text>
@@ -140,8 +156,9 @@ export function CtaCreator({ doc, awareness, room, mode, readOnly, saving, unsav
               scale={scale}
             />
           </Box>
+          <CtaElementList design={design} selectedId={readOnly ? null : selectedId} onSelect={(id) => !readOnly && setSelectedId(id)} onEdit={editSelected} />
         </Flex>
-        <Card className="cta-creator-right">
+        <Card className="cta-creator-right" ref={propsRef}>
           <CtaPropertiesPanel
             design={design}
             element={selected}
@@ -152,16 +169,54 @@ export function CtaCreator({ doc, awareness, room, mode, readOnly, saving, unsav
             onCentre={(m) => selected && centre(doc, selected.id, m)}
             onDelete={() => {
               if (!selected) return;
-              removeElement(doc, selected.id);
-              setSelectedId(null);
+              if (hasContent(selected)) setConfirmDelete(selected);
+              else remove(selected);
             }}
+            notice={
+              lost.lost && !readOnly && (
+                <DeletedNotice
+                  by={lost.lost.by}
+                  what="element"
+                  testId="cta.deletedNotice"
+                  onDismiss={lost.dismiss}
+                  onUndo={() => {
+                    const id = lost.lost!.id;
+                    lost.dismiss();
+                    if (restoreElement(doc, id)) setSelectedId(id);
+                  }}
+                />
+              )
+            }
             onUpload={onUpload}
-            teammateNote={selected && remote.get(selected.id)?.length ? <Text size="1" color="orange">{remote.get(selected.id)!.map((t) => t.name).join(", ")} also editing this element: changes to different properties merge.</Text> : undefined}
+            teammateNote={selected && remote.get(selected.id)?.length ? <Text size="1" color="orange">{remote.get(selected.id)!.map((t) => t.name).join(", ")} also editing this element: both your changes are kept, typing included.</Text> : undefined}
           />
         </Card>
       </div>
+      <ConfirmDialog
+        open={confirmDelete !== null}
+        onOpenChange={(o) => !o && setConfirmDelete(null)}
+        title="Delete this element?"
+        description={confirmDelete ? `${describeContent(confirmDelete)} Teammates editing it are told, and Undo brings it back.` : ""}
+        onConfirm={() => {
+          // still there (a teammate may have deleted it meanwhile)
+          if (confirmDelete && readCtaDoc(doc).elements.some((e) => e.id === confirmDelete.id)) remove(confirmDelete);
+          setConfirmDelete(null);
+        }}
+      />
     </Box>
   );
+}
+
+/** Whether deleting an element loses something someone wrote or chose: text, an image, a link. */
+function hasContent(el: CtaElement): boolean {
+  return (el.type === "text" && (el.text ?? "").trim() !== "") || (el.type === "image" && !!el.src) || el.link !== "";
+}
+
+function describeContent(el: CtaElement): string {
+  const quoted = (s: string) => (s.length > 60 ? `${s.slice(0, 57)}…` : s);
+  if (el.type === "text" && (el.text ?? "").trim()) return `The text “${quoted((el.text ?? "").trim())}” will be removed from the design.`;
+  if (el.type === "image" && el.src) return "The image will be removed from the design.";
+  return `The ${el.type} and its link will be removed from the design.`;
 }
 
 /** An element's content width, kept up to date. */

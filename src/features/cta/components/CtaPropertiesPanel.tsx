@@ -1,8 +1,9 @@
 import { AlignCenterHorizontallyIcon, AlignCenterVerticallyIcon, TrashIcon } from "@radix-ui/react-icons";
-import { Box, Button, Flex, Grid, Heading, IconButton, Select, Separator, Text, TextArea, TextField, Tooltip } from "@radix-ui/themes";
+import { Box, Button, Flex, Grid, Heading, IconButton, Select, Separator, Text, TextField, Tooltip } from "@radix-ui/themes";
 import { useRef, useState, type ReactNode } from "react";
 import { BACKGROUNDS, BOUNDS, FONT_FAMILIES, FONT_WEIGHTS, isSafeImage, isSafeLink, SHADOWS, TEXT_ALIGNS, type CtaDesign, type CtaElement } from "@convex/lib/cta/design";
 import type { CentreMode, ElementPatch, SettingKey } from "@convex/lib/cta/doc";
+import { CollabTextArea } from "@/ui/CollabText";
 import { ColorInput } from "@/ui/ColorInput";
 
 type Props = {
@@ -16,6 +17,8 @@ type Props = {
   onDelete: () => void;
   onUpload: (file: File) => Promise<string | null>;
   teammateNote?: ReactNode;
+  /** shown at the top, e.g. that a teammate deleted the element this user was editing */
+  notice?: ReactNode;
 };
 
 const TYPE_LABELS: Record<CtaElement["type"], string> = { text: "Text", image: "Image", rectangle: "Rectangle", circle: "Circle" };
@@ -97,11 +100,12 @@ function Choice<T extends string>({ label, value, options, onChange, disabled, t
 }
 
 /** The right panel: the selected element's properties, layers, centring and delete; then the canvas settings. */
-export function CtaPropertiesPanel({ design, element: el, readOnly, onElement, onSetting, onLayer, onCentre, onDelete, onUpload, teammateNote }: Props) {
+export function CtaPropertiesPanel({ design, element: el, readOnly, onElement, onSetting, onLayer, onCentre, onDelete, onUpload, teammateNote, notice }: Props) {
   const fileRef = useRef<HTMLInputElement>(null);
   const [uploading, setUploading] = useState(false);
   return (
     <Flex direction="column" gap="3" data-testid="cta.props">
+      {notice}
       {el ? (
         <Flex direction="column" gap="2" key={el.id}>
           <Flex justify="between" align="center">
@@ -112,7 +116,7 @@ export function CtaPropertiesPanel({ design, element: el, readOnly, onElement, o
           {el.type === "text" && (
             <label>
               <Text size="1" weight="medium">Text</Text>
-              <TextArea size="1" value={el.text ?? ""} maxLength={500} disabled={readOnly} onChange={(e) => onElement({ text: e.target.value })} data-testid="cta.prop.text" />
+              <CollabTextArea size="1" value={el.text ?? ""} maxLength={500} disabled={readOnly} onChange={(e) => onElement({ text: e.target.value })} data-testid="cta.prop.text" />
             </label>
           )}
           <Grid columns="2" gap="2">

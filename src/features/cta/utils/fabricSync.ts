@@ -265,7 +265,18 @@ export function isDark(color: string): boolean {
   return 0.299 * r + 0.587 * g + 0.114 * b < 128;
 }
 
-/** How the hidden element list names an element (e2e tests and screen readers). */
+/**
+ * Whether an element is the design's backdrop: a rectangle or image covering the whole canvas,
+ * at the back. A click on it is a click on the blank canvas (it deselects, as the spec says of the
+ * blank canvas); it is chosen from the element list instead.
+ */
+export function isBackdrop(el: CtaElement, design: Pick<CtaDesign, "width" | "height" | "elements">): boolean {
+  if (el.type !== "rectangle" && el.type !== "image") return false;
+  if (el.x > 0 || el.y > 0 || el.x + el.width < design.width || el.y + el.height < design.height) return false;
+  return sortByZ(design.elements)[0]?.id === el.id;
+}
+
+/** How the element list names an element (screen readers and e2e tests). */
 export function elementLabel(el: CtaElement): string {
   switch (el.type) {
     case "text":
@@ -322,5 +333,4 @@ export function remoteOutline(el: Pick<CtaElement, "x" | "y" | "width" | "height
   };
 }
 
-/** Present for screen readers and tests, invisible on screen. */
-export const visuallyHidden: CSSProperties = { position: "absolute", width: 1, height: 1, padding: 0, margin: -1, overflow: "hidden", clip: "rect(0 0 0 0)", whiteSpace: "nowrap", border: 0 };
+

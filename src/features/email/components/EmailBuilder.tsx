@@ -1,19 +1,22 @@
 import { DndContext, DragOverlay, KeyboardSensor, PointerSensor, closestCenter, pointerWithin, useSensor, useSensors, type CollisionDetection, type DragEndEvent, type DragStartEvent } from "@dnd-kit/core";
 import { sortableKeyboardCoordinates } from "@dnd-kit/sortable";
 import { ListBulletIcon } from "@radix-ui/react-icons";
-import { Badge, Box, Button, Card, Flex, Select, Text, TextField } from "@radix-ui/themes";
+import { Badge, Box, Button, Card, Flex, Select, Text } from "@radix-ui/themes";
 import { useQuery } from "convex/react";
-import { useMemo, useState, type ReactNode } from "react";
+import { useCallback, useMemo, useState, type ReactNode } from "react";
 import type { Awareness } from "y-protocols/awareness";
 import type * as Y from "yjs";
 import { api } from "@convex/_generated/api";
-import { BLOCK_LABELS, newBlock, type BlockType } from "@convex/lib/email/blocks";
-import { cloneBlock, emptyMeta, insertBlock, localEmailUndoManager, moveBlock, readEmailDraft, removeBlock, setEmailMeta, updateBlock, type BlockTarget, type EmailDraft } from "@convex/lib/email/draft";
+import { BLOCK_LABELS, BLOCK_PROPS, allBlocks, newBlock, type BlockType, type EmailBlock } from "@convex/lib/email/blocks";
+import { blockDeletedBy, cloneBlock, emptyMeta, insertBlock, localEmailUndoManager, moveBlock, readEmailDraft, removeBlock, restoreBlock, setEmailMeta, updateBlock, type BlockTarget, type EmailDraft } from "@convex/lib/email/draft";
 import { documentTexts, unknownVariables } from "@convex/lib/email/merge";
 import { useDocValue } from "@/lib/collab/useDocValue";
-import { useLocalUndo, useShareSelection } from "@/lib/collab/useDesignSession";
+import { useLocalUndo, useLostSelection, useShareSelection } from "@/lib/collab/useDesignSession";
 import { useRemoteSelections } from "@/lib/collab/useRemoteSelections";
 import { useViewer } from "@/session/ViewerProvider";
+import { CollabTextField } from "@/ui/CollabText";
+import { ConfirmDialog } from "@/ui/ConfirmDialog";
+import { DeletedNotice } from "@/ui/DeletedNotice";
 import { PresenceAvatars } from "@/ui/PresenceAvatars";
 import { UndoRedoButtons } from "@/ui/UndoRedoButtons";
 import { useRenderedEmail } from "../hooks/useRenderedEmail";
@@ -87,6 +90,16 @@ export function EmailBuilder(props: EmailBuilderProps) {
   const rendered = useRenderedEmail(draft.blocks, { title: draft.meta.subject, previewText: draft.meta.previewText });
   const unknown = useMemo(() => unknownVariables(documentTexts(draft.blocks, [draft.meta.subject, draft.meta.previewText])), [draft]);
   const selected = selectedId ? findBlock(draft.blocks, selectedId) : null;
+  // a teammate deleted the selected block (or the one holding it): the selection goes, and the user is told (with Undo)
+  const clearSelection = useCallback(() => setSelectedId(null), []);
+  const whoDeleted = useCallback((id: string) => blockDeletedBy(doc, id), [doc]);
+  const lost = useLostSelection({ selectedId, present: !!selected, deletedBy: whoDeleted, myName: me?.name, clear: clearSelection });
+  const [confirmDelete, setConfirmDelete] = useState<EmailBlock | null>(null);
+  const remove = (block: EmailBlock) => {
+    removeBlock(doc, block.id, me?.name ?? "");
+    setSelectedId(null);
+    announce(`${BLOCK_LABELS[block.type]} deleted.`);
+  };
 
   const announce = (text: string) => setAnnouncement(text);
   const add = (type: BlockType, target?: BlockTarget) => {
@@ -152,7 +165,7 @@ export function EmailBuilder(props: EmailBuilderProps) {
                 </Select.Root>
                 <label>
                   <Text size="2" weight="medium">Campaign name <Text color="red" aria-hidden>*</Text></Text>
-                  <TextField.Root value={draft.meta.name} maxLength={200} readOnly={readOnly} onChange={(e) => setEmailMeta(doc, "name", e.target.value)} placeholder="e.g. October newsletter" data-testid="email.name" />
+                  <CollabTextField value={draft.meta.name} maxLength={200} readOnly={readOnly} onChange={(e) => setEmailMeta(doc, "name", e.target.value)} placeholder="e.g. October newsletter" data-testid="email.name" />
                 </label>
                 {canManage && (
                   <Flex gap="2">
@@ -185,10 +198,24 @@ export function EmailBuilder(props: EmailBuilderProps) {
               onChange={(patch) => selected && updateBlock(doc, selected.id, patch)}
               onDelete={() => {
                 if (!selected) return;
-                removeBlock(doc, selected.id);
-                setSelectedId(null);
-                announce(`${BLOCK_LABELS[selected.type]} deleted.`);
+                if (hasContent(selected)) setConfirmDelete(selected);
+                else remove(selected);
               }}
+              notice={
+                lost.lost && !readOnly && (
+                  <DeletedNotice
+                    by={lost.lost.by}
+                    what="component"
+                    testId="email.deletedNotice"
+                    onDismiss={lost.dismiss}
+                    onUndo={() => {
+                      const id = lost.lost!.id;
+                      lost.dismiss();
+                      if (restoreBlock(doc, id)) setSelectedId(id);
+                    }}
+                  />
+                )
+              }
               onDuplicate={() => {
                 if (!selected) return;
                 const p = placements(draft.blocks).get(selected.id);
@@ -197,13 +224,25 @@ export function EmailBuilder(props: EmailBuilderProps) {
                 if (insertBlock(doc, copy, { parentId: p.parentId, slot: p.slot, index: p.index + 1 })) setSelectedId(copy.id);
               }}
               onUploadImage={(file) => props.onUploadImage(file)}
-              conflictNote={selected && remote.get(selected.id)?.length ? <Text size="1" color="orange">{remote.get(selected.id)!.map((t) => t.name).join(", ")} also editing this component: changes to different properties merge.</Text> : undefined}
+              conflictNote={selected && remote.get(selected.id)?.length ? <Text size="1" color="orange">{remote.get(selected.id)!.map((t) => t.name).join(", ")} also editing this component: both your changes are kept, typing included.</Text> : undefined}
             />
           </Card>
         </div>
         <Card mt="4">
           <SettingsPanel doc={doc} meta={draft.meta} rendered={rendered} unknown={unknown} readOnly={readOnly} onPreview={props.onPreview} onTest={props.onTest} onHistory={props.onHistory} onDelete={props.onDelete} />
         </Card>
+        <ConfirmDialog
+          open={confirmDelete !== null}
+          onOpenChange={(o) => !o && setConfirmDelete(null)}
+          title={`Delete this ${confirmDelete ? BLOCK_LABELS[confirmDelete.type] : ""} block?`}
+          description={confirmDelete ? `${describeContent(confirmDelete)} Teammates editing it are told, and Undo brings it back.` : ""}
+          onConfirm={() => {
+            // still there (a teammate may have deleted it meanwhile)
+            const now = confirmDelete && findBlock(readEmailDraft(doc).blocks, confirmDelete.id);
+            if (now) remove(now);
+            setConfirmDelete(null);
+          }}
+        />
         <div aria-live="polite" className="rt-sr-only" data-testid="email.announce">{announcement}</div>
         <DragOverlay dropAnimation={null}>{dragLabel && <Badge size="2" style={{ cursor: "grabbing" }}>{dragLabel}</Badge>}</DragOverlay>
       </CanvasContext.Provider>
@@ -212,3 +251,27 @@ export function EmailBuilder(props: EmailBuilderProps) {
 }
 
 const EMPTY_DRAFT: EmailDraft = { meta: emptyMeta(), blocks: [] };
+
+/** The text a block (or anything inside it) holds: what deleting it would take away. */
+function textsOf(block: EmailBlock): string[] {
+  return allBlocks([block]).flatMap((b) =>
+    Object.entries(BLOCK_PROPS[b.type])
+      .filter(([, spec]) => spec.kind === "text" || spec.kind === "url")
+      .map(([k]) => b.content[k])
+      .filter((v): v is string => typeof v === "string" && v.trim() !== "")
+      .map((v) => v.trim()),
+  );
+}
+
+/** Whether deleting a block loses something someone wrote or chose: text, an address, blocks inside it. */
+function hasContent(block: EmailBlock): boolean {
+  return textsOf(block).length > 0 || allBlocks([block]).length > 1;
+}
+
+function describeContent(block: EmailBlock): string {
+  const inside = allBlocks([block]).length - 1;
+  const first = textsOf(block)[0];
+  const quoted = first ? ` with “${first.length > 60 ? `${first.slice(0, 57)}…` : first}”` : "";
+  const kids = inside > 0 ? ` and the ${inside} ${inside === 1 ? "block" : "blocks"} inside it` : "";
+  return `The ${BLOCK_LABELS[block.type]} block${quoted}${kids} will be removed from the email.`;
+}

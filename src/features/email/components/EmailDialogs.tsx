@@ -5,18 +5,20 @@ import { useState } from "react";
 import { api } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
 import { parseRecipients } from "@convex/lib/email/addresses";
-import { SAMPLE_VALUES, substitute } from "@convex/lib/email/merge";
+import { substitute } from "@convex/lib/email/merge";
 import type { Rendered } from "../hooks/useRenderedEmail";
+import { PREVIEW_VALUES_NOTE, usePreviewValues } from "../dashboard/usePreviewValues";
 
 export function PreviewDialog({ open, onOpenChange, rendered, subject }: { open: boolean; onOpenChange: (o: boolean) => void; rendered: Rendered | null; subject: string }) {
   const [width, setWidth] = useState<"desktop" | "mobile">("desktop");
-  const html = rendered ? substitute(rendered.html, SAMPLE_VALUES, "html") : "";
+  const values = usePreviewValues();
+  const html = rendered ? substitute(rendered.html, values, "html") : "";
   return (
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
       <Dialog.Content maxWidth="760px" data-testid="email.previewDialog">
         <Dialog.Title>Preview</Dialog.Title>
         <Dialog.Description size="2" color="gray">
-          {substitute(subject, SAMPLE_VALUES, "text") || "No subject"} — shown with sample personalization values.
+          {substitute(subject, values, "text") || "No subject"} — {PREVIEW_VALUES_NOTE}.
         </Dialog.Description>
         <Tabs.Root defaultValue="html" mt="3">
           <Tabs.List>
@@ -41,7 +43,7 @@ export function PreviewDialog({ open, onOpenChange, rendered, subject }: { open:
           </Tabs.Content>
           <Tabs.Content value="text">
             <Box mt="3" p="3" style={{ background: "var(--gray-2)", maxHeight: 560, overflow: "auto" }}>
-              <pre style={{ whiteSpace: "pre-wrap", margin: 0, fontSize: 13 }} data-testid="email.previewText">{rendered ? substitute(rendered.text, SAMPLE_VALUES, "text") : ""}</pre>
+              <pre style={{ whiteSpace: "pre-wrap", margin: 0, fontSize: 13 }} data-testid="email.previewText">{rendered ? substitute(rendered.text, values, "text") : ""}</pre>
             </Box>
           </Tabs.Content>
         </Tabs.Root>

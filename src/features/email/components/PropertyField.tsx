@@ -1,7 +1,8 @@
 import { UploadIcon } from "@radix-ui/react-icons";
-import { Button, Flex, Select, Switch, Text, TextArea, TextField } from "@radix-ui/themes";
+import { Button, Flex, Select, Switch, Text, TextField } from "@radix-ui/themes";
 import { useEffect, useId, useRef, useState, type ChangeEvent, type KeyboardEvent, type ReactNode } from "react";
 import { isSafeUrl, normalizeProp, type BlockValue, type PropSpec } from "@convex/lib/email/blocks";
+import { CollabTextArea, CollabTextField } from "@/ui/CollabText";
 import { ColorInput } from "@/ui/ColorInput";
 
 /** Human-readable names of the block properties (BLOCK_PROPS keys). */
@@ -182,26 +183,22 @@ function NumberControl({ id, name, label, value, onChange, disabled, spec }: Con
   );
 }
 
+/**
+ * Typed text: a Y.Text in the design, shown live (a teammate's typing in the same text appears as
+ * they type, the caret kept in place); each keystroke sends the whole value, of which the draft
+ * stores only the difference, so both people's keystrokes stay.
+ */
 function TextControl({ id, name, label, value, onChange, disabled, spec }: ControlProps<string> & { spec: Extract<PropSpec, { kind: "text" }> }) {
-  const d = useDraft(value, String);
-  const handleChange = (e: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => {
-    const next = e.target.value.slice(0, spec.max);
-    d.setDraft(next);
-    d.setSent(next);
-    onChange(next);
-  };
   const common = {
     id,
     "aria-label": label,
-    value: d.draft,
+    value,
     maxLength: spec.max,
-    onChange: handleChange,
-    onFocus: () => d.setFocused(true),
-    onBlur: () => d.setFocused(false),
+    onChange: (e: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => onChange(e.target.value.slice(0, spec.max)),
     disabled,
     "data-testid": `email.prop.${name}`,
   };
-  return spec.multiline ? <TextArea {...common} rows={4} resize="vertical" /> : <TextField.Root {...common} />;
+  return spec.multiline ? <CollabTextArea {...common} rows={4} resize="vertical" /> : <CollabTextField {...common} />;
 }
 
 type UrlControlProps = ControlProps<string> & { upload?: (file: File) => Promise<string | null> };

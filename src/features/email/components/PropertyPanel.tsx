@@ -16,6 +16,8 @@ type PropertyPanelProps = {
   disabled?: boolean;
   /** Shown under the heading, e.g. a teammate's concurrent edit of this block. */
   conflictNote?: ReactNode;
+  /** Shown at the top, e.g. that a teammate deleted the block this user was editing. */
+  notice?: ReactNode;
 };
 
 /** Properties grouped under headings; any property of the block not listed here follows in a last group. */
@@ -47,10 +49,11 @@ function groupsOf(type: BlockType): { title: string | null; keys: string[] }[] {
  * and Delete, and one labelled control per property of its type (BLOCK_PROPS). It fills the width
  * its container gives it (300 px beside the canvas, the whole screen on a phone).
  */
-export function PropertyPanel({ block, onChange, onDelete, onDuplicate, onUploadImage, disabled, conflictNote }: PropertyPanelProps) {
+export function PropertyPanel({ block, onChange, onDelete, onDuplicate, onUploadImage, disabled, conflictNote, notice }: PropertyPanelProps) {
   if (block === null) {
     return (
       <Box data-testid="email.props" p="3" width="100%">
+        {notice && <Box mb="3">{notice}</Box>}
         <Text as="p" size="2" color="gray">
           {NO_SELECTION_HINT}
         </Text>
@@ -70,6 +73,7 @@ export function PropertyPanel({ block, onChange, onDelete, onDuplicate, onUpload
   return (
     <Box asChild p="3" width="100%" style={{ minWidth: 0, boxSizing: "border-box" }}>
       <section aria-labelledby={headingId} data-testid="email.props">
+        {notice && <Box mb="3">{notice}</Box>}
         <Flex align="center" justify="between" gap="2" wrap="wrap">
           <Heading as="h2" size="3" id={headingId}>
             {label}

@@ -1,8 +1,9 @@
-import { Badge, Box, Button, Callout, DropdownMenu, Flex, Grid, Heading, Progress, Text, TextField } from "@radix-ui/themes";
+import { Badge, Box, Button, Callout, DropdownMenu, Flex, Grid, Heading, Progress, Text } from "@radix-ui/themes";
 import { ChevronDownIcon, ExclamationTriangleIcon } from "@radix-ui/react-icons";
 import type * as Y from "yjs";
 import { setEmailMeta, type EmailMeta, type MetaKey } from "@convex/lib/email/draft";
 import { EMAIL_MAX_BYTES, EMAIL_WARN_BYTES, formatBytes, sizeLevel } from "@convex/lib/email/render";
+import { CollabTextField } from "@/ui/CollabText";
 import type { Rendered } from "../hooks/useRenderedEmail";
 
 const FIELDS: Array<{ key: MetaKey; label: string; required?: boolean; type?: string; placeholder?: string; max: number }> = [
@@ -53,7 +54,7 @@ export function SettingsPanel({ doc, meta, rendered, unknown, readOnly, onPrevie
             <Text size="2" weight="medium">
               {f.label} {f.required && <Text color="red" aria-hidden>*</Text>}
             </Text>
-            <TextField.Root
+            <CollabTextField
               type={(f.type ?? "text") as "text" | "email"}
               value={meta[f.key]}
               maxLength={f.max}

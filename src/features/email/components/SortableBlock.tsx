@@ -34,7 +34,8 @@ export function SortableBlock({ block }: { block: EmailBlock }) {
       data-testid={`email.block.${block.type}`}
       data-block-id={block.id}
       data-selected={selected || undefined}
-      style={{ position: "relative", transform: CSS.Translate.toString(transform), transition, opacity: isDragging ? 0.4 : 1, outline, outlineOffset: -1 }}
+      // the selected block's toolbar gets a strip of its own above the content: it covers none of it
+      style={{ position: "relative", transform: CSS.Translate.toString(transform), transition, opacity: isDragging ? 0.4 : 1, outline, outlineOffset: -1, paddingTop: selected && !canvas.readOnly ? 34 : undefined }}
       onClick={select}
     >
       {teammates.length > 0 && (

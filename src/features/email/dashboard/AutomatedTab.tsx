@@ -5,9 +5,11 @@ import { api } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
 import { editsOf } from "@/lib/records/mergeForm";
 import { useMergedForm } from "@/lib/records/useMergedForm";
+import { countOf } from "@/lib/plural";
+import { ConfirmDialog } from "@/ui/ConfirmDialog";
 import { toast } from "@/ui/toast";
 import { useMergedSave } from "@/ui/useMergedSave";
-import { automationForm, fromStored, joinSchedule, scheduleToStored, splitSchedule, toStored, type EventTrigger } from "./automationForm";
+import { automationForm, FIELD_LABELS, fromStored, joinSchedule, scheduleToStored, splitSchedule, toStored, type EventTrigger } from "./automationForm";
 import { AutomationConflicts } from "./AutomationConflicts";
 import { EventTriggerFields } from "./EventTriggerFields";
 import { RulesEditor } from "./RulesEditor";
@@ -36,7 +38,9 @@ export function AutomatedTab({ campaignId, canManage }: AutomatedTabProps) {
   const actions = useSendActions(campaignId);
   const [rescheduling, setRescheduling] = useState(false);
   const [busy, setBusy] = useState(false);
-  const { save } = useMergedSave(merged, (c) => [c.field, fromStored(c.field, c.theirs)]);
+  /** Send now waits for this confirmation: it reaches the whole audience at once */
+  const [confirming, setConfirming] = useState(false);
+  const { save } = useMergedSave(merged, (c) => [c.field, fromStored(c.field, c.theirs)], (k) => FIELD_LABELS[k]);
   const form = merged.form;
 
   if (setup === null) return <Callout.Root color="orange"><Callout.Text>This campaign no longer exists. It may have been deleted by a teammate.</Callout.Text></Callout.Root>;
@@ -63,7 +67,7 @@ export function AutomatedTab({ campaignId, canManage }: AutomatedTabProps) {
     setBusy(false);
   };
 
-  const handleSend = async () => {
+  const handleSend = async (confirmed = false) => {
     const problem = sendProblem({
       campaignId,
       recipients: estimate?.total,
@@ -76,6 +80,10 @@ export function AutomatedTab({ campaignId, canManage }: AutomatedTabProps) {
     });
     if (problem) {
       toast.error(problem.title, { description: problem.message });
+      return;
+    }
+    if (sendType === "now" && !confirmed) {
+      setConfirming(true);
       return;
     }
     setBusy(true);
@@ -101,7 +109,7 @@ export function AutomatedTab({ campaignId, canManage }: AutomatedTabProps) {
       <Card>
         <Flex direction="column" gap="4">
           <Flex justify="between" align="center" gap="2" wrap="wrap">
-            <Heading as="h3" size="3" id="email-send-type">How to send</Heading>
+            <Heading as="h2" size="3" id="email-send-type">How to send</Heading>
             {touched && <Badge color="orange">Unsaved changes</Badge>}
           </Flex>
           <RadioGroup.Root value={sendType} disabled={locked} onValueChange={(v) => merged.setField("sendType", v)} aria-labelledby="email-send-type">
@@ -145,6 +153,19 @@ export function AutomatedTab({ campaignId, canManage }: AutomatedTabProps) {
         </Flex>
       </Card>
       <SendProgress campaignId={campaignId} />
+      <ConfirmDialog
+        open={confirming}
+        onOpenChange={setConfirming}
+        title="Send Campaign"
+        description={
+          estimate === undefined
+            ? "Send this campaign to all its recipients now? This cannot be undone."
+            : `Send this campaign to ${countOf(estimate.total, "recipient")} now? This cannot be undone.`
+        }
+        confirmLabel="Send now"
+        color="indigo"
+        onConfirm={() => void handleSend(true)}
+      />
     </Flex>
   );
 }

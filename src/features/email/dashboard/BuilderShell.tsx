@@ -6,6 +6,7 @@ import { api } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
 import { normalizeBlocks, withFooter } from "@convex/lib/email/blocks";
 import { cloneBlock, readEmailDraft, writeEmailDraft, type EmailDraft } from "@convex/lib/email/draft";
+import { useViewer } from "@/session/ViewerProvider";
 import { ConfirmDialog } from "@/ui/ConfirmDialog";
 import { toast } from "@/ui/toast";
 import { CampaignListPanel } from "../components/CampaignListPanel";
@@ -35,6 +36,7 @@ export type ShellProps = {
 /** The builder with its panels and dialogs. */
 export function BuilderShell({ doc, awareness, room, campaign, email, canManage, saving, unsaved, onSave, onDuplicate, onOpen, onTemplate }: ShellProps) {
   const convex = useConvex();
+  const { me } = useViewer();
   const [dialog, setDialog] = useState<null | "list" | "preview" | "test" | "history" | "saveTemplate" | "delete">(null);
   const [templateToDelete, setTemplateToDelete] = useState<{ id: Id<"emailTemplates">; name: string } | null>(null);
   const draftNow = () => readEmailDraft(doc);
@@ -43,7 +45,7 @@ export function BuilderShell({ doc, awareness, room, campaign, email, canManage,
 
   const loadTemplate = (t: PickedTemplate) => {
     const blocks = withFooter(t.blocks.map((b) => cloneBlock(b, newId)), newId);
-    writeEmailDraft(doc, { blocks, ...(draftNow().meta.name ? {} : { meta: { name: t.name } }) });
+    writeEmailDraft(doc, { blocks, ...(draftNow().meta.name ? {} : { meta: { name: t.name } }) }, me?.name ?? "");
     onTemplate?.(t.id);
     toast.success("Template loaded", { description: t.name });
   };
@@ -52,7 +54,7 @@ export function BuilderShell({ doc, awareness, room, campaign, email, canManage,
     try {
       const v = await convex.query(api.emailCampaigns.version, { id: campaign.id as Id<"emailCampaigns">, version });
       const { blocks, version: _n, ...meta } = v;
-      writeEmailDraft(doc, { meta, blocks: withFooter(normalizeBlocks(JSON.parse(blocks)), newId) });
+      writeEmailDraft(doc, { meta, blocks: withFooter(normalizeBlocks(JSON.parse(blocks)), newId) }, me?.name ?? "");
       toast.success(`Version ${version} restored`, { description: "Save to publish it as a new version." });
       setDialog(null);
     } catch (e) {

@@ -1,15 +1,16 @@
 import { Box, Button, Callout, Flex, Spinner, Text } from "@radix-ui/themes";
 import { useQuery } from "convex/react";
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import * as Y from "yjs";
 import { api } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
-import { normalizeBlocks } from "@convex/lib/email/blocks";
-import { emptyMeta, isEmptyEmailDraft, readEmailDraft, type EmailDraft } from "@convex/lib/email/draft";
+import { newBlock, normalizeBlocks } from "@convex/lib/email/blocks";
+import { emptyMeta, insertBlock, isEmptyEmailDraft, readEmailDraft, type EmailDraft } from "@convex/lib/email/draft";
 import { useCollaborativeDoc } from "@/lib/collab/useCollaborativeDoc";
 import { useDocValue } from "@/lib/collab/useDocValue";
+import { ConnectionNotice } from "@/ui/ConnectionNotice";
 import { toast } from "@/ui/toast";
-import type { BuilderCampaign } from "../components/EmailBuilder";
+import { newId, type BuilderCampaign } from "../components/EmailBuilder";
 import { BuilderShell, type Email } from "./BuilderShell";
 
 const EMPTY_DRAFT: EmailDraft = { meta: emptyMeta(), blocks: [] };
@@ -63,9 +64,19 @@ function NewCampaign({ email, canManage, onOpen }: { email: Email; canManage: bo
 function ExistingCampaign({ id, email, canManage, offlineKey, onOpen }: { id: Id<"emailCampaigns">; email: Email; canManage: boolean; offlineKey?: string; onOpen: (id: string) => void }) {
   const saved = useQuery(api.emailCampaigns.get, { id });
   const room = `emailCampaign:${id}`;
-  const { doc, status, awareness } = useCollaborativeDoc(saved ? room : null, { offlineKey, onError: (e) => toast.error("Error loading campaign", { description: e.message }) });
+  const { doc, status, awareness } = useCollaborativeDoc(saved ? room : null, { offlineKey, onError: (e) => toast.failure("Error loading campaign", e) });
   const draft = useDocValue(doc, readEmailDraft, EMPTY_DRAFT);
   const [saving, setSaving] = useState(false);
+  // a loaded message without a footer gets one at its end (spec/2 §2.3), once, by an editor
+  const footerChecked = useRef(false);
+  useEffect(() => {
+    if (footerChecked.current || !doc || status !== "synced" || !canManage) return;
+    footerChecked.current = true;
+    const blocks = readEmailDraft(doc).blocks;
+    if (blocks.length > 0 && !blocks.some((b) => b.type === "footer")) {
+      insertBlock(doc, newBlock("footer", newId()), { parentId: null, slot: 0, index: blocks.length });
+    }
+  }, [doc, status, canManage]);
   if (saved === null) {
     return (
       <Callout.Root color="orange" data-testid="email.gone">
@@ -89,6 +100,8 @@ function ExistingCampaign({ id, email, canManage, offlineKey, onOpen }: { id: Id
   };
   const campaign: BuilderCampaign = { id, name: saved.name, status: saved.status, version: saved.version };
   return (
+    <>
+    <ConnectionNotice status={status} />
     <BuilderShell
       doc={doc}
       awareness={awareness}
@@ -102,6 +115,7 @@ function ExistingCampaign({ id, email, canManage, offlineKey, onOpen }: { id: Id
       onDuplicate={() => void duplicate()}
       onOpen={onOpen}
     />
+    </>
   );
 }
 

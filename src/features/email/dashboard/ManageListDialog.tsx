@@ -15,11 +15,15 @@ const PAGE = 25;
 
 type ManageListDialogProps = { open: boolean; onOpenChange(open: boolean): void; listId: Id<"emailLists">; name: string };
 
-/** A manual list's contacts: add voters by search or a whole group, remove a contact, delete the list. */
+/**
+ * A manual list's contacts: add voters by search or a whole group, remove a contact, delete the
+ * list. Who is on it (names, emails) is shown only with access to voters, as the server sends it.
+ */
 export function ManageListDialog({ open, onOpenChange, listId, name }: ManageListDialogProps) {
   const { can } = useViewer();
-  const contacts = usePaginatedQuery(api.emailLists.contacts, { listId }, { initialNumItems: PAGE });
-  const groups = useQuery(api.groups.list, can("voters.view") ? {} : "skip");
+  const seeVoters = can("voters.view");
+  const contacts = usePaginatedQuery(api.emailLists.contacts, seeVoters ? { listId } : "skip", { initialNumItems: PAGE });
+  const groups = useQuery(api.groups.list, seeVoters ? {} : "skip");
   const addVoters = useMutation(api.emailLists.addVoters);
   const addGroup = useMutation(api.emailLists.addGroup);
   const removeContact = useMutation(api.emailLists.removeContact);
@@ -70,7 +74,7 @@ export function ManageListDialog({ open, onOpenChange, listId, name }: ManageLis
       <Dialog.Content maxWidth="560px" aria-describedby={undefined} data-testid="email.lists.manage">
         <Dialog.Title>Manage {name}</Dialog.Title>
         <Flex direction="column" gap="3">
-          {can("voters.view") ? (
+          {seeVoters ? (
             <>
               <VoterSearchField
                 label="Add voters to the list"
@@ -99,25 +103,29 @@ export function ManageListDialog({ open, onOpenChange, listId, name }: ManageLis
           )}
           <Separator size="4" />
           <Text size="2" weight="medium">Contacts</Text>
-          <ScrollArea type="auto" scrollbars="vertical" style={{ maxHeight: 320 }}>
-            <Flex direction="column" gap="1" pr="3" role="list" aria-label={`Contacts of ${name}`}>
-              {contacts.status === "LoadingFirstPage" ? (
-                <Text size="2" color="gray">Loading…</Text>
-              ) : contacts.results.length === 0 ? (
-                <Text size="2" color="gray">No contacts yet.</Text>
-              ) : (
-                contacts.results.map((c) => (
-                  <Flex key={c.voterId} role="listitem" justify="between" align="center" gap="2">
-                    <Text size="2" truncate>{c.name} <Text color="gray">{c.email}</Text></Text>
-                    <IconButton size="1" variant="ghost" color="red" aria-label={`Remove ${c.name}`} onClick={() => void handleRemove(c.voterId)}>
-                      <Cross2Icon />
-                    </IconButton>
-                  </Flex>
-                ))
-              )}
-            </Flex>
-          </ScrollArea>
-          {contacts.status === "CanLoadMore" && (
+          {!seeVoters ? (
+            <Text size="2" color="gray">Seeing who is on the list needs access to voters.</Text>
+          ) : (
+            <ScrollArea type="auto" scrollbars="vertical" style={{ maxHeight: 320 }}>
+              <Flex direction="column" gap="1" pr="3" role="list" aria-label={`Contacts of ${name}`}>
+                {contacts.status === "LoadingFirstPage" ? (
+                  <Text size="2" color="gray">Loading…</Text>
+                ) : contacts.results.length === 0 ? (
+                  <Text size="2" color="gray">No contacts yet.</Text>
+                ) : (
+                  contacts.results.map((c) => (
+                    <Flex key={c.voterId} role="listitem" justify="between" align="center" gap="2">
+                      <Text size="2" truncate>{c.name} <Text color="gray">{c.email}</Text></Text>
+                      <IconButton size="1" variant="ghost" color="red" aria-label={`Remove ${c.name}`} onClick={() => void handleRemove(c.voterId)}>
+                        <Cross2Icon />
+                      </IconButton>
+                    </Flex>
+                  ))
+                )}
+              </Flex>
+            </ScrollArea>
+          )}
+          {seeVoters && contacts.status === "CanLoadMore" && (
             <Button variant="ghost" size="1" style={{ alignSelf: "center" }} onClick={() => contacts.loadMore(PAGE)}>Load more</Button>
           )}
         </Flex>

@@ -53,7 +53,7 @@ export function SegmentDialog({ open, onOpenChange, editId, segment }: SegmentDi
     [editId, segment],
   );
   const merged = useMergedForm(editId ?? "new", saved);
-  const { busy, save } = useMergedSave(merged, (c) => [c.field, fromStored(c.field, c.theirs)]);
+  const { busy, save } = useMergedSave(merged, (c) => [c.field, fromStored(c.field, c.theirs)], (k) => LABELS[k]);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const form = merged.form;
   const values = form?.values ?? EMPTY;

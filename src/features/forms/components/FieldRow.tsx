@@ -1,8 +1,9 @@
 import { useSortable } from "@dnd-kit/sortable";
 import { CSS } from "@dnd-kit/utilities";
 import { DragHandleDots2Icon, TrashIcon } from "@radix-ui/react-icons";
-import { Badge, Card, Flex, Grid, IconButton, Switch, Text, TextArea, TextField } from "@radix-ui/themes";
+import { Badge, Card, Flex, Grid, IconButton, Switch, Text, TextArea } from "@radix-ui/themes";
 import { FIELD_TYPE_LABELS, takesOptions, type FormField } from "@convex/lib/forms";
+import { CollabTextField } from "@/ui/CollabText";
 
 type FieldRowProps = {
   field: FormField;
@@ -34,12 +35,12 @@ export function FieldRow({ field, index, onChange, onRemove }: FieldRowProps) {
         <Grid columns={{ initial: "1", sm: "2" }} gap="3">
           <label>
             <Text size="2" weight="medium">Label</Text>
-            <TextField.Root id={`${id}-label`} value={field.label} maxLength={200} onChange={(e) => onChange({ label: e.target.value })} data-testid={`builder.label.${index}`} />
+            <CollabTextField id={`${id}-label`} value={field.label} maxLength={200} onChange={(e) => onChange({ label: e.target.value })} data-testid={`builder.label.${index}`} />
           </label>
           {field.type !== "checkbox" && field.type !== "radio" && (
             <label>
               <Text size="2" weight="medium">Placeholder</Text>
-              <TextField.Root value={field.placeholder ?? ""} maxLength={200} onChange={(e) => onChange({ placeholder: e.target.value === "" ? null : e.target.value })} />
+              <CollabTextField value={field.placeholder ?? ""} maxLength={200} onChange={(e) => onChange({ placeholder: e.target.value === "" ? null : e.target.value })} />
             </label>
           )}
           {takesOptions(field.type) && (

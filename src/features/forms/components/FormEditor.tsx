@@ -1,7 +1,7 @@
 import { closestCenter, DndContext, KeyboardSensor, PointerSensor, useSensor, useSensors, type DragEndEvent } from "@dnd-kit/core";
 import { SortableContext, sortableKeyboardCoordinates, verticalListSortingStrategy } from "@dnd-kit/sortable";
 import { ArrowLeftIcon, PlusIcon } from "@radix-ui/react-icons";
-import { Badge, Box, Button, Card, Flex, Grid, Heading, Select, Text, TextArea, TextField } from "@radix-ui/themes";
+import { Badge, Box, Button, Card, Flex, Grid, Heading, Select, Text } from "@radix-ui/themes";
 import { useQuery } from "convex/react";
 import { useState } from "react";
 import type * as Y from "yjs";
@@ -9,6 +9,7 @@ import { api } from "@convex/_generated/api";
 import { addDraftField, draftMatches, moveDraftField, removeDraftField, setDraftMeta, updateDraftField } from "@convex/lib/formDraft";
 import { FIELD_TYPE_LABELS, FORM_FIELD_TYPES, newFieldId, takesOptions, type FormFieldType } from "@convex/lib/forms";
 import { useViewer } from "@/session/ViewerProvider";
+import { CollabTextArea, CollabTextField } from "@/ui/CollabText";
 import { PresenceAvatars } from "@/ui/PresenceAvatars";
 import { useFormDraft } from "../hooks/useFormDraft";
 import type { FormRow } from "../hooks/useForms";
@@ -68,11 +69,11 @@ export function FormEditor({ doc, form, room, saving, onSave, onBack }: FormEdit
             <Flex direction="column" gap="3">
               <label>
                 <Text size="2" weight="medium">Form name <Text color="red" aria-hidden>*</Text></Text>
-                <TextField.Root value={draft.name} maxLength={200} onChange={(e) => setDraftMeta(doc, "name", e.target.value)} placeholder="e.g. Volunteer signup" data-testid="builder.name" />
+                <CollabTextField value={draft.name} maxLength={200} onChange={(e) => setDraftMeta(doc, "name", e.target.value)} placeholder="e.g. Volunteer signup" data-testid="builder.name" />
               </label>
               <label>
                 <Text size="2" weight="medium">Description</Text>
-                <TextArea value={draft.description} maxLength={2000} onChange={(e) => setDraftMeta(doc, "description", e.target.value)} data-testid="builder.description" />
+                <CollabTextArea value={draft.description} maxLength={2000} onChange={(e) => setDraftMeta(doc, "description", e.target.value)} data-testid="builder.description" />
               </label>
             </Flex>
           </Card>

@@ -1,6 +1,6 @@
 import { Box, Button, Checkbox, Flex, RadioGroup, Select, Separator, Text, TextArea, TextField } from "@radix-ui/themes";
 import type { FormEvent } from "react";
-import { fieldOptions, type FormField, type SubmissionValue } from "@convex/lib/forms";
+import { fieldOptions, VALUE_LIMITS, type FormField, type SubmissionValue } from "@convex/lib/forms";
 
 export type FormValues = Record<string, SubmissionValue | undefined>;
 
@@ -45,7 +45,7 @@ export function FormRenderer({ fields, values, errors = {}, onChange, onSubmit, 
               )}
               <Box mt="1">
                 {f.type === "textarea" ? (
-                  <TextArea id={id} value={text} placeholder={f.placeholder ?? undefined} readOnly={readOnly} required={f.required} aria-invalid={!!error} aria-describedby={describedBy} onChange={(e) => set(e.target.value)} />
+                  <TextArea id={id} value={text} maxLength={VALUE_LIMITS.textarea} style={{ overflowWrap: "anywhere" }} placeholder={f.placeholder ?? undefined} readOnly={readOnly} required={f.required} aria-invalid={!!error} aria-describedby={describedBy} onChange={(e) => set(e.target.value)} />
                 ) : f.type === "select" ? (
                   <Select.Root value={text || undefined} onValueChange={(v) => set(v)} disabled={readOnly}>
                     <Select.Trigger id={id} placeholder={f.placeholder ?? "Select an option"} style={{ width: "100%" }} aria-invalid={!!error} aria-labelledby={`${id}-label`} aria-describedby={describedBy} />
@@ -74,6 +74,7 @@ export function FormRenderer({ fields, values, errors = {}, onChange, onSubmit, 
                     id={id}
                     type={f.type === "tel" ? "tel" : f.type}
                     value={text}
+                    maxLength={f.type === "number" ? undefined : VALUE_LIMITS[f.type]}
                     placeholder={f.placeholder ?? undefined}
                     readOnly={readOnly}
                     required={f.required}

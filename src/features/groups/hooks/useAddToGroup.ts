@@ -2,6 +2,7 @@ import { useMutation } from "convex/react";
 import { useState } from "react";
 import { api } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
+import { isAppError } from "@/ui/toast";
 
 /** Explicit selections go in batches of 10 (spec/1 §9); "all matching" in server pages of 500. */
 export const SELECTION_BATCH = 10;
@@ -27,7 +28,8 @@ export function useAddToGroup() {
           result.duplicates += r.duplicates;
           result.failed += r.failed;
         } catch (e) {
-          console.error("Adding a batch to the group failed", e);
+          // the app's own refusals are counted, not logged; anything else is logged for the developer
+          if (!isAppError(e)) console.error("Adding a batch to the group failed", e);
           result.failed += batch.length;
         }
         setProgress({ done: Math.min(voterIds.length, i + SELECTION_BATCH), total: voterIds.length });

@@ -1,10 +1,11 @@
-import { Button, Card, Flex, Grid, Heading, Link as RLink, Table, Text } from "@radix-ui/themes";
+import { Button, Callout, Card, Flex, Grid, Heading, Link as RLink, Table, Text } from "@radix-ui/themes";
 import { useQuery } from "convex/react";
 import { useState } from "react";
 import { Link, useNavigate } from "react-router-dom";
 import { api } from "@convex/_generated/api";
 import { MATCH_RULE_LABELS } from "@convex/lib/importRows";
 import type { ImportId } from "@/lib/import/runner";
+import { fieldTypeOf, invalidValuesNote } from "@/lib/import/transform";
 import { ScrollTable } from "@/ui/ScrollTable";
 
 type Kind = "total" | "imported" | "updated" | "duplicate" | "error";
@@ -14,6 +15,8 @@ type SummaryStepProps = { importId: ImportId; onImportAnother(): void };
 export function SummaryStep({ importId, onImportAnother }: SummaryStepProps) {
   const navigate = useNavigate();
   const doc = useQuery(api.imports.get, { importId });
+  const details = useQuery(api.imports.fieldDetails, { importId });
+  const invalid = (details ?? []).filter((d) => d.validation_errors > 0 && d.field_type !== "ignored");
   const [open, setOpen] = useState<Kind | null>(null);
   const history = doc?.kind === "history";
   const cards: { kind: Kind; label: string; value: number | undefined; color: "gray" | "green" | "blue" | "orange" | "red" }[] = [
@@ -45,6 +48,16 @@ export function SummaryStep({ importId, onImportAnother }: SummaryStepProps) {
           </Card>
         ))}
       </Grid>
+      {doc?.status === "completed" && invalid.length > 0 && (
+        <Callout.Root color="orange" data-testid="import.invalidValues">
+          <Callout.Text>
+            <Text weight="bold">Some values did not fit their field</Text>
+          </Callout.Text>
+          {invalid.map((d) => (
+            <Callout.Text key={d._id}>• {invalidValuesNote(d.csv_field_name, fieldTypeOf(d.mapped_to_field), d.validation_errors)}</Callout.Text>
+          ))}
+        </Callout.Root>
+      )}
       {open && open !== "total" && <OutcomeTable importId={importId} kind={open} />}
       {open === "total" && (
         <Text color="gray" size="2">

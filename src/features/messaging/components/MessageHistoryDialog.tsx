@@ -15,7 +15,7 @@ type MessageHistoryDialogProps = {
   title?: string;
 };
 
-/** Message History (spec/2 §2.1): Recipient, Message, Status, Sent At; newest first, paged. */
+/** Message History (spec/2 §2.1): Recipient ("—" without access to voters), Message, Status, Sent At; newest first, paged. */
 export function MessageHistoryDialog({ onOpenChange, sendId, title = "Message History" }: MessageHistoryDialogProps) {
   const { results, status, loadMore, isLoading } = usePaginatedQuery(api.sms.history, sendId ? { sendId } : {}, { initialNumItems: PAGE });
   return (
@@ -42,8 +42,8 @@ export function MessageHistoryDialog({ onOpenChange, sendId, title = "Message Hi
                   <Table.Row key={m.id} data-testid="sms.messageRow">
                     <Table.RowHeaderCell>
                       <Flex direction="column" style={{ minWidth: 120 }}>
-                        <Text size="2" weight="medium">{m.recipientName}</Text>
-                        <Text size="1" color="gray">{m.phone}</Text>
+                        <Text size="2" weight="medium">{m.recipientName ?? "—"}</Text>
+                        {m.phone !== null && <Text size="1" color="gray">{m.phone}</Text>}
                       </Flex>
                     </Table.RowHeaderCell>
                     <Table.Cell style={{ minWidth: 160, maxWidth: 360 }}>

@@ -4,6 +4,8 @@ import { useState } from "react";
 import type { Id } from "@convex/_generated/dataModel";
 import { INVALID_PHONE_FORMAT, normalizePhone } from "@convex/lib/sms";
 import { VOTER_STATUSES } from "@convex/tables/voters";
+import { countOf } from "@/lib/plural";
+import { useViewer } from "@/session/ViewerProvider";
 import { toast } from "@/ui/toast";
 import { useSendSummary } from "../hooks/useSendSummary";
 import { useSmsSend } from "../hooks/useSmsSend";
@@ -14,8 +16,9 @@ import { SendProgressBar } from "./SendProgressBar";
 
 type QuickSendProps = { canSend: boolean; orgName: string | undefined };
 
-/** Quick Send (spec/2 §2.1): tick voters, add a number, write, send; the send runs on the server. */
+/** Quick Send (spec/2 §2.1): tick voters (with access to voters), add a number, write, send; the send runs on the server. */
 export function QuickSend({ canSend, orgName }: QuickSendProps) {
+  const seeVoters = useViewer().can("voters.view");
   const [status, setStatus] = useState("all");
   const [refresh, setRefresh] = useState(0);
   const [selected, setSelected] = useState<ReadonlySet<Id<"voters">>>(new Set());
@@ -75,7 +78,11 @@ export function QuickSend({ canSend, orgName }: QuickSendProps) {
             </Tooltip>
           </Flex>
         </Flex>
-        <QuickSendRecipients key={`${status}-${refresh}`} status={status === "all" ? "" : status} selected={selected} onToggle={handleToggle} />
+        {seeVoters ? (
+          <QuickSendRecipients key={`${status}-${refresh}`} status={status === "all" ? "" : status} selected={selected} onToggle={handleToggle} />
+        ) : (
+          <Text size="2" color="gray">Choosing voters needs access to voters; you can still text an additional phone number.</Text>
+        )}
       </Card>
       <Card size="2">
         <Heading size="4" as="h2" mb="3">Compose Message</Heading>
@@ -96,7 +103,7 @@ export function QuickSend({ canSend, orgName }: QuickSendProps) {
           )}
           {canSend ? (
             <Button size="3" loading={send.busy} onClick={handleSend}>
-              <PaperPlaneIcon /> Send to {count} Recipients
+              <PaperPlaneIcon /> Send to {countOf(count, "Recipient")}
             </Button>
           ) : (
             <Text size="2" color="gray">Your role cannot send messages.</Text>

@@ -1,5 +1,6 @@
-import { Button, Checkbox, Flex, Skeleton, Table, Text } from "@radix-ui/themes";
-import { usePaginatedQuery } from "convex/react";
+import { Badge, Button, Checkbox, Flex, Skeleton, Table, Text } from "@radix-ui/themes";
+import { usePaginatedQuery, useQuery } from "convex/react";
+import { useMemo } from "react";
 import { api } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
 import { normalizePhone } from "@convex/lib/sms";
@@ -14,11 +15,15 @@ type QuickSendRecipientsProps = {
   onToggle(ids: Id<"voters">[], on: boolean): void;
 };
 
-/** The Select Recipients table: checkbox, Name, Phone, Status. Voters without a usable phone cannot be ticked. */
+/** The Select Recipients table: checkbox, Name, Phone, Status. Voters without a usable phone, or whose number opted out, cannot be ticked. */
 export function QuickSendRecipients({ status, selected, onToggle }: QuickSendRecipientsProps) {
   const list = usePaginatedQuery(api.voters.list, { status: status || undefined }, { initialNumItems: PAGE });
   const voters = list.results;
-  const tickable = voters.filter((v) => v.phone && normalizePhone(v.phone)).map((v) => v._id);
+  // numbers that opted out are never texted: marked, and they cannot be ticked
+  const askIds = useMemo(() => voters.slice(0, 1_000).map((v) => v._id), [voters]);
+  const optedOutIds = useQuery(api.sms.optedOutAmong, askIds.length > 0 ? { voterIds: askIds } : "skip");
+  const optedOut = useMemo(() => new Set<string>(optedOutIds ?? []), [optedOutIds]);
+  const tickable = voters.filter((v) => v.phone && normalizePhone(v.phone) && !optedOut.has(v._id)).map((v) => v._id);
   const allOn = tickable.length > 0 && tickable.every((id) => selected.has(id));
   const someOn = tickable.some((id) => selected.has(id));
 
@@ -53,13 +58,14 @@ export function QuickSendRecipients({ status, selected, onToggle }: QuickSendRec
           {voters.map((v) => {
             const name = `${v.first_name} ${v.last_name}`;
             const phone = v.phone ? normalizePhone(v.phone) : null;
+            const out = optedOut.has(v._id);
             return (
               <Table.Row key={v._id} data-testid="sms.recipient">
                 <Table.Cell>
                   <Checkbox
                     aria-label={`Select ${name}`}
-                    checked={selected.has(v._id)}
-                    disabled={!phone}
+                    checked={selected.has(v._id) && !out}
+                    disabled={!phone || out}
                     onCheckedChange={(c) => onToggle([v._id], c === true)}
                   />
                 </Table.Cell>
@@ -67,6 +73,7 @@ export function QuickSendRecipients({ status, selected, onToggle }: QuickSendRec
                 <Table.Cell style={{ whiteSpace: "nowrap" }}>
                   {v.phone ? v.phone : <Text color="gray">No phone</Text>}
                   {v.phone && !phone && <Text as="div" size="1" color="red">Invalid number</Text>}
+                  {out && <Badge color="red" ml="1" data-testid="sms.recipient.optedOut">Opted out</Badge>}
                 </Table.Cell>
                 <Table.Cell>{v.status ?? "—"}</Table.Cell>
               </Table.Row>

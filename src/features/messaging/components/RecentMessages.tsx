@@ -4,7 +4,7 @@ import { api } from "@convex/_generated/api";
 import { formatTime } from "../utils/smsDisplay";
 import { SmsStatusBadge } from "./SmsStatusBadge";
 
-/** Recent Messages: the latest three, live, with View All (Message History). */
+/** Recent Messages: the latest three, live, with View All (Message History). Recipients show as "—" without access to voters. */
 export function RecentMessages({ onViewAll }: { onViewAll(): void }) {
   const recent = useQuery(api.sms.recent, {});
   return (
@@ -22,7 +22,7 @@ export function RecentMessages({ onViewAll }: { onViewAll(): void }) {
           {recent.map((m) => (
             <Flex key={m.id} direction="column" gap="1" data-testid="sms.recentRow">
               <Flex justify="between" align="center" gap="2">
-                <Text size="2" weight="medium" truncate>{m.recipientName} <Text color="gray" weight="regular">{m.phone}</Text></Text>
+                <Text size="2" weight="medium" truncate>{m.recipientName ?? "—"} {m.phone !== null && <Text color="gray" weight="regular">{m.phone}</Text>}</Text>
                 <SmsStatusBadge status={m.status} />
               </Flex>
               <Text size="1" color="gray" truncate>{m.body}</Text>

@@ -5,6 +5,7 @@ import { api } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
 import { editsOf, type StoredValue } from "@/lib/records/mergeForm";
 import { useMergedForm } from "@/lib/records/useMergedForm";
+import { useViewer } from "@/session/ViewerProvider";
 import { FieldConflict } from "@/ui/FieldConflict";
 import { toast } from "@/ui/toast";
 import { useMergedSave } from "@/ui/useMergedSave";
@@ -48,6 +49,7 @@ function fromStored(field: string, theirs: StoredValue): string {
  * the lists of groups and voters are one field each, held as sorted JSON.
  */
 export function SmsCampaignDialog({ open, onOpenChange, editId, campaign, initialGroups, orgName, segmentsPerSecond }: SmsCampaignDialogProps) {
+  const seeVoters = useViewer().can("voters.view");
   const create = useMutation(api.campaigns.createSms);
   const update = useMutation(api.campaigns.updateSms);
   const editState = useQuery(api.campaigns.smsEditState, editId ? { id: editId } : "skip");
@@ -64,7 +66,7 @@ export function SmsCampaignDialog({ open, onOpenChange, editId, campaign, initia
     };
   }, [editId, campaign, startGroups]);
   const merged = useMergedForm(editId ?? "new", saved);
-  const { busy, save } = useMergedSave(merged, (c) => [c.field, fromStored(c.field, c.theirs)]);
+  const { busy, save } = useMergedSave(merged, (c) => [c.field, fromStored(c.field, c.theirs)], (k) => LABELS[k]);
   const form = merged.form;
   const values = form?.values ?? {};
   const deleted = editId !== null && campaign === undefined && form !== null;
@@ -139,14 +141,20 @@ export function SmsCampaignDialog({ open, onOpenChange, editId, campaign, initia
             <MessageComposer value={values.body ?? ""} onChange={(v) => merged.setField("body", v)} orgName={orgName} />
             {conflict("body")}
           </div>
-          <div>
-            <GroupMultiSelect value={groups} onChange={(ids) => merged.setField("voter_groups", idsToForm(ids))} />
-            {conflict("voter_groups")}
-          </div>
-          <div>
-            <VoterPicker value={voters} onChange={(ids) => merged.setField("individual_voters", idsToForm(ids))} />
-            {conflict("individual_voters")}
-          </div>
+          {seeVoters ? (
+            <>
+              <div>
+                <GroupMultiSelect value={groups} onChange={(ids) => merged.setField("voter_groups", idsToForm(ids))} />
+                {conflict("voter_groups")}
+              </div>
+              <div>
+                <VoterPicker value={voters} onChange={(ids) => merged.setField("individual_voters", idsToForm(ids))} />
+                {conflict("individual_voters")}
+              </div>
+            </>
+          ) : (
+            <Text size="2" color="gray">Choosing voter groups and voters needs access to voters.</Text>
+          )}
           <Separator size="4" />
           <Heading size="3" as="h3">Summary</Heading>
           <AudienceSummary groupIds={groups} voterIds={voters} body={values.body ?? ""} segmentsPerSecond={segmentsPerSecond} />

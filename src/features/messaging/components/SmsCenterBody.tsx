@@ -73,7 +73,7 @@ export function SmsCenterBody({ overview, create, onCreateClosed, settingsOpen, 
         <SmsStatTile label="Messages Sent" value={data?.messagesSent} hint="All text messages your organisation has sent" />
         <SmsStatTile label="Recent Messages" value={data?.sentToday} hint="Sent today" />
       </Grid>
-      <ActiveSends sends={overview?.activeSends ?? []} names={names} canSend={canSend} />
+      <ActiveSends sends={overview?.activeSends ?? []} names={names} canSend={canSend} timeZone={overview?.settings.defaultTimeZone} />
       <Tabs.Root value={tab} onValueChange={setTab}>
         <Tabs.List>
           <Tabs.Trigger value="blast">Text Blast</Tabs.Trigger>

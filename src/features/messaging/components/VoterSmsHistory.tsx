@@ -1,6 +1,6 @@
 import { Badge, Button, Card, Flex, Heading, Skeleton, Text } from "@radix-ui/themes";
 import { useMutation, useQuery } from "convex/react";
-import { useState } from "react";
+import { useMemo, useState } from "react";
 import { api } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
 import { useViewer } from "@/session/ViewerProvider";
@@ -10,12 +10,21 @@ import { SmsStatusBadge } from "./SmsStatusBadge";
 
 type VoterSmsHistoryProps = { voterId: Id<"voters">; hasPhone: boolean };
 
-/** A voter's text messages (contact history), whether their number opted out of SMS, and opting it out or back in by hand. */
+/** A voter's text messages (contact history) with their replies, whether their number opted out of SMS, and opting it out or back in by hand. */
 export function VoterSmsHistory({ voterId, hasPhone }: VoterSmsHistoryProps) {
   const { can } = useViewer();
   const data = useQuery(api.sms.voterHistory, { voterId });
   const setOptOut = useMutation(api.sms.setOptOut);
   const [busy, setBusy] = useState(false);
+  // the texts sent and the voter's replies, newest first
+  const timeline = useMemo(() => {
+    if (!data) return [];
+    const items = [
+      ...data.messages.map((message) => ({ kind: "sent" as const, at: message.sentAt ?? message.queuedAt, message })),
+      ...data.replies.map((reply) => ({ kind: "reply" as const, at: reply.at, reply })),
+    ];
+    return items.sort((a, b) => b.at - a.at);
+  }, [data]);
 
   const handleOptOut = async (optedOut: boolean) => {
     setBusy(true);
@@ -49,20 +58,30 @@ export function VoterSmsHistory({ voterId, hasPhone }: VoterSmsHistoryProps) {
       )}
       {data === undefined ? (
         <Skeleton height="60px" />
-      ) : data.messages.length === 0 ? (
+      ) : timeline.length === 0 ? (
         <Text size="2" color="gray">No text messages yet.</Text>
       ) : (
         <Flex direction="column" gap="3" style={{ maxHeight: 320, overflowY: "auto" }} tabIndex={0} aria-label="Text messages">
-          {data.messages.map((m) => (
-            <Flex key={m.id} direction="column" gap="1">
-              <Flex justify="between" align="center" gap="2">
-                <Text size="1" color="gray">{formatTime(m.sentAt ?? m.queuedAt)} · {m.phone}</Text>
-                <SmsStatusBadge status={m.status} />
+          {timeline.map((item) =>
+            item.kind === "reply" ? (
+              <Flex key={item.reply.id} direction="column" gap="1" pl="3" style={{ borderLeft: "3px solid var(--accent-8)" }} data-testid="voters.smsReply">
+                <Flex justify="between" align="center" gap="2">
+                  <Text size="1" color="gray">{formatTime(item.reply.at)}</Text>
+                  <Badge color="cyan">Reply</Badge>
+                </Flex>
+                <Text size="2" style={{ whiteSpace: "pre-wrap", wordBreak: "break-word" }}>{item.reply.body}</Text>
               </Flex>
-              <Text size="2" style={{ whiteSpace: "pre-wrap", wordBreak: "break-word" }}>{m.body}</Text>
-              {m.error && <Text size="1" color="red">{m.error}</Text>}
-            </Flex>
-          ))}
+            ) : (
+              <Flex key={item.message.id} direction="column" gap="1">
+                <Flex justify="between" align="center" gap="2">
+                  <Text size="1" color="gray">{formatTime(item.message.sentAt ?? item.message.queuedAt)}{item.message.phone !== null && ` · ${item.message.phone}`}</Text>
+                  <SmsStatusBadge status={item.message.status} />
+                </Flex>
+                <Text size="2" style={{ whiteSpace: "pre-wrap", wordBreak: "break-word" }}>{item.message.body}</Text>
+                {item.message.error && <Text size="1" color="red">{item.message.error}</Text>}
+              </Flex>
+            ),
+          )}
         </Flex>
       )}
     </Card>

@@ -1,6 +1,8 @@
 /** Pure display helpers of the SMS center: progress of a send, durations, colours of statuses (spec/2 §4). */
 import type { Infer } from "convex/values";
+import { clockTime } from "@convex/lib/sms";
 import type { SmsStatus, vSendProgress } from "@convex/tables/sms";
+import { countOf } from "@/lib/plural";
 
 export type SendProgress = Infer<typeof vSendProgress>;
 
@@ -70,4 +72,29 @@ export function idsFromForm<T extends string>(value: string | undefined): T[] {
 /** The footer that satisfies the opt-out preflight: the organisation's name and "Reply STOP to opt out". */
 export function optOutFooter(orgName: string): string {
   return `${orgName}: Reply STOP to opt out`;
+}
+
+/** "1 segment/s", "10 segments/s". */
+export function paceLabel(segmentsPerSecond: number): string {
+  return `${countOf(segmentsPerSecond, "segment")}/s`;
+}
+
+/**
+ * What a running send is waiting for, as its progress card says it: held by quiet hours (until
+ * the time in the organisation's time zone, as its sending hours are set), paused (with the
+ * reason when the provider or a lack of funds paused it), or the time left at the pace.
+ */
+export function sendWaitLine(p: SendProgress, orgTimeZone: string | undefined): string {
+  if (p.status === "paused") return p.error ? `Paused: ${p.error}` : "Paused";
+  if (p.heldUntil !== null && p.heldUntil > 0) {
+    let at: string;
+    try {
+      at = clockTime(p.heldUntil, orgTimeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone);
+    } catch {
+      at = clockTime(p.heldUntil, Intl.DateTimeFormat().resolvedOptions().timeZone);
+    }
+    return `held until ${at} (quiet hours)`;
+  }
+  if (p.remaining > 0) return `about ${formatDuration(p.etaSeconds)} left at ${paceLabel(p.segmentsPerSecond)}`;
+  return "";
 }

@@ -43,8 +43,9 @@ export function CreatePetitionDialog({ open, onOpenChange, onCreated }: { open: 
             <Text as="label" size="2" weight="medium">Signatures needed<TextField.Root inputMode="numeric" value={needed} onChange={(e) => setNeeded(e.target.value.replace(/\D/g, ""))} /></Text>
             <Text as="label" size="2" weight="medium">Deadline<TextField.Root type="date" value={deadline} onChange={(e) => setDeadline(e.target.value)} /></Text>
             <Text as="label" size="2" weight="medium">State<TextField.Root value={state} onChange={(e) => setState(e.target.value)} placeholder="OR" /></Text>
-            <Text as="label" size="2" weight="medium">County<TextField.Root value={county} onChange={(e) => setCounty(e.target.value)} placeholder="Any county" /></Text>
+            <Text as="label" size="2" weight="medium">County<TextField.Root value={county} onChange={(e) => setCounty(e.target.value)} placeholder="Any county" aria-describedby="petition-county-help" /></Text>
           </Grid>
+          <Text size="1" color="gray" id="petition-county-help">A county is checked against the voter file's "county" field; a voter without one goes to review, and the petition says so.</Text>
           <div>
             <Text as="div" size="2" weight="medium" id="petition-mode" mb="1">Verification</Text>
             <RadioGroup.Root value={mode} onValueChange={(v) => setMode(v as "full" | "sample")} aria-labelledby="petition-mode">

@@ -1,14 +1,62 @@
-import { Badge, Box, Button, Callout, DataList, Dialog, Flex, Grid, Heading, RadioGroup, Spinner, Text, TextArea } from "@radix-ui/themes";
+import { MagnifyingGlassIcon } from "@radix-ui/react-icons";
+import { Badge, Box, Button, Callout, DataList, Dialog, Flex, Grid, Heading, RadioGroup, Spinner, Text, TextArea, TextField } from "@radix-ui/themes";
 import { useMutation, useQuery } from "convex/react";
 import { useEffect, useState } from "react";
 import { api } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
+import { ADDRESS_MATCH } from "@convex/lib/petitions/match";
+import { useDebounced } from "@/lib/useDebounced";
 import { toast } from "@/ui/toast";
 import { ACTION_HELP, percent, reasonLabel, STATUS_COLORS, STATUS_LABELS } from "../utils/petitionDisplay";
 import { PagePreview } from "./PagePreview";
 
 const HEARTBEAT_MS = 30_000;
+const SEARCH_DEBOUNCE_MS = 250;
 type Action = "accept" | "cure" | "overrule" | "reject";
+type VoterBrief = (typeof api.petitions.searchVoters)["_returnType"][number];
+
+function VoterChoice({ v, extra }: { v: VoterBrief | undefined; extra?: React.ReactNode }) {
+  return (
+    <>
+      <Text size="2" weight="medium">{v?.name ?? "Voter"}</Text> {extra}
+      <Text as="div" size="1">{v?.address || "no address"} · {v?.status || "status unknown"}{v?.registered ? ` · registered ${v.registered}` : ""}{v?.voterFileId ? ` · voter ID ${v.voterFileId}` : ""}</Text>
+    </>
+  );
+}
+
+/**
+ * The voter file searched from the dialog (petitions.searchVoters): by name, address or voter ID,
+ * for a line whose signer the matcher did not find (a married name, a bad spelling, a move).
+ */
+function VoterSearch({ chosen, onChoose }: { chosen: string | null; onChoose(v: VoterBrief): void }) {
+  const [term, setTerm] = useState("");
+  const debounced = useDebounced(term.trim(), SEARCH_DEBOUNCE_MS);
+  const results = useQuery(api.petitions.searchVoters, debounced.length >= 2 ? { query: debounced } : "skip");
+  return (
+    <div>
+      <Text as="label" size="2" weight="bold" htmlFor="voter-search">Search the voter file</Text>
+      <Text as="div" size="1" color="gray" id="voter-search-help" mb="1">Name, address or voter ID, for example "Rosa Delgado", "31 Elm St" or "OR0000777".</Text>
+      <TextField.Root id="voter-search" type="search" value={term} onChange={(e) => setTerm(e.target.value)} placeholder="Name, address or voter ID" aria-describedby="voter-search-help">
+        <TextField.Slot><MagnifyingGlassIcon /></TextField.Slot>
+      </TextField.Root>
+      {debounced.length >= 2 && (
+        <Box mt="2" aria-live="polite">
+          {results === undefined ? (
+            <Spinner />
+          ) : results.length === 0 ? (
+            <Text size="2" color="gray">No voter matches "{debounced}".</Text>
+          ) : (
+            <RadioGroup.Root value={chosen && results.some((r) => r.id === chosen) ? chosen : ""} onValueChange={(id) => onChoose(results.find((r) => r.id === id)!)} aria-label="Voters found">
+              {results.map((r) => (
+                <RadioGroup.Item key={r.id} value={r.id} data-testid="adjudicate.searchResult"><VoterChoice v={r} /></RadioGroup.Item>
+              ))}
+            </RadioGroup.Root>
+          )}
+        </Box>
+      )}
+    </div>
+  );
+}
 
 /**
  * Adjudicate a claimed line: the page scan beside the line and its candidate voters with the
@@ -22,6 +70,7 @@ export function AdjudicateDialog({ lineId, onClose }: { lineId: Id<"petitionLine
   const release = useMutation(api.petitions.release);
   const [action, setAction] = useState<Action>("accept");
   const [voter, setVoter] = useState<string | null>(null);
+  const [found, setFound] = useState<VoterBrief | null>(null);
   const [notes, setNotes] = useState("");
   const [busy, setBusy] = useState(false);
 
@@ -35,13 +84,17 @@ export function AdjudicateDialog({ lineId, onClose }: { lineId: Id<"petitionLine
   }, [lineId, heartbeat, release]);
 
   const line = detail?.line;
-  const chosen = voter ?? line?.voterId ?? line?.candidates[0]?.voterId ?? null;
+  // pre-selected: the line's voter only when the signer's address is theirs, never a namesake living elsewhere
+  const atAddress = line?.candidates.find((c) => c.voterId === line.voterId && c.addressScore >= ADDRESS_MATCH)?.voterId ?? null;
+  const chosen = voter ?? atAddress;
+  const chosenBrief = detail?.voters.find((x) => x.id === chosen) ?? (found?.id === chosen ? found : undefined);
   const canOverrule = line?.status === "failed" || line?.status === "verified";
+  const counts = action === "accept" || action === "cure" || (action === "overrule" && line?.status !== "verified");
   const submit = async () => {
     if (!lineId) return;
     setBusy(true);
     try {
-      await adjudicate({ id: lineId, action, notes, voterId: action === "reject" ? null : (chosen as Id<"voters"> | null) });
+      await adjudicate({ id: lineId, action, notes, voterId: counts ? (chosen as Id<"voters"> | null) : null });
       toast.success("Line adjudicated");
       onClose();
     } catch (e) {
@@ -76,15 +129,14 @@ export function AdjudicateDialog({ lineId, onClose }: { lineId: Id<"petitionLine
               <div>
                 <Text as="div" size="2" weight="bold" id="candidates-label" mb="1">Candidate voters</Text>
                 {line.candidates.length === 0 ? (
-                  <Text size="2" color="gray">No voter in the file resembles this signer.</Text>
+                  <Text size="2" color="gray">No voter in the file resembles this signer. Search the voter file below.</Text>
                 ) : (
-                  <RadioGroup.Root value={chosen ?? undefined} onValueChange={setVoter} aria-labelledby="candidates-label">
+                  <RadioGroup.Root value={chosen && line.candidates.some((c) => c.voterId === chosen) ? chosen : ""} onValueChange={setVoter} aria-labelledby="candidates-label">
                     {line.candidates.map((c) => {
                       const v = detail.voters.find((x) => x.id === c.voterId);
                       return (
                         <RadioGroup.Item key={c.voterId} value={c.voterId}>
-                          <Text size="2" weight="medium">{v?.name ?? "Voter"}</Text> <Text size="1" color="gray">{percent(c.score)}</Text>
-                          <Text as="div" size="1">{v?.address} · {v?.status || "status unknown"}{v?.registered ? ` · registered ${v.registered}` : ""}</Text>
+                          <VoterChoice v={v} extra={<Text size="1" color="gray">{percent(c.score)}</Text>} />
                           <Text as="div" size="1" color="gray">Name: {c.evidence.name}. Address: {c.evidence.address}.</Text>
                         </RadioGroup.Item>
                       );
@@ -92,6 +144,16 @@ export function AdjudicateDialog({ lineId, onClose }: { lineId: Id<"petitionLine
                   </RadioGroup.Root>
                 )}
               </div>
+              <VoterSearch
+                chosen={chosen}
+                onChoose={(v) => {
+                  setFound(v);
+                  setVoter(v.id);
+                }}
+              />
+              <Text as="div" size="2" data-testid="adjudicate.chosen" aria-live="polite">
+                {chosenBrief ? <>Chosen voter: <strong>{chosenBrief.name}</strong>{chosenBrief.voterFileId ? ` (voter ID ${chosenBrief.voterFileId})` : ""}</> : counts ? "Choose the voter this signature belongs to: a candidate, or one found by searching." : "No voter needed to reject."}
+              </Text>
               <div>
                 <Text as="div" size="2" weight="bold" id="action-label" mb="1">Decision</Text>
                 <RadioGroup.Root value={action} onValueChange={(v) => setAction(v as Action)} aria-labelledby="action-label">
@@ -107,7 +169,7 @@ export function AdjudicateDialog({ lineId, onClose }: { lineId: Id<"petitionLine
         )}
         <Flex gap="3" mt="4" justify="end">
           <Dialog.Close><Button variant="soft" color="gray">Cancel</Button></Dialog.Close>
-          <Button loading={busy} disabled={!line} onClick={() => void submit()}>Save Decision</Button>
+          <Button loading={busy} disabled={!line || (counts && !chosen)} onClick={() => void submit()}>Save Decision</Button>
         </Flex>
       </Dialog.Content>
     </Dialog.Root>

@@ -36,12 +36,12 @@ export function ResultsTab({ petitionId, petitionName, canEnter, onAdjudicate, o
       for (;;) {
         const page: Awaited<ReturnType<typeof convex.query<typeof api.petitions.exportPage>>> = await convex.query(api.petitions.exportPage, { petitionId, paginationOpts: { numItems: 1000, cursor } });
         for (const l of page.page) {
-          rows.push([String(l.pageNumber), String(l.signerNumber), l.name, l.address, l.signedOn ?? "", STATUS_LABELS[l.status], reasonLabel(l.reason), l.confidence === null ? "" : String(l.confidence), l.voterName ?? "", l.adjudication ? `${l.adjudication.action} (${l.adjudication.valid ? "counts" : "does not count"})` : "", l.adjudication?.notes ?? "", l.adjudication?.byName ?? ""]);
+          rows.push([String(l.pageNumber), String(l.signerNumber), l.name, l.address, l.signedOn ?? "", STATUS_LABELS[l.status], reasonLabel(l.reason), l.confidence === null ? "" : String(l.confidence), l.voterName ?? "", l.voterFileId ?? "", l.adjudication ? `${l.adjudication.action} (${l.adjudication.valid ? "counts" : "does not count"})` : "", l.adjudication?.notes ?? "", l.adjudication?.byName ?? ""]);
         }
         if (page.isDone) break;
         cursor = page.continueCursor;
       }
-      downloadCsv(toCsv(["Page", "Line", "Name", "Address", "Signed", "Status", "Reason", "Confidence", "Matched voter", "Adjudication", "Notes", "Adjudicated by"], rows), csvName(petitionName, "petition-results"));
+      downloadCsv(toCsv(["Page", "Line", "Name", "Address", "Signed", "Status", "Reason", "Confidence", "Matched voter", "Voter ID", "Adjudication", "Notes", "Adjudicated by"], rows), csvName(petitionName, "petition-results"));
     } catch (e) {
       toast.failure("Export failed", e);
     } finally {

@@ -95,6 +95,15 @@ export function SignFormPanel({ editId, sign, options, picked, center, onPreview
 
   // a click on the map sets the location (spec: 'Location selected' with 6 decimals, 2 s)
   const lastSeq = useRef(picked?.seq ?? 0);
+  // On a phone the panel opens below the map: bring it into view and move focus to it, so the
+  // form a tap opened is where the person is (screen readers announce its title).
+  const titleRef = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    const title = titleRef.current;
+    if (!title) return;
+    title.focus({ preventScroll: true });
+    title.scrollIntoView?.({ block: "start", behavior: "smooth" });
+  }, []);
   useEffect(() => {
     if (!picked || picked.seq === lastSeq.current || !form) return;
     lastSeq.current = picked.seq;
@@ -236,7 +245,7 @@ export function SignFormPanel({ editId, sign, options, picked, center, onPreview
   return (
     <Card role="dialog" aria-modal="false" aria-labelledby="sign-form-title" data-testid="sign.form">
       <Flex justify="between" align="center" mb="2">
-        <Heading as="h2" size="4" id="sign-form-title">{title}</Heading>
+        <Heading as="h2" size="4" id="sign-form-title" ref={titleRef} tabIndex={-1} style={{ scrollMarginTop: 72, outline: "none" }}>{title}</Heading>
         <IconButton variant="ghost" color="gray" aria-label="Close" onClick={() => onClose()}><Cross2Icon /></IconButton>
       </Flex>
       <Text as="p" size="1" color="gray" mb="3">Click the map to set the sign's location.</Text>

@@ -1,13 +1,15 @@
 import "leaflet/dist/leaflet.css";
+import { Text } from "@radix-ui/themes";
 import L from "leaflet";
-import { useEffect, useMemo, useState, type ReactNode } from "react";
-import { CircleMarker, MapContainer, Marker, Popup, Tooltip, useMap, useMapEvents } from "react-leaflet";
+import { Fragment, useEffect, useMemo, useState, type ReactNode } from "react";
+import { CircleMarker, MapContainer, Marker, Polyline, Popup, Tooltip, useMap, useMapEvents } from "react-leaflet";
 import Supercluster from "supercluster";
 import { MAP_CENTER, MAP_ZOOM, MAX_CELL_LEVEL } from "@convex/lib/geo";
 import type { Id } from "@convex/_generated/dataModel";
 import { MAP_TILE_ATTRIBUTION, MAP_TILE_URL } from "@/lib/config";
 import type { MapViewport, SignMapData } from "../hooks/useSignMap";
 import { markerColor } from "../utils/signDisplay";
+import { spreadOverlapping } from "../utils/spread";
 import { Basemap } from "./Basemap";
 import { ConfiguredTiles } from "./ConfiguredTiles";
 
@@ -119,6 +121,10 @@ function SignMarkers({ data, onSelect }: { data: SignMapData; onSelect: SignMapP
   }, [data]);
   const b = view.bounds.pad(0.1);
   const clusters = index.getClusters([b.getWest(), b.getSouth(), b.getEast(), b.getNorth()], Math.round(view.zoom));
+  // signs drawn on their own that share a spot (placed by ZIP, one address) are fanned out around it
+  const single = clusters.filter((c) => !(c.properties as { cluster?: boolean }).cluster && (c.properties as Partial<PointProps>).id);
+  const spread = spreadOverlapping(single.map((c) => map.latLngToLayerPoint([c.geometry.coordinates[1], c.geometry.coordinates[0]])));
+  const placed = new Map(single.map((c, i) => [c, spread[i]]));
   return (
     <>
       {clusters.map((c) => {
@@ -126,17 +132,22 @@ function SignMarkers({ data, onSelect }: { data: SignMapData; onSelect: SignMapP
         const p = c.properties as Partial<PointProps> & { cluster?: boolean; cluster_id?: number; count: number };
         if (!p.cluster && p.id) {
           const id = p.id;
+          const fan = placed.get(c);
+          const fanned = fan && (fan.at.x !== fan.spot.x || fan.at.y !== fan.spot.y);
+          const at = fanned ? map.layerPointToLatLng(L.point(fan.at.x, fan.at.y)) : L.latLng(lat, lng);
           return (
-            <CircleMarker
-              key={id}
-              center={[lat, lng]}
-              radius={9}
-              className={`sign-marker sign-marker--${p.status}`}
-              pathOptions={{ color: p.pickupDue ? "#f59e0b" : "#ffffff", weight: p.pickupDue ? 3 : 2, fillColor: markerColor(p.status ?? ""), fillOpacity: 0.95 }}
-              eventHandlers={{ click: (e) => { L.DomEvent.stopPropagation(e); onSelect(id, lat, lng); } }}
-            >
-              <Tooltip direction="top" offset={[0, -8]}>{p.status}{p.pickupDue ? " · due for pickup" : ""}</Tooltip>
-            </CircleMarker>
+            <Fragment key={id}>
+              {fanned && <Polyline positions={[[lat, lng], at]} pathOptions={{ color: "#475569", weight: 1.5, opacity: 0.8 }} interactive={false} />}
+              <CircleMarker
+                center={at}
+                radius={9}
+                className={`sign-marker sign-marker--${p.status}`}
+                pathOptions={{ color: p.pickupDue ? "#f59e0b" : "#ffffff", weight: p.pickupDue ? 3 : 2, fillColor: markerColor(p.status ?? ""), fillOpacity: 0.95 }}
+                eventHandlers={{ click: (e) => { L.DomEvent.stopPropagation(e); onSelect(id, lat, lng); } }}
+              >
+                <Tooltip direction="top" offset={[0, -8]}>{p.status}{p.pickupDue ? " · due for pickup" : ""}</Tooltip>
+              </CircleMarker>
+            </Fragment>
           );
         }
         const key = p.cluster ? `c${p.cluster_id}` : `t${lat},${lng}`;
@@ -196,6 +207,11 @@ export function SignMap(props: SignMapProps) {
         </Popup>
       )}
     </MapContainer>
+    {!(MAP_TILE_URL && !tilesFailed) && (
+      <Text as="p" size="1" color="gray" mt="1" data-testid="signs.offlineNote">
+        Offline map: states, counties and places only. Streets appear once your administrator connects a map tile source (VITE_MAP_TILE_URL, see the README).
+      </Text>
+    )}
     </div>
   );
 }

@@ -2,6 +2,7 @@ import { Flex, Grid, Heading, Select, Switch, Text, TextArea, TextField } from "
 import type * as Y from "yjs";
 import { updateSurveyField } from "@convex/lib/surveyDraft";
 import { hasOptions, RATING_TYPES, SURVEY_TYPE_LABELS, type RatingType, type SurveyField } from "@convex/lib/surveys";
+import { CollabTextArea, CollabTextField } from "@/ui/CollabText";
 import { ConditionEditor } from "./ConditionEditor";
 
 const numberOrNull = (s: string) => (s.trim() === "" || !Number.isFinite(Number(s)) ? null : Number(s));
@@ -14,16 +15,16 @@ export function FieldProperties({ doc, field: f, earlier }: { doc: Y.Doc; field:
       <Heading as="h2" size="3">{SURVEY_TYPE_LABELS[f.type]} question</Heading>
       <label>
         <Text size="2" weight="medium">Label</Text>
-        <TextField.Root value={f.label} maxLength={500} onChange={(e) => set({ label: e.target.value })} data-testid="survey.prop.label" />
+        <CollabTextField value={f.label} maxLength={500} onChange={(e) => set({ label: e.target.value })} data-testid="survey.prop.label" />
       </label>
       <label>
         <Text size="2" weight="medium">Description</Text>
-        <TextArea value={f.description ?? ""} maxLength={1000} onChange={(e) => set({ description: e.target.value || null })} />
+        <CollabTextArea value={f.description ?? ""} maxLength={1000} onChange={(e) => set({ description: e.target.value || null })} />
       </label>
       {!hasOptions(f.type) && f.type !== "rating" && f.type !== "slider" && (
         <label>
           <Text size="2" weight="medium">Placeholder</Text>
-          <TextField.Root value={f.placeholder ?? ""} maxLength={200} onChange={(e) => set({ placeholder: e.target.value || null })} />
+          <CollabTextField value={f.placeholder ?? ""} maxLength={200} onChange={(e) => set({ placeholder: e.target.value || null })} />
         </label>
       )}
       <Text as="label" size="2">

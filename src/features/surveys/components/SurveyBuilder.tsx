@@ -1,9 +1,10 @@
 import { ArrowDownIcon, ArrowUpIcon, PlusIcon, TrashIcon } from "@radix-ui/react-icons";
-import { Badge, Box, Button, Card, Flex, Grid, Heading, IconButton, Text, TextField } from "@radix-ui/themes";
+import { Badge, Box, Button, Card, Flex, Grid, Heading, IconButton, Text } from "@radix-ui/themes";
 import { useState } from "react";
 import type * as Y from "yjs";
 import { addSurveyField, addSurveyPage, removeSurveyField, removeSurveyPage, stepSurveyField, updateSurveyPage, type SurveyDraft } from "@convex/lib/surveyDraft";
 import { LAST_PAGE_WARNING, newPageId, newSurveyField, SURVEY_FIELD_TYPES, SURVEY_TYPE_LABELS, type SurveyField } from "@convex/lib/surveys";
+import { CollabTextField } from "@/ui/CollabText";
 import { toast } from "@/ui/toast";
 import { ConditionEditor } from "./ConditionEditor";
 import { FieldProperties } from "./FieldProperties";
@@ -80,7 +81,7 @@ export function SurveyBuilder({ doc, draft }: { doc: Y.Doc; draft: SurveyDraft }
             <Flex gap="2" align="end" mb="3">
               <Box flexGrow="1">
                 <Text as="label" size="2" weight="medium" htmlFor="survey-page-title">Page title</Text>
-                <TextField.Root id="survey-page-title" value={page.title} maxLength={200} onChange={(e) => updateSurveyPage(doc, page.id, { title: e.target.value })} />
+                <CollabTextField id="survey-page-title" value={page.title} maxLength={200} onChange={(e) => updateSurveyPage(doc, page.id, { title: e.target.value })} />
               </Box>
               <Button variant="soft" color="red" onClick={deletePage} data-testid="survey.deletePage">
                 <TrashIcon /> Delete Page

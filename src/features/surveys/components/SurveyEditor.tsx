@@ -1,5 +1,5 @@
 import { ArrowLeftIcon, CodeIcon, EyeOpenIcon } from "@radix-ui/react-icons";
-import { Badge, Box, Button, Card, Code, Dialog, Flex, Tabs, Text, TextArea, TextField } from "@radix-ui/themes";
+import { Badge, Box, Button, Card, Code, Dialog, Flex, Tabs, Text, TextArea } from "@radix-ui/themes";
 import { useMutation, useQuery } from "convex/react";
 import { useEffect, useRef, useState } from "react";
 import type * as Y from "yjs";
@@ -9,6 +9,7 @@ import { surveyDefinitionProblem } from "@convex/lib/surveys";
 import { useDocValue } from "@/lib/collab/useDocValue";
 import { embedSnippet, embedUrl } from "@/lib/embed";
 import { useViewer } from "@/session/ViewerProvider";
+import { CollabTextArea, CollabTextField } from "@/ui/CollabText";
 import { PresenceAvatars } from "@/ui/PresenceAvatars";
 import { toast } from "@/ui/toast";
 import type { SurveyRow } from "../hooks/useSurveys";
@@ -83,8 +84,8 @@ export function SurveyEditor({ doc, survey, room, initialTab, onBack }: { doc: Y
       </Flex>
       <Card mb="4">
         <Flex direction="column" gap="2">
-          <TextField.Root size="3" aria-label="Survey name" value={draft.name} maxLength={200} onChange={(e) => setSurveyMeta(doc, "name", e.target.value)} data-testid="survey.name" />
-          <TextArea aria-label="Survey description" placeholder="Description" value={draft.description} maxLength={2000} onChange={(e) => setSurveyMeta(doc, "description", e.target.value)} />
+          <CollabTextField size="3" aria-label="Survey name" value={draft.name} maxLength={200} onChange={(e) => setSurveyMeta(doc, "name", e.target.value)} data-testid="survey.name" />
+          <CollabTextArea aria-label="Survey description" placeholder="Description" value={draft.description} maxLength={2000} onChange={(e) => setSurveyMeta(doc, "description", e.target.value)} />
         </Flex>
       </Card>
       <Tabs.Root value={tab} onValueChange={setTab}>

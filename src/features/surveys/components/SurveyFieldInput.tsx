@@ -1,5 +1,5 @@
 import { Box, Button, Checkbox, Flex, RadioGroup, Select, Slider, Text, TextArea, TextField } from "@radix-ui/themes";
-import type { Answer, SurveyField } from "@convex/lib/surveys";
+import { MAX_SHORT_ANSWER, MAX_TEXT_ANSWER, type Answer, type SurveyField } from "@convex/lib/surveys";
 
 type SurveyFieldInputProps = { field: SurveyField; value: Answer | undefined; error?: string; onChange: (v: Answer | undefined) => void; idPrefix: string };
 
@@ -13,7 +13,7 @@ export function SurveyFieldInput({ field: f, value, error, onChange, idPrefix }:
   let input;
   switch (f.type) {
     case "textarea":
-      input = <TextArea id={id} value={text} placeholder={f.placeholder ?? undefined} aria-invalid={!!error} aria-describedby={describedBy} onChange={(e) => onChange(e.target.value)} />;
+      input = <TextArea id={id} value={text} maxLength={MAX_TEXT_ANSWER} style={{ overflowWrap: "anywhere" }} placeholder={f.placeholder ?? undefined} aria-invalid={!!error} aria-describedby={describedBy} onChange={(e) => onChange(e.target.value)} />;
       break;
     case "select":
       input = (
@@ -91,6 +91,7 @@ export function SurveyFieldInput({ field: f, value, error, onChange, idPrefix }:
           id={id}
           type={f.type === "phone" ? "tel" : f.type}
           value={text}
+          maxLength={f.type === "number" ? undefined : MAX_SHORT_ANSWER}
           placeholder={f.placeholder ?? undefined}
           min={f.type === "number" && f.min !== null ? f.min : undefined}
           max={f.type === "number" && f.max !== null ? f.max : undefined}

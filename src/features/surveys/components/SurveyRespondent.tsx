@@ -1,9 +1,12 @@
 import { Box, Button, Callout, Flex, Heading, Progress, Text, TextField } from "@radix-ui/themes";
 import { CheckCircledIcon } from "@radix-ui/react-icons";
 import { useState } from "react";
-import { FILL_REQUIRED, pageErrors, SURVEY_FAILURE, SURVEY_SUCCESS, visiblePages, type Answer, type Responses, type SurveyPage, type SurveySettings } from "@convex/lib/surveys";
+import { emailFromAnswers, FIELD_REQUIRED, FILL_REQUIRED, ownEmailQuestion, pageErrors, SURVEY_FAILURE, SURVEY_SUCCESS, visiblePages, type Answer, type Responses, type SurveyPage, type SurveySettings } from "@convex/lib/surveys";
 import { toast } from "@/ui/toast";
 import { SurveyFieldInput } from "./SurveyFieldInput";
+
+const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const INVALID_EMAIL = "Please enter a valid email address";
 
 export type SubmitOutcome = { ok: true } | { ok: false; errors?: Record<string, string>; message?: string };
 
@@ -33,6 +36,8 @@ export function SurveyRespondent({ survey, allowAnonymous, onSubmit, idPrefix, w
   const at = Math.min(index, Math.max(0, pages.length - 1));
   const page = pages[at] as SurveyPage | undefined;
   const last = at >= pages.length - 1;
+  // a survey with its own (required) email question is not asked "Your email" again
+  const asksEmail = ownEmailQuestion(survey.pages, responses) !== null;
 
   const change = (id: string, v: Answer | undefined) => {
     setDone(false);
@@ -47,10 +52,15 @@ export function SurveyRespondent({ survey, allowAnonymous, onSubmit, idPrefix, w
 
   const validPage = () => {
     const e = page ? pageErrors(page, responses) : {};
-    if (last && !allowAnonymous && !email.trim()) e.respondentEmail = "This field is required";
+    if (last && !asksEmail) {
+      if (!allowAnonymous && !email.trim()) e.respondentEmail = FIELD_REQUIRED;
+      else if (email.trim() && !EMAIL_PATTERN.test(email.trim())) e.respondentEmail = INVALID_EMAIL;
+    }
     setErrors(e);
-    if (Object.keys(e).length > 0) toast.error(FILL_REQUIRED);
-    return Object.keys(e).length === 0;
+    const problems = Object.values(e);
+    // a missing answer gets the spec's toast; a wrong one (a bad email, a number out of range) says what is wrong
+    if (problems.length > 0) toast.error(problems.includes(FIELD_REQUIRED) ? FILL_REQUIRED : problems[0]);
+    return problems.length === 0;
   };
 
   const submit = async () => {
@@ -60,7 +70,7 @@ export function SurveyRespondent({ survey, allowAnonymous, onSubmit, idPrefix, w
     const answers = Object.fromEntries(Object.entries(responses).filter(([k]) => shown.has(k)));
     setBusy(true);
     try {
-      const r = await onSubmit(answers, email.trim() || null, website);
+      const r = await onSubmit(answers, asksEmail ? emailFromAnswers(survey.pages, answers) : email.trim() || null, website);
       if (r.ok) {
         toast.success("Survey submitted successfully!", { description: "Thank you for your responses." });
         setResponses({});
@@ -85,18 +95,22 @@ export function SurveyRespondent({ survey, allowAnonymous, onSubmit, idPrefix, w
         {survey.description && <Text as="p" color="gray">{survey.description}</Text>}
       </Box>
       {done && (
-        <Callout.Root color="green" data-testid="survey.success">
-          <Callout.Icon><CheckCircledIcon /></Callout.Icon>
-          <Callout.Text>{SURVEY_SUCCESS}</Callout.Text>
-        </Callout.Root>
+        <Flex direction="column" gap="3" align="start">
+          <Callout.Root color="green" data-testid="survey.success">
+            <Callout.Icon><CheckCircledIcon /></Callout.Icon>
+            <Callout.Text>{SURVEY_SUCCESS}</Callout.Text>
+          </Callout.Root>
+          {/* the thank-you stands alone: the blank form comes back only when asked for */}
+          {survey.settings.allowMultipleSubmissions && <Button variant="soft" onClick={() => setDone(false)}>Submit another response</Button>}
+        </Flex>
       )}
-      {survey.settings.showProgressBar && pages.length > 1 && (
+      {!done && survey.settings.showProgressBar && pages.length > 1 && (
         <Box>
           <Text size="1" color="gray">Page {at + 1} of {pages.length}</Text>
           <Progress value={((at + 1) / pages.length) * 100} aria-label={`Page ${at + 1} of ${pages.length}`} data-testid="survey.progress" />
         </Box>
       )}
-      {!page ? (
+      {done ? null : !page ? (
         <Text color="gray">This survey has no questions yet.</Text>
       ) : (
         <form
@@ -112,7 +126,7 @@ export function SurveyRespondent({ survey, allowAnonymous, onSubmit, idPrefix, w
             {page.fields.map((f) => (
               <SurveyFieldInput key={f.id} field={f} value={responses[f.id]} error={errors[f.id]} onChange={(v) => change(f.id, v)} idPrefix={idPrefix} />
             ))}
-            {last && (
+            {last && !asksEmail && (
               <Box>
                 <Text as="label" htmlFor={`${idPrefix}-respondent-email`} size="2" weight="medium">
                   Your email{!allowAnonymous && <Text color="red" aria-hidden> *</Text>}

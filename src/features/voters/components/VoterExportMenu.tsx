@@ -12,8 +12,9 @@ export function VoterExportMenu({ filter }: { filter: VoterListFilter }) {
       const n = await run(format);
       toast.success("Export complete", { description: `${n} records exported.` });
     } catch (e) {
-      // the XLSX row/size limit explains itself; anything else goes through the shared catalogue
-      toast.failure("Export failed", e, e instanceof ExportLimitError ? { description: e.message } : {});
+      // the XLSX row/size limit is the export's own known error (its text is ours); anything else
+      // is presented by the catalogue
+      toast.failure("Export failed", e, e instanceof ExportLimitError ? { description: e.text } : {});
     }
   };
   return (

@@ -6,6 +6,7 @@
  */
 import { Zip, ZipDeflate } from "fflate";
 import { VOTER_FIELD_DEFS, type ElectionRecord } from "@convex/tables/voters";
+import { FORMULA } from "@/lib/csv";
 
 export type ExportColumn = { key: string; label: string; custom?: boolean };
 export type ExportVoter = Record<string, unknown> & { custom_fields?: Record<string, string>; _id?: string; _creationTime?: number };
@@ -31,12 +32,9 @@ export function exportColumns(customDefs: { key: string; label: string }[]): Exp
   ];
 }
 
-/** Cells that a spreadsheet would run as a formula when opened as CSV: = + - @, tab, carriage return. */
-const FORMULA_START = /^[=+\-@\t\r]/;
-
 /** Cells that a spreadsheet would run as a formula (= + - @, also tab/CR) are prefixed with '. */
 export function neutraliseCell(value: string): string {
-  return FORMULA_START.test(value) ? `'${value}` : value;
+  return FORMULA.test(value) ? `'${value}` : value;
 }
 
 /**
@@ -69,7 +67,7 @@ export function csvEscape(s: string): string {
  * cell goes through csvEscape.
  */
 export function csvCell(value: string): string {
-  return FORMULA_START.test(value) ? `"'${value.replace(/"/g, '""')}"` : csvEscape(value);
+  return FORMULA.test(value) ? `"'${value.replace(/"/g, '""')}"` : csvEscape(value);
 }
 
 export function csvHeader(columns: ExportColumn[]): string {
@@ -107,10 +105,10 @@ const XLSX_MAX_SHEET_BYTES = 0xffffffff - 64 * 1024 * 1024;
 /** Excel refuses (repairs) cells longer than this. */
 const XLSX_MAX_CELL_CHARS = 32_767;
 
-/** Thrown before writing a page the XLSX file cannot hold; its message is meant for the user. */
+/** Thrown before writing a page the XLSX file cannot hold; `text` is written for the user. */
 export class ExportLimitError extends Error {
-  constructor(message: string) {
-    super(message);
+  constructor(readonly text: string) {
+    super(text);
     this.name = "ExportLimitError";
   }
 }

@@ -1,7 +1,8 @@
 /**
  * Send To's dialogs: New segment (name and complete rules required, rules sent as JSON text),
  * editing a segment sends only the changed fields with their base, and Manage list (contacts,
- * add voters or a group, remove) with accessible controls.
+ * add voters or a group, remove) with accessible controls; without access to voters it asks for no
+ * contacts and says why.
  */
 import { getFunctionName } from "convex/server";
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
@@ -20,12 +21,16 @@ vi.mock("convex/react", () => ({
     if (name === "emailSegments:editState") return { fields: {}, deleted: null };
     return undefined;
   },
-  usePaginatedQuery: () => ({ results: [{ voterId: "v1", name: "Ada Lovelace", email: "ada@example.org" }], status: "CanLoadMore", loadMore: vi.fn(), isLoading: false }),
+  usePaginatedQuery: (_ref: unknown, args: unknown) =>
+    args === "skip"
+      ? { results: [], status: "LoadingFirstPage", loadMore: vi.fn(), isLoading: true }
+      : { results: [{ voterId: "v1", name: "Ada Lovelace", email: "ada@example.org" }], status: "CanLoadMore", loadMore: vi.fn(), isLoading: false },
   useMutation: (ref: unknown) => mutation(getFunctionName(ref as never)),
 }));
 const toast = vi.hoisted(() => ({ success: vi.fn(), error: vi.fn(), info: vi.fn(), warning: vi.fn(), failure: vi.fn() }));
 vi.mock("@/ui/toast", () => ({ toast, errorMessage: (e: unknown) => String(e) }));
-vi.mock("@/session/ViewerProvider", () => ({ useViewer: () => ({ can: () => true }) }));
+const viewer = vi.hoisted(() => ({ seeVoters: true }));
+vi.mock("@/session/ViewerProvider", () => ({ useViewer: () => ({ can: (p: string) => p !== "voters.view" || viewer.seeVoters }) }));
 
 const { SegmentDialog } = await import("../../../../src/features/email/dashboard/SegmentDialog");
 const { ManageListDialog } = await import("../../../../src/features/email/dashboard/ManageListDialog");
@@ -33,6 +38,7 @@ const { ManageListDialog } = await import("../../../../src/features/email/dashbo
 describe("audience dialogs", () => {
   let m: Mounted;
   beforeEach(() => {
+    viewer.seeVoters = true;
     mutations.clear();
     Object.values(toast).forEach((f) => f.mockReset());
   });
@@ -68,6 +74,17 @@ describe("audience dialogs", () => {
     await flush();
     expect(mutations.get("emailLists:removeContact")).toHaveBeenCalledWith({ listId: "l2", voterId: "v1" });
     expect(button(dialog(), "Add group")!.disabled).toBe(true);
+    await expectNoAxeViolations(document.body);
+  });
+
+  test("Manage list without access to voters: no contacts asked for, the reason instead", async () => {
+    viewer.seeVoters = false;
+    m = mount(<ManageListDialog open onOpenChange={() => {}} listId={"l2" as never} name="Newsletter Subscribers" />);
+    expect(dialog().textContent).toContain("Seeing who is on the list needs access to voters.");
+    expect(dialog().textContent).not.toContain("Loading");
+    expect(dialog().textContent).not.toContain("Ada Lovelace");
+    expect(button(dialog(), "Load more")).toBeUndefined();
+    expect(button(dialog(), "Delete list")).toBeDefined();
     await expectNoAxeViolations(document.body);
   });
 });

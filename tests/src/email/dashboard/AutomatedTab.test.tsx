@@ -119,11 +119,37 @@ describe("Automated tab", () => {
     expect(toast.error).toHaveBeenCalledWith("Filter rules incomplete", { description: "Please complete all filter conditions" });
   });
 
-  test("Send now with nothing changed sends with the browser's time zone", async () => {
-    mutation("emailBlasts:send").mockResolvedValue({ status: "sent", sendId: "s1" });
+  /** Send now, then the confirmation's Send now (the dialog is in a portal on the body) */
+  const sendNow = async () => {
+    click(button(m.container, "Send now"));
+    await flush();
+    click(button(document.querySelector("[role=alertdialog]")!, "Send now"));
+    await flush();
+  };
+
+  test("Send now asks first, naming the recipient count; Cancel sends nothing", async () => {
+    state.estimate = { ...state.estimate, total: 1 };
     render();
     click(button(m.container, "Send now"));
     await flush();
+    const dialog = document.querySelector("[role=alertdialog]")!;
+    expect(dialog.textContent).toContain("Send this campaign to 1 recipient now?");
+    await expectNoAxeViolations(document.body);
+    click(button(dialog, "Cancel"));
+    await flush();
+    expect(send()?.mock.calls ?? []).toEqual([]);
+    expect(document.querySelector("[role=alertdialog]")).toBeNull();
+    state.estimate = { ...state.estimate, total: 1200 };
+    render();
+    click(button(m.container, "Send now"));
+    await flush();
+    expect(document.querySelector("[role=alertdialog]")!.textContent).toContain("to 1,200 recipients now?");
+  });
+
+  test("Send now with nothing changed sends with the browser's time zone", async () => {
+    mutation("emailBlasts:send").mockResolvedValue({ status: "sent", sendId: "s1" });
+    render();
+    await sendNow();
     expect(mutations.get("emailBlasts:updateSetup")?.mock.calls ?? []).toEqual([]);
     expect(send()).toHaveBeenCalledWith({ id: "c1", timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone });
     expect(toast.success).toHaveBeenCalledWith("Campaign sent", expect.anything());
@@ -133,8 +159,7 @@ describe("Automated tab", () => {
     const refusal = new ConvexError({ code: "VALIDATION_ERROR", message: 'No recipients selected. Please go to the "Send To" tab and select at least one list, group, segment, or add manual recipients.', title: "No recipients selected" });
     mutation("emailBlasts:send").mockRejectedValue(refusal);
     render();
-    click(button(m.container, "Send now"));
-    await flush();
+    await sendNow();
     expect(toast.failure).toHaveBeenCalledWith("No recipients selected", refusal, {});
   });
 
@@ -149,7 +174,7 @@ describe("Automated tab", () => {
     await flush();
     expect(toast.error.mock.calls).toEqual([]);
     expect(mutations.get("emailBlasts:updateSetup")).toHaveBeenCalledWith({ id: "c1", edits: [{ field: "scheduledAt", base: null, value: new Date(`${SOON}T09:30`).getTime() }] });
-    expect(toast.failure).toHaveBeenCalledWith("Edit conflict", conflict);
+    expect(toast.failure).toHaveBeenCalledWith("Edit conflict", conflict, { description: "Grace changed the schedule while you were editing. Keep yours or take theirs under each field, then save." });
     expect(send()?.mock.calls ?? []).toEqual([]);
     expect(m.container.querySelector("[data-testid='field-conflict']")!.textContent).toContain("Grace changed the schedule");
   });

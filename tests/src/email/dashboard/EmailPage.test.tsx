@@ -147,6 +147,25 @@ describe("Email Blast Dashboard", () => {
     expect(bounced.getAttribute("aria-checked")).toBe("true");
   });
 
+  test("an unsaved How to send choice survives a switch to another tab and back", async () => {
+    const { act } = await import("react");
+    const showTab = (name: string) =>
+      act(() => {
+        const trigger = [...m.container.querySelectorAll("[role=tab]")].find((t) => label(t) === name)!;
+        trigger.dispatchEvent(new MouseEvent("mousedown", { bubbles: true, button: 0 }));
+      });
+    render("/email?tab=automated&campaign=c1");
+    click(m.container.querySelector("[role=radio][value=schedule]"));
+    expect(m.container.textContent).toContain("Unsaved changes");
+    showTab("Send To");
+    expect(selectedTab()).toBe("Send To");
+    showTab("Automated");
+    expect(selectedTab()).toBe("Automated");
+    expect(m.container.querySelector("[role=radio][value=schedule]")!.getAttribute("aria-checked")).toBe("true");
+    expect(m.container.textContent).toContain("Unsaved changes");
+    await expectNoAxeViolations(m.container);
+  });
+
   test("the default lists are created once when the organisation has none", async () => {
     state.lists = [];
     render("/email?tab=send-to&campaign=c1");

@@ -1,8 +1,9 @@
 import { Card, Flex, Heading, Spinner, Text } from "@radix-ui/themes";
 import { useMemo } from "react";
 import type { EmailBlock } from "@convex/lib/email/blocks";
-import { SAMPLE_VALUES, substitute } from "@convex/lib/email/merge";
+import { substitute } from "@convex/lib/email/merge";
 import { useRenderedEmail } from "../../hooks/useRenderedEmail";
+import { PREVIEW_VALUES_NOTE, usePreviewValues } from "../usePreviewValues";
 
 type CampaignPreviewProps = { blocks: string; subject: string; previewText: string };
 
@@ -16,12 +17,13 @@ export function CampaignPreview({ blocks, subject, previewText }: CampaignPrevie
       return null;
     }
   }, [blocks]);
+  const values = usePreviewValues();
   const rendered = useRenderedEmail(parsed, { title: subject, previewText, delayMs: 0, exact: true });
   return (
     <Card data-testid="email.stats.preview">
       <Heading as="h3" size="3" mb="1">Preview</Heading>
       <Text as="p" size="1" color="gray" mb="3">
-        {substitute(subject, SAMPLE_VALUES, "text") || "No subject"} — shown with sample personalization values.
+        {substitute(subject, values, "text") || "No subject"} — {PREVIEW_VALUES_NOTE}.
       </Text>
       {parsed === null ? (
         <Text size="2" color="gray">This campaign has no content to preview.</Text>
@@ -33,7 +35,7 @@ export function CampaignPreview({ blocks, subject, previewText }: CampaignPrevie
           <iframe
             title="Campaign preview"
             sandbox=""
-            srcDoc={substitute(rendered.html, SAMPLE_VALUES, "html")}
+            srcDoc={substitute(rendered.html, values, "html")}
             data-testid="email.stats.previewFrame"
             style={{ width: 600, maxWidth: "100%", height: 640, border: 0, background: "white" }}
           />
