@@ -361,10 +361,16 @@ export class AuthVerifier {
       // an unknown kid refetches the set at most every few seconds
       if (c && now - c.fetchedAt <= KID_MISS_REFETCH_INTERVAL_MS) forceRefresh = false;
     }
+    const invalid = () =>
+      new AuthVerificationError(
+        `Invalid JWKS response body from '${url}'. The response is not valid JSON or doesn't match the expected JWKS format.`,
+        "InvalidAuthHeader",
+      );
     let json: unknown;
     try {
       json = await this.cachedJson(this.keys, url, forceRefresh);
     } catch (e) {
+      if (e instanceof NotJsonError) throw invalid();
       const why = e instanceof HttpStatusError ? `HTTP ${e.status}` : describeFetchError(e);
       throw new AuthVerificationError(
         `Could not fetch JWKS from URL '${url}': ${why}. Check that the URL is correct and accessible.`,
@@ -372,12 +378,7 @@ export class AuthVerifier {
       );
     }
     const keys = (json as { keys?: unknown })?.keys;
-    if (!Array.isArray(keys)) {
-      throw new AuthVerificationError(
-        `Invalid JWKS response body from '${url}'. The response is not valid JSON or doesn't match the expected JWKS format.`,
-        "InvalidAuthHeader",
-      );
-    }
+    if (!Array.isArray(keys)) throw invalid();
     return keys.filter((k): k is Jwk => k !== null && typeof k === "object");
   }
 
@@ -399,9 +400,17 @@ export class AuthVerifier {
   private async fetchJson(url: string): Promise<unknown> {
     const res = await this.fetchImpl(url);
     if (!res.ok) throw new HttpStatusError(res.status, await res.text().catch(() => ""));
-    return await res.json();
+    const text = await res.text();
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      throw new NotJsonError();
+    }
   }
 }
+
+/** A response that arrived but is not JSON (an invalid key set, not an unreachable one). */
+class NotJsonError extends Error {}
 
 class HttpStatusError extends Error {
   constructor(

@@ -22,6 +22,7 @@ export type SchemaTable = {
   /** `index(name, { fields, staged: true })`: built and kept up to date, not queryable */
   stagedDbIndexes?: Array<{ indexDescriptor: string; fields: string[] }>;
   stagedSearchIndexes?: Array<{ indexDescriptor: string; searchField: string; filterFields: string[] }>;
+  stagedVectorIndexes?: Array<{ indexDescriptor: string; vectorField: string; dimensions: number; filterFields: string[] }>;
   documentType: ValidatorJSON;
 };
 export type SchemaInfo = { tables: SchemaTable[]; schemaValidation: boolean };
@@ -187,8 +188,8 @@ export class Catalog {
   /** Whether the schema declares this index `staged: true` (kept up to date, not queryable). */
   isStaged(table: string, name: string): boolean {
     const st = this.schemaByTable.get(table);
-    if (!st || (!st.stagedDbIndexes?.length && !st.stagedSearchIndexes?.length)) return false;
-    return !!(st.stagedDbIndexes?.some((ix) => ix.indexDescriptor === name) || st.stagedSearchIndexes?.some((ix) => ix.indexDescriptor === name));
+    if (!st) return false;
+    return [st.stagedDbIndexes, st.stagedSearchIndexes, st.stagedVectorIndexes].some((list) => list?.some((ix) => ix.indexDescriptor === name) ?? false);
   }
 
   dbIndex(table: string, name: string): DbIndexDef | undefined {

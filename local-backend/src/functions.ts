@@ -15,7 +15,7 @@ import { MAX_RESULT_SIZE, NODE_ACTION_TIMEOUT_MS, V8_ACTION_TIMEOUT_MS, messages
 import { canonicalizePath, type RegisteredFunction } from "./loader.js";
 import type { FunctionModules } from "./modules.js";
 import { httpActionErrorResponse } from "./http-action-error.js";
-import { SystemError, nestedFromFailure, newRequestId, strippedPath, toFailure } from "./outcome.js";
+import { PlatformError, SystemError, nestedFromFailure, newRequestId, strippedPath, toFailure } from "./outcome.js";
 import { INITIAL_PATIENCE, MAX_PATIENCE, PreemptedError } from "./realm-exec.js";
 import { installRuntime, scopeStorage } from "./runtime.js";
 import { Run, runTx } from "./syscalls.js";
@@ -156,10 +156,10 @@ export class FunctionRunner implements FunctionCalls {
   private resolve(p: string, kind: RunKind, internalAllowed: boolean): RegisteredFunction {
     const f = this.modules.lookup(p);
     if (!f) {
-      throw new SystemError(`Could not find public function for '${strippedPath(typeof p === "string" ? canonicalizePath(p) : String(p))}'.`);
+      throw new SystemError(messages.functionNotFound(strippedPath(typeof p === "string" ? canonicalizePath(p) : String(p))));
     }
     if (f.visibility === "internal" && !internalAllowed) {
-      throw new SystemError(`Could not find public function for '${strippedPath(f.path)}'.`);
+      throw new SystemError(messages.functionNotFound(strippedPath(f.path)));
     }
     if (f.kind !== kind) {
       throw new SystemError(`Trying to execute ${f.path.replace(/:([^:]*)$/, ".js:$1")} as ${kind === "action" ? "Action" : kind === "query" ? "Query" : "Mutation"}, but it is defined as ${f.kind === "action" ? "Action" : f.kind === "query" ? "Query" : f.kind === "mutation" ? "Mutation" : "HttpAction"}.`);
@@ -344,6 +344,7 @@ export class FunctionRunner implements FunctionCalls {
     let result: MutationRunResult | null = null;
     try {
       for (let patience = INITIAL_PATIENCE; result === null; ) {
+        let run: Run | null = null;
         try {
           this.commits.assertOpen();
           const f = this.resolve(req.path, "mutation", o.internalAllowed);
@@ -351,7 +352,7 @@ export class FunctionRunner implements FunctionCalls {
           const tx = this.limited(this.commits.writeTx());
           if (o.prepare && !o.prepare(tx)) result = { outcome: { status: "success", value: null, logLines }, ts: this.commits.currentTs(), skipped: true };
           else {
-            const run = new Run(this.host, {
+            run = new Run(this.host, {
               kind: "mutation",
               fnPath: f.path,
               identity: req.identity,
@@ -364,11 +365,15 @@ export class FunctionRunner implements FunctionCalls {
             // One SQLite read snapshot for all of the mutation's reads (it holds the write lock).
             this.commits.beginRead();
             const value = await this.invokeCounted(f, args, run, tx);
+            if (run.platformError) throw run.platformError;
             o.onSuccess?.(tx);
             const ts = this.commits.commit(tx);
             result = { outcome: { status: "success", value, logLines }, ts };
           }
         } catch (e) {
+          // the platform's failure, not the function's: its transaction is dropped, the caller hears of it
+          const platform = e instanceof PlatformError ? e : run?.platformError;
+          if (platform) throw platform;
           // a preempted mutation's transaction is dropped unwritten; it runs again from its start
           if (this.runAgain(e, patience, logLines, logsBefore)) {
             this.commits.endReadQuietly();

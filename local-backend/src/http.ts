@@ -31,7 +31,7 @@ import { pipeline } from "node:stream/promises";
 import type { Engine, FunctionKind, FunctionOutcome, UserIdentity } from "./engine-api.js";
 import { AuthVerificationError } from "./auth.js";
 import { unverifiedIdentity } from "./identity-error.js";
-import { clientErrorMessage, newRequestId } from "./outcome.js";
+import { PlatformError, clientErrorMessage, newRequestId } from "./outcome.js";
 import type { CallerResolver } from "./net-caller.js";
 import {
   MAX_ARGS_BYTES,
@@ -356,6 +356,7 @@ export function createCloudHandler(opts: CloudHandlerOptions): (req: IncomingMes
         opts.log?.(`http: query_at_ts: ${e.message}`);
         throw new HttpError(tooOld ? 503 : 500, "InternalServerError", "Your request couldn't be completed. Try again later.");
       }
+      if (e instanceof PlatformError) throw new HttpError(e.status, e.code, e.message);
       outcome = errorOutcome(`Internal error: ${describeError(e)}`);
     }
     opts.onLogLines?.(resolved.kind, resolved.path, outcome.logLines);

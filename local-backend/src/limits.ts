@@ -125,6 +125,8 @@ export const messages = {
   /** paginating from a cursor another query returned (database/src/query/mod.rs invalid_cursor) */
   invalidCursor: () => "InvalidCursor: Tried to run a query starting from a cursor, but it looks like this cursor is from a different query.",
   neverResolves: () => "Returned promise will never resolve",
+  /** a missing or internal function (crates/udf/src/validation.rs `missing_or_internal_error`) */
+  functionNotFound: (strippedPath: string) => `Could not find public function for '${strippedPath}'. Did you forget to run \`npx convex dev\`?`,
   documentTooLarge: (size: number) => `Value is too large (${humanSize(size)} > maximum size ${humanSize(MAX_DOCUMENT_SIZE)})`,
   valueTooLarge: (size: number) => `Value is too large (${humanSize(size)} > maximum size ${humanSize(MAX_VALUE_SIZE)})`,
   valueTooNested: (nesting: number) => `Value is too nested (nested ${nesting} levels deep > maximum nesting ${MAX_VALUE_NESTING})`,

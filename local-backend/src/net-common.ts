@@ -11,6 +11,7 @@ import type {
   UserIdentity,
 } from "./engine-api.js";
 import { strippedPath } from "./outcome.js";
+import { messages } from "./limits.js";
 
 /** Convex refuses function arguments above 8 MiB (and the client never sends more). */
 export const MAX_ARGS_BYTES = 8 * 1024 * 1024;
@@ -66,7 +67,7 @@ export function resolveFunction(
     return {
       ok: false,
       // Convex's text (crates/udf/src/validation.rs) names the stripped path: no `:default`, no `.js`
-      outcome: errorOutcome(`Could not find public function for '${strippedPath(path)}'.`),
+      outcome: errorOutcome(messages.functionNotFound(strippedPath(path))),
     };
   }
   if (expected !== "any" && info.kind !== expected) {

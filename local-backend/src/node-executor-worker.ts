@@ -111,6 +111,18 @@ process.exit = ((code?: number) => {
   throw new Error("unreachable (process.exit)");
 });
 
+/**
+ * An action whose promise is pending while nothing can settle it (no timer, socket, file
+ * operation or child process keeps the worker's event loop alive, no call to the engine is
+ * unanswered) has deadlocked on itself: it is failed as timed out at once instead of after the
+ * full limit. Checked every DEADLOCK_CHECK_MS, DEADLOCK_CHECKS times in a row.
+ */
+const DEADLOCK_CHECK_MS = 250;
+const DEADLOCK_CHECKS = 4;
+function awaitsNothing(): boolean {
+  return calls.inFlight === 0 && process.getActiveResourcesInfo().every((r) => r === "MessagePort");
+}
+
 async function importModule(file: string): Promise<Record<string, unknown>> {
   return (await import(pathToFileURL(file).href)) as Record<string, unknown>;
 }
@@ -122,6 +134,8 @@ async function invoke(m: InvokeMessage): Promise<void> {
   const scope = scopeFor(inv, m.env);
   installRuntime();
   let timer: NodeJS.Timeout | undefined;
+  let deadlockCheck: NodeJS.Timeout | undefined;
+  let stillCount = 0;
   try {
     const mod = await scopeStorage.run(scope, () => importModule(m.file));
     const fn = mod[m.exportName] as { isAction?: boolean; invokeAction?: (requestId: string, args: string) => Promise<string> } | undefined;
@@ -130,7 +144,12 @@ async function invoke(m: InvokeMessage): Promise<void> {
     if (!fn.isAction || typeof fn.invokeAction !== "function") throw new Error(`\`${m.exportName}\` wasn't registered as a Convex action in \`${rel}\``);
     const timedOut = Symbol("timeout");
     const timeout = new Promise<symbol>((resolve) => {
-      timer = setTimeout(() => resolve(timedOut), m.timeoutMs);
+      // unref'd, like the deadlock check: neither keeps the action alive (see awaitsNothing)
+      timer = setTimeout(() => resolve(timedOut), m.timeoutMs).unref();
+      deadlockCheck = setInterval(() => {
+        stillCount = awaitsNothing() ? stillCount + 1 : 0;
+        if (stillCount >= DEADLOCK_CHECKS) resolve(timedOut);
+      }, DEADLOCK_CHECK_MS).unref();
     });
     const result = await scopeStorage.run(scope, () => Promise.race<string | symbol>([fn.invokeAction!(m.requestId, m.args), timeout]));
     if (inv.done) return;
@@ -150,6 +169,7 @@ async function invoke(m: InvokeMessage): Promise<void> {
     post({ type: "done", id: m.id, ok: false, failure: toFailure(e) });
   } finally {
     if (timer) clearTimeout(timer);
+    if (deadlockCheck) clearInterval(deadlockCheck);
     if (current === inv) current = null;
   }
 }

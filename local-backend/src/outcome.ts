@@ -10,6 +10,31 @@ import { userFrames } from "./stack-frames.js";
 /** A user-visible error that should reach the caller without an "Uncaught" prefix. */
 export class SystemError extends Error {}
 
+/**
+ * A failure of the platform, not of the function (Convex's ErrorMetadata with an OCC or Overloaded
+ * code): never the function's outcome. Over HTTP it is the status and code; a WebSocket client
+ * loses its connection, reconnects and sends the mutation again (Convex's client retries it).
+ */
+export class PlatformError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly status = 503,
+  ) {
+    super(message);
+  }
+}
+
+/** Convex's test-only syscalls `throwOcc` and `throwOverloaded` (isolate/src/environment/udf/syscall.rs). */
+export const platformErrors = {
+  occ: () =>
+    new PlatformError(
+      "OptimisticConcurrencyControlFailure",
+      "Documents read from or written to some table changed while this mutation was being run and on every subsequent retry. See https://docs.convex.dev/error#1",
+    ),
+  overloaded: () => new PlatformError("Busy", "I'm a bit busy."),
+};
+
 /** Carries a failed nested call through the asyncSyscall boundary (`data` set for ConvexError). */
 export class NestedCallError extends Error {
   constructor(

@@ -90,8 +90,11 @@ const SOURCE = /\.(ts|tsx|js|jsx|mjs|cjs|mts|cts)$/;
 function mapFrame(line: string): string | null {
   const m = FRAME.exec(line);
   if (!m) return null;
-  const fn = m[1];
-  const loc = LOCATION.exec(m[2] ?? m[3]);
+  // V8 writes a frame of a function without a name as its bare location (`async ` before it when
+  // the frame awaits); Convex writes `<anonymous> (location)`
+  const awaiting = m[3]?.startsWith("async ") ?? false;
+  const fn = m[1] ?? (awaiting ? "async <anonymous>" : "<anonymous>");
+  const loc = LOCATION.exec(m[2] ?? (awaiting ? m[3].slice("async ".length) : m[3]));
   if (!loc) return null;
   let file = loc[1];
   if (file.startsWith("file://")) {
@@ -106,8 +109,7 @@ function mapFrame(line: string): string | null {
     // already mapped by the process's own source-map support (tsx, vitest): an app source file
     const functionsDir = [...dirs.values(), ...[...files.values()].map((f) => f.functionsDir)].find((d) => file.startsWith(d + path.sep));
     if (functionsDir === undefined || !SOURCE.test(file)) return null;
-    const where = `${displayPath(file, functionsDir)}:${loc[2]}:${loc[3]}`;
-    return fn !== undefined && fn !== "" ? `    at ${fn} (${where})` : `    at ${where}`;
+    return `    at ${fn || "<anonymous>"} (${displayPath(file, functionsDir)}:${loc[2]}:${loc[3]})`;
   }
   const entry = mapped.map.findEntry(Number(loc[2]) - 1, Number(loc[3]) - 1) as {
     originalSource?: string;
@@ -116,8 +118,7 @@ function mapFrame(line: string): string | null {
   };
   if (entry.originalSource === undefined || entry.originalLine === undefined || entry.originalColumn === undefined) return null;
   const src = entry.originalSource.startsWith("file://") ? fileURLToPath(entry.originalSource) : path.resolve(mapped.sourcesDir, entry.originalSource);
-  const where = `${displayPath(src, mapped.functionsDir)}:${entry.originalLine + 1}:${entry.originalColumn + 1}`;
-  return fn !== undefined && fn !== "" ? `    at ${fn} (${where})` : `    at ${where}`;
+  return `    at ${fn || "<anonymous>"} (${displayPath(src, mapped.functionsDir)}:${entry.originalLine + 1}:${entry.originalColumn + 1})`;
 }
 
 /** The user's frames of `stack` (V8's text), Convex-formatted ("    at handler (../convex/x.ts:3:9)"). */

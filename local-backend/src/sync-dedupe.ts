@@ -42,6 +42,10 @@ export class MutationDedupe {
       }
     }
     session.set(requestId, result);
+    // a mutation the platform failed never ran: its resend runs it (nothing to remember)
+    result.catch(() => {
+      if (session.get(requestId) === result) session.delete(requestId);
+    });
     if (session.size > DEDUPE_REQUESTS_PER_SESSION) {
       const oldest = session.keys().next().value;
       if (oldest !== undefined) session.delete(oldest);

@@ -25,7 +25,7 @@ import {
   unwrapArgs,
   type Caller,
 } from "./net-common.js";
-import { clientErrorMessage, wsRequestId } from "./outcome.js";
+import { PlatformError, clientErrorMessage, wsRequestId } from "./outcome.js";
 import type { MutationDedupe } from "./sync-dedupe.js";
 import { ProtocolError, mutationResponse, type MutationResponseMsg, type Subscription } from "./sync-protocol.js";
 import { QuerySet, type QuerySetHost } from "./sync-queries.js";
@@ -98,6 +98,21 @@ export class Connection {
     }
   }
 
+  /**
+   * The platform failed a mutation (OCC, overloaded): the connection ends without a FatalError, as
+   * Convex's does, so the client reconnects and sends the mutation again.
+   */
+  private drop(e: PlatformError): void {
+    if (this.closed) return;
+    this.server.log(`sync: dropping connection: ${e.code}: ${e.message}`);
+    this.closed = true;
+    try {
+      this.ws.close(1011, e.code);
+    } catch {
+      /* already closed */
+    }
+  }
+
   private enqueue(task: () => Promise<void> | void, opts: { changesCaller?: boolean } = {}): void {
     this.queue = this.queue.then(async () => {
       if (this.closed) return;
@@ -105,6 +120,7 @@ export class Connection {
         await task();
       } catch (e) {
         if (e instanceof ProtocolError) this.fatal(e.message);
+        else if (e instanceof PlatformError) this.drop(e);
         else this.fatal(`Internal error: ${describeError(e)}`);
       }
     });
@@ -283,7 +299,10 @@ export class Connection {
           this.server.onLogLines("mutation", prepared.path, r.outcome.logLines);
           return mutationResponse(requestId, { ...r.outcome, ts: r.ts }, this.sessionId);
         },
-        (e) => mutationResponse(requestId, { ...errorOutcome(`Internal error: ${describeError(e)}`), ts }, this.sessionId),
+        (e) => {
+          if (e instanceof PlatformError) throw e;
+          return mutationResponse(requestId, { ...errorOutcome(`Internal error: ${describeError(e)}`), ts }, this.sessionId);
+        },
       );
     return { committed: pipelined.catch(() => undefined), response };
   }

@@ -10,7 +10,7 @@ import type { FunctionOutcome } from "./engine-api.js";
 import type { RunOptions, SyscallHost } from "./engine-host.js";
 import { identityError } from "./identity-error.js";
 import { canonicalizePath } from "./loader.js";
-import { NestedCallError, toNestedError } from "./outcome.js";
+import { NestedCallError, platformErrors, toNestedError, type PlatformError } from "./outcome.js";
 import { QueryManager, type SerializedQuery } from "./query.js";
 import { formatLogArgs, realNow, seededRandom, type RunExec, type RunScope, type SyscallHandler } from "./runtime.js";
 import { dbGet, dbInsert, dbPatchOrReplace, dbRemove, normalizeId, queryPage } from "./syscalls-db.js";
@@ -28,6 +28,8 @@ export class Run implements SyscallHandler {
   readonly queries: QueryManager | null;
   readonly requestId = randomUUID();
   newJournal: string | null = null;
+  /** a platform failure raised in this run: it fails the run even if the function caught it */
+  platformError: PlatformError | null = null;
   readonly now: number;
   readonly scope: RunScope;
 
@@ -85,6 +87,10 @@ export class Run implements SyscallHandler {
         return normalizeId(this.host.catalog, args);
       case "1.0/getSnapshotTs":
         return JSON.stringify(convexToJson(this.host.currentTs()));
+      case "throwOcc":
+        throw (this.platformError = platformErrors.occ());
+      case "throwOverloaded":
+        throw (this.platformError = platformErrors.overloaded());
       default:
         throw new Error(`Unknown syscall "${op}"`);
     }

@@ -18,6 +18,10 @@ export async function vectorSearch(host: VectorSearchHost, query: VectorQuery): 
   const [table, indexName] = query.indexName.split(".");
   const st = host.catalog.schemaByTable.get(table);
   const vi = st?.vectorIndexes?.find((v) => v.indexDescriptor === indexName);
+  if (!vi && host.catalog.isStaged(table, indexName)) {
+    // Convex's IndexStagedError (indexing/src/index_registry.rs), as for database and search indexes
+    throw new Error(`Index ${query.indexName} is currently staged and not available to query until it is enabled.`);
+  }
   if (!vi) throw new Error(`Vector index ${query.indexName} not found.`);
   const tn = host.catalog.tableNumber(table);
   if (tn === undefined) return { results: [] };

@@ -47,6 +47,11 @@ export class CallSender {
   private nextCallId = 0;
   private readonly pending = new Map<number, Pending>();
 
+  /** calls sent to the engine and not answered yet */
+  get inFlight(): number {
+    return this.pending.size;
+  }
+
   constructor(private readonly post: (m: CallMessage) => void) {}
 
   /** Sends a call of invocation `id`; `finished`: the invocation is over (its calls are refused). */

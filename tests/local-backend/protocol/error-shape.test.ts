@@ -67,6 +67,14 @@ describe("error shape", () => {
     expect(data.message).toContain("Server Error\nUncaught ConvexError: Uncaught ConvexError: inner convex\n");
   });
 
+  it("a frame of a function without a name is written `at <anonymous> (…)`, an awaiting one `at async <anonymous> (…)`, as Convex writes them", async () => {
+    const e = await failure(client.query(anyApi.fidelityA.anonymousThrows, {}));
+    expect(e.message).toContain("Server Error\nUncaught Error: anonymous boom\n    at <anonymous> (../convex/fidelityA.ts:151:9)\n");
+    const nested = await failure(client.action(anyApi.fidelityA.anonymousActionCalls, {}));
+    expect(nested.message).toContain("Uncaught Error: Uncaught Error: anonymous boom\n    at <anonymous> (../convex/fidelityA.ts:151:9)\n\n");
+    expect(nested.message).toMatch(/\n {4}at async <anonymous> \(\.\.\/convex\/fidelityA\.ts:155:3\)\n/);
+  });
+
   it("a query's failure carries the prefix too, with a stable request id per subscription", async () => {
     const raw = new RawSyncClient(backend.cloudUrl);
     await raw.opened;
@@ -89,9 +97,9 @@ describe("error shape", () => {
   it("function not found names the path without :default", async () => {
     const http = new ConvexHttpClient(backend.cloudUrl, { logger: false });
     const e = await failure(http.query(anyApi.nothingHere.default, {}));
-    expect(e.message).toContain("Could not find public function for 'nothingHere'.");
+    expect(e.message).toContain("Could not find public function for 'nothingHere'. Did you forget to run `npx convex dev`?");
     expect(e.message).not.toContain(":default");
     const ws = await failure(client.action(anyApi.nothingHere.named, {}));
-    expect(ws.message).toMatch(/\] Server Error\nCould not find public function for 'nothingHere:named'\.\n/);
+    expect(ws.message).toMatch(/\] Server Error\nCould not find public function for 'nothingHere:named'\. Did you forget to run `npx convex dev`\?\n/);
   });
 });

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SignJWT, exportJWK, generateKeyPair, type CryptoKey } from "jose";
 import { anyApi } from "convex/server";
 import { ConvexHttpClient, type ConvexClient } from "convex/browser";
+import { AuthVerificationError, AuthVerifier } from "../../../local-backend/src/auth";
 import { RawSyncClient, newClient, startFixture, startIssuer, tempDir } from "./helpers";
 
 type Keys = { privateKey: CryptoKey; publicKey: CryptoKey };
@@ -271,5 +272,29 @@ describe("admin acting as a user over HTTP", () => {
     raw.send({ type: "Authenticate", tokenType: "Admin", value: ADMIN_KEY, impersonating: { issuer: "https://dashboard.example", subject: "grace" }, baseVersion: 0 });
     expect((await raw.next((m) => m.type === "Transition" || m.type === "AuthError")).type).toBe("Transition");
     raw.close();
+  });
+});
+
+describe("a customJwt provider whose key set is not JSON", () => {
+  it("is refused with Convex's 'Invalid JWKS response body', not as unreachable", async () => {
+    const jwks = "data:invalid,not-a-valid-jwks";
+    const verifier = new AuthVerifier({
+      providers: () => [{ type: "customJwt", applicationID: "App 4", issuer: "https://issuer.example.com/4", jwks, algorithm: "RS256" }],
+    });
+    const token = await new SignJWT({ name: "Presley" })
+      .setProtectedHeader({ alg: "RS256", kid: "k" })
+      .setIssuer("https://issuer.example.com/4")
+      .setAudience("App 4")
+      .setIssuedAt()
+      .setExpirationTime("1h")
+      .sign(custom.privateKey);
+    const error = await verifier.verify(token).then(
+      () => null,
+      (e: unknown) => e as AuthVerificationError,
+    );
+    expect(error).toBeInstanceOf(AuthVerificationError);
+    expect(error?.code).toBe("InvalidAuthHeader");
+    expect(error?.message).toContain("Invalid JWKS response body");
+    expect(error?.message).toContain("not valid JSON");
   });
 });

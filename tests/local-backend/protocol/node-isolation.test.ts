@@ -115,4 +115,13 @@ describe("node executor isolation", () => {
     expect(data).toBeInstanceOf(ConvexError);
     expect((data as ConvexError<{ code: string }>).data).toEqual({ code: "NODE" });
   });
+
+  it("fails a Node action that deadlocked on itself with Convex's time-out text, long before the limit; a timer is no deadlock", async () => {
+    const c = client();
+    const e = await failure(c.action(anyApi.fidelityNode.deadlock, {}));
+    expect(e.message).toMatch(/Action `deadlock` execution timed out \(maximum duration 600s\)/);
+    expect(await c.action(anyApi.fidelityNode.waitsOnTimer, { ms: 2500 })).toBe("waited");
+    expect(await c.action(anyApi.fidelityNode.ping, {})).toEqual({ pong: true, isMainThread: false });
+  });
 });
+

@@ -146,6 +146,9 @@ describe("staged indexes", () => {
     await expect(http.query(anyApi.fidelityB.searchStaged, {})).rejects.toThrow(
       "Index stagedThings.search_label is currently staged and not available to query until it is enabled.",
     );
+    await expect(http.action(anyApi.fidelityB.vectorStaged, {})).rejects.toThrow(
+      "Index stagedThings.by_embedding is currently staged and not available to query until it is enabled.",
+    );
     // kept: the indexes exist and are maintained, so enabling them later needs no backfill
     const catalog = (backend.engine as EngineImpl).catalog;
     expect(catalog.dbIndex("stagedThings", "by_label")).toBeDefined();
