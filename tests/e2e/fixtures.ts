@@ -1,7 +1,8 @@
 /**
  * The e2e test API. Specs import `test` and `expect` from here, never from @playwright/test.
  *
- * - `account`: a fresh account registered through /register; `page` is left on its dashboard.
+ * - `account`: a fresh account, signed up through the backend as the registration form does
+ *   (support.ts signUpThroughApi; foundation.spec.ts drives the form); `page` is left on its dashboard.
  *   `signedInPage` is that same page, for a test that drives it without a page object.
  * - Page objects (pages/), one fixture each, named after the class (`votersPage`, `appShell`...),
  *   all on `page`. Fixtures of screens behind sign-in sign in first (the test's one `account`);
@@ -36,7 +37,7 @@ import { UserRoleManagementPage } from "./pages/UserRoleManagementPage";
 import { VoterDetailPage } from "./pages/VoterDetailPage";
 import { VoterFormPage } from "./pages/VoterFormPage";
 import { VotersPage } from "./pages/VotersPage";
-import { Mailbox, newAccount, recordToasts, type Account } from "./support";
+import { Mailbox, newAccount, recordToasts, signUpThroughApi, type Account } from "./support";
 
 export { expect } from "@playwright/test";
 export type { Page } from "@playwright/test";
@@ -101,7 +102,7 @@ export const test = base.extend<Fixtures>({
   },
   account: async ({ page }, use) => {
     const account = newAccount();
-    await new RegisterPage(page).register(account);
+    await signUpThroughApi(page, account);
     await use(account);
   },
   signedInPage: async ({ page, account: _account }, use) => use(page),

@@ -62,6 +62,37 @@ export class Mailbox {
   }
 }
 
+/**
+ * Signs `account` up through the backend as the app does (a sign-in ticket, then Convex Auth's
+ * `auth:signIn` with the same fields the registration form sends) and leaves `page` signed in on
+ * its dashboard: the session's tokens go where Convex Auth's React client keeps them. For tests
+ * about something else than registering (foundation.spec.ts drives the form itself): the form
+ * costs every test a page load and its rendering.
+ */
+export async function signUpThroughApi(page: Page, account: Account): Promise<void> {
+  const res = await fetch(`${SITE_URL}/api/auth/ticket`, { method: "POST" });
+  const { ticket } = (await res.json()) as { ticket?: string };
+  if (!res.ok || !ticket) throw new Error(`no sign-in ticket: ${res.status}`);
+  const params = { flow: "signUp", email: account.email, password: account.password, firstName: account.firstName, lastName: account.lastName, ticket };
+  const result = (await new ConvexHttpClient(BACKEND_URL).action("auth:signIn" as never, { provider: "password", params } as never)) as {
+    tokens?: { token: string; refreshToken: string } | null;
+  };
+  if (!result.tokens) throw new Error(`sign-up of ${account.email} gave no session`);
+  // Convex Auth's keys: the name, then the deployment URL without its punctuation
+  const namespace = BACKEND_URL.replace(/[^a-zA-Z0-9]/g, "");
+  // a same-origin page without the app, so that its storage can be written before the app starts
+  await page.goto("/favicon.svg");
+  await page.evaluate(
+    ({ namespace, token, refreshToken }) => {
+      localStorage.setItem(`__convexAuthJWT_${namespace}`, token);
+      localStorage.setItem(`__convexAuthRefreshToken_${namespace}`, refreshToken);
+    },
+    { namespace, ...result.tokens },
+  );
+  await page.goto("/dashboard");
+  await page.waitForURL(/\/dashboard/);
+}
+
 /** A Convex client that calls functions directly as the user signed in on `page` (with the JWT the browser holds). */
 export async function apiClientAs(page: Page): Promise<ConvexHttpClient> {
   const token = await page.evaluate(() => {
