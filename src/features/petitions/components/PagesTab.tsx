@@ -119,7 +119,8 @@ export function PagesTab({ petitionId, canEnter }: { petitionId: Id<"petitions">
       header: true,
       skipEmptyLines: true,
       complete: (r) => void importParsed(file.name, r.meta.fields ?? [], r.data),
-      error: (e) => toast.error("The CSV could not be read", { description: e.message }),
+      // the parser's own text names its internals: say what to do instead
+      error: () => toast.error("The CSV could not be read", { description: "Check that the file is a CSV (comma-separated, UTF-8) and try again." }),
     });
     if (csvInput.current) csvInput.current.value = "";
   };
