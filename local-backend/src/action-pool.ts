@@ -15,12 +15,13 @@
  * A new build retires the workers (they end once idle); calls go to fresh ones.
  */
 import os from "node:os";
-import { Worker } from "node:worker_threads";
-import type { FromActionWorker, ToActionWorker, WireRequest, WireResponse } from "./action-worker.js";
+import { MessageChannel, Worker } from "node:worker_threads";
+import type { FromActionWorker, RealmSource, ToActionWorker, WireRequest, WireResponse } from "./action-worker.js";
 import { bundleWorkerScript, EXECUTE_TIMEOUT_MESSAGE, type NodeRun } from "./node-executor.js";
 import { FailureError, type Failure } from "./outcome.js";
-import { RawLogText } from "./runtime.js";
-import { answerCall } from "./worker-bridge.js";
+import { PreemptedError, SLACK_MS } from "./realm-exec.js";
+import { RawLogText, type RunExec } from "./runtime.js";
+import { answerCall, answerSync, encodeError, FINISHED_MESSAGE, type CallAnswer, type SyncChannel } from "./worker-bridge.js";
 
 /** invocations a worker runs at once before top-level calls wait */
 export const PER_WORKER = 32;
@@ -28,21 +29,53 @@ export const PER_WORKER = 32;
 /** An action's module as bundled for Node (loader.ts). */
 export type BundledAction = { file: string; exportName: string; modulePath: string; bundleDir: string };
 
+/** A query's or mutation's run as the pool runs it (syscalls.ts `Run`): its syscalls stay on the engine. */
+export interface RealmRun extends NodeRun {
+  readonly now: number;
+  readonly seed: number;
+  syscall(op: string, args: string): string;
+  asyncSyscallNow(op: string, args: string): string | undefined;
+  setExec(exec: RunExec): void;
+}
+
+/** A query's or mutation's execution in a worker, as the engine sees it (its time comes with the result). */
+export class RemoteExec implements RunExec {
+  userMs = 0;
+  syscalls = 0;
+  /** set once the call is posted: ends it in its worker */
+  abortRemote: ((message: string) => void) | null = null;
+  abort(e: Error): void {
+    this.abortRemote?.(e.message);
+  }
+}
+
+type Outcome = { ok: true; value: unknown } | { ok: false; failure: Failure } | { ok: false; error: Error };
+
 type Invocation = {
   run: NodeRun;
   timer: NodeJS.Timeout;
-  settle(r: { ok: true; value: unknown } | { ok: false; failure: Failure }): void;
+  /** a query or mutation: its stuck timer starts again at each of its syscalls (it is not stuck) */
+  exec?: RemoteExec;
+  rearm?: () => void;
+  settle(r: Outcome): void;
 };
 
 class PoolWorker {
   readonly worker: Worker;
   readonly ready: Promise<void>;
   readonly inflight = new Map<number, Invocation>();
+  /** the engine's side of the worker's synchronous syscalls */
+  readonly sync: SyncChannel;
+  /** the realm bundle this worker was given (one per build: a new build retires the worker) */
+  realmSent = false;
   dead = false;
   retired = false;
 
   constructor(script: string, onMessage: (w: PoolWorker, m: FromActionWorker) => void, onGone: (w: PoolWorker, why: string) => void) {
-    this.worker = new Worker(script, { execArgv: [], stdout: false, stderr: false });
+    const flag = new Int32Array(new SharedArrayBuffer(4));
+    const { port1, port2 } = new MessageChannel();
+    this.sync = { flag, port: port1 };
+    this.worker = new Worker(script, { execArgv: [], stdout: false, stderr: false, workerData: { sync: { flag, port: port2 } }, transferList: [port2] });
     this.worker.unref();
     this.ready = new Promise<void>((resolve, reject) => {
       this.worker.on("message", (m: FromActionWorker) => {
@@ -74,6 +107,7 @@ export class ActionPool {
   private readonly waiting: Array<() => void> = [];
   private nextId = 0;
   private closed = false;
+  private realm: RealmSource | null = null;
   readonly size: number;
 
   constructor(private readonly opts: ActionPoolOptions) {
@@ -153,22 +187,100 @@ export class ActionPool {
     }
   }
 
-  private dispatch<T>(run: NodeRun, nested: boolean, timeoutMs: number, message: (id: number) => ToActionWorker): Promise<T> {
+  private dispatch<T>(run: NodeRun, nested: boolean, timeoutMs: number, message: (id: number, w: PoolWorker) => ToActionWorker, exec?: RemoteExec): Promise<T> {
     return (async () => {
       const w = await this.acquire(nested);
       const id = ++this.nextId;
       w.worker.ref();
       return new Promise<T>((resolve, reject) => {
         // the worker fails the call at the limit itself; this fires only when it cannot (a busy loop)
-        const timer = setTimeout(() => this.stuck(w, id), timeoutMs + Math.min(timeoutMs, 5_000));
-        w.inflight.set(id, {
+        const stuckAfter = timeoutMs + Math.min(timeoutMs, 5_000);
+        const inv: Invocation = {
           run,
-          timer,
-          settle: (r) => (r.ok ? resolve(r.value as T) : reject(new FailureError(r.failure))),
-        });
-        w.post(message(id));
+          timer: setTimeout(() => this.stuck(w, id), stuckAfter),
+          exec,
+          settle: (r) => (r.ok ? resolve(r.value as T) : reject("error" in r ? r.error : new FailureError(r.failure))),
+        };
+        if (exec) inv.rearm = () => inv.timer.refresh();
+        w.inflight.set(id, inv);
+        w.post(message(id, w));
       });
     })();
+  }
+
+  private realmRunning = 0;
+  private readonly realmWaiting: Array<() => void> = [];
+
+  /**
+   * A turn for a query or mutation: as many run at once as the pool has workers (they are
+   * CPU-bound; more at once would only start their transactions long before they get a CPU).
+   * Resolves to its release.
+   */
+  async realmSlot(): Promise<() => void> {
+    if (this.realmRunning >= this.size) await new Promise<void>((resolve) => this.realmWaiting.push(resolve));
+    else this.realmRunning++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const next = this.realmWaiting.shift();
+      if (next) next();
+      else this.realmRunning--;
+    };
+  }
+
+  /** The build's function realm bundle, for queries and mutations run here (null: none). */
+  setRealm(realm: RealmSource | null): void {
+    this.realm = realm;
+  }
+
+  hasRealm(): boolean {
+    return this.realm !== null && !this.closed;
+  }
+
+  /**
+   * Runs a query or mutation of the function realm for `run` in a worker; resolves with its JSON
+   * result text, rejects with its failure (a PreemptedError when the busy machine stopped it
+   * before its own time was used, as on the engine's thread). Its execution time and syscall
+   * count land on the run's exec (a RemoteExec).
+   */
+  invokeRealm(run: RealmRun, kind: "query" | "mutation", fnPath: string, argsStr: string, limitMs: number, patience: number): Promise<string> {
+    const realm = this.realm;
+    if (!realm) return Promise.reject(new Error("No function realm to run in the action pool"));
+    const exec = new RemoteExec();
+    run.setExec(exec);
+    const colon = fnPath.lastIndexOf(":");
+    // the worker's watchdog stops the function (realm-exec.ts); this only catches a worker that cannot
+    const stuckAfter = limitMs * patience + SLACK_MS + 5_000;
+    return this.dispatch<string>(
+      run,
+      false,
+      stuckAfter,
+      (id, w) => {
+        if (!w.realmSent) {
+          w.realmSent = true;
+          w.post({ type: "realm", env: run.scope.env, ...realm });
+        }
+        exec.abortRemote = (message) => w.post({ type: "abort", id, message });
+        return {
+          type: "udf",
+          id,
+          kind,
+          modulePath: fnPath.slice(0, colon),
+          exportName: fnPath.slice(colon + 1),
+          args: argsStr,
+          requestId: run.requestId,
+          env: run.scope.env,
+          timeoutMs: limitMs,
+          patience,
+          now: run.now,
+          seed: run.seed,
+          bundleDir: "",
+          functionsDir: this.opts.functionsDir,
+        };
+      },
+      exec,
+    );
   }
 
   /** Runs an action of Convex's runtime for `run`; resolves with its JSON result text. */
@@ -203,7 +315,7 @@ export class ActionPool {
     }));
   }
 
-  private finish(w: PoolWorker, id: number, r: { ok: true; value: unknown } | { ok: false; failure: Failure }): void {
+  private finish(w: PoolWorker, id: number, r: Outcome): void {
     const inv = w.inflight.get(id);
     if (!inv) return;
     w.inflight.delete(id);
@@ -241,6 +353,7 @@ export class ActionPool {
   private onMessage(w: PoolWorker, m: FromActionWorker): void {
     switch (m.type) {
       case "call":
+        w.inflight.get(m.id)?.rearm?.();
         void answerCall(w.inflight.get(m.id)?.run, m).then((answer) => w.post({ type: "result", callId: m.callId, ...answer }));
         return;
       case "log":
@@ -255,6 +368,33 @@ export class ActionPool {
       case "stray":
         this.opts.emitLog(`[action worker] ${m.text}`);
         return;
+      case "sync": {
+        const inv = w.inflight.get(m.id);
+        inv?.rearm?.();
+        const run = inv?.run as RealmRun | undefined;
+        let answer: CallAnswer;
+        if (!run) answer = { ok: false, message: FINISHED_MESSAGE };
+        else {
+          try {
+            answer = { ok: true, value: m.kind === "syscall" ? run.syscall(m.op, m.args) : run.asyncSyscallNow(m.op, m.args) };
+          } catch (e) {
+            answer = encodeError(e);
+          }
+        }
+        answerSync(w.sync, m.seq, answer);
+        return;
+      }
+      case "udfDone": {
+        const exec = w.inflight.get(m.id)?.exec;
+        if (exec) {
+          exec.userMs = m.userMs;
+          exec.syscalls = m.syscalls;
+        }
+        if (m.ok) this.finish(w, m.id, { ok: true, value: m.value });
+        else if (m.preempted) this.finish(w, m.id, { ok: false, error: new PreemptedError(m.preempted.limitMs, m.preempted.share) });
+        else this.finish(w, m.id, { ok: false, failure: m.failure });
+        return;
+      }
     }
   }
 

@@ -6,16 +6,23 @@
  * (most of an action's time is spent awaiting the engine or `fetch`); syscalls go to the engine as
  * messages (worker-bridge.ts), console lines come back formatted as Convex's runtime formats them.
  *
+ * Queries and mutations whose own work is heavy run here too (functions.ts decides, placement.ts),
+ * in a function realm of this thread (realm.ts, built from the same bundle as the engine's), timed
+ * by this thread's own CPU clock (realm-exec.ts); their database syscalls are synchronous calls to
+ * the engine (worker-bridge.ts callSync), where their transaction lives.
+ *
  * A throwing timer callback or an unhandled rejection is logged and ends nothing: it belongs to
  * one action and must not fail the others running here. Bundled by esbuild at startup.
  */
 import { pathToFileURL } from "node:url";
-import { parentPort } from "node:worker_threads";
+import { parentPort, workerData } from "node:worker_threads";
 import { messages } from "./limits.js";
-import { toFailure, type Failure } from "./outcome.js";
-import { formatLogArgs, installRuntime, scopeStorage, type RunScope } from "./runtime.js";
-import { registerBundleDir } from "./stack-frames.js";
-import { CallSender, type CallAnswer, type CallMessage } from "./worker-bridge.js";
+import { SystemError, toFailure, type Failure } from "./outcome.js";
+import { FunctionRealm, type RealmFunction } from "./realm.js";
+import { PreemptedError, type RealmExec, type RealmHandler } from "./realm-exec.js";
+import { formatLogArgs, installRuntime, scopeStorage, seededRandom, type RunExec, type RunScope } from "./runtime.js";
+import { registerBundleDir, registerBundleFile } from "./stack-frames.js";
+import { CallSender, callSync, type CallAnswer, type CallMessage, type SyncCallMessage, type SyncChannel } from "./worker-bridge.js";
 
 /** An http request or response as it crosses the thread boundary. */
 export type WireHeaders = Array<[string, string]>;
@@ -28,7 +35,21 @@ export type ToActionWorker =
   | (Common & { type: "action"; file: string; exportName: string; modulePath: string; args: string })
   | (Common & { type: "http"; file: string; request: WireRequest })
   | ({ type: "result"; callId: number } & CallAnswer)
-  | { type: "preload"; files: string[]; env: Record<string, string>; bundleDir: string; functionsDir: string };
+  | { type: "preload"; files: string[]; env: Record<string, string>; bundleDir: string; functionsDir: string }
+  /** the build's function realm bundle (sent before this worker's first query or mutation) */
+  | ({ type: "realm"; env: Record<string, string> } & RealmSource)
+  | (Common & { type: "udf"; kind: "query" | "mutation"; modulePath: string; exportName: string; args: string; patience: number; now: number; seed: number })
+  /** a nested call of the query or mutation timed out on the engine: it ends too */
+  | { type: "abort"; id: number; message: string };
+
+/** The function realm bundle of a build (loader.ts), as a worker builds its own realm from it. */
+export type RealmSource = { code: string; filename: string; map: string | null; functionsDir: string };
+
+/** How a query or mutation in a worker ended, with its own execution time and syscall count. */
+export type UdfDone = { type: "udfDone"; id: number; userMs: number; syscalls: number } & (
+  | { ok: true; value: string }
+  | { ok: false; failure: Failure; preempted?: { limitMs: number; share: number } }
+);
 
 export type FromActionWorker =
   | { type: "ready" }
@@ -38,12 +59,16 @@ export type FromActionWorker =
   /** "no route": the router has none for the path; "not a response": the action returned something else */
   | { type: "httpDone"; id: number; ok: true; response: WireResponse | "no route" | "not a response" }
   | { type: "done" | "httpDone"; id: number; ok: false; failure: Failure }
-  | { type: "stray"; text: string };
+  | { type: "stray"; text: string }
+  | SyncCallMessage
+  | UdfDone;
 
 const port = parentPort;
 if (!port) throw new Error("action-worker must run in a worker thread");
 
 const calls = new CallSender((m) => post(m));
+/** where synchronous syscalls are answered (the pool gives every worker its own) */
+const sync = (workerData as { sync?: SyncChannel } | null)?.sync ?? null;
 
 function post(m: FromActionWorker): void {
   port!.postMessage(m);
@@ -156,6 +181,59 @@ async function preload(m: Extract<ToActionWorker, { type: "preload" }>): Promise
   }
 }
 
+let realm: FunctionRealm | null = null;
+let realmError: string | null = null;
+/** queries and mutations running here, by invocation id */
+const udfs = new Map<number, RealmExec>();
+
+function loadRealm(m: Extract<ToActionWorker, { type: "realm" }>): void {
+  installRuntime();
+  if (m.map) registerBundleFile(m.filename, JSON.parse(m.map), m.functionsDir, m.functionsDir);
+  const inv: Invocation = { id: -1, done: true };
+  try {
+    // module top-level code may read process.env
+    realm = scopeStorage.run(scopeFor(inv, m.env), () => new FunctionRealm(m.code, m.functionsDir, m.filename));
+  } catch (e) {
+    realmError = `The function realm could not be loaded in a worker: ${e instanceof Error ? e.message : String(e)}`;
+  }
+}
+
+function runUdf(m: Extract<ToActionWorker, { type: "udf" }>): void {
+  installRuntime();
+  const inv: Invocation = { id: m.id, done: false };
+  const base = scopeFor(inv, m.env);
+  const scope: RunScope = { ...base, now: m.now, random: seededRandom(m.seed), allowFetch: false };
+  let exec: RealmExec | null = null;
+  const done = (r: { ok: true; value: string } | { ok: false; failure: Failure; preempted?: { limitMs: number; share: number } }) => {
+    inv.done = true;
+    udfs.delete(m.id);
+    post({ type: "udfDone", id: m.id, userMs: exec?.userMs ?? 0, syscalls: exec?.syscalls ?? 0, ...r });
+  };
+  const fn = realm?.modules[m.modulePath]?.[m.exportName] as RealmFunction | undefined;
+  if (!realm || !fn || !sync) return done({ ok: false, failure: { errorMessage: realmError ?? `Couldn't find ${m.kind} \`${m.exportName}\` in \`${m.modulePath}.js\`` } });
+  const channel = sync;
+  const handler: RealmHandler = {
+    syscall: (op, args) => callSync(channel, post, { id: m.id, kind: "syscall", op, args }) as string,
+    asyncSyscallNow: (op, args) => (callSync(channel, post, { id: m.id, kind: "now", op, args }) as string | undefined) ?? undefined,
+    asyncSyscall: (op, args) => calls.send(m.id, inv.done, { kind: "async", op, args }, true) as Promise<string>,
+  };
+  const run = {
+    scope,
+    handler,
+    setExec(e: RunExec) {
+      scope.exec = e;
+    },
+  };
+  const started = scopeStorage.run(scope, () => realm!.invoke(run, m.kind, fn, m.args, m.timeoutMs, null, m.patience));
+  exec = started.exec;
+  udfs.set(m.id, exec);
+  started.result.then(
+    (value) => done({ ok: true, value }),
+    (e: unknown) =>
+      done(e instanceof PreemptedError ? { ok: false, failure: { errorMessage: e.message }, preempted: { limitMs: e.limitMs, share: e.share } } : { ok: false, failure: toFailure(e) }),
+  );
+}
+
 port.on("message", (m: ToActionWorker) => {
   switch (m.type) {
     case "action":
@@ -169,6 +247,15 @@ port.on("message", (m: ToActionWorker) => {
       return;
     case "preload":
       void preload(m);
+      return;
+    case "realm":
+      loadRealm(m);
+      return;
+    case "udf":
+      runUdf(m);
+      return;
+    case "abort":
+      udfs.get(m.id)?.abort(new SystemError(m.message), true);
       return;
   }
 });

@@ -10,7 +10,9 @@ import type { Catalog } from "./catalog.js";
 import type { CommitEvent } from "./engine-api.js";
 import type { Doc } from "./json-shape.js";
 import type { BaseLayer, Pending } from "./pending.js";
-import { WriteSetImpl } from "./readset.js";
+import { keySuccessor } from "./index-range.js";
+import { encodeTuple } from "./indexkey.js";
+import { intersects, WriteSetImpl } from "./readset.js";
 import { RWLock, realNow, scopeStorage } from "./runtime.js";
 import type { Store } from "./storage.js";
 import type { DocWrite } from "./storage-types.js";
@@ -34,13 +36,28 @@ function resolveCommitTs(v: Value, ts: bigint): Value {
   return out;
 }
 
+/** An optimistic transaction and where it began (see CommitPipeline.beginOptimistic). */
+export type OptimisticTx = { ts: bigint; epoch: number; readonly tx: Tx };
+
 export class CommitPipeline {
+  /** queries share it; the instant of a commit (and anything else that changes state) takes it alone */
   readonly lock = new RWLock();
+  /**
+   * The right to commit, held by one at a time (taken alone): by each commit with the lock, and
+   * by a mutation run exclusively (functions.ts) for its whole run, while queries go on.
+   */
+  readonly gate = new RWLock();
   private lastTs: bigint;
   private lastCreationTime: number;
   /** committed transactions the writer thread has not stored yet, oldest first */
   private inflight: BaseLayer[] = [];
   private listeners = new Set<(e: CommitEvent) => void>();
+  /** begin timestamps of optimistic transactions still running (ts → how many) */
+  private readonly activeBegins = new Map<bigint, number>();
+  /** commits since the oldest running optimistic transaction began, oldest first */
+  private readonly history: Array<{ ts: bigint; writes: WriteSetImpl }> = [];
+  /** bumped by every exclusive section that is not a commit */
+  private epoch = 0;
   private readonly store: Store;
   private readonly catalog: Catalog;
   readonly hooks: TxHooks;
@@ -83,6 +100,97 @@ export class CommitPipeline {
     return new Tx(this.hooks, true);
   }
 
+  /**
+   * A transaction run without the lock (optimistic concurrency): it records what it reads;
+   * `validate` tells at commit time whether a commit made since it began wrote any of that.
+   * `endOptimistic` must follow (whatever the outcome), so the commit history can be trimmed.
+   */
+  beginOptimistic(writable = true): OptimisticTx {
+    const begin = { ts: this.lastTs, epoch: this.epoch, tx: new Tx(this.hooks, writable, true) };
+    this.activeBegins.set(begin.ts, (this.activeBegins.get(begin.ts) ?? 0) + 1);
+    return begin;
+  }
+
+  /**
+   * Moves the start of `o` to now, when it has not read or written anything yet (it waited for a
+   * worker): what was committed meanwhile can no longer conflict with it.
+   */
+  rebase(o: OptimisticTx): void {
+    if (!o.tx.untouched()) return;
+    this.endOptimistic(o);
+    o.ts = this.lastTs;
+    o.epoch = this.epoch;
+    o.tx.rebase();
+    this.activeBegins.set(o.ts, (this.activeBegins.get(o.ts) ?? 0) + 1);
+  }
+
+  endOptimistic(o: OptimisticTx): void {
+    const n = (this.activeBegins.get(o.ts) ?? 1) - 1;
+    if (n > 0) this.activeBegins.set(o.ts, n);
+    else this.activeBegins.delete(o.ts);
+    this.trimHistory();
+  }
+
+  /**
+   * Whether `o` may commit (caller holds the write lock): no commit since it began wrote a key it
+   * read, a document it writes, or a range it scanned, and nothing exclusive (a schema or catalog
+   * change) happened meanwhile. Its reads then saw what they would have seen at its start, so
+   * committing it now is serializable.
+   */
+  validate(o: OptimisticTx): boolean {
+    if (o.epoch !== this.epoch) return false;
+    if (this.lastTs === o.ts) return true;
+    const rs = o.tx.finishReads();
+    // a document it writes counts as read: two blind writes of one document must not both win
+    for (const p of o.tx.flatten().values()) {
+      if (p.isNew) continue;
+      const byId = this.catalog.dbIndex(p.table, "by_id");
+      if (byId) {
+        const k = encodeTuple([p.id]);
+        rs.addRange(byId.id, k, keySuccessor(k));
+      }
+    }
+    for (let i = this.history.length - 1; i >= 0 && this.history[i].ts > o.ts; i--) {
+      if (intersects(rs, this.history[i].writes)) return false;
+    }
+    return true;
+  }
+
+  /**
+   * Takes the write lock for something that changes state outside transactions (the catalog, the
+   * schema): optimistic transactions that began before it can no longer commit.
+   */
+  async exclusive(): Promise<() => void> {
+    const release = await this.writeSection();
+    this.epoch++;
+    return release;
+  }
+
+  /**
+   * The right to commit and the write lock: nothing else commits and no query runs until the
+   * release. Every commit takes it (gate first, then the lock: never the other way round).
+   */
+  async writeSection(): Promise<() => void> {
+    const gate = await this.gate.write();
+    const lock = await this.lock.write();
+    return () => {
+      lock();
+      gate();
+    };
+  }
+
+  private trimHistory() {
+    if (this.activeBegins.size === 0) {
+      this.history.length = 0;
+      return;
+    }
+    let oldest: bigint | null = null;
+    for (const ts of this.activeBegins.keys()) if (oldest === null || ts < oldest) oldest = ts;
+    let n = 0;
+    while (n < this.history.length && this.history[n].ts <= oldest!) n++;
+    if (n > 0) this.history.splice(0, n);
+  }
+
   /** Keeps creation times above one restored from a backup. */
   noteCreationTime(ct: number) {
     if (ct > this.lastCreationTime) this.lastCreationTime = ct;
@@ -91,11 +199,6 @@ export class CommitPipeline {
   onCommit(listener: (event: CommitEvent) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
-  }
-
-  /** One SQLite read snapshot for all of a mutation's reads (it holds the write lock). */
-  beginRead() {
-    this.store.beginRead();
   }
 
   async withReadLock<T>(fn: () => T | Promise<T>): Promise<T> {
@@ -109,7 +212,7 @@ export class CommitPipeline {
 
   /** Runs `fn` in its own write transaction and commits it (storage, scheduler bookkeeping, imports). */
   async systemWrite<T>(fn: (tx: Tx) => T): Promise<T> {
-    const release = await this.lock.write();
+    const release = await this.writeSection();
     let result: T;
     try {
       this.assertOpen();
@@ -139,15 +242,6 @@ export class CommitPipeline {
   private nextTs(): bigint {
     const now = BigInt(Math.floor(realNow())) * 1_000_000n;
     return now > this.lastTs ? now : this.lastTs + 1n;
-  }
-
-  /** Ends the read snapshot of beginRead(). */
-  endReadQuietly() {
-    try {
-      this.store.endRead();
-    } catch (e) {
-      this.deps.emitLog(`[commit] closing the read transaction failed: ${(e as Error).message}`);
-    }
   }
 
   /** Applies the transaction's writes atomically. Caller holds the write lock. */
@@ -198,6 +292,7 @@ export class CommitPipeline {
     this.inflight.push(layer);
     for (const [tn, d] of deltas) this.catalog.counts.set(tn, (this.catalog.counts.get(tn) ?? 0) + d);
     this.lastTs = ts;
+    if (this.activeBegins.size > 0) this.history.push({ ts, writes: writeSet });
     for (const f of tx.afterCommit) {
       try {
         f();

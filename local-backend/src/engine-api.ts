@@ -98,6 +98,12 @@ export type EngineOptions = {
    * Convex's runtime, 30 minutes; `node`: "use node" actions, 10 minutes).
    */
   actionTimeoutsMs?: { v8?: number; node?: number };
+  /**
+   * Tests only: where top-level queries and mutations run. "auto" (the default): on the engine's
+   * thread, or in the action pool's workers once their own work proves heavy (placement.ts);
+   * "pool": always in the workers; "engine": never.
+   */
+  functionPlacement?: "auto" | "pool" | "engine";
 };
 
 export interface Engine {
@@ -171,6 +177,14 @@ export interface Engine {
    * over after taking the snapshot.
    */
   transactionStats(opts?: { reset?: boolean }): TransactionStats;
+
+  /**
+   * How mutations ran concurrently since the start: `conflicts`, optimistic runs that found a
+   * commit made meanwhile had written what they read, and ran again; `exclusiveRuns`, mutations
+   * that then ran holding the write lock; `pooledRuns`, top-level queries and mutations run in a
+   * worker of the action pool.
+   */
+  concurrency(): { conflicts: number; exclusiveRuns: number; pooledRuns: number };
 
   /** backup/restore of all tables (user and system) as JSON lines */
   exportJsonl(): AsyncIterable<string>;

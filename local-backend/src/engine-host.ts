@@ -30,6 +30,12 @@ export type RunOptions = {
   exec?: RunExec;
   /** the calling run's execution (nested `ctx.runQuery` / `ctx.runMutation`) */
   parentExec?: RunExec | null;
+  /**
+   * A top-level run's transaction begins: called right before its function starts (after it
+   * waited for a worker), so that an optimistic one begins then and an exclusive one takes the
+   * right to commit only then. May be called more than once (the scheduler's prepare step).
+   */
+  begin?: () => void | Promise<void>;
   /** the watchdog's wall time per millisecond of CPU time left: 3 at first, more on each run after a preemption (PreemptedError.nextPatience) */
   patience?: number;
 };

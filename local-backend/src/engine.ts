@@ -91,7 +91,7 @@ export class EngineImpl implements Engine {
       functionsDir: opts.functionsDir,
       cacheDir,
       catalog,
-      writeLock: () => commits.lock.write(),
+      writeLock: () => commits.exclusive(),
       functionEnv,
       emitLog,
       isStopped,
@@ -120,6 +120,7 @@ export class EngineImpl implements Engine {
     this.functions = new FunctionRunner({
       limits,
       actionTimeoutsMs: opts.actionTimeoutsMs,
+      placement: opts.functionPlacement,
       stats: this.stats,
       commits,
       modules: this.modules,
@@ -141,7 +142,7 @@ export class EngineImpl implements Engine {
       catalog,
       store,
       filesDir: this.filesDir,
-      writeLock: () => commits.lock.write(),
+      writeLock: () => commits.exclusive(),
       systemWrite,
       noteCreationTime: (ct) => commits.noteCreationTime(ct),
       imported: () => this.scheduler.kick(),
@@ -165,7 +166,7 @@ export class EngineImpl implements Engine {
     this.modules.close();
     await this.scheduler.stop();
     // Wait for in-flight commits before closing the database.
-    const release = await this.commits.lock.write();
+    const release = await this.commits.writeSection();
     try {
       await this.store.close();
     } finally {
@@ -263,6 +264,10 @@ export class EngineImpl implements Engine {
     const snapshot = this.stats.snapshot();
     if (opts.reset) this.stats.reset();
     return snapshot;
+  }
+
+  concurrency(): { conflicts: number; exclusiveRuns: number; pooledRuns: number } {
+    return { conflicts: this.functions.conflicts, exclusiveRuns: this.functions.exclusiveRuns, pooledRuns: this.functions.pooledRuns };
   }
 
   // ----- file storage -----

@@ -1,8 +1,9 @@
 /**
  * Function execution: resolving a path to a loaded function (visibility, kind), argument and
  * return validation, invoking it inside its run's scope, and the top-level runs: queries under
- * the read lock, mutations under the write lock up to their commit (pipelined: the outcome is
+ * the read lock, mutations optimistically up to a validated commit (pipelined: the outcome is
  * reported once the writes are stored), actions, http actions, nested calls and ad-hoc mutations.
+ * Heavy top-level queries and mutations run in the action pool's workers (placement.ts).
  */
 import { convexToJson, jsonToConvex, type JSONValue, type Value } from "convex/values";
 import fs from "node:fs";
@@ -16,6 +17,7 @@ import { canonicalizePath, type RegisteredFunction } from "./loader.js";
 import type { FunctionModules } from "./modules.js";
 import { httpActionErrorResponse } from "./http-action-error.js";
 import { PlatformError, SystemError, nestedFromFailure, newRequestId, strippedPath, toFailure } from "./outcome.js";
+import { Placement, type PlacementMode } from "./placement.js";
 import { INITIAL_PATIENCE, MAX_PATIENCE, PreemptedError } from "./realm-exec.js";
 import { installRuntime, scopeStorage } from "./runtime.js";
 import { Run, runTx } from "./syscalls.js";
@@ -25,6 +27,8 @@ import { checkValue } from "./validators.js";
 import { jsonValueSize } from "./value-size.js";
 
 const MAX_ARGS_BYTES = 8 * 1024 * 1024;
+/** optimistic runs of a mutation before it runs holding the write lock */
+export const OPTIMISTIC_ATTEMPTS = 4;
 
 /** What function execution needs besides the syscall host its runs get. */
 export type FunctionRunnerDeps = {
@@ -40,6 +44,8 @@ export type FunctionRunnerDeps = {
   stats: TransactionStatsRecorder;
   /** tests only: actions' time limits instead of Convex's (EngineOptions.actionTimeoutsMs) */
   actionTimeoutsMs?: { v8?: number; node?: number };
+  /** where top-level queries and mutations run (EngineOptions.functionPlacement) */
+  placement?: PlacementMode;
 };
 
 /** A run still preempted at the most patience fails with the time-out it would have had. */
@@ -86,6 +92,7 @@ export class FunctionRunner implements FunctionCalls {
     this.host = { ...deps.services, calls };
     this.limits = deps.limits;
     this.stats = deps.stats;
+    this.placement = new Placement(deps.placement);
     this.actionTimeouts = { v8: deps.actionTimeoutsMs?.v8 ?? V8_ACTION_TIMEOUT_MS, node: deps.actionTimeoutsMs?.node ?? NODE_ACTION_TIMEOUT_MS };
   }
 
@@ -171,11 +178,26 @@ export class FunctionRunner implements FunctionCalls {
     installRuntime();
     const known = typeof args === "object" && args !== null ? this.argsText.get(args) : undefined;
     const argsStr = known !== undefined ? `[${known}]` : JSON.stringify([convexToJson(args)]);
-    const resultStr: string = await scopeStorage.run(run.scope, () => {
+    const resultStr: string = await scopeStorage.run(run.scope, async () => {
       if (f.realm && (f.kind === "query" || f.kind === "mutation")) {
         // In the function realm: stopped after the execution time limit (realm-exec.ts).
         const limitMs = run.o.tx?.metrics.limits.executionTimeMs ?? this.limits.executionTimeMs;
-        return f.realm.realm.invoke(run, f.kind, f.realm.fn, argsStr, limitMs, run.o.parentExec ?? null, run.o.patience ?? INITIAL_PATIENCE).result;
+        const patience = run.o.patience ?? INITIAL_PATIENCE;
+        const pool = this.modules.actionPool();
+        // a top-level one whose own work is heavy: in a worker's realm (placement.ts)
+        const pooled = run.o.depth === 0 && pool.hasRealm() && this.placement.pooled(f.path);
+        // one heavy function per worker at a time (it is CPU-bound), begun once it has its worker
+        const slot = pooled ? await pool.realmSlot() : null;
+        try {
+          await run.o.begin?.();
+          if (pooled) return await pool.invokeRealm(run, f.kind, f.path, argsStr, limitMs, patience);
+          return await f.realm.realm.invoke(run, f.kind, f.realm.fn, argsStr, limitMs, run.o.parentExec ?? null, patience).result;
+        } finally {
+          const exec = run.o.exec as { userMs: number; syscalls?: number } | undefined;
+          if (run.o.depth === 0 && exec) this.placement.record(f.path, exec.userMs, exec.syscalls ?? 0);
+          if (pooled) this.pooledRuns++;
+          slot?.();
+        }
       }
       if (f.kind === "query") return f.fn.invokeQuery(argsStr);
       if (f.kind === "mutation") return f.fn.invokeMutation(argsStr);
@@ -256,28 +278,46 @@ export class FunctionRunner implements FunctionCalls {
     internalAllowed = true,
   ): Promise<QueryResult> {
     const logsBefore = logLines.length;
-    for (let patience = INITIAL_PATIENCE; ; ) {
-      const release = await this.commits.lock.read();
-      const tx = this.limited(this.commits.readTx());
-      const ts = this.commits.currentTs();
+    for (let patience = INITIAL_PATIENCE, conflicts = 0; ; ) {
+      // Optimistic, like a mutation: no lock, so a long query never holds a commit back; a commit
+      // made meanwhile that wrote what it read makes it run again. After OPTIMISTIC_ATTEMPTS
+      // conflicts it runs holding the read lock (no commit happens meanwhile).
+      const locked = conflicts >= OPTIMISTIC_ATTEMPTS;
+      const release = locked ? await this.commits.lock.read() : null;
+      const optimistic = locked ? null : this.commits.beginOptimistic(false);
+      const tx = this.limited(optimistic ? optimistic.tx : this.commits.readTx());
       let outcome: FunctionOutcome;
       let newJournal: string | null = null;
       try {
         this.commits.assertOpen();
         const f = this.resolve(req.path, "query", internalAllowed);
         const args = this.checkArgs(f, req.args);
-        const run = new Run(this.host, { kind: "query", fnPath: f.path, identity: req.identity, tx, logLines, journal, depth, patience });
+        const begin = optimistic ? () => this.commits.rebase(optimistic) : undefined;
+        const run = new Run(this.host, { kind: "query", fnPath: f.path, identity: req.identity, tx, logLines, journal, depth, patience, begin });
         const value = await this.invokeCounted(f, args, run, tx);
         newJournal = run.newJournal;
         outcome = { status: "success", value, logLines };
       } catch (e) {
         if (this.runAgain(e, patience, logLines, logsBefore)) {
+          if (optimistic) this.commits.endOptimistic(optimistic);
           patience = (e as PreemptedError).nextPatience(patience);
           continue;
         }
         outcome = { status: "error", ...toFailure(preemptedAtLast(e)), logLines };
       } finally {
-        release();
+        release?.();
+      }
+      // the result as of its start: nothing committed since changed what it read
+      const ts = optimistic ? optimistic.ts : this.commits.currentTs();
+      if (optimistic) {
+        const valid = this.commits.validate(optimistic);
+        this.commits.endOptimistic(optimistic);
+        if (!valid) {
+          conflicts++;
+          this.conflicts++;
+          logLines.length = logsBefore;
+          continue;
+        }
       }
       // The result may rest on committed writes still being stored.
       if (tx.base.length > 0) outcome = await this.onceStored(this.commits.durable(), outcome);
@@ -299,6 +339,13 @@ export class FunctionRunner implements FunctionCalls {
 
   /** top-level queries and mutations run again after a preemption (tests read it) */
   preemptions = 0;
+  /** optimistic mutation runs that found a conflict at commit and ran again (tests read it) */
+  conflicts = 0;
+  /** mutations run holding the write lock after OPTIMISTIC_ATTEMPTS conflicts */
+  exclusiveRuns = 0;
+  /** top-level queries and mutations run in a worker of the action pool (placement.ts) */
+  pooledRuns = 0;
+  private readonly placement: Placement;
 
   async runMutation(req: CallRequest): Promise<{ outcome: FunctionOutcome; ts: bigint }> {
     return this.runMutationTop(req, { logLines: [], internalAllowed: req.internal === true });
@@ -330,62 +377,99 @@ export class FunctionRunner implements FunctionCalls {
   }
 
   /**
-   * Runs a mutation up to its commit and releases the write lock: the next mutation may run while
-   * this one's writes are stored. `durable` resolves once everything it committed or read is
+   * Runs a mutation up to its commit: `durable` resolves once everything it committed or read is
    * stored; nobody may hear of the outcome before.
+   *
+   * Optimistic concurrency, as Convex runs mutations: a mutation runs without any lock, beside
+   * queries and other mutations, recording what it reads. At its end it takes the write lock
+   * (briefly: running queries finish first) and commits only if no commit made meanwhile wrote
+   * anything it read (commit.ts validate); otherwise it runs again from its start. After
+   * `OPTIMISTIC_ATTEMPTS` conflicts it runs once more holding the right to commit throughout
+   * (nothing else commits; queries go on), so a mutation under heavy contention still finishes.
+   * A failed mutation is validated too: its error may rest on a read a concurrent commit changed.
    */
   private async runMutationCommitted(
     req: CallRequest,
     o: MutationRunOptions,
   ): Promise<MutationRunResult & { durable: Promise<void> }> {
-    const release = await this.commits.lock.write();
     const logLines = o.logLines;
     const logsBefore = logLines.length;
     let result: MutationRunResult | null = null;
-    try {
-      for (let patience = INITIAL_PATIENCE; result === null; ) {
-        let run: Run | null = null;
-        try {
-          this.commits.assertOpen();
-          const f = this.resolve(req.path, "mutation", o.internalAllowed);
-          const args = this.checkArgs(f, req.args);
-          const tx = this.limited(this.commits.writeTx());
-          if (o.prepare && !o.prepare(tx)) result = { outcome: { status: "success", value: null, logLines }, ts: this.commits.currentTs(), skipped: true };
-          else {
-            run = new Run(this.host, {
-              kind: "mutation",
-              fnPath: f.path,
-              identity: req.identity,
-              tx,
-              logLines,
-              depth: 0,
-              scheduledJobId: o.scheduledJobId ?? null,
-              patience,
-            });
-            // One SQLite read snapshot for all of the mutation's reads (it holds the write lock).
-            this.commits.beginRead();
-            const value = await this.invokeCounted(f, args, run, tx);
-            if (run.platformError) throw run.platformError;
-            o.onSuccess?.(tx);
-            const ts = this.commits.commit(tx);
-            result = { outcome: { status: "success", value, logLines }, ts };
-          }
-        } catch (e) {
-          // the platform's failure, not the function's: its transaction is dropped, the caller hears of it
-          const platform = e instanceof PlatformError ? e : run?.platformError;
-          if (platform) throw platform;
-          // a preempted mutation's transaction is dropped unwritten; it runs again from its start
-          if (this.runAgain(e, patience, logLines, logsBefore)) {
-            this.commits.endReadQuietly();
-            patience = (e as PreemptedError).nextPatience(patience);
-            continue;
-          }
-          result = { outcome: { status: "error", ...toFailure(preemptedAtLast(e)), logLines }, ts: this.commits.currentTs() };
+    for (let patience = INITIAL_PATIENCE, conflicts = 0; result === null; ) {
+      const exclusive = conflicts >= OPTIMISTIC_ATTEMPTS;
+      // run exclusively: nothing else commits from its start (queries go on); its commit takes the lock
+      /** what this attempt holds: the right to commit for its run (exclusive), the write section for its commit */
+      const held: { run: (() => void) | null; commit: (() => void) | null } = { run: null, commit: null };
+      if (exclusive) this.exclusiveRuns++;
+      const optimistic = exclusive ? null : this.commits.beginOptimistic();
+      let exclusiveTx: Tx | null = null;
+      const begin: () => Promise<void> = optimistic
+        ? async () => this.commits.rebase(optimistic)
+        : async () => {
+            if (held.run) return;
+            held.run = await this.commits.gate.write();
+            // it begins now: what was committed while it waited is what it reads through
+            if (exclusiveTx?.untouched()) exclusiveTx.rebase();
+          };
+      let run: Run | null = null;
+      /** the optimistic run saw a state a concurrent commit changed: run it again */
+      const stale = async () => {
+        if (!optimistic) return false;
+        held.commit = await this.commits.writeSection();
+        if (this.commits.validate(optimistic)) return false;
+        conflicts++;
+        this.conflicts++;
+        logLines.length = logsBefore;
+        return true;
+      };
+      try {
+        this.commits.assertOpen();
+        const f = this.resolve(req.path, "mutation", o.internalAllowed);
+        const args = this.checkArgs(f, req.args);
+        const tx = this.limited(optimistic ? optimistic.tx : this.commits.writeTx());
+        if (!optimistic) exclusiveTx = tx;
+        if (o.prepare) await begin();
+        if (o.prepare && !o.prepare(tx)) {
+          if (await stale()) continue;
+          result = { outcome: { status: "success", value: null, logLines }, ts: this.commits.currentTs(), skipped: true };
+        } else {
+          run = new Run(this.host, {
+            kind: "mutation",
+            fnPath: f.path,
+            identity: req.identity,
+            tx,
+            logLines,
+            depth: 0,
+            scheduledJobId: o.scheduledJobId ?? null,
+            patience,
+            begin,
+          });
+          // outside the function realm nothing calls begin (invoke does, for realm functions)
+          if (!f.realm) await begin();
+          const value = await this.invokeCounted(f, args, run, tx);
+          if (run.platformError) throw run.platformError;
+          if (await stale()) continue;
+          if (exclusive) held.commit = await this.commits.lock.write();
+          o.onSuccess?.(tx);
+          const ts = this.commits.commit(tx);
+          result = { outcome: { status: "success", value, logLines }, ts };
         }
+      } catch (e) {
+        // the platform's failure, not the function's: its transaction is dropped, the caller hears of it
+        const platform = e instanceof PlatformError ? e : run?.platformError;
+        if (platform) throw platform;
+        // a preempted mutation's transaction is dropped unwritten; it runs again from its start
+        if (this.runAgain(e, patience, logLines, logsBefore)) {
+          patience = (e as PreemptedError).nextPatience(patience);
+          continue;
+        }
+        if (held.commit === null && (await stale())) continue;
+        result = { outcome: { status: "error", ...toFailure(preemptedAtLast(e)), logLines }, ts: this.commits.currentTs() };
+      } finally {
+        held.commit?.();
+        held.run?.();
+        if (optimistic) this.commits.endOptimistic(optimistic);
       }
-    } finally {
-      this.commits.endReadQuietly();
-      release();
     }
     const durable = this.commits.durable();
     durable.catch(() => undefined);
@@ -460,7 +544,7 @@ export class FunctionRunner implements FunctionCalls {
    * and is removed again when the mutation fails.
    */
   async runAdhocMutation(fn: { invokeMutation(args: string): Promise<string> }, identity: UserIdentity | null = null): Promise<FunctionOutcome> {
-    const release = await this.commits.lock.write();
+    const release = await this.commits.writeSection();
     const logLines: string[] = [];
     const files: string[] = [];
     let outcome: FunctionOutcome;

@@ -49,7 +49,7 @@ export type LoadedModules = {
   realmBundle: RealmBundle | null;
 };
 
-type RealmBundle = { code: string; filename: string };
+type RealmBundle = { code: string; filename: string; map: string | null };
 
 const SOURCE_EXT = /\.(ts|tsx|js|jsx|mjs|cjs|mts|cts)$/;
 const BUILTINS = new Set(builtinModules);
@@ -296,7 +296,7 @@ async function bundleRealm(functionsDir: string, entries: string[]): Promise<Rea
   // a name of its own per build, so a stack frame finds this build's source map
   const filename = path.join(functionsDir, `(functions realm bundle ${++realmCounter}).js`);
   if (map) registerBundleFile(filename, JSON.parse(map.text), functionsDir, functionsDir);
-  return { code: js.text, filename };
+  return { code: js.text, filename, map: map?.text ?? null };
 }
 
 function describeFunction(value: any): { kind: FunctionKind; visibility: FunctionVisibility } | null {

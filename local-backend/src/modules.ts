@@ -125,9 +125,11 @@ export class FunctionModules {
     const files = new Set<string>();
     for (const f of loaded.functions.values()) if (f.pooled) files.add(f.pooled.file);
     if (loaded.httpFile) files.add(loaded.httpFile);
-    if (files.size === 0 && !this.pool) return;
+    if (files.size === 0 && !this.pool && !loaded.realmBundle) return;
     const pool = this.actionPool();
     pool.retire();
+    // heavy queries and mutations run in the pool too (functions.ts): it gets the build's realm bundle
+    pool.setRealm(loaded.realmBundle ? { ...loaded.realmBundle, functionsDir: this.host.functionsDir } : null);
     if (files.size > 0 && !this.host.isStopped()) pool.warm([...files], loaded.bundleDir, this.host.functionEnv());
   }
 

@@ -139,6 +139,8 @@ function isWatchdogTimeout(e: unknown): boolean {
 export class RealmExec implements RunExec {
   /** the function's own execution time so far, ms */
   userMs = 0;
+  /** syscalls it made (placement.ts weighs them) */
+  syscalls = 0;
   /** the pump's start on the CPU clock and on the wall clock */
   private pumpStart = 0;
   private pumpStartWall = 0;
@@ -333,6 +335,7 @@ export class RealmExec implements RunExec {
   // ----- the realm's Convex global calls these (realm.ts) -----
 
   syscall(op: string, args: string): string {
+    this.syscalls++;
     this.checkTime();
     const t0 = performance.now();
     try {
@@ -343,6 +346,7 @@ export class RealmExec implements RunExec {
   }
 
   asyncSyscall(op: string, args: string): Promise<string> | string {
+    this.syscalls++;
     this.checkTime();
     if (this.inPump && this.pumpSys < DEFER_AFTER_MS) {
       const t0 = performance.now();

@@ -31,6 +31,8 @@ export class Run implements SyscallHandler {
   /** a platform failure raised in this run: it fails the run even if the function caught it */
   platformError: PlatformError | null = null;
   readonly now: number;
+  /** Math.random's seed in queries and mutations (a worker running one seeds its own the same) */
+  readonly seed: number;
   readonly scope: RunScope;
 
   constructor(
@@ -39,11 +41,12 @@ export class Run implements SyscallHandler {
   ) {
     this.queries = o.tx ? new QueryManager(o.tx) : null;
     this.now = realNow();
+    this.seed = this.now ^ 0x5bd1e995;
     const transactional = o.kind === "query" || o.kind === "mutation";
     this.scope = {
       handler: this,
       now: transactional ? this.now : null,
-      random: transactional ? seededRandom(this.now ^ 0x5bd1e995) : null,
+      random: transactional ? seededRandom(this.seed) : null,
       log: (level, args) => this.log(level, args),
       env: host.functionEnv(),
       allowFetch: !transactional,

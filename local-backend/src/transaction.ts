@@ -37,19 +37,37 @@ export class Tx {
   readonly afterCommit: Array<() => void> = [];
   readonly beforeCommit: Array<(tx: Tx) => void> = [];
   /** committed writes not yet in SQLite when this transaction began (see BaseLayer) */
-  readonly base: BaseLayer[];
+  base: BaseLayer[];
   /** usage against Convex's limits; function runs give it limits and switch it on (see functions.ts) */
   metrics = new TxMetrics(undefined, false);
+
+  /**
+   * Whether reads are recorded in `readSet`: always for queries (subscriptions), and for a
+   * mutation run optimistically (commit.ts validates them against the commits made meanwhile).
+   */
+  readonly tracksReads: boolean;
 
   constructor(
     readonly hooks: TxHooks,
     readonly writable: boolean,
+    optimistic = false,
   ) {
     this.base = hooks.baseLayers();
+    this.tracksReads = !writable || optimistic;
   }
 
   get catalog() {
     return this.hooks.catalog;
+  }
+
+  /** nothing read or written yet */
+  untouched(): boolean {
+    return !this.hasWrites() && this.openStreams.size === 0 && this.readSet.ranges.size === 0 && this.readSet.tables.size === 0;
+  }
+
+  /** An untouched transaction begins now (CommitPipeline.rebase). */
+  rebase(): void {
+    this.base = this.hooks.baseLayers();
   }
 
   pushLayer() {
@@ -141,11 +159,11 @@ export class Tx {
     const table = this.catalog.names.get(decoded.tableNumber);
     if (table === undefined) return null;
     const metrics = this.metrics.active ? this.metrics : null;
-    const byId = this.writable && !metrics ? undefined : this.byIdIndex(table);
+    const byId = !this.tracksReads && !metrics ? undefined : this.byIdIndex(table);
     if (byId) {
       const k = encodeTuple([id]);
       const hi = keySuccessor(k);
-      if (!this.writable) this.readSet.addRange(byId.id, k, hi);
+      if (this.tracksReads) this.readSet.addRange(byId.id, k, hi);
       metrics?.readId(byId.id, id, k, hi);
     }
     const p = this.pending(id);
@@ -208,13 +226,13 @@ export class Tx {
   openIndexStream(index: DbIndexDef, lo: Buffer, hi: Buffer, order: "asc" | "desc"): IndexStream {
     const own = this.ownTable(index.table).viewAt(this.version);
     const s = new IndexStream(this.hooks, index, lo, hi, order, own, this.base, this.metrics);
-    // Read sets are only reported for read-only transactions (queries): a mutation keeping every
-    // stream it opened (thousands per import batch) only held garbage alive.
-    if (!this.writable) this.openStreams.add(s);
+    // Read sets are kept only where they are used (queries, optimistic mutations): a mutation
+    // keeping every stream it opened (thousands per import batch) only held garbage alive.
+    if (this.tracksReads) this.openStreams.add(s);
     return s;
   }
 
-  /** Folds the coverage of every stream opened so far into the read set (read-only transactions only). */
+  /** Folds the coverage of every stream opened so far into the read set (transactions that track reads). */
   finishReads(): ReadSetImpl {
     for (const s of this.openStreams) s.recordCoverage(this.readSet);
     this.openStreams.clear();
