@@ -9,7 +9,32 @@ import type { JSONValue } from "convex/values";
 import type { Engine, FunctionOutcome, QueryResult } from "./engine-api.js";
 import { MAX_ARGS_BYTES, argsDepthError, argsTooLargeMessage, describeError, errorOutcome, resolveFunction, unwrapArgs, type Caller } from "./net-common.js";
 import { clientErrorMessage, wsRequestId } from "./outcome.js";
+import { encodeTs } from "./net-common.js";
 import { ProtocolError, type Modification, type StateVersion, type Subscription } from "./sync-protocol.js";
+
+/**
+ * The JSON text of query results, made once per result: the sessions subscribed to one query with
+ * one caller share its result object (sync.ts runQueryShared), and a Transition to a hundred of
+ * them serialized the same value three hundred times (its change check, its `last`, the message).
+ */
+const resultTexts = new WeakMap<object, string>();
+
+function valueText(v: unknown): string {
+  if (v === null || typeof v !== "object") return JSON.stringify(v ?? null);
+  let text = resultTexts.get(v);
+  if (text === undefined) resultTexts.set(v, (text = JSON.stringify(v)));
+  return text;
+}
+
+/** A modification as it goes over the wire (also what the change check compares). */
+function modificationText(mod: Modification): string {
+  if (mod.type !== "QueryUpdated") return JSON.stringify(mod);
+  return `{"type":"QueryUpdated","queryId":${mod.queryId},"value":${valueText(mod.value)},"logLines":${JSON.stringify(mod.logLines)},"journal":${JSON.stringify(mod.journal ?? null)}}`;
+}
+
+function versionText(v: StateVersion): string {
+  return `{"querySet":${v.querySet},"ts":${JSON.stringify(encodeTs(v.ts))},"identity":${v.identity}}`;
+}
 
 /** What a query set needs of the sync server. */
 export interface QuerySetHost {
@@ -28,7 +53,7 @@ export class QuerySet {
 
   constructor(
     private readonly host: QuerySetHost,
-    private readonly send: (message: Record<string, unknown>) => void,
+    private readonly send: (message: Record<string, unknown> | string) => void,
     /** the connection's current caller */
     private readonly caller: () => Caller,
     /** the connection's session id (Connect), for the request ids of failed queries */
@@ -155,7 +180,7 @@ export class QuerySet {
       runs.push(
         this.runSub(sub, target).then((mod) => {
           // skip results identical to what the client already has
-          const key = JSON.stringify(mod);
+          const key = modificationText(mod);
           if (key === sub.last) return null;
           sub.last = key;
           return mod;
@@ -171,17 +196,15 @@ export class QuerySet {
   }
 
   private sendTransition(end: StateVersion, modifications: Modification[]): void {
+    const texts: string[] = [];
     for (const mod of modifications) {
+      const text = modificationText(mod);
+      texts.push(text);
       if (mod.type === "QueryRemoved") continue;
       const sub = this.queries.get(mod.queryId);
-      if (sub) sub.last = JSON.stringify(mod);
+      if (sub) sub.last = text;
     }
-    this.send({
-      type: "Transition",
-      startVersion: { ...this.sent, ts: this.sent.ts },
-      endVersion: end,
-      modifications,
-    });
+    this.send(`{"type":"Transition","startVersion":${versionText(this.sent)},"endVersion":${versionText(end)},"modifications":[${texts.join(",")}]}`);
     this.sent = end;
   }
 

@@ -80,10 +80,11 @@ export class Connection {
     return this.querySet.queries;
   }
 
-  send(message: Record<string, unknown>): void {
+  /** Sends a message (a text: already serialized, see sync-queries.ts transitionText). */
+  send(message: Record<string, unknown> | string): void {
     if (this.closed || this.ws.readyState !== this.ws.OPEN) return;
     this.lastSendAt = Date.now();
-    this.ws.send(JSON.stringify(message, (_k, v: unknown) => (typeof v === "bigint" ? encodeTs(v) : v)));
+    this.ws.send(typeof message === "string" ? message : JSON.stringify(message, (_k, v: unknown) => (typeof v === "bigint" ? encodeTs(v) : v)));
   }
 
   fatal(error: string): void {
