@@ -5,6 +5,7 @@ import { fileURLToPath } from "node:url";
 import { createEngine } from "../../../local-backend/src/engine";
 import type { Engine, EngineOptions, FunctionOutcome, UserIdentity } from "../../../local-backend/src/engine-api";
 import type { JSONValue } from "convex/values";
+import { afterAll, beforeAll } from "vitest";
 
 export const FIXTURE_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../fixture/convex");
 
@@ -24,6 +25,19 @@ export async function startEngine(opts: Partial<EngineOptions> = {}): Promise<En
   });
   await engine.start();
   return Object.assign(engine, { dataDir });
+}
+
+/** A fresh engine (no scheduler) for the file's tests, with a caller; started and stopped around them. */
+export function useEngine(opts: Partial<EngineOptions> = {}): { engine: Engine & { dataDir: string }; c: ReturnType<typeof caller> } {
+  const ctx = {} as { engine: Engine & { dataDir: string }; c: ReturnType<typeof caller> };
+  beforeAll(async () => {
+    ctx.engine = await startEngine({ scheduler: false, ...opts });
+    ctx.c = caller(ctx.engine);
+  });
+  afterAll(async () => {
+    await ctx.engine?.stop();
+  });
+  return ctx;
 }
 
 export function unwrap(outcome: FunctionOutcome): JSONValue {
