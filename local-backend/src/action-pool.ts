@@ -56,7 +56,6 @@ type Invocation = {
   timer: NodeJS.Timeout;
   /** a query or mutation: its stuck timer starts again at each of its syscalls (it is not stuck) */
   exec?: RemoteExec;
-  rearm?: () => void;
   settle(r: Outcome): void;
 };
 
@@ -194,15 +193,12 @@ export class ActionPool {
       w.worker.ref();
       return new Promise<T>((resolve, reject) => {
         // the worker fails the call at the limit itself; this fires only when it cannot (a busy loop)
-        const stuckAfter = timeoutMs + Math.min(timeoutMs, 5_000);
-        const inv: Invocation = {
+        w.inflight.set(id, {
           run,
-          timer: setTimeout(() => this.stuck(w, id), stuckAfter),
+          timer: setTimeout(() => this.stuck(w, id), timeoutMs + Math.min(timeoutMs, 5_000)),
           exec,
           settle: (r) => (r.ok ? resolve(r.value as T) : reject("error" in r ? r.error : new FailureError(r.failure))),
-        };
-        if (exec) inv.rearm = () => inv.timer.refresh();
-        w.inflight.set(id, inv);
+        });
         w.post(message(id, w));
       });
     })();
@@ -275,7 +271,6 @@ export class ActionPool {
           patience,
           now: run.now,
           seed: run.seed,
-          bundleDir: "",
           functionsDir: this.opts.functionsDir,
         };
       },
@@ -328,6 +323,11 @@ export class ActionPool {
     this.waiting.shift()?.();
   }
 
+  /** A query or mutation that makes syscalls is not stuck: its timer starts again. */
+  private notStuck(inv: Invocation | undefined): void {
+    if (inv?.exec) inv.timer.refresh();
+  }
+
   /** A call the worker did not fail at its limit: the worker is stuck; it ends with what it held. */
   private stuck(w: PoolWorker, id: number): void {
     if (!w.inflight.has(id)) return;
@@ -353,7 +353,7 @@ export class ActionPool {
   private onMessage(w: PoolWorker, m: FromActionWorker): void {
     switch (m.type) {
       case "call":
-        w.inflight.get(m.id)?.rearm?.();
+        this.notStuck(w.inflight.get(m.id));
         void answerCall(w.inflight.get(m.id)?.run, m).then((answer) => w.post({ type: "result", callId: m.callId, ...answer }));
         return;
       case "log":
@@ -370,7 +370,7 @@ export class ActionPool {
         return;
       case "sync": {
         const inv = w.inflight.get(m.id);
-        inv?.rearm?.();
+        this.notStuck(inv);
         const run = inv?.run as RealmRun | undefined;
         let answer: CallAnswer;
         if (!run) answer = { ok: false, message: FINISHED_MESSAGE };

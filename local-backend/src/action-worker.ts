@@ -38,7 +38,7 @@ export type ToActionWorker =
   | { type: "preload"; files: string[]; env: Record<string, string>; bundleDir: string; functionsDir: string }
   /** the build's function realm bundle (sent before this worker's first query or mutation) */
   | ({ type: "realm"; env: Record<string, string> } & RealmSource)
-  | (Common & { type: "udf"; kind: "query" | "mutation"; modulePath: string; exportName: string; args: string; patience: number; now: number; seed: number })
+  | (Omit<Common, "bundleDir"> & { type: "udf"; kind: "query" | "mutation"; modulePath: string; exportName: string; args: string; patience: number; now: number; seed: number })
   /** a nested call of the query or mutation timed out on the engine: it ends too */
   | { type: "abort"; id: number; message: string };
 

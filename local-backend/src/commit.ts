@@ -107,7 +107,7 @@ export class CommitPipeline {
    */
   beginOptimistic(writable = true): OptimisticTx {
     const begin = { ts: this.lastTs, epoch: this.epoch, tx: new Tx(this.hooks, writable, true) };
-    this.activeBegins.set(begin.ts, (this.activeBegins.get(begin.ts) ?? 0) + 1);
+    this.addBegin(begin.ts);
     return begin;
   }
 
@@ -121,7 +121,11 @@ export class CommitPipeline {
     o.ts = this.lastTs;
     o.epoch = this.epoch;
     o.tx.rebase();
-    this.activeBegins.set(o.ts, (this.activeBegins.get(o.ts) ?? 0) + 1);
+    this.addBegin(o.ts);
+  }
+
+  private addBegin(ts: bigint): void {
+    this.activeBegins.set(ts, (this.activeBegins.get(ts) ?? 0) + 1);
   }
 
   endOptimistic(o: OptimisticTx): void {

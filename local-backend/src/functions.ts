@@ -193,8 +193,8 @@ export class FunctionRunner implements FunctionCalls {
           if (pooled) return await pool.invokeRealm(run, f.kind, f.path, argsStr, limitMs, patience);
           return await f.realm.realm.invoke(run, f.kind, f.realm.fn, argsStr, limitMs, run.o.parentExec ?? null, patience).result;
         } finally {
-          const exec = run.o.exec as { userMs: number; syscalls?: number } | undefined;
-          if (run.o.depth === 0 && exec) this.placement.record(f.path, exec.userMs, exec.syscalls ?? 0);
+          const exec = run.o.exec;
+          if (run.o.depth === 0 && exec) this.placement.record(f.path, exec.userMs, exec.syscalls);
           if (pooled) this.pooledRuns++;
           slot?.();
         }

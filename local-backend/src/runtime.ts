@@ -19,6 +19,8 @@ export interface SyscallHandler {
 export interface RunExec {
   /** the function's own execution time so far, ms */
   readonly userMs: number;
+  /** syscalls it made so far (placement.ts weighs them) */
+  readonly syscalls: number;
   /** ends the run with `e`; `timeout`: also the runs that called it */
   abort(e: Error, timeout?: boolean): void;
 }

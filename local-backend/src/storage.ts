@@ -127,7 +127,6 @@ export class Store {
     try {
       if (!this.failure && !this.writerExited) this.drain();
     } finally {
-      this.readTx = false;
       if (!this.writerExited) {
         const closed = new Promise<void>((resolve) => this.writer.once("exit", () => resolve()));
         this.writer.postMessage({ close: true });
@@ -135,25 +134,6 @@ export class Store {
       }
       this.db.close();
     }
-  }
-
-  private readTx = false;
-  private beginStmt: Database.Statement | null = null;
-  private commitStmt: Database.Statement | null = null;
-  /**
-   * Opens a read transaction (one WAL snapshot) for a run of reads: every statement then skips
-   * taking and releasing its own. Callers hold the engine's write lock (nothing else runs);
-   * `endRead()` or the next `commit()` closes it.
-   */
-  beginRead() {
-    if (this.readTx || this.db.inTransaction) return;
-    (this.beginStmt ??= this.db.prepare("BEGIN")).run();
-    this.readTx = true;
-  }
-  endRead() {
-    if (!this.readTx) return;
-    this.readTx = false;
-    if (this.db.inTransaction) (this.commitStmt ??= this.db.prepare("COMMIT")).run();
   }
 
   getMeta(k: string): string | undefined {
@@ -331,7 +311,6 @@ export class Store {
    */
   commit(writes: DocWrite[], meta: Array<[string, string]>, tableCountDeltas: Map<number, number>): number {
     this.throwIfFailed();
-    this.endRead();
     const ticket = ++this.posted;
     const batch = packBatch(ticket, this.catalogVersion, writes, meta, tableCountDeltas);
     this.writer.postMessage(batch);
@@ -395,14 +374,11 @@ export class Store {
 
   /**
    * For reads that are not merged with the in-memory batches (search, table scans) and for writes
-   * on this connection: waits for the writer, then continues on a fresh snapshot.
+   * on this connection: waits for the writer.
    */
   private sync() {
     if (!this.writing) return this.throwIfFailed();
-    const reading = this.readTx;
-    this.endRead();
     this.drain();
-    if (reading) this.beginRead();
   }
 
   /** Iterates all documents of a table in insertion order, in batches (bounded memory). */
