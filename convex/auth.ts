@@ -4,9 +4,10 @@
  */
 import { Email } from "@convex-dev/auth/providers/Email";
 import { Password } from "@convex-dev/auth/providers/Password";
-import { convexAuth } from "@convex-dev/auth/server";
+import { convexAuth, invalidateSessions } from "@convex-dev/auth/server";
 import { ConvexError } from "convex/values";
 import { internal } from "./_generated/api";
+import type { Id } from "./_generated/dataModel";
 import type { MutationCtx } from "./_generated/server";
 import { createOrganizationFor } from "./model/orgs";
 import { acceptInvitationForNewUser } from "./model/invitations";
@@ -69,6 +70,14 @@ function throttled<P>(provider: P): P {
     try {
       const result = await inner(params, ctx);
       if (flow === "signIn" || flow === "reset-verification") await ctx.runMutation(internal.authThrottle.succeeded, attempt);
+      if (flow === "reset-verification" && result !== null) {
+        // A completed reset signs nobody in (the spec sends the user on to sign in with the new
+        // password): every session of the account ends, the one the reset opened included, and
+        // the caller gets no tokens. A client that got tokens here and signed out at once could
+        // have them renewed by its own refresh racing the sign-out.
+        await invalidateSessions(ctx, { userId: (result as { userId: Id<"users"> }).userId });
+        return null;
+      }
       return result;
     } catch (e) {
       const reason = e instanceof Error ? e.message : "";

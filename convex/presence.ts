@@ -6,32 +6,38 @@
 import { v } from "convex/values";
 import { internalMutation, orgMutation, orgQuery } from "./functions";
 import * as presence from "./model/presence";
-import { openRoom } from "./model/rooms";
+import { findRoom, openRoom } from "./model/rooms";
 import { vPresenceEntry } from "./tables/collab";
 
 const vRoomSession = { room: v.string(), sessionId: v.string() };
 
+/**
+ * Joins or renews. False, writing nothing, when the room's record is not (or no longer) in the
+ * viewer's organisation: a teammate deleting a record while others have it open is not an error
+ * for the beats and cursor updates still in flight from their tabs.
+ */
 export const heartbeat = orgMutation(null)({
   args: { ...vRoomSession, state: v.optional(v.any()) },
-  returns: v.null(),
+  returns: v.boolean(),
   handler: async (ctx, { room, sessionId, state }) => {
     presence.checkSessionId(sessionId);
     presence.checkState(state);
-    await openRoom(ctx.db, ctx.viewer, room, "view");
+    if (!(await findRoom(ctx.db, ctx.viewer, room, "view"))) return false;
     await presence.heartbeat(ctx, ctx.viewer, room, sessionId, state);
-    return null;
+    return true;
   },
 });
 
+/** Shares this tab's state; false, writing nothing, as heartbeat. */
 export const setState = orgMutation(null)({
   args: { ...vRoomSession, state: v.any() },
-  returns: v.null(),
+  returns: v.boolean(),
   handler: async (ctx, { room, sessionId, state }) => {
     presence.checkSessionId(sessionId);
     presence.checkState(state);
-    await openRoom(ctx.db, ctx.viewer, room, "view");
+    if (!(await findRoom(ctx.db, ctx.viewer, room, "view"))) return false;
     await presence.setState(ctx, ctx.viewer, room, sessionId, state);
-    return null;
+    return true;
   },
 });
 

@@ -52,22 +52,32 @@ export function parseRoom(room: string): { kind: RoomKindName; recordId: string 
 
 /**
  * The room, when the viewer may `need` it ("view" or "edit"). Refuses an unknown or malformed
- * room and a record that does not exist in the viewer's organisation (VALIDATION_ERROR /
- * NOT_FOUND, never revealing whether another organisation has it) and a missing permission
- * (FORBIDDEN).
+ * room (VALIDATION_ERROR) and a missing permission (FORBIDDEN); null when the record does not
+ * exist in the viewer's organisation (deleted, or never theirs: the two are not told apart).
  */
-export async function openRoom(
+export async function findRoom(
   db: GenericDatabaseReader<DataModel>,
   viewer: Pick<Viewer, "can">,
   room: string,
   need: "view" | "edit",
-): Promise<Room> {
+): Promise<Room | null> {
   const parsed = parseRoom(room);
   if (!parsed) throw appError("VALIDATION_ERROR", "This is not a room that can be joined.");
   const kind: RoomKind = ROOM_KINDS[parsed.kind];
   if (!viewer.can(kind[need])) throw appError("FORBIDDEN");
   const id = db.normalizeId(kind.table, parsed.recordId);
   const record = id ? await db.get(id) : null;
-  if (!record) throw appError("NOT_FOUND");
-  return { name: room, ...parsed, ...kind };
+  return record ? { name: room, ...parsed, ...kind } : null;
+}
+
+/** As findRoom, refusing a record that does not exist in the viewer's organisation (NOT_FOUND). */
+export async function openRoom(
+  db: GenericDatabaseReader<DataModel>,
+  viewer: Pick<Viewer, "can">,
+  room: string,
+  need: "view" | "edit",
+): Promise<Room> {
+  const found = await findRoom(db, viewer, room, need);
+  if (!found) throw appError("NOT_FOUND");
+  return found;
 }

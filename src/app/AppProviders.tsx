@@ -45,7 +45,9 @@ export function AppProviders() {
           </ConvexProviderWithClerk>
         </ClerkProvider>
       ) : (
-        <ConvexAuthProvider client={convex}>
+        // No sign-in by a `code` in the URL (OAuth, magic links): Precinct has none, and the one
+        // code a URL carries, the password reset's, is the reset page's to use.
+        <ConvexAuthProvider client={convex} shouldHandleCode={false}>
           <ErrorReportToken />
           {app}
         </ConvexAuthProvider>

@@ -120,6 +120,18 @@ describe("presence", () => {
     expect((await f.viewer.as.query(api.presence.list, { room })).map((e) => e.sessionId)).toEqual([tab(1)]);
   });
 
+  test("beats and state still in flight when a teammate deletes the record: false, nothing written", async () => {
+    const { t, f, maria, bob } = await fixture();
+    const room = `voter:${maria}`;
+    expect(await bob.as.mutation(api.presence.heartbeat, { room, sessionId: tab(2) })).toBe(true);
+    await f.campaign_manager.as.mutation(api.voters.remove, { id: maria });
+    expect(await bob.as.mutation(api.presence.setState, { room, sessionId: tab(2), state: { editing: true } })).toBe(false);
+    expect(await bob.as.mutation(api.presence.heartbeat, { room, sessionId: tab(3) })).toBe(false);
+    expect((await t.run((ctx) => ctx.db.query("presence").collect())).map((r) => r.sessionId)).toEqual([tab(2)]);
+    expect((await t.run((ctx) => ctx.db.query("presence").collect()))[0].state).toBeUndefined();
+    await expect(bob.as.query(api.presence.list, { room })).rejects.toThrow(/could not be found/);
+  });
+
   test("a beat touches only the heartbeat table, never the rows the room's list reads", async () => {
     const { t, f, maria } = await fixture();
     const room = `voter:${maria}`;
@@ -154,7 +166,10 @@ describe("presence", () => {
   test("refused: other organisation, signed out, unknown room, another user's tab, oversized state", async () => {
     const { t, f, maria, bob } = await fixture();
     const room = `voter:${maria}`;
-    await expect(f.outsider.as.mutation(api.presence.heartbeat, { room, sessionId: tab(9) })).rejects.toThrow(/could not be found/);
+    // another organisation's record: no presence there, and nothing told about it
+    expect(await f.outsider.as.mutation(api.presence.heartbeat, { room, sessionId: tab(9) })).toBe(false);
+    expect(await f.outsider.as.mutation(api.presence.setState, { room, sessionId: tab(9), state: { editing: true } })).toBe(false);
+    expect(await t.run((ctx) => ctx.db.query("presence").collect())).toEqual([]);
     await expect(f.outsider.as.query(api.presence.list, { room })).rejects.toThrow(/could not be found/);
     await expect(t.query(api.presence.list, { room })).rejects.toThrow(/log in/);
     await expect(t.mutation(api.presence.heartbeat, { room, sessionId: tab(9) })).rejects.toThrow(/log in/);

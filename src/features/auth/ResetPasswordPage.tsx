@@ -17,7 +17,7 @@ export function ResetPasswordPage() {
   const email = params.get("email") ?? "";
   const code = params.get("code") ?? "";
   const link = useResetLinkCheck(email, code);
-  const { resetPassword, signOut } = useAppAuth();
+  const { resetPassword } = useAppAuth();
   const navigate = useNavigate();
   const [password, setPassword] = useState("");
   const [confirm, setConfirm] = useState("");
@@ -43,9 +43,8 @@ export function ResetPasswordPage() {
     setError(null);
     setSubmitting(true);
     try {
+      // Completing a reset signs nobody in (convex/auth.ts): the spec sends the user on to log in.
       await resetPassword(email, code, password);
-      // Completing a reset signs in; the spec sends the user to log in with the new password.
-      await signOut();
       setUpdated(true);
     } catch (err) {
       setError(resetErrorMessage(err));

@@ -120,7 +120,9 @@ describe("2. super admin needs a verified address", () => {
     const text = await t.run(async (ctx) => (await ctx.db.query("emailOutbox").collect()).find((m) => m.kind === "password_reset")!.text);
     const code = /[?&]code=([A-Za-z0-9]+)/.exec(text)![1];
     await t.action(api.auth.signIn, { provider: "password", params: { flow: "reset-verification", email: BOSS, code, newPassword: "new-horse-43", ticket: await ticket() } });
-    // The reset signed out the other sessions; the one it opened is the user's only one.
+    // The reset ended every session; signing in with the new password opens the only one.
+    expect(await t.run(async (ctx) => ctx.db.query("authSessions").withIndex("userId", (q) => q.eq("userId", boss.userId)).collect())).toEqual([]);
+    await t.action(api.auth.signIn, { provider: "password", params: { flow: "signIn", email: BOSS, password: "new-horse-43", ticket: await ticket() } });
     const session = await t.run(async (ctx) => (await ctx.db.query("authSessions").withIndex("userId", (q) => q.eq("userId", boss.userId)).unique())!._id);
     expect(await isSuperAdmin(t.withIdentity({ subject: `${boss.userId}|${session}`, issuer: "https://convex.test" }))).toBe(true);
   }, 60_000);

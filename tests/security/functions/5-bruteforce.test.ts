@@ -138,7 +138,7 @@ describe("5. brute force and lock-out", () => {
     await attempt(t, device, { flow: "reset", email: "owner@example.org", redirectTo: "/reset-password" });
     const [code] = (await resetEmails(t)).slice(-1);
     const reset = await resetWith(t, device, code, "new-horse-43");
-    expect(reset.tokens?.token).toEqual(expect.any(String));
+    expect(reset).toEqual({ tokens: null });
     const again = await attempt(t, device, { flow: "signIn", email: "owner@example.org", password: "new-horse-43" });
     expect(again.tokens?.token).toEqual(expect.any(String));
   }, 120_000);
@@ -168,7 +168,11 @@ describe("5. brute force and lock-out", () => {
     expect(RESET_CODE_MAX_AGE_MS).toBeGreaterThan(3_600_000 / RESET_EMAILS_PER_ACCOUNT_PER_HOUR);
     expect(await failure(resetWith(t, device, codes[0], "new-horse-43"))).toContain(CODE_REFUSED);
     const done = await resetWith(t, device, codes[codes.length - 1], "new-horse-43");
-    expect(done.tokens?.token).toEqual(expect.any(String));
+    // The reset signs nobody in and ends every session; the new password signs in.
+    expect(done.tokens).toBeNull();
+    expect(await t.run(async (ctx) => ctx.db.query("authSessions").collect())).toEqual([]);
+    const signedIn = await attempt(t, device, { flow: "signIn", email: "owner@example.org", password: "new-horse-43" });
+    expect(signedIn.tokens?.token).toEqual(expect.any(String));
   }, 120_000);
 
   test("a wrong or used reset code gets a clear refusal", async () => {
