@@ -13,6 +13,7 @@
  *   BENCH_ROWS=100000,5000000   row counts (default both; each file is imported into the same organisation)
  *   BENCH_BATCH=1000            rows per appendBatch
  */
+import Database from "better-sqlite3";
 import { fork, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -71,6 +72,32 @@ function dirBytes(dir: string): number {
     total += e.isDirectory() ? dirBytes(p) : fs.statSync(p).size;
   }
   return total;
+}
+
+/**
+ * Where the database's bytes go: SQLite's pages per table and index (dbstat), and within the one
+ * index-entry table the entries and key bytes of each index. Read from a second, read-only
+ * connection while the backend runs (WAL mode lets it).
+ */
+function diskBreakdown(dataDir: string, voters: number): string {
+  const db = new Database(path.join(dataDir, "db.sqlite3"), { readonly: true, fileMustExist: true });
+  try {
+    const per = (bytes: number) => (voters ? `${Math.round(bytes / voters).toLocaleString().padStart(6)} B/voter` : "");
+    const lines: string[] = [];
+    const pages = db.prepare("SELECT name, SUM(pgsize) AS bytes FROM dbstat GROUP BY name ORDER BY bytes DESC").all() as { name: string; bytes: number }[];
+    for (const r of pages.filter((r) => r.bytes >= 1 << 20)) lines.push(`${r.name.padEnd(34)} ${mb(r.bytes).padStart(9)}  ${per(r.bytes)}`);
+    const wal = path.join(dataDir, "db.sqlite3-wal");
+    if (fs.existsSync(wal)) lines.push(`${"(write-ahead log)".padEnd(34)} ${mb(fs.statSync(wal).size).padStart(9)}  ${per(fs.statSync(wal).size)}`);
+    const entries = db
+      .prepare("SELECT x.tbl || '.' || x.name AS name, COUNT(*) AS n, SUM(LENGTH(idx.k)) AS key FROM idx JOIN indexes x ON x.id = idx.i GROUP BY idx.i ORDER BY key DESC")
+      .all() as { name: string; n: number; key: number }[];
+    for (const r of entries.filter((r) => r.key >= 1 << 20)) lines.push(`  idx ${r.name.padEnd(30)} ${r.n.toLocaleString().padStart(9)} entries, keys ${mb(r.key)}  ${per(r.key)}`);
+    const docs = db.prepare("SELECT t.name AS name, COUNT(*) AS n, SUM(LENGTH(d.json)) AS bytes FROM documents d JOIN tables t ON t.number = d.tbl GROUP BY d.tbl ORDER BY bytes DESC").all() as { name: string; n: number; bytes: number }[];
+    for (const r of docs.filter((r) => r.bytes >= 1 << 20)) lines.push(`  documents ${r.name.padEnd(24)} ${r.n.toLocaleString().padStart(9)} rows, JSON ${mb(r.bytes)}  ${per(r.bytes)}`);
+    return lines.join("\n");
+  } finally {
+    db.close();
+  }
 }
 
 /** Child process: the embedded backend, reporting its peak RSS and main-thread busy time on request. */
@@ -200,6 +227,7 @@ async function main() {
       const stored = storedVoters;
       const bytes = dirBytes(path.join(dir, "data"));
       console.log(`  database: ${mb(bytes)} on disk for ${stored.toLocaleString()} voters (${stored ? Math.round(bytes / stored).toLocaleString() : "?"} bytes per voter, indexes and import records included)`);
+      console.log(diskBreakdown(path.join(dir, "data"), stored).replace(/^/gm, "    "));
     }
   } finally {
     clearInterval(sampler);

@@ -7,7 +7,7 @@ import { cleanImportRow, electionKey, mergeElections, recentParticipation } from
 import { voterFieldLabel, type ElectionRecord, type VoterFields } from "../tables/voters";
 import { adjustCounter } from "./counters";
 import { AudienceDrops } from "./emailAudience";
-import { findExisting, lookupKeys, rowKeys } from "./importMatch";
+import { findExisting, lookupKeys, rowKeys, votersByVoterId } from "./importMatch";
 import { transactionNearLimits } from "./txBudget";
 import { deleteVoter, editableVoterFields, insertVoter, keepsNameKeys, updateVoter, VoterCounts, voterChanges } from "./voters";
 
@@ -104,10 +104,17 @@ export async function applyBatch(
   const plan: Planned[] = [];
   const seen = new Map<string, Id<"voters"> | null>();
   const touched = new Set<Id<"voters">>();
-  for (const { row, line, fields } of rows) {
+  const cleaned = rows.map(({ row, line, fields }) => {
     const base = { first_name: fields.first_name.trim(), last_name: fields.last_name.trim(), email: (fields.email ?? "").trim() };
-    const at = { row, line: line ?? row, base };
     const voter = cleanImportRow(fields, { historyOnly: history });
+    const keys = typeof voter === "string" || history ? null : rowKeys(voter, rule);
+    return { at: { row, line: line ?? row, base }, voter, keys };
+  });
+  // the voter IDs rows are looked up by, all at once
+  const ids = new Set<string>();
+  for (const c of cleaned) if (c.keys?.[0].startsWith("i:")) ids.add(c.keys[0].slice(2));
+  const byVoterId = { ids, found: await votersByVoterId(ctx.db, orgId, ids) };
+  for (const { at, voter, keys } of cleaned) {
     if (typeof voter === "string") {
       plan.push({ ...at, kind: "error", message: voter });
       continue;
@@ -116,7 +123,6 @@ export async function applyBatch(
       plan.push({ ...at, kind: "insert", voter, keys: [`i:${voter.voter_id}`] });
       continue;
     }
-    const keys = rowKeys(voter, rule);
     const lookup = keys ? lookupKeys(keys) : [];
     const dupKey = lookup.find((k) => seen.has(k));
     if (dupKey) {
@@ -124,7 +130,7 @@ export async function applyBatch(
       continue;
     }
     let existing: Doc<"voters"> | null = null;
-    for (const k of lookup) if ((existing = await findExisting(ctx.db, orgId, voter, k))) break;
+    for (const k of lookup) if ((existing = await findExisting(ctx.db, orgId, voter, k, byVoterId))) break;
     if (existing && (touched.has(existing._id) || !doc.update_existing)) {
       plan.push({ ...at, kind: "duplicate", existing: existing._id, key: lookup[0] });
       continue;

@@ -5,6 +5,7 @@
 import { describe, expect, test } from "vitest";
 import { api } from "../../convex/_generated/api";
 import type { Id } from "../../convex/_generated/dataModel";
+import { compareUtf8, votersByVoterId } from "../../convex/model/importMatch";
 import { createMember, setupTest, type Member, type TestConvex } from "./setup";
 
 type Fields = Record<string, unknown> & { first_name: string; last_name: string };
@@ -139,6 +140,58 @@ test("middle names and suffixes are kept; a son (Jr) at his father's address is 
   expect(again.doc).toMatchObject({ imported_records: 0, duplicate_records: 3 });
   const dups = await m.as.query(api.imports.outcomes, { importId: again.importId, kind: "duplicate" });
   expect(new Set(dups.map((d) => d.existing?.id)).size).toBe(3);
+});
+
+describe("voter IDs looked up for the whole batch at once", () => {
+  test("finds what a lookup per ID finds: first of a repeated ID, absent ones, unsorted and non-ASCII IDs, another organisation's voters", async () => {
+    const t = setupTest();
+    const m = await createMember(t, ["campaign_manager"]);
+    const other = await createMember(t, ["campaign_manager"]);
+    const held = ["A0001", "A0002", "A0005", "A0100", "Z9", "é1", "😀2", "\uFFFD3"];
+    await runImport(m, held.map((voter_id, i) => ({ first_name: `F${i}`, last_name: `L${i}`, voter_id })));
+    await runImport(other, [{ first_name: "O", last_name: "Ther", voter_id: "A0003" }]);
+    // a second voter holding A0002 (added by hand): the first one is the match, as .first() finds
+    await m.as.mutation(api.voters.create, { fields: { first_name: "Second", last_name: "Holder", voter_id: "A0002" } });
+    const ids = ["A0100", "A0003", "A0002", "zz", "😀2", "A0001", "\uFFFD3", "0", "é1", "A0004", "A0001", "Z9"];
+    const perId = await t.run(async (ctx) => {
+      const out: (string | null)[] = [];
+      for (const id of ids) {
+        const d = await ctx.db.query("voters").withIndex("by_org_voterid", (q) => q.eq("orgId", m.orgId).eq("voter_id", id)).first();
+        out.push(d ? d.first_name : null);
+      }
+      return out;
+    });
+    const batch = await t.run(async (ctx) => {
+      const found = await votersByVoterId(ctx.db, m.orgId, ids);
+      return ids.map((id) => found.get(id)?.first_name ?? null);
+    });
+    expect(batch).toEqual(perId);
+    expect(batch).toEqual(["F3", null, "F1", null, "F6", "F0", "F7", null, "F5", null, "F0", "F4"]);
+  });
+
+  test("a long sorted run of held and new IDs", async () => {
+    const t = setupTest();
+    const m = await createMember(t, ["campaign_manager"]);
+    const id = (n: number) => `V${String(n).padStart(6, "0")}`;
+    await runImport(m, Array.from({ length: 600 }, (_, i) => ({ first_name: `F${i}`, last_name: `L${i}`, voter_id: id(i * 2) })));
+    const ids = Array.from({ length: 900 }, (_, i) => id(i));
+    const found = await t.run(async (ctx) => {
+      const f = await votersByVoterId(ctx.db, m.orgId, ids);
+      return ids.filter((x) => f.has(x));
+    });
+    expect(found).toEqual(ids.filter((_, i) => i % 2 === 0));
+  });
+
+  test("compareUtf8 orders as Convex does (UTF-8 bytes)", () => {
+    const words = ["b", "a", "\uFFFD", "😀", "é", "", "ab"];
+    const bytes = (s: string) => [...new TextEncoder().encode(s)];
+    const byBytes = [...words].sort((x, y) => {
+      const a = bytes(x), b = bytes(y);
+      for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) return a[i] - b[i];
+      return a.length - b.length;
+    });
+    expect([...words].sort(compareUtf8)).toEqual(byBytes);
+  });
 });
 
 describe("re-import with update existing records", () => {

@@ -10,8 +10,10 @@ import type { BatchResult, RowOutcome as RowError, StartImportArgs } from "@conv
 import type { ElectionRecord } from "@convex/tables/voters";
 import { CREATE_NEW, IGNORE, isHistoryMapping, STANDARD_KEYS, type ColumnMapping, type NewFieldDef } from "./fields";
 import type { RowSource } from "./rowSource";
+import { BatchSizer, isTimeLimitError } from "./batchSizer";
 import { compileMapping, type ImportRow } from "./transform";
 
+/** The most rows a batch carries (the server's MAX_BATCH_ROWS); batchSizer.ts picks fewer when the server is slower. */
 export const DEFAULT_BATCH_SIZE = 1_000;
 /** Batches sent before the oldest one's result is needed. */
 export const DEFAULT_PIPELINE = 3;
@@ -114,7 +116,7 @@ export function startArgs(
 }
 
 export async function runImport(o: RunImportOptions): Promise<RunImportResult> {
-  const batchSize = o.batchSize ?? DEFAULT_BATCH_SIZE;
+  const sizer = new BatchSizer(o.batchSize ?? DEFAULT_BATCH_SIZE);
   const control = o.control ?? new ImportControl();
   const newFields = o.newFields ?? [];
   const { build, stats, elections } = compileMapping(o.source.headers, o.mapping, newFields);
@@ -128,23 +130,31 @@ export async function runImport(o: RunImportOptions): Promise<RunImportResult> {
   const startedAt = Date.now();
   const skipBelow = o.resume?.nextRow ?? 1;
   const ignored = new Set<string>();
+  /** ask mode: rows the user already decided about (a batch sent again does not ask twice) */
+  const decided = new Set<number>();
   let rowNo = 0;
   let errorMode = o.errorMode ?? "ask";
   let last: BatchResult = { applied: false, nextRow: skipBelow, processed: 0, imported: 0, duplicates: 0, failed: 0, updated: 0, errors: [] };
 
-  const readBatch = async (): Promise<{ rows: ImportRow[]; done: boolean; bytes: number }> => {
-    const rows: ImportRow[] = [];
-    while (rows.length < batchSize) {
-      const raw = await o.source.next(batchSize - rows.length);
-      if (raw.length === 0) return { rows, done: true, bytes: o.source.bytesRead() };
+  // Rows read and not yet sent, each with the file's bytes read once it was (the progress bar).
+  type Held = { row: ImportRow; bytes: number };
+  const buffer: Held[] = [];
+  let sourceDone = false;
+  const fill = async (n: number) => {
+    while (!sourceDone && buffer.length < n) {
+      const raw = await o.source.next(n - buffer.length);
+      if (raw.length === 0) {
+        sourceDone = true;
+        return;
+      }
       const lines = o.source.lastLines();
+      const bytes = o.source.bytesRead();
       for (let i = 0; i < raw.length; i++) {
         rowNo++;
         const fields = build(raw[i]);
-        if (rowNo >= skipBelow) rows.push({ row: rowNo, line: lines[i] ?? rowNo + 1, fields });
+        if (rowNo >= skipBelow) buffer.push({ row: { row: rowNo, line: lines[i] ?? rowNo + 1, fields }, bytes });
       }
     }
-    return { rows, done: false, bytes: o.source.bytesRead() };
   };
 
   try {
@@ -155,62 +165,100 @@ export async function runImport(o: RunImportOptions): Promise<RunImportResult> {
     // it are stored, then the question is asked, so "Stop Import" keeps exactly those rows.
     const asking = errorMode === "ask" && o.onRowError !== undefined;
     const depth = asking ? 1 : Math.max(1, o.pipeline ?? DEFAULT_PIPELINE);
-    const inflight: { result: Promise<BatchResult>; bytes: number }[] = [];
-    const send = (rows: ImportRow[], bytes: number) => {
-      const result = o.transport.appendBatch({ importId, startRow: rows[0].row, rows, bytesDone: bytes });
+    const inflight: { result: Promise<BatchResult>; held: Held[]; sentAt: number }[] = [];
+    /** when the server finished the previous batch: a pipelined batch starts there, not when sent */
+    let lastDone = 0;
+    const send = (held: Held[]) => {
+      const rows = held.map((h) => h.row);
+      const result = o.transport.appendBatch({ importId, startRow: rows[0].row, rows, bytesDone: held[held.length - 1].bytes });
       // Observed by settle/drain; avoid an unhandled rejection while it waits its turn.
       result.catch(() => undefined);
-      inflight.push({ result, bytes });
+      inflight.push({ result, held, sentAt: performance.now() });
     };
-    const settle = async () => {
+    /**
+     * Waits for the oldest batch. One that ran out of time stored nothing, and the batches sent
+     * after it were refused for the gap: their rows go back to the front of the buffer, to be
+     * sent again in smaller batches. Returns how many rows went back (0: the batch was stored).
+     */
+    const settle = async (): Promise<number> => {
       const head = inflight.shift()!;
-      last = await head.result;
-      o.onProgress?.({ ...last, importId, rowsRead: rowNo, bytesRead: head.bytes, totalBytes: o.source.totalBytes, totalRows: o.source.totalRows, startedAt });
+      try {
+        last = await head.result;
+      } catch (error) {
+        if (!isTimeLimitError(error) || !sizer.shrink(head.held.length)) throw error;
+        const later = inflight.splice(0);
+        for (const b of later) {
+          const stored = await b.result.then(
+            (r) => r.applied,
+            () => false,
+          );
+          if (stored) throw error; // cannot happen: the server refuses a batch after a gap
+        }
+        const again = [head, ...later].flatMap((b) => b.held);
+        buffer.unshift(...again);
+        lastDone = performance.now();
+        return again.length;
+      }
+      const done = performance.now();
+      sizer.observe(head.held.length, done - Math.max(head.sentAt, lastDone));
+      lastDone = done;
+      o.onProgress?.({ ...last, importId, rowsRead: rowNo, bytesRead: head.held[head.held.length - 1].bytes, totalBytes: o.source.totalBytes, totalRows: o.source.totalRows, startedAt });
+      return 0;
     };
     const drain = async () => {
       // A stop or cancel still lets the batches already sent finish, so the counts are exact.
       while (inflight.length > 0) last = await inflight.shift()!.result;
     };
     /** Ask mode: sends the batch in pieces around the rows that fail; false when the user stops. */
-    const sendAsking = async (rows: ImportRow[], bytes: number): Promise<boolean> => {
+    const sendAsking = async (held: Held[]): Promise<boolean> => {
       let from = 0;
-      for (let i = 0; i < rows.length; i++) {
-        const problem = cleanImportRow(rows[i].fields, { historyOnly });
+      const piece = async (to: number) => {
+        send(held.slice(from, to));
+        const back = await settle();
+        // sent again later, after the rows that went back, with the rest of this batch
+        if (back > 0) buffer.splice(back, 0, ...held.slice(to));
+        return back === 0;
+      };
+      for (let i = 0; i < held.length; i++) {
+        const { row, line, fields } = held[i].row;
+        if (decided.has(row)) continue;
+        const problem = cleanImportRow(fields, { historyOnly });
         if (typeof problem !== "string" || ignored.has(problem)) continue;
-        if (i > from) {
-          send(rows.slice(from, i), bytes);
-          await settle();
-        }
-        const f = rows[i].fields;
-        const decision = await o.onRowError!({ row: rows[i].line, first_name: f.first_name, last_name: f.last_name, email: f.email ?? "", message: problem });
+        if (i > from && !(await piece(i))) return true;
+        const decision = await o.onRowError!({ row: line ?? row, first_name: fields.first_name, last_name: fields.last_name, email: fields.email ?? "", message: problem });
         if (decision === "stop") return false;
+        decided.add(row);
         if (decision === "ignore_similar") ignored.add(problem);
         // the failing row goes with the next piece: the server records it as not imported
         from = i;
       }
-      if (from < rows.length) {
-        send(rows.slice(from), bytes);
-        await settle();
-      }
+      if (from < held.length) await piece(held.length);
       return true;
     };
-    let next = readBatch();
+    let filling = fill(sizer.size);
     for (;;) {
-      const batch = await next;
+      await filling;
+      await fill(sizer.size);
       await control.checkpoint();
       if (control.cancelled) {
         await drain();
         return { importId, status: "cancelled", result: last, rowsRead: rowNo };
       }
-      if (!batch.done) next = readBatch();
-      if (batch.rows.length > 0 && asking) {
-        if (!(await sendAsking(batch.rows, batch.bytes))) {
+      const held = buffer.splice(0, sizer.size);
+      // read the next batch while this one is on its way
+      filling = fill(sizer.size);
+      if (held.length > 0 && asking) {
+        if (!(await sendAsking(held))) {
           await drain();
           return { importId, status: "stopped", result: last, rowsRead: rowNo };
         }
-      } else if (batch.rows.length > 0) send(batch.rows, batch.bytes);
-      while (inflight.length >= depth || (batch.done && inflight.length > 0)) await settle();
-      if (batch.done) break;
+      } else if (held.length > 0) send(held);
+      const end = () => sourceDone && buffer.length === 0;
+      while (inflight.length >= depth || (end() && inflight.length > 0)) await settle();
+      if (end() && inflight.length === 0) {
+        await filling;
+        if (end()) break;
+      }
     }
     await o.transport.finish({
       importId,

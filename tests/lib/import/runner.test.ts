@@ -3,12 +3,13 @@ import { describe, expect, test } from "vitest";
 import { openDelimitedSource } from "../../../src/lib/import/csvSource";
 import { ImportControl, runImport, type BatchResult, type ImportId, type ImportTransport, type StartArgs } from "../../../src/lib/import/runner";
 import type { ImportRow } from "../../../src/lib/import/transform";
+import { BatchSizer, isTimeLimitError, MIN_BATCH_ROWS, TARGET_BATCH_MS } from "../../../src/lib/import/batchSizer";
 
 const IMPORT_ID = "imp1" as ImportId;
 
 /** Mirrors the server contract: idempotent by start row, gaps refused, names required. */
-function fakeServer(opts: { failAfterBatches?: number } = {}) {
-  const state = { failAfterBatches: opts.failAfterBatches, nextRow: 1, processed: 0, imported: 0, duplicates: 0, failed: 0, rows: [] as ImportRow[], batches: 0, finished: false, started: [] as StartArgs[] };
+function fakeServer(opts: { failAfterBatches?: number; timesOutAbove?: number } = {}) {
+  const state = { failAfterBatches: opts.failAfterBatches, nextRow: 1, processed: 0, imported: 0, duplicates: 0, failed: 0, rows: [] as ImportRow[], batches: 0, finished: false, started: [] as StartArgs[], timedOut: [] as number[], sizes: [] as number[] };
   const transport: ImportTransport = {
     start: async (a) => {
       state.started.push(a);
@@ -19,7 +20,13 @@ function fakeServer(opts: { failAfterBatches?: number } = {}) {
       const counts = () => ({ nextRow: state.nextRow, processed: state.processed, imported: state.imported, duplicates: state.duplicates, failed: state.failed, updated: 0 });
       if (startRow < state.nextRow) return { applied: false, ...counts(), errors: [] };
       if (startRow > state.nextRow) throw new Error("gap");
+      // a batch too big for a slow machine: nothing of it is stored (Convex's message)
+      if (opts.timesOutAbove !== undefined && rows.length > opts.timesOutAbove) {
+        state.timedOut.push(rows.length);
+        throw new Error("[CONVEX M(imports:appendBatch)] Server Error\nFunction execution timed out (maximum duration: 1s)");
+      }
       state.batches++;
+      state.sizes.push(rows.length);
       const errors = [];
       for (const r of rows) {
         state.processed++;
@@ -146,5 +153,55 @@ describe("runImport", () => {
     expect(state.processed).toBe(30);
     expect(r.result.processed).toBe(state.processed);
     expect(state.finished).toBe(false);
+  });
+
+  test("a batch that runs out of time is sent again in halves, with the batches behind it: every row once", async () => {
+    const { state, transport } = fakeServer({ timesOutAbove: 40 });
+    const r = await runImport({ source: await openDelimitedSource(new Blob([csv(500)])), transport, filename: "f.csv", mapping, batchSize: 200, errorMode: "ignore" });
+    expect(r.status).toBe("completed");
+    expect(state.timedOut.length).toBeGreaterThan(0);
+    expect(Math.max(...state.sizes)).toBeLessThanOrEqual(40);
+    expect(state.rows.map((x) => x.row)).toEqual(Array.from({ length: 500 }, (_, i) => i + 1));
+    expect(state.processed).toBe(500);
+  });
+
+  test("a row that alone runs out of time fails the import with the server's message", async () => {
+    const { transport } = fakeServer({ timesOutAbove: 0 });
+    await expect(runImport({ source: await openDelimitedSource(new Blob([csv(30)])), transport, filename: "f.csv", mapping, batchSize: 20, errorMode: "ignore" })).rejects.toThrow(/execution timed out/);
+  });
+});
+
+describe("BatchSizer", () => {
+  test("steers toward the target time per batch, at most doubling, within [MIN, max]", () => {
+    const s = new BatchSizer(1_000);
+    expect(s.size).toBe(250);
+    s.observe(250, TARGET_BATCH_MS / 4); // four times faster than the target: grows, at most ×2
+    expect(s.size).toBe(500);
+    s.observe(500, TARGET_BATCH_MS / 4);
+    expect(s.size).toBe(1_000);
+    s.observe(1_000, TARGET_BATCH_MS / 8);
+    expect(s.size).toBe(1_000);
+    // a machine three times slower: 1,000 rows take three times the target
+    for (let i = 0; i < 8; i++) s.observe(s.size, (s.size / 1_000) * 3 * TARGET_BATCH_MS);
+    expect(s.size).toBeGreaterThan(300);
+    expect(s.size).toBeLessThan(360);
+    // the file's short last batch says nothing
+    const before = s.size;
+    s.observe(5, 10 * TARGET_BATCH_MS);
+    expect(s.size).toBe(before);
+  });
+
+  test("a timed-out batch halves the size, down to MIN_BATCH_ROWS", () => {
+    const s = new BatchSizer(1_000);
+    expect(s.shrink(250)).toBe(true);
+    expect(s.size).toBe(125);
+    while (s.shrink(s.size));
+    expect(s.size).toBe(MIN_BATCH_ROWS);
+    expect(s.shrink(MIN_BATCH_ROWS)).toBe(false);
+  });
+
+  test("only Convex's execution time-out counts as one", () => {
+    expect(isTimeLimitError(new Error("Function execution timed out (maximum duration: 1s)"))).toBe(true);
+    expect(isTimeLimitError(new Error("connection lost"))).toBe(false);
   });
 });
