@@ -4,7 +4,7 @@
  * half-open key interval [lo, hi).
  */
 import type { JSONValue, Value } from "convex/values";
-import { encodeTuple, encodeValue, prefixEnd } from "./indexkey.js";
+import { encodeIndexField, encodeIndexPrefix, prefixEnd } from "./indexkey.js";
 import { decodeQueryValue } from "./json-shape.js";
 import type { DbIndexDef } from "./storage-types.js";
 
@@ -59,15 +59,15 @@ export function encodeRange(index: DbIndexDef, range: RangeExpr[]): { lo: Buffer
       `Incorrect operator used in \`withIndex\`, cannot chain \`.${r.type.toLowerCase()}()\` after \`.${range[i - 1].type.toLowerCase()}()\`.`,
     );
   }
-  const prefix = encodeTuple(prefixVals);
+  const prefix = encodeIndexPrefix(fields, prefixVals);
   let lo = prefix;
   let hi = prefixEnd(prefix);
   if (lower) {
-    const b = Buffer.concat([prefix, encodeValue(lower.v)]);
+    const b = Buffer.concat([prefix, encodeIndexField(fields, prefixVals.length, lower.v)]);
     lo = lower.inclusive ? b : prefixEnd(b);
   }
   if (upper) {
-    const b = Buffer.concat([prefix, encodeValue(upper.v)]);
+    const b = Buffer.concat([prefix, encodeIndexField(fields, prefixVals.length, upper.v)]);
     hi = upper.inclusive ? prefixEnd(b) : b;
   }
   return { lo, hi };

@@ -13,6 +13,8 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import { openConnection } from "./storage-connection.js";
+import { hasIdTail, indexKey } from "./indexkey.js";
+import { parseDoc } from "./json-shape.js";
 import { packBatch } from "./storage-apply.js";
 import type { DbIndexDef, DocWrite, IndexDef, IndexKind, SearchIndexDef, StoredRow } from "./storage-types.js";
 
@@ -84,14 +86,7 @@ export class Store {
       getDocBySeq: this.db.prepare("SELECT id, json FROM documents WHERE seq = ?"),
       insertIdx: this.db.prepare("INSERT INTO idx(i, k, seq) VALUES (?, ?, ?)"),
     };
-    // Layout 2: the by_id index is served by the documents table's unique id column, so it has
-    // no entries in idx. Data dirs written before hold by_id entries; drop them once.
-    if (this.getMeta("layout") !== "2") {
-      this.db.transaction(() => {
-        this.db.prepare("DELETE FROM idx WHERE i IN (SELECT id FROM indexes WHERE kind = 'db' AND name = 'by_id')").run();
-        this.setMeta("layout", "2");
-      })();
-    }
+    this.upgradeLayout();
     this.writer = new Worker(writerSource(), {
       eval: true,
       workerData: { file, sqlite: createRequire(import.meta.url).resolve("better-sqlite3"), shared: this.shared.buffer, errorText: this.errorText.buffer },
@@ -105,6 +100,37 @@ export class Store {
       this.writerExited = true;
       if (this.writing) this.markFailed("the writer thread stopped");
     });
+  }
+
+  /**
+   * Brings a data dir written by an earlier version to the current layout, once, in one SQLite
+   * transaction. Layout 2: the by_id index is served by the documents table's unique id column,
+   * so it has no entries in idx. Layout 3: index keys end in the `_id`'s internal bytes, not its
+   * string (indexkey.ts hasIdTail): every such index's entries are written again.
+   */
+  private upgradeLayout() {
+    const layout = Number(this.getMeta("layout") ?? "0");
+    if (layout >= 3) return;
+    this.db.transaction(() => {
+      if (layout < 2) this.db.prepare("DELETE FROM idx WHERE i IN (SELECT id FROM indexes WHERE kind = 'db' AND name = 'by_id')").run();
+      const defs = this.db
+        .prepare("SELECT x.id AS id, x.spec AS spec, t.number AS number FROM indexes x JOIN tables t ON t.name = x.tbl WHERE x.kind = 'db' AND x.name <> 'by_id'")
+        .all() as { id: number; spec: string; number: number }[];
+      const page = this.db.prepare("SELECT seq, json FROM documents WHERE tbl = ? AND seq > ? ORDER BY seq LIMIT 5000");
+      for (const def of defs) {
+        const fields = (JSON.parse(def.spec) as { fields: string[] }).fields;
+        if (!hasIdTail(fields)) continue;
+        this.db.prepare("DELETE FROM idx WHERE i = ?").run(def.id);
+        let after = 0;
+        for (;;) {
+          const rows = page.all(def.number, after) as { seq: number; json: string }[];
+          for (const r of rows) this.stmts.insertIdx.run(def.id, indexKey(parseDoc(r.json), fields), r.seq);
+          if (rows.length < 5000) break;
+          after = rows[rows.length - 1].seq;
+        }
+      }
+      this.setMeta("layout", "3");
+    })();
   }
 
   /** Records the first failed batch: it and every later one are refused. */

@@ -62,6 +62,18 @@ export const insertRaw = mutationGeneric({
     return { id, inTx: await ctx.db.get(id) };
   },
 });
+export const byN = queryGeneric({
+  args: { n: v.number(), ct: v.optional(v.number()), id: v.optional(v.string()), op: v.optional(v.string()), order: v.optional(v.string()) },
+  handler: async (ctx, { n, ct, id, op, order }) => {
+    const q = ctx.db.query("a").withIndex("by_n", (q: any) => {
+      const base = q.eq("n", n);
+      if (ct === undefined) return base;
+      const at = base.eq("_creationTime", ct);
+      return op === undefined ? at : op === "eq" ? at.eq("_id", id) : op === "gt" ? at.gt("_id", id) : at.lte("_id", id);
+    });
+    return (await q.order((order ?? "asc") as "asc").collect()).map((d: any) => d._id);
+  },
+});
 export const get = queryGeneric({ args: { id: v.string() }, handler: async (ctx, { id }) => ctx.db.get(id as any) });
 export const byId = queryGeneric({
   args: { op: v.string(), id: v.optional(v.string()), order: v.string() },
@@ -79,16 +91,20 @@ export const pageById = queryGeneric({
 });
 `,
     );
-    engine = createEngine({
-      functionsDir: fnDir,
+    engine = await open();
+    c = caller(engine);
+  });
+  const open = async () => {
+    const e = createEngine({
+      functionsDir: path.join(work, "convex"),
       dataDir: path.join(work, "data"),
       cloudUrl: "http://127.0.0.1:1",
       siteUrl: "http://127.0.0.1:2",
       scheduler: false,
     });
-    await engine.start();
-    c = caller(engine);
-  });
+    await e.start();
+    return e;
+  };
   afterAll(async () => {
     await engine.stop();
     fs.rmSync(work, { recursive: true, force: true });
@@ -150,5 +166,46 @@ export const pageById = queryGeneric({
     } finally {
       db.close();
     }
+  });
+
+  it("ends index keys in the id's 16 internal bytes: same order, ranges on _id, and an older data dir rewritten once", async () => {
+    const ids = (await c.mutation("f:insertMany", { table: "a", count: 40 })) as string[];
+    const docs = (await Promise.all(ids.map((id) => c.query("f:get", { id })))) as Array<{ _id: string; _creationTime: number; n: number }>;
+    const zero = docs.filter((d) => d.n === 0).map((d) => d._id);
+    const n7 = docs.find((d) => d.n === 7)!;
+    const entries = () => {
+      const db = new Database(path.join(work, "data", "db.sqlite3"), { readonly: true });
+      try {
+        return db.prepare("SELECT length(k) AS len FROM idx WHERE i IN (SELECT id FROM indexes WHERE tbl = 'a' AND name = 'by_n')").all() as Array<{ len: number }>;
+      } finally {
+        db.close();
+      }
+    };
+    // n (9 bytes) + _creationTime (9) + the id tail (1 + 16)
+    expect(new Set(entries().map((e) => e.len))).toEqual(new Set([35]));
+    const check = async () => {
+      expect(await c.query("f:byN", { n: 0 })).toEqual(expect.arrayContaining(zero));
+      expect(await c.query("f:byN", { n: 7, ct: n7._creationTime, op: "eq", id: n7._id })).toEqual([n7._id]);
+      expect(await c.query("f:byN", { n: 7, ct: n7._creationTime, op: "gt", id: n7._id })).toEqual([]);
+      expect(await c.query("f:byN", { n: 7, ct: n7._creationTime, op: "lte", id: n7._id })).toEqual([n7._id]);
+      await expect(c.query("f:byN", { n: 7, ct: n7._creationTime, op: "gt", id: "not-an-id" })).rejects.toThrow(/not a document id/);
+    };
+    await check();
+    // A data dir of layout 2 held the id's string at the end of each key: rewritten on opening.
+    await engine.stop();
+    const db = new Database(path.join(work, "data", "db.sqlite3"));
+    const { encodeTuple } = await import("../../../local-backend/src/indexkey");
+    const rows = db.prepare("SELECT idx.i AS i, idx.k AS k, d.json AS json FROM idx JOIN documents d ON d.seq = idx.seq WHERE idx.i IN (SELECT id FROM indexes WHERE tbl = 'a' AND name = 'by_n')").all() as Array<{ i: number; k: Buffer; json: string }>;
+    for (const r of rows) {
+      const d = JSON.parse(r.json) as { n: number; _creationTime: number; _id: string };
+      db.prepare("UPDATE idx SET k = ? WHERE i = ? AND k = ?").run(encodeTuple([d.n, d._creationTime, d._id]), r.i, r.k);
+    }
+    db.prepare("UPDATE meta SET v = '2' WHERE k = 'layout'").run();
+    db.close();
+    expect(new Set(entries().map((e) => e.len))).not.toEqual(new Set([35]));
+    engine = await open();
+    c = caller(engine);
+    expect(new Set(entries().map((e) => e.len))).toEqual(new Set([35]));
+    await check();
   });
 });
