@@ -20,19 +20,15 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { performance } from "node:perf_hooks";
-import { faker } from "@faker-js/faker";
 import { ConvexClient, ConvexHttpClient } from "convex/browser";
 import WebSocket from "ws";
 import { api } from "../convex/_generated/api";
 import { startBackend } from "../local-backend/src/server";
 import { configureBackendEnv, signInTicket } from "../scripts/backend-env";
 import { formatTransactionStats } from "./txStats";
-import { convexImportTransport } from "../src/lib/import/convexTransport";
-import { openImportFile } from "../src/lib/import/openFile";
-import { autoMatch } from "../src/lib/import/pairing";
-import { runImport } from "../src/lib/import/runner";
-import { layoutRow, NC_HEADERS, toCsv } from "../tests/fixtures/import/layouts";
 import { speedIndexLine } from "./speedIndex";
+import type { ImportTransport } from "../src/lib/import/runner";
+import { importVoterFile, writeVoterFile } from "./voterFile";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const SIZES = (process.env.BENCH_ROWS ?? "100000,5000000").split(",").map(Number);
@@ -42,29 +38,6 @@ const mb = (b: number) => `${(b / 1048576).toFixed(0)} MB`;
 let peakRss = 0;
 const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 100);
 
-/** Writes `n` NC-style rows, ~3% exact duplicates and ~1% rows without a last name. */
-async function generate(file: string, n: number) {
-  faker.seed(n);
-  const out = fs.createWriteStream(file);
-  out.write(toCsv(NC_HEADERS, []));
-  let chunk: string[][] = [];
-  for (let i = 0; i < n; i++) {
-    const row = layoutRow("nc", i);
-    // unique names so the duplicate count is predictable: row i's name carries its index
-    row[NC_HEADERS.indexOf("last_name")] = `${row[NC_HEADERS.indexOf("last_name")]}${i}`;
-    if (i % 33 === 32) row.splice(0, row.length, ...chunk[chunk.length - 1] ?? row); // duplicate of the previous row
-    if (i % 101 === 100) row[NC_HEADERS.indexOf("last_name")] = "";
-    chunk.push(row);
-    if (chunk.length === 5000) {
-      if (!out.write(toCsv([], chunk).replace(/^\n/, ""))) await new Promise<void>((r) => out.once("drain", () => r()));
-      chunk = [];
-    }
-  }
-  if (chunk.length) out.write(toCsv([], chunk).replace(/^\n/, ""));
-  await new Promise<void>((r) => out.end(r));
-}
-
-/** Bytes under a directory (the backend's database files). */
 function dirBytes(dir: string): number {
   let total = 0;
   for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
@@ -123,16 +96,19 @@ async function backendRole() {
 }
 
 let mutationMs = 0;
+/** rows of each appendBatch sent (the client sizes them by the server's time, batchSizer.ts) */
+let batchRows: number[] = [];
 let activeBatches = 0;
 let activeSince = 0;
 /**
  * Wraps the transport to separate server time from client time: `mutationMs` is the wall time
  * during which at least one appendBatch was in flight (batches are pipelined, so round trips overlap).
  */
-function timed(t: ReturnType<typeof convexImportTransport>): ReturnType<typeof convexImportTransport> {
+function timed(t: ImportTransport): ImportTransport {
   return {
     ...t,
     appendBatch: async (a) => {
+      batchRows.push(a.rows.length);
       if (activeBatches++ === 0) activeSince = performance.now();
       try {
         return await t.appendBatch(a);
@@ -158,7 +134,7 @@ async function main() {
   for (const n of SIZES) {
     const t0 = performance.now();
     files[n] = path.join(dir, `voters-${n}.csv`);
-    await generate(files[n], n);
+    await writeVoterFile(files[n], n);
     console.log(`generated ${n.toLocaleString()} rows (${mb(fs.statSync(files[n]).size)}) in ${((performance.now() - t0) / 1000).toFixed(1)}s`);
   }
   const execArgv = process.env.BENCH_PROFILE ? [...process.execArgv, "--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : process.execArgv;
@@ -182,26 +158,14 @@ async function main() {
   let storedVoters = 0;
   try {
     for (const n of SIZES) {
-      const blob = await fs.openAsBlob(files[n]);
-      const file = Object.assign(blob, { name: path.basename(files[n]) });
       peakRss = process.memoryUsage().rss;
       const rssStart = peakRss;
       await ask(child, "rss");
       const t0 = performance.now();
-      const source = await openImportFile(file);
-      const sample = await source.next(50);
-      const mapping = autoMatch(source.headers, sample);
-      const fresh = await openImportFile(file);
       let lastLog = t0;
-      const result = await runImport({
-        source: fresh,
-        transport: timed(convexImportTransport(socket)),
-        filename: file.name,
-        mapping,
-        sampleRows: sample,
-        errorMode: "ignore",
-        matchRule: "standard",
+      const result = await importVoterFile(socket, files[n], {
         batchSize: BATCH,
+        wrap: timed,
         onProgress: (p) => {
           const now = performance.now();
           if (now - lastLog > 10_000) {
@@ -213,12 +177,15 @@ async function main() {
       const secs = (performance.now() - t0) / 1000;
       const serverSecs = mutationMs / 1000;
       mutationMs = 0;
+      const sizes = [...batchRows].sort((a, b) => a - b);
+      batchRows = [];
       const doc = await client.query(api.imports.get, { importId: result.importId });
       console.log(
         `${n.toLocaleString()} rows: ${secs.toFixed(1)}s end to end, ${(n / secs).toFixed(0)} rows/s  ` +
           `imported ${doc?.imported_records.toLocaleString()} duplicates ${doc?.duplicate_records.toLocaleString()} errors ${doc?.failed_records.toLocaleString()}  ` +
           `status ${doc?.status}  (appendBatch in flight ${serverSecs.toFixed(1)}s)`,
       );
+      console.log(`  ${sizes.length.toLocaleString()} batches, rows per batch: median ${sizes[sizes.length >> 1]}, min ${sizes[0]}, max ${sizes[sizes.length - 1]}`);
       const be = await ask<{ peak: number; rss: number; busyMs: number }>(child, "rss");
       console.log((await ask<{ text: string }>(child, "stats")).text.replace(/^/gm, "  "));
       console.log(`  memory: client peak RSS ${mb(peakRss)} (at start ${mb(rssStart)}), backend peak RSS ${mb(be.peak)}`);

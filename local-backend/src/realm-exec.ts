@@ -111,6 +111,13 @@ export class PreemptedError extends SystemError {
 }
 /** syscall time after which a pump defers the rest of its syscalls */
 export const DEFER_AFTER_MS = 25;
+/**
+ * Wall time a run goes on in one turn of the event loop: after it, its next async syscall waits for
+ * the next turn (setImmediate), so the requests that arrived meanwhile (a teammate's mutation, the
+ * sync protocol's messages) start before it continues. Runs are optimistic: interleaving them is
+ * safe, and a 250 ms import batch no longer holds every live view for 250 ms.
+ */
+export const YIELD_AFTER_MS = 8;
 /** how long a run may wait on something the engine does not know of before it is declared stuck */
 const STUCK_AFTER_MS = 100;
 
@@ -148,6 +155,8 @@ export class RealmExec implements RunExec {
   private pumpSys = 0;
   private inPump = false;
   private outstanding = 0;
+  /** when this run's current turn of the event loop began (YIELD_AFTER_MS) */
+  private turnStart = performance.now();
   private finished = false;
   private waitingSince = 0;
   private failure: Error | null = null;
@@ -179,6 +188,7 @@ export class RealmExec implements RunExec {
 
   /** Starts the function (`call` is entered inside the realm) and resolves with its JSON result. */
   start(): Promise<string> {
+    this.turnStart = performance.now();
     const p = this.pump(this.call);
     if (p && typeof (p as Promise<unknown>).then === "function") {
       (p as Promise<unknown>).then(
@@ -348,6 +358,7 @@ export class RealmExec implements RunExec {
   asyncSyscall(op: string, args: string): Promise<string> | string {
     this.syscalls++;
     this.checkTime();
+    if (performance.now() - this.turnStart >= YIELD_AFTER_MS) return this.defer(() => this.handler.asyncSyscall(op, args), true);
     if (this.inPump && this.pumpSys < DEFER_AFTER_MS) {
       const t0 = performance.now();
       let now: string | undefined;
@@ -362,13 +373,15 @@ export class RealmExec implements RunExec {
   }
 
   /**
-   * Runs `work` after the current pump and continues the function with its outcome in a new pump:
-   * a realm promise the function awaits.
+   * Runs `work` after the current pump (`nextTurn`: in the event loop's next turn) and continues
+   * the function with its outcome in a new pump: a realm promise the function awaits.
    */
-  defer<T>(work: () => Promise<T> | T): Promise<T> {
+  defer<T>(work: () => Promise<T> | T, nextTurn = false): Promise<T> {
     return this.realm.newPromise<T>((resolve, reject) => {
       this.outstanding++;
-      queueMicrotask(() => {
+      const later = nextTurn ? (f: () => void) => setImmediate(f) : queueMicrotask;
+      later(() => {
+        if (nextTurn) this.turnStart = performance.now();
         let p: Promise<T>;
         try {
           p = Promise.resolve(work());
@@ -386,6 +399,12 @@ export class RealmExec implements RunExec {
   private handIn(settle: () => void) {
     this.outstanding--;
     if (this.finished) return;
+    // Out of time: end it here. Settling would queue the function's continuation in the context,
+    // and a pump that does not start (no time left) would leave it there for the next run's pump.
+    if (this.userMs >= this.limitMs) {
+      this.timedOut();
+      return;
+    }
     settle();
     this.pump(null);
   }

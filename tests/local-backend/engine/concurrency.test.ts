@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { OPTIMISTIC_ATTEMPTS } from "../../../local-backend/src/functions";
+import { YIELD_AFTER_MS } from "../../../local-backend/src/realm-exec";
 import { useEngine } from "./helpers";
 
 const t = useEngine();
@@ -21,6 +22,17 @@ describe("engine: optimistic concurrency", () => {
     const after = t.engine.concurrency();
     // all n read before any committed (each pauses between its read and its write)
     expect(after.conflicts - before.conflicts).toBeGreaterThanOrEqual(n - 1);
+  });
+
+  it("a mutation that keeps conflicting ends holding the right to commit", async () => {
+    await t.c.mutation("tx:increment", { name: "contended" });
+    const before = t.engine.concurrency();
+    const n = 8;
+    // each computes past YIELD_AFTER_MS between its read and its write: the others read and commit meanwhile
+    const results = await Promise.all(Array.from({ length: n }, () => t.c.mutation("tx:incrementWithLongPause", { name: "contended", ms: 2 * YIELD_AFTER_MS })));
+    expect(await t.c.query("tx:getCounter", { name: "contended" })).toBe(n + 1);
+    expect(new Set(results).size).toBe(n);
+    const after = t.engine.concurrency();
     // the last ones conflicted OPTIMISTIC_ATTEMPTS times and ran holding the lock
     expect(after.exclusiveRuns - before.exclusiveRuns).toBeGreaterThan(0);
     expect(n).toBeGreaterThan(OPTIMISTIC_ATTEMPTS);
@@ -57,5 +69,17 @@ describe("engine: optimistic concurrency", () => {
       expect(first).toBe(second);
     }
     expect(t.engine.concurrency().conflicts).toBeGreaterThan(before);
+  });
+
+  it("lets a request that arrives during a long mutation run before the mutation ends (it yields every few ms)", async () => {
+    expect(YIELD_AFTER_MS).toBeLessThan(20);
+    await t.c.mutation("tx:longBatch", { name: "warm", steps: 2 });
+    const order: string[] = [];
+    const long = t.c.mutation("tx:longBatch", { name: "long", steps: 80 }).then(() => order.push("mutation"));
+    // a teammate's query, arriving once the mutation is running (the next turn of the event loop)
+    await new Promise((r) => setTimeout(r, 0));
+    await t.c.query("tx:getCounter", { name: "other" }).then(() => order.push("query"));
+    await long;
+    expect(order).toEqual(["query", "mutation"]);
   });
 });
