@@ -203,33 +203,30 @@ function writeIdTail(w: Writer, v: Value | undefined): void {
   w.len += INTERNAL_ID_BYTES;
 }
 
-/** `values` for the first fields of an index (a document's, or a range's equalities), encoded as its keys begin. */
+/** The value of field `i` of an index, written as that field is in its keys. */
+function writeField(w: Writer, fields: ReadonlyArray<string>, i: number, v: Value | undefined): void {
+  if (i === fields.length - 1 && hasIdTail(fields)) writeIdTail(w, v);
+  else write(w, v);
+}
+
+/** `values` for the first fields of an index (a range's equalities), encoded as its keys begin. */
 export function encodeIndexPrefix(fields: ReadonlyArray<string>, values: ReadonlyArray<Value | undefined>): Buffer {
   const w = resetScratch();
-  const tail = hasIdTail(fields) ? fields.length - 1 : -1;
-  for (let i = 0; i < values.length; i++) {
-    if (i === tail) writeIdTail(w, values[i]);
-    else write(w, values[i]);
-  }
+  for (let i = 0; i < values.length; i++) writeField(w, fields, i, values[i]);
   return w.result();
 }
 
 /** A range bound's value on field `position` of an index, encoded as that field is in its keys. */
 export function encodeIndexField(fields: ReadonlyArray<string>, position: number, value: Value | undefined): Buffer {
   const w = resetScratch();
-  if (hasIdTail(fields) && position === fields.length - 1) writeIdTail(w, value);
-  else write(w, value);
+  writeField(w, fields, position, value);
   return w.result();
 }
 
 /** Index key of a document: its index fields (ending in _creationTime and _id, see hasIdTail). */
 export function indexKey(doc: Record<string, unknown>, fields: ReadonlyArray<string>): Buffer {
   const w = resetScratch();
-  const tail = hasIdTail(fields) ? fields.length - 1 : -1;
-  for (let i = 0; i < fields.length; i++) {
-    if (i === tail) writeIdTail(w, doc._id as Value);
-    else write(w, getFieldPath(doc, fields[i]));
-  }
+  for (let i = 0; i < fields.length; i++) writeField(w, fields, i, getFieldPath(doc, fields[i]));
   return w.result();
 }
 

@@ -235,6 +235,8 @@ export async function runImport(o: RunImportOptions): Promise<RunImportResult> {
       if (from < held.length) await piece(held.length);
       return true;
     };
+    /** every row of the file read and sent */
+    const end = () => sourceDone && buffer.length === 0;
     let filling = fill(sizer.size);
     for (;;) {
       await filling;
@@ -253,7 +255,6 @@ export async function runImport(o: RunImportOptions): Promise<RunImportResult> {
           return { importId, status: "stopped", result: last, rowsRead: rowNo };
         }
       } else if (held.length > 0) send(held);
-      const end = () => sourceDone && buffer.length === 0;
       while (inflight.length >= depth || (end() && inflight.length > 0)) await settle();
       if (end() && inflight.length === 0) {
         await filling;
