@@ -448,6 +448,7 @@ export class FunctionRunner implements FunctionCalls {
           if (!f.realm) await begin();
           const value = await this.invokeCounted(f, args, run, tx);
           if (run.platformError) throw run.platformError;
+          if (optimistic) await this.commits.admit(tx);
           if (await stale()) continue;
           if (exclusive) held.commit = await this.commits.lock.write();
           o.onSuccess?.(tx);

@@ -1,20 +1,31 @@
-/** Settings shared by the engine's SQLite connections (the reader on the main thread, the writer thread). */
+/** Settings shared by the engine's SQLite connections (the reader on the main thread, the writer and checkpoint threads). */
 import type Database from "better-sqlite3";
 
-export function openConnection(db: Database.Database): Database.Database {
+/** how often the checkpoint thread copies the log back when something was written */
+export const CHECKPOINT_EVERY_MS = 500;
+/**
+ * The writer checkpoints itself only when the log grows past this many pages (256 MB): when the
+ * checkpoint thread falls behind a long run of commits, the log stays bounded.
+ */
+const WRITER_FALLBACK_CHECKPOINT_PAGES = 65536;
+
+export type ConnectionRole = "reader" | "writer" | "checkpointer";
+
+export function openConnection(db: Database.Database, role: ConnectionRole): Database.Database {
   db.pragma("journal_mode = WAL");
   // NORMAL in WAL mode keeps every committed transaction across process kills (not power loss).
   db.pragma("synchronous = NORMAL");
   db.pragma("cache_size = -131072");
   db.pragma("temp_store = MEMORY");
-  // A mutation with many random-key index entries (emails, names, search rows) dirties
-  // thousands of pages; checkpointing every 1000 pages (the default) copied them back to the
-  // database file after nearly every commit. A 64 MB WAL lets repeated page writes coalesce.
-  db.pragma("wal_autocheckpoint = 16384");
+  // Checkpoints belong to the checkpoint thread (storage-checkpointer.ts), every
+  // CHECKPOINT_EVERY_MS: a mutation with many random-key index entries dirties thousands of pages,
+  // and copying them back inside a commit made every commit behind it wait. The reader's rare
+  // writes (catalog changes) keep SQLite's automatic checkpoint at 64 MB.
+  db.pragma(`wal_autocheckpoint = ${role === "writer" ? WRITER_FALLBACK_CHECKPOINT_PAGES : role === "reader" ? 16384 : 0}`);
   // What a checkpoint copied back is dead weight in the log: when the log starts over, it is cut
   // back to 16 MB (it would otherwise keep its largest size on disk for good).
   db.pragma("journal_size_limit = 16777216");
-  // The two connections never write at the same time (the main thread waits for the writer to
+  // The reader and the writer never write at the same time (the main thread waits for the writer to
   // drain first); a reader may still meet a checkpoint's short lock.
   db.pragma("busy_timeout = 10000");
   return db;

@@ -12,7 +12,7 @@ import { openConnection } from "./storage-connection.js";
 type Init = { file: string; sqlite: string; shared: SharedArrayBuffer; errorText: SharedArrayBuffer };
 const init = workerData as Init;
 const Database = createRequire(init.sqlite)(init.sqlite) as typeof DatabaseCtor;
-const db = openConnection(new Database(init.file));
+const db = openConnection(new Database(init.file), "writer");
 const applier = new BatchApplier(db);
 /** [0] last applied ticket, [1] ticket of a failed batch (0: none) */
 const shared = new Int32Array(init.shared);

@@ -18,11 +18,12 @@ import { parseDoc } from "./json-shape.js";
 import { packBatch } from "./storage-apply.js";
 import type { DbIndexDef, DocWrite, IndexDef, IndexKind, SearchIndexDef, StoredRow } from "./storage-types.js";
 
-/** The writer thread's code: storage-worker.ts bundled once per process (it runs from source). */
-let workerCode: string | null = null;
-function writerSource(): string {
-  if (workerCode === null) {
-    const entry = fileURLToPath(new URL("./storage-worker.ts", import.meta.url));
+/** A storage thread's code (storage-worker.ts, storage-checkpointer.ts) bundled once per process (it runs from source). */
+const workerCode = new Map<string, string>();
+function threadSource(file: string): string {
+  let code = workerCode.get(file);
+  if (code === undefined) {
+    const entry = fileURLToPath(new URL(file, import.meta.url));
     const out = esbuild.buildSync({
       entryPoints: [entry],
       bundle: true,
@@ -33,9 +34,10 @@ function writerSource(): string {
       write: false,
       logLevel: "silent",
     });
-    workerCode = out.outputFiles[0].text;
+    code = out.outputFiles[0].text;
+    workerCode.set(file, code);
   }
-  return workerCode;
+  return code;
 }
 
 export class Store {
@@ -51,6 +53,8 @@ export class Store {
   private scanCache = new Map<string, Database.Statement>();
   private ftsStmts = new Map<number, Database.Statement>();
   private writer: Worker;
+  private checkpointer: Worker;
+  private checkpointerExited = false;
   private writerExited = false;
   /** [0] last ticket the writer applied, [1] ticket of a batch that failed (0: none) */
   private shared = new Int32Array(new SharedArrayBuffer(8));
@@ -71,7 +75,7 @@ export class Store {
   constructor(dataDir: string) {
     fs.mkdirSync(dataDir, { recursive: true });
     const file = path.join(dataDir, "db.sqlite3");
-    this.db = openConnection(new Database(file));
+    this.db = openConnection(new Database(file), "reader");
     this.db.exec(`
       CREATE TABLE IF NOT EXISTS meta(k TEXT PRIMARY KEY, v TEXT NOT NULL) WITHOUT ROWID;
       CREATE TABLE IF NOT EXISTS tables(name TEXT PRIMARY KEY, number INTEGER NOT NULL UNIQUE, count INTEGER NOT NULL DEFAULT 0);
@@ -87,11 +91,14 @@ export class Store {
       insertIdx: this.db.prepare("INSERT INTO idx(i, k, seq) VALUES (?, ?, ?)"),
     };
     this.upgradeLayout();
-    this.writer = new Worker(writerSource(), {
-      eval: true,
-      workerData: { file, sqlite: createRequire(import.meta.url).resolve("better-sqlite3"), shared: this.shared.buffer, errorText: this.errorText.buffer },
-    });
+    const sqlite = createRequire(import.meta.url).resolve("better-sqlite3");
+    this.writer = new Worker(threadSource("./storage-worker.ts"), { eval: true, workerData: { file, sqlite, shared: this.shared.buffer, errorText: this.errorText.buffer } });
     this.writer.unref();
+    this.checkpointer = new Worker(threadSource("./storage-checkpointer.ts"), { eval: true, workerData: { file, sqlite, shared: this.shared.buffer } });
+    this.checkpointer.unref();
+    // a checkpoint thread that stops only leaves checkpoints to the writer's fallback
+    this.checkpointer.on("error", () => undefined);
+    this.checkpointer.on("exit", () => (this.checkpointerExited = true));
     this.writer.on("message", (m: { ticket?: number; error?: string | null }) => {
       if (typeof m.ticket === "number") this.markDurable(m.ticket, m.error ?? null);
     });
@@ -156,6 +163,11 @@ export class Store {
       if (!this.writerExited) {
         const closed = new Promise<void>((resolve) => this.writer.once("exit", () => resolve()));
         this.writer.postMessage({ close: true });
+        await closed;
+      }
+      if (!this.checkpointerExited) {
+        const closed = new Promise<void>((resolve) => this.checkpointer.once("exit", () => resolve()));
+        this.checkpointer.postMessage({ close: true });
         await closed;
       }
       this.db.close();

@@ -4,6 +4,7 @@
  * these tests see the window between "committed" and "stored" deterministically.
  */
 import Database from "better-sqlite3";
+import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Engine, FunctionOutcome } from "../../../local-backend/src/engine-api";
@@ -70,6 +71,34 @@ describe("engine: pipelined commits", () => {
     expect(await results).toEqual([1, 2, 3]);
     expect(unwrap((await query).outcome)).toBe(3);
     expect(storedContaining("pipe-counter").map((j) => JSON.parse(j).value)).toEqual([3]);
+  });
+
+  it("lets a large commit wait for the writer, so a small commit made meanwhile is not queued behind it", async () => {
+    const blocker = blockWriter();
+    // the writer has a batch it cannot store yet
+    const first = await pipelined("tx:increment", { name: "admit-first" });
+    // 120 documents: a large commit; its run ends, then it waits for the writer (CommitPipeline.admit)
+    let largeCommitted = false;
+    const large = pipelined("tx:longBatch", { name: "admit-large", steps: 120 }).then((r) => {
+      largeCommitted = true;
+      return r;
+    });
+    const small = await pipelined("tx:increment", { name: "admit-small" });
+    await new Promise((r) => setTimeout(r, 400));
+    expect(largeCommitted).toBe(false);
+    blocker.release();
+    const [firstOut, smallOut, largeOut] = await Promise.all([first.result, small.result, (await large).result]);
+    expect([unwrap(firstOut.outcome), unwrap(smallOut.outcome), unwrap(largeOut.outcome)]).toEqual([1, 1, 120]);
+    // the small one committed (and was stored) before the large one
+    expect(smallOut.ts < largeOut.ts).toBe(true);
+  });
+
+  it("copies the log back into the database file on the checkpoint thread", async () => {
+    const before = fs.statSync(dbFile()).size;
+    await value(engine.runMutation({ path: "tx:longBatch", args: { name: "checkpointed", steps: 150 }, identity: null }));
+    // SQLite's own checkpoint would wait for a 64 MB log; the checkpoint thread copies it soon
+    for (let i = 0; i < 100 && fs.statSync(dbFile()).size <= before; i++) await new Promise((r) => setTimeout(r, 100));
+    expect(fs.statSync(dbFile()).size).toBeGreaterThan(before);
   });
 
   it("merges unstored versions into index reads: a changed key moves, a deleted document disappears, a taken email is seen", async () => {

@@ -1,0 +1,39 @@
+/**
+ * The checkpoint thread: copies the write-ahead log back into the database file on a connection
+ * of its own, so that no commit waits for it. Inside a commit (SQLite's automatic checkpoint) a
+ * checkpoint of a busy log took several times a batch's own write, and every commit queued behind
+ * that one waited with it. PASSIVE checkpoints never block the writer or readers; once one has
+ * copied everything, the writer's next transaction starts the log over (and cuts it back to
+ * journal_size_limit).
+ */
+import { createRequire } from "node:module";
+import { parentPort, workerData } from "node:worker_threads";
+import type DatabaseCtor from "better-sqlite3";
+import { CHECKPOINT_EVERY_MS, openConnection } from "./storage-connection.js";
+
+type Init = { file: string; sqlite: string; shared: SharedArrayBuffer };
+const init = workerData as Init;
+const Database = createRequire(init.sqlite)(init.sqlite) as typeof DatabaseCtor;
+const db = openConnection(new Database(init.file), "checkpointer");
+/** [0]: the last ticket the writer applied (storage-worker.ts) */
+const shared = new Int32Array(init.shared);
+let checkpointedAt = -1;
+
+const timer = setInterval(() => {
+  const ticket = Atomics.load(shared, 0);
+  if (ticket === checkpointedAt) return;
+  checkpointedAt = ticket;
+  try {
+    db.pragma("wal_checkpoint(PASSIVE)");
+  } catch {
+    // busy (a reader or another checkpoint): the next turn tries again
+    checkpointedAt = -1;
+  }
+}, CHECKPOINT_EVERY_MS);
+
+parentPort!.on("message", (msg: { close: true }) => {
+  if (!msg.close) return;
+  clearInterval(timer);
+  db.close();
+  parentPort!.close();
+});
