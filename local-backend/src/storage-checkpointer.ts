@@ -2,9 +2,7 @@
  * The checkpoint thread: copies the write-ahead log back into the database file on a connection
  * of its own, so that no commit waits for it. Inside a commit (SQLite's automatic checkpoint) a
  * checkpoint of a busy log took several times a batch's own write, and every commit queued behind
- * that one waited with it. PASSIVE checkpoints never block the writer or readers; once one has
- * copied everything, the writer's next transaction starts the log over (and cuts it back to
- * journal_size_limit).
+ * that one waited with it. PASSIVE checkpoints never block the writer or readers.
  */
 import { createRequire } from "node:module";
 import { parentPort, workerData } from "node:worker_threads";
@@ -18,13 +16,20 @@ const db = openConnection(new Database(init.file), "checkpointer");
 /** [0]: the last ticket the writer applied (storage-worker.ts) */
 const shared = new Int32Array(init.shared);
 let checkpointedAt = -1;
+/** log size (pages) past which a checkpoint also starts the log over */
+const RESTART_AFTER_PAGES = 16384;
 
 const timer = setInterval(() => {
   const ticket = Atomics.load(shared, 0);
   if (ticket === checkpointedAt) return;
   checkpointedAt = ticket;
   try {
-    db.pragma("wal_checkpoint(PASSIVE)");
+    const [r] = db.pragma("wal_checkpoint(PASSIVE)") as Array<{ busy: number; log: number; checkpointed: number }>;
+    // Under a steady stream of commits the log never starts over by itself (a passive checkpoint
+    // never catches up with the writer). Past 64 MB, RESTART copies the few frames written since
+    // the passive pass, holding the writer only for those, and the log starts over (cut back to
+    // journal_size_limit).
+    if (r.log > RESTART_AFTER_PAGES) db.pragma("wal_checkpoint(RESTART)");
   } catch {
     // busy (a reader or another checkpoint): the next turn tries again
     checkpointedAt = -1;
