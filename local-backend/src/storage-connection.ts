@@ -3,13 +3,14 @@ import type Database from "better-sqlite3";
 
 /** how often the checkpoint thread copies the log back when something was written */
 export const CHECKPOINT_EVERY_MS = 500;
-/**
- * The writer checkpoints itself only when the log grows past this many pages (256 MB): when the
- * checkpoint thread falls behind a long run of commits, the log stays bounded.
- */
-const WRITER_FALLBACK_CHECKPOINT_PAGES = 65536;
-
 export type ConnectionRole = "reader" | "writer" | "checkpointer";
+
+/**
+ * SQLite's automatic checkpoint, in log pages, per connection: the writer's only when the
+ * checkpoint thread falls behind a long run of commits (256 MB), the reader's for its rare writes
+ * (64 MB), none on the checkpoint thread itself.
+ */
+const AUTOCHECKPOINT_PAGES: Record<ConnectionRole, number> = { writer: 65536, reader: 16384, checkpointer: 0 };
 
 export function openConnection(db: Database.Database, role: ConnectionRole): Database.Database {
   db.pragma("journal_mode = WAL");
@@ -19,9 +20,8 @@ export function openConnection(db: Database.Database, role: ConnectionRole): Dat
   db.pragma("temp_store = MEMORY");
   // Checkpoints belong to the checkpoint thread (storage-checkpointer.ts), every
   // CHECKPOINT_EVERY_MS: a mutation with many random-key index entries dirties thousands of pages,
-  // and copying them back inside a commit made every commit behind it wait. The reader's rare
-  // writes (catalog changes) keep SQLite's automatic checkpoint at 64 MB.
-  db.pragma(`wal_autocheckpoint = ${role === "writer" ? WRITER_FALLBACK_CHECKPOINT_PAGES : role === "reader" ? 16384 : 0}`);
+  // and copying them back inside a commit made every commit behind it wait.
+  db.pragma(`wal_autocheckpoint = ${AUTOCHECKPOINT_PAGES[role]}`);
   // What a checkpoint copied back is dead weight in the log: when the log starts over, it is cut
   // back to 16 MB (it would otherwise keep its largest size on disk for good).
   db.pragma("journal_size_limit = 16777216");

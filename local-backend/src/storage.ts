@@ -40,6 +40,13 @@ function threadSource(file: string): string {
   return code;
 }
 
+/** Asks a storage thread to close its connection and waits until it has exited. */
+function stopThread(worker: Worker): Promise<void> {
+  const exited = new Promise<void>((resolve) => worker.once("exit", () => resolve()));
+  worker.postMessage({ close: true });
+  return exited;
+}
+
 export class Store {
   readonly db: Database.Database;
   private stmts: {
@@ -160,16 +167,8 @@ export class Store {
     try {
       if (!this.failure && !this.writerExited) this.drain();
     } finally {
-      if (!this.writerExited) {
-        const closed = new Promise<void>((resolve) => this.writer.once("exit", () => resolve()));
-        this.writer.postMessage({ close: true });
-        await closed;
-      }
-      if (!this.checkpointerExited) {
-        const closed = new Promise<void>((resolve) => this.checkpointer.once("exit", () => resolve()));
-        this.checkpointer.postMessage({ close: true });
-        await closed;
-      }
+      if (!this.writerExited) await stopThread(this.writer);
+      if (!this.checkpointerExited) await stopThread(this.checkpointer);
       this.db.close();
     }
   }
