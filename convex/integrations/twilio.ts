@@ -29,6 +29,8 @@ const CLAIM_AHEAD_MS = 200;
 const MAX_IN_FLIGHT = 16;
 /** Back-off after the provider's rate limit (429 / 20429). */
 const RATE_LIMIT_BACKOFF_MS = 5_000;
+/** After a request that got no answer, how long before the provider is asked whether it has the message. */
+const DOUBT_LOOKUP_MS = 1_000;
 
 type RequestOptions<T> = RequestClient.RequestOptions<T>;
 
@@ -66,6 +68,14 @@ function statusCallback(messageId: string): string | undefined {
 
 type ProviderError = { code?: number | string; status?: number; message?: string };
 
+/**
+ * A request with no answer (the connection dropped or timed out) or the provider's own failure
+ * (5xx) may still have created the message: it is neither sent nor failed until the provider says.
+ */
+function answerUnknown(e: ProviderError): boolean {
+  return typeof e.status !== "number" || e.status >= 500;
+}
+
 /** What a provider error means for one message. */
 function outcomeOf(id: Id<"smsMessages">, e: ProviderError): SendResult {
   const code = String(e.code ?? e.status ?? "");
@@ -77,19 +87,39 @@ function outcomeOf(id: Id<"smsMessages">, e: ProviderError): SendResult {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function sendOne(provider: ReturnType<typeof client> | null, m: ClaimedMessage, demo: boolean, index: number): Promise<SendResult> {
+/** A message whose request got no answer: the provider holds it (sent) or it goes back to the queue. */
+type Doubt = { id: Id<"smsMessages">; outcome: "doubt"; since: number };
+
+async function sendOne(provider: ReturnType<typeof client> | null, m: ClaimedMessage, demo: boolean, index: number): Promise<SendResult | Doubt> {
   if (demo || !provider) {
     // DEMO MODE (spec/2 §7): nothing leaves; one in ten fails, as the spec's demo does
     if (Math.random() < 0.1) return { id: m.id, outcome: "failed", code: "demo", error: SMS_ERROR_MESSAGES.default };
     return { id: m.id, outcome: "sent", sid: `DEMO${m.id}${index}`, status: "demo" };
   }
+  const since = Date.now();
   try {
     const res = await provider.messages.create({ to: m.phone, body: m.body, statusCallback: statusCallback(m.id), ...senderFields() });
     if (!res.sid) return { id: m.id, outcome: "failed", code: "no_sid", error: "No confirmation id was received from the SMS provider." };
     const status = res.status === "sent" || res.status === "delivered" || res.status === "failed" || res.status === "undelivered" ? res.status : "sent";
     return { id: m.id, outcome: "sent", sid: res.sid, status: status === "failed" || status === "undelivered" ? "sent" : status };
   } catch (e) {
+    if (answerUnknown(e as ProviderError)) return { id: m.id, outcome: "doubt", since };
     return outcomeOf(m.id, e as ProviderError);
+  }
+}
+
+/**
+ * Asks the provider about a message whose request got no answer: sent when it has it, queued
+ * again when not. When the provider cannot be asked either, the message stays "sending" and the
+ * lease check has it reconciled later (null).
+ */
+async function settleDoubt(m: ClaimedMessage, since: number): Promise<SendResult | null> {
+  await sleep(DOUBT_LOOKUP_MS);
+  try {
+    const sid = await findSent(m.phone, m.body, since);
+    return sid ? { id: m.id, outcome: "sent", sid, status: "sent" } : { id: m.id, outcome: "requeue", readyAt: Date.now() };
+  } catch {
+    return null;
   }
 }
 
@@ -169,7 +199,9 @@ export const drain = internalAction({
         while (inFlight.size >= MAX_IN_FLIGHT) await Promise.race(inFlight);
         const i = index++;
         const p: Promise<void> = (async () => {
-          const result = await sendOne(provider, m, demo, i);
+          const answer = await sendOne(provider, m, demo, i);
+          const result = answer.outcome === "doubt" ? await settleDoubt(m, answer.since) : answer;
+          if (result === null) return;
           if (result.outcome === "fatal") stopped = true;
           // the provider's rate limit: hold every later message for the back-off
           if (result.outcome === "requeue") pausedUntil = Date.now() + RATE_LIMIT_BACKOFF_MS;

@@ -29,6 +29,10 @@ export const MAGIC = {
   cannotReceive: "+15005550009", // 21614
   rateLimitedOnce: "+15005550429", // 429 / 20429 the first time
   noFunds: "+15005550777", // 21606 — stands for "insufficient funds"
+  // not Twilio's: a network that fails the first time (the sender cannot know whether it was sent)
+  serverError: "+15005550500", // 500 / 20500 the first time, nothing stored
+  dropUnstored: "+15005550501", // the connection drops the first time, nothing stored
+  dropAnswered: "+15005550502", // stored the first time, then the connection drops before the answer
 } as const;
 
 export type FakeMessage = { sid: string; to: string; from: string | null; messagingServiceSid: string | null; body: string; statusCallback: string | null; createdAt: number; authOk: boolean };
@@ -37,7 +41,8 @@ export class FakeTwilio {
   readonly messages: FakeMessage[] = [];
   readonly requests: { method: string; path: string; auth: string | null }[] = [];
   private server: http.Server;
-  private rateLimited = new Set<string>();
+  /** magic numbers that already had their first-time answer */
+  private answeredOnce = new Set<string>();
   /** when set, every call answers 401 / 20003 (wrong credentials on the account) */
   rejectAuth = false;
   /** the message with this count is accepted and stored, but never answered (the sender dies waiting) */
@@ -105,14 +110,20 @@ export class FakeTwilio {
     if (to === MAGIC.unsubscribed) return this.error(res, 400, 21610, "Attempt to send to unsubscribed recipient");
     if (to === MAGIC.cannotReceive) return this.error(res, 400, 21614, `'To' number ${to} is not a valid mobile number`);
     if (to === MAGIC.noFunds) return this.error(res, 400, 21606, "The 'From' phone number provided is not a valid message-capable Twilio phone number for this destination/account.");
-    if (to === MAGIC.rateLimitedOnce && !this.rateLimited.has(to)) {
-      this.rateLimited.add(to);
-      return this.error(res, 429, 20429, "Too Many Requests");
-    }
+    if (to === MAGIC.rateLimitedOnce && this.firstTime(to)) return this.error(res, 429, 20429, "Too Many Requests");
+    if (to === MAGIC.serverError && this.firstTime(to)) return this.error(res, 500, 20500, "Internal Server Error");
+    if (to === MAGIC.dropUnstored && this.firstTime(to)) return void req.socket.destroy();
     const m: FakeMessage = { sid: `SM${randomBytes(16).toString("hex")}`, to, from, messagingServiceSid: service, body, statusCallback: form.get("StatusCallback"), createdAt: Date.now(), authOk: true };
     this.messages.push(m);
     if (this.messages.length === this.hangAt) return;
+    if (to === MAGIC.dropAnswered && this.firstTime(to)) return void req.socket.destroy();
     this.json(res, 201, this.resource(m));
+  }
+
+  private firstTime(to: string): boolean {
+    if (this.answeredOnce.has(to)) return false;
+    this.answeredOnce.add(to);
+    return true;
   }
 
   private resource(m: FakeMessage) {

@@ -85,6 +85,17 @@ describe("sending through Twilio", () => {
     expect(log.some((l) => l.type === "error" && l.message.includes(MAGIC.invalid))).toBe(true);
   });
 
+  test("a request that gets no answer (dropped connection, 500) is settled with the provider: each recipient gets exactly one message", async () => {
+    const ids = [await voter("Five", MAGIC.serverError), await voter("Gone", MAGIC.dropUnstored), await voter("Mute", MAGIC.dropAnswered)];
+    const before = fake.messages.length;
+    const { progress, rows } = await sendAndWait(ids);
+    expect(progress).toMatchObject({ status: "completed", counts: { sent: 3, failed: 0 } });
+    const sent = fake.messages.slice(before);
+    expect(sent.map((m) => m.to).sort()).toEqual([MAGIC.serverError, MAGIC.dropUnstored, MAGIC.dropAnswered].sort());
+    // the message stored before its connection dropped is recorded with the provider's sid, not sent again
+    expect(new Set(rows.map((r) => r.providerSid))).toEqual(new Set(sent.map((m) => m.sid)));
+  });
+
   test("insufficient funds pauses the send with the spec's message and keeps the rest queued", async () => {
     const ids = [await voter("Poor", MAGIC.noFunds), await voter("Next", "+15035550150")];
     const { progress } = await sendAndWait(ids);
