@@ -6,7 +6,7 @@
  */
 import { afterAll, describe, expect, test } from "vitest";
 import { ConvexHttpClient } from "convex/browser";
-import { makeFunctionReference } from "convex/server";
+import { makeFunctionReference, type FunctionReturnType } from "convex/server";
 import { api } from "../../../convex/_generated/api";
 import type { Id } from "../../../convex/_generated/dataModel";
 import { FakeTwilio, prepareDataDir, signUp, startAppBackend, stopBackend, until, type AppBackend } from "./harness";
@@ -68,10 +68,10 @@ describe("a backend kill mid-queue", () => {
     }, 240_000, "the send to complete after the restart");
 
     // every record, read before the verdicts so that a failure says what became of the recipients
-    const records: { phone: string; providerSid: string | null; status: string; errorCode?: string; error?: string }[] = [];
+    const records: FunctionReturnType<typeof api.sms.history>["page"] = [];
     let cursor: string | null = null;
     for (;;) {
-      const page: { page: typeof records; isDone: boolean; continueCursor: string } = await relogged.query(api.sms.history, { sendId, paginationOpts: { numItems: 200, cursor } });
+      const page: FunctionReturnType<typeof api.sms.history> = await relogged.query(api.sms.history, { sendId, paginationOpts: { numItems: 200, cursor } });
       records.push(...page.page);
       if (page.isDone) break;
       cursor = page.continueCursor;
@@ -81,7 +81,7 @@ describe("a backend kill mid-queue", () => {
     const duplicates = [...perPhone.values()].filter((c) => c > 1).length;
     const lost = N - perPhone.size;
     console.log(`crash test: ${atKill} sent before the kill, ${fake.messages.length} in all, ${duplicates} duplicates, ${lost} lost; counts ${JSON.stringify(done.counts)}`);
-    const notReached = records.filter((r) => !perPhone.has(r.phone));
+    const notReached = records.filter((r) => !perPhone.has(r.phone ?? ""));
     if (notReached.length > 0) console.log(`never reached the provider: ${JSON.stringify(notReached.slice(0, 5))}`);
     expect(duplicates).toBe(0);
     expect(lost).toBe(0);
