@@ -81,7 +81,7 @@ export class CommitPipeline {
       baseLayers: () => this.inflight.slice(),
     };
     this.store.onFailure = (e) => this.deps.emitLog(`[storage] ${e.message}`);
-    this.store.onDurable = (ticket) => {
+    this.store.onApplied = (ticket) => {
       let n = 0;
       while (n < this.inflight.length && this.inflight[n].ticket <= ticket) n++;
       if (n > 0) this.inflight.splice(0, n);
@@ -89,15 +89,16 @@ export class CommitPipeline {
   }
 
   /**
-   * Lets a large commit wait until the writer thread has stored what is queued, so it never sits
-   * in front of the small commits that come meanwhile: each commit's wait for durability is then
-   * at most about one large batch, not a backlog of them (an import's pipelined batches). The
-   * caller holds no lock; it validates (optimistic) after this, as always.
+   * Lets a large commit wait until the writer thread has applied what is queued: committed
+   * batches are served from memory until applied, so an import's pipelined batches would
+   * otherwise pile up there faster than the writer applies them. Small commits never wait here
+   * (nor behind an apply: they are durable once journaled, storage-journal.ts). The caller holds
+   * no lock; it validates (optimistic) after this, as always.
    */
   async admit(tx: Tx): Promise<void> {
     if (tx.metrics.documentsWritten < LARGE_COMMIT_DOCUMENTS || !this.store.writing) return;
     // a failed write is reported by the commit that follows (durable), not here
-    await this.durable().catch(() => undefined);
+    await this.store.whenApplied(this.store.postedTicket).catch(() => undefined);
   }
 
   /** latest committed timestamp */
@@ -246,9 +247,9 @@ export class CommitPipeline {
   }
 
   /**
-   * Waits until every transaction committed so far is in SQLite. Callers release the write lock
-   * first, so the next transaction runs while this one is written; nobody is told about a result
-   * before the writes it rests on are stored.
+   * Waits until every transaction committed so far is durable (in the commit journal; applied to
+   * the database behind). Callers release the write lock first, so the next transaction runs while
+   * this one is written; nobody is told about a result before the writes it rests on are durable.
    */
   durable(): Promise<void> {
     return this.store.whenDurable(this.store.postedTicket);

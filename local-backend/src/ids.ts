@@ -27,7 +27,7 @@ export function base32Encode(data: Uint8Array): string {
     buffer &= (1 << bits) - 1;
   }
   if (bits > 0) out[o++] = ALPHABET_CODES[(buffer << (5 - bits)) & 31];
-  return out.latin1Slice(0, o);
+  return out.toString("latin1", 0, o);
 }
 
 export function base32Decode(s: string): Uint8Array | null {

@@ -10,11 +10,17 @@ import { jsonToConvex, type JSONValue, type Value } from "convex/values";
 import { indexKey, searchEntry } from "./indexkey.js";
 import type { DbIndexDef, DocWrite, IndexDef, SearchIndexDef } from "./storage-types.js";
 
+/** the meta key of the last batch applied (its lsn): storage-journal.ts replays the batches after it */
+export const APPLIED_LSN_KEY = "appliedLsn";
+
 /** rows per multi-row INSERT statement */
 const MULTI_ROWS = 64;
 
 export type PackedBatch = {
+  /** this process's number of the batch (the engine's durability waits count these) */
   ticket: number;
+  /** its log sequence number, increasing across restarts (storage-journal.ts) */
+  lsn: number;
   /** bumped by every table/index change; the writer reloads its catalog when it differs */
   catalogVersion: number;
   ids: string[];
@@ -27,6 +33,7 @@ export type PackedBatch = {
 
 export function packBatch(
   ticket: number,
+  lsn: number,
   catalogVersion: number,
   writes: DocWrite[],
   meta: Array<[string, string]>,
@@ -46,7 +53,7 @@ export function packBatch(
   }
   const deltaList: Array<[number, number]> = [];
   for (const [tbl, d] of deltas) if (d !== 0) deltaList.push([tbl, d]);
-  return { ticket, catalogVersion, ids, tables, isNew, jsons, meta, deltas: deltaList };
+  return { ticket, lsn, catalogVersion, ids, tables, isNew, jsons, meta, deltas: deltaList };
 }
 
 /**
@@ -229,6 +236,8 @@ export class BatchApplier {
     }
     for (const [indexId, params] of ftsInserts) this.insertRows(`INSERT INTO fts_${indexId}(rowid, t, f)`, 3, params);
     for (const [k, v] of b.meta) this.stmts.setMeta.run(k, v);
+    // with the batch, atomically: a journaled batch up to this lsn is in the database
+    this.stmts.setMeta.run(APPLIED_LSN_KEY, String(b.lsn));
     for (const [tbl, d] of b.deltas) this.stmts.countDelta.run(d, tbl);
   }
 }

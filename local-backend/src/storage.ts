@@ -1,8 +1,9 @@
 /**
  * SQLite persistence: documents, index entries (order-preserving BLOB keys in one WITHOUT ROWID
  * table), FTS5 search tables, table/index catalog and metadata. Committed transactions go through
- * `commit()`, which hands the write batch to a writer thread (storage-worker.ts) that applies it
- * in one SQLite transaction; this connection reads. Catalog changes and unmerged reads wait for the
+ * `commit()`, which hands the write batch to the journal thread (durable once journaled,
+ * storage-journal.ts), which hands it to the writer thread (storage-worker.ts) that applies it in
+ * one SQLite transaction; this connection reads. Catalog changes and unmerged reads wait for the
  * writer first (`sync()`).
  */
 import Database from "better-sqlite3";
@@ -11,14 +12,16 @@ import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { Worker } from "node:worker_threads";
+import { serialize } from "node:v8";
+import { MessageChannel, Worker } from "node:worker_threads";
 import { openConnection } from "./storage-connection.js";
 import { hasIdTail, indexKey } from "./indexkey.js";
 import { parseDoc } from "./json-shape.js";
 import { packBatch } from "./storage-apply.js";
+import { journalDir, replayJournal } from "./storage-journal.js";
 import type { DbIndexDef, DocWrite, IndexDef, IndexKind, SearchIndexDef, StoredRow } from "./storage-types.js";
 
-/** A storage thread's code (storage-worker.ts, storage-checkpointer.ts) bundled once per process (it runs from source). */
+/** A storage thread's code (storage-worker.ts, storage-journal-worker.ts, storage-checkpointer.ts) bundled once per process (it runs from source). */
 const workerCode = new Map<string, string>();
 function threadSource(file: string): string {
   let code = workerCode.get(file);
@@ -41,9 +44,9 @@ function threadSource(file: string): string {
 }
 
 /** Asks a storage thread to close its connection and waits until it has exited. */
-function stopThread(worker: Worker): Promise<void> {
+function stopThread(worker: Worker, extra: Record<string, unknown> = {}): Promise<void> {
   const exited = new Promise<void>((resolve) => worker.once("exit", () => resolve()));
-  worker.postMessage({ close: true });
+  worker.postMessage({ close: true, ...extra });
   return exited;
 }
 
@@ -60,22 +63,34 @@ export class Store {
   private scanCache = new Map<string, Database.Statement>();
   private ftsStmts = new Map<number, Database.Statement>();
   private writer: Worker;
+  private journal: Worker;
   private checkpointer: Worker;
   private checkpointerExited = false;
   private writerExited = false;
+  private journalExited = false;
   /** [0] last ticket the writer applied, [1] ticket of a batch that failed (0: none) */
   private shared = new Int32Array(new SharedArrayBuffer(8));
-  /** the writer's error message for a failed batch (so a blocked drain() can report it) */
+  /** the error message of a failed batch (so a blocked drain() can report it) */
   private errorText = new Uint8Array(new SharedArrayBuffer(1024));
   private posted = 0;
+  /** the lsn of this process's ticket 0: the journal's numbering goes on across restarts */
+  private readonly lsnBase: number;
   /** bumped by table and index changes, which the writer thread must reload */
   private catalogVersion = 0;
+  /** batches journaled (durable) and applied to the database, by ticket */
   private durableTicket = 0;
+  private appliedTicket = 0;
+  /** batches the writer has answered for, applied or refused */
+  private settledTicket = 0;
+  /** the first batch that could not be applied (0: none): it and every later one are refused */
   private failedTicket = 0;
+  /** the first batch that could not be journaled (0: none): it and every later one never were durable */
+  private unjournaledTicket = 0;
   private failure: Error | null = null;
   private waiters: Array<{ ticket: number; resolve: () => void; reject: (e: Error) => void }> = [];
-  /** called after batches up to `ticket` are written (or failed) */
-  onDurable: ((ticket: number) => void) | null = null;
+  private appliedWaiters: Array<{ ticket: number; resolve: () => void; reject: (e: Error) => void }> = [];
+  /** called after batches up to `ticket` are in the database (or failed) */
+  onApplied: ((ticket: number) => void) | null = null;
   /** called once when storing fails (the store refuses every later commit) */
   onFailure: ((error: Error) => void) | null = null;
 
@@ -99,20 +114,42 @@ export class Store {
     };
     this.upgradeLayout();
     const sqlite = createRequire(import.meta.url).resolve("better-sqlite3");
-    this.writer = new Worker(threadSource("./storage-worker.ts"), { eval: true, workerData: { file, sqlite, shared: this.shared.buffer, errorText: this.errorText.buffer } });
+    const journal = journalDir(dataDir);
+    this.lsnBase = replayJournal(this.db, journal);
+    // the journal thread hands each durable batch to the writer, which answers with what it applied
+    const { port1, port2 } = new MessageChannel();
+    this.writer = new Worker(threadSource("./storage-worker.ts"), {
+      eval: true,
+      workerData: { file, sqlite, shared: this.shared.buffer, errorText: this.errorText.buffer, journalPort: port2 },
+      transferList: [port2],
+    });
     this.writer.unref();
+    this.journal = new Worker(threadSource("./storage-journal-worker.ts"), {
+      eval: true,
+      workerData: { dir: journal, shared: this.shared.buffer, errorText: this.errorText.buffer, writerPort: port1 },
+      transferList: [port1],
+    });
+    this.journal.unref();
+    this.journal.on("message", (m: { ticket?: number; error?: string | null }) => {
+      if (typeof m.ticket === "number") this.markDurable(m.ticket, m.error ?? null);
+    });
+    this.journal.on("error", (e) => this.markFailed(`journal thread: ${e.message}`, true));
+    this.journal.on("exit", () => {
+      this.journalExited = true;
+      if (this.durableTicket < this.posted) this.markFailed("the journal thread stopped", true);
+    });
     this.checkpointer = new Worker(threadSource("./storage-checkpointer.ts"), { eval: true, workerData: { file, sqlite, shared: this.shared.buffer } });
     this.checkpointer.unref();
     // a checkpoint thread that stops only leaves checkpoints to the writer's fallback
     this.checkpointer.on("error", () => undefined);
     this.checkpointer.on("exit", () => (this.checkpointerExited = true));
     this.writer.on("message", (m: { ticket?: number; error?: string | null }) => {
-      if (typeof m.ticket === "number") this.markDurable(m.ticket, m.error ?? null);
+      if (typeof m.ticket === "number") this.markApplied(m.ticket, m.error ?? null);
     });
-    this.writer.on("error", (e) => this.markFailed(`writer thread: ${e.message}`));
+    this.writer.on("error", (e) => this.markFailed(`writer thread: ${e.message}`, false));
     this.writer.on("exit", () => {
       this.writerExited = true;
-      if (this.writing) this.markFailed("the writer thread stopped");
+      if (this.writing) this.markFailed("the writer thread stopped", false);
     });
   }
 
@@ -147,27 +184,39 @@ export class Store {
     })();
   }
 
-  /** Records the first failed batch: it and every later one are refused. */
-  private fail(ticket: number, reason: string) {
+  /**
+   * Records the first failed batch: it and every later one are refused. A batch that was
+   * journaled stays durable (the next start applies it); `unjournaled` marks one that never was.
+   */
+  private fail(ticket: number, reason: string, unjournaled: boolean) {
+    if (unjournaled && this.unjournaledTicket === 0) this.unjournaledTicket = ticket;
     if (this.failure) return;
     this.failedTicket = ticket;
     this.failure = new Error(`Writing to the database failed (${reason}). Restart the backend: it recovers to the last complete write.`);
     this.onFailure?.(this.failure);
   }
 
-  /** The writer thread itself broke: every batch not yet reported stored has failed. */
-  private markFailed(reason: string) {
-    this.fail(this.durableTicket + 1, reason);
-    for (const w of this.waiters) w.reject(this.failure!);
-    this.waiters = [];
+  /**
+   * A storage thread itself broke: nothing more is applied here, and when it was the journal,
+   * nothing more becomes durable (what was journaled is applied when the backend starts again).
+   */
+  private markFailed(reason: string, journal: boolean) {
+    this.fail(journal ? this.durableTicket + 1 : this.settledTicket + 1, reason, journal);
+    if (journal) {
+      for (const w of this.waiters) w.reject(this.failure!);
+      this.waiters = [];
+    }
+    for (const w of this.appliedWaiters) w.reject(this.failure!);
+    this.appliedWaiters = [];
   }
 
-  /** Waits for the writer, stops it and closes the database. */
+  /** Waits for the writer, stops the storage threads and closes the database. */
   async close() {
     try {
-      if (!this.failure && !this.writerExited) this.drain();
+      if (!this.failure && !this.writerExited && !this.journalExited) this.drain();
     } finally {
       if (!this.writerExited) await stopThread(this.writer);
+      if (!this.journalExited) await stopThread(this.journal, { appliedLsn: this.lsnBase + this.appliedTicket });
       if (!this.checkpointerExited) await stopThread(this.checkpointer);
       this.db.close();
     }
@@ -349,17 +398,28 @@ export class Store {
   commit(writes: DocWrite[], meta: Array<[string, string]>, tableCountDeltas: Map<number, number>): number {
     this.throwIfFailed();
     const ticket = ++this.posted;
-    const batch = packBatch(ticket, this.catalogVersion, writes, meta, tableCountDeltas);
-    this.writer.postMessage(batch);
+    const lsn = this.lsnBase + ticket;
+    // serialized once, here: the journal writes these bytes and hands them on to the writer
+    const bytes = serialize(packBatch(ticket, lsn, this.catalogVersion, writes, meta, tableCountDeltas));
+    const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes.buffer : bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
+    this.journal.postMessage({ ticket, lsn, bytes: whole }, [whole]);
     return ticket;
   }
 
-  /** Resolves once the batch with this ticket (and every earlier one) is in SQLite. */
+  /** Resolves once the batch with this ticket (and every earlier one) is durable (journaled). */
   whenDurable(ticket: number): Promise<void> {
-    if (ticket <= this.durableTicket) {
-      return this.failure && ticket >= this.failedTicket ? Promise.reject(this.failure) : Promise.resolve();
-    }
-    return new Promise((resolve, reject) => this.waiters.push({ ticket, resolve, reject }));
+    return this.when(ticket, this.durableTicket, this.waiters, this.unjournaledTicket);
+  }
+
+  /** Resolves once the batch with this ticket (and every earlier one) is applied to the database. */
+  whenApplied(ticket: number): Promise<void> {
+    return this.when(ticket, this.settledTicket, this.appliedWaiters, this.failedTicket);
+  }
+
+  /** `failedFrom`: the first ticket that never reaches this state (0: none). */
+  private when(ticket: number, reached: number, waiters: typeof this.waiters, failedFrom: number): Promise<void> {
+    if (ticket <= reached) return failedFrom !== 0 && ticket >= failedFrom ? Promise.reject(this.failure!) : Promise.resolve();
+    return new Promise((resolve, reject) => waiters.push({ ticket, resolve, reject }));
   }
 
   /** The ticket of the latest committed batch (0: none yet). */
@@ -367,23 +427,38 @@ export class Store {
     return this.posted;
   }
 
-  /** True while committed batches are still being written. */
+  /** True while committed batches are still being applied to the database. */
   get writing(): boolean {
-    return this.durableTicket < this.posted;
+    return this.settledTicket < this.posted;
   }
 
-  private markDurable(ticket: number, error: string | null) {
-    if (error !== null) this.fail(ticket, error);
-    if (ticket <= this.durableTicket) return;
-    this.durableTicket = ticket;
+  private settle(waiters: typeof this.waiters, ticket: number, failedFrom: number): typeof this.waiters {
     const keep: typeof this.waiters = [];
-    for (const w of this.waiters) {
+    for (const w of waiters) {
       if (w.ticket > ticket) keep.push(w);
-      else if (this.failure && w.ticket >= this.failedTicket) w.reject(this.failure);
+      else if (failedFrom !== 0 && w.ticket >= failedFrom) w.reject(this.failure!);
       else w.resolve();
     }
-    this.waiters = keep;
-    this.onDurable?.(ticket);
+    return keep;
+  }
+
+  /** The journal thread's answer for a batch: journaled (durable), or refused. */
+  private markDurable(ticket: number, error: string | null) {
+    if (error !== null) this.fail(ticket, error, true);
+    if (ticket <= this.durableTicket) return;
+    this.durableTicket = ticket;
+    this.waiters = this.settle(this.waiters, ticket, this.unjournaledTicket);
+  }
+
+  /** The writer's answer for a batch: in the database, or refused there (it stays journaled). */
+  private markApplied(ticket: number, error: string | null) {
+    if (error !== null) this.fail(ticket, error, false);
+    if (ticket <= this.settledTicket) return;
+    this.settledTicket = ticket;
+    // only what the database took counts as applied: the journal keeps the rest for the next start
+    this.appliedTicket = this.failedTicket !== 0 ? Math.min(ticket, this.failedTicket - 1) : ticket;
+    this.appliedWaiters = this.settle(this.appliedWaiters, ticket, this.failedTicket);
+    this.onApplied?.(ticket);
   }
 
   private writerError(): string {
@@ -395,17 +470,18 @@ export class Store {
     if (this.failure) throw this.failure;
   }
 
-  /** Blocks until the writer thread has written every posted batch. */
+  /** Blocks until the writer thread has applied every posted batch (or one failed). */
   drain() {
     const deadline = Date.now() + 120_000;
-    while (Atomics.load(this.shared, 0) < this.posted) {
-      if (this.writerExited) throw new Error("The database writer thread stopped.");
+    while (Atomics.load(this.shared, 0) < this.posted && Atomics.load(this.shared, 1) === 0) {
+      if (this.writerExited || this.journalExited) throw new Error("The database writer thread stopped.");
       if (Date.now() > deadline) throw new Error("The database writer did not finish in time.");
       Atomics.wait(this.shared, 0, Atomics.load(this.shared, 0), 100);
     }
     const failed = Atomics.load(this.shared, 1);
-    if (failed !== 0) this.markDurable(failed, this.writerError());
-    this.markDurable(this.posted, null);
+    if (failed !== 0) this.markApplied(failed, this.writerError());
+    else this.markDurable(this.posted, null); // applied, so journaled
+    this.markApplied(this.posted, null);
     this.throwIfFailed();
   }
 

@@ -3,6 +3,7 @@
  * mid-stream, and after a restart on the same data dir every acknowledged mutation is present
  * and none is half-applied (each mutation writes a pair of documents).
  */
+import Database from "better-sqlite3";
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -89,6 +90,28 @@ describe("crash safety", () => {
     const exited = new Promise<number | null>((r) => second.child.once("exit", (code) => r(code)));
     second.child.kill("SIGTERM");
     expect(await exited).toBe(0);
+  });
+
+  it("keeps a mutation acknowledged once journaled, although the kill came before the database had it", async () => {
+    const dataDir = tempDir();
+    const first = await spawnBackend(dataDir);
+    const client = new ConvexHttpClient(first.cloud, { logger: false });
+    await client.mutation(anyApi.protocol.misc.insertPair, { channel: "journal", n: 0 });
+    // another connection holds the database's write lock: the writer thread can apply nothing
+    const blocker = new Database(path.join(dataDir, "db.sqlite3"));
+    blocker.exec("BEGIN IMMEDIATE");
+    try {
+      for (let n = 1; n <= 5; n++) expect(await client.mutation(anyApi.protocol.misc.insertPair, { channel: "journal", n })).toBe(n);
+      expect(blocker.prepare("SELECT count(*) AS c FROM documents WHERE json LIKE '%\"journal\"%'").get()).toEqual({ c: 2 });
+      first.child.kill("SIGKILL");
+      await new Promise<void>((r) => first.child.once("exit", () => r()));
+    } finally {
+      blocker.exec("COMMIT");
+      blocker.close();
+    }
+    const second = await spawnBackend(dataDir);
+    const bodies: string[] = await new ConvexHttpClient(second.cloud, { logger: false }).query(anyApi.protocol.misc.allInChannel, { channel: "journal" });
+    expect(bodies.sort()).toEqual(["0-a", "0-b", "1-a", "1-b", "2-a", "2-b", "3-a", "3-b", "4-a", "4-b", "5-a", "5-b"]);
   });
 
   it("prints function log lines tagged with the function path", async () => {
