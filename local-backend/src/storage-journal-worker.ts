@@ -9,6 +9,9 @@ import path from "node:path";
 import { parentPort, workerData, type MessagePort } from "node:worker_threads";
 import { recordHeader, SEGMENT_BYTES, segmentName } from "./storage-journal.js";
 
+/** a current segment this large whose records are all applied is dropped (the next record starts another) */
+const DROP_APPLIED_BYTES = 4 * 1024 * 1024;
+
 type Init = { dir: string; shared: SharedArrayBuffer; errorText: SharedArrayBuffer; writerPort: MessagePort };
 type Batch = { ticket: number; lsn: number; bytes: ArrayBuffer };
 const init = workerData as Init;
@@ -38,8 +41,16 @@ function append(lsn: number, payload: Uint8Array) {
   current.lastLsn = lsn;
 }
 
-/** Deletes the closed segments the writer has applied completely. */
+/**
+ * Deletes the segments the writer has applied completely; the current one too once it holds a few
+ * megabytes (an import's batches are applied soon after they are journaled: the journal stays small).
+ */
 function prune() {
+  if (current && current.lastLsn <= appliedLsn && current.size >= DROP_APPLIED_BYTES) {
+    fs.closeSync(current.fd);
+    closed.push({ file: current.file, lastLsn: current.lastLsn });
+    current = null;
+  }
   while (closed.length > 0 && closed[0].lastLsn <= appliedLsn) fs.rmSync(closed.shift()!.file, { force: true });
 }
 

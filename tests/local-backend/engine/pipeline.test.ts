@@ -104,6 +104,16 @@ describe("engine: pipelined commits", () => {
     expect(smallOut.ts < largeOut.ts).toBe(true);
   });
 
+  it("deletes journal segments once the database holds their batches", async () => {
+    const dir = journalDir(engine.dataDir);
+    const bytes = () => fs.readdirSync(dir).reduce((n, f) => n + fs.statSync(path.join(dir, f)).size, 0);
+    // six 800 KB documents: more than a segment keeps once applied (4 MB)
+    for (let i = 0; i < 6; i++) await c.mutation("messages:send", { channel: "journal-size", body: "j".repeat(800_000), author: `${i}` });
+    for (let i = 0; i < 100 && bytes() >= 4 * 1024 * 1024; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(bytes()).toBeLessThan(4 * 1024 * 1024);
+    expect(((await c.query("messages:list", { channel: "journal-size" })) as Doc[]).length).toBe(6);
+  });
+
   it("copies the log back into the database file on the checkpoint thread", async () => {
     const before = fs.statSync(dbFile()).size;
     await value(engine.runMutation({ path: "tx:longBatch", args: { name: "checkpointed", steps: 150 }, identity: null }));
