@@ -4,6 +4,7 @@
  * checkpoint of a busy log took several times a batch's own write, and every commit queued behind
  * that one waited with it. PASSIVE checkpoints never block the writer or readers.
  */
+import fs from "node:fs";
 import { createRequire } from "node:module";
 import { parentPort, workerData } from "node:worker_threads";
 import type DatabaseCtor from "better-sqlite3";
@@ -18,10 +19,32 @@ const shared = new Int32Array(init.shared);
 let checkpointedAt = -1;
 /** log size (pages) past which a checkpoint also starts the log over */
 const RESTART_AFTER_PAGES = 16384;
+/** journal_size_limit (16 MB): a log file larger than this stays on disk until the next write */
+const KEPT_LOG_BYTES = 16 * 1024 * 1024;
+let truncatedAt = -1;
+
+function logBytes(): number {
+  try {
+    return fs.statSync(`${init.file}-wal`).size;
+  } catch {
+    return 0;
+  }
+}
 
 const timer = setInterval(() => {
   const ticket = Atomics.load(shared, 0);
-  if (ticket === checkpointedAt) return;
+  if (ticket === checkpointedAt) {
+    // nothing written for a turn: a large log left by a burst (an import) is cut to nothing
+    if (truncatedAt !== ticket && logBytes() > KEPT_LOG_BYTES) {
+      try {
+        db.pragma("wal_checkpoint(TRUNCATE)");
+        truncatedAt = ticket;
+      } catch {
+        // busy: the next idle turn tries again
+      }
+    }
+    return;
+  }
   checkpointedAt = ticket;
   try {
     const [r] = db.pragma("wal_checkpoint(PASSIVE)") as Array<{ busy: number; log: number; checkpointed: number }>;

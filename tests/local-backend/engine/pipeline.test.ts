@@ -114,6 +114,16 @@ describe("engine: pipelined commits", () => {
     expect(((await c.query("messages:list", { channel: "journal-size" })) as Doc[]).length).toBe(6);
   });
 
+  it("cuts a large write-ahead log back to nothing once nothing is written for a moment", async () => {
+    const wal = `${dbFile()}-wal`;
+    // 24 MB of documents: a log past the 16 MB SQLite keeps after it starts over
+    for (let i = 0; i < 30; i++) await c.mutation("messages:send", { channel: "wal-size", body: "w".repeat(800_000), author: `${i}` });
+    expect(fs.statSync(wal).size).toBeGreaterThan(16 * 1024 * 1024);
+    for (let i = 0; i < 100 && fs.statSync(wal).size > 0; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(fs.statSync(wal).size).toBe(0);
+    expect(storedContaining('"wal-size"')).toHaveLength(30);
+  });
+
   it("copies the log back into the database file on the checkpoint thread", async () => {
     const before = fs.statSync(dbFile()).size;
     await value(engine.runMutation({ path: "tx:longBatch", args: { name: "checkpointed", steps: 150 }, identity: null }));
