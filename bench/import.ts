@@ -201,6 +201,8 @@ async function main() {
       console.log(`  CPU: backend ${perRow(be.cpuMs)} (every thread: engine, writer, checkpoints, GC), client ${perRow(clientCpuMs)}`);
       storedVoters += doc?.imported_records ?? 0;
       const stored = storedVoters;
+      // at rest: the checkpoint thread truncates a burst's write-ahead log after an idle turn (500 ms)
+      await new Promise((r) => setTimeout(r, 1500));
       const bytes = dirBytes(path.join(dir, "data"));
       console.log(`  database: ${mb(bytes)} on disk for ${stored.toLocaleString()} voters (${stored ? Math.round(bytes / stored).toLocaleString() : "?"} bytes per voter, indexes and import records included)`);
       console.log(diskBreakdown(path.join(dir, "data"), stored).replace(/^/gm, "    "));
