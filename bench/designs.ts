@@ -18,7 +18,7 @@ import { compileMjml } from "../convex/lib/email/mjml";
 import { EMAIL_MAX_BYTES, EMAIL_WARN_BYTES, formatBytes, renderEmail } from "../convex/lib/email/render";
 import { BUILT_IN_TEMPLATES } from "../convex/lib/email/templates";
 import { newElement, type CtaDesign, type ElementType } from "../convex/lib/cta/design";
-import { readCtaDoc, writeCtaDoc } from "../convex/lib/cta/doc";
+import { readCtaDoc, writeCtaDoc } from "../convex/lib/cta/draft";
 import { ctaToSvg } from "../convex/lib/cta/svg";
 import { BUILT_IN_CTA_TEMPLATES } from "../convex/lib/cta/templates";
 import { speedIndexLine } from "./speedIndex";

@@ -72,7 +72,7 @@ function voterAt(i: number) {
   };
 }
 
-/** May this voter sign (lib/voterStatus: removed voters may not; CONFIRMATION ones may)? */
+/** May this voter sign (lib/voters/status: removed voters may not; CONFIRMATION ones may)? */
 const eligible = (v: number) => !(v % 19 === 0 && v % 38 === 0);
 
 /** One slip of the pen in a last name: a letter changed, added, dropped, or two swapped. */

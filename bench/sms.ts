@@ -64,7 +64,7 @@ async function main() {
   await http.mutation(api.sms.saveSettings, { settings: { quietStart: 0, quietEnd: 24, defaultTimeZone: "UTC", profile: "short_code", segmentsPerSecond: 1000 } });
 
   // 1. fan-out of 100k recipients, progress read live through a subscription
-  const big = await http.mutation(api.campaigns.createSms, { name: "Bench 100k", description: null, body, voterGroups: groups, individualVoters: [] });
+  const big = await http.mutation(api.smsCampaigns.create, { name: "Bench 100k", description: null, body, voterGroups: groups, individualVoters: [] });
   const t1 = performance.now();
   const sendId = await http.mutation(api.sms.start, { campaignId: big });
   await http.mutation(api.sms.pause, { sendId }); // measure the fan-out alone
@@ -98,7 +98,7 @@ async function main() {
 
   // 2. drain rate, unthrottled
   const drainSend = async (count: number) => {
-    const campaignId = await http.mutation(api.campaigns.createSms, { name: `Drain ${count}`, description: null, body, voterGroups: groups.slice(0, Math.ceil(count / perGroup)), individualVoters: [] });
+    const campaignId = await http.mutation(api.smsCampaigns.create, { name: `Drain ${count}`, description: null, body, voterGroups: groups.slice(0, Math.ceil(count / perGroup)), individualVoters: [] });
     const before = fake.messages.length;
     const start = performance.now();
     const id = await http.mutation(api.sms.start, { campaignId });

@@ -1,7 +1,7 @@
 /**
  * Calls to action (spec/3 §2.9–2.10, §3.3): the CTA database (list, duplicate, delete), the
  * creator's Save CTA / Update CTA (the live design is the co-edited Yjs document "cta:<id>",
- * lib/cta/doc.ts; Save publishes it here), the public embed (`publicCta`, unguarded: the saved
+ * lib/cta/draft.ts; Save publishes it here), the public embed (`publicCta`, unguarded: the saved
  * design only) and its click counter (`/api/cta/click`, an http action that redirects to the
  * clicked element's stored link). Viewing needs campaigns.view; changes campaigns.manage.
  */

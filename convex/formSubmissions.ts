@@ -18,7 +18,7 @@ import type { GenericDatabaseReader } from "convex/server";
 import type { DataModel, Doc, Id } from "./_generated/dataModel";
 import { httpAction, internalMutation, orgMutation, orgQuery } from "./functions";
 import { appError } from "./lib/errors";
-import { MAX_SUBMISSION_BYTES } from "./lib/forms";
+import { MAX_SUBMISSION_BYTES } from "./lib/forms/rules";
 import { clientAddress } from "./model/clientAddress";
 import { recordSubmission } from "./model/forms";
 import { canSeeVoters } from "./model/personalData";

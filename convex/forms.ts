@@ -10,7 +10,7 @@ import type { Id } from "./_generated/dataModel";
 import { internalMutation, orgMutation, orgQuery, publicQuery } from "./functions";
 import { appError } from "./lib/errors";
 import { planOrStarter } from "./lib/plans";
-import { normalizePhone } from "./lib/sms";
+import { normalizePhone } from "./lib/sms/rules";
 import { adjustCounter } from "./model/counters";
 import { checkActiveLimit, cleanDefinition, seedDraft } from "./model/forms";
 import { displayName } from "./model/presence";

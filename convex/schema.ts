@@ -1,6 +1,7 @@
 import { authTables } from "@convex-dev/auth/server";
 import { defineSchema } from "convex/server";
 import { billingTables } from "./tables/billing";
+import { campaignTables } from "./tables/campaigns";
 import { collabTables } from "./tables/collab";
 import { coreTables } from "./tables/core";
 import { ctaTables } from "./tables/cta";
@@ -24,6 +25,7 @@ export default defineSchema({
   ...coreTables,
   ...billingTables,
   ...voterTables,
+  ...campaignTables,
   ...importTables,
   ...securityTables,
   ...collabTables,

@@ -10,6 +10,7 @@ import { v } from "convex/values";
 import type { Doc, Id } from "./_generated/dataModel";
 import type { QueryCtx } from "./_generated/server";
 import { internalMutation, orgAction, orgMutation, orgQuery } from "./functions";
+import { geocodeAddress } from "./integrations/geocoder";
 import { appError } from "./lib/errors";
 import {
   CELL_DETAIL,
@@ -20,7 +21,7 @@ import {
   POINTS_LIMIT,
   tileKey,
   validBounds,
-} from "./lib/geo";
+} from "./lib/signs/geo";
 import { adjustCounter } from "./model/counters";
 import { loadEditState, markDeleted, markEdited, mergeEdits, missingRecord, withEdits } from "./model/collab";
 import { canSeeVoters } from "./model/personalData";
@@ -490,23 +491,7 @@ export const remove = orgMutation("campaigns.manage")({
 export const geocode = orgAction("campaigns.manage")({
   args: { address: v.string() },
   returns: v.union(v.object({ lat: v.number(), lng: v.number() }), v.null()),
-  handler: async (_ctx, { address }) => {
-    const base = process.env.GEOCODER_URL;
-    if (!base) throw appError("VALIDATION_ERROR", "No geocoder is configured.", "Geocoder unavailable");
-    const q = address.trim();
-    if (q === "" || q.length > 300) throw appError("VALIDATION_ERROR", "Please enter an address.");
-    const url = new URL(base);
-    url.searchParams.set("q", q);
-    url.searchParams.set("format", "json");
-    url.searchParams.set("limit", "1");
-    const res = await fetch(url, { headers: { accept: "application/json" }, signal: AbortSignal.timeout(8_000) });
-    if (!res.ok) throw appError("SERVER_ERROR", `The geocoder answered ${res.status}.`, "Address lookup failed");
-    const body = (await res.json()) as unknown;
-    const first = Array.isArray(body) ? (body[0] as { lat?: unknown; lon?: unknown } | undefined) : undefined;
-    const lat = Number(first?.lat);
-    const lng = Number(first?.lon);
-    return first && Number.isFinite(lat) && Number.isFinite(lng) && Math.abs(lat) <= 90 && Math.abs(lng) <= 180 ? { lat, lng } : null;
-  },
+  handler: async (_ctx, { address }) => await geocodeAddress(address),
 });
 
 /** The organisation's timer (model/signs.ts armTimer). */

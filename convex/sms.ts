@@ -12,7 +12,7 @@ import { internal } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
 import { internalMutation, internalQuery, orgMutation, orgQuery } from "./functions";
 import { appError } from "./lib/errors";
-import { inboundKeyword, normalizePhone } from "./lib/sms";
+import { inboundKeyword, normalizePhone } from "./lib/sms/rules";
 import { canSeeVoters } from "./model/personalData";
 import * as sms from "./model/sms";
 import * as replies from "./model/smsReplies";

@@ -14,7 +14,7 @@ import { internal } from "./_generated/api";
 import type { Doc } from "./_generated/dataModel";
 import { httpAction, internalMutation, orgMutation, orgQuery } from "./functions";
 import { appError } from "./lib/errors";
-import { MAX_SURVEY_BODY_BYTES } from "./lib/surveys";
+import { MAX_SURVEY_BODY_BYTES } from "./lib/surveys/rules";
 import { clientAddress } from "./model/clientAddress";
 import { issueFillToken, json, judgeFill, readJsonBody } from "./model/publicSubmit";
 import { recordSurveySubmission } from "./model/surveys";

@@ -9,7 +9,7 @@ import { internal } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
 import { internalMutation, orgMutation, orgQuery, publicQuery } from "./functions";
 import { appError } from "./lib/errors";
-import { DEFAULT_SURVEY_SETTINGS, newPageId } from "./lib/surveys";
+import { DEFAULT_SURVEY_SETTINGS, newPageId } from "./lib/surveys/rules";
 import { adjustCounter } from "./model/counters";
 import { displayName } from "./model/presence";
 import { checkSurveyLimit, cleanEmail, cleanSurvey, orgSurveySettings, seedSurveyDraft } from "./model/surveys";

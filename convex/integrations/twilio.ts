@@ -14,7 +14,7 @@ import type RequestClient from "twilio/lib/base/RequestClient";
 import { internal } from "../_generated/api";
 import type { Id } from "../_generated/dataModel";
 import { internalAction } from "../functions";
-import { nextWindow, SMS_ERROR_MESSAGES } from "../lib/sms";
+import { nextWindow, SMS_ERROR_MESSAGES } from "../lib/sms/rules";
 import type { ClaimedMessage, SendResult } from "../model/smsSender";
 import { providerErrorMessage, providerConfig } from "../model/smsShared";
 

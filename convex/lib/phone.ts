@@ -1,7 +1,7 @@
 /**
  * How a voter's phone is stored, whichever way it arrives (the voter form, an import): US numbers
  * as (NNN) NNN-NNNN (a leading 1 dropped, an extension kept as " xNNN"); anything else keeps its
- * digits and extension as typed. Texting uses lib/sms.ts normalizePhone (E.164) on top of this.
+ * digits and extension as typed. Texting uses lib/sms/rules.ts normalizePhone (E.164) on top of this.
  */
 export function formatPhone(value: string): string {
   const v = value.trim();

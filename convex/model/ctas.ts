@@ -5,7 +5,7 @@ import { defineRateLimits } from "convex-helpers/server/rateLimit";
 import type { Id } from "../_generated/dataModel";
 import type { MutationCtx, QueryCtx } from "../_generated/server";
 import { DesignError, normalizeDesign, type CtaDesign } from "../lib/cta/design";
-import { writeCtaDoc } from "../lib/cta/doc";
+import { writeCtaDoc } from "../lib/cta/draft";
 import { appError } from "../lib/errors";
 import { CTA_CLICK_SHARDS } from "../tables/cta";
 import type { Viewer } from "./viewer";

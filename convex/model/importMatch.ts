@@ -1,11 +1,11 @@
 /**
- * Finding the voters an imported row already names ("Match existing records by", lib/importRows.ts):
+ * Finding the voters an imported row already names ("Match existing records by", lib/import/rows.ts):
  * looked up before any write of the batch. Voter IDs, the standard rule's key, are looked up for
  * the whole batch at once (votersByVoterId); every other key is one bounded index range per row.
  */
 import type { Doc, Id } from "../_generated/dataModel";
 import type { QueryCtx } from "../_generated/server";
-import type { MatchRule } from "../lib/importRows";
+import type { MatchRule } from "../lib/import/rows";
 import { suffixKey } from "../lib/petitions/names";
 import type { VoterFields } from "../tables/voters";
 

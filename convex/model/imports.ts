@@ -3,7 +3,7 @@ import type { Doc, Id } from "../_generated/dataModel";
 import type { MutationCtx, QueryCtx } from "../_generated/server";
 import { appError } from "../lib/errors";
 import type { BatchResult, ImportFieldsDoc, RowOutcome, StartImportArgs } from "../tables/imports";
-import { cleanImportRow, electionKey, mergeElections, recentParticipation } from "../lib/importRows";
+import { cleanImportRow, electionKey, mergeElections, recentParticipation } from "../lib/import/rows";
 import { voterFieldLabel, type ElectionRecord, type VoterFields } from "../tables/voters";
 import { adjustCounter } from "./counters";
 import { AudienceDrops } from "./emailAudience";
@@ -30,7 +30,7 @@ export const DELETE_BUDGET = 0.75;
 /** An in_progress import without a batch for this long counts as interrupted (same as the UI). */
 export const STALE_IMPORT_MS = 2 * 60 * 1000;
 
-export { ROW_ERROR_MISSING_NAMES } from "../lib/importRows";
+export { ROW_ERROR_MISSING_NAMES } from "../lib/import/rows";
 
 export async function loadImport(ctx: QueryCtx, importId: Id<"importHistory">): Promise<Doc<"importHistory">> {
   const doc = await ctx.db.get(importId);

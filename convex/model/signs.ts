@@ -7,7 +7,7 @@ import type { Doc, Id } from "../_generated/dataModel";
 import { internal } from "../_generated/api";
 import type { MutationCtx, QueryCtx } from "../_generated/server";
 import { appError } from "../lib/errors";
-import { MAX_CELL_LEVEL, quadkey, validPoint } from "../lib/geo";
+import { MAX_CELL_LEVEL, quadkey, validPoint } from "../lib/signs/geo";
 import type { SignStatus } from "../tables/signs";
 
 export const MAX_ADDRESS = 300;

@@ -8,7 +8,7 @@ import type { Doc, Id } from "../_generated/dataModel";
 import type { MutationCtx } from "../_generated/server";
 import { internal } from "../_generated/api";
 import { appError } from "../lib/errors";
-import { hasOptOutText, INVALID_PHONE_FORMAT, normalizePhone, segmentInfo } from "../lib/sms";
+import { hasOptOutText, INVALID_PHONE_FORMAT, normalizePhone, segmentInfo } from "../lib/sms/rules";
 import { MAX_SMS_BODY } from "../tables/sms";
 import { displayName } from "./presence";
 import { ensureSender } from "./smsSender";

@@ -8,7 +8,7 @@
 import type { Id } from "../_generated/dataModel";
 import type { MutationCtx } from "../_generated/server";
 import { internal } from "../_generated/api";
-import { nextWindow } from "../lib/sms";
+import { nextWindow } from "../lib/sms/rules";
 import type { SmsStatus } from "../tables/sms";
 import { adjustCounter } from "./counters";
 import { optOut } from "./smsReplies";

@@ -7,7 +7,7 @@
 import type { Doc, Id } from "../_generated/dataModel";
 import type { MutationCtx, QueryCtx } from "../_generated/server";
 import { appError } from "../lib/errors";
-import { nextWindow, SMS_ERROR_MESSAGES } from "../lib/sms";
+import { nextWindow, SMS_ERROR_MESSAGES } from "../lib/sms/rules";
 import { STATE_TIME_ZONES, ZIP3_TIME_ZONES } from "../lib/timeZones";
 import { DEFAULT_SMS_SETTINGS, SENDER_PROFILES, type SmsSettings, type SmsStatus } from "../tables/sms";
 

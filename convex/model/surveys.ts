@@ -8,7 +8,7 @@ import type { DataModel, Doc, Id } from "../_generated/dataModel";
 import type { MutationCtx } from "../_generated/server";
 import { appError } from "../lib/errors";
 import { planOrStarter, UNLIMITED } from "../lib/plans";
-import { writeSurveyDraft } from "../lib/surveyDraft";
+import { writeSurveyDraft } from "../lib/surveys/draft";
 import {
   answerText,
   checkResponses,
@@ -19,7 +19,7 @@ import {
   type OrgSurveySettings,
   type SurveyPage,
   type SurveySettings,
-} from "../lib/surveys";
+} from "../lib/surveys/rules";
 import { readCounters } from "./counters";
 import { onVoterEvent } from "./emailAutomation";
 import { queueEmail } from "./emails";

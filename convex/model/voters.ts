@@ -5,7 +5,7 @@ import type { MutationCtx } from "../_generated/server";
 import { appError } from "../lib/errors";
 import { voterKeys } from "../lib/petitions/names";
 import { formatPhone } from "../lib/phone";
-import { normalizePhone } from "../lib/sms";
+import { normalizePhone } from "../lib/sms/rules";
 import { VOTER_FIELD_DEFS, VOTER_FIELD_SPECS, type VoterFields } from "../tables/voters";
 import type { MergeRules } from "./collab";
 import { adjustCounter } from "./counters";

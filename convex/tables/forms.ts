@@ -6,7 +6,7 @@
  */
 import { defineTable } from "convex/server";
 import { v } from "convex/values";
-import { FORM_FIELD_TYPES } from "../lib/forms";
+import { FORM_FIELD_TYPES } from "../lib/forms/rules";
 
 export const vFormFieldType = v.union(...FORM_FIELD_TYPES.map((t) => v.literal(t)));
 export const vFormField = v.object({

@@ -23,7 +23,7 @@ export type ImportFieldsDoc = Infer<typeof vImportFields>;
 /** A data row: its place among the file's data rows (batches resume by it) and its line in the file (messages). */
 export const vImportRow = v.object({ row: v.number(), line: v.optional(v.number()), fields: vImportFields });
 
-/** "Match existing records by" (lib/importRows.ts MatchRule). */
+/** "Match existing records by" (lib/import/rows.ts MatchRule). */
 export const vMatchRule = v.union(v.literal("standard"), v.literal("name"));
 /** A voter file (rows are voters) or a vote-history file (rows attach elections to voters by voter ID). */
 export const vImportKind = v.union(v.literal("voters"), v.literal("history"));

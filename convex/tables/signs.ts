@@ -34,7 +34,7 @@ export const signTables = {
     address: v.string(),
     latitude: v.number(),
     longitude: v.number(),
-    /** lib/geo.ts quadkey at SIGN_QUAD_LEVEL: the map's viewport ranges */
+    /** lib/signs/geo.ts quadkey at SIGN_QUAD_LEVEL: the map's viewport ranges */
     quadkey: v.string(),
     /** when the sign goes (or went) up, and when it is due to come down (ms) */
     datePlaced: v.number(),

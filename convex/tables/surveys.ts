@@ -1,11 +1,11 @@
 /**
  * Surveys (spec/3 §2.11, §3.4): multi-page surveys with skip logic, the organisation's survey
  * settings, and submissions. While a survey is edited its draft is the co-edited Yjs document
- * "survey:<id>" (lib/surveyDraft.ts); Save or auto-save publishes it into `pages` here.
+ * "survey:<id>" (lib/surveys/draft.ts); Save or auto-save publishes it into `pages` here.
  */
 import { defineTable } from "convex/server";
 import { v } from "convex/values";
-import { CONDITION_OPS, RATING_TYPES, SURVEY_FIELD_TYPES } from "../lib/surveys";
+import { CONDITION_OPS, RATING_TYPES, SURVEY_FIELD_TYPES } from "../lib/surveys/rules";
 
 export const vCondition = v.object({ fieldId: v.string(), op: v.union(...CONDITION_OPS.map((o) => v.literal(o))), value: v.string() });
 export const vSurveyField = v.object({

@@ -25,7 +25,7 @@ const ImportPage = page(() => import("@/features/import/ImportPage"), "ImportPag
 const ImportHistoryPage = page(() => import("@/features/import/ImportHistoryPage"), "ImportHistoryPage");
 const DebugImportPage = page(() => import("@/features/import/DebugImportPage"), "DebugImportPage");
 const ProfilePage = page(() => import("@/features/profile/ProfilePage"), "ProfilePage");
-const SmsCenterPage = page(() => import("@/features/messaging/SmsCenterPage"), "SmsCenterPage");
+const SmsCenterPage = page(() => import("@/features/sms/SmsCenterPage"), "SmsCenterPage");
 const AccountSettingsPage = page(() => import("@/features/admin/AccountSettingsPage"), "AccountSettingsPage");
 const SubscriptionPage = page(() => import("@/features/admin/SubscriptionPage"), "SubscriptionPage");
 const UserRoleManagementPage = page(() => import("@/features/admin/UserRoleManagementPage"), "UserRoleManagementPage");

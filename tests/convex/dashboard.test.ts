@@ -108,7 +108,7 @@ describe("dashboard.stats", () => {
   });
 });
 
-describe("campaigns.listSms", () => {
+describe("smsCampaigns.list", () => {
   test("lists the organisation's SMS campaigns only, newest first", async () => {
     const t = setupTest();
     const f = await roleFixture(t);
@@ -119,20 +119,20 @@ describe("campaigns.listSms", () => {
       await ctx.db.insert("campaigns", { ...base, orgId: f.orgId, name: "Second blast", campaign_type: "sms" });
       await ctx.db.insert("campaigns", { ...base, orgId: f.outsider.orgId, name: "Other org", campaign_type: "sms" });
     });
-    const list = await f.campaign_manager.as.query(api.campaigns.listSms, {});
+    const list = await f.campaign_manager.as.query(api.smsCampaigns.list, {});
     expect(list.total).toBe(2);
     expect(list.campaigns.map((c) => c.name)).toEqual(["Second blast", "First blast"]);
-    const viewer = await f.viewer.as.query(api.campaigns.listSms, {});
+    const viewer = await f.viewer.as.query(api.smsCampaigns.list, {});
     expect(viewer.total).toBe(2);
-    const outsider = await f.outsider.as.query(api.campaigns.listSms, {});
+    const outsider = await f.outsider.as.query(api.smsCampaigns.list, {});
     expect(outsider.campaigns.map((c) => c.name)).toEqual(["Other org"]);
   });
 
   test("roles without campaigns.view and signed-out callers are refused", async () => {
     const t = setupTest();
     const f = await roleFixture(t);
-    await expect(f.volunteer.as.query(api.campaigns.listSms, {})).rejects.toThrow(/permission/);
-    await expect(f.account_admin.as.query(api.campaigns.listSms, {})).rejects.toThrow(/permission/);
-    await expect(t.query(api.campaigns.listSms, {})).rejects.toThrow(/log in/);
+    await expect(f.volunteer.as.query(api.smsCampaigns.list, {})).rejects.toThrow(/permission/);
+    await expect(f.account_admin.as.query(api.smsCampaigns.list, {})).rejects.toThrow(/permission/);
+    await expect(t.query(api.smsCampaigns.list, {})).rejects.toThrow(/log in/);
   });
 });

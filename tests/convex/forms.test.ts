@@ -2,8 +2,8 @@ import * as Y from "yjs";
 import { describe, expect, test } from "vitest";
 import { api } from "../../convex/_generated/api";
 import type { Id } from "../../convex/_generated/dataModel";
-import { readDraft } from "../../convex/lib/formDraft";
-import type { FormField } from "../../convex/lib/forms";
+import { readDraft } from "../../convex/lib/forms/draft";
+import type { FormField } from "../../convex/lib/forms/rules";
 import { joinChunks } from "../../convex/model/yjs";
 import { createMember, roleFixture, setupTest, type TestConvex } from "./setup";
 

@@ -5,7 +5,7 @@
 import { describe, expect, test } from "vitest";
 import { api } from "../../convex/_generated/api";
 import { builtInRole, resolveRoles } from "../../convex/lib/permissions";
-import { newSurveyField, type SurveyPage } from "../../convex/lib/surveys";
+import { newSurveyField, type SurveyPage } from "../../convex/lib/surveys/rules";
 import { acceptInvitationForNewUser } from "../../convex/model/invitations";
 import { createMember, roleFixture, setupTest, type TestConvex } from "./setup";
 

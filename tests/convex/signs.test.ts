@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { describe, expect, test } from "vitest";
 import { api, internal } from "../../convex/_generated/api";
 import type { Id } from "../../convex/_generated/dataModel";
-import { MAP_CENTER, quadkey } from "../../convex/lib/geo";
+import { MAP_CENTER, quadkey } from "../../convex/lib/signs/geo";
 import { setEnv } from "../security/functions/harness";
 import { roleFixture, setupTest, type TestConvex } from "./setup";
 

@@ -9,7 +9,7 @@ import { ConvexError } from "convex/values";
 import { describe, expect, test } from "vitest";
 import { api, internal } from "../../convex/_generated/api";
 import type { Id } from "../../convex/_generated/dataModel";
-import { localTime, nextWindow } from "../../convex/lib/sms";
+import { localTime, nextWindow } from "../../convex/lib/sms/rules";
 import { startSend } from "../../convex/model/sms";
 import type { Viewer } from "../../convex/model/viewer";
 import { roleFixture, setupTest, type TestConvex } from "./setup";
@@ -121,14 +121,14 @@ describe("fan-out", () => {
     const ctx = await fixture();
     const { t, cm, group, body } = ctx;
     await t.run((c) => c.db.insert("smsOptOuts", { orgId: ctx.f.campaign_manager.orgId, phone: "+15035550102", at: 1, source: "inbound" }));
-    const campaignId = await cm.mutation(api.campaigns.createSms, { name: "GOTV", description: null, body, voterGroups: [group], individualVoters: [ctx.voters.ada] });
+    const campaignId = await cm.mutation(api.smsCampaigns.create, { name: "GOTV", description: null, body, voterGroups: [group], individualVoters: [ctx.voters.ada] });
     const sendId = await preparedSend(ctx, { campaignId, extraPhones: [] });
     const send = await t.run((c) => c.db.get("smsSends", sendId));
     expect(send!.counts).toMatchObject({ queued: 1, duplicates: 2, noPhone: 1, invalid: 1, optedOut: 1 });
     const messages = await t.run((c) => c.db.query("smsMessages").collect());
     expect(messages.map((m) => m.phone)).toEqual(["+15035550101"]);
     expect(messages[0]).toMatchObject({ status: "queued", position: 0, recipientName: "Ada Voter", timeZone: "America/Los_Angeles", segments: 1 });
-    expect((await cm.query(api.campaigns.listSms, {})).campaigns[0]).toMatchObject({ status: "active" });
+    expect((await cm.query(api.smsCampaigns.list, {})).campaigns[0]).toMatchObject({ status: "active" });
   });
 
   test("a quick send with an extra phone; the time zone comes from the ZIP, then the state, then the default", async () => {
@@ -166,7 +166,7 @@ describe("the sender's side", () => {
     expect(p!.counts).toMatchObject({ queued: 0, sent: 0, delivered: 1, failed: 1, segmentsSent: 1 });
     expect(await t.mutation(internal.sms.claim, { sendId, max: 10, gen: 0 })).toEqual({ stop: true });
     expect((await ctx.cm.query(api.sms.progress, { sendId }))!.status).toBe("completed");
-    const counters = await ctx.cm.query(api.campaigns.listSms, {});
+    const counters = await ctx.cm.query(api.smsCampaigns.list, {});
     expect(counters.messagesSent).toBe(1);
     // Recent Messages (today) comes from the day's usage row, as the month's usage meter does
     expect(counters.sentToday).toBe(1);
@@ -323,24 +323,24 @@ describe("pause, resume, cancel", () => {
 describe("campaigns", () => {
   test("create, list, edit with merge and conflict, delete; permissions", async () => {
     const { t, f, cm, body, group } = await fixture();
-    await expect(f.viewer.as.mutation(api.campaigns.createSms, { name: "X", description: null, body, voterGroups: [], individualVoters: [] })).rejects.toThrow(/permission/);
-    expect(await refusal(cm.mutation(api.campaigns.createSms, { name: " ", description: null, body, voterGroups: [], individualVoters: [] }))).toMatchObject({
+    await expect(f.viewer.as.mutation(api.smsCampaigns.create, { name: "X", description: null, body, voterGroups: [], individualVoters: [] })).rejects.toThrow(/permission/);
+    expect(await refusal(cm.mutation(api.smsCampaigns.create, { name: " ", description: null, body, voterGroups: [], individualVoters: [] }))).toMatchObject({
       title: "Campaign name required",
       message: "Please enter a campaign name.",
     });
-    const id = await cm.mutation(api.campaigns.createSms, { name: "GOTV", description: "Final push", body, voterGroups: [group], individualVoters: [] });
-    const list = await f.viewer.as.query(api.campaigns.listSms, {});
+    const id = await cm.mutation(api.smsCampaigns.create, { name: "GOTV", description: "Final push", body, voterGroups: [group], individualVoters: [] });
+    const list = await f.viewer.as.query(api.smsCampaigns.list, {});
     expect(list).toMatchObject({ total: 1, campaigns: [{ id, name: "GOTV", status: "draft", voterGroups: [group], lastSend: null }] });
-    await cm.mutation(api.campaigns.updateSms, { id, edits: [{ field: "name", base: "GOTV", value: "GOTV 2" }] });
-    await f.super_admin.as.mutation(api.campaigns.updateSms, { id, edits: [{ field: "voter_groups", base: [group], value: [] }] });
-    const err = await refusal(f.super_admin.as.mutation(api.campaigns.updateSms, { id, edits: [{ field: "name", base: "GOTV", value: "Mine" }] }));
+    await cm.mutation(api.smsCampaigns.update, { id, edits: [{ field: "name", base: "GOTV", value: "GOTV 2" }] });
+    await f.super_admin.as.mutation(api.smsCampaigns.update, { id, edits: [{ field: "voter_groups", base: [group], value: [] }] });
+    const err = await refusal(f.super_admin.as.mutation(api.smsCampaigns.update, { id, edits: [{ field: "name", base: "GOTV", value: "Mine" }] }));
     expect(err.code).toBe("CONFLICT");
-    expect((await f.viewer.as.query(api.campaigns.listSms, {})).campaigns[0]).toMatchObject({ name: "GOTV 2", voterGroups: [] });
-    await expect(f.outsider.as.mutation(api.campaigns.removeSms, { id })).rejects.toThrow(/could not be found/);
-    await expect(t.query(api.campaigns.listSms, {})).rejects.toThrow(/log in/);
-    await cm.mutation(api.campaigns.removeSms, { id });
-    expect((await f.viewer.as.query(api.campaigns.listSms, {})).total).toBe(0);
-    expect(await refusal(cm.mutation(api.campaigns.updateSms, { id, edits: [] }))).toMatchObject({ code: "NOT_FOUND" });
+    expect((await f.viewer.as.query(api.smsCampaigns.list, {})).campaigns[0]).toMatchObject({ name: "GOTV 2", voterGroups: [] });
+    await expect(f.outsider.as.mutation(api.smsCampaigns.remove, { id })).rejects.toThrow(/could not be found/);
+    await expect(t.query(api.smsCampaigns.list, {})).rejects.toThrow(/log in/);
+    await cm.mutation(api.smsCampaigns.remove, { id });
+    expect((await f.viewer.as.query(api.smsCampaigns.list, {})).total).toBe(0);
+    expect(await refusal(cm.mutation(api.smsCampaigns.update, { id, edits: [] }))).toMatchObject({ code: "NOT_FOUND" });
   });
 
   test("settings: campaigns.manage saves, values are checked", async () => {

@@ -52,7 +52,7 @@ async function toastsGone(page: Page) {
 }
 
 /**
- * The undo manager folds changes less than 500 ms apart into one step (lib/cta/doc.ts,
+ * The undo manager folds changes less than 500 ms apart into one step (lib/cta/draft.ts,
  * captureTimeout): waiting this long makes the next change a step of its own.
  */
 const UNDO_STEP_MS = 600;

@@ -1,6 +1,6 @@
 /**
  * A call-to-action design (spec/3 §3.3, §5, §9.4) as pure data, shared by the creator (which edits
- * it through a Yjs document, lib/cta/doc.ts), the server (which validates every saved design with
+ * it through a Yjs document, lib/cta/draft.ts), the server (which validates every saved design with
  * `normalizeDesign`), the embed renderer (lib/cta/svg.ts) and the built-in templates.
  *
  * A design is a canvas (width × height, background) holding elements: text, image, rectangle,

@@ -10,7 +10,7 @@ import jaroWinkler from "talisman/metrics/jaro-winkler";
 import { parseFullName } from "parse-full-name";
 import { parseLocation } from "parse-address";
 import { sameByNickname } from "./nicknames";
-import { eligibilityOf } from "../voterStatus";
+import { eligibilityOf } from "../voters/status";
 import { compact, firstGiven, phonetic, plain, splitSuffix, SUFFIXES, suffixKey, withinOneEdit } from "./names";
 
 /** Automatic "verified" at or above this confidence (and with a clear single match). */
@@ -229,7 +229,7 @@ type RegistrationCheck = {
 };
 
 /**
- * Whether the voter may sign this petition: their registration's eligibility (lib/voterStatus:
+ * Whether the voter may sign this petition: their registration's eligibility (lib/voters/status:
  * the state's code when kept, else the status; an unconfirmed registration counts), registered
  * before signing, in the petition's state and county. A county the registration lacks is never a
  * silent pass: the line goes to a reviewer and the petition says the file has no counties.

@@ -6,7 +6,7 @@ import * as Y from "yjs";
 import { api } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
 import { DEFAULT_CATEGORY, normalizeDesign, TEMPLATE_CATEGORIES, type CtaDesign } from "@convex/lib/cta/design";
-import { isEmptyCtaDoc, readCtaDoc, writeCtaDoc } from "@convex/lib/cta/doc";
+import { isEmptyCtaDoc, readCtaDoc, writeCtaDoc } from "@convex/lib/cta/draft";
 import { BUILT_IN_CTA_TEMPLATES } from "@convex/lib/cta/templates";
 import { useCollaborativeDoc } from "@/lib/collab/useCollaborativeDoc";
 import { useDocValue } from "@/lib/collab/useDocValue";

@@ -5,13 +5,13 @@ import { useSearchParams } from "react-router-dom";
 import type { Id } from "@convex/_generated/dataModel";
 import { useViewer } from "@/session/ViewerProvider";
 import { PageHeader } from "@/ui/PageHeader";
-import { AutomatedTab } from "./dashboard/AutomatedTab";
-import { CampaignPicker } from "./dashboard/CampaignPicker";
-import { CreateEditTab } from "./dashboard/CreateEditTab";
-import { InboxTab } from "./dashboard/InboxTab";
-import { SendToTab } from "./dashboard/SendToTab";
-import { StatisticsTab } from "./dashboard/StatisticsTab";
-import { dashboardTab, TAB_LABELS, visibleTabs } from "./dashboard/tabs";
+import { AutomatedTab } from "./blasts/AutomatedTab";
+import { CampaignPicker } from "./blasts/CampaignPicker";
+import { CreateEditTab } from "./blasts/CreateEditTab";
+import { InboxTab } from "./blasts/InboxTab";
+import { SendToTab } from "./blasts/SendToTab";
+import { StatisticsTab } from "./blasts/StatisticsTab";
+import { dashboardTab, TAB_LABELS, visibleTabs } from "./blasts/tabs";
 import { useEmailCampaigns } from "./hooks/useEmailCampaigns";
 
 /**

@@ -5,7 +5,7 @@ import { useState } from "react";
 import { Link } from "react-router-dom";
 import { api } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
-import { displayValue } from "@convex/lib/forms";
+import { displayValue } from "@convex/lib/forms/rules";
 import { useDebounced } from "@/lib/useDebounced";
 import { useViewer } from "@/session/ViewerProvider";
 import { PageHeader } from "@/ui/PageHeader";

@@ -4,7 +4,7 @@ import { useQuery } from "convex/react";
 import { useEffect, useState } from "react";
 import { useParams } from "react-router-dom";
 import { api } from "@convex/_generated/api";
-import { checkSubmission, type SubmissionValue } from "@convex/lib/forms";
+import { checkSubmission, type SubmissionValue } from "@convex/lib/forms/rules";
 import { postJson } from "@/lib/publicApi";
 import { useEmbedHeight } from "@/lib/embed";
 import { toast } from "@/ui/toast";

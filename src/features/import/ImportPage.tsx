@@ -7,7 +7,7 @@ import { useViewer } from "@/session/ViewerProvider";
 import { IGNORE, isHistoryMapping, STANDARD_KEYS, type ColumnMapping, type NewFieldDef } from "@/lib/import/fields";
 import { ImportFileError, openImportFile } from "@/lib/import/openFile";
 import { autoMatch } from "@/lib/import/pairing";
-import type { MatchRule } from "@convex/lib/importRows";
+import type { MatchRule } from "@convex/lib/import/rows";
 import { PageHeader } from "@/ui/PageHeader";
 import { toast } from "@/ui/toast";
 import { CancelImportDialog } from "./components/CancelImportDialog";

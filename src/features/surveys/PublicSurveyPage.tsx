@@ -4,7 +4,7 @@ import { useQuery } from "convex/react";
 import { useEffect, useState } from "react";
 import { useParams } from "react-router-dom";
 import { api } from "@convex/_generated/api";
-import type { Responses } from "@convex/lib/surveys";
+import type { Responses } from "@convex/lib/surveys/rules";
 import { postJson } from "@/lib/publicApi";
 import { useEmbedHeight } from "@/lib/embed";
 import { SurveyRespondent, type SubmitOutcome } from "./components/SurveyRespondent";

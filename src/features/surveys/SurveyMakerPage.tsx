@@ -5,7 +5,7 @@ import { useEffect, useState } from "react";
 import { useSearchParams } from "react-router-dom";
 import { api } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
-import { isEmptySurveyDraft } from "@convex/lib/surveyDraft";
+import { isEmptySurveyDraft } from "@convex/lib/surveys/draft";
 import { useCollaborativeDoc } from "@/lib/collab/useCollaborativeDoc";
 import { useViewer } from "@/session/ViewerProvider";
 import { ConnectionNotice } from "@/ui/ConnectionNotice";

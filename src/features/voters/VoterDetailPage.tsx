@@ -7,7 +7,7 @@ import { api } from "@convex/_generated/api";
 import { STATE_VERIFIED_PAIRS, VOTER_FIELD_DEFS } from "@convex/tables/voters";
 import { VoterFormSubmissions } from "@/features/forms";
 import { VoterSigns } from "@/features/signs";
-import { VoterSmsHistory } from "@/features/messaging";
+import { VoterSmsHistory } from "@/features/sms";
 import { MODE_LABELS, useViewer } from "@/session/ViewerProvider";
 import { usePresence } from "@/lib/presence/usePresence";
 import { PageHeader } from "@/ui/PageHeader";

@@ -1,6 +1,6 @@
 /** Value normalisation on import: party and status codes, dates → ISO, phones, ZIPs, election history. */
 import { formatPhone } from "@convex/lib/phone";
-import { isKnownStatusCode, statusOfCode } from "@convex/lib/voterStatus";
+import { isKnownStatusCode, statusOfCode } from "@convex/lib/voters/status";
 
 const PARTY_CODES: Record<string, string> = {
   DEM: "Democrat", D: "Democrat", DEMOCRAT: "Democrat", DEMOCRATIC: "Democrat", DEMOCRATS: "Democrat", "DEMOCRATIC PARTY": "Democrat",
@@ -20,7 +20,7 @@ export function isPartyCode(value: string): boolean {
   return value.trim().toUpperCase() in PARTY_CODES;
 }
 
-/** Status codes to the statuses shown (one table with their eligibility: convex/lib/voterStatus.ts). */
+/** Status codes to the statuses shown (one table with their eligibility: convex/lib/voters/status.ts). */
 export function normalizeStatus(value: string): string {
   return statusOfCode(value);
 }

@@ -5,7 +5,7 @@
  * batches. A retried batch is harmless: the server skips a start row it has already applied.
  */
 import type { Id } from "@convex/_generated/dataModel";
-import { cleanImportRow, type MatchRule } from "@convex/lib/importRows";
+import { cleanImportRow, type MatchRule } from "@convex/lib/import/rows";
 import type { BatchResult, RowOutcome as RowError, StartImportArgs } from "@convex/tables/imports";
 import type { ElectionRecord } from "@convex/tables/voters";
 import { CREATE_NEW, IGNORE, isHistoryMapping, STANDARD_KEYS, type ColumnMapping, type NewFieldDef } from "./fields";

@@ -4,7 +4,7 @@ import { ELECTION_HISTORY, IGNORE, normalizeFieldKey } from "../../../src/lib/im
 import { autoMatch, suggestPairings } from "../../../src/lib/import/pairing";
 import { compileMapping } from "../../../src/lib/import/transform";
 import { validateMapping } from "../../../src/lib/import/validateMapping";
-import { cleanImportRow } from "../../../convex/lib/importRows";
+import { cleanImportRow } from "../../../convex/lib/import/rows";
 import { FL_EXPECTED, FL_HEADERS, layoutRows, NC_EXPECTED, NC_HEADERS, TX_EXPECTED, TX_HEADERS } from "../../fixtures/import/layouts";
 
 function pairedMap(headers: string[], rows: string[][]) {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { coveringTiles, inBounds, keyRangeEnd, keyTile, MAX_COVER_TILES, quadkey, tileBounds, tileKey, tileOf, validBounds, zipOf } from "../../../convex/lib/geo";
+import { coveringTiles, inBounds, keyRangeEnd, keyTile, MAX_COVER_TILES, quadkey, tileBounds, tileKey, tileOf, validBounds, zipOf } from "../../../convex/lib/signs/geo";
 import { zipCoordinates } from "../../../src/features/signs/utils/zipLookup";
 import { fromDayInput, dayInput, markerColor } from "../../../src/features/signs/utils/signDisplay";
 

@@ -47,7 +47,7 @@ describe("a backend kill mid-queue", () => {
       groups.push((await admin.mutation(internalMutation("seed:createGroup"), { orgId, name: `Half ${g}`, description: null, voterIds: ids })) as Id<"voterGroups">);
     }
     const orgName = (await user.query(api.sms.overview, {})).orgName;
-    const campaignId = await user.mutation(api.campaigns.createSms, { name: "Crash", description: null, body: `${orgName}: vote! Reply STOP to opt out`, voterGroups: groups, individualVoters: [] });
+    const campaignId = await user.mutation(api.smsCampaigns.create, { name: "Crash", description: null, body: `${orgName}: vote! Reply STOP to opt out`, voterGroups: groups, individualVoters: [] });
     const sendId = await user.mutation(api.sms.start, { campaignId });
 
     // kill while the sender is mid-queue, waiting for the provider's answer to a message the

@@ -62,7 +62,7 @@ describe("sending through Twilio", () => {
     expect(fake.requests.filter((r) => r.method === "POST").every((r) => r.auth === expectedAuth)).toBe(true);
     expect(rows.map((r) => r.status)).toEqual(["sent", "sent", "sent"]);
     expect(new Set(rows.map((r) => r.providerSid))).toEqual(new Set(sent.map((m) => m.sid)));
-    const usage = await client.query(api.campaigns.listSms, {});
+    const usage = await client.query(api.smsCampaigns.list, {});
     expect(usage.messagesSent).toBeGreaterThanOrEqual(3);
   });
 

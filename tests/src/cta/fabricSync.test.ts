@@ -1,6 +1,6 @@
 /**
  * The CTA canvas (src/features/cta): the pure mapping of elements onto fabric options, the folding
- * of a resize back into the model, live drag positions (the same places lib/cta/doc.ts stores), the
+ * of a resize back into the model, live drag positions (the same places lib/cta/draft.ts stores), the
  * diff of one design against the objects on the canvas; then the component itself on a stand-in
  * fabric (jsdom has no 2D canvas): objects created, updated in place, replaced, removed and restacked
  * by element id; selection both ways; a drag reported once, with the dragged object left alone until
@@ -12,7 +12,7 @@ import { createRoot, type Root } from "react-dom/client";
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import * as Y from "yjs";
 import { newElement, type CtaDesign, type CtaElement } from "../../../convex/lib/cta/design";
-import { readCtaDoc, updateElement, writeCtaDoc } from "../../../convex/lib/cta/doc";
+import { readCtaDoc, updateElement, writeCtaDoc } from "../../../convex/lib/cta/draft";
 import {
   dragPosition,
   elementLabel,

@@ -3,8 +3,8 @@
  * character unbroken answer froze the public form on resize), and long words wrap inside the box.
  */
 import { describe, expect, test } from "vitest";
-import { VALUE_LIMITS, type FormField } from "@convex/lib/forms";
-import { MAX_SHORT_ANSWER, MAX_TEXT_ANSWER, newSurveyField } from "@convex/lib/surveys";
+import { VALUE_LIMITS, type FormField } from "@convex/lib/forms/rules";
+import { MAX_SHORT_ANSWER, MAX_TEXT_ANSWER, newSurveyField } from "@convex/lib/surveys/rules";
 import { FormRenderer } from "@/features/forms/components/FormRenderer";
 import { SurveyFieldInput } from "@/features/surveys/components/SurveyFieldInput";
 import { mount } from "../harness";

@@ -4,7 +4,7 @@
  * not as "Please fill in all required fields"; the thank-you stands alone, without the blank form.
  */
 import { afterEach, describe, expect, test, vi } from "vitest";
-import { newSurveyField, type SurveyPage } from "@convex/lib/surveys";
+import { newSurveyField, type SurveyPage } from "@convex/lib/surveys/rules";
 import { byTestId, click, expectNoAxeViolations, flush, mount, type, type Mounted } from "../harness";
 
 const toast = vi.hoisted(() => ({ success: vi.fn(), error: vi.fn(), info: vi.fn(), warning: vi.fn(), failure: vi.fn() }));

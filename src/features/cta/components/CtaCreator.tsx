@@ -5,7 +5,7 @@ import type { Awareness } from "y-protocols/awareness";
 import type * as Y from "yjs";
 import { api } from "@convex/_generated/api";
 import { BOUNDS, newElement, type CtaDesign, type CtaElement, type ElementType } from "@convex/lib/cta/design";
-import { addElement, bringForward, bringToFront, centre, deletedBy, localCtaUndoManager, nudge, readCtaDoc, removeElement, restoreElement, sendBackward, sendToBack, setSetting, updateElement } from "@convex/lib/cta/doc";
+import { addElement, bringForward, bringToFront, centre, deletedBy, localCtaUndoManager, nudge, readCtaDoc, removeElement, restoreElement, sendBackward, sendToBack, setSetting, updateElement } from "@convex/lib/cta/draft";
 import { useDocValue } from "@/lib/collab/useDocValue";
 import { useLocalUndo, useLostSelection, useShareSelection } from "@/lib/collab/useDesignSession";
 import { useRemoteSelections } from "@/lib/collab/useRemoteSelections";

@@ -2,7 +2,7 @@ import { AlignCenterHorizontallyIcon, AlignCenterVerticallyIcon, TrashIcon } fro
 import { Box, Button, Flex, Grid, Heading, IconButton, Select, Separator, Text, TextField, Tooltip } from "@radix-ui/themes";
 import { useRef, useState, type ReactNode } from "react";
 import { BACKGROUNDS, BOUNDS, FONT_FAMILIES, FONT_WEIGHTS, isSafeImage, isSafeLink, SHADOWS, TEXT_ALIGNS, type CtaDesign, type CtaElement } from "@convex/lib/cta/design";
-import type { CentreMode, ElementPatch, SettingKey } from "@convex/lib/cta/doc";
+import type { CentreMode, ElementPatch, SettingKey } from "@convex/lib/cta/draft";
 import { CollabTextArea } from "@/ui/CollabText";
 import { ColorInput } from "@/ui/ColorInput";
 

@@ -150,7 +150,7 @@ export function modifiedPatch(el: CtaElement, o: ObjectBox): Partial<CtaElement>
 
 /**
  * Where a dragged element shows while it moves: within the canvas (clampPosition) and, with snap to
- * grid on, on the last grid line inside the bounds — the place lib/cta/doc.ts stores on drop.
+ * grid on, on the last grid line inside the bounds — the place lib/cta/draft.ts stores on drop.
  */
 export function dragPosition(x: number, y: number, design: Pick<CtaDesign, "width" | "height" | "gridSize" | "snapToGrid">): { x: number; y: number } {
   const p = clampPosition(x, y, design);

@@ -7,7 +7,7 @@ import type { Id } from "@convex/_generated/dataModel";
 import { parseRecipients } from "@convex/lib/email/addresses";
 import { substitute } from "@convex/lib/email/merge";
 import type { Rendered } from "../hooks/useRenderedEmail";
-import { PREVIEW_VALUES_NOTE, usePreviewValues } from "../dashboard/usePreviewValues";
+import { PREVIEW_VALUES_NOTE, usePreviewValues } from "../blasts/usePreviewValues";
 
 export function PreviewDialog({ open, onOpenChange, rendered, subject }: { open: boolean; onOpenChange: (o: boolean) => void; rendered: Rendered | null; subject: string }) {
   const [width, setWidth] = useState<"desktop" | "mobile">("desktop");

@@ -2,7 +2,7 @@ import { useSortable } from "@dnd-kit/sortable";
 import { CSS } from "@dnd-kit/utilities";
 import { DragHandleDots2Icon, TrashIcon } from "@radix-ui/react-icons";
 import { Badge, Card, Flex, Grid, IconButton, Switch, Text, TextArea } from "@radix-ui/themes";
-import { FIELD_TYPE_LABELS, takesOptions, type FormField } from "@convex/lib/forms";
+import { FIELD_TYPE_LABELS, takesOptions, type FormField } from "@convex/lib/forms/rules";
 import { CollabTextField } from "@/ui/CollabText";
 
 type FieldRowProps = {

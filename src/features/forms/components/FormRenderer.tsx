@@ -1,6 +1,6 @@
 import { Box, Button, Checkbox, Flex, RadioGroup, Select, Separator, Text, TextArea, TextField } from "@radix-ui/themes";
 import type { FormEvent } from "react";
-import { fieldOptions, VALUE_LIMITS, type FormField, type SubmissionValue } from "@convex/lib/forms";
+import { fieldOptions, VALUE_LIMITS, type FormField, type SubmissionValue } from "@convex/lib/forms/rules";
 
 export type FormValues = Record<string, SubmissionValue | undefined>;
 

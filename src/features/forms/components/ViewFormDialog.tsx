@@ -2,7 +2,7 @@ import { Button, Dialog, Flex, Text } from "@radix-ui/themes";
 import { useMutation } from "convex/react";
 import { useState } from "react";
 import { api } from "@convex/_generated/api";
-import { checkSubmission, type SubmissionValue } from "@convex/lib/forms";
+import { checkSubmission, type SubmissionValue } from "@convex/lib/forms/rules";
 import { toast } from "@/ui/toast";
 import type { FormRow } from "../hooks/useForms";
 import { FormRenderer, type FormValues } from "./FormRenderer";

@@ -1,5 +1,5 @@
 import type * as Y from "yjs";
-import { readDraft, type FormDraft } from "@convex/lib/formDraft";
+import { readDraft, type FormDraft } from "@convex/lib/forms/draft";
 import { useDocValue } from "@/lib/collab/useDocValue";
 
 const EMPTY: FormDraft = { name: "", description: "", fields: [] };

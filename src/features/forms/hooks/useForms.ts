@@ -1,7 +1,7 @@
 import { useMutation, useQuery } from "convex/react";
 import { api } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
-import { formDefinitionProblem, type FormField } from "@convex/lib/forms";
+import { formDefinitionProblem, type FormField } from "@convex/lib/forms/rules";
 import { toast } from "@/ui/toast";
 
 export type FormRow = NonNullable<(typeof api.forms.list)["_returnType"]>["forms"][number];

@@ -2,7 +2,7 @@
  * The Form Submissions export (spec/2 §9): every cell quoted, formulas neutralised (lib/csv.ts),
  * one column per form field.
  */
-import { displayValue, type FormField, type SubmissionValue } from "@convex/lib/forms";
+import { displayValue, type FormField, type SubmissionValue } from "@convex/lib/forms/rules";
 import { csvName, toCsv } from "@/lib/csv";
 
 export type ExportSubmission = { formId: string; formName: string; data: Record<string, SubmissionValue>; submitterEmail: string | null; submitterIp: string | null; createdAt: number };

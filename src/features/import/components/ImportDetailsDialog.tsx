@@ -1,4 +1,4 @@
-import { MATCH_RULE_LABELS } from "@convex/lib/importRows";
+import { MATCH_RULE_LABELS } from "@convex/lib/import/rows";
 import { Badge, Button, Checkbox, Dialog, Flex, Grid, Table, Text } from "@radix-ui/themes";
 import { useMutation, useQuery } from "convex/react";
 import { useState } from "react";

@@ -1,6 +1,6 @@
 import { MagicWandIcon, CheckCircledIcon, Pencil1Icon, PlusIcon } from "@radix-ui/react-icons";
 import { Badge, Button, Callout, Card, Checkbox, Flex, Select, Table, Text } from "@radix-ui/themes";
-import { MATCH_RULE_LABELS, type MatchRule } from "@convex/lib/importRows";
+import { MATCH_RULE_LABELS, type MatchRule } from "@convex/lib/import/rows";
 import { useState } from "react";
 import { CREATE_NEW, IGNORE, isHistoryMapping, STANDARD_KEYS, TARGET_FIELDS, type ColumnMapping, type NewFieldDef } from "@/lib/import/fields";
 import { suggestPairings, type PairingSuggestion } from "@/lib/import/pairing";

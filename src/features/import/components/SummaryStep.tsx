@@ -3,7 +3,7 @@ import { useQuery } from "convex/react";
 import { useState } from "react";
 import { Link, useNavigate } from "react-router-dom";
 import { api } from "@convex/_generated/api";
-import { MATCH_RULE_LABELS } from "@convex/lib/importRows";
+import { MATCH_RULE_LABELS } from "@convex/lib/import/rows";
 import type { ImportId } from "@/lib/import/runner";
 import { fieldTypeOf, invalidValuesNote } from "@/lib/import/transform";
 import { ScrollTable } from "@/ui/ScrollTable";

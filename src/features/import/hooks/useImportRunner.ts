@@ -3,7 +3,7 @@ import { useConvex } from "convex/react";
 import { useCallback, useRef, useState } from "react";
 import { api } from "@convex/_generated/api";
 import type { ColumnMapping, NewFieldDef } from "@/lib/import/fields";
-import type { MatchRule } from "@convex/lib/importRows";
+import type { MatchRule } from "@convex/lib/import/rows";
 import { openImportFile } from "@/lib/import/openFile";
 import { ImportControl, runImport, type ErrorDecision, type ImportId, type RowError, type RunImportResult } from "@/lib/import/runner";
 import { convexImportTransport } from "@/lib/import/convexTransport";

@@ -1,6 +1,6 @@
 import { useEffect, useRef } from "react";
 import { TileLayer, useMap } from "react-leaflet";
-import { tileOf } from "@convex/lib/geo";
+import { tileOf } from "@convex/lib/signs/geo";
 
 /** spec/3 §2.6, §9.4: the map service must be ready within 10 s, checked every 100 ms. */
 export const MAP_LOAD_TIMEOUT_MS = 10_000;

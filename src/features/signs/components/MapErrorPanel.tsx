@@ -1,7 +1,7 @@
 import { Box, Button, Callout, Card, Flex, Heading, Link, Text } from "@radix-ui/themes";
 import { ExclamationTriangleIcon } from "@radix-ui/react-icons";
 import { Component, type ReactNode } from "react";
-import { MAP_CENTER, MAP_ZOOM } from "@convex/lib/geo";
+import { MAP_CENTER, MAP_ZOOM } from "@convex/lib/signs/geo";
 
 /**
  * The configured tile source failed (spec/3 §2.6): its message, the likely causes, Retry

@@ -4,7 +4,7 @@ import { useAction, useMutation, useQuery } from "convex/react";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { api } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
-import { MAP_CENTER } from "@convex/lib/geo";
+import { MAP_CENTER } from "@convex/lib/signs/geo";
 import { SIGN_FIELD_LABELS } from "@convex/tables/signs";
 import { editsOf, type StoredValue } from "@/lib/records/mergeForm";
 import { useMergedForm } from "@/lib/records/useMergedForm";

@@ -4,7 +4,7 @@ import L from "leaflet";
 import { Fragment, useEffect, useMemo, useState, type ReactNode } from "react";
 import { CircleMarker, MapContainer, Marker, Polyline, Popup, Tooltip, useMap, useMapEvents } from "react-leaflet";
 import Supercluster from "supercluster";
-import { MAP_CENTER, MAP_ZOOM, MAX_CELL_LEVEL } from "@convex/lib/geo";
+import { MAP_CENTER, MAP_ZOOM, MAX_CELL_LEVEL } from "@convex/lib/signs/geo";
 import type { Id } from "@convex/_generated/dataModel";
 import { MAP_TILE_ATTRIBUTION, MAP_TILE_URL } from "@/lib/config";
 import type { MapViewport, SignMapData } from "../hooks/useSignMap";

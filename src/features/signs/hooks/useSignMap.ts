@@ -1,7 +1,7 @@
 import { useQuery } from "convex/react";
 import { useRef } from "react";
 import { api } from "@convex/_generated/api";
-import type { Bounds } from "@convex/lib/geo";
+import type { Bounds } from "@convex/lib/signs/geo";
 import type { StatusFilter } from "../utils/signDisplay";
 
 export type MapViewport = { bounds: Bounds; zoom: number };

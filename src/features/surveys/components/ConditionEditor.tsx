@@ -1,5 +1,5 @@
 import { Flex, Select, Text, TextField } from "@radix-ui/themes";
-import { CONDITION_LABELS, CONDITION_OPS, type Condition, type ConditionOp, type SurveyField } from "@convex/lib/surveys";
+import { CONDITION_LABELS, CONDITION_OPS, type Condition, type ConditionOp, type SurveyField } from "@convex/lib/surveys/rules";
 
 const NONE = "__always";
 

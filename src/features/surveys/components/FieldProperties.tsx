@@ -1,7 +1,7 @@
 import { Flex, Grid, Heading, Select, Switch, Text, TextArea, TextField } from "@radix-ui/themes";
 import type * as Y from "yjs";
-import { updateSurveyField } from "@convex/lib/surveyDraft";
-import { hasOptions, RATING_TYPES, SURVEY_TYPE_LABELS, type RatingType, type SurveyField } from "@convex/lib/surveys";
+import { updateSurveyField } from "@convex/lib/surveys/draft";
+import { hasOptions, RATING_TYPES, SURVEY_TYPE_LABELS, type RatingType, type SurveyField } from "@convex/lib/surveys/rules";
 import { CollabTextArea, CollabTextField } from "@/ui/CollabText";
 import { ConditionEditor } from "./ConditionEditor";
 

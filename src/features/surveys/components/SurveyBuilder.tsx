@@ -2,8 +2,8 @@ import { ArrowDownIcon, ArrowUpIcon, PlusIcon, TrashIcon } from "@radix-ui/react
 import { Badge, Box, Button, Card, Flex, Grid, Heading, IconButton, Text } from "@radix-ui/themes";
 import { useState } from "react";
 import type * as Y from "yjs";
-import { addSurveyField, addSurveyPage, removeSurveyField, removeSurveyPage, stepSurveyField, updateSurveyPage, type SurveyDraft } from "@convex/lib/surveyDraft";
-import { LAST_PAGE_WARNING, newPageId, newSurveyField, SURVEY_FIELD_TYPES, SURVEY_TYPE_LABELS, type SurveyField } from "@convex/lib/surveys";
+import { addSurveyField, addSurveyPage, removeSurveyField, removeSurveyPage, stepSurveyField, updateSurveyPage, type SurveyDraft } from "@convex/lib/surveys/draft";
+import { LAST_PAGE_WARNING, newPageId, newSurveyField, SURVEY_FIELD_TYPES, SURVEY_TYPE_LABELS, type SurveyField } from "@convex/lib/surveys/rules";
 import { CollabTextField } from "@/ui/CollabText";
 import { toast } from "@/ui/toast";
 import { ConditionEditor } from "./ConditionEditor";

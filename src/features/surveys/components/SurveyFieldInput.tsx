@@ -1,5 +1,5 @@
 import { Box, Button, Checkbox, Flex, RadioGroup, Select, Slider, Text, TextArea, TextField } from "@radix-ui/themes";
-import { MAX_SHORT_ANSWER, MAX_TEXT_ANSWER, type Answer, type SurveyField } from "@convex/lib/surveys";
+import { MAX_SHORT_ANSWER, MAX_TEXT_ANSWER, type Answer, type SurveyField } from "@convex/lib/surveys/rules";
 
 type SurveyFieldInputProps = { field: SurveyField; value: Answer | undefined; error?: string; onChange: (v: Answer | undefined) => void; idPrefix: string };
 

@@ -1,7 +1,7 @@
 import { Box, Button, Callout, Flex, Heading, Progress, Text, TextField } from "@radix-ui/themes";
 import { CheckCircledIcon } from "@radix-ui/react-icons";
 import { useState } from "react";
-import { emailFromAnswers, FIELD_REQUIRED, FILL_REQUIRED, ownEmailQuestion, pageErrors, SURVEY_FAILURE, SURVEY_SUCCESS, visiblePages, type Answer, type Responses, type SurveyPage, type SurveySettings } from "@convex/lib/surveys";
+import { emailFromAnswers, FIELD_REQUIRED, FILL_REQUIRED, ownEmailQuestion, pageErrors, SURVEY_FAILURE, SURVEY_SUCCESS, visiblePages, type Answer, type Responses, type SurveyPage, type SurveySettings } from "@convex/lib/surveys/rules";
 import { toast } from "@/ui/toast";
 import { SurveyFieldInput } from "./SurveyFieldInput";
 

@@ -3,8 +3,8 @@ import { useMutation, useQuery } from "convex/react";
 import { useState } from "react";
 import type * as Y from "yjs";
 import { api } from "@convex/_generated/api";
-import { setSurveyMeta, type SurveyDraft } from "@convex/lib/surveyDraft";
-import type { OrgSurveySettings } from "@convex/lib/surveys";
+import { setSurveyMeta, type SurveyDraft } from "@convex/lib/surveys/draft";
+import type { OrgSurveySettings } from "@convex/lib/surveys/rules";
 import { useViewer } from "@/session/ViewerProvider";
 import { toast } from "@/ui/toast";
 

@@ -4,7 +4,7 @@ import { useConvex, useMutation, useQuery } from "convex/react";
 import { useState } from "react";
 import { api } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
-import { answerText, type SurveyPage } from "@convex/lib/surveys";
+import { answerText, type SurveyPage } from "@convex/lib/surveys/rules";
 import { csvName, downloadCsv, toCsv } from "@/lib/csv";
 import { useViewer } from "@/session/ViewerProvider";
 import { ConfirmDialog } from "@/ui/ConfirmDialog";

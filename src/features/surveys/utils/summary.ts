@@ -1,5 +1,5 @@
 /** The Submissions tab's per-question summary: counts per option, average rating, slider histogram, number average. */
-import type { Responses, SurveyField, SurveyPage } from "@convex/lib/surveys";
+import type { Responses, SurveyField, SurveyPage } from "@convex/lib/surveys/rules";
 
 export type QuestionSummary =
   | { kind: "options"; field: SurveyField; answered: number; counts: Array<{ option: string; count: number }> }
