@@ -3,6 +3,7 @@ import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from "re
 import { Navigate, Route, Routes, useSearchParams } from "react-router-dom";
 import { AuthGuard } from "./AuthGuard";
 import { AppShell } from "./shell/AppShell";
+import { ROUTES, voterEditPath, voterPath } from "@/lib/routes";
 
 /** Lazily loads a named export, so heavy pages (xlsx, maps, canvases) load per route. */
 function page<K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K): LazyExoticComponent<ComponentType> {
@@ -60,7 +61,7 @@ function Loading() {
 function CampaignsRedirect() {
   const [params] = useSearchParams();
   const q = params.toString();
-  return <Navigate to={`/campaigns/sms${q ? `?${q}` : ""}`} replace />;
+  return <Navigate to={`${ROUTES.smsCenter}${q ? `?${q}` : ""}`} replace />;
 }
 
 function Guarded({ children, admin }: { children: React.ReactNode; admin?: boolean }) {
@@ -78,49 +79,49 @@ export function AppRoutes() {
   return (
     <Suspense fallback={<Loading />}>
       <Routes>
-        <Route path="/" element={<LandingPage />} />
-        <Route path="/login" element={<LoginRedirect />} />
-        <Route path="/register" element={<RegisterPage />} />
-        <Route path="/forgot-password" element={<ForgotPasswordPage />} />
-        <Route path="/reset-password" element={<ResetPasswordPage />} />
-        <Route path="/accept-invitation" element={<AcceptInvitationPage />} />
-        <Route path="/dev/mailbox" element={<DevMailboxPage />} />
+        <Route path={ROUTES.landing} element={<LandingPage />} />
+        <Route path={ROUTES.login} element={<LoginRedirect />} />
+        <Route path={ROUTES.register} element={<RegisterPage />} />
+        <Route path={ROUTES.forgotPassword} element={<ForgotPasswordPage />} />
+        <Route path={ROUTES.resetPassword} element={<ResetPasswordPage />} />
+        <Route path={ROUTES.acceptInvitation} element={<AcceptInvitationPage />} />
+        <Route path={ROUTES.devMailbox} element={<DevMailboxPage />} />
         <Route path="/embed/form/:formId" element={<PublicFormPage />} />
         <Route path="/embed/survey/:surveyId" element={<PublicSurveyPage />} />
         <Route path="/embed/cta/:id" element={<EmbedCtaPage />} />
-        <Route path="/unsubscribe" element={<UnsubscribePage />} />
+        <Route path={ROUTES.unsubscribe} element={<UnsubscribePage />} />
 
-        <Route path="/dashboard" element={<Guarded><DashboardPage /></Guarded>} />
-        <Route path="/voters" element={<Guarded><VotersPage /></Guarded>} />
-        <Route path="/voters/import" element={<Guarded><ImportPage /></Guarded>} />
-        <Route path="/voters/import-history" element={<Guarded><ImportHistoryPage /></Guarded>} />
-        <Route path="/voters/debug-import" element={<Guarded><DebugImportPage /></Guarded>} />
-        <Route path="/voters/new" element={<Guarded><VoterFormPage /></Guarded>} />
-        <Route path="/voters/:id" element={<Guarded><VoterDetailPage /></Guarded>} />
-        <Route path="/voters/:id/edit" element={<Guarded><VoterFormPage /></Guarded>} />
-        <Route path="/profile" element={<Guarded><ProfilePage /></Guarded>} />
-        <Route path="/campaigns" element={<Guarded><CampaignsRedirect /></Guarded>} />
-        <Route path="/campaigns/sms" element={<Guarded><SmsCenterPage /></Guarded>} />
-        <Route path="/messaging" element={<Guarded><SmsCenterPage /></Guarded>} />
-        <Route path="/voter-groups" element={<Guarded><VoterGroupsPage /></Guarded>} />
-        <Route path="/email" element={<Guarded><EmailPage /></Guarded>} />
-        <Route path="/test-email-templates" element={<Guarded><TestEmailTemplatesPage /></Guarded>} />
-        <Route path="/form-builder" element={<Guarded><FormBuilderPage /></Guarded>} />
-        <Route path="/form-submissions" element={<Guarded><FormSubmissionsPage /></Guarded>} />
-        <Route path="/districts" element={<Guarded><DistrictsPage /></Guarded>} />
-        <Route path="/walk-lists" element={<Guarded><WalkListsPage /></Guarded>} />
-        <Route path="/signs-map" element={<Guarded><SignsMapPage /></Guarded>} />
-        <Route path="/polls-surveys" element={<Guarded><PollsSurveysPage /></Guarded>} />
-        <Route path="/signature-verification" element={<Guarded><SignatureVerificationPage /></Guarded>} />
-        <Route path="/cta-creator" element={<Guarded><CtaCreatorPage /></Guarded>} />
-        <Route path="/cta-database" element={<Guarded><CtaDatabasePage /></Guarded>} />
-        <Route path="/survey-maker" element={<Guarded><SurveyMakerPage /></Guarded>} />
-        <Route path="/account-settings" element={<Guarded><AccountSettingsPage /></Guarded>} />
-        <Route path="/subscription" element={<Guarded><SubscriptionPage /></Guarded>} />
-        <Route path="/user-role-management" element={<Guarded><UserRoleManagementPage /></Guarded>} />
-        <Route path="/settings" element={<Guarded><SettingsPage /></Guarded>} />
-        <Route path="/roadmap" element={<Guarded><RoadmapPage /></Guarded>} />
-        <Route path="*" element={<Navigate to="/" replace />} />
+        <Route path={ROUTES.dashboard} element={<Guarded><DashboardPage /></Guarded>} />
+        <Route path={ROUTES.voters} element={<Guarded><VotersPage /></Guarded>} />
+        <Route path={ROUTES.importVoters} element={<Guarded><ImportPage /></Guarded>} />
+        <Route path={ROUTES.importHistory} element={<Guarded><ImportHistoryPage /></Guarded>} />
+        <Route path={ROUTES.debugImport} element={<Guarded><DebugImportPage /></Guarded>} />
+        <Route path={ROUTES.newVoter} element={<Guarded><VoterFormPage /></Guarded>} />
+        <Route path={voterPath(":id")} element={<Guarded><VoterDetailPage /></Guarded>} />
+        <Route path={voterEditPath(":id")} element={<Guarded><VoterFormPage /></Guarded>} />
+        <Route path={ROUTES.profile} element={<Guarded><ProfilePage /></Guarded>} />
+        <Route path={ROUTES.campaigns} element={<Guarded><CampaignsRedirect /></Guarded>} />
+        <Route path={ROUTES.smsCenter} element={<Guarded><SmsCenterPage /></Guarded>} />
+        <Route path={ROUTES.messaging} element={<Guarded><SmsCenterPage /></Guarded>} />
+        <Route path={ROUTES.voterGroups} element={<Guarded><VoterGroupsPage /></Guarded>} />
+        <Route path={ROUTES.email} element={<Guarded><EmailPage /></Guarded>} />
+        <Route path={ROUTES.testEmailTemplates} element={<Guarded><TestEmailTemplatesPage /></Guarded>} />
+        <Route path={ROUTES.formBuilder} element={<Guarded><FormBuilderPage /></Guarded>} />
+        <Route path={ROUTES.formSubmissions} element={<Guarded><FormSubmissionsPage /></Guarded>} />
+        <Route path={ROUTES.districts} element={<Guarded><DistrictsPage /></Guarded>} />
+        <Route path={ROUTES.walkLists} element={<Guarded><WalkListsPage /></Guarded>} />
+        <Route path={ROUTES.signsMap} element={<Guarded><SignsMapPage /></Guarded>} />
+        <Route path={ROUTES.pollsSurveys} element={<Guarded><PollsSurveysPage /></Guarded>} />
+        <Route path={ROUTES.signatureVerification} element={<Guarded><SignatureVerificationPage /></Guarded>} />
+        <Route path={ROUTES.ctaCreator} element={<Guarded><CtaCreatorPage /></Guarded>} />
+        <Route path={ROUTES.ctaDatabase} element={<Guarded><CtaDatabasePage /></Guarded>} />
+        <Route path={ROUTES.surveyMaker} element={<Guarded><SurveyMakerPage /></Guarded>} />
+        <Route path={ROUTES.accountSettings} element={<Guarded><AccountSettingsPage /></Guarded>} />
+        <Route path={ROUTES.subscription} element={<Guarded><SubscriptionPage /></Guarded>} />
+        <Route path={ROUTES.userRoleManagement} element={<Guarded><UserRoleManagementPage /></Guarded>} />
+        <Route path={ROUTES.settings} element={<Guarded><SettingsPage /></Guarded>} />
+        <Route path={ROUTES.roadmap} element={<Guarded><RoadmapPage /></Guarded>} />
+        <Route path="*" element={<Navigate to={ROUTES.landing} replace />} />
       </Routes>
     </Suspense>
   );

@@ -4,6 +4,7 @@ import { Navigate, useLocation } from "react-router-dom";
 import type { Permission } from "@convex/lib/permissions";
 import { useAppAuth } from "@/session/AppAuth";
 import { useViewer } from "@/session/ViewerProvider";
+import { ROUTES } from "@/lib/routes";
 
 type AuthGuardProps = {
   children: ReactNode;
@@ -28,7 +29,7 @@ export function AuthGuard({ children, requireAdmin, requirePermission }: AuthGua
   }
   if (!isAuthenticated || me === null) {
     const from = `${location.pathname}${location.search}`;
-    return <Navigate to="/?login=true" replace state={{ from }} />;
+    return <Navigate to={ROUTES.signIn} replace state={{ from }} />;
   }
   if (me && me.org === null) {
     return (
@@ -41,7 +42,7 @@ export function AuthGuard({ children, requireAdmin, requirePermission }: AuthGua
       </Flex>
     );
   }
-  if (requireAdmin && !canAdminister) return <Navigate to="/" replace />;
-  if (requirePermission && !can(requirePermission)) return <Navigate to="/dashboard" replace />;
+  if (requireAdmin && !canAdminister) return <Navigate to={ROUTES.landing} replace />;
+  if (requirePermission && !can(requirePermission)) return <Navigate to={ROUTES.dashboard} replace />;
   return <>{children}</>;
 }

@@ -4,6 +4,7 @@ import { useConvexAuth } from "convex/react";
 import { createContext, useContext, useMemo, type ReactNode } from "react";
 import { clearOfflineCopies } from "@/lib/collab/offlineCopies";
 import { CONVEX_SITE_URL } from "@/lib/config";
+import { ROUTES } from "@/lib/routes";
 
 export type SignUpInput = {
   email: string;
@@ -77,7 +78,7 @@ function ConvexAuthBridge({ children }: { children: ReactNode }) {
         await signIn("password", {
           flow: "reset",
           email,
-          redirectTo: `/reset-password?email=${encodeURIComponent(email)}`,
+          redirectTo: `${ROUTES.resetPassword}?email=${encodeURIComponent(email)}`,
         });
       },
       resetPassword: async (email, code, newPassword) => {

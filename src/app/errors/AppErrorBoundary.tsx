@@ -1,6 +1,7 @@
 import { Component, type ErrorInfo, type ReactNode } from "react";
 import { CrashScreen } from "./CrashScreen";
 import { flushErrorReports, reportError } from "./globalErrorHandler";
+import { ROUTES } from "@/lib/routes";
 
 export const MAX_RETRIES = 3;
 
@@ -45,7 +46,7 @@ export class AppErrorBoundary extends Component<AppErrorBoundaryProps, AppErrorB
           onTryAgain={this.handleTryAgain}
           // Leaving the page would hand the queued report to the beacon, which carries no token.
           onReload={() => void flushErrorReports().finally(() => window.location.reload())}
-          onGoToDashboard={() => void flushErrorReports().finally(() => window.location.assign("/dashboard"))}
+          onGoToDashboard={() => void flushErrorReports().finally(() => window.location.assign(ROUTES.dashboard))}
         />
       );
     }

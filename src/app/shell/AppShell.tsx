@@ -6,6 +6,7 @@ import type { Mode } from "@convex/lib/permissions";
 import { MODE_LABELS, useViewer } from "@/session/ViewerProvider";
 import { navigationFor, type NavItem } from "./navigation";
 import { UserMenu } from "./UserMenu";
+import { ROUTES } from "@/lib/routes";
 
 /** The sidebar shows from this Radix breakpoint up (768 px); below it the menu opens from the header. */
 const WIDE = "sm";
@@ -27,7 +28,7 @@ function NavLinks({ items, onNavigate }: { items: NavItem[]; onNavigate?: () => 
           <NavLink
             key={item.to}
             to={item.to}
-            end={item.to === "/voters"}
+            end={item.to === ROUTES.voters}
             onClick={onNavigate}
             style={({ isActive }) => ({
               padding: "8px 12px",

@@ -5,6 +5,7 @@ import { api } from "@convex/_generated/api";
 import { toast } from "@/ui/toast";
 import { useAppAuth } from "@/session/AppAuth";
 import { useViewer } from "@/session/ViewerProvider";
+import { ROUTES } from "@/lib/routes";
 
 /** Profile, impersonate role, Subscription, admin pages, Settings, Sign out (spec/1 §2). */
 export function UserMenu() {
@@ -22,7 +23,7 @@ export function UserMenu() {
   const run = (p: Promise<unknown>, title: string) => p.catch((e) => toast.failure(title, e));
   // A full load of the landing page: nothing of the previous session stays in memory, and the
   // auth guard's "remember the origin" redirect (which races the sign-out) is discarded.
-  const handleSignOut = () => void signOut().finally(() => window.location.replace("/"));
+  const handleSignOut = () => void signOut().finally(() => window.location.replace(ROUTES.landing));
 
   return (
     <DropdownMenu.Root>
@@ -44,7 +45,7 @@ export function UserMenu() {
         </Button>
       </DropdownMenu.Trigger>
       <DropdownMenu.Content align="end">
-        <DropdownMenu.Item onSelect={() => navigate("/profile")}>Profile</DropdownMenu.Item>
+        <DropdownMenu.Item onSelect={() => navigate(ROUTES.profile)}>Profile</DropdownMenu.Item>
         {me.roles.length > 1 && (
           <DropdownMenu.Sub>
             <DropdownMenu.SubTrigger>Switch role</DropdownMenu.SubTrigger>
@@ -71,10 +72,10 @@ export function UserMenu() {
             </DropdownMenu.SubContent>
           </DropdownMenu.Sub>
         )}
-        <DropdownMenu.Item onSelect={() => navigate("/subscription")}>Subscription</DropdownMenu.Item>
-        {canAdminister && <DropdownMenu.Item onSelect={() => navigate("/account-settings")}>Account Settings</DropdownMenu.Item>}
-        {canAdminister && <DropdownMenu.Item onSelect={() => navigate("/user-role-management")}>Users &amp; Roles</DropdownMenu.Item>}
-        <DropdownMenu.Item onSelect={() => navigate("/settings")}>Settings</DropdownMenu.Item>
+        <DropdownMenu.Item onSelect={() => navigate(ROUTES.subscription)}>Subscription</DropdownMenu.Item>
+        {canAdminister && <DropdownMenu.Item onSelect={() => navigate(ROUTES.accountSettings)}>Account Settings</DropdownMenu.Item>}
+        {canAdminister && <DropdownMenu.Item onSelect={() => navigate(ROUTES.userRoleManagement)}>Users &amp; Roles</DropdownMenu.Item>}
+        <DropdownMenu.Item onSelect={() => navigate(ROUTES.settings)}>Settings</DropdownMenu.Item>
         <DropdownMenu.Separator />
         <DropdownMenu.Item color="red" onSelect={handleSignOut}>Sign out</DropdownMenu.Item>
       </DropdownMenu.Content>

@@ -1,5 +1,6 @@
 import type { Mode, Permission } from "@convex/lib/permissions";
 import { MODE_LABELS } from "@/session/ViewerProvider";
+import { ROUTES } from "@/lib/routes";
 
 export type NavItem = { label: string; to: string; permission?: Permission };
 
@@ -8,47 +9,47 @@ export type NavItem = { label: string; to: string; permission?: Permission };
  * also reaches the petition and CTA screens that role may work on.
  */
 export function navigationFor(mode: Mode): NavItem[] {
-  const voters: NavItem = { label: MODE_LABELS[mode].voters, to: "/voters", permission: "voters.view" };
+  const voters: NavItem = { label: MODE_LABELS[mode].voters, to: ROUTES.voters, permission: "voters.view" };
   switch (mode) {
     case "campaign":
       return [
-        { label: "Dashboard", to: "/dashboard" },
+        { label: "Dashboard", to: ROUTES.dashboard },
         voters,
-        { label: "Voter Groups", to: "/voter-groups", permission: "voters.view" },
-        { label: "Import History", to: "/voters/import-history", permission: "voters.manage" },
-        { label: "Text Blasts", to: "/campaigns/sms", permission: "campaigns.view" },
-        { label: "Email Blasts", to: "/email", permission: "campaigns.view" },
-        { label: "Form Builder", to: "/form-builder", permission: "forms.view" },
-        { label: "Form Submissions", to: "/form-submissions", permission: "forms.view" },
-        { label: "Surveys", to: "/survey-maker", permission: "surveys.view" },
-        { label: "Signs Map", to: "/signs-map", permission: "campaigns.view" },
-        { label: "Signature Verification", to: "/signature-verification", permission: "voters.view" },
-        { label: "CTA Creator", to: "/cta-creator", permission: "campaigns.view" },
-        { label: "CTA Database", to: "/cta-database", permission: "campaigns.view" },
-        { label: "Districts", to: "/districts" },
-        { label: "Walk Lists", to: "/walk-lists" },
-        { label: "Polls & Surveys", to: "/polls-surveys" },
-        { label: "Roadmap", to: "/roadmap" },
+        { label: "Voter Groups", to: ROUTES.voterGroups, permission: "voters.view" },
+        { label: "Import History", to: ROUTES.importHistory, permission: "voters.manage" },
+        { label: "Text Blasts", to: ROUTES.smsCenter, permission: "campaigns.view" },
+        { label: "Email Blasts", to: ROUTES.email, permission: "campaigns.view" },
+        { label: "Form Builder", to: ROUTES.formBuilder, permission: "forms.view" },
+        { label: "Form Submissions", to: ROUTES.formSubmissions, permission: "forms.view" },
+        { label: "Surveys", to: ROUTES.surveyMaker, permission: "surveys.view" },
+        { label: "Signs Map", to: ROUTES.signsMap, permission: "campaigns.view" },
+        { label: "Signature Verification", to: ROUTES.signatureVerification, permission: "voters.view" },
+        { label: "CTA Creator", to: ROUTES.ctaCreator, permission: "campaigns.view" },
+        { label: "CTA Database", to: ROUTES.ctaDatabase, permission: "campaigns.view" },
+        { label: "Districts", to: ROUTES.districts },
+        { label: "Walk Lists", to: ROUTES.walkLists },
+        { label: "Polls & Surveys", to: ROUTES.pollsSurveys },
+        { label: "Roadmap", to: ROUTES.roadmap },
       ];
     case "petition":
       return [
-        { label: "Dashboard", to: "/dashboard" },
+        { label: "Dashboard", to: ROUTES.dashboard },
         voters,
-        { label: "Signature Verification", to: "/signature-verification", permission: "voters.view" },
-        { label: "Import History", to: "/voters/import-history", permission: "voters.manage" },
-        { label: "Roadmap", to: "/roadmap" },
+        { label: "Signature Verification", to: ROUTES.signatureVerification, permission: "voters.view" },
+        { label: "Import History", to: ROUTES.importHistory, permission: "voters.manage" },
+        { label: "Roadmap", to: ROUTES.roadmap },
       ];
     case "relationship":
       return [
-        { label: "Dashboard", to: "/dashboard" },
+        { label: "Dashboard", to: ROUTES.dashboard },
         voters,
-        { label: "Groups", to: "/voter-groups", permission: "voters.view" },
-        { label: "CTA Creator", to: "/cta-creator", permission: "campaigns.view" },
-        { label: "CTA Database", to: "/cta-database", permission: "campaigns.view" },
-        { label: "Email Blasts", to: "/email", permission: "campaigns.view" },
-        { label: "Surveys", to: "/survey-maker", permission: "surveys.view" },
-        { label: "Form Builder", to: "/form-builder", permission: "forms.view" },
-        { label: "Roadmap", to: "/roadmap" },
+        { label: "Groups", to: ROUTES.voterGroups, permission: "voters.view" },
+        { label: "CTA Creator", to: ROUTES.ctaCreator, permission: "campaigns.view" },
+        { label: "CTA Database", to: ROUTES.ctaDatabase, permission: "campaigns.view" },
+        { label: "Email Blasts", to: ROUTES.email, permission: "campaigns.view" },
+        { label: "Surveys", to: ROUTES.surveyMaker, permission: "surveys.view" },
+        { label: "Form Builder", to: ROUTES.formBuilder, permission: "forms.view" },
+        { label: "Roadmap", to: ROUTES.roadmap },
       ];
   }
 }

@@ -9,6 +9,7 @@ import { useViewer } from "@/session/ViewerProvider";
 import { toast } from "@/ui/toast";
 import { InvitationSignInForm } from "./components/InvitationSignInForm";
 import { validateInvitationForm } from "./utils/invitationForm";
+import { ROUTES } from "@/lib/routes";
 
 function Centered({ children }: { children: React.ReactNode }) {
   return (
@@ -55,7 +56,7 @@ export function AcceptInvitationPage() {
     try {
       await accept({ id, token });
       toast.success("Invitation Accepted", { description: invitation ? `You joined ${invitation.organizationName}.` : undefined });
-      void navigate("/dashboard", { replace: true });
+      void navigate(ROUTES.dashboard, { replace: true });
     } catch (e) {
       setFinishing(false);
       toast.failure("Error Loading Invitation", e);
@@ -82,7 +83,7 @@ export function AcceptInvitationPage() {
     try {
       await signUp({ email: invitation.email, password, firstName: firstName.trim(), lastName: lastName.trim(), invitationId: id, invitationToken: token });
       toast.success("Account Created Successfully", { description: `Welcome to ${invitation.organizationName}.` });
-      void navigate("/dashboard", { replace: true });
+      void navigate(ROUTES.dashboard, { replace: true });
     } catch (e) {
       setFinishing(false);
       toast.error("Error Creating Account", { description: classifyError(e).message });

@@ -7,6 +7,7 @@ import { CurrentSubscriptionSection } from "./components/CurrentSubscriptionSect
 import { MembersSection } from "./components/MembersSection";
 import { OrganizationInfoSection } from "./components/OrganizationInfoSection";
 import { PaymentMethodsSection } from "./components/PaymentMethodsSection";
+import { ROUTES } from "@/lib/routes";
 
 /** /account-settings (spec/3 §2.12): account administrators only; every section is enforced server-side too. */
 export function AccountSettingsPage() {
@@ -16,7 +17,7 @@ export function AccountSettingsPage() {
   }
   return (
     <>
-      <PageHeader title="Account Settings" breadcrumbs={[{ label: "Dashboard", to: "/dashboard" }, { label: "Account Settings" }]} />
+      <PageHeader title="Account Settings" breadcrumbs={[{ label: "Dashboard", to: ROUTES.dashboard }, { label: "Account Settings" }]} />
       <Flex direction="column" gap="4">
         {can("organization.manage") && <OrganizationInfoSection />}
         {can("payment_methods.manage") && <PaymentMethodsSection />}

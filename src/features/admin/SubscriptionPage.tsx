@@ -11,6 +11,7 @@ import { BillingHistoryTable } from "./components/BillingHistoryTable";
 import { ChangePlanDialog } from "./components/ChangePlanDialog";
 import { UsageMeter } from "./components/UsageMeter";
 import { BRAND_LABELS } from "./utils/cardBrand";
+import { ROUTES } from "@/lib/routes";
 
 /** /subscription (spec/3 §2.13): plan and real usage for every member; changes for subscription managers. */
 export function SubscriptionPage() {
@@ -31,7 +32,7 @@ export function SubscriptionPage() {
 
   return (
     <>
-      <PageHeader title="Subscription & Billing" breadcrumbs={[{ label: "Dashboard", to: "/dashboard" }, { label: "Subscription & Billing" }]} />
+      <PageHeader title="Subscription & Billing" breadcrumbs={[{ label: "Dashboard", to: ROUTES.dashboard }, { label: "Subscription & Billing" }]} />
       <Grid columns={{ initial: "1", md: "2" }} gap="4" mb="4">
         <Card size="3">
           <Flex justify="between" align="center" mb="3">

@@ -6,6 +6,7 @@ import { PageHeader } from "@/ui/PageHeader";
 import { AccessRestricted } from "./components/AccessRestricted";
 import { RolesTab } from "./components/RolesTab";
 import { UsersTab } from "./components/UsersTab";
+import { ROUTES } from "@/lib/routes";
 
 /** /user-role-management (spec/3 §2.14): super admins and account admins (users.manage, enforced server-side). */
 export function UserRoleManagementPage() {
@@ -16,7 +17,7 @@ export function UserRoleManagementPage() {
   const roleItems = (roles ?? []).map((r) => ({ ...r, modes: r.modes }));
   return (
     <>
-      <PageHeader title="Users & Roles" breadcrumbs={[{ label: "Dashboard", to: "/dashboard" }, { label: "Users & Roles" }]} />
+      <PageHeader title="Users & Roles" breadcrumbs={[{ label: "Dashboard", to: ROUTES.dashboard }, { label: "Users & Roles" }]} />
       <Tabs.Root defaultValue="users">
         <Tabs.List>
           <Tabs.Trigger value="users">Users</Tabs.Trigger>

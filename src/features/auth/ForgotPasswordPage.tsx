@@ -6,6 +6,7 @@ import { toast } from "@/ui/toast";
 import { AuthCard } from "./components/AuthCard";
 import { FormError } from "./components/FormError";
 import { FormField } from "./components/FormField";
+import { ROUTES } from "@/lib/routes";
 
 /** /forgot-password (spec/3 §2.5): sends the reset email whose link leads to /reset-password. */
 export function ForgotPasswordPage() {
@@ -14,7 +15,7 @@ export function ForgotPasswordPage() {
   const [error, setError] = useState<string | null>(null);
   const [sentTo, setSentTo] = useState<string | null>(null);
   const [submitting, setSubmitting] = useState(false);
-  if (!isLoading && isAuthenticated) return <Navigate to="/dashboard" replace />;
+  if (!isLoading && isAuthenticated) return <Navigate to={ROUTES.dashboard} replace />;
 
   const handleSubmit = async (e: FormEvent) => {
     e.preventDefault();
@@ -59,7 +60,7 @@ export function ForgotPasswordPage() {
         </form>
       )}
       <Text as="p" size="2" align="center" color="gray" mt="4">
-        Remembered it? <RadixLink asChild><Link to="/?login=true">Back to sign in</Link></RadixLink>
+        Remembered it? <RadixLink asChild><Link to={ROUTES.signIn}>Back to sign in</Link></RadixLink>
       </Text>
     </AuthCard>
   );

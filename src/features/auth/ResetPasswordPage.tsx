@@ -8,6 +8,7 @@ import { FormError } from "./components/FormError";
 import { FormField } from "./components/FormField";
 import { useResetLinkCheck } from "./hooks/useResetLinkCheck";
 import { isCodeRefused, resetErrorMessage, validateNewPassword } from "./utils/authMessages";
+import { ROUTES } from "@/lib/routes";
 
 export const RESET_REDIRECT_MS = 3000;
 
@@ -28,7 +29,7 @@ export function ResetPasswordPage() {
 
   useEffect(() => {
     if (!updated) return;
-    const timer = window.setTimeout(() => void navigate("/login", { replace: true }), RESET_REDIRECT_MS);
+    const timer = window.setTimeout(() => void navigate(ROUTES.login, { replace: true }), RESET_REDIRECT_MS);
     return () => window.clearTimeout(timer);
   }, [updated, navigate]);
 
@@ -83,7 +84,7 @@ export function ResetPasswordPage() {
           <FormError message={link.message} />
           <Text size="2" color="gray">Recovery links are valid for one hour and work once.</Text>
           <Button asChild variant="soft">
-            <Link to="/forgot-password">Request a new reset link</Link>
+            <Link to={ROUTES.forgotPassword}>Request a new reset link</Link>
           </Button>
         </Flex>
       </AuthCard>
@@ -96,7 +97,7 @@ export function ResetPasswordPage() {
           <FormError message={error} />
           {codeRefused && (
             <Button asChild variant="soft">
-              <Link to="/forgot-password">Request a new reset link</Link>
+              <Link to={ROUTES.forgotPassword}>Request a new reset link</Link>
             </Button>
           )}
           <FormField id="reset-password" label="New Password" type="password" autoComplete="new-password" value={password} onChange={setPassword} />

@@ -22,6 +22,7 @@ import { CtaLeftPanel, type PickedCtaTemplate } from "./components/CtaLeftPanel"
 import { CtaPreview } from "./components/CtaPreview";
 import { EmbedCtaDialog } from "./components/EmbedCtaDialog";
 import { useCtas, type CtaTemplateRow } from "./hooks/useCtas";
+import { ROUTES } from "@/lib/routes";
 
 /** A fresh design from a template: its content with new element ids, keeping the current name and description. */
 function fromTemplate(current: CtaDesign, t: PickedCtaTemplate): CtaDesign {
@@ -44,7 +45,7 @@ export function CtaCreatorPage() {
   const superAdmin = !!me && "activeRole" in me && me.activeRole === "super_admin" && !me.impersonatedRole;
   return (
     <Box>
-      <PageHeader title="CTA Creator" description="Design call-to-action graphics together and embed them on any website." breadcrumbs={[{ label: "Dashboard", to: "/dashboard" }, { label: "CTA Database", to: "/cta-database" }, { label: "CTA Creator" }]} />
+      <PageHeader title="CTA Creator" description="Design call-to-action graphics together and embed them on any website." breadcrumbs={[{ label: "Dashboard", to: ROUTES.dashboard }, { label: "CTA Database", to: ROUTES.ctaDatabase }, { label: "CTA Creator" }]} />
       {!can("campaigns.view") ? (
         <Callout.Root color="red"><Callout.Text>You do not have permission to perform this action.</Callout.Text></Callout.Root>
       ) : ctaId ? (

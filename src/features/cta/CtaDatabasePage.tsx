@@ -9,6 +9,7 @@ import { PageHeader } from "@/ui/PageHeader";
 import { CtaPreview } from "./components/CtaPreview";
 import { EmbedCtaDialog } from "./components/EmbedCtaDialog";
 import { useCtas, type CtaRow } from "./hooks/useCtas";
+import { ROUTES } from "@/lib/routes";
 
 type Sort = "created" | "name";
 type Order = "desc" | "asc";
@@ -42,8 +43,8 @@ export function CtaDatabasePage() {
       <PageHeader
         title="CTA Database"
         description="Your organization's calls to action: preview, embed, duplicate or edit them."
-        breadcrumbs={[{ label: "Dashboard", to: "/dashboard" }, { label: "CTA Database" }]}
-        actions={canManage && <Button onClick={() => navigate("/cta-creator")} data-testid="cta.db.create"><PlusIcon /> Create New CTA</Button>}
+        breadcrumbs={[{ label: "Dashboard", to: ROUTES.dashboard }, { label: "CTA Database" }]}
+        actions={canManage && <Button onClick={() => navigate(ROUTES.ctaCreator)} data-testid="cta.db.create"><PlusIcon /> Create New CTA</Button>}
       />
       {!can("campaigns.view") ? (
         <Callout.Root color="red"><Callout.Text>You do not have permission to perform this action.</Callout.Text></Callout.Root>
@@ -80,7 +81,7 @@ export function CtaDatabasePage() {
             <Card>
               <Flex direction="column" align="center" gap="3" p="5">
                 <Text color="gray" data-testid="cta.db.empty">{ctas.length === 0 ? "No CTAs created yet" : "No CTAs match your search"}</Text>
-                {ctas.length === 0 && canManage && <Button onClick={() => navigate("/cta-creator")}><PlusIcon /> Create New CTA</Button>}
+                {ctas.length === 0 && canManage && <Button onClick={() => navigate(ROUTES.ctaCreator)}><PlusIcon /> Create New CTA</Button>}
               </Flex>
             </Card>
           ) : (
@@ -92,7 +93,7 @@ export function CtaDatabasePage() {
                   canManage={canManage}
                   onPreview={() => setPreviewing(row)}
                   onEmbed={() => setEmbedding(row)}
-                  onEdit={() => navigate(`/cta-creator?cta=${row.id}`)}
+                  onEdit={() => navigate(`${ROUTES.ctaCreator}?cta=${row.id}`)}
                   onDuplicate={() => void duplicate(row.id)}
                   onDelete={() => setDeleting(row)}
                 />

@@ -18,6 +18,7 @@ import { RecentImportsList } from "./components/RecentImportsList";
 import { RecentVotersList } from "./components/RecentVotersList";
 import { StatCard } from "./components/StatCard";
 import { useDashboardStats } from "./hooks/useDashboardStats";
+import { ROUTES } from "@/lib/routes";
 
 const icon = (Icon: typeof PersonIcon) => <Icon color="var(--accent-9)" />;
 
@@ -35,9 +36,9 @@ export function DashboardPage() {
       <PageHeader title={labels.dashboard} description={orgName ? `Live overview of ${orgName}` : undefined} />
       <SuperAdminVerifyCallout />
       <Grid columns={{ initial: "1", sm: "2", lg: "4" }} gap="4" mb="5">
-        <StatCard label={labels.voters} value={c?.voters} icon={icon(PersonIcon)} to="/voters" />
-        <StatCard label="Voter Groups" value={c?.groups} icon={icon(StackIcon)} to="/voter-groups" />
-        <StatCard label="Campaigns" value={c?.campaigns} icon={icon(ArchiveIcon)} to="/campaigns/sms" />
+        <StatCard label={labels.voters} value={c?.voters} icon={icon(PersonIcon)} to={ROUTES.voters} />
+        <StatCard label="Voter Groups" value={c?.groups} icon={icon(StackIcon)} to={ROUTES.voterGroups} />
+        <StatCard label="Campaigns" value={c?.campaigns} icon={icon(ArchiveIcon)} to={ROUTES.smsCenter} />
         <StatCard label="Messages Sent" value={c?.messagesSent} icon={icon(ChatBubbleIcon)} />
       </Grid>
       <Tabs.Root defaultValue="overview">
@@ -60,23 +61,23 @@ export function DashboardPage() {
           </Tabs.Content>
           <Tabs.Content value="outreach">
             <Grid columns={{ initial: "1", sm: "3" }} gap="4">
-              <StatCard label="Campaigns" value={c?.campaigns} icon={icon(ArchiveIcon)} to="/campaigns/sms" />
+              <StatCard label="Campaigns" value={c?.campaigns} icon={icon(ArchiveIcon)} to={ROUTES.smsCenter} />
               <StatCard label="Text Messages Sent" value={c?.messagesSent} icon={icon(ChatBubbleIcon)} />
               <StatCard label="Emails Sent" value={c?.emailsSent} icon={icon(EnvelopeClosedIcon)} />
             </Grid>
           </Tabs.Content>
           <Tabs.Content value="forms">
             <Grid columns={{ initial: "1", sm: "3" }} gap="4">
-              <StatCard label="Forms" value={c?.forms} icon={icon(FileTextIcon)} to="/form-builder" />
-              <StatCard label="Form Submissions" value={c?.submissions} icon={icon(ReaderIcon)} to="/form-submissions" />
-              <StatCard label="Surveys" value={c?.surveys} icon={icon(ReaderIcon)} to="/survey-maker" />
+              <StatCard label="Forms" value={c?.forms} icon={icon(FileTextIcon)} to={ROUTES.formBuilder} />
+              <StatCard label="Form Submissions" value={c?.submissions} icon={icon(ReaderIcon)} to={ROUTES.formSubmissions} />
+              <StatCard label="Surveys" value={c?.surveys} icon={icon(ReaderIcon)} to={ROUTES.surveyMaker} />
             </Grid>
           </Tabs.Content>
           <Tabs.Content value="team">
             <Grid columns={{ initial: "1", sm: "3" }} gap="4">
               <StatCard label="Team Members" value={c?.members} icon={icon(IdCardIcon)} />
               <StatCard label="Pending Members" value={c?.pendingMembers} icon={icon(EnvelopeClosedIcon)} />
-              <StatCard label="Imports" value={c?.imports} icon={icon(UploadIcon)} to="/voters/import-history" />
+              <StatCard label="Imports" value={c?.imports} icon={icon(UploadIcon)} to={ROUTES.importHistory} />
             </Grid>
           </Tabs.Content>
         </Box>

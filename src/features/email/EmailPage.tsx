@@ -13,6 +13,7 @@ import { SendToTab } from "./blasts/SendToTab";
 import { StatisticsTab } from "./blasts/StatisticsTab";
 import { dashboardTab, TAB_LABELS, visibleTabs } from "./blasts/tabs";
 import { useEmailCampaigns } from "./hooks/useEmailCampaigns";
+import { ROUTES } from "@/lib/routes";
 
 /**
  * /email: the Email Blast Dashboard (spec/2 §2.2). The tab is kept in `?tab=`, the campaign in
@@ -53,7 +54,7 @@ export function EmailPage() {
 
   return (
     <Box>
-      <PageHeader title="Email" description="Design email campaigns together, choose who receives them and send, schedule or automate them." breadcrumbs={[{ label: "Dashboard", to: "/dashboard" }, { label: "Email" }]} />
+      <PageHeader title="Email" description="Design email campaigns together, choose who receives them and send, schedule or automate them." breadcrumbs={[{ label: "Dashboard", to: ROUTES.dashboard }, { label: "Email" }]} />
       {!can("campaigns.view") ? (
         <Callout.Root color="red"><Callout.Text>You do not have permission to perform this action.</Callout.Text></Callout.Root>
       ) : (

@@ -5,6 +5,7 @@ import { BUILT_IN_TEMPLATES } from "@convex/lib/email/templates";
 import { useViewer } from "@/session/ViewerProvider";
 import { PageHeader } from "@/ui/PageHeader";
 import { toast } from "@/ui/toast";
+import { ROUTES } from "@/lib/routes";
 
 /** /test-email-templates: the developer test page for stored email templates (list, insert, delete), administrators only. */
 export function TestEmailTemplatesPage() {
@@ -15,7 +16,7 @@ export function TestEmailTemplatesPage() {
   const remove = useMutation(api.emailTemplates.devRemove);
   return (
     <>
-      <PageHeader title="Email template test page" description="Developer tool: stored email templates of this organization." breadcrumbs={[{ label: "Dashboard", to: "/dashboard" }, { label: "Email", to: "/email" }, { label: "Template test page" }]} />
+      <PageHeader title="Email template test page" description="Developer tool: stored email templates of this organization." breadcrumbs={[{ label: "Dashboard", to: ROUTES.dashboard }, { label: "Email", to: ROUTES.email }, { label: "Template test page" }]} />
       {!allowed ? (
         <Callout.Root color="red"><Callout.Text>This page is for administrators only.</Callout.Text></Callout.Root>
       ) : (

@@ -16,6 +16,7 @@ import { FormEditor } from "./components/FormEditor";
 import { FormList } from "./components/FormList";
 import { ViewFormDialog } from "./components/ViewFormDialog";
 import { useForms, type FormRow } from "./hooks/useForms";
+import { ROUTES } from "@/lib/routes";
 
 /** /form-builder: the list of forms, or the editor (`?form=new`, `?form={id}`). */
 export function FormBuilderPage() {
@@ -41,7 +42,7 @@ export function FormBuilderPage() {
       <PageHeader
         title={title}
         description={<Badge color="gray" variant="soft">Version {FORM_VERSION}</Badge>}
-        breadcrumbs={[{ label: "Dashboard", to: "/dashboard" }, { label: "Forms", to: "/form-builder" }, { label: "Form Builder" }]}
+        breadcrumbs={[{ label: "Dashboard", to: ROUTES.dashboard }, { label: "Forms", to: ROUTES.formBuilder }, { label: "Form Builder" }]}
         actions={
           !editing && canManage && (
             <Button onClick={() => open("new")} data-testid="forms.create">

@@ -12,6 +12,7 @@ import { PageHeader } from "@/ui/PageHeader";
 import { ScrollTable } from "@/ui/ScrollTable";
 import { useForms } from "./hooks/useForms";
 import { useSubmissionExport, type SubmissionFilters } from "./hooks/useSubmissionExport";
+import { ROUTES, voterPath } from "@/lib/routes";
 
 const PAGE = 50;
 type Row = (typeof api.formSubmissions.list)["_returnType"]["rows"][number];
@@ -44,7 +45,7 @@ export function FormSubmissionsPage() {
     <Box>
       <PageHeader
         title="Form Submissions"
-        breadcrumbs={[{ label: "Dashboard", to: "/dashboard" }, { label: "Forms", to: "/form-builder" }, { label: "Form Submissions" }]}
+        breadcrumbs={[{ label: "Dashboard", to: ROUTES.dashboard }, { label: "Forms", to: ROUTES.formBuilder }, { label: "Form Submissions" }]}
         actions={
           <Button onClick={() => void exporter.run(filters)} loading={exporter.exporting} disabled={!result} data-testid="submissions.export">
             <DownloadIcon /> Export CSV
@@ -104,7 +105,7 @@ export function FormSubmissionsPage() {
                     <Table.Cell>{new Date(r.createdAt).toLocaleString()}</Table.Cell>
                     <Table.Cell>{r.formName}</Table.Cell>
                     <Table.Cell>{r.submitterEmail ?? <Text color="gray">—</Text>}</Table.Cell>
-                    <Table.Cell>{r.voterId ? <Link to={`/voters/${r.voterId}`}>Matched voter</Link> : <Text color="gray">—</Text>}</Table.Cell>
+                    <Table.Cell>{r.voterId ? <Link to={voterPath(r.voterId)}>Matched voter</Link> : <Text color="gray">—</Text>}</Table.Cell>
                     <Table.Cell>
                       <Button size="1" variant="soft" onClick={() => setDetails(r)}>Details</Button>
                     </Table.Cell>

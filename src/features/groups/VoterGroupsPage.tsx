@@ -13,6 +13,7 @@ import { GroupFormDialog } from "./components/GroupFormDialog";
 import { GroupList } from "./components/GroupList";
 import { GroupMembersPanel } from "./components/GroupMembersPanel";
 import { VoterQuickSearch } from "./components/VoterQuickSearch";
+import { ROUTES } from "@/lib/routes";
 
 type Group = { _id: Id<"voterGroups">; name: string; description: string | null; memberCount: number };
 
@@ -73,7 +74,7 @@ export function VoterGroupsPage() {
     <Box>
       <PageHeader
         title="Voter Groups"
-        breadcrumbs={[{ label: "Dashboard", to: "/dashboard" }, { label: "Campaigns", to: "/campaigns" }, { label: "Voter Groups" }]}
+        breadcrumbs={[{ label: "Dashboard", to: ROUTES.dashboard }, { label: "Campaigns", to: ROUTES.campaigns }, { label: "Voter Groups" }]}
         actions={
           <>
             {canChange && (

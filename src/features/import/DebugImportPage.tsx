@@ -8,6 +8,7 @@ import { ConfirmDialog } from "@/ui/ConfirmDialog";
 import { PageHeader } from "@/ui/PageHeader";
 import { toast } from "@/ui/toast";
 import { ScrollTable } from "@/ui/ScrollTable";
+import { ROUTES } from "@/lib/routes";
 
 type DebugResult = FunctionReturnType<typeof api.imports.debugImport>;
 type PermResult = FunctionReturnType<typeof api.imports.checkPermissions>;
@@ -54,7 +55,7 @@ export function DebugImportPage() {
 
   return (
     <>
-      <PageHeader title="Debug Import Deletion" breadcrumbs={[{ label: "Dashboard", to: "/dashboard" }, { label: "Import History", to: "/voters/import-history" }]} />
+      <PageHeader title="Debug Import Deletion" breadcrumbs={[{ label: "Dashboard", to: ROUTES.dashboard }, { label: "Import History", to: ROUTES.importHistory }]} />
       <Flex direction="column" gap="4">
         <Card>
           <Flex gap="2" align="end" wrap="wrap">

@@ -11,13 +11,14 @@ import { ImportHistoryTable } from "./components/ImportHistoryTable";
 import { ImportStatCards } from "./components/ImportStatCards";
 import { useImportHistory } from "./hooks/useImportHistory";
 import { useNow } from "@/lib/useNow";
+import { ROUTES } from "@/lib/routes";
 
 /** /voters/import-history: live statistics and history; details, delete, resume; Debug Tool. */
 export function ImportHistoryPage() {
   const [attempt, setAttempt] = useState(0);
   return (
     <>
-      <PageHeader title="Import History" breadcrumbs={[{ label: "Dashboard", to: "/dashboard" }, { label: "Voters", to: "/voters" }, { label: "Import History" }]} />
+      <PageHeader title="Import History" breadcrumbs={[{ label: "Dashboard", to: ROUTES.dashboard }, { label: "Voters", to: ROUTES.voters }, { label: "Import History" }]} />
       <ImportErrorFallback key={attempt}>
         <ImportHistoryContent onRefresh={() => setAttempt((a) => a + 1)} />
       </ImportErrorFallback>
@@ -39,7 +40,7 @@ function ImportHistoryContent({ onRefresh }: { onRefresh(): void }) {
   return (
     <>
       <Flex gap="2" justify="end" mb="3">
-        <Button variant="soft" onClick={() => navigate("/voters/debug-import")}>Debug Tool</Button>
+        <Button variant="soft" onClick={() => navigate(ROUTES.debugImport)}>Debug Tool</Button>
         <Button variant="soft" onClick={onRefresh}><ReloadIcon /> Refresh</Button>
       </Flex>
       <ImportStatCards stats={stats} />
@@ -50,7 +51,7 @@ function ImportHistoryContent({ onRefresh }: { onRefresh(): void }) {
           <Flex direction="column" align="center" gap="2" p="4">
             <Text size="4" weight="bold">No imports yet</Text>
             <Text color="gray">Imported files and their results appear here.</Text>
-            <Button asChild><Link to="/voters/import">Import Contacts</Link></Button>
+            <Button asChild><Link to={ROUTES.importVoters}>Import Contacts</Link></Button>
           </Flex>
         </Card>
       ) : (

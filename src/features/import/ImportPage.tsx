@@ -19,6 +19,7 @@ import { SummaryStep } from "./components/SummaryStep";
 import { UploadStep } from "./components/UploadStep";
 import { useImportRunner } from "./hooks/useImportRunner";
 import type { ImportId } from "@/lib/import/runner";
+import { ROUTES } from "@/lib/routes";
 
 const PREVIEW_ROWS = 50;
 
@@ -117,7 +118,7 @@ export function ImportPage() {
   if (!can("voters.manage")) {
     return (
       <>
-        <PageHeader title="Import Contacts" breadcrumbs={[{ label: "Dashboard", to: "/dashboard" }, { label: "Voters", to: "/voters" }, { label: "Import Contacts" }]} />
+        <PageHeader title="Import Contacts" breadcrumbs={[{ label: "Dashboard", to: ROUTES.dashboard }, { label: "Voters", to: ROUTES.voters }, { label: "Import Contacts" }]} />
         <Callout.Root color="red"><Callout.Text>You do not have permission to perform this action.</Callout.Text></Callout.Root>
       </>
     );
@@ -130,8 +131,8 @@ export function ImportPage() {
     <>
       <PageHeader
         title="Import Contacts"
-        breadcrumbs={[{ label: "Dashboard", to: "/dashboard" }, { label: "Voters", to: "/voters" }, { label: "Import Contacts" }]}
-        actions={<Button variant="soft" asChild><Link to="/voters/import-history">Import History</Link></Button>}
+        breadcrumbs={[{ label: "Dashboard", to: ROUTES.dashboard }, { label: "Voters", to: ROUTES.voters }, { label: "Import Contacts" }]}
+        actions={<Button variant="soft" asChild><Link to={ROUTES.importHistory}>Import History</Link></Button>}
       />
       <StepIndicator step={step} />
       {resumeId && resumeDoc && st.phase === "idle" && (

@@ -3,12 +3,13 @@ import { ExclamationTriangleIcon, InfoCircledIcon } from "@radix-ui/react-icons"
 import { PageHeader } from "@/ui/PageHeader";
 import { RoadmapCard } from "./components/RoadmapCard";
 import { ROADMAP_ITEMS, ROADMAP_STATUSES, STATUS_COLORS } from "./roadmapItems";
+import { ROUTES } from "@/lib/routes";
 
 /** /roadmap (spec/3 §2.16, §3.7). */
 export function RoadmapPage() {
   return (
     <Box style={{ maxWidth: 1080 }}>
-      <PageHeader title="Roadmap" description="Upcoming features we are building." breadcrumbs={[{ label: "Dashboard", to: "/dashboard" }, { label: "Roadmap" }]} />
+      <PageHeader title="Roadmap" description="Upcoming features we are building." breadcrumbs={[{ label: "Dashboard", to: ROUTES.dashboard }, { label: "Roadmap" }]} />
       <Callout.Root color="blue" mb="5">
         <Callout.Icon>
           <InfoCircledIcon />

@@ -14,6 +14,7 @@ import { LoginModal, RegisterModal } from "@/features/auth";
 import { PricingSection } from "./components/PricingSection";
 import { LandingNav } from "./components/LandingNav";
 import { FEATURES, STEPS } from "./landingContent";
+import { ROUTES } from "@/lib/routes";
 
 const FEATURE_ICONS = [PersonIcon, ChatBubbleIcon, EnvelopeClosedIcon, FileTextIcon, SewingPinFilledIcon, LockClosedIcon];
 
@@ -27,7 +28,7 @@ export function LandingPage() {
 
   if (!isLoading && isAuthenticated) {
     const from = (location.state as { from?: unknown } | null)?.from;
-    const target = typeof from === "string" && from.startsWith("/") && !from.startsWith("//") ? from : "/dashboard";
+    const target = typeof from === "string" && from.startsWith("/") && !from.startsWith("//") ? from : ROUTES.dashboard;
     return <Navigate to={target} replace />;
   }
 
@@ -93,7 +94,7 @@ export function LandingPage() {
             <Flex gap="4">
               <a href="#features" style={{ color: "var(--gray-11)", fontSize: 14 }}>Features</a>
               <a href="#pricing" style={{ color: "var(--gray-11)", fontSize: 14 }}>Pricing</a>
-              <a href="/?login=true" onClick={(e) => { e.preventDefault(); open("login"); }} style={{ color: "var(--gray-11)", fontSize: 14 }}>Login</a>
+              <a href={ROUTES.signIn} onClick={(e) => { e.preventDefault(); open("login"); }} style={{ color: "var(--gray-11)", fontSize: 14 }}>Login</a>
             </Flex>
           </Flex>
         </footer>

@@ -12,6 +12,7 @@ import { AdjudicateDialog, DuplicatesDialog } from "./components/LineDialogs";
 import { PagesTab } from "./components/PagesTab";
 import { ProgressCard } from "./components/ProgressCard";
 import { ResultsTab } from "./components/ResultsTab";
+import { ROUTES } from "@/lib/routes";
 
 /**
  * /signature-verification (spec/3 §2.8): petitions, their pages and signer lines, each line
@@ -46,7 +47,7 @@ export function SignatureVerificationPage() {
     <Box>
       <PageHeader
         title="Signature Verification"
-        breadcrumbs={[{ label: "Dashboard", to: "/dashboard" }, { label: "Signature Verification" }]}
+        breadcrumbs={[{ label: "Dashboard", to: ROUTES.dashboard }, { label: "Signature Verification" }]}
         actions={can("voters.manage") && <Button onClick={() => setCreating(true)}><PlusIcon /> New Petition</Button>}
       />
       <Callout.Root mb="4" color="gray">

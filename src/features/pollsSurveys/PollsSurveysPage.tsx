@@ -6,8 +6,9 @@ import { countOf } from "@/lib/plural";
 import { useViewer } from "@/session/ViewerProvider";
 import { PageHeader } from "@/ui/PageHeader";
 import { useSurveyHub, type HubSurvey } from "./hooks/useSurveyHub";
+import { ROUTES } from "@/lib/routes";
 
-const surveyLink = (id: string, tab: "edit" | "submissions") => `/survey-maker?survey=${encodeURIComponent(id)}&tab=${tab}`;
+const surveyLink = (id: string, tab: "edit" | "submissions") => `${ROUTES.surveyMaker}?survey=${encodeURIComponent(id)}&tab=${tab}`;
 
 /** /polls-surveys: the organisation's surveys at a glance, with live response counts (surveys.view). */
 export function PollsSurveysPage() {
@@ -20,11 +21,11 @@ export function PollsSurveysPage() {
       <PageHeader
         title="Polls & Surveys"
         description={allowed ? "Every survey of your organization and its responses, as they arrive." : undefined}
-        breadcrumbs={[{ label: "Dashboard", to: "/dashboard" }, { label: "Polls & Surveys" }]}
+        breadcrumbs={[{ label: "Dashboard", to: ROUTES.dashboard }, { label: "Polls & Surveys" }]}
         actions={
           allowed && canManage && (
             <Button asChild data-testid="hub.create">
-              <Link to="/survey-maker?create=true"><PlusIcon /> Create survey</Link>
+              <Link to={`${ROUTES.surveyMaker}?create=true`}><PlusIcon /> Create survey</Link>
             </Button>
           )
         }
@@ -42,7 +43,7 @@ export function PollsSurveysPage() {
               : "When your team creates surveys, they appear here with their responses."}
           </Text>
           {canManage && (
-            <Button asChild mt="3" variant="soft"><Link to="/survey-maker?create=true"><PlusIcon /> Create your first survey</Link></Button>
+            <Button asChild mt="3" variant="soft"><Link to={`${ROUTES.surveyMaker}?create=true`}><PlusIcon /> Create your first survey</Link></Button>
           )}
         </Card>
       ) : (

@@ -7,6 +7,7 @@ import { ChangePasswordCard } from "./components/ChangePasswordCard";
 import { ProfileField } from "./components/ProfileField";
 import { ProfileForm } from "./components/ProfileForm";
 import { SuperAdminVerifyCallout } from "./components/SuperAdminVerifyCallout";
+import { ROUTES } from "@/lib/routes";
 
 const NOT_PROVIDED = "Not provided";
 
@@ -20,7 +21,7 @@ export function ProfilePage() {
 
   return (
     <Box style={{ maxWidth: 880 }}>
-      <PageHeader title="Profile" breadcrumbs={[{ label: "Dashboard", to: "/dashboard" }, { label: "Profile" }]} />
+      <PageHeader title="Profile" breadcrumbs={[{ label: "Dashboard", to: ROUTES.dashboard }, { label: "Profile" }]} />
       <SuperAdminVerifyCallout />
       <Flex direction="column" gap="5">
         <Card size="3">

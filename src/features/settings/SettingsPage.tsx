@@ -6,6 +6,7 @@ import { browserTimeZone, formatDateTime, timeZoneNames, timeZoneOffset } from "
 import { MODE_LABELS, useViewer } from "@/session/ViewerProvider";
 import { PageHeader } from "@/ui/PageHeader";
 import { usePreferences } from "./hooks/usePreferences";
+import { ROUTES } from "@/lib/routes";
 
 const BROWSER = "browser";
 const NO_DEFAULT = "none";
@@ -49,7 +50,7 @@ export function SettingsPage() {
       <PageHeader
         title="Settings"
         description="Your personal preferences. They follow you on every device and do not change anything for your teammates."
-        breadcrumbs={[{ label: "Dashboard", to: "/dashboard" }, { label: "Settings" }]}
+        breadcrumbs={[{ label: "Dashboard", to: ROUTES.dashboard }, { label: "Settings" }]}
       />
       {preferences === undefined ? (
         <Flex justify="center" p="6"><Spinner size="3" /></Flex>

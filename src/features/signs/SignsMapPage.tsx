@@ -22,6 +22,7 @@ import { SignTable } from "./components/SignTable";
 import { useSignMap, type MapViewport } from "./hooks/useSignMap";
 import { useSignOptions } from "./hooks/useSignOptions";
 import { STATUS_FILTERS, type StatusFilter } from "./utils/signDisplay";
+import { ROUTES } from "@/lib/routes";
 
 type FormState = { editId: Id<"signs"> | null; key: number };
 
@@ -117,7 +118,7 @@ export function SignsMapPage() {
   if (!canView) {
     return (
       <Box>
-        <PageHeader title="Sign Map" breadcrumbs={[{ label: "Dashboard", to: "/dashboard" }, { label: "Sign Map" }]} />
+        <PageHeader title="Sign Map" breadcrumbs={[{ label: "Dashboard", to: ROUTES.dashboard }, { label: "Sign Map" }]} />
         <Callout.Root color="red"><Callout.Text>You do not have permission to perform this action.</Callout.Text></Callout.Root>
       </Box>
     );
@@ -128,7 +129,7 @@ export function SignsMapPage() {
       <PageHeader
         title="Sign Map"
         description="Where your campaign's yard and field signs stand, live for the whole team."
-        breadcrumbs={[{ label: "Dashboard", to: "/dashboard" }, { label: "Sign Map" }]}
+        breadcrumbs={[{ label: "Dashboard", to: ROUTES.dashboard }, { label: "Sign Map" }]}
         actions={canManage && <Button onClick={() => { setTab("map"); setSelected(null); setForm({ editId: null, key: ++seq.current }); }}><PlusIcon /> Add Sign Location</Button>}
       />
       {dueCount > 0 && (

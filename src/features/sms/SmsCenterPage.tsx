@@ -6,6 +6,7 @@ import { useViewer } from "@/session/ViewerProvider";
 import { PageHeader } from "@/ui/PageHeader";
 import { SmsCenterBody, type CreateRequest } from "./components/SmsCenterBody";
 import { useSmsOverview } from "./hooks/useSmsOverview";
+import { ROUTES } from "@/lib/routes";
 
 /** /campaigns/sms and /messaging: the SMS center. `?group={id}` opens Create SMS Campaign aimed at that group. */
 export function SmsCenterPage() {
@@ -41,7 +42,7 @@ export function SmsCenterPage() {
             `Texts go out from ${overview.sender ?? "your Twilio number"}.`
           ))
         }
-        breadcrumbs={[{ label: "Dashboard", to: "/dashboard" }, { label: "Campaigns", to: "/campaigns" }, { label: "SMS" }]}
+        breadcrumbs={[{ label: "Dashboard", to: ROUTES.dashboard }, { label: "Campaigns", to: ROUTES.campaigns }, { label: "SMS" }]}
         actions={
           canManage && (
             <>

@@ -14,6 +14,7 @@ import { PageHeader } from "@/ui/PageHeader";
 import { toast } from "@/ui/toast";
 import { SurveyEditor } from "./components/SurveyEditor";
 import { useSurveys, type SurveyRow } from "./hooks/useSurveys";
+import { ROUTES } from "@/lib/routes";
 
 /** /survey-maker: survey cards, the create modal (`?create=true`), the editor (`?survey={id}`). */
 export function SurveyMakerPage() {
@@ -51,7 +52,7 @@ export function SurveyMakerPage() {
     <Box>
       <PageHeader
         title="Survey Maker"
-        breadcrumbs={[{ label: "Dashboard", to: "/dashboard" }, { label: "Surveys" }]}
+        breadcrumbs={[{ label: "Dashboard", to: ROUTES.dashboard }, { label: "Surveys" }]}
         actions={!openId && canManage && <Button onClick={() => setCreating(true)} data-testid="survey.create"><PlusIcon /> Create Survey</Button>}
       />
       {!allowed ? (

@@ -25,6 +25,7 @@ import { VoterEmailHistory } from "./components/VoterEmailHistory";
 import { VoterGroupsCard } from "./components/VoterGroupsCard";
 import { VoterNotFound } from "./components/VoterNotFound";
 import { hasVerifiedValue, labelFromKey } from "./utils/voterDisplay";
+import { ROUTES, voterEditPath } from "@/lib/routes";
 
 const SHOWN = VOTER_FIELD_DEFS.filter((f) => !["first_name", "middle_name", "last_name", "name_suffix", "party_affiliation", "status", "state_voter_history", "notes"].includes(f.key) && f.section !== "state_verified");
 
@@ -75,12 +76,12 @@ export function VoterDetailPage() {
     <Box>
       <PageHeader
         title={name}
-        breadcrumbs={[{ label: "Dashboard", to: "/" }, { label: labels.voters, to: "/voters" }, { label: name }]}
+        breadcrumbs={[{ label: "Dashboard", to: ROUTES.dashboard }, { label: labels.voters, to: ROUTES.voters }, { label: name }]}
         actions={
           <>
             <PresenceAvatars people={presence.others} />
             {(can("voters.manage") || can("voters.update")) && (
-              <Button variant="soft" onClick={() => navigate(`/voters/${voter._id}/edit`)}><Pencil1Icon /> Edit</Button>
+              <Button variant="soft" onClick={() => navigate(voterEditPath(voter._id))}><Pencil1Icon /> Edit</Button>
             )}
             {(can("messaging.send")) && voter.email && (
               <Button onClick={() => setEmailOpen(true)}><EnvelopeClosedIcon /> Send Email</Button>

@@ -34,6 +34,7 @@ import {
   voterFormKey,
   voterFormValue,
 } from "./utils/voterForm";
+import { ROUTES, voterPath } from "@/lib/routes";
 
 const EMPTY: FormValues = {};
 const EDITING = { editing: true };
@@ -68,7 +69,7 @@ export function VoterFormPage() {
 
   const defs = useMemo(() => formFieldDefs(customDefs ?? []), [customDefs]);
   const title = isNew ? `Add ${labels.voter}` : voter ? `Edit ${voter.first_name} ${voter.last_name}` : `Edit ${labels.voter}`;
-  const breadcrumbs = [{ label: "Dashboard", to: "/" }, { label: labels.voters, to: "/voters" }, { label: isNew ? `New ${labels.voter}` : voter ? `${voter.first_name} ${voter.last_name}` : labels.voter }];
+  const breadcrumbs = [{ label: "Dashboard", to: ROUTES.dashboard }, { label: labels.voters, to: ROUTES.voters }, { label: isNew ? `New ${labels.voter}` : voter ? `${voter.first_name} ${voter.last_name}` : labels.voter }];
 
   const form = merged.form;
   if (!isNew && voter === null && form === null) {
@@ -104,19 +105,19 @@ export function VoterFormPage() {
         const newId: Id<"voters"> = await create({ fields: fieldsFromValues(values, customDefs) });
         if (!newId) throw new Error("No data returned after creating voter");
         toast.success("Voter created successfully");
-        setTimeout(() => void navigate(`/voters/${newId}`), 100);
+        setTimeout(() => void navigate(voterPath(newId)), 100);
       } else {
         const edits = editsOf(form, storedVoterValue).map((e) => ({ ...e, field: voterEditPath(e.field) }));
         await update({ id: voter!._id, edits });
         toast.success("Voter updated successfully", { duration: 3000 });
-        void navigate(`/voters/${voter!._id}`);
+        void navigate(voterPath(voter!._id));
       }
     }, "Error saving voter");
   };
 
   const handleCancel = () => {
     merged.reset();
-    void navigate(isNew ? "/voters" : `/voters/${voter!._id}`);
+    void navigate(isNew ? ROUTES.voters : voterPath(voter!._id));
   };
 
   return (

@@ -21,6 +21,7 @@ import { PHONE_QUERY, useMediaQuery } from "./hooks/useMediaQuery";
 import { useVoterCount } from "./hooks/useVoterCount";
 import { voterFilterArgs, useVoterList } from "./hooks/useVoterList";
 import { useVoterSelection } from "./hooks/useVoterSelection";
+import { ROUTES } from "@/lib/routes";
 
 /**
  * /voters: the live, server-paged and server-searched voter list with the total matching it, bulk
@@ -92,17 +93,17 @@ export function VotersPage() {
     <Box>
       <PageHeader
         title={labels.voters}
-        breadcrumbs={[{ label: "Dashboard", to: "/dashboard" }, { label: labels.voters }]}
+        breadcrumbs={[{ label: "Dashboard", to: ROUTES.dashboard }, { label: labels.voters }]}
         actions={
           <>
             {can("voters.export") && <VoterExportMenu filter={filter} />}
             {canManage && (
-              <Button variant="soft" onClick={() => navigate("/voters/import")}>
+              <Button variant="soft" onClick={() => navigate(ROUTES.importVoters)}>
                 <UploadIcon /> Import
               </Button>
             )}
             {canManage && (
-              <Button onClick={() => navigate("/voters/new")}>
+              <Button onClick={() => navigate(ROUTES.newVoter)}>
                 <PlusIcon /> Add {labels.voter}
               </Button>
             )}

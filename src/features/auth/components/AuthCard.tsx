@@ -1,6 +1,7 @@
 import { Box, Card, Flex, Heading, Text } from "@radix-ui/themes";
 import type { ReactNode } from "react";
 import { Link } from "react-router-dom";
+import { ROUTES } from "@/lib/routes";
 
 type AuthCardProps = { title: string; description?: ReactNode; children: ReactNode; width?: number };
 
@@ -9,7 +10,7 @@ export function AuthCard({ title, description, children, width = 440 }: AuthCard
   return (
     <Flex direction="column" align="center" p="5" gap="4" style={{ minHeight: "100vh", background: "var(--gray-a2)" }}>
       <Flex align="center" gap="2" asChild>
-        <Link to="/" style={{ textDecoration: "none", color: "var(--gray-12)" }}>
+        <Link to={ROUTES.landing} style={{ textDecoration: "none", color: "var(--gray-12)" }}>
           <img src="/favicon.svg" alt="" width={28} height={28} />
           <Text weight="bold" size="5">Precinct</Text>
         </Link>

@@ -5,6 +5,7 @@ import { useAppAuth } from "@/session/AppAuth";
 import { LOGIN_MESSAGES, loginErrorMessage } from "../utils/authMessages";
 import { FormError } from "./FormError";
 import { FormField } from "./FormField";
+import { ROUTES } from "@/lib/routes";
 
 type LoginFormProps = { onSignedIn?(): void; onNavigate?(): void };
 
@@ -42,7 +43,7 @@ export function LoginForm({ onSignedIn, onNavigate }: LoginFormProps) {
         <FormField id="login-password" label="Password" type="password" autoComplete="current-password" value={password} onChange={setPassword} />
         <Flex justify="end">
           <RadixLink size="2" asChild>
-            <Link to="/forgot-password" onClick={onNavigate}>Forgot password?</Link>
+            <Link to={ROUTES.forgotPassword} onClick={onNavigate}>Forgot password?</Link>
           </RadixLink>
         </Flex>
         <Button type="submit" size="3" loading={submitting}>
@@ -50,7 +51,7 @@ export function LoginForm({ onSignedIn, onNavigate }: LoginFormProps) {
         </Button>
         <Text size="2" align="center" color="gray">
           Don't have an account?{" "}
-          <RadixLink asChild><Link to="/register" onClick={onNavigate}>Register</Link></RadixLink>
+          <RadixLink asChild><Link to={ROUTES.register} onClick={onNavigate}>Register</Link></RadixLink>
         </Text>
       </Flex>
     </form>

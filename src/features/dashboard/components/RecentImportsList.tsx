@@ -3,6 +3,7 @@ import { Link } from "react-router-dom";
 import { displayStatus, STATUS_COLORS, type DisplayStatus } from "@/lib/import/format";
 import { ScrollTable } from "@/ui/ScrollTable";
 import { useNow } from "@/lib/useNow";
+import { ROUTES } from "@/lib/routes";
 
 type RecentImport = { id: string; filename: string; status: DisplayStatus; updatedAt: number; importedRecords: number; totalRecords: number; importDate: number };
 
@@ -18,7 +19,7 @@ export function RecentImportsList({ imports }: { imports: RecentImport[] }) {
       <Heading as="h2" size="4" mb="3">Recent Imports</Heading>
       {imports.length === 0 ? (
         <Text size="2" color="gray">
-          No imports yet. <RadixLink asChild><Link to="/voters/import">Import contacts</Link></RadixLink>
+          No imports yet. <RadixLink asChild><Link to={ROUTES.importVoters}>Import contacts</Link></RadixLink>
         </Text>
       ) : (
         <ScrollTable label="Recent Imports" size="1">

@@ -1,6 +1,7 @@
 import { Badge, Card, Flex, Heading, Link as RadixLink, Table, Text } from "@radix-ui/themes";
 import { Link } from "react-router-dom";
 import { ScrollTable } from "@/ui/ScrollTable";
+import { voterPath } from "@/lib/routes";
 
 type RecentVoter = { id: string; firstName: string; lastName: string; email: string | null; status: string | null; party: string | null; createdAt: number };
 
@@ -28,7 +29,7 @@ export function RecentVotersList({ title, voters, emptyText }: RecentVotersListP
               <Table.Row key={v.id}>
                 <Table.Cell>
                   <RadixLink asChild>
-                    <Link to={`/voters/${v.id}`}>{`${v.firstName} ${v.lastName}`}</Link>
+                    <Link to={voterPath(v.id)}>{`${v.firstName} ${v.lastName}`}</Link>
                   </RadixLink>
                 </Table.Cell>
                 <Table.Cell>{v.email ?? "—"}</Table.Cell>

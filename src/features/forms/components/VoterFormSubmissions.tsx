@@ -4,6 +4,7 @@ import { Link } from "react-router-dom";
 import { api } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
 import { useViewer } from "@/session/ViewerProvider";
+import { ROUTES } from "@/lib/routes";
 
 /** A voter's form submissions (forms that match submissions to voters), part of their contact history. */
 export function VoterFormSubmissions({ voterId }: { voterId: Id<"voters"> }) {
@@ -21,7 +22,7 @@ export function VoterFormSubmissions({ voterId }: { voterId: Id<"voters"> }) {
         ))}
       </Flex>
       <RadixLink asChild size="2" mt="2">
-        <Link to="/form-submissions">All submissions</Link>
+        <Link to={ROUTES.formSubmissions}>All submissions</Link>
       </RadixLink>
     </Card>
   );

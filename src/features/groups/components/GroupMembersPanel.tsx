@@ -8,6 +8,7 @@ import { usePresence } from "@/lib/presence/usePresence";
 import { PresenceAvatars } from "@/ui/PresenceAvatars";
 import { toast } from "@/ui/toast";
 import { ScrollTable } from "@/ui/ScrollTable";
+import { ROUTES, voterPath } from "@/lib/routes";
 
 type GroupMembersPanelProps = {
   group: { _id: Id<"voterGroups">; name: string; memberCount: number } | null;
@@ -46,8 +47,8 @@ export function GroupMembersPanel({ group, canChange, onAddMembers }: GroupMembe
               <Button variant="soft">Actions <DotsHorizontalIcon /></Button>
             </DropdownMenu.Trigger>
             <DropdownMenu.Content>
-              <DropdownMenu.Item onSelect={() => navigate(`/email?tab=send-to&group=${group._id}`)}>Email Group</DropdownMenu.Item>
-              <DropdownMenu.Item onSelect={() => navigate(`/campaigns/sms?group=${group._id}`)}>SMS Group</DropdownMenu.Item>
+              <DropdownMenu.Item onSelect={() => navigate(`${ROUTES.email}?tab=send-to&group=${group._id}`)}>Email Group</DropdownMenu.Item>
+              <DropdownMenu.Item onSelect={() => navigate(`${ROUTES.smsCenter}?group=${group._id}`)}>SMS Group</DropdownMenu.Item>
               {canChange && <DropdownMenu.Item onSelect={onAddMembers}>Add Members</DropdownMenu.Item>}
             </DropdownMenu.Content>
           </DropdownMenu.Root>
@@ -80,7 +81,7 @@ export function GroupMembersPanel({ group, canChange, onAddMembers }: GroupMembe
                     <Table.Cell>{m.phone ?? ""}</Table.Cell>
                     <Table.Cell align="right">
                       <Flex gap="2" justify="end">
-                        <IconButton size="1" variant="ghost" aria-label={`View ${name}`} onClick={() => navigate(`/voters/${m.voterId}`)}>
+                        <IconButton size="1" variant="ghost" aria-label={`View ${name}`} onClick={() => navigate(voterPath(m.voterId))}>
                           <EyeOpenIcon />
                         </IconButton>
                         {canChange && (

@@ -13,6 +13,7 @@ import { ImportStatusBadge } from "./ImportStatusBadge";
 import { usePresence } from "@/lib/presence/usePresence";
 import { PresenceAvatars } from "@/ui/PresenceAvatars";
 import { ScrollTable } from "@/ui/ScrollTable";
+import { ROUTES } from "@/lib/routes";
 
 type ImportDetailsDialogProps = { item: ImportView; canManage: boolean; now: number; onClose(): void };
 
@@ -87,7 +88,7 @@ export function ImportDetailsDialog({ item, canManage, now, onClose }: ImportDet
         <Flex justify="between" align="center" gap="3" wrap="wrap">
           <Flex gap="2">
             {(status === "interrupted" || status === "in_progress") && canManage && (
-              <Button variant="soft" asChild><Link to={`/voters/import?resume=${item._id}`}>Resume Import</Link></Button>
+              <Button variant="soft" asChild><Link to={`${ROUTES.importVoters}?resume=${item._id}`}>Resume Import</Link></Button>
             )}
           </Flex>
           <Flex gap="3" align="center" justify="end" wrap="wrap">

@@ -7,6 +7,7 @@ import { MATCH_RULE_LABELS } from "@convex/lib/import/rows";
 import type { ImportId } from "@/lib/import/runner";
 import { fieldTypeOf, invalidValuesNote } from "@/lib/import/transform";
 import { ScrollTable } from "@/ui/ScrollTable";
+import { ROUTES, voterPath } from "@/lib/routes";
 
 type Kind = "total" | "imported" | "updated" | "duplicate" | "error";
 type SummaryStepProps = { importId: ImportId; onImportAnother(): void };
@@ -68,9 +69,9 @@ export function SummaryStep({ importId, onImportAnother }: SummaryStepProps) {
       )}
       <Flex gap="3" wrap="wrap" align="center">
         <Button variant="soft" onClick={onImportAnother}>Import Another File</Button>
-        <Button onClick={() => navigate("/voters")}>View Imported Contacts</Button>
+        <Button onClick={() => navigate(ROUTES.voters)}>View Imported Contacts</Button>
         <Button variant="ghost" asChild>
-          <Link to="/voters/import-history">Import History</Link>
+          <Link to={ROUTES.importHistory}>Import History</Link>
         </Button>
       </Flex>
     </Flex>
@@ -107,7 +108,7 @@ function OutcomeTable({ importId, kind }: { importId: ImportId; kind: "imported"
                 <Table.Cell>
                   {r.existing ? (
                     <RLink asChild>
-                      <Link to={`/voters/${r.existing.id}`}>{r.existing.name}{r.existing.email ? ` (${r.existing.email})` : ""}</Link>
+                      <Link to={voterPath(r.existing.id)}>{r.existing.name}{r.existing.email ? ` (${r.existing.email})` : ""}</Link>
                     </RLink>
                   ) : "—"}
                 </Table.Cell>

@@ -1,6 +1,7 @@
 import { Badge, Callout, Flex } from "@radix-ui/themes";
 import { InfoCircledIcon } from "@radix-ui/react-icons";
 import { PageHeader } from "@/ui/PageHeader";
+import { ROUTES } from "@/lib/routes";
 
 /** Title with the In Development badge and the notice that the page shows sample data (spec/3 §2.7). */
 export function InDevelopmentHeader({ title, description }: { title: string; description: string }) {
@@ -14,7 +15,7 @@ export function InDevelopmentHeader({ title, description }: { title: string; des
           </Flex>
         }
         description={description}
-        breadcrumbs={[{ label: "Dashboard", to: "/dashboard" }, { label: title }]}
+        breadcrumbs={[{ label: "Dashboard", to: ROUTES.dashboard }, { label: title }]}
       />
       <Callout.Root color="blue" mb="4">
         <Callout.Icon>

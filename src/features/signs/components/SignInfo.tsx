@@ -6,6 +6,7 @@ import type { Id } from "@convex/_generated/dataModel";
 import { formatDay, formatDayTime } from "../utils/signDisplay";
 import type { SignActionHandlers } from "./SignActions";
 import { SignStatusBadge } from "./SignStatusBadge";
+import { voterPath } from "@/lib/routes";
 
 /** The info window of a sign (spec/3 §2.6): campaign, address, status, dates and notes. */
 export function SignInfo({ id, canManage, actions }: { id: Id<"signs">; canManage: boolean; actions: SignActionHandlers }) {
@@ -24,7 +25,7 @@ export function SignInfo({ id, canManage, actions }: { id: Id<"signs">; canManag
         {sign.actualRemovalDate !== null && <DataList.Item><DataList.Label minWidth="90px">Removed</DataList.Label><DataList.Value>{formatDay(sign.actualRemovalDate)}</DataList.Value></DataList.Item>}
         {sign.responsibleName && <DataList.Item><DataList.Label minWidth="90px">Responsible</DataList.Label><DataList.Value>{sign.responsibleName}</DataList.Value></DataList.Item>}
         {sign.assignedByName && <DataList.Item><DataList.Label minWidth="90px">Assigned by</DataList.Label><DataList.Value>{sign.assignedByName}</DataList.Value></DataList.Item>}
-        {sign.voterId && <DataList.Item><DataList.Label minWidth="90px">Voter</DataList.Label><DataList.Value><Link to={`/voters/${sign.voterId}`}>{sign.voterName ?? "Voter"}</Link></DataList.Value></DataList.Item>}
+        {sign.voterId && <DataList.Item><DataList.Label minWidth="90px">Voter</DataList.Label><DataList.Value><Link to={voterPath(sign.voterId)}>{sign.voterName ?? "Voter"}</Link></DataList.Value></DataList.Item>}
         {sign.notes && <DataList.Item><DataList.Label minWidth="90px">Notes</DataList.Label><DataList.Value>{sign.notes}</DataList.Value></DataList.Item>}
       </DataList.Root>
       {canManage && (

@@ -6,6 +6,7 @@ import type { Id } from "@convex/_generated/dataModel";
 import { useViewer } from "@/session/ViewerProvider";
 import { formatDay } from "../utils/signDisplay";
 import { SignStatusBadge } from "./SignStatusBadge";
+import { ROUTES } from "@/lib/routes";
 
 /** The signs in this voter's yard (voter detail page); nothing for members who cannot see signs. */
 export function VoterSigns({ voterId }: { voterId: Id<"voters"> }) {
@@ -24,7 +25,7 @@ export function VoterSigns({ voterId }: { voterId: Id<"voters"> }) {
             </div>
             <Flex gap="2" align="center">
               <SignStatusBadge status={s.status} pickupDue={s.pickupDue} />
-              <RadixLink asChild size="2"><Link to={`/signs-map?sign=${s.id}`}>View on map</Link></RadixLink>
+              <RadixLink asChild size="2"><Link to={`${ROUTES.signsMap}?sign=${s.id}`}>View on map</Link></RadixLink>
             </Flex>
           </Flex>
         ))}

@@ -5,6 +5,7 @@ import { FrequencyBadge } from "./FrequencyBadge";
 import { PartyBadge } from "./PartyBadge";
 import { StatusBadge } from "./StatusBadge";
 import type { VoterListViewProps } from "./VoterTable";
+import { voterEditPath, voterPath } from "@/lib/routes";
 
 /** The voter list on a phone: one card per voter (name, contact, badges, actions) instead of a wide table. */
 export function VoterCards({ label, voters, petitionMode, canEdit, canDelete, onDelete, selection }: VoterListViewProps) {
@@ -41,7 +42,7 @@ export function VoterCards({ label, voters, petitionMode, canEdit, canDelete, on
                       )}
                       <Flex direction="column" gap="1" flexGrow="1" minWidth="0">
                         <RadixLink asChild weight="medium" size="3">
-                          <Link to={`/voters/${v._id}`}>{name}</Link>
+                          <Link to={voterPath(v._id)}>{name}</Link>
                         </RadixLink>
                         {contact.map((c) => (
                           <Text key={c} size="2" color="gray" style={{ overflowWrap: "anywhere" }}>{c}</Text>
@@ -56,7 +57,7 @@ export function VoterCards({ label, voters, petitionMode, canEdit, canDelete, on
                       {(canEdit || canDelete) && (
                         <Flex gap="3" align="center">
                           {canEdit && (
-                            <IconButton size="2" variant="ghost" aria-label={`Edit ${name}`} onClick={() => navigate(`/voters/${v._id}/edit`)}>
+                            <IconButton size="2" variant="ghost" aria-label={`Edit ${name}`} onClick={() => navigate(voterEditPath(v._id))}>
                               <Pencil1Icon />
                             </IconButton>
                           )}

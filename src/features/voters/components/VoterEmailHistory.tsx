@@ -5,6 +5,7 @@ import type { ReactNode } from "react";
 import { Link } from "react-router-dom";
 import { api } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
+import { ROUTES } from "@/lib/routes";
 
 type EmailStatus = "queued" | "sending" | "sent" | "delivered" | "failed" | "bounced" | "complained" | "cancelled" | "suppressed" | "demo";
 
@@ -41,7 +42,7 @@ export function VoterEmailHistory({ voterId }: VoterEmailHistoryProps) {
                 <Flex justify="between" align="start" gap="2">
                   <Flex direction="column" gap="0" style={{ minWidth: 0 }}>
                     <RadixLink asChild size="2" weight="medium">
-                      <Link to={`/email?campaign=${r.campaignId}`}>{r.campaignName}</Link>
+                      <Link to={`${ROUTES.email}?campaign=${r.campaignId}`}>{r.campaignName}</Link>
                     </RadixLink>
                     <Text size="2" style={{ overflowWrap: "anywhere" }}>{r.subject || "No subject"}</Text>
                   </Flex>

@@ -2,6 +2,7 @@ import { Box, Button, Card, Flex, Grid, Heading, Text } from "@radix-ui/themes";
 import { useQuery } from "convex/react";
 import { Link, useNavigate } from "react-router-dom";
 import { api } from "@convex/_generated/api";
+import { ROUTES, voterPath } from "@/lib/routes";
 
 type VoterNotFoundProps = { title: string; text: string };
 
@@ -13,14 +14,14 @@ export function VoterNotFound({ title, text }: VoterNotFoundProps) {
     <Card size="3">
       <Heading size="6" mb="2">{title}</Heading>
       <Text as="p" color="gray" mb="4">{text}</Text>
-      <Button onClick={() => navigate("/voters")}>Back to Voters</Button>
+      <Button onClick={() => navigate(ROUTES.voters)}>Back to Voters</Button>
       {suggestions && suggestions.length > 0 && (
         <Box mt="5">
           <Text as="p" weight="medium" mb="2">You might be looking for:</Text>
           <Grid columns={{ initial: "1", sm: "2" }} gap="2">
             {suggestions.map((s) => (
               <Card key={s._id} asChild>
-                <Link to={`/voters/${s._id}`}>
+                <Link to={voterPath(s._id)}>
                   <Flex direction="column">
                     <Text weight="medium">{s.first_name} {s.last_name}</Text>
                     <Text size="1" color="gray">{s.email ?? ""}</Text>

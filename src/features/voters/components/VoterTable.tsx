@@ -6,6 +6,7 @@ import { FrequencyBadge } from "./FrequencyBadge";
 import { PartyBadge } from "./PartyBadge";
 import { StatusBadge } from "./StatusBadge";
 import { ScrollTable } from "@/ui/ScrollTable";
+import { voterEditPath, voterPath } from "@/lib/routes";
 
 /** The list's bulk selection, when the viewer may act on several voters at once. */
 export type VoterListSelection = {
@@ -81,11 +82,11 @@ export function VoterTable({ label, voters, petitionMode, canEdit, canDelete, on
               <Table.Cell>{v.precinct ?? ""}</Table.Cell>
               <Table.Cell align="right">
                 <Flex gap="2" justify="end">
-                  <IconButton size="1" variant="ghost" aria-label={`View ${name}`} onClick={() => navigate(`/voters/${v._id}`)}>
+                  <IconButton size="1" variant="ghost" aria-label={`View ${name}`} onClick={() => navigate(voterPath(v._id))}>
                     <EyeOpenIcon />
                   </IconButton>
                   {canEdit && (
-                    <IconButton size="1" variant="ghost" aria-label={`Edit ${name}`} onClick={() => navigate(`/voters/${v._id}/edit`)}>
+                    <IconButton size="1" variant="ghost" aria-label={`Edit ${name}`} onClick={() => navigate(voterEditPath(v._id))}>
                       <Pencil1Icon />
                     </IconButton>
                   )}

@@ -1,0 +1,48 @@
+/**
+ * Every screen's path (spec/1 §4 routes), in one place: the route table, the navigation and every
+ * link use these names rather than spelling the paths.
+ */
+export const ROUTES = {
+  landing: "/",
+  /** the landing page with the sign-in dialog open (where a guarded page sends a signed-out visitor) */
+  signIn: "/?login=true",
+  login: "/login",
+  register: "/register",
+  forgotPassword: "/forgot-password",
+  resetPassword: "/reset-password",
+  acceptInvitation: "/accept-invitation",
+  devMailbox: "/dev/mailbox",
+  unsubscribe: "/unsubscribe",
+  dashboard: "/dashboard",
+  voters: "/voters",
+  newVoter: "/voters/new",
+  importVoters: "/voters/import",
+  importHistory: "/voters/import-history",
+  debugImport: "/voters/debug-import",
+  profile: "/profile",
+  campaigns: "/campaigns",
+  smsCenter: "/campaigns/sms",
+  messaging: "/messaging",
+  voterGroups: "/voter-groups",
+  email: "/email",
+  testEmailTemplates: "/test-email-templates",
+  formBuilder: "/form-builder",
+  formSubmissions: "/form-submissions",
+  districts: "/districts",
+  walkLists: "/walk-lists",
+  signsMap: "/signs-map",
+  pollsSurveys: "/polls-surveys",
+  signatureVerification: "/signature-verification",
+  ctaCreator: "/cta-creator",
+  ctaDatabase: "/cta-database",
+  surveyMaker: "/survey-maker",
+  accountSettings: "/account-settings",
+  subscription: "/subscription",
+  userRoleManagement: "/user-role-management",
+  settings: "/settings",
+  roadmap: "/roadmap",
+} as const;
+
+/** A voter's page, and its edit form. */
+export const voterPath = (id: string) => `${ROUTES.voters}/${id}`;
+export const voterEditPath = (id: string) => `${ROUTES.voters}/${id}/edit`;
