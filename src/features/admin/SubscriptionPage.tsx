@@ -1,4 +1,4 @@
-import { Badge, Card, DataList, Flex, Grid, Heading, Spinner, Text } from "@radix-ui/themes";
+import { Badge, Card, DataList, Flex, Grid, Heading, Text } from "@radix-ui/themes";
 import { useQuery } from "convex/react";
 import { useState } from "react";
 import { api } from "@convex/_generated/api";
@@ -12,6 +12,7 @@ import { ChangePlanDialog } from "./components/ChangePlanDialog";
 import { UsageMeter } from "./components/UsageMeter";
 import { BRAND_LABELS } from "./utils/cardBrand";
 import { ROUTES } from "@/lib/routes";
+import { Loading } from "@/ui/Loading";
 
 /** /subscription (spec/3 §2.13): plan and real usage for every member; changes for subscription managers. */
 export function SubscriptionPage() {
@@ -19,7 +20,7 @@ export function SubscriptionPage() {
   const { can } = useViewer();
   const [choosing, setChoosing] = useState<Plan | null>(null);
 
-  if (sub === undefined) return <Spinner size="3" />;
+  if (sub === undefined) return <Loading />;
   const plan = planOrStarter(sub.tier);
 
   const handleChoose = (p: Plan) => {

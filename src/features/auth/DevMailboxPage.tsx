@@ -1,8 +1,9 @@
-import { Badge, Box, Callout, Card, Flex, Heading, Spinner, Text } from "@radix-ui/themes";
+import { Badge, Box, Callout, Card, Flex, Heading, Text } from "@radix-ui/themes";
 import { InfoCircledIcon } from "@radix-ui/react-icons";
 import { useEffect, useState } from "react";
 import { CONVEX_SITE_URL } from "@/lib/config";
 import { LinkifiedText } from "./components/LinkifiedText";
+import { Loading } from "@/ui/Loading";
 
 type MailboxMessage = { id: string; to: string; subject: string; text: string; kind: string; status: string; createdAt: number };
 type MailboxState = { status: "loading" } | { status: "error"; message: string } | { status: "ok"; messages: MailboxMessage[] };
@@ -70,7 +71,7 @@ export function DevMailboxPage() {
         </Callout.Root>
       )}
       {state.status === "loading" ? (
-        <Spinner />
+        <Loading inline size="2" />
       ) : state.status === "error" ? (
         <Text color="gray">{state.message}</Text>
       ) : state.messages.length === 0 ? (

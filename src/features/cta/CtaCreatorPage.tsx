@@ -1,4 +1,4 @@
-import { Box, Button, Callout, Dialog, Flex, Select, Spinner, Text, TextField } from "@radix-ui/themes";
+import { Box, Button, Dialog, Flex, Select, Text, TextField } from "@radix-ui/themes";
 import { useQuery } from "convex/react";
 import { useState } from "react";
 import { useSearchParams } from "react-router-dom";
@@ -23,6 +23,9 @@ import { CtaPreview } from "./components/CtaPreview";
 import { EmbedCtaDialog } from "./components/EmbedCtaDialog";
 import { useCtas, type CtaTemplateRow } from "./hooks/useCtas";
 import { ROUTES } from "@/lib/routes";
+import { Loading } from "@/ui/Loading";
+import { NoPermission } from "@/ui/NoPermission";
+import { RecordGone } from "@/ui/RecordGone";
 
 /** A fresh design from a template: its content with new element ids, keeping the current name and description. */
 function fromTemplate(current: CtaDesign, t: PickedCtaTemplate): CtaDesign {
@@ -47,7 +50,7 @@ export function CtaCreatorPage() {
     <Box>
       <PageHeader title="CTA Creator" description="Design call-to-action graphics together and embed them on any website." breadcrumbs={[{ label: "Dashboard", to: ROUTES.dashboard }, { label: "CTA Database", to: ROUTES.ctaDatabase }, { label: "CTA Creator" }]} />
       {!can("campaigns.view") ? (
-        <Callout.Root color="red"><Callout.Text>You do not have permission to perform this action.</Callout.Text></Callout.Root>
+        <NoPermission />
       ) : ctaId ? (
         <SavedCta key={ctaId} id={ctaId as Id<"ctas">} ctas={ctas} canManage={can("campaigns.manage")} superAdmin={superAdmin} offlineKey={me?.userId} open={open} />
       ) : templateId && superAdmin ? (
@@ -87,13 +90,10 @@ function SavedCta({ id, ctas, canManage, superAdmin, offlineKey, open }: { id: I
   const [saving, setSaving] = useState(false);
   if (saved === null) {
     return (
-      <Callout.Root color="orange" data-testid="cta.gone">
-        <Callout.Text>This CTA no longer exists. It may have been deleted by a teammate.</Callout.Text>
-        <Button variant="soft" mt="2" onClick={() => open({})}>Create a new CTA</Button>
-      </Callout.Root>
+      <RecordGone what="CTA" testId="cta.gone" action={<Button variant="soft" mt="2" onClick={() => open({})}>Create a new CTA</Button>} />
     );
   }
-  if (saved === undefined || !doc || (status === "connecting" && isEmptyCtaDoc(doc))) return <Flex justify="center" p="6"><Spinner size="3" /></Flex>;
+  if (saved === undefined || !doc || (status === "connecting" && isEmptyCtaDoc(doc))) return <Loading />;
   let unsaved = true;
   try {
     unsaved = JSON.stringify(normalizeDesign(design)) !== saved.design;
@@ -114,8 +114,8 @@ function SavedCta({ id, ctas, canManage, superAdmin, offlineKey, open }: { id: I
 }
 
 function TemplateEditor({ template, loading, ctas, open }: { template: CtaTemplateRow | null; loading: boolean; ctas: Ctas; open: Open }) {
-  if (loading) return <Flex justify="center" p="6"><Spinner size="3" /></Flex>;
-  if (!template) return <Callout.Root color="orange"><Callout.Text>This template no longer exists.</Callout.Text></Callout.Root>;
+  if (loading) return <Loading />;
+  if (!template) return <RecordGone what="template" byTeammate={false} />;
   return <TemplateDoc template={template} ctas={ctas} open={open} />;
 }
 

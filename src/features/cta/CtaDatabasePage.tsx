@@ -1,5 +1,5 @@
 import { CopyIcon, Pencil1Icon, PlusIcon, TrashIcon } from "@radix-ui/react-icons";
-import { Badge, Box, Button, Callout, Card, Dialog, Flex, Grid, Heading, IconButton, Select, Spinner, Text, TextField, Tooltip } from "@radix-ui/themes";
+import { Badge, Box, Button, Card, Dialog, Flex, Grid, Heading, IconButton, Select, Text, TextField, Tooltip } from "@radix-ui/themes";
 import { useMemo, useState } from "react";
 import { useNavigate } from "react-router-dom";
 import { normalizeDesign, type CtaDesign } from "@convex/lib/cta/design";
@@ -10,6 +10,8 @@ import { CtaPreview } from "./components/CtaPreview";
 import { EmbedCtaDialog } from "./components/EmbedCtaDialog";
 import { useCtas, type CtaRow } from "./hooks/useCtas";
 import { ROUTES } from "@/lib/routes";
+import { Loading } from "@/ui/Loading";
+import { NoPermission } from "@/ui/NoPermission";
 
 type Sort = "created" | "name";
 type Order = "desc" | "asc";
@@ -47,7 +49,7 @@ export function CtaDatabasePage() {
         actions={canManage && <Button onClick={() => navigate(ROUTES.ctaCreator)} data-testid="cta.db.create"><PlusIcon /> Create New CTA</Button>}
       />
       {!can("campaigns.view") ? (
-        <Callout.Root color="red"><Callout.Text>You do not have permission to perform this action.</Callout.Text></Callout.Root>
+        <NoPermission />
       ) : (
         <>
           <Flex gap="3" wrap="wrap" mb="4" align="end">
@@ -76,7 +78,7 @@ export function CtaDatabasePage() {
             </Flex>
           </Flex>
           {ctas === undefined ? (
-            <Flex justify="center" p="6"><Spinner size="3" /></Flex>
+            <Loading />
           ) : rows.length === 0 ? (
             <Card>
               <Flex direction="column" align="center" gap="3" p="5">

@@ -16,7 +16,7 @@ import { PageHeader } from "@/ui/PageHeader";
 import { CRASH_PROBE_ENABLED, CrashProbe } from "./components/CrashProbe";
 import { RecentImportsList } from "./components/RecentImportsList";
 import { RecentVotersList } from "./components/RecentVotersList";
-import { StatCard } from "./components/StatCard";
+import { StatCard } from "@/ui/StatCard";
 import { useDashboardStats } from "./hooks/useDashboardStats";
 import { ROUTES } from "@/lib/routes";
 
@@ -36,10 +36,10 @@ export function DashboardPage() {
       <PageHeader title={labels.dashboard} description={orgName ? `Live overview of ${orgName}` : undefined} />
       <SuperAdminVerifyCallout />
       <Grid columns={{ initial: "1", sm: "2", lg: "4" }} gap="4" mb="5">
-        <StatCard label={labels.voters} value={c?.voters} icon={icon(PersonIcon)} to={ROUTES.voters} />
-        <StatCard label="Voter Groups" value={c?.groups} icon={icon(StackIcon)} to={ROUTES.voterGroups} />
-        <StatCard label="Campaigns" value={c?.campaigns} icon={icon(ArchiveIcon)} to={ROUTES.smsCenter} />
-        <StatCard label="Messages Sent" value={c?.messagesSent} icon={icon(ChatBubbleIcon)} />
+        <StatCard testId={`dashboard.stat.${labels.voters}`} label={labels.voters} value={c?.voters} icon={icon(PersonIcon)} to={ROUTES.voters} />
+        <StatCard testId="dashboard.stat.Voter Groups" label="Voter Groups" value={c?.groups} icon={icon(StackIcon)} to={ROUTES.voterGroups} />
+        <StatCard testId="dashboard.stat.Campaigns" label="Campaigns" value={c?.campaigns} icon={icon(ArchiveIcon)} to={ROUTES.smsCenter} />
+        <StatCard testId="dashboard.stat.Messages Sent" label="Messages Sent" value={c?.messagesSent} icon={icon(ChatBubbleIcon)} />
       </Grid>
       <Tabs.Root defaultValue="overview">
         <Tabs.List>
@@ -61,23 +61,23 @@ export function DashboardPage() {
           </Tabs.Content>
           <Tabs.Content value="outreach">
             <Grid columns={{ initial: "1", sm: "3" }} gap="4">
-              <StatCard label="Campaigns" value={c?.campaigns} icon={icon(ArchiveIcon)} to={ROUTES.smsCenter} />
-              <StatCard label="Text Messages Sent" value={c?.messagesSent} icon={icon(ChatBubbleIcon)} />
-              <StatCard label="Emails Sent" value={c?.emailsSent} icon={icon(EnvelopeClosedIcon)} />
+              <StatCard testId="dashboard.stat.Campaigns" label="Campaigns" value={c?.campaigns} icon={icon(ArchiveIcon)} to={ROUTES.smsCenter} />
+              <StatCard testId="dashboard.stat.Text Messages Sent" label="Text Messages Sent" value={c?.messagesSent} icon={icon(ChatBubbleIcon)} />
+              <StatCard testId="dashboard.stat.Emails Sent" label="Emails Sent" value={c?.emailsSent} icon={icon(EnvelopeClosedIcon)} />
             </Grid>
           </Tabs.Content>
           <Tabs.Content value="forms">
             <Grid columns={{ initial: "1", sm: "3" }} gap="4">
-              <StatCard label="Forms" value={c?.forms} icon={icon(FileTextIcon)} to={ROUTES.formBuilder} />
-              <StatCard label="Form Submissions" value={c?.submissions} icon={icon(ReaderIcon)} to={ROUTES.formSubmissions} />
-              <StatCard label="Surveys" value={c?.surveys} icon={icon(ReaderIcon)} to={ROUTES.surveyMaker} />
+              <StatCard testId="dashboard.stat.Forms" label="Forms" value={c?.forms} icon={icon(FileTextIcon)} to={ROUTES.formBuilder} />
+              <StatCard testId="dashboard.stat.Form Submissions" label="Form Submissions" value={c?.submissions} icon={icon(ReaderIcon)} to={ROUTES.formSubmissions} />
+              <StatCard testId="dashboard.stat.Surveys" label="Surveys" value={c?.surveys} icon={icon(ReaderIcon)} to={ROUTES.surveyMaker} />
             </Grid>
           </Tabs.Content>
           <Tabs.Content value="team">
             <Grid columns={{ initial: "1", sm: "3" }} gap="4">
-              <StatCard label="Team Members" value={c?.members} icon={icon(IdCardIcon)} />
-              <StatCard label="Pending Members" value={c?.pendingMembers} icon={icon(EnvelopeClosedIcon)} />
-              <StatCard label="Imports" value={c?.imports} icon={icon(UploadIcon)} to={ROUTES.importHistory} />
+              <StatCard testId="dashboard.stat.Team Members" label="Team Members" value={c?.members} icon={icon(IdCardIcon)} />
+              <StatCard testId="dashboard.stat.Pending Members" label="Pending Members" value={c?.pendingMembers} icon={icon(EnvelopeClosedIcon)} />
+              <StatCard testId="dashboard.stat.Imports" label="Imports" value={c?.imports} icon={icon(UploadIcon)} to={ROUTES.importHistory} />
             </Grid>
           </Tabs.Content>
         </Box>

@@ -14,6 +14,7 @@ import { StatisticsTab } from "./blasts/StatisticsTab";
 import { dashboardTab, TAB_LABELS, visibleTabs } from "./blasts/tabs";
 import { useEmailCampaigns } from "./hooks/useEmailCampaigns";
 import { ROUTES } from "@/lib/routes";
+import { NoPermission } from "@/ui/NoPermission";
 
 /**
  * /email: the Email Blast Dashboard (spec/2 §2.2). The tab is kept in `?tab=`, the campaign in
@@ -56,7 +57,7 @@ export function EmailPage() {
     <Box>
       <PageHeader title="Email" description="Design email campaigns together, choose who receives them and send, schedule or automate them." breadcrumbs={[{ label: "Dashboard", to: ROUTES.dashboard }, { label: "Email" }]} />
       {!can("campaigns.view") ? (
-        <Callout.Root color="red"><Callout.Text>You do not have permission to perform this action.</Callout.Text></Callout.Root>
+        <NoPermission />
       ) : (
         <Flex direction="column" gap="4">
           <Flex gap="3" align="end" wrap="wrap">

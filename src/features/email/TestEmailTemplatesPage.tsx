@@ -1,4 +1,4 @@
-import { Button, Callout, Flex, Spinner, Table, Text } from "@radix-ui/themes";
+import { Button, Callout, Flex, Table, Text } from "@radix-ui/themes";
 import { useMutation, useQuery } from "convex/react";
 import { api } from "@convex/_generated/api";
 import { BUILT_IN_TEMPLATES } from "@convex/lib/email/templates";
@@ -6,6 +6,7 @@ import { useViewer } from "@/session/ViewerProvider";
 import { PageHeader } from "@/ui/PageHeader";
 import { toast } from "@/ui/toast";
 import { ROUTES } from "@/lib/routes";
+import { Loading } from "@/ui/Loading";
 
 /** /test-email-templates: the developer test page for stored email templates (list, insert, delete), administrators only. */
 export function TestEmailTemplatesPage() {
@@ -29,7 +30,7 @@ export function TestEmailTemplatesPage() {
             ))}
           </Flex>
           {templates === undefined ? (
-            <Spinner />
+            <Loading inline size="2" />
           ) : templates.length === 0 ? (
             <Text color="gray" data-testid="devTemplates.empty">No stored templates. Insert one above.</Text>
           ) : (

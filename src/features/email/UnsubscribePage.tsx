@@ -1,10 +1,11 @@
 import { CheckCircledIcon, ExclamationTriangleIcon } from "@radix-ui/react-icons";
-import { Box, Button, Callout, Card, Flex, Heading, Spinner, Text } from "@radix-ui/themes";
+import { Box, Button, Callout, Card, Flex, Heading, Text } from "@radix-ui/themes";
 import { useQuery } from "convex/react";
 import { useState, type ReactNode } from "react";
 import { useSearchParams } from "react-router-dom";
 import { api } from "@convex/_generated/api";
 import { CONVEX_SITE_URL } from "@/lib/config";
+import { Loading } from "@/ui/Loading";
 
 type Phase = "idle" | "posting" | "done" | { error: string };
 
@@ -42,7 +43,7 @@ export function UnsubscribePage() {
   if (token && info === undefined) {
     body = (
       <Flex justify="center" p="4" data-testid="unsubscribe.loading">
-        <Spinner size="3" aria-label="Loading" />
+        <Loading inline />
       </Flex>
     );
   } else if (!token || !info) {

@@ -1,5 +1,5 @@
 import { PlusIcon } from "@radix-ui/react-icons";
-import { Badge, Box, Button, Callout, Flex, Spinner } from "@radix-ui/themes";
+import { Badge, Box, Button } from "@radix-ui/themes";
 import { useState } from "react";
 import { useSearchParams } from "react-router-dom";
 import * as Y from "yjs";
@@ -17,6 +17,9 @@ import { FormList } from "./components/FormList";
 import { ViewFormDialog } from "./components/ViewFormDialog";
 import { useForms, type FormRow } from "./hooks/useForms";
 import { ROUTES } from "@/lib/routes";
+import { Loading } from "@/ui/Loading";
+import { NoPermission } from "@/ui/NoPermission";
+import { RecordGone } from "@/ui/RecordGone";
 
 /** /form-builder: the list of forms, or the editor (`?form=new`, `?form={id}`). */
 export function FormBuilderPage() {
@@ -52,9 +55,9 @@ export function FormBuilderPage() {
         }
       />
       {!can("forms.view") ? (
-        <Callout.Root color="red"><Callout.Text>You do not have permission to perform this action.</Callout.Text></Callout.Root>
+        <NoPermission />
       ) : forms.data === undefined ? (
-        <Flex justify="center" p="6"><Spinner size="3" /></Flex>
+        <Loading />
       ) : editing && canManage ? (
         editing === "new" ? (
           <CreateForm onCreated={(id) => open(id)} onBack={() => open(null)} create={forms.create} />
@@ -111,13 +114,10 @@ function EditForm({ form, room, offlineKey, save, onBack }: { form: FormRow | nu
   const [saving, setSaving] = useState(false);
   if (!form) {
     return (
-      <Callout.Root color="orange" data-testid="builder.gone">
-        <Callout.Text>This form no longer exists. It may have been deleted by a teammate.</Callout.Text>
-        <Button variant="soft" onClick={onBack} mt="2">Back to Forms</Button>
-      </Callout.Root>
+      <RecordGone what="form" testId="builder.gone" action={<Button variant="soft" onClick={onBack} mt="2">Back to Forms</Button>} />
     );
   }
-  if (!doc || (status === "connecting" && isEmptyDraft(doc))) return <Flex justify="center" p="6"><Spinner size="3" /></Flex>;
+  if (!doc || (status === "connecting" && isEmptyDraft(doc))) return <Loading />;
   const publish = async () => {
     setSaving(true);
     await save(form.id, readDraft(doc));

@@ -1,5 +1,5 @@
 import { DownloadIcon } from "@radix-ui/react-icons";
-import { Badge, Box, Button, Callout, Card, Dialog, DataList, Flex, Grid, Select, Spinner, Table, Text, TextField } from "@radix-ui/themes";
+import { Badge, Box, Button, Card, Dialog, DataList, Flex, Grid, Select, Table, Text, TextField } from "@radix-ui/themes";
 import { useQuery } from "convex/react";
 import { useState } from "react";
 import { Link } from "react-router-dom";
@@ -13,6 +13,8 @@ import { ScrollTable } from "@/ui/ScrollTable";
 import { useForms } from "./hooks/useForms";
 import { useSubmissionExport, type SubmissionFilters } from "./hooks/useSubmissionExport";
 import { ROUTES, voterPath } from "@/lib/routes";
+import { Loading } from "@/ui/Loading";
+import { NoPermission } from "@/ui/NoPermission";
 
 const PAGE = 50;
 type Row = (typeof api.formSubmissions.list)["_returnType"]["rows"][number];
@@ -53,7 +55,7 @@ export function FormSubmissionsPage() {
         }
       />
       {!can("forms.view") ? (
-        <Callout.Root color="red"><Callout.Text>You do not have permission to perform this action.</Callout.Text></Callout.Root>
+        <NoPermission />
       ) : (
         <Flex direction="column" gap="4">
           <Card>
@@ -85,7 +87,7 @@ export function FormSubmissionsPage() {
             </Grid>
           </Card>
           {result === undefined ? (
-            <Flex justify="center" p="6"><Spinner size="3" /></Flex>
+            <Loading />
           ) : result.rows.length === 0 ? (
             <Card><Text color="gray" data-testid="submissions.empty">No submissions match these filters.</Text></Card>
           ) : (

@@ -1,5 +1,5 @@
 import { PlusIcon } from "@radix-ui/react-icons";
-import { Box, Button, Flex, Grid, Spinner } from "@radix-ui/themes";
+import { Box, Button, Grid } from "@radix-ui/themes";
 import { useMutation, useQuery } from "convex/react";
 import { useState } from "react";
 import { api } from "@convex/_generated/api";
@@ -14,6 +14,7 @@ import { GroupList } from "./components/GroupList";
 import { GroupMembersPanel } from "./components/GroupMembersPanel";
 import { VoterQuickSearch } from "./components/VoterQuickSearch";
 import { ROUTES } from "@/lib/routes";
+import { Loading } from "@/ui/Loading";
 
 type Group = { _id: Id<"voterGroups">; name: string; description: string | null; memberCount: number };
 
@@ -92,7 +93,7 @@ export function VoterGroupsPage() {
         </Box>
       )}
       {groups === undefined ? (
-        <Flex justify="center"><Spinner size="3" /></Flex>
+        <Loading />
       ) : (
         <Grid columns={{ initial: "1", md: "1fr 2fr" }} gap="4">
           <GroupList

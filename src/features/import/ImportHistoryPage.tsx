@@ -1,5 +1,5 @@
 import { ReloadIcon } from "@radix-ui/react-icons";
-import { Button, Callout, Card, Flex, Spinner, Text } from "@radix-ui/themes";
+import { Button, Card, Flex, Text } from "@radix-ui/themes";
 import { useState } from "react";
 import { Link, useNavigate } from "react-router-dom";
 import type { Id } from "@convex/_generated/dataModel";
@@ -12,6 +12,8 @@ import { ImportStatCards } from "./components/ImportStatCards";
 import { useImportHistory } from "./hooks/useImportHistory";
 import { useNow } from "@/lib/useNow";
 import { ROUTES } from "@/lib/routes";
+import { Loading } from "@/ui/Loading";
+import { NoPermission } from "@/ui/NoPermission";
 
 /** /voters/import-history: live statistics and history; details, delete, resume; Debug Tool. */
 export function ImportHistoryPage() {
@@ -33,7 +35,7 @@ function ImportHistoryContent({ onRefresh }: { onRefresh(): void }) {
   const now = useNow();
   const [openId, setOpenId] = useState<Id<"importHistory"> | null>(null);
   if (!can("voters.view")) {
-    return <Callout.Root color="red"><Callout.Text>You do not have permission to perform this action.</Callout.Text></Callout.Root>;
+    return <NoPermission />;
   }
   const open = imports?.find((i) => i._id === openId) ?? null;
   // Pending Migrations is shown only when a real data migration is pending; this deployment has none.
@@ -45,7 +47,7 @@ function ImportHistoryContent({ onRefresh }: { onRefresh(): void }) {
       </Flex>
       <ImportStatCards stats={stats} />
       {imports === undefined ? (
-        <Flex justify="center" p="6"><Spinner size="3" /></Flex>
+        <Loading />
       ) : imports.length === 0 ? (
         <Card size="3">
           <Flex direction="column" align="center" gap="2" p="4">

@@ -20,6 +20,7 @@ import { UploadStep } from "./components/UploadStep";
 import { useImportRunner } from "./hooks/useImportRunner";
 import type { ImportId } from "@/lib/import/runner";
 import { ROUTES } from "@/lib/routes";
+import { NoPermission } from "@/ui/NoPermission";
 
 const PREVIEW_ROWS = 50;
 
@@ -119,7 +120,7 @@ export function ImportPage() {
     return (
       <>
         <PageHeader title="Import Contacts" breadcrumbs={[{ label: "Dashboard", to: ROUTES.dashboard }, { label: "Voters", to: ROUTES.voters }, { label: "Import Contacts" }]} />
-        <Callout.Root color="red"><Callout.Text>You do not have permission to perform this action.</Callout.Text></Callout.Root>
+        <NoPermission />
       </>
     );
   }

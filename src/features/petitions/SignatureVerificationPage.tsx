@@ -1,5 +1,5 @@
 import { PlusIcon } from "@radix-ui/react-icons";
-import { Box, Button, Callout, Card, Flex, Select, Spinner, Tabs, Text } from "@radix-ui/themes";
+import { Box, Button, Callout, Card, Flex, Select, Tabs, Text } from "@radix-ui/themes";
 import { useMutation, useQuery } from "convex/react";
 import { useState } from "react";
 import { api } from "@convex/_generated/api";
@@ -13,6 +13,8 @@ import { PagesTab } from "./components/PagesTab";
 import { ProgressCard } from "./components/ProgressCard";
 import { ResultsTab } from "./components/ResultsTab";
 import { ROUTES } from "@/lib/routes";
+import { Loading } from "@/ui/Loading";
+import { NoPermission } from "@/ui/NoPermission";
 
 /**
  * /signature-verification (spec/3 §2.8): petitions, their pages and signer lines, each line
@@ -42,7 +44,7 @@ export function SignatureVerificationPage() {
     }
   };
 
-  if (me === undefined) return <Spinner size="3" />;
+  if (me === undefined) return <Loading />;
   return (
     <Box>
       <PageHeader
@@ -58,9 +60,9 @@ export function SignatureVerificationPage() {
         </Callout.Text>
       </Callout.Root>
       {!can("voters.view") ? (
-        <Callout.Root color="red"><Callout.Text>You do not have permission to perform this action.</Callout.Text></Callout.Root>
+        <NoPermission />
       ) : petitions === undefined ? (
-        <Spinner />
+        <Loading />
       ) : !petition ? (
         <Card><Text size="2">No petitions yet.{can("voters.manage") ? " Create one with New Petition." : ""}</Text></Card>
       ) : (

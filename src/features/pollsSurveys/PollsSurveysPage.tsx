@@ -1,5 +1,5 @@
 import { PlusIcon } from "@radix-ui/react-icons";
-import { Badge, Box, Button, Callout, Card, DataList, Flex, Grid, Heading, Spinner, Text } from "@radix-ui/themes";
+import { Badge, Box, Button, Card, DataList, Flex, Grid, Heading, Text } from "@radix-ui/themes";
 import { Link } from "react-router-dom";
 import { formatDateTime } from "@/lib/dateTime";
 import { countOf } from "@/lib/plural";
@@ -7,6 +7,8 @@ import { useViewer } from "@/session/ViewerProvider";
 import { PageHeader } from "@/ui/PageHeader";
 import { useSurveyHub, type HubSurvey } from "./hooks/useSurveyHub";
 import { ROUTES } from "@/lib/routes";
+import { Loading } from "@/ui/Loading";
+import { NoPermission } from "@/ui/NoPermission";
 
 const surveyLink = (id: string, tab: "edit" | "submissions") => `${ROUTES.surveyMaker}?survey=${encodeURIComponent(id)}&tab=${tab}`;
 
@@ -31,9 +33,9 @@ export function PollsSurveysPage() {
         }
       />
       {!allowed ? (
-        <Callout.Root color="red"><Callout.Text>You do not have permission to perform this action.</Callout.Text></Callout.Root>
+        <NoPermission />
       ) : hub === undefined ? (
-        <Flex justify="center" p="6"><Spinner size="3" /></Flex>
+        <Loading />
       ) : hub.surveys.length === 0 ? (
         <Card size="3" data-testid="hub.empty">
           <Heading as="h2" size="4" mb="2">No surveys yet</Heading>

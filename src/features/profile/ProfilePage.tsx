@@ -1,4 +1,4 @@
-import { Badge, Box, Button, Card, Flex, Grid, Heading, Spinner } from "@radix-ui/themes";
+import { Badge, Box, Button, Card, Flex, Grid, Heading } from "@radix-ui/themes";
 import { Pencil1Icon } from "@radix-ui/react-icons";
 import { useState } from "react";
 import { useViewer } from "@/session/ViewerProvider";
@@ -8,6 +8,7 @@ import { ProfileField } from "./components/ProfileField";
 import { ProfileForm } from "./components/ProfileForm";
 import { SuperAdminVerifyCallout } from "./components/SuperAdminVerifyCallout";
 import { ROUTES } from "@/lib/routes";
+import { Loading } from "@/ui/Loading";
 
 const NOT_PROVIDED = "Not provided";
 
@@ -15,7 +16,7 @@ const NOT_PROVIDED = "Not provided";
 export function ProfilePage() {
   const { me } = useViewer();
   const [editing, setEditing] = useState(false);
-  if (!me) return <Spinner />;
+  if (!me) return <Loading inline size="2" />;
   const role = me.org ? (me.roles.find((r) => r.id === me.activeRole) ?? me.roles[0]) : undefined;
   const roleName = role?.name ?? "Member";
 

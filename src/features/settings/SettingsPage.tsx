@@ -1,4 +1,4 @@
-import { Box, Card, Flex, Heading, RadioGroup, Spinner, Switch, Text } from "@radix-ui/themes";
+import { Box, Card, Flex, Heading, RadioGroup, Switch, Text } from "@radix-ui/themes";
 import { useMemo, type CSSProperties } from "react";
 import type { Mode } from "@convex/lib/permissions";
 import type { NotificationKind } from "@convex/tables/preferences";
@@ -7,6 +7,7 @@ import { MODE_LABELS, useViewer } from "@/session/ViewerProvider";
 import { PageHeader } from "@/ui/PageHeader";
 import { usePreferences } from "./hooks/usePreferences";
 import { ROUTES } from "@/lib/routes";
+import { Loading } from "@/ui/Loading";
 
 const BROWSER = "browser";
 const NO_DEFAULT = "none";
@@ -53,7 +54,7 @@ export function SettingsPage() {
         breadcrumbs={[{ label: "Dashboard", to: ROUTES.dashboard }, { label: "Settings" }]}
       />
       {preferences === undefined ? (
-        <Flex justify="center" p="6"><Spinner size="3" /></Flex>
+        <Loading />
       ) : (
         <Flex direction="column" gap="4" maxWidth="720px">
           <Card size="3">

@@ -1,5 +1,5 @@
 import { PlusIcon } from "@radix-ui/react-icons";
-import { Box, Button, Callout, Flex, Grid, Spinner, Tabs, Text } from "@radix-ui/themes";
+import { Box, Button, Callout, Flex, Grid, Tabs, Text } from "@radix-ui/themes";
 import { useMutation, useQuery } from "convex/react";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useSearchParams } from "react-router-dom";
@@ -23,6 +23,8 @@ import { useSignMap, type MapViewport } from "./hooks/useSignMap";
 import { useSignOptions } from "./hooks/useSignOptions";
 import { STATUS_FILTERS, type StatusFilter } from "./utils/signDisplay";
 import { ROUTES } from "@/lib/routes";
+import { Loading } from "@/ui/Loading";
+import { NoPermission } from "@/ui/NoPermission";
 
 type FormState = { editId: Id<"signs"> | null; key: number };
 
@@ -114,12 +116,12 @@ export function SignsMapPage() {
   const dueCount = (pickups ?? []).reduce((n, g) => n + g.signs.length, 0);
   const totals = data?.totals;
 
-  if (me === undefined) return <Spinner size="3" />;
+  if (me === undefined) return <Loading />;
   if (!canView) {
     return (
       <Box>
         <PageHeader title="Sign Map" breadcrumbs={[{ label: "Dashboard", to: ROUTES.dashboard }, { label: "Sign Map" }]} />
-        <Callout.Root color="red"><Callout.Text>You do not have permission to perform this action.</Callout.Text></Callout.Root>
+        <NoPermission />
       </Box>
     );
   }

@@ -1,4 +1,4 @@
-import { Box, Callout, Card, Flex, Spinner } from "@radix-ui/themes";
+import { Box, Callout, Card } from "@radix-ui/themes";
 import { ExclamationTriangleIcon } from "@radix-ui/react-icons";
 import { useQuery } from "convex/react";
 import { useEffect, useState } from "react";
@@ -8,6 +8,7 @@ import type { Responses } from "@convex/lib/surveys/rules";
 import { postJson } from "@/lib/publicApi";
 import { useEmbedHeight } from "@/lib/embed";
 import { SurveyRespondent, type SubmitOutcome } from "./components/SurveyRespondent";
+import { Loading } from "@/ui/Loading";
 
 /** /embed/survey/{id}: the hosted survey, outside the guard, also inside other sites' iframes. */
 export function PublicSurveyPage() {
@@ -46,7 +47,7 @@ export function PublicSurveyPage() {
   return (
     <Box ref={measured} p={{ initial: "3", sm: "5" }} style={{ maxWidth: 720, margin: "0 auto" }}>
       {survey === undefined ? (
-        <Flex justify="center" p="6"><Spinner size="3" /></Flex>
+        <Loading />
       ) : survey === null ? (
         <Callout.Root color="red" data-testid="publicSurvey.notFound">
           <Callout.Icon><ExclamationTriangleIcon /></Callout.Icon>

@@ -1,5 +1,5 @@
 import { PlusIcon } from "@radix-ui/react-icons";
-import { Badge, Box, Button, Callout, Card, Dialog, Flex, Grid, Heading, Spinner, Text, TextArea, TextField } from "@radix-ui/themes";
+import { Badge, Box, Button, Card, Dialog, Flex, Grid, Heading, Text, TextArea, TextField } from "@radix-ui/themes";
 import { useMutation, useQuery } from "convex/react";
 import { useEffect, useState } from "react";
 import { useSearchParams } from "react-router-dom";
@@ -15,6 +15,9 @@ import { toast } from "@/ui/toast";
 import { SurveyEditor } from "./components/SurveyEditor";
 import { useSurveys, type SurveyRow } from "./hooks/useSurveys";
 import { ROUTES } from "@/lib/routes";
+import { Loading } from "@/ui/Loading";
+import { NoPermission } from "@/ui/NoPermission";
+import { RecordGone } from "@/ui/RecordGone";
 
 /** /survey-maker: survey cards, the create modal (`?create=true`), the editor (`?survey={id}`). */
 export function SurveyMakerPage() {
@@ -56,17 +59,14 @@ export function SurveyMakerPage() {
         actions={!openId && canManage && <Button onClick={() => setCreating(true)} data-testid="survey.create"><PlusIcon /> Create Survey</Button>}
       />
       {!allowed ? (
-        <Callout.Root color="red"><Callout.Text>You do not have permission to perform this action.</Callout.Text></Callout.Root>
+        <NoPermission />
       ) : surveys === undefined ? (
-        <Flex justify="center" p="6"><Spinner size="3" /></Flex>
+        <Loading />
       ) : openId ? (
         open ? (
           <OpenSurvey key={open.id} survey={open} offlineKey={me?.userId} initialTab={params.get("tab") ?? "edit"} onBack={() => go({ survey: null, tab: null })} />
         ) : (
-          <Callout.Root color="orange" data-testid="survey.gone">
-            <Callout.Text>This survey no longer exists. It may have been deleted by a teammate.</Callout.Text>
-            <Button variant="soft" mt="2" onClick={() => go({ survey: null, tab: null })}>Back to Surveys</Button>
-          </Callout.Root>
+          <RecordGone what="survey" testId="survey.gone" action={<Button variant="soft" mt="2" onClick={() => go({ survey: null, tab: null })}>Back to Surveys</Button>} />
         )
       ) : surveys.length === 0 ? (
         <Card><Text color="gray" data-testid="survey.empty">No surveys created yet</Text></Card>
@@ -109,7 +109,7 @@ export function SurveyMakerPage() {
 function OpenSurvey({ survey, offlineKey, initialTab, onBack }: { survey: SurveyRow; offlineKey?: string; initialTab: string; onBack: () => void }) {
   const room = `survey:${survey.id}`;
   const { doc, status } = useCollaborativeDoc(room, { offlineKey, onError: (e) => toast.failure("Error loading survey", e) });
-  if (!doc || (status === "connecting" && isEmptySurveyDraft(doc))) return <Flex justify="center" p="6"><Spinner size="3" /></Flex>;
+  if (!doc || (status === "connecting" && isEmptySurveyDraft(doc))) return <Loading />;
   return (
     <>
       <ConnectionNotice status={status} />

@@ -1,6 +1,6 @@
 import { closestCenter, DndContext, KeyboardSensor, PointerSensor, useSensor, useSensors, type DragEndEvent } from "@dnd-kit/core";
 import { SortableContext, sortableKeyboardCoordinates, verticalListSortingStrategy } from "@dnd-kit/sortable";
-import { Box, Button, Callout, Card, Flex, Grid, Heading, Progress, Text } from "@radix-ui/themes";
+import { Box, Button, Card, Flex, Grid, Heading, Progress, Text } from "@radix-ui/themes";
 import { useMutation, useQuery } from "convex/react";
 import { useEffect, useMemo, useState } from "react";
 import { useNavigate, useParams } from "react-router-dom";
@@ -35,6 +35,7 @@ import {
   voterFormValue,
 } from "./utils/voterForm";
 import { ROUTES, voterPath } from "@/lib/routes";
+import { DeletedByTeammate } from "@/ui/DeletedByTeammate";
 
 const EMPTY: FormValues = {};
 const EDITING = { editing: true };
@@ -124,11 +125,7 @@ export function VoterFormPage() {
     <Box>
       <PageHeader title={title} breadcrumbs={breadcrumbs} actions={<PresenceAvatars people={presence.others} />} />
       {deleted && (
-        <Callout.Root color="red" mb="4" role="alert" data-testid="voters.form.deleted">
-          <Callout.Text>
-            This {labels.voter.toLowerCase()} was deleted by {deletedBy ?? "a teammate"}. Your changes cannot be saved.
-          </Callout.Text>
-        </Callout.Root>
+        <DeletedByTeammate what={labels.voter.toLowerCase()} by={deletedBy} consequence="Your changes cannot be saved." testId="voters.form.deleted" />
       )}
       <Grid columns={{ initial: "1", md: "3fr 1fr" }} gap="4">
         <form

@@ -1,5 +1,5 @@
 import { PlusIcon, UploadIcon } from "@radix-ui/react-icons";
-import { Box, Button, Card, Flex, Spinner, Text } from "@radix-ui/themes";
+import { Box, Button, Card, Flex, Text } from "@radix-ui/themes";
 import { useMutation, useQuery } from "convex/react";
 import { useState } from "react";
 import { useNavigate, useSearchParams } from "react-router-dom";
@@ -22,6 +22,7 @@ import { useVoterCount } from "./hooks/useVoterCount";
 import { voterFilterArgs, useVoterList } from "./hooks/useVoterList";
 import { useVoterSelection } from "./hooks/useVoterSelection";
 import { ROUTES } from "@/lib/routes";
+import { Loading } from "@/ui/Loading";
 
 /**
  * /voters: the live, server-paged and server-searched voter list with the total matching it, bulk
@@ -137,7 +138,7 @@ export function VotersPage() {
         )}
       </Flex>
       {list.isLoading && list.voters.length === 0 ? (
-        <Flex justify="center" p="6"><Spinner size="3" /></Flex>
+        <Loading />
       ) : list.voters.length === 0 ? (
         <Card><Text color="gray">No {labels.voters.toLowerCase()} found.</Text></Card>
       ) : phone ? (

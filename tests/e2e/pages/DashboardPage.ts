@@ -15,6 +15,6 @@ export class DashboardPage {
 
   /** A counter card, by its label ("Voters"). */
   stat(label: string): Locator {
-    return this.page.getByTestId(`dashboard.stat.${label}`);
+    return this.page.getByTestId(`dashboard.stat.${label}.value`);
   }
 }

@@ -58,7 +58,7 @@ export class SmsCenterPage {
 
   /** A counter card, by its label ("Total Text Blast"). */
   stat(label: string): Locator {
-    return this.page.getByTestId(`sms.stat.${label}`);
+    return this.page.getByTestId(`sms.stat.${label}.value`);
   }
 
   async openTab(name: "Text Blast" | "Quick Send") {

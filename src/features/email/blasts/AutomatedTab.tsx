@@ -1,4 +1,4 @@
-import { Badge, Button, Callout, Card, Flex, Heading, RadioGroup, Spinner, Text } from "@radix-ui/themes";
+import { Badge, Button, Card, Flex, Heading, RadioGroup, Text } from "@radix-ui/themes";
 import { useMutation, useQuery } from "convex/react";
 import { useMemo, useState } from "react";
 import { api } from "@convex/_generated/api";
@@ -20,6 +20,8 @@ import { SendProgress } from "./SendProgress";
 import { SendStatusPanel } from "./SendStatusPanel";
 import { showSaveFailure, useRecipientEstimate } from "./useBlastSetup";
 import { useSendActions } from "./useSendActions";
+import { Loading } from "@/ui/Loading";
+import { RecordGone } from "@/ui/RecordGone";
 
 type AutomatedTabProps = { campaignId: Id<"emailCampaigns">; canManage: boolean };
 
@@ -43,8 +45,8 @@ export function AutomatedTab({ campaignId, canManage }: AutomatedTabProps) {
   const { save } = useMergedSave(merged, (c) => [c.field, fromStored(c.field, c.theirs)], (k) => FIELD_LABELS[k]);
   const form = merged.form;
 
-  if (setup === null) return <Callout.Root color="orange"><Callout.Text>This campaign no longer exists. It may have been deleted by a teammate.</Callout.Text></Callout.Root>;
-  if (setup === undefined || form === null) return <Flex justify="center" p="6"><Spinner size="3" /></Flex>;
+  if (setup === null) return <RecordGone what="campaign" />;
+  if (setup === undefined || form === null) return <Loading />;
 
   const values = form.values;
   const sendType = values.sendType as SendType;

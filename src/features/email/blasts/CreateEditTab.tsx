@@ -1,4 +1,4 @@
-import { Box, Button, Callout, Flex, Spinner, Text } from "@radix-ui/themes";
+import { Box, Button, Flex, Text } from "@radix-ui/themes";
 import { useQuery } from "convex/react";
 import { useEffect, useRef, useState } from "react";
 import * as Y from "yjs";
@@ -12,6 +12,8 @@ import { ConnectionNotice } from "@/ui/ConnectionNotice";
 import { toast } from "@/ui/toast";
 import { newId, type BuilderCampaign } from "../components/EmailBuilder";
 import { BuilderShell, type Email } from "./BuilderShell";
+import { Loading } from "@/ui/Loading";
+import { RecordGone } from "@/ui/RecordGone";
 
 const EMPTY_DRAFT: EmailDraft = { meta: emptyMeta(), blocks: [] };
 
@@ -79,13 +81,10 @@ function ExistingCampaign({ id, email, canManage, offlineKey, onOpen }: { id: Id
   }, [doc, status, canManage]);
   if (saved === null) {
     return (
-      <Callout.Root color="orange" data-testid="email.gone">
-        <Callout.Text>This campaign no longer exists. It may have been deleted by a teammate.</Callout.Text>
-        <Button variant="soft" onClick={() => onOpen("new")} mt="2">New Campaign</Button>
-      </Callout.Root>
+      <RecordGone what="campaign" testId="email.gone" action={<Button variant="soft" onClick={() => onOpen("new")} mt="2">New Campaign</Button>} />
     );
   }
-  if (saved === undefined || !doc || (status === "connecting" && isEmptyEmailDraft(doc))) return <Flex justify="center" p="6"><Spinner size="3" /></Flex>;
+  if (saved === undefined || !doc || (status === "connecting" && isEmptyEmailDraft(doc))) return <Loading />;
   const save = async () => {
     setSaving(true);
     await email.save(id, readEmailDraft(doc));

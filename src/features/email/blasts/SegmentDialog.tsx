@@ -1,4 +1,4 @@
-import { Button, Callout, Dialog, Flex, Text, TextArea, TextField } from "@radix-ui/themes";
+import { Button, Dialog, Flex, Text, TextArea, TextField } from "@radix-ui/themes";
 import { useMutation, useQuery } from "convex/react";
 import type { FunctionReturnType } from "convex/server";
 import { useMemo, useState } from "react";
@@ -13,6 +13,7 @@ import { toast } from "@/ui/toast";
 import { useMergedSave } from "@/ui/useMergedSave";
 import { RulesEditor } from "./RulesEditor";
 import { rulesCount, rulesFromText, rulesToText, shownRules } from "./rulesForm";
+import { DeletedByTeammate } from "@/ui/DeletedByTeammate";
 
 type SegmentDialogProps = {
   open: boolean;
@@ -113,9 +114,7 @@ export function SegmentDialog({ open, onOpenChange, editId, segment }: SegmentDi
       <Dialog.Content maxWidth="720px" aria-describedby={undefined} data-testid="email.segmentDialog">
         <Dialog.Title>{editId ? "Edit segment" : "New segment"}</Dialog.Title>
         {deleted && (
-          <Callout.Root color="red" mb="3" role="alert">
-            <Callout.Text>This segment was deleted by {editState?.deleted?.name ?? "a teammate"}.</Callout.Text>
-          </Callout.Root>
+          <DeletedByTeammate what="segment" by={editState?.deleted?.name} />
         )}
         <Flex direction="column" gap="3">
           <div>

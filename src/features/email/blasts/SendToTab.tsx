@@ -1,4 +1,4 @@
-import { Callout, Card, Flex, Grid, Spinner, Tabs } from "@radix-ui/themes";
+import { Card, Flex, Grid, Tabs } from "@radix-ui/themes";
 import { useEffect, useRef } from "react";
 import type { Id } from "@convex/_generated/dataModel";
 import { toggled } from "./CheckList";
@@ -10,6 +10,8 @@ import { RecipientCounter } from "./RecipientCounter";
 import { SegmentsPane } from "./SegmentsPane";
 import { SendProgress } from "./SendProgress";
 import { useBlastSetup, useRecipientEstimate } from "./useBlastSetup";
+import { Loading } from "@/ui/Loading";
+import { RecordGone } from "@/ui/RecordGone";
 
 type SendToTabProps = {
   campaignId: Id<"emailCampaigns">;
@@ -44,10 +46,10 @@ export function SendToTab({ campaignId, canManage, addGroupId, onGroupAdded }: S
     void change("groupIds", [...setup.groupIds, addGroupId]).then(() => onGroupAdded?.());
   }, [addGroupId, setup, canManage, change, onGroupAdded]);
 
-  if (setup === undefined) return <Flex justify="center" p="6"><Spinner size="3" /></Flex>;
+  if (setup === undefined) return <Loading />;
   if (setup === null) {
     return (
-      <Callout.Root color="orange"><Callout.Text>This campaign no longer exists. It may have been deleted by a teammate.</Callout.Text></Callout.Root>
+      <RecordGone what="campaign" />
     );
   }
   const editable = canManage && setup.status !== "sent";

@@ -5,7 +5,7 @@ import { api } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
 import { CampaignPreview } from "./stats/CampaignPreview";
 import { ClickHeatMap } from "./stats/ClickHeatMap";
-import { StatCard } from "./stats/StatCard";
+import { EmailStat } from "./stats/EmailStat";
 import { DEMO_LABEL, ESTIMATE_LABEL, ESTIMATES, estimatedCounts, measuredRates, summarize, type BlastStatistics } from "./stats/statsModel";
 
 type StatisticsTabProps = { campaignId: Id<"emailCampaigns"> };
@@ -85,11 +85,11 @@ export function StatisticsTab({ campaignId }: StatisticsTabProps) {
 
 /** The counts: measured ones, and (before any event) the estimates in their own labelled group. */
 function StatCards({ stats }: { stats: BlastStatistics }) {
-  const sent = <StatCard label="Sent" value={stats.sent} testId="email.stats.sent" />;
+  const sent = <EmailStat label="Sent" value={stats.sent} testId="email.stats.sent" />;
   const tail = (
     <>
-      <StatCard label="Unsubscribed" value={stats.unsubscribed} testId="email.stats.unsubscribed" />
-      <StatCard label="Complained" value={stats.complained} testId="email.stats.complained" />
+      <EmailStat label="Unsubscribed" value={stats.unsubscribed} testId="email.stats.unsubscribed" />
+      <EmailStat label="Complained" value={stats.complained} testId="email.stats.complained" />
     </>
   );
   if (!stats.hasEvents) {
@@ -105,10 +105,10 @@ function StatCards({ stats }: { stats: BlastStatistics }) {
             <Heading as="h3" size="3" mb="1" id="email-stats-estimates">{ESTIMATE_LABEL}</Heading>
             <Text as="p" size="1" color="gray" mb="3">These figures are typical rates, not measurements; they are replaced by real ones when the provider reports.</Text>
             <Grid columns={GRID} gap="3">
-              <StatCard label="Delivered" value={est.delivered} estimate={{ rate: ESTIMATES.delivery }} testId="email.stats.delivered" />
-              <StatCard label="Opened" value={est.opened} estimate={{ rate: ESTIMATES.open }} testId="email.stats.opened" />
-              <StatCard label="Clicked" value={est.clicked} estimate={{ rate: ESTIMATES.click }} testId="email.stats.clicked" />
-              <StatCard label="Bounced" value={est.bounced} estimate={{ rate: ESTIMATES.bounce }} testId="email.stats.bounced" />
+              <EmailStat label="Delivered" value={est.delivered} estimate={{ rate: ESTIMATES.delivery }} testId="email.stats.delivered" />
+              <EmailStat label="Opened" value={est.opened} estimate={{ rate: ESTIMATES.open }} testId="email.stats.opened" />
+              <EmailStat label="Clicked" value={est.clicked} estimate={{ rate: ESTIMATES.click }} testId="email.stats.clicked" />
+              <EmailStat label="Bounced" value={est.bounced} estimate={{ rate: ESTIMATES.bounce }} testId="email.stats.bounced" />
             </Grid>
           </section>
         </Box>
@@ -119,10 +119,10 @@ function StatCards({ stats }: { stats: BlastStatistics }) {
   return (
     <Grid columns={GRID} gap="3" data-testid="email.stats.measured">
       {sent}
-      <StatCard label="Delivered" value={stats.delivered} figure={r.delivery} testId="email.stats.delivered" />
-      <StatCard label="Opened" value={stats.opened} figure={r.open} testId="email.stats.opened" />
-      <StatCard label="Clicked" value={stats.clicked} figure={r.click} testId="email.stats.clicked" />
-      <StatCard label="Bounced" value={stats.bounced} figure={r.bounce} testId="email.stats.bounced" />
+      <EmailStat label="Delivered" value={stats.delivered} figure={r.delivery} testId="email.stats.delivered" />
+      <EmailStat label="Opened" value={stats.opened} figure={r.open} testId="email.stats.opened" />
+      <EmailStat label="Clicked" value={stats.clicked} figure={r.click} testId="email.stats.clicked" />
+      <EmailStat label="Bounced" value={stats.bounced} figure={r.bounce} testId="email.stats.bounced" />
       {tail}
     </Grid>
   );

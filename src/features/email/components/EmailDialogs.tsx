@@ -1,5 +1,5 @@
 /** The builder's dialogs: Preview (desktop and mobile), Send test email, Version history, Save as template. */
-import { Badge, Box, Button, Dialog, Flex, SegmentedControl, Spinner, Table, Tabs, Text, TextArea, TextField } from "@radix-ui/themes";
+import { Badge, Box, Button, Dialog, Flex, SegmentedControl, Table, Tabs, Text, TextArea, TextField } from "@radix-ui/themes";
 import { useQuery } from "convex/react";
 import { useState } from "react";
 import { api } from "@convex/_generated/api";
@@ -8,6 +8,7 @@ import { parseRecipients } from "@convex/lib/email/addresses";
 import { substitute } from "@convex/lib/email/merge";
 import type { Rendered } from "../hooks/useRenderedEmail";
 import { PREVIEW_VALUES_NOTE, usePreviewValues } from "../blasts/usePreviewValues";
+import { Loading } from "@/ui/Loading";
 
 export function PreviewDialog({ open, onOpenChange, rendered, subject }: { open: boolean; onOpenChange: (o: boolean) => void; rendered: Rendered | null; subject: string }) {
   const [width, setWidth] = useState<"desktop" | "mobile">("desktop");
@@ -33,7 +34,7 @@ export function PreviewDialog({ open, onOpenChange, rendered, subject }: { open:
               </SegmentedControl.Root>
             </Flex>
             {rendered === null ? (
-              <Flex justify="center" p="6"><Spinner /></Flex>
+              <Loading size="2" />
             ) : (
               <Flex justify="center" style={{ background: "var(--gray-3)", padding: 8 }}>
                 {/* sandboxed: no script runs, the document cannot reach the app */}
@@ -95,7 +96,7 @@ export function VersionHistoryDialog({ open, onOpenChange, campaignId, current, 
         <Dialog.Title>Version history</Dialog.Title>
         <Dialog.Description size="2" color="gray">Every save keeps a version. Restoring puts it in the editor for everyone editing; Save to publish it as a new version.</Dialog.Description>
         {versions === undefined ? (
-          <Flex justify="center" p="4"><Spinner /></Flex>
+          <Loading size="2" />
         ) : (
           <Box style={{ overflowX: "auto" }} mt="3">
             <Table.Root size="1">

@@ -1,4 +1,4 @@
-import { Button, Callout, Dialog, Flex, Text, TextArea, TextField } from "@radix-ui/themes";
+import { Button, Dialog, Flex, Text, TextArea, TextField } from "@radix-ui/themes";
 import { useMutation, useQuery } from "convex/react";
 import { useMemo } from "react";
 import { api } from "@convex/_generated/api";
@@ -8,6 +8,7 @@ import { useMergedForm } from "@/lib/records/useMergedForm";
 import { FieldConflict } from "@/ui/FieldConflict";
 import { toast } from "@/ui/toast";
 import { useMergedSave } from "@/ui/useMergedSave";
+import { DeletedByTeammate } from "@/ui/DeletedByTeammate";
 
 type GroupFormDialogProps = {
   open: boolean;
@@ -74,9 +75,7 @@ export function GroupFormDialog({ open, onOpenChange, editId, group, onSaved }: 
       <Dialog.Content maxWidth="460px">
         <Dialog.Title>{editId ? "Edit Group" : "Create New Group"}</Dialog.Title>
         {deleted && (
-          <Callout.Root color="red" mb="3" role="alert">
-            <Callout.Text>This group was deleted by {editState?.deleted?.name ?? "a teammate"}.</Callout.Text>
-          </Callout.Root>
+          <DeletedByTeammate what="group" by={editState?.deleted?.name} />
         )}
         <Flex direction="column" gap="3">
           <div>

@@ -1,5 +1,5 @@
 import { DotsHorizontalIcon, EyeOpenIcon, TrashIcon } from "@radix-ui/react-icons";
-import { Button, Card, DropdownMenu, Flex, Heading, IconButton, Spinner, Table, Text } from "@radix-ui/themes";
+import { Button, Card, DropdownMenu, Flex, Heading, IconButton, Table, Text } from "@radix-ui/themes";
 import { useMutation, usePaginatedQuery } from "convex/react";
 import { useNavigate } from "react-router-dom";
 import { api } from "@convex/_generated/api";
@@ -9,6 +9,7 @@ import { PresenceAvatars } from "@/ui/PresenceAvatars";
 import { toast } from "@/ui/toast";
 import { ScrollTable } from "@/ui/ScrollTable";
 import { ROUTES, voterPath } from "@/lib/routes";
+import { Loading } from "@/ui/Loading";
 
 type GroupMembersPanelProps = {
   group: { _id: Id<"voterGroups">; name: string; memberCount: number } | null;
@@ -57,7 +58,7 @@ export function GroupMembersPanel({ group, canChange, onAddMembers }: GroupMembe
       {!group ? (
         <Text color="gray">Select a group to see its members.</Text>
       ) : members.isLoading && members.results.length === 0 ? (
-        <Spinner />
+        <Loading inline size="2" />
       ) : members.results.length === 0 ? (
         <Text color="gray">This group has no members yet.</Text>
       ) : (

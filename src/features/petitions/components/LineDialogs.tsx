@@ -1,5 +1,5 @@
 import { MagnifyingGlassIcon } from "@radix-ui/react-icons";
-import { Badge, Box, Button, Callout, DataList, Dialog, Flex, Grid, Heading, RadioGroup, Spinner, Text, TextArea, TextField } from "@radix-ui/themes";
+import { Badge, Box, Button, Callout, DataList, Dialog, Flex, Grid, Heading, RadioGroup, Text, TextArea, TextField } from "@radix-ui/themes";
 import { useMutation, useQuery } from "convex/react";
 import { useEffect, useState } from "react";
 import { api } from "@convex/_generated/api";
@@ -9,6 +9,7 @@ import { useDebounced } from "@/lib/useDebounced";
 import { toast } from "@/ui/toast";
 import { ACTION_HELP, percent, reasonLabel, STATUS_COLORS, STATUS_LABELS } from "../utils/petitionDisplay";
 import { PagePreview } from "./PagePreview";
+import { Loading } from "@/ui/Loading";
 
 const HEARTBEAT_MS = 30_000;
 const SEARCH_DEBOUNCE_MS = 250;
@@ -42,7 +43,7 @@ function VoterSearch({ chosen, onChoose }: { chosen: string | null; onChoose(v: 
       {debounced.length >= 2 && (
         <Box mt="2" aria-live="polite">
           {results === undefined ? (
-            <Spinner />
+            <Loading inline size="2" />
           ) : results.length === 0 ? (
             <Text size="2" color="gray">No voter matches "{debounced}".</Text>
           ) : (
@@ -109,7 +110,7 @@ export function AdjudicateDialog({ lineId, onClose }: { lineId: Id<"petitionLine
       <Dialog.Content maxWidth="1000px" aria-describedby={undefined}>
         <Dialog.Title>Adjudicate Signature</Dialog.Title>
         {!detail || !line ? (
-          <Spinner />
+          <Loading size="2" />
         ) : (
           <Grid columns={{ initial: "1", md: "1fr 1fr" }} gap="4">
             <Box>
@@ -184,7 +185,7 @@ export function DuplicatesDialog({ lineId, onClose }: { lineId: Id<"petitionLine
     <Dialog.Root open={lineId !== null} onOpenChange={(o) => !o && onClose()}>
       <Dialog.Content maxWidth="640px" aria-describedby={undefined}>
         <Dialog.Title>Duplicate Signature</Dialog.Title>
-        {!detail ? <Spinner /> : (
+        {!detail ? <Loading size="2" /> : (
           <Grid columns={{ initial: "1", sm: "2" }} gap="3">
             <Box>
               <Heading as="h3" size="2" mb="1">This line</Heading>

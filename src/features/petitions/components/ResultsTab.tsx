@@ -1,5 +1,5 @@
 import { DownloadIcon } from "@radix-ui/react-icons";
-import { Badge, Button, Flex, Select, Spinner, Table, Text } from "@radix-ui/themes";
+import { Badge, Button, Flex, Select, Table, Text } from "@radix-ui/themes";
 import { useConvex, useMutation, usePaginatedQuery } from "convex/react";
 import { useState } from "react";
 import { api } from "@convex/_generated/api";
@@ -8,6 +8,7 @@ import { csvName, downloadCsv, toCsv } from "@/lib/csv";
 import { ScrollTable } from "@/ui/ScrollTable";
 import { toast } from "@/ui/toast";
 import { percent, reasonLabel, STATUS_COLORS, STATUS_LABELS, type LineRow, type LineStatus } from "../utils/petitionDisplay";
+import { Loading } from "@/ui/Loading";
 
 const PAGE = 50;
 const ALL = "all";
@@ -64,7 +65,7 @@ export function ResultsTab({ petitionId, petitionName, canEnter, onAdjudicate, o
         </Flex>
         <Button variant="soft" onClick={() => void exportCsv()} loading={exporting}><DownloadIcon /> Export CSV</Button>
       </Flex>
-      {pageStatus === "LoadingFirstPage" ? <Spinner /> : (
+      {pageStatus === "LoadingFirstPage" ? <Loading size="2" /> : (
         <ScrollTable label="Verification results" variant="surface" data-testid="results.table">
           <Table.Header>
             <Table.Row>

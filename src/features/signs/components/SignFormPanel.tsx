@@ -1,4 +1,4 @@
-import { Button, Callout, Card, Flex, Grid, Heading, IconButton, Select, Text, TextArea, TextField } from "@radix-ui/themes";
+import { Button, Card, Flex, Grid, Heading, IconButton, Select, Text, TextArea, TextField } from "@radix-ui/themes";
 import { Cross2Icon, MagnifyingGlassIcon } from "@radix-ui/react-icons";
 import { useAction, useMutation, useQuery } from "convex/react";
 import { useEffect, useMemo, useRef, useState } from "react";
@@ -16,6 +16,7 @@ import { VoterSearchField } from "@/ui/VoterSearchField";
 import type { SignOptions, SignRow } from "../hooks/useSignOptions";
 import { addDays, dayInput, formatCoord, fromDayInput, startOfToday } from "../utils/signDisplay";
 import { zipCoordinates } from "../utils/zipLookup";
+import { DeletedByTeammate } from "@/ui/DeletedByTeammate";
 
 const NUMBER_FIELDS = new Set(["latitude", "longitude", "datePlaced", "dateRemoval"]);
 const ID_FIELDS = new Set(["campaignId", "voterId", "responsibleUserId", "assignedById"]);
@@ -250,9 +251,7 @@ export function SignFormPanel({ editId, sign, options, picked, center, onPreview
       </Flex>
       <Text as="p" size="1" color="gray" mb="3">Click the map to set the sign's location.</Text>
       {deleted && (
-        <Callout.Root color="red" mb="3" role="alert">
-          <Callout.Text>This sign was deleted by {editState?.deleted?.name ?? "a teammate"}.</Callout.Text>
-        </Callout.Root>
+        <DeletedByTeammate what="sign" by={editState?.deleted?.name} />
       )}
       <Flex direction="column" gap="3">
         <div>

@@ -1,4 +1,4 @@
-import { Button, Flex, Spinner, Table, Text } from "@radix-ui/themes";
+import { Button, Flex, Table, Text } from "@radix-ui/themes";
 import { usePaginatedQuery } from "convex/react";
 import { api } from "@convex/_generated/api";
 import { ScrollTable } from "@/ui/ScrollTable";
@@ -6,13 +6,14 @@ import type { StatusFilter } from "../utils/signDisplay";
 import { formatDay, formatDayTime } from "../utils/signDisplay";
 import { SignActionsMenu, type SignActionHandlers } from "./SignActions";
 import { SignStatusBadge } from "./SignStatusBadge";
+import { Loading } from "@/ui/Loading";
 
 const PAGE = 50;
 
 /** Table View (spec/3 §2.6): Status, Campaign, Address, Date Placed, Responsible/Assigned By, Actions. */
 export function SignTable({ status, canManage, actions }: { status: StatusFilter; canManage: boolean; actions: SignActionHandlers }) {
   const { results, status: pageStatus, loadMore } = usePaginatedQuery(api.signs.list, { status }, { initialNumItems: PAGE });
-  if (pageStatus === "LoadingFirstPage") return <Spinner />;
+  if (pageStatus === "LoadingFirstPage") return <Loading inline size="2" />;
   return (
     <>
       <ScrollTable label="Signs" variant="surface" data-testid="signs.table">

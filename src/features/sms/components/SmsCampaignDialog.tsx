@@ -1,4 +1,4 @@
-import { Button, Callout, Dialog, Flex, Heading, Separator, Text, TextArea, TextField } from "@radix-ui/themes";
+import { Button, Dialog, Flex, Heading, Separator, Text, TextArea, TextField } from "@radix-ui/themes";
 import { useMutation, useQuery } from "convex/react";
 import { useMemo } from "react";
 import { api } from "@convex/_generated/api";
@@ -15,6 +15,7 @@ import { AudienceSummary } from "./AudienceSummary";
 import { GroupMultiSelect } from "./GroupMultiSelect";
 import { MessageComposer } from "./MessageComposer";
 import { VoterPicker } from "./VoterPicker";
+import { DeletedByTeammate } from "@/ui/DeletedByTeammate";
 
 type SmsCampaignDialogProps = {
   open: boolean;
@@ -118,9 +119,7 @@ export function SmsCampaignDialog({ open, onOpenChange, editId, campaign, initia
       <Dialog.Content maxWidth="620px" aria-describedby={undefined}>
         <Dialog.Title>{editId ? "Edit Campaign" : "Create SMS Campaign"}</Dialog.Title>
         {deleted && (
-          <Callout.Root color="red" mb="3" role="alert">
-            <Callout.Text>This campaign was deleted by {editState?.deleted?.name ?? "a teammate"}.</Callout.Text>
-          </Callout.Root>
+          <DeletedByTeammate what="campaign" by={editState?.deleted?.name} />
         )}
         <Flex direction="column" gap="3">
           <div>

@@ -18,7 +18,7 @@ import { SendCampaignDialog } from "./SendCampaignDialog";
 import { SmsCampaignDialog } from "./SmsCampaignDialog";
 import { SmsCampaignHistory } from "./SmsCampaignHistory";
 import { SmsSettingsDialog } from "./SmsSettingsDialog";
-import { SmsStatTile } from "./SmsStatTile";
+import { StatCard } from "@/ui/StatCard";
 
 /** Open Create SMS Campaign, optionally aimed at a group (?group=). */
 export type CreateRequest = { group?: string };
@@ -69,9 +69,9 @@ export function SmsCenterBody({ overview, create, onCreateClosed, settingsOpen, 
         </Callout.Root>
       )}
       <Grid columns={{ initial: "1", sm: "3" }} gap="4" mb="5">
-        <SmsStatTile label="Total Text Blast" value={data?.total} hint="SMS campaigns" />
-        <SmsStatTile label="Messages Sent" value={data?.messagesSent} hint="All text messages your organisation has sent" />
-        <SmsStatTile label="Recent Messages" value={data?.sentToday} hint="Sent today" />
+        <StatCard testId="sms.stat.Total Text Blast" label="Total Text Blast" value={data?.total} hint="SMS campaigns" />
+        <StatCard testId="sms.stat.Messages Sent" label="Messages Sent" value={data?.messagesSent} hint="All text messages your organisation has sent" />
+        <StatCard testId="sms.stat.Recent Messages" label="Recent Messages" value={data?.sentToday} hint="Sent today" />
       </Grid>
       <ActiveSends sends={overview?.activeSends ?? []} names={names} canSend={canSend} timeZone={overview?.settings.defaultTimeZone} />
       <Tabs.Root value={tab} onValueChange={setTab}>

@@ -1,9 +1,10 @@
-import { Card, Flex, Heading, Spinner, Text } from "@radix-ui/themes";
+import { Card, Flex, Heading, Text } from "@radix-ui/themes";
 import { useMemo } from "react";
 import type { EmailBlock } from "@convex/lib/email/blocks";
 import { substitute } from "@convex/lib/email/merge";
 import { useRenderedEmail } from "../../hooks/useRenderedEmail";
 import { PREVIEW_VALUES_NOTE, usePreviewValues } from "../usePreviewValues";
+import { Loading } from "@/ui/Loading";
 
 type CampaignPreviewProps = { blocks: string; subject: string; previewText: string };
 
@@ -28,7 +29,7 @@ export function CampaignPreview({ blocks, subject, previewText }: CampaignPrevie
       {parsed === null ? (
         <Text size="2" color="gray">This campaign has no content to preview.</Text>
       ) : rendered === null ? (
-        <Flex justify="center" p="6"><Spinner aria-label="Rendering preview" /></Flex>
+        <Loading label="Rendering preview" size="2" />
       ) : (
         <Flex justify="center" style={{ background: "var(--gray-3)", padding: 8, borderRadius: "var(--radius-2)" }}>
           {/* sandboxed: no script runs, the document cannot reach the app */}

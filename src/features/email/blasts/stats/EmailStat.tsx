@@ -1,8 +1,9 @@
 import { TriangleDownIcon, TriangleUpIcon } from "@radix-ui/react-icons";
-import { Badge, Card, Flex, Text } from "@radix-ui/themes";
+import { Badge, Flex, Text } from "@radix-ui/themes";
+import { StatCard } from "@/ui/StatCard";
 import { THRESHOLDS, type RateFigure } from "./statsModel";
 
-type StatCardProps = {
+type EmailStatProps = {
   label: string;
   value: number;
   /** the rate the value stands for, judged against its threshold (spec §9) */
@@ -12,27 +13,24 @@ type StatCardProps = {
   testId: string;
 };
 
-/** One statistic: the count, and for rates the percent with an up/down mark (icon and words, not colour alone). */
-export function StatCard({ label, value, figure, estimate, testId }: StatCardProps) {
+/** One email statistic on the shared stat card: the count, and for rates the percent with an up/down mark (icon and words, not colour alone). */
+export function EmailStat({ label, value, figure, estimate, testId }: EmailStatProps) {
   return (
-    <Card size="1" data-testid={testId}>
-      <Flex direction="column" gap="1">
-        <Flex justify="between" align="center" gap="1" wrap="wrap">
-          <Text size="2" color="gray" weight="medium">{label}</Text>
-          {estimate && <Badge color="gray" variant="outline" size="1">Estimate</Badge>}
-        </Flex>
-        <Text size="6" weight="bold" data-testid={`${testId}.value`}>
-          {estimate ? "≈ " : ""}
-          {value.toLocaleString("en-US")}
+    <StatCard
+      size="1"
+      valueSize="6"
+      label={label}
+      value={estimate ? `≈ ${value.toLocaleString("en-US")}` : value}
+      badge={estimate && <Badge color="gray" variant="outline" size="1">Estimate</Badge>}
+      testId={testId}
+    >
+      {figure && <RateMark figure={figure} />}
+      {estimate && (
+        <Text size="1" color="gray" data-testid={`${testId}.rate`}>
+          {estimate.rate}% (estimated)
         </Text>
-        {figure && <RateMark figure={figure} />}
-        {estimate && (
-          <Text size="1" color="gray" data-testid={`${testId}.rate`}>
-            {estimate.rate}% (estimated)
-          </Text>
-        )}
-      </Flex>
-    </Card>
+      )}
+    </StatCard>
   );
 }
 
