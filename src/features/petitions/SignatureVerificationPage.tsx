@@ -1,8 +1,6 @@
 import { PlusIcon } from "@radix-ui/react-icons";
 import { Box, Button, Callout, Card, Flex, Select, Tabs, Text } from "@radix-ui/themes";
-import { useMutation, useQuery } from "convex/react";
 import { useState } from "react";
-import { api } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
 import { useViewer } from "@/session/ViewerProvider";
 import { PageHeader } from "@/ui/PageHeader";
@@ -15,6 +13,7 @@ import { ResultsTab } from "./components/ResultsTab";
 import { ROUTES } from "@/lib/routes";
 import { Loading } from "@/ui/Loading";
 import { NoPermission } from "@/ui/NoPermission";
+import { usePetitionList } from "./hooks/usePetitionList";
 
 /**
  * /signature-verification (spec/3 §2.8): petitions, their pages and signer lines, each line
@@ -23,8 +22,7 @@ import { NoPermission } from "@/ui/NoPermission";
  */
 export function SignatureVerificationPage() {
   const { can, me } = useViewer();
-  const petitions = useQuery(api.petitions.list, can("voters.view") ? {} : "skip");
-  const claimNext = useMutation(api.petitions.claimNext);
+  const { petitions, claimNext } = usePetitionList(can("voters.view"));
   const [chosen, setChosen] = useState<Id<"petitions"> | null>(null);
   const [creating, setCreating] = useState(false);
   const [adjudicating, setAdjudicating] = useState<Id<"petitionLines"> | null>(null);

@@ -1,13 +1,12 @@
 import { Button, Dialog, Flex, Grid, RadioGroup, Text, TextField } from "@radix-ui/themes";
-import { useMutation } from "convex/react";
 import { useState } from "react";
-import { api } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
 import { toast } from "@/ui/toast";
+import { useCreatePetition } from "../hooks/useCreatePetition";
 
 /** New Petition: name, signatures needed, deadline, jurisdiction, full check or random sample. */
 export function CreatePetitionDialog({ open, onOpenChange, onCreated }: { open: boolean; onOpenChange(o: boolean): void; onCreated(id: Id<"petitions">): void }) {
-  const create = useMutation(api.petitions.create);
+  const { create } = useCreatePetition();
   const [name, setName] = useState("");
   const [needed, setNeeded] = useState("15000");
   const [deadline, setDeadline] = useState("");

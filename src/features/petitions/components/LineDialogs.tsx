@@ -1,6 +1,5 @@
 import { MagnifyingGlassIcon } from "@radix-ui/react-icons";
 import { Badge, Box, Button, Callout, DataList, Dialog, Flex, Grid, Heading, RadioGroup, Text, TextArea, TextField } from "@radix-ui/themes";
-import { useMutation, useQuery } from "convex/react";
 import { useEffect, useState } from "react";
 import { api } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
@@ -10,6 +9,7 @@ import { toast } from "@/ui/toast";
 import { ACTION_HELP, percent, reasonLabel, STATUS_COLORS, STATUS_LABELS } from "../utils/petitionDisplay";
 import { PagePreview } from "./PagePreview";
 import { Loading } from "@/ui/Loading";
+import { useLineDetail, useLineReview, useSignerSearch } from "../hooks/useLineReview";
 
 const HEARTBEAT_MS = 30_000;
 const SEARCH_DEBOUNCE_MS = 250;
@@ -32,7 +32,7 @@ function VoterChoice({ v, extra }: { v: VoterBrief | undefined; extra?: React.Re
 function VoterSearch({ chosen, onChoose }: { chosen: string | null; onChoose(v: VoterBrief): void }) {
   const [term, setTerm] = useState("");
   const debounced = useDebounced(term.trim(), SEARCH_DEBOUNCE_MS);
-  const results = useQuery(api.petitions.searchVoters, debounced.length >= 2 ? { query: debounced } : "skip");
+  const results = useSignerSearch(debounced);
   return (
     <div>
       <Text as="label" size="2" weight="bold" htmlFor="voter-search">Search the voter file</Text>
@@ -65,10 +65,7 @@ function VoterSearch({ chosen, onChoose }: { chosen: string | null; onChoose(v: 
  * dialog is open and released when it closes.
  */
 export function AdjudicateDialog({ lineId, onClose }: { lineId: Id<"petitionLines"> | null; onClose(): void }) {
-  const detail = useQuery(api.petitions.line, lineId ? { id: lineId } : "skip");
-  const adjudicate = useMutation(api.petitions.adjudicate);
-  const heartbeat = useMutation(api.petitions.heartbeat);
-  const release = useMutation(api.petitions.release);
+  const { detail, adjudicate, heartbeat, release } = useLineReview(lineId);
   const [action, setAction] = useState<Action>("accept");
   const [voter, setVoter] = useState<string | null>(null);
   const [found, setFound] = useState<VoterBrief | null>(null);
@@ -179,7 +176,7 @@ export function AdjudicateDialog({ lineId, onClose }: { lineId: Id<"petitionLine
 
 /** A duplicate line beside the line that already counts for the same voter. */
 export function DuplicatesDialog({ lineId, onClose }: { lineId: Id<"petitionLines"> | null; onClose(): void }) {
-  const detail = useQuery(api.petitions.line, lineId ? { id: lineId } : "skip");
+  const detail = useLineDetail(lineId);
   const d = detail?.duplicate;
   return (
     <Dialog.Root open={lineId !== null} onOpenChange={(o) => !o && onClose()}>

@@ -1,13 +1,12 @@
 import { UploadIcon } from "@radix-ui/react-icons";
 import { Box, Button, Callout, Card, Flex, Grid, Heading, Text, TextField } from "@radix-ui/themes";
-import { useAction, useMutation, useQuery } from "convex/react";
 import Papa from "papaparse";
 import { useRef, useState } from "react";
-import { api } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
 import { toast } from "@/ui/toast";
 import { csvLines } from "../utils/csvLines";
 import { PagePreview } from "./PagePreview";
+import { usePetitionPages } from "../hooks/usePetitionPages";
 
 type Draft = { name: string; address: string; signedOn: string };
 const EMPTY: Draft = { name: "", address: "", signedOn: "" };
@@ -20,12 +19,7 @@ const BATCH = 200;
  * the columns the import does not use are named.
  */
 export function PagesTab({ petitionId, canEnter }: { petitionId: Id<"petitions">; canEnter: boolean }) {
-  const pages = useQuery(api.petitions.pages, { petitionId });
-  const uploadUrl = useAction(api.petitions.generateUploadUrl);
-  const acceptPageFile = useAction(api.petitions.acceptPageFile);
-  const addPage = useMutation(api.petitions.addPage);
-  const addLines = useMutation(api.petitions.addLines);
-  const importLines = useMutation(api.petitions.importLines);
+  const { pages, uploadUrl, acceptPageFile, addPage, addLines, importLines } = usePetitionPages(petitionId);
   const [importNote, setImportNote] = useState<string | null>(null);
   const [pageId, setPageId] = useState<Id<"petitionPages"> | null>(null);
   const [rows, setRows] = useState<Draft[]>([{ ...EMPTY }]);

@@ -1,14 +1,13 @@
 import { DownloadIcon } from "@radix-ui/react-icons";
 import { Badge, Button, Flex, Select, Table, Text } from "@radix-ui/themes";
-import { useConvex, useMutation, usePaginatedQuery } from "convex/react";
 import { useState } from "react";
-import { api } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
 import { csvName, downloadCsv, toCsv } from "@/lib/csv";
 import { ScrollTable } from "@/ui/ScrollTable";
 import { toast } from "@/ui/toast";
 import { percent, reasonLabel, STATUS_COLORS, STATUS_LABELS, type LineRow, type LineStatus } from "../utils/petitionDisplay";
 import { Loading } from "@/ui/Loading";
+import { usePetitionResults } from "../hooks/usePetitionResults";
 
 const PAGE = 50;
 const ALL = "all";
@@ -16,9 +15,7 @@ const ALL = "all";
 /** Results: every line's verdict with its reason, confidence and voter; adjudicate, duplicates, export. */
 export function ResultsTab({ petitionId, petitionName, canEnter, onAdjudicate, onDuplicates }: { petitionId: Id<"petitions">; petitionName: string; canEnter: boolean; onAdjudicate(id: Id<"petitionLines">): void; onDuplicates(id: Id<"petitionLines">): void }) {
   const [status, setStatus] = useState<string>(ALL);
-  const { results, status: pageStatus, loadMore } = usePaginatedQuery(api.petitions.lines, { petitionId, status: status === ALL ? null : (status as LineStatus) }, { initialNumItems: PAGE });
-  const claim = useMutation(api.petitions.claim);
-  const convex = useConvex();
+  const { results, pageStatus, loadMore, claim, allLines } = usePetitionResults(petitionId, status === ALL ? null : (status as LineStatus), PAGE);
   const [exporting, setExporting] = useState(false);
 
   const adjudicate = async (l: LineRow) => {
@@ -32,16 +29,7 @@ export function ResultsTab({ petitionId, petitionName, canEnter, onAdjudicate, o
   const exportCsv = async () => {
     setExporting(true);
     try {
-      const rows: string[][] = [];
-      let cursor: string | null = null;
-      for (;;) {
-        const page: Awaited<ReturnType<typeof convex.query<typeof api.petitions.exportPage>>> = await convex.query(api.petitions.exportPage, { petitionId, paginationOpts: { numItems: 1000, cursor } });
-        for (const l of page.page) {
-          rows.push([String(l.pageNumber), String(l.signerNumber), l.name, l.address, l.signedOn ?? "", STATUS_LABELS[l.status], reasonLabel(l.reason), l.confidence === null ? "" : String(l.confidence), l.voterName ?? "", l.voterFileId ?? "", l.adjudication ? `${l.adjudication.action} (${l.adjudication.valid ? "counts" : "does not count"})` : "", l.adjudication?.notes ?? "", l.adjudication?.byName ?? ""]);
-        }
-        if (page.isDone) break;
-        cursor = page.continueCursor;
-      }
+      const rows = (await allLines()).map((l) => [String(l.pageNumber), String(l.signerNumber), l.name, l.address, l.signedOn ?? "", STATUS_LABELS[l.status], reasonLabel(l.reason), l.confidence === null ? "" : String(l.confidence), l.voterName ?? "", l.voterFileId ?? "", l.adjudication ? `${l.adjudication.action} (${l.adjudication.valid ? "counts" : "does not count"})` : "", l.adjudication?.notes ?? "", l.adjudication?.byName ?? ""]);
       downloadCsv(toCsv(["Page", "Line", "Name", "Address", "Signed", "Status", "Reason", "Confidence", "Matched voter", "Voter ID", "Adjudication", "Notes", "Adjudicated by"], rows), csvName(petitionName, "petition-results"));
     } catch (e) {
       toast.failure("Export failed", e);
