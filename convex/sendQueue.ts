@@ -9,6 +9,7 @@ import type { MutationCtx } from "./_generated/server";
 import { internalMutation } from "./functions";
 import { emailQueue } from "./model/emailSender";
 import * as queue from "./model/sendQueue";
+import { smsQueue } from "./model/smsSender";
 
 const vSendId = v.union(v.id("smsSends"), v.id("emailSends"));
 
@@ -16,6 +17,8 @@ type Step = <S extends queue.SendTable, L>(p: queue.SendQueueProvider<S, L>, sen
 
 /** Runs a queue step with the send's channel. */
 async function withChannel(ctx: MutationCtx, sendId: Id<queue.SendTable>, step: Step) {
+  const sms = ctx.db.normalizeId("smsSends", sendId);
+  if (sms) return await step(smsQueue, sms);
   const email = ctx.db.normalizeId("emailSends", sendId);
   if (email) return await step(emailQueue, email);
 }

@@ -37,9 +37,7 @@ export const emailQueue: SendQueueProvider<"emailSends"> = {
   drain: (ctx, sendId, gen, at) => ctx.scheduler.runAt(at, internal.integrations.resendBlast.drain, { sendId, gen }),
   enqueue: (ctx, sendId) => ctx.scheduler.runAfter(0, internal.emailBlasts.enqueueStep, { sendId }),
   cancelPage: CANCEL_PAGE,
-  countCancelled: async (ctx, send, n) => {
-    await ctx.db.patch(send._id, { counts: { ...send.counts, queued: Math.max(0, send.counts.queued - n), cancelled: send.counts.cancelled + n } });
-  },
+  saveCounts: (ctx, send, counts) => ctx.db.patch(send._id, { counts }),
   idle: async (ctx, send) => {
     if (send.kind !== "automation" || send.leaseUntil !== undefined) return false;
     // an idle automation: wake only when messages wait

@@ -52,8 +52,11 @@ export type SendQueueProvider<S extends SendTable, Left = never> = {
   enqueue(ctx: MutationCtx, sendId: Id<S>): Promise<unknown>;
   /** messages the cancel chain cancels per transaction */
   cancelPage: number;
-  /** moves `n` queued messages to cancelled in the send's counters */
-  countCancelled(ctx: MutationCtx, send: Doc<S>, n: number): Promise<void>;
+  /**
+   * writes the send's counters (the queue computes them; TypeScript cannot check a patch of a
+   * table chosen by a type parameter, so the channel makes the write)
+   */
+  saveCounts(ctx: MutationCtx, send: Doc<S>, counts: Doc<S>["counts"]): Promise<unknown>;
   /**
    * What a dead run left "sending" that a new run cannot just take up (`find`, [] when nothing),
    * and the job that settles it under the new generation, then hands over with continueSender
@@ -186,7 +189,7 @@ export async function cancelQueued<S extends SendTable, L>(ctx: MutationCtx, p: 
     .take(p.cancelPage);
   const now = Date.now();
   for (const m of rows) await ctx.db.patch(m._id, { status: "cancelled", updatedAt: now });
-  await p.countCancelled(ctx, send, rows.length);
+  await p.saveCounts(ctx, send, { ...send.counts, queued: Math.max(0, send.counts.queued - rows.length), cancelled: send.counts.cancelled + rows.length });
   if (rows.length === p.cancelPage) await ctx.scheduler.runAfter(0, internal.sendQueue.cancelQueued, { sendId: id });
 }
 
