@@ -21,6 +21,7 @@ async function withChannel(ctx: MutationCtx, sendId: Id<queue.SendTable>, step: 
   if (sms) return await step(smsQueue, sms);
   const email = ctx.db.normalizeId("emailSends", sendId);
   if (email) return await step(emailQueue, email);
+  throw new Error(`${sendId} is not a send of any channel`);
 }
 
 /** A sender run ends: the next one starts at `at`, unless the run was fenced off or the send stopped. */

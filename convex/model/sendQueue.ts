@@ -17,8 +17,9 @@
  *   back-off) and on resume.
  * - Pause stops claims (the run in progress stops at its next one); resume continues an
  *   unfinished fan-out and starts a run; cancel ends the send at once and cancels its queued
- *   messages in a chain of transactions (`cancelQueued`). What has been claimed still goes out
- *   and is recorded. A completed, cancelled or failed send never changes again.
+ *   messages in a chain of transactions (`cancelQueued`), moving the send's counters as it goes.
+ *   What has been claimed still goes out and is recorded. A completed, cancelled or failed send
+ *   never changes again.
  *
  * What a provider does itself (claim, deliver, record), keeping these rules:
  * - A claim starts with `claimRun` and marks what it takes "sending" (with `claimedAt`) in the
@@ -30,6 +31,9 @@
  * - What a dead run left "sending" is settled without sending it twice: again under the same
  *   idempotency key (email: the next claim takes that batch first), or by asking the provider
  *   what it has (SMS: the `settle` hook's reconciliation).
+ * - Consent is checked where messages leave the queue: an opt-out or unsubscribe cancels or
+ *   skips a recipient's queued messages at once (SMS: the STOP's transaction; email: each claim
+ *   checks suppressions again), so it applies to sends in flight too.
  * - When nothing is left to send, the claim completes the send (`complete`).
  */
 import type { Doc, Id } from "../_generated/dataModel";
@@ -195,7 +199,7 @@ export async function cancelQueued<S extends SendTable, L>(ctx: MutationCtx, p: 
 
 /** The send is over (nothing left to send). Returns whether it completed now (false: it had ended already). */
 export async function complete(ctx: MutationCtx, send: Doc<SendTable>): Promise<boolean> {
-  if (send.status === "completed" || send.status === "cancelled") return false;
+  if (!isLive(send.status)) return false;
   const now = Date.now();
   await ctx.db.patch(send._id, { status: "completed", finishedAt: now, leaseUntil: undefined, updatedAt: now });
   return true;
