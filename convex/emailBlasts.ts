@@ -4,8 +4,8 @@
  * event or filter automation, after the spec's checks in order), the live progress of a send with
  * pause / resume / cancel, statistics from counters, and a voter's email history. The queue
  * itself is model/emailBlast.ts (recipients) and model/emailSender.ts with
- * integrations/resendBlast.ts (sending). Viewing needs campaigns.view; changing campaigns.manage;
- * a voter's email history voters.view as well.
+ * integrations/resendBlast.ts (sending), on the shared send queue (model/sendQueue.ts). Viewing
+ * needs campaigns.view; changing campaigns.manage; a voter's email history voters.view as well.
  */
 import { v } from "convex/values";
 import type { Doc, Id } from "./_generated/dataModel";
@@ -13,11 +13,12 @@ import { appError, internalMutation, orgMutation, orgQuery } from "./functions";
 import { parseManualRecipients, MAX_MANUAL_RECIPIENTS } from "./lib/email/blast";
 import { parseRules, RulesError, serializeRules } from "./lib/email/rules";
 import { loadEditState, markEdited, mergeEdits, withEdits, type FieldEdit } from "./model/collab";
-import { cancelQueued as cancelQueuedMessages, checkSend, controlSend, createSend, enqueueStep as enqueueRecipients, estimate as estimateAudience, isLive, latestSend, MAX_AUDIENCE_IDS, renderForSend, rulesOf, senderOf, setupOf, type BlastSetup } from "./model/emailBlast";
+import { checkSend, controlSend, createSend, enqueueStep as enqueueRecipients, estimate as estimateAudience, latestSend, MAX_AUDIENCE_IDS, renderForSend, rulesOf, senderOf, setupOf, type BlastSetup } from "./model/emailBlast";
 import { enqueueAutomated as enqueueVoter } from "./model/emailAutomation";
 import { readStats, topLinks, WEBHOOK_EVENT_TTL_MS } from "./model/emailEvents";
 import { requireVoterAccess } from "./model/personalData";
-import { checkLease as checkSenderLease, claim as claimBatch, continueSender as continueRun, recordBatch as recordAnswer } from "./model/emailSender";
+import { claim as claimBatch, recordBatch as recordAnswer } from "./model/emailSender";
+import { isLive } from "./model/sendQueue";
 import { vEditState, vFieldEdit } from "./tables/collab";
 import { EVENT_TRIGGERS, SEND_TYPES, vEmailSendCounts, vEmailSendStatus } from "./tables/emailBlast";
 import { internal } from "./_generated/api";
@@ -316,22 +317,13 @@ export const voterHistory = orgQuery("campaigns.view")({
   },
 });
 
-// ----- the queue's steps (internal) -----
+// ----- the queue's email steps (internal; the shared ones are sendQueue.ts) -----
 
 export const enqueueStep = internalMutation({
   args: { sendId: v.id("emailSends") },
   returns: v.null(),
   handler: async (ctx, { sendId }) => {
     await enqueueRecipients(ctx, sendId);
-    return null;
-  },
-});
-
-export const cancelQueued = internalMutation({
-  args: { sendId: v.id("emailSends") },
-  returns: v.null(),
-  handler: async (ctx, { sendId }) => {
-    await cancelQueuedMessages(ctx, sendId);
     return null;
   },
 });
@@ -363,24 +355,6 @@ export const recordBatch = internalMutation({
   returns: v.null(),
   handler: async (ctx, { sendId, key, outcome }) => {
     await recordAnswer(ctx, sendId, key, outcome);
-    return null;
-  },
-});
-
-export const continueSender = internalMutation({
-  args: { sendId: v.id("emailSends"), gen: v.number(), at: v.number() },
-  returns: v.null(),
-  handler: async (ctx, { sendId, gen, at }) => {
-    await continueRun(ctx, sendId, at, gen);
-    return null;
-  },
-});
-
-export const checkLease = internalMutation({
-  args: { sendId: v.id("emailSends") },
-  returns: v.null(),
-  handler: async (ctx, { sendId }) => {
-    await checkSenderLease(ctx, sendId);
     return null;
   },
 });

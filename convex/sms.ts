@@ -3,8 +3,8 @@
  * opt-outs and settings. campaigns.view reads, messaging.send sends (and pauses, resumes,
  * cancels), campaigns.manage changes the settings. Who a message went to (name, number, voter)
  * and log entries naming recipients are shown only with voters.view (model/personalData.ts); a
- * voter's own history needs voters.view. The queue itself: model/sms.ts (sends), smsSender.ts, smsReplies.ts, smsShared.ts; the provider:
- * integrations/twilio.ts; webhooks: http.ts.
+ * voter's own history needs voters.view. The queue itself: model/sms.ts (sends), smsSender.ts, smsReplies.ts, smsShared.ts, on the
+ * shared send queue (model/sendQueue.ts); the provider: integrations/twilio.ts; webhooks: http.ts.
  */
 import { paginationOptsValidator, paginationResultValidator } from "convex/server";
 import { v } from "convex/values";
@@ -303,7 +303,7 @@ export const rescheduleHeld = internalMutation({
   },
 });
 
-// ——— the queue (internal) ———
+// ——— the queue's SMS steps (internal; the shared ones are sendQueue.ts) ———
 
 export const enqueueStep = internalMutation({
   args: { sendId: v.id("smsSends") },
@@ -324,33 +324,6 @@ export const recordResults = internalMutation({
   returns: v.null(),
   handler: async (ctx, { sendId, results }) => {
     await sender.recordResults(ctx, sendId, results);
-    return null;
-  },
-});
-
-export const continueSender = internalMutation({
-  args: { sendId: v.id("smsSends"), at: v.number(), gen: v.number() },
-  returns: v.null(),
-  handler: async (ctx, { sendId, at, gen }) => {
-    await sender.continueSender(ctx, sendId, at, gen);
-    return null;
-  },
-});
-
-export const checkLease = internalMutation({
-  args: { sendId: v.id("smsSends") },
-  returns: v.null(),
-  handler: async (ctx, { sendId }) => {
-    await sender.checkLease(ctx, sendId);
-    return null;
-  },
-});
-
-export const cancelQueued = internalMutation({
-  args: { sendId: v.id("smsSends") },
-  returns: v.null(),
-  handler: async (ctx, { sendId }) => {
-    await sms.cancelQueued(ctx, sendId);
     return null;
   },
 });

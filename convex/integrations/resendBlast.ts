@@ -81,7 +81,7 @@ export const drain = internalAction({
       if ("stop" in claimed) return null;
       if ("wait" in claimed) {
         if (claimed.wait - Date.now() > 2_000 || Date.now() - started > RUN_MS) {
-          await ctx.runMutation(internal.emailBlasts.continueSender, { sendId, gen, at: claimed.wait });
+          await ctx.runMutation(internal.sendQueue.continueSender, { sendId, gen, at: claimed.wait });
           return null;
         }
         await new Promise((r) => setTimeout(r, Math.max(0, claimed.wait - Date.now())));
@@ -93,7 +93,7 @@ export const drain = internalAction({
       const nextAt = outcome.kind === "retry" ? Date.now() + outcome.afterMs : started + sentBatches * interval;
       if (outcome.kind === "fatal") return null;
       if (nextAt - Date.now() > 2_000 || Date.now() - started > RUN_MS) {
-        await ctx.runMutation(internal.emailBlasts.continueSender, { sendId, gen, at: Math.max(nextAt, Date.now()) });
+        await ctx.runMutation(internal.sendQueue.continueSender, { sendId, gen, at: Math.max(nextAt, Date.now()) });
         return null;
       }
       if (nextAt > Date.now()) await new Promise((r) => setTimeout(r, nextAt - Date.now()));

@@ -176,7 +176,7 @@ export const drain = internalAction({
       }
       if (!("messages" in batch) || !batch.messages) {
         await settle();
-        await ctx.runMutation(internal.sms.continueSender, { sendId, at: Math.max(batch.wait, Date.now() + 50), gen });
+        await ctx.runMutation(internal.sendQueue.continueSender, { sendId, at: Math.max(batch.wait, Date.now() + 50), gen });
         return null;
       }
       const { settings, demo } = batch;
@@ -215,7 +215,7 @@ export const drain = internalAction({
       }
     }
     await settle();
-    await ctx.runMutation(internal.sms.continueSender, { sendId, at: Math.max(Date.now(), nextDue()), gen });
+    await ctx.runMutation(internal.sendQueue.continueSender, { sendId, at: Math.max(Date.now(), nextDue()), gen });
     return null;
   },
 });
@@ -241,7 +241,7 @@ export const reconcile = internalAction({
       results.push(found ? { id: m.id, outcome: "sent", sid: found, status: "sent" } : { id: m.id, outcome: "requeue", readyAt: Date.now() });
     }
     await ctx.runMutation(internal.sms.recordResults, { sendId, results });
-    await ctx.runMutation(internal.sms.continueSender, { sendId, at: Date.now(), gen });
+    await ctx.runMutation(internal.sendQueue.continueSender, { sendId, at: Date.now(), gen });
     return null;
   },
 });

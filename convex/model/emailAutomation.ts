@@ -16,7 +16,8 @@ import { ruleDelayMs, voterMatches } from "../lib/email/rules";
 import type { EventTrigger } from "../tables/emailBlast";
 import { voterEmail } from "./emailAudience";
 import { addRecipient, rulesOf, setupOf } from "./emailBlast";
-import { ensureSender } from "./emailSender";
+import { emailQueue } from "./emailSender";
+import { ensureSender } from "./sendQueue";
 
 export type VoterEvent = { type: EventTrigger; targetId?: string } | { type: "voter_updated" };
 /** The voter as just written (its id and fields; the system's creation time is not needed). */
@@ -65,5 +66,5 @@ export async function enqueueAutomated(ctx: MutationCtx, sendId: Id<"emailSends"
   const counts = { ...send.counts };
   const queued = await addRecipient(ctx, send, { voter, email: voterEmail(voter) ?? undefined, name: `${voter.first_name} ${voter.last_name}`.trim() }, send.nextPosition, counts, new Set());
   await ctx.db.patch(sendId, { counts, nextPosition: send.nextPosition + (queued ? 1 : 0), updatedAt: Date.now() });
-  if (queued) await ensureSender(ctx, sendId);
+  if (queued) await ensureSender(ctx, emailQueue, sendId);
 }

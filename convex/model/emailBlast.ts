@@ -14,13 +14,13 @@ import { compileMjml } from "../lib/email/mjml";
 import { EMAIL_MAX_BYTES, formatBytes, renderEmail } from "../lib/email/render";
 import { parseRules, ruleComplete, voterMatches, type EmailRule } from "../lib/email/rules";
 import { appError } from "../lib/errors";
-import type { EmailSendStatus } from "../tables/emailBlast";
 import { checkVariables, parseBlocks, senderValues } from "./emailCampaigns";
-import { ensureSender, mergeVoterOf } from "./emailSender";
+import { emailQueue, mergeVoterOf } from "./emailSender";
 import { activeListContacts, currentSegmentMembers, listSourceCount, voterEmail, votersWithEmail } from "./emailAudience";
 import { isSuppressed } from "./emailEvents";
 import { emailDemoMode } from "./emails";
 import { displayName } from "./orgs";
+import { cancel, ensureSender, isLive, pause, resume } from "./sendQueue";
 import { randomToken } from "./strings";
 import type { Viewer } from "./viewer";
 
@@ -51,11 +51,6 @@ export const DEFAULT_SETUP: BlastSetup = {
 
 export function setupOf(c: Pick<Doc<"emailCampaigns">, "blast">): BlastSetup {
   return c.blast ?? DEFAULT_SETUP;
-}
-
-/** Active statuses: a send that still owns its queue. */
-export function isLive(status: EmailSendStatus): boolean {
-  return status === "preparing" || status === "sending" || status === "paused";
 }
 
 /** The campaign's latest send, if any. */
@@ -358,43 +353,14 @@ export async function enqueueStep(ctx: MutationCtx, sendId: Id<"emailSends">) {
     await ctx.db.patch(send.campaignId, { status: "failed", sentAt: undefined });
     return;
   }
-  if (status === "sending" && position > send.nextPosition) await ensureSender(ctx, sendId);
-  else if (done && status === "sending") await ensureSender(ctx, sendId);
+  if (status === "sending" && position > send.nextPosition) await ensureSender(ctx, emailQueue, sendId);
+  else if (done && status === "sending") await ensureSender(ctx, emailQueue, sendId);
 }
 
-/** Pause, resume or cancel a send; cancelling cancels every message not yet handed to the provider. */
+/** Pause, resume or cancel a send (model/sendQueue.ts); cancelling cancels every message not yet handed to the provider. */
 export async function controlSend(ctx: MutationCtx, send: Doc<"emailSends">, action: "pause" | "resume" | "cancel") {
-  const now = Date.now();
-  if (action === "pause") {
-    if (send.status !== "sending" && send.status !== "preparing") return;
-    await ctx.db.patch(send._id, { status: "paused", leaseUntil: undefined, updatedAt: now });
-  } else if (action === "resume") {
-    if (send.status !== "paused") return;
-    await ctx.db.patch(send._id, { status: "sending", error: undefined, consecutiveErrors: 0, updatedAt: now });
-    if (!send.prep.done) await ctx.scheduler.runAfter(0, internal.emailBlasts.enqueueStep, { sendId: send._id });
-    await ensureSender(ctx, send._id);
-  } else {
-    if (!isLive(send.status)) return;
-    await ctx.db.patch(send._id, { status: "cancelled", prep: { ...send.prep, done: true }, leaseUntil: undefined, finishedAt: now, updatedAt: now });
-    await ctx.scheduler.runAfter(0, internal.emailBlasts.cancelQueued, { sendId: send._id });
-  }
-}
-
-/** Cancels a cancelled send's queued messages, a batch per transaction. */
-export async function cancelQueued(ctx: MutationCtx, sendId: Id<"emailSends">) {
-  const send = await ctx.db.get(sendId);
-  if (!send) return;
-  const rows = await ctx.db
-    .query("emailMessages")
-    .withIndex("by_send_ready", (q) => q.eq("sendId", sendId).eq("status", "queued"))
-    .take(ENQUEUE_BATCH);
-  const counts = { ...send.counts };
-  const now = Date.now();
-  for (const m of rows) {
-    await ctx.db.patch(m._id, { status: "cancelled", updatedAt: now });
-    counts.queued = Math.max(0, counts.queued - 1);
-    counts.cancelled += 1;
-  }
-  await ctx.db.patch(sendId, { counts });
-  if (rows.length === ENQUEUE_BATCH) await ctx.scheduler.runAfter(0, internal.emailBlasts.cancelQueued, { sendId });
+  if (action === "pause") await pause(ctx, send);
+  else if (action === "cancel") await cancel(ctx, send);
+  // a resumed send starts afresh: the provider errors before the pause no longer count
+  else if (await resume(ctx, emailQueue, send._id, send)) await ctx.db.patch(send._id, { consecutiveErrors: 0 });
 }

@@ -5,6 +5,8 @@
  * leaves the batch "sending" with its key; the lease check gives the batch to a new run, which
  * sends the same messages under the same key: the provider answers with the emails it already
  * accepted instead of sending them again. So a backend kill neither loses nor duplicates mail.
+ * Runs, leases, the lease check, pause / resume / cancel: the shared queue (model/sendQueue.ts),
+ * to which `emailQueue` is this channel's side.
  */
 import type { Doc, Id } from "../_generated/dataModel";
 import type { MutationCtx } from "../_generated/server";
@@ -13,6 +15,7 @@ import { blastUrls, DEMO_MAILBOX_PER_SEND, EMAIL_AUTO_PAUSE_ERRORS, EMAIL_BATCH_
 import type { MergeVoter } from "../lib/email/merge";
 import { adjustCounter } from "./counters";
 import { addEmailUsage, bumpStats, isSuppressed } from "./emailEvents";
+import { claimRun, complete, type SendQueueProvider } from "./sendQueue";
 
 /** how long a claim holds the send; a sender that died is noticed after it */
 export function emailLeaseMs(): number {
@@ -20,30 +23,35 @@ export function emailLeaseMs(): number {
   return Number.isFinite(fromEnv) && fromEnv > 0 ? fromEnv : 60_000;
 }
 
-/** Starts the sender unless one holds the send's lease. */
-export async function ensureSender(ctx: MutationCtx, sendId: Id<"emailSends">) {
-  const send = await ctx.db.get(sendId);
-  if (!send || send.status !== "sending") return;
-  const now = Date.now();
-  if (send.leaseUntil !== undefined && send.leaseUntil > now) return;
-  const leaseUntil = now + emailLeaseMs();
-  const gen = (send.drainGen ?? 0) + 1;
-  await ctx.db.patch(sendId, { leaseUntil, drainGen: gen });
-  await ctx.scheduler.runAfter(0, internal.integrations.resendBlast.drain, { sendId, gen });
-  await armWatchdog(ctx, sendId, leaseUntil + 1_000);
-}
+/** Messages the cancel chain cancels per transaction. */
+const CANCEL_PAGE = 500;
 
-/** Schedules the lease check at `at` unless another one is pending. */
-async function armWatchdog(ctx: MutationCtx, sendId: Id<"emailSends">, at: number) {
-  const send = await ctx.db.get(sendId);
-  if (!send) return;
-  if (send.watchdog) {
-    const job = await ctx.db.system.get(send.watchdog);
-    if (job && job.state.kind === "pending" && job.scheduledTime > Date.now()) return;
-  }
-  const watchdog = await ctx.scheduler.runAt(at, internal.emailBlasts.checkLease, { sendId });
-  await ctx.db.patch(sendId, { watchdog });
-}
+/**
+ * Email's side of the send queue: runs are integrations/resendBlast.ts drain; what a dead run
+ * left "sending" needs no settling (the next claim sends that batch again under its key); an
+ * automation's standing send with nothing waiting needs no run.
+ */
+export const emailQueue: SendQueueProvider<"emailSends"> = {
+  messages: "emailMessages",
+  leaseMs: emailLeaseMs,
+  drain: (ctx, sendId, gen, at) => ctx.scheduler.runAt(at, internal.integrations.resendBlast.drain, { sendId, gen }),
+  enqueue: (ctx, sendId) => ctx.scheduler.runAfter(0, internal.emailBlasts.enqueueStep, { sendId }),
+  cancelPage: CANCEL_PAGE,
+  saveCounts: (ctx, send, counts) => ctx.db.patch(send._id, { counts }),
+  idle: async (ctx, send) => {
+    if (send.kind !== "automation" || send.leaseUntil !== undefined) return false;
+    // an idle automation: wake only when messages wait
+    const waiting = await ctx.db
+      .query("emailMessages")
+      .withIndex("by_send_ready", (q) => q.eq("sendId", send._id).eq("status", "queued"))
+      .first();
+    const stuck = await ctx.db
+      .query("emailMessages")
+      .withIndex("by_send_ready", (q) => q.eq("sendId", send._id).eq("status", "sending"))
+      .first();
+    return !waiting && !stuck;
+  },
+};
 
 export type ClaimedEmail = { id: Id<"emailMessages">; email: string; token: string; voter: MergeVoter | null; subject?: string };
 export type ClaimedBatch = { key: string; messages: ClaimedEmail[] };
@@ -86,10 +94,9 @@ function template(send: Doc<"emailSends">) {
  * its own key.
  */
 export async function claim(ctx: MutationCtx, sendId: Id<"emailSends">, gen: number) {
-  const send = await ctx.db.get(sendId);
-  if (!send || send.status !== "sending" || (send.drainGen ?? 0) !== gen) return { stop: true as const };
+  const send = await claimRun(ctx, emailQueue, sendId, gen);
+  if (!send) return { stop: true as const };
   const now = Date.now();
-  await ctx.db.patch(sendId, { leaseUntil: now + emailLeaseMs() });
   const base = { template: template(send), demo: send.demo, campaignId: send.campaignId, sendId };
   const stuck = await stuckBatch(ctx, send);
   // a batch of this run is never "sending" when it claims again: any is a dead run's
@@ -125,7 +132,7 @@ export async function claim(ctx: MutationCtx, sendId: Id<"emailSends">, gen: num
       await ctx.db.patch(sendId, { leaseUntil: undefined });
       return { stop: true as const };
     }
-    await finishSend(ctx, send);
+    await complete(ctx, send);
     return { stop: true as const };
   }
   const key = `${sendId}-${send.batchSeq}`;
@@ -218,48 +225,4 @@ async function mailDemoCopies(ctx: MutationCtx, send: Doc<"emailSends">, rows: D
     mailed += 1;
   }
   return mailed;
-}
-
-/** The sender ends its run: the next one starts at `at` (the pace, a provider back-off). */
-export async function continueSender(ctx: MutationCtx, sendId: Id<"emailSends">, at: number, gen: number) {
-  const send = await ctx.db.get(sendId);
-  if (!send || send.status !== "sending" || (send.drainGen ?? 0) !== gen) return;
-  const leaseUntil = Math.max(at, Date.now()) + emailLeaseMs();
-  await ctx.db.patch(sendId, { leaseUntil, drainGen: gen + 1 });
-  await ctx.scheduler.runAt(at, internal.integrations.resendBlast.drain, { sendId, gen: gen + 1 });
-  await armWatchdog(ctx, sendId, leaseUntil + 1_000);
-}
-
-/** After a lease ran out: a new sender run (it sends any batch the dead one left, under its key). */
-export async function checkLease(ctx: MutationCtx, sendId: Id<"emailSends">) {
-  const send = await ctx.db.get(sendId);
-  if (!send || send.status !== "sending") return;
-  const now = Date.now();
-  if (send.leaseUntil !== undefined && send.leaseUntil > now) {
-    await armWatchdog(ctx, sendId, send.leaseUntil + 1_000);
-    return;
-  }
-  if (send.kind === "automation" && send.leaseUntil === undefined) {
-    // an idle automation: wake only when messages wait
-    const waiting = await ctx.db
-      .query("emailMessages")
-      .withIndex("by_send_ready", (q) => q.eq("sendId", sendId).eq("status", "queued"))
-      .first();
-    const stuck = await ctx.db
-      .query("emailMessages")
-      .withIndex("by_send_ready", (q) => q.eq("sendId", sendId).eq("status", "sending"))
-      .first();
-    if (!waiting && !stuck) return;
-  }
-  const leaseUntil = now + emailLeaseMs();
-  const gen = (send.drainGen ?? 0) + 1;
-  await ctx.db.patch(sendId, { leaseUntil, drainGen: gen });
-  await ctx.scheduler.runAfter(0, internal.integrations.resendBlast.drain, { sendId, gen });
-  await armWatchdog(ctx, sendId, leaseUntil + 1_000);
-}
-
-export async function finishSend(ctx: MutationCtx, send: Doc<"emailSends">) {
-  if (send.status === "completed" || send.status === "cancelled") return;
-  const now = Date.now();
-  await ctx.db.patch(send._id, { status: "completed", finishedAt: now, leaseUntil: undefined, updatedAt: now });
 }

@@ -2,7 +2,8 @@
  * SMS sends (DESIGN.md §4): a send fans out into one message per recipient phone through a chain
  * of enqueue steps (ENQUEUE_BATCH recipients a transaction); the sender (smsSender.ts) drains the
  * queue in position order at the organisation's pace. Every state change of a message moves the
- * send's counters, so progress and tiles are read, never counted. Pause, resume and cancel.
+ * send's counters, so progress and tiles are read, never counted. Pause, resume and cancel (the
+ * shared send queue's, model/sendQueue.ts, with the activity log).
  */
 import type { Doc, Id } from "../_generated/dataModel";
 import type { MutationCtx } from "../_generated/server";
@@ -11,7 +12,8 @@ import { appError } from "../lib/errors";
 import { hasOptOutText, INVALID_PHONE_FORMAT, normalizePhone, segmentInfo } from "../lib/sms/rules";
 import { MAX_SMS_BODY } from "../tables/sms";
 import { displayName } from "./presence";
-import { ensureSender } from "./smsSender";
+import { cancel, ensureSender, pause, resume } from "./sendQueue";
+import { smsQueue } from "./smsSender";
 import { finishSend, loadSettings, log, moveCounts, optOutOf, providerConfig, recipientTimeZone, type Counts } from "./smsShared";
 import type { Viewer } from "./viewer";
 
@@ -210,7 +212,7 @@ export async function enqueueStep(ctx: MutationCtx, sendId: Id<"smsSends">) {
     const skipped = counts.optedOut + counts.noPhone + counts.invalid;
     await log(ctx, send.orgId, "info", `${position.toLocaleString("en-US")} messages queued${skipped ? ` (${counts.optedOut} opted out, ${counts.noPhone} without a phone, ${counts.invalid} invalid numbers skipped)` : ""}`, sendId);
   }
-  if (status === "sending") await ensureSender(ctx, sendId);
+  if (status === "sending") await ensureSender(ctx, smsQueue, sendId);
   if (done && position === 0) await finishSend(ctx, sendId);
 }
 
@@ -218,41 +220,13 @@ export async function enqueueStep(ctx: MutationCtx, sendId: Id<"smsSends">) {
 export async function controlSend(ctx: MutationCtx, viewer: Viewer, sendId: Id<"smsSends">, action: "pause" | "resume" | "cancel") {
   const send = await ctx.db.get(sendId);
   if (!send) throw appError("NOT_FOUND");
-  const now = Date.now();
   const name = displayName(viewer.user);
   if (action === "pause") {
-    if (send.status !== "sending" && send.status !== "preparing") return;
-    await ctx.db.patch(sendId, { status: "paused", leaseUntil: undefined, updatedAt: now });
-    await log(ctx, send.orgId, "warning", `${name} paused the send`, sendId);
+    if (await pause(ctx, send)) await log(ctx, send.orgId, "warning", `${name} paused the send`, sendId);
   } else if (action === "resume") {
-    if (send.status !== "paused") return;
-    await ctx.db.patch(sendId, { status: "sending", error: undefined, updatedAt: now });
-    await log(ctx, send.orgId, "info", `${name} resumed the send`, sendId);
-    if (!send.prep.done) await ctx.scheduler.runAfter(0, internal.sms.enqueueStep, { sendId });
-    await ensureSender(ctx, sendId);
-  } else {
-    if (send.status === "completed" || send.status === "cancelled") return;
-    await ctx.db.patch(sendId, { status: "cancelled", prep: { ...send.prep, done: true }, leaseUntil: undefined, finishedAt: now, updatedAt: now });
-    if (send.campaignId) await ctx.db.patch(send.campaignId, { status: "cancelled", updatedAt: now });
+    if (await resume(ctx, smsQueue, sendId, send)) await log(ctx, send.orgId, "info", `${name} resumed the send`, sendId);
+  } else if (await cancel(ctx, send)) {
+    if (send.campaignId) await ctx.db.patch(send.campaignId, { status: "cancelled", updatedAt: Date.now() });
     await log(ctx, send.orgId, "warning", `${name} cancelled the send`, sendId);
-    await ctx.scheduler.runAfter(0, internal.sms.cancelQueued, { sendId });
   }
-}
-
-/** Cancels a cancelled send's queued messages, a batch per transaction. */
-export async function cancelQueued(ctx: MutationCtx, sendId: Id<"smsSends">) {
-  const send = await ctx.db.get(sendId);
-  if (!send) return;
-  const rows = await ctx.db
-    .query("smsMessages")
-    .withIndex("by_send_ready", (q) => q.eq("sendId", sendId).eq("status", "queued"))
-    .take(ENQUEUE_BATCH);
-  let counts = { ...send.counts };
-  const now = Date.now();
-  for (const m of rows) {
-    await ctx.db.patch(m._id, { status: "cancelled", updatedAt: now });
-    counts = moveCounts(counts, "queued", "cancelled");
-  }
-  await ctx.db.patch(sendId, { counts });
-  if (rows.length === ENQUEUE_BATCH) await ctx.scheduler.runAfter(0, internal.sms.cancelQueued, { sendId });
 }

@@ -3,7 +3,9 @@
  * the record of the provider's answer. Each sender run carries a generation (a newer run fences
  * off an older one) and holds a lease; a check scheduled at the lease's end finds messages still
  * "sending" after a crash and has them reconciled with the provider (sent → recorded, never sent
- * → queued again), so a backend kill neither loses nor duplicates a message.
+ * → queued again), so a backend kill neither loses nor duplicates a message. Runs, leases, the
+ * lease check, pause / resume / cancel: the shared queue (model/sendQueue.ts), to which `smsQueue`
+ * is this channel's side.
  */
 import type { Id } from "../_generated/dataModel";
 import type { MutationCtx } from "../_generated/server";
@@ -11,36 +13,39 @@ import { internal } from "../_generated/api";
 import { nextWindow } from "../lib/sms/rules";
 import type { SmsStatus } from "../tables/sms";
 import { adjustCounter } from "./counters";
+import { claimRun, startRun, type SendQueueProvider } from "./sendQueue";
 import { optOut } from "./smsReplies";
 import { addUsage, finishSend, leaseMs, loadSettings, log, moveCounts } from "./smsShared";
 
-/** Starts the sender unless one holds the send's lease. */
-export async function ensureSender(ctx: MutationCtx, sendId: Id<"smsSends">) {
-  const send = await ctx.db.get(sendId);
-  if (!send || send.status !== "sending") return;
-  const now = Date.now();
-  if (send.leaseUntil !== undefined && send.leaseUntil > now) return;
-  const leaseUntil = now + leaseMs();
-  const gen = (send.drainGen ?? 0) + 1;
-  await ctx.db.patch(sendId, { leaseUntil, drainGen: gen });
-  await ctx.scheduler.runAfter(0, internal.integrations.twilio.drain, { sendId, gen });
-  await armWatchdog(ctx, sendId, leaseUntil + 1_000);
+/** Messages the cancel chain cancels per transaction. */
+const CANCEL_PAGE = 1_000;
+
+/** Messages a dead run left "sending" (up to 200 at a time): only the provider can tell whether they left. */
+async function leftSending(ctx: MutationCtx, sendId: Id<"smsSends">) {
+  const stuck = await ctx.db
+    .query("smsMessages")
+    .withIndex("by_send_ready", (q) => q.eq("sendId", sendId).eq("status", "sending"))
+    .take(200);
+  return stuck.map((m) => m._id);
 }
 
 /**
- * Schedules the lease check at `at` unless another one is pending (a check that runs re-arms
- * itself: its own job is not "another", whatever state it shows while running).
+ * SMS's side of the send queue: runs are integrations/twilio.ts drain; what a dead run left
+ * "sending" is reconciled with the provider's message list first (twilio.ts reconcile: sent →
+ * recorded, never sent → queued again), since Twilio takes no idempotency key.
  */
-async function armWatchdog(ctx: MutationCtx, sendId: Id<"smsSends">, at: number) {
-  const send = await ctx.db.get(sendId);
-  if (!send) return;
-  if (send.watchdog) {
-    const job = await ctx.db.system.get(send.watchdog);
-    if (job && job.state.kind === "pending" && job.scheduledTime > Date.now()) return;
-  }
-  const watchdog = await ctx.scheduler.runAt(at, internal.sms.checkLease, { sendId });
-  await ctx.db.patch(sendId, { watchdog });
-}
+export const smsQueue: SendQueueProvider<"smsSends", Id<"smsMessages">> = {
+  messages: "smsMessages",
+  leaseMs,
+  drain: (ctx, sendId, gen, at) => ctx.scheduler.runAt(at, internal.integrations.twilio.drain, { sendId, gen }),
+  enqueue: (ctx, sendId) => ctx.scheduler.runAfter(0, internal.sms.enqueueStep, { sendId }),
+  cancelPage: CANCEL_PAGE,
+  saveCounts: (ctx, send, counts) => ctx.db.patch(send._id, { counts }),
+  settle: {
+    find: (ctx, send) => leftSending(ctx, send._id),
+    start: (ctx, sendId, gen, messageIds) => ctx.scheduler.runAfter(0, internal.integrations.twilio.reconcile, { sendId, gen, messageIds }),
+  },
+};
 
 export type ClaimedMessage = { id: Id<"smsMessages">; phone: string; body: string; segments: number; timeZone: string; position: number; statusCallbackToken: string };
 
@@ -50,16 +55,15 @@ export type ClaimedMessage = { id: Id<"smsMessages">; phone: string; body: strin
  * over, paused or cancelled.
  */
 export async function claim(ctx: MutationCtx, sendId: Id<"smsSends">, max: number, gen: number) {
-  const send = await ctx.db.get(sendId);
+  const send = await claimRun(ctx, smsQueue, sendId, gen);
   // paused, cancelled, over, or another sender run took over
-  if (!send || send.status !== "sending" || (send.drainGen ?? 0) !== gen) return { stop: true as const };
+  if (!send) return { stop: true as const };
   const now = Date.now();
   const rows = await ctx.db
     .query("smsMessages")
     .withIndex("by_send_ready", (q) => q.eq("sendId", sendId).eq("status", "queued").lte("readyAt", now))
     .take(max);
   const settings = await loadSettings(ctx.db, send.orgId);
-  await ctx.db.patch(sendId, { leaseUntil: now + leaseMs() });
   if (rows.length === 0) {
     const held = await ctx.db
       .query("smsMessages")
@@ -74,14 +78,8 @@ export async function claim(ctx: MutationCtx, sendId: Id<"smsSends">, max: numbe
     // answers of this run still to record: look again shortly
     if (inFlight && (inFlight.claimedAt ?? 0) > now - leaseMs()) return { wait: now + 200, settings, demo: send.demo };
     if (inFlight) {
-      // left "sending" by a sender that died: settle them with the provider first
-      const stuck = await ctx.db
-        .query("smsMessages")
-        .withIndex("by_send_ready", (q) => q.eq("sendId", sendId).eq("status", "sending"))
-        .take(200);
-      const next = (send.drainGen ?? 0) + 1;
-      await ctx.db.patch(sendId, { drainGen: next });
-      await ctx.scheduler.runAfter(0, internal.integrations.twilio.reconcile, { sendId, gen: next, messageIds: stuck.map((m) => m._id) });
+      // left "sending" by a sender that died: settle them with the provider first (a new run)
+      await startRun(ctx, smsQueue, sendId, send, now, await leftSending(ctx, sendId));
       return { stop: true as const };
     }
     await finishSend(ctx, sendId);
@@ -142,45 +140,6 @@ export async function recordResults(ctx: MutationCtx, sendId: Id<"smsSends">, re
   }
 }
 
-/** The sender ends its run: the next one starts at `at` (pace, quiet hours, a provider back-off). */
-export async function continueSender(ctx: MutationCtx, sendId: Id<"smsSends">, at: number, gen: number) {
-  const send = await ctx.db.get(sendId);
-  if (!send || send.status !== "sending" || (send.drainGen ?? 0) !== gen) return;
-  const leaseUntil = Math.max(at, Date.now()) + leaseMs();
-  await ctx.db.patch(sendId, { leaseUntil, drainGen: gen + 1 });
-  await ctx.scheduler.runAt(at, internal.integrations.twilio.drain, { sendId, gen: gen + 1 });
-  await armWatchdog(ctx, sendId, leaseUntil + 1_000);
-}
-
-/**
- * After a lease ran out: when messages are still "sending" (the sender died between the provider
- * call and recording it), have them reconciled with the provider; then start a new sender.
- */
-export async function checkLease(ctx: MutationCtx, sendId: Id<"smsSends">) {
-  const send = await ctx.db.get(sendId);
-  if (!send) return;
-  const now = Date.now();
-  const stuck = await ctx.db
-    .query("smsMessages")
-    .withIndex("by_send_ready", (q) => q.eq("sendId", sendId).eq("status", "sending"))
-    .take(200);
-  if (send.status !== "sending" && stuck.length === 0) return;
-  if (send.leaseUntil !== undefined && send.leaseUntil > now) {
-    await armWatchdog(ctx, sendId, send.leaseUntil + 1_000);
-    return;
-  }
-  // the sender is gone: settle what it left "sending", then start a new one
-  const leaseUntil = now + leaseMs();
-  const gen = (send.drainGen ?? 0) + 1;
-  await ctx.db.patch(sendId, { leaseUntil, drainGen: gen });
-  if (stuck.length > 0) {
-    await ctx.scheduler.runAfter(0, internal.integrations.twilio.reconcile, { sendId, gen, messageIds: stuck.map((m) => m._id) });
-  } else {
-    await ctx.scheduler.runAfter(0, internal.integrations.twilio.drain, { sendId, gen });
-  }
-  await armWatchdog(ctx, sendId, leaseUntil + 1_000);
-}
-
 /** Messages re-timed in one transaction (a send's pages follow one another). */
 const RESCHEDULE_PAGE = 500;
 /** A wait this short is a provider's back-off (twilio.ts), not quiet hours: kept. */
@@ -226,9 +185,5 @@ export async function rescheduleHeldPage(ctx: MutationCtx, sendId: Id<"smsSends"
   }
   if (send.status !== "sending") return;
   // a sender waiting for the old time is fenced off by a new generation that starts now
-  const leaseUntil = now + leaseMs();
-  const gen = (send.drainGen ?? 0) + 1;
-  await ctx.db.patch(sendId, { leaseUntil, drainGen: gen });
-  await ctx.scheduler.runAfter(0, internal.integrations.twilio.drain, { sendId, gen });
-  await armWatchdog(ctx, sendId, leaseUntil + 1_000);
+  await startRun(ctx, smsQueue, sendId, send, now);
 }

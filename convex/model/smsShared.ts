@@ -10,6 +10,7 @@ import { appError } from "../lib/errors";
 import { nextWindow, SMS_ERROR_MESSAGES } from "../lib/sms/rules";
 import { STATE_TIME_ZONES, ZIP3_TIME_ZONES } from "../lib/timeZones";
 import { DEFAULT_SMS_SETTINGS, SENDER_PROFILES, type SmsSettings, type SmsStatus } from "../tables/sms";
+import { complete } from "./sendQueue";
 
 export type Db = QueryCtx["db"];
 export type Counts = Doc<"smsSends">["counts"];
@@ -187,11 +188,11 @@ export async function messagesToday(db: Db, orgId: Id<"organizations">): Promise
   return (await usageOf(db, orgId, usagePeriods(Date.now()).day))?.messages ?? 0;
 }
 
+/** The send is over (model/sendQueue.ts complete): its campaign too, and the log says how it went. */
 export async function finishSend(ctx: MutationCtx, sendId: Id<"smsSends">) {
   const send = await ctx.db.get(sendId);
-  if (!send || send.status === "completed" || send.status === "cancelled") return;
+  if (!send || !(await complete(ctx, send))) return;
   const now = Date.now();
-  await ctx.db.patch(sendId, { status: "completed", finishedAt: now, leaseUntil: undefined, updatedAt: now });
   if (send.campaignId) {
     const campaign = await ctx.db.get(send.campaignId);
     if (campaign) await ctx.db.patch(campaign._id, { status: "completed", sentCount: (campaign.sentCount ?? 0) + send.counts.sent + send.counts.delivered, updatedAt: now });

@@ -9,6 +9,7 @@
  */
 import { defineTable } from "convex/server";
 import { v } from "convex/values";
+import { queuedMessageFields, sendLeaseFields } from "./sendQueue";
 
 export const EMAIL_SEND_STATUSES = ["preparing", "sending", "paused", "completed", "cancelled", "failed"] as const;
 export type EmailSendStatus = (typeof EMAIL_SEND_STATUSES)[number];
@@ -93,9 +94,7 @@ export const emailBlastTables = {
     batchSeq: v.number(),
     /** demo mode: copies of this send's emails put in the operator's demo mailbox so far (at most DEMO_MAILBOX_PER_SEND) */
     demoMailed: v.optional(v.number()),
-    leaseUntil: v.optional(v.number()),
-    drainGen: v.optional(v.number()),
-    watchdog: v.optional(v.id("_scheduled_functions")),
+    ...sendLeaseFields,
     error: v.optional(v.string()),
     createdBy: v.id("users"),
     createdByName: v.string(),
@@ -118,13 +117,10 @@ export const emailBlastTables = {
     /** the subject as personalised for this recipient when queued (what the sender sends, what the voter's history shows) */
     subject: v.optional(v.string()),
     status: vEmailMessageStatus,
-    position: v.number(),
-    /** not before then (a provider back-off) */
-    readyAt: v.number(),
-    /** the batch it went out in ("<sendId>:<seq>", the provider's idempotency key) while and after sending */
+    /** position, readyAt (a provider's back-off holds it), attempts, claimedAt */
+    ...queuedMessageFields,
+    /** the batch it went out in ("<sendId>-<seq>", the provider's idempotency key) while and after sending */
     batchKey: v.optional(v.string()),
-    attempts: v.number(),
-    claimedAt: v.optional(v.number()),
     providerId: v.optional(v.string()),
     error: v.optional(v.string()),
     /** the secret of this message's unsubscribe link */

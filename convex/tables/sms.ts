@@ -6,6 +6,7 @@
  */
 import { defineTable } from "convex/server";
 import { v, type Infer } from "convex/values";
+import { queuedMessageFields, sendLeaseFields } from "./sendQueue";
 
 /** Message statuses (spec/2 §4) plus `cancelled` (a send cancelled, or the recipient opted out before it left). */
 export const SMS_STATUSES = ["queued", "sending", "sent", "delivered", "failed", "undelivered", "demo", "cancelled"] as const;
@@ -85,12 +86,7 @@ export const smsTables = {
     nextPosition: v.number(),
     counts: vSendCounts,
     segmentsPerSecond: v.number(),
-    /** the sender holds the send until then (lease of the running drain) */
-    leaseUntil: v.optional(v.number()),
-    /** which sender run may claim (a new run fences off any older one still alive) */
-    drainGen: v.optional(v.number()),
-    /** the pending lease check (one at a time) */
-    watchdog: v.optional(v.id("_scheduled_functions")),
+    ...sendLeaseFields,
     /** the provider refused the credentials or the account: the send stopped with this */
     error: v.optional(v.string()),
     startedAt: v.number(),
@@ -113,15 +109,10 @@ export const smsTables = {
     body: v.string(),
     segments: v.number(),
     status: vSmsStatus,
-    /** queue order within the send */
-    position: v.number(),
-    /** not before this time (quiet hours hold); queuedAt at first */
-    readyAt: v.number(),
+    /** position, readyAt (quiet hours hold it), attempts, claimedAt (a message "sending" longer than its lease is reconciled) */
+    ...queuedMessageFields,
     /** the recipient's IANA time zone (quiet hours) */
     timeZone: v.string(),
-    attempts: v.number(),
-    /** set when a sender took it: a message "sending" longer than its lease is reconciled */
-    claimedAt: v.optional(v.number()),
     providerSid: v.optional(v.string()),
     errorCode: v.optional(v.string()),
     error: v.optional(v.string()),

@@ -683,7 +683,7 @@ describe("pause, resume, cancel", () => {
     expect((await cm.query(api.emailBlasts.progress, { id: more }))!.status).toBe("paused");
     expect(await claim(t, moreId)).toEqual({ stop: true });
     await cm.mutation(api.emailBlasts.control, { sendId: moreId, action: "cancel" });
-    await t.mutation(internal.emailBlasts.cancelQueued, { sendId: moreId });
+    await t.mutation(internal.sendQueue.cancelQueued, { sendId: moreId });
     await settle(t);
     const p = await cm.query(api.emailBlasts.progress, { id: more });
     expect(p).toMatchObject({ status: "cancelled", counts: { queued: 0, cancelled: 2, sent: 0 }, recipients: 2 });

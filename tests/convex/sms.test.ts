@@ -225,7 +225,7 @@ describe("the sender's side", () => {
     const sendId = await preparedSend(ctx, { body: ctx.body, voterIds: [ctx.voters.ada] });
     await t.mutation(internal.sms.claim, { sendId, max: 5, gen: 0 });
     await t.run((c) => c.db.patch("smsSends", sendId, { leaseUntil: Date.now() - 1 }));
-    await t.mutation(internal.sms.checkLease, { sendId });
+    await t.mutation(internal.sendQueue.checkLease, { sendId });
     const jobs = await t.run((c) => c.db.system.query("_scheduled_functions").collect());
     expect(jobs.some((j) => j.name.includes("reconcile"))).toBe(true);
     // the reconciliation's verdict for a message the provider never received: back in the queue
@@ -311,7 +311,7 @@ describe("pause, resume, cancel", () => {
     const { t } = ctx;
     const sendId = await preparedSend(ctx, { body: ctx.body, voterIds: [ctx.voters.ada, ctx.voters.bob] });
     await ctx.cm.mutation(api.sms.cancel, { sendId });
-    await t.mutation(internal.sms.cancelQueued, { sendId });
+    await t.mutation(internal.sendQueue.cancelQueued, { sendId });
     const p = await ctx.cm.query(api.sms.progress, { sendId });
     expect(p).toMatchObject({ status: "cancelled", counts: { queued: 0, cancelled: 2 } });
     await ctx.cm.mutation(api.sms.resume, { sendId });
