@@ -12,7 +12,8 @@ import { complianceProblem, NO_RECIPIENTS_RESOLVED, parseManualRecipients, perso
 import { emptyLinks, emptyLinksMessage, type MergeUser } from "../lib/email/merge";
 import { compileMjml } from "../lib/email/mjml";
 import { EMAIL_MAX_BYTES, formatBytes, renderEmail } from "../lib/email/render";
-import { parseRules, ruleComplete, voterMatches, type EmailRule } from "../lib/email/rules";
+import { parseRules, voterMatches, type EmailRule } from "../lib/email/rules";
+import { sendProblem } from "../lib/email/sendRules";
 import { appError } from "../lib/errors";
 import { checkVariables, parseBlocks, senderValues } from "./emailCampaigns";
 import { emailQueue, mergeVoterOf } from "./emailSender";
@@ -125,25 +126,20 @@ export async function renderForSend(campaign: Doc<"emailCampaigns">, sender: Mer
  * (content, footer compliance, size). Throws the first failure with the spec's title and text.
  */
 export async function checkSend(db: Db, campaign: Doc<"emailCampaigns"> | null, now: number) {
-  if (!campaign) throw appError("VALIDATION_ERROR", "Please select a campaign first", "No campaign selected");
-  const setup = setupOf(campaign);
-  const audienceBased = setup.sendType === "now" || setup.sendType === "schedule";
-  if (audienceBased && (await estimate(db, campaign.orgId, setup)).total === 0) {
-    throw appError("VALIDATION_ERROR", "Please select recipients in the Send To tab", "No recipients selected");
-  }
-  if (setup.sendType === "schedule") {
-    if (setup.scheduledAt === null) throw appError("VALIDATION_ERROR", "Please select both date and time for scheduled send", "Schedule incomplete");
-    if (setup.scheduledAt <= now) throw appError("VALIDATION_ERROR", "The scheduled time has passed. Please pick a time in the future.", "Schedule incomplete");
-    if (setup.scheduledAt > now + 366 * 86_400_000) throw appError("VALIDATION_ERROR", "A send can be scheduled at most a year ahead.", "Schedule incomplete");
-  }
-  if (setup.sendType === "event") {
-    const rules = rulesOf(setup.eventRules, { event: true });
-    if (rules.length === 0 || !rules.every(ruleComplete)) throw appError("VALIDATION_ERROR", "Please complete all event trigger rules", "Event rules incomplete");
-  }
-  if (setup.sendType === "filter") {
-    const rules = rulesOf(setup.filterRules);
-    if (rules.length === 0 || !rules.every(ruleComplete)) throw appError("VALIDATION_ERROR", "Please complete all filter conditions", "Filter rules incomplete");
-  }
+  const setup = campaign ? setupOf(campaign) : null;
+  const audienceBased = setup?.sendType === "now" || setup?.sendType === "schedule";
+  const problem = sendProblem({
+    hasCampaign: campaign !== null,
+    sendType: setup?.sendType ?? "now",
+    // counted only where it matters (a send now or a scheduled one)
+    recipients: campaign && setup && audienceBased ? (await estimate(db, campaign.orgId, setup)).total : undefined,
+    scheduledAt: setup?.scheduledAt ?? null,
+    now,
+    eventRules: setup ? rulesOf(setup.eventRules, { event: true }) : [],
+    filterRules: setup ? rulesOf(setup.filterRules) : [],
+  });
+  if (problem) throw appError("VALIDATION_ERROR", problem.message, problem.title);
+  if (!campaign || !setup) throw new Error("unreachable: a send without a campaign passed the checks");
   if (campaign.status === "automated") throw appError("VALIDATION_ERROR", "This campaign's automation is active. Stop it before sending another way.", "Automation active");
   const running = await latestSend(db, campaign._id);
   if (running && isLive(running.status)) throw appError("VALIDATION_ERROR", "This campaign is being sent. Pause or cancel that send first.", "Already sending");
