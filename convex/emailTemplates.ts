@@ -10,6 +10,7 @@ import { EMAIL_MAX_TEMPLATES, parseBlocks } from "./model/emailCampaigns";
 import { BUILT_IN_TEMPLATES } from "./lib/email/templates";
 import type { Id } from "./_generated/dataModel";
 import type { MutationCtx, QueryCtx } from "./_generated/server";
+import { TEXTS } from "./lib/texts";
 
 const vTemplateRow = v.object({ id: v.id("emailTemplates"), name: v.string(), blocks: v.string(), createdAt: v.number() });
 
@@ -27,7 +28,7 @@ async function insertTemplate(ctx: MutationCtx & { viewer: { orgId: Id<"organiza
   if (!n) throw appError("VALIDATION_ERROR", "Please enter a template name.", "Template name required");
   if (n.length > 120) throw appError("VALIDATION_ERROR", "A template name has at most 120 characters.");
   const blocks = parseBlocks(blocksJson);
-  if (blocks.length === 0) throw appError("VALIDATION_ERROR", "Add at least one component before saving.", "Add content to campaign");
+  if (blocks.length === 0) throw appError("VALIDATION_ERROR", TEXTS.email.noComponents, "Add content to campaign");
   const orgId = ctx.viewer.orgId;
   const same = await ctx.db
     .query("emailTemplates")

@@ -10,6 +10,7 @@ import { internal } from "./_generated/api";
 import { httpAction, internalMutation, publicQuery } from "./functions";
 import { clientAddress } from "./model/clientAddress";
 import { emailPublicRateLimit, unsubscribeByToken } from "./model/emailEvents";
+import { TEXTS } from "./lib/texts";
 
 const MAX_TOKEN = 100;
 const MAX_BODY = 1_000;
@@ -56,14 +57,14 @@ export const unsubscribe = internalMutation({
 export const oneClick = httpAction(async (ctx, request) => {
   const text = (status: number, body: string) => new Response(body, { status, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } });
   const token = new URL(request.url).searchParams.get("t") ?? "";
-  if (!token || token.length > MAX_TOKEN || !/^[A-Za-z0-9_-]+$/.test(token)) return text(400, "This unsubscribe link is not valid.");
+  if (!token || token.length > MAX_TOKEN || !/^[A-Za-z0-9_-]+$/.test(token)) return text(400, TEXTS.email.unsubscribeInvalid);
   const length = Number(request.headers.get("Content-Length") ?? 0);
   if (length > MAX_BODY) return text(413, "Request too large.");
   const body = (await request.text()).slice(0, MAX_BODY);
   // RFC 8058: the body is "List-Unsubscribe=One-Click"; an empty body (a plain form post) is accepted too
   if (body.trim() !== "" && !new URLSearchParams(body).has("List-Unsubscribe")) return text(400, "Expected List-Unsubscribe=One-Click.");
   const result = await ctx.runMutation(internal.emailUnsubscribe.unsubscribe, { token, client: clientAddress(request) });
-  if (result === "limited") return new Response("Too many requests. Please try again later.", { status: 429, headers: { "Retry-After": "60" } });
-  if (result === "unknown") return text(404, "This unsubscribe link is not valid.");
+  if (result === "limited") return new Response(TEXTS.email.tooManyRequests, { status: 429, headers: { "Retry-After": "60" } });
+  if (result === "unknown") return text(404, TEXTS.email.unsubscribeInvalid);
   return text(200, "You have been unsubscribed.");
 });

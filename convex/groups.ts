@@ -14,13 +14,14 @@ import { onVoterEvent } from "./model/emailAutomation";
 import { MAX_PAGE, pageAllMatching } from "./model/voterSearch";
 import { vEditState, vFieldEdit } from "./tables/collab";
 import { vVoterFilter } from "./tables/voters";
+import { TEXTS } from "./lib/texts";
 
 /** Members deleted inline when a group is deleted; the rest go in scheduled batches. */
 const PURGE_BATCH = 1000;
 
 function cleanGroupInput(name: string, description: string | undefined | null) {
   const n = name.trim();
-  if (!n) throw appError("VALIDATION_ERROR", "Please enter a group name.", "Name Required");
+  if (!n) throw appError("VALIDATION_ERROR", TEXTS.required.groupName, "Name Required");
   if (n.length > 200) throw appError("VALIDATION_ERROR");
   const d = description?.trim() ?? "";
   return { name: n, description: d === "" ? null : d };
@@ -200,7 +201,7 @@ export const removeMember = orgMutation("voters.update")({
 export const addMembers = orgMutation("voters.update")({
   args: { groupId: v.id("voterGroups"), voterIds: v.array(v.id("voters")) },
   handler: async (ctx, { groupId, voterIds }) => {
-    if (voterIds.length === 0) throw appError("VALIDATION_ERROR", "Please select at least one voter to add to the group.", "No Voters Selected");
+    if (voterIds.length === 0) throw appError("VALIDATION_ERROR", TEXTS.groups.selectVoters, "No Voters Selected");
     if (voterIds.length > MAX_PAGE) throw appError("VALIDATION_ERROR");
     const group = await loadGroup(ctx.db, groupId);
     const voters = await Promise.all(voterIds.map((id) => ctx.db.get(id)));

@@ -19,6 +19,7 @@ import { assertNotAlreadyMember, displayName, isEmail, membersWithUsers } from "
 import { normalizeEmail } from "./model/strings";
 import { orgRoleLookup } from "./model/viewer";
 import { vIssuedInvitation, vMemberRow } from "./tables/core";
+import { TEXTS } from "./lib/texts";
 
 /** Active members and pending invitations, pending first. */
 export const list = orgQuery("users.manage")({
@@ -91,7 +92,7 @@ export const invite = orgMutation("users.manage")({
     const lastName = args.lastName.trim();
     const email = normalizeEmail(args.email);
     if (!firstName || !lastName || !email) {
-      throw appError("VALIDATION_ERROR", "Please fill in all required fields.", "Missing Information");
+      throw appError("VALIDATION_ERROR", TEXTS.required.fields, "Missing Information");
     }
     if (!isEmail(email) || email.length > 254) throw appError("VALIDATION_ERROR", "Please enter a valid email address.");
     if (firstName.length > 100 || lastName.length > 100) throw appError("VALIDATION_ERROR", "Names are limited to 100 characters.");

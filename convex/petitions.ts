@@ -19,6 +19,7 @@ import { displayName } from "./model/presence";
 import { keepsNameKeys, writeNameKeys } from "./model/voters";
 import { CLAIM_TTL_MS, adjudicationValidity, countingLine, emptyCounts, heldByOther, linesEntered, matchStep, moveCount, requireClaim, searchVotersFor, startMatching } from "./model/petitions";
 import { vAdjudicationAction, vCandidate, vLineStatus, vPetitionCounts } from "./tables/petitions";
+import { TEXTS } from "./lib/texts";
 
 const MAX_PETITIONS = 200;
 const MAX_LINES_PER_CALL = 200;
@@ -99,7 +100,7 @@ export const create = orgMutation("voters.manage")({
   returns: v.id("petitions"),
   handler: async (ctx, args) => {
     const name = cleanText(args.name, 200, "A petition name");
-    if (!name) throw appError("VALIDATION_ERROR", "Please enter a petition name.", "Petition name required");
+    if (!name) throw appError("VALIDATION_ERROR", TEXTS.required.petitionName, "Petition name required");
     if (!Number.isInteger(args.signaturesNeeded) || args.signaturesNeeded < 1 || args.signaturesNeeded > 10_000_000) {
       throw appError("VALIDATION_ERROR", "Signatures needed must be a whole number from 1 to 10,000,000.");
     }

@@ -40,6 +40,7 @@ import {
 } from "./model/signs";
 import { vEditState, vFieldEdit } from "./tables/collab";
 import { SIGN_FIELD_LABELS, vSignStatus, type SignStatus } from "./tables/signs";
+import { TEXTS } from "./lib/texts";
 
 const MAX_TABLE_PAGE = 100;
 const MAX_PICKUPS = 500;
@@ -318,7 +319,7 @@ const vSignInput = {
 };
 
 function requiredFields(campaignId: string | null, address: string) {
-  if (!campaignId || address === "") throw appError("VALIDATION_ERROR", "Please fill in all required fields.", "Required fields missing");
+  if (!campaignId || address === "") throw appError("VALIDATION_ERROR", TEXTS.required.fields, "Required fields missing");
 }
 
 async function checkVoter(db: QueryCtx["db"], voterId: Id<"voters"> | null) {
@@ -331,7 +332,7 @@ export const createCampaign = orgMutation("campaigns.manage")({
   returns: v.id("campaigns"),
   handler: async (ctx, { name }) => {
     const n = name.trim();
-    if (!n) throw appError("VALIDATION_ERROR", "Please enter a campaign name.", "Campaign name required");
+    if (!n) throw appError("VALIDATION_ERROR", TEXTS.required.campaignName, "Campaign name required");
     if (n.length > 200) throw appError("VALIDATION_ERROR", "A campaign name is limited to 200 characters.");
     const id = await ctx.db.insert("campaigns", { orgId: ctx.viewer.orgId, name: n, description: null, campaign_type: "signs", status: "active", createdBy: ctx.viewer.userId, updatedAt: Date.now() });
     await adjustCounter(ctx, ctx.viewer.orgId, "campaigns", 1);

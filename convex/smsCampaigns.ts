@@ -12,6 +12,7 @@ import { adjustCounter, readCounters } from "./model/counters";
 import { messagesToday, progressOf } from "./model/smsShared";
 import { vEditState, vFieldEdit } from "./tables/collab";
 import { MAX_SMS_BODY, vSendProgress } from "./tables/sms";
+import { TEXTS } from "./lib/texts";
 
 export const SMS_HISTORY_LIMIT = 100;
 export const MAX_TARGET_GROUPS = 100;
@@ -77,7 +78,7 @@ export const list = orgQuery("campaigns.view")({
 
 function cleanName(name: string): string {
   const n = name.trim();
-  if (!n) throw appError("VALIDATION_ERROR", "Please enter a campaign name.", "Campaign name required");
+  if (!n) throw appError("VALIDATION_ERROR", TEXTS.required.campaignName, "Campaign name required");
   if (n.length > 200) throw appError("VALIDATION_ERROR", "A campaign name is limited to 200 characters.");
   return n;
 }

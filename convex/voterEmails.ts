@@ -10,6 +10,7 @@ import { adjustCounter } from "./model/counters";
 import { mergeValues, substitute } from "./lib/email/merge";
 import { checkVariables, senderValues } from "./model/emailCampaigns";
 import { emailDemoMode, queueEmail } from "./model/emails";
+import { TEXTS } from "./lib/texts";
 
 /** Whether sending is a demo (no provider credentials): the modal labels itself so. */
 export const status = orgQuery("voters.view")({
@@ -25,7 +26,7 @@ export const send = orgMutation("messaging.send")({
     const to = voter.email?.trim().toLowerCase();
     if (!to) throw appError("VALIDATION_ERROR", "Recipient email address is required", "Error Sending Email");
     const s = subject.trim();
-    if (!s) throw appError("VALIDATION_ERROR", "Please enter an email subject.", "Subject Required");
+    if (!s) throw appError("VALIDATION_ERROR", TEXTS.required.emailSubject, "Subject Required");
     const body = message.trim();
     if (!body) throw appError("VALIDATION_ERROR", "Please enter a message.", "Message Required");
     if (s.length > 500 || body.length > 100_000) throw appError("VALIDATION_ERROR");

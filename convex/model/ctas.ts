@@ -10,6 +10,7 @@ import { appError } from "../lib/errors";
 import { CTA_CLICK_SHARDS } from "../tables/cta";
 import type { Viewer } from "./viewer";
 import { seedDocument } from "./yjs";
+import { TEXTS } from "../lib/texts";
 
 export const CTA_MAX_JSON = 200_000;
 export const CTA_LIST_LIMIT = 300;
@@ -54,7 +55,7 @@ export function checkCta(json: string): CtaDesign {
 /** Save as Template: a name and at least one element (spec/3 §5). */
 export function checkTemplate(name: string, json: string): { name: string; design: CtaDesign } {
   const n = name.trim().slice(0, 120);
-  if (!n) throw appError("VALIDATION_ERROR", "Please enter a name for the template.", "Template Name Required");
+  if (!n) throw appError("VALIDATION_ERROR", TEXTS.required.templateName, "Template Name Required");
   const design = parseDesign(json, "Template Save Failed");
   if (design.elements.length === 0) throw appError("VALIDATION_ERROR", "Add at least one element before saving a template.", "Template Save Failed");
   return { name: n, design };

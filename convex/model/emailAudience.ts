@@ -9,6 +9,7 @@ import type { DataModel, Doc, Id } from "../_generated/dataModel";
 import type { MutationCtx } from "../_generated/server";
 import { appError } from "../lib/errors";
 import { parseRules, ruleComplete, RulesError, serializeRules, voterMatches, type EmailRule } from "../lib/email/rules";
+import { TEXTS } from "../lib/texts";
 
 type Reader = GenericDatabaseReader<DataModel>;
 
@@ -122,7 +123,7 @@ export function cleanSegmentRules(raw: unknown): string {
     if (e instanceof RulesError) throw appError("VALIDATION_ERROR", e.message, "Invalid conditions");
     throw e;
   }
-  if (!rules.every(ruleComplete)) throw appError("VALIDATION_ERROR", "Please complete all segment conditions.", "Segment conditions incomplete");
+  if (!rules.every(ruleComplete)) throw appError("VALIDATION_ERROR", TEXTS.email.segmentIncomplete.message, TEXTS.email.segmentIncomplete.title);
   return serializeRules(rules);
 }
 

@@ -10,6 +10,7 @@ import { AudienceDrops } from "./emailAudience";
 import { findExisting, lookupKeys, rowKeys, votersByVoterId } from "./importMatch";
 import { transactionNearLimits } from "./txBudget";
 import { deleteVoter, editableVoterFields, insertVoter, keepsNameKeys, updateVoter, VoterCounts, voterChanges } from "./voters";
+import { TEXTS } from "../lib/texts";
 
 /** Per-row detail rows kept per kind (duplicates, errors); the counts stay exact beyond it. */
 export const OUTCOME_DETAIL_CAP = 10_000;
@@ -353,7 +354,7 @@ export async function startImport(
   if (kind === "history") {
     if (!targets.has("voter_id")) throw appError("VALIDATION_ERROR", "Please map the voter ID column before importing vote history.", "Missing required fields");
   } else if (!targets.has("first_name") || !targets.has("last_name")) {
-    throw appError("VALIDATION_ERROR", "Please map all required fields (First Name, Last Name) before importing.", "Missing required fields");
+    throw appError("VALIDATION_ERROR", TEXTS.import.mapRequired, "Missing required fields");
   }
   if ((args.elections?.length ?? 0) > MAX_COLUMNS) throw appError("VALIDATION_ERROR", "Too many columns.");
   for (const e of args.elections ?? []) {
@@ -365,7 +366,7 @@ export async function startImport(
   const now = Date.now();
   const created: string[] = [];
   for (const f of args.newFields) {
-    if (!CUSTOM_KEY.test(f.key) || f.label.trim() === "") throw appError("VALIDATION_ERROR", "Please provide both field name and label.", "Missing information");
+    if (!CUSTOM_KEY.test(f.key) || f.label.trim() === "") throw appError("VALIDATION_ERROR", TEXTS.import.fieldNameAndLabel, "Missing information");
     const existing = await ctx.db
       .query("customFieldDefs")
       .withIndex("by_org_key", (q) => q.eq("orgId", orgId).eq("key", f.key))

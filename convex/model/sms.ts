@@ -16,6 +16,7 @@ import { cancel, ensureSender, pause, resume } from "./sendQueue";
 import { smsQueue } from "./smsSender";
 import { finishSend, loadSettings, log, moveCounts, optOutOf, providerConfig, recipientTimeZone, type Counts } from "./smsShared";
 import type { Viewer } from "./viewer";
+import { TEXTS } from "../lib/texts";
 
 export const ENQUEUE_BATCH = 1000;
 /** up to this many opt-outs an enqueue step reads them all at once instead of one lookup a phone */
@@ -48,7 +49,7 @@ export async function startSend(ctx: MutationCtx, viewer: Viewer, input: StartIn
     }
   }
   const body = (campaign ? campaign.body ?? "" : input.body ?? "").trim();
-  if (body === "") throw appError("VALIDATION_ERROR", "Please enter a message to send.", "Message is empty");
+  if (body === "") throw appError("VALIDATION_ERROR", TEXTS.required.message, "Message is empty");
   if (body.length > MAX_SMS_BODY) throw appError("VALIDATION_ERROR", `A text message is limited to ${MAX_SMS_BODY.toLocaleString("en-US")} characters.`, "Message too long");
 
   const groupIds = campaign ? campaign.voter_groups ?? [] : [];
@@ -63,7 +64,7 @@ export async function startSend(ctx: MutationCtx, viewer: Viewer, input: StartIn
   }
   if (extraPhones.length > MAX_EXTRA_PHONES) throw appError("VALIDATION_ERROR", `At most ${MAX_EXTRA_PHONES} additional phone numbers.`);
   if (groupIds.length === 0 && voterIds.length === 0 && extraPhones.length === 0) {
-    throw appError("VALIDATION_ERROR", "Please select voters or enter an additional phone number to send messages.", "No recipients specified");
+    throw appError("VALIDATION_ERROR", TEXTS.sms.recipients, "No recipients specified");
   }
 
   const orgName = viewer.org.name;

@@ -11,6 +11,7 @@ import { nextWindow, SMS_ERROR_MESSAGES } from "../lib/sms/rules";
 import { STATE_TIME_ZONES, ZIP3_TIME_ZONES } from "../lib/timeZones";
 import { DEFAULT_SMS_SETTINGS, SENDER_PROFILES, type SmsSettings, type SmsStatus } from "../tables/sms";
 import { complete } from "./sendQueue";
+import { TEXTS } from "../lib/texts";
 
 export type Db = QueryCtx["db"];
 export type Counts = Doc<"smsSends">["counts"];
@@ -43,10 +44,10 @@ export async function loadSettings(db: Db, orgId: Id<"organizations">): Promise<
 export function checkSettings(s: SmsSettings) {
   const hour = (h: number) => Number.isInteger(h) && h >= 0 && h <= 24;
   if (!hour(s.quietStart) || !hour(s.quietEnd) || s.quietStart >= s.quietEnd) {
-    throw appError("VALIDATION_ERROR", "Sending hours must run from an earlier to a later hour of the day (0–24).", "Invalid sending hours");
+    throw appError("VALIDATION_ERROR", TEXTS.sms.sendingHours, "Invalid sending hours");
   }
   if (s.segmentsPerSecond !== undefined && !(s.segmentsPerSecond > 0 && s.segmentsPerSecond <= 1000)) {
-    throw appError("VALIDATION_ERROR", "The pace must be between 0 and 1,000 segments per second.", "Invalid pace");
+    throw appError("VALIDATION_ERROR", TEXTS.sms.pace, "Invalid pace");
   }
   try {
     new Intl.DateTimeFormat("en-US", { timeZone: s.defaultTimeZone });

@@ -26,6 +26,7 @@ import { ROUTES } from "@/lib/routes";
 import { Loading } from "@/ui/Loading";
 import { NoPermission } from "@/ui/NoPermission";
 import { RecordGone } from "@/ui/RecordGone";
+import { TEXTS } from "@convex/lib/texts";
 
 /** A fresh design from a template: its content with new element ids, keeping the current name and description. */
 function fromTemplate(current: CtaDesign, t: PickedCtaTemplate): CtaDesign {
@@ -244,7 +245,7 @@ function SaveTemplateDialog({ initial, onClose, onSave }: { initial: { name: str
   const [busy, setBusy] = useState(false);
   const submit = async () => {
     if (!name.trim()) {
-      toast.error("Template Name Required", { description: "Please enter a name for the template." });
+      toast.error("Template Name Required", { description: TEXTS.required.templateName });
       return;
     }
     setBusy(true);

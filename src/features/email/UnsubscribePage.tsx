@@ -6,6 +6,7 @@ import { useSearchParams } from "react-router-dom";
 import { api } from "@convex/_generated/api";
 import { CONVEX_SITE_URL } from "@/lib/config";
 import { Loading } from "@/ui/Loading";
+import { TEXTS } from "@convex/lib/texts";
 
 type Phase = "idle" | "posting" | "done" | { error: string };
 
@@ -17,8 +18,8 @@ async function postUnsubscribe(token: string): Promise<string | null> {
     body: "List-Unsubscribe=One-Click",
   });
   if (res.ok) return null;
-  if (res.status === 429) return "Too many requests. Please try again later.";
-  if (res.status === 400 || res.status === 404) return "This unsubscribe link is not valid.";
+  if (res.status === 429) return TEXTS.email.tooManyRequests;
+  if (res.status === 400 || res.status === 404) return TEXTS.email.unsubscribeInvalid;
   return "Something went wrong. Please try again.";
 }
 

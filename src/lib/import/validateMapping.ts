@@ -1,12 +1,13 @@
 /** "Validate Mapping": isValid, issues and suggestions (spec/1 §5 warnings), computed locally. */
 import { CREATE_NEW, ELECTION_HISTORY, IGNORE, isHistoryMapping, REQUIRED_FIELDS, TARGET_FIELDS, targetLabel, type ColumnMapping, type NewFieldDef } from "./fields";
 import { suggestPairings } from "./pairing";
+import { TEXTS } from "@convex/lib/texts";
 
 export type MappingValidation = { isValid: boolean; issues: string[]; suggestions: string[] };
 
 export const MISSING_REQUIRED = {
   title: "Missing required fields",
-  description: "Please map all required fields (First Name, Last Name) before importing.",
+  description: TEXTS.import.mapRequired,
 };
 
 export function validateMapping(headers: string[], rows: string[][], mapping: ColumnMapping, newFields: NewFieldDef[] = []): MappingValidation {

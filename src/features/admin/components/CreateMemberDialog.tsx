@@ -5,6 +5,7 @@ import { api } from "@convex/_generated/api";
 import { DEFAULT_INVITE_ROLE, INVITABLE_ROLES } from "@convex/lib/permissions";
 import { classifyError } from "@convex/lib/errors";
 import { toast } from "@/ui/toast";
+import { TEXTS } from "@convex/lib/texts";
 
 type CreateMemberDialogProps = { open: boolean; onOpenChange(open: boolean): void };
 
@@ -36,7 +37,7 @@ export function CreateMemberDialog({ open, onOpenChange }: CreateMemberDialogPro
 
   const handleSend = async () => {
     if (!firstName.trim() || !lastName.trim() || !email.trim()) {
-      toast.error("Missing Information", { description: "Please fill in all required fields." });
+      toast.error("Missing Information", { description: TEXTS.required.fields });
       return;
     }
     setBusy(true);

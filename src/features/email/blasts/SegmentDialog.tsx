@@ -14,6 +14,7 @@ import { useMergedSave } from "@/ui/useMergedSave";
 import { RulesEditor } from "./RulesEditor";
 import { rulesCount, rulesFromText, rulesToText, shownRules } from "./rulesForm";
 import { DeletedByTeammate } from "@/ui/DeletedByTeammate";
+import { TEXTS } from "@convex/lib/texts";
 
 type SegmentDialogProps = {
   open: boolean;
@@ -69,7 +70,7 @@ export function SegmentDialog({ open, onOpenChange, editId, segment }: SegmentDi
     }
     const shown = shownRules(rules, false);
     if (!shown.every(ruleComplete)) {
-      toast.error("Segment conditions incomplete", { description: "Please complete all segment conditions." });
+      toast.error(TEXTS.email.segmentIncomplete.title, { description: TEXTS.email.segmentIncomplete.message });
       return;
     }
     await save(async () => {

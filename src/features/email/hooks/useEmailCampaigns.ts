@@ -5,6 +5,7 @@ import type { EmailBlock } from "@convex/lib/email/blocks";
 import type { EmailDraft } from "@convex/lib/email/draft";
 import { toast } from "@/ui/toast";
 import { useImageUpload } from "@/ui/useImageUpload";
+import { TEXTS } from "@convex/lib/texts";
 
 export type EmailCampaignRow = (typeof api.emailCampaigns.list)["_returnType"][number];
 export type StoredTemplate = (typeof api.emailTemplates.list)["_returnType"][number];
@@ -17,8 +18,8 @@ export function saveProblem(draft: EmailDraft): string | null {
 }
 
 const SAVE_DESCRIPTIONS: Record<string, string> = {
-  "Campaign name required": "Please enter a campaign name.",
-  "Add content to campaign": "Add at least one component before saving.",
+  "Campaign name required": TEXTS.required.campaignName,
+  "Add content to campaign": TEXTS.email.noComponents,
 };
 
 function settingsOf(draft: EmailDraft) {

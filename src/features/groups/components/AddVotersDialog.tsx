@@ -10,6 +10,7 @@ import { toast } from "@/ui/toast";
 import { useAddToGroup, type AddResult } from "../hooks/useAddToGroup";
 import { useDebounced } from "@/lib/useDebounced";
 import { ScrollTable } from "@/ui/ScrollTable";
+import { TEXTS } from "@convex/lib/texts";
 
 type AddVotersDialogProps = {
   open: boolean;
@@ -75,7 +76,7 @@ export function AddVotersDialog({ open, onOpenChange, groups, initialGroupId }: 
       return;
     }
     if (!allMatching && selected.size === 0) {
-      toast.warning("No Voters Selected", { description: "Please select at least one voter to add to the group." });
+      toast.warning("No Voters Selected", { description: TEXTS.groups.selectVoters });
       return;
     }
     try {

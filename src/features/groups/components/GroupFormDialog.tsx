@@ -9,6 +9,7 @@ import { FieldConflict } from "@/ui/FieldConflict";
 import { toast } from "@/ui/toast";
 import { useMergedSave } from "@/ui/useMergedSave";
 import { DeletedByTeammate } from "@/ui/DeletedByTeammate";
+import { TEXTS } from "@convex/lib/texts";
 
 type GroupFormDialogProps = {
   open: boolean;
@@ -42,7 +43,7 @@ export function GroupFormDialog({ open, onOpenChange, editId, group, onSaved }: 
   const handleSave = async () => {
     if (!form) return;
     if (!(values.name ?? "").trim()) {
-      toast.error("Name Required", { description: "Please enter a group name." });
+      toast.error("Name Required", { description: TEXTS.required.groupName });
       return;
     }
     await save(async () => {

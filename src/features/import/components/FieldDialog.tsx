@@ -2,6 +2,7 @@ import { Button, Dialog, Flex, Select, Text, TextField } from "@radix-ui/themes"
 import { useState } from "react";
 import { normalizeFieldKey, type CustomFieldType, type NewFieldDef } from "@/lib/import/fields";
 import { toast } from "@/ui/toast";
+import { TEXTS } from "@convex/lib/texts";
 
 type FieldDialogProps = {
   mode: "create" | "edit";
@@ -22,7 +23,7 @@ export function FieldDialog({ mode, column, initial, takenKeys, onClose, onSave 
   const key = normalizeFieldKey(name).replace(/^_+/, "");
   const handleSave = () => {
     if (!key || !label.trim()) {
-      toast.error("Missing information", { description: "Please provide both field name and label." });
+      toast.error("Missing information", { description: TEXTS.import.fieldNameAndLabel });
       return;
     }
     if (takenKeys.includes(key) && key !== initial?.key) {

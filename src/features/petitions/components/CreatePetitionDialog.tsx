@@ -3,6 +3,7 @@ import { useState } from "react";
 import type { Id } from "@convex/_generated/dataModel";
 import { toast } from "@/ui/toast";
 import { useCreatePetition } from "../hooks/useCreatePetition";
+import { TEXTS } from "@convex/lib/texts";
 
 /** New Petition: name, signatures needed, deadline, jurisdiction, full check or random sample. */
 export function CreatePetitionDialog({ open, onOpenChange, onCreated }: { open: boolean; onOpenChange(o: boolean): void; onCreated(id: Id<"petitions">): void }) {
@@ -16,7 +17,7 @@ export function CreatePetitionDialog({ open, onOpenChange, onCreated }: { open: 
   const [busy, setBusy] = useState(false);
   const save = async () => {
     if (!name.trim()) {
-      toast.warning("Petition name required", { description: "Please enter a petition name." });
+      toast.warning("Petition name required", { description: TEXTS.required.petitionName });
       return;
     }
     setBusy(true);

@@ -7,6 +7,7 @@ import { useViewer } from "@/session/ViewerProvider";
 import { toast } from "@/ui/toast";
 import type { SignOptions } from "../hooks/useSignOptions";
 import { addDays, dayInput, fromDayInput, startOfToday } from "../utils/signDisplay";
+import { TEXTS } from "@convex/lib/texts";
 
 type Target = { id: Id<"signs">; address: string };
 const NONE = "none";
@@ -27,7 +28,7 @@ export function ScheduleSignDialog({ target, options, onClose }: { target: Targe
     if (!target) return;
     const at = fromDayInput(date, time);
     if (at === null) {
-      toast.warning("Required fields missing", { description: "Please fill in all required fields." });
+      toast.warning("Required fields missing", { description: TEXTS.required.fields });
       return;
     }
     setBusy(true);
@@ -86,7 +87,7 @@ export function RemoveSignDialog({ target, onClose }: { target: Target | null; o
     if (!target) return;
     const at = fromDayInput(date);
     if (at === null) {
-      toast.warning("Required fields missing", { description: "Please fill in all required fields." });
+      toast.warning("Required fields missing", { description: TEXTS.required.fields });
       return;
     }
     setBusy(true);

@@ -17,6 +17,7 @@ import type { SignOptions, SignRow } from "../hooks/useSignOptions";
 import { addDays, dayInput, formatCoord, fromDayInput, startOfToday } from "../utils/signDisplay";
 import { zipCoordinates } from "../utils/zipLookup";
 import { DeletedByTeammate } from "@/ui/DeletedByTeammate";
+import { TEXTS } from "@convex/lib/texts";
 
 const NUMBER_FIELDS = new Set(["latitude", "longitude", "datePlaced", "dateRemoval"]);
 const ID_FIELDS = new Set(["campaignId", "voterId", "responsibleUserId", "assignedById"]);
@@ -171,7 +172,7 @@ export function SignFormPanel({ editId, sign, options, picked, center, onPreview
   const handleSave = async () => {
     if (!form) return;
     if (!values.campaignId || address.trim() === "") {
-      toast.warning("Required fields missing", { description: "Please fill in all required fields.", duration: 5000 });
+      toast.warning("Required fields missing", { description: TEXTS.required.fields, duration: 5000 });
       return;
     }
     await save(async () => {

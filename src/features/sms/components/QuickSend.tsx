@@ -13,6 +13,7 @@ import { MessageComposer } from "./MessageComposer";
 import { OptOutExceptionDialog } from "./OptOutExceptionDialog";
 import { QuickSendRecipients } from "./QuickSendRecipients";
 import { SendProgressBar } from "./SendProgressBar";
+import { TEXTS } from "@convex/lib/texts";
 
 type QuickSendProps = { canSend: boolean; orgName: string | undefined };
 
@@ -46,8 +47,8 @@ export function QuickSend({ canSend, orgName }: QuickSendProps) {
     });
 
   const handleSend = () => {
-    if (body.trim() === "") return void toast.warning("Message is empty", { description: "Please enter a message to send." });
-    if (count === 0) return void toast.warning("No recipients specified", { description: "Please select voters or enter an additional phone number to send messages." });
+    if (body.trim() === "") return void toast.warning("Message is empty", { description: TEXTS.required.message });
+    if (count === 0) return void toast.warning("No recipients specified", { description: TEXTS.sms.recipients });
     if (!extraValid) return void toast.warning("Invalid phone number", { description: INVALID_PHONE_FORMAT });
     void send.start({ voterIds: [...selected], extraPhones: extra ? [extra] : [], body });
   };

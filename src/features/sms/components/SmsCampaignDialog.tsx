@@ -16,6 +16,7 @@ import { GroupMultiSelect } from "./GroupMultiSelect";
 import { MessageComposer } from "./MessageComposer";
 import { VoterPicker } from "./VoterPicker";
 import { DeletedByTeammate } from "@/ui/DeletedByTeammate";
+import { TEXTS } from "@convex/lib/texts";
 
 type SmsCampaignDialogProps = {
   open: boolean;
@@ -78,7 +79,7 @@ export function SmsCampaignDialog({ open, onOpenChange, editId, campaign, initia
   const handleSave = async () => {
     if (!form) return;
     if (nameBlank) {
-      toast.warning("Campaign name required", { description: "Please enter a campaign name." });
+      toast.warning("Campaign name required", { description: TEXTS.required.campaignName });
       return;
     }
     await save(async () => {

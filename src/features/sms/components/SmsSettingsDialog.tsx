@@ -4,6 +4,7 @@ import { useState } from "react";
 import { api } from "@convex/_generated/api";
 import { SENDER_PROFILES, type SenderProfile, type SmsSettings } from "@convex/tables/sms";
 import { toast } from "@/ui/toast";
+import { TEXTS } from "@convex/lib/texts";
 
 const ZONES = ["America/New_York", "America/Chicago", "America/Denver", "America/Phoenix", "America/Los_Angeles", "America/Anchorage", "Pacific/Honolulu", "America/Puerto_Rico", "UTC"];
 const HOURS = Array.from({ length: 25 }, (_, h) => h);
@@ -34,10 +35,10 @@ export function SmsSettingsDialog({ onOpenChange, settings }: SmsSettingsDialogP
   const handleSave = async () => {
     const start = Number(quietStart);
     const end = Number(quietEnd);
-    if (start >= end) return void toast.warning("Invalid sending hours", { description: "Sending hours must run from an earlier to a later hour of the day (0–24)." });
+    if (start >= end) return void toast.warning("Invalid sending hours", { description: TEXTS.sms.sendingHours });
     const paceNumber = pace.trim() === "" ? undefined : Number(pace);
     if (paceNumber !== undefined && !(paceNumber > 0 && paceNumber <= 1000)) {
-      return void toast.warning("Invalid pace", { description: "The pace must be between 0 and 1,000 segments per second." });
+      return void toast.warning("Invalid pace", { description: TEXTS.sms.pace });
     }
     setBusy(true);
     try {

@@ -5,6 +5,7 @@ import { api } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
 import { unknownVariables } from "@convex/lib/email/merge";
 import { toast } from "@/ui/toast";
+import { TEXTS } from "@convex/lib/texts";
 
 type SendEmailDialogProps = { voterId: Id<"voters">; to: string; open: boolean; onOpenChange(open: boolean): void };
 
@@ -19,7 +20,7 @@ export function SendEmailDialog({ voterId, to, open, onOpenChange }: SendEmailDi
 
   const handleSend = async () => {
     if (!subject.trim()) {
-      toast.error("Subject Required", { description: "Please enter an email subject." });
+      toast.error("Subject Required", { description: TEXTS.required.emailSubject });
       return;
     }
     if (!message.trim()) {
