@@ -19,7 +19,8 @@ import { readStats, topLinks, WEBHOOK_EVENT_TTL_MS } from "./model/emailEvents";
 import { requireVoterAccess } from "./model/personalData";
 import { checkLease as checkSenderLease, claim as claimBatch, continueSender as continueRun, recordBatch as recordAnswer } from "./model/emailSender";
 import { vEditState, vFieldEdit } from "./tables/collab";
-import { EVENT_TRIGGERS, SEND_TYPES, vEmailSendCounts, vEmailSendStatus } from "./tables/emailBlast";
+import { EVENT_TRIGGERS, SEND_TYPES, vEmailSendCounts } from "./tables/emailBlast";
+import { vSendStatus } from "./tables/sendStatus";
 import { internal } from "./_generated/api";
 
 /** A campaign's recipients and send type, as the Send To and Automated tabs show them. */
@@ -219,7 +220,7 @@ export const stopAutomation = orgMutation("campaigns.manage")({
 
 const vProgress = v.object({
   sendId: v.id("emailSends"),
-  status: vEmailSendStatus,
+  status: vSendStatus,
   demo: v.boolean(),
   kind: v.union(v.literal("blast"), v.literal("automation")),
   counts: vEmailSendCounts,

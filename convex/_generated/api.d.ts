@@ -151,6 +151,7 @@ import type * as tables_imports from "../tables/imports.js";
 import type * as tables_petitions from "../tables/petitions.js";
 import type * as tables_preferences from "../tables/preferences.js";
 import type * as tables_security from "../tables/security.js";
+import type * as tables_sendStatus from "../tables/sendStatus.js";
 import type * as tables_signs from "../tables/signs.js";
 import type * as tables_sms from "../tables/sms.js";
 import type * as tables_surveys from "../tables/surveys.js";
@@ -309,6 +310,7 @@ declare const fullApi: ApiFromModules<{
   "tables/petitions": typeof tables_petitions;
   "tables/preferences": typeof tables_preferences;
   "tables/security": typeof tables_security;
+  "tables/sendStatus": typeof tables_sendStatus;
   "tables/signs": typeof tables_signs;
   "tables/sms": typeof tables_sms;
   "tables/surveys": typeof tables_surveys;

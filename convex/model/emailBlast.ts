@@ -14,7 +14,7 @@ import { compileMjml } from "../lib/email/mjml";
 import { EMAIL_MAX_BYTES, formatBytes, renderEmail } from "../lib/email/render";
 import { parseRules, ruleComplete, voterMatches, type EmailRule } from "../lib/email/rules";
 import { appError } from "../lib/errors";
-import type { EmailSendStatus } from "../tables/emailBlast";
+import type { SendStatus } from "../tables/sendStatus";
 import { checkVariables, parseBlocks, senderValues } from "./emailCampaigns";
 import { ensureSender, mergeVoterOf } from "./emailSender";
 import { activeListContacts, currentSegmentMembers, listSourceCount, voterEmail, votersWithEmail } from "./emailAudience";
@@ -54,7 +54,7 @@ export function setupOf(c: Pick<Doc<"emailCampaigns">, "blast">): BlastSetup {
 }
 
 /** Active statuses: a send that still owns its queue. */
-export function isLive(status: EmailSendStatus): boolean {
+export function isLive(status: SendStatus): boolean {
   return status === "preparing" || status === "sending" || status === "paused";
 }
 

@@ -9,10 +9,7 @@
  */
 import { defineTable } from "convex/server";
 import { v } from "convex/values";
-
-export const EMAIL_SEND_STATUSES = ["preparing", "sending", "paused", "completed", "cancelled", "failed"] as const;
-export type EmailSendStatus = (typeof EMAIL_SEND_STATUSES)[number];
-export const vEmailSendStatus = v.union(...EMAIL_SEND_STATUSES.map((s) => v.literal(s)));
+import { vSendStatus } from "./sendStatus";
 
 /** A message's life: queued → sending (claimed, in a batch) → sent | failed; or cancelled / suppressed before it left. */
 export const EMAIL_MESSAGE_STATUSES = ["queued", "sending", "sent", "demo", "failed", "cancelled", "suppressed"] as const;
@@ -68,7 +65,7 @@ export const emailBlastTables = {
     orgId: v.id("organizations"),
     campaignId: v.id("emailCampaigns"),
     kind: v.union(v.literal("blast"), v.literal("automation")),
-    status: vEmailSendStatus,
+    status: vSendStatus,
     demo: v.boolean(),
     /** the rendered campaign with its merge variables, personalised per recipient by the sender */
     subject: v.string(),

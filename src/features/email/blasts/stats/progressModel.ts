@@ -1,6 +1,6 @@
 /** The email send progress card's arithmetic (api.emailBlasts.progress), pure for tests. */
 import type { Id } from "@convex/_generated/dataModel";
-import type { SendStatus } from "@/lib/sendStatus";
+import type { SendStatus } from "@convex/tables/sendStatus";
 
 export type BlastProgress = {
   sendId: Id<"emailSends">;
