@@ -8,7 +8,7 @@
  * for the organisation at once, also for sends in flight.
  */
 import { defineTable } from "convex/server";
-import { v } from "convex/values";
+import { v, type Infer } from "convex/values";
 import { vSendStatus } from "./sendStatus";
 
 /** A message's life: queued → sending (claimed, in a batch) → sent | failed; or cancelled / suppressed before it left. */
@@ -58,6 +58,18 @@ export const vEmailSendCounts = v.object({
 export const STAT_FIELDS = ["sent", "failed", "delivered", "opened", "clicked", "bounced", "complained", "unsubscribed"] as const;
 export type StatField = (typeof STAT_FIELDS)[number];
 export const STAT_SHARDS = 8;
+
+/** The provider's events we apply (emailWebhooks.ts reads them from Resend's payload). */
+export const PROVIDER_EVENTS = ["email.delivered", "email.opened", "email.clicked", "email.bounced", "email.complained"] as const;
+/** One provider event: its id (svix-id, the dedupe key), kind, the provider's email id, when, and the clicked link. */
+export const vProviderEvent = v.object({
+  eventId: v.string(),
+  type: v.union(...PROVIDER_EVENTS.map((t) => v.literal(t))),
+  emailId: v.string(),
+  at: v.number(),
+  url: v.optional(v.string()),
+});
+export type ProviderEvent = Infer<typeof vProviderEvent>;
 
 export const emailBlastTables = {
   /** One execution of a campaign: a blast (now or scheduled) or the standing send of an automation. */
