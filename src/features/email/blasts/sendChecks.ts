@@ -4,8 +4,9 @@
  * again and also checks that the recipients resolve to at least one address.
  */
 import { ruleComplete, type EmailRule } from "@convex/lib/email/rules";
+import type { SendType } from "@convex/tables/emailBlast";
 
-export type SendType = "now" | "schedule" | "event" | "filter";
+export type { SendType };
 export type SendProblem = { title: string; message: string };
 
 export const SEND_PROBLEMS = {
