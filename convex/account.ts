@@ -14,6 +14,17 @@ const EMPTY_CONTACT = { email: "", phone: "", fax: "" };
 /** The organisation's information, with empty strings (and United States) for anything unset. */
 export const get = orgQuery("organization.manage")({
   args: {},
+  returns: v.object({
+    id: v.id("organizations"),
+    name: v.string(),
+    legalName: v.string(),
+    dbaName: v.string(),
+    ein: v.string(),
+    website: v.string(),
+    description: v.string(),
+    address: vAddress,
+    contact: vContact,
+  }),
   handler: async (ctx) => ({ id: ctx.viewer.orgId, name: ctx.viewer.org.name, ...orgInfo(ctx.viewer.org) }),
 });
 

@@ -2,27 +2,31 @@
  * Users & Roles → Roles: the built-in roles (read-only) and the organisation's custom roles
  * (id custom_role_ + timestamp). Needs users.manage. A role cannot be deleted while assigned.
  */
-import { v } from "convex/values";
+import { v, type Infer } from "convex/values";
 import type { Doc } from "./_generated/dataModel";
 import type { QueryCtx } from "./_generated/server";
 import { orgMutation, orgQuery } from "./functions";
 import { appError } from "./lib/errors";
 import { BUILT_IN_ROLES, PERMISSIONS, ROLE_COLORS, type Permission, type RoleDefinition } from "./lib/permissions";
 import { assertRoleWithinReach, canGrant, roleWithinReach, type Grantor } from "./model/grants";
-import { vMode } from "./tables/core";
+import { coreTables, vMode, vRoleColor } from "./tables/core";
 import { customRoleToDefinition } from "./model/viewer";
 
 export const DEFAULT_ROLE_LEVEL = 20;
 
-type RoleRow = Omit<RoleDefinition, "permissions"> & {
-  permissions: string[];
-  assignedCount: number;
-  updatedAt: number | null;
+/** A role as Users & Roles lists it: built-in or custom (the customRoles row's fields), with who holds it and what the caller may do with it. */
+const vRoleRow = coreTables.customRoles.validator.pick("name", "description", "level", "permissions", "modes").extend({
+  id: v.string(),
+  color: vRoleColor,
+  builtIn: v.boolean(),
+  assignedCount: v.number(),
+  updatedAt: v.union(v.number(), v.null()),
   /** the caller may assign it and invite with it */
-  grantable: boolean;
+  grantable: v.boolean(),
   /** a custom role the caller may edit or delete */
-  editable: boolean;
-};
+  editable: v.boolean(),
+});
+type RoleRow = Infer<typeof vRoleRow>;
 
 async function assignedCounts(ctx: QueryCtx, orgId: Doc<"organizations">["_id"]): Promise<Map<string, number>> {
   const memberships = await ctx.db
@@ -47,6 +51,7 @@ function toRow(caller: Grantor, def: RoleDefinition, counts: Map<string, number>
 
 export const list = orgQuery("users.manage")({
   args: {},
+  returns: v.array(vRoleRow),
   handler: async (ctx) => {
     const counts = await assignedCounts(ctx, ctx.viewer.orgId);
     const custom = await ctx.db
@@ -62,6 +67,7 @@ export const list = orgQuery("users.manage")({
 
 export const get = orgQuery("users.manage")({
   args: { roleId: v.string() },
+  returns: vRoleRow,
   handler: async (ctx, { roleId }) => {
     const counts = await assignedCounts(ctx, ctx.viewer.orgId);
     const builtIn = BUILT_IN_ROLES.find((r) => r.id === roleId);
@@ -108,6 +114,7 @@ function cleanRole(input: RoleInput) {
 
 export const create = orgMutation("users.manage")({
   args: roleFields,
+  returns: v.object({ id: v.string() }),
   handler: async (ctx, args) => {
     const role = cleanRole(args);
     assertRoleWithinReach(ctx.viewer, role);
@@ -138,17 +145,20 @@ async function customRole(ctx: QueryCtx & { viewer: { orgId: Doc<"organizations"
 
 export const update = orgMutation("users.manage")({
   args: { roleId: v.string(), ...roleFields },
+  returns: v.null(),
   handler: async (ctx, { roleId, ...input }) => {
     const row = await customRole(ctx, roleId);
     assertRoleWithinReach(ctx.viewer, { id: roleId, level: row.level, permissions: row.permissions as Permission[] });
     const role = cleanRole(input);
     assertRoleWithinReach(ctx.viewer, role);
     await ctx.db.patch(row._id, { ...role, updatedAt: Date.now() });
+    return null;
   },
 });
 
 export const remove = orgMutation("users.manage")({
   args: { roleId: v.string() },
+  returns: v.null(),
   handler: async (ctx, { roleId }) => {
     const row = await customRole(ctx, roleId);
     assertRoleWithinReach(ctx.viewer, { id: roleId, level: row.level, permissions: row.permissions as Permission[] });
@@ -169,5 +179,6 @@ export const remove = orgMutation("users.manage")({
       if (i.status === "pending" && (i.role === roleId || i.roles?.includes(roleId))) await ctx.db.patch(i._id, { status: "revoked" });
     }
     await ctx.db.delete(row._id);
+    return null;
   },
 });

@@ -15,10 +15,26 @@ import { assertGrantable, canManageMember, MEMBER_DENIED } from "./model/grants"
 import { assertKeepsAnAdmin, assertNotAlreadyMember, displayName, isEmail, membersWithUsers } from "./model/orgs";
 import { normalizeEmail } from "./model/strings";
 import { orgRoleLookup, type Viewer } from "./model/viewer";
-import { vIssuedInvitation } from "./tables/core";
+import { vIssuedInvitation, vMembershipStatus } from "./tables/core";
 
 export const list = orgQuery("users.manage")({
   args: {},
+  returns: v.array(
+    v.object({
+      /** the member's user, or the invitation of a user created here who has not set a password yet */
+      id: v.union(v.id("users"), v.id("invitations")),
+      membershipId: v.union(v.id("memberships"), v.null()),
+      email: v.string(),
+      name: v.string(),
+      firstName: v.string(),
+      lastName: v.string(),
+      roles: v.array(v.string()),
+      status: v.union(...vMembershipStatus.members, v.literal("invited")),
+      createdAt: v.number(),
+      lastSignInAt: v.union(v.number(), v.null()),
+      isSelf: v.boolean(),
+    }),
+  ),
   handler: async (ctx) => {
     const users = [];
     for (const { membership: m, user } of await membersWithUsers(ctx, ctx.viewer.orgId)) {
@@ -111,6 +127,7 @@ async function loadTarget(ctx: QueryCtx & { viewer: Viewer }, userId: string) {
 /** Edits a member's name and roles (PATCH admin-users/{id}). */
 export const update = orgMutation("users.manage")({
   args: { userId: v.string(), name: v.string(), roleIds: v.array(v.string()) },
+  returns: v.null(),
   handler: async (ctx, args) => {
     const { userId, membership, lookup, isSelf } = await loadTarget(ctx, args.userId);
     const name = args.name.trim();
@@ -139,12 +156,14 @@ export const update = orgMutation("users.manage")({
     });
     const { firstName, lastName } = splitName(name);
     await ctx.db.patch(userId, { name, firstName, lastName });
+    return null;
   },
 });
 
 /** Removes a member from this organisation (deletes the membership; the account stays). */
 export const remove = orgMutation("users.manage")({
   args: { userId: v.string() },
+  returns: v.null(),
   handler: async (ctx, args) => {
     if (args.userId === ctx.viewer.userId) {
       throw appError("VALIDATION_ERROR", "You cannot remove yourself from the organization.");
@@ -154,5 +173,6 @@ export const remove = orgMutation("users.manage")({
     await ctx.db.delete(membership._id);
     const user: Doc<"users"> | null = await ctx.db.get(userId);
     if (user?.activeOrgId === ctx.viewer.orgId) await ctx.db.patch(userId, { activeOrgId: undefined });
+    return null;
   },
 });

@@ -9,6 +9,7 @@ import { appError, orgQuery, superAdminMutation } from "./functions";
 import { TEMPLATE_CATEGORIES } from "./lib/cta/design";
 import { checkTemplate, CTA_MAX_TEMPLATES } from "./model/ctas";
 import { displayName } from "./model/orgs";
+import { ctaTables } from "./tables/cta";
 
 const DENIED = { title: "Access Denied", message: "Only Super Administrators can create templates." };
 
@@ -19,6 +20,9 @@ function category(c: string): string {
 
 export const list = orgQuery("campaigns.view")({
   args: {},
+  returns: v.array(
+    ctaTables.ctaTemplates.validator.pick("name", "category", "design", "createdAt", "updatedAt", "updatedByName").extend({ id: v.id("ctaTemplates") }),
+  ),
   handler: async (ctx) => {
     const rows = await ctx.db.query("ctaTemplates").withIndex("by_name").take(CTA_MAX_TEMPLATES);
     return rows.map((t) => ({ id: t._id, name: t.name, category: t.category, design: t.design, createdAt: t.createdAt, updatedAt: t.updatedAt, updatedByName: t.updatedByName }));

@@ -10,17 +10,25 @@ import { internal } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
 import type { MutationCtx } from "./_generated/server";
 import { appError, httpAction, internalMutation, orgMutation, orgQuery, publicQuery } from "./functions";
-import { normalizeDesign, type CtaDesign } from "./lib/cta/design";
+import { normalizeDesign, vCtaElement, type CtaDesign } from "./lib/cta/design";
 import { clientAddress } from "./model/clientAddress";
 import { checkCta, clickCount, countClick, CTA_LIST_LIMIT, ctaRateLimit, seedCtaDoc, storedFields } from "./model/ctas";
 import { displayName } from "./model/orgs";
 import type { Viewer } from "./model/viewer";
+import { ctaTables } from "./tables/cta";
+
+const ctaRow = ctaTables.ctas.validator;
 
 const DELETE_BATCH = 100;
 
 /** The organisation's CTAs with their saved design (for previews), newest first. */
 export const list = orgQuery("campaigns.view")({
   args: {},
+  returns: v.array(
+    ctaRow
+      .pick("name", "description", "width", "height", "elementCount", "design", "version", "createdAt", "updatedAt", "updatedByName")
+      .extend({ id: v.id("ctas"), clicks: v.number() }),
+  ),
   handler: async (ctx) => {
     const rows = await ctx.db
       .query("ctas")
@@ -49,6 +57,7 @@ export const list = orgQuery("campaigns.view")({
 /** One CTA as last saved, or null when it is gone. */
 export const get = orgQuery("campaigns.view")({
   args: { id: v.id("ctas") },
+  returns: v.union(ctaRow.pick("design", "version", "updatedAt", "updatedByName").extend({ id: v.id("ctas") }), v.null()),
   handler: async (ctx, { id }) => {
     const c = await ctx.db.get(id);
     if (!c) return null;
@@ -122,6 +131,10 @@ export const remove = orgMutation("campaigns.manage")({
 /** The embed: a saved CTA's design, for anyone with its id (nothing else about the organisation). */
 export const publicCta = publicQuery({
   args: { id: v.string() },
+  returns: v.union(
+    v.object({ id: v.id("ctas"), name: v.string(), width: v.number(), height: v.number(), backgroundColor: v.string(), elements: v.array(vCtaElement) }),
+    v.null(),
+  ),
   handler: async (ctx, { id }) => {
     const ctaId = id.length <= 64 ? ctx.db.normalizeId("ctas", id) : null;
     const cta = ctaId ? await ctx.db.get(ctaId) : null;

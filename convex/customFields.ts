@@ -6,7 +6,7 @@ import { paginationOptsValidator, paginationResultValidator } from "convex/serve
 import { v } from "convex/values";
 import { appError, orgMutation, orgQuery } from "./functions";
 import { COUNT_PAGE } from "./model/voterSearch";
-import { vCustomFieldType } from "./tables/voters";
+import { vCustomFieldType, voterTables } from "./tables/voters";
 
 /** Refusal of a second field with the same label (trimmed, any case). */
 export const DUPLICATE_LABEL = "A field with this label already exists";
@@ -14,8 +14,12 @@ export const DUPLICATE_LABEL = "A field with this label already exists";
 /** Definitions an organisation may have (the list shows them all). */
 const MAX_FIELDS = 500;
 
+/** A definition as the voter form and Settings show it. */
+const vFieldDef = voterTables.customFieldDefs.validator.pick("key", "label", "type", "required", "options").extend({ _id: v.id("customFieldDefs") });
+
 export const list = orgQuery("voters.view")({
   args: {},
+  returns: v.array(vFieldDef),
   handler: async (ctx) => {
     const rows = await ctx.db
       .query("customFieldDefs")
@@ -34,6 +38,8 @@ export function splitOptions(text: string): string[] {
 
 export const create = orgMutation("voters.manage")({
   args: { label: v.string(), type: vCustomFieldType, required: v.boolean(), options: v.optional(v.array(v.string())) },
+  /** the new field's key (custom_<timestamp>) */
+  returns: v.string(),
   handler: async (ctx, args) => {
     const label = args.label.trim();
     if (!label || label.length > 100) throw appError("VALIDATION_ERROR", "Please check your input and try again.", "Missing information");
@@ -93,9 +99,11 @@ export const countValues = orgQuery("voters.manage")({
 /** Deletes a definition; values stored on voters stay (shown with a label derived from the key). */
 export const remove = orgMutation("voters.manage")({
   args: { id: v.id("customFieldDefs") },
+  returns: v.null(),
   handler: async (ctx, { id }) => {
     const row = await ctx.db.get(id);
     if (!row) throw appError("NOT_FOUND");
     await ctx.db.delete(id);
+    return null;
   },
 });

@@ -1,13 +1,55 @@
 /** Dashboard figures: live counts of the caller's organisation and short recent lists. Any member. */
+import { v } from "convex/values";
 import { orgQuery } from "./functions";
 import { readCounters } from "./model/counters";
 import { isStale } from "./model/imports";
 import { canSeeVoters } from "./model/personalData";
+import { vImportStatus } from "./tables/imports";
 
 export const RECENT_LIMIT = 5;
 
+const nullableText = v.union(v.string(), v.null());
+
 export const stats = orgQuery(null)({
   args: {},
+  returns: v.object({
+    counts: v.object({
+      voters: v.number(),
+      groups: v.number(),
+      campaigns: v.number(),
+      messagesSent: v.number(),
+      emailsSent: v.number(),
+      forms: v.number(),
+      submissions: v.number(),
+      surveys: v.number(),
+      imports: v.number(),
+      members: v.number(),
+      pendingMembers: v.number(),
+    }),
+    /** null: the caller may not read voters */
+    recentVoters: v.union(
+      v.array(
+        v.object({ id: v.id("voters"), firstName: v.string(), lastName: v.string(), email: nullableText, status: nullableText, party: nullableText, createdAt: v.number() }),
+      ),
+      v.null(),
+    ),
+    /** null: the caller may not manage imports */
+    recentImports: v.union(
+      v.array(
+        v.object({
+          id: v.id("importHistory"),
+          filename: v.string(),
+          /** "interrupted": the browser stopped sending batches (Import History says so too) */
+          status: v.union(...vImportStatus.members, v.literal("interrupted")),
+          updatedAt: v.number(),
+          importedRecords: v.number(),
+          totalRecords: v.number(),
+          importDate: v.number(),
+        }),
+      ),
+      v.null(),
+    ),
+  }),
   handler: async (ctx) => {
     const orgId = ctx.viewer.orgId;
     const counters = await readCounters(ctx, orgId);

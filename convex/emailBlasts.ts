@@ -20,12 +20,27 @@ import { requireVoterAccess } from "./model/personalData";
 import { claim as claimBatch, recordBatch as recordAnswer } from "./model/emailSender";
 import { isLive } from "./model/sendQueue";
 import { vEditState, vFieldEdit } from "./tables/collab";
-import { EVENT_TRIGGERS, SEND_TYPES, vEmailSendCounts, vEmailSendStatus } from "./tables/emailBlast";
+import { emailBlastTables, EVENT_TRIGGERS, SEND_TYPES, STAT_FIELDS, vBlastSetup, vEmailMessageStatus, vEmailSendCounts } from "./tables/emailBlast";
+import { vEmailRule } from "./tables/emailAudience";
+import { emailTables } from "./tables/email";
+import { vSendStatus } from "./tables/sendStatus";
 import { internal } from "./_generated/api";
 
 /** A campaign's recipients and send type, as the Send To and Automated tabs show them. */
 export const setup = orgQuery("campaigns.view")({
   args: { id: v.id("emailCampaigns") },
+  returns: v.union(
+    vBlastSetup.omit("eventRules", "filterRules").extend({
+      /** the stored rules read (an unreadable list as none), and their stored JSON text: the base of an edit */
+      eventRules: v.array(vEmailRule),
+      filterRules: v.array(vEmailRule),
+      eventRulesJson: v.string(),
+      filterRulesJson: v.string(),
+      status: emailTables.emailCampaigns.validator.fields.status,
+      sentAt: v.union(v.number(), v.null()),
+    }),
+    v.null(),
+  ),
   handler: async (ctx, { id }) => {
     const c = await ctx.db.get(id);
     if (!c) return null;
@@ -220,7 +235,7 @@ export const stopAutomation = orgMutation("campaigns.manage")({
 
 const vProgress = v.object({
   sendId: v.id("emailSends"),
-  status: vEmailSendStatus,
+  status: vSendStatus,
   demo: v.boolean(),
   kind: v.union(v.literal("blast"), v.literal("automation")),
   counts: vEmailSendCounts,
@@ -269,6 +284,17 @@ export const control = orgMutation("campaigns.manage")({
 /** The Statistics tab: counters kept by the sender and the webhooks (a few documents, whatever the campaign's size). */
 export const statistics = orgQuery("campaigns.view")({
   args: { id: v.id("emailCampaigns") },
+  returns: v.union(
+    emailBlastTables.emailStatShards.validator.pick(...STAT_FIELDS).extend({
+      recipients: v.number(),
+      /** the provider has reported at least one event (else the tab shows estimates) */
+      hasEvents: v.boolean(),
+      demo: v.boolean(),
+      topLinks: v.array(emailBlastTables.emailClickTargets.validator.pick("url", "clicks")),
+      sentAt: v.union(v.number(), v.null()),
+    }),
+    v.null(),
+  ),
   handler: async (ctx, { id }) => {
     const c = await ctx.db.get(id);
     if (!c) return null;
@@ -289,6 +315,21 @@ export const statistics = orgQuery("campaigns.view")({
  */
 export const voterHistory = orgQuery("campaigns.view")({
   args: { voterId: v.id("voters") },
+  returns: v.array(
+    v.object({
+      id: v.id("emailMessages"),
+      campaignId: v.id("emailCampaigns"),
+      campaignName: v.string(),
+      subject: v.string(),
+      /** the message's status, or what the provider reported of it since (complained, bounced, delivered) */
+      status: v.union(v.literal("complained"), v.literal("bounced"), v.literal("delivered"), ...vEmailMessageStatus.members),
+      opened: v.boolean(),
+      clicked: v.boolean(),
+      unsubscribed: v.boolean(),
+      sentAt: v.union(v.number(), v.null()),
+      queuedAt: v.number(),
+    }),
+  ),
   handler: async (ctx, { voterId }) => {
     requireVoterAccess(ctx.viewer, "A voter's email history");
     const rows = await ctx.db
@@ -299,7 +340,7 @@ export const voterHistory = orgQuery("campaigns.view")({
     const out = [];
     for (const m of rows) {
       const c = await ctx.db.get(m.campaignId);
-      const status = m.complainedAt ? "complained" : m.bouncedAt ? "bounced" : m.deliveredAt ? "delivered" : m.status;
+      const status = m.complainedAt ? ("complained" as const) : m.bouncedAt ? ("bounced" as const) : m.deliveredAt ? ("delivered" as const) : m.status;
       out.push({
         id: m._id,
         campaignId: m.campaignId,

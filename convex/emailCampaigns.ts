@@ -10,21 +10,17 @@ import { appError, internalMutation, orgMutation, orgQuery } from "./functions";
 import { adjustCounter } from "./model/counters";
 import { checkCampaign, EMAIL_MAX_VERSIONS, recordVersion, seedEmailDraft } from "./model/emailCampaigns";
 import { displayName } from "./model/orgs";
-import { vEmailSettings, vEmailStatus } from "./tables/email";
+import { emailTables, vEmailSettings } from "./tables/email";
 
 const DELETE_BATCH = 200;
 
-const vListRow = v.object({
-  id: v.id("emailCampaigns"),
-  name: v.string(),
-  subject: v.string(),
-  status: vEmailStatus,
-  version: v.number(),
-  updatedAt: v.number(),
-  updatedByName: v.string(),
-  sentAt: v.union(v.number(), v.null()),
-  scheduledAt: v.union(v.number(), v.null()),
-});
+const campaignRow = emailTables.emailCampaigns.validator;
+const versionRow = emailTables.emailCampaignVersions.validator;
+const SETTINGS = Object.keys(vEmailSettings) as (keyof typeof vEmailSettings)[];
+
+const vListRow = campaignRow
+  .pick("name", "subject", "status", "version", "updatedAt", "updatedByName")
+  .extend({ id: v.id("emailCampaigns"), sentAt: v.union(v.number(), v.null()), scheduledAt: v.union(v.number(), v.null()) });
 
 /** The organisation's email campaigns, most recently changed first (the campaign list panel filters and searches them). */
 export const list = orgQuery("campaigns.view")({
@@ -53,6 +49,12 @@ export const list = orgQuery("campaigns.view")({
 /** One campaign as last saved (blocks as JSON text), or null when it is gone. */
 export const get = orgQuery("campaigns.view")({
   args: { id: v.id("emailCampaigns") },
+  returns: v.union(
+    campaignRow
+      .pick(...SETTINGS, "blocks", "status", "version", "updatedAt", "updatedByName")
+      .extend({ id: v.id("emailCampaigns"), templateId: v.union(v.string(), v.null()) }),
+    v.null(),
+  ),
   handler: async (ctx, { id }) => {
     const c = await ctx.db.get(id);
     if (!c) return null;
@@ -111,6 +113,7 @@ export const save = orgMutation("campaigns.manage")({
 /** Saved versions, newest first (without their content). */
 export const versions = orgQuery("campaigns.view")({
   args: { id: v.id("emailCampaigns") },
+  returns: v.array(versionRow.pick("version", "name", "subject", "savedByName", "savedAt")),
   handler: async (ctx, { id }) => {
     const rows = await ctx.db
       .query("emailCampaignVersions")
@@ -124,6 +127,7 @@ export const versions = orgQuery("campaigns.view")({
 /** One version's content, to restore into the shared draft. */
 export const version = orgQuery("campaigns.view")({
   args: { id: v.id("emailCampaigns"), version: v.number() },
+  returns: versionRow.pick("version", ...SETTINGS, "blocks"),
   handler: async (ctx, { id, version: n }) => {
     const r = await ctx.db
       .query("emailCampaignVersions")

@@ -10,14 +10,15 @@ import { Webhook } from "svix";
 import { internal } from "./_generated/api";
 import { httpAction, internalMutation } from "./functions";
 import { clientAddress } from "./model/clientAddress";
-import { applyProviderEvent, emailPublicRateLimit, PROVIDER_EVENTS, type ProviderEvent } from "./model/emailEvents";
+import { applyProviderEvent, emailPublicRateLimit } from "./model/emailEvents";
+import { PROVIDER_EVENTS, vProviderEvent, type ProviderEvent } from "./tables/emailBlast";
 
 const MAX_BODY = 64 * 1024;
 
 export const apply = internalMutation({
   args: {
     client: v.string(),
-    event: v.object({ eventId: v.string(), type: v.union(...PROVIDER_EVENTS.map((t) => v.literal(t))), emailId: v.string(), at: v.number(), url: v.optional(v.string()) }),
+    event: vProviderEvent,
   },
   returns: v.union(v.literal("applied"), v.literal("duplicate"), v.literal("unknown"), v.literal("limited")),
   handler: async (ctx, { client, event }) => {
@@ -77,7 +78,7 @@ export const resendWebhook = httpAction(async (ctx, request) => {
  * that fills a campaign with a million events. Internal: only the operator (admin key) calls it.
  */
 export const applyBatch = internalMutation({
-  args: { events: v.array(v.object({ eventId: v.string(), type: v.union(...PROVIDER_EVENTS.map((t) => v.literal(t))), emailId: v.string(), at: v.number(), url: v.optional(v.string()) })) },
+  args: { events: v.array(vProviderEvent) },
   returns: v.number(),
   handler: async (ctx, { events }) => {
     let applied = 0;

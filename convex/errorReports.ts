@@ -12,6 +12,7 @@ import { httpAction, internalMutation, orgQuery } from "./functions";
 import { clientAddress } from "./model/clientAddress";
 import { jsonDepthExceeds } from "./model/jsonDepth";
 import { loadViewer } from "./model/viewer";
+import { coreTables } from "./tables/core";
 
 export const MAX_REPORT_BYTES = 64 * 1024;
 export const MAX_ERRORS_PER_REPORT = 25;
@@ -135,6 +136,9 @@ async function keepBounded(ctx: MutationCtx, added: number) {
 /** Recent client errors of the organisation, for account admins. */
 export const listRecent = orgQuery("account.manage")({
   args: {},
+  returns: v.array(
+    coreTables.errorReports.validator.pick("message", "reportedAt").extend({ id: v.id("errorReports"), errorId: v.union(v.string(), v.null()), url: v.union(v.string(), v.null()) }),
+  ),
   handler: async (ctx) => {
     const reports = await ctx.db
       .query("errorReports")

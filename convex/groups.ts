@@ -2,19 +2,23 @@
  * Voter groups and their members. voters.view reads; voters.update adds and removes members
  * (like editing a voter); voters.manage creates, renames and deletes groups.
  */
-import { paginationOptsValidator, type GenericDatabaseReader } from "convex/server";
+import { paginationOptsValidator, paginationResultValidator, type GenericDatabaseReader } from "convex/server";
 import { v } from "convex/values";
 import { internal } from "./_generated/api";
 import type { DataModel, Doc, Id } from "./_generated/dataModel";
 import type { MutationCtx } from "./_generated/server";
 import { appError, internalMutation, orgMutation, orgQuery } from "./functions";
+import schema from "./schema";
 import { loadEditState, markDeleted, markEdited, mergeEdits, missingRecord, withEdits } from "./model/collab";
 import { adjustCounter } from "./model/counters";
 import { onVoterEvent } from "./model/emailAutomation";
 import { MAX_PAGE, pageAllMatching } from "./model/voterSearch";
 import { vEditState, vFieldEdit } from "./tables/collab";
-import { vVoterFilter } from "./tables/voters";
+import { vVoterFilter, voterTables } from "./tables/voters";
 import { TEXTS } from "./lib/texts";
+
+/** How many of the voters were added, and how many were members already. */
+const vAddCounts = { added: v.number(), duplicates: v.number() };
 
 /** Members deleted inline when a group is deleted; the rest go in scheduled batches. */
 const PURGE_BATCH = 1000;
@@ -36,6 +40,7 @@ async function loadGroup(db: GenericDatabaseReader<DataModel>, id: Id<"voterGrou
 /** All groups of the organisation, ordered by name. */
 export const list = orgQuery("voters.view")({
   args: {},
+  returns: v.array(schema.doc("voterGroups").omit("orgId")),
   handler: async (ctx) => {
     const rows = await ctx.db
       .query("voterGroups")
@@ -47,6 +52,7 @@ export const list = orgQuery("voters.view")({
 
 export const create = orgMutation("voters.manage")({
   args: { name: v.string(), description: v.optional(v.union(v.string(), v.null())) },
+  returns: v.id("voterGroups"),
   handler: async (ctx, args) => {
     const clean = cleanGroupInput(args.name, args.description);
     const id = await ctx.db.insert("voterGroups", { orgId: ctx.viewer.orgId, ...clean, memberCount: 0, updatedAt: Date.now() });
@@ -103,6 +109,7 @@ async function purgeGroupRows(ctx: MutationCtx, groupId: Id<"voterGroups">): Pro
 /** Deletes a group with its memberships and campaign targets (large groups finish in the background). */
 export const remove = orgMutation("voters.manage")({
   args: { id: v.id("voterGroups") },
+  returns: v.null(),
   handler: async (ctx, { id }) => {
     const group = await loadGroup(ctx.db, id);
     await ctx.db.delete(group._id);
@@ -110,6 +117,7 @@ export const remove = orgMutation("voters.manage")({
     await adjustCounter(ctx, ctx.viewer.orgId, "voterGroups", -1);
     const done = await purgeGroupRows(ctx, id);
     if (!done) await ctx.scheduler.runAfter(0, internal.groups.purgeMembers, { groupId: id });
+    return null;
   },
 });
 
@@ -124,6 +132,9 @@ export const purgeMembers = internalMutation({
 /** One page of a group's members with their voter data. */
 export const members = orgQuery("voters.view")({
   args: { groupId: v.id("voterGroups"), paginationOpts: paginationOptsValidator },
+  returns: paginationResultValidator(
+    voterTables.voters.validator.pick("first_name", "last_name", "email", "phone").extend({ _id: v.id("voterGroupMembers"), voterId: v.id("voters") }),
+  ),
   handler: async (ctx, { groupId, paginationOpts }) => {
     const page = await ctx.db
       .query("voterGroupMembers")
@@ -174,6 +185,7 @@ async function addVoters(ctx: MutationCtx, group: Doc<"voterGroups">, voters: Do
 /** Adds one voter; an existing membership is reported, not an error ("Already a member"). */
 export const addMember = orgMutation("voters.update")({
   args: { groupId: v.id("voterGroups"), voterId: v.id("voters") },
+  returns: v.object({ status: v.union(v.literal("added"), v.literal("duplicate")) }),
   handler: async (ctx, { groupId, voterId }) => {
     const group = await loadGroup(ctx.db, groupId);
     const voter = await ctx.db.get(voterId);
@@ -185,6 +197,7 @@ export const addMember = orgMutation("voters.update")({
 
 export const removeMember = orgMutation("voters.update")({
   args: { groupId: v.id("voterGroups"), voterId: v.id("voters") },
+  returns: v.null(),
   handler: async (ctx, { groupId, voterId }) => {
     const group = await loadGroup(ctx.db, groupId);
     const row = await ctx.db
@@ -194,12 +207,14 @@ export const removeMember = orgMutation("voters.update")({
     if (!row) throw appError("NOT_FOUND");
     await ctx.db.delete(row._id);
     await ctx.db.patch(group._id, { memberCount: Math.max(0, group.memberCount - 1), updatedAt: Date.now() });
+    return null;
   },
 });
 
 /** Adds an explicit selection (one batch of the dialog's progress loop). */
 export const addMembers = orgMutation("voters.update")({
   args: { groupId: v.id("voterGroups"), voterIds: v.array(v.id("voters")) },
+  returns: v.object({ ...vAddCounts, failed: v.number() }),
   handler: async (ctx, { groupId, voterIds }) => {
     if (voterIds.length === 0) throw appError("VALIDATION_ERROR", TEXTS.groups.selectVoters, "No Voters Selected");
     if (voterIds.length > MAX_PAGE) throw appError("VALIDATION_ERROR");
@@ -224,6 +239,7 @@ export const addMatching = orgMutation("voters.update")({
     cursor: v.union(v.string(), v.null()),
     numItems: v.optional(v.number()),
   },
+  returns: v.object({ ...vAddCounts, processed: v.number(), isDone: v.boolean(), continueCursor: v.string() }),
   handler: async (ctx, { groupId, cursor, numItems, ...filter }) => {
     const group = await loadGroup(ctx.db, groupId);
     const n = Math.max(1, Math.min(MAX_PAGE, Math.floor(numItems ?? 500)));

@@ -2,7 +2,7 @@
  * Contact import: start, append batches, finish / fail / cancel, history, details, outcomes and exact
  * deletion. Importing and deleting need voters.manage; reading history and outcomes needs voters.view.
  */
-import { v } from "convex/values";
+import { v, type Infer } from "convex/values";
 import { internal } from "./_generated/api";
 import type { Doc, Id } from "./_generated/dataModel";
 import type { MutationCtx } from "./_generated/server";
@@ -17,7 +17,43 @@ import {
   summaryStats,
 } from "./model/imports";
 import { loadViewer } from "./model/viewer";
-import { vBatchResult, vImportRow, vStartImport } from "./tables/imports";
+import { importTables, vBatchResult, vImportKind, vImportRow, vMatchRule, vRowOutcome, vStartImport } from "./tables/imports";
+import { voterTables } from "./tables/voters";
+
+const history = importTables.importHistory.validator;
+
+/** An import as history, details and the resume screen show it: the importHistory row with every optional field filled in. */
+const vImportView = history
+  .pick(
+    "filename",
+    "total_records",
+    "imported_records",
+    "failed_records",
+    "duplicate_records",
+    "processed_records",
+    "import_date",
+    "import_duration_ms",
+    "status",
+    "field_mapping",
+    "new_fields_created",
+    "updatedAt",
+  )
+  .extend({
+    _id: v.id("importHistory"),
+    _creationTime: v.number(),
+    summary_stats: v.record(v.string(), v.any()),
+    error_details: v.union(v.string(), v.null()),
+    nextRow: v.number(),
+    bytes_total: v.union(v.number(), v.null()),
+    bytes_done: v.union(v.number(), v.null()),
+    error_mode: v.union(v.literal("ask"), v.literal("ignore")),
+    deleting: v.boolean(),
+    deleted_so_far: v.number(),
+    kind: vImportKind,
+    match_rule: vMatchRule,
+    update_existing: v.boolean(),
+    updated_records: v.number(),
+  });
 
 /** Creates the import (status in_progress) with its mapping, field details and new custom fields. */
 export const start = orgMutation("voters.manage")({
@@ -43,6 +79,7 @@ export const finish = orgMutation("voters.manage")({
     totalRecords: v.number(),
     columnStats: v.array(v.object({ column: v.string(), processed: v.number(), errors: v.number() })),
   },
+  returns: v.null(),
   handler: async (ctx, args) => {
     const doc = await loadImport(ctx, args.importId);
     if (doc.status !== "in_progress") throw appError("VALIDATION_ERROR", "This import is no longer running.");
@@ -63,15 +100,17 @@ export const finish = orgMutation("voters.manage")({
       bytes_done: doc.bytes_total,
       summary_stats: summaryStats(updated, details.length, details.filter((d) => d.field_type === "ignored").length),
     });
+    return null;
   },
 });
 
 /** "Import failed": a history row with status failed and the error. */
 export const fail = orgMutation("voters.manage")({
   args: { importId: v.id("importHistory"), error: v.string() },
+  returns: v.null(),
   handler: async (ctx, args) => {
     const doc = await loadImport(ctx, args.importId);
-    if (doc.status !== "in_progress") return;
+    if (doc.status !== "in_progress") return null;
     const now = Date.now();
     await ctx.db.patch(doc._id, {
       status: "failed",
@@ -80,6 +119,7 @@ export const fail = orgMutation("voters.manage")({
       import_duration_ms: now - doc.import_date,
       total_records: Math.max(doc.total_records, doc.processed_records),
     });
+    return null;
   },
 });
 
@@ -94,6 +134,7 @@ async function beginDeletion(ctx: MutationCtx, doc: Doc<"importHistory">, extra:
 /** Cancel Import: keep what was imported (status cancelled) or delete everything imported so far. */
 export const cancel = orgMutation("voters.manage")({
   args: { importId: v.id("importHistory"), deleteImported: v.boolean() },
+  returns: v.null(),
   handler: async (ctx, args) => {
     const doc = await loadImport(ctx, args.importId);
     if (doc.status !== "in_progress") throw appError("VALIDATION_ERROR", "This import is no longer running.");
@@ -109,6 +150,7 @@ export const cancel = orgMutation("voters.manage")({
       const fresh = (await ctx.db.get(doc._id))!;
       await beginDeletion(ctx, fresh, {});
     }
+    return null;
   },
 });
 
@@ -118,6 +160,8 @@ export const cancel = orgMutation("voters.manage")({
  */
 export const remove = orgMutation("voters.manage")({
   args: { importId: v.id("importHistory"), force: v.optional(v.boolean()) },
+  /** "deleting": the rest of its voters go in scheduled chunks */
+  returns: v.object({ status: v.union(v.literal("deleted"), v.literal("deleting")) }),
   handler: async (ctx, args) => {
     const doc = await loadImport(ctx, args.importId);
     const force = args.force ?? false;
@@ -152,7 +196,7 @@ export const deleteChunk = internalMutation({
   },
 });
 
-function publicView(d: Doc<"importHistory">) {
+function publicView(d: Doc<"importHistory">): Infer<typeof vImportView> {
   return {
     _id: d._id,
     _creationTime: d._creationTime,
@@ -182,11 +226,11 @@ function publicView(d: Doc<"importHistory">) {
     updated_records: d.updated_records ?? 0,
   };
 }
-export type ImportView = ReturnType<typeof publicView>;
 
 /** Import history, newest first (live: progress of running imports moves here too). */
 export const list = orgQuery("voters.view")({
   args: { limit: v.optional(v.number()) },
+  returns: v.array(vImportView),
   handler: async (ctx, { limit }) => {
     const rows = await ctx.db
       .query("importHistory")
@@ -200,6 +244,12 @@ export const list = orgQuery("voters.view")({
 /** import_statistics: total_imports, total_records_processed, avg_success_rate, last_import_date. */
 export const statistics = orgQuery("voters.view")({
   args: {},
+  returns: v.object({
+    total_imports: v.number(),
+    total_records_processed: v.number(),
+    avg_success_rate: v.number(),
+    last_import_date: v.union(v.number(), v.null()),
+  }),
   handler: async (ctx) => {
     const rows = await ctx.db
       .query("importHistory")
@@ -219,6 +269,7 @@ export const statistics = orgQuery("voters.view")({
 /** One import, or null; the id may come from a link (?resume=), so any string is answered. */
 export const get = orgQuery("voters.view")({
   args: { importId: v.string() },
+  returns: v.union(vImportView, v.null()),
   handler: async (ctx, { importId }) => {
     const id = ctx.db.normalizeId("importHistory", importId);
     const doc = id ? await ctx.db.get(id) : null;
@@ -228,6 +279,7 @@ export const get = orgQuery("voters.view")({
 
 export const fieldDetails = orgQuery("voters.view")({
   args: { importId: v.id("importHistory") },
+  returns: v.array(importTables.importFieldDetails.validator.omit("orgId", "importId").extend({ _id: v.id("importFieldDetails") })),
   handler: async (ctx, { importId }) => {
     const rows = await ctx.db.query("importFieldDetails").withIndex("by_import", (q) => q.eq("importId", importId)).collect();
     return rows.map((r) => ({
@@ -249,6 +301,15 @@ export const outcomes = orgQuery("voters.view")({
     kind: v.union(v.literal("duplicate"), v.literal("error"), v.literal("imported"), v.literal("updated")),
     limit: v.optional(v.number()),
   },
+  returns: v.array(
+    vRowOutcome.omit("row").extend({
+      /** the row in the file (null: an imported voter, listed from the voters themselves) */
+      row: v.union(v.number(), v.null()),
+      voterId: v.union(v.id("voters"), v.null()),
+      /** the voter a duplicate or update matched */
+      existing: v.union(v.object({ id: v.id("voters"), name: v.string(), email: v.string() }), v.null()),
+    }),
+  ),
   handler: async (ctx, { importId, kind, limit }) => {
     const n = Math.min(Math.max(1, limit ?? 100), 1000);
     if (kind === "imported") {
@@ -279,6 +340,7 @@ export const outcomes = orgQuery("voters.view")({
 /** Organisation custom fields, offered as import targets. */
 export const customFields = orgQuery("voters.view")({
   args: {},
+  returns: v.array(voterTables.customFieldDefs.validator.pick("key", "label", "type")),
   handler: async (ctx) => {
     const defs = await ctx.db.query("customFieldDefs").withIndex("by_org_key", (q) => q.eq("orgId", ctx.viewer.orgId)).collect();
     return defs.map((d) => ({ key: d.key, label: d.label, type: d.type }));
@@ -288,6 +350,19 @@ export const customFields = orgQuery("voters.view")({
 /** Debug Import Deletion: what deleting this import would remove (counts and a sample). */
 export const debugImport = orgQuery("voters.view")({
   args: { importId: v.string() },
+  returns: v.union(
+    v.object({ found: v.literal(false), message: v.string() }),
+    v.object({
+      found: v.literal(true),
+      import: vImportView,
+      /** null: more than one deletion chunk (at least votersToDeleteAtLeast) */
+      votersToDelete: v.union(v.number(), v.null()),
+      votersToDeleteAtLeast: v.number(),
+      sample: v.array(v.object({ id: v.id("voters"), first_name: v.string(), last_name: v.string(), email: v.string(), createdAt: v.number() })),
+      onlyMarked: v.boolean(),
+      running: v.boolean(),
+    }),
+  ),
   handler: async (ctx, { importId }) => {
     const id = ctx.db.normalizeId("importHistory", importId.trim());
     const doc = id ? await ctx.db.get(id) : null;
@@ -311,6 +386,13 @@ export const debugImport = orgQuery("voters.view")({
 /** Check Permissions: authentication, read and delete, as the server sees the caller. */
 export const checkPermissions = publicQuery({
   args: {},
+  returns: v.object({
+    authenticated: v.boolean(),
+    member: v.boolean(),
+    canRead: v.boolean(),
+    canDelete: v.boolean(),
+    organization: v.union(v.string(), v.null()),
+  }),
   handler: async (ctx) => {
     const viewer = await loadViewer(ctx);
     if (!viewer) {

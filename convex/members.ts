@@ -18,7 +18,7 @@ import { assertGrantable, canManageMember, MEMBER_DENIED } from "./model/grants"
 import { assertNotAlreadyMember, displayName, isEmail, membersWithUsers } from "./model/orgs";
 import { normalizeEmail } from "./model/strings";
 import { orgRoleLookup } from "./model/viewer";
-import { vIssuedInvitation, vMemberRow } from "./tables/core";
+import { coreTables, vIssuedInvitation, vMemberRow } from "./tables/core";
 import { TEXTS } from "./lib/texts";
 
 /** Active members and pending invitations, pending first. */
@@ -131,6 +131,7 @@ export const resend = orgMutation("users.manage")({
 /** Withdraws a pending invitation; its link stops working. */
 export const revoke = orgMutation("users.manage")({
   args: { invitationId: v.id("invitations") },
+  returns: v.null(),
   handler: async (ctx, { invitationId }) => {
     const invitation = await ctx.db.get(invitationId);
     if (invitation === null) throw appError("NOT_FOUND");
@@ -140,6 +141,7 @@ export const revoke = orgMutation("users.manage")({
     }
     if (invitation.status !== "pending") throw appError("VALIDATION_ERROR", "Only pending invitations can be revoked.");
     await ctx.db.patch(invitationId, { status: "revoked" });
+    return null;
   },
 });
 
@@ -149,6 +151,18 @@ export const revoke = orgMutation("users.manage")({
  */
 export const getInvitation = publicQuery({
   args: { id: v.string(), token: v.string() },
+  returns: v.union(
+    coreTables.invitations.validator.pick("firstName", "lastName", "email", "kind").extend({
+      id: v.id("invitations"),
+      organizationName: v.string(),
+      /** role names (the first role's, and every role granted) */
+      role: v.string(),
+      roles: v.array(v.string()),
+      invitedBy: v.string(),
+      accountExists: v.boolean(),
+    }),
+    v.null(),
+  ),
   handler: async (ctx, { id, token }) => {
     if (id.length > 64 || token.length > 128) return null;
     const invitation = await findValidInvitation(ctx, id, token);
@@ -179,6 +193,7 @@ export const getInvitation = publicQuery({
 /** Accepts an invitation as the signed-in user (who already had an account with the invited email). */
 export const acceptInvitation = userMutation({
   args: { id: v.string(), token: v.string() },
+  returns: v.object({ orgId: v.id("organizations") }),
   handler: async (ctx, { id, token }) => {
     const orgId = await acceptInvitationForExistingUser(ctx, ctx.user, id, token);
     return { orgId };

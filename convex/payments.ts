@@ -5,9 +5,16 @@
 import { v } from "convex/values";
 import { orgMutation, orgQuery } from "./functions";
 import { appError } from "./lib/errors";
+import { billingTables } from "./tables/billing";
+
+/** A card as the billing page lists it (what is stored of it, and whether the subscription uses it). */
+const vPaymentMethodRow = billingTables.paymentMethods.validator
+  .pick("name", "brand", "last4", "expMonth", "expYear", "createdAt")
+  .extend({ id: v.id("paymentMethods"), isSubscriptionMethod: v.boolean() });
 
 export const list = orgQuery("payment_methods.manage")({
   args: {},
+  returns: v.array(vPaymentMethodRow),
   handler: async (ctx) => {
     const rows = await ctx.db
       .query("paymentMethods")
@@ -31,6 +38,7 @@ const BRANDS = ["visa", "mastercard", "amex", "discover", "diners", "jcb", "unio
 
 export const add = orgMutation("payment_methods.manage")({
   args: { name: v.string(), brand: v.string(), last4: v.string(), expMonth: v.string(), expYear: v.string() },
+  returns: v.id("paymentMethods"),
   handler: async (ctx, args) => {
     const name = args.name.trim();
     const thisYear = new Date().getUTCFullYear();
@@ -59,6 +67,7 @@ export const add = orgMutation("payment_methods.manage")({
 /** Removes a payment method; a subscription that used it keeps running without one. */
 export const remove = orgMutation("payment_methods.manage")({
   args: { id: v.id("paymentMethods") },
+  returns: v.null(),
   handler: async (ctx, { id }) => {
     const row = await ctx.db.get(id);
     if (row === null) throw appError("NOT_FOUND");
@@ -68,5 +77,6 @@ export const remove = orgMutation("payment_methods.manage")({
       const { paymentMethodId: _removed, ...rest } = sub;
       await ctx.db.patch(ctx.viewer.orgId, { subscription: rest });
     }
+    return null;
   },
 });

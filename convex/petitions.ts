@@ -5,7 +5,7 @@
  * voters.update enters lines and adjudicates, voters.manage creates and deletes petitions.
  */
 import { paginationOptsValidator, paginationResultValidator } from "convex/server";
-import { v } from "convex/values";
+import { v, type Infer } from "convex/values";
 import type { Doc, Id } from "./_generated/dataModel";
 import { internal } from "./_generated/api";
 import { internalMutation, orgAction, orgMutation, orgQuery } from "./functions";
@@ -18,7 +18,7 @@ import { acceptUpload, attachFile, deleteOwnedFile, issueUploadUrl } from "./mod
 import { displayName } from "./model/presence";
 import { keepsNameKeys, writeNameKeys } from "./model/voters";
 import { CLAIM_TTL_MS, adjudicationValidity, countingLine, emptyCounts, heldByOther, linesEntered, matchStep, moveCount, requireClaim, searchVotersFor, startMatching } from "./model/petitions";
-import { vAdjudicationAction, vCandidate, vLineStatus, vPetitionCounts } from "./tables/petitions";
+import { petitionTables, vAdjudication, vAdjudicationAction, vLineStatus, vPetitionCounts } from "./tables/petitions";
 import { TEXTS } from "./lib/texts";
 
 const MAX_PETITIONS = 200;
@@ -26,17 +26,11 @@ const MAX_LINES_PER_CALL = 200;
 const DELETE_BATCH = 400;
 
 const vProjection = v.union(v.object({ rate: v.number(), projected: v.number(), low: v.number(), high: v.number(), decided: v.number() }), v.null());
-const vPetitionRow = v.object({
+const vPetitionRow = petitionTables.petitions.validator.pick("name", "signaturesNeeded", "deadline", "jurisdiction", "mode", "pageCount").extend({
   id: v.id("petitions"),
-  name: v.string(),
-  signaturesNeeded: v.number(),
-  deadline: v.union(v.string(), v.null()),
-  jurisdiction: v.object({ state: v.union(v.string(), v.null()), county: v.union(v.string(), v.null()) }),
-  mode: v.union(v.literal("full"), v.literal("sample")),
   counts: vPetitionCounts,
   sampleTarget: v.number(),
   projection: vProjection,
-  pageCount: v.number(),
   /** the county check could not be made for some lines (the voter file has no county for their voters) */
   countyNotice: v.union(v.string(), v.null()),
 });
@@ -141,13 +135,8 @@ export const remove = orgMutation("voters.manage")({
   },
 });
 
-const vPage = v.object({
+const vPage = petitionTables.petitionPages.validator.pick("pageNumber", "fileName", "contentType", "status", "lineCount").extend({
   id: v.id("petitionPages"),
-  pageNumber: v.number(),
-  fileName: v.string(),
-  contentType: v.string(),
-  status: v.union(v.literal("processing"), v.literal("completed")),
-  lineCount: v.number(),
   /** the number the next typed line gets */
   nextLine: v.number(),
   url: v.union(v.string(), v.null()),
@@ -209,9 +198,9 @@ export const addPage = orgMutation("voters.update")({
   },
 });
 
-const vLineInput = v.object({ name: v.string(), address: v.string(), signedOn: v.union(v.string(), v.null()) });
+const vLineInput = petitionTables.petitionLines.validator.pick("name", "address", "signedOn");
 
-type LineInput = { name: string; address: string; signedOn: string | null; signerNumber?: number };
+type LineInput = Infer<typeof vLineInput> & { signerNumber?: number };
 
 /** The highest line number on a page so far (typed lines continue after it). */
 function lastSigner(page: Doc<"petitionPages">): number {
@@ -366,28 +355,17 @@ export const importLines = orgMutation("voters.update")({
   },
 });
 
-const vLineRow = v.object({
-  id: v.id("petitionLines"),
-  pageId: v.id("petitionPages"),
-  pageNumber: v.number(),
-  signerNumber: v.number(),
-  name: v.string(),
-  address: v.string(),
-  signedOn: v.union(v.string(), v.null()),
-  status: vLineStatus,
-  inSample: v.boolean(),
-  reason: v.union(v.string(), v.null()),
-  confidence: v.union(v.number(), v.null()),
-  evidence: v.union(v.object({ name: v.string(), address: v.string(), registration: v.string() }), v.null()),
-  voterId: v.union(v.id("voters"), v.null()),
-  voterName: v.union(v.string(), v.null()),
-  /** the matched voter's ID in the state's file (voter_id) */
-  voterFileId: v.union(v.string(), v.null()),
-  candidates: v.array(vCandidate),
-  duplicateOf: v.union(v.id("petitionLines"), v.null()),
-  claimedBy: v.union(v.string(), v.null()),
-  adjudication: v.union(v.object({ action: v.string(), valid: v.boolean(), notes: v.string(), at: v.number(), byName: v.string() }), v.null()),
-});
+const vLineRow = petitionTables.petitionLines.validator
+  .pick("pageId", "pageNumber", "signerNumber", "name", "address", "signedOn", "status", "inSample", "reason", "confidence", "evidence", "voterId", "candidates", "duplicateOf")
+  .extend({
+    id: v.id("petitionLines"),
+    voterName: v.union(v.string(), v.null()),
+    /** the matched voter's ID in the state's file (voter_id) */
+    voterFileId: v.union(v.string(), v.null()),
+    /** who reviews it now (a live claim) */
+    claimedBy: v.union(v.string(), v.null()),
+    adjudication: v.union(vAdjudication.omit("by"), v.null()),
+  });
 
 /** A voter's name as the file holds it, middle name and suffix included. */
 function fullName(x: Pick<Doc<"voters">, "first_name" | "middle_name" | "last_name" | "name_suffix">): string {

@@ -39,7 +39,7 @@ import {
   type SignFields,
 } from "./model/signs";
 import { vEditState, vFieldEdit } from "./tables/collab";
-import { SIGN_FIELD_LABELS, vSignStatus, type SignStatus } from "./tables/signs";
+import { SIGN_FIELD_LABELS, signTables, vPerStatus, vSignStatus, type SignStatus } from "./tables/signs";
 import { TEXTS } from "./lib/texts";
 
 const MAX_TABLE_PAGE = 100;
@@ -50,30 +50,36 @@ const MAX_CAMPAIGN_OPTIONS = 500;
 const vStatusFilter = v.union(v.literal("All"), vSignStatus);
 type StatusFilter = "All" | SignStatus;
 
-const vSignRow = v.object({
-  id: v.id("signs"),
-  campaignId: v.id("campaigns"),
-  campaignName: v.string(),
-  address: v.string(),
-  latitude: v.number(),
-  longitude: v.number(),
-  datePlaced: v.number(),
-  dateRemoval: v.number(),
-  status: vSignStatus,
-  pickupDue: v.boolean(),
-  notes: v.string(),
-  scheduledDate: v.union(v.string(), v.null()),
-  scheduledTime: v.union(v.string(), v.null()),
-  responsibleUserId: v.union(v.id("users"), v.null()),
-  responsibleName: v.union(v.string(), v.null()),
-  assignedById: v.union(v.id("users"), v.null()),
-  assignedByName: v.union(v.string(), v.null()),
-  actualRemovalDate: v.union(v.number(), v.null()),
-  voterId: v.union(v.id("voters"), v.null()),
-  voterName: v.union(v.string(), v.null()),
-  createdAt: v.number(),
-  updatedAt: v.number(),
-});
+const signFields = signTables.signs.validator;
+
+/** A sign as the table, the side list and the dialogs show it: the stored fields with the names behind its ids. */
+const vSignRow = signFields
+  .pick(
+    "campaignId",
+    "address",
+    "latitude",
+    "longitude",
+    "datePlaced",
+    "dateRemoval",
+    "status",
+    "pickupDue",
+    "notes",
+    "scheduledDate",
+    "scheduledTime",
+    "responsibleUserId",
+    "assignedById",
+    "actualRemovalDate",
+    "voterId",
+    "updatedAt",
+  )
+  .extend({
+    id: v.id("signs"),
+    campaignName: v.string(),
+    responsibleName: v.union(v.string(), v.null()),
+    assignedByName: v.union(v.string(), v.null()),
+    voterName: v.union(v.string(), v.null()),
+    createdAt: v.number(),
+  });
 
 const vPoint = v.object({
   id: v.id("signs"),
@@ -85,7 +91,7 @@ const vPoint = v.object({
   campaignName: v.string(),
 });
 const vCell = v.object({ key: v.string(), lat: v.number(), lng: v.number(), count: v.number() });
-const vTotals = v.object({ All: v.number(), Active: v.number(), Scheduled: v.number(), Removed: v.number() });
+const vTotals = vPerStatus.extend({ All: v.number() });
 
 /**
  * Resolves campaign, member and voter names once per query. `voters`: whether the caller may see
@@ -305,18 +311,7 @@ export const forVoter = orgQuery("campaigns.view")({
   },
 });
 
-const vSignInput = {
-  campaignId: v.id("campaigns"),
-  address: v.string(),
-  latitude: v.number(),
-  longitude: v.number(),
-  datePlaced: v.number(),
-  dateRemoval: v.number(),
-  notes: v.string(),
-  voterId: v.union(v.id("voters"), v.null()),
-  responsibleUserId: v.union(v.id("users"), v.null()),
-  assignedById: v.union(v.id("users"), v.null()),
-};
+const vSignInput = signFields.pick("campaignId", "address", "latitude", "longitude", "datePlaced", "dateRemoval", "notes", "voterId", "responsibleUserId", "assignedById").fields;
 
 function requiredFields(campaignId: string | null, address: string) {
   if (!campaignId || address === "") throw appError("VALIDATION_ERROR", TEXTS.required.fields, "Required fields missing");

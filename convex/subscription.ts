@@ -6,16 +6,32 @@ import { v } from "convex/values";
 import type { Id } from "./_generated/dataModel";
 import { orgMutation, orgQuery } from "./functions";
 import { appError } from "./lib/errors";
-import { billingDescription, GB, planById, planOrStarter, planPrice, PLANS } from "./lib/plans";
+import { billingDescription, GB, planById, planOrStarter, planPrice, PLANS, vPlanId, vPlanLimits } from "./lib/plans";
 import { readCounters } from "./model/counters";
 import { activeFormCount } from "./model/forms";
 import { monthlyEmails } from "./model/emailEvents";
 import { monthlySegments } from "./model/smsShared";
 import { BILLING_PERIOD_MS } from "./model/orgs";
+import { billingTables } from "./tables/billing";
+import { coreTables } from "./tables/core";
+
+const vSubscription = coreTables.organizations.validator.fields.subscription;
 
 /** The current plan, its limits and the organisation's real usage. */
 export const overview = orgQuery(null)({
   args: {},
+  returns: v.object({
+    tier: vPlanId,
+    status: vSubscription.fields.status,
+    billingCycle: vSubscription.fields.billingCycle,
+    nextBillingDate: v.number(),
+    amount: v.number(),
+    paymentMethod: v.union(billingTables.paymentMethods.validator.pick("brand", "last4", "expMonth", "expYear"), v.null()),
+    hasPaymentMethod: v.boolean(),
+    /** the organisation's use of each limited measure */
+    usage: vPlanLimits,
+    limits: vPlanLimits,
+  }),
   handler: async (ctx) => {
     const sub = ctx.viewer.org.subscription;
     const plan = planOrStarter(sub.tier);
@@ -60,6 +76,7 @@ export const overview = orgQuery(null)({
 /** Recorded plan changes, newest first. */
 export const history = orgQuery("billing.manage")({
   args: {},
+  returns: v.array(billingTables.billingHistory.validator.pick("date", "amount", "status", "description").extend({ id: v.id("billingHistory") })),
   handler: async (ctx) => {
     const rows = await ctx.db
       .query("billingHistory")
@@ -82,6 +99,7 @@ export const changePlan = orgMutation("subscription.manage")({
     billingCycle: v.union(v.literal("monthly"), v.literal("yearly")),
     paymentMethodId: v.optional(v.id("paymentMethods")),
   },
+  returns: v.object({ tier: vPlanId, nextBillingDate: v.number() }),
   handler: async (ctx, args) => {
     const plan = planById(args.tier);
     if (!plan) throw appError("VALIDATION_ERROR", `Unknown plan. Choose ${PLANS.map((p) => p.name).join(", ")}.`);

@@ -5,20 +5,18 @@
  */
 import { v } from "convex/values";
 import { orgQuery } from "./functions";
+import { surveyTables } from "./tables/surveys";
 
 const MAX_SURVEYS = 500;
 
-const vHubRow = v.object({
+const vHubRow = surveyTables.surveys.validator.pick("name", "description", "updatedAt").extend({
   id: v.id("surveys"),
-  name: v.string(),
-  description: v.union(v.string(), v.null()),
   /** "live": has questions, its link takes responses; "draft": no question yet */
   status: v.union(v.literal("live"), v.literal("draft")),
   pages: v.number(),
   questions: v.number(),
   responses: v.number(),
   lastResponseAt: v.union(v.number(), v.null()),
-  updatedAt: v.number(),
 });
 
 /** Every survey of the organisation (most recent activity first) and the totals. */

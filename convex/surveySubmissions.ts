@@ -18,20 +18,15 @@ import { MAX_SURVEY_BODY_BYTES } from "./lib/surveys/rules";
 import { clientAddress } from "./model/clientAddress";
 import { issueFillToken, json, judgeFill, readJsonBody } from "./model/publicSubmit";
 import { recordSurveySubmission } from "./model/surveys";
-import { vAnswer } from "./tables/surveys";
+import { surveyTables, vAnswer } from "./tables/surveys";
 
 const MAX_LISTED = 500;
 const EXPORT_PAGE = 500;
 export const SUMMARY_SAMPLE = 2_000;
 
-const vRow = v.object({
-  id: v.id("surveySubmissions"),
-  responses: v.record(v.string(), vAnswer),
-  email: v.union(v.string(), v.null()),
-  source: v.union(v.literal("public"), v.literal("preview")),
-  userAgent: v.union(v.string(), v.null()),
-  submittedAt: v.number(),
-});
+const vRow = surveyTables.surveySubmissions.validator
+  .pick("responses", "email", "source", "userAgent")
+  .extend({ id: v.id("surveySubmissions"), submittedAt: v.number() });
 const row = (s: Doc<"surveySubmissions">) => ({ id: s._id, responses: s.responses, email: s.email, source: s.source, userAgent: s.userAgent, submittedAt: s._creationTime });
 
 /** The Submissions tab: newest first, live. */

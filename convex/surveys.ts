@@ -13,23 +13,15 @@ import { DEFAULT_SURVEY_SETTINGS, newPageId } from "./lib/surveys/rules";
 import { adjustCounter } from "./model/counters";
 import { displayName } from "./model/presence";
 import { checkSurveyLimit, cleanEmail, cleanSurvey, orgSurveySettings, seedSurveyDraft } from "./model/surveys";
-import { vOrgSurveySettings, vSurveyPage, vSurveySettings } from "./tables/surveys";
+import { surveyTables, vOrgSurveySettings } from "./tables/surveys";
 
 const DELETE_BATCH = 500;
 
-const vSurveyRow = v.object({
-  id: v.id("surveys"),
-  name: v.string(),
-  description: v.union(v.string(), v.null()),
-  recipient: v.union(v.string(), v.null()),
-  pages: v.array(vSurveyPage),
-  settings: vSurveySettings,
-  version: v.number(),
-  submissionCount: v.number(),
-  createdAt: v.number(),
-  updatedAt: v.number(),
-  updatedByName: v.string(),
-});
+const surveyFields = surveyTables.surveys.validator;
+
+const vSurveyRow = surveyFields
+  .pick("name", "description", "recipient", "pages", "settings", "version", "submissionCount", "updatedAt")
+  .extend({ id: v.id("surveys"), createdAt: v.number(), updatedByName: v.string() });
 
 /** The organisation's surveys, newest first. */
 export const list = orgQuery("surveys.view")({
@@ -96,14 +88,7 @@ export const create = orgMutation("surveys.manage")({
 
 /** Save: publishes the draft (what respondents get from now on). */
 export const save = orgMutation("surveys.manage")({
-  args: {
-    id: v.id("surveys"),
-    name: v.string(),
-    description: v.union(v.string(), v.null()),
-    recipient: v.union(v.string(), v.null()),
-    pages: v.array(vSurveyPage),
-    settings: vSurveySettings,
-  },
+  args: { id: v.id("surveys"), ...surveyFields.pick("name", "description", "recipient", "pages", "settings").fields },
   returns: v.object({ version: v.number() }),
   handler: async (ctx, args) => {
     const survey = await ctx.db.get(args.id);
@@ -168,7 +153,7 @@ export const updateSettings = orgMutation("surveys.manage")({
 export const publicSurvey = publicQuery({
   args: { id: v.string() },
   returns: v.union(
-    v.object({ id: v.string(), name: v.string(), description: v.union(v.string(), v.null()), pages: v.array(vSurveyPage), settings: vSurveySettings, allowAnonymous: v.boolean() }),
+    surveyFields.pick("name", "description", "pages", "settings").extend({ id: v.string(), allowAnonymous: v.boolean() }),
     v.null(),
   ),
   handler: async (ctx, { id }) => {

@@ -32,6 +32,7 @@ export const updateProfile = userMutation({
     phone: v.optional(v.string()),
     organization: v.optional(v.string()),
   },
+  returns: v.null(),
   handler: async (ctx, args) => {
     const firstName = args.firstName.trim();
     const lastName = args.lastName.trim();
@@ -96,6 +97,7 @@ export const passwordAccountOfCaller = internalQuery({
  */
 export const changePassword = publicAction({
   args: { currentPassword: v.string(), newPassword: v.string() },
+  returns: v.null(),
   handler: async (ctx, { currentPassword, newPassword }) => {
     const { accountId, userId, sessionId } = await ctx.runQuery(internal.users.passwordAccountOfCaller, {});
     if (newPassword.length < MIN_PASSWORD_LENGTH) throw appError("VALIDATION_ERROR", PASSWORD_MESSAGES.short);
@@ -122,6 +124,7 @@ export const changePassword = publicAction({
  */
 export const checkResetLink = publicQuery({
   args: { email: v.string(), code: v.string() },
+  returns: v.union(v.object({ valid: v.literal(false), message: v.string() }), v.object({ valid: v.literal(true), message: v.null() })),
   handler: async (ctx, args) => {
     const email = normalizeEmail(args.email);
     const code = args.code.trim();

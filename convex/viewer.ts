@@ -6,10 +6,36 @@ import { BUILT_IN_ROLES, type Permission } from "./lib/permissions";
 import { createOrganizationFor } from "./model/orgs";
 import { normalizeEmail } from "./model/strings";
 import { currentUserId, customRoleToDefinition, loadViewer, requireViewer } from "./model/viewer";
+import { vMode, vPermission, vRoleColor } from "./tables/core";
+
+/** The user's own profile fields, empty strings for anything unset. */
+const meBase = {
+  userId: v.id("users"),
+  email: v.string(),
+  firstName: v.string(),
+  lastName: v.string(),
+  name: v.string(),
+  phone: v.string(),
+  organization: v.string(),
+};
+const vRoleBrief = v.object({ id: v.string(), name: v.string(), level: v.number(), color: vRoleColor });
 
 /** Everything the shell needs; null organisation fields while the user has no active membership. */
 export const me = userQuery({
   args: {},
+  returns: v.union(
+    v.object({ ...meBase, org: v.null() }),
+    v.object({
+      ...meBase,
+      org: v.object({ id: v.id("organizations"), name: v.string() }),
+      roles: v.array(vRoleBrief),
+      activeRole: v.string(),
+      impersonatedRole: v.union(v.string(), v.null()),
+      permissions: v.array(vPermission),
+      modes: v.array(vMode),
+      impersonatableRoles: v.array(vRoleBrief),
+    }),
+  ),
   handler: async (ctx) => {
     const viewer = await loadViewer(ctx);
     const user = ctx.user;
@@ -54,15 +80,18 @@ export const resolveForAction = internalQuery({
 /** Switch the active role; only to a role the member really holds. */
 export const setActiveRole = orgMutation(null)({
   args: { roleId: v.string() },
+  returns: v.null(),
   handler: async (ctx, { roleId }) => {
     if (!ctx.viewer.membership.roles.includes(roleId)) throw appError("VALIDATION_ERROR", "You can only switch to a role you hold.");
     await ctx.db.patch(ctx.viewer.membership._id, { activeRole: roleId });
+    return null;
   },
 });
 
 /** Try on another role; never super_admin, never while already impersonating. Narrows only. */
 export const startImpersonation = orgMutation(null)({
   args: { roleId: v.string() },
+  returns: v.null(),
   handler: async (ctx, { roleId }) => {
     if (ctx.viewer.membership.impersonatedRole) throw appError("VALIDATION_ERROR", "Already impersonating a role. Stop impersonating first.");
     if (roleId === "super_admin") throw appError("FORBIDDEN", "The super admin role cannot be impersonated.");
@@ -70,13 +99,16 @@ export const startImpersonation = orgMutation(null)({
       (await ctx.db.query("customRoles").withIndex("by_org_role", (q) => q.eq("orgId", ctx.viewer.orgId).eq("roleId", roleId)).unique()) !== null;
     if (!known) throw appError("NOT_FOUND", "Unknown role.");
     await ctx.db.patch(ctx.viewer.membership._id, { impersonatedRole: roleId });
+    return null;
   },
 });
 
 export const stopImpersonation = orgMutation(null)({
   args: {},
+  returns: v.null(),
   handler: async (ctx) => {
     await ctx.db.patch(ctx.viewer.membership._id, { impersonatedRole: undefined });
+    return null;
   },
 });
 
@@ -86,6 +118,7 @@ export const stopImpersonation = orgMutation(null)({
  */
 export const ensureUser = publicMutation({
   args: {},
+  returns: v.id("users"),
   handler: async (ctx) => {
     const identity = await ctx.auth.getUserIdentity();
     if (identity === null) throw appError("UNAUTHORIZED");

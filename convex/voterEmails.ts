@@ -15,11 +15,13 @@ import { TEXTS } from "./lib/texts";
 /** Whether sending is a demo (no provider credentials): the modal labels itself so. */
 export const status = orgQuery("voters.view")({
   args: {},
+  returns: v.object({ demoMode: v.boolean() }),
   handler: async () => ({ demoMode: emailDemoMode() }),
 });
 
 export const send = orgMutation("messaging.send")({
   args: { voterId: v.id("voters"), subject: v.string(), message: v.string() },
+  returns: v.object({ outboxId: v.id("emailOutbox"), campaignId: v.id("campaigns"), demoMode: v.boolean() }),
   handler: async (ctx, { voterId, subject, message }) => {
     const voter = await ctx.db.get(voterId);
     if (!voter) throw appError("NOT_FOUND");

@@ -25,7 +25,7 @@ import {
 import { countMatching, filteredVoters, MAX_LIST_PAGE, MAX_PAGE, pageAllMatching, statusCodesPresent } from "./model/voterSearch";
 import { loadEditState, markDeleted, markEdited, mergeEdits, missingRecord, withEdits } from "./model/collab";
 import { vEditState, vFieldEdit } from "./tables/collab";
-import { moveSection, orderSections, vVoterFields, vVoterFilter } from "./tables/voters";
+import { moveSection, orderSections, vVoterFields, vVoterFilter, voterTables } from "./tables/voters";
 
 function clampPage<T extends { numItems: number }>(opts: T): T {
   return { ...opts, numItems: Math.max(1, Math.min(MAX_LIST_PAGE, Math.floor(opts.numItems))) };
@@ -33,6 +33,8 @@ function clampPage<T extends { numItems: number }>(opts: T): T {
 
 /** A page of voter documents: the list's and the export's contract with the browser. */
 const vVoterPage = paginationResultValidator(schema.doc("voters"));
+/** A voter as pickers and suggestions show it. */
+const vVoterBrief = voterTables.voters.validator.pick("first_name", "last_name", "email").extend({ _id: v.id("voters") });
 
 /** The voter list: one page of the filter/search, newest first (search: by relevance). */
 export const list = orgQuery("voters.view")({
@@ -87,6 +89,7 @@ export const get = orgQuery("voters.view")({
 /** The four suggested voters on the not-found page (the first four voters). */
 export const suggestions = orgQuery("voters.view")({
   args: {},
+  returns: v.array(vVoterBrief),
   handler: async (ctx) => {
     const rows = await ctx.db
       .query("voters")
@@ -99,6 +102,7 @@ export const suggestions = orgQuery("voters.view")({
 /** Quick search (groups, pickers): ≥ 2 characters, 10 results. */
 export const quickSearch = orgQuery("voters.view")({
   args: { term: v.string() },
+  returns: v.array(vVoterBrief.extend(voterTables.voters.validator.pick("phone").fields)),
   handler: async (ctx, { term }) => {
     if (term.trim().length < 2) return [];
     const rows = await filteredVoters(ctx.db, ctx.viewer.orgId, { search: term }).take(10);
@@ -108,6 +112,7 @@ export const quickSearch = orgQuery("voters.view")({
 
 export const create = orgMutation("voters.manage")({
   args: { fields: vVoterFields },
+  returns: v.id("voters"),
   handler: async (ctx, { fields }) => {
     const clean = cleanVoterFields(fields);
     await assertValidVoter(ctx.db, ctx.viewer.orgId, clean);
@@ -155,10 +160,12 @@ export const editState = orgQuery("voters.view")({
 
 export const remove = orgMutation("voters.manage")({
   args: { id: v.id("voters") },
+  returns: v.null(),
   handler: async (ctx, { id }) => {
     const voter = await loadVoter(ctx.db, id);
     await deleteVoter(ctx, voter);
     await markDeleted(ctx, ctx.viewer, id);
+    return null;
   },
 });
 
@@ -220,6 +227,7 @@ export const changes = orgQuery("voters.view")({
 /** The groups a voter belongs to, by name. */
 export const groupsOf = orgQuery("voters.view")({
   args: { voterId: v.id("voters") },
+  returns: v.array(voterTables.voterGroups.validator.pick("name", "description").extend({ _id: v.id("voterGroups") })),
   handler: async (ctx, { voterId }) => {
     const memberships = await ctx.db
       .query("voterGroupMembers")
@@ -236,6 +244,7 @@ export const groupsOf = orgQuery("voters.view")({
 /** The organisation's saved order of form fields (null: default order). */
 export const formLayout = orgQuery("voters.view")({
   args: {},
+  returns: v.union(voterTables.voterFormLayouts.validator.fields.order, v.null()),
   handler: async (ctx) => {
     const row = await ctx.db
       .query("voterFormLayouts")

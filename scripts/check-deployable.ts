@@ -14,8 +14,11 @@
  *   imported `convex.config`) is refused, because components need the hosted codegen (DESIGN.md §1).
  * The bundled modules are then analysed in a fresh Node process the way Convex's executor analyses
  * them after upload (import each module, classify its exports by `isQuery`/`invokeQuery`, …,
- * `isPublic`/`isInternal`, read `exportArgs()`), and refused are:
+ * `isPublic`/`isInternal`, read `exportArgs()` and `exportReturns()`), and refused are:
  * - a public or internal query, mutation or action without argument validators (`args`);
+ * - a public one with `args` but without a return validator (`returns`): what the browser receives
+ *   is checked by Convex and typed from that validator (FunctionReturnType), one source for the
+ *   shape. Functions a library defines (Convex Auth's `auth:signIn`, …) are named in `returnsExempt`;
  * - a query or mutation in a "use node" file (Convex: "Only actions can be defined in Node.js");
  * - a module that throws while being imported, and an `http` module whose default export is not
  *   an `httpRouter()`.
@@ -38,7 +41,7 @@ import * as esbuild from "esbuild";
 
 /** One reason the folder would not deploy (or breaks a rule of ours for deploying it). */
 export type Problem = {
-  kind: "entry-points" | "node-api" | "bundle" | "component" | "no-args" | "node-query-or-mutation" | "analyze" | "http-router";
+  kind: "entry-points" | "node-api" | "bundle" | "component" | "no-args" | "no-returns" | "node-query-or-mutation" | "analyze" | "http-router";
   /** the file at fault, relative to the functions folder's parent ("convex/voters.ts") */
   file: string;
   message: string;
@@ -60,7 +63,12 @@ export type DeployableReport = {
 export type CheckOptions = {
   /** `node.externalPackages` of convex.json (packages installed on the server instead of bundled) */
   externalPackages?: string[];
+  /** public functions ("module:name") defined by a library, whose results are its contract: not refused for lacking `returns` */
+  returnsExempt?: string[];
 };
+
+/** Convex Auth's public functions (convex/auth.ts: `convexAuth()` builds them, not convex/functions.ts). */
+export const CONVEX_AUTH_FUNCTIONS = ["auth:signIn", "auth:signOut", "auth:isAuthenticated"];
 
 // ---------------------------------------------------------------------------------------------
 // The convex package's bundler
@@ -218,7 +226,7 @@ function loadConvexBundler(): Promise<ConvexBundler> {
 // ---------------------------------------------------------------------------------------------
 // Analysis of the bundled modules (a fresh Node process, like Convex's executor after upload)
 
-type AnalyzedFunction = { name: string; udfType: "query" | "mutation" | "action" | "httpAction"; visibility: "public" | "internal" | null; args: any };
+type AnalyzedFunction = { name: string; udfType: "query" | "mutation" | "action" | "httpAction"; visibility: "public" | "internal" | null; args: any; returns: any };
 type AnalyzedModule = { path: string; error?: string; functions: AnalyzedFunction[]; defaultIsRouter: boolean };
 
 /** Runs in the child: imports each module and reads its exports as the Node executor's `analyzeModule` does. */
@@ -249,8 +257,13 @@ for (const modulePath of JSON.parse(fs.readFileSync(listFile, "utf8"))) {
         const exported = value.exportArgs();
         if (typeof exported === "string") args = JSON.parse(exported);
       }
+      let returns = null;
+      if (has(value, "exportReturns") && typeof value.exportReturns === "function") {
+        const exported = value.exportReturns();
+        if (typeof exported === "string") returns = JSON.parse(exported);
+      }
       const visibility = has(value, "isPublic") && !has(value, "isInternal") ? "public" : has(value, "isInternal") && !has(value, "isPublic") ? "internal" : null;
-      entry.functions.push({ name, udfType, visibility, args });
+      entry.functions.push({ name, udfType, visibility, args, returns });
     }
     const def = mod.default;
     entry.defaultIsRouter = !!def && typeof def === "object" && def.isRouter === true;
@@ -416,6 +429,7 @@ async function checkComponents(cli: ConvexBundler, dir: string, show: (abs: stri
 export async function checkDeployable(functionsDir: string, options: CheckOptions = {}): Promise<DeployableReport> {
   const started = performance.now();
   const dir = path.resolve(functionsDir);
+  const returnsExempt = new Set(options.returnsExempt ?? []);
   const show = (abs: string) => {
     const rel = path.relative(dir, abs);
     if (rel.startsWith("..") || path.isAbsolute(rel)) {
@@ -535,6 +549,12 @@ export async function checkDeployable(functionsDir: string, options: CheckOption
             file,
             message: `${fn.visibility} ${fn.udfType} \`${fn.name}\` in ${file} has no argument validators: declare \`args\` (\`args: {}\` when it takes none) so Convex validates what callers send.`,
           });
+        } else if (fn.visibility === "public" && fn.returns === null && !returnsExempt.has(`${m.path.replace(/\.js$/, "")}:${fn.name}`)) {
+          problems.push({
+            kind: "no-returns",
+            file,
+            message: `public ${fn.udfType} \`${fn.name}\` in ${file} has no return validator: declare \`returns\` (derived from the table validators in convex/tables/) so Convex checks what the browser receives and its type comes from one source.`,
+          });
         }
       }
     }
@@ -559,7 +579,7 @@ function projectConfig(): { dir: string; externalPackages: string[] } {
 async function main() {
   const config = projectConfig();
   const dir = process.argv[2] ? path.resolve(process.argv[2]) : config.dir;
-  const r = await checkDeployable(dir, { externalPackages: config.externalPackages });
+  const r = await checkDeployable(dir, { externalPackages: config.externalPackages, returnsExempt: CONVEX_AUTH_FUNCTIONS });
   const name = path.relative(process.cwd(), dir) || ".";
   const modules = (runtime: "isolate" | "node", n: number) => (r.notAnalysed.includes(runtime) ? "bundle failed" : `${n} modules`);
   console.log(`${name}/ bundled as \`npx convex deploy\` does (convex ${projectRequire("convex/package.json").version}'s bundler):`);
@@ -567,12 +587,12 @@ async function main() {
   console.log(`  Node.js ("use node"):     ${r.entryPoints.node} entry points → ${modules("node", r.modules.node)}`);
   console.log(`  schema: ${r.modules.schema} module, auth config: ${r.modules.authConfig} module`);
   console.log(
-    `Checked ${r.functions.public + r.functions.internal} registered functions (${r.functions.public} public, ${r.functions.internal} internal) for argument validators` +
+    `Checked ${r.functions.public + r.functions.internal} registered functions (${r.functions.public} public, ${r.functions.internal} internal) for argument and return validators` +
       ` and runtime placement, ${r.functions.http} http actions; ${(r.ms / 1000).toFixed(1)} s.`,
   );
   for (const runtime of r.notAnalysed) console.log(`  (the functions of the ${runtime === "isolate" ? "default" : "Node.js"} runtime were not analysed: its bundle failed)`);
   if (r.problems.length === 0) {
-    console.log('Deployable: no Node APIs outside "use node", no components, every function declares its argument validators.');
+    console.log('Deployable: no Node APIs outside "use node", no components, every function declares its argument validators and every public one its return validator.');
     return;
   }
   console.error(`\nNot deployable (${r.problems.length} problem${r.problems.length === 1 ? "" : "s"}):`);

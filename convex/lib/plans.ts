@@ -2,12 +2,24 @@
  * Subscription plans (spec/3 §9.1, §9.3). Pure TypeScript shared by the server (limits, prices of
  * recorded plan changes) and the browser (plan cards, usage meters).
  */
+import { v, type Infer } from "convex/values";
 
-export type PlanId = "starter" | "professional" | "enterprise";
+export const vPlanId = v.union(v.literal("starter"), v.literal("professional"), v.literal("enterprise"));
+export type PlanId = Infer<typeof vPlanId>;
 export type BillingCycle = "monthly" | "yearly";
 
 /** -1 means unlimited. Storage in GB. SMS: message segments per calendar month (spec/2 §9: 500, 2,000, 5,000). Active forms: 3 on the first plan (spec/2 §9 "Essential"). */
-export type PlanLimits = { voters: number; campaigns: number; surveys: number; storage: number; users: number; smsSegments: number; emails: number; activeForms: number };
+export const vPlanLimits = v.object({
+  voters: v.number(),
+  campaigns: v.number(),
+  surveys: v.number(),
+  storage: v.number(),
+  users: v.number(),
+  smsSegments: v.number(),
+  emails: v.number(),
+  activeForms: v.number(),
+});
+export type PlanLimits = Infer<typeof vPlanLimits>;
 
 export type Plan = {
   id: PlanId;

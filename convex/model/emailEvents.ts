@@ -7,7 +7,7 @@
 import { defineRateLimits } from "convex-helpers/server/rateLimit";
 import type { Doc, Id } from "../_generated/dataModel";
 import type { MutationCtx, QueryCtx } from "../_generated/server";
-import { STAT_FIELDS, STAT_SHARDS, type StatField, type SuppressionReason } from "../tables/emailBlast";
+import { STAT_FIELDS, STAT_SHARDS, type ProviderEvent, type StatField, type SuppressionReason } from "../tables/emailBlast";
 
 type Db = QueryCtx["db"];
 
@@ -91,9 +91,6 @@ export async function monthlyEmails(db: Db, orgId: Id<"organizations">): Promise
     .unique();
   return row?.emails ?? 0;
 }
-
-export const PROVIDER_EVENTS = ["email.delivered", "email.opened", "email.clicked", "email.bounced", "email.complained"] as const;
-export type ProviderEvent = { eventId: string; type: (typeof PROVIDER_EVENTS)[number]; emailId: string; at: number; url?: string };
 
 const FLAG: Record<ProviderEvent["type"], { field: "deliveredAt" | "openedAt" | "clickedAt" | "bouncedAt" | "complainedAt"; stat: StatField }> = {
   "email.delivered": { field: "deliveredAt", stat: "delivered" },

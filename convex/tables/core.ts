@@ -1,8 +1,12 @@
 /** Identity, tenancy and platform tables: users (Convex Auth), organisations, memberships, roles. */
 import { defineTable } from "convex/server";
 import { v, type Infer } from "convex/values";
+import { MODES, PERMISSIONS, ROLE_COLORS } from "../lib/permissions";
 
-export const vMode = v.union(v.literal("campaign"), v.literal("petition"), v.literal("relationship"));
+export const vMode = v.union(...MODES.map((m) => v.literal(m)));
+/** A role's badge colour (lib/permissions.ts ROLE_COLORS; custom roles store it as a string checked against them). */
+export const vRoleColor = v.union(...ROLE_COLORS.map((c) => v.literal(c)));
+export const vPermission = v.union(...PERMISSIONS.map((p) => v.literal(p)));
 
 export const vAddress = v.object({
   street: v.string(),

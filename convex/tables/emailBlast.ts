@@ -8,12 +8,9 @@
  * for the organisation at once, also for sends in flight.
  */
 import { defineTable } from "convex/server";
-import { v } from "convex/values";
+import { v, type Infer } from "convex/values";
+import { vSendStatus } from "./sendStatus";
 import { queuedMessageFields, sendLeaseFields } from "./sendQueue";
-
-export const EMAIL_SEND_STATUSES = ["preparing", "sending", "paused", "completed", "cancelled", "failed"] as const;
-export type EmailSendStatus = (typeof EMAIL_SEND_STATUSES)[number];
-export const vEmailSendStatus = v.union(...EMAIL_SEND_STATUSES.map((s) => v.literal(s)));
 
 /** A message's life: queued → sending (claimed, in a batch) → sent | failed; or cancelled / suppressed before it left. */
 export const EMAIL_MESSAGE_STATUSES = ["queued", "sending", "sent", "demo", "failed", "cancelled", "suppressed"] as const;
@@ -63,13 +60,25 @@ export const STAT_FIELDS = ["sent", "failed", "delivered", "opened", "clicked", 
 export type StatField = (typeof STAT_FIELDS)[number];
 export const STAT_SHARDS = 8;
 
+/** The provider's events we apply (emailWebhooks.ts reads them from Resend's payload). */
+export const PROVIDER_EVENTS = ["email.delivered", "email.opened", "email.clicked", "email.bounced", "email.complained"] as const;
+/** One provider event: its id (svix-id, the dedupe key), kind, the provider's email id, when, and the clicked link. */
+export const vProviderEvent = v.object({
+  eventId: v.string(),
+  type: v.union(...PROVIDER_EVENTS.map((t) => v.literal(t))),
+  emailId: v.string(),
+  at: v.number(),
+  url: v.optional(v.string()),
+});
+export type ProviderEvent = Infer<typeof vProviderEvent>;
+
 export const emailBlastTables = {
   /** One execution of a campaign: a blast (now or scheduled) or the standing send of an automation. */
   emailSends: defineTable({
     orgId: v.id("organizations"),
     campaignId: v.id("emailCampaigns"),
     kind: v.union(v.literal("blast"), v.literal("automation")),
-    status: vEmailSendStatus,
+    status: vSendStatus,
     demo: v.boolean(),
     /** the rendered campaign with its merge variables, personalised per recipient by the sender */
     subject: v.string(),

@@ -25,6 +25,8 @@ export const vDecisionCounts = v.object({
   /** lines in the random sample so far (sampling mode) */
   sampled: v.number(),
 });
+/** A reviewer's decision on a line (who made it: `by`, and their name then). */
+export const vAdjudication = v.object({ action: vAdjudicationAction, valid: v.boolean(), notes: v.string(), at: v.number(), by: v.id("users"), byName: v.string() });
 /** The counts a screen shows: lines entered and still pending besides the verdicts. */
 export const vPetitionCounts = v.object({ lines: v.number(), pending: v.number(), ...vDecisionCounts.fields });
 
@@ -99,10 +101,7 @@ export const petitionTables = {
     /** the verdict before adjudication (verified / failed / duplicate / review) */
     autoStatus: v.union(vLineStatus, v.null()),
     claim: v.union(v.object({ userId: v.id("users"), name: v.string(), at: v.number() }), v.null()),
-    adjudication: v.union(
-      v.object({ action: vAdjudicationAction, valid: v.boolean(), notes: v.string(), at: v.number(), by: v.id("users"), byName: v.string() }),
-      v.null(),
-    ),
+    adjudication: v.union(vAdjudication, v.null()),
     /** the voter whose valid signature this line is (verified, or adjudicated valid): duplicate checks */
     countsFor: v.union(v.id("voters"), v.null()),
   })

@@ -7,6 +7,7 @@
 import { defineTable } from "convex/server";
 import { v, type Infer } from "convex/values";
 import { queuedMessageFields, sendLeaseFields } from "./sendQueue";
+import { vSendStatus } from "./sendStatus";
 
 /** Message statuses (spec/2 §4) plus `cancelled` (a send cancelled, or the recipient opted out before it left). */
 export const SMS_STATUSES = ["queued", "sending", "sent", "delivered", "failed", "undelivered", "demo", "cancelled"] as const;
@@ -15,10 +16,6 @@ export const vSmsStatus = v.union(...SMS_STATUSES.map((s) => v.literal(s)));
 
 /** Campaign statuses (spec/2 §4). */
 export const SMS_CAMPAIGN_STATUSES = ["draft", "active", "completed", "cancelled"] as const;
-
-export const SEND_STATUSES = ["preparing", "sending", "paused", "completed", "cancelled", "failed"] as const;
-export type SendStatus = (typeof SEND_STATUSES)[number];
-export const vSendStatus = v.union(...SEND_STATUSES.map((s) => v.literal(s)));
 
 /** Sender classes and their default pace in message segments per second (Twilio's documented throughput). */
 export const SENDER_PROFILES = {

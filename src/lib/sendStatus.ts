@@ -1,5 +1,5 @@
-/** A queued send's status (text blasts and email blasts share the life of a send) and its badge colour. */
-export type SendStatus = "preparing" | "sending" | "paused" | "completed" | "cancelled" | "failed";
+/** The badge colour of a queued send's status (the status itself: convex/tables/sendStatus.ts). */
+import type { SendStatus } from "@convex/tables/sendStatus";
 
 export const SEND_STATUS_COLORS: Record<SendStatus, "yellow" | "blue" | "orange" | "green" | "gray" | "red"> = {
   preparing: "yellow",

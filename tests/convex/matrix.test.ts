@@ -20,6 +20,8 @@ type Registered = { isQuery?: boolean; isMutation?: boolean; isAction?: boolean;
 
 /** Convex Auth's own endpoints are built by the library, not by our wrappers. */
 const LIBRARY_FUNCTIONS = new Set(["auth:signIn", "auth:signOut", "auth:store", "auth:isAuthenticated"]);
+/** A result that does not match its function's `returns` (convex-test's and local-backend's wording). */
+const RETURNS_MISMATCH = /Return value validation failed|ReturnsValidationError/;
 const ROLES = ["super_admin", "account_admin", "campaign_manager", "volunteer", "viewer"] as const;
 
 const sources: Record<string, Record<string, unknown>> = import.meta.glob("../../convex/**/*.ts", { eager: true });
@@ -152,6 +154,7 @@ describe("permission matrix", () => {
           error = e;
         }
         const code = error ? authCode(error) : null;
+        expect(String((error as Error | null)?.message ?? ""), "the result must match the function's returns validator").not.toMatch(RETURNS_MISMATCH);
         if (role === "anonymous" && access !== "public") {
           expect(code, "a signed-out caller must be refused").toBe("UNAUTHORIZED");
           continue;

@@ -7,7 +7,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
-import { checkDeployable, type Problem } from "../../scripts/check-deployable";
+import { checkDeployable, CONVEX_AUTH_FUNCTIONS, type Problem } from "../../scripts/check-deployable";
 
 const roots: string[] = [];
 
@@ -35,8 +35,8 @@ export default defineSchema({ notes: defineTable({ text: v.string() }) });
 
 const NOTES = `import { queryGeneric, mutationGeneric, internalMutationGeneric } from "convex/server";
 import { v } from "convex/values";
-export const list = queryGeneric({ args: {}, handler: async (ctx) => await ctx.db.query("notes").collect() });
-export const add = mutationGeneric({ args: { text: v.string() }, handler: async (ctx, { text }) => await ctx.db.insert("notes", { text }) });
+export const list = queryGeneric({ args: {}, returns: v.array(v.object({ _id: v.id("notes"), _creationTime: v.number(), text: v.string() })), handler: async (ctx) => await ctx.db.query("notes").collect() });
+export const add = mutationGeneric({ args: { text: v.string() }, returns: v.id("notes"), handler: async (ctx, { text }) => await ctx.db.insert("notes", { text }) });
 export const purge = internalMutationGeneric({ args: { before: v.number() }, handler: async () => null });
 `;
 
@@ -108,7 +108,7 @@ export const open = queryGeneric({ args: {}, handler: async () => String(new Dat
 import { readFileSync } from "node:fs";
 import { actionGeneric, internalActionGeneric } from "convex/server";
 import { v } from "convex/values";
-export const read = actionGeneric({ args: { file: v.string() }, handler: async (_ctx, { file }) => readFileSync(file, "utf8") });
+export const read = actionGeneric({ args: { file: v.string() }, returns: v.string(), handler: async (_ctx, { file }) => readFileSync(file, "utf8") });
 export const size = internalActionGeneric({ args: { file: v.string() }, handler: async (_ctx, { file }) => readFileSync(file).length });
 `,
     });
@@ -123,7 +123,8 @@ export const size = internalActionGeneric({ args: { file: v.string() }, handler:
     const dir = fixture({
       "files.ts": `"use node";
 import { queryGeneric } from "convex/server";
-export const list = queryGeneric({ args: {}, handler: async () => [] });
+import { v } from "convex/values";
+export const list = queryGeneric({ args: {}, returns: v.array(v.string()), handler: async () => [] });
 `,
     });
     const report = await checkDeployable(dir);
@@ -185,7 +186,7 @@ export const list = queryGeneric({ handler: async (ctx) => await ctx.db.query("n
 export const bare = queryGeneric(async () => null);
 export const purge = internalMutationGeneric({ handler: async () => null });
 export const anything = actionGeneric({ args: v.any(), handler: async () => null });
-export const ok = queryGeneric({ args: {}, handler: async () => null });
+export const ok = queryGeneric({ args: {}, returns: v.null(), handler: async () => null });
 `,
     });
     const report = await checkDeployable(dir);
@@ -194,5 +195,49 @@ export const ok = queryGeneric({ args: {}, handler: async () => null });
     for (const name of ["`list`", "`bare`", "`purge`", "`anything`"]) expect(text).toContain(name);
     expect(text).not.toContain("`ok`");
     expect(text).toContain("internal mutation `purge` in convex/notes.ts");
+  });
+
+  test("a public function with arguments but no return validator is refused, naming it; internal ones and library functions are not", async () => {
+    const dir = fixture({
+      "schema.ts": SCHEMA,
+      "notes.ts": `import { actionGeneric, internalQueryGeneric, mutationGeneric, queryGeneric } from "convex/server";
+import { v } from "convex/values";
+export const list = queryGeneric({ args: {}, handler: async (ctx) => await ctx.db.query("notes").collect() });
+export const add = mutationGeneric({ args: { text: v.string() }, handler: async (ctx, { text }) => { await ctx.db.insert("notes", { text }); } });
+export const ping = actionGeneric({ args: {}, returns: v.null(), handler: async () => null });
+export const count = internalQueryGeneric({ args: {}, handler: async (ctx) => (await ctx.db.query("notes").collect()).length });
+`,
+      "auth.ts": `import { actionGeneric } from "convex/server";
+import { v } from "convex/values";
+export const signIn = actionGeneric({ args: { provider: v.string() }, handler: async () => ({ redirect: null }) });
+`,
+    });
+    const report = await checkDeployable(dir, { returnsExempt: CONVEX_AUTH_FUNCTIONS });
+    expect(report.problems.map((p) => [p.kind, p.file])).toEqual([
+      ["no-returns", "convex/notes.ts"],
+      ["no-returns", "convex/notes.ts"],
+    ]);
+    const text = report.problems.map((p) => p.message).join("\n");
+    expect(text).toContain("public query `list` in convex/notes.ts has no return validator");
+    expect(text).toContain("public mutation `add` in convex/notes.ts has no return validator");
+    for (const name of ["`ping`", "`count`", "`signIn`"]) expect(text).not.toContain(name);
+    // without the exemption, the library's function is refused like any other
+    expect(kinds((await checkDeployable(dir)).problems)).toEqual(["no-returns", "no-returns", "no-returns"]);
+  });
+
+  test("the same functions with return validators are accepted", async () => {
+    const dir = fixture({
+      "schema.ts": SCHEMA,
+      "notes.ts": `import { actionGeneric, mutationGeneric, queryGeneric } from "convex/server";
+import { v } from "convex/values";
+const vNote = v.object({ _id: v.id("notes"), _creationTime: v.number(), text: v.string() });
+export const list = queryGeneric({ args: {}, returns: v.array(vNote), handler: async (ctx) => await ctx.db.query("notes").collect() });
+export const add = mutationGeneric({ args: { text: v.string() }, returns: v.null(), handler: async (ctx, { text }) => { await ctx.db.insert("notes", { text }); return null; } });
+export const ping = actionGeneric({ args: {}, returns: v.null(), handler: async () => null });
+`,
+    });
+    const report = await checkDeployable(dir);
+    expect(report.problems).toEqual([]);
+    expect(report.functions).toEqual({ public: 3, internal: 0, http: 0 });
   });
 });

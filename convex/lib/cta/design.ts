@@ -7,6 +7,7 @@
  * circle. Every element keeps its properties flat (x, y, width, height, fill, …) so concurrent edits
  * of different properties merge; stacking order is `zIndex` (ties by id).
  */
+import { v, type Infer } from "convex/values";
 import { isHexColor } from "../colors";
 
 export const ELEMENT_TYPES = ["text", "image", "rectangle", "circle"] as const;
@@ -40,29 +41,33 @@ export const MAX_URL = 2_048;
 export const MAX_NAME = 120;
 export const MAX_DESCRIPTION = 500;
 
-export type CtaElement = {
-  id: string;
-  type: ElementType;
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-  fill: string;
-  borderRadius: number;
-  zIndex: number;
-  shadow: (typeof SHADOWS)[number];
+const oneOf = <T extends string>(values: readonly T[]) => v.union(...values.map((x) => v.literal(x)));
+
+/** One element of a design (also what the embed receives: ctas.publicCta). */
+export const vCtaElement = v.object({
+  id: v.string(),
+  type: oneOf(ELEMENT_TYPES),
+  x: v.number(),
+  y: v.number(),
+  width: v.number(),
+  height: v.number(),
+  fill: v.string(),
+  borderRadius: v.number(),
+  zIndex: v.number(),
+  shadow: oneOf(SHADOWS),
   /** where a click goes (any element may link; buttons are rectangles or text with a link) */
-  link: string;
+  link: v.string(),
   /** text */
-  text?: string;
-  fontSize?: number;
-  color?: string;
-  fontFamily?: (typeof FONT_FAMILIES)[number];
-  fontWeight?: (typeof FONT_WEIGHTS)[number];
-  textAlign?: (typeof TEXT_ALIGNS)[number];
+  text: v.optional(v.string()),
+  fontSize: v.optional(v.number()),
+  color: v.optional(v.string()),
+  fontFamily: v.optional(oneOf(FONT_FAMILIES)),
+  fontWeight: v.optional(oneOf(FONT_WEIGHTS)),
+  textAlign: v.optional(oneOf(TEXT_ALIGNS)),
   /** image */
-  src?: string;
-};
+  src: v.optional(v.string()),
+});
+export type CtaElement = Infer<typeof vCtaElement>;
 
 export type CtaDesign = {
   name: string;

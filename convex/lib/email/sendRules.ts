@@ -3,9 +3,10 @@
  * set that the browser runs first (so the user hears at once) and the server runs again before
  * anything is sent (model/emailBlast.ts checkSend), which also counts the recipients itself.
  */
+import type { SendType } from "../../tables/emailBlast";
 import { ruleComplete, type EmailRule } from "./rules";
 
-export type SendType = "now" | "schedule" | "event" | "filter";
+export type { SendType };
 export type SendProblem = { title: string; message: string };
 
 export const SEND_PROBLEMS = {

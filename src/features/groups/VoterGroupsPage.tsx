@@ -1,6 +1,7 @@
 import { PlusIcon } from "@radix-ui/react-icons";
 import { Box, Button, Grid } from "@radix-ui/themes";
 import { useMutation, useQuery } from "convex/react";
+import type { FunctionReturnType } from "convex/server";
 import { useState } from "react";
 import { api } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
@@ -16,7 +17,7 @@ import { VoterQuickSearch } from "./components/VoterQuickSearch";
 import { ROUTES } from "@/lib/routes";
 import { Loading } from "@/ui/Loading";
 
-type Group = { _id: Id<"voterGroups">; name: string; description: string | null; memberCount: number };
+type Group = FunctionReturnType<typeof api.groups.list>[number];
 
 /** /voter-groups: groups on the left, the selected group's members on the right. */
 export function VoterGroupsPage() {

@@ -1,9 +1,11 @@
 /** Display rules of Import History (spec/1 §9) and the live progress figures. */
+import type { Infer } from "convex/values";
+import type { vImportStatus } from "@convex/tables/imports";
 
 /** An in_progress import with no batch for this long is shown as interrupted (resumable or deletable). */
 export const STALE_IMPORT_MS = 2 * 60 * 1000;
 
-export type ImportStatus = "in_progress" | "completed" | "failed" | "cancelled" | "deleted";
+export type ImportStatus = Infer<typeof vImportStatus>;
 export type DisplayStatus = ImportStatus | "interrupted";
 
 export function displayStatus(status: ImportStatus, updatedAt: number, now: number): DisplayStatus {

@@ -1,12 +1,14 @@
 import { Badge, Button, DropdownMenu, Flex, IconButton, Table, Text } from "@radix-ui/themes";
 import { DotsHorizontalIcon } from "@radix-ui/react-icons";
 import { useState } from "react";
+import type { FunctionReturnType } from "convex/server";
+import type { api } from "@convex/_generated/api";
 import { ConfirmDialog } from "@/ui/ConfirmDialog";
 import { useRoles } from "../hooks/useRoles";
 import { RoleDialog, type EditableRole } from "./RoleDialog";
 import { ScrollTable } from "@/ui/ScrollTable";
 
-export type RoleListItem = EditableRole & { builtIn: boolean; assignedCount: number; editable: boolean };
+export type RoleListItem = FunctionReturnType<typeof api.adminRoles.list>[number];
 
 type RolesTabProps = { roles: RoleListItem[] };
 

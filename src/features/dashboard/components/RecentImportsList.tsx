@@ -1,11 +1,13 @@
 import { Badge, Card, Heading, Table, Text, Link as RadixLink } from "@radix-ui/themes";
 import { Link } from "react-router-dom";
-import { displayStatus, STATUS_COLORS, type DisplayStatus } from "@/lib/import/format";
+import type { FunctionReturnType } from "convex/server";
+import type { api } from "@convex/_generated/api";
+import { displayStatus, STATUS_COLORS } from "@/lib/import/format";
 import { ScrollTable } from "@/ui/ScrollTable";
 import { useNow } from "@/lib/useNow";
 import { ROUTES } from "@/lib/routes";
 
-type RecentImport = { id: string; filename: string; status: DisplayStatus; updatedAt: number; importedRecords: number; totalRecords: number; importDate: number };
+type RecentImport = NonNullable<FunctionReturnType<typeof api.dashboard.stats>["recentImports"]>[number];
 
 /**
  * The latest contact imports, with the status Import History shows: the server marks an import

@@ -1,9 +1,11 @@
 import { Badge, Card, Flex, Heading, Link as RadixLink, Table, Text } from "@radix-ui/themes";
 import { Link } from "react-router-dom";
+import type { FunctionReturnType } from "convex/server";
+import type { api } from "@convex/_generated/api";
 import { ScrollTable } from "@/ui/ScrollTable";
 import { voterPath } from "@/lib/routes";
 
-type RecentVoter = { id: string; firstName: string; lastName: string; email: string | null; status: string | null; party: string | null; createdAt: number };
+type RecentVoter = NonNullable<FunctionReturnType<typeof api.dashboard.stats>["recentVoters"]>[number];
 
 type RecentVotersListProps = { title: string; voters: RecentVoter[]; emptyText: string };
 

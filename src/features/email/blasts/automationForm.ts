@@ -3,9 +3,10 @@
  * type, the schedule (a local date and time, stored as epoch ms), the event trigger and the event
  * and filter rules (JSON text, as stored), as form strings and back.
  */
+import type { EventTrigger } from "@convex/tables/emailBlast";
 import type { FormValues, StoredValue } from "@/lib/records/mergeForm";
 
-export type EventTrigger = "voter_created" | "group_joined" | "form_submitted" | "survey_submitted";
+export type { EventTrigger };
 
 export const EVENT_TRIGGER_LABELS: Record<EventTrigger, string> = {
   voter_created: "Voter created",

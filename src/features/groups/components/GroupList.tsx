@@ -1,8 +1,10 @@
 import { Pencil1Icon, TrashIcon } from "@radix-ui/react-icons";
 import { Badge, Box, Card, Flex, Heading, IconButton, Text } from "@radix-ui/themes";
+import type { FunctionReturnType } from "convex/server";
+import type { api } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
 
-type Group = { _id: Id<"voterGroups">; name: string; description: string | null; memberCount: number };
+type Group = FunctionReturnType<typeof api.groups.list>[number];
 type GroupListProps = {
   groups: Group[];
   selectedId: Id<"voterGroups"> | null;

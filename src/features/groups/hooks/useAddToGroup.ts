@@ -1,4 +1,5 @@
 import { useMutation } from "convex/react";
+import type { FunctionReturnType } from "convex/server";
 import { useState } from "react";
 import { api } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
@@ -8,7 +9,7 @@ import { isAppError } from "@/ui/toast";
 export const SELECTION_BATCH = 10;
 export const MATCHING_PAGE = 500;
 
-export type AddResult = { added: number; duplicates: number; failed: number };
+export type AddResult = FunctionReturnType<typeof api.groups.addMembers>;
 type Filter = { search?: string; party?: string; status?: string; statusCode?: string };
 
 export function useAddToGroup() {
@@ -48,7 +49,7 @@ export function useAddToGroup() {
     setProgress({ done: 0, total });
     try {
       for (;;) {
-        const r: { added: number; duplicates: number; processed: number; isDone: boolean; continueCursor: string } = await addMatching({
+        const r: FunctionReturnType<typeof api.groups.addMatching> = await addMatching({
           groupId,
           ...filter,
           cursor,

@@ -1,10 +1,10 @@
 import { MATCH_RULE_LABELS } from "@convex/lib/import/rows";
 import { Badge, Button, Checkbox, Dialog, Flex, Grid, Table, Text } from "@radix-ui/themes";
 import { useMutation, useQuery } from "convex/react";
+import type { FunctionReturnType } from "convex/server";
 import { useState } from "react";
 import { Link } from "react-router-dom";
 import { api } from "@convex/_generated/api";
-import type { ImportView } from "@convex/imports";
 import { ConfirmDialog } from "@/ui/ConfirmDialog";
 import { toast } from "@/ui/toast";
 import { displayStatus, formatDuration } from "@/lib/import/format";
@@ -15,6 +15,7 @@ import { PresenceAvatars } from "@/ui/PresenceAvatars";
 import { ScrollTable } from "@/ui/ScrollTable";
 import { ROUTES } from "@/lib/routes";
 
+type ImportView = FunctionReturnType<typeof api.imports.list>[number];
 type ImportDetailsDialogProps = { item: ImportView; canManage: boolean; now: number; onClose(): void };
 
 /** Counts, field mapping table (import_field_details), new fields, delete (with confirmation and force). */

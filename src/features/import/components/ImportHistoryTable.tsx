@@ -1,9 +1,11 @@
 import { Button, Table, Text } from "@radix-ui/themes";
-import type { ImportView } from "@convex/imports";
+import type { FunctionReturnType } from "convex/server";
+import type { api } from "@convex/_generated/api";
 import { displayStatus, formatDuration, successRate, successRateColor } from "@/lib/import/format";
 import { ImportStatusBadge } from "./ImportStatusBadge";
 import { ScrollTable } from "@/ui/ScrollTable";
 
+type ImportView = FunctionReturnType<typeof api.imports.list>[number];
 type ImportHistoryTableProps = { items: ImportView[]; now: number; onView(item: ImportView): void };
 
 /** ID, filename, date, imported/total with failed count, success rate, duration, status, View Details. */

@@ -1,13 +1,14 @@
 import { CursorArrowIcon, EnvelopeOpenIcon, ExitIcon } from "@radix-ui/react-icons";
 import { Badge, Card, Flex, Heading, Link as RadixLink, Skeleton, Text } from "@radix-ui/themes";
 import { useQuery } from "convex/react";
+import type { FunctionReturnType } from "convex/server";
 import type { ReactNode } from "react";
 import { Link } from "react-router-dom";
 import { api } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
 import { ROUTES } from "@/lib/routes";
 
-type EmailStatus = "queued" | "sending" | "sent" | "delivered" | "failed" | "bounced" | "complained" | "cancelled" | "suppressed" | "demo";
+type EmailStatus = FunctionReturnType<typeof api.emailBlasts.voterHistory>[number]["status"];
 
 const STATUS_COLORS: Record<EmailStatus, "blue" | "green" | "red" | "gray" | "purple" | "orange"> = {
   queued: "blue",
@@ -46,7 +47,7 @@ export function VoterEmailHistory({ voterId }: VoterEmailHistoryProps) {
                     </RadixLink>
                     <Text size="2" style={{ overflowWrap: "anywhere" }}>{r.subject || "No subject"}</Text>
                   </Flex>
-                  <Badge color={STATUS_COLORS[r.status as EmailStatus] ?? "gray"} size="1">{r.status}</Badge>
+                  <Badge color={STATUS_COLORS[r.status] ?? "gray"} size="1">{r.status}</Badge>
                 </Flex>
                 <Flex gap="2" align="center" wrap="wrap" mt="1">
                   <Text size="1" color="gray">{new Date(r.sentAt ?? r.queuedAt).toLocaleString()}</Text>
