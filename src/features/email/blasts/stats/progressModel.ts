@@ -1,19 +1,9 @@
 /** The email send progress card's arithmetic (api.emailBlasts.progress), pure for tests. */
-import type { Id } from "@convex/_generated/dataModel";
+import type { FunctionReturnType } from "convex/server";
+import type { api } from "@convex/_generated/api";
 import type { SendStatus } from "@/lib/sendStatus";
 
-export type BlastProgress = {
-  sendId: Id<"emailSends">;
-  status: SendStatus;
-  demo: boolean;
-  kind: "blast" | "automation";
-  counts: { queued: number; sent: number; failed: number; suppressed: number; duplicates: number; noEmail: number; cancelled: number };
-  recipients: number;
-  error: string | null;
-  startedAt: number;
-  finishedAt: number | null;
-  createdByName: string;
-};
+export type BlastProgress = NonNullable<FunctionReturnType<typeof api.emailBlasts.progress>>;
 
 
 /**

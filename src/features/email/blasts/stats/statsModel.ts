@@ -3,23 +3,11 @@
  * the fallback estimates shown while no delivery event has arrived, and the click heat map.
  * Pure: no React, tested headless.
  */
+import type { FunctionReturnType } from "convex/server";
+import type { api } from "@convex/_generated/api";
 
 /** What api.emailBlasts.statistics returns. */
-export type BlastStatistics = {
-  recipients: number;
-  sent: number;
-  delivered: number;
-  opened: number;
-  clicked: number;
-  bounced: number;
-  unsubscribed: number;
-  complained: number;
-  failed: number;
-  hasEvents: boolean;
-  demo: boolean;
-  topLinks: { url: string; clicks: number }[];
-  sentAt: number | null;
-};
+export type BlastStatistics = NonNullable<FunctionReturnType<typeof api.emailBlasts.statistics>>;
 
 export type RateKey = "delivery" | "open" | "click" | "bounce";
 
