@@ -69,6 +69,25 @@ export default tseslint.config(
     rules: { "no-restricted-imports": "off" },
   },
   {
+    // One area, one layout (ARCHITECTURE.md): every Convex call of an area lives in its hooks/.
+    files: ["src/features/**/*.{ts,tsx}"],
+    ignores: ["src/features/**/hooks/**"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          paths: [
+            {
+              name: "convex/react",
+              message:
+                "Components and pages never call Convex themselves: put the call in a data hook in this area's hooks/ folder (one per use case, returning a named object; ARCHITECTURE.md \"One area, one layout\"), so an area's queries and mutations stay in one place and tests can mock them. Only the shared plumbing outside features/ (app/ providers and shell, session/, lib/ collaboration and presence, ui/ shared pickers and uploads) imports convex/react directly.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Which part of the tree may import which (eslint-rules/layering.js, ARCHITECTURE.md).
     files: ["src/**/*.{ts,tsx}", "convex/**/*.ts", "local-backend/**/*.ts"],
     plugins: { precinct: layering },

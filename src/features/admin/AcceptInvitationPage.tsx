@@ -1,8 +1,6 @@
 import { Badge, Box, Button, Card, Callout, Flex, Heading, Spinner, Text, TextField } from "@radix-ui/themes";
-import { useMutation, useQuery } from "convex/react";
 import { useCallback, useEffect, useState } from "react";
 import { useNavigate, useSearchParams } from "react-router-dom";
-import { api } from "@convex/_generated/api";
 import { classifyError } from "@convex/lib/errors";
 import { useAppAuth } from "@/session/AppAuth";
 import { useViewer } from "@/session/ViewerProvider";
@@ -10,6 +8,7 @@ import { toast } from "@/ui/toast";
 import { InvitationSignInForm } from "./components/InvitationSignInForm";
 import { validateInvitationForm } from "./utils/invitationForm";
 import { ROUTES } from "@/lib/routes";
+import { useAcceptInvitation } from "./hooks/useAcceptInvitation";
 
 function Centered({ children }: { children: React.ReactNode }) {
   return (
@@ -28,10 +27,9 @@ export function AcceptInvitationPage() {
   const [params] = useSearchParams();
   const id = params.get("id") ?? "";
   const token = params.get("token") ?? "";
-  const invitation = useQuery(api.members.getInvitation, id && token ? { id, token } : "skip");
+  const { invitation, accept } = useAcceptInvitation(id, token);
   const { signUp, signOut, isAuthenticated } = useAppAuth();
   const { me } = useViewer();
-  const accept = useMutation(api.members.acceptInvitation);
   const navigate = useNavigate();
   const [firstName, setFirstName] = useState("");
   const [lastName, setLastName] = useState("");

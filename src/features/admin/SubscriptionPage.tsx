@@ -1,7 +1,5 @@
 import { Badge, Card, DataList, Flex, Grid, Heading, Text } from "@radix-ui/themes";
-import { useQuery } from "convex/react";
 import { useState } from "react";
-import { api } from "@convex/_generated/api";
 import { planOrStarter, type Plan } from "@convex/lib/plans";
 import { useViewer } from "@/session/ViewerProvider";
 import { PageHeader } from "@/ui/PageHeader";
@@ -13,10 +11,11 @@ import { UsageMeter } from "./components/UsageMeter";
 import { BRAND_LABELS } from "./utils/cardBrand";
 import { ROUTES } from "@/lib/routes";
 import { Loading } from "@/ui/Loading";
+import { useSubscriptionOverview } from "./hooks/useSubscription";
 
 /** /subscription (spec/3 §2.13): plan and real usage for every member; changes for subscription managers. */
 export function SubscriptionPage() {
-  const sub = useQuery(api.subscription.overview, {});
+  const { sub } = useSubscriptionOverview();
   const { can } = useViewer();
   const [choosing, setChoosing] = useState<Plan | null>(null);
 

@@ -1,18 +1,17 @@
 import { Tabs, Text } from "@radix-ui/themes";
-import { useQuery } from "convex/react";
-import { api } from "@convex/_generated/api";
 import { useViewer } from "@/session/ViewerProvider";
 import { PageHeader } from "@/ui/PageHeader";
 import { AccessRestricted } from "./components/AccessRestricted";
 import { RolesTab } from "./components/RolesTab";
 import { UsersTab } from "./components/UsersTab";
 import { ROUTES } from "@/lib/routes";
+import { useRoleList } from "./hooks/useRoles";
 
 /** /user-role-management (spec/3 §2.14): super admins and account admins (users.manage, enforced server-side). */
 export function UserRoleManagementPage() {
   const { can } = useViewer();
   const allowed = can("users.manage");
-  const roles = useQuery(api.adminRoles.list, allowed ? {} : "skip");
+  const { roles } = useRoleList(allowed);
   if (!allowed) return <AccessRestricted message="You don't have permission to manage users and roles." />;
   const roleItems = (roles ?? []).map((r) => ({ ...r, modes: r.modes }));
   return (

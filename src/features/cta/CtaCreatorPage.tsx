@@ -1,9 +1,7 @@
 import { Box, Button, Dialog, Flex, Select, Text, TextField } from "@radix-ui/themes";
-import { useQuery } from "convex/react";
 import { useState } from "react";
 import { useSearchParams } from "react-router-dom";
 import * as Y from "yjs";
-import { api } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
 import { DEFAULT_CATEGORY, normalizeDesign, TEMPLATE_CATEGORIES, type CtaDesign } from "@convex/lib/cta/design";
 import { isEmptyCtaDoc, readCtaDoc, writeCtaDoc } from "@convex/lib/cta/draft";
@@ -27,6 +25,7 @@ import { Loading } from "@/ui/Loading";
 import { NoPermission } from "@/ui/NoPermission";
 import { RecordGone } from "@/ui/RecordGone";
 import { TEXTS } from "@convex/lib/texts";
+import { useSavedCta } from "./hooks/useSavedCta";
 
 /** A fresh design from a template: its content with new element ids, keeping the current name and description. */
 function fromTemplate(current: CtaDesign, t: PickedCtaTemplate): CtaDesign {
@@ -84,7 +83,7 @@ function NewCta({ ctas, canManage, superAdmin, open }: { ctas: Ctas; canManage: 
 }
 
 function SavedCta({ id, ctas, canManage, superAdmin, offlineKey, open }: { id: Id<"ctas">; ctas: Ctas; canManage: boolean; superAdmin: boolean; offlineKey?: string; open: Open }) {
-  const saved = useQuery(api.ctas.get, { id });
+  const { saved } = useSavedCta(id);
   const room = `cta:${id}`;
   const { doc, status, awareness } = useCollaborativeDoc(saved ? room : null, { offlineKey, onError: (e) => toast.failure("Error loading CTA", e) });
   const design = useDocValue(doc, readCtaDoc, EMPTY_DESIGN);

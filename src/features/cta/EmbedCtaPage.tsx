@@ -1,10 +1,9 @@
-import { useQuery } from "convex/react";
 import { useCallback } from "react";
 import { useParams } from "react-router-dom";
-import { api } from "@convex/_generated/api";
 import type { CtaElement } from "@convex/lib/cta/design";
 import { ctaToSvg } from "@convex/lib/cta/svg";
 import { CONVEX_SITE_URL } from "@/lib/config";
+import { usePublicCta } from "./hooks/usePublicCta";
 
 /**
  * /embed/cta/{id}: a saved CTA, public and unguarded, as other sites embed it (an iframe of its
@@ -14,7 +13,7 @@ import { CONVEX_SITE_URL } from "@/lib/config";
  */
 export function EmbedCtaPage() {
   const { id = "" } = useParams();
-  const cta = useQuery(api.ctas.publicCta, { id });
+  const { cta } = usePublicCta(id);
   const href = useCallback((el: CtaElement) => (el.link ? `${CONVEX_SITE_URL}/api/cta/click?c=${encodeURIComponent(id)}&e=${encodeURIComponent(el.id)}` : null), [id]);
   if (cta === undefined) return null;
   if (cta === null) return <p style={{ font: "14px sans-serif", color: "#555", margin: 8 }}>This call to action is not available.</p>;

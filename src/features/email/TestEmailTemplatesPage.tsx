@@ -1,20 +1,17 @@
 import { Button, Callout, Flex, Table, Text } from "@radix-ui/themes";
-import { useMutation, useQuery } from "convex/react";
-import { api } from "@convex/_generated/api";
 import { BUILT_IN_TEMPLATES } from "@convex/lib/email/templates";
 import { useViewer } from "@/session/ViewerProvider";
 import { PageHeader } from "@/ui/PageHeader";
 import { toast } from "@/ui/toast";
 import { ROUTES } from "@/lib/routes";
 import { Loading } from "@/ui/Loading";
+import { useDevTemplates } from "./hooks/useDevTemplates";
 
 /** /test-email-templates: the developer test page for stored email templates (list, insert, delete), administrators only. */
 export function TestEmailTemplatesPage() {
   const { can } = useViewer();
   const allowed = can("settings.manage");
-  const templates = useQuery(api.emailTemplates.devList, allowed ? {} : "skip");
-  const insert = useMutation(api.emailTemplates.devInsert);
-  const remove = useMutation(api.emailTemplates.devRemove);
+  const { templates, insert, remove } = useDevTemplates(allowed);
   return (
     <>
       <PageHeader title="Email template test page" description="Developer tool: stored email templates of this organization." breadcrumbs={[{ label: "Dashboard", to: ROUTES.dashboard }, { label: "Email", to: ROUTES.email }, { label: "Template test page" }]} />

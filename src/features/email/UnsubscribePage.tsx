@@ -1,12 +1,11 @@
 import { CheckCircledIcon, ExclamationTriangleIcon } from "@radix-ui/react-icons";
 import { Box, Button, Callout, Card, Flex, Heading, Text } from "@radix-ui/themes";
-import { useQuery } from "convex/react";
 import { useState, type ReactNode } from "react";
 import { useSearchParams } from "react-router-dom";
-import { api } from "@convex/_generated/api";
 import { CONVEX_SITE_URL } from "@/lib/config";
 import { Loading } from "@/ui/Loading";
 import { TEXTS } from "@convex/lib/texts";
+import { useUnsubscribeInfo } from "./hooks/useUnsubscribeInfo";
 
 type Phase = "idle" | "posting" | "done" | { error: string };
 
@@ -27,7 +26,7 @@ async function postUnsubscribe(token: string): Promise<string | null> {
 export function UnsubscribePage() {
   const [params] = useSearchParams();
   const token = params.get("t") ?? "";
-  const info = useQuery(api.emailUnsubscribe.info, token ? { token } : "skip");
+  const { info } = useUnsubscribeInfo(token);
   const [phase, setPhase] = useState<Phase>("idle");
 
   const handleUnsubscribe = async () => {

@@ -1,6 +1,5 @@
 import { DownloadIcon } from "@radix-ui/react-icons";
 import { Badge, Box, Button, Card, Dialog, DataList, Flex, Grid, Select, Table, Text, TextField } from "@radix-ui/themes";
-import { useQuery } from "convex/react";
 import { useState } from "react";
 import { Link } from "react-router-dom";
 import { api } from "@convex/_generated/api";
@@ -12,6 +11,7 @@ import { PageHeader } from "@/ui/PageHeader";
 import { ScrollTable } from "@/ui/ScrollTable";
 import { useForms } from "./hooks/useForms";
 import { useSubmissionExport, type SubmissionFilters } from "./hooks/useSubmissionExport";
+import { useSubmissions } from "./hooks/useSubmissions";
 import { ROUTES, voterPath } from "@/lib/routes";
 import { Loading } from "@/ui/Loading";
 import { NoPermission } from "@/ui/NoPermission";
@@ -39,7 +39,7 @@ export function FormSubmissionsPage() {
   const [limit, setLimit] = useState(PAGE);
   const [details, setDetails] = useState<Row | null>(null);
   const filters: SubmissionFilters = { formId: formId === "all" ? null : (formId as Id<"forms">), from: dayStart(from), to: dayStart(to, true), email: debouncedEmail };
-  const result = useQuery(api.formSubmissions.list, can("forms.view") ? { ...filters, limit } : "skip");
+  const { result } = useSubmissions(filters, limit, can("forms.view"));
   const exporter = useSubmissionExport(forms);
   const fieldsOf = (id: string) => forms.find((f) => f.id === id)?.fields ?? [];
 

@@ -1,21 +1,20 @@
 import { Box, Callout, Card, Flex, Heading, Spinner, Text } from "@radix-ui/themes";
 import { CheckCircledIcon, ExclamationTriangleIcon } from "@radix-ui/react-icons";
-import { useQuery } from "convex/react";
 import { useEffect, useState } from "react";
 import { useParams } from "react-router-dom";
-import { api } from "@convex/_generated/api";
 import { checkSubmission, type SubmissionValue } from "@convex/lib/forms/rules";
 import { postJson } from "@/lib/publicApi";
 import { useEmbedHeight } from "@/lib/embed";
 import { toast } from "@/ui/toast";
 import { FormRenderer, type FormValues } from "./components/FormRenderer";
+import { usePublicForm } from "./hooks/usePublicForm";
 
 type Phase = "form" | "submitting" | "submitted";
 
 /** /embed/form/{formId}: the public form, outside the guard, also inside other sites' iframes. */
 export function PublicFormPage() {
   const { formId = "" } = useParams();
-  const form = useQuery(api.forms.publicForm, { id: formId });
+  const { form } = usePublicForm(formId);
   const [values, setValues] = useState<FormValues>({});
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [website, setWebsite] = useState("");

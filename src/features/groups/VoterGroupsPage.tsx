@@ -1,9 +1,8 @@
 import { PlusIcon } from "@radix-ui/react-icons";
 import { Box, Button, Grid } from "@radix-ui/themes";
-import { useMutation, useQuery } from "convex/react";
 import type { FunctionReturnType } from "convex/server";
+import type { api } from "@convex/_generated/api";
 import { useState } from "react";
-import { api } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
 import { useViewer } from "@/session/ViewerProvider";
 import { ConfirmDialog } from "@/ui/ConfirmDialog";
@@ -16,15 +15,14 @@ import { GroupMembersPanel } from "./components/GroupMembersPanel";
 import { VoterQuickSearch } from "./components/VoterQuickSearch";
 import { ROUTES } from "@/lib/routes";
 import { Loading } from "@/ui/Loading";
+import { useVoterGroups } from "./hooks/useVoterGroups";
 
 type Group = FunctionReturnType<typeof api.groups.list>[number];
 
 /** /voter-groups: groups on the left, the selected group's members on the right. */
 export function VoterGroupsPage() {
   const { can } = useViewer();
-  const groups = useQuery(api.groups.list, {});
-  const removeGroup = useMutation(api.groups.remove);
-  const addMember = useMutation(api.groups.addMember);
+  const { groups, removeGroup, addMember } = useVoterGroups();
   const [selectedId, setSelectedId] = useState<Id<"voterGroups"> | null>(null);
   const [formOpen, setFormOpen] = useState(false);
   const [editing, setEditing] = useState<Group | null>(null);

@@ -1,2 +1,3 @@
 /** What other features use of the groups feature. */
 export { useAddToGroup } from "./hooks/useAddToGroup";
+export { useGroupList } from "./hooks/useGroupList";

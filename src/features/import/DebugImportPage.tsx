@@ -1,5 +1,4 @@
 import { Badge, Button, Callout, Card, Code, Flex, Heading, Select, Table, Text, TextField } from "@radix-ui/themes";
-import { useConvex, useMutation, useQuery } from "convex/react";
 import type { FunctionReturnType } from "convex/server";
 import { useState } from "react";
 import { api } from "@convex/_generated/api";
@@ -9,6 +8,7 @@ import { PageHeader } from "@/ui/PageHeader";
 import { toast } from "@/ui/toast";
 import { ScrollTable } from "@/ui/ScrollTable";
 import { ROUTES } from "@/lib/routes";
+import { useImportDebug } from "./hooks/useImportDebug";
 
 type DebugResult = FunctionReturnType<typeof api.imports.debugImport>;
 type PermResult = FunctionReturnType<typeof api.imports.checkPermissions>;
@@ -19,10 +19,8 @@ type PermResult = FunctionReturnType<typeof api.imports.checkPermissions>;
  * meaning here), so the field starts empty and recent imports can be picked from a list.
  */
 export function DebugImportPage() {
-  const convex = useConvex();
   const { can } = useViewer();
-  const recent = useQuery(api.imports.list, can("voters.view") ? { limit: 20 } : "skip");
-  const remove = useMutation(api.imports.remove);
+  const { recent, remove, debugImport, checkPermissions } = useImportDebug(can("voters.view"));
   const [importId, setImportId] = useState("");
   const [result, setResult] = useState<DebugResult | null>(null);
   const [perms, setPerms] = useState<PermResult | null>(null);
@@ -30,14 +28,14 @@ export function DebugImportPage() {
 
   const handleDebug = async () => {
     try {
-      setResult(await convex.query(api.imports.debugImport, { importId }));
+      setResult(await debugImport(importId));
     } catch (e) {
       toast.failure("Error searching for voters", e);
     }
   };
   const handleCheck = async () => {
     try {
-      setPerms(await convex.query(api.imports.checkPermissions, {}));
+      setPerms(await checkPermissions());
     } catch (e) {
       toast.failure("Not authenticated", e);
     }

@@ -1,8 +1,6 @@
 import { Button, Callout, Flex } from "@radix-ui/themes";
-import { useQuery } from "convex/react";
 import { useState } from "react";
 import { Link, useSearchParams } from "react-router-dom";
-import { api } from "@convex/_generated/api";
 import { useViewer } from "@/session/ViewerProvider";
 import { IGNORE, isHistoryMapping, STANDARD_KEYS, type ColumnMapping, type NewFieldDef } from "@/lib/import/fields";
 import { ImportFileError, openImportFile } from "@/lib/import/openFile";
@@ -18,6 +16,7 @@ import { StepIndicator } from "./components/StepIndicator";
 import { SummaryStep } from "./components/SummaryStep";
 import { UploadStep } from "./components/UploadStep";
 import { useImportRunner } from "./hooks/useImportRunner";
+import { useImportCustomFields, useImportDoc } from "./hooks/useImport";
 import type { ImportId } from "@/lib/import/runner";
 import { ROUTES } from "@/lib/routes";
 import { NoPermission } from "@/ui/NoPermission";
@@ -37,8 +36,8 @@ export function ImportPage() {
   const { can } = useViewer();
   const [params, setParams] = useSearchParams();
   const resumeId = params.get("resume");
-  const resumeDoc = useQuery(api.imports.get, resumeId ? { importId: resumeId } : "skip");
-  const customFields = useQuery(api.imports.customFields, can("voters.view") ? {} : "skip") ?? [];
+  const { doc: resumeDoc } = useImportDoc(resumeId);
+  const { customFields } = useImportCustomFields(can("voters.view"));
   const runner = useImportRunner();
   const [parsed, setParsed] = useState<Parsed | null>(null);
   const [busy, setBusy] = useState(false);

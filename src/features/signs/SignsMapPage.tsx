@@ -1,9 +1,7 @@
 import { PlusIcon } from "@radix-ui/react-icons";
 import { Box, Button, Callout, Flex, Grid, Tabs, Text } from "@radix-ui/themes";
-import { useMutation, useQuery } from "convex/react";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useSearchParams } from "react-router-dom";
-import { api } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
 import { MAP_CENTER } from "@convex/lib/signs/geo";
 import { useViewer } from "@/session/ViewerProvider";
@@ -21,6 +19,8 @@ import { SignSideList } from "./components/SignSideList";
 import { SignTable } from "./components/SignTable";
 import { useSignMap, type MapViewport } from "./hooks/useSignMap";
 import { useSignOptions } from "./hooks/useSignOptions";
+import { useSign } from "./hooks/useSign";
+import { useSignsPage } from "./hooks/useSignActions";
 import { STATUS_FILTERS, type StatusFilter } from "./utils/signDisplay";
 import { ROUTES } from "@/lib/routes";
 import { Loading } from "@/ui/Loading";
@@ -44,8 +44,7 @@ export function SignsMapPage() {
   const [viewport, setViewport] = useState<MapViewport | null>(null);
   const { data } = useSignMap(viewport, status, canView);
   const options = useSignOptions(canView);
-  const pickups = useQuery(api.signs.pickups, canView ? {} : "skip");
-  const removeSign = useMutation(api.signs.remove);
+  const { pickups, removeSign } = useSignsPage(canView);
 
   const [selected, setSelected] = useState<{ id: Id<"signs">; lat: number; lng: number } | null>(null);
   const [form, setForm] = useState<FormState | null>(null);
@@ -58,7 +57,7 @@ export function SignsMapPage() {
   const [pickupOpen, setPickupOpen] = useState(false);
   const [tileError, setTileError] = useState<string | null>(null);
   const [tilesKey, setTilesKey] = useState(0);
-  const editing = useQuery(api.signs.get, form?.editId ? { id: form.editId } : "skip");
+  const { sign: editing } = useSign(form?.editId ?? null);
   const seq = useRef(0);
 
   const onViewport = useCallback((v: MapViewport) => setViewport(v), []);
@@ -72,7 +71,7 @@ export function SignsMapPage() {
 
   // ?sign=<id> (a voter's page: View on map) opens that sign
   const linked = params.get("sign");
-  const linkedSign = useQuery(api.signs.get, linked && canView ? { id: linked } : "skip");
+  const { sign: linkedSign } = useSign(linked && canView ? linked : null);
   useEffect(() => {
     if (!linkedSign) return;
     showOnMap(linkedSign.id, linkedSign.latitude, linkedSign.longitude);

@@ -1,19 +1,18 @@
 import { Box, Callout, Card } from "@radix-ui/themes";
 import { ExclamationTriangleIcon } from "@radix-ui/react-icons";
-import { useQuery } from "convex/react";
 import { useEffect, useState } from "react";
 import { useParams } from "react-router-dom";
-import { api } from "@convex/_generated/api";
 import type { Responses } from "@convex/lib/surveys/rules";
 import { postJson } from "@/lib/publicApi";
 import { useEmbedHeight } from "@/lib/embed";
 import { SurveyRespondent, type SubmitOutcome } from "./components/SurveyRespondent";
 import { Loading } from "@/ui/Loading";
+import { usePublicSurvey } from "./hooks/usePublicSurvey";
 
 /** /embed/survey/{id}: the hosted survey, outside the guard, also inside other sites' iframes. */
 export function PublicSurveyPage() {
   const { surveyId = "" } = useParams();
-  const survey = useQuery(api.surveys.publicSurvey, { id: surveyId });
+  const { survey } = usePublicSurvey(surveyId);
   const measured = useEmbedHeight(surveyId);
   const [token, setToken] = useState<string | null>(null);
   // one response per browser too, when the survey allows one (the server also refuses a second from one email)

@@ -1,9 +1,7 @@
 import { PlusIcon } from "@radix-ui/react-icons";
 import { Badge, Box, Button, Card, Dialog, Flex, Grid, Heading, Text, TextArea, TextField } from "@radix-ui/themes";
-import { useMutation, useQuery } from "convex/react";
 import { useEffect, useState } from "react";
 import { useSearchParams } from "react-router-dom";
-import { api } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
 import { isEmptySurveyDraft } from "@convex/lib/surveys/draft";
 import { useCollaborativeDoc } from "@/lib/collab/useCollaborativeDoc";
@@ -14,6 +12,7 @@ import { PageHeader } from "@/ui/PageHeader";
 import { toast } from "@/ui/toast";
 import { SurveyEditor } from "./components/SurveyEditor";
 import { useSurveys, type SurveyRow } from "./hooks/useSurveys";
+import { useCreateSurvey, useRemoveSurvey } from "./hooks/useSurveyActions";
 import { ROUTES } from "@/lib/routes";
 import { Loading } from "@/ui/Loading";
 import { NoPermission } from "@/ui/NoPermission";
@@ -37,7 +36,7 @@ export function SurveyMakerPage() {
     setParams(p, { replace: true });
   }, [creating, params, setParams]);
   const [deleting, setDeleting] = useState<SurveyRow | null>(null);
-  const removeSurvey = useMutation(api.surveys.remove);
+  const { removeSurvey } = useRemoveSurvey();
   const openId = params.get("survey");
 
   const go = (next: Record<string, string | null>) => {
@@ -120,8 +119,7 @@ function OpenSurvey({ survey, offlineKey, initialTab, onBack }: { survey: Survey
 
 /** The create modal: name (required), recipient email (defaults to the settings' default recipient), description. */
 function CreateSurveyDialog({ onClose, onCreated }: { onClose: () => void; onCreated: (id: Id<"surveys">) => void }) {
-  const settings = useQuery(api.surveys.settings, {});
-  const create = useMutation(api.surveys.create);
+  const { settings, create } = useCreateSurvey();
   const [name, setName] = useState("");
   const [recipient, setRecipient] = useState<string | null>(null);
   const [description, setDescription] = useState("");

@@ -1,9 +1,7 @@
 import { EnvelopeClosedIcon, Pencil1Icon } from "@radix-ui/react-icons";
 import { Box, Button, Card, DataList, Flex, Grid, Heading, Skeleton, Text } from "@radix-ui/themes";
-import { useQuery } from "convex/react";
 import { useState } from "react";
 import { useNavigate, useParams } from "react-router-dom";
-import { api } from "@convex/_generated/api";
 import { STATE_VERIFIED_PAIRS, VOTER_FIELD_DEFS } from "@convex/tables/voters";
 import { VoterFormSubmissions } from "@/features/forms";
 import { VoterSigns } from "@/features/signs";
@@ -24,6 +22,7 @@ import { VoterChangesCard } from "./components/VoterChangesCard";
 import { VoterEmailHistory } from "./components/VoterEmailHistory";
 import { VoterGroupsCard } from "./components/VoterGroupsCard";
 import { VoterNotFound } from "./components/VoterNotFound";
+import { useVoterDetail } from "./hooks/useVoterRecord";
 import { hasVerifiedValue, labelFromKey } from "./utils/voterDisplay";
 import { ROUTES, voterEditPath } from "@/lib/routes";
 
@@ -38,12 +37,10 @@ export function VoterDetailPage() {
   const { mode, can } = useViewer();
   const labels = MODE_LABELS[mode];
   const navigate = useNavigate();
-  const voter = useQuery(api.voters.get, { id });
-  const defs = useQuery(api.customFields.list, {});
+  const { voter, defs, editState } = useVoterDetail(id);
   const [groupOpen, setGroupOpen] = useState(false);
   const [emailOpen, setEmailOpen] = useState(false);
   const presence = usePresence(voter ? `voter:${voter._id}` : null);
-  const editState = useQuery(api.voters.editState, voter === null ? { id } : "skip");
 
   if (voter === undefined) {
     return (

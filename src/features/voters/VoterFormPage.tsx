@@ -1,10 +1,8 @@
 import { closestCenter, DndContext, KeyboardSensor, PointerSensor, useSensor, useSensors, type DragEndEvent } from "@dnd-kit/core";
 import { SortableContext, sortableKeyboardCoordinates, verticalListSortingStrategy } from "@dnd-kit/sortable";
 import { Box, Button, Card, Flex, Grid, Heading, Progress, Text } from "@radix-ui/themes";
-import { useMutation, useQuery } from "convex/react";
 import { useEffect, useMemo, useState } from "react";
 import { useNavigate, useParams } from "react-router-dom";
-import { api } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
 import { MODE_LABELS, useViewer } from "@/session/ViewerProvider";
 import { editsOf, type FormValues } from "@/lib/records/mergeForm";
@@ -22,6 +20,7 @@ import { VoterFieldInput } from "./components/VoterFieldInput";
 import { VoterFormSkeleton } from "./components/VoterFormSkeleton";
 import { VoterNotFound } from "./components/VoterNotFound";
 import { useSectionOrder } from "./hooks/useSectionOrder";
+import { useVoterForm } from "./hooks/useVoterRecord";
 import {
   CUSTOM_FIELD_TYPES,
   fieldsFromValues,
@@ -47,13 +46,9 @@ export function VoterFormPage() {
   const navigate = useNavigate();
   const { mode, can } = useViewer();
   const labels = MODE_LABELS[mode];
-  const voter = useQuery(api.voters.get, isNew ? "skip" : { id: id ?? "" });
-  const customDefs = useQuery(api.customFields.list, {});
-  const create = useMutation(api.voters.create);
-  const update = useMutation(api.voters.update);
+  const { voter, customDefs, create, update, editState } = useVoterForm(id, isNew);
   const canManage = can("voters.manage");
   const sections = useSectionOrder(canManage);
-  const editState = useQuery(api.voters.editState, isNew ? "skip" : { id: id ?? "" });
   const [deletedBy, setDeletedBy] = useState<string | null>(null);
   const saved = useMemo(() => (isNew ? EMPTY : voter ? valuesFromVoter(voter) : undefined), [isNew, voter]);
   const merged = useMergedForm(isNew ? "new" : (id ?? null), saved);

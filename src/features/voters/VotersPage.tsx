@@ -1,9 +1,7 @@
 import { PlusIcon, UploadIcon } from "@radix-ui/react-icons";
 import { Box, Button, Card, Flex, Text } from "@radix-ui/themes";
-import { useMutation, useQuery } from "convex/react";
 import { useState } from "react";
 import { useNavigate, useSearchParams } from "react-router-dom";
-import { api } from "@convex/_generated/api";
 import type { Doc } from "@convex/_generated/dataModel";
 import { MODE_LABELS, useViewer } from "@/session/ViewerProvider";
 import { ConfirmDialog } from "@/ui/ConfirmDialog";
@@ -20,6 +18,7 @@ import { useDebounced } from "@/lib/useDebounced";
 import { PHONE_QUERY, useMediaQuery } from "./hooks/useMediaQuery";
 import { useVoterCount } from "./hooks/useVoterCount";
 import { voterFilterArgs, useVoterList } from "./hooks/useVoterList";
+import { useVoterListActions } from "./hooks/useVoterRecord";
 import { useVoterSelection } from "./hooks/useVoterSelection";
 import { ROUTES } from "@/lib/routes";
 import { Loading } from "@/ui/Loading";
@@ -55,8 +54,7 @@ export function VotersPage() {
   const filter = { search: debouncedSearch, party, status, statusCode };
   const list = useVoterList(filter);
   const total = useVoterCount(filter);
-  const statusCodes = useQuery(api.voters.statusCodes, {});
-  const removeVoter = useMutation(api.voters.remove);
+  const { statusCodes, removeVoter } = useVoterListActions();
   const [toDelete, setToDelete] = useState<Doc<"voters"> | null>(null);
   const canManage = can("voters.manage");
   const canEdit = canManage || can("voters.update");

@@ -1,9 +1,8 @@
 import { Button, Dialog, Flex, Grid, Select, Text, TextField } from "@radix-ui/themes";
-import { useMutation } from "convex/react";
 import { useState } from "react";
-import { api } from "@convex/_generated/api";
 import { toast } from "@/ui/toast";
 import { BRAND_LABELS, detectCardBrand, EXPIRY_MONTHS, expiryYears, lastFour } from "../utils/cardBrand";
+import { useAddPaymentMethod } from "../hooks/usePaymentMethods";
 
 type AddPaymentMethodDialogProps = { open: boolean; onOpenChange(open: boolean): void };
 
@@ -12,7 +11,7 @@ type AddPaymentMethodDialogProps = { open: boolean; onOpenChange(open: boolean):
  * detected from the prefix, the last four digits and the expiry are sent.
  */
 export function AddPaymentMethodDialog({ open, onOpenChange }: AddPaymentMethodDialogProps) {
-  const add = useMutation(api.payments.add);
+  const { add } = useAddPaymentMethod();
   const [name, setName] = useState("");
   const [number, setNumber] = useState("");
   const [expMonth, setExpMonth] = useState("");

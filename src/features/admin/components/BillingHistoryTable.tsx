@@ -1,11 +1,10 @@
 import { Badge, Card, Heading, Table, Text } from "@radix-ui/themes";
-import { useQuery } from "convex/react";
-import { api } from "@convex/_generated/api";
 import { ScrollTable } from "@/ui/ScrollTable";
+import { useBillingHistory } from "../hooks/useSubscription";
 
 /** Billing History: the recorded plan changes (status paid green, anything else red). */
 export function BillingHistoryTable() {
-  const history = useQuery(api.subscription.history, {});
+  const { history } = useBillingHistory();
   return (
     <Card size="3">
       <Heading size="4" mb="3">Billing History</Heading>

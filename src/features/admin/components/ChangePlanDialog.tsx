@@ -1,15 +1,14 @@
 import { Button, Dialog, Flex, RadioGroup, Text } from "@radix-ui/themes";
-import { useMutation } from "convex/react";
 import { useState } from "react";
-import { api } from "@convex/_generated/api";
 import { planPrice, type BillingCycle, type Plan } from "@convex/lib/plans";
 import { toast } from "@/ui/toast";
+import { useChangePlan } from "../hooks/useSubscription";
 
 type ChangePlanDialogProps = { plan: Plan | null; onOpenChange(open: boolean): void };
 
 /** The billing page's Change Plan modal (monthly or yearly). */
 export function ChangePlanDialog({ plan, onOpenChange }: ChangePlanDialogProps) {
-  const change = useMutation(api.subscription.changePlan);
+  const { change } = useChangePlan();
   const [cycle, setCycle] = useState<BillingCycle>("monthly");
   const [busy, setBusy] = useState(false);
   if (!plan) return null;

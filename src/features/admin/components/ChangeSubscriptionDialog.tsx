@@ -1,18 +1,16 @@
 import { Button, Callout, Dialog, Flex, RadioCards, Select, Text } from "@radix-ui/themes";
-import { useMutation, useQuery } from "convex/react";
 import { useState } from "react";
-import { api } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
 import { PLANS, type PlanId } from "@convex/lib/plans";
 import { toast } from "@/ui/toast";
 import { BRAND_LABELS } from "../utils/cardBrand";
+import { useChangeSubscription } from "../hooks/useSubscription";
 
 type ChangeSubscriptionDialogProps = { open: boolean; onOpenChange(open: boolean): void; currentTier: string };
 
 /** Change Subscription Plan (Account Settings): a plan and a selected payment method are required. */
 export function ChangeSubscriptionDialog({ open, onOpenChange, currentTier }: ChangeSubscriptionDialogProps) {
-  const methods = useQuery(api.payments.list, {});
-  const change = useMutation(api.subscription.changePlan);
+  const { methods, change } = useChangeSubscription();
   const [tier, setTier] = useState<PlanId>(currentTier as PlanId);
   const [methodId, setMethodId] = useState<string>("");
   const [busy, setBusy] = useState(false);

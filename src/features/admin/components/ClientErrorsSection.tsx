@@ -1,11 +1,10 @@
 import { Card, Flex, Heading, Table, Text } from "@radix-ui/themes";
-import { useQuery } from "convex/react";
-import { api } from "@convex/_generated/api";
 import { ScrollTable } from "@/ui/ScrollTable";
+import { useClientErrors } from "../hooks/useClientErrors";
 
 /** Errors staff hit in their browsers, as reported to /api/errors (newest first). */
 export function ClientErrorsSection() {
-  const reports = useQuery(api.errorReports.listRecent, {});
+  const { reports } = useClientErrors();
   return (
     <Card size="3" data-testid="admin.clientErrors">
       <Flex direction="column" gap="3">

@@ -1,11 +1,11 @@
 import { Button, Dialog, Flex, Select, Text, TextField } from "@radix-ui/themes";
-import { useMutation, useQuery } from "convex/react";
 import { useState } from "react";
-import { api } from "@convex/_generated/api";
 import { DEFAULT_INVITE_ROLE, INVITABLE_ROLES } from "@convex/lib/permissions";
 import { classifyError } from "@convex/lib/errors";
 import { toast } from "@/ui/toast";
 import { TEXTS } from "@convex/lib/texts";
+import { useInviteMember } from "../hooks/useMembers";
+import { useRoleList } from "../hooks/useRoles";
 
 type CreateMemberDialogProps = { open: boolean; onOpenChange(open: boolean): void };
 
@@ -15,8 +15,8 @@ type CreateMemberDialogProps = { open: boolean; onOpenChange(open: boolean): voi
  * Offers only the invitable roles the caller may grant.
  */
 export function CreateMemberDialog({ open, onOpenChange }: CreateMemberDialogProps) {
-  const invite = useMutation(api.members.invite);
-  const roles = useQuery(api.adminRoles.list, open ? {} : "skip");
+  const { invite } = useInviteMember();
+  const { roles } = useRoleList(open);
   const offered = (roles ?? []).filter((r) => r.grantable && (INVITABLE_ROLES as readonly string[]).includes(r.id));
   const [firstName, setFirstName] = useState("");
   const [lastName, setLastName] = useState("");

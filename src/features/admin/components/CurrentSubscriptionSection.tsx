@@ -1,14 +1,13 @@
 import { Badge, Button, Card, DataList, Flex, Heading, Text } from "@radix-ui/themes";
-import { useQuery } from "convex/react";
 import { useState } from "react";
-import { api } from "@convex/_generated/api";
 import { planOrStarter } from "@convex/lib/plans";
 import { BRAND_LABELS } from "../utils/cardBrand";
 import { ChangeSubscriptionDialog } from "./ChangeSubscriptionDialog";
+import { useSubscriptionOverview } from "../hooks/useSubscription";
 
 /** Current Subscription with the Change Subscription Plan modal. */
 export function CurrentSubscriptionSection() {
-  const sub = useQuery(api.subscription.overview, {});
+  const { sub } = useSubscriptionOverview();
   const [changing, setChanging] = useState(false);
   if (!sub) return <Card size="3"><Text color="gray">Loading...</Text></Card>;
   const plan = planOrStarter(sub.tier);

@@ -1,5 +1,4 @@
 import { Box, Button, Card, Flex, Grid, Heading, Select, Text, TextArea, TextField } from "@radix-ui/themes";
-import { useMutation, useQuery } from "convex/react";
 import { useMemo, type ReactNode } from "react";
 import { api } from "@convex/_generated/api";
 import { classifyError } from "@convex/lib/errors";
@@ -8,6 +7,7 @@ import { useMergedForm } from "@/lib/records/useMergedForm";
 import { FieldConflict } from "@/ui/FieldConflict";
 import { toast } from "@/ui/toast";
 import { useMergedSave } from "@/ui/useMergedSave";
+import { useOrganizationInfo } from "../hooks/useOrganizationInfo";
 
 type OrgInfo = (typeof api.account.get)["_returnType"];
 
@@ -52,9 +52,7 @@ function Field({ label, children }: { label: string; children: ReactNode }) {
  * sends only the changed fields with the values they started from.
  */
 export function OrganizationInfoSection() {
-  const info = useQuery(api.account.get, {});
-  const editState = useQuery(api.account.editState, {});
-  const save = useMutation(api.account.update);
+  const { info, editState, save } = useOrganizationInfo();
   const saved = useMemo(() => (info ? flatten(info) : undefined), [info]);
   const merged = useMergedForm(info?.id ?? null, saved);
   const { busy: saving, save: saveMerged } = useMergedSave(merged);

@@ -1,18 +1,16 @@
 import { Badge, Button, Callout, Card, Flex, Heading, IconButton, Text } from "@radix-ui/themes";
 import { InfoCircledIcon, TrashIcon } from "@radix-ui/react-icons";
-import { useMutation, useQuery } from "convex/react";
 import { useState } from "react";
-import { api } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
 import { ConfirmDialog } from "@/ui/ConfirmDialog";
 import { toast } from "@/ui/toast";
 import { BRAND_LABELS } from "../utils/cardBrand";
 import { AddPaymentMethodDialog } from "./AddPaymentMethodDialog";
+import { usePaymentMethods } from "../hooks/usePaymentMethods";
 
 /** Payment Methods: a recorded billing profile (brand, last four, expiry), labelled as such. */
 export function PaymentMethodsSection() {
-  const methods = useQuery(api.payments.list, {});
-  const remove = useMutation(api.payments.remove);
+  const { methods, remove } = usePaymentMethods();
   const [adding, setAdding] = useState(false);
   const [removing, setRemoving] = useState<Id<"paymentMethods"> | null>(null);
 

@@ -1,11 +1,10 @@
 import { Button, Checkbox, Dialog, Flex, Grid, Select, Text, TextArea, TextField } from "@radix-ui/themes";
-import { useMutation } from "convex/react";
 import { useState } from "react";
-import { api } from "@convex/_generated/api";
 import { classifyError } from "@convex/lib/errors";
 import { MODES, ROLE_COLORS, ROLE_FORM_PERMISSIONS, type Mode } from "@convex/lib/permissions";
 import { useViewer } from "@/session/ViewerProvider";
 import { toast } from "@/ui/toast";
+import { useRoleForm } from "../hooks/useRoles";
 
 export type EditableRole = { id: string; name: string; description: string; color: string; level: number; permissions: string[]; modes: Mode[] };
 
@@ -17,8 +16,7 @@ const FORM_COLORS = ROLE_COLORS.filter((c) => c !== "gray");
 
 /** Create or edit a custom role: name, description, colour, level 1–100 (default 20), modes, permissions. */
 export function RoleDialog({ role, onClose }: RoleDialogProps) {
-  const create = useMutation(api.adminRoles.create);
-  const update = useMutation(api.adminRoles.update);
+  const { create, update } = useRoleForm();
   const { can } = useViewer();
   // Only permissions the caller holds can be given (the server refuses the others).
   const offered = ROLE_FORM_PERMISSIONS.filter((p) => can(p));

@@ -1,9 +1,8 @@
 import { Button, Checkbox, Dialog, Flex, Text, TextField } from "@radix-ui/themes";
-import { useMutation } from "convex/react";
 import { useState } from "react";
-import { api } from "@convex/_generated/api";
 import { classifyError } from "@convex/lib/errors";
 import { toast } from "@/ui/toast";
+import { useUserForm } from "../hooks/useUsers";
 
 export type RoleOption = { id: string; name: string };
 export type EditableUser = { id: string; name: string; email: string; roles: string[] };
@@ -12,8 +11,7 @@ type UserDialogProps = { user: EditableUser | null; roles: RoleOption[]; onClose
 
 /** Create (email, name, roles → an emailed set-your-password invitation) or edit (name, roles). */
 export function UserDialog({ user, roles, onClose }: UserDialogProps) {
-  const create = useMutation(api.adminUsers.create);
-  const update = useMutation(api.adminUsers.update);
+  const { create, update } = useUserForm();
   const [email, setEmail] = useState(user?.email ?? "");
   const [name, setName] = useState(user?.name ?? "");
   const [selected, setSelected] = useState<string[]>(user?.roles ?? []);

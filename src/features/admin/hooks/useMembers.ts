@@ -27,3 +27,9 @@ export function useMembers() {
   const remove = (userId: Id<"users">) => withToasts(() => removeUser({ userId }), () => ["Member Removed"], "Error removing member");
   return { members, resend, revoke, remove };
 }
+
+/** Create New Member: the emailed invitation. */
+export function useInviteMember() {
+  const invite = useMutation(api.members.invite);
+  return { invite };
+}

@@ -1,4 +1,4 @@
-import { useMutation } from "convex/react";
+import { useMutation, useQuery } from "convex/react";
 import { api } from "@convex/_generated/api";
 import { classifyError } from "@convex/lib/errors";
 import { toast } from "@/ui/toast";
@@ -24,4 +24,17 @@ export function useRoles() {
     }
   };
   return { canDelete, remove };
+}
+
+/** The organisation's roles with their assignment counts, live (`enabled`: skipped while false). */
+export function useRoleList(enabled: boolean) {
+  const roles = useQuery(api.adminRoles.list, enabled ? {} : "skip");
+  return { roles };
+}
+
+/** The role dialog: creating a custom role or updating one. */
+export function useRoleForm() {
+  const create = useMutation(api.adminRoles.create);
+  const update = useMutation(api.adminRoles.update);
+  return { create, update };
 }

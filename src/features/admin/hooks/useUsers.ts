@@ -18,3 +18,10 @@ export function useUsers() {
   };
   return { users, remove };
 }
+
+/** The user dialog: creating a user (emailed a set-your-password invitation) or updating one. */
+export function useUserForm() {
+  const create = useMutation(api.adminUsers.create);
+  const update = useMutation(api.adminUsers.update);
+  return { create, update };
+}

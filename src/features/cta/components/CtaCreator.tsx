@@ -1,14 +1,13 @@
 import { Badge, Box, Card, Flex, Heading, Switch, Text, TextField } from "@radix-ui/themes";
-import { useQuery } from "convex/react";
 import { useCallback, useEffect, useRef, useState, type ReactNode } from "react";
 import type { Awareness } from "y-protocols/awareness";
 import type * as Y from "yjs";
-import { api } from "@convex/_generated/api";
 import { BOUNDS, newElement, type CtaDesign, type CtaElement, type ElementType } from "@convex/lib/cta/design";
 import { addElement, bringForward, bringToFront, centre, deletedBy, localCtaUndoManager, nudge, readCtaDoc, removeElement, restoreElement, sendBackward, sendToBack, setSetting, updateElement } from "@convex/lib/cta/draft";
 import { useDocValue } from "@/lib/collab/useDocValue";
 import { useLocalUndo, useLostSelection, useShareSelection } from "@/lib/collab/useDesignSession";
 import { useRemoteSelections } from "@/lib/collab/useRemoteSelections";
+import { useRoomPresence } from "@/lib/presence/useRoomPresence";
 import { useViewer } from "@/session/ViewerProvider";
 import { PresenceAvatars } from "@/ui/PresenceAvatars";
 import { CollabTextField } from "@/ui/CollabText";
@@ -55,7 +54,7 @@ export function CtaCreator({ doc, awareness, room, mode, readOnly, saving, unsav
   const [dragging, setDragging] = useState(false);
   const [showGrid, setShowGrid] = useState(true);
   const remote = useRemoteSelections(awareness);
-  const present = useQuery(api.presence.list, room ? { room } : "skip");
+  const { present } = useRoomPresence(room);
   const others = (present ?? []).filter((p) => p.userId !== me?.userId);
   const undo = useLocalUndo(doc, localCtaUndoManager, readOnly);
   useShareSelection(awareness, selectedId, !readOnly);

@@ -1,7 +1,5 @@
 import { Badge, Button, Card, Flex, Heading, RadioGroup, Text } from "@radix-ui/themes";
-import { useMutation, useQuery } from "convex/react";
 import { useMemo, useState } from "react";
-import { api } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
 import { editsOf } from "@/lib/records/mergeForm";
 import { useMergedForm } from "@/lib/records/useMergedForm";
@@ -18,8 +16,8 @@ import { ScheduleFields } from "./ScheduleFields";
 import { SEND_BUTTON, SEND_TYPE_LABELS, sendProblem, type SendType } from "./sendChecks";
 import { SendProgress } from "./SendProgress";
 import { SendStatusPanel } from "./SendStatusPanel";
-import { showSaveFailure, useRecipientEstimate } from "./useBlastSetup";
-import { useSendActions } from "./useSendActions";
+import { showSaveFailure, useAutomationSetup, useRecipientEstimate } from "../hooks/useBlastSetup";
+import { useSendActions } from "../hooks/useSendActions";
 import { Loading } from "@/ui/Loading";
 import { RecordGone } from "@/ui/RecordGone";
 
@@ -31,9 +29,7 @@ type AutomatedTabProps = { campaignId: Id<"emailCampaigns">; canManage: boolean 
  * teammates' saves flow in live and a field both changed asks whose value to keep.
  */
 export function AutomatedTab({ campaignId, canManage }: AutomatedTabProps) {
-  const setup = useQuery(api.emailBlasts.setup, { id: campaignId });
-  const editState = useQuery(api.emailBlasts.setupEditState, { id: campaignId });
-  const update = useMutation(api.emailBlasts.updateSetup);
+  const { setup, editState, update } = useAutomationSetup(campaignId);
   const saved = useMemo(() => (setup ? automationForm(setup) : undefined), [setup]);
   const merged = useMergedForm(campaignId, saved);
   const estimate = useRecipientEstimate(setup);

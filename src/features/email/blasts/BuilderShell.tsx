@@ -1,8 +1,6 @@
-import { useConvex } from "convex/react";
 import { useState } from "react";
 import type * as Y from "yjs";
 import type { Awareness } from "y-protocols/awareness";
-import { api } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
 import { normalizeBlocks, withFooter } from "@convex/lib/email/blocks";
 import { cloneBlock, readEmailDraft, writeEmailDraft, type EmailDraft } from "@convex/lib/email/draft";
@@ -15,6 +13,7 @@ import { PreviewDialog, SaveTemplateDialog, TestEmailDialog, VersionHistoryDialo
 import { TemplatePicker, type PickedTemplate } from "../components/TemplatePicker";
 import { useRenderedEmail } from "../hooks/useRenderedEmail";
 import type { useEmailCampaigns } from "../hooks/useEmailCampaigns";
+import { useVersionLoader } from "../hooks/useCampaignVersions";
 
 export type Email = ReturnType<typeof useEmailCampaigns>;
 
@@ -35,7 +34,7 @@ export type ShellProps = {
 
 /** The builder with its panels and dialogs. */
 export function BuilderShell({ doc, awareness, room, campaign, email, canManage, saving, unsaved, onSave, onDuplicate, onOpen, onTemplate }: ShellProps) {
-  const convex = useConvex();
+  const { loadVersion } = useVersionLoader();
   const { me } = useViewer();
   const [dialog, setDialog] = useState<null | "list" | "preview" | "test" | "history" | "saveTemplate" | "delete">(null);
   const [templateToDelete, setTemplateToDelete] = useState<{ id: Id<"emailTemplates">; name: string } | null>(null);
@@ -52,7 +51,7 @@ export function BuilderShell({ doc, awareness, room, campaign, email, canManage,
   const restore = async (version: number) => {
     if (!campaign) return;
     try {
-      const v = await convex.query(api.emailCampaigns.version, { id: campaign.id as Id<"emailCampaigns">, version });
+      const v = await loadVersion(campaign.id as Id<"emailCampaigns">, version);
       const { blocks, version: _n, ...meta } = v;
       writeEmailDraft(doc, { meta, blocks: withFooter(normalizeBlocks(JSON.parse(blocks)), newId) }, me?.name ?? "");
       toast.success(`Version ${version} restored`, { description: "Save to publish it as a new version." });

@@ -1,8 +1,6 @@
 import { Box, Button, Flex, Text } from "@radix-ui/themes";
-import { useQuery } from "convex/react";
 import { useEffect, useRef, useState } from "react";
 import * as Y from "yjs";
-import { api } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
 import { newBlock, normalizeBlocks } from "@convex/lib/email/blocks";
 import { emptyMeta, insertBlock, isEmptyEmailDraft, readEmailDraft, type EmailDraft } from "@convex/lib/email/draft";
@@ -14,6 +12,7 @@ import { newId, type BuilderCampaign } from "../components/EmailBuilder";
 import { BuilderShell, type Email } from "./BuilderShell";
 import { Loading } from "@/ui/Loading";
 import { RecordGone } from "@/ui/RecordGone";
+import { useSavedCampaign } from "../hooks/useSavedCampaign";
 
 const EMPTY_DRAFT: EmailDraft = { meta: emptyMeta(), blocks: [] };
 
@@ -64,7 +63,7 @@ function NewCampaign({ email, canManage, onOpen }: { email: Email; canManage: bo
 
 /** An existing campaign: the co-edited draft "emailCampaign:<id>"; Save publishes it. */
 function ExistingCampaign({ id, email, canManage, offlineKey, onOpen }: { id: Id<"emailCampaigns">; email: Email; canManage: boolean; offlineKey?: string; onOpen: (id: string) => void }) {
-  const saved = useQuery(api.emailCampaigns.get, { id });
+  const { saved } = useSavedCampaign(id);
   const room = `emailCampaign:${id}`;
   const { doc, status, awareness } = useCollaborativeDoc(saved ? room : null, { offlineKey, onError: (e) => toast.failure("Error loading campaign", e) });
   const draft = useDocValue(doc, readEmailDraft, EMPTY_DRAFT);

@@ -1,8 +1,7 @@
 import { Flex, Select, Text } from "@radix-ui/themes";
-import { useQuery } from "convex/react";
-import { api } from "@convex/_generated/api";
 import { useViewer } from "@/session/ViewerProvider";
 import { EVENT_TRIGGER_LABELS, type EventTrigger } from "./automationForm";
+import { useTriggerTargets } from "../hooks/useTriggerTargets";
 
 type EventTriggerFieldsProps = {
   trigger: EventTrigger;
@@ -24,9 +23,7 @@ export function EventTriggerFields({ trigger, targetId, onTrigger, onTarget, dis
   const { can } = useViewer();
   const target = TARGET[trigger];
   const allowed = target ? can(target.permission) : false;
-  const groups = useQuery(api.groups.list, allowed && trigger === "group_joined" ? {} : "skip");
-  const forms = useQuery(api.forms.list, allowed && trigger === "form_submitted" ? {} : "skip");
-  const surveys = useQuery(api.surveys.list, allowed && trigger === "survey_submitted" ? {} : "skip");
+  const { groups, forms, surveys } = useTriggerTargets(trigger, allowed);
   const options: { id: string; name: string }[] | undefined =
     trigger === "group_joined" ? groups?.map((g) => ({ id: g._id, name: g.name })) : trigger === "form_submitted" ? forms?.forms.map((f) => ({ id: f.id, name: f.name })) : trigger === "survey_submitted" ? surveys?.map((s) => ({ id: s.id, name: s.name })) : [];
   // a target that is loading, gone or not readable here still shows as chosen

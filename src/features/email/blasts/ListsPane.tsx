@@ -1,14 +1,13 @@
 import { PlusIcon } from "@radix-ui/react-icons";
 import { Button, Flex } from "@radix-ui/themes";
-import { useMutation, useQuery } from "convex/react";
 import { useEffect, useRef, useState } from "react";
-import { api } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
 import { toast } from "@/ui/toast";
 import { CheckList, type CheckItem } from "./CheckList";
 import { ManageListDialog } from "./ManageListDialog";
 import { NewListDialog } from "./NewListDialog";
 import { countOf } from "@/lib/plural";
+import { useEmailLists } from "../hooks/useEmailLists";
 
 type ListsPaneProps = { selected: readonly string[]; onToggle(id: string, on: boolean): void; canManage: boolean; disabled: boolean };
 
@@ -19,8 +18,7 @@ type ListsPaneProps = { selected: readonly string[]; onToggle(id: string, on: bo
  * from the voter total (the exact number is known at send); the others hold explicit contacts.
  */
 export function ListsPane({ selected, onToggle, canManage, disabled }: ListsPaneProps) {
-  const lists = useQuery(api.emailLists.list, {});
-  const ensureDefaults = useMutation(api.emailLists.ensureDefaults);
+  const { lists, ensureDefaults } = useEmailLists();
   const asked = useRef(false);
   const [dialog, setDialog] = useState<null | "new" | { id: Id<"emailLists">; name: string }>(null);
 

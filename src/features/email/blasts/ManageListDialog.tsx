@@ -1,13 +1,12 @@
 import { Cross2Icon } from "@radix-ui/react-icons";
 import { Button, Dialog, Flex, IconButton, ScrollArea, Select, Separator, Text } from "@radix-ui/themes";
-import { useMutation, usePaginatedQuery, useQuery } from "convex/react";
 import { useState } from "react";
-import { api } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
 import { useViewer } from "@/session/ViewerProvider";
 import { ConfirmDialog } from "@/ui/ConfirmDialog";
 import { toast } from "@/ui/toast";
 import { VoterSearchField } from "@/ui/VoterSearchField";
+import { useManageList } from "../hooks/useEmailLists";
 
 /** Voter quick search in recipient pickers (spec/2 §9). */
 const QUICK_SEARCH = { debounceMs: 300, minChars: 2, closeAfterBlurMs: 200, maxResults: 10 } as const;
@@ -22,12 +21,7 @@ type ManageListDialogProps = { open: boolean; onOpenChange(open: boolean): void;
 export function ManageListDialog({ open, onOpenChange, listId, name }: ManageListDialogProps) {
   const { can } = useViewer();
   const seeVoters = can("voters.view");
-  const contacts = usePaginatedQuery(api.emailLists.contacts, seeVoters ? { listId } : "skip", { initialNumItems: PAGE });
-  const groups = useQuery(api.groups.list, seeVoters ? {} : "skip");
-  const addVoters = useMutation(api.emailLists.addVoters);
-  const addGroup = useMutation(api.emailLists.addGroup);
-  const removeContact = useMutation(api.emailLists.removeContact);
-  const removeList = useMutation(api.emailLists.remove);
+  const { contacts, groups, addVoters, addGroup, removeContact, removeList } = useManageList(listId, seeVoters, PAGE);
   const [groupId, setGroupId] = useState("");
   const [confirmDelete, setConfirmDelete] = useState(false);
 

@@ -1,12 +1,11 @@
 import { Button, Dialog, Flex, Text, TextArea, TextField } from "@radix-ui/themes";
-import { useMutation } from "convex/react";
 import { useState } from "react";
-import { api } from "@convex/_generated/api";
 import { toast } from "@/ui/toast";
+import { useNewList } from "../hooks/useEmailLists";
 
 /** New list: a manual list of contacts, named and optionally described. */
 export function NewListDialog({ open, onOpenChange }: { open: boolean; onOpenChange(open: boolean): void }) {
-  const create = useMutation(api.emailLists.create);
+  const { create } = useNewList();
   const [name, setName] = useState("");
   const [description, setDescription] = useState("");
   const [busy, setBusy] = useState(false);

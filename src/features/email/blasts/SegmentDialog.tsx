@@ -1,8 +1,5 @@
 import { Button, Dialog, Flex, Text, TextArea, TextField } from "@radix-ui/themes";
-import { useMutation, useQuery } from "convex/react";
-import type { FunctionReturnType } from "convex/server";
 import { useMemo, useState } from "react";
-import { api } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
 import { ruleComplete } from "@convex/lib/email/rules";
 import { editsOf, type StoredValue } from "@/lib/records/mergeForm";
@@ -15,6 +12,7 @@ import { RulesEditor } from "./RulesEditor";
 import { rulesCount, rulesFromText, rulesToText, shownRules } from "./rulesForm";
 import { DeletedByTeammate } from "@/ui/DeletedByTeammate";
 import { TEXTS } from "@convex/lib/texts";
+import { useSegmentForm, type SegmentRow } from "../hooks/useSegments";
 
 type SegmentDialogProps = {
   open: boolean;
@@ -43,13 +41,8 @@ function fromStored(field: string, theirs: StoredValue): string {
  * follows teammates' saves live and sends only the changed fields (no lost updates); a rules
  * change starts a refresh of the segment's members.
  */
-export type SegmentRow = FunctionReturnType<typeof api.emailSegments.list>[number];
-
 export function SegmentDialog({ open, onOpenChange, editId, segment }: SegmentDialogProps) {
-  const create = useMutation(api.emailSegments.create);
-  const update = useMutation(api.emailSegments.update);
-  const remove = useMutation(api.emailSegments.remove);
-  const editState = useQuery(api.emailSegments.editState, editId ? { id: editId } : "skip");
+  const { create, update, remove, editState } = useSegmentForm(editId);
   const saved = useMemo(
     () => (editId === null ? EMPTY : segment ? { name: segment.name, description: segment.description ?? "", rules: rulesToText(segment.rules) } : undefined),
     [editId, segment],

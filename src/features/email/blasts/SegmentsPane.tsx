@@ -1,13 +1,12 @@
 import { PlusIcon, ReloadIcon } from "@radix-ui/react-icons";
 import { Button, Flex } from "@radix-ui/themes";
-import { useMutation, useQuery } from "convex/react";
 import { useState } from "react";
-import { api } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
 import { toast } from "@/ui/toast";
 import { CheckList, type CheckItem } from "./CheckList";
-import { SegmentDialog, type SegmentRow } from "./SegmentDialog";
+import { SegmentDialog } from "./SegmentDialog";
 import { countOf } from "@/lib/plural";
+import { useSegments, type SegmentRow } from "../hooks/useSegments";
 
 type SegmentsPaneProps = { selected: readonly string[]; onToggle(id: string, on: boolean): void; canManage: boolean; disabled: boolean };
 
@@ -19,8 +18,7 @@ function refreshedText(s: SegmentRow): string {
 
 /** Saved voter segments (rules over voter fields), each with its member count as of its last refresh. */
 export function SegmentsPane({ selected, onToggle, canManage, disabled }: SegmentsPaneProps) {
-  const segments = useQuery(api.emailSegments.list, {});
-  const refresh = useMutation(api.emailSegments.refresh);
+  const { segments, refresh } = useSegments();
   const [dialog, setDialog] = useState<null | "new" | Id<"emailSegments">>(null);
 
   const handleRefresh = async (s: SegmentRow) => {

@@ -1,20 +1,19 @@
 import { ExclamationTriangleIcon, PauseIcon, PlayIcon, StopIcon } from "@radix-ui/react-icons";
 import { Badge, Button, Callout, Card, DataList, Flex, Heading, Progress, Text } from "@radix-ui/themes";
-import { useQuery } from "convex/react";
 import { useState } from "react";
-import { api } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
 import { useViewer } from "@/session/ViewerProvider";
 import { ConfirmDialog } from "@/ui/ConfirmDialog";
 import { SEND_STATUS_COLORS } from "@/lib/sendStatus";
-import { isActive, progressPercent, type BlastProgress } from "./stats/progressModel";
-import { useBlastControls } from "./stats/useBlastControls";
+import { isActive, progressPercent } from "./stats/progressModel";
+import { useBlastControls } from "../hooks/useBlastControls";
+import { useBlastProgress } from "../hooks/useBlastStatistics";
 
 type SendProgressProps = { campaignId: Id<"emailCampaigns"> };
 
 /** The campaign's latest send, live: status, progress, counts, the provider's error; pause, resume and cancel (campaigns.manage). */
 export function SendProgress({ campaignId }: SendProgressProps) {
-  const progress: BlastProgress | null | undefined = useQuery(api.emailBlasts.progress, { id: campaignId });
+  const { progress } = useBlastProgress(campaignId);
   const { can } = useViewer();
   const { run } = useBlastControls();
   const [confirming, setConfirming] = useState(false);

@@ -9,7 +9,7 @@ import { ManualRecipients } from "./ManualRecipients";
 import { RecipientCounter } from "./RecipientCounter";
 import { SegmentsPane } from "./SegmentsPane";
 import { SendProgress } from "./SendProgress";
-import { useBlastSetup, useRecipientEstimate } from "./useBlastSetup";
+import { useBlastSetup, useRecipientEstimate } from "../hooks/useBlastSetup";
 import { Loading } from "@/ui/Loading";
 import { RecordGone } from "@/ui/RecordGone";
 

@@ -1,12 +1,11 @@
 import { InfoCircledIcon } from "@radix-ui/react-icons";
 import { Badge, Box, Callout, Card, DataList, Flex, Grid, Heading, Skeleton, Text } from "@radix-ui/themes";
-import { useQuery } from "convex/react";
-import { api } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
 import { CampaignPreview } from "./stats/CampaignPreview";
 import { ClickHeatMap } from "./stats/ClickHeatMap";
 import { EmailStat } from "./stats/EmailStat";
 import { DEMO_LABEL, ESTIMATE_LABEL, ESTIMATES, estimatedCounts, measuredRates, summarize, type BlastStatistics } from "./stats/statsModel";
+import { useBlastStatistics } from "../hooks/useBlastStatistics";
 
 type StatisticsTabProps = { campaignId: Id<"emailCampaigns"> };
 
@@ -18,8 +17,7 @@ const GRID = { initial: "2", sm: "3", md: "4" } as const;
  * reports a delivery event the delivery figures are the spec's estimates, shown apart and labelled.
  */
 export function StatisticsTab({ campaignId }: StatisticsTabProps) {
-  const stats: BlastStatistics | null | undefined = useQuery(api.emailBlasts.statistics, { id: campaignId });
-  const campaign = useQuery(api.emailCampaigns.get, { id: campaignId });
+  const { stats, campaign } = useBlastStatistics(campaignId);
   if (stats === undefined) {
     return (
       <Flex direction="column" gap="3" data-testid="email.stats.loading">

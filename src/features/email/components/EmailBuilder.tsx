@@ -2,17 +2,16 @@ import { DndContext, DragOverlay, KeyboardSensor, PointerSensor, closestCenter, 
 import { sortableKeyboardCoordinates } from "@dnd-kit/sortable";
 import { ListBulletIcon } from "@radix-ui/react-icons";
 import { Badge, Box, Button, Card, Flex, Select, Text } from "@radix-ui/themes";
-import { useQuery } from "convex/react";
 import { useCallback, useMemo, useState, type ReactNode } from "react";
 import type { Awareness } from "y-protocols/awareness";
 import type * as Y from "yjs";
-import { api } from "@convex/_generated/api";
 import { BLOCK_LABELS, BLOCK_PROPS, allBlocks, newBlock, type BlockType, type EmailBlock } from "@convex/lib/email/blocks";
 import { blockDeletedBy, cloneBlock, emptyMeta, insertBlock, localEmailUndoManager, moveBlock, readEmailDraft, removeBlock, restoreBlock, setEmailMeta, updateBlock, type BlockTarget, type EmailDraft } from "@convex/lib/email/draft";
 import { documentTexts, unknownVariables } from "@convex/lib/email/merge";
 import { useDocValue } from "@/lib/collab/useDocValue";
 import { useLocalUndo, useLostSelection, useShareSelection } from "@/lib/collab/useDesignSession";
 import { useRemoteSelections } from "@/lib/collab/useRemoteSelections";
+import { useRoomPresence } from "@/lib/presence/useRoomPresence";
 import { useViewer } from "@/session/ViewerProvider";
 import { CollabTextField } from "@/ui/CollabText";
 import { ConfirmDialog } from "@/ui/ConfirmDialog";
@@ -81,7 +80,7 @@ export function EmailBuilder(props: EmailBuilderProps) {
   const [dragLabel, setDragLabel] = useState<string | null>(null);
   const [announcement, setAnnouncement] = useState<string | null>(null);
   const remote = useRemoteSelections(awareness);
-  const present = useQuery(api.presence.list, room ? { room } : "skip");
+  const { present } = useRoomPresence(room);
   const others = (present ?? []).filter((p) => p.userId !== me?.userId);
   const readOnly = !canManage;
   const undo = useLocalUndo(doc, localEmailUndoManager, readOnly);

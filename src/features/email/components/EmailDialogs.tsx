@@ -1,14 +1,13 @@
 /** The builder's dialogs: Preview (desktop and mobile), Send test email, Version history, Save as template. */
 import { Badge, Box, Button, Dialog, Flex, SegmentedControl, Table, Tabs, Text, TextArea, TextField } from "@radix-ui/themes";
-import { useQuery } from "convex/react";
 import { useState } from "react";
-import { api } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
 import { parseRecipients } from "@convex/lib/email/addresses";
 import { substitute } from "@convex/lib/email/merge";
 import type { Rendered } from "../hooks/useRenderedEmail";
-import { PREVIEW_VALUES_NOTE, usePreviewValues } from "../blasts/usePreviewValues";
+import { PREVIEW_VALUES_NOTE, usePreviewValues } from "../hooks/usePreviewValues";
 import { Loading } from "@/ui/Loading";
+import { useCampaignVersions } from "../hooks/useCampaignVersions";
 
 export function PreviewDialog({ open, onOpenChange, rendered, subject }: { open: boolean; onOpenChange: (o: boolean) => void; rendered: Rendered | null; subject: string }) {
   const [width, setWidth] = useState<"desktop" | "mobile">("desktop");
@@ -88,7 +87,7 @@ export function TestEmailDialog({ open, onOpenChange, onSend }: { open: boolean;
 }
 
 export function VersionHistoryDialog({ open, onOpenChange, campaignId, current, onRestore }: { open: boolean; onOpenChange: (o: boolean) => void; campaignId: Id<"emailCampaigns">; current: number; onRestore: (version: number) => Promise<void> }) {
-  const versions = useQuery(api.emailCampaigns.versions, open ? { id: campaignId } : "skip");
+  const { versions } = useCampaignVersions(campaignId, open);
   const [busy, setBusy] = useState<number | null>(null);
   return (
     <Dialog.Root open={open} onOpenChange={onOpenChange}>

@@ -2,12 +2,11 @@ import { closestCenter, DndContext, KeyboardSensor, PointerSensor, useSensor, us
 import { SortableContext, sortableKeyboardCoordinates, verticalListSortingStrategy } from "@dnd-kit/sortable";
 import { ArrowLeftIcon, PlusIcon } from "@radix-ui/react-icons";
 import { Badge, Box, Button, Card, Flex, Grid, Heading, Select, Text } from "@radix-ui/themes";
-import { useQuery } from "convex/react";
 import { useState } from "react";
 import type * as Y from "yjs";
-import { api } from "@convex/_generated/api";
 import { addDraftField, draftMatches, moveDraftField, removeDraftField, setDraftMeta, updateDraftField } from "@convex/lib/forms/draft";
 import { FIELD_TYPE_LABELS, FORM_FIELD_TYPES, newFieldId, takesOptions, type FormFieldType } from "@convex/lib/forms/rules";
+import { useRoomPresence } from "@/lib/presence/useRoomPresence";
 import { useViewer } from "@/session/ViewerProvider";
 import { CollabTextArea, CollabTextField } from "@/ui/CollabText";
 import { PresenceAvatars } from "@/ui/PresenceAvatars";
@@ -35,7 +34,7 @@ export function FormEditor({ doc, form, room, saving, onSave, onBack }: FormEdit
   const { me } = useViewer();
   const [newType, setNewType] = useState<FormFieldType>("text");
   const sensors = useSensors(useSensor(PointerSensor, { activationConstraint: { distance: 5 } }), useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }));
-  const present = useQuery(api.presence.list, room ? { room } : "skip");
+  const { present } = useRoomPresence(room);
   const others = (present ?? []).filter((p) => p.userId !== me?.userId);
 
   const unsaved = form !== null && !draftMatches(draft, form);

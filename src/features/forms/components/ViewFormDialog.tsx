@@ -1,15 +1,14 @@
 import { Button, Dialog, Flex, Text } from "@radix-ui/themes";
-import { useMutation } from "convex/react";
 import { useState } from "react";
-import { api } from "@convex/_generated/api";
 import { checkSubmission, type SubmissionValue } from "@convex/lib/forms/rules";
 import { toast } from "@/ui/toast";
 import type { FormRow } from "../hooks/useForms";
+import { useInAppSubmission } from "../hooks/useSubmissions";
 import { FormRenderer, type FormValues } from "./FormRenderer";
 
 /** View: the published form, filled in and submitted by a staffer (recorded with their email). */
 export function ViewFormDialog({ form, onClose }: { form: FormRow; onClose: () => void }) {
-  const submitInApp = useMutation(api.formSubmissions.submitInApp);
+  const { submitInApp } = useInAppSubmission();
   const [values, setValues] = useState<FormValues>({});
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);

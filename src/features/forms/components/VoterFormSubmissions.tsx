@@ -1,15 +1,14 @@
 import { Card, Flex, Heading, Link as RadixLink, Text } from "@radix-ui/themes";
-import { useQuery } from "convex/react";
 import { Link } from "react-router-dom";
-import { api } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
 import { useViewer } from "@/session/ViewerProvider";
 import { ROUTES } from "@/lib/routes";
+import { useVoterFormSubmissions } from "../hooks/useSubmissions";
 
 /** A voter's form submissions (forms that match submissions to voters), part of their contact history. */
 export function VoterFormSubmissions({ voterId }: { voterId: Id<"voters"> }) {
   const { can } = useViewer();
-  const rows = useQuery(api.formSubmissions.forVoter, can("forms.view") ? { voterId } : "skip");
+  const { rows } = useVoterFormSubmissions(voterId, can("forms.view"));
   if (!rows || rows.length === 0) return null;
   return (
     <Card data-testid="voters.formSubmissions">

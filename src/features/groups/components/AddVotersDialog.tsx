@@ -1,8 +1,6 @@
 import { MagnifyingGlassIcon } from "@radix-ui/react-icons";
 import { Badge, Box, Button, Checkbox, Dialog, Flex, Progress, ScrollArea, Select, Table, Text, TextField } from "@radix-ui/themes";
-import { usePaginatedQuery } from "convex/react";
 import { useState } from "react";
-import { api } from "@convex/_generated/api";
 import { useVoterCount } from "@/features/voters";
 import type { Id } from "@convex/_generated/dataModel";
 import { PARTIES, VOTER_STATUSES } from "@convex/tables/voters";
@@ -11,6 +9,7 @@ import { useAddToGroup, type AddResult } from "../hooks/useAddToGroup";
 import { useDebounced } from "@/lib/useDebounced";
 import { ScrollTable } from "@/ui/ScrollTable";
 import { TEXTS } from "@convex/lib/texts";
+import { useVotersToAdd } from "../hooks/useVotersToAdd";
 
 type AddVotersDialogProps = {
   open: boolean;
@@ -38,7 +37,7 @@ export function AddVotersDialog({ open, onOpenChange, groups, initialGroupId }: 
   const [allMatchingFor, setAllMatchingFor] = useState<string | null>(null);
   const allMatching = allMatchingFor === filterKey;
   const setAllMatching = (on: boolean) => setAllMatchingFor(on ? filterKey : null);
-  const list = usePaginatedQuery(api.voters.list, open ? filter : "skip", { initialNumItems: 50 });
+  const { list } = useVotersToAdd(filter, open);
   const matching = useVoterCount(open ? { search: debounced, party, status, statusCode: "" } : "skip");
   // the exact total once counted (a search's count stops at Convex's 1,024 results: then unknown)
   const total = matching.done && !matching.capped ? matching.total : null;

@@ -1,7 +1,5 @@
 import { Button, Dialog, Flex, Text, TextArea, TextField } from "@radix-ui/themes";
-import { useMutation, useQuery } from "convex/react";
 import { useMemo } from "react";
-import { api } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
 import { editsOf } from "@/lib/records/mergeForm";
 import { useMergedForm } from "@/lib/records/useMergedForm";
@@ -10,6 +8,7 @@ import { toast } from "@/ui/toast";
 import { useMergedSave } from "@/ui/useMergedSave";
 import { DeletedByTeammate } from "@/ui/DeletedByTeammate";
 import { TEXTS } from "@convex/lib/texts";
+import { useGroupForm } from "../hooks/useGroupForm";
 
 type GroupFormDialogProps = {
   open: boolean;
@@ -29,9 +28,7 @@ const toStored = (_field: string, value: string) => (value.trim() === "" ? null 
  * follows teammates' saves live and sends only the changed fields (no lost updates).
  */
 export function GroupFormDialog({ open, onOpenChange, editId, group, onSaved }: GroupFormDialogProps) {
-  const create = useMutation(api.groups.create);
-  const update = useMutation(api.groups.update);
-  const editState = useQuery(api.groups.editState, editId ? { id: editId } : "skip");
+  const { create, update, editState } = useGroupForm(editId);
   const saved = useMemo(() => (editId === null ? EMPTY : group ? { name: group.name, description: group.description ?? "" } : undefined), [editId, group]);
   const merged = useMergedForm(editId ?? "new", saved);
   const { busy, save } = useMergedSave(merged);

@@ -1,8 +1,6 @@
 import { DotsHorizontalIcon, EyeOpenIcon, TrashIcon } from "@radix-ui/react-icons";
 import { Button, Card, DropdownMenu, Flex, Heading, IconButton, Table, Text } from "@radix-ui/themes";
-import { useMutation, usePaginatedQuery } from "convex/react";
 import { useNavigate } from "react-router-dom";
-import { api } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
 import { usePresence } from "@/lib/presence/usePresence";
 import { PresenceAvatars } from "@/ui/PresenceAvatars";
@@ -10,6 +8,7 @@ import { toast } from "@/ui/toast";
 import { ScrollTable } from "@/ui/ScrollTable";
 import { ROUTES, voterPath } from "@/lib/routes";
 import { Loading } from "@/ui/Loading";
+import { useGroupMembers } from "../hooks/useGroupMembers";
 
 type GroupMembersPanelProps = {
   group: { _id: Id<"voterGroups">; name: string; memberCount: number } | null;
@@ -19,8 +18,7 @@ type GroupMembersPanelProps = {
 
 export function GroupMembersPanel({ group, canChange, onAddMembers }: GroupMembersPanelProps) {
   const navigate = useNavigate();
-  const members = usePaginatedQuery(api.groups.members, group ? { groupId: group._id } : "skip", { initialNumItems: 50 });
-  const removeMember = useMutation(api.groups.removeMember);
+  const { members, removeMember } = useGroupMembers(group ? group._id : null);
   const presence = usePresence(group ? `group:${group._id}` : null);
 
   const handleRemove = async (voterId: Id<"voters">) => {

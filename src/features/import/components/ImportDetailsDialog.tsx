@@ -1,6 +1,5 @@
 import { MATCH_RULE_LABELS } from "@convex/lib/import/rows";
 import { Badge, Button, Checkbox, Dialog, Flex, Grid, Table, Text } from "@radix-ui/themes";
-import { useMutation, useQuery } from "convex/react";
 import type { FunctionReturnType } from "convex/server";
 import { useState } from "react";
 import { Link } from "react-router-dom";
@@ -9,6 +8,7 @@ import { ConfirmDialog } from "@/ui/ConfirmDialog";
 import { toast } from "@/ui/toast";
 import { displayStatus, formatDuration } from "@/lib/import/format";
 import { IGNORE, targetLabel } from "@/lib/import/fields";
+import { useImportFieldDetails, useRemoveImport } from "../hooks/useImport";
 import { ImportStatusBadge } from "./ImportStatusBadge";
 import { usePresence } from "@/lib/presence/usePresence";
 import { PresenceAvatars } from "@/ui/PresenceAvatars";
@@ -20,9 +20,9 @@ type ImportDetailsDialogProps = { item: ImportView; canManage: boolean; now: num
 
 /** Counts, field mapping table (import_field_details), new fields, delete (with confirmation and force). */
 export function ImportDetailsDialog({ item, canManage, now, onClose }: ImportDetailsDialogProps) {
-  const details = useQuery(api.imports.fieldDetails, { importId: item._id });
+  const { details } = useImportFieldDetails(item._id);
   const presence = usePresence(`import:${item._id}`);
-  const remove = useMutation(api.imports.remove);
+  const { remove } = useRemoveImport();
   const [confirm, setConfirm] = useState(false);
   const [force, setForce] = useState(false);
   const status = displayStatus(item.status, item.updatedAt, now);

@@ -1,16 +1,15 @@
 import { Button, Card, Flex, Grid, Progress, Text } from "@radix-ui/themes";
-import { useQuery } from "convex/react";
-import { api } from "@convex/_generated/api";
 import { progressFigures } from "@/lib/import/format";
 import type { ImportId } from "@/lib/import/runner";
 import { usePresence } from "@/lib/presence/usePresence";
 import { PresenceAvatars } from "@/ui/PresenceAvatars";
+import { useImportDoc } from "../hooks/useImport";
 
 type ProgressPanelProps = { importId: ImportId | null; onCancel(): void };
 
 /** Live progress of a running import, read from the import document (teammates see the same figures). */
 export function ProgressPanel({ importId, onCancel }: ProgressPanelProps) {
-  const doc = useQuery(api.imports.get, importId ? { importId } : "skip");
+  const { doc } = useImportDoc(importId);
   const presence = usePresence(importId ? `import:${importId}` : null);
   const fig = doc
     ? progressFigures({

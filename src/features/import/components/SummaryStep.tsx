@@ -1,13 +1,12 @@
 import { Button, Callout, Card, Flex, Grid, Heading, Link as RLink, Table, Text } from "@radix-ui/themes";
-import { useQuery } from "convex/react";
 import { useState } from "react";
 import { Link, useNavigate } from "react-router-dom";
-import { api } from "@convex/_generated/api";
 import { MATCH_RULE_LABELS } from "@convex/lib/import/rows";
 import type { ImportId } from "@/lib/import/runner";
 import { fieldTypeOf, invalidValuesNote } from "@/lib/import/transform";
 import { ScrollTable } from "@/ui/ScrollTable";
 import { ROUTES, voterPath } from "@/lib/routes";
+import { useImportDoc, useImportFieldDetails, useImportOutcomes } from "../hooks/useImport";
 
 type Kind = "total" | "imported" | "updated" | "duplicate" | "error";
 type SummaryStepProps = { importId: ImportId; onImportAnother(): void };
@@ -15,8 +14,8 @@ type SummaryStepProps = { importId: ImportId; onImportAnother(): void };
 /** Step 3: the four summary cards, each opening its detail table. */
 export function SummaryStep({ importId, onImportAnother }: SummaryStepProps) {
   const navigate = useNavigate();
-  const doc = useQuery(api.imports.get, { importId });
-  const details = useQuery(api.imports.fieldDetails, { importId });
+  const { doc } = useImportDoc(importId);
+  const { details } = useImportFieldDetails(importId);
   const invalid = (details ?? []).filter((d) => d.validation_errors > 0 && d.field_type !== "ignored");
   const [open, setOpen] = useState<Kind | null>(null);
   const history = doc?.kind === "history";
@@ -79,7 +78,7 @@ export function SummaryStep({ importId, onImportAnother }: SummaryStepProps) {
 }
 
 function OutcomeTable({ importId, kind }: { importId: ImportId; kind: "imported" | "updated" | "duplicate" | "error" }) {
-  const rows = useQuery(api.imports.outcomes, { importId, kind, limit: 200 });
+  const { rows } = useImportOutcomes(importId, kind, 200);
   const title = kind === "imported" ? "Successfully Imported" : kind === "updated" ? "Updated" : kind === "duplicate" ? "Duplicates Skipped" : "Errors";
   return (
     <Card>

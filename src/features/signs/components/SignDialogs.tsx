@@ -1,11 +1,10 @@
 import { Button, Dialog, Flex, Grid, Select, Text, TextField } from "@radix-ui/themes";
-import { useMutation } from "convex/react";
 import { useState } from "react";
-import { api } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
 import { useViewer } from "@/session/ViewerProvider";
 import { toast } from "@/ui/toast";
 import type { SignOptions } from "../hooks/useSignOptions";
+import { useMarkRemoved, useScheduleSign } from "../hooks/useSignActions";
 import { addDays, dayInput, fromDayInput, startOfToday } from "../utils/signDisplay";
 import { TEXTS } from "@convex/lib/texts";
 
@@ -15,7 +14,7 @@ const NONE = "none";
 /** Schedule Sign Placement (spec/3 §2.6, §5): tomorrow at 09:00 and a team member by default. */
 export function ScheduleSignDialog({ target, options, onClose }: { target: Target | null; options: SignOptions | undefined; onClose(): void }) {
   const { me } = useViewer();
-  const schedule = useMutation(api.signs.schedule);
+  const { schedule } = useScheduleSign();
   const mine = options?.members.find((m) => m.id === me?.userId)?.id ?? options?.members[0]?.id ?? NONE;
   const [date, setDate] = useState(() => dayInput(addDays(startOfToday(), 1)));
   const [time, setTime] = useState("09:00");
@@ -80,7 +79,7 @@ export function ScheduleSignDialog({ target, options, onClose }: { target: Targe
 
 /** Mark Sign as Removed (spec/3 §4): the removal date, today by default. */
 export function RemoveSignDialog({ target, onClose }: { target: Target | null; onClose(): void }) {
-  const markRemoved = useMutation(api.signs.markRemoved);
+  const { markRemoved } = useMarkRemoved();
   const [date, setDate] = useState(() => dayInput(Date.now()));
   const [busy, setBusy] = useState(false);
   const save = async () => {

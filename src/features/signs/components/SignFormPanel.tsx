@@ -1,8 +1,6 @@
 import { Button, Card, Flex, Grid, Heading, IconButton, Select, Text, TextArea, TextField } from "@radix-ui/themes";
 import { Cross2Icon, MagnifyingGlassIcon } from "@radix-ui/react-icons";
-import { useAction, useMutation, useQuery } from "convex/react";
 import { useEffect, useMemo, useRef, useState } from "react";
-import { api } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
 import { MAP_CENTER } from "@convex/lib/signs/geo";
 import { SIGN_FIELD_LABELS } from "@convex/tables/signs";
@@ -14,6 +12,7 @@ import { toast } from "@/ui/toast";
 import { useMergedSave } from "@/ui/useMergedSave";
 import { VoterSearchField } from "@/ui/VoterSearchField";
 import type { SignOptions, SignRow } from "../hooks/useSignOptions";
+import { useSignForm } from "../hooks/useSignActions";
 import { addDays, dayInput, formatCoord, fromDayInput, startOfToday } from "../utils/signDisplay";
 import { zipCoordinates } from "../utils/zipLookup";
 import { DeletedByTeammate } from "@/ui/DeletedByTeammate";
@@ -55,11 +54,7 @@ type SignFormPanelProps = {
  */
 export function SignFormPanel({ editId, sign, options, picked, center, onPreview, onClose }: SignFormPanelProps) {
   const { me, can } = useViewer();
-  const create = useMutation(api.signs.create);
-  const update = useMutation(api.signs.update);
-  const createCampaign = useMutation(api.signs.createCampaign);
-  const geocode = useAction(api.signs.geocode);
-  const editState = useQuery(api.signs.editState, editId ? { id: editId } : "skip");
+  const { create, update, createCampaign, geocode, editState } = useSignForm(editId);
   const [defaults] = useState(() => {
     const today = startOfToday();
     return { lat: String(center.lat ?? MAP_CENTER.lat), lng: String(center.lng ?? MAP_CENTER.lng), placed: String(today), removal: String(addDays(today, 30)) };

@@ -1,8 +1,7 @@
 import { Button, DataList, Flex, Text } from "@radix-ui/themes";
-import { useQuery } from "convex/react";
 import { Link } from "react-router-dom";
-import { api } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
+import { useSign } from "../hooks/useSign";
 import { formatDay, formatDayTime } from "../utils/signDisplay";
 import type { SignActionHandlers } from "./SignActions";
 import { SignStatusBadge } from "./SignStatusBadge";
@@ -11,7 +10,7 @@ import { Loading } from "@/ui/Loading";
 
 /** The info window of a sign (spec/3 §2.6): campaign, address, status, dates and notes. */
 export function SignInfo({ id, canManage, actions }: { id: Id<"signs">; canManage: boolean; actions: SignActionHandlers }) {
-  const sign = useQuery(api.signs.get, { id });
+  const { sign } = useSign(id);
   if (sign === undefined) return <Loading inline size="2" />;
   if (sign === null) return <Text size="2">This sign was deleted.</Text>;
   const target = { id: sign.id, address: sign.address, status: sign.status, latitude: sign.latitude, longitude: sign.longitude };

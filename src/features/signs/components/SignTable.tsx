@@ -1,7 +1,6 @@
 import { Button, Flex, Table, Text } from "@radix-ui/themes";
-import { usePaginatedQuery } from "convex/react";
-import { api } from "@convex/_generated/api";
 import { ScrollTable } from "@/ui/ScrollTable";
+import { useSignTable } from "../hooks/useSignTable";
 import type { StatusFilter } from "../utils/signDisplay";
 import { formatDay, formatDayTime } from "../utils/signDisplay";
 import { SignActionsMenu, type SignActionHandlers } from "./SignActions";
@@ -12,7 +11,7 @@ const PAGE = 50;
 
 /** Table View (spec/3 §2.6): Status, Campaign, Address, Date Placed, Responsible/Assigned By, Actions. */
 export function SignTable({ status, canManage, actions }: { status: StatusFilter; canManage: boolean; actions: SignActionHandlers }) {
-  const { results, status: pageStatus, loadMore } = usePaginatedQuery(api.signs.list, { status }, { initialNumItems: PAGE });
+  const { results, pageStatus, loadMore } = useSignTable(status, PAGE);
   if (pageStatus === "LoadingFirstPage") return <Loading inline size="2" />;
   return (
     <>

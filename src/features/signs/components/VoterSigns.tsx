@@ -1,9 +1,8 @@
 import { Card, Flex, Heading, Link as RadixLink, Text } from "@radix-ui/themes";
-import { useQuery } from "convex/react";
 import { Link } from "react-router-dom";
-import { api } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
 import { useViewer } from "@/session/ViewerProvider";
+import { useVoterSigns } from "../hooks/useVoterSigns";
 import { formatDay } from "../utils/signDisplay";
 import { SignStatusBadge } from "./SignStatusBadge";
 import { ROUTES } from "@/lib/routes";
@@ -11,7 +10,7 @@ import { ROUTES } from "@/lib/routes";
 /** The signs in this voter's yard (voter detail page); nothing for members who cannot see signs. */
 export function VoterSigns({ voterId }: { voterId: Id<"voters"> }) {
   const { can } = useViewer();
-  const signs = useQuery(api.signs.forVoter, can("campaigns.view") ? { voterId } : "skip");
+  const { signs } = useVoterSigns(voterId, can("campaigns.view"));
   if (!signs || signs.length === 0) return null;
   return (
     <Card data-testid="voter.signs">

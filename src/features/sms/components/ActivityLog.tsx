@@ -1,7 +1,6 @@
 import { Badge, Box, Button, Card, Flex, Heading, Text } from "@radix-ui/themes";
-import { useQuery } from "convex/react";
 import { useState } from "react";
-import { api } from "@convex/_generated/api";
+import { useActivityLog } from "../hooks/useSmsActivity";
 
 const TYPE_COLORS = { info: "blue", success: "green", warning: "orange", error: "red" } as const;
 
@@ -12,7 +11,7 @@ const TYPE_COLORS = { info: "blue", success: "green", warning: "orange", error: 
  */
 export function ActivityLog() {
   const [since, setSince] = useState(0);
-  const entries = useQuery(api.sms.log, { since });
+  const { entries } = useActivityLog(since);
   const handleClear = () => {
     if (entries && entries.length > 0) setSince(Math.max(...entries.map((e) => e.at)));
   };

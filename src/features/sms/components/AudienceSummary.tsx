@@ -1,9 +1,8 @@
 import { DataList, Skeleton, Text } from "@radix-ui/themes";
-import { useQuery } from "convex/react";
-import { api } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
 import { segmentInfo } from "@convex/lib/sms/rules";
 import { useDebounced } from "@/lib/useDebounced";
+import { useAudience } from "../hooks/useAudience";
 import { formatDuration } from "../utils/smsDisplay";
 
 type AudienceSummaryProps = {
@@ -19,7 +18,7 @@ type AudienceSummaryProps = {
 export function AudienceSummary({ groupIds, voterIds, extraPhones = [], body, segmentsPerSecond }: AudienceSummaryProps) {
   // debounced as a string: a new object each render would never settle
   const key = useDebounced(JSON.stringify({ groupIds, voterIds, extraPhones: extraPhones.filter((p) => p.trim() !== "") }), 250);
-  const audience = useQuery(api.sms.audience, JSON.parse(key) as { groupIds: Id<"voterGroups">[]; voterIds: Id<"voters">[]; extraPhones: string[] });
+  const { audience } = useAudience(JSON.parse(key) as { groupIds: Id<"voterGroups">[]; voterIds: Id<"voters">[]; extraPhones: string[] });
   const { segments } = segmentInfo(body.trim());
   const totalSegments = audience ? audience.recipients * segments : undefined;
   const about = audience && !audience.exact ? "about " : "";

@@ -1,13 +1,12 @@
 import { Box, Checkbox, Flex, Skeleton, Text } from "@radix-ui/themes";
-import { useQuery } from "convex/react";
-import { api } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
+import { useGroupList } from "@/features/groups";
 
 type GroupMultiSelectProps = { value: Id<"voterGroups">[]; onChange(value: Id<"voterGroups">[]): void };
 
 /** Voter groups to target, ticked in a short scrolling list (groups ordered by name). */
 export function GroupMultiSelect({ value, onChange }: GroupMultiSelectProps) {
-  const groups = useQuery(api.groups.list, {});
+  const { groups } = useGroupList();
   const chosen = new Set(value);
   const toggle = (id: Id<"voterGroups">, on: boolean) => onChange(on ? [...value, id] : value.filter((g) => g !== id));
   return (

@@ -1,7 +1,6 @@
 import { Box, Button, Dialog, Flex, Skeleton, Table, Text } from "@radix-ui/themes";
-import { usePaginatedQuery } from "convex/react";
-import { api } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
+import { useMessageHistory } from "../hooks/useSmsActivity";
 import { formatTime } from "../utils/smsDisplay";
 import { SmsStatusBadge } from "./SmsStatusBadge";
 import { ScrollTable } from "@/ui/ScrollTable";
@@ -17,7 +16,7 @@ type MessageHistoryDialogProps = {
 
 /** Message History (spec/2 §2.1): Recipient ("—" without access to voters), Message, Status, Sent At; newest first, paged. */
 export function MessageHistoryDialog({ onOpenChange, sendId, title = "Message History" }: MessageHistoryDialogProps) {
-  const { results, status, loadMore, isLoading } = usePaginatedQuery(api.sms.history, sendId ? { sendId } : {}, { initialNumItems: PAGE });
+  const { results, status, loadMore, isLoading } = useMessageHistory(sendId, PAGE);
   return (
     <Dialog.Root open onOpenChange={onOpenChange}>
       <Dialog.Content maxWidth="900px" aria-describedby={undefined}>

@@ -1,10 +1,9 @@
 import { Badge, Button, Checkbox, Flex, Skeleton, Table, Text } from "@radix-ui/themes";
-import { usePaginatedQuery, useQuery } from "convex/react";
 import { useMemo } from "react";
-import { api } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
 import { normalizePhone } from "@convex/lib/sms/rules";
 import { ScrollTable } from "@/ui/ScrollTable";
+import { useQuickSendRecipients } from "../hooks/useAudience";
 
 const PAGE = 100;
 
@@ -17,11 +16,9 @@ type QuickSendRecipientsProps = {
 
 /** The Select Recipients table: checkbox, Name, Phone, Status. Voters without a usable phone, or whose number opted out, cannot be ticked. */
 export function QuickSendRecipients({ status, selected, onToggle }: QuickSendRecipientsProps) {
-  const list = usePaginatedQuery(api.voters.list, { status: status || undefined }, { initialNumItems: PAGE });
+  const { list, optedOutIds } = useQuickSendRecipients(status, PAGE);
   const voters = list.results;
   // numbers that opted out are never texted: marked, and they cannot be ticked
-  const askIds = useMemo(() => voters.slice(0, 1_000).map((v) => v._id), [voters]);
-  const optedOutIds = useQuery(api.sms.optedOutAmong, askIds.length > 0 ? { voterIds: askIds } : "skip");
   const optedOut = useMemo(() => new Set<string>(optedOutIds ?? []), [optedOutIds]);
   const tickable = voters.filter((v) => v.phone && normalizePhone(v.phone) && !optedOut.has(v._id)).map((v) => v._id);
   const allOn = tickable.length > 0 && tickable.every((id) => selected.has(id));

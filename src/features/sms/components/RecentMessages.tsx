@@ -1,12 +1,11 @@
 import { Button, Card, Flex, Heading, Skeleton, Text } from "@radix-ui/themes";
-import { useQuery } from "convex/react";
-import { api } from "@convex/_generated/api";
+import { useRecentMessages } from "../hooks/useSmsActivity";
 import { formatTime } from "../utils/smsDisplay";
 import { SmsStatusBadge } from "./SmsStatusBadge";
 
 /** Recent Messages: the latest three, live, with View All (Message History). Recipients show as "—" without access to voters. */
 export function RecentMessages({ onViewAll }: { onViewAll(): void }) {
-  const recent = useQuery(api.sms.recent, {});
+  const { recent } = useRecentMessages();
   return (
     <Card size="2" data-testid="sms.recent">
       <Flex justify="between" align="center" mb="3">

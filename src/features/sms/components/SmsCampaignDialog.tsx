@@ -1,7 +1,5 @@
 import { Button, Dialog, Flex, Heading, Separator, Text, TextArea, TextField } from "@radix-ui/themes";
-import { useMutation, useQuery } from "convex/react";
 import { useMemo } from "react";
-import { api } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
 import { editsOf, type StoredValue } from "@/lib/records/mergeForm";
 import { useMergedForm } from "@/lib/records/useMergedForm";
@@ -9,7 +7,7 @@ import { useViewer } from "@/session/ViewerProvider";
 import { FieldConflict } from "@/ui/FieldConflict";
 import { toast } from "@/ui/toast";
 import { useMergedSave } from "@/ui/useMergedSave";
-import type { SmsCampaign } from "../hooks/useSmsCampaigns";
+import { useSmsCampaignForm, type SmsCampaign } from "../hooks/useSmsCampaigns";
 import { idsFromForm, idsToForm } from "../utils/smsDisplay";
 import { AudienceSummary } from "./AudienceSummary";
 import { GroupMultiSelect } from "./GroupMultiSelect";
@@ -52,9 +50,7 @@ function fromStored(field: string, theirs: StoredValue): string {
  */
 export function SmsCampaignDialog({ open, onOpenChange, editId, campaign, initialGroups, orgName, segmentsPerSecond }: SmsCampaignDialogProps) {
   const seeVoters = useViewer().can("voters.view");
-  const create = useMutation(api.smsCampaigns.create);
-  const update = useMutation(api.smsCampaigns.update);
-  const editState = useQuery(api.smsCampaigns.editState, editId ? { id: editId } : "skip");
+  const { create, update, editState } = useSmsCampaignForm(editId);
   const startGroups = useMemo(() => idsToForm(initialGroups ?? []), [initialGroups]);
   const saved = useMemo(() => {
     if (editId === null) return { name: "", description: "", body: "", voter_groups: startGroups, individual_voters: "[]" };

@@ -1,8 +1,6 @@
 import { InfoCircledIcon } from "@radix-ui/react-icons";
 import { Box, Callout, Grid, Tabs } from "@radix-ui/themes";
-import { useQuery } from "convex/react";
 import { useMemo, useState } from "react";
-import { api } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
 import { useViewer } from "@/session/ViewerProvider";
 import { ConfirmDialog } from "@/ui/ConfirmDialog";
@@ -19,6 +17,7 @@ import { SmsCampaignDialog } from "./SmsCampaignDialog";
 import { SmsCampaignHistory } from "./SmsCampaignHistory";
 import { SmsSettingsDialog } from "./SmsSettingsDialog";
 import { StatCard } from "@/ui/StatCard";
+import { useGroupList } from "@/features/groups";
 
 /** Open Create SMS Campaign, optionally aimed at a group (?group=). */
 export type CreateRequest = { group?: string };
@@ -39,7 +38,7 @@ export function SmsCenterBody({ overview, create, onCreateClosed, settingsOpen, 
   const canManage = can("campaigns.manage");
   const canSend = can("messaging.send");
   const { data, remove } = useSmsCampaigns();
-  const groups = useQuery(api.groups.list, create?.group ? {} : "skip");
+  const { groups } = useGroupList(!!create?.group);
   const [editing, setEditing] = useState<Id<"campaigns"> | null>(null);
   const [sending, setSending] = useState<Id<"campaigns"> | null>(null);
   const [deleting, setDeleting] = useState<SmsCampaign | null>(null);

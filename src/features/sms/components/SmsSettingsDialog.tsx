@@ -1,10 +1,9 @@
 import { Button, Dialog, Flex, Grid, Select, Text, TextField } from "@radix-ui/themes";
-import { useMutation } from "convex/react";
 import { useState } from "react";
-import { api } from "@convex/_generated/api";
 import { SENDER_PROFILES, type SenderProfile, type SmsSettings } from "@convex/tables/sms";
 import { toast } from "@/ui/toast";
 import { TEXTS } from "@convex/lib/texts";
+import { useSaveSmsSettings } from "../hooks/useSmsSettings";
 
 const ZONES = ["America/New_York", "America/Chicago", "America/Denver", "America/Phoenix", "America/Los_Angeles", "America/Anchorage", "Pacific/Honolulu", "America/Puerto_Rico", "UTC"];
 const HOURS = Array.from({ length: 25 }, (_, h) => h);
@@ -23,7 +22,7 @@ type SmsSettingsDialogProps = {
 
 /** SMS settings (campaigns.manage): sending hours in the recipient's time zone, the default zone, the sender class and its pace. */
 export function SmsSettingsDialog({ onOpenChange, settings }: SmsSettingsDialogProps) {
-  const save = useMutation(api.sms.saveSettings);
+  const { save } = useSaveSmsSettings();
   const [quietStart, setQuietStart] = useState(String(settings.quietStart));
   const [quietEnd, setQuietEnd] = useState(String(settings.quietEnd));
   const [zone, setZone] = useState(settings.defaultTimeZone);

@@ -1,9 +1,8 @@
 import { Cross2Icon } from "@radix-ui/react-icons";
 import { Badge, Box, Flex, IconButton, Text } from "@radix-ui/themes";
-import { useQuery } from "convex/react";
-import { api } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
 import { VoterSearchField } from "@/ui/VoterSearchField";
+import { usePickedVoter } from "../hooks/useAudience";
 
 /** Campaign voter search (spec/2 §9): starts when the term is longer than 2 characters, 10 results. */
 export const VOTER_SEARCH = { minChars: 3, results: 10, debounceMs: 300, closeAfterBlurMs: 200 } as const;
@@ -45,7 +44,7 @@ export function VoterPicker({ value, onChange }: VoterPickerProps) {
 }
 
 function VoterChip({ id, onRemove }: { id: Id<"voters">; onRemove(): void }) {
-  const voter = useQuery(api.voters.get, { id });
+  const { voter } = usePickedVoter(id);
   const name = voter ? `${voter.first_name} ${voter.last_name}` : voter === null ? "Deleted voter" : "…";
   return (
     <Badge size="2" variant="soft" color="gray">

@@ -1,10 +1,9 @@
 import { Badge, Button, Card, Flex, Heading, Skeleton, Text } from "@radix-ui/themes";
-import { useMutation, useQuery } from "convex/react";
 import { useMemo, useState } from "react";
-import { api } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
 import { useViewer } from "@/session/ViewerProvider";
 import { toast } from "@/ui/toast";
+import { useVoterSmsHistory } from "../hooks/useVoterSmsHistory";
 import { formatTime } from "../utils/smsDisplay";
 import { SmsStatusBadge } from "./SmsStatusBadge";
 
@@ -13,8 +12,7 @@ type VoterSmsHistoryProps = { voterId: Id<"voters">; hasPhone: boolean };
 /** A voter's text messages (contact history) with their replies, whether their number opted out of SMS, and opting it out or back in by hand. */
 export function VoterSmsHistory({ voterId, hasPhone }: VoterSmsHistoryProps) {
   const { can } = useViewer();
-  const data = useQuery(api.sms.voterHistory, { voterId });
-  const setOptOut = useMutation(api.sms.setOptOut);
+  const { data, setOptOut } = useVoterSmsHistory(voterId);
   const [busy, setBusy] = useState(false);
   // the texts sent and the voter's replies, newest first
   const timeline = useMemo(() => {

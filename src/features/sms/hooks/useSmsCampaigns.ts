@@ -18,4 +18,12 @@ export function useSmsCampaigns() {
   return { data, isLoading: data === undefined, remove };
 }
 
+/** Create SMS Campaign / Edit Campaign: creating, updating, and who is editing which field of the edited one (live). */
+export function useSmsCampaignForm(editId: Id<"campaigns"> | null) {
+  const create = useMutation(api.smsCampaigns.create);
+  const update = useMutation(api.smsCampaigns.update);
+  const editState = useQuery(api.smsCampaigns.editState, editId ? { id: editId } : "skip");
+  return { create, update, editState };
+}
+
 export type SmsCampaign = NonNullable<ReturnType<typeof useSmsCampaigns>["data"]>["campaigns"][number];

@@ -1,12 +1,11 @@
 import { Card, Flex, Heading, Switch, Text, TextField } from "@radix-ui/themes";
-import { useMutation, useQuery } from "convex/react";
 import { useState } from "react";
 import type * as Y from "yjs";
-import { api } from "@convex/_generated/api";
 import { setSurveyMeta, type SurveyDraft } from "@convex/lib/surveys/draft";
 import type { OrgSurveySettings } from "@convex/lib/surveys/rules";
 import { useViewer } from "@/session/ViewerProvider";
 import { toast } from "@/ui/toast";
+import { useSurveySettings } from "../hooks/useSurveyActions";
 
 function Toggle({ label, checked, onChange, testId, disabled }: { label: string; checked: boolean; onChange: (c: boolean) => void; testId: string; disabled?: boolean }) {
   return (
@@ -22,8 +21,7 @@ function Toggle({ label, checked, onChange, testId, disabled }: { label: string;
 /** Settings: this survey's (several submissions, progress bar, recipient) and the organisation's (notifications, default recipient, auto-save, anonymous). */
 export function SurveySettingsTab({ doc, draft }: { doc: Y.Doc; draft: SurveyDraft }) {
   const { can } = useViewer();
-  const settings = useQuery(api.surveys.settings, {});
-  const update = useMutation(api.surveys.updateSettings);
+  const { settings, update } = useSurveySettings();
   const [recipient, setRecipient] = useState<string | null>(null);
   const save = async (next: OrgSurveySettings) => {
     try {

@@ -1,6 +1,5 @@
 import { DownloadIcon } from "@radix-ui/react-icons";
 import { Button, Card, DataList, Dialog, Flex, Table, Text } from "@radix-ui/themes";
-import { useConvex, useMutation, useQuery } from "convex/react";
 import { useState } from "react";
 import { api } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
@@ -10,6 +9,7 @@ import { useViewer } from "@/session/ViewerProvider";
 import { ConfirmDialog } from "@/ui/ConfirmDialog";
 import { ScrollTable } from "@/ui/ScrollTable";
 import { toast } from "@/ui/toast";
+import { useSurveySubmissions } from "../hooks/useSurveySubmissions";
 import { summarize } from "../utils/summary";
 import { SurveySummary } from "./SurveySummary";
 
@@ -18,11 +18,8 @@ type Row = (typeof api.surveySubmissions.list)["_returnType"]["rows"][number];
 /** Submissions: Submitted, Email (or 'Anonymous'), Actions (details, delete); live; CSV export; per-question summary. */
 export function SurveySubmissionsTab({ surveyId, surveyName, pages }: { surveyId: Id<"surveys">; surveyName: string; pages: SurveyPage[] }) {
   const { can } = useViewer();
-  const convex = useConvex();
   const [limit, setLimit] = useState(50);
-  const data = useQuery(api.surveySubmissions.list, { surveyId, limit });
-  const sample = useQuery(api.surveySubmissions.summarySample, { surveyId });
-  const removeSubmission = useMutation(api.surveySubmissions.remove);
+  const { data, sample, removeSubmission, allRows } = useSurveySubmissions(surveyId, limit);
   const [details, setDetails] = useState<Row | null>(null);
   const [deleting, setDeleting] = useState<Row | null>(null);
   const [exporting, setExporting] = useState(false);
@@ -31,13 +28,7 @@ export function SurveySubmissionsTab({ surveyId, surveyName, pages }: { surveyId
   const exportCsv = async () => {
     setExporting(true);
     try {
-      const rows: Row[] = [];
-      let before: number | null = null;
-      do {
-        const page: { rows: Row[]; nextBefore: number | null } = await convex.query(api.surveySubmissions.exportPage, { surveyId, before });
-        rows.push(...page.rows);
-        before = page.nextBefore;
-      } while (before !== null);
+      const rows = await allRows();
       const header = ["Submitted", "Email", ...fields.map((f) => f.label)];
       downloadCsv(toCsv(header, rows.map((r) => [new Date(r.submittedAt).toISOString(), r.email ?? "Anonymous", ...fields.map((f) => answerText(f, r.responses[f.id]))])), csvName(surveyName, "survey_submissions.csv"));
     } catch (e) {

@@ -1,8 +1,7 @@
 import { Button, Callout, Checkbox, Dialog, Flex, Select, Text, TextField } from "@radix-ui/themes";
-import { useMutation } from "convex/react";
 import { useState } from "react";
-import { api } from "@convex/_generated/api";
 import { errorMessage, toast } from "@/ui/toast";
+import { useAddCustomField } from "../hooks/useCustomFields";
 import { CUSTOM_FIELD_TYPES } from "../utils/voterForm";
 
 type AddFieldDialogProps = { open: boolean; onOpenChange(open: boolean): void };
@@ -13,7 +12,7 @@ type FieldType = (typeof CUSTOM_FIELD_TYPES)[number]["value"];
  * server refuses (a label already taken, say) is shown in the dialog, which stays open.
  */
 export function AddFieldDialog({ open, onOpenChange }: AddFieldDialogProps) {
-  const create = useMutation(api.customFields.create);
+  const { create } = useAddCustomField();
   const [label, setLabel] = useState("");
   const [type, setType] = useState<FieldType | "">("");
   const [required, setRequired] = useState(false);

@@ -1,16 +1,14 @@
 import { Button, Dialog, Flex, Select, Text } from "@radix-ui/themes";
-import { useMutation, useQuery } from "convex/react";
 import { useState } from "react";
-import { api } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
 import { toast } from "@/ui/toast";
+import { useAddVoterToGroup } from "../hooks/useVoterContact";
 
 type AddToGroupDialogProps = { voterId: Id<"voters">; voterName: string; open: boolean; onOpenChange(open: boolean): void };
 
 /** Adds one voter to a group (groups ordered by name); "Already a member" when it is one. */
 export function AddToGroupDialog({ voterId, voterName, open, onOpenChange }: AddToGroupDialogProps) {
-  const groups = useQuery(api.groups.list, open ? {} : "skip");
-  const addMember = useMutation(api.groups.addMember);
+  const { groups, addMember } = useAddVoterToGroup(open);
   const [groupId, setGroupId] = useState<string>("");
   const [busy, setBusy] = useState(false);
 

@@ -1,9 +1,7 @@
 import { Button, Dialog, Flex, Progress, Select, Text } from "@radix-ui/themes";
-import { useQuery } from "convex/react";
 import { useState } from "react";
-import { api } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
-import { useAddToGroup } from "@/features/groups";
+import { useAddToGroup, useGroupList } from "@/features/groups";
 import { toast } from "@/ui/toast";
 
 type BulkAddToGroupDialogProps = {
@@ -18,7 +16,7 @@ type BulkAddToGroupDialogProps = {
 
 /** Adds the voter list's selection to a group. The caller remounts it (a new `key`) for each opening. */
 export function BulkAddToGroupDialog({ open, onOpenChange, target, countText, onDone }: BulkAddToGroupDialogProps) {
-  const groups = useQuery(api.groups.list, open ? {} : "skip");
+  const { groups } = useGroupList(open);
   const { addSelected, addAllMatching, progress } = useAddToGroup();
   const busy = progress !== null;
   const [groupId, setGroupId] = useState("");

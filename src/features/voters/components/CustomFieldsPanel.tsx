@@ -1,10 +1,9 @@
 import { PlusIcon, TrashIcon } from "@radix-ui/react-icons";
 import { Badge, Button, Card, Flex, Heading, IconButton, Text } from "@radix-ui/themes";
-import { useMutation } from "convex/react";
 import { useState } from "react";
-import { api } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
 import { toast } from "@/ui/toast";
+import { useRemoveCustomField } from "../hooks/useCustomFields";
 import { CUSTOM_FIELD_TYPES } from "../utils/voterForm";
 import { DeleteFieldDialog } from "./DeleteFieldDialog";
 
@@ -16,7 +15,7 @@ type CustomFieldsPanelProps = {
 
 /** The organisation's custom fields; managers add them and delete them after a confirmation naming how many voters hold a value. */
 export function CustomFieldsPanel({ defs, canManage, onAdd }: CustomFieldsPanelProps) {
-  const remove = useMutation(api.customFields.remove);
+  const { remove } = useRemoveCustomField();
   const [toDelete, setToDelete] = useState<{ _id: Id<"customFieldDefs">; label: string } | null>(null);
   const handleRemove = async (id: Id<"customFieldDefs">) => {
     try {

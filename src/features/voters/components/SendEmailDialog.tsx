@@ -1,18 +1,16 @@
 import { Badge, Button, Dialog, Flex, Text, TextArea, TextField } from "@radix-ui/themes";
-import { useMutation, useQuery } from "convex/react";
 import { useState } from "react";
-import { api } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
 import { unknownVariables } from "@convex/lib/email/merge";
 import { toast } from "@/ui/toast";
 import { TEXTS } from "@convex/lib/texts";
+import { useVoterEmail } from "../hooks/useVoterContact";
 
 type SendEmailDialogProps = { voterId: Id<"voters">; to: string; open: boolean; onOpenChange(open: boolean): void };
 
 /** Subject + message to one voter; queued on the server, demo mode labelled (spec/1 §5). */
 export function SendEmailDialog({ voterId, to, open, onOpenChange }: SendEmailDialogProps) {
-  const status = useQuery(api.voterEmails.status, open ? {} : "skip");
-  const send = useMutation(api.voterEmails.send);
+  const { status, send } = useVoterEmail(open);
   const [subject, setSubject] = useState("");
   const [message, setMessage] = useState("");
   const [busy, setBusy] = useState(false);

@@ -1,12 +1,12 @@
 import { CursorArrowIcon, EnvelopeOpenIcon, ExitIcon } from "@radix-ui/react-icons";
 import { Badge, Card, Flex, Heading, Link as RadixLink, Skeleton, Text } from "@radix-ui/themes";
-import { useQuery } from "convex/react";
 import type { FunctionReturnType } from "convex/server";
+import type { api } from "@convex/_generated/api";
 import type { ReactNode } from "react";
 import { Link } from "react-router-dom";
-import { api } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
 import { ROUTES } from "@/lib/routes";
+import { useVoterEmailHistory } from "../hooks/useVoterContact";
 
 type EmailStatus = FunctionReturnType<typeof api.emailBlasts.voterHistory>[number]["status"];
 
@@ -27,7 +27,7 @@ type VoterEmailHistoryProps = { voterId: Id<"voters"> };
 
 /** The campaign emails sent to a voter (contact history): campaign, subject, delivery status, whether opened, clicked or unsubscribed. */
 export function VoterEmailHistory({ voterId }: VoterEmailHistoryProps) {
-  const rows = useQuery(api.emailBlasts.voterHistory, { voterId });
+  const { rows } = useVoterEmailHistory(voterId);
   return (
     <Card data-testid="voters.emailHistory">
       <Heading size="4" as="h2" mb="2">Campaign Emails</Heading>

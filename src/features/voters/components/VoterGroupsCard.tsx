@@ -1,15 +1,13 @@
 import { Cross2Icon, PlusIcon } from "@radix-ui/react-icons";
 import { Badge, Button, Card, Flex, Heading, IconButton, Text } from "@radix-ui/themes";
-import { useMutation, useQuery } from "convex/react";
-import { api } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
 import { toast } from "@/ui/toast";
+import { useGroupsOfVoter } from "../hooks/useVoterContact";
 
 type VoterGroupsCardProps = { voterId: Id<"voters">; canChange: boolean; onAdd(): void };
 
 export function VoterGroupsCard({ voterId, canChange, onAdd }: VoterGroupsCardProps) {
-  const groups = useQuery(api.voters.groupsOf, { voterId });
-  const removeMember = useMutation(api.groups.removeMember);
+  const { groups, removeMember } = useGroupsOfVoter(voterId);
   const handleRemove = async (groupId: Id<"voterGroups">) => {
     try {
       await removeMember({ groupId, voterId });

@@ -1,15 +1,14 @@
 import { Box, Button, Card, Flex, Grid, Heading, Text } from "@radix-ui/themes";
-import { useQuery } from "convex/react";
 import { Link, useNavigate } from "react-router-dom";
-import { api } from "@convex/_generated/api";
 import { ROUTES, voterPath } from "@/lib/routes";
+import { useVoterSuggestions } from "../hooks/useVoterRecord";
 
 type VoterNotFoundProps = { title: string; text: string };
 
 /** Not-found state with four suggested voters (the first four). */
 export function VoterNotFound({ title, text }: VoterNotFoundProps) {
   const navigate = useNavigate();
-  const suggestions = useQuery(api.voters.suggestions, {});
+  const { suggestions } = useVoterSuggestions();
   return (
     <Card size="3">
       <Heading size="6" mb="2">{title}</Heading>

@@ -3,7 +3,7 @@ import { useMemo } from "react";
 import type { EmailBlock } from "@convex/lib/email/blocks";
 import { substitute } from "@convex/lib/email/merge";
 import { useRenderedEmail } from "../../hooks/useRenderedEmail";
-import { PREVIEW_VALUES_NOTE, usePreviewValues } from "../usePreviewValues";
+import { PREVIEW_VALUES_NOTE, usePreviewValues } from "../../hooks/usePreviewValues";
 import { Loading } from "@/ui/Loading";
 
 type CampaignPreviewProps = { blocks: string; subject: string; previewText: string };

@@ -63,3 +63,11 @@ export function useBlastSetup(id: Id<"emailCampaigns">) {
 export function useRecipientEstimate(sources: Pick<BlastSetup, "listIds" | "groupIds" | "segmentIds" | "manual"> | null | undefined) {
   return useQuery(api.emailBlasts.estimate, sources ? { listIds: sources.listIds, groupIds: sources.groupIds, segmentIds: sources.segmentIds, manual: sources.manual } : "skip");
 }
+
+/** Automated: the campaign's shared setup and who is editing which field (both live), and saving changed fields. */
+export function useAutomationSetup(id: Id<"emailCampaigns">) {
+  const setup = useQuery(api.emailBlasts.setup, { id });
+  const editState = useQuery(api.emailBlasts.setupEditState, { id });
+  const update = useMutation(api.emailBlasts.updateSetup);
+  return { setup, editState, update };
+}

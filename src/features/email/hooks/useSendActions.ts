@@ -3,8 +3,8 @@ import { api } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
 import { classifyError } from "@convex/lib/errors";
 import { toast } from "@/ui/toast";
-import { browserTimeZone, formatLocal } from "./automationForm";
-import type { SendType } from "./sendChecks";
+import { browserTimeZone, formatLocal } from "../blasts/automationForm";
+import type { SendType } from "../blasts/sendChecks";
 
 /** The server's title and message (spec/2 §5, §8), or the screen's fallback title. */
 function failure(fallback: string, e: unknown) {

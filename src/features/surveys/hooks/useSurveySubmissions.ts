@@ -1,0 +1,26 @@
+import { useConvex, useMutation, useQuery } from "convex/react";
+import type { FunctionReturnType } from "convex/server";
+import { api } from "@convex/_generated/api";
+import type { Id } from "@convex/_generated/dataModel";
+
+type ExportPage = FunctionReturnType<typeof api.surveySubmissions.exportPage>;
+
+/** Submissions: the newest `limit` of a survey's submissions and the summary's sample (both live), deleting one, and every submission for the export. */
+export function useSurveySubmissions(surveyId: Id<"surveys">, limit: number) {
+  const convex = useConvex();
+  const data = useQuery(api.surveySubmissions.list, { surveyId, limit });
+  const sample = useQuery(api.surveySubmissions.summarySample, { surveyId });
+  const removeSubmission = useMutation(api.surveySubmissions.remove);
+  /** Every submission of the survey, newest first, page by page. */
+  const allRows = async (): Promise<ExportPage["rows"]> => {
+    const rows: ExportPage["rows"] = [];
+    let before: number | null = null;
+    do {
+      const page: ExportPage = await convex.query(api.surveySubmissions.exportPage, { surveyId, before });
+      rows.push(...page.rows);
+      before = page.nextBefore;
+    } while (before !== null);
+    return rows;
+  };
+  return { data, sample, removeSubmission, allRows };
+}
