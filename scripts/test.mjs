@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 /**
- * `npm test`: every gate — typecheck, lint (with the layering rule), the import-cycle check and
- * the deployability check (convex/ bundled as `npx convex deploy` does), side by side; then
+ * `npm test`: every gate — typecheck, lint (with the layering rule), formatting (prettier --check),
+ * dead code (knip: no unused file, export, type or dependency), the import-cycle check and the
+ * deployability check (convex/ bundled as `npx convex deploy` does; it also refuses a public
+ * function without a `returns` validator), side by side; then
  * unit/function/backend tests (vitest), then
  * Playwright e2e in Debian's Chromium against the app on the embedded backend. Ends with one
  * "N passed, N failed" line summing vitest and Playwright.
@@ -54,6 +56,8 @@ if (wants("lint")) {
   gates.push(["lint", "npx", ["eslint", ".", "--max-warnings=0"]]);
   gates.push(["import cycles", "npx", ["tsx", "scripts/check-cycles.ts"]]);
   gates.push(["deployability", "npx", ["tsx", "scripts/check-deployable.ts"]]);
+  gates.push(["formatting", "npx", ["prettier", "--check", "--log-level=warn", "."]]);
+  gates.push(["dead code", "npx", ["knip", "--no-progress"]]);
 }
 await runTogether(gates);
 

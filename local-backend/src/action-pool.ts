@@ -24,7 +24,7 @@ import { RawLogText, type RunExec } from "./runtime.js";
 import { answerCall, answerSync, encodeError, FINISHED_MESSAGE, type CallAnswer, type SyncChannel } from "./worker-bridge.js";
 
 /** invocations a worker runs at once before top-level calls wait */
-export const PER_WORKER = 32;
+const PER_WORKER = 32;
 
 /** An action's module as bundled for Node (loader.ts). */
 export type BundledAction = { file: string; exportName: string; modulePath: string; bundleDir: string };

@@ -3,7 +3,7 @@
  * Generic: nothing here knows about the app's tables.
  */
 import { mutationGeneric, type GenericDataModel, type GenericMutationCtx, type StorageActionWriter } from "convex/server";
-import { jsonToConvex, type Value } from "convex/values";
+import type { Value } from "convex/values";
 import fs from "node:fs";
 import path from "node:path";
 import type { Catalog } from "./catalog.js";
@@ -36,11 +36,6 @@ export async function runInMutation<T>(
 ): Promise<FunctionOutcome> {
   const fn = mutationGeneric({ args: {}, handler: async (ctx) => (await handler(ctx as unknown as AdhocCtx)) as Value });
   return engine.runAdhocMutation(fn as unknown as { invokeMutation(args: string): Promise<string> }, identity);
-}
-
-/** Decodes a successful outcome's value. */
-export function outcomeValue(outcome: FunctionOutcome & { status: "success" }): Value {
-  return jsonToConvex(outcome.value);
 }
 
 /**

@@ -49,7 +49,7 @@ type CustomJwtProvider = {
   algorithm: string;
   applicationID?: string;
 };
-export type ParsedProvider = OidcProvider | CustomJwtProvider;
+type ParsedProvider = OidcProvider | CustomJwtProvider;
 
 export type VerifiedToken = {
   identity: UserIdentity;
@@ -73,7 +73,7 @@ function trimSlash(s: string): string {
   return s.replace(/\/+$/, "");
 }
 
-export function parseProviders(raw: JSONValue[]): ParsedProvider[] {
+function parseProviders(raw: JSONValue[]): ParsedProvider[] {
   const out: ParsedProvider[] = [];
   for (const p of raw) {
     if (p === null || typeof p !== "object" || Array.isArray(p)) continue;
@@ -127,7 +127,7 @@ const STANDARD_CLAIMS: Record<string, string> = {
 /** registered JWT claims that describe the token rather than the user; not exposed */
 const TOKEN_CLAIMS = new Set(["iss", "sub", "aud", "exp", "iat", "nbf", "jti"]);
 
-export function identityFromClaims(payload: JWTPayload): UserIdentity {
+function identityFromClaims(payload: JWTPayload): UserIdentity {
   const iss = String(payload.iss);
   const sub = String(payload.sub);
   const identity: UserIdentity = { tokenIdentifier: `${iss}|${sub}`, subject: sub, issuer: iss };

@@ -11,7 +11,7 @@ import type { Store } from "./storage.js";
 import type { DbIndexDef, IndexDef, SearchIndexDef } from "./storage-types.js";
 import { checkValue, type ValidatorJSON } from "./validators.js";
 
-export const SYSTEM_TABLES: Record<string, number> = { _scheduled_functions: 1, _storage: 2 };
+const SYSTEM_TABLES: Record<string, number> = { _scheduled_functions: 1, _storage: 2 };
 export const FIRST_USER_TABLE_NUMBER = 10001;
 
 export type SchemaTable = {

@@ -19,7 +19,7 @@ import type { DocWrite } from "./storage-types.js";
 import { Tx, type TxHooks } from "./transaction.js";
 
 /** commits writing at least this many documents wait for the writer (CommitPipeline.admit) */
-export const LARGE_COMMIT_DOCUMENTS = 100;
+const LARGE_COMMIT_DOCUMENTS = 100;
 
 export type CommitPipelineDeps = {
   store: Store;

@@ -44,7 +44,7 @@ function parseField(src: string, min: number, max: number, names?: string[]): Se
   return out;
 }
 
-export function parseCron(expr: string): CronFields {
+function parseCron(expr: string): CronFields {
   const parts = expr.trim().split(/\s+/);
   // Convex accepts 5 fields (minute first); a leading seconds field is tolerated and ignored.
   const f = parts.length === 6 ? parts.slice(1) : parts;

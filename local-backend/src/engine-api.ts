@@ -6,8 +6,8 @@
 import type { JSONValue } from "convex/values";
 import type { TransactionStats } from "./tx-metrics.js";
 
-export type { TransactionStats, TransactionMax, TransactionStatsKey } from "./tx-metrics.js";
-export type { TransactionLimits } from "./limits.js";
+export type { TransactionStats,   } from "./tx-metrics.js";
+;
 
 /** Identity as seen by `ctx.auth.getUserIdentity()`; tokenIdentifier = `${iss}|${sub}`. */
 export type UserIdentity = {

@@ -12,7 +12,7 @@ import path from "node:path";
 type EnvVars = Record<string, string>;
 
 /** env.json: owner read/write only */
-export const ENV_FILE_MODE = 0o600;
+const ENV_FILE_MODE = 0o600;
 
 export class EnvStore {
   private vars: EnvVars;
@@ -67,7 +67,7 @@ export class EnvStore {
 }
 
 /** the data directory: owner only (it holds env.json, the database and the stored files) */
-export const DATA_DIR_MODE = 0o700;
+const DATA_DIR_MODE = 0o700;
 
 /**
  * Creates the data directory readable by its owner only, and tightens one an older version

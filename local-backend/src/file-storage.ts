@@ -26,7 +26,7 @@ function sha256Base64(bytes: Uint8Array): string {
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** An error with Convex's short code (the HTTP layer answers with it). */
-export class StorageError extends Error {
+class StorageError extends Error {
   constructor(
     readonly code: string,
     message: string,

@@ -50,17 +50,17 @@ import {
 } from "./net-common.js";
 
 /** Must match STATUS_CODE_UDF_FAILED in the client. */
-export const STATUS_CODE_UDF_FAILED = 560;
+const STATUS_CODE_UDF_FAILED = 560;
 /** JSON request bodies: 8 MiB of args plus the envelope */
 const MAX_JSON_BODY = MAX_ARGS_BYTES + 64 * 1024;
 /** largest accepted upload unless configured (`maxUploadBytes`, CLI `--max-upload-bytes`) */
-export const DEFAULT_MAX_UPLOAD_BYTES = 100 * 1024 * 1024;
+const DEFAULT_MAX_UPLOAD_BYTES = 100 * 1024 * 1024;
 /** uploads received at once unless configured (`maxConcurrentUploads`, CLI `--max-concurrent-uploads`) */
-export const DEFAULT_MAX_CONCURRENT_UPLOADS = 4;
+const DEFAULT_MAX_CONCURRENT_UPLOADS = 4;
 /** Convex caps http action request bodies at 20 MiB */
 const MAX_HTTP_ACTION_BODY = 20 * 1024 * 1024;
 
-export const BACKEND_VERSION = "local-backend-0.1.0";
+const BACKEND_VERSION = "local-backend-0.1.0";
 
 class HttpError extends Error {
   constructor(
@@ -145,7 +145,7 @@ const INLINE_TYPES = new Set(["image/png", "image/jpeg", "image/gif", "image/web
 /** other stored types served as declared (always as a download): inert data, never a document with script */
 const INERT_TYPES = new Set(["text/plain", "text/csv", "application/json", "application/zip", "application/gzip", "application/octet-stream"]);
 /** every stored file but a PDF: no script, no plugin, nothing loaded but its own images, a unique origin */
-export const STORAGE_CSP = "default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; sandbox";
+const STORAGE_CSP = "default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; sandbox";
 
 /**
  * The headers that say how a stored file may be shown. The uploader declares the type, so it is
@@ -156,7 +156,7 @@ export const STORAGE_CSP = "default-src 'none'; img-src 'self' data:; style-src 
  * but a PDF: Chrome and Safari refuse to show a PDF under `sandbox` (and Chrome's viewer page
  * needs its own styles), and a PDF viewer runs no script in this origin.
  */
-export function storedFileHeaders(declared: string | null): Record<string, string> {
+function storedFileHeaders(declared: string | null): Record<string, string> {
   const essence = (declared ?? "").split(";")[0].trim().toLowerCase();
   const headers: Record<string, string> = { "X-Content-Type-Options": "nosniff" };
   if (INLINE_TYPES.has(essence)) {
@@ -178,7 +178,7 @@ export function storedFileHeaders(declared: string | null): Record<string, strin
  * one Convex would not parse), the one inclusive byte range asked for, or "unsatisfiable" (several
  * ranges, or one starting past the end).
  */
-export function parseRange(header: string | undefined, size: number): [number, number] | "unsatisfiable" | null {
+function parseRange(header: string | undefined, size: number): [number, number] | "unsatisfiable" | null {
   if (header === undefined || size === 0) return null;
   const m = /^\s*bytes\s*=\s*(.+)$/i.exec(header);
   if (!m) return null;
@@ -246,7 +246,7 @@ function setCors(req: IncomingMessage, res: ServerResponse, allowed: ReadonlySet
 }
 
 /** `http://Example.com:80/` → `http://example.com`; what browsers send in `Origin`. */
-export function normalizeOrigin(origin: string): string {
+function normalizeOrigin(origin: string): string {
   const trimmed = origin.trim();
   try {
     const o = new URL(trimmed).origin;
@@ -545,7 +545,7 @@ export type SiteHandlerOptions = {
  * This backend is the deployment's proxy: `X-Forwarded-For` names the TCP peer, replacing what the
  * client sent, unless `trustProxy` (then the client's header is kept, and set only when absent).
  */
-export async function toFetchRequest(req: IncomingMessage, siteUrl: string, opts: { trustProxy?: boolean } = {}): Promise<Request> {
+async function toFetchRequest(req: IncomingMessage, siteUrl: string, opts: { trustProxy?: boolean } = {}): Promise<Request> {
   const url = new URL(req.url ?? "/", siteUrl);
   const headers = new Headers();
   for (let i = 0; i < req.rawHeaders.length; i += 2) {

@@ -20,7 +20,7 @@ const T_ARRAY = 0x80;
 const T_OBJECT = 0x90;
 const T_COMMIT_TS = 0x31; // unresolved commit timestamp: sorts as int64::MAX (after every int)
 
-export const MAX_BYTE = 0xff;
+const MAX_BYTE = 0xff;
 
 class Writer {
   buf = Buffer.allocUnsafe(64);

@@ -66,7 +66,7 @@ export const MAX_OBJECT_FIELDS = 1024;
 /** FUNCTION_MAX_RESULT_SIZE */
 export const MAX_RESULT_SIZE = 16 * MiB;
 
-export const OVER_LIMIT_HELP =
+const OVER_LIMIT_HELP =
   "Consider using smaller limits in your queries, paginating your queries, or using indexed queries with a selective index range expressions.";
 
 /** `common::fmt::format_bytes`: the unit that divides most cleanly ("16 MiB", "4.5 MiB", "1534 bytes"). */

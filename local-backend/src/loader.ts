@@ -54,7 +54,7 @@ type RealmBundle = { code: string; filename: string; map: string | null };
 const SOURCE_EXT = /\.(ts|tsx|js|jsx|mjs|cjs|mts|cts)$/;
 const BUILTINS = new Set(builtinModules);
 
-export function listEntryPoints(functionsDir: string): string[] {
+function listEntryPoints(functionsDir: string): string[] {
   const out: string[] = [];
   const walk = (dir: string, rel: string) => {
     for (const ent of fs.readdirSync(dir, { withFileTypes: true })) {

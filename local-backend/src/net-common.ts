@@ -27,7 +27,7 @@ export type Caller = {
 export const ANONYMOUS: Caller = { identity: null, admin: false };
 
 /** Same rules as `canonicalizeUdfPath` in the client: default export, optional `.js` suffix. */
-export function canonicalizePath(udfPath: string): string {
+function canonicalizePath(udfPath: string): string {
   const pieces = udfPath.split(":");
   let moduleName: string;
   let functionName: string;
@@ -102,7 +102,7 @@ export function unwrapArgs(args: unknown): { ok: true; args: JSONValue } | { ok:
 }
 
 /** Convex refuses values nested deeper than 64 levels (the arguments object is level 1). */
-export const MAX_VALUE_DEPTH = 64;
+const MAX_VALUE_DEPTH = 64;
 /**
  * Raw request text (an HTTP body, a sync message) nested deeper than this is refused before it is
  * parsed. It leaves room for the envelope around the arguments (`{modifications: [{args: [{…}]}]}`)

@@ -138,7 +138,7 @@ export function toFailure(e: unknown): Failure {
 }
 
 /** Convex's `JsError` display: the message, a newline, then one line per frame. */
-export function jsErrorText(f: { errorMessage: string; frames?: string[] }): string {
+function jsErrorText(f: { errorMessage: string; frames?: string[] }): string {
   return `${f.errorMessage}\n${(f.frames ?? []).map((l) => `${l}\n`).join("")}`;
 }
 

@@ -16,9 +16,9 @@
  */
 
 /** own execution time (ms) from which a function goes to the pool */
-export const OFF_THREAD_MS = 20;
+const OFF_THREAD_MS = 20;
 /** what a syscall costs from a worker (ms): a synchronous round trip between threads */
-export const WORKER_SYSCALL_MS = 0.1;
+const WORKER_SYSCALL_MS = 0.1;
 /** how much more than its syscalls' cost there its own time must be for the pool */
 const WORTH_IT = 4;
 /** per run, the remembered own time keeps this share */

@@ -28,7 +28,7 @@ export type SerializedQuery = {
   operators: Array<{ filter: JSONValue } | { limit: number }>;
 };
 
-export const END_CURSOR = "_end_cursor";
+const END_CURSOR = "_end_cursor";
 const MAX_SEARCH_RESULTS = 1024;
 const MAX_SEARCH_TERMS = 16;
 

@@ -46,7 +46,7 @@ import { SystemError } from "./outcome.js";
 /** watchdog time beyond the function's remaining time, for the syscalls a pump may run */
 export const SLACK_MS = 100;
 /** How much wall time a pump's watchdog allows per millisecond of CPU time left, without the thread clock. */
-export const WALL_FACTOR = 3;
+const WALL_FACTOR = 3;
 /**
  * The watchdog's first allowance: 3 ms of wall time per ms of CPU time left, so the V8 watchdog
  * rarely lands on engine code that runs inside a pump on a loaded machine (syscalls); a run it
@@ -54,7 +54,7 @@ export const WALL_FACTOR = 3;
  */
 export const INITIAL_PATIENCE = 3;
 /** how much more patience each run after a preemption gets, and the most before the time-out is final */
-export const PATIENCE_GROWTH = 2;
+const PATIENCE_GROWTH = 2;
 export const MAX_PATIENCE = 64;
 
 /** This process's CPU time (user + system), ms: the fallback clock. */
@@ -69,7 +69,7 @@ function processCpuMs(): number {
  * first use by the thread that runs functions (module state is per thread).
  */
 let threadClock: (() => number) | null | undefined;
-export function threadCpuClock(): (() => number) | null {
+function threadCpuClock(): (() => number) | null {
   if (threadClock !== undefined) return threadClock;
   threadClock = null;
   if (process.env.LOCAL_BACKEND_THREAD_CLOCK === "off") return null;
@@ -110,7 +110,7 @@ export class PreemptedError extends SystemError {
   }
 }
 /** syscall time after which a pump defers the rest of its syscalls */
-export const DEFER_AFTER_MS = 25;
+const DEFER_AFTER_MS = 25;
 /**
  * Wall time a run goes on in one turn of the event loop: after it, its next async syscall waits for
  * the next turn (setImmediate), so the requests that arrived meanwhile (a teammate's mutation, the

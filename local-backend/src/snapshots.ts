@@ -20,12 +20,12 @@ import { realNow } from "./runtime.js";
 import type { TxHooks } from "./transaction.js";
 
 /** how long history is kept after the last pin, and how far back it reaches */
-export const RETENTION_MS = 30_000;
+const RETENTION_MS = 30_000;
 
 type UndoEntry = { ts: bigint; writes: WriteSetImpl };
 
 /** Why a timestamp cannot be read at (Convex's snapshot_manager texts). */
-export class SnapshotUnavailable extends Error {
+class SnapshotUnavailable extends Error {
   constructor(
     message: string,
     readonly tooOld: boolean,

@@ -69,7 +69,7 @@ function mappedFile(file: string): MappedFile | null {
  * How Convex shows a source file: relative to the deploy bundle's output folder (`out/` beside
  * the functions folder, `out/<folder>/` for a module in a subfolder, `out/_deps/` for shared code).
  */
-export function displayPath(source: string, functionsDir: string): string {
+function displayPath(source: string, functionsDir: string): string {
   const root = path.dirname(functionsDir);
   const rel = path.relative(functionsDir, source);
   const inside = rel !== "" && !rel.startsWith("..") && !path.isAbsolute(rel);

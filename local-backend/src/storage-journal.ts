@@ -24,9 +24,9 @@ import { deserialize } from "node:v8";
 import { crc32 } from "node:zlib";
 import { APPLIED_LSN_KEY, BatchApplier, type PackedBatch } from "./storage-apply.js";
 
-export const JOURNAL_DIR = "journal";
+const JOURNAL_DIR = "journal";
 const MAGIC = 0x314c4a50; // "PJL1"
-export const RECORD_HEADER_BYTES = 20;
+const RECORD_HEADER_BYTES = 20;
 /** a segment is closed and a new one begun past this size */
 export const SEGMENT_BYTES = 64 * 1024 * 1024;
 

@@ -18,7 +18,7 @@ export type TransactionMetricsJson = { [K in keyof TransactionUsage]: { used: nu
 type Interval = { lo: Buffer; hi: Buffer };
 
 /** Disjoint [lo, hi) key ranges per index, merged when they overlap or touch (Convex's IntervalSet). */
-export class IntervalCounter {
+class IntervalCounter {
   private readonly byIndex = new Map<number, Interval[]>();
 
   /** Adds [lo, hi) to the index's set; returns how the number of intervals in it changed. */

@@ -23,7 +23,7 @@ export type ValidatorJSON =
 /** Resolves the table an id belongs to, or null when the string is not an id of any table. */
 export type IdTableResolver = (id: string) => string | null;
 
-export function printValue(v: unknown, depth = 0): string {
+function printValue(v: unknown, depth = 0): string {
   if (v === undefined) return "undefined";
   if (v === null) return "null";
   if (typeof v === "bigint") return `${v}n`;
@@ -44,7 +44,7 @@ export function printValue(v: unknown, depth = 0): string {
   return typeof v === "function" ? "[Function]" : typeof v === "symbol" ? v.toString() : "[unknown]";
 }
 
-export function printValidator(v: ValidatorJSON): string {
+function printValidator(v: ValidatorJSON): string {
   switch (v.type) {
     case "null":
       return "v.null()";

@@ -7,7 +7,6 @@
  * building it (stored documents are read as text).
  */
 import type { Value } from "convex/values";
-import { idLength } from "./ids.js";
 import type { Doc } from "./json-shape.js";
 import {
   LimitError,
@@ -21,7 +20,7 @@ import {
 } from "./limits.js";
 
 /** UTF-8 bytes of a JavaScript string (a lone surrogate counts 3, as its replacement would). */
-export function utf8Length(s: string): number {
+function utf8Length(s: string): number {
   let n = s.length;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
@@ -36,7 +35,7 @@ export function utf8Length(s: string): number {
 }
 
 /** The system fields of a stored document: `_creationTime` (float) and `_id` (a string of `idLen`). */
-export function systemFieldsSize(idLen: number): number {
+function systemFieldsSize(idLen: number): number {
   return "_creationTime".length + 1 + 9 + "_id".length + 1 + 2 + idLen;
 }
 
@@ -130,13 +129,6 @@ export function checkDocument(body: Doc, method: string, idLen?: number): number
 export function checkDocumentSize(size: number) {
   if (size > MAX_DOCUMENT_SIZE) throw new LimitError(messages.documentTooLarge(size));
 }
-
-/** The size of a document body of a table whose ids have `idLen` characters, with system fields. */
-export function documentSize(body: Doc, idLen: number): number {
-  return measure(body).size + systemFieldsSize(idLen);
-}
-
-export { idLength };
 
 // ----- Convex's Display of a value (for InvalidDocumentError messages) -----
 

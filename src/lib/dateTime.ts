@@ -32,11 +32,6 @@ export function formatDateTime(ms: number, timeZone = currentTimeZone()): string
   return new Date(ms).toLocaleString("en-US", { timeZone, year: "numeric", month: "short", day: "numeric", hour: "numeric", minute: "2-digit" });
 }
 
-/** "Jun 3, 2026" in the user's zone. */
-export function formatDate(ms: number, timeZone = currentTimeZone()): string {
-  return new Date(ms).toLocaleDateString("en-US", { timeZone, year: "numeric", month: "short", day: "numeric" });
-}
-
 /** "GMT-5" or "GMT+5:30": the zone's current offset, for the zone list. */
 export function timeZoneOffset(timeZone: string, at = Date.now()): string {
   const part = new Intl.DateTimeFormat("en-US", { timeZone, timeZoneName: "shortOffset" }).formatToParts(at).find((p) => p.type === "timeZoneName");

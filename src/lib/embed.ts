@@ -5,8 +5,8 @@
  */
 import { useEffect, useState } from "react";
 
-export const EMBED_HEIGHT_MESSAGE = "precinct-embed:height";
-export const EMBED_HEIGHT = 600;
+const EMBED_HEIGHT_MESSAGE = "precinct-embed:height";
+const EMBED_HEIGHT = 600;
 
 export function embedUrl(origin: string, kind: "form" | "survey" | "cta", id: string): string {
   return `${origin}/embed/${kind}/${id}`;

@@ -6,7 +6,7 @@ import { clearOfflineCopies } from "@/lib/collab/offlineCopies";
 import { CONVEX_SITE_URL } from "@/lib/config";
 import { ROUTES } from "@/lib/routes";
 
-export type SignUpInput = {
+type SignUpInput = {
   email: string;
   password: string;
   firstName: string;

@@ -6,7 +6,7 @@ import { canAdministerAccount, MODES, type Mode, type Permission } from "@convex
 import { setDisplayTimeZone } from "@/lib/dateTime";
 import { useAppAuth } from "@/session/AppAuth";
 
-export type Me = NonNullable<FunctionReturnType<typeof api.viewer.me>>;
+type Me = NonNullable<FunctionReturnType<typeof api.viewer.me>>;
 
 export type ViewerState = {
   /** undefined while loading, null when signed out */

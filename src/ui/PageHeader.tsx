@@ -3,7 +3,7 @@ import { ChevronRightIcon } from "@radix-ui/react-icons";
 import { Fragment, type ReactNode } from "react";
 import { Link } from "react-router-dom";
 
-export type Crumb = { label: string; to?: string };
+type Crumb = { label: string; to?: string };
 
 type PageHeaderProps = {
   title: ReactNode;

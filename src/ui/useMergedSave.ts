@@ -27,7 +27,7 @@ function whoChanged(conflicts: ConflictDetail[]): string {
  * The conflict toast's words: who changed which fields, named by the form's own labels (never
  * a stored key such as "precinct" or "custom_fields.k1"); without labels, "fields you were editing".
  */
-export function conflictDescription(conflicts: ConflictDetail[], formKeys: string[], labelOf?: (formKey: string) => string | undefined): string {
+function conflictDescription(conflicts: ConflictDetail[], formKeys: string[], labelOf?: (formKey: string) => string | undefined): string {
   const labels = labelOf ? [...new Set(formKeys.map((k) => labelOf(k)).filter((l): l is string => !!l))] : [];
   const named = labels.length > 0 && labels.length === new Set(formKeys).size;
   const what = named ? `${labels.join(", ")} while you were editing` : "fields you were editing";

@@ -3,12 +3,12 @@ import { CrashScreen } from "./CrashScreen";
 import { flushErrorReports, reportError } from "./globalErrorHandler";
 import { ROUTES } from "@/lib/routes";
 
-export const MAX_RETRIES = 3;
+const MAX_RETRIES = 3;
 
 type AppErrorBoundaryProps = { children: ReactNode };
 type AppErrorBoundaryState = { error: Error | null; errorId: string | null; retries: number };
 
-export function newErrorId(): string {
+function newErrorId(): string {
   return `ERR-${Date.now().toString(36).toUpperCase()}-${Math.random().toString(36).slice(2, 8).toUpperCase()}`;
 }
 

@@ -17,14 +17,14 @@ export type ErrorEntry = {
   timestamp?: string;
 };
 
-export const QUEUE_MAX = 50;
-export const QUEUE_TRIM_TO = 25;
+const QUEUE_MAX = 50;
+const QUEUE_TRIM_TO = 25;
 export const REPORT_DELAY_MS = 1000;
 export const RETRY_DELAY_MS = 2000;
-export const STORE_MAX = 50;
+const STORE_MAX = 50;
 export const CRITICAL_STORE_MAX = 10;
 /** the endpoint accepts at most 25 errors per report (convex/errorReports.ts) */
-export const MAX_ERRORS_PER_REPORT = 25;
+const MAX_ERRORS_PER_REPORT = 25;
 export const FAILED_REPORTS_KEY = "precinct.failedErrorReports";
 export const CRITICAL_ERRORS_KEY = "precinct.criticalErrors";
 

@@ -15,7 +15,7 @@ import {
   type ErrorReporter,
 } from "./errorReporter";
 
-export const BACKGROUND_FAILURE_MESSAGE = "A background process failed. Please try refreshing the page if you experience issues.";
+const BACKGROUND_FAILURE_MESSAGE = "A background process failed. Please try refreshing the page if you experience issues.";
 
 let reporter: ErrorReporter | null = null;
 

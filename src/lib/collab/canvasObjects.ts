@@ -23,7 +23,7 @@ export type CanvasObject = CanvasProps & { id: string };
 const OBJECTS = "canvasObjects";
 
 /** The shared map of objects by id (created on first use). */
-export function canvasObjects(doc: Y.Doc): Y.Map<Y.Map<CanvasValue>> {
+function canvasObjects(doc: Y.Doc): Y.Map<Y.Map<CanvasValue>> {
   return doc.getMap<Y.Map<CanvasValue>>(OBJECTS);
 }
 

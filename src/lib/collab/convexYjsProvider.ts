@@ -42,7 +42,7 @@ const RETRY_MAX_MS = 10_000;
 /** Refusals that a retry cannot fix: the update is dropped (it stays in the local document). */
 const PERMANENT = new Set(["VALIDATION_ERROR", "FORBIDDEN", "NOT_FOUND"]);
 
-export function newSessionId(): string {
+function newSessionId(): string {
   const uuid = globalThis.crypto?.randomUUID?.() ?? `${Date.now()}-${Math.random()}`;
   return `y-${uuid}`.replace(/[^\w-]/g, "");
 }

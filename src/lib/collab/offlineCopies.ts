@@ -3,7 +3,7 @@
  * `precinct-yjs:<userId>:<room>`). Another account on the same browser never loads them, and
  * signing out deletes them all, so nothing of the organisation stays on a shared computer.
  */
-export const OFFLINE_COPY_PREFIX = "precinct-yjs:";
+const OFFLINE_COPY_PREFIX = "precinct-yjs:";
 
 export function offlineCopyName(userId: string, room: string): string {
   return `${OFFLINE_COPY_PREFIX}${userId}:${room}`;

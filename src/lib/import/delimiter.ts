@@ -1,6 +1,6 @@
 /** Delimiter and line-ending detection on the first decoded chunk (quotes respected). */
 
-export const CANDIDATE_DELIMITERS = [",", "\t", ";", "|"] as const;
+const CANDIDATE_DELIMITERS = [",", "\t", ";", "|"] as const;
 
 /** Field counts of the first lines for a delimiter, ignoring delimiters inside quotes. */
 function fieldCounts(text: string, delim: string, maxLines: number): number[] {

@@ -17,7 +17,7 @@ const TYPES: [RegExp, string][] = [
 ];
 
 /** The election's type from its name, if it says. */
-export function electionType(label: string): string | undefined {
+function electionType(label: string): string | undefined {
   const up = label.toUpperCase().replace(/_/g, " ");
   // the more specific words first: a "SPECIAL PRIMARY" is a special election
   for (const word of ["RUNOFF", "RUN-OFF", "SPECIAL", "MUNICIPAL"]) if (up.includes(word)) return TYPES.find(([re]) => re.test(word))![1];
@@ -25,7 +25,7 @@ export function electionType(label: string): string | undefined {
 }
 
 /** The election date a header or label holds: a full date, or none (a year alone is not a date). */
-export function electionDate(label: string): string | undefined {
+function electionDate(label: string): string | undefined {
   const m = label.match(/(\d{1,2}[/.-]\d{1,2}[/.-](?:\d{4}|\d{2}))|((?:19|20)\d{2}[-/]?\d{2}[-/]?\d{2})/);
   if (!m) return undefined;
   const raw = m[0];

@@ -12,7 +12,7 @@ export function bomEncoding(bytes: Uint8Array): { encoding: TextEncodingName; bo
   return null;
 }
 
-export function isValidUtf8(bytes: Uint8Array): boolean {
+function isValidUtf8(bytes: Uint8Array): boolean {
   try {
     new TextDecoder("utf-8", { fatal: true }).decode(bytes);
     return true;

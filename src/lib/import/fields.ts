@@ -2,7 +2,7 @@
 import type { ImportCustomFieldType, NewImportField } from "@convex/tables/imports";
 import { VOTER_IMPORT_TARGETS, type ImportTargetType } from "@convex/tables/voters";
 
-export type TargetType = ImportTargetType | "history" | "election";
+type TargetType = ImportTargetType | "history" | "election";
 
 export type TargetField = { key: string; label: string; type: TargetType; required: boolean };
 

@@ -44,7 +44,7 @@ function fullYear(y: number): number {
 }
 
 /** Voters are at least this old: a two-digit birth year is never read as a younger person. */
-export const MIN_BIRTH_AGE = 16;
+const MIN_BIRTH_AGE = 16;
 
 /**
  * A two-digit birth year: the most recent year ending in those digits that makes someone born on
@@ -133,7 +133,7 @@ export function looksLikeHistoryValue(value: string): boolean {
 }
 
 /** Election columns ordered oldest → newest by the year (or date) in their header, else file order. */
-export function electionYear(header: string): number | null {
+function electionYear(header: string): number | null {
   const m = header.match(/(19|20)\d{2}/) ?? header.match(/(?:^|[^0-9])(\d{2})(?:[gpGP]|$)/);
   if (!m) return null;
   const y = m[0].match(/(19|20)\d{2}/) ? +m[0].match(/(19|20)\d{2}/)![0] : 2000 + +m[1];

@@ -10,7 +10,7 @@ export class ImportFileError extends Error {
 }
 
 /** How much of a delimited file is looked at to tell text from a renamed binary. */
-export const SNIFF_BYTES = 64 * 1024;
+const SNIFF_BYTES = 64 * 1024;
 
 /**
  * Refusals, in order: an extension we do not read (INVALID_FILE_TYPE); a file that cannot be read
@@ -42,7 +42,7 @@ export async function openImportFile(file: ByteSource & { name: string; type?: s
 }
 
 /** .xlsx is a zip (PK), .xls an OLE2 compound file, or the XML / HTML that Excel also saves as .xls. */
-export function looksLikeWorkbook(bytes: Uint8Array): boolean {
+function looksLikeWorkbook(bytes: Uint8Array): boolean {
   if (bytes[0] === 0x50 && bytes[1] === 0x4b) return true;
   if (bytes[0] === 0xd0 && bytes[1] === 0xcf && bytes[2] === 0x11 && bytes[3] === 0xe0) return true;
   const head = new TextDecoder().decode(bytes.subarray(0, 512)).replace(/^\uFEFF/, "").trimStart();

@@ -6,7 +6,7 @@
  * best pairs greedily, each target once (election history columns may be many). Every suggestion
  * carries the reasons that produced it.
  */
-import { ELECTION_HISTORY, ELECTION_LABEL, ELECTION_NAME, IGNORE, TARGET_FIELDS, VOTED_PARTY, VOTING_METHOD, type ColumnMapping } from "./fields";
+import { ELECTION_HISTORY, ELECTION_LABEL, ELECTION_NAME, IGNORE, VOTED_PARTY, VOTING_METHOD, type ColumnMapping } from "./fields";
 import { isPartyCode, isStatusCode, looksLikeDate, looksLikeEmail, looksLikeHistoryValue, looksLikePhone, looksLikeZip } from "./normalize";
 
 export type PairingSuggestion = { header: string; target: string; confidence: number; reasons: string[] };
@@ -14,7 +14,7 @@ export type PairingSuggestion = { header: string; target: string; confidence: nu
 type Rule = { re: RegExp; score: number; why: string };
 
 /** Header words → snake form: "RESIDENTIAL_ZIP", "resStreetAddress", "Name First" → "residential_zip" … */
-export function headerWords(header: string): string {
+function headerWords(header: string): string {
   return header
     .replace(/([a-z])([A-Z])/g, "$1_$2")
     .toLowerCase()
@@ -243,8 +243,4 @@ export function autoMatch(headers: string[], rows: string[][]): ColumnMapping {
     if (s.target === IGNORE || s.confidence >= 0.85 || s.target === ELECTION_HISTORY) mapping[s.header] = s.confidence >= 0.85 || s.target === ELECTION_HISTORY ? s.target : IGNORE;
   }
   return mapping;
-}
-
-export function targetExists(key: string): boolean {
-  return TARGET_FIELDS.some((f) => f.key === key);
 }

@@ -14,9 +14,9 @@ import { BatchSizer, isTimeLimitError } from "./batchSizer";
 import { compileMapping, type ImportRow } from "./transform";
 
 /** The most rows a batch carries (the server's MAX_BATCH_ROWS); batchSizer.ts picks fewer when the server is slower. */
-export const DEFAULT_BATCH_SIZE = 1_000;
+const DEFAULT_BATCH_SIZE = 1_000;
 /** Batches sent before the oldest one's result is needed. */
-export const DEFAULT_PIPELINE = 3;
+const DEFAULT_PIPELINE = 3;
 
 export type { BatchResult, RowOutcome as RowError } from "@convex/tables/imports";
 export type StartArgs = StartImportArgs;
@@ -84,7 +84,7 @@ export type RunImportOptions = {
 
 export type RunImportResult = { importId: ImportId; status: "completed" | "cancelled" | "stopped"; result: BatchResult; rowsRead: number };
 
-export function startArgs(
+function startArgs(
   source: RowSource,
   filename: string,
   mapping: ColumnMapping,

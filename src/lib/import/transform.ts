@@ -22,9 +22,6 @@ export type ColumnStats = { processed: number; errors: number };
  */
 type Column = { index: number; header: string; key: string; custom: boolean; check: (v: string) => boolean; norm: (v: string) => string; dropInvalid?: boolean };
 
-/** The field types whose values are left out of the voter when they fail their check. */
-export const DROPPED_WHEN_INVALID: ReadonlySet<string> = new Set(["email", "phone"]);
-
 /** What the summary says of a column's values that failed their type's check. */
 export function invalidValuesNote(column: string, type: string, count: number): string {
   const n = count.toLocaleString();

@@ -8,9 +8,7 @@ import { api } from "@convex/_generated/api";
 import { PRESENCE_HEARTBEAT_MS } from "@convex/tables/collab";
 
 /** One id per browser tab (a tab may hold the same room twice only through two components). */
-export const TAB_SESSION_ID = (globalThis.crypto?.randomUUID?.() ?? `${Date.now()}-${Math.random()}`).replace(/[^\w-]/g, "");
-
-export type PresenceEntry = (typeof api.presence.list)["_returnType"][number];
+const TAB_SESSION_ID = (globalThis.crypto?.randomUUID?.() ?? `${Date.now()}-${Math.random()}`).replace(/[^\w-]/g, "");
 
 export function usePresence(room: string | null, state?: Record<string, unknown>) {
   const heartbeat = useMutation(api.presence.heartbeat);

@@ -11,7 +11,7 @@ export const LOGIN_MESSAGES = {
   default: "Login failed",
 } as const;
 
-export const MIN_PASSWORD_LENGTH = 6;
+const MIN_PASSWORD_LENGTH = 6;
 
 export type RegistrationValues = { firstName: string; lastName: string; email: string; password: string; confirmPassword: string };
 

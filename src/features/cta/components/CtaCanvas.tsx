@@ -28,7 +28,7 @@ import {
   type Applied,
 } from "../utils/fabricSync";
 
-export type RemoteSelection = { name: string; color: string };
+type RemoteSelection = { name: string; color: string };
 
 export type CtaCanvasProps = {
   design: CtaDesign;

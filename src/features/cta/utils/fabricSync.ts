@@ -13,7 +13,7 @@ import { BOUNDS, clampPosition, isSafeImage, snap, sortByZ, type CtaDesign, type
 export type ShadowSpec = { color: string; blur: number; offsetX: number; offsetY: number };
 
 /** svg.ts draws feDropShadow with stdDeviation `blur`; a canvas shadowBlur is about twice that. */
-export const SHADOW_SPECS: Record<Exclude<CtaElement["shadow"], "none">, ShadowSpec> = {
+const SHADOW_SPECS: Record<Exclude<CtaElement["shadow"], "none">, ShadowSpec> = {
   sm: { color: "rgba(0,0,0,0.15)", blur: 2, offsetX: 0, offsetY: 1 },
   md: { color: "rgba(0,0,0,0.2)", blur: 6, offsetX: 0, offsetY: 4 },
   lg: { color: "rgba(0,0,0,0.25)", blur: 16, offsetX: 0, offsetY: 10 },
@@ -24,10 +24,10 @@ export function shadowSpec(shadow: CtaElement["shadow"]): ShadowSpec | null {
 }
 
 /** fabric multiplies lineHeight by 1.13 (its font size multiplier): this gives 1.2 × fontSize per line, as the embed does. */
-export const TEXT_LINE_HEIGHT = 1.2 / 1.13;
-export const PLACEHOLDER_FILL = "#e5e7eb";
+const TEXT_LINE_HEIGHT = 1.2 / 1.13;
+const PLACEHOLDER_FILL = "#e5e7eb";
 /** the selection frame drawn by fabric around the active object */
-export const SELECTION_STYLE = { borderColor: "#6366f1", cornerColor: "#6366f1", cornerStrokeColor: "#ffffff", cornerSize: 9, transparentCorners: false, borderScaleFactor: 1.5, padding: 0 } as const;
+const SELECTION_STYLE = { borderColor: "#6366f1", cornerColor: "#6366f1", cornerStrokeColor: "#ffffff", cornerSize: 9, transparentCorners: false, borderScaleFactor: 1.5, padding: 0 } as const;
 
 /** A safe http(s) image address of an element, or "" (the canvas loads nothing else). */
 export function imageSrc(el: CtaElement): string {
@@ -49,7 +49,7 @@ const paint = (c: string | undefined) => (c && c !== "transparent" ? c : "transp
 const clampSize = (v: number) => Math.round(Math.max(BOUNDS.size.min, Math.min(BOUNDS.size.max, v)));
 
 /** Options every object gets: its top-left at x, y (fabric 7 defaults to centre origins), no rotation or skew. */
-export function baseOptions(el: CtaElement, readOnly: boolean) {
+function baseOptions(el: CtaElement, readOnly: boolean) {
   return {
     left: el.x,
     top: el.y,

@@ -27,7 +27,7 @@ export const FIELD_LABELS: Record<string, string> = {
 const pad = (n: number) => String(n).padStart(2, "0");
 
 /** Epoch ms as the form's local "YYYY-MM-DDTHH:mm" ("" for none). */
-export function scheduleToForm(ms: number | null): string {
+function scheduleToForm(ms: number | null): string {
   if (ms === null) return "";
   const d = new Date(ms);
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;

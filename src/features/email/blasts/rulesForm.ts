@@ -7,7 +7,7 @@ import { countOf } from "@/lib/plural";
 
 export { MAX_RULES } from "@convex/lib/email/rules";
 
-export function newRuleId(): string {
+function newRuleId(): string {
   return crypto.randomUUID().replace(/-/g, "").slice(0, 12);
 }
 

@@ -2,7 +2,7 @@
  * The email dashboard's tabs (spec/2 §2.2), kept in the `tab` query parameter. The dashboard's own
  * set drives the screen; the navigation's values (schedule, setup, automate) lead to Automated.
  */
-export const DASHBOARD_TABS = ["create-and-edit", "inbox", "send-to", "automated", "statistics"] as const;
+const DASHBOARD_TABS = ["create-and-edit", "inbox", "send-to", "automated", "statistics"] as const;
 export type DashboardTab = (typeof DASHBOARD_TABS)[number];
 
 export const TAB_LABELS: Record<DashboardTab, string> = {

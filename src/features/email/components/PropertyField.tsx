@@ -68,7 +68,7 @@ export function propLabel(key: string): string {
 
 /** Numbers without a unit; sidebarWidth is a percentage; every other number is a size in px. */
 const UNITLESS = new Set(["overlayOpacity", "columns", "copyrightYear"]);
-export function unitOf(key: string): string {
+function unitOf(key: string): string {
   if (key === "sidebarWidth") return "%";
   return UNITLESS.has(key) ? "" : "px";
 }
@@ -91,7 +91,7 @@ const CHOICE_LABELS: Record<string, string> = {
   "0em": "0em (normal)",
 };
 /** How a choice option is shown: heading levels as H1–H6, distributions as ratios, numbers as they are. */
-export function choiceLabel(option: string | number): string {
+function choiceLabel(option: string | number): string {
   if (typeof option === "number") return String(option);
   if (/^h[1-6]$/.test(option)) return option.toUpperCase();
   return CHOICE_LABELS[option] ?? option;

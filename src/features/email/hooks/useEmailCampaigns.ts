@@ -11,7 +11,7 @@ export type EmailCampaignRow = (typeof api.emailCampaigns.list)["_returnType"][n
 export type StoredTemplate = (typeof api.emailTemplates.list)["_returnType"][number];
 
 /** The builder's save rules, checked in the browser first (the server checks them again). */
-export function saveProblem(draft: EmailDraft): string | null {
+function saveProblem(draft: EmailDraft): string | null {
   if (!draft.meta.name.trim()) return "Campaign name required";
   if (draft.blocks.length === 0) return "Add content to campaign";
   return null;

@@ -2,7 +2,7 @@ import type { Id } from "@convex/_generated/dataModel";
 import { VoterSearchField } from "@/ui/VoterSearchField";
 
 /** Quick search constants (spec/1 §9). */
-export const QUICK_SEARCH = { debounceMs: 300, minChars: 2, closeAfterBlurMs: 200 } as const;
+const QUICK_SEARCH = { debounceMs: 300, minChars: 2, closeAfterBlurMs: 200 } as const;
 
 type VoterQuickSearchProps = { onPick(voterId: Id<"voters">, name: string): void };
 

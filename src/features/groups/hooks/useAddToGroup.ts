@@ -6,8 +6,8 @@ import type { Id } from "@convex/_generated/dataModel";
 import { isAppError } from "@/ui/toast";
 
 /** Explicit selections go in batches of 10 (spec/1 §9); "all matching" in server pages of 500. */
-export const SELECTION_BATCH = 10;
-export const MATCHING_PAGE = 500;
+const SELECTION_BATCH = 10;
+const MATCHING_PAGE = 500;
 
 export type AddResult = FunctionReturnType<typeof api.groups.addMembers>;
 type Filter = { search?: string; party?: string; status?: string; statusCode?: string };

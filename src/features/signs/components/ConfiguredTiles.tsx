@@ -4,7 +4,7 @@ import { tileOf } from "@convex/lib/signs/geo";
 
 /** spec/3 §2.6, §9.4: the map service must be ready within 10 s, checked every 100 ms. */
 export const MAP_LOAD_TIMEOUT_MS = 10_000;
-export const MAP_POLL_MS = 100;
+const MAP_POLL_MS = 100;
 export const MAP_LOAD_FAILED = "Google Maps API failed to load";
 export const MAP_AUTH_FAILED = "Google Maps authentication failed - check API key and billing";
 

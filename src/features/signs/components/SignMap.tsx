@@ -17,7 +17,7 @@ import { ConfiguredTiles } from "./ConfiguredTiles";
 const REDUCED_MOTION = typeof window !== "undefined" && typeof window.matchMedia === "function" && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 
 /** The map is 600 px tall (spec/3 §9.4); the viewport query covers a quarter more on each side. */
-export const MAP_HEIGHT = 600;
+const MAP_HEIGHT = 600;
 const PAD = 0.25;
 /** Above this zoom every sign is drawn on its own. */
 const CLUSTER_MAX_ZOOM = 16;

@@ -6,7 +6,6 @@ import type { StatusFilter } from "../utils/signDisplay";
 
 export type MapViewport = { bounds: Bounds; zoom: number };
 export type SignMapData = (typeof api.signs.mapView)["_returnType"];
-export type SignPoint = SignMapData["points"][number];
 
 /**
  * The live signs of a viewport (model: points or per-tile counts). While a new viewport loads,

@@ -6,8 +6,8 @@ export type StatusFilter = "All" | SignStatus;
 export const STATUS_FILTERS: StatusFilter[] = ["All", "Active", "Scheduled", "Removed"];
 
 /** spec/3 §2.6: green Active, blue Scheduled, gray Removed, red for anything else. */
-export const MARKER_COLORS: Record<string, string> = { Active: "#16a34a", Scheduled: "#2563eb", Removed: "#6b7280" };
-export const UNKNOWN_MARKER = "#dc2626";
+const MARKER_COLORS: Record<string, string> = { Active: "#16a34a", Scheduled: "#2563eb", Removed: "#6b7280" };
+const UNKNOWN_MARKER = "#dc2626";
 export const BADGE_COLORS = { Active: "green", Scheduled: "blue", Removed: "gray" } as const;
 
 export function markerColor(status: string): string {

@@ -7,7 +7,7 @@
 export type ScreenPoint = { x: number; y: number };
 
 /** Points in the same cell of this many screen pixels count as one spot. */
-export const SAME_SPOT_PX = 6;
+const SAME_SPOT_PX = 6;
 /** The fan's radius grows with the group so markers (18 px wide) never touch. */
 export function fanRadius(count: number): number {
   return Math.max(24, (count * 22) / (2 * Math.PI));

@@ -5,7 +5,7 @@ import { VoterSearchField } from "@/ui/VoterSearchField";
 import { usePickedVoter } from "../hooks/useAudience";
 
 /** Campaign voter search (spec/2 §9): starts when the term is longer than 2 characters, 10 results. */
-export const VOTER_SEARCH = { minChars: 3, results: 10, debounceMs: 300, closeAfterBlurMs: 200 } as const;
+const VOTER_SEARCH = { minChars: 3, results: 10, debounceMs: 300, closeAfterBlurMs: 200 } as const;
 
 type VoterPickerProps = { value: Id<"voters">[]; onChange(value: Id<"voters">[]): void };
 

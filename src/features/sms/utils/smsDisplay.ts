@@ -75,7 +75,7 @@ export function optOutFooter(orgName: string): string {
 }
 
 /** "1 segment/s", "10 segments/s". */
-export function paceLabel(segmentsPerSecond: number): string {
+function paceLabel(segmentsPerSecond: number): string {
   return `${countOf(segmentsPerSecond, "segment")}/s`;
 }
 

@@ -9,7 +9,7 @@ import { ScrollTable } from "@/ui/ScrollTable";
 import { voterEditPath, voterPath } from "@/lib/routes";
 
 /** The list's bulk selection, when the viewer may act on several voters at once. */
-export type VoterListSelection = {
+type VoterListSelection = {
   selected: ReadonlySet<Id<"voters">>;
   allMatching: boolean;
   onToggle(id: Id<"voters">): void;

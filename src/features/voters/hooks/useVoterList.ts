@@ -4,7 +4,7 @@ import { api } from "@convex/_generated/api";
 
 export type VoterListFilter = { search: string; party: string; status: string; statusCode: string };
 
-export const VOTER_PAGE_SIZE = 50;
+const VOTER_PAGE_SIZE = 50;
 
 /** The list's filter as the server's arguments (an empty value is "any"). */
 export function voterFilterArgs(filter: VoterListFilter) {

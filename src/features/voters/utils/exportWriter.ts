@@ -120,7 +120,7 @@ const XML_ILLEGAL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD80
 const NEEDS_XML_WORK = /[&<>"_\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF\uFFFE\uFFFF]/;
 
 /** Text for an inline-string cell: illegal XML characters dropped, Excel's limit kept, XML escaped. */
-export function xlsxText(value: string): string {
+function xlsxText(value: string): string {
   if (value.length <= XLSX_MAX_CELL_CHARS && !NEEDS_XML_WORK.test(value)) return value;
   let s = value.replace(XML_ILLEGAL, "");
   if (s.length > XLSX_MAX_CELL_CHARS) s = s.slice(0, XLSX_MAX_CELL_CHARS).replace(/[\uD800-\uDBFF]$/, "");

@@ -25,7 +25,7 @@ export function partyColor(party: string | undefined): Color {
   }
 }
 
-export const KNOWN_PARTIES = ["Democrat", "Republican", "Independent", "Green Party", "Libertarian"];
+const KNOWN_PARTIES = ["Democrat", "Republican", "Independent", "Green Party", "Libertarian"];
 
 export function partyLabel(party: string | undefined): string {
   return party && KNOWN_PARTIES.includes(party) ? party : party && party.trim() ? party : "Other/Unknown";

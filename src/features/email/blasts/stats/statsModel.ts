@@ -24,7 +24,7 @@ export const ESTIMATES: Record<RateKey, number> = { delivery: 95, open: 35, clic
 
 export const ESTIMATE_LABEL = "Estimated — no delivery events received yet";
 export const DEMO_LABEL = "DEMO MODE — no emails left the server";
-export const HEAT_MAP_SIZE = 5;
+const HEAT_MAP_SIZE = 5;
 
 /** part of whole in percent, one decimal; 0 when there is no whole. */
 export function percent(part: number, whole: number): number {
