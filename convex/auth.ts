@@ -17,6 +17,7 @@ import { verifyTicket } from "./model/clientAddress";
 import { markEmailVerified } from "./model/emailVerification";
 import { appError, CODE_REFUSED } from "./lib/errors";
 import type { ActionCtx } from "./_generated/server";
+import { TEXTS } from "./lib/texts";
 
 const passwordReset = Email({
   id: "password-reset",
@@ -41,7 +42,7 @@ const passwordReset = Email({
 
 type Authorize = (params: Record<string, unknown>, ctx: ActionCtx) => Promise<unknown>;
 
-export const INVALID_CREDENTIALS = "Invalid email or password. Please try again.";
+export const INVALID_CREDENTIALS = TEXTS.auth.invalidCredentials;
 export const STALE_FORM = "Your sign-in form has expired. Please reload the page and try again.";
 export const SIGN_UP_REFUSED = "We could not create an account with these details. If you already have an account, sign in or reset your password.";
 

@@ -27,6 +27,7 @@ import type { MutationCtx } from "./_generated/server";
 import { appError } from "./lib/errors";
 import { clientAddress, signTicket } from "./model/clientAddress";
 import { RESET_EMAILS_PER_ACCOUNT_PER_HOUR } from "./model/passwords";
+import { TEXTS } from "./lib/texts";
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -72,7 +73,7 @@ export const { rateLimit } = defineRateLimits({
   ticketsPerAddress: { kind: "token bucket", rate: 2 * ATTEMPTS_PER_ADDRESS_PER_MINUTE, period: MINUTE, capacity: 2 * ATTEMPTS_PER_ADDRESS_PER_MINUTE },
 });
 
-export const TOO_MANY_SIGN_INS = "Too many login attempts. Please wait a moment and try again.";
+export const TOO_MANY_SIGN_INS = TEXTS.auth.tooManyAttempts;
 export const TOO_MANY_REQUESTS = "Too many requests. Please wait a moment and try again.";
 
 /**

@@ -28,7 +28,7 @@ async function insertTemplate(ctx: MutationCtx & { viewer: { orgId: Id<"organiza
   if (!n) throw appError("VALIDATION_ERROR", "Please enter a template name.", "Template name required");
   if (n.length > 120) throw appError("VALIDATION_ERROR", "A template name has at most 120 characters.");
   const blocks = parseBlocks(blocksJson);
-  if (blocks.length === 0) throw appError("VALIDATION_ERROR", TEXTS.email.noComponents, "Add content to campaign");
+  if (blocks.length === 0) throw appError("VALIDATION_ERROR", TEXTS.email.noComponents, TEXTS.titles.addContent);
   const orgId = ctx.viewer.orgId;
   const same = await ctx.db
     .query("emailTemplates")

@@ -15,6 +15,7 @@ import { emptyLinks, emptyLinksMessage, previewValues, substitute } from "./lib/
 import { emailDemoMode, queueEmail } from "./model/emails";
 import { isEmailAddress, parseRecipients } from "./lib/email/addresses";
 import { checkVariables, emailRateLimit, parseBlocks, senderValues, TEST_MAX_RECIPIENTS } from "./model/emailCampaigns";
+import { TEXTS } from "./lib/texts";
 
 const WAIT_MS = 10_000;
 const POLL_MS = 250;
@@ -80,7 +81,7 @@ export const senderFor = internalQuery({
   returns: senderValuesValidator,
   handler: async (ctx, { userId, orgId }) => {
     const [user, org] = await Promise.all([ctx.db.get(userId), ctx.db.get(orgId)]);
-    if (!user || !org) throw appError("FORBIDDEN", "You do not have permission to perform this action.");
+    if (!user || !org) throw appError("FORBIDDEN");
     return senderValues(user, org);
   },
 });
@@ -96,13 +97,13 @@ export const sendTest = orgAction("campaigns.manage")({
     if (valid.length > TEST_MAX_RECIPIENTS) throw appError("VALIDATION_ERROR", `A test goes to at most ${TEST_MAX_RECIPIENTS} addresses.`, "Invalid email address");
     const subject = oneLine(args.subject);
     const fromEmail = args.fromEmail.trim();
-    if (!subject || !fromEmail) throw appError("VALIDATION_ERROR", "Subject and from email are required. Fill them in under Message settings.", "Missing required fields");
+    if (!subject || !fromEmail) throw appError("VALIDATION_ERROR", "Subject and from email are required. Fill them in under Message settings.", TEXTS.titles.missingRequired);
     if (!isEmailAddress(fromEmail) || (args.replyTo.trim() && !isEmailAddress(args.replyTo.trim()))) {
       throw appError("VALIDATION_ERROR", "The email address format is invalid. Please use a valid email.", "Invalid email address");
     }
     if (subject.length > 300 || args.fromName.length > 120 || args.previewText.length > 300) throw appError("VALIDATION_ERROR", "The subject, sender name or preview text is too long.");
     const blocks = parseBlocks(args.blocks);
-    if (blocks.length === 0) throw appError("VALIDATION_ERROR", "Add at least one component before sending.", "Add content to campaign");
+    if (blocks.length === 0) throw appError("VALIDATION_ERROR", "Add at least one component before sending.", TEXTS.titles.addContent);
     checkVariables(blocks, [subject, args.previewText], "Failed to send test email");
 
     const rendered = await renderEmail(blocks, compileMjml, { title: subject, previewText: args.previewText });

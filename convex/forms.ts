@@ -15,6 +15,7 @@ import { adjustCounter } from "./model/counters";
 import { checkActiveLimit, cleanDefinition, seedDraft } from "./model/forms";
 import { displayName } from "./model/presence";
 import { vFormField, vFormStatus } from "./tables/forms";
+import { TEXTS } from "./lib/texts";
 
 export const MAX_FORMS_LISTED = 500;
 const DELETE_BATCH = 500;
@@ -107,7 +108,7 @@ export const save = orgMutation("forms.manage")({
   returns: v.object({ version: v.number() }),
   handler: async (ctx, args) => {
     const form = await ctx.db.get(args.id);
-    if (!form) throw appError("NOT_FOUND", "This form was deleted by a teammate.", "Error saving form");
+    if (!form) throw appError("NOT_FOUND", "This form was deleted by a teammate.", TEXTS.titles.formSaveFailed);
     const def = cleanDefinition(args.name, args.description, args.fields);
     const version = form.version + 1;
     await ctx.db.patch(args.id, { ...def, version, updatedAt: Date.now(), updatedBy: ctx.viewer.userId });

@@ -11,6 +11,7 @@ import { internal } from "./_generated/api";
 import { appError, internalMutation, orgAction, orgDatabase } from "./functions";
 import { acceptUpload, attachFile, issueUploadUrl } from "./model/files";
 import { vImagePurpose } from "./tables/email";
+import { TEXTS } from "./lib/texts";
 
 export const generateUploadUrl = orgAction("campaigns.manage")({
   args: {},
@@ -26,7 +27,7 @@ export const attach = internalMutation({
     const db = orgDatabase(ctx.db, orgId);
     const { contentType, size } = await attachFile(db, storageId, "image");
     const url = await ctx.storage.getUrl(storageId);
-    if (!url) throw appError("VALIDATION_ERROR", "Upload unavailable: Image storage is not configured. Please use URL input instead.", "Upload failed");
+    if (!url) throw appError("VALIDATION_ERROR", TEXTS.images.storageMissing, "Upload failed");
     await db.insert("images", { orgId, purpose, storageId, url, contentType, size, createdBy: userId, createdAt: Date.now() });
     return { url };
   },

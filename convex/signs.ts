@@ -314,7 +314,7 @@ export const forVoter = orgQuery("campaigns.view")({
 const vSignInput = signFields.pick("campaignId", "address", "latitude", "longitude", "datePlaced", "dateRemoval", "notes", "voterId", "responsibleUserId", "assignedById").fields;
 
 function requiredFields(campaignId: string | null, address: string) {
-  if (!campaignId || address === "") throw appError("VALIDATION_ERROR", TEXTS.required.fields, "Required fields missing");
+  if (!campaignId || address === "") throw appError("VALIDATION_ERROR", TEXTS.required.fields, TEXTS.titles.requiredMissing);
 }
 
 async function checkVoter(db: QueryCtx["db"], voterId: Id<"voters"> | null) {
@@ -327,7 +327,7 @@ export const createCampaign = orgMutation("campaigns.manage")({
   returns: v.id("campaigns"),
   handler: async (ctx, { name }) => {
     const n = name.trim();
-    if (!n) throw appError("VALIDATION_ERROR", TEXTS.required.campaignName, "Campaign name required");
+    if (!n) throw appError("VALIDATION_ERROR", TEXTS.required.campaignName, TEXTS.titles.campaignNameRequired);
     if (n.length > 200) throw appError("VALIDATION_ERROR", "A campaign name is limited to 200 characters.");
     const id = await ctx.db.insert("campaigns", { orgId: ctx.viewer.orgId, name: n, description: null, campaign_type: "signs", status: "active", createdBy: ctx.viewer.userId, updatedAt: Date.now() });
     await adjustCounter(ctx, ctx.viewer.orgId, "campaigns", 1);

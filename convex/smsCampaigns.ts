@@ -78,7 +78,7 @@ export const list = orgQuery("campaigns.view")({
 
 function cleanName(name: string): string {
   const n = name.trim();
-  if (!n) throw appError("VALIDATION_ERROR", TEXTS.required.campaignName, "Campaign name required");
+  if (!n) throw appError("VALIDATION_ERROR", TEXTS.required.campaignName, TEXTS.titles.campaignNameRequired);
   if (n.length > 200) throw appError("VALIDATION_ERROR", "A campaign name is limited to 200 characters.");
   return n;
 }

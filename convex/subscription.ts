@@ -14,6 +14,7 @@ import { monthlySegments } from "./model/smsShared";
 import { BILLING_PERIOD_MS } from "./model/orgs";
 import { billingTables } from "./tables/billing";
 import { coreTables } from "./tables/core";
+import { TEXTS } from "./lib/texts";
 
 const vSubscription = coreTables.organizations.validator.fields.subscription;
 
@@ -87,7 +88,7 @@ export const history = orgQuery("billing.manage")({
   },
 });
 
-export const PAYMENT_METHOD_REQUIRED = "Please add a payment method in Account Settings before upgrading.";
+export const PAYMENT_METHOD_REQUIRED = TEXTS.billing.paymentMethodRequired;
 
 /**
  * Changes the plan: sets tier, cycle and payment method, moves the next billing date 30 days

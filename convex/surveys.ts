@@ -14,6 +14,7 @@ import { adjustCounter } from "./model/counters";
 import { displayName } from "./model/presence";
 import { checkSurveyLimit, cleanEmail, cleanSurvey, orgSurveySettings, seedSurveyDraft } from "./model/surveys";
 import { surveyTables, vOrgSurveySettings } from "./tables/surveys";
+import { TEXTS } from "./lib/texts";
 
 const DELETE_BATCH = 500;
 
@@ -92,7 +93,7 @@ export const save = orgMutation("surveys.manage")({
   returns: v.object({ version: v.number() }),
   handler: async (ctx, args) => {
     const survey = await ctx.db.get(args.id);
-    if (!survey) throw appError("NOT_FOUND", "This survey was deleted by a teammate.", "Error saving survey");
+    if (!survey) throw appError("NOT_FOUND", "This survey was deleted by a teammate.", TEXTS.titles.surveySaveFailed);
     const def = cleanSurvey(args);
     const version = survey.version + 1;
     await ctx.db.patch(args.id, { ...def, recipient: cleanEmail(args.recipient, "Recipient email"), settings: args.settings, version, updatedAt: Date.now(), updatedBy: ctx.viewer.userId });

@@ -10,6 +10,7 @@ import { appError } from "./lib/errors";
 import { requireUser } from "./model/viewer";
 import { normalizeEmail, sha256Hex } from "./model/strings";
 import { isWeakPassword, MIN_PASSWORD_LENGTH, PASSWORD_MESSAGES } from "./model/passwords";
+import { TEXTS } from "./lib/texts";
 
 /** Convex Auth's provider ids (convex/auth.ts). */
 export const PASSWORD_PROVIDER = "password";
@@ -18,7 +19,7 @@ export const RESET_PROVIDER = "password-reset";
 export const RESET_LINK_MESSAGES = {
   missing: "Invalid or missing recovery token",
   format: "Invalid recovery link format",
-  invalid: "Invalid or expired recovery link",
+  invalid: TEXTS.auth.recoveryLinkInvalid,
 } as const;
 
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -37,7 +38,7 @@ export const updateProfile = userMutation({
     const firstName = args.firstName.trim();
     const lastName = args.lastName.trim();
     const email = normalizeEmail(args.email);
-    if (!firstName || !lastName || !email) throw appError("VALIDATION_ERROR", "First name, last name and email are required.");
+    if (!firstName || !lastName || !email) throw appError("VALIDATION_ERROR", TEXTS.profile.required);
     if (!EMAIL_RE.test(email) || email.length > 254) throw appError("VALIDATION_ERROR", "Please enter a valid email address.");
     if (firstName.length > 100 || lastName.length > 100) throw appError("VALIDATION_ERROR", "Names can be at most 100 characters.");
     const phone = (args.phone ?? "").trim();

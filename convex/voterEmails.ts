@@ -30,7 +30,7 @@ export const send = orgMutation("messaging.send")({
     const s = subject.trim();
     if (!s) throw appError("VALIDATION_ERROR", TEXTS.required.emailSubject, "Subject Required");
     const body = message.trim();
-    if (!body) throw appError("VALIDATION_ERROR", "Please enter a message.", "Message Required");
+    if (!body) throw appError("VALIDATION_ERROR", TEXTS.voterEmail.message, "Message Required");
     if (s.length > 500 || body.length > 100_000) throw appError("VALIDATION_ERROR");
     // personalization as in campaigns: {{voter.first_name}} … {{user.campaign_name}}; unknown variables are refused, never sent raw
     checkVariables([], [s, body], "Error Sending Email");

@@ -4,7 +4,19 @@
  * their generic messages are in errors.ts; rules with their texts in lib/<area>/.
  */
 export const TEXTS = {
+  /** Titles of the toasts and error dialogs that say why a save or send was refused. */
+  titles: {
+    missingRequired: "Missing required fields",
+    requiredMissing: "Required fields missing",
+    campaignNameRequired: "Campaign name required",
+    formNameRequired: "Form name required",
+    addContent: "Add content to campaign",
+    messageEmpty: "Message is empty",
+    formSaveFailed: "Error saving form",
+    surveySaveFailed: "Error saving survey",
+  },
   required: {
+    email: "Please enter your email address",
     fields: "Please fill in all required fields.",
     campaignName: "Please enter a campaign name.",
     groupName: "Please enter a group name.",
@@ -20,6 +32,8 @@ export const TEXTS = {
     recipients: "Please select voters or enter an additional phone number to send messages.",
     sendingHours: "Sending hours must run from an earlier to a later hour of the day (0–24).",
     pace: "The pace must be between 0 and 1,000 segments per second.",
+    optOutTitle: "Opt-out language missing",
+    replyStop: "Reply STOP to opt out",
   },
   email: {
     noComponents: "Add at least one component before saving.",
@@ -27,7 +41,34 @@ export const TEXTS = {
     unsubscribeInvalid: "This unsubscribe link is not valid.",
     tooManyRequests: "Too many requests. Please try again later.",
   },
+  images: {
+    wrongType: "File must be an image",
+    tooLarge: "File size must be less than 5MB",
+    storageMissing: "Upload unavailable: Image storage is not configured. Please use URL input instead.",
+  },
+  auth: {
+    invalidCredentials: "Invalid email or password. Please try again.",
+    tooManyAttempts: "Too many login attempts. Please wait a moment and try again.",
+    recoveryLinkInvalid: "Invalid or expired recovery link",
+  },
+  password: {
+    same: "New password cannot be the same as your current password",
+    short: "Password must be at least 6 characters long",
+  },
+  profile: {
+    required: "First name, last name and email are required.",
+  },
+  preferences: {
+    invitedJoins: "When someone I invited joins",
+  },
+  billing: {
+    paymentMethodRequired: "Please add a payment method in Account Settings before upgrading.",
+  },
+  voterEmail: {
+    message: "Please enter a message.",
+  },
   import: {
+    mapVoterId: "Please map the voter ID column before importing vote history.",
     mapRequired: "Please map all required fields (First Name, Last Name) before importing.",
     fieldNameAndLabel: "Please provide both field name and label.",
   },

@@ -24,6 +24,7 @@ import { displayName } from "./orgs";
 import { cancel, ensureSender, isLive, pause, resume } from "./sendQueue";
 import { randomToken } from "./strings";
 import type { Viewer } from "./viewer";
+import { TEXTS } from "../lib/texts";
 
 export type BlastSetup = NonNullable<Doc<"emailCampaigns">["blast"]>;
 export type SendCounts = Doc<"emailSends">["counts"];
@@ -99,9 +100,9 @@ export function rulesOf(json: string, opts: { event?: boolean } = {}): EmailRule
 /** The design as the campaign last saved it, rendered and checked for bulk sending. */
 export async function renderForSend(campaign: Doc<"emailCampaigns">, sender: MergeUser) {
   const subject = campaign.subject.replace(/[\r\n]+/g, " ").trim();
-  if (!subject || !campaign.fromEmail) throw appError("VALIDATION_ERROR", "Subject and from address are required. Fill them in under Message settings and save.", "Missing required fields");
+  if (!subject || !campaign.fromEmail) throw appError("VALIDATION_ERROR", "Subject and from address are required. Fill them in under Message settings and save.", TEXTS.titles.missingRequired);
   const blocks = parseBlocks(campaign.blocks);
-  if (blocks.length === 0) throw appError("VALIDATION_ERROR", "Add at least one component before sending.", "Add content to campaign");
+  if (blocks.length === 0) throw appError("VALIDATION_ERROR", "Add at least one component before sending.", TEXTS.titles.addContent);
   const problem = complianceProblem(blocks);
   if (problem) throw appError("VALIDATION_ERROR", problem, "Footer required");
   checkVariables(blocks, [subject, campaign.previewText], "Error");

@@ -69,7 +69,7 @@ export function checkVariables(blocks: EmailBlock[], extra: string[], title: str
 /** The builder's save rules: a name ('Campaign name required'), content ('Add content to campaign'), settings within bounds. */
 export function checkCampaign(settings: EmailSettings, blocksJson: string): { settings: EmailSettings; blocks: EmailBlock[] } {
   const s = Object.fromEntries(Object.entries(settings).map(([k, v]) => [k, v.trim()])) as EmailSettings;
-  if (!s.name) throw appError("VALIDATION_ERROR", TEXTS.required.campaignName, "Campaign name required");
+  if (!s.name) throw appError("VALIDATION_ERROR", TEXTS.required.campaignName, TEXTS.titles.campaignNameRequired);
   for (const [k, max] of Object.entries(SETTING_LIMITS)) {
     if (s[k as keyof EmailSettings].length > max) throw appError("VALIDATION_ERROR", `That ${k === "fromEmail" ? "from address" : k} is too long (at most ${max} characters).`, "Save failed");
   }
@@ -77,7 +77,7 @@ export function checkCampaign(settings: EmailSettings, blocksJson: string): { se
     if (s[k] && !isEmailAddress(s[k])) throw appError("VALIDATION_ERROR", "The email address format is invalid. Please use a valid email.", "Save failed");
   }
   const blocks = parseBlocks(blocksJson);
-  if (blocks.length === 0) throw appError("VALIDATION_ERROR", TEXTS.email.noComponents, "Add content to campaign");
+  if (blocks.length === 0) throw appError("VALIDATION_ERROR", TEXTS.email.noComponents, TEXTS.titles.addContent);
   checkVariables(blocks, [s.subject, s.previewText], "Save failed");
   return { settings: s, blocks };
 }

@@ -17,6 +17,7 @@ import type { ActionCtx, DatabaseReader, MutationCtx } from "../_generated/serve
 import { appError } from "../lib/errors";
 import { IMAGE_MAX_BYTES } from "../lib/images";
 import type { vUploadPurpose } from "../tables/files";
+import { TEXTS } from "../lib/texts";
 
 export type UploadPurpose = Infer<typeof vUploadPurpose>;
 
@@ -37,8 +38,8 @@ export const UPLOAD_RULES: Record<UploadPurpose, Rule> = {
   image: {
     types: ["image/png", "image/jpeg", "image/gif", "image/webp"],
     maxBytes: IMAGE_MAX_BYTES - 1,
-    wrongType: "File must be an image",
-    tooLarge: "File size must be less than 5MB",
+    wrongType: TEXTS.images.wrongType,
+    tooLarge: TEXTS.images.tooLarge,
     title: "Upload failed",
   },
   petitionPage: {

@@ -352,9 +352,9 @@ export async function startImport(
   const targets = new Set(args.fieldMapping.map((m) => m.target));
   const kind = args.kind ?? "voters";
   if (kind === "history") {
-    if (!targets.has("voter_id")) throw appError("VALIDATION_ERROR", "Please map the voter ID column before importing vote history.", "Missing required fields");
+    if (!targets.has("voter_id")) throw appError("VALIDATION_ERROR", TEXTS.import.mapVoterId, TEXTS.titles.missingRequired);
   } else if (!targets.has("first_name") || !targets.has("last_name")) {
-    throw appError("VALIDATION_ERROR", TEXTS.import.mapRequired, "Missing required fields");
+    throw appError("VALIDATION_ERROR", TEXTS.import.mapRequired, TEXTS.titles.missingRequired);
   }
   if ((args.elections?.length ?? 0) > MAX_COLUMNS) throw appError("VALIDATION_ERROR", "Too many columns.");
   for (const e of args.elections ?? []) {

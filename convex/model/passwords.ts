@@ -1,5 +1,6 @@
 /** Password rules shared by sign-up, reset and change-password (spec/1 §5 messages). */
 import { Scrypt } from "lucia";
+import { TEXTS } from "../lib/texts";
 
 export const MIN_PASSWORD_LENGTH = 6;
 
@@ -12,9 +13,9 @@ export const RESET_EMAILS_PER_ACCOUNT_PER_HOUR = 5;
 export const RESET_CODE_MAX_AGE_MS = 60 * 60_000;
 
 export const PASSWORD_MESSAGES = {
-  same: "New password cannot be the same as your current password",
+  same: TEXTS.password.same,
   weak: "Password is too weak. Please use a stronger password with at least 6 characters",
-  short: "Password must be at least 6 characters long",
+  short: TEXTS.password.short,
   wrongCurrent: "Your current password is incorrect.",
 } as const;
 

@@ -2,6 +2,7 @@
  * Personal settings: reading them with their defaults, checking a time zone and a default mode,
  * and the notification emails they govern (a member's opt-out is obeyed where the email is queued).
  */
+import { TEXTS } from "../lib/texts";
 import type { GenericDatabaseReader } from "convex/server";
 import type { DataModel, Doc, Id } from "../_generated/dataModel";
 import type { MutationCtx } from "../_generated/server";
@@ -88,7 +89,7 @@ export async function notifyInvitationAccepted(ctx: MutationCtx, invitation: Pic
     text: [
       `${who} (${invitation.email}) accepted your invitation and is now a member of ${orgName}.`,
       "",
-      `You get this email because you sent the invitation. To stop these emails, turn off "When someone I invited joins" in Settings: ${origin}/settings`,
+      `You get this email because you sent the invitation. To stop these emails, turn off "${TEXTS.preferences.invitedJoins}" in Settings: ${origin}/settings`,
     ].join("\n"),
   });
 }

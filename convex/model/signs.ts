@@ -9,6 +9,7 @@ import type { MutationCtx, QueryCtx } from "../_generated/server";
 import { appError } from "../lib/errors";
 import { MAX_CELL_LEVEL, quadkey, validPoint } from "../lib/signs/geo";
 import type { SignStatus } from "../tables/signs";
+import { TEXTS } from "../lib/texts";
 
 export const MAX_ADDRESS = 300;
 export const MAX_NOTES = 2_000;
@@ -54,7 +55,7 @@ export function checkDates(datePlaced: number, dateRemoval: number) {
 /** The campaign must be one of the organisation's (the org database only sees those). */
 export async function checkCampaign(db: QueryCtx["db"], campaignId: Id<"campaigns">) {
   const c = await db.get(campaignId);
-  if (!c) throw appError("VALIDATION_ERROR", "Please choose one of your organization's campaigns.", "Required fields missing");
+  if (!c) throw appError("VALIDATION_ERROR", "Please choose one of your organization's campaigns.", TEXTS.titles.requiredMissing);
   return c;
 }
 

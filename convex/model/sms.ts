@@ -49,7 +49,7 @@ export async function startSend(ctx: MutationCtx, viewer: Viewer, input: StartIn
     }
   }
   const body = (campaign ? campaign.body ?? "" : input.body ?? "").trim();
-  if (body === "") throw appError("VALIDATION_ERROR", TEXTS.required.message, "Message is empty");
+  if (body === "") throw appError("VALIDATION_ERROR", TEXTS.required.message, TEXTS.titles.messageEmpty);
   if (body.length > MAX_SMS_BODY) throw appError("VALIDATION_ERROR", `A text message is limited to ${MAX_SMS_BODY.toLocaleString("en-US")} characters.`, "Message too long");
 
   const groupIds = campaign ? campaign.voter_groups ?? [] : [];
@@ -72,7 +72,7 @@ export async function startSend(ctx: MutationCtx, viewer: Viewer, input: StartIn
     throw appError(
       "VALIDATION_ERROR",
       `The message should name ${orgName} and say how to opt out ("Reply STOP to opt out"). Add both, or confirm that this send is an exception.`,
-      "Opt-out language missing",
+      TEXTS.sms.optOutTitle,
     );
   }
 

@@ -7,6 +7,7 @@ import type { GenericDatabaseReader } from "convex/server";
 import type { DataModel, Doc, Id } from "../_generated/dataModel";
 import type { MutationCtx } from "../_generated/server";
 import { appError } from "../lib/errors";
+import { INVALID_EMAIL } from "../lib/forms/rules";
 import { planOrStarter, UNLIMITED } from "../lib/plans";
 import { writeSurveyDraft } from "../lib/surveys/draft";
 import {
@@ -103,7 +104,7 @@ export async function recordSurveySubmission(
   const errors = { ...check.errors };
   const email = (meta.email ?? "").trim() || emailFromAnswers(survey.pages, check.values) || "";
   if (!email && !settings.allowAnonymous) errors.respondentEmail = RESPONDENT_EMAIL_REQUIRED;
-  else if (email && (email.length > 254 || !EMAIL_PATTERN.test(email))) errors.respondentEmail = "Please enter a valid email address";
+  else if (email && (email.length > 254 || !EMAIL_PATTERN.test(email))) errors.respondentEmail = INVALID_EMAIL;
   if (Object.keys(errors).length > 0) return { ok: false, errors };
   const emailLower = email ? email.toLowerCase() : null;
   if (emailLower && !survey.settings.allowMultipleSubmissions) {

@@ -11,6 +11,7 @@ import type { MergeRules } from "./collab";
 import { adjustCounter } from "./counters";
 import { AudienceDrops, removeVoterFromAudiences } from "./emailAudience";
 import { onVoterEvent } from "./emailAutomation";
+import { TEXTS } from "../lib/texts";
 
 /**
  * Lowercased text the search index matches: names, email (whole and its local part), the phone's
@@ -260,7 +261,7 @@ export type VoterValidationDef = { key: string; label: string; required: boolean
 
 /**
  * The voter form's rules, enforced on the server too (spec/1 §5): required first/last name and
- * required custom fields ("Missing required fields" / "Please fill in: …"), email format when
+ * required custom fields (TEXTS.titles.missingRequired / "Please fill in: …"), email format when
  * present, state voter history an integer 0–4. Returns the problem or null.
  */
 export function voterValidationProblem(
@@ -273,7 +274,7 @@ export function voterValidationProblem(
   for (const d of customDefs) {
     if (d.required && !fields.custom_fields?.[d.key]?.trim()) missing.push(d.label);
   }
-  if (missing.length > 0) return { title: "Missing required fields", message: `Please fill in: ${missing.join(", ")}` };
+  if (missing.length > 0) return { title: TEXTS.titles.missingRequired, message: `Please fill in: ${missing.join(", ")}` };
   if (fields.email && fields.email.trim() !== "" && !isValidEmail(fields.email)) {
     return { title: "Invalid email", message: "The email address format is invalid. Please use a valid email." };
   }

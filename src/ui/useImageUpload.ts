@@ -3,6 +3,7 @@ import { api } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
 import { IMAGE_MAX_BYTES } from "@convex/lib/images";
 import { toast } from "@/ui/toast";
+import { TEXTS } from "@convex/lib/texts";
 
 /**
  * Uploads an image of a design (email block, CTA element) to Convex storage and returns its public
@@ -18,12 +19,12 @@ export function useImageUpload(purpose: "email" | "cta", failureTitle: string) {
       return null;
     };
     if (!file) return refuse("No file provided");
-    if (!file.type.startsWith("image/")) return refuse("File must be an image");
-    if (file.size >= IMAGE_MAX_BYTES) return refuse("File size must be less than 5MB");
+    if (!file.type.startsWith("image/")) return refuse(TEXTS.images.wrongType);
+    if (file.size >= IMAGE_MAX_BYTES) return refuse(TEXTS.images.tooLarge);
     try {
       const url = await uploadUrl({});
       const res = await fetch(url, { method: "POST", headers: { "Content-Type": file.type }, body: file });
-      if (!res.ok) throw new Error("Upload unavailable: Image storage is not configured. Please use URL input instead.");
+      if (!res.ok) throw new Error(TEXTS.images.storageMissing);
       const { storageId } = (await res.json()) as { storageId: Id<"_storage"> };
       const { url: publicUrl } = await register({ storageId, purpose });
       toast.success("Image uploaded successfully");

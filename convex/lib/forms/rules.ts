@@ -4,6 +4,7 @@
  * page shows these messages before sending; the server applies the same function to what arrives,
  * so a hand-made request gets no further than the page would.
  */
+import { TEXTS } from "../texts";
 
 export const FORM_FIELD_TYPES = ["text", "email", "tel", "textarea", "select", "radio", "checkbox", "date", "number", "separator"] as const;
 export type FormFieldType = (typeof FORM_FIELD_TYPES)[number];
@@ -55,7 +56,7 @@ export const VALUE_LIMITS: Record<Exclude<FormFieldType, "separator" | "checkbox
 /** A submission's whole body, as JSON, at most this many bytes (also the http endpoint's cap). */
 export const MAX_SUBMISSION_BYTES = 64 * 1024;
 
-export const FORM_NAME_REQUIRED = "Form name required";
+export const FORM_NAME_REQUIRED = TEXTS.titles.formNameRequired;
 export const INVALID_EMAIL = "Please enter a valid email address";
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 

@@ -4,6 +4,8 @@
  * answers. The respondent flow (preview, hosted page, embed) and the public endpoint apply the
  * same functions, so skip logic and validation never disagree.
  */
+import { INVALID_EMAIL } from "../forms/rules";
+import { TEXTS } from "../texts";
 
 export const SURVEY_FIELD_TYPES = ["text", "textarea", "email", "phone", "number", "date", "select", "radio", "checkbox", "rating", "slider", "url"] as const;
 export type SurveyFieldType = (typeof SURVEY_FIELD_TYPES)[number];
@@ -64,7 +66,7 @@ export const DEFAULT_SURVEY_SETTINGS: SurveySettings = { allowMultipleSubmission
 /** The organisation's survey settings and their defaults (spec/3 §3.4). */
 export type OrgSurveySettings = { emailNotifications: boolean; defaultRecipient: string | null; autoSave: boolean; allowAnonymous: boolean };
 export const DEFAULT_ORG_SURVEY_SETTINGS: OrgSurveySettings = { emailNotifications: true, defaultRecipient: null, autoSave: true, allowAnonymous: false };
-export const RESPONDENT_EMAIL_REQUIRED = "Please enter your email address";
+export const RESPONDENT_EMAIL_REQUIRED = TEXTS.required.email;
 export const DEFAULT_OPTIONS = ["Option 1", "Option 2", "Option 3"];
 export const MAX_PAGES = 20;
 export const MAX_SURVEY_FIELDS = 100;
@@ -222,7 +224,7 @@ export function answerProblem(f: SurveyField, a: Answer | undefined): string | n
     default: {
       if (typeof a !== "string") return "Please enter text in this field.";
       if (a.length > (f.type === "textarea" ? MAX_TEXT_ANSWER : MAX_SHORT_ANSWER)) return "This answer is too long.";
-      if (f.type === "email" && !EMAIL_PATTERN.test(a.trim())) return "Please enter a valid email address";
+      if (f.type === "email" && !EMAIL_PATTERN.test(a.trim())) return INVALID_EMAIL;
       if (f.type === "url" && !/^https?:\/\/[^\s]+\.[^\s]+$/i.test(a.trim())) return "Please enter a valid web address";
       if (f.type === "date" && !/^\d{4}-\d{2}-\d{2}$/.test(a.trim())) return "Please enter a valid date";
       return null;

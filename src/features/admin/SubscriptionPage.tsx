@@ -12,6 +12,7 @@ import { BRAND_LABELS } from "./utils/cardBrand";
 import { ROUTES } from "@/lib/routes";
 import { Loading } from "@/ui/Loading";
 import { useSubscriptionOverview } from "./hooks/useSubscription";
+import { TEXTS } from "@convex/lib/texts";
 
 /** /subscription (spec/3 §2.13): plan and real usage for every member; changes for subscription managers. */
 export function SubscriptionPage() {
@@ -24,7 +25,7 @@ export function SubscriptionPage() {
 
   const handleChoose = (p: Plan) => {
     if (!sub.hasPaymentMethod) {
-      toast.warning("Payment Method Required", { description: "Please add a payment method in Account Settings before upgrading." });
+      toast.warning("Payment Method Required", { description: TEXTS.billing.paymentMethodRequired });
       return;
     }
     setChoosing(p);

@@ -7,6 +7,7 @@ import { AuthCard } from "./components/AuthCard";
 import { FormError } from "./components/FormError";
 import { FormField } from "./components/FormField";
 import { ROUTES } from "@/lib/routes";
+import { TEXTS } from "@convex/lib/texts";
 
 /** /forgot-password (spec/3 §2.5): sends the reset email whose link leads to /reset-password. */
 export function ForgotPasswordPage() {
@@ -21,7 +22,7 @@ export function ForgotPasswordPage() {
     e.preventDefault();
     const address = email.trim().toLowerCase();
     if (!address) {
-      setError("Please enter your email address");
+      setError(TEXTS.required.email);
       return;
     }
     setError(null);

@@ -8,6 +8,7 @@ import { PageHeader } from "@/ui/PageHeader";
 import { usePreferences } from "./hooks/usePreferences";
 import { ROUTES } from "@/lib/routes";
 import { Loading } from "@/ui/Loading";
+import { TEXTS } from "@convex/lib/texts";
 
 const BROWSER = "browser";
 const NO_DEFAULT = "none";
@@ -33,7 +34,7 @@ const NOTIFICATIONS: { kind: NotificationKind; label: string; description: strin
   },
   {
     kind: "invitationAccepted",
-    label: "When someone I invited joins",
+    label: TEXTS.preferences.invitedJoins,
     description: "An email when a person you invited accepts and becomes a member of your organization.",
   },
 ];

@@ -35,6 +35,7 @@ import {
 } from "./utils/voterForm";
 import { ROUTES, voterPath } from "@/lib/routes";
 import { DeletedByTeammate } from "@/ui/DeletedByTeammate";
+import { TEXTS } from "@convex/lib/texts";
 
 const EMPTY: FormValues = {};
 const EDITING = { editing: true };
@@ -93,7 +94,7 @@ export function VoterFormPage() {
   const handleSave = async () => {
     const missing = missingRequired(values, defs);
     if (missing.length > 0) {
-      toast.error("Missing required fields", { description: `Please fill in: ${missing.join(", ")}` });
+      toast.error(TEXTS.titles.missingRequired, { description: `Please fill in: ${missing.join(", ")}` });
       return;
     }
     await save(async () => {

@@ -6,7 +6,7 @@ import { TEXTS } from "@convex/lib/texts";
 export type MappingValidation = { isValid: boolean; issues: string[]; suggestions: string[] };
 
 export const MISSING_REQUIRED = {
-  title: "Missing required fields",
+  title: TEXTS.titles.missingRequired,
   description: TEXTS.import.mapRequired,
 };
 

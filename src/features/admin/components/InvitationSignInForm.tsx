@@ -2,6 +2,7 @@ import { Button, Flex, Text, TextField } from "@radix-ui/themes";
 import { useState } from "react";
 import { useAppAuth } from "@/session/AppAuth";
 import { toast } from "@/ui/toast";
+import { TEXTS } from "@convex/lib/texts";
 
 type InvitationSignInFormProps = { email: string; onSignedIn(): void };
 
@@ -21,7 +22,7 @@ export function InvitationSignInForm({ email, onSignedIn }: InvitationSignInForm
       await signIn(email, password);
       onSignedIn();
     } catch {
-      toast.error("Login failed", { description: "Invalid email or password. Please try again." });
+      toast.error("Login failed", { description: TEXTS.auth.invalidCredentials });
       setBusy(false);
     }
   };

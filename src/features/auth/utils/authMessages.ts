@@ -1,11 +1,12 @@
 /** Login, registration and reset texts of spec/3 §5 and §8, and the mapping of Convex Auth errors to them. */
 import { CODE_REFUSED } from "@convex/lib/errors";
+import { TEXTS } from "@convex/lib/texts";
 
 export const LOGIN_MESSAGES = {
   missing: "Please enter both email and password",
-  invalid: "Invalid email or password. Please try again.",
+  invalid: TEXTS.auth.invalidCredentials,
   unconfirmed: "Please confirm your email before logging in.",
-  tooMany: "Too many login attempts. Please wait a moment and try again.",
+  tooMany: TEXTS.auth.tooManyAttempts,
   network: "Network error. Please check your connection and try again.",
   noSession: "Login failed. Please check your credentials.",
   default: "Login failed",
@@ -90,5 +91,5 @@ export function resetErrorMessage(error: unknown): string {
   if (/at least 6 characters/i.test(m)) return RESET_MESSAGES.short;
   if (/weak/i.test(m)) return RESET_MESSAGES.weak;
   if (/network|failed to fetch|connection/i.test(m)) return LOGIN_MESSAGES.network;
-  return "Invalid or expired recovery link";
+  return TEXTS.auth.recoveryLinkInvalid;
 }

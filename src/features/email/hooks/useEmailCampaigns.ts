@@ -12,14 +12,14 @@ export type StoredTemplate = (typeof api.emailTemplates.list)["_returnType"][num
 
 /** The builder's save rules, checked in the browser first (the server checks them again). */
 function saveProblem(draft: EmailDraft): string | null {
-  if (!draft.meta.name.trim()) return "Campaign name required";
-  if (draft.blocks.length === 0) return "Add content to campaign";
+  if (!draft.meta.name.trim()) return TEXTS.titles.campaignNameRequired;
+  if (draft.blocks.length === 0) return TEXTS.titles.addContent;
   return null;
 }
 
 const SAVE_DESCRIPTIONS: Record<string, string> = {
-  "Campaign name required": TEXTS.required.campaignName,
-  "Add content to campaign": TEXTS.email.noComponents,
+  [TEXTS.titles.campaignNameRequired]: TEXTS.required.campaignName,
+  [TEXTS.titles.addContent]: TEXTS.email.noComponents,
 };
 
 function settingsOf(draft: EmailDraft) {

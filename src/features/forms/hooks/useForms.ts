@@ -3,6 +3,7 @@ import { api } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
 import { formDefinitionProblem, type FormField } from "@convex/lib/forms/rules";
 import { toast } from "@/ui/toast";
+import { TEXTS } from "@convex/lib/texts";
 
 export type FormRow = NonNullable<(typeof api.forms.list)["_returnType"]>["forms"][number];
 type Definition = { name: string; description: string; fields: FormField[] };
@@ -18,7 +19,7 @@ export function useForms() {
 
   const checked = (d: Definition) => {
     const problem = formDefinitionProblem(d.name, d.description, d.fields);
-    if (problem) toast.error(problem === "Form name required" ? problem : "Error saving form", { description: problem === "Form name required" ? undefined : problem });
+    if (problem) toast.error(problem === TEXTS.titles.formNameRequired ? problem : TEXTS.titles.formSaveFailed, { description: problem === TEXTS.titles.formNameRequired ? undefined : problem });
     return !problem;
   };
 
@@ -33,7 +34,7 @@ export function useForms() {
         else toast.success("Form created");
         return r.id;
       } catch (e) {
-        toast.failure("Error saving form", e);
+        toast.failure(TEXTS.titles.formSaveFailed, e);
         return null;
       }
     },
@@ -45,7 +46,7 @@ export function useForms() {
         toast.success("Form updated");
         return true;
       } catch (e) {
-        toast.failure("Error saving form", e);
+        toast.failure(TEXTS.titles.formSaveFailed, e);
         return false;
       }
     },
@@ -53,14 +54,14 @@ export function useForms() {
       try {
         await setStatus({ id, status: active ? "active" : "inactive" });
       } catch (e) {
-        toast.failure("Error saving form", e);
+        toast.failure(TEXTS.titles.formSaveFailed, e);
       }
     },
     async setOptions(id: Id<"forms">, options: { matchVoters: boolean; createContacts: boolean }) {
       try {
         await setOptions({ id, ...options });
       } catch (e) {
-        toast.failure("Error saving form", e);
+        toast.failure(TEXTS.titles.formSaveFailed, e);
       }
     },
     async remove(id: Id<"forms">) {

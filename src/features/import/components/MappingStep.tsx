@@ -9,6 +9,7 @@ import { toast } from "@/ui/toast";
 import { FieldDialog } from "./FieldDialog";
 import { TargetSelect } from "./TargetSelect";
 import { ScrollTable } from "@/ui/ScrollTable";
+import { TEXTS } from "@convex/lib/texts";
 
 type MappingStepProps = {
   fileName: string;
@@ -72,7 +73,7 @@ export function MappingStep(p: MappingStepProps) {
   const handleImport = () => {
     const targets = new Set(Object.values(p.mapping));
     if (history && !targets.has("voter_id")) {
-      toast.error(MISSING_REQUIRED.title, { description: "Please map the voter ID column before importing vote history." });
+      toast.error(MISSING_REQUIRED.title, { description: TEXTS.import.mapVoterId });
       return;
     }
     if (!history && (!targets.has("first_name") || !targets.has("last_name"))) {

@@ -3,6 +3,7 @@ import { useState, type FormEvent } from "react";
 import { errorMessage, toast } from "@/ui/toast";
 import { useProfileActions } from "../hooks/useProfileActions";
 import { LabeledInput } from "./LabeledInput";
+import { TEXTS } from "@convex/lib/texts";
 
 const MIN_LENGTH = 6;
 
@@ -20,8 +21,8 @@ export function ChangePasswordCard() {
     let message: string | null = null;
     if (!current || !next || !confirm) message = "Please fill in all fields";
     else if (next !== confirm) message = "Passwords do not match";
-    else if (next.length < MIN_LENGTH) message = "Password must be at least 6 characters long";
-    else if (next === current) message = "New password cannot be the same as your current password";
+    else if (next.length < MIN_LENGTH) message = TEXTS.password.short;
+    else if (next === current) message = TEXTS.password.same;
     setProblem(message);
     if (message) return;
     setSaving(true);

@@ -3,6 +3,7 @@ import { useState, type FormEvent } from "react";
 import { toast } from "@/ui/toast";
 import { useProfileActions } from "../hooks/useProfileActions";
 import { LabeledInput } from "./LabeledInput";
+import { TEXTS } from "@convex/lib/texts";
 
 export type ProfileValues = { firstName: string; lastName: string; email: string; phone: string; organization: string };
 
@@ -19,7 +20,7 @@ export function ProfileForm({ initial, roleName, onDone }: ProfileFormProps) {
   const handleSubmit = async (e: FormEvent) => {
     e.preventDefault();
     if (!values.firstName.trim() || !values.lastName.trim() || !values.email.trim()) {
-      setProblem("First name, last name and email are required.");
+      setProblem(TEXTS.profile.required);
       return;
     }
     setProblem(null);

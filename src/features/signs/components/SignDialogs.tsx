@@ -27,7 +27,7 @@ export function ScheduleSignDialog({ target, options, onClose }: { target: Targe
     if (!target) return;
     const at = fromDayInput(date, time);
     if (at === null) {
-      toast.warning("Required fields missing", { description: TEXTS.required.fields });
+      toast.warning(TEXTS.titles.requiredMissing, { description: TEXTS.required.fields });
       return;
     }
     setBusy(true);
@@ -86,7 +86,7 @@ export function RemoveSignDialog({ target, onClose }: { target: Target | null; o
     if (!target) return;
     const at = fromDayInput(date);
     if (at === null) {
-      toast.warning("Required fields missing", { description: TEXTS.required.fields });
+      toast.warning(TEXTS.titles.requiredMissing, { description: TEXTS.required.fields });
       return;
     }
     setBusy(true);

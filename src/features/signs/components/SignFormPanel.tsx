@@ -167,7 +167,7 @@ export function SignFormPanel({ editId, sign, options, picked, center, onPreview
   const handleSave = async () => {
     if (!form) return;
     if (!values.campaignId || address.trim() === "") {
-      toast.warning("Required fields missing", { description: TEXTS.required.fields, duration: 5000 });
+      toast.warning(TEXTS.titles.requiredMissing, { description: TEXTS.required.fields, duration: 5000 });
       return;
     }
     await save(async () => {

@@ -47,7 +47,7 @@ export function QuickSend({ canSend, orgName }: QuickSendProps) {
     });
 
   const handleSend = () => {
-    if (body.trim() === "") return void toast.warning("Message is empty", { description: TEXTS.required.message });
+    if (body.trim() === "") return void toast.warning(TEXTS.titles.messageEmpty, { description: TEXTS.required.message });
     if (count === 0) return void toast.warning("No recipients specified", { description: TEXTS.sms.recipients });
     if (!extraValid) return void toast.warning("Invalid phone number", { description: INVALID_PHONE_FORMAT });
     void send.start({ voterIds: [...selected], extraPhones: extra ? [extra] : [], body });

@@ -75,7 +75,7 @@ export function SmsCampaignDialog({ open, onOpenChange, editId, campaign, initia
   const handleSave = async () => {
     if (!form) return;
     if (nameBlank) {
-      toast.warning("Campaign name required", { description: TEXTS.required.campaignName });
+      toast.warning(TEXTS.titles.campaignNameRequired, { description: TEXTS.required.campaignName });
       return;
     }
     await save(async () => {

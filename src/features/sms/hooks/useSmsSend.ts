@@ -5,6 +5,7 @@ import { api } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
 import type { AppErrorData } from "@convex/lib/errors";
 import { toast } from "@/ui/toast";
+import { TEXTS } from "@convex/lib/texts";
 
 export type StartArgs = {
   campaignId?: Id<"campaigns">;
@@ -14,7 +15,7 @@ export type StartArgs = {
 };
 
 /** The preflight refusal a sender may overrule (the message lacks the organisation's name or "Reply STOP"). */
-export const OPT_OUT_TITLE = "Opt-out language missing";
+export const OPT_OUT_TITLE = TEXTS.sms.optOutTitle;
 
 type Pending = { args: StartArgs; message: string };
 

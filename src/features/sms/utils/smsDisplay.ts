@@ -3,6 +3,7 @@ import type { Infer } from "convex/values";
 import { clockTime } from "@convex/lib/sms/rules";
 import type { SmsStatus, vSendProgress } from "@convex/tables/sms";
 import { countOf } from "@/lib/plural";
+import { TEXTS } from "@convex/lib/texts";
 
 export type SendProgress = Infer<typeof vSendProgress>;
 
@@ -71,7 +72,7 @@ export function idsFromForm<T extends string>(value: string | undefined): T[] {
 
 /** The footer that satisfies the opt-out preflight: the organisation's name and "Reply STOP to opt out". */
 export function optOutFooter(orgName: string): string {
-  return `${orgName}: Reply STOP to opt out`;
+  return `${orgName}: ${TEXTS.sms.replyStop}`;
 }
 
 /** "1 segment/s", "10 segments/s". */

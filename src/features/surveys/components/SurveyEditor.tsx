@@ -17,6 +17,7 @@ import { SurveyBuilder } from "./SurveyBuilder";
 import { SurveyRespondent } from "./SurveyRespondent";
 import { SurveySettingsTab } from "./SurveySettingsTab";
 import { SurveySubmissionsTab } from "./SurveySubmissionsTab";
+import { TEXTS } from "@convex/lib/texts";
 
 const EMPTY: SurveyDraft = { name: "", description: "", recipient: "", pages: [], settings: { allowMultipleSubmissions: false, showProgressBar: true } };
 const AUTO_SAVE_MS = 1_500;
@@ -40,7 +41,7 @@ export function SurveyEditor({ doc, survey, room, initialTab, onBack }: { doc: Y
 
   const save = async (quiet: boolean) => {
     if (problem) {
-      if (!quiet) toast.error("Error saving survey", { description: problem });
+      if (!quiet) toast.error(TEXTS.titles.surveySaveFailed, { description: problem });
       return;
     }
     setSaving(true);
@@ -48,7 +49,7 @@ export function SurveyEditor({ doc, survey, room, initialTab, onBack }: { doc: Y
       await saveSurvey({ id: survey.id, name: draft.name, description: draft.description || null, recipient: draft.recipient.trim() || null, pages: draft.pages, settings: draft.settings });
       if (!quiet) toast.success("Survey Saved");
     } catch (e) {
-      toast.failure("Error saving survey", e);
+      toast.failure(TEXTS.titles.surveySaveFailed, e);
     } finally {
       setSaving(false);
     }

@@ -2,11 +2,11 @@ import { Box, Button, Callout, Flex, Heading, Progress, Text, TextField } from "
 import { CheckCircledIcon } from "@radix-ui/react-icons";
 import { useState } from "react";
 import { emailFromAnswers, FIELD_REQUIRED, FILL_REQUIRED, ownEmailQuestion, pageErrors, SURVEY_FAILURE, SURVEY_SUCCESS, visiblePages, type Answer, type Responses, type SurveyPage, type SurveySettings } from "@convex/lib/surveys/rules";
+import { INVALID_EMAIL } from "@convex/lib/forms/rules";
 import { toast } from "@/ui/toast";
 import { SurveyFieldInput } from "./SurveyFieldInput";
 
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-const INVALID_EMAIL = "Please enter a valid email address";
 
 export type SubmitOutcome = { ok: true } | { ok: false; errors?: Record<string, string>; message?: string };
 

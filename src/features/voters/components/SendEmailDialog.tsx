@@ -22,7 +22,7 @@ export function SendEmailDialog({ voterId, to, open, onOpenChange }: SendEmailDi
       return;
     }
     if (!message.trim()) {
-      toast.error("Message Required", { description: "Please enter a message." });
+      toast.error("Message Required", { description: TEXTS.voterEmail.message });
       return;
     }
     setBusy(true);
