@@ -8,7 +8,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
-import { TEXTS } from "../../convex/lib/texts";
+import { TEXTS } from "@convex/lib/texts";
 
 const root = path.resolve(__dirname, "../..");
 
