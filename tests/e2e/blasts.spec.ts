@@ -7,9 +7,9 @@
  * page both work; the voter page lists the email. Every dashboard tab, the unsubscribe page and
  * the voter history pass axe and fit 390 px.
  */
-import { newBlock, type BlockType, type BlockValue, type EmailBlock } from "../../convex/lib/email/blocks";
-import { api } from "../../convex/_generated/api";
-import type { Id } from "../../convex/_generated/dataModel";
+import { newBlock, type BlockType, type BlockValue, type EmailBlock } from "@convex/lib/email/blocks";
+import { api } from "@convex/_generated/api";
+import type { Id } from "@convex/_generated/dataModel";
 import { postWebhook } from "../support/fakeResend";
 import { axeProblems, DESKTOP, overflowProblems, PHONE } from "./a11y";
 import { expect, test, type Page } from "./fixtures";

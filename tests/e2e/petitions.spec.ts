@@ -5,7 +5,7 @@
  */
 import fs from "node:fs";
 import Papa from "papaparse";
-import { api } from "../../convex/_generated/api";
+import { api } from "@convex/_generated/api";
 import { DESKTOP, PHONE, screenProblems } from "./a11y";
 import { expect, test, type Page } from "./fixtures";
 import { inviteTeammate } from "./pages/teammates";

@@ -13,7 +13,7 @@ import WebSocket from "ws";
 import { ConvexClient } from "convex/browser";
 import type { GenericMutationCtx } from "convex/server";
 import { jsonToConvex } from "convex/values";
-import type { DataModel, Id } from "../../../convex/_generated/dataModel";
+import type { DataModel, Id } from "@convex/_generated/dataModel";
 import { runInMutation, type AdhocEngine } from "../../../local-backend/src/adhoc";
 import { startBackend, type RunningBackend } from "../../../local-backend/src/server";
 import { configureBackendEnv } from "../../../scripts/backend-env";

@@ -4,9 +4,9 @@
  * helpers to build a sendable campaign, voters and groups, edit the setup and wait for a send.
  */
 import { ConvexHttpClient } from "convex/browser";
-import { api } from "../../../convex/_generated/api";
-import type { Id } from "../../../convex/_generated/dataModel";
-import { newBlock, type BlockType, type BlockValue, type EmailBlock } from "../../../convex/lib/email/blocks";
+import { api } from "@convex/_generated/api";
+import type { Id } from "@convex/_generated/dataModel";
+import { newBlock, type BlockType, type BlockValue, type EmailBlock } from "@convex/lib/email/blocks";
 import { FakeResend, RESEND_KEY, WEBHOOK_SECRET } from "../../support/fakeResend";
 import { prepareDataDir, startAppBackend, until, type AppBackend } from "../sms/harness";
 

@@ -10,9 +10,9 @@ import fs from "node:fs";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { ConvexHttpClient } from "convex/browser";
 import { makeFunctionReference } from "convex/server";
-import { api } from "../../../convex/_generated/api";
-import { newBlock, type BlockType, type BlockValue, type EmailBlock } from "../../../convex/lib/email/blocks";
-import { SAMPLE_VALUES } from "../../../convex/lib/email/merge";
+import { api } from "@convex/_generated/api";
+import { newBlock, type BlockType, type BlockValue, type EmailBlock } from "@convex/lib/email/blocks";
+import { SAMPLE_VALUES } from "@convex/lib/email/merge";
 import { FakeResend, RESEND_KEY } from "../../support/fakeResend";
 import { prepareDataDir, signUp, startAppBackend, stopBackend, type AppBackend } from "../sms/harness";
 

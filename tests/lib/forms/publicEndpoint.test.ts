@@ -5,9 +5,9 @@
  * stored with the client's address.
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import type { Id } from "../../../convex/_generated/dataModel";
-import { MIN_FILL_MS, SUBMIT_RATE_PER_ADDRESS } from "../../../convex/model/publicSubmit";
-import type { FormField } from "../../../convex/lib/forms/rules";
+import type { Id } from "@convex/_generated/dataModel";
+import { MIN_FILL_MS, SUBMIT_RATE_PER_ADDRESS } from "@convex/model/publicSubmit";
+import type { FormField } from "@convex/lib/forms/rules";
 import { startAppBackend, type AppBackend } from "../collab/appBackend";
 
 const FIELDS: FormField[] = [

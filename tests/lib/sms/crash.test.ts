@@ -7,8 +7,8 @@
 import { afterAll, describe, expect, test } from "vitest";
 import { ConvexHttpClient } from "convex/browser";
 import { makeFunctionReference, type FunctionReturnType } from "convex/server";
-import { api } from "../../../convex/_generated/api";
-import type { Id } from "../../../convex/_generated/dataModel";
+import { api } from "@convex/_generated/api";
+import type { Id } from "@convex/_generated/dataModel";
 import { FakeTwilio, prepareDataDir, signUp, startAppBackend, stopBackend, until, type AppBackend } from "./harness";
 
 const N = Number(process.env.SMS_CRASH_N ?? 10_000);

@@ -14,7 +14,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { ConvexHttpClient } from "convex/browser";
 import twilio from "twilio";
-import { api } from "../../../convex/_generated/api";
+import { api } from "@convex/_generated/api";
 import { authKeys, signInTicket } from "../../../scripts/backend-env";
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");

@@ -6,8 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { ConvexHttpClient } from "convex/browser";
-import { api } from "../../../convex/_generated/api";
-import type { Id } from "../../../convex/_generated/dataModel";
+import { api } from "@convex/_generated/api";
+import type { Id } from "@convex/_generated/dataModel";
 import { ACCOUNT_SID, AUTH_TOKEN, FakeTwilio, FROM, MAGIC, postInbound, prepareDataDir, signUp, startAppBackend, stopBackend, until, type AppBackend } from "./harness";
 
 let fake: FakeTwilio;

@@ -4,9 +4,9 @@
  * respondent, a flood from one address.
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import type { Id } from "../../../convex/_generated/dataModel";
-import { MIN_FILL_MS, SUBMIT_RATE_PER_ADDRESS } from "../../../convex/model/publicSubmit";
-import { DEFAULT_SURVEY_SETTINGS, newSurveyField, type SurveyPage } from "../../../convex/lib/surveys/rules";
+import type { Id } from "@convex/_generated/dataModel";
+import { MIN_FILL_MS, SUBMIT_RATE_PER_ADDRESS } from "@convex/model/publicSubmit";
+import { DEFAULT_SURVEY_SETTINGS, newSurveyField, type SurveyPage } from "@convex/lib/surveys/rules";
 import { startAppBackend, type AppBackend } from "../collab/appBackend";
 
 const PAGES: SurveyPage[] = [

@@ -2,7 +2,7 @@ import { strFromU8, unzipSync } from "fflate";
 import Papa from "papaparse";
 import * as XLSX from "xlsx";
 import { describe, expect, test } from "vitest";
-import { CsvExportWriter, ExportLimitError, XLSX_MAX_DATA_ROWS, XlsxExportWriter, cellValue, csvCell, csvEscape, csvHeader, csvRows, exportColumns, neutraliseCell } from "../../../src/features/voters/utils/exportWriter";
+import { CsvExportWriter, ExportLimitError, XLSX_MAX_DATA_ROWS, XlsxExportWriter, cellValue, csvCell, csvEscape, csvHeader, csvRows, exportColumns, neutraliseCell } from "@/features/voters/utils/exportWriter";
 
 const cols = exportColumns([{ key: "custom_1", label: "Shirt" }]);
 const voters = [

@@ -16,7 +16,7 @@ vi.mock("convex/react", () => ({
 }));
 vi.mock("@/session/ViewerProvider", () => ({ useViewer: () => ({ can: (p: string) => state.permissions.has(p) }) }));
 
-const { PollsSurveysPage } = await import("../../../src/features/pollsSurveys/PollsSurveysPage");
+const { PollsSurveysPage } = await import("@/features/pollsSurveys/PollsSurveysPage");
 
 const HUB = {
   surveys: [

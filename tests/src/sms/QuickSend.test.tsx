@@ -16,10 +16,10 @@ vi.mock("convex/react", () => ({
   useMutation: () => vi.fn(),
 }));
 vi.mock("@/session/ViewerProvider", () => ({ useViewer: () => ({ can: () => true }) }));
-vi.mock("../../../src/features/sms/hooks/useSendSummary", () => ({ useSendSummary: () => ({ progress: null }) }));
-vi.mock("../../../src/features/sms/hooks/useSmsSend", async (orig) => ({ ...(await orig<object>()), useSmsSend: () => ({ start: vi.fn(), busy: false, pending: null, confirmException: vi.fn(), dismissException: vi.fn() }) }));
+vi.mock("@/features/sms/hooks/useSendSummary", () => ({ useSendSummary: () => ({ progress: null }) }));
+vi.mock("@/features/sms/hooks/useSmsSend", async (orig) => ({ ...(await orig<object>()), useSmsSend: () => ({ start: vi.fn(), busy: false, pending: null, confirmException: vi.fn(), dismissException: vi.fn() }) }));
 
-const { QuickSend } = await import("../../../src/features/sms/components/QuickSend");
+const { QuickSend } = await import("@/features/sms/components/QuickSend");
 
 describe("Quick Send", () => {
   let m: Mounted;

@@ -12,7 +12,7 @@ vi.mock("convex/react", () => ({
   useMutation: () => vi.fn(),
 }));
 vi.mock("@/session/ViewerProvider", () => ({ useViewer: () => ({ can: () => true }) }));
-const { VoterSmsHistory } = await import("../../../src/features/sms/components/VoterSmsHistory");
+const { VoterSmsHistory } = await import("@/features/sms/components/VoterSmsHistory");
 
 describe("VoterSmsHistory", () => {
   let m: Mounted;

@@ -13,7 +13,7 @@ vi.mock("convex/react", () => ({
   },
 }));
 
-const { VoterEmailHistory } = await import("../../../src/features/voters/components/VoterEmailHistory");
+const { VoterEmailHistory } = await import("@/features/voters/components/VoterEmailHistory");
 
 const rows: Row[] = [
   { id: "r1", campaignId: "c1", campaignName: "Spring Newsletter", subject: "Hello Ada", status: "delivered", opened: true, clicked: true, unsubscribed: false, sentAt: Date.UTC(2025, 3, 1), queuedAt: 1 },

@@ -32,8 +32,8 @@ vi.mock("@/ui/toast", () => ({ toast, errorMessage: (e: unknown) => String(e) })
 const viewer = vi.hoisted(() => ({ seeVoters: true }));
 vi.mock("@/session/ViewerProvider", () => ({ useViewer: () => ({ can: (p: string) => p !== "voters.view" || viewer.seeVoters }) }));
 
-const { SegmentDialog } = await import("../../../../src/features/email/blasts/SegmentDialog");
-const { ManageListDialog } = await import("../../../../src/features/email/blasts/ManageListDialog");
+const { SegmentDialog } = await import("@/features/email/blasts/SegmentDialog");
+const { ManageListDialog } = await import("@/features/email/blasts/ManageListDialog");
 
 describe("audience dialogs", () => {
   let m: Mounted;

@@ -45,11 +45,11 @@ const toast = vi.hoisted(() => ({ success: vi.fn(), error: vi.fn(), info: vi.fn(
 vi.mock("@/ui/toast", () => ({ toast, errorMessage: (e: unknown) => String(e) }));
 vi.mock("@/session/ViewerProvider", () => ({ useViewer: () => ({ can: () => true, me: { userId: "u1" } }) }));
 // the builder and the other helpers' panels are tested on their own
-vi.mock("../../../../src/features/email/blasts/CreateEditTab", () => ({ CreateEditTab: ({ campaignParam }: { campaignParam: string }) => <div data-testid="builder">builder {campaignParam}</div> }));
-vi.mock("../../../../src/features/email/blasts/StatisticsTab", () => ({ StatisticsTab: () => <div data-testid="statistics">statistics</div> }));
-vi.mock("../../../../src/features/email/blasts/SendProgress", () => ({ SendProgress: () => null }));
+vi.mock("@/features/email/blasts/CreateEditTab", () => ({ CreateEditTab: ({ campaignParam }: { campaignParam: string }) => <div data-testid="builder">builder {campaignParam}</div> }));
+vi.mock("@/features/email/blasts/StatisticsTab", () => ({ StatisticsTab: () => <div data-testid="statistics">statistics</div> }));
+vi.mock("@/features/email/blasts/SendProgress", () => ({ SendProgress: () => null }));
 
-const { EmailPage } = await import("../../../../src/features/email/EmailPage");
+const { EmailPage } = await import("@/features/email/EmailPage");
 
 describe("Email Blast Dashboard", () => {
   let m: Mounted;

@@ -6,7 +6,7 @@
 import { useState } from "react";
 import { afterEach, describe, expect, test } from "vitest";
 import type { EmailRule } from "@convex/lib/email/rules";
-import { RulesEditor } from "../../../../src/features/email/blasts/RulesEditor";
+import { RulesEditor } from "@/features/email/blasts/RulesEditor";
 import { button, click, expectNoAxeViolations, mount, type Mounted } from "../../harness";
 
 function Harness({ initial, event }: { initial: EmailRule[]; event?: boolean }) {

@@ -5,7 +5,7 @@
  */
 import { getFunctionName } from "convex/server";
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
-import type { BlastStatistics } from "../../../../src/features/email/blasts/stats/statsModel";
+import type { BlastStatistics } from "@/features/email/blasts/stats/statsModel";
 import { allByTestId, axeViolations, byTestId, mountRoot, type MountedRoot } from "../../harness";
 
 const state: { stats: BlastStatistics | undefined; args: Record<string, unknown> } = { stats: undefined, args: {} };
@@ -25,7 +25,7 @@ vi.mock("@/features/email/hooks/useRenderedEmail", () => ({
   useRenderedEmail: () => ({ html: "<p>Hi {{voter.first_name}}</p>", text: "", bytes: 10, errors: [] }),
 }));
 
-const { StatisticsTab } = await import("../../../../src/features/email/blasts/StatisticsTab");
+const { StatisticsTab } = await import("@/features/email/blasts/StatisticsTab");
 
 const real: BlastStatistics = {
   recipients: 1000, sent: 1000, delivered: 951, opened: 251, clicked: 101, bounced: 49, unsubscribed: 4, complained: 2, failed: 0,

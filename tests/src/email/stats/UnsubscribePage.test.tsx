@@ -5,7 +5,7 @@
 import { getFunctionName } from "convex/server";
 import { act } from "react";
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
-import { CONVEX_SITE_URL } from "../../../../src/lib/config";
+import { CONVEX_SITE_URL } from "@/lib/config";
 import { axeViolations, button, byTestId, mountRoot, type MountedRoot } from "../../harness";
 
 type Info = { orgName: string; email: string; unsubscribed: boolean } | null | undefined;
@@ -18,7 +18,7 @@ vi.mock("convex/react", () => ({
   },
 }));
 
-const { UnsubscribePage } = await import("../../../../src/features/email/UnsubscribePage");
+const { UnsubscribePage } = await import("@/features/email/UnsubscribePage");
 
 describe("UnsubscribePage", () => {
   let m: MountedRoot;
