@@ -4,7 +4,7 @@
  * surveys.view; an empty state; accessible.
  */
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
-import { allByTestId, byTestId, expectNoAxeViolations, mountRoot, type MountedRoot } from "../harness";
+import { allByTestId, byTestId, expectNoAxeViolations, mountRoot, type MountedRoot } from "../../support/render";
 
 const state = { permissions: new Set<string>(), hub: undefined as unknown, asked: [] as unknown[] };
 

@@ -6,7 +6,7 @@ import { getFunctionName } from "convex/server";
 import { act } from "react";
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import type { Mode } from "@convex/lib/permissions";
-import { byTestId, click, expectNoAxeViolations, flush, mountRoot, type MountedRoot } from "../harness";
+import { byTestId, click, expectNoAxeViolations, flush, mountRoot, type MountedRoot } from "../../support/render";
 
 const state = {
   preferences: undefined as unknown,

@@ -4,7 +4,7 @@
  * segment/s", not "1 segments/s".
  */
 import { afterEach, describe, expect, test, vi } from "vitest";
-import { byTestId, expectNoAxeViolations, mount, type Mounted } from "../harness";
+import { byTestId, expectNoAxeViolations, mount, type Mounted } from "../../support/render";
 
 vi.mock("@/features/sms/hooks/useSendControls", () => ({ useSendControls: () => ({ pause: vi.fn(), resume: vi.fn(), cancel: vi.fn() }) }));
 const { ActiveSends } = await import("@/features/sms/components/ActiveSends");

@@ -4,7 +4,7 @@
  */
 import { getFunctionName } from "convex/server";
 import { afterEach, describe, expect, test, vi } from "vitest";
-import { allByTestId, click, expectNoAxeViolations, mount, type Mounted } from "../harness";
+import { allByTestId, click, expectNoAxeViolations, mount, type Mounted } from "../../support/render";
 
 const voters = [
   { _id: "v1", first_name: "Ada", last_name: "Lovelace", phone: "(503) 555-0101", status: "Active" },

@@ -7,7 +7,7 @@ import { act } from "react";
 import { ConvexError } from "convex/values";
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import type { MergeState } from "@/lib/records/mergeForm";
-import { mount, type Mounted } from "../harness";
+import { mount, type Mounted } from "../../support/render";
 
 const toast = vi.hoisted(() => ({ success: vi.fn(), error: vi.fn(), info: vi.fn(), warning: vi.fn(), failure: vi.fn() }));
 vi.mock("@/ui/toast", () => ({ toast, errorMessage: (e: unknown) => String(e) }));

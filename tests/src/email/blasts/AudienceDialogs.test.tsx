@@ -6,7 +6,7 @@
  */
 import { getFunctionName } from "convex/server";
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
-import { button, click, expectNoAxeViolations, flush, mount, type, type Mounted } from "../../harness";
+import { button, click, expectNoAxeViolations, flush, mount, type, type Mounted } from "../../../support/render";
 
 const mutations = new Map<string, ReturnType<typeof vi.fn>>();
 const mutation = (name: string) => {

@@ -6,7 +6,7 @@
 import { getFunctionName } from "convex/server";
 import { ConvexError } from "convex/values";
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
-import { button, click, expectNoAxeViolations, flush, mount, type, type Mounted } from "../../harness";
+import { button, click, expectNoAxeViolations, flush, mount, type, type Mounted } from "../../../support/render";
 
 const state = {
   setup: null as Record<string, unknown> | null,

@@ -6,7 +6,7 @@
 import { getFunctionName } from "convex/server";
 import { MemoryRouter } from "react-router-dom";
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
-import { button, click, expectNoAxeViolations, flush, mount, type, type Mounted } from "../../harness";
+import { button, click, expectNoAxeViolations, flush, mount, type, type Mounted } from "../../support/render";
 
 const campaigns = [
   { id: "c1", name: "October newsletter", subject: "Early voting starts Monday", status: "draft", version: 1, updatedAt: 1_700_000_000_000, updatedByName: "Ada", sentAt: null, scheduledAt: null },

@@ -6,7 +6,7 @@
 import { getFunctionName } from "convex/server";
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import type { BlastStatistics } from "@/features/email/blasts/stats/statsModel";
-import { allByTestId, axeViolations, byTestId, mountRoot, type MountedRoot } from "../../harness";
+import { allByTestId, axeViolations, byTestId, mountRoot, type MountedRoot } from "../../../support/render";
 
 const state: { stats: BlastStatistics | undefined; args: Record<string, unknown> } = { stats: undefined, args: {} };
 const campaign = { id: "c1", name: "Spring", subject: "Hello {{voter.first_name}}", fromName: "Team", fromEmail: "team@example.org", replyTo: "", previewText: "", blocks: "[]", status: "sent", version: 1 };

@@ -6,7 +6,7 @@ import { getFunctionName } from "convex/server";
 import { act } from "react";
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import { CONVEX_SITE_URL } from "@/lib/config";
-import { axeViolations, button, byTestId, mountRoot, type MountedRoot } from "../../harness";
+import { axeViolations, button, byTestId, mountRoot, type MountedRoot } from "../../support/render";
 
 type Info = { orgName: string; email: string; unsubscribed: boolean } | null | undefined;
 const state = { info: undefined as Info, args: [] as unknown[] };

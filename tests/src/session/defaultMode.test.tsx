@@ -5,7 +5,7 @@
 import { getFunctionName } from "convex/server";
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import type { Mode } from "@convex/lib/permissions";
-import { mountRoot, type MountedRoot } from "../harness";
+import { mountRoot, type MountedRoot } from "../../support/render";
 
 const state = { modes: ["campaign", "petition", "relationship"] as Mode[], defaultMode: null as Mode | null, timeZone: null as string | null };
 

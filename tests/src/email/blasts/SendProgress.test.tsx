@@ -7,7 +7,7 @@ import { getFunctionName } from "convex/server";
 import { act } from "react";
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import type { BlastProgress } from "@/features/email/blasts/stats/progressModel";
-import { axeViolations, button, byTestId, mountRoot, type MountedRoot } from "../../harness";
+import { axeViolations, button, byTestId, mountRoot, type MountedRoot } from "../../../support/render";
 
 const state = { progress: undefined as BlastProgress | null | undefined, permissions: new Set<string>(), args: {} as Record<string, unknown> };
 const control = vi.fn(async (_: unknown) => null);
