@@ -53,7 +53,7 @@ export default defineConfig({
         resolve: { alias: appAlias },
         test: {
           name: "node",
-          include: ["tests/local-backend/**/*.test.ts", "tests/lib/**/*.test.ts", "tests/security/lib/*.test.ts", "tests/security/backend/**/*.test.ts"],
+          include: ["tests/local-backend/**/*.test.ts", "tests/lib/**/*.test.ts", "tests/scripts/**/*.test.ts", "tests/security/lib/*.test.ts", "tests/security/backend/**/*.test.ts"],
           environment: "node",
           server: nativeBundles,
           testTimeout: 60_000,

@@ -15,7 +15,7 @@ import { convexToJson, jsonToConvex } from "convex/values";
 import * as Y from "yjs";
 import { api } from "../convex/_generated/api";
 import { ConvexYjsProvider } from "../src/lib/collab/convexYjsProvider";
-import { startAppBackend, type AppBackend, type AppMember } from "../tests/lib/collab/appBackend";
+import { startAppBackendInProcess, type AppMember, type InProcessAppBackend } from "../tests/support/appBackend";
 import { formatTransactionStats } from "./txStats";
 import { speedIndexLine } from "./speedIndex";
 
@@ -33,7 +33,7 @@ function stats(samples: number[]): string {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-function open(app: AppBackend, member: AppMember, room: string) {
+function open(app: InProcessAppBackend, member: AppMember, room: string) {
   const client = app.client(member);
   const doc = new Y.Doc();
   const provider = new ConvexYjsProvider(client, room, doc);
@@ -53,7 +53,7 @@ function when(doc: Y.Doc, predicate: () => boolean): Promise<void> {
   });
 }
 
-async function roundTrips(app: AppBackend, members: AppMember[]) {
+async function roundTrips(app: InProcessAppBackend, members: AppMember[]) {
   const room = await app.campaignRoom(members[0].orgId);
   const a = open(app, members[0], room);
   const b = open(app, members[1], room);
@@ -75,7 +75,7 @@ async function roundTrips(app: AppBackend, members: AppMember[]) {
   return samples;
 }
 
-async function manyEditors(app: AppBackend, members: AppMember[], editors: number, seconds: number) {
+async function manyEditors(app: InProcessAppBackend, members: AppMember[], editors: number, seconds: number) {
   const room = await app.campaignRoom(members[0].orgId);
   const peers = Array.from({ length: editors }, (_, i) => open(app, members[i % members.length], room));
   await Promise.all(peers.map((p) => p.provider.whenSynced));
@@ -122,7 +122,7 @@ async function manyEditors(app: AppBackend, members: AppMember[], editors: numbe
   return { samples, edits, converged };
 }
 
-async function loadTimes(app: AppBackend, member: AppMember, room: string, runs: number) {
+async function loadTimes(app: InProcessAppBackend, member: AppMember, room: string, runs: number) {
   const times: number[] = [];
   for (let r = 0; r < runs; r++) {
     const t0 = performance.now();
@@ -137,7 +137,7 @@ async function loadTimes(app: AppBackend, member: AppMember, room: string, runs:
 
 async function compactionPhase(members: AppMember[] | null) {
   // the scheduler is off so the document keeps all its updates until compaction is run here
-  const app = await startAppBackend({ scheduler: false });
+  const app = await startAppBackendInProcess({ scheduler: false });
   try {
     const m = members ?? [await app.member(["campaign_manager"], { firstName: "Load" })];
     const member = m[0];
@@ -205,7 +205,7 @@ async function compactionPhase(members: AppMember[] | null) {
 async function main() {
   console.log(speedIndexLine());
   console.log(`co-editing bench  node ${process.version}  ${os.cpus()[0]?.model ?? ""} x${os.cpus().length}`);
-  const app = await startAppBackend();
+  const app = await startAppBackendInProcess();
   try {
     const a = await app.member(["campaign_manager"], { firstName: "Ann" });
     const members = [a, ...(await Promise.all(["Ben", "Cat"].map((n) => app.member(["campaign_manager"], { orgId: a.orgId, firstName: n }))))];

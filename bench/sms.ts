@@ -18,7 +18,7 @@ import { api } from "../convex/_generated/api";
 import type { Id } from "../convex/_generated/dataModel";
 import { startBackend } from "../local-backend/src/server";
 import { configureBackendEnv } from "../scripts/backend-env";
-import { ACCOUNT_SID, AUTH_TOKEN, FakeTwilio, FROM } from "../tests/lib/sms/harness";
+import { ACCOUNT_SID, AUTH_TOKEN, FakeTwilio, FROM } from "../tests/support/fakeTwilio";
 import { benchSession } from "./session";
 import { formatTransactionStats } from "./txStats";
 import { speedIndexLine } from "./speedIndex";

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
-import { api } from "../../convex/_generated/api";
-import { BILLING_PERIOD_MS } from "../../convex/model/orgs";
+import { api } from "@convex/_generated/api";
+import { BILLING_PERIOD_MS } from "@convex/model/orgs";
 import { roleFixture, setupTest } from "./setup";
 
 const info = {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { api } from "../../convex/_generated/api";
+import { api } from "@convex/_generated/api";
 import { createMember, roleFixture, setupTest } from "./setup";
 
 const role = { name: "Reporter", description: "Reads reports", permissions: ["reports.view"], modes: ["campaign" as const], color: "teal" };

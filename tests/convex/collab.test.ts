@@ -6,7 +6,7 @@
  */
 import { ConvexError } from "convex/values";
 import { describe, expect, test } from "vitest";
-import { api, internal } from "../../convex/_generated/api";
+import { api, internal } from "@convex/_generated/api";
 import { createMember, roleFixture, setupTest } from "./setup";
 
 async function fixture() {

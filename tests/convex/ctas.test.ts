@@ -4,12 +4,12 @@
  */
 import * as Y from "yjs";
 import { describe, expect, test } from "vitest";
-import { api } from "../../convex/_generated/api";
-import type { Id } from "../../convex/_generated/dataModel";
-import { newElement, type CtaDesign } from "../../convex/lib/cta/design";
-import { readCtaDoc } from "../../convex/lib/cta/draft";
-import { BUILT_IN_CTA_TEMPLATES } from "../../convex/lib/cta/templates";
-import { joinChunks } from "../../convex/model/yjs";
+import { api } from "@convex/_generated/api";
+import type { Id } from "@convex/_generated/dataModel";
+import { newElement, type CtaDesign } from "@convex/lib/cta/design";
+import { readCtaDoc } from "@convex/lib/cta/draft";
+import { BUILT_IN_CTA_TEMPLATES } from "@convex/lib/cta/templates";
+import { joinChunks } from "@convex/model/yjs";
 import { createMember, roleFixture, setupTest, type TestConvex } from "./setup";
 
 const ROLES = ["super_admin", "account_admin", "campaign_manager", "volunteer", "viewer"] as const;

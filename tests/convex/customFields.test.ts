@@ -1,9 +1,9 @@
 /** Custom fields: one label per organisation (any case), and the count of voters holding a value before a delete. */
 import { describe, expect, test } from "vitest";
-import { api, internal } from "../../convex/_generated/api";
-import type { Id } from "../../convex/_generated/dataModel";
-import { DUPLICATE_LABEL } from "../../convex/customFields";
-import { COUNT_PAGE } from "../../convex/model/voterSearch";
+import { api, internal } from "@convex/_generated/api";
+import type { Id } from "@convex/_generated/dataModel";
+import { DUPLICATE_LABEL } from "@convex/customFields";
+import { COUNT_PAGE } from "@convex/model/voterSearch";
 import { roleFixture, setupTest, type TestConvex } from "./setup";
 
 const ROLES = ["super_admin", "account_admin", "campaign_manager", "volunteer", "viewer"] as const;

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
-import { api } from "../../convex/_generated/api";
-import type { Id } from "../../convex/_generated/dataModel";
-import { adjustCounter } from "../../convex/model/counters";
+import { api } from "@convex/_generated/api";
+import type { Id } from "@convex/_generated/dataModel";
+import { adjustCounter } from "@convex/model/counters";
 import { roleFixture, setupTest, type TestConvex } from "./setup";
 
 async function addVoter(t: TestConvex, orgId: Id<"organizations">, first: string) {

@@ -6,8 +6,8 @@
  */
 import { ConvexError } from "convex/values";
 import { describe, expect, test } from "vitest";
-import { api, internal } from "../../convex/_generated/api";
-import type { Doc, Id } from "../../convex/_generated/dataModel";
+import { api, internal } from "@convex/_generated/api";
+import type { Doc, Id } from "@convex/_generated/dataModel";
 import { roleFixture, setupTest, type TestConvex } from "./setup";
 
 const ROLES = ["super_admin", "account_admin", "campaign_manager", "volunteer", "viewer"] as const;

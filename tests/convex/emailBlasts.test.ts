@@ -13,12 +13,12 @@
  */
 import { ConvexError } from "convex/values";
 import { describe, expect, test } from "vitest";
-import { api, internal } from "../../convex/_generated/api";
-import type { Id } from "../../convex/_generated/dataModel";
-import { newBlock, type BlockValue, type BlockType, type EmailBlock } from "../../convex/lib/email/blocks";
-import { DEMO_MAILBOX_PER_SEND, NO_RECIPIENTS_RESOLVED } from "../../convex/lib/email/blast";
-import type { AppErrorData } from "../../convex/lib/errors";
-import { createSend, enqueueStep, senderOf } from "../../convex/model/emailBlast";
+import { api, internal } from "@convex/_generated/api";
+import type { Id } from "@convex/_generated/dataModel";
+import { newBlock, type BlockValue, type BlockType, type EmailBlock } from "@convex/lib/email/blocks";
+import { DEMO_MAILBOX_PER_SEND, NO_RECIPIENTS_RESOLVED } from "@convex/lib/email/blast";
+import type { AppErrorData } from "@convex/lib/errors";
+import { createSend, enqueueStep, senderOf } from "@convex/model/emailBlast";
 import { roleFixture, setupTest, type Member, type TestConvex } from "./setup";
 
 const ROLES = ["super_admin", "account_admin", "campaign_manager", "volunteer", "viewer"] as const;

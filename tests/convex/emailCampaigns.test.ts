@@ -4,12 +4,12 @@
  */
 import * as Y from "yjs";
 import { describe, expect, test } from "vitest";
-import { api } from "../../convex/_generated/api";
-import type { Id } from "../../convex/_generated/dataModel";
-import { newBlock, type EmailBlock } from "../../convex/lib/email/blocks";
-import { readEmailDraft } from "../../convex/lib/email/draft";
-import { BUILT_IN_TEMPLATES } from "../../convex/lib/email/templates";
-import { joinChunks } from "../../convex/model/yjs";
+import { api } from "@convex/_generated/api";
+import type { Id } from "@convex/_generated/dataModel";
+import { newBlock, type EmailBlock } from "@convex/lib/email/blocks";
+import { readEmailDraft } from "@convex/lib/email/draft";
+import { BUILT_IN_TEMPLATES } from "@convex/lib/email/templates";
+import { joinChunks } from "@convex/model/yjs";
 import { roleFixture, setupTest, type Member, type TestConvex } from "./setup";
 
 const ROLES = ["super_admin", "account_admin", "campaign_manager", "volunteer", "viewer"] as const;

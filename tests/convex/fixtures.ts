@@ -3,7 +3,7 @@
  * (setup.ts: convex-test; setup.local.ts: local-backend).
  */
 import type { GenericMutationCtx, UserIdentity } from "convex/server";
-import type { DataModel, Id } from "../../convex/_generated/dataModel";
+import type { DataModel, Id } from "@convex/_generated/dataModel";
 
 /** What the fixtures need of a test backend: direct writes and a caller with an identity. */
 export type FixtureHost = {

@@ -1,10 +1,10 @@
 import * as Y from "yjs";
 import { describe, expect, test } from "vitest";
-import { api } from "../../convex/_generated/api";
-import type { Id } from "../../convex/_generated/dataModel";
-import { readDraft } from "../../convex/lib/forms/draft";
-import type { FormField } from "../../convex/lib/forms/rules";
-import { joinChunks } from "../../convex/model/yjs";
+import { api } from "@convex/_generated/api";
+import type { Id } from "@convex/_generated/dataModel";
+import { readDraft } from "@convex/lib/forms/draft";
+import type { FormField } from "@convex/lib/forms/rules";
+import { joinChunks } from "@convex/model/yjs";
 import { createMember, roleFixture, setupTest, type TestConvex } from "./setup";
 
 const ROLES = ["super_admin", "account_admin", "campaign_manager", "volunteer", "viewer"] as const;

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
-import { api, internal } from "../../convex/_generated/api";
-import type { Id } from "../../convex/_generated/dataModel";
-import { SEARCH_RESULT_LIMIT } from "../../convex/model/voterSearch";
+import { api, internal } from "@convex/_generated/api";
+import type { Id } from "@convex/_generated/dataModel";
+import { SEARCH_RESULT_LIMIT } from "@convex/model/voterSearch";
 import { roleFixture, setupTest, type TestConvex } from "./setup";
 
 const ROLES = ["super_admin", "account_admin", "campaign_manager", "volunteer", "viewer"] as const;

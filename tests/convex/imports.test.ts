@@ -1,7 +1,7 @@
 /** Import functions: batches, dedupe, idempotent retries, resume, cancel, exact deletion, permissions. */
 import { describe, expect, test } from "vitest";
-import { api } from "../../convex/_generated/api";
-import type { Id } from "../../convex/_generated/dataModel";
+import { api } from "@convex/_generated/api";
+import type { Id } from "@convex/_generated/dataModel";
 import { createMember, roleFixture, setupTest, type Member, type TestConvex } from "./setup";
 
 const mapping = [

@@ -11,8 +11,8 @@
 import { makeFunctionReference } from "convex/server";
 import { ConvexError } from "convex/values";
 import { describe, expect, test } from "vitest";
-import { builtInRole, resolveRoles, type Permission } from "../../convex/lib/permissions";
-import schema from "../../convex/schema";
+import { builtInRole, resolveRoles, type Permission } from "@convex/lib/permissions";
+import schema from "@convex/schema";
 import { roleFixture, setupTest, type TestConvex } from "./setup";
 
 type Json = Record<string, any>;

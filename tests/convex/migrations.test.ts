@@ -1,6 +1,6 @@
 /** Operator migrations: the voter tally rebuilt from the voters themselves; owners for files stored before uploads were owned. */
 import { expect, test } from "vitest";
-import { api, internal } from "../../convex/_generated/api";
+import { api, internal } from "@convex/_generated/api";
 import { createMember, setupTest } from "./setup";
 
 test("recountVoterTally rebuilds each organisation's tally from its voters, replacing stale rows", async () => {

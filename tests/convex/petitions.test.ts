@@ -1,8 +1,8 @@
 import { describe, expect, test } from "vitest";
-import { api } from "../../convex/_generated/api";
-import type { Id } from "../../convex/_generated/dataModel";
-import { insertVoter } from "../../convex/model/voters";
-import { projectValid, sampleSize } from "../../convex/lib/petitions/projection";
+import { api } from "@convex/_generated/api";
+import type { Id } from "@convex/_generated/dataModel";
+import { insertVoter } from "@convex/model/voters";
+import { projectValid, sampleSize } from "@convex/lib/petitions/projection";
 import { roleFixture, setupTest, type TestConvex } from "./setup";
 
 const ROLES = ["super_admin", "account_admin", "campaign_manager", "volunteer", "viewer"] as const;

@@ -3,10 +3,10 @@
  * write, what the server refuses, and the notification emails obeying each member's opt-out.
  */
 import { describe, expect, test } from "vitest";
-import { api } from "../../convex/_generated/api";
-import { builtInRole, resolveRoles } from "../../convex/lib/permissions";
-import { newSurveyField, type SurveyPage } from "../../convex/lib/surveys/rules";
-import { acceptInvitationForNewUser } from "../../convex/model/invitations";
+import { api } from "@convex/_generated/api";
+import { builtInRole, resolveRoles } from "@convex/lib/permissions";
+import { newSurveyField, type SurveyPage } from "@convex/lib/surveys/rules";
+import { acceptInvitationForNewUser } from "@convex/model/invitations";
 import { createMember, roleFixture, setupTest, type TestConvex } from "./setup";
 
 const ROLES = ["super_admin", "account_admin", "campaign_manager", "volunteer", "viewer"] as const;

@@ -3,7 +3,7 @@
  * `./setup` import here): the same exports as setup.ts, with `setupTest()` returning a
  * local-backend instance (tests/support/localBackendTest.ts) instead of a convex-test one.
  */
-import type { DataModel } from "../../convex/_generated/dataModel";
+import type { DataModel } from "@convex/_generated/dataModel";
 import { localBackendTest } from "../support/localBackendTest";
 
 import type { FixtureMember } from "./fixtures";

@@ -1,6 +1,6 @@
 /** Function-test setup on the official convex-test package (vitest project `convex`). */
 import { convexTest } from "convex-test";
-import schema from "../../convex/schema";
+import schema from "@convex/schema";
 
 import type { FixtureMember } from "./fixtures";
 

@@ -1,9 +1,9 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { describe, expect, test } from "vitest";
-import { api, internal } from "../../convex/_generated/api";
-import type { Id } from "../../convex/_generated/dataModel";
-import { MAP_CENTER, quadkey } from "../../convex/lib/signs/geo";
+import { api, internal } from "@convex/_generated/api";
+import type { Id } from "@convex/_generated/dataModel";
+import { MAP_CENTER, quadkey } from "@convex/lib/signs/geo";
 import { setEnv } from "../security/functions/harness";
 import { roleFixture, setupTest, type TestConvex } from "./setup";
 
@@ -182,7 +182,7 @@ describe("sign rules", () => {
 
     // 1,600 signs in view (seeded in one go): counts, not points
     await t.run(async (ctx) => {
-      const { writeSigns } = await import("../../convex/model/signs");
+      const { writeSigns } = await import("@convex/model/signs");
       const writes = Array.from({ length: 1_600 }, (_, i) => ({
         id: null,
         removed: false,

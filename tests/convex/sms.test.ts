@@ -7,11 +7,11 @@
  */
 import { ConvexError } from "convex/values";
 import { describe, expect, test } from "vitest";
-import { api, internal } from "../../convex/_generated/api";
-import type { Id } from "../../convex/_generated/dataModel";
-import { localTime, nextWindow } from "../../convex/lib/sms/rules";
-import { startSend } from "../../convex/model/sms";
-import type { Viewer } from "../../convex/model/viewer";
+import { api, internal } from "@convex/_generated/api";
+import type { Id } from "@convex/_generated/dataModel";
+import { localTime, nextWindow } from "@convex/lib/sms/rules";
+import { startSend } from "@convex/model/sms";
+import type { Viewer } from "@convex/model/viewer";
 import { roleFixture, setupTest, type TestConvex } from "./setup";
 
 async function fixture() {

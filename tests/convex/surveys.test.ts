@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
-import { api } from "../../convex/_generated/api";
-import { newSurveyField, type SurveyField, type SurveyPage } from "../../convex/lib/surveys/rules";
+import { api } from "@convex/_generated/api";
+import { newSurveyField, type SurveyField, type SurveyPage } from "@convex/lib/surveys/rules";
 import { roleFixture, setupTest } from "./setup";
 
 const ROLES = ["super_admin", "account_admin", "campaign_manager", "volunteer", "viewer"] as const;

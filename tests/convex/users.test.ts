@@ -1,8 +1,8 @@
 import { Scrypt } from "lucia";
 import { describe, expect, test } from "vitest";
-import { api } from "../../convex/_generated/api";
-import type { Id } from "../../convex/_generated/dataModel";
-import { sha256Hex } from "../../convex/model/strings";
+import { api } from "@convex/_generated/api";
+import type { Id } from "@convex/_generated/dataModel";
+import { sha256Hex } from "@convex/model/strings";
 import { createMember, setupTest, type Member, type TestConvex } from "./setup";
 
 async function addPasswordAccount(t: TestConvex, m: Member, email: string, password: string) {

@@ -7,9 +7,9 @@
 import { ConvexError } from "convex/values";
 import { describe, expect, test } from "vitest";
 import * as Y from "yjs";
-import { api, internal } from "../../convex/_generated/api";
-import type { Id } from "../../convex/_generated/dataModel";
-import { YJS_CLIENT_TIMEOUT_MS, YJS_COMPACT_AFTER_UPDATES, YJS_MAX_UPDATE_BYTES, YJS_SNAPSHOT_CHUNK_BYTES } from "../../convex/tables/yjs";
+import { api, internal } from "@convex/_generated/api";
+import type { Id } from "@convex/_generated/dataModel";
+import { YJS_CLIENT_TIMEOUT_MS, YJS_COMPACT_AFTER_UPDATES, YJS_MAX_UPDATE_BYTES, YJS_SNAPSHOT_CHUNK_BYTES } from "@convex/tables/yjs";
 import { createMember, roleFixture, setupTest, type TestConvex } from "./setup";
 
 type Caller = { query: TestConvex["query"]; mutation: TestConvex["mutation"] };

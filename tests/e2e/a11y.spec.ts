@@ -4,8 +4,8 @@
  * 1400×900, checked with axe, then narrowed to 390×844 and checked with axe and for horizontal
  * overflow. Problems are gathered over all screens and reported together.
  */
-import { api } from "../../convex/_generated/api";
-import type { Id } from "../../convex/_generated/dataModel";
+import { api } from "@convex/_generated/api";
+import type { Id } from "@convex/_generated/dataModel";
 import { DESKTOP, PHONE, screenProblems } from "./a11y";
 import { expect, test, type Page, type Shot } from "./fixtures";
 import { AppShell } from "./pages/AppShell";

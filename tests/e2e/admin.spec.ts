@@ -2,7 +2,7 @@
  * Account administration end to end: an emailed invitation accepted in a fresh browser; a custom
  * role with limited permissions whose holder is refused by the UI and by the server.
  */
-import { api } from "../../convex/_generated/api";
+import { api } from "@convex/_generated/api";
 import { expect, test, type Page, type Shot } from "./fixtures";
 import { AcceptInvitationPage } from "./pages/AcceptInvitationPage";
 import { AccountSettingsPage } from "./pages/AccountSettingsPage";

@@ -7,13 +7,16 @@
  * page both work; the voter page lists the email. Every dashboard tab, the unsubscribe page and
  * the voter history pass axe and fit 390 px.
  */
-import { newBlock, type BlockType, type BlockValue, type EmailBlock } from "../../convex/lib/email/blocks";
-import { api } from "../../convex/_generated/api";
-import type { Id } from "../../convex/_generated/dataModel";
+import { newBlock, type BlockType, type BlockValue, type EmailBlock } from "@convex/lib/email/blocks";
+import { api } from "@convex/_generated/api";
+import type { Id } from "@convex/_generated/dataModel";
 import { postWebhook } from "../support/fakeResend";
 import { axeProblems, DESKTOP, overflowProblems, PHONE } from "./a11y";
 import { expect, test, type Page } from "./fixtures";
+import { EmailPage } from "./pages/EmailPage";
 import { inviteTeammate } from "./pages/teammates";
+import { UnsubscribePage } from "./pages/UnsubscribePage";
+import { VoterDetailPage } from "./pages/VoterDetailPage";
 import { apiClientAs, SITE_URL, uniqueEmail } from "./support";
 
 function b(type: BlockType, id: string, content: Record<string, BlockValue> = {}): EmailBlock {
@@ -50,7 +53,7 @@ async function audit(page: Page, name: string, failures: string[], shot: (name: 
   await page.setViewportSize(DESKTOP);
 }
 
-test("email a group: pick the campaign, add addresses, send now, webhooks fill Statistics live for a teammate, one-click unsubscribe", async ({ page, account: _account, mailbox, openOtherBrowser, shot }) => {
+test("email a group: pick the campaign, add addresses, send now, webhooks fill Statistics live for a teammate, one-click unsubscribe", async ({ page, emailPage: email, mailbox, openOtherBrowser, shot }) => {
   test.setTimeout(480_000);
   const failures: string[] = [];
   const api_ = await apiClientAs(page);
@@ -68,10 +71,10 @@ test("email a group: pick the campaign, add addresses, send now, webhooks fill S
   // a teammate follows the campaign's Send To tab
   const bob = await openOtherBrowser();
   await inviteTeammate(page, bob, mailbox, { firstName: "Bob", lastName: "Stone", role: "Campaign Manager" });
-  await bob.goto(`/email?campaign=${campaignId}&tab=send-to`);
-  const bobGroups = bob.getByRole("tab", { name: "Groups" });
-  await bobGroups.click();
-  const bobRow = bob.getByTestId("email.sendTo").getByRole("checkbox").first();
+  const bobEmail = new EmailPage(bob);
+  await bobEmail.gotoCampaign(campaignId, "send-to");
+  await bobEmail.sendTo.groupsTab.click();
+  const bobRow = bobEmail.sendTo.firstCheckbox();
   await expect(bobRow).not.toBeChecked();
 
   // Email Group on the groups page → the dashboard with the group pending → pick the campaign
@@ -80,35 +83,32 @@ test("email a group: pick the campaign, add addresses, send now, webhooks fill S
   await page.getByRole("button", { name: /Actions/ }).first().click();
   await page.getByRole("menuitem", { name: "Email Group" }).click();
   await expect(page).toHaveURL(new RegExp(`/email\\?tab=send-to&group=${groupId}`));
-  await expect(page.getByTestId("email.groupPending")).toBeVisible();
-  await page.getByTestId("email.dashboard.picker").click();
-  await page.getByRole("option", { name: /Town hall on Thursday/ }).click();
+  await expect(email.groupPending).toBeVisible();
+  await email.pickCampaign(/Town hall on Thursday/);
   await expect(page).toHaveURL(new RegExp(`campaign=${campaignId}`));
   await expect(page).not.toHaveURL(/group=/);
-  await page.getByRole("tab", { name: "Groups" }).click();
-  const groupRow = page.getByTestId("email.sendTo").locator('[data-testid$=".row"]').filter({ hasText: "Town hall invitees" });
+  await email.sendTo.groupsTab.click();
+  const groupRow = email.sendTo.row("Town hall invitees");
   await expect(groupRow.getByRole("checkbox")).toBeChecked();
   await expect(bobRow).toBeChecked(); // live for the teammate
 
   // manual addresses: entries without @ are ignored, duplicates skipped
   const walkIn = uniqueEmail("walkin");
-  await page.getByLabel("Add email addresses").fill(`${walkIn}, not-an-address, ${people[0].email}`);
-  await page.getByRole("button", { name: "Add addresses" }).click();
-  await expect(page.getByRole("list", { name: "Manual recipients" })).toContainText(walkIn);
-  await expect(page.getByTestId("email.recipientCount")).toContainText("5");
+  await email.sendTo.addAddresses(`${walkIn}, not-an-address, ${people[0].email}`);
+  await expect(email.sendTo.manualList).toContainText(walkIn);
+  await expect(email.sendTo.recipientCount).toContainText("5");
   await audit(page, "send-to", failures, shot);
 
   // Automated: send now
-  await page.getByRole("tab", { name: "Automated" }).click();
-  await expect(page.getByTestId("email.automated")).toBeVisible();
+  await email.openTab("Automated");
+  await expect(email.automated.root).toBeVisible();
   await audit(page, "automated", failures, shot);
-  await page.getByTestId("email.send").click();
+  await email.automated.send();
   // one click does not reach the whole audience: a confirmation names the count first
-  const confirm = page.getByRole("alertdialog");
-  await expect(confirm).toContainText("Send this campaign to 5 recipients now?");
-  await confirm.getByRole("button", { name: "Send now" }).click();
-  await expect(page.getByTestId("email.sendProgress.status")).toHaveText(/completed/i, { timeout: 30_000 });
-  await expect(page.getByRole("tab", { name: "Statistics" })).toBeVisible();
+  await expect(email.automated.confirmation).toContainText("Send this campaign to 5 recipients now?");
+  await email.automated.confirmSendNow();
+  await expect(email.automated.sendStatus).toHaveText(/completed/i, { timeout: 30_000 });
+  await expect(email.tab("Statistics")).toBeVisible();
 
   // what the provider received: personalised, one email per address (the duplicate skipped), unsubscribe headers
   const received = [];
@@ -124,54 +124,55 @@ test("email a group: pick the campaign, add addresses, send now, webhooks fill S
   expect(received[0].html).toContain("500 Main Street, Springfield, IL 62701");
 
   // Bob opens Statistics: no events yet (estimates, labelled); webhooks arrive and the cards move live
-  await bob.goto(`/email?campaign=${campaignId}&tab=statistics`);
-  await expect(bob.getByTestId("email.stats.estimates")).toBeVisible();
+  await bobEmail.gotoCampaign(campaignId, "statistics");
+  await expect(bobEmail.statistics.estimates).toBeVisible();
   for (const mail of received) expect((await postWebhook(SITE_URL, { type: "email.delivered", emailId: mail.id })).status).toBe(200);
   for (const mail of received.slice(0, 2)) expect((await postWebhook(SITE_URL, { type: "email.opened", emailId: mail.id })).status).toBe(200);
   expect((await postWebhook(SITE_URL, { type: "email.clicked", emailId: received[0].id, link: "https://example.org/rsvp" })).status).toBe(200);
   expect((await postWebhook(SITE_URL, { type: "email.delivered", emailId: received[1].id }, { forge: true })).status).toBe(401);
-  await expect(bob.getByTestId("email.stats.estimates")).toHaveCount(0);
-  const measured = bob.getByTestId("email.stats.measured");
-  await expect(measured).toContainText("Delivered");
-  await expect(bob.getByTestId("email.stats.heatMap")).toContainText("https://example.org/rsvp");
-  await expect(bob.getByTestId("email.stats")).toContainText(/100(\.0)?\s?%/); // 4 of 4 delivered
+  await expect(bobEmail.statistics.estimates).toHaveCount(0);
+  await expect(bobEmail.statistics.measured).toContainText("Delivered");
+  await expect(bobEmail.statistics.heatMap).toContainText("https://example.org/rsvp");
+  await expect(bobEmail.statistics.root).toContainText(/100(\.0)?\s?%/); // 4 of 4 delivered
   await shot("blast-statistics-teammate", { page: bob });
   // (axe runs on the first browser: its frame-aware run needs the test's own context)
-  await page.getByRole("tab", { name: "Statistics" }).click();
-  await expect(page.getByTestId("email.stats.heatMap")).toContainText("https://example.org/rsvp");
+  await email.openTab("Statistics");
+  await expect(email.statistics.heatMap).toContainText("https://example.org/rsvp");
   await audit(page, "statistics", failures, shot);
 
   // one-click unsubscribe from the received email's header (as a mail client posts it)
   const oneClick = /<(https?:[^>]+)>/.exec(received[1].headers["List-Unsubscribe"])![1];
   const res = await fetch(oneClick, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: "List-Unsubscribe=One-Click" });
   expect(res.status).toBe(200);
-  await expect(bob.getByTestId("email.stats")).toContainText("Unsubscribed");
+  await expect(bobEmail.statistics.root).toContainText("Unsubscribed");
 
   // the unsubscribe page from another email's footer link: confirm, then it says so
   const pageLink = /href="([^"]*\/unsubscribe\?t=[^"]+)"/.exec(received[2].html ?? "")![1].replace(/&amp;/g, "&");
   const visitor = await openOtherBrowser();
+  const unsubscribe = new UnsubscribePage(visitor);
   await visitor.goto(pageLink);
-  await expect(visitor.getByTestId("unsubscribe.button")).toBeVisible();
+  await expect(unsubscribe.button).toBeVisible();
   await audit(visitor, "unsubscribe-page", failures, shot);
-  await visitor.getByTestId("unsubscribe.button").click();
-  await expect(visitor.getByTestId("unsubscribe.done")).toBeVisible();
+  await unsubscribe.unsubscribe();
+  await expect(unsubscribe.done).toBeVisible();
   await visitor.goto(/href="([^"]*\/unsubscribe\?t=[^"]+)"/.exec(received[1].html ?? "")![1].replace(/&amp;/g, "&"));
-  await expect(visitor.getByTestId("unsubscribe.already")).toBeVisible();
+  await expect(unsubscribe.already).toBeVisible();
 
   // the voter page lists the email with its status; the inbox lists the campaign as sent
-  await page.goto(`/voters/${voterIds[0]}`);
-  const history = page.getByTestId("voters.emailHistory");
+  const voter = new VoterDetailPage(page);
+  await voter.goto(voterIds[0]);
+  const history = voter.emailHistory;
   await expect(history).toContainText("Town hall");
   await expect(history).toContainText(/Opened/);
   await audit(page, "voter-history", failures, shot);
-  await page.goto(`/email?campaign=${campaignId}&tab=inbox`);
-  await expect(page.getByTestId("email.inbox")).toContainText("Town hall");
+  await email.gotoCampaign(campaignId, "inbox");
+  await expect(email.inbox.root).toContainText("Town hall");
   await audit(page, "inbox", failures, shot);
 
   expect(failures, `\n${failures.join("\n\n")}\n`).toHaveLength(0);
 });
 
-test("schedule and automation setup: the browser's time zone is shown, rules need more than one to remove, cancel and stop", async ({ page, account: _account, shot }) => {
+test("schedule and automation setup: the browser's time zone is shown, rules need more than one to remove, cancel and stop", async ({ page, emailPage: email, shot }) => {
   const failures: string[] = [];
   const client = await apiClientAs(page);
   const [v] = [await client.mutation(api.voters.create, { fields: { first_name: "Ana", last_name: "Lima", email: uniqueEmail("ana") } })];
@@ -179,31 +180,31 @@ test("schedule and automation setup: the browser's time zone is shown, rules nee
   await client.mutation(api.groups.addMembers, { groupId, voterIds: [v] });
   const id = await client.mutation(api.emailCampaigns.create, { name: "Later", subject: "Later", fromName: "Team", fromEmail: "team@alexrivera.org", replyTo: "", previewText: "", blocks: JSON.stringify(DESIGN) });
   await client.mutation(api.emailBlasts.updateSetup, { id, edits: [{ field: "groupIds", base: [], value: [groupId] }] });
-  await page.goto(`/email?campaign=${id}&tab=schedule`);
-  await expect(page.getByTestId("email.automated")).toBeVisible();
-  await page.getByRole("radio", { name: /Schedule/ }).click();
+  const automated = email.automated;
+  await email.gotoCampaign(id, "schedule");
+  await expect(automated.root).toBeVisible();
+  await automated.scheduleOption.click();
   const zone = await page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone);
-  await expect(page.getByTestId("email.schedule")).toContainText(zone);
+  await expect(automated.schedule).toContainText(zone);
   // the spec's check: both date and time
-  await page.getByTestId("email.send").click();
+  await automated.send();
   await toast(page, "Schedule incomplete");
   const when = new Date(Date.now() + 2 * 86_400_000);
   const pad = (n: number) => String(n).padStart(2, "0");
-  await page.getByLabel("Date").fill(`${when.getFullYear()}-${pad(when.getMonth() + 1)}-${pad(when.getDate())}`);
-  await page.getByLabel("Time").fill("09:30");
-  await page.getByTestId("email.send").click();
-  await expect(page.getByTestId("email.status.scheduled")).toBeVisible();
+  await automated.date.fill(`${when.getFullYear()}-${pad(when.getMonth() + 1)}-${pad(when.getDate())}`);
+  await automated.time.fill("09:30");
+  await automated.send();
+  await expect(automated.scheduled).toBeVisible();
   await audit(page, "scheduled", failures, shot);
-  await page.getByRole("button", { name: "Cancel schedule" }).click();
-  await expect(page.getByTestId("email.status.scheduled")).toHaveCount(0);
+  await automated.cancelSchedule();
+  await expect(automated.scheduled).toHaveCount(0);
 
   // filter rules: one rule cannot be removed, two can
-  await page.getByRole("radio", { name: /Filter/ }).click();
-  const rules = page.getByTestId("email.filterRules");
-  await expect(rules.getByRole("button", { name: /Remove/ })).toHaveCount(0);
-  await rules.getByRole("button", { name: /Add rule/ }).click();
-  await expect(rules.getByRole("button", { name: /Remove/ })).toHaveCount(2);
-  await page.getByTestId("email.send").click();
+  await automated.filterOption.click();
+  await expect(automated.removeRuleButtons()).toHaveCount(0);
+  await automated.addRule();
+  await expect(automated.removeRuleButtons()).toHaveCount(2);
+  await automated.send();
   await toast(page, "Filter rules incomplete");
   await audit(page, "filter-rules", failures, shot);
   expect(failures, `\n${failures.join("\n\n")}\n`).toHaveLength(0);

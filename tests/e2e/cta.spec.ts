@@ -26,9 +26,9 @@
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { api } from "../../convex/_generated/api";
-import type { Id } from "../../convex/_generated/dataModel";
-import { BUILT_IN_CTA_TEMPLATES } from "../../convex/lib/cta/templates";
+import { api } from "@convex/_generated/api";
+import type { Id } from "@convex/_generated/dataModel";
+import { BUILT_IN_CTA_TEMPLATES } from "@convex/lib/cta/templates";
 import { axeProblems, overflowProblems } from "./a11y";
 import { expect, test, type Page } from "./fixtures";
 import { CtaCreatorPage } from "./pages/CtaCreatorPage";

@@ -3,8 +3,8 @@
  * open, each browser shows one calm message — never the server's raw text with its request id,
  * stack frames or file paths — and no expected refusal lands in the console as an error.
  */
-import { BUILT_IN_CTA_TEMPLATES } from "../../convex/lib/cta/templates";
-import { api } from "../../convex/_generated/api";
+import { BUILT_IN_CTA_TEMPLATES } from "@convex/lib/cta/templates";
+import { api } from "@convex/_generated/api";
 import { expect, test, type Page } from "./fixtures";
 import { CtaCreatorPage } from "./pages/CtaCreatorPage";
 import { inviteTeammate } from "./pages/teammates";

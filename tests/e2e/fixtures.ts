@@ -21,6 +21,7 @@ import { CtaCreatorPage } from "./pages/CtaCreatorPage";
 import { CtaDatabasePage } from "./pages/CtaDatabasePage";
 import { DashboardPage } from "./pages/DashboardPage";
 import { EmailBuilderPage } from "./pages/EmailBuilderPage";
+import { EmailPage } from "./pages/EmailPage";
 import { ForgotPasswordPage } from "./pages/ForgotPasswordPage";
 import { FormBuilderPage } from "./pages/FormBuilderPage";
 import { GroupsPage } from "./pages/GroupsPage";
@@ -32,7 +33,9 @@ import { ProfilePage } from "./pages/ProfilePage";
 import { RegisterPage } from "./pages/RegisterPage";
 import { ResetPasswordPage } from "./pages/ResetPasswordPage";
 import { RoadmapPage } from "./pages/RoadmapPage";
+import { SignatureVerificationPage } from "./pages/SignatureVerificationPage";
 import { SmsCenterPage } from "./pages/SmsCenterPage";
+import { SurveyMakerPage } from "./pages/SurveyMakerPage";
 import { UserRoleManagementPage } from "./pages/UserRoleManagementPage";
 import { VoterDetailPage } from "./pages/VoterDetailPage";
 import { VoterFormPage } from "./pages/VoterFormPage";
@@ -60,8 +63,11 @@ type SignedInScreens = {
   profilePage: ProfilePage;
   roadmapPage: RoadmapPage;
   smsCenterPage: SmsCenterPage;
+  surveyMakerPage: SurveyMakerPage;
+  signatureVerificationPage: SignatureVerificationPage;
   formBuilderPage: FormBuilderPage;
   emailBuilderPage: EmailBuilderPage;
+  emailPage: EmailPage;
   ctaCreatorPage: CtaCreatorPage;
   ctaDatabasePage: CtaDatabasePage;
   votersPage: VotersPage;
@@ -120,8 +126,11 @@ export const test = base.extend<Fixtures>({
   profilePage: signedIn(ProfilePage),
   roadmapPage: signedIn(RoadmapPage),
   smsCenterPage: signedIn(SmsCenterPage),
+  surveyMakerPage: signedIn(SurveyMakerPage),
+  signatureVerificationPage: signedIn(SignatureVerificationPage),
   formBuilderPage: signedIn(FormBuilderPage),
   emailBuilderPage: signedIn(EmailBuilderPage),
+  emailPage: signedIn(EmailPage),
   ctaCreatorPage: signedIn(CtaCreatorPage),
   ctaDatabasePage: signedIn(CtaDatabasePage),
   votersPage: signedIn(VotersPage),

@@ -5,16 +5,17 @@
  */
 import fs from "node:fs";
 import Papa from "papaparse";
-import { api } from "../../convex/_generated/api";
+import { api } from "@convex/_generated/api";
 import { DESKTOP, PHONE, screenProblems } from "./a11y";
 import { expect, test, type Page } from "./fixtures";
+import { SignatureVerificationPage } from "./pages/SignatureVerificationPage";
 import { inviteTeammate } from "./pages/teammates";
 import { apiClientAs } from "./support";
 
 /** A 1×1 PNG: the page scan. */
 const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==", "base64");
 
-test("enter a petition page, see verdicts, adjudicate a failure, the projection moves for a teammate", async ({ page, account: _account, mailbox, openOtherBrowser, shot }) => {
+test("enter a petition page, see verdicts, adjudicate a failure, the projection moves for a teammate", async ({ page, signatureVerificationPage: petitions, mailbox, openOtherBrowser, shot }) => {
   test.setTimeout(300_000);
   const client = await apiClientAs(page);
   for (const fields of [
@@ -26,18 +27,13 @@ test("enter a petition page, see verdicts, adjudicate a failure, the projection 
   const other = await openOtherBrowser();
   await inviteTeammate(page, other, mailbox, { firstName: "Bob", lastName: "Stone", role: "Campaign Manager" });
 
-  await page.goto("/signature-verification");
+  await petitions.goto();
   await expect(page.getByText("not a handwriting comparison")).toBeVisible();
-  await page.getByRole("button", { name: "New Petition" }).click();
-  const dialog = page.getByRole("dialog", { name: "New Petition" });
-  await dialog.getByLabel("Petition name").fill("Measure 12");
-  await dialog.getByLabel("Signatures needed").fill("4");
-  await dialog.getByLabel("State").fill("OR");
-  await dialog.getByRole("button", { name: "Create Petition" }).click();
+  await petitions.createPetition({ name: "Measure 12", signaturesNeeded: "4", state: "OR" });
   await expect(page.getByText("Petition created").first()).toBeVisible();
 
   // a page scan, then its lines typed beside it (Enter for the next line)
-  await page.getByTestId("pages.file").setInputFiles({ name: "sheet-1.png", mimeType: "image/png", buffer: PNG });
+  await petitions.scanFile.setInputFiles({ name: "sheet-1.png", mimeType: "image/png", buffer: PNG });
   await expect(page.getByText("Page uploaded").first()).toBeVisible();
   await expect(page.getByRole("img", { name: "Page 1 scan" })).toBeVisible();
   const lines = [
@@ -47,42 +43,43 @@ test("enter a petition page, see verdicts, adjudicate a failure, the projection 
     ["Zed Nobody", "1 Nowhere Rd, Portland, OR 97201"],
   ];
   for (const [i, [name, address]] of lines.entries()) {
-    await page.getByLabel(`Line ${i + 1} name`).fill(name);
+    await petitions.lineName(i + 1).fill(name);
     await page.keyboard.press("Tab");
     await page.keyboard.type(address);
     await page.keyboard.press("Enter");
-    await expect(page.getByLabel(`Line ${i + 2} name`)).toBeFocused();
+    await expect(petitions.lineName(i + 2)).toBeFocused();
   }
   await shot("petitions-entry");
-  await page.getByRole("button", { name: "Save Lines" }).click();
+  await petitions.saveLines();
   await expect(page.getByText("4 lines saved").first()).toBeVisible();
 
   // verdicts
-  await page.getByRole("tab", { name: "Results" }).click();
-  const rows = page.getByTestId("results.row");
+  await petitions.resultsTab.click();
+  const rows = petitions.resultRows;
   await expect(rows).toHaveCount(4);
   await expect(rows.nth(0)).toContainText("Verified");
   await expect(rows.nth(1)).toContainText("Verified");
   await expect(rows.nth(2)).toContainText("Voter registration is not active");
   await expect(rows.nth(3)).toContainText("Not found in the voter file");
-  await expect(page.getByTestId("petition.projected")).toHaveText("2");
+  await expect(petitions.projected).toHaveText("2");
   await shot("petitions-results");
 
   // Bob watches the projection
-  await other.goto("/signature-verification");
-  await expect(other.getByTestId("petition.projected")).toHaveText("2");
+  const bob = new SignatureVerificationPage(other);
+  await bob.goto();
+  await expect(bob.projected).toHaveText("2");
 
   // Alice cures the inactive voter's line (re-registered): it counts
-  await page.getByRole("button", { name: "Adjudicate line 3 of page 1" }).click();
-  const adjudicate = page.getByRole("dialog", { name: "Adjudicate Signature" });
-  await expect(adjudicate.getByText("Dana Whitfield").first()).toBeVisible();
-  await adjudicate.getByRole("radio", { name: /Cure:/ }).click();
-  await adjudicate.getByLabel("Notes").fill("Re-registered on 2026-05-10, confirmed by the county");
+  await petitions.adjudicate(3, 1);
+  const adjudicate = petitions.adjudication;
+  await expect(adjudicate.dialog.getByText("Dana Whitfield").first()).toBeVisible();
+  await adjudicate.option(/Cure:/).click();
+  await adjudicate.notes.fill("Re-registered on 2026-05-10, confirmed by the county");
   await shot("petitions-adjudicate");
-  await adjudicate.getByRole("button", { name: "Save Decision" }).click();
+  await adjudicate.save();
   await expect(page.getByText("Line adjudicated").first()).toBeVisible();
   await expect(rows.nth(2)).toContainText("Adjudicated");
-  await expect(other.getByTestId("petition.projected")).toHaveText("3");
+  await expect(bob.projected).toHaveText("3");
   await expect(other.getByText("Adjudicated 1")).toBeVisible();
 });
 
@@ -95,7 +92,7 @@ async function expectAccessible(page: Page) {
   await page.setViewportSize(DESKTOP);
 }
 
-test("a CSV transcription lands on its pages and lines; a typo is verified; a line nobody matches is rescued by searching the voter file (issue 33)", async ({ page, account: _account, shot }) => {
+test("a CSV transcription lands on its pages and lines; a typo is verified; a line nobody matches is rescued by searching the voter file (issue 33)", async ({ page, signatureVerificationPage: petitions, shot }) => {
   test.setTimeout(300_000);
   const client = await apiClientAs(page);
   for (const fields of [
@@ -106,21 +103,21 @@ test("a CSV transcription lands on its pages and lines; a typo is verified; a li
   ]) await client.mutation(api.voters.create, { fields });
   await client.mutation(api.petitions.create, { name: "Measure 33", signaturesNeeded: 10, deadline: null, state: "OR", county: null, mode: "full" });
 
-  await page.goto("/signature-verification");
+  await petitions.goto();
   const csv = [
     "Page,Line,Signer Name,Street Address,City,ZIP,Date Signed,Circulator",
     "2,7,Ann Huhes,12 Oak St,Portland,97205,5/1/2026,Bo",
     "2,8,Rosa Whitman,31 Elm St,Portland,97206,5/1/2026,Bo",
     "3,1,Gail Porter,77 New St,Salem,97301,5/2/2026,Cy",
   ].join("\n");
-  await page.getByTestId("pages.csv").setInputFiles({ name: "transcription.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
+  await petitions.csvFile.setInputFiles({ name: "transcription.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
   await expect(page.getByText("3 lines imported").first()).toBeVisible();
-  await expect(page.getByTestId("pages.importNote")).toContainText('Not imported: "Circulator"');
-  await expect(page.getByTestId("pages.page")).toHaveText([/^Page 2 · 2 lines/, /^Page 3 · 1 lines/]);
+  await expect(petitions.importNote).toContainText('Not imported: "Circulator"');
+  await expect(petitions.pageRows).toHaveText([/^Page 2 · 2 lines/, /^Page 3 · 1 lines/]);
   await expectAccessible(page);
 
-  await page.getByRole("tab", { name: "Results" }).click();
-  const rows = page.getByTestId("results.row");
+  await petitions.resultsTab.click();
+  const rows = petitions.resultRows;
   await expect(rows).toHaveCount(3);
   await expect(rows.nth(0)).toContainText("2 / 7");
   await expect(rows.nth(0)).toContainText("Verified");
@@ -128,30 +125,30 @@ test("a CSV transcription lands on its pages and lines; a typo is verified; a li
   await expect(rows.nth(2)).toContainText("Needs review");
 
   // the mover: two Gail Porters, neither at the written address — nobody is pre-selected
-  await page.getByRole("button", { name: "Adjudicate line 1 of page 3" }).click();
-  const dialog = page.getByRole("dialog", { name: "Adjudicate Signature" });
-  await expect(dialog.getByRole("radio", { name: /Gail Porter/ })).toHaveCount(2);
-  for (const r of await dialog.getByRole("radio", { name: /Gail Porter/ }).all()) await expect(r).not.toBeChecked();
-  await expect(dialog.getByTestId("adjudicate.chosen")).toContainText("Choose the voter this signature belongs to");
-  await expect(dialog.getByRole("button", { name: "Save Decision" })).toBeDisabled();
-  await dialog.getByRole("button", { name: "Cancel" }).click();
+  await petitions.adjudicate(1, 3);
+  const dialog = petitions.adjudication;
+  await expect(dialog.option(/Gail Porter/)).toHaveCount(2);
+  for (const r of await dialog.option(/Gail Porter/).all()) await expect(r).not.toBeChecked();
+  await expect(dialog.chosen).toContainText("Choose the voter this signature belongs to");
+  await expect(dialog.saveButton).toBeDisabled();
+  await dialog.cancel();
 
   // the married name: no candidate; the reviewer finds her by address and accepts
-  await page.getByRole("button", { name: "Adjudicate line 8 of page 2" }).click();
-  await expect(dialog.getByText("No voter in the file resembles this signer")).toBeVisible();
-  await dialog.getByLabel("Search the voter file").fill("31 Elm St");
-  await dialog.getByRole("radio", { name: /Rosa Delgado/ }).click();
-  await expect(dialog.getByTestId("adjudicate.chosen")).toContainText("Rosa Delgado (voter ID OR0000777)");
-  await dialog.getByLabel("Notes").fill("Married since registering; same address");
+  await petitions.adjudicate(8, 2);
+  await expect(dialog.dialog.getByText("No voter in the file resembles this signer")).toBeVisible();
+  await dialog.search.fill("31 Elm St");
+  await dialog.option(/Rosa Delgado/).click();
+  await expect(dialog.chosen).toContainText("Rosa Delgado (voter ID OR0000777)");
+  await dialog.notes.fill("Married since registering; same address");
   await expectAccessible(page);
   await shot("petitions-search-rescue");
-  await dialog.getByRole("button", { name: "Save Decision" }).click();
+  await dialog.save();
   await expect(page.getByText("Line adjudicated").first()).toBeVisible();
   await expect(rows.nth(1)).toContainText("Adjudicated");
 
   // the export carries the voter ID
   const download = page.waitForEvent("download");
-  await page.getByRole("button", { name: "Export CSV" }).click();
+  await petitions.exportCsv();
   const file = await download;
   const out = Papa.parse<string[]>(fs.readFileSync(await file.path(), "utf8").replace(/^\uFEFF/, ""), { skipEmptyLines: true }).data;
   const voterId = out[0].indexOf("Voter ID");

@@ -7,7 +7,7 @@ import { expect, test } from "./fixtures";
 import { SignsMapPage } from "./pages/SignsMapPage";
 import { inviteTeammate } from "./pages/teammates";
 import { apiClientAs, expectToast } from "./support";
-import { api } from "../../convex/_generated/api";
+import { api } from "@convex/_generated/api";
 
 test("a sign placed on the map shows up live for a teammate; schedule, remove, filter, delete", async ({ page, account: _account, mailbox, openOtherBrowser, shot }) => {
   test.setTimeout(300_000);

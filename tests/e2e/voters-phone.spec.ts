@@ -4,8 +4,8 @@
  * send-email dialogs. Each screen passes axe (no serious or critical violation) and does not
  * scroll sideways; screenshots go to SHOTS_DIR.
  */
-import { api } from "../../convex/_generated/api";
-import type { Id } from "../../convex/_generated/dataModel";
+import { api } from "@convex/_generated/api";
+import type { Id } from "@convex/_generated/dataModel";
 import { PHONE, screenProblems } from "./a11y";
 import { expect, test, type Page } from "./fixtures";
 import { apiClientAs } from "./support";

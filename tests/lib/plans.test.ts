@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { planActionLabel, planById, planPrice, PLANS, usageColor, usagePercent } from "../../convex/lib/plans";
+import { planActionLabel, planById, planPrice, PLANS, usageColor, usagePercent } from "@convex/lib/plans";
 
 describe("plans (spec/3 §9.1, §9.3)", () => {
   test("prices and limits", () => {

@@ -8,12 +8,15 @@ export class VoterDetailPage {
   readonly sendEmailButton: Locator;
   readonly emailDialog: Locator;
   readonly notFoundHeading: Locator;
+  /** the emails the voter was sent, with their status */
+  readonly emailHistory: Locator;
 
   constructor(readonly page: Page) {
     this.groups = page.getByTestId("voters.groups");
     this.sendEmailButton = page.getByRole("button", { name: "Send Email" });
     this.emailDialog = page.getByRole("dialog");
     this.notFoundHeading = page.getByRole("heading", { name: "Voter Not Found" });
+    this.emailHistory = page.getByTestId("voters.emailHistory");
   }
 
   /** A teammate's avatar in the page's presence list ("who else is here"). */

@@ -14,9 +14,9 @@ import { addObject, localUndoManager, readObjects, updateObject } from "@/lib/co
 import { ConvexYjsProvider, type CollabStatus } from "@/lib/collab/convexYjsProvider";
 import { PresenceAwareness } from "@/lib/collab/presenceAwareness";
 import { CollaborativeDocStore } from "@/lib/collab/useCollaborativeDoc";
-import { network, startAppBackend, type AppBackend, type AppMember, type Network } from "./appBackend";
+import { network, startAppBackendInProcess, type AppMember, type InProcessAppBackend, type Network } from "../../support/appBackend";
 
-let app: AppBackend;
+let app: InProcessAppBackend;
 let alice: AppMember;
 let bob: AppMember;
 let carol: AppMember;
@@ -24,7 +24,7 @@ let viewer: AppMember;
 const open: { provider: ConvexYjsProvider; client: ConvexClient }[] = [];
 
 beforeAll(async () => {
-  app = await startAppBackend();
+  app = await startAppBackendInProcess();
   alice = await app.member(["campaign_manager"], { firstName: "Alice" });
   bob = await app.member(["campaign_manager"], { orgId: alice.orgId, firstName: "Bob" });
   carol = await app.member(["campaign_manager"], { orgId: alice.orgId, firstName: "Carol" });

@@ -9,9 +9,9 @@
  */
 import { describe, expect, test } from "vitest";
 import * as Y from "yjs";
-import { BOUNDS, newElement, normalizeDesign, type CtaElement, type ElementType } from "../../../convex/lib/cta/design";
-import { addElement, bringForward, bringToFront, centre, ctaElements, ctaSettings, deletedBy, duplicateElement, isEmptyCtaDoc, localCtaUndoManager, nudge, restoreElement } from "../../../convex/lib/cta/draft";
-import { readCtaDoc, removeElement, sendBackward, sendToBack, setSetting, updateElement, writeCtaDoc, type ElementPatch } from "../../../convex/lib/cta/draft";
+import { BOUNDS, newElement, normalizeDesign, type CtaElement, type ElementType } from "@convex/lib/cta/design";
+import { addElement, bringForward, bringToFront, centre, ctaElements, ctaSettings, deletedBy, duplicateElement, isEmptyCtaDoc, localCtaUndoManager, nudge, restoreElement } from "@convex/lib/cta/draft";
+import { readCtaDoc, removeElement, sendBackward, sendToBack, setSetting, updateElement, writeCtaDoc, type ElementPatch } from "@convex/lib/cta/draft";
 
 function canvas(): Y.Doc {
   const doc = new Y.Doc();

@@ -7,8 +7,8 @@
  * jsdom environment, strict for image/svg+xml) to prove it well formed.
  */
 import { describe, expect, test } from "vitest";
-import { DesignError, newElement, type CtaDesign, type CtaElement } from "../../../convex/lib/cta/design";
-import { ctaToSvg, escapeXml, wrapText } from "../../../convex/lib/cta/svg";
+import { DesignError, newElement, type CtaDesign, type CtaElement } from "@convex/lib/cta/design";
+import { ctaToSvg, escapeXml, wrapText } from "@convex/lib/cta/svg";
 
 /** The SVG's root element; fails when the markup is not well-formed XML. */
 function parse(svg: string): Element {

@@ -7,8 +7,8 @@
  * shape go to the same place.
  */
 import { describe, expect, test } from "vitest";
-import { BOUNDS, clampPosition, isSafeLink, normalizeDesign, TEMPLATE_CATEGORIES, type CtaDesign, type CtaElement } from "../../../convex/lib/cta/design";
-import { BUILT_IN_CTA_TEMPLATES } from "../../../convex/lib/cta/templates";
+import { BOUNDS, clampPosition, isSafeLink, normalizeDesign, TEMPLATE_CATEGORIES, type CtaDesign, type CtaElement } from "@convex/lib/cta/design";
+import { BUILT_IN_CTA_TEMPLATES } from "@convex/lib/cta/templates";
 
 const NAMES = [
   "Button", "Card", "Banner", "Newsletter", "Social", "App", "Event", "Contact", "Trial", "Webinar", "Promotion", "Demo", "Survey",

@@ -10,10 +10,10 @@
 import fs from "node:fs";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { ConvexHttpClient } from "convex/browser";
-import { api } from "../../../convex/_generated/api";
-import type { Id } from "../../../convex/_generated/dataModel";
+import { api } from "@convex/_generated/api";
+import type { Id } from "@convex/_generated/dataModel";
 import { postWebhook, type FakeResend } from "../../support/fakeResend";
-import { signUp, stopBackend, until, type AppBackend } from "../sms/harness";
+import { signUp, stopBackend, until, type AppBackend } from "../../support/appBackend";
 import { createCampaign, setSetup, startBlastBackend, voters, waitForSend } from "./blastSupport";
 
 let fake: FakeResend;

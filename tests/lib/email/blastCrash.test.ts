@@ -7,13 +7,11 @@
  */
 import fs from "node:fs";
 import { afterAll, describe, expect, test } from "vitest";
-import { ConvexHttpClient } from "convex/browser";
 import { makeFunctionReference } from "convex/server";
-import { api } from "../../../convex/_generated/api";
-import type { Id } from "../../../convex/_generated/dataModel";
-import { signInTicket } from "../../../scripts/backend-env";
+import { api } from "@convex/_generated/api";
+import type { Id } from "@convex/_generated/dataModel";
 import type { FakeResend } from "../../support/fakeResend";
-import { signUp, startAppBackend, stopBackend, until, type AppBackend } from "../sms/harness";
+import { signIn, signUp, startAppBackend, stopBackend, until, type AppBackend } from "../../support/appBackend";
 import { adminClient, ADMIN_KEY, createCampaign, setSetup, startBlastBackend, voters, waitForSend } from "./blastSupport";
 
 const N = Number(process.env.EMAIL_CRASH_N ?? 3_000);
@@ -28,16 +26,6 @@ afterAll(async () => {
   }
   for (const f of fakes) await f.stop();
 });
-
-async function signInAgain(b: AppBackend, email: string) {
-  const client = new ConvexHttpClient(b.cloud, { logger: false });
-  const signed = (await client.action(api.auth.signIn, {
-    provider: "password",
-    params: { flow: "signIn", email, password: "correct-horse-42", ticket: await signInTicket(b.site) },
-  })) as { tokens?: { token: string } | null };
-  client.setAuth(signed.tokens!.token);
-  return client;
-}
 
 describe("a backend kill", () => {
   test(`mid-blast, ${N.toLocaleString("en-US")} recipients: 0 duplicates, 0 lost`, async () => {
@@ -67,7 +55,7 @@ describe("a backend kill", () => {
 
     const second = await startAppBackend(dataDir, { adminKey: ADMIN_KEY });
     backends.push(second);
-    const relogged = await signInAgain(second, "crash-email@example.org");
+    const relogged = await signIn(second, "crash-email@example.org");
     const done = await waitForSend(relogged, id, "completed", 240_000);
 
     const perAddress = new Map<string, number>();
@@ -103,7 +91,7 @@ describe("a backend kill", () => {
 
     const second = await startAppBackend(dataDir, { adminKey: ADMIN_KEY });
     backends.push(second);
-    const relogged = await signInAgain(second, "sched@example.org");
+    const relogged = await signIn(second, "sched@example.org");
     await waitForSend(relogged, id, "completed", 60_000);
     expect(fake.emails.map((e) => e.to[0]).sort()).toEqual(["sa@example.org", "sb@example.org"]);
     expect((await relogged.query(api.emailCampaigns.list, {})).find((c) => c.id === id)).toMatchObject({ status: "sent" });

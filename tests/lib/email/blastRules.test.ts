@@ -5,7 +5,7 @@
  * means for the queue, and which webhook payloads become events.
  */
 import { describe, expect, test } from "vitest";
-import { newBlock, type BlockType, type BlockValue, type EmailBlock } from "../../../convex/lib/email/blocks";
+import { newBlock, type BlockType, type BlockValue, type EmailBlock } from "@convex/lib/email/blocks";
 import {
   addressOf,
   complianceProblem,
@@ -17,8 +17,8 @@ import {
   unsubscribeHeaders,
   unsubscribePageUrl,
   type BlastTemplate,
-} from "../../../convex/lib/email/blast";
-import { parseResendEvent } from "../../../convex/emailWebhooks";
+} from "@convex/lib/email/blast";
+import { parseResendEvent } from "@convex/emailWebhooks";
 
 function block(type: BlockType, id: string, content: Record<string, BlockValue> = {}): EmailBlock {
   const b = newBlock(type, id, new Date(2026, 0, 1));

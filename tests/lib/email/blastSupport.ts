@@ -4,18 +4,18 @@
  * helpers to build a sendable campaign, voters and groups, edit the setup and wait for a send.
  */
 import { ConvexHttpClient } from "convex/browser";
-import { api } from "../../../convex/_generated/api";
-import type { Id } from "../../../convex/_generated/dataModel";
-import { newBlock, type BlockType, type BlockValue, type EmailBlock } from "../../../convex/lib/email/blocks";
+import { api } from "@convex/_generated/api";
+import type { Id } from "@convex/_generated/dataModel";
+import { newBlock, type BlockType, type BlockValue, type EmailBlock } from "@convex/lib/email/blocks";
 import { FakeResend, RESEND_KEY, WEBHOOK_SECRET } from "../../support/fakeResend";
-import { prepareDataDir, startAppBackend, until, type AppBackend } from "../sms/harness";
+import { prepareDataDir, startAppBackend, until, type AppBackend } from "../../support/appBackend";
 
 export const ADMIN_KEY = "email-blast-test-admin-key";
 
 export async function startBlastBackend(extra: Record<string, string> = {}): Promise<{ fake: FakeResend; backend: AppBackend; dataDir: string }> {
   const fake = new FakeResend();
   await fake.start();
-  const dataDir = await prepareDataDir(null, {
+  const dataDir = await prepareDataDir({
     RESEND_API_KEY: RESEND_KEY,
     RESEND_BASE_URL: fake.url,
     RESEND_WEBHOOK_SECRET: WEBHOOK_SECRET,

@@ -9,7 +9,7 @@
  */
 import { describe, expect, test } from "vitest";
 import * as Y from "yjs";
-import { allBlocks, newBlock, type BlockType, type BlockValue, type EmailBlock } from "../../../convex/lib/email/blocks";
+import { allBlocks, newBlock, type BlockType, type BlockValue, type EmailBlock } from "@convex/lib/email/blocks";
 import {
   blockDeletedBy,
   cloneBlock,
@@ -28,7 +28,7 @@ import {
   updateBlock,
   writeEmailDraft,
   type BlockTarget,
-} from "../../../convex/lib/email/draft";
+} from "@convex/lib/email/draft";
 
 const NOW = new Date(2026, 0, 1);
 

@@ -6,7 +6,7 @@
 import { createRequire } from "node:module";
 import * as cheerio from "cheerio";
 import { describe, expect, test } from "vitest";
-import { newBlock, type BlockType, type EmailBlock } from "../../../convex/lib/email/blocks";
+import { newBlock, type BlockType, type EmailBlock } from "@convex/lib/email/blocks";
 import {
   documentTexts,
   emptyLinks,
@@ -20,8 +20,8 @@ import {
   unknownVariables,
   VARIABLE_LABELS,
   type MergeVariable,
-} from "../../../convex/lib/email/merge";
-import { renderEmail, type MjmlCompiler } from "../../../convex/lib/email/render";
+} from "@convex/lib/email/merge";
+import { renderEmail, type MjmlCompiler } from "@convex/lib/email/render";
 
 const require = createRequire(import.meta.url);
 const mjml = require("mjml") as MjmlCompiler;

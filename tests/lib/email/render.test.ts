@@ -8,7 +8,7 @@
 import { createRequire } from "node:module";
 import * as cheerio from "cheerio";
 import { describe, expect, test } from "vitest";
-import { BLOCK_PROPS, BLOCK_TYPES, DISTRIBUTIONS, HEADING_LEVELS, LETTER_SPACINGS, LINE_HEIGHTS, newBlock, type BlockType, type BlockValue, type EmailBlock } from "../../../convex/lib/email/blocks";
+import { BLOCK_PROPS, BLOCK_TYPES, DISTRIBUTIONS, HEADING_LEVELS, LETTER_SPACINGS, LINE_HEIGHTS, newBlock, type BlockType, type BlockValue, type EmailBlock } from "@convex/lib/email/blocks";
 import {
   blocksToMjml,
   blocksToText,
@@ -19,7 +19,7 @@ import {
   renderEmail,
   sizeLevel,
   type MjmlCompiler,
-} from "../../../convex/lib/email/render";
+} from "@convex/lib/email/render";
 
 // mjml and mjml-browser publish no types: required here with the signature render.ts expects.
 const require = createRequire(import.meta.url);

@@ -25,7 +25,7 @@ import {
   type RuleField,
   type RuleOperator,
   type RuleVoter,
-} from "../../../convex/lib/email/rules";
+} from "@convex/lib/email/rules";
 
 /** 2026-03-15 12:00 UTC */
 const NOW = Date.UTC(2026, 2, 15, 12);

@@ -5,10 +5,10 @@
  */
 import { createRequire } from "node:module";
 import { describe, expect, test } from "vitest";
-import { allBlocks, normalizeBlocks } from "../../../convex/lib/email/blocks";
-import { documentTexts, findVariables, SAMPLE_VALUES, substitute, unknownVariables } from "../../../convex/lib/email/merge";
-import { EMAIL_WARN_BYTES, renderEmail, sizeLevel, type MjmlCompiler } from "../../../convex/lib/email/render";
-import { BUILT_IN_TEMPLATES } from "../../../convex/lib/email/templates";
+import { allBlocks, normalizeBlocks } from "@convex/lib/email/blocks";
+import { documentTexts, findVariables, SAMPLE_VALUES, substitute, unknownVariables } from "@convex/lib/email/merge";
+import { EMAIL_WARN_BYTES, renderEmail, sizeLevel, type MjmlCompiler } from "@convex/lib/email/render";
+import { BUILT_IN_TEMPLATES } from "@convex/lib/email/templates";
 
 const require = createRequire(import.meta.url);
 const mjml = require("mjml") as MjmlCompiler;

@@ -10,11 +10,11 @@ import fs from "node:fs";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { ConvexHttpClient } from "convex/browser";
 import { makeFunctionReference } from "convex/server";
-import { api } from "../../../convex/_generated/api";
-import { newBlock, type BlockType, type BlockValue, type EmailBlock } from "../../../convex/lib/email/blocks";
-import { SAMPLE_VALUES } from "../../../convex/lib/email/merge";
+import { api } from "@convex/_generated/api";
+import { newBlock, type BlockType, type BlockValue, type EmailBlock } from "@convex/lib/email/blocks";
+import { SAMPLE_VALUES } from "@convex/lib/email/merge";
 import { FakeResend, RESEND_KEY } from "../../support/fakeResend";
-import { prepareDataDir, signUp, startAppBackend, stopBackend, type AppBackend } from "../sms/harness";
+import { prepareDataDir, signUp, startAppBackend, stopBackend, type AppBackend } from "../../support/appBackend";
 
 const ADMIN_KEY = "email-test-send-admin-key";
 /** the outbox as the operator's mailbox reads it (an internal query, called with the admin key) */
@@ -28,7 +28,7 @@ let admin: ConvexHttpClient;
 beforeAll(async () => {
   fake = new FakeResend();
   await fake.start();
-  const dataDir = await prepareDataDir(null, { RESEND_API_KEY: RESEND_KEY, RESEND_BASE_URL: fake.url, EMAIL_FROM: "Precinct <no-reply@precinct.local>" });
+  const dataDir = await prepareDataDir({ RESEND_API_KEY: RESEND_KEY, RESEND_BASE_URL: fake.url, EMAIL_FROM: "Precinct <no-reply@precinct.local>" });
   backend = await startAppBackend(dataDir, { adminKey: ADMIN_KEY });
   // the organisation's creator: account_admin + campaign_manager (CREATOR_ROLES), so campaigns.manage
   client = await signUp(backend);

@@ -1,8 +1,8 @@
 /** The form draft as a Yjs document: two editors' concurrent changes merge per property; moves are one property. */
 import * as Y from "yjs";
 import { describe, expect, test } from "vitest";
-import { addDraftField, draftMatches, moveDraftField, readDraft, removeDraftField, setDraftMeta, updateDraftField, writeDraft } from "../../../convex/lib/forms/draft";
-import { checkSubmission, formDefinitionProblem, type FormField } from "../../../convex/lib/forms/rules";
+import { addDraftField, draftMatches, moveDraftField, readDraft, removeDraftField, setDraftMeta, updateDraftField, writeDraft } from "@convex/lib/forms/draft";
+import { checkSubmission, formDefinitionProblem, type FormField } from "@convex/lib/forms/rules";
 
 const f = (id: string, label: string, extra: Partial<FormField> = {}): FormField => ({ id, type: "text", label, required: false, placeholder: null, options: [], ...extra });
 

@@ -5,10 +5,10 @@
  * stored with the client's address.
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import type { Id } from "../../../convex/_generated/dataModel";
-import { MIN_FILL_MS, SUBMIT_RATE_PER_ADDRESS } from "../../../convex/model/publicSubmit";
-import type { FormField } from "../../../convex/lib/forms/rules";
-import { startAppBackend, type AppBackend } from "../collab/appBackend";
+import type { Id } from "@convex/_generated/dataModel";
+import { MIN_FILL_MS, SUBMIT_RATE_PER_ADDRESS } from "@convex/model/publicSubmit";
+import type { FormField } from "@convex/lib/forms/rules";
+import { startAppBackendInProcess, type InProcessAppBackend } from "../../support/appBackend";
 
 const FIELDS: FormField[] = [
   { id: "field_name", type: "text", label: "Full name", required: true, placeholder: null, options: [] },
@@ -16,7 +16,7 @@ const FIELDS: FormField[] = [
   { id: "field_ok", type: "checkbox", label: "Keep me informed", required: false, placeholder: null, options: [] },
 ];
 
-let app: AppBackend;
+let app: InProcessAppBackend;
 let orgId: Id<"organizations">;
 let formId: Id<"forms">;
 let inactiveId: Id<"forms">;
@@ -29,7 +29,7 @@ async function post(path: string, body: unknown) {
 const stored = () => app.run((ctx) => ctx.db.query("formSubmissions").collect());
 
 beforeAll(async () => {
-  app = await startAppBackend({ scheduler: false });
+  app = await startAppBackendInProcess({ scheduler: false });
   const m = await app.member(["campaign_manager"]);
   orgId = m.orgId;
   const form = (status: "active" | "inactive") =>

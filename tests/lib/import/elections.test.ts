@@ -1,10 +1,10 @@
 /** Vote history from state files: Ohio-style per-election columns and NC-style vote-history rows. */
 import { describe, expect, test } from "vitest";
-import { electionOfColumn, historyRecord, participation } from "../../../src/lib/import/elections";
-import { ELECTION_HISTORY, ELECTION_LABEL, ELECTION_NAME, isHistoryMapping, VOTED_PARTY, VOTING_METHOD } from "../../../src/lib/import/fields";
-import { autoMatch } from "../../../src/lib/import/pairing";
-import { compileMapping } from "../../../src/lib/import/transform";
-import { validateMapping } from "../../../src/lib/import/validateMapping";
+import { electionOfColumn, historyRecord, participation } from "@/lib/import/elections";
+import { ELECTION_HISTORY, ELECTION_LABEL, ELECTION_NAME, isHistoryMapping, VOTED_PARTY, VOTING_METHOD } from "@/lib/import/fields";
+import { autoMatch } from "@/lib/import/pairing";
+import { compileMapping } from "@/lib/import/transform";
+import { validateMapping } from "@/lib/import/validateMapping";
 
 // An Ohio SOS layout (abridged): identity columns, then one column per election
 const OHIO_HEADERS = ["SOS_VOTERID", "FIRST_NAME", "LAST_NAME", "DATE_OF_BIRTH", "VOTER_STATUS", "PARTY_AFFILIATION", "PRIMARY-03/15/2016", "GENERAL-11/08/2016", "SPECIAL-08/07/2018", "PRIMARY-05/03/2022", "GENERAL-11/08/2022"];

@@ -1,6 +1,6 @@
 /** Import History display rules (spec/1 §9) and live progress figures. */
 import { describe, expect, test } from "vitest";
-import { displayStatus, formatDuration, progressFigures, STALE_IMPORT_MS, successRate, successRateColor } from "../../../src/lib/import/format";
+import { displayStatus, formatDuration, progressFigures, STALE_IMPORT_MS, successRate, successRateColor } from "@/lib/import/format";
 
 describe("history display", () => {
   test("duration as seconds, or minutes plus seconds", () => {

@@ -3,8 +3,8 @@
  * lines, quoted line breaks, CRLF / LF / CR files and slice boundaries (including 1 MB ones).
  */
 import { describe, expect, test } from "vitest";
-import { openDelimitedSource, recordLineCount } from "../../../src/lib/import/csvSource";
-import type { RowSource } from "../../../src/lib/import/rowSource";
+import { openDelimitedSource, recordLineCount } from "@/lib/import/csvSource";
+import type { RowSource } from "@/lib/import/rowSource";
 
 const blob = (data: string | Uint8Array) => new Blob([data as BlobPart]);
 

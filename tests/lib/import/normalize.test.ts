@@ -1,8 +1,8 @@
 /** Value normalisation: parties, statuses, dates, phones, ZIPs, election history; the row transform. */
 import { afterEach, describe, expect, test, vi } from "vitest";
-import { ELECTION_HISTORY, IGNORE } from "../../../src/lib/import/fields";
-import { normalizeDate, normalizeParty, normalizePhone, normalizeStatus, normalizeZip, summariseHistory } from "../../../src/lib/import/normalize";
-import { compileMapping, fieldTypeOf, invalidValuesNote } from "../../../src/lib/import/transform";
+import { ELECTION_HISTORY, IGNORE } from "@/lib/import/fields";
+import { normalizeDate, normalizeParty, normalizePhone, normalizeStatus, normalizeZip, summariseHistory } from "@/lib/import/normalize";
+import { compileMapping, fieldTypeOf, invalidValuesNote } from "@/lib/import/transform";
 
 describe("normalisation", () => {
   test("party codes", () => {

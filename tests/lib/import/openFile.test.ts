@@ -2,8 +2,8 @@
 import { strToU8, zipSync } from "fflate";
 import * as XLSX from "xlsx";
 import { describe, expect, test } from "vitest";
-import { NO_DATA_ROWS, NO_DATA_ROWS_ERROR, PARSE_ERROR } from "../../../src/lib/import/fileType";
-import { ImportFileError, looksLikeBinary, openImportFile } from "../../../src/lib/import/openFile";
+import { NO_DATA_ROWS, NO_DATA_ROWS_ERROR, PARSE_ERROR } from "@/lib/import/fileType";
+import { ImportFileError, looksLikeBinary, openImportFile } from "@/lib/import/openFile";
 
 const named = (data: string | Uint8Array, name: string) => Object.assign(new Blob([data as BlobPart]), { name });
 

@@ -1,10 +1,10 @@
 /** The local pairing engine on wide election-office layouts, and mapping validation. */
 import { describe, expect, test } from "vitest";
-import { ELECTION_HISTORY, IGNORE, normalizeFieldKey } from "../../../src/lib/import/fields";
-import { autoMatch, suggestPairings } from "../../../src/lib/import/pairing";
-import { compileMapping } from "../../../src/lib/import/transform";
-import { validateMapping } from "../../../src/lib/import/validateMapping";
-import { cleanImportRow } from "../../../convex/lib/import/rows";
+import { ELECTION_HISTORY, IGNORE, normalizeFieldKey } from "@/lib/import/fields";
+import { autoMatch, suggestPairings } from "@/lib/import/pairing";
+import { compileMapping } from "@/lib/import/transform";
+import { validateMapping } from "@/lib/import/validateMapping";
+import { cleanImportRow } from "@convex/lib/import/rows";
 import { FL_EXPECTED, FL_HEADERS, layoutRows, NC_EXPECTED, NC_HEADERS, TX_EXPECTED, TX_HEADERS } from "../../fixtures/import/layouts";
 
 function pairedMap(headers: string[], rows: string[][]) {

@@ -4,13 +4,13 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import * as XLSX from "xlsx";
 import { describe, expect, test } from "vitest";
-import { openDelimitedSource } from "../../../src/lib/import/csvSource";
-import { decodeBytes, detectEncoding } from "../../../src/lib/import/encoding";
-import { detectDelimiter } from "../../../src/lib/import/delimiter";
-import { fileKind } from "../../../src/lib/import/fileType";
-import { ImportFileError, openImportFile } from "../../../src/lib/import/openFile";
-import type { RowSource } from "../../../src/lib/import/rowSource";
-import { openSpreadsheetSource } from "../../../src/lib/import/spreadsheetSource";
+import { openDelimitedSource } from "@/lib/import/csvSource";
+import { decodeBytes, detectEncoding } from "@/lib/import/encoding";
+import { detectDelimiter } from "@/lib/import/delimiter";
+import { fileKind } from "@/lib/import/fileType";
+import { ImportFileError, openImportFile } from "@/lib/import/openFile";
+import type { RowSource } from "@/lib/import/rowSource";
+import { openSpreadsheetSource } from "@/lib/import/spreadsheetSource";
 
 const spectrumDir = path.dirname(createRequire(import.meta.url).resolve("csv-spectrum/package.json"));
 

@@ -1,9 +1,9 @@
 /** The client-side import driver with an in-memory transport: batching, resume, error decisions, cancel. */
 import { describe, expect, test } from "vitest";
-import { openDelimitedSource } from "../../../src/lib/import/csvSource";
-import { ImportControl, runImport, type BatchResult, type ImportId, type ImportTransport, type StartArgs } from "../../../src/lib/import/runner";
-import type { ImportRow } from "../../../src/lib/import/transform";
-import { BatchSizer, isTimeLimitError, MIN_BATCH_ROWS, TARGET_BATCH_MS } from "../../../src/lib/import/batchSizer";
+import { openDelimitedSource } from "@/lib/import/csvSource";
+import { ImportControl, runImport, type BatchResult, type ImportId, type ImportTransport, type StartArgs } from "@/lib/import/runner";
+import type { ImportRow } from "@/lib/import/transform";
+import { BatchSizer, isTimeLimitError, MIN_BATCH_ROWS, TARGET_BATCH_MS } from "@/lib/import/batchSizer";
 
 const IMPORT_ID = "imp1" as ImportId;
 

@@ -6,8 +6,8 @@
 import { strToU8, zipSync } from "fflate";
 import * as XLSX from "xlsx";
 import { describe, expect, test } from "vitest";
-import { cellText, exactNumber, openSpreadsheetSource } from "../../../src/lib/import/spreadsheetSource";
-import type { RowSource } from "../../../src/lib/import/rowSource";
+import { cellText, exactNumber, openSpreadsheetSource } from "@/lib/import/spreadsheetSource";
+import type { RowSource } from "@/lib/import/rowSource";
 
 const DAY = 86_400_000;
 /** Excel 1900-system serial of a calendar date (after 1900-02-28), computed in UTC: no time zone involved. */

@@ -12,7 +12,7 @@
  * voter wrote it, or none; a mover's line names its own registration apart (`own`).
  */
 import { faker } from "@faker-js/faker";
-import type { SignerLine, VoterRecord } from "../../../convex/lib/petitions/match";
+import type { SignerLine, VoterRecord } from "@convex/lib/petitions/match";
 
 const FORMAL = ["William", "Robert", "Richard", "James", "Margaret", "Elizabeth", "Katherine", "Jennifer", "Michael", "Patricia", "Thomas", "Deborah", "Christopher", "Susan", "Joseph", "Rebecca", "Anthony", "Victoria", "Daniel", "Dorothy"];
 const NICK: Record<string, string> = { William: "Bill", Robert: "Bob", Richard: "Dick", James: "Jim", Margaret: "Peggy", Elizabeth: "Betty", Katherine: "Kathy", Jennifer: "Jenny", Michael: "Mike", Patricia: "Patty", Thomas: "Tom", Deborah: "Debbie", Christopher: "Chris", Susan: "Sue", Joseph: "Joe", Rebecca: "Becky", Anthony: "Tony", Victoria: "Vicky", Daniel: "Danny", Dorothy: "Dottie" };

@@ -1,8 +1,8 @@
 import { describe, expect, test } from "vitest";
-import { matchLine, parseSignerName, parseStreetAddress, type VoterRecord } from "../../../convex/lib/petitions/match";
-import { lineKeys, voterNameKeys } from "../../../convex/lib/petitions/names";
-import { formalNames } from "../../../convex/lib/petitions/nicknames";
-import { eligibilityOf } from "../../../convex/lib/voters/status";
+import { matchLine, parseSignerName, parseStreetAddress, type VoterRecord } from "@convex/lib/petitions/match";
+import { lineKeys, voterNameKeys } from "@convex/lib/petitions/names";
+import { formalNames } from "@convex/lib/petitions/nicknames";
+import { eligibilityOf } from "@convex/lib/voters/status";
 import { buildLabelledSet, lastNameTypo } from "./labelled";
 import { memoryKeySource, retrieve } from "./memoryKeys";
 

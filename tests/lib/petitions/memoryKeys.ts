@@ -3,9 +3,9 @@
  * NameKeySource): the same rows (lib/petitions/names.ts voterKeys), in index order, each range cut
  * at its `take`. The labelled set's recall is then the server's, not an imitation's.
  */
-import type { VoterRecord } from "../../../convex/lib/petitions/match";
-import { voterKeys } from "../../../convex/lib/petitions/names";
-import { candidateIds, type KeyRow, type NameKeySource } from "../../../convex/lib/petitions/retrieve";
+import type { VoterRecord } from "@convex/lib/petitions/match";
+import { voterKeys } from "@convex/lib/petitions/names";
+import { candidateIds, type KeyRow, type NameKeySource } from "@convex/lib/petitions/retrieve";
 
 type Row = KeyRow & { lastNameKey: string; zip?: string; house?: string; street?: string };
 

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
-import { coveringTiles, inBounds, keyRangeEnd, keyTile, MAX_COVER_TILES, quadkey, tileBounds, tileKey, tileOf, validBounds, zipOf } from "../../../convex/lib/signs/geo";
-import { zipCoordinates } from "../../../src/features/signs/utils/zipLookup";
-import { fromDayInput, dayInput, markerColor } from "../../../src/features/signs/utils/signDisplay";
+import { coveringTiles, inBounds, keyRangeEnd, keyTile, MAX_COVER_TILES, quadkey, tileBounds, tileKey, tileOf, validBounds, zipOf } from "@convex/lib/signs/geo";
+import { zipCoordinates } from "@/features/signs/utils/zipLookup";
+import { fromDayInput, dayInput, markerColor } from "@/features/signs/utils/signDisplay";
 
 describe("tiles and quadkeys", () => {
   test("a point's tile contains it at every level, and the tile's key prefixes the point's key", () => {

@@ -7,9 +7,10 @@
 import { afterAll, describe, expect, test } from "vitest";
 import { ConvexHttpClient } from "convex/browser";
 import { makeFunctionReference, type FunctionReturnType } from "convex/server";
-import { api } from "../../../convex/_generated/api";
-import type { Id } from "../../../convex/_generated/dataModel";
-import { FakeTwilio, prepareDataDir, signUp, startAppBackend, stopBackend, until, type AppBackend } from "./harness";
+import { api } from "@convex/_generated/api";
+import type { Id } from "@convex/_generated/dataModel";
+import { prepareDataDir, signIn, signUp, startAppBackend, stopBackend, until, type AppBackend } from "../../support/appBackend";
+import { FakeTwilio, twilioEnv } from "../../support/fakeTwilio";
 
 const N = Number(process.env.SMS_CRASH_N ?? 10_000);
 const ADMIN_KEY = "sms-crash-test-admin-key";
@@ -26,7 +27,7 @@ afterAll(async () => {
 describe("a backend kill mid-queue", () => {
   test(`${N.toLocaleString("en-US")} messages: 0 duplicates, 0 lost`, async () => {
     await fake.start();
-    const dataDir = await prepareDataDir(fake.url, { SMS_LEASE_MS: "2000" });
+    const dataDir = await prepareDataDir({ ...twilioEnv(fake.url), SMS_LEASE_MS: "2000" });
     const first = await startAppBackend(dataDir, { adminKey: ADMIN_KEY });
     backends.push(first);
     const user = await signUp(first, "crash@example.org");
@@ -60,7 +61,7 @@ describe("a backend kill mid-queue", () => {
 
     const second = await startAppBackend(dataDir, { adminKey: ADMIN_KEY });
     backends.push(second);
-    const relogged = await signInAgain(second);
+    const relogged = await signIn(second, "crash@example.org");
     const done = await until(async () => {
       const p = await relogged.query(api.sms.progress, { sendId });
       if (process.env.SMS_CRASH_DEBUG) console.log(JSON.stringify({ status: p?.status, counts: p?.counts, fake: fake.messages.length }));
@@ -96,14 +97,3 @@ describe("a backend kill mid-queue", () => {
     }
   }, 600_000);
 });
-
-async function signInAgain(b: AppBackend) {
-  const { signInTicket } = await import("../../../scripts/backend-env");
-  const client = new ConvexHttpClient(b.cloud, { logger: false });
-  const signed = (await client.action(api.auth.signIn, {
-    provider: "password",
-    params: { flow: "signIn", email: "crash@example.org", password: "correct-horse-42", ticket: await signInTicket(b.site) },
-  })) as { tokens?: { token: string } | null };
-  client.setAuth(signed.tokens!.token);
-  return client;
-}

@@ -6,9 +6,10 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { ConvexHttpClient } from "convex/browser";
-import { api } from "../../../convex/_generated/api";
-import type { Id } from "../../../convex/_generated/dataModel";
-import { ACCOUNT_SID, AUTH_TOKEN, FakeTwilio, FROM, MAGIC, postInbound, prepareDataDir, signUp, startAppBackend, stopBackend, until, type AppBackend } from "./harness";
+import { api } from "@convex/_generated/api";
+import type { Id } from "@convex/_generated/dataModel";
+import { prepareDataDir, signUp, startAppBackend, stopBackend, until, type AppBackend } from "../../support/appBackend";
+import { ACCOUNT_SID, AUTH_TOKEN, FakeTwilio, FROM, MAGIC, postInbound, twilioEnv } from "../../support/fakeTwilio";
 
 let fake: FakeTwilio;
 let backend: AppBackend;
@@ -18,7 +19,7 @@ let orgName: string;
 beforeAll(async () => {
   fake = new FakeTwilio();
   await fake.start();
-  backend = await startAppBackend(await prepareDataDir(fake.url));
+  backend = await startAppBackend(await prepareDataDir(twilioEnv(fake.url)));
   client = await signUp(backend);
   // no quiet hours in these tests unless one sets them; a fast pace
   await client.mutation(api.sms.saveSettings, { settings: { quietStart: 0, quietEnd: 24, defaultTimeZone: "UTC", profile: "short_code" } });

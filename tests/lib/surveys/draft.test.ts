@@ -1,9 +1,9 @@
 /** The survey draft in Yjs: two editors' concurrent changes merge; skip logic and the summary. */
 import * as Y from "yjs";
 import { describe, expect, test } from "vitest";
-import { addSurveyField, addSurveyPage, canonicalSurvey, readSurveyDraft, removeSurveyPage, setSurveyMeta, stepSurveyField, updateSurveyField, updateSurveyPage, writeSurveyDraft } from "../../../convex/lib/surveys/draft";
-import { DEFAULT_SURVEY_SETTINGS, newSurveyField, visiblePages, type SurveyPage } from "../../../convex/lib/surveys/rules";
-import { summarize } from "../../../src/features/surveys/utils/summary";
+import { addSurveyField, addSurveyPage, canonicalSurvey, readSurveyDraft, removeSurveyPage, setSurveyMeta, stepSurveyField, updateSurveyField, updateSurveyPage, writeSurveyDraft } from "@convex/lib/surveys/draft";
+import { DEFAULT_SURVEY_SETTINGS, newSurveyField, visiblePages, type SurveyPage } from "@convex/lib/surveys/rules";
+import { summarize } from "@/features/surveys/utils/summary";
 
 function pair() {
   const a = new Y.Doc();

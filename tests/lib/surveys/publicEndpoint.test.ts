@@ -4,17 +4,17 @@
  * respondent, a flood from one address.
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import type { Id } from "../../../convex/_generated/dataModel";
-import { MIN_FILL_MS, SUBMIT_RATE_PER_ADDRESS } from "../../../convex/model/publicSubmit";
-import { DEFAULT_SURVEY_SETTINGS, newSurveyField, type SurveyPage } from "../../../convex/lib/surveys/rules";
-import { startAppBackend, type AppBackend } from "../collab/appBackend";
+import type { Id } from "@convex/_generated/dataModel";
+import { MIN_FILL_MS, SUBMIT_RATE_PER_ADDRESS } from "@convex/model/publicSubmit";
+import { DEFAULT_SURVEY_SETTINGS, newSurveyField, type SurveyPage } from "@convex/lib/surveys/rules";
+import { startAppBackendInProcess, type InProcessAppBackend } from "../../support/appBackend";
 
 const PAGES: SurveyPage[] = [
   { id: "page_1", title: "Page 1", condition: null, fields: [{ ...newSurveyField("rating", "field_rate"), label: "Rate us", required: true }, { ...newSurveyField("radio", "field_more"), label: "More?", options: ["Yes", "No"], required: true }] },
   { id: "page_2", title: "Page 2", condition: { fieldId: "field_more", op: "equals", value: "Yes" }, fields: [{ ...newSurveyField("textarea", "field_why"), label: "Why", required: true }] },
 ];
 
-let app: AppBackend;
+let app: InProcessAppBackend;
 let surveyId: Id<"surveys">;
 let token: string;
 const ORIGIN = "http://127.0.0.1:9";
@@ -26,7 +26,7 @@ async function post(path: string, body: unknown) {
 const stored = () => app.run((ctx) => ctx.db.query("surveySubmissions").collect());
 
 beforeAll(async () => {
-  app = await startAppBackend({ scheduler: false });
+  app = await startAppBackendInProcess({ scheduler: false });
   const m = await app.member(["campaign_manager"]);
   surveyId = await app.run((ctx) =>
     ctx.db.insert("surveys", { orgId: m.orgId, name: "Feedback", description: null, recipient: null, pages: PAGES, settings: DEFAULT_SURVEY_SETTINGS, version: 1, submissionCount: 0, createdBy: m.userId, updatedAt: Date.now(), updatedBy: m.userId }),

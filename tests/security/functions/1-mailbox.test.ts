@@ -4,7 +4,7 @@
  */
 import { makeFunctionReference } from "convex/server";
 import { describe, expect, test } from "vitest";
-import { api } from "../../../convex/_generated/api";
+import { api } from "@convex/_generated/api";
 import { fetchFrom, setEnv } from "./harness";
 import { createMember, roleFixture, setupTest } from "./setup";
 

@@ -7,8 +7,8 @@
  * users.manage mutation, so a new one cannot go unprobed.
  */
 import { describe, expect, test } from "vitest";
-import { api } from "../../../convex/_generated/api";
-import { PERMISSIONS } from "../../../convex/lib/permissions";
+import { api } from "@convex/_generated/api";
+import { PERMISSIONS } from "@convex/lib/permissions";
 import { createMember, setupTest, type TestConvex } from "./setup";
 
 const sources: Record<string, Record<string, unknown>> = import.meta.glob("../../../convex/*.ts", { eager: true });

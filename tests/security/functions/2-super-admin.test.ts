@@ -4,9 +4,9 @@
  * registers a listed address first gets nothing from the list.
  */
 import { describe, expect, test } from "vitest";
-import { api } from "../../../convex/_generated/api";
-import { CODE_REFUSED } from "../../../convex/lib/errors";
-import { MAX_ATTEMPTS, VERIFICATION_MESSAGES } from "../../../convex/model/emailVerification";
+import { api } from "@convex/_generated/api";
+import { CODE_REFUSED } from "@convex/lib/errors";
+import { MAX_ATTEMPTS, VERIFICATION_MESSAGES } from "@convex/model/emailVerification";
 import { enableSignIn, setEnv, ticketFor } from "./harness";
 import { createMember, setupTest, type TestConvex } from "./setup";
 

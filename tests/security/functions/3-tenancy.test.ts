@@ -4,7 +4,7 @@
  * are never visible through it, and nothing can be written there without the caller's orgId.
  */
 import { describe, expect, test } from "vitest";
-import { orgDatabase } from "../../../convex/functions";
+import { orgDatabase } from "@convex/functions";
 import { createMember, setupTest } from "./setup";
 
 describe("3. tenancy: deny by default", () => {

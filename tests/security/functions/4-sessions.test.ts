@@ -5,7 +5,7 @@
  */
 import { Scrypt } from "lucia";
 import { describe, expect, test } from "vitest";
-import { api } from "../../../convex/_generated/api";
+import { api } from "@convex/_generated/api";
 import { createMember, setupTest } from "./setup";
 
 describe("4. sessions", () => {

@@ -6,7 +6,7 @@
  */
 import { Scrypt } from "lucia";
 import { describe, expect, test, vi } from "vitest";
-import { api, internal } from "../../../convex/_generated/api";
+import { api, internal } from "@convex/_generated/api";
 import {
   ATTEMPTS_PER_ADDRESS_PER_MINUTE as CAP,
   FREE_FAILURES,
@@ -15,10 +15,10 @@ import {
   UNTRUSTED_FAILURES_PER_ACCOUNT_PER_HOUR,
   delayAfter,
   signUpsPerAddressPerHour,
-} from "../../../convex/authThrottle";
-import { INVALID_CREDENTIALS, STALE_FORM } from "../../../convex/auth";
-import { CODE_REFUSED } from "../../../convex/lib/errors";
-import { RESET_CODE_MAX_AGE_MS, RESET_EMAILS_PER_ACCOUNT_PER_HOUR } from "../../../convex/model/passwords";
+} from "@convex/authThrottle";
+import { INVALID_CREDENTIALS, STALE_FORM } from "@convex/auth";
+import { CODE_REFUSED } from "@convex/lib/errors";
+import { RESET_CODE_MAX_AGE_MS, RESET_EMAILS_PER_ACCOUNT_PER_HOUR } from "@convex/model/passwords";
 import { enableSignIn, setEnv, ticketFor } from "./harness";
 import { setupTest, type TestConvex } from "./setup";
 

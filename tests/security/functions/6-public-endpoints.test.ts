@@ -5,7 +5,7 @@
  * (Uploads, deep arguments on the HTTP API and WebSocket, backend CORS: tests/security/backend.)
  */
 import { describe, expect, test } from "vitest";
-import { GLOBAL_LIMIT_PER_MINUTE, MAX_REPORT_DEPTH, RATE_LIMIT_PER_MINUTE } from "../../../convex/errorReports";
+import { GLOBAL_LIMIT_PER_MINUTE, MAX_REPORT_DEPTH, RATE_LIMIT_PER_MINUTE } from "@convex/errorReports";
 import { fetchFrom, setEnv } from "./harness";
 import { setupTest, type TestConvex } from "./setup";
 

@@ -5,9 +5,9 @@
  * nothing; the remembered ids are forgotten by a daily purge.
  */
 import { describe, expect, test } from "vitest";
-import { internal } from "../../../convex/_generated/api";
-import { startSend } from "../../../convex/model/sms";
-import type { Viewer } from "../../../convex/model/viewer";
+import { internal } from "@convex/_generated/api";
+import { startSend } from "@convex/model/sms";
+import type { Viewer } from "@convex/model/viewer";
 import { fetchFrom, setEnv } from "./harness";
 import { roleFixture, setupTest, type TestConvex } from "./setup";
 

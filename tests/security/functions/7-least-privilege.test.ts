@@ -6,10 +6,10 @@
  * (model/personalData.ts), while counts do not.
  */
 import { describe, expect, test } from "vitest";
-import { api, internal } from "../../../convex/_generated/api";
-import { startSend } from "../../../convex/model/sms";
-import { optOut } from "../../../convex/model/smsReplies";
-import type { Viewer } from "../../../convex/model/viewer";
+import { api, internal } from "@convex/_generated/api";
+import { startSend } from "@convex/model/sms";
+import { optOut } from "@convex/model/smsReplies";
+import type { Viewer } from "@convex/model/viewer";
 import { createMember, roleFixture, setupTest } from "./setup";
 
 const page = { paginationOpts: { numItems: 1000, cursor: null } };

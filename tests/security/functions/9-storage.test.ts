@@ -10,9 +10,9 @@
  * embedded backend only (as Convex keeps it).
  */
 import { describe, expect, test } from "vitest";
-import { api } from "../../../convex/_generated/api";
-import type { Id } from "../../../convex/_generated/dataModel";
-import { sweepUploads, uploadState, UPLOAD_DEADLINE_MS } from "../../../convex/model/files";
+import { api } from "@convex/_generated/api";
+import type { Id } from "@convex/_generated/dataModel";
+import { sweepUploads, uploadState, UPLOAD_DEADLINE_MS } from "@convex/model/files";
 import { createMember, setupTest, type TestConvex } from "./setup";
 
 const PNG = Uint8Array.from(atob("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC"), (c) => c.charCodeAt(0));

@@ -4,8 +4,8 @@
  */
 import Papa from "papaparse";
 import { describe, expect, test } from "vitest";
-import { toCsv } from "../../../src/lib/csv";
-import { csvRows, exportColumns, neutraliseCell } from "../../../src/features/voters/utils/exportWriter";
+import { toCsv } from "@/lib/csv";
+import { csvRows, exportColumns, neutraliseCell } from "@/features/voters/utils/exportWriter";
 
 describe("8. CSV export quoting", () => {
   test("cells with ; or a tab are quoted, and no ;-split fragment starts a formula", () => {

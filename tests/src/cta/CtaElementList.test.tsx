@@ -6,8 +6,8 @@
 import { act, createElement } from "react";
 import { createRoot, type Root } from "react-dom/client";
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
-import { newElement, type CtaDesign, type CtaElement } from "../../../convex/lib/cta/design";
-import { CtaElementList } from "../../../src/features/cta/components/CtaElementList";
+import { newElement, type CtaDesign, type CtaElement } from "@convex/lib/cta/design";
+import { CtaElementList } from "@/features/cta/components/CtaElementList";
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 

@@ -11,8 +11,8 @@ import { act, createElement } from "react";
 import { createRoot, type Root } from "react-dom/client";
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import * as Y from "yjs";
-import { newElement, type CtaDesign, type CtaElement } from "../../../convex/lib/cta/design";
-import { readCtaDoc, updateElement, writeCtaDoc } from "../../../convex/lib/cta/draft";
+import { newElement, type CtaDesign, type CtaElement } from "@convex/lib/cta/design";
+import { readCtaDoc, updateElement, writeCtaDoc } from "@convex/lib/cta/draft";
 import {
   dragPosition,
   elementLabel,
@@ -33,7 +33,7 @@ import {
   shadowSpec,
   wrapperBackground,
   type Applied,
-} from "../../../src/features/cta/utils/fabricSync";
+} from "@/features/cta/utils/fabricSync";
 
 const rect = (id: string, p: Partial<CtaElement> = {}): CtaElement => ({ ...newElement("rectangle", id), ...p });
 const text = (id: string, p: Partial<CtaElement> = {}): CtaElement => ({ ...newElement("text", id), ...p });
@@ -435,7 +435,7 @@ vi.mock("fabric", () => {
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
-const { CtaCanvas } = await import("../../../src/features/cta/components/CtaCanvas");
+const { CtaCanvas } = await import("@/features/cta/components/CtaCanvas");
 type Props = Parameters<typeof CtaCanvas>[0];
 
 describe("CtaCanvas", () => {

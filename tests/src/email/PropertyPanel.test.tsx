@@ -8,8 +8,8 @@ import { act, useState, type ReactNode } from "react";
 import { createRoot, type Root } from "react-dom/client";
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import { BLOCK_LABELS, BLOCK_PROPS, BLOCK_TYPES, newBlock, type BlockType, type BlockValue } from "@convex/lib/email/blocks";
-import { NO_SELECTION_HINT, PropertyPanel } from "../../../src/features/email/components/PropertyPanel";
-import { PROP_LABELS, propLabel, URL_ERROR } from "../../../src/features/email/components/PropertyField";
+import { NO_SELECTION_HINT, PropertyPanel } from "@/features/email/components/PropertyPanel";
+import { PROP_LABELS, propLabel, URL_ERROR } from "@/features/email/components/PropertyField";
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 // what Radix's Select and Switch use and jsdom lacks

@@ -7,7 +7,7 @@ import { VALUE_LIMITS, type FormField } from "@convex/lib/forms/rules";
 import { MAX_SHORT_ANSWER, MAX_TEXT_ANSWER, newSurveyField } from "@convex/lib/surveys/rules";
 import { FormRenderer } from "@/features/forms/components/FormRenderer";
 import { SurveyFieldInput } from "@/features/surveys/components/SurveyFieldInput";
-import { mount } from "../harness";
+import { mount } from "../../support/render";
 
 const field = (id: string, type: FormField["type"]): FormField => ({ id, type, label: id, required: false, placeholder: null, options: [] });
 

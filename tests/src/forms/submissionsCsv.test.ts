@@ -1,7 +1,7 @@
 import Papa from "papaparse";
 import { describe, expect, test } from "vitest";
-import { csvFileName, submissionsCsv } from "../../../src/features/forms/utils/submissionsCsv";
-import type { FormField } from "../../../convex/lib/forms/rules";
+import { csvFileName, submissionsCsv } from "@/features/forms/utils/submissionsCsv";
+import type { FormField } from "@convex/lib/forms/rules";
 
 const f = (id: string, type: FormField["type"], label: string): FormField => ({ id, type, label, required: false, placeholder: null, options: [] });
 

@@ -1,6 +1,6 @@
 /** A transcription CSV → signer lines (issue 33): page, line, city and ZIP kept; unused columns named. */
 import { describe, expect, test } from "vitest";
-import { csvColumns, csvLines, fullAddress } from "../../../src/features/petitions/utils/csvLines";
+import { csvColumns, csvLines, fullAddress } from "@/features/petitions/utils/csvLines";
 
 describe("petition CSV import", () => {
   test("page, line, city and ZIP columns are read; the columns it does not use are named", () => {

@@ -4,7 +4,7 @@
  * surveys.view; an empty state; accessible.
  */
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
-import { allByTestId, byTestId, expectNoAxeViolations, mountRoot, type MountedRoot } from "../harness";
+import { allByTestId, byTestId, expectNoAxeViolations, mountRoot, type MountedRoot } from "../../support/render";
 
 const state = { permissions: new Set<string>(), hub: undefined as unknown, asked: [] as unknown[] };
 
@@ -16,7 +16,7 @@ vi.mock("convex/react", () => ({
 }));
 vi.mock("@/session/ViewerProvider", () => ({ useViewer: () => ({ can: (p: string) => state.permissions.has(p) }) }));
 
-const { PollsSurveysPage } = await import("../../../src/features/pollsSurveys/PollsSurveysPage");
+const { PollsSurveysPage } = await import("@/features/pollsSurveys/PollsSurveysPage");
 
 const HUB = {
   surveys: [

@@ -5,8 +5,8 @@
 import { getFunctionName } from "convex/server";
 import { act } from "react";
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
-import type { Mode } from "../../../convex/lib/permissions";
-import { byTestId, click, expectNoAxeViolations, flush, mountRoot, type MountedRoot } from "../harness";
+import type { Mode } from "@convex/lib/permissions";
+import { byTestId, click, expectNoAxeViolations, flush, mountRoot, type MountedRoot } from "../../support/render";
 
 const state = {
   preferences: undefined as unknown,
@@ -28,13 +28,13 @@ vi.mock("@/session/ViewerProvider", () => ({
 }));
 // axe in jsdom takes seconds per hundred options: the page gets a short list here, the real one is checked below
 vi.mock("@/lib/dateTime", async (importOriginal) => ({
-  ...(await importOriginal<typeof import("../../../src/lib/dateTime")>()),
+  ...(await importOriginal<typeof import("@/lib/dateTime")>()),
   timeZoneNames: () => ["America/Chicago", "America/New_York", "Asia/Kolkata", "Europe/Paris"],
 }));
 vi.mock("@/ui/toast", () => ({ toast: { success: vi.fn(), failure: vi.fn() } }));
 
-const { SettingsPage } = await import("../../../src/features/settings/SettingsPage");
-const real = await vi.importActual<typeof import("../../../src/lib/dateTime")>("../../../src/lib/dateTime");
+const { SettingsPage } = await import("@/features/settings/SettingsPage");
+const real = await vi.importActual<typeof import("@/lib/dateTime")>("@/lib/dateTime");
 
 describe("SettingsPage", () => {
   let r: MountedRoot;

@@ -4,10 +4,10 @@
  * segment/s", not "1 segments/s".
  */
 import { afterEach, describe, expect, test, vi } from "vitest";
-import { byTestId, expectNoAxeViolations, mount, type Mounted } from "../harness";
+import { byTestId, expectNoAxeViolations, mount, type Mounted } from "../../support/render";
 
-vi.mock("../../../src/features/sms/hooks/useSendControls", () => ({ useSendControls: () => ({ pause: vi.fn(), resume: vi.fn(), cancel: vi.fn() }) }));
-const { ActiveSends } = await import("../../../src/features/sms/components/ActiveSends");
+vi.mock("@/features/sms/hooks/useSendControls", () => ({ useSendControls: () => ({ pause: vi.fn(), resume: vi.fn(), cancel: vi.fn() }) }));
+const { ActiveSends } = await import("@/features/sms/components/ActiveSends");
 
 const counts = { queued: 40, sent: 0, delivered: 0, failed: 0, undelivered: 0, cancelled: 0, optedOut: 0, noPhone: 0, invalid: 0, duplicates: 0, segmentsSent: 0 };
 const base = {

@@ -4,7 +4,7 @@
  */
 import { getFunctionName } from "convex/server";
 import { afterEach, describe, expect, test, vi } from "vitest";
-import { allByTestId, click, expectNoAxeViolations, mount, type Mounted } from "../harness";
+import { allByTestId, click, expectNoAxeViolations, mount, type Mounted } from "../../support/render";
 
 const voters = [
   { _id: "v1", first_name: "Ada", last_name: "Lovelace", phone: "(503) 555-0101", status: "Active" },
@@ -16,10 +16,10 @@ vi.mock("convex/react", () => ({
   useMutation: () => vi.fn(),
 }));
 vi.mock("@/session/ViewerProvider", () => ({ useViewer: () => ({ can: () => true }) }));
-vi.mock("../../../src/features/sms/hooks/useSendSummary", () => ({ useSendSummary: () => ({ progress: null }) }));
-vi.mock("../../../src/features/sms/hooks/useSmsSend", async (orig) => ({ ...(await orig<object>()), useSmsSend: () => ({ start: vi.fn(), busy: false, pending: null, confirmException: vi.fn(), dismissException: vi.fn() }) }));
+vi.mock("@/features/sms/hooks/useSendSummary", () => ({ useSendSummary: () => ({ progress: null }) }));
+vi.mock("@/features/sms/hooks/useSmsSend", async (orig) => ({ ...(await orig<object>()), useSmsSend: () => ({ start: vi.fn(), busy: false, pending: null, confirmException: vi.fn(), dismissException: vi.fn() }) }));
 
-const { QuickSend } = await import("../../../src/features/sms/components/QuickSend");
+const { QuickSend } = await import("@/features/sms/components/QuickSend");
 
 describe("Quick Send", () => {
   let m: Mounted;

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 const useQuery = vi.fn();
 vi.mock("convex/react", () => ({ useQuery: (...args: unknown[]) => useQuery(...args) }));
 
-const { VoterPicker } = await import("../../../src/features/sms/components/VoterPicker");
+const { VoterPicker } = await import("@/features/sms/components/VoterPicker");
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 

@@ -1,6 +1,6 @@
 /** The voter page's Text Messages: the voter's replies stand among the texts they got, newest first. */
 import { afterEach, describe, expect, test, vi } from "vitest";
-import { allByTestId, expectNoAxeViolations, mount, type Mounted } from "../harness";
+import { allByTestId, expectNoAxeViolations, mount, type Mounted } from "../../support/render";
 
 const message = (id: string, at: number, body: string) => ({ id, sendId: "s1", voterId: "v1", recipientName: "Ada", phone: "+15035550101", body, segments: 1, status: "delivered", error: null, errorCode: null, providerSid: null, queuedAt: at, sentAt: at, deliveredAt: at, heldUntil: null });
 vi.mock("convex/react", () => ({
@@ -12,7 +12,7 @@ vi.mock("convex/react", () => ({
   useMutation: () => vi.fn(),
 }));
 vi.mock("@/session/ViewerProvider", () => ({ useViewer: () => ({ can: () => true }) }));
-const { VoterSmsHistory } = await import("../../../src/features/sms/components/VoterSmsHistory");
+const { VoterSmsHistory } = await import("@/features/sms/components/VoterSmsHistory");
 
 describe("VoterSmsHistory", () => {
   let m: Mounted;

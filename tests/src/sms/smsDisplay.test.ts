@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { formatDuration, idsFromForm, idsToForm, optOutFooter, sendTotals, type SendProgress } from "../../../src/features/sms/utils/smsDisplay";
+import { formatDuration, idsFromForm, idsToForm, optOutFooter, sendTotals, type SendProgress } from "@/features/sms/utils/smsDisplay";
 
 const counts = { queued: 0, sent: 0, delivered: 0, failed: 0, undelivered: 0, cancelled: 0, optedOut: 0, noPhone: 0, invalid: 0, duplicates: 0, segmentsSent: 0 };
 const progress = (c: Partial<typeof counts>, preparing = false) => ({ counts: { ...counts, ...c }, preparing }) as unknown as SendProgress;

@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { newSurveyField, type SurveyPage } from "@convex/lib/surveys/rules";
-import { byTestId, click, expectNoAxeViolations, flush, mount, type, type Mounted } from "../harness";
+import { byTestId, click, expectNoAxeViolations, flush, mount, type, type Mounted } from "../../support/render";
 
 const toast = vi.hoisted(() => ({ success: vi.fn(), error: vi.fn(), info: vi.fn(), warning: vi.fn(), failure: vi.fn() }));
 vi.mock("@/ui/toast", () => ({ toast, errorMessage: (e: unknown) => String(e) }));

@@ -3,7 +3,7 @@ import { Theme } from "@radix-ui/themes";
 import { act, useState } from "react";
 import { createRoot, type Root } from "react-dom/client";
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
-import { ColorInput, swatchValue } from "../../../src/ui/ColorInput";
+import { ColorInput, swatchValue } from "@/ui/ColorInput";
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 

@@ -10,7 +10,7 @@ import { Loading } from "@/ui/Loading";
 import { NoPermission } from "@/ui/NoPermission";
 import { RecordGone } from "@/ui/RecordGone";
 import { StatCard } from "@/ui/StatCard";
-import { axeViolations, byTestId, mountRoot, type MountedRoot } from "../harness";
+import { axeViolations, byTestId, mountRoot, type MountedRoot } from "../../support/render";
 
 let m: MountedRoot;
 afterEach(() => m.unmount());

@@ -6,12 +6,12 @@
 import { act } from "react";
 import { ConvexError } from "convex/values";
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
-import type { MergeState } from "../../../src/lib/records/mergeForm";
-import { mount, type Mounted } from "../harness";
+import type { MergeState } from "@/lib/records/mergeForm";
+import { mount, type Mounted } from "../../support/render";
 
 const toast = vi.hoisted(() => ({ success: vi.fn(), error: vi.fn(), info: vi.fn(), warning: vi.fn(), failure: vi.fn() }));
 vi.mock("@/ui/toast", () => ({ toast, errorMessage: (e: unknown) => String(e) }));
-const { useMergedSave } = await import("../../../src/ui/useMergedSave");
+const { useMergedSave } = await import("@/ui/useMergedSave");
 
 type Hook = ReturnType<typeof useMergedSave>;
 const state = (conflicts: Record<string, string> = {}): MergeState => ({ values: { name: "Mine" }, base: { name: "Old" }, conflicts });

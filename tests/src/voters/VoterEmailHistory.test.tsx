@@ -1,7 +1,7 @@
 /** A voter's campaign emails on their record: one row per email with status and marks; the empty state; axe. */
 import { getFunctionName } from "convex/server";
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
-import { allByTestId, axeViolations, byTestId, mountRoot, type MountedRoot } from "../harness";
+import { allByTestId, axeViolations, byTestId, mountRoot, type MountedRoot } from "../../support/render";
 
 type Row = { id: string; campaignId: string; campaignName: string; subject: string; status: string; opened: boolean; clicked: boolean; unsubscribed: boolean; sentAt: number | null; queuedAt: number };
 const state = { rows: undefined as Row[] | undefined, args: {} as Record<string, unknown> };
@@ -13,7 +13,7 @@ vi.mock("convex/react", () => ({
   },
 }));
 
-const { VoterEmailHistory } = await import("../../../src/features/voters/components/VoterEmailHistory");
+const { VoterEmailHistory } = await import("@/features/voters/components/VoterEmailHistory");
 
 const rows: Row[] = [
   { id: "r1", campaignId: "c1", campaignName: "Spring Newsletter", subject: "Hello Ada", status: "delivered", opened: true, clicked: true, unsubscribed: false, sentAt: Date.UTC(2025, 3, 1), queuedAt: 1 },

@@ -8,7 +8,7 @@ import { act } from "react";
 import { createRoot, type Root } from "react-dom/client";
 import { MemoryRouter } from "react-router-dom";
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
-import { builtInRole, resolveRoles, type Permission } from "../../../convex/lib/permissions";
+import { builtInRole, resolveRoles, type Permission } from "@convex/lib/permissions";
 
 type CountPage = { count: number; capped: boolean };
 const state = {
@@ -36,7 +36,7 @@ vi.mock("@/session/ViewerProvider", () => ({
   useViewer: () => ({ mode: "campaign", can: (p: Permission) => state.permissions.has(p) }),
 }));
 
-const { VotersPage } = await import("../../../src/features/voters/VotersPage");
+const { VotersPage } = await import("@/features/voters/VotersPage");
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 // Radix's checkbox measures itself

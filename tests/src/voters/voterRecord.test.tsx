@@ -9,12 +9,12 @@ import { Theme } from "@radix-ui/themes";
 import { act, type ReactNode } from "react";
 import { createRoot, type Root } from "react-dom/client";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import { SortableSection } from "../../../src/features/voters/components/SortableSection";
-import { StateHistoryCard } from "../../../src/features/voters/components/StateHistoryCard";
-import { VerifiedIcon } from "../../../src/features/voters/components/VerifiedIcon";
-import { VoteHistoryCard } from "../../../src/features/voters/components/VoteHistoryCard";
-import { VoterFieldInput } from "../../../src/features/voters/components/VoterFieldInput";
-import { changeFieldLabel, changeValueText, countLabel, electionsNewestFirst, isFullDate } from "../../../src/features/voters/utils/voterDisplay";
+import { SortableSection } from "@/features/voters/components/SortableSection";
+import { StateHistoryCard } from "@/features/voters/components/StateHistoryCard";
+import { VerifiedIcon } from "@/features/voters/components/VerifiedIcon";
+import { VoteHistoryCard } from "@/features/voters/components/VoteHistoryCard";
+import { VoterFieldInput } from "@/features/voters/components/VoterFieldInput";
+import { changeFieldLabel, changeValueText, countLabel, electionsNewestFirst, isFullDate } from "@/features/voters/utils/voterDisplay";
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 

@@ -6,7 +6,7 @@
  */
 import { getFunctionName } from "convex/server";
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
-import { button, click, expectNoAxeViolations, flush, mount, type, type Mounted } from "../../harness";
+import { button, click, expectNoAxeViolations, flush, mount, type, type Mounted } from "../../../support/render";
 
 const mutations = new Map<string, ReturnType<typeof vi.fn>>();
 const mutation = (name: string) => {
@@ -32,8 +32,8 @@ vi.mock("@/ui/toast", () => ({ toast, errorMessage: (e: unknown) => String(e) })
 const viewer = vi.hoisted(() => ({ seeVoters: true }));
 vi.mock("@/session/ViewerProvider", () => ({ useViewer: () => ({ can: (p: string) => p !== "voters.view" || viewer.seeVoters }) }));
 
-const { SegmentDialog } = await import("../../../../src/features/email/blasts/SegmentDialog");
-const { ManageListDialog } = await import("../../../../src/features/email/blasts/ManageListDialog");
+const { SegmentDialog } = await import("@/features/email/blasts/SegmentDialog");
+const { ManageListDialog } = await import("@/features/email/blasts/ManageListDialog");
 
 describe("audience dialogs", () => {
   let m: Mounted;

@@ -6,7 +6,7 @@
 import { getFunctionName } from "convex/server";
 import { ConvexError } from "convex/values";
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
-import { button, click, expectNoAxeViolations, flush, mount, type, type Mounted } from "../../harness";
+import { button, click, expectNoAxeViolations, flush, mount, type, type Mounted } from "../../../support/render";
 
 const state = {
   setup: null as Record<string, unknown> | null,
@@ -31,9 +31,9 @@ vi.mock("convex/react", () => ({
 const toast = vi.hoisted(() => ({ success: vi.fn(), error: vi.fn(), info: vi.fn(), warning: vi.fn(), failure: vi.fn() }));
 vi.mock("@/ui/toast", () => ({ toast, errorMessage: (e: unknown) => String(e) }));
 vi.mock("@/session/ViewerProvider", () => ({ useViewer: () => ({ can: () => true }) }));
-vi.mock("../../../../src/features/email/blasts/SendProgress", () => ({ SendProgress: () => null }));
+vi.mock("@/features/email/blasts/SendProgress", () => ({ SendProgress: () => null }));
 
-const { AutomatedTab } = await import("../../../../src/features/email/blasts/AutomatedTab");
+const { AutomatedTab } = await import("@/features/email/blasts/AutomatedTab");
 
 const pad = (n: number) => String(n).padStart(2, "0");
 const soon = new Date(Date.now() + 10 * 86_400_000);

@@ -6,8 +6,8 @@
 import { useState } from "react";
 import { afterEach, describe, expect, test } from "vitest";
 import type { EmailRule } from "@convex/lib/email/rules";
-import { RulesEditor } from "../../../../src/features/email/blasts/RulesEditor";
-import { button, click, expectNoAxeViolations, mount, type Mounted } from "../../harness";
+import { RulesEditor } from "@/features/email/blasts/RulesEditor";
+import { button, click, expectNoAxeViolations, mount, type Mounted } from "../../../support/render";
 
 function Harness({ initial, event }: { initial: EmailRule[]; event?: boolean }) {
   const [rules, setRules] = useState(initial);

@@ -3,9 +3,9 @@
  * checks in the spec's order and words, and manual recipients (no @ ignored, duplicates skipped).
  */
 import { describe, expect, test } from "vitest";
-import { addManualAddresses, manualAddSummary } from "../../../../src/features/email/blasts/manualAddresses";
-import { SEND_PROBLEMS, sendProblem, type SendCheckInput } from "../../../../src/features/email/blasts/sendChecks";
-import { dashboardTab, visibleTabs } from "../../../../src/features/email/blasts/tabs";
+import { addManualAddresses, manualAddSummary } from "@/features/email/blasts/manualAddresses";
+import { SEND_PROBLEMS, sendProblem, type SendCheckInput } from "@/features/email/blasts/sendChecks";
+import { dashboardTab, visibleTabs } from "@/features/email/blasts/tabs";
 
 describe("tab parameter", () => {
   test("the dashboard's own values open their tab", () => {

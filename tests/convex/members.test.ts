@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
-import { api } from "../../convex/_generated/api";
-import { acceptInvitationForNewUser, INVITATION_TTL_MS } from "../../convex/model/invitations";
-import { sha256Hex } from "../../convex/model/strings";
+import { api } from "@convex/_generated/api";
+import { acceptInvitationForNewUser, INVITATION_TTL_MS } from "@convex/model/invitations";
+import { sha256Hex } from "@convex/model/strings";
 import { createMember, roleFixture, setupTest, type Member, type TestConvex } from "./setup";
 
 /** The link of the newest email to `email`: only the addressee (and the operator) ever sees it. */

@@ -6,7 +6,7 @@
 import { getFunctionName } from "convex/server";
 import { MemoryRouter } from "react-router-dom";
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
-import { button, click, expectNoAxeViolations, flush, mount, type, type Mounted } from "../../harness";
+import { button, click, expectNoAxeViolations, flush, mount, type, type Mounted } from "../../support/render";
 
 const campaigns = [
   { id: "c1", name: "October newsletter", subject: "Early voting starts Monday", status: "draft", version: 1, updatedAt: 1_700_000_000_000, updatedByName: "Ada", sentAt: null, scheduledAt: null },
@@ -45,11 +45,11 @@ const toast = vi.hoisted(() => ({ success: vi.fn(), error: vi.fn(), info: vi.fn(
 vi.mock("@/ui/toast", () => ({ toast, errorMessage: (e: unknown) => String(e) }));
 vi.mock("@/session/ViewerProvider", () => ({ useViewer: () => ({ can: () => true, me: { userId: "u1" } }) }));
 // the builder and the other helpers' panels are tested on their own
-vi.mock("../../../../src/features/email/blasts/CreateEditTab", () => ({ CreateEditTab: ({ campaignParam }: { campaignParam: string }) => <div data-testid="builder">builder {campaignParam}</div> }));
-vi.mock("../../../../src/features/email/blasts/StatisticsTab", () => ({ StatisticsTab: () => <div data-testid="statistics">statistics</div> }));
-vi.mock("../../../../src/features/email/blasts/SendProgress", () => ({ SendProgress: () => null }));
+vi.mock("@/features/email/blasts/CreateEditTab", () => ({ CreateEditTab: ({ campaignParam }: { campaignParam: string }) => <div data-testid="builder">builder {campaignParam}</div> }));
+vi.mock("@/features/email/blasts/StatisticsTab", () => ({ StatisticsTab: () => <div data-testid="statistics">statistics</div> }));
+vi.mock("@/features/email/blasts/SendProgress", () => ({ SendProgress: () => null }));
 
-const { EmailPage } = await import("../../../../src/features/email/EmailPage");
+const { EmailPage } = await import("@/features/email/EmailPage");
 
 describe("Email Blast Dashboard", () => {
   let m: Mounted;

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
-import { detectCardBrand, expiryYears, lastFour } from "../../src/features/admin/utils/cardBrand";
-import { validateInvitationForm } from "../../src/features/admin/utils/invitationForm";
+import { detectCardBrand, expiryYears, lastFour } from "@/features/admin/utils/cardBrand";
+import { validateInvitationForm } from "@/features/admin/utils/invitationForm";
 
 describe("card helpers", () => {
   test("brand from prefix, last four, ten expiry years", () => {

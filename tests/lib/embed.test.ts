@@ -1,6 +1,6 @@
 /** The CTA embed snippet (src/lib/embed.ts): the design's size, shrinking on a narrow page with its proportions kept (issue 33 item 10). */
 import { describe, expect, test } from "vitest";
-import { ctaEmbedSnippet } from "../../../src/lib/embed";
+import { ctaEmbedSnippet } from "@/lib/embed";
 
 describe("ctaEmbedSnippet", () => {
   test("the design's own size, at most the page's width, its height following the proportions", () => {

@@ -2,7 +2,7 @@ import { strFromU8, unzipSync } from "fflate";
 import Papa from "papaparse";
 import * as XLSX from "xlsx";
 import { describe, expect, test } from "vitest";
-import { CsvExportWriter, ExportLimitError, XLSX_MAX_DATA_ROWS, XlsxExportWriter, cellValue, csvCell, csvEscape, csvHeader, csvRows, exportColumns, neutraliseCell } from "../../../src/features/voters/utils/exportWriter";
+import { CsvExportWriter, ExportLimitError, XLSX_MAX_DATA_ROWS, XlsxExportWriter, cellValue, csvCell, csvEscape, csvHeader, csvRows, exportColumns, neutraliseCell } from "@/features/voters/utils/exportWriter";
 
 const cols = exportColumns([{ key: "custom_1", label: "Shirt" }]);
 const voters = [
@@ -169,7 +169,7 @@ describe("export writer", () => {
     expect(rows).toHaveLength(50_000);
     expect(rows[0]).toMatchObject({ ID: "v0", "First Name": "First0", "Last Name": "=cmd0", Shirt: "S0", "State Voter History (0-4)": 0 });
     expect(rows[49_999]).toMatchObject({ ID: "v49999", "First Name": "First49999", "Last Name": "Last49999", Shirt: "S1", "State Voter History (0-4)": 4 });
-  });
+  }, 60_000); // ~2 s alone, several times that beside the other component tests
 
   test("XLSX refuses more rows than Excel holds, before writing them", () => {
     const w = new XlsxExportWriter(cols);

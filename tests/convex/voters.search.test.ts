@@ -3,9 +3,9 @@
  * every term required (the search index only proposes candidates), on both backends.
  */
 import { describe, expect, test } from "vitest";
-import { api, internal } from "../../convex/_generated/api";
-import { matchesSearch, searchTerms } from "../../convex/model/voterSearch";
-import { voterSearchText } from "../../convex/model/voters";
+import { api, internal } from "@convex/_generated/api";
+import { matchesSearch, searchTerms } from "@convex/model/voterSearch";
+import { voterSearchText } from "@convex/model/voters";
 import { roleFixture, setupTest } from "./setup";
 
 const page = { paginationOpts: { numItems: 50, cursor: null } };

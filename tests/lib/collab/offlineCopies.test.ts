@@ -1,6 +1,6 @@
 /** Signing out deletes every offline copy of co-edited documents in the browser, and nothing else. */
 import { describe, expect, test } from "vitest";
-import { clearOfflineCopies, offlineCopyName } from "../../../src/lib/collab/offlineCopies";
+import { clearOfflineCopies, offlineCopyName } from "@/lib/collab/offlineCopies";
 
 /** An IndexedDB factory holding named databases; deleteDatabase answers like a browser (async success). */
 function fakeIdb(names: string[], opts: { blocked?: string } = {}) {

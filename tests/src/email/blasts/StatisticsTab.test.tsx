@@ -5,8 +5,8 @@
  */
 import { getFunctionName } from "convex/server";
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
-import type { BlastStatistics } from "../../../../src/features/email/blasts/stats/statsModel";
-import { allByTestId, axeViolations, byTestId, mountRoot, type MountedRoot } from "../../harness";
+import type { BlastStatistics } from "@/features/email/blasts/stats/statsModel";
+import { allByTestId, axeViolations, byTestId, mountRoot, type MountedRoot } from "../../../support/render";
 
 const state: { stats: BlastStatistics | undefined; args: Record<string, unknown> } = { stats: undefined, args: {} };
 const campaign = { id: "c1", name: "Spring", subject: "Hello {{voter.first_name}}", fromName: "Team", fromEmail: "team@example.org", replyTo: "", previewText: "", blocks: "[]", status: "sent", version: 1 };
@@ -25,7 +25,7 @@ vi.mock("@/features/email/hooks/useRenderedEmail", () => ({
   useRenderedEmail: () => ({ html: "<p>Hi {{voter.first_name}}</p>", text: "", bytes: 10, errors: [] }),
 }));
 
-const { StatisticsTab } = await import("../../../../src/features/email/blasts/StatisticsTab");
+const { StatisticsTab } = await import("@/features/email/blasts/StatisticsTab");
 
 const real: BlastStatistics = {
   recipients: 1000, sent: 1000, delivered: 951, opened: 251, clicked: 101, bounced: 49, unsubscribed: 4, complained: 2, failed: 0,

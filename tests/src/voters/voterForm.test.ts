@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
-import { moveSection, orderSections } from "../../../convex/tables/voters";
-import { fieldsFromValues, formFieldDefs, missingRequired, valuesFromVoter } from "../../../src/features/voters/utils/voterForm";
+import { moveSection, orderSections } from "@convex/tables/voters";
+import { fieldsFromValues, formFieldDefs, missingRequired, valuesFromVoter } from "@/features/voters/utils/voterForm";
 
 describe("voter form logic", () => {
   test("section order: saved first, missing appended, junk dropped", () => {

@@ -6,8 +6,8 @@
  */
 import { describe, expect, test } from "vitest";
 import * as Y from "yjs";
-import { newBlock, type BlockType, type BlockValue, type EmailBlock } from "../../../convex/lib/email/blocks";
-import { moveBlock, readBlocks, writeEmailDraft, type BlockTarget } from "../../../convex/lib/email/draft";
+import { newBlock, type BlockType, type BlockValue, type EmailBlock } from "@convex/lib/email/blocks";
+import { moveBlock, readBlocks, writeEmailDraft, type BlockTarget } from "@convex/lib/email/draft";
 import { allowedAt, dropTarget, findBlock, insertionPoint, listBlocks, listId, moveDestinations, placements } from "@/features/email/utils/placement";
 
 const NOW = new Date(2026, 0, 1);

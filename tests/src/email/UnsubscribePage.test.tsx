@@ -5,8 +5,8 @@
 import { getFunctionName } from "convex/server";
 import { act } from "react";
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
-import { CONVEX_SITE_URL } from "../../../../src/lib/config";
-import { axeViolations, button, byTestId, mountRoot, type MountedRoot } from "../../harness";
+import { CONVEX_SITE_URL } from "@/lib/config";
+import { axeViolations, button, byTestId, mountRoot, type MountedRoot } from "../../support/render";
 
 type Info = { orgName: string; email: string; unsubscribed: boolean } | null | undefined;
 const state = { info: undefined as Info, args: [] as unknown[] };
@@ -18,7 +18,7 @@ vi.mock("convex/react", () => ({
   },
 }));
 
-const { UnsubscribePage } = await import("../../../../src/features/email/UnsubscribePage");
+const { UnsubscribePage } = await import("@/features/email/UnsubscribePage");
 
 describe("UnsubscribePage", () => {
   let m: MountedRoot;

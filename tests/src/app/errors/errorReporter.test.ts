@@ -9,7 +9,7 @@ import {
   REPORT_DELAY_MS,
   RETRY_DELAY_MS,
   type ErrorEntry,
-} from "../../src/app/errors/errorReporter";
+} from "@/app/errors/errorReporter";
 
 function memoryStorage() {
   const map = new Map<string, string>();

@@ -4,8 +4,8 @@
  */
 import { getFunctionName } from "convex/server";
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
-import type { Mode } from "../../../convex/lib/permissions";
-import { mountRoot, type MountedRoot } from "../harness";
+import type { Mode } from "@convex/lib/permissions";
+import { mountRoot, type MountedRoot } from "../../support/render";
 
 const state = { modes: ["campaign", "petition", "relationship"] as Mode[], defaultMode: null as Mode | null, timeZone: null as string | null };
 
@@ -21,8 +21,8 @@ vi.mock("convex/react", () => ({
 }));
 vi.mock("@/session/AppAuth", () => ({ useAppAuth: () => ({ isAuthenticated: true, provider: "convex" }) }));
 
-const { ViewerProvider, useViewer, MODE_STORAGE_KEY } = await import("../../../src/session/ViewerProvider");
-const { currentTimeZone, browserTimeZone } = await import("../../../src/lib/dateTime");
+const { ViewerProvider, useViewer, MODE_STORAGE_KEY } = await import("@/session/ViewerProvider");
+const { currentTimeZone, browserTimeZone } = await import("@/lib/dateTime");
 
 function ShowMode() {
   const { mode, timeZone } = useViewer();

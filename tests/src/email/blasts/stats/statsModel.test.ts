@@ -1,7 +1,7 @@
 /** The Statistics tab's arithmetic (spec/2 §9): thresholds at their boundaries, estimates, heat map. */
 import { describe, expect, test } from "vitest";
-import { ESTIMATES, estimatedCounts, heatMap, isGood, measuredRates, percent, summarize, type BlastStatistics } from "../../../../src/features/email/blasts/stats/statsModel";
-import { progressPercent } from "../../../../src/features/email/blasts/stats/progressModel";
+import { ESTIMATES, estimatedCounts, heatMap, isGood, measuredRates, percent, summarize, type BlastStatistics } from "@/features/email/blasts/stats/statsModel";
+import { progressPercent } from "@/features/email/blasts/stats/progressModel";
 
 const base: BlastStatistics = { recipients: 1000, sent: 1000, delivered: 960, opened: 300, clicked: 120, bounced: 20, unsubscribed: 3, complained: 1, failed: 0, hasEvents: true, demo: false, topLinks: [], sentAt: 1 };
 

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 const useQuery = vi.fn();
 vi.mock("convex/react", () => ({ useQuery: (...args: unknown[]) => useQuery(...args) }));
 
-const { VoterQuickSearch } = await import("../../../src/features/groups/components/VoterQuickSearch");
+const { VoterQuickSearch } = await import("@/features/groups/components/VoterQuickSearch");
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 

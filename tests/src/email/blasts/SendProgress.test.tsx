@@ -6,8 +6,8 @@ import type { Id } from "@convex/_generated/dataModel";
 import { getFunctionName } from "convex/server";
 import { act } from "react";
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
-import type { BlastProgress } from "../../../../src/features/email/blasts/stats/progressModel";
-import { axeViolations, button, byTestId, mountRoot, type MountedRoot } from "../../harness";
+import type { BlastProgress } from "@/features/email/blasts/stats/progressModel";
+import { axeViolations, button, byTestId, mountRoot, type MountedRoot } from "../../../support/render";
 
 const state = { progress: undefined as BlastProgress | null | undefined, permissions: new Set<string>(), args: {} as Record<string, unknown> };
 const control = vi.fn(async (_: unknown) => null);
@@ -22,7 +22,7 @@ vi.mock("convex/react", () => ({
 vi.mock("@/session/ViewerProvider", () => ({ useViewer: () => ({ can: (p: string) => state.permissions.has(p) }) }));
 vi.mock("@/ui/toast", () => ({ toast: { success: vi.fn(), failure: vi.fn() } }));
 
-const { SendProgress } = await import("../../../../src/features/email/blasts/SendProgress");
+const { SendProgress } = await import("@/features/email/blasts/SendProgress");
 
 const sending: BlastProgress = {
   sendId: "s1" as Id<"emailSends">, status: "sending", demo: false, kind: "blast",

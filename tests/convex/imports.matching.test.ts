@@ -3,9 +3,9 @@
  * (per-election columns on voter rows, and a separate vote-history file keyed by voter ID).
  */
 import { describe, expect, test } from "vitest";
-import { api } from "../../convex/_generated/api";
-import type { Id } from "../../convex/_generated/dataModel";
-import { compareUtf8, votersByVoterId } from "../../convex/model/importMatch";
+import { api } from "@convex/_generated/api";
+import type { Id } from "@convex/_generated/dataModel";
+import { compareUtf8, votersByVoterId } from "@convex/model/importMatch";
 import { createMember, setupTest, type Member, type TestConvex } from "./setup";
 
 type Fields = Record<string, unknown> & { first_name: string; last_name: string };

@@ -3,10 +3,10 @@
  * status-code filter (voters.statusCodes, list with statusCode), on both backends.
  */
 import { describe, expect, test } from "vitest";
-import { api, internal } from "../../convex/_generated/api";
-import type { Id } from "../../convex/_generated/dataModel";
-import { COUNT_PAGE, SEARCH_RESULT_LIMIT } from "../../convex/model/voterSearch";
-import type { VoterFields } from "../../convex/tables/voters";
+import { api, internal } from "@convex/_generated/api";
+import type { Id } from "@convex/_generated/dataModel";
+import { COUNT_PAGE, SEARCH_RESULT_LIMIT } from "@convex/model/voterSearch";
+import type { VoterFields } from "@convex/tables/voters";
 import { roleFixture, setupTest, type TestConvex } from "./setup";
 
 const ROLES = ["super_admin", "account_admin", "campaign_manager", "volunteer", "viewer"] as const;

@@ -1,6 +1,6 @@
 import { ConvexError } from "convex/values";
 import { describe, expect, test } from "vitest";
-import { CODE_REFUSED } from "../../convex/lib/errors";
+import { CODE_REFUSED } from "@convex/lib/errors";
 import {
   isCodeRefused,
   LOGIN_MESSAGES,
@@ -8,8 +8,8 @@ import {
   resetErrorMessage,
   validateNewPassword,
   validateRegistration,
-} from "../../src/features/auth/utils/authMessages";
-import { PLANS, USAGE_PRICES } from "../../src/features/landing/landingContent";
+} from "@/features/auth/utils/authMessages";
+import { PLANS, USAGE_PRICES } from "@/features/landing/landingContent";
 
 const ok = { firstName: "Ada", lastName: "Lovelace", email: "ada@example.org", password: "secret1", confirmPassword: "secret1" };
 

@@ -1,23 +1,14 @@
 /**
- * SMS tests through the real backend: a local fake of Twilio's Messages API (request shape, Basic
+ * A local fake of Twilio's Messages API for tests and the SMS benchmark: the request shape, Basic
  * auth, Twilio's documented error codes and magic test numbers, the list endpoint, signed status
- * callbacks) and the app's backend in a child process (so a test can SIGKILL it) on a data dir
- * whose env.json carries the Twilio credentials pointing at the fake.
+ * callbacks, and signed inbound texts. The backend reaches it through TWILIO_API_BASE_URL
+ * (`twilioEnv`).
  */
-import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import os from "node:os";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { ConvexHttpClient } from "convex/browser";
 import twilio from "twilio";
-import { api } from "../../../convex/_generated/api";
-import { authKeys, signInTicket } from "../../../scripts/backend-env";
 
-export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 export const ACCOUNT_SID = `AC${"a1b2c3d4".repeat(4)}`;
 export const AUTH_TOKEN = "f".repeat(32);
 export const FROM = "+15005550006";
@@ -165,69 +156,7 @@ export async function postInbound(siteUrl: string, from: string, body: string, o
   return await fetch(url, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded", "X-Twilio-Signature": signature }, body: new URLSearchParams(params) });
 }
 
-export type AppBackend = { child: ChildProcess; cloud: string; site: string; dataDir: string };
-
-/** A data dir for the app's backend with Convex Auth keys and Twilio pointed at `twilioUrl`. */
-export async function prepareDataDir(twilioUrl: string | null, extra: Record<string, string> = {}): Promise<string> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "precinct-sms-"));
-  const keys = await authKeys();
-  const env: Record<string, string> = { ...keys, SITE_URL: "http://127.0.0.1:4173", AUTH_LOG_LEVEL: "ERROR", ...extra };
-  if (twilioUrl) Object.assign(env, { TWILIO_ACCOUNT_SID: ACCOUNT_SID, TWILIO_AUTH_TOKEN: AUTH_TOKEN, TWILIO_PHONE_NUMBER: FROM, TWILIO_API_BASE_URL: twilioUrl });
-  fs.writeFileSync(path.join(dataDir, "env.json"), JSON.stringify(env));
-  return dataDir;
-}
-
-/** The app's backend (convex/) as a child process on `dataDir`, ready to serve. */
-export function startAppBackend(dataDir: string, opts: { adminKey?: string } = {}): Promise<AppBackend> {
-  const cli = path.join(REPO_ROOT, "local-backend", "src", "cli.ts");
-  const args = ["--import", "tsx", cli, "--functions", path.join(REPO_ROOT, "convex"), "--data", dataDir, "--port", "0"];
-  if (opts.adminKey) args.push("--admin-key", opts.adminKey);
-  const child = spawn(process.execPath, args, {
-    cwd: REPO_ROOT,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let out = "";
-  let err = "";
-  return new Promise((resolve, reject) => {
-    child.stdout.on("data", (d: Buffer) => {
-      out += d.toString();
-      const m = /local-backend ready: cloud=(\S+) site=(\S+)/.exec(out);
-      if (m) resolve({ child, cloud: m[1], site: m[2], dataDir });
-    });
-    child.stderr.on("data", (d: Buffer) => (err += d.toString()));
-    // SMS_BACKEND_LOG=file: the backend's output, for debugging a test
-    const logFile = process.env.SMS_BACKEND_LOG;
-    if (logFile) for (const stream of [child.stdout, child.stderr]) stream.on("data", (d: Buffer) => fs.appendFileSync(logFile, d));
-    child.once("exit", (code) => reject(new Error(`backend exited (${code}) before ready:\n${err}`)));
-  });
-}
-
-export async function stopBackend(b: AppBackend) {
-  if (b.child.exitCode !== null || b.child.signalCode !== null) return;
-  const gone = new Promise<void>((r) => b.child.once("exit", () => r()));
-  b.child.kill("SIGKILL");
-  await gone;
-}
-
-/** Signs up a new account (an organisation's creator: campaign manager) and returns its client. */
-export async function signUp(b: AppBackend, email = `sms${randomBytes(4).toString("hex")}@example.org`): Promise<ConvexHttpClient> {
-  const client = new ConvexHttpClient(b.cloud, { logger: false });
-  const signed = (await client.action(api.auth.signIn, {
-    provider: "password",
-    params: { flow: "signUp", email, password: "correct-horse-42", firstName: "Sam", lastName: "Sender", ticket: await signInTicket(b.site) },
-  })) as { tokens?: { token: string } | null };
-  if (!signed.tokens) throw new Error("sign-up did not return tokens");
-  client.setAuth(signed.tokens.token);
-  return client;
-}
-
-/** Polls `check` until it returns a value (not undefined), up to `ms`. */
-export async function until<T>(check: () => Promise<T | undefined>, ms = 30_000, what = "condition"): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await check();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+/** The backend environment that points the app's Twilio client at the fake on `url`. */
+export function twilioEnv(url: string): Record<string, string> {
+  return { TWILIO_ACCOUNT_SID: ACCOUNT_SID, TWILIO_AUTH_TOKEN: AUTH_TOKEN, TWILIO_PHONE_NUMBER: FROM, TWILIO_API_BASE_URL: url };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { frequencyColor, historyColor, labelFromKey, partyColor, partyLabel, statusColor, statusLabel, verifiedMatches } from "../../../src/features/voters/utils/voterDisplay";
+import { frequencyColor, historyColor, labelFromKey, partyColor, partyLabel, statusColor, statusLabel, verifiedMatches } from "@/features/voters/utils/voterDisplay";
 
 describe("voter display rules", () => {
   test("status and party badges", () => {

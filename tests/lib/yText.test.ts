@@ -5,7 +5,7 @@
  */
 import { describe, expect, test } from "vitest";
 import * as Y from "yjs";
-import { TEXT_UPGRADE, applyText, mapPosition, setText, textDiff, textOf, upgradeTexts } from "../../../convex/lib/yText";
+import { TEXT_UPGRADE, applyText, mapPosition, setText, textDiff, textOf, upgradeTexts } from "@convex/lib/yText";
 
 describe("textDiff and mapPosition", () => {
   test("the one change: an insert, a delete, a replacement, nothing", () => {
