@@ -10,7 +10,15 @@ const builderImportRule = {
       patterns: [
         {
           group: ["**/_generated/server", "**/_generated/server.js"],
-          importNames: ["query", "mutation", "action", "internalQuery", "internalMutation", "internalAction", "httpAction"],
+          importNames: [
+            "query",
+            "mutation",
+            "action",
+            "internalQuery",
+            "internalMutation",
+            "internalAction",
+            "httpAction",
+          ],
           message:
             "Build functions with the wrappers in convex/functions.ts: they resolve the organisation and role and check a permission before the first read.",
         },

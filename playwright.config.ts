@@ -44,7 +44,12 @@ export default defineConfig({
   webServer: {
     command: "npx tsx --max-semi-space-size=64 scripts/start.ts --e2e",
     url: `http://127.0.0.1:${webPort}`,
-    env: { BACKEND_PORT: String(backendPort), WEB_PORT: String(webPort), DEV_MAILBOX_KEY: process.env.DEV_MAILBOX_KEY, E2E_RESEND_PORT: process.env.E2E_RESEND_PORT },
+    env: {
+      BACKEND_PORT: String(backendPort),
+      WEB_PORT: String(webPort),
+      DEV_MAILBOX_KEY: process.env.DEV_MAILBOX_KEY,
+      E2E_RESEND_PORT: process.env.E2E_RESEND_PORT,
+    },
     timeout: 240_000,
     reuseExistingServer: !process.env.CI,
     stdout: "ignore",

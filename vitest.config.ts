@@ -33,7 +33,13 @@ export default defineConfig({
       {
         // The same function tests on local-backend (DESIGN.md §2: fidelity is proven on both).
         resolve: {
-          alias: [{ find: /^\.\/setup$/, replacement: fileURLToPath(new URL("./tests/convex/setup.local.ts", import.meta.url)) }, ...appAlias],
+          alias: [
+            {
+              find: /^\.\/setup$/,
+              replacement: fileURLToPath(new URL("./tests/convex/setup.local.ts", import.meta.url)),
+            },
+            ...appAlias,
+          ],
         },
         test: {
           name: "convex-local",
@@ -53,7 +59,13 @@ export default defineConfig({
         resolve: { alias: appAlias },
         test: {
           name: "node",
-          include: ["tests/local-backend/**/*.test.ts", "tests/lib/**/*.test.ts", "tests/scripts/**/*.test.ts", "tests/security/lib/*.test.ts", "tests/security/backend/**/*.test.ts"],
+          include: [
+            "tests/local-backend/**/*.test.ts",
+            "tests/lib/**/*.test.ts",
+            "tests/scripts/**/*.test.ts",
+            "tests/security/lib/*.test.ts",
+            "tests/security/backend/**/*.test.ts",
+          ],
           environment: "node",
           server: nativeBundles,
           testTimeout: 60_000,

@@ -99,7 +99,6 @@ async function deliveryLatency(url: string, subscriberCount: number, rounds: num
   return samples;
 }
 
-
 /** Child process: the app on a backend of its own (the bench's 150 clients do not share its thread). */
 async function appBackendRole(): Promise<void> {
   const backend = await startBackend({ functionsDir: APP, dataDir: process.env.BENCH_DATA!, port: 0 });
@@ -124,9 +123,23 @@ async function importerRole(): Promise<void> {
 
 const PASSWORD = "correct-horse-42";
 
-async function signIn(siteUrl: string, http: ConvexHttpClient, flow: "signIn" | "signUp", email: string): Promise<string> {
-  const params = { flow, email, password: PASSWORD, firstName: "Load", lastName: "Runner", ticket: await signInTicket(siteUrl) };
-  const r = (await http.action(api.auth.signIn, { provider: "password", params })) as { tokens?: { token: string } | null };
+async function signIn(
+  siteUrl: string,
+  http: ConvexHttpClient,
+  flow: "signIn" | "signUp",
+  email: string,
+): Promise<string> {
+  const params = {
+    flow,
+    email,
+    password: PASSWORD,
+    firstName: "Load",
+    lastName: "Runner",
+    ticket: await signInTicket(siteUrl),
+  };
+  const r = (await http.action(api.auth.signIn, { provider: "password", params })) as {
+    tokens?: { token: string } | null;
+  };
   if (!r.tokens) throw new Error(`${flow} returned no tokens`);
   return r.tokens.token;
 }
@@ -135,7 +148,13 @@ async function signIn(siteUrl: string, http: ConvexHttpClient, flow: "signIn" | 
  * Update delivery to `subscribers` while `during` runs: rounds of "create a group, wait until every
  * subscriber's group list shows it" until `during` settles (at least `minRounds`).
  */
-async function appDelivery(url: string, token: string, subscribers: number, minRounds: number, during: Promise<unknown> | null): Promise<number[]> {
+async function appDelivery(
+  url: string,
+  token: string,
+  subscribers: number,
+  minRounds: number,
+  during: Promise<unknown> | null,
+): Promise<number[]> {
   const writer = newClient(url);
   writer.setAuth(async () => token);
   const clients = Array.from({ length: subscribers }, () => {
@@ -181,7 +200,10 @@ async function appDelivery(url: string, token: string, subscribers: number, minR
 
 async function loadScenario(): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "lb-bench-load-"));
-  const child = fork(fileURLToPath(import.meta.url), [], { execArgv: process.execArgv, env: { ...process.env, BENCH_ROLE: "app-backend", BENCH_DATA: dataDir, SIGN_UPS_PER_ADDRESS_PER_HOUR: "1000" } });
+  const child = fork(fileURLToPath(import.meta.url), [], {
+    execArgv: process.execArgv,
+    env: { ...process.env, BENCH_ROLE: "app-backend", BENCH_DATA: dataDir, SIGN_UPS_PER_ADDRESS_PER_HOUR: "1000" },
+  });
   try {
     const ready = await new Promise<{ url: string; siteUrl: string }>((resolve, reject) => {
       child.once("message", (m) => resolve(m as { url: string; siteUrl: string }));
@@ -190,7 +212,9 @@ async function loadScenario(): Promise<void> {
     const voterFile = path.join(dataDir, "..", `${path.basename(dataDir)}-voters.csv`);
     const g0 = performance.now();
     await writeVoterFile(voterFile, IMPORT_ROWS);
-    console.log(`(generated the ${IMPORT_ROWS.toLocaleString()}-row voter file in ${((performance.now() - g0) / 1000).toFixed(0)} s)`);
+    console.log(
+      `(generated the ${IMPORT_ROWS.toLocaleString()}-row voter file in ${((performance.now() - g0) / 1000).toFixed(0)} s)`,
+    );
     const http = new ConvexHttpClient(ready.url, { logger: false });
     const email = "load@example.org";
     const token = await signIn(ready.siteUrl, http, "signUp", email);
@@ -199,19 +223,33 @@ async function loadScenario(): Promise<void> {
     console.log(`  idle:                     ${stats(await appDelivery(ready.url, token, 100, 40, null))}`);
     // a campaign's peak: fifty staff members signing in at once (accounts made beforehand)
     const staff = Array.from({ length: 50 }, (_, i) => `staff${i}@example.org`);
-    for (let i = 0; i < staff.length; i += 10) await Promise.all(staff.slice(i, i + 10).map((e) => signIn(ready.siteUrl, new ConvexHttpClient(ready.url, { logger: false }), "signUp", e)));
+    for (let i = 0; i < staff.length; i += 10)
+      await Promise.all(
+        staff
+          .slice(i, i + 10)
+          .map((e) => signIn(ready.siteUrl, new ConvexHttpClient(ready.url, { logger: false }), "signUp", e)),
+      );
     // the sign-ups spent most of the address's attempts of this minute (convex/authThrottle.ts: 60)
     await new Promise((r) => setTimeout(r, 55_000));
     const t0 = performance.now();
     let last = 0;
     const storm = Promise.all(
-      staff.map((e) => signIn(ready.siteUrl, new ConvexHttpClient(ready.url, { logger: false }), "signIn", e).then(() => (last = performance.now() - t0))),
+      staff.map((e) =>
+        signIn(ready.siteUrl, new ConvexHttpClient(ready.url, { logger: false }), "signIn", e).then(
+          () => (last = performance.now() - t0),
+        ),
+      ),
     );
     const during = await appDelivery(ready.url, token, 100, 5, storm);
     await storm;
-    console.log(`  during 50 sign-ins:       ${stats(during)}   goal p99 < 100 ms  (the last sign-in completed after ${(last / 1000).toFixed(1)} s)`);
+    console.log(
+      `  during 50 sign-ins:       ${stats(during)}   goal p99 < 100 ms  (the last sign-in completed after ${(last / 1000).toFixed(1)} s)`,
+    );
     // a statewide voter file imported by one of them meanwhile (into the same organisation)
-    const importer = fork(fileURLToPath(import.meta.url), [], { execArgv: process.execArgv, env: { ...process.env, BENCH_ROLE: "importer", BENCH_URL: ready.url, BENCH_TOKEN: token, BENCH_FILE: voterFile } });
+    const importer = fork(fileURLToPath(import.meta.url), [], {
+      execArgv: process.execArgv,
+      env: { ...process.env, BENCH_ROLE: "importer", BENCH_URL: ready.url, BENCH_TOKEN: token, BENCH_FILE: voterFile },
+    });
     const imported = new Promise<{ rows: number; secs: number }>((resolve, reject) => {
       importer.once("message", (m) => resolve(m as { rows: number; secs: number }));
       importer.once("exit", (code) => reject(new Error(`the importer exited (${code})`)));
@@ -223,10 +261,14 @@ async function loadScenario(): Promise<void> {
       `  during a ${IMPORT_ROWS.toLocaleString()}-row import: ${stats(duringImport)}   goal p99 < 100 ms  (${imp.rows.toLocaleString()} rows in ${imp.secs.toFixed(0)} s, ${(imp.rows / imp.secs).toFixed(0)} rows/s)`,
     );
     const c = await new Promise<{ conflicts: number; exclusiveRuns: number; pooledRuns: number }>((resolve) => {
-      child.once("message", (m) => resolve((m as { concurrency: { conflicts: number; exclusiveRuns: number; pooledRuns: number } }).concurrency));
+      child.once("message", (m) =>
+        resolve((m as { concurrency: { conflicts: number; exclusiveRuns: number; pooledRuns: number } }).concurrency),
+      );
       child.send("concurrency");
     });
-    console.log(`  mutations run again after a conflict: ${c.conflicts}; run exclusively: ${c.exclusiveRuns}; queries and mutations run in workers: ${c.pooledRuns}`);
+    console.log(
+      `  mutations run again after a conflict: ${c.conflicts}; run exclusively: ${c.exclusiveRuns}; queries and mutations run in workers: ${c.pooledRuns}`,
+    );
   } finally {
     child.send("stop");
     await new Promise((r) => child.once("exit", r));
@@ -244,21 +286,27 @@ async function main(): Promise<void> {
   try {
     // warm up module caches and the first connection
     await deliveryLatency(backend.cloudUrl, 1, 20);
-    console.log(`update delivery, 1 subscriber:    ${stats(await deliveryLatency(backend.cloudUrl, 1, 300))}   goal p50 < 20 ms, p99 < 100 ms`);
+    console.log(
+      `update delivery, 1 subscriber:    ${stats(await deliveryLatency(backend.cloudUrl, 1, 300))}   goal p50 < 20 ms, p99 < 100 ms`,
+    );
     console.log(`update delivery, 20 subscribers:  ${stats(await deliveryLatency(backend.cloudUrl, 20, 150))}`);
 
     {
       const c = newClient(backend.cloudUrl);
       const n = 2_000;
       let t0 = performance.now();
-      for (let i = 0; i < n; i++) await c.mutation(anyApi.messages.send, { channel: "seq", body: `s${i}`, author: "bench" });
+      for (let i = 0; i < n; i++)
+        await c.mutation(anyApi.messages.send, { channel: "seq", body: `s${i}`, author: "bench" });
       const seq = n / ((performance.now() - t0) / 1000);
       t0 = performance.now();
       const inflight: Promise<unknown>[] = [];
-      for (let i = 0; i < n; i++) inflight.push(c.mutation(anyApi.messages.send, { channel: "pipe", body: `p${i}`, author: "bench" }));
+      for (let i = 0; i < n; i++)
+        inflight.push(c.mutation(anyApi.messages.send, { channel: "pipe", body: `p${i}`, author: "bench" }));
       await Promise.all(inflight);
       const piped = n / ((performance.now() - t0) / 1000);
-      console.log(`single-document inserts:          ${seq.toFixed(0)}/s sequential round trips, ${piped.toFixed(0)}/s pipelined (one client)`);
+      console.log(
+        `single-document inserts:          ${seq.toFixed(0)}/s sequential round trips, ${piped.toFixed(0)}/s pipelined (one client)`,
+      );
       await c.close();
     }
 
@@ -269,7 +317,13 @@ async function main(): Promise<void> {
       for (let done = 0; done < count; done += DOCS_PER_MUTATION) {
         const start = inserted + done;
         const k = Math.min(DOCS_PER_MUTATION, count - done);
-        jobs.push(() => http.mutation(anyApi.protocol.bench.insertBatch, { channelCount: CHANNELS, start, count: k }, { skipQueue: true }));
+        jobs.push(() =>
+          http.mutation(
+            anyApi.protocol.bench.insertBatch,
+            { channelCount: CHANNELS, start, count: k },
+            { skipQueue: true },
+          ),
+        );
       }
       const lanes = [0, 1].map(async (lane) => {
         for (let j = lane; j < jobs.length; j += 2) await jobs[j]();
@@ -281,7 +335,9 @@ async function main(): Promise<void> {
       const t0 = performance.now();
       await insert(BATCH_DOCS);
       const secs = (performance.now() - t0) / 1000;
-      console.log(`batched insert ${BATCH_DOCS} docs:      ${(BATCH_DOCS / secs).toFixed(0)} docs/s (${secs.toFixed(1)} s, ${DOCS_PER_MUTATION}/mutation)   goal ≥ 20000 docs/s`);
+      console.log(
+        `batched insert ${BATCH_DOCS} docs:      ${(BATCH_DOCS / secs).toFixed(0)} docs/s (${secs.toFixed(1)} s, ${DOCS_PER_MUTATION}/mutation)   goal ≥ 20000 docs/s`,
+      );
     }
     if (TOTAL_DOCS > inserted) {
       const t0 = performance.now();
@@ -290,7 +346,7 @@ async function main(): Promise<void> {
     }
 
     const timeQuery = async (label: string, fn: () => Promise<unknown>, goal: string, rounds = 50) => {
-      const first = (await fn());
+      const first = await fn();
       const outcome = (first as { outcome?: { status: string; errorMessage?: string } })?.outcome;
       if (outcome && outcome.status !== "success") throw new Error(`${label.trim()} failed: ${outcome.errorMessage}`);
       for (let i = 0; i < 5; i++) await fn();
@@ -312,7 +368,12 @@ async function main(): Promise<void> {
     );
     await timeQuery(
       `range query (100 of ${inserted}), engine: `,
-      () => backend.engine.runQuery({ path: "protocol/bench:channelRange", args: { channel: `c${channel++ % CHANNELS}`, limit: 100 }, identity: null }),
+      () =>
+        backend.engine.runQuery({
+          path: "protocol/bench:channelRange",
+          args: { channel: `c${channel++ % CHANNELS}`, limit: 100 },
+          identity: null,
+        }),
       "",
     );
     // selective: a number appears in one body; broad: two common words match ~1/6 of all bodies
@@ -321,9 +382,28 @@ async function main(): Promise<void> {
     const selective = () => `${(k++ * 7919) % inserted}`;
     const words = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel"];
     const broad = () => `${words[k++ % words.length]} ${words[(k * 3) % words.length]}`;
-    await timeQuery(`search, selective term (${inserted} docs), HTTP:   `, () => http.query(anyApi.protocol.bench.search, { text: selective(), limit: 20 }), "goal < 100 ms");
-    await timeQuery(`search, selective term (${inserted} docs), engine: `, () => backend.engine.runQuery({ path: "protocol/bench:search", args: { text: selective(), limit: 20 }, identity: null }), "");
-    await timeQuery(`search, two common words (${inserted} docs), engine: `, () => backend.engine.runQuery({ path: "protocol/bench:search", args: { text: broad(), limit: 20 }, identity: null }), "", 10);
+    await timeQuery(
+      `search, selective term (${inserted} docs), HTTP:   `,
+      () => http.query(anyApi.protocol.bench.search, { text: selective(), limit: 20 }),
+      "goal < 100 ms",
+    );
+    await timeQuery(
+      `search, selective term (${inserted} docs), engine: `,
+      () =>
+        backend.engine.runQuery({
+          path: "protocol/bench:search",
+          args: { text: selective(), limit: 20 },
+          identity: null,
+        }),
+      "",
+    );
+    await timeQuery(
+      `search, two common words (${inserted} docs), engine: `,
+      () =>
+        backend.engine.runQuery({ path: "protocol/bench:search", args: { text: broad(), limit: 20 }, identity: null }),
+      "",
+      10,
+    );
     console.log(`\n${formatTransactionStats(backend.engine.transactionStats())}`);
   } finally {
     await backend.stop();
@@ -333,7 +413,12 @@ async function main(): Promise<void> {
 }
 
 const role = process.env.BENCH_ROLE;
-(role === "app-backend" ? appBackendRole() : role === "importer" ? importerRole().then(() => process.exit(0)) : main().then(() => process.exit(0))).then(
+(role === "app-backend"
+  ? appBackendRole()
+  : role === "importer"
+    ? importerRole().then(() => process.exit(0))
+    : main().then(() => process.exit(0))
+).then(
   () => undefined,
   (e: unknown) => {
     console.error(e);

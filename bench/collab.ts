@@ -114,7 +114,16 @@ async function manyEditors(app: InProcessAppBackend, members: AppMember[], edito
   await Promise.all(peers.map((p) => p.provider.flush()));
   const first = peers[0].doc;
   const converged = await Promise.race([
-    Promise.all(peers.map((p) => when(p.doc, () => p.doc.getText("body").toJSON() === first.getText("body").toJSON() && p.provider.cursor === peers[0].provider.cursor))).then(() => true),
+    Promise.all(
+      peers.map((p) =>
+        when(
+          p.doc,
+          () =>
+            p.doc.getText("body").toJSON() === first.getText("body").toJSON() &&
+            p.provider.cursor === peers[0].provider.cursor,
+        ),
+      ),
+    ).then(() => true),
     sleep(20_000).then(() => false),
   ]);
   for (const p of peers) p.provider.destroy();
@@ -159,27 +168,43 @@ async function compactionPhase(members: AppMember[] | null) {
       const batch = updates.slice(i, i + 200);
       await Promise.all(
         batch.map((u, k) =>
-          client.mutation(api.yjs.push, { docId: room, sessionId: "bench-writer", clientSeq: i + k + 1, update: u.buffer.slice(u.byteOffset, u.byteOffset + u.byteLength) as ArrayBuffer }),
+          client.mutation(api.yjs.push, {
+            docId: room,
+            sessionId: "bench-writer",
+            clientSeq: i + k + 1,
+            update: u.buffer.slice(u.byteOffset, u.byteOffset + u.byteLength) as ArrayBuffer,
+          }),
         ),
       );
     }
     const pushS = (performance.now() - t0) / 1000;
     await client.mutation(api.yjs.ack, { docId: room, sessionId: "bench-writer", seq: updates.length });
     const bytes = updates.reduce((n, u) => n + u.byteLength, 0);
-    console.log(`document with ${updates.length.toLocaleString()} past updates (${(bytes / 1024).toFixed(0)} KiB), pushed in ${pushS.toFixed(1)} s (${Math.round(updates.length / pushS)} pushes/s)`);
+    console.log(
+      `document with ${updates.length.toLocaleString()} past updates (${(bytes / 1024).toFixed(0)} KiB), pushed in ${pushS.toFixed(1)} s (${Math.round(updates.length / pushS)} pushes/s)`,
+    );
 
     await loadTimes(app, member, room, 1); // warm-up
     const before = await loadTimes(app, member, room, 5);
-    console.log(`  load before compaction:  median ${median(before).toFixed(0)} ms  (runs: ${before.map((t) => t.toFixed(0)).join(", ")})`);
+    console.log(
+      `  load before compaction:  median ${median(before).toFixed(0)} ms  (runs: ${before.map((t) => t.toFixed(0)).join(", ")})`,
+    );
 
-    const docRef = await app.run(async (ctx) => (await ctx.db.query("yDocs").collect()).find((d) => d.docId === room)!._id);
+    const docRef = await app.run(
+      async (ctx) => (await ctx.db.query("yDocs").collect()).find((d) => d.docId === room)!._id,
+    );
     app.backend.engine.transactionStats({ reset: true });
     const c0 = performance.now();
     let steps = 0;
     type Step = { snapshotBytes: number; snapshotSeq: number; deletedThrough: number; next: string } | null;
     let last: Step = null;
     for (;;) {
-      const r = await app.backend.engine.runMutation({ path: "yjs:compact", args: convexToJson({ docRef: docRef }), identity: null, internal: true });
+      const r = await app.backend.engine.runMutation({
+        path: "yjs:compact",
+        args: convexToJson({ docRef: docRef }),
+        identity: null,
+        internal: true,
+      });
       if (r.outcome.status !== "success") throw new Error(`compact: ${r.outcome.errorMessage}`);
       steps += 1;
       last = jsonToConvex(r.outcome.value) as Step;
@@ -191,11 +216,15 @@ async function compactionPhase(members: AppMember[] | null) {
     );
     console.log(formatTransactionStats(app.backend.engine.transactionStats()).replace(/^/gm, "    "));
     const after = await loadTimes(app, member, room, 5);
-    console.log(`  load after compaction:   median ${median(after).toFixed(0)} ms  (runs: ${after.map((t) => t.toFixed(0)).join(", ")})`);
+    console.log(
+      `  load after compaction:   median ${median(after).toFixed(0)} ms  (runs: ${after.map((t) => t.toFixed(0)).join(", ")})`,
+    );
     // the compacted document holds the same content
     const check = open(app, member, room);
     await check.provider.whenSynced;
-    console.log(`  content identical after compaction: ${check.doc.getText("body").toJSON() === doc.getText("body").toJSON() && JSON.stringify(check.doc.getMap("canvas").toJSON()) === JSON.stringify(doc.getMap("canvas").toJSON())}`);
+    console.log(
+      `  content identical after compaction: ${check.doc.getText("body").toJSON() === doc.getText("body").toJSON() && JSON.stringify(check.doc.getMap("canvas").toJSON()) === JSON.stringify(doc.getMap("canvas").toJSON())}`,
+    );
     check.provider.destroy();
   } finally {
     await app.stop();
@@ -208,8 +237,15 @@ async function main() {
   const app = await startAppBackendInProcess();
   try {
     const a = await app.member(["campaign_manager"], { firstName: "Ann" });
-    const members = [a, ...(await Promise.all(["Ben", "Cat"].map((n) => app.member(["campaign_manager"], { orgId: a.orgId, firstName: n }))))];
-    console.log(`update round trip, 2 clients:            ${stats(await roundTrips(app, members))}   goal p50 < 50 ms, p99 < 150 ms`);
+    const members = [
+      a,
+      ...(await Promise.all(
+        ["Ben", "Cat"].map((n) => app.member(["campaign_manager"], { orgId: a.orgId, firstName: n })),
+      )),
+    ];
+    console.log(
+      `update round trip, 2 clients:            ${stats(await roundTrips(app, members))}   goal p50 < 50 ms, p99 < 150 ms`,
+    );
     app.backend.engine.transactionStats({ reset: true });
     const many = await manyEditors(app, members, EDITORS, 10);
     console.log(

@@ -48,8 +48,11 @@ function bigEmail(): EmailBlock[] {
     for (const type of BLOCK_TYPES) {
       if (type === "footer") continue;
       const b = newBlock(type, id());
-      if (type === "section" || type === "card" || type === "container") (b.content.children as EmailBlock[]).push(newBlock("heading", id()), newBlock("text", id()));
-      if (type === "columns" || type === "sidebar") for (const col of b.content.columnChildren as EmailBlock[][]) col.push(newBlock(LEAF_TYPES[n % LEAF_TYPES.length], id()));
+      if (type === "section" || type === "card" || type === "container")
+        (b.content.children as EmailBlock[]).push(newBlock("heading", id()), newBlock("text", id()));
+      if (type === "columns" || type === "sidebar")
+        for (const col of b.content.columnChildren as EmailBlock[][])
+          col.push(newBlock(LEAF_TYPES[n % LEAF_TYPES.length], id()));
       out.push(b);
     }
   }
@@ -65,7 +68,16 @@ function bigCta(): CtaDesign {
     ...(types[i % 4] === "text" ? { text: `Line ${i}: vote early, volunteer, donate` } : {}),
     link: i % 5 === 0 ? `https://example.org/${i}` : "",
   }));
-  return { name: "Busy", description: "", width: 1200, height: 800, backgroundColor: "#ffffff", gridSize: 10, snapToGrid: true, elements };
+  return {
+    name: "Busy",
+    description: "",
+    width: 1200,
+    height: 800,
+    backgroundColor: "#ffffff",
+    gridSize: 10,
+    snapToGrid: true,
+    elements,
+  };
 }
 
 async function main() {
@@ -74,33 +86,45 @@ async function main() {
   for (const t of BUILT_IN_TEMPLATES) {
     const r = await renderEmail(t.blocks, compileMjml);
     const time = await median(() => renderEmail(t.blocks, compileMjml));
-    console.log(`  ${t.name.padEnd(20)} ${String(t.blocks.length).padStart(3)} top-level blocks  render ${ms(time).padStart(9)}  ${formatBytes(r.bytes).padStart(8)}`);
+    console.log(
+      `  ${t.name.padEnd(20)} ${String(t.blocks.length).padStart(3)} top-level blocks  render ${ms(time).padStart(9)}  ${formatBytes(r.bytes).padStart(8)}`,
+    );
   }
   const big = bigEmail();
   const r = await renderEmail(big, compileMjml);
   const bigTime = await median(() => renderEmail(big, compileMjml), 3);
-  console.log(`  ${`${allBlocks(big).length}-block document`.padEnd(20)} ${String(big.length).padStart(3)} top-level blocks  render ${ms(bigTime).padStart(9)}  ${formatBytes(r.bytes).padStart(8)} (warn at ${formatBytes(EMAIL_WARN_BYTES)}, refused above ${formatBytes(EMAIL_MAX_BYTES)})`);
+  console.log(
+    `  ${`${allBlocks(big).length}-block document`.padEnd(20)} ${String(big.length).padStart(3)} top-level blocks  render ${ms(bigTime).padStart(9)}  ${formatBytes(r.bytes).padStart(8)} (warn at ${formatBytes(EMAIL_WARN_BYTES)}, refused above ${formatBytes(EMAIL_MAX_BYTES)})`,
+  );
   const template = (await renderEmail(BUILT_IN_TEMPLATES[0].blocks, compileMjml)).html;
   const mergeTime = await median(() => {
     for (let i = 0; i < 1000; i++) substitute(template, { ...SAMPLE_VALUES, "voter.first_name": `Voter ${i}` }, "html");
   }, 3);
-  console.log(`  per-recipient merge of a rendered template: ${ms(mergeTime / 1000)} per recipient (${Math.round(1000 / (mergeTime / 1000)).toLocaleString()} recipients/s)`);
+  console.log(
+    `  per-recipient merge of a rendered template: ${ms(mergeTime / 1000)} per recipient (${Math.round(1000 / (mergeTime / 1000)).toLocaleString()} recipients/s)`,
+  );
 
   console.log("Yjs documents");
   const emailDoc = new Y.Doc();
   writeEmailDraft(emailDoc, { meta: { name: "Big", subject: "Hi" }, blocks: big });
-  console.log(`  email draft, ${allBlocks(big).length} blocks: encoded ${formatBytes(Y.encodeStateAsUpdate(emailDoc).byteLength)}, read back ${ms(await median(() => readEmailDraft(emailDoc)))}`);
+  console.log(
+    `  email draft, ${allBlocks(big).length} blocks: encoded ${formatBytes(Y.encodeStateAsUpdate(emailDoc).byteLength)}, read back ${ms(await median(() => readEmailDraft(emailDoc)))}`,
+  );
   const ctaDoc = new Y.Doc();
   const busy = bigCta();
   writeCtaDoc(ctaDoc, busy);
-  console.log(`  CTA, ${busy.elements.length} elements: encoded ${formatBytes(Y.encodeStateAsUpdate(ctaDoc).byteLength)}, read back ${ms(await median(() => readCtaDoc(ctaDoc)))}`);
+  console.log(
+    `  CTA, ${busy.elements.length} elements: encoded ${formatBytes(Y.encodeStateAsUpdate(ctaDoc).byteLength)}, read back ${ms(await median(() => readCtaDoc(ctaDoc)))}`,
+  );
 
   console.log("CTA (SVG for the embed and previews)");
   const sorted: number[] = [];
   for (const t of BUILT_IN_CTA_TEMPLATES) sorted.push(await median(() => ctaToSvg(t.design)));
   sorted.sort((a, b) => a - b);
   console.log(`  25 built-in templates: median ${ms(sorted[12])}, slowest ${ms(sorted[24])} each`);
-  console.log(`  200-element design: ${ms(await median(() => ctaToSvg(busy)))}, ${formatBytes(new TextEncoder().encode(ctaToSvg(busy)).byteLength)}`);
+  console.log(
+    `  200-element design: ${ms(await median(() => ctaToSvg(busy)))}, ${formatBytes(new TextEncoder().encode(ctaToSvg(busy)).byteLength)}`,
+  );
 }
 
 void main().catch((e: unknown) => {

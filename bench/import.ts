@@ -55,18 +55,41 @@ function dirBytes(dir: string): number {
 function diskBreakdown(dataDir: string, voters: number): string {
   const db = new Database(path.join(dataDir, "db.sqlite3"), { readonly: true, fileMustExist: true });
   try {
-    const per = (bytes: number) => (voters ? `${Math.round(bytes / voters).toLocaleString().padStart(6)} B/voter` : "");
+    const per = (bytes: number) =>
+      voters
+        ? `${Math.round(bytes / voters)
+            .toLocaleString()
+            .padStart(6)} B/voter`
+        : "";
     const lines: string[] = [];
-    const pages = db.prepare("SELECT name, SUM(pgsize) AS bytes FROM dbstat GROUP BY name ORDER BY bytes DESC").all() as { name: string; bytes: number }[];
-    for (const r of pages.filter((r) => r.bytes >= 1 << 20)) lines.push(`${r.name.padEnd(34)} ${mb(r.bytes).padStart(9)}  ${per(r.bytes)}`);
+    const pages = db
+      .prepare("SELECT name, SUM(pgsize) AS bytes FROM dbstat GROUP BY name ORDER BY bytes DESC")
+      .all() as { name: string; bytes: number }[];
+    for (const r of pages.filter((r) => r.bytes >= 1 << 20))
+      lines.push(`${r.name.padEnd(34)} ${mb(r.bytes).padStart(9)}  ${per(r.bytes)}`);
     const wal = path.join(dataDir, "db.sqlite3-wal");
-    if (fs.existsSync(wal)) lines.push(`${"(write-ahead log)".padEnd(34)} ${mb(fs.statSync(wal).size).padStart(9)}  ${per(fs.statSync(wal).size)}`);
+    if (fs.existsSync(wal))
+      lines.push(
+        `${"(write-ahead log)".padEnd(34)} ${mb(fs.statSync(wal).size).padStart(9)}  ${per(fs.statSync(wal).size)}`,
+      );
     const entries = db
-      .prepare("SELECT x.tbl || '.' || x.name AS name, COUNT(*) AS n, SUM(LENGTH(idx.k)) AS key FROM idx JOIN indexes x ON x.id = idx.i GROUP BY idx.i ORDER BY key DESC")
+      .prepare(
+        "SELECT x.tbl || '.' || x.name AS name, COUNT(*) AS n, SUM(LENGTH(idx.k)) AS key FROM idx JOIN indexes x ON x.id = idx.i GROUP BY idx.i ORDER BY key DESC",
+      )
       .all() as { name: string; n: number; key: number }[];
-    for (const r of entries.filter((r) => r.key >= 1 << 20)) lines.push(`  idx ${r.name.padEnd(30)} ${r.n.toLocaleString().padStart(9)} entries, keys ${mb(r.key)}  ${per(r.key)}`);
-    const docs = db.prepare("SELECT t.name AS name, COUNT(*) AS n, SUM(LENGTH(d.json)) AS bytes FROM documents d JOIN tables t ON t.number = d.tbl GROUP BY d.tbl ORDER BY bytes DESC").all() as { name: string; n: number; bytes: number }[];
-    for (const r of docs.filter((r) => r.bytes >= 1 << 20)) lines.push(`  documents ${r.name.padEnd(24)} ${r.n.toLocaleString().padStart(9)} rows, JSON ${mb(r.bytes)}  ${per(r.bytes)}`);
+    for (const r of entries.filter((r) => r.key >= 1 << 20))
+      lines.push(
+        `  idx ${r.name.padEnd(30)} ${r.n.toLocaleString().padStart(9)} entries, keys ${mb(r.key)}  ${per(r.key)}`,
+      );
+    const docs = db
+      .prepare(
+        "SELECT t.name AS name, COUNT(*) AS n, SUM(LENGTH(d.json)) AS bytes FROM documents d JOIN tables t ON t.number = d.tbl GROUP BY d.tbl ORDER BY bytes DESC",
+      )
+      .all() as { name: string; n: number; bytes: number }[];
+    for (const r of docs.filter((r) => r.bytes >= 1 << 20))
+      lines.push(
+        `  documents ${r.name.padEnd(24)} ${r.n.toLocaleString().padStart(9)} rows, JSON ${mb(r.bytes)}  ${per(r.bytes)}`,
+      );
     return lines.join("\n");
   } finally {
     db.close();
@@ -79,7 +102,11 @@ async function backendRole() {
   setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 100).unref();
   let since = performance.eventLoopUtilization();
   let cpuSince = process.cpuUsage();
-  const backend = await startBackend({ functionsDir: path.join(root, "convex"), dataDir: process.env.BENCH_DATA!, port: 0 });
+  const backend = await startBackend({
+    functionsDir: path.join(root, "convex"),
+    dataDir: process.env.BENCH_DATA!,
+    port: 0,
+  });
   await configureBackendEnv(backend.engine, { siteUrl: "http://127.0.0.1:1" });
   process.on("message", (m: { type: string }) => {
     if (m.type === "rss") {
@@ -87,7 +114,13 @@ async function backendRole() {
       since = performance.eventLoopUtilization();
       const cpu = process.cpuUsage(cpuSince);
       cpuSince = process.cpuUsage();
-      process.send!({ type: "rss", peak, rss: process.memoryUsage().rss, busyMs: elu.active, cpuMs: (cpu.user + cpu.system) / 1000 });
+      process.send!({
+        type: "rss",
+        peak,
+        rss: process.memoryUsage().rss,
+        busyMs: elu.active,
+        cpuMs: (cpu.user + cpu.system) / 1000,
+      });
       peak = process.memoryUsage().rss;
     } else if (m.type === "stats") {
       process.send!({ type: "stats", text: formatTransactionStats(backend.engine.transactionStats({ reset: true })) });
@@ -138,10 +171,17 @@ async function main() {
     const t0 = performance.now();
     files[n] = path.join(dir, `voters-${n}.csv`);
     await writeVoterFile(files[n], n);
-    console.log(`generated ${n.toLocaleString()} rows (${mb(fs.statSync(files[n]).size)}) in ${((performance.now() - t0) / 1000).toFixed(1)}s`);
+    console.log(
+      `generated ${n.toLocaleString()} rows (${mb(fs.statSync(files[n]).size)}) in ${((performance.now() - t0) / 1000).toFixed(1)}s`,
+    );
   }
-  const execArgv = process.env.BENCH_PROFILE ? [...process.execArgv, "--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : process.execArgv;
-  const child = fork(fileURLToPath(import.meta.url), [], { execArgv, env: { ...process.env, BENCH_ROLE: "backend", BENCH_DATA: path.join(dir, "data") } });
+  const execArgv = process.env.BENCH_PROFILE
+    ? [...process.execArgv, "--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE}`]
+    : process.execArgv;
+  const child = fork(fileURLToPath(import.meta.url), [], {
+    execArgv,
+    env: { ...process.env, BENCH_ROLE: "backend", BENCH_DATA: path.join(dir, "data") },
+  });
   const ready = await new Promise<{ url: string; siteUrl: string }>((resolve, reject) => {
     child.once("message", (m) => resolve(m as { url: string; siteUrl: string }));
     child.once("exit", (code) => reject(new Error(`backend exited with ${code}`)));
@@ -149,14 +189,24 @@ async function main() {
   const client = new ConvexHttpClient(ready.url, { logger: false });
   const signed = (await client.action(api.auth.signIn, {
     provider: "password",
-    params: { flow: "signUp", email: "bench@example.org", password: "correct-horse-42", firstName: "Bench", lastName: "Runner", ticket: await signInTicket(ready.siteUrl) },
+    params: {
+      flow: "signUp",
+      email: "bench@example.org",
+      password: "correct-horse-42",
+      firstName: "Bench",
+      lastName: "Runner",
+      ticket: await signInTicket(ready.siteUrl),
+    },
   })) as { tokens?: { token: string } | null };
   if (!signed.tokens) throw new Error("sign-up did not return tokens");
   client.setAuth(signed.tokens.token);
   // The import itself goes over the WebSocket client, as in the browser (ConvexReactClient):
   // one client's mutations are applied in order, which lets batches be pipelined.
   const token = signed.tokens.token;
-  const socket = new ConvexClient(ready.url, { webSocketConstructor: WebSocket as unknown as typeof globalThis.WebSocket, logger: false });
+  const socket = new ConvexClient(ready.url, {
+    webSocketConstructor: WebSocket as unknown as typeof globalThis.WebSocket,
+    logger: false,
+  });
   socket.setAuth(async () => token);
   let storedVoters = 0;
   try {
@@ -174,7 +224,9 @@ async function main() {
           const now = performance.now();
           if (now - lastLog > 10_000) {
             lastLog = now;
-            console.log(`  … ${p.processed.toLocaleString()} rows, ${(p.processed / ((now - t0) / 1000)).toFixed(0)} rows/s, rss ${mb(process.memoryUsage().rss)}`);
+            console.log(
+              `  … ${p.processed.toLocaleString()} rows, ${(p.processed / ((now - t0) / 1000)).toFixed(0)} rows/s, rss ${mb(process.memoryUsage().rss)}`,
+            );
           }
         },
       });
@@ -189,22 +241,32 @@ async function main() {
           `imported ${doc?.imported_records.toLocaleString()} duplicates ${doc?.duplicate_records.toLocaleString()} errors ${doc?.failed_records.toLocaleString()}  ` +
           `status ${doc?.status}  (appendBatch in flight ${serverSecs.toFixed(1)}s)`,
       );
-      console.log(`  ${sizes.length.toLocaleString()} batches, rows per batch: median ${sizes[sizes.length >> 1]}, min ${sizes[0]}, max ${sizes[sizes.length - 1]}`);
+      console.log(
+        `  ${sizes.length.toLocaleString()} batches, rows per batch: median ${sizes[sizes.length >> 1]}, min ${sizes[0]}, max ${sizes[sizes.length - 1]}`,
+      );
       const clientCpuMs = ((c) => (c.user + c.system) / 1000)(process.cpuUsage(clientCpu));
       const be = await ask<{ peak: number; rss: number; busyMs: number; cpuMs: number }>(child, "rss");
       console.log((await ask<{ text: string }>(child, "stats")).text.replace(/^/gm, "  "));
-      console.log(`  memory: client peak RSS ${mb(peakRss)} (at start ${mb(rssStart)}), backend peak RSS ${mb(be.peak)}`);
-      console.log(`  backend main thread busy ${(be.busyMs / 1000).toFixed(1)}s of ${secs.toFixed(1)}s (${((be.busyMs / 1000 / secs) * 100).toFixed(0)}%)`);
+      console.log(
+        `  memory: client peak RSS ${mb(peakRss)} (at start ${mb(rssStart)}), backend peak RSS ${mb(be.peak)}`,
+      );
+      console.log(
+        `  backend main thread busy ${(be.busyMs / 1000).toFixed(1)}s of ${secs.toFixed(1)}s (${((be.busyMs / 1000 / secs) * 100).toFixed(0)}%)`,
+      );
       // CPU per row is steadier than the rate when other work shares the machine: the rate needs
       // (backend + client) ≤ 200 µs a row for 10,000 rows/s on two cores
       const perRow = (ms: number) => `${((ms * 1000) / n).toFixed(0)} µs/row`;
-      console.log(`  CPU: backend ${perRow(be.cpuMs)} (every thread: engine, writer, checkpoints, GC), client ${perRow(clientCpuMs)}`);
+      console.log(
+        `  CPU: backend ${perRow(be.cpuMs)} (every thread: engine, writer, checkpoints, GC), client ${perRow(clientCpuMs)}`,
+      );
       storedVoters += doc?.imported_records ?? 0;
       const stored = storedVoters;
       // at rest: the checkpoint thread truncates a burst's write-ahead log after an idle turn (500 ms)
       await new Promise((r) => setTimeout(r, 1500));
       const bytes = dirBytes(path.join(dir, "data"));
-      console.log(`  database: ${mb(bytes)} on disk for ${stored.toLocaleString()} voters (${stored ? Math.round(bytes / stored).toLocaleString() : "?"} bytes per voter, indexes and import records included)`);
+      console.log(
+        `  database: ${mb(bytes)} on disk for ${stored.toLocaleString()} voters (${stored ? Math.round(bytes / stored).toLocaleString() : "?"} bytes per voter, indexes and import records included)`,
+      );
       console.log(diskBreakdown(path.join(dir, "data"), stored).replace(/^/gm, "    "));
     }
   } finally {

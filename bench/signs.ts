@@ -50,16 +50,31 @@ async function main() {
   console.log(speedIndexLine());
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "precinct-bench-signs-"));
   const webOrigin = `http://127.0.0.1:${WEB_PORT}`;
-  const backend = await startBackend({ functionsDir: path.join(root, "convex"), dataDir: path.join(dir, "data"), port: 0, adminKey: ADMIN_KEY, allowedOrigins: [webOrigin] });
+  const backend = await startBackend({
+    functionsDir: path.join(root, "convex"),
+    dataDir: path.join(dir, "data"),
+    port: 0,
+    adminKey: ADMIN_KEY,
+    allowedOrigins: [webOrigin],
+  });
   await configureBackendEnv(backend.engine, { siteUrl: webOrigin });
   backend.engine.env.set("AUTH_LOG_LEVEL", "ERROR");
-  console.log(`signs bench  ${SIGNS.toLocaleString()} signs  node ${process.version}  ${os.cpus()[0]?.model ?? ""} × ${os.cpus().length}`);
+  console.log(
+    `signs bench  ${SIGNS.toLocaleString()} signs  node ${process.version}  ${os.cpus()[0]?.model ?? ""} × ${os.cpus().length}`,
+  );
 
   const http = new ConvexHttpClient(backend.cloudUrl, { logger: false });
   const email = "bench-signs@example.org";
   const signed = (await http.action(api.auth.signIn, {
     provider: "password",
-    params: { flow: "signUp", email, password: "correct-horse-42", firstName: "Bench", lastName: "Mapper", ticket: await signInTicket(backend.siteUrl) },
+    params: {
+      flow: "signUp",
+      email,
+      password: "correct-horse-42",
+      firstName: "Bench",
+      lastName: "Mapper",
+      ticket: await signInTicket(backend.siteUrl),
+    },
   })) as { tokens?: { token: string; refreshToken: string } | null };
   const tokens = signed.tokens!;
   http.setAuth(tokens.token);
@@ -71,7 +86,11 @@ async function main() {
 
   // 1. seed: 60 neighbourhoods around Portland, signs scattered around each
   const rand = rng(42);
-  const hoods = Array.from({ length: 60 }, () => ({ lat: 45.38 + rand() * 0.3, lng: -122.95 + rand() * 0.5, spread: 0.004 + rand() * 0.02 }));
+  const hoods = Array.from({ length: 60 }, () => ({
+    lat: 45.38 + rand() * 0.3,
+    lng: -122.95 + rand() * 0.5,
+    spread: 0.004 + rand() * 0.02,
+  }));
   const now = Date.now();
   const day = 24 * 3600_000;
   const t0 = performance.now();
@@ -92,7 +111,9 @@ async function main() {
     await admin.mutation(internalMutation("seed:insertSigns"), { orgId, createdBy: me.userId, campaignId, signs });
   }
   const seedS = (performance.now() - t0) / 1000;
-  console.log(`1. seeded ${SIGNS.toLocaleString()} signs in ${seedS.toFixed(1)} s (${Math.round(SIGNS / seedS).toLocaleString()} signs/s, batches of ${BATCH})`);
+  console.log(
+    `1. seeded ${SIGNS.toLocaleString()} signs in ${seedS.toFixed(1)} s (${Math.round(SIGNS / seedS).toLocaleString()} signs/s, batches of ${BATCH})`,
+  );
 
   // 2. the viewport query on the server
   const views = {
@@ -109,7 +130,9 @@ async function main() {
       last = await http.query(api.signs.mapView, { ...b, status: "All" });
       times.push(performance.now() - s);
     }
-    console.log(`   ${name.padEnd(17)} ${ms(median(times)).padStart(7)}  → ${last!.points.length ? `${last!.points.length.toLocaleString()} points` : `${last!.cells.length.toLocaleString()} cells`} for ${last!.inView.toLocaleString()} signs in view`);
+    console.log(
+      `   ${name.padEnd(17)} ${ms(median(times)).padStart(7)}  → ${last!.points.length ? `${last!.points.length.toLocaleString()} points` : `${last!.cells.length.toLocaleString()} cells`} for ${last!.inView.toLocaleString()} signs in view`,
+    );
   }
 
   // 3–5. the app in Chromium
@@ -117,10 +140,23 @@ async function main() {
   process.env.VITE_CONVEX_SITE_URL = backend.siteUrl;
   const outDir = path.join(dir, "web");
   await build({ root, logLevel: "warn", mode: "production", build: { outDir } });
-  const web = await preview({ root, build: { outDir }, preview: { port: WEB_PORT, host: "127.0.0.1", strictPort: true }, logLevel: "warn" });
+  const web = await preview({
+    root,
+    build: { outDir },
+    preview: { port: WEB_PORT, host: "127.0.0.1", strictPort: true },
+    logLevel: "warn",
+  });
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
   });
   const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
   const namespace = backend.cloudUrl.replace(/[^a-zA-Z0-9]/g, "");
@@ -137,9 +173,15 @@ async function main() {
       const seen: Record<string, number> = {};
       const w = window as unknown as { __tl: Record<string, number> };
       w.__tl = seen;
-      const probes: [string, string][] = [["shell", "nav"], ["map", ".leaflet-container"], ["basemap", "canvas"], ["cluster", ".sign-cluster"]];
+      const probes: [string, string][] = [
+        ["shell", "nav"],
+        ["map", ".leaflet-container"],
+        ["basemap", "canvas"],
+        ["cluster", ".sign-cluster"],
+      ];
       new MutationObserver(() => {
-        for (const [k, sel] of probes) if (!(k in seen) && document.querySelector(sel)) seen[k] = Math.round(performance.now());
+        for (const [k, sel] of probes)
+          if (!(k in seen) && document.querySelector(sel)) seen[k] = Math.round(performance.now());
       }).observe(document, { childList: true, subtree: true, characterData: true });
     });
   }
@@ -169,10 +211,19 @@ async function main() {
   for (const status of ["Active", "Scheduled", "Removed", "All"]) {
     const before = await counter.textContent();
     const start = performance.now();
-    await page.getByRole("group", { name: "Status" }).getByRole("button", { name: new RegExp(`^${status}`) }).click();
-    await page.waitForFunction((b) => document.querySelector('[data-testid="signs.inView"]')?.textContent !== b, before, { timeout: 15_000 });
+    await page
+      .getByRole("group", { name: "Status" })
+      .getByRole("button", { name: new RegExp(`^${status}`) })
+      .click();
+    await page.waitForFunction(
+      (b) => document.querySelector('[data-testid="signs.inView"]')?.textContent !== b,
+      before,
+      { timeout: 15_000 },
+    );
     await page.locator(".sign-cluster").first().waitFor({ state: "visible" });
-    console.log(`   ${status.padEnd(9)} ${ms(performance.now() - start).padStart(7)}  (${await counter.textContent()})`);
+    console.log(
+      `   ${status.padEnd(9)} ${ms(performance.now() - start).padStart(7)}  (${await counter.textContent()})`,
+    );
   }
 
   // 5. zoom into the densest cluster until single signs show
@@ -189,7 +240,10 @@ async function main() {
       let bestDistance = Infinity;
       for (const el of document.querySelectorAll(".sign-cluster")) {
         const r = el.getBoundingClientRect();
-        const d = Math.hypot(r.left + r.width / 2 - (box.left + box.width / 2), r.top + r.height / 2 - (box.top + box.height / 2));
+        const d = Math.hypot(
+          r.left + r.width / 2 - (box.left + box.width / 2),
+          r.top + r.height / 2 - (box.top + box.height / 2),
+        );
         if (d < bestDistance) [best, bestDistance] = [[r.left + r.width / 2, r.top + r.height / 2], d];
       }
       return best;
@@ -197,10 +251,16 @@ async function main() {
     if (!target) break;
     await page.mouse.click(target[0], target[1]);
     clicks++;
-    await page.waitForFunction((b) => document.querySelector('[data-testid="signs.inView"]')?.textContent !== b, before, { timeout: 15_000 }).catch(() => {});
+    await page
+      .waitForFunction((b) => document.querySelector('[data-testid="signs.inView"]')?.textContent !== b, before, {
+        timeout: 15_000,
+      })
+      .catch(() => {});
   }
   await page.locator("path.sign-marker").first().waitFor({ state: "attached", timeout: 15_000 });
-  console.log(`5. into a cluster down to single markers: ${clicks} clicks, ${ms((performance.now() - zoomStart) / clicks)} per click on average (${await counter.textContent()})`);
+  console.log(
+    `5. into a cluster down to single markers: ${clicks} clicks, ${ms((performance.now() - zoomStart) / clicks)} per click on average (${await counter.textContent()})`,
+  );
   await page.screenshot({ path: path.join(process.env.SHOTS_DIR ?? dir, "bench-signs-street.png") });
 
   await browser.close();

@@ -35,13 +35,31 @@ async function main() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "precinct-bench-sms-"));
   const fake = new FakeTwilio();
   await fake.start();
-  const backend = await startBackend({ functionsDir: path.join(root, "convex"), dataDir: dir, port: 0, adminKey: ADMIN_KEY });
+  const backend = await startBackend({
+    functionsDir: path.join(root, "convex"),
+    dataDir: dir,
+    port: 0,
+    adminKey: ADMIN_KEY,
+  });
   await configureBackendEnv(backend.engine, { siteUrl: "http://127.0.0.1:1" });
-  for (const [k, v] of Object.entries({ TWILIO_ACCOUNT_SID: ACCOUNT_SID, TWILIO_AUTH_TOKEN: AUTH_TOKEN, TWILIO_PHONE_NUMBER: FROM, TWILIO_API_BASE_URL: fake.url, AUTH_LOG_LEVEL: "ERROR" })) backend.engine.env.set(k, v);
+  for (const [k, v] of Object.entries({
+    TWILIO_ACCOUNT_SID: ACCOUNT_SID,
+    TWILIO_AUTH_TOKEN: AUTH_TOKEN,
+    TWILIO_PHONE_NUMBER: FROM,
+    TWILIO_API_BASE_URL: fake.url,
+    AUTH_LOG_LEVEL: "ERROR",
+  }))
+    backend.engine.env.set(k, v);
   console.log(`sms bench  dir=${dir}  node ${process.version}  ${os.cpus()[0]?.model ?? ""}`);
 
-  const { http, socket, admin } = await benchSession(backend, { email: "bench-sms@example.org", firstName: "Bench", lastName: "Sender" }, ADMIN_KEY);
-  const orgId = (await admin.mutation(internalMutation("seed:orgOfUser"), { email: "bench-sms@example.org" })) as Id<"organizations">;
+  const { http, socket, admin } = await benchSession(
+    backend,
+    { email: "bench-sms@example.org", firstName: "Bench", lastName: "Sender" },
+    ADMIN_KEY,
+  );
+  const orgId = (await admin.mutation(internalMutation("seed:orgOfUser"), {
+    email: "bench-sms@example.org",
+  })) as Id<"organizations">;
   const orgName = (await http.query(api.sms.overview, {})).orgName;
   const body = `${orgName}: polls are open until 8pm. Reply STOP to opt out`;
 
@@ -58,13 +76,30 @@ async function main() {
       });
       ids.push(...((await admin.mutation(internalMutation("seed:insertVoters"), { orgId, voters })) as Id<"voters">[]));
     }
-    groups.push((await admin.mutation(internalMutation("seed:createGroup"), { orgId, name: `Bench ${g}`, description: null, voterIds: ids })) as Id<"voterGroups">);
+    groups.push(
+      (await admin.mutation(internalMutation("seed:createGroup"), {
+        orgId,
+        name: `Bench ${g}`,
+        description: null,
+        voterIds: ids,
+      })) as Id<"voterGroups">,
+    );
   }
-  console.log(`seeded ${RECIPIENTS.toLocaleString()} voters in ${groups.length} groups in ${((performance.now() - t0) / 1000).toFixed(1)}s`);
-  await http.mutation(api.sms.saveSettings, { settings: { quietStart: 0, quietEnd: 24, defaultTimeZone: "UTC", profile: "short_code", segmentsPerSecond: 1000 } });
+  console.log(
+    `seeded ${RECIPIENTS.toLocaleString()} voters in ${groups.length} groups in ${((performance.now() - t0) / 1000).toFixed(1)}s`,
+  );
+  await http.mutation(api.sms.saveSettings, {
+    settings: { quietStart: 0, quietEnd: 24, defaultTimeZone: "UTC", profile: "short_code", segmentsPerSecond: 1000 },
+  });
 
   // 1. fan-out of 100k recipients, progress read live through a subscription
-  const big = await http.mutation(api.smsCampaigns.create, { name: "Bench 100k", description: null, body, voterGroups: groups, individualVoters: [] });
+  const big = await http.mutation(api.smsCampaigns.create, {
+    name: "Bench 100k",
+    description: null,
+    body,
+    voterGroups: groups,
+    individualVoters: [],
+  });
   const t1 = performance.now();
   const sendId = await http.mutation(api.sms.start, { campaignId: big });
   await http.mutation(api.sms.pause, { sendId }); // measure the fan-out alone
@@ -86,7 +121,9 @@ async function main() {
   });
   const enqueueSecs = (performance.now() - t1) / 1000;
   const queued = (await http.query(api.sms.progress, { sendId }))!.counts.queued;
-  console.log(`1. enqueued ${queued.toLocaleString()} recipients in ${enqueueSecs.toFixed(1)}s (${Math.round(queued / enqueueSecs).toLocaleString()}/s; goal ≤ 10 s) — ${updates} live progress updates`);
+  console.log(
+    `1. enqueued ${queued.toLocaleString()} recipients in ${enqueueSecs.toFixed(1)}s (${Math.round(queued / enqueueSecs).toLocaleString()}/s; goal ≤ 10 s) — ${updates} live progress updates`,
+  );
   await http.mutation(api.sms.cancel, { sendId });
 
   if (process.env.BENCH_ONLY_ENQUEUE) {
@@ -98,7 +135,13 @@ async function main() {
 
   // 2. drain rate, unthrottled
   const drainSend = async (count: number) => {
-    const campaignId = await http.mutation(api.smsCampaigns.create, { name: `Drain ${count}`, description: null, body, voterGroups: groups.slice(0, Math.ceil(count / perGroup)), individualVoters: [] });
+    const campaignId = await http.mutation(api.smsCampaigns.create, {
+      name: `Drain ${count}`,
+      description: null,
+      body,
+      voterGroups: groups.slice(0, Math.ceil(count / perGroup)),
+      individualVoters: [],
+    });
     const before = fake.messages.length;
     const start = performance.now();
     const id = await http.mutation(api.sms.start, { campaignId });
@@ -113,17 +156,25 @@ async function main() {
     const secs = (performance.now() - start) / 1000;
     return { secs, sent: fake.messages.slice(before) };
   };
-  await http.mutation(api.sms.saveSettings, { settings: { quietStart: 0, quietEnd: 24, defaultTimeZone: "UTC", profile: "short_code", segmentsPerSecond: 1000 } });
+  await http.mutation(api.sms.saveSettings, {
+    settings: { quietStart: 0, quietEnd: 24, defaultTimeZone: "UTC", profile: "short_code", segmentsPerSecond: 1000 },
+  });
   const unthrottled = await drainSend(SENDS);
-  console.log(`2. drained ${unthrottled.sent.length.toLocaleString()} messages unthrottled in ${unthrottled.secs.toFixed(1)}s: ${Math.round(unthrottled.sent.length / unthrottled.secs)} messages/s end to end`);
+  console.log(
+    `2. drained ${unthrottled.sent.length.toLocaleString()} messages unthrottled in ${unthrottled.secs.toFixed(1)}s: ${Math.round(unthrottled.sent.length / unthrottled.secs)} messages/s end to end`,
+  );
 
   // 3. the configured pace over SENDS sends
-  await http.mutation(api.sms.saveSettings, { settings: { quietStart: 0, quietEnd: 24, defaultTimeZone: "UTC", profile: "short_code", segmentsPerSecond: RATE } });
+  await http.mutation(api.sms.saveSettings, {
+    settings: { quietStart: 0, quietEnd: 24, defaultTimeZone: "UTC", profile: "short_code", segmentsPerSecond: RATE },
+  });
   const paced = await drainSend(SENDS);
   const times = paced.sent.map((m) => m.createdAt).sort((a, b) => a - b);
   const measured = (times.length - 1) / ((times[times.length - 1] - times[0]) / 1000);
   const error = ((measured - RATE) / RATE) * 100;
-  console.log(`3. pace ${RATE} segments/s over ${paced.sent.length.toLocaleString()} sends: measured ${measured.toFixed(2)}/s, error ${error >= 0 ? "+" : ""}${error.toFixed(2)} % (goal ±2 %)`);
+  console.log(
+    `3. pace ${RATE} segments/s over ${paced.sent.length.toLocaleString()} sends: measured ${measured.toFixed(2)}/s, error ${error >= 0 ? "+" : ""}${error.toFixed(2)} % (goal ±2 %)`,
+  );
 
   console.log(formatTransactionStats(backend.engine.transactionStats()));
   await socket.close();

@@ -12,7 +12,11 @@ export function speedIndex(): number {
     const t0 = performance.now();
     let h = Buffer.alloc(64);
     for (let k = 0; k < 20_000; k++) h = createHash("sha256").update(h).digest();
-    const rows = Array.from({ length: 20_000 }, (_, k) => ({ k, s: `row-${(k * 7919) % 20_000}`, v: [k, k * 2, String(k)] }));
+    const rows = Array.from({ length: 20_000 }, (_, k) => ({
+      k,
+      s: `row-${(k * 7919) % 20_000}`,
+      v: [k, k * 2, String(k)],
+    }));
     const copy = JSON.parse(JSON.stringify(rows)) as typeof rows;
     copy.sort((a, b) => a.s.localeCompare(b.s));
     let acc = 0;

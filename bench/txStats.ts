@@ -13,12 +13,16 @@ const MEASURES: [keyof TransactionStats["max"], string][] = [
 
 export function formatTransactionStats(stats: TransactionStats): string {
   const limits = stats.limits as unknown as Record<string, number | undefined>;
-  const lines = [`largest per-transaction use over ${stats.transactions.toLocaleString()} queries/mutations (Convex limit):`];
+  const lines = [
+    `largest per-transaction use over ${stats.transactions.toLocaleString()} queries/mutations (Convex limit):`,
+  ];
   for (const [key, label] of MEASURES) {
     const m = stats.max[key];
     if (!m) continue;
     const limit = limits[key];
-    lines.push(`  ${label.padEnd(20)} ${Math.round(m.value).toLocaleString().padStart(12)}${limit ? ` / ${limit.toLocaleString()}` : ""}  ${m.functionPath ?? ""}`);
+    lines.push(
+      `  ${label.padEnd(20)} ${Math.round(m.value).toLocaleString().padStart(12)}${limit ? ` / ${limit.toLocaleString()}` : ""}  ${m.functionPath ?? ""}`,
+    );
   }
   return lines.join("\n");
 }

@@ -39,7 +39,11 @@ export async function writeVoterFile(file: string, n: number) {
 export async function importVoterFile(
   client: ConvexClient,
   file: string,
-  o: { batchSize?: number; wrap?: (t: ImportTransport) => ImportTransport; onProgress?: (p: ImportProgress) => void } = {},
+  o: {
+    batchSize?: number;
+    wrap?: (t: ImportTransport) => ImportTransport;
+    onProgress?: (p: ImportProgress) => void;
+  } = {},
 ): Promise<RunImportResult> {
   const blob = await fs.openAsBlob(file);
   const named = Object.assign(blob, { name: path.basename(file) });

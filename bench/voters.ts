@@ -86,13 +86,24 @@ async function main() {
 
     const signUp = (await client.action(api.auth.signIn, {
       provider: "password",
-      params: { flow: "signUp", email: "bench@example.org", password: "bench-password-1", firstName: "Bench", lastName: "Mark", ticket: await signInTicket(backend.siteUrl) },
+      params: {
+        flow: "signUp",
+        email: "bench@example.org",
+        password: "bench-password-1",
+        firstName: "Bench",
+        lastName: "Mark",
+        ticket: await signInTicket(backend.siteUrl),
+      },
     })) as { tokens?: { token: string } | null };
     const token = signUp.tokens?.token;
     if (!token) throw new Error("sign-up returned no token");
     client.setAuth(token);
     const claims = JSON.parse(Buffer.from(token.split(".")[1], "base64url").toString()) as { sub: string; iss: string };
-    const identity: UserIdentity = { subject: claims.sub, issuer: claims.iss, tokenIdentifier: `${claims.iss}|${claims.sub}` };
+    const identity: UserIdentity = {
+      subject: claims.sub,
+      issuer: claims.iss,
+      tokenIdentifier: `${claims.iss}|${claims.sub}`,
+    };
     const me = await retry(() => client.query(api.viewer.me, {}));
     const orgId = me.org?.id;
     if (!orgId) throw new Error("no organisation after sign-up");
@@ -122,7 +133,9 @@ async function main() {
       if ((done / PER_CALL) % 50 === 0) process.stdout.write(`  ${done.toLocaleString()}\r`);
     }
     const seedS = (performance.now() - seedStart) / 1000;
-    console.log(`Seeded ${TOTAL.toLocaleString()} voters in ${seedS.toFixed(1)} s (${Math.round(TOTAL / seedS).toLocaleString()} voters/s)`);
+    console.log(
+      `Seeded ${TOTAL.toLocaleString()} voters in ${seedS.toFixed(1)} s (${Math.round(TOTAL / seedS).toLocaleString()} voters/s)`,
+    );
 
     const page = { paginationOpts: { numItems: 50, cursor: null } };
     const searchTerm = lastNames[123].toLowerCase();
@@ -149,7 +162,9 @@ async function main() {
         await retry(() => client.query(api.voters.list, c.args as never));
         clientMs.push(performance.now() - start);
       }
-      console.log(`  ${c.name.padEnd(44)} ${fmt(p50(server)).padStart(10)} ${fmt(p50(clientMs)).padStart(12)}   ${rows}`);
+      console.log(
+        `  ${c.name.padEnd(44)} ${fmt(p50(server)).padStart(10)} ${fmt(p50(clientMs)).padStart(12)}   ${rows}`,
+      );
     }
 
     // the list's total: every page of voters.count followed to the end, as the browser does
@@ -189,13 +204,17 @@ async function main() {
         cursor = null;
         const start = performance.now();
         for (;;) {
-          const v: CountResult = await retry(() => client.query(api.voters.count, { ...c.args, paginationOpts: { numItems: 1, cursor } }));
+          const v: CountResult = await retry(() =>
+            client.query(api.voters.count, { ...c.args, paginationOpts: { numItems: 1, cursor } }),
+          );
           if (v.isDone) break;
           cursor = v.continueCursor;
         }
         clientMs.push(performance.now() - start);
       }
-      console.log(`  ${c.name.padEnd(44)} ${fmt(p50(server)).padStart(10)} ${fmt(p50(clientMs)).padStart(12)}   ${total.padStart(9)}  ${calls}`);
+      console.log(
+        `  ${c.name.padEnd(44)} ${fmt(p50(server)).padStart(10)} ${fmt(p50(clientMs)).padStart(12)}   ${total.padStart(9)}  ${calls}`,
+      );
     }
 
     // group add: "select all matching" in server pages of 500, until GROUP_ADD voters are in
@@ -222,7 +241,9 @@ async function main() {
       const total = performance.now() - start;
       const groups = await client.query(api.groups.list, {});
       const count = groups.find((g) => g._id === groupId)?.memberCount;
-      console.log(`  ${via === "server" ? "server (engine, in-process)" : "client (HTTP, end to end)"}: ${added.toLocaleString()} added in ${fmt(via === "server" ? serverMs : total)} — memberCount ${count}`);
+      console.log(
+        `  ${via === "server" ? "server (engine, in-process)" : "client (HTTP, end to end)"}: ${added.toLocaleString()} added in ${fmt(via === "server" ? serverMs : total)} — memberCount ${count}`,
+      );
     }
     console.log(`\n${formatTransactionStats(engine.transactionStats())}`);
   } finally {

@@ -63,7 +63,9 @@ const ORG_FIELD_LABELS: Record<string, string> = {
  * Saves the changed fields of the organisation's information, each with its base (no lost
  * updates: model/collab.ts); the display name follows the DBA or legal name when given.
  */
-export const update = orgMutation("organization.manage", { denied: { title: "Access Denied", message: ACCESS_DENIED_ORG } })({
+export const update = orgMutation("organization.manage", {
+  denied: { title: "Access Denied", message: ACCESS_DENIED_ORG },
+})({
   args: { edits: v.array(vFieldEdit) },
   returns: v.null(),
   handler: async (ctx, { edits }) => {
@@ -77,13 +79,19 @@ export const update = orgMutation("organization.manage", { denied: { title: "Acc
     if (apply.length === 0) return null;
     for (const e of apply) {
       if (typeof e.value !== "string") throw appError("VALIDATION_ERROR");
-      if (e.value.length > 2000) throw appError("VALIDATION_ERROR", "Organization fields are limited to 2,000 characters.");
+      if (e.value.length > 2000)
+        throw appError("VALIDATION_ERROR", "Organization fields are limited to 2,000 characters.");
     }
     const trimmed = apply.map((e) => ({ ...e, value: (e.value as string).trim() }));
     const next = withEdits(current, trimmed);
     if (!validate(vAddress, next.address) || !validate(vContact, next.contact)) throw appError("VALIDATION_ERROR");
     await ctx.db.patch(ctx.viewer.orgId, { name: next.dbaName || next.legalName || org.name, ...next });
-    await markEdited(ctx, ctx.viewer, org._id, apply.map((e) => e.field));
+    await markEdited(
+      ctx,
+      ctx.viewer,
+      org._id,
+      apply.map((e) => e.field),
+    );
     return null;
   },
 });

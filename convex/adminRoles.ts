@@ -45,7 +45,9 @@ function toRow(caller: Grantor, def: RoleDefinition, counts: Map<string, number>
     assignedCount: counts.get(def.id) ?? 0,
     updatedAt,
     grantable: canGrant(caller, def),
-    editable: !def.builtIn && roleWithinReach(caller, { id: def.id, level: def.level, permissions: def.permissions as Permission[] }),
+    editable:
+      !def.builtIn &&
+      roleWithinReach(caller, { id: def.id, level: def.level, permissions: def.permissions as Permission[] }),
   };
 }
 
@@ -90,14 +92,23 @@ const roleFields = {
   level: v.optional(v.number()),
 };
 
-type RoleInput = { name: string; description: string; permissions: string[]; modes: Doc<"customRoles">["modes"]; color: string; level?: number };
+type RoleInput = {
+  name: string;
+  description: string;
+  permissions: string[];
+  modes: Doc<"customRoles">["modes"];
+  color: string;
+  level?: number;
+};
 
 function cleanRole(input: RoleInput) {
   const name = input.name.trim();
   if (!name || name.length > 100) throw appError("VALIDATION_ERROR", "Please enter a role name.");
-  if (input.description.length > 1000) throw appError("VALIDATION_ERROR", "The description is limited to 1,000 characters.");
+  if (input.description.length > 1000)
+    throw appError("VALIDATION_ERROR", "The description is limited to 1,000 characters.");
   const level = input.level ?? DEFAULT_ROLE_LEVEL;
-  if (!Number.isInteger(level) || level < 1 || level > 100) throw appError("VALIDATION_ERROR", "Access level must be 1 to 100.");
+  if (!Number.isInteger(level) || level < 1 || level > 100)
+    throw appError("VALIDATION_ERROR", "Access level must be 1 to 100.");
   if (!(ROLE_COLORS as readonly string[]).includes(input.color)) throw appError("VALIDATION_ERROR", "Unknown colour.");
   // Any known permission; assertRoleWithinReach then keeps it to those the caller holds.
   const unknown = input.permissions.filter((p) => !(PERMISSIONS as readonly string[]).includes(p));
@@ -176,7 +187,8 @@ export const remove = orgMutation("users.manage")({
       .withIndex("by_org_email", (q) => q.eq("orgId", ctx.viewer.orgId))
       .collect();
     for (const i of invitations) {
-      if (i.status === "pending" && (i.role === roleId || i.roles?.includes(roleId))) await ctx.db.patch(i._id, { status: "revoked" });
+      if (i.status === "pending" && (i.role === roleId || i.roles?.includes(roleId)))
+        await ctx.db.patch(i._id, { status: "revoked" });
     }
     await ctx.db.delete(row._id);
     return null;

@@ -89,7 +89,8 @@ export const create = orgMutation("users.manage")({
   handler: async (ctx, args) => {
     const email = normalizeEmail(args.email);
     const name = args.name.trim();
-    if (!email || !isEmail(email) || email.length > 254) throw appError("VALIDATION_ERROR", "Please enter a valid email address.");
+    if (!email || !isEmail(email) || email.length > 254)
+      throw appError("VALIDATION_ERROR", "Please enter a valid email address.");
     if (!name || name.length > 200) throw appError("VALIDATION_ERROR", "Please enter the user's name.");
     const roles = [...new Set(args.roleIds)];
     await assertGrantable(ctx, ctx.viewer, ctx.viewer.orgId, roles);

@@ -44,7 +44,8 @@ type Authorize = (params: Record<string, unknown>, ctx: ActionCtx) => Promise<un
 
 export const INVALID_CREDENTIALS = TEXTS.auth.invalidCredentials;
 export const STALE_FORM = "Your sign-in form has expired. Please reload the page and try again.";
-export const SIGN_UP_REFUSED = "We could not create an account with these details. If you already have an account, sign in or reset your password.";
+export const SIGN_UP_REFUSED =
+  "We could not create an account with these details. If you already have an account, sign in or reset your password.";
 
 const THROTTLED_FLOWS = new Set(["signIn", "signUp", "reset", "reset-verification"]);
 
@@ -70,7 +71,8 @@ function throttled<P>(provider: P): P {
     if (flow === "reset" && quiet) return null;
     try {
       const result = await inner(params, ctx);
-      if (flow === "signIn" || flow === "reset-verification") await ctx.runMutation(internal.authThrottle.succeeded, attempt);
+      if (flow === "signIn" || flow === "reset-verification")
+        await ctx.runMutation(internal.authThrottle.succeeded, attempt);
       if (flow === "reset-verification" && result !== null) {
         // A completed reset signs nobody in (the spec sends the user on to sign in with the new
         // password): every session of the account ends, the one the reset opened included, and
@@ -83,7 +85,8 @@ function throttled<P>(provider: P): P {
     } catch (e) {
       const reason = e instanceof Error ? e.message : "";
       if (flow === "signIn" && /InvalidAccountId|InvalidSecret|Invalid credentials/.test(reason)) {
-        if (reason.includes("InvalidAccountId")) await hashCheckDecoy(typeof params.password === "string" ? params.password : "");
+        if (reason.includes("InvalidAccountId"))
+          await hashCheckDecoy(typeof params.password === "string" ? params.password : "");
         await ctx.runMutation(internal.authThrottle.failed, attempt);
         throw appError("UNAUTHORIZED", INVALID_CREDENTIALS);
       }
@@ -105,34 +108,37 @@ export const { auth, signIn, signOut, store, isAuthenticated } = convexAuth({
   // account (10 wrong passwords an hour locked out its owner too).
   signIn: { maxFailedAttempsPerHour: 1_000_000 },
   providers: [
-    throttled(Password({
-      reset: passwordReset,
-      profile(params) {
-        const str = (x: unknown) => (typeof x === "string" ? x : "");
-        const email = normalizeEmail(str(params.email));
-        const firstName = str(params.firstName).trim();
-        const lastName = str(params.lastName).trim();
-        return {
-          email,
-          firstName,
-          lastName,
-          ...(typeof params.invitationId === "string" ? { invitationId: params.invitationId } : {}),
-          ...(typeof params.invitationToken === "string" ? { invitationToken: params.invitationToken } : {}),
-        };
-      },
-      // Sign-up and reset refuse what change-password refuses: too short, or too weak.
-      validatePasswordRequirements(password: string) {
-        const problem = newPasswordProblem(password);
-        if (problem !== null) throw new ConvexError({ code: "VALIDATION_ERROR", message: problem });
-      },
-    })),
+    throttled(
+      Password({
+        reset: passwordReset,
+        profile(params) {
+          const str = (x: unknown) => (typeof x === "string" ? x : "");
+          const email = normalizeEmail(str(params.email));
+          const firstName = str(params.firstName).trim();
+          const lastName = str(params.lastName).trim();
+          return {
+            email,
+            firstName,
+            lastName,
+            ...(typeof params.invitationId === "string" ? { invitationId: params.invitationId } : {}),
+            ...(typeof params.invitationToken === "string" ? { invitationToken: params.invitationToken } : {}),
+          };
+        },
+        // Sign-up and reset refuse what change-password refuses: too short, or too weak.
+        validatePasswordRequirements(password: string) {
+          const problem = newPasswordProblem(password);
+          if (problem !== null) throw new ConvexError({ code: "VALIDATION_ERROR", message: problem });
+        },
+      }),
+    ),
   ],
   callbacks: {
     async createOrUpdateUser(ctx, args) {
       const mctx = ctx as unknown as MutationCtx;
       if (args.existingUserId) {
         // A completed password reset: the code came to the account's address, which is now verified.
-        const verified = args.type === "verification" && (args.profile as { emailVerified?: unknown }).emailVerified === true;
+        const verified =
+          args.type === "verification" && (args.profile as { emailVerified?: unknown }).emailVerified === true;
         if (verified) await markEmailVerified(mctx, args.existingUserId);
         return args.existingUserId;
       }

@@ -64,13 +64,38 @@ export function signUpsPerAddressPerHour(setting = process.env.SIGN_UPS_PER_ADDR
 const signUps = signUpsPerAddressPerHour();
 
 export const { rateLimit } = defineRateLimits({
-  authPerAddress: { kind: "token bucket", rate: ATTEMPTS_PER_ADDRESS_PER_MINUTE, period: MINUTE, capacity: ATTEMPTS_PER_ADDRESS_PER_MINUTE },
+  authPerAddress: {
+    kind: "token bucket",
+    rate: ATTEMPTS_PER_ADDRESS_PER_MINUTE,
+    period: MINUTE,
+    capacity: ATTEMPTS_PER_ADDRESS_PER_MINUTE,
+  },
   signUpPerAddress: { kind: "token bucket", rate: signUps, period: HOUR, capacity: signUps },
-  resetPerAddress: { kind: "token bucket", rate: RESETS_PER_ADDRESS_PER_HOUR, period: HOUR, capacity: RESETS_PER_ADDRESS_PER_HOUR },
-  resetPerAccount: { kind: "token bucket", rate: RESET_EMAILS_PER_ACCOUNT_PER_HOUR, period: HOUR, capacity: RESET_EMAILS_PER_ACCOUNT_PER_HOUR },
-  untrustedFailuresPerAccount: { kind: "token bucket", rate: UNTRUSTED_FAILURES_PER_ACCOUNT_PER_HOUR, period: HOUR, capacity: UNTRUSTED_FAILURES_PER_ACCOUNT_PER_HOUR },
+  resetPerAddress: {
+    kind: "token bucket",
+    rate: RESETS_PER_ADDRESS_PER_HOUR,
+    period: HOUR,
+    capacity: RESETS_PER_ADDRESS_PER_HOUR,
+  },
+  resetPerAccount: {
+    kind: "token bucket",
+    rate: RESET_EMAILS_PER_ACCOUNT_PER_HOUR,
+    period: HOUR,
+    capacity: RESET_EMAILS_PER_ACCOUNT_PER_HOUR,
+  },
+  untrustedFailuresPerAccount: {
+    kind: "token bucket",
+    rate: UNTRUSTED_FAILURES_PER_ACCOUNT_PER_HOUR,
+    period: HOUR,
+    capacity: UNTRUSTED_FAILURES_PER_ACCOUNT_PER_HOUR,
+  },
   authGlobal: { kind: "token bucket", rate: 3000, period: MINUTE, capacity: 3000, shards: 4 },
-  ticketsPerAddress: { kind: "token bucket", rate: 2 * ATTEMPTS_PER_ADDRESS_PER_MINUTE, period: MINUTE, capacity: 2 * ATTEMPTS_PER_ADDRESS_PER_MINUTE },
+  ticketsPerAddress: {
+    kind: "token bucket",
+    rate: 2 * ATTEMPTS_PER_ADDRESS_PER_MINUTE,
+    period: MINUTE,
+    capacity: 2 * ATTEMPTS_PER_ADDRESS_PER_MINUTE,
+  },
 });
 
 export const TOO_MANY_SIGN_INS = TEXTS.auth.tooManyAttempts;
@@ -87,7 +112,13 @@ export function delayAfter(failures: number, underAttack = false): number {
   return Math.min(MAX_DELAY_MS, first * 2 ** (failures - from));
 }
 
-const vFlow = v.union(v.literal("signIn"), v.literal("signUp"), v.literal("reset"), v.literal("reset-verification"), v.literal("changePassword"));
+const vFlow = v.union(
+  v.literal("signIn"),
+  v.literal("signUp"),
+  v.literal("reset"),
+  v.literal("reset-verification"),
+  v.literal("changePassword"),
+);
 
 async function pair(ctx: MutationCtx, email: string, address: string) {
   return await ctx.db
@@ -100,7 +131,11 @@ type LimitName = "authGlobal" | "authPerAddress" | "signUpPerAddress" | "resetPe
 
 async function take(ctx: MutationCtx, name: LimitName, key: string | undefined, message: string) {
   const { ok, retryAt } = await rateLimit(ctx, { name, key });
-  if (!ok) throw appError("RATE_LIMIT", retryAt ? `${message} (retry in ${Math.ceil((retryAt - Date.now()) / 1000)} s)` : message);
+  if (!ok)
+    throw appError(
+      "RATE_LIMIT",
+      retryAt ? `${message} (retry in ${Math.ceil((retryAt - Date.now()) / 1000)} s)` : message,
+    );
 }
 
 /**
@@ -144,7 +179,10 @@ export const failed = internalMutation({
     const now = Date.now();
     const row = await pair(ctx, email, address);
     const failures = (row?.failures ?? 0) + 1;
-    const underAttack = !row?.trusted && spendAccountBudget !== false && !(await rateLimit(ctx, { name: "untrustedFailuresPerAccount", key: email })).ok;
+    const underAttack =
+      !row?.trusted &&
+      spendAccountBudget !== false &&
+      !(await rateLimit(ctx, { name: "untrustedFailuresPerAccount", key: email })).ok;
     const next = { failures, nextAllowedAt: now + delayAfter(failures, underAttack), lastFailureAt: now };
     if (row) await ctx.db.patch(row._id, next);
     else await ctx.db.insert("signInThrottle", { email, address, trusted: false, ...next });

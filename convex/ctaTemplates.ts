@@ -14,18 +14,29 @@ import { ctaTables } from "./tables/cta";
 const DENIED = { title: "Access Denied", message: "Only Super Administrators can create templates." };
 
 function category(c: string): string {
-  if (!(TEMPLATE_CATEGORIES as readonly string[]).includes(c)) throw appError("VALIDATION_ERROR", `Choose a category: ${TEMPLATE_CATEGORIES.join(", ")}.`, "Template Save Failed");
+  if (!(TEMPLATE_CATEGORIES as readonly string[]).includes(c))
+    throw appError("VALIDATION_ERROR", `Choose a category: ${TEMPLATE_CATEGORIES.join(", ")}.`, "Template Save Failed");
   return c;
 }
 
 export const list = orgQuery("campaigns.view")({
   args: {},
   returns: v.array(
-    ctaTables.ctaTemplates.validator.pick("name", "category", "design", "createdAt", "updatedAt", "updatedByName").extend({ id: v.id("ctaTemplates") }),
+    ctaTables.ctaTemplates.validator
+      .pick("name", "category", "design", "createdAt", "updatedAt", "updatedByName")
+      .extend({ id: v.id("ctaTemplates") }),
   ),
   handler: async (ctx) => {
     const rows = await ctx.db.query("ctaTemplates").withIndex("by_name").take(CTA_MAX_TEMPLATES);
-    return rows.map((t) => ({ id: t._id, name: t.name, category: t.category, design: t.design, createdAt: t.createdAt, updatedAt: t.updatedAt, updatedByName: t.updatedByName }));
+    return rows.map((t) => ({
+      id: t._id,
+      name: t.name,
+      category: t.category,
+      design: t.design,
+      createdAt: t.createdAt,
+      updatedAt: t.updatedAt,
+      updatedByName: t.updatedByName,
+    }));
   },
 });
 
@@ -35,27 +46,55 @@ export const create = superAdminMutation(DENIED)({
   handler: async (ctx, args) => {
     const { name, design } = checkTemplate(args.name, args.design);
     if ((await ctx.db.query("ctaTemplates").withIndex("by_name").take(CTA_MAX_TEMPLATES)).length >= CTA_MAX_TEMPLATES) {
-      throw appError("VALIDATION_ERROR", `At most ${CTA_MAX_TEMPLATES} custom templates. Delete one first.`, "Template Save Failed");
+      throw appError(
+        "VALIDATION_ERROR",
+        `At most ${CTA_MAX_TEMPLATES} custom templates. Delete one first.`,
+        "Template Save Failed",
+      );
     }
     const now = Date.now();
-    return await ctx.db.insert("ctaTemplates", { name, category: category(args.category), design: JSON.stringify({ ...design, name }), createdBy: ctx.viewer.userId, createdAt: now, updatedByName: displayName(ctx.viewer.user), updatedAt: now });
+    return await ctx.db.insert("ctaTemplates", {
+      name,
+      category: category(args.category),
+      design: JSON.stringify({ ...design, name }),
+      createdBy: ctx.viewer.userId,
+      createdAt: now,
+      updatedByName: displayName(ctx.viewer.user),
+      updatedAt: now,
+    });
   },
 });
 
 export const update = superAdminMutation(DENIED)({
   /** `baseUpdatedAt`: when the template the editor started from was saved; a later save by someone else is not overwritten */
-  args: { id: v.id("ctaTemplates"), baseUpdatedAt: v.number(), name: v.string(), category: v.string(), design: v.string() },
+  args: {
+    id: v.id("ctaTemplates"),
+    baseUpdatedAt: v.number(),
+    name: v.string(),
+    category: v.string(),
+    design: v.string(),
+  },
   /** the new `updatedAt`: the base of this editor's next save */
   returns: v.number(),
   handler: async (ctx, args) => {
     const template = await ctx.db.get(args.id);
     if (!template) throw appError("NOT_FOUND", "This template no longer exists.");
     if (template.updatedAt !== args.baseUpdatedAt) {
-      throw appError("CONFLICT", `${template.updatedByName} saved this template while you were editing it. Open it again to see their changes, then make yours.`, "Template changed");
+      throw appError(
+        "CONFLICT",
+        `${template.updatedByName} saved this template while you were editing it. Open it again to see their changes, then make yours.`,
+        "Template changed",
+      );
     }
     const { name, design } = checkTemplate(args.name, args.design);
     const updatedAt = Math.max(Date.now(), template.updatedAt + 1);
-    await ctx.db.patch(args.id, { name, category: category(args.category), design: JSON.stringify({ ...design, name }), updatedByName: displayName(ctx.viewer.user), updatedAt });
+    await ctx.db.patch(args.id, {
+      name,
+      category: category(args.category),
+      design: JSON.stringify({ ...design, name }),
+      updatedByName: displayName(ctx.viewer.user),
+      updatedAt,
+    });
     return updatedAt;
   },
 });

@@ -26,7 +26,18 @@ export const list = orgQuery("campaigns.view")({
   args: {},
   returns: v.array(
     ctaRow
-      .pick("name", "description", "width", "height", "elementCount", "design", "version", "createdAt", "updatedAt", "updatedByName")
+      .pick(
+        "name",
+        "description",
+        "width",
+        "height",
+        "elementCount",
+        "design",
+        "version",
+        "createdAt",
+        "updatedAt",
+        "updatedByName",
+      )
       .extend({ id: v.id("ctas"), clicks: v.number() }),
   ),
   handler: async (ctx) => {
@@ -57,7 +68,10 @@ export const list = orgQuery("campaigns.view")({
 /** One CTA as last saved, or null when it is gone. */
 export const get = orgQuery("campaigns.view")({
   args: { id: v.id("ctas") },
-  returns: v.union(ctaRow.pick("design", "version", "updatedAt", "updatedByName").extend({ id: v.id("ctas") }), v.null()),
+  returns: v.union(
+    ctaRow.pick("design", "version", "updatedAt", "updatedByName").extend({ id: v.id("ctas") }),
+    v.null(),
+  ),
   handler: async (ctx, { id }) => {
     const c = await ctx.db.get(id);
     if (!c) return null;
@@ -96,7 +110,13 @@ export const save = orgMutation("campaigns.manage")({
     const cta = await ctx.db.get(id);
     if (!cta) throw appError("NOT_FOUND", "This CTA no longer exists. It may have been deleted by a teammate.");
     const version = cta.version + 1;
-    await ctx.db.patch(id, { ...storedFields(checkCta(design)), version, updatedBy: ctx.viewer.userId, updatedByName: displayName(ctx.viewer.user), updatedAt: Date.now() });
+    await ctx.db.patch(id, {
+      ...storedFields(checkCta(design)),
+      version,
+      updatedBy: ctx.viewer.userId,
+      updatedByName: displayName(ctx.viewer.user),
+      updatedAt: Date.now(),
+    });
     return { version };
   },
 });
@@ -132,7 +152,14 @@ export const remove = orgMutation("campaigns.manage")({
 export const publicCta = publicQuery({
   args: { id: v.string() },
   returns: v.union(
-    v.object({ id: v.id("ctas"), name: v.string(), width: v.number(), height: v.number(), backgroundColor: v.string(), elements: v.array(vCtaElement) }),
+    v.object({
+      id: v.id("ctas"),
+      name: v.string(),
+      width: v.number(),
+      height: v.number(),
+      backgroundColor: v.string(),
+      elements: v.array(vCtaElement),
+    }),
     v.null(),
   ),
   handler: async (ctx, { id }) => {
@@ -140,7 +167,14 @@ export const publicCta = publicQuery({
     const cta = ctaId ? await ctx.db.get(ctaId) : null;
     if (!cta) return null;
     const design = normalizeDesign(JSON.parse(cta.design));
-    return { id: cta._id, name: design.name, width: design.width, height: design.height, backgroundColor: design.backgroundColor, elements: design.elements };
+    return {
+      id: cta._id,
+      name: design.name,
+      width: design.width,
+      height: design.height,
+      backgroundColor: design.backgroundColor,
+      elements: design.elements,
+    };
   },
 });
 
@@ -170,7 +204,14 @@ export const click = httpAction(async (ctx, request) => {
   const c = url.searchParams.get("c") ?? "";
   const e = url.searchParams.get("e") ?? "";
   if (!c || !e || c.length > 64 || e.length > 64) return new Response("Not found", { status: 404 });
-  const link = await ctx.runMutation(internal.ctas.recordClick, { ctaId: c, elementId: e, address: clientAddress(request) });
+  const link = await ctx.runMutation(internal.ctas.recordClick, {
+    ctaId: c,
+    elementId: e,
+    address: clientAddress(request),
+  });
   if (!link) return new Response("Not found", { status: 404 });
-  return new Response(null, { status: 302, headers: { Location: link, "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" } });
+  return new Response(null, {
+    status: 302,
+    headers: { Location: link, "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" },
+  });
 });

@@ -15,7 +15,9 @@ export const DUPLICATE_LABEL = "A field with this label already exists";
 const MAX_FIELDS = 500;
 
 /** A definition as the voter form and Settings show it. */
-const vFieldDef = voterTables.customFieldDefs.validator.pick("key", "label", "type", "required", "options").extend({ _id: v.id("customFieldDefs") });
+const vFieldDef = voterTables.customFieldDefs.validator
+  .pick("key", "label", "type", "required", "options")
+  .extend({ _id: v.id("customFieldDefs") });
 
 export const list = orgQuery("voters.view")({
   args: {},
@@ -33,7 +35,10 @@ export const list = orgQuery("voters.view")({
 
 /** Splits the Add Field modal's comma-separated dropdown options. */
 export function splitOptions(text: string): string[] {
-  return text.split(",").map((s) => s.trim()).filter((s) => s.length > 0);
+  return text
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
 }
 
 export const create = orgMutation("voters.manage")({
@@ -42,15 +47,19 @@ export const create = orgMutation("voters.manage")({
   returns: v.string(),
   handler: async (ctx, args) => {
     const label = args.label.trim();
-    if (!label || label.length > 100) throw appError("VALIDATION_ERROR", "Please check your input and try again.", "Missing information");
+    if (!label || label.length > 100)
+      throw appError("VALIDATION_ERROR", "Please check your input and try again.", "Missing information");
     const options = args.type === "dropdown" ? (args.options ?? []).map((o) => o.trim()).filter(Boolean) : undefined;
-    if (args.type === "dropdown" && options!.length === 0) throw appError("VALIDATION_ERROR", "Please enter at least one option.", "Missing information");
+    if (args.type === "dropdown" && options!.length === 0)
+      throw appError("VALIDATION_ERROR", "Please enter at least one option.", "Missing information");
     const existing = await ctx.db
       .query("customFieldDefs")
       .withIndex("by_org_key", (q) => q.eq("orgId", ctx.viewer.orgId))
       .take(MAX_FIELDS);
-    if (existing.some((d) => d.label.trim().toLowerCase() === label.toLowerCase())) throw appError("DUPLICATE_ERROR", DUPLICATE_LABEL, "Duplicate field");
-    if (existing.length >= MAX_FIELDS) throw appError("VALIDATION_ERROR", `An organization can have at most ${MAX_FIELDS} custom fields.`);
+    if (existing.some((d) => d.label.trim().toLowerCase() === label.toLowerCase()))
+      throw appError("DUPLICATE_ERROR", DUPLICATE_LABEL, "Duplicate field");
+    if (existing.length >= MAX_FIELDS)
+      throw appError("VALIDATION_ERROR", `An organization can have at most ${MAX_FIELDS} custom fields.`);
     // custom_ plus a timestamp (spec/1 §3), made unique within the organisation.
     let stamp = Date.now();
     for (;;) {

@@ -29,7 +29,15 @@ export const stats = orgQuery(null)({
     /** null: the caller may not read voters */
     recentVoters: v.union(
       v.array(
-        v.object({ id: v.id("voters"), firstName: v.string(), lastName: v.string(), email: nullableText, status: nullableText, party: nullableText, createdAt: v.number() }),
+        v.object({
+          id: v.id("voters"),
+          firstName: v.string(),
+          lastName: v.string(),
+          email: nullableText,
+          status: nullableText,
+          party: nullableText,
+          createdAt: v.number(),
+        }),
       ),
       v.null(),
     ),

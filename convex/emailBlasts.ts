@@ -13,14 +13,35 @@ import { appError, internalMutation, orgMutation, orgQuery } from "./functions";
 import { parseManualRecipients, MAX_MANUAL_RECIPIENTS } from "./lib/email/blast";
 import { parseRules, RulesError, serializeRules } from "./lib/email/rules";
 import { loadEditState, markEdited, mergeEdits, withEdits, type FieldEdit } from "./model/collab";
-import { checkSend, controlSend, createSend, enqueueStep as enqueueRecipients, estimate as estimateAudience, latestSend, MAX_AUDIENCE_IDS, renderForSend, rulesOf, senderOf, setupOf, type BlastSetup } from "./model/emailBlast";
+import {
+  checkSend,
+  controlSend,
+  createSend,
+  enqueueStep as enqueueRecipients,
+  estimate as estimateAudience,
+  latestSend,
+  MAX_AUDIENCE_IDS,
+  renderForSend,
+  rulesOf,
+  senderOf,
+  setupOf,
+  type BlastSetup,
+} from "./model/emailBlast";
 import { enqueueAutomated as enqueueVoter } from "./model/emailAutomation";
 import { readStats, topLinks, WEBHOOK_EVENT_TTL_MS } from "./model/emailEvents";
 import { requireVoterAccess } from "./model/personalData";
 import { claim as claimBatch, recordBatch as recordAnswer } from "./model/emailSender";
 import { isLive } from "./model/sendQueue";
 import { vEditState, vFieldEdit } from "./tables/collab";
-import { emailBlastTables, EVENT_TRIGGERS, SEND_TYPES, STAT_FIELDS, vBlastSetup, vEmailMessageStatus, vEmailSendCounts } from "./tables/emailBlast";
+import {
+  emailBlastTables,
+  EVENT_TRIGGERS,
+  SEND_TYPES,
+  STAT_FIELDS,
+  vBlastSetup,
+  vEmailMessageStatus,
+  vEmailSendCounts,
+} from "./tables/emailBlast";
 import { vEmailRule } from "./tables/emailAudience";
 import { emailTables } from "./tables/email";
 import { vSendStatus } from "./tables/sendStatus";
@@ -45,7 +66,15 @@ export const setup = orgQuery("campaigns.view")({
     const c = await ctx.db.get(id);
     if (!c) return null;
     const s = setupOf(c);
-    return { ...s, eventRules: rulesOf(s.eventRules, { event: true }), filterRules: rulesOf(s.filterRules), eventRulesJson: s.eventRules, filterRulesJson: s.filterRules, status: c.status, sentAt: c.sentAt ?? null };
+    return {
+      ...s,
+      eventRules: rulesOf(s.eventRules, { event: true }),
+      filterRules: rulesOf(s.filterRules),
+      eventRulesJson: s.eventRules,
+      filterRulesJson: s.filterRules,
+      status: c.status,
+      sentAt: c.sentAt ?? null,
+    };
   },
 });
 
@@ -78,7 +107,16 @@ function normaliseRules(json: unknown, event: boolean): string {
 function normaliseEdit(e: FieldEdit): FieldEdit {
   if (e.field !== "eventRules" && e.field !== "filterRules") return e;
   const event = e.field === "eventRules";
-  const base = typeof e.base === "string" ? (() => { try { return normaliseRules(e.base, event); } catch { return e.base; } })() : e.base;
+  const base =
+    typeof e.base === "string"
+      ? (() => {
+          try {
+            return normaliseRules(e.base, event);
+          } catch {
+            return e.base;
+          }
+        })()
+      : e.base;
   return { field: e.field, base, value: normaliseRules(e.value, event) };
 }
 
@@ -86,9 +124,20 @@ function normaliseEdit(e: FieldEdit): FieldEdit {
  * Checks a setup after edits: ids of this organisation, addresses, enums, bounds. A list, group
  * or segment deleted since it was selected drops out; a newly selected one must exist.
  */
-async function checkSetup(ctx: { db: Parameters<typeof estimateAudience>[0] }, orgId: Id<"organizations">, s: BlastSetup, before: BlastSetup): Promise<BlastSetup> {
-  const ids = async (table: "emailLists" | "voterGroups" | "emailSegments", list: unknown, stored: string[], noun: string) => {
-    if (!Array.isArray(list) || list.length > MAX_AUDIENCE_IDS) throw appError("VALIDATION_ERROR", `Select at most ${MAX_AUDIENCE_IDS} ${noun}.`);
+async function checkSetup(
+  ctx: { db: Parameters<typeof estimateAudience>[0] },
+  orgId: Id<"organizations">,
+  s: BlastSetup,
+  before: BlastSetup,
+): Promise<BlastSetup> {
+  const ids = async (
+    table: "emailLists" | "voterGroups" | "emailSegments",
+    list: unknown,
+    stored: string[],
+    noun: string,
+  ) => {
+    if (!Array.isArray(list) || list.length > MAX_AUDIENCE_IDS)
+      throw appError("VALIDATION_ERROR", `Select at most ${MAX_AUDIENCE_IDS} ${noun}.`);
     const out: string[] = [];
     for (const raw of list) {
       const id = typeof raw === "string" ? ctx.db.normalizeId(table, raw) : null;
@@ -103,13 +152,18 @@ async function checkSetup(ctx: { db: Parameters<typeof estimateAudience>[0] }, o
   };
   if (!Array.isArray(s.manual) || s.manual.some((m) => typeof m !== "string")) throw appError("VALIDATION_ERROR");
   const { valid, invalid } = parseManualRecipients(s.manual);
-  if (invalid.length) throw appError("VALIDATION_ERROR", `Please check: ${invalid.slice(0, 10).join(", ")}`, "Invalid email address");
-  if (valid.length > MAX_MANUAL_RECIPIENTS) throw appError("VALIDATION_ERROR", `Add at most ${MAX_MANUAL_RECIPIENTS} addresses by hand; use a list for more.`);
+  if (invalid.length)
+    throw appError("VALIDATION_ERROR", `Please check: ${invalid.slice(0, 10).join(", ")}`, "Invalid email address");
+  if (valid.length > MAX_MANUAL_RECIPIENTS)
+    throw appError("VALIDATION_ERROR", `Add at most ${MAX_MANUAL_RECIPIENTS} addresses by hand; use a list for more.`);
   if (!SEND_TYPES.includes(s.sendType)) throw appError("VALIDATION_ERROR", "Unknown send type.");
   if (!EVENT_TRIGGERS.includes(s.eventTrigger)) throw appError("VALIDATION_ERROR", "Unknown event.");
-  if (s.scheduledAt !== null && (typeof s.scheduledAt !== "number" || !Number.isFinite(s.scheduledAt))) throw appError("VALIDATION_ERROR", "Invalid scheduled time.");
-  if (s.eventTargetId !== null && (typeof s.eventTargetId !== "string" || s.eventTargetId.length > 64)) throw appError("VALIDATION_ERROR", "Invalid event target.");
-  for (const k of ["excludeBounced", "excludeComplained"] as const) if (typeof s[k] !== "boolean") throw appError("VALIDATION_ERROR");
+  if (s.scheduledAt !== null && (typeof s.scheduledAt !== "number" || !Number.isFinite(s.scheduledAt)))
+    throw appError("VALIDATION_ERROR", "Invalid scheduled time.");
+  if (s.eventTargetId !== null && (typeof s.eventTargetId !== "string" || s.eventTargetId.length > 64))
+    throw appError("VALIDATION_ERROR", "Invalid event target.");
+  for (const k of ["excludeBounced", "excludeComplained"] as const)
+    if (typeof s[k] !== "boolean") throw appError("VALIDATION_ERROR");
   return {
     ...s,
     listIds: await ids("emailLists", s.listIds, before.listIds, "lists"),
@@ -135,7 +189,12 @@ export const updateSetup = orgMutation("campaigns.manage")({
     if (apply.length === 0) return null;
     const next = await checkSetup(ctx, ctx.viewer.orgId, withEdits(current, apply), current);
     await ctx.db.patch(id, { blast: next });
-    await markEdited(ctx, ctx.viewer, id, apply.map((e) => e.field));
+    await markEdited(
+      ctx,
+      ctx.viewer,
+      id,
+      apply.map((e) => e.field),
+    );
     return null;
   },
 });
@@ -151,9 +210,21 @@ export const setupEditState = orgQuery("campaigns.view")({
 
 /** Recipients of a selection, from stored counts (duplicates and exclusions are removed at send time). */
 export const estimate = orgQuery("campaigns.view")({
-  args: { listIds: v.array(v.string()), groupIds: v.array(v.string()), segmentIds: v.array(v.string()), manual: v.array(v.string()) },
-  returns: v.object({ total: v.number(), lists: v.number(), groups: v.number(), segments: v.number(), manual: v.number() }),
-  handler: async (ctx, sel) => await estimateAudience(ctx.db, ctx.viewer.orgId, { ...sel, manual: sel.manual.slice(0, MAX_MANUAL_RECIPIENTS) }),
+  args: {
+    listIds: v.array(v.string()),
+    groupIds: v.array(v.string()),
+    segmentIds: v.array(v.string()),
+    manual: v.array(v.string()),
+  },
+  returns: v.object({
+    total: v.number(),
+    lists: v.number(),
+    groups: v.number(),
+    segments: v.number(),
+    manual: v.number(),
+  }),
+  handler: async (ctx, sel) =>
+    await estimateAudience(ctx.db, ctx.viewer.orgId, { ...sel, manual: sel.manual.slice(0, MAX_MANUAL_RECIPIENTS) }),
 });
 
 /**
@@ -162,7 +233,10 @@ export const estimate = orgQuery("campaigns.view")({
  */
 export const send = orgMutation("campaigns.manage")({
   args: { id: v.id("emailCampaigns"), timeZone: v.optional(v.string()) },
-  returns: v.object({ status: v.union(v.literal("sent"), v.literal("scheduled"), v.literal("automated")), sendId: v.union(v.id("emailSends"), v.null()) }),
+  returns: v.object({
+    status: v.union(v.literal("sent"), v.literal("scheduled"), v.literal("automated")),
+    sendId: v.union(v.id("emailSends"), v.null()),
+  }),
   handler: async (ctx, { id }) => {
     const campaign = await ctx.db.get(id);
     const now = Date.now();
@@ -172,14 +246,24 @@ export const send = orgMutation("campaigns.manage")({
     if (s.sendType === "schedule") {
       // the design is checked now, so a scheduled send does not fail at its time for a missing footer
       await renderForSend(c, senderOf(ctx.viewer).values);
-      const scheduleJob = await ctx.scheduler.runAt(s.scheduledAt!, internal.emailBlasts.fireScheduled, { campaignId: id, userId: ctx.viewer.userId });
+      const scheduleJob = await ctx.scheduler.runAt(s.scheduledAt!, internal.emailBlasts.fireScheduled, {
+        campaignId: id,
+        userId: ctx.viewer.userId,
+      });
       await ctx.db.patch(id, { status: "scheduled", scheduledAt: s.scheduledAt!, scheduleJob });
       return { status: "scheduled" as const, sendId: null };
     }
     const kind = s.sendType === "now" ? "blast" : "automation";
     const sendId = await createSend(ctx, c, senderOf(ctx.viewer), kind);
-    if (kind === "blast") await ctx.db.patch(id, { status: "sent", sentAt: now, scheduleJob: undefined, scheduledAt: undefined });
-    else await ctx.db.patch(id, { status: "automated", automationSendId: sendId, scheduleJob: undefined, scheduledAt: undefined });
+    if (kind === "blast")
+      await ctx.db.patch(id, { status: "sent", sentAt: now, scheduleJob: undefined, scheduledAt: undefined });
+    else
+      await ctx.db.patch(id, {
+        status: "automated",
+        automationSendId: sendId,
+        scheduleJob: undefined,
+        scheduledAt: undefined,
+      });
     return { status: kind === "blast" ? ("sent" as const) : ("automated" as const), sendId };
   },
 });
@@ -305,7 +389,14 @@ export const statistics = orgQuery("campaigns.view")({
       .take(20);
     const recipients = sends.reduce((n, s) => n + s.counts.queued + s.counts.sent + s.counts.failed, 0);
     const hasEvents = stats.delivered + stats.opened + stats.clicked + stats.bounced + stats.complained > 0;
-    return { recipients, ...stats, hasEvents, demo: sends.some((s) => s.demo), topLinks: await topLinks(ctx.db, id), sentAt: c.sentAt ?? null };
+    return {
+      recipients,
+      ...stats,
+      hasEvents,
+      demo: sends.some((s) => s.demo),
+      topLinks: await topLinks(ctx.db, id),
+      sentAt: c.sentAt ?? null,
+    };
   },
 });
 
@@ -322,7 +413,12 @@ export const voterHistory = orgQuery("campaigns.view")({
       campaignName: v.string(),
       subject: v.string(),
       /** the message's status, or what the provider reported of it since (complained, bounced, delivered) */
-      status: v.union(v.literal("complained"), v.literal("bounced"), v.literal("delivered"), ...vEmailMessageStatus.members),
+      status: v.union(
+        v.literal("complained"),
+        v.literal("bounced"),
+        v.literal("delivered"),
+        ...vEmailMessageStatus.members,
+      ),
       opened: v.boolean(),
       clicked: v.boolean(),
       unsubscribed: v.boolean(),
@@ -340,7 +436,13 @@ export const voterHistory = orgQuery("campaigns.view")({
     const out = [];
     for (const m of rows) {
       const c = await ctx.db.get(m.campaignId);
-      const status = m.complainedAt ? ("complained" as const) : m.bouncedAt ? ("bounced" as const) : m.deliveredAt ? ("delivered" as const) : m.status;
+      const status = m.complainedAt
+        ? ("complained" as const)
+        : m.bouncedAt
+          ? ("bounced" as const)
+          : m.deliveredAt
+            ? ("delivered" as const)
+            : m.status;
       out.push({
         id: m._id,
         campaignId: m.campaignId,
@@ -383,7 +485,11 @@ export const claim = internalMutation({
   handler: async (ctx, { sendId, gen }) => await claimBatch(ctx, sendId, gen),
 });
 
-const vResult = v.object({ id: v.id("emailMessages"), providerId: v.union(v.string(), v.null()), error: v.union(v.string(), v.null()) });
+const vResult = v.object({
+  id: v.id("emailMessages"),
+  providerId: v.union(v.string(), v.null()),
+  error: v.union(v.string(), v.null()),
+});
 const vOutcome = v.union(
   v.object({ kind: v.literal("sent"), results: v.array(vResult), demo: v.boolean() }),
   v.object({ kind: v.literal("retry"), afterMs: v.number(), message: v.string(), countsAsError: v.boolean() }),

@@ -18,9 +18,11 @@ const campaignRow = emailTables.emailCampaigns.validator;
 const versionRow = emailTables.emailCampaignVersions.validator;
 const SETTINGS = Object.keys(vEmailSettings) as (keyof typeof vEmailSettings)[];
 
-const vListRow = campaignRow
-  .pick("name", "subject", "status", "version", "updatedAt", "updatedByName")
-  .extend({ id: v.id("emailCampaigns"), sentAt: v.union(v.number(), v.null()), scheduledAt: v.union(v.number(), v.null()) });
+const vListRow = campaignRow.pick("name", "subject", "status", "version", "updatedAt", "updatedByName").extend({
+  id: v.id("emailCampaigns"),
+  sentAt: v.union(v.number(), v.null()),
+  scheduledAt: v.union(v.number(), v.null()),
+});
 
 /** The organisation's email campaigns, most recently changed first (the campaign list panel filters and searches them). */
 export const list = orgQuery("campaigns.view")({
@@ -58,12 +60,35 @@ export const get = orgQuery("campaigns.view")({
   handler: async (ctx, { id }) => {
     const c = await ctx.db.get(id);
     if (!c) return null;
-    return { id: c._id, ...pickSettings(c), blocks: c.blocks, status: c.status, version: c.version, templateId: c.templateId ?? null, updatedAt: c.updatedAt, updatedByName: c.updatedByName };
+    return {
+      id: c._id,
+      ...pickSettings(c),
+      blocks: c.blocks,
+      status: c.status,
+      version: c.version,
+      templateId: c.templateId ?? null,
+      updatedAt: c.updatedAt,
+      updatedByName: c.updatedByName,
+    };
   },
 });
 
-function pickSettings(c: { name: string; subject: string; fromName: string; fromEmail: string; replyTo: string; previewText: string }) {
-  return { name: c.name, subject: c.subject, fromName: c.fromName, fromEmail: c.fromEmail, replyTo: c.replyTo, previewText: c.previewText };
+function pickSettings(c: {
+  name: string;
+  subject: string;
+  fromName: string;
+  fromEmail: string;
+  replyTo: string;
+  previewText: string;
+}) {
+  return {
+    name: c.name,
+    subject: c.subject,
+    fromName: c.fromName,
+    fromEmail: c.fromEmail,
+    replyTo: c.replyTo,
+    previewText: c.previewText,
+  };
 }
 
 /** Creates a draft campaign from a design (New Campaign's first Save, or Duplicate) and seeds its shared draft. */
@@ -100,11 +125,19 @@ export const save = orgMutation("campaigns.manage")({
   returns: v.object({ version: v.number() }),
   handler: async (ctx, { id, blocks: blocksJson, ...given }) => {
     const campaign = await ctx.db.get(id);
-    if (!campaign) throw appError("NOT_FOUND", "This campaign no longer exists. It may have been deleted by a teammate.");
+    if (!campaign)
+      throw appError("NOT_FOUND", "This campaign no longer exists. It may have been deleted by a teammate.");
     const { settings, blocks } = checkCampaign(given, blocksJson);
     const json = JSON.stringify(blocks);
     const version = campaign.version + 1;
-    await ctx.db.patch(id, { ...settings, blocks: json, version, updatedBy: ctx.viewer.userId, updatedByName: displayName(ctx.viewer.user), updatedAt: Date.now() });
+    await ctx.db.patch(id, {
+      ...settings,
+      blocks: json,
+      version,
+      updatedBy: ctx.viewer.userId,
+      updatedByName: displayName(ctx.viewer.user),
+      updatedAt: Date.now(),
+    });
     await recordVersion(ctx, ctx.viewer, campaign, version, settings, json);
     return { version };
   },
@@ -120,7 +153,13 @@ export const versions = orgQuery("campaigns.view")({
       .withIndex("by_campaign_version", (q) => q.eq("campaignId", id))
       .order("desc")
       .take(EMAIL_MAX_VERSIONS);
-    return rows.map((r) => ({ version: r.version, name: r.name, subject: r.subject, savedByName: r.savedByName, savedAt: r.savedAt }));
+    return rows.map((r) => ({
+      version: r.version,
+      name: r.name,
+      subject: r.subject,
+      savedByName: r.savedByName,
+      savedAt: r.savedAt,
+    }));
   },
 });
 
@@ -161,7 +200,8 @@ export const deleteVersionsStep = internalMutation({
       .withIndex("by_campaign_version", (q) => q.eq("campaignId", campaignId))
       .take(DELETE_BATCH);
     for (const r of batch) await ctx.db.delete(r._id);
-    if (batch.length === DELETE_BATCH) await ctx.scheduler.runAfter(0, internal.emailCampaigns.deleteVersionsStep, { campaignId });
+    if (batch.length === DELETE_BATCH)
+      await ctx.scheduler.runAfter(0, internal.emailCampaigns.deleteVersionsStep, { campaignId });
     return null;
   },
 });

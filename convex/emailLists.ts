@@ -48,7 +48,14 @@ export const list = orgQuery("campaigns.view")({
     const out = [];
     for (const l of rows) {
       if (!l.isActive) continue;
-      out.push({ id: l._id, name: l.name, description: l.description, subscriptionType: l.subscriptionType, isActive: l.isActive, contactCount: await listSourceCount(ctx.db, l) });
+      out.push({
+        id: l._id,
+        name: l.name,
+        description: l.description,
+        subscriptionType: l.subscriptionType,
+        isActive: l.isActive,
+        contactCount: await listSourceCount(ctx.db, l),
+      });
     }
     return out;
   },
@@ -67,7 +74,15 @@ export const ensureDefaults = orgMutation("campaigns.manage")({
     if (any) return null;
     const now = Date.now();
     for (const d of DEFAULT_LISTS) {
-      await ctx.db.insert("emailLists", { orgId, ...d, isActive: true, contactCount: 0, createdBy: ctx.viewer.userId, createdAt: now, updatedAt: now });
+      await ctx.db.insert("emailLists", {
+        orgId,
+        ...d,
+        isActive: true,
+        contactCount: 0,
+        createdBy: ctx.viewer.userId,
+        createdAt: now,
+        updatedAt: now,
+      });
     }
     return null;
   },
@@ -102,7 +117,8 @@ export const remove = orgMutation("campaigns.manage")({
   handler: async (ctx, { id }) => {
     const list = await ctx.db.get(id);
     if (!list) throw appError("NOT_FOUND");
-    if (list.subscriptionType === "all_voters") throw appError("VALIDATION_ERROR", "The All Contacts list cannot be deleted.", "List cannot be deleted");
+    if (list.subscriptionType === "all_voters")
+      throw appError("VALIDATION_ERROR", "The All Contacts list cannot be deleted.", "List cannot be deleted");
     await ctx.db.delete(id);
     await purgeListContacts(ctx, id);
     return null;
@@ -135,7 +151,14 @@ export const contacts = orgQuery("campaigns.view")({
     const nameOf = (voter: Doc<"voters">) => `${voter.first_name} ${voter.last_name}`.trim();
     if (list.subscriptionType === "all_voters") {
       const page = await votersWithEmail(ctx.db, list.orgId).paginate(opts);
-      return { ...page, page: page.page.map((voter) => ({ voterId: voter._id, name: nameOf(voter), email: voter.email ?? voter.emailLower ?? "" })) };
+      return {
+        ...page,
+        page: page.page.map((voter) => ({
+          voterId: voter._id,
+          name: nameOf(voter),
+          email: voter.email ?? voter.emailLower ?? "",
+        })),
+      };
     }
     const page = await activeListContacts(ctx.db, listId).paginate(opts);
     const voters = await Promise.all(page.page.map((c) => ctx.db.get(c.voterId)));
@@ -154,10 +177,15 @@ export const addVoters = orgMutation("campaigns.manage")({
   args: { listId: v.id("emailLists"), voterIds: v.array(v.id("voters")) },
   returns: v.object({ added: v.number(), duplicates: v.number(), noEmail: v.number() }),
   handler: async (ctx, { listId, voterIds }) => {
-    if (voterIds.length > MAX_ADD_VOTERS) throw appError("VALIDATION_ERROR", `At most ${MAX_ADD_VOTERS} voters can be added at once.`);
+    if (voterIds.length > MAX_ADD_VOTERS)
+      throw appError("VALIDATION_ERROR", `At most ${MAX_ADD_VOTERS} voters can be added at once.`);
     const list = await loadManualList(ctx.db, listId, "add");
     const voters = await Promise.all(voterIds.map((id) => ctx.db.get(id)));
-    return await addVotersToList(ctx, list, voters.filter((x): x is Doc<"voters"> => x !== null));
+    return await addVotersToList(
+      ctx,
+      list,
+      voters.filter((x): x is Doc<"voters"> => x !== null),
+    );
   },
 });
 

@@ -99,8 +99,18 @@ export const update = orgMutation("campaigns.manage")({
     const name = cleanAudienceName(String(next.name ?? ""), "emailSegments");
     if (name !== segment.name) await checkAudienceName(ctx.db, "emailSegments", segment.orgId, name, id);
     const rules = cleanSegmentRules(next.rules ?? "[]");
-    await ctx.db.patch(id, { name, description: cleanAudienceDescription(next.description), rules, updatedAt: Date.now() });
-    await markEdited(ctx, ctx.viewer, id, apply.map((e) => e.field));
+    await ctx.db.patch(id, {
+      name,
+      description: cleanAudienceDescription(next.description),
+      rules,
+      updatedAt: Date.now(),
+    });
+    await markEdited(
+      ctx,
+      ctx.viewer,
+      id,
+      apply.map((e) => e.field),
+    );
     if (rules !== segment.rules) await startSegmentRefresh(ctx, (await ctx.db.get(id))!);
     return null;
   },

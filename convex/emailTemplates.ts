@@ -12,7 +12,12 @@ import type { Id } from "./_generated/dataModel";
 import type { MutationCtx, QueryCtx } from "./_generated/server";
 import { TEXTS } from "./lib/texts";
 
-const vTemplateRow = v.object({ id: v.id("emailTemplates"), name: v.string(), blocks: v.string(), createdAt: v.number() });
+const vTemplateRow = v.object({
+  id: v.id("emailTemplates"),
+  name: v.string(),
+  blocks: v.string(),
+  createdAt: v.number(),
+});
 
 async function listTemplates(ctx: QueryCtx, orgId: Id<"organizations">) {
   const rows = await ctx.db
@@ -23,7 +28,11 @@ async function listTemplates(ctx: QueryCtx, orgId: Id<"organizations">) {
   return rows.map((t) => ({ id: t._id, name: t.name, blocks: t.blocks, createdAt: t._creationTime }));
 }
 
-async function insertTemplate(ctx: MutationCtx & { viewer: { orgId: Id<"organizations">; userId: Id<"users"> } }, name: string, blocksJson: string) {
+async function insertTemplate(
+  ctx: MutationCtx & { viewer: { orgId: Id<"organizations">; userId: Id<"users"> } },
+  name: string,
+  blocksJson: string,
+) {
   const n = name.trim();
   if (!n) throw appError("VALIDATION_ERROR", "Please enter a template name.", "Template name required");
   if (n.length > 120) throw appError("VALIDATION_ERROR", "A template name has at most 120 characters.");
@@ -35,9 +44,24 @@ async function insertTemplate(ctx: MutationCtx & { viewer: { orgId: Id<"organiza
     .withIndex("by_org_name", (q) => q.eq("orgId", orgId).eq("name", n))
     .first();
   if (same) throw appError("DUPLICATE_ERROR", "A template with this name already exists.");
-  const count = (await ctx.db.query("emailTemplates").withIndex("by_org_created", (q) => q.eq("orgId", orgId)).take(EMAIL_MAX_TEMPLATES)).length;
-  if (count >= EMAIL_MAX_TEMPLATES) throw appError("VALIDATION_ERROR", `An organization keeps at most ${EMAIL_MAX_TEMPLATES} templates. Delete one first.`);
-  return await ctx.db.insert("emailTemplates", { orgId, name: n, blocks: JSON.stringify(blocks), createdBy: ctx.viewer.userId, createdAt: Date.now() });
+  const count = (
+    await ctx.db
+      .query("emailTemplates")
+      .withIndex("by_org_created", (q) => q.eq("orgId", orgId))
+      .take(EMAIL_MAX_TEMPLATES)
+  ).length;
+  if (count >= EMAIL_MAX_TEMPLATES)
+    throw appError(
+      "VALIDATION_ERROR",
+      `An organization keeps at most ${EMAIL_MAX_TEMPLATES} templates. Delete one first.`,
+    );
+  return await ctx.db.insert("emailTemplates", {
+    orgId,
+    name: n,
+    blocks: JSON.stringify(blocks),
+    createdBy: ctx.viewer.userId,
+    createdAt: Date.now(),
+  });
 }
 
 export const list = orgQuery("campaigns.view")({

@@ -22,14 +22,22 @@ const POLL_MS = 250;
 
 /** The spec's test-send messages for what the provider said (spec/2 §8). */
 export function testSendMessage(providerError: string): string {
-  if (/invalid.*(email|address|recipient)|(email|address|recipient).*invalid/i.test(providerError)) return "One or more email addresses are invalid.";
+  if (/invalid.*(email|address|recipient)|(email|address|recipient).*invalid/i.test(providerError))
+    return "One or more email addresses are invalid.";
   if (/rate.?limit|too many/i.test(providerError)) return "Too many emails sent. Please try again later.";
   if (/insufficient.?funds/i.test(providerError)) return "Resend account has insufficient funds.";
   if (/suspended/i.test(providerError)) return "Email service is temporarily unavailable.";
   return "Failed to send test email";
 }
 
-type TestResult = { demo: boolean; sent: number; failed: number; pending: number; message: string | null; bytes: number };
+type TestResult = {
+  demo: boolean;
+  sent: number;
+  failed: number;
+  pending: number;
+  message: string | null;
+  bytes: number;
+};
 type OutboxStatus = { status: string; error: string | null };
 
 function oneLine(s: string): string {
@@ -49,9 +57,13 @@ export const queueTest = internalMutation({
   },
   returns: v.array(v.id("emailOutbox")),
   handler: async (ctx, { orgId, userId, to, ...email }) => {
-    for (const [name, key] of [["testEmailsPerUser", userId], ["testEmailsPerOrg", orgId]] as const) {
+    for (const [name, key] of [
+      ["testEmailsPerUser", userId],
+      ["testEmailsPerOrg", orgId],
+    ] as const) {
       const { ok } = await emailRateLimit(ctx, { name, key, count: to.length });
-      if (!ok) throw appError("RATE_LIMIT", "Too many emails sent. Please try again later.", "Failed to send test email");
+      if (!ok)
+        throw appError("RATE_LIMIT", "Too many emails sent. Please try again later.", "Failed to send test email");
     }
     const ids: Id<"emailOutbox">[] = [];
     for (const address of to) ids.push(await queueEmail(ctx, { ...email, to: address, kind: "test_email", orgId }));
@@ -87,31 +99,76 @@ export const senderFor = internalQuery({
 });
 
 export const sendTest = orgAction("campaigns.manage")({
-  args: { recipients: v.string(), subject: v.string(), fromName: v.string(), fromEmail: v.string(), replyTo: v.string(), previewText: v.string(), blocks: v.string() },
-  returns: v.object({ demo: v.boolean(), sent: v.number(), failed: v.number(), pending: v.number(), message: v.union(v.string(), v.null()), bytes: v.number() }),
+  args: {
+    recipients: v.string(),
+    subject: v.string(),
+    fromName: v.string(),
+    fromEmail: v.string(),
+    replyTo: v.string(),
+    previewText: v.string(),
+    blocks: v.string(),
+  },
+  returns: v.object({
+    demo: v.boolean(),
+    sent: v.number(),
+    failed: v.number(),
+    pending: v.number(),
+    message: v.union(v.string(), v.null()),
+    bytes: v.number(),
+  }),
   handler: async (ctx, args): Promise<TestResult> => {
-    if (args.recipients.length > 5_000) throw appError("VALIDATION_ERROR", `A test goes to at most ${TEST_MAX_RECIPIENTS} addresses.`, "Invalid email address");
+    if (args.recipients.length > 5_000)
+      throw appError(
+        "VALIDATION_ERROR",
+        `A test goes to at most ${TEST_MAX_RECIPIENTS} addresses.`,
+        "Invalid email address",
+      );
     const { valid, invalid } = parseRecipients(args.recipients);
-    if (valid.length === 0 && invalid.length === 0) throw appError("VALIDATION_ERROR", "Please enter at least one email address.", "Recipients required");
-    if (invalid.length) throw appError("VALIDATION_ERROR", `Please check: ${invalid.join(", ")}`, "Invalid email address");
-    if (valid.length > TEST_MAX_RECIPIENTS) throw appError("VALIDATION_ERROR", `A test goes to at most ${TEST_MAX_RECIPIENTS} addresses.`, "Invalid email address");
+    if (valid.length === 0 && invalid.length === 0)
+      throw appError("VALIDATION_ERROR", "Please enter at least one email address.", "Recipients required");
+    if (invalid.length)
+      throw appError("VALIDATION_ERROR", `Please check: ${invalid.join(", ")}`, "Invalid email address");
+    if (valid.length > TEST_MAX_RECIPIENTS)
+      throw appError(
+        "VALIDATION_ERROR",
+        `A test goes to at most ${TEST_MAX_RECIPIENTS} addresses.`,
+        "Invalid email address",
+      );
     const subject = oneLine(args.subject);
     const fromEmail = args.fromEmail.trim();
-    if (!subject || !fromEmail) throw appError("VALIDATION_ERROR", "Subject and from email are required. Fill them in under Message settings.", TEXTS.titles.missingRequired);
+    if (!subject || !fromEmail)
+      throw appError(
+        "VALIDATION_ERROR",
+        "Subject and from email are required. Fill them in under Message settings.",
+        TEXTS.titles.missingRequired,
+      );
     if (!isEmailAddress(fromEmail) || (args.replyTo.trim() && !isEmailAddress(args.replyTo.trim()))) {
-      throw appError("VALIDATION_ERROR", "The email address format is invalid. Please use a valid email.", "Invalid email address");
+      throw appError(
+        "VALIDATION_ERROR",
+        "The email address format is invalid. Please use a valid email.",
+        "Invalid email address",
+      );
     }
-    if (subject.length > 300 || args.fromName.length > 120 || args.previewText.length > 300) throw appError("VALIDATION_ERROR", "The subject, sender name or preview text is too long.");
+    if (subject.length > 300 || args.fromName.length > 120 || args.previewText.length > 300)
+      throw appError("VALIDATION_ERROR", "The subject, sender name or preview text is too long.");
     const blocks = parseBlocks(args.blocks);
-    if (blocks.length === 0) throw appError("VALIDATION_ERROR", "Add at least one component before sending.", TEXTS.titles.addContent);
+    if (blocks.length === 0)
+      throw appError("VALIDATION_ERROR", "Add at least one component before sending.", TEXTS.titles.addContent);
     checkVariables(blocks, [subject, args.previewText], "Failed to send test email");
 
     const rendered = await renderEmail(blocks, compileMjml, { title: subject, previewText: args.previewText });
     if (rendered.bytes > EMAIL_MAX_BYTES) {
-      throw appError("VALIDATION_ERROR", `This email is ${formatBytes(rendered.bytes)}; Gmail clips messages above ${formatBytes(EMAIL_MAX_BYTES)}. Remove some content before sending.`, "Email too large");
+      throw appError(
+        "VALIDATION_ERROR",
+        `This email is ${formatBytes(rendered.bytes)}; Gmail clips messages above ${formatBytes(EMAIL_MAX_BYTES)}. Remove some content before sending.`,
+        "Email too large",
+      );
     }
     // the sender's real values (a test shows what recipients get), sample ones for the voter
-    const sender: Record<string, string> = await ctx.runQuery(internal.emailTest.senderFor, { userId: ctx.viewer.userId, orgId: ctx.viewer.orgId });
+    const sender: Record<string, string> = await ctx.runQuery(internal.emailTest.senderFor, {
+      userId: ctx.viewer.userId,
+      orgId: ctx.viewer.orgId,
+    });
     const empty = emptyLinks(blocks, sender);
     if (empty.length > 0) throw appError("VALIDATION_ERROR", emptyLinksMessage(empty), "Link is empty");
     const values = previewValues(sender);
@@ -128,7 +185,8 @@ export const sendTest = orgAction("campaigns.manage")({
     });
 
     // demo mode sends nothing: the outbox only records the messages (the operator's demo mailbox lists them)
-    if (emailDemoMode()) return { demo: true, sent: ids.length, failed: 0, pending: 0, message: null, bytes: rendered.bytes };
+    if (emailDemoMode())
+      return { demo: true, sent: ids.length, failed: 0, pending: 0, message: null, bytes: rendered.bytes };
     // the outbox delivers on its own; wait a little for the provider's verdict
     const deadline = Date.now() + WAIT_MS;
     let statuses: OutboxStatus[] = await ctx.runQuery(internal.emailTest.outboxStatus, { ids });

@@ -37,7 +37,11 @@ export const info = publicQuery({
       .query("emailSuppressions")
       .withIndex("by_org_email", (q) => q.eq("orgId", m.orgId).eq("email", m.email))
       .take(3);
-    return { orgName: org?.name ?? "this organisation", email: maskEmail(m.email), unsubscribed: rows.some((r) => r.reason === "unsubscribed") };
+    return {
+      orgName: org?.name ?? "this organisation",
+      email: maskEmail(m.email),
+      unsubscribed: rows.some((r) => r.reason === "unsubscribed"),
+    };
   },
 });
 
@@ -45,7 +49,10 @@ export const unsubscribe = internalMutation({
   args: { token: v.string(), client: v.string() },
   returns: v.union(v.literal("ok"), v.literal("unknown"), v.literal("limited")),
   handler: async (ctx, { token, client }) => {
-    for (const [name, key] of [["unsubscribePerClient", client], ["unsubscribeGlobal", undefined]] as const) {
+    for (const [name, key] of [
+      ["unsubscribePerClient", client],
+      ["unsubscribeGlobal", undefined],
+    ] as const) {
       const { ok } = await emailPublicRateLimit(ctx, { name, key });
       if (!ok) return "limited";
     }
@@ -55,16 +62,26 @@ export const unsubscribe = internalMutation({
 
 /** POST /api/email/unsubscribe?t=<token> (one-click, RFC 8058; also the page's button). */
 export const oneClick = httpAction(async (ctx, request) => {
-  const text = (status: number, body: string) => new Response(body, { status, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } });
+  const text = (status: number, body: string) =>
+    new Response(body, {
+      status,
+      headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" },
+    });
   const token = new URL(request.url).searchParams.get("t") ?? "";
-  if (!token || token.length > MAX_TOKEN || !/^[A-Za-z0-9_-]+$/.test(token)) return text(400, TEXTS.email.unsubscribeInvalid);
+  if (!token || token.length > MAX_TOKEN || !/^[A-Za-z0-9_-]+$/.test(token))
+    return text(400, TEXTS.email.unsubscribeInvalid);
   const length = Number(request.headers.get("Content-Length") ?? 0);
   if (length > MAX_BODY) return text(413, "Request too large.");
   const body = (await request.text()).slice(0, MAX_BODY);
   // RFC 8058: the body is "List-Unsubscribe=One-Click"; an empty body (a plain form post) is accepted too
-  if (body.trim() !== "" && !new URLSearchParams(body).has("List-Unsubscribe")) return text(400, "Expected List-Unsubscribe=One-Click.");
-  const result = await ctx.runMutation(internal.emailUnsubscribe.unsubscribe, { token, client: clientAddress(request) });
-  if (result === "limited") return new Response(TEXTS.email.tooManyRequests, { status: 429, headers: { "Retry-After": "60" } });
+  if (body.trim() !== "" && !new URLSearchParams(body).has("List-Unsubscribe"))
+    return text(400, "Expected List-Unsubscribe=One-Click.");
+  const result = await ctx.runMutation(internal.emailUnsubscribe.unsubscribe, {
+    token,
+    client: clientAddress(request),
+  });
+  if (result === "limited")
+    return new Response(TEXTS.email.tooManyRequests, { status: 429, headers: { "Retry-After": "60" } });
   if (result === "unknown") return text(404, TEXTS.email.unsubscribeInvalid);
   return text(200, "You have been unsubscribed.");
 });

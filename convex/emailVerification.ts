@@ -5,7 +5,12 @@
 import { v } from "convex/values";
 import { internal } from "./_generated/api";
 import { appError, internalMutation, userAction, userMutation, userQuery } from "./functions";
-import { checkVerificationCode, pendingCode, sendVerificationCode, VERIFICATION_MESSAGES } from "./model/emailVerification";
+import {
+  checkVerificationCode,
+  pendingCode,
+  sendVerificationCode,
+  VERIFICATION_MESSAGES,
+} from "./model/emailVerification";
 import { superAdminPendingVerification } from "./model/orgs";
 import { requireUser } from "./model/viewer";
 import { securityTables } from "./tables/security";

@@ -22,7 +22,10 @@ export const apply = internalMutation({
   },
   returns: v.union(v.literal("applied"), v.literal("duplicate"), v.literal("unknown"), v.literal("limited")),
   handler: async (ctx, { client, event }) => {
-    for (const [name, key] of [["webhookPerClient", client], ["webhookGlobal", undefined]] as const) {
+    for (const [name, key] of [
+      ["webhookPerClient", client],
+      ["webhookGlobal", undefined],
+    ] as const) {
       const { ok } = await emailPublicRateLimit(ctx, { name, key });
       if (!ok) return "limited";
     }
@@ -37,7 +40,11 @@ function json(status: number, body: unknown, headers: Record<string, string> = {
 /** Reads the fields we use from a verified payload (anything else is ignored, not an error). */
 export function parseResendEvent(eventId: string, payload: unknown): ProviderEvent | null {
   if (typeof payload !== "object" || payload === null) return null;
-  const p = payload as { type?: unknown; created_at?: unknown; data?: { email_id?: unknown; click?: { link?: unknown } } };
+  const p = payload as {
+    type?: unknown;
+    created_at?: unknown;
+    data?: { email_id?: unknown; click?: { link?: unknown } };
+  };
   if (typeof p.type !== "string" || !(PROVIDER_EVENTS as readonly string[]).includes(p.type)) return null;
   const emailId = p.data?.email_id;
   if (typeof emailId !== "string" || emailId.length === 0 || emailId.length > 100) return null;
@@ -48,7 +55,9 @@ export function parseResendEvent(eventId: string, payload: unknown): ProviderEve
     type: p.type as ProviderEvent["type"],
     emailId,
     at: Number.isFinite(at) ? at : Date.now(),
-    ...(p.type === "email.clicked" && typeof link === "string" && /^https?:\/\//i.test(link) ? { url: link.slice(0, 2048) } : {}),
+    ...(p.type === "email.clicked" && typeof link === "string" && /^https?:\/\//i.test(link)
+      ? { url: link.slice(0, 2048) }
+      : {}),
   };
 }
 
@@ -58,7 +67,11 @@ export const resendWebhook = httpAction(async (ctx, request) => {
   if (Number(request.headers.get("Content-Length") ?? 0) > MAX_BODY) return json(413, { error: "Payload too large." });
   const body = await request.text();
   if (body.length > MAX_BODY) return json(413, { error: "Payload too large." });
-  const headers = { "svix-id": request.headers.get("svix-id") ?? "", "svix-timestamp": request.headers.get("svix-timestamp") ?? "", "svix-signature": request.headers.get("svix-signature") ?? "" };
+  const headers = {
+    "svix-id": request.headers.get("svix-id") ?? "",
+    "svix-timestamp": request.headers.get("svix-timestamp") ?? "",
+    "svix-signature": request.headers.get("svix-signature") ?? "",
+  };
   let payload: unknown;
   try {
     payload = new Webhook(secret).verify(body, headers);

@@ -50,7 +50,18 @@ export const mailboxMessages = internalQuery({
       ? ctx.db.query("emailOutbox").withIndex("by_to", (x) => x.eq("to", to.trim().toLowerCase()))
       : ctx.db.query("emailOutbox");
     const messages = await q.order("desc").take(50);
-    return messages.map((m) => ({ id: m._id, to: m.to, from: m.from, replyTo: m.replyTo ?? null, subject: m.subject, text: m.text, html: m.html ?? null, kind: m.kind, status: m.status, createdAt: m.createdAt }));
+    return messages.map((m) => ({
+      id: m._id,
+      to: m.to,
+      from: m.from,
+      replyTo: m.replyTo ?? null,
+      subject: m.subject,
+      text: m.text,
+      html: m.html ?? null,
+      kind: m.kind,
+      status: m.status,
+      createdAt: m.createdAt,
+    }));
   },
 });
 
@@ -65,10 +76,18 @@ async function sameSecret(given: string, expected: string): Promise<boolean> {
 /** GET /api/dev/mailbox[?to=] with `Authorization: Bearer <DEV_MAILBOX_KEY>`. */
 export const devMailbox = httpAction(async (ctx, request) => {
   const key = process.env.DEV_MAILBOX_KEY;
-  const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json", "Cache-Control": "no-store" } });
-  if (!emailDemoMode() || !key || key.length < 16) return json(404, { error: "The demo mailbox is not enabled on this server." });
+  const json = (status: number, body: unknown) =>
+    new Response(JSON.stringify(body), {
+      status,
+      headers: { "Content-Type": "application/json", "Cache-Control": "no-store" },
+    });
+  if (!emailDemoMode() || !key || key.length < 16)
+    return json(404, { error: "The demo mailbox is not enabled on this server." });
   const given = (request.headers.get("Authorization") ?? "").replace(/^Bearer\s+/i, "");
-  if (!given || given.length > 200 || !(await sameSecret(given, key))) return json(401, { error: "The demo mailbox key is missing or wrong. Use the link printed when the server started." });
+  if (!given || given.length > 200 || !(await sameSecret(given, key)))
+    return json(401, {
+      error: "The demo mailbox key is missing or wrong. Use the link printed when the server started.",
+    });
   const to = new URL(request.url).searchParams.get("to") ?? undefined;
   if (to !== undefined && to.length > 254) return json(400, { error: "Invalid address." });
   const messages = await ctx.runQuery(internal.emails.mailboxMessages, { to });

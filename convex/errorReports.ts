@@ -26,8 +26,19 @@ const maxStored = () => Number(process.env.ERROR_REPORTS_MAX_STORED) || MAX_STOR
 export const MAX_REPORT_DEPTH = 16;
 
 const { rateLimit } = defineRateLimits({
-  errorReportsPerAddress: { kind: "token bucket", rate: RATE_LIMIT_PER_MINUTE, period: 60_000, capacity: RATE_LIMIT_PER_MINUTE },
-  errorReportsGlobal: { kind: "token bucket", rate: GLOBAL_LIMIT_PER_MINUTE, period: 60_000, capacity: GLOBAL_LIMIT_PER_MINUTE, shards: 2 },
+  errorReportsPerAddress: {
+    kind: "token bucket",
+    rate: RATE_LIMIT_PER_MINUTE,
+    period: 60_000,
+    capacity: RATE_LIMIT_PER_MINUTE,
+  },
+  errorReportsGlobal: {
+    kind: "token bucket",
+    rate: GLOBAL_LIMIT_PER_MINUTE,
+    period: 60_000,
+    capacity: GLOBAL_LIMIT_PER_MINUTE,
+    shards: 2,
+  },
 });
 
 const str = (max: number) => z.string().max(max).optional();
@@ -103,12 +114,19 @@ export const store = internalMutation({
   },
   handler: async (ctx, { address, sessionId, errors }) => {
     const count = errors.length;
-    if (!(await rateLimit(ctx, { name: "errorReportsPerAddress", key: address, count })).ok) return "rate_limited" as const;
+    if (!(await rateLimit(ctx, { name: "errorReportsPerAddress", key: address, count })).ok)
+      return "rate_limited" as const;
     if (!(await rateLimit(ctx, { name: "errorReportsGlobal", count })).ok) return "rate_limited" as const;
     const now = Date.now();
     const viewer = await loadViewer(ctx);
     for (const e of errors) {
-      await ctx.db.insert("errorReports", { ...e, sessionId, reportedAt: now, orgId: viewer?.orgId, userId: viewer?.userId });
+      await ctx.db.insert("errorReports", {
+        ...e,
+        sessionId,
+        reportedAt: now,
+        orgId: viewer?.orgId,
+        userId: viewer?.userId,
+      });
     }
     await keepBounded(ctx, count);
     return count;
@@ -137,7 +155,9 @@ async function keepBounded(ctx: MutationCtx, added: number) {
 export const listRecent = orgQuery("account.manage")({
   args: {},
   returns: v.array(
-    coreTables.errorReports.validator.pick("message", "reportedAt").extend({ id: v.id("errorReports"), errorId: v.union(v.string(), v.null()), url: v.union(v.string(), v.null()) }),
+    coreTables.errorReports.validator
+      .pick("message", "reportedAt")
+      .extend({ id: v.id("errorReports"), errorId: v.union(v.string(), v.null()), url: v.union(v.string(), v.null()) }),
   ),
   handler: async (ctx) => {
     const reports = await ctx.db
@@ -145,6 +165,12 @@ export const listRecent = orgQuery("account.manage")({
       .withIndex("by_org", (q) => q.eq("orgId", ctx.viewer.orgId))
       .order("desc")
       .take(100);
-    return reports.map((r) => ({ id: r._id, message: r.message, errorId: r.errorId ?? null, url: r.url ?? null, reportedAt: r.reportedAt }));
+    return reports.map((r) => ({
+      id: r._id,
+      message: r.message,
+      errorId: r.errorId ?? null,
+      url: r.url ?? null,
+      reportedAt: r.reportedAt,
+    }));
   },
 });

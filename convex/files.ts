@@ -11,7 +11,13 @@ import { vUploadPurpose } from "./tables/files";
 
 const vState = v.union(
   v.object({ state: v.union(v.literal("missing"), v.literal("other"), v.literal("expired")) }),
-  v.object({ state: v.literal("own"), attached: v.boolean(), purpose: vUploadPurpose, contentType: v.string(), size: v.number() }),
+  v.object({
+    state: v.literal("own"),
+    attached: v.boolean(),
+    purpose: vUploadPurpose,
+    contentType: v.string(),
+    size: v.number(),
+  }),
   v.object({ state: v.literal("free"), declaredType: v.string(), size: v.number() }),
 );
 
@@ -29,12 +35,28 @@ export const spendBudget = internalMutation({
 
 /** Records a checked upload as `orgId`'s; false when it was taken or has gone meanwhile. */
 export const claim = internalMutation({
-  args: { orgId: v.id("organizations"), userId: v.id("users"), storageId: v.id("_storage"), purpose: vUploadPurpose, contentType: v.string(), size: v.number() },
+  args: {
+    orgId: v.id("organizations"),
+    userId: v.id("users"),
+    storageId: v.id("_storage"),
+    purpose: vUploadPurpose,
+    contentType: v.string(),
+    size: v.number(),
+  },
   returns: v.boolean(),
   handler: async (ctx, { orgId, userId, storageId, purpose, contentType, size }) => {
     const now = Date.now();
     if ((await uploadState(ctx.db, orgId, storageId, now)).state !== "free") return false;
-    await ctx.db.insert("files", { orgId, storageId, purpose, contentType, size, uploadedBy: userId, createdAt: now, attachedAt: null });
+    await ctx.db.insert("files", {
+      orgId,
+      storageId,
+      purpose,
+      contentType,
+      size,
+      uploadedBy: userId,
+      createdAt: now,
+      attachedAt: null,
+    });
     return true;
   },
 });
@@ -44,7 +66,10 @@ export const discard = internalMutation({
   args: { storageId: v.id("_storage") },
   returns: v.null(),
   handler: async (ctx, { storageId }) => {
-    const owned = await ctx.db.query("files").withIndex("by_storage", (q) => q.eq("storageId", storageId)).unique();
+    const owned = await ctx.db
+      .query("files")
+      .withIndex("by_storage", (q) => q.eq("storageId", storageId))
+      .unique();
     if (!owned && (await ctx.db.system.get(storageId))) await ctx.storage.delete(storageId);
     return null;
   },

@@ -57,7 +57,14 @@ const vFilters = {
 async function page(
   ctx: { db: GenericDatabaseReader<DataModel> },
   orgId: Id<"organizations">,
-  args: { formId: Id<"forms"> | null; from: number | null; to: number | null; email: string; before: number | null; limit: number },
+  args: {
+    formId: Id<"forms"> | null;
+    from: number | null;
+    to: number | null;
+    email: string;
+    before: number | null;
+    limit: number;
+  },
   seeVoters: boolean,
 ) {
   const limit = Math.max(1, Math.min(MAX_PAGE, Math.floor(args.limit)));
@@ -117,7 +124,8 @@ export const list = orgQuery("forms.view")({
 export const exportPage = orgQuery("forms.view")({
   args: { ...vFilters, before: v.union(v.number(), v.null()) },
   returns: v.object({ rows: v.array(vRow), nextBefore: v.union(v.number(), v.null()) }),
-  handler: async (ctx, args) => await page(ctx, ctx.viewer.orgId, { ...args, limit: MAX_PAGE }, canSeeVoters(ctx.viewer)),
+  handler: async (ctx, args) =>
+    await page(ctx, ctx.viewer.orgId, { ...args, limit: MAX_PAGE }, canSeeVoters(ctx.viewer)),
 });
 
 /** A voter's form submissions (forms that match submissions to voters), newest first. */
@@ -131,12 +139,20 @@ export const forVoter = orgQuery("forms.view")({
       .order("desc")
       .take(50);
     const out = [];
-    for (const s of rows) out.push({ id: s._id, formName: (await ctx.db.get(s.formId))?.name ?? "Deleted form", createdAt: s._creationTime });
+    for (const s of rows)
+      out.push({
+        id: s._id,
+        formName: (await ctx.db.get(s.formId))?.name ?? "Deleted form",
+        createdAt: s._creationTime,
+      });
     return out;
   },
 });
 
-const vSubmitResult = v.union(v.object({ ok: v.literal(true), id: v.id("formSubmissions") }), v.object({ ok: v.literal(false), errors: v.record(v.string(), v.string()) }));
+const vSubmitResult = v.union(
+  v.object({ ok: v.literal(true), id: v.id("formSubmissions") }),
+  v.object({ ok: v.literal(false), errors: v.record(v.string(), v.string()) }),
+);
 
 /** The View dialog: a staffer fills in the form (recorded with their email). */
 export const submitInApp = orgMutation("forms.view")({
@@ -145,8 +161,13 @@ export const submitInApp = orgMutation("forms.view")({
   handler: async (ctx, { formId, data }) => {
     const form = await ctx.db.get(formId);
     if (!form) throw appError("NOT_FOUND", "Form not found or no longer available.");
-    if (JSON.stringify(data).length > MAX_SUBMISSION_BYTES) throw appError("VALIDATION_ERROR", "This submission is too large.");
-    return await recordSubmission(ctx, { ...form, status: "active" }, data, { source: "app", submitterIp: null, signedInEmail: ctx.viewer.user.email ?? null });
+    if (JSON.stringify(data).length > MAX_SUBMISSION_BYTES)
+      throw appError("VALIDATION_ERROR", "This submission is too large.");
+    return await recordSubmission(ctx, { ...form, status: "active" }, data, {
+      source: "app",
+      submitterIp: null,
+      signedInEmail: ctx.viewer.user.email ?? null,
+    });
   },
 });
 
@@ -159,7 +180,10 @@ export const submitPublic = internalMutation({
     const id = ctx.db.normalizeId("forms", formId);
     const form = id ? await ctx.db.get(id) : null;
     if (!form || form.status !== "active") return { ok: false as const, notFound: true as const };
-    return await recordSubmission(ctx, form, data, { source: "public", submitterIp: address === "unknown" ? null : address });
+    return await recordSubmission(ctx, form, data, {
+      source: "public",
+      submitterIp: address === "unknown" ? null : address,
+    });
   },
 });
 
@@ -170,7 +194,9 @@ const submitSchema = z
     formId: formIdSchema,
     token: z.string().max(512),
     website: z.string().max(200).optional(),
-    data: z.record(z.string().max(100), z.union([z.string().max(10_000), z.number(), z.boolean()])).refine((d) => Object.keys(d).length <= 200),
+    data: z
+      .record(z.string().max(100), z.union([z.string().max(10_000), z.number(), z.boolean()]))
+      .refine((d) => Object.keys(d).length <= 200),
   })
   .strict();
 
@@ -181,7 +207,14 @@ export const startFill = httpAction(async (ctx, request) => {
   const parsed = startSchema.safeParse(body.value);
   if (!parsed.success) return json(400, { error: "Invalid request." });
   const address = clientAddress(request);
-  if (!(await ctx.runMutation(internal.publicSubmit.admit, { kind: "form", target: parsed.data.formId, address, phase: "start" }))) {
+  if (
+    !(await ctx.runMutation(internal.publicSubmit.admit, {
+      kind: "form",
+      target: parsed.data.formId,
+      address,
+      phase: "start",
+    }))
+  ) {
     return json(429, { error: "Too many requests. Please wait a moment and try again." });
   }
   return json(200, { token: await issueFillToken("form", parsed.data.formId, address) });
@@ -195,11 +228,14 @@ export const submit = httpAction(async (ctx, request) => {
   if (!parsed.success) return json(400, { error: "Invalid submission." });
   const { formId, token, website, data } = parsed.data;
   const address = clientAddress(request);
-  if (!(await ctx.runMutation(internal.publicSubmit.admit, { kind: "form", target: formId, address, phase: "submit" }))) {
+  if (
+    !(await ctx.runMutation(internal.publicSubmit.admit, { kind: "form", target: formId, address, phase: "submit" }))
+  ) {
     return json(429, { error: "Too many submissions. Please wait a moment and try again." });
   }
   const verdict = await judgeFill("form", formId, address, token, website);
-  if (verdict === "invalid") return json(403, { error: "This form has expired. Please reload the page and try again." });
+  if (verdict === "invalid")
+    return json(403, { error: "This form has expired. Please reload the page and try again." });
   // spam is answered like a success and dropped
   if (verdict === "spam") return json(200, { ok: true });
   const result = await ctx.runMutation(internal.formSubmissions.submitPublic, { formId, data, address });

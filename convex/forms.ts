@@ -104,7 +104,12 @@ export const create = orgMutation("forms.manage")({
 
 /** Update Form: publishes the draft's content (what respondents get from now on). */
 export const save = orgMutation("forms.manage")({
-  args: { id: v.id("forms"), name: v.string(), description: v.union(v.string(), v.null()), fields: v.array(vFormField) },
+  args: {
+    id: v.id("forms"),
+    name: v.string(),
+    description: v.union(v.string(), v.null()),
+    fields: v.array(vFormField),
+  },
   returns: v.object({ version: v.number() }),
   handler: async (ctx, args) => {
     const form = await ctx.db.get(args.id);
@@ -137,10 +142,17 @@ export const setOptions = orgMutation("forms.manage")({
   handler: async (ctx, { id, matchVoters, createContacts }) => {
     const form = await ctx.db.get(id);
     if (!form) throw appError("NOT_FOUND");
-    if (createContacts && !ctx.viewer.can("voters.manage")) throw appError("FORBIDDEN", "Creating contacts from submissions needs permission to manage voters.");
-    await ctx.db.patch(id, { matchVoters, createContacts: matchVoters && createContacts, updatedAt: Date.now(), updatedBy: ctx.viewer.userId });
+    if (createContacts && !ctx.viewer.can("voters.manage"))
+      throw appError("FORBIDDEN", "Creating contacts from submissions needs permission to manage voters.");
+    await ctx.db.patch(id, {
+      matchVoters,
+      createContacts: matchVoters && createContacts,
+      updatedAt: Date.now(),
+      updatedBy: ctx.viewer.userId,
+    });
     // voters stored before phone matching existed get their phone key, so they can be matched too
-    if (matchVoters && !form.matchVoters) await ctx.scheduler.runAfter(0, internal.forms.phoneKeysStep, { orgId: ctx.viewer.orgId, cursor: null });
+    if (matchVoters && !form.matchVoters)
+      await ctx.scheduler.runAfter(0, internal.forms.phoneKeysStep, { orgId: ctx.viewer.orgId, cursor: null });
     return null;
   },
 });
@@ -158,7 +170,8 @@ export const phoneKeysStep = internalMutation({
       const key = voter.phone ? (normalizePhone(voter.phone) ?? undefined) : undefined;
       if (voter.phoneKey !== key) await ctx.db.patch(voter._id, { phoneKey: key });
     }
-    if (!page.isDone) await ctx.scheduler.runAfter(0, internal.forms.phoneKeysStep, { orgId, cursor: page.continueCursor });
+    if (!page.isDone)
+      await ctx.scheduler.runAfter(0, internal.forms.phoneKeysStep, { orgId, cursor: page.continueCursor });
     return null;
   },
 });
@@ -188,7 +201,8 @@ export const deleteSubmissionsStep = internalMutation({
       .take(DELETE_BATCH);
     for (const s of batch) await ctx.db.delete(s._id);
     if (batch.length > 0) await adjustCounter(ctx, batch[0].orgId, "formSubmissions", -batch.length);
-    if (batch.length === DELETE_BATCH) await ctx.scheduler.runAfter(0, internal.forms.deleteSubmissionsStep, { formId });
+    if (batch.length === DELETE_BATCH)
+      await ctx.scheduler.runAfter(0, internal.forms.deleteSubmissionsStep, { formId });
     return null;
   },
 });
@@ -196,7 +210,15 @@ export const deleteSubmissionsStep = internalMutation({
 /** An active form's public content, for the public page and embeds; null when gone or inactive. */
 export const publicForm = publicQuery({
   args: { id: v.string() },
-  returns: v.union(v.object({ id: v.string(), name: v.string(), description: v.union(v.string(), v.null()), fields: v.array(vFormField) }), v.null()),
+  returns: v.union(
+    v.object({
+      id: v.string(),
+      name: v.string(),
+      description: v.union(v.string(), v.null()),
+      fields: v.array(vFormField),
+    }),
+    v.null(),
+  ),
   handler: async (ctx, { id }) => {
     const formId = ctx.db.normalizeId("forms", id);
     const form = formId ? await ctx.db.get(formId) : null;

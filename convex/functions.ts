@@ -4,11 +4,7 @@
  * permission before the first read, and hand the handler a database that cannot see or touch
  * another organisation's documents.
  */
-import {
-  customAction,
-  customMutation,
-  customQuery,
-} from "convex-helpers/server/customFunctions";
+import { customAction, customMutation, customQuery } from "convex-helpers/server/customFunctions";
 import { wrapDatabaseReader, wrapDatabaseWriter, type Rules } from "convex-helpers/server/rowLevelSecurity";
 import { authTables } from "@convex-dev/auth/server";
 import type { GenericDatabaseReader, GenericDatabaseWriter } from "convex/server";
@@ -66,7 +62,11 @@ const AUTH_TABLES = new Set(Object.keys(authTables).filter((t) => t !== "users")
  */
 export const GLOBAL_TABLES = new Set<string>(["ctaTemplates"]);
 
-function tenantRules(db: GenericDatabaseReader<DataModel>, orgId: Id<"organizations">, opts: { superAdmin?: boolean } = {}): Rules<unknown, DataModel> {
+function tenantRules(
+  db: GenericDatabaseReader<DataModel>,
+  orgId: Id<"organizations">,
+  opts: { superAdmin?: boolean } = {},
+): Rules<unknown, DataModel> {
   const deny = async () => false;
   const sameOrg = async (_: unknown, doc: AnyDoc) => doc.orgId !== undefined && doc.orgId === orgId;
   const memberOfOrg = async (_: unknown, doc: AnyDoc) =>
@@ -91,18 +91,22 @@ function tenantRules(db: GenericDatabaseReader<DataModel>, orgId: Id<"organizati
       : GLOBAL_TABLES.has(table)
         ? { read: allow, modify: superAdmin, insert: superAdmin }
         : table === "organizations"
-        ? { read: ownOrg, modify: ownOrg, insert: deny }
-        : table === "users"
-          ? { read: memberOfOrg, modify: memberOfOrg, insert: deny }
-          : table === "userPreferences"
-          ? { read: settingsOfMember, modify: deny, insert: deny }
-          : { read: sameOrg, modify: sameOrg, insert: sameOrg };
+          ? { read: ownOrg, modify: ownOrg, insert: deny }
+          : table === "users"
+            ? { read: memberOfOrg, modify: memberOfOrg, insert: deny }
+            : table === "userPreferences"
+              ? { read: settingsOfMember, modify: deny, insert: deny }
+              : { read: sameOrg, modify: sameOrg, insert: sameOrg };
   }
   return rules;
 }
 
 /** The database an organisation's functions get: only that organisation's documents exist in it (and the platform-wide tables, read-only but for super admins). */
-export function orgDatabase(db: GenericDatabaseWriter<DataModel>, orgId: Id<"organizations">, opts: { superAdmin?: boolean } = {}): GenericDatabaseWriter<DataModel> {
+export function orgDatabase(
+  db: GenericDatabaseWriter<DataModel>,
+  orgId: Id<"organizations">,
+  opts: { superAdmin?: boolean } = {},
+): GenericDatabaseWriter<DataModel> {
   return wrapDatabaseWriter({}, db, tenantRules(db, orgId, opts), { defaultPolicy: "deny" });
 }
 
@@ -116,78 +120,110 @@ export function actsAsSuperAdmin(viewer: Pick<Viewer, "roles">): boolean {
  * `denied` replaces the catalogue's FORBIDDEN message where the spec words the refusal itself.
  */
 export function orgQuery(permission: Permission | null, opts: { denied?: Denial } = {}) {
-  return tagAccess(customQuery(query, {
-    args: {},
-    input: async (ctx) => {
-      const viewer = await requireViewer(ctx, permission, opts.denied);
-      const db = wrapDatabaseReader({}, ctx.db, tenantRules(ctx.db, viewer.orgId), { defaultPolicy: "deny" });
-      return { ctx: { viewer, db }, args: {} };
-    },
-  }), permission ? `perm:${permission}` : "member");
+  return tagAccess(
+    customQuery(query, {
+      args: {},
+      input: async (ctx) => {
+        const viewer = await requireViewer(ctx, permission, opts.denied);
+        const db = wrapDatabaseReader({}, ctx.db, tenantRules(ctx.db, viewer.orgId), { defaultPolicy: "deny" });
+        return { ctx: { viewer, db }, args: {} };
+      },
+    }),
+    permission ? `perm:${permission}` : "member",
+  );
 }
 
 /** A mutation for members of the caller's organisation holding `permission` (null: any member). */
 export function orgMutation(permission: Permission | null, opts: { denied?: Denial } = {}) {
-  return tagAccess(customMutation(mutation, {
-    args: {},
-    input: async (ctx) => {
-      const viewer = await requireViewer(ctx, permission, opts.denied);
-      const db = orgDatabase(ctx.db, viewer.orgId);
-      return { ctx: { viewer, db }, args: {} };
-    },
-  }), permission ? `perm:${permission}` : "member");
+  return tagAccess(
+    customMutation(mutation, {
+      args: {},
+      input: async (ctx) => {
+        const viewer = await requireViewer(ctx, permission, opts.denied);
+        const db = orgDatabase(ctx.db, viewer.orgId);
+        return { ctx: { viewer, db }, args: {} };
+      },
+    }),
+    permission ? `perm:${permission}` : "member",
+  );
 }
 
 export type ActionViewer = Pick<Viewer, "userId" | "orgId"> & { permissions: Permission[] };
 
 /** An action for members holding `permission`; nested runQuery/runMutation go through the same gate. */
 export function orgAction(permission: Permission | null) {
-  return tagAccess(customAction(action, {
-    args: {},
-    input: async (ctx: ActionCtx) => {
-      const viewer: ActionViewer = await ctx.runQuery(internal.viewer.resolveForAction, { permission: permission ?? undefined });
-      return { ctx: { viewer }, args: {} };
-    },
-  }), permission ? `perm:${permission}` : "member");
+  return tagAccess(
+    customAction(action, {
+      args: {},
+      input: async (ctx: ActionCtx) => {
+        const viewer: ActionViewer = await ctx.runQuery(internal.viewer.resolveForAction, {
+          permission: permission ?? undefined,
+        });
+        return { ctx: { viewer }, args: {} };
+      },
+    }),
+    permission ? `perm:${permission}` : "member",
+  );
 }
 
 /** A mutation for acting super administrators only (platform-wide content); `denied` words the refusal. */
 export function superAdminMutation(denied: Denial) {
-  return tagAccess(customMutation(mutation, {
-    args: {},
-    input: async (ctx) => {
-      const viewer = await requireViewer(ctx, null);
-      if (!actsAsSuperAdmin(viewer)) throw appError("FORBIDDEN", denied.message, denied.title);
-      const db = orgDatabase(ctx.db, viewer.orgId, { superAdmin: true });
-      return { ctx: { viewer, db }, args: {} };
-    },
-  }), "super_admin");
+  return tagAccess(
+    customMutation(mutation, {
+      args: {},
+      input: async (ctx) => {
+        const viewer = await requireViewer(ctx, null);
+        if (!actsAsSuperAdmin(viewer)) throw appError("FORBIDDEN", denied.message, denied.title);
+        const db = orgDatabase(ctx.db, viewer.orgId, { superAdmin: true });
+        return { ctx: { viewer, db }, args: {} };
+      },
+    }),
+    "super_admin",
+  );
 }
 
 /** Signed-in users, whether or not they belong to an organisation yet (profile, onboarding). */
-export const userQuery = tagAccess(customQuery(query, {
-  args: {},
-  input: async (ctx) => ({ ctx: { user: await requireUser(ctx) }, args: {} }),
-}), "user");
-export const userMutation = tagAccess(customMutation(mutation, {
-  args: {},
-  input: async (ctx) => ({ ctx: { user: await requireUser(ctx) }, args: {} }),
-}), "user");
+export const userQuery = tagAccess(
+  customQuery(query, {
+    args: {},
+    input: async (ctx) => ({ ctx: { user: await requireUser(ctx) }, args: {} }),
+  }),
+  "user",
+);
+export const userMutation = tagAccess(
+  customMutation(mutation, {
+    args: {},
+    input: async (ctx) => ({ ctx: { user: await requireUser(ctx) }, args: {} }),
+  }),
+  "user",
+);
 
 /**
  * Callable without signing in (landing, invitation acceptance, public forms). Such functions see
  * no organisation context and must check what they expose themselves.
  */
-export const publicQuery = tagAccess(customQuery(query, { args: {}, input: async () => ({ ctx: {}, args: {} }) }), "public");
-export const publicMutation = tagAccess(customMutation(mutation, { args: {}, input: async () => ({ ctx: {}, args: {} }) }), "public");
-export const publicAction = tagAccess(customAction(action, { args: {}, input: async () => ({ ctx: {}, args: {} }) }), "public");
+export const publicQuery = tagAccess(
+  customQuery(query, { args: {}, input: async () => ({ ctx: {}, args: {} }) }),
+  "public",
+);
+export const publicMutation = tagAccess(
+  customMutation(mutation, { args: {}, input: async () => ({ ctx: {}, args: {} }) }),
+  "public",
+);
+export const publicAction = tagAccess(
+  customAction(action, { args: {}, input: async () => ({ ctx: {}, args: {} }) }),
+  "public",
+);
 /** Signed-in users in actions (e.g. changing one's own password). */
-export const userAction = tagAccess(customAction(action, {
-  args: {},
-  input: async (ctx: ActionCtx) => {
-    if ((await ctx.auth.getUserIdentity()) === null) throw appError("UNAUTHORIZED");
-    return { ctx: {}, args: {} };
-  },
-}), "user");
+export const userAction = tagAccess(
+  customAction(action, {
+    args: {},
+    input: async (ctx: ActionCtx) => {
+      if ((await ctx.auth.getUserIdentity()) === null) throw appError("UNAUTHORIZED");
+      return { ctx: {}, args: {} };
+    },
+  }),
+  "user",
+);
 
 export { appError };

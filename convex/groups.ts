@@ -46,7 +46,14 @@ export const list = orgQuery("voters.view")({
       .query("voterGroups")
       .withIndex("by_org_name", (q) => q.eq("orgId", ctx.viewer.orgId))
       .take(2000);
-    return rows.map((g) => ({ _id: g._id, name: g.name, description: g.description, memberCount: g.memberCount, _creationTime: g._creationTime, updatedAt: g.updatedAt }));
+    return rows.map((g) => ({
+      _id: g._id,
+      name: g.name,
+      description: g.description,
+      memberCount: g.memberCount,
+      _creationTime: g._creationTime,
+      updatedAt: g.updatedAt,
+    }));
   },
 });
 
@@ -55,7 +62,12 @@ export const create = orgMutation("voters.manage")({
   returns: v.id("voterGroups"),
   handler: async (ctx, args) => {
     const clean = cleanGroupInput(args.name, args.description);
-    const id = await ctx.db.insert("voterGroups", { orgId: ctx.viewer.orgId, ...clean, memberCount: 0, updatedAt: Date.now() });
+    const id = await ctx.db.insert("voterGroups", {
+      orgId: ctx.viewer.orgId,
+      ...clean,
+      memberCount: 0,
+      updatedAt: Date.now(),
+    });
     await adjustCounter(ctx, ctx.viewer.orgId, "voterGroups", 1);
     return id;
   },
@@ -77,7 +89,12 @@ export const update = orgMutation("voters.manage")({
     const next = withEdits({ name: group.name, description: group.description }, apply);
     for (const e of apply) if (e.value !== null && typeof e.value !== "string") throw appError("VALIDATION_ERROR");
     await ctx.db.patch(id, { ...cleanGroupInput(String(next.name ?? ""), next.description), updatedAt: Date.now() });
-    await markEdited(ctx, ctx.viewer, id, apply.map((e) => e.field));
+    await markEdited(
+      ctx,
+      ctx.viewer,
+      id,
+      apply.map((e) => e.field),
+    );
     return null;
   },
 });
@@ -133,7 +150,9 @@ export const purgeMembers = internalMutation({
 export const members = orgQuery("voters.view")({
   args: { groupId: v.id("voterGroups"), paginationOpts: paginationOptsValidator },
   returns: paginationResultValidator(
-    voterTables.voters.validator.pick("first_name", "last_name", "email", "phone").extend({ _id: v.id("voterGroupMembers"), voterId: v.id("voters") }),
+    voterTables.voters.validator
+      .pick("first_name", "last_name", "email", "phone")
+      .extend({ _id: v.id("voterGroupMembers"), voterId: v.id("voters") }),
   ),
   handler: async (ctx, { groupId, paginationOpts }) => {
     const page = await ctx.db
@@ -147,7 +166,16 @@ export const members = orgQuery("voters.view")({
       page: page.page.flatMap((m, i) => {
         const voter = voters[i];
         return voter
-          ? [{ _id: m._id, voterId: voter._id, first_name: voter.first_name, last_name: voter.last_name, email: voter.email, phone: voter.phone }]
+          ? [
+              {
+                _id: m._id,
+                voterId: voter._id,
+                first_name: voter.first_name,
+                last_name: voter.last_name,
+                email: voter.email,
+                phone: voter.phone,
+              },
+            ]
           : [];
       }),
     };
@@ -248,4 +276,3 @@ export const addMatching = orgMutation("voters.update")({
     return { ...result, processed: page.page.length, isDone: page.isDone, continueCursor: page.continueCursor };
   },
 });
-

@@ -19,7 +19,10 @@ import { startSurvey, submitSurvey, surveyPreflight } from "./surveySubmissions"
 
 /** The web app's origins: SITE_URL and any extra ones configured for this deployment. */
 export function appOrigins(): string[] {
-  const extra = (process.env.CORS_ALLOWED_ORIGINS ?? "").split(",").map((o) => o.trim()).filter(Boolean);
+  const extra = (process.env.CORS_ALLOWED_ORIGINS ?? "")
+    .split(",")
+    .map((o) => o.trim())
+    .filter(Boolean);
   const site = process.env.SITE_URL ? [new URL(process.env.SITE_URL).origin] : [];
   return [...site, ...extra];
 }

@@ -28,7 +28,16 @@ export const attach = internalMutation({
     const { contentType, size } = await attachFile(db, storageId, "image");
     const url = await ctx.storage.getUrl(storageId);
     if (!url) throw appError("VALIDATION_ERROR", TEXTS.images.storageMissing, "Upload failed");
-    await db.insert("images", { orgId, purpose, storageId, url, contentType, size, createdBy: userId, createdAt: Date.now() });
+    await db.insert("images", {
+      orgId,
+      purpose,
+      storageId,
+      url,
+      contentType,
+      size,
+      createdBy: userId,
+      createdAt: Date.now(),
+    });
     return { url };
   },
 });
@@ -38,6 +47,11 @@ export const register = orgAction("campaigns.manage")({
   returns: v.object({ url: v.string() }),
   handler: async (ctx, { storageId, purpose }): Promise<{ url: string }> => {
     await acceptUpload(ctx, ctx.viewer, storageId, "image");
-    return await ctx.runMutation(internal.images.attach, { orgId: ctx.viewer.orgId, userId: ctx.viewer.userId, storageId, purpose });
+    return await ctx.runMutation(internal.images.attach, {
+      orgId: ctx.viewer.orgId,
+      userId: ctx.viewer.userId,
+      storageId,
+      purpose,
+    });
   },
 });

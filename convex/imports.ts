@@ -17,7 +17,15 @@ import {
   summaryStats,
 } from "./model/imports";
 import { loadViewer } from "./model/viewer";
-import { importTables, vBatchResult, vImportKind, vImportRow, vMatchRule, vRowOutcome, vStartImport } from "./tables/imports";
+import {
+  importTables,
+  vBatchResult,
+  vImportKind,
+  vImportRow,
+  vMatchRule,
+  vRowOutcome,
+  vStartImport,
+} from "./tables/imports";
 import { voterTables } from "./tables/voters";
 
 const history = importTables.importHistory.validator;
@@ -64,7 +72,12 @@ export const start = orgMutation("voters.manage")({
 
 /** One atomic batch of rows; idempotent by its start row (see model/imports.applyBatch). */
 export const appendBatch = orgMutation("voters.manage")({
-  args: { importId: v.id("importHistory"), startRow: v.number(), rows: v.array(vImportRow), bytesDone: v.optional(v.number()) },
+  args: {
+    importId: v.id("importHistory"),
+    startRow: v.number(),
+    rows: v.array(vImportRow),
+    bytesDone: v.optional(v.number()),
+  },
   returns: vBatchResult,
   handler: async (ctx, args) => {
     const doc = await loadImport(ctx, args.importId);
@@ -83,7 +96,10 @@ export const finish = orgMutation("voters.manage")({
   handler: async (ctx, args) => {
     const doc = await loadImport(ctx, args.importId);
     if (doc.status !== "in_progress") throw appError("VALIDATION_ERROR", "This import is no longer running.");
-    const details = await ctx.db.query("importFieldDetails").withIndex("by_import", (q) => q.eq("importId", doc._id)).collect();
+    const details = await ctx.db
+      .query("importFieldDetails")
+      .withIndex("by_import", (q) => q.eq("importId", doc._id))
+      .collect();
     const stats = new Map(args.columnStats.map((s) => [s.column, s]));
     for (const d of details) {
       const s = stats.get(d.csv_field_name);
@@ -144,7 +160,10 @@ export const cancel = orgMutation("voters.manage")({
       updatedAt: now,
       import_duration_ms: now - doc.import_date,
       total_records: Math.max(doc.total_records, doc.processed_records),
-      summary_stats: { ...(doc.summary_stats ?? {}), note: args.deleteImported ? "Cancelled; imported records deleted" : "Cancelled; imported records kept" },
+      summary_stats: {
+        ...(doc.summary_stats ?? {}),
+        note: args.deleteImported ? "Cancelled; imported records deleted" : "Cancelled; imported records kept",
+      },
     });
     if (args.deleteImported) {
       const fresh = (await ctx.db.get(doc._id))!;
@@ -176,7 +195,12 @@ export const remove = orgMutation("voters.manage")({
         status: "deleted",
         imported_records: 0,
         updatedAt: Date.now(),
-        summary_stats: { ...(doc.summary_stats ?? {}), deleted_at: Date.now(), deleted_count: 0, note: "No records were imported (duplicates only); marked deleted" },
+        summary_stats: {
+          ...(doc.summary_stats ?? {}),
+          deleted_at: Date.now(),
+          deleted_count: 0,
+          note: "No records were imported (duplicates only); marked deleted",
+        },
       });
       return { status: "deleted" as const };
     }
@@ -256,7 +280,9 @@ export const statistics = orgQuery("voters.view")({
       .withIndex("by_org_date", (q) => q.eq("orgId", ctx.viewer.orgId))
       .order("desc")
       .take(1000);
-    const rates = rows.filter((r) => r.status !== "deleted" && (r.total_records || r.processed_records) > 0).map((r) => (r.imported_records / (r.total_records || r.processed_records)) * 100);
+    const rates = rows
+      .filter((r) => r.status !== "deleted" && (r.total_records || r.processed_records) > 0)
+      .map((r) => (r.imported_records / (r.total_records || r.processed_records)) * 100);
     return {
       total_imports: rows.length,
       total_records_processed: rows.reduce((s, r) => s + r.processed_records, 0),
@@ -279,9 +305,14 @@ export const get = orgQuery("voters.view")({
 
 export const fieldDetails = orgQuery("voters.view")({
   args: { importId: v.id("importHistory") },
-  returns: v.array(importTables.importFieldDetails.validator.omit("orgId", "importId").extend({ _id: v.id("importFieldDetails") })),
+  returns: v.array(
+    importTables.importFieldDetails.validator.omit("orgId", "importId").extend({ _id: v.id("importFieldDetails") }),
+  ),
   handler: async (ctx, { importId }) => {
-    const rows = await ctx.db.query("importFieldDetails").withIndex("by_import", (q) => q.eq("importId", importId)).collect();
+    const rows = await ctx.db
+      .query("importFieldDetails")
+      .withIndex("by_import", (q) => q.eq("importId", importId))
+      .collect();
     return rows.map((r) => ({
       _id: r._id,
       csv_field_name: r.csv_field_name,
@@ -313,8 +344,19 @@ export const outcomes = orgQuery("voters.view")({
   handler: async (ctx, { importId, kind, limit }) => {
     const n = Math.min(Math.max(1, limit ?? 100), 1000);
     if (kind === "imported") {
-      const voters = await ctx.db.query("voters").withIndex("by_import", (q) => q.eq("importId", importId)).take(n);
-      return voters.map((v) => ({ row: null, voterId: v._id, first_name: v.first_name, last_name: v.last_name, email: v.email ?? "", message: "imported", existing: null }));
+      const voters = await ctx.db
+        .query("voters")
+        .withIndex("by_import", (q) => q.eq("importId", importId))
+        .take(n);
+      return voters.map((v) => ({
+        row: null,
+        voterId: v._id,
+        first_name: v.first_name,
+        last_name: v.last_name,
+        email: v.email ?? "",
+        message: "imported",
+        existing: null,
+      }));
     }
     const rows = await ctx.db
       .query("importRowOutcomes")
@@ -330,7 +372,9 @@ export const outcomes = orgQuery("voters.view")({
         last_name: r.last_name,
         email: r.email,
         message: r.message,
-        existing: existing ? { id: existing._id, name: `${existing.first_name} ${existing.last_name}`, email: existing.email ?? "" } : null,
+        existing: existing
+          ? { id: existing._id, name: `${existing.first_name} ${existing.last_name}`, email: existing.email ?? "" }
+          : null,
       });
     }
     return out;
@@ -342,7 +386,10 @@ export const customFields = orgQuery("voters.view")({
   args: {},
   returns: v.array(voterTables.customFieldDefs.validator.pick("key", "label", "type")),
   handler: async (ctx) => {
-    const defs = await ctx.db.query("customFieldDefs").withIndex("by_org_key", (q) => q.eq("orgId", ctx.viewer.orgId)).collect();
+    const defs = await ctx.db
+      .query("customFieldDefs")
+      .withIndex("by_org_key", (q) => q.eq("orgId", ctx.viewer.orgId))
+      .collect();
     return defs.map((d) => ({ key: d.key, label: d.label, type: d.type }));
   },
 });
@@ -358,7 +405,15 @@ export const debugImport = orgQuery("voters.view")({
       /** null: more than one deletion chunk (at least votersToDeleteAtLeast) */
       votersToDelete: v.union(v.number(), v.null()),
       votersToDeleteAtLeast: v.number(),
-      sample: v.array(v.object({ id: v.id("voters"), first_name: v.string(), last_name: v.string(), email: v.string(), createdAt: v.number() })),
+      sample: v.array(
+        v.object({
+          id: v.id("voters"),
+          first_name: v.string(),
+          last_name: v.string(),
+          email: v.string(),
+          createdAt: v.number(),
+        }),
+      ),
       onlyMarked: v.boolean(),
       running: v.boolean(),
     }),
@@ -376,7 +431,13 @@ export const debugImport = orgQuery("voters.view")({
       import: publicView(doc),
       votersToDelete: scan.length > DELETE_CHUNK ? null : scan.length,
       votersToDeleteAtLeast: scan.length,
-      sample: scan.slice(0, 10).map((v) => ({ id: v._id, first_name: v.first_name, last_name: v.last_name, email: v.email ?? "", createdAt: v._creationTime })),
+      sample: scan.slice(0, 10).map((v) => ({
+        id: v._id,
+        first_name: v.first_name,
+        last_name: v.last_name,
+        email: v.email ?? "",
+        createdAt: v._creationTime,
+      })),
       onlyMarked: doc.imported_records === 0 && doc.duplicate_records > 0,
       running: doc.status === "in_progress" && !isStale(doc, Date.now()),
     };

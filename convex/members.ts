@@ -94,8 +94,10 @@ export const invite = orgMutation("users.manage")({
     if (!firstName || !lastName || !email) {
       throw appError("VALIDATION_ERROR", TEXTS.required.fields, "Missing Information");
     }
-    if (!isEmail(email) || email.length > 254) throw appError("VALIDATION_ERROR", "Please enter a valid email address.");
-    if (firstName.length > 100 || lastName.length > 100) throw appError("VALIDATION_ERROR", "Names are limited to 100 characters.");
+    if (!isEmail(email) || email.length > 254)
+      throw appError("VALIDATION_ERROR", "Please enter a valid email address.");
+    if (firstName.length > 100 || lastName.length > 100)
+      throw appError("VALIDATION_ERROR", "Names are limited to 100 characters.");
     const isCustom = args.role.startsWith("custom_role_");
     if (!isCustom && !(INVITABLE_ROLES as readonly string[]).includes(args.role)) {
       throw appError("VALIDATION_ERROR", "Choose Campaign Manager, Account Administrator, Volunteer or Viewer.");

@@ -19,14 +19,24 @@ export const recountVoterTally = internalMutation({
   returns: v.null(),
   handler: async (ctx, { orgCursor }) => {
     const orgs = await ctx.db.query("organizations").paginate({ numItems: 50, cursor: orgCursor ?? null });
-    for (const org of orgs.page) await ctx.scheduler.runAfter(0, internal.migrations.recountOrgTally, { orgId: org._id, cursor: null, counts: {} });
-    if (!orgs.isDone) await ctx.scheduler.runAfter(0, internal.migrations.recountVoterTally, { orgCursor: orgs.continueCursor });
+    for (const org of orgs.page)
+      await ctx.scheduler.runAfter(0, internal.migrations.recountOrgTally, {
+        orgId: org._id,
+        cursor: null,
+        counts: {},
+      });
+    if (!orgs.isDone)
+      await ctx.scheduler.runAfter(0, internal.migrations.recountVoterTally, { orgCursor: orgs.continueCursor });
     return null;
   },
 });
 
 export const recountOrgTally = internalMutation({
-  args: { orgId: v.id("organizations"), cursor: v.union(v.string(), v.null()), counts: v.record(v.string(), v.number()) },
+  args: {
+    orgId: v.id("organizations"),
+    cursor: v.union(v.string(), v.null()),
+    counts: v.record(v.string(), v.number()),
+  },
   returns: v.null(),
   handler: async (ctx, { orgId, cursor, counts }) => {
     const page = await ctx.db
@@ -39,10 +49,18 @@ export const recountOrgTally = internalMutation({
       next[key] = (next[key] ?? 0) + 1;
     }
     if (!page.isDone) {
-      await ctx.scheduler.runAfter(0, internal.migrations.recountOrgTally, { orgId, cursor: page.continueCursor, counts: next });
+      await ctx.scheduler.runAfter(0, internal.migrations.recountOrgTally, {
+        orgId,
+        cursor: page.continueCursor,
+        counts: next,
+      });
       return null;
     }
-    for (const row of await ctx.db.query("voterTally").withIndex("by_org_party_status", (q) => q.eq("orgId", orgId)).collect()) await ctx.db.delete(row._id);
+    for (const row of await ctx.db
+      .query("voterTally")
+      .withIndex("by_org_party_status", (q) => q.eq("orgId", orgId))
+      .collect())
+      await ctx.db.delete(row._id);
     for (const [key, count] of Object.entries(next)) {
       const [party, status] = JSON.parse(key) as [string, string];
       await ctx.db.insert("voterTally", { orgId, party, status, count });
@@ -58,24 +76,56 @@ export const recountOrgTally = internalMutation({
  * before pages (an image was registered by its uploader; a page could name anyone's file).
  */
 export const ownStoredFiles = internalMutation({
-  args: { table: v.optional(v.union(v.literal("images"), v.literal("petitionPages"))), cursor: v.optional(v.union(v.string(), v.null())) },
+  args: {
+    table: v.optional(v.union(v.literal("images"), v.literal("petitionPages"))),
+    cursor: v.optional(v.union(v.string(), v.null())),
+  },
   returns: v.null(),
   handler: async (ctx, { table = "images", cursor = null }) => {
-    const own = async (orgId: Id<"organizations">, storageId: Id<"_storage">, purpose: "image" | "petitionPage", contentType: string, at: number, by: Id<"users"> | null) => {
-      if (await ctx.db.query("files").withIndex("by_storage", (q) => q.eq("storageId", storageId)).unique()) return;
+    const own = async (
+      orgId: Id<"organizations">,
+      storageId: Id<"_storage">,
+      purpose: "image" | "petitionPage",
+      contentType: string,
+      at: number,
+      by: Id<"users"> | null,
+    ) => {
+      if (
+        await ctx.db
+          .query("files")
+          .withIndex("by_storage", (q) => q.eq("storageId", storageId))
+          .unique()
+      )
+        return;
       const meta = await ctx.db.system.get(storageId);
       if (!meta) return;
-      await ctx.db.insert("files", { orgId, storageId, purpose, contentType, size: meta.size, uploadedBy: by, createdAt: at, attachedAt: at });
+      await ctx.db.insert("files", {
+        orgId,
+        storageId,
+        purpose,
+        contentType,
+        size: meta.size,
+        uploadedBy: by,
+        createdAt: at,
+        attachedAt: at,
+      });
     };
     if (table === "images") {
       const page = await ctx.db.query("images").paginate({ numItems: PAGE, cursor });
-      for (const image of page.page) await own(image.orgId, image.storageId, "image", image.contentType, image.createdAt, image.createdBy);
-      await ctx.scheduler.runAfter(0, internal.migrations.ownStoredFiles, page.isDone ? { table: "petitionPages", cursor: null } : { table, cursor: page.continueCursor });
+      for (const image of page.page)
+        await own(image.orgId, image.storageId, "image", image.contentType, image.createdAt, image.createdBy);
+      await ctx.scheduler.runAfter(
+        0,
+        internal.migrations.ownStoredFiles,
+        page.isDone ? { table: "petitionPages", cursor: null } : { table, cursor: page.continueCursor },
+      );
       return null;
     }
     const page = await ctx.db.query("petitionPages").paginate({ numItems: PAGE, cursor });
-    for (const p of page.page) if (p.fileId) await own(p.orgId, p.fileId, "petitionPage", p.contentType, p._creationTime, null);
-    if (!page.isDone) await ctx.scheduler.runAfter(0, internal.migrations.ownStoredFiles, { table, cursor: page.continueCursor });
+    for (const p of page.page)
+      if (p.fileId) await own(p.orgId, p.fileId, "petitionPage", p.contentType, p._creationTime, null);
+    if (!page.isDone)
+      await ctx.scheduler.runAfter(0, internal.migrations.ownStoredFiles, { table, cursor: page.continueCursor });
     return null;
   },
 });

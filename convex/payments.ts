@@ -45,8 +45,10 @@ export const add = orgMutation("payment_methods.manage")({
     const year = Number(args.expYear);
     const month = Number(args.expMonth);
     if (!name || name.length > 200) throw appError("VALIDATION_ERROR", "Please enter the cardholder name.");
-    if (!/^\d{4}$/.test(args.last4)) throw appError("VALIDATION_ERROR", "The last four digits of the card are required.");
-    if (!/^(0[1-9]|1[0-2])$/.test(args.expMonth) || !Number.isInteger(month)) throw appError("VALIDATION_ERROR", "Expiry month must be 01 to 12.");
+    if (!/^\d{4}$/.test(args.last4))
+      throw appError("VALIDATION_ERROR", "The last four digits of the card are required.");
+    if (!/^(0[1-9]|1[0-2])$/.test(args.expMonth) || !Number.isInteger(month))
+      throw appError("VALIDATION_ERROR", "Expiry month must be 01 to 12.");
     if (!/^\d{4}$/.test(args.expYear) || year < thisYear || year > thisYear + 9) {
       throw appError("VALIDATION_ERROR", `Expiry year must be ${thisYear} to ${thisYear + 9}.`);
     }

@@ -17,7 +17,19 @@ import { projectValid, sampleSize } from "./lib/petitions/projection";
 import { acceptUpload, attachFile, deleteOwnedFile, issueUploadUrl } from "./model/files";
 import { displayName } from "./model/presence";
 import { keepsNameKeys, writeNameKeys } from "./model/voters";
-import { CLAIM_TTL_MS, adjudicationValidity, countingLine, emptyCounts, heldByOther, linesEntered, matchStep, moveCount, requireClaim, searchVotersFor, startMatching } from "./model/petitions";
+import {
+  CLAIM_TTL_MS,
+  adjudicationValidity,
+  countingLine,
+  emptyCounts,
+  heldByOther,
+  linesEntered,
+  matchStep,
+  moveCount,
+  requireClaim,
+  searchVotersFor,
+  startMatching,
+} from "./model/petitions";
 import { petitionTables, vAdjudication, vAdjudicationAction, vLineStatus, vPetitionCounts } from "./tables/petitions";
 import { TEXTS } from "./lib/texts";
 
@@ -25,18 +37,26 @@ const MAX_PETITIONS = 200;
 const MAX_LINES_PER_CALL = 200;
 const DELETE_BATCH = 400;
 
-const vProjection = v.union(v.object({ rate: v.number(), projected: v.number(), low: v.number(), high: v.number(), decided: v.number() }), v.null());
-const vPetitionRow = petitionTables.petitions.validator.pick("name", "signaturesNeeded", "deadline", "jurisdiction", "mode", "pageCount").extend({
-  id: v.id("petitions"),
-  counts: vPetitionCounts,
-  sampleTarget: v.number(),
-  projection: vProjection,
-  /** the county check could not be made for some lines (the voter file has no county for their voters) */
-  countyNotice: v.union(v.string(), v.null()),
-});
+const vProjection = v.union(
+  v.object({ rate: v.number(), projected: v.number(), low: v.number(), high: v.number(), decided: v.number() }),
+  v.null(),
+);
+const vPetitionRow = petitionTables.petitions.validator
+  .pick("name", "signaturesNeeded", "deadline", "jurisdiction", "mode", "pageCount")
+  .extend({
+    id: v.id("petitions"),
+    counts: vPetitionCounts,
+    sampleTarget: v.number(),
+    projection: vProjection,
+    /** the county check could not be made for some lines (the voter file has no county for their voters) */
+    countyNotice: v.union(v.string(), v.null()),
+  });
 
 /** What the petition says when it names a county the voter file does not hold for some voters. */
-export function countyNotice(p: Pick<Doc<"petitions">, "jurisdiction" | "countyUnknown">, decided: number): string | null {
+export function countyNotice(
+  p: Pick<Doc<"petitions">, "jurisdiction" | "countyUnknown">,
+  decided: number,
+): string | null {
   const n = p.countyUnknown ?? 0;
   if (!p.jurisdiction.county || n === 0) return null;
   const lines = `${n.toLocaleString("en-US")} ${n === 1 ? "line" : "lines"}`;
@@ -48,7 +68,12 @@ export function countyNotice(p: Pick<Doc<"petitions">, "jurisdiction" | "countyU
 
 function row(p: Doc<"petitions">, lines: number) {
   const decisions = p.counts;
-  const decided = decisions.verified + decisions.failed + decisions.duplicate + decisions.adjudicatedValid + decisions.adjudicatedInvalid;
+  const decided =
+    decisions.verified +
+    decisions.failed +
+    decisions.duplicate +
+    decisions.adjudicatedValid +
+    decisions.adjudicatedInvalid;
   const c = { lines, pending: Math.max(0, lines - decided - decisions.review), ...decisions };
   return {
     id: p._id,
@@ -69,7 +94,11 @@ export const list = orgQuery("voters.view")({
   args: {},
   returns: v.array(vPetitionRow),
   handler: async (ctx) => {
-    const rows = await ctx.db.query("petitions").withIndex("by_org", (q) => q.eq("orgId", ctx.viewer.orgId)).order("desc").take(MAX_PETITIONS);
+    const rows = await ctx.db
+      .query("petitions")
+      .withIndex("by_org", (q) => q.eq("orgId", ctx.viewer.orgId))
+      .order("desc")
+      .take(MAX_PETITIONS);
     const out = [];
     for (const p of rows) out.push(row(p, await linesEntered(ctx.db, p._id)));
     return out;
@@ -98,7 +127,8 @@ export const create = orgMutation("voters.manage")({
     if (!Number.isInteger(args.signaturesNeeded) || args.signaturesNeeded < 1 || args.signaturesNeeded > 10_000_000) {
       throw appError("VALIDATION_ERROR", "Signatures needed must be a whole number from 1 to 10,000,000.");
     }
-    if (args.deadline !== null && !/^\d{4}-\d{2}-\d{2}$/.test(args.deadline)) throw appError("VALIDATION_ERROR", "Please enter the deadline as a date.");
+    if (args.deadline !== null && !/^\d{4}-\d{2}-\d{2}$/.test(args.deadline))
+      throw appError("VALIDATION_ERROR", "Please enter the deadline as a date.");
     const id = await ctx.db.insert("petitions", {
       orgId: ctx.viewer.orgId,
       name,
@@ -113,7 +143,12 @@ export const create = orgMutation("voters.manage")({
     });
     await ctx.db.insert("petitionIntake", { orgId: ctx.viewer.orgId, petitionId: id, lines: 0 });
     if (!(await keepsNameKeys(ctx.db, ctx.viewer.orgId))) {
-      await ctx.db.insert("voterNameKeyState", { orgId: ctx.viewer.orgId, backfilled: false, cursor: null, version: NAME_KEYS_VERSION });
+      await ctx.db.insert("voterNameKeyState", {
+        orgId: ctx.viewer.orgId,
+        backfilled: false,
+        cursor: null,
+        version: NAME_KEYS_VERSION,
+      });
       await ctx.scheduler.runAfter(0, internal.petitions.backfillNameKeys, { orgId: ctx.viewer.orgId });
     }
     return id;
@@ -128,28 +163,45 @@ export const remove = orgMutation("voters.manage")({
     if (!p) throw appError("NOT_FOUND");
     await ctx.db.delete(id);
     // no line can be entered any more (entry checks the intake row)
-    const intake = await ctx.db.query("petitionIntake").withIndex("by_petition", (q) => q.eq("petitionId", id)).unique();
+    const intake = await ctx.db
+      .query("petitionIntake")
+      .withIndex("by_petition", (q) => q.eq("petitionId", id))
+      .unique();
     if (intake) await ctx.db.delete(intake._id);
     await ctx.scheduler.runAfter(0, internal.petitions.deleteStep, { petitionId: id });
     return null;
   },
 });
 
-const vPage = petitionTables.petitionPages.validator.pick("pageNumber", "fileName", "contentType", "status", "lineCount").extend({
-  id: v.id("petitionPages"),
-  /** the number the next typed line gets */
-  nextLine: v.number(),
-  url: v.union(v.string(), v.null()),
-});
+const vPage = petitionTables.petitionPages.validator
+  .pick("pageNumber", "fileName", "contentType", "status", "lineCount")
+  .extend({
+    id: v.id("petitionPages"),
+    /** the number the next typed line gets */
+    nextLine: v.number(),
+    url: v.union(v.string(), v.null()),
+  });
 
 export const pages = orgQuery("voters.view")({
   args: { petitionId: v.id("petitions") },
   returns: v.array(vPage),
   handler: async (ctx, { petitionId }) => {
-    const rows = await ctx.db.query("petitionPages").withIndex("by_petition_number", (q) => q.eq("petitionId", petitionId)).take(2_000);
+    const rows = await ctx.db
+      .query("petitionPages")
+      .withIndex("by_petition_number", (q) => q.eq("petitionId", petitionId))
+      .take(2_000);
     const out = [];
     for (const p of rows) {
-      out.push({ id: p._id, pageNumber: p.pageNumber, fileName: p.fileName, contentType: p.contentType, status: p.status, lineCount: p.lineCount, nextLine: lastSigner(p) + 1, url: p.fileId ? await ctx.storage.getUrl(p.fileId) : null });
+      out.push({
+        id: p._id,
+        pageNumber: p.pageNumber,
+        fileName: p.fileName,
+        contentType: p.contentType,
+        status: p.status,
+        lineCount: p.lineCount,
+        nextLine: lastSigner(p) + 1,
+        url: p.fileId ? await ctx.storage.getUrl(p.fileId) : null,
+      });
     }
     return out;
   },
@@ -208,28 +260,38 @@ function lastSigner(page: Doc<"petitionPages">): number {
 }
 
 /** Cleans and stores lines on one page (numbered as given, else after the page's last line), then starts matching. */
-async function insertLines(ctx: Pick<MutationCtx, "db">, page: Doc<"petitionPages">, lines: LineInput[]): Promise<number> {
+async function insertLines(
+  ctx: Pick<MutationCtx, "db">,
+  page: Doc<"petitionPages">,
+  lines: LineInput[],
+): Promise<number> {
   const next = lastSigner(page);
   const clean = lines.map((l, i) => {
     const signerNumber = l.signerNumber ?? next + i + 1;
-    const where = l.signerNumber !== undefined ? `Page ${page.pageNumber}, line ${signerNumber}` : `Line ${signerNumber}`;
+    const where =
+      l.signerNumber !== undefined ? `Page ${page.pageNumber}, line ${signerNumber}` : `Line ${signerNumber}`;
     const name = l.name.trim().replace(/\s+/g, " ");
     const address = l.address.trim().replace(/\s+/g, " ");
     if (!name) throw appError("VALIDATION_ERROR", `${where}: the signer's name is required.`, "Name required");
     if (name.length > 200 || address.length > 300) throw appError("VALIDATION_ERROR", `${where} is too long.`);
     const signedOn = l.signedOn?.trim() || null;
-    if (signedOn !== null && !/^\d{4}-\d{2}-\d{2}$/.test(signedOn)) throw appError("VALIDATION_ERROR", `${where}: the date must be a date (yyyy-mm-dd).`);
+    if (signedOn !== null && !/^\d{4}-\d{2}-\d{2}$/.test(signedOn))
+      throw appError("VALIDATION_ERROR", `${where}: the date must be a date (yyyy-mm-dd).`);
     return { name, address, signedOn, signerNumber };
   });
   // a line number the page already holds (a file imported twice) is refused, never doubled
   const given = clean.filter((_, i) => lines[i].signerNumber !== undefined).map((l) => l.signerNumber);
-  if (new Set(given).size !== given.length) throw appError("VALIDATION_ERROR", `Page ${page.pageNumber} has a line number twice in the file.`);
+  if (new Set(given).size !== given.length)
+    throw appError("VALIDATION_ERROR", `Page ${page.pageNumber} has a line number twice in the file.`);
   for (const n of given) {
     const held = await ctx.db
       .query("petitionLines")
-      .withIndex("by_petition_page_signer", (q) => q.eq("petitionId", page.petitionId).eq("pageNumber", page.pageNumber).eq("signerNumber", n))
+      .withIndex("by_petition_page_signer", (q) =>
+        q.eq("petitionId", page.petitionId).eq("pageNumber", page.pageNumber).eq("signerNumber", n),
+      )
       .first();
-    if (held) throw appError("CONFLICT", `Page ${page.pageNumber}, line ${n} is already entered.`, "Line already entered");
+    if (held)
+      throw appError("CONFLICT", `Page ${page.pageNumber}, line ${n} is already entered.`, "Line already entered");
   }
   for (const l of clean) {
     await ctx.db.insert("petitionLines", {
@@ -254,7 +316,12 @@ async function insertLines(ctx: Pick<MutationCtx, "db">, page: Doc<"petitionPage
     });
   }
   const highest = clean.reduce((m, l) => Math.max(m, l.signerNumber), next);
-  await ctx.db.patch(page._id, { lineCount: page.lineCount + clean.length, pendingCount: page.pendingCount + clean.length, status: "processing", lastSigner: highest });
+  await ctx.db.patch(page._id, {
+    lineCount: page.lineCount + clean.length,
+    pendingCount: page.pendingCount + clean.length,
+    status: "processing",
+    lastSigner: highest,
+  });
   return clean.length;
 }
 
@@ -264,7 +331,10 @@ async function insertLines(ctx: Pick<MutationCtx, "db">, page: Doc<"petitionPage
  * link, so entry does not conflict with matching.
  */
 async function intakeOf(ctx: Pick<MutationCtx, "db">, petitionId: Id<"petitions">): Promise<Doc<"petitionIntake">> {
-  const intake = await ctx.db.query("petitionIntake").withIndex("by_petition", (q) => q.eq("petitionId", petitionId)).unique();
+  const intake = await ctx.db
+    .query("petitionIntake")
+    .withIndex("by_petition", (q) => q.eq("petitionId", petitionId))
+    .unique();
   if (intake) return intake;
   // a petition made before intake rows existed gets one
   const petition = await ctx.db.get(petitionId);
@@ -281,7 +351,8 @@ export const addLines = orgMutation("voters.update")({
     const page = await ctx.db.get(pageId);
     if (!page) throw appError("NOT_FOUND");
     const intake = await intakeOf(ctx, page.petitionId);
-    if (lines.length > MAX_LINES_PER_CALL) throw appError("VALIDATION_ERROR", `At most ${MAX_LINES_PER_CALL} lines at a time.`);
+    if (lines.length > MAX_LINES_PER_CALL)
+      throw appError("VALIDATION_ERROR", `At most ${MAX_LINES_PER_CALL} lines at a time.`);
     const added = await insertLines(ctx, page, lines);
     await startMatching(ctx, intake, added);
     return added;
@@ -298,18 +369,28 @@ export const importLines = orgMutation("voters.update")({
   args: {
     petitionId: v.id("petitions"),
     pageId: v.union(v.id("petitionPages"), v.null()),
-    lines: v.array(v.object({ ...vLineInput.fields, page: v.union(v.number(), v.null()), line: v.union(v.number(), v.null()) })),
+    lines: v.array(
+      v.object({ ...vLineInput.fields, page: v.union(v.number(), v.null()), line: v.union(v.number(), v.null()) }),
+    ),
   },
   returns: v.object({ added: v.number(), pages: v.array(v.number()) }),
   handler: async (ctx, { petitionId, pageId, lines }) => {
     const intake = await intakeOf(ctx, petitionId);
-    if (lines.length > MAX_LINES_PER_CALL) throw appError("VALIDATION_ERROR", `At most ${MAX_LINES_PER_CALL} lines at a time.`);
+    if (lines.length > MAX_LINES_PER_CALL)
+      throw appError("VALIDATION_ERROR", `At most ${MAX_LINES_PER_CALL} lines at a time.`);
     const byPage = new Map<number | null, LineInput[]>();
     for (const l of lines) {
-      if (l.page !== null && (!Number.isInteger(l.page) || l.page < 1 || l.page > MAX_PAGE_NUMBER)) throw appError("VALIDATION_ERROR", `"${l.page}" is not a page number.`);
-      if (l.line !== null && (!Number.isInteger(l.line) || l.line < 1 || l.line > MAX_PAGE_NUMBER)) throw appError("VALIDATION_ERROR", `"${l.line}" is not a line number.`);
+      if (l.page !== null && (!Number.isInteger(l.page) || l.page < 1 || l.page > MAX_PAGE_NUMBER))
+        throw appError("VALIDATION_ERROR", `"${l.page}" is not a page number.`);
+      if (l.line !== null && (!Number.isInteger(l.line) || l.line < 1 || l.line > MAX_PAGE_NUMBER))
+        throw appError("VALIDATION_ERROR", `"${l.line}" is not a line number.`);
       const list = byPage.get(l.page) ?? [];
-      list.push({ name: l.name, address: l.address, signedOn: l.signedOn, ...(l.line !== null ? { signerNumber: l.line } : {}) });
+      list.push({
+        name: l.name,
+        address: l.address,
+        signedOn: l.signedOn,
+        ...(l.line !== null ? { signerNumber: l.line } : {}),
+      });
       byPage.set(l.page, list);
     }
     let added = 0;
@@ -320,7 +401,12 @@ export const importLines = orgMutation("voters.update")({
       let page: Doc<"petitionPages"> | null;
       if (number === null) {
         page = pageId ? await ctx.db.get(pageId) : null;
-        if (!page || page.petitionId !== petitionId) throw appError("VALIDATION_ERROR", "Choose the page these lines belong to, or import a file with a page column.", "Page required");
+        if (!page || page.petitionId !== petitionId)
+          throw appError(
+            "VALIDATION_ERROR",
+            "Choose the page these lines belong to, or import a file with a page column.",
+            "Page required",
+          );
       } else {
         page = await ctx.db
           .query("petitionPages")
@@ -356,7 +442,22 @@ export const importLines = orgMutation("voters.update")({
 });
 
 const vLineRow = petitionTables.petitionLines.validator
-  .pick("pageId", "pageNumber", "signerNumber", "name", "address", "signedOn", "status", "inSample", "reason", "confidence", "evidence", "voterId", "candidates", "duplicateOf")
+  .pick(
+    "pageId",
+    "pageNumber",
+    "signerNumber",
+    "name",
+    "address",
+    "signedOn",
+    "status",
+    "inSample",
+    "reason",
+    "confidence",
+    "evidence",
+    "voterId",
+    "candidates",
+    "duplicateOf",
+  )
   .extend({
     id: v.id("petitionLines"),
     voterName: v.union(v.string(), v.null()),
@@ -377,13 +478,18 @@ function voterBrief(x: Doc<"voters">) {
     id: x._id,
     name: fullName(x),
     address: x.address ?? [x.street, x.city, x.state, x.zip].filter(Boolean).join(", "),
-    status: x.status_code && x.status_code !== x.status ? `${x.status ?? ""} (${x.status_code})`.trim() : (x.status ?? ""),
+    status:
+      x.status_code && x.status_code !== x.status ? `${x.status ?? ""} (${x.status_code})`.trim() : (x.status ?? ""),
     registered: x.registration_date ?? "",
     voterFileId: x.voter_id ?? null,
   };
 }
 
-async function lineRow(ctx: { db: { get(id: Id<"voters">): Promise<Doc<"voters"> | null> } }, l: Doc<"petitionLines">, now: number) {
+async function lineRow(
+  ctx: { db: { get(id: Id<"voters">): Promise<Doc<"voters"> | null> } },
+  l: Doc<"petitionLines">,
+  now: number,
+) {
   const voter = l.voterId ? await ctx.db.get(l.voterId) : null;
   return {
     id: l._id,
@@ -404,20 +510,38 @@ async function lineRow(ctx: { db: { get(id: Id<"voters">): Promise<Doc<"voters">
     candidates: l.candidates,
     duplicateOf: l.duplicateOf,
     claimedBy: l.claim && now - l.claim.at < CLAIM_TTL_MS ? l.claim.name : null,
-    adjudication: l.adjudication ? { action: l.adjudication.action, valid: l.adjudication.valid, notes: l.adjudication.notes, at: l.adjudication.at, byName: l.adjudication.byName } : null,
+    adjudication: l.adjudication
+      ? {
+          action: l.adjudication.action,
+          valid: l.adjudication.valid,
+          notes: l.adjudication.notes,
+          at: l.adjudication.at,
+          byName: l.adjudication.byName,
+        }
+      : null,
   };
 }
 
 /** The results table: a page of lines (one status, or all in page order). */
 export const lines = orgQuery("voters.view")({
-  args: { petitionId: v.id("petitions"), status: v.union(vLineStatus, v.null()), paginationOpts: paginationOptsValidator },
+  args: {
+    petitionId: v.id("petitions"),
+    status: v.union(vLineStatus, v.null()),
+    paginationOpts: paginationOptsValidator,
+  },
   returns: paginationResultValidator(vLineRow),
   handler: async (ctx, { petitionId, status, paginationOpts }) => {
     const opts = { ...paginationOpts, numItems: Math.max(1, Math.min(200, paginationOpts.numItems)) };
     const page =
       status === null
-        ? await ctx.db.query("petitionLines").withIndex("by_petition_page_signer", (q) => q.eq("petitionId", petitionId)).paginate(opts)
-        : await ctx.db.query("petitionLines").withIndex("by_petition_status", (q) => q.eq("petitionId", petitionId).eq("status", status)).paginate(opts);
+        ? await ctx.db
+            .query("petitionLines")
+            .withIndex("by_petition_page_signer", (q) => q.eq("petitionId", petitionId))
+            .paginate(opts)
+        : await ctx.db
+            .query("petitionLines")
+            .withIndex("by_petition_status", (q) => q.eq("petitionId", petitionId).eq("status", status))
+            .paginate(opts);
     const now = Date.now();
     const out = [];
     for (const l of page.page) out.push(await lineRow(ctx, l, now));
@@ -425,12 +549,29 @@ export const lines = orgQuery("voters.view")({
   },
 });
 
-const vVoterBrief = v.object({ id: v.id("voters"), name: v.string(), address: v.string(), status: v.string(), registered: v.string(), voterFileId: v.union(v.string(), v.null()) });
+const vVoterBrief = v.object({
+  id: v.id("voters"),
+  name: v.string(),
+  address: v.string(),
+  status: v.string(),
+  registered: v.string(),
+  voterFileId: v.union(v.string(), v.null()),
+});
 
 /** One line with its candidates' records (the adjudicate and duplicates dialogs). */
 export const line = orgQuery("voters.view")({
   args: { id: v.id("petitionLines") },
-  returns: v.union(v.object({ line: vLineRow, voters: v.array(vVoterBrief), duplicate: v.union(vLineRow, v.null()), pageUrl: v.union(v.string(), v.null()), pageType: v.string(), petitionName: v.string() }), v.null()),
+  returns: v.union(
+    v.object({
+      line: vLineRow,
+      voters: v.array(vVoterBrief),
+      duplicate: v.union(vLineRow, v.null()),
+      pageUrl: v.union(v.string(), v.null()),
+      pageType: v.string(),
+      petitionName: v.string(),
+    }),
+    v.null(),
+  ),
   handler: async (ctx, { id }) => {
     const l = await ctx.db.get(id);
     if (!l) return null;
@@ -476,7 +617,10 @@ export const claimNext = orgMutation("voters.update")({
     const now = Date.now();
     const me = (await ctx.db.get(ctx.viewer.userId))!;
     for (const status of ["review", "failed"] as const) {
-      const rows = await ctx.db.query("petitionLines").withIndex("by_petition_status", (q) => q.eq("petitionId", petitionId).eq("status", status)).take(300);
+      const rows = await ctx.db
+        .query("petitionLines")
+        .withIndex("by_petition_status", (q) => q.eq("petitionId", petitionId).eq("status", status))
+        .take(300);
       const free = rows.find((l) => !heldByOther(l, ctx.viewer.userId, now));
       const mine = rows.find((l) => l.claim?.userId === ctx.viewer.userId && now - l.claim.at < CLAIM_TTL_MS);
       const pick = mine ?? free;
@@ -528,7 +672,12 @@ export const release = orgMutation("voters.update")({
 
 /** Accept, cure, overrule or reject a line nobody else is reviewing: it becomes adjudicated. */
 export const adjudicate = orgMutation("voters.update")({
-  args: { id: v.id("petitionLines"), action: vAdjudicationAction, notes: v.string(), voterId: v.union(v.id("voters"), v.null()) },
+  args: {
+    id: v.id("petitionLines"),
+    action: vAdjudicationAction,
+    notes: v.string(),
+    voterId: v.union(v.id("voters"), v.null()),
+  },
   returns: v.null(),
   handler: async (ctx, { id, action, notes, voterId }) => {
     const l = await ctx.db.get(id);
@@ -537,18 +686,25 @@ export const adjudicate = orgMutation("voters.update")({
     // one reviewer per line: a teammate's live claim blocks; a lapsed or missing claim is taken
     requireClaim(l, ctx.viewer.userId, now);
     if (l.status === "pending") throw appError("VALIDATION_ERROR", "This line has not been checked yet.");
-    if (action === "overrule" && l.autoStatus !== "verified" && l.autoStatus !== "failed") throw appError("VALIDATION_ERROR", "Only a verified or failed result can be overruled.");
+    if (action === "overrule" && l.autoStatus !== "verified" && l.autoStatus !== "failed")
+      throw appError("VALIDATION_ERROR", "Only a verified or failed result can be overruled.");
     const text = notes.trim();
     if (text.length > 2_000) throw appError("VALIDATION_ERROR", "Notes are limited to 2,000 characters.");
     const valid = adjudicationValidity(action, l.autoStatus);
     // without a choice, the line's own voter, only when the signer's address is theirs (never a namesake elsewhere)
-    const lineVoterAtAddress = l.voterId !== null && l.candidates.some((c) => c.voterId === l.voterId && c.addressScore >= ADDRESS_MATCH);
+    const lineVoterAtAddress =
+      l.voterId !== null && l.candidates.some((c) => c.voterId === l.voterId && c.addressScore >= ADDRESS_MATCH);
     const voter = valid ? (voterId ?? (lineVoterAtAddress ? l.voterId : null)) : null;
     if (valid) {
       if (!voter) throw appError("VALIDATION_ERROR", "Choose the voter this signature belongs to.", "Voter required");
       if (!(await ctx.db.get(voter))) throw appError("NOT_FOUND");
       const earlier = await countingLine(ctx.db, l.orgId, voter, l._id);
-      if (earlier) throw appError("CONFLICT", `This voter already signed (page ${earlier.pageNumber}, line ${earlier.signerNumber}).`, "Duplicate signature");
+      if (earlier)
+        throw appError(
+          "CONFLICT",
+          `This voter already signed (page ${earlier.pageNumber}, line ${earlier.signerNumber}).`,
+          "Duplicate signature",
+        );
     }
     const petition = (await ctx.db.get(l.petitionId))!;
     const before = { status: l.status, valid: l.adjudication?.valid ?? null };
@@ -560,7 +716,10 @@ export const adjudicate = orgMutation("voters.update")({
       claim: null,
       adjudication: { action, valid, notes: text, at: now, by: ctx.viewer.userId, byName: displayName(me) },
     });
-    await ctx.db.patch(petition._id, { counts: moveCount(petition.counts, before, { status: "adjudicated", valid }), updatedAt: now });
+    await ctx.db.patch(petition._id, {
+      counts: moveCount(petition.counts, before, { status: "adjudicated", valid }),
+      updatedAt: now,
+    });
     return null;
   },
 });
@@ -595,20 +754,29 @@ export const deleteStep = internalMutation({
   args: { petitionId: v.id("petitions") },
   returns: v.null(),
   handler: async (ctx, { petitionId }) => {
-    const lines = await ctx.db.query("petitionLines").withIndex("by_petition_page_signer", (q) => q.eq("petitionId", petitionId)).take(DELETE_BATCH);
+    const lines = await ctx.db
+      .query("petitionLines")
+      .withIndex("by_petition_page_signer", (q) => q.eq("petitionId", petitionId))
+      .take(DELETE_BATCH);
     for (const l of lines) await ctx.db.delete(l._id);
     if (lines.length === DELETE_BATCH) {
       await ctx.scheduler.runAfter(0, internal.petitions.deleteStep, { petitionId });
       return null;
     }
-    const pages = await ctx.db.query("petitionPages").withIndex("by_petition_number", (q) => q.eq("petitionId", petitionId)).take(DELETE_BATCH);
+    const pages = await ctx.db
+      .query("petitionPages")
+      .withIndex("by_petition_number", (q) => q.eq("petitionId", petitionId))
+      .take(DELETE_BATCH);
     for (const p of pages) {
       if (p.fileId) await deleteOwnedFile(ctx, p.orgId, p.fileId);
       await ctx.db.delete(p._id);
     }
     if (pages.length === DELETE_BATCH) await ctx.scheduler.runAfter(0, internal.petitions.deleteStep, { petitionId });
     else {
-      const intake = await ctx.db.query("petitionIntake").withIndex("by_petition", (q) => q.eq("petitionId", petitionId)).unique();
+      const intake = await ctx.db
+        .query("petitionIntake")
+        .withIndex("by_petition", (q) => q.eq("petitionId", petitionId))
+        .unique();
       if (intake) await ctx.db.delete(intake._id);
     }
     return null;
@@ -624,7 +792,10 @@ export const backfillNameKeys = internalMutation({
   args: { orgId: v.id("organizations") },
   returns: v.null(),
   handler: async (ctx, { orgId }) => {
-    const state = await ctx.db.query("voterNameKeyState").withIndex("by_org", (q) => q.eq("orgId", orgId)).first();
+    const state = await ctx.db
+      .query("voterNameKeyState")
+      .withIndex("by_org", (q) => q.eq("orgId", orgId))
+      .first();
     if (!state || state.backfilled) return null;
     const page = await ctx.db
       .query("voters")
@@ -635,9 +806,15 @@ export const backfillNameKeys = internalMutation({
     if (!page.isDone) await ctx.scheduler.runAfter(0, internal.petitions.backfillNameKeys, { orgId });
     else {
       // the petitions whose matching waited for the keys go on now
-      const petitions = await ctx.db.query("petitions").withIndex("by_org", (q) => q.eq("orgId", orgId)).take(MAX_PETITIONS);
+      const petitions = await ctx.db
+        .query("petitions")
+        .withIndex("by_org", (q) => q.eq("orgId", orgId))
+        .take(MAX_PETITIONS);
       for (const p of petitions) {
-        const intake = await ctx.db.query("petitionIntake").withIndex("by_petition", (q) => q.eq("petitionId", p._id)).unique();
+        const intake = await ctx.db
+          .query("petitionIntake")
+          .withIndex("by_petition", (q) => q.eq("petitionId", p._id))
+          .unique();
         if (intake?.matching) await ctx.scheduler.runAfter(0, internal.petitions.match, { petitionId: p._id });
       }
     }

@@ -26,7 +26,9 @@ export const update = userMutation({
   args: {
     timeZone: v.optional(v.union(v.string(), v.null())),
     defaultMode: v.optional(v.union(vMode, v.null())),
-    notifications: v.optional(v.object({ surveyResponses: v.optional(v.boolean()), invitationAccepted: v.optional(v.boolean()) })),
+    notifications: v.optional(
+      v.object({ surveyResponses: v.optional(v.boolean()), invitationAccepted: v.optional(v.boolean()) }),
+    ),
   },
   returns: vPreferences,
   handler: async (ctx, args) => {
@@ -41,7 +43,10 @@ export const update = userMutation({
       next.defaultMode = args.defaultMode;
     }
     if (args.notifications) {
-      for (const [k, on] of Object.entries(args.notifications) as [keyof typeof next.notifications, boolean | undefined][]) {
+      for (const [k, on] of Object.entries(args.notifications) as [
+        keyof typeof next.notifications,
+        boolean | undefined,
+      ][]) {
         if (on !== undefined) next.notifications[k] = on;
       }
     }

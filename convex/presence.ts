@@ -61,7 +61,14 @@ export const list = orgQuery(null)({
       .query("presence")
       .withIndex("by_room", (q) => q.eq("room", room))
       .take(100);
-    return rows.map((r) => ({ sessionId: r.sessionId, userId: r.userId, name: r.name, image: r.image, color: r.color, state: r.state }));
+    return rows.map((r) => ({
+      sessionId: r.sessionId,
+      userId: r.userId,
+      name: r.name,
+      image: r.image,
+      color: r.color,
+      state: r.state,
+    }));
   },
 });
 

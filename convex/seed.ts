@@ -26,7 +26,13 @@ export const createGroup = internalMutation({
     voterIds: v.array(v.id("voters")),
   },
   handler: async (ctx, { orgId, name, description, voterIds }) => {
-    const groupId = await ctx.db.insert("voterGroups", { orgId, name, description, memberCount: voterIds.length, updatedAt: Date.now() });
+    const groupId = await ctx.db.insert("voterGroups", {
+      orgId,
+      name,
+      description,
+      memberCount: voterIds.length,
+      updatedAt: Date.now(),
+    });
     for (const voterId of voterIds) await ctx.db.insert("voterGroupMembers", { orgId, groupId, voterId });
     await adjustCounter(ctx, orgId, "voterGroups", 1);
     return groupId;
@@ -43,7 +49,12 @@ export const createCampaign = internalMutation({
     groupIds: v.array(v.id("voterGroups")),
   },
   handler: async (ctx, { orgId, groupIds, ...campaign }) => {
-    const campaignId = await ctx.db.insert("campaigns", { orgId, ...campaign, voter_groups: groupIds, updatedAt: Date.now() });
+    const campaignId = await ctx.db.insert("campaigns", {
+      orgId,
+      ...campaign,
+      voter_groups: groupIds,
+      updatedAt: Date.now(),
+    });
     for (const groupId of groupIds) await ctx.db.insert("campaignTargets", { orgId, campaignId, groupId });
     await adjustCounter(ctx, orgId, "campaigns", 1);
     return campaignId;
@@ -53,7 +64,10 @@ export const createCampaign = internalMutation({
 export const orgOfUser = internalMutation({
   args: { email: v.string() },
   handler: async (ctx, { email }) => {
-    const user = await ctx.db.query("users").withIndex("email", (q) => q.eq("email", email)).unique();
+    const user = await ctx.db
+      .query("users")
+      .withIndex("email", (q) => q.eq("email", email))
+      .unique();
     return user?.activeOrgId ?? null;
   },
 });
@@ -73,13 +87,33 @@ export const insertSigns = internalMutation({
     orgId: v.id("organizations"),
     createdBy: v.id("users"),
     campaignId: v.id("campaigns"),
-    signs: v.array(v.object({ address: v.string(), latitude: v.number(), longitude: v.number(), datePlaced: v.number(), dateRemoval: v.number(), removed: v.boolean() })),
+    signs: v.array(
+      v.object({
+        address: v.string(),
+        latitude: v.number(),
+        longitude: v.number(),
+        datePlaced: v.number(),
+        dateRemoval: v.number(),
+        removed: v.boolean(),
+      }),
+    ),
   },
   handler: async (ctx, { orgId, createdBy, campaignId, signs }) => {
     const writes = signs.map(({ removed, ...s }) => ({
       id: null,
       removed,
-      fields: { ...s, campaignId, notes: "", scheduledDate: null, scheduledTime: null, responsibleUserId: null, assignedById: null, actualRemovalDate: removed ? s.dateRemoval : null, voterId: null, createdBy },
+      fields: {
+        ...s,
+        campaignId,
+        notes: "",
+        scheduledDate: null,
+        scheduledTime: null,
+        responsibleUserId: null,
+        assignedById: null,
+        actualRemovalDate: removed ? s.dateRemoval : null,
+        voterId: null,
+        createdBy,
+      },
     }));
     return (await writeSigns(ctx, orgId, writes)).length;
   },

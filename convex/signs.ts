@@ -106,8 +106,13 @@ function namer(db: QueryCtx["db"], voters: boolean) {
   };
   return {
     voters,
-    campaign: async (id: Id<"campaigns">) => (await of(id, async () => (await db.get(id))?.name ?? null)) ?? "Deleted campaign",
-    user: (id: Id<"users"> | null) => of(id, async () => { const u = id && (await db.get(id)); return u ? displayName(u) : "A former member"; }),
+    campaign: async (id: Id<"campaigns">) =>
+      (await of(id, async () => (await db.get(id))?.name ?? null)) ?? "Deleted campaign",
+    user: (id: Id<"users"> | null) =>
+      of(id, async () => {
+        const u = id && (await db.get(id));
+        return u ? displayName(u) : "A former member";
+      }),
     voter: (id: Id<"voters"> | null) =>
       of(id, async () => {
         const x = id && (await db.get(id));
@@ -152,7 +157,14 @@ const countOf = (cell: Doc<"signCells"> | null, status: StatusFilter) =>
  * signs reads a few hundred documents. Also the organisation's totals per status (filter buttons).
  */
 export const mapView = orgQuery("campaigns.view")({
-  args: { south: v.number(), west: v.number(), north: v.number(), east: v.number(), zoom: v.number(), status: vStatusFilter },
+  args: {
+    south: v.number(),
+    west: v.number(),
+    north: v.number(),
+    east: v.number(),
+    zoom: v.number(),
+    status: vStatusFilter,
+  },
   returns: v.object({
     totals: vTotals,
     inView: v.number(),
@@ -183,11 +195,27 @@ export const mapView = orgQuery("campaigns.view")({
       for (const prefix of tiles) {
         const rows =
           status === "All"
-            ? ctx.db.query("signs").withIndex("by_org_quad", (q) => q.eq("orgId", orgId).gte("quadkey", prefix).lt("quadkey", keyRangeEnd(prefix)))
-            : ctx.db.query("signs").withIndex("by_org_status_quad", (q) => q.eq("orgId", orgId).eq("status", status).gte("quadkey", prefix).lt("quadkey", keyRangeEnd(prefix)));
+            ? ctx.db
+                .query("signs")
+                .withIndex("by_org_quad", (q) =>
+                  q.eq("orgId", orgId).gte("quadkey", prefix).lt("quadkey", keyRangeEnd(prefix)),
+                )
+            : ctx.db
+                .query("signs")
+                .withIndex("by_org_status_quad", (q) =>
+                  q.eq("orgId", orgId).eq("status", status).gte("quadkey", prefix).lt("quadkey", keyRangeEnd(prefix)),
+                );
         for await (const s of rows) {
           if (!inBounds(bounds, s.latitude, s.longitude)) continue;
-          points.push({ id: s._id, lat: s.latitude, lng: s.longitude, status: s.status, pickupDue: s.pickupDue, address: s.address, campaignName: await names.campaign(s.campaignId) });
+          points.push({
+            id: s._id,
+            lat: s.latitude,
+            lng: s.longitude,
+            status: s.status,
+            pickupDue: s.pickupDue,
+            address: s.address,
+            campaignName: await names.campaign(s.campaignId),
+          });
         }
       }
       return { totals, inView: points.length, points, cells: [] };
@@ -198,7 +226,9 @@ export const mapView = orgQuery("campaigns.view")({
     for (const prefix of tiles) {
       const rows = ctx.db
         .query("signCells")
-        .withIndex("by_org_level_key", (q) => q.eq("orgId", orgId).eq("level", level).gte("key", prefix).lt("key", keyRangeEnd(prefix)));
+        .withIndex("by_org_level_key", (q) =>
+          q.eq("orgId", orgId).eq("level", level).gte("key", prefix).lt("key", keyRangeEnd(prefix)),
+        );
       for await (const c of rows) {
         const count = countOf(c, status);
         if (count === 0) continue;
@@ -219,12 +249,23 @@ export const list = orgQuery("campaigns.view")({
   args: { paginationOpts: paginationOptsValidator, status: vStatusFilter },
   returns: paginationResultValidator(vSignRow),
   handler: async (ctx, { paginationOpts, status }) => {
-    const opts = { ...paginationOpts, numItems: Math.max(1, Math.min(MAX_TABLE_PAGE, Math.floor(paginationOpts.numItems))) };
+    const opts = {
+      ...paginationOpts,
+      numItems: Math.max(1, Math.min(MAX_TABLE_PAGE, Math.floor(paginationOpts.numItems))),
+    };
     const orgId = ctx.viewer.orgId;
     const page =
       status === "All"
-        ? await ctx.db.query("signs").withIndex("by_org", (q) => q.eq("orgId", orgId)).order("desc").paginate(opts)
-        : await ctx.db.query("signs").withIndex("by_org_status_placed", (q) => q.eq("orgId", orgId).eq("status", status)).order("desc").paginate(opts);
+        ? await ctx.db
+            .query("signs")
+            .withIndex("by_org", (q) => q.eq("orgId", orgId))
+            .order("desc")
+            .paginate(opts)
+        : await ctx.db
+            .query("signs")
+            .withIndex("by_org_status_placed", (q) => q.eq("orgId", orgId).eq("status", status))
+            .order("desc")
+            .paginate(opts);
     const names = namer(ctx.db, canSeeVoters(ctx.viewer));
     const rows = [];
     for (const s of page.page) rows.push(await toRow(names, s));
@@ -264,7 +305,10 @@ export const options = orgQuery("campaigns.view")({
   }),
   handler: async (ctx) => {
     const orgId = ctx.viewer.orgId;
-    const rows = await ctx.db.query("campaigns").withIndex("by_org_type", (q) => q.eq("orgId", orgId)).take(MAX_CAMPAIGN_OPTIONS);
+    const rows = await ctx.db
+      .query("campaigns")
+      .withIndex("by_org_type", (q) => q.eq("orgId", orgId))
+      .take(MAX_CAMPAIGN_OPTIONS);
     const campaigns = rows.map((c) => ({ id: c._id, name: c.name })).sort((a, b) => a.name.localeCompare(b.name));
     const members = [];
     for await (const m of ctx.db.query("memberships").withIndex("by_org_user", (q) => q.eq("orgId", orgId))) {
@@ -280,21 +324,32 @@ export const options = orgQuery("campaigns.view")({
 /** Signs past their removal date and still up, per responsible member (the pickup list). */
 export const pickups = orgQuery("campaigns.view")({
   args: {},
-  returns: v.array(v.object({ responsibleUserId: v.union(v.id("users"), v.null()), name: v.string(), signs: v.array(vSignRow) })),
+  returns: v.array(
+    v.object({ responsibleUserId: v.union(v.id("users"), v.null()), name: v.string(), signs: v.array(vSignRow) }),
+  ),
   handler: async (ctx) => {
     const due = await ctx.db
       .query("signs")
       .withIndex("by_org_pickup", (q) => q.eq("orgId", ctx.viewer.orgId).eq("pickupDue", true).eq("status", "Active"))
       .take(MAX_PICKUPS);
     const names = namer(ctx.db, canSeeVoters(ctx.viewer));
-    const groups = new Map<string, { responsibleUserId: Id<"users"> | null; name: string; signs: Awaited<ReturnType<typeof toRow>>[] }>();
+    const groups = new Map<
+      string,
+      { responsibleUserId: Id<"users"> | null; name: string; signs: Awaited<ReturnType<typeof toRow>>[] }
+    >();
     for (const s of due) {
       const key = s.responsibleUserId ?? "";
-      const g = groups.get(key) ?? { responsibleUserId: s.responsibleUserId, name: (await names.user(s.responsibleUserId)) ?? "Unassigned", signs: [] };
+      const g = groups.get(key) ?? {
+        responsibleUserId: s.responsibleUserId,
+        name: (await names.user(s.responsibleUserId)) ?? "Unassigned",
+        signs: [],
+      };
       g.signs.push(await toRow(names, s));
       groups.set(key, g);
     }
-    return [...groups.values()].sort((a, b) => (a.responsibleUserId === null ? 1 : b.responsibleUserId === null ? -1 : a.name.localeCompare(b.name)));
+    return [...groups.values()].sort((a, b) =>
+      a.responsibleUserId === null ? 1 : b.responsibleUserId === null ? -1 : a.name.localeCompare(b.name),
+    );
   },
 });
 
@@ -303,7 +358,11 @@ export const forVoter = orgQuery("campaigns.view")({
   args: { voterId: v.id("voters") },
   returns: v.array(vSignRow),
   handler: async (ctx, { voterId }) => {
-    const rows = await ctx.db.query("signs").withIndex("by_voter", (q) => q.eq("voterId", voterId)).order("desc").take(MAX_VOTER_SIGNS);
+    const rows = await ctx.db
+      .query("signs")
+      .withIndex("by_voter", (q) => q.eq("voterId", voterId))
+      .order("desc")
+      .take(MAX_VOTER_SIGNS);
     const names = namer(ctx.db, canSeeVoters(ctx.viewer));
     const out = [];
     for (const s of rows) out.push(await toRow(names, s));
@@ -311,14 +370,27 @@ export const forVoter = orgQuery("campaigns.view")({
   },
 });
 
-const vSignInput = signFields.pick("campaignId", "address", "latitude", "longitude", "datePlaced", "dateRemoval", "notes", "voterId", "responsibleUserId", "assignedById").fields;
+const vSignInput = signFields.pick(
+  "campaignId",
+  "address",
+  "latitude",
+  "longitude",
+  "datePlaced",
+  "dateRemoval",
+  "notes",
+  "voterId",
+  "responsibleUserId",
+  "assignedById",
+).fields;
 
 function requiredFields(campaignId: string | null, address: string) {
-  if (!campaignId || address === "") throw appError("VALIDATION_ERROR", TEXTS.required.fields, TEXTS.titles.requiredMissing);
+  if (!campaignId || address === "")
+    throw appError("VALIDATION_ERROR", TEXTS.required.fields, TEXTS.titles.requiredMissing);
 }
 
 async function checkVoter(db: QueryCtx["db"], voterId: Id<"voters"> | null) {
-  if (voterId !== null && !(await db.get(voterId))) throw appError("VALIDATION_ERROR", "That voter is not in your organization's records.");
+  if (voterId !== null && !(await db.get(voterId)))
+    throw appError("VALIDATION_ERROR", "That voter is not in your organization's records.");
 }
 
 /** A campaign made from the sign dialog (an organisation without campaigns can still place signs). */
@@ -329,7 +401,15 @@ export const createCampaign = orgMutation("campaigns.manage")({
     const n = name.trim();
     if (!n) throw appError("VALIDATION_ERROR", TEXTS.required.campaignName, TEXTS.titles.campaignNameRequired);
     if (n.length > 200) throw appError("VALIDATION_ERROR", "A campaign name is limited to 200 characters.");
-    const id = await ctx.db.insert("campaigns", { orgId: ctx.viewer.orgId, name: n, description: null, campaign_type: "signs", status: "active", createdBy: ctx.viewer.userId, updatedAt: Date.now() });
+    const id = await ctx.db.insert("campaigns", {
+      orgId: ctx.viewer.orgId,
+      name: n,
+      description: null,
+      campaign_type: "signs",
+      status: "active",
+      createdBy: ctx.viewer.userId,
+      updatedAt: Date.now(),
+    });
     await adjustCounter(ctx, ctx.viewer.orgId, "campaigns", 1);
     return id;
   },
@@ -369,7 +449,9 @@ export const update = orgMutation("campaigns.manage")({
   handler: async (ctx, { id, edits }) => {
     const sign = await ctx.db.get(id);
     if (!sign) throw await missingRecord(ctx, ctx.viewer, id, "sign");
-    const current = Object.fromEntries(Object.keys(SIGN_FIELD_LABELS).map((k) => [k, (sign as Record<string, unknown>)[k] ?? null])) as Record<string, unknown>;
+    const current = Object.fromEntries(
+      Object.keys(SIGN_FIELD_LABELS).map((k) => [k, (sign as Record<string, unknown>)[k] ?? null]),
+    ) as Record<string, unknown>;
     const apply = await mergeEdits(ctx, ctx.viewer, id, current, edits, {
       title: `The sign at ${sign.address}`,
       editable: (f) => Object.hasOwn(SIGN_FIELD_LABELS, f),
@@ -377,8 +459,20 @@ export const update = orgMutation("campaigns.manage")({
     });
     if (apply.length === 0) return null;
     const next = withEdits(current, apply);
-    const num = (x: unknown) => (typeof x === "number" && Number.isFinite(x) ? x : (() => { throw appError("VALIDATION_ERROR", "Please enter valid numbers and dates."); })());
-    const str = (x: unknown) => (typeof x === "string" ? x : x === null ? "" : (() => { throw appError("VALIDATION_ERROR"); })());
+    const num = (x: unknown) =>
+      typeof x === "number" && Number.isFinite(x)
+        ? x
+        : (() => {
+            throw appError("VALIDATION_ERROR", "Please enter valid numbers and dates.");
+          })();
+    const str = (x: unknown) =>
+      typeof x === "string"
+        ? x
+        : x === null
+          ? ""
+          : (() => {
+              throw appError("VALIDATION_ERROR");
+            })();
     const idOf = <T extends "campaigns" | "users" | "voters">(table: T, x: unknown): Id<T> | null => {
       if (x === null || x === "") return null;
       const n = typeof x === "string" ? ctx.db.normalizeId(table, x) : null;
@@ -403,9 +497,26 @@ export const update = orgMutation("campaigns.manage")({
     await checkMember(ctx.db, ctx.viewer.orgId, assignedById);
     const { _id, _creationTime, orgId, quadkey, status, pickupDue, updatedAt, ...kept } = sign;
     void [_id, _creationTime, orgId, quadkey, pickupDue, updatedAt];
-    const fields: SignFields = { ...kept, campaignId: campaignId!, address, latitude, longitude, datePlaced, dateRemoval, notes: cleanNotes(str(next.notes)), voterId, responsibleUserId, assignedById };
+    const fields: SignFields = {
+      ...kept,
+      campaignId: campaignId!,
+      address,
+      latitude,
+      longitude,
+      datePlaced,
+      dateRemoval,
+      notes: cleanNotes(str(next.notes)),
+      voterId,
+      responsibleUserId,
+      assignedById,
+    };
     await writeSigns(ctx, ctx.viewer.orgId, [{ id, fields, removed: status === "Removed" }]);
-    await markEdited(ctx, ctx.viewer, id, apply.map((e) => e.field));
+    await markEdited(
+      ctx,
+      ctx.viewer,
+      id,
+      apply.map((e) => e.field),
+    );
     return null;
   },
 });
@@ -424,14 +535,18 @@ export const schedule = orgMutation("campaigns.manage")({
   handler: async (ctx, args) => {
     const sign = await ctx.db.get(args.id);
     if (!sign) throw await missingRecord(ctx, ctx.viewer, args.id, "sign");
-    if (sign.status !== "Active") throw appError("VALIDATION_ERROR", "Only active signs can be scheduled.", "Cannot schedule this sign");
-    if (!/^\d{4}-\d{2}-\d{2}$/.test(args.scheduledDate) || !/^\d{2}:\d{2}$/.test(args.scheduledTime)) throw appError("VALIDATION_ERROR", "Please choose a date and a time.");
-    if (args.datePlaced <= Date.now()) throw appError("VALIDATION_ERROR", "Please choose a date and time in the future.", "Cannot schedule this sign");
+    if (sign.status !== "Active")
+      throw appError("VALIDATION_ERROR", "Only active signs can be scheduled.", "Cannot schedule this sign");
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(args.scheduledDate) || !/^\d{2}:\d{2}$/.test(args.scheduledTime))
+      throw appError("VALIDATION_ERROR", "Please choose a date and a time.");
+    if (args.datePlaced <= Date.now())
+      throw appError("VALIDATION_ERROR", "Please choose a date and time in the future.", "Cannot schedule this sign");
     await checkMember(ctx.db, ctx.viewer.orgId, args.responsibleUserId);
     await checkMember(ctx.db, ctx.viewer.orgId, args.assignedById);
     // the sign keeps its display time: a removal date before the new placement moves with it
     const span = sign.dateRemoval - sign.datePlaced;
-    const dateRemoval = sign.dateRemoval > args.datePlaced ? sign.dateRemoval : args.datePlaced + Math.max(span, 24 * 3600_000);
+    const dateRemoval =
+      sign.dateRemoval > args.datePlaced ? sign.dateRemoval : args.datePlaced + Math.max(span, 24 * 3600_000);
     const { _id, _creationTime, orgId, quadkey, status, pickupDue, updatedAt, ...kept } = sign;
     void [_id, _creationTime, orgId, quadkey, status, pickupDue, updatedAt];
     const fields: SignFields = {
@@ -456,7 +571,8 @@ export const markRemoved = orgMutation("campaigns.manage")({
   handler: async (ctx, { id, date }) => {
     const sign = await ctx.db.get(id);
     if (!sign) throw await missingRecord(ctx, ctx.viewer, id, "sign");
-    if (sign.status === "Removed") throw appError("VALIDATION_ERROR", "This sign is already marked as removed.", "Sign already removed");
+    if (sign.status === "Removed")
+      throw appError("VALIDATION_ERROR", "This sign is already marked as removed.", "Sign already removed");
     if (!Number.isFinite(date)) throw appError("VALIDATION_ERROR", "Please choose the removal date.");
     const { _id, _creationTime, orgId, quadkey, status, pickupDue, updatedAt, ...kept } = sign;
     void [_id, _creationTime, orgId, quadkey, status, pickupDue, updatedAt];

@@ -18,11 +18,25 @@ import * as sms from "./model/sms";
 import * as replies from "./model/smsReplies";
 import * as sender from "./model/smsSender";
 import * as shared from "./model/smsShared";
-import { HELP_WORDS, START_WORDS, STOP_WORDS, vSendProgress, vSmsMessageRow, vSmsSettings, vSmsStatus } from "./tables/sms";
+import {
+  HELP_WORDS,
+  START_WORDS,
+  STOP_WORDS,
+  vSendProgress,
+  vSmsMessageRow,
+  vSmsSettings,
+  vSmsStatus,
+} from "./tables/sms";
 
 const vSendResult = v.union(
   v.object({ id: v.id("smsMessages"), outcome: v.literal("sent"), sid: v.string(), status: vSmsStatus }),
-  v.object({ id: v.id("smsMessages"), outcome: v.literal("failed"), code: v.string(), error: v.string(), optOut: v.optional(v.boolean()) }),
+  v.object({
+    id: v.id("smsMessages"),
+    outcome: v.literal("failed"),
+    code: v.string(),
+    error: v.string(),
+    optOut: v.optional(v.boolean()),
+  }),
   v.object({ id: v.id("smsMessages"), outcome: v.literal("requeue"), readyAt: v.number() }),
   v.object({ id: v.id("smsMessages"), outcome: v.literal("fatal"), code: v.string(), error: v.string() }),
 );
@@ -34,7 +48,11 @@ export const overview = orgQuery("campaigns.view")({
     demo: v.boolean(),
     sender: v.union(v.string(), v.null()),
     orgName: v.string(),
-    settings: v.object({ ...vSmsSettings.fields, segmentsPerSecond: v.number(), paceOverride: v.union(v.number(), v.null()) }),
+    settings: v.object({
+      ...vSmsSettings.fields,
+      segmentsPerSecond: v.number(),
+      paceOverride: v.union(v.number(), v.null()),
+    }),
     activeSends: v.array(vSendProgress),
   }),
   handler: async (ctx) => {
@@ -60,9 +78,17 @@ const AUDIENCE_SCAN = 2_000;
  */
 export const audience = orgQuery("campaigns.view")({
   args: { groupIds: v.array(v.id("voterGroups")), voterIds: v.array(v.id("voters")), extraPhones: v.array(v.string()) },
-  returns: v.object({ exact: v.boolean(), recipients: v.number(), optedOut: v.number(), noPhone: v.number(), invalid: v.number(), duplicates: v.number() }),
+  returns: v.object({
+    exact: v.boolean(),
+    recipients: v.number(),
+    optedOut: v.number(),
+    noPhone: v.number(),
+    invalid: v.number(),
+    duplicates: v.number(),
+  }),
   handler: async (ctx, { groupIds, voterIds, extraPhones }) => {
-    if (groupIds.length > 100 || voterIds.length > sms.MAX_QUICK_VOTERS || extraPhones.length > sms.MAX_EXTRA_PHONES) throw appError("VALIDATION_ERROR");
+    if (groupIds.length > 100 || voterIds.length > sms.MAX_QUICK_VOTERS || extraPhones.length > sms.MAX_EXTRA_PHONES)
+      throw appError("VALIDATION_ERROR");
     const out = { exact: true, recipients: 0, optedOut: 0, noPhone: 0, invalid: 0, duplicates: 0 };
     const seen = new Set<string>();
     let scanned = 0;
@@ -194,7 +220,14 @@ export const history = orgQuery("campaigns.view")({
 /** The activity log after `since` (Clear Log moves `since`; the stored log stays), newest first. */
 export const log = orgQuery("campaigns.view")({
   args: { since: v.number() },
-  returns: v.array(v.object({ id: v.id("smsLog"), at: v.number(), type: v.union(v.literal("info"), v.literal("success"), v.literal("warning"), v.literal("error")), message: v.string() })),
+  returns: v.array(
+    v.object({
+      id: v.id("smsLog"),
+      at: v.number(),
+      type: v.union(v.literal("info"), v.literal("success"), v.literal("warning"), v.literal("error")),
+      message: v.string(),
+    }),
+  ),
   handler: async (ctx, { since }) => {
     const rows = await ctx.db
       .query("smsLog")
@@ -250,7 +283,8 @@ export const optedOutAmong = orgQuery("voters.view")({
   args: { voterIds: v.array(v.id("voters")) },
   returns: v.array(v.id("voters")),
   handler: async (ctx, { voterIds }) => {
-    if (voterIds.length > OPT_OUT_ASK_MAX) throw appError("VALIDATION_ERROR", `Ask about at most ${OPT_OUT_ASK_MAX} voters at a time.`);
+    if (voterIds.length > OPT_OUT_ASK_MAX)
+      throw appError("VALIDATION_ERROR", `Ask about at most ${OPT_OUT_ASK_MAX} voters at a time.`);
     const out: Id<"voters">[] = [];
     for (const id of new Set(voterIds)) {
       const voter = await ctx.db.get(id);
@@ -288,7 +322,8 @@ export const saveSettings = orgMutation("campaigns.manage")({
     if (row) await ctx.db.patch(row._id, { settings, updatedAt: Date.now() });
     else await ctx.db.insert("smsSettings", { orgId: ctx.viewer.orgId, settings, updatedAt: Date.now() });
     // messages held by the old sending hours are due by the new ones
-    if (!row || row.settings.quietStart !== settings.quietStart || row.settings.quietEnd !== settings.quietEnd) await sender.rescheduleHeldSends(ctx, ctx.viewer.orgId);
+    if (!row || row.settings.quietStart !== settings.quietStart || row.settings.quietEnd !== settings.quietEnd)
+      await sender.rescheduleHeldSends(ctx, ctx.viewer.orgId);
     return null;
   },
 });
@@ -333,7 +368,9 @@ export const stuckMessages = internalQuery({
   args: { messageIds: v.array(v.id("smsMessages")) },
   handler: async (ctx, { messageIds }) => {
     const rows = await Promise.all(messageIds.map((id) => ctx.db.get(id)));
-    return rows.filter((m) => m !== null && m.status === "sending").map((m) => ({ id: m!._id, phone: m!.phone, body: m!.body, claimedAt: m!.claimedAt ?? m!.updatedAt }));
+    return rows
+      .filter((m) => m !== null && m.status === "sending")
+      .map((m) => ({ id: m!._id, phone: m!.phone, body: m!.body, claimedAt: m!.claimedAt ?? m!.updatedAt }));
   },
 });
 
@@ -342,7 +379,12 @@ export const stuckMessages = internalQuery({
  * status again (a replay, or Twilio's retry) is ignored: false.
  */
 export const applyStatus = internalMutation({
-  args: { messageId: v.union(v.string(), v.null()), sid: v.string(), status: vSmsStatus, errorCode: v.union(v.string(), v.null()) },
+  args: {
+    messageId: v.union(v.string(), v.null()),
+    sid: v.string(),
+    status: vSmsStatus,
+    errorCode: v.union(v.string(), v.null()),
+  },
   returns: v.boolean(),
   handler: async (ctx, { messageId, sid, status, errorCode }) => {
     if (!(await replies.firstTime(ctx, `status:${sid}:${status}`, replies.STATUS_REMEMBERED_MS))) return false;
@@ -359,13 +401,15 @@ export const inbound = internalMutation({
   args: { messageSid: v.string(), from: v.string(), body: v.string() },
   returns: v.object({ keyword: v.string(), reply: v.union(v.string(), v.null()), replay: v.boolean() }),
   handler: async (ctx, { messageSid, from, body }) => {
-    if (!(await replies.firstTime(ctx, `inbound:${messageSid}`, replies.INBOUND_REMEMBERED_MS))) return { keyword: "", reply: null, replay: true };
+    if (!(await replies.firstTime(ctx, `inbound:${messageSid}`, replies.INBOUND_REMEMBERED_MS)))
+      return { keyword: "", reply: null, replay: true };
     const phone = normalizePhone(from);
     if (!phone) return { keyword: "", reply: null, replay: false };
     const keyword = inboundKeyword(body);
     const orgs = await replies.orgsThatTexted(ctx.db, phone);
     // every inbound text is kept for the organisations that texted the number: the voter's page lists it
-    for (const orgId of orgs) await ctx.db.insert("smsInbound", { orgId, phone, body: body.slice(0, INBOUND_KEPT_CHARS), at: Date.now() });
+    for (const orgId of orgs)
+      await ctx.db.insert("smsInbound", { orgId, phone, body: body.slice(0, INBOUND_KEPT_CHARS), at: Date.now() });
     if ((STOP_WORDS as readonly string[]).includes(keyword)) {
       for (const orgId of orgs) await replies.optOut(ctx, orgId, phone, "inbound");
       return { keyword, reply: null, replay: false };
@@ -377,9 +421,21 @@ export const inbound = internalMutation({
     if ((HELP_WORDS as readonly string[]).includes(keyword)) {
       const names = (await Promise.all(orgs.map((id) => ctx.db.get(id)))).filter((o) => o !== null).map((o) => o.name);
       const who = names.length > 0 ? names.join(", ") : "Precinct";
-      return { keyword, reply: `${who}: campaign text messages. Reply STOP to opt out, START to opt back in.`, replay: false };
+      return {
+        keyword,
+        reply: `${who}: campaign text messages. Reply STOP to opt out, START to opt back in.`,
+        replay: false,
+      };
     }
-    for (const orgId of orgs) await shared.log(ctx, orgId, "info", `Reply from ${phone}: ${body.slice(0, 160)}`, undefined, "A reply was received");
+    for (const orgId of orgs)
+      await shared.log(
+        ctx,
+        orgId,
+        "info",
+        `Reply from ${phone}: ${body.slice(0, 160)}`,
+        undefined,
+        "A reply was received",
+      );
     return { keyword, reply: null, replay: false };
   },
 });

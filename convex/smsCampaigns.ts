@@ -34,7 +34,12 @@ const vSmsCampaign = v.object({
 /** The organisation's SMS campaigns, newest first, with the SMS center's tile figures. */
 export const list = orgQuery("campaigns.view")({
   args: {},
-  returns: v.object({ total: v.number(), messagesSent: v.number(), sentToday: v.number(), campaigns: v.array(vSmsCampaign) }),
+  returns: v.object({
+    total: v.number(),
+    messagesSent: v.number(),
+    sentToday: v.number(),
+    campaigns: v.array(vSmsCampaign),
+  }),
   handler: async (ctx) => {
     const orgId = ctx.viewer.orgId;
     const rows = await ctx.db
@@ -85,13 +90,19 @@ function cleanName(name: string): string {
 
 function cleanText(text: string | null | undefined, max: number, what: string): string | null {
   const t = (text ?? "").trim();
-  if (t.length > max) throw appError("VALIDATION_ERROR", `${what} is limited to ${max.toLocaleString("en-US")} characters.`);
+  if (t.length > max)
+    throw appError("VALIDATION_ERROR", `${what} is limited to ${max.toLocaleString("en-US")} characters.`);
   return t === "" ? null : t;
 }
 
 /** Targeting lists: known ids of this organisation, sorted, capped. */
-async function cleanTargets(ctx: { db: { get(id: Id<"voterGroups"> | Id<"voters">): Promise<unknown> } }, groups: Id<"voterGroups">[], voters: Id<"voters">[]) {
-  if (groups.length > MAX_TARGET_GROUPS || voters.length > MAX_TARGET_VOTERS) throw appError("VALIDATION_ERROR", "Too many recipients selected for one campaign.");
+async function cleanTargets(
+  ctx: { db: { get(id: Id<"voterGroups"> | Id<"voters">): Promise<unknown> } },
+  groups: Id<"voterGroups">[],
+  voters: Id<"voters">[],
+) {
+  if (groups.length > MAX_TARGET_GROUPS || voters.length > MAX_TARGET_VOTERS)
+    throw appError("VALIDATION_ERROR", "Too many recipients selected for one campaign.");
   for (const id of [...groups, ...voters]) if (!(await ctx.db.get(id))) throw appError("NOT_FOUND");
   return { voter_groups: [...new Set(groups)].sort(), individual_voters: [...new Set(voters)].sort() };
 }
@@ -123,7 +134,13 @@ export const create = orgMutation("campaigns.manage")({
   },
 });
 
-const LABELS: Record<string, string> = { name: "name", description: "description", body: "message", voter_groups: "voter groups", individual_voters: "individual voters" };
+const LABELS: Record<string, string> = {
+  name: "name",
+  description: "description",
+  body: "message",
+  voter_groups: "voter groups",
+  individual_voters: "individual voters",
+};
 
 /** Saves the changed fields of a campaign, each with its base (no lost updates). */
 export const update = orgMutation("campaigns.manage")({
@@ -132,7 +149,13 @@ export const update = orgMutation("campaigns.manage")({
   handler: async (ctx, { id, edits }) => {
     const campaign = await ctx.db.get(id);
     if (!campaign || campaign.campaign_type !== "sms") throw await missingRecord(ctx, ctx.viewer, id, "campaign");
-    const current = { name: campaign.name, description: campaign.description, body: campaign.body ?? "", voter_groups: campaign.voter_groups ?? [], individual_voters: campaign.individual_voters ?? [] };
+    const current = {
+      name: campaign.name,
+      description: campaign.description,
+      body: campaign.body ?? "",
+      voter_groups: campaign.voter_groups ?? [],
+      individual_voters: campaign.individual_voters ?? [],
+    };
     const apply = await mergeEdits(ctx, ctx.viewer, id, current, edits, {
       title: `The campaign "${campaign.name}"`,
       editable: (f) => Object.hasOwn(LABELS, f),
@@ -140,8 +163,22 @@ export const update = orgMutation("campaigns.manage")({
     });
     if (apply.length === 0) return null;
     const next = withEdits(current, apply);
-    const str = (x: unknown) => (x === null || x === undefined ? null : typeof x === "string" ? x : (() => { throw appError("VALIDATION_ERROR"); })());
-    const list = (x: unknown) => (x === null || x === undefined ? [] : Array.isArray(x) ? (x as string[]) : (() => { throw appError("VALIDATION_ERROR"); })());
+    const str = (x: unknown) =>
+      x === null || x === undefined
+        ? null
+        : typeof x === "string"
+          ? x
+          : (() => {
+              throw appError("VALIDATION_ERROR");
+            })();
+    const list = (x: unknown) =>
+      x === null || x === undefined
+        ? []
+        : Array.isArray(x)
+          ? (x as string[])
+          : (() => {
+              throw appError("VALIDATION_ERROR");
+            })();
     const groups = list(next.voter_groups).map((g) => ctx.db.normalizeId("voterGroups", g));
     const voters = list(next.individual_voters).map((x) => ctx.db.normalizeId("voters", x));
     if (groups.some((g) => g === null) || voters.some((x) => x === null)) throw appError("VALIDATION_ERROR");
@@ -154,7 +191,12 @@ export const update = orgMutation("campaigns.manage")({
       updatedAt: Date.now(),
     };
     await ctx.db.patch(id, patch);
-    await markEdited(ctx, ctx.viewer, id, apply.map((e) => e.field));
+    await markEdited(
+      ctx,
+      ctx.viewer,
+      id,
+      apply.map((e) => e.field),
+    );
     return null;
   },
 });
@@ -182,7 +224,11 @@ export const remove = orgMutation("campaigns.manage")({
       .order("desc")
       .first();
     if (last && (last.status === "sending" || last.status === "preparing" || last.status === "paused")) {
-      throw appError("VALIDATION_ERROR", "This campaign is being sent. Cancel the send before deleting the campaign.", "Campaign is sending");
+      throw appError(
+        "VALIDATION_ERROR",
+        "This campaign is being sent. Cancel the send before deleting the campaign.",
+        "Campaign is sending",
+      );
     }
     const targets = await ctx.db
       .query("campaignTargets")

@@ -21,8 +21,19 @@ export const WEBHOOK_RATE_PER_ADDRESS = 600;
 export const WEBHOOK_RATE_GLOBAL = 6_000;
 
 const { rateLimit } = defineRateLimits({
-  twilioWebhookPerAddress: { kind: "token bucket", rate: WEBHOOK_RATE_PER_ADDRESS, period: 60_000, capacity: WEBHOOK_RATE_PER_ADDRESS },
-  twilioWebhookGlobal: { kind: "token bucket", rate: WEBHOOK_RATE_GLOBAL, period: 60_000, capacity: WEBHOOK_RATE_GLOBAL, shards: 4 },
+  twilioWebhookPerAddress: {
+    kind: "token bucket",
+    rate: WEBHOOK_RATE_PER_ADDRESS,
+    period: 60_000,
+    capacity: WEBHOOK_RATE_PER_ADDRESS,
+  },
+  twilioWebhookGlobal: {
+    kind: "token bucket",
+    rate: WEBHOOK_RATE_GLOBAL,
+    period: 60_000,
+    capacity: WEBHOOK_RATE_GLOBAL,
+    shards: 4,
+  },
 });
 
 export const admit = internalMutation({
@@ -40,12 +51,19 @@ const statusSchema = z.object({
   MessageStatus: field(32),
   ErrorCode: field(16).optional(),
 });
-const inboundSchema = z.object({ MessageSid: field(64).regex(/^[A-Za-z0-9]+$/), From: field(32).min(1), Body: field(1600) });
+const inboundSchema = z.object({
+  MessageSid: field(64).regex(/^[A-Za-z0-9]+$/),
+  From: field(32).min(1),
+  Body: field(1600),
+});
 
-const text = (status: number, body: string) => new Response(body, { status, headers: { "Content-Type": "text/plain" } });
+const text = (status: number, body: string) =>
+  new Response(body, { status, headers: { "Content-Type": "text/plain" } });
 const twiml = (message: string | null) =>
   new Response(
-    message === null ? "<Response></Response>" : `<Response><Message>${message.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;")}</Message></Response>`,
+    message === null
+      ? "<Response></Response>"
+      : `<Response><Message>${message.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;")}</Message></Response>`,
     { status: 200, headers: { "Content-Type": "text/xml" } },
   );
 
@@ -62,7 +80,8 @@ async function verified(ctx: ActionCtx, request: Request): Promise<Record<string
   if (declared > MAX_WEBHOOK_BYTES) return text(413, "Payload too large");
   const raw = await request.text();
   if (raw.length > MAX_WEBHOOK_BYTES) return text(413, "Payload too large");
-  if (!(await ctx.runMutation(internal.smsWebhooks.admit, { address: clientAddress(request) }))) return text(429, "Too many requests");
+  if (!(await ctx.runMutation(internal.smsWebhooks.admit, { address: clientAddress(request) })))
+    return text(429, "Too many requests");
   const signature = request.headers.get("X-Twilio-Signature");
   if (!signature || signature.length > 200) return text(403, "Invalid signature");
   const params: Record<string, string> = {};
@@ -70,7 +89,11 @@ async function verified(ctx: ActionCtx, request: Request): Promise<Record<string
     if (Object.keys(params).length >= 100) return text(400, "Too many fields");
     params[k] = val;
   }
-  const ok = await ctx.runAction(internal.integrations.twilio.verifySignature, { url: signedUrl(request), signature, params });
+  const ok = await ctx.runAction(internal.integrations.twilio.verifySignature, {
+    url: signedUrl(request),
+    signature,
+    params,
+  });
   return ok ? params : text(403, "Invalid signature");
 }
 
@@ -82,7 +105,11 @@ export const twilioStatus = httpAction(async (ctx, request) => {
   if (!parsed.success) return text(400, "Invalid status callback");
   const status = parsed.data.MessageStatus.toLowerCase();
   // accepted/scheduled/queued/sending before "sent"; read-receipts and the like are not statuses here
-  const mapped: SmsStatus | null = (SMS_STATUSES as readonly string[]).includes(status) ? (status as SmsStatus) : status === "accepted" || status === "scheduled" ? "queued" : null;
+  const mapped: SmsStatus | null = (SMS_STATUSES as readonly string[]).includes(status)
+    ? (status as SmsStatus)
+    : status === "accepted" || status === "scheduled"
+      ? "queued"
+      : null;
   if (!mapped) return text(200, "Ignored");
   const messageId = new URL(request.url).searchParams.get("m");
   // false also for a sid and status already taken (a replay): 200 all the same, nothing changed
@@ -102,6 +129,10 @@ export const twilioInbound = httpAction(async (ctx, request) => {
   const parsed = inboundSchema.safeParse(params);
   if (!parsed.success) return text(400, "Invalid inbound message");
   // a MessageSid already taken (a replay) changes nothing: empty TwiML, so Twilio does not retry
-  const { reply } = await ctx.runMutation(internal.sms.inbound, { messageSid: parsed.data.MessageSid, from: parsed.data.From, body: parsed.data.Body });
+  const { reply } = await ctx.runMutation(internal.sms.inbound, {
+    messageSid: parsed.data.MessageSid,
+    from: parsed.data.From,
+    body: parsed.data.Body,
+  });
   return twiml(reply);
 });

@@ -27,7 +27,10 @@ export const overview = orgQuery(null)({
     billingCycle: vSubscription.fields.billingCycle,
     nextBillingDate: v.number(),
     amount: v.number(),
-    paymentMethod: v.union(billingTables.paymentMethods.validator.pick("brand", "last4", "expMonth", "expYear"), v.null()),
+    paymentMethod: v.union(
+      billingTables.paymentMethods.validator.pick("brand", "last4", "expMonth", "expYear"),
+      v.null(),
+    ),
     hasPaymentMethod: v.boolean(),
     /** the organisation's use of each limited measure */
     usage: vPlanLimits,
@@ -54,7 +57,9 @@ export const overview = orgQuery(null)({
       amount: planPrice(plan, sub.billingCycle),
       // Card details only for those who manage billing; everyone else learns whether one is on file.
       paymentMethod:
-        method && ctx.viewer.can("billing.manage") ? { brand: method.brand, last4: method.last4, expMonth: method.expMonth, expYear: method.expYear } : null,
+        method && ctx.viewer.can("billing.manage")
+          ? { brand: method.brand, last4: method.last4, expMonth: method.expMonth, expYear: method.expYear }
+          : null,
       hasPaymentMethod: paymentMethods.length > 0,
       usage: {
         voters: counters.voters,
@@ -77,14 +82,24 @@ export const overview = orgQuery(null)({
 /** Recorded plan changes, newest first. */
 export const history = orgQuery("billing.manage")({
   args: {},
-  returns: v.array(billingTables.billingHistory.validator.pick("date", "amount", "status", "description").extend({ id: v.id("billingHistory") })),
+  returns: v.array(
+    billingTables.billingHistory.validator
+      .pick("date", "amount", "status", "description")
+      .extend({ id: v.id("billingHistory") }),
+  ),
   handler: async (ctx) => {
     const rows = await ctx.db
       .query("billingHistory")
       .withIndex("by_org_date", (q) => q.eq("orgId", ctx.viewer.orgId))
       .order("desc")
       .take(100);
-    return rows.map((r) => ({ id: r._id, date: r.date, amount: r.amount, status: r.status, description: r.description }));
+    return rows.map((r) => ({
+      id: r._id,
+      date: r.date,
+      amount: r.amount,
+      status: r.status,
+      description: r.description,
+    }));
   },
 });
 
@@ -104,7 +119,8 @@ export const changePlan = orgMutation("subscription.manage")({
   handler: async (ctx, args) => {
     const plan = planById(args.tier);
     if (!plan) throw appError("VALIDATION_ERROR", `Unknown plan. Choose ${PLANS.map((p) => p.name).join(", ")}.`);
-    let paymentMethodId: Id<"paymentMethods"> | undefined = args.paymentMethodId ?? ctx.viewer.org.subscription.paymentMethodId;
+    let paymentMethodId: Id<"paymentMethods"> | undefined =
+      args.paymentMethodId ?? ctx.viewer.org.subscription.paymentMethodId;
     if (paymentMethodId) {
       const method = await ctx.db.get(paymentMethodId);
       if (method === null) throw appError("NOT_FOUND", "The selected payment method could not be found.");

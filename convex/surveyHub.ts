@@ -22,7 +22,11 @@ const vHubRow = surveyTables.surveys.validator.pick("name", "description", "upda
 /** Every survey of the organisation (most recent activity first) and the totals. */
 export const overview = orgQuery("surveys.view")({
   args: {},
-  returns: v.object({ surveys: v.array(vHubRow), totalResponses: v.number(), lastResponseAt: v.union(v.number(), v.null()) }),
+  returns: v.object({
+    surveys: v.array(vHubRow),
+    totalResponses: v.number(),
+    lastResponseAt: v.union(v.number(), v.null()),
+  }),
   handler: async (ctx) => {
     const surveys = await ctx.db
       .query("surveys")
@@ -50,7 +54,10 @@ export const overview = orgQuery("surveys.view")({
       });
     }
     rows.sort((a, b) => Math.max(b.lastResponseAt ?? 0, b.updatedAt) - Math.max(a.lastResponseAt ?? 0, a.updatedAt));
-    const last = rows.reduce<number | null>((m, r) => (r.lastResponseAt !== null && (m === null || r.lastResponseAt > m) ? r.lastResponseAt : m), null);
+    const last = rows.reduce<number | null>(
+      (m, r) => (r.lastResponseAt !== null && (m === null || r.lastResponseAt > m) ? r.lastResponseAt : m),
+      null,
+    );
     return { surveys: rows, totalResponses: rows.reduce((n, r) => n + r.responses, 0), lastResponseAt: last };
   },
 });

@@ -27,7 +27,14 @@ export const SUMMARY_SAMPLE = 2_000;
 const vRow = surveyTables.surveySubmissions.validator
   .pick("responses", "email", "source", "userAgent")
   .extend({ id: v.id("surveySubmissions"), submittedAt: v.number() });
-const row = (s: Doc<"surveySubmissions">) => ({ id: s._id, responses: s.responses, email: s.email, source: s.source, userAgent: s.userAgent, submittedAt: s._creationTime });
+const row = (s: Doc<"surveySubmissions">) => ({
+  id: s._id,
+  responses: s.responses,
+  email: s.email,
+  source: s.source,
+  userAgent: s.userAgent,
+  submittedAt: s._creationTime,
+});
 
 /** The Submissions tab: newest first, live. */
 export const list = orgQuery("surveys.view")({
@@ -53,10 +60,15 @@ export const exportPage = orgQuery("surveys.view")({
     if (!(await ctx.db.get(surveyId))) throw appError("NOT_FOUND");
     const rows = await ctx.db
       .query("surveySubmissions")
-      .withIndex("by_survey", (q) => (before === null ? q.eq("surveyId", surveyId) : q.eq("surveyId", surveyId).lt("_creationTime", before)))
+      .withIndex("by_survey", (q) =>
+        before === null ? q.eq("surveyId", surveyId) : q.eq("surveyId", surveyId).lt("_creationTime", before),
+      )
       .order("desc")
       .take(EXPORT_PAGE);
-    return { rows: rows.map(row), nextBefore: rows.length === EXPORT_PAGE ? rows[rows.length - 1]._creationTime : null };
+    return {
+      rows: rows.map(row),
+      nextBefore: rows.length === EXPORT_PAGE ? rows[rows.length - 1]._creationTime : null,
+    };
   },
 });
 
@@ -101,15 +113,27 @@ export const submitPreview = orgMutation("surveys.view")({
   handler: async (ctx, { surveyId, responses, email }) => {
     const survey = await ctx.db.get(surveyId);
     if (!survey) throw appError("NOT_FOUND");
-    if (JSON.stringify(responses).length > MAX_SURVEY_BODY_BYTES) throw appError("VALIDATION_ERROR", "This submission is too large.");
-    return await recordSurveySubmission(ctx, survey, responses, { email: email ?? ctx.viewer.user.email ?? null, userAgent: null, submitterIp: null, source: "preview" });
+    if (JSON.stringify(responses).length > MAX_SURVEY_BODY_BYTES)
+      throw appError("VALIDATION_ERROR", "This submission is too large.");
+    return await recordSurveySubmission(ctx, survey, responses, {
+      email: email ?? ctx.viewer.user.email ?? null,
+      userAgent: null,
+      submitterIp: null,
+      source: "preview",
+    });
   },
 });
 
 // ---- the public endpoint ----
 
 export const submitPublic = internalMutation({
-  args: { surveyId: v.string(), responses: v.record(v.string(), vAnswer), email: v.union(v.string(), v.null()), userAgent: v.union(v.string(), v.null()), address: v.string() },
+  args: {
+    surveyId: v.string(),
+    responses: v.record(v.string(), vAnswer),
+    email: v.union(v.string(), v.null()),
+    userAgent: v.union(v.string(), v.null()),
+    address: v.string(),
+  },
   returns: v.union(vResult, v.object({ ok: v.literal(false), notFound: v.literal(true) })),
   handler: async (ctx, args) => {
     const id = ctx.db.normalizeId("surveys", args.surveyId);
@@ -126,8 +150,17 @@ export const submitPublic = internalMutation({
 
 /** Any site may post (no credentials); the browser reads these answers. */
 const OPEN_CORS = { "Access-Control-Allow-Origin": "*", Vary: "Origin" };
-export const surveyPreflight = httpAction(async () =>
-  new Response(null, { status: 204, headers: { ...OPEN_CORS, "Access-Control-Allow-Methods": "POST, OPTIONS", "Access-Control-Allow-Headers": "Content-Type", "Access-Control-Max-Age": "86400" } }),
+export const surveyPreflight = httpAction(
+  async () =>
+    new Response(null, {
+      status: 204,
+      headers: {
+        ...OPEN_CORS,
+        "Access-Control-Allow-Methods": "POST, OPTIONS",
+        "Access-Control-Allow-Headers": "Content-Type",
+        "Access-Control-Max-Age": "86400",
+      },
+    }),
 );
 
 const surveyIdSchema = z.string().min(1).max(64);
@@ -152,7 +185,14 @@ export const startSurvey = httpAction(async (ctx, request) => {
   const parsed = startSchema.safeParse(body.value);
   if (!parsed.success) return json(400, { error: "Invalid request." }, OPEN_CORS);
   const address = clientAddress(request);
-  if (!(await ctx.runMutation(internal.publicSubmit.admit, { kind: "survey", target: parsed.data.surveyId, address, phase: "start" }))) {
+  if (
+    !(await ctx.runMutation(internal.publicSubmit.admit, {
+      kind: "survey",
+      target: parsed.data.surveyId,
+      address,
+      phase: "start",
+    }))
+  ) {
     return json(429, { error: "Too many requests. Please wait a moment and try again." }, OPEN_CORS);
   }
   return json(200, { token: await issueFillToken("survey", parsed.data.surveyId, address) }, OPEN_CORS);
@@ -171,11 +211,19 @@ export const submitSurvey = httpAction(async (ctx, request) => {
   if (!parsed.success) return json(400, { error: "Invalid submission." }, OPEN_CORS);
   const { surveyId, token, website, email, responses } = parsed.data;
   const address = clientAddress(request);
-  if (!(await ctx.runMutation(internal.publicSubmit.admit, { kind: "survey", target: surveyId, address, phase: "submit" }))) {
+  if (
+    !(await ctx.runMutation(internal.publicSubmit.admit, {
+      kind: "survey",
+      target: surveyId,
+      address,
+      phase: "submit",
+    }))
+  ) {
     return json(429, { error: "Too many submissions. Please wait a moment and try again." }, OPEN_CORS);
   }
   const verdict = await judgeFill("survey", surveyId, address, token, website);
-  if (verdict === "invalid") return json(403, { error: "This survey page has expired. Please reload it and try again." }, OPEN_CORS);
+  if (verdict === "invalid")
+    return json(403, { error: "This survey page has expired. Please reload it and try again." }, OPEN_CORS);
   if (verdict === "spam") return json(200, { ok: true }, OPEN_CORS);
   const result = await ctx.runMutation(internal.surveySubmissions.submitPublic, {
     surveyId,
@@ -185,6 +233,7 @@ export const submitSurvey = httpAction(async (ctx, request) => {
     address,
   });
   if ("notFound" in result) return json(404, { error: "This survey could not be found." }, OPEN_CORS);
-  if (!result.ok) return json(422, { errors: result.errors, ...(result.message ? { error: result.message } : {}) }, OPEN_CORS);
+  if (!result.ok)
+    return json(422, { errors: result.errors, ...(result.message ? { error: result.message } : {}) }, OPEN_CORS);
   return json(200, { ok: true }, OPEN_CORS);
 });

@@ -68,7 +68,11 @@ export const create = orgMutation("surveys.manage")({
     await checkSurveyLimit(ctx, ctx.viewer);
     const settings = await orgSurveySettings(ctx.db, ctx.viewer.orgId);
     const recipient = cleanEmail(args.recipient, "Recipient email") ?? settings.defaultRecipient;
-    const def = cleanSurvey({ name: args.name, description: args.description, pages: [{ id: newPageId(), title: "Page 1", condition: null, fields: [] }] });
+    const def = cleanSurvey({
+      name: args.name,
+      description: args.description,
+      pages: [{ id: newPageId(), title: "Page 1", condition: null, fields: [] }],
+    });
     const now = Date.now();
     const id = await ctx.db.insert("surveys", {
       orgId: ctx.viewer.orgId,
@@ -96,7 +100,14 @@ export const save = orgMutation("surveys.manage")({
     if (!survey) throw appError("NOT_FOUND", "This survey was deleted by a teammate.", TEXTS.titles.surveySaveFailed);
     const def = cleanSurvey(args);
     const version = survey.version + 1;
-    await ctx.db.patch(args.id, { ...def, recipient: cleanEmail(args.recipient, "Recipient email"), settings: args.settings, version, updatedAt: Date.now(), updatedBy: ctx.viewer.userId });
+    await ctx.db.patch(args.id, {
+      ...def,
+      recipient: cleanEmail(args.recipient, "Recipient email"),
+      settings: args.settings,
+      version,
+      updatedAt: Date.now(),
+      updatedBy: ctx.viewer.userId,
+    });
     return { version };
   },
 });
@@ -123,7 +134,8 @@ export const deleteSubmissionsStep = internalMutation({
       .withIndex("by_survey", (q) => q.eq("surveyId", surveyId))
       .take(DELETE_BATCH);
     for (const s of batch) await ctx.db.delete(s._id);
-    if (batch.length === DELETE_BATCH) await ctx.scheduler.runAfter(0, internal.surveys.deleteSubmissionsStep, { surveyId });
+    if (batch.length === DELETE_BATCH)
+      await ctx.scheduler.runAfter(0, internal.surveys.deleteSubmissionsStep, { surveyId });
     return null;
   },
 });
@@ -154,7 +166,9 @@ export const updateSettings = orgMutation("surveys.manage")({
 export const publicSurvey = publicQuery({
   args: { id: v.string() },
   returns: v.union(
-    surveyFields.pick("name", "description", "pages", "settings").extend({ id: v.string(), allowAnonymous: v.boolean() }),
+    surveyFields
+      .pick("name", "description", "pages", "settings")
+      .extend({ id: v.string(), allowAnonymous: v.boolean() }),
     v.null(),
   ),
   handler: async (ctx, { id }) => {
@@ -162,6 +176,13 @@ export const publicSurvey = publicQuery({
     const s = surveyId ? await ctx.db.get(surveyId) : null;
     if (!s) return null;
     const org = await orgSurveySettings(ctx.db, s.orgId);
-    return { id: s._id, name: s.name, description: s.description, pages: s.pages, settings: s.settings, allowAnonymous: org.allowAnonymous };
+    return {
+      id: s._id,
+      name: s.name,
+      description: s.description,
+      pages: s.pages,
+      settings: s.settings,
+      allowAnonymous: org.allowAnonymous,
+    };
   },
 });

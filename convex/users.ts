@@ -39,8 +39,10 @@ export const updateProfile = userMutation({
     const lastName = args.lastName.trim();
     const email = normalizeEmail(args.email);
     if (!firstName || !lastName || !email) throw appError("VALIDATION_ERROR", TEXTS.profile.required);
-    if (!EMAIL_RE.test(email) || email.length > 254) throw appError("VALIDATION_ERROR", "Please enter a valid email address.");
-    if (firstName.length > 100 || lastName.length > 100) throw appError("VALIDATION_ERROR", "Names can be at most 100 characters.");
+    if (!EMAIL_RE.test(email) || email.length > 254)
+      throw appError("VALIDATION_ERROR", "Please enter a valid email address.");
+    if (firstName.length > 100 || lastName.length > 100)
+      throw appError("VALIDATION_ERROR", "Names can be at most 100 characters.");
     const phone = (args.phone ?? "").trim();
     const organization = (args.organization ?? "").trim();
     if (phone.length > 40 || organization.length > 200) throw appError("VALIDATION_ERROR");
@@ -113,7 +115,10 @@ export const changePassword = publicAction({
       throw appError("VALIDATION_ERROR", PASSWORD_MESSAGES.wrongCurrent);
     }
     await ctx.runMutation(internal.authThrottle.succeeded, throttle);
-    await modifyAccountCredentials(ctx, { provider: PASSWORD_PROVIDER, account: { id: accountId, secret: newPassword } });
+    await modifyAccountCredentials(ctx, {
+      provider: PASSWORD_PROVIDER,
+      account: { id: accountId, secret: newPassword },
+    });
     await invalidateSessions(ctx, { userId, except: sessionId ? [sessionId] : [] });
     return null;
   },
@@ -125,12 +130,16 @@ export const changePassword = publicAction({
  */
 export const checkResetLink = publicQuery({
   args: { email: v.string(), code: v.string() },
-  returns: v.union(v.object({ valid: v.literal(false), message: v.string() }), v.object({ valid: v.literal(true), message: v.null() })),
+  returns: v.union(
+    v.object({ valid: v.literal(false), message: v.string() }),
+    v.object({ valid: v.literal(true), message: v.null() }),
+  ),
   handler: async (ctx, args) => {
     const email = normalizeEmail(args.email);
     const code = args.code.trim();
     if (!email || !code) return { valid: false as const, message: RESET_LINK_MESSAGES.missing };
-    if (!/^[A-Za-z0-9]{8,128}$/.test(code) || !EMAIL_RE.test(email)) return { valid: false as const, message: RESET_LINK_MESSAGES.format };
+    if (!/^[A-Za-z0-9]{8,128}$/.test(code) || !EMAIL_RE.test(email))
+      return { valid: false as const, message: RESET_LINK_MESSAGES.format };
     const codeHash = await sha256Hex(code);
     const row = await ctx.db
       .query("authVerificationCodes")
@@ -146,4 +155,3 @@ export const checkResetLink = publicQuery({
     return { valid: true as const, message: null };
   },
 });
-

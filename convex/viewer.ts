@@ -82,7 +82,8 @@ export const setActiveRole = orgMutation(null)({
   args: { roleId: v.string() },
   returns: v.null(),
   handler: async (ctx, { roleId }) => {
-    if (!ctx.viewer.membership.roles.includes(roleId)) throw appError("VALIDATION_ERROR", "You can only switch to a role you hold.");
+    if (!ctx.viewer.membership.roles.includes(roleId))
+      throw appError("VALIDATION_ERROR", "You can only switch to a role you hold.");
     await ctx.db.patch(ctx.viewer.membership._id, { activeRole: roleId });
     return null;
   },
@@ -93,10 +94,15 @@ export const startImpersonation = orgMutation(null)({
   args: { roleId: v.string() },
   returns: v.null(),
   handler: async (ctx, { roleId }) => {
-    if (ctx.viewer.membership.impersonatedRole) throw appError("VALIDATION_ERROR", "Already impersonating a role. Stop impersonating first.");
+    if (ctx.viewer.membership.impersonatedRole)
+      throw appError("VALIDATION_ERROR", "Already impersonating a role. Stop impersonating first.");
     if (roleId === "super_admin") throw appError("FORBIDDEN", "The super admin role cannot be impersonated.");
-    const known = BUILT_IN_ROLES.some((r) => r.id === roleId) ||
-      (await ctx.db.query("customRoles").withIndex("by_org_role", (q) => q.eq("orgId", ctx.viewer.orgId).eq("roleId", roleId)).unique()) !== null;
+    const known =
+      BUILT_IN_ROLES.some((r) => r.id === roleId) ||
+      (await ctx.db
+        .query("customRoles")
+        .withIndex("by_org_role", (q) => q.eq("orgId", ctx.viewer.orgId).eq("roleId", roleId))
+        .unique()) !== null;
     if (!known) throw appError("NOT_FOUND", "Unknown role.");
     await ctx.db.patch(ctx.viewer.membership._id, { impersonatedRole: roleId });
     return null;

@@ -36,7 +36,13 @@ export const send = orgMutation("messaging.send")({
     checkVariables([], [s, body], "Error Sending Email");
     const values = mergeValues(voter, senderValues(ctx.viewer.user, ctx.viewer.org), {});
     const orgId = ctx.viewer.orgId;
-    const outboxId = await queueEmail(ctx, { to, subject: substitute(s, values, "text").replace(/[\r\n]+/g, " "), text: substitute(body, values, "text"), kind: "voter_email", orgId });
+    const outboxId = await queueEmail(ctx, {
+      to,
+      subject: substitute(s, values, "text").replace(/[\r\n]+/g, " "),
+      text: substitute(body, values, "text"),
+      kind: "voter_email",
+      orgId,
+    });
     const now = Date.now();
     const campaignId = await ctx.db.insert("campaigns", {
       orgId,

@@ -22,7 +22,14 @@ import {
   voterChanges,
   voterMergeRules,
 } from "./model/voters";
-import { countMatching, filteredVoters, MAX_LIST_PAGE, MAX_PAGE, pageAllMatching, statusCodesPresent } from "./model/voterSearch";
+import {
+  countMatching,
+  filteredVoters,
+  MAX_LIST_PAGE,
+  MAX_PAGE,
+  pageAllMatching,
+  statusCodesPresent,
+} from "./model/voterSearch";
 import { loadEditState, markDeleted, markEdited, mergeEdits, missingRecord, withEdits } from "./model/collab";
 import { vEditState, vFieldEdit } from "./tables/collab";
 import { moveSection, orderSections, vVoterFields, vVoterFilter, voterTables } from "./tables/voters";
@@ -34,7 +41,9 @@ function clampPage<T extends { numItems: number }>(opts: T): T {
 /** A page of voter documents: the list's and the export's contract with the browser. */
 const vVoterPage = paginationResultValidator(schema.doc("voters"));
 /** A voter as pickers and suggestions show it. */
-const vVoterBrief = voterTables.voters.validator.pick("first_name", "last_name", "email").extend({ _id: v.id("voters") });
+const vVoterBrief = voterTables.voters.validator
+  .pick("first_name", "last_name", "email")
+  .extend({ _id: v.id("voters") });
 
 /** The voter list: one page of the filter/search, newest first (search: by relevance). */
 export const list = orgQuery("voters.view")({
@@ -106,7 +115,13 @@ export const quickSearch = orgQuery("voters.view")({
   handler: async (ctx, { term }) => {
     if (term.trim().length < 2) return [];
     const rows = await filteredVoters(ctx.db, ctx.viewer.orgId, { search: term }).take(10);
-    return rows.map((r) => ({ _id: r._id, first_name: r.first_name, last_name: r.last_name, email: r.email, phone: r.phone }));
+    return rows.map((r) => ({
+      _id: r._id,
+      first_name: r.first_name,
+      last_name: r.last_name,
+      email: r.email,
+      phone: r.phone,
+    }));
   },
 });
 
@@ -142,8 +157,20 @@ export const update = orgMutation("voters.update")({
     if (!validate(vVoterFields, fields)) throw appError("VALIDATION_ERROR");
     await updateVoter(ctx, voter, fields);
     const changes = voterChanges(editableVoterFields(voter), fields);
-    if (changes.length > 0) await ctx.db.insert("voterChanges", { orgId: ctx.viewer.orgId, voterId: id, at: Date.now(), userId: ctx.viewer.userId, changes });
-    await markEdited(ctx, ctx.viewer, id, apply.map((e) => e.field));
+    if (changes.length > 0)
+      await ctx.db.insert("voterChanges", {
+        orgId: ctx.viewer.orgId,
+        voterId: id,
+        at: Date.now(),
+        userId: ctx.viewer.userId,
+        changes,
+      });
+    await markEdited(
+      ctx,
+      ctx.viewer,
+      id,
+      apply.map((e) => e.field),
+    );
     return id;
   },
 });
@@ -190,7 +217,9 @@ export const changes = orgQuery("voters.view")({
       _id: v.id("voterChanges"),
       at: v.number(),
       by: vChangeAuthor,
-      changes: v.array(v.object({ field: v.string(), from: v.union(v.string(), v.null()), to: v.union(v.string(), v.null()) })),
+      changes: v.array(
+        v.object({ field: v.string(), from: v.union(v.string(), v.null()), to: v.union(v.string(), v.null()) }),
+      ),
     }),
   ),
   handler: async (ctx, { voterId }) => {

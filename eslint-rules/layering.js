@@ -61,7 +61,10 @@ function violation(from, to, target) {
       return `A feature uses another only through its public index (@/features/${to.slice(8)}); shared code moves up to ui/ or lib/.`;
     }
   }
-  if (from === "local-backend" && (to.startsWith("convex") || ["ui", "lib", "session", "app", "features"].includes(to) || feature(to))) {
+  if (
+    from === "local-backend" &&
+    (to.startsWith("convex") || ["ui", "lib", "session", "app", "features"].includes(to) || feature(to))
+  ) {
     return "local-backend/ is a generic Convex-compatible backend: it never imports the app (convex/ or src/).";
   }
   if (from === "convex-model" && (to === "convex-public" || to === "convex-functions" || to === "convex-http")) {
@@ -83,7 +86,10 @@ function check(context, node, spec) {
   const message = violation(from, to, target);
   if (message) context.report({ node, message: `${message} (${spec})` });
   else if (spec.startsWith("../../../") && file.startsWith(SRC)) {
-    context.report({ node, message: `Import across the tree with an alias (@/ for src/, @convex/ for convex/), not ../../../ (${spec}).` });
+    context.report({
+      node,
+      message: `Import across the tree with an alias (@/ for src/, @convex/ for convex/), not ../../../ (${spec}).`,
+    });
   }
 }
 

@@ -51,7 +51,10 @@ export async function authKeys(): Promise<{ JWT_PRIVATE_KEY: string; JWKS: strin
  * provider): the operator's secret for /dev/mailbox, made once per data directory (or taken from
  * DEV_MAILBOX_KEY in the shell) and printed by npm start, never handed to a tenant.
  */
-export async function configureBackendEnv(engine: Engine, opts: { siteUrl: string }): Promise<{ mailboxKey: string | null }> {
+export async function configureBackendEnv(
+  engine: Engine,
+  opts: { siteUrl: string },
+): Promise<{ mailboxKey: string | null }> {
   const current = engine.env.list();
   if (!current.JWT_PRIVATE_KEY || !current.JWKS) {
     const keys = await authKeys();

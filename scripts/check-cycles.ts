@@ -28,10 +28,15 @@ function sourceFiles(dir: string): string[] {
 function resolve(from: string, spec: string, aliases: Record<string, string>): string | null {
   let base: string | null = null;
   if (spec.startsWith(".")) base = path.resolve(path.dirname(from), spec);
-  for (const [prefix, target] of Object.entries(aliases)) if (spec.startsWith(prefix)) base = path.join(target, spec.slice(prefix.length));
+  for (const [prefix, target] of Object.entries(aliases))
+    if (spec.startsWith(prefix)) base = path.join(target, spec.slice(prefix.length));
   if (base === null) return null;
   const stripped = base.replace(/\.js$/, "");
-  for (const candidate of [stripped, ...EXTENSIONS.map((e) => stripped + e), ...EXTENSIONS.map((e) => path.join(stripped, "index" + e))]) {
+  for (const candidate of [
+    stripped,
+    ...EXTENSIONS.map((e) => stripped + e),
+    ...EXTENSIONS.map((e) => path.join(stripped, "index" + e)),
+  ]) {
     try {
       if (statSync(candidate).isFile() && EXTENSIONS.some((e) => candidate.endsWith(e))) return candidate;
     } catch {
@@ -46,7 +51,11 @@ function imports(file: string): string[] {
   const source = ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.Latest, false);
   const specs: string[] = [];
   for (const node of source.statements) {
-    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
+    if (
+      (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) &&
+      node.moduleSpecifier &&
+      ts.isStringLiteral(node.moduleSpecifier)
+    ) {
       specs.push(node.moduleSpecifier.text);
     }
   }

@@ -41,7 +41,16 @@ import * as esbuild from "esbuild";
 
 /** One reason the folder would not deploy (or breaks a rule of ours for deploying it). */
 export type Problem = {
-  kind: "entry-points" | "node-api" | "bundle" | "component" | "no-args" | "no-returns" | "node-query-or-mutation" | "analyze" | "http-router";
+  kind:
+    | "entry-points"
+    | "node-api"
+    | "bundle"
+    | "component"
+    | "no-args"
+    | "no-returns"
+    | "node-query-or-mutation"
+    | "analyze"
+    | "http-router";
   /** the file at fault, relative to the functions folder's parent ("convex/voters.ts") */
   file: string;
   message: string;
@@ -73,7 +82,11 @@ export const CONVEX_AUTH_FUNCTIONS = ["auth:signIn", "auth:signOut", "auth:isAut
 // ---------------------------------------------------------------------------------------------
 // The convex package's bundler
 
-type Message = { text: string; location: { file: string; line: number; column: number } | null; notes: { text: string }[] };
+type Message = {
+  text: string;
+  location: { file: string; line: number; column: number } | null;
+  notes: { text: string }[];
+};
 type BundledModule = { path: string; source: string; environment: "isolate" | "node"; sourceMap?: string };
 type Metafile = { inputs: Record<string, { bytes: number; imports: { path: string; original?: string }[] }> };
 type BundleResult = { modules: BundledModule[]; metafile: Metafile | null; externalDependencies: Map<string, string> };
@@ -115,7 +128,10 @@ type ConvexBundler = {
     logLevel: esbuild.LogLevel;
   }): Promise<unknown>;
   isEsbuildBuildError(e: unknown): boolean;
-  dependencyTrackerPlugin(): { plugin: esbuild.Plugin; tracer: { traceImportChains(entryPoint: string, file: string): string[][] } };
+  dependencyTrackerPlugin(): {
+    plugin: esbuild.Plugin;
+    tracer: { traceImportChains(entryPoint: string, file: string): string[][] };
+  };
   serverOnlyPlugin: esbuild.Plugin;
   wasmPlugin: esbuild.Plugin;
 };
@@ -194,9 +210,19 @@ function loadConvexBundler(): Promise<ConvexBundler> {
       name: "convex-cli-stubs",
       setup(build) {
         build.onResolve({ filter: /^esbuild$/ }, () => ({ path: convexEsbuild, external: true }));
-        build.onResolve({ filter: /cli\/lib\/utils\/utils\.js$/ }, () => ({ path: "convex-cli-utils", namespace: "stub" }));
-        build.onResolve({ filter: /^(@sentry\/node|ora|chalk|find-up)$/ }, (args) => ({ path: args.path, namespace: "stub" }));
-        build.onLoad({ filter: /.*/, namespace: "stub" }, (args) => ({ contents: STUBS[args.path], loader: "js", resolveDir: dist }));
+        build.onResolve({ filter: /cli\/lib\/utils\/utils\.js$/ }, () => ({
+          path: "convex-cli-utils",
+          namespace: "stub",
+        }));
+        build.onResolve({ filter: /^(@sentry\/node|ora|chalk|find-up)$/ }, (args) => ({
+          path: args.path,
+          namespace: "stub",
+        }));
+        build.onLoad({ filter: /.*/, namespace: "stub" }, (args) => ({
+          contents: STUBS[args.path],
+          loader: "js",
+          resolveDir: dist,
+        }));
       },
     };
     const result = await esbuild.build({
@@ -226,7 +252,13 @@ function loadConvexBundler(): Promise<ConvexBundler> {
 // ---------------------------------------------------------------------------------------------
 // Analysis of the bundled modules (a fresh Node process, like Convex's executor after upload)
 
-type AnalyzedFunction = { name: string; udfType: "query" | "mutation" | "action" | "httpAction"; visibility: "public" | "internal" | null; args: any; returns: any };
+type AnalyzedFunction = {
+  name: string;
+  udfType: "query" | "mutation" | "action" | "httpAction";
+  visibility: "public" | "internal" | null;
+  args: any;
+  returns: any;
+};
 type AnalyzedModule = { path: string; error?: string; functions: AnalyzedFunction[]; defaultIsRouter: boolean };
 
 /** Runs in the child: imports each module and reads its exports as the Node executor's `analyzeModule` does. */
@@ -282,12 +314,19 @@ function deploymentEnv(): NodeJS.ProcessEnv {
     CONVEX_CLOUD_URL: "https://deployable-check.convex.cloud",
     CONVEX_SITE_URL: "https://deployable-check.convex.site",
   };
-  for (const name of ["PATH", "PWD", "LANG", "NODE_PATH", "TZ"]) if (process.env[name] !== undefined) env[name] = process.env[name];
+  for (const name of ["PATH", "PWD", "LANG", "NODE_PATH", "TZ"])
+    if (process.env[name] !== undefined) env[name] = process.env[name];
   return env;
 }
 
 /** Writes the uploaded modules to `base` and analyses `entries` of them in one Node process. */
-async function analyze(work: string, name: string, modules: BundledModule[], entries: string[], environment: "isolate" | "node"): Promise<AnalyzedModule[]> {
+async function analyze(
+  work: string,
+  name: string,
+  modules: BundledModule[],
+  entries: string[],
+  environment: "isolate" | "node",
+): Promise<AnalyzedModule[]> {
   if (entries.length === 0) return [];
   const base = path.join(work, name);
   for (const m of modules) {
@@ -302,10 +341,15 @@ async function analyze(work: string, name: string, modules: BundledModule[], ent
   const out = path.join(work, `${name}.analysis.json`);
   fs.writeFileSync(list, JSON.stringify(entries));
   await new Promise<void>((resolve, reject) => {
-    execFile(process.execPath, [analyzer, base, list, out, environment], { env: deploymentEnv(), cwd: base, timeout: 60_000, maxBuffer: 16 * 1024 * 1024 }, (err, _stdout, stderr) => {
-      if (err) reject(new Error(`analysing the ${environment} modules failed: ${err.message}\n${stderr}`));
-      else resolve();
-    });
+    execFile(
+      process.execPath,
+      [analyzer, base, list, out, environment],
+      { env: deploymentEnv(), cwd: base, timeout: 60_000, maxBuffer: 16 * 1024 * 1024 },
+      (err, _stdout, stderr) => {
+        if (err) reject(new Error(`analysing the ${environment} modules failed: ${err.message}\n${stderr}`));
+        else resolve();
+      },
+    );
   });
   return JSON.parse(fs.readFileSync(out, "utf8")) as AnalyzedModule[];
 }
@@ -325,9 +369,21 @@ function isNodeBuiltin(spec: string): boolean {
  * `npx convex deploy --debug-node-apis` (`debugIsolateBundlesSerially`) reports, for every error
  * at once instead of stopping at the first.
  */
-async function diagnoseIsolate(cli: ConvexBundler, dir: string, entryPoints: string[], show: (abs: string) => string): Promise<Problem[]> {
+async function diagnoseIsolate(
+  cli: ConvexBundler,
+  dir: string,
+  entryPoints: string[],
+  show: (abs: string) => string,
+): Promise<Problem[]> {
   /** One file of ours that reaches Node built-ins: directly, or through a Node-only package. */
-  type Cause = { file: string; pkg: string | null; builtins: Map<string, number | null>; entries: Set<string>; chain: string[] | null; other: string | null };
+  type Cause = {
+    file: string;
+    pkg: string | null;
+    builtins: Map<string, number | null>;
+    entries: Set<string>;
+    chain: string[] | null;
+    other: string | null;
+  };
   const causes = new Map<string, Cause>();
   const inNodeModules = (f: string) => f.includes(`${path.sep}node_modules${path.sep}`);
   const packageOf = (f: string) => {
@@ -356,9 +412,12 @@ async function diagnoseIsolate(cli: ConvexBundler, dir: string, entryPoints: str
   for (const e of errors) {
     const where = e.location ? path.resolve(e.location.file) : null;
     const imported = /"([^"]+)"/.exec(e.text)?.[1] ?? "";
-    const nodeApi = isNodeBuiltin(imported) || e.notes.some((n) => n.text.includes("Are you trying to bundle for node?"));
+    const nodeApi =
+      isNodeBuiltin(imported) || e.notes.some((n) => n.text.includes("Are you trying to bundle for node?"));
     const reaching = entryPoints
-      .map((entryPoint) => (where === entryPoint ? [entryPoint] : where ? tracer.traceImportChains(entryPoint, where)[0] : undefined))
+      .map((entryPoint) =>
+        where === entryPoint ? [entryPoint] : where ? tracer.traceImportChains(entryPoint, where)[0] : undefined,
+      )
       .filter((chain): chain is string[] => chain !== undefined);
     // Without a traced chain (or a location) the error still counts, on the file it names.
     if (reaching.length === 0) reaching.push([where ?? dir]);
@@ -369,21 +428,34 @@ async function diagnoseIsolate(cli: ConvexBundler, dir: string, entryPoints: str
       const file = firstPackage > 0 ? chain[firstPackage - 1] : (where ?? dir);
       const pkg = firstPackage > 0 ? packageOf(chain[firstPackage]) : null;
       const key = nodeApi ? `${file}\0${pkg}` : `${where}\0${e.text}`;
-      const other = nodeApi ? null : `${where ? show(where) : show(dir)}${e.location ? `:${e.location.line}` : ""}: ${e.text}`;
+      const other = nodeApi
+        ? null
+        : `${where ? show(where) : show(dir)}${e.location ? `:${e.location.line}` : ""}: ${e.text}`;
       const cause = causes.get(key) ?? { file, pkg, builtins: new Map(), entries: new Set(), chain: null, other };
       causes.set(key, cause);
-      if (nodeApi && !cause.builtins.has(imported)) cause.builtins.set(imported, pkg ? null : (e.location?.line ?? null));
+      if (nodeApi && !cause.builtins.has(imported))
+        cause.builtins.set(imported, pkg ? null : (e.location?.line ?? null));
       cause.entries.add(entryPoint);
       if (chain.length > 1 && (cause.chain === null || chain.length < cause.chain.length)) cause.chain = chain;
     }
   }
   return [...causes.values()].map((c) => {
     const entries = [...c.entries].map(show);
-    const from = entries.length <= 4 ? entries.join(", ") : `${entries.slice(0, 3).join(", ")} and ${entries.length - 3} more`;
+    const from =
+      entries.length <= 4 ? entries.join(", ") : `${entries.slice(0, 3).join(", ")} and ${entries.length - 3} more`;
     const via = c.chain ? ` (${c.chain.map(show).join(" → ")})` : "";
-    if (c.other !== null) return { kind: "bundle", file: show(c.file), message: `${c.other} — bundled for Convex's default runtime from ${from}${via}.` };
-    const builtins = [...c.builtins].map(([name, line]) => `"${name}"${line === null ? "" : ` (line ${line})`}`).join(", ");
-    const what = c.pkg ? `the Node-only package "${c.pkg}" (it imports the Node built-ins ${builtins})` : `the Node built-in${c.builtins.size > 1 ? "s" : ""} ${builtins}`;
+    if (c.other !== null)
+      return {
+        kind: "bundle",
+        file: show(c.file),
+        message: `${c.other} — bundled for Convex's default runtime from ${from}${via}.`,
+      };
+    const builtins = [...c.builtins]
+      .map(([name, line]) => `"${name}"${line === null ? "" : ` (line ${line})`}`)
+      .join(", ");
+    const what = c.pkg
+      ? `the Node-only package "${c.pkg}" (it imports the Node built-ins ${builtins})`
+      : `the Node built-in${c.builtins.size > 1 ? "s" : ""} ${builtins}`;
     return {
       kind: "node-api",
       file: show(c.file),
@@ -404,7 +476,14 @@ async function checkComponents(cli: ConvexBundler, dir: string, show: (abs: stri
   const file = show(config);
   let result: BundleResult;
   try {
-    result = await cli.bundle({ ctx, dir, entryPoints: [config], generateSourceMaps: false, platform: "browser", splitting: false });
+    result = await cli.bundle({
+      ctx,
+      dir,
+      entryPoints: [config],
+      generateSourceMaps: false,
+      platform: "browser",
+      splitting: false,
+    });
   } catch (e) {
     return [{ kind: "component", file, message: `${file} does not bundle: ${crashMessage(e)}` }];
   }
@@ -465,19 +544,33 @@ export async function checkDeployable(functionsDir: string, options: CheckOption
       try {
         report.modules.schema = (await cli.bundleSchema(ctx, dir, [])).modules.length;
       } catch (e) {
-        problems.push({ kind: "bundle", file: show(path.join(dir, "schema.ts")), message: `the schema does not bundle: ${crashMessage(e)}` });
+        problems.push({
+          kind: "bundle",
+          file: show(path.join(dir, "schema.ts")),
+          message: `the schema does not bundle: ${crashMessage(e)}`,
+        });
       }
     }
 
     let isolate: BundleResult | null = null;
     try {
-      isolate = await cli.bundle({ ctx, dir, entryPoints: entryPoints.isolate, generateSourceMaps: true, platform: "browser" });
+      isolate = await cli.bundle({
+        ctx,
+        dir,
+        entryPoints: entryPoints.isolate,
+        generateSourceMaps: true,
+        platform: "browser",
+      });
       report.modules.isolate = isolate.modules.length;
     } catch (e) {
       report.notAnalysed.push("isolate");
       const message = crashMessage(e);
       const diagnosed = await diagnoseIsolate(cli, dir, entryPoints.isolate, show);
-      problems.push(...(diagnosed.length > 0 ? diagnosed : [{ kind: "bundle" as const, file: show(dir), message: `the default-runtime bundle failed: ${message}` }]));
+      problems.push(
+        ...(diagnosed.length > 0
+          ? diagnosed
+          : [{ kind: "bundle" as const, file: show(dir), message: `the default-runtime bundle failed: ${message}` }]),
+      );
     }
 
     let node: BundleResult | null = null;
@@ -500,13 +593,24 @@ export async function checkDeployable(functionsDir: string, options: CheckOption
     try {
       report.modules.authConfig = (await cli.bundleAuthConfig(ctx, dir)).modules.length;
     } catch (e) {
-      problems.push({ kind: "bundle", file: show(path.join(dir, "auth.config.ts")), message: `the auth config does not bundle: ${crashMessage(e)}` });
+      problems.push({
+        kind: "bundle",
+        file: show(path.join(dir, "auth.config.ts")),
+        message: `the auth config does not bundle: ${crashMessage(e)}`,
+      });
     }
 
     // The uploaded module path of each entry point ("voters.ts" → "voters.js").
     const sourceOf = new Map<string, string>();
     for (const entry of [...entryPoints.isolate, ...entryPoints.node]) {
-      sourceOf.set(path.relative(dir, entry).split(path.sep).join("/").replace(/\.[^/.]+$/, ".js"), entry);
+      sourceOf.set(
+        path
+          .relative(dir, entry)
+          .split(path.sep)
+          .join("/")
+          .replace(/\.[^/.]+$/, ".js"),
+        entry,
+      );
     }
     const runtimes: ["isolate" | "node", BundleResult | null][] = [
       ["isolate", isolate],
@@ -516,17 +620,27 @@ export async function checkDeployable(functionsDir: string, options: CheckOption
       runtimes.map(async ([environment, result]) => {
         if (!result) return [] as [AnalyzedModule, "isolate" | "node"][];
         const entries = result.modules.map((m) => m.path).filter((p) => sourceOf.has(p));
-        return (await analyze(work, environment, result.modules, entries, environment)).map((m) => [m, environment] as [AnalyzedModule, "isolate" | "node"]);
+        return (await analyze(work, environment, result.modules, entries, environment)).map(
+          (m) => [m, environment] as [AnalyzedModule, "isolate" | "node"],
+        );
       }),
     );
     for (const [m, environment] of analysed.flat()) {
       const file = show(sourceOf.get(m.path)!);
       if (m.error) {
-        problems.push({ kind: "analyze", file, message: `${file} throws when Convex imports it (${environment} runtime): ${m.error}` });
+        problems.push({
+          kind: "analyze",
+          file,
+          message: `${file} throws when Convex imports it (${environment} runtime): ${m.error}`,
+        });
         continue;
       }
       if (m.path === "http.js" && !m.defaultIsRouter) {
-        problems.push({ kind: "http-router", file, message: `${file} must export default an httpRouter(): Convex serves http actions only through it.` });
+        problems.push({
+          kind: "http-router",
+          file,
+          message: `${file} must export default an httpRouter(): Convex serves http actions only through it.`,
+        });
       }
       for (const fn of m.functions) {
         if (fn.udfType === "httpAction") {
@@ -549,7 +663,11 @@ export async function checkDeployable(functionsDir: string, options: CheckOption
             file,
             message: `${fn.visibility} ${fn.udfType} \`${fn.name}\` in ${file} has no argument validators: declare \`args\` (\`args: {}\` when it takes none) so Convex validates what callers send.`,
           });
-        } else if (fn.visibility === "public" && fn.returns === null && !returnsExempt.has(`${m.path.replace(/\.js$/, "")}:${fn.name}`)) {
+        } else if (
+          fn.visibility === "public" &&
+          fn.returns === null &&
+          !returnsExempt.has(`${m.path.replace(/\.js$/, "")}:${fn.name}`)
+        ) {
           problems.push({
             kind: "no-returns",
             file,
@@ -572,27 +690,43 @@ export async function checkDeployable(functionsDir: string, options: CheckOption
 function projectConfig(): { dir: string; externalPackages: string[] } {
   const file = path.resolve("convex.json");
   if (!fs.existsSync(file)) return { dir: path.resolve("convex"), externalPackages: [] };
-  const config = JSON.parse(fs.readFileSync(file, "utf8")) as { functions?: string; node?: { externalPackages?: string[] } };
+  const config = JSON.parse(fs.readFileSync(file, "utf8")) as {
+    functions?: string;
+    node?: { externalPackages?: string[] };
+  };
   return { dir: path.resolve(config.functions ?? "convex"), externalPackages: config.node?.externalPackages ?? [] };
 }
 
 async function main() {
   const config = projectConfig();
   const dir = process.argv[2] ? path.resolve(process.argv[2]) : config.dir;
-  const r = await checkDeployable(dir, { externalPackages: config.externalPackages, returnsExempt: CONVEX_AUTH_FUNCTIONS });
+  const r = await checkDeployable(dir, {
+    externalPackages: config.externalPackages,
+    returnsExempt: CONVEX_AUTH_FUNCTIONS,
+  });
   const name = path.relative(process.cwd(), dir) || ".";
-  const modules = (runtime: "isolate" | "node", n: number) => (r.notAnalysed.includes(runtime) ? "bundle failed" : `${n} modules`);
-  console.log(`${name}/ bundled as \`npx convex deploy\` does (convex ${projectRequire("convex/package.json").version}'s bundler):`);
-  console.log(`  Convex's default runtime: ${r.entryPoints.isolate} entry points → ${modules("isolate", r.modules.isolate)}`);
+  const modules = (runtime: "isolate" | "node", n: number) =>
+    r.notAnalysed.includes(runtime) ? "bundle failed" : `${n} modules`;
+  console.log(
+    `${name}/ bundled as \`npx convex deploy\` does (convex ${projectRequire("convex/package.json").version}'s bundler):`,
+  );
+  console.log(
+    `  Convex's default runtime: ${r.entryPoints.isolate} entry points → ${modules("isolate", r.modules.isolate)}`,
+  );
   console.log(`  Node.js ("use node"):     ${r.entryPoints.node} entry points → ${modules("node", r.modules.node)}`);
   console.log(`  schema: ${r.modules.schema} module, auth config: ${r.modules.authConfig} module`);
   console.log(
     `Checked ${r.functions.public + r.functions.internal} registered functions (${r.functions.public} public, ${r.functions.internal} internal) for argument and return validators` +
       ` and runtime placement, ${r.functions.http} http actions; ${(r.ms / 1000).toFixed(1)} s.`,
   );
-  for (const runtime of r.notAnalysed) console.log(`  (the functions of the ${runtime === "isolate" ? "default" : "Node.js"} runtime were not analysed: its bundle failed)`);
+  for (const runtime of r.notAnalysed)
+    console.log(
+      `  (the functions of the ${runtime === "isolate" ? "default" : "Node.js"} runtime were not analysed: its bundle failed)`,
+    );
   if (r.problems.length === 0) {
-    console.log('Deployable: no Node APIs outside "use node", no components, every function declares its argument validators and every public one its return validator.');
+    console.log(
+      'Deployable: no Node APIs outside "use node", no components, every function declares its argument validators and every public one its return validator.',
+    );
     return;
   }
   console.error(`\nNot deployable (${r.problems.length} problem${r.problems.length === 1 ? "" : "s"}):`);

@@ -12,7 +12,9 @@ import tzlookup from "tz-lookup";
 import zipcodes from "zipcodes";
 
 type Zip = { zip: string; latitude: number; longitude: number; state: string; country: string };
-const codes = Object.values((zipcodes as { codes: Record<string, Zip> }).codes).filter((z) => z.country === "US" && /^\d{5}$/.test(z.zip));
+const codes = Object.values((zipcodes as { codes: Record<string, Zip> }).codes).filter(
+  (z) => z.country === "US" && /^\d{5}$/.test(z.zip),
+);
 
 function majority(votes: Map<string, Map<string, number>>): Record<string, string> {
   const out: Record<string, string> = {};
@@ -26,7 +28,10 @@ const byZip3 = new Map<string, Map<string, number>>();
 const byState = new Map<string, Map<string, number>>();
 for (const z of codes) {
   const zone = (tzlookup as (lat: number, lon: number) => string)(z.latitude, z.longitude);
-  for (const [map, key] of [[byZip3, z.zip.slice(0, 3)], [byState, z.state]] as const) {
+  for (const [map, key] of [
+    [byZip3, z.zip.slice(0, 3)],
+    [byState, z.state],
+  ] as const) {
     const zones = map.get(key) ?? new Map<string, number>();
     zones.set(zone, (zones.get(zone) ?? 0) + 1);
     map.set(key, zones);
@@ -45,4 +50,6 @@ export const ZIP3_TIME_ZONES: Record<string, string> = ${JSON.stringify(zip3)};
 export const STATE_TIME_ZONES: Record<string, string> = ${JSON.stringify(states)};
 `;
 writeFileSync(path.join(root, "convex/lib/timeZones.ts"), body);
-console.log(`${Object.keys(zip3).length} ZIP3 prefixes, ${Object.keys(states).length} states from ${codes.length} ZIP codes`);
+console.log(
+  `${Object.keys(zip3).length} ZIP3 prefixes, ${Object.keys(states).length} states from ${codes.length} ZIP codes`,
+);

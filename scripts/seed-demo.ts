@@ -68,21 +68,36 @@ function demoVoter() {
 
 // Internal seed functions are called like `npx convex run` does: with a one-off admin key.
 const adminKey = randomBytes(24).toString("hex");
-const backend = await startBackend({ functionsDir: path.join(root, "convex"), dataDir, port: 0, adminKey, log: () => undefined });
+const backend = await startBackend({
+  functionsDir: path.join(root, "convex"),
+  dataDir,
+  port: 0,
+  adminKey,
+  log: () => undefined,
+});
 await configureBackendEnv(backend.engine, { siteUrl: "http://127.0.0.1:4173" });
 const client = new ConvexHttpClient(backend.cloudUrl);
 (client as unknown as { setAdminAuth(key: string): void }).setAdminAuth(adminKey);
 
 async function call(kind: "mutation" | "action", fn: string, args: Record<string, unknown>): Promise<unknown> {
   const ref = makeFunctionReference<typeof kind, Record<string, unknown>, unknown>(fn);
-  return kind === "mutation" ? await client.mutation(ref as never, args as never) : await client.action(ref as never, args as never);
+  return kind === "mutation"
+    ? await client.mutation(ref as never, args as never)
+    : await client.action(ref as never, args as never);
 }
 
 let orgId = (await call("mutation", "seed:orgOfUser", { email: EMAIL })) as string | null;
 if (orgId === null) {
   await call("action", "auth:signIn", {
     provider: "password",
-    params: { flow: "signUp", email: EMAIL, password: PASSWORD, firstName: "Demo", lastName: "Organizer", ticket: await signInTicket(backend.siteUrl) },
+    params: {
+      flow: "signUp",
+      email: EMAIL,
+      password: PASSWORD,
+      firstName: "Demo",
+      lastName: "Organizer",
+      ticket: await signInTicket(backend.siteUrl),
+    },
   });
   orgId = (await call("mutation", "seed:orgOfUser", { email: EMAIL })) as string;
 }
@@ -103,8 +118,22 @@ for (const [name, description, size] of [
   const members = faker.helpers.arrayElements(ids, Math.min(size, ids.length));
   groups.push((await call("mutation", "seed:createGroup", { orgId, name, description, voterIds: members })) as string);
 }
-await call("mutation", "seed:createCampaign", { orgId, name: "Early vote reminder", description: "Polling places and hours", campaign_type: "sms", status: "draft", groupIds: [groups[0]] });
-await call("mutation", "seed:createCampaign", { orgId, name: "Volunteer kickoff", description: null, campaign_type: "sms", status: "completed", groupIds: [groups[1]] });
+await call("mutation", "seed:createCampaign", {
+  orgId,
+  name: "Early vote reminder",
+  description: "Polling places and hours",
+  campaign_type: "sms",
+  status: "draft",
+  groupIds: [groups[0]],
+});
+await call("mutation", "seed:createCampaign", {
+  orgId,
+  name: "Volunteer kickoff",
+  description: null,
+  campaign_type: "sms",
+  status: "completed",
+  groupIds: [groups[1]],
+});
 
 await backend.stop();
 console.log(`Demo organisation ready: ${VOTERS} voters, ${groups.length} groups, 2 campaigns.`);

@@ -23,7 +23,9 @@ const e2e = args.has("--e2e");
 
 const backendPort = Number(process.env.BACKEND_PORT ?? (e2e ? 3310 : 3210));
 const webPort = Number(process.env.WEB_PORT ?? (e2e ? 4310 : dev ? 5173 : 4173));
-const dataDir = e2e ? mkdtempSync(path.join(tmpdir(), "precinct-e2e-")) : path.resolve(root, process.env.PRECINCT_DATA ?? ".precinct-data");
+const dataDir = e2e
+  ? mkdtempSync(path.join(tmpdir(), "precinct-e2e-"))
+  : path.resolve(root, process.env.PRECINCT_DATA ?? ".precinct-data");
 const webOrigin = `http://127.0.0.1:${webPort}`;
 
 // every e2e browser signs up from 127.0.0.1, more than the default 50 an hour of one address
@@ -33,7 +35,12 @@ if (e2e && process.env.E2E_RESEND_PORT) {
   const { FakeResend, RESEND_KEY, WEBHOOK_SECRET } = await import("../tests/support/fakeResend");
   const fake = new FakeResend();
   const url = await fake.start(Number(process.env.E2E_RESEND_PORT));
-  Object.assign(process.env, { RESEND_API_KEY: RESEND_KEY, RESEND_BASE_URL: url, RESEND_WEBHOOK_SECRET: WEBHOOK_SECRET, EMAIL_BATCHES_PER_SECOND: "20" });
+  Object.assign(process.env, {
+    RESEND_API_KEY: RESEND_KEY,
+    RESEND_BASE_URL: url,
+    RESEND_WEBHOOK_SECRET: WEBHOOK_SECRET,
+    EMAIL_BATCHES_PER_SECOND: "20",
+  });
 }
 
 const backend = await startBackend({
@@ -61,10 +68,14 @@ if (dev) {
   closeWeb = () => new Promise<void>((resolve) => server.httpServer.close(() => resolve()));
 }
 
-console.log(`Precinct is running: app ${webOrigin}  backend ${backend.cloudUrl} (site ${backend.siteUrl})  data ${dataDir}`);
+console.log(
+  `Precinct is running: app ${webOrigin}  backend ${backend.cloudUrl} (site ${backend.siteUrl})  data ${dataDir}`,
+);
 if (mailboxKey) {
   // The operator's link: the key after # never reaches a server log. Keep it to yourself.
-  console.log(`Email demo mode: emails are not sent. Read them (operator only) at ${webOrigin}/dev/mailbox#key=${mailboxKey}`);
+  console.log(
+    `Email demo mode: emails are not sent. Read them (operator only) at ${webOrigin}/dev/mailbox#key=${mailboxKey}`,
+  );
 }
 
 let stopping = false;

@@ -76,7 +76,9 @@ if (wants("e2e")) {
   const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
   if (!existsSync(chromium)) {
     console.log("Chromium is missing: installing Debian's chromium package");
-    spawnSync("bash", ["-c", "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium"], { stdio: "inherit" });
+    spawnSync("bash", ["-c", "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium"], {
+      stdio: "inherit",
+    });
   }
   const file = path.join(out, "playwright.json");
   run("e2e (playwright)", "npx", ["playwright", "test", "--reporter=list,json"], { PLAYWRIGHT_JSON_OUTPUT_NAME: file });

@@ -21,5 +21,7 @@ export async function geocodeAddress(address: string): Promise<{ lat: number; ln
   const first = Array.isArray(body) ? (body[0] as { lat?: unknown; lon?: unknown } | undefined) : undefined;
   const lat = Number(first?.lat);
   const lng = Number(first?.lon);
-  return first && Number.isFinite(lat) && Number.isFinite(lng) && Math.abs(lat) <= 90 && Math.abs(lng) <= 180 ? { lat, lng } : null;
+  return first && Number.isFinite(lat) && Number.isFinite(lng) && Math.abs(lat) <= 90 && Math.abs(lng) <= 180
+    ? { lat, lng }
+    : null;
 }

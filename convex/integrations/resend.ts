@@ -14,7 +14,9 @@ export const deliver = internalAction({
     if (!key) {
       // Stands out in the operator's console: this is the only place a demo email is visible besides the mailbox.
       const rule = "=".repeat(72);
-      console.log(`\n${rule}\nDEMO EMAIL (not sent) to ${email.to}\nSubject: ${email.subject}\n\n${email.text}\n${rule}\n`);
+      console.log(
+        `\n${rule}\nDEMO EMAIL (not sent) to ${email.to}\nSubject: ${email.subject}\n\n${email.text}\n${rule}\n`,
+      );
       await ctx.runMutation(internal.emails.markDelivered, { id, status: "demo", providerId: `demo_${id}` });
       return;
     }
@@ -30,7 +32,11 @@ export const deliver = internalAction({
       tags: [{ name: "kind", value: email.kind.replace(/[^A-Za-z0-9_-]/g, "_") }],
     });
     if (error || !data?.id) {
-      await ctx.runMutation(internal.emails.markDelivered, { id, status: "failed", error: error?.message ?? "Failed to send email" });
+      await ctx.runMutation(internal.emails.markDelivered, {
+        id,
+        status: "failed",
+        error: error?.message ?? "Failed to send email",
+      });
       return;
     }
     await ctx.runMutation(internal.emails.markDelivered, { id, status: "sent", providerId: data.id });

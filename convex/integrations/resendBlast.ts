@@ -30,14 +30,33 @@ function urls(from: string): BlastUrls {
 type ClaimResult =
   | { stop: true }
   | { wait: number; template: BlastTemplate; demo: boolean; campaignId: Id<"emailCampaigns">; sendId: Id<"emailSends"> }
-  | { batch: ClaimedBatch; template: BlastTemplate; demo: boolean; campaignId: Id<"emailCampaigns">; sendId: Id<"emailSends"> };
+  | {
+      batch: ClaimedBatch;
+      template: BlastTemplate;
+      demo: boolean;
+      campaignId: Id<"emailCampaigns">;
+      sendId: Id<"emailSends">;
+    };
 
-type BatchAnswer = { data: { data: { id: string }[]; errors?: { index: number; message: string }[] } | null; error: { name?: string; statusCode?: number | null; message?: string } | null; headers: Record<string, string> | null };
+type BatchAnswer = {
+  data: { data: { id: string }[]; errors?: { index: number; message: string }[] } | null;
+  error: { name?: string; statusCode?: number | null; message?: string } | null;
+  headers: Record<string, string> | null;
+};
 
 /** Sends one batch and says what happened to each of its messages. */
-async function sendBatch(provider: Resend | null, batch: ClaimedBatch, t: BlastTemplate, campaignId: string): Promise<BatchOutcome> {
+async function sendBatch(
+  provider: Resend | null,
+  batch: ClaimedBatch,
+  t: BlastTemplate,
+  campaignId: string,
+): Promise<BatchOutcome> {
   if (!provider) {
-    return { kind: "sent", demo: true, results: batch.messages.map((m) => ({ id: m.id, providerId: `demo_${m.id}`, error: null })) };
+    return {
+      kind: "sent",
+      demo: true,
+      results: batch.messages.map((m) => ({ id: m.id, providerId: `demo_${m.id}`, error: null })),
+    };
   }
   const u = urls(t.from);
   const tags = [{ name: "campaign", value: campaignId.replace(/[^A-Za-z0-9_-]/g, "_") }];
@@ -46,12 +65,28 @@ async function sendBatch(provider: Resend | null, batch: ClaimedBatch, t: BlastT
   try {
     answer = await provider.batch.send(emails, { idempotencyKey: batch.key, batchValidation: "permissive" });
   } catch (e) {
-    return { kind: "retry", afterMs: 2_000, message: e instanceof Error ? e.message : "network error", countsAsError: true };
+    return {
+      kind: "retry",
+      afterMs: 2_000,
+      message: e instanceof Error ? e.message : "network error",
+      countsAsError: true,
+    };
   }
   if (answer.error || !answer.data) {
     const verdict = providerVerdict(answer.error ?? {}, answer.headers?.["retry-after"]);
-    if (verdict.kind === "already_sent") return { kind: "sent", demo: false, results: batch.messages.map((m) => ({ id: m.id, providerId: null, error: null })) };
-    if (verdict.kind === "retry") return { kind: "retry", afterMs: verdict.afterMs, message: verdict.message, countsAsError: (answer.error?.statusCode ?? 0) !== 429 };
+    if (verdict.kind === "already_sent")
+      return {
+        kind: "sent",
+        demo: false,
+        results: batch.messages.map((m) => ({ id: m.id, providerId: null, error: null })),
+      };
+    if (verdict.kind === "retry")
+      return {
+        kind: "retry",
+        afterMs: verdict.afterMs,
+        message: verdict.message,
+        countsAsError: (answer.error?.statusCode ?? 0) !== 429,
+      };
     return verdict;
   }
   // permissive mode: `data` lists the accepted emails in order, `errors` the refused ones by index
@@ -60,7 +95,14 @@ async function sendBatch(provider: Resend | null, batch: ClaimedBatch, t: BlastT
   let next = 0;
   const results = batch.messages.map((m, i) => {
     const error = refused.get(i);
-    if (error !== undefined) return { id: m.id, providerId: null, error: /email|address/i.test(error) ? "The email address format is invalid. Please use a valid email." : "Failed to send email" };
+    if (error !== undefined)
+      return {
+        id: m.id,
+        providerId: null,
+        error: /email|address/i.test(error)
+          ? "The email address format is invalid. Please use a valid email."
+          : "Failed to send email",
+      };
     return { id: m.id, providerId: ids[next++]?.id ?? null, error: null };
   });
   return { kind: "sent", demo: false, results };
@@ -73,7 +115,9 @@ export const drain = internalAction({
   handler: async (ctx, { sendId, gen }) => {
     const started = Date.now();
     const key = process.env.RESEND_API_KEY;
-    const provider = key ? new Resend(key, process.env.RESEND_BASE_URL ? { baseUrl: process.env.RESEND_BASE_URL } : undefined) : null;
+    const provider = key
+      ? new Resend(key, process.env.RESEND_BASE_URL ? { baseUrl: process.env.RESEND_BASE_URL } : undefined)
+      : null;
     const interval = 1000 / batchesPerSecond();
     let sentBatches = 0;
     for (;;) {
@@ -87,7 +131,12 @@ export const drain = internalAction({
         await new Promise((r) => setTimeout(r, Math.max(0, claimed.wait - Date.now())));
         continue;
       }
-      const outcome = await sendBatch(claimed.demo ? null : provider, claimed.batch, claimed.template, claimed.campaignId);
+      const outcome = await sendBatch(
+        claimed.demo ? null : provider,
+        claimed.batch,
+        claimed.template,
+        claimed.campaignId,
+      );
       await ctx.runMutation(internal.emailBlasts.recordBatch, { sendId, key: claimed.batch.key, outcome });
       sentBatches += 1;
       const nextAt = outcome.kind === "retry" ? Date.now() + outcome.afterMs : started + sentBatches * interval;

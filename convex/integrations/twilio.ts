@@ -79,10 +79,19 @@ function answerUnknown(e: ProviderError): boolean {
 /** What a provider error means for one message. */
 function outcomeOf(id: Id<"smsMessages">, e: ProviderError): SendResult {
   const code = String(e.code ?? e.status ?? "");
-  if (code === "20003" || e.status === 401) return { id, outcome: "fatal", code: "20003", error: SMS_ERROR_MESSAGES.suspended };
-  if (code === "429" || code === "20429" || e.status === 429) return { id, outcome: "requeue", readyAt: Date.now() + RATE_LIMIT_BACKOFF_MS };
-  if (code === "21606" || code === "20005" || code === "30044") return { id, outcome: "fatal", code, error: providerErrorMessage(code) };
-  return { id, outcome: "failed", code: code || "unknown", error: providerErrorMessage(code), optOut: code === "21610" };
+  if (code === "20003" || e.status === 401)
+    return { id, outcome: "fatal", code: "20003", error: SMS_ERROR_MESSAGES.suspended };
+  if (code === "429" || code === "20429" || e.status === 429)
+    return { id, outcome: "requeue", readyAt: Date.now() + RATE_LIMIT_BACKOFF_MS };
+  if (code === "21606" || code === "20005" || code === "30044")
+    return { id, outcome: "fatal", code, error: providerErrorMessage(code) };
+  return {
+    id,
+    outcome: "failed",
+    code: code || "unknown",
+    error: providerErrorMessage(code),
+    optOut: code === "21610",
+  };
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -90,7 +99,12 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** A message whose request got no answer: the provider holds it (sent) or it goes back to the queue. */
 type Doubt = { id: Id<"smsMessages">; outcome: "doubt"; since: number };
 
-async function sendOne(provider: ReturnType<typeof client> | null, m: ClaimedMessage, demo: boolean, index: number): Promise<SendResult | Doubt> {
+async function sendOne(
+  provider: ReturnType<typeof client> | null,
+  m: ClaimedMessage,
+  demo: boolean,
+  index: number,
+): Promise<SendResult | Doubt> {
   if (demo || !provider) {
     // DEMO MODE (spec/2 §7): nothing leaves; one in ten fails, as the spec's demo does
     if (Math.random() < 0.1) return { id: m.id, outcome: "failed", code: "demo", error: SMS_ERROR_MESSAGES.default };
@@ -98,10 +112,29 @@ async function sendOne(provider: ReturnType<typeof client> | null, m: ClaimedMes
   }
   const since = Date.now();
   try {
-    const res = await provider.messages.create({ to: m.phone, body: m.body, statusCallback: statusCallback(m.id), ...senderFields() });
-    if (!res.sid) return { id: m.id, outcome: "failed", code: "no_sid", error: "No confirmation id was received from the SMS provider." };
-    const status = res.status === "sent" || res.status === "delivered" || res.status === "failed" || res.status === "undelivered" ? res.status : "sent";
-    return { id: m.id, outcome: "sent", sid: res.sid, status: status === "failed" || status === "undelivered" ? "sent" : status };
+    const res = await provider.messages.create({
+      to: m.phone,
+      body: m.body,
+      statusCallback: statusCallback(m.id),
+      ...senderFields(),
+    });
+    if (!res.sid)
+      return {
+        id: m.id,
+        outcome: "failed",
+        code: "no_sid",
+        error: "No confirmation id was received from the SMS provider.",
+      };
+    const status =
+      res.status === "sent" || res.status === "delivered" || res.status === "failed" || res.status === "undelivered"
+        ? res.status
+        : "sent";
+    return {
+      id: m.id,
+      outcome: "sent",
+      sid: res.sid,
+      status: status === "failed" || status === "undelivered" ? "sent" : status,
+    };
   } catch (e) {
     if (answerUnknown(e as ProviderError)) return { id: m.id, outcome: "doubt", since };
     return outcomeOf(m.id, e as ProviderError);
@@ -117,7 +150,9 @@ async function settleDoubt(m: ClaimedMessage, since: number): Promise<SendResult
   await sleep(DOUBT_LOOKUP_MS);
   try {
     const sid = await findSent(m.phone, m.body, since);
-    return sid ? { id: m.id, outcome: "sent", sid, status: "sent" } : { id: m.id, outcome: "requeue", readyAt: Date.now() };
+    return sid
+      ? { id: m.id, outcome: "sent", sid, status: "sent" }
+      : { id: m.id, outcome: "requeue", readyAt: Date.now() };
   } catch {
     return null;
   }
@@ -150,7 +185,13 @@ export const drain = internalAction({
     const add = async (r: SendResult) => {
       if (pending.length === 0) pendingSince = Date.now();
       pending.push(r);
-      if (r.outcome === "fatal" || r.outcome === "requeue" || pending.length >= RECORD_EVERY || Date.now() - pendingSince >= RECORD_MS) await flush();
+      if (
+        r.outcome === "fatal" ||
+        r.outcome === "requeue" ||
+        pending.length >= RECORD_EVERY ||
+        Date.now() - pendingSince >= RECORD_MS
+      )
+        await flush();
     };
     const inFlight = new Set<Promise<void>>();
     const settle = async () => {
@@ -176,7 +217,11 @@ export const drain = internalAction({
       }
       if (!("messages" in batch) || !batch.messages) {
         await settle();
-        await ctx.runMutation(internal.sendQueue.continueSender, { sendId, at: Math.max(batch.wait, Date.now() + 50), gen });
+        await ctx.runMutation(internal.sendQueue.continueSender, {
+          sendId,
+          at: Math.max(batch.wait, Date.now() + 50),
+          gen,
+        });
         return null;
       }
       const { settings, demo } = batch;
@@ -238,7 +283,11 @@ export const reconcile = internalAction({
         continue;
       }
       const found = await findSent(m.phone, m.body, m.claimedAt);
-      results.push(found ? { id: m.id, outcome: "sent", sid: found, status: "sent" } : { id: m.id, outcome: "requeue", readyAt: Date.now() });
+      results.push(
+        found
+          ? { id: m.id, outcome: "sent", sid: found, status: "sent" }
+          : { id: m.id, outcome: "requeue", readyAt: Date.now() },
+      );
     }
     await ctx.runMutation(internal.sms.recordResults, { sendId, results });
     await ctx.runMutation(internal.sendQueue.continueSender, { sendId, at: Date.now(), gen });

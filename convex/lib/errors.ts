@@ -30,7 +30,12 @@ export type ConflictDetail = { field: string; theirs: string | number | boolean 
 /** The payload of every ConvexError the app throws. `message` is what the user reads. */
 export type AppErrorData = { code: ErrorCode; message: string; title?: string; conflicts?: ConflictDetail[] };
 
-export function appError(code: ErrorCode, message?: string, title?: string, extra: Pick<AppErrorData, "conflicts"> = {}): ConvexError<AppErrorData> {
+export function appError(
+  code: ErrorCode,
+  message?: string,
+  title?: string,
+  extra: Pick<AppErrorData, "conflicts"> = {},
+): ConvexError<AppErrorData> {
   const data: AppErrorData = { code, message: message ?? ERROR_MESSAGES[code] };
   if (title !== undefined) data.title = title;
   if (extra.conflicts) data.conflicts = extra.conflicts;
@@ -39,25 +44,43 @@ export function appError(code: ErrorCode, message?: string, title?: string, extr
 
 export function codeFromHttpStatus(status: number): ErrorCode {
   switch (status) {
-    case 401: return "UNAUTHORIZED";
-    case 403: return "FORBIDDEN";
-    case 404: return "NOT_FOUND";
-    case 409: return "DUPLICATE_ERROR";
-    case 422: return "VALIDATION_ERROR";
-    case 408: return "TIMEOUT";
-    case 429: return "RATE_LIMIT";
-    case 500: case 502: case 503: case 504: return "SERVER_ERROR";
-    default: return status >= 400 && status < 500 ? "VALIDATION_ERROR" : "UNKNOWN_ERROR";
+    case 401:
+      return "UNAUTHORIZED";
+    case 403:
+      return "FORBIDDEN";
+    case 404:
+      return "NOT_FOUND";
+    case 409:
+      return "DUPLICATE_ERROR";
+    case 422:
+      return "VALIDATION_ERROR";
+    case 408:
+      return "TIMEOUT";
+    case 429:
+      return "RATE_LIMIT";
+    case 500:
+    case 502:
+    case 503:
+    case 504:
+      return "SERVER_ERROR";
+    default:
+      return status >= 400 && status < 500 ? "VALIDATION_ERROR" : "UNKNOWN_ERROR";
   }
 }
 
 export function codeFromDatabaseCode(code: string): ErrorCode {
   switch (code) {
-    case "PGRST301": case "42501": return "FORBIDDEN";
-    case "PGRST116": return "NOT_FOUND";
-    case "23505": return "DUPLICATE_ERROR";
-    case "23503": return "VALIDATION_ERROR";
-    default: return "SERVER_ERROR";
+    case "PGRST301":
+    case "42501":
+      return "FORBIDDEN";
+    case "PGRST116":
+      return "NOT_FOUND";
+    case "23505":
+      return "DUPLICATE_ERROR";
+    case "23503":
+      return "VALIDATION_ERROR";
+    default:
+      return "SERVER_ERROR";
   }
 }
 
@@ -80,7 +103,10 @@ export type ClassifiedError = { code: ErrorCode; message: string; title?: string
  * spec's texts and are shown as they are.
  */
 export function classifyError(error: unknown): ClassifiedError {
-  if (error instanceof ConvexError || (typeof error === "object" && error !== null && "data" in error && isAppErrorData((error).data))) {
+  if (
+    error instanceof ConvexError ||
+    (typeof error === "object" && error !== null && "data" in error && isAppErrorData(error.data))
+  ) {
     const data = (error as { data: unknown }).data;
     if (isAppErrorData(data)) return { ...data, retryable: RETRYABLE.has(data.code) };
     if (typeof data === "string") return { code: codeFromMessage(data), message: data, retryable: false };
@@ -97,12 +123,21 @@ export function classifyError(error: unknown): ClassifiedError {
     }
     if (typeof e.message === "string") {
       const code = codeFromMessage(e.message);
-      return { code, message: code === "UNKNOWN_ERROR" ? ERROR_MESSAGES.UNKNOWN_ERROR : ERROR_MESSAGES[code], retryable: RETRYABLE.has(code) };
+      return {
+        code,
+        message: code === "UNKNOWN_ERROR" ? ERROR_MESSAGES.UNKNOWN_ERROR : ERROR_MESSAGES[code],
+        retryable: RETRYABLE.has(code),
+      };
     }
   }
   return { code: "UNKNOWN_ERROR", message: ERROR_MESSAGES.UNKNOWN_ERROR, retryable: false };
 }
 
 function isAppErrorData(d: unknown): d is AppErrorData {
-  return typeof d === "object" && d !== null && typeof (d as AppErrorData).code === "string" && typeof (d as AppErrorData).message === "string";
+  return (
+    typeof d === "object" &&
+    d !== null &&
+    typeof (d as AppErrorData).code === "string" &&
+    typeof (d as AppErrorData).message === "string"
+  );
 }

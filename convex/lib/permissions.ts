@@ -45,7 +45,18 @@ export const ROLE_FORM_PERMISSIONS: Permission[] = [
   "billing.manage",
 ];
 
-export const ROLE_COLORS = ["red", "orange", "yellow", "green", "teal", "blue", "cyan", "purple", "pink", "gray"] as const;
+export const ROLE_COLORS = [
+  "red",
+  "orange",
+  "yellow",
+  "green",
+  "teal",
+  "blue",
+  "cyan",
+  "purple",
+  "pink",
+  "gray",
+] as const;
 export type RoleColor = (typeof ROLE_COLORS)[number];
 
 export type RoleDefinition = {

@@ -60,7 +60,13 @@ export function orderedIds(items: Y.Map<Y.Map<unknown>>, where?: (m: Y.Map<unkno
 }
 
 /** Adds an item after the last of its group. */
-export function appendItem(items: Y.Map<Y.Map<unknown>>, id: string, props: Props, where?: (m: Y.Map<unknown>) => boolean, texts: TextKeys = NONE) {
+export function appendItem(
+  items: Y.Map<Y.Map<unknown>>,
+  id: string,
+  props: Props,
+  where?: (m: Y.Map<unknown>) => boolean,
+  texts: TextKeys = NONE,
+) {
   const ids = orderedIds(items, where);
   const last = ids.length ? orderOf(items.get(ids[ids.length - 1])!) : 0;
   items.set(id, itemMap({ ...props, order: last + 1 }, texts));
@@ -70,10 +76,18 @@ export function appendItem(items: Y.Map<Y.Map<unknown>>, id: string, props: Prop
  * Sets the given properties (undefined ones skipped, unchanged ones not written); a text property
  * (`texts`) gets only the difference. False when the item is gone.
  */
-export function updateItem(doc: Y.Doc, items: Y.Map<Y.Map<unknown>>, id: string, patch: Props, texts: TextKeys = NONE): boolean {
+export function updateItem(
+  doc: Y.Doc,
+  items: Y.Map<Y.Map<unknown>>,
+  id: string,
+  patch: Props,
+  texts: TextKeys = NONE,
+): boolean {
   const m = items.get(id);
   if (!m) return false;
-  const textKeys = Object.keys(patch).filter((k) => texts.has(k) && (typeof patch[k] === "string" || patch[k] === null));
+  const textKeys = Object.keys(patch).filter(
+    (k) => texts.has(k) && (typeof patch[k] === "string" || patch[k] === null),
+  );
   upgradeTexts(doc, m, textKeys);
   doc.transact(() => {
     for (const [k, v] of Object.entries(patch)) {
@@ -93,5 +107,14 @@ export function moveItem(items: Y.Map<Y.Map<unknown>>, id: string, to: number, w
   const at = Math.max(0, Math.min(to, others.length));
   const before = at > 0 ? orderOf(items.get(others[at - 1])!) : null;
   const after = at < others.length ? orderOf(items.get(others[at])!) : null;
-  m.set("order", before === null && after === null ? 1 : before === null ? after! - 1 : after === null ? before + 1 : (before + after) / 2);
+  m.set(
+    "order",
+    before === null && after === null
+      ? 1
+      : before === null
+        ? after! - 1
+        : after === null
+          ? before + 1
+          : (before + after) / 2,
+  );
 }

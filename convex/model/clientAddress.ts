@@ -37,7 +37,8 @@ function fromB64url(text: string): Uint8Array<ArrayBuffer> | null {
  */
 async function ticketKey(): Promise<CryptoKey> {
   const secret = process.env.AUTH_TICKET_SECRET ?? `precinct-sign-in-ticket:${process.env.JWT_PRIVATE_KEY ?? ""}`;
-  if (secret.length < 32) throw new Error("No secret to sign sign-in tickets: set JWT_PRIVATE_KEY or AUTH_TICKET_SECRET.");
+  if (secret.length < 32)
+    throw new Error("No secret to sign sign-in tickets: set JWT_PRIVATE_KEY or AUTH_TICKET_SECRET.");
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(secret));
   return await crypto.subtle.importKey("raw", digest, { name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"]);
 }
@@ -50,7 +51,11 @@ export async function signToken(claims: Record<string, string | number>): Promis
 }
 
 /** The claims of a token this server signed for `kind`, unexpired (`e`, when present); null for anything else. */
-export async function readToken(token: unknown, kind: string, now = Date.now()): Promise<Record<string, unknown> | null> {
+export async function readToken(
+  token: unknown,
+  kind: string,
+  now = Date.now(),
+): Promise<Record<string, unknown> | null> {
   if (typeof token !== "string" || token.length > 512) return null;
   const [p, s, extra] = token.split(".");
   if (!p || !s || extra !== undefined) return null;

@@ -26,7 +26,8 @@ export const MAX_EDITS = 200;
 /** The stored value at a path, null when absent. */
 export function readField(doc: Record<string, unknown>, field: string): EditValue {
   const dot = field.indexOf(".");
-  const value = dot < 0 ? doc[field] : (doc[field.slice(0, dot)] as Record<string, unknown> | undefined)?.[field.slice(dot + 1)];
+  const value =
+    dot < 0 ? doc[field] : (doc[field.slice(0, dot)] as Record<string, unknown> | undefined)?.[field.slice(dot + 1)];
   return value === undefined ? null : (value as EditValue);
 }
 
@@ -98,7 +99,8 @@ export async function mergeEdits(
   const apply: FieldEdit[] = [];
   const conflicts: { edit: FieldEdit; theirs: EditValue }[] = [];
   for (const edit of edits) {
-    if (seen.has(edit.field) || !rules.editable(edit.field)) throw appError("VALIDATION_ERROR", `"${edit.field}" cannot be edited here.`);
+    if (seen.has(edit.field) || !rules.editable(edit.field))
+      throw appError("VALIDATION_ERROR", `"${edit.field}" cannot be edited here.`);
     seen.add(edit.field);
     const stored = readField(current, edit.field);
     if (sameValue(stored, edit.value)) continue;
@@ -109,7 +111,11 @@ export async function mergeEdits(
   const marks = await loadMarks(ctx.db, recordId);
   const byField = conflicts.map((c) => marks?.fields[c.edit.field]);
   const message = `${rules.title} was changed by ${names(byField, viewer)} while you were editing: ${conflicts.map((c) => rules.label(c.edit.field)).join(", ")}`;
-  const detail: ConflictDetail[] = conflicts.map((c, i) => ({ field: c.edit.field, theirs: c.theirs, by: byField[i]?.name ?? null }));
+  const detail: ConflictDetail[] = conflicts.map((c, i) => ({
+    field: c.edit.field,
+    theirs: c.theirs,
+    by: byField[i]?.name ?? null,
+  }));
   throw appError("CONFLICT", message, "Edit conflict", { conflicts: detail });
 }
 
@@ -146,7 +152,9 @@ export async function missingRecord(ctx: Pick<QueryCtx, "db">, viewer: Viewer, r
 export async function loadEditState(ctx: Pick<QueryCtx, "db">, recordId: string) {
   const marks = await loadMarks(ctx.db, recordId);
   return {
-    fields: Object.fromEntries(Object.entries(marks?.fields ?? {}).map(([f, m]) => [f, { userId: m.userId, name: m.name, at: m.at }])),
+    fields: Object.fromEntries(
+      Object.entries(marks?.fields ?? {}).map(([f, m]) => [f, { userId: m.userId, name: m.name, at: m.at }]),
+    ),
     deleted: marks?.deleted ?? null,
   };
 }

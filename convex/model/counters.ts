@@ -5,7 +5,18 @@
 import type { Id } from "../_generated/dataModel";
 import type { MutationCtx, QueryCtx } from "../_generated/server";
 
-export const COUNTERS = ["voters", "voterGroups", "campaigns", "messagesSent", "emailsSent", "forms", "formSubmissions", "surveys", "imports", "storageBytes"] as const;
+export const COUNTERS = [
+  "voters",
+  "voterGroups",
+  "campaigns",
+  "messagesSent",
+  "emailsSent",
+  "forms",
+  "formSubmissions",
+  "surveys",
+  "imports",
+  "storageBytes",
+] as const;
 export type CounterName = (typeof COUNTERS)[number];
 
 export async function adjustCounter(ctx: MutationCtx, orgId: Id<"organizations">, name: CounterName, delta: number) {

@@ -30,7 +30,8 @@ export function ctaRoom(id: Id<"ctas">): string {
 
 /** A submitted design, parsed and brought within bounds; the spec's words for what cannot be saved. */
 export function parseDesign(json: string, title = "Save failed"): CtaDesign {
-  if (json.length > CTA_MAX_JSON) throw appError("VALIDATION_ERROR", "This CTA is too large to save. Remove some elements.", title);
+  if (json.length > CTA_MAX_JSON)
+    throw appError("VALIDATION_ERROR", "This CTA is too large to save. Remove some elements.", title);
   let raw: unknown;
   try {
     raw = JSON.parse(json);
@@ -57,17 +58,30 @@ export function checkTemplate(name: string, json: string): { name: string; desig
   const n = name.trim().slice(0, 120);
   if (!n) throw appError("VALIDATION_ERROR", TEXTS.required.templateName, "Template Name Required");
   const design = parseDesign(json, "Template Save Failed");
-  if (design.elements.length === 0) throw appError("VALIDATION_ERROR", "Add at least one element before saving a template.", "Template Save Failed");
+  if (design.elements.length === 0)
+    throw appError("VALIDATION_ERROR", "Add at least one element before saving a template.", "Template Save Failed");
   return { name: n, design };
 }
 
 /** The stored fields of a design. */
 export function storedFields(design: CtaDesign) {
-  return { name: design.name, description: design.description, width: design.width, height: design.height, elementCount: design.elements.length, design: JSON.stringify(design) };
+  return {
+    name: design.name,
+    description: design.description,
+    width: design.width,
+    height: design.height,
+    elementCount: design.elements.length,
+    design: JSON.stringify(design),
+  };
 }
 
 /** Seeds the co-edited draft from the server, so no two browsers seed it twice. */
-export async function seedCtaDoc(ctx: MutationCtx, viewer: Pick<Viewer, "userId" | "orgId">, id: Id<"ctas">, design: CtaDesign) {
+export async function seedCtaDoc(
+  ctx: MutationCtx,
+  viewer: Pick<Viewer, "userId" | "orgId">,
+  id: Id<"ctas">,
+  design: CtaDesign,
+) {
   await seedDocument(ctx, viewer, ctaRoom(id), id, (doc) => writeCtaDoc(doc, design));
 }
 

@@ -27,7 +27,11 @@ export const PURGE_BATCH = 1000;
 /** The lists every organisation starts with (spec/2 §3 email_lists). */
 export const DEFAULT_LISTS = [
   { name: "All Contacts", description: "Every voter with an email address", subscriptionType: "all_voters" },
-  { name: "Newsletter Subscribers", description: "Voters who subscribed to the newsletter", subscriptionType: "manual" },
+  {
+    name: "Newsletter Subscribers",
+    description: "Voters who subscribed to the newsletter",
+    subscriptionType: "manual",
+  },
   { name: "Event Attendees", description: "Voters who attended an event", subscriptionType: "manual" },
 ] as const;
 
@@ -39,14 +43,16 @@ export function cleanAudienceName(name: string, table: AudienceTable): string {
   const n = name.trim();
   const noun = NOUN[table];
   if (!n) throw appError("VALIDATION_ERROR", `Please enter a ${noun} name.`, "Name required");
-  if (n.length > MAX_AUDIENCE_NAME) throw appError("VALIDATION_ERROR", `A ${noun} name is limited to ${MAX_AUDIENCE_NAME} characters.`);
+  if (n.length > MAX_AUDIENCE_NAME)
+    throw appError("VALIDATION_ERROR", `A ${noun} name is limited to ${MAX_AUDIENCE_NAME} characters.`);
   return n;
 }
 
 /** A trimmed description of at most 500 characters; empty is none. */
 export function cleanAudienceDescription(description: string | null | undefined): string | null {
   const d = (description ?? "").trim();
-  if (d.length > MAX_AUDIENCE_DESCRIPTION) throw appError("VALIDATION_ERROR", `A description is limited to ${MAX_AUDIENCE_DESCRIPTION} characters.`);
+  if (d.length > MAX_AUDIENCE_DESCRIPTION)
+    throw appError("VALIDATION_ERROR", `A description is limited to ${MAX_AUDIENCE_DESCRIPTION} characters.`);
   return d === "" ? null : d;
 }
 
@@ -54,17 +60,28 @@ export function cleanAudienceDescription(description: string | null | undefined)
  * Refuses a name another list (segment) of the organisation has, ignoring case; when creating
  * (no `exceptId`), also refuses beyond the per-organisation cap.
  */
-export async function checkAudienceName(db: Reader, table: AudienceTable, orgId: Id<"organizations">, name: string, exceptId?: Id<AudienceTable>) {
+export async function checkAudienceName(
+  db: Reader,
+  table: AudienceTable,
+  orgId: Id<"organizations">,
+  name: string,
+  exceptId?: Id<AudienceTable>,
+) {
   const cap = table === "emailLists" ? MAX_LISTS : MAX_SEGMENTS;
   const rows = await db
     .query(table)
     .withIndex("by_org_name", (q) => q.eq("orgId", orgId))
     .take(cap + 1);
   const noun = NOUN[table];
-  if (exceptId === undefined && rows.length >= cap) throw appError("VALIDATION_ERROR", `An organization can have at most ${cap} ${noun}s. Delete one first.`);
+  if (exceptId === undefined && rows.length >= cap)
+    throw appError("VALIDATION_ERROR", `An organization can have at most ${cap} ${noun}s. Delete one first.`);
   const lower = name.toLowerCase();
   if (rows.some((r) => r._id !== exceptId && r.name.toLowerCase() === lower)) {
-    throw appError("DUPLICATE_ERROR", `A ${noun} named "${name}" already exists. Please choose another name.`, "Name already used");
+    throw appError(
+      "DUPLICATE_ERROR",
+      `A ${noun} named "${name}" already exists. Please choose another name.`,
+      "Name already used",
+    );
   }
 }
 
@@ -92,12 +109,16 @@ export function votersWithEmail(db: Reader, orgId: Id<"organizations">) {
 
 /** A manual list's active contacts (oldest first); paginate it. */
 export function activeListContacts(db: Reader, listId: Id<"emailLists">) {
-  return db.query("emailListContacts").withIndex("by_list_status", (q) => q.eq("listId", listId).eq("status", "active"));
+  return db
+    .query("emailListContacts")
+    .withIndex("by_list_status", (q) => q.eq("listId", listId).eq("status", "active"));
 }
 
 /** The members of a segment's current generation; paginate it. */
 export function currentSegmentMembers(db: Reader, segment: Pick<Doc<"emailSegments">, "_id" | "gen">) {
-  return db.query("emailSegmentMembers").withIndex("by_segment_gen", (q) => q.eq("segmentId", segment._id).eq("gen", segment.gen));
+  return db
+    .query("emailSegmentMembers")
+    .withIndex("by_segment_gen", (q) => q.eq("segmentId", segment._id).eq("gen", segment.gen));
 }
 
 /** The voter's address for email, lowercased, or null. */
@@ -123,18 +144,31 @@ export function cleanSegmentRules(raw: unknown): string {
     if (e instanceof RulesError) throw appError("VALIDATION_ERROR", e.message, "Invalid conditions");
     throw e;
   }
-  if (!rules.every(ruleComplete)) throw appError("VALIDATION_ERROR", TEXTS.email.segmentIncomplete.message, TEXTS.email.segmentIncomplete.title);
+  if (!rules.every(ruleComplete))
+    throw appError("VALIDATION_ERROR", TEXTS.email.segmentIncomplete.message, TEXTS.email.segmentIncomplete.title);
   return serializeRules(rules);
 }
 
 /** The manual list, or the refusal for a list whose contacts cannot be added or removed (All Contacts). */
-export async function loadManualList(db: Reader, listId: Id<"emailLists">, change: "add" | "remove"): Promise<Doc<"emailLists">> {
+export async function loadManualList(
+  db: Reader,
+  listId: Id<"emailLists">,
+  change: "add" | "remove",
+): Promise<Doc<"emailLists">> {
   const list = await db.get(listId);
   if (!list) throw appError("NOT_FOUND");
   if (list.subscriptionType !== "manual") {
     throw change === "add"
-      ? appError("VALIDATION_ERROR", "All Contacts already includes every voter with an email address.", "Contacts cannot be added")
-      : appError("VALIDATION_ERROR", "All Contacts includes every voter with an email address: remove the voter's email instead.", "Contacts cannot be removed");
+      ? appError(
+          "VALIDATION_ERROR",
+          "All Contacts already includes every voter with an email address.",
+          "Contacts cannot be added",
+        )
+      : appError(
+          "VALIDATION_ERROR",
+          "All Contacts includes every voter with an email address: remove the voter's email instead.",
+          "Contacts cannot be removed",
+        );
   }
   return list;
 }
@@ -174,7 +208,15 @@ export async function addVotersToList(
       continue;
     }
     if (row) await ctx.db.patch(row._id, { status: "active", email, addedAt: now });
-    else await ctx.db.insert("emailListContacts", { orgId: list.orgId, listId: list._id, voterId: voter._id, email, status: "active", addedAt: now });
+    else
+      await ctx.db.insert("emailListContacts", {
+        orgId: list.orgId,
+        listId: list._id,
+        voterId: voter._id,
+        email,
+        status: "active",
+        addedAt: now,
+      });
     added += 1;
   }
   if (added > 0) await ctx.db.patch(list._id, { contactCount: list.contactCount + added, updatedAt: now });
@@ -185,7 +227,12 @@ export async function addVotersToList(
  * One step of adding a group's members to a list: up to AUDIENCE_STEP members from `cursor`,
  * then the next step is scheduled. Stops when the list or group is gone.
  */
-export async function addGroupToListStep(ctx: MutationCtx, listId: Id<"emailLists">, groupId: Id<"voterGroups">, cursor: string | null): Promise<void> {
+export async function addGroupToListStep(
+  ctx: MutationCtx,
+  listId: Id<"emailLists">,
+  groupId: Id<"voterGroups">,
+  cursor: string | null,
+): Promise<void> {
   const list = await ctx.db.get(listId);
   const group = await ctx.db.get(groupId);
   if (!list || !group || list.orgId !== group.orgId || list.subscriptionType !== "manual") return;
@@ -194,8 +241,13 @@ export async function addGroupToListStep(ctx: MutationCtx, listId: Id<"emailList
     .withIndex("by_group", (q) => q.eq("groupId", groupId))
     .paginate({ cursor, numItems: AUDIENCE_STEP });
   const voters = await Promise.all(page.page.map((m) => ctx.db.get(m.voterId)));
-  await addVotersToList(ctx, list, voters.filter((x): x is Doc<"voters"> => x !== null));
-  if (!page.isDone) await ctx.scheduler.runAfter(0, internal.emailLists.addGroupStep, { listId, groupId, cursor: page.continueCursor });
+  await addVotersToList(
+    ctx,
+    list,
+    voters.filter((x): x is Doc<"voters"> => x !== null),
+  );
+  if (!page.isDone)
+    await ctx.scheduler.runAfter(0, internal.emailLists.addGroupStep, { listId, groupId, cursor: page.continueCursor });
 }
 
 /**
@@ -240,12 +292,22 @@ export class AudienceDrops {
  * memberships go, and `drops` notes what that takes off their counts (an active contact, a
  * member of the current generation or of the one a running refresh writes).
  */
-export async function removeVoterFromAudiences(ctx: Pick<MutationCtx, "db">, voterId: Id<"voters">, drops: AudienceDrops): Promise<void> {
-  for (const row of await ctx.db.query("emailListContacts").withIndex("by_voter", (q) => q.eq("voterId", voterId)).collect()) {
+export async function removeVoterFromAudiences(
+  ctx: Pick<MutationCtx, "db">,
+  voterId: Id<"voters">,
+  drops: AudienceDrops,
+): Promise<void> {
+  for (const row of await ctx.db
+    .query("emailListContacts")
+    .withIndex("by_voter", (q) => q.eq("voterId", voterId))
+    .collect()) {
     await ctx.db.delete(row._id);
     if (row.status === "active") drops.list(row.listId);
   }
-  for (const row of await ctx.db.query("emailSegmentMembers").withIndex("by_voter", (q) => q.eq("voterId", voterId)).collect()) {
+  for (const row of await ctx.db
+    .query("emailSegmentMembers")
+    .withIndex("by_voter", (q) => q.eq("voterId", voterId))
+    .collect()) {
     await ctx.db.delete(row._id);
     const segment = await ctx.db.get(row.segmentId);
     if (!segment) continue;
@@ -268,10 +330,18 @@ export async function purgeListContacts(ctx: MutationCtx, listId: Id<"emailLists
  * Starts refreshing a segment: a new generation is written by a chain of refreshStep; any
  * refresh still running is abandoned at its next step.
  */
-export async function startSegmentRefresh(ctx: Pick<MutationCtx, "db" | "scheduler">, segment: Doc<"emailSegments">): Promise<void> {
+export async function startSegmentRefresh(
+  ctx: Pick<MutationCtx, "db" | "scheduler">,
+  segment: Doc<"emailSegments">,
+): Promise<void> {
   const gen = Math.max(segment.gen, segment.refreshGen ?? 0) + 1;
   await ctx.db.patch(segment._id, { refreshing: true, refreshGen: gen, refreshCursor: null, refreshDropped: 0 });
-  await ctx.scheduler.runAfter(0, internal.emailSegments.refreshStep, { segmentId: segment._id, gen, cursor: null, count: 0 });
+  await ctx.scheduler.runAfter(0, internal.emailSegments.refreshStep, {
+    segmentId: segment._id,
+    gen,
+    cursor: null,
+    count: 0,
+  });
 }
 
 /**
@@ -294,16 +364,33 @@ export async function segmentRefreshStep(
   let count = args.count;
   for (const voter of page.page) {
     if (voterEmail(voter) === null || !voterMatches(voter, rules, now)) continue;
-    await ctx.db.insert("emailSegmentMembers", { orgId: segment.orgId, segmentId: segment._id, voterId: voter._id, gen: args.gen });
+    await ctx.db.insert("emailSegmentMembers", {
+      orgId: segment.orgId,
+      segmentId: segment._id,
+      voterId: voter._id,
+      gen: args.gen,
+    });
     count += 1;
   }
   if (!page.isDone) {
     // the segment is not written per step: its readers' queries re-run only when the refresh ends
-    await ctx.scheduler.runAfter(0, internal.emailSegments.refreshStep, { segmentId: segment._id, gen: args.gen, cursor: page.continueCursor, count });
+    await ctx.scheduler.runAfter(0, internal.emailSegments.refreshStep, {
+      segmentId: segment._id,
+      gen: args.gen,
+      cursor: page.continueCursor,
+      count,
+    });
     return;
   }
   const cachedCount = Math.max(0, count - (segment.refreshDropped ?? 0));
-  await ctx.db.patch(segment._id, { gen: args.gen, cachedCount, lastRefreshedAt: now, refreshing: false, refreshCursor: null, refreshDropped: 0 });
+  await ctx.db.patch(segment._id, {
+    gen: args.gen,
+    cachedCount,
+    lastRefreshedAt: now,
+    refreshing: false,
+    refreshCursor: null,
+    refreshDropped: 0,
+  });
   await ctx.scheduler.runAfter(0, internal.emailSegments.purgeMembers, { segmentId: segment._id, belowGen: args.gen });
 }
 
@@ -311,11 +398,18 @@ export async function segmentRefreshStep(
  * One step of deleting a segment's members: those of generations below `belowGen` (after a
  * refresh), or all of them (`belowGen` null: the segment was deleted).
  */
-export async function purgeSegmentMembers(ctx: MutationCtx, segmentId: Id<"emailSegments">, belowGen: number | null): Promise<void> {
+export async function purgeSegmentMembers(
+  ctx: MutationCtx,
+  segmentId: Id<"emailSegments">,
+  belowGen: number | null,
+): Promise<void> {
   const rows = await ctx.db
     .query("emailSegmentMembers")
-    .withIndex("by_segment_gen", (q) => (belowGen === null ? q.eq("segmentId", segmentId) : q.eq("segmentId", segmentId).lt("gen", belowGen)))
+    .withIndex("by_segment_gen", (q) =>
+      belowGen === null ? q.eq("segmentId", segmentId) : q.eq("segmentId", segmentId).lt("gen", belowGen),
+    )
     .take(PURGE_BATCH);
   for (const r of rows) await ctx.db.delete(r._id);
-  if (rows.length === PURGE_BATCH) await ctx.scheduler.runAfter(0, internal.emailSegments.purgeMembers, { segmentId, belowGen });
+  if (rows.length === PURGE_BATCH)
+    await ctx.scheduler.runAfter(0, internal.emailSegments.purgeMembers, { segmentId, belowGen });
 }

@@ -49,7 +49,10 @@ export async function onVoterEvent(ctx: MutationCtx, voter: EventVoter, event: V
       const rules = rulesOf(setup.eventRules, { event: true });
       if (!voterMatches(voter, rules, now)) continue;
       const delay = Math.max(0, ...rules.map(ruleDelayMs));
-      await ctx.scheduler.runAfter(delay, internal.emailBlasts.enqueueAutomated, { sendId: c.automationSendId, voterId: voter._id });
+      await ctx.scheduler.runAfter(delay, internal.emailBlasts.enqueueAutomated, {
+        sendId: c.automationSendId,
+        voterId: voter._id,
+      });
     } else if (setup.sendType === "filter" && (event.type === "voter_created" || event.type === "voter_updated")) {
       if (!voterMatches(voter, rulesOf(setup.filterRules), now)) continue;
       await enqueueAutomated(ctx, c.automationSendId, voter._id);
@@ -64,7 +67,14 @@ export async function enqueueAutomated(ctx: MutationCtx, sendId: Id<"emailSends"
   const voter = await ctx.db.get(voterId);
   if (!voter || voter.orgId !== send.orgId) return;
   const counts = { ...send.counts };
-  const queued = await addRecipient(ctx, send, { voter, email: voterEmail(voter) ?? undefined, name: `${voter.first_name} ${voter.last_name}`.trim() }, send.nextPosition, counts, new Set());
+  const queued = await addRecipient(
+    ctx,
+    send,
+    { voter, email: voterEmail(voter) ?? undefined, name: `${voter.first_name} ${voter.last_name}`.trim() },
+    send.nextPosition,
+    counts,
+    new Set(),
+  );
   await ctx.db.patch(sendId, { counts, nextPosition: send.nextPosition + (queued ? 1 : 0), updatedAt: Date.now() });
   if (queued) await ensureSender(ctx, emailQueue, sendId);
 }

@@ -17,7 +17,13 @@ import { sendProblem } from "../lib/email/sendRules";
 import { appError } from "../lib/errors";
 import { checkVariables, parseBlocks, senderValues } from "./emailCampaigns";
 import { emailQueue, mergeVoterOf } from "./emailSender";
-import { activeListContacts, currentSegmentMembers, listSourceCount, voterEmail, votersWithEmail } from "./emailAudience";
+import {
+  activeListContacts,
+  currentSegmentMembers,
+  listSourceCount,
+  voterEmail,
+  votersWithEmail,
+} from "./emailAudience";
 import { isSuppressed } from "./emailEvents";
 import { emailDemoMode } from "./emails";
 import { displayName } from "./orgs";
@@ -34,7 +40,15 @@ type Db = QueryCtx["db"];
 export const ENQUEUE_BATCH = 500;
 export const MAX_AUDIENCE_IDS = 50;
 
-export const EMPTY_SEND_COUNTS: SendCounts = { queued: 0, sent: 0, failed: 0, suppressed: 0, cancelled: 0, duplicates: 0, noEmail: 0 };
+export const EMPTY_SEND_COUNTS: SendCounts = {
+  queued: 0,
+  sent: 0,
+  failed: 0,
+  suppressed: 0,
+  cancelled: 0,
+  duplicates: 0,
+  noEmail: 0,
+};
 
 export const DEFAULT_SETUP: BlastSetup = {
   listIds: [],
@@ -65,7 +79,11 @@ export async function latestSend(db: Db, campaignId: Id<"emailCampaigns">) {
 }
 
 /** Estimated recipients of a selection (before duplicates and exclusions): stored counts, never a scan. */
-export async function estimate(db: Db, orgId: Id<"organizations">, sel: Pick<BlastSetup, "listIds" | "groupIds" | "segmentIds" | "manual">) {
+export async function estimate(
+  db: Db,
+  orgId: Id<"organizations">,
+  sel: Pick<BlastSetup, "listIds" | "groupIds" | "segmentIds" | "manual">,
+) {
   let lists = 0;
   for (const id of sel.listIds.slice(0, MAX_AUDIENCE_IDS)) {
     const listId = db.normalizeId("emailLists", id);
@@ -100,9 +118,15 @@ export function rulesOf(json: string, opts: { event?: boolean } = {}): EmailRule
 /** The design as the campaign last saved it, rendered and checked for bulk sending. */
 export async function renderForSend(campaign: Doc<"emailCampaigns">, sender: MergeUser) {
   const subject = campaign.subject.replace(/[\r\n]+/g, " ").trim();
-  if (!subject || !campaign.fromEmail) throw appError("VALIDATION_ERROR", "Subject and from address are required. Fill them in under Message settings and save.", TEXTS.titles.missingRequired);
+  if (!subject || !campaign.fromEmail)
+    throw appError(
+      "VALIDATION_ERROR",
+      "Subject and from address are required. Fill them in under Message settings and save.",
+      TEXTS.titles.missingRequired,
+    );
   const blocks = parseBlocks(campaign.blocks);
-  if (blocks.length === 0) throw appError("VALIDATION_ERROR", "Add at least one component before sending.", TEXTS.titles.addContent);
+  if (blocks.length === 0)
+    throw appError("VALIDATION_ERROR", "Add at least one component before sending.", TEXTS.titles.addContent);
   const problem = complianceProblem(blocks);
   if (problem) throw appError("VALIDATION_ERROR", problem, "Footer required");
   checkVariables(blocks, [subject, campaign.previewText], "Error");
@@ -110,7 +134,11 @@ export async function renderForSend(campaign: Doc<"emailCampaigns">, sender: Mer
   if (empty.length > 0) throw appError("VALIDATION_ERROR", emptyLinksMessage(empty), "Link is empty");
   const rendered = await renderEmail(blocks, compileMjml, { title: subject, previewText: campaign.previewText });
   if (rendered.bytes > EMAIL_MAX_BYTES) {
-    throw appError("VALIDATION_ERROR", `This email is ${formatBytes(rendered.bytes)}; Gmail clips messages above ${formatBytes(EMAIL_MAX_BYTES)}. Remove some content before sending.`, "Email too large");
+    throw appError(
+      "VALIDATION_ERROR",
+      `This email is ${formatBytes(rendered.bytes)}; Gmail clips messages above ${formatBytes(EMAIL_MAX_BYTES)}. Remove some content before sending.`,
+      "Email too large",
+    );
   }
   const fromName = campaign.fromName.replace(/[\r\n"<>\\]/g, "").trim();
   return {
@@ -141,10 +169,25 @@ export async function checkSend(db: Db, campaign: Doc<"emailCampaigns"> | null, 
   });
   if (problem) throw appError("VALIDATION_ERROR", problem.message, problem.title);
   if (!campaign || !setup) throw new Error("unreachable: a send without a campaign passed the checks");
-  if (campaign.status === "automated") throw appError("VALIDATION_ERROR", "This campaign's automation is active. Stop it before sending another way.", "Automation active");
+  if (campaign.status === "automated")
+    throw appError(
+      "VALIDATION_ERROR",
+      "This campaign's automation is active. Stop it before sending another way.",
+      "Automation active",
+    );
   const running = await latestSend(db, campaign._id);
-  if (running && isLive(running.status)) throw appError("VALIDATION_ERROR", "This campaign is being sent. Pause or cancel that send first.", "Already sending");
-  if (campaign.status === "sent") throw appError("VALIDATION_ERROR", "This campaign was already sent. Duplicate it to send it again.", "Already sent");
+  if (running && isLive(running.status))
+    throw appError(
+      "VALIDATION_ERROR",
+      "This campaign is being sent. Pause or cancel that send first.",
+      "Already sending",
+    );
+  if (campaign.status === "sent")
+    throw appError(
+      "VALIDATION_ERROR",
+      "This campaign was already sent. Duplicate it to send it again.",
+      "Already sent",
+    );
   return setup;
 }
 
@@ -167,7 +210,15 @@ export async function createSend(
     demo: emailDemoMode(),
     ...template,
     senderValues: by.values,
-    sources: kind === "blast" ? { listIds: setup.listIds, groupIds: setup.groupIds, segmentIds: setup.segmentIds, manual: parseManualRecipients(setup.manual).valid } : { listIds: [], groupIds: [], segmentIds: [], manual: [] },
+    sources:
+      kind === "blast"
+        ? {
+            listIds: setup.listIds,
+            groupIds: setup.groupIds,
+            segmentIds: setup.segmentIds,
+            manual: parseManualRecipients(setup.manual).valid,
+          }
+        : { listIds: [], groupIds: [], segmentIds: [], manual: [] },
     exclude: { bounced: setup.excludeBounced, complained: setup.excludeComplained },
     ...(filter ? { filterRules: setup.filterRules } : {}),
     prep: { source: 0, cursor: null, done: kind === "automation" && !filter },
@@ -186,7 +237,11 @@ export async function createSend(
 }
 
 export function senderOf(viewer: Pick<Viewer, "userId" | "user" | "org">) {
-  return { userId: viewer.userId, name: displayName(viewer.user), values: senderValues(viewer.user, viewer.org) as Record<string, string> };
+  return {
+    userId: viewer.userId,
+    name: displayName(viewer.user),
+    values: senderValues(viewer.user, viewer.org) as Record<string, string>,
+  };
 }
 
 type Candidate = { voter: Doc<"voters"> | null; email: string | undefined; name: string };
@@ -203,18 +258,41 @@ async function suppressionCheck(ctx: MutationCtx, send: Doc<"emailSends">): Prom
     .withIndex("by_org_email", (q) => q.eq("orgId", send.orgId))
     .take(SUPPRESSION_SET_MAX + 1);
   if (rows.length > SUPPRESSION_SET_MAX) return (email) => isSuppressed(ctx.db, send, email);
-  const set = new Set(rows.filter((r) => r.reason === "unsubscribed" || (r.reason === "bounced" && send.exclude.bounced) || (r.reason === "complained" && send.exclude.complained)).map((r) => r.email));
+  const set = new Set(
+    rows
+      .filter(
+        (r) =>
+          r.reason === "unsubscribed" ||
+          (r.reason === "bounced" && send.exclude.bounced) ||
+          (r.reason === "complained" && send.exclude.complained),
+      )
+      .map((r) => r.email),
+  );
   return async (email) => set.has(email);
 }
 
 /** Adds one recipient to the send: skips no address, duplicates and suppressed addresses. Returns whether it was queued. */
-export async function addRecipient(ctx: MutationCtx, send: Doc<"emailSends">, c: Candidate, position: number, counts: SendCounts, seen: Set<string>, suppressed?: SuppressedCheck): Promise<boolean> {
+export async function addRecipient(
+  ctx: MutationCtx,
+  send: Doc<"emailSends">,
+  c: Candidate,
+  position: number,
+  counts: SendCounts,
+  seen: Set<string>,
+  suppressed?: SuppressedCheck,
+): Promise<boolean> {
   const email = (c.email ?? "").trim().toLowerCase();
   if (!email || !email.includes("@")) {
     counts.noEmail += 1;
     return false;
   }
-  if (seen.has(email) || (await ctx.db.query("emailMessages").withIndex("by_send_email", (q) => q.eq("sendId", send._id).eq("email", email)).first()) !== null) {
+  if (
+    seen.has(email) ||
+    (await ctx.db
+      .query("emailMessages")
+      .withIndex("by_send_email", (q) => q.eq("sendId", send._id).eq("email", email))
+      .first()) !== null
+  ) {
     counts.duplicates += 1;
     return false;
   }
@@ -245,7 +323,11 @@ export async function addRecipient(ctx: MutationCtx, send: Doc<"emailSends">, c:
 }
 
 const voterName = (v: Doc<"voters">) => `${v.first_name} ${v.last_name}`.trim();
-const voterCandidate = (v: Doc<"voters">): Candidate => ({ voter: v, email: voterEmail(v) ?? undefined, name: voterName(v) });
+const voterCandidate = (v: Doc<"voters">): Candidate => ({
+  voter: v,
+  email: voterEmail(v) ?? undefined,
+  name: voterName(v),
+});
 
 /** Sources of a send in order: its lists, groups, segments, the manual addresses, and a filter automation's scan. */
 function sourceCount(send: Doc<"emailSends">): number {
@@ -257,10 +339,18 @@ function sourceCount(send: Doc<"emailSends">): number {
 type Page = { items: Candidate[]; cursor: string | null; done: boolean; gen?: number };
 
 /** One page of a source of the send (a list, a group, a segment, the manual addresses, the filter scan). */
-async function sourcePage(ctx: MutationCtx, send: Doc<"emailSends">, source: number, cursor: string | null): Promise<Page | null> {
+async function sourcePage(
+  ctx: MutationCtx,
+  send: Doc<"emailSends">,
+  source: number,
+  cursor: string | null,
+): Promise<Page | null> {
   const { listIds, groupIds, segmentIds, manual } = send.sources;
   const db = ctx.db;
-  const paged = async <T>(page: { page: T[]; continueCursor: string; isDone: boolean }, map: (t: T) => Promise<Candidate | null>): Promise<Page> => {
+  const paged = async <T>(
+    page: { page: T[]; continueCursor: string; isDone: boolean },
+    map: (t: T) => Promise<Candidate | null>,
+  ): Promise<Page> => {
     const items: Candidate[] = [];
     for (const row of page.page) {
       const c = await map(row);
@@ -289,7 +379,10 @@ async function sourcePage(ctx: MutationCtx, send: Doc<"emailSends">, source: num
     const groupId = db.normalizeId("voterGroups", groupIds[i]);
     const group = groupId ? await db.get(groupId) : null;
     if (!group || group.orgId !== send.orgId) return { items: [], cursor: null, done: true };
-    const page = await db.query("voterGroupMembers").withIndex("by_group", (q) => q.eq("groupId", group._id)).paginate({ cursor, numItems: ENQUEUE_BATCH });
+    const page = await db
+      .query("voterGroupMembers")
+      .withIndex("by_group", (q) => q.eq("groupId", group._id))
+      .paginate({ cursor, numItems: ENQUEUE_BATCH });
     return await paged(page, (m) => ofVoter(m.voterId));
   }
   i -= groupIds.length;
@@ -308,7 +401,10 @@ async function sourcePage(ctx: MutationCtx, send: Doc<"emailSends">, source: num
   if (i === 0) {
     const items: Candidate[] = [];
     for (const email of manual) {
-      const voter = await db.query("voters").withIndex("by_org_email", (q) => q.eq("orgId", send.orgId).eq("emailLower", email)).first();
+      const voter = await db
+        .query("voters")
+        .withIndex("by_org_email", (q) => q.eq("orgId", send.orgId).eq("emailLower", email))
+        .first();
       items.push({ voter, email, name: voter ? voterName(voter) : email });
     }
     return { items, cursor: null, done: true };
@@ -316,7 +412,10 @@ async function sourcePage(ctx: MutationCtx, send: Doc<"emailSends">, source: num
   if (i === 1 && send.filterRules) {
     const rules = rulesOf(send.filterRules);
     const now = Date.now();
-    const page = await db.query("voters").withIndex("by_org", (q) => q.eq("orgId", send.orgId)).paginate({ cursor, numItems: ENQUEUE_BATCH });
+    const page = await db
+      .query("voters")
+      .withIndex("by_org", (q) => q.eq("orgId", send.orgId))
+      .paginate({ cursor, numItems: ENQUEUE_BATCH });
     return await paged(page, async (v) => (voterMatches(v, rules, now) ? voterCandidate(v) : null));
   }
   return null;
@@ -325,7 +424,8 @@ async function sourcePage(ctx: MutationCtx, send: Doc<"emailSends">, source: num
 /** One step of resolving a send's recipients; schedules the next, and the sender once there is work. */
 export async function enqueueStep(ctx: MutationCtx, sendId: Id<"emailSends">) {
   const send = await ctx.db.get(sendId);
-  if (!send || send.prep.done || send.status === "cancelled" || send.status === "failed" || send.status === "completed") return;
+  if (!send || send.prep.done || send.status === "cancelled" || send.status === "failed" || send.status === "completed")
+    return;
   let { source, cursor } = send.prep;
   const counts = { ...send.counts };
   let position = send.nextPosition;

@@ -7,31 +7,63 @@
 import { defineRateLimits } from "convex-helpers/server/rateLimit";
 import type { Doc, Id } from "../_generated/dataModel";
 import type { MutationCtx, QueryCtx } from "../_generated/server";
-import { STAT_FIELDS, STAT_SHARDS, type ProviderEvent, type StatField, type SuppressionReason } from "../tables/emailBlast";
+import {
+  STAT_FIELDS,
+  STAT_SHARDS,
+  type ProviderEvent,
+  type StatField,
+  type SuppressionReason,
+} from "../tables/emailBlast";
 
 type Db = QueryCtx["db"];
 
 /** Whether a suppression keeps this address out of a send (unsubscribed always; bounced and complained as the send excludes them). */
-export async function isSuppressed(db: Db, send: Pick<Doc<"emailSends">, "orgId" | "exclude">, email: string): Promise<boolean> {
+export async function isSuppressed(
+  db: Db,
+  send: Pick<Doc<"emailSends">, "orgId" | "exclude">,
+  email: string,
+): Promise<boolean> {
   const rows = await db
     .query("emailSuppressions")
     .withIndex("by_org_email", (q) => q.eq("orgId", send.orgId).eq("email", email))
     .take(3);
-  return rows.some((r) => r.reason === "unsubscribed" || (r.reason === "bounced" && send.exclude.bounced) || (r.reason === "complained" && send.exclude.complained));
+  return rows.some(
+    (r) =>
+      r.reason === "unsubscribed" ||
+      (r.reason === "bounced" && send.exclude.bounced) ||
+      (r.reason === "complained" && send.exclude.complained),
+  );
 }
 
 /** Records that the organisation must not email this address (for this reason); once per reason. */
-export async function suppress(ctx: MutationCtx, orgId: Id<"organizations">, email: string, reason: SuppressionReason, campaignId?: Id<"emailCampaigns">) {
+export async function suppress(
+  ctx: MutationCtx,
+  orgId: Id<"organizations">,
+  email: string,
+  reason: SuppressionReason,
+  campaignId?: Id<"emailCampaigns">,
+) {
   const rows = await ctx.db
     .query("emailSuppressions")
     .withIndex("by_org_email", (q) => q.eq("orgId", orgId).eq("email", email))
     .take(3);
   if (rows.some((r) => r.reason === reason)) return;
-  await ctx.db.insert("emailSuppressions", { orgId, email, reason, at: Date.now(), ...(campaignId ? { campaignId } : {}) });
+  await ctx.db.insert("emailSuppressions", {
+    orgId,
+    email,
+    reason,
+    at: Date.now(),
+    ...(campaignId ? { campaignId } : {}),
+  });
 }
 
 /** Adds to a campaign's counters (one random shard: concurrent webhooks seldom touch the same document). */
-export async function bumpStats(ctx: MutationCtx, orgId: Id<"organizations">, campaignId: Id<"emailCampaigns">, add: Partial<Record<StatField, number>>) {
+export async function bumpStats(
+  ctx: MutationCtx,
+  orgId: Id<"organizations">,
+  campaignId: Id<"emailCampaigns">,
+  add: Partial<Record<StatField, number>>,
+) {
   if (!Object.values(add).some((n) => n)) return;
   const shard = Math.floor(Math.random() * STAT_SHARDS);
   const row = await ctx.db
@@ -92,7 +124,10 @@ export async function monthlyEmails(db: Db, orgId: Id<"organizations">): Promise
   return row?.emails ?? 0;
 }
 
-const FLAG: Record<ProviderEvent["type"], { field: "deliveredAt" | "openedAt" | "clickedAt" | "bouncedAt" | "complainedAt"; stat: StatField }> = {
+const FLAG: Record<
+  ProviderEvent["type"],
+  { field: "deliveredAt" | "openedAt" | "clickedAt" | "bouncedAt" | "complainedAt"; stat: StatField }
+> = {
   "email.delivered": { field: "deliveredAt", stat: "delivered" },
   "email.opened": { field: "openedAt", stat: "opened" },
   "email.clicked": { field: "clickedAt", stat: "clicked" },
@@ -105,7 +140,10 @@ const FLAG: Record<ProviderEvent["type"], { field: "deliveredAt" | "openedAt" | 
  * counts a recipient once, in whatever order events arrive (an open before its delivery still
  * leaves both counted). Bounces and complaints suppress the address. Returns what it did.
  */
-export async function applyProviderEvent(ctx: MutationCtx, e: ProviderEvent): Promise<"duplicate" | "unknown" | "applied"> {
+export async function applyProviderEvent(
+  ctx: MutationCtx,
+  e: ProviderEvent,
+): Promise<"duplicate" | "unknown" | "applied"> {
   const seen = await ctx.db
     .query("emailWebhookEvents")
     .withIndex("by_event", (q) => q.eq("eventId", e.eventId))

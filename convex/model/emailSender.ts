@@ -11,7 +11,13 @@
 import type { Doc, Id } from "../_generated/dataModel";
 import type { MutationCtx } from "../_generated/server";
 import { internal } from "../_generated/api";
-import { blastUrls, DEMO_MAILBOX_PER_SEND, EMAIL_AUTO_PAUSE_ERRORS, EMAIL_BATCH_SIZE, personalise } from "../lib/email/blast";
+import {
+  blastUrls,
+  DEMO_MAILBOX_PER_SEND,
+  EMAIL_AUTO_PAUSE_ERRORS,
+  EMAIL_BATCH_SIZE,
+  personalise,
+} from "../lib/email/blast";
 import type { MergeVoter } from "../lib/email/merge";
 import { adjustCounter } from "./counters";
 import { addEmailUsage, bumpStats, isSuppressed } from "./emailEvents";
@@ -53,19 +59,44 @@ export const emailQueue: SendQueueProvider<"emailSends"> = {
   },
 };
 
-export type ClaimedEmail = { id: Id<"emailMessages">; email: string; token: string; voter: MergeVoter | null; subject?: string };
+export type ClaimedEmail = {
+  id: Id<"emailMessages">;
+  email: string;
+  token: string;
+  voter: MergeVoter | null;
+  subject?: string;
+};
 export type ClaimedBatch = { key: string; messages: ClaimedEmail[] };
 
 /** A voter's fields the merge variables read. */
 export function mergeVoterOf(v: Doc<"voters">): MergeVoter {
-  return { first_name: v.first_name, last_name: v.last_name, email: v.email, phone: v.phone, address: v.address, street: v.street, city: v.city, state: v.state, zip: v.zip, precinct: v.precinct, party_affiliation: v.party_affiliation, status: v.status };
+  return {
+    first_name: v.first_name,
+    last_name: v.last_name,
+    email: v.email,
+    phone: v.phone,
+    address: v.address,
+    street: v.street,
+    city: v.city,
+    state: v.state,
+    zip: v.zip,
+    precinct: v.precinct,
+    party_affiliation: v.party_affiliation,
+    status: v.status,
+  };
 }
 
 async function claimedOf(ctx: MutationCtx, rows: Doc<"emailMessages">[]): Promise<ClaimedEmail[]> {
   const out: ClaimedEmail[] = [];
   for (const m of rows) {
     const v = m.voterId ? await ctx.db.get(m.voterId) : null;
-    out.push({ id: m._id, email: m.email, token: m.unsubToken, voter: v ? mergeVoterOf(v) : null, ...(m.subject !== undefined ? { subject: m.subject } : {}) });
+    out.push({
+      id: m._id,
+      email: m.email,
+      token: m.unsubToken,
+      voter: v ? mergeVoterOf(v) : null,
+      ...(m.subject !== undefined ? { subject: m.subject } : {}),
+    });
   }
   return out;
 }
@@ -81,11 +112,24 @@ async function stuckBatch(ctx: MutationCtx, send: Doc<"emailSends">): Promise<Cl
     .query("emailMessages")
     .withIndex("by_send_batch", (q) => q.eq("sendId", send._id).eq("batchKey", first.batchKey))
     .take(EMAIL_BATCH_SIZE);
-  return { key: first.batchKey, messages: await claimedOf(ctx, rows.filter((m) => m.status === "sending")) };
+  return {
+    key: first.batchKey,
+    messages: await claimedOf(
+      ctx,
+      rows.filter((m) => m.status === "sending"),
+    ),
+  };
 }
 
 function template(send: Doc<"emailSends">) {
-  return { subject: send.subject, from: send.from, replyTo: send.replyTo, html: send.html, text: send.text, senderValues: send.senderValues };
+  return {
+    subject: send.subject,
+    from: send.from,
+    replyTo: send.replyTo,
+    html: send.html,
+    text: send.text,
+    senderValues: send.senderValues,
+  };
 }
 
 /**
@@ -116,7 +160,11 @@ export async function claim(ctx: MutationCtx, sendId: Id<"emailSends">, gen: num
     } else ready.push(m);
   }
   if (suppressed > 0) {
-    const counts = { ...send.counts, queued: Math.max(0, send.counts.queued - suppressed), suppressed: send.counts.suppressed + suppressed };
+    const counts = {
+      ...send.counts,
+      queued: Math.max(0, send.counts.queued - suppressed),
+      suppressed: send.counts.suppressed + suppressed,
+    };
     await ctx.db.patch(sendId, { counts });
   }
   if (ready.length === 0) {
@@ -136,13 +184,24 @@ export async function claim(ctx: MutationCtx, sendId: Id<"emailSends">, gen: num
     return { stop: true as const };
   }
   const key = `${sendId}-${send.batchSeq}`;
-  for (const m of ready) await ctx.db.patch(m._id, { status: "sending", batchKey: key, claimedAt: now, attempts: m.attempts + 1, updatedAt: now });
+  for (const m of ready)
+    await ctx.db.patch(m._id, {
+      status: "sending",
+      batchKey: key,
+      claimedAt: now,
+      attempts: m.attempts + 1,
+      updatedAt: now,
+    });
   await ctx.db.patch(sendId, { batchSeq: send.batchSeq + 1 });
   return { ...base, batch: { key, messages: await claimedOf(ctx, ready) } };
 }
 
 export type BatchOutcome =
-  | { kind: "sent"; results: { id: Id<"emailMessages">; providerId: string | null; error: string | null }[]; demo: boolean }
+  | {
+      kind: "sent";
+      results: { id: Id<"emailMessages">; providerId: string | null; error: string | null }[];
+      demo: boolean;
+    }
   | { kind: "retry"; afterMs: number; message: string; countsAsError: boolean }
   | { kind: "fatal"; message: string }
   | { kind: "rejected"; message: string };
@@ -169,14 +228,25 @@ export async function recordBatch(ctx: MutationCtx, sendId: Id<"emailSends">, ke
       const r = byId.get(m._id);
       const error = outcome.kind === "rejected" ? outcome.message : (r?.error ?? null);
       if (error === null) {
-        await ctx.db.patch(m._id, { status: outcome.kind === "sent" && outcome.demo ? "demo" : "sent", providerId: r?.providerId ?? undefined, sentAt: now, claimedAt: undefined, updatedAt: now });
+        await ctx.db.patch(m._id, {
+          status: outcome.kind === "sent" && outcome.demo ? "demo" : "sent",
+          providerId: r?.providerId ?? undefined,
+          sentAt: now,
+          claimedAt: undefined,
+          updatedAt: now,
+        });
         sent += 1;
       } else {
         await ctx.db.patch(m._id, { status: "failed", error, claimedAt: undefined, updatedAt: now });
         failed += 1;
       }
     }
-    if (outcome.kind === "sent" && outcome.demo) patch.demoMailed = await mailDemoCopies(ctx, send, rows.filter((m) => !byId.get(m._id)?.error));
+    if (outcome.kind === "sent" && outcome.demo)
+      patch.demoMailed = await mailDemoCopies(
+        ctx,
+        send,
+        rows.filter((m) => !byId.get(m._id)?.error),
+      );
     counts.queued = Math.max(0, counts.queued - rows.length);
     counts.sent += sent;
     counts.failed += failed;
@@ -188,11 +258,28 @@ export async function recordBatch(ctx: MutationCtx, sendId: Id<"emailSends">, ke
     }
   } else {
     const readyAt = outcome.kind === "retry" ? now + outcome.afterMs : now;
-    for (const m of rows) await ctx.db.patch(m._id, { status: "queued", batchKey: undefined, readyAt, claimedAt: undefined, updatedAt: now });
-    const errors = outcome.kind === "fatal" ? EMAIL_AUTO_PAUSE_ERRORS : send.consecutiveErrors + (outcome.kind === "retry" && outcome.countsAsError ? 1 : 0);
+    for (const m of rows)
+      await ctx.db.patch(m._id, {
+        status: "queued",
+        batchKey: undefined,
+        readyAt,
+        claimedAt: undefined,
+        updatedAt: now,
+      });
+    const errors =
+      outcome.kind === "fatal"
+        ? EMAIL_AUTO_PAUSE_ERRORS
+        : send.consecutiveErrors + (outcome.kind === "retry" && outcome.countsAsError ? 1 : 0);
     patch.consecutiveErrors = errors;
     if (errors >= EMAIL_AUTO_PAUSE_ERRORS) {
-      Object.assign(patch, { status: "paused", leaseUntil: undefined, error: outcome.kind === "fatal" ? outcome.message : `Sending paused after ${EMAIL_AUTO_PAUSE_ERRORS} provider errors in a row: ${outcome.message}` });
+      Object.assign(patch, {
+        status: "paused",
+        leaseUntil: undefined,
+        error:
+          outcome.kind === "fatal"
+            ? outcome.message
+            : `Sending paused after ${EMAIL_AUTO_PAUSE_ERRORS} provider errors in a row: ${outcome.message}`,
+      });
     }
   }
   await ctx.db.patch(sendId, { ...patch, counts });
@@ -204,7 +291,11 @@ export async function recordBatch(ctx: MutationCtx, sendId: Id<"emailSends">, ke
  * recipient would get them: personalised, with their own working unsubscribe link. Returns the
  * send's new total.
  */
-async function mailDemoCopies(ctx: MutationCtx, send: Doc<"emailSends">, rows: Doc<"emailMessages">[]): Promise<number> {
+async function mailDemoCopies(
+  ctx: MutationCtx,
+  send: Doc<"emailSends">,
+  rows: Doc<"emailMessages">[],
+): Promise<number> {
   let mailed = send.demoMailed ?? 0;
   const urls = blastUrls(send.from, process.env);
   for (const c of await claimedOf(ctx, rows.slice(0, Math.max(0, DEMO_MAILBOX_PER_SEND - mailed)))) {

@@ -69,7 +69,14 @@ export async function sendVerificationCode(ctx: MutationCtx, user: Doc<"users">)
   const code = newVerificationCode();
   const now = Date.now();
   const expiresAt = now + CODE_TTL_MS;
-  await ctx.db.insert("emailVerificationCodes", { userId: user._id, email, codeHash: await sha256Hex(normalizeVerificationCode(code)), expiresAt, attempts: 0, sentAt: now });
+  await ctx.db.insert("emailVerificationCodes", {
+    userId: user._id,
+    email,
+    codeHash: await sha256Hex(normalizeVerificationCode(code)),
+    expiresAt,
+    attempts: 0,
+    sentAt: now,
+  });
   await queueEmail(ctx, {
     to: email,
     kind: "email_verification",

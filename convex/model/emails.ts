@@ -14,7 +14,16 @@ export function emailDemoMode(): boolean {
 
 export async function queueEmail(
   ctx: MutationCtx,
-  email: { to: string; subject: string; text: string; html?: string; kind: string; orgId?: Id<"organizations">; from?: string; replyTo?: string },
+  email: {
+    to: string;
+    subject: string;
+    text: string;
+    html?: string;
+    kind: string;
+    orgId?: Id<"organizations">;
+    from?: string;
+    replyTo?: string;
+  },
 ) {
   const id = await ctx.db.insert("emailOutbox", {
     orgId: email.orgId,

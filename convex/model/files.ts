@@ -63,7 +63,11 @@ export const { rateLimit: uploadRateLimit } = defineRateLimits({
 });
 
 /** Spends one upload from the member's and the organisation's budgets (the limiter's own table: a mutation outside any organisation). */
-export async function spendUploadBudget(ctx: MutationCtx, orgId: Id<"organizations">, userId: Id<"users">): Promise<boolean> {
+export async function spendUploadBudget(
+  ctx: MutationCtx,
+  orgId: Id<"organizations">,
+  userId: Id<"users">,
+): Promise<boolean> {
   if (!(await uploadRateLimit(ctx, { name: "uploadsPerMember", key: userId })).ok) return false;
   return (await uploadRateLimit(ctx, { name: "uploadsPerOrg", key: orgId })).ok;
 }
@@ -91,11 +95,25 @@ export type UploadState =
   | { state: "free"; declaredType: string; size: number };
 
 /** Where an upload stands for `orgId` (reads every organisation's rows: only internal callers). */
-export async function uploadState(db: DatabaseReader, orgId: Id<"organizations">, storageId: Id<"_storage">, now: number): Promise<UploadState> {
-  const row = await db.query("files").withIndex("by_storage", (q) => q.eq("storageId", storageId)).unique();
+export async function uploadState(
+  db: DatabaseReader,
+  orgId: Id<"organizations">,
+  storageId: Id<"_storage">,
+  now: number,
+): Promise<UploadState> {
+  const row = await db
+    .query("files")
+    .withIndex("by_storage", (q) => q.eq("storageId", storageId))
+    .unique();
   if (row) {
     if (row.orgId !== orgId) return { state: "other" };
-    return { state: "own", attached: row.attachedAt !== null, purpose: row.purpose, contentType: row.contentType, size: row.size };
+    return {
+      state: "own",
+      attached: row.attachedAt !== null,
+      purpose: row.purpose,
+      contentType: row.contentType,
+      size: row.size,
+    };
   }
   const meta = await db.system.get(storageId);
   if (!meta) return { state: "missing" };
@@ -110,7 +128,12 @@ export async function uploadState(db: DatabaseReader, orgId: Id<"organizations">
  * first — and otherwise records it as the caller's organisation's. Idempotent for the caller's
  * own unattached file.
  */
-export async function acceptUpload(ctx: ActionCtx, viewer: Uploader, storageId: Id<"_storage">, purpose: UploadPurpose): Promise<{ contentType: string; size: number }> {
+export async function acceptUpload(
+  ctx: ActionCtx,
+  viewer: Uploader,
+  storageId: Id<"_storage">,
+  purpose: UploadPurpose,
+): Promise<{ contentType: string; size: number }> {
   const rule = UPLOAD_RULES[purpose];
   const state = await ctx.runQuery(internal.files.state, { orgId: viewer.orgId, storageId });
   if (state.state === "own") {
@@ -128,7 +151,14 @@ export async function acceptUpload(ctx: ActionCtx, viewer: Uploader, storageId: 
   const sniffed = await sniffType(blob);
   const declared = state.declaredType.split(";")[0].trim().toLowerCase();
   if (!sniffed || !rule.types.includes(sniffed) || declared !== sniffed) throw await refuse(rule.wrongType);
-  const claimed = await ctx.runMutation(internal.files.claim, { orgId: viewer.orgId, userId: viewer.userId, storageId, purpose, contentType: sniffed, size: state.size });
+  const claimed = await ctx.runMutation(internal.files.claim, {
+    orgId: viewer.orgId,
+    userId: viewer.userId,
+    storageId,
+    purpose,
+    contentType: sniffed,
+    size: state.size,
+  });
   if (!claimed) throw appError("VALIDATION_ERROR", NOT_ARRIVED, rule.title);
   return { contentType: sniffed, size: state.size };
 }
@@ -137,16 +167,31 @@ export async function acceptUpload(ctx: ActionCtx, viewer: Uploader, storageId: 
  * Attaches a handed-in file of the caller's organisation to a record (`db` is the org-scoped
  * database, so another organisation's file is not found). Returns its checked type and size.
  */
-export async function attachFile(db: MutationCtx["db"], storageId: Id<"_storage">, purpose: UploadPurpose): Promise<{ contentType: string; size: number }> {
-  const row = await db.query("files").withIndex("by_storage", (q) => q.eq("storageId", storageId)).unique();
-  if (!row || row.purpose !== purpose || row.attachedAt !== null) throw appError("VALIDATION_ERROR", NOT_ARRIVED, UPLOAD_RULES[purpose].title);
+export async function attachFile(
+  db: MutationCtx["db"],
+  storageId: Id<"_storage">,
+  purpose: UploadPurpose,
+): Promise<{ contentType: string; size: number }> {
+  const row = await db
+    .query("files")
+    .withIndex("by_storage", (q) => q.eq("storageId", storageId))
+    .unique();
+  if (!row || row.purpose !== purpose || row.attachedAt !== null)
+    throw appError("VALIDATION_ERROR", NOT_ARRIVED, UPLOAD_RULES[purpose].title);
   await db.patch(row._id, { attachedAt: Date.now() });
   return { contentType: row.contentType, size: row.size };
 }
 
 /** Deletes a file `orgId` owns with its row; anyone else's file (or nobody's) is left alone. */
-export async function deleteOwnedFile(ctx: Pick<MutationCtx, "storage" | "db">, orgId: Id<"organizations">, storageId: Id<"_storage">): Promise<void> {
-  const row = await ctx.db.query("files").withIndex("by_storage", (q) => q.eq("storageId", storageId)).unique();
+export async function deleteOwnedFile(
+  ctx: Pick<MutationCtx, "storage" | "db">,
+  orgId: Id<"organizations">,
+  storageId: Id<"_storage">,
+): Promise<void> {
+  const row = await ctx.db
+    .query("files")
+    .withIndex("by_storage", (q) => q.eq("storageId", storageId))
+    .unique();
   if (!row || row.orgId !== orgId) return;
   await ctx.db.delete(row._id);
   if (await ctx.db.system.get(storageId)) await ctx.storage.delete(storageId);
@@ -181,7 +226,10 @@ export async function sweepUploads(ctx: Pick<MutationCtx, "db" | "storage">, now
     .withIndex("by_creation_time", (q) => q.gt("_creationTime", from).lt("_creationTime", before))
     .take(SWEEP_BATCH);
   for (const file of uploads) {
-    const owned = await ctx.db.query("files").withIndex("by_storage", (q) => q.eq("storageId", file._id)).unique();
+    const owned = await ctx.db
+      .query("files")
+      .withIndex("by_storage", (q) => q.eq("storageId", file._id))
+      .unique();
     if (!owned) await ctx.storage.delete(file._id);
   }
   if (uploads.length > 0) await ctx.db.patch(mark._id, { scannedUntil: uploads[uploads.length - 1]._creationTime });

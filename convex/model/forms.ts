@@ -26,7 +26,8 @@ export function formRoom(id: Id<"forms">): string {
 /** A form definition as stored: trimmed, options cleaned; refuses what the builder would refuse. */
 export function cleanDefinition(name: string, description: string | null, fields: FormField[]) {
   const problem = formDefinitionProblem(name, description, fields);
-  if (problem) throw appError("VALIDATION_ERROR", problem, problem === "Form name required" ? problem : "Error saving form");
+  if (problem)
+    throw appError("VALIDATION_ERROR", problem, problem === "Form name required" ? problem : "Error saving form");
   const d = (description ?? "").trim();
   return {
     name: name.trim(),
@@ -65,16 +66,30 @@ export async function checkActiveLimit(db: Reader, viewer: Pick<Viewer, "orgId" 
     .query("forms")
     .withIndex("by_org_status", (q) => q.eq("orgId", viewer.orgId).eq("status", "active"))
     .take(limit + 1);
-  if (active.length >= limit) throw appError("VALIDATION_ERROR", activeFormsMessage(plan.name, limit), "Active form limit reached");
+  if (active.length >= limit)
+    throw appError("VALIDATION_ERROR", activeFormsMessage(plan.name, limit), "Active form limit reached");
 }
 
 /** Seeds the co-edited draft with the form's content, from the server, so no two browsers seed it twice. */
-export async function seedDraft(ctx: MutationCtx, viewer: Pick<Viewer, "userId" | "orgId">, id: Id<"forms">, form: { name: string; description: string | null; fields: FormField[] }) {
-  await seedDocument(ctx, viewer, formRoom(id), id, (doc) => writeDraft(doc, { name: form.name, description: form.description ?? "", fields: form.fields }));
+export async function seedDraft(
+  ctx: MutationCtx,
+  viewer: Pick<Viewer, "userId" | "orgId">,
+  id: Id<"forms">,
+  form: { name: string; description: string | null; fields: FormField[] },
+) {
+  await seedDocument(ctx, viewer, formRoom(id), id, (doc) =>
+    writeDraft(doc, { name: form.name, description: form.description ?? "", fields: form.fields }),
+  );
 }
 
 /** The voter a submission belongs to: same email (case-insensitive), else same phone number. */
-async function matchVoter(db: Reader, orgId: Id<"organizations">, fields: FormField[], values: SubmissionData, email: string | null) {
+async function matchVoter(
+  db: Reader,
+  orgId: Id<"organizations">,
+  fields: FormField[],
+  values: SubmissionData,
+  email: string | null,
+) {
   if (email) {
     const byEmail = await db
       .query("voters")
@@ -143,7 +158,9 @@ export async function recordSubmission(
   const check = checkSubmission(form.fields, data);
   if (Object.keys(check.errors).length > 0) return { ok: false, errors: check.errors };
   const email = meta.source === "app" ? (meta.signedInEmail ?? check.submitterEmail) : check.submitterEmail;
-  let voterId = form.matchVoters ? await matchVoter(ctx.db, form.orgId, form.fields, check.values, check.submitterEmail) : undefined;
+  let voterId = form.matchVoters
+    ? await matchVoter(ctx.db, form.orgId, form.fields, check.values, check.submitterEmail)
+    : undefined;
   if (form.matchVoters && !voterId && form.createContacts) {
     const contact = contactFrom(form, check.values);
     if (contact) voterId = await insertVoter(ctx, form.orgId, contact);

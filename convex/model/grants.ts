@@ -76,10 +76,17 @@ export function memberLevel(roleIds: string[], lookup: (id: string) => RoleDefin
  * May the caller change or remove this member? Only members ranked below the caller, or a peer
  * holding the same top role (account admin ↔ account admin, super admin ↔ super admin).
  */
-export function canManageMember(caller: Grantor, targetRoles: string[], lookup: (id: string) => RoleDefinition | undefined): boolean {
+export function canManageMember(
+  caller: Grantor,
+  targetRoles: string[],
+  lookup: (id: string) => RoleDefinition | undefined,
+): boolean {
   const level = memberLevel(targetRoles, lookup);
   if (level < grantorLevel(caller)) return true;
-  const top = targetRoles.map(lookup).filter((r): r is RoleDefinition => r !== undefined).sort((a, b) => b.level - a.level)[0];
+  const top = targetRoles
+    .map(lookup)
+    .filter((r): r is RoleDefinition => r !== undefined)
+    .sort((a, b) => b.level - a.level)[0];
   return top !== undefined && top.level === level && peerRoles(caller).has(top.id) && level <= grantorLevel(caller);
 }
 

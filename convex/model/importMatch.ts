@@ -14,7 +14,8 @@ const NAME_CANDIDATES = 8;
 
 const lower = (s: string | undefined) => (s ?? "").trim().toLowerCase();
 /** A father and his son share a name and an address: the suffix (Jr, Sr, III) tells them apart. */
-const sameSuffix = (r: Pick<VoterFields, "name_suffix">, f: Pick<VoterFields, "name_suffix">) => suffixKey(r.name_suffix) === suffixKey(f.name_suffix);
+const sameSuffix = (r: Pick<VoterFields, "name_suffix">, f: Pick<VoterFields, "name_suffix">) =>
+  suffixKey(r.name_suffix) === suffixKey(f.name_suffix);
 
 /**
  * The keys that identify this row under the rule, strongest first: the first is what it is
@@ -70,7 +71,11 @@ const MAX_RUN = 1_024;
  * voters. A read that settles fewer IDs than it read entries halves `run` (down to 1, which is
  * never more than a lookup per ID), one that settles at least as many doubles it.
  */
-export async function votersByVoterId(db: QueryCtx["db"], orgId: Id<"organizations">, ids: Iterable<string>): Promise<Map<string, Doc<"voters">>> {
+export async function votersByVoterId(
+  db: QueryCtx["db"],
+  orgId: Id<"organizations">,
+  ids: Iterable<string>,
+): Promise<Map<string, Doc<"voters">>> {
   const sorted = [...new Set(ids)].sort(compareUtf8);
   const found = new Map<string, Doc<"voters">>();
   let i = 0;
@@ -109,18 +114,33 @@ export async function findExisting(
     case "i": {
       const id = f.voter_id!.trim();
       if (byVoterId?.ids.has(id)) return byVoterId.found.get(id) ?? null;
-      return await db.query("voters").withIndex("by_org_voterid", (q) => q.eq("orgId", orgId).eq("voter_id", id)).first();
+      return await db
+        .query("voters")
+        .withIndex("by_org_voterid", (q) => q.eq("orgId", orgId).eq("voter_id", id))
+        .first();
     }
     case "e":
-      return await db.query("voters").withIndex("by_org_email", (q) => q.eq("orgId", orgId).eq("emailLower", lower(f.email))).first();
+      return await db
+        .query("voters")
+        .withIndex("by_org_email", (q) => q.eq("orgId", orgId).eq("emailLower", lower(f.email)))
+        .first();
     case "n": {
-      const rows = await db.query("voters").withIndex("by_org_name", (q) => q.eq("orgId", orgId).eq("lastNameLower", last).eq("firstNameLower", first)).take(NAME_CANDIDATES);
+      const rows = await db
+        .query("voters")
+        .withIndex("by_org_name", (q) => q.eq("orgId", orgId).eq("lastNameLower", last).eq("firstNameLower", first))
+        .take(NAME_CANDIDATES);
       return rows.find((r) => sameSuffix(r, f)) ?? null;
     }
     case "nd": {
       const rows = await db
         .query("voters")
-        .withIndex("by_org_name", (q) => q.eq("orgId", orgId).eq("lastNameLower", last).eq("firstNameLower", first).eq("date_of_birth", f.date_of_birth))
+        .withIndex("by_org_name", (q) =>
+          q
+            .eq("orgId", orgId)
+            .eq("lastNameLower", last)
+            .eq("firstNameLower", first)
+            .eq("date_of_birth", f.date_of_birth),
+        )
         .take(NAME_CANDIDATES);
       return rows.find((r) => sameSuffix(r, f)) ?? null;
     }
@@ -134,7 +154,11 @@ export async function findExisting(
         rows.find(
           (r) =>
             sameSuffix(r, f) &&
-            (kind === "nz" ? !!r.zip && r.zip.slice(0, 5) === f.zip!.slice(0, 5) && (!f.date_of_birth || !r.date_of_birth || r.date_of_birth === f.date_of_birth) : lower(r.address) === lower(f.address)),
+            (kind === "nz"
+              ? !!r.zip &&
+                r.zip.slice(0, 5) === f.zip!.slice(0, 5) &&
+                (!f.date_of_birth || !r.date_of_birth || r.date_of_birth === f.date_of_birth)
+              : lower(r.address) === lower(f.address)),
         ) ?? null
       );
     }

@@ -9,7 +9,15 @@ import { adjustCounter } from "./counters";
 import { AudienceDrops } from "./emailAudience";
 import { findExisting, lookupKeys, rowKeys, votersByVoterId } from "./importMatch";
 import { transactionNearLimits } from "./txBudget";
-import { deleteVoter, editableVoterFields, insertVoter, keepsNameKeys, updateVoter, VoterCounts, voterChanges } from "./voters";
+import {
+  deleteVoter,
+  editableVoterFields,
+  insertVoter,
+  keepsNameKeys,
+  updateVoter,
+  VoterCounts,
+  voterChanges,
+} from "./voters";
 import { TEXTS } from "../lib/texts";
 
 /** Per-row detail rows kept per kind (duplicates, errors); the counts stay exact beyond it. */
@@ -85,17 +93,20 @@ export async function applyBatch(
     failed: doc.failed_records,
     updated: doc.updated_records ?? 0,
   });
-  if (doc.status !== "in_progress" || doc.deleting) throw appError("VALIDATION_ERROR", "This import is no longer running.");
+  if (doc.status !== "in_progress" || doc.deleting)
+    throw appError("VALIDATION_ERROR", "This import is no longer running.");
   const expected = doc.nextRow ?? 1;
   if (startRow < expected) return { applied: false, ...counts(), errors: [] };
-  if (startRow > expected) throw appError("VALIDATION_ERROR", `Rows ${expected} to ${startRow - 1} have not been imported yet.`);
+  if (startRow > expected)
+    throw appError("VALIDATION_ERROR", `Rows ${expected} to ${startRow - 1} have not been imported yet.`);
   if (rows.length > MAX_BATCH_ROWS) throw appError("VALIDATION_ERROR", `At most ${MAX_BATCH_ROWS} rows per batch.`);
   let last = startRow - 1;
   for (const r of rows) {
     if (r.row <= last) throw appError("VALIDATION_ERROR", "Batch rows must be in increasing order.");
     last = r.row;
   }
-  if (rows.length > 0 && rows[0].row !== startRow) throw appError("VALIDATION_ERROR", "The batch must begin at its start row.");
+  if (rows.length > 0 && rows[0].row !== startRow)
+    throw appError("VALIDATION_ERROR", "The batch must begin at its start row.");
 
   const orgId = doc.orgId;
   const history = doc.kind === "history";
@@ -106,7 +117,11 @@ export async function applyBatch(
   const seen = new Map<string, Id<"voters"> | null>();
   const touched = new Set<Id<"voters">>();
   const cleaned = rows.map(({ row, line, fields }) => {
-    const base = { first_name: fields.first_name.trim(), last_name: fields.last_name.trim(), email: (fields.email ?? "").trim() };
+    const base = {
+      first_name: fields.first_name.trim(),
+      last_name: fields.last_name.trim(),
+      email: (fields.email ?? "").trim(),
+    };
     const voter = cleanImportRow(fields, { historyOnly: history });
     const keys = typeof voter === "string" || history ? null : rowKeys(voter, rule);
     return { at: { row, line: line ?? row, base }, voter, keys };
@@ -152,10 +167,28 @@ export async function applyBatch(
   let failed = 0;
   let updated = 0;
   const errors: RowOutcome[] = [];
-  const outcome = async (p: Base, kind: "duplicate" | "error" | "updated", message: string, existingVoterId?: Id<"voters">) => {
-    const held = kind === "error" ? doc.failed_records + failed : kind === "duplicate" ? doc.duplicate_records + duplicates : (doc.updated_records ?? 0) + updated;
+  const outcome = async (
+    p: Base,
+    kind: "duplicate" | "error" | "updated",
+    message: string,
+    existingVoterId?: Id<"voters">,
+  ) => {
+    const held =
+      kind === "error"
+        ? doc.failed_records + failed
+        : kind === "duplicate"
+          ? doc.duplicate_records + duplicates
+          : (doc.updated_records ?? 0) + updated;
     if (held > OUTCOME_DETAIL_CAP) return;
-    await ctx.db.insert("importRowOutcomes", { orgId, importId: doc._id, row: p.line, outcome: kind, ...p.base, message, ...(existingVoterId ? { existingVoterId } : {}) });
+    await ctx.db.insert("importRowOutcomes", {
+      orgId,
+      importId: doc._id,
+      row: p.line,
+      outcome: kind,
+      ...p.base,
+      message,
+      ...(existingVoterId ? { existingVoterId } : {}),
+    });
   };
   const now = Date.now();
   for (const p of plan) {
@@ -172,7 +205,14 @@ export async function applyBatch(
         continue;
       }
       await updateVoter(ctx, p.existing, next, { counts: voterCounts, nameKeys });
-      await ctx.db.insert("voterChanges", { orgId, voterId: p.existing._id, at: now, importId: doc._id, userId: doc.createdBy, changes });
+      await ctx.db.insert("voterChanges", {
+        orgId,
+        voterId: p.existing._id,
+        at: now,
+        importId: doc._id,
+        userId: doc.createdBy,
+        changes,
+      });
       updated++;
       await outcome(p, "updated", changedFieldsText(changes), p.existing._id);
     } else if (p.kind === "error") {
@@ -185,7 +225,16 @@ export async function applyBatch(
     }
   }
   await voterCounts.flush(ctx, orgId);
-  return await recordProgress(ctx, doc, { last, rows: rows.length, imported, duplicates, failed, updated, errors, bytesDone: progress.bytesDone });
+  return await recordProgress(ctx, doc, {
+    last,
+    rows: rows.length,
+    imported,
+    duplicates,
+    failed,
+    updated,
+    errors,
+    bytesDone: progress.bytesDone,
+  });
 }
 
 /** "Address, Status changed": the updated fields by their labels. */
@@ -197,7 +246,16 @@ export function changedFieldsText(changes: { field: string }[]): string {
 async function recordProgress(
   ctx: MutationCtx,
   doc: Doc<"importHistory">,
-  r: { last: number; rows: number; imported: number; duplicates: number; failed: number; updated: number; errors: RowOutcome[]; bytesDone?: number },
+  r: {
+    last: number;
+    rows: number;
+    imported: number;
+    duplicates: number;
+    failed: number;
+    updated: number;
+    errors: RowOutcome[];
+    bytesDone?: number;
+  },
 ): Promise<BatchResult> {
   const now = Date.now();
   const next = {
@@ -230,11 +288,22 @@ async function recordProgress(
  * voter is written once per batch, with state_voter_history recomputed from the organisation's
  * four most recent elections.
  */
-async function applyHistoryPlan(ctx: MutationCtx, doc: Doc<"importHistory">, plan: Planned[], last: number, progress: { bytesDone?: number }): Promise<BatchResult> {
+async function applyHistoryPlan(
+  ctx: MutationCtx,
+  doc: Doc<"importHistory">,
+  plan: Planned[],
+  last: number,
+  progress: { bytesDone?: number },
+): Promise<BatchResult> {
   const orgId = doc.orgId;
   const byVoter = new Map<string, Planned[]>();
-  for (const p of plan) if (p.kind === "insert") byVoter.set(p.voter.voter_id!, [...(byVoter.get(p.voter.voter_id!) ?? []), p]);
-  await addToCatalog(ctx, orgId, plan.flatMap((p) => (p.kind === "insert" ? (p.voter.vote_history ?? []) : [])));
+  for (const p of plan)
+    if (p.kind === "insert") byVoter.set(p.voter.voter_id!, [...(byVoter.get(p.voter.voter_id!) ?? []), p]);
+  await addToCatalog(
+    ctx,
+    orgId,
+    plan.flatMap((p) => (p.kind === "insert" ? (p.voter.vote_history ?? []) : [])),
+  );
   const recent = await recentElections(ctx, orgId);
   let imported = 0;
   let duplicates = 0;
@@ -244,12 +313,23 @@ async function applyHistoryPlan(ctx: MutationCtx, doc: Doc<"importHistory">, pla
   const fail = async (p: Base, message: string) => {
     failed++;
     if (errors.length < 100) errors.push({ row: p.line, ...p.base, message });
-    if (doc.failed_records + failed <= OUTCOME_DETAIL_CAP) await ctx.db.insert("importRowOutcomes", { orgId, importId: doc._id, row: p.line, outcome: "error", ...p.base, message });
+    if (doc.failed_records + failed <= OUTCOME_DETAIL_CAP)
+      await ctx.db.insert("importRowOutcomes", {
+        orgId,
+        importId: doc._id,
+        row: p.line,
+        outcome: "error",
+        ...p.base,
+        message,
+      });
   };
   for (const p of plan) if (p.kind === "error") await fail(p, p.message);
   const now = Date.now();
   for (const [voterId, group] of byVoter) {
-    const voter = await ctx.db.query("voters").withIndex("by_org_voterid", (q) => q.eq("orgId", orgId).eq("voter_id", voterId)).first();
+    const voter = await ctx.db
+      .query("voters")
+      .withIndex("by_org_voterid", (q) => q.eq("orgId", orgId).eq("voter_id", voterId))
+      .first();
     if (!voter) {
       for (const p of group) await fail(p, `No voter with voter ID ${voterId}`);
       continue;
@@ -268,26 +348,48 @@ async function applyHistoryPlan(ctx: MutationCtx, doc: Doc<"importHistory">, pla
       at: now,
       importId: doc._id,
       userId: doc.createdBy,
-      changes: [{ field: "vote_history", from: `${voter.vote_history?.length ?? 0} elections`, to: `${vote_history.length} elections` }],
+      changes: [
+        {
+          field: "vote_history",
+          from: `${voter.vote_history?.length ?? 0} elections`,
+          to: `${vote_history.length} elections`,
+        },
+      ],
     });
     imported += new Set(fresh.map(electionKey)).size;
     updated++;
   }
-  return await recordProgress(ctx, doc, { last, rows: plan.length, imported, duplicates, failed, updated, errors, bytesDone: progress.bytesDone });
+  return await recordProgress(ctx, doc, {
+    last,
+    rows: plan.length,
+    imported,
+    duplicates,
+    failed,
+    updated,
+    errors,
+    bytesDone: progress.bytesDone,
+  });
 }
 
 /** Adds elections the organisation's list lacks. */
 export async function addToCatalog(ctx: MutationCtx, orgId: Id<"organizations">, records: ElectionRecord[]) {
   const distinct = new Map(records.map((r) => [electionKey(r), r]));
   for (const [key, r] of distinct) {
-    const row = await ctx.db.query("electionCatalog").withIndex("by_org_key", (q) => q.eq("orgId", orgId).eq("key", key)).first();
+    const row = await ctx.db
+      .query("electionCatalog")
+      .withIndex("by_org_key", (q) => q.eq("orgId", orgId).eq("key", key))
+      .first();
     if (!row) await ctx.db.insert("electionCatalog", { orgId, key, election: r.election, date: r.date, type: r.type });
   }
 }
 
 /** The organisation's four most recent elections. */
 export async function recentElections(ctx: QueryCtx, orgId: Id<"organizations">) {
-  return await ctx.db.query("electionCatalog").withIndex("by_org_date", (q) => q.eq("orgId", orgId)).order("desc").take(4);
+  return await ctx.db
+    .query("electionCatalog")
+    .withIndex("by_org_date", (q) => q.eq("orgId", orgId))
+    .order("desc")
+    .take(4);
 }
 
 export function summaryStats(doc: Doc<"importHistory">, fieldCount: number, ignored: number) {
@@ -305,7 +407,11 @@ export function summaryStats(doc: Doc<"importHistory">, fieldCount: number, igno
  * Deletes up to `limit` voters created by the import (exactly those carrying its importId) and
  * reports whether any remain. Counters and group memberships stay right (deleteVoter).
  */
-export async function deleteImportChunk(ctx: MutationCtx, doc: Doc<"importHistory">, limit = DELETE_CHUNK): Promise<{ deleted: number; done: boolean }> {
+export async function deleteImportChunk(
+  ctx: MutationCtx,
+  doc: Doc<"importHistory">,
+  limit = DELETE_CHUNK,
+): Promise<{ deleted: number; done: boolean }> {
   const voters = await ctx.db
     .query("voters")
     .withIndex("by_import", (q) => q.eq("importId", doc._id))
@@ -348,11 +454,13 @@ export async function startImport(
   viewer: { orgId: Id<"organizations">; userId: Id<"users"> },
   args: StartImportArgs,
 ): Promise<Id<"importHistory">> {
-  if (args.fieldMapping.length > MAX_COLUMNS || args.fieldDetails.length > MAX_COLUMNS) throw appError("VALIDATION_ERROR", "Too many columns.");
+  if (args.fieldMapping.length > MAX_COLUMNS || args.fieldDetails.length > MAX_COLUMNS)
+    throw appError("VALIDATION_ERROR", "Too many columns.");
   const targets = new Set(args.fieldMapping.map((m) => m.target));
   const kind = args.kind ?? "voters";
   if (kind === "history") {
-    if (!targets.has("voter_id")) throw appError("VALIDATION_ERROR", TEXTS.import.mapVoterId, TEXTS.titles.missingRequired);
+    if (!targets.has("voter_id"))
+      throw appError("VALIDATION_ERROR", TEXTS.import.mapVoterId, TEXTS.titles.missingRequired);
   } else if (!targets.has("first_name") || !targets.has("last_name")) {
     throw appError("VALIDATION_ERROR", TEXTS.import.mapRequired, TEXTS.titles.missingRequired);
   }
@@ -366,13 +474,21 @@ export async function startImport(
   const now = Date.now();
   const created: string[] = [];
   for (const f of args.newFields) {
-    if (!CUSTOM_KEY.test(f.key) || f.label.trim() === "") throw appError("VALIDATION_ERROR", TEXTS.import.fieldNameAndLabel, "Missing information");
+    if (!CUSTOM_KEY.test(f.key) || f.label.trim() === "")
+      throw appError("VALIDATION_ERROR", TEXTS.import.fieldNameAndLabel, "Missing information");
     const existing = await ctx.db
       .query("customFieldDefs")
       .withIndex("by_org_key", (q) => q.eq("orgId", orgId).eq("key", f.key))
       .unique();
     if (!existing) {
-      await ctx.db.insert("customFieldDefs", { orgId, key: f.key, label: f.label.trim(), type: f.type, required: false, createdAt: now });
+      await ctx.db.insert("customFieldDefs", {
+        orgId,
+        key: f.key,
+        label: f.label.trim(),
+        type: f.type,
+        required: false,
+        createdAt: now,
+      });
     }
     created.push(f.key);
   }

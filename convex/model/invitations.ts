@@ -48,7 +48,14 @@ export type InvitationInput = {
   inviterName: string;
 };
 
-function invitationEmail(kind: "invite" | "create", firstName: string, orgName: string, inviterName: string, link: string, expiresAt: number) {
+function invitationEmail(
+  kind: "invite" | "create",
+  firstName: string,
+  orgName: string,
+  inviterName: string,
+  link: string,
+  expiresAt: number,
+) {
   const until = new Date(expiresAt).toUTCString();
   if (kind === "create") {
     return {
@@ -73,7 +80,14 @@ async function issueToken(
   const expiresAt = Date.now() + INVITATION_TTL_MS;
   await ctx.db.patch(invitation._id, { tokenHash: await sha256Hex(token), expiresAt, status: "pending" });
   const link = invitationLink(invitation._id, token);
-  const { subject, text } = invitationEmail(invitation.kind, invitation.firstName, orgName, inviterName, link, expiresAt);
+  const { subject, text } = invitationEmail(
+    invitation.kind,
+    invitation.firstName,
+    orgName,
+    inviterName,
+    link,
+    expiresAt,
+  );
   await queueEmail(ctx, { to: invitation.email, subject, text, kind: "invitation", orgId: invitation.orgId });
   return { invitationId: invitation._id, email: invitation.email };
 }
@@ -108,7 +122,12 @@ export async function createInvitation(ctx: MutationCtx, input: InvitationInput)
 }
 
 /** A new token and a new expiry for a pending (or expired) invitation; the old link stops working. */
-export async function resendInvitation(ctx: MutationCtx, invitation: Doc<"invitations">, orgName: string, inviterName: string) {
+export async function resendInvitation(
+  ctx: MutationCtx,
+  invitation: Doc<"invitations">,
+  orgName: string,
+  inviterName: string,
+) {
   if (invitation.status !== "pending") throw appError("VALIDATION_ERROR", "Only pending invitations can be resent.");
   return await issueToken(ctx, invitation, orgName, inviterName);
 }
@@ -136,11 +155,19 @@ export async function acceptInvitationForNewUser(
 }
 
 /** A signed-in user (who already had an account) accepts an invitation sent to their address. */
-export async function acceptInvitationForExistingUser(ctx: MutationCtx, user: Doc<"users">, invitationId: string, token: string) {
+export async function acceptInvitationForExistingUser(
+  ctx: MutationCtx,
+  user: Doc<"users">,
+  invitationId: string,
+  token: string,
+) {
   const invitation = await findValidInvitation(ctx, invitationId, token);
   if (invitation === null) throw appError("NOT_FOUND", INVALID_INVITATION, "Invalid Invitation");
   if (normalizeEmail(invitation.email) !== normalizeEmail(user.email ?? "")) {
-    throw appError("FORBIDDEN", `This invitation was sent to ${invitation.email}. Sign in with that address to accept it.`);
+    throw appError(
+      "FORBIDDEN",
+      `This invitation was sent to ${invitation.email}. Sign in with that address to accept it.`,
+    );
   }
   await accept(ctx, invitation, user._id);
   return invitation.orgId;

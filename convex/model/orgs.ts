@@ -39,7 +39,12 @@ export async function createOrganizationFor(ctx: MutationCtx, userId: Id<"users"
   const orgId = await ctx.db.insert("organizations", {
     name: `${ownerName}'s Organization`,
     createdBy: userId,
-    subscription: { tier: "starter", status: "active", billingCycle: "monthly", nextBillingDate: now + BILLING_PERIOD_MS },
+    subscription: {
+      tier: "starter",
+      status: "active",
+      billingCycle: "monthly",
+      nextBillingDate: now + BILLING_PERIOD_MS,
+    },
   });
   const roles = listedSuperAdmin(user) ? [SUPER_ADMIN_ROLE, ...CREATOR_ROLES] : [...CREATOR_ROLES];
   await ctx.db.insert("memberships", { orgId, userId, roles, status: "active", joinedAt: now });
@@ -63,7 +68,14 @@ export async function addMember(
     await ctx.db.patch(existing._id, { roles: [...new Set([...existing.roles, ...roles])], status: "active" });
     return existing._id;
   }
-  return await ctx.db.insert("memberships", { orgId, userId, roles, status: "active", invitedBy, joinedAt: Date.now() });
+  return await ctx.db.insert("memberships", {
+    orgId,
+    userId,
+    roles,
+    status: "active",
+    invitedBy,
+    joinedAt: Date.now(),
+  });
 }
 
 /** Role ids that make a member an account administrator of the organisation. */
@@ -95,7 +107,9 @@ export async function assertKeepsAnAdmin(
   }
 }
 
-export function displayName(user: { name?: string; firstName?: string; lastName?: string; email?: string } | null): string {
+export function displayName(
+  user: { name?: string; firstName?: string; lastName?: string; email?: string } | null,
+): string {
   if (!user) return "";
   const full = `${user.firstName ?? ""} ${user.lastName ?? ""}`.trim();
   return full || user.name || user.email || "";

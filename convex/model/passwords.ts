@@ -19,7 +19,18 @@ export const PASSWORD_MESSAGES = {
   wrongCurrent: "Your current password is incorrect.",
 } as const;
 
-const COMMON_PASSWORDS = new Set(["123456", "1234567", "12345678", "123456789", "password", "qwerty", "abc123", "111111", "letmein", "000000"]);
+const COMMON_PASSWORDS = new Set([
+  "123456",
+  "1234567",
+  "12345678",
+  "123456789",
+  "password",
+  "qwerty",
+  "abc123",
+  "111111",
+  "letmein",
+  "000000",
+]);
 
 /** Too weak despite its length: one repeated character or one of the most common passwords. */
 export function isWeakPassword(password: string): boolean {

@@ -35,7 +35,11 @@ function bucket(status: Status, valid: boolean | null): keyof Counts | null {
 }
 
 /** Moves one line between the petition's verdict counters ("pending" is lines entered minus verdicts). */
-export function moveCount(counts: Counts, from: { status: Status; valid?: boolean | null }, to: { status: Status; valid?: boolean | null }): Counts {
+export function moveCount(
+  counts: Counts,
+  from: { status: Status; valid?: boolean | null },
+  to: { status: Status; valid?: boolean | null },
+): Counts {
   const next = { ...counts };
   const a = bucket(from.status, from.valid ?? null);
   const b = bucket(to.status, to.valid ?? null);
@@ -82,7 +86,14 @@ function keySource(db: QueryCtx["db"], orgId: Id<"organizations">): NameKeySourc
         .withIndex("by_org_namekeys", (q) => {
           const r = q.eq("orgId", orgId).eq("lastNameKey", lastKey);
           if (first === null) return r;
-          return "eq" in first ? r.eq("firstNameKey", first.eq) : r.gte("firstNameKey", first.prefix).lt("firstNameKey", `${first.prefix.slice(0, -1)}${String.fromCharCode(first.prefix.charCodeAt(first.prefix.length - 1) + 1)}`);
+          return "eq" in first
+            ? r.eq("firstNameKey", first.eq)
+            : r
+                .gte("firstNameKey", first.prefix)
+                .lt(
+                  "firstNameKey",
+                  `${first.prefix.slice(0, -1)}${String.fromCharCode(first.prefix.charCodeAt(first.prefix.length - 1) + 1)}`,
+                );
         })
         .take(take),
     byLastZip: async (lastKey, zip, take) =>
@@ -103,7 +114,12 @@ function keySource(db: QueryCtx["db"], orgId: Id<"organizations">): NameKeySourc
  * signer's address), each read once. Every range is capped, so a line reads a bounded number of
  * voters however large the file.
  */
-export async function candidateVoters(db: QueryCtx["db"], orgId: Id<"organizations">, name: string, address = ""): Promise<VoterRecord[]> {
+export async function candidateVoters(
+  db: QueryCtx["db"],
+  orgId: Id<"organizations">,
+  name: string,
+  address = "",
+): Promise<VoterRecord[]> {
   const ids = await candidateIds(keySource(db, orgId), name, address);
   const voters = await Promise.all(ids.map((id) => db.get(id as Id<"voters">)));
   return voters.filter((v): v is Doc<"voters"> => v !== null).map(toRecord);
@@ -125,7 +141,11 @@ export function splitNameAddress(query: string): { name: string; address: string
  * misspelling, a nickname). Ranked by how well each voter fits what was typed. Bounded reads: a
  * few capped index ranges and at most 1,024 search results.
  */
-export async function searchVotersFor(db: QueryCtx["db"], orgId: Id<"organizations">, query: string): Promise<Doc<"voters">[]> {
+export async function searchVotersFor(
+  db: QueryCtx["db"],
+  orgId: Id<"organizations">,
+  query: string,
+): Promise<Doc<"voters">[]> {
   const q = query.trim().replace(/\s+/g, " ");
   if (q.length < 2 || q.length > 200) return [];
   const found = new Map<Id<"voters">, Doc<"voters">>();
@@ -135,7 +155,11 @@ export async function searchVotersFor(db: QueryCtx["db"], orgId: Id<"organizatio
   // a voter ID: one token with a digit (OH0012345679, 000123456, AB-1234)
   if (/^[a-z0-9-]+$/i.test(q) && /\d/.test(q)) {
     for (const id of new Set([q, q.toUpperCase()])) {
-      for (const v of await db.query("voters").withIndex("by_org_voterid", (x) => x.eq("orgId", orgId).eq("voter_id", id)).take(5)) add(v);
+      for (const v of await db
+        .query("voters")
+        .withIndex("by_org_voterid", (x) => x.eq("orgId", orgId).eq("voter_id", id))
+        .take(5))
+        add(v);
     }
   }
   const { name, address } = splitNameAddress(q);
@@ -143,7 +167,9 @@ export async function searchVotersFor(db: QueryCtx["db"], orgId: Id<"organizatio
   if (household) {
     const rows = await db
       .query("voterNameKeys")
-      .withIndex("by_org_household", (x) => x.eq("orgId", orgId).eq("house", household.house).eq("street", household.street))
+      .withIndex("by_org_household", (x) =>
+        x.eq("orgId", orgId).eq("house", household.house).eq("street", household.street),
+      )
       .take(HOUSEHOLD_TAKE);
     for (const v of await Promise.all(rows.map((r) => db.get(r.voterId)))) add(v);
   }
@@ -154,14 +180,25 @@ export async function searchVotersFor(db: QueryCtx["db"], orgId: Id<"organizatio
   }
   const ranked = [...found.values()].map((v) => {
     const s = similarity(name, address, toRecord(v));
-    return { v, rank: (name ? s.nameScore : 0) + (address ? s.addressScore : 0) + (v.voter_id && v.voter_id.toUpperCase() === q.toUpperCase() ? 2 : 0) };
+    return {
+      v,
+      rank:
+        (name ? s.nameScore : 0) +
+        (address ? s.addressScore : 0) +
+        (v.voter_id && v.voter_id.toUpperCase() === q.toUpperCase() ? 2 : 0),
+    };
   });
   ranked.sort((a, b) => b.rank - a.rank);
   return ranked.slice(0, SEARCH_LIMIT).map((r) => r.v);
 }
 
 /** The earliest line that already counts for this voter (another page or petition), if any. */
-async function countingLine(db: QueryCtx["db"], orgId: Id<"organizations">, voterId: Id<"voters">, except: Id<"petitionLines">) {
+async function countingLine(
+  db: QueryCtx["db"],
+  orgId: Id<"organizations">,
+  voterId: Id<"voters">,
+  except: Id<"petitionLines">,
+) {
   const rows = await db
     .query("petitionLines")
     .withIndex("by_org_counts_for", (q) => q.eq("orgId", orgId).eq("countsFor", voterId))
@@ -170,7 +207,11 @@ async function countingLine(db: QueryCtx["db"], orgId: Id<"organizations">, vote
 }
 
 /** Decides one pending line and writes its verdict (the caller moves the counters). */
-async function decide(ctx: Pick<MutationCtx, "db">, petition: Doc<"petitions">, line: Line): Promise<{ patch: Partial<Line> & { status: Status }; countyUnknown: boolean }> {
+async function decide(
+  ctx: Pick<MutationCtx, "db">,
+  petition: Doc<"petitions">,
+  line: Line,
+): Promise<{ patch: Partial<Line> & { status: Status }; countyUnknown: boolean }> {
   const voters = await candidateVoters(ctx.db, petition.orgId, line.name, line.address);
   const j: Jurisdiction = petition.jurisdiction;
   const r = matchLine({ name: line.name, address: line.address, signedOn: line.signedOn }, voters, j);
@@ -203,7 +244,10 @@ export async function matchStep(ctx: Pick<MutationCtx, "db" | "scheduler">, peti
   const petition = await ctx.db.get(petitionId);
   if (!petition) return;
   // the organisation's voters are still being given their name keys: decide nothing until then
-  const keyState = await ctx.db.query("voterNameKeyState").withIndex("by_org", (q) => q.eq("orgId", petition.orgId)).first();
+  const keyState = await ctx.db
+    .query("voterNameKeyState")
+    .withIndex("by_org", (q) => q.eq("orgId", petition.orgId))
+    .first();
   if (keyState && (keyState.version ?? 1) < NAME_KEYS_VERSION) {
     // keys of an older kind (before households): rewrite them all, then match
     await ctx.db.patch(keyState._id, { backfilled: false, cursor: null, version: NAME_KEYS_VERSION });
@@ -251,13 +295,20 @@ export async function matchStep(ctx: Pick<MutationCtx, "db" | "scheduler">, peti
     if (page) await ctx.db.patch(pageId, { pendingCount: Math.max(0, page.pendingCount - done) });
   }
   const more = lines.length === MATCH_BATCH;
-  await ctx.db.patch(petitionId, { counts, updatedAt: Date.now(), ...(countyUnknown > 0 ? { countyUnknown: (petition.countyUnknown ?? 0) + countyUnknown } : {}) });
+  await ctx.db.patch(petitionId, {
+    counts,
+    updatedAt: Date.now(),
+    ...(countyUnknown > 0 ? { countyUnknown: (petition.countyUnknown ?? 0) + countyUnknown } : {}),
+  });
   if (more) {
     await ctx.scheduler.runAfter(0, internal.petitions.match, { petitionId });
     return;
   }
   // the chain ends: lines entered from now on start the next one
-  const intake = await ctx.db.query("petitionIntake").withIndex("by_petition", (q) => q.eq("petitionId", petitionId)).unique();
+  const intake = await ctx.db
+    .query("petitionIntake")
+    .withIndex("by_petition", (q) => q.eq("petitionId", petitionId))
+    .unique();
   if (intake?.matching) await ctx.db.patch(intake._id, { matching: false });
   // the chain is done for now: every page processing so far is completed
   const open = await ctx.db
@@ -271,7 +322,11 @@ export async function matchStep(ctx: Pick<MutationCtx, "db" | "scheduler">, peti
  * Counts `added` lines entered and starts the petition's matching chain unless one is running (it
  * will reach the new lines). Both live on the intake row, never on the petition the chain writes.
  */
-export async function startMatching(ctx: Pick<MutationCtx, "db" | "scheduler">, intake: Doc<"petitionIntake">, added: number) {
+export async function startMatching(
+  ctx: Pick<MutationCtx, "db" | "scheduler">,
+  intake: Doc<"petitionIntake">,
+  added: number,
+) {
   await ctx.db.patch(intake._id, { lines: intake.lines + added, ...(intake.matching ? {} : { matching: true }) });
   if (!intake.matching) await ctx.scheduler.runAfter(0, internal.petitions.match, { petitionId: intake.petitionId });
 }
@@ -282,11 +337,15 @@ export function heldByOther(line: Line, userId: Id<"users">, now: number): boole
 }
 
 export function requireClaim(line: Line, userId: Id<"users">, now: number) {
-  if (heldByOther(line, userId, now)) throw appError("CONFLICT", `${line.claim!.name} is reviewing this line.`, "Line claimed");
+  if (heldByOther(line, userId, now))
+    throw appError("CONFLICT", `${line.claim!.name} is reviewing this line.`, "Line claimed");
 }
 
 /** The adjudication's effect: whether the line counts, and for which voter. */
-export function adjudicationValidity(action: "accept" | "cure" | "overrule" | "reject", autoStatus: Status | null): boolean {
+export function adjudicationValidity(
+  action: "accept" | "cure" | "overrule" | "reject",
+  autoStatus: Status | null,
+): boolean {
   if (action === "reject") return false;
   if (action === "overrule") return autoStatus !== "verified";
   return true;

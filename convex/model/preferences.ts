@@ -14,7 +14,11 @@ import { normalizeEmail } from "./strings";
 
 type Reader = GenericDatabaseReader<DataModel>;
 
-export const DEFAULT_PREFERENCES: Preferences = { timeZone: null, defaultMode: null, notifications: DEFAULT_NOTIFICATIONS };
+export const DEFAULT_PREFERENCES: Preferences = {
+  timeZone: null,
+  defaultMode: null,
+  notifications: DEFAULT_NOTIFICATIONS,
+};
 
 export async function preferencesRow(db: Reader, userId: Id<"users">): Promise<Doc<"userPreferences"> | null> {
   return await db
@@ -27,7 +31,11 @@ export async function preferencesRow(db: Reader, userId: Id<"users">): Promise<D
 export async function readPreferences(db: Reader, userId: Id<"users">): Promise<Preferences> {
   const row = await preferencesRow(db, userId);
   if (row === null) return DEFAULT_PREFERENCES;
-  return { timeZone: row.timeZone, defaultMode: row.defaultMode, notifications: { ...DEFAULT_NOTIFICATIONS, ...row.notifications } };
+  return {
+    timeZone: row.timeZone,
+    defaultMode: row.defaultMode,
+    notifications: { ...DEFAULT_NOTIFICATIONS, ...row.notifications },
+  };
 }
 
 /** The IANA name of a time zone the runtime knows (canonical spelling), or a refusal. */
@@ -41,20 +49,35 @@ export function cleanTimeZone(raw: string): string {
       resolved = null;
     }
   }
-  if (!resolved) throw appError("VALIDATION_ERROR", `"${tz.slice(0, 64)}" is not a time zone. Choose one from the list.`, "Unknown time zone");
+  if (!resolved)
+    throw appError(
+      "VALIDATION_ERROR",
+      `"${tz.slice(0, 64)}" is not a time zone. Choose one from the list.`,
+      "Unknown time zone",
+    );
   return resolved;
 }
 
 /** Refuses a default mode the member's roles do not allow. */
 export function checkDefaultMode(mode: Mode, allowed: readonly Mode[]) {
-  if (!allowed.includes(mode)) throw appError("VALIDATION_ERROR", "Your roles do not allow that mode. Choose one of the modes you can work in.", "Mode not available");
+  if (!allowed.includes(mode))
+    throw appError(
+      "VALIDATION_ERROR",
+      "Your roles do not allow that mode. Choose one of the modes you can work in.",
+      "Mode not available",
+    );
 }
 
 /**
  * Whether an email of `kind` may go to `address` in `orgId`: not when a member of that
  * organisation with that address has turned it off. Other addresses (a shared inbox) always get it.
  */
-export async function addressWants(db: Reader, orgId: Id<"organizations">, address: string, kind: NotificationKind): Promise<boolean> {
+export async function addressWants(
+  db: Reader,
+  orgId: Id<"organizations">,
+  address: string,
+  kind: NotificationKind,
+): Promise<boolean> {
   const variants = [...new Set([address.trim(), normalizeEmail(address)])];
   for (const email of variants) {
     const users = await db
@@ -73,7 +96,10 @@ export async function addressWants(db: Reader, orgId: Id<"organizations">, addre
 }
 
 /** "… accepted your invitation": to the member who sent it, unless they turned it off. */
-export async function notifyInvitationAccepted(ctx: MutationCtx, invitation: Pick<Doc<"invitations">, "orgId" | "invitedBy" | "firstName" | "lastName" | "email">) {
+export async function notifyInvitationAccepted(
+  ctx: MutationCtx,
+  invitation: Pick<Doc<"invitations">, "orgId" | "invitedBy" | "firstName" | "lastName" | "email">,
+) {
   const inviter = await ctx.db.get(invitation.invitedBy);
   if (!inviter?.email) return;
   if (!(await readPreferences(ctx.db, inviter._id)).notifications.invitationAccepted) return;

@@ -15,7 +15,20 @@ export const MAX_PRESENCE_STATE_CHARS = 2_000;
 export const MAX_SESSION_ID_LENGTH = 64;
 
 /** Radix colour scales, one per user (stable across rooms and sessions). */
-export const PRESENCE_COLORS = ["tomato", "crimson", "plum", "violet", "indigo", "blue", "cyan", "teal", "jade", "grass", "orange", "brown"] as const;
+export const PRESENCE_COLORS = [
+  "tomato",
+  "crimson",
+  "plum",
+  "violet",
+  "indigo",
+  "blue",
+  "cyan",
+  "teal",
+  "jade",
+  "grass",
+  "orange",
+  "brown",
+] as const;
 
 export function presenceColor(userId: string): string {
   let h = 0;
@@ -37,7 +50,8 @@ export function checkSessionId(sessionId: string) {
 export function checkState(state: unknown) {
   if (state === undefined) return;
   const size = JSON.stringify(state)?.length ?? 0;
-  if (size > MAX_PRESENCE_STATE_CHARS) throw appError("VALIDATION_ERROR", `Presence state is limited to ${MAX_PRESENCE_STATE_CHARS} characters.`);
+  if (size > MAX_PRESENCE_STATE_CHARS)
+    throw appError("VALIDATION_ERROR", `Presence state is limited to ${MAX_PRESENCE_STATE_CHARS} characters.`);
 }
 
 async function findRow(ctx: Pick<MutationCtx, "db">, sessionId: string, room: string) {
@@ -65,7 +79,8 @@ export async function heartbeat(ctx: MutationCtx, viewer: Viewer, room: string, 
   if (row) {
     const beat = await beatOf(ctx, row._id);
     if (beat) await ctx.db.patch(beat._id, { lastSeen: now });
-    if (state !== undefined && JSON.stringify(state) !== JSON.stringify(row.state)) await ctx.db.patch(row._id, { state });
+    if (state !== undefined && JSON.stringify(state) !== JSON.stringify(row.state))
+      await ctx.db.patch(row._id, { state });
     return;
   }
   const presenceId = await ctx.db.insert("presence", {

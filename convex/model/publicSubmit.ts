@@ -42,7 +42,13 @@ export async function issueFillToken(kind: TargetKind, target: string, address: 
  * "ok"; "invalid" (forged, expired, or issued for another target or address: 403); "spam" (the
  * honeypot filled, or sooner than MIN_FILL_MS after the token: answered like a success, dropped).
  */
-export async function judgeFill(kind: TargetKind, target: string, address: string, token: string, honeypot: string | undefined): Promise<"ok" | "invalid" | "spam"> {
+export async function judgeFill(
+  kind: TargetKind,
+  target: string,
+  address: string,
+  token: string,
+  honeypot: string | undefined,
+): Promise<"ok" | "invalid" | "spam"> {
   const claims = await readToken(token, `fill:${kind}`);
   if (!claims || claims.f !== target || claims.a !== address || typeof claims.t !== "number") return "invalid";
   if ((honeypot ?? "") !== "" || Date.now() - claims.t < MIN_FILL_MS) return "spam";

@@ -80,7 +80,11 @@ export function isLive(status: SendStatus): boolean {
 }
 
 /** Starts a sender run unless one holds the send's lease. */
-export async function ensureSender<S extends SendTable, L>(ctx: MutationCtx, p: SendQueueProvider<S, L>, sendId: Id<S>) {
+export async function ensureSender<S extends SendTable, L>(
+  ctx: MutationCtx,
+  p: SendQueueProvider<S, L>,
+  sendId: Id<S>,
+) {
   const send = await ctx.db.get(sendId);
   if (!send || send.status !== "sending") return;
   const now = Date.now();
@@ -92,7 +96,14 @@ export async function ensureSender<S extends SendTable, L>(ctx: MutationCtx, p: 
  * A new sender run of the send at `at` under the next generation (fencing off any other), with
  * its lease and lease check; `left` (the provider's settle hook found it): the settle job instead.
  */
-export async function startRun<S extends SendTable, L>(ctx: MutationCtx, p: SendQueueProvider<S, L>, sendId: Id<S>, send: Doc<S>, at: number, left: L[] = []) {
+export async function startRun<S extends SendTable, L>(
+  ctx: MutationCtx,
+  p: SendQueueProvider<S, L>,
+  sendId: Id<S>,
+  send: Doc<S>,
+  at: number,
+  left: L[] = [],
+) {
   const leaseUntil = Math.max(at, Date.now()) + p.leaseMs();
   const gen = (send.drainGen ?? 0) + 1;
   const id: Id<SendTable> = sendId;
@@ -122,7 +133,12 @@ async function armWatchdog(ctx: MutationCtx, sendId: Id<SendTable>, at: number) 
  * newer run started), its lease renewed; null when the run is to stop (paused, cancelled, over,
  * or fenced off).
  */
-export async function claimRun<S extends SendTable, L>(ctx: MutationCtx, p: SendQueueProvider<S, L>, sendId: Id<S>, gen: number): Promise<Doc<S> | null> {
+export async function claimRun<S extends SendTable, L>(
+  ctx: MutationCtx,
+  p: SendQueueProvider<S, L>,
+  sendId: Id<S>,
+  gen: number,
+): Promise<Doc<S> | null> {
   const send = await ctx.db.get(sendId);
   if (!send || send.status !== "sending" || (send.drainGen ?? 0) !== gen) return null;
   const id: Id<SendTable> = sendId;
@@ -131,7 +147,13 @@ export async function claimRun<S extends SendTable, L>(ctx: MutationCtx, p: Send
 }
 
 /** Run `gen` ends: the next one starts at `at` (the pace, quiet hours, a provider's back-off). */
-export async function continueSender<S extends SendTable, L>(ctx: MutationCtx, p: SendQueueProvider<S, L>, sendId: Id<S>, at: number, gen: number) {
+export async function continueSender<S extends SendTable, L>(
+  ctx: MutationCtx,
+  p: SendQueueProvider<S, L>,
+  sendId: Id<S>,
+  at: number,
+  gen: number,
+) {
   const send = await ctx.db.get(sendId);
   if (!send || send.status !== "sending" || (send.drainGen ?? 0) !== gen) return;
   await startRun(ctx, p, sendId, send, at);
@@ -164,7 +186,12 @@ export async function pause(ctx: MutationCtx, send: Doc<SendTable>): Promise<boo
 }
 
 /** Resume a paused send: its fan-out goes on where it stopped, and a sender run starts. Returns whether it resumed. */
-export async function resume<S extends SendTable, L>(ctx: MutationCtx, p: SendQueueProvider<S, L>, sendId: Id<S>, send: Doc<S>): Promise<boolean> {
+export async function resume<S extends SendTable, L>(
+  ctx: MutationCtx,
+  p: SendQueueProvider<S, L>,
+  sendId: Id<S>,
+  send: Doc<S>,
+): Promise<boolean> {
   if (send.status !== "paused") return false;
   const id: Id<SendTable> = sendId;
   await ctx.db.patch(id, { status: "sending", error: undefined, updatedAt: Date.now() });
@@ -177,13 +204,23 @@ export async function resume<S extends SendTable, L>(ctx: MutationCtx, p: SendQu
 export async function cancel(ctx: MutationCtx, send: Doc<SendTable>): Promise<boolean> {
   if (!isLive(send.status)) return false;
   const now = Date.now();
-  await ctx.db.patch(send._id, { status: "cancelled", prep: { ...send.prep, done: true }, leaseUntil: undefined, finishedAt: now, updatedAt: now });
+  await ctx.db.patch(send._id, {
+    status: "cancelled",
+    prep: { ...send.prep, done: true },
+    leaseUntil: undefined,
+    finishedAt: now,
+    updatedAt: now,
+  });
   await ctx.scheduler.runAfter(0, internal.sendQueue.cancelQueued, { sendId: send._id });
   return true;
 }
 
 /** One transaction of the cancel chain: a page of the send's queued messages cancelled, then the next page. */
-export async function cancelQueued<S extends SendTable, L>(ctx: MutationCtx, p: SendQueueProvider<S, L>, sendId: Id<S>) {
+export async function cancelQueued<S extends SendTable, L>(
+  ctx: MutationCtx,
+  p: SendQueueProvider<S, L>,
+  sendId: Id<S>,
+) {
   const send = await ctx.db.get(sendId);
   if (!send) return;
   const id: Id<SendTable> = sendId;
@@ -193,7 +230,11 @@ export async function cancelQueued<S extends SendTable, L>(ctx: MutationCtx, p: 
     .take(p.cancelPage);
   const now = Date.now();
   for (const m of rows) await ctx.db.patch(m._id, { status: "cancelled", updatedAt: now });
-  await p.saveCounts(ctx, send, { ...send.counts, queued: Math.max(0, send.counts.queued - rows.length), cancelled: send.counts.cancelled + rows.length });
+  await p.saveCounts(ctx, send, {
+    ...send.counts,
+    queued: Math.max(0, send.counts.queued - rows.length),
+    cancelled: send.counts.cancelled + rows.length,
+  });
   if (rows.length === p.cancelPage) await ctx.scheduler.runAfter(0, internal.sendQueue.cancelQueued, { sendId: id });
 }
 

@@ -39,23 +39,36 @@ export function cleanAddress(address: string): string {
 
 export function cleanNotes(notes: string): string {
   const n = notes.trim();
-  if (n.length > MAX_NOTES) throw appError("VALIDATION_ERROR", `Notes are limited to ${MAX_NOTES.toLocaleString("en-US")} characters.`);
+  if (n.length > MAX_NOTES)
+    throw appError("VALIDATION_ERROR", `Notes are limited to ${MAX_NOTES.toLocaleString("en-US")} characters.`);
   return n;
 }
 
 export function checkPoint(lat: number, lng: number) {
-  if (!validPoint(lat, lng)) throw appError("VALIDATION_ERROR", "Latitude must be between -90 and 90 and longitude between -180 and 180.", "Invalid location");
+  if (!validPoint(lat, lng))
+    throw appError(
+      "VALIDATION_ERROR",
+      "Latitude must be between -90 and 90 and longitude between -180 and 180.",
+      "Invalid location",
+    );
 }
 
 export function checkDates(datePlaced: number, dateRemoval: number) {
-  if (!Number.isFinite(datePlaced) || !Number.isFinite(dateRemoval)) throw appError("VALIDATION_ERROR", "Please enter valid dates.");
-  if (dateRemoval <= datePlaced) throw appError("VALIDATION_ERROR", "The removal date must be after the placement date.", "Check the dates");
+  if (!Number.isFinite(datePlaced) || !Number.isFinite(dateRemoval))
+    throw appError("VALIDATION_ERROR", "Please enter valid dates.");
+  if (dateRemoval <= datePlaced)
+    throw appError("VALIDATION_ERROR", "The removal date must be after the placement date.", "Check the dates");
 }
 
 /** The campaign must be one of the organisation's (the org database only sees those). */
 export async function checkCampaign(db: QueryCtx["db"], campaignId: Id<"campaigns">) {
   const c = await db.get(campaignId);
-  if (!c) throw appError("VALIDATION_ERROR", "Please choose one of your organization's campaigns.", TEXTS.titles.requiredMissing);
+  if (!c)
+    throw appError(
+      "VALIDATION_ERROR",
+      "Please choose one of your organization's campaigns.",
+      TEXTS.titles.requiredMissing,
+    );
   return c;
 }
 
@@ -87,7 +100,11 @@ function addDeltas(deltas: Map<string, Map<SignStatus, Delta>>, s: Placed, sign:
 }
 
 /** Applies the per-tile changes of a batch of sign writes (one read and write per touched tile). */
-export async function applyCellDeltas(db: Db, orgId: Id<"organizations">, changes: { before: Placed | null; after: Placed | null }[]) {
+export async function applyCellDeltas(
+  db: Db,
+  orgId: Id<"organizations">,
+  changes: { before: Placed | null; after: Placed | null }[],
+) {
   const deltas = new Map<string, Map<SignStatus, Delta>>();
   for (const { before, after } of changes) {
     if (before) addDeltas(deltas, before, -1);
@@ -138,7 +155,10 @@ export async function armTimer(ctx: Pick<MutationCtx, "db" | "scheduler">, orgId
   else await ctx.db.insert("signTimers", { orgId, nextAt: at, jobId });
 }
 
-export type SignFields = Omit<SignDoc, "_id" | "_creationTime" | "orgId" | "quadkey" | "status" | "pickupDue" | "updatedAt">;
+export type SignFields = Omit<
+  SignDoc,
+  "_id" | "_creationTime" | "orgId" | "quadkey" | "status" | "pickupDue" | "updatedAt"
+>;
 
 /**
  * Inserts or replaces signs (status and pickup flag from time; counts and timer kept in step).
@@ -186,7 +206,11 @@ export async function deleteSign(ctx: Pick<MutationCtx, "db">, sign: SignDoc) {
  * The timer's run: Scheduled signs whose placement time came become Active; Active signs past
  * their removal date are flagged for pickup. Then the timer is set for the next transition.
  */
-export async function advanceSigns(ctx: Pick<MutationCtx, "db" | "scheduler">, orgId: Id<"organizations">, firedAt: number) {
+export async function advanceSigns(
+  ctx: Pick<MutationCtx, "db" | "scheduler">,
+  orgId: Id<"organizations">,
+  firedAt: number,
+) {
   const now = Date.now();
   const placed = await ctx.db
     .query("signs")
@@ -201,7 +225,9 @@ export async function advanceSigns(ctx: Pick<MutationCtx, "db" | "scheduler">, o
   await applyCellDeltas(ctx.db, orgId, changes);
   const due = await ctx.db
     .query("signs")
-    .withIndex("by_org_pickup", (q) => q.eq("orgId", orgId).eq("pickupDue", false).eq("status", "Active").lte("dateRemoval", now))
+    .withIndex("by_org_pickup", (q) =>
+      q.eq("orgId", orgId).eq("pickupDue", false).eq("status", "Active").lte("dateRemoval", now),
+    )
     .take(TIMER_BATCH);
   for (const s of due) await ctx.db.patch(s._id, { pickupDue: true });
 
@@ -219,7 +245,9 @@ export async function advanceSigns(ctx: Pick<MutationCtx, "db" | "scheduler">, o
       .first();
     const r = await ctx.db
       .query("signs")
-      .withIndex("by_org_pickup", (q) => q.eq("orgId", orgId).eq("pickupDue", false).eq("status", "Active").gt("dateRemoval", now))
+      .withIndex("by_org_pickup", (q) =>
+        q.eq("orgId", orgId).eq("pickupDue", false).eq("status", "Active").gt("dateRemoval", now),
+      )
       .first();
     const candidates = [s?.datePlaced, r?.dateRemoval].filter((x): x is number => x !== undefined);
     next = candidates.length ? Math.min(...candidates) : null;

@@ -14,7 +14,16 @@ import { MAX_SMS_BODY } from "../tables/sms";
 import { displayName } from "./presence";
 import { cancel, ensureSender, pause, resume } from "./sendQueue";
 import { smsQueue } from "./smsSender";
-import { finishSend, loadSettings, log, moveCounts, optOutOf, providerConfig, recipientTimeZone, type Counts } from "./smsShared";
+import {
+  finishSend,
+  loadSettings,
+  log,
+  moveCounts,
+  optOutOf,
+  providerConfig,
+  recipientTimeZone,
+  type Counts,
+} from "./smsShared";
 import type { Viewer } from "./viewer";
 import { TEXTS } from "../lib/texts";
 
@@ -24,7 +33,19 @@ export const OPT_OUT_SET_MAX = 5_000;
 export const MAX_QUICK_VOTERS = 5_000;
 export const MAX_EXTRA_PHONES = 20;
 
-const EMPTY_COUNTS: Counts = { queued: 0, sent: 0, delivered: 0, failed: 0, undelivered: 0, cancelled: 0, optedOut: 0, noPhone: 0, invalid: 0, duplicates: 0, segmentsSent: 0 };
+const EMPTY_COUNTS: Counts = {
+  queued: 0,
+  sent: 0,
+  delivered: 0,
+  failed: 0,
+  undelivered: 0,
+  cancelled: 0,
+  optedOut: 0,
+  noPhone: 0,
+  invalid: 0,
+  duplicates: 0,
+  segmentsSent: 0,
+};
 
 export type StartInput = {
   campaignId?: Id<"campaigns">;
@@ -45,24 +66,38 @@ export async function startSend(ctx: MutationCtx, viewer: Viewer, input: StartIn
       .order("desc")
       .first();
     if (running && (running.status === "sending" || running.status === "paused" || running.status === "preparing")) {
-      throw appError("VALIDATION_ERROR", "This campaign is already being sent. Pause or cancel that send first.", "Already sending");
+      throw appError(
+        "VALIDATION_ERROR",
+        "This campaign is already being sent. Pause or cancel that send first.",
+        "Already sending",
+      );
     }
   }
-  const body = (campaign ? campaign.body ?? "" : input.body ?? "").trim();
+  const body = (campaign ? (campaign.body ?? "") : (input.body ?? "")).trim();
   if (body === "") throw appError("VALIDATION_ERROR", TEXTS.required.message, TEXTS.titles.messageEmpty);
-  if (body.length > MAX_SMS_BODY) throw appError("VALIDATION_ERROR", `A text message is limited to ${MAX_SMS_BODY.toLocaleString("en-US")} characters.`, "Message too long");
+  if (body.length > MAX_SMS_BODY)
+    throw appError(
+      "VALIDATION_ERROR",
+      `A text message is limited to ${MAX_SMS_BODY.toLocaleString("en-US")} characters.`,
+      "Message too long",
+    );
 
-  const groupIds = campaign ? campaign.voter_groups ?? [] : [];
-  const voterIds = campaign ? campaign.individual_voters ?? [] : [...new Set(input.voterIds ?? [])];
-  if (voterIds.length > MAX_QUICK_VOTERS) throw appError("VALIDATION_ERROR", `A quick send reaches at most ${MAX_QUICK_VOTERS.toLocaleString("en-US")} voters; use a campaign with groups for more.`);
+  const groupIds = campaign ? (campaign.voter_groups ?? []) : [];
+  const voterIds = campaign ? (campaign.individual_voters ?? []) : [...new Set(input.voterIds ?? [])];
+  if (voterIds.length > MAX_QUICK_VOTERS)
+    throw appError(
+      "VALIDATION_ERROR",
+      `A quick send reaches at most ${MAX_QUICK_VOTERS.toLocaleString("en-US")} voters; use a campaign with groups for more.`,
+    );
   const extraPhones: string[] = [];
-  for (const raw of campaign ? [] : input.extraPhones ?? []) {
+  for (const raw of campaign ? [] : (input.extraPhones ?? [])) {
     if (raw.trim() === "") continue;
     const phone = normalizePhone(raw);
     if (!phone) throw appError("VALIDATION_ERROR", INVALID_PHONE_FORMAT, "Invalid phone number");
     extraPhones.push(phone);
   }
-  if (extraPhones.length > MAX_EXTRA_PHONES) throw appError("VALIDATION_ERROR", `At most ${MAX_EXTRA_PHONES} additional phone numbers.`);
+  if (extraPhones.length > MAX_EXTRA_PHONES)
+    throw appError("VALIDATION_ERROR", `At most ${MAX_EXTRA_PHONES} additional phone numbers.`);
   if (groupIds.length === 0 && voterIds.length === 0 && extraPhones.length === 0) {
     throw appError("VALIDATION_ERROR", TEXTS.sms.recipients, "No recipients specified");
   }
@@ -102,7 +137,13 @@ export async function startSend(ctx: MutationCtx, viewer: Viewer, input: StartIn
     updatedAt: now,
   });
   if (campaign) await ctx.db.patch(campaign._id, { status: "active", updatedAt: now });
-  await log(ctx, viewer.orgId, "info", `${demo ? "[DEMO] " : ""}${displayName(viewer.user)} started ${campaign ? `"${campaign.name}"` : "a quick send"}`, sendId);
+  await log(
+    ctx,
+    viewer.orgId,
+    "info",
+    `${demo ? "[DEMO] " : ""}${displayName(viewer.user)} started ${campaign ? `"${campaign.name}"` : "a quick send"}`,
+    sendId,
+  );
   await ctx.scheduler.runAfter(0, internal.sms.enqueueStep, { sendId });
   return sendId;
 }
@@ -127,7 +168,8 @@ export async function enqueueStep(ctx: MutationCtx, sendId: Id<"smsSends">) {
     .withIndex("by_org_phone", (q) => q.eq("orgId", send.orgId))
     .take(OPT_OUT_SET_MAX + 1);
   const optedOutSet = optOutRows.length <= OPT_OUT_SET_MAX ? new Set(optOutRows.map((r) => r.phone)) : null;
-  const isOptedOut = async (phone: string) => (optedOutSet ? optedOutSet.has(phone) : (await optOutOf(ctx.db, send.orgId, phone)) !== null);
+  const isOptedOut = async (phone: string) =>
+    optedOutSet ? optedOutSet.has(phone) : (await optOutOf(ctx.db, send.orgId, phone)) !== null;
   // phones queued in this step (the index lookup below covers earlier steps)
   const seenHere = new Set<string>();
 
@@ -194,7 +236,8 @@ export async function enqueueStep(ctx: MutationCtx, sendId: Id<"smsSends">) {
     const from = Number(cursor ?? 0);
     for (const id of send.voterIds.slice(from, from + ENQUEUE_BATCH)) {
       const voter = await ctx.db.get(id);
-      if (voter && voter.orgId === send.orgId) await add(voter, voter.phone, `${voter.first_name} ${voter.last_name}`.trim());
+      if (voter && voter.orgId === send.orgId)
+        await add(voter, voter.phone, `${voter.first_name} ${voter.last_name}`.trim());
     }
     if (from + ENQUEUE_BATCH >= send.voterIds.length) {
       source += 1;
@@ -207,25 +250,43 @@ export async function enqueueStep(ctx: MutationCtx, sendId: Id<"smsSends">) {
   }
   const done = source > groups.length + 1;
   const status = send.status === "preparing" ? "sending" : send.status;
-  await ctx.db.patch(sendId, { prep: { source, cursor, done }, nextPosition: position, counts, status, updatedAt: now });
+  await ctx.db.patch(sendId, {
+    prep: { source, cursor, done },
+    nextPosition: position,
+    counts,
+    status,
+    updatedAt: now,
+  });
   if (!done) await ctx.scheduler.runAfter(0, internal.sms.enqueueStep, { sendId });
   else {
     const skipped = counts.optedOut + counts.noPhone + counts.invalid;
-    await log(ctx, send.orgId, "info", `${position.toLocaleString("en-US")} messages queued${skipped ? ` (${counts.optedOut} opted out, ${counts.noPhone} without a phone, ${counts.invalid} invalid numbers skipped)` : ""}`, sendId);
+    await log(
+      ctx,
+      send.orgId,
+      "info",
+      `${position.toLocaleString("en-US")} messages queued${skipped ? ` (${counts.optedOut} opted out, ${counts.noPhone} without a phone, ${counts.invalid} invalid numbers skipped)` : ""}`,
+      sendId,
+    );
   }
   if (status === "sending") await ensureSender(ctx, smsQueue, sendId);
   if (done && position === 0) await finishSend(ctx, sendId);
 }
 
 /** Pause, resume or cancel a send; cancelling cancels every message not yet handed to the provider. */
-export async function controlSend(ctx: MutationCtx, viewer: Viewer, sendId: Id<"smsSends">, action: "pause" | "resume" | "cancel") {
+export async function controlSend(
+  ctx: MutationCtx,
+  viewer: Viewer,
+  sendId: Id<"smsSends">,
+  action: "pause" | "resume" | "cancel",
+) {
   const send = await ctx.db.get(sendId);
   if (!send) throw appError("NOT_FOUND");
   const name = displayName(viewer.user);
   if (action === "pause") {
     if (await pause(ctx, send)) await log(ctx, send.orgId, "warning", `${name} paused the send`, sendId);
   } else if (action === "resume") {
-    if (await resume(ctx, smsQueue, sendId, send)) await log(ctx, send.orgId, "info", `${name} resumed the send`, sendId);
+    if (await resume(ctx, smsQueue, sendId, send))
+      await log(ctx, send.orgId, "info", `${name} resumed the send`, sendId);
   } else if (await cancel(ctx, send)) {
     if (send.campaignId) await ctx.db.patch(send.campaignId, { status: "cancelled", updatedAt: Date.now() });
     await log(ctx, send.orgId, "warning", `${name} cancelled the send`, sendId);

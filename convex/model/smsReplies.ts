@@ -33,7 +33,13 @@ export async function firstTime(ctx: MutationCtx, key: string, keepMs: number): 
 }
 
 /** A delivery status from the provider: applied only forward (never back to an earlier state). */
-export async function applyStatus(ctx: MutationCtx, messageId: Id<"smsMessages"> | null, sid: string, status: SmsStatus, errorCode: string | null) {
+export async function applyStatus(
+  ctx: MutationCtx,
+  messageId: Id<"smsMessages"> | null,
+  sid: string,
+  status: SmsStatus,
+  errorCode: string | null,
+) {
   const m =
     (messageId ? await ctx.db.get(messageId) : null) ??
     (await ctx.db
@@ -65,10 +71,22 @@ export async function applyStatus(ctx: MutationCtx, messageId: Id<"smsMessages">
  * Opts a number out in an organisation: recorded once, and its queued messages are cancelled in
  * the same transaction, so the next send tick never picks them.
  */
-export async function optOut(ctx: MutationCtx, orgId: Id<"organizations">, phone: string, source: Doc<"smsOptOuts">["source"]) {
+export async function optOut(
+  ctx: MutationCtx,
+  orgId: Id<"organizations">,
+  phone: string,
+  source: Doc<"smsOptOuts">["source"],
+) {
   if (!(await optOutOf(ctx.db, orgId, phone))) {
     await ctx.db.insert("smsOptOuts", { orgId, phone, at: Date.now(), source });
-    await log(ctx, orgId, "warning", `${phone} opted out of text messages`, undefined, "A number opted out of text messages");
+    await log(
+      ctx,
+      orgId,
+      "warning",
+      `${phone} opted out of text messages`,
+      undefined,
+      "A number opted out of text messages",
+    );
   }
   const queued = await ctx.db
     .query("smsMessages")
@@ -78,7 +96,10 @@ export async function optOut(ctx: MutationCtx, orgId: Id<"organizations">, phone
   for (const m of queued) {
     await ctx.db.patch(m._id, { status: "cancelled", error: "Opted out", updatedAt: now });
     const send = await ctx.db.get(m.sendId);
-    if (send) await ctx.db.patch(send._id, { counts: { ...moveCounts(send.counts, "queued", "cancelled"), optedOut: send.counts.optedOut + 1 } });
+    if (send)
+      await ctx.db.patch(send._id, {
+        counts: { ...moveCounts(send.counts, "queued", "cancelled"), optedOut: send.counts.optedOut + 1 },
+      });
   }
 }
 
@@ -88,7 +109,15 @@ export async function optIn(ctx: MutationCtx, orgId: Id<"organizations">, phone:
     .withIndex("by_org_phone", (q) => q.eq("orgId", orgId).eq("phone", phone))
     .collect();
   for (const r of rows) await ctx.db.delete(r._id);
-  if (rows.length > 0) await log(ctx, orgId, "info", `${phone} opted back in to text messages`, undefined, "A number opted back in to text messages");
+  if (rows.length > 0)
+    await log(
+      ctx,
+      orgId,
+      "info",
+      `${phone} opted back in to text messages`,
+      undefined,
+      "A number opted back in to text messages",
+    );
 }
 
 /** The organisations that texted a number (an inbound reply concerns them). */

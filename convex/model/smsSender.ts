@@ -43,11 +43,20 @@ export const smsQueue: SendQueueProvider<"smsSends", Id<"smsMessages">> = {
   saveCounts: (ctx, send, counts) => ctx.db.patch(send._id, { counts }),
   settle: {
     find: (ctx, send) => leftSending(ctx, send._id),
-    start: (ctx, sendId, gen, messageIds) => ctx.scheduler.runAfter(0, internal.integrations.twilio.reconcile, { sendId, gen, messageIds }),
+    start: (ctx, sendId, gen, messageIds) =>
+      ctx.scheduler.runAfter(0, internal.integrations.twilio.reconcile, { sendId, gen, messageIds }),
   },
 };
 
-export type ClaimedMessage = { id: Id<"smsMessages">; phone: string; body: string; segments: number; timeZone: string; position: number; statusCallbackToken: string };
+export type ClaimedMessage = {
+  id: Id<"smsMessages">;
+  phone: string;
+  body: string;
+  segments: number;
+  timeZone: string;
+  position: number;
+  statusCallbackToken: string;
+};
 
 /**
  * The sender's next batch: up to `max` queued messages whose time has come, in queue order,
@@ -88,7 +97,15 @@ export async function claim(ctx: MutationCtx, sendId: Id<"smsSends">, max: numbe
   const claimed: ClaimedMessage[] = [];
   for (const m of rows) {
     await ctx.db.patch(m._id, { status: "sending", claimedAt: now, attempts: m.attempts + 1, updatedAt: now });
-    claimed.push({ id: m._id, phone: m.phone, body: m.body, segments: m.segments, timeZone: m.timeZone, position: m.position, statusCallbackToken: m._id });
+    claimed.push({
+      id: m._id,
+      phone: m.phone,
+      body: m.body,
+      segments: m.segments,
+      timeZone: m.timeZone,
+      position: m.position,
+      statusCallbackToken: m._id,
+    });
   }
   return { messages: claimed, settings, demo: send.demo, pace: send.segmentsPerSecond };
 }
@@ -112,20 +129,45 @@ export async function recordResults(ctx: MutationCtx, sendId: Id<"smsSends">, re
     const m = await ctx.db.get(r.id);
     if (!m || m.status !== "sending") continue;
     if (r.outcome === "sent") {
-      await ctx.db.patch(m._id, { status: r.status, providerSid: r.sid, sentAt: now, claimedAt: undefined, updatedAt: now });
+      await ctx.db.patch(m._id, {
+        status: r.status,
+        providerSid: r.sid,
+        sentAt: now,
+        claimedAt: undefined,
+        updatedAt: now,
+      });
       counts = moveCounts(counts, "sending", r.status);
       counts.segmentsSent += m.segments;
       if (r.status !== "demo") sentSegments += m.segments;
       sentMessages += 1;
     } else if (r.outcome === "failed") {
-      await ctx.db.patch(m._id, { status: "failed", errorCode: r.code, error: r.error, claimedAt: undefined, updatedAt: now });
+      await ctx.db.patch(m._id, {
+        status: "failed",
+        errorCode: r.code,
+        error: r.error,
+        claimedAt: undefined,
+        updatedAt: now,
+      });
       counts = moveCounts(counts, "sending", "failed");
-      await log(ctx, send.orgId, "error", `${m.recipientName} (${m.phone}): ${r.error}`, sendId, `A recipient: ${r.error}`);
+      await log(
+        ctx,
+        send.orgId,
+        "error",
+        `${m.recipientName} (${m.phone}): ${r.error}`,
+        sendId,
+        `A recipient: ${r.error}`,
+      );
       if (r.optOut) await optOut(ctx, send.orgId, m.phone, "provider");
     } else if (r.outcome === "requeue") {
       await ctx.db.patch(m._id, { status: "queued", readyAt: r.readyAt, claimedAt: undefined, updatedAt: now });
     } else {
-      await ctx.db.patch(m._id, { status: "queued", claimedAt: undefined, errorCode: r.code, error: r.error, updatedAt: now });
+      await ctx.db.patch(m._id, {
+        status: "queued",
+        claimedAt: undefined,
+        errorCode: r.code,
+        error: r.error,
+        updatedAt: now,
+      });
       fatal = r.error;
     }
   }
@@ -153,7 +195,8 @@ export async function rescheduleHeldSends(ctx: MutationCtx, orgId: Id<"organizat
     .order("desc")
     .take(20);
   for (const s of recent) {
-    if (s.status === "preparing" || s.status === "sending" || s.status === "paused") await ctx.scheduler.runAfter(0, internal.sms.rescheduleHeld, { sendId: s._id, after: -1 });
+    if (s.status === "preparing" || s.status === "sending" || s.status === "paused")
+      await ctx.scheduler.runAfter(0, internal.sms.rescheduleHeld, { sendId: s._id, after: -1 });
   }
 }
 

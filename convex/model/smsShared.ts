@@ -32,13 +32,20 @@ export function providerConfig(): { demo: boolean; sender: string | null } {
 }
 
 /** The organisation's settings; `segmentsPerSecond` resolved (the override or the profile's), `paceOverride` as saved. */
-export async function loadSettings(db: Db, orgId: Id<"organizations">): Promise<SmsSettings & { segmentsPerSecond: number; paceOverride: number | null }> {
+export async function loadSettings(
+  db: Db,
+  orgId: Id<"organizations">,
+): Promise<SmsSettings & { segmentsPerSecond: number; paceOverride: number | null }> {
   const row = await db
     .query("smsSettings")
     .withIndex("by_org", (q) => q.eq("orgId", orgId))
     .unique();
   const s = row?.settings ?? DEFAULT_SMS_SETTINGS;
-  return { ...s, segmentsPerSecond: s.segmentsPerSecond ?? SENDER_PROFILES[s.profile].segmentsPerSecond, paceOverride: s.segmentsPerSecond ?? null };
+  return {
+    ...s,
+    segmentsPerSecond: s.segmentsPerSecond ?? SENDER_PROFILES[s.profile].segmentsPerSecond,
+    paceOverride: s.segmentsPerSecond ?? null,
+  };
 }
 
 export function checkSettings(s: SmsSettings) {
@@ -67,8 +74,22 @@ export function recipientTimeZone(voter: Pick<Doc<"voters">, "zip" | "state"> | 
  * Adds an activity log entry. An entry naming a recipient (name, number, their reply) carries
  * `withheld`, the same entry without them, which is what readers without voters.view get.
  */
-export async function log(ctx: Pick<MutationCtx, "db">, orgId: Id<"organizations">, type: Doc<"smsLog">["type"], message: string, sendId?: Id<"smsSends">, withheld?: string) {
-  await ctx.db.insert("smsLog", { orgId, at: Date.now(), type, message, sendId, ...(withheld === undefined ? {} : { withheld }) });
+export async function log(
+  ctx: Pick<MutationCtx, "db">,
+  orgId: Id<"organizations">,
+  type: Doc<"smsLog">["type"],
+  message: string,
+  sendId?: Id<"smsSends">,
+  withheld?: string,
+) {
+  await ctx.db.insert("smsLog", {
+    orgId,
+    at: Date.now(),
+    type,
+    message,
+    sendId,
+    ...(withheld === undefined ? {} : { withheld }),
+  });
 }
 
 /** A phone number in E.164 form, as entries written before `withheld` existed name recipients. */
@@ -78,7 +99,9 @@ const LOGGED_PHONE = /\+\d{8,15}/;
 export function logMessage(entry: Doc<"smsLog">, seeVoters: boolean): string {
   if (seeVoters) return entry.message;
   if (entry.withheld !== undefined) return entry.withheld;
-  return LOGGED_PHONE.test(entry.message) ? "An entry about a recipient (seeing it needs permission to view voters)" : entry.message;
+  return LOGGED_PHONE.test(entry.message)
+    ? "An entry about a recipient (seeing it needs permission to view voters)"
+    : entry.message;
 }
 
 export async function optOutOf(db: Db, orgId: Id<"organizations">, phone: string) {
@@ -109,7 +132,16 @@ function bucket(status: SmsStatus): keyof Counts | null {
 }
 
 /** Status order: a later callback never moves a message back (queued < sending < sent < final). */
-export const STATUS_RANK: Record<SmsStatus, number> = { queued: 0, sending: 1, sent: 2, demo: 2, delivered: 3, undelivered: 3, failed: 3, cancelled: 3 };
+export const STATUS_RANK: Record<SmsStatus, number> = {
+  queued: 0,
+  sending: 1,
+  sent: 2,
+  demo: 2,
+  delivered: 3,
+  undelivered: 3,
+  failed: 3,
+  cancelled: 3,
+};
 
 export function moveCounts(counts: Counts, from: SmsStatus | null, to: SmsStatus): Counts {
   const next = { ...counts };
@@ -156,12 +188,18 @@ export function usagePeriods(at: number): { month: string; day: string } {
   return { month: iso.slice(0, 7), day: iso.slice(0, 10) };
 }
 
-async function addToPeriod(ctx: MutationCtx, orgId: Id<"organizations">, period: string, add: { segments: number; messages: number }) {
+async function addToPeriod(
+  ctx: MutationCtx,
+  orgId: Id<"organizations">,
+  period: string,
+  add: { segments: number; messages: number },
+) {
   const row = await ctx.db
     .query("smsUsage")
     .withIndex("by_org_period", (q) => q.eq("orgId", orgId).eq("period", period))
     .unique();
-  if (row) await ctx.db.patch(row._id, { segments: row.segments + add.segments, messages: row.messages + add.messages });
+  if (row)
+    await ctx.db.patch(row._id, { segments: row.segments + add.segments, messages: row.messages + add.messages });
   else await ctx.db.insert("smsUsage", { orgId, period, ...add });
 }
 
@@ -196,20 +234,36 @@ export async function finishSend(ctx: MutationCtx, sendId: Id<"smsSends">) {
   const now = Date.now();
   if (send.campaignId) {
     const campaign = await ctx.db.get(send.campaignId);
-    if (campaign) await ctx.db.patch(campaign._id, { status: "completed", sentCount: (campaign.sentCount ?? 0) + send.counts.sent + send.counts.delivered, updatedAt: now });
+    if (campaign)
+      await ctx.db.patch(campaign._id, {
+        status: "completed",
+        sentCount: (campaign.sentCount ?? 0) + send.counts.sent + send.counts.delivered,
+        updatedAt: now,
+      });
   }
   const c = send.counts;
   const ok = c.sent + c.delivered;
   const failed = c.failed + c.undelivered;
   const type = failed === 0 ? "success" : ok === 0 ? "error" : "warning";
-  await log(ctx, send.orgId, type, `${send.demo ? "[DEMO] " : ""}Send finished: ${ok} sent, ${failed} failed, ${c.optedOut} opted out skipped`, sendId);
+  await log(
+    ctx,
+    send.orgId,
+    type,
+    `${send.demo ? "[DEMO] " : ""}Send finished: ${ok} sent, ${failed} failed, ${c.optedOut} opted out skipped`,
+    sendId,
+  );
 }
 
 /**
  * When a running send waits for quiet hours to end: its next message is not due yet and its
  * recipient's sending hours are closed now. Null otherwise (due now, or a short provider back-off).
  */
-export async function heldUntilOf(db: Db, send: Doc<"smsSends">, settings: Pick<SmsSettings, "quietStart" | "quietEnd">, now: number): Promise<number | null> {
+export async function heldUntilOf(
+  db: Db,
+  send: Doc<"smsSends">,
+  settings: Pick<SmsSettings, "quietStart" | "quietEnd">,
+  now: number,
+): Promise<number | null> {
   if (send.status !== "sending" && send.status !== "paused") return null;
   const next = await db
     .query("smsMessages")
@@ -220,7 +274,11 @@ export async function heldUntilOf(db: Db, send: Doc<"smsSends">, settings: Pick<
 }
 
 /** A send as the SMS center shows it, with when quiet hours hold it. */
-export async function progressWithHold(db: Db, send: Doc<"smsSends">, settings: Pick<SmsSettings, "quietStart" | "quietEnd">) {
+export async function progressWithHold(
+  db: Db,
+  send: Doc<"smsSends">,
+  settings: Pick<SmsSettings, "quietStart" | "quietEnd">,
+) {
   return { ...progressOf(send), heldUntil: await heldUntilOf(db, send, settings, Date.now()) };
 }
 

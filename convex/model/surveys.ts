@@ -46,7 +46,8 @@ export async function orgSurveySettings(db: Reader, orgId: Id<"organizations">):
 export function cleanEmail(raw: string | null | undefined, what: string): string | null {
   const e = (raw ?? "").trim();
   if (!e) return null;
-  if (e.length > 254 || !EMAIL_PATTERN.test(e)) throw appError("VALIDATION_ERROR", `${what}: please enter a valid email address.`);
+  if (e.length > 254 || !EMAIL_PATTERN.test(e))
+    throw appError("VALIDATION_ERROR", `${what}: please enter a valid email address.`);
   return e;
 }
 
@@ -61,7 +62,11 @@ export function cleanSurvey(def: { name: string; description: string | null; pag
     pages: def.pages.map((p) => ({
       ...p,
       title: p.title.trim(),
-      fields: p.fields.map((f) => ({ ...f, label: f.label.trim(), options: f.options.map((o) => o.trim()).filter(Boolean) })),
+      fields: p.fields.map((f) => ({
+        ...f,
+        label: f.label.trim(),
+        options: f.options.map((o) => o.trim()).filter(Boolean),
+      })),
     })),
   };
 }
@@ -72,7 +77,11 @@ export async function checkSurveyLimit(ctx: MutationCtx, viewer: Pick<Viewer, "o
   if (plan.limits.surveys === UNLIMITED) return;
   const { surveys } = await readCounters(ctx, viewer.orgId);
   if (surveys >= plan.limits.surveys) {
-    throw appError("VALIDATION_ERROR", `Your ${plan.name} plan allows ${plan.limits.surveys} surveys. Delete a survey or upgrade your plan to create another.`, "Survey limit reached");
+    throw appError(
+      "VALIDATION_ERROR",
+      `Your ${plan.name} plan allows ${plan.limits.surveys} surveys. Delete a survey or upgrade your plan to create another.`,
+      "Survey limit reached",
+    );
   }
 }
 
@@ -81,12 +90,19 @@ export async function seedSurveyDraft(
   ctx: MutationCtx,
   viewer: Pick<Viewer, "userId" | "orgId">,
   id: Id<"surveys">,
-  s: { name: string; description: string | null; recipient: string | null; pages: SurveyPage[]; settings: SurveySettings },
+  s: {
+    name: string;
+    description: string | null;
+    recipient: string | null;
+    pages: SurveyPage[];
+    settings: SurveySettings;
+  },
 ) {
   await seedDocument(ctx, viewer, surveyRoom(id), id, (doc) => writeSurveyDraft(doc, s));
 }
 
-export type SurveySubmitResult = { ok: true; id: Id<"surveySubmissions"> } | { ok: false; errors: Record<string, string>; message?: string };
+export type SurveySubmitResult =
+  { ok: true; id: Id<"surveySubmissions"> } | { ok: false; errors: Record<string, string>; message?: string };
 
 /**
  * Records a submission: answers checked against the published pages with skip logic; the
@@ -135,13 +151,20 @@ export async function recordSurveySubmission(
   }
   const to = survey.recipient ?? settings.defaultRecipient;
   if (settings.emailNotifications && to && (await addressWants(ctx.db, survey.orgId, to, "surveyResponses"))) {
-    const lines = survey.pages.flatMap((p) => p.fields).filter((f) => check.values[f.id] !== undefined).map((f) => `${f.label}: ${answerText(f, check.values[f.id])}`);
+    const lines = survey.pages
+      .flatMap((p) => p.fields)
+      .filter((f) => check.values[f.id] !== undefined)
+      .map((f) => `${f.label}: ${answerText(f, check.values[f.id])}`);
     await queueEmail(ctx, {
       orgId: survey.orgId,
       to,
       kind: "survey_submission",
       subject: `New response to "${survey.name}"`,
-      text: [`A new response to the survey "${survey.name}" arrived${email ? ` from ${email}` : " (anonymous)"}.`, "", ...lines].join("\n"),
+      text: [
+        `A new response to the survey "${survey.name}" arrived${email ? ` from ${email}` : " (anonymous)"}.`,
+        "",
+        ...lines,
+      ].join("\n"),
     });
   }
   return { ok: true, id };

@@ -89,7 +89,9 @@ export async function activeMembership(ctx: QueryCtx, user: Doc<"users">): Promi
  * list must not make whoever registered the address first a platform super admin.
  */
 export function effectiveRoleIds(user: Doc<"users">, membership: Doc<"memberships">): string[] {
-  return superAdminPendingVerification(user) ? membership.roles.filter((r) => r !== SUPER_ADMIN_ROLE) : membership.roles;
+  return superAdminPendingVerification(user)
+    ? membership.roles.filter((r) => r !== SUPER_ADMIN_ROLE)
+    : membership.roles;
 }
 
 /** Resolves the caller or returns null when signed out / not a member of any organisation. */
@@ -103,7 +105,12 @@ export async function loadViewer(ctx: QueryCtx): Promise<Viewer | null> {
   const org = await ctx.db.get(membership.orgId);
   if (org === null) return null;
   const lookup = await orgRoleLookup(ctx, org._id);
-  const roles = resolveRoles(effectiveRoleIds(user, membership), membership.activeRole, membership.impersonatedRole, lookup);
+  const roles = resolveRoles(
+    effectiveRoleIds(user, membership),
+    membership.activeRole,
+    membership.impersonatedRole,
+    lookup,
+  );
   if (roles === null) return null;
   const permissions = roles.permissions;
   return {

@@ -86,7 +86,12 @@ const both = (a: Check, b: Check): Check => (a && b ? (v) => a(v) && b(v) : (a ?
  * gives. `via: "index"` never uses the search index: a search term is then checked on each row of
  * the index range (the same rule, matchesSearch), so nothing caps the matches.
  */
-function plan(db: GenericDatabaseReader<DataModel>, orgId: Id<"organizations">, f: VoterFilter, via: "search" | "index" = "search"): Plan {
+function plan(
+  db: GenericDatabaseReader<DataModel>,
+  orgId: Id<"organizations">,
+  f: VoterFilter,
+  via: "search" | "index" = "search",
+): Plan {
   const terms = searchTerms(f.search);
   const party = f.party || undefined;
   const status = f.status || undefined;
@@ -99,7 +104,8 @@ function plan(db: GenericDatabaseReader<DataModel>, orgId: Id<"organizations">, 
       if (status) s = s.eq("status", status);
       return s;
     });
-    const predicate = (v: Voter) => matchesSearch(v.searchText, terms) && (statusCode === undefined || v.status_code === statusCode);
+    const predicate = (v: Voter) =>
+      matchesSearch(v.searchText, terms) && (statusCode === undefined || v.status_code === statusCode);
     return { query, predicate, search: true };
   }
   if (statusCode) {
@@ -107,7 +113,10 @@ function plan(db: GenericDatabaseReader<DataModel>, orgId: Id<"organizations">, 
       .query("voters")
       .withIndex("by_org_statuscode", (q) => q.eq("orgId", orgId).eq("status_code", statusCode))
       .order("desc");
-    const predicate = party || status ? (v: Voter) => (!party || v.party_affiliation === party) && (!status || v.status === status) : null;
+    const predicate =
+      party || status
+        ? (v: Voter) => (!party || v.party_affiliation === party) && (!status || v.status === status)
+        : null;
     return { query, predicate: both(predicate, text), search: false };
   }
   if (party && status) {
@@ -117,9 +126,32 @@ function plan(db: GenericDatabaseReader<DataModel>, orgId: Id<"organizations">, 
       .order("desc");
     return { query, predicate: text, search: false };
   }
-  if (party) return { query: db.query("voters").withIndex("by_org_party", (q) => q.eq("orgId", orgId).eq("party_affiliation", party)).order("desc"), predicate: text, search: false };
-  if (status) return { query: db.query("voters").withIndex("by_org_status", (q) => q.eq("orgId", orgId).eq("status", status)).order("desc"), predicate: text, search: false };
-  return { query: db.query("voters").withIndex("by_org", (q) => q.eq("orgId", orgId)).order("desc"), predicate: text, search: false };
+  if (party)
+    return {
+      query: db
+        .query("voters")
+        .withIndex("by_org_party", (q) => q.eq("orgId", orgId).eq("party_affiliation", party))
+        .order("desc"),
+      predicate: text,
+      search: false,
+    };
+  if (status)
+    return {
+      query: db
+        .query("voters")
+        .withIndex("by_org_status", (q) => q.eq("orgId", orgId).eq("status", status))
+        .order("desc"),
+      predicate: text,
+      search: false,
+    };
+  return {
+    query: db
+      .query("voters")
+      .withIndex("by_org", (q) => q.eq("orgId", orgId))
+      .order("desc"),
+    predicate: text,
+    search: false,
+  };
 }
 
 /** A plan's rows with its checks applied on each page (helpers' `filter`: a page may hold fewer rows than asked for). */
@@ -135,7 +167,11 @@ function checked(p: Plan): VoterQuery {
  * for). Never a scan of the organisation; a search stops at SEARCH_RESULT_LIMIT results, so work
  * that must reach every match (the export, add all matching) pages with `pageAllMatching`.
  */
-export function filteredVoters(db: GenericDatabaseReader<DataModel>, orgId: Id<"organizations">, f: VoterFilter): VoterQuery {
+export function filteredVoters(
+  db: GenericDatabaseReader<DataModel>,
+  orgId: Id<"organizations">,
+  f: VoterFilter,
+): VoterQuery {
   return checked(plan(db, orgId, f));
 }
 
@@ -160,14 +196,19 @@ export async function pageAllMatching(
     const p = plan(db, orgId, f);
     const candidates = await p.query.take(SEARCH_RESULT_LIMIT);
     if (candidates.length >= SEARCH_RESULT_LIMIT) return { page: [], isDone: false, continueCursor: "index:" };
-    if (candidates.length <= opts.numItems) return { page: candidates.filter((v) => p.predicate?.(v) ?? true), isDone: true, continueCursor: "search:" };
+    if (candidates.length <= opts.numItems)
+      return { page: candidates.filter((v) => p.predicate?.(v) ?? true), isDone: true, continueCursor: "search:" };
     return { page: [], isDone: false, continueCursor: "search:" };
   }
   const colon = opts.cursor.indexOf(":");
   const via = opts.cursor.slice(0, colon);
-  if (colon < 0 || (via !== "search" && via !== "index")) throw appError("VALIDATION_ERROR", "This list changed its paging; please start again.");
+  if (colon < 0 || (via !== "search" && via !== "index"))
+    throw appError("VALIDATION_ERROR", "This list changed its paging; please start again.");
   const inner = opts.cursor.slice(colon + 1);
-  const page = await checked(plan(db, orgId, f, via)).paginate({ cursor: inner === "" ? null : inner, numItems: opts.numItems });
+  const page = await checked(plan(db, orgId, f, via)).paginate({
+    cursor: inner === "" ? null : inner,
+    numItems: opts.numItems,
+  });
   return { page: page.page, isDone: page.isDone, continueCursor: `${via}:${page.continueCursor}` };
 }
 
@@ -204,14 +245,19 @@ export async function countMatching(
 export const MAX_STATUS_CODES = 50;
 
 /** The state status codes present among the organisation's voters, in order (a seek per code). */
-export async function statusCodesPresent(db: GenericDatabaseReader<DataModel>, orgId: Id<"organizations">): Promise<string[]> {
+export async function statusCodesPresent(
+  db: GenericDatabaseReader<DataModel>,
+  orgId: Id<"organizations">,
+): Promise<string[]> {
   const codes: string[] = [];
   let after: string | null = null;
   while (codes.length < MAX_STATUS_CODES) {
     const prev: string | null = after;
     const next: Voter | null = await db
       .query("voters")
-      .withIndex("by_org_statuscode", (q) => (prev === null ? q.eq("orgId", orgId).gte("status_code", "") : q.eq("orgId", orgId).gt("status_code", prev)))
+      .withIndex("by_org_statuscode", (q) =>
+        prev === null ? q.eq("orgId", orgId).gte("status_code", "") : q.eq("orgId", orgId).gt("status_code", prev),
+      )
       .first();
     if (!next || next.status_code === undefined) break;
     codes.push(next.status_code);

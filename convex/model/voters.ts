@@ -17,12 +17,25 @@ import { TEXTS } from "../lib/texts";
  * Lowercased text the search index matches: names, email (whole and its local part), the phone's
  * digits (also without a leading country code 1, and its last seven), city, precinct and voter ID.
  */
-export function voterSearchText(f: Pick<VoterFields, "first_name" | "last_name" | "email" | "phone" | "city" | "precinct" | "voter_id">): string {
+export function voterSearchText(
+  f: Pick<VoterFields, "first_name" | "last_name" | "email" | "phone" | "city" | "precinct" | "voter_id">,
+): string {
   const digits = f.phone?.replace(/\D/g, "");
   const national = digits && digits.length === 11 && digits.startsWith("1") ? digits.slice(1) : undefined;
   // the local number alone ("555-0142"): the index matches a word's beginning, never its middle
   const local = digits && digits.length >= 10 ? digits.slice(-7) : undefined;
-  return [f.first_name, f.last_name, f.email, f.email?.split("@")[0], digits, national, local, f.city, f.precinct, f.voter_id]
+  return [
+    f.first_name,
+    f.last_name,
+    f.email,
+    f.email?.split("@")[0],
+    digits,
+    national,
+    local,
+    f.city,
+    f.precinct,
+    f.voter_id,
+  ]
     .filter((x): x is string => !!x && x.length > 0)
     .join(" ")
     .toLowerCase();
@@ -46,7 +59,10 @@ export function derivedVoterFields(f: VoterFields) {
  * which showed in imports of a million rows.
  */
 function voterDocument(fields: VoterFields, orgId: Id<"organizations">, importId: Id<"importHistory"> | undefined) {
-  const doc: WithoutSystemFields<Doc<"voters">> = Object.assign({}, fields, derivedVoterFields(fields), { orgId, updatedAt: Date.now() });
+  const doc: WithoutSystemFields<Doc<"voters">> = Object.assign({}, fields, derivedVoterFields(fields), {
+    orgId,
+    updatedAt: Date.now(),
+  });
   if (importId !== undefined) doc.importId = importId;
   return doc;
 }
@@ -81,37 +97,79 @@ export class VoterCounts {
 }
 
 /** Voters matching a party / status filter (either may be empty: any), from the tally. */
-export async function tallyCount(db: GenericDatabaseReader<DataModel>, orgId: Id<"organizations">, party?: string, status?: string): Promise<number> {
+export async function tallyCount(
+  db: GenericDatabaseReader<DataModel>,
+  orgId: Id<"organizations">,
+  party?: string,
+  status?: string,
+): Promise<number> {
   const rows = await db
     .query("voterTally")
-    .withIndex("by_org_party_status", (q) => (party !== undefined ? q.eq("orgId", orgId).eq("party", party) : q.eq("orgId", orgId)))
+    .withIndex("by_org_party_status", (q) =>
+      party !== undefined ? q.eq("orgId", orgId).eq("party", party) : q.eq("orgId", orgId),
+    )
     .collect();
   return rows.filter((r) => status === undefined || r.status === status).reduce((n, r) => n + r.count, 0);
 }
 
 /** Whether the organisation keeps phonetic name keys (it verifies petitions). */
-export async function keepsNameKeys(db: GenericDatabaseReader<DataModel>, orgId: Id<"organizations">): Promise<boolean> {
-  return (await db.query("voterNameKeyState").withIndex("by_org", (q) => q.eq("orgId", orgId)).first()) !== null;
+export async function keepsNameKeys(
+  db: GenericDatabaseReader<DataModel>,
+  orgId: Id<"organizations">,
+): Promise<boolean> {
+  return (
+    (await db
+      .query("voterNameKeyState")
+      .withIndex("by_org", (q) => q.eq("orgId", orgId))
+      .first()) !== null
+  );
 }
 
 /** The voter fields its name keys come from (a change to any rewrites them). */
 export type NameKeyFields = Pick<VoterFields, "first_name" | "last_name" | "zip" | "address" | "street">;
 
 /** The name keys row of a voter: phonetic name keys, the ZIP's five digits, the household (lib/petitions/names.ts). */
-export function nameKeysOf(orgId: Id<"organizations">, voterId: Id<"voters">, f: NameKeyFields): WithoutSystemFields<Doc<"voterNameKeys">> {
+export function nameKeysOf(
+  orgId: Id<"organizations">,
+  voterId: Id<"voters">,
+  f: NameKeyFields,
+): WithoutSystemFields<Doc<"voterNameKeys">> {
   return Object.assign({ orgId, voterId }, voterKeys(f));
 }
 
 export function nameKeyFieldsChanged(a: NameKeyFields, b: NameKeyFields): boolean {
-  return a.first_name !== b.first_name || a.last_name !== b.last_name || a.zip !== b.zip || a.address !== b.address || a.street !== b.street;
+  return (
+    a.first_name !== b.first_name ||
+    a.last_name !== b.last_name ||
+    a.zip !== b.zip ||
+    a.address !== b.address ||
+    a.street !== b.street
+  );
 }
 
 /** Writes (or rewrites) a voter's name keys row; `fresh`: the voter was just inserted (no row yet). */
-export async function writeNameKeys(ctx: MutationCtx, orgId: Id<"organizations">, voterId: Id<"voters">, f: NameKeyFields, fresh = false) {
+export async function writeNameKeys(
+  ctx: MutationCtx,
+  orgId: Id<"organizations">,
+  voterId: Id<"voters">,
+  f: NameKeyFields,
+  fresh = false,
+) {
   const keys = nameKeysOf(orgId, voterId, f);
-  const row = fresh ? null : await ctx.db.query("voterNameKeys").withIndex("by_voter", (q) => q.eq("voterId", voterId)).first();
+  const row = fresh
+    ? null
+    : await ctx.db
+        .query("voterNameKeys")
+        .withIndex("by_voter", (q) => q.eq("voterId", voterId))
+        .first();
   if (!row) await ctx.db.insert("voterNameKeys", keys);
-  else if (row.lastNameKey !== keys.lastNameKey || row.firstNameKey !== keys.firstNameKey || row.zip !== keys.zip || row.house !== keys.house || row.street !== keys.street) {
+  else if (
+    row.lastNameKey !== keys.lastNameKey ||
+    row.firstNameKey !== keys.firstNameKey ||
+    row.zip !== keys.zip ||
+    row.house !== keys.house ||
+    row.street !== keys.street
+  ) {
     await ctx.db.replace(row._id, keys);
   }
 }
@@ -178,14 +236,19 @@ export async function updateVoter(ctx: MutationCtx, voter: Doc<"voters">, fields
     if (!opts.counts) await counts.flush(ctx, voter.orgId);
   }
   const nameChanged = nameKeyFieldsChanged(voter, fields);
-  if (nameChanged && (opts.nameKeys ?? (await keepsNameKeys(ctx.db, voter.orgId)))) await writeNameKeys(ctx, voter.orgId, voter._id, fields);
+  if (nameChanged && (opts.nameKeys ?? (await keepsNameKeys(ctx.db, voter.orgId))))
+    await writeNameKeys(ctx, voter.orgId, voter._id, fields);
   // filter automations: a voter who comes to match is sent to (once)
   await onVoterEvent(ctx, { ...doc, _id: voter._id }, { type: "voter_updated" });
 }
 
 /** The changed fields between two versions of a voter, as the history shows them. */
-export function voterChanges(before: VoterFields, after: VoterFields): { field: string; from: string | null; to: string | null }[] {
-  const text = (x: unknown): string | null => (x === undefined || x === null ? null : typeof x === "string" ? x : JSON.stringify(x));
+export function voterChanges(
+  before: VoterFields,
+  after: VoterFields,
+): { field: string; from: string | null; to: string | null }[] {
+  const text = (x: unknown): string | null =>
+    x === undefined || x === null ? null : typeof x === "string" ? x : JSON.stringify(x);
   const out: { field: string; from: string | null; to: string | null }[] = [];
   for (const key of Object.keys(VOTER_FIELD_SPECS) as (keyof VoterFields)[]) {
     if (key === "custom_fields") continue;
@@ -196,7 +259,8 @@ export function voterChanges(before: VoterFields, after: VoterFields): { field: 
   const ca = before.custom_fields ?? {};
   const cb = after.custom_fields ?? {};
   for (const k of new Set([...Object.keys(ca), ...Object.keys(cb)])) {
-    if ((ca[k] ?? null) !== (cb[k] ?? null)) out.push({ field: `custom_fields.${k}`, from: ca[k] ?? null, to: cb[k] ?? null });
+    if ((ca[k] ?? null) !== (cb[k] ?? null))
+      out.push({ field: `custom_fields.${k}`, from: ca[k] ?? null, to: cb[k] ?? null });
   }
   return out;
 }
@@ -206,7 +270,11 @@ export function voterChanges(before: VoterFields, after: VoterFields): { field: 
  * counts right) and its change history. A bulk deletion passes its VoterCounts and AudienceDrops
  * (flushed once at the end).
  */
-export async function deleteVoter(ctx: MutationCtx, voter: Doc<"voters">, opts: WriteOpts & { drops?: AudienceDrops } = {}) {
+export async function deleteVoter(
+  ctx: MutationCtx,
+  voter: Doc<"voters">,
+  opts: WriteOpts & { drops?: AudienceDrops } = {},
+) {
   const memberships = await ctx.db
     .query("voterGroupMembers")
     .withIndex("by_voter", (q) => q.eq("voterId", voter._id))
@@ -221,9 +289,16 @@ export async function deleteVoter(ctx: MutationCtx, voter: Doc<"voters">, opts: 
   if (!opts.drops) await drops.flush(ctx);
   await ctx.db.delete(voter._id);
   // its change history goes with it (a voter rarely has more than a few dozen entries)
-  for (const c of await ctx.db.query("voterChanges").withIndex("by_voter", (q) => q.eq("voterId", voter._id)).take(MAX_CHANGES_DELETED)) await ctx.db.delete(c._id);
+  for (const c of await ctx.db
+    .query("voterChanges")
+    .withIndex("by_voter", (q) => q.eq("voterId", voter._id))
+    .take(MAX_CHANGES_DELETED))
+    await ctx.db.delete(c._id);
   if (opts.nameKeys ?? (await keepsNameKeys(ctx.db, voter.orgId))) {
-    const keys = await ctx.db.query("voterNameKeys").withIndex("by_voter", (q) => q.eq("voterId", voter._id)).first();
+    const keys = await ctx.db
+      .query("voterNameKeys")
+      .withIndex("by_voter", (q) => q.eq("voterId", voter._id))
+      .first();
     if (keys) await ctx.db.delete(keys._id);
   }
   const counts = opts.counts ?? new VoterCounts();
@@ -274,7 +349,8 @@ export function voterValidationProblem(
   for (const d of customDefs) {
     if (d.required && !fields.custom_fields?.[d.key]?.trim()) missing.push(d.label);
   }
-  if (missing.length > 0) return { title: TEXTS.titles.missingRequired, message: `Please fill in: ${missing.join(", ")}` };
+  if (missing.length > 0)
+    return { title: TEXTS.titles.missingRequired, message: `Please fill in: ${missing.join(", ")}` };
   if (fields.email && fields.email.trim() !== "" && !isValidEmail(fields.email)) {
     return { title: "Invalid email", message: "The email address format is invalid. Please use a valid email." };
   }
@@ -286,7 +362,11 @@ export function voterValidationProblem(
 }
 
 /** Refuses fields that break the voter rules or the organisation's required custom fields. */
-export async function assertValidVoter(db: GenericDatabaseReader<DataModel>, orgId: Id<"organizations">, fields: VoterFields) {
+export async function assertValidVoter(
+  db: GenericDatabaseReader<DataModel>,
+  orgId: Id<"organizations">,
+  fields: VoterFields,
+) {
   const defs = await db
     .query("customFieldDefs")
     .withIndex("by_org_key", (q) => q.eq("orgId", orgId))

@@ -96,7 +96,13 @@ function toArrayBuffer(bytes: Uint8Array): ArrayBuffer {
  * deleted, or so far behind the snapshot that it is cheaper than the updates (a first load). The
  * caller's own session's updates are skipped: it has them.
  */
-export async function pull(db: Reader, orgId: Id<"organizations">, docId: string, after: number, sessionId?: string): Promise<YjsPullResult> {
+export async function pull(
+  db: Reader,
+  orgId: Id<"organizations">,
+  docId: string,
+  after: number,
+  sessionId?: string,
+): Promise<YjsPullResult> {
   checkSeq(after, "cursor");
   const doc = await findDoc(db, orgId, docId);
   if (!doc) return { upTo: 0, lastSeq: 0, snapshot: null, updates: [], more: false };
@@ -126,11 +132,24 @@ export async function pull(db: Reader, orgId: Id<"organizations">, docId: string
  * Seeds a new record's co-edited document from the server (so no two browsers seed it twice):
  * `write` fills a fresh document, which is stored as the room's first update.
  */
-export async function seedDocument(ctx: WriteCtx, viewer: Pick<Viewer, "userId" | "orgId">, room: string, recordId: string, write: (doc: Y.Doc) => void) {
+export async function seedDocument(
+  ctx: WriteCtx,
+  viewer: Pick<Viewer, "userId" | "orgId">,
+  room: string,
+  recordId: string,
+  write: (doc: Y.Doc) => void,
+) {
   const doc = new Y.Doc();
   write(doc);
   const update = Y.encodeStateAsUpdate(doc);
-  await push(ctx, viewer, room, `seed-${recordId}`.slice(0, 64), 1, update.buffer.slice(update.byteOffset, update.byteOffset + update.byteLength) as ArrayBuffer);
+  await push(
+    ctx,
+    viewer,
+    room,
+    `seed-${recordId}`.slice(0, 64),
+    1,
+    update.buffer.slice(update.byteOffset, update.byteOffset + update.byteLength) as ArrayBuffer,
+  );
 }
 
 /**
@@ -150,7 +169,10 @@ export async function push(
   checkSeq(clientSeq, "update number");
   if (update.byteLength === 0) throw appError("VALIDATION_ERROR", "An empty update cannot be saved.");
   if (update.byteLength > YJS_MAX_UPDATE_BYTES) {
-    throw appError("VALIDATION_ERROR", `This change is too large to save (${update.byteLength} bytes; the limit is ${YJS_MAX_UPDATE_BYTES}).`);
+    throw appError(
+      "VALIDATION_ERROR",
+      `This change is too large to save (${update.byteLength} bytes; the limit is ${YJS_MAX_UPDATE_BYTES}).`,
+    );
   }
   const now = Date.now();
   const client = await findClient(ctx.db, docId, sessionId);
@@ -159,11 +181,22 @@ export async function push(
 
   let doc = await findDoc(ctx.db, viewer.orgId, docId);
   if (!doc) {
-    const id = await ctx.db.insert("yDocs", { orgId: viewer.orgId, docId, lastSeq: 0, snapshotSeq: 0, snapshotBytes: 0, deletedThrough: 0, tailBytes: 0 });
+    const id = await ctx.db.insert("yDocs", {
+      orgId: viewer.orgId,
+      docId,
+      lastSeq: 0,
+      snapshotSeq: 0,
+      snapshotBytes: 0,
+      deletedThrough: 0,
+      tailBytes: 0,
+    });
     doc = (await ctx.db.get(id))!;
   }
   if (doc.snapshotBytes + doc.tailBytes + update.byteLength > YJS_MAX_DOC_BYTES) {
-    throw appError("VALIDATION_ERROR", `This document is too large to save more changes (the limit is ${YJS_MAX_DOC_BYTES} bytes).`);
+    throw appError(
+      "VALIDATION_ERROR",
+      `This document is too large to save more changes (the limit is ${YJS_MAX_DOC_BYTES} bytes).`,
+    );
   }
   const seq = doc.lastSeq + 1;
   await ctx.db.insert("yUpdates", { orgId: viewer.orgId, docRef: doc._id, seq, data: update, sessionId });
@@ -190,7 +223,13 @@ export async function push(
 }
 
 /** The client applied everything up to `seq`; it is connected (for YJS_CLIENT_TIMEOUT_MS). */
-export async function ack(db: Writer, viewer: Pick<Viewer, "userId" | "orgId">, docId: string, sessionId: string, seq: number) {
+export async function ack(
+  db: Writer,
+  viewer: Pick<Viewer, "userId" | "orgId">,
+  docId: string,
+  sessionId: string,
+  seq: number,
+) {
   checkSessionId(sessionId);
   checkSeq(seq, "cursor");
   const now = Date.now();
@@ -198,7 +237,16 @@ export async function ack(db: Writer, viewer: Pick<Viewer, "userId" | "orgId">, 
   if (client && client.userId !== viewer.userId) throw appError("FORBIDDEN");
   if (client) await db.patch(client._id, { ackSeq: seq, lastSeen: now });
   else {
-    await db.insert("yClients", { orgId: viewer.orgId, docId, sessionId, userId: viewer.userId, ackSeq: seq, lastSeen: now, lastClientSeq: 0, lastPushSeq: 0 });
+    await db.insert("yClients", {
+      orgId: viewer.orgId,
+      docId,
+      sessionId,
+      userId: viewer.userId,
+      ackSeq: seq,
+      lastSeen: now,
+      lastClientSeq: 0,
+      lastPushSeq: 0,
+    });
     await forgetGoneClients(db, docId, now, 10);
   }
 }
@@ -223,7 +271,11 @@ async function scheduleCompaction(ctx: WriteCtx, doc: Doc<"yDocs">, delayMs: num
   const now = Date.now();
   if (doc.compactJob) {
     const job = await ctx.db.system.get(doc.compactJob);
-    if (job && (job.state.kind === "inProgress" || (job.state.kind === "pending" && job.scheduledTime <= now + delayMs))) return;
+    if (
+      job &&
+      (job.state.kind === "inProgress" || (job.state.kind === "pending" && job.scheduledTime <= now + delayMs))
+    )
+      return;
     if (job && job.state.kind === "pending") await ctx.scheduler.cancel(doc.compactJob);
   }
   const compactJob = await ctx.scheduler.runAfter(delayMs, internal.yjs.compact, { docRef: doc._id });
@@ -262,7 +314,9 @@ export async function compactStep(ctx: WriteCtx, docRef: Id<"yDocs">): Promise<C
   if (doc.lastSeq > doc.snapshotSeq) {
     const old = await snapshotChunks(ctx.db, doc);
     let bytes = 0;
-    for await (const u of ctx.db.query("yUpdates").withIndex("by_doc_seq", (q) => q.eq("docRef", doc._id).gt("seq", doc.snapshotSeq))) {
+    for await (const u of ctx.db
+      .query("yUpdates")
+      .withIndex("by_doc_seq", (q) => q.eq("docRef", doc._id).gt("seq", doc.snapshotSeq))) {
       if (folded.length > 0 && bytes + u.data.byteLength > YJS_COMPACT_MAX_BYTES) {
         batchCapped = true;
         break;
@@ -275,7 +329,10 @@ export async function compactStep(ctx: WriteCtx, docRef: Id<"yDocs">): Promise<C
       }
     }
     if (folded.length > 0) {
-      const state = foldUpdates(old.map((c) => c.data), folded.map((u) => u.data));
+      const state = foldUpdates(
+        old.map((c) => c.data),
+        folded.map((u) => u.data),
+      );
       snapshotSeq = folded[folded.length - 1].seq;
       snapshotBytes = state.byteLength;
       tailBytes = Math.max(0, doc.tailBytes - bytes);
@@ -302,7 +359,9 @@ export async function compactStep(ctx: WriteCtx, docRef: Id<"yDocs">): Promise<C
     let bytes = 0;
     const kept = ctx.db
       .query("yUpdates")
-      .withIndex("by_doc_seq", (q) => q.eq("docRef", doc._id).gt("seq", deletedThrough).lte("seq", Math.min(deleteTo, doc.snapshotSeq)));
+      .withIndex("by_doc_seq", (q) =>
+        q.eq("docRef", doc._id).gt("seq", deletedThrough).lte("seq", Math.min(deleteTo, doc.snapshotSeq)),
+      );
     for await (const u of kept) {
       if (deleted >= YJS_COMPACT_MAX_UPDATES || (bytes > 0 && bytes + u.data.byteLength > DELETE_BUDGET_BYTES)) {
         budgetLeft = false;
@@ -331,7 +390,8 @@ export async function compactStep(ctx: WriteCtx, docRef: Id<"yDocs">): Promise<C
 
   await forgetGoneClients(ctx.db, doc.docId, now, 100);
 
-  const next: CompactionStep["next"] = batchCapped || !budgetLeft ? "now" : deletedThrough < snapshotSeq ? "later" : "none";
+  const next: CompactionStep["next"] =
+    batchCapped || !budgetLeft ? "now" : deletedThrough < snapshotSeq ? "later" : "none";
   await ctx.db.patch(doc._id, { snapshotSeq, snapshotBytes, tailBytes, deletedThrough, compactJob: undefined });
   if (next !== "none") {
     const updated = { ...doc, snapshotSeq, snapshotBytes, tailBytes, deletedThrough, compactJob: undefined };

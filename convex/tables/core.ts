@@ -40,8 +40,20 @@ const memberRowFields = {
 };
 /** Account Settings → Members: pending invitations first, then members (members.list). */
 export const vMemberRow = v.union(
-  v.object({ ...memberRowFields, id: v.id("invitations"), kind: v.literal("invitation"), userId: v.null(), status: v.union(v.literal("pending"), v.literal("expired")) }),
-  v.object({ ...memberRowFields, id: v.id("memberships"), kind: v.literal("member"), userId: v.id("users"), status: vMembershipStatus }),
+  v.object({
+    ...memberRowFields,
+    id: v.id("invitations"),
+    kind: v.literal("invitation"),
+    userId: v.null(),
+    status: v.union(v.literal("pending"), v.literal("expired")),
+  }),
+  v.object({
+    ...memberRowFields,
+    id: v.id("memberships"),
+    kind: v.literal("member"),
+    userId: v.id("users"),
+    status: vMembershipStatus,
+  }),
 );
 
 export const coreTables = {
@@ -114,8 +126,7 @@ export const coreTables = {
     permissions: v.array(v.string()),
     modes: v.array(vMode),
     updatedAt: v.number(),
-  })
-    .index("by_org_role", ["orgId", "roleId"]),
+  }).index("by_org_role", ["orgId", "roleId"]),
 
   invitations: defineTable({
     orgId: v.id("organizations"),
@@ -135,8 +146,7 @@ export const coreTables = {
     acceptedAt: v.optional(v.number()),
     acceptedUserId: v.optional(v.id("users")),
     createdAt: v.optional(v.number()),
-  })
-    .index("by_org_email", ["orgId", "email"]),
+  }).index("by_org_email", ["orgId", "email"]),
 
   /** Live per-organisation counters (voters, groups, messages ...) kept by the mutations that change them. */
   orgCounters: defineTable({

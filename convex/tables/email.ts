@@ -11,7 +11,13 @@ import { vBlastSetup } from "./emailBlast";
 
 export const vImagePurpose = v.union(v.literal("email"), v.literal("cta"));
 
-export const vEmailStatus = v.union(v.literal("draft"), v.literal("scheduled"), v.literal("sent"), v.literal("failed"), v.literal("automated"));
+export const vEmailStatus = v.union(
+  v.literal("draft"),
+  v.literal("scheduled"),
+  v.literal("sent"),
+  v.literal("failed"),
+  v.literal("automated"),
+);
 
 /** The message settings saved with a design. */
 export const vEmailSettings = {

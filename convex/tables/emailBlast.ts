@@ -13,7 +13,15 @@ import { vSendStatus } from "./sendStatus";
 import { queuedMessageFields, sendLeaseFields } from "./sendQueue";
 
 /** A message's life: queued → sending (claimed, in a batch) → sent | failed; or cancelled / suppressed before it left. */
-export const EMAIL_MESSAGE_STATUSES = ["queued", "sending", "sent", "demo", "failed", "cancelled", "suppressed"] as const;
+export const EMAIL_MESSAGE_STATUSES = [
+  "queued",
+  "sending",
+  "sent",
+  "demo",
+  "failed",
+  "cancelled",
+  "suppressed",
+] as const;
 export type EmailMessageStatus = (typeof EMAIL_MESSAGE_STATUSES)[number];
 export const vEmailMessageStatus = v.union(...EMAIL_MESSAGE_STATUSES.map((s) => v.literal(s)));
 
@@ -56,12 +64,27 @@ export const vEmailSendCounts = v.object({
 });
 
 /** Statistic counters of a campaign (unique recipients per event; clicks per URL are separate). */
-export const STAT_FIELDS = ["sent", "failed", "delivered", "opened", "clicked", "bounced", "complained", "unsubscribed"] as const;
+export const STAT_FIELDS = [
+  "sent",
+  "failed",
+  "delivered",
+  "opened",
+  "clicked",
+  "bounced",
+  "complained",
+  "unsubscribed",
+] as const;
 export type StatField = (typeof STAT_FIELDS)[number];
 export const STAT_SHARDS = 8;
 
 /** The provider's events we apply (emailWebhooks.ts reads them from Resend's payload). */
-export const PROVIDER_EVENTS = ["email.delivered", "email.opened", "email.clicked", "email.bounced", "email.complained"] as const;
+export const PROVIDER_EVENTS = [
+  "email.delivered",
+  "email.opened",
+  "email.clicked",
+  "email.bounced",
+  "email.complained",
+] as const;
 /** One provider event: its id (svix-id, the dedupe key), kind, the provider's email id, when, and the clicked link. */
 export const vProviderEvent = v.object({
   eventId: v.string(),
@@ -88,13 +111,23 @@ export const emailBlastTables = {
     text: v.string(),
     /** user.* values of the personalisation, taken when the send started */
     senderValues: v.record(v.string(), v.string()),
-    sources: v.object({ listIds: v.array(v.string()), groupIds: v.array(v.string()), segmentIds: v.array(v.string()), manual: v.array(v.string()) }),
+    sources: v.object({
+      listIds: v.array(v.string()),
+      groupIds: v.array(v.string()),
+      segmentIds: v.array(v.string()),
+      manual: v.array(v.string()),
+    }),
     exclude: v.object({ bounced: v.boolean(), complained: v.boolean() }),
     /** filter automation: its rules (JSON) for the initial scan */
     filterRules: v.optional(v.string()),
     /** enqueue cursor: which source, where in it */
     /** resolving recipients: the source being read, its cursor and, for a segment, the generation the cursor belongs to */
-    prep: v.object({ source: v.number(), cursor: v.union(v.string(), v.null()), done: v.boolean(), gen: v.optional(v.number()) }),
+    prep: v.object({
+      source: v.number(),
+      cursor: v.union(v.string(), v.null()),
+      done: v.boolean(),
+      gen: v.optional(v.number()),
+    }),
     nextPosition: v.number(),
     counts: vEmailSendCounts,
     /** provider errors in a row (reset by a success); at EMAIL_AUTO_PAUSE_ERRORS the send pauses */
@@ -163,7 +196,9 @@ export const emailBlastTables = {
   }).index("by_org_email", ["orgId", "email"]),
 
   /** Webhook deliveries already applied (svix-id), kept a week: a retried delivery is applied once (read by internal functions only). */
-  emailWebhookEvents: defineTable({ eventId: v.string(), at: v.number() }).index("by_event", ["eventId"]).index("by_at", ["at"]),
+  emailWebhookEvents: defineTable({ eventId: v.string(), at: v.number() })
+    .index("by_event", ["eventId"])
+    .index("by_at", ["at"]),
 
   /** A campaign's statistics, split over STAT_SHARDS documents so webhooks seldom contend. */
   emailStatShards: defineTable({
@@ -181,10 +216,18 @@ export const emailBlastTables = {
   }).index("by_campaign_shard", ["campaignId", "shard"]),
 
   /** Clicks per link of a campaign (the heat map's top five). */
-  emailClickTargets: defineTable({ orgId: v.id("organizations"), campaignId: v.id("emailCampaigns"), url: v.string(), clicks: v.number() })
+  emailClickTargets: defineTable({
+    orgId: v.id("organizations"),
+    campaignId: v.id("emailCampaigns"),
+    url: v.string(),
+    clicks: v.number(),
+  })
     .index("by_campaign_url", ["campaignId", "url"])
     .index("by_campaign_clicks", ["campaignId", "clicks"]),
 
   /** Emails an organisation sent per UTC month ("2026-11"): the usage meter. */
-  emailUsage: defineTable({ orgId: v.id("organizations"), period: v.string(), emails: v.number() }).index("by_org_period", ["orgId", "period"]),
+  emailUsage: defineTable({ orgId: v.id("organizations"), period: v.string(), emails: v.number() }).index(
+    "by_org_period",
+    ["orgId", "period"],
+  ),
 };

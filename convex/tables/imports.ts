@@ -29,7 +29,13 @@ export const vMatchRule = v.union(v.literal("standard"), v.literal("name"));
 export const vImportKind = v.union(v.literal("voters"), v.literal("history"));
 
 /** A row the server did not import, or skipped as a duplicate (import history outcomes, the error dialog). */
-export const vRowOutcome = v.object({ row: v.number(), first_name: v.string(), last_name: v.string(), email: v.string(), message: v.string() });
+export const vRowOutcome = v.object({
+  row: v.number(),
+  first_name: v.string(),
+  last_name: v.string(),
+  email: v.string(),
+  message: v.string(),
+});
 export type RowOutcome = Infer<typeof vRowOutcome>;
 
 /** What one batch did (imports.appendBatch). */
@@ -47,7 +53,13 @@ export const vBatchResult = v.object({
 export type BatchResult = Infer<typeof vBatchResult>;
 
 /** A custom field the import creates (of the types a column's values can be checked as). */
-export const vImportCustomFieldType = v.union(v.literal("text"), v.literal("email"), v.literal("phone"), v.literal("date"), v.literal("number"));
+export const vImportCustomFieldType = v.union(
+  v.literal("text"),
+  v.literal("email"),
+  v.literal("phone"),
+  v.literal("date"),
+  v.literal("number"),
+);
 export type ImportCustomFieldType = Infer<typeof vImportCustomFieldType>;
 export const vNewImportField = v.object({ key: v.string(), label: v.string(), type: vImportCustomFieldType });
 export type NewImportField = Infer<typeof vNewImportField>;
@@ -59,7 +71,9 @@ export const vStartImport = {
   bytesTotal: v.optional(v.number()),
   fieldMapping: v.array(vColumnMapping),
   newFields: v.array(vNewImportField),
-  fieldDetails: v.array(v.object({ column: v.string(), target: v.string(), fieldType: vImportFieldType, sample: v.array(v.string()) })),
+  fieldDetails: v.array(
+    v.object({ column: v.string(), target: v.string(), fieldType: vImportFieldType, sample: v.array(v.string()) }),
+  ),
   errorMode: v.union(v.literal("ask"), v.literal("ignore")),
   matchRule: v.optional(vMatchRule),
   updateExisting: v.optional(v.boolean()),

@@ -13,7 +13,13 @@ export const vFailureReason = v.union(...FAILURE_REASONS.map((r) => v.literal(r)
 export const ADJUDICATION_ACTIONS = ["accept", "cure", "overrule", "reject"] as const;
 export const vAdjudicationAction = v.union(...ADJUDICATION_ACTIONS.map((a) => v.literal(a)));
 export const vEvidence = v.object({ name: v.string(), address: v.string(), registration: v.string() });
-export const vCandidate = v.object({ voterId: v.id("voters"), score: v.number(), nameScore: v.number(), addressScore: v.number(), evidence: vEvidence });
+export const vCandidate = v.object({
+  voterId: v.id("voters"),
+  score: v.number(),
+  nameScore: v.number(),
+  addressScore: v.number(),
+  evidence: vEvidence,
+});
 /** Verdict counts kept on the petition by the matcher and reviewers (lines entered are counted apart). */
 export const vDecisionCounts = v.object({
   verified: v.number(),
@@ -26,7 +32,14 @@ export const vDecisionCounts = v.object({
   sampled: v.number(),
 });
 /** A reviewer's decision on a line (who made it: `by`, and their name then). */
-export const vAdjudication = v.object({ action: vAdjudicationAction, valid: v.boolean(), notes: v.string(), at: v.number(), by: v.id("users"), byName: v.string() });
+export const vAdjudication = v.object({
+  action: vAdjudicationAction,
+  valid: v.boolean(),
+  notes: v.string(),
+  at: v.number(),
+  by: v.id("users"),
+  byName: v.string(),
+});
 /** The counts a screen shows: lines entered and still pending besides the verdicts. */
 export const vPetitionCounts = v.object({ lines: v.number(), pending: v.number(), ...vDecisionCounts.fields });
 

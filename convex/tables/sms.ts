@@ -10,7 +10,16 @@ import { queuedMessageFields, sendLeaseFields } from "./sendQueue";
 import { vSendStatus } from "./sendStatus";
 
 /** Message statuses (spec/2 §4) plus `cancelled` (a send cancelled, or the recipient opted out before it left). */
-export const SMS_STATUSES = ["queued", "sending", "sent", "delivered", "failed", "undelivered", "demo", "cancelled"] as const;
+export const SMS_STATUSES = [
+  "queued",
+  "sending",
+  "sent",
+  "delivered",
+  "failed",
+  "undelivered",
+  "demo",
+  "cancelled",
+] as const;
 export type SmsStatus = (typeof SMS_STATUSES)[number];
 export const vSmsStatus = v.union(...SMS_STATUSES.map((s) => v.literal(s)));
 
@@ -39,7 +48,12 @@ export const vSmsSettings = v.object({
   segmentsPerSecond: v.optional(v.number()),
 });
 export type SmsSettings = Infer<typeof vSmsSettings>;
-export const DEFAULT_SMS_SETTINGS: SmsSettings = { quietStart: 9, quietEnd: 21, defaultTimeZone: "America/New_York", profile: "long_code" };
+export const DEFAULT_SMS_SETTINGS: SmsSettings = {
+  quietStart: 9,
+  quietEnd: 21,
+  defaultTimeZone: "America/New_York",
+  profile: "long_code",
+};
 
 export const MAX_SMS_BODY = 1600;
 export const STOP_WORDS = ["STOP", "STOPALL", "UNSUBSCRIBE", "CANCEL", "END", "QUIT", "REVOKE", "OPTOUT"] as const;
@@ -159,9 +173,17 @@ export const smsTables = {
    * the usage meter) and a day ("2026-11-23": messages, the Recent Messages tile). Kept by the
    * sender as it records answers, so the tiles never count messages.
    */
-  smsUsage: defineTable({ orgId: v.id("organizations"), period: v.string(), segments: v.number(), messages: v.number() }).index("by_org_period", ["orgId", "period"]),
+  smsUsage: defineTable({
+    orgId: v.id("organizations"),
+    period: v.string(),
+    segments: v.number(),
+    messages: v.number(),
+  }).index("by_org_period", ["orgId", "period"]),
 
-  smsSettings: defineTable({ orgId: v.id("organizations"), settings: vSmsSettings, updatedAt: v.number() }).index("by_org", ["orgId"]),
+  smsSettings: defineTable({ orgId: v.id("organizations"), settings: vSmsSettings, updatedAt: v.number() }).index(
+    "by_org",
+    ["orgId"],
+  ),
 
   /**
    * Twilio webhook requests already taken, so a captured signed request posted again changes
@@ -169,7 +191,9 @@ export const smsTables = {
    * status ("status:SM…:delivered"). No organisation's data: only the webhooks read it. A daily
    * cron forgets each after `expiresAt` (sms.purgeWebhookRequests).
    */
-  twilioWebhookRequests: defineTable({ key: v.string(), expiresAt: v.number() }).index("by_key", ["key"]).index("by_expires", ["expiresAt"]),
+  twilioWebhookRequests: defineTable({ key: v.string(), expiresAt: v.number() })
+    .index("by_key", ["key"])
+    .index("by_expires", ["expiresAt"]),
 };
 
 /** A send's progress as the SMS center shows it. */

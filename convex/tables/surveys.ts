@@ -7,7 +7,11 @@ import { defineTable } from "convex/server";
 import { v } from "convex/values";
 import { CONDITION_OPS, RATING_TYPES, SURVEY_FIELD_TYPES } from "../lib/surveys/rules";
 
-export const vCondition = v.object({ fieldId: v.string(), op: v.union(...CONDITION_OPS.map((o) => v.literal(o))), value: v.string() });
+export const vCondition = v.object({
+  fieldId: v.string(),
+  op: v.union(...CONDITION_OPS.map((o) => v.literal(o))),
+  value: v.string(),
+});
 export const vSurveyField = v.object({
   id: v.string(),
   type: v.union(...SURVEY_FIELD_TYPES.map((t) => v.literal(t))),
@@ -23,7 +27,12 @@ export const vSurveyField = v.object({
   step: v.union(v.number(), v.null()),
   condition: v.union(vCondition, v.null()),
 });
-export const vSurveyPage = v.object({ id: v.string(), title: v.string(), condition: v.union(vCondition, v.null()), fields: v.array(vSurveyField) });
+export const vSurveyPage = v.object({
+  id: v.string(),
+  title: v.string(),
+  condition: v.union(vCondition, v.null()),
+  fields: v.array(vSurveyField),
+});
 export const vSurveySettings = v.object({ allowMultipleSubmissions: v.boolean(), showProgressBar: v.boolean() });
 export const vOrgSurveySettings = v.object({
   emailNotifications: v.boolean(),
@@ -49,7 +58,9 @@ export const surveyTables = {
     updatedBy: v.id("users"),
   }).index("by_org", ["orgId"]),
 
-  surveySettings: defineTable({ orgId: v.id("organizations"), settings: vOrgSurveySettings }).index("by_org", ["orgId"]),
+  surveySettings: defineTable({ orgId: v.id("organizations"), settings: vOrgSurveySettings }).index("by_org", [
+    "orgId",
+  ]),
 
   surveySubmissions: defineTable({
     orgId: v.id("organizations"),

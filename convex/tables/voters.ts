@@ -10,14 +10,22 @@ import { v, type GenericValidator, type Infer, type ObjectType } from "convex/va
  * columns and the import's target list. Adding a voter field is one entry here. Form order is the
  * order of the entries.
  */
-type FormMeta = { label: string; type: VoterFieldType; section: VoterFormSection; required: boolean; options?: readonly string[] };
+type FormMeta = {
+  label: string;
+  type: VoterFieldType;
+  section: VoterFormSection;
+  required: boolean;
+  options?: readonly string[];
+};
 /** How an import column is checked and normalised when it maps to the field. */
 export type ImportTargetType = "text" | "email" | "phone" | "date" | "number" | "zip" | "party" | "status";
 type FieldMeta = { form?: FormMeta; import?: ImportTargetType; importLabel?: string };
 type FieldSpec<V extends GenericValidator> = { validator: V } & FieldMeta;
 /** One field: its validator and metadata (the metadata's literal type is kept: it says which fields import). */
-const field = <V extends GenericValidator, M extends FieldMeta = object>(validator: V, meta?: M): { validator: V } & M =>
-  ({ validator, ...meta }) as { validator: V } & M;
+const field = <V extends GenericValidator, M extends FieldMeta = object>(
+  validator: V,
+  meta?: M,
+): { validator: V } & M => ({ validator, ...meta }) as { validator: V } & M;
 const optionalText = () => v.optional(v.string());
 
 /**
@@ -37,8 +45,17 @@ export type ElectionRecord = Infer<typeof vElectionRecord>;
 export const VOTER_STATUSES = ["Active", "Inactive", "Pending", "Suspended"] as const;
 export const PARTIES = ["Democrat", "Republican", "Independent", "Green Party", "Libertarian"] as const;
 
-export type VoterFormSection = "personal" | "address" | "state_voter" | "state_verified" | "political" | "notes" | "custom";
-export const VOTER_FORM_SECTIONS: VoterFormSection[] = ["personal", "address", "state_voter", "state_verified", "political", "notes", "custom"];
+export type VoterFormSection =
+  "personal" | "address" | "state_voter" | "state_verified" | "political" | "notes" | "custom";
+export const VOTER_FORM_SECTIONS: VoterFormSection[] = [
+  "personal",
+  "address",
+  "state_voter",
+  "state_verified",
+  "political",
+  "notes",
+  "custom",
+];
 
 /** A saved section order completed with any section it lacks (in default order), unknown ones dropped. */
 export function orderSections(saved: readonly string[] | null | undefined): VoterFormSection[] {
@@ -63,40 +80,105 @@ export function moveSection(order: VoterFormSection[], section: string, over: st
 export type VoterFieldType = "text" | "textarea" | "email" | "phone" | "date" | "dropdown" | "number" | "boolean";
 
 export const VOTER_FIELD_SPECS = {
-  first_name: field(v.string(), { form: { label: "First Name", type: "text", section: "personal", required: true }, import: "text" }),
+  first_name: field(v.string(), {
+    form: { label: "First Name", type: "text", section: "personal", required: true },
+    import: "text",
+  }),
   /** state files carry these; the suffix tells a Jr from a Sr (petition matching) */
-  middle_name: field(optionalText(), { form: { label: "Middle Name", type: "text", section: "personal", required: false }, import: "text" }),
-  last_name: field(v.string(), { form: { label: "Last Name", type: "text", section: "personal", required: true }, import: "text" }),
-  name_suffix: field(optionalText(), { form: { label: "Suffix", type: "text", section: "personal", required: false }, import: "text", importLabel: "Name Suffix (Jr, Sr, III)" }),
-  email: field(optionalText(), { form: { label: "Email", type: "email", section: "personal", required: false }, import: "email" }),
-  phone: field(optionalText(), { form: { label: "Phone", type: "phone", section: "personal", required: false }, import: "phone" }),
-  date_of_birth: field(optionalText(), { form: { label: "Date of Birth", type: "date", section: "personal", required: false }, import: "date" }),
-  voter_id: field(optionalText(), { form: { label: "Voter ID", type: "text", section: "personal", required: false }, import: "text" }),
-  address: field(optionalText(), { form: { label: "Address", type: "text", section: "address", required: false }, import: "text" }),
+  middle_name: field(optionalText(), {
+    form: { label: "Middle Name", type: "text", section: "personal", required: false },
+    import: "text",
+  }),
+  last_name: field(v.string(), {
+    form: { label: "Last Name", type: "text", section: "personal", required: true },
+    import: "text",
+  }),
+  name_suffix: field(optionalText(), {
+    form: { label: "Suffix", type: "text", section: "personal", required: false },
+    import: "text",
+    importLabel: "Name Suffix (Jr, Sr, III)",
+  }),
+  email: field(optionalText(), {
+    form: { label: "Email", type: "email", section: "personal", required: false },
+    import: "email",
+  }),
+  phone: field(optionalText(), {
+    form: { label: "Phone", type: "phone", section: "personal", required: false },
+    import: "phone",
+  }),
+  date_of_birth: field(optionalText(), {
+    form: { label: "Date of Birth", type: "date", section: "personal", required: false },
+    import: "date",
+  }),
+  voter_id: field(optionalText(), {
+    form: { label: "Voter ID", type: "text", section: "personal", required: false },
+    import: "text",
+  }),
+  address: field(optionalText(), {
+    form: { label: "Address", type: "text", section: "address", required: false },
+    import: "text",
+  }),
   street: field(optionalText(), { form: { label: "Street", type: "text", section: "address", required: false } }),
-  city: field(optionalText(), { form: { label: "City", type: "text", section: "address", required: false }, import: "text" }),
-  state: field(optionalText(), { form: { label: "State", type: "text", section: "address", required: false }, import: "text" }),
-  zip: field(optionalText(), { form: { label: "ZIP Code", type: "text", section: "address", required: false }, import: "zip" }),
-  precinct: field(optionalText(), { form: { label: "Precinct", type: "text", section: "address", required: false }, import: "text" }),
+  city: field(optionalText(), {
+    form: { label: "City", type: "text", section: "address", required: false },
+    import: "text",
+  }),
+  state: field(optionalText(), {
+    form: { label: "State", type: "text", section: "address", required: false },
+    import: "text",
+  }),
+  zip: field(optionalText(), {
+    form: { label: "ZIP Code", type: "text", section: "address", required: false },
+    import: "zip",
+  }),
+  precinct: field(optionalText(), {
+    form: { label: "Precinct", type: "text", section: "address", required: false },
+    import: "text",
+  }),
   state_voter_history: field(v.optional(v.number()), {
     form: { label: "State Voter History (0-4)", type: "number", section: "state_voter", required: false },
     import: "number",
   }),
-  from_state_database: field(v.optional(v.boolean()), { form: { label: "From State Database", type: "boolean", section: "state_voter", required: false } }),
-  state_verified_first_name: field(optionalText(), { form: { label: "State Verified First Name", type: "text", section: "state_verified", required: false } }),
-  state_verified_last_name: field(optionalText(), { form: { label: "State Verified Last Name", type: "text", section: "state_verified", required: false } }),
-  state_verified_phone: field(optionalText(), { form: { label: "State Verified Phone", type: "phone", section: "state_verified", required: false } }),
-  state_verified_street: field(optionalText(), { form: { label: "State Verified Street", type: "text", section: "state_verified", required: false } }),
-  state_verified_city: field(optionalText(), { form: { label: "State Verified City", type: "text", section: "state_verified", required: false } }),
-  state_verified_state: field(optionalText(), { form: { label: "State Verified State", type: "text", section: "state_verified", required: false } }),
-  state_verified_zip: field(optionalText(), { form: { label: "State Verified ZIP", type: "text", section: "state_verified", required: false } }),
+  from_state_database: field(v.optional(v.boolean()), {
+    form: { label: "From State Database", type: "boolean", section: "state_voter", required: false },
+  }),
+  state_verified_first_name: field(optionalText(), {
+    form: { label: "State Verified First Name", type: "text", section: "state_verified", required: false },
+  }),
+  state_verified_last_name: field(optionalText(), {
+    form: { label: "State Verified Last Name", type: "text", section: "state_verified", required: false },
+  }),
+  state_verified_phone: field(optionalText(), {
+    form: { label: "State Verified Phone", type: "phone", section: "state_verified", required: false },
+  }),
+  state_verified_street: field(optionalText(), {
+    form: { label: "State Verified Street", type: "text", section: "state_verified", required: false },
+  }),
+  state_verified_city: field(optionalText(), {
+    form: { label: "State Verified City", type: "text", section: "state_verified", required: false },
+  }),
+  state_verified_state: field(optionalText(), {
+    form: { label: "State Verified State", type: "text", section: "state_verified", required: false },
+  }),
+  state_verified_zip: field(optionalText(), {
+    form: { label: "State Verified ZIP", type: "text", section: "state_verified", required: false },
+  }),
   party_affiliation: field(optionalText(), {
     form: { label: "Party Affiliation", type: "dropdown", section: "political", required: false, options: PARTIES },
     import: "party",
   }),
-  status: field(optionalText(), { form: { label: "Status", type: "dropdown", section: "political", required: false, options: VOTER_STATUSES }, import: "status" }),
-  registration_date: field(optionalText(), { form: { label: "Registration Date", type: "date", section: "political", required: false }, import: "date" }),
-  notes: field(optionalText(), { form: { label: "Notes", type: "textarea", section: "notes", required: false }, import: "text" }),
+  status: field(optionalText(), {
+    form: { label: "Status", type: "dropdown", section: "political", required: false, options: VOTER_STATUSES },
+    import: "status",
+  }),
+  registration_date: field(optionalText(), {
+    form: { label: "Registration Date", type: "date", section: "political", required: false },
+    import: "date",
+  }),
+  notes: field(optionalText(), {
+    form: { label: "Notes", type: "textarea", section: "notes", required: false },
+    import: "text",
+  }),
   /** a second ZIP column some files carry; kept, exported, not edited */
   zip_code: field(optionalText()),
   /** the state file's own codes beside the mapped status / party (NC status_cd "R", Ohio "CONFIRMATION") */
@@ -112,17 +194,23 @@ export type VoterFieldKey = keyof Specs;
 const specEntries = Object.entries(VOTER_FIELD_SPECS) as [VoterFieldKey, FieldSpec<GenericValidator>][];
 
 /** The editable voter fields' validators (the table's fields, create/update arguments). */
-export const voterFields = Object.fromEntries(specEntries.map(([k, s]) => [k, s.validator])) as { [K in VoterFieldKey]: Specs[K]["validator"] };
+export const voterFields = Object.fromEntries(specEntries.map(([k, s]) => [k, s.validator])) as {
+  [K in VoterFieldKey]: Specs[K]["validator"];
+};
 export const vVoterFields = v.object(voterFields);
 export type VoterFields = Infer<typeof vVoterFields>;
 
 type ImportableKey = { [K in VoterFieldKey]: Specs[K] extends { import: ImportTargetType } ? K : never }[VoterFieldKey];
 /** The fields an import column may map to, in form order. */
-export const IMPORTABLE_VOTER_FIELDS = specEntries.filter(([, s]) => s.import !== undefined).map(([k]) => k) as ImportableKey[];
+export const IMPORTABLE_VOTER_FIELDS = specEntries
+  .filter(([, s]) => s.import !== undefined)
+  .map(([k]) => k) as ImportableKey[];
 
 export type VoterFieldDef = FormMeta & { key: VoterFieldKey };
 /** The built-in voter form fields in their default order (spec/1 §2 add/edit, §3 voter). */
-export const VOTER_FIELD_DEFS: VoterFieldDef[] = specEntries.flatMap(([key, s]) => (s.form ? [{ key, ...s.form }] : []));
+export const VOTER_FIELD_DEFS: VoterFieldDef[] = specEntries.flatMap(([key, s]) =>
+  s.form ? [{ key, ...s.form }] : [],
+);
 
 /** Labels of the stored fields the form does not show. */
 const OTHER_FIELD_LABELS: Partial<Record<VoterFieldKey, string>> = {
@@ -134,12 +222,18 @@ const OTHER_FIELD_LABELS: Partial<Record<VoterFieldKey, string>> = {
 
 /** How a voter field is named to people (history, messages): "ZIP Code", "Status Code", a custom field's key. */
 export function voterFieldLabel(key: string): string {
-  return VOTER_FIELD_DEFS.find((d) => d.key === key)?.label ?? OTHER_FIELD_LABELS[key as VoterFieldKey] ?? key.replace(/^custom_fields\./, "");
+  return (
+    VOTER_FIELD_DEFS.find((d) => d.key === key)?.label ??
+    OTHER_FIELD_LABELS[key as VoterFieldKey] ??
+    key.replace(/^custom_fields\./, "")
+  );
 }
 
 /** The import's targets among the voter fields: key, label, how a column is checked, required. */
 export const VOTER_IMPORT_TARGETS = specEntries.flatMap(([key, s]) =>
-  s.import ? [{ key, label: s.importLabel ?? s.form?.label ?? key, type: s.import, required: s.form?.required ?? false }] : [],
+  s.import
+    ? [{ key, label: s.importLabel ?? s.form?.label ?? key, type: s.import, required: s.form?.required ?? false }]
+    : [],
 );
 
 /** The voter list's filter (list, export, "add all matching to a group"). */
@@ -259,7 +353,9 @@ export const voterTables = {
     at: v.number(),
     importId: v.optional(v.id("importHistory")),
     userId: v.optional(v.id("users")),
-    changes: v.array(v.object({ field: v.string(), from: v.union(v.string(), v.null()), to: v.union(v.string(), v.null()) })),
+    changes: v.array(
+      v.object({ field: v.string(), from: v.union(v.string(), v.null()), to: v.union(v.string(), v.null()) }),
+    ),
   }).index("by_voter", ["voterId", "at"]),
 
   /** Organisation-wide custom voter fields, shared by all staff. */
@@ -298,5 +394,4 @@ export const voterTables = {
     .index("by_group", ["groupId"])
     .index("by_voter", ["voterId"])
     .index("by_group_voter", ["groupId", "voterId"]),
-
 };

@@ -193,7 +193,8 @@ while (inserted < total) {
       `insert: first ${inserted} docs at ${Math.round(firstRate)} docs/s, ${Math.round(cpuRate)} docs/CPU-s (batches of ${batch}, 2 user indexes + search index)`,
     );
   }
-  if (inserted % 200_000 === 0) console.log(`  ... ${inserted} docs, ${Math.round(inserted / ((performance.now() - t0) / 1000))} docs/s overall`);
+  if (inserted % 200_000 === 0)
+    console.log(`  ... ${inserted} docs, ${Math.round(inserted / ((performance.now() - t0) / 1000))} docs/s overall`);
 }
 const totalSecs = (performance.now() - t0) / 1000;
 console.log(
@@ -217,11 +218,17 @@ const rangeTimes = await time(async () => {
   const r = await engine.runQuery({ path: "bench:range", args: { group: g, from, limit: 50 }, identity: null });
   if (r.outcome.status !== "success") throw new Error(r.outcome.errorMessage);
 }, 200);
-console.log(`indexed range query (eq + gte, take 50) over ${total} docs: median ${median(rangeTimes).toFixed(2)} ms, p95 ${p95(rangeTimes).toFixed(2)} ms`);
+console.log(
+  `indexed range query (eq + gte, take 50) over ${total} docs: median ${median(rangeTimes).toFixed(2)} ms, p95 ${p95(rangeTimes).toFixed(2)} ms`,
+);
 
 const words: string[] = [];
 for (let i = 0; i < 20; i++) {
-  const r = await engine.runQuery({ path: "bench:word_", args: { i: Math.floor(Math.random() * 8000) }, identity: null });
+  const r = await engine.runQuery({
+    path: "bench:word_",
+    args: { i: Math.floor(Math.random() * 8000) },
+    identity: null,
+  });
   words.push((r.outcome as { value: string }).value);
 }
 let k = 0;
@@ -230,14 +237,22 @@ const searchTimes = await time(async () => {
   const r = await engine.runQuery({ path: "bench:search", args: { text: w, limit: 20 }, identity: null });
   if (r.outcome.status !== "success") throw new Error(r.outcome.errorMessage);
 }, 50);
-console.log(`full-text search (1 term, take 20) over ${total} docs: median ${median(searchTimes).toFixed(2)} ms, p95 ${p95(searchTimes).toFixed(2)} ms`);
+console.log(
+  `full-text search (1 term, take 20) over ${total} docs: median ${median(searchTimes).toFixed(2)} ms, p95 ${p95(searchTimes).toFixed(2)} ms`,
+);
 const filteredTimes = await time(async () => {
   const w = words[k++ % words.length];
   const w2 = words[(k + 7) % words.length];
-  const r = await engine.runQuery({ path: "bench:search", args: { text: `${w} ${w2.slice(0, 3)}`, group: `g${k % 100}`, limit: 20 }, identity: null });
+  const r = await engine.runQuery({
+    path: "bench:search",
+    args: { text: `${w} ${w2.slice(0, 3)}`, group: `g${k % 100}`, limit: 20 },
+    identity: null,
+  });
   if (r.outcome.status !== "success") throw new Error(r.outcome.errorMessage);
 }, 50);
-console.log(`full-text search (2 terms with prefix, eq filter, take 20) over ${total} docs: median ${median(filteredTimes).toFixed(2)} ms, p95 ${p95(filteredTimes).toFixed(2)} ms`);
+console.log(
+  `full-text search (2 terms with prefix, eq filter, take 20) over ${total} docs: median ${median(filteredTimes).toFixed(2)} ms, p95 ${p95(filteredTimes).toFixed(2)} ms`,
+);
 console.log(`memory: rss ${Math.round(process.memoryUsage().rss / 1e6)} MB`);
 
 if (totalVoters > 0) {
@@ -250,7 +265,11 @@ if (totalVoters > 0) {
   const vc0 = cpuSecs();
   while (done < totalVoters) {
     const count = Math.min(voterBatch, totalVoters - done);
-    const r = await engine.runMutation({ path: "bench:insertVoters", args: { orgId, start: done, count, importId: "import1" }, identity: null });
+    const r = await engine.runMutation({
+      path: "bench:insertVoters",
+      args: { orgId, start: done, count, importId: "import1" },
+      identity: null,
+    });
     if (r.outcome.status !== "success") throw new Error(r.outcome.errorMessage);
     done += count;
   }

@@ -21,7 +21,14 @@ import { bundleWorkerScript, EXECUTE_TIMEOUT_MESSAGE, type NodeRun } from "./nod
 import { FailureError, type Failure } from "./outcome.js";
 import { PreemptedError, SLACK_MS } from "./realm-exec.js";
 import { RawLogText, type RunExec } from "./runtime.js";
-import { answerCall, answerSync, encodeError, FINISHED_MESSAGE, type CallAnswer, type SyncChannel } from "./worker-bridge.js";
+import {
+  answerCall,
+  answerSync,
+  encodeError,
+  FINISHED_MESSAGE,
+  type CallAnswer,
+  type SyncChannel,
+} from "./worker-bridge.js";
 
 /** invocations a worker runs at once before top-level calls wait */
 const PER_WORKER = 32;
@@ -70,11 +77,21 @@ class PoolWorker {
   dead = false;
   retired = false;
 
-  constructor(script: string, onMessage: (w: PoolWorker, m: FromActionWorker) => void, onGone: (w: PoolWorker, why: string) => void) {
+  constructor(
+    script: string,
+    onMessage: (w: PoolWorker, m: FromActionWorker) => void,
+    onGone: (w: PoolWorker, why: string) => void,
+  ) {
     const flag = new Int32Array(new SharedArrayBuffer(4));
     const { port1, port2 } = new MessageChannel();
     this.sync = { flag, port: port1 };
-    this.worker = new Worker(script, { execArgv: [], stdout: false, stderr: false, workerData: { sync: { flag, port: port2 } }, transferList: [port2] });
+    this.worker = new Worker(script, {
+      execArgv: [],
+      stdout: false,
+      stderr: false,
+      workerData: { sync: { flag, port: port2 } },
+      transferList: [port2],
+    });
     this.worker.unref();
     this.ready = new Promise<void>((resolve, reject) => {
       this.worker.on("message", (m: FromActionWorker) => {
@@ -167,7 +184,10 @@ export class ActionPool {
   private async pick(nested: boolean): Promise<PoolWorker | null> {
     for (;;) {
       const live = this.live();
-      const best = live.reduce<PoolWorker | null>((a, w) => (a === null || w.inflight.size < a.inflight.size ? w : a), null);
+      const best = live.reduce<PoolWorker | null>(
+        (a, w) => (a === null || w.inflight.size < a.inflight.size ? w : a),
+        null,
+      );
       if (live.length < this.size && (best === null || best.inflight.size > 0)) {
         await this.spawn();
         continue;
@@ -186,7 +206,13 @@ export class ActionPool {
     }
   }
 
-  private dispatch<T>(run: NodeRun, nested: boolean, timeoutMs: number, message: (id: number, w: PoolWorker) => ToActionWorker, exec?: RemoteExec): Promise<T> {
+  private dispatch<T>(
+    run: NodeRun,
+    nested: boolean,
+    timeoutMs: number,
+    message: (id: number, w: PoolWorker) => ToActionWorker,
+    exec?: RemoteExec,
+  ): Promise<T> {
     return (async () => {
       const w = await this.acquire(nested);
       const id = ++this.nextId;
@@ -240,7 +266,14 @@ export class ActionPool {
    * before its own time was used, as on the engine's thread). Its execution time and syscall
    * count land on the run's exec (a RemoteExec).
    */
-  invokeRealm(run: RealmRun, kind: "query" | "mutation", fnPath: string, argsStr: string, limitMs: number, patience: number): Promise<string> {
+  invokeRealm(
+    run: RealmRun,
+    kind: "query" | "mutation",
+    fnPath: string,
+    argsStr: string,
+    limitMs: number,
+    patience: number,
+  ): Promise<string> {
     const realm = this.realm;
     if (!realm) return Promise.reject(new Error("No function realm to run in the action pool"));
     const exec = new RemoteExec();
@@ -296,7 +329,13 @@ export class ActionPool {
   }
 
   /** Runs the http router of `file` (the bundled http module) on `request` for `run`. */
-  invokeHttp(run: NodeRun, file: string, bundleDir: string, request: WireRequest, timeoutMs: number): Promise<WireResponse | "no route" | "not a response"> {
+  invokeHttp(
+    run: NodeRun,
+    file: string,
+    bundleDir: string,
+    request: WireRequest,
+    timeoutMs: number,
+  ): Promise<WireResponse | "no route" | "not a response"> {
     return this.dispatch(run, false, timeoutMs, (id) => ({
       type: "http",
       id,
@@ -354,7 +393,9 @@ export class ActionPool {
     switch (m.type) {
       case "call":
         this.notStuck(w.inflight.get(m.id));
-        void answerCall(w.inflight.get(m.id)?.run, m).then((answer) => w.post({ type: "result", callId: m.callId, ...answer }));
+        void answerCall(w.inflight.get(m.id)?.run, m).then((answer) =>
+          w.post({ type: "result", callId: m.callId, ...answer }),
+        );
         return;
       case "log":
         w.inflight.get(m.id)?.run.scope.log(m.level, [new RawLogText(m.text)]);
@@ -376,7 +417,10 @@ export class ActionPool {
         if (!run) answer = { ok: false, message: FINISHED_MESSAGE };
         else {
           try {
-            answer = { ok: true, value: m.kind === "syscall" ? run.syscall(m.op, m.args) : run.asyncSyscallNow(m.op, m.args) };
+            answer = {
+              ok: true,
+              value: m.kind === "syscall" ? run.syscall(m.op, m.args) : run.asyncSyscallNow(m.op, m.args),
+            };
           } catch (e) {
             answer = encodeError(e);
           }
@@ -391,7 +435,8 @@ export class ActionPool {
           exec.syscalls = m.syscalls;
         }
         if (m.ok) this.finish(w, m.id, { ok: true, value: m.value });
-        else if (m.preempted) this.finish(w, m.id, { ok: false, error: new PreemptedError(m.preempted.limitMs, m.preempted.share) });
+        else if (m.preempted)
+          this.finish(w, m.id, { ok: false, error: new PreemptedError(m.preempted.limitMs, m.preempted.share) });
         else this.finish(w, m.id, { ok: false, failure: m.failure });
         return;
       }

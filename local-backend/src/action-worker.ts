@@ -22,14 +22,28 @@ import { FunctionRealm, type RealmFunction } from "./realm.js";
 import { PreemptedError, type RealmExec, type RealmHandler } from "./realm-exec.js";
 import { formatLogArgs, installRuntime, scopeStorage, seededRandom, type RunExec, type RunScope } from "./runtime.js";
 import { registerBundleDir, registerBundleFile } from "./stack-frames.js";
-import { CallSender, callSync, type CallAnswer, type CallMessage, type SyncCallMessage, type SyncChannel } from "./worker-bridge.js";
+import {
+  CallSender,
+  callSync,
+  type CallAnswer,
+  type CallMessage,
+  type SyncCallMessage,
+  type SyncChannel,
+} from "./worker-bridge.js";
 
 /** An http request or response as it crosses the thread boundary. */
 export type WireHeaders = Array<[string, string]>;
 export type WireRequest = { url: string; method: string; headers: WireHeaders; body: Uint8Array | null };
 export type WireResponse = { status: number; statusText: string; headers: WireHeaders; body: Uint8Array };
 
-type Common = { id: number; requestId: string; env: Record<string, string>; timeoutMs: number; bundleDir: string; functionsDir: string };
+type Common = {
+  id: number;
+  requestId: string;
+  env: Record<string, string>;
+  timeoutMs: number;
+  bundleDir: string;
+  functionsDir: string;
+};
 
 export type ToActionWorker =
   | (Common & { type: "action"; file: string; exportName: string; modulePath: string; args: string })
@@ -38,7 +52,16 @@ export type ToActionWorker =
   | { type: "preload"; files: string[]; env: Record<string, string>; bundleDir: string; functionsDir: string }
   /** the build's function realm bundle (sent before this worker's first query or mutation) */
   | ({ type: "realm"; env: Record<string, string> } & RealmSource)
-  | (Omit<Common, "bundleDir"> & { type: "udf"; kind: "query" | "mutation"; modulePath: string; exportName: string; args: string; patience: number; now: number; seed: number })
+  | (Omit<Common, "bundleDir"> & {
+      type: "udf";
+      kind: "query" | "mutation";
+      modulePath: string;
+      exportName: string;
+      args: string;
+      patience: number;
+      now: number;
+      seed: number;
+    })
   /** a nested call of the query or mutation timed out on the engine: it ends too */
   | { type: "abort"; id: number; message: string };
 
@@ -47,8 +70,7 @@ export type RealmSource = { code: string; filename: string; map: string | null; 
 
 /** How a query or mutation in a worker ended, with its own execution time and syscall count. */
 export type UdfDone = { type: "udfDone"; id: number; userMs: number; syscalls: number } & (
-  | { ok: true; value: string }
-  | { ok: false; failure: Failure; preempted?: { limitMs: number; share: number } }
+  { ok: true; value: string } | { ok: false; failure: Failure; preempted?: { limitMs: number; share: number } }
 );
 
 export type FromActionWorker =
@@ -91,8 +113,12 @@ function scopeFor(inv: Invocation, env: Record<string, string>): RunScope {
   };
 }
 
-process.on("uncaughtException", (e) => post({ type: "stray", text: `Uncaught ${e instanceof Error ? (e.stack ?? e.message) : String(e)}` }));
-process.on("unhandledRejection", (e) => post({ type: "stray", text: `Unhandled rejection: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}` }));
+process.on("uncaughtException", (e) =>
+  post({ type: "stray", text: `Uncaught ${e instanceof Error ? (e.stack ?? e.message) : String(e)}` }),
+);
+process.on("unhandledRejection", (e) =>
+  post({ type: "stray", text: `Unhandled rejection: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}` }),
+);
 
 async function importModule(file: string): Promise<Record<string, unknown>> {
   return (await import(pathToFileURL(file).href)) as Record<string, unknown>;
@@ -102,7 +128,10 @@ async function importModule(file: string): Promise<Record<string, unknown>> {
 async function limited<T>(inv: Invocation, scope: RunScope, timeoutMs: number, work: () => Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(Object.assign(new Error(messages.timeout(timeoutMs)), { timedOut: true })), timeoutMs);
+    timer = setTimeout(
+      () => reject(Object.assign(new Error(messages.timeout(timeoutMs)), { timedOut: true })),
+      timeoutMs,
+    );
   });
   try {
     return await Promise.race([scopeStorage.run(scope, work), timeout]);
@@ -125,8 +154,10 @@ async function runAction(m: Extract<ToActionWorker, { type: "action" }>): Promis
   try {
     const value = await limited(inv, scope, m.timeoutMs, async () => {
       const mod = await importModule(m.file);
-      const fn = mod[m.exportName] as { isAction?: boolean; invokeAction?: (requestId: string, args: string) => Promise<string> } | undefined;
-      if (!fn?.isAction || typeof fn.invokeAction !== "function") throw new Error(`Couldn't find action \`${m.exportName}\` in \`${m.modulePath}.js\``);
+      const fn = mod[m.exportName] as
+        { isAction?: boolean; invokeAction?: (requestId: string, args: string) => Promise<string> } | undefined;
+      if (!fn?.isAction || typeof fn.invokeAction !== "function")
+        throw new Error(`Couldn't find action \`${m.exportName}\` in \`${m.modulePath}.js\``);
       return fn.invokeAction(m.requestId, m.args);
     });
     inv.done = true;
@@ -137,7 +168,9 @@ async function runAction(m: Extract<ToActionWorker, { type: "action" }>): Promis
   }
 }
 
-type Router = { lookup(path: string, method: string): [{ invokeHttpAction(r: Request): Promise<unknown> }, string, string] | null };
+type Router = {
+  lookup(path: string, method: string): [{ invokeHttpAction(r: Request): Promise<unknown> }, string, string] | null;
+};
 
 async function runHttp(m: Extract<ToActionWorker, { type: "http" }>): Promise<void> {
   registerBundleDir(m.bundleDir, m.functionsDir);
@@ -150,7 +183,11 @@ async function runHttp(m: Extract<ToActionWorker, { type: "http" }>): Promise<vo
       const match = router?.lookup(new URL(m.request.url).pathname, m.request.method);
       if (!match) return "no route" as const;
       const r = m.request;
-      const request = new Request(r.url, { method: r.method, headers: r.headers, body: r.body && r.method !== "GET" && r.method !== "HEAD" ? new Uint8Array(r.body) : null });
+      const request = new Request(r.url, {
+        method: r.method,
+        headers: r.headers,
+        body: r.body && r.method !== "GET" && r.method !== "HEAD" ? new Uint8Array(r.body) : null,
+      });
       const res = await match[0].invokeHttpAction(request);
       if (!(res instanceof Response)) return "not a response" as const;
       const headers: WireHeaders = [];
@@ -204,17 +241,24 @@ function runUdf(m: Extract<ToActionWorker, { type: "udf" }>): void {
   const base = scopeFor(inv, m.env);
   const scope: RunScope = { ...base, now: m.now, random: seededRandom(m.seed), allowFetch: false };
   let exec: RealmExec | null = null;
-  const done = (r: { ok: true; value: string } | { ok: false; failure: Failure; preempted?: { limitMs: number; share: number } }) => {
+  const done = (
+    r: { ok: true; value: string } | { ok: false; failure: Failure; preempted?: { limitMs: number; share: number } },
+  ) => {
     inv.done = true;
     udfs.delete(m.id);
     post({ type: "udfDone", id: m.id, userMs: exec?.userMs ?? 0, syscalls: exec?.syscalls ?? 0, ...r });
   };
   const fn = realm?.modules[m.modulePath]?.[m.exportName] as RealmFunction | undefined;
-  if (!realm || !fn || !sync) return done({ ok: false, failure: { errorMessage: realmError ?? `Couldn't find ${m.kind} \`${m.exportName}\` in \`${m.modulePath}.js\`` } });
+  if (!realm || !fn || !sync)
+    return done({
+      ok: false,
+      failure: { errorMessage: realmError ?? `Couldn't find ${m.kind} \`${m.exportName}\` in \`${m.modulePath}.js\`` },
+    });
   const channel = sync;
   const handler: RealmHandler = {
     syscall: (op, args) => callSync(channel, post, { id: m.id, kind: "syscall", op, args }) as string,
-    asyncSyscallNow: (op, args) => (callSync(channel, post, { id: m.id, kind: "now", op, args }) as string | undefined) ?? undefined,
+    asyncSyscallNow: (op, args) =>
+      (callSync(channel, post, { id: m.id, kind: "now", op, args }) as string | undefined) ?? undefined,
     asyncSyscall: (op, args) => calls.send(m.id, inv.done, { kind: "async", op, args }, true) as Promise<string>,
   };
   const run = {
@@ -230,7 +274,11 @@ function runUdf(m: Extract<ToActionWorker, { type: "udf" }>): void {
   started.result.then(
     (value) => done({ ok: true, value }),
     (e: unknown) =>
-      done(e instanceof PreemptedError ? { ok: false, failure: { errorMessage: e.message }, preempted: { limitMs: e.limitMs, share: e.share } } : { ok: false, failure: toFailure(e) }),
+      done(
+        e instanceof PreemptedError
+          ? { ok: false, failure: { errorMessage: e.message }, preempted: { limitMs: e.limitMs, share: e.share } }
+          : { ok: false, failure: toFailure(e) },
+      ),
   );
 }
 

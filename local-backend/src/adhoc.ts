@@ -2,7 +2,12 @@
  * Ad-hoc code against an engine, for tests and tools (what convex-test's `t.run` offers).
  * Generic: nothing here knows about the app's tables.
  */
-import { mutationGeneric, type GenericDataModel, type GenericMutationCtx, type StorageActionWriter } from "convex/server";
+import {
+  mutationGeneric,
+  type GenericDataModel,
+  type GenericMutationCtx,
+  type StorageActionWriter,
+} from "convex/server";
 import type { Value } from "convex/values";
 import fs from "node:fs";
 import path from "node:path";
@@ -17,7 +22,10 @@ export type AdhocEngine = {
   readonly store: Pick<Store, "iterateTable">;
   readonly filesDir: string;
   systemWrite<T>(fn: (tx: Tx) => T): Promise<T>;
-  runAdhocMutation(fn: { invokeMutation(args: string): Promise<string> }, identity: UserIdentity | null): Promise<FunctionOutcome>;
+  runAdhocMutation(
+    fn: { invokeMutation(args: string): Promise<string> },
+    identity: UserIdentity | null,
+  ): Promise<FunctionOutcome>;
 };
 
 /** A mutation ctx whose storage also has the action-only `store`/`get` (like convex-test's `t.run`). */
@@ -34,7 +42,10 @@ export async function runInMutation<T>(
   handler: (ctx: AdhocCtx) => Promise<T> | T,
   identity: UserIdentity | null = null,
 ): Promise<FunctionOutcome> {
-  const fn = mutationGeneric({ args: {}, handler: async (ctx) => (await handler(ctx as unknown as AdhocCtx)) as Value });
+  const fn = mutationGeneric({
+    args: {},
+    handler: async (ctx) => (await handler(ctx as unknown as AdhocCtx)) as Value,
+  });
   return engine.runAdhocMutation(fn as unknown as { invokeMutation(args: string): Promise<string> }, identity);
 }
 
@@ -54,6 +65,7 @@ export async function clearAllData(engine: AdhocEngine): Promise<number> {
     }
     return n;
   });
-  for (const f of fs.readdirSync(engine.filesDir)) fs.rmSync(path.join(engine.filesDir, f), { force: true, recursive: true });
+  for (const f of fs.readdirSync(engine.filesDir))
+    fs.rmSync(path.join(engine.filesDir, f), { force: true, recursive: true });
   return deleted;
 }

@@ -174,7 +174,14 @@ const CUSTOM_JWT_LEEWAY_SEC = 5;
 const NBF_LEEWAY_SEC = CUSTOM_JWT_LEEWAY_SEC;
 /** what Convex accepts from OIDC providers (openidconnect's CoreIdTokenVerifier, set_allowed_algs) */
 const OIDC_ALGORITHMS = new Set(["RS256", "EdDSA"]);
-const KEY_TYPE: Record<string, string> = { RS256: "RSA", RS384: "RSA", RS512: "RSA", ES256: "EC", ES384: "EC", EdDSA: "OKP" };
+const KEY_TYPE: Record<string, string> = {
+  RS256: "RSA",
+  RS384: "RSA",
+  RS512: "RSA",
+  ES256: "EC",
+  ES384: "EC",
+  EdDSA: "OKP",
+};
 
 type Jwk = JWK & { kid?: string; use?: string; alg?: string; kty?: string };
 
@@ -236,8 +243,7 @@ export class AuthVerifier {
   private readonly keys = new Map<string, Promise<CachedJson>>();
 
   constructor(private readonly opts: AuthVerifierOptions) {
-    this.fetchImpl =
-      opts.fetch ?? ((url) => fetch(url, { signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) }));
+    this.fetchImpl = opts.fetch ?? ((url) => fetch(url, { signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) }));
     this.ttl = opts.cacheTtlMs ?? 10 * 60_000;
   }
 
@@ -275,7 +281,12 @@ export class AuthVerifier {
     const discovery = await this.discover(claims.iss!);
     // An ID token has iss, sub, aud, exp and iat (openidconnect refuses to parse one without).
     const exp = numeric(claims.exp);
-    if (typeof claims.sub !== "string" || claims.aud === undefined || exp === undefined || numeric(claims.iat) === undefined) {
+    if (
+      typeof claims.sub !== "string" ||
+      claims.aud === undefined ||
+      exp === undefined ||
+      numeric(claims.iat) === undefined
+    ) {
       throw new AuthVerificationError(OIDC_PARSE_FAILED, "InvalidAuthHeader");
     }
     const fail = () => new AuthVerificationError(OIDC_VERIFY_FAILED, "Unauthenticated");
@@ -319,7 +330,8 @@ export class AuthVerifier {
         "InvalidAuthHeader",
       );
     if (kid === undefined) throw decodeFailed();
-    const find = async (forceRefresh: boolean) => (forceRefresh ? await this.keySet(p.jwks, true) : keys).find((k) => k.kid === kid);
+    const find = async (forceRefresh: boolean) =>
+      (forceRefresh ? await this.keySet(p.jwks, true) : keys).find((k) => k.kid === kid);
     const jwk = (await find(false)) ?? (await find(true));
     const alg = header.alg;
     if (!jwk || alg !== p.algorithm || (jwk.alg !== undefined && jwk.alg !== alg)) throw decodeFailed();
@@ -330,9 +342,12 @@ export class AuthVerifier {
     const exp = numeric(claims.exp);
     const nbf = numeric(claims.nbf);
     const iat = numeric(claims.iat);
-    if (exp !== undefined && now - exp > CUSTOM_JWT_LEEWAY_SEC) throw invalid(`Token expired ${Math.trunc(now - exp)} seconds ago`);
-    if (nbf !== undefined && nbf - now > CUSTOM_JWT_LEEWAY_SEC) throw invalid(`Token will be valid in ${Math.trunc(nbf - now)} seconds`);
-    if (iat !== undefined && iat - now > CUSTOM_JWT_LEEWAY_SEC) throw invalid(`Token will be valid in ${Math.trunc(iat - now)} seconds`);
+    if (exp !== undefined && now - exp > CUSTOM_JWT_LEEWAY_SEC)
+      throw invalid(`Token expired ${Math.trunc(now - exp)} seconds ago`);
+    if (nbf !== undefined && nbf - now > CUSTOM_JWT_LEEWAY_SEC)
+      throw invalid(`Token will be valid in ${Math.trunc(nbf - now)} seconds`);
+    if (iat !== undefined && iat - now > CUSTOM_JWT_LEEWAY_SEC)
+      throw invalid(`Token will be valid in ${Math.trunc(iat - now)} seconds`);
     if (typeof claims.sub !== "string") throw new AuthVerificationError("Missing subject", "InvalidAuthHeader");
     if (exp === undefined) throw new AuthVerificationError("Missing expiry", "InvalidAuthHeader");
     return { identity: identityFromClaims(claims), expiresAt: exp + CUSTOM_JWT_LEEWAY_SEC };
@@ -342,7 +357,11 @@ export class AuthVerifier {
   private async discover(iss: string): Promise<{ issuer: string; jwksUri: string }> {
     const url = `${trimSlash(iss)}/.well-known/openid-configuration`;
     const failed = (detail = "") =>
-      new AuthVerificationError(`Auth provider discovery of ${iss} failed${detail}`, "AuthProviderDiscoveryFailed", 400);
+      new AuthVerificationError(
+        `Auth provider discovery of ${iss} failed${detail}`,
+        "AuthProviderDiscoveryFailed",
+        400,
+      );
     let doc: { issuer?: unknown; jwks_uri?: unknown };
     try {
       doc = (await this.cachedJson(this.discovery, url, false)) as typeof doc;

@@ -90,7 +90,10 @@ export async function importJsonl(host: BackupHost, lines: AsyncIterable<string>
       count++;
       if (batch.length >= 1000) await flush();
     } else if (entry.type === "blob") {
-      fs.writeFileSync(path.join(host.filesDir, String(entry.storageId).replace(/[/\\]/g, "")), Buffer.from(entry.data, "base64"));
+      fs.writeFileSync(
+        path.join(host.filesDir, String(entry.storageId).replace(/[/\\]/g, "")),
+        Buffer.from(entry.data, "base64"),
+      );
     }
   }
   await flush();

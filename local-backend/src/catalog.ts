@@ -22,7 +22,12 @@ export type SchemaTable = {
   /** `index(name, { fields, staged: true })`: built and kept up to date, not queryable */
   stagedDbIndexes?: Array<{ indexDescriptor: string; fields: string[] }>;
   stagedSearchIndexes?: Array<{ indexDescriptor: string; searchField: string; filterFields: string[] }>;
-  stagedVectorIndexes?: Array<{ indexDescriptor: string; vectorField: string; dimensions: number; filterFields: string[] }>;
+  stagedVectorIndexes?: Array<{
+    indexDescriptor: string;
+    vectorField: string;
+    dimensions: number;
+    filterFields: string[];
+  }>;
   documentType: ValidatorJSON;
 };
 export type SchemaInfo = { tables: SchemaTable[]; schemaValidation: boolean };
@@ -118,7 +123,12 @@ export class Catalog {
     ];
     if (table === "_scheduled_functions") {
       // Lets the scheduler find the next due job without scanning finished ones.
-      out.push({ table, name: "by_state", kind: "db", fields: ["state.kind", "scheduledTime", "_creationTime", "_id"] });
+      out.push({
+        table,
+        name: "by_state",
+        kind: "db",
+        fields: ["state.kind", "scheduledTime", "_creationTime", "_id"],
+      });
     }
     const st = this.schemaByTable.get(table);
     if (st) {
@@ -127,7 +137,13 @@ export class Catalog {
         out.push({ table, name: ix.indexDescriptor, kind: "db", fields: [...ix.fields, "_creationTime", "_id"] });
       }
       for (const ix of [...st.searchIndexes, ...(st.stagedSearchIndexes ?? [])]) {
-        out.push({ table, name: ix.indexDescriptor, kind: "search", searchField: ix.searchField, filterFields: ix.filterFields });
+        out.push({
+          table,
+          name: ix.indexDescriptor,
+          kind: "search",
+          searchField: ix.searchField,
+          filterFields: ix.filterFields,
+        });
       }
     }
     return out;
@@ -167,7 +183,9 @@ export class Catalog {
     let batch: Array<{ seq: number; doc: Doc }> = [];
     const flush = () => {
       if (def.kind === "db") {
-        this.store.insertIndexEntries(batch.map((b) => ({ indexId: def.id, key: indexKey(b.doc, def.fields), seq: b.seq })));
+        this.store.insertIndexEntries(
+          batch.map((b) => ({ indexId: def.id, key: indexKey(b.doc, def.fields), seq: b.seq })),
+        );
       } else {
         const entries = [];
         for (const b of batch) {
@@ -189,7 +207,9 @@ export class Catalog {
   isStaged(table: string, name: string): boolean {
     const st = this.schemaByTable.get(table);
     if (!st) return false;
-    return [st.stagedDbIndexes, st.stagedSearchIndexes, st.stagedVectorIndexes].some((list) => list?.some((ix) => ix.indexDescriptor === name) ?? false);
+    return [st.stagedDbIndexes, st.stagedSearchIndexes, st.stagedVectorIndexes].some(
+      (list) => list?.some((ix) => ix.indexDescriptor === name) ?? false,
+    );
   }
 
   dbIndex(table: string, name: string): DbIndexDef | undefined {
@@ -248,6 +268,8 @@ export function validateFields(catalog: Catalog, table: string, fields: Doc) {
   if (!st) return;
   const err = checkValue(st.documentType, fields, (id) => catalog.tableName(id));
   if (err) {
-    throw new SystemError(`Failed to insert or update a document in table "${table}" because it does not match the schema: ${err}`);
+    throw new SystemError(
+      `Failed to insert or update a document in table "${table}" because it does not match the schema: ${err}`,
+    );
   }
 }

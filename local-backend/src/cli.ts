@@ -90,7 +90,10 @@ function parsePositiveInt(value: string, flag: string): number {
 /** `--allowed-origins a,b` (or LOCAL_BACKEND_ALLOWED_ORIGINS): origins given CORS credentials. */
 function parseOrigins(value: string | undefined): string[] {
   if (value === undefined) return [];
-  const origins = value.split(",").map((o) => o.trim()).filter((o) => o !== "");
+  const origins = value
+    .split(",")
+    .map((o) => o.trim())
+    .filter((o) => o !== "");
   for (const o of origins) {
     let ok = false;
     try {
@@ -210,9 +213,14 @@ async function serve(values: ReturnType<typeof parse>["values"]): Promise<void> 
     allowedOrigins: parseOrigins(values["allowed-origins"] ?? process.env.LOCAL_BACKEND_ALLOWED_ORIGINS),
     trustProxy: values["trust-proxy"],
     relaxLimits: values["relax-limits"],
-    maxUploadBytes: values["max-upload-bytes"] !== undefined ? parseBytes(values["max-upload-bytes"], "--max-upload-bytes") : undefined,
+    maxUploadBytes:
+      values["max-upload-bytes"] !== undefined
+        ? parseBytes(values["max-upload-bytes"], "--max-upload-bytes")
+        : undefined,
     maxConcurrentUploads:
-      values["max-concurrent-uploads"] !== undefined ? parsePositiveInt(values["max-concurrent-uploads"], "--max-concurrent-uploads") : undefined,
+      values["max-concurrent-uploads"] !== undefined
+        ? parsePositiveInt(values["max-concurrent-uploads"], "--max-concurrent-uploads")
+        : undefined,
     // The engine reports function console output as `<path> [LOG] …` (scheduled jobs and crons
     // included) together with its own notices; all of it goes to stdout like `npx convex dev`.
     log: quiet ? undefined : (line) => process.stdout.write(`${line}\n`),

@@ -350,7 +350,11 @@ export class CommitPipeline {
     const old = p.isNew ? undefined : this.committedDoc(tx, p.id);
     if (!old && !p.doc) return null;
     const newDoc = p.doc ? (p.hasPlaceholder ? (resolveCommitTs(p.doc, ts) as Doc) : p.doc) : null;
-    const json = newDoc ? (!p.hasPlaceholder && p.json !== undefined ? p.json : JSON.stringify(convexToJson(newDoc))) : null;
+    const json = newDoc
+      ? !p.hasPlaceholder && p.json !== undefined
+        ? p.json
+        : JSON.stringify(convexToJson(newDoc))
+      : null;
     if (old && json === old.json) return null;
     writeSet.addDoc(p.tableNumber, {
       table: p.table,

@@ -10,7 +10,15 @@ export type CronSchedule =
 
 const DAYS = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"];
 
-type CronFields = { minute: Set<number>; hour: Set<number>; dom: Set<number>; month: Set<number>; dow: Set<number>; domStar: boolean; dowStar: boolean };
+type CronFields = {
+  minute: Set<number>;
+  hour: Set<number>;
+  dom: Set<number>;
+  month: Set<number>;
+  dow: Set<number>;
+  domStar: boolean;
+  dowStar: boolean;
+};
 
 function parseField(src: string, min: number, max: number, names?: string[]): Set<number> {
   const out = new Set<number>();
@@ -55,7 +63,14 @@ function parseCron(expr: string): CronFields {
     minute: parseField(f[0], 0, 59),
     hour: parseField(f[1], 0, 23),
     dom: parseField(f[2], 1, 31),
-    month: parseField(f[3], 1, 12, ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"].map((m, i) => (i === 0 ? m : m))),
+    month: parseField(
+      f[3],
+      1,
+      12,
+      ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"].map((m, i) =>
+        i === 0 ? m : m,
+      ),
+    ),
     dow,
     domStar: f[2] === "*",
     dowStar: f[4] === "*",
@@ -105,7 +120,10 @@ export function nextRun(schedule: CronSchedule, after: number): number {
     case "daily":
       return cronNext(parseCron(`${schedule.minuteUTC ?? 0} ${schedule.hourUTC} * * *`), after);
     case "weekly":
-      return cronNext(parseCron(`${schedule.minuteUTC ?? 0} ${schedule.hourUTC} * * ${DAYS.indexOf(schedule.dayOfWeek)}`), after);
+      return cronNext(
+        parseCron(`${schedule.minuteUTC ?? 0} ${schedule.hourUTC} * * ${DAYS.indexOf(schedule.dayOfWeek)}`),
+        after,
+      );
     case "monthly":
       return cronNext(parseCron(`${schedule.minuteUTC ?? 0} ${schedule.hourUTC} ${schedule.day} * *`), after);
     case "cron":

@@ -6,9 +6,7 @@
 import type { JSONValue } from "convex/values";
 import type { TransactionStats } from "./tx-metrics.js";
 
-export type { TransactionStats,   } from "./tx-metrics.js";
-;
-
+export type { TransactionStats } from "./tx-metrics.js";
 /** Identity as seen by `ctx.auth.getUserIdentity()`; tokenIdentifier = `${iss}|${sub}`. */
 export type UserIdentity = {
   tokenIdentifier: string;
@@ -152,7 +150,12 @@ export interface Engine {
    * Stores an upload read from `body` (streamed to a temp file in the data dir and hashed on the
    * way, never held in memory); an error thrown by `body` aborts it and is rethrown as is.
    */
-  storeUploadStream(token: string, body: AsyncIterable<Uint8Array>, contentType: string | null, expectedSha256?: string): Promise<string>;
+  storeUploadStream(
+    token: string,
+    body: AsyncIterable<Uint8Array>,
+    contentType: string | null,
+    expectedSha256?: string,
+  ): Promise<string>;
   getStorageBlob(storageId: string): Promise<{ body: Uint8Array; contentType: string | null } | null>;
   /** an upload token's state: "invalid" and "expired" get Convex's 401s */
   uploadTokenStatus(token: string): "valid" | "invalid" | "expired";
@@ -160,7 +163,9 @@ export interface Engine {
    * The file behind a storage URL path, to serve whole or by byte range: "invalid" when the path
    * names no storage id, null when there is no such file. `sha256` is base64.
    */
-  storageFile(storageId: string): Promise<{ path: string; size: number; contentType: string | null; sha256: string } | "invalid" | null>;
+  storageFile(
+    storageId: string,
+  ): Promise<{ path: string; size: number; contentType: string | null; sha256: string } | "invalid" | null>;
 
   /** backend environment variables, persisted in the data dir, visible as process.env */
   env: {

@@ -6,7 +6,14 @@
  */
 import type { JSONValue, Value } from "convex/values";
 import type { Catalog } from "./catalog.js";
-import type { CallRequest, CommitEvent, FunctionKind, FunctionOutcome, QueryResult, UserIdentity } from "./engine-api.js";
+import type {
+  CallRequest,
+  CommitEvent,
+  FunctionKind,
+  FunctionOutcome,
+  QueryResult,
+  UserIdentity,
+} from "./engine-api.js";
 import type { RunExec } from "./runtime.js";
 import type { Tx } from "./transaction.js";
 
@@ -49,15 +56,31 @@ export type MutationRunOptions = {
   onSuccess?: (tx: Tx) => void;
 };
 
-export type ActionRunOptions = { logLines: string[]; internalAllowed: boolean; depth: number; scheduledJobId?: string | null };
+export type ActionRunOptions = {
+  logLines: string[];
+  internalAllowed: boolean;
+  depth: number;
+  scheduledJobId?: string | null;
+};
 
 export type MutationRunResult = { outcome: FunctionOutcome; ts: bigint; skipped?: boolean };
 
 /** Running functions from inside other runs and from the scheduler (functions.ts). */
 export interface FunctionCalls {
   /** ctx.runQuery / ctx.runMutation inside a query or mutation: the parent's transaction */
-  runNested(parent: RunOptions, kind: "query" | "mutation", path: string, argsJson: JSONValue, snapshot: boolean): Promise<JSONValue>;
-  runQueryTop(req: CallRequest, journal: { endCursor: string | null } | null, logLines: string[], depth: number): Promise<QueryResult>;
+  runNested(
+    parent: RunOptions,
+    kind: "query" | "mutation",
+    path: string,
+    argsJson: JSONValue,
+    snapshot: boolean,
+  ): Promise<JSONValue>;
+  runQueryTop(
+    req: CallRequest,
+    journal: { endCursor: string | null } | null,
+    logLines: string[],
+    depth: number,
+  ): Promise<QueryResult>;
   runMutationTop(req: CallRequest, o: MutationRunOptions): Promise<MutationRunResult>;
   runActionTop(req: CallRequest, o: ActionRunOptions): Promise<{ outcome: FunctionOutcome }>;
 }

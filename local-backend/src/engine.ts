@@ -60,7 +60,8 @@ export class EngineImpl implements Engine {
   constructor(readonly opts: EngineOptions) {
     // env.json holds signing keys: the data directory is its owner's only
     const notSecured = secureDataDir(opts.dataDir);
-    if (notSecured) this.emitLog(`[data] could not restrict ${opts.dataDir} to its owner (mode 0700, env.json 0600): ${notSecured}`);
+    if (notSecured)
+      this.emitLog(`[data] could not restrict ${opts.dataDir} to its owner (mode 0700, env.json 0600): ${notSecured}`);
     this.filesDir = path.join(opts.dataDir, "files");
     const cacheDir = path.join(opts.dataDir, "cache");
     fs.mkdirSync(this.filesDir, { recursive: true });
@@ -115,7 +116,8 @@ export class EngineImpl implements Engine {
       onCommit: (listener) => commits.onCommit(listener),
     });
     const limits = opts.relaxLimits ? RELAXED_LIMITS : CONVEX_LIMITS;
-    if (opts.relaxLimits) this.emitLog("[limits] relaxed: queries and mutations are not held to Convex's limits (benchmarks only)");
+    if (opts.relaxLimits)
+      this.emitLog("[limits] relaxed: queries and mutations are not held to Convex's limits (benchmarks only)");
     this.stats = new TransactionStatsRecorder(limits);
     this.functions = new FunctionRunner({
       limits,
@@ -256,7 +258,10 @@ export class EngineImpl implements Engine {
   }
 
   /** A mutation that is not one of the loaded modules (see adhoc.ts and FunctionRunner). */
-  runAdhocMutation(fn: { invokeMutation(args: string): Promise<string> }, identity: UserIdentity | null = null): Promise<FunctionOutcome> {
+  runAdhocMutation(
+    fn: { invokeMutation(args: string): Promise<string> },
+    identity: UserIdentity | null = null,
+  ): Promise<FunctionOutcome> {
     return this.functions.runAdhocMutation(fn, identity);
   }
 
@@ -267,7 +272,11 @@ export class EngineImpl implements Engine {
   }
 
   concurrency(): { conflicts: number; exclusiveRuns: number; pooledRuns: number } {
-    return { conflicts: this.functions.conflicts, exclusiveRuns: this.functions.exclusiveRuns, pooledRuns: this.functions.pooledRuns };
+    return {
+      conflicts: this.functions.conflicts,
+      exclusiveRuns: this.functions.exclusiveRuns,
+      pooledRuns: this.functions.pooledRuns,
+    };
   }
 
   // ----- file storage -----
@@ -280,7 +289,12 @@ export class EngineImpl implements Engine {
     return this.files.storeUpload(token, body, contentType);
   }
 
-  storeUploadStream(token: string, body: AsyncIterable<Uint8Array>, contentType: string | null, expectedSha256?: string): Promise<string> {
+  storeUploadStream(
+    token: string,
+    body: AsyncIterable<Uint8Array>,
+    contentType: string | null,
+    expectedSha256?: string,
+  ): Promise<string> {
     return this.files.storeUploadStream(token, body, contentType, expectedSha256);
   }
 

@@ -79,7 +79,9 @@ export class FileStorage implements FileSyscalls {
   }
 
   generateUploadUrl(): string {
-    const payload = Buffer.from(JSON.stringify({ exp: realNow() + UPLOAD_TOKEN_TTL_MS, n: randomBytes(8).toString("hex") })).toString("base64url");
+    const payload = Buffer.from(
+      JSON.stringify({ exp: realNow() + UPLOAD_TOKEN_TTL_MS, n: randomBytes(8).toString("hex") }),
+    ).toString("base64url");
     const mac = createHmac("sha256", this.secret).update(payload).digest("base64url");
     return `${this.host.cloudUrl}/api/storage/upload?token=${payload}.${mac}`;
   }
@@ -241,7 +243,12 @@ export class FileStorage implements FileSyscalls {
     const file = path.join(this.filesDir, storageId);
     try {
       const stat = await fs.promises.stat(file);
-      return { path: file, size: stat.size, contentType: (doc.contentType as string | undefined) ?? null, sha256: doc.sha256 as string };
+      return {
+        path: file,
+        size: stat.size,
+        contentType: (doc.contentType as string | undefined) ?? null,
+        sha256: doc.sha256 as string,
+      };
     } catch {
       return null;
     }
@@ -267,7 +274,8 @@ export class FileStorage implements FileSyscalls {
     const bytes = Buffer.from(a.blob, "base64");
     const sha256 = sha256Base64(bytes);
     const fields: Doc = { sha256, size: bytes.byteLength };
-    if (a.sha256 && a.sha256 !== sha256) throw new Error(`Hash mismatch: the provided sha256 ${a.sha256} does not match the content's ${sha256}`);
+    if (a.sha256 && a.sha256 !== sha256)
+      throw new Error(`Hash mismatch: the provided sha256 ${a.sha256} does not match the content's ${sha256}`);
     if (a.contentType) fields.contentType = a.contentType;
     const id = tx.insert("_storage", fields, false);
     written.push(path.join(this.filesDir, id));
@@ -285,6 +293,7 @@ export class FileStorage implements FileSyscalls {
 
   /** Removes every stored file (the documents are deleted by the caller). */
   removeAllFiles() {
-    for (const f of fs.readdirSync(this.filesDir)) fs.rmSync(path.join(this.filesDir, f), { force: true, recursive: true });
+    for (const f of fs.readdirSync(this.filesDir))
+      fs.rmSync(path.join(this.filesDir, f), { force: true, recursive: true });
   }
 }

@@ -9,10 +9,24 @@ import { convexToJson, jsonToConvex, type JSONValue, type Value } from "convex/v
 import fs from "node:fs";
 import type { CommitPipeline } from "./commit.js";
 import type { CallRequest, FunctionOutcome, PipelinedMutation, QueryResult, UserIdentity } from "./engine-api.js";
-import type { ActionRunOptions, FunctionCalls, MutationRunOptions, MutationRunResult, RunKind, RunOptions, SyscallHost } from "./engine-host.js";
+import type {
+  ActionRunOptions,
+  FunctionCalls,
+  MutationRunOptions,
+  MutationRunResult,
+  RunKind,
+  RunOptions,
+  SyscallHost,
+} from "./engine-host.js";
 import type { FileStorage } from "./file-storage.js";
 import { CANONICAL, PLAIN, jsonShape } from "./json-shape.js";
-import { MAX_RESULT_SIZE, NODE_ACTION_TIMEOUT_MS, V8_ACTION_TIMEOUT_MS, messages, type TransactionLimits } from "./limits.js";
+import {
+  MAX_RESULT_SIZE,
+  NODE_ACTION_TIMEOUT_MS,
+  V8_ACTION_TIMEOUT_MS,
+  messages,
+  type TransactionLimits,
+} from "./limits.js";
 import { canonicalizePath, type RegisteredFunction } from "./loader.js";
 import type { FunctionModules } from "./modules.js";
 import { httpActionErrorResponse } from "./http-action-error.js";
@@ -60,7 +74,10 @@ function throwIfFailed(outcome: FunctionOutcome): void {
 
 export class FunctionRunner implements FunctionCalls {
   private readonly commits: CommitPipeline;
-  private readonly modules: Pick<FunctionModules, "lookup" | "httpRouter" | "nodeExecutor" | "actionPool" | "httpModule">;
+  private readonly modules: Pick<
+    FunctionModules,
+    "lookup" | "httpRouter" | "nodeExecutor" | "actionPool" | "httpModule"
+  >;
   private readonly files: Pick<FileStorage, "storeInTx" | "getInTx">;
   private readonly host: SyscallHost;
   private readonly limits: TransactionLimits;
@@ -93,7 +110,10 @@ export class FunctionRunner implements FunctionCalls {
     this.limits = deps.limits;
     this.stats = deps.stats;
     this.placement = new Placement(deps.placement);
-    this.actionTimeouts = { v8: deps.actionTimeoutsMs?.v8 ?? V8_ACTION_TIMEOUT_MS, node: deps.actionTimeoutsMs?.node ?? NODE_ACTION_TIMEOUT_MS };
+    this.actionTimeouts = {
+      v8: deps.actionTimeoutsMs?.v8 ?? V8_ACTION_TIMEOUT_MS,
+      node: deps.actionTimeoutsMs?.node ?? NODE_ACTION_TIMEOUT_MS,
+    };
   }
 
   private readonly actionTimeouts: { v8: number; node: number };
@@ -118,7 +138,12 @@ export class FunctionRunner implements FunctionCalls {
       tx.metrics.active = false;
     }
     const executionMs = run.o.exec ? run.o.exec.userMs : performance.now() - start;
-    this.stats.record(f.kind === "query" ? "query" : "mutation", f.path, tx.metrics.usage(), Math.round(executionMs * 10) / 10);
+    this.stats.record(
+      f.kind === "query" ? "query" : "mutation",
+      f.path,
+      tx.metrics.usage(),
+      Math.round(executionMs * 10) / 10,
+    );
     return value;
   }
 
@@ -129,7 +154,9 @@ export class FunctionRunner implements FunctionCalls {
     const text = JSON.stringify(argsJson ?? null);
     const size = text.length;
     if (size > MAX_ARGS_BYTES) {
-      throw new SystemError(`ArgumentValidationError: Arguments for ${f.path} are too large (${size} bytes, maximum is ${MAX_ARGS_BYTES} bytes).`);
+      throw new SystemError(
+        `ArgumentValidationError: Arguments for ${f.path} are too large (${size} bytes, maximum is ${MAX_ARGS_BYTES} bytes).`,
+      );
     }
     let args: Value;
     if (argsJson !== null && typeof argsJson === "object" && !Array.isArray(argsJson)) {
@@ -143,7 +170,9 @@ export class FunctionRunner implements FunctionCalls {
       throw new SystemError(`ArgumentValidationError: Invalid arguments for ${f.path}: ${(e as Error).message}`);
     }
     if (args === null || typeof args !== "object" || Array.isArray(args) || args instanceof ArrayBuffer) {
-      throw new SystemError(`ArgumentValidationError: The arguments to a Convex function must be an object. Received: ${JSON.stringify(argsJson)}`);
+      throw new SystemError(
+        `ArgumentValidationError: The arguments to a Convex function must be an object. Received: ${JSON.stringify(argsJson)}`,
+      );
     }
     if (f.args) {
       const err = checkValue(f.args, args, (id) => this.host.catalog.tableName(id));
@@ -163,13 +192,17 @@ export class FunctionRunner implements FunctionCalls {
   private resolve(p: string, kind: RunKind, internalAllowed: boolean): RegisteredFunction {
     const f = this.modules.lookup(p);
     if (!f) {
-      throw new SystemError(messages.functionNotFound(strippedPath(typeof p === "string" ? canonicalizePath(p) : String(p))));
+      throw new SystemError(
+        messages.functionNotFound(strippedPath(typeof p === "string" ? canonicalizePath(p) : String(p))),
+      );
     }
     if (f.visibility === "internal" && !internalAllowed) {
       throw new SystemError(messages.functionNotFound(strippedPath(f.path)));
     }
     if (f.kind !== kind) {
-      throw new SystemError(`Trying to execute ${f.path.replace(/:([^:]*)$/, ".js:$1")} as ${kind === "action" ? "Action" : kind === "query" ? "Query" : "Mutation"}, but it is defined as ${f.kind === "action" ? "Action" : f.kind === "query" ? "Query" : f.kind === "mutation" ? "Mutation" : "HttpAction"}.`);
+      throw new SystemError(
+        `Trying to execute ${f.path.replace(/:([^:]*)$/, ".js:$1")} as ${kind === "action" ? "Action" : kind === "query" ? "Query" : "Mutation"}, but it is defined as ${f.kind === "action" ? "Action" : f.kind === "query" ? "Query" : f.kind === "mutation" ? "Mutation" : "HttpAction"}.`,
+      );
     }
     return f;
   }
@@ -191,7 +224,15 @@ export class FunctionRunner implements FunctionCalls {
         try {
           await run.o.begin?.();
           if (pooled) return await pool.invokeRealm(run, f.kind, f.path, argsStr, limitMs, patience);
-          return await f.realm.realm.invoke(run, f.kind, f.realm.fn, argsStr, limitMs, run.o.parentExec ?? null, patience).result;
+          return await f.realm.realm.invoke(
+            run,
+            f.kind,
+            f.realm.fn,
+            argsStr,
+            limitMs,
+            run.o.parentExec ?? null,
+            patience,
+          ).result;
         } finally {
           const exec = run.o.exec;
           if (run.o.depth === 0 && exec) this.placement.record(f.path, exec.userMs, exec.syscalls);
@@ -220,7 +261,13 @@ export class FunctionRunner implements FunctionCalls {
   }
 
   /** Nested ctx.runQuery / ctx.runMutation inside a query or mutation: same transaction. */
-  async runNested(parent: RunOptions, kind: "query" | "mutation", p: string, argsJson: JSONValue, snapshot: boolean): Promise<JSONValue> {
+  async runNested(
+    parent: RunOptions,
+    kind: "query" | "mutation",
+    p: string,
+    argsJson: JSONValue,
+    snapshot: boolean,
+  ): Promise<JSONValue> {
     const f = this.resolve(p, kind, true);
     const args = this.checkArgs(f, argsJson);
     const parentTx = runTx(parent);
@@ -278,7 +325,7 @@ export class FunctionRunner implements FunctionCalls {
     internalAllowed = true,
   ): Promise<QueryResult> {
     const logsBefore = logLines.length;
-    for (let patience = INITIAL_PATIENCE, conflicts = 0; ; ) {
+    for (let patience = INITIAL_PATIENCE, conflicts = 0; ;) {
       // Optimistic, like a mutation: no lock, so a long query never holds a commit back; a commit
       // made meanwhile that wrote what it read makes it run again. After OPTIMISTIC_ATTEMPTS
       // conflicts it runs holding the read lock (no commit happens meanwhile).
@@ -293,7 +340,17 @@ export class FunctionRunner implements FunctionCalls {
         const f = this.resolve(req.path, "query", internalAllowed);
         const args = this.checkArgs(f, req.args);
         const begin = optimistic ? () => this.commits.rebase(optimistic) : undefined;
-        const run = new Run(this.host, { kind: "query", fnPath: f.path, identity: req.identity, tx, logLines, journal, depth, patience, begin });
+        const run = new Run(this.host, {
+          kind: "query",
+          fnPath: f.path,
+          identity: req.identity,
+          tx,
+          logLines,
+          journal,
+          depth,
+          patience,
+          begin,
+        });
         const value = await this.invokeCounted(f, args, run, tx);
         newJournal = run.newJournal;
         outcome = { status: "success", value, logLines };
@@ -351,18 +408,20 @@ export class FunctionRunner implements FunctionCalls {
     return this.runMutationTop(req, { logLines: [], internalAllowed: req.internal === true });
   }
 
-  async runMutationTop(
-    req: CallRequest,
-    o: MutationRunOptions,
-  ): Promise<MutationRunResult> {
+  async runMutationTop(req: CallRequest, o: MutationRunOptions): Promise<MutationRunResult> {
     const { durable, ...r } = await this.runMutationCommitted(req, o);
     const outcome = await this.onceStored(durable, r.outcome);
     return outcome === r.outcome ? r : { outcome, ts: this.commits.currentTs() };
   }
 
   async runMutationPipelined(req: CallRequest): Promise<PipelinedMutation> {
-    const { durable, ...r } = await this.runMutationCommitted(req, { logLines: [], internalAllowed: req.internal === true });
-    const result = this.onceStored(durable, r.outcome).then((outcome) => (outcome === r.outcome ? r : { outcome, ts: this.commits.currentTs() }));
+    const { durable, ...r } = await this.runMutationCommitted(req, {
+      logLines: [],
+      internalAllowed: req.internal === true,
+    });
+    const result = this.onceStored(durable, r.outcome).then((outcome) =>
+      outcome === r.outcome ? r : { outcome, ts: this.commits.currentTs() },
+    );
     return { result };
   }
 
@@ -395,7 +454,7 @@ export class FunctionRunner implements FunctionCalls {
     const logLines = o.logLines;
     const logsBefore = logLines.length;
     let result: MutationRunResult | null = null;
-    for (let patience = INITIAL_PATIENCE, conflicts = 0; result === null; ) {
+    for (let patience = INITIAL_PATIENCE, conflicts = 0; result === null;) {
       const exclusive = conflicts >= OPTIMISTIC_ATTEMPTS;
       // run exclusively: nothing else commits from its start (queries go on); its commit takes the lock
       /** what this attempt holds: the right to commit for its run (exclusive), the write section for its commit */
@@ -431,7 +490,11 @@ export class FunctionRunner implements FunctionCalls {
         if (o.prepare) await begin();
         if (o.prepare && !o.prepare(tx)) {
           if (await stale()) continue;
-          result = { outcome: { status: "success", value: null, logLines }, ts: this.commits.currentTs(), skipped: true };
+          result = {
+            outcome: { status: "success", value: null, logLines },
+            ts: this.commits.currentTs(),
+            skipped: true,
+          };
         } else {
           run = new Run(this.host, {
             kind: "mutation",
@@ -465,7 +528,10 @@ export class FunctionRunner implements FunctionCalls {
           continue;
         }
         if (held.commit === null && (await stale())) continue;
-        result = { outcome: { status: "error", ...toFailure(preemptedAtLast(e)), logLines }, ts: this.commits.currentTs() };
+        result = {
+          outcome: { status: "error", ...toFailure(preemptedAtLast(e)), logLines },
+          ts: this.commits.currentTs(),
+        };
       } finally {
         held.commit?.();
         held.run?.();
@@ -481,10 +547,7 @@ export class FunctionRunner implements FunctionCalls {
     return this.runActionTop(req, { logLines: [], internalAllowed: req.internal === true, depth: 0 });
   }
 
-  async runActionTop(
-    req: CallRequest,
-    o: ActionRunOptions,
-  ): Promise<{ outcome: FunctionOutcome }> {
+  async runActionTop(req: CallRequest, o: ActionRunOptions): Promise<{ outcome: FunctionOutcome }> {
     const logLines = o.logLines;
     try {
       this.commits.assertOpen();
@@ -520,16 +583,21 @@ export class FunctionRunner implements FunctionCalls {
       const limit = this.actionTimeouts.v8;
       const pooled = this.modules.httpModule();
       if (!pooled) return new Response(`No HttpAction routed for ${url.pathname}`, { status: 404 });
-      const body = request.method === "GET" || request.method === "HEAD" ? null : new Uint8Array(await request.arrayBuffer());
+      const body =
+        request.method === "GET" || request.method === "HEAD" ? null : new Uint8Array(await request.arrayBuffer());
       const wire = { url: request.url, method: request.method, headers: [...request.headers], body };
       const r = await this.modules.actionPool().invokeHttp(run, pooled.file, pooled.bundleDir, wire, limit);
       if (r === "no route") return new Response(`No HttpAction routed for ${url.pathname}`, { status: 404 });
-      if (r === "not a response") return new Response(`Http action ${fnPath} did not return a Response`, { status: 500 });
-      return new Response(r.status === 204 || r.status === 304 || request.method === "HEAD" ? null : new Uint8Array(r.body), {
-        status: r.status,
-        statusText: r.statusText,
-        headers: r.headers,
-      });
+      if (r === "not a response")
+        return new Response(`Http action ${fnPath} did not return a Response`, { status: 500 });
+      return new Response(
+        r.status === 204 || r.status === 304 || request.method === "HEAD" ? null : new Uint8Array(r.body),
+        {
+          status: r.status,
+          statusText: r.statusText,
+          headers: r.headers,
+        },
+      );
     } catch (e) {
       const failure = toFailure(e);
       this.host.emitLog(`${fnPath} [ERROR] ${failure.errorMessage}`);
@@ -544,7 +612,10 @@ export class FunctionRunner implements FunctionCalls {
    * / `storage.get` (convex-test's `t.run` ctx offers them): a stored file joins the transaction
    * and is removed again when the mutation fails.
    */
-  async runAdhocMutation(fn: { invokeMutation(args: string): Promise<string> }, identity: UserIdentity | null = null): Promise<FunctionOutcome> {
+  async runAdhocMutation(
+    fn: { invokeMutation(args: string): Promise<string> },
+    identity: UserIdentity | null = null,
+  ): Promise<FunctionOutcome> {
     const release = await this.commits.writeSection();
     const logLines: string[] = [];
     const files: string[] = [];
@@ -555,7 +626,14 @@ export class FunctionRunner implements FunctionCalls {
       // Test tooling, like convex-test's `t.run`: usage is counted (functions it calls see it), never refused.
       tx.metrics = new TxMetrics(this.limits, false);
       tx.metrics.active = true;
-      const f: RegisteredFunction = { path: "_adhoc:run", kind: "mutation", visibility: "internal", fn, args: null, returns: null };
+      const f: RegisteredFunction = {
+        path: "_adhoc:run",
+        kind: "mutation",
+        visibility: "internal",
+        fn,
+        args: null,
+        returns: null,
+      };
       const run = new Run(this.host, { kind: "mutation", fnPath: f.path, identity, tx, logLines, depth: 0 });
       const asyncSyscall = run.asyncSyscall.bind(run);
       run.asyncSyscall = async (op, argsStr) => {

@@ -143,7 +143,14 @@ const STORAGE_CACHE_CONTROL = "private, max-age=2592000";
 /** stored types a browser may show in place: images and PDFs, which run no script in this origin */
 const INLINE_TYPES = new Set(["image/png", "image/jpeg", "image/gif", "image/webp", "application/pdf"]);
 /** other stored types served as declared (always as a download): inert data, never a document with script */
-const INERT_TYPES = new Set(["text/plain", "text/csv", "application/json", "application/zip", "application/gzip", "application/octet-stream"]);
+const INERT_TYPES = new Set([
+  "text/plain",
+  "text/csv",
+  "application/json",
+  "application/zip",
+  "application/gzip",
+  "application/octet-stream",
+]);
 /** every stored file but a PDF: no script, no plugin, nothing loaded but its own images, a unique origin */
 const STORAGE_CSP = "default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; sandbox";
 
@@ -167,7 +174,11 @@ function storedFileHeaders(declared: string | null): Record<string, string> {
   }
   const inert = INERT_TYPES.has(essence) || /^(audio|video)\/[a-z0-9][a-z0-9.+-]*$/.test(essence);
   const charset = /;\s*charset="?([a-z0-9_-]+)"?\s*(;|$)/i.exec(declared ?? "")?.[1];
-  headers["Content-Type"] = !inert ? "application/octet-stream" : essence.startsWith("text/") && charset ? `${essence}; charset=${charset}` : essence;
+  headers["Content-Type"] = !inert
+    ? "application/octet-stream"
+    : essence.startsWith("text/") && charset
+      ? `${essence}; charset=${charset}`
+      : essence;
   headers["Content-Disposition"] = "attachment";
   headers["Content-Security-Policy"] = STORAGE_CSP;
   return headers;
@@ -182,7 +193,10 @@ function parseRange(header: string | undefined, size: number): [number, number] 
   if (header === undefined || size === 0) return null;
   const m = /^\s*bytes\s*=\s*(.+)$/i.exec(header);
   if (!m) return null;
-  const specs = m[1].split(",").map((x) => x.trim()).filter((x) => x !== "");
+  const specs = m[1]
+    .split(",")
+    .map((x) => x.trim())
+    .filter((x) => x !== "");
   const ranges: Array<[number, number]> = [];
   for (const spec of specs) {
     const r = /^(\d*)-(\d*)$/.exec(spec);
@@ -209,7 +223,8 @@ function digestHeader(value: string | string[] | undefined): string | undefined 
   const v = Array.isArray(value) ? value[0] : value;
   const b64 = v.startsWith("sha-256=") ? v.slice("sha-256=".length) : null;
   const bytes = b64 !== null && /^[A-Za-z0-9+/]+={0,2}$/.test(b64) ? Buffer.from(b64, "base64") : null;
-  if (!bytes || bytes.length !== 32) throw new HttpError(400, "BadHeader", "Bad header for digest: invalid HTTP header", true);
+  if (!bytes || bytes.length !== 32)
+    throw new HttpError(400, "BadHeader", "Bad header for digest: invalid HTTP header", true);
   return bytes.toString("base64");
 }
 
@@ -225,7 +240,9 @@ function formatMiB(bytes: number): string {
 }
 
 function tooLarge(size: number, limit: number): string {
-  return limit === MAX_JSON_BODY ? argsTooLargeMessage(size) : `Request body is too large (${size} bytes; the maximum is ${limit} bytes).`;
+  return limit === MAX_JSON_BODY
+    ? argsTooLargeMessage(size)
+    : `Request body is too large (${size} bytes; the maximum is ${limit} bytes).`;
 }
 
 /**
@@ -302,7 +319,8 @@ export function createCloudHandler(opts: CloudHandlerOptions): (req: IncomingMes
   async function jsonBody(req: IncomingMessage): Promise<Record<string, unknown>> {
     const buf = await readBody(req, MAX_JSON_BODY);
     // before JSON.parse and anything recursive: hostile nesting must not reach the stack
-    if (jsonTextTooDeep(buf, MAX_JSON_TEXT_DEPTH)) throw new HttpError(400, "TooDeeplyNested", tooDeepMessage("Request body"));
+    if (jsonTextTooDeep(buf, MAX_JSON_TEXT_DEPTH))
+      throw new HttpError(400, "TooDeeplyNested", tooDeepMessage("Request body"));
     let body: unknown;
     try {
       body = JSON.parse(buf.toString("utf8"));
@@ -325,7 +343,8 @@ export function createCloudHandler(opts: CloudHandlerOptions): (req: IncomingMes
     const who = await caller(req);
     const body = await jsonBody(req);
     const path = pathOverride ?? body.path;
-    if (typeof path !== "string" || path === "") throw new HttpError(400, "BadJsonBody", "Missing `path` (the function name, e.g. \"messages:list\")");
+    if (typeof path !== "string" || path === "")
+      throw new HttpError(400, "BadJsonBody", 'Missing `path` (the function name, e.g. "messages:list")');
     if (body.componentPath !== undefined && body.componentPath !== null && body.componentPath !== "") {
       throw new HttpError(400, "BadRequest", "Components are not supported by local-backend");
     }
@@ -341,12 +360,19 @@ export function createCloudHandler(opts: CloudHandlerOptions): (req: IncomingMes
     const call = { path: resolved.path, args: args.args, identity: who.identity, internal: who.admin };
     let ts: bigint | undefined;
     if (atTs) {
-      ts = typeof body.ts === "string" ? (/^\d+$/.test(body.ts) ? BigInt(body.ts) : (decodeTs(body.ts) ?? undefined)) : undefined;
-      if (ts === undefined) throw new HttpError(400, "BadJsonBody", "Missing or invalid `ts` (the timestamp from /api/query_ts)");
+      ts =
+        typeof body.ts === "string"
+          ? /^\d+$/.test(body.ts)
+            ? BigInt(body.ts)
+            : (decodeTs(body.ts) ?? undefined)
+          : undefined;
+      if (ts === undefined)
+        throw new HttpError(400, "BadJsonBody", "Missing or invalid `ts` (the timestamp from /api/query_ts)");
     }
     let outcome: FunctionOutcome;
     try {
-      if (resolved.kind === "query") outcome = (await engine.runQuery(ts === undefined ? call : { ...call, ts })).outcome;
+      if (resolved.kind === "query")
+        outcome = (await engine.runQuery(ts === undefined ? call : { ...call, ts })).outcome;
       else if (resolved.kind === "mutation") outcome = (await engine.runMutation(call)).outcome;
       else outcome = (await engine.runAction(call)).outcome;
     } catch (e) {
@@ -354,7 +380,11 @@ export function createCloudHandler(opts: CloudHandlerOptions): (req: IncomingMes
         // Convex: OutOfRetention (503) for a timestamp too early, an internal error for one ahead
         const tooOld = (e as Error & { tooOld?: boolean }).tooOld === true;
         opts.log?.(`http: query_at_ts: ${e.message}`);
-        throw new HttpError(tooOld ? 503 : 500, "InternalServerError", "Your request couldn't be completed. Try again later.");
+        throw new HttpError(
+          tooOld ? 503 : 500,
+          "InternalServerError",
+          "Your request couldn't be completed. Try again later.",
+        );
       }
       if (e instanceof PlatformError) throw new HttpError(e.status, e.code, e.message);
       outcome = errorOutcome(`Internal error: ${describeError(e)}`);
@@ -435,7 +465,8 @@ export function createCloudHandler(opts: CloudHandlerOptions): (req: IncomingMes
     if (tokenStatus === "invalid") {
       throw new HttpError(401, "StorageTokenInvalid", "Couldn't decode the StoreFileAuthorization token", true);
     }
-    if (tokenStatus === "expired") throw new HttpError(401, "StorageTokenExpired", "Store File Authorization expired", true);
+    if (tokenStatus === "expired")
+      throw new HttpError(401, "StorageTokenExpired", "Store File Authorization expired", true);
     const expectedSha256 = digestHeader(req.headers.digest);
     const declared = Number(req.headers["content-length"]);
     if (req.headers["content-length"] !== undefined && Number.isFinite(declared) && declared > maxUploadBytes) {
@@ -455,10 +486,16 @@ export function createCloudHandler(opts: CloudHandlerOptions): (req: IncomingMes
       const contentType = req.headers["content-type"] ?? null;
       let storageId: string;
       try {
-        storageId = await engine.storeUploadStream(token, limitedBody(req, maxUploadBytes), contentType, expectedSha256);
+        storageId = await engine.storeUploadStream(
+          token,
+          limitedBody(req, maxUploadBytes),
+          contentType,
+          expectedSha256,
+        );
       } catch (e) {
         if (e instanceof HttpError) throw e;
-        if ((e as { code?: unknown }).code === "Sha256Mismatch") throw new HttpError(400, "Sha256Mismatch", describeError(e));
+        if ((e as { code?: unknown }).code === "Sha256Mismatch")
+          throw new HttpError(400, "Sha256Mismatch", describeError(e));
         throw new HttpError(400, "StorageUploadFailed", describeError(e), !req.complete);
       }
       sendJson(res, 200, { storageId });
@@ -545,7 +582,11 @@ export type SiteHandlerOptions = {
  * This backend is the deployment's proxy: `X-Forwarded-For` names the TCP peer, replacing what the
  * client sent, unless `trustProxy` (then the client's header is kept, and set only when absent).
  */
-async function toFetchRequest(req: IncomingMessage, siteUrl: string, opts: { trustProxy?: boolean } = {}): Promise<Request> {
+async function toFetchRequest(
+  req: IncomingMessage,
+  siteUrl: string,
+  opts: { trustProxy?: boolean } = {},
+): Promise<Request> {
   const url = new URL(req.url ?? "/", siteUrl);
   const headers = new Headers();
   for (let i = 0; i < req.rawHeaders.length; i += 2) {
@@ -591,7 +632,10 @@ export function createSiteHandler(opts: SiteHandlerOptions): (req: IncomingMessa
         // app's own scheme): the action runs, and `ctx.auth.getUserIdentity()` throws the error.
         identity = await opts.callers.fromHeader(authorization).then(
           (c) => c.identity,
-          (e: unknown) => unverifiedIdentity(e instanceof AuthVerificationError ? e.message : `Could not verify token: ${describeError(e)}`),
+          (e: unknown) =>
+            unverifiedIdentity(
+              e instanceof AuthVerificationError ? e.message : `Could not verify token: ${describeError(e)}`,
+            ),
         );
       }
       const response = await opts.engine.runHttpAction(request, identity);

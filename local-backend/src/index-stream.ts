@@ -151,7 +151,9 @@ export class IndexStream implements GrowingRange {
 
   coveredRange(): [number, Buffer, Buffer] {
     if (this.exhausted || !this.lastKey) return [this.index.id, this.lo, this.hi];
-    return this.order === "asc" ? [this.index.id, this.lo, keySuccessor(this.lastKey)] : [this.index.id, this.lastKey, this.hi];
+    return this.order === "asc"
+      ? [this.index.id, this.lo, keySuccessor(this.lastKey)]
+      : [this.index.id, this.lastKey, this.hi];
   }
 
   recordCoverage(rs: ReadSetImpl) {

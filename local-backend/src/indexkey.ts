@@ -196,7 +196,10 @@ export function hasIdTail(fields: ReadonlyArray<string>): boolean {
 
 function writeIdTail(w: Writer, v: Value | undefined): void {
   const d = typeof v === "string" ? decodeId(v) : null;
-  if (!d) throw new Error(`Invalid index range: ${JSON.stringify(v ?? null)} is not a document id (the last field of an index is \`_id\`).`);
+  if (!d)
+    throw new Error(
+      `Invalid index range: ${JSON.stringify(v ?? null)} is not a document id (the last field of an index is \`_id\`).`,
+    );
   w.byte(T_ID_TAIL);
   w.ensure(INTERNAL_ID_BYTES);
   w.buf.set(d.internalId, w.len);
@@ -239,7 +242,10 @@ export function filterToken(position: number, value: Value | undefined): string 
 }
 
 /** What a document puts into a search index: its text and filter tokens (null: not indexed). */
-export function searchEntry(def: SearchIndexDef, doc: Record<string, unknown>): { text: string; filters: string } | null {
+export function searchEntry(
+  def: SearchIndexDef,
+  doc: Record<string, unknown>,
+): { text: string; filters: string } | null {
   const text = getFieldPath(doc, def.searchField);
   if (typeof text !== "string") return null;
   const filters = def.filterFields.map((f, i) => filterToken(i, getFieldPath(doc, f))).join(" ");

@@ -17,7 +17,12 @@ export function parseDoc(json: string): Doc {
  * array-index-like keys first, so the system fields go before the first other key above "_id".
  * Returns undefined when the creation time would not print as a plain JSON number.
  */
-export function storedJson(encoded: Record<string, JSONValue>, id: string, creationTime: number, encodedText?: string): string | undefined {
+export function storedJson(
+  encoded: Record<string, JSONValue>,
+  id: string,
+  creationTime: number,
+  encodedText?: string,
+): string | undefined {
   if (!Number.isFinite(creationTime) || Object.is(creationTime, -0)) return undefined;
   // ids are base32 ([0-9a-z]): no escaping needed.
   const sys = `"_creationTime":${creationTime},"_id":"${id}"`;

@@ -113,28 +113,38 @@ export const NODE_ACTION_TIMEOUT_MS = 600_000;
 export const messages = {
   documentsRead: (limit: number) =>
     `Too many documents read in a single function execution (limit: ${limit}). ${OVER_LIMIT_HELP}`,
-  bytesRead: (limit: number) => `Too many bytes read in a single function execution (limit: ${limit} bytes). ${OVER_LIMIT_HELP}`,
-  databaseQueries: (limit: number) => `Too many reads in a single function execution (limit: ${limit}). ${OVER_LIMIT_HELP}`,
+  bytesRead: (limit: number) =>
+    `Too many bytes read in a single function execution (limit: ${limit} bytes). ${OVER_LIMIT_HELP}`,
+  databaseQueries: (limit: number) =>
+    `Too many reads in a single function execution (limit: ${limit}). ${OVER_LIMIT_HELP}`,
   documentsWritten: (limit: number) => `Too many writes in a single function execution (limit: ${limit})`,
-  bytesWritten: (limit: number) => `Too many bytes written in a single function execution (limit: ${formatBytes(limit)})`,
+  bytesWritten: (limit: number) =>
+    `Too many bytes written in a single function execution (limit: ${formatBytes(limit)})`,
   functionsScheduled: (limit: number) => `Too many functions scheduled by this mutation (limit: ${limit})`,
   scheduledFunctionArgsBytes: (limit: number) =>
     `Too large total size of the arguments of scheduled functions from this mutation (limit: ${limit} bytes)`,
   /** `UserTimeoutError`; Convex prints the Duration with `{:?}` ("1s") */
-  timeout: (ms: number) => `Function execution timed out (maximum duration: ${ms % 1000 === 0 ? `${ms / 1000}s` : `${ms}ms`})`,
+  timeout: (ms: number) =>
+    `Function execution timed out (maximum duration: ${ms % 1000 === 0 ? `${ms / 1000}s` : `${ms}ms`})`,
   /** paginating from a cursor another query returned (database/src/query/mod.rs invalid_cursor) */
-  invalidCursor: () => "InvalidCursor: Tried to run a query starting from a cursor, but it looks like this cursor is from a different query.",
+  invalidCursor: () =>
+    "InvalidCursor: Tried to run a query starting from a cursor, but it looks like this cursor is from a different query.",
   neverResolves: () => "Returned promise will never resolve",
   /** a missing or internal function (crates/udf/src/validation.rs `missing_or_internal_error`) */
-  functionNotFound: (strippedPath: string) => `Could not find public function for '${strippedPath}'. Did you forget to run \`npx convex dev\`?`,
-  documentTooLarge: (size: number) => `Value is too large (${humanSize(size)} > maximum size ${humanSize(MAX_DOCUMENT_SIZE)})`,
-  valueTooLarge: (size: number) => `Value is too large (${humanSize(size)} > maximum size ${humanSize(MAX_VALUE_SIZE)})`,
-  valueTooNested: (nesting: number) => `Value is too nested (nested ${nesting} levels deep > maximum nesting ${MAX_VALUE_NESTING})`,
+  functionNotFound: (strippedPath: string) =>
+    `Could not find public function for '${strippedPath}'. Did you forget to run \`npx convex dev\`?`,
+  documentTooLarge: (size: number) =>
+    `Value is too large (${humanSize(size)} > maximum size ${humanSize(MAX_DOCUMENT_SIZE)})`,
+  valueTooLarge: (size: number) =>
+    `Value is too large (${humanSize(size)} > maximum size ${humanSize(MAX_VALUE_SIZE)})`,
+  valueTooNested: (nesting: number) =>
+    `Value is too nested (nested ${nesting} levels deep > maximum nesting ${MAX_VALUE_NESTING})`,
   documentTooNested: (nesting: number) =>
     `Document is too nested (nested ${nesting} levels deep > maximum nesting ${MAX_DOCUMENT_NESTING})`,
   arrayTooLong: (len: number) => `Array length is too long (${len} > maximum length ${MAX_ARRAY_LENGTH})`,
   tooManyFields: (n: number) => `Object has too many fields (${n} > maximum number ${MAX_OBJECT_FIELDS})`,
-  systemField: (field: string) => `Field '${field}' starts with an underscore, which is only allowed for system fields like '_id'`,
+  systemField: (field: string) =>
+    `Field '${field}' starts with an underscore, which is only allowed for system fields like '_id'`,
   resultTooLarge: (path: string, size: number) =>
     `Function ${path} return value is too large (actual: ${humanSize(size)}, limit: ${humanSize(MAX_RESULT_SIZE)})`,
   /** `not_allowed_in_udf` */

@@ -78,7 +78,9 @@ function listEntryPoints(functionsDir: string): string[] {
 
 /** "messages.js:list" → "messages:list", "messages" → "messages:default". */
 export function canonicalizePath(p: string): string {
-  let [mod, name] = p.includes(":") ? [p.slice(0, p.lastIndexOf(":")), p.slice(p.lastIndexOf(":") + 1)] : [p, "default"];
+  let [mod, name] = p.includes(":")
+    ? [p.slice(0, p.lastIndexOf(":")), p.slice(p.lastIndexOf(":") + 1)]
+    : [p, "default"];
   mod = mod.replace(/^\.\//, "").replace(SOURCE_EXT, "");
   if (!name) name = "default";
   return `${mod}:${name}`;
@@ -186,12 +188,23 @@ export async function loadModules(functionsDir: string, cacheDir: string): Promi
       if (args && args.type === "any") args = null;
       const bundled = info.kind === "action" ? { file, exportName, modulePath, bundleDir: outdir } : undefined;
       const where = bundled ? (useNode ? { node: bundled } : { pooled: bundled }) : {};
-      loaded.functions.set(fnPath, { path: fnPath, kind: info.kind, visibility: info.visibility, fn: value, args, returns, ...where });
+      loaded.functions.set(fnPath, {
+        path: fnPath,
+        kind: info.kind,
+        visibility: info.visibility,
+        fn: value,
+        args,
+        returns,
+        ...where,
+      });
     }
   }
   try {
     loaded.realmBundle = await bundleRealm(functionsDir, entries);
-    attachRealm(loaded.functions, new FunctionRealm(loaded.realmBundle.code, functionsDir, loaded.realmBundle.filename));
+    attachRealm(
+      loaded.functions,
+      new FunctionRealm(loaded.realmBundle.code, functionsDir, loaded.realmBundle.filename),
+    );
   } catch (e) {
     loaded.errors.push(
       `The function realm could not be loaded; queries and mutations run without the 1 s execution limit: ${e instanceof Error ? e.message : String(e)}`,
@@ -204,9 +217,17 @@ export async function loadModules(functionsDir: string, cacheDir: string): Promi
 function attachRealm(functions: Map<string, RegisteredFunction>, realm: FunctionRealm): void {
   for (const f of functions.values()) {
     if (f.kind !== "query" && f.kind !== "mutation") continue;
-    const [modulePath, exportName] = [f.path.slice(0, f.path.lastIndexOf(":")), f.path.slice(f.path.lastIndexOf(":") + 1)];
+    const [modulePath, exportName] = [
+      f.path.slice(0, f.path.lastIndexOf(":")),
+      f.path.slice(f.path.lastIndexOf(":") + 1),
+    ];
     const fn = realm.modules[modulePath]?.[exportName] as any;
-    if (fn && (f.kind === "query" ? fn.isQuery && typeof fn.invokeQuery === "function" : fn.isMutation && typeof fn.invokeMutation === "function")) {
+    if (
+      fn &&
+      (f.kind === "query"
+        ? fn.isQuery && typeof fn.invokeQuery === "function"
+        : fn.isMutation && typeof fn.invokeMutation === "function")
+    ) {
       f.realm = { realm, fn };
     } else delete f.realm;
   }
@@ -229,7 +250,8 @@ export async function reevaluateModules(previous: LoadedModules, functionsDir: s
     const mod = await import(`${pathToFileURL(authFile).href}?env=${++envGeneration}`);
     next.authConfig = mod.default ?? null;
   }
-  if (previous.realmBundle) attachRealm(functions, new FunctionRealm(previous.realmBundle.code, functionsDir, previous.realmBundle.filename));
+  if (previous.realmBundle)
+    attachRealm(functions, new FunctionRealm(previous.realmBundle.code, functionsDir, previous.realmBundle.filename));
   return next;
 }
 
@@ -269,7 +291,9 @@ async function bundleRealm(functionsDir: string, entries: string[]): Promise<Rea
     name: "node-builtins-external",
     setup(build) {
       build.onResolve({ filter: /^[^./]/ }, (args) =>
-        args.path.startsWith("node:") || BUILTINS.has(args.path) || BUILTINS.has(args.path.split("/")[0]) ? { path: args.path, external: true } : undefined,
+        args.path.startsWith("node:") || BUILTINS.has(args.path) || BUILTINS.has(args.path.split("/")[0])
+          ? { path: args.path, external: true }
+          : undefined,
       );
     },
   };

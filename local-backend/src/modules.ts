@@ -10,7 +10,14 @@ import type { Catalog, SchemaInfo } from "./catalog.js";
 import type { FunctionInfo } from "./engine-api.js";
 import type { CronSpec } from "./engine-host.js";
 import { NODE_ACTION_TIMEOUT_MS } from "./limits.js";
-import { canonicalizePath, loadModules, pruneBuilds, reevaluateModules, type LoadedModules, type RegisteredFunction } from "./loader.js";
+import {
+  canonicalizePath,
+  loadModules,
+  pruneBuilds,
+  reevaluateModules,
+  type LoadedModules,
+  type RegisteredFunction,
+} from "./loader.js";
 import { ActionPool } from "./action-pool.js";
 import { NodeExecutor } from "./node-executor.js";
 import { formatLogArgs, installRuntime, scopeStorage, type RunScope } from "./runtime.js";
@@ -116,7 +123,8 @@ export class FunctionModules {
 
   /** The pool actions and http actions of Convex's runtime run in (off the engine's thread). */
   actionPool(): ActionPool {
-    if (!this.pool) this.pool = new ActionPool({ functionsDir: this.host.functionsDir, emitLog: (line) => this.host.emitLog(line) });
+    if (!this.pool)
+      this.pool = new ActionPool({ functionsDir: this.host.functionsDir, emitLog: (line) => this.host.emitLog(line) });
     return this.pool;
   }
 
@@ -194,7 +202,9 @@ export class FunctionModules {
       if (this.host.isStopped()) return;
       try {
         await this.load(this.queuedEnvOnly);
-        this.host.emitLog(reason === "env" ? "[env] environment changed: functions reloaded" : "[watch] functions reloaded");
+        this.host.emitLog(
+          reason === "env" ? "[env] environment changed: functions reloaded" : "[watch] functions reloaded",
+        );
       } catch (e) {
         this.host.emitLog(`[${reason}] reload failed, keeping previous functions: ${(e as Error).message}`);
       }
@@ -234,7 +244,11 @@ export class FunctionModules {
   }
 
   listFunctions(): FunctionInfo[] {
-    return [...(this.loaded?.functions.values() ?? [])].map((f) => ({ path: f.path, kind: f.kind, visibility: f.visibility }));
+    return [...(this.loaded?.functions.values() ?? [])].map((f) => ({
+      path: f.path,
+      kind: f.kind,
+      visibility: f.visibility,
+    }));
   }
 
   getFunction(p: string): FunctionInfo | undefined {

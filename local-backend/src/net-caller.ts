@@ -36,18 +36,23 @@ export class CallerResolver {
   /** `Authorization` header → Caller; throws AuthVerificationError for bad credentials. */
   async fromHeader(header: string | undefined): Promise<Caller> {
     if (header === undefined || header === "") return ANONYMOUS;
-    if (header.length < 7) throw new AuthVerificationError("Invalid authentication header", "InvalidHeaderFailure", 400);
+    if (header.length < 7)
+      throw new AuthVerificationError("Invalid authentication header", "InvalidHeaderFailure", 400);
     const scheme = header.slice(0, 7).toLowerCase();
     if (scheme === "convex ") return this.adminFromHeader(header.slice(7));
     // Convex reports a header that is neither `Convex ` nor `Bearer ` this way
-    if (scheme !== "bearer " || header.length <= 7) throw new AuthVerificationError("Invalid admin key", "InvalidAdminKey", 400);
+    if (scheme !== "bearer " || header.length <= 7)
+      throw new AuthVerificationError("Invalid admin key", "InvalidAdminKey", 400);
     return this.user(header.slice(7).trim());
   }
 
   /** `<key>` or `<key>:<base64 of the identity's JSON>` */
   private adminFromHeader(value: string): Caller {
     if (this.adminKey !== undefined && safeEqual(value, this.adminKey)) return this.admin(value, undefined);
-    const colon = this.adminKey !== undefined && value.startsWith(`${this.adminKey}:`) ? this.adminKey.length : value.lastIndexOf(":");
+    const colon =
+      this.adminKey !== undefined && value.startsWith(`${this.adminKey}:`)
+        ? this.adminKey.length
+        : value.lastIndexOf(":");
     if (colon < 0) return this.admin(value, undefined);
     const key = value.slice(0, colon);
     let identity: unknown;
@@ -56,7 +61,8 @@ export class CallerResolver {
     } catch {
       throw new AuthVerificationError("Malformed Authorization header.", "HeaderParseFailure", 400);
     }
-    if (!validActingIdentity(identity)) throw new AuthVerificationError("Malformed Authorization header.", "HeaderParseFailure", 400);
+    if (!validActingIdentity(identity))
+      throw new AuthVerificationError("Malformed Authorization header.", "HeaderParseFailure", 400);
     return this.admin(key, identity);
   }
 }

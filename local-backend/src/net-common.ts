@@ -4,12 +4,7 @@
  * authentication state.
  */
 import type { JSONValue } from "convex/values";
-import type {
-  Engine,
-  FunctionKind,
-  FunctionOutcome,
-  UserIdentity,
-} from "./engine-api.js";
+import type { Engine, FunctionKind, FunctionOutcome, UserIdentity } from "./engine-api.js";
 import { strippedPath } from "./outcome.js";
 import { messages } from "./limits.js";
 
@@ -96,7 +91,10 @@ export function unwrapArgs(args: unknown): { ok: true; args: JSONValue } | { ok:
   }
   if (args === undefined || args === null) return { ok: true, args: {} };
   if (typeof args !== "object" || Array.isArray(args)) {
-    return { ok: false, message: `Function arguments must be an object, received ${JSON.stringify(args)?.slice(0, 100)}` };
+    return {
+      ok: false,
+      message: `Function arguments must be an object, received ${JSON.stringify(args)?.slice(0, 100)}`,
+    };
   }
   return { ok: true, args: args as JSONValue };
 }

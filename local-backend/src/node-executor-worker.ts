@@ -82,7 +82,8 @@ function extractErrorMessage(e: unknown): string {
   try {
     const m = (e as { message?: unknown }).message;
     // like Convex's: message.toString(), else the thrown value's own toString()
-    if (m !== undefined && m !== null && typeof (m as { toString?: unknown }).toString === "function") return (m as { toString(): string }).toString();
+    if (m !== undefined && m !== null && typeof (m as { toString?: unknown }).toString === "function")
+      return (m as { toString(): string }).toString();
     return (e as { toString(): string }).toString();
   } catch {
     return "unknown error";
@@ -99,17 +100,23 @@ function fatal(event: "uncaughtException" | "unhandledRejection" | "process.exit
   } catch {
     frames = undefined;
   }
-  const failure: Failure = { errorMessage: formatUncaught(extractErrorMessage(e), event), ...(frames ? { frames } : {}) };
+  const failure: Failure = {
+    errorMessage: formatUncaught(extractErrorMessage(e), event),
+    ...(frames ? { frames } : {}),
+  };
   if (current) current.done = true;
   post({ type: "fatal", id: current?.id ?? null, failure });
 }
 
 process.on("uncaughtException", (e) => fatal("uncaughtException", e));
 process.on("unhandledRejection", (e) => fatal("unhandledRejection", e));
-process.exit = ((code?: number) => {
-  fatal("process.exit", new Error(`process.exit() called ${code === undefined ? "with no exit code" : `with exit code ${code}`}`));
+process.exit = (code?: number) => {
+  fatal(
+    "process.exit",
+    new Error(`process.exit() called ${code === undefined ? "with no exit code" : `with exit code ${code}`}`),
+  );
   throw new Error("unreachable (process.exit)");
-});
+};
 
 /**
  * An action whose promise is pending while nothing can settle it (no timer, socket, file
@@ -138,10 +145,12 @@ async function invoke(m: InvokeMessage): Promise<void> {
   let stillCount = 0;
   try {
     const mod = await scopeStorage.run(scope, () => importModule(m.file));
-    const fn = mod[m.exportName] as { isAction?: boolean; invokeAction?: (requestId: string, args: string) => Promise<string> } | undefined;
+    const fn = mod[m.exportName] as
+      { isAction?: boolean; invokeAction?: (requestId: string, args: string) => Promise<string> } | undefined;
     const rel = `${m.modulePath}.js`;
     if (!fn) throw new Error(`Couldn't find action \`${m.exportName}\` in \`${rel}\``);
-    if (!fn.isAction || typeof fn.invokeAction !== "function") throw new Error(`\`${m.exportName}\` wasn't registered as a Convex action in \`${rel}\``);
+    if (!fn.isAction || typeof fn.invokeAction !== "function")
+      throw new Error(`\`${m.exportName}\` wasn't registered as a Convex action in \`${rel}\``);
     const timedOut = Symbol("timeout");
     const timeout = new Promise<symbol>((resolve) => {
       // unref'd, like the deadlock check: neither keeps the action alive (see awaitsNothing)
@@ -151,15 +160,26 @@ async function invoke(m: InvokeMessage): Promise<void> {
         if (stillCount >= DEADLOCK_CHECKS) resolve(timedOut);
       }, DEADLOCK_CHECK_MS).unref();
     });
-    const result = await scopeStorage.run(scope, () => Promise.race<string | symbol>([fn.invokeAction!(m.requestId, m.args), timeout]));
+    const result = await scopeStorage.run(scope, () =>
+      Promise.race<string | symbol>([fn.invokeAction!(m.requestId, m.args), timeout]),
+    );
     if (inv.done) return;
     inv.done = true;
     if (result === timedOut) {
       // Convex's node executor: no "Uncaught", no frames; the stuck work goes with this worker
-      const failure = { errorMessage: `Action \`${m.exportName}\` execution timed out (maximum duration ${m.timeoutMs / 1000}s)` };
+      const failure = {
+        errorMessage: `Action \`${m.exportName}\` execution timed out (maximum duration ${m.timeoutMs / 1000}s)`,
+      };
       post({ type: "done", id: m.id, ok: false, failure, discard: true });
     } else if (typeof result !== "string") {
-      post({ type: "done", id: m.id, ok: false, failure: { errorMessage: `Action \`${m.exportName}\` did not return a string (returned \`${String(result)}\`)` } });
+      post({
+        type: "done",
+        id: m.id,
+        ok: false,
+        failure: {
+          errorMessage: `Action \`${m.exportName}\` did not return a string (returned \`${String(result)}\`)`,
+        },
+      });
     } else {
       post({ type: "done", id: m.id, ok: true, value: result });
     }

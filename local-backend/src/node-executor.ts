@@ -52,7 +52,10 @@ const workerScripts = new Map<string, Promise<string>>();
 export function bundleWorkerScript(entry: string): Promise<string> {
   let script = workerScripts.get(entry);
   if (!script) {
-    const outfile = path.join(os.tmpdir(), `local-backend-${path.basename(entry, ".ts")}-${process.pid}-${Date.now()}.mjs`);
+    const outfile = path.join(
+      os.tmpdir(),
+      `local-backend-${path.basename(entry, ".ts")}-${process.pid}-${Date.now()}.mjs`,
+    );
     script = esbuild
       .build({
         entryPoints: [fileURLToPath(new URL(`./${entry}`, import.meta.url))],
@@ -71,7 +74,13 @@ export function bundleWorkerScript(entry: string): Promise<string> {
   return script;
 }
 
-type Invocation = { id: number; run: NodeRun; resolve: (v: string) => void; reject: (e: unknown) => void; timer: NodeJS.Timeout };
+type Invocation = {
+  id: number;
+  run: NodeRun;
+  resolve: (v: string) => void;
+  reject: (e: unknown) => void;
+  timer: NodeJS.Timeout;
+};
 
 class Slot {
   readonly worker: Worker;
@@ -81,7 +90,11 @@ class Slot {
   /** runs of invocations this worker ran, by id, while their syscalls may still answer */
   readonly runs = new Map<number, NodeRun>();
 
-  constructor(script: string, onMessage: (slot: Slot, m: FromWorker) => void, onGone: (slot: Slot, why: Failure) => void) {
+  constructor(
+    script: string,
+    onMessage: (slot: Slot, m: FromWorker) => void,
+    onGone: (slot: Slot, why: Failure) => void,
+  ) {
     const env: Record<string, string> = {};
     for (const name of ALLOWED_ENV) if (process.env[name] !== undefined) env[name] = process.env[name]!;
     this.worker = new Worker(script, { env, execArgv: [], stdout: false, stderr: false });
@@ -92,8 +105,12 @@ class Slot {
         else onMessage(this, m);
       });
     });
-    this.worker.on("error", (e) => onGone(this, { errorMessage: `Uncaught uncaughtException: ${e instanceof Error ? e.message : String(e)}` }));
-    this.worker.on("exit", (code) => onGone(this, { errorMessage: `Uncaught process.exit: process.exit() called with exit code ${code}` }));
+    this.worker.on("error", (e) =>
+      onGone(this, { errorMessage: `Uncaught uncaughtException: ${e instanceof Error ? e.message : String(e)}` }),
+    );
+    this.worker.on("exit", (code) =>
+      onGone(this, { errorMessage: `Uncaught process.exit: process.exit() called with exit code ${code}` }),
+    );
   }
 
   post(m: ToWorker): void {

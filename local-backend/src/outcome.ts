@@ -117,12 +117,20 @@ function withFrames(f: Failure, stack: unknown): Failure {
  */
 export function toFailure(e: unknown): Failure {
   if (e instanceof NestedCallError) {
-    return e.data !== undefined ? { errorMessage: formatUncaught(e.message, "ConvexError"), errorData: e.data } : { errorMessage: formatUncaught(e.message, "Error") };
+    return e.data !== undefined
+      ? { errorMessage: formatUncaught(e.message, "ConvexError"), errorData: e.data }
+      : { errorMessage: formatUncaught(e.message, "Error") };
   }
   if (e instanceof SystemError) return { errorMessage: e.message };
   if (e instanceof FailureError) return e.failure;
   if (isConvexError(e)) {
-    return withFrames({ errorMessage: formatUncaught(safeString(e.message, ""), safeString(e.name, "ConvexError")), errorData: convexErrorData(e) }, e.stack);
+    return withFrames(
+      {
+        errorMessage: formatUncaught(safeString(e.message, ""), safeString(e.name, "ConvexError")),
+        errorData: convexErrorData(e),
+      },
+      e.stack,
+    );
   }
   if (isError(e)) {
     if (/^(ArgumentValidationError|ReturnsValidationError):/.test(e.message)) return { errorMessage: e.message };

@@ -23,7 +23,9 @@ export type SerializedQuery = {
     | {
         type: "Search";
         indexName: string;
-        filters: Array<{ type: "Search"; fieldPath: string; value: string } | { type: "Eq"; fieldPath: string; value: JSONValue }>;
+        filters: Array<
+          { type: "Search"; fieldPath: string; value: string } | { type: "Eq"; fieldPath: string; value: JSONValue }
+        >;
       };
   operators: Array<{ filter: JSONValue } | { limit: number }>;
 };
@@ -88,7 +90,9 @@ function plan(tx: Tx, q: SerializedQuery): Plan {
   for (const f of src.filters) {
     if (f.type === "Search") {
       if (f.fieldPath !== def.searchField) {
-        throw new Error(`Search field "${f.fieldPath}" is not the search field of index ${src.indexName} ("${def.searchField}").`);
+        throw new Error(
+          `Search field "${f.fieldPath}" is not the search field of index ${src.indexName} ("${def.searchField}").`,
+        );
       }
       text = f.value;
     } else {
@@ -161,7 +165,8 @@ class Pipeline {
   }
 
   private limitReached(): boolean {
-    for (let i = 0; i < this.limits.length; i++) if (this.limits[i] >= 0 && this.counts[i] >= this.limits[i]) return true;
+    for (let i = 0; i < this.limits.length; i++)
+      if (this.limits[i] >= 0 && this.counts[i] >= this.limits[i]) return true;
     return false;
   }
 
@@ -219,7 +224,9 @@ export class QueryManager {
   private pipeline(q: SerializedQuery): Pipeline {
     const p = plan(this.tx, q);
     const source: Source =
-      p.kind === "index" ? this.tx.openIndexStream(p.index, p.lo, p.hi, p.order) : new ListSource(p.kind === "search" ? p.rows : []);
+      p.kind === "index"
+        ? this.tx.openIndexStream(p.index, p.lo, p.hi, p.order)
+        : new ListSource(p.kind === "search" ? p.rows : []);
     return new Pipeline(source, q.operators ?? [], queryTable(q), this.tx.metrics);
   }
 
@@ -283,8 +290,18 @@ export class QueryManager {
     if (p.kind !== "index") {
       const rows = p.kind === "search" ? p.rows : [];
       const start = cursor === null ? 0 : cursor === END_CURSOR ? rows.length : parseSearchCursor(cursor, fp);
-      const end = endCursor === null ? Math.min(rows.length, start + pageSize) : endCursor === END_CURSOR ? rows.length : parseSearchCursor(endCursor, fp);
-      const pipeline = new Pipeline(new ListSource(rows.slice(start, Math.max(start, end))), args.query.operators ?? [], queryTable(args.query), this.tx.metrics);
+      const end =
+        endCursor === null
+          ? Math.min(rows.length, start + pageSize)
+          : endCursor === END_CURSOR
+            ? rows.length
+            : parseSearchCursor(endCursor, fp);
+      const pipeline = new Pipeline(
+        new ListSource(rows.slice(start, Math.max(start, end))),
+        args.query.operators ?? [],
+        queryTable(args.query),
+        this.tx.metrics,
+      );
       for (let r = pipeline.next(); r; r = pipeline.next()) page.push(r);
       // a full page is not the last one (as for index ranges, see below)
       isDone = endCursor === null ? end >= rows.length && end - start < pageSize : endCursor === END_CURSOR;
@@ -345,7 +362,13 @@ export class QueryManager {
   }
 }
 
-function pageJson(page: Row[], isDone: boolean, continueCursor: string, splitCursor: string | null, pageStatus: string | null) {
+function pageJson(
+  page: Row[],
+  isDone: boolean,
+  continueCursor: string,
+  splitCursor: string | null,
+  pageStatus: string | null,
+) {
   return `{"page":[${page.map(rowJson).join(",")}],"isDone":${isDone},"continueCursor":${JSON.stringify(continueCursor)},"splitCursor":${JSON.stringify(splitCursor)},"pageStatus":${JSON.stringify(pageStatus)}}`;
 }
 

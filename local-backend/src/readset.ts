@@ -73,7 +73,8 @@ export class WriteSetImpl implements WriteSet {
     if (def) {
       for (const w of this.docs) {
         if (w.table !== def.table) continue;
-        if (!w.old && w.oldJson !== null) w.old = jsonToConvex(JSON.parse(w.oldJson) as JSONValue) as Record<string, Value>;
+        if (!w.old && w.oldJson !== null)
+          w.old = jsonToConvex(JSON.parse(w.oldJson) as JSONValue) as Record<string, Value>;
         if (w.old) list.push(indexKey(w.old, def.fields));
         if (w.doc) list.push(w.keys?.get(indexId) ?? indexKey(w.doc, def.fields));
       }

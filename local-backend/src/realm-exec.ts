@@ -314,7 +314,8 @@ export class RealmExec implements RunExec {
     }
     if (watchdog) {
       // its own time is below the limit: it waited for a CPU, it did not run away
-      if (this.clock && this.userMs < this.limitMs && !this.timedOutOnce) this.abort(new PreemptedError(this.limitMs, this.lastShare), true);
+      if (this.clock && this.userMs < this.limitMs && !this.timedOutOnce)
+        this.abort(new PreemptedError(this.limitMs, this.lastShare), true);
       else this.timedOut();
     }
     this.afterPump();
@@ -358,7 +359,8 @@ export class RealmExec implements RunExec {
   asyncSyscall(op: string, args: string): Promise<string> | string {
     this.syscalls++;
     this.checkTime();
-    if (performance.now() - this.turnStart >= YIELD_AFTER_MS) return this.defer(() => this.handler.asyncSyscall(op, args), true);
+    if (performance.now() - this.turnStart >= YIELD_AFTER_MS)
+      return this.defer(() => this.handler.asyncSyscall(op, args), true);
     if (this.inPump && this.pumpSys < DEFER_AFTER_MS) {
       const t0 = performance.now();
       let now: string | undefined;

@@ -35,7 +35,11 @@ function keepRealmRejectionsInside(RealmPromise: PromiseConstructor) {
   realmPromisePrototypes.add(RealmPromise.prototype);
   if (rejectionGuard) return;
   rejectionGuard = (reason, promise) => {
-    for (let proto = Object.getPrototypeOf(promise) as object | null; proto; proto = Object.getPrototypeOf(proto) as object | null) {
+    for (
+      let proto = Object.getPrototypeOf(promise) as object | null;
+      proto;
+      proto = Object.getPrototypeOf(proto) as object | null
+    ) {
       if (realmPromisePrototypes.has(proto)) return;
     }
     if (process.listenerCount("unhandledRejection") === 1) throw reason;
@@ -131,7 +135,20 @@ const WEB_GLOBALS = [
   "navigator",
 ];
 
-const SUBTLE_METHODS = ["digest", "encrypt", "decrypt", "sign", "verify", "importKey", "exportKey", "generateKey", "deriveKey", "deriveBits", "wrapKey", "unwrapKey"];
+const SUBTLE_METHODS = [
+  "digest",
+  "encrypt",
+  "decrypt",
+  "sign",
+  "verify",
+  "importKey",
+  "exportKey",
+  "generateKey",
+  "deriveKey",
+  "deriveBits",
+  "wrapKey",
+  "unwrapKey",
+];
 
 function scope(): RunScope | undefined {
   return scopeStorage.getStore();
@@ -285,7 +302,8 @@ export class FunctionRealm implements RealmHost {
       randomUUID: () => webcrypto.randomUUID(),
       subtleMethods: SUBTLE_METHODS,
       subtle: (name: string, args: unknown[]) => {
-        const call = () => (webcrypto.subtle as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>)[name](...args);
+        const call = () =>
+          (webcrypto.subtle as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>)[name](...args);
         const exec = scope()?.exec as RealmExec | undefined;
         if (exec) return exec.defer(call);
         return this.newPromise((resolve, reject) => {
@@ -296,7 +314,9 @@ export class FunctionRealm implements RealmHost {
     (vm.runInContext(SETUP, this.context) as (h: typeof host) => void)(host);
     this.RealmPromise = vm.runInContext("Promise", this.context) as PromiseConstructor;
     keepRealmRejectionsInside(this.RealmPromise);
-    new vm.Script(withGlobalsAsLocals(code, this.context), { filename, lineOffset: -1 }).runInContext(this.context, { timeout: 60_000 });
+    new vm.Script(withGlobalsAsLocals(code, this.context), { filename, lineOffset: -1 }).runInContext(this.context, {
+      timeout: 60_000,
+    });
     this.modules = (this.context.__lbModules ?? {}) as Record<string, Record<string, unknown>>;
     delete this.context.__lbModules;
   }

@@ -103,7 +103,14 @@ function consoleExtra(s: RunScope, method: string, args: unknown[]): boolean {
       // the node executor leaves trace to Node's console, whose output it discards
       if (node) return true;
       const frames = new Error().stack ?? "";
-      s.log("log", [...args, new RawLogText(`\n${userFrames(frames).map((l) => `${l}\n`).join("")}`)]);
+      s.log("log", [
+        ...args,
+        new RawLogText(
+          `\n${userFrames(frames)
+            .map((l) => `${l}\n`)
+            .join("")}`,
+        ),
+      ]);
       return true;
     }
     default:
@@ -153,7 +160,13 @@ export function seededRandom(seed: number): () => number {
 
 export function formatLogArgs(args: unknown[]): string {
   return args
-    .map((a) => (a instanceof RawLogText ? a.text : typeof a === "string" ? `'${a}'` : inspect(a, { depth: 4, breakLength: Infinity })))
+    .map((a) =>
+      a instanceof RawLogText
+        ? a.text
+        : typeof a === "string"
+          ? `'${a}'`
+          : inspect(a, { depth: 4, breakLength: Infinity }),
+    )
     .join(" ");
 }
 
@@ -208,7 +221,21 @@ export function installRuntime() {
   // Node's own console.time & co. print through console.log with "%s" formats; inside a run they
   // print as Convex does. Other methods (count, table, group, …): Convex's runtime has none of
   // them, its node executor discards them.
-  const extras = ["time", "timeLog", "timeEnd", "trace", "count", "countReset", "assert", "table", "group", "groupCollapsed", "groupEnd", "dir", "dirxml"] as const;
+  const extras = [
+    "time",
+    "timeLog",
+    "timeEnd",
+    "trace",
+    "count",
+    "countReset",
+    "assert",
+    "table",
+    "group",
+    "groupCollapsed",
+    "groupEnd",
+    "dir",
+    "dirxml",
+  ] as const;
   for (const method of extras) {
     const original = (console[method] as (...a: unknown[]) => void).bind(console);
     (console as unknown as Record<string, unknown>)[method] = (...args: unknown[]) => {
@@ -254,7 +281,7 @@ export function installRuntime() {
 
   const realFetch = globalThis.fetch;
   if (realFetch) {
-    globalThis.fetch = ((...args: Parameters<typeof fetch>) => {
+    globalThis.fetch = (...args: Parameters<typeof fetch>) => {
       const s = scopeStorage.getStore();
       if (s && !s.allowFetch) {
         return Promise.reject(
@@ -262,7 +289,7 @@ export function installRuntime() {
         );
       }
       return realFetch(...args);
-    });
+    };
   }
 }
 

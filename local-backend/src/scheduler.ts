@@ -36,7 +36,10 @@ export class Scheduler implements SchedulingSyscalls {
     const name = canonicalizePath(rawName);
     const kind = this.host.functionKind(name);
     if (!kind) throw new Error(`Attempted to schedule function at nonexistent path: ${name}`);
-    if (kind !== "mutation" && kind !== "action") throw new Error(`Attempted to schedule ${name}, which is a ${kind}; only mutations and actions can be scheduled.`);
+    if (kind !== "mutation" && kind !== "action")
+      throw new Error(
+        `Attempted to schedule ${name}, which is a ${kind}; only mutations and actions can be scheduled.`,
+      );
     if (typeof args.ts !== "number" || !Number.isFinite(args.ts)) throw new Error("Invalid scheduled time");
     const fnArgs = jsonToConvex(args.args ?? {});
     const doc: Doc = { name, args: [fnArgs], scheduledTime: args.ts * 1000, state: { kind: "pending" } };
@@ -46,7 +49,9 @@ export class Scheduler implements SchedulingSyscalls {
   cancel(tx: Tx, idJson: JSONValue) {
     const id = jsonToConvex(idJson);
     if (typeof id !== "string" || this.host.catalog.tableName(id) !== TABLE) {
-      throw new Error(`Invalid argument \`id\` for \`scheduler.cancel\`: ${JSON.stringify(idJson)} is not a scheduled function ID.`);
+      throw new Error(
+        `Invalid argument \`id\` for \`scheduler.cancel\`: ${JSON.stringify(idJson)} is not a scheduled function ID.`,
+      );
     }
     const job = tx.get(id);
     if (!job) throw new Error(`Scheduled function ${id} not found`);
@@ -62,11 +67,16 @@ export class Scheduler implements SchedulingSyscalls {
     // Actions that were running when the process died did not finish (at most once).
     await this.host.systemWrite((tx) => {
       for (const job of this.jobsInState(tx, "inProgress")) {
-        tx.write(job.id, TABLE, {
-          ...job.doc,
-          state: { kind: "failed", error: "Transient error while executing action: the backend restarted" },
-          completedTime: realNow(),
-        }, false);
+        tx.write(
+          job.id,
+          TABLE,
+          {
+            ...job.doc,
+            state: { kind: "failed", error: "Transient error while executing action: the backend restarted" },
+            completedTime: realNow(),
+          },
+          false,
+        );
       }
     });
     this.unsubscribe = this.host.onCommit((e) => {
@@ -176,7 +186,8 @@ export class Scheduler implements SchedulingSyscalls {
     };
     if (kind !== "mutation" && kind !== "action") {
       await this.host.systemWrite((tx) => {
-        if (isPending(tx)) this.setState(tx, job.id, { kind: "failed", error: `Could not find function for '${name}'` }, true);
+        if (isPending(tx))
+          this.setState(tx, job.id, { kind: "failed", error: `Could not find function for '${name}'` }, true);
       });
       return;
     }
@@ -194,7 +205,8 @@ export class Scheduler implements SchedulingSyscalls {
             // ... and a job it canceled stays canceled (completing a canceled job is a no-op)
             onSuccess: (tx) => {
               const cur = tx.get(job.id);
-              if (cur && (cur.doc.state as { kind: string }).kind === "inProgress") this.setState(tx, job.id, { kind: "success" }, true);
+              if (cur && (cur.doc.state as { kind: string }).kind === "inProgress")
+                this.setState(tx, job.id, { kind: "success" }, true);
             },
           },
         ),
@@ -208,7 +220,9 @@ export class Scheduler implements SchedulingSyscalls {
       }
       return;
     }
-    const claimed = await this.host.systemWrite((tx) => isPending(tx) && this.setState(tx, job.id, { kind: "inProgress" }, false));
+    const claimed = await this.host.systemWrite(
+      (tx) => isPending(tx) && this.setState(tx, job.id, { kind: "inProgress" }, false),
+    );
     if (!claimed) return;
     void this.track(
       (async () => {
@@ -218,8 +232,11 @@ export class Scheduler implements SchedulingSyscalls {
         );
         if (this.host.isStopped()) return;
         const state: Record<string, Value> =
-          result.outcome.status === "success" ? { kind: "success" } : { kind: "failed", error: result.outcome.errorMessage };
-        if (result.outcome.status === "error") this.host.emitLog(`[scheduler] ${name} failed: ${result.outcome.errorMessage}`);
+          result.outcome.status === "success"
+            ? { kind: "success" }
+            : { kind: "failed", error: result.outcome.errorMessage };
+        if (result.outcome.status === "error")
+          this.host.emitLog(`[scheduler] ${name} failed: ${result.outcome.errorMessage}`);
         await this.host.systemWrite((tx) => {
           const cur = tx.get(job.id);
           if (cur && (cur.doc.state as { kind: string }).kind === "inProgress") this.setState(tx, job.id, state, true);
@@ -248,7 +265,8 @@ export class Scheduler implements SchedulingSyscalls {
       const spec = JSON.stringify([job.name, job.args, job.schedule]);
       const prev = old[cronName];
       try {
-        state[cronName] = prev && prev.spec === spec ? prev : { spec, next: nextRun(job.schedule as CronSchedule, now) };
+        state[cronName] =
+          prev && prev.spec === spec ? prev : { spec, next: nextRun(job.schedule as CronSchedule, now) };
       } catch (e) {
         this.host.emitLog(`[cron] ${cronName}: ${(e as Error).message}`);
       }
@@ -292,10 +310,10 @@ export class Scheduler implements SchedulingSyscalls {
           : this.host.calls.runMutationTop(req, { logLines: [], internalAllowed: true });
       void this.track(
         run.then((r) => {
-          if (r.outcome.status === "error") this.host.emitLog(`[cron] ${cronName} (${fnPath}) failed: ${r.outcome.errorMessage}`);
+          if (r.outcome.status === "error")
+            this.host.emitLog(`[cron] ${cronName} (${fnPath}) failed: ${r.outcome.errorMessage}`);
         }),
       );
     }
   }
 }
-

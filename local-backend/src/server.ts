@@ -105,17 +105,19 @@ export async function startBackend(opts: BackendOptions): Promise<RunningBackend
   started.catch(() => {});
   let cloudHandler: http.RequestListener | null = null;
   let siteHandler: http.RequestListener | null = null;
-  const waitThen = (get: () => http.RequestListener | null): http.RequestListener => (req, res) => {
-    const h = get();
-    if (h) return h(req, res);
-    started.then(
-      () => get()!(req, res),
-      () => {
-        res.writeHead(503);
-        res.end("backend failed to start");
-      },
-    );
-  };
+  const waitThen =
+    (get: () => http.RequestListener | null): http.RequestListener =>
+    (req, res) => {
+      const h = get();
+      if (h) return h(req, res);
+      started.then(
+        () => get()!(req, res),
+        () => {
+          res.writeHead(503);
+          res.end("backend failed to start");
+        },
+      );
+    };
 
   const cloudServer = http.createServer(waitThen(() => cloudHandler));
   const siteServer = http.createServer(waitThen(() => siteHandler));
@@ -203,9 +205,7 @@ export async function startBackend(opts: BackendOptions): Promise<RunningBackend
     stopping ??= (async () => {
       sync.close();
       wss.close();
-      const closed = Promise.all(
-        [cloudServer, siteServer].map((s) => new Promise<void>((r) => s.close(() => r()))),
-      );
+      const closed = Promise.all([cloudServer, siteServer].map((s) => new Promise<void>((r) => s.close(() => r()))));
       for (const s of [...cloudSockets, ...siteSockets]) s.destroy();
       await closed;
       await engine.stop();

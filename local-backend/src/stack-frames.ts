@@ -34,7 +34,12 @@ export function unregisterBundleDir(dir: string): void {
 }
 
 /** A bundle evaluated from memory under `file` (the function realm); `sourcesDir`: what its map's sources are relative to. */
-export function registerBundleFile(file: string, map: SourceMapPayload, sourcesDir: string, functionsDir: string): void {
+export function registerBundleFile(
+  file: string,
+  map: SourceMapPayload,
+  sourcesDir: string,
+  functionsDir: string,
+): void {
   files.set(file, { map: new SourceMap(map), sourcesDir, functionsDir: path.resolve(functionsDir) });
 }
 
@@ -54,7 +59,9 @@ function mappedFile(file: string): MappedFile | null {
     const text = fs.readFileSync(file, "utf8");
     const at = text.lastIndexOf(INLINE_MAP);
     if (at >= 0) {
-      const payload = JSON.parse(Buffer.from(text.slice(at + INLINE_MAP.length).trim(), "base64").toString("utf8")) as SourceMapPayload;
+      const payload = JSON.parse(
+        Buffer.from(text.slice(at + INLINE_MAP.length).trim(), "base64").toString("utf8"),
+      ) as SourceMapPayload;
       map = new SourceMap(payload);
     }
   } catch {
@@ -79,7 +86,11 @@ function displayPath(source: string, functionsDir: string): string {
 
 /** Frames inside the library's function harness; Convex omits them at both ends. */
 function omittable(display: string): boolean {
-  return display.includes("convex/src/server/impl") || display.includes("convex/dist/esm/server/impl") || display.includes("udf-runtime/src");
+  return (
+    display.includes("convex/src/server/impl") ||
+    display.includes("convex/dist/esm/server/impl") ||
+    display.includes("udf-runtime/src")
+  );
 }
 
 const FRAME = /^\s*at (?:(.*?) \((.+)\)|(.+))$/;
@@ -107,7 +118,9 @@ function mapFrame(line: string): string | null {
   const mapped = mappedFile(file);
   if (!mapped?.map) {
     // already mapped by the process's own source-map support (tsx, vitest): an app source file
-    const functionsDir = [...dirs.values(), ...[...files.values()].map((f) => f.functionsDir)].find((d) => file.startsWith(d + path.sep));
+    const functionsDir = [...dirs.values(), ...[...files.values()].map((f) => f.functionsDir)].find((d) =>
+      file.startsWith(d + path.sep),
+    );
     if (functionsDir === undefined || !SOURCE.test(file)) return null;
     return `    at ${fn || "<anonymous>"} (${displayPath(file, functionsDir)}:${loc[2]}:${loc[3]})`;
   }
@@ -116,8 +129,11 @@ function mapFrame(line: string): string | null {
     originalLine?: number;
     originalColumn?: number;
   };
-  if (entry.originalSource === undefined || entry.originalLine === undefined || entry.originalColumn === undefined) return null;
-  const src = entry.originalSource.startsWith("file://") ? fileURLToPath(entry.originalSource) : path.resolve(mapped.sourcesDir, entry.originalSource);
+  if (entry.originalSource === undefined || entry.originalLine === undefined || entry.originalColumn === undefined)
+    return null;
+  const src = entry.originalSource.startsWith("file://")
+    ? fileURLToPath(entry.originalSource)
+    : path.resolve(mapped.sourcesDir, entry.originalSource);
   return `    at ${fn || "<anonymous>"} (${displayPath(src, mapped.functionsDir)}:${entry.originalLine + 1}:${entry.originalColumn + 1})`;
 }
 

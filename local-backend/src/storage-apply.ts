@@ -107,9 +107,16 @@ export class BatchApplier {
 
   private loadCatalog(version: number) {
     const numbers = new Map<string, number>();
-    for (const t of this.db.prepare("SELECT name, number FROM tables").all() as Array<{ name: string; number: number }>) numbers.set(t.name, t.number);
+    for (const t of this.db.prepare("SELECT name, number FROM tables").all() as Array<{ name: string; number: number }>)
+      numbers.set(t.name, t.number);
     const catalog: WriterCatalog = new Map();
-    const rows = this.db.prepare("SELECT id, tbl, name, kind, spec FROM indexes").all() as Array<{ id: number; tbl: string; name: string; kind: string; spec: string }>;
+    const rows = this.db.prepare("SELECT id, tbl, name, kind, spec FROM indexes").all() as Array<{
+      id: number;
+      tbl: string;
+      name: string;
+      kind: string;
+      spec: string;
+    }>;
     for (const r of rows) {
       const tn = numbers.get(r.tbl);
       if (tn === undefined || (r.kind === "db" && r.name === "by_id")) continue;

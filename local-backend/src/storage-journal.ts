@@ -82,7 +82,9 @@ export function* readSegment(file: string): Generator<{ lsn: number; payload: Bu
  * A batch that cannot be applied stops the start: it was acknowledged, so it is never dropped.
  */
 export function replayJournal(db: Database.Database, dir: string): number {
-  const applied = Number((db.prepare("SELECT v FROM meta WHERE k = ?").get(APPLIED_LSN_KEY) as { v: string } | undefined)?.v ?? "0");
+  const applied = Number(
+    (db.prepare("SELECT v FROM meta WHERE k = ?").get(APPLIED_LSN_KEY) as { v: string } | undefined)?.v ?? "0",
+  );
   let last = applied;
   let applier: BatchApplier | null = null;
   const segments = listSegments(dir);

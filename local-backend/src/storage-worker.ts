@@ -12,7 +12,13 @@ import type DatabaseCtor from "better-sqlite3";
 import { BatchApplier, type PackedBatch } from "./storage-apply.js";
 import { openConnection } from "./storage-connection.js";
 
-type Init = { file: string; sqlite: string; shared: SharedArrayBuffer; errorText: SharedArrayBuffer; journalPort: MessagePort };
+type Init = {
+  file: string;
+  sqlite: string;
+  shared: SharedArrayBuffer;
+  errorText: SharedArrayBuffer;
+  journalPort: MessagePort;
+};
 const init = workerData as Init;
 const Database = createRequire(init.sqlite)(init.sqlite) as typeof DatabaseCtor;
 const db = openConnection(new Database(init.file), "writer");

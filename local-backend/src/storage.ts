@@ -138,7 +138,10 @@ export class Store {
       this.journalExited = true;
       if (this.durableTicket < this.posted) this.markFailed("the journal thread stopped", true);
     });
-    this.checkpointer = new Worker(threadSource("./storage-checkpointer.ts"), { eval: true, workerData: { file, sqlite, shared: this.shared.buffer } });
+    this.checkpointer = new Worker(threadSource("./storage-checkpointer.ts"), {
+      eval: true,
+      workerData: { file, sqlite, shared: this.shared.buffer },
+    });
     this.checkpointer.unref();
     // a checkpoint thread that stops only leaves checkpoints to the writer's fallback
     this.checkpointer.on("error", () => undefined);
@@ -163,9 +166,14 @@ export class Store {
     const layout = Number(this.getMeta("layout") ?? "0");
     if (layout >= 3) return;
     this.db.transaction(() => {
-      if (layout < 2) this.db.prepare("DELETE FROM idx WHERE i IN (SELECT id FROM indexes WHERE kind = 'db' AND name = 'by_id')").run();
+      if (layout < 2)
+        this.db
+          .prepare("DELETE FROM idx WHERE i IN (SELECT id FROM indexes WHERE kind = 'db' AND name = 'by_id')")
+          .run();
       const defs = this.db
-        .prepare("SELECT x.id AS id, x.spec AS spec, t.number AS number FROM indexes x JOIN tables t ON t.name = x.tbl WHERE x.kind = 'db' AND x.name <> 'by_id'")
+        .prepare(
+          "SELECT x.id AS id, x.spec AS spec, t.number AS number FROM indexes x JOIN tables t ON t.name = x.tbl WHERE x.kind = 'db' AND x.name <> 'by_id'",
+        )
         .all() as { id: number; spec: string; number: number }[];
       const page = this.db.prepare("SELECT seq, json FROM documents WHERE tbl = ? AND seq > ? ORDER BY seq LIMIT 5000");
       for (const def of defs) {
@@ -192,7 +200,9 @@ export class Store {
     if (unjournaled && this.unjournaledTicket === 0) this.unjournaledTicket = ticket;
     if (this.failure) return;
     this.failedTicket = ticket;
-    this.failure = new Error(`Writing to the database failed (${reason}). Restart the backend: it recovers to the last complete write.`);
+    this.failure = new Error(
+      `Writing to the database failed (${reason}). Restart the backend: it recovers to the last complete write.`,
+    );
     this.onFailure?.(this.failure);
   }
 
@@ -234,7 +244,11 @@ export class Store {
 
   loadTables(): Array<{ name: string; number: number; count: number }> {
     this.sync();
-    return this.db.prepare("SELECT name, number, count FROM tables").all() as Array<{ name: string; number: number; count: number }>;
+    return this.db.prepare("SELECT name, number, count FROM tables").all() as Array<{
+      name: string;
+      number: number;
+      count: number;
+    }>;
   }
   createTable(name: string, number: number) {
     this.sync();
@@ -266,7 +280,9 @@ export class Store {
       def.kind === "db"
         ? JSON.stringify({ fields: def.fields })
         : JSON.stringify({ searchField: def.searchField, filterFields: def.filterFields });
-    const info = this.db.prepare("INSERT INTO indexes(tbl, name, kind, spec) VALUES (?, ?, ?, ?)").run(def.table, def.name, def.kind, spec);
+    const info = this.db
+      .prepare("INSERT INTO indexes(tbl, name, kind, spec) VALUES (?, ?, ?, ?)")
+      .run(def.table, def.name, def.kind, spec);
     const id = Number(info.lastInsertRowid);
     if (def.kind === "search") {
       this.db.exec(
@@ -297,7 +313,15 @@ export class Store {
    * Up to `limit` entries of index `indexId` in [lo, hi) (asc) or (lo, hi] reversed (desc),
    * joined with their documents.
    */
-  scan(indexId: number, lo: Buffer, hi: Buffer, order: "asc" | "desc", limit: number, loInclusive = true, hiInclusive = false): StoredRow[] {
+  scan(
+    indexId: number,
+    lo: Buffer,
+    hi: Buffer,
+    order: "asc" | "desc",
+    limit: number,
+    loInclusive = true,
+    hiInclusive = false,
+  ): StoredRow[] {
     // The usual limits (index streams read batches of 8, 32, ... 2048) are literals in the SQL:
     // a bound LIMIT parameter costs more than the whole seek of a point lookup.
     const literal = Number.isInteger(limit) && limit > 0 && limit <= 4096 && (limit & (limit - 1)) === 0;
@@ -351,7 +375,8 @@ export class Store {
 
   private ftsInsert(indexId: number): Database.Statement {
     let s = this.ftsStmts.get(indexId);
-    if (!s) this.ftsStmts.set(indexId, (s = this.db.prepare(`INSERT INTO fts_${indexId}(rowid, t, f) VALUES (?, ?, ?)`)));
+    if (!s)
+      this.ftsStmts.set(indexId, (s = this.db.prepare(`INSERT INTO fts_${indexId}(rowid, t, f) VALUES (?, ?, ?)`)));
     return s;
   }
 
@@ -370,11 +395,15 @@ export class Store {
     const table = `fts_${indexId}`;
     const phrases = terms.map((t, i) => `"${t}"${i === terms.length - 1 ? "*" : ""}`);
     if (filters.length === 0) {
-      const stmt = this.db.prepare(`SELECT rowid AS seq, bm25(${table}, 1.0, 0.0) AS score FROM ${table} WHERE ${table} MATCH ? ORDER BY score LIMIT ?`);
+      const stmt = this.db.prepare(
+        `SELECT rowid AS seq, bm25(${table}, 1.0, 0.0) AS score FROM ${table} WHERE ${table} MATCH ? ORDER BY score LIMIT ?`,
+      );
       return (stmt.all(`t : (${phrases.join(" OR ")})`, limit) as Array<{ seq: number }>).map((r) => r.seq);
     }
     const where = filters.map((tok) => ` AND f : "${tok}"`).join("");
-    const stmt = this.db.prepare(`SELECT rowid AS seq FROM ${table} WHERE ${table} MATCH ? ORDER BY rowid DESC LIMIT ?`);
+    const stmt = this.db.prepare(
+      `SELECT rowid AS seq FROM ${table} WHERE ${table} MATCH ? ORDER BY rowid DESC LIMIT ?`,
+    );
     const out: number[] = [];
     const taken = new Set<number>();
     const tiers = phrases.length > 1 ? [phrases.join(" AND "), phrases.join(" OR ")] : [phrases[0]];
@@ -401,7 +430,10 @@ export class Store {
     const lsn = this.lsnBase + ticket;
     // serialized once, here: the journal writes these bytes and hands them on to the writer
     const bytes = serialize(packBatch(ticket, lsn, this.catalogVersion, writes, meta, tableCountDeltas));
-    const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes.buffer : bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
+    const whole =
+      bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength
+        ? bytes.buffer
+        : bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
     this.journal.postMessage({ ticket, lsn, bytes: whole }, [whole]);
     return ticket;
   }
@@ -418,7 +450,8 @@ export class Store {
 
   /** `failedFrom`: the first ticket that never reaches this state (0: none). */
   private when(ticket: number, reached: number, waiters: typeof this.waiters, failedFrom: number): Promise<void> {
-    if (ticket <= reached) return failedFrom !== 0 && ticket >= failedFrom ? Promise.reject(this.failure!) : Promise.resolve();
+    if (ticket <= reached)
+      return failedFrom !== 0 && ticket >= failedFrom ? Promise.reject(this.failure!) : Promise.resolve();
     return new Promise((resolve, reject) => waiters.push({ ticket, resolve, reject }));
   }
 
@@ -463,7 +496,9 @@ export class Store {
 
   private writerError(): string {
     const end = this.errorText.indexOf(0);
-    return Buffer.from(this.errorText.subarray(0, end < 0 ? this.errorText.length : end)).toString("utf8") || "unknown error";
+    return (
+      Buffer.from(this.errorText.subarray(0, end < 0 ? this.errorText.length : end)).toString("utf8") || "unknown error"
+    );
   }
 
   private throwIfFailed() {

@@ -41,9 +41,20 @@ export type MutationResponseMsg = Record<string, JSONValue> & { type: "MutationR
 export class ProtocolError extends Error {}
 
 /** `sessionId`: the connection's, from which the error's request id is derived as Convex does. */
-export function mutationResponse(requestId: number, outcome: FunctionOutcome & { ts: bigint }, sessionId: string | null): MutationResponseMsg {
+export function mutationResponse(
+  requestId: number,
+  outcome: FunctionOutcome & { ts: bigint },
+  sessionId: string | null,
+): MutationResponseMsg {
   if (outcome.status === "success") {
-    return { type: "MutationResponse", requestId, success: true, result: outcome.value, ts: encodeTs(outcome.ts), logLines: outcome.logLines };
+    return {
+      type: "MutationResponse",
+      requestId,
+      success: true,
+      result: outcome.value,
+      ts: encodeTs(outcome.ts),
+      logLines: outcome.logLines,
+    };
   }
   return {
     type: "MutationResponse",

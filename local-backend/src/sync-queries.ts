@@ -7,7 +7,16 @@
  */
 import type { JSONValue } from "convex/values";
 import type { Engine, FunctionOutcome, QueryResult } from "./engine-api.js";
-import { MAX_ARGS_BYTES, argsDepthError, argsTooLargeMessage, describeError, errorOutcome, resolveFunction, unwrapArgs, type Caller } from "./net-common.js";
+import {
+  MAX_ARGS_BYTES,
+  argsDepthError,
+  argsTooLargeMessage,
+  describeError,
+  errorOutcome,
+  resolveFunction,
+  unwrapArgs,
+  type Caller,
+} from "./net-common.js";
 import { clientErrorMessage, wsRequestId } from "./outcome.js";
 import { encodeTs } from "./net-common.js";
 import { ProtocolError, type Modification, type StateVersion, type Subscription } from "./sync-protocol.js";
@@ -42,7 +51,13 @@ export interface QuerySetHost {
   /** whether a query that reflects `sub.ts` may change with commits up to `target` */
   needsRerun(sub: Subscription, target: bigint): boolean;
   /** runs a query, sharing the run with other connections asking the same at the same ts */
-  runQueryShared(target: bigint, caller: Caller, path: string, args: JSONValue, journal: string | null): Promise<QueryResult>;
+  runQueryShared(
+    target: bigint,
+    caller: Caller,
+    path: string,
+    args: JSONValue,
+    journal: string | null,
+  ): Promise<QueryResult>;
   onLogLines(kind: string, path: string, lines: string[]): void;
 }
 
@@ -68,7 +83,9 @@ export class QuerySet {
       throw new ProtocolError("ModifyQuerySet: baseVersion, newVersion and modifications are required");
     }
     if (base !== this.sent.querySet) {
-      throw new ProtocolError(`ModifyQuerySet: base version ${base} does not match the current version ${this.sent.querySet}`);
+      throw new ProtocolError(
+        `ModifyQuerySet: base version ${base} does not match the current version ${this.sent.querySet}`,
+      );
     }
     if (!Number.isInteger(next) || next <= base) {
       throw new ProtocolError(`ModifyQuerySet: new version ${next} must be greater than base version ${base}`);
@@ -93,7 +110,15 @@ export class QuerySet {
           throw new ProtocolError("Components are not supported by local-backend");
         }
         const journal = typeof q.journal === "string" ? q.journal : null;
-        const sub: Subscription = { id: queryId, path: q.udfPath, args: {}, journal, readSet: null, ts: target, last: "" };
+        const sub: Subscription = {
+          id: queryId,
+          path: q.udfPath,
+          args: {},
+          journal,
+          readSet: null,
+          ts: target,
+          last: "",
+        };
         this.queries.set(queryId, sub);
         adds.push(
           this.initialRun(sub, q.udfPath, q.args, target).then((mod) => {
@@ -115,7 +140,12 @@ export class QuerySet {
     this.sendTransition({ querySet: next, ts: this.maxTs(target), identity: this.sent.identity }, mods);
   }
 
-  private async initialRun(sub: Subscription, udfPath: string, rawArgs: unknown, target: bigint): Promise<Modification> {
+  private async initialRun(
+    sub: Subscription,
+    udfPath: string,
+    rawArgs: unknown,
+    target: bigint,
+  ): Promise<Modification> {
     const tooDeep = argsDepthError(rawArgs);
     if (tooDeep !== null) return this.fail(sub, errorOutcome(tooDeep));
     const size = JSON.stringify(rawArgs ?? null).length;
@@ -204,7 +234,9 @@ export class QuerySet {
       const sub = this.queries.get(mod.queryId);
       if (sub) sub.last = text;
     }
-    this.send(`{"type":"Transition","startVersion":${versionText(this.sent)},"endVersion":${versionText(end)},"modifications":[${texts.join(",")}]}`);
+    this.send(
+      `{"type":"Transition","startVersion":${versionText(this.sent)},"endVersion":${versionText(end)},"modifications":[${texts.join(",")}]}`,
+    );
     this.sent = end;
   }
 
@@ -223,6 +255,9 @@ export class QuerySet {
   async rerunAll(identity: number | null): Promise<void> {
     const target = this.host.engine.currentTs();
     const mods = await this.refreshOthers(target, null, true);
-    this.sendTransition({ querySet: this.sent.querySet, ts: this.maxTs(target), identity: identity ?? this.sent.identity }, mods);
+    this.sendTransition(
+      { querySet: this.sent.querySet, ts: this.maxTs(target), identity: identity ?? this.sent.identity },
+      mods,
+    );
   }
 }

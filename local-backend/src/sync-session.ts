@@ -84,7 +84,11 @@ export class Connection {
   send(message: Record<string, unknown> | string): void {
     if (this.closed || this.ws.readyState !== this.ws.OPEN) return;
     this.lastSendAt = Date.now();
-    this.ws.send(typeof message === "string" ? message : JSON.stringify(message, (_k, v: unknown) => (typeof v === "bigint" ? encodeTs(v) : v)));
+    this.ws.send(
+      typeof message === "string"
+        ? message
+        : JSON.stringify(message, (_k, v: unknown) => (typeof v === "bigint" ? encodeTs(v) : v)),
+    );
   }
 
   fatal(error: string): void {
@@ -189,7 +193,8 @@ export class Connection {
   }
 
   private onConnect(m: Record<string, unknown>): void {
-    if (typeof m.sessionId !== "string" || m.sessionId === "") throw new ProtocolError("Connect: sessionId must be a string");
+    if (typeof m.sessionId !== "string" || m.sessionId === "")
+      throw new ProtocolError("Connect: sessionId must be a string");
     if (this.sessionId !== null) throw new ProtocolError("Connect sent twice");
     this.sessionId = m.sessionId;
   }
@@ -202,7 +207,9 @@ export class Connection {
     // The client bumps its identity version locally when it drops a token after an AuthError
     // without telling us, so a base ahead of ours is legitimate; one behind ours is not.
     if (base < this.querySet.sent.identity) {
-      throw new ProtocolError(`Authenticate: base version ${base} is older than the current identity version ${this.querySet.sent.identity}`);
+      throw new ProtocolError(
+        `Authenticate: base version ${base} is older than the current identity version ${this.querySet.sent.identity}`,
+      );
     }
     let caller: Caller;
     try {
@@ -252,25 +259,32 @@ export class Connection {
       return this.fatal(describeError(e));
     }
     // Runs as soon as the previous mutation committed; its response goes out in message order.
-    const started = this.mutationGate.then(async (): Promise<{ expired: true } | { response: Promise<MutationResponseMsg> } | null> => {
-      if (this.closed) return null;
-      const sessionId = this.sessionId!;
-      if (callerExpired(this.caller)) return { expired: true };
-      const caller = this.caller;
-      const known = this.server.dedupe.get(sessionId, caller, requestId);
-      if (known) return { response: known };
-      const run = this.startMutation(requestId, udfPath, m.args, size);
-      this.server.dedupe.remember(sessionId, caller, requestId, run.response);
-      await run.committed;
-      return { response: run.response };
-    });
+    const started = this.mutationGate.then(
+      async (): Promise<{ expired: true } | { response: Promise<MutationResponseMsg> } | null> => {
+        if (this.closed) return null;
+        const sessionId = this.sessionId!;
+        if (callerExpired(this.caller)) return { expired: true };
+        const caller = this.caller;
+        const known = this.server.dedupe.get(sessionId, caller, requestId);
+        if (known) return { response: known };
+        const run = this.startMutation(requestId, udfPath, m.args, size);
+        this.server.dedupe.remember(sessionId, caller, requestId, run.response);
+        await run.committed;
+        return { response: run.response };
+      },
+    );
     this.mutationGate = started.catch(() => undefined);
     this.enqueue(async () => {
       const r = await started;
       if (!r) return;
       if ("expired" in r) {
         // not executed: the client refreshes its token and resends the mutation
-        this.send({ type: "AuthError", error: "Token expired", baseVersion: this.querySet.sent.identity, authUpdateAttempted: false });
+        this.send({
+          type: "AuthError",
+          error: "Token expired",
+          baseVersion: this.querySet.sent.identity,
+          authUpdateAttempted: false,
+        });
         return;
       }
       this.send(await r.response);
@@ -302,7 +316,11 @@ export class Connection {
         },
         (e) => {
           if (e instanceof PlatformError) throw e;
-          return mutationResponse(requestId, { ...errorOutcome(`Internal error: ${describeError(e)}`), ts }, this.sessionId);
+          return mutationResponse(
+            requestId,
+            { ...errorOutcome(`Internal error: ${describeError(e)}`), ts },
+            this.sessionId,
+          );
         },
       );
     return { committed: pipelined.catch(() => undefined), response };
@@ -323,7 +341,10 @@ export class Connection {
     if (!unwrapped.ok) return { outcome: { ...errorOutcome(unwrapped.message), ts } };
     const resolved = resolveFunction(this.engine, udfPath, kind, this.caller);
     if (!resolved.ok) return { outcome: { ...resolved.outcome, ts } };
-    return { req: { path: resolved.path, args: unwrapped.args, identity: this.caller.identity, internal: this.caller.admin }, path: resolved.path };
+    return {
+      req: { path: resolved.path, args: unwrapped.args, identity: this.caller.identity, internal: this.caller.admin },
+      path: resolved.path,
+    };
   }
 
   private async callAction(udfPath: string, rawArgs: unknown, size: number): Promise<FunctionOutcome> {
@@ -352,7 +373,12 @@ export class Connection {
     void this.callerGate.then(async () => {
       if (this.closed) return;
       if (callerExpired(this.caller)) {
-        this.send({ type: "AuthError", error: "Token expired", baseVersion: this.querySet.sent.identity, authUpdateAttempted: false });
+        this.send({
+          type: "AuthError",
+          error: "Token expired",
+          baseVersion: this.querySet.sent.identity,
+          authUpdateAttempted: false,
+        });
         return;
       }
       const outcome = await this.callAction(udfPath, m.args, size);

@@ -153,7 +153,13 @@ export class SyncServer implements SessionHost {
   }
 
   /** Run a query, sharing the execution with other connections asking the same at the same ts. */
-  runQueryShared(target: bigint, caller: Caller, path: string, args: JSONValue, journal: string | null): Promise<QueryResult> {
+  runQueryShared(
+    target: bigint,
+    caller: Caller,
+    path: string,
+    args: JSONValue,
+    journal: string | null,
+  ): Promise<QueryResult> {
     if (this.shared.ts !== target) this.shared = { ts: target, runs: new Map() };
     const key = JSON.stringify([path, args, caller.identity, journal]);
     let run = this.shared.runs.get(key);

@@ -100,7 +100,8 @@ export class Run implements SyscallHandler {
   }
 
   private queriesOrThrow(): QueryManager {
-    if (!this.queries) throw new Error("The database is not available in actions. Use ctx.runQuery or ctx.runMutation.");
+    if (!this.queries)
+      throw new Error("The database is not available in actions. Use ctx.runQuery or ctx.runMutation.");
     return this.queries;
   }
 
@@ -229,12 +230,16 @@ export class Run implements SyscallHandler {
       case "1.0/storageStore": {
         this.requireAction(op);
         const bytes = Buffer.from(args.blob as string, "base64");
-        return JSON.stringify(await this.host.files.storeBytes(bytes, (args.contentType as string) || null, args.sha256));
+        return JSON.stringify(
+          await this.host.files.storeBytes(bytes, (args.contentType as string) || null, args.sha256),
+        );
       }
       case "1.0/storageGet": {
         this.requireAction(op);
         const blob = await this.host.files.getStorageBlob(args.storageId);
-        return JSON.stringify(blob ? { blob: Buffer.from(blob.body).toString("base64"), contentType: blob.contentType } : null);
+        return JSON.stringify(
+          blob ? { blob: Buffer.from(blob.body).toString("base64"), contentType: blob.contentType } : null,
+        );
       }
       case "1.0/actions/vectorSearch":
         this.requireAction(op);
@@ -274,22 +279,39 @@ export class Run implements SyscallHandler {
     return this.host.withReadLock(() => fn(this.host.readTx()));
   }
 
-  private async runUdf(args: { udfType: string; name?: string; functionHandle?: string; args: JSONValue }): Promise<string> {
-    const name = args.name ?? (args.functionHandle ? args.functionHandle.replace(/^function:\/\/[^;]*;/, "") : undefined);
+  private async runUdf(args: {
+    udfType: string;
+    name?: string;
+    functionHandle?: string;
+    args: JSONValue;
+  }): Promise<string> {
+    const name =
+      args.name ?? (args.functionHandle ? args.functionHandle.replace(/^function:\/\/[^;]*;/, "") : undefined);
     if (!name) throw new Error("runUdf requires a function name");
     const kind = args.udfType === "mutation" ? "mutation" : "query";
-    if (kind === "mutation" && this.o.kind !== "mutation") throw new Error("ctx.runMutation can only be called from mutations.");
+    if (kind === "mutation" && this.o.kind !== "mutation")
+      throw new Error("ctx.runMutation can only be called from mutations.");
     try {
-      const value = await this.host.calls.runNested(this.o, kind, canonicalizePath(name), args.args, args.udfType === "snapshotQuery");
+      const value = await this.host.calls.runNested(
+        this.o,
+        kind,
+        canonicalizePath(name),
+        args.args,
+        args.udfType === "snapshotQuery",
+      );
       return JSON.stringify(value);
     } catch (e) {
       throw toNestedError(e);
     }
   }
 
-  private async actionCall(kind: "query" | "mutation" | "action", args: { name?: string; functionHandle?: string; args: JSONValue }) {
+  private async actionCall(
+    kind: "query" | "mutation" | "action",
+    args: { name?: string; functionHandle?: string; args: JSONValue },
+  ) {
     this.requireAction(`ctx.run${kind[0].toUpperCase()}${kind.slice(1)}`);
-    const name = args.name ?? (args.functionHandle ? args.functionHandle.replace(/^function:\/\/[^;]*;/, "") : undefined);
+    const name =
+      args.name ?? (args.functionHandle ? args.functionHandle.replace(/^function:\/\/[^;]*;/, "") : undefined);
     if (!name) throw new Error("Function reference without a name");
     const path = canonicalizePath(name);
     // queries and mutations called with an unverified identity see none (Convex: Identity::Unknown)
@@ -297,11 +319,18 @@ export class Run implements SyscallHandler {
     const req = { path, args: args.args, identity };
     let out: { outcome: FunctionOutcome };
     if (kind === "query") out = await this.host.calls.runQueryTop(req, null, this.o.logLines, this.o.depth + 1);
-    else if (kind === "mutation") out = await this.host.calls.runMutationTop(req, { logLines: this.o.logLines, internalAllowed: true });
-    else out = await this.host.calls.runActionTop(req, { logLines: this.o.logLines, internalAllowed: true, depth: this.o.depth + 1 });
+    else if (kind === "mutation")
+      out = await this.host.calls.runMutationTop(req, { logLines: this.o.logLines, internalAllowed: true });
+    else
+      out = await this.host.calls.runActionTop(req, {
+        logLines: this.o.logLines,
+        internalAllowed: true,
+        depth: this.o.depth + 1,
+      });
     if (out.outcome.status === "success") return JSON.stringify(out.outcome.value);
     const o = out.outcome;
-    if (o.errorData !== undefined) throw new NestedCallError(o.errorMessage.replace(/^Uncaught ConvexError: /, ""), o.errorData);
+    if (o.errorData !== undefined)
+      throw new NestedCallError(o.errorMessage.replace(/^Uncaught ConvexError: /, ""), o.errorData);
     throw new NestedCallError(o.errorMessage.replace(/^Uncaught Error: /, ""));
   }
 }

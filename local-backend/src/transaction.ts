@@ -62,7 +62,12 @@ export class Tx {
 
   /** nothing read or written yet */
   untouched(): boolean {
-    return !this.hasWrites() && this.openStreams.size === 0 && this.readSet.ranges.size === 0 && this.readSet.tables.size === 0;
+    return (
+      !this.hasWrites() &&
+      this.openStreams.size === 0 &&
+      this.readSet.ranges.size === 0 &&
+      this.readSet.tables.size === 0
+    );
   }
 
   /** An untouched transaction begins now (CommitPipeline.rebase). */
@@ -198,8 +203,20 @@ export class Tx {
    */
   insert(table: string, value: Doc, hasPlaceholder: boolean): string;
   /** the `db.vars.commitTs` placeholder check is done on the built JSON */
-  insert(table: string, value: Doc, hasPlaceholder: undefined, encoded: Record<string, JSONValue>, encodedText?: string): string;
-  insert(table: string, value: Doc, hasPlaceholder: boolean | undefined, encoded?: Record<string, JSONValue>, encodedText?: string): string {
+  insert(
+    table: string,
+    value: Doc,
+    hasPlaceholder: undefined,
+    encoded: Record<string, JSONValue>,
+    encodedText?: string,
+  ): string;
+  insert(
+    table: string,
+    value: Doc,
+    hasPlaceholder: boolean | undefined,
+    encoded?: Record<string, JSONValue>,
+    encodedText?: string,
+  ): string {
     this.requireWritable();
     const tableNumber = this.catalog.ensureTable(table);
     const id = encodeId(tableNumber, newInternalId());
@@ -209,7 +226,9 @@ export class Tx {
     doc._id = id;
     doc._creationTime = creationTime;
     let json = encoded !== undefined ? storedJson(encoded, id, creationTime, encodedText) : undefined;
-    if (hasPlaceholder === undefined) hasPlaceholder = json === undefined ? JSON.stringify(encoded).includes('"$commitTs"') : json.includes('"$commitTs"');
+    if (hasPlaceholder === undefined)
+      hasPlaceholder =
+        json === undefined ? JSON.stringify(encoded).includes('"$commitTs"') : json.includes('"$commitTs"');
     if (hasPlaceholder) json = undefined;
     this.put({ id, table, tableNumber, doc, isNew: true, hasPlaceholder, json });
     return id;
@@ -220,7 +239,14 @@ export class Tx {
     this.requireWritable();
     const tableNumber = this.catalog.tableNumber(table)!;
     const prev = this.ownPending(id);
-    this.put({ id, table, tableNumber, doc, isNew: prev ? prev.isNew : false, hasPlaceholder: hasPlaceholder || !!prev?.hasPlaceholder });
+    this.put({
+      id,
+      table,
+      tableNumber,
+      doc,
+      isNew: prev ? prev.isNew : false,
+      hasPlaceholder: hasPlaceholder || !!prev?.hasPlaceholder,
+    });
   }
 
   openIndexStream(index: DbIndexDef, lo: Buffer, hi: Buffer, order: "asc" | "desc"): IndexStream {

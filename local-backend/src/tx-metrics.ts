@@ -53,7 +53,10 @@ export interface GrowingRange {
   coveredRange(): [number, Buffer, Buffer];
 }
 
-type WriteUsage = Pick<TransactionUsage, "documentsWritten" | "bytesWritten" | "functionsScheduled" | "scheduledFunctionArgsBytes">;
+type WriteUsage = Pick<
+  TransactionUsage,
+  "documentsWritten" | "bytesWritten" | "functionsScheduled" | "scheduledFunctionArgsBytes"
+>;
 
 export class TxMetrics {
   documentsRead = 0;
@@ -101,7 +104,8 @@ export class TxMetrics {
     this.documentsRead++;
     this.bytesRead += size;
     if (!this.enforce) return;
-    if (this.documentsRead > this.limits.documentsRead) throw new LimitError(messages.documentsRead(this.limits.documentsRead));
+    if (this.documentsRead > this.limits.documentsRead)
+      throw new LimitError(messages.documentsRead(this.limits.documentsRead));
     if (this.bytesRead > this.limits.bytesRead) throw new LimitError(messages.bytesRead(this.limits.bytesRead));
   }
 
@@ -140,8 +144,10 @@ export class TxMetrics {
     this.documentsWritten++;
     this.bytesWritten += size;
     if (!this.enforce) return;
-    if (this.documentsWritten > this.limits.documentsWritten) throw new LimitError(messages.documentsWritten(this.limits.documentsWritten));
-    if (this.bytesWritten > this.limits.bytesWritten) throw new LimitError(messages.bytesWritten(this.limits.bytesWritten));
+    if (this.documentsWritten > this.limits.documentsWritten)
+      throw new LimitError(messages.documentsWritten(this.limits.documentsWritten));
+    if (this.bytesWritten > this.limits.bytesWritten)
+      throw new LimitError(messages.bytesWritten(this.limits.bytesWritten));
   }
 
   /** `ctx.scheduler.runAfter/runAt` in a mutation; `argsSize`: Convex size of the `[args]` array. */
@@ -185,7 +191,8 @@ export class TxMetrics {
   toJson(): TransactionMetricsJson {
     const u = this.usage();
     const out = {} as TransactionMetricsJson;
-    for (const k of Object.keys(u) as Array<keyof TransactionUsage>) out[k] = { used: u[k], remaining: this.limits[k] - u[k] };
+    for (const k of Object.keys(u) as Array<keyof TransactionUsage>)
+      out[k] = { used: u[k], remaining: this.limits[k] - u[k] };
     return out;
   }
 }

@@ -72,7 +72,10 @@ function printValidator(v: ValidatorJSON): string {
       return `v.record(${printValidator(v.keys)}, ${printValidator(v.values.fieldType)})`;
     case "object":
       return `v.object({${Object.entries(v.value)
-        .map(([k, f]) => `${k}: ${f.optional ? `v.optional(${printValidator(f.fieldType)})` : printValidator(f.fieldType)}`)
+        .map(
+          ([k, f]) =>
+            `${k}: ${f.optional ? `v.optional(${printValidator(f.fieldType)})` : printValidator(f.fieldType)}`,
+        )
         .join(", ")}})`;
     case "union":
       return `v.union(${v.value.map(printValidator).join(", ")})`;
@@ -80,7 +83,7 @@ function printValidator(v: ValidatorJSON): string {
 }
 
 function printLiteral(json: unknown): string {
-  if (json !== null && typeof json === "object" && "$integer" in (json)) return "BigInt";
+  if (json !== null && typeof json === "object" && "$integer" in json) return "BigInt";
   return JSON.stringify(json);
 }
 
@@ -202,7 +205,8 @@ function checkValueSlow(
     case "bigint":
       return typeof value === "bigint" ? null : mismatch(path, value, validator);
     case "commitTs":
-      return typeof value === "bigint" || (typeof value === "object" && value?.constructor?.name === "CommitTsPlaceholder")
+      return typeof value === "bigint" ||
+        (typeof value === "object" && value?.constructor?.name === "CommitTsPlaceholder")
         ? null
         : mismatch(path, value, validator);
     case "boolean":

@@ -120,7 +120,9 @@ export function checkDocument(body: Doc, method: string, idLen?: number): number
     if (k.startsWith("_")) violations.push(messages.systemField(k));
   }
   if (violations.length > 0) {
-    throw new LimitError(`Document(value: ${displayValue(body, idLen)}) isn't a valid document: ${violations.join("\n ")}`);
+    throw new LimitError(
+      `Document(value: ${displayValue(body, idLen)}) isn't a valid document: ${violations.join("\n ")}`,
+    );
   }
   return size;
 }

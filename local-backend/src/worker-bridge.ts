@@ -17,7 +17,15 @@ export interface BridgedRun {
 /** A syscall as the worker sends it (`id`: the invocation, `callId`: the call). */
 export type CallMessage =
   | { type: "call"; id: number; callId: number; kind: "async"; op: string; args: string }
-  | { type: "call"; id: number; callId: number; kind: "storeBlob"; bytes: Uint8Array; contentType: string | null; sha256?: string }
+  | {
+      type: "call";
+      id: number;
+      callId: number;
+      kind: "storeBlob";
+      bytes: Uint8Array;
+      contentType: string | null;
+      sha256?: string;
+    }
   | { type: "call"; id: number; callId: number; kind: "getBlob"; storageId: string };
 
 /**
@@ -25,13 +33,19 @@ export type CallMessage =
  * nested call's failure (a query or mutation in a worker rethrows it as that, so its failure reads
  * as it would on the engine's thread).
  */
-export type CallAnswer = { ok: true; value: unknown } | { ok: false; message: string; data?: unknown; errorKind?: "system" | "nested" };
+export type CallAnswer =
+  { ok: true; value: unknown } | { ok: false; message: string; data?: unknown; errorKind?: "system" | "nested" };
 
 /** An error of the engine as it crosses to a worker. */
 export function encodeError(e: unknown): Extract<CallAnswer, { ok: false }> {
   const data = (e as { data?: unknown } | null)?.data;
   const errorKind = e instanceof SystemError ? "system" : e instanceof NestedCallError ? "nested" : undefined;
-  return { ok: false, message: e instanceof Error ? e.message : String(e), ...(data !== undefined ? { data } : {}), ...(errorKind ? { errorKind } : {}) };
+  return {
+    ok: false,
+    message: e instanceof Error ? e.message : String(e),
+    ...(data !== undefined ? { data } : {}),
+    ...(errorKind ? { errorKind } : {}),
+  };
 }
 
 /** The error a worker's call rejects with; `kinds`: rebuilt as the engine's own error classes. */
@@ -48,7 +62,14 @@ function decodeError(a: Extract<CallAnswer, { ok: false }>, kinds: boolean): Err
  * answer off that port synchronously.
  */
 export type SyncChannel = { flag: Int32Array; port: MessagePort };
-export type SyncCallMessage = { type: "sync"; id: number; seq: number; kind: "syscall" | "now"; op: string; args: string };
+export type SyncCallMessage = {
+  type: "sync";
+  id: number;
+  seq: number;
+  kind: "syscall" | "now";
+  op: string;
+  args: string;
+};
 
 /** Engine side: answers the synchronous call `seq`. */
 export function answerSync(channel: SyncChannel, seq: number, answer: CallAnswer): void {
@@ -63,7 +84,11 @@ let syncSeq = 0;
  * Worker side: posts the call and waits for its answer. An answer of an earlier call (its wait
  * was ended by the watchdog terminating the function) is skipped.
  */
-export function callSync(channel: SyncChannel, post: (m: SyncCallMessage) => void, m: Omit<SyncCallMessage, "type" | "seq">): unknown {
+export function callSync(
+  channel: SyncChannel,
+  post: (m: SyncCallMessage) => void,
+  m: Omit<SyncCallMessage, "type" | "seq">,
+): unknown {
   const seq = ++syncSeq;
   Atomics.store(channel.flag, 0, 0);
   post({ ...m, type: "sync", seq });
@@ -89,10 +114,19 @@ export async function answerCall(run: BridgedRun | undefined, m: CallMessage): P
     if (m.kind === "async") return { ok: true, value: await run.asyncSyscall(m.op, m.args) };
     if (m.kind === "storeBlob") {
       const blob = new Blob([new Uint8Array(m.bytes)], { type: m.contentType ?? "" });
-      return { ok: true, value: await run.jsSyscall("storage/storeBlob", { blob, options: m.sha256 !== undefined ? { sha256: m.sha256 } : {} }) };
+      return {
+        ok: true,
+        value: await run.jsSyscall("storage/storeBlob", {
+          blob,
+          options: m.sha256 !== undefined ? { sha256: m.sha256 } : {},
+        }),
+      };
     }
     const blob = (await run.jsSyscall("storage/getBlob", { storageId: m.storageId })) as Blob | null;
-    return { ok: true, value: blob ? { bytes: new Uint8Array(await blob.arrayBuffer()), contentType: blob.type || null } : null };
+    return {
+      ok: true,
+      value: blob ? { bytes: new Uint8Array(await blob.arrayBuffer()), contentType: blob.type || null } : null,
+    };
   } catch (e) {
     return encodeError(e);
   }
@@ -113,7 +147,12 @@ export class CallSender {
   constructor(private readonly post: (m: CallMessage) => void) {}
 
   /** Sends a call of invocation `id`; `finished`: the invocation is over (its calls are refused). */
-  send(id: number, finished: boolean, msg: DistributiveOmit<CallMessage, "type" | "id" | "callId">, kinds = false): Promise<unknown> {
+  send(
+    id: number,
+    finished: boolean,
+    msg: DistributiveOmit<CallMessage, "type" | "id" | "callId">,
+    kinds = false,
+  ): Promise<unknown> {
     // Convex disposes an action's callbacks once it settled: a dangling promise cannot act later
     if (finished) return Promise.reject(new Error(FINISHED_MESSAGE));
     const callId = ++this.nextCallId;
@@ -144,7 +183,13 @@ export class CallSender {
         if (op === "storage/storeBlob") {
           const blob = args.blob as Blob;
           const sha256 = (args.options as { sha256?: string } | undefined)?.sha256;
-          return (async () => this.send(id, isFinished(), { kind: "storeBlob", bytes: new Uint8Array(await blob.arrayBuffer()), contentType: blob.type || null, sha256 }))();
+          return (async () =>
+            this.send(id, isFinished(), {
+              kind: "storeBlob",
+              bytes: new Uint8Array(await blob.arrayBuffer()),
+              contentType: blob.type || null,
+              sha256,
+            }))();
         }
         if (op === "storage/getBlob") {
           return this.send(id, isFinished(), { kind: "getBlob", storageId: args.storageId as string }).then((r) => {

@@ -6,7 +6,10 @@ import { AppShell } from "./shell/AppShell";
 import { ROUTES, voterEditPath, voterPath } from "@/lib/routes";
 
 /** Lazily loads a named export, so heavy pages (xlsx, maps, canvases) load per route. */
-function page<K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K): LazyExoticComponent<ComponentType> {
+function page<K extends string>(
+  load: () => Promise<Record<K, ComponentType>>,
+  name: K,
+): LazyExoticComponent<ComponentType> {
   return lazy(async () => ({ default: (await load())[name] }));
 }
 
@@ -40,7 +43,10 @@ const FormSubmissionsPage = page(() => import("@/features/forms/FormSubmissionsP
 const PublicFormPage = page(() => import("@/features/forms/PublicFormPage"), "PublicFormPage");
 const SurveyMakerPage = page(() => import("@/features/surveys/SurveyMakerPage"), "SurveyMakerPage");
 const PublicSurveyPage = page(() => import("@/features/surveys/PublicSurveyPage"), "PublicSurveyPage");
-const SignatureVerificationPage = page(() => import("@/features/petitions/SignatureVerificationPage"), "SignatureVerificationPage");
+const SignatureVerificationPage = page(
+  () => import("@/features/petitions/SignatureVerificationPage"),
+  "SignatureVerificationPage",
+);
 const SignsMapPage = page(() => import("@/features/signs/SignsMapPage"), "SignsMapPage");
 const EmailPage = page(() => import("@/features/email/EmailPage"), "EmailPage");
 const UnsubscribePage = page(() => import("@/features/email/UnsubscribePage"), "UnsubscribePage");
@@ -91,36 +97,246 @@ export function AppRoutes() {
         <Route path="/embed/cta/:id" element={<EmbedCtaPage />} />
         <Route path={ROUTES.unsubscribe} element={<UnsubscribePage />} />
 
-        <Route path={ROUTES.dashboard} element={<Guarded><DashboardPage /></Guarded>} />
-        <Route path={ROUTES.voters} element={<Guarded><VotersPage /></Guarded>} />
-        <Route path={ROUTES.importVoters} element={<Guarded><ImportPage /></Guarded>} />
-        <Route path={ROUTES.importHistory} element={<Guarded><ImportHistoryPage /></Guarded>} />
-        <Route path={ROUTES.debugImport} element={<Guarded><DebugImportPage /></Guarded>} />
-        <Route path={ROUTES.newVoter} element={<Guarded><VoterFormPage /></Guarded>} />
-        <Route path={voterPath(":id")} element={<Guarded><VoterDetailPage /></Guarded>} />
-        <Route path={voterEditPath(":id")} element={<Guarded><VoterFormPage /></Guarded>} />
-        <Route path={ROUTES.profile} element={<Guarded><ProfilePage /></Guarded>} />
-        <Route path={ROUTES.campaigns} element={<Guarded><CampaignsRedirect /></Guarded>} />
-        <Route path={ROUTES.smsCenter} element={<Guarded><SmsCenterPage /></Guarded>} />
-        <Route path={ROUTES.messaging} element={<Guarded><SmsCenterPage /></Guarded>} />
-        <Route path={ROUTES.voterGroups} element={<Guarded><VoterGroupsPage /></Guarded>} />
-        <Route path={ROUTES.email} element={<Guarded><EmailPage /></Guarded>} />
-        <Route path={ROUTES.testEmailTemplates} element={<Guarded><TestEmailTemplatesPage /></Guarded>} />
-        <Route path={ROUTES.formBuilder} element={<Guarded><FormBuilderPage /></Guarded>} />
-        <Route path={ROUTES.formSubmissions} element={<Guarded><FormSubmissionsPage /></Guarded>} />
-        <Route path={ROUTES.districts} element={<Guarded><DistrictsPage /></Guarded>} />
-        <Route path={ROUTES.walkLists} element={<Guarded><WalkListsPage /></Guarded>} />
-        <Route path={ROUTES.signsMap} element={<Guarded><SignsMapPage /></Guarded>} />
-        <Route path={ROUTES.pollsSurveys} element={<Guarded><PollsSurveysPage /></Guarded>} />
-        <Route path={ROUTES.signatureVerification} element={<Guarded><SignatureVerificationPage /></Guarded>} />
-        <Route path={ROUTES.ctaCreator} element={<Guarded><CtaCreatorPage /></Guarded>} />
-        <Route path={ROUTES.ctaDatabase} element={<Guarded><CtaDatabasePage /></Guarded>} />
-        <Route path={ROUTES.surveyMaker} element={<Guarded><SurveyMakerPage /></Guarded>} />
-        <Route path={ROUTES.accountSettings} element={<Guarded><AccountSettingsPage /></Guarded>} />
-        <Route path={ROUTES.subscription} element={<Guarded><SubscriptionPage /></Guarded>} />
-        <Route path={ROUTES.userRoleManagement} element={<Guarded><UserRoleManagementPage /></Guarded>} />
-        <Route path={ROUTES.settings} element={<Guarded><SettingsPage /></Guarded>} />
-        <Route path={ROUTES.roadmap} element={<Guarded><RoadmapPage /></Guarded>} />
+        <Route
+          path={ROUTES.dashboard}
+          element={
+            <Guarded>
+              <DashboardPage />
+            </Guarded>
+          }
+        />
+        <Route
+          path={ROUTES.voters}
+          element={
+            <Guarded>
+              <VotersPage />
+            </Guarded>
+          }
+        />
+        <Route
+          path={ROUTES.importVoters}
+          element={
+            <Guarded>
+              <ImportPage />
+            </Guarded>
+          }
+        />
+        <Route
+          path={ROUTES.importHistory}
+          element={
+            <Guarded>
+              <ImportHistoryPage />
+            </Guarded>
+          }
+        />
+        <Route
+          path={ROUTES.debugImport}
+          element={
+            <Guarded>
+              <DebugImportPage />
+            </Guarded>
+          }
+        />
+        <Route
+          path={ROUTES.newVoter}
+          element={
+            <Guarded>
+              <VoterFormPage />
+            </Guarded>
+          }
+        />
+        <Route
+          path={voterPath(":id")}
+          element={
+            <Guarded>
+              <VoterDetailPage />
+            </Guarded>
+          }
+        />
+        <Route
+          path={voterEditPath(":id")}
+          element={
+            <Guarded>
+              <VoterFormPage />
+            </Guarded>
+          }
+        />
+        <Route
+          path={ROUTES.profile}
+          element={
+            <Guarded>
+              <ProfilePage />
+            </Guarded>
+          }
+        />
+        <Route
+          path={ROUTES.campaigns}
+          element={
+            <Guarded>
+              <CampaignsRedirect />
+            </Guarded>
+          }
+        />
+        <Route
+          path={ROUTES.smsCenter}
+          element={
+            <Guarded>
+              <SmsCenterPage />
+            </Guarded>
+          }
+        />
+        <Route
+          path={ROUTES.messaging}
+          element={
+            <Guarded>
+              <SmsCenterPage />
+            </Guarded>
+          }
+        />
+        <Route
+          path={ROUTES.voterGroups}
+          element={
+            <Guarded>
+              <VoterGroupsPage />
+            </Guarded>
+          }
+        />
+        <Route
+          path={ROUTES.email}
+          element={
+            <Guarded>
+              <EmailPage />
+            </Guarded>
+          }
+        />
+        <Route
+          path={ROUTES.testEmailTemplates}
+          element={
+            <Guarded>
+              <TestEmailTemplatesPage />
+            </Guarded>
+          }
+        />
+        <Route
+          path={ROUTES.formBuilder}
+          element={
+            <Guarded>
+              <FormBuilderPage />
+            </Guarded>
+          }
+        />
+        <Route
+          path={ROUTES.formSubmissions}
+          element={
+            <Guarded>
+              <FormSubmissionsPage />
+            </Guarded>
+          }
+        />
+        <Route
+          path={ROUTES.districts}
+          element={
+            <Guarded>
+              <DistrictsPage />
+            </Guarded>
+          }
+        />
+        <Route
+          path={ROUTES.walkLists}
+          element={
+            <Guarded>
+              <WalkListsPage />
+            </Guarded>
+          }
+        />
+        <Route
+          path={ROUTES.signsMap}
+          element={
+            <Guarded>
+              <SignsMapPage />
+            </Guarded>
+          }
+        />
+        <Route
+          path={ROUTES.pollsSurveys}
+          element={
+            <Guarded>
+              <PollsSurveysPage />
+            </Guarded>
+          }
+        />
+        <Route
+          path={ROUTES.signatureVerification}
+          element={
+            <Guarded>
+              <SignatureVerificationPage />
+            </Guarded>
+          }
+        />
+        <Route
+          path={ROUTES.ctaCreator}
+          element={
+            <Guarded>
+              <CtaCreatorPage />
+            </Guarded>
+          }
+        />
+        <Route
+          path={ROUTES.ctaDatabase}
+          element={
+            <Guarded>
+              <CtaDatabasePage />
+            </Guarded>
+          }
+        />
+        <Route
+          path={ROUTES.surveyMaker}
+          element={
+            <Guarded>
+              <SurveyMakerPage />
+            </Guarded>
+          }
+        />
+        <Route
+          path={ROUTES.accountSettings}
+          element={
+            <Guarded>
+              <AccountSettingsPage />
+            </Guarded>
+          }
+        />
+        <Route
+          path={ROUTES.subscription}
+          element={
+            <Guarded>
+              <SubscriptionPage />
+            </Guarded>
+          }
+        />
+        <Route
+          path={ROUTES.userRoleManagement}
+          element={
+            <Guarded>
+              <UserRoleManagementPage />
+            </Guarded>
+          }
+        />
+        <Route
+          path={ROUTES.settings}
+          element={
+            <Guarded>
+              <SettingsPage />
+            </Guarded>
+          }
+        />
+        <Route
+          path={ROUTES.roadmap}
+          element={
+            <Guarded>
+              <RoadmapPage />
+            </Guarded>
+          }
+        />
         <Route path="*" element={<Navigate to={ROUTES.landing} replace />} />
       </Routes>
     </Suspense>

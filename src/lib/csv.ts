@@ -22,6 +22,10 @@ export function downloadCsv(text: string, name: string) {
 /** A file name from a title: letters, digits, - and _ kept, spaces as _. */
 export function csvName(title: string | null, fallback: string): string {
   if (!title) return fallback;
-  const base = title.trim().replace(/[^A-Za-z0-9 _-]+/g, "").replace(/\s+/g, "_").slice(0, 80);
+  const base = title
+    .trim()
+    .replace(/[^A-Za-z0-9 _-]+/g, "")
+    .replace(/\s+/g, "_")
+    .slice(0, 80);
   return `${base || "export"}.csv`;
 }

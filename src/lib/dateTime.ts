@@ -29,11 +29,20 @@ export function currentTimeZone(): string {
 
 /** "Jun 3, 2026, 4:05 PM" in the user's zone. */
 export function formatDateTime(ms: number, timeZone = currentTimeZone()): string {
-  return new Date(ms).toLocaleString("en-US", { timeZone, year: "numeric", month: "short", day: "numeric", hour: "numeric", minute: "2-digit" });
+  return new Date(ms).toLocaleString("en-US", {
+    timeZone,
+    year: "numeric",
+    month: "short",
+    day: "numeric",
+    hour: "numeric",
+    minute: "2-digit",
+  });
 }
 
 /** "GMT-5" or "GMT+5:30": the zone's current offset, for the zone list. */
 export function timeZoneOffset(timeZone: string, at = Date.now()): string {
-  const part = new Intl.DateTimeFormat("en-US", { timeZone, timeZoneName: "shortOffset" }).formatToParts(at).find((p) => p.type === "timeZoneName");
+  const part = new Intl.DateTimeFormat("en-US", { timeZone, timeZoneName: "shortOffset" })
+    .formatToParts(at)
+    .find((p) => p.type === "timeZoneName");
   return part?.value ?? "";
 }

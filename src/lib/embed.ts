@@ -42,7 +42,11 @@ export function useEmbedHeight(id: string): (el: HTMLElement | null) => void {
   const [el, setEl] = useState<HTMLElement | null>(null);
   useEffect(() => {
     if (!el || window.parent === window) return;
-    const report = () => window.parent.postMessage({ type: EMBED_HEIGHT_MESSAGE, id, height: Math.ceil(el.getBoundingClientRect().bottom + window.scrollY) }, "*");
+    const report = () =>
+      window.parent.postMessage(
+        { type: EMBED_HEIGHT_MESSAGE, id, height: Math.ceil(el.getBoundingClientRect().bottom + window.scrollY) },
+        "*",
+      );
     const observer = new ResizeObserver(report);
     observer.observe(el);
     report();

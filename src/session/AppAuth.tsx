@@ -120,7 +120,11 @@ function ClerkAuthBridge({ children }: { children: ReactNode }) {
 }
 
 export function AppAuthProvider({ provider, children }: { provider: "convex" | "clerk"; children: ReactNode }) {
-  return provider === "clerk" ? <ClerkAuthBridge>{children}</ClerkAuthBridge> : <ConvexAuthBridge>{children}</ConvexAuthBridge>;
+  return provider === "clerk" ? (
+    <ClerkAuthBridge>{children}</ClerkAuthBridge>
+  ) : (
+    <ConvexAuthBridge>{children}</ConvexAuthBridge>
+  );
 }
 
 export function useAppAuth(): AppAuth {

@@ -50,7 +50,9 @@ export function ViewerProvider({ children }: { children: ReactNode }) {
   const permittedModes: Mode[] = useMemo(() => (me?.org ? me.modes : [...MODES]), [me]);
   // This device's choice, else the user's default mode (Settings), else the first permitted one:
   // a choice the role does not allow falls through to the next.
-  const wanted = [storedMode, preferences?.defaultMode ?? null].find((m): m is Mode => m !== null && permittedModes.includes(m));
+  const wanted = [storedMode, preferences?.defaultMode ?? null].find(
+    (m): m is Mode => m !== null && permittedModes.includes(m),
+  );
   const mode: Mode = wanted ?? permittedModes[0] ?? "campaign";
 
   const setMode = useCallback((next: Mode) => {
@@ -82,6 +84,11 @@ export function useViewer(): ViewerState {
 /** Labels that change with the working mode (spec/1 §1). */
 export const MODE_LABELS: Record<Mode, { name: string; voters: string; voter: string; dashboard: string }> = {
   campaign: { name: "Campaign", voters: "Voters", voter: "Voter", dashboard: "Campaign Dashboard" },
-  petition: { name: "Petition", voters: "Voter Registration Database", voter: "Voter", dashboard: "Petition Dashboard" },
+  petition: {
+    name: "Petition",
+    voters: "Voter Registration Database",
+    voter: "Voter",
+    dashboard: "Petition Dashboard",
+  },
   relationship: { name: "Relationship", voters: "Contacts", voter: "Contact", dashboard: "Relationship Dashboard" },
 };

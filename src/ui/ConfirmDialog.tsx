@@ -11,7 +11,15 @@ type ConfirmDialogProps = {
   onConfirm(): void;
 };
 
-export function ConfirmDialog({ open, onOpenChange, title, description, confirmLabel = "Delete", color = "red", onConfirm }: ConfirmDialogProps) {
+export function ConfirmDialog({
+  open,
+  onOpenChange,
+  title,
+  description,
+  confirmLabel = "Delete",
+  color = "red",
+  onConfirm,
+}: ConfirmDialogProps) {
   return (
     <AlertDialog.Root open={open} onOpenChange={onOpenChange}>
       <AlertDialog.Content maxWidth="480px">
@@ -19,10 +27,14 @@ export function ConfirmDialog({ open, onOpenChange, title, description, confirmL
         <AlertDialog.Description size="2">{description}</AlertDialog.Description>
         <Flex gap="3" mt="4" justify="end">
           <AlertDialog.Cancel>
-            <Button variant="soft" color="gray">Cancel</Button>
+            <Button variant="soft" color="gray">
+              Cancel
+            </Button>
           </AlertDialog.Cancel>
           <AlertDialog.Action>
-            <Button color={color} onClick={onConfirm}>{confirmLabel}</Button>
+            <Button color={color} onClick={onConfirm}>
+              {confirmLabel}
+            </Button>
           </AlertDialog.Action>
         </Flex>
       </AlertDialog.Content>

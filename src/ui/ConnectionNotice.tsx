@@ -5,7 +5,8 @@
  */
 import { Callout } from "@radix-ui/themes";
 
-const OFFLINE_TEXT = "You are offline. Keep working: your changes are kept in this browser and sent to your teammates when the connection returns.";
+const OFFLINE_TEXT =
+  "You are offline. Keep working: your changes are kept in this browser and sent to your teammates when the connection returns.";
 
 export function ConnectionNotice({ status }: { status: string }) {
   if (status !== "offline") return null;

@@ -6,7 +6,19 @@ import { Button, Callout, Flex, IconButton } from "@radix-ui/themes";
  * Undo (which restores it as it is now, their own typing included). Announced politely; focus
  * stays where it is, so a keystroke in flight never presses Undo.
  */
-export function DeletedNotice({ by, what, onUndo, onDismiss, testId }: { by: string; what: string; onUndo: () => void; onDismiss: () => void; testId: string }) {
+export function DeletedNotice({
+  by,
+  what,
+  onUndo,
+  onDismiss,
+  testId,
+}: {
+  by: string;
+  what: string;
+  onUndo: () => void;
+  onDismiss: () => void;
+  testId: string;
+}) {
   return (
     <Callout.Root color="orange" size="1" role="status" data-testid={testId}>
       <Callout.Icon>

@@ -12,5 +12,11 @@ type LoadingProps = {
 export function Loading({ label = "Loading", size = "3", inline = false }: LoadingProps) {
   // a status (announced), named by what is loading: a bare span may not carry a label
   const spinner = <Spinner size={size} role="status" aria-label={label} />;
-  return inline ? spinner : <Flex justify="center" p="6">{spinner}</Flex>;
+  return inline ? (
+    spinner
+  ) : (
+    <Flex justify="center" p="6">
+      {spinner}
+    </Flex>
+  );
 }

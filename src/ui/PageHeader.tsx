@@ -45,7 +45,11 @@ export function PageHeader({ title, description, breadcrumbs, actions }: PageHea
             </Text>
           )}
         </Box>
-        {actions && <Flex gap="2" wrap="wrap">{actions}</Flex>}
+        {actions && (
+          <Flex gap="2" wrap="wrap">
+            {actions}
+          </Flex>
+        )}
       </Flex>
     </Box>
   );

@@ -1,6 +1,13 @@
 import { Avatar, Flex, Text, Tooltip } from "@radix-ui/themes";
 
-export type PresencePerson = { sessionId: string; userId: string; name: string; image?: string; color: string; state?: unknown };
+export type PresencePerson = {
+  sessionId: string;
+  userId: string;
+  name: string;
+  image?: string;
+  color: string;
+  state?: unknown;
+};
 
 function initials(name: string): string {
   const parts = name.trim().split(/\s+/).filter(Boolean);
@@ -45,7 +52,9 @@ export function PresenceAvatars({ people, label = "viewing" }: { people: Presenc
         ))}
       </Flex>
       <Text size="1" color="gray">
-        {list.length === 1 ? `${list[0].name} is ${list[0].editing ? "editing" : label}` : `${list.length} teammates ${label}`}
+        {list.length === 1
+          ? `${list[0].name} is ${list[0].editing ? "editing" : label}`
+          : `${list.length} teammates ${label}`}
         {list.length > 5 ? ` (+${list.length - 5})` : ""}
       </Text>
     </Flex>

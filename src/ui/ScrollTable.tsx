@@ -18,7 +18,14 @@ export function ScrollTable({ label, style, m, mx, my, mt, mr, mb, ml, ...rootPr
   // margins go on the scrolling box: inside it they would add a scroll of their own
   const margins = { m, mx, my, mt, mr, mb, ml };
   return (
-    <Box role="region" aria-label={label} tabIndex={0} className="scroll-region" style={{ overflowX: "auto", maxWidth: "100%", contain: "inline-size" }} {...margins}>
+    <Box
+      role="region"
+      aria-label={label}
+      tabIndex={0}
+      className="scroll-region"
+      style={{ overflowX: "auto", maxWidth: "100%", contain: "inline-size" }}
+      {...margins}
+    >
       <Table.Root {...rootProps} style={{ width: "fit-content", minWidth: "100%", ...style }} />
     </Box>
   );

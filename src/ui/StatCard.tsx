@@ -22,12 +22,25 @@ type StatCardProps = {
 };
 
 /** One live figure: the dashboard's, the SMS center's, import history's and the email statistics' cards. */
-export function StatCard({ label, value, icon, badge, hint, to, size = "2", valueSize = "7", testId, children }: StatCardProps) {
+export function StatCard({
+  label,
+  value,
+  icon,
+  badge,
+  hint,
+  to,
+  size = "2",
+  valueSize = "7",
+  testId,
+  children,
+}: StatCardProps) {
   const shown = typeof value === "number" ? value.toLocaleString("en-US") : (value ?? "0");
   const body = (
     <Flex direction="column" gap="1">
       <Flex justify="between" align="center" gap="1" wrap="wrap">
-        <Text size="2" color="gray">{label}</Text>
+        <Text size="2" color="gray">
+          {label}
+        </Text>
         {icon}
         {badge}
       </Flex>
@@ -37,12 +50,28 @@ export function StatCard({ label, value, icon, badge, hint, to, size = "2", valu
         </Text>
       </Skeleton>
       {children}
-      {hint && <Text size="1" color="gray">{hint}</Text>}
+      {hint && (
+        <Text size="1" color="gray">
+          {hint}
+        </Text>
+      )}
     </Flex>
   );
   return (
-    <Card size={size} asChild={Boolean(to)} data-testid={testId} role={to ? undefined : "group"} aria-label={to ? undefined : label}>
-      {to ? <Link to={to} style={{ textDecoration: "none", color: "inherit" }}>{body}</Link> : body}
+    <Card
+      size={size}
+      asChild={Boolean(to)}
+      data-testid={testId}
+      role={to ? undefined : "group"}
+      aria-label={to ? undefined : label}
+    >
+      {to ? (
+        <Link to={to} style={{ textDecoration: "none", color: "inherit" }}>
+          {body}
+        </Link>
+      ) : (
+        body
+      )}
     </Card>
   );
 }

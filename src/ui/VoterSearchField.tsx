@@ -33,7 +33,20 @@ type VoterSearchFieldProps = {
  * page's quick search and the SMS campaign's voter picker.
  */
 export function VoterSearchField(props: VoterSearchFieldProps) {
-  const { label, resultsLabel, placeholder, minChars, debounceMs, closeAfterBlurMs, maxResults, hint, clearOnPick, isSelected, detail, onPick } = props;
+  const {
+    label,
+    resultsLabel,
+    placeholder,
+    minChars,
+    debounceMs,
+    closeAfterBlurMs,
+    maxResults,
+    hint,
+    clearOnPick,
+    isSelected,
+    detail,
+    onPick,
+  } = props;
   const [term, setTerm] = useState("");
   const [open, setOpen] = useState(false);
   const closeTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
@@ -65,15 +78,25 @@ export function VoterSearchField(props: VoterSearchFieldProps) {
           closeTimer.current = setTimeout(() => setOpen(false), closeAfterBlurMs);
         }}
       >
-        <TextField.Slot><MagnifyingGlassIcon /></TextField.Slot>
+        <TextField.Slot>
+          <MagnifyingGlassIcon />
+        </TextField.Slot>
       </TextField.Root>
       {hint && term.trim().length > 0 && term.trim().length < minChars && (
-        <Text size="1" color="gray">Type at least {minChars} characters to search.</Text>
+        <Text size="1" color="gray">
+          Type at least {minChars} characters to search.
+        </Text>
       )}
       {open && active && results && (
-        <Card style={{ position: "absolute", zIndex: 10, left: 0, right: 0, top: "100%", marginTop: 4 }} role="listbox" aria-label={resultsLabel}>
+        <Card
+          style={{ position: "absolute", zIndex: 10, left: 0, right: 0, top: "100%", marginTop: 4 }}
+          role="listbox"
+          aria-label={resultsLabel}
+        >
           {results.length === 0 ? (
-            <Text size="2" color="gray">No voters found</Text>
+            <Text size="2" color="gray">
+              No voters found
+            </Text>
           ) : (
             <Flex direction="column" gap="1">
               {results.slice(0, maxResults ?? results.length).map((r) => (
@@ -89,7 +112,12 @@ export function VoterSearchField(props: VoterSearchFieldProps) {
                     if (e.key === "Enter") pick(r);
                   }}
                 >
-                  <Text size="2" weight="medium">{r.first_name} {r.last_name}</Text> <Text size="1" color="gray">{detail(r)}</Text>
+                  <Text size="2" weight="medium">
+                    {r.first_name} {r.last_name}
+                  </Text>{" "}
+                  <Text size="1" color="gray">
+                    {detail(r)}
+                  </Text>
                 </Box>
               ))}
             </Flex>

@@ -23,7 +23,12 @@ export function setUnexpectedErrorSink(sink: Sink | null): void {
 /** Whether an error is one of the app's own, expected refusals (it carries the catalogue's data). */
 export function isAppError(error: unknown): boolean {
   const data = typeof error === "object" && error !== null ? (error as { data?: unknown }).data : undefined;
-  return typeof data === "object" && data !== null && typeof (data as { code?: unknown }).code === "string" && typeof (data as { message?: unknown }).message === "string";
+  return (
+    typeof data === "object" &&
+    data !== null &&
+    typeof (data as { code?: unknown }).code === "string" &&
+    typeof (data as { message?: unknown }).message === "string"
+  );
 }
 
 export const toast = {

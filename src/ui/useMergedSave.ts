@@ -19,7 +19,8 @@ export type SaveFailure = string | ((error: unknown) => void);
 /** "Grace", "Grace and Ada", "A teammate": who changed the conflicting fields. */
 function whoChanged(conflicts: ConflictDetail[]): string {
   const names = [...new Set(conflicts.map((c) => c.by ?? "a teammate"))];
-  const joined = names.length <= 1 ? (names[0] ?? "a teammate") : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
+  const joined =
+    names.length <= 1 ? (names[0] ?? "a teammate") : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
   return joined.charAt(0).toUpperCase() + joined.slice(1);
 }
 
@@ -27,7 +28,11 @@ function whoChanged(conflicts: ConflictDetail[]): string {
  * The conflict toast's words: who changed which fields, named by the form's own labels (never
  * a stored key such as "precinct" or "custom_fields.k1"); without labels, "fields you were editing".
  */
-function conflictDescription(conflicts: ConflictDetail[], formKeys: string[], labelOf?: (formKey: string) => string | undefined): string {
+function conflictDescription(
+  conflicts: ConflictDetail[],
+  formKeys: string[],
+  labelOf?: (formKey: string) => string | undefined,
+): string {
   const labels = labelOf ? [...new Set(formKeys.map((k) => labelOf(k)).filter((l): l is string => !!l))] : [];
   const named = labels.length > 0 && labels.length === new Set(formKeys).size;
   const what = named ? `${labels.join(", ")} while you were editing` : "fields you were editing";
@@ -38,7 +43,11 @@ function conflictDescription(conflicts: ConflictDetail[], formKeys: string[], la
  * `toForm` maps a refused field to the form's key and value; `labelOf` names a form key as the
  * form labels it, for the toast.
  */
-export function useMergedSave(merged: MergedForm, toForm?: (c: ConflictDetail) => [string, string], labelOf?: (formKey: string) => string | undefined) {
+export function useMergedSave(
+  merged: MergedForm,
+  toForm?: (c: ConflictDetail) => [string, string],
+  labelOf?: (formKey: string) => string | undefined,
+) {
   const [busy, setBusy] = useState(false);
   const { form, addConflicts } = merged;
   const save = useCallback(
@@ -56,7 +65,9 @@ export function useMergedSave(merged: MergedForm, toForm?: (c: ConflictDetail) =
         const conflicts = conflictValues(e, toForm);
         if (conflicts) {
           addConflicts(conflicts);
-          toast.failure("Edit conflict", e, { description: conflictDescription(conflictsOf(e) ?? [], Object.keys(conflicts), labelOf) });
+          toast.failure("Edit conflict", e, {
+            description: conflictDescription(conflictsOf(e) ?? [], Object.keys(conflicts), labelOf),
+          });
         } else if (typeof failure === "string") toast.failure(failure, e);
         else failure(e);
         return false;

@@ -19,7 +19,17 @@ const CAN_MANAGE = new Set(["super_admin", "campaign_manager"]);
 const button = { ...newElement("rectangle", "btn", { x: 20, y: 20 }), link: "https://example.org/volunteer" };
 const label = { ...newElement("text", "label", { x: 30, y: 30, zIndex: 2 }), text: "Volunteer" };
 const design = (over: Partial<CtaDesign> = {}): string =>
-  JSON.stringify({ name: "Volunteer button", description: "Home page", width: 300, height: 100, backgroundColor: "#ffffff", gridSize: 10, snapToGrid: true, elements: [button, label], ...over });
+  JSON.stringify({
+    name: "Volunteer button",
+    description: "Home page",
+    width: 300,
+    height: 100,
+    backgroundColor: "#ffffff",
+    gridSize: 10,
+    snapToGrid: true,
+    elements: [button, label],
+    ...over,
+  });
 
 async function fixture() {
   const t = setupTest();
@@ -31,8 +41,14 @@ async function fixture() {
 async function draftOf(t: TestConvex, id: Id<"ctas">) {
   return await t.run(async (ctx) => {
     const orgId = (await ctx.db.get("ctas", id))!.orgId;
-    const docRow = await ctx.db.query("yDocs").withIndex("by_org_doc", (q) => q.eq("orgId", orgId).eq("docId", `cta:${id}`)).unique();
-    const updates = await ctx.db.query("yUpdates").withIndex("by_doc_seq", (q) => q.eq("docRef", docRow!._id)).collect();
+    const docRow = await ctx.db
+      .query("yDocs")
+      .withIndex("by_org_doc", (q) => q.eq("orgId", orgId).eq("docId", `cta:${id}`))
+      .unique();
+    const updates = await ctx.db
+      .query("yUpdates")
+      .withIndex("by_doc_seq", (q) => q.eq("docRef", docRow!._id))
+      .collect();
     const doc = new Y.Doc();
     for (const u of updates) Y.applyUpdate(doc, joinChunks([u.data]));
     return readCtaDoc(doc);
@@ -44,7 +60,9 @@ describe("ctas.list / get (campaigns.view)", () => {
     const { f, id } = await fixture();
     const as = f[role].as;
     if (CAN_VIEW.has(role)) {
-      expect(await as.query(api.ctas.list, {})).toMatchObject([{ id, name: "Volunteer button", width: 300, height: 100, elementCount: 2, clicks: 0 }]);
+      expect(await as.query(api.ctas.list, {})).toMatchObject([
+        { id, name: "Volunteer button", width: 300, height: 100, elementCount: 2, clicks: 0 },
+      ]);
       expect(JSON.parse((await as.query(api.ctas.get, { id }))!.design).elements).toHaveLength(2);
     } else await expect(as.query(api.ctas.list, {})).rejects.toThrow(/permission/);
   });
@@ -65,7 +83,9 @@ describe("ctas.create / save / duplicate / remove (campaigns.manage)", () => {
       const copy = await as.mutation(api.ctas.duplicate, { id });
       const rows = await as.query(api.ctas.list, {});
       expect(rows.map((r) => r.name).sort()).toEqual(["Renamed", "Renamed (Copy)"]);
-      expect(rows.find((r) => r.id === copy)!.createdAt).toBeGreaterThanOrEqual(rows.find((r) => r.id === id)!.createdAt);
+      expect(rows.find((r) => r.id === copy)!.createdAt).toBeGreaterThanOrEqual(
+        rows.find((r) => r.id === id)!.createdAt,
+      );
       await as.mutation(api.ctas.remove, { id: copy });
     } else {
       await expect(as.mutation(api.ctas.create, { design: design() })).rejects.toThrow(/permission/);
@@ -76,8 +96,12 @@ describe("ctas.create / save / duplicate / remove (campaigns.manage)", () => {
   });
   test("another organisation cannot change it; signed out is refused", async () => {
     const { t, f, id } = await fixture();
-    await expect(f.outsider.as.mutation(api.ctas.save, { id, design: design({ name: "Hacked" }) })).rejects.toThrow(/no longer exists|could not be found/);
-    await expect(f.outsider.as.mutation(api.ctas.duplicate, { id })).rejects.toThrow(/no longer exists|could not be found/);
+    await expect(f.outsider.as.mutation(api.ctas.save, { id, design: design({ name: "Hacked" }) })).rejects.toThrow(
+      /no longer exists|could not be found/,
+    );
+    await expect(f.outsider.as.mutation(api.ctas.duplicate, { id })).rejects.toThrow(
+      /no longer exists|could not be found/,
+    );
     await expect(t.mutation(api.ctas.create, { design: design() })).rejects.toThrow(/log in/);
   });
   test("a name is needed; hostile and out-of-bounds values are stored within bounds", async () => {
@@ -85,9 +109,22 @@ describe("ctas.create / save / duplicate / remove (campaigns.manage)", () => {
     const cm = f.campaign_manager.as;
     await expect(cm.mutation(api.ctas.create, { design: design({ name: "  " }) })).rejects.toThrow(/name for the CTA/);
     await expect(cm.mutation(api.ctas.save, { id, design: "{not json" })).rejects.toThrow(/could not be read/);
-    await expect(cm.mutation(api.ctas.save, { id, design: design({ elements: [button, button] }) })).rejects.toThrow(/appears twice/);
-    const hostile = { ...button, x: 5000, y: -40, fill: "red;background:url(x)", link: "javascript:alert(1)", zIndex: 5000, borderRadius: 99 };
-    await cm.mutation(api.ctas.save, { id, design: design({ width: 99_999, gridSize: 1, backgroundColor: "#123456", elements: [hostile] }) });
+    await expect(cm.mutation(api.ctas.save, { id, design: design({ elements: [button, button] }) })).rejects.toThrow(
+      /appears twice/,
+    );
+    const hostile = {
+      ...button,
+      x: 5000,
+      y: -40,
+      fill: "red;background:url(x)",
+      link: "javascript:alert(1)",
+      zIndex: 5000,
+      borderRadius: 99,
+    };
+    await cm.mutation(api.ctas.save, {
+      id,
+      design: design({ width: 99_999, gridSize: 1, backgroundColor: "#123456", elements: [hostile] }),
+    });
     const stored = JSON.parse((await cm.query(api.ctas.get, { id }))!.design) as CtaDesign;
     expect(stored).toMatchObject({ width: 1200, gridSize: 5, backgroundColor: "#ffffff" });
     expect(stored.elements[0]).toMatchObject({ x: 1150, y: 0, link: "", zIndex: 999, borderRadius: 50 });
@@ -106,12 +143,24 @@ describe("ctaTemplates: super administrators only", () => {
     const { f } = await fixture();
     const as = f[role].as;
     const t = BUILT_IN_CTA_TEMPLATES[0];
-    const call = as.mutation(api.ctaTemplates.create, { name: "Rally button", category: "Event", design: JSON.stringify(t.design) });
+    const call = as.mutation(api.ctaTemplates.create, {
+      name: "Rally button",
+      category: "Event",
+      design: JSON.stringify(t.design),
+    });
     if (role === "super_admin") {
       const id = await call;
       const base = (await as.query(api.ctaTemplates.list, {}))[0].updatedAt;
-      await as.mutation(api.ctaTemplates.update, { id, baseUpdatedAt: base, name: "Rally button v2", category: "Marketing", design: JSON.stringify(t.design) });
-      expect(await f.viewer.as.query(api.ctaTemplates.list, {})).toMatchObject([{ name: "Rally button v2", category: "Marketing" }]);
+      await as.mutation(api.ctaTemplates.update, {
+        id,
+        baseUpdatedAt: base,
+        name: "Rally button v2",
+        category: "Marketing",
+        design: JSON.stringify(t.design),
+      });
+      expect(await f.viewer.as.query(api.ctaTemplates.list, {})).toMatchObject([
+        { name: "Rally button v2", category: "Marketing" },
+      ]);
       // platform-wide: another organisation's members see it too
       expect((await f.outsider.as.query(api.ctaTemplates.list, {})).map((x) => x.name)).toEqual(["Rally button v2"]);
       await as.mutation(api.ctaTemplates.remove, { id });
@@ -123,27 +172,59 @@ describe("ctaTemplates: super administrators only", () => {
     const { t, f } = await fixture();
     const other = await createMember(t, ["super_admin"], { orgId: f.orgId });
     const tpl = JSON.stringify(BUILT_IN_CTA_TEMPLATES[0].design);
-    const id = await f.super_admin.as.mutation(api.ctaTemplates.create, { name: "Shared", category: "Event", design: tpl });
+    const id = await f.super_admin.as.mutation(api.ctaTemplates.create, {
+      name: "Shared",
+      category: "Event",
+      design: tpl,
+    });
     const base = (await f.super_admin.as.query(api.ctaTemplates.list, {}))[0].updatedAt;
-    const next = await other.as.mutation(api.ctaTemplates.update, { id, baseUpdatedAt: base, name: "Theirs", category: "Event", design: tpl });
+    const next = await other.as.mutation(api.ctaTemplates.update, {
+      id,
+      baseUpdatedAt: base,
+      name: "Theirs",
+      category: "Event",
+      design: tpl,
+    });
     expect(next).toBeGreaterThan(base);
-    await expect(f.super_admin.as.mutation(api.ctaTemplates.update, { id, baseUpdatedAt: base, name: "Mine", category: "Event", design: tpl })).rejects.toThrow(/saved this template while you were editing it/);
+    await expect(
+      f.super_admin.as.mutation(api.ctaTemplates.update, {
+        id,
+        baseUpdatedAt: base,
+        name: "Mine",
+        category: "Event",
+        design: tpl,
+      }),
+    ).rejects.toThrow(/saved this template while you were editing it/);
     expect((await f.viewer.as.query(api.ctaTemplates.list, {}))[0].name).toBe("Theirs");
     // from the new base, saving works again
-    await f.super_admin.as.mutation(api.ctaTemplates.update, { id, baseUpdatedAt: next, name: "Mine", category: "Event", design: tpl });
+    await f.super_admin.as.mutation(api.ctaTemplates.update, {
+      id,
+      baseUpdatedAt: next,
+      name: "Mine",
+      category: "Event",
+      design: tpl,
+    });
     expect((await f.viewer.as.query(api.ctaTemplates.list, {}))[0].name).toBe("Mine");
   });
   test("template rules: a name and at least one element; an allowed category", async () => {
     const { f } = await fixture();
     const sa = f.super_admin.as;
-    await expect(sa.mutation(api.ctaTemplates.create, { name: " ", category: "Event", design: design() })).rejects.toThrow(/Please enter a name for the template/);
-    await expect(sa.mutation(api.ctaTemplates.create, { name: "Empty", category: "Event", design: design({ elements: [] }) })).rejects.toThrow(/at least one element/);
-    await expect(sa.mutation(api.ctaTemplates.create, { name: "X", category: "Nope", design: design() })).rejects.toThrow(/Choose a category/);
+    await expect(
+      sa.mutation(api.ctaTemplates.create, { name: " ", category: "Event", design: design() }),
+    ).rejects.toThrow(/Please enter a name for the template/);
+    await expect(
+      sa.mutation(api.ctaTemplates.create, { name: "Empty", category: "Event", design: design({ elements: [] }) }),
+    ).rejects.toThrow(/at least one element/);
+    await expect(
+      sa.mutation(api.ctaTemplates.create, { name: "X", category: "Nope", design: design() }),
+    ).rejects.toThrow(/Choose a category/);
   });
   test("a super admin impersonating another role is refused like that role", async () => {
     const { f } = await fixture();
     await f.super_admin.as.mutation(api.viewer.startImpersonation, { roleId: "campaign_manager" });
-    await expect(f.super_admin.as.mutation(api.ctaTemplates.create, { name: "X", category: "Event", design: design() })).rejects.toThrow(/Only Super Administrators/);
+    await expect(
+      f.super_admin.as.mutation(api.ctaTemplates.create, { name: "X", category: "Event", design: design() }),
+    ).rejects.toThrow(/Only Super Administrators/);
   });
 });
 
@@ -165,7 +246,11 @@ describe("embed: publicCta and click counting", () => {
     await t.fetch(`/api/cta/click?c=${id}&e=btn`, { method: "GET", redirect: "manual" });
     expect((await f.viewer.as.query(api.ctas.list, {}))[0].clicks).toBe(2);
     expect((await t.fetch(`/api/cta/click?c=${id}&e=label`, { method: "GET", redirect: "manual" })).status).toBe(404);
-    expect((await t.fetch(`/api/cta/click?c=${id}&e=btn&to=https://evil.example`, { method: "GET", redirect: "manual" })).headers.get("Location")).toBe("https://example.org/volunteer");
+    expect(
+      (
+        await t.fetch(`/api/cta/click?c=${id}&e=btn&to=https://evil.example`, { method: "GET", redirect: "manual" })
+      ).headers.get("Location"),
+    ).toBe("https://example.org/volunteer");
     expect((await t.fetch(`/api/cta/click?c=nope&e=btn`, { method: "GET", redirect: "manual" })).status).toBe(404);
   });
 });

@@ -102,7 +102,9 @@ describe("dashboard.stats", () => {
     const t = setupTest();
     await expect(t.query(api.dashboard.stats, {})).rejects.toThrow(/log in/);
     const userId = await t.run((ctx) => ctx.db.insert("users", { email: "lonely@example.org" }));
-    const sessionId = await t.run((ctx) => ctx.db.insert("authSessions", { userId, expirationTime: Date.now() + 60_000 }));
+    const sessionId = await t.run((ctx) =>
+      ctx.db.insert("authSessions", { userId, expirationTime: Date.now() + 60_000 }),
+    );
     const lonely = t.withIdentity({ subject: `${userId}|${sessionId}`, issuer: "https://convex.test" });
     await expect(lonely.query(api.dashboard.stats, {})).rejects.toThrow(/not a member/);
   });

@@ -43,7 +43,12 @@ export async function createMember<T extends FixtureHost>(
       (await ctx.db.insert("organizations", {
         name: `Org ${counter}`,
         createdBy: userId,
-        subscription: { tier: "starter", status: "active", billingCycle: "monthly", nextBillingDate: Date.now() + 2_592_000_000 },
+        subscription: {
+          tier: "starter",
+          status: "active",
+          billingCycle: "monthly",
+          nextBillingDate: Date.now() + 2_592_000_000,
+        },
       }));
     await ctx.db.insert("memberships", { orgId, userId, roles, status: "active", joinedAt: Date.now() });
     await ctx.db.patch("users", userId, { activeOrgId: orgId });
@@ -52,7 +57,13 @@ export async function createMember<T extends FixtureHost>(
   const sessionId = await t.run(async (ctx) =>
     ctx.db.insert("authSessions", { userId, expirationTime: Date.now() + 3_600_000 }),
   );
-  return { userId, orgId, as: t.withIdentity({ subject: `${userId}|${sessionId}`, issuer: "https://convex.test" }) as ReturnType<T["withIdentity"]> };
+  return {
+    userId,
+    orgId,
+    as: t.withIdentity({ subject: `${userId}|${sessionId}`, issuer: "https://convex.test" }) as ReturnType<
+      T["withIdentity"]
+    >,
+  };
 }
 
 /** The five built-in roles, each alone, in one organisation — plus an outsider elsewhere. */

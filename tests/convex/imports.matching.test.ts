@@ -9,10 +9,26 @@ import { compareUtf8, votersByVoterId } from "@convex/model/importMatch";
 import { createMember, setupTest, type Member, type TestConvex } from "./setup";
 
 type Fields = Record<string, unknown> & { first_name: string; last_name: string };
-type Opts = { matchRule?: "standard" | "name"; updateExisting?: boolean; kind?: "voters" | "history"; columns?: string[]; elections?: { election: string; date?: string; type?: string }[] };
+type Opts = {
+  matchRule?: "standard" | "name";
+  updateExisting?: boolean;
+  kind?: "voters" | "history";
+  columns?: string[];
+  elections?: { election: string; date?: string; type?: string }[];
+};
 
 async function runImport(m: Member, rows: Fields[], o: Opts = {}) {
-  const columns = o.columns ?? ["first_name", "last_name", "voter_id", "email", "date_of_birth", "address", "zip", "status", "party_affiliation"];
+  const columns = o.columns ?? [
+    "first_name",
+    "last_name",
+    "voter_id",
+    "email",
+    "date_of_birth",
+    "address",
+    "zip",
+    "status",
+    "party_affiliation",
+  ];
   const importId = await m.as.mutation(api.imports.start, {
     filename: "state.csv",
     totalRecords: rows.length,
@@ -28,7 +44,9 @@ async function runImport(m: Member, rows: Fields[], o: Opts = {}) {
   });
   let result;
   for (let start = 0; start < rows.length; start += 1000) {
-    const batch = rows.slice(start, start + 1000).map((fields, i) => ({ row: start + i + 1, line: start + i + 2, fields: fields as never }));
+    const batch = rows
+      .slice(start, start + 1000)
+      .map((fields, i) => ({ row: start + i + 1, line: start + i + 2, fields: fields as never }));
     result = await m.as.mutation(api.imports.appendBatch, { importId, startRow: start + 1, rows: batch });
   }
   await m.as.mutation(api.imports.finish, { importId, totalRecords: rows.length, columnStats: [] });
@@ -36,10 +54,20 @@ async function runImport(m: Member, rows: Fields[], o: Opts = {}) {
 }
 
 async function voters(t: TestConvex, orgId: Id<"organizations">) {
-  return await t.run(async (ctx) => ctx.db.query("voters").withIndex("by_org", (q) => q.eq("orgId", orgId)).collect());
+  return await t.run(async (ctx) =>
+    ctx.db
+      .query("voters")
+      .withIndex("by_org", (q) => q.eq("orgId", orgId))
+      .collect(),
+  );
 }
 async function tally(t: TestConvex, orgId: Id<"organizations">) {
-  const rows = await t.run(async (ctx) => ctx.db.query("voterTally").withIndex("by_org_party_status", (q) => q.eq("orgId", orgId)).collect());
+  const rows = await t.run(async (ctx) =>
+    ctx.db
+      .query("voterTally")
+      .withIndex("by_org_party_status", (q) => q.eq("orgId", orgId))
+      .collect(),
+  );
   return Object.fromEntries(rows.filter((r) => r.count > 0).map((r) => [`${r.party}/${r.status}`, r.count]));
 }
 
@@ -92,27 +120,35 @@ describe("matching existing records", () => {
       { first_name: "Cy", last_name: "Park", zip: "27601", address: "1 Oak St" },
       { first_name: "Di", last_name: "Ng", address: "9 Elm Ave" },
     ]);
-    const second = await runImport(m, [
-      { first_name: "Annie", last_name: "Lee", email: "ANN@x.org" }, // same email: duplicate
-      { first_name: "Bo", last_name: "Diaz", date_of_birth: "1970-01-02" }, // same name + DOB: duplicate
-      { first_name: "Bo", last_name: "Diaz", date_of_birth: "1991-05-05" }, // same name, other DOB: new voter
-      { first_name: "Cy", last_name: "Park", zip: "27601-1234" }, // same name + ZIP: duplicate
-      { first_name: "Cy", last_name: "Park", zip: "28202" }, // same name, other ZIP: new voter
-      { first_name: "Di", last_name: "Ng", address: " 9 ELM AVE" }, // same name + address: duplicate
-      { first_name: "Ed", last_name: "Stone" }, // a bare name cannot be matched by this rule: new
-      { first_name: "Ed", last_name: "Stone" }, // ...and nor can its twin in the same file
-    ], { matchRule: "standard" });
+    const second = await runImport(
+      m,
+      [
+        { first_name: "Annie", last_name: "Lee", email: "ANN@x.org" }, // same email: duplicate
+        { first_name: "Bo", last_name: "Diaz", date_of_birth: "1970-01-02" }, // same name + DOB: duplicate
+        { first_name: "Bo", last_name: "Diaz", date_of_birth: "1991-05-05" }, // same name, other DOB: new voter
+        { first_name: "Cy", last_name: "Park", zip: "27601-1234" }, // same name + ZIP: duplicate
+        { first_name: "Cy", last_name: "Park", zip: "28202" }, // same name, other ZIP: new voter
+        { first_name: "Di", last_name: "Ng", address: " 9 ELM AVE" }, // same name + address: duplicate
+        { first_name: "Ed", last_name: "Stone" }, // a bare name cannot be matched by this rule: new
+        { first_name: "Ed", last_name: "Stone" }, // ...and nor can its twin in the same file
+      ],
+      { matchRule: "standard" },
+    );
     expect(second.doc).toMatchObject({ imported_records: 4, duplicate_records: 4 });
   });
 
   test("duplicates within one file follow the rule too (same ID twice)", async () => {
     const t = setupTest();
     const m = await createMember(t, ["campaign_manager"]);
-    const { doc } = await runImport(m, [
-      { voter_id: "X1", first_name: "A", last_name: "One" },
-      { voter_id: "X1", first_name: "A", last_name: "One (again)" },
-      { voter_id: "X2", first_name: "A", last_name: "One" },
-    ], { matchRule: "standard" });
+    const { doc } = await runImport(
+      m,
+      [
+        { voter_id: "X1", first_name: "A", last_name: "One" },
+        { voter_id: "X1", first_name: "A", last_name: "One (again)" },
+        { voter_id: "X2", first_name: "A", last_name: "One" },
+      ],
+      { matchRule: "standard" },
+    );
     expect(doc).toMatchObject({ imported_records: 2, duplicate_records: 1 });
   });
 });
@@ -121,11 +157,26 @@ test("middle names and suffixes are kept; a son (Jr) at his father's address is 
   const t = setupTest();
   const m = await createMember(t, ["campaign_manager"]);
   const columns = ["first_name", "middle_name", "last_name", "name_suffix", "address", "zip", "status", "status_code"];
-  const father = { first_name: "Robert", middle_name: "Allen", last_name: "Lee", address: "15 Elm Ct, Columbus, OH 43215", zip: "43215", status: "Active" };
+  const father = {
+    first_name: "Robert",
+    middle_name: "Allen",
+    last_name: "Lee",
+    address: "15 Elm Ct, Columbus, OH 43215",
+    zip: "43215",
+    status: "Active",
+  };
   const rows = [
     father,
     { ...father, middle_name: "Brian", name_suffix: "JR" },
-    { first_name: "Carla", last_name: "Benson", name_suffix: "III", address: "61 Maple Ave, Columbus, OH 43215", zip: "43215", status: "Inactive", status_code: "CONFIRMATION" },
+    {
+      first_name: "Carla",
+      last_name: "Benson",
+      name_suffix: "III",
+      address: "61 Maple Ave, Columbus, OH 43215",
+      zip: "43215",
+      status: "Inactive",
+      status_code: "CONFIRMATION",
+    },
   ];
   const first = await runImport(m, rows, { columns });
   expect(first.doc).toMatchObject({ imported_records: 3, duplicate_records: 0 });
@@ -148,15 +199,23 @@ describe("voter IDs looked up for the whole batch at once", () => {
     const m = await createMember(t, ["campaign_manager"]);
     const other = await createMember(t, ["campaign_manager"]);
     const held = ["A0001", "A0002", "A0005", "A0100", "Z9", "é1", "😀2", "\uFFFD3"];
-    await runImport(m, held.map((voter_id, i) => ({ first_name: `F${i}`, last_name: `L${i}`, voter_id })));
+    await runImport(
+      m,
+      held.map((voter_id, i) => ({ first_name: `F${i}`, last_name: `L${i}`, voter_id })),
+    );
     await runImport(other, [{ first_name: "O", last_name: "Ther", voter_id: "A0003" }]);
     // a second voter holding A0002 (added by hand): the first one is the match, as .first() finds
-    await m.as.mutation(api.voters.create, { fields: { first_name: "Second", last_name: "Holder", voter_id: "A0002" } });
+    await m.as.mutation(api.voters.create, {
+      fields: { first_name: "Second", last_name: "Holder", voter_id: "A0002" },
+    });
     const ids = ["A0100", "A0003", "A0002", "zz", "😀2", "A0001", "\uFFFD3", "0", "é1", "A0004", "A0001", "Z9"];
     const perId = await t.run(async (ctx) => {
       const out: (string | null)[] = [];
       for (const id of ids) {
-        const d = await ctx.db.query("voters").withIndex("by_org_voterid", (q) => q.eq("orgId", m.orgId).eq("voter_id", id)).first();
+        const d = await ctx.db
+          .query("voters")
+          .withIndex("by_org_voterid", (q) => q.eq("orgId", m.orgId).eq("voter_id", id))
+          .first();
         out.push(d ? d.first_name : null);
       }
       return out;
@@ -173,7 +232,10 @@ describe("voter IDs looked up for the whole batch at once", () => {
     const t = setupTest();
     const m = await createMember(t, ["campaign_manager"]);
     const id = (n: number) => `V${String(n).padStart(6, "0")}`;
-    await runImport(m, Array.from({ length: 600 }, (_, i) => ({ first_name: `F${i}`, last_name: `L${i}`, voter_id: id(i * 2) })));
+    await runImport(
+      m,
+      Array.from({ length: 600 }, (_, i) => ({ first_name: `F${i}`, last_name: `L${i}`, voter_id: id(i * 2) })),
+    );
     const ids = Array.from({ length: 900 }, (_, i) => id(i));
     const found = await t.run(async (ctx) => {
       const f = await votersByVoterId(ctx.db, m.orgId, ids);
@@ -186,7 +248,8 @@ describe("voter IDs looked up for the whole batch at once", () => {
     const words = ["b", "a", "\uFFFD", "😀", "é", "", "ab"];
     const bytes = (s: string) => [...new TextEncoder().encode(s)];
     const byBytes = [...words].sort((x, y) => {
-      const a = bytes(x), b = bytes(y);
+      const a = bytes(x),
+        b = bytes(y);
       for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) return a[i] - b[i];
       return a.length - b.length;
     });
@@ -208,19 +271,33 @@ describe("re-import with update existing records", () => {
       return v;
     });
     const re = await runImport(m, changed, { matchRule: "standard", updateExisting: true });
-    expect(re.doc).toMatchObject({ imported_records: 0, updated_records: 40, duplicate_records: 160, failed_records: 0 });
+    expect(re.doc).toMatchObject({
+      imported_records: 0,
+      updated_records: 40,
+      duplicate_records: 160,
+      failed_records: 0,
+    });
     const all = await voters(t, m.orgId);
     expect(all).toHaveLength(200);
     const moved = all.find((v) => v.voter_id === "CA100003")!;
     expect(moved).toMatchObject({ address: "3 New Rd", zip: "27701", status: "Active" });
     const inactive = all.find((v) => v.voter_id === "CA100007")!;
     expect(inactive).toMatchObject({ status: "Inactive", status_code: "R", address: "107 Main St" });
-    expect(await tally(t, m.orgId)).toEqual({ "Democrat/Active": 80, "Republican/Active": 100, "Democrat/Inactive": 20 });
+    expect(await tally(t, m.orgId)).toEqual({
+      "Democrat/Active": 80,
+      "Republican/Active": 100,
+      "Democrat/Inactive": 20,
+    });
 
     const updated = await m.as.query(api.imports.outcomes, { importId: re.importId, kind: "updated", limit: 100 });
     expect(updated).toHaveLength(40);
     expect(updated.find((u) => u.existing?.id === moved._id)?.message).toBe("Address, ZIP Code changed");
-    const history = await t.run(async (ctx) => ctx.db.query("voterChanges").withIndex("by_voter", (q) => q.eq("voterId", moved._id)).collect());
+    const history = await t.run(async (ctx) =>
+      ctx.db
+        .query("voterChanges")
+        .withIndex("by_voter", (q) => q.eq("voterId", moved._id))
+        .collect(),
+    );
     expect(history).toHaveLength(1);
     expect(history[0]).toMatchObject({ importId: re.importId });
     expect(history[0].changes).toEqual([
@@ -233,7 +310,9 @@ describe("re-import with update existing records", () => {
     const t = setupTest();
     const m = await createMember(t, ["campaign_manager"]);
     await runImport(m, [{ voter_id: "N1", first_name: "Al", last_name: "Vo", status: "Active" }]);
-    const re = await runImport(m, [{ voter_id: "N1", first_name: "Al", last_name: "Vo", status: "Inactive" }], { matchRule: "standard" });
+    const re = await runImport(m, [{ voter_id: "N1", first_name: "Al", last_name: "Vo", status: "Inactive" }], {
+      matchRule: "standard",
+    });
     expect(re.doc).toMatchObject({ updated_records: 0, duplicate_records: 1, update_existing: false });
     expect((await voters(t, m.orgId))[0].status).toBe("Active");
   });
@@ -249,15 +328,37 @@ describe("vote history", () => {
   test("per-election records on voter rows are kept, and a re-import adds the new elections", async () => {
     const t = setupTest();
     const m = await createMember(t, ["campaign_manager"]);
-    await runImport(m, [
-      { voter_id: "OH1", first_name: "Pat", last_name: "Kim", state_voter_history: 2, vote_history: [G2020, { ...P2022, party: "Democrat" }] },
-      { voter_id: "OH2", first_name: "Lou", last_name: "Ray", state_voter_history: 0 },
-    ], { matchRule: "standard", elections: [G2020, P2022] });
+    await runImport(
+      m,
+      [
+        {
+          voter_id: "OH1",
+          first_name: "Pat",
+          last_name: "Kim",
+          state_voter_history: 2,
+          vote_history: [G2020, { ...P2022, party: "Democrat" }],
+        },
+        { voter_id: "OH2", first_name: "Lou", last_name: "Ray", state_voter_history: 0 },
+      ],
+      { matchRule: "standard", elections: [G2020, P2022] },
+    );
     const [pat, lou] = (await voters(t, m.orgId)).sort((a, b) => a.voter_id!.localeCompare(b.voter_id!));
     expect(pat.vote_history).toEqual([{ ...P2022, party: "Democrat" }, G2020]);
     expect(lou.vote_history).toBeUndefined();
     expect(lou.state_voter_history).toBe(0);
-    await runImport(m, [{ voter_id: "OH1", first_name: "Pat", last_name: "Kim", state_voter_history: 3, vote_history: [G2020, { ...P2022, party: "Democrat" }, G2022] }], { matchRule: "standard", updateExisting: true });
+    await runImport(
+      m,
+      [
+        {
+          voter_id: "OH1",
+          first_name: "Pat",
+          last_name: "Kim",
+          state_voter_history: 3,
+          vote_history: [G2020, { ...P2022, party: "Democrat" }, G2022],
+        },
+      ],
+      { matchRule: "standard", updateExisting: true },
+    );
     const after = (await voters(t, m.orgId)).find((v) => v.voter_id === "OH1")!;
     expect(after.vote_history?.map((r) => r.election)).toEqual([G2022.election, P2022.election, G2020.election]);
     expect(after.state_voter_history).toBe(3);
@@ -266,34 +367,72 @@ describe("vote history", () => {
   test("a vote-history file attaches elections by voter ID; unknown IDs are errors, known records duplicates", async () => {
     const t = setupTest();
     const m = await createMember(t, ["campaign_manager"]);
-    await runImport(m, [
-      { voter_id: "AA1", first_name: "Kay", last_name: "One" },
-      { voter_id: "AA2", first_name: "Lee", last_name: "Two" },
-    ], { matchRule: "standard" });
+    await runImport(
+      m,
+      [
+        { voter_id: "AA1", first_name: "Kay", last_name: "One" },
+        { voter_id: "AA2", first_name: "Lee", last_name: "Two" },
+      ],
+      { matchRule: "standard" },
+    );
     const cols = ["voter_id", "__election_label__", "__election_name__"];
-    const hist = (id: string, e: typeof G2020, method?: string) => ({ first_name: "", last_name: "", voter_id: id, vote_history: [{ ...e, ...(method ? { method } : {}) }] });
-    const first = await runImport(m, [hist("AA1", G2020, "Absentee"), hist("AA1", G2022), hist("AA1", P2024), hist("AA2", G2024, "Early"), hist("ZZ9", G2024)], {
-      kind: "history",
-      columns: cols,
-      updateExisting: true,
+    const hist = (id: string, e: typeof G2020, method?: string) => ({
+      first_name: "",
+      last_name: "",
+      voter_id: id,
+      vote_history: [{ ...e, ...(method ? { method } : {}) }],
     });
-    expect(first.doc).toMatchObject({ kind: "history", imported_records: 4, updated_records: 2, failed_records: 1, duplicate_records: 0 });
+    const first = await runImport(
+      m,
+      [
+        hist("AA1", G2020, "Absentee"),
+        hist("AA1", G2022),
+        hist("AA1", P2024),
+        hist("AA2", G2024, "Early"),
+        hist("ZZ9", G2024),
+      ],
+      {
+        kind: "history",
+        columns: cols,
+        updateExisting: true,
+      },
+    );
+    expect(first.doc).toMatchObject({
+      kind: "history",
+      imported_records: 4,
+      updated_records: 2,
+      failed_records: 1,
+      duplicate_records: 0,
+    });
     const errors = await m.as.query(api.imports.outcomes, { importId: first.importId, kind: "error" });
     expect(errors).toEqual([expect.objectContaining({ row: 6, message: "No voter with voter ID ZZ9" })]);
     const kay = (await voters(t, m.orgId)).find((v) => v.voter_id === "AA1")!;
     expect(kay.vote_history).toEqual([P2024, G2022, { ...G2020, method: "Absentee" }]);
     // the organisation's four most recent elections: G2024, P2024, G2022, G2020 → Kay voted in 3
     expect(kay.state_voter_history).toBe(3);
-    const again = await runImport(m, [hist("AA1", G2022), hist("AA2", G2024)], { kind: "history", columns: cols, updateExisting: true });
+    const again = await runImport(m, [hist("AA1", G2022), hist("AA2", G2024)], {
+      kind: "history",
+      columns: cols,
+      updateExisting: true,
+    });
     expect(again.doc).toMatchObject({ imported_records: 0, duplicate_records: 2, updated_records: 0 });
-    const changes = await t.run(async (ctx) => ctx.db.query("voterChanges").withIndex("by_voter", (q) => q.eq("voterId", kay._id)).collect());
-    expect(changes.map((c) => c.changes[0])).toEqual([{ field: "vote_history", from: "0 elections", to: "3 elections" }]);
+    const changes = await t.run(async (ctx) =>
+      ctx.db
+        .query("voterChanges")
+        .withIndex("by_voter", (q) => q.eq("voterId", kay._id))
+        .collect(),
+    );
+    expect(changes.map((c) => c.changes[0])).toEqual([
+      { field: "vote_history", from: "0 elections", to: "3 elections" },
+    ]);
   });
 
   test("a vote-history import needs the voter ID column; a voter import needs the names", async () => {
     const t = setupTest();
     const m = await createMember(t, ["campaign_manager"]);
-    await expect(runImport(m, [], { kind: "history", columns: ["__election_label__"] })).rejects.toThrow(/map the voter ID column/);
+    await expect(runImport(m, [], { kind: "history", columns: ["__election_label__"] })).rejects.toThrow(
+      /map the voter ID column/,
+    );
     await expect(runImport(m, [], { columns: ["voter_id"] })).rejects.toThrow(/First Name, Last Name/);
   });
 });

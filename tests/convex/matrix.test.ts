@@ -16,7 +16,14 @@ import schema from "@convex/schema";
 import { roleFixture, setupTest, type TestConvex } from "./setup";
 
 type Json = Record<string, any>;
-type Registered = { isQuery?: boolean; isMutation?: boolean; isAction?: boolean; isPublic?: boolean; exportArgs(): string; __access?: string };
+type Registered = {
+  isQuery?: boolean;
+  isMutation?: boolean;
+  isAction?: boolean;
+  isPublic?: boolean;
+  exportArgs(): string;
+  __access?: string;
+};
 
 /** Convex Auth's own endpoints are built by the library, not by our wrappers. */
 const LIBRARY_FUNCTIONS = new Set(["auth:signIn", "auth:signOut", "auth:store", "auth:isAuthenticated"]);
@@ -43,14 +50,22 @@ function publicFunctions() {
 }
 
 const tableTypes: Record<string, Json> = Object.fromEntries(
-  (JSON.parse((schema as unknown as { export(): string }).export()).tables as { tableName: string; documentType: Json }[]).map((t) => [t.tableName, t.documentType]),
+  (
+    JSON.parse((schema as unknown as { export(): string }).export()).tables as {
+      tableName: string;
+      documentType: Json;
+    }[]
+  ).map((t) => [t.tableName, t.documentType]),
 );
 
 /** Builds values that satisfy validators, creating referenced documents in the fixture organisation. */
 class Synth {
   ids = new Map<string, string>();
   private creating = new Set<string>();
-  constructor(private t: TestConvex, private fixed: Record<string, string>) {}
+  constructor(
+    private t: TestConvex,
+    private fixed: Record<string, string>,
+  ) {}
 
   async id(table: string): Promise<string> {
     if (this.fixed[table]) return this.fixed[table];
@@ -72,17 +87,28 @@ class Synth {
 
   async value(v: Json, hint = ""): Promise<unknown> {
     switch (v.type) {
-      case "string": return hint.includes("email") ? "matrix@example.org" : "Matrix";
-      case "number": return 1;
-      case "bigint": return 1n;
-      case "boolean": return false;
-      case "null": return null;
-      case "any": return "x";
-      case "bytes": return new ArrayBuffer(1);
-      case "literal": return v.value;
-      case "id": return await this.id(v.tableName);
-      case "array": return [];
-      case "record": return {};
+      case "string":
+        return hint.includes("email") ? "matrix@example.org" : "Matrix";
+      case "number":
+        return 1;
+      case "bigint":
+        return 1n;
+      case "boolean":
+        return false;
+      case "null":
+        return null;
+      case "any":
+        return "x";
+      case "bytes":
+        return new ArrayBuffer(1);
+      case "literal":
+        return v.value;
+      case "id":
+        return await this.id(v.tableName);
+      case "array":
+        return [];
+      case "record":
+        return {};
       case "union": {
         const nul = v.value.find((m: Json) => m.type === "null");
         return await this.value(nul ?? v.value[0], hint);
@@ -95,7 +121,8 @@ class Synth {
         }
         return out;
       }
-      default: throw new Error(`no synthesiser for validator ${v.type}`);
+      default:
+        throw new Error(`no synthesiser for validator ${v.type}`);
     }
   }
 }
@@ -136,7 +163,8 @@ describe("permission matrix", () => {
     test(`${f.path} (${f.fn.__access})`, async () => {
       const access = f.fn.__access!;
       // Public functions: only the isolation checks, for an outsider and for a signed-out caller.
-      const callers = access === "public" ? (["outsider", "anonymous"] as const) : ([...ROLES, "outsider", "anonymous"] as const);
+      const callers =
+        access === "public" ? (["outsider", "anonymous"] as const) : ([...ROLES, "outsider", "anonymous"] as const);
       for (const role of callers) {
         const t = setupTest();
         const fx = await roleFixture(t);
@@ -149,12 +177,19 @@ describe("permission matrix", () => {
         let result: unknown;
         let error: unknown = null;
         try {
-          result = await (f.kind === "query" ? caller.query(ref, args) : f.kind === "mutation" ? caller.mutation(ref, args) : caller.action(ref, args));
+          result = await (f.kind === "query"
+            ? caller.query(ref, args)
+            : f.kind === "mutation"
+              ? caller.mutation(ref, args)
+              : caller.action(ref, args));
         } catch (e) {
           error = e;
         }
         const code = error ? authCode(error) : null;
-        expect(String((error as Error | null)?.message ?? ""), "the result must match the function's returns validator").not.toMatch(RETURNS_MISMATCH);
+        expect(
+          String((error as Error | null)?.message ?? ""),
+          "the result must match the function's returns validator",
+        ).not.toMatch(RETURNS_MISMATCH);
         if (role === "anonymous" && access !== "public") {
           expect(code, "a signed-out caller must be refused").toBe("UNAUTHORIZED");
           continue;
@@ -171,7 +206,10 @@ describe("permission matrix", () => {
           continue;
         }
         const perm = access.startsWith("perm:") ? (access.slice(5) as Permission) : null;
-        const allowed = access === "super_admin" ? role === "super_admin" : perm === null || resolveRoles([role], undefined, undefined, builtInRole)!.permissions.has(perm);
+        const allowed =
+          access === "super_admin"
+            ? role === "super_admin"
+            : perm === null || resolveRoles([role], undefined, undefined, builtInRole)!.permissions.has(perm);
         if (allowed) expect(code, `${role} must be allowed (${String(error)})`).toBeNull();
         else expect(code, `${role} must be refused`).toBe("FORBIDDEN");
       }

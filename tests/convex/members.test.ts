@@ -6,7 +6,12 @@ import { createMember, roleFixture, setupTest, type Member, type TestConvex } fr
 
 /** The link of the newest email to `email`: only the addressee (and the operator) ever sees it. */
 async function mailedLink(t: TestConvex, email: string) {
-  const mails = await t.run(async (ctx) => ctx.db.query("emailOutbox").withIndex("by_to", (q) => q.eq("to", email)).collect());
+  const mails = await t.run(async (ctx) =>
+    ctx.db
+      .query("emailOutbox")
+      .withIndex("by_to", (q) => q.eq("to", email))
+      .collect(),
+  );
   const link = mails.at(-1)?.text.match(/https?:\/\/\S+|\/accept-invitation\S+/)?.[0] ?? "";
   const url = new URL(link, "http://x");
   return { link, id: url.searchParams.get("id")!, token: url.searchParams.get("token")! };
@@ -37,29 +42,55 @@ describe("members: invitations", () => {
     expect(mails[0].text).toContain(`/accept-invitation?id=${res.id}&token=${res.token}`);
     const list = await f.account_admin.as.query(api.members.list, {});
     const row = list.find((m) => m.email === "newbie@example.org");
-    expect(row).toMatchObject({ kind: "invitation", status: "pending", role: "volunteer", roleName: "Volunteer", roleColor: "green" });
+    expect(row).toMatchObject({
+      kind: "invitation",
+      status: "pending",
+      role: "volunteer",
+      roleName: "Volunteer",
+      roleColor: "green",
+    });
     expect(list.filter((m) => m.kind === "member" && m.status === "active")).toHaveLength(6);
   });
 
   test("required fields, valid email and an invitable role are checked", async () => {
     const t = setupTest();
     const f = await roleFixture(t);
-    await expect(f.creator.as.mutation(api.members.invite, { firstName: " ", lastName: "B", email: "a@b.org", role: "viewer" })).rejects.toThrow(
-      /Please fill in all required fields/,
-    );
-    await expect(f.creator.as.mutation(api.members.invite, { firstName: "A", lastName: "B", email: "not-an-email", role: "viewer" })).rejects.toThrow(
-      /valid email/,
-    );
-    await expect(f.creator.as.mutation(api.members.invite, { firstName: "A", lastName: "B", email: "a@b.org", role: "super_admin" })).rejects.toThrow(
-      /Choose Campaign Manager/,
-    );
-    await expect(f.creator.as.mutation(api.members.invite, { firstName: "A", lastName: "B", email: "a@b.org", role: "custom_role_1" })).rejects.toThrow(
-      /Unknown role/,
-    );
+    await expect(
+      f.creator.as.mutation(api.members.invite, { firstName: " ", lastName: "B", email: "a@b.org", role: "viewer" }),
+    ).rejects.toThrow(/Please fill in all required fields/);
+    await expect(
+      f.creator.as.mutation(api.members.invite, {
+        firstName: "A",
+        lastName: "B",
+        email: "not-an-email",
+        role: "viewer",
+      }),
+    ).rejects.toThrow(/valid email/);
+    await expect(
+      f.creator.as.mutation(api.members.invite, {
+        firstName: "A",
+        lastName: "B",
+        email: "a@b.org",
+        role: "super_admin",
+      }),
+    ).rejects.toThrow(/Choose Campaign Manager/);
+    await expect(
+      f.creator.as.mutation(api.members.invite, {
+        firstName: "A",
+        lastName: "B",
+        email: "a@b.org",
+        role: "custom_role_1",
+      }),
+    ).rejects.toThrow(/Unknown role/);
     const existing = await t.run(async (ctx) => ctx.db.get("users", f.viewer.userId));
-    await expect(f.creator.as.mutation(api.members.invite, { firstName: "A", lastName: "B", email: existing!.email!, role: "viewer" })).rejects.toThrow(
-      /already a member/,
-    );
+    await expect(
+      f.creator.as.mutation(api.members.invite, {
+        firstName: "A",
+        lastName: "B",
+        email: existing!.email!,
+        role: "viewer",
+      }),
+    ).rejects.toThrow(/already a member/);
   });
 
   test("members without users.manage, outsiders and signed-out callers are refused", async () => {
@@ -68,12 +99,16 @@ describe("members: invitations", () => {
     const { invitationId } = await invite(t, f.creator.as);
     for (const who of [f.campaign_manager, f.volunteer, f.viewer]) {
       await expect(who.as.query(api.members.list, {})).rejects.toThrow(/permission/);
-      await expect(who.as.mutation(api.members.invite, { firstName: "A", lastName: "B", email: "x@y.org", role: "viewer" })).rejects.toThrow(/permission/);
+      await expect(
+        who.as.mutation(api.members.invite, { firstName: "A", lastName: "B", email: "x@y.org", role: "viewer" }),
+      ).rejects.toThrow(/permission/);
       await expect(who.as.mutation(api.members.resend, { invitationId })).rejects.toThrow(/permission/);
       await expect(who.as.mutation(api.members.revoke, { invitationId })).rejects.toThrow(/permission/);
     }
     await expect(t.query(api.members.list, {})).rejects.toThrow(/log in/);
-    await expect(t.mutation(api.members.invite, { firstName: "A", lastName: "B", email: "x@y.org", role: "viewer" })).rejects.toThrow(/log in/);
+    await expect(
+      t.mutation(api.members.invite, { firstName: "A", lastName: "B", email: "x@y.org", role: "viewer" }),
+    ).rejects.toThrow(/log in/);
     // The outsider's admin sees only their own organisation and cannot touch ours.
     const theirs = await f.outsider.as.query(api.members.list, {});
     expect(theirs.map((m) => m.email)).not.toContain("newbie@example.org");
@@ -111,11 +146,16 @@ describe("members: invitations", () => {
       return id;
     });
     const m = await t.run(async (ctx) =>
-      ctx.db.query("memberships").withIndex("by_org_user", (q) => q.eq("orgId", f.orgId).eq("userId", userId)).unique(),
+      ctx.db
+        .query("memberships")
+        .withIndex("by_org_user", (q) => q.eq("orgId", f.orgId).eq("userId", userId))
+        .unique(),
     );
     expect(m).toMatchObject({ roles: ["volunteer"], status: "active", invitedBy: f.creator.userId });
     const list = await f.creator.as.query(api.members.list, {});
-    expect(list.filter((r) => r.email === "newbie@example.org").map((r) => [r.kind, r.status])).toEqual([["member", "active"]]);
+    expect(list.filter((r) => r.email === "newbie@example.org").map((r) => [r.kind, r.status])).toEqual([
+      ["member", "active"],
+    ]);
     expect(await t.query(api.members.getInvitation, { id: inv.id, token: inv.token })).toBeNull();
     await expect(
       t.run(async (ctx) => {
@@ -150,14 +190,18 @@ describe("members: invitations", () => {
     const elsewhere = await createMember(t, ["account_admin"], { email: "known@example.org" });
     const inv = await invite(t, f.creator.as, "known@example.org", "viewer");
     expect((await t.query(api.members.getInvitation, { id: inv.id, token: inv.token }))?.accountExists).toBe(true);
-    await expect(f.volunteer.as.mutation(api.members.acceptInvitation, { id: inv.id, token: inv.token })).rejects.toThrow(/sent to known@example.org/);
+    await expect(
+      f.volunteer.as.mutation(api.members.acceptInvitation, { id: inv.id, token: inv.token }),
+    ).rejects.toThrow(/sent to known@example.org/);
     await expect(t.mutation(api.members.acceptInvitation, { id: inv.id, token: inv.token })).rejects.toThrow(/log in/);
     const res = await elsewhere.as.mutation(api.members.acceptInvitation, { id: inv.id, token: inv.token });
     expect(res.orgId).toBe(f.orgId);
     const me = await elsewhere.as.query(api.viewer.me, {});
     expect(me.org?.id).toBe(f.orgId);
     expect(me.org && me.activeRole).toBe("viewer");
-    await expect(elsewhere.as.mutation(api.members.acceptInvitation, { id: inv.id, token: inv.token })).rejects.toThrow(/invalid or has expired/);
+    await expect(elsewhere.as.mutation(api.members.acceptInvitation, { id: inv.id, token: inv.token })).rejects.toThrow(
+      /invalid or has expired/,
+    );
   });
 
   test("resending replaces the token; revoking kills the link; inviting the same address again revokes the older link", async () => {
@@ -173,7 +217,9 @@ describe("members: invitations", () => {
     expect(await t.query(api.members.getInvitation, { id: second.id, token: second.token })).toBeNull();
     await f.account_admin.as.mutation(api.members.revoke, { invitationId: third.invitationId });
     expect(await t.query(api.members.getInvitation, { id: third.id, token: third.token })).toBeNull();
-    await expect(f.creator.as.mutation(api.members.resend, { invitationId: third.invitationId })).rejects.toThrow(/Only pending/);
+    await expect(f.creator.as.mutation(api.members.resend, { invitationId: third.invitationId })).rejects.toThrow(
+      /Only pending/,
+    );
     const mails = await t.run(async (ctx) => ctx.db.query("emailOutbox").collect());
     expect(mails).toHaveLength(3);
   });

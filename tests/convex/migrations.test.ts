@@ -8,17 +8,36 @@ test("recountVoterTally rebuilds each organisation's tally from its voters, repl
   const a = await createMember(t, ["campaign_manager"]);
   const b = await createMember(t, ["campaign_manager"]);
   await t.run(async (ctx) => {
-    const base = { searchText: "x", firstNameLower: "x", lastNameLower: "y", first_name: "X", last_name: "Y", updatedAt: 0 };
+    const base = {
+      searchText: "x",
+      firstNameLower: "x",
+      lastNameLower: "y",
+      first_name: "X",
+      last_name: "Y",
+      updatedAt: 0,
+    };
     // voters stored before the tally existed (written directly, as older releases left them)
-    for (let i = 0; i < 2500; i++) await ctx.db.insert("voters", { ...base, orgId: a.orgId, party_affiliation: i % 5 === 0 ? "Green Party" : "Democrat", status: i % 2 ? "Active" : undefined });
+    for (let i = 0; i < 2500; i++)
+      await ctx.db.insert("voters", {
+        ...base,
+        orgId: a.orgId,
+        party_affiliation: i % 5 === 0 ? "Green Party" : "Democrat",
+        status: i % 2 ? "Active" : undefined,
+      });
     await ctx.db.insert("voters", { ...base, orgId: b.orgId, status: "Pending" });
     await ctx.db.insert("voterTally", { orgId: a.orgId, party: "Republican", status: "Active", count: 99 });
   });
   await t.mutation(internal.migrations.recountVoterTally, {});
   await t.finishAllScheduledFunctions(() => {});
   const tally = await t.run(async (ctx) => ctx.db.query("voterTally").collect());
-  const of = (orgId: string) => Object.fromEntries(tally.filter((r) => r.orgId === orgId).map((r) => [`${r.party}/${r.status}`, r.count]));
-  expect(of(a.orgId)).toEqual({ "Democrat/Active": 1000, "Democrat/": 1000, "Green Party/Active": 250, "Green Party/": 250 });
+  const of = (orgId: string) =>
+    Object.fromEntries(tally.filter((r) => r.orgId === orgId).map((r) => [`${r.party}/${r.status}`, r.count]));
+  expect(of(a.orgId)).toEqual({
+    "Democrat/Active": 1000,
+    "Democrat/": 1000,
+    "Green Party/Active": 250,
+    "Green Party/": 250,
+  });
   expect(of(b.orgId)).toEqual({ "/Pending": 1 });
 });
 
@@ -26,14 +45,50 @@ test("ownStoredFiles gives each file stored before uploads were owned to the org
   const t = setupTest();
   const a = await createMember(t, ["campaign_manager"]);
   const b = await createMember(t, ["campaign_manager"]);
-  const petitionId = await b.as.mutation(api.petitions.create, { name: "P", signaturesNeeded: 1, deadline: "2027-01-01", state: "OR", county: null, mode: "full" });
+  const petitionId = await b.as.mutation(api.petitions.create, {
+    name: "P",
+    signaturesNeeded: 1,
+    deadline: "2027-01-01",
+    state: "OR",
+    county: null,
+    mode: "full",
+  });
   const ids = await t.run(async (ctx) => {
     const image = await ctx.storage.store(new Blob(["a-image"]));
     const scan = await ctx.storage.store(new Blob(["b-scan"]));
-    await ctx.db.insert("images", { orgId: a.orgId, purpose: "cta", storageId: image, url: "https://x/1", contentType: "image/png", size: 7, createdBy: a.userId, createdAt: 1 });
+    await ctx.db.insert("images", {
+      orgId: a.orgId,
+      purpose: "cta",
+      storageId: image,
+      url: "https://x/1",
+      contentType: "image/png",
+      size: 7,
+      createdBy: a.userId,
+      createdAt: 1,
+    });
     // B's page naming A's image (a reference the old code accepted) does not make it B's
-    await ctx.db.insert("petitionPages", { orgId: b.orgId, petitionId, pageNumber: 1, fileId: image, fileName: "x", contentType: "image/png", status: "completed", lineCount: 0, pendingCount: 0 });
-    await ctx.db.insert("petitionPages", { orgId: b.orgId, petitionId, pageNumber: 2, fileId: scan, fileName: "y", contentType: "image/png", status: "completed", lineCount: 0, pendingCount: 0 });
+    await ctx.db.insert("petitionPages", {
+      orgId: b.orgId,
+      petitionId,
+      pageNumber: 1,
+      fileId: image,
+      fileName: "x",
+      contentType: "image/png",
+      status: "completed",
+      lineCount: 0,
+      pendingCount: 0,
+    });
+    await ctx.db.insert("petitionPages", {
+      orgId: b.orgId,
+      petitionId,
+      pageNumber: 2,
+      fileId: scan,
+      fileName: "y",
+      contentType: "image/png",
+      status: "completed",
+      lineCount: 0,
+      pendingCount: 0,
+    });
     return { image, scan };
   });
   await t.mutation(internal.migrations.ownStoredFiles, {});

@@ -10,10 +10,23 @@ import { acceptInvitationForNewUser } from "@convex/model/invitations";
 import { createMember, roleFixture, setupTest, type TestConvex } from "./setup";
 
 const ROLES = ["super_admin", "account_admin", "campaign_manager", "volunteer", "viewer"] as const;
-const PAGES: SurveyPage[] = [{ id: "page_1", title: "Page 1", condition: null, fields: [{ ...newSurveyField("text", "field_name"), label: "Name", required: true }] }];
+const PAGES: SurveyPage[] = [
+  {
+    id: "page_1",
+    title: "Page 1",
+    condition: null,
+    fields: [{ ...newSurveyField("text", "field_name"), label: "Name", required: true }],
+  },
+];
 const SETTINGS = { allowMultipleSubmissions: true, showProgressBar: false };
 
-const outbox = (t: TestConvex, to: string) => t.run(async (ctx) => ctx.db.query("emailOutbox").withIndex("by_to", (q) => q.eq("to", to)).collect());
+const outbox = (t: TestConvex, to: string) =>
+  t.run(async (ctx) =>
+    ctx.db
+      .query("emailOutbox")
+      .withIndex("by_to", (q) => q.eq("to", to))
+      .collect(),
+  );
 
 describe("preferences (any signed-in user, only their own)", () => {
   test("signed out: refused", async () => {
@@ -26,18 +39,37 @@ describe("preferences (any signed-in user, only their own)", () => {
     const t = setupTest();
     const f = await roleFixture(t);
     const a = f.campaign_manager.as;
-    expect(await a.query(api.preferences.mine, {})).toEqual({ timeZone: null, defaultMode: null, notifications: { surveyResponses: true, invitationAccepted: true } });
-    await a.mutation(api.preferences.update, { timeZone: "America/Chicago", defaultMode: "campaign", notifications: { surveyResponses: false } });
-    expect(await a.query(api.preferences.mine, {})).toEqual({ timeZone: "America/Chicago", defaultMode: "campaign", notifications: { surveyResponses: false, invitationAccepted: true } });
+    expect(await a.query(api.preferences.mine, {})).toEqual({
+      timeZone: null,
+      defaultMode: null,
+      notifications: { surveyResponses: true, invitationAccepted: true },
+    });
+    await a.mutation(api.preferences.update, {
+      timeZone: "America/Chicago",
+      defaultMode: "campaign",
+      notifications: { surveyResponses: false },
+    });
+    expect(await a.query(api.preferences.mine, {})).toEqual({
+      timeZone: "America/Chicago",
+      defaultMode: "campaign",
+      notifications: { surveyResponses: false, invitationAccepted: true },
+    });
     // a teammate and an outsider: their own (default) settings; their writes touch only their rows
     for (const other of [f.volunteer, f.outsider]) {
-      expect(await other.as.query(api.preferences.mine, {})).toMatchObject({ timeZone: null, notifications: { surveyResponses: true } });
+      expect(await other.as.query(api.preferences.mine, {})).toMatchObject({
+        timeZone: null,
+        notifications: { surveyResponses: true },
+      });
       await other.as.mutation(api.preferences.update, { timeZone: "Asia/Tokyo" });
     }
     expect(await a.query(api.preferences.mine, {})).toMatchObject({ timeZone: "America/Chicago" });
     const rows = await t.run(async (ctx) => ctx.db.query("userPreferences").collect());
     expect(rows.map((r) => [r.userId, r.timeZone]).sort()).toEqual(
-      [[f.campaign_manager.userId, "America/Chicago"], [f.volunteer.userId, "Asia/Tokyo"], [f.outsider.userId, "Asia/Tokyo"]].sort(),
+      [
+        [f.campaign_manager.userId, "America/Chicago"],
+        [f.volunteer.userId, "Asia/Tokyo"],
+        [f.outsider.userId, "Asia/Tokyo"],
+      ].sort(),
     );
     // back to the browser's zone
     await a.mutation(api.preferences.update, { timeZone: null });
@@ -73,9 +105,26 @@ describe("notification emails obey the member's choice", () => {
     const cm = f.campaign_manager;
     const email = (await t.run(async (ctx) => ctx.db.get("users", cm.userId)))!.email!;
     const mine = await cm.as.mutation(api.surveys.create, { name: "Mine", description: null, recipient: email });
-    const shared = await cm.as.mutation(api.surveys.create, { name: "Shared", description: null, recipient: "desk@campaign.org" });
-    for (const id of [mine, shared]) await cm.as.mutation(api.surveys.save, { id, name: "S", description: null, recipient: id === mine ? email : "desk@campaign.org", pages: PAGES, settings: SETTINGS });
-    const answer = (surveyId: typeof mine) => cm.as.mutation(api.surveySubmissions.submitPreview, { surveyId, responses: { field_name: "Ada" }, email: "ada@example.org" });
+    const shared = await cm.as.mutation(api.surveys.create, {
+      name: "Shared",
+      description: null,
+      recipient: "desk@campaign.org",
+    });
+    for (const id of [mine, shared])
+      await cm.as.mutation(api.surveys.save, {
+        id,
+        name: "S",
+        description: null,
+        recipient: id === mine ? email : "desk@campaign.org",
+        pages: PAGES,
+        settings: SETTINGS,
+      });
+    const answer = (surveyId: typeof mine) =>
+      cm.as.mutation(api.surveySubmissions.submitPreview, {
+        surveyId,
+        responses: { field_name: "Ada" },
+        email: "ada@example.org",
+      });
     await answer(mine);
     expect((await outbox(t, email)).filter((m) => m.kind === "survey_submission")).toHaveLength(1);
     await cm.as.mutation(api.preferences.update, { notifications: { surveyResponses: false } });
@@ -103,7 +152,9 @@ describe("notification emails obey the member's choice", () => {
     await join("first@example.org");
     const mails = (await outbox(t, inviterEmail)).filter((m) => m.kind === "invitation_accepted");
     expect(mails).toHaveLength(1);
-    expect(mails[0].subject).toBe(`New Bie joined ${(await t.run(async (ctx) => ctx.db.get("organizations", f.orgId)))!.name} on Precinct`);
+    expect(mails[0].subject).toBe(
+      `New Bie joined ${(await t.run(async (ctx) => ctx.db.get("organizations", f.orgId)))!.name} on Precinct`,
+    );
     expect(mails[0].text).toContain("/settings");
     await f.creator.as.mutation(api.preferences.update, { notifications: { invitationAccepted: false } });
     await join("second@example.org");
@@ -118,17 +169,37 @@ describe("surveyHub.overview (surveys.view)", () => {
     const cm = f.campaign_manager.as;
     const empty = await cm.mutation(api.surveys.create, { name: "Empty", description: null, recipient: null });
     const live = await cm.mutation(api.surveys.create, { name: "Live", description: "Door knock", recipient: null });
-    await cm.mutation(api.surveys.save, { id: live, name: "Live", description: "Door knock", recipient: null, pages: PAGES, settings: SETTINGS });
-    const first = await cm.mutation(api.surveySubmissions.submitPreview, { surveyId: live, responses: { field_name: "A" }, email: "a@example.org" });
-    await cm.mutation(api.surveySubmissions.submitPreview, { surveyId: live, responses: { field_name: "B" }, email: "b@example.org" });
+    await cm.mutation(api.surveys.save, {
+      id: live,
+      name: "Live",
+      description: "Door knock",
+      recipient: null,
+      pages: PAGES,
+      settings: SETTINGS,
+    });
+    const first = await cm.mutation(api.surveySubmissions.submitPreview, {
+      surveyId: live,
+      responses: { field_name: "A" },
+      email: "a@example.org",
+    });
+    await cm.mutation(api.surveySubmissions.submitPreview, {
+      surveyId: live,
+      responses: { field_name: "B" },
+      email: "b@example.org",
+    });
     const can = resolveRoles([role], undefined, undefined, builtInRole)!.permissions.has("surveys.view");
     const as = f[role].as;
     if (!can) {
-      await expect(as.query(api.surveyHub.overview, {})).rejects.toThrow("You do not have permission to perform this action.");
+      await expect(as.query(api.surveyHub.overview, {})).rejects.toThrow(
+        "You do not have permission to perform this action.",
+      );
       return;
     }
     const hub = await as.query(api.surveyHub.overview, {});
-    expect(hub.surveys.map((s) => [s.name, s.status, s.questions, s.responses])).toEqual([["Live", "live", 1, 2], ["Empty", "draft", 0, 0]]);
+    expect(hub.surveys.map((s) => [s.name, s.status, s.questions, s.responses])).toEqual([
+      ["Live", "live", 1, 2],
+      ["Empty", "draft", 0, 0],
+    ]);
     expect(hub.surveys[0].lastResponseAt).toBeGreaterThan(0);
     expect(hub.surveys[1].lastResponseAt).toBeNull();
     expect(hub.totalResponses).toBe(2);

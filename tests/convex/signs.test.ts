@@ -61,7 +61,9 @@ describe("signs: reads (campaigns.view)", () => {
       expect(await as.query(api.signs.pickups, {})).toEqual([]);
     } else {
       await expect(as.query(api.signs.mapView, VIEW)).rejects.toThrow(/permission/);
-      await expect(as.query(api.signs.list, { paginationOpts: { numItems: 10, cursor: null }, status: "All" })).rejects.toThrow(/permission/);
+      await expect(
+        as.query(api.signs.list, { paginationOpts: { numItems: 10, cursor: null }, status: "All" }),
+      ).rejects.toThrow(/permission/);
       await expect(as.query(api.signs.get, { id })).rejects.toThrow(/permission/);
       await expect(as.query(api.signs.options, {})).rejects.toThrow(/permission/);
       await expect(as.query(api.signs.pickups, {})).rejects.toThrow(/permission/);
@@ -85,18 +87,34 @@ describe("signs: writes (campaigns.manage)", () => {
     const id = await f.campaign_manager.as.mutation(api.signs.create, input(campaignId));
     const as = f[role].as;
     const tomorrow = Date.now() + DAY;
-    const sched = { id, datePlaced: tomorrow, scheduledDate: "2030-01-01", scheduledTime: "09:00", responsibleUserId: f.volunteer.userId, assignedById: f.campaign_manager.userId };
+    const sched = {
+      id,
+      datePlaced: tomorrow,
+      scheduledDate: "2030-01-01",
+      scheduledTime: "09:00",
+      responsibleUserId: f.volunteer.userId,
+      assignedById: f.campaign_manager.userId,
+    };
     if (CAN_MANAGE.has(role)) {
-      const second = await as.mutation(api.signs.create, input(campaignId, { address: "2 Elm St, Portland, OR 97205" }));
+      const second = await as.mutation(
+        api.signs.create,
+        input(campaignId, { address: "2 Elm St, Portland, OR 97205" }),
+      );
       await as.mutation(api.signs.update, { id: second, edits: [{ field: "notes", base: "", value: "Corner lot" }] });
       await as.mutation(api.signs.schedule, sched);
       await as.mutation(api.signs.markRemoved, { id: second, date: Date.now() });
       await as.mutation(api.signs.remove, { id: second });
       await as.mutation(api.signs.createCampaign, { name: "Another" });
-      expect(await as.query(api.signs.get, { id })).toMatchObject({ status: "Scheduled", responsibleName: expect.any(String), scheduledTime: "09:00" });
+      expect(await as.query(api.signs.get, { id })).toMatchObject({
+        status: "Scheduled",
+        responsibleName: expect.any(String),
+        scheduledTime: "09:00",
+      });
     } else {
       await expect(as.mutation(api.signs.create, input(campaignId))).rejects.toThrow(/permission/);
-      await expect(as.mutation(api.signs.update, { id, edits: [{ field: "notes", base: "", value: "x" }] })).rejects.toThrow(/permission/);
+      await expect(
+        as.mutation(api.signs.update, { id, edits: [{ field: "notes", base: "", value: "x" }] }),
+      ).rejects.toThrow(/permission/);
       await expect(as.mutation(api.signs.schedule, sched)).rejects.toThrow(/permission/);
       await expect(as.mutation(api.signs.markRemoved, { id, date: Date.now() })).rejects.toThrow(/permission/);
       await expect(as.mutation(api.signs.remove, { id })).rejects.toThrow(/permission/);
@@ -107,12 +125,18 @@ describe("signs: writes (campaigns.manage)", () => {
     const { t, f, campaignId } = await fixture();
     const id = await f.campaign_manager.as.mutation(api.signs.create, input(campaignId));
     const out = f.outsider.as;
-    await expect(out.mutation(api.signs.update, { id, edits: [{ field: "notes", base: "", value: "x" }] })).rejects.toThrow(/could not be found|deleted/);
-    await expect(out.mutation(api.signs.markRemoved, { id, date: Date.now() })).rejects.toThrow(/could not be found|deleted/);
+    await expect(
+      out.mutation(api.signs.update, { id, edits: [{ field: "notes", base: "", value: "x" }] }),
+    ).rejects.toThrow(/could not be found|deleted/);
+    await expect(out.mutation(api.signs.markRemoved, { id, date: Date.now() })).rejects.toThrow(
+      /could not be found|deleted/,
+    );
     await expect(out.mutation(api.signs.remove, { id })).rejects.toThrow(/could not be found/);
     await expect(out.mutation(api.signs.create, input(campaignId))).rejects.toThrow(/your organization's campaigns/);
     const own = await out.mutation(api.signs.createCampaign, { name: "Theirs" });
-    await expect(out.mutation(api.signs.create, input(own, { responsibleUserId: f.volunteer.userId }))).rejects.toThrow(/member of your organization/);
+    await expect(out.mutation(api.signs.create, input(own, { responsibleUserId: f.volunteer.userId }))).rejects.toThrow(
+      /member of your organization/,
+    );
     await expect(t.mutation(api.signs.create, input(campaignId))).rejects.toThrow(/log in/);
     expect((await f.viewer.as.query(api.signs.get, { id }))?.status).toBe("Active");
   });
@@ -122,32 +146,67 @@ describe("sign rules", () => {
   test("campaign and address are required, with the spec's warning; bad places and dates are refused", async () => {
     const { f, campaignId } = await fixture();
     const cm = f.campaign_manager.as;
-    await expect(cm.mutation(api.signs.create, input(campaignId, { address: "   " }))).rejects.toThrow(/Please fill in all required fields/);
-    await expect(cm.mutation(api.signs.create, input(campaignId, { latitude: 91 }))).rejects.toThrow(/Latitude must be between/);
+    await expect(cm.mutation(api.signs.create, input(campaignId, { address: "   " }))).rejects.toThrow(
+      /Please fill in all required fields/,
+    );
+    await expect(cm.mutation(api.signs.create, input(campaignId, { latitude: 91 }))).rejects.toThrow(
+      /Latitude must be between/,
+    );
     await expect(cm.mutation(api.signs.create, input(campaignId, { longitude: Number.NaN }))).rejects.toThrow();
     const now = Date.now();
-    await expect(cm.mutation(api.signs.create, input(campaignId, { datePlaced: now, dateRemoval: now - DAY }))).rejects.toThrow(/removal date must be after/);
-    await expect(cm.mutation(api.signs.create, input(campaignId, { address: "x".repeat(301) }))).rejects.toThrow(/limited to 300/);
+    await expect(
+      cm.mutation(api.signs.create, input(campaignId, { datePlaced: now, dateRemoval: now - DAY })),
+    ).rejects.toThrow(/removal date must be after/);
+    await expect(cm.mutation(api.signs.create, input(campaignId, { address: "x".repeat(301) }))).rejects.toThrow(
+      /limited to 300/,
+    );
     await expect(cm.mutation(api.signs.createCampaign, { name: " " })).rejects.toThrow(/Campaign name required/);
   });
 
   test("status from the placement date; schedule only Active; mark removed Active and Scheduled; an edited removed sign stays removed", async () => {
     const { f, campaignId } = await fixture();
     const cm = f.campaign_manager.as;
-    const future = await cm.mutation(api.signs.create, input(campaignId, { datePlaced: Date.now() + 3 * DAY, dateRemoval: Date.now() + 9 * DAY }));
+    const future = await cm.mutation(
+      api.signs.create,
+      input(campaignId, { datePlaced: Date.now() + 3 * DAY, dateRemoval: Date.now() + 9 * DAY }),
+    );
     expect((await cm.query(api.signs.get, { id: future }))!.status).toBe("Scheduled");
-    const sched = { id: future, datePlaced: Date.now() + DAY, scheduledDate: "2030-01-01", scheduledTime: "09:00", responsibleUserId: null, assignedById: null };
+    const sched = {
+      id: future,
+      datePlaced: Date.now() + DAY,
+      scheduledDate: "2030-01-01",
+      scheduledTime: "09:00",
+      responsibleUserId: null,
+      assignedById: null,
+    };
     await expect(cm.mutation(api.signs.schedule, sched)).rejects.toThrow(/Only active signs can be scheduled/);
     await cm.mutation(api.signs.markRemoved, { id: future, date: Date.now() });
     const removed = (await cm.query(api.signs.get, { id: future }))!;
     expect(removed).toMatchObject({ status: "Removed", actualRemovalDate: removed.dateRemoval });
-    await expect(cm.mutation(api.signs.markRemoved, { id: future, date: Date.now() })).rejects.toThrow(/already marked as removed/);
-    await cm.mutation(api.signs.update, { id: future, edits: [{ field: "datePlaced", base: removed.datePlaced, value: Date.now() - DAY }] });
+    await expect(cm.mutation(api.signs.markRemoved, { id: future, date: Date.now() })).rejects.toThrow(
+      /already marked as removed/,
+    );
+    await cm.mutation(api.signs.update, {
+      id: future,
+      edits: [{ field: "datePlaced", base: removed.datePlaced, value: Date.now() - DAY }],
+    });
     expect((await cm.query(api.signs.get, { id: future }))!.status).toBe("Removed");
     const active = await cm.mutation(api.signs.create, input(campaignId));
-    await expect(cm.mutation(api.signs.schedule, { ...sched, id: active, datePlaced: Date.now() - 1000 })).rejects.toThrow(/in the future/);
-    await cm.mutation(api.signs.schedule, { ...sched, id: active, responsibleUserId: f.volunteer.userId, assignedById: f.campaign_manager.userId });
-    expect(await cm.query(api.signs.get, { id: active })).toMatchObject({ status: "Scheduled", scheduledDate: "2030-01-01", scheduledTime: "09:00", responsibleUserId: f.volunteer.userId });
+    await expect(
+      cm.mutation(api.signs.schedule, { ...sched, id: active, datePlaced: Date.now() - 1000 }),
+    ).rejects.toThrow(/in the future/);
+    await cm.mutation(api.signs.schedule, {
+      ...sched,
+      id: active,
+      responsibleUserId: f.volunteer.userId,
+      assignedById: f.campaign_manager.userId,
+    });
+    expect(await cm.query(api.signs.get, { id: active })).toMatchObject({
+      status: "Scheduled",
+      scheduledDate: "2030-01-01",
+      scheduledTime: "09:00",
+      responsibleUserId: f.volunteer.userId,
+    });
   });
 
   test("edits merge disjoint fields and refuse a same-field conflict naming the teammate", async () => {
@@ -156,11 +215,25 @@ describe("sign rules", () => {
     const admin = f.super_admin.as;
     const id = await cm.mutation(api.signs.create, input(campaignId));
     await cm.mutation(api.signs.update, { id, edits: [{ field: "notes", base: "", value: "Mine" }] });
-    await admin.mutation(api.signs.update, { id, edits: [{ field: "address", base: input(campaignId).address, value: "9 Oak St, Portland, OR 97209" }] });
-    expect(await cm.query(api.signs.get, { id })).toMatchObject({ notes: "Mine", address: "9 Oak St, Portland, OR 97209" });
-    await expect(admin.mutation(api.signs.update, { id, edits: [{ field: "notes", base: "", value: "Theirs" }] })).rejects.toThrow(/changed/);
+    await admin.mutation(api.signs.update, {
+      id,
+      edits: [{ field: "address", base: input(campaignId).address, value: "9 Oak St, Portland, OR 97209" }],
+    });
+    expect(await cm.query(api.signs.get, { id })).toMatchObject({
+      notes: "Mine",
+      address: "9 Oak St, Portland, OR 97209",
+    });
+    await expect(
+      admin.mutation(api.signs.update, { id, edits: [{ field: "notes", base: "", value: "Theirs" }] }),
+    ).rejects.toThrow(/changed/);
     const moved = { lat: 45.52, lng: -122.68 };
-    await cm.mutation(api.signs.update, { id, edits: [{ field: "latitude", base: MAP_CENTER.lat, value: moved.lat }, { field: "longitude", base: MAP_CENTER.lng, value: moved.lng }] });
+    await cm.mutation(api.signs.update, {
+      id,
+      edits: [
+        { field: "latitude", base: MAP_CENTER.lat, value: moved.lat },
+        { field: "longitude", base: MAP_CENTER.lng, value: moved.lng },
+      ],
+    });
     const stored = await t.run(async (ctx) => ctx.db.get("signs", id));
     expect(stored!.quadkey).toBe(quadkey(moved.lat, moved.lng));
   });
@@ -169,7 +242,15 @@ describe("sign rules", () => {
     const { t, f, campaignId } = await fixture();
     const cm = f.campaign_manager.as;
     const a = await cm.mutation(api.signs.create, input(campaignId));
-    const b = await cm.mutation(api.signs.create, input(campaignId, { latitude: 45.51, longitude: -122.66, datePlaced: Date.now() + DAY, dateRemoval: Date.now() + 5 * DAY }));
+    const b = await cm.mutation(
+      api.signs.create,
+      input(campaignId, {
+        latitude: 45.51,
+        longitude: -122.66,
+        datePlaced: Date.now() + DAY,
+        dateRemoval: Date.now() + 5 * DAY,
+      }),
+    );
     const root = (await cells(t)).find((c) => c.level === 0)!;
     expect(root.count).toEqual({ Active: 1, Scheduled: 1, Removed: 0 });
     expect((await cells(t)).filter((c) => c.level === 16)).toHaveLength(2);
@@ -186,7 +267,15 @@ describe("sign rules", () => {
       const writes = Array.from({ length: 1_600 }, (_, i) => ({
         id: null,
         removed: false,
-        fields: { ...input(campaignId), latitude: 45.45 + (i % 40) * 0.003, longitude: -122.75 + Math.floor(i / 40) * 0.005, scheduledDate: null, scheduledTime: null, actualRemovalDate: null, createdBy: f.campaign_manager.userId },
+        fields: {
+          ...input(campaignId),
+          latitude: 45.45 + (i % 40) * 0.003,
+          longitude: -122.75 + Math.floor(i / 40) * 0.005,
+          scheduledDate: null,
+          scheduledTime: null,
+          actualRemovalDate: null,
+          createdBy: f.campaign_manager.userId,
+        },
       }));
       for (let i = 0; i < writes.length; i += 400) await writeSigns(ctx, f.orgId, writes.slice(i, i + 400));
     });
@@ -195,7 +284,14 @@ describe("sign rules", () => {
     expect(view.cells.length).toBeGreaterThan(10);
     expect(view.inView).toBe(1_600);
     expect(view.cells.reduce((n, c) => n + c.count, 0)).toBe(1_600);
-    const zoomed = await cm.query(api.signs.mapView, { south: 45.449, west: -122.751, north: 45.46, east: -122.74, zoom: 16, status: "All" });
+    const zoomed = await cm.query(api.signs.mapView, {
+      south: 45.449,
+      west: -122.751,
+      north: 45.46,
+      east: -122.74,
+      zoom: 16,
+      status: "All",
+    });
     expect(zoomed.points.length).toBeGreaterThan(0);
     expect(zoomed.points.every((p) => p.lat <= 45.46 && p.lng <= -122.74)).toBe(true);
   }, 60_000); // 1,600 signs written one by one: the default 5 s is too close on a loaded 2-core machine
@@ -203,7 +299,14 @@ describe("sign rules", () => {
   test("time moves signs: a past removal date is due for pickup at once, listed per responsible member", async () => {
     const { f, campaignId } = await fixture();
     const cm = f.campaign_manager.as;
-    const id = await cm.mutation(api.signs.create, input(campaignId, { datePlaced: Date.now() - 10 * DAY, dateRemoval: Date.now() - DAY, responsibleUserId: f.volunteer.userId }));
+    const id = await cm.mutation(
+      api.signs.create,
+      input(campaignId, {
+        datePlaced: Date.now() - 10 * DAY,
+        dateRemoval: Date.now() - DAY,
+        responsibleUserId: f.volunteer.userId,
+      }),
+    );
     const groups = await cm.query(api.signs.pickups, {});
     expect(groups).toMatchObject([{ responsibleUserId: f.volunteer.userId, signs: [{ id, pickupDue: true }] }]);
     await cm.mutation(api.signs.markRemoved, { id, date: Date.now() });
@@ -214,7 +317,10 @@ describe("sign rules", () => {
     const { t, f, campaignId } = await fixture();
     const cm = f.campaign_manager.as;
     const start = Date.now();
-    const id = await cm.mutation(api.signs.create, input(campaignId, { datePlaced: start + 1_000, dateRemoval: start + 2_000 }));
+    const id = await cm.mutation(
+      api.signs.create,
+      input(campaignId, { datePlaced: start + 1_000, dateRemoval: start + 2_000 }),
+    );
     expect((await cm.query(api.signs.get, { id }))!.status).toBe("Scheduled");
     const timer = await t.run(async (ctx) => ctx.db.query("signTimers").unique());
     expect(timer!.nextAt).toBe(start + 1_000);
@@ -232,7 +338,17 @@ describe("sign rules", () => {
 
   test("a voter's signs", async () => {
     const { t, f, campaignId } = await fixture();
-    const voterId = await t.run(async (ctx) => ctx.db.insert("voters", { orgId: f.orgId, first_name: "Ana", last_name: "Diaz", searchText: "ana diaz", firstNameLower: "ana", lastNameLower: "diaz", updatedAt: Date.now() }));
+    const voterId = await t.run(async (ctx) =>
+      ctx.db.insert("voters", {
+        orgId: f.orgId,
+        first_name: "Ana",
+        last_name: "Diaz",
+        searchText: "ana diaz",
+        firstNameLower: "ana",
+        lastNameLower: "diaz",
+        updatedAt: Date.now(),
+      }),
+    );
     const cm = f.campaign_manager.as;
     const id = await cm.mutation(api.signs.create, input(campaignId, { voterId }));
     expect(await f.viewer.as.query(api.signs.forVoter, { voterId })).toMatchObject([{ id, voterName: "Ana Diaz" }]);
@@ -254,11 +370,16 @@ describe("signs.geocode (campaigns.manage)", () => {
     await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
     try {
       const cm = f.campaign_manager.as;
-      await expect(cm.action(api.signs.geocode, { address: "1120 SW 5th Ave" })).rejects.toThrow(/No geocoder is configured/);
+      await expect(cm.action(api.signs.geocode, { address: "1120 SW 5th Ave" })).rejects.toThrow(
+        /No geocoder is configured/,
+      );
       expect((await cm.query(api.signs.options, {})).geocoder).toBe(false);
       await setEnv(t, { GEOCODER_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/search` });
       expect((await cm.query(api.signs.options, {})).geocoder).toBe(true);
-      expect(await cm.action(api.signs.geocode, { address: "1120 SW 5th Ave, Portland" })).toEqual({ lat: 45.5152, lng: -122.6784 });
+      expect(await cm.action(api.signs.geocode, { address: "1120 SW 5th Ave, Portland" })).toEqual({
+        lat: 45.5152,
+        lng: -122.6784,
+      });
       expect(await cm.action(api.signs.geocode, { address: "Nowhere Lane" })).toBeNull();
       expect(asked).toEqual(["1120 SW 5th Ave, Portland", "Nowhere Lane"]);
       await expect(f.viewer.as.action(api.signs.geocode, { address: "x" })).rejects.toThrow(/permission/);

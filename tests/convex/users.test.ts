@@ -7,7 +7,9 @@ import { createMember, setupTest, type Member, type TestConvex } from "./setup";
 
 async function addPasswordAccount(t: TestConvex, m: Member, email: string, password: string) {
   const secret = await new Scrypt().hash(password);
-  return await t.run((ctx) => ctx.db.insert("authAccounts", { userId: m.userId, provider: "password", providerAccountId: email, secret }));
+  return await t.run((ctx) =>
+    ctx.db.insert("authAccounts", { userId: m.userId, provider: "password", providerAccountId: email, secret }),
+  );
 }
 
 async function storedSecret(t: TestConvex, accountId: Id<"authAccounts">) {
@@ -27,7 +29,13 @@ describe("users.updateProfile", () => {
       organization: "",
     });
     const me = await m.as.query(api.viewer.me, {});
-    expect(me).toMatchObject({ firstName: "Ada", lastName: "Lovelace", email: "ada@example.org", phone: "555-0100", organization: "" });
+    expect(me).toMatchObject({
+      firstName: "Ada",
+      lastName: "Lovelace",
+      email: "ada@example.org",
+      phone: "555-0100",
+      organization: "",
+    });
     const account = await t.run((ctx) => ctx.db.get("authAccounts", accountId));
     expect(account?.providerAccountId).toBe("ada@example.org");
   });
@@ -39,8 +47,12 @@ describe("users.updateProfile", () => {
     const ok = { firstName: "A", lastName: "B", email: "me@example.org" };
     await expect(m.as.mutation(api.users.updateProfile, { ...ok, firstName: "  " })).rejects.toThrow(/required/);
     await expect(m.as.mutation(api.users.updateProfile, { ...ok, email: "" })).rejects.toThrow(/required/);
-    await expect(m.as.mutation(api.users.updateProfile, { ...ok, email: "not-an-email" })).rejects.toThrow(/valid email/);
-    await expect(m.as.mutation(api.users.updateProfile, { ...ok, email: "taken@example.org" })).rejects.toThrow(/already exists/);
+    await expect(m.as.mutation(api.users.updateProfile, { ...ok, email: "not-an-email" })).rejects.toThrow(
+      /valid email/,
+    );
+    await expect(m.as.mutation(api.users.updateProfile, { ...ok, email: "taken@example.org" })).rejects.toThrow(
+      /already exists/,
+    );
     await expect(t.mutation(api.users.updateProfile, ok)).rejects.toThrow(/log in/);
     const me = await m.as.query(api.viewer.me, {});
     expect(me.email).toBe("me@example.org");
@@ -64,25 +76,32 @@ describe("users.changePassword", () => {
     const m = await createMember(t, ["volunteer"], { email: "pw2@example.org" });
     const accountId = await addPasswordAccount(t, m, "pw2@example.org", "oldpass1");
     const before = await storedSecret(t, accountId);
-    await expect(m.as.action(api.users.changePassword, { currentPassword: "oldpass1", newPassword: "oldpass1" })).rejects.toThrow(
-      "New password cannot be the same as your current password",
-    );
-    await expect(m.as.action(api.users.changePassword, { currentPassword: "oldpass1", newPassword: "abc" })).rejects.toThrow(
-      "Password must be at least 6 characters long",
-    );
-    await expect(m.as.action(api.users.changePassword, { currentPassword: "oldpass1", newPassword: "aaaaaaa" })).rejects.toThrow(
-      "Password is too weak",
-    );
-    await expect(m.as.action(api.users.changePassword, { currentPassword: "wrongpass", newPassword: "newpass2" })).rejects.toThrow(
-      /current password is incorrect/,
-    );
-    await expect(t.action(api.users.changePassword, { currentPassword: "oldpass1", newPassword: "newpass2" })).rejects.toThrow(/log in/);
+    await expect(
+      m.as.action(api.users.changePassword, { currentPassword: "oldpass1", newPassword: "oldpass1" }),
+    ).rejects.toThrow("New password cannot be the same as your current password");
+    await expect(
+      m.as.action(api.users.changePassword, { currentPassword: "oldpass1", newPassword: "abc" }),
+    ).rejects.toThrow("Password must be at least 6 characters long");
+    await expect(
+      m.as.action(api.users.changePassword, { currentPassword: "oldpass1", newPassword: "aaaaaaa" }),
+    ).rejects.toThrow("Password is too weak");
+    await expect(
+      m.as.action(api.users.changePassword, { currentPassword: "wrongpass", newPassword: "newpass2" }),
+    ).rejects.toThrow(/current password is incorrect/);
+    await expect(
+      t.action(api.users.changePassword, { currentPassword: "oldpass1", newPassword: "newpass2" }),
+    ).rejects.toThrow(/log in/);
     expect(await storedSecret(t, accountId)).toBe(before);
   });
 });
 
 describe("users.checkResetLink", () => {
-  async function withCode(t: TestConvex, email: string, code: string, opts: { provider?: string; expiresIn?: number } = {}) {
+  async function withCode(
+    t: TestConvex,
+    email: string,
+    code: string,
+    opts: { provider?: string; expiresIn?: number } = {},
+  ) {
     const m = await createMember(t, ["viewer"], { email });
     const accountId = await addPasswordAccount(t, m, email, "whatever1");
     await t.run(async (ctx) =>
@@ -99,7 +118,9 @@ describe("users.checkResetLink", () => {
   test("a stored, unexpired code for this email is valid", async () => {
     const t = setupTest();
     await withCode(t, "reset@example.org", "AbCdEfGhIjKlMnOpQrStUvWx");
-    expect(await t.query(api.users.checkResetLink, { email: "Reset@example.org", code: "AbCdEfGhIjKlMnOpQrStUvWx" })).toEqual({ valid: true, message: null });
+    expect(
+      await t.query(api.users.checkResetLink, { email: "Reset@example.org", code: "AbCdEfGhIjKlMnOpQrStUvWx" }),
+    ).toEqual({ valid: true, message: null });
   });
 
   test("missing, malformed, unknown, expired, foreign and wrong-provider codes are invalid", async () => {
@@ -109,10 +130,25 @@ describe("users.checkResetLink", () => {
     await withCode(t, "c@example.org", "OtherProviderCcccccccccc", { provider: "password" });
     const check = (email: string, code: string) => t.query(api.users.checkResetLink, { email, code });
     expect(await check("", "x")).toEqual({ valid: false, message: "Invalid or missing recovery token" });
-    expect(await check("a@example.org", "bad code!")).toEqual({ valid: false, message: "Invalid recovery link format" });
-    expect(await check("a@example.org", "UnknownCodeXxxxxxxxxxxxx")).toEqual({ valid: false, message: "Invalid or expired recovery link" });
-    expect(await check("b@example.org", "ExpiredCodeBbbbbbbbbbbbb")).toEqual({ valid: false, message: "Invalid or expired recovery link" });
-    expect(await check("c@example.org", "OtherProviderCcccccccccc")).toEqual({ valid: false, message: "Invalid or expired recovery link" });
-    expect(await check("b@example.org", "CodeForAaaaaaaaaaaaaaaaa")).toEqual({ valid: false, message: "Invalid or expired recovery link" });
+    expect(await check("a@example.org", "bad code!")).toEqual({
+      valid: false,
+      message: "Invalid recovery link format",
+    });
+    expect(await check("a@example.org", "UnknownCodeXxxxxxxxxxxxx")).toEqual({
+      valid: false,
+      message: "Invalid or expired recovery link",
+    });
+    expect(await check("b@example.org", "ExpiredCodeBbbbbbbbbbbbb")).toEqual({
+      valid: false,
+      message: "Invalid or expired recovery link",
+    });
+    expect(await check("c@example.org", "OtherProviderCcccccccccc")).toEqual({
+      valid: false,
+      message: "Invalid or expired recovery link",
+    });
+    expect(await check("b@example.org", "CodeForAaaaaaaaaaaaaaaaa")).toEqual({
+      valid: false,
+      message: "Invalid or expired recovery link",
+    });
   });
 });

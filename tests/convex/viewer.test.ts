@@ -34,11 +34,20 @@ describe("viewer.me and roles", () => {
     await f.viewer.as.mutation(api.viewer.startImpersonation, { roleId: "campaign_manager" });
     const me = await f.viewer.as.query(api.viewer.me, {});
     expect(me.org && me.permissions).not.toContain("voters.manage");
-    await expect(f.viewer.as.mutation(api.viewer.startImpersonation, { roleId: "viewer" })).rejects.toThrow(/Already impersonating/);
+    await expect(f.viewer.as.mutation(api.viewer.startImpersonation, { roleId: "viewer" })).rejects.toThrow(
+      /Already impersonating/,
+    );
     await f.viewer.as.mutation(api.viewer.stopImpersonation, {});
-    await expect(f.creator.as.mutation(api.viewer.startImpersonation, { roleId: "super_admin" })).rejects.toThrow(/cannot be impersonated/);
+    await expect(f.creator.as.mutation(api.viewer.startImpersonation, { roleId: "super_admin" })).rejects.toThrow(
+      /cannot be impersonated/,
+    );
     await f.creator.as.mutation(api.viewer.startImpersonation, { roleId: "viewer" });
     const narrowed = await f.creator.as.query(api.viewer.me, {});
-    expect(narrowed.org && narrowed.permissions.sort()).toEqual(["campaigns.view", "forms.view", "reports.view", "voters.view"]);
+    expect(narrowed.org && narrowed.permissions.sort()).toEqual([
+      "campaigns.view",
+      "forms.view",
+      "reports.view",
+      "voters.view",
+    ]);
   });
 });

@@ -22,7 +22,10 @@ async function countAll(as: Caller, filter: Filter = {}) {
   let capped = false;
   let calls = 0;
   for (;;) {
-    const r: { page: { count: number; capped: boolean }[]; isDone: boolean; continueCursor: string } = await as.query(api.voters.count, { ...filter, paginationOpts: { numItems: 1, cursor } });
+    const r: { page: { count: number; capped: boolean }[]; isDone: boolean; continueCursor: string } = await as.query(
+      api.voters.count,
+      { ...filter, paginationOpts: { numItems: 1, cursor } },
+    );
     calls += 1;
     expect(r.page).toHaveLength(1);
     count += r.page[0].count;
@@ -35,7 +38,8 @@ async function countAll(as: Caller, filter: Filter = {}) {
 }
 
 async function seed(t: TestConvex, orgId: Id<"organizations">, voters: VoterFields[]) {
-  for (let i = 0; i < voters.length; i += 500) await t.mutation(internal.seed.insertVoters, { orgId, voters: voters.slice(i, i + 500) });
+  for (let i = 0; i < voters.length; i += 500)
+    await t.mutation(internal.seed.insertVoters, { orgId, voters: voters.slice(i, i + 500) });
 }
 
 const names = (page: { first_name: string; last_name: string }[]) => page.map((v) => `${v.first_name} ${v.last_name}`);
@@ -47,11 +51,19 @@ async function fixture() {
     { first_name: "Ann", last_name: "Dem", party_affiliation: "Democrat", status: "Active", status_code: "A" },
     { first_name: "Bob", last_name: "Dem", party_affiliation: "Democrat", status: "Active", status_code: "A" },
     { first_name: "Cid", last_name: "Dem", party_affiliation: "Democrat", status: "Inactive", status_code: "R" },
-    { first_name: "Dee", last_name: "Rep", party_affiliation: "Republican", status: "Active", status_code: "CONFIRMATION" },
+    {
+      first_name: "Dee",
+      last_name: "Rep",
+      party_affiliation: "Republican",
+      status: "Active",
+      status_code: "CONFIRMATION",
+    },
     { first_name: "Eve", last_name: "Rep", party_affiliation: "Republican", status: "Inactive", status_code: "R" },
     { first_name: "Fay", last_name: "None" },
   ]);
-  await seed(t, f.outsider.orgId, [{ first_name: "Mal", last_name: "Other", party_affiliation: "Democrat", status: "Active", status_code: "A" }]);
+  await seed(t, f.outsider.orgId, [
+    { first_name: "Mal", last_name: "Other", party_affiliation: "Democrat", status: "Active", status_code: "A" },
+  ]);
   return { t, f };
 }
 
@@ -67,9 +79,14 @@ describe("voters.count (voters.view)", () => {
     // empty strings are "any", as the list's URL parameters send them
     expect((await countAll(as, { party: "", status: "", search: "  " })).count).toBe(6);
     // the count follows changes: a teammate's new voter, a party change, a delete
-    const id = await f.campaign_manager.as.mutation(api.voters.create, { fields: { first_name: "Gus", last_name: "New", party_affiliation: "Democrat", status: "Active" } });
+    const id = await f.campaign_manager.as.mutation(api.voters.create, {
+      fields: { first_name: "Gus", last_name: "New", party_affiliation: "Democrat", status: "Active" },
+    });
     expect((await countAll(as, { party: "Democrat", status: "Active" })).count).toBe(3);
-    await f.volunteer.as.mutation(api.voters.update, { id, edits: [{ field: "party_affiliation", base: "Democrat", value: "Republican" }] });
+    await f.volunteer.as.mutation(api.voters.update, {
+      id,
+      edits: [{ field: "party_affiliation", base: "Democrat", value: "Republican" }],
+    });
     expect((await countAll(as, { party: "Democrat" })).count).toBe(3);
     expect((await countAll(as, { party: "Republican" })).count).toBe(3);
     await f.campaign_manager.as.mutation(api.voters.remove, { id });
@@ -90,22 +107,38 @@ describe("voters.count (voters.view)", () => {
     expect((await countAll(as, { search: "ann rep" })).count).toBe(0);
     const page = { paginationOpts: { numItems: 50, cursor: null } };
     expect(names((await as.query(api.voters.list, { ...page, statusCode: "R" })).page)).toEqual(["Eve Rep", "Cid Dem"]);
-    expect(names((await as.query(api.voters.list, { ...page, statusCode: "R", party: "Republican" })).page)).toEqual(["Eve Rep"]);
-    expect(names((await as.query(api.voters.list, { ...page, search: "dem", statusCode: "A" })).page).sort()).toEqual(["Ann Dem", "Bob Dem"]);
+    expect(names((await as.query(api.voters.list, { ...page, statusCode: "R", party: "Republican" })).page)).toEqual([
+      "Eve Rep",
+    ]);
+    expect(names((await as.query(api.voters.list, { ...page, search: "dem", statusCode: "A" })).page).sort()).toEqual([
+      "Ann Dem",
+      "Bob Dem",
+    ]);
   });
 
   test("a status code is counted in index pages of COUNT_PAGE voters", async () => {
     const t = setupTest();
     const f = await roleFixture(t);
     const n = COUNT_PAGE + 150;
-    await seed(t, f.orgId, Array.from({ length: n }, (_, i) => ({ first_name: `V${i}`, last_name: "Bulk", status_code: i % 50 === 0 ? "I" : "A", party_affiliation: i % 2 ? "Democrat" : "Republican" })));
+    await seed(
+      t,
+      f.orgId,
+      Array.from({ length: n }, (_, i) => ({
+        first_name: `V${i}`,
+        last_name: "Bulk",
+        status_code: i % 50 === 0 ? "I" : "A",
+        party_affiliation: i % 2 ? "Democrat" : "Republican",
+      })),
+    );
     const a = await countAll(f.viewer.as, { statusCode: "A" });
     expect(a.count).toBe(n - Math.ceil(n / 50));
     expect(a.count).toBeGreaterThan(COUNT_PAGE);
     expect(a.capped).toBe(false);
     expect(a.calls).toBeGreaterThanOrEqual(2);
     const all = Array.from({ length: n }, (_, i) => i);
-    expect((await countAll(f.viewer.as, { statusCode: "A", party: "Democrat" })).count).toBe(all.filter((i) => i % 50 !== 0 && i % 2 === 1).length);
+    expect((await countAll(f.viewer.as, { statusCode: "A", party: "Democrat" })).count).toBe(
+      all.filter((i) => i % 50 !== 0 && i % 2 === 1).length,
+    );
     expect((await countAll(f.viewer.as, { statusCode: "I" })).count).toBe(Math.ceil(n / 50));
     expect(await f.viewer.as.query(api.voters.statusCodes, {})).toEqual(["A", "I"]);
   }, 240_000);
@@ -114,7 +147,11 @@ describe("voters.count (voters.view)", () => {
     const t = setupTest();
     const f = await roleFixture(t);
     const n = SEARCH_RESULT_LIMIT + 76;
-    await seed(t, f.orgId, Array.from({ length: n }, (_, i) => ({ first_name: `Person${i}`, last_name: "Smith" })));
+    await seed(
+      t,
+      f.orgId,
+      Array.from({ length: n }, (_, i) => ({ first_name: `Person${i}`, last_name: "Smith" })),
+    );
     await seed(t, f.orgId, [{ first_name: "Jo", last_name: "Jones" }]);
     const r = await countAll(f.viewer.as, { search: "smith" });
     expect(r.capped).toBe(true);
@@ -145,8 +182,12 @@ describe("voters.count (voters.view)", () => {
     expect((await countAll(f.outsider.as, { statusCode: "R" })).count).toBe(0);
     expect((await countAll(f.outsider.as, { search: "dem" })).count).toBe(0);
     expect(await f.outsider.as.query(api.voters.statusCodes, {})).toEqual(["A"]);
-    await expect(t.query(api.voters.count, { paginationOpts: { numItems: 1, cursor: null } })).rejects.toThrow(/log in/);
+    await expect(t.query(api.voters.count, { paginationOpts: { numItems: 1, cursor: null } })).rejects.toThrow(
+      /log in/,
+    );
     await expect(t.query(api.voters.statusCodes, {})).rejects.toThrow(/log in/);
-    await expect(f.viewer.as.query(api.voters.count, { paginationOpts: { numItems: 1, cursor: null }, party: 3 } as never)).rejects.toThrow();
+    await expect(
+      f.viewer.as.query(api.voters.count, { paginationOpts: { numItems: 1, cursor: null }, party: 3 } as never),
+    ).rejects.toThrow();
   });
 });

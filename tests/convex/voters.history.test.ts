@@ -11,7 +11,13 @@ async function fixture() {
   const t = setupTest();
   const f = await roleFixture(t);
   const voterId = await f.campaign_manager.as.mutation(api.voters.create, {
-    fields: { first_name: "Ada", last_name: "Lovelace", email: "ada@example.org", party_affiliation: "Democrat", status: "Active" },
+    fields: {
+      first_name: "Ada",
+      last_name: "Lovelace",
+      email: "ada@example.org",
+      party_affiliation: "Democrat",
+      status: "Active",
+    },
   });
   return { t, f, voterId };
 }
@@ -49,11 +55,25 @@ describe("voters.changes (voters.view)", () => {
         { field: "phone", base: null, value: "919-555-0142" },
       ],
     });
-    await f.campaign_manager.as.mutation(api.voters.update, { id: voterId, edits: [{ field: "party_affiliation", base: "Democrat", value: null }] });
+    await f.campaign_manager.as.mutation(api.voters.update, {
+      id: voterId,
+      edits: [{ field: "party_affiliation", base: "Democrat", value: null }],
+    });
     // a save that changes nothing records nothing
-    await vol.as.mutation(api.voters.update, { id: voterId, edits: [{ field: "first_name", base: "Augusta", value: "Augusta" }] });
+    await vol.as.mutation(api.voters.update, {
+      id: voterId,
+      edits: [{ field: "first_name", base: "Augusta", value: "Augusta" }],
+    });
     const importId = await importRow(t, f.orgId, f.creator.userId, "nc_statewide.csv");
-    await t.run((ctx) => ctx.db.insert("voterChanges", { orgId: f.orgId, voterId, at: Date.now() + 1000, importId, changes: [{ field: "status_code", from: null, to: "A" }] }));
+    await t.run((ctx) =>
+      ctx.db.insert("voterChanges", {
+        orgId: f.orgId,
+        voterId,
+        at: Date.now() + 1000,
+        importId,
+        changes: [{ field: "status_code", from: null, to: "A" }],
+      }),
+    );
 
     const list = await f.viewer.as.query(api.voters.changes, { voterId });
     expect(list.map((c) => c.by)).toEqual([
@@ -76,9 +96,18 @@ describe("voters.changes (voters.view)", () => {
     const gone = await createMember(t, ["volunteer"], { orgId: f.orgId, firstName: "Gone", lastName: "Member" });
     await t.run(async (ctx) => {
       for (let i = 0; i < 55; i++) {
-        await ctx.db.insert("voterChanges", { orgId: f.orgId, voterId, at: 1_000 + i, userId: gone.userId, changes: [{ field: "notes", from: String(i), to: String(i + 1) }] });
+        await ctx.db.insert("voterChanges", {
+          orgId: f.orgId,
+          voterId,
+          at: 1_000 + i,
+          userId: gone.userId,
+          changes: [{ field: "notes", from: String(i), to: String(i + 1) }],
+        });
       }
-      const m = await ctx.db.query("memberships").withIndex("by_org_user", (q) => q.eq("orgId", f.orgId).eq("userId", gone.userId)).unique();
+      const m = await ctx.db
+        .query("memberships")
+        .withIndex("by_org_user", (q) => q.eq("orgId", f.orgId).eq("userId", gone.userId))
+        .unique();
       await ctx.db.delete("memberships", m!._id);
     });
     const list = await f.volunteer.as.query(api.voters.changes, { voterId });
@@ -90,15 +119,22 @@ describe("voters.changes (voters.view)", () => {
 
   test.each(ROLES)("%s", async (role) => {
     const { f, voterId } = await fixture();
-    await f.campaign_manager.as.mutation(api.voters.update, { id: voterId, edits: [{ field: "last_name", base: "Lovelace", value: "King" }] });
+    await f.campaign_manager.as.mutation(api.voters.update, {
+      id: voterId,
+      edits: [{ field: "last_name", base: "Lovelace", value: "King" }],
+    });
     const call = f[role].as.query(api.voters.changes, { voterId });
-    if (CAN_VIEW.has(role)) expect((await call).map((c) => c.changes)).toEqual([[{ field: "last_name", from: "Lovelace", to: "King" }]]);
+    if (CAN_VIEW.has(role))
+      expect((await call).map((c) => c.changes)).toEqual([[{ field: "last_name", from: "Lovelace", to: "King" }]]);
     else await expect(call).rejects.toThrow(/permission/);
   });
 
   test("other organisation, signed out, bad input", async () => {
     const { t, f, voterId } = await fixture();
-    await f.campaign_manager.as.mutation(api.voters.update, { id: voterId, edits: [{ field: "last_name", base: "Lovelace", value: "King" }] });
+    await f.campaign_manager.as.mutation(api.voters.update, {
+      id: voterId,
+      edits: [{ field: "last_name", base: "Lovelace", value: "King" }],
+    });
     expect(await f.outsider.as.query(api.voters.changes, { voterId })).toEqual([]);
     await expect(t.query(api.voters.changes, { voterId })).rejects.toThrow(/log in/);
     await expect(f.viewer.as.query(api.voters.changes, { voterId: "nope" as Id<"voters"> })).rejects.toThrow();

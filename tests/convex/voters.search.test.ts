@@ -18,13 +18,31 @@ async function fixture() {
   await t.mutation(internal.seed.insertVoters, {
     orgId: f.orgId,
     voters: [
-      { first_name: "Ada", last_name: "Lovelace", email: "ada@example.com", phone: "(919) 555-0142", city: "Raleigh", precinct: "P-017", voter_id: "NC000123456" },
-      { first_name: "Ada", last_name: "Byron", email: "byron@example.net", phone: "+1 704 555 0199", city: "Charlotte", precinct: "P-018" },
+      {
+        first_name: "Ada",
+        last_name: "Lovelace",
+        email: "ada@example.com",
+        phone: "(919) 555-0142",
+        city: "Raleigh",
+        precinct: "P-017",
+        voter_id: "NC000123456",
+      },
+      {
+        first_name: "Ada",
+        last_name: "Byron",
+        email: "byron@example.net",
+        phone: "+1 704 555 0199",
+        city: "Charlotte",
+        precinct: "P-018",
+      },
       { first_name: "Grace", last_name: "Lovelace", email: "grace@navy.mil", city: "New Bern", status_code: "R" },
       { first_name: "Alan", last_name: "Turing", email: "alan@example.com.au", city: "Durham" },
     ],
   });
-  await t.mutation(internal.seed.insertVoters, { orgId: f.outsider.orgId, voters: [{ first_name: "Ada", last_name: "Elsewhere", phone: "(919) 555-0142" }] });
+  await t.mutation(internal.seed.insertVoters, {
+    orgId: f.outsider.orgId,
+    voters: [{ first_name: "Ada", last_name: "Elsewhere", phone: "(919) 555-0142" }],
+  });
   // the embedded backend's search index tokenises on punctuation as Convex does; convex-test splits on spaces only
   return { t, f, embedded: "setEnv" in t };
 }
@@ -44,7 +62,15 @@ describe("search terms and matching (pure)", () => {
   });
 
   test("every term must start a word of the search text; only the last may be unfinished", () => {
-    const text = voterSearchText({ first_name: "Ada", last_name: "Lovelace", email: "x@example.com", phone: "(919) 555-0142", city: "New Bern", precinct: "P-017", voter_id: "NC1" });
+    const text = voterSearchText({
+      first_name: "Ada",
+      last_name: "Lovelace",
+      email: "x@example.com",
+      phone: "(919) 555-0142",
+      city: "New Bern",
+      precinct: "P-017",
+      voter_id: "NC1",
+    });
     expect(matchesSearch(text, ["ada", "love"])).toBe(true);
     expect(matchesSearch(text, ["ad", "lovelace"])).toBe(false);
     expect(matchesSearch(text, ["example.com"])).toBe(true);
@@ -61,7 +87,8 @@ describe("search terms and matching (pure)", () => {
 describe("voters.list search (voters.view)", () => {
   test("phone by digits however typed, city, precinct, voter ID, names, email", async () => {
     const { f } = await fixture();
-    const find = async (search: string) => names((await f.volunteer.as.query(api.voters.list, { ...page, search })).page);
+    const find = async (search: string) =>
+      names((await f.volunteer.as.query(api.voters.list, { ...page, search })).page);
     for (const typed of ["(919) 555-0142", "9195550142", "919-555-0142", "+1 (919) 555-0142", "919555"]) {
       expect(await find(typed), typed).toEqual(["Ada Lovelace"]);
     }
@@ -76,7 +103,9 @@ describe("voters.list search (voters.view)", () => {
     expect(await find("grace@navy.mil")).toEqual(["Grace Lovelace"]);
     expect(await find("ada durham")).toEqual([]);
     // quick search follows the same rules
-    expect(names(await f.viewer.as.query(api.voters.quickSearch, { term: "(919) 555-0142" }))).toEqual(["Ada Lovelace"]);
+    expect(names(await f.viewer.as.query(api.voters.quickSearch, { term: "(919) 555-0142" }))).toEqual([
+      "Ada Lovelace",
+    ]);
     expect(names(await f.viewer.as.query(api.voters.quickSearch, { term: "ada love" }))).toEqual(["Ada Lovelace"]);
   });
 
@@ -93,17 +122,20 @@ describe("voters.list search (voters.view)", () => {
     expect(await find("example.org")).toEqual([]);
   });
 
-  test.skipIf(!matchesSearch(voterSearchText({ first_name: "a", last_name: "b", phone: "(919) 555-0142" }), ["5550142"]))(
-    "a 7-digit local number finds the voter (needs the local number in the stored search text)",
-    async () => {
-      const { f } = await fixture();
-      expect(names((await f.viewer.as.query(api.voters.list, { ...page, search: "555-0142" })).page)).toEqual(["Ada Lovelace"]);
-    },
-  );
+  test.skipIf(
+    !matchesSearch(voterSearchText({ first_name: "a", last_name: "b", phone: "(919) 555-0142" }), ["5550142"]),
+  )("a 7-digit local number finds the voter (needs the local number in the stored search text)", async () => {
+    const { f } = await fixture();
+    expect(names((await f.viewer.as.query(api.voters.list, { ...page, search: "555-0142" })).page)).toEqual([
+      "Ada Lovelace",
+    ]);
+  });
 
   test("other organisation and signed out", async () => {
     const { t, f } = await fixture();
-    expect(names((await f.outsider.as.query(api.voters.list, { ...page, search: "(919) 555-0142" })).page)).toEqual(["Ada Elsewhere"]);
+    expect(names((await f.outsider.as.query(api.voters.list, { ...page, search: "(919) 555-0142" })).page)).toEqual([
+      "Ada Elsewhere",
+    ]);
     expect(names((await f.outsider.as.query(api.voters.list, { ...page, search: "raleigh" })).page)).toEqual([]);
     await expect(t.query(api.voters.list, { ...page, search: "ada" })).rejects.toThrow(/log in/);
     await expect(f.account_admin.as.query(api.voters.list, { ...page, search: "ada" })).rejects.toThrow(/permission/);

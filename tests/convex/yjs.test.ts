@@ -9,7 +9,12 @@ import { describe, expect, test } from "vitest";
 import * as Y from "yjs";
 import { api, internal } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
-import { YJS_CLIENT_TIMEOUT_MS, YJS_COMPACT_AFTER_UPDATES, YJS_MAX_UPDATE_BYTES, YJS_SNAPSHOT_CHUNK_BYTES } from "@convex/tables/yjs";
+import {
+  YJS_CLIENT_TIMEOUT_MS,
+  YJS_COMPACT_AFTER_UPDATES,
+  YJS_MAX_UPDATE_BYTES,
+  YJS_SNAPSHOT_CHUNK_BYTES,
+} from "@convex/tables/yjs";
 import { createMember, roleFixture, setupTest, type TestConvex } from "./setup";
 
 type Caller = { query: TestConvex["query"]; mutation: TestConvex["mutation"] };
@@ -39,7 +44,12 @@ class SimClient {
   }
   async push() {
     for (const u of this.pending.splice(0)) {
-      await this.as.mutation(api.yjs.push, { docId: this.docId, sessionId: this.sessionId, clientSeq: ++this.clientSeq, update: bytes(u) });
+      await this.as.mutation(api.yjs.push, {
+        docId: this.docId,
+        sessionId: this.sessionId,
+        clientSeq: ++this.clientSeq,
+        update: bytes(u),
+      });
     }
   }
   /** Pulls until caught up; returns how many replies carried a snapshot and how many updates came. */
@@ -80,7 +90,14 @@ async function fixture() {
   const t = setupTest();
   const f = await roleFixture(t);
   const campaignId = await t.run((ctx) =>
-    ctx.db.insert("campaigns", { orgId: f.campaign_manager.orgId, name: "GOTV", description: null, campaign_type: "email", status: "draft", updatedAt: Date.now() }),
+    ctx.db.insert("campaigns", {
+      orgId: f.campaign_manager.orgId,
+      name: "GOTV",
+      description: null,
+      campaign_type: "email",
+      status: "draft",
+      updatedAt: Date.now(),
+    }),
   );
   const docId = `campaign:${campaignId}`;
   const bob = await createMember(t, ["campaign_manager"], { orgId: f.orgId, firstName: "Bob", lastName: "Stone" });
@@ -143,7 +160,13 @@ describe("relay", () => {
   test("a pull carries only what the client lacks: after its cursor, without its own updates, in pages", async () => {
     const { f, docId, bob } = await fixture();
     const a = new SimClient(f.campaign_manager.as, docId, "tab-a");
-    expect(await a.as.query(api.yjs.pull, { docId, after: 0 })).toEqual({ upTo: 0, lastSeq: 0, snapshot: null, updates: [], more: false });
+    expect(await a.as.query(api.yjs.pull, { docId, after: 0 })).toEqual({
+      upTo: 0,
+      lastSeq: 0,
+      snapshot: null,
+      updates: [],
+      more: false,
+    });
     for (const w of ["one ", "two ", "three "]) {
       a.doc.getText("body").insert(a.text.length, w);
       await a.push();
@@ -171,7 +194,8 @@ describe("relay", () => {
     doc.on("update", (u: Uint8Array) => updates.push(u));
     doc.getText("body").insert(0, "x");
     doc.getText("body").insert(1, "y");
-    const push = (clientSeq: number, u: Uint8Array) => f.campaign_manager.as.mutation(api.yjs.push, { docId, sessionId: "tab-a", clientSeq, update: bytes(u) });
+    const push = (clientSeq: number, u: Uint8Array) =>
+      f.campaign_manager.as.mutation(api.yjs.push, { docId, sessionId: "tab-a", clientSeq, update: bytes(u) });
     expect(await push(1, updates[0])).toEqual({ seq: 1, duplicate: false });
     expect(await push(1, updates[0])).toEqual({ seq: 1, duplicate: true });
     expect(await push(2, updates[1])).toEqual({ seq: 2, duplicate: false });
@@ -182,8 +206,17 @@ describe("relay", () => {
   test("an update over the size limit is refused with a clear message", async () => {
     const { f, docId } = await fixture();
     const big = new ArrayBuffer(YJS_MAX_UPDATE_BYTES + 1);
-    await expect(f.campaign_manager.as.mutation(api.yjs.push, { docId, sessionId: "tab-a", clientSeq: 1, update: big })).rejects.toThrow(/too large to save/);
-    await expect(f.campaign_manager.as.mutation(api.yjs.push, { docId, sessionId: "tab-a", clientSeq: 1, update: new ArrayBuffer(0) })).rejects.toThrow(/empty update/);
+    await expect(
+      f.campaign_manager.as.mutation(api.yjs.push, { docId, sessionId: "tab-a", clientSeq: 1, update: big }),
+    ).rejects.toThrow(/too large to save/);
+    await expect(
+      f.campaign_manager.as.mutation(api.yjs.push, {
+        docId,
+        sessionId: "tab-a",
+        clientSeq: 1,
+        update: new ArrayBuffer(0),
+      }),
+    ).rejects.toThrow(/empty update/);
   });
 });
 
@@ -267,15 +300,23 @@ describe("compaction", () => {
 
     // once the slow client acknowledged, the cleanup step deletes the rest
     await slow.ack();
-    expect(await t.mutation(internal.yjs.compact, { docRef: row._id })).toMatchObject({ deletedThrough: 60, next: "none" });
+    expect(await t.mutation(internal.yjs.compact, { docRef: row._id })).toMatchObject({
+      deletedThrough: 60,
+      next: "none",
+    });
     expect(await t.run((ctx) => ctx.db.query("yUpdates").collect())).toEqual([]);
     // a connected client silent past the timeout no longer holds anything back
     a.doc.getText("body").insert(0, "x");
     await a.push();
     await t.run(async (ctx) => {
-      for (const c of await ctx.db.query("yClients").collect()) await ctx.db.patch("yClients", c._id, { lastSeen: Date.now() - YJS_CLIENT_TIMEOUT_MS - 1_000 });
+      for (const c of await ctx.db.query("yClients").collect())
+        await ctx.db.patch("yClients", c._id, { lastSeen: Date.now() - YJS_CLIENT_TIMEOUT_MS - 1_000 });
     });
-    expect(await t.mutation(internal.yjs.compact, { docRef: row._id })).toMatchObject({ snapshotSeq: 61, deletedThrough: 61, next: "none" });
+    expect(await t.mutation(internal.yjs.compact, { docRef: row._id })).toMatchObject({
+      snapshotSeq: 61,
+      deletedThrough: 61,
+      next: "none",
+    });
   });
 
   test("sessions not heard from for a day are forgotten when another joins", async () => {
@@ -341,7 +382,8 @@ describe("permissions", () => {
     let update: Uint8Array = new Uint8Array();
     u.on("update", (x: Uint8Array) => (update = x));
     u.getText("body").insert(0, "secret plan");
-    const push = (as: Caller, sessionId = "tab-x") => as.mutation(api.yjs.push, { docId, sessionId, clientSeq: 1, update: bytes(update) });
+    const push = (as: Caller, sessionId = "tab-x") =>
+      as.mutation(api.yjs.push, { docId, sessionId, clientSeq: 1, update: bytes(update) });
     const pull = (as: Caller) => as.query(api.yjs.pull, { docId, after: 0 });
 
     expect(await push(f.campaign_manager.as, "tab-cm")).toEqual({ seq: 1, duplicate: false });
@@ -361,7 +403,9 @@ describe("permissions", () => {
     expect(await code(pull(t))).toBe("UNAUTHORIZED");
     expect(await code(push(t))).toBe("UNAUTHORIZED");
     // malformed room, bad session id, another user's session
-    expect(await code(f.campaign_manager.as.query(api.yjs.pull, { docId: "nothing:1", after: 0 }))).toBe("VALIDATION_ERROR");
+    expect(await code(f.campaign_manager.as.query(api.yjs.pull, { docId: "nothing:1", after: 0 }))).toBe(
+      "VALIDATION_ERROR",
+    );
     expect(await code(push(f.campaign_manager.as, "bad id!"))).toBe("VALIDATION_ERROR");
     expect(await code(push(f.creator.as, "tab-cm"))).toBe("FORBIDDEN");
     expect(await code(f.creator.as.mutation(api.yjs.ack, { docId, sessionId: "tab-cm", seq: 1 }))).toBe("FORBIDDEN");

@@ -18,8 +18,16 @@ import { ImportPage } from "./pages/ImportPage";
 import { VoterFormPage } from "./pages/VoterFormPage";
 import { apiClientAs, uniqueEmail, type Mailbox } from "./support";
 
-const ADA = { first_name: "Ada", last_name: "Lovelace", email: "ada@example.org", city: "Springfield", party_affiliation: "Democrat" };
-const CSV = ["First Name,Last Name,Email,Party", "Ann,Lee,ann@example.org,DEM", "Bo,Ray,bo@example.org,REP", ""].join("\r\n");
+const ADA = {
+  first_name: "Ada",
+  last_name: "Lovelace",
+  email: "ada@example.org",
+  city: "Springfield",
+  party_affiliation: "Democrat",
+};
+const CSV = ["First Name,Last Name,Email,Party", "Ann,Lee,ann@example.org,DEM", "Bo,Ray,bo@example.org,REP", ""].join(
+  "\r\n",
+);
 
 /** Checks screens at both widths on one page and keeps every problem for the end. */
 class Audit {
@@ -74,14 +82,41 @@ async function linkFrom(mailbox: Mailbox, to: string, kind: string): Promise<str
 
 test.use({ reducedMotion: "reduce" });
 
-
 const A11Y_FORM_FIELDS = [
   { id: "field_name", type: "text" as const, label: "Full name", required: true, placeholder: null, options: [] },
-  { id: "field_email", type: "email" as const, label: "Email", required: true, placeholder: "you@example.org", options: [] },
+  {
+    id: "field_email",
+    type: "email" as const,
+    label: "Email",
+    required: true,
+    placeholder: "you@example.org",
+    options: [],
+  },
   { id: "separator_1", type: "separator" as const, label: "", required: false, placeholder: null, options: [] },
-  { id: "field_topic", type: "select" as const, label: "Topic", required: false, placeholder: null, options: ["Yard sign", "Canvass"] },
-  { id: "field_shift", type: "radio" as const, label: "Shift", required: false, placeholder: null, options: ["Morning", "Evening"] },
-  { id: "field_ok", type: "checkbox" as const, label: "Keep me informed", required: false, placeholder: null, options: [] },
+  {
+    id: "field_topic",
+    type: "select" as const,
+    label: "Topic",
+    required: false,
+    placeholder: null,
+    options: ["Yard sign", "Canvass"],
+  },
+  {
+    id: "field_shift",
+    type: "radio" as const,
+    label: "Shift",
+    required: false,
+    placeholder: null,
+    options: ["Morning", "Evening"],
+  },
+  {
+    id: "field_ok",
+    type: "checkbox" as const,
+    label: "Keep me informed",
+    required: false,
+    placeholder: null,
+    options: [],
+  },
   { id: "field_date", type: "date" as const, label: "Date", required: false, placeholder: null, options: [] },
   { id: "field_n", type: "number" as const, label: "Guests", required: false, placeholder: null, options: [] },
   { id: "field_about", type: "textarea" as const, label: "About you", required: false, placeholder: null, options: [] },
@@ -92,7 +127,12 @@ test("public screens pass axe and fit 390 px", async ({ page, account, mailbox, 
   // A real invitation and a real reset link, so their forms (not only their error states) are checked.
   const client = await apiClientAs(page);
   const invitee = uniqueEmail("invitee");
-  await client.mutation(api.members.invite, { firstName: "Ivy", lastName: "Invitee", email: invitee, role: "volunteer" });
+  await client.mutation(api.members.invite, {
+    firstName: "Ivy",
+    lastName: "Invitee",
+    email: invitee,
+    role: "volunteer",
+  });
   const invitationLink = await linkFrom(mailbox, invitee, "invitation");
 
   const visitor = await openOtherBrowser();
@@ -116,9 +156,14 @@ test("public screens pass axe and fit 390 px", async ({ page, account, mailbox, 
   await audit.route("reset password", resetLink, "Reset your password", async () => {
     await expect(visitor.getByLabel("New Password", { exact: true })).toBeVisible();
   });
-  await audit.route("reset password, invalid link", "/reset-password?email=x%40example.org&code=nope", "Reset your password", async () => {
-    await expect(visitor.getByRole("link", { name: "Request a new reset link" })).toBeVisible();
-  });
+  await audit.route(
+    "reset password, invalid link",
+    "/reset-password?email=x%40example.org&code=nope",
+    "Reset your password",
+    async () => {
+      await expect(visitor.getByRole("link", { name: "Request a new reset link" })).toBeVisible();
+    },
+  );
   await audit.route("accept invitation", invitationLink, "Accept Invitation");
   await audit.screen("accept invitation, invalid link", async () => {
     await visitor.goto("/accept-invitation?id=nope&token=nope");
@@ -145,7 +190,11 @@ async function signedInAudit(page: Page, shot: Shot): Promise<Audit> {
   return new Audit(page, shot);
 }
 
-test("signed-in screens pass axe and fit 390 px: voters, groups, import, administration", async ({ page, account: _account, shot }) => {
+test("signed-in screens pass axe and fit 390 px: voters, groups, import, administration", async ({
+  page,
+  account: _account,
+  shot,
+}) => {
   test.setTimeout(480_000);
   const audit = await signedInAudit(page, shot);
   const form = new VoterFormPage(page);
@@ -160,7 +209,13 @@ test("signed-in screens pass axe and fit 390 px: voters, groups, import, adminis
   await wizard.startImport();
   await expect(wizard.summaryCard("Successfully Imported", 2)).toBeVisible({ timeout: 20_000 });
   await audit.here("import, summary");
-  const voterId = await form.create({ firstName: "Ada", lastName: "Lovelace", email: "ada@example.org", city: "Springfield", party: "Democrat" });
+  const voterId = await form.create({
+    firstName: "Ada",
+    lastName: "Lovelace",
+    email: "ada@example.org",
+    city: "Springfield",
+    party: "Democrat",
+  });
   const client = await apiClientAs(page);
   const groupId = await client.mutation(api.groups.create, { name: "Canvassers", description: "Saturday crew" });
   await client.mutation(api.groups.addMember, { groupId, voterId: voterId as Id<"voters"> });
@@ -209,7 +264,9 @@ test("signed-in screens pass axe and fit 390 px: voters, groups, import, adminis
 
   await audit.route("import", "/voters/import", "Import Contacts");
   await audit.route("import history", "/voters/import-history", "Import History", async () => {
-    await expect(page.getByTestId("importHistory.table").getByRole("rowheader", { name: "contacts.csv" })).toBeVisible();
+    await expect(
+      page.getByTestId("importHistory.table").getByRole("rowheader", { name: "contacts.csv" }),
+    ).toBeVisible();
   });
   await page.getByRole("button", { name: "View Details of contacts.csv" }).click();
   await expect(page.getByRole("dialog", { name: "Import Details" })).toBeVisible();
@@ -248,8 +305,17 @@ test("signed-in screens pass axe and fit 390 px: forms and surveys", async ({ pa
   const audit = await signedInAudit(page, shot);
   // forms: list, editor, View and Embed dialogs, the public page, submissions and their details
   const client = await apiClientAs(page);
-  const formId = (await client.mutation(api.forms.create, { name: "Volunteer signup", description: "Help us win.", fields: A11Y_FORM_FIELDS })).id;
-  await client.mutation(api.formSubmissions.submitInApp, { formId, data: { field_name: "Rosa Diaz", field_email: "rosa@example.org", field_topic: "Canvass" } });
+  const formId = (
+    await client.mutation(api.forms.create, {
+      name: "Volunteer signup",
+      description: "Help us win.",
+      fields: A11Y_FORM_FIELDS,
+    })
+  ).id;
+  await client.mutation(api.formSubmissions.submitInApp, {
+    formId,
+    data: { field_name: "Rosa Diaz", field_email: "rosa@example.org", field_topic: "Canvass" },
+  });
   await audit.route("form builder", "/form-builder", "Form Builder");
   await page.getByTestId("forms.actions").click();
   await page.getByRole("menuitem", { name: "View" }).click();
@@ -355,7 +421,14 @@ test("signed-in screens pass axe and fit 390 px: signs and petitions", async ({ 
   });
 
   // petitions: the verification screen, the new-petition dialog, page entry, results, adjudication, the queue
-  const petitionId = await client.mutation(api.petitions.create, { name: "Measure 12", signaturesNeeded: 100, deadline: "2026-07-01", state: null, county: null, mode: "full" });
+  const petitionId = await client.mutation(api.petitions.create, {
+    name: "Measure 12",
+    signaturesNeeded: 100,
+    deadline: "2026-07-01",
+    state: null,
+    county: null,
+    mode: "full",
+  });
   const petitionPage = await client.mutation(api.petitions.addPage, { petitionId, fileId: null, fileName: "Sheet 1" });
   await client.mutation(api.petitions.addLines, {
     pageId: petitionPage,
@@ -387,7 +460,11 @@ test("signed-in screens pass axe and fit 390 px: signs and petitions", async ({ 
   audit.expectClean();
 });
 
-test("signed-in screens pass axe and fit 390 px: email, CTA, settings, roadmap, districts, walk lists, other modes", async ({ page, account: _account, shot }) => {
+test("signed-in screens pass axe and fit 390 px: email, CTA, settings, roadmap, districts, walk lists, other modes", async ({
+  page,
+  account: _account,
+  shot,
+}) => {
   test.setTimeout(480_000);
   const audit = await signedInAudit(page, shot);
   await audit.route("settings", "/settings", "Settings");

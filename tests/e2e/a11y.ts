@@ -16,8 +16,25 @@ const BLOCKING = new Set((process.env.A11Y_IMPACTS ?? "serious,critical").split(
 
 /** Waits until no CSS animation or transition runs (a dialog fading in is measured at its final colours). */
 async function settle(page: Page) {
-  const ok = await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== "running"), null, { timeout: 8000 }).then(() => true, () => false);
-  if (!ok) console.log("RUNNING ANIMATIONS", await page.evaluate(() => document.getAnimations().filter((a) => a.playState === "running").map((a) => { const t = (a.effect as KeyframeEffect | null)?.target as Element | null; return `${(a as CSSAnimation).animationName ?? a.constructor.name} on <${t?.tagName} class=${t?.className} testid=${(t as HTMLElement | null)?.dataset?.testid}> in ${t?.parentElement?.outerHTML.slice(0, 300)}`; })));
+  const ok = await page
+    .waitForFunction(() => document.getAnimations().every((a) => a.playState !== "running"), null, { timeout: 8000 })
+    .then(
+      () => true,
+      () => false,
+    );
+  if (!ok)
+    console.log(
+      "RUNNING ANIMATIONS",
+      await page.evaluate(() =>
+        document
+          .getAnimations()
+          .filter((a) => a.playState === "running")
+          .map((a) => {
+            const t = (a.effect as KeyframeEffect | null)?.target as Element | null;
+            return `${(a as CSSAnimation).animationName ?? a.constructor.name} on <${t?.tagName} class=${t?.className} testid=${(t as HTMLElement | null)?.dataset?.testid}> in ${t?.parentElement?.outerHTML.slice(0, 300)}`;
+          }),
+      ),
+    );
 }
 
 /** axe's serious and critical violations on the page as it is, one block per rule. */
@@ -26,11 +43,17 @@ export async function axeProblems(page: Page): Promise<string[]> {
   // framed content (embed previews) is audited on its own page; axe waiting on every frame of the
   // survey editor's previews ran the signed-in walk past its time limit
   // only violations are read: axe need not gather the nodes of every passing rule
-  const { violations } = await new AxeBuilder({ page }).withTags(TAGS).options({ iframes: false, resultTypes: ["violations"] }).setLegacyMode().analyze();
+  const { violations } = await new AxeBuilder({ page })
+    .withTags(TAGS)
+    .options({ iframes: false, resultTypes: ["violations"] })
+    .setLegacyMode()
+    .analyze();
   return violations
     .filter((v) => BLOCKING.has(v.impact ?? ""))
     .map((v) => {
-      const nodes = v.nodes.slice(0, 6).map((n) => `      ${n.target.join(" ")}\n        ${n.failureSummary?.replace(/\n\s*/g, " ") ?? ""}`);
+      const nodes = v.nodes
+        .slice(0, 6)
+        .map((n) => `      ${n.target.join(" ")}\n        ${n.failureSummary?.replace(/\n\s*/g, " ") ?? ""}`);
       const more = v.nodes.length > 6 ? [`      … and ${v.nodes.length - 6} more`] : [];
       return [`${v.impact} ${v.id}: ${v.help} (${v.nodes.length})`, ...nodes, ...more].join("\n");
     });
@@ -44,7 +67,10 @@ export async function overflowProblems(page: Page): Promise<string[]> {
     // a dialog scrolls inside its overlay, so a too-wide one does not widen the page: check it too
     const dialogs = Array.from(document.querySelectorAll<HTMLElement>("[role=dialog], [role=alertdialog]"))
       .filter((d) => d.getBoundingClientRect().right > width + 1)
-      .map((d) => `dialog "${d.getAttribute("aria-label") ?? d.querySelector("h1, h2")?.textContent ?? ""}" is ${Math.round(d.getBoundingClientRect().right)}px wide in a ${width}px viewport`);
+      .map(
+        (d) =>
+          `dialog "${d.getAttribute("aria-label") ?? d.querySelector("h1, h2")?.textContent ?? ""}" is ${Math.round(d.getBoundingClientRect().right)}px wide in a ${width}px viewport`,
+      );
     const scrollWidth = document.documentElement.scrollWidth;
     if (scrollWidth <= width + 1) return dialogs;
     const sticksOut = (el: Element) => el.getBoundingClientRect().right > width + 1;
@@ -61,13 +87,19 @@ export async function overflowProblems(page: Page): Promise<string[]> {
       const rect = el.getBoundingClientRect();
       if (rect.right <= width + 1 || rect.width === 0) continue;
       if ((el.parentElement && sticksOut(el.parentElement)) || clipped(el)) continue;
-      const cls = typeof el.className === "string" ? el.className.split(/\s+/).filter(Boolean).slice(0, 3).join(".") : "";
+      const cls =
+        typeof el.className === "string" ? el.className.split(/\s+/).filter(Boolean).slice(0, 3).join(".") : "";
       const testId = el.dataset.testid ? `[data-testid=${el.dataset.testid}]` : "";
       const text = (el.textContent ?? "").trim().slice(0, 40);
-      culprits.push(`      <${el.tagName.toLowerCase()}${cls ? `.${cls}` : ""}${testId}> right=${Math.round(rect.right)} "${text}"`);
+      culprits.push(
+        `      <${el.tagName.toLowerCase()}${cls ? `.${cls}` : ""}${testId}> right=${Math.round(rect.right)} "${text}"`,
+      );
       if (culprits.length >= 6) break;
     }
-    return [[`horizontal overflow: the page is ${scrollWidth}px wide in a ${width}px viewport`, ...culprits].join("\n"), ...dialogs];
+    return [
+      [`horizontal overflow: the page is ${scrollWidth}px wide in a ${width}px viewport`, ...culprits].join("\n"),
+      ...dialogs,
+    ];
   });
 }
 

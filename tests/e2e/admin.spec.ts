@@ -24,7 +24,14 @@ async function acceptInvitation(page: Page, link: string, firstName: string, sho
   await expect(page.getByText("Account Created Successfully")).toBeVisible();
 }
 
-test("an admin invites a member by email; the member accepts in a fresh browser and gets the role's menus", async ({ page, account: admin, accountSettingsPage: settings, mailbox, openOtherBrowser, shot }) => {
+test("an admin invites a member by email; the member accepts in a fresh browser and gets the role's menus", async ({
+  page,
+  account: admin,
+  accountSettingsPage: settings,
+  mailbox,
+  openOtherBrowser,
+  shot,
+}) => {
   const email = uniqueEmail("val");
 
   await settings.goto();
@@ -69,7 +76,13 @@ test("an admin invites a member by email; the member accepts in a fresh browser 
   await expect(latecomer.getByText("The invitation link is invalid or has expired.")).toBeVisible();
 });
 
-test("a custom role with limited permissions: its holder is refused in the UI and by the server", async ({ page, userRoleManagementPage: admin, mailbox, openOtherBrowser, shot }) => {
+test("a custom role with limited permissions: its holder is refused in the UI and by the server", async ({
+  page,
+  userRoleManagementPage: admin,
+  mailbox,
+  openOtherBrowser,
+  shot,
+}) => {
   await admin.goto();
   await admin.openTab("Roles");
   await admin.openCreateRole();
@@ -101,11 +114,21 @@ test("a custom role with limited permissions: its holder is refused in the UI an
   const me = await client.query(api.viewer.me, {});
   expect(me.org && me.permissions).toEqual(["reports.view"]);
   await expect(client.query(api.adminUsers.list, {})).rejects.toThrow(/permission/);
-  await expect(client.mutation(api.adminRoles.create, { name: "Escalate", description: "", permissions: ["users.manage"], modes: ["campaign"], color: "red" })).rejects.toThrow(/permission/);
+  await expect(
+    client.mutation(api.adminRoles.create, {
+      name: "Escalate",
+      description: "",
+      permissions: ["users.manage"],
+      modes: ["campaign"],
+      color: "red",
+    }),
+  ).rejects.toThrow(/permission/);
 
   // The assigned role cannot be deleted.
   await admin.openTab("Roles");
   await expect(admin.userCount("Report Reader")).toHaveText("1");
   await admin.deleteRole("Report Reader");
-  await expect(page.getByText("This role is assigned to 1 user(s). Please reassign or remove these users first.")).toBeVisible();
+  await expect(
+    page.getByText("This role is assigned to 1 user(s). Please reassign or remove these users first."),
+  ).toBeVisible();
 });

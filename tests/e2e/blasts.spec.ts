@@ -41,7 +41,12 @@ async function toast(page: Page, text: string | RegExp) {
  * The Statistics tab's preview frame shows the email itself (sandboxed, no scripts): axe leaves
  * frames out (a11y.ts); the email's own markup is MJML's (tested in tests/lib/email/render.test.ts).
  */
-async function audit(page: Page, name: string, failures: string[], shot: (name: string, opts?: { page?: Page }) => Promise<void>) {
+async function audit(
+  page: Page,
+  name: string,
+  failures: string[],
+  shot: (name: string, opts?: { page?: Page }) => Promise<void>,
+) {
   for (const size of [DESKTOP, PHONE]) {
     await page.setViewportSize(size);
     // the shared check: it waits for animations to end (a toast fading in is measured at its final colours)
@@ -53,7 +58,13 @@ async function audit(page: Page, name: string, failures: string[], shot: (name: 
   await page.setViewportSize(DESKTOP);
 }
 
-test("email a group: pick the campaign, add addresses, send now, webhooks fill Statistics live for a teammate, one-click unsubscribe", async ({ page, emailPage: email, mailbox, openOtherBrowser, shot }) => {
+test("email a group: pick the campaign, add addresses, send now, webhooks fill Statistics live for a teammate, one-click unsubscribe", async ({
+  page,
+  emailPage: email,
+  mailbox,
+  openOtherBrowser,
+  shot,
+}) => {
   test.setTimeout(480_000);
   const failures: string[] = [];
   const api_ = await apiClientAs(page);
@@ -66,7 +77,15 @@ test("email a group: pick the campaign, add addresses, send now, webhooks fill S
   for (const p of people) voterIds.push(await api_.mutation(api.voters.create, { fields: p }));
   const groupId = await api_.mutation(api.groups.create, { name: "Town hall invitees" });
   await api_.mutation(api.groups.addMembers, { groupId, voterIds });
-  const campaignId = await api_.mutation(api.emailCampaigns.create, { name: "Town hall", subject: "Town hall on Thursday, {{voter.first_name}}", fromName: "Friends of Alex Rivera", fromEmail: "team@alexrivera.org", replyTo: "", previewText: "", blocks: JSON.stringify(DESIGN) });
+  const campaignId = await api_.mutation(api.emailCampaigns.create, {
+    name: "Town hall",
+    subject: "Town hall on Thursday, {{voter.first_name}}",
+    fromName: "Friends of Alex Rivera",
+    fromEmail: "team@alexrivera.org",
+    replyTo: "",
+    previewText: "",
+    blocks: JSON.stringify(DESIGN),
+  });
 
   // a teammate follows the campaign's Send To tab
   const bob = await openOtherBrowser();
@@ -80,7 +99,10 @@ test("email a group: pick the campaign, add addresses, send now, webhooks fill S
   // Email Group on the groups page → the dashboard with the group pending → pick the campaign
   await page.goto("/voter-groups");
   await page.getByText("Town hall invitees").first().click();
-  await page.getByRole("button", { name: /Actions/ }).first().click();
+  await page
+    .getByRole("button", { name: /Actions/ })
+    .first()
+    .click();
   await page.getByRole("menuitem", { name: "Email Group" }).click();
   await expect(page).toHaveURL(new RegExp(`/email\\?tab=send-to&group=${groupId}`));
   await expect(email.groupPending).toBeVisible();
@@ -126,10 +148,17 @@ test("email a group: pick the campaign, add addresses, send now, webhooks fill S
   // Bob opens Statistics: no events yet (estimates, labelled); webhooks arrive and the cards move live
   await bobEmail.gotoCampaign(campaignId, "statistics");
   await expect(bobEmail.statistics.estimates).toBeVisible();
-  for (const mail of received) expect((await postWebhook(SITE_URL, { type: "email.delivered", emailId: mail.id })).status).toBe(200);
-  for (const mail of received.slice(0, 2)) expect((await postWebhook(SITE_URL, { type: "email.opened", emailId: mail.id })).status).toBe(200);
-  expect((await postWebhook(SITE_URL, { type: "email.clicked", emailId: received[0].id, link: "https://example.org/rsvp" })).status).toBe(200);
-  expect((await postWebhook(SITE_URL, { type: "email.delivered", emailId: received[1].id }, { forge: true })).status).toBe(401);
+  for (const mail of received)
+    expect((await postWebhook(SITE_URL, { type: "email.delivered", emailId: mail.id })).status).toBe(200);
+  for (const mail of received.slice(0, 2))
+    expect((await postWebhook(SITE_URL, { type: "email.opened", emailId: mail.id })).status).toBe(200);
+  expect(
+    (await postWebhook(SITE_URL, { type: "email.clicked", emailId: received[0].id, link: "https://example.org/rsvp" }))
+      .status,
+  ).toBe(200);
+  expect(
+    (await postWebhook(SITE_URL, { type: "email.delivered", emailId: received[1].id }, { forge: true })).status,
+  ).toBe(401);
   await expect(bobEmail.statistics.estimates).toHaveCount(0);
   await expect(bobEmail.statistics.measured).toContainText("Delivered");
   await expect(bobEmail.statistics.heatMap).toContainText("https://example.org/rsvp");
@@ -142,7 +171,11 @@ test("email a group: pick the campaign, add addresses, send now, webhooks fill S
 
   // one-click unsubscribe from the received email's header (as a mail client posts it)
   const oneClick = /<(https?:[^>]+)>/.exec(received[1].headers["List-Unsubscribe"])![1];
-  const res = await fetch(oneClick, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: "List-Unsubscribe=One-Click" });
+  const res = await fetch(oneClick, {
+    method: "POST",
+    headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    body: "List-Unsubscribe=One-Click",
+  });
   expect(res.status).toBe(200);
   await expect(bobEmail.statistics.root).toContainText("Unsubscribed");
 
@@ -172,14 +205,33 @@ test("email a group: pick the campaign, add addresses, send now, webhooks fill S
   expect(failures, `\n${failures.join("\n\n")}\n`).toHaveLength(0);
 });
 
-test("schedule and automation setup: the browser's time zone is shown, rules need more than one to remove, cancel and stop", async ({ page, emailPage: email, shot }) => {
+test("schedule and automation setup: the browser's time zone is shown, rules need more than one to remove, cancel and stop", async ({
+  page,
+  emailPage: email,
+  shot,
+}) => {
   const failures: string[] = [];
   const client = await apiClientAs(page);
-  const [v] = [await client.mutation(api.voters.create, { fields: { first_name: "Ana", last_name: "Lima", email: uniqueEmail("ana") } })];
+  const [v] = [
+    await client.mutation(api.voters.create, {
+      fields: { first_name: "Ana", last_name: "Lima", email: uniqueEmail("ana") },
+    }),
+  ];
   const groupId = await client.mutation(api.groups.create, { name: "Scheduled" });
   await client.mutation(api.groups.addMembers, { groupId, voterIds: [v] });
-  const id = await client.mutation(api.emailCampaigns.create, { name: "Later", subject: "Later", fromName: "Team", fromEmail: "team@alexrivera.org", replyTo: "", previewText: "", blocks: JSON.stringify(DESIGN) });
-  await client.mutation(api.emailBlasts.updateSetup, { id, edits: [{ field: "groupIds", base: [], value: [groupId] }] });
+  const id = await client.mutation(api.emailCampaigns.create, {
+    name: "Later",
+    subject: "Later",
+    fromName: "Team",
+    fromEmail: "team@alexrivera.org",
+    replyTo: "",
+    previewText: "",
+    blocks: JSON.stringify(DESIGN),
+  });
+  await client.mutation(api.emailBlasts.updateSetup, {
+    id,
+    edits: [{ field: "groupIds", base: [], value: [groupId] }],
+  });
   const automated = email.automated;
   await email.gotoCampaign(id, "schedule");
   await expect(automated.root).toBeVisible();

@@ -12,9 +12,17 @@ import { VoterFormPage } from "./pages/VoterFormPage";
 import type { Mailbox } from "./support";
 
 /** Invites "Bob Stone" as a Volunteer and signs him in on `other` through the emailed link. */
-const inviteBob = (page: Page, other: Page, mailbox: Mailbox) => inviteTeammate(page, other, mailbox, { firstName: "Bob", lastName: "Stone", role: "Volunteer" });
+const inviteBob = (page: Page, other: Page, mailbox: Mailbox) =>
+  inviteTeammate(page, other, mailbox, { firstName: "Bob", lastName: "Stone", role: "Volunteer" });
 
-test("two staffers edit one voter: different fields merge, the same field asks, presence comes and goes", async ({ page, account, voterFormPage: alice, mailbox, openOtherBrowser, shot }) => {
+test("two staffers edit one voter: different fields merge, the same field asks, presence comes and goes", async ({
+  page,
+  account,
+  voterFormPage: alice,
+  mailbox,
+  openOtherBrowser,
+  shot,
+}) => {
   const otherPage = await openOtherBrowser();
   await inviteBob(page, otherPage, mailbox);
   const bob = new VoterFormPage(otherPage);

@@ -40,10 +40,15 @@ import { apiClientAs } from "./support";
 async function serveSnippet(html: string): Promise<{ url: string; close: () => Promise<void> }> {
   const server = http.createServer((_req, res) => {
     res.writeHead(200, { "Content-Type": "text/html" });
-    res.end(`<!doctype html><html lang="en"><head><title>Campaign site</title></head><body><h1>Our campaign</h1><p>Help us win in November.</p>${html}</body></html>`);
+    res.end(
+      `<!doctype html><html lang="en"><head><title>Campaign site</title></head><body><h1>Our campaign</h1><p>Help us win in November.</p>${html}</body></html>`,
+    );
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, close: () => new Promise((r) => server.close(() => r())) };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
+    close: () => new Promise((r) => server.close(() => r())),
+  };
 }
 
 /** Waits until every toast has gone (before a screenshot). */
@@ -59,7 +64,11 @@ const UNDO_STEP_MS = 600;
 
 const template = (name: string) => BUILT_IN_CTA_TEMPLATES.find((t) => t.name === name)!.design;
 
-test("creator: a template, a rectangle dragged on the grid, nudged, recoloured, restacked, centred, undo and redo, a link, saved, embed code", async ({ page, ctaCreatorPage: creator, shot }) => {
+test("creator: a template, a rectangle dragged on the grid, nudged, recoloured, restacked, centred, undo and redo, a link, saved, embed code", async ({
+  page,
+  ctaCreatorPage: creator,
+  shot,
+}) => {
   test.setTimeout(300_000);
   await creator.goto();
   await expect(creator.empty).toContainText("Start Creating Your CTA");
@@ -149,7 +158,9 @@ test("creator: a template, a rectangle dragged on the grid, nudged, recoloured, 
   await creator.prop("link").fill("");
   await creator.prop("link").fill("javascript:alert(1)");
   await expect(creator.prop("link")).toHaveAttribute("aria-invalid", "true");
-  await expect(creator.props.getByRole("alert")).toHaveText("Enter a web address starting with https:// (or mailto:, tel:)");
+  await expect(creator.props.getByRole("alert")).toHaveText(
+    "Enter a web address starting with https:// (or mailto:, tel:)",
+  );
   await creator.prop("link").fill("https://example.org/volunteer");
   await expect(creator.props.getByRole("alert")).toHaveCount(0);
   await creator.prop("link").blur();
@@ -195,16 +206,24 @@ test("creator: a template, a rectangle dragged on the grid, nudged, recoloured, 
   await shot("cta-creator");
 });
 
-test("database: cards with size and element count, search, sort by name, duplicate, delete, preview, edit, empty states", async ({ page, ctaDatabasePage: db, shot }) => {
+test("database: cards with size and element count, search, sort by name, duplicate, delete, preview, edit, empty states", async ({
+  page,
+  ctaDatabasePage: db,
+  shot,
+}) => {
   test.setTimeout(300_000);
   await db.goto();
   await expect(db.empty).toHaveText("No CTAs created yet");
 
   // two CTAs saved (through the API, as this user): they appear without reloading, newest first
   const client = await apiClientAs(page);
-  const volunteerId = await client.mutation(api.ctas.create, { design: JSON.stringify({ ...template("Button"), name: "Volunteer button", description: "Sign up to knock doors" }) });
+  const volunteerId = await client.mutation(api.ctas.create, {
+    design: JSON.stringify({ ...template("Button"), name: "Volunteer button", description: "Sign up to knock doors" }),
+  });
   const event = template("Event");
-  await client.mutation(api.ctas.create, { design: JSON.stringify({ ...event, name: "Alpha rally", description: "Kickoff at the park" }) });
+  await client.mutation(api.ctas.create, {
+    design: JSON.stringify({ ...event, name: "Alpha rally", description: "Kickoff at the park" }),
+  });
   await expect(db.cards).toHaveCount(2);
   expect(await db.names()).toEqual(["Alpha rally", "Volunteer button"]);
   const volunteer = db.card("Volunteer button");
@@ -272,7 +291,13 @@ test("database: cards with size and element count, search, sort by name, duplica
   await expect(creator.title).toHaveText("Editing CTA");
 });
 
-test("embed: the snippet on another site renders the CTA in a fresh browser, a click lands on the link and is counted, an update shows", async ({ page, ctaCreatorPage: creator, ctaDatabasePage: db, openOtherBrowser, shot }) => {
+test("embed: the snippet on another site renders the CTA in a fresh browser, a click lands on the link and is counted, an update shows", async ({
+  page,
+  ctaCreatorPage: creator,
+  ctaDatabasePage: db,
+  openOtherBrowser,
+  shot,
+}) => {
   test.setTimeout(300_000);
   await creator.goto();
   await creator.loadTemplate("Button");
@@ -294,7 +319,10 @@ test("embed: the snippet on another site renders the CTA in a fresh browser, a c
     const landed: string[] = [];
     await visitor.context().route("https://example.org/**", (route) => {
       landed.push(route.request().url());
-      return route.fulfill({ contentType: "text/html", body: "<!doctype html><html lang=en><title>Volunteer</title><h1>Thanks for volunteering</h1></html>" });
+      return route.fulfill({
+        contentType: "text/html",
+        body: "<!doctype html><html lang=en><title>Volunteer</title><h1>Thanks for volunteering</h1></html>",
+      });
     });
     await visitor.goto(site.url);
     const iframe = visitor.locator("iframe");
@@ -303,7 +331,9 @@ test("embed: the snippet on another site renders the CTA in a fresh browser, a c
     const svg = frame.locator('[data-testid="cta.embed"] svg');
     await expect(svg).toBeVisible({ timeout: 15_000 });
     await expect(svg).toContainText("Volunteer Today");
-    expect(await svg.evaluate((el) => [el.getBoundingClientRect().width, el.getBoundingClientRect().height])).toEqual([300, 100]);
+    expect(await svg.evaluate((el) => [el.getBoundingClientRect().width, el.getBoundingClientRect().height])).toEqual([
+      300, 100,
+    ]);
 
     // a click on the button: the whole page goes to the link (through the counter)
     await frame.getByText("Volunteer Today").click();
@@ -340,7 +370,14 @@ test("embed: the snippet on another site renders the CTA in a fresh browser, a c
   }
 });
 
-test("two staffers co-edit one CTA: additions appear, a concurrent move and recolour converge, selections and presence show, undo is one's own", async ({ page, account, ctaCreatorPage: alice, mailbox, openOtherBrowser, shot }) => {
+test("two staffers co-edit one CTA: additions appear, a concurrent move and recolour converge, selections and presence show, undo is one's own", async ({
+  page,
+  account,
+  ctaCreatorPage: alice,
+  mailbox,
+  openOtherBrowser,
+  shot,
+}) => {
   test.setTimeout(600_000);
   const otherPage = await openOtherBrowser();
   await inviteTeammate(page, otherPage, mailbox, { firstName: "Bob", lastName: "Stone", role: "Campaign Manager" });
@@ -400,11 +437,13 @@ test("two staffers co-edit one CTA: additions appear, a concurrent move and reco
   await expect(bob.prop("x")).toHaveValue(String(moved.x));
   await expect(alice.prop("fill")).toHaveValue("#0f766e");
   // Bob's outline follows the element on Alice's screen
-  await expect.poll(async () => {
-    const outline = (await bobOnAlice.boundingBox())!;
-    const p = await alice.pointOn(e, { dx: 0, dy: 0 });
-    return [Math.round(outline.x - p.x), Math.round(outline.y - p.y)];
-  }).toEqual([-2, -2]);
+  await expect
+    .poll(async () => {
+      const outline = (await bobOnAlice.boundingBox())!;
+      const p = await alice.pointOn(e, { dx: 0, dy: 0 });
+      return [Math.round(outline.x - p.x), Math.round(outline.y - p.y)];
+    })
+    .toEqual([-2, -2]);
   await toastsGone(page);
   await shot("cta-coedit-alice");
   await shot("cta-coedit-bob", { page: otherPage });
@@ -429,7 +468,12 @@ test("two staffers co-edit one CTA: additions appear, a concurrent move and reco
   expect(stored.elements.find((x) => x.id === e)).toMatchObject({ ...start, fill: "#0f766e" });
 });
 
-test("embed on a phone: a 640 px design scales to the 390 px screen, in the snippet's frame and at its own address, never cropped or sideways", async ({ page, ctaCreatorPage: creator, openOtherBrowser, shot }) => {
+test("embed on a phone: a 640 px design scales to the 390 px screen, in the snippet's frame and at its own address, never cropped or sideways", async ({
+  page,
+  ctaCreatorPage: creator,
+  openOtherBrowser,
+  shot,
+}) => {
   test.setTimeout(300_000);
   await creator.goto();
   await creator.loadTemplate("Webinar");
@@ -462,7 +506,12 @@ test("embed on a phone: a 640 px design scales to the 390 px screen, in the snip
     const drawn = await svg.evaluate((el) => [el.getBoundingClientRect().width, el.getBoundingClientRect().height]);
     expect(Math.abs(drawn[0] - frame.width)).toBeLessThan(1.5);
     expect(Math.abs(drawn[1] - frame.height)).toBeLessThan(1.5);
-    expect(await visitor.frameLocator("iframe").locator("html").evaluate((el) => el.scrollWidth - el.clientWidth)).toBe(0);
+    expect(
+      await visitor
+        .frameLocator("iframe")
+        .locator("html")
+        .evaluate((el) => el.scrollWidth - el.clientWidth),
+    ).toBe(0);
     expect(await visitor.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await expect(svg).toContainText("LIVE");
     await shot("cta-embed-phone", { page: visitor });
@@ -480,7 +529,11 @@ test("embed on a phone: a 640 px design scales to the 390 px screen, in the snip
   }
 });
 
-test("by keyboard: the element list selects with the arrows, Enter edits, Escape deselects; a click on a template's blank canvas deselects", async ({ page, ctaCreatorPage: creator, shot }) => {
+test("by keyboard: the element list selects with the arrows, Enter edits, Escape deselects; a click on a template's blank canvas deselects", async ({
+  page,
+  ctaCreatorPage: creator,
+  shot,
+}) => {
   test.setTimeout(300_000);
   await creator.goto();
   await creator.loadTemplate("Banner");
@@ -550,7 +603,12 @@ test("by keyboard: the element list selects with the arrows, Enter edits, Escape
 });
 
 /** Alice saves a CTA from the Button template; Bob (whose connection can stall) opens it; both select its label. */
-async function twoOnTheLabel(page: Page, alice: CtaCreatorPage, mailbox: Parameters<typeof inviteTeammate>[2], openOtherBrowser: () => Promise<Page>) {
+async function twoOnTheLabel(
+  page: Page,
+  alice: CtaCreatorPage,
+  mailbox: Parameters<typeof inviteTeammate>[2],
+  openOtherBrowser: () => Promise<Page>,
+) {
   const otherPage = await openOtherBrowser();
   // Bob's connection can stall for a moment, so his edits and Alice's are truly concurrent
   const bobNet = await holdableConnection(otherPage.context());
@@ -571,7 +629,12 @@ async function twoOnTheLabel(page: Page, alice: CtaCreatorPage, mailbox: Paramet
   return { bob, bobNet, otherPage, labelId };
 }
 
-test("two staffers type in one text at once: both people's keystrokes stay, each where it was typed", async ({ page, ctaCreatorPage: alice, mailbox, openOtherBrowser }) => {
+test("two staffers type in one text at once: both people's keystrokes stay, each where it was typed", async ({
+  page,
+  ctaCreatorPage: alice,
+  mailbox,
+  openOtherBrowser,
+}) => {
   test.setTimeout(600_000);
   const { bob, bobNet, otherPage, labelId } = await twoOnTheLabel(page, alice, mailbox, openOtherBrowser);
   const aliceText = alice.prop("text");
@@ -582,7 +645,10 @@ test("two staffers type in one text at once: both people's keystrokes stay, each
   await page.keyboard.press("Control+End");
   await bobText.click();
   await otherPage.keyboard.press("Control+Home");
-  await Promise.all([aliceText.pressSequentially(" this weekend", { delay: 70 }), bobText.pressSequentially("Please ", { delay: 110 })]);
+  await Promise.all([
+    aliceText.pressSequentially(" this weekend", { delay: 70 }),
+    bobText.pressSequentially("Please ", { delay: 110 }),
+  ]);
   for (const c of [alice, bob]) {
     await expect(c.prop("text")).toHaveValue("Please Volunteer Today this weekend");
     await expect(c.element(labelId)).toHaveText("Text: Please Volunteer Today this weekend");
@@ -597,11 +663,18 @@ test("two staffers type in one text at once: both people's keystrokes stay, each
   await expect(aliceText).toHaveValue("Please Volunteer Today this weekend!");
   await expect(bobText).toHaveValue("Please Volunteer Today this weekend at 10");
   await bobNet.release();
-  for (const c of [alice, bob]) await expect(c.prop("text")).toHaveValue(/^Please Volunteer Today this weekend(! at 10| at 10!)$/);
+  for (const c of [alice, bob])
+    await expect(c.prop("text")).toHaveValue(/^Please Volunteer Today this weekend(! at 10| at 10!)$/);
   await expect(bobText).toHaveValue(await aliceText.inputValue());
 });
 
-test("a teammate deletes the text being typed in and undoes: it comes back with the typing, for both and after a reload; the typist is told", async ({ page, ctaCreatorPage: alice, mailbox, openOtherBrowser, shot }) => {
+test("a teammate deletes the text being typed in and undoes: it comes back with the typing, for both and after a reload; the typist is told", async ({
+  page,
+  ctaCreatorPage: alice,
+  mailbox,
+  openOtherBrowser,
+  shot,
+}) => {
   test.setTimeout(600_000);
   const { bob, bobNet, otherPage, labelId } = await twoOnTheLabel(page, alice, mailbox, openOtherBrowser);
   const aliceText = alice.prop("text");
@@ -647,7 +720,10 @@ test("a teammate deletes the text being typed in and undoes: it comes back with 
   // the typist's own Undo: Bob deletes again, Alice restores it from her notice
   await bob.select(labelId);
   await bob.props.getByTestId("cta.props.delete").click();
-  await otherPage.getByRole("alertdialog", { name: "Delete this element?" }).getByRole("button", { name: "Delete" }).click();
+  await otherPage
+    .getByRole("alertdialog", { name: "Delete this element?" })
+    .getByRole("button", { name: "Delete" })
+    .click();
   await expect(alice.count).toHaveText("1 element");
   // (Alice had it selected again only if she clicked it; after the reload she had not: no notice then)
   await expect(notice).toBeHidden();
@@ -656,13 +732,19 @@ test("a teammate deletes the text being typed in and undoes: it comes back with 
   await alice.select(labelId);
   await bob.select(labelId);
   await bob.props.getByTestId("cta.props.delete").click();
-  await otherPage.getByRole("alertdialog", { name: "Delete this element?" }).getByRole("button", { name: "Delete" }).click();
+  await otherPage
+    .getByRole("alertdialog", { name: "Delete this element?" })
+    .getByRole("button", { name: "Delete" })
+    .click();
   await notice.getByRole("button", { name: "Undo" }).click();
   for (const c of [alice, bob]) await expect(c.element(labelId)).toHaveText("Text: Volunteer Today now, sharp");
   await expect(alice.selected).toHaveAttribute("data-element-id", labelId);
 });
 
-test("templates are for super administrators: no Save Template button, and the server refuses this account", async ({ page, ctaCreatorPage: creator }) => {
+test("templates are for super administrators: no Save Template button, and the server refuses this account", async ({
+  page,
+  ctaCreatorPage: creator,
+}) => {
   await creator.goto();
   await creator.loadTemplate("Card");
   await expect(creator.saveButton).toHaveText("Save CTA");
@@ -673,17 +755,28 @@ test("templates are for super administrators: no Save Template button, and the s
   // called directly as this Account Administrator
   const client = await apiClientAs(page);
   const name = `Not allowed ${Date.now()}`;
-  const refused = await client.mutation(api.ctaTemplates.create, { name, category: "Business", design: JSON.stringify(template("Card")) }).then(
-    () => null,
-    (e: unknown) => e as Error & { data?: { code?: string; message?: string; title?: string } },
-  );
+  const refused = await client
+    .mutation(api.ctaTemplates.create, { name, category: "Business", design: JSON.stringify(template("Card")) })
+    .then(
+      () => null,
+      (e: unknown) => e as Error & { data?: { code?: string; message?: string; title?: string } },
+    );
   expect(refused, "the server refuses template creation").not.toBeNull();
-  expect(refused!.data ?? refused!.message).toMatchObject({ code: "FORBIDDEN", title: "Access Denied", message: "Only Super Administrators can create templates." });
+  expect(refused!.data ?? refused!.message).toMatchObject({
+    code: "FORBIDDEN",
+    title: "Access Denied",
+    message: "Only Super Administrators can create templates.",
+  });
   const templates = await client.query(api.ctaTemplates.list, {});
   expect(templates.map((t) => t.name)).not.toContain(name);
 });
 
-test("at 390 px the creator and the database fit, an element is added and recoloured", async ({ page, ctaCreatorPage: creator, ctaDatabasePage: db, shot }) => {
+test("at 390 px the creator and the database fit, an element is added and recoloured", async ({
+  page,
+  ctaCreatorPage: creator,
+  ctaDatabasePage: db,
+  shot,
+}) => {
   test.setTimeout(300_000);
   await page.setViewportSize({ width: 390, height: 844 });
   const scrollWidth = () => page.evaluate(() => document.documentElement.scrollWidth);
@@ -692,7 +785,9 @@ test("at 390 px the creator and the database fit, an element is added and recolo
   expect(await scrollWidth()).toBeLessThanOrEqual(391);
   // the 400 px design is shown smaller, within the screen
   expect(await creator.scale()).toBeLessThan(1);
-  expect((await creator.canvas.boundingBox())!.x + (await creator.canvas.boundingBox())!.width).toBeLessThanOrEqual(390);
+  expect((await creator.canvas.boundingBox())!.x + (await creator.canvas.boundingBox())!.width).toBeLessThanOrEqual(
+    390,
+  );
 
   await creator.add("circle");
   await expect(creator.count).toHaveText("1 element");

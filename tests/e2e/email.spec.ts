@@ -50,7 +50,12 @@ function onePixelPng([r, g, b]: [number, number, number]): Buffer {
   ihdr[8] = 8; // bit depth
   ihdr[9] = 2; // colour type: RGB
   const scanline = Buffer.from([0, r, g, b]); // filter byte, one pixel
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk("IHDR", ihdr), chunk("IDAT", zlib.deflateSync(scanline)), chunk("IEND", Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk("IHDR", ihdr),
+    chunk("IDAT", zlib.deflateSync(scanline)),
+    chunk("IEND", Buffer.alloc(0)),
+  ]);
 }
 
 /** Fills in the organisation's Website on /account-settings (what `{{user.website}}` links resolve to). */
@@ -82,7 +87,13 @@ async function headingColour(block: Locator) {
   return headingOf(block).evaluate((el) => getComputedStyle(el).color);
 }
 
-test("build a campaign from a template: drag, keyboard, properties, image, save, versions, duplicate, preview and a test send", async ({ page, account, emailBuilderPage: builder, mailbox, shot }) => {
+test("build a campaign from a template: drag, keyboard, properties, image, save, versions, duplicate, preview and a test send", async ({
+  page,
+  account,
+  emailBuilderPage: builder,
+  mailbox,
+  shot,
+}) => {
   test.setTimeout(360_000);
   await builder.goto();
   await expect(page.getByTestId("email.canvas.empty")).toBeVisible();
@@ -136,14 +147,18 @@ test("build a campaign from a template: drag, keyboard, properties, image, save,
   const heading = builder.block(headingId);
   expect(await builder.order()).toEqual([...canvasBefore.slice(0, -1), headingId, canvasBefore.at(-1)]);
   await builder.moveUpByKeyboard(heading, canvasBefore.at(-2)!);
-  await expect.poll(() => builder.order()).toEqual([...canvasBefore.slice(0, -2), headingId, ...canvasBefore.slice(-2)]);
+  await expect
+    .poll(() => builder.order())
+    .toEqual([...canvasBefore.slice(0, -2), headingId, ...canvasBefore.slice(-2)]);
   // and once more with the selected block's toolbar, which covers none of the block's content
   await builder.select(heading);
   const toolsBox = (await heading.locator(".email-block-tools").boundingBox())!;
   const contentBox = (await heading.locator(":scope > :last-child").boundingBox())!;
   expect(toolsBox.y + toolsBox.height).toBeLessThanOrEqual(contentBox.y + 1);
   await builder.moveUpButton().click();
-  await expect.poll(() => builder.order()).toEqual([...canvasBefore.slice(0, -3), headingId, ...canvasBefore.slice(-3)]);
+  await expect
+    .poll(() => builder.order())
+    .toEqual([...canvasBefore.slice(0, -3), headingId, ...canvasBefore.slice(-3)]);
 
   // properties: the text, then a colour (an invalid one reverts on leaving the field; #abc applies)
   await builder.select(heading);
@@ -171,7 +186,9 @@ test("build a campaign from a template: drag, keyboard, properties, image, save,
   await builder.prop("width").fill("120");
   await builder.prop("width").press("Enter");
   await builder.prop("alt").fill("Town hall");
-  await builder.uploadInput("src").setInputFiles({ name: "pixel.png", mimeType: "image/png", buffer: onePixelPng([15, 118, 110]) });
+  await builder
+    .uploadInput("src")
+    .setInputFiles({ name: "pixel.png", mimeType: "image/png", buffer: onePixelPng([15, 118, 110]) });
   await toast(page, "Image uploaded successfully");
   await expect(builder.prop("src")).toHaveValue(new RegExp(`^${BACKEND_URL.replace(/[.]/g, "\\.")}/`));
   const imageUrl = await builder.prop("src").inputValue();
@@ -202,7 +219,9 @@ test("build a campaign from a template: drag, keyboard, properties, image, save,
   await expect(builder.unsaved).toBeVisible();
   await builder.save();
   await toast(page, "Save failed");
-  await expect(page.locator("[data-sonner-toast]").filter({ hasText: "Save failed" }).last()).toContainText("Unknown personalization variable: {{voter.shoe_size}}");
+  await expect(page.locator("[data-sonner-toast]").filter({ hasText: "Save failed" }).last()).toContainText(
+    "Unknown personalization variable: {{voter.shoe_size}}",
+  );
   await expect(builder.unsaved).toBeVisible();
   // removed: Save publishes version 2
   await builder.prop("text").fill("Questions? Just reply to this email.");
@@ -317,14 +336,26 @@ test("build a campaign from a template: drag, keyboard, properties, image, save,
       const received = await page.context().newPage();
       await received.setContent(html);
       await expect(received.getByText("See you there, Jane!")).toBeVisible();
-      await expect.poll(() => received.locator(`img[src="${imageUrl}"]`).evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth)).toBe(1);
+      await expect
+        .poll(() =>
+          received.locator(`img[src="${imageUrl}"]`).evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth),
+        )
+        .toBe(1);
       await shot("email-received", { page: received, fullPage: true });
       await received.close();
     }
   }
 });
 
-test("two staffers co-edit one campaign: additions, concurrent property edits merge, selections, presence, own undo", async ({ page, account, emailBuilderPage: alice, appShell, mailbox, openOtherBrowser, shot }) => {
+test("two staffers co-edit one campaign: additions, concurrent property edits merge, selections, presence, own undo", async ({
+  page,
+  account,
+  emailBuilderPage: alice,
+  appShell,
+  mailbox,
+  openOtherBrowser,
+  shot,
+}) => {
   test.setTimeout(300_000);
   const otherPage = await openOtherBrowser();
   await inviteTeammate(page, otherPage, mailbox, { firstName: "Bob", lastName: "Stone", role: "Campaign Manager" });
@@ -390,13 +421,22 @@ test("two staffers co-edit one campaign: additions, concurrent property edits me
   await expect(alice.unsaved).toBeHidden();
 
   // the campaign was kept offline in Alice's browser; signing out deletes that copy
-  const offlineCopies = () => page.evaluate(async () => (await indexedDB.databases()).map((d) => d.name).filter((n) => n?.startsWith("precinct-yjs:")));
+  const offlineCopies = () =>
+    page.evaluate(async () =>
+      (await indexedDB.databases()).map((d) => d.name).filter((n) => n?.startsWith("precinct-yjs:")),
+    );
   expect((await offlineCopies()).length).toBeGreaterThan(0);
   await appShell.signOut();
   await expect.poll(offlineCopies).toEqual([]);
 });
 
-test("two staffers type in one text block at once, then one deletes the section holding it and undoes: every keystroke stays", async ({ page, emailBuilderPage: alice, mailbox, openOtherBrowser, shot }) => {
+test("two staffers type in one text block at once, then one deletes the section holding it and undoes: every keystroke stays", async ({
+  page,
+  emailBuilderPage: alice,
+  mailbox,
+  openOtherBrowser,
+  shot,
+}) => {
   test.setTimeout(600_000);
   const otherPage = await openOtherBrowser();
   // Bob's connection can stall for a moment, so his edits and Alice's are truly concurrent
@@ -428,7 +468,10 @@ test("two staffers type in one text block at once, then one deletes the section 
   await page.keyboard.press("Control+End");
   await bobText.click();
   await otherPage.keyboard.press("Control+Home");
-  await Promise.all([aliceText.pressSequentially(" See you there", { delay: 70 }), bobText.pressSequentially("Hello! ", { delay: 110 })]);
+  await Promise.all([
+    aliceText.pressSequentially(" See you there", { delay: 70 }),
+    bobText.pressSequentially("Hello! ", { delay: 110 }),
+  ]);
   const both = "Hello! Write your message here. See you there";
   for (const b of [alice, bob]) {
     await expect(b.prop("text")).toHaveValue(both);
@@ -468,7 +511,11 @@ test("two staffers type in one text block at once, then one deletes the section 
   }
 });
 
-test("at 390 px the builder fits, a component is added by pressing it and edited in the property panel", async ({ page, emailBuilderPage: builder, shot }) => {
+test("at 390 px the builder fits, a component is added by pressing it and edited in the property panel", async ({
+  page,
+  emailBuilderPage: builder,
+  shot,
+}) => {
   await page.setViewportSize({ width: 390, height: 844 });
   await builder.goto();
   const scrollWidth = () => page.evaluate(() => document.documentElement.scrollWidth);
@@ -492,7 +539,10 @@ test("at 390 px the builder fits, a component is added by pressing it and edited
   await shot("email-phone", { fullPage: true });
 });
 
-test("a message without a footer gets one back when it is loaded (spec/2 §2.3)", async ({ page, emailBuilderPage: builder }) => {
+test("a message without a footer gets one back when it is loaded (spec/2 §2.3)", async ({
+  page,
+  emailBuilderPage: builder,
+}) => {
   await builder.goto();
   await expect(page.getByTestId("email.canvas.empty")).toBeVisible();
   await builder.name.fill("No footer yet");

@@ -20,13 +20,21 @@ function consoleErrors(page: Page): string[] {
   return seen;
 }
 
-test("a CTA deleted while two staffers have it open: one calm message each, no raw server error", async ({ page, account: _account, mailbox, openOtherBrowser, shot }) => {
+test("a CTA deleted while two staffers have it open: one calm message each, no raw server error", async ({
+  page,
+  account: _account,
+  mailbox,
+  openOtherBrowser,
+  shot,
+}) => {
   test.setTimeout(360_000);
   const other = await openOtherBrowser();
   await inviteTeammate(page, other, mailbox, { firstName: "Bob", lastName: "Stone", role: "Campaign Manager" });
   const client = await apiClientAs(page);
   const design = BUILT_IN_CTA_TEMPLATES.find((t) => t.name === "Button")!.design;
-  const id = await client.mutation(api.ctas.create, { design: JSON.stringify({ ...design, name: "Going away", description: "" }) });
+  const id = await client.mutation(api.ctas.create, {
+    design: JSON.stringify({ ...design, name: "Going away", description: "" }),
+  });
   const alice = new CtaCreatorPage(page);
   const bob = new CtaCreatorPage(other);
   await alice.goto(id);
@@ -46,5 +54,8 @@ test("a CTA deleted while two staffers have it open: one calm message each, no r
     for (const t of texts) expect(t).not.toMatch(RAW);
   }
   await shot("cta-deleted-under-teammate");
-  for (const errors of [aliceConsole, bobConsole]) expect(errors.filter((e) => RAW.test(e) && /ConvexError|VALIDATION|NOT_FOUND|no longer exists/.test(e))).toEqual([]);
+  for (const errors of [aliceConsole, bobConsole])
+    expect(errors.filter((e) => RAW.test(e) && /ConvexError|VALIDATION|NOT_FOUND|no longer exists/.test(e))).toEqual(
+      [],
+    );
 });

@@ -98,7 +98,8 @@ function on<T>(PageObject: PageObjectClass<T>) {
 
 /** A page-object fixture on the test's page, signed in first. */
 function signedIn<T>(PageObject: PageObjectClass<T>) {
-  return async ({ signedInPage }: { signedInPage: Page }, use: (po: T) => Promise<void>) => use(new PageObject(signedInPage));
+  return async ({ signedInPage }: { signedInPage: Page }, use: (po: T) => Promise<void>) =>
+    use(new PageObject(signedInPage));
 }
 
 export const test = base.extend<Fixtures>({
@@ -162,7 +163,11 @@ export const test = base.extend<Fixtures>({
         if (dir) await target.screenshot({ path: path.join(dir, `${name}.png`), fullPage });
       };
       await use((name, options = {}) => save(options.page ?? page, name, options.fullPage));
-      const title = testInfo.title.toLowerCase().replace(/[^a-z0-9]+/g, "-").slice(0, 60).replace(/-$/, "");
+      const title = testInfo.title
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, "-")
+        .slice(0, 60)
+        .replace(/-$/, "");
       if (!page.isClosed()) await save(page, `after-${path.basename(testInfo.file, ".spec.ts")}-${title}`);
     },
     { auto: true },

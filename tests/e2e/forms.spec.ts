@@ -21,13 +21,30 @@ const HUMAN_PACE_MS = 2_200;
 async function serveSnippet(html: string): Promise<{ url: string; close: () => Promise<void> }> {
   const server = http.createServer((_req, res) => {
     res.writeHead(200, { "Content-Type": "text/html" });
-    res.end(`<!doctype html><html lang="en"><head><title>Campaign site</title></head><body><h1>Our campaign</h1>${html}</body></html>`);
+    res.end(
+      `<!doctype html><html lang="en"><head><title>Campaign site</title></head><body><h1>Our campaign</h1>${html}</body></html>`,
+    );
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, close: () => new Promise((r) => server.close(() => r())) };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
+    close: () => new Promise((r) => server.close(() => r())),
+  };
 }
 
-async function fillPublic(p: Page, values: { name: string; email: string; phone: string; about: string; topic: string; pick: string; date: string; count: string }) {
+async function fillPublic(
+  p: Page,
+  values: {
+    name: string;
+    email: string;
+    phone: string;
+    about: string;
+    topic: string;
+    pick: string;
+    date: string;
+    count: string;
+  },
+) {
   await p.getByLabel("Full name").fill(values.name);
   await p.getByLabel("Email").fill(values.email);
   await p.getByLabel("Phone").fill(values.phone);
@@ -39,7 +56,12 @@ async function fillPublic(p: Page, values: { name: string; email: string; phone:
   await p.getByLabel("Guests").fill(values.count);
 }
 
-test("build a form, fill it in publicly, see it live, export it, embed it on another site", async ({ page, formBuilderPage: builder, openOtherBrowser, shot }) => {
+test("build a form, fill it in publicly, see it live, export it, embed it on another site", async ({
+  page,
+  formBuilderPage: builder,
+  openOtherBrowser,
+  shot,
+}) => {
   test.setTimeout(300_000);
   await builder.goto();
   await expect(builder.empty).toHaveText("No forms created yet");
@@ -51,9 +73,30 @@ test("build a form, fill it in publicly, see it live, export it, embed it on ano
   await expect(page.getByText("Form name required").first()).toBeVisible();
   await builder.name.fill("Volunteer signup");
   await builder.description.fill("Help us win in November.");
-  for (const type of ["Text", "Email", "Phone", "Text Area", "Select Dropdown", "Radio Buttons", "Checkbox", "Date", "Number"]) await builder.addField(type);
+  for (const type of [
+    "Text",
+    "Email",
+    "Phone",
+    "Text Area",
+    "Select Dropdown",
+    "Radio Buttons",
+    "Checkbox",
+    "Date",
+    "Number",
+  ])
+    await builder.addField(type);
   await builder.addSeparator();
-  const labels = ["Full name", "Email", "Phone", "About you", "Topic", "Shift", "Keep me informed", "Event date", "Guests"];
+  const labels = [
+    "Full name",
+    "Email",
+    "Phone",
+    "About you",
+    "Topic",
+    "Shift",
+    "Keep me informed",
+    "Event date",
+    "Guests",
+  ];
   for (const [i, l] of labels.entries()) await builder.label(i).fill(l);
   await builder.options(4).fill("Yard sign\nPhone bank\nCanvass");
   await builder.options(5).fill("Morning\nEvening");
@@ -70,10 +113,34 @@ test("build a form, fill it in publicly, see it live, export it, embed it on ano
   await page.mouse.move(from.x + from.width / 2, from.y - 10, { steps: 5 });
   await page.mouse.move(to.x + to.width / 2, to.y + to.height / 2 - 10, { steps: 20 });
   await page.mouse.up();
-  const afterMouse = ["Full name", "Email", "Phone", "About you", "Topic", "Shift", "Keep me informed", "separator", "Event date", "Guests"];
+  const afterMouse = [
+    "Full name",
+    "Email",
+    "Phone",
+    "About you",
+    "Topic",
+    "Shift",
+    "Keep me informed",
+    "separator",
+    "Event date",
+    "Guests",
+  ];
   await expect.poll(() => builder.fieldOrder()).toEqual(afterMouse);
   await builder.moveUpByKeyboard(9);
-  await expect.poll(() => builder.fieldOrder()).toEqual(["Full name", "Email", "Phone", "About you", "Topic", "Shift", "Keep me informed", "separator", "Guests", "Event date"]);
+  await expect
+    .poll(() => builder.fieldOrder())
+    .toEqual([
+      "Full name",
+      "Email",
+      "Phone",
+      "About you",
+      "Topic",
+      "Shift",
+      "Keep me informed",
+      "separator",
+      "Guests",
+      "Event date",
+    ]);
   await shot("forms-editor");
 
   await builder.saveButton.click();
@@ -106,7 +173,16 @@ test("build a form, fill it in publicly, see it live, export it, embed it on ano
   await visitor.getByTestId("form.submit").click();
   await expect(visitor.getByText("Full name is required")).toBeVisible();
   await expect(visitor.getByText("Please enter a valid email address")).toBeVisible();
-  await fillPublic(visitor, { name: "Rosa Diaz", email: "rosa@example.org", phone: "503-555-0101", about: "=1+1 retired teacher", topic: "Phone bank", pick: "Evening", date: "2026-12-05", count: "3" });
+  await fillPublic(visitor, {
+    name: "Rosa Diaz",
+    email: "rosa@example.org",
+    phone: "503-555-0101",
+    about: "=1+1 retired teacher",
+    topic: "Phone bank",
+    pick: "Evening",
+    date: "2026-12-05",
+    count: "3",
+  });
   await visitor.waitForTimeout(HUMAN_PACE_MS);
   await visitor.getByTestId("form.submit").click();
   await expect(visitor.getByTestId("publicForm.thanks")).toContainText("Form submitted successfully!");
@@ -123,10 +199,37 @@ test("build a form, fill it in publicly, see it live, export it, embed it on ano
   await page.getByTestId("submissions.export").click();
   const file = await download;
   expect(file.suggestedFilename()).toBe("all_form_submissions.csv");
-  const csv = fs.readFileSync((await file.path()), "utf8").replace(/^\uFEFF/, "");
+  const csv = fs.readFileSync(await file.path(), "utf8").replace(/^\uFEFF/, "");
   const rows = Papa.parse<string[]>(csv, { skipEmptyLines: true }).data;
-  expect(rows[0]).toEqual(["Submitted At", "Form", "Submitter Email", "Submitter IP", "Full name", "Email", "Phone", "About you", "Topic", "Shift", "Keep me informed", "Guests", "Event date"]);
-  expect(rows[1].slice(1)).toEqual(["Volunteer signup", "rosa@example.org", "127.0.0.1", "Rosa Diaz", "rosa@example.org", "503-555-0101", "'=1+1 retired teacher", "Phone bank", "Evening", "Yes", "3", "2026-12-05"]);
+  expect(rows[0]).toEqual([
+    "Submitted At",
+    "Form",
+    "Submitter Email",
+    "Submitter IP",
+    "Full name",
+    "Email",
+    "Phone",
+    "About you",
+    "Topic",
+    "Shift",
+    "Keep me informed",
+    "Guests",
+    "Event date",
+  ]);
+  expect(rows[1].slice(1)).toEqual([
+    "Volunteer signup",
+    "rosa@example.org",
+    "127.0.0.1",
+    "Rosa Diaz",
+    "rosa@example.org",
+    "503-555-0101",
+    "'=1+1 retired teacher",
+    "Phone bank",
+    "Evening",
+    "Yes",
+    "3",
+    "2026-12-05",
+  ]);
   expect(csv.split("\r\n")[1].startsWith('"')).toBe(true);
 
   // the snippet on another site (another port): the form loads inside the iframe, resizes it, submits
@@ -158,7 +261,13 @@ test("build a form, fill it in publicly, see it live, export it, embed it on ano
   await expect(visitor.getByTestId("publicForm.notFound")).toHaveText("Form not found or no longer available.");
 });
 
-test("two staffers co-edit one form: both changes live on both screens, presence, then publish", async ({ page, formBuilderPage: alice, mailbox, openOtherBrowser, shot }) => {
+test("two staffers co-edit one form: both changes live on both screens, presence, then publish", async ({
+  page,
+  formBuilderPage: alice,
+  mailbox,
+  openOtherBrowser,
+  shot,
+}) => {
   test.setTimeout(480_000);
   const otherPage = await openOtherBrowser();
   const bobNet = await holdableConnection(otherPage.context());
@@ -208,7 +317,10 @@ test("two staffers co-edit one form: both changes live on both screens, presence
   await expect(alice.rows.first()).toContainText("saved by Bob Stone");
 });
 
-test("offline in the form designer: it says so, edits go on, and they reach the form when the connection returns", async ({ page, formBuilderPage: builder }) => {
+test("offline in the form designer: it says so, edits go on, and they reach the form when the connection returns", async ({
+  page,
+  formBuilderPage: builder,
+}) => {
   const net = await cuttableConnection(page.context());
   await builder.goto();
   await builder.startCreate();
@@ -232,4 +344,3 @@ test("offline in the form designer: it says so, edits go on, and they reach the 
     await expect(builder.label(0)).toHaveValue("Street address", { timeout: 3_000 });
   }).toPass({ timeout: 30_000 });
 });
-

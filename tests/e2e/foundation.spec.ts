@@ -4,7 +4,16 @@ import { AppShell } from "./pages/AppShell";
 import { DashboardPage } from "./pages/DashboardPage";
 import { newAccount } from "./support";
 
-test("register, switch modes, sign out and in, reset the password by email", async ({ page, landingPage, loginModal, registerPage, forgotPasswordPage, resetPasswordPage, mailbox, shot }) => {
+test("register, switch modes, sign out and in, reset the password by email", async ({
+  page,
+  landingPage,
+  loginModal,
+  registerPage,
+  forgotPasswordPage,
+  resetPasswordPage,
+  mailbox,
+  shot,
+}) => {
   await landingPage.goto();
   await expect(landingPage.hero).toBeVisible();
   await expect(page.getByText("$249")).toBeVisible();
@@ -76,7 +85,13 @@ test("register, switch modes, sign out and in, reset the password by email", asy
   await expect(dashboard.heading("Campaign")).toBeVisible();
 });
 
-test("a render error shows the crash screen with three retries", async ({ crashScreen, dashboardPage, appShell, accountSettingsPage, shot }) => {
+test("a render error shows the crash screen with three retries", async ({
+  crashScreen,
+  dashboardPage,
+  appShell,
+  accountSettingsPage,
+  shot,
+}) => {
   await crashScreen.provoke();
   await expect(crashScreen.heading).toBeVisible();
   await expect(crashScreen.message).toBeVisible();
@@ -93,7 +108,13 @@ test("a render error shows the crash screen with three retries", async ({ crashS
   await expect(accountSettingsPage.clientErrors.getByText(errorId).first()).toBeVisible();
 });
 
-test("signed-out visitors of guarded pages are sent to the login modal and back", async ({ page, account, appShell, loginModal, roadmapPage }) => {
+test("signed-out visitors of guarded pages are sent to the login modal and back", async ({
+  page,
+  account,
+  appShell,
+  loginModal,
+  roadmapPage,
+}) => {
   await appShell.signOut();
   await roadmapPage.goto();
   await expect(page).toHaveURL(/\/\?login=true/);
@@ -104,7 +125,16 @@ test("signed-out visitors of guarded pages are sent to the login modal and back"
   await expect(page).toHaveURL(/\/dashboard$/);
 });
 
-test("profile: read view, edit, change password; info pages and the SMS center", async ({ page, account, profilePage, roadmapPage, smsCenterPage, appShell, loginModal, shot }) => {
+test("profile: read view, edit, change password; info pages and the SMS center", async ({
+  page,
+  account,
+  profilePage,
+  roadmapPage,
+  smsCenterPage,
+  appShell,
+  loginModal,
+  shot,
+}) => {
   await profilePage.goto();
   await expect(profilePage.readView).toContainText(account.firstName);
   await expect(profilePage.readView.getByText("Not provided")).toHaveCount(2);

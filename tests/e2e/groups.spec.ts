@@ -4,7 +4,12 @@ import { expect, test } from "./fixtures";
 test("groups: CRUD and members", async ({ page, voterFormPage, groupsPage: groups, voterDetailPage, shot }) => {
   test.setTimeout(300_000);
   await voterFormPage.create({ firstName: "Ada", lastName: "Lovelace", email: "ada@example.org", party: "Democrat" });
-  await voterFormPage.create({ firstName: "Grace", lastName: "Hopper", email: "grace@example.org", party: "Republican" });
+  await voterFormPage.create({
+    firstName: "Grace",
+    lastName: "Hopper",
+    email: "grace@example.org",
+    party: "Republican",
+  });
 
   await groups.goto();
   await expect(groups.heading).toBeVisible();
@@ -54,7 +59,11 @@ test("groups: CRUD and members", async ({ page, voterFormPage, groupsPage: group
 
   // delete with the spec's confirmation
   await groups.startDelete("Door Knockers");
-  await expect(page.getByText('Are you sure you want to delete the group "Door Knockers"? This will also remove all members from the group. This action cannot be undone.')).toBeVisible();
+  await expect(
+    page.getByText(
+      'Are you sure you want to delete the group "Door Knockers"? This will also remove all members from the group. This action cannot be undone.',
+    ),
+  ).toBeVisible();
   await groups.deleteConfirmation.confirm();
   await expect(page.getByText("Group Deleted")).toBeVisible();
   await expect(groups.list).not.toContainText("Door Knockers");

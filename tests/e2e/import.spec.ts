@@ -23,7 +23,12 @@ function xlsxBuffer(): Buffer {
   return Buffer.from(XLSX.write(wb, { type: "buffer", bookType: "xlsx" }) as Buffer);
 }
 
-test("import a CSV and an XLSX, see the summaries, open history, delete an import", async ({ page, importPage: wizard, importHistoryPage: history, shot }) => {
+test("import a CSV and an XLSX, see the summaries, open history, delete an import", async ({
+  page,
+  importPage: wizard,
+  importHistoryPage: history,
+  shot,
+}) => {
   await wizard.goto();
   await expect(wizard.heading).toBeVisible();
 
@@ -37,7 +42,9 @@ test("import a CSV and an XLSX, see the summaries, open history, delete an impor
   await wizard.startImport();
 
   // the row without a first name asks what to do (ask mode)
-  await expect(wizard.errorDialog.getByText("Missing required fields (first name or last name)")).toBeVisible({ timeout: 20_000 });
+  await expect(wizard.errorDialog.getByText("Missing required fields (first name or last name)")).toBeVisible({
+    timeout: 20_000,
+  });
   await shot("import-error-dialog");
   await wizard.skipErrorRow();
 
@@ -53,7 +60,11 @@ test("import a CSV and an XLSX, see the summaries, open history, delete an impor
 
   // Import Another File: the XLSX (UPPER_CASE state-file headers)
   await wizard.importAnother();
-  await wizard.upload({ name: "state-extract.xlsx", mimeType: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", buffer: xlsxBuffer() });
+  await wizard.upload({
+    name: "state-extract.xlsx",
+    mimeType: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+    buffer: xlsxBuffer(),
+  });
   await expect(wizard.mappedColumn("RESIDENTIAL_ZIP")).toBeVisible();
   await wizard.startImport();
   await expect(wizard.summaryCard("Successfully Imported", 3)).toBeVisible({ timeout: 20_000 });
@@ -85,7 +96,8 @@ test("the wrong file type gets the spec message", async ({ page, importPage }) =
 
 /** An NC-style extract: voter IDs, addresses, raw status / party codes and per-election columns. */
 function stateFile(changed: boolean): string {
-  const header = "ncid,first_name,last_name,res_street_address,res_city_desc,zip_code,status_cd,party_cd,GENERAL-11/08/2022,GENERAL-11/05/2024";
+  const header =
+    "ncid,first_name,last_name,res_street_address,res_city_desc,zip_code,status_cd,party_cd,GENERAL-11/08/2022,GENERAL-11/05/2024";
   const rows = Array.from({ length: 20 }, (_, i) => {
     // common names: every fifth voter is a John Smith, each with its own ncid
     const [first, last] = i % 5 === 0 ? ["John", "Smith"] : [`Voter${i}`, `Family${i}`];
@@ -99,7 +111,12 @@ function stateFile(changed: boolean): string {
   return [header, ...rows, ""].join("\n");
 }
 
-test("a state file re-imported with update existing, then its vote-history file: updated counts, each voter's changes and elections; at phone width", async ({ page, importPage: wizard, votersPage, shot }) => {
+test("a state file re-imported with update existing, then its vote-history file: updated counts, each voter's changes and elections; at phone width", async ({
+  page,
+  importPage: wizard,
+  votersPage,
+  shot,
+}) => {
   await page.setViewportSize({ width: 390, height: 844 });
   await wizard.goto();
   await wizard.upload({ name: "ncvoter-wake.csv", mimeType: "text/csv", buffer: Buffer.from(stateFile(false)) });
@@ -113,7 +130,11 @@ test("a state file re-imported with update existing, then its vote-history file:
 
   // next month's file: one voter moved, one was removed; the rest unchanged
   await wizard.importAnother();
-  await wizard.upload({ name: "ncvoter-wake-december.csv", mimeType: "text/csv", buffer: Buffer.from(stateFile(true)) });
+  await wizard.upload({
+    name: "ncvoter-wake-december.csv",
+    mimeType: "text/csv",
+    buffer: Buffer.from(stateFile(true)),
+  });
   await wizard.updateExistingRecords();
   await wizard.startImport();
   await expect(wizard.summaryCard("Updated", 2)).toBeVisible({ timeout: 20_000 });

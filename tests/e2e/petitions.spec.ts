@@ -13,17 +13,49 @@ import { inviteTeammate } from "./pages/teammates";
 import { apiClientAs } from "./support";
 
 /** A 1×1 PNG: the page scan. */
-const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==", "base64");
+const PNG = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==",
+  "base64",
+);
 
-test("enter a petition page, see verdicts, adjudicate a failure, the projection moves for a teammate", async ({ page, signatureVerificationPage: petitions, mailbox, openOtherBrowser, shot }) => {
+test("enter a petition page, see verdicts, adjudicate a failure, the projection moves for a teammate", async ({
+  page,
+  signatureVerificationPage: petitions,
+  mailbox,
+  openOtherBrowser,
+  shot,
+}) => {
   test.setTimeout(300_000);
   const client = await apiClientAs(page);
   for (const fields of [
-    { first_name: "William", last_name: "Smith", address: "42 Oak Road, Portland, OR 97205", state: "OR", status: "Active", registration_date: "2010-01-01" },
-    { first_name: "Margaret", last_name: "O'Connor", address: "7 N Main St Apt 3, Portland, OR 97209", state: "OR", status: "Active", registration_date: "2011-01-01" },
+    {
+      first_name: "William",
+      last_name: "Smith",
+      address: "42 Oak Road, Portland, OR 97205",
+      state: "OR",
+      status: "Active",
+      registration_date: "2010-01-01",
+    },
+    {
+      first_name: "Margaret",
+      last_name: "O'Connor",
+      address: "7 N Main St Apt 3, Portland, OR 97209",
+      state: "OR",
+      status: "Active",
+      registration_date: "2011-01-01",
+    },
     // removed from the rolls (NC "R"): not eligible (an Ohio CONFIRMATION voter would be)
-    { first_name: "Dana", last_name: "Whitfield", address: "3 Pine Lane, Portland, OR 97212", state: "OR", status: "Inactive", status_code: "R", registration_date: "2011-01-01" },
-  ]) await client.mutation(api.voters.create, { fields });
+    {
+      first_name: "Dana",
+      last_name: "Whitfield",
+      address: "3 Pine Lane, Portland, OR 97212",
+      state: "OR",
+      status: "Inactive",
+      status_code: "R",
+      registration_date: "2011-01-01",
+    },
+  ])
+    await client.mutation(api.voters.create, { fields });
   const other = await openOtherBrowser();
   await inviteTeammate(page, other, mailbox, { firstName: "Bob", lastName: "Stone", role: "Campaign Manager" });
 
@@ -92,16 +124,58 @@ async function expectAccessible(page: Page) {
   await page.setViewportSize(DESKTOP);
 }
 
-test("a CSV transcription lands on its pages and lines; a typo is verified; a line nobody matches is rescued by searching the voter file (issue 33)", async ({ page, signatureVerificationPage: petitions, shot }) => {
+test("a CSV transcription lands on its pages and lines; a typo is verified; a line nobody matches is rescued by searching the voter file (issue 33)", async ({
+  page,
+  signatureVerificationPage: petitions,
+  shot,
+}) => {
   test.setTimeout(300_000);
   const client = await apiClientAs(page);
   for (const fields of [
-    { first_name: "Ann", last_name: "Hughes", address: "12 Oak St, Portland, OR 97205", state: "OR", status: "Active", registration_date: "2010-01-01", voter_id: "OR0000012" },
-    { first_name: "Rosa", last_name: "Delgado", address: "31 Elm St, Portland, OR 97206", state: "OR", status: "Active", registration_date: "2010-01-01", voter_id: "OR0000777" },
-    { first_name: "Gail", last_name: "Porter", address: "5 Lake Rd, Portland, OR 97210", state: "OR", status: "Active", registration_date: "2010-01-01" },
-    { first_name: "Gail", last_name: "Porter", address: "900 Hill St, Portland, OR 97201", state: "OR", status: "Active", registration_date: "2010-01-01" },
-  ]) await client.mutation(api.voters.create, { fields });
-  await client.mutation(api.petitions.create, { name: "Measure 33", signaturesNeeded: 10, deadline: null, state: "OR", county: null, mode: "full" });
+    {
+      first_name: "Ann",
+      last_name: "Hughes",
+      address: "12 Oak St, Portland, OR 97205",
+      state: "OR",
+      status: "Active",
+      registration_date: "2010-01-01",
+      voter_id: "OR0000012",
+    },
+    {
+      first_name: "Rosa",
+      last_name: "Delgado",
+      address: "31 Elm St, Portland, OR 97206",
+      state: "OR",
+      status: "Active",
+      registration_date: "2010-01-01",
+      voter_id: "OR0000777",
+    },
+    {
+      first_name: "Gail",
+      last_name: "Porter",
+      address: "5 Lake Rd, Portland, OR 97210",
+      state: "OR",
+      status: "Active",
+      registration_date: "2010-01-01",
+    },
+    {
+      first_name: "Gail",
+      last_name: "Porter",
+      address: "900 Hill St, Portland, OR 97201",
+      state: "OR",
+      status: "Active",
+      registration_date: "2010-01-01",
+    },
+  ])
+    await client.mutation(api.voters.create, { fields });
+  await client.mutation(api.petitions.create, {
+    name: "Measure 33",
+    signaturesNeeded: 10,
+    deadline: null,
+    state: "OR",
+    county: null,
+    mode: "full",
+  });
 
   await petitions.goto();
   const csv = [
@@ -150,7 +224,9 @@ test("a CSV transcription lands on its pages and lines; a typo is verified; a li
   const download = page.waitForEvent("download");
   await petitions.exportCsv();
   const file = await download;
-  const out = Papa.parse<string[]>(fs.readFileSync(await file.path(), "utf8").replace(/^\uFEFF/, ""), { skipEmptyLines: true }).data;
+  const out = Papa.parse<string[]>(fs.readFileSync(await file.path(), "utf8").replace(/^\uFEFF/, ""), {
+    skipEmptyLines: true,
+  }).data;
   const voterId = out[0].indexOf("Voter ID");
   expect(voterId).toBeGreaterThan(0);
   expect(out.slice(1).map((r) => [r[0], r[1], r[voterId]])).toEqual([

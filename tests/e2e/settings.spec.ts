@@ -11,7 +11,12 @@ async function noSidewaysScroll(page: Page) {
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
 }
 
-test("the Polls & Surveys hub: empty, Create survey, then a live response count and the links into the Survey Maker", async ({ page, account: _account, openOtherBrowser, shot }) => {
+test("the Polls & Surveys hub: empty, Create survey, then a live response count and the links into the Survey Maker", async ({
+  page,
+  account: _account,
+  openOtherBrowser,
+  shot,
+}) => {
   test.setTimeout(300_000);
   await page.goto("/polls-surveys");
   await expect(page.getByRole("heading", { level: 1, name: "Polls & Surveys" })).toBeVisible();
@@ -60,7 +65,11 @@ test("the Polls & Surveys hub: empty, Create survey, then a live response count 
   await expect(page.getByTestId("survey.submissionRow")).toHaveCount(1);
 });
 
-test("Settings: time zone, default mode and notification switches persist; the app starts in the default mode", async ({ page, account: _account, shot }) => {
+test("Settings: time zone, default mode and notification switches persist; the app starts in the default mode", async ({
+  page,
+  account: _account,
+  shot,
+}) => {
   await page.goto("/settings");
   await expect(page.getByRole("heading", { level: 1, name: "Settings" })).toBeVisible();
   const zone = page.getByTestId("settings.timeZone");
@@ -71,7 +80,10 @@ test("Settings: time zone, default mode and notification switches persist; the a
 
   await page.getByRole("radio", { name: "Petition mode" }).click();
   await page.getByRole("switch", { name: /When someone I invited joins/ }).click();
-  await expect(page.getByRole("switch", { name: /When someone I invited joins/ })).toHaveAttribute("aria-checked", "false");
+  await expect(page.getByRole("switch", { name: /When someone I invited joins/ })).toHaveAttribute(
+    "aria-checked",
+    "false",
+  );
   await shot("settings-1400", { fullPage: true });
 
   // a device with no stored mode choice starts in the default mode
@@ -82,7 +94,10 @@ test("Settings: time zone, default mode and notification switches persist; the a
   await page.goto("/settings");
   await expect(page.getByTestId("settings.timeZone")).toHaveValue("Asia/Tokyo");
   await expect(page.getByRole("radio", { name: "Petition mode" })).toHaveAttribute("aria-checked", "true");
-  await expect(page.getByRole("switch", { name: /When someone I invited joins/ })).toHaveAttribute("aria-checked", "false");
+  await expect(page.getByRole("switch", { name: /When someone I invited joins/ })).toHaveAttribute(
+    "aria-checked",
+    "false",
+  );
   await expect(page.getByRole("switch", { name: /New survey responses/ })).toHaveAttribute("aria-checked", "true");
 
   await page.setViewportSize({ width: 390, height: 844 });

@@ -9,7 +9,13 @@ import { inviteTeammate } from "./pages/teammates";
 import { apiClientAs, expectToast } from "./support";
 import { api } from "@convex/_generated/api";
 
-test("a sign placed on the map shows up live for a teammate; schedule, remove, filter, delete", async ({ page, account: _account, mailbox, openOtherBrowser, shot }) => {
+test("a sign placed on the map shows up live for a teammate; schedule, remove, filter, delete", async ({
+  page,
+  account: _account,
+  mailbox,
+  openOtherBrowser,
+  shot,
+}) => {
   test.setTimeout(300_000);
   const other = await openOtherBrowser();
   await inviteTeammate(page, other, mailbox, { firstName: "Bob", lastName: "Stone", role: "Campaign Manager" });
@@ -55,11 +61,17 @@ test("a sign placed on the map shows up live for a teammate; schedule, remove, f
   await expect(page.getByText("Sign scheduled").first()).toBeVisible();
   await expect(bob.row("1120 SW 5th Ave")).toContainText("Scheduled");
   await expect(bob.row("1120 SW 5th Ave")).toContainText("9:00");
-  await alice.row("1120 SW 5th Ave").getByRole("button", { name: /Actions for/ }).click();
+  await alice
+    .row("1120 SW 5th Ave")
+    .getByRole("button", { name: /Actions for/ })
+    .click();
   await expect(page.getByRole("menuitem", { name: "Schedule placement" })).toHaveCount(0);
   await page.keyboard.press("Escape");
   await alice.rowAction("1120 SW 5th Ave, Portland, OR 97204", "Mark as removed");
-  await page.getByRole("dialog", { name: "Mark Sign as Removed" }).getByRole("button", { name: "Mark as Removed" }).click();
+  await page
+    .getByRole("dialog", { name: "Mark Sign as Removed" })
+    .getByRole("button", { name: "Mark as Removed" })
+    .click();
   await expect(page.getByText("Sign marked as removed").first()).toBeVisible();
   await expect(bob.row("1120 SW 5th Ave")).toContainText("Removed");
 
@@ -80,7 +92,11 @@ test("a sign placed on the map shows up live for a teammate; schedule, remove, f
   await expect(bob.inView).toHaveText("0 signs in view");
 });
 
-test("hundreds of signs cluster on the offline map and split as you zoom in", async ({ page, account: _account, shot }) => {
+test("hundreds of signs cluster on the offline map and split as you zoom in", async ({
+  page,
+  account: _account,
+  shot,
+}) => {
   test.setTimeout(300_000);
   const signs = new SignsMapPage(page);
   await signs.goto();
@@ -119,13 +135,19 @@ test("hundreds of signs cluster on the offline map and split as you zoom in", as
   expect(before).toBeGreaterThan(0);
 });
 
-test("on a phone, Add Sign Location brings its form into view with focus; signs sharing a ZIP centre fan out to be picked", async ({ page, account: _account, shot }) => {
+test("on a phone, Add Sign Location brings its form into view with focus; signs sharing a ZIP centre fan out to be picked", async ({
+  page,
+  account: _account,
+  shot,
+}) => {
   test.setTimeout(300_000);
   await page.setViewportSize({ width: 390, height: 844 });
   const signs = new SignsMapPage(page);
   await signs.goto();
   // the offline basemap says how streets come
-  await expect(page.getByTestId("signs.offlineNote")).toContainText("Streets appear once your administrator connects a map tile source");
+  await expect(page.getByTestId("signs.offlineNote")).toContainText(
+    "Streets appear once your administrator connects a map tile source",
+  );
   await signs.startAdd();
   const title = signs.form.getByRole("heading", { name: "Add Sign Location" });
   await expect(title).toBeFocused();
@@ -154,7 +176,12 @@ test("on a phone, Add Sign Location brings its form into view with focus; signs 
   // zoom in past clustering: the six stand apart, each clickable
   for (let i = 0; i < 8 && (await signs.clusters.count()) > 0; i++) await signs.clusters.first().click();
   await expect(signs.markers).toHaveCount(6);
-  const boxes = await signs.markers.evaluateAll((els) => els.map((e) => { const r = e.getBoundingClientRect(); return [Math.round(r.x + r.width / 2), Math.round(r.y + r.height / 2)]; }));
+  const boxes = await signs.markers.evaluateAll((els) =>
+    els.map((e) => {
+      const r = e.getBoundingClientRect();
+      return [Math.round(r.x + r.width / 2), Math.round(r.y + r.height / 2)];
+    }),
+  );
   expect(new Set(boxes.map((b) => b.join(","))).size).toBe(6);
   await shot("signs-spiderfied-390");
 });

@@ -17,7 +17,9 @@ async function createVoter(page: Page, form: VoterFormPage, voter: Voter): Promi
   if (voter.phone) await form.phone.fill(voter.phone);
   await form.submit();
   // the detail page (not /voters/new, which the same pattern would match)
-  await expect(page.getByRole("heading", { name: `${voter.firstName} ${voter.lastName}` })).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByRole("heading", { name: `${voter.firstName} ${voter.lastName}` })).toBeVisible({
+    timeout: 15_000,
+  });
   await expect(page).toHaveURL(/\/voters\/(?!new$)[a-z0-9]+$/);
   return page.url().split("/").pop()!;
 }
@@ -30,11 +32,34 @@ async function sendAllDay(sms: SmsCenterPage) {
 
 const SETTLED = /^(demo|failed)$/;
 
-test("quick send to three ticked voters in demo mode, watched live from a second browser", async ({ page, account, voterFormPage, smsCenterPage: sms, voterDetailPage, openOtherBrowser, shot }) => {
+test("quick send to three ticked voters in demo mode, watched live from a second browser", async ({
+  page,
+  account,
+  voterFormPage,
+  smsCenterPage: sms,
+  voterDetailPage,
+  openOtherBrowser,
+  shot,
+}) => {
   test.setTimeout(300_000);
-  const adaId = await createVoter(page, voterFormPage, { firstName: "Ada", lastName: "Texter", phone: "(555) 201-0001", status: "Active" });
-  await createVoter(page, voterFormPage, { firstName: "Ben", lastName: "Texter", phone: "555.201.0002", status: "Active" });
-  await createVoter(page, voterFormPage, { firstName: "Cy", lastName: "Texter", phone: "+15552010003", status: "Active" });
+  const adaId = await createVoter(page, voterFormPage, {
+    firstName: "Ada",
+    lastName: "Texter",
+    phone: "(555) 201-0001",
+    status: "Active",
+  });
+  await createVoter(page, voterFormPage, {
+    firstName: "Ben",
+    lastName: "Texter",
+    phone: "555.201.0002",
+    status: "Active",
+  });
+  await createVoter(page, voterFormPage, {
+    firstName: "Cy",
+    lastName: "Texter",
+    phone: "+15552010003",
+    status: "Active",
+  });
   await createVoter(page, voterFormPage, { firstName: "Dee", lastName: "Nophone", status: "Inactive" });
 
   // a teammate (same account, another browser) watches the SMS center
@@ -67,7 +92,9 @@ test("quick send to three ticked voters in demo mode, watched live from a second
   await expect(page.getByText("Please enter a message to send.")).toBeVisible();
   await sms.message.fill("Hello");
   await sms.sendButton().click();
-  await expect(page.getByText("Please select voters or enter an additional phone number to send messages.")).toBeVisible();
+  await expect(
+    page.getByText("Please select voters or enter an additional phone number to send messages."),
+  ).toBeVisible();
 
   for (const name of ["Ada Texter", "Ben Texter", "Cy Texter"]) await sms.recipientCheckbox(name).click();
   await expect(sms.selectedCount).toHaveText("3 of 3 voters selected");
@@ -136,7 +163,13 @@ test("quick send to three ticked voters in demo mode, watched live from a second
   await expect(card.getByTestId("voters.smsOptedOut")).toBeHidden();
 });
 
-test("a campaign aimed at a group from the group page's SMS Group, sent, its messages in history", async ({ page, voterFormPage, groupsPage: groups, smsCenterPage: sms, shot }) => {
+test("a campaign aimed at a group from the group page's SMS Group, sent, its messages in history", async ({
+  page,
+  voterFormPage,
+  groupsPage: groups,
+  smsCenterPage: sms,
+  shot,
+}) => {
   test.setTimeout(300_000);
   await createVoter(page, voterFormPage, { firstName: "Gil", lastName: "Grouped", phone: "555-301-0001" });
   await createVoter(page, voterFormPage, { firstName: "Hal", lastName: "Grouped", phone: "555-301-0002" });
@@ -170,7 +203,11 @@ test("a campaign aimed at a group from the group page's SMS Group, sent, its mes
   await expect(page.getByText("Campaign name required")).toBeVisible();
   await expect(page.getByText("Please enter a campaign name.")).toBeVisible();
 
-  await sms.fillCampaign({ name: "Early vote push", description: "Canvassers only", message: "Early voting starts Monday at the library." });
+  await sms.fillCampaign({
+    name: "Early vote push",
+    description: "Canvassers only",
+    message: "Early voting starts Monday at the library.",
+  });
   await sms.dialog.getByRole("button", { name: "Add opt-out line" }).click();
   await expect(sms.dialog.getByRole("textbox", { name: "Message", exact: true })).toHaveValue(/Reply STOP to opt out$/);
   await expect(sms.summaryValue("segments")).toHaveText("2");
@@ -214,18 +251,26 @@ test("a campaign aimed at a group from the group page's SMS Group, sent, its mes
 
   // delete with the spec's confirmation
   await sms.campaignAction("Delete", "Early vote push 2");
-  await expect(page.getByText('Are you sure you want to delete the campaign "Early vote push 2"? This action cannot be undone.')).toBeVisible();
+  await expect(
+    page.getByText('Are you sure you want to delete the campaign "Early vote push 2"? This action cannot be undone.'),
+  ).toBeVisible();
   await sms.deleteConfirmation.confirm();
   await expect(page.getByText("Campaign deleted")).toBeVisible();
   await expect(sms.emptyState).toBeVisible();
 });
 
-test("a running send at phone width: progress, pause, resume, cancel with confirmation", async ({ page, voterFormPage, smsCenterPage: sms, shot }) => {
+test("a running send at phone width: progress, pause, resume, cancel with confirmation", async ({
+  page,
+  voterFormPage,
+  smsCenterPage: sms,
+  shot,
+}) => {
   test.setTimeout(300_000);
   // a phone: the app shell collapses its sidebar into the navigation menu below 768 px
   await page.setViewportSize({ width: 390, height: 844 });
   const slow = ["Kim", "Lou", "Max", "Ned"];
-  for (const [i, firstName] of slow.entries()) await createVoter(page, voterFormPage, { firstName, lastName: "Slow", phone: `555-401-000${i + 1}` });
+  for (const [i, firstName] of slow.entries())
+    await createVoter(page, voterFormPage, { firstName, lastName: "Slow", phone: `555-401-000${i + 1}` });
 
   await sms.goto();
   await expect(sms.heading).toBeVisible();

@@ -26,12 +26,34 @@ export function newAccount(overrides: Partial<Account> = {}): Account {
   };
 }
 
-export type MailboxMessage = { id: string; to: string; from: string; replyTo: string | null; subject: string; text: string; html: string | null; kind: string; headers: Record<string, string>; createdAt: number };
+export type MailboxMessage = {
+  id: string;
+  to: string;
+  from: string;
+  replyTo: string | null;
+  subject: string;
+  text: string;
+  html: string | null;
+  kind: string;
+  headers: Record<string, string>;
+  createdAt: number;
+};
 
 /** Where the e2e server's fake of Resend listens (tests/support/fakeResend.ts). */
 export const FAKE_RESEND_URL = `http://127.0.0.1:${process.env.E2E_RESEND_PORT ?? 3320}`;
 
-type FakeEmail = { id: string; from: string; to: string[]; replyTo: string[] | null; subject: string; text: string | null; html: string | null; headers: Record<string, string> | null; tags: { name: string; value: string }[] | null; at: number };
+type FakeEmail = {
+  id: string;
+  from: string;
+  to: string[];
+  replyTo: string[] | null;
+  subject: string;
+  text: string | null;
+  html: string | null;
+  headers: Record<string, string> | null;
+  tags: { name: string; value: string }[] | null;
+  at: number;
+};
 
 /** The emails the e2e server's email provider (a local fake of Resend) received. */
 export class Mailbox {
@@ -45,7 +67,18 @@ export class Mailbox {
       if (!res.ok()) throw new Error(`fake email provider: ${res.status()} ${await res.text()}`);
       const { emails } = (await res.json()) as { emails: FakeEmail[] };
       const messages = emails
-        .map((e) => ({ id: e.id, to: e.to[0], from: e.from, replyTo: e.replyTo?.[0] ?? null, subject: e.subject, text: e.text ?? "", html: e.html, kind: e.tags?.find((t) => t.name === "kind")?.value ?? "blast", headers: e.headers ?? {}, createdAt: e.at }))
+        .map((e) => ({
+          id: e.id,
+          to: e.to[0],
+          from: e.from,
+          replyTo: e.replyTo?.[0] ?? null,
+          subject: e.subject,
+          text: e.text ?? "",
+          html: e.html,
+          kind: e.tags?.find((t) => t.name === "kind")?.value ?? "blast",
+          headers: e.headers ?? {},
+          createdAt: e.at,
+        }))
         .reverse()
         .filter((m) => !opts.kind || m.kind === opts.kind);
       if (messages.length > 0 || Date.now() > deadline) return messages;
@@ -73,8 +106,18 @@ export async function signUpThroughApi(page: Page, account: Account): Promise<vo
   const res = await fetch(`${SITE_URL}/api/auth/ticket`, { method: "POST" });
   const { ticket } = (await res.json()) as { ticket?: string };
   if (!res.ok || !ticket) throw new Error(`no sign-in ticket: ${res.status}`);
-  const params = { flow: "signUp", email: account.email, password: account.password, firstName: account.firstName, lastName: account.lastName, ticket };
-  const result = (await new ConvexHttpClient(BACKEND_URL).action("auth:signIn" as never, { provider: "password", params } as never)) as {
+  const params = {
+    flow: "signUp",
+    email: account.email,
+    password: account.password,
+    firstName: account.firstName,
+    lastName: account.lastName,
+    ticket,
+  };
+  const result = (await new ConvexHttpClient(BACKEND_URL).action(
+    "auth:signIn" as never,
+    { provider: "password", params } as never,
+  )) as {
     tokens?: { token: string; refreshToken: string } | null;
   };
   if (!result.tokens) throw new Error(`sign-up of ${account.email} gave no session`);
@@ -130,5 +173,9 @@ export function recordToasts(): void {
 
 /** Waits until `page` has shown a toast containing `text` (since it loaded; see recordToasts). */
 export async function expectToast(page: Page, text: string, timeout = 10_000): Promise<void> {
-  await page.waitForFunction((t) => ((window as unknown as { __toasts?: string[] }).__toasts ?? []).some((x) => x.includes(t)), text, { timeout });
+  await page.waitForFunction(
+    (t) => ((window as unknown as { __toasts?: string[] }).__toasts ?? []).some((x) => x.includes(t)),
+    text,
+    { timeout },
+  );
 }

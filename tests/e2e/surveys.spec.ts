@@ -21,13 +21,24 @@ const HUMAN_PACE_MS = 2_200;
 async function serve(html: string): Promise<{ url: string; close: () => Promise<void> }> {
   const server = http.createServer((_req, res) => {
     res.writeHead(200, { "Content-Type": "text/html" });
-    res.end(`<!doctype html><html lang="en"><head><title>Campaign site</title></head><body><h1>Tell us</h1>${html}</body></html>`);
+    res.end(
+      `<!doctype html><html lang="en"><head><title>Campaign site</title></head><body><h1>Tell us</h1>${html}</body></html>`,
+    );
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, close: () => new Promise((r) => server.close(() => r())) };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
+    close: () => new Promise((r) => server.close(() => r())),
+  };
 }
 
-test("build a two-page survey with skip logic, answer it publicly, see it live, get the email, embed it", async ({ page, surveyMakerPage: maker, mailbox, openOtherBrowser, shot }) => {
+test("build a two-page survey with skip logic, answer it publicly, see it live, get the email, embed it", async ({
+  page,
+  surveyMakerPage: maker,
+  mailbox,
+  openOtherBrowser,
+  shot,
+}) => {
   test.setTimeout(300_000);
   const lead = uniqueEmail("lead");
   await page.goto("/survey-maker?create=true");
@@ -123,7 +134,12 @@ test("build a two-page survey with skip logic, answer it publicly, see it live, 
   await expect(maker.submissionRows.first()).toContainText("sam@example.org");
 });
 
-test("two staffers co-edit one survey: questions and pages merge live, presence, auto-save publishes", async ({ page, surveyMakerPage: alice, mailbox, openOtherBrowser }) => {
+test("two staffers co-edit one survey: questions and pages merge live, presence, auto-save publishes", async ({
+  page,
+  surveyMakerPage: alice,
+  mailbox,
+  openOtherBrowser,
+}) => {
   test.setTimeout(480_000);
   const other = await openOtherBrowser();
   const bob = new SurveyMakerPage(other);

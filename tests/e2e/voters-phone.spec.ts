@@ -41,8 +41,19 @@ test("voters at 390 px: list cards, detail, dialogs", async ({ page, account: _a
       ],
     },
   })) as Id<"voters">;
-  await client.mutation(api.voters.create, { fields: { first_name: "Grace", last_name: "Hopper", email: "grace@example.org", party_affiliation: "Republican", status: "Inactive", status_code: "R" } });
-  await client.mutation(api.voters.create, { fields: { first_name: "Alan", last_name: "Turing", phone: "704-555-0199", precinct: "P-018" } });
+  await client.mutation(api.voters.create, {
+    fields: {
+      first_name: "Grace",
+      last_name: "Hopper",
+      email: "grace@example.org",
+      party_affiliation: "Republican",
+      status: "Inactive",
+      status_code: "R",
+    },
+  });
+  await client.mutation(api.voters.create, {
+    fields: { first_name: "Alan", last_name: "Turing", phone: "704-555-0199", precinct: "P-018" },
+  });
   await client.mutation(api.voters.update, { id: adaId, edits: [{ field: "city", base: "Raleigh", value: "Durham" }] });
   await client.mutation(api.groups.create, { name: "Canvassers", description: null });
 
@@ -118,10 +129,17 @@ test("voters at 390 px: list cards, detail, dialogs", async ({ page, account: _a
   await shot("voters-phone-detail-no-history", { fullPage: true });
 });
 
-test("custom fields at 390 px: a taken label is refused in the dialog; a delete says how many voters hold a value", async ({ page, account: _account, voterFormPage: form, shot }) => {
+test("custom fields at 390 px: a taken label is refused in the dialog; a delete says how many voters hold a value", async ({
+  page,
+  account: _account,
+  voterFormPage: form,
+  shot,
+}) => {
   const client = await apiClientAs(page);
   const key = await client.mutation(api.customFields.create, { label: "Shirt Size", type: "text", required: false });
-  const voterId = await client.mutation(api.voters.create, { fields: { first_name: "Ada", last_name: "Lovelace", date_of_birth: "1921", custom_fields: { [key]: "M" } } });
+  const voterId = await client.mutation(api.voters.create, {
+    fields: { first_name: "Ada", last_name: "Lovelace", date_of_birth: "1921", custom_fields: { [key]: "M" } },
+  });
   await client.mutation(api.voters.create, { fields: { first_name: "Grace", last_name: "Hopper" } });
 
   await form.gotoEdit(voterId);
@@ -141,7 +159,9 @@ test("custom fields at 390 px: a taken label is refused in the dialog; a delete 
 
   await page.getByRole("button", { name: "Delete field Shirt Size" }).click();
   const confirm = page.getByRole("alertdialog");
-  await expect(confirm.getByTestId("voters.deleteFieldQuestion")).toHaveText("1 voter has a value for this field. Delete it?");
+  await expect(confirm.getByTestId("voters.deleteFieldQuestion")).toHaveText(
+    "1 voter has a value for this field. Delete it?",
+  );
   await expectClean(page, "delete field confirmation");
   await shot("voters-phone-delete-field");
   await confirm.getByRole("button", { name: "Delete" }).click();

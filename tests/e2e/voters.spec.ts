@@ -7,7 +7,14 @@ import { VotersPage } from "./pages/VotersPage";
 const DEFAULT_ORDER = ["personal", "address", "state_voter", "state_verified", "political", "notes", "custom"];
 const NOTES_FIRST = ["personal", "address", "state_voter", "state_verified", "notes", "political", "custom"];
 
-test("voters: create, search, filter, custom field, reorder, export, delete", async ({ page, voterFormPage: form, votersPage: voters, voterDetailPage: detail, mailbox, shot }) => {
+test("voters: create, search, filter, custom field, reorder, export, delete", async ({
+  page,
+  voterFormPage: form,
+  votersPage: voters,
+  voterDetailPage: detail,
+  mailbox,
+  shot,
+}) => {
   test.setTimeout(300_000);
 
   // required fields block saving
@@ -16,8 +23,21 @@ test("voters: create, search, filter, custom field, reorder, export, delete", as
   await expect(page.getByText("Missing required fields")).toBeVisible();
   await expect(page.getByText("Please fill in: First Name, Last Name")).toBeVisible();
 
-  const adaId = await form.create({ firstName: "Ada", lastName: "Lovelace", email: "ada@example.org", party: "Democrat", status: "Active" });
-  await form.create({ firstName: "Grace", lastName: "Hopper", email: "grace@example.org", party: "Republican", status: "Inactive", city: '=HYPERLINK("evil")' });
+  const adaId = await form.create({
+    firstName: "Ada",
+    lastName: "Lovelace",
+    email: "ada@example.org",
+    party: "Democrat",
+    status: "Active",
+  });
+  await form.create({
+    firstName: "Grace",
+    lastName: "Hopper",
+    email: "grace@example.org",
+    party: "Republican",
+    status: "Inactive",
+    city: '=HYPERLINK("evil")',
+  });
 
   // list, newest first; search; filters
   await voters.goto();
@@ -87,7 +107,10 @@ test("voters: create, search, filter, custom field, reorder, export, delete", as
   await voters.goto();
   await expect(voters.rows).toHaveCount(3);
   const csv = (await voters.exportAs("csv")).toString("utf8");
-  const lines = csv.replace(/^\uFEFF/, "").trim().split("\r\n");
+  const lines = csv
+    .replace(/^\uFEFF/, "")
+    .trim()
+    .split("\r\n");
   expect(lines).toHaveLength(3);
   expect(lines[0]).toContain("First Name");
   expect(lines[0]).toContain("Shirt Size");
@@ -102,7 +125,7 @@ test("voters: create, search, filter, custom field, reorder, export, delete", as
   const ada = rows.find((r) => r["First Name"] === "Ada")!;
   expect(ada["Shirt Size"]).toBe("M");
   // an XLSX string cell is never run as a formula: the text is stored as it is, without a quote
-  expect(rows.find((r) => r["First Name"] === "Grace")!["City"]).toBe("=HYPERLINK(\"evil\")");
+  expect(rows.find((r) => r["First Name"] === "Grace")!["City"]).toBe('=HYPERLINK("evil")');
 
   // delete with the spec's confirmation
   await voters.startDelete("Grace Hopper");
@@ -118,7 +141,11 @@ test("voters: create, search, filter, custom field, reorder, export, delete", as
   await shot("voter-not-found");
 });
 
-test("a voter added in one browser appears in another's list without reload", async ({ account, voterFormPage, openOtherBrowser }) => {
+test("a voter added in one browser appears in another's list without reload", async ({
+  account,
+  voterFormPage,
+  openOtherBrowser,
+}) => {
   const other = await openOtherBrowser();
   await new LoginModal(other).signIn(account.email, account.password);
   const otherVoters = new VotersPage(other);

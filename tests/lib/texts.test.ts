@@ -47,14 +47,19 @@ function sentencesOf(dir: string): Map<string, string[]> {
 
 describe("one catalogue of texts", () => {
   it("reads literals, not comments", () => {
-    const found = sentences('// "Not this one here"\nconst a = "Please enter a name.";\nconst b = `Reply STOP now`;', "x.ts");
+    const found = sentences(
+      '// "Not this one here"\nconst a = "Please enter a name.";\nconst b = `Reply STOP now`;',
+      "x.ts",
+    );
     expect(found).toEqual(["Please enter a name.", "Reply STOP now"]);
   });
 
   it("no sentence is spelled in both the browser and the server", () => {
     const browser = sentencesOf("src");
     const server = sentencesOf("convex");
-    const both = [...browser.keys()].filter((s) => server.has(s)).map((s) => `${s}  (${browser.get(s)!.join(", ")} / ${server.get(s)!.join(", ")})`);
+    const both = [...browser.keys()]
+      .filter((s) => server.has(s))
+      .map((s) => `${s}  (${browser.get(s)!.join(", ")} / ${server.get(s)!.join(", ")})`);
     expect(both).toEqual([]);
   });
 

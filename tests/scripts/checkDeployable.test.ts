@@ -44,7 +44,11 @@ const kinds = (problems: Problem[]) => problems.map((p) => p.kind);
 
 describe("checkDeployable", () => {
   test("a clean folder is accepted, its modules bundled per runtime and its functions counted", async () => {
-    const dir = fixture({ "schema.ts": SCHEMA, "notes.ts": NOTES, "lib/text.ts": `export const trim = (s: string) => s.trim();\n` });
+    const dir = fixture({
+      "schema.ts": SCHEMA,
+      "notes.ts": NOTES,
+      "lib/text.ts": `export const trim = (s: string) => s.trim();\n`,
+    });
     const report = await checkDeployable(dir);
     expect(report.problems).toEqual([]);
     expect(report.entryPoints).toEqual({ isolate: 2, node: 0 });
@@ -140,7 +144,9 @@ export default httpRouter();
 `,
     });
     const report = await checkDeployable(dir);
-    expect(report.problems).toEqual([{ kind: "entry-points", file: "convex", message: '"use node" directive is not allowed for http.ts.' }]);
+    expect(report.problems).toEqual([
+      { kind: "entry-points", file: "convex", message: '"use node" directive is not allowed for http.ts.' },
+    ]);
   });
 
   test("a component (convex.config.ts with app.use) is refused", async () => {

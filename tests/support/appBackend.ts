@@ -40,7 +40,10 @@ export const PASSWORD = "correct-horse-42";
 export async function prepareDataDir(env: Record<string, string> = {}): Promise<string> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "precinct-app-"));
   const keys = await authKeys();
-  fs.writeFileSync(path.join(dataDir, "env.json"), JSON.stringify({ ...keys, SITE_URL: "http://127.0.0.1:4173", AUTH_LOG_LEVEL: "ERROR", ...env }));
+  fs.writeFileSync(
+    path.join(dataDir, "env.json"),
+    JSON.stringify({ ...keys, SITE_URL: "http://127.0.0.1:4173", AUTH_LOG_LEVEL: "ERROR", ...env }),
+  );
   return dataDir;
 }
 
@@ -79,7 +82,9 @@ export function startAppBackend(dataDir: string, opts: { adminKey?: string } = {
     child.stderr.on("data", (d: Buffer) => (err += d.toString()));
     // SMS_BACKEND_LOG=file: the backend's output, for debugging a test
     const logFile = process.env.SMS_BACKEND_LOG;
-    if (logFile) for (const stream of [child.stdout, child.stderr]) stream.on("data", (d: Buffer) => fs.appendFileSync(logFile, d));
+    if (logFile)
+      for (const stream of [child.stdout, child.stderr])
+        stream.on("data", (d: Buffer) => fs.appendFileSync(logFile, d));
     child.once("exit", (code) => reject(new Error(`backend exited (${code}) before ready:\n${err}`)));
   });
 }
@@ -93,11 +98,21 @@ export async function stopBackend(b: AppBackend) {
 }
 
 /** Signs up a new account (an organisation's creator: campaign manager) and returns its client. */
-export async function signUp(b: AppBackend, email = `sms${randomBytes(4).toString("hex")}@example.org`): Promise<ConvexHttpClient> {
+export async function signUp(
+  b: AppBackend,
+  email = `sms${randomBytes(4).toString("hex")}@example.org`,
+): Promise<ConvexHttpClient> {
   const client = new ConvexHttpClient(b.cloud, { logger: false });
   const signed = (await client.action(api.auth.signIn, {
     provider: "password",
-    params: { flow: "signUp", email, password: PASSWORD, firstName: "Sam", lastName: "Sender", ticket: await signInTicket(b.site) },
+    params: {
+      flow: "signUp",
+      email,
+      password: PASSWORD,
+      firstName: "Sam",
+      lastName: "Sender",
+      ticket: await signInTicket(b.site),
+    },
   })) as { tokens?: { token: string } | null };
   if (!signed.tokens) throw new Error("sign-up did not return tokens");
   client.setAuth(signed.tokens.token);
@@ -135,7 +150,13 @@ export type InProcessAppBackend = {
 /** The app's backend in this process on a new data dir (removed by `stop`). */
 export async function startAppBackendInProcess(opts: { scheduler?: boolean } = {}): Promise<InProcessAppBackend> {
   const dataDir = await prepareDataDir();
-  const backend = await startBackend({ functionsDir: FUNCTIONS_DIR, dataDir, port: 0, log: () => {}, scheduler: opts.scheduler ?? true });
+  const backend = await startBackend({
+    functionsDir: FUNCTIONS_DIR,
+    dataDir,
+    port: 0,
+    log: () => {},
+    scheduler: opts.scheduler ?? true,
+  });
   // configureBackendEnv keeps the signing keys prepareDataDir wrote: tokens are signed with them
   await configureBackendEnv(backend.engine, { siteUrl: "http://127.0.0.1:1" });
   const signingKey = await importPKCS8(backend.engine.env.list().JWT_PRIVATE_KEY, "RS256");
@@ -152,13 +173,23 @@ export async function startAppBackendInProcess(opts: { scheduler?: boolean } = {
     backend,
     run,
     async member(roles, o = {}) {
-      const m = await createMember({ run, withIdentity: (identity) => identity }, roles, { orgId: o.orgId, firstName: o.firstName });
+      const m = await createMember({ run, withIdentity: (identity) => identity }, roles, {
+        orgId: o.orgId,
+        firstName: o.firstName,
+      });
       const subject = (m.as as { subject: string }).subject;
       return { userId: m.userId, orgId: m.orgId, token: await signToken(signingKey, backend.siteUrl, subject) };
     },
     async campaignRoom(orgId) {
       const id = await run((ctx) =>
-        ctx.db.insert("campaigns", { orgId, name: "Design", description: null, campaign_type: "email", status: "draft", updatedAt: Date.now() }),
+        ctx.db.insert("campaigns", {
+          orgId,
+          name: "Design",
+          description: null,
+          campaign_type: "email",
+          status: "draft",
+          updatedAt: Date.now(),
+        }),
       );
       return `campaign:${id}`;
     },
@@ -196,7 +227,11 @@ function signToken(key: CryptoKey, issuer: string, subject: string): Promise<str
  * One client's network: `cut()` drops its open sockets and makes new ones fail to connect (as a
  * lost connection does) until `restore()`.
  */
-export type Network = { WebSocket: new (url: string | URL, protocols?: string | string[]) => WebSocket; cut(): void; restore(): void };
+export type Network = {
+  WebSocket: new (url: string | URL, protocols?: string | string[]) => WebSocket;
+  cut(): void;
+  restore(): void;
+};
 
 export function network(): Network {
   let down = false;

@@ -36,7 +36,15 @@ type Refusal = { status: number; name: string; message: string };
 
 export class FakeResend {
   readonly emails: FakeEmail[] = [];
-  readonly requests: { method: string; path: string; auth: string | null; idempotencyKey: string | null; validation: string | null; count: number; at: number }[] = [];
+  readonly requests: {
+    method: string;
+    path: string;
+    auth: string | null;
+    idempotencyKey: string | null;
+    validation: string | null;
+    count: number;
+    at: number;
+  }[] = [];
   /** addresses the fake refuses as invalid (422), and answers once with 429 */
   invalid = new Set<string>();
   rateLimitOnce = new Set<string>();
@@ -73,22 +81,47 @@ export class FakeResend {
     res.end(JSON.stringify(body));
   }
 
-  private error(res: http.ServerResponse, status: number, name: string, message: string, headers: Record<string, string> = {}) {
+  private error(
+    res: http.ServerResponse,
+    status: number,
+    name: string,
+    message: string,
+    headers: Record<string, string> = {},
+  ) {
     this.send(res, status, { statusCode: status, name, message }, headers);
   }
 
   /** Checks one email as Resend does; an error answer, or the email to store. */
   private accept(raw: Record<string, unknown>, idempotencyKey: string | null): FakeEmail | Refusal {
-    const to = (Array.isArray(raw.to) ? (raw.to as string[]) : typeof raw.to === "string" ? [raw.to] : []).map((a) => a.toLowerCase());
-    if (typeof raw.from !== "string" || !raw.from) return { status: 422, name: "missing_required_field", message: "Missing `from` field." };
+    const to = (Array.isArray(raw.to) ? (raw.to as string[]) : typeof raw.to === "string" ? [raw.to] : []).map((a) =>
+      a.toLowerCase(),
+    );
+    if (typeof raw.from !== "string" || !raw.from)
+      return { status: 422, name: "missing_required_field", message: "Missing `from` field." };
     if (to.length === 0) return { status: 422, name: "missing_required_field", message: "Missing `to` field." };
-    if (typeof raw.subject !== "string") return { status: 422, name: "missing_required_field", message: "Missing `subject` field." };
-    if (typeof raw.html !== "string" && typeof raw.text !== "string") return { status: 422, name: "validation_error", message: "Missing `html` or `text` field." };
+    if (typeof raw.subject !== "string")
+      return { status: 422, name: "missing_required_field", message: "Missing `subject` field." };
+    if (typeof raw.html !== "string" && typeof raw.text !== "string")
+      return { status: 422, name: "validation_error", message: "Missing `html` or `text` field." };
     for (const address of to) {
-      if (this.invalid.has(address) || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(address)) return { status: 422, name: "validation_error", message: `Invalid \`to\` field. The email address needs to follow the \`email@example.com\` format.` };
-      if (this.rateLimitOnce.delete(address)) return { status: 429, name: "rate_limit_exceeded", message: "Too many requests. You can only make 2 requests per second." };
+      if (this.invalid.has(address) || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(address))
+        return {
+          status: 422,
+          name: "validation_error",
+          message: `Invalid \`to\` field. The email address needs to follow the \`email@example.com\` format.`,
+        };
+      if (this.rateLimitOnce.delete(address))
+        return {
+          status: 429,
+          name: "rate_limit_exceeded",
+          message: "Too many requests. You can only make 2 requests per second.",
+        };
     }
-    const replyTo = Array.isArray(raw.reply_to) ? (raw.reply_to as string[]) : typeof raw.reply_to === "string" ? [raw.reply_to] : null;
+    const replyTo = Array.isArray(raw.reply_to)
+      ? (raw.reply_to as string[])
+      : typeof raw.reply_to === "string"
+        ? [raw.reply_to]
+        : null;
     return {
       id: randomUUID(),
       from: raw.from,
@@ -122,13 +155,28 @@ export class FakeResend {
     } catch {
       body = null;
     }
-    this.requests.push({ method: req.method ?? "", path: url.pathname, auth, idempotencyKey: key, validation, count: Array.isArray(body) ? body.length : 1, at: Date.now() });
-    if (auth !== `Bearer ${RESEND_KEY}` || this.rejectAuth) return this.error(res, 401, "validation_error", "API key is invalid");
+    this.requests.push({
+      method: req.method ?? "",
+      path: url.pathname,
+      auth,
+      idempotencyKey: key,
+      validation,
+      count: Array.isArray(body) ? body.length : 1,
+      at: Date.now(),
+    });
+    if (auth !== `Bearer ${RESEND_KEY}` || this.rejectAuth)
+      return this.error(res, 401, "validation_error", "API key is invalid");
     if (body === null) return this.error(res, 400, "invalid_json", "Invalid JSON body.");
     const hash = createHash("sha256").update(`${url.pathname}\n${raw}`).digest("hex");
     if (key) {
       const seen = this.idempotent.get(key);
-      if (seen && seen.hash !== hash) return this.error(res, 409, "invalid_idempotent_request", "Same idempotency key used with a different request payload.");
+      if (seen && seen.hash !== hash)
+        return this.error(
+          res,
+          409,
+          "invalid_idempotent_request",
+          "Same idempotency key used with a different request payload.",
+        );
       if (seen) return this.send(res, seen.status, seen.body);
     }
     const answer = (status: number, out: unknown) => {
@@ -137,16 +185,24 @@ export class FakeResend {
     };
     if (req.method === "POST" && url.pathname === "/emails") {
       const r = this.accept(body as Record<string, unknown>, key);
-      if ("status" in r) return this.error(res, r.status, r.name, r.message, r.status === 429 ? { "retry-after": "1" } : {});
+      if ("status" in r)
+        return this.error(res, r.status, r.name, r.message, r.status === 429 ? { "retry-after": "1" } : {});
       this.emails.push(r);
       return answer(200, { id: r.id });
     }
     if (req.method === "POST" && url.pathname === "/emails/batch") {
-      if (!Array.isArray(body) || body.length === 0 || body.length > 100) return this.error(res, 422, "validation_error", "The batch must hold 1 to 100 emails.");
+      if (!Array.isArray(body) || body.length === 0 || body.length > 100)
+        return this.error(res, 422, "validation_error", "The batch must hold 1 to 100 emails.");
       this.batchCalls += 1;
       if (this.rateLimitBatches > 0) {
         this.rateLimitBatches -= 1;
-        return this.error(res, 429, "rate_limit_exceeded", "Too many requests. You can only make 2 requests per second.", { "retry-after": "1" });
+        return this.error(
+          res,
+          429,
+          "rate_limit_exceeded",
+          "Too many requests. You can only make 2 requests per second.",
+          { "retry-after": "1" },
+        );
       }
       if (this.failBatches > 0) {
         this.failBatches -= 1;
@@ -158,12 +214,15 @@ export class FakeResend {
       for (const [index, one] of body.entries()) {
         const r = this.accept(one as Record<string, unknown>, key);
         if ("status" in r) {
-          if (!permissive || r.status === 429) return this.error(res, r.status, r.name, r.message, r.status === 429 ? { "retry-after": "1" } : {});
+          if (!permissive || r.status === 429)
+            return this.error(res, r.status, r.name, r.message, r.status === 429 ? { "retry-after": "1" } : {});
           errors.push({ index, message: r.message });
         } else accepted.push(r);
       }
       this.emails.push(...accepted);
-      const out = permissive ? { data: accepted.map((e) => ({ id: e.id })), errors } : { data: accepted.map((e) => ({ id: e.id })) };
+      const out = permissive
+        ? { data: accepted.map((e) => ({ id: e.id })), errors }
+        : { data: accepted.map((e) => ({ id: e.id })) };
       if (key) this.idempotent.set(key, { hash, status: 200, body: out });
       if (this.hangAtBatch === this.batchCalls) return; // stored, never answered
       return this.send(res, 200, out);
@@ -172,7 +231,14 @@ export class FakeResend {
   }
 }
 
-export type WebhookEventType = "email.sent" | "email.delivered" | "email.opened" | "email.clicked" | "email.bounced" | "email.complained" | "email.delivery_delayed";
+export type WebhookEventType =
+  | "email.sent"
+  | "email.delivered"
+  | "email.opened"
+  | "email.clicked"
+  | "email.bounced"
+  | "email.complained"
+  | "email.delivery_delayed";
 
 /**
  * Posts one of Resend's webhook events to the app (/api/resend/webhook), signed as svix signs
@@ -193,16 +259,29 @@ export async function postWebhook(
       to: [event.to ?? "someone@example.org"],
       subject: "Hello",
       created_at: new Date().toISOString(),
-      ...(event.link ? { click: { ipAddress: "127.0.0.1", link: event.link, timestamp: new Date().toISOString(), userAgent: "test" } } : {}),
-      ...(event.type === "email.bounced" ? { bounce: { message: "Mailbox does not exist", subType: "General", type: "Permanent" } } : {}),
+      ...(event.link
+        ? {
+            click: { ipAddress: "127.0.0.1", link: event.link, timestamp: new Date().toISOString(), userAgent: "test" },
+          }
+        : {}),
+      ...(event.type === "email.bounced"
+        ? { bounce: { message: "Mailbox does not exist", subType: "General", type: "Permanent" } }
+        : {}),
     },
   });
   const at = opts.timestamp ?? new Date();
-  const secret = opts.forge ? `whsec_${Buffer.from("someone-else-entirely-0123456789").toString("base64")}` : (opts.secret ?? WEBHOOK_SECRET);
+  const secret = opts.forge
+    ? `whsec_${Buffer.from("someone-else-entirely-0123456789").toString("base64")}`
+    : (opts.secret ?? WEBHOOK_SECRET);
   const signature = new Webhook(secret).sign(msgId, at, payload);
   return await fetch(`${siteUrl}/api/resend/webhook`, {
     method: "POST",
-    headers: { "Content-Type": "application/json", "svix-id": msgId, "svix-timestamp": String(Math.floor(at.getTime() / 1000)), "svix-signature": signature },
+    headers: {
+      "Content-Type": "application/json",
+      "svix-id": msgId,
+      "svix-timestamp": String(Math.floor(at.getTime() / 1000)),
+      "svix-signature": signature,
+    },
     body: payload,
   });
 }

@@ -26,7 +26,16 @@ export const MAGIC = {
   dropAnswered: "+15005550502", // stored the first time, then the connection drops before the answer
 } as const;
 
-export type FakeMessage = { sid: string; to: string; from: string | null; messagingServiceSid: string | null; body: string; statusCallback: string | null; createdAt: number; authOk: boolean };
+export type FakeMessage = {
+  sid: string;
+  to: string;
+  from: string | null;
+  messagingServiceSid: string | null;
+  body: string;
+  statusCallback: string | null;
+  createdAt: number;
+  authOk: boolean;
+};
 
 export class FakeTwilio {
   readonly messages: FakeMessage[] = [];
@@ -96,15 +105,32 @@ export class FakeTwilio {
     const body = form.get("Body");
     const from = form.get("From");
     const service = form.get("MessagingServiceSid");
-    if (!to || body === null || (!from && !service)) return this.error(res, 400, 21604, "A 'To' phone number, 'Body' and 'From' are required.");
+    if (!to || body === null || (!from && !service))
+      return this.error(res, 400, 21604, "A 'To' phone number, 'Body' and 'From' are required.");
     if (to === MAGIC.invalid) return this.error(res, 400, 21211, `The 'To' number ${to} is not a valid phone number.`);
     if (to === MAGIC.unsubscribed) return this.error(res, 400, 21610, "Attempt to send to unsubscribed recipient");
-    if (to === MAGIC.cannotReceive) return this.error(res, 400, 21614, `'To' number ${to} is not a valid mobile number`);
-    if (to === MAGIC.noFunds) return this.error(res, 400, 21606, "The 'From' phone number provided is not a valid message-capable Twilio phone number for this destination/account.");
+    if (to === MAGIC.cannotReceive)
+      return this.error(res, 400, 21614, `'To' number ${to} is not a valid mobile number`);
+    if (to === MAGIC.noFunds)
+      return this.error(
+        res,
+        400,
+        21606,
+        "The 'From' phone number provided is not a valid message-capable Twilio phone number for this destination/account.",
+      );
     if (to === MAGIC.rateLimitedOnce && this.firstTime(to)) return this.error(res, 429, 20429, "Too Many Requests");
     if (to === MAGIC.serverError && this.firstTime(to)) return this.error(res, 500, 20500, "Internal Server Error");
     if (to === MAGIC.dropUnstored && this.firstTime(to)) return void req.socket.destroy();
-    const m: FakeMessage = { sid: `SM${randomBytes(16).toString("hex")}`, to, from, messagingServiceSid: service, body, statusCallback: form.get("StatusCallback"), createdAt: Date.now(), authOk: true };
+    const m: FakeMessage = {
+      sid: `SM${randomBytes(16).toString("hex")}`,
+      to,
+      from,
+      messagingServiceSid: service,
+      body,
+      statusCallback: form.get("StatusCallback"),
+      createdAt: Date.now(),
+      authOk: true,
+    };
     this.messages.push(m);
     if (this.messages.length === this.hangAt) return;
     if (to === MAGIC.dropAnswered && this.firstTime(to)) return void req.socket.destroy();
@@ -139,24 +165,60 @@ export class FakeTwilio {
   }
 
   /** Posts Twilio's status callback for a message (signed with the auth token unless `forge`). */
-  async postStatus(m: FakeMessage, status: string, opts: { errorCode?: string; forge?: boolean } = {}): Promise<Response> {
+  async postStatus(
+    m: FakeMessage,
+    status: string,
+    opts: { errorCode?: string; forge?: boolean } = {},
+  ): Promise<Response> {
     if (!m.statusCallback) throw new Error("no StatusCallback on the message");
-    const params: Record<string, string> = { MessageSid: m.sid, MessageStatus: status, AccountSid: ACCOUNT_SID, To: m.to, From: m.from ?? "" };
+    const params: Record<string, string> = {
+      MessageSid: m.sid,
+      MessageStatus: status,
+      AccountSid: ACCOUNT_SID,
+      To: m.to,
+      From: m.from ?? "",
+    };
     if (opts.errorCode) params.ErrorCode = opts.errorCode;
-    const signature = opts.forge ? "bm90IGEgc2lnbmF0dXJl" : twilio.getExpectedTwilioSignature(AUTH_TOKEN, m.statusCallback, params);
-    return await fetch(m.statusCallback, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded", "X-Twilio-Signature": signature }, body: new URLSearchParams(params) });
+    const signature = opts.forge
+      ? "bm90IGEgc2lnbmF0dXJl"
+      : twilio.getExpectedTwilioSignature(AUTH_TOKEN, m.statusCallback, params);
+    return await fetch(m.statusCallback, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", "X-Twilio-Signature": signature },
+      body: new URLSearchParams(params),
+    });
   }
 }
 
 /** An inbound text as Twilio posts it to the site's /api/twilio/inbound (signed unless `forge`). */
-export async function postInbound(siteUrl: string, from: string, body: string, opts: { forge?: boolean } = {}): Promise<Response> {
+export async function postInbound(
+  siteUrl: string,
+  from: string,
+  body: string,
+  opts: { forge?: boolean } = {},
+): Promise<Response> {
   const url = `${siteUrl}/api/twilio/inbound`;
-  const params = { From: from, To: FROM, Body: body, AccountSid: ACCOUNT_SID, MessageSid: `SM${randomBytes(16).toString("hex")}` };
+  const params = {
+    From: from,
+    To: FROM,
+    Body: body,
+    AccountSid: ACCOUNT_SID,
+    MessageSid: `SM${randomBytes(16).toString("hex")}`,
+  };
   const signature = opts.forge ? "AAAA" : twilio.getExpectedTwilioSignature(AUTH_TOKEN, url, params);
-  return await fetch(url, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded", "X-Twilio-Signature": signature }, body: new URLSearchParams(params) });
+  return await fetch(url, {
+    method: "POST",
+    headers: { "Content-Type": "application/x-www-form-urlencoded", "X-Twilio-Signature": signature },
+    body: new URLSearchParams(params),
+  });
 }
 
 /** The backend environment that points the app's Twilio client at the fake on `url`. */
 export function twilioEnv(url: string): Record<string, string> {
-  return { TWILIO_ACCOUNT_SID: ACCOUNT_SID, TWILIO_AUTH_TOKEN: AUTH_TOKEN, TWILIO_PHONE_NUMBER: FROM, TWILIO_API_BASE_URL: url };
+  return {
+    TWILIO_ACCOUNT_SID: ACCOUNT_SID,
+    TWILIO_AUTH_TOKEN: AUTH_TOKEN,
+    TWILIO_PHONE_NUMBER: FROM,
+    TWILIO_API_BASE_URL: url,
+  };
 }

@@ -28,11 +28,25 @@ type Args<R extends AnyRef> = R["_args"];
 type Ret<R extends AnyRef> = R["_returnType"];
 
 export type LocalTestConvex<DM extends GenericDataModel = GenericDataModel> = {
-  query<R extends FunctionReference<"query", any>>(ref: R, ...args: Args<R> extends Record<string, never> ? [Args<R>?] : [Args<R>]): Promise<Ret<R>>;
-  mutation<R extends FunctionReference<"mutation", any>>(ref: R, ...args: Args<R> extends Record<string, never> ? [Args<R>?] : [Args<R>]): Promise<Ret<R>>;
-  action<R extends FunctionReference<"action", any>>(ref: R, ...args: Args<R> extends Record<string, never> ? [Args<R>?] : [Args<R>]): Promise<Ret<R>>;
+  query<R extends FunctionReference<"query", any>>(
+    ref: R,
+    ...args: Args<R> extends Record<string, never> ? [Args<R>?] : [Args<R>]
+  ): Promise<Ret<R>>;
+  mutation<R extends FunctionReference<"mutation", any>>(
+    ref: R,
+    ...args: Args<R> extends Record<string, never> ? [Args<R>?] : [Args<R>]
+  ): Promise<Ret<R>>;
+  action<R extends FunctionReference<"action", any>>(
+    ref: R,
+    ...args: Args<R> extends Record<string, never> ? [Args<R>?] : [Args<R>]
+  ): Promise<Ret<R>>;
   run<T>(handler: (ctx: AdhocCtx<DM>) => Promise<T>): Promise<T>;
-  withIdentity(identity: Partial<UserIdentity>): Omit<LocalTestConvex<DM>, "withIdentity" | "finishAllScheduledFunctions" | "finishInProgressScheduledFunctions" | "fetch" | "setEnv">;
+  withIdentity(
+    identity: Partial<UserIdentity>,
+  ): Omit<
+    LocalTestConvex<DM>,
+    "withIdentity" | "finishAllScheduledFunctions" | "finishInProgressScheduledFunctions" | "fetch" | "setEnv"
+  >;
   finishInProgressScheduledFunctions(): Promise<void>;
   finishAllScheduledFunctions(advanceTimers: () => void, maxIterations?: number): Promise<void>;
   /** An http action request: `path` starts with "/" (query string allowed), as with convex-test. */
@@ -132,7 +146,9 @@ export function localBackendTest<DM extends GenericDataModel = GenericDataModel>
   const engineFor = async (settled = true): Promise<EngineImpl> => {
     const engine = await ready;
     if (mine !== generation) {
-      throw new Error("This local-backend test instance was superseded: a newer setupTest() reset the shared engine's data.");
+      throw new Error(
+        "This local-backend test instance was superseded: a newer setupTest() reset the shared engine's data.",
+      );
     }
     // an environment variable set just before is in effect for this call, as on a deployment (the
     // modules reload with it, once for a burst of changes)
@@ -149,12 +165,22 @@ export function localBackendTest<DM extends GenericDataModel = GenericDataModel>
     },
     async mutation(ref: AnyRef, args?: unknown) {
       const engine = await engineFor();
-      const r = await engine.runMutation({ path: getFunctionName(ref), args: encodeArgs(args), identity, internal: true });
+      const r = await engine.runMutation({
+        path: getFunctionName(ref),
+        args: encodeArgs(args),
+        identity,
+        internal: true,
+      });
       return unwrap(r.outcome) as any;
     },
     async action(ref: AnyRef, args?: unknown) {
       const engine = await engineFor();
-      const r = await engine.runAction({ path: getFunctionName(ref), args: encodeArgs(args), identity, internal: true });
+      const r = await engine.runAction({
+        path: getFunctionName(ref),
+        args: encodeArgs(args),
+        identity,
+        internal: true,
+      });
       return unwrap(r.outcome) as any;
     },
     async run<T>(handler: (ctx: AdhocCtx<DM>) => Promise<T>): Promise<T> {
@@ -171,7 +197,10 @@ export function localBackendTest<DM extends GenericDataModel = GenericDataModel>
 
   /** Jobs still to finish: running ones, and pending ones already due (later ones never run here, as in convex-test with real timers). */
   const unfinished = async (includeDue: boolean) =>
-    (await jobs()).filter((j) => j.state.kind === "inProgress" || (includeDue && j.state.kind === "pending" && j.scheduledTime <= Date.now())).length;
+    (await jobs()).filter(
+      (j) =>
+        j.state.kind === "inProgress" || (includeDue && j.state.kind === "pending" && j.scheduledTime <= Date.now()),
+    ).length;
 
   const waitFor = async (includeDue: boolean, advanceTimers: () => void, maxIterations: number) => {
     const deadline = Date.now() + 60_000;
@@ -180,7 +209,9 @@ export function localBackendTest<DM extends GenericDataModel = GenericDataModel>
       advanceTimers();
       if ((await unfinished(includeDue)) === 0) return;
       if (++drained > maxIterations * 100 || Date.now() > deadline) {
-        throw new Error("finishAllScheduledFunctions: scheduled functions did not finish. Check for infinitely recursive scheduled functions.");
+        throw new Error(
+          "finishAllScheduledFunctions: scheduled functions did not finish. Check for infinitely recursive scheduled functions.",
+        );
       }
       await new Promise((r) => setTimeout(r, 5));
     }
@@ -197,7 +228,8 @@ export function localBackendTest<DM extends GenericDataModel = GenericDataModel>
     ...client(null),
     withIdentity,
     finishInProgressScheduledFunctions: () => waitFor(false, () => {}, 100),
-    finishAllScheduledFunctions: (advanceTimers: () => void, maxIterations = 100) => waitFor(true, advanceTimers, maxIterations),
+    finishAllScheduledFunctions: (advanceTimers: () => void, maxIterations = 100) =>
+      waitFor(true, advanceTimers, maxIterations),
     async fetch(path: string, init?: RequestInit) {
       if (!path.startsWith("/")) throw new Error(`Path given to \`t.fetch\` must start with a \`/\`: ${path}`);
       return await (await engineFor()).runHttpAction(new Request(SITE_URL + path, init));

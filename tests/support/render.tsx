@@ -16,7 +16,14 @@ globalThis.ResizeObserver ??= class {
 Element.prototype.scrollIntoView ??= () => {};
 Element.prototype.hasPointerCapture ??= () => false;
 Element.prototype.releasePointerCapture ??= () => {};
-window.matchMedia ??= ((query: string) => ({ matches: false, media: query, addEventListener: () => {}, removeEventListener: () => {}, addListener: () => {}, removeListener: () => {} })) as never;
+window.matchMedia ??= ((query: string) => ({
+  matches: false,
+  media: query,
+  addEventListener: () => {},
+  removeEventListener: () => {},
+  addListener: () => {},
+  removeListener: () => {},
+})) as never;
 
 export type Mounted = { container: HTMLDivElement; root: Root; unmount(): void };
 
@@ -37,7 +44,12 @@ export function mount(node: ReactNode): Mounted {
   };
 }
 
-export type MountedRoot = { container: HTMLDivElement; render: (ui: ReactNode, path?: string) => void; rerender: (ui: ReactNode) => void; unmount: () => void };
+export type MountedRoot = {
+  container: HTMLDivElement;
+  render: (ui: ReactNode, path?: string) => void;
+  rerender: (ui: ReactNode) => void;
+  unmount: () => void;
+};
 
 /** A root to render into; `render` mounts afresh in the theme and a router at `path`, `rerender` updates what is mounted. */
 export function mountRoot(): MountedRoot {
@@ -85,11 +97,15 @@ export function click(el: Element | null | undefined) {
 
 /** A button by its visible text or accessible name. */
 export function button(root: ParentNode, name: string): HTMLButtonElement | undefined {
-  return [...root.querySelectorAll("button")].find((b) => b.getAttribute("aria-label") === name || b.textContent?.trim() === name);
+  return [...root.querySelectorAll("button")].find(
+    (b) => b.getAttribute("aria-label") === name || b.textContent?.trim() === name,
+  );
 }
 
 export const byTestId = (root: ParentNode, id: string) => root.querySelector<HTMLElement>(`[data-testid='${id}']`);
-export const allByTestId = (root: ParentNode, id: string) => [...root.querySelectorAll<HTMLElement>(`[data-testid='${id}']`)];
+export const allByTestId = (root: ParentNode, id: string) => [
+  ...root.querySelectorAll<HTMLElement>(`[data-testid='${id}']`),
+];
 
 /**
  * axe's violations in `el`. Colour contrast needs layout: it is checked in the browser (e2e

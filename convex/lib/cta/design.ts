@@ -13,12 +13,40 @@ import { isHexColor } from "../colors";
 export const ELEMENT_TYPES = ["text", "image", "rectangle", "circle"] as const;
 export type ElementType = (typeof ELEMENT_TYPES)[number];
 
-export const FONT_FAMILIES = ["Arial", "Helvetica", "Georgia", "Times New Roman", "Verdana", "Trebuchet MS", "Courier New", "Tahoma"] as const;
+export const FONT_FAMILIES = [
+  "Arial",
+  "Helvetica",
+  "Georgia",
+  "Times New Roman",
+  "Verdana",
+  "Trebuchet MS",
+  "Courier New",
+  "Tahoma",
+] as const;
 export const FONT_WEIGHTS = ["normal", "bold"] as const;
 export const TEXT_ALIGNS = ["left", "center", "right"] as const;
 export const SHADOWS = ["none", "sm", "md", "lg"] as const;
-export const BACKGROUNDS = ["transparent", "#ffffff", "#f8f9fa", "#000000", "#6366f1", "#10b981", "#f59e0b", "#ef4444", "#3b82f6", "#8b5cf6"] as const;
-export const TEMPLATE_CATEGORIES = ["Business", "Marketing", "Newsletter", "Social Media", "E-commerce", "Event", "Other"] as const;
+export const BACKGROUNDS = [
+  "transparent",
+  "#ffffff",
+  "#f8f9fa",
+  "#000000",
+  "#6366f1",
+  "#10b981",
+  "#f59e0b",
+  "#ef4444",
+  "#3b82f6",
+  "#8b5cf6",
+] as const;
+export const TEMPLATE_CATEGORIES = [
+  "Business",
+  "Marketing",
+  "Newsletter",
+  "Social Media",
+  "E-commerce",
+  "Event",
+  "Other",
+] as const;
 export type TemplateCategory = (typeof TEMPLATE_CATEGORIES)[number];
 export const DEFAULT_CATEGORY: TemplateCategory = "Business";
 /** the default palette offered under Brand Colors */
@@ -97,12 +125,20 @@ export function isSafeImage(v: string): boolean {
 
 const clamp = (n: number, min: number, max: number) => Math.max(min, Math.min(max, n));
 const num = (v: unknown, def: number) => (typeof v === "number" && Number.isFinite(v) ? v : def);
-const pick = <T extends string>(v: unknown, options: readonly T[], def: T): T => (options.includes(v as T) ? (v as T) : def);
+const pick = <T extends string>(v: unknown, options: readonly T[], def: T): T =>
+  options.includes(v as T) ? (v as T) : def;
 const str = (v: unknown, max: number, def = "") => (typeof v === "string" ? v.slice(0, max) : def);
 
 /** Where an element may sit on a canvas: x at most width − 50, y at most height − 20, never negative. */
-export function clampPosition(x: number, y: number, canvas: { width: number; height: number }): { x: number; y: number } {
-  return { x: Math.round(clamp(x, 0, Math.max(0, canvas.width - 50))), y: Math.round(clamp(y, 0, Math.max(0, canvas.height - 20))) };
+export function clampPosition(
+  x: number,
+  y: number,
+  canvas: { width: number; height: number },
+): { x: number; y: number } {
+  return {
+    x: Math.round(clamp(x, 0, Math.max(0, canvas.width - 50))),
+    y: Math.round(clamp(y, 0, Math.max(0, canvas.height - 20))),
+  };
 }
 
 /** Snaps a coordinate to the grid. */
@@ -111,11 +147,35 @@ export function snap(v: number, grid: number): number {
 }
 
 /** A new element with the spec's defaults (rectangle 100 × 50 at 50,50; text 'Your Text Here' size 16). */
-export function newElement(type: ElementType, id: string, at: { x?: number; y?: number; zIndex?: number } = {}): CtaElement {
-  const base = { id, type, x: at.x ?? 50, y: at.y ?? 50, borderRadius: 0, zIndex: at.zIndex ?? 1, shadow: "none" as const, link: "" };
+export function newElement(
+  type: ElementType,
+  id: string,
+  at: { x?: number; y?: number; zIndex?: number } = {},
+): CtaElement {
+  const base = {
+    id,
+    type,
+    x: at.x ?? 50,
+    y: at.y ?? 50,
+    borderRadius: 0,
+    zIndex: at.zIndex ?? 1,
+    shadow: "none" as const,
+    link: "",
+  };
   switch (type) {
     case "text":
-      return { ...base, width: 200, height: 30, fill: "transparent", text: "Your Text Here", fontSize: BOUNDS.fontSize.def, color: "#111827", fontFamily: "Arial", fontWeight: "normal", textAlign: "left" };
+      return {
+        ...base,
+        width: 200,
+        height: 30,
+        fill: "transparent",
+        text: "Your Text Here",
+        fontSize: BOUNDS.fontSize.def,
+        color: "#111827",
+        fontFamily: "Arial",
+        fontWeight: "normal",
+        textAlign: "left",
+      };
     case "image":
       return { ...base, width: 120, height: 80, fill: "transparent", src: "" };
     case "rectangle":

@@ -56,7 +56,15 @@ const ELEMENTS = "ctaElements";
 
 export type CtaSettings = Omit<CtaDesign, "elements">;
 export type SettingKey = keyof CtaSettings;
-export const SETTING_KEYS: readonly SettingKey[] = ["name", "description", "width", "height", "backgroundColor", "gridSize", "snapToGrid"];
+export const SETTING_KEYS: readonly SettingKey[] = [
+  "name",
+  "description",
+  "width",
+  "height",
+  "backgroundColor",
+  "gridSize",
+  "snapToGrid",
+];
 /** What an element's properties may be changed to (id and type are fixed). */
 export type ElementPatch = Partial<Omit<CtaElement, "id" | "type">>;
 /** An element to add: without a zIndex it goes on top. */
@@ -80,7 +88,9 @@ const TEXT_SETTINGS = new Set<string>(["name", "description"]);
 const DELETED = "deleted";
 
 /** The properties each element type has (those of `newElement`, id aside). */
-const PROPS = new Map<unknown, Set<string>>(ELEMENT_TYPES.map((t) => [t, new Set(Object.keys(newElement(t, "x")).filter((k) => k !== "id"))]));
+const PROPS = new Map<unknown, Set<string>>(
+  ELEMENT_TYPES.map((t) => [t, new Set(Object.keys(newElement(t, "x")).filter((k) => k !== "id"))]),
+);
 
 export function ctaSettings(doc: Y.Doc): Y.Map<unknown> {
   return doc.getMap<unknown>(SETTINGS);
@@ -102,7 +112,8 @@ export function isEmptyCtaDoc(doc: Y.Doc): boolean {
 
 const bounded = (v: unknown, b: { min: number; max: number }): number | undefined =>
   typeof v === "number" && Number.isFinite(v) ? Math.round(Math.max(b.min, Math.min(b.max, v))) : undefined;
-const oneOf = <T extends string>(v: unknown, options: readonly T[]): T | undefined => (options.includes(v as T) ? (v as T) : undefined);
+const oneOf = <T extends string>(v: unknown, options: readonly T[]): T | undefined =>
+  options.includes(v as T) ? (v as T) : undefined;
 const address = (v: unknown, safe: (s: string) => boolean): string | undefined => {
   if (typeof v !== "string") return undefined;
   const s = v.trim();
@@ -187,7 +198,8 @@ const numberIn = (m: Y.Map<unknown>, key: string, def = 0): number => {
 
 function elementMap(el: CtaElement): Y.Map<unknown> {
   const m = new Y.Map<unknown>();
-  for (const [k, v] of Object.entries(el)) if (k !== "id" && v !== undefined) m.set(k, TEXT_PROPS.has(k) && typeof v === "string" ? newText(v) : v);
+  for (const [k, v] of Object.entries(el))
+    if (k !== "id" && v !== undefined) m.set(k, TEXT_PROPS.has(k) && typeof v === "string" ? newText(v) : v);
   return m;
 }
 
@@ -210,13 +222,19 @@ export function setSetting<K extends SettingKey>(doc: Y.Doc, key: K, value: CtaS
  */
 export function writeCtaDoc(doc: Y.Doc, design: Partial<CtaDesign>, by = "") {
   const settings = ctaSettings(doc);
-  upgradeTexts(doc, settings, SETTING_KEYS.filter((k) => TEXT_SETTINGS.has(k) && design[k] !== undefined));
+  upgradeTexts(
+    doc,
+    settings,
+    SETTING_KEYS.filter((k) => TEXT_SETTINGS.has(k) && design[k] !== undefined),
+  );
   doc.transact(() => {
     for (const k of SETTING_KEYS) if (design[k] !== undefined) setSetting(doc, k, design[k]);
     if (design.elements) {
       const elements = ctaElements(doc);
       const canvas = canvasOf(doc);
-      const next = design.elements.map((raw) => normalizeElement(raw, canvas)).filter((el): el is CtaElement => el !== null);
+      const next = design.elements
+        .map((raw) => normalizeElement(raw, canvas))
+        .filter((el): el is CtaElement => el !== null);
       const kept = new Set(next.map((el) => el.id));
       elements.forEach((m, id) => {
         if (!kept.has(id) && !m.has(DELETED)) m.set(DELETED, by);
@@ -292,7 +310,11 @@ export function updateElement(doc: Y.Doc, id: string, patch: ElementPatch, opts:
     if (moveX) next.x = p.x;
     if (moveY) next.y = p.y;
   }
-  upgradeTexts(doc, m, Object.keys(next).filter((k) => TEXT_PROPS.has(k)));
+  upgradeTexts(
+    doc,
+    m,
+    Object.keys(next).filter((k) => TEXT_PROPS.has(k)),
+  );
   doc.transact(() => {
     for (const [k, v] of Object.entries(next)) {
       if (TEXT_PROPS.has(k)) setText(m, k, v as string);
@@ -373,7 +395,11 @@ type Layer = { id: string; zIndex: number };
 function restack(doc: Y.Doc, id: string, to: (from: number, count: number) => number): boolean {
   const elements = ctaElements(doc);
   if (!liveElement(doc, id)) return false;
-  const list: Layer[] = sortByZ([...elements.entries()].filter(([, m]) => !m.has(DELETED)).map(([eid, m]) => ({ id: eid, zIndex: bounded(m.get("zIndex"), BOUNDS.zIndex) ?? 0 })));
+  const list: Layer[] = sortByZ(
+    [...elements.entries()]
+      .filter(([, m]) => !m.has(DELETED))
+      .map(([eid, m]) => ({ id: eid, zIndex: bounded(m.get("zIndex"), BOUNDS.zIndex) ?? 0 })),
+  );
   const from = list.findIndex((e) => e.id === id);
   const at = Math.max(0, Math.min(list.length - 1, to(from, list.length)));
   if (at === from) return true;
@@ -381,9 +407,20 @@ function restack(doc: Y.Doc, id: string, to: (from: number, count: number) => nu
   const wanted = [...others.slice(0, at).map((e) => e.id), id, ...others.slice(at).map((e) => e.id)].join("\n");
   const prev = others[at - 1] as Layer | undefined;
   const next = others[at] as Layer | undefined;
-  const single = prev && next ? [Math.floor((prev.zIndex + next.zIndex) / 2), prev.zIndex, next.zIndex] : prev ? [prev.zIndex + 1, prev.zIndex] : [next!.zIndex - 1, next!.zIndex];
+  const single =
+    prev && next
+      ? [Math.floor((prev.zIndex + next.zIndex) / 2), prev.zIndex, next.zIndex]
+      : prev
+        ? [prev.zIndex + 1, prev.zIndex]
+        : [next!.zIndex - 1, next!.zIndex];
   const plans: Array<Map<string, number>> = single.map((z) => new Map([[id, z]]));
-  if (Math.abs(at - from) === 1) plans.push(new Map([[id, list[at].zIndex], [list[at].id, list[from].zIndex]]));
+  if (Math.abs(at - from) === 1)
+    plans.push(
+      new Map([
+        [id, list[at].zIndex],
+        [list[at].id, list[from].zIndex],
+      ]),
+    );
   const base = list.length <= BOUNDS.zIndex.max ? 1 : BOUNDS.zIndex.min;
   plans.push(new Map(wanted.split("\n").map((eid, i) => [eid, base + i])));
   const within = (z: number) => z >= BOUNDS.zIndex.min && z <= BOUNDS.zIndex.max;
@@ -417,5 +454,8 @@ export function sendToBack(doc: Y.Doc, id: string): boolean {
 
 /** Undo/redo of this user's own changes (teammates' updates carry the provider as origin and are never undone). */
 export function localCtaUndoManager(doc: Y.Doc): Y.UndoManager {
-  return new Y.UndoManager([ctaSettings(doc), ctaElements(doc)], { trackedOrigins: new Set([null]), captureTimeout: 500 });
+  return new Y.UndoManager([ctaSettings(doc), ctaElements(doc)], {
+    trackedOrigins: new Set([null]),
+    captureTimeout: 500,
+  });
 }

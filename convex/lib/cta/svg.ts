@@ -8,14 +8,7 @@
  * `normalizeDesign`, and every value reaching the markup is escaped (text and attributes), colours
  * only when valid, links and images only when safe, numbers as numbers.
  */
-import {
-  isColor,
-  isSafeImage,
-  isSafeLink,
-  normalizeDesign,
-  type CtaDesign,
-  type CtaElement,
-} from "./design";
+import { isColor, isSafeImage, isSafeLink, normalizeDesign, type CtaDesign, type CtaElement } from "./design";
 
 export type CtaSvgOptions = {
   /** the address a click goes to (the embed counts clicks through its own URL); the element's link when null or absent */
@@ -42,7 +35,10 @@ const ANCHOR = { left: "start", center: "middle", right: "end" } as const;
 
 const ENTITIES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
 /** Characters XML 1.0 does not allow even escaped: controls other than tab and newlines, lone surrogates, U+FFFE/U+FFFF. */
-const NOT_XML = new RegExp("[\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\uFFFE\\uFFFF]|[\\uD800-\\uDBFF](?![\\uDC00-\\uDFFF])|(?<![\\uD800-\\uDBFF])[\\uDC00-\\uDFFF]", "g");
+const NOT_XML = new RegExp(
+  "[\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\uFFFE\\uFFFF]|[\\uD800-\\uDBFF](?![\\uDC00-\\uDFFF])|(?<![\\uD800-\\uDBFF])[\\uDC00-\\uDFFF]",
+  "g",
+);
 
 /** Text or an attribute value, escaped for XML. */
 export function escapeXml(value: string): string {
@@ -56,7 +52,8 @@ type Attr = string | number | undefined;
 /** One element's markup: attributes escaped, numbers formatted, undefined ones left out. */
 function tag(name: string, attrs: Record<string, Attr>, inner?: string): string {
   let out = `<${name}`;
-  for (const [k, v] of Object.entries(attrs)) if (v !== undefined) out += ` ${k}="${typeof v === "number" ? num(v) : escapeXml(v)}"`;
+  for (const [k, v] of Object.entries(attrs))
+    if (v !== undefined) out += ` ${k}="${typeof v === "number" ? num(v) : escapeXml(v)}"`;
   return inner === undefined ? `${out}/>` : `${out}>${inner}</${name}>`;
 }
 
@@ -100,7 +97,13 @@ class Drawing {
     if (!this.shadows.has(id)) {
       this.shadows.add(id);
       const s = SHADOW[el.shadow];
-      const drop = tag("feDropShadow", { dx: 0, dy: s.dy, stdDeviation: s.blur, "flood-color": "#000000", "flood-opacity": s.opacity });
+      const drop = tag("feDropShadow", {
+        dx: 0,
+        dy: s.dy,
+        stdDeviation: s.blur,
+        "flood-color": "#000000",
+        "flood-opacity": s.opacity,
+      });
       this.defs.push(tag("filter", { id, x: "-50%", y: "-50%", width: "200%", height: "200%" }, drop));
     }
     return `url(#${id})`;
@@ -108,7 +111,13 @@ class Drawing {
 
   clip(el: CtaElement): string {
     const id = `${this.prefix}clip-${el.id}`;
-    this.defs.push(tag("clipPath", { id }, tag("rect", { x: el.x, y: el.y, width: el.width, height: el.height, rx: el.borderRadius || undefined })));
+    this.defs.push(
+      tag(
+        "clipPath",
+        { id },
+        tag("rect", { x: el.x, y: el.y, width: el.width, height: el.height, rx: el.borderRadius || undefined }),
+      ),
+    );
     return `url(#${id})`;
   }
 
@@ -122,14 +131,39 @@ const hit = (el: CtaElement) => (el.link && paint(el.fill) === "none" ? "all" : 
 
 function shape(el: CtaElement, d: Drawing): string {
   const common = { fill: paint(el.fill), filter: d.shadow(el), "pointer-events": hit(el) };
-  if (el.type === "circle") return tag("ellipse", { cx: el.x + el.width / 2, cy: el.y + el.height / 2, rx: el.width / 2, ry: el.height / 2, ...common });
-  return tag("rect", { x: el.x, y: el.y, width: el.width, height: el.height, rx: el.borderRadius || undefined, ...common });
+  if (el.type === "circle")
+    return tag("ellipse", {
+      cx: el.x + el.width / 2,
+      cy: el.y + el.height / 2,
+      rx: el.width / 2,
+      ry: el.height / 2,
+      ...common,
+    });
+  return tag("rect", {
+    x: el.x,
+    y: el.y,
+    width: el.width,
+    height: el.height,
+    rx: el.borderRadius || undefined,
+    ...common,
+  });
 }
 
 /** A text or image element: its box (when filled or linked) and content, clipped to the box, the shadow outside the clip. */
 function boxed(el: CtaElement, d: Drawing, content: string): string {
   const fill = paint(el.fill);
-  const box = fill !== "none" || el.link ? tag("rect", { x: el.x, y: el.y, width: el.width, height: el.height, rx: el.borderRadius || undefined, fill, "pointer-events": hit(el) }) : "";
+  const box =
+    fill !== "none" || el.link
+      ? tag("rect", {
+          x: el.x,
+          y: el.y,
+          width: el.width,
+          height: el.height,
+          rx: el.borderRadius || undefined,
+          fill,
+          "pointer-events": hit(el),
+        })
+      : "";
   const clipped = tag("g", { "clip-path": d.clip(el) }, box + content);
   const filter = d.shadow(el);
   return filter ? tag("g", { filter }, clipped) : clipped;
@@ -159,7 +193,16 @@ function text(el: CtaElement, d: Drawing): string {
 
 function image(el: CtaElement, d: Drawing): string {
   const src = el.src && isSafeImage(el.src) ? el.src : "";
-  const img = src ? tag("image", { href: src, x: el.x, y: el.y, width: el.width, height: el.height, preserveAspectRatio: "xMidYMid slice" }) : "";
+  const img = src
+    ? tag("image", {
+        href: src,
+        x: el.x,
+        y: el.y,
+        width: el.width,
+        height: el.height,
+        preserveAspectRatio: "xMidYMid slice",
+      })
+    : "";
   return boxed(el, d, img);
 }
 
@@ -197,10 +240,18 @@ export function ctaToSvg(design: CtaDesign, opts: CtaSvgOptions = {}): string {
       : tag("a", { href, target: "_top", tabindex: "-1", "aria-hidden": "true" }, drawn);
   });
   const title = cta.name ? tag("title", {}, escapeXml(cta.name)) : "";
-  const background = cta.backgroundColor === "transparent" ? "" : tag("rect", { width: cta.width, height: cta.height, fill: paint(cta.backgroundColor) });
+  const background =
+    cta.backgroundColor === "transparent"
+      ? ""
+      : tag("rect", { width: cta.width, height: cta.height, fill: paint(cta.backgroundColor) });
   const viewBox = `0 0 ${cta.width} ${cta.height}`;
   const size = opts.fluid
-    ? { xmlns: "http://www.w3.org/2000/svg", width: "100%", viewBox, style: `display:block;width:100%;height:auto;max-width:${cta.width}px;aspect-ratio:${cta.width}/${cta.height}` }
+    ? {
+        xmlns: "http://www.w3.org/2000/svg",
+        width: "100%",
+        viewBox,
+        style: `display:block;width:100%;height:auto;max-width:${cta.width}px;aspect-ratio:${cta.width}/${cta.height}`,
+      }
     : { xmlns: "http://www.w3.org/2000/svg", width: cta.width, height: cta.height, viewBox };
   return tag("svg", size, title + d.definitions() + background + body.join(""));
 }

@@ -17,7 +17,8 @@ export const EMAIL_AUTO_PAUSE_ERRORS = 5;
 /** Manual addresses on one campaign. */
 export const MAX_MANUAL_RECIPIENTS = 500;
 
-export const NO_RECIPIENTS_RESOLVED = 'No recipients selected. Please go to the "Send To" tab and select at least one list, group, segment, or add manual recipients.';
+export const NO_RECIPIENTS_RESOLVED =
+  'No recipients selected. Please go to the "Send To" tab and select at least one list, group, segment, or add manual recipients.';
 
 /**
  * Why a design may not go out in bulk (null when it may): it needs a footer that shows the
@@ -25,10 +26,12 @@ export const NO_RECIPIENTS_RESOLVED = 'No recipients selected. Please go to the 
  */
 export function complianceProblem(blocks: EmailBlock[]): string | null {
   const footers = allBlocks(blocks).filter((b) => b.type === "footer");
-  if (footers.length === 0) return "Add a footer with your organisation's postal address and an unsubscribe link before sending.";
+  if (footers.length === 0)
+    return "Add a footer with your organisation's postal address and an unsubscribe link before sending.";
   const text = (v: unknown) => (typeof v === "string" ? v.trim() : "");
   const ok = footers.some((f) => f.content.showUnsubscribe === true && text(f.content.unsubscribeText) !== "");
-  if (!ok) return "The footer must show the unsubscribe link. Turn on \u201cShow unsubscribe\u201d in the footer's properties.";
+  if (!ok)
+    return "The footer must show the unsubscribe link. Turn on \u201cShow unsubscribe\u201d in the footer's properties.";
   const address = footers.map((f) => text(f.content.address)).find((a) => a !== "" && a !== PLACEHOLDER_ADDRESS);
   if (!address) return "Enter your organisation's postal address in the footer. Bulk email must carry it.";
   return null;
@@ -86,23 +89,42 @@ export function blastUrls(from: string, env: Record<string, string | undefined>)
 /** Demo mode: how many of a send's emails the operator's demo mailbox gets (the rest are only counted). */
 export const DEMO_MAILBOX_PER_SEND = 50;
 
-export type BlastTemplate = { subject: string; from: string; replyTo?: string; html: string; text: string; senderValues: MergeUser };
+export type BlastTemplate = {
+  subject: string;
+  from: string;
+  replyTo?: string;
+  html: string;
+  text: string;
+  senderValues: MergeUser;
+};
 /** `subject`: the one personalised when the recipient was queued (personalSubject), sent as is */
 export type BlastRecipient = { email: string; voter: MergeVoter | null; token: string; subject?: string };
 export type BlastUrls = { site: string; convexSite: string; mailto: string };
 
 function subjectLine(subject: string, values: ReturnType<typeof mergeValues>): string {
-  return substitute(subject, values, "text").replace(/[\r\n]+/g, " ").trim();
+  return substitute(subject, values, "text")
+    .replace(/[\r\n]+/g, " ")
+    .trim();
 }
 
 /** One recipient's subject, fixed when queued: what they are sent and what their contact history shows. */
-export function personalSubject(t: Pick<BlastTemplate, "subject" | "senderValues">, r: Pick<BlastRecipient, "email" | "voter">): string {
+export function personalSubject(
+  t: Pick<BlastTemplate, "subject" | "senderValues">,
+  r: Pick<BlastRecipient, "email" | "voter">,
+): string {
   return subjectLine(t.subject, mergeValues(r.voter ?? { email: r.email }, t.senderValues, {}));
 }
 
 /** The email one recipient gets: personalised subject and parts, the unsubscribe link and headers. */
-export function personalise(t: BlastTemplate, r: BlastRecipient, urls: BlastUrls, tags: { name: string; value: string }[]) {
-  const values = mergeValues(r.voter ?? { email: r.email }, t.senderValues, { unsubscribe_url: unsubscribePageUrl(urls.site, r.token) });
+export function personalise(
+  t: BlastTemplate,
+  r: BlastRecipient,
+  urls: BlastUrls,
+  tags: { name: string; value: string }[],
+) {
+  const values = mergeValues(r.voter ?? { email: r.email }, t.senderValues, {
+    unsubscribe_url: unsubscribePageUrl(urls.site, r.token),
+  });
   return {
     from: t.from,
     to: [r.email],
@@ -123,21 +145,46 @@ export type ProviderVerdict =
   | { kind: "already_sent" };
 
 /** What a Resend error answer means: wait and retry, stop the send, or refuse the batch's messages. */
-export function providerVerdict(error: { name?: string; statusCode?: number | null; message?: string }, retryAfter: string | null | undefined): ProviderVerdict {
+export function providerVerdict(
+  error: { name?: string; statusCode?: number | null; message?: string },
+  retryAfter: string | null | undefined,
+): ProviderVerdict {
   const status = error.statusCode ?? 0;
   const name = error.name ?? "";
   // Resend answers a used-up quota with 429 too: that is no back-off, it stops the send
-  if (name === "daily_quota_exceeded" || name === "monthly_quota_exceeded") return { kind: "fatal", message: "The email provider's sending quota is used up. Sending paused." };
+  if (name === "daily_quota_exceeded" || name === "monthly_quota_exceeded")
+    return { kind: "fatal", message: "The email provider's sending quota is used up. Sending paused." };
   if (status === 429 || name === "rate_limit_exceeded" || name === "concurrent_idempotent_requests") {
     const seconds = Number(retryAfter);
-    return { kind: "retry", afterMs: Number.isFinite(seconds) && seconds > 0 ? Math.min(seconds, 3600) * 1000 : 1000, message: "You have sent too many emails. Please try again later." };
+    return {
+      kind: "retry",
+      afterMs: Number.isFinite(seconds) && seconds > 0 ? Math.min(seconds, 3600) * 1000 : 1000,
+      message: "You have sent too many emails. Please try again later.",
+    };
   }
   // the same idempotency key with other content: the provider took this batch before
   if (name === "invalid_idempotent_request" || status === 409) return { kind: "already_sent" };
-  if (status === 401 || status === 403 || name === "missing_api_key" || name === "invalid_api_key" || name === "restricted_api_key") {
+  if (
+    status === 401 ||
+    status === 403 ||
+    name === "missing_api_key" ||
+    name === "invalid_api_key" ||
+    name === "restricted_api_key"
+  ) {
     return { kind: "fatal", message: "The email service is currently unavailable. Please try again later." };
   }
-  if (name === "invalid_from_address") return { kind: "fatal", message: "The from address is not allowed by the email provider (verify its domain)." };
-  if (status === 422 || status === 400 || name === "validation_error") return { kind: "rejected", message: /email/i.test(error.message ?? "") ? "The email address format is invalid. Please use a valid email." : "Failed to send email" };
-  return { kind: "retry", afterMs: 2000, message: "The email service is currently unavailable. Please try again later." };
+  if (name === "invalid_from_address")
+    return { kind: "fatal", message: "The from address is not allowed by the email provider (verify its domain)." };
+  if (status === 422 || status === 400 || name === "validation_error")
+    return {
+      kind: "rejected",
+      message: /email/i.test(error.message ?? "")
+        ? "The email address format is invalid. Please use a valid email."
+        : "Failed to send email",
+    };
+  return {
+    kind: "retry",
+    afterMs: 2000,
+    message: "The email service is currently unavailable. Please try again later.",
+  };
 }

@@ -110,7 +110,11 @@ const num = (min: number, max: number, def: number, step?: number): Num => ({ ki
 const text = (def: string, max = MAX_SHORT_TEXT, multiline = false): Str => ({ kind: "text", max, def, multiline });
 const url = (def = ""): Url => ({ kind: "url", def });
 const color = (def: string): Color => ({ kind: "color", def });
-const choice = (options: readonly (string | number)[], def: string | number): Choice => ({ kind: "choice", options, def });
+const choice = (options: readonly (string | number)[], def: string | number): Choice => ({
+  kind: "choice",
+  options,
+  def,
+});
 const bool = (def: boolean): Bool => ({ kind: "boolean", def });
 
 const typography = {
@@ -123,7 +127,13 @@ const typography = {
 /** Every block type's properties: kind, bounds and default (the property panel and the server both read this). */
 export const BLOCK_PROPS: Record<BlockType, Record<string, PropSpec>> = {
   text: { text: text("Write your message here.", MAX_TEXT_LENGTH, true), fontSize: num(10, 48, 16), ...typography },
-  heading: { text: text("Your headline"), level: choice(HEADING_LEVELS, "h2"), fontSize: num(12, 72, 28), ...typography, color: color("#111111") },
+  heading: {
+    text: text("Your headline"),
+    level: choice(HEADING_LEVELS, "h2"),
+    fontSize: num(12, 72, 28),
+    ...typography,
+    color: color("#111111"),
+  },
   header: {
     title: text("Your Campaign"),
     tagline: text(""),
@@ -144,7 +154,11 @@ export const BLOCK_PROPS: Record<BlockType, Record<string, PropSpec>> = {
   },
   spacer: { height: num(4, 200, 24) },
   divider: { borderColor: color("#e5e7eb"), borderWidth: num(1, 10, 1), margin: num(0, 60, 16) },
-  columns: { columns: num(MIN_COLUMNS, MAX_COLUMNS, 2, 1), gap: num(0, 48, 16), distribution: choice(DISTRIBUTIONS, "equal") },
+  columns: {
+    columns: num(MIN_COLUMNS, MAX_COLUMNS, 2, 1),
+    gap: num(0, 48, 16),
+    distribution: choice(DISTRIBUTIONS, "equal"),
+  },
   section: { backgroundColor: color("#ffffff"), padding: num(0, 80, 20), borderRadius: num(0, 40, 0) },
   hero: {
     heroTitle: text("Make your voice heard"),
@@ -158,7 +172,12 @@ export const BLOCK_PROPS: Record<BlockType, Record<string, PropSpec>> = {
     overlay: bool(true),
     overlayOpacity: num(0, 1, DEFAULT_OVERLAY_OPACITY, 0.1),
   },
-  card: { shadow: choice(SHADOWS, "md"), backgroundColor: color("#ffffff"), padding: num(0, 80, 20), borderRadius: num(0, 40, 8) },
+  card: {
+    shadow: choice(SHADOWS, "md"),
+    backgroundColor: color("#ffffff"),
+    padding: num(0, 80, 20),
+    borderRadius: num(0, 40, 8),
+  },
   sidebar: {
     sidebarWidth: num(20, 50, 33, 1),
     sidebarPosition: choice(SIDEBAR_POSITIONS, "left"),
@@ -166,7 +185,12 @@ export const BLOCK_PROPS: Record<BlockType, Record<string, PropSpec>> = {
     sidebarBackground: color("#f3f4f6"),
     mainBackground: color("#ffffff"),
   },
-  container: { maxWidth: num(200, 600, 600), padding: num(0, 80, 20), margin: num(0, 80, 0), backgroundColor: color("#ffffff") },
+  container: {
+    maxWidth: num(200, 600, 600),
+    padding: num(0, 80, 20),
+    margin: num(0, 80, 0),
+    backgroundColor: color("#ffffff"),
+  },
   footer: {
     companyName: text("Your Campaign"),
     copyrightYear: num(1900, 2100, 2026, 1),
@@ -231,7 +255,8 @@ export function newBlock(type: BlockType, id: string, now = new Date()): EmailBl
 export function normalizeProp(spec: PropSpec, value: unknown): BlockValue {
   switch (spec.kind) {
     case "number": {
-      const n = typeof value === "number" ? value : typeof value === "string" && value.trim() !== "" ? Number(value) : NaN;
+      const n =
+        typeof value === "number" ? value : typeof value === "string" && value.trim() !== "" ? Number(value) : NaN;
       if (!Number.isFinite(n)) return spec.def;
       const clamped = Math.max(spec.min, Math.min(spec.max, n));
       return spec.step ? Math.round(Math.round(clamped / spec.step) * spec.step * 1000) / 1000 : clamped;
@@ -265,11 +290,13 @@ export function normalizeBlocks(input: unknown): EmailBlock[] {
     return list.map((raw) => {
       if (typeof raw !== "object" || raw === null) throw new BlockDocumentError("A block is not an object.");
       const { id, type, content } = raw as { id?: unknown; type?: unknown; content?: unknown };
-      if (typeof id !== "string" || id === "" || id.length > 64) throw new BlockDocumentError("A block has no valid id.");
+      if (typeof id !== "string" || id === "" || id.length > 64)
+        throw new BlockDocumentError("A block has no valid id.");
       if (seen.has(id)) throw new BlockDocumentError(`Block ${id} appears twice.`);
       seen.add(id);
       if (seen.size > MAX_BLOCKS) throw new BlockDocumentError(`An email holds at most ${MAX_BLOCKS} blocks.`);
-      if (typeof type !== "string" || !(BLOCK_TYPES as readonly string[]).includes(type)) throw new BlockDocumentError(`Unknown block type "${String(type).slice(0, 40)}".`);
+      if (typeof type !== "string" || !(BLOCK_TYPES as readonly string[]).includes(type))
+        throw new BlockDocumentError(`Unknown block type "${String(type).slice(0, 40)}".`);
       const t = type as BlockType;
       if (!canDrop(t, parent)) throw new BlockDocumentError(`A ${BLOCK_LABELS[t]} block cannot go there.`);
       const given = typeof content === "object" && content !== null ? (content as Record<string, unknown>) : {};
@@ -281,7 +308,8 @@ export function normalizeBlocks(input: unknown): EmailBlock[] {
         const cols = Array.isArray(given.columnChildren) ? given.columnChildren : [];
         out.columnChildren = Array.from({ length: n }, (_, i) => walk(cols[i] ?? [], { type: t, slot: i }, depth + 1));
         // children of columns removed by lowering the count move into the last column kept
-        for (let i = n; i < cols.length; i++) out.columnChildren[n - 1].push(...walk(cols[i], { type: t, slot: n - 1 }, depth + 1));
+        for (let i = n; i < cols.length; i++)
+          out.columnChildren[n - 1].push(...walk(cols[i], { type: t, slot: n - 1 }, depth + 1));
       }
       return { id, type: t, content: out };
     });

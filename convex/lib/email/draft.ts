@@ -22,7 +22,20 @@
  * latest content, a teammate's typing after the delete included.
  */
 import * as Y from "yjs";
-import { BLOCK_PROPS, BLOCK_TYPES, canDrop, childrenOf, columnCount, hasColumns, isWrapper, type BlockContent, type BlockType, type BlockValue, type DropParent, type EmailBlock } from "./blocks";
+import {
+  BLOCK_PROPS,
+  BLOCK_TYPES,
+  canDrop,
+  childrenOf,
+  columnCount,
+  hasColumns,
+  isWrapper,
+  type BlockContent,
+  type BlockType,
+  type BlockValue,
+  type DropParent,
+  type EmailBlock,
+} from "./blocks";
 import { orderedIds } from "../yOrdered";
 import { newText, plainValue, setText, textOf, upgradeTexts } from "../yText";
 
@@ -63,11 +76,17 @@ export function isEmptyEmailDraft(doc: Y.Doc): boolean {
   return emailMeta(doc).size === 0 && emailBlocks(doc).size === 0;
 }
 
-function flatten(list: EmailBlock[], parent: string, slot: number, out: Array<{ block: EmailBlock; parent: string; slot: number; order: number }>) {
+function flatten(
+  list: EmailBlock[],
+  parent: string,
+  slot: number,
+  out: Array<{ block: EmailBlock; parent: string; slot: number; order: number }>,
+) {
   list.forEach((block, i) => {
     out.push({ block, parent, slot, order: i + 1 });
     if (isWrapper(block.type)) flatten(childrenOf(block), block.id, 0, out);
-    if (hasColumns(block.type)) for (let s = 0; s < columnCount(block); s++) flatten(childrenOf(block, s), block.id, s, out);
+    if (hasColumns(block.type))
+      for (let s = 0; s < columnCount(block); s++) flatten(childrenOf(block, s), block.id, s, out);
   });
 }
 
@@ -78,7 +97,8 @@ function blockMap(block: EmailBlock, parent: string, slot: number, order: number
   m.set("slot", slot);
   m.set("order", order);
   for (const [k, v] of Object.entries(block.content)) {
-    if (k !== "children" && k !== "columnChildren" && !STRUCTURE.has(k)) m.set(k, typeof v === "string" && isTextProp(block.type, k) ? newText(v) : v);
+    if (k !== "children" && k !== "columnChildren" && !STRUCTURE.has(k))
+      m.set(k, typeof v === "string" && isTextProp(block.type, k) ? newText(v) : v);
   }
   return m;
 }
@@ -86,9 +106,15 @@ function blockMap(block: EmailBlock, parent: string, slot: number, order: number
 /** Replaces the whole draft (a new campaign, a loaded template, a restored version). */
 /** Replaces the whole draft (a new campaign, a loaded template, a restored version); blocks not in it are marked deleted by `by`, so undo brings them back whole. */
 export function writeEmailDraft(doc: Y.Doc, draft: { meta?: Partial<EmailMeta>; blocks?: EmailBlock[] }, by = "") {
-  if (draft.meta) upgradeTexts(doc, emailMeta(doc), Object.keys(draft.meta).filter((k) => TEXT_META.has(k)));
+  if (draft.meta)
+    upgradeTexts(
+      doc,
+      emailMeta(doc),
+      Object.keys(draft.meta).filter((k) => TEXT_META.has(k)),
+    );
   doc.transact(() => {
-    if (draft.meta) for (const [k, v] of Object.entries(draft.meta)) if (v !== undefined) setEmailMeta(doc, k as MetaKey, v);
+    if (draft.meta)
+      for (const [k, v] of Object.entries(draft.meta)) if (v !== undefined) setEmailMeta(doc, k as MetaKey, v);
     if (draft.blocks) {
       const blocks = emailBlocks(doc);
       const flat: Parameters<typeof flatten>[3] = [];
@@ -200,9 +226,15 @@ function orderAt(doc: Y.Doc, target: BlockTarget, self?: string): number {
   // the siblings as readBlocks shows them: in a column of a columns/sidebar block those whose slot
   // falls into it (slots beyond a lowered count show in the last column); in a wrapper all of them
   const p = parent ? blocks.get(parent) : undefined;
-  const n = p && hasColumns(p.get("type") as BlockType) ? columnCount({ type: p.get("type") as BlockType, content: { columns: p.get("columns") as number } }) : 0;
-  const inSlot = (m: Y.Map<unknown>) => n === 0 || Math.max(0, Math.min(n - 1, Number(m.get("slot")) || 0)) === Math.min(n - 1, target.slot);
-  const siblings = orderedIds(blocks, (m) => !m.has(DELETED) && str(m.get("parent")) === parent && inSlot(m)).filter((x) => x !== self);
+  const n =
+    p && hasColumns(p.get("type") as BlockType)
+      ? columnCount({ type: p.get("type") as BlockType, content: { columns: p.get("columns") as number } })
+      : 0;
+  const inSlot = (m: Y.Map<unknown>) =>
+    n === 0 || Math.max(0, Math.min(n - 1, Number(m.get("slot")) || 0)) === Math.min(n - 1, target.slot);
+  const siblings = orderedIds(blocks, (m) => !m.has(DELETED) && str(m.get("parent")) === parent && inSlot(m)).filter(
+    (x) => x !== self,
+  );
   const at = Math.max(0, Math.min(target.index, siblings.length));
   const ord = (id: string) => Number(blocks.get(id)!.get("order")) || 0;
   let before = at > 0 ? ord(siblings[at - 1]) : null;
@@ -240,7 +272,8 @@ export function moveBlock(doc: Y.Doc, id: string, target: BlockTarget): boolean 
   if (!m) return false;
   const parent = parentOf(doc, target);
   if (parent === undefined || !canDrop(m.get("type") as BlockType, parent)) return false;
-  if (target.parentId !== null && (target.parentId === id || descendants(doc, id).includes(target.parentId))) return false;
+  if (target.parentId !== null && (target.parentId === id || descendants(doc, id).includes(target.parentId)))
+    return false;
   // parent, slot and order are written together, so of two concurrent moves of one block one wins whole
   doc.transact(() => {
     const order = orderAt(doc, target, id);
@@ -256,7 +289,9 @@ export function updateBlock(doc: Y.Doc, id: string, patch: Record<string, BlockV
   const m = live(doc, id);
   if (!m) return false;
   const type = m.get("type");
-  const texts = Object.keys(patch).filter((k) => !STRUCTURE.has(k) && typeof patch[k] === "string" && isTextProp(type, k));
+  const texts = Object.keys(patch).filter(
+    (k) => !STRUCTURE.has(k) && typeof patch[k] === "string" && isTextProp(type, k),
+  );
   upgradeTexts(doc, m, texts);
   doc.transact(() => {
     for (const [k, v] of Object.entries(patch)) {
@@ -300,7 +335,12 @@ export function restoreBlock(doc: Y.Doc, id: string): boolean {
   doc.transact(() => {
     // the outermost block deleted with it: a deleted container above it, if any
     let top = id;
-    for (let p = str(m.get("parent")), depth = 0; p && blocks.get(p)?.has(DELETED) && depth < 8; p = str(blocks.get(p)!.get("parent")), depth++) top = p;
+    for (
+      let p = str(m.get("parent")), depth = 0;
+      p && blocks.get(p)?.has(DELETED) && depth < 8;
+      p = str(blocks.get(p)!.get("parent")), depth++
+    )
+      top = p;
     const by = blocks.get(top)!.get(DELETED);
     for (const d of descendants(doc, top)) if (blocks.get(d)!.get(DELETED) === by) blocks.get(d)!.delete(DELETED);
     blocks.get(top)!.delete(DELETED);
@@ -331,7 +371,8 @@ export function cloneBlock(block: EmailBlock, newId: () => string): EmailBlock {
   const content: BlockContent = {};
   for (const [k, v] of Object.entries(block.content)) {
     if (k === "children") content.children = (v as EmailBlock[]).map((c) => cloneBlock(c, newId));
-    else if (k === "columnChildren") content.columnChildren = (v as EmailBlock[][]).map((col) => col.map((c) => cloneBlock(c, newId)));
+    else if (k === "columnChildren")
+      content.columnChildren = (v as EmailBlock[][]).map((col) => col.map((c) => cloneBlock(c, newId)));
     else content[k] = v;
   }
   return { id: newId(), type: block.type, content };
@@ -339,5 +380,8 @@ export function cloneBlock(block: EmailBlock, newId: () => string): EmailBlock {
 
 /** Undo/redo of this user's own changes (teammates' updates carry the provider as origin and are never undone). */
 export function localEmailUndoManager(doc: Y.Doc): Y.UndoManager {
-  return new Y.UndoManager([emailBlocks(doc), emailMeta(doc)], { trackedOrigins: new Set([null]), captureTimeout: 500 });
+  return new Y.UndoManager([emailBlocks(doc), emailMeta(doc)], {
+    trackedOrigins: new Set([null]),
+    captureTimeout: 500,
+  });
 }

@@ -82,7 +82,8 @@ export function unknownVariables(texts: string[]): string[] {
 /** Every string property of every block (and `extra`, e.g. the subject and preview text): what a whole design personalises. */
 export function documentTexts(blocks: EmailBlock[], extra: string[] = []): string[] {
   const out = [...extra];
-  for (const b of allBlocks(blocks)) for (const value of Object.values(b.content)) if (typeof value === "string" && value !== "") out.push(value);
+  for (const b of allBlocks(blocks))
+    for (const value of Object.values(b.content)) if (typeof value === "string" && value !== "") out.push(value);
   return out;
 }
 
@@ -90,7 +91,8 @@ export function documentTexts(blocks: EmailBlock[], extra: string[] = []): strin
 // style attribute) decides its scheme; one further inside an address (https://x.org/?n={{…}}) is
 // part of it. Text typed by users cannot look like either: its quotes are escaped.
 const URL_START = /(?:\b(?:href|src|background)\s*=\s*["']|\bstyle\s*=\s*"[^"]*url\(\s*(?:'|&#39;|&quot;)?)$/i;
-const IN_URL = /(?:\b(?:href|src|background)\s*=\s*(?:"[^"]*|'[^']*)|\bstyle\s*=\s*"[^"]*url\(\s*(?:'|&#39;|&quot;)?[^'")\s]*)$/i;
+const IN_URL =
+  /(?:\b(?:href|src|background)\s*=\s*(?:"[^"]*|'[^']*)|\bstyle\s*=\s*"[^"]*url\(\s*(?:'|&#39;|&quot;)?[^'")\s]*)$/i;
 /** How far back a variable's context is looked for: an address is at most MAX_URL_LENGTH, escaped. */
 const LOOKBEHIND = 6 * MAX_URL_LENGTH;
 
@@ -171,7 +173,12 @@ export type MergeVoter = {
   party_affiliation?: Text;
   status?: Text;
 };
-export type MergeUser = Partial<Record<"campaign_name" | "name" | "first_name" | "last_name" | "district" | "office" | "party" | "website" | "email", Text>>;
+export type MergeUser = Partial<
+  Record<
+    "campaign_name" | "name" | "first_name" | "last_name" | "district" | "office" | "party" | "website" | "email",
+    Text
+  >
+>;
 
 const clean = (value: Text) => (value ?? "").trim();
 
@@ -185,7 +192,11 @@ export function formatAddress(voter: MergeVoter): string {
 }
 
 /** The values of one recipient: the voter's, the sending campaign's and the system's. */
-export function mergeValues(voter: MergeVoter, user: MergeUser, extra: { unsubscribe_url?: string }): Record<MergeVariable, string> {
+export function mergeValues(
+  voter: MergeVoter,
+  user: MergeUser,
+  extra: { unsubscribe_url?: string },
+): Record<MergeVariable, string> {
   const firstName = clean(user.first_name);
   const lastName = clean(user.last_name);
   return {
@@ -223,8 +234,10 @@ function linkPlaces(blocks: EmailBlock[]): Array<{ url: string; label: string }>
     if (b.type === "header") out.push({ url: str(b, "logoUrl"), label: "the header's logo" });
     if (b.type === "hero") out.push({ url: str(b, "backgroundImage"), label: "the hero's background image" });
     if (b.type === "footer") {
-      if (b.content.showPrivacy === true) out.push({ url: str(b, "privacyUrl"), label: str(b, "privacyText") || "Privacy Policy" });
-      if (b.content.showContact === true) out.push({ url: str(b, "contactUrl"), label: str(b, "contactText") || "Contact Us" });
+      if (b.content.showPrivacy === true)
+        out.push({ url: str(b, "privacyUrl"), label: str(b, "privacyText") || "Privacy Policy" });
+      if (b.content.showContact === true)
+        out.push({ url: str(b, "contactUrl"), label: str(b, "contactText") || "Contact Us" });
     }
   }
   return out;

@@ -15,10 +15,21 @@
  * numbers. Merge variables (`{{voter.first_name}}`) are plain text to MJML and come out intact
  * (its template-variable rewriting only runs when minifying or beautifying, which stay off).
  */
-import { allBlocks, BlockDocumentError, childrenOf, columnCount, LEAF_TYPES, normalizeBlocks, type EmailBlock } from "./blocks";
+import {
+  allBlocks,
+  BlockDocumentError,
+  childrenOf,
+  columnCount,
+  LEAF_TYPES,
+  normalizeBlocks,
+  type EmailBlock,
+} from "./blocks";
 
 /** mjml2html of `mjml` 5 / `mjml-browser` 5 (both async). */
-export type MjmlCompiler = (mjml: string, options: Record<string, unknown>) => Promise<{ html: string; errors: Array<{ message: string }> }>;
+export type MjmlCompiler = (
+  mjml: string,
+  options: Record<string, unknown>,
+) => Promise<{ html: string; errors: Array<{ message: string }> }>;
 
 export type RenderOptions = { title?: string; previewText?: string };
 export type RenderedEmail = { html: string; text: string; bytes: number; errors: string[] };
@@ -79,7 +90,8 @@ type Attrs = Record<string, string | number | undefined>;
 /** MJML attributes, every value escaped; undefined and "" are left out. */
 function attrs(values: Attrs): string {
   let out = "";
-  for (const [name, value] of Object.entries(values)) if (value !== undefined && value !== "") out += ` ${name}="${escapeHtml(String(value))}"`;
+  for (const [name, value] of Object.entries(values))
+    if (value !== undefined && value !== "") out += ` ${name}="${escapeHtml(String(value))}"`;
   return out;
 }
 
@@ -108,7 +120,12 @@ type Sheet = { rules: Map<string, string>; heroes: number };
 // ----- content blocks (inside a column) -----
 
 function typography(b: EmailBlock): Attrs {
-  return { color: str(b, "color"), align: str(b, "align"), "line-height": num(b, "lineHeight"), "letter-spacing": str(b, "letterSpacing") };
+  return {
+    color: str(b, "color"),
+    align: str(b, "align"),
+    "line-height": num(b, "lineHeight"),
+    "letter-spacing": str(b, "letterSpacing"),
+  };
 }
 
 function leaf(b: EmailBlock): string {
@@ -175,7 +192,15 @@ function columnsRow(b: EmailBlock, inset: number, background: string | undefined
     const sidebar = { list: lists[0], background: str(b, "sidebarBackground") };
     const main = { list: lists[1], background: str(b, "mainBackground") };
     const order = str(b, "sidebarPosition") === "right" ? [main, sidebar] : [sidebar, main];
-    body = order.map((c, i) => column(c.list.map(leaf).join(""), { width: percent(widths[i]), "background-color": c.background, padding: px(12) })).join("");
+    body = order
+      .map((c, i) =>
+        column(c.list.map(leaf).join(""), {
+          width: percent(widths[i]),
+          "background-color": c.background,
+          padding: px(12),
+        }),
+      )
+      .join("");
   } else {
     body = lists.map((list, i) => column(list.map(leaf).join(""), { width: percent(widths[i]) })).join("");
   }
@@ -229,9 +254,12 @@ function header(b: EmailBlock): Row {
   const title = str(b, "title");
   const tagline = str(b, "tagline");
   let body = "";
-  if (logo !== "") body += `<mj-image${attrs({ src: cssSafeUrl(logo), alt: title, width: "120px", align, padding: `0 0 ${GAP}px` })} />`;
-  if (title !== "") body += `<mj-text${attrs({ color, align, "font-size": "26px", "font-weight": "bold", "line-height": "1.25", padding: "0" })}>${escapeHtml(title)}</mj-text>`;
-  if (tagline !== "") body += `<mj-text${attrs({ color, align, "font-size": "15px", "line-height": "1.5", padding: "4px 0 0" })}>${escapeHtml(tagline)}</mj-text>`;
+  if (logo !== "")
+    body += `<mj-image${attrs({ src: cssSafeUrl(logo), alt: title, width: "120px", align, padding: `0 0 ${GAP}px` })} />`;
+  if (title !== "")
+    body += `<mj-text${attrs({ color, align, "font-size": "26px", "font-weight": "bold", "line-height": "1.25", padding: "0" })}>${escapeHtml(title)}</mj-text>`;
+  if (tagline !== "")
+    body += `<mj-text${attrs({ color, align, "font-size": "15px", "line-height": "1.5", padding: "4px 0 0" })}>${escapeHtml(tagline)}</mj-text>`;
   return { top: INSET, bottom: INSET, inset: INSET, background: str(b, "backgroundColor"), body: column(body) };
 }
 
@@ -251,7 +279,10 @@ function hero(b: EmailBlock, sheet: Sheet): string {
     sheet.heroes += 1;
     cssClass = `pc-hero-${sheet.heroes}`;
     const shade = `rgba(0,0,0,${opacity})`;
-    sheet.rules.set(`.${cssClass} > table > tbody > tr > td`, `background-image: linear-gradient(${shade},${shade}), url('${escapeHtml(cssSafeUrl(image))}') !important;`);
+    sheet.rules.set(
+      `.${cssClass} > table > tbody > tr > td`,
+      `background-image: linear-gradient(${shade},${shade}), url('${escapeHtml(cssSafeUrl(image))}') !important;`,
+    );
   }
   const heroAttrs = {
     mode: "fixed-height",
@@ -271,7 +302,8 @@ function hero(b: EmailBlock, sheet: Sheet): string {
     const style = `margin:0;font-size:36px;line-height:1.2;color:${color};font-weight:bold;`;
     body += `<mj-text${attrs({ color, align, "font-size": "36px", "line-height": "1.2", padding: "0" })}><h1 style="${style}">${escapeHtml(title)}</h1></mj-text>`;
   }
-  if (subtitle !== "") body += `<mj-text${attrs({ color, align, "font-size": "18px", "line-height": "1.5", padding: `${title === "" ? 0 : 12}px 0 0` })}>${lines(subtitle)}</mj-text>`;
+  if (subtitle !== "")
+    body += `<mj-text${attrs({ color, align, "font-size": "18px", "line-height": "1.5", padding: `${title === "" ? 0 : 12}px 0 0` })}>${lines(subtitle)}</mj-text>`;
   return `<mj-hero${attrs(heroAttrs)}>${body}</mj-hero>`;
 }
 
@@ -312,7 +344,8 @@ function container(b: EmailBlock): string {
 
 function footer(b: EmailBlock): Row {
   const linkStyle = `color:${str(b, "linkColor")};text-decoration:underline;`;
-  const link = (href: string, text: string) => `<a href="${escapeHtml(href)}" style="${linkStyle}">${escapeHtml(text)}</a>`;
+  const link = (href: string, text: string) =>
+    `<a href="${escapeHtml(href)}" style="${linkStyle}">${escapeHtml(text)}</a>`;
   const company = str(b, "companyName");
   const address = str(b, "address");
   const parts = [`&copy; ${num(b, "copyrightYear")}${company === "" ? "" : " " + escapeHtml(company)}`];
@@ -320,9 +353,21 @@ function footer(b: EmailBlock): Row {
   const links: string[] = [];
   for (const [show, url, label] of footerLinks(b)) if (show && url !== "") links.push(link(cssSafeUrl(url), label));
   if (links.length > 0) parts.push(links.join(" &middot; "));
-  const text = attrs({ color: str(b, "textColor"), align: "center", "font-size": "12px", "line-height": "1.6", padding: "0" });
+  const text = attrs({
+    color: str(b, "textColor"),
+    align: "center",
+    "font-size": "12px",
+    "line-height": "1.6",
+    padding: "0",
+  });
   const padding = num(b, "padding");
-  return { top: padding, bottom: padding, inset: INSET, background: str(b, "backgroundColor"), body: column(`<mj-text${text}>${parts.join("<br />")}</mj-text>`) };
+  return {
+    top: padding,
+    bottom: padding,
+    inset: INSET,
+    background: str(b, "backgroundColor"),
+    body: column(`<mj-text${text}>${parts.join("<br />")}</mj-text>`),
+  };
 }
 
 /** The footer's links in order: [shown, address, text]; unsubscribe is always the merge variable. */
@@ -342,7 +387,8 @@ function mjmlOf(blocks: EmailBlock[], opts: RenderOptions): string {
   let head = `<mj-attributes><mj-all font-family="${FONT_STACK}" /></mj-attributes>`;
   if (opts.title) head += `<mj-title>${escapeHtml(opts.title)}</mj-title>`;
   if (opts.previewText) head += `<mj-preview>${escapeHtml(opts.previewText)}</mj-preview>`;
-  if (sheet.rules.size > 0) head += `<mj-style inline="inline">${[...sheet.rules].map(([selector, css]) => `${selector} { ${css} }`).join("\n")}</mj-style>`;
+  if (sheet.rules.size > 0)
+    head += `<mj-style inline="inline">${[...sheet.rules].map(([selector, css]) => `${selector} { ${css} }`).join("\n")}</mj-style>`;
   return `<mjml lang="en" dir="ltr"><mj-head>${head}</mj-head><mj-body${attrs({ width: px(EMAIL_WIDTH), "background-color": PAGE_BACKGROUND })}>\n${body}\n</mj-body></mjml>`;
 }
 
@@ -401,9 +447,18 @@ export function blocksToText(blocks: EmailBlock[]): string {
  * returned in `errors`), the plain-text part and the HTML's size in UTF-8 bytes. Throws
  * BlockDocumentError for a document `normalizeBlocks` cannot repair.
  */
-export async function renderEmail(blocks: unknown, compile: MjmlCompiler, opts: RenderOptions = {}): Promise<RenderedEmail> {
+export async function renderEmail(
+  blocks: unknown,
+  compile: MjmlCompiler,
+  opts: RenderOptions = {},
+): Promise<RenderedEmail> {
   const doc = normalizeBlocks(blocks);
-  const result = await compile(mjmlOf(doc, opts), { validationLevel: "soft", fonts: {}, minify: false, beautify: false });
+  const result = await compile(mjmlOf(doc, opts), {
+    validationLevel: "soft",
+    fonts: {},
+    minify: false,
+    beautify: false,
+  });
   return {
     html: result.html,
     text: blocksToText(doc),

@@ -10,7 +10,19 @@
  * matches not_equals, not_contains and is_empty, and no other operator.
  */
 
-export const RULE_FIELDS = ["first_name", "last_name", "email", "phone", "status", "registration_date", "precinct", "party", "age", "city", "state"] as const;
+export const RULE_FIELDS = [
+  "first_name",
+  "last_name",
+  "email",
+  "phone",
+  "status",
+  "registration_date",
+  "precinct",
+  "party",
+  "age",
+  "city",
+  "state",
+] as const;
 export type RuleField = (typeof RULE_FIELDS)[number];
 
 export const RULE_OPERATORS = [
@@ -57,7 +69,12 @@ export const RULE_OPERATOR_LABELS: Record<RuleOperator, string> = {
   is_not_empty: "Is not empty",
 };
 
-export const TIME_UNIT_LABELS: Record<TimeUnit, string> = { minutes: "Minutes", hours: "Hours", days: "Days", weeks: "Weeks" };
+export const TIME_UNIT_LABELS: Record<TimeUnit, string> = {
+  minutes: "Minutes",
+  hours: "Hours",
+  days: "Days",
+  weeks: "Weeks",
+};
 
 /** Operators that take no value. */
 export const VALUELESS_OPERATORS: ReadonlySet<RuleOperator> = new Set(["is_empty", "is_not_empty"]);
@@ -68,7 +85,12 @@ export const MAX_RULE_ID = 64;
 /** The longest JSON text of a rule list read (20 rules of 200 characters, escaped, fit). */
 export const MAX_RULES_TEXT = 20_000;
 const MINUTE = 60_000;
-const UNIT_MS: Record<TimeUnit, number> = { minutes: MINUTE, hours: 60 * MINUTE, days: 1440 * MINUTE, weeks: 7 * 1440 * MINUTE };
+const UNIT_MS: Record<TimeUnit, number> = {
+  minutes: MINUTE,
+  hours: 60 * MINUTE,
+  days: 1440 * MINUTE,
+  weeks: 7 * 1440 * MINUTE,
+};
 /** The longest delay an event rule may ask for. */
 export const MAX_DELAY_MS = 365 * UNIT_MS.days;
 
@@ -107,7 +129,8 @@ export class RulesError extends Error {
 }
 
 const isField = (x: unknown): x is RuleField => typeof x === "string" && (RULE_FIELDS as readonly string[]).includes(x);
-const isOperator = (x: unknown): x is RuleOperator => typeof x === "string" && (RULE_OPERATORS as readonly string[]).includes(x);
+const isOperator = (x: unknown): x is RuleOperator =>
+  typeof x === "string" && (RULE_OPERATORS as readonly string[]).includes(x);
 const isUnit = (x: unknown): x is TimeUnit => typeof x === "string" && (TIME_UNITS as readonly string[]).includes(x);
 
 /**
@@ -131,9 +154,11 @@ export function parseRules(raw: unknown, opts: { event?: boolean } = {}): EmailR
   const ids = new Set<string>();
   return input.map((item: unknown, i): EmailRule => {
     const n = i + 1;
-    if (typeof item !== "object" || item === null || Array.isArray(item)) throw new RulesError(`Condition ${n} could not be read.`);
+    if (typeof item !== "object" || item === null || Array.isArray(item))
+      throw new RulesError(`Condition ${n} could not be read.`);
     const r = item as Record<string, unknown>;
-    if (typeof r.id !== "string" || r.id === "" || r.id.length > MAX_RULE_ID) throw new RulesError(`Condition ${n} has no valid id.`);
+    if (typeof r.id !== "string" || r.id === "" || r.id.length > MAX_RULE_ID)
+      throw new RulesError(`Condition ${n} has no valid id.`);
     if (ids.has(r.id)) throw new RulesError(`Condition ${n} repeats the id of another condition.`);
     ids.add(r.id);
     const field = r.field === undefined || r.field === null ? "" : r.field;
@@ -141,8 +166,14 @@ export function parseRules(raw: unknown, opts: { event?: boolean } = {}): EmailR
     if (!isOperator(r.operator)) throw new RulesError(`Condition ${n} uses an unknown operator.`);
     const value = r.value === undefined || r.value === null ? "" : r.value;
     if (typeof value !== "string") throw new RulesError(`The value of condition ${n} must be text.`);
-    if (value.length > MAX_RULE_VALUE) throw new RulesError(`The value of condition ${n} is limited to ${MAX_RULE_VALUE} characters.`);
-    if (field === "age" && !VALUELESS_OPERATORS.has(r.operator) && value.trim() !== "" && !/^\d{1,3}$/.test(value.trim())) {
+    if (value.length > MAX_RULE_VALUE)
+      throw new RulesError(`The value of condition ${n} is limited to ${MAX_RULE_VALUE} characters.`);
+    if (
+      field === "age" &&
+      !VALUELESS_OPERATORS.has(r.operator) &&
+      value.trim() !== "" &&
+      !/^\d{1,3}$/.test(value.trim())
+    ) {
       throw new RulesError(`The age in condition ${n} must be a whole number.`);
     }
     const rule: EmailRule = { id: r.id, field, operator: r.operator, value };
@@ -150,15 +181,21 @@ export function parseRules(raw: unknown, opts: { event?: boolean } = {}): EmailR
     const delay = r.timeDelay === undefined || r.timeDelay === null || r.timeDelay === "" ? undefined : r.timeDelay;
     const unit = r.timeUnit === undefined || r.timeUnit === null || r.timeUnit === "" ? undefined : r.timeUnit;
     if (delay !== undefined) {
-      if (typeof delay !== "number" || !Number.isFinite(delay) || delay < 0) throw new RulesError(`The delay of condition ${n} must be a number of zero or more.`);
+      if (typeof delay !== "number" || !Number.isFinite(delay) || delay < 0)
+        throw new RulesError(`The delay of condition ${n} must be a number of zero or more.`);
       rule.timeDelay = delay;
     }
     if (unit !== undefined) {
       if (!isUnit(unit)) throw new RulesError(`Condition ${n} uses an unknown time unit.`);
       rule.timeUnit = unit;
     }
-    if ((rule.timeDelay ?? 0) > 0 && rule.timeUnit === undefined) throw new RulesError(`Please choose a time unit for the delay of condition ${n}.`);
-    if (rule.timeDelay !== undefined && rule.timeUnit !== undefined && rule.timeDelay * UNIT_MS[rule.timeUnit] > MAX_DELAY_MS) {
+    if ((rule.timeDelay ?? 0) > 0 && rule.timeUnit === undefined)
+      throw new RulesError(`Please choose a time unit for the delay of condition ${n}.`);
+    if (
+      rule.timeDelay !== undefined &&
+      rule.timeUnit !== undefined &&
+      rule.timeDelay * UNIT_MS[rule.timeUnit] > MAX_DELAY_MS
+    ) {
       throw new RulesError(`The delay of condition ${n} is limited to 365 days.`);
     }
     return rule;

@@ -15,7 +15,10 @@ export const SEND_PROBLEMS = {
   scheduleIncomplete: { title: "Schedule incomplete", message: "Please select both date and time for scheduled send" },
   eventRules: { title: "Event rules incomplete", message: "Please complete all event trigger rules" },
   filterRules: { title: "Filter rules incomplete", message: "Please complete all filter conditions" },
-  schedulePast: { title: "Schedule incomplete", message: "The scheduled time has passed. Please pick a time in the future." },
+  schedulePast: {
+    title: "Schedule incomplete",
+    message: "The scheduled time has passed. Please pick a time in the future.",
+  },
   scheduleTooFar: { title: "Schedule incomplete", message: "A send can be scheduled at most a year ahead." },
 } as const satisfies Record<string, SendProblem>;
 

@@ -9,7 +9,16 @@
  */
 import * as Y from "yjs";
 import type { FormField, FormFieldType } from "./rules";
-import { appendItem, itemMap, moveItem, orderedIds, readOptionalText, readText, updateItem, writeText } from "../yOrdered";
+import {
+  appendItem,
+  itemMap,
+  moveItem,
+  orderedIds,
+  readOptionalText,
+  readText,
+  updateItem,
+  writeText,
+} from "../yOrdered";
 import { newText } from "../yText";
 
 const META = "formMeta";
@@ -68,7 +77,10 @@ export function readDraft(doc: Y.Doc): FormDraft {
 }
 
 /** Whether publishing the draft would change nothing (compared as the server stores it: trimmed, blank options dropped). */
-export function draftMatches(draft: FormDraft, form: { name: string; description: string | null; fields: FormField[] }): boolean {
+export function draftMatches(
+  draft: FormDraft,
+  form: { name: string; description: string | null; fields: FormField[] },
+): boolean {
   if (draft.name.trim() !== form.name || draft.description.trim() !== (form.description ?? "")) return false;
   if (draft.fields.length !== form.fields.length) return false;
   return draft.fields.every((d, i) => {

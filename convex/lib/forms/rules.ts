@@ -6,7 +6,18 @@
  */
 import { TEXTS } from "../texts";
 
-export const FORM_FIELD_TYPES = ["text", "email", "tel", "textarea", "select", "radio", "checkbox", "date", "number", "separator"] as const;
+export const FORM_FIELD_TYPES = [
+  "text",
+  "email",
+  "tel",
+  "textarea",
+  "select",
+  "radio",
+  "checkbox",
+  "date",
+  "number",
+  "separator",
+] as const;
 export type FormFieldType = (typeof FORM_FIELD_TYPES)[number];
 
 export const FIELD_TYPE_LABELS: Record<FormFieldType, string> = {
@@ -75,7 +86,8 @@ export function takesOptions(type: FormFieldType): boolean {
 export function formDefinitionProblem(name: string, description: string | null, fields: FormField[]): string | null {
   if (!name.trim()) return FORM_NAME_REQUIRED;
   if (name.trim().length > MAX_FORM_NAME) return `A form name is limited to ${MAX_FORM_NAME} characters.`;
-  if ((description ?? "").length > MAX_FORM_DESCRIPTION) return `A description is limited to ${MAX_FORM_DESCRIPTION.toLocaleString("en-US")} characters.`;
+  if ((description ?? "").length > MAX_FORM_DESCRIPTION)
+    return `A description is limited to ${MAX_FORM_DESCRIPTION.toLocaleString("en-US")} characters.`;
   if (fields.length > MAX_FORM_FIELDS) return `A form can have at most ${MAX_FORM_FIELDS} fields.`;
   const ids = new Set<string>();
   for (const f of fields) {
@@ -83,7 +95,8 @@ export function formDefinitionProblem(name: string, description: string | null, 
     ids.add(f.id);
     if (!(FORM_FIELD_TYPES as readonly string[]).includes(f.type)) return "A field of this form has an unknown type.";
     if (f.type !== "separator" && !f.label.trim()) return "Every field needs a label.";
-    if (f.label.length > MAX_LABEL || (f.placeholder ?? "").length > MAX_LABEL) return `A label or placeholder is limited to ${MAX_LABEL} characters.`;
+    if (f.label.length > MAX_LABEL || (f.placeholder ?? "").length > MAX_LABEL)
+      return `A label or placeholder is limited to ${MAX_LABEL} characters.`;
     if (takesOptions(f.type)) {
       const options = f.options.map((o) => o.trim()).filter(Boolean);
       if (options.length === 0) return `"${f.label}" needs at least one option.`;
@@ -148,7 +161,8 @@ export function checkSubmission(fields: FormField[], data: Record<string, unknow
     const limit = VALUE_LIMITS[f.type];
     if (text.length > limit) errors[f.id] = `${f.label} is limited to ${limit.toLocaleString("en-US")} characters.`;
     else if (f.type === "email" && !EMAIL_PATTERN.test(text)) errors[f.id] = INVALID_EMAIL;
-    else if (takesOptions(f.type) && !fieldOptions(f).includes(text)) errors[f.id] = "Please choose one of the options.";
+    else if (takesOptions(f.type) && !fieldOptions(f).includes(text))
+      errors[f.id] = "Please choose one of the options.";
     else if (f.type === "date" && !isIsoDate(text)) errors[f.id] = "Please enter a valid date";
     else {
       values[f.id] = text;

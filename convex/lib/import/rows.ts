@@ -71,15 +71,23 @@ export function electionKey(r: Pick<ElectionRecord, "election" | "date">): strin
 }
 
 /** A voter's records with new ones added (a record already held is not repeated), newest first. */
-export function mergeElections(held: readonly ElectionRecord[] | undefined, added: readonly ElectionRecord[]): ElectionRecord[] {
+export function mergeElections(
+  held: readonly ElectionRecord[] | undefined,
+  added: readonly ElectionRecord[],
+): ElectionRecord[] {
   const byKey = new Map<string, ElectionRecord>();
   for (const r of held ?? []) byKey.set(electionKey(r), r);
   for (const r of added) byKey.set(electionKey(r), { ...byKey.get(electionKey(r)), ...r });
-  return [...byKey.values()].sort((a, b) => (b.date ?? "").localeCompare(a.date ?? "") || a.election.localeCompare(b.election));
+  return [...byKey.values()].sort(
+    (a, b) => (b.date ?? "").localeCompare(a.date ?? "") || a.election.localeCompare(b.election),
+  );
 }
 
 /** state_voter_history (0–4): how many of the given most recent elections the voter took part in. */
-export function recentParticipation(records: readonly ElectionRecord[], recent: readonly Pick<ElectionRecord, "election" | "date">[]): number {
+export function recentParticipation(
+  records: readonly ElectionRecord[],
+  recent: readonly Pick<ElectionRecord, "election" | "date">[],
+): number {
   const held = new Set(records.map(electionKey));
   return Math.min(4, recent.slice(0, 4).filter((e) => held.has(electionKey(e))).length);
 }

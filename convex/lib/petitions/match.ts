@@ -21,7 +21,13 @@ export const MAX_CANDIDATES = 5;
 /** An address scoring this or more is the registration's (house, street, ZIP agree). */
 export const ADDRESS_MATCH = 0.85;
 
-export const FAILURE_REASONS = ["not_found", "inactive", "address_mismatch", "registered_after_signing", "outside_jurisdiction"] as const;
+export const FAILURE_REASONS = [
+  "not_found",
+  "inactive",
+  "address_mismatch",
+  "registered_after_signing",
+  "outside_jurisdiction",
+] as const;
 export type FailureReason = (typeof FAILURE_REASONS)[number];
 export const FAILURE_LABELS: Record<FailureReason, string> = {
   not_found: "Not found in the voter file",
@@ -109,24 +115,58 @@ export function lastNameScore(line: string, voter: string): [number, string] {
   if (a === b) return [1, "last name exact"];
   const partsA = plain(line).split(" ");
   const partsB = plain(voter).split(" ");
-  if (partsA.length + partsB.length > 2 && (partsA.includes(b) || partsB.includes(a))) return [0.9, "one part of a double last name"];
+  if (partsA.length + partsB.length > 2 && (partsA.includes(b) || partsB.includes(a)))
+    return [0.9, "one part of a double last name"];
   if (phonetic(a) === phonetic(b) && a[0] === b[0]) return [0.9, "last name sounds alike"];
   const s = jw(a, b);
   // one letter changed, added, dropped or two swapped ("Huhes" for Hughes): a slip of the pen, in a name long enough to tell
-  const oneOff = Math.min(a.length, b.length) >= 4 && withinOneEdit(a, b) ? (Math.min(a.length, b.length) >= 5 ? 0.9 : 0.85) : 0;
+  const oneOff =
+    Math.min(a.length, b.length) >= 4 && withinOneEdit(a, b) ? (Math.min(a.length, b.length) >= 5 ? 0.9 : 0.85) : 0;
   if (oneOff > 0 && oneOff >= s * 0.95) return [oneOff, "last name one letter off"];
   return s >= 0.9 ? [s * 0.95, "last name spelled alike"] : [s * 0.5, "last name differs"];
 }
 
-
 const ORDINALS: Record<string, string> = {
-  first: "1st", second: "2nd", third: "3rd", fourth: "4th", fifth: "5th", sixth: "6th", seventh: "7th", eighth: "8th", ninth: "9th", tenth: "10th",
-  eleventh: "11th", twelfth: "12th", thirteenth: "13th", fourteenth: "14th", fifteenth: "15th", sixteenth: "16th", seventeenth: "17th",
-  eighteenth: "18th", nineteenth: "19th", twentieth: "20th",
+  first: "1st",
+  second: "2nd",
+  third: "3rd",
+  fourth: "4th",
+  fifth: "5th",
+  sixth: "6th",
+  seventh: "7th",
+  eighth: "8th",
+  ninth: "9th",
+  tenth: "10th",
+  eleventh: "11th",
+  twelfth: "12th",
+  thirteenth: "13th",
+  fourteenth: "14th",
+  fifteenth: "15th",
+  sixteenth: "16th",
+  seventeenth: "17th",
+  eighteenth: "18th",
+  nineteenth: "19th",
+  twentieth: "20th",
 };
-const DIRECTIONS: Record<string, string> = { north: "n", south: "s", east: "e", west: "w", northeast: "ne", northwest: "nw", southeast: "se", southwest: "sw" };
+const DIRECTIONS: Record<string, string> = {
+  north: "n",
+  south: "s",
+  east: "e",
+  west: "w",
+  northeast: "ne",
+  northwest: "nw",
+  southeast: "se",
+  southwest: "sw",
+};
 
-export type ParsedAddress = { number: string; prefix: string; street: string; type: string; unit: string; zip: string } | null;
+export type ParsedAddress = {
+  number: string;
+  prefix: string;
+  street: string;
+  type: string;
+  unit: string;
+  zip: string;
+} | null;
 
 /** "1120 SW Fifth Avenue Apt 4B, Portland, OR 97204-1234" → number, direction, street, type, unit, ZIP5. */
 export function parseStreetAddress(address: string): ParsedAddress {
@@ -216,7 +256,10 @@ function nameFit(line: ParsedName, v: VoterRecord): [number, string] {
 
 /** "Multnomah County" = "multnomah" = "MULTNOMAH CO." */
 export function countyKey(county: string): string {
-  return plain(county).replace(/\b(county|co|parish|borough)\b/g, "").replace(/\s+/g, " ").trim();
+  return plain(county)
+    .replace(/\b(county|co|parish|borough)\b/g, "")
+    .replace(/\s+/g, " ")
+    .trim();
 }
 
 type RegistrationCheck = {
@@ -241,16 +284,32 @@ export function registrationCheck(v: VoterRecord, signedOn: string | null, j: Ju
   const eligibility = eligibilityOf(v.status, v.status_code);
   const none = { review: false, countyUnknown: false };
   if (eligibility === "ineligible") return { reason: "inactive", text: `registration ${shown}`, ...none };
-  if (signedOn && v.registration_date && v.registration_date > signedOn) return { reason: "registered_after_signing", text: `registered ${v.registration_date}, signed ${signedOn}`, ...none };
-  if (j.state && v.state && plain(v.state) !== plain(j.state)) return { reason: "outside_jurisdiction", text: `registered in ${v.state}`, ...none };
-  if (j.county && v.county && countyKey(v.county) !== countyKey(j.county)) return { reason: "outside_jurisdiction", text: `registered in ${v.county}`, ...none };
+  if (signedOn && v.registration_date && v.registration_date > signedOn)
+    return {
+      reason: "registered_after_signing",
+      text: `registered ${v.registration_date}, signed ${signedOn}`,
+      ...none,
+    };
+  if (j.state && v.state && plain(v.state) !== plain(j.state))
+    return { reason: "outside_jurisdiction", text: `registered in ${v.state}`, ...none };
+  if (j.county && v.county && countyKey(v.county) !== countyKey(j.county))
+    return { reason: "outside_jurisdiction", text: `registered in ${v.county}`, ...none };
   const registered = v.registration_date ? `, registered ${v.registration_date}` : "";
   const parts = [
-    eligibility === "unconfirmed" ? `${shown}: still registered, address unconfirmed (may sign)` : eligibility === "unknown" && status ? `status "${shown}" not recognised` : shown || "status unknown",
+    eligibility === "unconfirmed"
+      ? `${shown}: still registered, address unconfirmed (may sign)`
+      : eligibility === "unknown" && status
+        ? `status "${shown}" not recognised`
+        : shown || "status unknown",
   ];
   const countyUnknown = !!j.county && !v.county;
   if (countyUnknown) parts.push(`no county on the registration (petition: ${j.county})`);
-  return { reason: null, text: `${parts.join(", ")}${registered}`, review: countyUnknown || (eligibility === "unknown" && !!status), countyUnknown };
+  return {
+    reason: null,
+    text: `${parts.join(", ")}${registered}`,
+    review: countyUnknown || (eligibility === "unknown" && !!status),
+    countyUnknown,
+  };
 }
 
 /** How well a voter fits a name and an address as written (either may be empty): the reviewer's voter search ranks by it. */
@@ -285,7 +344,13 @@ export function matchLine(line: SignerLine, voters: VoterRecord[], jurisdiction:
     const [addrScore, addressWhy] = addressScore(addr, voterAddress(v));
     const reg = registrationCheck(v, line.signedOn, jurisdiction);
     checks.set(v.id, reg);
-    scored.push({ voterId: v.id, score: 0.6 * nameScore + 0.4 * addrScore, nameScore, addressScore: addrScore, evidence: { name: nameWhy, address: addressWhy, registration: reg.text } });
+    scored.push({
+      voterId: v.id,
+      score: 0.6 * nameScore + 0.4 * addrScore,
+      nameScore,
+      addressScore: addrScore,
+      evidence: { name: nameWhy, address: addressWhy, registration: reg.text },
+    });
   }
   // a suffix on the line ("Jr") that one of the candidates carries: the namesakes without one (his father) are less likely
   const lineSuffix = suffixKey(name.suffix);
@@ -302,14 +367,30 @@ export function matchLine(line: SignerLine, voters: VoterRecord[], jurisdiction:
     }
   }
   scored.sort(byRelevance);
-  const candidates = scored.slice(0, MAX_CANDIDATES).map((c) => ({ ...c, score: round(c.score), nameScore: round(c.nameScore), addressScore: round(c.addressScore) }));
-  if (candidates.length === 0) return { status: "failed", reason: "not_found", confidence: 0.9, voterId: null, evidence: null, candidates: [], countyUnknown: false };
+  const candidates = scored
+    .slice(0, MAX_CANDIDATES)
+    .map((c) => ({ ...c, score: round(c.score), nameScore: round(c.nameScore), addressScore: round(c.addressScore) }));
+  if (candidates.length === 0)
+    return {
+      status: "failed",
+      reason: "not_found",
+      confidence: 0.9,
+      voterId: null,
+      evidence: null,
+      candidates: [],
+      countyUnknown: false,
+    };
   const best = scored[0];
   const rival = scored.slice(1).reduce((m, c) => Math.max(m, c.score), 0);
   const clear = scored.length === 1 || rival < best.score - 0.1;
   const reg = checks.get(best.voterId)!;
   const atAddress = best.addressScore >= ADDRESS_MATCH;
-  const result = (status: MatchResult["status"], reason: FailureReason | null, confidence: number, voterId: string | null): MatchResult => ({
+  const result = (
+    status: MatchResult["status"],
+    reason: FailureReason | null,
+    confidence: number,
+    voterId: string | null,
+  ): MatchResult => ({
     status,
     reason,
     confidence: round(confidence),

@@ -37,7 +37,8 @@ export function suffixKey(s: string | null | undefined): string | null {
 /** The last name's key, and the suffix it carried ("Smith Jr" → "smith", "jr"). */
 export function splitSuffix(last: string): { last: string; suffix: string | null } {
   const parts = plain(last).split(" ").filter(Boolean);
-  if (parts.length > 1 && SUFFIXES.has(parts[parts.length - 1])) return { last: parts.slice(0, -1).join(" "), suffix: parts[parts.length - 1] };
+  if (parts.length > 1 && SUFFIXES.has(parts[parts.length - 1]))
+    return { last: parts.slice(0, -1).join(" "), suffix: parts[parts.length - 1] };
   return { last: parts.join(" "), suffix: null };
 }
 
@@ -64,11 +65,78 @@ export function voterNameKeys(first: string, last: string): { lastNameKey: strin
 /** Bumped when the keys a voter is stored under change: older rows are rewritten (model/petitions.ts). */
 export const NAME_KEYS_VERSION = 2;
 
-const DIRECTION_WORDS = new Set(["n", "s", "e", "w", "ne", "nw", "se", "sw", "north", "south", "east", "west", "northeast", "northwest", "southeast", "southwest"]);
-const STREET_TYPES = new Set(["st", "street", "rd", "road", "ave", "av", "avenue", "dr", "drive", "ln", "lane", "ct", "court", "blvd", "boulevard", "pl", "place", "way", "ter", "terrace", "cir", "circle", "pkwy", "parkway", "hwy", "highway", "loop", "trl", "trail", "sq", "square"]);
+const DIRECTION_WORDS = new Set([
+  "n",
+  "s",
+  "e",
+  "w",
+  "ne",
+  "nw",
+  "se",
+  "sw",
+  "north",
+  "south",
+  "east",
+  "west",
+  "northeast",
+  "northwest",
+  "southeast",
+  "southwest",
+]);
+const STREET_TYPES = new Set([
+  "st",
+  "street",
+  "rd",
+  "road",
+  "ave",
+  "av",
+  "avenue",
+  "dr",
+  "drive",
+  "ln",
+  "lane",
+  "ct",
+  "court",
+  "blvd",
+  "boulevard",
+  "pl",
+  "place",
+  "way",
+  "ter",
+  "terrace",
+  "cir",
+  "circle",
+  "pkwy",
+  "parkway",
+  "hwy",
+  "highway",
+  "loop",
+  "trl",
+  "trail",
+  "sq",
+  "square",
+]);
 const ORDINAL_WORDS: Record<string, string> = {
-  first: "1", second: "2", third: "3", fourth: "4", fifth: "5", sixth: "6", seventh: "7", eighth: "8", ninth: "9", tenth: "10",
-  eleventh: "11", twelfth: "12", thirteenth: "13", fourteenth: "14", fifteenth: "15", sixteenth: "16", seventeenth: "17", eighteenth: "18", nineteenth: "19", twentieth: "20",
+  first: "1",
+  second: "2",
+  third: "3",
+  fourth: "4",
+  fifth: "5",
+  sixth: "6",
+  seventh: "7",
+  eighth: "8",
+  ninth: "9",
+  tenth: "10",
+  eleventh: "11",
+  twelfth: "12",
+  thirteenth: "13",
+  fourteenth: "14",
+  fifteenth: "15",
+  sixteenth: "16",
+  seventeenth: "17",
+  eighteenth: "18",
+  nineteenth: "19",
+  twentieth: "20",
 };
 
 /**
@@ -97,14 +165,21 @@ export function zip5(zip: string | undefined, address?: string): string | undefi
 }
 
 /** Everything a voter is indexed by for petitions (a voterNameKeys row without its ids). */
-export function voterKeys(f: { first_name: string; last_name: string; zip?: string; address?: string; street?: string }): {
+export function voterKeys(f: {
+  first_name: string;
+  last_name: string;
+  zip?: string;
+  address?: string;
+  street?: string;
+}): {
   lastNameKey: string;
   firstNameKey: string;
   zip?: string;
   house?: string;
   street?: string;
 } {
-  const out: { lastNameKey: string; firstNameKey: string; zip?: string; house?: string; street?: string } = voterNameKeys(f.first_name, f.last_name);
+  const out: { lastNameKey: string; firstNameKey: string; zip?: string; house?: string; street?: string } =
+    voterNameKeys(f.first_name, f.last_name);
   const zip = zip5(f.zip, f.address);
   if (zip !== undefined) out.zip = zip;
   // a street column without the house number (some files keep it apart): the full address then
@@ -133,11 +208,20 @@ export function withinOneEdit(a: string, b: string): boolean {
  * double name's, and of the middle word joined to it), with the keys of every formal name the first name may stand for; an initial
  * is a prefix of those keys.
  */
-export function lineKeys(first: string, last: string, formal: (name: string) => string[], middle = ""): { lastKeys: string[]; firstKeys: string[]; initial: string | null } {
-  const parts = plain(last).split(" ").filter((p) => p.length > 1);
+export function lineKeys(
+  first: string,
+  last: string,
+  formal: (name: string) => string[],
+  middle = "",
+): { lastKeys: string[]; firstKeys: string[]; initial: string | null } {
+  const parts = plain(last)
+    .split(" ")
+    .filter((p) => p.length > 1);
   // "Jose Nunez Garcia" may be José Núñez-García: the middle word can be the first half of the last name
   const joined = plain(middle).length > 1 ? [phonetic(`${middle} ${last}`)] : [];
-  const lastKeys = [...new Set([phonetic(last), ...(parts.length > 1 ? parts.map(phonetic) : []), ...joined].filter(Boolean))];
+  const lastKeys = [
+    ...new Set([phonetic(last), ...(parts.length > 1 ? parts.map(phonetic) : []), ...joined].filter(Boolean)),
+  ];
   const given = firstGiven(first);
   const firstKeys = given.length > 1 ? [...new Set(formal(given).map(firstNameKeyOf).filter(Boolean))] : [];
   return { lastKeys, firstKeys, initial: given.length === 1 ? given : null };

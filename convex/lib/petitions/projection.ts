@@ -22,5 +22,11 @@ export function projectValid(valid: number, decided: number, received: number, z
   const half = (z * Math.sqrt((p * (1 - p)) / decided + z2 / (4 * decided * decided))) / denom;
   const low = Math.max(0, centre - half);
   const high = Math.min(1, centre + half);
-  return { rate: p, projected: Math.round(p * received), low: Math.floor(low * received), high: Math.ceil(high * received), decided };
+  return {
+    rate: p,
+    projected: Math.round(p * received),
+    low: Math.floor(low * received),
+    high: Math.ceil(high * received),
+    decided,
+  };
 }

@@ -48,11 +48,13 @@ export async function candidateIds(src: NameKeySource, name: string, address: st
   }
   const zip = keys.initial !== null ? (parseStreetAddress(address)?.zip ?? "") : "";
   if (zip) {
-    for (const lastKey of keys.lastKeys) add((await src.byLastZip(lastKey, zip, EXACT_TAKE)).filter((r) => r.firstNameKey.startsWith(`${keys.initial}:`)));
+    for (const lastKey of keys.lastKeys)
+      add((await src.byLastZip(lastKey, zip, EXACT_TAKE)).filter((r) => r.firstNameKey.startsWith(`${keys.initial}:`)));
   }
   const letter = found.size > 0 ? "" : (keys.initial ?? parsed.first.slice(0, 1));
   if (letter) {
-    for (const lastKey of keys.lastKeys) add(await src.byName(lastKey, { prefix: `${letter}:` }, keys.initial !== null ? INITIAL_TAKE : MISSPELT_TAKE));
+    for (const lastKey of keys.lastKeys)
+      add(await src.byName(lastKey, { prefix: `${letter}:` }, keys.initial !== null ? INITIAL_TAKE : MISSPELT_TAKE));
   }
   if (found.size === 0) {
     for (const lastKey of keys.lastKeys) add(await src.byName(lastKey, null, LAST_TAKE));

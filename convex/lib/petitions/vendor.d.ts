@@ -4,7 +4,13 @@ declare module "talisman/metrics/jaro-winkler" {
   export default jaroWinkler;
 }
 declare module "parse-full-name" {
-  export function parseFullName(name: string, partToReturn?: "all", fixCase?: 0 | 1 | -1, stopOnError?: 0 | 1, useLongLists?: 0 | 1): {
+  export function parseFullName(
+    name: string,
+    partToReturn?: "all",
+    fixCase?: 0 | 1 | -1,
+    stopOnError?: 0 | 1,
+    useLongLists?: 0 | 1,
+  ): {
     title: string;
     first: string;
     middle: string;

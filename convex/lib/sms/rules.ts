@@ -37,7 +37,13 @@ export function segmentInfo(body: string): SegmentInfo {
   const encoding = m.encodingName;
   const segments = m.segmentsCount;
   const perSegment = encoding === "GSM-7" ? (segments > 1 ? 153 : 160) : segments > 1 ? 67 : 70;
-  return { segments, encoding, characters: m.numberOfCharacters, unicodeCharacters: [...new Set(m.getNonGsmCharacters())], perSegment };
+  return {
+    segments,
+    encoding,
+    characters: m.numberOfCharacters,
+    unicodeCharacters: [...new Set(m.getNonGsmCharacters())],
+    perSegment,
+  };
 }
 
 /** spec/2 §8: the message a provider error shows as. */
@@ -61,7 +67,12 @@ export function inboundKeyword(body: string): string {
 
 /** The local hour and minute in `timeZone`. */
 export function localTime(at: number, timeZone: string): { hour: number; minute: number } {
-  const parts = new Intl.DateTimeFormat("en-US", { timeZone, hour: "numeric", minute: "numeric", hourCycle: "h23" }).formatToParts(new Date(at));
+  const parts = new Intl.DateTimeFormat("en-US", {
+    timeZone,
+    hour: "numeric",
+    minute: "numeric",
+    hourCycle: "h23",
+  }).formatToParts(new Date(at));
   const get = (t: string) => Number(parts.find((p) => p.type === t)?.value ?? 0);
   return { hour: get("hour"), minute: get("minute") };
 }

@@ -8,11 +8,34 @@
  * with plain strings still read.
  */
 import * as Y from "yjs";
-import type { Condition, RatingType, SurveyDefinition, SurveyField, SurveyFieldType, SurveyPage, SurveySettings } from "./rules";
-import { appendItem, itemMap, moveItem, orderedIds, readOptionalText, readText, updateItem, writeText } from "../yOrdered";
+import type {
+  Condition,
+  RatingType,
+  SurveyDefinition,
+  SurveyField,
+  SurveyFieldType,
+  SurveyPage,
+  SurveySettings,
+} from "./rules";
+import {
+  appendItem,
+  itemMap,
+  moveItem,
+  orderedIds,
+  readOptionalText,
+  readText,
+  updateItem,
+  writeText,
+} from "../yOrdered";
 import { newText } from "../yText";
 
-export type SurveyDraft = { name: string; description: string; recipient: string; pages: SurveyPage[]; settings: SurveySettings };
+export type SurveyDraft = {
+  name: string;
+  description: string;
+  recipient: string;
+  pages: SurveyPage[];
+  settings: SurveySettings;
+};
 
 const meta = (doc: Y.Doc) => doc.getMap<unknown>("surveyMeta");
 const pages = (doc: Y.Doc) => doc.getMap<Y.Map<unknown>>("surveyPages");
@@ -47,7 +70,9 @@ const num = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : n
 function condition(v: unknown): Condition | null {
   if (!v || typeof v !== "object") return null;
   const c = v as Record<string, unknown>;
-  return typeof c.fieldId === "string" && typeof c.op === "string" && typeof c.value === "string" ? ({ fieldId: c.fieldId, op: c.op, value: c.value } as Condition) : null;
+  return typeof c.fieldId === "string" && typeof c.op === "string" && typeof c.value === "string"
+    ? ({ fieldId: c.fieldId, op: c.op, value: c.value } as Condition)
+    : null;
 }
 
 function readField(id: string, m: Y.Map<unknown>): SurveyField {
@@ -75,7 +100,10 @@ export function readSurveyDraft(doc: Y.Doc): SurveyDraft {
     name: readText(m, "name"),
     description: readText(m, "description"),
     recipient: str(m.get("recipient")),
-    settings: { allowMultipleSubmissions: m.get("allowMultipleSubmissions") === true, showProgressBar: m.get("showProgressBar") !== false },
+    settings: {
+      allowMultipleSubmissions: m.get("allowMultipleSubmissions") === true,
+      showProgressBar: m.get("showProgressBar") !== false,
+    },
     pages: orderedIds(pages(doc)).map((pid) => {
       const p = pages(doc).get(pid)!;
       return {
@@ -89,7 +117,13 @@ export function readSurveyDraft(doc: Y.Doc): SurveyDraft {
 }
 
 /** The published form of a survey (trimmed, blank options dropped, keys in one order), to compare drafts with what is saved. */
-export function canonicalSurvey(x: { name: string; description: string | null; recipient: string | null; pages: SurveyPage[]; settings: SurveySettings }): string {
+export function canonicalSurvey(x: {
+  name: string;
+  description: string | null;
+  recipient: string | null;
+  pages: SurveyPage[];
+  settings: SurveySettings;
+}): string {
   return JSON.stringify({
     name: x.name.trim(),
     description: (x.description ?? "").trim(),
@@ -99,7 +133,21 @@ export function canonicalSurvey(x: { name: string; description: string | null; r
       id: p.id,
       title: p.title.trim(),
       c: p.condition && { f: p.condition.fieldId, o: p.condition.op, v: p.condition.value },
-      fields: p.fields.map((f) => [f.id, f.type, f.label.trim(), f.placeholder, f.description, f.required, f.options.map((o) => o.trim()).filter(Boolean), f.maxRating, f.ratingType, f.min, f.max, f.step, f.condition && [f.condition.fieldId, f.condition.op, f.condition.value]]),
+      fields: p.fields.map((f) => [
+        f.id,
+        f.type,
+        f.label.trim(),
+        f.placeholder,
+        f.description,
+        f.required,
+        f.options.map((o) => o.trim()).filter(Boolean),
+        f.maxRating,
+        f.ratingType,
+        f.min,
+        f.max,
+        f.step,
+        f.condition && [f.condition.fieldId, f.condition.op, f.condition.value],
+      ]),
     })),
   });
 }
@@ -108,7 +156,11 @@ export function isEmptySurveyDraft(doc: Y.Doc): boolean {
   return meta(doc).size === 0 && pages(doc).size === 0;
 }
 
-export function setSurveyMeta(doc: Y.Doc, key: "name" | "description" | "recipient" | "allowMultipleSubmissions" | "showProgressBar", value: string | boolean) {
+export function setSurveyMeta(
+  doc: Y.Doc,
+  key: "name" | "description" | "recipient" | "allowMultipleSubmissions" | "showProgressBar",
+  value: string | boolean,
+) {
   if (META_TEXTS.has(key) && typeof value === "string") writeText(doc, meta(doc), key, value);
   else if (meta(doc).get(key) !== value) meta(doc).set(key, value);
 }

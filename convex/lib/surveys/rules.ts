@@ -7,7 +7,20 @@
 import { INVALID_EMAIL } from "../forms/rules";
 import { TEXTS } from "../texts";
 
-export const SURVEY_FIELD_TYPES = ["text", "textarea", "email", "phone", "number", "date", "select", "radio", "checkbox", "rating", "slider", "url"] as const;
+export const SURVEY_FIELD_TYPES = [
+  "text",
+  "textarea",
+  "email",
+  "phone",
+  "number",
+  "date",
+  "select",
+  "radio",
+  "checkbox",
+  "rating",
+  "slider",
+  "url",
+] as const;
 export type SurveyFieldType = (typeof SURVEY_FIELD_TYPES)[number];
 
 export const SURVEY_TYPE_LABELS: Record<SurveyFieldType, string> = {
@@ -29,7 +42,11 @@ export const RATING_TYPES = ["stars", "numbers", "thumbs"] as const;
 export type RatingType = (typeof RATING_TYPES)[number];
 export const CONDITION_OPS = ["equals", "contains", "gt"] as const;
 export type ConditionOp = (typeof CONDITION_OPS)[number];
-export const CONDITION_LABELS: Record<ConditionOp, string> = { equals: "equals", contains: "contains", gt: "is greater than" };
+export const CONDITION_LABELS: Record<ConditionOp, string> = {
+  equals: "equals",
+  contains: "contains",
+  gt: "is greater than",
+};
 
 /** Shown only when an earlier field's answer matches. */
 export type Condition = { fieldId: string; op: ConditionOp; value: string };
@@ -58,14 +75,29 @@ export type SurveyPage = { id: string; title: string; condition: Condition | nul
 /** Per survey (spec/3 §3.4); the organisation's settings (notifications, recipient, auto-save, anonymous) are apart. */
 export type SurveySettings = { allowMultipleSubmissions: boolean; showProgressBar: boolean };
 
-export type SurveyDefinition = { name: string; description: string | null; pages: SurveyPage[]; settings: SurveySettings };
+export type SurveyDefinition = {
+  name: string;
+  description: string | null;
+  pages: SurveyPage[];
+  settings: SurveySettings;
+};
 export type Answer = string | number | boolean | string[];
 export type Responses = Record<string, Answer>;
 
 export const DEFAULT_SURVEY_SETTINGS: SurveySettings = { allowMultipleSubmissions: false, showProgressBar: true };
 /** The organisation's survey settings and their defaults (spec/3 §3.4). */
-export type OrgSurveySettings = { emailNotifications: boolean; defaultRecipient: string | null; autoSave: boolean; allowAnonymous: boolean };
-export const DEFAULT_ORG_SURVEY_SETTINGS: OrgSurveySettings = { emailNotifications: true, defaultRecipient: null, autoSave: true, allowAnonymous: false };
+export type OrgSurveySettings = {
+  emailNotifications: boolean;
+  defaultRecipient: string | null;
+  autoSave: boolean;
+  allowAnonymous: boolean;
+};
+export const DEFAULT_ORG_SURVEY_SETTINGS: OrgSurveySettings = {
+  emailNotifications: true,
+  defaultRecipient: null,
+  autoSave: true,
+  allowAnonymous: false,
+};
 export const RESPONDENT_EMAIL_REQUIRED = TEXTS.required.email;
 export const DEFAULT_OPTIONS = ["Option 1", "Option 2", "Option 3"];
 export const MAX_PAGES = 20;
@@ -134,18 +166,26 @@ export function surveyDefinitionProblem(def: { name: string; pages: SurveyPage[]
       seen.add(f.id);
       if (!(SURVEY_FIELD_TYPES as readonly string[]).includes(f.type)) return "A question has an unknown type.";
       if (!f.label.trim()) return "Every question needs a label.";
-      if (f.label.length > 500 || (f.placeholder ?? "").length > 200 || (f.description ?? "").length > 1000) return `"${f.label}" has a label, placeholder or description that is too long.`;
+      if (f.label.length > 500 || (f.placeholder ?? "").length > 200 || (f.description ?? "").length > 1000)
+        return `"${f.label}" has a label, placeholder or description that is too long.`;
       if (hasOptions(f.type)) {
         const options = f.options.map((o) => o.trim()).filter(Boolean);
         if (options.length === 0) return `"${f.label}" needs at least one option.`;
-        if (options.length > 50 || options.some((o) => o.length > 200)) return `"${f.label}" has too many or too long options.`;
+        if (options.length > 50 || options.some((o) => o.length > 200))
+          return `"${f.label}" has too many or too long options.`;
       }
-      if (f.type === "rating" && (f.maxRating === null || !Number.isInteger(f.maxRating) || f.maxRating < 2 || f.maxRating > 10)) return `"${f.label}": the rating maximum must be 2 to 10.`;
+      if (
+        f.type === "rating" &&
+        (f.maxRating === null || !Number.isInteger(f.maxRating) || f.maxRating < 2 || f.maxRating > 10)
+      )
+        return `"${f.label}": the rating maximum must be 2 to 10.`;
       if (f.type === "slider") {
-        if (f.min === null || f.max === null || !(f.min < f.max)) return `"${f.label}": the slider minimum must be below its maximum.`;
+        if (f.min === null || f.max === null || !(f.min < f.max))
+          return `"${f.label}": the slider minimum must be below its maximum.`;
         if (f.step === null || !(f.step >= 1)) return `"${f.label}": the slider step must be at least 1.`;
       }
-      if (f.type === "number" && f.min !== null && f.max !== null && f.min > f.max) return `"${f.label}": the minimum must not be above the maximum.`;
+      if (f.type === "number" && f.min !== null && f.max !== null && f.min > f.max)
+        return `"${f.label}": the minimum must not be above the maximum.`;
       const problem = conditionProblem(f.condition, earlier);
       if (problem) return `"${f.label}": ${problem}`;
     }
@@ -157,7 +197,8 @@ export function surveyDefinitionProblem(def: { name: string; pages: SurveyPage[]
 function conditionProblem(c: Condition | null, earlier: Map<string, SurveyField>): string | null {
   if (!c) return null;
   if (!earlier.has(c.fieldId)) return "a condition must refer to a question on an earlier page.";
-  if (!(CONDITION_OPS as readonly string[]).includes(c.op) || c.value.length > 200) return "this condition is not valid.";
+  if (!(CONDITION_OPS as readonly string[]).includes(c.op) || c.value.length > 200)
+    return "this condition is not valid.";
   if (c.op === "gt" && !Number.isFinite(Number(c.value))) return "'is greater than' needs a number.";
   return null;
 }
@@ -199,7 +240,12 @@ export function answerProblem(f: SurveyField, a: Answer | undefined): string | n
   const opts = f.options.map((o) => o.trim()).filter(Boolean);
   switch (f.type) {
     case "checkbox":
-      return Array.isArray(a) && a.length <= opts.length && a.every((x) => opts.includes(x)) && new Set(a).size === a.length ? null : "Please choose among the options.";
+      return Array.isArray(a) &&
+        a.length <= opts.length &&
+        a.every((x) => opts.includes(x)) &&
+        new Set(a).size === a.length
+        ? null
+        : "Please choose among the options.";
     case "select":
     case "radio":
       return typeof a === "string" && opts.includes(a) ? null : "Please choose one of the options.";
@@ -212,7 +258,9 @@ export function answerProblem(f: SurveyField, a: Answer | undefined): string | n
       const min = f.min ?? 0;
       const step = f.step ?? 1;
       if (typeof a !== "number" || a < min || a > (f.max ?? 100)) return "Please choose a value on the slider.";
-      return Math.abs((a - min) / step - Math.round((a - min) / step)) < 1e-9 ? null : "Please choose a value on the slider.";
+      return Math.abs((a - min) / step - Math.round((a - min) / step)) < 1e-9
+        ? null
+        : "Please choose a value on the slider.";
     }
     case "number": {
       const n = typeof a === "number" ? a : typeof a === "string" ? Number(a.trim()) : NaN;
@@ -266,25 +314,36 @@ export function pageErrors(page: SurveyPage, responses: Responses): Record<strin
  * or to unknown ids, are errors), each answer of its type and range, required ones present.
  * Returns the answers to keep (numbers as numbers) and the errors by field id.
  */
-export function checkResponses(pages: SurveyPage[], responses: Record<string, unknown>): { values: Responses; errors: Record<string, string> } {
+export function checkResponses(
+  pages: SurveyPage[],
+  responses: Record<string, unknown>,
+): { values: Responses; errors: Record<string, string> } {
   const errors: Record<string, string> = {};
   const values: Responses = {};
   const all = new Map(pages.flatMap((p) => p.fields).map((f) => [f.id, f]));
   for (const [k, v] of Object.entries(responses)) {
     if (!all.has(k)) errors[k] = "This question is not part of the survey.";
-    else if (!(typeof v === "string" || typeof v === "number" || typeof v === "boolean" || (Array.isArray(v) && v.every((x) => typeof x === "string")))) errors[k] = "This answer has the wrong type.";
+    else if (!(
+      typeof v === "string" ||
+      typeof v === "number" ||
+      typeof v === "boolean" ||
+      (Array.isArray(v) && v.every((x) => typeof x === "string"))
+    ))
+      errors[k] = "This answer has the wrong type.";
   }
   if (Object.keys(errors).length > 0) return { values, errors };
   const answers = responses as Responses;
   const shown = visiblePages(pages, answers);
   const shownIds = new Set(shown.flatMap((p) => p.fields.map((f) => f.id)));
-  for (const k of Object.keys(answers)) if (!shownIds.has(k) && !isBlank(answers[k])) errors[k] = "This question was not shown for your answers.";
+  for (const k of Object.keys(answers))
+    if (!shownIds.has(k) && !isBlank(answers[k])) errors[k] = "This question was not shown for your answers.";
   for (const page of shown) {
     Object.assign(errors, pageErrors(page, answers));
     for (const f of page.fields) {
       const a = answers[f.id];
       if (isBlank(a) || errors[f.id]) continue;
-      values[f.id] = f.type === "number" ? Number(typeof a === "string" ? a.trim() : a) : typeof a === "string" ? a.trim() : a;
+      values[f.id] =
+        f.type === "number" ? Number(typeof a === "string" ? a.trim() : a) : typeof a === "string" ? a.trim() : a;
     }
   }
   return { values, errors };

@@ -34,8 +34,12 @@ export function CrashScreen({ errorId, attemptsLeft, onTryAgain, onReload, onGoT
             <Button onClick={onTryAgain} disabled={attemptsLeft === 0}>
               Try Again ({attemptsLeft} {attemptsLeft === 1 ? "attempt" : "attempts"} left)
             </Button>
-            <Button variant="soft" onClick={onReload}>Reload Page</Button>
-            <Button variant="outline" color="gray" onClick={onGoToDashboard}>Go to Dashboard</Button>
+            <Button variant="soft" onClick={onReload}>
+              Reload Page
+            </Button>
+            <Button variant="outline" color="gray" onClick={onGoToDashboard}>
+              Go to Dashboard
+            </Button>
           </Flex>
         </Flex>
       </Card>

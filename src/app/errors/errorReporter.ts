@@ -31,9 +31,13 @@ export const CRITICAL_ERRORS_KEY = "precinct.criticalErrors";
 /** Errors thrown by browser extensions are not ours and are ignored. */
 const EXTENSION_PATTERN = /(chrome|moz|safari(-web)?|ms-browser)-extension:\/\/|^extension:\/\//i;
 
-export function isExtensionError(source: { message?: string; stack?: string; filename?: string } | null | undefined): boolean {
+export function isExtensionError(
+  source: { message?: string; stack?: string; filename?: string } | null | undefined,
+): boolean {
   if (!source) return false;
-  return [source.filename, source.stack, source.message].some((s) => typeof s === "string" && EXTENSION_PATTERN.test(s));
+  return [source.filename, source.stack, source.message].some(
+    (s) => typeof s === "string" && EXTENSION_PATTERN.test(s),
+  );
 }
 
 /** Appends and, once the queue exceeds 50, keeps only the last 25. */
@@ -47,7 +51,9 @@ type StorageLike = Pick<Storage, "getItem" | "setItem" | "removeItem">;
 export function readStored(storage: StorageLike, key: string): ErrorEntry[] {
   try {
     const parsed: unknown = JSON.parse(storage.getItem(key) ?? "[]");
-    return Array.isArray(parsed) ? (parsed.filter((e) => e && typeof (e as ErrorEntry).message === "string") as ErrorEntry[]) : [];
+    return Array.isArray(parsed)
+      ? (parsed.filter((e) => e && typeof (e as ErrorEntry).message === "string") as ErrorEntry[])
+      : [];
   } catch {
     return [];
   }

@@ -15,7 +15,8 @@ import {
   type ErrorReporter,
 } from "./errorReporter";
 
-const BACKGROUND_FAILURE_MESSAGE = "A background process failed. Please try refreshing the page if you experience issues.";
+const BACKGROUND_FAILURE_MESSAGE =
+  "A background process failed. Please try refreshing the page if you experience issues.";
 
 let reporter: ErrorReporter | null = null;
 
@@ -54,7 +55,13 @@ export async function flushErrorReports(): Promise<void> {
 /** Reports an error (used by the error boundary too). Crashes are also kept locally (last 10). */
 export function reportError(entry: ErrorEntry, critical = false): void {
   const full = { ...baseContext(), ...entry };
-  if (critical) appendStored(localStorage, CRITICAL_ERRORS_KEY, [{ ...full, timestamp: new Date().toISOString() }], CRITICAL_STORE_MAX);
+  if (critical)
+    appendStored(
+      localStorage,
+      CRITICAL_ERRORS_KEY,
+      [{ ...full, timestamp: new Date().toISOString() }],
+      CRITICAL_STORE_MAX,
+    );
   reporter?.report(full);
 }
 
@@ -78,11 +85,14 @@ export function installGlobalErrorHandler(): void {
     fetch: (url, init) => window.fetch(url, withAuth(init)),
     storage: localStorage,
     schedule: (fn, ms) => void window.setTimeout(fn, ms),
-    sendBeacon: (url, body) => (navigator.sendBeacon ? navigator.sendBeacon(url, new Blob([body], { type: "application/json" })) : false),
+    sendBeacon: (url, body) =>
+      navigator.sendBeacon ? navigator.sendBeacon(url, new Blob([body], { type: "application/json" })) : false,
   });
   const r = reporter;
   // failures a screen presented (toast.failure) that were not the app's own refusals: details here, never on screen
-  setUnexpectedErrorSink((error, { title }) => r.report({ ...baseContext(), ...describe(error), context: { type: "presented", title } }));
+  setUnexpectedErrorSink((error, { title }) =>
+    r.report({ ...baseContext(), ...describe(error), context: { type: "presented", title } }),
+  );
 
   window.addEventListener("unhandledrejection", (event) => {
     const info = describe(event.reason);
@@ -93,7 +103,11 @@ export function installGlobalErrorHandler(): void {
   window.addEventListener("error", (event) => {
     const info = event.error ? describe(event.error) : { message: event.message || "Unknown error" };
     if (isExtensionError({ ...info, filename: event.filename })) return;
-    r.report({ ...baseContext(), ...info, context: { type: "error", filename: event.filename, line: event.lineno, column: event.colno } });
+    r.report({
+      ...baseContext(),
+      ...info,
+      context: { type: "error", filename: event.filename, line: event.lineno, column: event.colno },
+    });
   });
   window.addEventListener("pagehide", () => r.beacon());
   window.addEventListener("beforeunload", () => r.beacon());

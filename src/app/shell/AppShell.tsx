@@ -15,7 +15,9 @@ function Brand() {
   return (
     <Flex align="center" gap="2">
       <img src="/favicon.svg" alt="" width={24} height={24} />
-      <Text weight="bold" size="4">Precinct</Text>
+      <Text weight="bold" size="4">
+        Precinct
+      </Text>
     </Flex>
   );
 }
@@ -57,16 +59,33 @@ export function AppShell({ children }: { children: ReactNode }) {
   const items = navigationFor(mode).filter((i) => !i.permission || can(i.permission));
   return (
     <Flex style={{ minHeight: "100vh" }}>
-      <Box asChild display={{ initial: "none", [WIDE]: "block" }} style={{ width: 232, flexShrink: 0, borderRight: "1px solid var(--gray-a5)", background: "var(--gray-a2)" }}>
+      <Box
+        asChild
+        display={{ initial: "none", [WIDE]: "block" }}
+        style={{ width: 232, flexShrink: 0, borderRight: "1px solid var(--gray-a5)", background: "var(--gray-a2)" }}
+      >
         <aside aria-label="Main navigation">
-          <Box px="4" py="4"><Brand /></Box>
+          <Box px="4" py="4">
+            <Brand />
+          </Box>
           <ScrollArea style={{ height: "calc(100vh - 64px)" }}>
-            <Box px="2" pb="4"><NavLinks items={items} /></Box>
+            <Box px="2" pb="4">
+              <NavLinks items={items} />
+            </Box>
           </ScrollArea>
         </aside>
       </Box>
       <Flex direction="column" style={{ flex: 1, minWidth: 0 }}>
-        <Flex asChild align="center" justify="between" wrap="wrap" gap="3" px={{ initial: "3", [WIDE]: "5" }} py="3" style={{ borderBottom: "1px solid var(--gray-a5)" }}>
+        <Flex
+          asChild
+          align="center"
+          justify="between"
+          wrap="wrap"
+          gap="3"
+          px={{ initial: "3", [WIDE]: "5" }}
+          py="3"
+          style={{ borderBottom: "1px solid var(--gray-a5)" }}
+        >
           <header>
             <Flex align="center" gap="3">
               <Box display={{ initial: "block", [WIDE]: "none" }}>
@@ -77,13 +96,22 @@ export function AppShell({ children }: { children: ReactNode }) {
                     </IconButton>
                   </Dialog.Trigger>
                   <Dialog.Content align="start" maxWidth="320px" aria-describedby={undefined}>
-                    <VisuallyHidden><Dialog.Title>Main navigation</Dialog.Title></VisuallyHidden>
-                    <Box mb="3"><Brand /></Box>
+                    <VisuallyHidden>
+                      <Dialog.Title>Main navigation</Dialog.Title>
+                    </VisuallyHidden>
+                    <Box mb="3">
+                      <Brand />
+                    </Box>
                     <NavLinks items={items} onNavigate={() => setMenuOpen(false)} />
                   </Dialog.Content>
                 </Dialog.Root>
               </Box>
-              <SegmentedControl.Root size={{ initial: "1", [WIDE]: "2" }} value={mode} onValueChange={(m) => setMode(m as Mode)} aria-label="Mode">
+              <SegmentedControl.Root
+                size={{ initial: "1", [WIDE]: "2" }}
+                value={mode}
+                onValueChange={(m) => setMode(m as Mode)}
+                aria-label="Mode"
+              >
                 {permittedModes.map((m) => (
                   <SegmentedControl.Item key={m} value={m}>
                     {MODE_LABELS[m].name}

@@ -33,13 +33,21 @@ export function UserMenu() {
             <Avatar size="2" radius="full" fallback={display.slice(0, 1).toUpperCase()} />
             {/* on a phone only the avatar shows; the name, organisation and role stay the button's name */}
             <Flex direction="column" align="start" className="shell-narrow-hidden">
-              <Text size="2" weight="medium">{display}</Text>
-              <Text size="1" color="gray">{me.org.name}</Text>
+              <Text size="2" weight="medium">
+                {display}
+              </Text>
+              <Text size="1" color="gray">
+                {me.org.name}
+              </Text>
             </Flex>
             {impersonated ? (
               <Badge color="orange">Viewing as {impersonated.name}</Badge>
             ) : (
-              active && <Badge color={active.color} className="shell-narrow-hidden">{active.name}</Badge>
+              active && (
+                <Badge color={active.color} className="shell-narrow-hidden">
+                  {active.name}
+                </Badge>
+              )
             )}
           </Flex>
         </Button>
@@ -51,7 +59,11 @@ export function UserMenu() {
             <DropdownMenu.SubTrigger>Switch role</DropdownMenu.SubTrigger>
             <DropdownMenu.SubContent>
               {me.roles.map((r) => (
-                <DropdownMenu.Item key={r.id} disabled={r.id === me.activeRole} onSelect={() => run(setActiveRole({ roleId: r.id }), "Error switching role")}>
+                <DropdownMenu.Item
+                  key={r.id}
+                  disabled={r.id === me.activeRole}
+                  onSelect={() => run(setActiveRole({ roleId: r.id }), "Error switching role")}
+                >
                   {r.name}
                 </DropdownMenu.Item>
               ))}
@@ -59,13 +71,18 @@ export function UserMenu() {
           </DropdownMenu.Sub>
         )}
         {me.impersonatedRole ? (
-          <DropdownMenu.Item onSelect={() => run(stopImpersonation({}), "Error stopping impersonation")}>Stop impersonating</DropdownMenu.Item>
+          <DropdownMenu.Item onSelect={() => run(stopImpersonation({}), "Error stopping impersonation")}>
+            Stop impersonating
+          </DropdownMenu.Item>
         ) : (
           <DropdownMenu.Sub>
             <DropdownMenu.SubTrigger>Impersonate role</DropdownMenu.SubTrigger>
             <DropdownMenu.SubContent>
               {me.impersonatableRoles.map((r) => (
-                <DropdownMenu.Item key={r.id} onSelect={() => run(startImpersonation({ roleId: r.id }), "Error impersonating role")}>
+                <DropdownMenu.Item
+                  key={r.id}
+                  onSelect={() => run(startImpersonation({ roleId: r.id }), "Error impersonating role")}
+                >
                   {r.name}
                 </DropdownMenu.Item>
               ))}
@@ -73,11 +90,17 @@ export function UserMenu() {
           </DropdownMenu.Sub>
         )}
         <DropdownMenu.Item onSelect={() => navigate(ROUTES.subscription)}>Subscription</DropdownMenu.Item>
-        {canAdminister && <DropdownMenu.Item onSelect={() => navigate(ROUTES.accountSettings)}>Account Settings</DropdownMenu.Item>}
-        {canAdminister && <DropdownMenu.Item onSelect={() => navigate(ROUTES.userRoleManagement)}>Users &amp; Roles</DropdownMenu.Item>}
+        {canAdminister && (
+          <DropdownMenu.Item onSelect={() => navigate(ROUTES.accountSettings)}>Account Settings</DropdownMenu.Item>
+        )}
+        {canAdminister && (
+          <DropdownMenu.Item onSelect={() => navigate(ROUTES.userRoleManagement)}>Users &amp; Roles</DropdownMenu.Item>
+        )}
         <DropdownMenu.Item onSelect={() => navigate(ROUTES.settings)}>Settings</DropdownMenu.Item>
         <DropdownMenu.Separator />
-        <DropdownMenu.Item color="red" onSelect={handleSignOut}>Sign out</DropdownMenu.Item>
+        <DropdownMenu.Item color="red" onSelect={handleSignOut}>
+          Sign out
+        </DropdownMenu.Item>
       </DropdownMenu.Content>
     </DropdownMenu.Root>
   );

@@ -53,7 +53,9 @@ export function AcceptInvitationPage() {
     setFinishing(true);
     try {
       await accept({ id, token });
-      toast.success("Invitation Accepted", { description: invitation ? `You joined ${invitation.organizationName}.` : undefined });
+      toast.success("Invitation Accepted", {
+        description: invitation ? `You joined ${invitation.organizationName}.` : undefined,
+      });
       void navigate(ROUTES.dashboard, { replace: true });
     } catch (e) {
       setFinishing(false);
@@ -79,7 +81,14 @@ export function AcceptInvitationPage() {
     setBusy(true);
     setFinishing(true);
     try {
-      await signUp({ email: invitation.email, password, firstName: firstName.trim(), lastName: lastName.trim(), invitationId: id, invitationToken: token });
+      await signUp({
+        email: invitation.email,
+        password,
+        firstName: firstName.trim(),
+        lastName: lastName.trim(),
+        invitationId: id,
+        invitationToken: token,
+      });
       toast.success("Account Created Successfully", { description: `Welcome to ${invitation.organizationName}.` });
       void navigate(ROUTES.dashboard, { replace: true });
     } catch (e) {
@@ -93,14 +102,20 @@ export function AcceptInvitationPage() {
   if (finishing) {
     return (
       <Centered>
-        <Flex direction="column" align="center" gap="3"><Spinner size="3" /><Text color="gray">Joining the organization...</Text></Flex>
+        <Flex direction="column" align="center" gap="3">
+          <Spinner size="3" />
+          <Text color="gray">Joining the organization...</Text>
+        </Flex>
       </Centered>
     );
   }
   if (id && token && invitation === undefined) {
     return (
       <Centered>
-        <Flex direction="column" align="center" gap="3"><Spinner size="3" /><Text color="gray">Loading invitation...</Text></Flex>
+        <Flex direction="column" align="center" gap="3">
+          <Spinner size="3" />
+          <Text color="gray">Loading invitation...</Text>
+        </Flex>
       </Centered>
     );
   }
@@ -109,7 +124,9 @@ export function AcceptInvitationPage() {
       <Centered>
         <Callout.Root color="red" role="alert">
           <Callout.Text>
-            <Text weight="bold" as="div">Invalid Invitation</Text>
+            <Text weight="bold" as="div">
+              Invalid Invitation
+            </Text>
             The invitation link is invalid or has expired.
           </Callout.Text>
         </Callout.Root>
@@ -120,20 +137,27 @@ export function AcceptInvitationPage() {
   return (
     <Centered>
       <Card size="4">
-        <Heading size="6" mb="1">Accept Invitation</Heading>
+        <Heading size="6" mb="1">
+          Accept Invitation
+        </Heading>
         <Text as="p" color="gray" mb="3">
-          {invitation.invitedBy || "An administrator"} invited you to join <Text weight="bold">{invitation.organizationName}</Text> as{" "}
-          <Badge>{invitation.role}</Badge>
+          {invitation.invitedBy || "An administrator"} invited you to join{" "}
+          <Text weight="bold">{invitation.organizationName}</Text> as <Badge>{invitation.role}</Badge>
         </Text>
         {isAuthenticated && me ? (
           matches ? (
-            <Button onClick={handleAcceptExisting} style={{ width: "100%" }}>Accept Invitation</Button>
+            <Button onClick={handleAcceptExisting} style={{ width: "100%" }}>
+              Accept Invitation
+            </Button>
           ) : (
             <Flex direction="column" gap="3">
               <Text size="2">
-                You are signed in as {me.email}. This invitation is for {invitation.email}: sign out, then open the link again.
+                You are signed in as {me.email}. This invitation is for {invitation.email}: sign out, then open the link
+                again.
               </Text>
-              <Button variant="soft" onClick={() => void signOut()}>Sign out</Button>
+              <Button variant="soft" onClick={() => void signOut()}>
+                Sign out
+              </Button>
             </Flex>
           )
         ) : invitation.accountExists ? (
@@ -141,26 +165,56 @@ export function AcceptInvitationPage() {
         ) : (
           <Flex direction="column" gap="3">
             <label>
-              <Text size="2" weight="medium">First Name</Text>
-              <TextField.Root value={firstName} onChange={(e) => setFirstName(e.target.value)} autoComplete="given-name" />
+              <Text size="2" weight="medium">
+                First Name
+              </Text>
+              <TextField.Root
+                value={firstName}
+                onChange={(e) => setFirstName(e.target.value)}
+                autoComplete="given-name"
+              />
             </label>
             <label>
-              <Text size="2" weight="medium">Last Name</Text>
-              <TextField.Root value={lastName} onChange={(e) => setLastName(e.target.value)} autoComplete="family-name" />
+              <Text size="2" weight="medium">
+                Last Name
+              </Text>
+              <TextField.Root
+                value={lastName}
+                onChange={(e) => setLastName(e.target.value)}
+                autoComplete="family-name"
+              />
             </label>
             <label>
-              <Text size="2" weight="medium">Email</Text>
+              <Text size="2" weight="medium">
+                Email
+              </Text>
               <TextField.Root value={invitation.email} readOnly />
             </label>
             <label>
-              <Text size="2" weight="medium">Password</Text>
-              <TextField.Root type="password" value={password} onChange={(e) => setPassword(e.target.value)} autoComplete="new-password" />
+              <Text size="2" weight="medium">
+                Password
+              </Text>
+              <TextField.Root
+                type="password"
+                value={password}
+                onChange={(e) => setPassword(e.target.value)}
+                autoComplete="new-password"
+              />
             </label>
             <label>
-              <Text size="2" weight="medium">Confirm Password</Text>
-              <TextField.Root type="password" value={confirmPassword} onChange={(e) => setConfirmPassword(e.target.value)} autoComplete="new-password" />
+              <Text size="2" weight="medium">
+                Confirm Password
+              </Text>
+              <TextField.Root
+                type="password"
+                value={confirmPassword}
+                onChange={(e) => setConfirmPassword(e.target.value)}
+                autoComplete="new-password"
+              />
             </label>
-            <Button loading={busy} onClick={handleCreate}>Accept Invitation</Button>
+            <Button loading={busy} onClick={handleCreate}>
+              Accept Invitation
+            </Button>
           </Flex>
         )}
       </Card>

@@ -17,7 +17,10 @@ export function AccountSettingsPage() {
   }
   return (
     <>
-      <PageHeader title="Account Settings" breadcrumbs={[{ label: "Dashboard", to: ROUTES.dashboard }, { label: "Account Settings" }]} />
+      <PageHeader
+        title="Account Settings"
+        breadcrumbs={[{ label: "Dashboard", to: ROUTES.dashboard }, { label: "Account Settings" }]}
+      />
       <Flex direction="column" gap="4">
         {can("organization.manage") && <OrganizationInfoSection />}
         {can("payment_methods.manage") && <PaymentMethodsSection />}

@@ -33,7 +33,10 @@ export function SubscriptionPage() {
 
   return (
     <>
-      <PageHeader title="Subscription & Billing" breadcrumbs={[{ label: "Dashboard", to: ROUTES.dashboard }, { label: "Subscription & Billing" }]} />
+      <PageHeader
+        title="Subscription & Billing"
+        breadcrumbs={[{ label: "Dashboard", to: ROUTES.dashboard }, { label: "Subscription & Billing" }]}
+      />
       <Grid columns={{ initial: "1", md: "2" }} gap="4" mb="4">
         <Card size="3">
           <Flex justify="between" align="center" mb="3">
@@ -44,7 +47,13 @@ export function SubscriptionPage() {
             <UsageMeter label="Voters" used={sub.usage.voters} limit={sub.limits.voters} />
             <UsageMeter label="Campaigns" used={sub.usage.campaigns} limit={sub.limits.campaigns} />
             <UsageMeter label="Surveys" used={sub.usage.surveys} limit={sub.limits.surveys} />
-            <UsageMeter label="Storage" used={sub.usage.storage} limit={sub.limits.storage} unit=" GB" format={(n) => n.toFixed(2)} />
+            <UsageMeter
+              label="Storage"
+              used={sub.usage.storage}
+              limit={sub.limits.storage}
+              unit=" GB"
+              format={(n) => n.toFixed(2)}
+            />
             <UsageMeter label="SMS segments this month" used={sub.usage.smsSegments} limit={sub.limits.smsSegments} />
             <UsageMeter label="Emails this month" used={sub.usage.emails} limit={sub.limits.emails} />
             <UsageMeter label="Active forms" used={sub.usage.activeForms} limit={sub.limits.activeForms} />
@@ -52,7 +61,9 @@ export function SubscriptionPage() {
           </Flex>
         </Card>
         <Card size="3">
-          <Heading size="4" mb="3">Billing Information</Heading>
+          <Heading size="4" mb="3">
+            Billing Information
+          </Heading>
           <DataList.Root>
             <DataList.Item>
               <DataList.Label>Billing cycle</DataList.Label>
@@ -60,7 +71,9 @@ export function SubscriptionPage() {
             </DataList.Item>
             <DataList.Item>
               <DataList.Label>Amount</DataList.Label>
-              <DataList.Value>${sub.amount}/{sub.billingCycle === "yearly" ? "year" : "month"}</DataList.Value>
+              <DataList.Value>
+                ${sub.amount}/{sub.billingCycle === "yearly" ? "year" : "month"}
+              </DataList.Value>
             </DataList.Item>
             <DataList.Item>
               <DataList.Label>Next billing date</DataList.Label>
@@ -69,14 +82,20 @@ export function SubscriptionPage() {
             <DataList.Item>
               <DataList.Label>Payment method</DataList.Label>
               <DataList.Value>
-                {sub.paymentMethod ? `${BRAND_LABELS[sub.paymentMethod.brand] ?? sub.paymentMethod.brand} •••• ${sub.paymentMethod.last4}` : "None"}
+                {sub.paymentMethod
+                  ? `${BRAND_LABELS[sub.paymentMethod.brand] ?? sub.paymentMethod.brand} •••• ${sub.paymentMethod.last4}`
+                  : "None"}
               </DataList.Value>
             </DataList.Item>
           </DataList.Root>
-          <Text as="p" size="1" color="gray" mt="3">Recorded billing profile — no payment processor is connected.</Text>
+          <Text as="p" size="1" color="gray" mt="3">
+            Recorded billing profile — no payment processor is connected.
+          </Text>
         </Card>
       </Grid>
-      <Heading size="5" mb="3">Available Plans</Heading>
+      <Heading size="5" mb="3">
+        Available Plans
+      </Heading>
       <AvailablePlans currentTier={sub.tier} canChange={can("subscription.manage")} onChoose={handleChoose} />
       {can("billing.manage") && (
         <Flex direction="column" mt="4">

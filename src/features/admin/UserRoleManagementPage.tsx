@@ -16,14 +16,19 @@ export function UserRoleManagementPage() {
   const roleItems = (roles ?? []).map((r) => ({ ...r, modes: r.modes }));
   return (
     <>
-      <PageHeader title="Users & Roles" breadcrumbs={[{ label: "Dashboard", to: ROUTES.dashboard }, { label: "Users & Roles" }]} />
+      <PageHeader
+        title="Users & Roles"
+        breadcrumbs={[{ label: "Dashboard", to: ROUTES.dashboard }, { label: "Users & Roles" }]}
+      />
       <Tabs.Root defaultValue="users">
         <Tabs.List>
           <Tabs.Trigger value="users">Users</Tabs.Trigger>
           <Tabs.Trigger value="roles">Roles</Tabs.Trigger>
         </Tabs.List>
         {roles === undefined ? (
-          <Text color="gray" mt="3" as="p">Loading...</Text>
+          <Text color="gray" mt="3" as="p">
+            Loading...
+          </Text>
         ) : (
           <>
             <Tabs.Content value="users" mt="3">

@@ -5,8 +5,17 @@ import { CONVEX_SITE_URL } from "@/lib/config";
 import { LinkifiedText } from "./components/LinkifiedText";
 import { Loading } from "@/ui/Loading";
 
-type MailboxMessage = { id: string; to: string; subject: string; text: string; kind: string; status: string; createdAt: number };
-type MailboxState = { status: "loading" } | { status: "error"; message: string } | { status: "ok"; messages: MailboxMessage[] };
+type MailboxMessage = {
+  id: string;
+  to: string;
+  subject: string;
+  text: string;
+  kind: string;
+  status: string;
+  createdAt: number;
+};
+type MailboxState =
+  { status: "loading" } | { status: "error"; message: string } | { status: "ok"; messages: MailboxMessage[] };
 
 const KEY_STORAGE = "precinct.devMailboxKey";
 const POLL_MS = 2000;
@@ -38,7 +47,10 @@ export function DevMailboxPage() {
 
   useEffect(() => {
     if (!key) {
-      setState({ status: "error", message: "Open the demo mailbox with the link printed in the console when the server started." });
+      setState({
+        status: "error",
+        message: "Open the demo mailbox with the link printed in the console when the server started.",
+      });
       return;
     }
     let stopped = false;
@@ -46,9 +58,15 @@ export function DevMailboxPage() {
       try {
         const res = await fetch(`${CONVEX_SITE_URL}/api/dev/mailbox`, { headers: { Authorization: `Bearer ${key}` } });
         const body = (await res.json()) as { messages?: MailboxMessage[]; error?: string };
-        if (!stopped) setState(res.ok && body.messages ? { status: "ok", messages: body.messages } : { status: "error", message: body.error ?? "The demo mailbox is not available." });
+        if (!stopped)
+          setState(
+            res.ok && body.messages
+              ? { status: "ok", messages: body.messages }
+              : { status: "error", message: body.error ?? "The demo mailbox is not available." },
+          );
       } catch {
-        if (!stopped) setState({ status: "error", message: "Network error. Please check your connection and try again." });
+        if (!stopped)
+          setState({ status: "error", message: "Network error. Please check your connection and try again." });
       }
     };
     void load();
@@ -61,7 +79,9 @@ export function DevMailboxPage() {
 
   return (
     <Box p="5" style={{ maxWidth: 900, margin: "0 auto" }}>
-      <Heading size="7" mb="3">Dev mailbox</Heading>
+      <Heading size="7" mb="3">
+        Dev mailbox
+      </Heading>
       {state.status === "ok" && (
         <Callout.Root color="amber" mb="4">
           <Callout.Icon>
@@ -83,10 +103,14 @@ export function DevMailboxPage() {
               <article>
                 <Flex justify="between" gap="3" wrap="wrap">
                   <Text weight="bold">{m.subject}</Text>
-                  <Text size="1" color="gray">{new Date(m.createdAt).toLocaleString()}</Text>
+                  <Text size="1" color="gray">
+                    {new Date(m.createdAt).toLocaleString()}
+                  </Text>
                 </Flex>
                 <Flex gap="2" mt="1" align="center">
-                  <Text size="2" color="gray">To: {m.to}</Text>
+                  <Text size="2" color="gray">
+                    To: {m.to}
+                  </Text>
                   <Badge color="gray">{m.kind}</Badge>
                   <Badge color={m.status === "failed" ? "red" : "amber"}>{m.status}</Badge>
                 </Flex>

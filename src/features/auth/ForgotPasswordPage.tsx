@@ -41,19 +41,31 @@ export function ForgotPasswordPage() {
   };
 
   return (
-    <AuthCard title="Forgot your password?" description="Enter your email address and we will send you a link to choose a new password.">
+    <AuthCard
+      title="Forgot your password?"
+      description="Enter your email address and we will send you a link to choose a new password."
+    >
       {sentTo ? (
         <Flex direction="column" gap="3">
           <Callout.Root color="green" role="status">
             <Callout.Text>A password reset email has been sent to {sentTo}</Callout.Text>
           </Callout.Root>
-          <Text size="2" color="gray">The link is valid for one hour; only the most recent reset email works. Check your inbox (and spam folder).</Text>
+          <Text size="2" color="gray">
+            The link is valid for one hour; only the most recent reset email works. Check your inbox (and spam folder).
+          </Text>
         </Flex>
       ) : (
         <form onSubmit={handleSubmit} noValidate>
           <Flex direction="column" gap="3">
             <FormError message={error} />
-            <FormField id="forgot-email" label="Email" type="email" autoComplete="email" value={email} onChange={setEmail} />
+            <FormField
+              id="forgot-email"
+              label="Email"
+              type="email"
+              autoComplete="email"
+              value={email}
+              onChange={setEmail}
+            />
             <Button type="submit" size="3" loading={submitting}>
               Send Reset Link
             </Button>
@@ -61,7 +73,10 @@ export function ForgotPasswordPage() {
         </form>
       )}
       <Text as="p" size="2" align="center" color="gray" mt="4">
-        Remembered it? <RadixLink asChild><Link to={ROUTES.signIn}>Back to sign in</Link></RadixLink>
+        Remembered it?{" "}
+        <RadixLink asChild>
+          <Link to={ROUTES.signIn}>Back to sign in</Link>
+        </RadixLink>
       </Text>
     </AuthCard>
   );

@@ -11,10 +11,16 @@ export function RegisterPage() {
   const navigate = useNavigate();
   if (!isLoading && isAuthenticated) return <Navigate to={ROUTES.dashboard} replace />;
   return (
-    <AuthCard title="Create your account" description="Start organising: your organisation is created with you as its administrator.">
+    <AuthCard
+      title="Create your account"
+      description="Start organising: your organisation is created with you as its administrator."
+    >
       <RegisterForm variant="page" onRegistered={() => navigate(ROUTES.dashboard, { replace: true })} />
       <Text as="p" size="2" align="center" color="gray" mt="4">
-        Already have an account? <RadixLink asChild><Link to={ROUTES.signIn}>Sign in</Link></RadixLink>
+        Already have an account?{" "}
+        <RadixLink asChild>
+          <Link to={ROUTES.signIn}>Sign in</Link>
+        </RadixLink>
       </Text>
     </AuthCard>
   );

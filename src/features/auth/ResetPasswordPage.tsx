@@ -82,7 +82,9 @@ export function ResetPasswordPage() {
       <AuthCard title="Reset your password">
         <Flex direction="column" gap="3">
           <FormError message={link.message} />
-          <Text size="2" color="gray">Recovery links are valid for one hour and work once.</Text>
+          <Text size="2" color="gray">
+            Recovery links are valid for one hour and work once.
+          </Text>
           <Button asChild variant="soft">
             <Link to={ROUTES.forgotPassword}>Request a new reset link</Link>
           </Button>
@@ -100,8 +102,22 @@ export function ResetPasswordPage() {
               <Link to={ROUTES.forgotPassword}>Request a new reset link</Link>
             </Button>
           )}
-          <FormField id="reset-password" label="New Password" type="password" autoComplete="new-password" value={password} onChange={setPassword} />
-          <FormField id="reset-confirm" label="Confirm New Password" type="password" autoComplete="new-password" value={confirm} onChange={setConfirm} />
+          <FormField
+            id="reset-password"
+            label="New Password"
+            type="password"
+            autoComplete="new-password"
+            value={password}
+            onChange={setPassword}
+          />
+          <FormField
+            id="reset-confirm"
+            label="Confirm New Password"
+            type="password"
+            autoComplete="new-password"
+            value={confirm}
+            onChange={setConfirm}
+          />
           <Button type="submit" size="3" loading={submitting}>
             Update Password
           </Button>

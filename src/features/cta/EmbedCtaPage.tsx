@@ -14,11 +14,21 @@ import { usePublicCta } from "./hooks/usePublicCta";
 export function EmbedCtaPage() {
   const { id = "" } = useParams();
   const { cta } = usePublicCta(id);
-  const href = useCallback((el: CtaElement) => (el.link ? `${CONVEX_SITE_URL}/api/cta/click?c=${encodeURIComponent(id)}&e=${encodeURIComponent(el.id)}` : null), [id]);
+  const href = useCallback(
+    (el: CtaElement) =>
+      el.link ? `${CONVEX_SITE_URL}/api/cta/click?c=${encodeURIComponent(id)}&e=${encodeURIComponent(el.id)}` : null,
+    [id],
+  );
   if (cta === undefined) return null;
-  if (cta === null) return <p style={{ font: "14px sans-serif", color: "#555", margin: 8 }}>This call to action is not available.</p>;
+  if (cta === null)
+    return <p style={{ font: "14px sans-serif", color: "#555", margin: 8 }}>This call to action is not available.</p>;
   const design = { ...cta, description: "", gridSize: 10, snapToGrid: false };
   return (
-    <main aria-label={cta.name} data-testid="cta.embed" style={{ margin: 0, lineHeight: 0, width: "100%", maxWidth: cta.width, overflow: "hidden" }} dangerouslySetInnerHTML={{ __html: ctaToSvg(design, { linkHref: href, idPrefix: "e", fluid: true }) }} />
+    <main
+      aria-label={cta.name}
+      data-testid="cta.embed"
+      style={{ margin: 0, lineHeight: 0, width: "100%", maxWidth: cta.width, overflow: "hidden" }}
+      dangerouslySetInnerHTML={{ __html: ctaToSvg(design, { linkHref: href, idPrefix: "e", fluid: true }) }}
+    />
   );
 }

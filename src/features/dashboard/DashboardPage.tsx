@@ -36,10 +36,33 @@ export function DashboardPage() {
       <PageHeader title={labels.dashboard} description={orgName ? `Live overview of ${orgName}` : undefined} />
       <SuperAdminVerifyCallout />
       <Grid columns={{ initial: "1", sm: "2", lg: "4" }} gap="4" mb="5">
-        <StatCard testId={`dashboard.stat.${labels.voters}`} label={labels.voters} value={c?.voters} icon={icon(PersonIcon)} to={ROUTES.voters} />
-        <StatCard testId="dashboard.stat.Voter Groups" label="Voter Groups" value={c?.groups} icon={icon(StackIcon)} to={ROUTES.voterGroups} />
-        <StatCard testId="dashboard.stat.Campaigns" label="Campaigns" value={c?.campaigns} icon={icon(ArchiveIcon)} to={ROUTES.smsCenter} />
-        <StatCard testId="dashboard.stat.Messages Sent" label="Messages Sent" value={c?.messagesSent} icon={icon(ChatBubbleIcon)} />
+        <StatCard
+          testId={`dashboard.stat.${labels.voters}`}
+          label={labels.voters}
+          value={c?.voters}
+          icon={icon(PersonIcon)}
+          to={ROUTES.voters}
+        />
+        <StatCard
+          testId="dashboard.stat.Voter Groups"
+          label="Voter Groups"
+          value={c?.groups}
+          icon={icon(StackIcon)}
+          to={ROUTES.voterGroups}
+        />
+        <StatCard
+          testId="dashboard.stat.Campaigns"
+          label="Campaigns"
+          value={c?.campaigns}
+          icon={icon(ArchiveIcon)}
+          to={ROUTES.smsCenter}
+        />
+        <StatCard
+          testId="dashboard.stat.Messages Sent"
+          label="Messages Sent"
+          value={c?.messagesSent}
+          icon={icon(ChatBubbleIcon)}
+        />
       </Grid>
       <Tabs.Root defaultValue="overview">
         <Tabs.List>
@@ -52,32 +75,90 @@ export function DashboardPage() {
           <Tabs.Content value="overview">
             <Grid columns={{ initial: "1", lg: "2" }} gap="4">
               {stats?.recentVoters ? (
-                <RecentVotersList title={`Recently Added ${labels.voter}s`} voters={stats.recentVoters} emptyText={`No ${labels.voter.toLowerCase()}s yet.`} />
+                <RecentVotersList
+                  title={`Recently Added ${labels.voter}s`}
+                  voters={stats.recentVoters}
+                  emptyText={`No ${labels.voter.toLowerCase()}s yet.`}
+                />
               ) : (
-                stats && <Text color="gray" size="2">Your role cannot view {labels.voters.toLowerCase()}.</Text>
+                stats && (
+                  <Text color="gray" size="2">
+                    Your role cannot view {labels.voters.toLowerCase()}.
+                  </Text>
+                )
               )}
               {stats?.recentImports && <RecentImportsList imports={stats.recentImports} />}
             </Grid>
           </Tabs.Content>
           <Tabs.Content value="outreach">
             <Grid columns={{ initial: "1", sm: "3" }} gap="4">
-              <StatCard testId="dashboard.stat.Campaigns" label="Campaigns" value={c?.campaigns} icon={icon(ArchiveIcon)} to={ROUTES.smsCenter} />
-              <StatCard testId="dashboard.stat.Text Messages Sent" label="Text Messages Sent" value={c?.messagesSent} icon={icon(ChatBubbleIcon)} />
-              <StatCard testId="dashboard.stat.Emails Sent" label="Emails Sent" value={c?.emailsSent} icon={icon(EnvelopeClosedIcon)} />
+              <StatCard
+                testId="dashboard.stat.Campaigns"
+                label="Campaigns"
+                value={c?.campaigns}
+                icon={icon(ArchiveIcon)}
+                to={ROUTES.smsCenter}
+              />
+              <StatCard
+                testId="dashboard.stat.Text Messages Sent"
+                label="Text Messages Sent"
+                value={c?.messagesSent}
+                icon={icon(ChatBubbleIcon)}
+              />
+              <StatCard
+                testId="dashboard.stat.Emails Sent"
+                label="Emails Sent"
+                value={c?.emailsSent}
+                icon={icon(EnvelopeClosedIcon)}
+              />
             </Grid>
           </Tabs.Content>
           <Tabs.Content value="forms">
             <Grid columns={{ initial: "1", sm: "3" }} gap="4">
-              <StatCard testId="dashboard.stat.Forms" label="Forms" value={c?.forms} icon={icon(FileTextIcon)} to={ROUTES.formBuilder} />
-              <StatCard testId="dashboard.stat.Form Submissions" label="Form Submissions" value={c?.submissions} icon={icon(ReaderIcon)} to={ROUTES.formSubmissions} />
-              <StatCard testId="dashboard.stat.Surveys" label="Surveys" value={c?.surveys} icon={icon(ReaderIcon)} to={ROUTES.surveyMaker} />
+              <StatCard
+                testId="dashboard.stat.Forms"
+                label="Forms"
+                value={c?.forms}
+                icon={icon(FileTextIcon)}
+                to={ROUTES.formBuilder}
+              />
+              <StatCard
+                testId="dashboard.stat.Form Submissions"
+                label="Form Submissions"
+                value={c?.submissions}
+                icon={icon(ReaderIcon)}
+                to={ROUTES.formSubmissions}
+              />
+              <StatCard
+                testId="dashboard.stat.Surveys"
+                label="Surveys"
+                value={c?.surveys}
+                icon={icon(ReaderIcon)}
+                to={ROUTES.surveyMaker}
+              />
             </Grid>
           </Tabs.Content>
           <Tabs.Content value="team">
             <Grid columns={{ initial: "1", sm: "3" }} gap="4">
-              <StatCard testId="dashboard.stat.Team Members" label="Team Members" value={c?.members} icon={icon(IdCardIcon)} />
-              <StatCard testId="dashboard.stat.Pending Members" label="Pending Members" value={c?.pendingMembers} icon={icon(EnvelopeClosedIcon)} />
-              <StatCard testId="dashboard.stat.Imports" label="Imports" value={c?.imports} icon={icon(UploadIcon)} to={ROUTES.importHistory} />
+              <StatCard
+                testId="dashboard.stat.Team Members"
+                label="Team Members"
+                value={c?.members}
+                icon={icon(IdCardIcon)}
+              />
+              <StatCard
+                testId="dashboard.stat.Pending Members"
+                label="Pending Members"
+                value={c?.pendingMembers}
+                icon={icon(EnvelopeClosedIcon)}
+              />
+              <StatCard
+                testId="dashboard.stat.Imports"
+                label="Imports"
+                value={c?.imports}
+                icon={icon(UploadIcon)}
+                to={ROUTES.importHistory}
+              />
             </Grid>
           </Tabs.Content>
         </Box>

@@ -49,23 +49,32 @@ export function UnsubscribePage() {
   } else if (!token || !info) {
     body = (
       <Callout.Root color="red" data-testid="unsubscribe.invalid">
-        <Callout.Icon><ExclamationTriangleIcon /></Callout.Icon>
+        <Callout.Icon>
+          <ExclamationTriangleIcon />
+        </Callout.Icon>
         <Callout.Text>This unsubscribe link is not valid.</Callout.Text>
       </Callout.Root>
     );
   } else if (phase === "done") {
     body = (
       <Callout.Root color="green" role="status" data-testid="unsubscribe.done">
-        <Callout.Icon><CheckCircledIcon /></Callout.Icon>
-        <Callout.Text>You have been unsubscribed. You will not receive further emails from {info.orgName}.</Callout.Text>
+        <Callout.Icon>
+          <CheckCircledIcon />
+        </Callout.Icon>
+        <Callout.Text>
+          You have been unsubscribed. You will not receive further emails from {info.orgName}.
+        </Callout.Text>
       </Callout.Root>
     );
   } else if (info.unsubscribed) {
     body = (
       <Callout.Root color="gray" data-testid="unsubscribe.already">
-        <Callout.Icon><CheckCircledIcon /></Callout.Icon>
+        <Callout.Icon>
+          <CheckCircledIcon />
+        </Callout.Icon>
         <Callout.Text>
-          <Text weight="medium">{info.email}</Text> is already unsubscribed. You will not receive further emails from {info.orgName}.
+          <Text weight="medium">{info.email}</Text> is already unsubscribed. You will not receive further emails from{" "}
+          {info.orgName}.
         </Callout.Text>
       </Callout.Root>
     );
@@ -73,15 +82,27 @@ export function UnsubscribePage() {
     body = (
       <Flex direction="column" gap="3" data-testid="unsubscribe.confirm">
         <Text as="p" size="3">
-          Stop emails from <Text weight="bold">{info.orgName}</Text> to <Text weight="medium" style={{ overflowWrap: "anywhere" }}>{info.email}</Text>?
+          Stop emails from <Text weight="bold">{info.orgName}</Text> to{" "}
+          <Text weight="medium" style={{ overflowWrap: "anywhere" }}>
+            {info.email}
+          </Text>
+          ?
         </Text>
         {typeof phase === "object" && (
           <Callout.Root color="red" role="alert" data-testid="unsubscribe.error">
-            <Callout.Icon><ExclamationTriangleIcon /></Callout.Icon>
+            <Callout.Icon>
+              <ExclamationTriangleIcon />
+            </Callout.Icon>
             <Callout.Text>{phase.error}</Callout.Text>
           </Callout.Root>
         )}
-        <Button size="3" color="red" loading={phase === "posting"} onClick={() => void handleUnsubscribe()} data-testid="unsubscribe.button">
+        <Button
+          size="3"
+          color="red"
+          loading={phase === "posting"}
+          onClick={() => void handleUnsubscribe()}
+          data-testid="unsubscribe.button"
+        >
           Unsubscribe
         </Button>
       </Flex>
@@ -92,7 +113,9 @@ export function UnsubscribePage() {
     <Box asChild p="4" style={{ maxWidth: 520, margin: "0 auto", minHeight: "100vh" }}>
       <main>
         <Card size="3" mt={{ initial: "4", sm: "9" }}>
-          <Heading as="h1" size="6" mb="3">Unsubscribe</Heading>
+          <Heading as="h1" size="6" mb="3">
+            Unsubscribe
+          </Heading>
           {body}
         </Card>
       </main>

@@ -44,10 +44,19 @@ export function FormBuilderPage() {
     <Box>
       <PageHeader
         title={title}
-        description={<Badge color="gray" variant="soft">Version {FORM_VERSION}</Badge>}
-        breadcrumbs={[{ label: "Dashboard", to: ROUTES.dashboard }, { label: "Forms", to: ROUTES.formBuilder }, { label: "Form Builder" }]}
+        description={
+          <Badge color="gray" variant="soft">
+            Version {FORM_VERSION}
+          </Badge>
+        }
+        breadcrumbs={[
+          { label: "Dashboard", to: ROUTES.dashboard },
+          { label: "Forms", to: ROUTES.formBuilder },
+          { label: "Form Builder" },
+        ]}
         actions={
-          !editing && canManage && (
+          !editing &&
+          canManage && (
             <Button onClick={() => open("new")} data-testid="forms.create">
               <PlusIcon /> Create Form
             </Button>
@@ -62,7 +71,14 @@ export function FormBuilderPage() {
         editing === "new" ? (
           <CreateForm onCreated={(id) => open(id)} onBack={() => open(null)} create={forms.create} />
         ) : (
-          <EditForm key={editing} form={forms.data.forms.find((f) => f.id === editing) ?? null} room={`form:${editing}`} offlineKey={me?.userId} save={forms.save} onBack={() => open(null)} />
+          <EditForm
+            key={editing}
+            form={forms.data.forms.find((f) => f.id === editing) ?? null}
+            room={`form:${editing}`}
+            offlineKey={me?.userId}
+            save={forms.save}
+            onBack={() => open(null)}
+          />
         )
       ) : (
         <FormList
@@ -80,7 +96,9 @@ export function FormBuilderPage() {
         />
       )}
       {viewing && <ViewFormDialog form={viewing} onClose={() => setViewing(null)} />}
-      {embedding && <EmbedCodeDialog formId={embedding.id} formName={embedding.name} onClose={() => setEmbedding(null)} />}
+      {embedding && (
+        <EmbedCodeDialog formId={embedding.id} formName={embedding.name} onClose={() => setEmbedding(null)} />
+      )}
       <ConfirmDialog
         open={deleting !== null}
         onOpenChange={(o) => !o && setDeleting(null)}
@@ -96,7 +114,15 @@ export function FormBuilderPage() {
 }
 
 /** Create mode: the draft lives in this browser until Save Form creates the form (and its shared draft). */
-function CreateForm({ create, onCreated, onBack }: { create: ReturnType<typeof useForms>["create"]; onCreated: (id: string) => void; onBack: () => void }) {
+function CreateForm({
+  create,
+  onCreated,
+  onBack,
+}: {
+  create: ReturnType<typeof useForms>["create"];
+  onCreated: (id: string) => void;
+  onBack: () => void;
+}) {
   const [doc] = useState(() => new Y.Doc());
   const [saving, setSaving] = useState(false);
   const save = async () => {
@@ -109,12 +135,35 @@ function CreateForm({ create, onCreated, onBack }: { create: ReturnType<typeof u
 }
 
 /** Edit mode: the co-edited draft "form:<id>"; Update Form publishes it. */
-function EditForm({ form, room, offlineKey, save, onBack }: { form: FormRow | null; room: string; offlineKey?: string; save: ReturnType<typeof useForms>["save"]; onBack: () => void }) {
-  const { doc, status } = useCollaborativeDoc(form ? room : null, { offlineKey, onError: (e) => toast.failure("Error loading forms", e) });
+function EditForm({
+  form,
+  room,
+  offlineKey,
+  save,
+  onBack,
+}: {
+  form: FormRow | null;
+  room: string;
+  offlineKey?: string;
+  save: ReturnType<typeof useForms>["save"];
+  onBack: () => void;
+}) {
+  const { doc, status } = useCollaborativeDoc(form ? room : null, {
+    offlineKey,
+    onError: (e) => toast.failure("Error loading forms", e),
+  });
   const [saving, setSaving] = useState(false);
   if (!form) {
     return (
-      <RecordGone what="form" testId="builder.gone" action={<Button variant="soft" onClick={onBack} mt="2">Back to Forms</Button>} />
+      <RecordGone
+        what="form"
+        testId="builder.gone"
+        action={
+          <Button variant="soft" onClick={onBack} mt="2">
+            Back to Forms
+          </Button>
+        }
+      />
     );
   }
   if (!doc || (status === "connecting" && isEmptyDraft(doc))) return <Loading />;

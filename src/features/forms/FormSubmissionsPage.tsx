@@ -1,5 +1,18 @@
 import { DownloadIcon } from "@radix-ui/react-icons";
-import { Badge, Box, Button, Card, Dialog, DataList, Flex, Grid, Select, Table, Text, TextField } from "@radix-ui/themes";
+import {
+  Badge,
+  Box,
+  Button,
+  Card,
+  Dialog,
+  DataList,
+  Flex,
+  Grid,
+  Select,
+  Table,
+  Text,
+  TextField,
+} from "@radix-ui/themes";
 import { useState } from "react";
 import { Link } from "react-router-dom";
 import { api } from "@convex/_generated/api";
@@ -38,7 +51,12 @@ export function FormSubmissionsPage() {
   const debouncedEmail = useDebounced(email, 300);
   const [limit, setLimit] = useState(PAGE);
   const [details, setDetails] = useState<Row | null>(null);
-  const filters: SubmissionFilters = { formId: formId === "all" ? null : (formId as Id<"forms">), from: dayStart(from), to: dayStart(to, true), email: debouncedEmail };
+  const filters: SubmissionFilters = {
+    formId: formId === "all" ? null : (formId as Id<"forms">),
+    from: dayStart(from),
+    to: dayStart(to, true),
+    email: debouncedEmail,
+  };
   const { result } = useSubmissions(filters, limit, can("forms.view"));
   const exporter = useSubmissionExport(forms);
   const fieldsOf = (id: string) => forms.find((f) => f.id === id)?.fields ?? [];
@@ -47,9 +65,18 @@ export function FormSubmissionsPage() {
     <Box>
       <PageHeader
         title="Form Submissions"
-        breadcrumbs={[{ label: "Dashboard", to: ROUTES.dashboard }, { label: "Forms", to: ROUTES.formBuilder }, { label: "Form Submissions" }]}
+        breadcrumbs={[
+          { label: "Dashboard", to: ROUTES.dashboard },
+          { label: "Forms", to: ROUTES.formBuilder },
+          { label: "Form Submissions" },
+        ]}
         actions={
-          <Button onClick={() => void exporter.run(filters)} loading={exporter.exporting} disabled={!result} data-testid="submissions.export">
+          <Button
+            onClick={() => void exporter.run(filters)}
+            loading={exporter.exporting}
+            disabled={!result}
+            data-testid="submissions.export"
+          >
             <DownloadIcon /> Export CSV
           </Button>
         }
@@ -61,35 +88,70 @@ export function FormSubmissionsPage() {
           <Card>
             <Grid columns={{ initial: "1", sm: "2", md: "4" }} gap="3">
               <label>
-                <Text size="2" weight="medium">Form</Text>
-                <Select.Root value={formId} onValueChange={(v) => { setFormId(v); setLimit(PAGE); }}>
+                <Text size="2" weight="medium">
+                  Form
+                </Text>
+                <Select.Root
+                  value={formId}
+                  onValueChange={(v) => {
+                    setFormId(v);
+                    setLimit(PAGE);
+                  }}
+                >
                   <Select.Trigger style={{ width: "100%" }} aria-label="Form" data-testid="submissions.form" />
                   <Select.Content>
                     <Select.Item value="all">All forms</Select.Item>
                     {forms.map((f) => (
-                      <Select.Item key={f.id} value={f.id}>{f.name}</Select.Item>
+                      <Select.Item key={f.id} value={f.id}>
+                        {f.name}
+                      </Select.Item>
                     ))}
                   </Select.Content>
                 </Select.Root>
               </label>
               <label>
-                <Text size="2" weight="medium">From</Text>
-                <TextField.Root type="date" value={from} onChange={(e) => setFrom(e.target.value)} data-testid="submissions.from" />
+                <Text size="2" weight="medium">
+                  From
+                </Text>
+                <TextField.Root
+                  type="date"
+                  value={from}
+                  onChange={(e) => setFrom(e.target.value)}
+                  data-testid="submissions.from"
+                />
               </label>
               <label>
-                <Text size="2" weight="medium">To</Text>
-                <TextField.Root type="date" value={to} onChange={(e) => setTo(e.target.value)} data-testid="submissions.to" />
+                <Text size="2" weight="medium">
+                  To
+                </Text>
+                <TextField.Root
+                  type="date"
+                  value={to}
+                  onChange={(e) => setTo(e.target.value)}
+                  data-testid="submissions.to"
+                />
               </label>
               <label>
-                <Text size="2" weight="medium">Submitter email</Text>
-                <TextField.Root value={email} placeholder="contains…" onChange={(e) => setEmail(e.target.value)} data-testid="submissions.email" />
+                <Text size="2" weight="medium">
+                  Submitter email
+                </Text>
+                <TextField.Root
+                  value={email}
+                  placeholder="contains…"
+                  onChange={(e) => setEmail(e.target.value)}
+                  data-testid="submissions.email"
+                />
               </label>
             </Grid>
           </Card>
           {result === undefined ? (
             <Loading />
           ) : result.rows.length === 0 ? (
-            <Card><Text color="gray" data-testid="submissions.empty">No submissions match these filters.</Text></Card>
+            <Card>
+              <Text color="gray" data-testid="submissions.empty">
+                No submissions match these filters.
+              </Text>
+            </Card>
           ) : (
             <ScrollTable label="Form submissions">
               <Table.Header>
@@ -98,7 +160,9 @@ export function FormSubmissionsPage() {
                   <Table.ColumnHeaderCell>Form</Table.ColumnHeaderCell>
                   <Table.ColumnHeaderCell>Submitter email</Table.ColumnHeaderCell>
                   <Table.ColumnHeaderCell>Voter</Table.ColumnHeaderCell>
-                  <Table.ColumnHeaderCell><span className="rt-sr-only">Actions</span></Table.ColumnHeaderCell>
+                  <Table.ColumnHeaderCell>
+                    <span className="rt-sr-only">Actions</span>
+                  </Table.ColumnHeaderCell>
                 </Table.Row>
               </Table.Header>
               <Table.Body>
@@ -107,9 +171,13 @@ export function FormSubmissionsPage() {
                     <Table.Cell>{new Date(r.createdAt).toLocaleString()}</Table.Cell>
                     <Table.Cell>{r.formName}</Table.Cell>
                     <Table.Cell>{r.submitterEmail ?? <Text color="gray">—</Text>}</Table.Cell>
-                    <Table.Cell>{r.voterId ? <Link to={voterPath(r.voterId)}>Matched voter</Link> : <Text color="gray">—</Text>}</Table.Cell>
                     <Table.Cell>
-                      <Button size="1" variant="soft" onClick={() => setDetails(r)}>Details</Button>
+                      {r.voterId ? <Link to={voterPath(r.voterId)}>Matched voter</Link> : <Text color="gray">—</Text>}
+                    </Table.Cell>
+                    <Table.Cell>
+                      <Button size="1" variant="soft" onClick={() => setDetails(r)}>
+                        Details
+                      </Button>
                     </Table.Cell>
                   </Table.Row>
                 ))}
@@ -118,7 +186,9 @@ export function FormSubmissionsPage() {
           )}
           {result?.nextBefore !== null && result !== undefined && (
             <Flex justify="center">
-              <Button variant="soft" onClick={() => setLimit((l) => Math.min(500, l + PAGE))} disabled={limit >= 500}>Load more</Button>
+              <Button variant="soft" onClick={() => setLimit((l) => Math.min(500, l + PAGE))} disabled={limit >= 500}>
+                Load more
+              </Button>
             </Flex>
           )}
         </Flex>
@@ -128,7 +198,10 @@ export function FormSubmissionsPage() {
           <Dialog.Content maxWidth="560px">
             <Dialog.Title>Submission details</Dialog.Title>
             <Dialog.Description size="2" color="gray" mb="3">
-              {details.formName} · {new Date(details.createdAt).toLocaleString()} <Badge color={details.source === "public" ? "blue" : "gray"}>{details.source === "public" ? "Public form" : "Submitted in the app"}</Badge>
+              {details.formName} · {new Date(details.createdAt).toLocaleString()}{" "}
+              <Badge color={details.source === "public" ? "blue" : "gray"}>
+                {details.source === "public" ? "Public form" : "Submitted in the app"}
+              </Badge>
             </Dialog.Description>
             <DataList.Root orientation={{ initial: "vertical", sm: "horizontal" }} data-testid="submissions.details">
               <DataList.Item>
@@ -144,12 +217,18 @@ export function FormSubmissionsPage() {
                 .map((f) => (
                   <DataList.Item key={f.id}>
                     <DataList.Label>{f.label}</DataList.Label>
-                    <DataList.Value style={{ whiteSpace: "pre-wrap", wordBreak: "break-word" }}>{displayValue(f, details.data[f.id]) || "—"}</DataList.Value>
+                    <DataList.Value style={{ whiteSpace: "pre-wrap", wordBreak: "break-word" }}>
+                      {displayValue(f, details.data[f.id]) || "—"}
+                    </DataList.Value>
                   </DataList.Item>
                 ))}
             </DataList.Root>
             <Flex justify="end" mt="4">
-              <Dialog.Close><Button variant="soft" color="gray">Close</Button></Dialog.Close>
+              <Dialog.Close>
+                <Button variant="soft" color="gray">
+                  Close
+                </Button>
+              </Dialog.Close>
             </Flex>
           </Dialog.Content>
         </Dialog.Root>

@@ -46,7 +46,9 @@ export function PublicFormPage() {
     return (
       <Box ref={measured} p="4" style={{ maxWidth: 640, margin: "0 auto" }}>
         <Callout.Root color="red" data-testid="publicForm.notFound">
-          <Callout.Icon><ExclamationTriangleIcon /></Callout.Icon>
+          <Callout.Icon>
+            <ExclamationTriangleIcon />
+          </Callout.Icon>
           <Callout.Text>Form not found or no longer available.</Callout.Text>
         </Callout.Root>
       </Box>
@@ -59,7 +61,10 @@ export function PublicFormPage() {
   };
 
   const submit = async () => {
-    const data = Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined)) as Record<string, SubmissionValue>;
+    const data = Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined)) as Record<
+      string,
+      SubmissionValue
+    >;
     const check = checkSubmission(form.fields, data);
     setErrors(check.errors);
     if (Object.keys(check.errors).length > 0) return;
@@ -71,8 +76,12 @@ export function PublicFormPage() {
         setValues({});
         return;
       }
-      if (r.status === 422 && r.body.errors && typeof r.body.errors === "object") setErrors(r.body.errors as Record<string, string>);
-      else toast.error("Error submitting form", { description: typeof r.body.error === "string" ? r.body.error : "Please try again later." });
+      if (r.status === 422 && r.body.errors && typeof r.body.errors === "object")
+        setErrors(r.body.errors as Record<string, string>);
+      else
+        toast.error("Error submitting form", {
+          description: typeof r.body.error === "string" ? r.body.error : "Please try again later.",
+        });
     } catch {
       toast.error("Error submitting form", { description: "Please try again later." });
     }
@@ -82,11 +91,19 @@ export function PublicFormPage() {
   return (
     <Box ref={measured} p={{ initial: "3", sm: "5" }} style={{ maxWidth: 720, margin: "0 auto" }}>
       <Card size="3">
-        <Heading as="h1" size="6" mb="1">{form.name}</Heading>
-        {form.description && <Text as="p" color="gray" mb="4">{form.description}</Text>}
+        <Heading as="h1" size="6" mb="1">
+          {form.name}
+        </Heading>
+        {form.description && (
+          <Text as="p" color="gray" mb="4">
+            {form.description}
+          </Text>
+        )}
         {phase === "submitted" ? (
           <Callout.Root color="green" data-testid="publicForm.thanks">
-            <Callout.Icon><CheckCircledIcon /></Callout.Icon>
+            <Callout.Icon>
+              <CheckCircledIcon />
+            </Callout.Icon>
             <Callout.Text>
               <strong>Form submitted successfully!</strong> Your submission has been saved.
             </Callout.Text>

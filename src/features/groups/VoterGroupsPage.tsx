@@ -63,7 +63,8 @@ export function VoterGroupsPage() {
     }
     try {
       const r = await addMember({ groupId: selected._id, voterId });
-      if (r.status === "duplicate") toast.warning("Already a Member", { description: `${name} is already in ${selected.name}.` });
+      if (r.status === "duplicate")
+        toast.warning("Already a Member", { description: `${name} is already in ${selected.name}.` });
       else toast.success("Voter Added", { description: `${name} added to ${selected.name}.` });
     } catch (e) {
       toast.failure("Error Adding Voter", e, { duration: 5000 });
@@ -74,14 +75,22 @@ export function VoterGroupsPage() {
     <Box>
       <PageHeader
         title="Voter Groups"
-        breadcrumbs={[{ label: "Dashboard", to: ROUTES.dashboard }, { label: "Campaigns", to: ROUTES.campaigns }, { label: "Voter Groups" }]}
+        breadcrumbs={[
+          { label: "Dashboard", to: ROUTES.dashboard },
+          { label: "Campaigns", to: ROUTES.campaigns },
+          { label: "Voter Groups" },
+        ]}
         actions={
           <>
             {canChange && (
-              <Button variant="soft" onClick={openAdd}>Add Voters to Group</Button>
+              <Button variant="soft" onClick={openAdd}>
+                Add Voters to Group
+              </Button>
             )}
             {canManage && (
-              <Button onClick={() => openForm(null)}><PlusIcon /> Create Group</Button>
+              <Button onClick={() => openForm(null)}>
+                <PlusIcon /> Create Group
+              </Button>
             )}
           </>
         }
@@ -114,12 +123,22 @@ export function VoterGroupsPage() {
         group={editing ? groups?.find((g) => g._id === editing._id) : undefined}
         onSaved={(id) => setSelectedId(id)}
       />
-      <AddVotersDialog key={`add-${opening}`} open={addOpen} onOpenChange={setAddOpen} groups={groups ?? []} initialGroupId={selectedId} />
+      <AddVotersDialog
+        key={`add-${opening}`}
+        open={addOpen}
+        onOpenChange={setAddOpen}
+        groups={groups ?? []}
+        initialGroupId={selectedId}
+      />
       <ConfirmDialog
         open={deleting !== null}
         onOpenChange={(o) => !o && setDeleting(null)}
         title="Delete Group"
-        description={deleting ? `Are you sure you want to delete the group "${deleting.name}"? This will also remove all members from the group. This action cannot be undone.` : ""}
+        description={
+          deleting
+            ? `Are you sure you want to delete the group "${deleting.name}"? This will also remove all members from the group. This action cannot be undone.`
+            : ""
+        }
         onConfirm={() => void handleDelete()}
       />
     </Box>

@@ -53,58 +53,122 @@ export function DebugImportPage() {
 
   return (
     <>
-      <PageHeader title="Debug Import Deletion" breadcrumbs={[{ label: "Dashboard", to: ROUTES.dashboard }, { label: "Import History", to: ROUTES.importHistory }]} />
+      <PageHeader
+        title="Debug Import Deletion"
+        breadcrumbs={[
+          { label: "Dashboard", to: ROUTES.dashboard },
+          { label: "Import History", to: ROUTES.importHistory },
+        ]}
+      />
       <Flex direction="column" gap="4">
         <Card>
           <Flex gap="2" align="end" wrap="wrap">
             <Flex direction="column" gap="1" style={{ flex: 1, minWidth: 260 }}>
-              <Text as="label" size="2" weight="medium" htmlFor="debug-import-id">Import ID</Text>
-              <TextField.Root id="debug-import-id" placeholder="Import document id" value={importId} onChange={(e) => setImportId(e.target.value)} />
+              <Text as="label" size="2" weight="medium" htmlFor="debug-import-id">
+                Import ID
+              </Text>
+              <TextField.Root
+                id="debug-import-id"
+                placeholder="Import document id"
+                value={importId}
+                onChange={(e) => setImportId(e.target.value)}
+              />
             </Flex>
             {recent && recent.length > 0 && (
               <Select.Root onValueChange={setImportId}>
                 <Select.Trigger placeholder="Recent imports…" aria-label="Recent imports" />
                 <Select.Content>
                   {recent.map((r) => (
-                    <Select.Item key={r._id} value={r._id}>{`${r.filename} · ${new Date(r.import_date).toLocaleString()} · ${r.status}`}</Select.Item>
+                    <Select.Item
+                      key={r._id}
+                      value={r._id}
+                    >{`${r.filename} · ${new Date(r.import_date).toLocaleString()} · ${r.status}`}</Select.Item>
                   ))}
                 </Select.Content>
               </Select.Root>
             )}
-            <Button onClick={() => void handleDebug()} disabled={!importId.trim()}>Debug Import</Button>
-            <Button color="red" onClick={() => setConfirm(true)} disabled={!result?.found || !can("voters.manage")}>Force Delete</Button>
-            <Button variant="soft" onClick={() => void handleCheck()}>Check Permissions</Button>
+            <Button onClick={() => void handleDebug()} disabled={!importId.trim()}>
+              Debug Import
+            </Button>
+            <Button color="red" onClick={() => setConfirm(true)} disabled={!result?.found || !can("voters.manage")}>
+              Force Delete
+            </Button>
+            <Button variant="soft" onClick={() => void handleCheck()}>
+              Check Permissions
+            </Button>
           </Flex>
         </Card>
 
         {perms && (
           <Card data-testid="debugImport.permissions">
-            <Heading size="3" mb="2">Permissions</Heading>
+            <Heading size="3" mb="2">
+              Permissions
+            </Heading>
             <Flex gap="3" wrap="wrap">
               <Check label="Authenticated" ok={perms.authenticated} />
               <Check label="Can read voters" ok={perms.canRead} />
               <Check label="Can delete voters" ok={perms.canDelete} />
-              {perms.organization && <Text size="2" color="gray">Organization: {perms.organization}</Text>}
+              {perms.organization && (
+                <Text size="2" color="gray">
+                  Organization: {perms.organization}
+                </Text>
+              )}
             </Flex>
-            {!perms.authenticated && <Text as="p" color="red" size="2" mt="2">Not authenticated</Text>}
-            {perms.authenticated && !perms.canRead && <Text as="p" color="red" size="2" mt="2">Cannot read voters table</Text>}
-            {perms.authenticated && !perms.canDelete && <Text as="p" color="red" size="2" mt="2">DELETE permission denied by Row Level Security</Text>}
+            {!perms.authenticated && (
+              <Text as="p" color="red" size="2" mt="2">
+                Not authenticated
+              </Text>
+            )}
+            {perms.authenticated && !perms.canRead && (
+              <Text as="p" color="red" size="2" mt="2">
+                Cannot read voters table
+              </Text>
+            )}
+            {perms.authenticated && !perms.canDelete && (
+              <Text as="p" color="red" size="2" mt="2">
+                DELETE permission denied by Row Level Security
+              </Text>
+            )}
           </Card>
         )}
 
-        {result && !result.found && <Callout.Root color="red"><Callout.Text>{result.message}</Callout.Text></Callout.Root>}
+        {result && !result.found && (
+          <Callout.Root color="red">
+            <Callout.Text>{result.message}</Callout.Text>
+          </Callout.Root>
+        )}
         {result && result.found && (
           <Card data-testid="debugImport.result">
-            <Heading size="3" mb="2">{result.import.filename}</Heading>
+            <Heading size="3" mb="2">
+              {result.import.filename}
+            </Heading>
             <Text as="p" size="2">
-              Status <Code>{result.import.status}</Code> · imported {result.import.imported_records.toLocaleString()} · duplicates {result.import.duplicate_records.toLocaleString()} · failed {result.import.failed_records.toLocaleString()}
+              Status <Code>{result.import.status}</Code> · imported {result.import.imported_records.toLocaleString()} ·
+              duplicates {result.import.duplicate_records.toLocaleString()} · failed{" "}
+              {result.import.failed_records.toLocaleString()}
             </Text>
             <Text as="p" size="3" weight="bold" my="2">
-              Would delete: {result.votersToDelete !== null ? result.votersToDelete.toLocaleString() : `more than ${(result.votersToDeleteAtLeast - 1).toLocaleString()} (${result.import.imported_records.toLocaleString()} tracked)`} voter records
+              Would delete:{" "}
+              {result.votersToDelete !== null
+                ? result.votersToDelete.toLocaleString()
+                : `more than ${(result.votersToDeleteAtLeast - 1).toLocaleString()} (${result.import.imported_records.toLocaleString()} tracked)`}{" "}
+              voter records
             </Text>
-            {result.votersToDelete === 0 && <Text as="p" color="orange" size="2">No voter records found for this import</Text>}
-            {result.onlyMarked && <Text as="p" color="gray" size="2">No records were imported (duplicates only): a normal delete only marks it deleted.</Text>}
-            {result.running && <Text as="p" color="orange" size="2">This import is still running: only Force Delete removes it now.</Text>}
+            {result.votersToDelete === 0 && (
+              <Text as="p" color="orange" size="2">
+                No voter records found for this import
+              </Text>
+            )}
+            {result.onlyMarked && (
+              <Text as="p" color="gray" size="2">
+                No records were imported (duplicates only): a normal delete only marks it deleted.
+              </Text>
+            )}
+            {result.running && (
+              <Text as="p" color="orange" size="2">
+                This import is still running: only Force Delete removes it now.
+              </Text>
+            )}
             {result.sample.length > 0 && (
               <ScrollTable label={result.import.filename} size="1" mt="2">
                 <Table.Header>
@@ -143,5 +207,9 @@ export function DebugImportPage() {
 }
 
 function Check({ label, ok }: { label: string; ok: boolean }) {
-  return <Badge color={ok ? "green" : "red"}>{ok ? "✓" : "✗"} {label}</Badge>;
+  return (
+    <Badge color={ok ? "green" : "red"}>
+      {ok ? "✓" : "✗"} {label}
+    </Badge>
+  );
 }

@@ -20,7 +20,14 @@ export function ImportHistoryPage() {
   const [attempt, setAttempt] = useState(0);
   return (
     <>
-      <PageHeader title="Import History" breadcrumbs={[{ label: "Dashboard", to: ROUTES.dashboard }, { label: "Voters", to: ROUTES.voters }, { label: "Import History" }]} />
+      <PageHeader
+        title="Import History"
+        breadcrumbs={[
+          { label: "Dashboard", to: ROUTES.dashboard },
+          { label: "Voters", to: ROUTES.voters },
+          { label: "Import History" },
+        ]}
+      />
       <ImportErrorFallback key={attempt}>
         <ImportHistoryContent onRefresh={() => setAttempt((a) => a + 1)} />
       </ImportErrorFallback>
@@ -42,8 +49,12 @@ function ImportHistoryContent({ onRefresh }: { onRefresh(): void }) {
   return (
     <>
       <Flex gap="2" justify="end" mb="3">
-        <Button variant="soft" onClick={() => navigate(ROUTES.debugImport)}>Debug Tool</Button>
-        <Button variant="soft" onClick={onRefresh}><ReloadIcon /> Refresh</Button>
+        <Button variant="soft" onClick={() => navigate(ROUTES.debugImport)}>
+          Debug Tool
+        </Button>
+        <Button variant="soft" onClick={onRefresh}>
+          <ReloadIcon /> Refresh
+        </Button>
       </Flex>
       <ImportStatCards stats={stats} />
       {imports === undefined ? (
@@ -51,15 +62,21 @@ function ImportHistoryContent({ onRefresh }: { onRefresh(): void }) {
       ) : imports.length === 0 ? (
         <Card size="3">
           <Flex direction="column" align="center" gap="2" p="4">
-            <Text size="4" weight="bold">No imports yet</Text>
+            <Text size="4" weight="bold">
+              No imports yet
+            </Text>
             <Text color="gray">Imported files and their results appear here.</Text>
-            <Button asChild><Link to={ROUTES.importVoters}>Import Contacts</Link></Button>
+            <Button asChild>
+              <Link to={ROUTES.importVoters}>Import Contacts</Link>
+            </Button>
           </Flex>
         </Card>
       ) : (
         <ImportHistoryTable items={imports} now={now} onView={(i) => setOpenId(i._id)} />
       )}
-      {open && <ImportDetailsDialog item={open} now={now} canManage={can("voters.manage")} onClose={() => setOpenId(null)} />}
+      {open && (
+        <ImportDetailsDialog item={open} now={now} canManage={can("voters.manage")} onClose={() => setOpenId(null)} />
+      )}
     </>
   );
 }

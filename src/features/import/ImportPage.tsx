@@ -57,9 +57,24 @@ export function ImportPage() {
     if (resumeId) setParams({});
   };
 
-  const runWith = async (file: File, m: ColumnMapping, nf: NewFieldDef[], sample: string[][], resume?: { importId: ImportId; nextRow: number }) => {
+  const runWith = async (
+    file: File,
+    m: ColumnMapping,
+    nf: NewFieldDef[],
+    sample: string[][],
+    resume?: { importId: ImportId; nextRow: number },
+  ) => {
     try {
-      const result = await runner.start({ file, mapping: m, newFields: nf, sampleRows: sample, errorMode, matchRule, updateExisting, resume });
+      const result = await runner.start({
+        file,
+        mapping: m,
+        newFields: nf,
+        sampleRows: sample,
+        errorMode,
+        matchRule,
+        updateExisting,
+        resume,
+      });
       if (result.status === "completed") {
         const r = result.result;
         const updated = r.updated > 0 ? `, ${r.updated.toLocaleString()} updated` : "";
@@ -82,10 +97,20 @@ export function ImportPage() {
       if (resumeId && resumeDoc) {
         const m: ColumnMapping = Object.fromEntries(resumeDoc.field_mapping.map((f) => [f.column, f.target]));
         if (resumeDoc.field_mapping.some((f) => !source.headers.includes(f.column))) {
-          toast.error("Error parsing file", { description: "This file's columns differ from the interrupted import's. Select the same file." });
+          toast.error("Error parsing file", {
+            description: "This file's columns differ from the interrupted import's. Select the same file.",
+          });
           return;
         }
-        const nf = customFields.filter((c) => resumeDoc.new_fields_created.includes(c.key)).map((c) => ({ ...c, type: c.type === "email" || c.type === "phone" || c.type === "date" || c.type === "number" ? c.type : ("text" as const) }));
+        const nf = customFields
+          .filter((c) => resumeDoc.new_fields_created.includes(c.key))
+          .map((c) => ({
+            ...c,
+            type:
+              c.type === "email" || c.type === "phone" || c.type === "date" || c.type === "number"
+                ? c.type
+                : ("text" as const),
+          }));
         setParsed({ file, headers: source.headers, sampleRows: sample });
         setMapping(m);
         void runWith(file, m, nf, sample, { importId: resumeDoc._id, nextRow: resumeDoc.nextRow });
@@ -93,13 +118,18 @@ export function ImportPage() {
       }
       const auto = autoMatch(source.headers, sample);
       const known = new Set([...STANDARD_KEYS, ...customFields.map((c) => c.key)]);
-      const initial = Object.fromEntries(source.headers.map((h) => [h, auto[h] && known.has(auto[h]) ? auto[h] : IGNORE]));
+      const initial = Object.fromEntries(
+        source.headers.map((h) => [h, auto[h] && known.has(auto[h]) ? auto[h] : IGNORE]),
+      );
       setMapping(initial);
       setMatchRule(defaultMatchRule(initial));
       setParsed({ file, headers: source.headers, sampleRows: sample });
     } catch (e) {
       if (e instanceof ImportFileError) toast.error(e.title, { description: e.description });
-      else toast.error("Error parsing file", { description: "There was an error reading your file. Please check the format." });
+      else
+        toast.error("Error parsing file", {
+          description: "There was an error reading your file. Please check the format.",
+        });
     } finally {
       setBusy(false);
     }
@@ -109,7 +139,11 @@ export function ImportPage() {
     setCancelOpen(false);
     try {
       await runner.cancel(deleteImported);
-      toast.info(deleteImported ? "Import cancelled; imported records are being deleted" : "Import cancelled; imported records kept");
+      toast.info(
+        deleteImported
+          ? "Import cancelled; imported records are being deleted"
+          : "Import cancelled; imported records kept",
+      );
     } catch (e) {
       toast.failure("Error deleting imported records", e);
     }
@@ -118,7 +152,14 @@ export function ImportPage() {
   if (!can("voters.manage")) {
     return (
       <>
-        <PageHeader title="Import Contacts" breadcrumbs={[{ label: "Dashboard", to: ROUTES.dashboard }, { label: "Voters", to: ROUTES.voters }, { label: "Import Contacts" }]} />
+        <PageHeader
+          title="Import Contacts"
+          breadcrumbs={[
+            { label: "Dashboard", to: ROUTES.dashboard },
+            { label: "Voters", to: ROUTES.voters },
+            { label: "Import Contacts" },
+          ]}
+        />
         <NoPermission />
       </>
     );
@@ -131,21 +172,39 @@ export function ImportPage() {
     <>
       <PageHeader
         title="Import Contacts"
-        breadcrumbs={[{ label: "Dashboard", to: ROUTES.dashboard }, { label: "Voters", to: ROUTES.voters }, { label: "Import Contacts" }]}
-        actions={<Button variant="soft" asChild><Link to={ROUTES.importHistory}>Import History</Link></Button>}
+        breadcrumbs={[
+          { label: "Dashboard", to: ROUTES.dashboard },
+          { label: "Voters", to: ROUTES.voters },
+          { label: "Import Contacts" },
+        ]}
+        actions={
+          <Button variant="soft" asChild>
+            <Link to={ROUTES.importHistory}>Import History</Link>
+          </Button>
+        }
       />
       <StepIndicator step={step} />
       {resumeId && resumeDoc && st.phase === "idle" && (
         <Callout.Root mb="4" color="orange">
           <Callout.Text>
-            Resuming “{resumeDoc.filename}”: rows 1–{(resumeDoc.nextRow - 1).toLocaleString()} are already imported ({resumeDoc.imported_records.toLocaleString()} contacts). Select the same file to continue from row {resumeDoc.nextRow.toLocaleString()}.
+            Resuming “{resumeDoc.filename}”: rows 1–{(resumeDoc.nextRow - 1).toLocaleString()} are already imported (
+            {resumeDoc.imported_records.toLocaleString()} contacts). Select the same file to continue from row{" "}
+            {resumeDoc.nextRow.toLocaleString()}.
           </Callout.Text>
         </Callout.Root>
       )}
       {step === 1 && <UploadStep busy={busy} onFile={handleFile} />}
       {step === 2 && parsed && (
         <Flex direction="column" gap="4">
-          {stepLive && <ProgressPanel importId={st.phase === "running" ? st.importId : st.result.importId} onCancel={() => { runner.pause(); setCancelOpen(true); }} />}
+          {stepLive && (
+            <ProgressPanel
+              importId={st.phase === "running" ? st.importId : st.result.importId}
+              onCancel={() => {
+                runner.pause();
+                setCancelOpen(true);
+              }}
+            />
+          )}
           {!resumeId && (
             <MappingStep
               fileName={parsed.file.name}
@@ -170,7 +229,16 @@ export function ImportPage() {
         </Flex>
       )}
       {step === 3 && st.phase === "done" && <SummaryStep importId={st.result.importId} onImportAnother={startOver} />}
-      <CancelImportDialog open={cancelOpen || st.phase === "stopped"} stopped={st.phase === "stopped"} onContinue={() => { setCancelOpen(false); runner.resume(); }} onKeep={() => void handleCancel(false)} onDelete={() => void handleCancel(true)} />
+      <CancelImportDialog
+        open={cancelOpen || st.phase === "stopped"}
+        stopped={st.phase === "stopped"}
+        onContinue={() => {
+          setCancelOpen(false);
+          runner.resume();
+        }}
+        onKeep={() => void handleCancel(false)}
+        onDelete={() => void handleCancel(true)}
+      />
       <ImportErrorDialog pending={runner.pendingError} />
     </>
   );

@@ -14,10 +14,17 @@ const SAMPLE_DISTRICTS = [
 export function DistrictsPage() {
   return (
     <Box>
-      <InDevelopmentHeader title="Districts" description="Draw and manage electoral districts and see your voters by district." />
+      <InDevelopmentHeader
+        title="Districts"
+        description="Draw and manage electoral districts and see your voters by district."
+      />
       <Flex gap="3" mb="4">
-        <Button disabled><PlusIcon /> Create District</Button>
-        <Button variant="soft" disabled>Import Boundaries</Button>
+        <Button disabled>
+          <PlusIcon /> Create District
+        </Button>
+        <Button variant="soft" disabled>
+          Import Boundaries
+        </Button>
       </Flex>
       <Card>
         <ScrollTable label="Districts">
@@ -34,10 +41,16 @@ export function DistrictsPage() {
             {SAMPLE_DISTRICTS.map((d) => (
               <Table.Row key={d.name}>
                 <Table.Cell>{d.name}</Table.Cell>
-                <Table.Cell><Badge color="gray">{d.type}</Badge></Table.Cell>
+                <Table.Cell>
+                  <Badge color="gray">{d.type}</Badge>
+                </Table.Cell>
                 <Table.Cell>{d.precincts}</Table.Cell>
                 <Table.Cell>{d.voters.toLocaleString()}</Table.Cell>
-                <Table.Cell><Button size="1" variant="soft" disabled>View Map</Button></Table.Cell>
+                <Table.Cell>
+                  <Button size="1" variant="soft" disabled>
+                    View Map
+                  </Button>
+                </Table.Cell>
               </Table.Row>
             ))}
           </Table.Body>

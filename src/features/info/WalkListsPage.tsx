@@ -4,7 +4,12 @@ import { InDevelopmentHeader } from "./components/InDevelopmentHeader";
 import { ScrollTable } from "@/ui/ScrollTable";
 
 type WalkStatus = "Active" | "Completed" | "Scheduled" | "Paused";
-const STATUS_COLORS: Record<WalkStatus, "green" | "blue" | "yellow" | "gray"> = { Active: "green", Completed: "blue", Scheduled: "yellow", Paused: "gray" };
+const STATUS_COLORS: Record<WalkStatus, "green" | "blue" | "yellow" | "gray"> = {
+  Active: "green",
+  Completed: "blue",
+  Scheduled: "yellow",
+  Paused: "gray",
+};
 
 const SAMPLE_WALK_LISTS: { name: string; volunteer: string; doors: number; knocked: number; status: WalkStatus }[] = [
   { name: "Precinct 12 — Oak Street loop", volunteer: "Maria G.", doors: 120, knocked: 64, status: "Active" },
@@ -17,10 +22,17 @@ const SAMPLE_WALK_LISTS: { name: string; volunteer: string; doors: number; knock
 export function WalkListsPage() {
   return (
     <Box>
-      <InDevelopmentHeader title="Walk Lists" description="Plan canvassing routes, assign volunteers and track doors knocked." />
+      <InDevelopmentHeader
+        title="Walk Lists"
+        description="Plan canvassing routes, assign volunteers and track doors knocked."
+      />
       <Flex gap="3" mb="4">
-        <Button disabled><PlusIcon /> Create Walk List</Button>
-        <Button variant="soft" disabled>Assign Volunteers</Button>
+        <Button disabled>
+          <PlusIcon /> Create Walk List
+        </Button>
+        <Button variant="soft" disabled>
+          Assign Volunteers
+        </Button>
       </Flex>
       <Card>
         <ScrollTable label="Walk Lists">
@@ -39,8 +51,14 @@ export function WalkListsPage() {
                 <Table.Cell>{w.name}</Table.Cell>
                 <Table.Cell>{w.volunteer}</Table.Cell>
                 <Table.Cell>{`${w.knocked} / ${w.doors}`}</Table.Cell>
-                <Table.Cell><Badge color={STATUS_COLORS[w.status]}>{w.status}</Badge></Table.Cell>
-                <Table.Cell><Button size="1" variant="soft" disabled>Open</Button></Table.Cell>
+                <Table.Cell>
+                  <Badge color={STATUS_COLORS[w.status]}>{w.status}</Badge>
+                </Table.Cell>
+                <Table.Cell>
+                  <Button size="1" variant="soft" disabled>
+                    Open
+                  </Button>
+                </Table.Cell>
               </Table.Row>
             ))}
           </Table.Body>

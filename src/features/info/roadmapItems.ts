@@ -23,7 +23,12 @@ export const ROADMAP_ITEMS: RoadmapItem[] = [
     status: "In Development",
     priority: "High",
     category: "Mapping & Geography",
-    details: ["Draw or import district boundaries", "Assign precincts to districts", "Voter counts and turnout per district", "District filters across voter lists"],
+    details: [
+      "Draw or import district boundaries",
+      "Assign precincts to districts",
+      "Voter counts and turnout per district",
+      "District filters across voter lists",
+    ],
     estimatedCompletion: "Q2 2025",
     progress: 15,
   },
@@ -34,7 +39,12 @@ export const ROADMAP_ITEMS: RoadmapItem[] = [
     status: "In Development",
     priority: "High",
     category: "Field Operations",
-    details: ["Generate routes from voter addresses", "Assign lists to volunteers", "Record door outcomes on mobile", "Live progress per list"],
+    details: [
+      "Generate routes from voter addresses",
+      "Assign lists to volunteers",
+      "Record door outcomes on mobile",
+      "Live progress per list",
+    ],
     estimatedCompletion: "Q2 2025",
     progress: 10,
   },
@@ -47,4 +57,8 @@ export const STATUS_COLORS: Record<RoadmapStatus, "green" | "blue" | "yellow" | 
   Planning: "yellow",
   "On Hold": "gray",
 };
-export const PRIORITY_COLORS: Record<RoadmapPriority, "red" | "orange" | "green"> = { High: "red", Medium: "orange", Low: "green" };
+export const PRIORITY_COLORS: Record<RoadmapPriority, "red" | "orange" | "green"> = {
+  High: "red",
+  Medium: "orange",
+  Low: "green",
+};

@@ -13,13 +13,25 @@ export const PLANS: Plan[] = [
     name: "Professional",
     price: 249,
     popular: true,
-    features: ["20,000 voter records", "2,000 SMS per month", "10,000 emails per month", "Unlimited forms", "Up to 5 users"],
+    features: [
+      "20,000 voter records",
+      "2,000 SMS per month",
+      "10,000 emails per month",
+      "Unlimited forms",
+      "Up to 5 users",
+    ],
     cta: "Get Started",
   },
   {
     name: "Enterprise",
     price: 499,
-    features: ["Unlimited voter records", "5,000 SMS per month", "50,000 emails per month", "Unlimited forms", "Unlimited users"],
+    features: [
+      "Unlimited voter records",
+      "5,000 SMS per month",
+      "50,000 emails per month",
+      "Unlimited forms",
+      "Unlimited users",
+    ],
     cta: "Contact Sales",
   },
 ];
@@ -30,16 +42,28 @@ export const USAGE_PRICES = [
 ];
 
 export const FEATURES = [
-  { title: "Voter Database", text: "Every voter and contact in one searchable, live database — filter by party, status and precinct." },
+  {
+    title: "Voter Database",
+    text: "Every voter and contact in one searchable, live database — filter by party, status and precinct.",
+  },
   { title: "Text Blasts", text: "Reach whole voter groups by SMS, with delivery status and opt-outs handled for you." },
   { title: "Email Campaigns", text: "Design, schedule and send email campaigns with merge fields and tracking." },
-  { title: "Forms & Surveys", text: "Build sign-up forms and multi-page surveys, embed them anywhere and review submissions." },
+  {
+    title: "Forms & Surveys",
+    text: "Build sign-up forms and multi-page surveys, embed them anywhere and review submissions.",
+  },
   { title: "Signs & Field Work", text: "Map yard signs, plan walk lists and keep your field team in step." },
-  { title: "Team Roles", text: "Invite staff and volunteers with roles that decide exactly what each person can see and do." },
+  {
+    title: "Team Roles",
+    text: "Invite staff and volunteers with roles that decide exactly what each person can see and do.",
+  },
 ];
 
 export const STEPS = [
-  { title: "Create your account", text: "Register in a minute — your organisation is set up with you as its administrator." },
+  {
+    title: "Create your account",
+    text: "Register in a minute — your organisation is set up with you as its administrator.",
+  },
   { title: "Import your voters", text: "Upload a CSV or Excel file, map the columns and your database is ready." },
   { title: "Reach out and grow", text: "Group your voters, send text and email blasts, and watch the results live." },
 ];

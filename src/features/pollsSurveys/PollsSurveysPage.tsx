@@ -10,7 +10,8 @@ import { ROUTES } from "@/lib/routes";
 import { Loading } from "@/ui/Loading";
 import { NoPermission } from "@/ui/NoPermission";
 
-const surveyLink = (id: string, tab: "edit" | "submissions") => `${ROUTES.surveyMaker}?survey=${encodeURIComponent(id)}&tab=${tab}`;
+const surveyLink = (id: string, tab: "edit" | "submissions") =>
+  `${ROUTES.surveyMaker}?survey=${encodeURIComponent(id)}&tab=${tab}`;
 
 /** /polls-surveys: the organisation's surveys at a glance, with live response counts (surveys.view). */
 export function PollsSurveysPage() {
@@ -25,9 +26,12 @@ export function PollsSurveysPage() {
         description={allowed ? "Every survey of your organization and its responses, as they arrive." : undefined}
         breadcrumbs={[{ label: "Dashboard", to: ROUTES.dashboard }, { label: "Polls & Surveys" }]}
         actions={
-          allowed && canManage && (
+          allowed &&
+          canManage && (
             <Button asChild data-testid="hub.create">
-              <Link to={`${ROUTES.surveyMaker}?create=true`}><PlusIcon /> Create survey</Link>
+              <Link to={`${ROUTES.surveyMaker}?create=true`}>
+                <PlusIcon /> Create survey
+              </Link>
             </Button>
           )
         }
@@ -38,14 +42,20 @@ export function PollsSurveysPage() {
         <Loading />
       ) : hub.surveys.length === 0 ? (
         <Card size="3" data-testid="hub.empty">
-          <Heading as="h2" size="4" mb="2">No surveys yet</Heading>
+          <Heading as="h2" size="4" mb="2">
+            No surveys yet
+          </Heading>
           <Text as="p" size="2" color="gray">
             {canManage
               ? "Create a survey, share its link, and its responses are counted here as they arrive."
               : "When your team creates surveys, they appear here with their responses."}
           </Text>
           {canManage && (
-            <Button asChild mt="3" variant="soft"><Link to={`${ROUTES.surveyMaker}?create=true`}><PlusIcon /> Create your first survey</Link></Button>
+            <Button asChild mt="3" variant="soft">
+              <Link to={`${ROUTES.surveyMaker}?create=true`}>
+                <PlusIcon /> Create your first survey
+              </Link>
+            </Button>
           )}
         </Card>
       ) : (
@@ -53,10 +63,16 @@ export function PollsSurveysPage() {
           <Grid columns={{ initial: "1", xs: "3" }} gap="3">
             <Stat label="Surveys" value={hub.surveys.length.toLocaleString("en-US")} testId="hub.totalSurveys" />
             <Stat label="Responses" value={hub.totalResponses.toLocaleString("en-US")} testId="hub.totalResponses" />
-            <Stat label="Latest response" value={hub.lastResponseAt === null ? "None yet" : formatDateTime(hub.lastResponseAt)} testId="hub.lastResponse" />
+            <Stat
+              label="Latest response"
+              value={hub.lastResponseAt === null ? "None yet" : formatDateTime(hub.lastResponseAt)}
+              testId="hub.lastResponse"
+            />
           </Grid>
           <Grid columns={{ initial: "1", md: "2" }} gap="3">
-            {hub.surveys.map((s) => <SurveyCard key={s.id} survey={s} />)}
+            {hub.surveys.map((s) => (
+              <SurveyCard key={s.id} survey={s} />
+            ))}
           </Grid>
         </Flex>
       )}
@@ -67,8 +83,12 @@ export function PollsSurveysPage() {
 function Stat({ label, value, testId }: { label: string; value: string; testId: string }) {
   return (
     <Card>
-      <Text as="p" size="2" color="gray">{label}</Text>
-      <Text as="p" size="5" weight="bold" data-testid={testId}>{value}</Text>
+      <Text as="p" size="2" color="gray">
+        {label}
+      </Text>
+      <Text as="p" size="5" weight="bold" data-testid={testId}>
+        {value}
+      </Text>
     </Card>
   );
 }
@@ -80,14 +100,24 @@ function SurveyCard({ survey: s }: { survey: HubSurvey }) {
       <article aria-labelledby={headingId}>
         <Flex direction="column" gap="3" height="100%">
           <Flex justify="between" align="start" gap="3">
-            <Heading as="h2" size="4" id={headingId} style={{ overflowWrap: "anywhere" }}>{s.name}</Heading>
+            <Heading as="h2" size="4" id={headingId} style={{ overflowWrap: "anywhere" }}>
+              {s.name}
+            </Heading>
             {s.status === "live" ? (
-              <Badge color="green" data-testid="hub.status">Collecting responses</Badge>
+              <Badge color="green" data-testid="hub.status">
+                Collecting responses
+              </Badge>
             ) : (
-              <Badge color="gray" data-testid="hub.status">Draft: no questions yet</Badge>
+              <Badge color="gray" data-testid="hub.status">
+                Draft: no questions yet
+              </Badge>
             )}
           </Flex>
-          {s.description && <Text size="2" color="gray" style={{ overflowWrap: "anywhere" }}>{s.description}</Text>}
+          {s.description && (
+            <Text size="2" color="gray" style={{ overflowWrap: "anywhere" }}>
+              {s.description}
+            </Text>
+          )}
           <DataList.Root size="2" orientation={{ initial: "vertical", sm: "horizontal" }}>
             <DataList.Item>
               <DataList.Label>Responses</DataList.Label>
@@ -95,19 +125,27 @@ function SurveyCard({ survey: s }: { survey: HubSurvey }) {
             </DataList.Item>
             <DataList.Item>
               <DataList.Label>Last response</DataList.Label>
-              <DataList.Value data-testid="hub.lastResponseAt">{s.lastResponseAt === null ? "No responses yet" : formatDateTime(s.lastResponseAt)}</DataList.Value>
+              <DataList.Value data-testid="hub.lastResponseAt">
+                {s.lastResponseAt === null ? "No responses yet" : formatDateTime(s.lastResponseAt)}
+              </DataList.Value>
             </DataList.Item>
             <DataList.Item>
               <DataList.Label>Questions</DataList.Label>
-              <DataList.Value>{countOf(s.questions, "question")} on {countOf(s.pages, "page")}</DataList.Value>
+              <DataList.Value>
+                {countOf(s.questions, "question")} on {countOf(s.pages, "page")}
+              </DataList.Value>
             </DataList.Item>
           </DataList.Root>
           <Flex gap="2" wrap="wrap" mt="auto">
             <Button asChild size="2">
-              <Link to={surveyLink(s.id, "edit")} aria-label={`Open in Survey Maker: ${s.name}`}>Open in Survey Maker</Link>
+              <Link to={surveyLink(s.id, "edit")} aria-label={`Open in Survey Maker: ${s.name}`}>
+                Open in Survey Maker
+              </Link>
             </Button>
             <Button asChild size="2" variant="soft">
-              <Link to={surveyLink(s.id, "submissions")} aria-label={`View responses: ${s.name}`}>View responses</Link>
+              <Link to={surveyLink(s.id, "submissions")} aria-label={`View responses: ${s.name}`}>
+                View responses
+              </Link>
             </Button>
           </Flex>
         </Flex>

@@ -36,7 +36,13 @@ export function ProfilePage() {
           </Flex>
           {editing ? (
             <ProfileForm
-              initial={{ firstName: me.firstName, lastName: me.lastName, email: me.email, phone: me.phone, organization: me.organization }}
+              initial={{
+                firstName: me.firstName,
+                lastName: me.lastName,
+                email: me.email,
+                phone: me.phone,
+                organization: me.organization,
+              }}
               roleName={roleName}
               onDone={() => setEditing(false)}
             />

@@ -30,7 +30,8 @@ const NOTIFICATIONS: { kind: NotificationKind; label: string; description: strin
   {
     kind: "surveyResponses",
     label: "New survey responses",
-    description: "An email for each response to a survey whose notifications go to your address (the survey's recipient or the default recipient).",
+    description:
+      "An email for each response to a survey whose notifications go to your address (the survey's recipient or the default recipient).",
   },
   {
     kind: "invitationAccepted",
@@ -59,8 +60,12 @@ export function SettingsPage() {
       ) : (
         <Flex direction="column" gap="4" maxWidth="720px">
           <Card size="3">
-            <Heading as="h2" size="4" mb="1" id="settings-timezone">Time zone</Heading>
-            <Text as="p" size="2" color="gray" mb="3">Times the app shows you, such as when your surveys last got a response, use this time zone.</Text>
+            <Heading as="h2" size="4" mb="1" id="settings-timezone">
+              Time zone
+            </Heading>
+            <Text as="p" size="2" color="gray" mb="3">
+              Times the app shows you, such as when your surveys last got a response, use this time zone.
+            </Text>
             <Flex direction="column" gap="2">
               {/* a native list: 400+ zones, the phone's own picker at 390 px, type-to-find everywhere */}
               <select
@@ -72,34 +77,54 @@ export function SettingsPage() {
               >
                 <option value={BROWSER}>This browser's time zone ({browserZone.replace(/_/g, " ")})</option>
                 {zones.map((z) => (
-                  <option key={z} value={z}>{z.replace(/_/g, " ")}</option>
+                  <option key={z} value={z}>
+                    {z.replace(/_/g, " ")}
+                  </option>
                 ))}
               </select>
-              <Text size="2" color="gray" data-testid="settings.timeZonePreview">Now in {zone.replace(/_/g, " ")} ({timeZoneOffset(zone)}): {formatDateTime(Date.now(), zone)}</Text>
+              <Text size="2" color="gray" data-testid="settings.timeZonePreview">
+                Now in {zone.replace(/_/g, " ")} ({timeZoneOffset(zone)}): {formatDateTime(Date.now(), zone)}
+              </Text>
             </Flex>
           </Card>
 
           <Card size="3">
-            <Heading as="h2" size="4" mb="1" id="settings-mode">Default mode</Heading>
+            <Heading as="h2" size="4" mb="1" id="settings-mode">
+              Default mode
+            </Heading>
             <Text as="p" size="2" color="gray" mb="3">
-              The mode the app starts in on a device where you have not picked one. Only the modes your role allows are offered.
+              The mode the app starts in on a device where you have not picked one. Only the modes your role allows are
+              offered.
             </Text>
             <RadioGroup.Root
               aria-labelledby="settings-mode"
-              value={preferences.defaultMode && permittedModes.includes(preferences.defaultMode) ? preferences.defaultMode : NO_DEFAULT}
+              value={
+                preferences.defaultMode && permittedModes.includes(preferences.defaultMode)
+                  ? preferences.defaultMode
+                  : NO_DEFAULT
+              }
               onValueChange={(v) => void save({ defaultMode: v === NO_DEFAULT ? null : (v as Mode) })}
               data-testid="settings.defaultMode"
             >
-              <RadioGroup.Item value={NO_DEFAULT}>No default (start in {MODE_LABELS[permittedModes[0] ?? "campaign"].name} mode)</RadioGroup.Item>
+              <RadioGroup.Item value={NO_DEFAULT}>
+                No default (start in {MODE_LABELS[permittedModes[0] ?? "campaign"].name} mode)
+              </RadioGroup.Item>
               {permittedModes.map((m) => (
-                <RadioGroup.Item key={m} value={m}>{MODE_LABELS[m].name} mode</RadioGroup.Item>
+                <RadioGroup.Item key={m} value={m}>
+                  {MODE_LABELS[m].name} mode
+                </RadioGroup.Item>
               ))}
             </RadioGroup.Root>
           </Card>
 
           <Card size="3">
-            <Heading as="h2" size="4" mb="1">Notification emails</Heading>
-            <Text as="p" size="2" color="gray" mb="3">Emails Precinct sends to you{me?.email ? ` at ${me.email}` : ""}. Sign-in, password and verification emails are always sent.</Text>
+            <Heading as="h2" size="4" mb="1">
+              Notification emails
+            </Heading>
+            <Text as="p" size="2" color="gray" mb="3">
+              Emails Precinct sends to you{me?.email ? ` at ${me.email}` : ""}. Sign-in, password and verification
+              emails are always sent.
+            </Text>
             <Flex direction="column" gap="4">
               {NOTIFICATIONS.map((n) => (
                 <Text as="label" size="2" key={n.kind}>
@@ -113,7 +138,9 @@ export function SettingsPage() {
                     />
                     <Box>
                       <Text weight="medium">{n.label}</Text>
-                      <Text as="p" color="gray" id={`settings-${n.kind}-help`}>{n.description}</Text>
+                      <Text as="p" color="gray" id={`settings-${n.kind}-help`}>
+                        {n.description}
+                      </Text>
                     </Box>
                   </Flex>
                 </Text>

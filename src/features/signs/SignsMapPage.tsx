@@ -39,7 +39,16 @@ export function SignsMapPage() {
   const canManage = can("campaigns.manage");
   const [params, setParams] = useSearchParams();
   const tab = params.get("tab") === "table" ? "table" : "map";
-  const setTab = (t: string) => setParams((p) => { const n = new URLSearchParams(p); if (t === "table") n.set("tab", "table"); else n.delete("tab"); return n; }, { replace: true });
+  const setTab = (t: string) =>
+    setParams(
+      (p) => {
+        const n = new URLSearchParams(p);
+        if (t === "table") n.set("tab", "table");
+        else n.delete("tab");
+        return n;
+      },
+      { replace: true },
+    );
   const [status, setStatus] = useState<StatusFilter>("All");
   const [viewport, setViewport] = useState<MapViewport | null>(null);
   const { data } = useSignMap(viewport, status, canView);
@@ -75,7 +84,14 @@ export function SignsMapPage() {
   useEffect(() => {
     if (!linkedSign) return;
     showOnMap(linkedSign.id, linkedSign.latitude, linkedSign.longitude);
-    setParams((p) => { const n = new URLSearchParams(p); n.delete("sign"); return n; }, { replace: true });
+    setParams(
+      (p) => {
+        const n = new URLSearchParams(p);
+        n.delete("sign");
+        return n;
+      },
+      { replace: true },
+    );
   }, [linkedSign, showOnMap, setParams]);
 
   const actions: SignActionHandlers = useMemo(
@@ -119,7 +135,10 @@ export function SignsMapPage() {
   if (!canView) {
     return (
       <Box>
-        <PageHeader title="Sign Map" breadcrumbs={[{ label: "Dashboard", to: ROUTES.dashboard }, { label: "Sign Map" }]} />
+        <PageHeader
+          title="Sign Map"
+          breadcrumbs={[{ label: "Dashboard", to: ROUTES.dashboard }, { label: "Sign Map" }]}
+        />
         <NoPermission />
       </Box>
     );
@@ -131,22 +150,46 @@ export function SignsMapPage() {
         title="Sign Map"
         description="Where your campaign's yard and field signs stand, live for the whole team."
         breadcrumbs={[{ label: "Dashboard", to: ROUTES.dashboard }, { label: "Sign Map" }]}
-        actions={canManage && <Button onClick={() => { setTab("map"); setSelected(null); setForm({ editId: null, key: ++seq.current }); }}><PlusIcon /> Add Sign Location</Button>}
+        actions={
+          canManage && (
+            <Button
+              onClick={() => {
+                setTab("map");
+                setSelected(null);
+                setForm({ editId: null, key: ++seq.current });
+              }}
+            >
+              <PlusIcon /> Add Sign Location
+            </Button>
+          )
+        }
       />
       {dueCount > 0 && (
         <Callout.Root color="amber" mb="3">
           <Callout.Text>
-            {dueCount.toLocaleString("en-US")} {dueCount === 1 ? "sign is" : "signs are"} past the removal date and due for pickup.{" "}
-            <Button size="1" variant="soft" color="amber" onClick={() => setPickupOpen(true)}>Pickup list</Button>
+            {dueCount.toLocaleString("en-US")} {dueCount === 1 ? "sign is" : "signs are"} past the removal date and due
+            for pickup.{" "}
+            <Button size="1" variant="soft" color="amber" onClick={() => setPickupOpen(true)}>
+              Pickup list
+            </Button>
           </Callout.Text>
         </Callout.Root>
       )}
       <Flex gap="2" mb="3" align="center" wrap="wrap">
-        <Text size="2" weight="medium" id="sign-status-filter">Status</Text>
+        <Text size="2" weight="medium" id="sign-status-filter">
+          Status
+        </Text>
         <Flex gap="2" wrap="wrap" role="group" aria-labelledby="sign-status-filter">
           {STATUS_FILTERS.map((s) => (
-            <Button key={s} size="2" variant={status === s ? "solid" : "soft"} aria-pressed={status === s} onClick={() => setStatus(s)}>
-              {s}{totals ? ` (${totals[s].toLocaleString("en-US")})` : ""}
+            <Button
+              key={s}
+              size="2"
+              variant={status === s ? "solid" : "soft"}
+              aria-pressed={status === s}
+              onClick={() => setStatus(s)}
+            >
+              {s}
+              {totals ? ` (${totals[s].toLocaleString("en-US")})` : ""}
             </Button>
           ))}
         </Flex>
@@ -157,7 +200,17 @@ export function SignsMapPage() {
           <Tabs.Trigger value="table">Table View</Tabs.Trigger>
         </Tabs.List>
         <Tabs.Content value="map" forceMount hidden={tab !== "map"}>
-          {tileError && <Box mt="3"><MapErrorPanel message={tileError} onRetry={() => { setTileError(null); setTilesKey((k) => k + 1); }} /></Box>}
+          {tileError && (
+            <Box mt="3">
+              <MapErrorPanel
+                message={tileError}
+                onRetry={() => {
+                  setTileError(null);
+                  setTilesKey((k) => k + 1);
+                }}
+              />
+            </Box>
+          )}
           <Grid columns={{ initial: "1", md: "minmax(0, 1fr) 380px" }} gap="3" mt="3">
             <MapCrashBoundary>
               <SignMap
@@ -184,17 +237,30 @@ export function SignsMapPage() {
                 sign={form.editId ? editing : undefined}
                 options={options}
                 picked={picked}
-                center={viewport ? { lat: (viewport.bounds.north + viewport.bounds.south) / 2, lng: (viewport.bounds.east + viewport.bounds.west) / 2 } : MAP_CENTER}
+                center={
+                  viewport
+                    ? {
+                        lat: (viewport.bounds.north + viewport.bounds.south) / 2,
+                        lng: (viewport.bounds.east + viewport.bounds.west) / 2,
+                      }
+                    : MAP_CENTER
+                }
                 onPreview={onPreview}
                 onClose={closeForm}
               />
             ) : (
-              <SignSideList data={data} selectedId={selected?.id ?? null} onSelect={(id, lat, lng) => showOnMap(id, lat, lng)} />
+              <SignSideList
+                data={data}
+                selectedId={selected?.id ?? null}
+                onSelect={(id, lat, lng) => showOnMap(id, lat, lng)}
+              />
             )}
           </Grid>
         </Tabs.Content>
         <Tabs.Content value="table">
-          <Box mt="3"><SignTable status={status} canManage={canManage} actions={actions} /></Box>
+          <Box mt="3">
+            <SignTable status={status} canManage={canManage} actions={actions} />
+          </Box>
         </Tabs.Content>
       </Tabs.Root>
       {scheduling && <ScheduleSignDialog target={scheduling} options={options} onClose={() => setScheduling(null)} />}
@@ -206,7 +272,13 @@ export function SignsMapPage() {
         description={`Delete the sign at ${deleting?.address ?? ""}? This cannot be undone.`}
         onConfirm={() => void confirmDelete()}
       />
-      <PickupListDialog open={pickupOpen} onOpenChange={setPickupOpen} groups={pickups ?? []} canManage={canManage} actions={actions} />
+      <PickupListDialog
+        open={pickupOpen}
+        onOpenChange={setPickupOpen}
+        groups={pickups ?? []}
+        canManage={canManage}
+        actions={actions}
+      />
     </Box>
   );
 }

@@ -37,12 +37,18 @@ export function SmsCenterPage() {
         description={
           overview &&
           (overview.demo ? (
-            <Badge color="purple" size="2" data-testid="sms.demoBadge">DEMO MODE</Badge>
+            <Badge color="purple" size="2" data-testid="sms.demoBadge">
+              DEMO MODE
+            </Badge>
           ) : (
             `Texts go out from ${overview.sender ?? "your Twilio number"}.`
           ))
         }
-        breadcrumbs={[{ label: "Dashboard", to: ROUTES.dashboard }, { label: "Campaigns", to: ROUTES.campaigns }, { label: "SMS" }]}
+        breadcrumbs={[
+          { label: "Dashboard", to: ROUTES.dashboard },
+          { label: "Campaigns", to: ROUTES.campaigns },
+          { label: "SMS" },
+        ]}
         actions={
           canManage && (
             <>
@@ -57,7 +63,13 @@ export function SmsCenterPage() {
         }
       />
       {allowed ? (
-        <SmsCenterBody overview={overview} create={create} onCreateClosed={handleCreateClosed} settingsOpen={settingsOpen} onSettingsClosed={() => setSettingsOpen(false)} />
+        <SmsCenterBody
+          overview={overview}
+          create={create}
+          onCreateClosed={handleCreateClosed}
+          settingsOpen={settingsOpen}
+          onSettingsClosed={() => setSettingsOpen(false)}
+        />
       ) : (
         <Text color="gray">You do not have permission to view campaigns.</Text>
       )}

@@ -17,7 +17,9 @@ export function PublicSurveyPage() {
   const [token, setToken] = useState<string | null>(null);
   // one response per browser too, when the survey allows one (the server also refuses a second from one email)
   const doneKey = `precinct-survey-done:${surveyId}`;
-  const [answered, setAnswered] = useState(() => typeof localStorage !== "undefined" && localStorage.getItem(doneKey) === "1");
+  const [answered, setAnswered] = useState(
+    () => typeof localStorage !== "undefined" && localStorage.getItem(doneKey) === "1",
+  );
   const found = !!survey;
   useEffect(() => {
     if (!found) return;
@@ -32,7 +34,15 @@ export function PublicSurveyPage() {
   }, [surveyId, found]);
 
   const submit = async (responses: Responses, email: string | null, website: string): Promise<SubmitOutcome> => {
-    const r = await postJson("/api/survey-submissions", { surveyId, token: token ?? "", email, responses, website, submittedAt: new Date().toISOString(), timestamp: Date.now() });
+    const r = await postJson("/api/survey-submissions", {
+      surveyId,
+      token: token ?? "",
+      email,
+      responses,
+      website,
+      submittedAt: new Date().toISOString(),
+      timestamp: Date.now(),
+    });
     if (r.status === 200) {
       if (survey && !survey.settings.allowMultipleSubmissions) {
         localStorage.setItem(doneKey, "1");
@@ -40,7 +50,11 @@ export function PublicSurveyPage() {
       }
       return { ok: true };
     }
-    return { ok: false, errors: (r.body.errors as Record<string, string> | undefined) ?? undefined, message: typeof r.body.error === "string" ? r.body.error : undefined };
+    return {
+      ok: false,
+      errors: (r.body.errors as Record<string, string> | undefined) ?? undefined,
+      message: typeof r.body.error === "string" ? r.body.error : undefined,
+    };
   };
 
   return (
@@ -49,7 +63,9 @@ export function PublicSurveyPage() {
         <Loading />
       ) : survey === null ? (
         <Callout.Root color="red" data-testid="publicSurvey.notFound">
-          <Callout.Icon><ExclamationTriangleIcon /></Callout.Icon>
+          <Callout.Icon>
+            <ExclamationTriangleIcon />
+          </Callout.Icon>
           <Callout.Text>This survey could not be found.</Callout.Text>
         </Callout.Root>
       ) : answered && !survey.settings.allowMultipleSubmissions ? (
@@ -58,7 +74,13 @@ export function PublicSurveyPage() {
         </Callout.Root>
       ) : (
         <Card size="3">
-          <SurveyRespondent survey={survey} allowAnonymous={survey.allowAnonymous} onSubmit={submit} idPrefix="public" withHoneypot />
+          <SurveyRespondent
+            survey={survey}
+            allowAnonymous={survey.allowAnonymous}
+            onSubmit={submit}
+            idPrefix="public"
+            withHoneypot
+          />
         </Card>
       )}
     </Box>

@@ -55,7 +55,14 @@ export function SurveyMakerPage() {
       <PageHeader
         title="Survey Maker"
         breadcrumbs={[{ label: "Dashboard", to: ROUTES.dashboard }, { label: "Surveys" }]}
-        actions={!openId && canManage && <Button onClick={() => setCreating(true)} data-testid="survey.create"><PlusIcon /> Create Survey</Button>}
+        actions={
+          !openId &&
+          canManage && (
+            <Button onClick={() => setCreating(true)} data-testid="survey.create">
+              <PlusIcon /> Create Survey
+            </Button>
+          )
+        }
       />
       {!allowed ? (
         <NoPermission />
@@ -63,41 +70,87 @@ export function SurveyMakerPage() {
         <Loading />
       ) : openId ? (
         open ? (
-          <OpenSurvey key={open.id} survey={open} offlineKey={me?.userId} initialTab={params.get("tab") ?? "edit"} onBack={() => go({ survey: null, tab: null })} />
+          <OpenSurvey
+            key={open.id}
+            survey={open}
+            offlineKey={me?.userId}
+            initialTab={params.get("tab") ?? "edit"}
+            onBack={() => go({ survey: null, tab: null })}
+          />
         ) : (
-          <RecordGone what="survey" testId="survey.gone" action={<Button variant="soft" mt="2" onClick={() => go({ survey: null, tab: null })}>Back to Surveys</Button>} />
+          <RecordGone
+            what="survey"
+            testId="survey.gone"
+            action={
+              <Button variant="soft" mt="2" onClick={() => go({ survey: null, tab: null })}>
+                Back to Surveys
+              </Button>
+            }
+          />
         )
       ) : surveys.length === 0 ? (
-        <Card><Text color="gray" data-testid="survey.empty">No surveys created yet</Text></Card>
+        <Card>
+          <Text color="gray" data-testid="survey.empty">
+            No surveys created yet
+          </Text>
+        </Card>
       ) : (
         <Grid columns={{ initial: "1", sm: "2", lg: "3" }} gap="3">
           {surveys.map((s) => (
             <Card key={s.id} data-testid="survey.card">
               <Flex direction="column" gap="2" height="100%">
-                <Heading as="h2" size="3">{s.name}</Heading>
-                {s.description && <Text size="2" color="gray">{s.description}</Text>}
+                <Heading as="h2" size="3">
+                  {s.name}
+                </Heading>
+                {s.description && (
+                  <Text size="2" color="gray">
+                    {s.description}
+                  </Text>
+                )}
                 <Flex gap="2" wrap="wrap">
-                  <Badge>{s.pages.length} {s.pages.length === 1 ? "page" : "pages"}</Badge>
+                  <Badge>
+                    {s.pages.length} {s.pages.length === 1 ? "page" : "pages"}
+                  </Badge>
                   <Badge color="gray">{s.pages.reduce((n, p) => n + p.fields.length, 0)} questions</Badge>
-                  <Badge color="green">{s.submissionCount} {s.submissionCount === 1 ? "submission" : "submissions"}</Badge>
+                  <Badge color="green">
+                    {s.submissionCount} {s.submissionCount === 1 ? "submission" : "submissions"}
+                  </Badge>
                 </Flex>
                 <Flex gap="2" mt="auto" pt="2">
-                  <Button size="1" onClick={() => go({ survey: s.id, tab: "edit" })}>{canManage ? "Edit" : "Open"}</Button>
-                  {canManage && <Button size="1" variant="soft" color="red" onClick={() => setDeleting(s)}>Delete</Button>}
+                  <Button size="1" onClick={() => go({ survey: s.id, tab: "edit" })}>
+                    {canManage ? "Edit" : "Open"}
+                  </Button>
+                  {canManage && (
+                    <Button size="1" variant="soft" color="red" onClick={() => setDeleting(s)}>
+                      Delete
+                    </Button>
+                  )}
                 </Flex>
               </Flex>
             </Card>
           ))}
         </Grid>
       )}
-      {creating && <CreateSurveyDialog onClose={closeCreate} onCreated={(id) => { setCreating(false); go({ survey: id, tab: "submissions" }); }} />}
+      {creating && (
+        <CreateSurveyDialog
+          onClose={closeCreate}
+          onCreated={(id) => {
+            setCreating(false);
+            go({ survey: id, tab: "submissions" });
+          }}
+        />
+      )}
       <ConfirmDialog
         open={deleting !== null}
         onOpenChange={(o) => !o && setDeleting(null)}
         title="Delete survey"
         description={`Are you sure you want to delete "${deleting?.name ?? ""}"? Its submissions are deleted too.`}
         onConfirm={() => {
-          if (deleting) void removeSurvey({ id: deleting.id }).then(() => toast.info("Survey Deleted"), (e: unknown) => toast.failure("Error deleting survey", e));
+          if (deleting)
+            void removeSurvey({ id: deleting.id }).then(
+              () => toast.info("Survey Deleted"),
+              (e: unknown) => toast.failure("Error deleting survey", e),
+            );
           setDeleting(null);
         }}
       />
@@ -105,9 +158,22 @@ export function SurveyMakerPage() {
   );
 }
 
-function OpenSurvey({ survey, offlineKey, initialTab, onBack }: { survey: SurveyRow; offlineKey?: string; initialTab: string; onBack: () => void }) {
+function OpenSurvey({
+  survey,
+  offlineKey,
+  initialTab,
+  onBack,
+}: {
+  survey: SurveyRow;
+  offlineKey?: string;
+  initialTab: string;
+  onBack: () => void;
+}) {
   const room = `survey:${survey.id}`;
-  const { doc, status } = useCollaborativeDoc(room, { offlineKey, onError: (e) => toast.failure("Error loading survey", e) });
+  const { doc, status } = useCollaborativeDoc(room, {
+    offlineKey,
+    onError: (e) => toast.failure("Error loading survey", e),
+  });
   if (!doc || (status === "connecting" && isEmptySurveyDraft(doc))) return <Loading />;
   return (
     <>
@@ -127,7 +193,11 @@ function CreateSurveyDialog({ onClose, onCreated }: { onClose: () => void; onCre
   const submit = async () => {
     setBusy(true);
     try {
-      const id = await create({ name, description: description || null, recipient: (recipient ?? settings?.defaultRecipient ?? "") || null });
+      const id = await create({
+        name,
+        description: description || null,
+        recipient: (recipient ?? settings?.defaultRecipient ?? "") || null,
+      });
       toast.success("Survey Created");
       onCreated(id);
     } catch (e) {
@@ -140,7 +210,9 @@ function CreateSurveyDialog({ onClose, onCreated }: { onClose: () => void; onCre
     <Dialog.Root open onOpenChange={(o) => !o && onClose()}>
       <Dialog.Content maxWidth="480px">
         <Dialog.Title>Create Survey</Dialog.Title>
-        <Dialog.Description size="2" color="gray" mb="3">Name your survey; you add pages and questions next.</Dialog.Description>
+        <Dialog.Description size="2" color="gray" mb="3">
+          Name your survey; you add pages and questions next.
+        </Dialog.Description>
         <form
           onSubmit={(e) => {
             e.preventDefault();
@@ -149,20 +221,44 @@ function CreateSurveyDialog({ onClose, onCreated }: { onClose: () => void; onCre
         >
           <Flex direction="column" gap="3">
             <label>
-              <Text size="2" weight="medium">Survey name <Text color="red" aria-hidden>*</Text></Text>
-              <TextField.Root value={name} maxLength={200} onChange={(e) => setName(e.target.value)} data-testid="survey.createName" />
+              <Text size="2" weight="medium">
+                Survey name{" "}
+                <Text color="red" aria-hidden>
+                  *
+                </Text>
+              </Text>
+              <TextField.Root
+                value={name}
+                maxLength={200}
+                onChange={(e) => setName(e.target.value)}
+                data-testid="survey.createName"
+              />
             </label>
             <label>
-              <Text size="2" weight="medium">Recipient email (optional)</Text>
-              <TextField.Root type="email" value={recipient ?? settings?.defaultRecipient ?? ""} onChange={(e) => setRecipient(e.target.value)} />
+              <Text size="2" weight="medium">
+                Recipient email (optional)
+              </Text>
+              <TextField.Root
+                type="email"
+                value={recipient ?? settings?.defaultRecipient ?? ""}
+                onChange={(e) => setRecipient(e.target.value)}
+              />
             </label>
             <label>
-              <Text size="2" weight="medium">Description</Text>
+              <Text size="2" weight="medium">
+                Description
+              </Text>
               <TextArea value={description} maxLength={2000} onChange={(e) => setDescription(e.target.value)} />
             </label>
             <Flex justify="end" gap="3">
-              <Dialog.Close><Button type="button" variant="soft" color="gray">Cancel</Button></Dialog.Close>
-              <Button type="submit" disabled={!name.trim()} loading={busy} data-testid="survey.createSubmit">Create Survey</Button>
+              <Dialog.Close>
+                <Button type="button" variant="soft" color="gray">
+                  Cancel
+                </Button>
+              </Dialog.Close>
+              <Button type="submit" disabled={!name.trim()} loading={busy} data-testid="survey.createSubmit">
+                Create Survey
+              </Button>
             </Flex>
           </Flex>
         </form>

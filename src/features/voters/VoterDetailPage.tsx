@@ -26,7 +26,19 @@ import { useVoterDetail } from "./hooks/useVoterRecord";
 import { hasVerifiedValue, labelFromKey } from "./utils/voterDisplay";
 import { ROUTES, voterEditPath } from "@/lib/routes";
 
-const SHOWN = VOTER_FIELD_DEFS.filter((f) => !["first_name", "middle_name", "last_name", "name_suffix", "party_affiliation", "status", "state_voter_history", "notes"].includes(f.key) && f.section !== "state_verified");
+const SHOWN = VOTER_FIELD_DEFS.filter(
+  (f) =>
+    ![
+      "first_name",
+      "middle_name",
+      "last_name",
+      "name_suffix",
+      "party_affiliation",
+      "status",
+      "state_voter_history",
+      "notes",
+    ].includes(f.key) && f.section !== "state_verified",
+);
 
 /**
  * /voters/{id}: the voter's data (with the state file's raw status and party codes), state voter
@@ -55,7 +67,11 @@ export function VoterDetailPage() {
     return (
       <VoterNotFound
         title="Voter Not Found"
-        text={deletedBy ? `This ${labels.voter.toLowerCase()} was deleted by ${deletedBy}.` : "The voter you're looking for could not be found."}
+        text={
+          deletedBy
+            ? `This ${labels.voter.toLowerCase()} was deleted by ${deletedBy}.`
+            : "The voter you're looking for could not be found."
+        }
       />
     );
   }
@@ -73,15 +89,23 @@ export function VoterDetailPage() {
     <Box>
       <PageHeader
         title={name}
-        breadcrumbs={[{ label: "Dashboard", to: ROUTES.dashboard }, { label: labels.voters, to: ROUTES.voters }, { label: name }]}
+        breadcrumbs={[
+          { label: "Dashboard", to: ROUTES.dashboard },
+          { label: labels.voters, to: ROUTES.voters },
+          { label: name },
+        ]}
         actions={
           <>
             <PresenceAvatars people={presence.others} />
             {(can("voters.manage") || can("voters.update")) && (
-              <Button variant="soft" onClick={() => navigate(voterEditPath(voter._id))}><Pencil1Icon /> Edit</Button>
+              <Button variant="soft" onClick={() => navigate(voterEditPath(voter._id))}>
+                <Pencil1Icon /> Edit
+              </Button>
             )}
-            {(can("messaging.send")) && voter.email && (
-              <Button onClick={() => setEmailOpen(true)}><EnvelopeClosedIcon /> Send Email</Button>
+            {can("messaging.send") && voter.email && (
+              <Button onClick={() => setEmailOpen(true)}>
+                <EnvelopeClosedIcon /> Send Email
+              </Button>
             )}
           </>
         }
@@ -90,9 +114,13 @@ export function VoterDetailPage() {
         <Card>
           <Flex gap="2" mb="3" wrap="wrap" align="center">
             <PartyBadge party={voter.party_affiliation} />
-            {voter.party_code && <RawCode label="Party code in the state file" code={voter.party_code} testId="voters.partyCode" />}
+            {voter.party_code && (
+              <RawCode label="Party code in the state file" code={voter.party_code} testId="voters.partyCode" />
+            )}
             <StatusBadge status={voter.status} />
-            {voter.status_code && <RawCode label="Status code in the state file" code={voter.status_code} testId="voters.statusCode" />}
+            {voter.status_code && (
+              <RawCode label="Status code in the state file" code={voter.status_code} testId="voters.statusCode" />
+            )}
           </Flex>
           <DataList.Root orientation={{ initial: "vertical", sm: "horizontal" }}>
             {SHOWN.map((f) => (
@@ -110,8 +138,12 @@ export function VoterDetailPage() {
           </DataList.Root>
           {voter.notes && (
             <Box mt="3">
-              <Text as="div" weight="medium" size="2">Notes</Text>
-              <Text as="p" size="2" style={{ whiteSpace: "pre-wrap" }}>{voter.notes}</Text>
+              <Text as="div" weight="medium" size="2">
+                Notes
+              </Text>
+              <Text as="p" size="2" style={{ whiteSpace: "pre-wrap" }}>
+                {voter.notes}
+              </Text>
             </Box>
           )}
         </Card>
@@ -120,7 +152,9 @@ export function VoterDetailPage() {
           {elections.length > 0 && <VoteHistoryCard elections={elections} />}
           {hasVerified && (
             <Card>
-              <Heading as="h2" size="4" mb="2">State Verified Data</Heading>
+              <Heading as="h2" size="4" mb="2">
+                State Verified Data
+              </Heading>
               <DataList.Root orientation={{ initial: "vertical", sm: "horizontal" }}>
                 {STATE_VERIFIED_PAIRS.map(([k, vk]) => (
                   <DataList.Item key={vk}>
@@ -128,7 +162,10 @@ export function VoterDetailPage() {
                     <DataList.Value>
                       <Flex gap="2" align="center">
                         {value(vk)}
-                        <VerifiedIcon value={voter[k] as string | undefined} verified={voter[vk] as string | undefined} />
+                        <VerifiedIcon
+                          value={voter[k] as string | undefined}
+                          verified={voter[vk] as string | undefined}
+                        />
                       </Flex>
                     </DataList.Value>
                   </DataList.Item>
@@ -145,7 +182,9 @@ export function VoterDetailPage() {
         </Flex>
       </Grid>
       <AddToGroupDialog voterId={voter._id} voterName={name} open={groupOpen} onOpenChange={setGroupOpen} />
-      {voter.email && <SendEmailDialog voterId={voter._id} to={voter.email} open={emailOpen} onOpenChange={setEmailOpen} />}
+      {voter.email && (
+        <SendEmailDialog voterId={voter._id} to={voter.email} open={emailOpen} onOpenChange={setEmailOpen} />
+      )}
     </Box>
   );
 }

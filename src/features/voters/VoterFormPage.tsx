@@ -1,4 +1,12 @@
-import { closestCenter, DndContext, KeyboardSensor, PointerSensor, useSensor, useSensors, type DragEndEvent } from "@dnd-kit/core";
+import {
+  closestCenter,
+  DndContext,
+  KeyboardSensor,
+  PointerSensor,
+  useSensor,
+  useSensors,
+  type DragEndEvent,
+} from "@dnd-kit/core";
 import { SortableContext, sortableKeyboardCoordinates, verticalListSortingStrategy } from "@dnd-kit/sortable";
 import { Box, Button, Card, Flex, Grid, Heading, Progress, Text } from "@radix-ui/themes";
 import { useEffect, useMemo, useState } from "react";
@@ -53,11 +61,21 @@ export function VoterFormPage() {
   const [deletedBy, setDeletedBy] = useState<string | null>(null);
   const saved = useMemo(() => (isNew ? EMPTY : voter ? valuesFromVoter(voter) : undefined), [isNew, voter]);
   const merged = useMergedForm(isNew ? "new" : (id ?? null), saved);
-  const fieldLabels = useMemo(() => new Map(formFieldDefs(customDefs ?? []).map((d) => [d.key, d.label])), [customDefs]);
-  const { busy: saving, save } = useMergedSave(merged, (c) => [voterFormKey(c.field), voterFormValue(c.theirs)], (k) => fieldLabels.get(k));
+  const fieldLabels = useMemo(
+    () => new Map(formFieldDefs(customDefs ?? []).map((d) => [d.key, d.label])),
+    [customDefs],
+  );
+  const { busy: saving, save } = useMergedSave(
+    merged,
+    (c) => [voterFormKey(c.field), voterFormValue(c.theirs)],
+    (k) => fieldLabels.get(k),
+  );
   const [addFieldOpen, setAddFieldOpen] = useState(false);
   const presence = usePresence(isNew ? null : `voter:${id}`, EDITING);
-  const sensors = useSensors(useSensor(PointerSensor), useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }));
+  const sensors = useSensors(
+    useSensor(PointerSensor),
+    useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }),
+  );
 
   // Remember who deleted the voter while it was open (the marks stay readable after the delete).
   useEffect(() => {
@@ -65,8 +83,16 @@ export function VoterFormPage() {
   }, [editState]);
 
   const defs = useMemo(() => formFieldDefs(customDefs ?? []), [customDefs]);
-  const title = isNew ? `Add ${labels.voter}` : voter ? `Edit ${voter.first_name} ${voter.last_name}` : `Edit ${labels.voter}`;
-  const breadcrumbs = [{ label: "Dashboard", to: ROUTES.dashboard }, { label: labels.voters, to: ROUTES.voters }, { label: isNew ? `New ${labels.voter}` : voter ? `${voter.first_name} ${voter.last_name}` : labels.voter }];
+  const title = isNew
+    ? `Add ${labels.voter}`
+    : voter
+      ? `Edit ${voter.first_name} ${voter.last_name}`
+      : `Edit ${labels.voter}`;
+  const breadcrumbs = [
+    { label: "Dashboard", to: ROUTES.dashboard },
+    { label: labels.voters, to: ROUTES.voters },
+    { label: isNew ? `New ${labels.voter}` : voter ? `${voter.first_name} ${voter.last_name}` : labels.voter },
+  ];
 
   const form = merged.form;
   if (!isNew && voter === null && form === null) {
@@ -121,7 +147,12 @@ export function VoterFormPage() {
     <Box>
       <PageHeader title={title} breadcrumbs={breadcrumbs} actions={<PresenceAvatars people={presence.others} />} />
       {deleted && (
-        <DeletedByTeammate what={labels.voter.toLowerCase()} by={deletedBy} consequence="Your changes cannot be saved." testId="voters.form.deleted" />
+        <DeletedByTeammate
+          what={labels.voter.toLowerCase()}
+          by={deletedBy}
+          consequence="Your changes cannot be saved."
+          testId="voters.form.deleted"
+        />
       )}
       <Grid columns={{ initial: "1", md: "3fr 1fr" }} gap="4">
         <form
@@ -138,7 +169,9 @@ export function VoterFormPage() {
                   return (
                     <SortableSection key={s} id={s} title={SECTION_LABELS[s]} draggable={canManage}>
                       {fields.length === 0 ? (
-                        <Text size="2" color="gray">No custom fields yet. Use Add Field to create one.</Text>
+                        <Text size="2" color="gray">
+                          No custom fields yet. Use Add Field to create one.
+                        </Text>
                       ) : (
                         fields.map((d) => (
                           <Box key={d.key}>
@@ -162,26 +195,40 @@ export function VoterFormPage() {
             </SortableContext>
           </DndContext>
           <Flex gap="3" mt="4" justify="end">
-            <Button type="button" variant="soft" color="gray" onClick={handleCancel}>Cancel</Button>
-            <Button type="submit" loading={saving} disabled={deleted}>{isNew ? `Create ${labels.voter}` : "Save Changes"}</Button>
+            <Button type="button" variant="soft" color="gray" onClick={handleCancel}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={saving} disabled={deleted}>
+              {isNew ? `Create ${labels.voter}` : "Save Changes"}
+            </Button>
           </Flex>
         </form>
         <Flex direction="column" gap="4">
           <Card>
-            <Heading size="3" as="h2" mb="2">Field Management</Heading>
+            <Heading size="3" as="h2" mb="2">
+              Field Management
+            </Heading>
             <Text as="p" size="2" color="gray" mb="2">
               {canManage
                 ? "Drag a section by its handle (or focus the handle and use Space and the arrow keys) to change the order for your whole organization. Fields marked * are required."
                 : "Fields marked * are required."}
             </Text>
-            <Text size="2" weight="medium">Available field types</Text>
-            <Text as="p" size="2" color="gray">{CUSTOM_FIELD_TYPES.map((t) => t.label).join(", ")}</Text>
+            <Text size="2" weight="medium">
+              Available field types
+            </Text>
+            <Text as="p" size="2" color="gray">
+              {CUSTOM_FIELD_TYPES.map((t) => t.label).join(", ")}
+            </Text>
           </Card>
           <CustomFieldsPanel defs={customDefs} canManage={canManage} onAdd={() => setAddFieldOpen(true)} />
           <Card>
-            <Heading size="3" as="h2" mb="2" id="voter-form-progress">Save Progress</Heading>
+            <Heading size="3" as="h2" mb="2" id="voter-form-progress">
+              Save Progress
+            </Heading>
             <Progress aria-labelledby="voter-form-progress" value={defs.length ? (filled / defs.length) * 100 : 0} />
-            <Text size="1" color="gray">{filled} of {defs.length} fields filled</Text>
+            <Text size="1" color="gray">
+              {filled} of {defs.length} fields filled
+            </Text>
           </Card>
         </Flex>
       </Grid>

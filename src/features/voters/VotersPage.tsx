@@ -84,7 +84,12 @@ export function VotersPage() {
     canDelete: canManage,
     onDelete: setToDelete,
     selection: canSelect
-      ? { selected: selection.selected, allMatching: selection.allMatching, onToggle: selection.toggle, onTogglePage: selection.togglePage }
+      ? {
+          selected: selection.selected,
+          allMatching: selection.allMatching,
+          onToggle: selection.toggle,
+          onTogglePage: selection.togglePage,
+        }
       : null,
   };
 
@@ -138,7 +143,9 @@ export function VotersPage() {
       {list.isLoading && list.voters.length === 0 ? (
         <Loading />
       ) : list.voters.length === 0 ? (
-        <Card><Text color="gray">No {labels.voters.toLowerCase()} found.</Text></Card>
+        <Card>
+          <Text color="gray">No {labels.voters.toLowerCase()} found.</Text>
+        </Card>
       ) : phone ? (
         <VoterCards {...view} />
       ) : (
@@ -146,7 +153,9 @@ export function VotersPage() {
       )}
       {(list.canLoadMore || list.isLoadingMore) && (
         <Flex justify="center" mt="4">
-          <Button variant="soft" onClick={list.loadMore} loading={list.isLoadingMore}>Load more</Button>
+          <Button variant="soft" onClick={list.loadMore} loading={list.isLoadingMore}>
+            Load more
+          </Button>
         </Flex>
       )}
       <ConfirmDialog
@@ -161,7 +170,11 @@ export function VotersPage() {
           key={groupDialog}
           open
           onOpenChange={(o) => !o && setGroupDialog(0)}
-          target={selection.allMatching ? { kind: "matching", filter: voterFilterArgs(filter) } : { kind: "selected", voterIds: [...selection.selected] }}
+          target={
+            selection.allMatching
+              ? { kind: "matching", filter: voterFilterArgs(filter) }
+              : { kind: "selected", voterIds: [...selection.selected] }
+          }
           countText={selection.allMatching ? (totalText ?? "") : selection.selected.size.toLocaleString()}
           onDone={selection.clear}
         />

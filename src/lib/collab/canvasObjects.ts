@@ -85,5 +85,8 @@ export function observeObjects(doc: Y.Doc, cb: () => void): () => void {
  * provider as origin and are never undone here.
  */
 export function localUndoManager(doc: Y.Doc, opts: { captureTimeout?: number } = {}): Y.UndoManager {
-  return new Y.UndoManager(canvasObjects(doc), { trackedOrigins: new Set([null]), captureTimeout: opts.captureTimeout ?? 500 });
+  return new Y.UndoManager(canvasObjects(doc), {
+    trackedOrigins: new Set([null]),
+    captureTimeout: opts.captureTimeout ?? 500,
+  });
 }

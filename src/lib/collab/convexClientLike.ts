@@ -48,7 +48,11 @@ export function watch<Q extends FunctionReference<"query">>(
   return () => sub();
 }
 
-export function mutate<M extends FunctionReference<"mutation">>(client: ConvexClientLike, mutation: M, args: FunctionArgs<M>): Promise<FunctionReturnType<M>> {
+export function mutate<M extends FunctionReference<"mutation">>(
+  client: ConvexClientLike,
+  mutation: M,
+  args: FunctionArgs<M>,
+): Promise<FunctionReturnType<M>> {
   return (client as ConvexClient).mutation(mutation, args);
 }
 

@@ -62,7 +62,8 @@ function joinChunks(chunks: ArrayBuffer[]): Uint8Array {
 }
 
 function errorCode(e: unknown): string | null {
-  if (e instanceof ConvexError && typeof e.data === "object" && e.data !== null) return (e.data as { code?: string }).code ?? null;
+  if (e instanceof ConvexError && typeof e.data === "object" && e.data !== null)
+    return (e.data as { code?: string }).code ?? null;
   return null;
 }
 
@@ -144,7 +145,12 @@ export class ConvexYjsProvider {
     this.cutBatch();
     this.destroyed = true;
     for (const item of this.outbox) {
-      mutate(this.client, api.yjs.push, { docId: this.docId, sessionId: this.sessionId, clientSeq: item.clientSeq, update: toArrayBuffer(item.update) }).catch(() => {});
+      mutate(this.client, api.yjs.push, {
+        docId: this.docId,
+        sessionId: this.sessionId,
+        clientSeq: item.clientSeq,
+        update: toArrayBuffer(item.update),
+      }).catch(() => {});
     }
     this.outbox = [];
     this.unsubscribe?.();
@@ -166,7 +172,8 @@ export class ConvexYjsProvider {
   }
 
   private setStatus() {
-    const next: CollabStatus = !this.connected && this.hasConnected ? "offline" : this.synced && this.connected ? "synced" : "connecting";
+    const next: CollabStatus =
+      !this.connected && this.hasConnected ? "offline" : this.synced && this.connected ? "synced" : "connecting";
     if (next === this.status_) return;
     this.status_ = next;
     for (const cb of this.statusListeners) cb(next);
@@ -269,7 +276,12 @@ export class ConvexYjsProvider {
       while (!this.destroyed && this.outbox.length > 0) {
         const item = this.outbox[0];
         try {
-          await mutate(this.client, api.yjs.push, { docId: this.docId, sessionId: this.sessionId, clientSeq: item.clientSeq, update: toArrayBuffer(item.update) });
+          await mutate(this.client, api.yjs.push, {
+            docId: this.docId,
+            sessionId: this.sessionId,
+            clientSeq: item.clientSeq,
+            update: toArrayBuffer(item.update),
+          });
           failures = 0;
           if (this.outbox[0] === item) this.outbox.shift();
         } catch (e) {
@@ -304,6 +316,8 @@ export class ConvexYjsProvider {
     }
     this.lastAckAt = Date.now();
     this.ackedCursor = this.cursor;
-    mutate(this.client, api.yjs.ack, { docId: this.docId, sessionId: this.sessionId, seq: this.cursor }).catch(() => {});
+    mutate(this.client, api.yjs.ack, { docId: this.docId, sessionId: this.sessionId, seq: this.cursor }).catch(
+      () => {},
+    );
   }
 }

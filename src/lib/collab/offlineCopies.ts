@@ -10,9 +10,13 @@ export function offlineCopyName(userId: string, room: string): string {
 }
 
 /** Deletes every offline copy in this browser; resolves with how many there were (0 where the browser cannot list them). */
-export async function clearOfflineCopies(idb: Pick<IDBFactory, "databases" | "deleteDatabase"> | undefined = globalThis.indexedDB): Promise<number> {
+export async function clearOfflineCopies(
+  idb: Pick<IDBFactory, "databases" | "deleteDatabase"> | undefined = globalThis.indexedDB,
+): Promise<number> {
   if (!idb || typeof idb.databases !== "function") return 0;
-  const names = (await idb.databases()).map((d) => d.name).filter((n): n is string => !!n?.startsWith(OFFLINE_COPY_PREFIX));
+  const names = (await idb.databases())
+    .map((d) => d.name)
+    .filter((n): n is string => !!n?.startsWith(OFFLINE_COPY_PREFIX));
   await Promise.all(
     names.map(
       (name) =>

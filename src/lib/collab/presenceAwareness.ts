@@ -53,7 +53,13 @@ export class PresenceAwareness {
     private readonly onError: (e: Error) => void = () => {},
   ) {
     awareness.on("change", this.handleChange);
-    this.unsubscribe = watch(client, api.presence.list, { room }, (entries) => this.applyEntries(entries), (e) => this.onError(e));
+    this.unsubscribe = watch(
+      client,
+      api.presence.list,
+      { room },
+      (entries) => this.applyEntries(entries),
+      (e) => this.onError(e),
+    );
     this.heartbeat();
     this.beat = setInterval(() => this.heartbeat(), PRESENCE_HEARTBEAT_MS);
     this.page?.addEventListener("pagehide", this.onPageHide);
@@ -83,7 +89,13 @@ export class PresenceAwareness {
   private localWire(): Wire {
     const state = this.awareness.getLocalState();
     // presence stores Convex values: plain JSON (no undefined)
-    return { yjs: { clientId: this.awareness.clientID, clock: this.clock, state: state === null ? null : (JSON.parse(JSON.stringify(state)) as Record<string, unknown>) } };
+    return {
+      yjs: {
+        clientId: this.awareness.clientID,
+        clock: this.clock,
+        state: state === null ? null : (JSON.parse(JSON.stringify(state)) as Record<string, unknown>),
+      },
+    };
   }
 
   private readonly onPageHide = () => {
@@ -100,7 +112,11 @@ export class PresenceAwareness {
 
   private heartbeat() {
     if (this.destroyed || this.hidden) return;
-    mutate(this.client, api.presence.heartbeat, { room: this.room, sessionId: this.sessionId, state: this.localWire() }).catch((e: Error) => this.onError(e));
+    mutate(this.client, api.presence.heartbeat, {
+      room: this.room,
+      sessionId: this.sessionId,
+      state: this.localWire(),
+    }).catch((e: Error) => this.onError(e));
   }
 
   private handleChange = (changes: { added: number[]; updated: number[]; removed: number[] }, origin: unknown) => {
@@ -114,7 +130,11 @@ export class PresenceAwareness {
       this.sendTimer = null;
       this.lastSentAt = Date.now();
       if (this.destroyed) return;
-      mutate(this.client, api.presence.setState, { room: this.room, sessionId: this.sessionId, state: this.localWire() }).catch((e: Error) => this.onError(e));
+      mutate(this.client, api.presence.setState, {
+        room: this.room,
+        sessionId: this.sessionId,
+        state: this.localWire(),
+      }).catch((e: Error) => this.onError(e));
     }, wait);
   };
 
@@ -138,7 +158,13 @@ export class PresenceAwareness {
         }
         continue;
       }
-      const user = { ...((y.state.user as Record<string, unknown> | undefined) ?? {}), name: e.name, color: e.color, userId: e.userId, image: e.image ?? null };
+      const user = {
+        ...((y.state.user as Record<string, unknown> | undefined) ?? {}),
+        name: e.name,
+        color: e.color,
+        userId: e.userId,
+        image: e.image ?? null,
+      };
       const state = { ...y.state, user };
       this.awareness.states.set(y.clientId, state);
       this.awareness.meta.set(y.clientId, { clock: y.clock, lastUpdated: now });

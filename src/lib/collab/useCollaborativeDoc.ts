@@ -42,13 +42,20 @@ export class CollaborativeDocStore {
     for (const cb of this.listeners) cb();
   }
 
-  open(client: ConvexClientLike, id: string, opts: { offlineKey?: string; onError?: (e: Error) => void } = {}): () => void {
+  open(
+    client: ConvexClientLike,
+    id: string,
+    opts: { offlineKey?: string; onError?: (e: Error) => void } = {},
+  ): () => void {
     const doc = new Y.Doc();
     const awareness = new Awareness(doc);
     let provider: ConvexYjsProvider | null = null;
     let presence: PresenceAwareness | null = null;
     let closed = false;
-    const persistence = opts.offlineKey && typeof indexedDB !== "undefined" ? new IndexeddbPersistence(offlineCopyName(opts.offlineKey, id), doc) : null;
+    const persistence =
+      opts.offlineKey && typeof indexedDB !== "undefined"
+        ? new IndexeddbPersistence(offlineCopyName(opts.offlineKey, id), doc)
+        : null;
     const start = () => {
       if (closed) return;
       provider = new ConvexYjsProvider(client, id, doc, { onError: opts.onError });
@@ -71,12 +78,18 @@ export class CollaborativeDocStore {
   }
 }
 
-export function useCollaborativeDoc(id: string | null, opts: { offlineKey?: string; onError?: (e: Error) => void } = {}): CollaborativeDoc {
+export function useCollaborativeDoc(
+  id: string | null,
+  opts: { offlineKey?: string; onError?: (e: Error) => void } = {},
+): CollaborativeDoc {
   const convex = useConvex();
   const [store] = useState(() => new CollaborativeDocStore());
   const { offlineKey } = opts;
   const latestOnError = useRef(opts.onError);
   latestOnError.current = opts.onError;
-  useEffect(() => (id ? store.open(convex, id, { offlineKey, onError: (e) => latestOnError.current?.(e) }) : undefined), [store, convex, id, offlineKey]);
+  useEffect(
+    () => (id ? store.open(convex, id, { offlineKey, onError: (e) => latestOnError.current?.(e) }) : undefined),
+    [store, convex, id, offlineKey],
+  );
   return useSyncExternalStore(store.subscribe, store.getSnapshot, store.getSnapshot);
 }

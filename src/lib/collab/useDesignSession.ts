@@ -29,7 +29,12 @@ export function useLocalUndo(doc: Y.Doc, make: (doc: Y.Doc) => Y.UndoManager, di
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
   }, [manager, disabled]);
-  return { undo: () => manager.undo(), redo: () => manager.redo(), canUndo: !disabled && stacks.undo > 0, canRedo: !disabled && stacks.redo > 0 };
+  return {
+    undo: () => manager.undo(),
+    redo: () => manager.redo(),
+    canUndo: !disabled && stacks.undo > 0,
+    canRedo: !disabled && stacks.redo > 0,
+  };
 }
 
 /** Shares this user's selection (and whether they are editing) with teammates through the document's awareness. */

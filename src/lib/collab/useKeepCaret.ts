@@ -28,8 +28,13 @@ export function useKeepCaret<T extends Field>(value: string) {
     const b = before.current;
     const field = ref.current;
     before.current = null;
-    if (!b || !field || field.value !== value || document.activeElement !== field || field.selectionStart === null) return;
-    field.setSelectionRange(mapPosition(b.text, value, b.start), mapPosition(b.text, value, b.end), b.direction ?? undefined);
+    if (!b || !field || field.value !== value || document.activeElement !== field || field.selectionStart === null)
+      return;
+    field.setSelectionRange(
+      mapPosition(b.text, value, b.start),
+      mapPosition(b.text, value, b.end),
+      b.direction ?? undefined,
+    );
   }, [value]);
   return ref;
 }

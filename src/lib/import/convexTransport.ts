@@ -3,7 +3,9 @@ import type { FunctionReference } from "convex/server";
 import { api } from "@convex/_generated/api";
 import type { ImportTransport } from "./runner";
 
-type MutationClient = { mutation<F extends FunctionReference<"mutation">>(fn: F, args: F["_args"]): Promise<F["_returnType"]> };
+type MutationClient = {
+  mutation<F extends FunctionReference<"mutation">>(fn: F, args: F["_args"]): Promise<F["_returnType"]>;
+};
 
 export function convexImportTransport(client: MutationClient): ImportTransport {
   return {

@@ -50,7 +50,10 @@ function onlyTerminators(text: string, end: number, newline: string, records: nu
   return cr === records && lf === records;
 }
 
-export async function openDelimitedSource(file: ByteSource, opts: { delimiter?: string; sliceSize?: number } = {}): Promise<RowSource> {
+export async function openDelimitedSource(
+  file: ByteSource,
+  opts: { delimiter?: string; sliceSize?: number } = {},
+): Promise<RowSource> {
   const SLICE = opts.sliceSize ?? DEFAULT_SLICE;
   const { encoding, bomLength } = await detectEncoding(file);
   const decoder = createTextDecoder(encoding);

@@ -20,7 +20,8 @@ const TYPES: [RegExp, string][] = [
 function electionType(label: string): string | undefined {
   const up = label.toUpperCase().replace(/_/g, " ");
   // the more specific words first: a "SPECIAL PRIMARY" is a special election
-  for (const word of ["RUNOFF", "RUN-OFF", "SPECIAL", "MUNICIPAL"]) if (up.includes(word)) return TYPES.find(([re]) => re.test(word))![1];
+  for (const word of ["RUNOFF", "RUN-OFF", "SPECIAL", "MUNICIPAL"])
+    if (up.includes(word)) return TYPES.find(([re]) => re.test(word))![1];
   return TYPES.find(([re]) => re.test(up))?.[1];
 }
 
@@ -42,11 +43,29 @@ export function electionOfColumn(header: string): ElectionRecord {
 }
 
 const METHODS: Record<string, string> = {
-  A: "Absentee", AB: "Absentee", ABS: "Absentee", ABSENTEE: "Absentee",
-  E: "Early", EV: "Early", EARLY: "Early", O: "Early", ONESTOP: "Early", "ONE STOP": "Early",
-  P: "In person", IP: "In person", POLLS: "In person", "IN-PERSON": "In person", "IN PERSON": "In person", ELECTION_DAY: "In person",
-  M: "Mail", MB: "Mail", MAIL: "Mail", "BY MAIL": "Mail",
-  PR: "Provisional", PROV: "Provisional", PROVISIONAL: "Provisional",
+  A: "Absentee",
+  AB: "Absentee",
+  ABS: "Absentee",
+  ABSENTEE: "Absentee",
+  E: "Early",
+  EV: "Early",
+  EARLY: "Early",
+  O: "Early",
+  ONESTOP: "Early",
+  "ONE STOP": "Early",
+  P: "In person",
+  IP: "In person",
+  POLLS: "In person",
+  "IN-PERSON": "In person",
+  "IN PERSON": "In person",
+  ELECTION_DAY: "In person",
+  M: "Mail",
+  MB: "Mail",
+  MAIL: "Mail",
+  "BY MAIL": "Mail",
+  PR: "Provisional",
+  PROV: "Provisional",
+  PROVISIONAL: "Provisional",
 };
 const PARTY_BALLOTS = new Set(["D", "R", "L", "G", "DEM", "REP", "LIB", "GRE", "C", "CON", "N", "NP", "UNA", "X"]);
 
@@ -66,7 +85,12 @@ export function participation(election: ElectionRecord, cell: string): ElectionR
 }
 
 /** One row of a vote-history file as an election record (method and party as the file writes them). */
-export function historyRecord(p: { label?: string; name?: string; method?: string; party?: string }): ElectionRecord | null {
+export function historyRecord(p: {
+  label?: string;
+  name?: string;
+  method?: string;
+  party?: string;
+}): ElectionRecord | null {
   const label = (p.label ?? "").trim();
   const name = (p.name ?? "").trim();
   const election = name || label;

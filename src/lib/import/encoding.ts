@@ -45,11 +45,14 @@ export async function detectEncoding(source: ByteSource): Promise<{ encoding: Te
 }
 
 /** Windows-1252's 0x80–0x9F (Node's TextDecoder decodes them as Latin-1 C1 controls; browsers do not). */
-const CP1252_C1 = "\u20AC\u0081\u201A\u0192\u201E\u2026\u2020\u2021\u02C6\u2030\u0160\u2039\u0152\u008D\u017D\u008F\u0090\u2018\u2019\u201C\u201D\u2022\u2013\u2014\u02DC\u2122\u0161\u203A\u0153\u009D\u017E\u0178";
+const CP1252_C1 =
+  "\u20AC\u0081\u201A\u0192\u201E\u2026\u2020\u2021\u02C6\u2030\u0160\u2039\u0152\u008D\u017D\u008F\u0090\u2018\u2019\u201C\u201D\u2022\u2013\u2014\u02DC\u2122\u0161\u203A\u0153\u009D\u017E\u0178";
 const C1_RE = /[\u0080-\u009f]/g;
 
 /** A streaming decoder for the detected encoding, correct for Windows-1252 everywhere. */
-export function createTextDecoder(encoding: TextEncodingName): { decode(bytes?: Uint8Array, opts?: { stream?: boolean }): string } {
+export function createTextDecoder(encoding: TextEncodingName): {
+  decode(bytes?: Uint8Array, opts?: { stream?: boolean }): string;
+} {
   const inner = new TextDecoder(encoding);
   if (encoding !== "windows-1252") return inner;
   return {

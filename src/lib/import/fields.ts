@@ -38,7 +38,11 @@ export const TARGET_FIELDS: TargetField[] = [
  */
 export function isHistoryMapping(mapping: ColumnMapping): boolean {
   const targets = new Set(Object.values(mapping));
-  return (targets.has(ELECTION_LABEL) || targets.has(ELECTION_NAME)) && !targets.has("first_name") && !targets.has("last_name");
+  return (
+    (targets.has(ELECTION_LABEL) || targets.has(ELECTION_NAME)) &&
+    !targets.has("first_name") &&
+    !targets.has("last_name")
+  );
 }
 
 export const STANDARD_KEYS = new Set(TARGET_FIELDS.map((f) => f.key));
@@ -50,7 +54,10 @@ export function targetLabel(key: string, custom: { key: string; label: string }[
 
 /** spec/1 §5: lowercased, spaces become underscores, anything not alphanumeric or underscore removed. */
 export function normalizeFieldKey(name: string): string {
-  return name.toLowerCase().replace(/ /g, "_").replace(/[^a-z0-9_]/g, "");
+  return name
+    .toLowerCase()
+    .replace(/ /g, "_")
+    .replace(/[^a-z0-9_]/g, "");
 }
 
 export type CustomFieldType = ImportCustomFieldType;

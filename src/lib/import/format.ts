@@ -37,12 +37,20 @@ export function formatDuration(ms: number): string {
 }
 
 /** Rows per second and remaining seconds from the import document's live counters. */
-export function progressFigures(p: { processed: number; startedAt: number; updatedAt: number; total: number | null; bytesDone?: number; bytesTotal?: number }) {
+export function progressFigures(p: {
+  processed: number;
+  startedAt: number;
+  updatedAt: number;
+  total: number | null;
+  bytesDone?: number;
+  bytesTotal?: number;
+}) {
   const elapsed = Math.max(1, p.updatedAt - p.startedAt) / 1000;
   const rate = p.processed / elapsed;
   let fraction: number | null = null;
   if (p.total && p.total > 0) fraction = Math.min(1, p.processed / p.total);
-  else if (p.bytesTotal && p.bytesTotal > 0 && p.bytesDone !== undefined) fraction = Math.min(1, p.bytesDone / p.bytesTotal);
+  else if (p.bytesTotal && p.bytesTotal > 0 && p.bytesDone !== undefined)
+    fraction = Math.min(1, p.bytesDone / p.bytesTotal);
   const eta = fraction && fraction > 0 ? (elapsed / fraction) * (1 - fraction) : null;
   return { rate, fraction, etaSeconds: eta };
 }

@@ -3,12 +3,41 @@ import { formatPhone } from "@convex/lib/phone";
 import { isKnownStatusCode, statusOfCode } from "@convex/lib/voters/status";
 
 const PARTY_CODES: Record<string, string> = {
-  DEM: "Democrat", D: "Democrat", DEMOCRAT: "Democrat", DEMOCRATIC: "Democrat", DEMOCRATS: "Democrat", "DEMOCRATIC PARTY": "Democrat",
-  REP: "Republican", R: "Republican", REPUBLICAN: "Republican", GOP: "Republican", "REPUBLICAN PARTY": "Republican",
-  UNA: "Independent", U: "Independent", I: "Independent", IND: "Independent", INDEPENDENT: "Independent", UNAFFILIATED: "Independent",
-  NPA: "Independent", NPP: "Independent", NON: "Independent", NP: "Independent", "NO PARTY AFFILIATION": "Independent", "NO PARTY": "Independent", NONPARTISAN: "Independent",
-  LIB: "Libertarian", L: "Libertarian", LBT: "Libertarian", LPF: "Libertarian", LIBERTARIAN: "Libertarian", "LIBERTARIAN PARTY": "Libertarian",
-  GRE: "Green Party", G: "Green Party", GRN: "Green Party", GREEN: "Green Party", "GREEN PARTY": "Green Party",
+  DEM: "Democrat",
+  D: "Democrat",
+  DEMOCRAT: "Democrat",
+  DEMOCRATIC: "Democrat",
+  DEMOCRATS: "Democrat",
+  "DEMOCRATIC PARTY": "Democrat",
+  REP: "Republican",
+  R: "Republican",
+  REPUBLICAN: "Republican",
+  GOP: "Republican",
+  "REPUBLICAN PARTY": "Republican",
+  UNA: "Independent",
+  U: "Independent",
+  I: "Independent",
+  IND: "Independent",
+  INDEPENDENT: "Independent",
+  UNAFFILIATED: "Independent",
+  NPA: "Independent",
+  NPP: "Independent",
+  NON: "Independent",
+  NP: "Independent",
+  "NO PARTY AFFILIATION": "Independent",
+  "NO PARTY": "Independent",
+  NONPARTISAN: "Independent",
+  LIB: "Libertarian",
+  L: "Libertarian",
+  LBT: "Libertarian",
+  LPF: "Libertarian",
+  LIBERTARIAN: "Libertarian",
+  "LIBERTARIAN PARTY": "Libertarian",
+  GRE: "Green Party",
+  G: "Green Party",
+  GRN: "Green Party",
+  GREEN: "Green Party",
+  "GREEN PARTY": "Green Party",
 };
 
 /** Party codes (DEM/REP/UNA/LIB/GRE, D/R/L/G, NPA …) to the party choices; unknown values kept as written. */
@@ -28,7 +57,21 @@ export function isStatusCode(value: string): boolean {
   return isKnownStatusCode(value);
 }
 
-const MONTHS: Record<string, number> = { jan: 1, feb: 2, mar: 3, apr: 4, may: 5, jun: 6, jul: 7, aug: 8, sep: 9, sept: 9, oct: 10, nov: 11, dec: 12 };
+const MONTHS: Record<string, number> = {
+  jan: 1,
+  feb: 2,
+  mar: 3,
+  apr: 4,
+  may: 5,
+  jun: 6,
+  jul: 7,
+  aug: 8,
+  sep: 9,
+  sept: 9,
+  oct: 10,
+  nov: 11,
+  dec: 12,
+};
 const pad = (n: number) => String(n).padStart(2, "0");
 
 function iso(y: number, m: number, d: number): string | null {
@@ -79,7 +122,8 @@ export function normalizeDate(value: string, opts: NormalizeDateOptions = {}): s
   let m: RegExpMatchArray | null;
   if ((m = v.match(/^(\d{4})-(\d{1,2})-(\d{1,2})(?:[T ].*)?$/))) return iso(+m[1], +m[2], +m[3]);
   if ((m = v.match(/^(\d{4})\/(\d{1,2})\/(\d{1,2})$/))) return iso(+m[1], +m[2], +m[3]);
-  if ((m = v.match(/^(\d{1,2})[/.-](\d{1,2})[/.-](\d{2}|\d{4})(?:\s.*)?$/))) return iso(year(m[3], +m[1], +m[2]), +m[1], +m[2]);
+  if ((m = v.match(/^(\d{1,2})[/.-](\d{1,2})[/.-](\d{2}|\d{4})(?:\s.*)?$/)))
+    return iso(year(m[3], +m[1], +m[2]), +m[1], +m[2]);
   if ((m = v.match(/^(\d{4})(\d{2})(\d{2})$/))) return iso(+m[1], +m[2], +m[3]);
   if ((m = v.match(/^(\d{4})$/)) && +m[1] >= 1850 && +m[1] <= 2100) return m[1];
   if ((m = v.match(/^([A-Za-z]{3,9})\.?\s+(\d{1,2}),?\s+(\d{4})$/)) && MONTHS[m[1].slice(0, 3).toLowerCase()]) {
@@ -106,7 +150,8 @@ export function looksLikePhone(value: string): boolean {
 export function normalizeZip(value: string): string {
   const v = value.trim();
   const digits = v.replace(/\D/g, "");
-  if (/^\d{5}-?\d{4}$/.test(v) || (digits.length === 9 && /^[\d\s-]+$/.test(v))) return `${digits.slice(0, 5)}-${digits.slice(5)}`;
+  if (/^\d{5}-?\d{4}$/.test(v) || (digits.length === 9 && /^[\d\s-]+$/.test(v)))
+    return `${digits.slice(0, 5)}-${digits.slice(5)}`;
   if (/^\d{4}$/.test(v)) return `0${v}`;
   return v;
 }
@@ -118,7 +163,36 @@ export function looksLikeEmail(value: string): boolean {
   return /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value.trim());
 }
 
-const VOTED = new Set(["Y", "YES", "1", "TRUE", "T", "X", "V", "VOTED", "A", "AB", "ABS", "ABSENTEE", "E", "EV", "EARLY", "P", "POLLS", "M", "MAIL", "MB", "IP", "D", "R", "DEM", "REP", "L", "G", "O"]);
+const VOTED = new Set([
+  "Y",
+  "YES",
+  "1",
+  "TRUE",
+  "T",
+  "X",
+  "V",
+  "VOTED",
+  "A",
+  "AB",
+  "ABS",
+  "ABSENTEE",
+  "E",
+  "EV",
+  "EARLY",
+  "P",
+  "POLLS",
+  "M",
+  "MAIL",
+  "MB",
+  "IP",
+  "D",
+  "R",
+  "DEM",
+  "REP",
+  "L",
+  "G",
+  "O",
+]);
 const NOT_VOTED = new Set(["", "N", "NO", "0", "FALSE", "F", "-", "NV", "DNV", "DID NOT VOTE", "NOT VOTED"]);
 
 /** One per-election history cell: did the voter vote? (method codes and primary party letters count as voted) */

@@ -4,7 +4,10 @@ import { fileKind, INVALID_FILE_TYPE, NO_DATA_ROWS_ERROR, PARSE_ERROR } from "./
 import type { RowSource } from "./rowSource";
 
 export class ImportFileError extends Error {
-  constructor(public title: string, public description: string) {
+  constructor(
+    public title: string,
+    public description: string,
+  ) {
     super(`${title}: ${description}`);
   }
 }
@@ -45,7 +48,10 @@ export async function openImportFile(file: ByteSource & { name: string; type?: s
 function looksLikeWorkbook(bytes: Uint8Array): boolean {
   if (bytes[0] === 0x50 && bytes[1] === 0x4b) return true;
   if (bytes[0] === 0xd0 && bytes[1] === 0xcf && bytes[2] === 0x11 && bytes[3] === 0xe0) return true;
-  const head = new TextDecoder().decode(bytes.subarray(0, 512)).replace(/^\uFEFF/, "").trimStart();
+  const head = new TextDecoder()
+    .decode(bytes.subarray(0, 512))
+    .replace(/^\uFEFF/, "")
+    .trimStart();
   return head.startsWith("<");
 }
 

@@ -25,8 +25,17 @@ export type ImportId = Id<"importHistory">;
 
 export type ImportTransport = {
   start(args: StartArgs): Promise<ImportId>;
-  appendBatch(args: { importId: ImportId; startRow: number; rows: ImportRow[]; bytesDone?: number }): Promise<BatchResult>;
-  finish(args: { importId: ImportId; totalRecords: number; columnStats: { column: string; processed: number; errors: number }[] }): Promise<void>;
+  appendBatch(args: {
+    importId: ImportId;
+    startRow: number;
+    rows: ImportRow[];
+    bytesDone?: number;
+  }): Promise<BatchResult>;
+  finish(args: {
+    importId: ImportId;
+    totalRecords: number;
+    columnStats: { column: string; processed: number; errors: number }[];
+  }): Promise<void>;
   fail(args: { importId: ImportId; error: string }): Promise<void>;
 };
 
@@ -53,7 +62,14 @@ export class ImportControl {
 
 export type ErrorDecision = "skip" | "ignore_similar" | "stop";
 
-export type ImportProgress = BatchResult & { importId: ImportId; rowsRead: number; bytesRead: number; totalBytes: number; totalRows: number | null; startedAt: number };
+export type ImportProgress = BatchResult & {
+  importId: ImportId;
+  rowsRead: number;
+  bytesRead: number;
+  totalBytes: number;
+  totalRows: number | null;
+  startedAt: number;
+};
 
 export type RunImportOptions = {
   source: RowSource;
@@ -82,7 +98,12 @@ export type RunImportOptions = {
   onRowError?(error: RowError): Promise<ErrorDecision>;
 };
 
-export type RunImportResult = { importId: ImportId; status: "completed" | "cancelled" | "stopped"; result: BatchResult; rowsRead: number };
+export type RunImportResult = {
+  importId: ImportId;
+  status: "completed" | "cancelled" | "stopped";
+  result: BatchResult;
+  rowsRead: number;
+};
 
 function startArgs(
   source: RowSource,
@@ -93,7 +114,10 @@ function startArgs(
   errorMode: "ask" | "ignore",
   more: { matchRule?: MatchRule; updateExisting?: boolean; elections?: ElectionRecord[] } = {},
 ): StartArgs {
-  const fieldMapping = source.headers.map((h) => ({ column: h, target: mapping[h] && mapping[h] !== CREATE_NEW ? mapping[h] : IGNORE }));
+  const fieldMapping = source.headers.map((h) => ({
+    column: h,
+    target: mapping[h] && mapping[h] !== CREATE_NEW ? mapping[h] : IGNORE,
+  }));
   const history = isHistoryMapping(mapping);
   return {
     filename,
@@ -124,7 +148,11 @@ export async function runImport(o: RunImportOptions): Promise<RunImportResult> {
   const importId =
     o.resume?.importId ??
     (await o.transport.start(
-      startArgs(o.source, o.filename, o.mapping, newFields, o.sampleRows ?? [], o.errorMode ?? "ask", { matchRule: o.matchRule, updateExisting: o.updateExisting, elections }),
+      startArgs(o.source, o.filename, o.mapping, newFields, o.sampleRows ?? [], o.errorMode ?? "ask", {
+        matchRule: o.matchRule,
+        updateExisting: o.updateExisting,
+        elections,
+      }),
     ));
   o.onStarted?.(importId);
   const startedAt = Date.now();
@@ -134,7 +162,16 @@ export async function runImport(o: RunImportOptions): Promise<RunImportResult> {
   const decided = new Set<number>();
   let rowNo = 0;
   let errorMode = o.errorMode ?? "ask";
-  let last: BatchResult = { applied: false, nextRow: skipBelow, processed: 0, imported: 0, duplicates: 0, failed: 0, updated: 0, errors: [] };
+  let last: BatchResult = {
+    applied: false,
+    nextRow: skipBelow,
+    processed: 0,
+    imported: 0,
+    duplicates: 0,
+    failed: 0,
+    updated: 0,
+    errors: [],
+  };
 
   // Rows read and not yet sent, each with the file's bytes read once it was (the progress bar).
   type Held = { row: ImportRow; bytes: number };
@@ -170,7 +207,12 @@ export async function runImport(o: RunImportOptions): Promise<RunImportResult> {
     let lastDone = 0;
     const send = (held: Held[]) => {
       const rows = held.map((h) => h.row);
-      const result = o.transport.appendBatch({ importId, startRow: rows[0].row, rows, bytesDone: held[held.length - 1].bytes });
+      const result = o.transport.appendBatch({
+        importId,
+        startRow: rows[0].row,
+        rows,
+        bytesDone: held[held.length - 1].bytes,
+      });
       // Observed by settle/drain; avoid an unhandled rejection while it waits its turn.
       result.catch(() => undefined);
       inflight.push({ result, held, sentAt: performance.now() });
@@ -202,7 +244,15 @@ export async function runImport(o: RunImportOptions): Promise<RunImportResult> {
       const done = performance.now();
       sizer.observe(head.held.length, done - Math.max(head.sentAt, lastDone));
       lastDone = done;
-      o.onProgress?.({ ...last, importId, rowsRead: rowNo, bytesRead: head.held[head.held.length - 1].bytes, totalBytes: o.source.totalBytes, totalRows: o.source.totalRows, startedAt });
+      o.onProgress?.({
+        ...last,
+        importId,
+        rowsRead: rowNo,
+        bytesRead: head.held[head.held.length - 1].bytes,
+        totalBytes: o.source.totalBytes,
+        totalRows: o.source.totalRows,
+        startedAt,
+      });
       return 0;
     };
     const drain = async () => {
@@ -225,7 +275,13 @@ export async function runImport(o: RunImportOptions): Promise<RunImportResult> {
         const problem = cleanImportRow(fields, { historyOnly });
         if (typeof problem !== "string" || ignored.has(problem)) continue;
         if (i > from && !(await piece(i))) return true;
-        const decision = await o.onRowError!({ row: line ?? row, first_name: fields.first_name, last_name: fields.last_name, email: fields.email ?? "", message: problem });
+        const decision = await o.onRowError!({
+          row: line ?? row,
+          first_name: fields.first_name,
+          last_name: fields.last_name,
+          email: fields.email ?? "",
+          message: problem,
+        });
         if (decision === "stop") return false;
         decided.add(row);
         if (decision === "ignore_similar") ignored.add(problem);
@@ -268,7 +324,9 @@ export async function runImport(o: RunImportOptions): Promise<RunImportResult> {
     });
     return { importId, status: "completed", result: last, rowsRead: rowNo };
   } catch (error) {
-    await o.transport.fail({ importId, error: error instanceof Error ? error.message : String(error) }).catch(() => undefined);
+    await o.transport
+      .fail({ importId, error: error instanceof Error ? error.message : String(error) })
+      .catch(() => undefined);
     throw error;
   } finally {
     errorMode = "ignore";

@@ -2,8 +2,31 @@
 import type { ImportFieldsDoc } from "@convex/tables/imports";
 import type { ElectionRecord } from "@convex/tables/voters";
 import { electionOfColumn, historyRecord, participation } from "./elections";
-import { CREATE_NEW, ELECTION_HISTORY, ELECTION_LABEL, ELECTION_NAME, HISTORY_FILE_TARGETS, IGNORE, STANDARD_KEYS, TARGET_FIELDS, VOTED_PARTY, VOTING_METHOD, type ColumnMapping, type NewFieldDef } from "./fields";
-import { looksLikeEmail, looksLikePhone, looksLikeZip, normalizeDate, normalizeParty, normalizePhone, normalizeStatus, normalizeZip, summariseHistory } from "./normalize";
+import {
+  CREATE_NEW,
+  ELECTION_HISTORY,
+  ELECTION_LABEL,
+  ELECTION_NAME,
+  HISTORY_FILE_TARGETS,
+  IGNORE,
+  STANDARD_KEYS,
+  TARGET_FIELDS,
+  VOTED_PARTY,
+  VOTING_METHOD,
+  type ColumnMapping,
+  type NewFieldDef,
+} from "./fields";
+import {
+  looksLikeEmail,
+  looksLikePhone,
+  looksLikeZip,
+  normalizeDate,
+  normalizeParty,
+  normalizePhone,
+  normalizeStatus,
+  normalizeZip,
+  summariseHistory,
+} from "./normalize";
 
 /** One row's voter fields as the server takes them (convex/tables/imports.ts vImportFields). */
 export type ImportFields = ImportFieldsDoc;
@@ -20,7 +43,15 @@ export type ColumnStats = { processed: number; errors: number };
  * `dropInvalid`: a value failing `check` is left out of the voter (an email or phone that is not
  * one would be used for sending); other types keep what the file says, counted as a failure.
  */
-type Column = { index: number; header: string; key: string; custom: boolean; check: (v: string) => boolean; norm: (v: string) => string; dropInvalid?: boolean };
+type Column = {
+  index: number;
+  header: string;
+  key: string;
+  custom: boolean;
+  check: (v: string) => boolean;
+  norm: (v: string) => string;
+  dropInvalid?: boolean;
+};
 
 /** What the summary says of a column's values that failed their type's check. */
 export function invalidValuesNote(column: string, type: string, count: number): string {
@@ -40,7 +71,7 @@ export function fieldTypeOf(key: string, newFields: NewFieldDef[] = []): string 
 const TYPE_OF = new Map(TARGET_FIELDS.map((f) => [f.key, f.type]));
 
 function columnFor(index: number, header: string, key: string, custom: NewFieldDef | undefined): Column {
-  const type = custom ? custom.type : TYPE_OF.get(key) ?? "text";
+  const type = custom ? custom.type : (TYPE_OF.get(key) ?? "text");
   switch (type) {
     case "email":
       return { index, header, key, custom: !!custom, check: looksLikeEmail, norm: (v) => v, dropInvalid: true };
@@ -49,7 +80,14 @@ function columnFor(index: number, header: string, key: string, custom: NewFieldD
     case "date": {
       // a two-digit year of a birth date is the last century's when this one's would make a child
       const opts = key === "date_of_birth" ? { birth: true } : undefined;
-      return { index, header, key, custom: !!custom, check: (v) => normalizeDate(v, opts) !== null, norm: (v) => normalizeDate(v, opts) ?? v };
+      return {
+        index,
+        header,
+        key,
+        custom: !!custom,
+        check: (v) => normalizeDate(v, opts) !== null,
+        norm: (v) => normalizeDate(v, opts) ?? v,
+      };
     }
     case "zip":
       return { index, header, key, custom: !!custom, check: (v) => looksLikeZip(normalizeZip(v)), norm: normalizeZip };
@@ -58,7 +96,14 @@ function columnFor(index: number, header: string, key: string, custom: NewFieldD
     case "status":
       return { index, header, key, custom: false, check: () => true, norm: normalizeStatus };
     case "number":
-      return { index, header, key, custom: !!custom, check: (v) => !Number.isNaN(Number(v.replace(/,/g, ""))), norm: (v) => v };
+      return {
+        index,
+        header,
+        key,
+        custom: !!custom,
+        check: (v) => !Number.isNaN(Number(v.replace(/,/g, ""))),
+        norm: (v) => v,
+      };
     default:
       return { index, header, key, custom: !!custom, check: () => true, norm: (v) => v };
   }
@@ -79,7 +124,15 @@ export function compileMapping(headers: string[], mapping: ColumnMapping, newFie
     if (!key || key === IGNORE || key === CREATE_NEW) return;
     if (key === ELECTION_HISTORY) history.push({ header, index, election: electionOfColumn(header) });
     else if (HISTORY_FILE_TARGETS.includes(key)) historyFile.set(key, index);
-    else columns.push(columnFor(index, header, key, STANDARD_KEYS.has(key) ? undefined : byKey.get(key) ?? { key, label: key, type: "text" }));
+    else
+      columns.push(
+        columnFor(
+          index,
+          header,
+          key,
+          STANDARD_KEYS.has(key) ? undefined : (byKey.get(key) ?? { key, label: key, type: "text" }),
+        ),
+      );
   });
   const stats = new Map<string, ColumnStats>(headers.map((h) => [h, { processed: 0, errors: 0 }]));
   const targets = new Set(Object.values(mapping));
@@ -109,7 +162,10 @@ export function compileMapping(headers: string[], mapping: ColumnMapping, newFie
         if (Number.isFinite(n)) out.state_voter_history = Math.max(0, Math.min(4, Math.round(n)));
       } else out[c.key] = value;
       // the state's own code is kept beside the value it was mapped to (NC "R" → Inactive)
-      if ((c.key === "status" || c.key === "party_affiliation") && !(c.key === "status" ? hasStatusCode : hasPartyCode)) {
+      if (
+        (c.key === "status" || c.key === "party_affiliation") &&
+        !(c.key === "status" ? hasStatusCode : hasPartyCode)
+      ) {
         out[c.key === "status" ? "status_code" : "party_code"] = v;
       }
     }
@@ -126,9 +182,15 @@ export function compileMapping(headers: string[], mapping: ColumnMapping, newFie
     }
     if (historyFile.size > 0) {
       const cell = (key: string) => (historyFile.has(key) ? String(cells[historyFile.get(key)!] ?? "") : undefined);
-      const record = historyRecord({ label: cell(ELECTION_LABEL), name: cell(ELECTION_NAME), method: cell(VOTING_METHOD), party: cell(VOTED_PARTY) });
+      const record = historyRecord({
+        label: cell(ELECTION_LABEL),
+        name: cell(ELECTION_NAME),
+        method: cell(VOTING_METHOD),
+        party: cell(VOTED_PARTY),
+      });
       if (record) out.vote_history = [record];
-      for (const [, index] of historyFile) if (String(cells[index] ?? "").trim() !== "") stats.get(headers[index])!.processed++;
+      for (const [, index] of historyFile)
+        if (String(cells[index] ?? "").trim() !== "") stats.get(headers[index])!.processed++;
     }
     if (custom) out.custom_fields = custom;
     return out as ImportFields;

@@ -1,5 +1,15 @@
 /** "Validate Mapping": isValid, issues and suggestions (spec/1 §5 warnings), computed locally. */
-import { CREATE_NEW, ELECTION_HISTORY, IGNORE, isHistoryMapping, REQUIRED_FIELDS, TARGET_FIELDS, targetLabel, type ColumnMapping, type NewFieldDef } from "./fields";
+import {
+  CREATE_NEW,
+  ELECTION_HISTORY,
+  IGNORE,
+  isHistoryMapping,
+  REQUIRED_FIELDS,
+  TARGET_FIELDS,
+  targetLabel,
+  type ColumnMapping,
+  type NewFieldDef,
+} from "./fields";
 import { suggestPairings } from "./pairing";
 import { TEXTS } from "@convex/lib/texts";
 
@@ -10,7 +20,12 @@ export const MISSING_REQUIRED = {
   description: TEXTS.import.mapRequired,
 };
 
-export function validateMapping(headers: string[], rows: string[][], mapping: ColumnMapping, newFields: NewFieldDef[] = []): MappingValidation {
+export function validateMapping(
+  headers: string[],
+  rows: string[][],
+  mapping: ColumnMapping,
+  newFields: NewFieldDef[] = [],
+): MappingValidation {
   const issues: string[] = [];
   const suggestions: string[] = [];
   let isValid = true;
@@ -35,11 +50,17 @@ export function validateMapping(headers: string[], rows: string[][], mapping: Co
   }
   for (const [target, cols] of mapped) {
     if (target !== ELECTION_HISTORY && cols.length > 1) {
-      issues.push(`Columns ${cols.map((c) => `'${c}'`).join(", ")} are all mapped to '${targetLabel(target, newFields)}'`);
+      issues.push(
+        `Columns ${cols.map((c) => `'${c}'`).join(", ")} are all mapped to '${targetLabel(target, newFields)}'`,
+      );
       isValid = false;
     }
   }
-  const samples = (h: string) => rows.slice(0, 20).map((r) => String(r[headers.indexOf(h)] ?? "").trim()).filter((v) => v !== "");
+  const samples = (h: string) =>
+    rows
+      .slice(0, 20)
+      .map((r) => String(r[headers.indexOf(h)] ?? "").trim())
+      .filter((v) => v !== "");
   for (const h of mapped.get("email") ?? []) {
     if (samples(h).some((v) => !v.includes("@"))) issues.push(`Column '${h}' may not contain valid email addresses`);
   }
@@ -49,7 +70,11 @@ export function validateMapping(headers: string[], rows: string[][], mapping: Co
   const pairing = suggestPairings(headers, rows);
   for (const s of pairing) {
     const current = mapping[s.header];
-    if ((!current || current === IGNORE) && s.target !== IGNORE && !mapped.has(s.target === ELECTION_HISTORY ? "__none__" : s.target)) {
+    if (
+      (!current || current === IGNORE) &&
+      s.target !== IGNORE &&
+      !mapped.has(s.target === ELECTION_HISTORY ? "__none__" : s.target)
+    ) {
       suggestions.push(`Map '${s.header}' to '${targetLabel(s.target)}' (${s.reasons.join("; ")})`);
     }
   }

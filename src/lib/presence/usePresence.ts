@@ -23,7 +23,9 @@ export function usePresence(room: string | null, state?: Record<string, unknown>
     if (!room) return;
     const beat = () => {
       const s = latestState.current;
-      heartbeat({ room, sessionId: TAB_SESSION_ID, state: s === undefined ? undefined : JSON.parse(s) }).catch(() => {});
+      heartbeat({ room, sessionId: TAB_SESSION_ID, state: s === undefined ? undefined : JSON.parse(s) }).catch(
+        () => {},
+      );
     };
     const bye = () => {
       leave({ room, sessionId: TAB_SESSION_ID }).catch(() => {});
@@ -45,7 +47,8 @@ export function usePresence(room: string | null, state?: Record<string, unknown>
       first.current = false;
       return;
     }
-    if (room && stateJson !== undefined) setState({ room, sessionId: TAB_SESSION_ID, state: JSON.parse(stateJson) }).catch(() => {});
+    if (room && stateJson !== undefined)
+      setState({ room, sessionId: TAB_SESSION_ID, state: JSON.parse(stateJson) }).catch(() => {});
   }, [room, stateJson, setState]);
 
   return useMemo(() => {

@@ -88,5 +88,9 @@ export type FieldEdit = { field: string; base: StoredValue; value: StoredValue }
 
 /** The save's edits: touched fields converted to stored values (`toStored(field, formString)`). */
 export function editsOf(state: MergeState, toStored: (field: string, value: string) => StoredValue): FieldEdit[] {
-  return touchedFields(state).map((k) => ({ field: k, base: toStored(k, at(state.base, k)), value: toStored(k, at(state.values, k)) }));
+  return touchedFields(state).map((k) => ({
+    field: k,
+    base: toStored(k, at(state.base, k)),
+    value: toStored(k, at(state.values, k)),
+  }));
 }

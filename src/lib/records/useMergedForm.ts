@@ -3,7 +3,17 @@
  * version of `recordKey`, then folds every newer saved version in live.
  */
 import { useCallback, useEffect, useState } from "react";
-import { initialMergeState, keepMine, rebase, setValue, takeTheirs, touchedFields, withConflicts, type FormValues, type MergeState } from "./mergeForm";
+import {
+  initialMergeState,
+  keepMine,
+  rebase,
+  setValue,
+  takeTheirs,
+  touchedFields,
+  withConflicts,
+  type FormValues,
+  type MergeState,
+} from "./mergeForm";
 
 export function useMergedForm(recordKey: string | null, saved: FormValues | undefined) {
   const [state, setState] = useState<{ key: string | null; form: MergeState } | null>(null);
@@ -12,10 +22,17 @@ export function useMergedForm(recordKey: string | null, saved: FormValues | unde
   useEffect(() => {
     if (savedJson === undefined) return;
     const next: FormValues = JSON.parse(savedJson);
-    setState((s) => (s === null || s.key !== recordKey ? { key: recordKey, form: initialMergeState(next) } : { key: recordKey, form: rebase(s.form, next) }));
+    setState((s) =>
+      s === null || s.key !== recordKey
+        ? { key: recordKey, form: initialMergeState(next) }
+        : { key: recordKey, form: rebase(s.form, next) },
+    );
   }, [recordKey, savedJson]);
 
-  const update = useCallback((f: (m: MergeState) => MergeState) => setState((s) => (s ? { ...s, form: f(s.form) } : s)), []);
+  const update = useCallback(
+    (f: (m: MergeState) => MergeState) => setState((s) => (s ? { ...s, form: f(s.form) } : s)),
+    [],
+  );
   const form = state && state.key === recordKey ? state.form : null;
   return {
     /** null until the record's first version arrived */

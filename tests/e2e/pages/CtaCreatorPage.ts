@@ -78,7 +78,11 @@ export class CtaCreatorPage {
 
   /** Loads a template by its exact name from the Templates panel. */
   async loadTemplate(name: string) {
-    await this.page.getByTestId("cta.template").filter({ has: this.page.getByText(name, { exact: true }) }).first().click();
+    await this.page
+      .getByTestId("cta.template")
+      .filter({ has: this.page.getByText(name, { exact: true }) })
+      .first()
+      .click();
     await expect(this.toast("Template loaded")).toBeVisible();
   }
 
@@ -147,11 +151,17 @@ export class CtaCreatorPage {
 
   /** The design's size, from the canvas settings. */
   async designSize(): Promise<{ width: number; height: number }> {
-    return { width: Number(await this.setting("width").inputValue()), height: Number(await this.setting("height").inputValue()) };
+    return {
+      width: Number(await this.setting("width").inputValue()),
+      height: Number(await this.setting("height").inputValue()),
+    };
   }
 
   /** Where a point of an element is on the page (fx, fy: fractions of its box; or dx, dy: design px from its top-left). */
-  async pointOn(id: string, at: { fx?: number; fy?: number; dx?: number; dy?: number } = {}): Promise<{ x: number; y: number }> {
+  async pointOn(
+    id: string,
+    at: { fx?: number; fy?: number; dx?: number; dy?: number } = {},
+  ): Promise<{ x: number; y: number }> {
     await this.canvas.scrollIntoViewIfNeeded();
     const frame = (await this.canvas.boundingBox())!;
     const { width } = await this.designSize();
@@ -179,7 +189,12 @@ export class CtaCreatorPage {
    * Drags an element with the mouse by (dx, dy) screen pixels, in steps; `during` runs while the
    * button is still down, halfway through (the move so far shows "Dragging...").
    */
-  async drag(id: string, dx: number, dy: number, opts: { at?: { fx?: number; fy?: number; dx?: number; dy?: number }; during?: () => Promise<void> } = {}) {
+  async drag(
+    id: string,
+    dx: number,
+    dy: number,
+    opts: { at?: { fx?: number; fy?: number; dx?: number; dy?: number }; during?: () => Promise<void> } = {},
+  ) {
     const from = await this.pointOn(id, opts.at);
     await this.page.mouse.move(from.x, from.y);
     await this.page.mouse.down();

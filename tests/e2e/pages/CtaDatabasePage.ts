@@ -63,7 +63,9 @@ export class CtaDatabasePage {
   }
 
   async openPreview(name: string) {
-    await this.card(name).getByRole("button", { name: `Preview ${name}` }).click();
+    await this.card(name)
+      .getByRole("button", { name: `Preview ${name}` })
+      .click();
     await expect(this.previewDialog).toBeVisible();
   }
 

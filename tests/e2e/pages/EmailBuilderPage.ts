@@ -184,7 +184,8 @@ export class EmailBuilderPage {
    */
   async moveUpByKeyboard(block: Locator, aboveId: string) {
     const id = await this.idOf(block);
-    const over = (target: string) => this.page.getByText(`Draggable item ${id} was moved over droppable area ${target}.`);
+    const over = (target: string) =>
+      this.page.getByText(`Draggable item ${id} was moved over droppable area ${target}.`);
     await this.handle(block).focus();
     await this.page.keyboard.press("Space");
     await expect(over(id)).toBeAttached();
@@ -234,7 +235,10 @@ export class EmailBuilderPage {
 
   /** Restores a version from the open Version history dialog. */
   async restoreVersion(version: number) {
-    await this.versions.filter({ has: this.page.getByRole("cell", { name: new RegExp(`^${version}\\b`) }) }).getByTestId("email.version.restore").click();
+    await this.versions
+      .filter({ has: this.page.getByRole("cell", { name: new RegExp(`^${version}\\b`) }) })
+      .getByTestId("email.version.restore")
+      .click();
   }
 
   async openCampaignList() {

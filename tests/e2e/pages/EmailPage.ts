@@ -7,7 +7,8 @@ import type { Locator, Page } from "@playwright/test";
 import { EmailBuilderPage } from "./EmailBuilderPage";
 
 /** The `tab` parameter: the dashboard's tabs and the navigation's aliases of Automated (schedule, setup, automate). */
-export type EmailTabParam = "create-and-edit" | "inbox" | "send-to" | "automated" | "statistics" | "schedule" | "setup" | "automate";
+export type EmailTabParam =
+  "create-and-edit" | "inbox" | "send-to" | "automated" | "statistics" | "schedule" | "setup" | "automate";
 export type EmailTabLabel = "Create & Edit" | "Inbox" | "Send To" | "Automated" | "Statistics";
 
 export class EmailPage {

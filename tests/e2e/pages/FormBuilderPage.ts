@@ -80,7 +80,8 @@ export class FormBuilderPage {
     const card = this.page.getByTestId(`builder.field.${index}`);
     const id = await card.getAttribute("data-field-id");
     const overId = await this.page.getByTestId(`builder.field.${index - 1}`).getAttribute("data-field-id");
-    const announcement = (over: string | null) => this.page.getByText(`Draggable item ${id} was moved over droppable area ${over}.`);
+    const announcement = (over: string | null) =>
+      this.page.getByText(`Draggable item ${id} was moved over droppable area ${over}.`);
     await this.handle(index).focus();
     await this.page.keyboard.press("Space");
     await expect(announcement(id)).toBeAttached();

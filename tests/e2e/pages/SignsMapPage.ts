@@ -54,7 +54,10 @@ export class SignsMapPage {
   }
 
   async filter(status: "All" | "Active" | "Scheduled" | "Removed") {
-    await this.page.getByRole("group", { name: "Status" }).getByRole("button", { name: new RegExp(`^${status}`) }).click();
+    await this.page
+      .getByRole("group", { name: "Status" })
+      .getByRole("button", { name: new RegExp(`^${status}`) })
+      .click();
   }
 
   row(address: string) {
@@ -62,7 +65,9 @@ export class SignsMapPage {
   }
 
   async rowAction(address: string, action: string) {
-    await this.row(address).getByRole("button", { name: `Actions for ${address}` }).click();
+    await this.row(address)
+      .getByRole("button", { name: `Actions for ${address}` })
+      .click();
     await this.page.getByRole("menuitem", { name: action }).click();
   }
 

@@ -94,11 +94,14 @@ export class SmsCenterPage {
   async fillCampaign(fields: CampaignFields) {
     if (fields.name !== undefined) await this.dialog.getByLabel("Campaign Name").fill(fields.name);
     if (fields.description !== undefined) await this.dialog.getByLabel("Description").fill(fields.description);
-    if (fields.message !== undefined) await this.dialog.getByRole("textbox", { name: "Message", exact: true }).fill(fields.message);
+    if (fields.message !== undefined)
+      await this.dialog.getByRole("textbox", { name: "Message", exact: true }).fill(fields.message);
   }
 
   groupCheckbox(name: string): Locator {
-    return this.dialog.getByRole("group", { name: "Voter groups" }).getByRole("checkbox", { name: new RegExp(`^${name}`) });
+    return this.dialog
+      .getByRole("group", { name: "Voter groups" })
+      .getByRole("checkbox", { name: new RegExp(`^${name}`) });
   }
 
   summaryValue(key: "recipients" | "optedOut" | "noPhone" | "segments" | "eta"): Locator {

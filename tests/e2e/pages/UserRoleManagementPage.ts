@@ -64,7 +64,9 @@ export class UserRoleManagementPage {
 
   /** Asks to delete a role from its actions menu (the app may refuse). */
   async deleteRole(name: string) {
-    await this.roleRow(name).getByRole("button", { name: `Actions for ${name}` }).click();
+    await this.roleRow(name)
+      .getByRole("button", { name: `Actions for ${name}` })
+      .click();
     await this.page.getByRole("menuitem", { name: "Delete" }).click();
   }
 }

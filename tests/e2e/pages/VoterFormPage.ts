@@ -2,7 +2,14 @@
 import { expect, type Locator, type Page } from "@playwright/test";
 import { choose } from "./controls";
 
-export type VoterFields = { firstName: string; lastName: string; email?: string; city?: string; party?: string; status?: string };
+export type VoterFields = {
+  firstName: string;
+  lastName: string;
+  email?: string;
+  city?: string;
+  party?: string;
+  status?: string;
+};
 export type CustomField = { label: string; type: string; options?: string; required?: boolean };
 
 export class VoterFormPage {
@@ -109,7 +116,8 @@ export class VoterFormPage {
    * section `overId` above it. The order is saved for the whole organisation with the form.
    */
   async moveSectionUp(section: { title: string; id: string }, overId: string) {
-    const announcement = (over: string) => this.page.getByText(`Draggable item ${section.id} was moved over droppable area ${over}.`);
+    const announcement = (over: string) =>
+      this.page.getByText(`Draggable item ${section.id} was moved over droppable area ${over}.`);
     await this.page.getByRole("button", { name: `Drag to reorder ${section.title}` }).focus();
     await this.page.keyboard.press("Space");
     // wait until dnd-kit has picked the section up and measured the droppables (it then announces

@@ -4,7 +4,12 @@ import { DEFAULT_PASSWORD, uniqueEmail, type Mailbox } from "../support";
 import { AcceptInvitationPage } from "./AcceptInvitationPage";
 import { AccountSettingsPage } from "./AccountSettingsPage";
 
-export async function inviteTeammate(page: Page, other: Page, mailbox: Mailbox, who: { firstName: string; lastName: string; role: string }) {
+export async function inviteTeammate(
+  page: Page,
+  other: Page,
+  mailbox: Mailbox,
+  who: { firstName: string; lastName: string; role: string },
+) {
   const email = uniqueEmail(who.firstName.toLowerCase());
   const settings = new AccountSettingsPage(page);
   await settings.goto();

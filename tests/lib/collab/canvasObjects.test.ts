@@ -5,7 +5,14 @@
  */
 import { describe, expect, test } from "vitest";
 import * as Y from "yjs";
-import { addObject, localUndoManager, observeObjects, readObjects, removeObject, updateObject } from "@/lib/collab/canvasObjects";
+import {
+  addObject,
+  localUndoManager,
+  observeObjects,
+  readObjects,
+  removeObject,
+  updateObject,
+} from "@/lib/collab/canvasObjects";
 
 const REMOTE = "remote";
 

@@ -22,7 +22,12 @@ function fakeIdb(names: string[], opts: { blocked?: string } = {}) {
 
 describe("clearOfflineCopies", () => {
   test("deletes the copies of every user and document, keeps other databases", async () => {
-    const idb = fakeIdb([offlineCopyName("u1", "emailCampaign:abc"), offlineCopyName("u2", "cta:def"), "other-app", "precinct-settings"]);
+    const idb = fakeIdb([
+      offlineCopyName("u1", "emailCampaign:abc"),
+      offlineCopyName("u2", "cta:def"),
+      "other-app",
+      "precinct-settings",
+    ]);
     expect(await clearOfflineCopies(idb)).toBe(2);
     expect([...idb.dbs].sort()).toEqual(["other-app", "precinct-settings"]);
   });
@@ -34,6 +39,8 @@ describe("clearOfflineCopies", () => {
   });
   test("a browser that cannot list databases (or has no IndexedDB) is left alone", async () => {
     expect(await clearOfflineCopies(undefined)).toBe(0);
-    expect(await clearOfflineCopies({ deleteDatabase: () => ({}) as IDBOpenDBRequest } as unknown as IDBFactory)).toBe(0);
+    expect(await clearOfflineCopies({ deleteDatabase: () => ({}) as IDBOpenDBRequest } as unknown as IDBFactory)).toBe(
+      0,
+    );
   });
 });

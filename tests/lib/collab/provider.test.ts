@@ -14,7 +14,13 @@ import { addObject, localUndoManager, readObjects, updateObject } from "@/lib/co
 import { ConvexYjsProvider, type CollabStatus } from "@/lib/collab/convexYjsProvider";
 import { PresenceAwareness } from "@/lib/collab/presenceAwareness";
 import { CollaborativeDocStore } from "@/lib/collab/useCollaborativeDoc";
-import { network, startAppBackendInProcess, type AppMember, type InProcessAppBackend, type Network } from "../../support/appBackend";
+import {
+  network,
+  startAppBackendInProcess,
+  type AppMember,
+  type InProcessAppBackend,
+  type Network,
+} from "../../support/appBackend";
 
 let app: InProcessAppBackend;
 let alice: AppMember;
@@ -36,7 +42,11 @@ afterAll(async () => {
   await app?.stop();
 });
 
-function connect(member: AppMember, room: string, opts: { net?: Network; doc?: Y.Doc; onError?: (e: Error) => void } = {}) {
+function connect(
+  member: AppMember,
+  room: string,
+  opts: { net?: Network; doc?: Y.Doc; onError?: (e: Error) => void } = {},
+) {
   const client = app.client(member, opts.net);
   const doc = opts.doc ?? new Y.Doc();
   const provider = new ConvexYjsProvider(client, room, doc, { onError: opts.onError });
@@ -93,7 +103,15 @@ describe("co-editing through the backend", () => {
     b.doc.getText("body").insert(0, "beta ");
     a.doc.getMap("meta").set("subject", "Vote");
     b.doc.getMap("meta").set("preheader", "Tuesday");
-    await until([a.doc, b.doc], () => a.text() === b.text() && a.text().includes("alpha") && a.text().includes("beta") && b.doc.getMap("meta").size === 2 && a.doc.getMap("meta").size === 2);
+    await until(
+      [a.doc, b.doc],
+      () =>
+        a.text() === b.text() &&
+        a.text().includes("alpha") &&
+        a.text().includes("beta") &&
+        b.doc.getMap("meta").size === 2 &&
+        a.doc.getMap("meta").size === 2,
+    );
     expect(b.doc.getMap("meta").toJSON()).toEqual({ subject: "Vote", preheader: "Tuesday" });
     // what the server stored loads the same
     await Promise.all([a.provider.flush(), b.provider.flush()]);
@@ -108,9 +126,12 @@ describe("co-editing through the backend", () => {
     await Promise.all(clients.map((c) => c.provider.whenSynced));
     await Promise.all(clients.map((c, i) => typeTokens(c.doc, "ABC"[i], 30)));
     const docs = clients.map((c) => c.doc);
-    const done = () => clients.every((c) => c.text() === clients[0].text()) && ["A", "B", "C"].every((t) => count(clients[0].text(), `[${t}29]`) === 1);
+    const done = () =>
+      clients.every((c) => c.text() === clients[0].text()) &&
+      ["A", "B", "C"].every((t) => count(clients[0].text(), `[${t}29]`) === 1);
     await until(docs, done);
-    for (const tag of ["A", "B", "C"]) for (let i = 0; i < 30; i++) expect(count(clients[0].text(), `[${tag}${i}]`)).toBe(1);
+    for (const tag of ["A", "B", "C"])
+      for (let i = 0; i < 30; i++) expect(count(clients[0].text(), `[${tag}${i}]`)).toBe(1);
   });
 
   test("a client offline for a while keeps its edits and merges on reconnect; nothing lost or duplicated", async () => {
@@ -133,7 +154,10 @@ describe("co-editing through the backend", () => {
 
     net.restore();
     await untilStatus(c.provider, "synced");
-    await until([a.doc, c.doc], () => a.text() === c.text() && count(a.text(), "[off9]") === 1 && count(a.text(), "[on9]") === 1);
+    await until(
+      [a.doc, c.doc],
+      () => a.text() === c.text() && count(a.text(), "[off9]") === 1 && count(a.text(), "[on9]") === 1,
+    );
     for (const tag of ["on", "off"]) for (let i = 0; i < 10; i++) expect(count(a.text(), `[${tag}${i}]`)).toBe(1);
     expect(count(a.text(), "[base]")).toBe(1);
   });
@@ -226,7 +250,10 @@ describe("co-editing through the backend", () => {
       });
     awA.setLocalState({ cursor: { anchor: 3, head: 7 }, user: { name: "Mallory" } });
     await seen(awB, awA.clientID, (s) => s?.cursor?.head === 7);
-    expect(awB.getStates().get(awA.clientID)).toMatchObject({ cursor: { anchor: 3, head: 7 }, user: { name: expect.stringMatching(/^Alice /), userId: alice.userId } });
+    expect(awB.getStates().get(awA.clientID)).toMatchObject({
+      cursor: { anchor: 3, head: 7 },
+      user: { name: expect.stringMatching(/^Alice /), userId: alice.userId },
+    });
     presA.destroy();
     await seen(awB, awA.clientID, (s) => s === undefined);
     presB.destroy();

@@ -10,8 +10,30 @@
 import { describe, expect, test } from "vitest";
 import * as Y from "yjs";
 import { BOUNDS, newElement, normalizeDesign, type CtaElement, type ElementType } from "@convex/lib/cta/design";
-import { addElement, bringForward, bringToFront, centre, ctaElements, ctaSettings, deletedBy, duplicateElement, isEmptyCtaDoc, localCtaUndoManager, nudge, restoreElement } from "@convex/lib/cta/draft";
-import { readCtaDoc, removeElement, sendBackward, sendToBack, setSetting, updateElement, writeCtaDoc, type ElementPatch } from "@convex/lib/cta/draft";
+import {
+  addElement,
+  bringForward,
+  bringToFront,
+  centre,
+  ctaElements,
+  ctaSettings,
+  deletedBy,
+  duplicateElement,
+  isEmptyCtaDoc,
+  localCtaUndoManager,
+  nudge,
+  restoreElement,
+} from "@convex/lib/cta/draft";
+import {
+  readCtaDoc,
+  removeElement,
+  sendBackward,
+  sendToBack,
+  setSetting,
+  updateElement,
+  writeCtaDoc,
+  type ElementPatch,
+} from "@convex/lib/cta/draft";
 
 function canvas(): Y.Doc {
   const doc = new Y.Doc();
@@ -19,7 +41,11 @@ function canvas(): Y.Doc {
   return doc;
 }
 /** A new element of `type` without a zIndex (so it goes on top), with some properties. */
-const fresh = (type: ElementType, id: string, props: Partial<CtaElement> = {}) => ({ ...newElement(type, id), zIndex: undefined, ...props });
+const fresh = (type: ElementType, id: string, props: Partial<CtaElement> = {}) => ({
+  ...newElement(type, id),
+  zIndex: undefined,
+  ...props,
+});
 const get = (doc: Y.Doc, id: string) => readCtaDoc(doc).elements.find((e) => e.id === id)!;
 const order = (doc: Y.Doc) => readCtaDoc(doc).elements.map((e) => e.id);
 /** The element properties written while `fn` runs. */
@@ -67,7 +93,16 @@ describe("write and read", () => {
   test("an empty document reads as the designer defaults", () => {
     const doc = new Y.Doc();
     expect(isEmptyCtaDoc(doc)).toBe(true);
-    expect(readCtaDoc(doc)).toEqual({ name: "", description: "", width: 400, height: 300, backgroundColor: "#ffffff", gridSize: 10, snapToGrid: true, elements: [] });
+    expect(readCtaDoc(doc)).toEqual({
+      name: "",
+      description: "",
+      width: 400,
+      height: 300,
+      backgroundColor: "#ffffff",
+      gridSize: 10,
+      snapToGrid: true,
+      elements: [],
+    });
   });
 
   test("a design comes back as written, back to front; elements are replaced only when given", () => {
@@ -89,7 +124,9 @@ describe("write and read", () => {
     expect(order(doc)).toEqual(["i", "c", "t"]);
     writeCtaDoc(doc, { name: "Renamed" });
     expect(readCtaDoc(doc)).toEqual({ ...design, name: "Renamed" });
-    writeCtaDoc(doc, { elements: [newElement("rectangle", "r"), { id: "<bad>", type: "rectangle" } as unknown as CtaElement] });
+    writeCtaDoc(doc, {
+      elements: [newElement("rectangle", "r"), { id: "<bad>", type: "rectangle" } as unknown as CtaElement],
+    });
     expect(order(doc)).toEqual(["r"]);
   });
 });
@@ -117,7 +154,12 @@ describe("settings", () => {
     setSetting(doc, "name", `  ${"n".repeat(200)}`);
     setSetting(doc, "description", " Sign up today ");
     // text is kept as typed (a space between words survives typing); the server trims on save
-    expect(s()).toMatchObject({ backgroundColor: "transparent", snapToGrid: false, name: `  ${"n".repeat(118)}`, description: " Sign up today " });
+    expect(s()).toMatchObject({
+      backgroundColor: "transparent",
+      snapToGrid: false,
+      name: `  ${"n".repeat(118)}`,
+      description: " Sign up today ",
+    });
     expect(normalizeDesign(s())).toMatchObject({ name: "n".repeat(118), description: "Sign up today" });
   });
 
@@ -171,7 +213,13 @@ describe("adding", () => {
     addElement(doc, fresh("rectangle", "a"));
     expect(addElement(doc, fresh("circle", "a"))).toBeNull();
     expect(addElement(doc, fresh("circle", "a b"))).toBeNull();
-    const stored = addElement(doc, { ...fresh("rectangle", "h"), fill: "red;x", link: "javascript:alert(1)", width: 1e9, text: "not a text" });
+    const stored = addElement(doc, {
+      ...fresh("rectangle", "h"),
+      fill: "red;x",
+      link: "javascript:alert(1)",
+      width: 1e9,
+      text: "not a text",
+    });
     expect(stored).toMatchObject({ fill: "#6366f1", link: "", width: 1200 });
     expect(get(doc, "h")).toEqual(stored);
     expect("text" in get(doc, "h")).toBe(false);
@@ -203,7 +251,9 @@ describe("updating", () => {
   test("only the changed properties are written", () => {
     const doc = canvas();
     addElement(doc, fresh("text", "t"));
-    expect(writes(doc, () => updateElement(doc, "t", { x: 50, y: 50, fill: "transparent", text: "Hello", fontSize: 16 }))).toEqual(["t.text"]);
+    expect(
+      writes(doc, () => updateElement(doc, "t", { x: 50, y: 50, fill: "transparent", text: "Hello", fontSize: 16 })),
+    ).toEqual(["t.text"]);
     expect(writes(doc, () => updateElement(doc, "t", { y: 80 }))).toEqual(["t.y"]);
   });
 
@@ -215,7 +265,16 @@ describe("updating", () => {
     updateElement(doc, "t", { fontSize: 2, borderRadius: 80, zIndex: -5_000 });
     expect(get(doc, "t")).toMatchObject({ fontSize: 8, borderRadius: 50, zIndex: -999 });
     const before = get(doc, "t");
-    const hostile = { fill: "url(javascript:x)", color: "transparent", fontFamily: "Comic Sans", fontWeight: "900", shadow: "huge", textAlign: "justify", link: "javascript:alert(1)", width: Number.NaN };
+    const hostile = {
+      fill: "url(javascript:x)",
+      color: "transparent",
+      fontFamily: "Comic Sans",
+      fontWeight: "900",
+      shadow: "huge",
+      textAlign: "justify",
+      link: "javascript:alert(1)",
+      width: Number.NaN,
+    };
     expect(updateElement(doc, "t", hostile as unknown as ElementPatch)).toBe(true);
     expect(get(doc, "t")).toEqual(before);
     updateElement(doc, "t", { link: " https://example.org/join " });
@@ -233,7 +292,9 @@ describe("updating", () => {
     expect(updateElement(doc, "r", { x: 1 })).toBe(false);
     // an element of no known type (a hostile client's write): only its position can change
     ctaElements(doc).set("odd", new Y.Map<unknown>([["type", "constructor"]]));
-    expect(writes(doc, () => updateElement(doc, "odd", { fill: "#000000", x: 10 }, { snap: false }))).toEqual(["odd.x"]);
+    expect(writes(doc, () => updateElement(doc, "odd", { fill: "#000000", x: 10 }, { snap: false }))).toEqual([
+      "odd.x",
+    ]);
   });
 });
 
@@ -269,7 +330,9 @@ describe("stacking order", () => {
 
   test("at the ends nothing is written", () => {
     const doc = stack({ a: 1, b: 2 });
-    expect(writes(doc, () => [bringForward(doc, "b"), bringToFront(doc, "b"), sendBackward(doc, "a"), sendToBack(doc, "a")])).toEqual([]);
+    expect(
+      writes(doc, () => [bringForward(doc, "b"), bringToFront(doc, "b"), sendBackward(doc, "a"), sendToBack(doc, "a")]),
+    ).toEqual([]);
     expect(bringForward(doc, "gone")).toBe(false);
   });
 
@@ -294,7 +357,8 @@ describe("stacking order", () => {
     const bottom = stack({ x: -999, y: -999 });
     sendToBack(bottom, "y");
     expect(order(bottom)).toEqual(["y", "x"]);
-    for (const doc of [top, bottom]) for (const z of Object.values(zOf(doc))) expect(Math.abs(z)).toBeLessThanOrEqual(BOUNDS.zIndex.max);
+    for (const doc of [top, bottom])
+      for (const z of Object.values(zOf(doc))) expect(Math.abs(z)).toBeLessThanOrEqual(BOUNDS.zIndex.max);
   });
 
   test("a gap between neighbours takes one write", () => {
@@ -402,7 +466,8 @@ describe("text and deletes with a teammate (issue 33 items 1 and 2)", () => {
     sync(a, b);
     // at once: Alice appends, Bob prepends (each keystroke a whole new value, as the text field sends it)
     for (const ch of " today") updateElement(a, "t", { text: get(a, "t").text + ch });
-    for (const [i, ch] of [..."Please "].entries()) updateElement(b, "t", { text: "Please ".slice(0, i) + ch + get(b, "t").text!.slice(i) });
+    for (const [i, ch] of [..."Please "].entries())
+      updateElement(b, "t", { text: "Please ".slice(0, i) + ch + get(b, "t").text!.slice(i) });
     sync(a, b);
     for (const doc of [a, b]) expect(get(doc, "t").text).toBe("Please Vote today");
     expect(ctaElements(a).get("t")!.get("text")).toBeInstanceOf(Y.Text);
@@ -504,10 +569,53 @@ describe("normalizeDesign(readCtaDoc(doc)) is the identity", () => {
   test("after every helper, hostile values included", () => {
     // a small deterministic generator, so a failure reproduces
     let seed = 7;
-    const rand = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+    const rand = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
     const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)];
-    const values = [-1e9, -5, 0, 3.7, 33.3, 49, 51, 777, 1e9, Number.NaN, Infinity, "", " x ", "#abc", "#12345g", "transparent", "javascript:alert(1)", "https://example.org/a b", "https://example.org/ok", "Georgia", "bold", "lg", "center", true, null];
-    const keys = ["x", "y", "width", "height", "fill", "borderRadius", "zIndex", "shadow", "link", "text", "fontSize", "color", "fontFamily", "fontWeight", "textAlign", "src"];
+    const values = [
+      -1e9,
+      -5,
+      0,
+      3.7,
+      33.3,
+      49,
+      51,
+      777,
+      1e9,
+      Number.NaN,
+      Infinity,
+      "",
+      " x ",
+      "#abc",
+      "#12345g",
+      "transparent",
+      "javascript:alert(1)",
+      "https://example.org/a b",
+      "https://example.org/ok",
+      "Georgia",
+      "bold",
+      "lg",
+      "center",
+      true,
+      null,
+    ];
+    const keys = [
+      "x",
+      "y",
+      "width",
+      "height",
+      "fill",
+      "borderRadius",
+      "zIndex",
+      "shadow",
+      "link",
+      "text",
+      "fontSize",
+      "color",
+      "fontFamily",
+      "fontWeight",
+      "textAlign",
+      "src",
+    ];
     const types = ["text", "image", "rectangle", "circle"] as const;
     const doc = canvas();
     const ids: string[] = [];
@@ -536,7 +644,11 @@ describe("normalizeDesign(readCtaDoc(doc)) is the identity", () => {
           removeElement(doc, id);
           break;
         case "setting":
-          setSetting(doc, pick(["gridSize", "snapToGrid", "backgroundColor", "name", "description"] as const), pick(values) as never);
+          setSetting(
+            doc,
+            pick(["gridSize", "snapToGrid", "backgroundColor", "name", "description"] as const),
+            pick(values) as never,
+          );
       }
       // the canvas only grows here: a smaller one leaves elements beyond its edge on purpose
       if (i === 200) writeCtaDoc(doc, { width: 1_200, height: 800 });

@@ -7,19 +7,58 @@
  * shape go to the same place.
  */
 import { describe, expect, test } from "vitest";
-import { BOUNDS, clampPosition, isSafeLink, normalizeDesign, TEMPLATE_CATEGORIES, type CtaDesign, type CtaElement } from "@convex/lib/cta/design";
+import {
+  BOUNDS,
+  clampPosition,
+  isSafeLink,
+  normalizeDesign,
+  TEMPLATE_CATEGORIES,
+  type CtaDesign,
+  type CtaElement,
+} from "@convex/lib/cta/design";
 import { BUILT_IN_CTA_TEMPLATES } from "@convex/lib/cta/templates";
 
 const NAMES = [
-  "Button", "Card", "Banner", "Newsletter", "Social", "App", "Event", "Contact", "Trial", "Webinar", "Promotion", "Demo", "Survey",
-  "Launch", "Quote", "Membership", "Information", "Consultation", "Education", "Download", "Support", "Feedback", "Appointment",
-  "Resources", "Partnership",
+  "Button",
+  "Card",
+  "Banner",
+  "Newsletter",
+  "Social",
+  "App",
+  "Event",
+  "Contact",
+  "Trial",
+  "Webinar",
+  "Promotion",
+  "Demo",
+  "Survey",
+  "Launch",
+  "Quote",
+  "Membership",
+  "Information",
+  "Consultation",
+  "Education",
+  "Download",
+  "Support",
+  "Feedback",
+  "Appointment",
+  "Resources",
+  "Partnership",
 ];
 
 // ---- contrast (WCAG 2.x relative luminance) ----
 function luminance(hex: string): number {
-  const h = hex.length === 4 ? hex.slice(1).split("").map((c) => c + c).join("") : hex.slice(1);
-  const [r, g, b] = [0, 2, 4].map((i) => parseInt(h.slice(i, i + 2), 16) / 255).map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
+  const h =
+    hex.length === 4
+      ? hex
+          .slice(1)
+          .split("")
+          .map((c) => c + c)
+          .join("")
+      : hex.slice(1);
+  const [r, g, b] = [0, 2, 4]
+    .map((i) => parseInt(h.slice(i, i + 2), 16) / 255)
+    .map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
   return 0.2126 * r + 0.7152 * g + 0.0722 * b;
 }
 function contrast(a: string, b: string): number {
@@ -34,7 +73,8 @@ const textWidth = (e: CtaElement) => [...e.text!].length * e.fontSize! * (e.font
 
 function contains(e: CtaElement, px: number, py: number): boolean {
   if (e.type === "circle") {
-    const rx = e.width / 2, ry = e.height / 2;
+    const rx = e.width / 2,
+      ry = e.height / 2;
     return ((px - e.x - rx) / rx) ** 2 + ((py - e.y - ry) / ry) ** 2 <= 1;
   }
   return px >= e.x && px <= e.x + e.width && py >= e.y && py <= e.y + e.height;
@@ -44,7 +84,8 @@ function contains(e: CtaElement, px: number, py: number): boolean {
 function colourUnder(design: CtaDesign, index: number, px: number, py: number): string {
   for (let i = index - 1; i >= 0; i--) {
     const e = design.elements[i];
-    if ((e.type === "rectangle" || e.type === "circle") && e.fill !== "transparent" && contains(e, px, py)) return e.fill;
+    if ((e.type === "rectangle" || e.type === "circle") && e.fill !== "transparent" && contains(e, px, py))
+      return e.fill;
   }
   return design.backgroundColor;
 }
@@ -57,7 +98,8 @@ function samplePoints(e: CtaElement): Array<[number, number]> {
   return [0.02, 0.25, 0.5, 0.75, 0.98].map((f) => [left + f * w, y]);
 }
 
-const overlap = (a: CtaElement, b: CtaElement) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+const overlap = (a: CtaElement, b: CtaElement) =>
+  a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 
 describe("built-in CTA templates (spec/3 §3.3)", () => {
   test("exactly the spec's 25 names, in order, with ids, categories and descriptions", () => {
@@ -107,10 +149,13 @@ describe("built-in CTA templates (spec/3 §3.3)", () => {
       for (const e of texts) {
         expect(e.text!.trim(), e.id).not.toBe("");
         expect(e.text, e.id).not.toMatch(/\n/);
-        expect(e.width, `${e.id} "${e.text}" is ~${Math.ceil(textWidth(e))} px wide`).toBeGreaterThanOrEqual(textWidth(e));
+        expect(e.width, `${e.id} "${e.text}" is ~${Math.ceil(textWidth(e))} px wide`).toBeGreaterThanOrEqual(
+          textWidth(e),
+        );
         expect(e.height, e.id).toBeGreaterThanOrEqual(e.fontSize! * 1.25);
       }
-      for (const [i, a] of texts.entries()) for (const b of texts.slice(i + 1)) expect(overlap(a, b), `${a.id} overlaps ${b.id}`).toBe(false);
+      for (const [i, a] of texts.entries())
+        for (const b of texts.slice(i + 1)) expect(overlap(a, b), `${a.id} overlaps ${b.id}`).toBe(false);
     });
 
     test("text is readable against what lies under it", () => {
@@ -121,7 +166,10 @@ describe("built-in CTA templates (spec/3 §3.3)", () => {
           const under = colourUnder(d, i, px, py);
           expect(under, `${e.id} sits on a transparent canvas`).not.toBe("transparent");
           const ratio = contrast(e.color!, under);
-          expect(ratio, `${e.id} ${e.color} on ${under} at ${Math.round(px)},${Math.round(py)}: ${ratio.toFixed(2)}`).toBeGreaterThanOrEqual(min);
+          expect(
+            ratio,
+            `${e.id} ${e.color} on ${under} at ${Math.round(px)},${Math.round(py)}: ${ratio.toFixed(2)}`,
+          ).toBeGreaterThanOrEqual(min);
         }
       });
     });
@@ -132,8 +180,12 @@ describe("built-in CTA templates (spec/3 §3.3)", () => {
       for (const e of linked) expect(isSafeLink(e.link), `${e.id}: ${e.link}`).toBe(true);
       d.elements.forEach((e, i) => {
         if (e.type !== "text" || !e.link) return;
-        const cx = e.x + e.width / 2, cy = e.y + e.height / 2;
-        const shape = d.elements.slice(0, i).reverse().find((s) => s.type !== "text" && s.fill !== "transparent" && contains(s, cx, cy));
+        const cx = e.x + e.width / 2,
+          cy = e.y + e.height / 2;
+        const shape = d.elements
+          .slice(0, i)
+          .reverse()
+          .find((s) => s.type !== "text" && s.fill !== "transparent" && contains(s, cx, cy));
         if (shape?.link) expect(shape.link, `${e.id} on ${shape.id}`).toBe(e.link);
       });
       // a button: `<id>-bg`, a rounded linked rectangle, under its centred label `<id>-label`

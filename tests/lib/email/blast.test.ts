@@ -46,7 +46,10 @@ describe("a blast through Resend's batch endpoint", () => {
     const group = await groupOf("Big", ids);
     const id = await createCampaign(client, undefined, "Big blast");
     // a duplicate of a group member and an address that is no voter
-    await setSetup(client, id, { groupIds: [group], manual: ["P0@voters.example.org", "walkin@example.org", "friend@example.org"] });
+    await setSetup(client, id, {
+      groupIds: [group],
+      manual: ["P0@voters.example.org", "walkin@example.org", "friend@example.org"],
+    });
     const before = fake.requests.length;
     const result = await client.mutation(api.emailBlasts.send, { id });
     expect(result.status).toBe("sent");
@@ -66,7 +69,9 @@ describe("a blast through Resend's batch endpoint", () => {
     expect(mail.text).toContain("p7@voters.example.org");
     expect(mail.html).not.toContain("{{");
     const listUnsub = mail.headers!["List-Unsubscribe"];
-    expect(listUnsub).toMatch(/^<https?:\/\/[^>]+\/api\/email\/unsubscribe\?t=[A-Za-z0-9_-]+>, <mailto:unsubscribe@campaign\.example\.org\?subject=unsubscribe%20[A-Za-z0-9_-]+>$/);
+    expect(listUnsub).toMatch(
+      /^<https?:\/\/[^>]+\/api\/email\/unsubscribe\?t=[A-Za-z0-9_-]+>, <mailto:unsubscribe@campaign\.example\.org\?subject=unsubscribe%20[A-Za-z0-9_-]+>$/,
+    );
     expect(mail.headers!["List-Unsubscribe-Post"]).toBe("List-Unsubscribe=One-Click");
     const token = /t=([A-Za-z0-9_-]+)/.exec(listUnsub)![1];
     expect(mail.html).toContain(`/unsubscribe?t=${token}`);
@@ -81,7 +86,11 @@ describe("a blast through Resend's batch endpoint", () => {
   }, 120_000);
 
   test("an invalid address fails alone with the spec's message; 429 waits for retry-after; the rest goes", async () => {
-    const ids = await voters(client, [{ first: "Good", email: "good@example.org" }, { first: "Bad", email: "bad@example.org" }, { first: "Later", email: "later@example.org" }]);
+    const ids = await voters(client, [
+      { first: "Good", email: "good@example.org" },
+      { first: "Bad", email: "bad@example.org" },
+      { first: "Later", email: "later@example.org" },
+    ]);
     fake.invalid.add("bad@example.org");
     fake.rateLimitBatches = 1;
     const group = await groupOf("Mixed", ids);
@@ -131,7 +140,11 @@ describe("webhooks and unsubscribes", () => {
   let id: Id<"emailCampaigns">;
   let ids: Id<"voters">[];
   beforeAll(async () => {
-    ids = await voters(client, [{ first: "Wa", email: "wa@example.org" }, { first: "Wb", email: "wb@example.org" }, { first: "Wc", email: "wc@example.org" }]);
+    ids = await voters(client, [
+      { first: "Wa", email: "wa@example.org" },
+      { first: "Wb", email: "wb@example.org" },
+      { first: "Wc", email: "wc@example.org" },
+    ]);
     const group = await groupOf("Webhooks", ids);
     id = await createCampaign(client, undefined, "Webhooks");
     await setSetup(client, id, { groupIds: [group] });
@@ -145,19 +158,47 @@ describe("webhooks and unsubscribes", () => {
     expect((await postWebhook(backend.site, { type: "email.opened", emailId: a.id })).status).toBe(200);
     expect((await postWebhook(backend.site, { type: "email.delivered", emailId: a.id })).status).toBe(200);
     expect((await postWebhook(backend.site, { type: "email.delivered", emailId: b.id })).status).toBe(200);
-    const retried = { type: "email.clicked" as const, emailId: a.id, link: "https://example.org/rsvp", id: "msg_fixed_click_1" };
+    const retried = {
+      type: "email.clicked" as const,
+      emailId: a.id,
+      link: "https://example.org/rsvp",
+      id: "msg_fixed_click_1",
+    };
     expect((await postWebhook(backend.site, retried)).status).toBe(200);
     expect((await postWebhook(backend.site, retried)).status).toBe(200); // svix retry: same id
-    expect((await postWebhook(backend.site, { type: "email.clicked", emailId: b.id, link: "https://example.org/donate" })).status).toBe(200);
-    expect((await postWebhook(backend.site, { type: "email.clicked", emailId: b.id, link: "https://example.org/rsvp" })).status).toBe(200);
-    expect((await postWebhook(backend.site, { type: "email.delivered", emailId: a.id }, { forge: true })).status).toBe(401);
-    expect((await postWebhook(backend.site, { type: "email.delivered", emailId: b.id }, { timestamp: new Date(Date.now() - 10 * 60_000) })).status).toBe(401);
-    const bad = await fetch(`${backend.site}/api/resend/webhook`, { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" });
+    expect(
+      (await postWebhook(backend.site, { type: "email.clicked", emailId: b.id, link: "https://example.org/donate" }))
+        .status,
+    ).toBe(200);
+    expect(
+      (await postWebhook(backend.site, { type: "email.clicked", emailId: b.id, link: "https://example.org/rsvp" }))
+        .status,
+    ).toBe(200);
+    expect((await postWebhook(backend.site, { type: "email.delivered", emailId: a.id }, { forge: true })).status).toBe(
+      401,
+    );
+    expect(
+      (
+        await postWebhook(
+          backend.site,
+          { type: "email.delivered", emailId: b.id },
+          { timestamp: new Date(Date.now() - 10 * 60_000) },
+        )
+      ).status,
+    ).toBe(401);
+    const bad = await fetch(`${backend.site}/api/resend/webhook`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: "{}",
+    });
     expect(bad.status).toBe(401);
 
     const stats = (await client.query(api.emailBlasts.statistics, { id }))!;
     expect(stats).toMatchObject({ sent: 3, delivered: 2, opened: 1, clicked: 2, hasEvents: true });
-    expect(stats.topLinks).toEqual([{ url: "https://example.org/rsvp", clicks: 2 }, { url: "https://example.org/donate", clicks: 1 }]);
+    expect(stats.topLinks).toEqual([
+      { url: "https://example.org/rsvp", clicks: 2 },
+      { url: "https://example.org/donate", clicks: 1 },
+    ]);
     const history = await client.query(api.emailBlasts.voterHistory, { voterId: ids[0] });
     expect(history[0]).toMatchObject({ status: "delivered", opened: true, clicked: true });
   }, 30_000);
@@ -187,7 +228,10 @@ describe("webhooks and unsubscribes", () => {
     const mail = fake.to("wa@example.org")[0];
     const url = /<(https?:[^>]+)>/.exec(mail.headers!["List-Unsubscribe"])![1];
     const token = new URL(url).searchParams.get("t")!;
-    expect(await client.query(api.emailUnsubscribe.info, { token })).toMatchObject({ email: "w\u2022\u2022\u2022@example.org", unsubscribed: false });
+    expect(await client.query(api.emailUnsubscribe.info, { token })).toMatchObject({
+      email: "w\u2022\u2022\u2022@example.org",
+      unsubscribed: false,
+    });
     expect(await client.query(api.emailUnsubscribe.info, { token: "nope" })).toBeNull();
 
     // a send in flight (paused) still holding wa@: the unsubscribe takes it out
@@ -201,10 +245,16 @@ describe("webhooks and unsubscribes", () => {
     const paused = await waitForSend(client, flight, "paused");
     fake.rejectAuth = false;
 
-    const res = await fetch(url, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: "List-Unsubscribe=One-Click" });
+    const res = await fetch(url, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      body: "List-Unsubscribe=One-Click",
+    });
     expect(res.status).toBe(200);
     expect(await client.query(api.emailUnsubscribe.info, { token })).toMatchObject({ unsubscribed: true });
-    expect((await fetch(url.replace(token, "unknown_token"), { method: "POST", body: "List-Unsubscribe=One-Click" })).status).toBe(404);
+    expect(
+      (await fetch(url.replace(token, "unknown_token"), { method: "POST", body: "List-Unsubscribe=One-Click" })).status,
+    ).toBe(404);
 
     await client.mutation(api.emailBlasts.control, { sendId: paused.sendId, action: "resume" });
     const done = await waitForSend(client, flight);
@@ -217,10 +267,19 @@ describe("webhooks and unsubscribes", () => {
 describe("automations", () => {
   test("event: a voter created (and one joining a group) is emailed within seconds; rules filter", async () => {
     const id = await createCampaign(client, undefined, "Welcome");
-    await setSetup(client, id, { sendType: "event", eventTrigger: "voter_created", eventRules: JSON.stringify([{ id: "r1", field: "city", operator: "equals", value: "Portland", timeDelay: 0, timeUnit: "minutes" }]) });
+    await setSetup(client, id, {
+      sendType: "event",
+      eventTrigger: "voter_created",
+      eventRules: JSON.stringify([
+        { id: "r1", field: "city", operator: "equals", value: "Portland", timeDelay: 0, timeUnit: "minutes" },
+      ]),
+    });
     expect(await client.mutation(api.emailBlasts.send, { id })).toMatchObject({ status: "automated" });
     const t0 = Date.now();
-    await voters(client, [{ first: "New", email: "new@example.org", extra: { city: "Portland" } }, { first: "Far", email: "far@example.org", extra: { city: "Salem" } }]);
+    await voters(client, [
+      { first: "New", email: "new@example.org", extra: { city: "Portland" } },
+      { first: "Far", email: "far@example.org", extra: { city: "Salem" } },
+    ]);
     await until(async () => (fake.to("new@example.org").length > 0 ? true : undefined), 10_000, "the welcome email");
     const latency = Date.now() - t0;
     console.log(`event automation: voter created → email at the provider in ${latency} ms`);
@@ -233,25 +292,52 @@ describe("automations", () => {
 
     const joined = await createCampaign(client, undefined, "Joined");
     const group = await client.mutation(api.groups.create, { name: "Volunteers" });
-    await setSetup(client, joined, { sendType: "event", eventTrigger: "group_joined", eventTargetId: group, eventRules: JSON.stringify([{ id: "r1", field: "email", operator: "is_not_empty", value: "" }]) });
+    await setSetup(client, joined, {
+      sendType: "event",
+      eventTrigger: "group_joined",
+      eventTargetId: group,
+      eventRules: JSON.stringify([{ id: "r1", field: "email", operator: "is_not_empty", value: "" }]),
+    });
     await client.mutation(api.emailBlasts.send, { id: joined });
     const [v] = await voters(client, [{ first: "Vol", email: "vol@example.org" }]);
     await client.mutation(api.groups.addMembers, { groupId: group, voterIds: [v] });
-    await until(async () => (fake.to("vol@example.org").some((m) => m.subject === "News for Vol") ? true : undefined), 10_000, "the group email");
+    await until(
+      async () => (fake.to("vol@example.org").some((m) => m.subject === "News for Vol") ? true : undefined),
+      10_000,
+      "the group email",
+    );
   }, 60_000);
 
   test("filter: voters matching now are sent to, and a voter who comes to match later, once", async () => {
-    await voters(client, [{ first: "Dem", email: "dem1@example.org", extra: { party_affiliation: "DEM" } }, { first: "Rep", email: "rep1@example.org", extra: { party_affiliation: "REP" } }]);
+    await voters(client, [
+      { first: "Dem", email: "dem1@example.org", extra: { party_affiliation: "DEM" } },
+      { first: "Rep", email: "rep1@example.org", extra: { party_affiliation: "REP" } },
+    ]);
     const id = await createCampaign(client, undefined, "Filter");
-    await setSetup(client, id, { sendType: "filter", filterRules: JSON.stringify([{ id: "f1", field: "party", operator: "equals", value: "dem" }]) });
+    await setSetup(client, id, {
+      sendType: "filter",
+      filterRules: JSON.stringify([{ id: "f1", field: "party", operator: "equals", value: "dem" }]),
+    });
     await client.mutation(api.emailBlasts.send, { id });
-    await until(async () => (fake.to("dem1@example.org").some((m) => m.subject === "News for Dem") ? true : undefined), 15_000, "the filter email");
+    await until(
+      async () => (fake.to("dem1@example.org").some((m) => m.subject === "News for Dem") ? true : undefined),
+      15_000,
+      "the filter email",
+    );
     expect(fake.to("rep1@example.org")).toHaveLength(0);
-    const [later] = await voters(client, [{ first: "Later", email: "later2@example.org", extra: { party_affiliation: "REP" } }]);
+    const [later] = await voters(client, [
+      { first: "Later", email: "later2@example.org", extra: { party_affiliation: "REP" } },
+    ]);
     const voter = (await client.query(api.voters.get, { id: later }))!;
-    await client.mutation(api.voters.update, { id: later, edits: [{ field: "party_affiliation", base: voter.party_affiliation ?? null, value: "DEM" }] });
+    await client.mutation(api.voters.update, {
+      id: later,
+      edits: [{ field: "party_affiliation", base: voter.party_affiliation ?? null, value: "DEM" }],
+    });
     await until(async () => (fake.to("later2@example.org").length > 0 ? true : undefined), 10_000, "the later match");
-    await client.mutation(api.voters.update, { id: later, edits: [{ field: "first_name", base: "Later", value: "Laterr" }] });
+    await client.mutation(api.voters.update, {
+      id: later,
+      edits: [{ field: "first_name", base: "Later", value: "Laterr" }],
+    });
     await new Promise((r) => setTimeout(r, 1500));
     expect(fake.to("later2@example.org")).toHaveLength(1);
   }, 60_000);

@@ -12,7 +12,15 @@ import { api } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
 import type { FakeResend } from "../../support/fakeResend";
 import { signIn, signUp, startAppBackend, stopBackend, until, type AppBackend } from "../../support/appBackend";
-import { adminClient, ADMIN_KEY, createCampaign, setSetup, startBlastBackend, voters, waitForSend } from "./blastSupport";
+import {
+  adminClient,
+  ADMIN_KEY,
+  createCampaign,
+  setSetup,
+  startBlastBackend,
+  voters,
+  waitForSend,
+} from "./blastSupport";
 
 const N = Number(process.env.EMAIL_CRASH_N ?? 3_000);
 const internalMutation = (name: string) => makeFunctionReference<"mutation", Record<string, unknown>, unknown>(name);
@@ -34,13 +42,26 @@ describe("a backend kill", () => {
     backends.push(first);
     const user = await signUp(first, "crash-email@example.org");
     const admin = adminClient(first);
-    const orgId = (await admin.mutation(internalMutation("seed:orgOfUser"), { email: "crash-email@example.org" })) as Id<"organizations">;
+    const orgId = (await admin.mutation(internalMutation("seed:orgOfUser"), {
+      email: "crash-email@example.org",
+    })) as Id<"organizations">;
     const ids: Id<"voters">[] = [];
     for (let b = 0; b < N / 1000; b++) {
-      const batch = Array.from({ length: 1000 }, (_, i) => ({ first_name: `V${b * 1000 + i}`, last_name: "Crash", email: `v${b * 1000 + i}@crash.example.org` }));
-      ids.push(...((await admin.mutation(internalMutation("seed:insertVoters"), { orgId, voters: batch })) as Id<"voters">[]));
+      const batch = Array.from({ length: 1000 }, (_, i) => ({
+        first_name: `V${b * 1000 + i}`,
+        last_name: "Crash",
+        email: `v${b * 1000 + i}@crash.example.org`,
+      }));
+      ids.push(
+        ...((await admin.mutation(internalMutation("seed:insertVoters"), { orgId, voters: batch })) as Id<"voters">[]),
+      );
     }
-    const group = (await admin.mutation(internalMutation("seed:createGroup"), { orgId, name: "Everyone", description: null, voterIds: ids })) as Id<"voterGroups">;
+    const group = (await admin.mutation(internalMutation("seed:createGroup"), {
+      orgId,
+      name: "Everyone",
+      description: null,
+      voterIds: ids,
+    })) as Id<"voterGroups">;
     const id = await createCampaign(user, undefined, "Crash");
     await setSetup(user, id, { groupIds: [group] });
 
@@ -62,7 +83,9 @@ describe("a backend kill", () => {
     for (const m of fake.emails) for (const to of m.to) perAddress.set(to, (perAddress.get(to) ?? 0) + 1);
     const duplicates = [...perAddress.values()].filter((c) => c > 1).length;
     const lost = N - perAddress.size;
-    console.log(`email crash test: ${atKill} at the provider before the kill, ${fake.emails.length} in all, ${duplicates} duplicates, ${lost} lost`);
+    console.log(
+      `email crash test: ${atKill} at the provider before the kill, ${fake.emails.length} in all, ${duplicates} duplicates, ${lost} lost`,
+    );
     expect(duplicates).toBe(0);
     expect(lost).toBe(0);
     expect(fake.emails).toHaveLength(N);
@@ -77,14 +100,20 @@ describe("a backend kill", () => {
     fakes.push(fake);
     backends.push(first);
     const user = await signUp(first, "sched@example.org");
-    const [a, b] = await voters(user, [{ first: "Sa", email: "sa@example.org" }, { first: "Sb", email: "sb@example.org" }]);
+    const [a, b] = await voters(user, [
+      { first: "Sa", email: "sa@example.org" },
+      { first: "Sb", email: "sb@example.org" },
+    ]);
     const group = await user.mutation(api.groups.create, { name: "Sched" });
     await user.mutation(api.groups.addMembers, { groupId: group, voterIds: [a, b] });
     const id = await createCampaign(user, undefined, "Scheduled");
     const at = Date.now() + 4_000;
     await setSetup(user, id, { groupIds: [group], sendType: "schedule", scheduledAt: at });
     expect(await user.mutation(api.emailBlasts.send, { id })).toMatchObject({ status: "scheduled" });
-    expect((await user.query(api.emailCampaigns.list, {})).find((c) => c.id === id)).toMatchObject({ status: "scheduled", scheduledAt: at });
+    expect((await user.query(api.emailCampaigns.list, {})).find((c) => c.id === id)).toMatchObject({
+      status: "scheduled",
+      scheduledAt: at,
+    });
     await stopBackend(first);
     await new Promise((r) => setTimeout(r, Math.max(0, at - Date.now()) + 1_000));
     expect(fake.emails).toHaveLength(0);
@@ -94,6 +123,8 @@ describe("a backend kill", () => {
     const relogged = await signIn(second, "sched@example.org");
     await waitForSend(relogged, id, "completed", 60_000);
     expect(fake.emails.map((e) => e.to[0]).sort()).toEqual(["sa@example.org", "sb@example.org"]);
-    expect((await relogged.query(api.emailCampaigns.list, {})).find((c) => c.id === id)).toMatchObject({ status: "sent" });
+    expect((await relogged.query(api.emailCampaigns.list, {})).find((c) => c.id === id)).toMatchObject({
+      status: "sent",
+    });
   }, 120_000);
 });

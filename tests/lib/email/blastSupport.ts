@@ -12,7 +12,9 @@ import { prepareDataDir, startAppBackend, until, type AppBackend } from "../../s
 
 export const ADMIN_KEY = "email-blast-test-admin-key";
 
-export async function startBlastBackend(extra: Record<string, string> = {}): Promise<{ fake: FakeResend; backend: AppBackend; dataDir: string }> {
+export async function startBlastBackend(
+  extra: Record<string, string> = {},
+): Promise<{ fake: FakeResend; backend: AppBackend; dataDir: string }> {
   const fake = new FakeResend();
   await fake.start();
   const dataDir = await prepareDataDir({
@@ -40,9 +42,20 @@ export const SENDABLE: EmailBlock[] = [
   b("footer", "ft", { companyName: "Jane for Council", address: "42 Elm Street, Portland, OR 97201" }),
 ];
 
-export const SETTINGS = { name: "Blast", subject: "News for {{voter.first_name}}", fromName: "Jane for Council", fromEmail: "jane@campaign.example.org", replyTo: "team@campaign.example.org", previewText: "" };
+export const SETTINGS = {
+  name: "Blast",
+  subject: "News for {{voter.first_name}}",
+  fromName: "Jane for Council",
+  fromEmail: "jane@campaign.example.org",
+  replyTo: "team@campaign.example.org",
+  previewText: "",
+};
 
-export async function createCampaign(client: ConvexHttpClient, blocks: EmailBlock[] = SENDABLE, name = "Blast"): Promise<Id<"emailCampaigns">> {
+export async function createCampaign(
+  client: ConvexHttpClient,
+  blocks: EmailBlock[] = SENDABLE,
+  name = "Blast",
+): Promise<Id<"emailCampaigns">> {
   return await client.mutation(api.emailCampaigns.create, { ...SETTINGS, name, blocks: JSON.stringify(blocks) });
 }
 
@@ -50,22 +63,48 @@ export async function createCampaign(client: ConvexHttpClient, blocks: EmailBloc
 export async function setSetup(client: ConvexHttpClient, id: Id<"emailCampaigns">, values: Record<string, unknown>) {
   const current = (await client.query(api.emailBlasts.setup, { id }))! as unknown as Record<string, unknown>;
   const base = (f: string) => (f === "eventRules" || f === "filterRules" ? current[`${f}Json`] : current[f]);
-  const edits = Object.entries(values).map(([field, value]) => ({ field, base: base(field) as never, value: value as never }));
+  const edits = Object.entries(values).map(([field, value]) => ({
+    field,
+    base: base(field) as never,
+    value: value as never,
+  }));
   await client.mutation(api.emailBlasts.updateSetup, { id, edits });
 }
 
-export async function voters(client: ConvexHttpClient, people: { first: string; email?: string; last?: string; extra?: Record<string, string> }[]) {
+export async function voters(
+  client: ConvexHttpClient,
+  people: { first: string; email?: string; last?: string; extra?: Record<string, string> }[],
+) {
   const ids: Id<"voters">[] = [];
-  for (const p of people) ids.push(await client.mutation(api.voters.create, { fields: { first_name: p.first, last_name: p.last ?? "Voter", ...(p.email ? { email: p.email } : {}), ...(p.extra ?? {}) } }));
+  for (const p of people)
+    ids.push(
+      await client.mutation(api.voters.create, {
+        fields: {
+          first_name: p.first,
+          last_name: p.last ?? "Voter",
+          ...(p.email ? { email: p.email } : {}),
+          ...(p.extra ?? {}),
+        },
+      }),
+    );
   return ids;
 }
 
-export async function waitForSend(client: ConvexHttpClient, id: Id<"emailCampaigns">, status: string | string[] = "completed", ms = 60_000) {
+export async function waitForSend(
+  client: ConvexHttpClient,
+  id: Id<"emailCampaigns">,
+  status: string | string[] = "completed",
+  ms = 60_000,
+) {
   const want = Array.isArray(status) ? status : [status];
-  return await until(async () => {
-    const p = await client.query(api.emailBlasts.progress, { id });
-    return p && want.includes(p.status) ? p : undefined;
-  }, ms, `send to be ${want.join(" or ")}`);
+  return await until(
+    async () => {
+      const p = await client.query(api.emailBlasts.progress, { id });
+      return p && want.includes(p.status) ? p : undefined;
+    },
+    ms,
+    `send to be ${want.join(" or ")}`,
+  );
 }
 
 export function adminClient(backend: AppBackend): ConvexHttpClient {

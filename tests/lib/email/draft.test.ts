@@ -33,7 +33,12 @@ import {
 const NOW = new Date(2026, 0, 1);
 
 /** A block with its defaults, some content, and children (a wrapper's list or a columns block's lists). */
-function b(type: BlockType, id: string, content: Record<string, BlockValue> = {}, kids?: EmailBlock[] | EmailBlock[][]): EmailBlock {
+function b(
+  type: BlockType,
+  id: string,
+  content: Record<string, BlockValue> = {},
+  kids?: EmailBlock[] | EmailBlock[][],
+): EmailBlock {
   const block = newBlock(type, id, NOW);
   Object.assign(block.content, content);
   if (kids) block.content[type === "columns" || type === "sidebar" ? "columnChildren" : "children"] = kids;
@@ -46,7 +51,8 @@ type Shape = string | [string, Shape[]] | [string, Shape[][]];
 function shape(list: EmailBlock[]): Shape[] {
   return list.map((blk): Shape => {
     if (Array.isArray(blk.content.children)) return [blk.id, shape(blk.content.children as EmailBlock[])];
-    if (Array.isArray(blk.content.columnChildren)) return [blk.id, (blk.content.columnChildren as EmailBlock[][]).map(shape)];
+    if (Array.isArray(blk.content.columnChildren))
+      return [blk.id, (blk.content.columnChildren as EmailBlock[][]).map(shape)];
     return blk.id;
   });
 }
@@ -63,7 +69,11 @@ function design(): EmailBlock[] {
     b("header", "h", { title: "Jane for Council" }),
     b("section", "s", { backgroundColor: "#fafafa", padding: 12 }, [
       text("t1"),
-      b("columns", "c", { columns: 3, gap: 8 }, [[text("a")], [text("b1"), b("button", "b2", { url: "https://example.org" })], [b("image", "c1", { src: "https://example.org/x.png" })]]),
+      b("columns", "c", { columns: 3, gap: 8 }, [
+        [text("a")],
+        [text("b1"), b("button", "b2", { url: "https://example.org" })],
+        [b("image", "c1", { src: "https://example.org/x.png" })],
+      ]),
       b("heading", "t2", { text: "Vote", level: "h1" }),
     ]),
     b("sidebar", "sb", { sidebarPosition: "right" }, [[text("side")], [text("main")]]),
@@ -103,7 +113,14 @@ describe("write and read", () => {
     const doc = seeded();
     const draft = readEmailDraft(doc);
     expect(draft.blocks).toEqual(design());
-    expect(draft.meta).toEqual({ name: "Rally", subject: "Hi {{voter.first_name}}", fromName: "", fromEmail: "", replyTo: "", previewText: "" });
+    expect(draft.meta).toEqual({
+      name: "Rally",
+      subject: "Hi {{voter.first_name}}",
+      fromName: "",
+      fromEmail: "",
+      replyTo: "",
+      previewText: "",
+    });
     expect(isEmptyEmailDraft(doc)).toBe(false);
     expect(isEmptyEmailDraft(new Y.Doc())).toBe(true);
   });
@@ -137,7 +154,16 @@ describe("insertBlock", () => {
     expect(insertBlock(doc, text("first"), canvas(0))).toBe(true);
     expect(insertBlock(doc, text("mid"), canvas(2))).toBe(true);
     expect(insertBlock(doc, text("last"), canvas(99))).toBe(true);
-    expect(tree(doc).map((x) => (typeof x === "string" ? x : x[0]))).toEqual(["first", "h", "mid", "s", "sb", "k", "f", "last"]);
+    expect(tree(doc).map((x) => (typeof x === "string" ? x : x[0]))).toEqual([
+      "first",
+      "h",
+      "mid",
+      "s",
+      "sb",
+      "k",
+      "f",
+      "last",
+    ]);
   });
 
   test("into a column, and into a section at the end, before and after a child", () => {
@@ -149,14 +175,22 @@ describe("insertBlock", () => {
     expect(insertBlock(doc, text("after-t1"), into("s", 2))).toBe(true); // [before-t1, t1, ^, c, …]
     expect(insertBlock(doc, text("in-card"), into("k", 0))).toBe(true); // an empty wrapper
     const blocks = tree(doc);
-    expect(blocks[1]).toEqual(["s", ["before-t1", "t1", "after-t1", ["c", [["a"], ["b1", "b2", "y"], ["x", "c1"]]], "t2", "end"]]);
+    expect(blocks[1]).toEqual([
+      "s",
+      ["before-t1", "t1", "after-t1", ["c", [["a"], ["b1", "b2", "y"], ["x", "c1"]]], "t2", "end"],
+    ]);
     expect(blocks[3]).toEqual(["k", ["in-card"]]);
   });
 
   test("a container goes in with its children, at the index asked for", () => {
     const doc = seeded();
-    expect(insertBlock(doc, b("columns", "nc", { columns: 2 }, [[text("l")], [text("r1"), text("r2")]]), into("s", 1))).toBe(true);
-    expect(tree(doc)[1]).toEqual(["s", ["t1", ["nc", [["l"], ["r1", "r2"]]], ["c", [["a"], ["b1", "b2"], ["c1"]]], "t2"]]);
+    expect(
+      insertBlock(doc, b("columns", "nc", { columns: 2 }, [[text("l")], [text("r1"), text("r2")]]), into("s", 1)),
+    ).toBe(true);
+    expect(tree(doc)[1]).toEqual([
+      "s",
+      ["t1", ["nc", [["l"], ["r1", "r2"]]], ["c", [["a"], ["b1", "b2"], ["c1"]]], "t2"],
+    ]);
   });
 
   test.each([
@@ -235,7 +269,9 @@ describe("updateBlock and removeBlock", () => {
     expect(updateBlock(doc, "t1", { text: "Hello", parent: "k", order: -5, type: "footer" })).toBe(true);
     expect(transactions).toBe(1);
     expect(locateBlock(doc, "t1")).toEqual(into("s", 0));
-    expect(readBlocks(doc)[1].content.children).toContainEqual(expect.objectContaining({ id: "t1", type: "text", content: expect.objectContaining({ text: "Hello" }) }));
+    expect(readBlocks(doc)[1].content.children).toContainEqual(
+      expect.objectContaining({ id: "t1", type: "text", content: expect.objectContaining({ text: "Hello" }) }),
+    );
     expect(updateBlock(doc, "ghost", { text: "x" })).toBe(false);
   });
 
@@ -244,7 +280,8 @@ describe("updateBlock and removeBlock", () => {
     removeBlock(doc, "s");
     expect(tree(doc)).toEqual(["h", ["sb", [["side"], ["main"]]], ["k", []], "f"]);
     // kept, marked deleted, so undo restores them with their latest content
-    for (const id of ["s", "t1", "c", "a", "b1", "b2", "c1", "t2"]) expect(emailBlocks(doc).get(id)!.has("deleted")).toBe(true);
+    for (const id of ["s", "t1", "c", "a", "b1", "b2", "c1", "t2"])
+      expect(emailBlocks(doc).get(id)!.has("deleted")).toBe(true);
     removeBlock(doc, "ghost"); // no-op
     removeBlock(doc, "main");
     expect(tree(doc)[1]).toEqual(["sb", [["side"], []]]);
@@ -272,7 +309,10 @@ describe("column count", () => {
   test("after lowering, an insert at an index of the merged last column lands at that index of the list shown", () => {
     const doc = seeded();
     updateBlock(doc, "c", { columns: 2 });
-    const col2 = () => ((readBlocks(doc)[1].content.children as EmailBlock[])[1].content.columnChildren as EmailBlock[][])[1].map((x) => x.id);
+    const col2 = () =>
+      ((readBlocks(doc)[1].content.children as EmailBlock[])[1].content.columnChildren as EmailBlock[][])[1].map(
+        (x) => x.id,
+      );
     const shown = col2();
     expect(locateBlock(doc, shown[1])).toEqual(into("c", 1, 1));
     expect(insertBlock(doc, text("n"), into("c", 1, 1))).toBe(true);
@@ -288,7 +328,11 @@ describe("two copies editing at once", () => {
     sync(a, other);
     for (const doc of [a, other]) {
       const btn = allBlocks(readBlocks(doc)).find((x) => x.id === "b2")!;
-      expect(btn.content).toMatchObject({ text: "Donate", backgroundColor: "#ff0000", url: "https://example.org/give" });
+      expect(btn.content).toMatchObject({
+        text: "Donate",
+        backgroundColor: "#ff0000",
+        url: "https://example.org/give",
+      });
     }
     expect(readEmailDraft(a)).toEqual(readEmailDraft(other));
   });
@@ -300,7 +344,13 @@ describe("two copies editing at once", () => {
     expect(moveBlock(other, "h", canvas(3))).toBe(true);
     sync(a, other);
     // h went to index 3 among the others [s, sb, k, f]: between k and f
-    const want = [["s", ["t2", "t1", ["c", [[], ["b1", "b2"], ["c1"]]]]], ["sb", [["side"], ["main"]]], ["k", ["a"]], "h", "f"];
+    const want = [
+      ["s", ["t2", "t1", ["c", [[], ["b1", "b2"], ["c1"]]]]],
+      ["sb", [["side"], ["main"]]],
+      ["k", ["a"]],
+      "h",
+      "f",
+    ];
     expect(tree(a)).toEqual(want);
     expect(tree(other)).toEqual(want);
   });
@@ -316,7 +366,8 @@ describe("two copies editing at once", () => {
       expect(top).toContain("late");
       expect(top).toContainEqual(["nc", [["nl"], []]]);
       expect(top.some((x) => Array.isArray(x) && x[0] === "s")).toBe(false);
-      for (const gone of ["t1", "c", "a", "t2"]) expect(allBlocks(readBlocks(doc)).some((x) => x.id === gone)).toBe(false);
+      for (const gone of ["t1", "c", "a", "t2"])
+        expect(allBlocks(readBlocks(doc)).some((x) => x.id === gone)).toBe(false);
       expect(locateBlock(doc, "late")?.parentId).toBeNull();
     }
     expect(readBlocks(a)).toEqual(readBlocks(other));
@@ -415,7 +466,8 @@ describe("text and deletes with a teammate (issue 33 items 1 and 2)", () => {
     const { a, b: other } = pair();
     const textIn = (doc: Y.Doc) => find(doc, "t1")!.content.text as string;
     for (const ch of " now") updateBlock(a, "t1", { text: textIn(a) + ch });
-    for (const [i, ch] of [..."Act "].entries()) updateBlock(other, "t1", { text: "Act ".slice(0, i) + ch + textIn(other).slice(i) });
+    for (const [i, ch] of [..."Act "].entries())
+      updateBlock(other, "t1", { text: "Act ".slice(0, i) + ch + textIn(other).slice(i) });
     setEmailMeta(a, "subject", "Hi {{voter.first_name}}!");
     setEmailMeta(other, "subject", "Re: Hi {{voter.first_name}}");
     sync(a, other);
@@ -497,7 +549,9 @@ describe("cloneBlock", () => {
     for (const id of ids) expect(id).toMatch(/^copy\d+$/);
     const strip = (list: EmailBlock[]) => JSON.stringify(shape(list)).replace(/"[^"]*"/g, "_");
     expect(strip([copy])).toBe(strip([section]));
-    expect(allBlocks([copy]).map((x) => [x.type, x.content.text])).toEqual(allBlocks([section]).map((x) => [x.type, x.content.text]));
+    expect(allBlocks([copy]).map((x) => [x.type, x.content.text])).toEqual(
+      allBlocks([section]).map((x) => [x.type, x.content.text]),
+    );
     // the original is untouched
     expect(allBlocks([section]).map((x) => x.id)).toEqual(["s", "t1", "c", "a", "b1", "b2", "c1", "t2"]);
     const doc = seeded();

@@ -66,27 +66,32 @@ describe("variables", () => {
   });
 
   test("findVariables: distinct names in order, spaces inside the braces allowed", () => {
-    expect(findVariables("Hi {{voter.first_name}}, {{ voter.first_name }} of {{user.campaign_name}}! {{  unsubscribe_url }}")).toEqual([
-      "voter.first_name",
-      "user.campaign_name",
-      "unsubscribe_url",
-    ]);
+    expect(
+      findVariables(
+        "Hi {{voter.first_name}}, {{ voter.first_name }} of {{user.campaign_name}}! {{  unsubscribe_url }}",
+      ),
+    ).toEqual(["voter.first_name", "user.campaign_name", "unsubscribe_url"]);
     expect(findVariables("no variables { here } {single}")).toEqual([]);
   });
 
   test("unknownVariables flags misspelt, differently cased and empty variables", () => {
-    expect(unknownVariables(["Hi {{voter.first_name}}", "{{voter.nickname}} {{ Voter.First_Name }}", "{{}} and {{voter.nickname}}"])).toEqual([
-      "voter.nickname",
-      "Voter.First_Name",
-      "",
-    ]);
+    expect(
+      unknownVariables([
+        "Hi {{voter.first_name}}",
+        "{{voter.nickname}} {{ Voter.First_Name }}",
+        "{{}} and {{voter.nickname}}",
+      ]),
+    ).toEqual(["voter.nickname", "Voter.First_Name", ""]);
     expect(unknownVariables(KNOWN_VARIABLES.map((v) => `{{${v}}}`))).toEqual([]);
   });
 
   test("documentTexts: every string property of every block, nested ones too, and the extra texts", () => {
     const doc = [
       b("header", "h", { title: "{{user.campaign_name}}" }),
-      b("section", "s", {}, [b("text", "t", { text: "Hi {{voter.nickname}}" }), b("button", "bt", { url: "https://x.org/?e={{voter.email}}" })]),
+      b("section", "s", {}, [
+        b("text", "t", { text: "Hi {{voter.nickname}}" }),
+        b("button", "bt", { url: "https://x.org/?e={{voter.email}}" }),
+      ]),
     ];
     const texts = documentTexts(doc, ["Subject {{voter.first_name}}"]);
     expect(texts[0]).toBe("Subject {{voter.first_name}}");
@@ -100,12 +105,22 @@ describe("variables", () => {
 describe("substitute", () => {
   test("text mode: values as they are, missing values and unknown variables become empty", () => {
     const v = { "voter.first_name": "Jane <b>", "user.campaign_name": "Rivera & Co" };
-    expect(substitute("Hi {{ voter.first_name }} from {{user.campaign_name}}{{voter.last_name}}{{voter.nickname}}!", v, "text")).toBe("Hi Jane <b> from Rivera & Co!");
+    expect(
+      substitute(
+        "Hi {{ voter.first_name }} from {{user.campaign_name}}{{voter.last_name}}{{voter.nickname}}!",
+        v,
+        "text",
+      ),
+    ).toBe("Hi Jane <b> from Rivera & Co!");
   });
 
   test("html mode: hostile voter values are escaped in text and attributes", () => {
-    const hostile = '<script>alert(1)</script>"><img src=x onerror=alert(1)>\'';
-    const html = substitute('<p title="{{voter.first_name}}">Dear {{voter.first_name}}</p>', values({ "voter.first_name": hostile }), "html");
+    const hostile = "<script>alert(1)</script>\"><img src=x onerror=alert(1)>'";
+    const html = substitute(
+      '<p title="{{voter.first_name}}">Dear {{voter.first_name}}</p>',
+      values({ "voter.first_name": hostile }),
+      "html",
+    );
     expect(html).not.toMatch(/<script|<img/);
     const $ = cheerio.load(html);
     expect($("p").text()).toBe(`Dear ${hostile}`);
@@ -113,30 +128,57 @@ describe("substitute", () => {
   });
 
   test("html mode: a value opening a link must be a safe address", () => {
-    const tpl = '<a href="{{unsubscribe_url}}">Unsubscribe</a><a href=\'{{user.website}}\'>Site</a><td background="{{user.website}}" style="background:url(\'{{user.website}}\')">';
-    for (const bad of ["javascript:alert(1)", " JavaScript:alert(1)", "data:text/html,<script>", "{{voter.email}}", "//evil.example", 'https://x.org/"onmouseover="alert(1)']) {
+    const tpl =
+      '<a href="{{unsubscribe_url}}">Unsubscribe</a><a href=\'{{user.website}}\'>Site</a><td background="{{user.website}}" style="background:url(\'{{user.website}}\')">';
+    for (const bad of [
+      "javascript:alert(1)",
+      " JavaScript:alert(1)",
+      "data:text/html,<script>",
+      "{{voter.email}}",
+      "//evil.example",
+      'https://x.org/"onmouseover="alert(1)',
+    ]) {
       const html = substitute(tpl, values({ unsubscribe_url: bad, "user.website": bad }), "html");
-      expect(html).toBe('<a href="">Unsubscribe</a><a href=\'\'>Site</a><td background="" style="background:url(\'\')">');
+      expect(html).toBe(
+        '<a href="">Unsubscribe</a><a href=\'\'>Site</a><td background="" style="background:url(\'\')">',
+      );
     }
-    const ok = substitute(tpl, values({ unsubscribe_url: "https://app.example.org/u/abc?t=1&x=2", "user.website": "https://example.org/a(b)" }), "html");
+    const ok = substitute(
+      tpl,
+      values({ unsubscribe_url: "https://app.example.org/u/abc?t=1&x=2", "user.website": "https://example.org/a(b)" }),
+      "html",
+    );
     expect(ok).toBe(
       '<a href="https://app.example.org/u/abc?t=1&amp;x=2">Unsubscribe</a><a href=\'https://example.org/a%28b%29\'>Site</a><td background="https://example.org/a%28b%29" style="background:url(\'https://example.org/a%28b%29\')">',
     );
   });
 
   test("html mode: a value inside an address is one encoded component", () => {
-    const tpl = '<a href="https://x.org/?name={{voter.first_name}}&amp;e={{ voter.email }}">Go</a><a href="mailto:{{user.email}}">Mail</a>';
-    const html = substitute(tpl, values({ "voter.first_name": 'Jane "J" <x>&y=1\'()', "voter.email": "jane@example.com" }), "html");
-    expect(html).toBe('<a href="https://x.org/?name=Jane%20%22J%22%20%3Cx%3E%26y%3D1%27%28%29&amp;e=jane@example.com">Go</a><a href="mailto:team@example.org">Mail</a>');
+    const tpl =
+      '<a href="https://x.org/?name={{voter.first_name}}&amp;e={{ voter.email }}">Go</a><a href="mailto:{{user.email}}">Mail</a>';
+    const html = substitute(
+      tpl,
+      values({ "voter.first_name": 'Jane "J" <x>&y=1\'()', "voter.email": "jane@example.com" }),
+      "html",
+    );
+    expect(html).toBe(
+      '<a href="https://x.org/?name=Jane%20%22J%22%20%3Cx%3E%26y%3D1%27%28%29&amp;e=jane@example.com">Go</a><a href="mailto:team@example.org">Mail</a>',
+    );
   });
 
   test("text that only mentions href= or url( stays text", () => {
-    const html = substitute("<p>href=&quot;{{voter.first_name}} href={{voter.first_name}} url({{voter.first_name}})</p>", values({ "voter.first_name": "Jane Doe" }), "html");
+    const html = substitute(
+      "<p>href=&quot;{{voter.first_name}} href={{voter.first_name}} url({{voter.first_name}})</p>",
+      values({ "voter.first_name": "Jane Doe" }),
+      "html",
+    );
     expect(html).toBe("<p>href=&quot;Jane Doe href=Jane Doe url(Jane Doe)</p>");
   });
 
   test("one pass: a value that looks like a variable is not filled in again", () => {
-    expect(substitute("Hi {{voter.first_name}}", values({ "voter.first_name": "{{user.email}}" }), "text")).toBe("Hi {{user.email}}");
+    expect(substitute("Hi {{voter.first_name}}", values({ "voter.first_name": "{{user.email}}" }), "text")).toBe(
+      "Hi {{user.email}}",
+    );
   });
 
   test("a rendered email: every variable filled, nothing else touched", async () => {
@@ -152,9 +194,12 @@ describe("substitute", () => {
     const out = substitute(html, v, "html");
     expect(findVariables(out)).toEqual([]);
     // only the variables changed: the rest of the document is byte for byte the same
-    expect(out.replace(/Jane|Friends of Alex Rivera|Precinct 12|https:\/\/example\.org|jane\.doe@example\.com|https:\/\/app\.example\.org\/unsubscribe\/xyz/g, "")).toBe(
-      html.replace(/\{\{[^{}]*\}\}/g, "").replace(/https:\/\/example\.org/g, ""),
-    );
+    expect(
+      out.replace(
+        /Jane|Friends of Alex Rivera|Precinct 12|https:\/\/example\.org|jane\.doe@example\.com|https:\/\/app\.example\.org\/unsubscribe\/xyz/g,
+        "",
+      ),
+    ).toBe(html.replace(/\{\{[^{}]*\}\}/g, "").replace(/https:\/\/example\.org/g, ""));
     const $ = cheerio.load(out);
     expect($("title").text()).toBe("For Jane");
     expect($("h1").text()).toBe("Hi Jane");
@@ -172,8 +217,26 @@ describe("substitute", () => {
 describe("mergeValues", () => {
   test("a voter, the sending campaign and the unsubscribe link", () => {
     const v = mergeValues(
-      { first_name: " Ana ", last_name: "Lopez", email: "ana@example.com", phone: null, address: "12 Oak St", city: "Springfield", state: "IL", zip: "62701", precinct: "P-4", party_affiliation: "Green Party", status: "Active" },
-      { campaign_name: "Rivera 2026", first_name: "Alex", last_name: "Rivera", website: "https://rivera.example", email: "team@rivera.example" },
+      {
+        first_name: " Ana ",
+        last_name: "Lopez",
+        email: "ana@example.com",
+        phone: null,
+        address: "12 Oak St",
+        city: "Springfield",
+        state: "IL",
+        zip: "62701",
+        precinct: "P-4",
+        party_affiliation: "Green Party",
+        status: "Active",
+      },
+      {
+        campaign_name: "Rivera 2026",
+        first_name: "Alex",
+        last_name: "Rivera",
+        website: "https://rivera.example",
+        email: "team@rivera.example",
+      },
       { unsubscribe_url: "https://app.example.org/u/1" },
     );
     expect(v).toEqual({
@@ -199,8 +262,12 @@ describe("mergeValues", () => {
   });
 
   test("addresses joined sensibly", () => {
-    expect(formatAddress({ street: "12 Oak St", city: "Springfield", zip: "62701" })).toBe("12 Oak St, Springfield, 62701");
-    expect(formatAddress({ address: "12 Oak St, Springfield, IL 62701", city: "Springfield", state: "IL", zip: "62701" })).toBe("12 Oak St, Springfield, IL 62701");
+    expect(formatAddress({ street: "12 Oak St", city: "Springfield", zip: "62701" })).toBe(
+      "12 Oak St, Springfield, 62701",
+    );
+    expect(
+      formatAddress({ address: "12 Oak St, Springfield, IL 62701", city: "Springfield", state: "IL", zip: "62701" }),
+    ).toBe("12 Oak St, Springfield, IL 62701");
     expect(formatAddress({ city: "Springfield", state: "IL" })).toBe("Springfield, IL");
     expect(formatAddress({ address: "  ", street: undefined })).toBe("");
   });
@@ -212,11 +279,23 @@ describe("links whose address is an empty sender value", () => {
     b("button", "inside", { text: "More", url: "https://example.org/?from={{user.website}}" }),
     b("button", "voter", { text: "Mine", url: "{{voter.email}}" }),
     b("image", "img", { src: "https://example.org/a.png", alt: "Rally", href: "{{ user.website }}" }),
-    b("footer", "ft", { showContact: true, contactText: "Write to us", contactUrl: "{{user.email}}", showPrivacy: false, privacyUrl: "{{user.website}}" }),
+    b("footer", "ft", {
+      showContact: true,
+      contactText: "Write to us",
+      contactUrl: "{{user.email}}",
+      showPrivacy: false,
+      privacyUrl: "{{user.website}}",
+    }),
   ];
   test("are named by their labels; a value inside an address or a voter's value is not judged; hidden footer links neither", () => {
-    expect(emptyLinks(design, { website: "", email: "team@example.org" })).toEqual(["RSVP Now", "the link of image “Rally”", "Write to us"]);
-    expect(emptyLinks(design, { website: "https://jane.example.org", email: "team@example.org" })).toEqual(["Write to us"]);
+    expect(emptyLinks(design, { website: "", email: "team@example.org" })).toEqual([
+      "RSVP Now",
+      "the link of image “Rally”",
+      "Write to us",
+    ]);
+    expect(emptyLinks(design, { website: "https://jane.example.org", email: "team@example.org" })).toEqual([
+      "Write to us",
+    ]);
     expect(emptyLinks(design, { website: "javascript:alert(1)" })).toContain("RSVP Now");
   });
   test("the preview fills in the sender's real values, empty ones empty: recipients' href=\"\" shows, not example.org", async () => {

@@ -46,8 +46,14 @@ const ada: RuleVoter = {
 const blank: RuleVoter = { first_name: "Nobody", last_name: "" };
 
 let n = 0;
-const rule = (field: RuleField | "", operator: RuleOperator, value = ""): EmailRule => ({ id: `r${++n}`, field, operator, value });
-const matches = (voter: RuleVoter, field: RuleField | "", operator: RuleOperator, value = "") => ruleMatches(voter, rule(field, operator, value), NOW);
+const rule = (field: RuleField | "", operator: RuleOperator, value = ""): EmailRule => ({
+  id: `r${++n}`,
+  field,
+  operator,
+  value,
+});
+const matches = (voter: RuleVoter, field: RuleField | "", operator: RuleOperator, value = "") =>
+  ruleMatches(voter, rule(field, operator, value), NOW);
 
 function refusal(f: () => unknown): string {
   try {
@@ -61,13 +67,37 @@ function refusal(f: () => unknown): string {
 
 describe("vocabulary", () => {
   test("the spec's fields, operators and time units, each with a label", () => {
-    expect(RULE_FIELDS).toEqual(["first_name", "last_name", "email", "phone", "status", "registration_date", "precinct", "party", "age", "city", "state"]);
-    expect(RULE_OPERATORS).toEqual(["equals", "not_equals", "contains", "not_contains", "starts_with", "ends_with", "greater_than", "less_than", "is_empty", "is_not_empty"]);
+    expect(RULE_FIELDS).toEqual([
+      "first_name",
+      "last_name",
+      "email",
+      "phone",
+      "status",
+      "registration_date",
+      "precinct",
+      "party",
+      "age",
+      "city",
+      "state",
+    ]);
+    expect(RULE_OPERATORS).toEqual([
+      "equals",
+      "not_equals",
+      "contains",
+      "not_contains",
+      "starts_with",
+      "ends_with",
+      "greater_than",
+      "less_than",
+      "is_empty",
+      "is_not_empty",
+    ]);
     expect(TIME_UNITS).toEqual(["minutes", "hours", "days", "weeks"]);
     expect(Object.keys(RULE_FIELD_LABELS)).toEqual([...RULE_FIELDS]);
     expect(Object.keys(RULE_OPERATOR_LABELS)).toEqual([...RULE_OPERATORS]);
     expect(Object.keys(TIME_UNIT_LABELS)).toEqual([...TIME_UNITS]);
-    for (const label of [...Object.values(RULE_FIELD_LABELS), ...Object.values(RULE_OPERATOR_LABELS)]) expect(label.length).toBeGreaterThan(0);
+    for (const label of [...Object.values(RULE_FIELD_LABELS), ...Object.values(RULE_OPERATOR_LABELS)])
+      expect(label.length).toBeGreaterThan(0);
     expect(RULE_FIELD_LABELS.party).toBe("Party");
     expect(RULE_OPERATOR_LABELS.not_equals).toBe("Does not equal");
   });
@@ -85,24 +115,39 @@ describe("parseRules", () => {
   });
 
   test("the stored text reads back to itself", () => {
-    const rules = parseRules([{ id: "a", field: "age", operator: "greater_than", value: "30", timeDelay: 2, timeUnit: "hours" }], { event: true });
+    const rules = parseRules(
+      [{ id: "a", field: "age", operator: "greater_than", value: "30", timeDelay: 2, timeUnit: "hours" }],
+      { event: true },
+    );
     const text = serializeRules(rules);
     expect(serializeRules(parseRules(text, { event: true }))).toBe(text);
     expect(parseRules(text, { event: true })).toEqual(rules);
   });
 
   test("draft rules (no field or value yet) are kept; values are kept as typed", () => {
-    expect(parseRules([{ id: "a", field: "", operator: "equals", value: "" }])).toEqual([{ id: "a", field: "", operator: "equals", value: "" }]);
-    expect(parseRules([{ id: "a", field: null, operator: "contains" }])).toEqual([{ id: "a", field: "", operator: "contains", value: "" }]);
+    expect(parseRules([{ id: "a", field: "", operator: "equals", value: "" }])).toEqual([
+      { id: "a", field: "", operator: "equals", value: "" },
+    ]);
+    expect(parseRules([{ id: "a", field: null, operator: "contains" }])).toEqual([
+      { id: "a", field: "", operator: "contains", value: "" },
+    ]);
     expect(parseRules([{ id: "a", field: "city", operator: "equals", value: " Salem " }])[0].value).toBe(" Salem ");
   });
 
   test("event rules keep their delay; filter rules drop it", () => {
     const raw = [{ id: "a", field: "city", operator: "equals", value: "Salem", timeDelay: 3, timeUnit: "days" }];
-    expect(parseRules(raw, { event: true })).toEqual([{ id: "a", field: "city", operator: "equals", value: "Salem", timeDelay: 3, timeUnit: "days" }]);
+    expect(parseRules(raw, { event: true })).toEqual([
+      { id: "a", field: "city", operator: "equals", value: "Salem", timeDelay: 3, timeUnit: "days" },
+    ]);
     expect(parseRules(raw)).toEqual([{ id: "a", field: "city", operator: "equals", value: "Salem" }]);
-    expect(parseRules([{ id: "a", field: "city", operator: "equals", value: "x", timeDelay: 0 }], { event: true })[0]).toMatchObject({ timeDelay: 0 });
-    expect(parseRules([{ id: "a", field: "city", operator: "equals", value: "x", timeDelay: "", timeUnit: "" }], { event: true })[0]).not.toHaveProperty("timeDelay");
+    expect(
+      parseRules([{ id: "a", field: "city", operator: "equals", value: "x", timeDelay: 0 }], { event: true })[0],
+    ).toMatchObject({ timeDelay: 0 });
+    expect(
+      parseRules([{ id: "a", field: "city", operator: "equals", value: "x", timeDelay: "", timeUnit: "" }], {
+        event: true,
+      })[0],
+    ).not.toHaveProperty("timeDelay");
   });
 
   test("invalid input is refused with a clear message", () => {
@@ -115,28 +160,60 @@ describe("parseRules", () => {
     expect(parseRules(many.slice(0, 20))).toHaveLength(20);
     expect(refusal(() => parseRules(["x"]))).toBe("Condition 1 could not be read.");
     expect(refusal(() => parseRules([null]))).toBe("Condition 1 could not be read.");
-    expect(refusal(() => parseRules([{ field: "city", operator: "equals", value: "x" }]))).toBe("Condition 1 has no valid id.");
-    expect(refusal(() => parseRules([{ id: "x".repeat(65), field: "city", operator: "equals", value: "x" }]))).toBe("Condition 1 has no valid id.");
-    expect(refusal(() => parseRules([{ id: "a", field: "city", operator: "equals", value: "x" }, { id: "a", field: "city", operator: "equals", value: "y" }]))).toBe(
-      "Condition 2 repeats the id of another condition.",
+    expect(refusal(() => parseRules([{ field: "city", operator: "equals", value: "x" }]))).toBe(
+      "Condition 1 has no valid id.",
     );
-    expect(refusal(() => parseRules([{ id: "a", field: "zip", operator: "equals", value: "x" }]))).toBe("Condition 1 uses an unknown field.");
-    expect(refusal(() => parseRules([{ id: "a", field: "party_affiliation", operator: "equals", value: "x" }]))).toBe("Condition 1 uses an unknown field.");
-    expect(refusal(() => parseRules([{ id: "a", field: "city", operator: "like", value: "x" }]))).toBe("Condition 1 uses an unknown operator.");
-    expect(refusal(() => parseRules([{ id: "a", field: "city", value: "x" }]))).toBe("Condition 1 uses an unknown operator.");
-    expect(refusal(() => parseRules([{ id: "a", field: "city", operator: "equals", value: 5 }]))).toBe("The value of condition 1 must be text.");
-    expect(refusal(() => parseRules([{ id: "a", field: "city", operator: "equals", value: "x".repeat(201) }]))).toBe("The value of condition 1 is limited to 200 characters.");
+    expect(refusal(() => parseRules([{ id: "x".repeat(65), field: "city", operator: "equals", value: "x" }]))).toBe(
+      "Condition 1 has no valid id.",
+    );
+    expect(
+      refusal(() =>
+        parseRules([
+          { id: "a", field: "city", operator: "equals", value: "x" },
+          { id: "a", field: "city", operator: "equals", value: "y" },
+        ]),
+      ),
+    ).toBe("Condition 2 repeats the id of another condition.");
+    expect(refusal(() => parseRules([{ id: "a", field: "zip", operator: "equals", value: "x" }]))).toBe(
+      "Condition 1 uses an unknown field.",
+    );
+    expect(refusal(() => parseRules([{ id: "a", field: "party_affiliation", operator: "equals", value: "x" }]))).toBe(
+      "Condition 1 uses an unknown field.",
+    );
+    expect(refusal(() => parseRules([{ id: "a", field: "city", operator: "like", value: "x" }]))).toBe(
+      "Condition 1 uses an unknown operator.",
+    );
+    expect(refusal(() => parseRules([{ id: "a", field: "city", value: "x" }]))).toBe(
+      "Condition 1 uses an unknown operator.",
+    );
+    expect(refusal(() => parseRules([{ id: "a", field: "city", operator: "equals", value: 5 }]))).toBe(
+      "The value of condition 1 must be text.",
+    );
+    expect(refusal(() => parseRules([{ id: "a", field: "city", operator: "equals", value: "x".repeat(201) }]))).toBe(
+      "The value of condition 1 is limited to 200 characters.",
+    );
     expect(parseRules([{ id: "a", field: "city", operator: "equals", value: "x".repeat(200) }])).toHaveLength(1);
-    expect(refusal(() => parseRules([{ id: "a", field: "age", operator: "greater_than", value: "thirty" }]))).toBe("The age in condition 1 must be a whole number.");
-    expect(refusal(() => parseRules([{ id: "a", field: "age", operator: "equals", value: "-3" }]))).toBe("The age in condition 1 must be a whole number.");
+    expect(refusal(() => parseRules([{ id: "a", field: "age", operator: "greater_than", value: "thirty" }]))).toBe(
+      "The age in condition 1 must be a whole number.",
+    );
+    expect(refusal(() => parseRules([{ id: "a", field: "age", operator: "equals", value: "-3" }]))).toBe(
+      "The age in condition 1 must be a whole number.",
+    );
     expect(parseRules([{ id: "a", field: "age", operator: "is_empty", value: "" }])).toHaveLength(1);
   });
 
   test("event delays: a number of zero or more, a known unit, at most 365 days", () => {
-    const ev = (extra: Record<string, unknown>) => () => parseRules([{ id: "a", field: "city", operator: "equals", value: "x", ...extra }], { event: true });
-    expect(refusal(ev({ timeDelay: -1, timeUnit: "days" }))).toBe("The delay of condition 1 must be a number of zero or more.");
-    expect(refusal(ev({ timeDelay: "3", timeUnit: "days" }))).toBe("The delay of condition 1 must be a number of zero or more.");
-    expect(refusal(ev({ timeDelay: Infinity, timeUnit: "days" }))).toBe("The delay of condition 1 must be a number of zero or more.");
+    const ev = (extra: Record<string, unknown>) => () =>
+      parseRules([{ id: "a", field: "city", operator: "equals", value: "x", ...extra }], { event: true });
+    expect(refusal(ev({ timeDelay: -1, timeUnit: "days" }))).toBe(
+      "The delay of condition 1 must be a number of zero or more.",
+    );
+    expect(refusal(ev({ timeDelay: "3", timeUnit: "days" }))).toBe(
+      "The delay of condition 1 must be a number of zero or more.",
+    );
+    expect(refusal(ev({ timeDelay: Infinity, timeUnit: "days" }))).toBe(
+      "The delay of condition 1 must be a number of zero or more.",
+    );
     expect(refusal(ev({ timeDelay: 3, timeUnit: "months" }))).toBe("Condition 1 uses an unknown time unit.");
     expect(refusal(ev({ timeDelay: 3 }))).toBe("Please choose a time unit for the delay of condition 1.");
     expect(refusal(ev({ timeDelay: 366, timeUnit: "days" }))).toBe("The delay of condition 1 is limited to 365 days.");
@@ -314,7 +391,11 @@ describe("voterMatches", () => {
   test("every rule must match; no rules match everyone", () => {
     expect(voterMatches(ada, [], NOW)).toBe(true);
     expect(voterMatches(blank, [], NOW)).toBe(true);
-    const dems = [rule("party", "equals", "democrat"), rule("age", "greater_than", "30"), rule("email", "is_not_empty")];
+    const dems = [
+      rule("party", "equals", "democrat"),
+      rule("age", "greater_than", "30"),
+      rule("email", "is_not_empty"),
+    ];
     expect(voterMatches(ada, dems, NOW)).toBe(true);
     expect(voterMatches({ ...ada, party_affiliation: "Republican" }, dems, NOW)).toBe(false);
     expect(voterMatches({ ...ada, date_of_birth: "2000-01-01" }, dems, NOW)).toBe(false);
@@ -323,7 +404,12 @@ describe("voterMatches", () => {
   });
 
   test("rules read back from stored text match the same voters", () => {
-    const rules = parseRules(JSON.stringify([{ id: "a", field: "state", operator: "equals", value: "or" }, { id: "b", field: "city", operator: "starts_with", value: "port" }]));
+    const rules = parseRules(
+      JSON.stringify([
+        { id: "a", field: "state", operator: "equals", value: "or" },
+        { id: "b", field: "city", operator: "starts_with", value: "port" },
+      ]),
+    );
     expect(voterMatches(ada, rules, NOW)).toBe(true);
     expect(voterMatches({ ...ada, city: "Salem" }, rules, NOW)).toBe(false);
   });

@@ -28,7 +28,8 @@ describe("built-in templates", () => {
   describe.each(BUILT_IN_TEMPLATES)("$name", (template) => {
     test("normalizes unchanged", () => {
       expect(normalizeBlocks(JSON.parse(JSON.stringify(template.blocks)))).toEqual(template.blocks);
-      for (const b of allBlocks(template.blocks)) expect(b.id).toMatch(new RegExp(`^${template.id.slice(8)}-[a-z0-9-]+$`));
+      for (const b of allBlocks(template.blocks))
+        expect(b.id).toMatch(new RegExp(`^${template.id.slice(8)}-[a-z0-9-]+$`));
     });
 
     test("renders without MJML errors, below the size warning, with a footer", async () => {

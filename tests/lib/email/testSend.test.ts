@@ -18,7 +18,11 @@ import { prepareDataDir, signUp, startAppBackend, stopBackend, type AppBackend }
 
 const ADMIN_KEY = "email-test-send-admin-key";
 /** the outbox as the operator's mailbox reads it (an internal query, called with the admin key) */
-const mailbox = makeFunctionReference<"query", { to?: string }, Array<{ to: string; status: string; kind: string; subject: string }>>("emails:mailboxMessages");
+const mailbox = makeFunctionReference<
+  "query",
+  { to?: string },
+  Array<{ to: string; status: string; kind: string; subject: string }>
+>("emails:mailboxMessages");
 
 let fake: FakeResend;
 let backend: AppBackend;
@@ -28,7 +32,11 @@ let admin: ConvexHttpClient;
 beforeAll(async () => {
   fake = new FakeResend();
   await fake.start();
-  const dataDir = await prepareDataDir({ RESEND_API_KEY: RESEND_KEY, RESEND_BASE_URL: fake.url, EMAIL_FROM: "Precinct <no-reply@precinct.local>" });
+  const dataDir = await prepareDataDir({
+    RESEND_API_KEY: RESEND_KEY,
+    RESEND_BASE_URL: fake.url,
+    EMAIL_FROM: "Precinct <no-reply@precinct.local>",
+  });
   backend = await startAppBackend(dataDir, { adminKey: ADMIN_KEY });
   // the organisation's creator: account_admin + campaign_manager (CREATOR_ROLES), so campaigns.manage
   client = await signUp(backend);
@@ -122,7 +130,13 @@ describe("a test send through Resend", () => {
     fake.invalid.add("refused@example.org");
     const before = fake.emails.length;
     const result = await send("refused@example.org, fine@example.org");
-    expect(result).toMatchObject({ demo: false, sent: 1, failed: 1, pending: 0, message: "One or more email addresses are invalid." });
+    expect(result).toMatchObject({
+      demo: false,
+      sent: 1,
+      failed: 1,
+      pending: 0,
+      message: "One or more email addresses are invalid.",
+    });
     expect(fake.emails.slice(before).map((e) => e.to)).toEqual([["fine@example.org"]]);
     expect((await admin.query(mailbox, { to: "refused@example.org" }))[0].status).toBe("failed");
   });
@@ -133,7 +147,13 @@ describe("a test send through Resend", () => {
     const result = await send("busy@example.org");
     // observed: the SDK does not retry a 429 and deliver() marks the outbox row failed with the
     // provider's message ("Too many requests. …"), which testSendMessage maps to the spec's words
-    expect(result).toMatchObject({ demo: false, sent: 0, failed: 1, pending: 0, message: "Too many emails sent. Please try again later." });
+    expect(result).toMatchObject({
+      demo: false,
+      sent: 0,
+      failed: 1,
+      pending: 0,
+      message: "Too many emails sent. Please try again later.",
+    });
     expect(fake.emails.length).toBe(before);
     const tries = () => fake.requests.filter((r) => r.method === "POST" && r.path === "/emails").length;
     const afterFirst = tries();
@@ -146,18 +166,28 @@ describe("a test send through Resend", () => {
 
   test("refused before anything is queued: a bad recipient address, unknown merge variables", async () => {
     const before = fake.requests.length;
-    expect(await refusal(send("one@example.org, not-an-address"))).toEqual({ code: "VALIDATION_ERROR", message: "Please check: not-an-address", title: "Invalid email address" });
+    expect(await refusal(send("one@example.org, not-an-address"))).toEqual({
+      code: "VALIDATION_ERROR",
+      message: "Please check: not-an-address",
+      title: "Invalid email address",
+    });
     expect(
-      await refusal(client.action(api.emailTest.sendTest, {
-        recipients: "one@example.org",
-        subject: "Hi {{voter.nickname}}",
-        fromName: "",
-        fromEmail: "team@jane.org",
-        replyTo: "",
-        previewText: "",
-        blocks: JSON.stringify(DESIGN),
-      })),
-    ).toEqual({ code: "VALIDATION_ERROR", message: "Unknown personalization variable: {{voter.nickname}}", title: "Failed to send test email" });
+      await refusal(
+        client.action(api.emailTest.sendTest, {
+          recipients: "one@example.org",
+          subject: "Hi {{voter.nickname}}",
+          fromName: "",
+          fromEmail: "team@jane.org",
+          replyTo: "",
+          previewText: "",
+          blocks: JSON.stringify(DESIGN),
+        }),
+      ),
+    ).toEqual({
+      code: "VALIDATION_ERROR",
+      message: "Unknown personalization variable: {{voter.nickname}}",
+      title: "Failed to send test email",
+    });
     expect(fake.requests.length).toBe(before);
   });
 });

@@ -1,10 +1,27 @@
 /** The form draft as a Yjs document: two editors' concurrent changes merge per property; moves are one property. */
 import * as Y from "yjs";
 import { describe, expect, test } from "vitest";
-import { addDraftField, draftMatches, moveDraftField, readDraft, removeDraftField, setDraftMeta, updateDraftField, writeDraft } from "@convex/lib/forms/draft";
+import {
+  addDraftField,
+  draftMatches,
+  moveDraftField,
+  readDraft,
+  removeDraftField,
+  setDraftMeta,
+  updateDraftField,
+  writeDraft,
+} from "@convex/lib/forms/draft";
 import { checkSubmission, formDefinitionProblem, type FormField } from "@convex/lib/forms/rules";
 
-const f = (id: string, label: string, extra: Partial<FormField> = {}): FormField => ({ id, type: "text", label, required: false, placeholder: null, options: [], ...extra });
+const f = (id: string, label: string, extra: Partial<FormField> = {}): FormField => ({
+  id,
+  type: "text",
+  label,
+  required: false,
+  placeholder: null,
+  options: [],
+  ...extra,
+});
 
 function pair() {
   const a = new Y.Doc();
@@ -69,20 +86,48 @@ describe("form draft", () => {
       doc.getMap("formMeta").set("name", "Old form");
       doc.getMap("formMeta").set("description", "");
       const field = new Y.Map<unknown>();
-      for (const [k, v] of Object.entries({ type: "text", label: "Old label", required: true, placeholder: null, options: [], order: 1 })) field.set(k, v);
+      for (const [k, v] of Object.entries({
+        type: "text",
+        label: "Old label",
+        required: true,
+        placeholder: null,
+        options: [],
+        order: 1,
+      }))
+        field.set(k, v);
       doc.getMap<Y.Map<unknown>>("formFields").set("field_x", field);
     });
-    expect(readDraft(doc)).toEqual({ name: "Old form", description: "", fields: [f("field_x", "Old label", { required: true })] });
+    expect(readDraft(doc)).toEqual({
+      name: "Old form",
+      description: "",
+      fields: [f("field_x", "Old label", { required: true })],
+    });
     updateDraftField(doc, "field_x", { label: "Old label!" });
     setDraftMeta(doc, "name", "Old form!");
     expect(readDraft(doc)).toMatchObject({ name: "Old form!", fields: [{ label: "Old label!" }] });
   });
   test("draftMatches compares as the server stores: trimmed, blank options dropped", () => {
     const doc = new Y.Doc();
-    writeDraft(doc, { name: " Signup ", description: "", fields: [f("field_t", "Topic ", { type: "select", options: ["A", " ", "B"] })] });
-    expect(draftMatches(readDraft(doc), { name: "Signup", description: null, fields: [f("field_t", "Topic", { type: "select", options: ["A", "B"] })] })).toBe(true);
+    writeDraft(doc, {
+      name: " Signup ",
+      description: "",
+      fields: [f("field_t", "Topic ", { type: "select", options: ["A", " ", "B"] })],
+    });
+    expect(
+      draftMatches(readDraft(doc), {
+        name: "Signup",
+        description: null,
+        fields: [f("field_t", "Topic", { type: "select", options: ["A", "B"] })],
+      }),
+    ).toBe(true);
     updateDraftField(doc, "field_t", { required: true });
-    expect(draftMatches(readDraft(doc), { name: "Signup", description: null, fields: [f("field_t", "Topic", { type: "select", options: ["A", "B"] })] })).toBe(false);
+    expect(
+      draftMatches(readDraft(doc), {
+        name: "Signup",
+        description: null,
+        fields: [f("field_t", "Topic", { type: "select", options: ["A", "B"] })],
+      }),
+    ).toBe(false);
   });
 });
 
@@ -90,14 +135,30 @@ describe("form rules", () => {
   test("definition problems in the builder's words", () => {
     expect(formDefinitionProblem(" ", null, [])).toBe("Form name required");
     expect(formDefinitionProblem("X", null, [f("field_a", "")])).toBe("Every field needs a label.");
-    expect(formDefinitionProblem("X", null, [f("field_a", "Pick", { type: "radio", options: [" "] })])).toBe('"Pick" needs at least one option.');
-    expect(formDefinitionProblem("X", null, [f("field_a", "A"), f("separator_1", "", { type: "separator" })])).toBeNull();
+    expect(formDefinitionProblem("X", null, [f("field_a", "Pick", { type: "radio", options: [" "] })])).toBe(
+      '"Pick" needs at least one option.',
+    );
+    expect(
+      formDefinitionProblem("X", null, [f("field_a", "A"), f("separator_1", "", { type: "separator" })]),
+    ).toBeNull();
   });
   test("submission values: typed, capped, options only, dates real, first email is the submitter", () => {
-    const fields = [f("field_e1", "Work email", { type: "email" }), f("field_e2", "Home email", { type: "email" }), f("field_d", "Day", { type: "date" }), f("field_t", "Notes", { type: "textarea" })];
+    const fields = [
+      f("field_e1", "Work email", { type: "email" }),
+      f("field_e2", "Home email", { type: "email" }),
+      f("field_d", "Day", { type: "date" }),
+      f("field_t", "Notes", { type: "textarea" }),
+    ];
     const ok = checkSubmission(fields, { field_e1: " Ann@X.org ", field_e2: "b@y.org", field_d: "2026-02-28" });
-    expect(ok).toEqual({ values: { field_e1: "Ann@X.org", field_e2: "b@y.org", field_d: "2026-02-28" }, errors: {}, submitterEmail: "ann@x.org" });
+    expect(ok).toEqual({
+      values: { field_e1: "Ann@X.org", field_e2: "b@y.org", field_d: "2026-02-28" },
+      errors: {},
+      submitterEmail: "ann@x.org",
+    });
     const bad = checkSubmission(fields, { field_d: "2026-02-30", field_t: "x".repeat(5001) });
-    expect(bad.errors).toEqual({ field_d: "Please enter a valid date", field_t: "Notes is limited to 5,000 characters." });
+    expect(bad.errors).toEqual({
+      field_d: "Please enter a valid date",
+      field_t: "Notes is limited to 5,000 characters.",
+    });
   });
 });

@@ -23,7 +23,11 @@ let inactiveId: Id<"forms">;
 let token: string;
 
 async function post(path: string, body: unknown) {
-  const res = await fetch(`${app.backend.siteUrl}${path}`, { method: "POST", headers: { "Content-Type": "application/json" }, body: typeof body === "string" ? body : JSON.stringify(body) });
+  const res = await fetch(`${app.backend.siteUrl}${path}`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  });
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }
 const stored = () => app.run((ctx) => ctx.db.query("formSubmissions").collect());
@@ -34,7 +38,19 @@ beforeAll(async () => {
   orgId = m.orgId;
   const form = (status: "active" | "inactive") =>
     app.run((ctx) =>
-      ctx.db.insert("forms", { orgId, name: "Signup", description: null, fields: FIELDS, status, matchVoters: false, version: 1, submissionCount: 0, createdBy: m.userId, updatedAt: Date.now(), updatedBy: m.userId }),
+      ctx.db.insert("forms", {
+        orgId,
+        name: "Signup",
+        description: null,
+        fields: FIELDS,
+        status,
+        matchVoters: false,
+        version: 1,
+        submissionCount: 0,
+        createdBy: m.userId,
+        updatedAt: Date.now(),
+        updatedBy: m.userId,
+      }),
     );
   formId = await form("active");
   inactiveId = await form("inactive");
@@ -50,21 +66,46 @@ afterAll(async () => {
 
 describe("POST /api/forms/submit", () => {
   test("a good submission is stored with the submitter's email from the first email field and the client address", async () => {
-    const r = await post("/api/forms/submit", { formId, token, data: { field_name: "Rosa Parks", field_email: "Rosa@Example.org", field_ok: true }, website: "" });
+    const r = await post("/api/forms/submit", {
+      formId,
+      token,
+      data: { field_name: "Rosa Parks", field_email: "Rosa@Example.org", field_ok: true },
+      website: "",
+    });
     expect(r).toEqual({ status: 200, body: { ok: true } });
     const rows = await stored();
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ formId, source: "public", submitterEmail: "rosa@example.org", submitterIp: "127.0.0.1", data: { field_name: "Rosa Parks", field_email: "Rosa@Example.org", field_ok: true } });
+    expect(rows[0]).toMatchObject({
+      formId,
+      source: "public",
+      submitterEmail: "rosa@example.org",
+      submitterIp: "127.0.0.1",
+      data: { field_name: "Rosa Parks", field_email: "Rosa@Example.org", field_ok: true },
+    });
   });
 
   test("unknown fields, wrong types and missing required values are refused field by field", async () => {
-    const unknown = await post("/api/forms/submit", { formId, token, data: { field_name: "A", field_email: "a@b.org", field_admin: "x" } });
+    const unknown = await post("/api/forms/submit", {
+      formId,
+      token,
+      data: { field_name: "A", field_email: "a@b.org", field_admin: "x" },
+    });
     expect(unknown).toEqual({ status: 422, body: { errors: { field_admin: "This field is not part of the form." } } });
-    const wrongType = await post("/api/forms/submit", { formId, token, data: { field_name: 42, field_email: "a@b.org", field_ok: "yes" } });
+    const wrongType = await post("/api/forms/submit", {
+      formId,
+      token,
+      data: { field_name: 42, field_email: "a@b.org", field_ok: "yes" },
+    });
     expect(wrongType.status).toBe(422);
-    expect(wrongType.body.errors).toEqual({ field_name: "Please enter text in this field.", field_ok: "Please tick or untick this box." });
+    expect(wrongType.body.errors).toEqual({
+      field_name: "Please enter text in this field.",
+      field_ok: "Please tick or untick this box.",
+    });
     const missing = await post("/api/forms/submit", { formId, token, data: { field_email: "nope" } });
-    expect(missing.body.errors).toEqual({ field_name: "Full name is required", field_email: "Please enter a valid email address" });
+    expect(missing.body.errors).toEqual({
+      field_name: "Full name is required",
+      field_email: "Please enter a valid email address",
+    });
     const shape = await post("/api/forms/submit", { formId, token, data: { field_name: { nested: true } } });
     expect(shape.status).toBe(400);
     const extraKey = await post("/api/forms/submit", { formId, token, data: {}, orgId });
@@ -82,19 +123,40 @@ describe("POST /api/forms/submit", () => {
   test("an inactive or unknown form is not found; a token of another form is refused", async () => {
     const inactive = await post("/api/forms/start", { formId: inactiveId });
     await new Promise((r) => setTimeout(r, MIN_FILL_MS + 100));
-    const r = await post("/api/forms/submit", { formId: inactiveId, token: inactive.body.token, data: { field_name: "A", field_email: "a@b.org" } });
+    const r = await post("/api/forms/submit", {
+      formId: inactiveId,
+      token: inactive.body.token,
+      data: { field_name: "A", field_email: "a@b.org" },
+    });
     expect(r).toEqual({ status: 404, body: { error: "Form not found or no longer available." } });
-    const crossed = await post("/api/forms/submit", { formId: inactiveId, token, data: { field_name: "A", field_email: "a@b.org" } });
+    const crossed = await post("/api/forms/submit", {
+      formId: inactiveId,
+      token,
+      data: { field_name: "A", field_email: "a@b.org" },
+    });
     expect(crossed.status).toBe(403);
-    const forged = await post("/api/forms/submit", { formId, token: `${token.slice(0, -2)}xx`, data: { field_name: "A", field_email: "a@b.org" } });
+    const forged = await post("/api/forms/submit", {
+      formId,
+      token: `${token.slice(0, -2)}xx`,
+      data: { field_name: "A", field_email: "a@b.org" },
+    });
     expect(forged.status).toBe(403);
   });
 
   test("a filled honeypot or a submission faster than a person is answered OK and dropped", async () => {
-    const hp = await post("/api/forms/submit", { formId, token, data: { field_name: "Bot", field_email: "bot@spam.biz" }, website: "http://spam.biz" });
+    const hp = await post("/api/forms/submit", {
+      formId,
+      token,
+      data: { field_name: "Bot", field_email: "bot@spam.biz" },
+      website: "http://spam.biz",
+    });
     expect(hp).toEqual({ status: 200, body: { ok: true } });
     const fresh = await post("/api/forms/start", { formId });
-    const fast = await post("/api/forms/submit", { formId, token: fresh.body.token, data: { field_name: "Bot", field_email: "bot@spam.biz" } });
+    const fast = await post("/api/forms/submit", {
+      formId,
+      token: fresh.body.token,
+      data: { field_name: "Bot", field_email: "bot@spam.biz" },
+    });
     expect(fast).toEqual({ status: 200, body: { ok: true } });
     expect((await stored()).map((s) => s.data.field_name)).toEqual(["Rosa Parks"]);
   });
@@ -102,7 +164,15 @@ describe("POST /api/forms/submit", () => {
   test("a flood from one address is cut off by the per-address limit", async () => {
     const statuses: number[] = [];
     for (let i = 0; i < SUBMIT_RATE_PER_ADDRESS + 5; i++) {
-      statuses.push((await post("/api/forms/submit", { formId, token, data: { field_name: `Flood ${i}`, field_email: `f${i}@x.org` } })).status);
+      statuses.push(
+        (
+          await post("/api/forms/submit", {
+            formId,
+            token,
+            data: { field_name: `Flood ${i}`, field_email: `f${i}@x.org` },
+          })
+        ).status,
+      );
     }
     expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(5);
     expect(statuses.at(-1)).toBe(429);

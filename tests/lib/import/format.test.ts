@@ -1,6 +1,13 @@
 /** Import History display rules (spec/1 §9) and live progress figures. */
 import { describe, expect, test } from "vitest";
-import { displayStatus, formatDuration, progressFigures, STALE_IMPORT_MS, successRate, successRateColor } from "@/lib/import/format";
+import {
+  displayStatus,
+  formatDuration,
+  progressFigures,
+  STALE_IMPORT_MS,
+  successRate,
+  successRateColor,
+} from "@/lib/import/format";
 
 describe("history display", () => {
   test("duration as seconds, or minutes plus seconds", () => {
@@ -26,7 +33,14 @@ describe("history display", () => {
     const byRows = progressFigures({ processed: 5000, startedAt: 0, updatedAt: 1000, total: 20000 });
     expect(byRows.rate).toBe(5000);
     expect(byRows.etaSeconds).toBeCloseTo(3);
-    const byBytes = progressFigures({ processed: 100, startedAt: 0, updatedAt: 2000, total: null, bytesDone: 250, bytesTotal: 1000 });
+    const byBytes = progressFigures({
+      processed: 100,
+      startedAt: 0,
+      updatedAt: 2000,
+      total: null,
+      bytesDone: 250,
+      bytesTotal: 1000,
+    });
     expect(byBytes.fraction).toBe(0.25);
     expect(byBytes.etaSeconds).toBeCloseTo(6);
   });

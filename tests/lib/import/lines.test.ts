@@ -39,16 +39,19 @@ describe("line numbers of delimited rows", () => {
     ['Di "D"', "x", "1"],
   ];
 
-  test.each([1, 2, 3, 4, 5, 7, 16, 1024 * 1024])("CRLF file, blank lines, quoted multi-line fields (slices of %i bytes)", async (sliceSize) => {
-    for (const batch of [1, 2, 100]) {
-      const src = await openDelimitedSource(blob(crlf), { sliceSize });
-      expect(src.lastLines()).toEqual([]);
-      expect(src.headers).toEqual(["Name", "Notes", "Zip"]);
-      const { rows, lines } = await readAll(src, batch);
-      expect(rows).toEqual(expected);
-      expect(lines).toEqual([3, 6, 9, 12]);
-    }
-  });
+  test.each([1, 2, 3, 4, 5, 7, 16, 1024 * 1024])(
+    "CRLF file, blank lines, quoted multi-line fields (slices of %i bytes)",
+    async (sliceSize) => {
+      for (const batch of [1, 2, 100]) {
+        const src = await openDelimitedSource(blob(crlf), { sliceSize });
+        expect(src.lastLines()).toEqual([]);
+        expect(src.headers).toEqual(["Name", "Notes", "Zip"]);
+        const { rows, lines } = await readAll(src, batch);
+        expect(rows).toEqual(expected);
+        expect(lines).toEqual([3, 6, 9, 12]);
+      }
+    },
+  );
 
   test("the same file with LF and with CR line endings", async () => {
     for (const nl of ["\n", "\r"]) {
@@ -63,7 +66,10 @@ describe("line numbers of delimited rows", () => {
   test("blank lines before the header count; a batch's lines match its rows exactly", async () => {
     const src = await openDelimitedSource(blob("\n\n  \nid;name\n1;Ann\n\n2;Bo\n3;Cy\n"), { sliceSize: 2 });
     expect(src.headers).toEqual(["id", "name"]);
-    expect(await src.next(2)).toEqual([["1", "Ann"], ["2", "Bo"]]);
+    expect(await src.next(2)).toEqual([
+      ["1", "Ann"],
+      ["2", "Bo"],
+    ]);
     expect(src.lastLines()).toEqual([5, 7]);
     expect(await src.next(2)).toEqual([["3", "Cy"]]);
     expect(src.lastLines()).toEqual([8]);
@@ -80,7 +86,10 @@ describe("line numbers of delimited rows", () => {
 
   test("an unquoted record across a bare LF in a CRLF file spans two lines", async () => {
     const src = await openDelimitedSource(blob("a,b\r\n1,2\n3\r\n4,5\r\n"));
-    expect(await src.next(10)).toEqual([["1", "2\n3"], ["4", "5"]]);
+    expect(await src.next(10)).toEqual([
+      ["1", "2\n3"],
+      ["4", "5"],
+    ]);
     expect(src.lastLines()).toEqual([2, 4]);
   });
 });
@@ -89,7 +98,11 @@ describe("line numbers of delimited rows", () => {
  * A generated multi-megabyte file with every kind of record, and the line each row should carry,
  * counted while the file is built.
  */
-function bigFile(records: number, seed: number, multiLine: number): { text: string; rows: string[][]; lines: number[] } {
+function bigFile(
+  records: number,
+  seed: number,
+  multiLine: number,
+): { text: string; rows: string[][]; lines: number[] } {
   let text = "voter_id,name,notes\r\n";
   let line = 2;
   const rows: string[][] = [];

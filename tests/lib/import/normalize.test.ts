@@ -1,18 +1,44 @@
 /** Value normalisation: parties, statuses, dates, phones, ZIPs, election history; the row transform. */
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { ELECTION_HISTORY, IGNORE } from "@/lib/import/fields";
-import { normalizeDate, normalizeParty, normalizePhone, normalizeStatus, normalizeZip, summariseHistory } from "@/lib/import/normalize";
+import {
+  normalizeDate,
+  normalizeParty,
+  normalizePhone,
+  normalizeStatus,
+  normalizeZip,
+  summariseHistory,
+} from "@/lib/import/normalize";
 import { compileMapping, fieldTypeOf, invalidValuesNote } from "@/lib/import/transform";
 
 describe("normalisation", () => {
   test("party codes", () => {
     expect(["DEM", "d", "REP", "R", "UNA", "LIB", "L", "GRE", "G", "NPA", "Democratic"].map(normalizeParty)).toEqual([
-      "Democrat", "Democrat", "Republican", "Republican", "Independent", "Libertarian", "Libertarian", "Green Party", "Green Party", "Independent", "Democrat",
+      "Democrat",
+      "Democrat",
+      "Republican",
+      "Republican",
+      "Independent",
+      "Libertarian",
+      "Libertarian",
+      "Green Party",
+      "Green Party",
+      "Independent",
+      "Democrat",
     ]);
     expect(normalizeParty("CST")).toBe("CST");
   });
   test("status codes", () => {
-    expect(["A", "active", "I", "INA", "S", "SUSPENSE", "P", "R"].map(normalizeStatus)).toEqual(["Active", "Active", "Inactive", "Inactive", "Suspended", "Suspended", "Pending", "Inactive"]);
+    expect(["A", "active", "I", "INA", "S", "SUSPENSE", "P", "R"].map(normalizeStatus)).toEqual([
+      "Active",
+      "Active",
+      "Inactive",
+      "Inactive",
+      "Suspended",
+      "Suspended",
+      "Pending",
+      "Inactive",
+    ]);
   });
   test("dates to ISO", () => {
     expect(normalizeDate("03/15/2004")).toBe("2004-03-15");
@@ -94,30 +120,70 @@ describe("row transform", () => {
     const headers = ["FIRST", "LAST", "PARTY", "ZIP", "DOB", "County", "E2022", "E2024", "Junk"];
     const { build, stats } = compileMapping(
       headers,
-      { FIRST: "first_name", LAST: "last_name", PARTY: "party_affiliation", ZIP: "zip", DOB: "date_of_birth", County: "county", E2022: ELECTION_HISTORY, E2024: ELECTION_HISTORY, Junk: IGNORE },
+      {
+        FIRST: "first_name",
+        LAST: "last_name",
+        PARTY: "party_affiliation",
+        ZIP: "zip",
+        DOB: "date_of_birth",
+        County: "county",
+        E2022: ELECTION_HISTORY,
+        E2024: ELECTION_HISTORY,
+        Junk: IGNORE,
+      },
       [{ key: "county", label: "County", type: "text" }],
     );
     expect(build([" Ann ", "Lee", "DEM", "02134", "1/5/1980", "Wake", "Y", "", "x"])).toEqual({
-      first_name: "Ann", last_name: "Lee", party_affiliation: "Democrat", party_code: "DEM", zip: "02134", date_of_birth: "1980-01-05", custom_fields: { county: "Wake" }, state_voter_history: 1,
+      first_name: "Ann",
+      last_name: "Lee",
+      party_affiliation: "Democrat",
+      party_code: "DEM",
+      zip: "02134",
+      date_of_birth: "1980-01-05",
+      custom_fields: { county: "Wake" },
+      state_voter_history: 1,
       vote_history: [{ election: "E2022" }],
     });
-    expect(build(["Bo", "", "", "", "not a date", "", "", "", ""])).toEqual({ first_name: "Bo", last_name: "", date_of_birth: "not a date", state_voter_history: 0 });
+    expect(build(["Bo", "", "", "", "not a date", "", "", "", ""])).toEqual({
+      first_name: "Bo",
+      last_name: "",
+      date_of_birth: "not a date",
+      state_voter_history: 0,
+    });
     expect(stats.get("DOB")).toEqual({ processed: 2, errors: 1 });
     expect(stats.get("Junk")).toEqual({ processed: 0, errors: 0 });
   });
 
   test("an email or phone that is not one is left out of the voter and counted; the summary says so", () => {
     const headers = ["FIRST", "LAST", "EMAIL", "PHONE", "DOB"];
-    const { build, stats } = compileMapping(headers, { FIRST: "first_name", LAST: "last_name", EMAIL: "email", PHONE: "phone", DOB: "date_of_birth" });
-    expect(build(["Ann", "Lee", "not-an-email", "abc", "soon"])).toEqual({ first_name: "Ann", last_name: "Lee", date_of_birth: "soon" });
+    const { build, stats } = compileMapping(headers, {
+      FIRST: "first_name",
+      LAST: "last_name",
+      EMAIL: "email",
+      PHONE: "phone",
+      DOB: "date_of_birth",
+    });
+    expect(build(["Ann", "Lee", "not-an-email", "abc", "soon"])).toEqual({
+      first_name: "Ann",
+      last_name: "Lee",
+      date_of_birth: "soon",
+    });
     expect(build(["Bo", "Kim", "bo@example.org", "919 555 0142", "1/5/1980"])).toEqual({
-      first_name: "Bo", last_name: "Kim", email: "bo@example.org", phone: "(919) 555-0142", date_of_birth: "1980-01-05",
+      first_name: "Bo",
+      last_name: "Kim",
+      email: "bo@example.org",
+      phone: "(919) 555-0142",
+      date_of_birth: "1980-01-05",
     });
     expect(stats.get("EMAIL")).toEqual({ processed: 2, errors: 1 });
     expect(stats.get("PHONE")).toEqual({ processed: 2, errors: 1 });
     expect(fieldTypeOf("phone")).toBe("phone");
-    expect(invalidValuesNote("PHONE", fieldTypeOf("phone"), 1)).toBe("Column 'PHONE': 1 value not a valid phone number, left out.");
-    expect(invalidValuesNote("EMAIL", "email", 3)).toBe("Column 'EMAIL': 3 values not a valid email address, left out.");
+    expect(invalidValuesNote("PHONE", fieldTypeOf("phone"), 1)).toBe(
+      "Column 'PHONE': 1 value not a valid phone number, left out.",
+    );
+    expect(invalidValuesNote("EMAIL", "email", 3)).toBe(
+      "Column 'EMAIL': 3 values not a valid email address, left out.",
+    );
     expect(invalidValuesNote("DOB", "date", 2)).toBe("Column 'DOB': 2 values not a valid date, kept as written.");
   });
 });

@@ -25,10 +25,76 @@ function spied(data: Uint8Array, name: string) {
 }
 
 const PNG = new Uint8Array([
-  0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, // signature
-  0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44, 0x52, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x01, 0x08, 0x06, 0x00, 0x00, 0x00, 0x1f, 0x15, 0xc4, 0x89, // IHDR 1x1 RGBA
-  0x00, 0x00, 0x00, 0x0d, 0x49, 0x44, 0x41, 0x54, 0x78, 0x9c, 0x63, 0xf8, 0xcf, 0xc0, 0xf0, 0x1f, 0x00, 0x05, 0x00, 0x01, 0xff, 0x89, 0x99, 0x3d, 0x1d, // IDAT
-  0x00, 0x00, 0x00, 0x00, 0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82, // IEND
+  0x89,
+  0x50,
+  0x4e,
+  0x47,
+  0x0d,
+  0x0a,
+  0x1a,
+  0x0a, // signature
+  0x00,
+  0x00,
+  0x00,
+  0x0d,
+  0x49,
+  0x48,
+  0x44,
+  0x52,
+  0x00,
+  0x00,
+  0x00,
+  0x01,
+  0x00,
+  0x00,
+  0x00,
+  0x01,
+  0x08,
+  0x06,
+  0x00,
+  0x00,
+  0x00,
+  0x1f,
+  0x15,
+  0xc4,
+  0x89, // IHDR 1x1 RGBA
+  0x00,
+  0x00,
+  0x00,
+  0x0d,
+  0x49,
+  0x44,
+  0x41,
+  0x54,
+  0x78,
+  0x9c,
+  0x63,
+  0xf8,
+  0xcf,
+  0xc0,
+  0xf0,
+  0x1f,
+  0x00,
+  0x05,
+  0x00,
+  0x01,
+  0xff,
+  0x89,
+  0x99,
+  0x3d,
+  0x1d, // IDAT
+  0x00,
+  0x00,
+  0x00,
+  0x00,
+  0x49,
+  0x45,
+  0x4e,
+  0x44,
+  0xae,
+  0x42,
+  0x60,
+  0x82, // IEND
 ]);
 
 async function refusal(file: Parameters<typeof openImportFile>[0]) {
@@ -44,8 +110,26 @@ describe("renamed binary files are refused before any row is read", () => {
   test.each([
     ["a PNG renamed .csv", PNG, "photo.csv"],
     ["a zip renamed .csv", zipSync({ "voters.csv": strToU8("first_name,last_name\nAnn,Lee\n") }), "voters.csv"],
-    ["an .xlsx renamed .txt", new Uint8Array(XLSX.write(XLSX.utils.book_new(XLSX.utils.aoa_to_sheet([["a"], ["1"]])), { type: "array", bookType: "xlsx" }) as ArrayBuffer), "export.txt"],
-    ["an .xls renamed .tsv", new Uint8Array(XLSX.write(XLSX.utils.book_new(XLSX.utils.aoa_to_sheet([["a"], ["1"]])), { type: "array", bookType: "biff8" }) as ArrayBuffer), "export.tsv"],
+    [
+      "an .xlsx renamed .txt",
+      new Uint8Array(
+        XLSX.write(XLSX.utils.book_new(XLSX.utils.aoa_to_sheet([["a"], ["1"]])), {
+          type: "array",
+          bookType: "xlsx",
+        }) as ArrayBuffer,
+      ),
+      "export.txt",
+    ],
+    [
+      "an .xls renamed .tsv",
+      new Uint8Array(
+        XLSX.write(XLSX.utils.book_new(XLSX.utils.aoa_to_sheet([["a"], ["1"]])), {
+          type: "array",
+          bookType: "biff8",
+        }) as ArrayBuffer,
+      ),
+      "export.tsv",
+    ],
   ])("%s: Error parsing file", async (_label, bytes, name) => {
     const err = await refusal(named(bytes, name));
     expect({ title: err.title, description: err.description }).toEqual(PARSE_ERROR);
@@ -79,14 +163,19 @@ describe("renamed binary files are refused before any row is read", () => {
     expect(src.encoding).toBe("utf-16le");
     expect(await src.next(5)).toEqual([["José", "Müller"]]);
     // but a NUL character inside UTF-16 text is binary
-    expect(looksLikeBinary(new Uint8Array([0xff, 0xfe, ...new Uint8Array(Buffer.from("a,b\u0000\n", "utf16le"))]))).toBe(true);
+    expect(
+      looksLikeBinary(new Uint8Array([0xff, 0xfe, ...new Uint8Array(Buffer.from("a,b\u0000\n", "utf16le"))])),
+    ).toBe(true);
   });
 });
 
 describe("a header row with no data rows", () => {
   test("the constant and its message", () => {
     expect(NO_DATA_ROWS).toBe("No data rows found");
-    expect(NO_DATA_ROWS_ERROR).toEqual({ title: "No data rows found", description: "The file has a header row but no data rows. Add rows below the header and try again." });
+    expect(NO_DATA_ROWS_ERROR).toEqual({
+      title: "No data rows found",
+      description: "The file has a header row but no data rows. Add rows below the header and try again.",
+    });
   });
 
   test.each([
@@ -96,17 +185,26 @@ describe("a header row with no data rows", () => {
   ])("delimited: %s", async (_label, text) => {
     const err = await refusal(named(text, "voters.csv"));
     expect(err.title).toBe(NO_DATA_ROWS);
-    expect(err.description).toBe("The file has a header row but no data rows. Add rows below the header and try again.");
-    expect(err.message).toBe("No data rows found: The file has a header row but no data rows. Add rows below the header and try again.");
+    expect(err.description).toBe(
+      "The file has a header row but no data rows. Add rows below the header and try again.",
+    );
+    expect(err.message).toBe(
+      "No data rows found: The file has a header row but no data rows. Add rows below the header and try again.",
+    );
   });
 
-  test.each(["xlsx", "biff8"] as const)("spreadsheet (%s): header only, and header over empty rows", async (bookType) => {
-    for (const aoa of [[["First Name", "Last Name"]], [["First Name", "Last Name"], [], ["", "  "]]]) {
-      const bytes = new Uint8Array(XLSX.write(XLSX.utils.book_new(XLSX.utils.aoa_to_sheet(aoa)), { type: "array", bookType }) as ArrayBuffer);
-      const err = await refusal(named(bytes, bookType === "xlsx" ? "voters.xlsx" : "voters.xls"));
-      expect({ title: err.title, description: err.description }).toEqual(NO_DATA_ROWS_ERROR);
-    }
-  });
+  test.each(["xlsx", "biff8"] as const)(
+    "spreadsheet (%s): header only, and header over empty rows",
+    async (bookType) => {
+      for (const aoa of [[["First Name", "Last Name"]], [["First Name", "Last Name"], [], ["", "  "]]]) {
+        const bytes = new Uint8Array(
+          XLSX.write(XLSX.utils.book_new(XLSX.utils.aoa_to_sheet(aoa)), { type: "array", bookType }) as ArrayBuffer,
+        );
+        const err = await refusal(named(bytes, bookType === "xlsx" ? "voters.xlsx" : "voters.xls"));
+        expect({ title: err.title, description: err.description }).toEqual(NO_DATA_ROWS_ERROR);
+      }
+    },
+  );
 
   test("an empty file is still a parse error", async () => {
     const err = await refusal(named("", "voters.csv"));
@@ -130,7 +228,10 @@ describe("a header row with no data rows", () => {
     expect(file.size).toBeGreaterThan(2 * 1024 * 1024);
     const src = await openImportFile(file);
     expect(src.bytesRead()).toBeLessThanOrEqual(1024 * 1024);
-    expect(await src.next(2)).toEqual([["0", "Name 0"], ["1", "Name 1"]]);
+    expect(await src.next(2)).toEqual([
+      ["0", "Name 0"],
+      ["1", "Name 1"],
+    ]);
     expect(src.lastLines()).toEqual([2, 3]);
   });
 });

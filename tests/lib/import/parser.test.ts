@@ -28,7 +28,8 @@ describe("csv-spectrum", () => {
   const names = readdirSync(path.join(spectrumDir, "csvs")).map((f) => f.replace(/\.csv$/, ""));
   test.each(names)("%s parses as the reference JSON (also with 7-byte slices)", async (name) => {
     const csv = readFileSync(path.join(spectrumDir, "csvs", `${name}.csv`));
-    const parsed = JSON.parse(readFileSync(path.join(spectrumDir, "json", `${name}.json`), "utf8")) as Record<string, string>[] | Record<string, string>;
+    const parsed = JSON.parse(readFileSync(path.join(spectrumDir, "json", `${name}.json`), "utf8")) as
+      Record<string, string>[] | Record<string, string>;
     const expected = Array.isArray(parsed) ? parsed : [parsed];
     // csv-spectrum 2.0.0's location_coordinates.json carries a different phone number than its CSV
     if (name === "location_coordinates") expected[0]["Contact Phone Number"] = "2095257564";
@@ -47,7 +48,10 @@ describe("encodings", () => {
     const src = await openDelimitedSource(blob(bytes), { sliceSize: 5 });
     expect(src.encoding).toBe(encoding);
     expect(src.headers).toEqual(["first_name", "last_name", "city"]);
-    expect(await readAll(src)).toEqual([["José", "Müller", "Zürich"], ["Renée", "O'Brien", "Montréal"]]);
+    expect(await readAll(src)).toEqual([
+      ["José", "Müller", "Zürich"],
+      ["Renée", "O'Brien", "Montréal"],
+    ]);
   };
   test("UTF-8 without BOM (multi-byte characters split across slices)", async () => {
     await expectRows(new TextEncoder().encode(text), "utf-8");
@@ -82,7 +86,8 @@ describe("delimited text edge cases", () => {
     expect(detectDelimiter('name,"note; with, commas"\nx,"y;z"\n')).toBe(",");
   });
   test("CRLF, quoted newlines, blank rows, surrounding spaces, leading-zero ZIPs", async () => {
-    const csv = 'First , Last ,Zip,Notes\r\n\r\n Ann ,Lee,02134,"line one\r\nline two"\r\n,,,\r\nBo,"Smith, Jr.",00501,\r\n';
+    const csv =
+      'First , Last ,Zip,Notes\r\n\r\n Ann ,Lee,02134,"line one\r\nline two"\r\n,,,\r\nBo,"Smith, Jr.",00501,\r\n';
     const src = await openDelimitedSource(blob(csv), { sliceSize: 4 });
     expect(src.headers).toEqual(["First", "Last", "Zip", "Notes"]);
     expect(await readAll(src)).toEqual([
@@ -110,13 +115,19 @@ describe("file types", () => {
     expect(fileKind("a.xls")).toBe("spreadsheet");
     expect(fileKind("a.pdf", "application/pdf")).toBeNull();
     const f = Object.assign(blob("x"), { name: "voters.pdf" });
-    await expect(openImportFile(f)).rejects.toMatchObject({ title: "Invalid file type", description: "Please upload a CSV or Excel file." });
+    await expect(openImportFile(f)).rejects.toMatchObject({
+      title: "Invalid file type",
+      description: "Please upload a CSV or Excel file.",
+    });
   });
   test("an unreadable spreadsheet gives the parse error", async () => {
     const f = Object.assign(blob(new Uint8Array([1, 2, 3, 4])), { name: "broken.xlsx" });
     const err = await openImportFile(f).catch((e) => e);
     expect(err).toBeInstanceOf(ImportFileError);
-    expect(err).toMatchObject({ title: "Error parsing file", description: "There was an error reading your file. Please check the format." });
+    expect(err).toMatchObject({
+      title: "Error parsing file",
+      description: "There was an error reading your file. Please check the format.",
+    });
   });
 });
 
@@ -133,11 +144,17 @@ describe("spreadsheets", () => {
     XLSX.utils.book_append_sheet(wb, ws, "Voters");
     return new Uint8Array(XLSX.write(wb, { type: "array", bookType }) as ArrayBuffer);
   }
-  test.each(["xlsx", "biff8"] as const)("%s: header, rows, blank rows dropped, text ZIP keeps its zero", async (bookType) => {
-    const src = openSpreadsheetSource(workbook(bookType));
-    expect(src.headers).toEqual(["First Name", "Last Name", "ZIP", "DOB"]);
-    expect(src.totalRows).toBe(2);
-    const rows = await readAll(src, 1);
-    expect(rows).toEqual([["Ann", "Lee", "02134", "1980-01-05"], ["Bo", "Ray", "27601", "1975-03-02"]]);
-  });
+  test.each(["xlsx", "biff8"] as const)(
+    "%s: header, rows, blank rows dropped, text ZIP keeps its zero",
+    async (bookType) => {
+      const src = openSpreadsheetSource(workbook(bookType));
+      expect(src.headers).toEqual(["First Name", "Last Name", "ZIP", "DOB"]);
+      expect(src.totalRows).toBe(2);
+      const rows = await readAll(src, 1);
+      expect(rows).toEqual([
+        ["Ann", "Lee", "02134", "1980-01-05"],
+        ["Bo", "Ray", "27601", "1975-03-02"],
+      ]);
+    },
+  );
 });

@@ -1,7 +1,14 @@
 /** The client-side import driver with an in-memory transport: batching, resume, error decisions, cancel. */
 import { describe, expect, test } from "vitest";
 import { openDelimitedSource } from "@/lib/import/csvSource";
-import { ImportControl, runImport, type BatchResult, type ImportId, type ImportTransport, type StartArgs } from "@/lib/import/runner";
+import {
+  ImportControl,
+  runImport,
+  type BatchResult,
+  type ImportId,
+  type ImportTransport,
+  type StartArgs,
+} from "@/lib/import/runner";
 import type { ImportRow } from "@/lib/import/transform";
 import { BatchSizer, isTimeLimitError, MIN_BATCH_ROWS, TARGET_BATCH_MS } from "@/lib/import/batchSizer";
 
@@ -9,21 +16,44 @@ const IMPORT_ID = "imp1" as ImportId;
 
 /** Mirrors the server contract: idempotent by start row, gaps refused, names required. */
 function fakeServer(opts: { failAfterBatches?: number; timesOutAbove?: number } = {}) {
-  const state = { failAfterBatches: opts.failAfterBatches, nextRow: 1, processed: 0, imported: 0, duplicates: 0, failed: 0, rows: [] as ImportRow[], batches: 0, finished: false, started: [] as StartArgs[], timedOut: [] as number[], sizes: [] as number[] };
+  const state = {
+    failAfterBatches: opts.failAfterBatches,
+    nextRow: 1,
+    processed: 0,
+    imported: 0,
+    duplicates: 0,
+    failed: 0,
+    rows: [] as ImportRow[],
+    batches: 0,
+    finished: false,
+    started: [] as StartArgs[],
+    timedOut: [] as number[],
+    sizes: [] as number[],
+  };
   const transport: ImportTransport = {
     start: async (a) => {
       state.started.push(a);
       return IMPORT_ID;
     },
     appendBatch: async ({ startRow, rows }): Promise<BatchResult> => {
-      if (state.failAfterBatches !== undefined && state.batches >= state.failAfterBatches) throw new Error("connection lost");
-      const counts = () => ({ nextRow: state.nextRow, processed: state.processed, imported: state.imported, duplicates: state.duplicates, failed: state.failed, updated: 0 });
+      if (state.failAfterBatches !== undefined && state.batches >= state.failAfterBatches)
+        throw new Error("connection lost");
+      const counts = () => ({
+        nextRow: state.nextRow,
+        processed: state.processed,
+        imported: state.imported,
+        duplicates: state.duplicates,
+        failed: state.failed,
+        updated: 0,
+      });
       if (startRow < state.nextRow) return { applied: false, ...counts(), errors: [] };
       if (startRow > state.nextRow) throw new Error("gap");
       // a batch too big for a slow machine: nothing of it is stored (Convex's message)
       if (opts.timesOutAbove !== undefined && rows.length > opts.timesOutAbove) {
         state.timedOut.push(rows.length);
-        throw new Error("[CONVEX M(imports:appendBatch)] Server Error\nFunction execution timed out (maximum duration: 1s)");
+        throw new Error(
+          "[CONVEX M(imports:appendBatch)] Server Error\nFunction execution timed out (maximum duration: 1s)",
+        );
       }
       state.batches++;
       state.sizes.push(rows.length);
@@ -32,7 +62,13 @@ function fakeServer(opts: { failAfterBatches?: number; timesOutAbove?: number } 
         state.processed++;
         if (!r.fields.first_name || !r.fields.last_name) {
           state.failed++;
-          errors.push({ row: r.line, first_name: r.fields.first_name, last_name: r.fields.last_name, email: "", message: "Missing required fields (first name or last name)" });
+          errors.push({
+            row: r.line,
+            first_name: r.fields.first_name,
+            last_name: r.fields.last_name,
+            email: "",
+            message: "Missing required fields (first name or last name)",
+          });
         } else {
           state.imported++;
           state.rows.push(r);
@@ -50,24 +86,49 @@ function fakeServer(opts: { failAfterBatches?: number; timesOutAbove?: number } 
 }
 
 const csv = (n: number, blankEvery = 0) =>
-  "First,Last\n" + Array.from({ length: n }, (_, i) => (blankEvery && i % blankEvery === blankEvery - 1 ? ",Nofirst" : `F${i + 1},L${i + 1}`)).join("\n") + "\n";
+  "First,Last\n" +
+  Array.from({ length: n }, (_, i) =>
+    blankEvery && i % blankEvery === blankEvery - 1 ? ",Nofirst" : `F${i + 1},L${i + 1}`,
+  ).join("\n") +
+  "\n";
 const mapping = { First: "first_name", Last: "last_name" };
 
 describe("runImport", () => {
   test("sends consecutive batches and finishes with exact counts", async () => {
     const { state, transport } = fakeServer();
     const src = await openDelimitedSource(new Blob([csv(25)]), { sliceSize: 16 });
-    const r = await runImport({ source: src, transport, filename: "f.csv", mapping, batchSize: 10, errorMode: "ignore", sampleRows: [["F1", "L1"]] });
+    const r = await runImport({
+      source: src,
+      transport,
+      filename: "f.csv",
+      mapping,
+      batchSize: 10,
+      errorMode: "ignore",
+      sampleRows: [["F1", "L1"]],
+    });
     expect(r).toMatchObject({ status: "completed", rowsRead: 25 });
     expect(state.batches).toBe(3);
     expect(state.rows.map((x) => x.row)).toEqual(Array.from({ length: 25 }, (_, i) => i + 1));
     expect(state.finished).toBe(true);
-    expect(state.started[0].fieldDetails[0]).toMatchObject({ column: "First", target: "first_name", fieldType: "existing", sample: ["F1"] });
+    expect(state.started[0].fieldDetails[0]).toMatchObject({
+      column: "First",
+      target: "first_name",
+      fieldType: "existing",
+      sample: ["F1"],
+    });
   });
 
   test("interrupted, then resumed from nextRow: no row twice, none lost", async () => {
     const first = fakeServer({ failAfterBatches: 2 });
-    await expect(runImport({ source: await openDelimitedSource(new Blob([csv(50)])), transport: first.transport, filename: "f.csv", mapping, batchSize: 10 })).rejects.toThrow(/connection lost/);
+    await expect(
+      runImport({
+        source: await openDelimitedSource(new Blob([csv(50)])),
+        transport: first.transport,
+        filename: "f.csv",
+        mapping,
+        batchSize: 10,
+      }),
+    ).rejects.toThrow(/connection lost/);
     expect(first.state.nextRow).toBe(21);
     // the connection is back; the admin re-selects the same file: the runner skips rows below nextRow
     first.state.failAfterBatches = undefined;
@@ -127,9 +188,18 @@ describe("runImport", () => {
   test("error rows carry the file's line numbers (blank lines and quoted line breaks counted)", async () => {
     const { state, transport } = fakeServer();
     const text = 'First,Last\nA,One\n\n"B\nmultiline",Two\n,NoFirst\n';
-    const r = await runImport({ source: await openDelimitedSource(new Blob([text])), transport, filename: "f.csv", mapping, errorMode: "ignore" });
+    const r = await runImport({
+      source: await openDelimitedSource(new Blob([text])),
+      transport,
+      filename: "f.csv",
+      mapping,
+      errorMode: "ignore",
+    });
     expect(r.status).toBe("completed");
-    expect(state.rows.map((x) => [x.row, x.line])).toEqual([[1, 2], [2, 4]]);
+    expect(state.rows.map((x) => [x.row, x.line])).toEqual([
+      [1, 2],
+      [2, 4],
+    ]);
     expect(state.failed).toBe(1);
   });
 
@@ -157,7 +227,14 @@ describe("runImport", () => {
 
   test("a batch that runs out of time is sent again in halves, with the batches behind it: every row once", async () => {
     const { state, transport } = fakeServer({ timesOutAbove: 40 });
-    const r = await runImport({ source: await openDelimitedSource(new Blob([csv(500)])), transport, filename: "f.csv", mapping, batchSize: 200, errorMode: "ignore" });
+    const r = await runImport({
+      source: await openDelimitedSource(new Blob([csv(500)])),
+      transport,
+      filename: "f.csv",
+      mapping,
+      batchSize: 200,
+      errorMode: "ignore",
+    });
     expect(r.status).toBe("completed");
     expect(state.timedOut.length).toBeGreaterThan(0);
     expect(Math.max(...state.sizes)).toBeLessThanOrEqual(40);
@@ -167,7 +244,16 @@ describe("runImport", () => {
 
   test("a row that alone runs out of time fails the import with the server's message", async () => {
     const { transport } = fakeServer({ timesOutAbove: 0 });
-    await expect(runImport({ source: await openDelimitedSource(new Blob([csv(30)])), transport, filename: "f.csv", mapping, batchSize: 20, errorMode: "ignore" })).rejects.toThrow(/execution timed out/);
+    await expect(
+      runImport({
+        source: await openDelimitedSource(new Blob([csv(30)])),
+        transport,
+        filename: "f.csv",
+        mapping,
+        batchSize: 20,
+        errorMode: "ignore",
+      }),
+    ).rejects.toThrow(/execution timed out/);
   });
 });
 

@@ -11,7 +11,8 @@ import type { RowSource } from "@/lib/import/rowSource";
 
 const DAY = 86_400_000;
 /** Excel 1900-system serial of a calendar date (after 1900-02-28), computed in UTC: no time zone involved. */
-const serial = (y: number, m: number, d: number, h = 0, min = 0, s = 0) => (Date.UTC(y, m - 1, d, h, min, s) - Date.UTC(1899, 11, 30)) / DAY;
+const serial = (y: number, m: number, d: number, h = 0, min = 0, s = 0) =>
+  (Date.UTC(y, m - 1, d, h, min, s) - Date.UTC(1899, 11, 30)) / DAY;
 
 async function readAll(src: RowSource, batch: number): Promise<{ rows: string[][]; lines: number[] }> {
   const rows: string[][] = [];
@@ -25,7 +26,26 @@ async function readAll(src: RowSource, batch: number): Promise<{ rows: string[][
   }
 }
 
-const HEADERS = ["Voter ID", "First", "DOB", "Registered", "ZIP", "ZIP4", "Score", "Active", "Precinct", "Formula ID", "Formula Name", "Ratio", "Big", "Tiny", "Delta", "Phone", "Seen", "Flag"];
+const HEADERS = [
+  "Voter ID",
+  "First",
+  "DOB",
+  "Registered",
+  "ZIP",
+  "ZIP4",
+  "Score",
+  "Active",
+  "Precinct",
+  "Formula ID",
+  "Formula Name",
+  "Ratio",
+  "Big",
+  "Tiny",
+  "Delta",
+  "Phone",
+  "Seen",
+  "Flag",
+];
 
 /** A sheet as Excel users make them: General-formatted IDs, m/d/yy birth dates, 00000 ZIPs, an empty row. */
 function voterSheet(): XLSX.WorkSheet {
@@ -42,7 +62,7 @@ function voterSheet(): XLSX.WorkSheet {
   put("H2", { t: "b", v: true });
   put("I2", { t: "s", v: "00123" });
   put("J2", { t: "n", v: 123456789012, f: "123456789000+12" });
-  put("K2", { t: "s", v: "Lovelace", f: "\"Love\"&\"lace\"" });
+  put("K2", { t: "s", v: "Lovelace", f: '"Love"&"lace"' });
   put("L2", { t: "n", v: 2 / 3, z: "0.00" }); // shows 0.67
   put("M2", { t: "n", v: 1e21 });
   put("N2", { t: "n", v: 1e-7 });
@@ -71,20 +91,61 @@ function write(ws: XLSX.WorkSheet, bookType: "xlsx" | "biff8"): Uint8Array {
   return new Uint8Array(XLSX.write(wb, { type: "array", bookType }) as ArrayBuffer);
 }
 
-const ROW2 = ["123456789012", "Ada", "1921-03-04", "1999-12-31", "00501", "02134-1234", "0.1", "TRUE", "00123", "123456789012", "Lovelace", "0.6666666666666666", "1000000000000000000000", "0.0000001", "-1234567.25", "+44 20 7946 0958", "1999-12-31T13:45:30", "FALSE"];
-const ROW4 = ["987654321098765", "Bo", "1999-12-31", "2000-02-29", "27601", "27601-0001", "42", "TRUE", "007", "", "", "", "", "", "", "", "1960-01-01", ""];
+const ROW2 = [
+  "123456789012",
+  "Ada",
+  "1921-03-04",
+  "1999-12-31",
+  "00501",
+  "02134-1234",
+  "0.1",
+  "TRUE",
+  "00123",
+  "123456789012",
+  "Lovelace",
+  "0.6666666666666666",
+  "1000000000000000000000",
+  "0.0000001",
+  "-1234567.25",
+  "+44 20 7946 0958",
+  "1999-12-31T13:45:30",
+  "FALSE",
+];
+const ROW4 = [
+  "987654321098765",
+  "Bo",
+  "1999-12-31",
+  "2000-02-29",
+  "27601",
+  "27601-0001",
+  "42",
+  "TRUE",
+  "007",
+  "",
+  "",
+  "",
+  "",
+  "",
+  "",
+  "",
+  "1960-01-01",
+  "",
+];
 
 describe("spreadsheet cells are typed values, not displayed text", () => {
-  test.each(["xlsx", "biff8"] as const)("%s: exact IDs, ISO dates, padded ZIPs, booleans, formulas, and sheet row numbers", async (bookType) => {
-    const src = openSpreadsheetSource(write(voterSheet(), bookType));
-    expect(src.headers).toEqual(HEADERS);
-    expect(src.totalRows).toBe(2);
-    expect(src.lastLines()).toEqual([]);
-    const { rows, lines } = await readAll(src, 1);
-    expect(rows).toEqual([ROW2, ROW4]);
-    // the empty sheet row 3 is skipped but still counted
-    expect(lines).toEqual([2, 4]);
-  });
+  test.each(["xlsx", "biff8"] as const)(
+    "%s: exact IDs, ISO dates, padded ZIPs, booleans, formulas, and sheet row numbers",
+    async (bookType) => {
+      const src = openSpreadsheetSource(write(voterSheet(), bookType));
+      expect(src.headers).toEqual(HEADERS);
+      expect(src.totalRows).toBe(2);
+      expect(src.lastLines()).toEqual([]);
+      const { rows, lines } = await readAll(src, 1);
+      expect(rows).toEqual([ROW2, ROW4]);
+      // the empty sheet row 3 is skipped but still counted
+      expect(lines).toEqual([2, 4]);
+    },
+  );
 
   test("xlsx: a formula cell keeps its formula in the file but is read by its cached value", () => {
     const bytes = write(voterSheet(), "xlsx");
@@ -97,11 +158,16 @@ describe("spreadsheet cells are typed values, not displayed text", () => {
 
   test("the sheet's own row numbers: header on row 3, data on rows 4 and 7", async () => {
     const ws = XLSX.utils.sheet_add_aoa(XLSX.utils.aoa_to_sheet([]), [["Name", "ZIP"]], { origin: "A3" });
-    XLSX.utils.sheet_add_aoa(ws, [["Ann", { t: "n", v: 2134, z: "00000" }], [], [""], ["Cy", "00501"]], { origin: "A4" });
+    XLSX.utils.sheet_add_aoa(ws, [["Ann", { t: "n", v: 2134, z: "00000" }], [], [""], ["Cy", "00501"]], {
+      origin: "A4",
+    });
     for (const bookType of ["xlsx", "biff8"] as const) {
       const src = openSpreadsheetSource(write(ws, bookType));
       expect(src.headers).toEqual(["Name", "ZIP"]);
-      expect(await src.next(10)).toEqual([["Ann", "02134"], ["Cy", "00501"]]);
+      expect(await src.next(10)).toEqual([
+        ["Ann", "02134"],
+        ["Cy", "00501"],
+      ]);
       expect(src.lastLines()).toEqual([4, 7]);
       expect(await src.next(10)).toEqual([]);
       expect(src.lastLines()).toEqual([]);
@@ -109,7 +175,10 @@ describe("spreadsheet cells are typed values, not displayed text", () => {
   });
 
   test("dates given to SheetJS as local Date objects come back as the same calendar day", async () => {
-    const ws = XLSX.utils.aoa_to_sheet([["DOB", "Voted"], [new Date(1921, 2, 4), new Date(1999, 11, 31)]]);
+    const ws = XLSX.utils.aoa_to_sheet([
+      ["DOB", "Voted"],
+      [new Date(1921, 2, 4), new Date(1999, 11, 31)],
+    ]);
     for (const bookType of ["xlsx", "biff8"] as const) {
       const src = openSpreadsheetSource(write(ws, bookType));
       expect(await src.next(5)).toEqual([["1921-03-04", "1999-12-31"]]);
@@ -175,7 +244,10 @@ describe("an Excel-written .xlsx", () => {
       `<row r="2"><c r="A2"><v>42</v></c><c r="B2" s="5"><v>${s1904(1999, 12, 31)}</v></c></row>` +
       `<row r="3"><c r="A3"><v>43</v></c><c r="B3" s="1"><v>${s1904(1961, 8, 4)}</v></c></row>`;
     const src = openSpreadsheetSource(excelStyleXlsx(true, cells));
-    expect(await src.next(10)).toEqual([["42", "1999-12-31"], ["43", "1961-08-04"]]);
+    expect(await src.next(10)).toEqual([
+      ["42", "1999-12-31"],
+      ["43", "1961-08-04"],
+    ]);
   });
 });
 

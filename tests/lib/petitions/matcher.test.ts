@@ -8,11 +8,29 @@ import { memoryKeySource, retrieve } from "./memoryKeys";
 
 const J = { state: "OR", county: null };
 const SIGNED = "2026-05-01";
-const voter = (id: string, first: string, last: string, address: string, extra: Partial<VoterRecord> = {}): VoterRecord => ({ id, first_name: first, last_name: last, address, state: "OR", status: "Active", registration_date: "2010-01-01", ...extra });
+const voter = (
+  id: string,
+  first: string,
+  last: string,
+  address: string,
+  extra: Partial<VoterRecord> = {},
+): VoterRecord => ({
+  id,
+  first_name: first,
+  last_name: last,
+  address,
+  state: "OR",
+  status: "Active",
+  registration_date: "2010-01-01",
+  ...extra,
+});
 const line = (name: string, address: string, signedOn: string | null = SIGNED) => ({ name, address, signedOn });
 
 /** The voters the server's retrieval plan fetches for a line (lib/petitions/retrieve.ts over an in-memory index). */
-const sources = new WeakMap<VoterRecord[], { source: ReturnType<typeof memoryKeySource>; byId: Map<string, VoterRecord> }>();
+const sources = new WeakMap<
+  VoterRecord[],
+  { source: ReturnType<typeof memoryKeySource>; byId: Map<string, VoterRecord> }
+>();
 async function candidatesOf(voters: VoterRecord[], name: string, address = "") {
   let s = sources.get(voters);
   if (!s) {
@@ -24,7 +42,12 @@ async function candidatesOf(voters: VoterRecord[], name: string, address = "") {
 
 describe("names and addresses", () => {
   test("signer names in the forms people write them", () => {
-    expect(parseSignerName("Smith, William J. Jr.")).toEqual({ first: "william", middle: "j", last: "smith", suffix: "jr" });
+    expect(parseSignerName("Smith, William J. Jr.")).toEqual({
+      first: "william",
+      middle: "j",
+      last: "smith",
+      suffix: "jr",
+    });
     expect(parseSignerName("MARY-KATE O'BRIEN")).toMatchObject({ first: "mary", last: "obrien" });
     expect(parseSignerName("José Núñez")).toMatchObject({ first: "jose", last: "nunez" });
     // a first name that is also a last-name particle is still the first name (bench:petitions found "Della Keetzmann" not found)
@@ -35,12 +58,21 @@ describe("names and addresses", () => {
     const a = parseStreetAddress("1120 Southwest Fifth Avenue Apt 4B, Portland, OR 97204-1234");
     const b = parseStreetAddress("1120 SW 5th Ave #4B Portland OR 97204");
     expect(a).toEqual(b);
-    expect(parseStreetAddress("12 Old Mill Road, Salem, OR 97301")).toMatchObject({ number: "12", street: "old mill", type: "rd", zip: "97301" });
+    expect(parseStreetAddress("12 Old Mill Road, Salem, OR 97301")).toMatchObject({
+      number: "12",
+      street: "old mill",
+      type: "rd",
+      zip: "97301",
+    });
     expect(parseStreetAddress("somewhere")).toBeNull();
   });
   test("index keys meet across nicknames, spelling and apostrophes", () => {
     const v = voterNameKeys("William", "O'Brien");
-    for (const [first, last] of [["Bill", "OBrien"], ["Billy", "O Brien"], ["Will", "O'Brian"]]) {
+    for (const [first, last] of [
+      ["Bill", "OBrien"],
+      ["Billy", "O Brien"],
+      ["Will", "O'Brian"],
+    ]) {
       const k = lineKeys(first, last, formalNames);
       expect(k.lastKeys).toContain(v.lastNameKey);
       expect(k.firstKeys).toContain(v.firstNameKey);
@@ -57,7 +89,10 @@ describe("realistic petition lines", () => {
     voter("junior", "Robert", "Lee Jr", "15 Elm Court, Portland, OR 97211"),
     voter("accent", "José", "Núñez-García", "880 Fifth Avenue, Portland, OR 97204"),
     voter("inactive", "Dana", "Whitfield", "3 Pine Lane, Portland, OR 97212", { status: "Inactive", status_code: "R" }),
-    voter("ohio", "Carla", "Benson", "61 Maple Ave, Portland, OR 97215", { status: "Inactive", status_code: "CONFIRMATION" }),
+    voter("ohio", "Carla", "Benson", "61 Maple Ave, Portland, OR 97215", {
+      status: "Inactive",
+      status_code: "CONFIRMATION",
+    }),
     voter("nvra", "Hank", "Osei", "62 Maple Ave, Portland, OR 97215", { status: "Inactive" }),
     voter("odd", "Ivy", "Marsh", "63 Maple Ave, Portland, OR 97215", { status: "Hold" }),
     voter("hughes", "Ann", "Hughes", "12 Oak St, Portland, OR 97205"),
@@ -75,41 +110,86 @@ describe("realistic petition lines", () => {
     voter("twin1", "Alex", "Brown", "10 Cedar St, Portland, OR 97203"),
     voter("twin2", "Alexandra", "Brown", "10 Cedar St, Portland, OR 97203"),
   ];
-  const check = async (name: string, address: string, signedOn: string | null = SIGNED, j: { state: string | null; county: string | null } = J) =>
-    matchLine(line(name, address, signedOn), await candidatesOf(file, name, address), j);
+  const check = async (
+    name: string,
+    address: string,
+    signedOn: string | null = SIGNED,
+    j: { state: string | null; county: string | null } = J,
+  ) => matchLine(line(name, address, signedOn), await candidatesOf(file, name, address), j);
 
   test("nicknames, abbreviations and case", async () => {
-    expect(await check("Bill Smith", "42 Oak Rd Portland OR 97205")).toMatchObject({ status: "verified", voterId: "william" });
-    expect(await check("PEGGY OCONNOR", "7 North Main Street #3, Portland, OR 97209-4411")).toMatchObject({ status: "verified", voterId: "peggy" });
+    expect(await check("Bill Smith", "42 Oak Rd Portland OR 97205")).toMatchObject({
+      status: "verified",
+      voterId: "william",
+    });
+    expect(await check("PEGGY OCONNOR", "7 North Main Street #3, Portland, OR 97209-4411")).toMatchObject({
+      status: "verified",
+      voterId: "peggy",
+    });
   });
   test("accents, hyphens and spacing", async () => {
-    expect(await check("Jose Nunez Garcia", "880 5th Ave, Portland, OR 97204")).toMatchObject({ status: "verified", voterId: "accent" });
+    expect(await check("Jose Nunez Garcia", "880 5th Ave, Portland, OR 97204")).toMatchObject({
+      status: "verified",
+      voterId: "accent",
+    });
   });
   test("suffixes tell father from son at the same address", async () => {
-    expect(await check("Robert Lee Jr.", "15 Elm Ct, Portland, OR 97211")).toMatchObject({ status: "verified", voterId: "junior" });
-    expect(await check("Robert Lee Sr", "15 Elm Ct, Portland, OR 97211")).toMatchObject({ status: "verified", voterId: "senior" });
+    expect(await check("Robert Lee Jr.", "15 Elm Ct, Portland, OR 97211")).toMatchObject({
+      status: "verified",
+      voterId: "junior",
+    });
+    expect(await check("Robert Lee Sr", "15 Elm Ct, Portland, OR 97211")).toMatchObject({
+      status: "verified",
+      voterId: "senior",
+    });
     // no suffix: two voters fit; a person decides
     expect((await check("Robert Lee", "15 Elm Ct, Portland, OR 97211")).status).toBe("review");
   });
   test("a one-letter slip in the last name is found at the signer's address (issue 33)", async () => {
     for (const last of ["Huhes", "Hughs", "Hugehs", "Hughez", "Hhughes"]) {
-      expect(await check(`Ann ${last}`, "12 Oak Street, Portland, OR 97205")).toMatchObject({ status: "verified", voterId: "hughes", evidence: { name: expect.stringMatching(/one letter off|sounds alike|spelled alike/) } });
+      expect(await check(`Ann ${last}`, "12 Oak Street, Portland, OR 97205")).toMatchObject({
+        status: "verified",
+        voterId: "hughes",
+        evidence: { name: expect.stringMatching(/one letter off|sounds alike|spelled alike/) },
+      });
     }
     // without the address the slip is not enough to accept anyone
     expect((await check("Ann Huhes", "")).status).not.toBe("verified");
     // the spouse at the address is not the signer
-    expect((await check("Ann Huhes", "12 Oak St, Portland, OR 97205")).candidates.map((c) => c.voterId)).not.toContain("hughes-spouse");
+    expect((await check("Ann Huhes", "12 Oak St, Portland, OR 97205")).candidates.map((c) => c.voterId)).not.toContain(
+      "hughes-spouse",
+    );
   });
   test("the file's suffix and middle name tell a father from his son", async () => {
-    expect(await check("Robert Tran Jr.", "88 Birch St, Portland, OR 97206")).toMatchObject({ status: "verified", voterId: "son" });
-    expect(await check("Robert Tran Sr", "88 Birch St, Portland, OR 97206")).toMatchObject({ status: "verified", voterId: "father" });
-    expect(await check("Robert B. Tran", "88 Birch St, Portland, OR 97206")).toMatchObject({ status: "verified", voterId: "son" });
+    expect(await check("Robert Tran Jr.", "88 Birch St, Portland, OR 97206")).toMatchObject({
+      status: "verified",
+      voterId: "son",
+    });
+    expect(await check("Robert Tran Sr", "88 Birch St, Portland, OR 97206")).toMatchObject({
+      status: "verified",
+      voterId: "father",
+    });
+    expect(await check("Robert B. Tran", "88 Birch St, Portland, OR 97206")).toMatchObject({
+      status: "verified",
+      voterId: "son",
+    });
     expect((await check("Robert Tran", "88 Birch St, Portland, OR 97206")).status).toBe("review");
   });
   test("eligibility, not the literal status: Ohio CONFIRMATION and NVRA-inactive voters may sign, removed ones may not", async () => {
-    expect(await check("Carla Benson", "61 Maple Ave, Portland, OR 97215")).toMatchObject({ status: "verified", voterId: "ohio", evidence: { registration: expect.stringMatching(/CONFIRMATION.*may sign/) } });
-    expect(await check("Hank Osei", "62 Maple Ave, Portland, OR 97215")).toMatchObject({ status: "verified", voterId: "nvra" });
-    expect(await check("Ivy Marsh", "63 Maple Ave, Portland, OR 97215")).toMatchObject({ status: "review", voterId: "odd", evidence: { registration: expect.stringMatching(/not recognised/) } });
+    expect(await check("Carla Benson", "61 Maple Ave, Portland, OR 97215")).toMatchObject({
+      status: "verified",
+      voterId: "ohio",
+      evidence: { registration: expect.stringMatching(/CONFIRMATION.*may sign/) },
+    });
+    expect(await check("Hank Osei", "62 Maple Ave, Portland, OR 97215")).toMatchObject({
+      status: "verified",
+      voterId: "nvra",
+    });
+    expect(await check("Ivy Marsh", "63 Maple Ave, Portland, OR 97215")).toMatchObject({
+      status: "review",
+      voterId: "odd",
+      evidence: { registration: expect.stringMatching(/not recognised/) },
+    });
     expect(eligibilityOf("Inactive", "CONFIRMATION")).toBe("unconfirmed");
     expect(eligibilityOf("Inactive", "R")).toBe("ineligible");
     expect(eligibilityOf("Active", undefined)).toBe("eligible");
@@ -118,9 +198,19 @@ describe("realistic petition lines", () => {
   });
   test("a county the registration lacks is never a silent pass", async () => {
     const j = { state: "OR", county: "Multnomah County" };
-    expect(await check("Nora Quist", "7 Fir St, Portland, OR 97217", SIGNED, j)).toMatchObject({ status: "verified", countyUnknown: false });
-    expect(await check("Otto Quist", "9 Fir St, Portland, OR 97217", SIGNED, j)).toMatchObject({ status: "review", voterId: "nocounty", countyUnknown: true, evidence: { registration: expect.stringMatching(/no county on the registration/) } });
-    expect(await check("Nora Quist", "7 Fir St, Portland, OR 97217", SIGNED, { state: "OR", county: "Clackamas" })).toMatchObject({ status: "failed", reason: "outside_jurisdiction" });
+    expect(await check("Nora Quist", "7 Fir St, Portland, OR 97217", SIGNED, j)).toMatchObject({
+      status: "verified",
+      countyUnknown: false,
+    });
+    expect(await check("Otto Quist", "9 Fir St, Portland, OR 97217", SIGNED, j)).toMatchObject({
+      status: "review",
+      voterId: "nocounty",
+      countyUnknown: true,
+      evidence: { registration: expect.stringMatching(/no county on the registration/) },
+    });
+    expect(
+      await check("Nora Quist", "7 Fir St, Portland, OR 97217", SIGNED, { state: "OR", county: "Clackamas" }),
+    ).toMatchObject({ status: "failed", reason: "outside_jurisdiction" });
   });
   test("a voter who moved, with namesakes: to review, their registration among the candidates, nobody pre-selected", async () => {
     const r = await check("Gail Porter", "31 New St, Salem, OR 97301");
@@ -128,14 +218,37 @@ describe("realistic petition lines", () => {
     expect(r.voterId).toBeNull();
     expect(r.candidates.map((c) => c.voterId)).toEqual(expect.arrayContaining(["mover", "mover-namesake-1"]));
     // exact namesakes first, whatever their ZIP: the reviewer reads the same-name voters before the similar ones
-    expect(r.candidates.slice(0, 2).map((c) => c.voterId).sort()).toEqual(["mover", "mover-namesake-1"]);
+    expect(
+      r.candidates
+        .slice(0, 2)
+        .map((c) => c.voterId)
+        .sort(),
+    ).toEqual(["mover", "mover-namesake-1"]);
   });
   test("ineligible voters fail with their reason and the voter found", async () => {
-    expect(await check("Dana Whitfield", "3 Pine Ln, Portland, OR 97212")).toMatchObject({ status: "failed", reason: "inactive", voterId: "inactive" });
-    expect(await check("Priya Raman", "19 Birch Dr, Portland, OR 97214")).toMatchObject({ status: "failed", reason: "registered_after_signing" });
-    expect(await check("Tessa Lund", "12 Bay Street, Vancouver, WA 98660")).toMatchObject({ status: "failed", reason: "outside_jurisdiction" });
-    expect(await check("Harold Quimby", "77 Hill Ave, Gresham, OR 97030")).toMatchObject({ status: "failed", reason: "address_mismatch", voterId: "moved" });
-    expect(await check("Zed Nobody", "1 Nowhere Rd, Portland, OR 97201")).toMatchObject({ status: "failed", reason: "not_found", candidates: [] });
+    expect(await check("Dana Whitfield", "3 Pine Ln, Portland, OR 97212")).toMatchObject({
+      status: "failed",
+      reason: "inactive",
+      voterId: "inactive",
+    });
+    expect(await check("Priya Raman", "19 Birch Dr, Portland, OR 97214")).toMatchObject({
+      status: "failed",
+      reason: "registered_after_signing",
+    });
+    expect(await check("Tessa Lund", "12 Bay Street, Vancouver, WA 98660")).toMatchObject({
+      status: "failed",
+      reason: "outside_jurisdiction",
+    });
+    expect(await check("Harold Quimby", "77 Hill Ave, Gresham, OR 97030")).toMatchObject({
+      status: "failed",
+      reason: "address_mismatch",
+      voterId: "moved",
+    });
+    expect(await check("Zed Nobody", "1 Nowhere Rd, Portland, OR 97201")).toMatchObject({
+      status: "failed",
+      reason: "not_found",
+      candidates: [],
+    });
   });
   test("an initial or an ambiguous name goes to a reviewer with the candidates", async () => {
     const r = await check("A. Brown", "10 Cedar St, Portland, OR 97203");
@@ -145,14 +258,23 @@ describe("realistic petition lines", () => {
   });
   test("evidence says which fields matched how", async () => {
     const r = await check("Bill Smith", "42 Oak Rd Portland OR 97205");
-    expect(r.evidence).toEqual({ name: "last name exact, nickname (bill / william)", address: "street matches, ZIP matches", registration: "Active, registered 2010-01-01" });
+    expect(r.evidence).toEqual({
+      name: "last name exact, nickname (bill / william)",
+      address: "street matches, ZIP matches",
+      registration: "Active, registered 2010-01-01",
+    });
   });
 });
 
 describe("the labelled set (precision of automatic accepts ≥ 0.99, recall ≥ 0.95)", () => {
   test("measured", async () => {
     const { voters, lines } = buildLabelledSet();
-    const eligible = new Map(voters.map((v) => [v.id, eligibilityOf(v.status, v.status_code) !== "ineligible" && (v.registration_date ?? "") <= "2026-05-01"]));
+    const eligible = new Map(
+      voters.map((v) => [
+        v.id,
+        eligibilityOf(v.status, v.status_code) !== "ineligible" && (v.registration_date ?? "") <= "2026-05-01",
+      ]),
+    );
     let accepted = 0;
     let correct = 0;
     let positives = 0;
@@ -207,7 +329,12 @@ describe("the labelled set (precision of automatic accepts ≥ 0.99, recall ≥ 
     expect(married.atAddress).toBe(married.n);
   });
   test("one-letter slips are what the set says they are", () => {
-    for (const [i, r] of [[0, 0], [1, 1], [2, 2], [3, 3]] as const) {
+    for (const [i, r] of [
+      [0, 0],
+      [1, 1],
+      [2, 2],
+      [3, 3],
+    ] as const) {
       const t = lastNameTypo("Hughes", r, i);
       expect(t).not.toBe("Hughes");
       expect(Math.abs(t.length - 6)).toBeLessThanOrEqual(1);

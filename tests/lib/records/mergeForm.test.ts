@@ -1,5 +1,14 @@
 import { describe, expect, test } from "vitest";
-import { editsOf, initialMergeState, keepMine, rebase, setValue, takeTheirs, touchedFields, withConflicts } from "@/lib/records/mergeForm";
+import {
+  editsOf,
+  initialMergeState,
+  keepMine,
+  rebase,
+  setValue,
+  takeTheirs,
+  touchedFields,
+  withConflicts,
+} from "@/lib/records/mergeForm";
 
 const saved = { first_name: "Maria", phone: "555-0100", email: "maria@example.org" };
 

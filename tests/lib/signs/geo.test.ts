@@ -1,5 +1,17 @@
 import { describe, expect, test } from "vitest";
-import { coveringTiles, inBounds, keyRangeEnd, keyTile, MAX_COVER_TILES, quadkey, tileBounds, tileKey, tileOf, validBounds, zipOf } from "@convex/lib/signs/geo";
+import {
+  coveringTiles,
+  inBounds,
+  keyRangeEnd,
+  keyTile,
+  MAX_COVER_TILES,
+  quadkey,
+  tileBounds,
+  tileKey,
+  tileOf,
+  validBounds,
+  zipOf,
+} from "@convex/lib/signs/geo";
 import { zipCoordinates } from "@/features/signs/utils/zipLookup";
 import { fromDayInput, dayInput, markerColor } from "@/features/signs/utils/signDisplay";
 
@@ -34,7 +46,11 @@ describe("tiles and quadkeys", () => {
     expect(nation.length).toBeLessThanOrEqual(MAX_COVER_TILES);
     expect(nation[0].z).toBeLessThan(12);
     // the union of the tiles covers the viewport's corners
-    for (const [la, ln] of [[city.south, city.west], [city.north, city.east]]) expect(tiles.some((t) => inBounds(tileBounds(t), la, ln))).toBe(true);
+    for (const [la, ln] of [
+      [city.south, city.west],
+      [city.north, city.east],
+    ])
+      expect(tiles.some((t) => inBounds(tileBounds(t), la, ln))).toBe(true);
   });
   test("bounds are checked", () => {
     expect(validBounds({ south: 1, west: 1, north: 2, east: 2 })).toBe(true);

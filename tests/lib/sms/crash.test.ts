@@ -9,7 +9,15 @@ import { ConvexHttpClient } from "convex/browser";
 import { makeFunctionReference, type FunctionReturnType } from "convex/server";
 import { api } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
-import { prepareDataDir, signIn, signUp, startAppBackend, stopBackend, until, type AppBackend } from "../../support/appBackend";
+import {
+  prepareDataDir,
+  signIn,
+  signUp,
+  startAppBackend,
+  stopBackend,
+  until,
+  type AppBackend,
+} from "../../support/appBackend";
 import { FakeTwilio, twilioEnv } from "../../support/fakeTwilio";
 
 const N = Number(process.env.SMS_CRASH_N ?? 10_000);
@@ -31,10 +39,14 @@ describe("a backend kill mid-queue", () => {
     const first = await startAppBackend(dataDir, { adminKey: ADMIN_KEY });
     backends.push(first);
     const user = await signUp(first, "crash@example.org");
-    await user.mutation(api.sms.saveSettings, { settings: { quietStart: 0, quietEnd: 24, defaultTimeZone: "UTC", profile: "short_code", segmentsPerSecond: 1000 } });
+    await user.mutation(api.sms.saveSettings, {
+      settings: { quietStart: 0, quietEnd: 24, defaultTimeZone: "UTC", profile: "short_code", segmentsPerSecond: 1000 },
+    });
     const admin = new ConvexHttpClient(first.cloud, { logger: false });
     (admin as unknown as { setAdminAuth(k: string): void }).setAdminAuth(ADMIN_KEY);
-    const orgId = (await admin.mutation(internalMutation("seed:orgOfUser"), { email: "crash@example.org" })) as Id<"organizations">;
+    const orgId = (await admin.mutation(internalMutation("seed:orgOfUser"), {
+      email: "crash@example.org",
+    })) as Id<"organizations">;
     const groups: Id<"voterGroups">[] = [];
     for (let g = 0; g < 2; g++) {
       const ids: Id<"voters">[] = [];
@@ -43,12 +55,27 @@ describe("a backend kill mid-queue", () => {
           const n = g * (N / 2) + b * 1000 + i;
           return { first_name: `V${n}`, last_name: "Crash", phone: `+1555${String(n).padStart(7, "0")}` };
         });
-        ids.push(...((await admin.mutation(internalMutation("seed:insertVoters"), { orgId, voters })) as Id<"voters">[]));
+        ids.push(
+          ...((await admin.mutation(internalMutation("seed:insertVoters"), { orgId, voters })) as Id<"voters">[]),
+        );
       }
-      groups.push((await admin.mutation(internalMutation("seed:createGroup"), { orgId, name: `Half ${g}`, description: null, voterIds: ids })) as Id<"voterGroups">);
+      groups.push(
+        (await admin.mutation(internalMutation("seed:createGroup"), {
+          orgId,
+          name: `Half ${g}`,
+          description: null,
+          voterIds: ids,
+        })) as Id<"voterGroups">,
+      );
     }
     const orgName = (await user.query(api.sms.overview, {})).orgName;
-    const campaignId = await user.mutation(api.smsCampaigns.create, { name: "Crash", description: null, body: `${orgName}: vote! Reply STOP to opt out`, voterGroups: groups, individualVoters: [] });
+    const campaignId = await user.mutation(api.smsCampaigns.create, {
+      name: "Crash",
+      description: null,
+      body: `${orgName}: vote! Reply STOP to opt out`,
+      voterGroups: groups,
+      individualVoters: [],
+    });
     const sendId = await user.mutation(api.sms.start, { campaignId });
 
     // kill while the sender is mid-queue, waiting for the provider's answer to a message the
@@ -62,17 +89,25 @@ describe("a backend kill mid-queue", () => {
     const second = await startAppBackend(dataDir, { adminKey: ADMIN_KEY });
     backends.push(second);
     const relogged = await signIn(second, "crash@example.org");
-    const done = await until(async () => {
-      const p = await relogged.query(api.sms.progress, { sendId });
-      if (process.env.SMS_CRASH_DEBUG) console.log(JSON.stringify({ status: p?.status, counts: p?.counts, fake: fake.messages.length }));
-      return p && p.status === "completed" ? p : undefined;
-    }, 240_000, "the send to complete after the restart");
+    const done = await until(
+      async () => {
+        const p = await relogged.query(api.sms.progress, { sendId });
+        if (process.env.SMS_CRASH_DEBUG)
+          console.log(JSON.stringify({ status: p?.status, counts: p?.counts, fake: fake.messages.length }));
+        return p && p.status === "completed" ? p : undefined;
+      },
+      240_000,
+      "the send to complete after the restart",
+    );
 
     // every record, read before the verdicts so that a failure says what became of the recipients
     const records: FunctionReturnType<typeof api.sms.history>["page"] = [];
     let cursor: string | null = null;
     for (;;) {
-      const page: FunctionReturnType<typeof api.sms.history> = await relogged.query(api.sms.history, { sendId, paginationOpts: { numItems: 200, cursor } });
+      const page: FunctionReturnType<typeof api.sms.history> = await relogged.query(api.sms.history, {
+        sendId,
+        paginationOpts: { numItems: 200, cursor },
+      });
       records.push(...page.page);
       if (page.isDone) break;
       cursor = page.continueCursor;
@@ -81,7 +116,9 @@ describe("a backend kill mid-queue", () => {
     for (const m of fake.messages) perPhone.set(m.to, (perPhone.get(m.to) ?? 0) + 1);
     const duplicates = [...perPhone.values()].filter((c) => c > 1).length;
     const lost = N - perPhone.size;
-    console.log(`crash test: ${atKill} sent before the kill, ${fake.messages.length} in all, ${duplicates} duplicates, ${lost} lost; counts ${JSON.stringify(done.counts)}`);
+    console.log(
+      `crash test: ${atKill} sent before the kill, ${fake.messages.length} in all, ${duplicates} duplicates, ${lost} lost; counts ${JSON.stringify(done.counts)}`,
+    );
     const notReached = records.filter((r) => !perPhone.has(r.phone ?? ""));
     if (notReached.length > 0) console.log(`never reached the provider: ${JSON.stringify(notReached.slice(0, 5))}`);
     expect(duplicates).toBe(0);

@@ -1,13 +1,37 @@
 /** The survey draft in Yjs: two editors' concurrent changes merge; skip logic and the summary. */
 import * as Y from "yjs";
 import { describe, expect, test } from "vitest";
-import { addSurveyField, addSurveyPage, canonicalSurvey, readSurveyDraft, removeSurveyPage, setSurveyMeta, stepSurveyField, updateSurveyField, updateSurveyPage, writeSurveyDraft } from "@convex/lib/surveys/draft";
+import {
+  addSurveyField,
+  addSurveyPage,
+  canonicalSurvey,
+  readSurveyDraft,
+  removeSurveyPage,
+  setSurveyMeta,
+  stepSurveyField,
+  updateSurveyField,
+  updateSurveyPage,
+  writeSurveyDraft,
+} from "@convex/lib/surveys/draft";
 import { DEFAULT_SURVEY_SETTINGS, newSurveyField, visiblePages, type SurveyPage } from "@convex/lib/surveys/rules";
 import { summarize } from "@/features/surveys/utils/summary";
 
 function pair() {
   const a = new Y.Doc();
-  writeSurveyDraft(a, { name: "S", description: null, recipient: null, settings: DEFAULT_SURVEY_SETTINGS, pages: [{ id: "page_1", title: "Page 1", condition: null, fields: [newSurveyField("rating", "field_r"), newSurveyField("radio", "field_v")] }] });
+  writeSurveyDraft(a, {
+    name: "S",
+    description: null,
+    recipient: null,
+    settings: DEFAULT_SURVEY_SETTINGS,
+    pages: [
+      {
+        id: "page_1",
+        title: "Page 1",
+        condition: null,
+        fields: [newSurveyField("rating", "field_r"), newSurveyField("radio", "field_v")],
+      },
+    ],
+  });
   const b = new Y.Doc();
   Y.applyUpdate(b, Y.encodeStateAsUpdate(a));
   const sync = () => {
@@ -29,9 +53,14 @@ describe("survey draft", () => {
     sync();
     const d = readSurveyDraft(a);
     expect(d).toEqual(readSurveyDraft(b));
-    expect(d.pages.map((p) => [p.id, p.fields.map((f) => f.id)])).toEqual([["page_1", ["field_v", "field_r"]], ["page_2", ["field_h"]]]);
+    expect(d.pages.map((p) => [p.id, p.fields.map((f) => f.id)])).toEqual([
+      ["page_1", ["field_v", "field_r"]],
+      ["page_2", ["field_h"]],
+    ]);
     expect(d.pages[0].fields[1]).toMatchObject({ label: "How was it?", maxRating: 7 });
-    expect(canonicalSurvey({ ...d, recipient: null })).toBe(canonicalSurvey({ ...readSurveyDraft(b), recipient: null }));
+    expect(canonicalSurvey({ ...d, recipient: null })).toBe(
+      canonicalSurvey({ ...readSurveyDraft(b), recipient: null }),
+    );
     removeSurveyPage(a, "page_2");
     sync();
     expect(readSurveyDraft(b).pages).toHaveLength(1);
@@ -70,11 +99,23 @@ describe("survey draft", () => {
       page.set("order", 1);
       doc.getMap<Y.Map<unknown>>("surveyPages").set("page_1", page);
       const field = new Y.Map<unknown>();
-      for (const [k, v] of Object.entries({ ...newSurveyField("text", "field_t"), id: undefined, label: "Old label", description: null, pageId: "page_1", order: 1 })) if (v !== undefined) field.set(k, v);
+      for (const [k, v] of Object.entries({
+        ...newSurveyField("text", "field_t"),
+        id: undefined,
+        label: "Old label",
+        description: null,
+        pageId: "page_1",
+        order: 1,
+      }))
+        if (v !== undefined) field.set(k, v);
       doc.getMap<Y.Map<unknown>>("surveyFields").set("field_t", field);
     });
     const d = readSurveyDraft(doc);
-    expect(d).toMatchObject({ name: "Old", description: "", pages: [{ id: "page_1", title: "Old page", fields: [{ id: "field_t", label: "Old label", description: null }] }] });
+    expect(d).toMatchObject({
+      name: "Old",
+      description: "",
+      pages: [{ id: "page_1", title: "Old page", fields: [{ id: "field_t", label: "Old label", description: null }] }],
+    });
     updateSurveyField(doc, "field_t", { label: "Old label 2" });
     expect(readSurveyDraft(doc).pages[0].fields[0].label).toBe("Old label 2");
   });
@@ -82,17 +123,45 @@ describe("survey draft", () => {
 
 describe("skip logic and summary", () => {
   const pages: SurveyPage[] = [
-    { id: "page_1", title: "P1", condition: null, fields: [{ ...newSurveyField("number", "field_age"), label: "Age" }, { ...newSurveyField("checkbox", "field_t"), options: ["Roads", "Schools"] }] },
-    { id: "page_2", title: "P2", condition: { fieldId: "field_age", op: "gt", value: "17" }, fields: [{ ...newSurveyField("text", "field_a"), condition: { fieldId: "field_t", op: "contains", value: "school" } }, newSurveyField("rating", "field_r")] },
+    {
+      id: "page_1",
+      title: "P1",
+      condition: null,
+      fields: [
+        { ...newSurveyField("number", "field_age"), label: "Age" },
+        { ...newSurveyField("checkbox", "field_t"), options: ["Roads", "Schools"] },
+      ],
+    },
+    {
+      id: "page_2",
+      title: "P2",
+      condition: { fieldId: "field_age", op: "gt", value: "17" },
+      fields: [
+        { ...newSurveyField("text", "field_a"), condition: { fieldId: "field_t", op: "contains", value: "school" } },
+        newSurveyField("rating", "field_r"),
+      ],
+    },
   ];
   test("greater than, contains on a list, and a page whose every question is hidden is skipped", () => {
     expect(visiblePages(pages, { field_age: 16 }).map((p) => p.id)).toEqual(["page_1"]);
     expect(visiblePages(pages, { field_age: 30, field_t: ["Roads"] })[1].fields.map((f) => f.id)).toEqual(["field_r"]);
-    expect(visiblePages(pages, { field_age: 30, field_t: ["Schools"] })[1].fields.map((f) => f.id)).toEqual(["field_a", "field_r"]);
+    expect(visiblePages(pages, { field_age: 30, field_t: ["Schools"] })[1].fields.map((f) => f.id)).toEqual([
+      "field_a",
+      "field_r",
+    ]);
   });
   test("summary: option counts, rating average, number average", () => {
-    const s = summarize(pages, [{ field_age: 20, field_t: ["Roads", "Schools"], field_r: 5 }, { field_age: 40, field_t: ["Roads"], field_r: 2 }]);
-    expect(s.find((x) => x.field.id === "field_t")).toMatchObject({ kind: "options", counts: [{ option: "Roads", count: 2 }, { option: "Schools", count: 1 }] });
+    const s = summarize(pages, [
+      { field_age: 20, field_t: ["Roads", "Schools"], field_r: 5 },
+      { field_age: 40, field_t: ["Roads"], field_r: 2 },
+    ]);
+    expect(s.find((x) => x.field.id === "field_t")).toMatchObject({
+      kind: "options",
+      counts: [
+        { option: "Roads", count: 2 },
+        { option: "Schools", count: 1 },
+      ],
+    });
     expect(s.find((x) => x.field.id === "field_r")).toMatchObject({ kind: "rating", average: 3.5, answered: 2 });
     expect(s.find((x) => x.field.id === "field_age")).toMatchObject({ kind: "number", average: 30 });
   });

@@ -15,7 +15,9 @@ describe("engine: optimistic concurrency", () => {
     await t.c.mutation("tx:increment", { name: "shared" });
     const before = t.engine.concurrency();
     const n = 12;
-    const results = await Promise.all(Array.from({ length: n }, () => t.c.mutation("tx:incrementWithPause", { name: "shared" })));
+    const results = await Promise.all(
+      Array.from({ length: n }, () => t.c.mutation("tx:incrementWithPause", { name: "shared" })),
+    );
     expect(await t.c.query("tx:getCounter", { name: "shared" })).toBe(n + 1);
     // each saw a distinct value: they are serializable
     expect(new Set(results).size).toBe(n);
@@ -29,7 +31,11 @@ describe("engine: optimistic concurrency", () => {
     const before = t.engine.concurrency();
     const n = 8;
     // each computes past YIELD_AFTER_MS between its read and its write: the others read and commit meanwhile
-    const results = await Promise.all(Array.from({ length: n }, () => t.c.mutation("tx:incrementWithLongPause", { name: "contended", ms: 2 * YIELD_AFTER_MS })));
+    const results = await Promise.all(
+      Array.from({ length: n }, () =>
+        t.c.mutation("tx:incrementWithLongPause", { name: "contended", ms: 2 * YIELD_AFTER_MS }),
+      ),
+    );
     expect(await t.c.query("tx:getCounter", { name: "contended" })).toBe(n + 1);
     expect(new Set(results).size).toBe(n);
     const after = t.engine.concurrency();
@@ -50,7 +56,10 @@ describe("engine: optimistic concurrency", () => {
   it("runs again a mutation whose index range another one inserted into meanwhile", async () => {
     // both find no counter "fresh" and would insert one: only one insert may win
     const before = t.engine.concurrency();
-    const results = await Promise.all([t.c.mutation("tx:incrementWithPause", { name: "fresh" }), t.c.mutation("tx:incrementWithPause", { name: "fresh" })]);
+    const results = await Promise.all([
+      t.c.mutation("tx:incrementWithPause", { name: "fresh" }),
+      t.c.mutation("tx:incrementWithPause", { name: "fresh" }),
+    ]);
     expect(results.sort()).toEqual([1, 2]);
     expect(await t.c.query("tx:getCounter", { name: "fresh" })).toBe(2);
     expect(t.engine.concurrency().conflicts - before.conflicts).toBe(1);
@@ -60,7 +69,11 @@ describe("engine: optimistic concurrency", () => {
     await t.c.mutation("tx:incrementPair", { a: "pair-a", b: "pair-b" });
     const before = t.engine.concurrency().conflicts;
     for (let i = 0; i < 10; i++) {
-      const read = t.engine.runQuery({ path: "tx:readPairWithPause", args: { a: "pair-a", b: "pair-b" }, identity: null });
+      const read = t.engine.runQuery({
+        path: "tx:readPairWithPause",
+        args: { a: "pair-a", b: "pair-b" },
+        identity: null,
+      });
       // commits between the query's two reads (they pause for nested queries)
       await t.c.mutation("tx:incrementPair", { a: "pair-a", b: "pair-b" });
       const { outcome } = await read;

@@ -25,7 +25,11 @@ const modules: Record<string, () => Promise<any>> = {
 function normalizer() {
   const ids = new Map<string, string>();
   const walk = (v: JSONValue, key?: string): JSONValue => {
-    if (typeof v === "string" && /^[0-9a-z]{31,37}$/.test(v) && (key === "_id" || ids.has(v) || key === undefined || /Id$|^id$|^ref$/.test(key))) {
+    if (
+      typeof v === "string" &&
+      /^[0-9a-z]{31,37}$/.test(v) &&
+      (key === "_id" || ids.has(v) || key === undefined || /Id$|^id$|^ref$/.test(key))
+    ) {
       if (!ids.has(v)) ids.set(v, `id#${ids.size}`);
       return ids.get(v)!;
     }
@@ -46,19 +50,26 @@ function normalizer() {
 
 function steps(): Step[] {
   const s: Step[] = [];
-  const m = (path: string, args: Record<string, unknown> = {}, compare: Step["compare"] = "exact") => s.push({ kind: "mutation", path, args, compare });
-  const q = (path: string, args: Record<string, unknown> = {}, compare: Step["compare"] = "exact") => s.push({ kind: "query", path, args, compare });
+  const m = (path: string, args: Record<string, unknown> = {}, compare: Step["compare"] = "exact") =>
+    s.push({ kind: "mutation", path, args, compare });
+  const q = (path: string, args: Record<string, unknown> = {}, compare: Step["compare"] = "exact") =>
+    s.push({ kind: "query", path, args, compare });
   const channels = ["general", "random", "dev"];
   const words = ["alpha", "bravo", "charlie", "delta", "echo"];
   for (let i = 0; i < 15; i++) {
-    m("messages:send", { channel: channels[i % 3], body: `${words[i % 5]} ${words[(i * 2) % 5]} note ${i}`, author: `u${i % 4}` });
+    m("messages:send", {
+      channel: channels[i % 3],
+      body: `${words[i % 5]} ${words[(i * 2) % 5]} note ${i}`,
+      author: `u${i % 4}`,
+    });
   }
   for (const ch of channels) q("messages:list", { channel: ch });
   q("messages:all");
   q("messages:latest", { n: 4 });
   q("messages:count");
   // pagination, page by page
-  for (const n of [1, 4, 5, 20]) q("messages:page", { channel: "general", paginationOpts: { numItems: n, cursor: null } });
+  for (const n of [1, 4, 5, 20])
+    q("messages:page", { channel: "general", paginationOpts: { numItems: n, cursor: null } });
   // search (whole words; relevance order differs between the fake and a real index, compare as sets)
   for (const term of ["alpha", "charlie", "note", "bravo echo"]) q("messages:search", { query: term }, "set");
   q("messages:search", { query: "delta", channel: "dev" }, "set");
@@ -183,7 +194,8 @@ describe("differential: convex-test vs embedded engine", () => {
       const b = await onEngine(step);
       const label = `${step.kind} ${step.path} ${JSON.stringify(convexToJson((step.args ?? {}) as Value))}`;
       if (step.compare === "errorOnly") {
-        if (a.ok || b.ok) mismatches.push(`${label}: expected both to fail (convex-test ok=${a.ok}, engine ok=${b.ok})`);
+        if (a.ok || b.ok)
+          mismatches.push(`${label}: expected both to fail (convex-test ok=${a.ok}, engine ok=${b.ok})`);
         continue;
       }
       let na: JSONValue = a.ok ? normA(a.value) : { error: normA(a.data) };
@@ -195,8 +207,8 @@ describe("differential: convex-test vs embedded engine", () => {
         if (n && typeof n === "object" && Array.isArray(n.page) && n.page.length === numItems) n.isDone = "full page";
       }
       if (step.compare === "set" && Array.isArray(na) && Array.isArray(nb)) {
-        na = (na).map((x) => JSON.stringify(x)).sort();
-        nb = (nb).map((x) => JSON.stringify(x)).sort();
+        na = na.map((x) => JSON.stringify(x)).sort();
+        nb = nb.map((x) => JSON.stringify(x)).sort();
       }
       if (JSON.stringify(na) !== JSON.stringify(nb)) {
         mismatches.push(`${label}:\n  convex-test: ${JSON.stringify(na)}\n  engine:      ${JSON.stringify(nb)}`);

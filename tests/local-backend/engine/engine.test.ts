@@ -57,8 +57,16 @@ describe("engine: documents, queries, transactions", () => {
   it("index ranges with eq/gt/gte/lt/lte in both orders", async () => {
     const items = [1, 2, 3, 4, 5].map((n) => ({ kind: "r", n }));
     await c.mutation("items:insertMany", { items: [...items, { kind: "s", n: 3 }] });
-    const run = async (lo: number | undefined, hi: number | undefined, loInclusive: boolean, hiInclusive: boolean, order: "asc" | "desc") =>
-      ((await c.query("items:range", { kind: "r", lo, hi, loInclusive, hiInclusive, order } as never)) as Doc[]).map((d) => d.n);
+    const run = async (
+      lo: number | undefined,
+      hi: number | undefined,
+      loInclusive: boolean,
+      hiInclusive: boolean,
+      order: "asc" | "desc",
+    ) =>
+      ((await c.query("items:range", { kind: "r", lo, hi, loInclusive, hiInclusive, order } as never)) as Doc[]).map(
+        (d) => d.n,
+      );
     expect(await run(2, 4, true, true, "asc")).toEqual([2, 3, 4]);
     expect(await run(2, 4, false, false, "asc")).toEqual([3]);
     expect(await run(2, undefined, false, false, "desc")).toEqual([5, 4, 3]);
@@ -67,7 +75,12 @@ describe("engine: documents, queries, transactions", () => {
   });
 
   it("evaluates negation and arithmetic in filters", async () => {
-    await c.mutation("items:insertMany", { items: [{ kind: "neg", n: 2 }, { kind: "neg", n: 10 }] });
+    await c.mutation("items:insertMany", {
+      items: [
+        { kind: "neg", n: 2 },
+        { kind: "neg", n: 10 },
+      ],
+    });
     const r = ((await c.query("items:filtered", { which: "neg", x: -5 })) as Doc[]).filter((d) => d.kind === "neg");
     expect(r.map((d) => d.n)).toEqual([10]);
   });
@@ -91,7 +104,12 @@ describe("engine: documents, queries, transactions", () => {
   });
 
   it("unique() throws when two rows match, first() returns the first", async () => {
-    await c.mutation("items:insertMany", { items: [{ kind: "dup", n: 1 }, { kind: "dup", n: 2 }] });
+    await c.mutation("items:insertMany", {
+      items: [
+        { kind: "dup", n: 1 },
+        { kind: "dup", n: 2 },
+      ],
+    });
     const r = (await c.query("items:firstAndUnique", { kind: "dup" })) as Doc;
     expect(r.first.n).toBe(1);
     expect(r.uniqueError).toMatch(/unique\(\) query returned more than one result/);
@@ -143,7 +161,9 @@ describe("engine: documents, queries, transactions", () => {
     const extra = await c.mutationOutcome("messages:send", { channel: "x", body: "b", author: "y", z: 1 });
     expect(extra.status === "error" && extra.errorMessage).toMatch(/extra field `z`/);
     const ret = await c.queryOutcome("users:typedName", { bad: true });
-    expect(ret.status === "error" && ret.errorMessage).toMatch(/^ReturnsValidationError: Value does not match validator/);
+    expect(ret.status === "error" && ret.errorMessage).toMatch(
+      /^ReturnsValidationError: Value does not match validator/,
+    );
     expect(await c.query("users:typedName", { bad: false })).toBe("ok");
     const schema = await c.mutationOutcome("users:writeInvalid");
     expect(schema.status === "error" && schema.errorMessage).toMatch(
@@ -157,7 +177,9 @@ describe("engine: documents, queries, transactions", () => {
     expect(await c.query("tx:ids", { id: mid })).toEqual({ asMessage: mid, asUser: null });
     expect(await c.query("tx:ids", { id: "garbage" })).toEqual({ asMessage: null, asUser: null });
     const wrong = await c.queryOutcome("messages:get", { id: uid });
-    expect(wrong.status === "error" && wrong.errorMessage).toMatch(/^ArgumentValidationError: Found ID ".*" from table `users`/);
+    expect(wrong.status === "error" && wrong.errorMessage).toMatch(
+      /^ArgumentValidationError: Found ID ".*" from table `users`/,
+    );
     const bad = await c.queryOutcome("messages:get", { id: "nope" });
     expect(bad.status === "error" && bad.errorMessage).toMatch(/ArgumentValidationError/);
     expect(((await c.query("tx:getAny", { id: uid })) as Doc).name).toBe("I");
@@ -169,12 +191,18 @@ describe("engine: documents, queries, transactions", () => {
 
   it("unknown functions, internal functions, wrong kinds and oversized args are errors, not crashes", async () => {
     const unknown = await c.queryOutcome("nope:nothing");
-    expect(unknown.status === "error" && unknown.errorMessage).toMatch(/Could not find public function for 'nope:nothing'/);
+    expect(unknown.status === "error" && unknown.errorMessage).toMatch(
+      /Could not find public function for 'nope:nothing'/,
+    );
     const internal = await c.mutationOutcome("users:internalCreate", { name: "x", email: "y" });
     expect(internal.status).toBe("error");
     const kind = await c.queryOutcome("messages:send", {});
     expect(kind.status === "error" && kind.errorMessage).toMatch(/defined as Mutation/);
-    const big = await c.mutationOutcome("messages:send", { channel: "x", body: "a".repeat(9 * 1024 * 1024), author: "y" });
+    const big = await c.mutationOutcome("messages:send", {
+      channel: "x",
+      body: "a".repeat(9 * 1024 * 1024),
+      author: "y",
+    });
     expect(big.status === "error" && big.errorMessage).toMatch(/too large/);
     const notObject = await engine.runQuery({ path: "messages:list", args: [1, 2] as never, identity: null });
     expect(notObject.outcome.status).toBe("error");
@@ -189,7 +217,11 @@ describe("engine: documents, queries, transactions", () => {
   });
 
   it("identity propagates into nested calls from actions", async () => {
-    const who = caller(engine, { subject: "user-9", issuer: "https://issuer", tokenIdentifier: "https://issuer|user-9" });
+    const who = caller(engine, {
+      subject: "user-9",
+      issuer: "https://issuer",
+      tokenIdentifier: "https://issuer|user-9",
+    });
     expect(await who.action("actions:roundTrip", { channel: "ident" })).toEqual({ who: "user-9", count: 1 });
     expect(await c.query("actions:whoami")).toBeNull();
   });
@@ -206,7 +238,10 @@ describe("engine: documents, queries, transactions", () => {
     const hello = await engine.runHttpAction(new Request("http://127.0.0.1:3211/hello"));
     expect(await hello.text()).toBe("hello from http://127.0.0.1:3211");
     const post = await engine.runHttpAction(
-      new Request("http://127.0.0.1:3211/messages", { method: "POST", body: JSON.stringify({ channel: "http", body: "b", author: "h" }) }),
+      new Request("http://127.0.0.1:3211/messages", {
+        method: "POST",
+        body: JSON.stringify({ channel: "http", body: "b", author: "h" }),
+      }),
     );
     expect(post.status).toBe(201);
     expect(((await c.query("messages:list", { channel: "http" })) as Doc[]).length).toBe(1);
@@ -265,8 +300,16 @@ describe("engine: reactivity", () => {
   });
 
   it("timestamps are monotonic and returned by mutations", async () => {
-    const a = await engine.runMutation({ path: "messages:send", args: { channel: "ts", body: "1", author: "a" }, identity: null });
-    const b = await engine.runMutation({ path: "messages:send", args: { channel: "ts", body: "2", author: "a" }, identity: null });
+    const a = await engine.runMutation({
+      path: "messages:send",
+      args: { channel: "ts", body: "1", author: "a" },
+      identity: null,
+    });
+    const b = await engine.runMutation({
+      path: "messages:send",
+      args: { channel: "ts", body: "2", author: "a" },
+      identity: null,
+    });
     expect(b.ts).toBeGreaterThan(a.ts);
     expect(engine.currentTs()).toBe(b.ts);
     const failed = await engine.runMutation({ path: "tx:insertThenThrow", args: { name: "n" }, identity: null });
@@ -299,7 +342,11 @@ describe("engine: pagination", () => {
   });
 
   it("a journaled page stays gapless while rows are inserted and deleted", async () => {
-    const first = await engine.runQuery({ path: "messages:page", args: { channel: "p", paginationOpts: { numItems: 3, cursor: null } }, identity: null });
+    const first = await engine.runQuery({
+      path: "messages:page",
+      args: { channel: "p", paginationOpts: { numItems: 3, cursor: null } },
+      identity: null,
+    });
     const page1 = first.outcome.status === "success" ? (first.outcome.value as Doc) : null;
     expect(page1!.page.map((d: Doc) => d.body)).toEqual(["m9", "m8", "m7"]);
     expect(first.journal).not.toBeNull();
@@ -332,7 +379,9 @@ describe("engine: pagination", () => {
   });
 
   it("filtered pagination and maximumRowsRead", async () => {
-    await c.mutation("items:insertMany", { items: Array.from({ length: 12 }, (_, i) => ({ kind: i % 3 === 0 ? "x" : "y", n: i })) });
+    await c.mutation("items:insertMany", {
+      items: Array.from({ length: 12 }, (_, i) => ({ kind: i % 3 === 0 ? "x" : "y", n: i })),
+    });
     const r = (await c.query("items:pageAll", { cursor: null, numItems: 2, kind: "x" })) as Doc;
     expect(r.page.map((d: Doc) => d.n)).toEqual([0, 3]);
     const r2 = (await c.query("items:pageAll", { cursor: r.continueCursor, numItems: 5, kind: "x" })) as Doc;
@@ -342,9 +391,12 @@ describe("engine: pagination", () => {
 
   it("a cursor continues only the query it came from, as on Convex (InvalidCursor)", async () => {
     const r = (await c.query("items:pageAll", { cursor: null, numItems: 1, kind: "x" })) as Doc;
-    const INVALID = "InvalidCursor: Tried to run a query starting from a cursor, but it looks like this cursor is from a different query.";
+    const INVALID =
+      "InvalidCursor: Tried to run a query starting from a cursor, but it looks like this cursor is from a different query.";
     // another filter value, no filter: other queries
-    await expect(c.query("items:pageAll", { cursor: r.continueCursor, numItems: 1, kind: "y" })).rejects.toThrow(INVALID);
+    await expect(c.query("items:pageAll", { cursor: r.continueCursor, numItems: 1, kind: "y" })).rejects.toThrow(
+      INVALID,
+    );
     await expect(c.query("items:pageAll", { cursor: r.continueCursor, numItems: 1 })).rejects.toThrow(INVALID);
     // the same query continues, whatever the page size
     const next = (await c.query("items:pageAll", { cursor: r.continueCursor, numItems: 3, kind: "x" })) as Doc;
@@ -377,7 +429,9 @@ describe("engine: search", () => {
     expect(quick).toEqual(["quick quick quick thinking", "the quick brown fox"]);
     const prefix = ((await c.query("messages:search", { query: "fox" })) as Doc[]).map((d) => d.body).sort();
     expect(prefix).toEqual(["foxes and hounds", "the quick brown fox"]);
-    const filtered = ((await c.query("messages:search", { query: "quick", channel: "general" })) as Doc[]).map((d) => d.body);
+    const filtered = ((await c.query("messages:search", { query: "quick", channel: "general" })) as Doc[]).map(
+      (d) => d.body,
+    );
     expect(filtered).toEqual(["the quick brown fox"]);
     expect(await c.query("messages:search", { query: "   " })).toEqual([]);
     const id = (await c.mutation("messages:send", { channel: "general", body: "quick update", author: "s" })) as string;
@@ -397,7 +451,9 @@ describe("engine: storage, env, scheduler, backup", () => {
       expect(await c.query("files:url", { storageId: id })).toBe(`http://127.0.0.1:3210/api/storage/${id}`);
       const meta = (await c.query("files:meta", { storageId: id })) as Doc;
       expect(meta).toMatchObject({ _id: id, size: 10, contentType: "text/plain" });
-      expect(meta.sha256).toBe(Buffer.from(await crypto.subtle.digest("SHA-256", new TextEncoder().encode("hello file"))).toString("base64"));
+      expect(meta.sha256).toBe(
+        Buffer.from(await crypto.subtle.digest("SHA-256", new TextEncoder().encode("hello file"))).toString("base64"),
+      );
       const url = (await c.mutation("files:generateUploadUrl")) as string;
       expect(url.startsWith("http://127.0.0.1:3210/api/storage/upload?token=")).toBe(true);
       const token = new URL(url).searchParams.get("token")!;
@@ -459,11 +515,19 @@ describe("engine: storage, env, scheduler, backup", () => {
       expect(await caller(engine).query("moduleEnv:inQuery", {})).toBeNull();
       for (const value of ["first", "second"]) {
         engine.env.set("LB_MODULE_SETTING", value);
-        await waitFor(() => caller(engine).query("moduleEnv:inQuery", {}), (v) => v === value, 30_000);
+        await waitFor(
+          () => caller(engine).query("moduleEnv:inQuery", {}),
+          (v) => v === value,
+          30_000,
+        );
         expect(await caller(engine).action("moduleEnv:inAction", {})).toBe(value);
       }
       engine.env.remove("LB_MODULE_SETTING");
-      await waitFor(() => caller(engine).query("moduleEnv:inQuery", {}), (v) => v === null, 30_000);
+      await waitFor(
+        () => caller(engine).query("moduleEnv:inQuery", {}),
+        (v) => v === null,
+        30_000,
+      );
       expect(await caller(engine).action("moduleEnv:inAction", {})).toBeNull();
       expect(builds()).toEqual(before);
     } finally {
@@ -489,7 +553,10 @@ describe("engine: storage, env, scheduler, backup", () => {
     const engine = await startEngine({ dataDir });
     const c = caller(engine);
     await c.mutation("jobs:scheduleInsert", { delayMs: 0, note: "now" });
-    await waitFor(() => c.query("jobs:events", { source: "scheduler" }), (v) => (v as Doc[]).length === 1);
+    await waitFor(
+      () => c.query("jobs:events", { source: "scheduler" }),
+      (v) => (v as Doc[]).length === 1,
+    );
     const rolledBack = await c.mutationOutcome("jobs:scheduleInsert", { delayMs: 0, note: "never", fail: true });
     expect(rolledBack.status).toBe("error");
     const later = (await c.mutation("jobs:scheduleInsert", { delayMs: 700, note: "after-restart" })) as string;
@@ -512,7 +579,10 @@ describe("engine: storage, env, scheduler, backup", () => {
     expect(typeof job.completedTime).toBe("number");
     expect(((await c2.query("jobs:job", { id: canceled })) as Doc).state).toEqual({ kind: "canceled" });
     await c2.mutation("jobs:scheduleAction", { note: "act" });
-    await waitFor(() => c2.query("jobs:events", { source: "scheduler" }), (v) => (v as Doc[]).some((e) => e.note === "action:act"));
+    await waitFor(
+      () => c2.query("jobs:events", { source: "scheduler" }),
+      (v) => (v as Doc[]).some((e) => e.note === "action:act"),
+    );
     await restarted.stop();
   });
 
@@ -522,7 +592,16 @@ describe("engine: storage, env, scheduler, backup", () => {
     const mid = (await c.mutation("messages:send", { channel: "bk", body: "backup me", author: "a" })) as string;
     const uid = (await c.mutation("users:create", { name: "B", email: "b@x" })) as string;
     const fid = (await c.action("files:storeText", { text: "blob" })) as string;
-    await c.mutation("items:insertMany", { items: [{ kind: "k", n: 1, big: { $integer: Buffer.from([5, 0, 0, 0, 0, 0, 0, 0]).toString("base64") }, data: { $bytes: "AQI=" } }] });
+    await c.mutation("items:insertMany", {
+      items: [
+        {
+          kind: "k",
+          n: 1,
+          big: { $integer: Buffer.from([5, 0, 0, 0, 0, 0, 0, 0]).toString("base64") },
+          data: { $bytes: "AQI=" },
+        },
+      ],
+    });
     const lines: string[] = [];
     for await (const l of src.exportJsonl()) lines.push(l);
     await src.stop();
@@ -537,7 +616,12 @@ describe("engine: storage, env, scheduler, backup", () => {
     expect(((await d.query("messages:get", { id: mid })) as Doc).body).toBe("backup me");
     expect(((await d.query("users:byEmail", { email: "b@x" })) as Doc)._id).toBe(uid);
     expect(await d.action("files:readText", { storageId: fid })).toEqual({ text: "blob", type: "text/plain" });
-    const items = (await d.query("items:range", { kind: "k", loInclusive: false, hiInclusive: false, order: "asc" })) as Doc[];
+    const items = (await d.query("items:range", {
+      kind: "k",
+      loInclusive: false,
+      hiInclusive: false,
+      order: "asc",
+    })) as Doc[];
     expect(items[0].big).toEqual({ $integer: Buffer.from([5, 0, 0, 0, 0, 0, 0, 0]).toString("base64") });
     expect(((await d.query("messages:search", { query: "backup" })) as Doc[]).length).toBe(1);
     // New inserts after an import keep increasing creation times.
@@ -570,7 +654,11 @@ export const add = mutationGeneric(async (ctx, { text }: { text: string }) => ct
 export const list = queryGeneric(async (ctx) => (await ctx.db.query("notes").collect()).map((n) => n.text.toUpperCase()));
 `,
     );
-    await waitFor(() => c.query("notes:list"), (v) => JSON.stringify(v) === JSON.stringify(["KEPT"]), 10_000);
+    await waitFor(
+      () => c.query("notes:list"),
+      (v) => JSON.stringify(v) === JSON.stringify(["KEPT"]),
+      10_000,
+    );
     await engine.stop();
   });
 });

@@ -28,7 +28,10 @@ export async function startEngine(opts: Partial<EngineOptions> = {}): Promise<En
 }
 
 /** A fresh engine (no scheduler) for the file's tests, with a caller; started and stopped around them. */
-export function useEngine(opts: Partial<EngineOptions> = {}): { engine: Engine & { dataDir: string }; c: ReturnType<typeof caller> } {
+export function useEngine(opts: Partial<EngineOptions> = {}): {
+  engine: Engine & { dataDir: string };
+  c: ReturnType<typeof caller>;
+} {
   const ctx = {} as { engine: Engine & { dataDir: string }; c: ReturnType<typeof caller> };
   beforeAll(async () => {
     ctx.engine = await startEngine({ scheduler: false, ...opts });
@@ -47,12 +50,18 @@ export function unwrap(outcome: FunctionOutcome): JSONValue {
 
 export function caller(engine: Engine, identity: UserIdentity | null = null) {
   return {
-    query: async (p: string, args: JSONValue = {}) => unwrap((await engine.runQuery({ path: p, args, identity })).outcome),
-    mutation: async (p: string, args: JSONValue = {}) => unwrap((await engine.runMutation({ path: p, args, identity })).outcome),
-    action: async (p: string, args: JSONValue = {}) => unwrap((await engine.runAction({ path: p, args, identity })).outcome),
-    queryOutcome: async (p: string, args: JSONValue = {}) => (await engine.runQuery({ path: p, args, identity })).outcome,
-    mutationOutcome: async (p: string, args: JSONValue = {}) => (await engine.runMutation({ path: p, args, identity })).outcome,
-    actionOutcome: async (p: string, args: JSONValue = {}) => (await engine.runAction({ path: p, args, identity })).outcome,
+    query: async (p: string, args: JSONValue = {}) =>
+      unwrap((await engine.runQuery({ path: p, args, identity })).outcome),
+    mutation: async (p: string, args: JSONValue = {}) =>
+      unwrap((await engine.runMutation({ path: p, args, identity })).outcome),
+    action: async (p: string, args: JSONValue = {}) =>
+      unwrap((await engine.runAction({ path: p, args, identity })).outcome),
+    queryOutcome: async (p: string, args: JSONValue = {}) =>
+      (await engine.runQuery({ path: p, args, identity })).outcome,
+    mutationOutcome: async (p: string, args: JSONValue = {}) =>
+      (await engine.runMutation({ path: p, args, identity })).outcome,
+    actionOutcome: async (p: string, args: JSONValue = {}) =>
+      (await engine.runAction({ path: p, args, identity })).outcome,
   };
 }
 

@@ -48,7 +48,14 @@ describe("document ids", () => {
       const id = encodeId(Math.floor(r() * 20000), newInternalId());
       const pos = Math.floor(r() * id.length);
       const ch = ALPHABET[Math.floor(r() * 32)];
-      const variants = [id.slice(0, pos) + ch + id.slice(pos + 1), id + ch, id.slice(0, -1), id.slice(0, pos) + id.slice(pos + 1), id.toUpperCase(), `${id.slice(0, -1)}é`];
+      const variants = [
+        id.slice(0, pos) + ch + id.slice(pos + 1),
+        id + ch,
+        id.slice(0, -1),
+        id.slice(0, pos) + id.slice(pos + 1),
+        id.toUpperCase(),
+        `${id.slice(0, -1)}é`,
+      ];
       for (const s of variants) {
         const d = decodeId(s);
         if (d === null) refused++;

@@ -19,7 +19,22 @@ function rng(seed: number) {
   };
 }
 
-const SPECIAL_NUMBERS = [0, -0, 1, -1, 0.5, -0.5, 1e300, -1e300, Infinity, -Infinity, NaN, Number.MIN_VALUE, -Number.MIN_VALUE, 2 ** 53];
+const SPECIAL_NUMBERS = [
+  0,
+  -0,
+  1,
+  -1,
+  0.5,
+  -0.5,
+  1e300,
+  -1e300,
+  Infinity,
+  -Infinity,
+  NaN,
+  Number.MIN_VALUE,
+  -Number.MIN_VALUE,
+  2 ** 53,
+];
 const SPECIAL_STRINGS = ["", "a", "ab", "a\u0000", "a\u0000b", "\u0000", "é", "z", "日本", "😀", "\uffff", "A"];
 
 function randomValue(r: () => number, depth = 0): Value | undefined {
@@ -36,7 +51,11 @@ function randomValue(r: () => number, depth = 0): Value | undefined {
     case 4:
       return r() < 0.5;
     case 5:
-      return r() < 0.5 ? SPECIAL_STRINGS[Math.floor(r() * SPECIAL_STRINGS.length)] : Math.random().toString(36).slice(2, 2 + Math.floor(r() * 5));
+      return r() < 0.5
+        ? SPECIAL_STRINGS[Math.floor(r() * SPECIAL_STRINGS.length)]
+        : Math.random()
+            .toString(36)
+            .slice(2, 2 + Math.floor(r() * 5));
     case 6:
     case 7: {
       const len = Math.floor(r() * 4);
@@ -77,7 +96,9 @@ describe("index key encoding", () => {
       const expected = Math.sign(compareValues(a, b));
       const got = Math.sign(Buffer.compare(encodeValue(a), encodeValue(b)));
       if (expected !== got) {
-        throw new Error(`order mismatch for ${JSON.stringify(convexToJsonSafe(a))} vs ${JSON.stringify(convexToJsonSafe(b))}: expected ${expected}, got ${got}`);
+        throw new Error(
+          `order mismatch for ${JSON.stringify(convexToJsonSafe(a))} vs ${JSON.stringify(convexToJsonSafe(b))}: expected ${expected}, got ${got}`,
+        );
       }
     }
   });

@@ -36,7 +36,9 @@ function blockWriter(file = dbFile()) {
 function storedContaining(text: string): string[] {
   const db = new Database(dbFile(), { readonly: true });
   try {
-    return (db.prepare("SELECT json FROM documents WHERE json LIKE ?").all(`%${text}%`) as Array<{ json: string }>).map((r) => r.json);
+    return (db.prepare("SELECT json FROM documents WHERE json LIKE ?").all(`%${text}%`) as Array<{ json: string }>).map(
+      (r) => r.json,
+    );
   } finally {
     db.close();
   }
@@ -80,7 +82,8 @@ describe("engine: pipelined commits", () => {
     expect(journaledContaining("pipe-counter").map((j) => JSON.parse(j).value)).toEqual([1, 2, 3]);
     expect(await c.query("tx:getCounter", { name: "pipe-counter" })).toBe(3);
     blocker.release();
-    for (let i = 0; i < 50 && storedContaining("pipe-counter").length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    for (let i = 0; i < 50 && storedContaining("pipe-counter").length === 0; i++)
+      await new Promise((r) => setTimeout(r, 20));
     expect(storedContaining("pipe-counter").map((j) => JSON.parse(j).value)).toEqual([3]);
   });
 
@@ -108,7 +111,8 @@ describe("engine: pipelined commits", () => {
     const dir = journalDir(engine.dataDir);
     const bytes = () => fs.readdirSync(dir).reduce((n, f) => n + fs.statSync(path.join(dir, f)).size, 0);
     // six 800 KB documents: more than a segment keeps once applied (4 MB)
-    for (let i = 0; i < 6; i++) await c.mutation("messages:send", { channel: "journal-size", body: "j".repeat(800_000), author: `${i}` });
+    for (let i = 0; i < 6; i++)
+      await c.mutation("messages:send", { channel: "journal-size", body: "j".repeat(800_000), author: `${i}` });
     for (let i = 0; i < 100 && bytes() >= 4 * 1024 * 1024; i++) await new Promise((r) => setTimeout(r, 20));
     expect(bytes()).toBeLessThan(4 * 1024 * 1024);
     expect(((await c.query("messages:list", { channel: "journal-size" })) as Doc[]).length).toBe(6);
@@ -117,7 +121,8 @@ describe("engine: pipelined commits", () => {
   it("cuts a large write-ahead log back to nothing once nothing is written for a moment", async () => {
     const wal = `${dbFile()}-wal`;
     // 24 MB of documents: a log past the 16 MB SQLite keeps after it starts over
-    for (let i = 0; i < 30; i++) await c.mutation("messages:send", { channel: "wal-size", body: "w".repeat(800_000), author: `${i}` });
+    for (let i = 0; i < 30; i++)
+      await c.mutation("messages:send", { channel: "wal-size", body: "w".repeat(800_000), author: `${i}` });
     expect(fs.statSync(wal).size).toBeGreaterThan(16 * 1024 * 1024);
     for (let i = 0; i < 100 && fs.statSync(wal).size > 0; i++) await new Promise((r) => setTimeout(r, 50));
     expect(fs.statSync(wal).size).toBe(0);
@@ -126,7 +131,9 @@ describe("engine: pipelined commits", () => {
 
   it("copies the log back into the database file on the checkpoint thread", async () => {
     const before = fs.statSync(dbFile()).size;
-    await value(engine.runMutation({ path: "tx:longBatch", args: { name: "checkpointed", steps: 150 }, identity: null }));
+    await value(
+      engine.runMutation({ path: "tx:longBatch", args: { name: "checkpointed", steps: 150 }, identity: null }),
+    );
     // SQLite's own checkpoint would wait for a 64 MB log; the checkpoint thread copies it soon
     for (let i = 0; i < 100 && fs.statSync(dbFile()).size <= before; i++) await new Promise((r) => setTimeout(r, 100));
     expect(fs.statSync(dbFile()).size).toBeGreaterThan(before);
@@ -168,7 +175,9 @@ describe("engine: pipelined commits", () => {
     const dir = engine.dataDir;
     await c.mutation("messages:send", { channel: "before-failure", body: "kept", author: "x" });
     const db = new Database(dbFile());
-    db.exec(`CREATE TRIGGER refuse BEFORE INSERT ON documents WHEN NEW.json LIKE '%poison%' BEGIN SELECT RAISE(ABORT, 'disk says no'); END;`);
+    db.exec(
+      `CREATE TRIGGER refuse BEFORE INSERT ON documents WHEN NEW.json LIKE '%poison%' BEGIN SELECT RAISE(ABORT, 'disk says no'); END;`,
+    );
     db.close();
     const poisonedRun = await pipelined("messages:send", { channel: "x", body: "poison", author: "x" });
     // journaled, so acknowledged, before the writer meets the refusal
@@ -180,15 +189,21 @@ describe("engine: pipelined commits", () => {
     expect(later.status === "error" && later.errorMessage).toContain("Writing to the database failed");
     await engine.stop().catch(() => undefined);
     // while the database still refuses it, the backend does not start without it
-    await expect(startEngine({ scheduler: false, dataDir: dir })).rejects.toThrow(/commit journal .* cannot be applied: disk says no/);
+    await expect(startEngine({ scheduler: false, dataDir: dir })).rejects.toThrow(
+      /commit journal .* cannot be applied: disk says no/,
+    );
     const fix = new Database(path.join(dir, "db.sqlite3"));
     fix.exec("DROP TRIGGER refuse");
     fix.close();
     engine = await startEngine({ scheduler: false, dataDir: dir });
     c = caller(engine);
-    expect(((await c.query("messages:list", { channel: "before-failure" })) as Doc[]).map((m) => m.body)).toEqual(["kept"]);
+    expect(((await c.query("messages:list", { channel: "before-failure" })) as Doc[]).map((m) => m.body)).toEqual([
+      "kept",
+    ]);
     expect(((await c.query("messages:list", { channel: "x" })) as Doc[]).map((m) => m.body)).toEqual(["poison"]);
     expect(storedContaining('"after"')).toEqual([]);
-    expect(await c.mutation("messages:send", { channel: "x", body: "works again", author: "x" })).toEqual(expect.any(String));
+    expect(await c.mutation("messages:send", { channel: "x", body: "works again", author: "x" })).toEqual(
+      expect.any(String),
+    );
   });
 });

@@ -48,7 +48,9 @@ describe("engine: a query or mutation in a worker", () => {
   it("is stopped at its time limit by its own thread's clock and commits nothing", async () => {
     const outcome = await w.c.mutationOutcome("tx:busyThenInsert", { name: "runaway", ms: 600_000 });
     expect(outcome.status).toBe("error");
-    expect(outcome.status === "error" && outcome.errorMessage).toContain("Function execution timed out (maximum duration: 1s)");
+    expect(outcome.status === "error" && outcome.errorMessage).toContain(
+      "Function execution timed out (maximum duration: 1s)",
+    );
     expect(await w.c.query("tx:getCounter", { name: "runaway" })).toBeNull();
     expect(w.engine.concurrency().pooledRuns).toBeGreaterThan(0);
   });
@@ -59,6 +61,10 @@ describe("engine: a query or mutation in a worker", () => {
     expect(inWorker).toEqual(onEngine);
     expect(await w.c.query("tx:getCounter", { name: "thrown" })).toBeNull();
     // nested calls run on the engine in the worker's transaction: the failed child's writes roll back
-    expect(await w.c.mutation("tx:parentCatchesChild")).toEqual({ caught: "child failed", names: ["ok-child", "parent"], viaQuery: 7 });
+    expect(await w.c.mutation("tx:parentCatchesChild")).toEqual({
+      caught: "child failed",
+      names: ["ok-child", "parent"],
+      viaQuery: 7,
+    });
   });
 });

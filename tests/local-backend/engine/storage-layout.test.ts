@@ -131,7 +131,11 @@ export const pageById = queryGeneric({
       const seen: string[] = [];
       let cursor: string | null = null;
       for (;;) {
-        const r = (await c.query("f:pageById", { cursor, order })) as { page: Array<{ _id: string }>; isDone: boolean; continueCursor: string };
+        const r = (await c.query("f:pageById", { cursor, order })) as {
+          page: Array<{ _id: string }>;
+          isDone: boolean;
+          continueCursor: string;
+        };
         seen.push(...r.page.map((d) => d._id));
         if (r.isDone) break;
         cursor = r.continueCursor;
@@ -141,13 +145,26 @@ export const pageById = queryGeneric({
   });
 
   it("stores inserted documents as convexToJson of the document; by_id has no index entries", async () => {
-    const x = { big: { $integer: "AQAAAAAAAAA=" }, neg0: { $float: "AAAAAAAAAIA=" }, s: "é\u0000\"\\", arr: [1, 2.5, null, true], o: { z: 1, a: { b: [] } }, bytes: { $bytes: "AQID" } };
+    const x = {
+      big: { $integer: "AQAAAAAAAAA=" },
+      neg0: { $float: "AAAAAAAAAIA=" },
+      s: 'é\u0000"\\',
+      arr: [1, 2.5, null, true],
+      o: { z: 1, a: { b: [] } },
+      bytes: { $bytes: "AQID" },
+    };
     const r = (await c.mutation("f:insertValue", { x })) as { id: string; inTx: any; viaIndex: any };
     const stored = await c.query("f:get", { id: r.id });
     expect(r.inTx).toEqual(stored);
     expect(r.viaIndex).toEqual(stored);
     expect(jsonToConvex(stored as any)).toMatchObject({ n: -1, x: jsonToConvex(x as any) });
-    const values: Array<Record<string, JSONValue>> = [{}, { B: 1, "10": 2, "2": 3, a: { "1": 1, Z: 2 }, Zz: "x", zz: null, "~": true }, { A: 1 }, { z: 1 }, { "3": [] }];
+    const values: Array<Record<string, JSONValue>> = [
+      {},
+      { B: 1, "10": 2, "2": 3, a: { "1": 1, Z: 2 }, Zz: "x", zz: null, "~": true },
+      { A: 1 },
+      { z: 1 },
+      { "3": [] },
+    ];
     for (const value of values) {
       const w = (await c.mutation("f:insertRaw", { value })) as { id: string; inTx: Record<string, unknown> };
       const read = (await c.query("f:get", { id: w.id })) as Record<string, unknown>;
@@ -170,13 +187,21 @@ export const pageById = queryGeneric({
 
   it("ends index keys in the id's 16 internal bytes: same order, ranges on _id, and an older data dir rewritten once", async () => {
     const ids = (await c.mutation("f:insertMany", { table: "a", count: 40 })) as string[];
-    const docs = (await Promise.all(ids.map((id) => c.query("f:get", { id })))) as Array<{ _id: string; _creationTime: number; n: number }>;
+    const docs = (await Promise.all(ids.map((id) => c.query("f:get", { id })))) as Array<{
+      _id: string;
+      _creationTime: number;
+      n: number;
+    }>;
     const zero = docs.filter((d) => d.n === 0).map((d) => d._id);
     const n7 = docs.find((d) => d.n === 7)!;
     const entries = () => {
       const db = new Database(path.join(work, "data", "db.sqlite3"), { readonly: true });
       try {
-        return db.prepare("SELECT length(k) AS len FROM idx WHERE i IN (SELECT id FROM indexes WHERE tbl = 'a' AND name = 'by_n')").all() as Array<{ len: number }>;
+        return db
+          .prepare(
+            "SELECT length(k) AS len FROM idx WHERE i IN (SELECT id FROM indexes WHERE tbl = 'a' AND name = 'by_n')",
+          )
+          .all() as Array<{ len: number }>;
       } finally {
         db.close();
       }
@@ -188,17 +213,27 @@ export const pageById = queryGeneric({
       expect(await c.query("f:byN", { n: 7, ct: n7._creationTime, op: "eq", id: n7._id })).toEqual([n7._id]);
       expect(await c.query("f:byN", { n: 7, ct: n7._creationTime, op: "gt", id: n7._id })).toEqual([]);
       expect(await c.query("f:byN", { n: 7, ct: n7._creationTime, op: "lte", id: n7._id })).toEqual([n7._id]);
-      await expect(c.query("f:byN", { n: 7, ct: n7._creationTime, op: "gt", id: "not-an-id" })).rejects.toThrow(/not a document id/);
+      await expect(c.query("f:byN", { n: 7, ct: n7._creationTime, op: "gt", id: "not-an-id" })).rejects.toThrow(
+        /not a document id/,
+      );
     };
     await check();
     // A data dir of layout 2 held the id's string at the end of each key: rewritten on opening.
     await engine.stop();
     const db = new Database(path.join(work, "data", "db.sqlite3"));
     const { encodeTuple } = await import("../../../local-backend/src/indexkey");
-    const rows = db.prepare("SELECT idx.i AS i, idx.k AS k, d.json AS json FROM idx JOIN documents d ON d.seq = idx.seq WHERE idx.i IN (SELECT id FROM indexes WHERE tbl = 'a' AND name = 'by_n')").all() as Array<{ i: number; k: Buffer; json: string }>;
+    const rows = db
+      .prepare(
+        "SELECT idx.i AS i, idx.k AS k, d.json AS json FROM idx JOIN documents d ON d.seq = idx.seq WHERE idx.i IN (SELECT id FROM indexes WHERE tbl = 'a' AND name = 'by_n')",
+      )
+      .all() as Array<{ i: number; k: Buffer; json: string }>;
     for (const r of rows) {
       const d = JSON.parse(r.json) as { n: number; _creationTime: number; _id: string };
-      db.prepare("UPDATE idx SET k = ? WHERE i = ? AND k = ?").run(encodeTuple([d.n, d._creationTime, d._id]), r.i, r.k);
+      db.prepare("UPDATE idx SET k = ? WHERE i = ? AND k = ?").run(
+        encodeTuple([d.n, d._creationTime, d._id]),
+        r.i,
+        r.k,
+      );
     }
     db.prepare("UPDATE meta SET v = '2' WHERE k = 'layout'").run();
     db.close();

@@ -49,7 +49,9 @@ async function onConvexTest(kind: "query" | "mutation", path: string, args: Reco
 async function onEngine(kind: "query" | "mutation", path: string, args: Record<string, unknown>): Promise<Result> {
   const req = { path, args: convexToJson(args as Value), identity: null };
   const outcome = kind === "query" ? (await engine.runQuery(req)).outcome : (await engine.runMutation(req)).outcome;
-  return outcome.status === "success" ? { ok: true, value: outcome.value } : { ok: false, message: outcome.errorMessage };
+  return outcome.status === "success"
+    ? { ok: true, value: outcome.value }
+    : { ok: false, message: outcome.errorMessage };
 }
 
 async function both(kind: "query" | "mutation", path: string, args: Record<string, unknown>) {
@@ -121,8 +123,12 @@ describe("limits: convex-test vs embedded engine", () => {
     expect(ct).toContain("Scheduled too many functions in a single function execution (limit: 1000)");
     expect(en).toBe("Uncaught Error: Too many functions scheduled by this mutation (limit: 1000)");
     const [ctBytes, enBytes] = messages(await both("mutation", "limits:scheduleN", { n: 5, argChars: 4_000_000 }));
-    expect(ctBytes).toContain("Scheduled function arguments too large in a single function execution (limit: 16777216 bytes)");
-    expect(enBytes).toBe("Uncaught Error: Too large total size of the arguments of scheduled functions from this mutation (limit: 16777216 bytes)");
+    expect(ctBytes).toContain(
+      "Scheduled function arguments too large in a single function execution (limit: 16777216 bytes)",
+    );
+    expect(enBytes).toBe(
+      "Uncaught Error: Too large total size of the arguments of scheduled functions from this mutation (limit: 16777216 bytes)",
+    );
   });
 
   it("ctx.meta.getTransactionMetrics: the same reads, writes and scheduling, ranges counted differently", async () => {

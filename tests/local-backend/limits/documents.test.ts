@@ -33,11 +33,15 @@ describe("nesting", () => {
   it("stores a document nested 16 levels deep and refuses 17", async () => {
     const table = freshTable("nest");
     expect(typeof (await ctx.client.mutation(api.limits.insertNested, { table, depth: 16 }))).toBe("string");
-    expect(typeof (await ctx.client.mutation(api.limits.insertNested, { table, depth: 16, arrays: true }))).toBe("string");
+    expect(typeof (await ctx.client.mutation(api.limits.insertNested, { table, depth: 16, arrays: true }))).toBe(
+      "string",
+    );
     for (const arrays of [false, true]) {
       const message = await failure(ctx.client.mutation(api.limits.insertNested, { table, depth: 17, arrays }));
       expect(message).toContain("Uncaught Error: Document(value: {");
-      expect(message).toContain("isn't a valid document: Document is too nested (nested 17 levels deep > maximum nesting 16)");
+      expect(message).toContain(
+        "isn't a valid document: Document is too nested (nested 17 levels deep > maximum nesting 16)",
+      );
     }
     expect(await ctx.client.query(api.limits.countDocs, { table })).toBe(2);
   });
@@ -50,8 +54,12 @@ describe("nesting", () => {
   });
 
   it("refuses a value nested 65 levels deep as an invalid argument", async () => {
-    const message = await failure(ctx.client.mutation(api.limits.insertNested, { table: freshTable("nest"), depth: 65 }));
-    expect(message).toContain("Uncaught Error: Invalid argument `value` for `db.insert`: Value is too nested (nested 65 levels deep > maximum nesting 64)");
+    const message = await failure(
+      ctx.client.mutation(api.limits.insertNested, { table: freshTable("nest"), depth: 65 }),
+    );
+    expect(message).toContain(
+      "Uncaught Error: Invalid argument `value` for `db.insert`: Value is too nested (nested 65 levels deep > maximum nesting 64)",
+    );
   });
 
   it("accepts arguments nested 64 levels deep and refuses 65", async () => {
@@ -68,7 +76,9 @@ describe("arrays and objects", () => {
     expect(typeof (await ctx.client.mutation(api.limits.insertArray, { table, length: 8_192 }))).toBe("string");
     for (const nested of [false, true]) {
       const message = await failure(ctx.client.mutation(api.limits.insertArray, { table, length: 8_193, nested }));
-      expect(message).toContain("Uncaught Error: Invalid argument `value` for `db.insert`: Array length is too long (8193 > maximum length 8192)");
+      expect(message).toContain(
+        "Uncaught Error: Invalid argument `value` for `db.insert`: Array length is too long (8193 > maximum length 8192)",
+      );
     }
     expect(await ctx.client.query(api.limits.countDocs, { table })).toBe(1);
   });
@@ -77,7 +87,9 @@ describe("arrays and objects", () => {
     const table = freshTable("obj");
     expect(typeof (await ctx.client.mutation(api.limits.insertFields, { table, n: 1_024 }))).toBe("string");
     const message = await failure(ctx.client.mutation(api.limits.insertFields, { table, n: 1_025 }));
-    expect(message).toContain("Uncaught Error: Invalid argument `value` for `db.insert`: Object has too many fields (1025 > maximum number 1024)");
+    expect(message).toContain(
+      "Uncaught Error: Invalid argument `value` for `db.insert`: Object has too many fields (1025 > maximum number 1024)",
+    );
   });
 });
 
@@ -86,15 +98,22 @@ describe("field names", () => {
     const table = freshTable("field");
     const message = await failure(ctx.client.mutation(api.limits.insertField, { table, name: "_secret" }));
     expect(message).toContain("Uncaught Error: Document(value: {");
-    expect(message).toContain("isn't a valid document: Field '_secret' starts with an underscore, which is only allowed for system fields like '_id'");
-    expect(typeof (await ctx.client.mutation(api.limits.insertField, { table, name: "_secret", nested: true }))).toBe("string");
+    expect(message).toContain(
+      "isn't a valid document: Field '_secret' starts with an underscore, which is only allowed for system fields like '_id'",
+    );
+    expect(typeof (await ctx.client.mutation(api.limits.insertField, { table, name: "_secret", nested: true }))).toBe(
+      "string",
+    );
   });
 
   it("refuses names starting with $, with control or non-ASCII characters, or over 1,024 characters", async () => {
     const table = freshTable("field");
     const cases: Array<[string, string]> = [
       ["$ref", "Field name $ref starts with a '$', which is reserved."],
-      ["caf\u00e9", "Field name caf\u00e9 has invalid character '\u00e9': Field names can only contain non-control ASCII characters"],
+      [
+        "caf\u00e9",
+        "Field name caf\u00e9 has invalid character '\u00e9': Field names can only contain non-control ASCII characters",
+      ],
       ["a\nb", "has invalid character '\n': Field names can only contain non-control ASCII characters"],
       ["k".repeat(1_025), `Field name ${"k".repeat(1_025)} exceeds maximum field name length 1024.`],
     ];
@@ -103,8 +122,12 @@ describe("field names", () => {
         expect(await failure(ctx.client.mutation(api.limits.insertField, { table, name, nested }))).toContain(expected);
       }
     }
-    expect(typeof (await ctx.client.mutation(api.limits.insertField, { table, name: "k".repeat(1_024) }))).toBe("string");
-    expect(typeof (await ctx.client.mutation(api.limits.insertField, { table, name: "with space-and.dot" }))).toBe("string");
+    expect(typeof (await ctx.client.mutation(api.limits.insertField, { table, name: "k".repeat(1_024) }))).toBe(
+      "string",
+    );
+    expect(typeof (await ctx.client.mutation(api.limits.insertField, { table, name: "with space-and.dot" }))).toBe(
+      "string",
+    );
     expect(await ctx.client.query(api.limits.countDocs, { table })).toBe(2);
   });
 });

@@ -12,7 +12,13 @@ const ctx = useBackend();
 
 type Metric = { used: number; remaining: number };
 type Metrics = Record<
-  "bytesRead" | "bytesWritten" | "databaseQueries" | "documentsRead" | "documentsWritten" | "functionsScheduled" | "scheduledFunctionArgsBytes",
+  | "bytesRead"
+  | "bytesWritten"
+  | "databaseQueries"
+  | "documentsRead"
+  | "documentsWritten"
+  | "functionsScheduled"
+  | "scheduledFunctionArgsBytes",
   Metric
 >;
 const LIMITS = {
@@ -26,7 +32,9 @@ const LIMITS = {
 };
 
 function expectMetrics(actual: Metrics, used: Record<keyof Metrics, number>) {
-  const expected = Object.fromEntries(Object.entries(used).map(([k, u]) => [k, { used: u, remaining: LIMITS[k as keyof Metrics] - u }]));
+  const expected = Object.fromEntries(
+    Object.entries(used).map(([k, u]) => [k, { used: u, remaining: LIMITS[k as keyof Metrics] - u }]),
+  );
   expect(actual).toEqual(expected);
 }
 
@@ -38,7 +46,10 @@ function docSize(id: string, fieldsSize: number): number {
 describe("ctx.meta.getTransactionMetrics", () => {
   it("reports what a mutation read, wrote and scheduled", async () => {
     const table = freshTable("meta");
-    const { ids, metrics } = (await ctx.client.mutation(api.limits.metrics, { table })) as { ids: string[]; metrics: Metrics };
+    const { ids, metrics } = (await ctx.client.mutation(api.limits.metrics, { table })) as {
+      ids: string[];
+      metrics: Metrics;
+    };
     // a = {i: 1, s: "abc"}: i is 1 + 1 + 9, s is 1 + 1 + 2 + 3; b = {i: 2}, patched to {i: 3}
     const a = docSize(ids[0], 11 + 7);
     const b = docSize(ids[1], 11);
@@ -58,7 +69,10 @@ describe("ctx.meta.getTransactionMetrics", () => {
 
   it("gives back a failed nested mutation's writes, not its reads", async () => {
     const table = freshTable("meta");
-    const { ids, metrics } = (await ctx.client.mutation(api.limits.nestedRollback, { table })) as { ids: string[]; metrics: Metrics };
+    const { ids, metrics } = (await ctx.client.mutation(api.limits.nestedRollback, { table })) as {
+      ids: string[];
+      metrics: Metrics;
+    };
     const doc = docSize(ids[0], 11);
     expectMetrics(metrics, {
       documentsWritten: 1,
@@ -97,6 +111,10 @@ describe("engine.transactionStats", () => {
     expect(stats.limits).toMatchObject({ ...LIMITS, executionTimeMs: 1_000 });
     const after = ctx.backend.engine.transactionStats({ reset: true });
     expect(after.max.documentsRead.value).toBe(150);
-    expect(ctx.backend.engine.transactionStats().max.documentsRead).toEqual({ value: 0, functionPath: null, kind: null });
+    expect(ctx.backend.engine.transactionStats().max.documentsRead).toEqual({
+      value: 0,
+      functionPath: null,
+      kind: null,
+    });
   });
 });

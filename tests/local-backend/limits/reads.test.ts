@@ -22,7 +22,9 @@ describe("documents read", () => {
 
   it("refuses a query that scans 32,001 with Convex's message", async () => {
     const message = await failure(ctx.client.query(api.limits.scan, { table: "scan" }));
-    expect(message).toContain(`Uncaught Error: Too many documents read in a single function execution (limit: 32000). ${HELP}`);
+    expect(message).toContain(
+      `Uncaught Error: Too many documents read in a single function execution (limit: 32000). ${HELP}`,
+    );
   });
 
   it("counts the documents a filter drops", async () => {
@@ -49,6 +51,8 @@ describe("bytes read", () => {
 
   it("refuses a query that reads 17 of them (over 16 MiB) with Convex's message", async () => {
     const message = await failure(ctx.client.query(api.limits.scan, { table: "big" }));
-    expect(message).toContain(`Uncaught Error: Too many bytes read in a single function execution (limit: 16777216 bytes). ${HELP}`);
+    expect(message).toContain(
+      `Uncaught Error: Too many bytes read in a single function execution (limit: 16777216 bytes). ${HELP}`,
+    );
   });
 });

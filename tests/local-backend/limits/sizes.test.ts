@@ -12,7 +12,10 @@ import { jsonValueSize, valueSize } from "../../../local-backend/src/value-size"
 function randomValue(rand: () => number, depth: number): Value {
   const pick = Math.floor(rand() * (depth > 4 ? 7 : 9));
   const str = () =>
-    Array.from({ length: Math.floor(rand() * 12) }, () => ["a", "Z", "é", "中", "😀", '"', "\\", "\n", "\u0001", " "][Math.floor(rand() * 10)]).join("");
+    Array.from(
+      { length: Math.floor(rand() * 12) },
+      () => ["a", "Z", "é", "中", "😀", '"', "\\", "\n", "\u0001", " "][Math.floor(rand() * 10)],
+    ).join("");
   switch (pick) {
     case 0:
       return null;
@@ -32,7 +35,8 @@ function randomValue(rand: () => number, depth: number): Value {
       return Array.from({ length: Math.floor(rand() * 5) }, () => randomValue(rand, depth + 1));
     default: {
       const o: Record<string, Value> = {};
-      for (let i = Math.floor(rand() * 5); i > 0; i--) o[`${str().replace(/[^ -~]|\$/g, "k")}${i}`] = randomValue(rand, depth + 1);
+      for (let i = Math.floor(rand() * 5); i > 0; i--)
+        o[`${str().replace(/[^ -~]|\$/g, "k")}${i}`] = randomValue(rand, depth + 1);
       return o;
     }
   }
@@ -41,7 +45,7 @@ function randomValue(rand: () => number, depth: number): Value {
 describe("value sizes", () => {
   it("measures values from their JSON text as convex/values' getConvexSize does", () => {
     let seed = 12345;
-    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     for (let i = 0; i < 2_000; i++) {
       const v = randomValue(rand, 0);
       const text = JSON.stringify(convexToJson(v));
@@ -60,6 +64,12 @@ describe("value sizes", () => {
       "8 MiB",
       "16 MiB",
     ]);
-    expect([512, 1536, 1_048_576, 1_048_577, 33_554_432].map(humanSize)).toEqual(["512 B", "1.50 KiB", "1 MiB", "1.00 MiB", "32 MiB"]);
+    expect([512, 1536, 1_048_576, 1_048_577, 33_554_432].map(humanSize)).toEqual([
+      "512 B",
+      "1.50 KiB",
+      "1 MiB",
+      "1.00 MiB",
+      "32 MiB",
+    ]);
   });
 });

@@ -65,7 +65,9 @@ describe("execution time", () => {
   });
 
   it("fails a function whose promise never resolves, as Convex does", async () => {
-    expect(await failure(ctx.client.query(api.limits.neverResolves, {}))).toContain("Returned promise will never resolve");
+    expect(await failure(ctx.client.query(api.limits.neverResolves, {}))).toContain(
+      "Returned promise will never resolve",
+    );
   });
 
   it("refuses timers in queries and mutations with Convex's message", async () => {
@@ -93,7 +95,9 @@ describe("execution time", () => {
       expect(rounds).toBeGreaterThan(0);
       // a load average of 4 per core (seen on CI machines: 3-13 on 2 cores), and a thread of this process
       // burning too: 700 ms of CPU take about 3.5 s (the old clock's watchdog stopped it at 3.1 s)
-      hogs = Array.from({ length: os.availableParallelism() * 4 }, () => spawn(process.execPath, ["-e", "for (;;) {}"], { stdio: "ignore" }));
+      hogs = Array.from({ length: os.availableParallelism() * 4 }, () =>
+        spawn(process.execPath, ["-e", "for (;;) {}"], { stdio: "ignore" }),
+      );
       burner = new Worker("for (;;) {}", { eval: true });
     });
 

@@ -28,7 +28,9 @@ describe("documents written", () => {
     expect(await ctx.client.mutation(api.limits.writeMixed, { table, n: 8_000, changes: 4_000 })).toBe(8_000);
     expect(await ctx.client.query(api.limits.countDocs, { table })).toBe(4_000);
     const other = freshTable("w");
-    const message = await failure(ctx.client.mutation(api.limits.writeMixed, { table: other, n: 8_001, changes: 4_000 }));
+    const message = await failure(
+      ctx.client.mutation(api.limits.writeMixed, { table: other, n: 8_001, changes: 4_000 }),
+    );
     expect(message).toContain("Too many writes in a single function execution (limit: 16000)");
     expect(await ctx.client.query(api.limits.countDocs, { table: other })).toBe(0);
   });

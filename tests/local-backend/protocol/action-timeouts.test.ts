@@ -17,7 +17,9 @@ let backend: Awaited<ReturnType<typeof startFixture>>;
 let client: ConvexClient;
 
 beforeAll(async () => {
-  backend = await startFixture({ createEngine: (o) => createEngine({ ...o, actionTimeoutsMs: { v8: 1000, node: 1000 } }) });
+  backend = await startFixture({
+    createEngine: (o) => createEngine({ ...o, actionTimeoutsMs: { v8: 1000, node: 1000 } }),
+  });
   client = newClient(backend.cloudUrl);
 });
 

@@ -49,7 +49,9 @@ afterAll(async () => {
   await issuer?.close();
 });
 
-function oidcToken(opts: { exp?: number | string; aud?: string; keys?: Keys; claims?: Record<string, unknown>; sub?: string } = {}) {
+function oidcToken(
+  opts: { exp?: number | string; aud?: string; keys?: Keys; claims?: Record<string, unknown>; sub?: string } = {},
+) {
   return new SignJWT({ email: "ada@example.com", name: "Ada", email_verified: true, role: "organizer", ...opts.claims })
     .setProtectedHeader({ alg: "RS256", kid: "oidc-1" })
     .setIssuer(`${issuerUrl}/oidc`)
@@ -125,7 +127,12 @@ describe("auth over WebSocket", () => {
     const raw = new RawSyncClient(backend.cloudUrl);
     await raw.opened;
     raw.connect();
-    raw.send({ type: "Authenticate", tokenType: "User", value: await oidcToken({ keys: strangerKeys }), baseVersion: 0 });
+    raw.send({
+      type: "Authenticate",
+      tokenType: "User",
+      value: await oidcToken({ keys: strangerKeys }),
+      baseVersion: 0,
+    });
     const err = await raw.next((m) => m.type === "AuthError");
     expect(err).toMatchObject({ baseVersion: 0, authUpdateAttempted: true });
     expect(String(err.error)).toMatch(/signature/i);
@@ -145,7 +152,10 @@ describe("auth over HTTP", () => {
   });
 
   it("answers 401 for expired and forged tokens", async () => {
-    for (const token of [await oidcToken({ exp: Math.floor(Date.now() / 1000) - 60 }), await oidcToken({ keys: strangerKeys })]) {
+    for (const token of [
+      await oidcToken({ exp: Math.floor(Date.now() / 1000) - 60 }),
+      await oidcToken({ keys: strangerKeys }),
+    ]) {
       const res = await fetch(`${backend.cloudUrl}/api/query`, {
         method: "POST",
         headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` },
@@ -184,7 +194,9 @@ describe("Convex Auth style: the app is its own issuer", () => {
       // and getUserIdentity() throws the verification error (as on Convex)
       const who = await fetch(`${self.siteUrl}/whoami`, { headers: { Authorization: `Bearer ${token}` } });
       expect(await who.json()).toBe(`${self.siteUrl}|user123|session456`);
-      const forged = await fetch(`${self.siteUrl}/whoami`, { headers: { Authorization: `Bearer ${token.slice(0, -4)}AAAA` } });
+      const forged = await fetch(`${self.siteUrl}/whoami`, {
+        headers: { Authorization: `Bearer ${token.slice(0, -4)}AAAA` },
+      });
       expect(forged.status).toBe(500);
       expect(await forged.text()).toContain("Could not verify OIDC token claim");
       expect(await (await fetch(`${self.siteUrl}/whoami`)).json()).toBeNull();

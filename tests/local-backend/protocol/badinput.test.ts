@@ -34,8 +34,16 @@ describe("malformed sync messages", () => {
     ["not JSON", "{this is not json", /not JSON/],
     ["a JSON array", "[1,2,3]", /JSON object/],
     ["an unknown type", JSON.stringify({ type: "DropAllTables" }), /Unknown message type/],
-    ["a mutation without requestId", JSON.stringify({ type: "Mutation", udfPath: "messages:send", args: [{}] }), /requestId/],
-    ["a query set with a bad modification", JSON.stringify({ type: "ModifyQuerySet", baseVersion: 0, newVersion: 1, modifications: [{ type: "Add" }] }), /queryId/],
+    [
+      "a mutation without requestId",
+      JSON.stringify({ type: "Mutation", udfPath: "messages:send", args: [{}] }),
+      /requestId/,
+    ],
+    [
+      "a query set with a bad modification",
+      JSON.stringify({ type: "ModifyQuerySet", baseVersion: 0, newVersion: 1, modifications: [{ type: "Add" }] }),
+      /queryId/,
+    ],
   ])("answers %s with FatalError and closes the socket", async (_name, frame, pattern) => {
     const raw = await connected();
     raw.sendRaw(frame);
@@ -68,7 +76,12 @@ describe("malformed sync messages", () => {
 describe("bad function calls", () => {
   it("reports wrong argument types as function errors (WebSocket and HTTP)", async () => {
     const raw = await connected();
-    raw.send({ type: "Mutation", requestId: 1, udfPath: "messages:send", args: [{ channel: 5, body: "x", author: "y" }] });
+    raw.send({
+      type: "Mutation",
+      requestId: 1,
+      udfPath: "messages:send",
+      args: [{ channel: 5, body: "x", author: "y" }],
+    });
     const resp = await raw.next((m) => m.type === "MutationResponse");
     expect(resp.success).toBe(false);
     expect(String(resp.result)).toMatch(/channel|validator|type/i);
@@ -88,7 +101,9 @@ describe("bad function calls", () => {
 
   it("reports unknown functions", async () => {
     const http = new ConvexHttpClient(backend.cloudUrl);
-    await expect(http.query(anyApi.nope.nothing, {})).rejects.toThrow(/Could not find public function for 'nope:nothing'/);
+    await expect(http.query(anyApi.nope.nothing, {})).rejects.toThrow(
+      /Could not find public function for 'nope:nothing'/,
+    );
     const raw = await connected();
     raw.send({
       type: "ModifyQuerySet",
@@ -123,9 +138,15 @@ describe("bad function calls", () => {
   it("answers malformed HTTP bodies with 400", async () => {
     const notJson = await fetch(`${backend.cloudUrl}/api/query`, { method: "POST", body: "{nope" });
     expect(notJson.status).toBe(400);
-    const noPath = await fetch(`${backend.cloudUrl}/api/query`, { method: "POST", body: JSON.stringify({ args: [{}] }) });
+    const noPath = await fetch(`${backend.cloudUrl}/api/query`, {
+      method: "POST",
+      body: JSON.stringify({ args: [{}] }),
+    });
     expect(noPath.status).toBe(400);
-    const badArgs = await fetch(`${backend.cloudUrl}/api/query`, { method: "POST", body: JSON.stringify({ path: "messages:list", args: 5 }) });
+    const badArgs = await fetch(`${backend.cloudUrl}/api/query`, {
+      method: "POST",
+      body: JSON.stringify({ path: "messages:list", args: 5 }),
+    });
     expect(badArgs.status).toBe(400);
     await stillUp();
   });

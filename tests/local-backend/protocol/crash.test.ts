@@ -23,10 +23,14 @@ afterEach(() => {
  * `tsx` wrapper: a signal to the wrapper would leave the backend running.
  */
 function spawnBackend(dataDir: string): Promise<{ child: ChildProcess; cloud: string; stdout: () => string }> {
-  const child = spawn(process.execPath, ["--import", "tsx", CLI, "--functions", FIXTURE_DIR, "--data", dataDir, "--port", "0"], {
-    cwd: REPO_ROOT,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", CLI, "--functions", FIXTURE_DIR, "--data", dataDir, "--port", "0"],
+    {
+      cwd: REPO_ROOT,
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   children.push(child);
   let out = "";
   let err = "";
@@ -45,7 +49,13 @@ describe("crash safety", () => {
   it("keeps every acknowledged mutation and no partial one after SIGKILL", async () => {
     const dataDir = tempDir();
     const first = await spawnBackend(dataDir);
-    expect(first.stdout().trim().split("\n").filter((l) => l.startsWith("local-backend ready"))).toHaveLength(1);
+    expect(
+      first
+        .stdout()
+        .trim()
+        .split("\n")
+        .filter((l) => l.startsWith("local-backend ready")),
+    ).toHaveLength(1);
 
     const acknowledged: number[] = [];
     const killAfter = 40;
@@ -69,7 +79,9 @@ describe("crash safety", () => {
       })(),
     );
     await Promise.all(writers);
-    await new Promise<void>((r) => (first.child.exitCode !== null || first.child.signalCode !== null ? r() : first.child.once("exit", () => r())));
+    await new Promise<void>((r) =>
+      first.child.exitCode !== null || first.child.signalCode !== null ? r() : first.child.once("exit", () => r()),
+    );
     expect(first.child.signalCode).toBe("SIGKILL");
 
     const second = await spawnBackend(dataDir);
@@ -101,8 +113,11 @@ describe("crash safety", () => {
     const blocker = new Database(path.join(dataDir, "db.sqlite3"));
     blocker.exec("BEGIN IMMEDIATE");
     try {
-      for (let n = 1; n <= 5; n++) expect(await client.mutation(anyApi.protocol.misc.insertPair, { channel: "journal", n })).toBe(n);
-      expect(blocker.prepare("SELECT count(*) AS c FROM documents WHERE json LIKE '%\"journal\"%'").get()).toEqual({ c: 2 });
+      for (let n = 1; n <= 5; n++)
+        expect(await client.mutation(anyApi.protocol.misc.insertPair, { channel: "journal", n })).toBe(n);
+      expect(blocker.prepare("SELECT count(*) AS c FROM documents WHERE json LIKE '%\"journal\"%'").get()).toEqual({
+        c: 2,
+      });
       first.child.kill("SIGKILL");
       await new Promise<void>((r) => first.child.once("exit", () => r()));
     } finally {
@@ -110,7 +125,10 @@ describe("crash safety", () => {
       blocker.close();
     }
     const second = await spawnBackend(dataDir);
-    const bodies: string[] = await new ConvexHttpClient(second.cloud, { logger: false }).query(anyApi.protocol.misc.allInChannel, { channel: "journal" });
+    const bodies: string[] = await new ConvexHttpClient(second.cloud, { logger: false }).query(
+      anyApi.protocol.misc.allInChannel,
+      { channel: "journal" },
+    );
     expect(bodies.sort()).toEqual(["0-a", "0-b", "1-a", "1-b", "2-a", "2-b", "3-a", "3-b", "4-a", "4-b", "5-a", "5-b"]);
   });
 

@@ -39,7 +39,9 @@ describe("error shape", () => {
   it("a thrown Error: request id, Uncaught, the user's frame relative to convex/", async () => {
     const e = await failure(client.mutation(anyApi.fidelityA.throwError, {}));
     expect(e.message).toMatch(PREFIX);
-    expect(e.message).toContain("] Server Error\nUncaught Error: boom\n    at handler (../convex/fidelityA.ts:17:11)\n");
+    expect(e.message).toContain(
+      "] Server Error\nUncaught Error: boom\n    at handler (../convex/fidelityA.ts:17:11)\n",
+    );
     expect(e.message).not.toContain(REPO_ROOT);
     expect(e.message).not.toContain("/tmp/");
   });
@@ -48,18 +50,26 @@ describe("error shape", () => {
     const e = await failure(client.mutation(anyApi.fidelityA.throwCustom, {}));
     expect(e).toBeInstanceOf(ConvexError);
     expect((e as ConvexError<{ code: string }>).data).toEqual({ code: "NOT_ALLOWED" });
-    expect(e.message).toContain('Server Error\nUncaught NotAllowedError: {"code":"NOT_ALLOWED"}\n    at handler (../convex/fidelityA.ts:28:11)\n');
+    expect(e.message).toContain(
+      'Server Error\nUncaught NotAllowedError: {"code":"NOT_ALLOWED"}\n    at handler (../convex/fidelityA.ts:28:11)\n',
+    );
   });
 
   it("nested ctx.runQuery errors are wrapped as Convex wraps them, in actions and mutations", async () => {
     const fromAction = await failure(client.action(anyApi.fidelityA.actionCallsFailingQuery, {}));
-    expect(fromAction.message).toContain("Server Error\nUncaught Error: Uncaught Error: inner boom\n    at handler (../convex/fidelityA.ts:35:11)\n\n");
+    expect(fromAction.message).toContain(
+      "Server Error\nUncaught Error: Uncaught Error: inner boom\n    at handler (../convex/fidelityA.ts:35:11)\n\n",
+    );
     expect(fromAction.message).toMatch(/\n {4}at (async )?handler \(\.\.\/convex\/fidelityA\.ts:49:5\)\n/);
     const fromMutation = await failure(client.mutation(anyApi.fidelityA.mutationCallsFailingQuery, {}));
-    expect(fromMutation.message).toContain("Server Error\nUncaught Error: Uncaught Error: inner boom\n    at handler (../convex/fidelityA.ts:35:11)\n\n");
+    expect(fromMutation.message).toContain(
+      "Server Error\nUncaught Error: Uncaught Error: inner boom\n    at handler (../convex/fidelityA.ts:35:11)\n\n",
+    );
     expect(fromMutation.message).toMatch(/\n {4}at (async )?handler \(\.\.\/convex\/fidelityA\.ts:56:5\)\n/);
     // caught inside the caller: the callee's whole error text
-    expect(await client.action(anyApi.fidelityA.actionCatchesFailingQuery, {})).toBe("Uncaught Error: inner boom\n    at handler (../convex/fidelityA.ts:35:11)\n");
+    expect(await client.action(anyApi.fidelityA.actionCatchesFailingQuery, {})).toBe(
+      "Uncaught Error: inner boom\n    at handler (../convex/fidelityA.ts:35:11)\n",
+    );
     // a nested ConvexError keeps its data
     const data = await failure(client.action(anyApi.fidelityA.actionCallsFailingQuery, { convexError: true }));
     expect(data).toBeInstanceOf(ConvexError);
@@ -69,9 +79,13 @@ describe("error shape", () => {
 
   it("a frame of a function without a name is written `at <anonymous> (…)`, an awaiting one `at async <anonymous> (…)`, as Convex writes them", async () => {
     const e = await failure(client.query(anyApi.fidelityA.anonymousThrows, {}));
-    expect(e.message).toContain("Server Error\nUncaught Error: anonymous boom\n    at <anonymous> (../convex/fidelityA.ts:151:9)\n");
+    expect(e.message).toContain(
+      "Server Error\nUncaught Error: anonymous boom\n    at <anonymous> (../convex/fidelityA.ts:151:9)\n",
+    );
     const nested = await failure(client.action(anyApi.fidelityA.anonymousActionCalls, {}));
-    expect(nested.message).toContain("Uncaught Error: Uncaught Error: anonymous boom\n    at <anonymous> (../convex/fidelityA.ts:151:9)\n\n");
+    expect(nested.message).toContain(
+      "Uncaught Error: Uncaught Error: anonymous boom\n    at <anonymous> (../convex/fidelityA.ts:151:9)\n\n",
+    );
     expect(nested.message).toMatch(/\n {4}at async <anonymous> \(\.\.\/convex\/fidelityA\.ts:155:3\)\n/);
   });
 
@@ -79,27 +93,40 @@ describe("error shape", () => {
     const raw = new RawSyncClient(backend.cloudUrl);
     await raw.opened;
     raw.connect("error-shape-session");
-    raw.send({ type: "ModifyQuerySet", baseVersion: 0, newVersion: 1, modifications: [{ type: "Add", queryId: 7, udfPath: "fidelityA:queryThrows", args: [{}] }] });
+    raw.send({
+      type: "ModifyQuerySet",
+      baseVersion: 0,
+      newVersion: 1,
+      modifications: [{ type: "Add", queryId: 7, udfPath: "fidelityA:queryThrows", args: [{}] }],
+    });
     const t = await raw.next((m) => m.type === "Transition");
     const mod = (t.modifications as Array<{ type: string; errorMessage?: string }>)[0];
     expect(mod.type).toBe("QueryFailed");
-    expect(mod.errorMessage).toMatch(/^\[Request ID: [0-9a-f]{16}\] Server Error\nUncaught Error: inner boom\n {4}at handler \(\.\.\/convex\/fidelityA\.ts:35:11\)\n$/);
+    expect(mod.errorMessage).toMatch(
+      /^\[Request ID: [0-9a-f]{16}\] Server Error\nUncaught Error: inner boom\n {4}at handler \(\.\.\/convex\/fidelityA\.ts:35:11\)\n$/,
+    );
     raw.close();
   });
 
   it("over HTTP (ConvexHttpClient) the same shape: request id, Uncaught, the user's frame", async () => {
     const http = new ConvexHttpClient(backend.cloudUrl, { logger: false });
     const e = await failure(http.mutation(anyApi.fidelityA.throwError, {}));
-    expect(e.message).toMatch(/^\[Request ID: [0-9a-f]{16}\] Server Error\nUncaught Error: boom\n {4}at handler \(\.\.\/convex\/fidelityA\.ts:17:11\)\n$/);
+    expect(e.message).toMatch(
+      /^\[Request ID: [0-9a-f]{16}\] Server Error\nUncaught Error: boom\n {4}at handler \(\.\.\/convex\/fidelityA\.ts:17:11\)\n$/,
+    );
     expect(e.message).not.toContain(REPO_ROOT);
   });
 
   it("function not found names the path without :default", async () => {
     const http = new ConvexHttpClient(backend.cloudUrl, { logger: false });
     const e = await failure(http.query(anyApi.nothingHere.default, {}));
-    expect(e.message).toContain("Could not find public function for 'nothingHere'. Did you forget to run `npx convex dev`?");
+    expect(e.message).toContain(
+      "Could not find public function for 'nothingHere'. Did you forget to run `npx convex dev`?",
+    );
     expect(e.message).not.toContain(":default");
     const ws = await failure(client.action(anyApi.nothingHere.named, {}));
-    expect(ws.message).toMatch(/\] Server Error\nCould not find public function for 'nothingHere:named'\. Did you forget to run `npx convex dev`\?\n/);
+    expect(ws.message).toMatch(
+      /\] Server Error\nCould not find public function for 'nothingHere:named'\. Did you forget to run `npx convex dev`\?\n/,
+    );
   });
 });

@@ -138,7 +138,9 @@ export function decodeTs(encoded: unknown): bigint {
  * A JWT issuer on loopback serving JSON documents by path (OIDC discovery, JWKS). `documents` is
  * called with the issuer's base URL, known only once it listens.
  */
-export async function startIssuer(documents: (url: string) => Record<string, unknown>): Promise<{ url: string; close(): Promise<void> }> {
+export async function startIssuer(
+  documents: (url: string) => Record<string, unknown>,
+): Promise<{ url: string; close(): Promise<void> }> {
   let routes: Record<string, unknown> = {};
   const server = http.createServer((req, res) => {
     const body = routes[req.url ?? ""];

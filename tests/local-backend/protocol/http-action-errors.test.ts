@@ -22,7 +22,14 @@ describe("Convex's http action error body", () => {
   it("carries the message, the trace and a ConvexError's data", () => {
     const data = convexToJson({ code: "QUOTA", remaining: 0n });
     expect(
-      httpActionErrorBody({ errorMessage: 'Uncaught ConvexError: {"code":"QUOTA"}', errorData: data, frames: ["    at handler (../convex/http.ts:3:9)"] }, "0123456789abcdef"),
+      httpActionErrorBody(
+        {
+          errorMessage: 'Uncaught ConvexError: {"code":"QUOTA"}',
+          errorData: data,
+          frames: ["    at handler (../convex/http.ts:3:9)"],
+        },
+        "0123456789abcdef",
+      ),
     ).toEqual({
       code: '[Request ID: 0123456789abcdef] Server Error: Uncaught ConvexError: {"code":"QUOTA"}',
       trace: 'Uncaught ConvexError: {"code":"QUOTA"}\n    at handler (../convex/http.ts:3:9)\n',

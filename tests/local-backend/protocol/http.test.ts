@@ -42,12 +42,20 @@ describe("HTTP API", () => {
     await http.action(anyApi.protocol.misc.sendViaAction, { channel: "h", body: "two" });
     expect(await http.query(anyApi.messages.list, { channel: "h" })).toHaveLength(2);
     // /api/function dispatches on the function's kind
-    const fn = await post("/api/function", { path: "protocol/misc:double", args: { n: 4 }, format: "convex_encoded_json" });
+    const fn = await post("/api/function", {
+      path: "protocol/misc:double",
+      args: { n: 4 },
+      format: "convex_encoded_json",
+    });
     expect(fn.json).toMatchObject({ status: "success", value: 8 });
   });
 
   it("answers failures with status 560 and Convex's error shape", async () => {
-    const r = await post("/api/mutation", { path: "protocol/misc:failWithData", args: [{}], format: "convex_encoded_json" });
+    const r = await post("/api/mutation", {
+      path: "protocol/misc:failWithData",
+      args: [{}],
+      format: "convex_encoded_json",
+    });
     expect(r.status).toBe(560);
     expect(r.json.status).toBe("error");
     expect(r.json.errorData).toEqual({ code: "NOPE", detail: 42 });
@@ -60,16 +68,32 @@ describe("HTTP API", () => {
     const r = await post("/api/query", { path: "protocol/misc:secret", args: [{}] });
     expect(r.status).toBe(560);
     expect(String(r.json.errorMessage)).toMatch(/Could not find public function for 'protocol\/misc:secret'/);
-    const admin = await post("/api/query", { path: "protocol/misc:double", args: [{ n: 2 }] }, { Authorization: "Convex test-admin-key" });
+    const admin = await post(
+      "/api/query",
+      { path: "protocol/misc:double", args: [{ n: 2 }] },
+      { Authorization: "Convex test-admin-key" },
+    );
     expect(admin.status).toBe(200);
     expect(admin.json.value).toBe(4);
     // Convex answers a wrong admin key with 403 BadDeployKey
-    const wrongKey = await post("/api/query", { path: "protocol/misc:double", args: [{ n: 2 }] }, { Authorization: "Convex nope" });
+    const wrongKey = await post(
+      "/api/query",
+      { path: "protocol/misc:double", args: [{ n: 2 }] },
+      { Authorization: "Convex nope" },
+    );
     expect(wrongKey.status).toBe(403);
     // Like `npx convex run`, an admin-key caller may run internal functions; a bad key still may not.
-    const adminInternal = await post("/api/query", { path: "protocol/misc:secret", args: [{}] }, { Authorization: "Convex test-admin-key" });
+    const adminInternal = await post(
+      "/api/query",
+      { path: "protocol/misc:secret", args: [{}] },
+      { Authorization: "Convex test-admin-key" },
+    );
     expect(adminInternal.status).toBe(200);
-    const badKeyInternal = await post("/api/query", { path: "protocol/misc:secret", args: [{}] }, { Authorization: "Convex nope" });
+    const badKeyInternal = await post(
+      "/api/query",
+      { path: "protocol/misc:secret", args: [{}] },
+      { Authorization: "Convex nope" },
+    );
     expect(badKeyInternal.status).toBe(403);
   });
 
@@ -95,7 +119,11 @@ describe("HTTP API", () => {
     // (tests/security/backend/cors.test.ts covers the allow-list)
     expect(pre.headers.get("access-control-allow-origin")).toBe("*");
     expect(pre.headers.get("access-control-allow-headers")).toMatch(/authorization/);
-    const r = await post("/api/query", { path: "messages:list", args: [{ channel: "cors" }] }, { Origin: "http://app.example" });
+    const r = await post(
+      "/api/query",
+      { path: "messages:list", args: [{ channel: "cors" }] },
+      { Origin: "http://app.example" },
+    );
     expect(r.headers.get("access-control-allow-origin")).toBe("*");
     expect(r.headers.get("access-control-allow-credentials")).toBeNull();
   });

@@ -30,7 +30,11 @@ const now = () => Math.floor(Date.now() / 1000);
 
 beforeAll(async () => {
   [k1, k2, single, custom] = await Promise.all([1, 2, 3, 4].map(() => generateKeyPair("RS256")));
-  const jwk = async (keys: Keys, extra: Record<string, string>) => ({ ...(await exportJWK(keys.publicKey)), use: "sig", ...extra });
+  const jwk = async (keys: Keys, extra: Record<string, string>) => ({
+    ...(await exportJWK(keys.publicKey)),
+    use: "sig",
+    ...extra,
+  });
   const multiJwks = { keys: [await jwk(k1, { kid: "k1", alg: "RS256" }), await jwk(k2, { kid: "k2", alg: "RS256" })] };
   const singleJwks = { keys: [await jwk(single, {})] };
   const customJwks = { keys: [await jwk(custom, { kid: "c1", alg: "RS256" })] };
@@ -99,7 +103,8 @@ describe("key selection by kid", () => {
     expect(status).toBe(401);
     expect(body).toEqual({
       code: "Unauthenticated",
-      message: "Could not verify OIDC token claim. Check that the token signature is valid and the token hasn't expired.",
+      message:
+        "Could not verify OIDC token claim. Check that the token signature is valid and the token hasn't expired.",
     });
     // the same token with its kid is accepted
     const ok = new ConvexHttpClient(backend.cloudUrl);
@@ -118,18 +123,26 @@ describe("key selection by kid", () => {
   it("customJwt: a token without kid is refused (the key is found by kid alone)", async () => {
     const { status, body } = await queryWith(`Bearer ${await customJwt()}`);
     expect(status).toBe(401);
-    expect(body).toEqual({ code: "InvalidAuthHeader", message: "Could not decode token. JWT may be missing a 'kid' (key ID) header." });
+    expect(body).toEqual({
+      code: "InvalidAuthHeader",
+      message: "Could not decode token. JWT may be missing a 'kid' (key ID) header.",
+    });
     const unknown = await queryWith(`Bearer ${await customJwt({ kid: "nope" })}`);
     expect(unknown.body.message).toBe(
       "Could not decode token. The JWT's 'kid' (key ID) header is 'nope', does this key match any key in the provider's JWKS?",
     );
     const h = new ConvexHttpClient(backend.cloudUrl);
     h.setAuth(await customJwt({ kid: "c1" }));
-    expect(await h.query(anyApi.whoami.query, {})).toMatchObject({ tokenIdentifier: `${url}/custom|svc`, team: "blue" });
+    expect(await h.query(anyApi.whoami.query, {})).toMatchObject({
+      tokenIdentifier: `${url}/custom|svc`,
+      team: "blue",
+    });
   });
 
   it("OIDC: a second audience besides the application id is not trusted", async () => {
-    expect((await queryWith(`Bearer ${await oidc("single", single, { aud: ["fidelity", "other"] })}`)).status).toBe(401);
+    expect((await queryWith(`Bearer ${await oidc("single", single, { aud: ["fidelity", "other"] })}`)).status).toBe(
+      401,
+    );
   });
 });
 
@@ -165,7 +178,8 @@ describe("not-before in the future", () => {
     expect(status).toBe(401);
     expect(body).toEqual({
       code: "Unauthenticated",
-      message: "Could not verify OIDC token claim. Check that the token signature is valid and the token hasn't expired.",
+      message:
+        "Could not verify OIDC token claim. Check that the token signature is valid and the token hasn't expired.",
     });
     expect((await queryWith(`Bearer ${await oidc("single", single, { nbf: now() + 30 })}`)).status).toBe(401);
     const h = new ConvexHttpClient(backend.cloudUrl);
@@ -194,8 +208,14 @@ describe("not-before in the future", () => {
 
 describe("Convex's codes and messages", () => {
   it("NoAuthProvider, InvalidAuthHeader, InvalidAdminKey over HTTP", async () => {
-    const stranger = await new SignJWT({}).setProtectedHeader({ alg: "RS256" }).setIssuer("https://elsewhere.example").setSubject("x")
-      .setAudience("fidelity").setIssuedAt().setExpirationTime("1h").sign(k1.privateKey);
+    const stranger = await new SignJWT({})
+      .setProtectedHeader({ alg: "RS256" })
+      .setIssuer("https://elsewhere.example")
+      .setSubject("x")
+      .setAudience("fidelity")
+      .setIssuedAt()
+      .setExpirationTime("1h")
+      .sign(k1.privateKey);
     const none = await queryWith(`Bearer ${stranger}`);
     expect(none.status).toBe(401);
     expect(none.body.code).toBe("NoAuthProvider");
@@ -207,10 +227,14 @@ describe("Convex's codes and messages", () => {
       status: 401,
       body: {
         code: "InvalidAuthHeader",
-        message: "Could not parse JWT payload. Check that the token is a valid JWT format with three base64-encoded parts separated by dots.",
+        message:
+          "Could not parse JWT payload. Check that the token is a valid JWT format with three base64-encoded parts separated by dots.",
       },
     });
-    expect(await queryWith("Basic abcdef")).toEqual({ status: 400, body: { code: "InvalidAdminKey", message: "Invalid admin key" } });
+    expect(await queryWith("Basic abcdef")).toEqual({
+      status: 400,
+      body: { code: "InvalidAdminKey", message: "Invalid admin key" },
+    });
     expect((await queryWith("Convex wrong-key")).body.code).toBe("BadDeployKey");
   });
 
@@ -234,14 +258,19 @@ describe("http actions", () => {
     const bad = await customJwt();
     const caught = await fetch(`${backend.siteUrl}/whoami-caught`, { headers: { Authorization: `Bearer ${bad}` } });
     expect(caught.status).toBe(200);
-    expect(await caught.json()).toEqual({ error: "Could not decode token. JWT may be missing a 'kid' (key ID) header.", nested: null });
+    expect(await caught.json()).toEqual({
+      error: "Could not decode token. JWT may be missing a 'kid' (key ID) header.",
+      nested: null,
+    });
     const thrown = await fetch(`${backend.siteUrl}/whoami`, { headers: { Authorization: `Bearer ${bad}` } });
     expect(thrown.status).toBe(500);
     // a header that is not Convex auth at all reaches the action too, and so does its error
     const basic = await fetch(`${backend.siteUrl}/whoami-caught`, { headers: { Authorization: "Basic abcdef" } });
     expect(await basic.json()).toEqual({ error: "Invalid admin key", nested: null });
     // a good token and no token
-    const good = await fetch(`${backend.siteUrl}/whoami`, { headers: { Authorization: `Bearer ${await customJwt({ kid: "c1" })}` } });
+    const good = await fetch(`${backend.siteUrl}/whoami`, {
+      headers: { Authorization: `Bearer ${await customJwt({ kid: "c1" })}` },
+    });
     expect(await good.json()).toBe(`${url}/custom|svc`);
     expect(await (await fetch(`${backend.siteUrl}/whoami`)).json()).toBeNull();
   });
@@ -269,7 +298,13 @@ describe("admin acting as a user over HTTP", () => {
     const raw = new RawSyncClient(backend.cloudUrl);
     await raw.opened;
     raw.connect();
-    raw.send({ type: "Authenticate", tokenType: "Admin", value: ADMIN_KEY, impersonating: { issuer: "https://dashboard.example", subject: "grace" }, baseVersion: 0 });
+    raw.send({
+      type: "Authenticate",
+      tokenType: "Admin",
+      value: ADMIN_KEY,
+      impersonating: { issuer: "https://dashboard.example", subject: "grace" },
+      baseVersion: 0,
+    });
     expect((await raw.next((m) => m.type === "Transition" || m.type === "AuthError")).type).toBe("Transition");
     raw.close();
   });
@@ -279,7 +314,9 @@ describe("a customJwt provider whose key set is not JSON", () => {
   it("is refused with Convex's 'Invalid JWKS response body', not as unreachable", async () => {
     const jwks = "data:invalid,not-a-valid-jwks";
     const verifier = new AuthVerifier({
-      providers: () => [{ type: "customJwt", applicationID: "App 4", issuer: "https://issuer.example.com/4", jwks, algorithm: "RS256" }],
+      providers: () => [
+        { type: "customJwt", applicationID: "App 4", issuer: "https://issuer.example.com/4", jwks, algorithm: "RS256" },
+      ],
     });
     const token = await new SignJWT({ name: "Presley" })
       .setProtectedHeader({ alg: "RS256", kid: "k" })

@@ -23,7 +23,11 @@ afterAll(async () => {
   await backend?.stop();
 });
 
-async function logLines(type: "Mutation" | "Action", udfPath: string, requestId: number): Promise<{ lines: string[]; result: unknown }> {
+async function logLines(
+  type: "Mutation" | "Action",
+  udfPath: string,
+  requestId: number,
+): Promise<{ lines: string[]; result: unknown }> {
   raw.send({ type, requestId, udfPath, args: [{}] });
   const r = await raw.next((m) => m.type === `${type}Response` && m.requestId === requestId);
   expect(r.success).toBe(true);

@@ -64,7 +64,9 @@ describe("node executor isolation", () => {
 
     const caller = client();
     const err = await failure(caller.action(anyApi.fidelityNode.throwInCallback, {}));
-    expect(err.message).toMatch(/\[Request ID: [0-9a-f]{16}\] Server Error\nUncaught uncaughtException: callback boom\n/);
+    expect(err.message).toMatch(
+      /\[Request ID: [0-9a-f]{16}\] Server Error\nUncaught uncaughtException: callback boom\n/,
+    );
     // two more calls after the crash: both work
     expect(await caller.action(anyApi.fidelityNode.ping, {})).toEqual({ pong: true, isMainThread: false });
     expect(await client().action(anyApi.fidelityNode.ping, {})).toEqual({ pong: true, isMainThread: false });
@@ -80,18 +82,25 @@ describe("node executor isolation", () => {
 
   it("an unhandled rejection and process.exit fail their action the same way", async () => {
     const c = client();
-    expect((await failure(c.action(anyApi.fidelityNode.unhandled, {}))).message).toContain("Uncaught unhandledRejection: nobody awaits this");
-    expect((await failure(c.action(anyApi.fidelityNode.exits, {}))).message).toContain("Uncaught process.exit: process.exit() called with exit code 3");
+    expect((await failure(c.action(anyApi.fidelityNode.unhandled, {}))).message).toContain(
+      "Uncaught unhandledRejection: nobody awaits this",
+    );
+    expect((await failure(c.action(anyApi.fidelityNode.exits, {}))).message).toContain(
+      "Uncaught process.exit: process.exit() called with exit code 3",
+    );
     expect(await c.action(anyApi.fidelityNode.ping, {})).toEqual({ pong: true, isMainThread: false });
   });
 
   it("reaches the engine from the worker: auth, nested calls, storage, scheduler, env", async () => {
     const http = new ConvexHttpClient(backend.cloudUrl, { logger: false });
     // an admin acting as a user, as the dashboard does (`setAdminAuth` is internal in the typings)
-    (http as unknown as { setAdminAuth(key: string, identity: Record<string, string>): void }).setAdminAuth("node-isolation-admin-key", {
-      subject: "node-user",
-      issuer: "https://issuer.example",
-    });
+    (http as unknown as { setAdminAuth(key: string, identity: Record<string, string>): void }).setAdminAuth(
+      "node-isolation-admin-key",
+      {
+        subject: "node-user",
+        issuer: "https://issuer.example",
+      },
+    );
     const channel = `cb-${Date.now()}`;
     const r = await http.action(anyApi.fidelityNode.callbacks, { channel });
     expect(r).toMatchObject({
@@ -110,7 +119,9 @@ describe("node executor isolation", () => {
   it("reports a Node action's errors in Convex's shape", async () => {
     const c = client();
     const plain = await failure(c.action(anyApi.fidelityNode.throws, {}));
-    expect(plain.message).toMatch(/Server Error\nUncaught Error: node boom\n {4}at handler \(\.\.\/convex\/fidelityNode\.ts:\d+:\d+\)\n/);
+    expect(plain.message).toMatch(
+      /Server Error\nUncaught Error: node boom\n {4}at handler \(\.\.\/convex\/fidelityNode\.ts:\d+:\d+\)\n/,
+    );
     const data = await failure(c.action(anyApi.fidelityNode.throwsConvexError, {}));
     expect(data).toBeInstanceOf(ConvexError);
     expect((data as ConvexError<{ code: string }>).data).toEqual({ code: "NODE" });
@@ -124,4 +135,3 @@ describe("node executor isolation", () => {
     expect(await c.action(anyApi.fidelityNode.ping, {})).toEqual({ pong: true, isMainThread: false });
   });
 });
-

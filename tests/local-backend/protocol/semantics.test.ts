@@ -29,8 +29,12 @@ describe("ids of the other namespace", () => {
   it("db.get refuses a system id and db.system.get a user id", async () => {
     const storageId = (await http.action(anyApi.fidelityB.store, { text: "x" })) as string;
     const messageId = (await http.mutation(anyApi.messages.send, { channel: "ns", body: "b", author: "a" })) as string;
-    await expect(http.query(anyApi.fidelityB.getAny, { id: storageId })).rejects.toThrow("System tables can only be accessed with db.system.");
-    await expect(http.query(anyApi.fidelityB.systemGetAny, { id: messageId })).rejects.toThrow("User tables cannot be accessed with db.system.");
+    await expect(http.query(anyApi.fidelityB.getAny, { id: storageId })).rejects.toThrow(
+      "System tables can only be accessed with db.system.",
+    );
+    await expect(http.query(anyApi.fidelityB.systemGetAny, { id: messageId })).rejects.toThrow(
+      "User tables cannot be accessed with db.system.",
+    );
     expect(await http.query(anyApi.fidelityB.systemGetAny, { id: storageId })).toMatchObject({ _id: storageId });
     expect(await http.query(anyApi.fidelityB.getAny, { id: messageId })).toMatchObject({ _id: messageId });
   });
@@ -42,7 +46,10 @@ describe("pagination", () => {
     const pages: Array<{ ns: number[]; isDone: boolean }> = [];
     let cursor: string | null = null;
     for (let i = 0; i < 5; i++) {
-      const r = (await ws.query(anyApi.fidelityB.pageItems, { kind: "full-page", paginationOpts: { numItems: 2, cursor } })) as {
+      const r = (await ws.query(anyApi.fidelityB.pageItems, {
+        kind: "full-page",
+        paginationOpts: { numItems: 2, cursor },
+      })) as {
         page: Array<{ n: number }>;
         isDone: boolean;
         continueCursor: string;
@@ -57,10 +64,16 @@ describe("pagination", () => {
       { ns: [], isDone: true },
     ]);
     // a page that is not full at the end is done at once
-    const short = (await http.query(anyApi.fidelityB.pageItems, { kind: "full-page", paginationOpts: { numItems: 3, cursor: null } })) as {
+    const short = (await http.query(anyApi.fidelityB.pageItems, {
+      kind: "full-page",
+      paginationOpts: { numItems: 3, cursor: null },
+    })) as {
       continueCursor: string;
     };
-    const rest = await http.query(anyApi.fidelityB.pageItems, { kind: "full-page", paginationOpts: { numItems: 3, cursor: short.continueCursor } });
+    const rest = await http.query(anyApi.fidelityB.pageItems, {
+      kind: "full-page",
+      paginationOpts: { numItems: 3, cursor: short.continueCursor },
+    });
     expect(rest).toMatchObject({ isDone: true });
   });
 });
@@ -73,10 +86,14 @@ describe("search with a filter", () => {
     await send("rank", "kite only");
     await send("rank-other", "orange kite elsewhere");
     for (let i = 0; i < 3; i++) await send("rank", `orange filler ${i}`);
-    const found = (await http.query(anyApi.messages.search, { query: "orange kit", channel: "rank" })) as { body: string }[];
+    const found = (await http.query(anyApi.messages.search, { query: "orange kit", channel: "rank" })) as {
+      body: string;
+    }[];
     const bodies = found.map((m) => m.body);
     expect(bodies[0]).toBe("orange kite festival");
-    expect(bodies.slice(1).sort()).toEqual(["kite only", "orange filler 0", "orange filler 1", "orange filler 2", "orange only"].sort());
+    expect(bodies.slice(1).sort()).toEqual(
+      ["kite only", "orange filler 0", "orange filler 1", "orange filler 2", "orange only"].sort(),
+    );
     expect(bodies).not.toContain("orange kite elsewhere");
   });
 });
@@ -84,11 +101,23 @@ describe("search with a filter", () => {
 describe("search inside a mutation", () => {
   it("sees the mutation's own inserts and edits", async () => {
     await http.mutation(anyApi.messages.send, { channel: "search-own", body: "stored zebra", author: "a" });
-    expect(((await http.mutation(anyApi.fidelityB.insertAndSearch, { channel: "search-own", body: "fresh zebra crossing", term: "zebra" })) as string[]).sort()).toEqual(
-      ["fresh zebra crossing", "stored zebra"],
-    );
+    expect(
+      (
+        (await http.mutation(anyApi.fidelityB.insertAndSearch, {
+          channel: "search-own",
+          body: "fresh zebra crossing",
+          term: "zebra",
+        })) as string[]
+      ).sort(),
+    ).toEqual(["fresh zebra crossing", "stored zebra"]);
     // an edit that stops matching takes the document out of the results within the mutation
-    expect(await http.mutation(anyApi.fidelityB.editAndSearch, { channel: "search-own", term: "zebra", replacement: "giraffe" })).toEqual({
+    expect(
+      await http.mutation(anyApi.fidelityB.editAndSearch, {
+        channel: "search-own",
+        term: "zebra",
+        replacement: "giraffe",
+      }),
+    ).toEqual({
       before: 2,
       after: 0,
     });
@@ -101,37 +130,60 @@ describe("consistentQuery", () => {
     const consistent = new ConvexHttpClient(backend.cloudUrl);
     expect(await consistent.consistentQuery(anyApi.fidelityB.countItems, { kind: "pinned" })).toBe(3);
     await http.mutation(anyApi.fidelityB.addItems, { kind: "pinned", count: 2 });
-    const firstId = ((await http.query(anyApi.fidelityB.pageItems, { kind: "pinned", paginationOpts: { numItems: 1, cursor: null } })) as {
-      page: Array<{ _id: string }>;
-    }).page[0]._id;
+    const firstId = (
+      (await http.query(anyApi.fidelityB.pageItems, {
+        kind: "pinned",
+        paginationOpts: { numItems: 1, cursor: null },
+      })) as {
+        page: Array<{ _id: string }>;
+      }
+    ).page[0]._id;
     await http.mutation(anyApi.fidelityB.removeItem, { id: firstId });
     expect(await http.query(anyApi.fidelityB.countItems, { kind: "pinned" })).toBe(4);
     // still the state at the pinned timestamp: three items, the removed one included
     expect(await consistent.consistentQuery(anyApi.fidelityB.countItems, { kind: "pinned" })).toBe(3);
-    const page = (await consistent.consistentQuery(anyApi.fidelityB.pageItems, { kind: "pinned", paginationOpts: { numItems: 10, cursor: null } })) as {
+    const page = (await consistent.consistentQuery(anyApi.fidelityB.pageItems, {
+      kind: "pinned",
+      paginationOpts: { numItems: 10, cursor: null },
+    })) as {
       page: Array<{ _id: string; n: number }>;
     };
     expect(page.page.map((d) => d.n)).toEqual([0, 1, 2]);
     expect(page.page[0]._id).toBe(firstId);
     // a new client pins a new timestamp
-    expect(await new ConvexHttpClient(backend.cloudUrl).consistentQuery(anyApi.fidelityB.countItems, { kind: "pinned" })).toBe(4);
+    expect(
+      await new ConvexHttpClient(backend.cloudUrl).consistentQuery(anyApi.fidelityB.countItems, { kind: "pinned" }),
+    ).toBe(4);
   });
 
   it("refuses a timestamp from the future", async () => {
     const res = await fetch(`${backend.cloudUrl}/api/query_at_ts`, {
       method: "POST",
       headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ path: "fidelityB:countItems", args: [{ kind: "pinned" }], ts: (2n ** 62n).toString(), format: "convex_encoded_json" }),
+      body: JSON.stringify({
+        path: "fidelityB:countItems",
+        args: [{ kind: "pinned" }],
+        ts: (2n ** 62n).toString(),
+        format: "convex_encoded_json",
+      }),
     });
     expect(res.status).toBe(500);
-    expect(await res.json()).toEqual({ code: "InternalServerError", message: "Your request couldn't be completed. Try again later." });
+    expect(await res.json()).toEqual({
+      code: "InternalServerError",
+      message: "Your request couldn't be completed. Try again later.",
+    });
   });
 });
 
 describe("scheduler", () => {
   it("a scheduled mutation that cancels itself ends canceled (it saw itself inProgress)", async () => {
     const jobId = (await ws.mutation(anyApi.fidelityB.scheduleSelfCancel, {})) as string;
-    const job = await waitForQuery<{ state: { kind: string } }>(ws, anyApi.fidelityB.job, { id: jobId }, (j) => j.state.kind !== "pending");
+    const job = await waitForQuery<{ state: { kind: string } }>(
+      ws,
+      anyApi.fidelityB.job,
+      { id: jobId },
+      (j) => j.state.kind !== "pending",
+    );
     expect(job.state).toEqual({ kind: "canceled" });
     expect(await ws.query(anyApi.fidelityB.selfCancelEvents, {})).toEqual(["self:saw-inProgress"]);
   });

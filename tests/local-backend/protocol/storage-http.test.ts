@@ -78,7 +78,9 @@ describe("serving", () => {
     expect(invalid.status).toBe(400);
     expect(await invalid.json()).toMatchObject({
       code: "InvalidStoragePath",
-      message: expect.stringMatching(/^Invalid storage path: "not-an-id"\. Please use `storage\.getUrl\(storageId: Id<"_storage">\)`/),
+      message: expect.stringMatching(
+        /^Invalid storage path: "not-an-id"\. Please use `storage\.getUrl\(storageId: Id<"_storage">\)`/,
+      ),
     });
   });
 });
@@ -92,7 +94,10 @@ describe("uploading", () => {
     const wrong = createHash("sha256").update("something else").digest("base64");
     const bad = await fetch(await uploadUrl(), { method: "POST", headers: { Digest: `sha-256=${wrong}` }, body });
     expect(bad.status).toBe(400);
-    expect(await bad.json()).toEqual({ code: "Sha256Mismatch", message: `Sha256 mismatch. Expected: ${wrong} Actual: ${good}` });
+    expect(await bad.json()).toEqual({
+      code: "Sha256Mismatch",
+      message: `Sha256 mismatch. Expected: ${wrong} Actual: ${good}`,
+    });
     const malformed = await fetch(await uploadUrl(), { method: "POST", headers: { Digest: "md5=abc" }, body });
     expect(malformed.status).toBe(400);
     expect(((await malformed.json()) as { code: string }).code).toBe("BadHeader");
@@ -104,7 +109,10 @@ describe("uploading", () => {
   it("answers an invalid upload token with 401 StorageTokenInvalid", async () => {
     const res = await fetch(`${backend.cloudUrl}/api/storage/upload?token=forged`, { method: "POST", body: "x" });
     expect(res.status).toBe(401);
-    expect(await res.json()).toEqual({ code: "StorageTokenInvalid", message: "Couldn't decode the StoreFileAuthorization token" });
+    expect(await res.json()).toEqual({
+      code: "StorageTokenInvalid",
+      message: "Couldn't decode the StoreFileAuthorization token",
+    });
     const none = await fetch(`${backend.cloudUrl}/api/storage/upload`, { method: "POST", body: "x" });
     expect(none.status).toBe(400);
   });
@@ -125,16 +133,18 @@ describe("storage syscalls", () => {
 
   it("refuses an invalid storage id and an id of another table with Convex's texts", async () => {
     await expect(http.query(anyApi.fidelityB.metadata, { storageId: "bogus" })).rejects.toThrow(
-      'Invalid argument `storageId` for `storage.getMetadata`: Invalid storage ID: "bogus". Storage ID should be an\n                    Id of \'_storage\' table, or a UUID string.',
+      "Invalid argument `storageId` for `storage.getMetadata`: Invalid storage ID: \"bogus\". Storage ID should be an\n                    Id of '_storage' table, or a UUID string.",
     );
     const messageId = (await http.mutation(anyApi.messages.send, { channel: "x", body: "y", author: "z" })) as string;
     await expect(http.query(anyApi.fidelityB.url, { storageId: messageId })).rejects.toThrow(
       "Invalid storage ID. Storage ID cannot be an ID on any table other than '_storage'.",
     );
     // a UUID names no file here
-    expect(await http.query(anyApi.fidelityB.metadata, { storageId: "0f1e2d3c-4b5a-4978-8695-a4b3c2d1e0f9" })).toBeNull();
-    await expect(http.mutation(anyApi.fidelityB.remove, { storageId: "0f1e2d3c-4b5a-4978-8695-a4b3c2d1e0f9" })).rejects.toThrow(
-      "storage id 0f1e2d3c-4b5a-4978-8695-a4b3c2d1e0f9 not found",
-    );
+    expect(
+      await http.query(anyApi.fidelityB.metadata, { storageId: "0f1e2d3c-4b5a-4978-8695-a4b3c2d1e0f9" }),
+    ).toBeNull();
+    await expect(
+      http.mutation(anyApi.fidelityB.remove, { storageId: "0f1e2d3c-4b5a-4978-8695-a4b3c2d1e0f9" }),
+    ).rejects.toThrow("storage id 0f1e2d3c-4b5a-4978-8695-a4b3c2d1e0f9 not found");
   });
 });

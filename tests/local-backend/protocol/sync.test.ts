@@ -105,7 +105,9 @@ describe("sync protocol with ConvexClient", () => {
     const channel = "pages";
     const ids: string[] = [];
     for (let i = 0; i < 25; i++) {
-      ids.push(await writer.mutation(anyApi.messages.send, { channel, body: `p${String(i).padStart(2, "0")}`, author: "w" }));
+      ids.push(
+        await writer.mutation(anyApi.messages.send, { channel, body: `p${String(i).padStart(2, "0")}`, author: "w" }),
+      );
     }
     type Page = { results: Message[]; status: string; loadMore: (n: number) => boolean };
     let latest: Page | undefined;
@@ -133,7 +135,9 @@ describe("sync protocol with ConvexClient", () => {
     const name = (i: number) => `p${String(i).padStart(2, "0")}`;
     await writer.mutation(anyApi.messages.remove, { id: ids[20] });
     await writer.mutation(anyApi.messages.send, { channel, body: "p99", author: "w" });
-    const after = await until((p) => !p.results.some((m) => m.body === "p20") && p.results.some((m) => m.body === "p99"));
+    const after = await until(
+      (p) => !p.results.some((m) => m.body === "p20") && p.results.some((m) => m.body === "p99"),
+    );
     const bodies = after.results.map((m) => m.body);
     expect(new Set(bodies).size).toBe(bodies.length);
     const loaded = Array.from({ length: 20 }, (_, i) => name(24 - i)).filter((b) => b !== "p20");
@@ -164,11 +168,14 @@ describe("sync protocol on the wire", () => {
     expect(t1.startVersion).toEqual({ querySet: 0, ts: "AAAAAAAAAAA=", identity: 0 });
     const end1 = t1.endVersion as { querySet: number; ts: string; identity: number };
     expect(end1.querySet).toBe(1);
-    expect(t1.modifications).toEqual([
-      { type: "QueryUpdated", queryId: 0, value: [], logLines: [], journal: null },
-    ]);
+    expect(t1.modifications).toEqual([{ type: "QueryUpdated", queryId: 0, value: [], logLines: [], journal: null }]);
 
-    raw.send({ type: "Mutation", requestId: 0, udfPath: "messages:send", args: [{ channel: "wire", body: "b", author: "r" }] });
+    raw.send({
+      type: "Mutation",
+      requestId: 0,
+      udfPath: "messages:send",
+      args: [{ channel: "wire", body: "b", author: "r" }],
+    });
     const resp = await raw.next((m) => m.type === "MutationResponse");
     expect(resp.success).toBe(true);
     const mutationTs = decodeTs(resp.ts);
@@ -177,7 +184,12 @@ describe("sync protocol on the wire", () => {
     expect(decodeTs((t2.endVersion as { ts: string }).ts) >= mutationTs).toBe(true);
     expect((t2.modifications as Array<{ value: Message[] }>)[0].value.map((m) => m.body)).toEqual(["b"]);
 
-    raw.send({ type: "ModifyQuerySet", baseVersion: 1, newVersion: 2, modifications: [{ type: "Remove", queryId: 0 }] });
+    raw.send({
+      type: "ModifyQuerySet",
+      baseVersion: 1,
+      newVersion: 2,
+      modifications: [{ type: "Remove", queryId: 0 }],
+    });
     const t3 = await raw.next((m) => m.type === "Transition");
     expect(t3.modifications).toEqual([{ type: "QueryRemoved", queryId: 0 }]);
     expect((t3.endVersion as { querySet: number }).querySet).toBe(2);
@@ -189,7 +201,12 @@ describe("sync protocol on the wire", () => {
     const first = new RawSyncClient(backend.cloudUrl);
     await first.opened;
     first.connect(sessionId);
-    const mutation = { type: "Mutation", requestId: 7, udfPath: "messages:send", args: [{ channel: "dedupe", body: "once", author: "r" }] };
+    const mutation = {
+      type: "Mutation",
+      requestId: 7,
+      udfPath: "messages:send",
+      args: [{ channel: "dedupe", body: "once", author: "r" }],
+    };
     first.send(mutation);
     const r1 = await first.next((m) => m.type === "MutationResponse");
     first.close();
@@ -203,7 +220,9 @@ describe("sync protocol on the wire", () => {
     const r2 = await second.next((m) => m.type === "MutationResponse");
     expect(r2).toEqual(r1);
     // a Transition follows so the client can resolve it
-    await second.next((m) => m.type === "Transition" && decodeTs((m.endVersion as { ts: string }).ts) >= decodeTs(r1.ts));
+    await second.next(
+      (m) => m.type === "Transition" && decodeTs((m.endVersion as { ts: string }).ts) >= decodeTs(r1.ts),
+    );
     second.close();
 
     const c = client();

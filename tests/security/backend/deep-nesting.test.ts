@@ -40,7 +40,11 @@ async function stillUp() {
 }
 
 async function postRaw(path: string, body: string) {
-  const res = await fetch(`${backend.cloudUrl}${path}`, { method: "POST", headers: { "Content-Type": "application/json" }, body });
+  const res = await fetch(`${backend.cloudUrl}${path}`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body,
+  });
   const text = await res.text();
   let json: Record<string, unknown> | undefined;
   try {
@@ -59,25 +63,52 @@ async function connected(): Promise<RawSyncClient> {
 }
 
 describe("HTTP API", () => {
-  it.each(["/api/mutation", "/api/action", "/api/query"])("refuses a 100k-deep argument to %s with 400 and keeps serving", async (path) => {
-    const fn = { "/api/mutation": "protocol/misc:sink", "/api/action": "protocol/misc:echoAction", "/api/query": "protocol/misc:echo" }[path]!;
-    const key = path === "/api/mutation" ? "payload" : "value";
-    const r = await postRaw(path, `{"path":"${fn}","args":[{"${key}":${nestedText(100_000)}}],"format":"convex_encoded_json"}`);
-    expect(r.status).toBe(400);
-    expect(String(r.json?.message)).toMatch(/nested too deeply.*64/);
-    await stillUp();
-  });
+  it.each(["/api/mutation", "/api/action", "/api/query"])(
+    "refuses a 100k-deep argument to %s with 400 and keeps serving",
+    async (path) => {
+      const fn = {
+        "/api/mutation": "protocol/misc:sink",
+        "/api/action": "protocol/misc:echoAction",
+        "/api/query": "protocol/misc:echo",
+      }[path]!;
+      const key = path === "/api/mutation" ? "payload" : "value";
+      const r = await postRaw(
+        path,
+        `{"path":"${fn}","args":[{"${key}":${nestedText(100_000)}}],"format":"convex_encoded_json"}`,
+      );
+      expect(r.status).toBe(400);
+      expect(String(r.json?.message)).toMatch(/nested too deeply.*64/);
+      await stillUp();
+    },
+  );
 
   it("accepts arguments nested exactly 64 levels and refuses 65", async () => {
     // args object (level 1) → payload: 63 nested arrays = depth 64
-    const ok = await postRaw("/api/mutation", JSON.stringify({ path: "protocol/misc:sink", args: [{ payload: nestedValue(63) }], format: "convex_encoded_json" }));
+    const ok = await postRaw(
+      "/api/mutation",
+      JSON.stringify({
+        path: "protocol/misc:sink",
+        args: [{ payload: nestedValue(63) }],
+        format: "convex_encoded_json",
+      }),
+    );
     expect(ok.status).toBe(200);
     expect(ok.json).toMatchObject({ status: "success", value: null });
-    const tooDeep = await postRaw("/api/mutation", JSON.stringify({ path: "protocol/misc:sink", args: [{ payload: nestedValue(64) }], format: "convex_encoded_json" }));
+    const tooDeep = await postRaw(
+      "/api/mutation",
+      JSON.stringify({
+        path: "protocol/misc:sink",
+        args: [{ payload: nestedValue(64) }],
+        format: "convex_encoded_json",
+      }),
+    );
     expect(tooDeep.status).toBe(400);
     expect(String(tooDeep.json?.message)).toMatch(/nested too deeply.*64/);
     // also without the protocol's [args] wrapper (/api/function takes the object itself)
-    const fn = await postRaw("/api/function", JSON.stringify({ path: "protocol/misc:echo", args: { value: nestedValue(64) } }));
+    const fn = await postRaw(
+      "/api/function",
+      JSON.stringify({ path: "protocol/misc:echo", args: { value: nestedValue(64) } }),
+    );
     expect(fn.status).toBe(400);
     await stillUp();
   });
@@ -87,10 +118,16 @@ describe("HTTP API", () => {
     const r = await postRaw("/api/query", `{"path":"protocol/misc:echo","args":[{"value":${deepObject}}]}`);
     expect(r.status).toBe(400);
     expect(String(r.json?.message)).toMatch(/nested too deeply/);
-    const junk = await postRaw("/api/query", `{"path":"protocol/misc:echo","args":[{}],"extra":${nestedText(100_000)}}`);
+    const junk = await postRaw(
+      "/api/query",
+      `{"path":"protocol/misc:echo","args":[{}],"extra":${nestedText(100_000)}}`,
+    );
     expect(junk.status).toBe(400);
     // brackets inside strings are not nesting
-    const inString = await postRaw("/api/query", JSON.stringify({ path: "protocol/misc:echo", args: [{ value: nestedText(10_000) }] }));
+    const inString = await postRaw(
+      "/api/query",
+      JSON.stringify({ path: "protocol/misc:echo", args: [{ value: nestedText(10_000) }] }),
+    );
     expect(inString.status).toBe(200);
     expect(inString.json?.value).toBe(nestedText(10_000));
     await stillUp();
@@ -100,7 +137,9 @@ describe("HTTP API", () => {
 describe("sync protocol", () => {
   it("answers a 100k-deep Mutation frame with FatalError and keeps serving", async () => {
     const raw = await connected();
-    raw.sendRaw(`{"type":"Mutation","requestId":0,"udfPath":"protocol/misc:sink","args":[{"payload":${nestedText(100_000)}}]}`);
+    raw.sendRaw(
+      `{"type":"Mutation","requestId":0,"udfPath":"protocol/misc:sink","args":[{"payload":${nestedText(100_000)}}]}`,
+    );
     const fatal = await raw.next((m) => m.type === "FatalError");
     expect(String(fatal.error)).toMatch(/nested too deeply.*64/);
     await raw.closed;
@@ -127,7 +166,12 @@ describe("sync protocol", () => {
     expect(mutation.success).toBe(false);
     expect(String(mutation.result)).toMatch(/nested too deeply.*64/);
 
-    raw.send({ type: "Action", requestId: 2, udfPath: "protocol/misc:echoAction", args: [{ value: nestedValue(100) }] });
+    raw.send({
+      type: "Action",
+      requestId: 2,
+      udfPath: "protocol/misc:echoAction",
+      args: [{ value: nestedValue(100) }],
+    });
     const action = await raw.next((m) => m.type === "ActionResponse" && m.requestId === 2);
     expect(action.success).toBe(false);
     expect(String(action.result)).toMatch(/nested too deeply.*64/);

@@ -16,12 +16,18 @@ function echo(backend: Backend, rawHeaders: Array<[string, string]>): Promise<st
     // node:http rather than fetch: it can send the header twice
     // (raw header arrays get no default headers, so Host is given here)
     const host = new URL(backend.siteUrl).host;
-    const req = http.request(`${backend.siteUrl}/forwarded-for`, { method: "GET", headers: [["Host", host], ...rawHeaders].flat(), agent: false });
+    const req = http.request(`${backend.siteUrl}/forwarded-for`, {
+      method: "GET",
+      headers: [["Host", host], ...rawHeaders].flat(),
+      agent: false,
+    });
     req.on("response", (res) => {
       let body = "";
       res.setEncoding("utf8");
       res.on("data", (d: string) => (body += d));
-      res.on("end", () => (res.statusCode === 200 ? resolve(body) : reject(new Error(`status ${res.statusCode}: ${body}`))));
+      res.on("end", () =>
+        res.statusCode === 200 ? resolve(body) : reject(new Error(`status ${res.statusCode}: ${body}`)),
+      );
     });
     req.on("error", reject);
     req.end();
@@ -44,7 +50,12 @@ describe("X-Forwarded-For on http actions (default)", () => {
   it("replaces a spoofed value", async () => {
     expect(await echo(backend, [["X-Forwarded-For", "6.6.6.6"]])).toBe("127.0.0.1");
     expect(await echo(backend, [["x-forwarded-for", "6.6.6.6, 10.0.0.1"]])).toBe("127.0.0.1");
-    expect(await echo(backend, [["X-Forwarded-For", "6.6.6.6"], ["X-Forwarded-For", "7.7.7.7"]])).toBe("127.0.0.1");
+    expect(
+      await echo(backend, [
+        ["X-Forwarded-For", "6.6.6.6"],
+        ["X-Forwarded-For", "7.7.7.7"],
+      ]),
+    ).toBe("127.0.0.1");
   });
 
   it("is set for fetch() callers too", async () => {

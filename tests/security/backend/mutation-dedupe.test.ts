@@ -78,7 +78,9 @@ async function close(raw: RawSyncClient): Promise<void> {
 }
 
 async function authors(channel: string): Promise<string[]> {
-  const rows: Array<{ author: string }> = await new ConvexHttpClient(backend.cloudUrl).query(anyApi.messages.list, { channel });
+  const rows: Array<{ author: string }> = await new ConvexHttpClient(backend.cloudUrl).query(anyApi.messages.list, {
+    channel,
+  });
   return rows.map((r) => r.author).sort();
 }
 

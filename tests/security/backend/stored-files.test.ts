@@ -20,7 +20,11 @@ let backend: Awaited<ReturnType<typeof startFixture>>;
 async function upload(contentType: string | null, body: Buffer = PAGE): Promise<string> {
   const http = new ConvexHttpClient(backend.cloudUrl);
   const uploadUrl: string = await http.mutation(anyApi.files.generateUploadUrl, {});
-  const res = await fetch(uploadUrl, { method: "POST", headers: contentType === null ? {} : { "Content-Type": contentType }, body: new Uint8Array(body) });
+  const res = await fetch(uploadUrl, {
+    method: "POST",
+    headers: contentType === null ? {} : { "Content-Type": contentType },
+    body: new Uint8Array(body),
+  });
   expect(res.status).toBe(200);
   const { storageId } = (await res.json()) as { storageId: string };
   return `${backend.cloudUrl}/api/storage/${storageId}`;
@@ -62,22 +66,35 @@ describe("stored files cannot render active content in the backend's origin", ()
   ])("%s is served as a sandboxed application/octet-stream download", async (declared) => {
     const res = await fetch(await upload(declared));
     expect(res.status).toBe(200);
-    expect(shown(res)).toEqual({ type: "application/octet-stream", disposition: "attachment", nosniff: "nosniff", csp: CSP });
+    expect(shown(res)).toEqual({
+      type: "application/octet-stream",
+      disposition: "attachment",
+      nosniff: "nosniff",
+      csp: CSP,
+    });
     // the bytes are the uploader's, unchanged
     expect(Buffer.from(await res.arrayBuffer()).equals(PAGE)).toBe(true);
   });
 
   it("a file uploaded without a type is a sandboxed download too", async () => {
     const res = await fetch(await upload(null));
-    expect(shown(res)).toEqual({ type: "application/octet-stream", disposition: "attachment", nosniff: "nosniff", csp: CSP });
+    expect(shown(res)).toEqual({
+      type: "application/octet-stream",
+      disposition: "attachment",
+      nosniff: "nosniff",
+      csp: CSP,
+    });
     await res.arrayBuffer();
   });
 
-  it.each(["image/png", "image/jpeg", "image/gif", "image/webp", "IMAGE/PNG"])("%s is shown inline, sandboxed", async (declared) => {
-    const res = await fetch(await upload(declared));
-    expect(shown(res)).toEqual({ type: declared.toLowerCase(), disposition: "inline", nosniff: "nosniff", csp: CSP });
-    await res.arrayBuffer();
-  });
+  it.each(["image/png", "image/jpeg", "image/gif", "image/webp", "IMAGE/PNG"])(
+    "%s is shown inline, sandboxed",
+    async (declared) => {
+      const res = await fetch(await upload(declared));
+      expect(shown(res)).toEqual({ type: declared.toLowerCase(), disposition: "inline", nosniff: "nosniff", csp: CSP });
+      await res.arrayBuffer();
+    },
+  );
 
   it("a PDF is shown inline with nosniff, without the sandbox that stops browsers' PDF viewers", async () => {
     const res = await fetch(await upload("application/pdf"));

@@ -144,8 +144,12 @@ describe("uploads with default limits", () => {
     expect(none.sent).toBeLessThan(25 * MiB);
     const valid = new URL(await uploadUrl(backend));
     const [payload, mac] = valid.searchParams.get("token")!.split(".");
-    const expired = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload, "base64url").toString()), exp: 1 })).toString("base64url");
-    const r = await streamUpload(`${backend.cloudUrl}/api/storage/upload?token=${expired}.${mac}`, { total: 100 * MiB });
+    const expired = Buffer.from(
+      JSON.stringify({ ...JSON.parse(Buffer.from(payload, "base64url").toString()), exp: 1 }),
+    ).toString("base64url");
+    const r = await streamUpload(`${backend.cloudUrl}/api/storage/upload?token=${expired}.${mac}`, {
+      total: 100 * MiB,
+    });
     expect(r.status).toBe(401);
     expect(r.sent).toBeLessThan(25 * MiB);
   });
@@ -154,7 +158,7 @@ describe("uploads with default limits", () => {
     const r = await streamUpload(await uploadUrl(backend), { total: 150 * MiB, contentLength: 150 * MiB });
     expect(r.status).toBe(413);
     expect(JSON.parse(r.body).message).toMatch(/maximum upload size is 104857600 bytes = 100 MiB/);
-    expect(r.sent).toBeLessThan(150 * MiB / 4);
+    expect(r.sent).toBeLessThan((150 * MiB) / 4);
   });
 
   it("stores a valid streamed upload intact and leaves no temp file", async () => {
@@ -162,7 +166,10 @@ describe("uploads with default limits", () => {
     const r = await streamUpload(await uploadUrl(backend), { total });
     expect(r.status).toBe(200);
     const { storageId } = JSON.parse(r.body) as { storageId: string };
-    const meta: { size: number; sha256: string } = await new ConvexHttpClient(backend.cloudUrl).query(anyApi.files.meta, { storageId });
+    const meta: { size: number; sha256: string } = await new ConvexHttpClient(backend.cloudUrl).query(
+      anyApi.files.meta,
+      { storageId },
+    );
     const expected = createHash("sha256");
     let left = total;
     const chunk = Buffer.alloc(256 * 1024, 0x61);
@@ -216,7 +223,12 @@ describe("configured upload limits", () => {
     let accepted!: () => void;
     const inHandler = new Promise<void>((r) => (accepted = r));
     // first upload: reaches the handler (100 Continue), sends one chunk, then waits
-    const first = streamUpload(await uploadUrl(backend), { total: 512 * 1024, chunkSize: 64 * 1024, hold, onContinue: accepted });
+    const first = streamUpload(await uploadUrl(backend), {
+      total: 512 * 1024,
+      chunkSize: 64 * 1024,
+      hold,
+      onContinue: accepted,
+    });
     await inHandler;
 
     const second = await streamUpload(await uploadUrl(backend), { total: 1024 });

@@ -15,7 +15,12 @@ describe("1. demo mailbox and invitation links", () => {
     const t = setupTest();
     await setEnv(t, { DEV_MAILBOX_KEY: OPERATOR_KEY, DEV_MAILBOX: "1" });
     const f = await roleFixture(t);
-    await f.creator.as.mutation(api.members.invite, { firstName: "In", lastName: "Vited", email: "invited@example.org", role: "viewer" });
+    await f.creator.as.mutation(api.members.invite, {
+      firstName: "In",
+      lastName: "Vited",
+      email: "invited@example.org",
+      role: "viewer",
+    });
     const devMailbox = makeFunctionReference<"query">("emails:devMailbox");
     for (const caller of [t, f.outsider.as, f.viewer.as, f.creator.as]) {
       await expect(caller.query(devMailbox, {})).rejects.toThrow();
@@ -25,9 +30,19 @@ describe("1. demo mailbox and invitation links", () => {
   test("the http route serves only the operator's key, and only in demo mode", async () => {
     const t = setupTest();
     const admin = await createMember(t, ["account_admin", "campaign_manager"]);
-    await admin.as.mutation(api.members.invite, { firstName: "In", lastName: "Vited", email: "invited@example.org", role: "viewer" });
+    await admin.as.mutation(api.members.invite, {
+      firstName: "In",
+      lastName: "Vited",
+      email: "invited@example.org",
+      role: "viewer",
+    });
     const read = (key?: string) =>
-      fetchFrom(t, "203.0.113.9", "/api/dev/mailbox?to=invited@example.org", key ? { headers: { Authorization: `Bearer ${key}` } } : {});
+      fetchFrom(
+        t,
+        "203.0.113.9",
+        "/api/dev/mailbox?to=invited@example.org",
+        key ? { headers: { Authorization: `Bearer ${key}` } } : {},
+      );
 
     expect((await read(OPERATOR_KEY)).status).toBe(404); // no key configured: no mailbox at all
     await setEnv(t, { DEV_MAILBOX_KEY: OPERATOR_KEY });
@@ -46,11 +61,23 @@ describe("1. demo mailbox and invitation links", () => {
     const t = setupTest();
     const f = await roleFixture(t);
     for (const res of [
-      await f.creator.as.mutation(api.members.invite, { firstName: "A", lastName: "B", email: "a@example.org", role: "viewer" }),
+      await f.creator.as.mutation(api.members.invite, {
+        firstName: "A",
+        lastName: "B",
+        email: "a@example.org",
+        role: "viewer",
+      }),
       await f.creator.as.mutation(api.adminUsers.create, { email: "c@example.org", name: "C D", roleIds: ["viewer"] }),
     ]) {
-      const mail = await t.run(async (ctx) => ctx.db.query("emailOutbox").withIndex("by_to", (q) => q.eq("to", res.email)).first());
-      const token = new URL(mail!.text.match(/https?:\/\/\S+|\/accept-invitation\S+/)![0], "http://x").searchParams.get("token")!;
+      const mail = await t.run(async (ctx) =>
+        ctx.db
+          .query("emailOutbox")
+          .withIndex("by_to", (q) => q.eq("to", res.email))
+          .first(),
+      );
+      const token = new URL(mail!.text.match(/https?:\/\/\S+|\/accept-invitation\S+/)![0], "http://x").searchParams.get(
+        "token",
+      )!;
       expect(token).toHaveLength(32);
       expect(JSON.stringify(res)).not.toContain(token);
       expect(JSON.stringify(res)).not.toContain("accept-invitation");

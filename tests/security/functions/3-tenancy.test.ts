@@ -12,10 +12,32 @@ describe("3. tenancy: deny by default", () => {
     const t = setupTest();
     const m = await createMember(t, ["account_admin", "campaign_manager"]);
     const ids = await t.run(async (ctx) => ({
-      account: await ctx.db.insert("authAccounts", { userId: m.userId, provider: "password", providerAccountId: "victim@example.org", secret: "scrypt-hash" }),
+      account: await ctx.db.insert("authAccounts", {
+        userId: m.userId,
+        provider: "password",
+        providerAccountId: "victim@example.org",
+        secret: "scrypt-hash",
+      }),
       session: await ctx.db.insert("authSessions", { userId: m.userId, expirationTime: Date.now() + 1e6 }),
-      orglessMail: await ctx.db.insert("emailOutbox", { to: "victim@example.org", from: "x", subject: "Reset", text: "code 1234", kind: "password_reset", status: "queued", createdAt: 1 }),
-      ownMail: await ctx.db.insert("emailOutbox", { orgId: m.orgId, to: "v@example.org", from: "x", subject: "Hi", text: "hi", kind: "voter_email", status: "queued", createdAt: 1 }),
+      orglessMail: await ctx.db.insert("emailOutbox", {
+        to: "victim@example.org",
+        from: "x",
+        subject: "Reset",
+        text: "code 1234",
+        kind: "password_reset",
+        status: "queued",
+        createdAt: 1,
+      }),
+      ownMail: await ctx.db.insert("emailOutbox", {
+        orgId: m.orgId,
+        to: "v@example.org",
+        from: "x",
+        subject: "Hi",
+        text: "hi",
+        kind: "voter_email",
+        status: "queued",
+        createdAt: 1,
+      }),
     }));
     const seen = await t.run(async (ctx) => {
       const db = orgDatabase(ctx.db, m.orgId);
@@ -34,8 +56,22 @@ describe("3. tenancy: deny by default", () => {
     expect(seen.orglessMail).toBeNull();
     expect(seen.mails).toEqual([ids.ownMail]);
     expect(seen.ownUser?._id).toBe(m.userId);
-    await expect(t.run(async (ctx) => orgDatabase(ctx.db, m.orgId).insert("emailOutbox", { to: "a@b.org", from: "x", subject: "s", text: "t", kind: "k", status: "queued", createdAt: 1 }))).rejects.toThrow(/not allowed/);
-    await expect(t.run(async (ctx) => orgDatabase(ctx.db, m.orgId).patch(ids.account, { secret: "owned" }))).rejects.toThrow();
+    await expect(
+      t.run(async (ctx) =>
+        orgDatabase(ctx.db, m.orgId).insert("emailOutbox", {
+          to: "a@b.org",
+          from: "x",
+          subject: "s",
+          text: "t",
+          kind: "k",
+          status: "queued",
+          createdAt: 1,
+        }),
+      ),
+    ).rejects.toThrow(/not allowed/);
+    await expect(
+      t.run(async (ctx) => orgDatabase(ctx.db, m.orgId).patch(ids.account, { secret: "owned" })),
+    ).rejects.toThrow();
     expect((await t.run(async (ctx) => ctx.db.get(ids.account)))?.secret).toBe("scrypt-hash");
   });
 });

@@ -15,15 +15,26 @@ describe("4. sessions", () => {
     expect((await m.as.query(api.viewer.me, {})).userId).toBe(m.userId);
     await m.as.action(api.auth.signOut, {});
     await expect(m.as.query(api.viewer.me, {})).rejects.toThrow(/log in/);
-    await expect(m.as.query(api.voters.list, { paginationOpts: { numItems: 10, cursor: null } })).rejects.toThrow(/log in/);
+    await expect(m.as.query(api.voters.list, { paginationOpts: { numItems: 10, cursor: null } })).rejects.toThrow(
+      /log in/,
+    );
   });
 
   test("changing the password signs out the other sessions and keeps this one", async () => {
     const t = setupTest();
     const m = await createMember(t, ["volunteer"], { email: "pw@example.org" });
     const secret = await new Scrypt().hash("oldpass1");
-    await t.run((ctx) => ctx.db.insert("authAccounts", { userId: m.userId, provider: "password", providerAccountId: "pw@example.org", secret }));
-    const otherSession = await t.run((ctx) => ctx.db.insert("authSessions", { userId: m.userId, expirationTime: Date.now() + 3_600_000 }));
+    await t.run((ctx) =>
+      ctx.db.insert("authAccounts", {
+        userId: m.userId,
+        provider: "password",
+        providerAccountId: "pw@example.org",
+        secret,
+      }),
+    );
+    const otherSession = await t.run((ctx) =>
+      ctx.db.insert("authSessions", { userId: m.userId, expirationTime: Date.now() + 3_600_000 }),
+    );
     const elsewhere = t.withIdentity({ subject: `${m.userId}|${otherSession}`, issuer: "https://convex.test" });
     expect((await elsewhere.query(api.viewer.me, {})).userId).toBe(m.userId);
 

@@ -41,7 +41,13 @@ const failure = async (p: Promise<unknown>) => {
 
 async function owner(t: TestConvex) {
   await enableSignIn(t);
-  await attempt(t, OWNER, { flow: "signUp", email: "owner@example.org", password: "correct-horse-42", firstName: "Olive", lastName: "Owner" });
+  await attempt(t, OWNER, {
+    flow: "signUp",
+    email: "owner@example.org",
+    password: "correct-horse-42",
+    firstName: "Olive",
+    lastName: "Owner",
+  });
 }
 
 /** The reset emails sent to the owner, oldest first, with the code of each one's link. */
@@ -61,11 +67,16 @@ describe("5. brute force and lock-out", () => {
     const t = setupTest();
     await owner(t);
     for (let i = 0; i < FREE_FAILURES; i++) {
-      expect(await failure(attempt(t, ATTACKER, { flow: "signIn", email: "owner@example.org", password: `guess-${i}` }))).toContain(INVALID_CREDENTIALS);
+      expect(
+        await failure(attempt(t, ATTACKER, { flow: "signIn", email: "owner@example.org", password: `guess-${i}` })),
+      ).toContain(INVALID_CREDENTIALS);
     }
     // The attacker's (account, address) pair now waits, even with the right password...
-    expect(await failure(attempt(t, ATTACKER, { flow: "signIn", email: "owner@example.org", password: "correct-horse-42" }))).toContain(TOO_MANY_SIGN_INS);
-    for (let i = 0; i < 3; i++) await failure(attempt(t, ATTACKER, { flow: "signIn", email: "owner@example.org", password: `more-${i}` }));
+    expect(
+      await failure(attempt(t, ATTACKER, { flow: "signIn", email: "owner@example.org", password: "correct-horse-42" })),
+    ).toContain(TOO_MANY_SIGN_INS);
+    for (let i = 0; i < 3; i++)
+      await failure(attempt(t, ATTACKER, { flow: "signIn", email: "owner@example.org", password: `more-${i}` }));
     // ...while the owner, from their own address, signs in.
     const ok = await attempt(t, OWNER, { flow: "signIn", email: "owner@example.org", password: "correct-horse-42" });
     expect(ok.tokens?.token).toEqual(expect.any(String));
@@ -83,13 +94,15 @@ describe("5. brute force and lock-out", () => {
     const total = CAP + 20;
     for (let i = 0; i < total; i++) {
       outcomes.push(
-        await t.mutation(internal.authThrottle.begin, { flow: "signIn", email: `user${i}@example.org`, address: ATTACKER }).then(
-          () => true,
-          (e: unknown) => {
-            expect(String(e)).toContain(TOO_MANY_SIGN_INS);
-            return false;
-          },
-        ),
+        await t
+          .mutation(internal.authThrottle.begin, { flow: "signIn", email: `user${i}@example.org`, address: ATTACKER })
+          .then(
+            () => true,
+            (e: unknown) => {
+              expect(String(e)).toContain(TOO_MANY_SIGN_INS);
+              return false;
+            },
+          ),
       );
     }
     // A token bucket of CAP a minute: CAP at once, then one more every 60/CAP s of the run.
@@ -105,15 +118,33 @@ describe("5. brute force and lock-out", () => {
   test("an unknown email and a wrong password get the same answer; attempts need a ticket", async () => {
     const t = setupTest();
     await owner(t);
-    const unknown = await failure(attempt(t, ATTACKER, { flow: "signIn", email: "nobody@example.org", password: "x-123456" }));
-    const wrong = await failure(attempt(t, ATTACKER, { flow: "signIn", email: "owner@example.org", password: "x-123456" }));
+    const unknown = await failure(
+      attempt(t, ATTACKER, { flow: "signIn", email: "nobody@example.org", password: "x-123456" }),
+    );
+    const wrong = await failure(
+      attempt(t, ATTACKER, { flow: "signIn", email: "owner@example.org", password: "x-123456" }),
+    );
     expect(unknown).toContain(INVALID_CREDENTIALS);
     expect(wrong).toBe(unknown);
     expect(unknown).not.toMatch(/InvalidAccountId|InvalidSecret/);
     const reset = (email: string) => attempt(t, ATTACKER, { flow: "reset", email, redirectTo: "/reset-password" });
     expect(await reset("nobody@example.org")).toEqual(await reset("owner@example.org"));
-    expect(await failure(t.action(api.auth.signIn, { provider: "password", params: { flow: "signIn", email: "owner@example.org", password: "correct-horse-42" } }))).toContain(STALE_FORM);
-    expect(await failure(t.action(api.auth.signIn, { provider: "password", params: { flow: "signIn", email: "owner@example.org", password: "correct-horse-42", ticket: "forged.ticket" } }))).toContain(STALE_FORM);
+    expect(
+      await failure(
+        t.action(api.auth.signIn, {
+          provider: "password",
+          params: { flow: "signIn", email: "owner@example.org", password: "correct-horse-42" },
+        }),
+      ),
+    ).toContain(STALE_FORM);
+    expect(
+      await failure(
+        t.action(api.auth.signIn, {
+          provider: "password",
+          params: { flow: "signIn", email: "owner@example.org", password: "correct-horse-42", ticket: "forged.ticket" },
+        }),
+      ),
+    ).toContain(STALE_FORM);
   });
 
   test("failures from many addresses slow those addresses only: the owner signs in and resets from a new device", async () => {
@@ -127,12 +158,20 @@ describe("5. brute force and lock-out", () => {
       }
     }
     // The owner, with the right password, signs in from a device never seen before...
-    const ok = await attempt(t, "192.0.2.10", { flow: "signIn", email: "owner@example.org", password: "correct-horse-42" });
+    const ok = await attempt(t, "192.0.2.10", {
+      flow: "signIn",
+      email: "owner@example.org",
+      password: "correct-horse-42",
+    });
     expect(ok.tokens?.token).toEqual(expect.any(String));
     // ...while a further attacker's address is slowed at once: its delay starts at its first failure.
     const next = "203.0.113.200";
-    expect(await failure(attempt(t, next, { flow: "signIn", email: "owner@example.org", password: "guess-1" }))).toContain(INVALID_CREDENTIALS);
-    expect(await failure(attempt(t, next, { flow: "signIn", email: "owner@example.org", password: "guess-2" }))).toContain(TOO_MANY_SIGN_INS);
+    expect(
+      await failure(attempt(t, next, { flow: "signIn", email: "owner@example.org", password: "guess-1" })),
+    ).toContain(INVALID_CREDENTIALS);
+    expect(
+      await failure(attempt(t, next, { flow: "signIn", email: "owner@example.org", password: "guess-2" })),
+    ).toContain(TOO_MANY_SIGN_INS);
     // From yet another new device the owner asks for a reset and completes it.
     const device = "192.0.2.11";
     await attempt(t, device, { flow: "reset", email: "owner@example.org", redirectTo: "/reset-password" });
@@ -144,14 +183,21 @@ describe("5. brute force and lock-out", () => {
   }, 120_000);
 
   test("delays: the usual allowance, and for new addresses of an account under attack, from the first failure", () => {
-    expect([1, FREE_FAILURES - 1, FREE_FAILURES, FREE_FAILURES + 1, 100].map((n) => delayAfter(n))).toEqual([0, 0, 5_000, 10_000, 15 * 60_000]);
+    expect([1, FREE_FAILURES - 1, FREE_FAILURES, FREE_FAILURES + 1, 100].map((n) => delayAfter(n))).toEqual([
+      0,
+      0,
+      5_000,
+      10_000,
+      15 * 60_000,
+    ]);
     expect([1, 2, 3, 10].map((n) => delayAfter(n, true))).toEqual([60_000, 120_000, 240_000, 15 * 60_000]);
   });
 
   test("an attacker spending the reset emails does not keep the owner from resetting", async () => {
     const t = setupTest();
     await owner(t);
-    const request = (address: string) => attempt(t, address, { flow: "reset", email: "owner@example.org", redirectTo: "/reset-password" });
+    const request = (address: string) =>
+      attempt(t, address, { flow: "reset", email: "owner@example.org", redirectTo: "/reset-password" });
     const answers = [];
     for (let i = 0; i < RESET_EMAILS_PER_ACCOUNT_PER_HOUR; i++) answers.push(await request(ATTACKER));
     const codes = await resetEmails(t);
@@ -188,7 +234,16 @@ describe("5. brute force and lock-out", () => {
     expect(used).toContain(CODE_REFUSED);
     expect(used).not.toMatch(/Server Error|Could not verify code/);
     // An unknown email gets the same refusal.
-    expect(await failure(attempt(t, OWNER, { flow: "reset-verification", email: "nobody@example.org", code, newPassword: "new-horse-43" }))).toContain(CODE_REFUSED);
+    expect(
+      await failure(
+        attempt(t, OWNER, {
+          flow: "reset-verification",
+          email: "nobody@example.org",
+          code,
+          newPassword: "new-horse-43",
+        }),
+      ),
+    ).toContain(CODE_REFUSED);
   }, 120_000);
 
   test("an unknown email costs the same password hashing as a wrong password", async (testCtx) => {
@@ -203,7 +258,9 @@ describe("5. brute force and lock-out", () => {
       vi.resetModules();
       hash.mockClear();
       verify.mockClear();
-      expect(await failure(attempt(t, ATTACKER, { flow: "signIn", email, password: "x-123456" }))).toContain(INVALID_CREDENTIALS);
+      expect(await failure(attempt(t, ATTACKER, { flow: "signIn", email, password: "x-123456" }))).toContain(
+        INVALID_CREDENTIALS,
+      );
       return { hash: hash.mock.calls.length, verify: verify.mock.calls.length };
     };
     try {
@@ -220,7 +277,11 @@ describe("5. brute force and lock-out", () => {
     const t = setupTest();
     await enableSignIn(t);
     for (const password of ["aaaaaaaa", "password", "12345678"]) {
-      expect(await failure(attempt(t, OWNER, { flow: "signUp", email: "weak@example.org", password, firstName: "W", lastName: "Eak" }))).toMatch(/too weak/);
+      expect(
+        await failure(
+          attempt(t, OWNER, { flow: "signUp", email: "weak@example.org", password, firstName: "W", lastName: "Eak" }),
+        ),
+      ).toMatch(/too weak/);
     }
     expect(await t.run(async (ctx) => ctx.db.query("users").collect())).toEqual([]);
   });
@@ -228,13 +289,21 @@ describe("5. brute force and lock-out", () => {
   test("the sign-up budget of an address is the deployment's setting when it is a sane whole number", async () => {
     expect(signUpsPerAddressPerHour(undefined)).toBe(SIGN_UPS_PER_ADDRESS_PER_HOUR);
     expect(signUpsPerAddressPerHour("1000")).toBe(1000);
-    for (const bad of ["", "0", "-3", "2.5", "abc", "1e9", "10001"]) expect(signUpsPerAddressPerHour(bad)).toBe(SIGN_UPS_PER_ADDRESS_PER_HOUR);
+    for (const bad of ["", "0", "-3", "2.5", "abc", "1e9", "10001"])
+      expect(signUpsPerAddressPerHour(bad)).toBe(SIGN_UPS_PER_ADDRESS_PER_HOUR);
     const t = setupTest();
     // only a deployment evaluates its modules again with a new environment (convex-test keeps them)
     if (!("setEnv" in t)) return;
     await enableSignIn(t);
     await setEnv(t, { SIGN_UPS_PER_ADDRESS_PER_HOUR: "2" });
-    const signUp = (n: number) => attempt(t, OWNER, { flow: "signUp", email: `new${n}@example.org`, password: "correct-horse-42", firstName: "N", lastName: `Ew${n}` });
+    const signUp = (n: number) =>
+      attempt(t, OWNER, {
+        flow: "signUp",
+        email: `new${n}@example.org`,
+        password: "correct-horse-42",
+        firstName: "N",
+        lastName: `Ew${n}`,
+      });
     await signUp(1);
     await signUp(2);
     expect(await failure(signUp(3))).toMatch(/Too many/);

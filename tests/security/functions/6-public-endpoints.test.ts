@@ -13,7 +13,11 @@ const report = (sessionId: string, errors = 1) =>
   JSON.stringify({ sessionId, errors: Array.from({ length: errors }, (_, i) => ({ message: `boom ${i}` })) });
 
 const post = (t: TestConvex, address: string, body: string, headers: Record<string, string> = {}) =>
-  fetchFrom(t, address, "/api/errors", { method: "POST", body, headers: { "Content-Type": "application/json", ...headers } });
+  fetchFrom(t, address, "/api/errors", {
+    method: "POST",
+    body,
+    headers: { "Content-Type": "application/json", ...headers },
+  });
 
 const stored = (t: TestConvex) => t.run(async (ctx) => (await ctx.db.query("errorReports").collect()).length);
 
@@ -25,7 +29,8 @@ describe("6. public endpoints: /api/errors", () => {
     const t = setupTest();
     const started = Date.now();
     const statuses: number[] = [];
-    for (let i = 0; i < RATE_LIMIT_PER_MINUTE + 20; i++) statuses.push((await post(t, "203.0.113.5", report(`session-${i}`))).status);
+    for (let i = 0; i < RATE_LIMIT_PER_MINUTE + 20; i++)
+      statuses.push((await post(t, "203.0.113.5", report(`session-${i}`))).status);
     const accepted = statuses.filter((s) => s === 200).length;
     expect(statuses.slice(0, RATE_LIMIT_PER_MINUTE).every((s) => s === 200)).toBe(true);
     expect(statuses.every((s) => s === 200 || s === 429)).toBe(true);
@@ -45,7 +50,9 @@ describe("6. public endpoints: /api/errors", () => {
       if ((await post(t, `198.18.${i >> 8}.${i & 255}`, report(`s${i}`, 25))).status === 200) accepted += 25;
     }
     expect(accepted).toBeGreaterThanOrEqual(GLOBAL_LIMIT_PER_MINUTE);
-    expect(accepted).toBeLessThanOrEqual(GLOBAL_LIMIT_PER_MINUTE + 25 * Math.ceil(refill(started, GLOBAL_LIMIT_PER_MINUTE) / 25));
+    expect(accepted).toBeLessThanOrEqual(
+      GLOBAL_LIMIT_PER_MINUTE + 25 * Math.ceil(refill(started, GLOBAL_LIMIT_PER_MINUTE) / 25),
+    );
     expect(accepted).toBeLessThan(sent);
   });
 
@@ -60,7 +67,8 @@ describe("6. public endpoints: /api/errors", () => {
 
   test("deep nesting is refused with 400, not a crash", async () => {
     const t = setupTest();
-    const deep = (n: number) => `{"sessionId":"s","errors":[{"message":"m","context":${"[".repeat(n)}${"]".repeat(n)}}]}`;
+    const deep = (n: number) =>
+      `{"sessionId":"s","errors":[{"message":"m","context":${"[".repeat(n)}${"]".repeat(n)}}]}`;
     expect((await post(t, "203.0.113.7", deep(MAX_REPORT_DEPTH - 4))).status).toBe(200);
     const res = await post(t, "203.0.113.7", deep(100_000).slice(0, 60_000));
     expect(res.status).toBe(400);
@@ -71,7 +79,10 @@ describe("6. public endpoints: /api/errors", () => {
     const t = setupTest();
     await setEnv(t, { SITE_URL: "http://app.example.org" });
     const preflight = (origin: string) =>
-      fetchFrom(t, "203.0.113.8", "/api/errors", { method: "OPTIONS", headers: { Origin: origin, "Access-Control-Request-Method": "POST" } });
+      fetchFrom(t, "203.0.113.8", "/api/errors", {
+        method: "OPTIONS",
+        headers: { Origin: origin, "Access-Control-Request-Method": "POST" },
+      });
     const own = await preflight("http://app.example.org");
     expect(own.headers.get("Access-Control-Allow-Origin")).toBe("http://app.example.org");
     expect(own.headers.get("Access-Control-Allow-Credentials")).not.toBe("true");

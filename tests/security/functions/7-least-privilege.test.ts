@@ -36,20 +36,35 @@ describe("7. least privilege", () => {
   test("card details only with billing.manage", async () => {
     const t = setupTest();
     const f = await roleFixture(t);
-    const pm = await f.account_admin.as.mutation(api.payments.add, { name: "Ann Admin", brand: "visa", last4: "4242", expMonth: "12", expYear: "2030" });
-    await f.account_admin.as.mutation(api.subscription.changePlan, { tier: "professional", billingCycle: "monthly", paymentMethodId: pm });
+    const pm = await f.account_admin.as.mutation(api.payments.add, {
+      name: "Ann Admin",
+      brand: "visa",
+      last4: "4242",
+      expMonth: "12",
+      expYear: "2030",
+    });
+    await f.account_admin.as.mutation(api.subscription.changePlan, {
+      tier: "professional",
+      billingCycle: "monthly",
+      paymentMethodId: pm,
+    });
     for (const who of [f.viewer, f.volunteer, f.campaign_manager]) {
       const o = await who.as.query(api.subscription.overview, {});
       expect(o.paymentMethod).toBeNull();
       expect(JSON.stringify(o)).not.toContain("4242");
     }
-    expect((await f.account_admin.as.query(api.subscription.overview, {})).paymentMethod).toMatchObject({ brand: "visa", last4: "4242" });
+    expect((await f.account_admin.as.query(api.subscription.overview, {})).paymentMethod).toMatchObject({
+      brand: "visa",
+      last4: "4242",
+    });
   });
 
   test("reordering the organisation's voter form needs voters.manage", async () => {
     const t = setupTest();
     const f = await roleFixture(t);
-    await expect(f.volunteer.as.mutation(api.voters.moveFormSection, { section: "notes", over: "personal" })).rejects.toThrow(/permission/);
+    await expect(
+      f.volunteer.as.mutation(api.voters.moveFormSection, { section: "notes", over: "personal" }),
+    ).rejects.toThrow(/permission/);
     expect(await f.viewer.as.query(api.voters.formLayout, {})).toBeNull();
     await f.campaign_manager.as.mutation(api.voters.moveFormSection, { section: "notes", over: "personal" });
     expect((await f.viewer.as.query(api.voters.formLayout, {}))?.slice(0, 2)).toEqual(["notes", "personal"]);
@@ -60,17 +75,33 @@ describe("7. least privilege", () => {
     const f = await roleFixture(t);
     const cm = f.campaign_manager.as;
     const role = (name: string, permissions: string[]) =>
-      f.creator.as.mutation(api.adminRoles.create, { name, description: name, permissions, modes: ["campaign" as const], color: "teal" });
+      f.creator.as.mutation(api.adminRoles.create, {
+        name,
+        description: name,
+        permissions,
+        modes: ["campaign" as const],
+        color: "teal",
+      });
     // roles the role form offers, none of which brings voters.view
     const campaigner = await createMember(t, [(await role("Campaigns", ["campaigns.manage"])).id], { orgId: f.orgId });
     const formsOnly = await createMember(t, [(await role("Forms", ["forms.manage"])).id], { orgId: f.orgId });
     const me = await campaigner.as.query(api.viewer.me, {});
     expect(me.org && me.permissions).not.toContain("voters.view");
 
-    const ada = await cm.mutation(api.voters.create, { fields: { first_name: "Ada", last_name: "Secretname", email: "ada@private.example", phone: "(503) 555-0101", street: "1 Hidden Lane" } });
+    const ada = await cm.mutation(api.voters.create, {
+      fields: {
+        first_name: "Ada",
+        last_name: "Secretname",
+        email: "ada@private.example",
+        phone: "(503) 555-0101",
+        street: "1 Hidden Lane",
+      },
+    });
     const leaks = (x: unknown) => {
       const s = JSON.stringify(x);
-      return ["Secretname", "ada@private.example", "5550101", "Hidden Lane", ada].filter((needle) => s.includes(needle));
+      return ["Secretname", "ada@private.example", "5550101", "Hidden Lane", ada].filter((needle) =>
+        s.includes(needle),
+      );
     };
     await expect(campaigner.as.query(api.voters.list, page)).rejects.toThrow(/permission/);
 
@@ -82,16 +113,28 @@ describe("7. least privilege", () => {
     const all = lists.find((l) => l.subscriptionType === "all_voters")!;
     expect(lists.find((l) => l.id === manual)?.contactCount).toBe(1);
     for (const listId of [all.id, manual]) {
-      await expect(campaigner.as.query(api.emailLists.contacts, { listId, ...page })).rejects.toThrow(/permission to view voters/);
-      expect((await f.viewer.as.query(api.emailLists.contacts, { listId, ...page })).page).toEqual([{ voterId: ada, name: "Ada Secretname", email: "ada@private.example" }]);
+      await expect(campaigner.as.query(api.emailLists.contacts, { listId, ...page })).rejects.toThrow(
+        /permission to view voters/,
+      );
+      expect((await f.viewer.as.query(api.emailLists.contacts, { listId, ...page })).page).toEqual([
+        { voterId: ada, name: "Ada Secretname", email: "ada@private.example" },
+      ]);
     }
 
     // a sign keeps its own address; its voter is withheld
     const campaignId = await cm.mutation(api.signs.createCampaign, { name: "Yard signs" });
     const now = Date.now();
     const signId = await cm.mutation(api.signs.create, {
-      campaignId, address: "12 Sign Street", latitude: 45.5, longitude: -122.6, datePlaced: now - 3 * 86_400_000, dateRemoval: now - 86_400_000,
-      notes: "", voterId: ada, responsibleUserId: null, assignedById: null,
+      campaignId,
+      address: "12 Sign Street",
+      latitude: 45.5,
+      longitude: -122.6,
+      datePlaced: now - 3 * 86_400_000,
+      dateRemoval: now - 86_400_000,
+      notes: "",
+      voterId: ada,
+      responsibleUserId: null,
+      assignedById: null,
     });
     const sign = await campaigner.as.query(api.signs.get, { id: signId });
     expect(sign).toMatchObject({ address: "12 Sign Street", voterId: null, voterName: null });
@@ -103,7 +146,10 @@ describe("7. least privilege", () => {
     ];
     expect(signReads[2]).toHaveLength(1);
     for (const r of signReads) expect(leaks(r)).toEqual([]);
-    expect(await f.viewer.as.query(api.signs.get, { id: signId })).toMatchObject({ voterId: ada, voterName: "Ada Secretname" });
+    expect(await f.viewer.as.query(api.signs.get, { id: signId })).toMatchObject({
+      voterId: ada,
+      voterName: "Ada Secretname",
+    });
 
     // a voter's email history (personalised subjects)
     await expect(campaigner.as.query(api.emailBlasts.voterHistory, { voterId: ada })).rejects.toThrow(/permission/);
@@ -112,8 +158,18 @@ describe("7. least privilege", () => {
     // texts: statuses and bodies, not who received them; the activity log without numbers
     const sendId = await t.run(async (c) => {
       const { userId, orgId } = f.campaign_manager;
-      const viewer = { userId, orgId, user: (await c.db.get("users", userId))!, org: (await c.db.get("organizations", orgId))!, can: () => true } as unknown as Viewer;
-      const id = await startSend(c, viewer, { voterIds: [ada], body: "Vote Tuesday! Reply STOP to opt out", acknowledgeNoOptOutText: true });
+      const viewer = {
+        userId,
+        orgId,
+        user: (await c.db.get("users", userId))!,
+        org: (await c.db.get("organizations", orgId))!,
+        can: () => true,
+      } as unknown as Viewer;
+      const id = await startSend(c, viewer, {
+        voterIds: [ada],
+        body: "Vote Tuesday! Reply STOP to opt out",
+        acknowledgeNoOptOutText: true,
+      });
       await c.db.patch("smsSends", id, { status: "paused" });
       return id;
     });
@@ -121,18 +177,43 @@ describe("7. least privilege", () => {
     await t.run((c) => optOut(c, f.orgId, "+15035550101", "inbound"));
     const recent = await campaigner.as.query(api.sms.recent, {});
     expect(recent).toHaveLength(1);
-    expect(recent[0]).toMatchObject({ recipientName: null, phone: null, voterId: null, status: "cancelled", body: "Vote Tuesday! Reply STOP to opt out" });
+    expect(recent[0]).toMatchObject({
+      recipientName: null,
+      phone: null,
+      voterId: null,
+      status: "cancelled",
+      body: "Vote Tuesday! Reply STOP to opt out",
+    });
     const history = await campaigner.as.query(api.sms.history, page);
     const bySend = await campaigner.as.query(api.sms.history, { ...page, sendId });
     const log = await campaigner.as.query(api.sms.log, { since: 0 });
     expect(log.some((e) => /opted out/.test(e.message))).toBe(true);
     for (const r of [recent, history, bySend, log]) expect(leaks(r)).toEqual([]);
-    expect((await f.viewer.as.query(api.sms.recent, {}))[0]).toMatchObject({ recipientName: "Ada Secretname", phone: "+15035550101", voterId: ada });
+    expect((await f.viewer.as.query(api.sms.recent, {}))[0]).toMatchObject({
+      recipientName: "Ada Secretname",
+      phone: "+15035550101",
+      voterId: ada,
+    });
     expect(JSON.stringify(await f.viewer.as.query(api.sms.log, { since: 0 }))).toContain("+15035550101");
 
     // a form submission's matched voter
-    const { id: formId } = await formsOnly.as.mutation(api.forms.create, { name: "Sign up", description: null, fields: [] });
-    await t.run((c) => c.db.insert("formSubmissions", { orgId: f.orgId, formId, data: {}, submitterIp: null, submitterEmail: null, emailLower: "", voterId: ada, source: "app" }));
+    const { id: formId } = await formsOnly.as.mutation(api.forms.create, {
+      name: "Sign up",
+      description: null,
+      fields: [],
+    });
+    await t.run((c) =>
+      c.db.insert("formSubmissions", {
+        orgId: f.orgId,
+        formId,
+        data: {},
+        submitterIp: null,
+        submitterEmail: null,
+        emailLower: "",
+        voterId: ada,
+        source: "app",
+      }),
+    );
     const filters = { formId: null, from: null, to: null, email: "" };
     const subs = await formsOnly.as.query(api.formSubmissions.list, { ...filters, limit: 10 });
     expect(subs.rows).toHaveLength(1);

@@ -15,12 +15,18 @@ import type { Id } from "@convex/_generated/dataModel";
 import { sweepUploads, uploadState, UPLOAD_DEADLINE_MS } from "@convex/model/files";
 import { createMember, setupTest, type TestConvex } from "./setup";
 
-const PNG = Uint8Array.from(atob("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC"), (c) => c.charCodeAt(0));
+const PNG = Uint8Array.from(
+  atob("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC"),
+  (c) => c.charCodeAt(0),
+);
 const SVG = new TextEncoder().encode('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>');
-const HTML = new TextEncoder().encode("<!doctype html><html><body><script>alert(document.domain)</script></body></html>");
+const HTML = new TextEncoder().encode(
+  "<!doctype html><html><body><script>alert(document.domain)</script></body></html>",
+);
 
 const keepsTypes = (t: TestConvex) => "setEnv" in t;
-const store = (t: TestConvex, bytes: Uint8Array<ArrayBuffer>, type: string) => t.run((ctx) => ctx.storage.store(new Blob([bytes], { type })));
+const store = (t: TestConvex, bytes: Uint8Array<ArrayBuffer>, type: string) =>
+  t.run((ctx) => ctx.storage.store(new Blob([bytes], { type })));
 const exists = (t: TestConvex, id: Id<"_storage">) => t.run(async (ctx) => (await ctx.db.system.get(id)) !== null);
 
 async function twoOrgs() {
@@ -38,14 +44,35 @@ describe("stored files are organisation-scoped", () => {
     const { url } = await a.as.action(api.images.register, { storageId: aFile, purpose: "cta" });
     expect(url).toMatch(/^https?:\/\//);
 
-    await expect(b.as.action(api.images.register, { storageId: aFile, purpose: "email" })).rejects.toThrow(/did not arrive/);
+    await expect(b.as.action(api.images.register, { storageId: aFile, purpose: "email" })).rejects.toThrow(
+      /did not arrive/,
+    );
     await expect(b.as.action(api.petitions.acceptPageFile, { fileId: aFile })).rejects.toThrow(/did not arrive/);
-    const petitionId = await b.as.mutation(api.petitions.create, { name: "B's", signaturesNeeded: 10, deadline: "2027-01-01", state: "OR", county: null, mode: "full" });
-    await expect(b.as.mutation(api.petitions.addPage, { petitionId, fileId: aFile, fileName: "stolen.png" })).rejects.toThrow(/did not arrive/);
+    const petitionId = await b.as.mutation(api.petitions.create, {
+      name: "B's",
+      signaturesNeeded: 10,
+      deadline: "2027-01-01",
+      state: "OR",
+      county: null,
+      mode: "full",
+    });
+    await expect(
+      b.as.mutation(api.petitions.addPage, { petitionId, fileId: aFile, fileName: "stolen.png" }),
+    ).rejects.toThrow(/did not arrive/);
 
     // Even a page that references A's file (written before files were owned) never deletes it.
     await t.run(async (ctx) => {
-      await ctx.db.insert("petitionPages", { orgId: b.orgId, petitionId, pageNumber: 1, fileId: aFile, fileName: "legacy", contentType: "image/png", status: "completed", lineCount: 0, pendingCount: 0 });
+      await ctx.db.insert("petitionPages", {
+        orgId: b.orgId,
+        petitionId,
+        pageNumber: 1,
+        fileId: aFile,
+        fileName: "legacy",
+        contentType: "image/png",
+        status: "completed",
+        lineCount: 0,
+        pendingCount: 0,
+      });
     });
     await b.as.mutation(api.petitions.remove, { id: petitionId });
     await t.finishAllScheduledFunctions(() => {});
@@ -58,9 +85,18 @@ describe("stored files are organisation-scoped", () => {
     const file = await store(t, PNG, "image/png");
     await b.as.action(api.petitions.acceptPageFile, { fileId: file });
     await b.as.action(api.petitions.acceptPageFile, { fileId: file }); // handing in again is harmless
-    const petitionId = await b.as.mutation(api.petitions.create, { name: "Ours", signaturesNeeded: 10, deadline: "2027-01-01", state: "OR", county: null, mode: "full" });
+    const petitionId = await b.as.mutation(api.petitions.create, {
+      name: "Ours",
+      signaturesNeeded: 10,
+      deadline: "2027-01-01",
+      state: "OR",
+      county: null,
+      mode: "full",
+    });
     await b.as.mutation(api.petitions.addPage, { petitionId, fileId: file, fileName: "scan.png" });
-    await expect(b.as.mutation(api.petitions.addPage, { petitionId, fileId: file, fileName: "again.png" })).rejects.toThrow(/did not arrive/);
+    await expect(
+      b.as.mutation(api.petitions.addPage, { petitionId, fileId: file, fileName: "again.png" }),
+    ).rejects.toThrow(/did not arrive/);
     const pages = await b.as.query(api.petitions.pages, { petitionId });
     expect(pages.map((p) => [p.contentType, p.url !== null])).toEqual([["image/png", true]]);
     await b.as.mutation(api.petitions.remove, { id: petitionId });
@@ -71,8 +107,17 @@ describe("stored files are organisation-scoped", () => {
   test("a page attached without being handed in is refused", async () => {
     const { t, b } = await twoOrgs();
     const file = await store(t, PNG, "image/png");
-    const petitionId = await b.as.mutation(api.petitions.create, { name: "Ours", signaturesNeeded: 10, deadline: "2027-01-01", state: "OR", county: null, mode: "full" });
-    await expect(b.as.mutation(api.petitions.addPage, { petitionId, fileId: file, fileName: "scan.png" })).rejects.toThrow(/did not arrive/);
+    const petitionId = await b.as.mutation(api.petitions.create, {
+      name: "Ours",
+      signaturesNeeded: 10,
+      deadline: "2027-01-01",
+      state: "OR",
+      county: null,
+      mode: "full",
+    });
+    await expect(
+      b.as.mutation(api.petitions.addPage, { petitionId, fileId: file, fileName: "scan.png" }),
+    ).rejects.toThrow(/did not arrive/);
   });
 });
 
@@ -85,14 +130,18 @@ describe("files are judged by their bytes; refused files are deleted", () => {
   ])("image upload: %s is refused and deleted", async (_name, bytes, type) => {
     const { t, a } = await twoOrgs();
     const id = await store(t, bytes, type);
-    await expect(a.as.action(api.images.register, { storageId: id, purpose: "email" })).rejects.toThrow(/File must be an image/);
+    await expect(a.as.action(api.images.register, { storageId: id, purpose: "email" })).rejects.toThrow(
+      /File must be an image/,
+    );
     expect(await exists(t, id)).toBe(false);
   });
 
   test("petition page: an HTML page typed application/pdf is refused and deleted", async () => {
     const { t, a } = await twoOrgs();
     const id = await store(t, HTML, "application/pdf");
-    await expect(a.as.action(api.petitions.acceptPageFile, { fileId: id })).rejects.toThrow(/images \(PNG, JPEG, GIF, WebP\) or PDF/);
+    await expect(a.as.action(api.petitions.acceptPageFile, { fileId: id })).rejects.toThrow(
+      /images \(PNG, JPEG, GIF, WebP\) or PDF/,
+    );
     expect(await exists(t, id)).toBe(false);
   });
 
@@ -101,7 +150,9 @@ describe("files are judged by their bytes; refused files are deleted", () => {
     const big = new Uint8Array(5_242_880);
     big.set(PNG);
     const id = await store(t, big, "image/png");
-    await expect(a.as.action(api.images.register, { storageId: id, purpose: "email" })).rejects.toThrow(/File size must be less than 5MB/);
+    await expect(a.as.action(api.images.register, { storageId: id, purpose: "email" })).rejects.toThrow(
+      /File size must be less than 5MB/,
+    );
     expect(await exists(t, id)).toBe(false);
   });
 
@@ -110,7 +161,9 @@ describe("files are judged by their bytes; refused files are deleted", () => {
     if (!keepsTypes(t)) return;
     const aFile = await store(t, PNG, "image/png");
     await a.as.action(api.petitions.acceptPageFile, { fileId: aFile });
-    await expect(b.as.action(api.images.register, { storageId: aFile, purpose: "email" })).rejects.toThrow(/did not arrive/);
+    await expect(b.as.action(api.images.register, { storageId: aFile, purpose: "email" })).rejects.toThrow(
+      /did not arrive/,
+    );
     expect(await exists(t, aFile)).toBe(true);
   });
 });
@@ -170,8 +223,18 @@ describe("upload budgets and the sweep", () => {
     // past its deadline an unowned upload can no longer be handed in
     expect((await t.run((ctx) => uploadState(ctx.db, a.orgId, fresh, later))).state).toBe("expired");
     await t.run((ctx) => sweepUploads(ctx, Date.now()));
-    expect([await exists(t, stray), await exists(t, handedIn), await exists(t, attached), await exists(t, fresh)]).toEqual([true, true, true, true]);
+    expect([
+      await exists(t, stray),
+      await exists(t, handedIn),
+      await exists(t, attached),
+      await exists(t, fresh),
+    ]).toEqual([true, true, true, true]);
     await t.run((ctx) => sweepUploads(ctx, later));
-    expect([await exists(t, legacy), await exists(t, stray), await exists(t, handedIn), await exists(t, attached)]).toEqual([true, false, false, true]);
+    expect([
+      await exists(t, legacy),
+      await exists(t, stray),
+      await exists(t, handedIn),
+      await exists(t, attached),
+    ]).toEqual([true, false, false, true]);
   });
 });

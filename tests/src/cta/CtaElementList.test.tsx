@@ -11,16 +11,33 @@ import { CtaElementList } from "@/features/cta/components/CtaElementList";
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
-const el = (type: CtaElement["type"], id: string, p: Partial<CtaElement> = {}): CtaElement => ({ ...newElement(type, id), ...p });
-const design = (elements: CtaElement[]): CtaDesign => ({ name: "Rally", description: "", width: 400, height: 300, backgroundColor: "#ffffff", gridSize: 10, snapToGrid: true, elements });
+const el = (type: CtaElement["type"], id: string, p: Partial<CtaElement> = {}): CtaElement => ({
+  ...newElement(type, id),
+  ...p,
+});
+const design = (elements: CtaElement[]): CtaDesign => ({
+  name: "Rally",
+  description: "",
+  width: 400,
+  height: 300,
+  backgroundColor: "#ffffff",
+  gridSize: 10,
+  snapToGrid: true,
+  elements,
+});
 
 describe("CtaElementList", () => {
   let container: HTMLDivElement;
   let root: Root;
   const onSelect = vi.fn();
   const onEdit = vi.fn();
-  const d = design([el("text", "title", { zIndex: 3, text: "Vote early" }), el("rectangle", "panel", { zIndex: 1, x: 0, y: 0, width: 400, height: 300, fill: "#0f172a" }), el("circle", "dot", { zIndex: 2 })]);
-  const render = (selectedId: string | null) => act(() => root.render(createElement(CtaElementList, { design: d, selectedId, onSelect, onEdit })));
+  const d = design([
+    el("text", "title", { zIndex: 3, text: "Vote early" }),
+    el("rectangle", "panel", { zIndex: 1, x: 0, y: 0, width: 400, height: 300, fill: "#0f172a" }),
+    el("circle", "dot", { zIndex: 2 }),
+  ]);
+  const render = (selectedId: string | null) =>
+    act(() => root.render(createElement(CtaElementList, { design: d, selectedId, onSelect, onEdit })));
   const list = () => container.querySelector<HTMLElement>('[role="listbox"]')!;
   const options = () => [...container.querySelectorAll<HTMLElement>('[role="option"]')];
   const key = (k: string) => {
@@ -46,8 +63,20 @@ describe("CtaElementList", () => {
     expect(list().tabIndex).toBe(0);
     const label = document.getElementById(list().getAttribute("aria-labelledby")!)!;
     expect(label.textContent).toMatch(/^Elements/);
-    expect(options().map((o) => o.textContent)).toEqual(["Rectangle 400 × 300, background", "Circle 80 × 80", "Text: Vote early"]);
-    expect(options()[0].dataset).toMatchObject({ elementId: "panel", x: "0", y: "0", width: "400", height: "300", fill: "#0f172a", zIndex: "1" });
+    expect(options().map((o) => o.textContent)).toEqual([
+      "Rectangle 400 × 300, background",
+      "Circle 80 × 80",
+      "Text: Vote early",
+    ]);
+    expect(options()[0].dataset).toMatchObject({
+      elementId: "panel",
+      x: "0",
+      y: "0",
+      width: "400",
+      height: "300",
+      fill: "#0f172a",
+      zIndex: "1",
+    });
     expect(options().every((o) => o.getAttribute("aria-selected") === "false")).toBe(true);
     expect(list().hasAttribute("aria-activedescendant")).toBe(false);
   });

@@ -53,27 +53,84 @@ const design = (elements: CtaElement[], p: Partial<CtaDesign> = {}): CtaDesign =
 
 describe("element → fabric options", () => {
   test("every object has its top-left at x, y, no rotation, scale 1", () => {
-    for (const el of [rect("r", { x: 12, y: 34 }), text("t", { x: 12, y: 34 }), circle("c", { x: 12, y: 34 }), image("i", { x: 12, y: 34 })]) {
+    for (const el of [
+      rect("r", { x: 12, y: 34 }),
+      text("t", { x: 12, y: 34 }),
+      circle("c", { x: 12, y: 34 }),
+      image("i", { x: 12, y: 34 }),
+    ]) {
       const o = objectOptions(el);
-      expect(o).toMatchObject({ left: 12, top: 34, originX: "left", originY: "top", angle: 0, scaleX: 1, scaleY: 1, lockRotation: true, selectable: true, evented: true });
+      expect(o).toMatchObject({
+        left: 12,
+        top: 34,
+        originX: "left",
+        originY: "top",
+        angle: 0,
+        scaleX: 1,
+        scaleY: 1,
+        lockRotation: true,
+        selectable: true,
+        evented: true,
+      });
     }
   });
 
   test("a rectangle's radius, a circle as an ellipse in its box", () => {
-    expect(objectOptions(rect("r", { width: 120, height: 40, borderRadius: 8, fill: "#ef4444" }))).toMatchObject({ width: 120, height: 40, rx: 8, ry: 8, fill: "#ef4444" });
-    expect(objectOptions(circle("c", { width: 80, height: 50, fill: "#10b981" }))).toMatchObject({ rx: 40, ry: 25, fill: "#10b981" });
+    expect(objectOptions(rect("r", { width: 120, height: 40, borderRadius: 8, fill: "#ef4444" }))).toMatchObject({
+      width: 120,
+      height: 40,
+      rx: 8,
+      ry: 8,
+      fill: "#ef4444",
+    });
+    expect(objectOptions(circle("c", { width: 80, height: 50, fill: "#10b981" }))).toMatchObject({
+      rx: 40,
+      ry: 25,
+      fill: "#10b981",
+    });
     expect(objectOptions(circle("c", { fill: "transparent" })).fill).toBe("transparent");
   });
 
   test("text: a non-editable textbox of the element's box, colour as fill, box fill as background", () => {
-    const o = objectOptions(text("t", { text: "Vote!", width: 220, height: 44, fontSize: 24, fontFamily: "Georgia", fontWeight: "bold", color: "#ffffff", textAlign: "center", fill: "#6366f1", borderRadius: 6 }));
-    expect(o).toMatchObject({ text: "Vote!", width: 220, boxHeight: 44, fontSize: 24, fontFamily: "Georgia", fontWeight: "bold", fill: "#ffffff", textAlign: "center", backgroundColor: "#6366f1", cornerRadius: 6, editable: false });
+    const o = objectOptions(
+      text("t", {
+        text: "Vote!",
+        width: 220,
+        height: 44,
+        fontSize: 24,
+        fontFamily: "Georgia",
+        fontWeight: "bold",
+        color: "#ffffff",
+        textAlign: "center",
+        fill: "#6366f1",
+        borderRadius: 6,
+      }),
+    );
+    expect(o).toMatchObject({
+      text: "Vote!",
+      width: 220,
+      boxHeight: 44,
+      fontSize: 24,
+      fontFamily: "Georgia",
+      fontWeight: "bold",
+      fill: "#ffffff",
+      textAlign: "center",
+      backgroundColor: "#6366f1",
+      cornerRadius: 6,
+      editable: false,
+    });
     expect((o.lineHeight as number) * 1.13).toBeCloseTo(1.2);
     expect(objectOptions(text("t", { fill: "transparent" })).backgroundColor).toBe("");
   });
 
   test("read-only objects can be neither selected nor moved", () => {
-    expect(objectOptions(rect("r"), true)).toMatchObject({ selectable: false, evented: false, hasControls: false, lockMovementX: true, lockMovementY: true });
+    expect(objectOptions(rect("r"), true)).toMatchObject({
+      selectable: false,
+      evented: false,
+      hasControls: false,
+      lockMovementX: true,
+      lockMovementY: true,
+    });
   });
 
   test("shadows sm, md, lg; none is no shadow", () => {
@@ -94,7 +151,11 @@ describe("element → fabric options", () => {
     expect(objectKind(el, () => true)).toBe("image:https://example.org/a.png");
     expect(objectKind(image("i", { src: "javascript:x" }), () => true)).toBe("placeholder:");
     expect(objectKind(rect("r"))).toBe("rectangle");
-    expect(objectOptions(image("i", { width: 120, height: 80 }))).toMatchObject({ width: 120, height: 80, fill: "#e5e7eb" });
+    expect(objectOptions(image("i", { width: 120, height: 80 }))).toMatchObject({
+      width: 120,
+      height: 80,
+      fill: "#e5e7eb",
+    });
   });
 
   test("a loaded image covers its box, centred (as the embed's xMidYMid slice)", () => {
@@ -103,26 +164,60 @@ describe("element → fabric options", () => {
     expect(fit).toEqual({ cropX: 100, cropY: 0, width: 200, height: 200, scaleX: 0.5, scaleY: 0.5, radius: 20 });
     // the displayed size is the box; folding it gives the element back
     expect(foldScale({ left: 5, top: 6, ...fit })).toEqual({ x: 5, y: 6, width: 100, height: 100 });
-    const o = imageOptions(image("i", { x: 5, y: 6, width: 100, height: 100, fill: "#000000" }), { width: 400, height: 200 });
-    expect(o).toMatchObject({ left: 5, top: 6, cropX: 100, width: 200, scaleX: 0.5, backgroundColor: "#000000", originX: "left" });
+    const o = imageOptions(image("i", { x: 5, y: 6, width: 100, height: 100, fill: "#000000" }), {
+      width: 400,
+      height: 200,
+    });
+    expect(o).toMatchObject({
+      left: 5,
+      top: 6,
+      cropX: 100,
+      width: 200,
+      scaleX: 0.5,
+      backgroundColor: "#000000",
+      originX: "left",
+    });
     expect(o).not.toHaveProperty("radius");
   });
 });
 
 describe("folding a drag or resize back into the model", () => {
   test("scale folds into width and height, rounded, within the size bounds", () => {
-    expect(foldScale({ left: 10.4, top: 19.6, width: 100, height: 50, scaleX: 1.5, scaleY: 0.5 })).toEqual({ x: 10, y: 20, width: 150, height: 25 });
-    expect(foldScale({ left: 0, top: 0, width: 100, height: 50, scaleX: 0.01, scaleY: 40 })).toEqual({ x: 0, y: 0, width: 5, height: 1200 });
+    expect(foldScale({ left: 10.4, top: 19.6, width: 100, height: 50, scaleX: 1.5, scaleY: 0.5 })).toEqual({
+      x: 10,
+      y: 20,
+      width: 150,
+      height: 25,
+    });
+    expect(foldScale({ left: 0, top: 0, width: 100, height: 50, scaleX: 0.01, scaleY: 40 })).toEqual({
+      x: 0,
+      y: 0,
+      width: 5,
+      height: 1200,
+    });
   });
 
   test("a move reports x and y only; a resize width and height, and the position when it moved", () => {
     const el = rect("r", { x: 51, y: 50, width: 100, height: 50 });
-    expect(modifiedPatch(el, { left: 80, top: 90, width: 100, height: 50, scaleX: 1, scaleY: 1 })).toEqual({ x: 80, y: 90 });
-    expect(modifiedPatch(el, { left: 51, top: 60, width: 100, height: 50, scaleX: 1, scaleY: 1 })).toEqual({ x: 51, y: 60 });
+    expect(modifiedPatch(el, { left: 80, top: 90, width: 100, height: 50, scaleX: 1, scaleY: 1 })).toEqual({
+      x: 80,
+      y: 90,
+    });
+    expect(modifiedPatch(el, { left: 51, top: 60, width: 100, height: 50, scaleX: 1, scaleY: 1 })).toEqual({
+      x: 51,
+      y: 60,
+    });
     // kept its top-left corner (off the grid after a nudge): no position, so the document does not snap it
-    expect(modifiedPatch(el, { left: 51, top: 50, width: 100, height: 50, scaleX: 2, scaleY: 1 })).toEqual({ width: 200 });
+    expect(modifiedPatch(el, { left: 51, top: 50, width: 100, height: 50, scaleX: 2, scaleY: 1 })).toEqual({
+      width: 200,
+    });
     expect(modifiedPatch(el, { left: 51, top: 50, width: 100, height: 50, scaleX: 1, scaleY: 1 })).toEqual({});
-    expect(modifiedPatch(el, { left: 40, top: 30, width: 100, height: 50, scaleX: 1.2, scaleY: 1.4 })).toEqual({ x: 40, y: 30, width: 120, height: 70 });
+    expect(modifiedPatch(el, { left: 40, top: 30, width: 100, height: 50, scaleX: 1.2, scaleY: 1.4 })).toEqual({
+      x: 40,
+      y: 30,
+      width: 120,
+      height: 70,
+    });
   });
 
   test("the live drag position is where the document stores the drop", () => {
@@ -135,7 +230,15 @@ describe("folding a drag or resize back into the model", () => {
       const d = design([], settings);
       const doc = new Y.Doc();
       writeCtaDoc(doc, { ...d, elements: [rect("r")] });
-      for (const [x, y] of [[0, 0], [13, 27], [-40, -3], [396, 299], [1000, 1000], [344.6, 275.4], [353, 283]]) {
+      for (const [x, y] of [
+        [0, 0],
+        [13, 27],
+        [-40, -3],
+        [396, 299],
+        [1000, 1000],
+        [344.6, 275.4],
+        [353, 283],
+      ]) {
         updateElement(doc, "r", { x, y });
         const stored = readCtaDoc(doc).elements[0];
         expect(dragPosition(x, y, d), `${JSON.stringify(settings)} ${x},${y}`).toEqual({ x: stored.x, y: stored.y });
@@ -155,7 +258,8 @@ describe("folding a drag or resize back into the model", () => {
 });
 
 describe("diffing a design against the canvas", () => {
-  const applied = (...els: CtaElement[]) => new Map<string, Applied>(els.map((e) => [e.id, { el: e, kind: objectKind(e) }]));
+  const applied = (...els: CtaElement[]) =>
+    new Map<string, Applied>(els.map((e) => [e.id, { el: e, kind: objectKind(e) }]));
 
   test("an unchanged design is no work", () => {
     const a = rect("a", { zIndex: 1 });
@@ -204,7 +308,17 @@ describe("diffing a design against the canvas", () => {
   test("the element being dragged is neither updated nor replaced, but may be removed", () => {
     const a = rect("a", { zIndex: 1 });
     const i = image("i", { zIndex: 2, src: "https://example.org/a.png" });
-    expect(planSync(applied(a, i), ["a", "i"], [{ ...a, x: 200 }, { ...i, src: "" }], { busy: "a" }).update).toEqual([]);
+    expect(
+      planSync(
+        applied(a, i),
+        ["a", "i"],
+        [
+          { ...a, x: 200 },
+          { ...i, src: "" },
+        ],
+        { busy: "a" },
+      ).update,
+    ).toEqual([]);
     expect(planSync(applied(a, i), ["a", "i"], [a, { ...i, src: "" }], { busy: "i" }).replace).toEqual([]);
     expect(planSync(applied(a, i), ["a", "i"], [i], { busy: "a" }).remove).toEqual(["a"]);
   });
@@ -220,13 +334,17 @@ describe("diffing a design against the canvas", () => {
 
 describe("the wrapper background and the element list", () => {
   test("colour, grid lines scaled, a checkerboard for transparent", () => {
-    expect(wrapperBackground({ backgroundColor: "#ffffff", gridSize: 10 }, false)).toEqual({ backgroundColor: "#ffffff" });
+    expect(wrapperBackground({ backgroundColor: "#ffffff", gridSize: 10 }, false)).toEqual({
+      backgroundColor: "#ffffff",
+    });
     const grid = wrapperBackground({ backgroundColor: "#f8f9fa", gridSize: 20 }, true, 0.5);
     expect(grid.backgroundColor).toBe("#f8f9fa");
     expect(grid.backgroundImage).toContain("linear-gradient(to right");
     expect(grid.backgroundSize).toBe("10px 10px, 10px 10px");
     expect(grid.backgroundImage).toContain("rgba(0,0,0");
-    expect(wrapperBackground({ backgroundColor: "#000000", gridSize: 10 }, true).backgroundImage).toContain("rgba(255,255,255");
+    expect(wrapperBackground({ backgroundColor: "#000000", gridSize: 10 }, true).backgroundImage).toContain(
+      "rgba(255,255,255",
+    );
     const checker = wrapperBackground({ backgroundColor: "transparent", gridSize: 10 }, true);
     expect(checker.backgroundImage).toMatch(/linear-gradient.*linear-gradient.*repeating-conic-gradient/);
     expect(checker.backgroundSize).toBe("10px 10px, 10px 10px, 16px 16px");
@@ -237,15 +355,30 @@ describe("the wrapper background and the element list", () => {
 
   test("a teammate's outline sits around the scaled box, its name tab inside the canvas at the top edge", () => {
     const { box, label } = remoteOutline({ x: 100, y: 40, width: 80, height: 20 }, "#10b981", 0.5);
-    expect(box).toMatchObject({ left: 48, top: 18, width: 44, height: 14, border: "2px solid #10b981", pointerEvents: "none" });
+    expect(box).toMatchObject({
+      left: 48,
+      top: 18,
+      width: 44,
+      height: 14,
+      border: "2px solid #10b981",
+      pointerEvents: "none",
+    });
     expect(label).toMatchObject({ bottom: "100%", background: "#10b981" });
     expect(remoteOutline({ x: 0, y: 0, width: 10, height: 10 }, "#000000").label).toMatchObject({ top: "100%" });
   });
 
   test("rounded background path: the radius limited to half the box", () => {
     const calls: unknown[][] = [];
-    const rec = (name: string) => (...a: unknown[]) => void calls.push([name, ...a]);
-    roundedPath({ beginPath: rec("begin"), moveTo: rec("moveTo"), arcTo: rec("arcTo"), closePath: rec("close") }, 100, 20, 50);
+    const rec =
+      (name: string) =>
+      (...a: unknown[]) =>
+        void calls.push([name, ...a]);
+    roundedPath(
+      { beginPath: rec("begin"), moveTo: rec("moveTo"), arcTo: rec("arcTo"), closePath: rec("close") },
+      100,
+      20,
+      50,
+    );
     expect(calls[1]).toEqual(["moveTo", -40, -10]);
     expect(calls.filter((c) => c[0] === "arcTo").every((c) => c[5] === 10)).toBe(true);
   });
@@ -256,12 +389,27 @@ describe("the wrapper background and the element list", () => {
     const d = design([title, panel]);
     expect(isBackdrop(panel, d)).toBe(true);
     expect(isBackdrop(title, d)).toBe(false); // text is never the backdrop
-    expect(isBackdrop(image("photo", { x: -10, y: 0, width: 420, height: 300, zIndex: 1 }), design([image("photo", { x: -10, y: 0, width: 420, height: 300, zIndex: 1 })]))).toBe(true);
+    expect(
+      isBackdrop(
+        image("photo", { x: -10, y: 0, width: 420, height: 300, zIndex: 1 }),
+        design([image("photo", { x: -10, y: 0, width: 420, height: 300, zIndex: 1 })]),
+      ),
+    ).toBe(true);
     // not the whole canvas, or not at the back
-    expect(isBackdrop(rect("p", { x: 0, y: 0, width: 400, height: 290, zIndex: 1 }), design([rect("p", { x: 0, y: 0, width: 400, height: 290, zIndex: 1 })]))).toBe(false);
+    expect(
+      isBackdrop(
+        rect("p", { x: 0, y: 0, width: 400, height: 290, zIndex: 1 }),
+        design([rect("p", { x: 0, y: 0, width: 400, height: 290, zIndex: 1 })]),
+      ),
+    ).toBe(false);
     const under = rect("under", { zIndex: 0 });
     expect(isBackdrop(panel, design([panel, under]))).toBe(false);
-    expect(isBackdrop(circle("c", { x: 0, y: 0, width: 400, height: 300 }), design([circle("c", { x: 0, y: 0, width: 400, height: 300 })]))).toBe(false);
+    expect(
+      isBackdrop(
+        circle("c", { x: 0, y: 0, width: 400, height: 300 }),
+        design([circle("c", { x: 0, y: 0, width: 400, height: 300 })]),
+      ),
+    ).toBe(false);
   });
 
   test("labels", () => {
@@ -428,7 +576,8 @@ vi.mock("fabric", () => {
     }
   }
   const util = {
-    loadImage: (src: string) => new Promise<HTMLImageElement>((resolve, reject) => fake.loads.push({ src, resolve, reject })),
+    loadImage: (src: string) =>
+      new Promise<HTMLImageElement>((resolve, reject) => fake.loads.push({ src, resolve, reject })),
   };
   return { Canvas, Rect, Ellipse, Textbox, FabricImage, Shadow, util };
 });
@@ -461,7 +610,11 @@ describe("CtaCanvas", () => {
     document.body.appendChild(container);
     root = createRoot(container);
     props = {
-      design: design([rect("b", { zIndex: 2, fill: "#ef4444" }), text("a", { zIndex: 1, text: "Vote", x: 20, y: 30 }), circle("c", { zIndex: 3 })]),
+      design: design([
+        rect("b", { zIndex: 2, fill: "#ef4444" }),
+        text("a", { zIndex: 1, text: "Vote", x: 20, y: 30 }),
+        circle("c", { zIndex: 3 }),
+      ]),
       selectedId: null,
       showGrid: true,
       ...cb,
@@ -477,7 +630,16 @@ describe("CtaCanvas", () => {
   test("draws every element by id, back to front, at the design's size and scale", () => {
     expect(ids()).toEqual(["a", "b", "c"]);
     expect(obj("a").constructor.name).toBe("CtaTextbox");
-    expect(obj("a")).toMatchObject({ text: "Vote", left: 20, top: 30, originX: "left", originY: "top", editable: false, boxHeight: 30, height: 30 });
+    expect(obj("a")).toMatchObject({
+      text: "Vote",
+      left: 20,
+      top: 30,
+      originX: "left",
+      originY: "top",
+      editable: false,
+      boxHeight: 30,
+      height: 30,
+    });
     expect(obj("b").constructor.name).toBe("Rect");
     expect(obj("c").constructor.name).toBe("Ellipse");
     expect(obj("b").controlsVisible).toEqual({ mtr: false });
@@ -493,7 +655,13 @@ describe("CtaCanvas", () => {
   test("a new design updates objects in place, adds, removes and restacks", () => {
     const before = { a: obj("a"), b: obj("b") };
     const [b, a] = props.design.elements;
-    render({ design: design([{ ...b, fill: "#000000", x: 70, zIndex: 0 }, { ...a, text: "Register" }, image("d", { zIndex: 9 })]) });
+    render({
+      design: design([
+        { ...b, fill: "#000000", x: 70, zIndex: 0 },
+        { ...a, text: "Register" },
+        image("d", { zIndex: 9 }),
+      ]),
+    });
     expect(obj("a")).toBe(before.a);
     expect(obj("b")).toBe(before.b);
     expect(obj("b")).toMatchObject({ fill: "#000000", left: 70 });
@@ -505,7 +673,21 @@ describe("CtaCanvas", () => {
 
   test("an image is a placeholder until it loads, then a picture in the same place; only http(s) loads", async () => {
     const els = props.design.elements;
-    render({ design: design([...els, image("i", { zIndex: 2, x: 10, y: 10, width: 100, height: 100, src: "https://example.org/a.png", borderRadius: 10 }), image("j", { zIndex: 4, src: "javascript:alert(1)" })]) });
+    render({
+      design: design([
+        ...els,
+        image("i", {
+          zIndex: 2,
+          x: 10,
+          y: 10,
+          width: 100,
+          height: 100,
+          src: "https://example.org/a.png",
+          borderRadius: 10,
+        }),
+        image("j", { zIndex: 4, src: "javascript:alert(1)" }),
+      ]),
+    });
     expect(ids()).toEqual(["a", "b", "i", "c", "j"]);
     expect(fake.loads.map((l) => l.src)).toEqual(["https://example.org/a.png"]);
     const img = document.createElement("img");
@@ -632,7 +814,18 @@ describe("CtaCanvas", () => {
   });
 
   test("teammates' selections outlined in their colour with their names", () => {
-    render({ remoteSelections: new Map([["b", [{ name: "Ana", color: "#ef4444" }, { name: "Bo", color: "#10b981" }]], ["gone", [{ name: "Cy", color: "#000000" }]]]) });
+    render({
+      remoteSelections: new Map([
+        [
+          "b",
+          [
+            { name: "Ana", color: "#ef4444" },
+            { name: "Bo", color: "#10b981" },
+          ],
+        ],
+        ["gone", [{ name: "Cy", color: "#000000" }]],
+      ]),
+    });
     const outlines = [...container.querySelectorAll<HTMLElement>('[data-testid="cta.remote-selection"]')];
     expect(outlines.map((o) => o.dataset.elementId)).toEqual(["b"]);
     expect(outlines[0].textContent).toBe("Ana, Bo");

@@ -7,7 +7,14 @@ import axe from "axe-core";
 import { act, useState, type ReactNode } from "react";
 import { createRoot, type Root } from "react-dom/client";
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
-import { BLOCK_LABELS, BLOCK_PROPS, BLOCK_TYPES, newBlock, type BlockType, type BlockValue } from "@convex/lib/email/blocks";
+import {
+  BLOCK_LABELS,
+  BLOCK_PROPS,
+  BLOCK_TYPES,
+  newBlock,
+  type BlockType,
+  type BlockValue,
+} from "@convex/lib/email/blocks";
 import { NO_SELECTION_HINT, PropertyPanel } from "@/features/email/components/PropertyPanel";
 import { PROP_LABELS, propLabel, URL_ERROR } from "@/features/email/components/PropertyField";
 
@@ -54,7 +61,15 @@ describe("PropertyPanel", () => {
   });
 
   /** The panel as the builder uses it: the patches are applied to the block it shows. */
-  function Harness({ initial, conflictNote, disabled }: { initial: Block | null; conflictNote?: ReactNode; disabled?: boolean }) {
+  function Harness({
+    initial,
+    conflictNote,
+    disabled,
+  }: {
+    initial: Block | null;
+    conflictNote?: ReactNode;
+    disabled?: boolean;
+  }) {
     const [block, setBlock] = useState(initial);
     return (
       <Theme>
@@ -81,7 +96,8 @@ describe("PropertyPanel", () => {
     const b = newBlock(t, `b-${t}`);
     return { ...b, content: { ...b.content, ...content } };
   };
-  const q = <E extends HTMLElement = HTMLInputElement>(testId: string) => document.querySelector<E>(`[data-testid="${testId}"]`);
+  const q = <E extends HTMLElement = HTMLInputElement>(testId: string) =>
+    document.querySelector<E>(`[data-testid="${testId}"]`);
   const prop = <E extends HTMLElement = HTMLInputElement>(key: string) => q<E>(`email.prop.${key}`)!;
 
   test("with nothing selected, a hint", () => {
@@ -102,7 +118,11 @@ describe("PropertyPanel", () => {
       expect(panel.querySelector(`label[for="${el.id}"]`)?.textContent, key).toBe(propLabel(key));
       switch (spec.kind) {
         case "number":
-          expect([el.getAttribute("type"), el.getAttribute("min"), el.getAttribute("max")], key).toEqual(["number", String(spec.min), String(spec.max)]);
+          expect([el.getAttribute("type"), el.getAttribute("min"), el.getAttribute("max")], key).toEqual([
+            "number",
+            String(spec.min),
+            String(spec.max),
+          ]);
           break;
         case "text":
           expect(el.tagName, key).toBe(spec.multiline ? "TEXTAREA" : "INPUT");
@@ -196,7 +216,12 @@ describe("PropertyPanel", () => {
   test("the distribution is offered only for two columns", () => {
     mount(block("columns", { columns: 2 }));
     expect(q("email.prop.distribution")).not.toBeNull();
-    for (const [n, shown] of [["3", false], ["4", false], ["1", false], ["2", true]] as const) {
+    for (const [n, shown] of [
+      ["3", false],
+      ["4", false],
+      ["1", false],
+      ["2", true],
+    ] as const) {
       type(prop("columns"), n);
       expect(q("email.prop.distribution") !== null, n).toBe(shown);
     }
@@ -218,7 +243,14 @@ describe("PropertyPanel", () => {
     act(() => {
       prop("level").dispatchEvent(new KeyboardEvent("keydown", { key: "Enter", bubbles: true }));
     });
-    expect([...document.querySelectorAll("[role=option]")].map((o) => o.textContent)).toEqual(["H1", "H2", "H3", "H4", "H5", "H6"]);
+    expect([...document.querySelectorAll("[role=option]")].map((o) => o.textContent)).toEqual([
+      "H1",
+      "H2",
+      "H3",
+      "H4",
+      "H5",
+      "H6",
+    ]);
   });
 
   test("distribution options read as ratios", () => {
@@ -226,7 +258,13 @@ describe("PropertyPanel", () => {
     act(() => {
       prop("distribution").dispatchEvent(new KeyboardEvent("keydown", { key: "Enter", bubbles: true }));
     });
-    expect([...document.querySelectorAll("[role=option]")].map((o) => o.textContent)).toEqual(["Equal", "1 : 2", "2 : 1", "1 : 3", "3 : 1"]);
+    expect([...document.querySelectorAll("[role=option]")].map((o) => o.textContent)).toEqual([
+      "Equal",
+      "1 : 2",
+      "2 : 1",
+      "1 : 3",
+      "3 : 1",
+    ]);
   });
 
   test("text is committed as it is typed, one property at a time", () => {
@@ -305,7 +343,10 @@ describe("PropertyPanel", () => {
     onUploadImage.mockResolvedValue(null);
     mount(block("hero"));
     const input = q("email.props.upload.backgroundImage.input")!;
-    Object.defineProperty(input, "files", { value: [new File(["x"], "a.gif", { type: "image/gif" })], configurable: true });
+    Object.defineProperty(input, "files", {
+      value: [new File(["x"], "a.gif", { type: "image/gif" })],
+      configurable: true,
+    });
     await act(async () => input.dispatchEvent(new Event("change", { bubbles: true })));
     expect(onUploadImage).toHaveBeenCalledWith(expect.any(File), "backgroundImage");
     expect(onChange).not.toHaveBeenCalled();
@@ -315,8 +356,13 @@ describe("PropertyPanel", () => {
   test("upload is offered for image and hero blocks only", () => {
     for (const t of BLOCK_TYPES) {
       mount(block(t));
-      const buttons = [...document.querySelectorAll("[data-testid^='email.props.upload.']")].filter((b) => b.tagName === "BUTTON");
-      expect(buttons.map((b) => b.getAttribute("data-testid")), t).toEqual(
+      const buttons = [...document.querySelectorAll("[data-testid^='email.props.upload.']")].filter(
+        (b) => b.tagName === "BUTTON",
+      );
+      expect(
+        buttons.map((b) => b.getAttribute("data-testid")),
+        t,
+      ).toEqual(
         t === "image" ? ["email.props.upload.src"] : t === "hero" ? ["email.props.upload.backgroundImage"] : [],
       );
     }
@@ -342,7 +388,11 @@ describe("PropertyPanel", () => {
 
   test("disabled: every control and button is disabled", () => {
     mount(block("image"), { disabled: true });
-    const controls = [...q("email.props")!.querySelectorAll<HTMLInputElement | HTMLButtonElement>("input:not([type=file]), button, textarea")];
+    const controls = [
+      ...q("email.props")!.querySelectorAll<HTMLInputElement | HTMLButtonElement>(
+        "input:not([type=file]), button, textarea",
+      ),
+    ];
     expect(controls.length).toBeGreaterThan(5);
     expect(controls.filter((c) => !c.disabled).map((c) => c.outerHTML)).toEqual([]);
   });
@@ -350,7 +400,13 @@ describe("PropertyPanel", () => {
   test("the values shown follow the block given: another block, or this one changed elsewhere", () => {
     const panel = (b: Block) => (
       <Theme>
-        <PropertyPanel block={b} onChange={onChange} onDelete={onDelete} onDuplicate={onDuplicate} onUploadImage={onUploadImage} />
+        <PropertyPanel
+          block={b}
+          onChange={onChange}
+          onDelete={onDelete}
+          onDuplicate={onDuplicate}
+          onUploadImage={onUploadImage}
+        />
       </Theme>
     );
     act(() => root.render(panel(block("spacer", { height: 40 }))));

@@ -57,7 +57,9 @@ describe("UnsubscribePage", () => {
     expect(init.method).toBe("POST");
     expect(init.body).toBe("List-Unsubscribe=One-Click");
     expect(new Headers(init.headers).get("content-type")).toBe("application/x-www-form-urlencoded");
-    expect(byTestId(m.container, "unsubscribe.done")!.textContent).toBe("You have been unsubscribed. You will not receive further emails from Friends of Ada.");
+    expect(byTestId(m.container, "unsubscribe.done")!.textContent).toBe(
+      "You have been unsubscribed. You will not receive further emails from Friends of Ada.",
+    );
     // the live query now reports it; the confirmation stays
     state.info = { ...valid, unsubscribed: true };
     m.rerender(<UnsubscribePage />);
@@ -67,7 +69,10 @@ describe("UnsubscribePage", () => {
 
   test("a refused POST shows why and keeps the button", async () => {
     open(valid);
-    for (const [status, said] of [[500, "Something went wrong. Please try again."], [429, "Too many requests. Please try again later."]] as const) {
+    for (const [status, said] of [
+      [500, "Something went wrong. Please try again."],
+      [429, "Too many requests. Please try again later."],
+    ] as const) {
       fetchMock.mockResolvedValueOnce(new Response("", { status }));
       await act(async () => button(m.container, "Unsubscribe")!.click());
       expect(byTestId(m.container, "unsubscribe.error")!.textContent).toBe(said);

@@ -8,11 +8,25 @@ import { describe, expect, test } from "vitest";
 import * as Y from "yjs";
 import { newBlock, type BlockType, type BlockValue, type EmailBlock } from "@convex/lib/email/blocks";
 import { moveBlock, readBlocks, writeEmailDraft, type BlockTarget } from "@convex/lib/email/draft";
-import { allowedAt, dropTarget, findBlock, insertionPoint, listBlocks, listId, moveDestinations, placements } from "@/features/email/utils/placement";
+import {
+  allowedAt,
+  dropTarget,
+  findBlock,
+  insertionPoint,
+  listBlocks,
+  listId,
+  moveDestinations,
+  placements,
+} from "@/features/email/utils/placement";
 
 const NOW = new Date(2026, 0, 1);
 
-function b(type: BlockType, id: string, content: Record<string, BlockValue> = {}, kids?: EmailBlock[] | EmailBlock[][]): EmailBlock {
+function b(
+  type: BlockType,
+  id: string,
+  content: Record<string, BlockValue> = {},
+  kids?: EmailBlock[] | EmailBlock[][],
+): EmailBlock {
   const block = newBlock(type, id, NOW);
   Object.assign(block.content, content);
   if (kids) block.content[type === "columns" || type === "sidebar" ? "columnChildren" : "children"] = kids;
@@ -101,7 +115,13 @@ describe("dropTarget", () => {
   });
 
   test("the target applied with moveBlock puts the block where the pointer was", () => {
-    const cases: Array<[string, { kind: "block"; id: string; after: boolean } | { kind: "list"; parentId: string | null; slot: number }, string[]]> = [
+    const cases: Array<
+      [
+        string,
+        { kind: "block"; id: string; after: boolean } | { kind: "list"; parentId: string | null; slot: number },
+        string[],
+      ]
+    > = [
       ["h", { kind: "block", id: "s2", after: true }, ["s1", "sb1", "s2", "h", "k1", "c3", "t3", "f"]],
       ["h", { kind: "block", id: "s2", after: false }, ["s1", "sb1", "h", "s2", "k1", "c3", "t3", "f"]],
       ["t3", { kind: "block", id: "h", after: true }, ["h", "t3", "s1", "sb1", "s2", "k1", "c3", "f"]],
@@ -116,7 +136,9 @@ describe("dropTarget", () => {
     }
     const doc = new Y.Doc();
     writeEmailDraft(doc, { blocks: design() });
-    expect(moveBlock(doc, "t1", dropTarget(readBlocks(doc), { kind: "block", id: "t2", after: true }, "t1")!)).toBe(true);
+    expect(moveBlock(doc, "t1", dropTarget(readBlocks(doc), { kind: "block", id: "t2", after: true }, "t1")!)).toBe(
+      true,
+    );
     expect((readBlocks(doc)[1].content.children as EmailBlock[]).map((x) => x.id)).toEqual(["c1", "t2", "t1"]);
   });
 });
@@ -214,7 +236,8 @@ describe("moveDestinations", () => {
     // z sits in Columns 2 (inside Card 1): its own column is skipped, the other offered
     expect(labels("z")).toContain("Columns 2 › column 1");
     expect(labels("z")).not.toContain("Columns 2 › column 2");
-    for (const id of ["c1", "c2", "c3", "sb1"]) for (const d of moveDestinations(BLOCKS, id)) expect(d.target.parentId).not.toBe(id);
+    for (const id of ["c1", "c2", "c3", "sb1"])
+      for (const d of moveDestinations(BLOCKS, id)) expect(d.target.parentId).not.toBe(id);
     for (const d of moveDestinations(BLOCKS, "c2")) expect(d.target.parentId).not.toBe("k1");
   });
 });

@@ -9,13 +9,39 @@ import { FormRenderer } from "@/features/forms/components/FormRenderer";
 import { SurveyFieldInput } from "@/features/surveys/components/SurveyFieldInput";
 import { mount } from "../../support/render";
 
-const field = (id: string, type: FormField["type"]): FormField => ({ id, type, label: id, required: false, placeholder: null, options: [] });
+const field = (id: string, type: FormField["type"]): FormField => ({
+  id,
+  type,
+  label: id,
+  required: false,
+  placeholder: null,
+  options: [],
+});
 
 describe("input caps", () => {
   test("form fields: textarea 5,000, text 500, email 254, phone 40; numbers uncapped", () => {
-    const m = mount(<FormRenderer fields={[field("a", "textarea"), field("b", "text"), field("c", "email"), field("d", "tel"), field("e", "number")]} values={{}} onChange={() => {}} idPrefix="f" />);
+    const m = mount(
+      <FormRenderer
+        fields={[
+          field("a", "textarea"),
+          field("b", "text"),
+          field("c", "email"),
+          field("d", "tel"),
+          field("e", "number"),
+        ]}
+        values={{}}
+        onChange={() => {}}
+        idPrefix="f"
+      />,
+    );
     const cap = (id: string) => m.container.querySelector(`#f-${id}`)!.getAttribute("maxlength");
-    expect([cap("a"), cap("b"), cap("c"), cap("d"), cap("e")]).toEqual([String(VALUE_LIMITS.textarea), "500", "254", "40", null]);
+    expect([cap("a"), cap("b"), cap("c"), cap("d"), cap("e")]).toEqual([
+      String(VALUE_LIMITS.textarea),
+      "500",
+      "254",
+      "40",
+      null,
+    ]);
     m.unmount();
   });
   test("survey answers: long text 5,000, one-line answers 500", () => {

@@ -39,26 +39,42 @@ describe("voter quick search (300 ms debounce, ≥ 2 characters, 10 results, clo
     act(() => root.render(<VoterQuickSearch onPick={onPick} />));
     const input = container.querySelector("input")!;
     act(() => type(input, "a"));
-    act(() => { vi.advanceTimersByTime(400); });
+    act(() => {
+      vi.advanceTimersByTime(400);
+    });
     expect(useQuery.mock.calls.every((c) => c[1] === "skip")).toBe(true);
     expect(container.querySelector("[role=listbox]")).toBeNull();
 
     act(() => type(input, "ad"));
-    act(() => { vi.advanceTimersByTime(299); });
+    act(() => {
+      vi.advanceTimersByTime(299);
+    });
     expect(useQuery.mock.calls.some((c) => c[1] !== "skip")).toBe(false);
-    act(() => { vi.advanceTimersByTime(1); });
+    act(() => {
+      vi.advanceTimersByTime(1);
+    });
     expect(useQuery).toHaveBeenLastCalledWith(expect.anything(), { term: "ad" });
     const option = container.querySelector("[role=option]") as HTMLElement;
     expect(option.textContent).toContain("Ada Lovelace");
 
-    act(() => { input.dispatchEvent(new FocusEvent("focusout", { bubbles: true })); });
-    act(() => { vi.advanceTimersByTime(199); });
+    act(() => {
+      input.dispatchEvent(new FocusEvent("focusout", { bubbles: true }));
+    });
+    act(() => {
+      vi.advanceTimersByTime(199);
+    });
     expect(container.querySelector("[role=listbox]")).not.toBeNull();
-    act(() => { vi.advanceTimersByTime(1); });
+    act(() => {
+      vi.advanceTimersByTime(1);
+    });
     expect(container.querySelector("[role=listbox]")).toBeNull();
 
-    act(() => { input.dispatchEvent(new FocusEvent("focusin", { bubbles: true })); });
-    act(() => { (container.querySelector("[role=option]") as HTMLElement).click(); });
+    act(() => {
+      input.dispatchEvent(new FocusEvent("focusin", { bubbles: true }));
+    });
+    act(() => {
+      (container.querySelector("[role=option]") as HTMLElement).click();
+    });
     expect(onPick).toHaveBeenCalledWith("v1", "Ada Lovelace");
   });
 });

@@ -20,8 +20,28 @@ const { PollsSurveysPage } = await import("@/features/pollsSurveys/PollsSurveysP
 
 const HUB = {
   surveys: [
-    { id: "s1", name: "Door knock", description: "After each visit", status: "live", pages: 2, questions: 5, responses: 1234, lastResponseAt: Date.UTC(2026, 4, 3, 15, 30), updatedAt: 1 },
-    { id: "s2", name: "Ideas", description: null, status: "draft", pages: 1, questions: 0, responses: 0, lastResponseAt: null, updatedAt: 1 },
+    {
+      id: "s1",
+      name: "Door knock",
+      description: "After each visit",
+      status: "live",
+      pages: 2,
+      questions: 5,
+      responses: 1234,
+      lastResponseAt: Date.UTC(2026, 4, 3, 15, 30),
+      updatedAt: 1,
+    },
+    {
+      id: "s2",
+      name: "Ideas",
+      description: null,
+      status: "draft",
+      pages: 1,
+      questions: 0,
+      responses: 0,
+      lastResponseAt: null,
+      updatedAt: 1,
+    },
   ],
   totalResponses: 1234,
   lastResponseAt: Date.UTC(2026, 4, 3, 15, 30),
@@ -43,7 +63,10 @@ describe("PollsSurveysPage", () => {
     expect(r.container.textContent).not.toMatch(/coming soon/i);
     const cards = allByTestId(r.container, "hub.survey");
     expect(cards.map((c) => c.querySelector("h2")?.textContent)).toEqual(["Door knock", "Ideas"]);
-    expect(cards.map((c) => byTestId(c, "hub.status")?.textContent)).toEqual(["Collecting responses", "Draft: no questions yet"]);
+    expect(cards.map((c) => byTestId(c, "hub.status")?.textContent)).toEqual([
+      "Collecting responses",
+      "Draft: no questions yet",
+    ]);
     expect(cards.map((c) => byTestId(c, "hub.responses")?.textContent)).toEqual(["1,234", "0"]);
     expect(byTestId(cards[0], "hub.lastResponseAt")?.textContent).toMatch(/May 3, 2026/);
     expect(byTestId(cards[1], "hub.lastResponseAt")?.textContent).toBe("No responses yet");
@@ -70,7 +93,9 @@ describe("PollsSurveysPage", () => {
     state.hub = { surveys: [], totalResponses: 0, lastResponseAt: null };
     r.render(<PollsSurveysPage />, "/polls-surveys");
     expect(byTestId(r.container, "hub.empty")?.textContent).toContain("No surveys yet");
-    expect([...r.container.querySelectorAll("a")].map((a) => a.textContent?.trim())).toContain("Create your first survey");
+    expect([...r.container.querySelectorAll("a")].map((a) => a.textContent?.trim())).toContain(
+      "Create your first survey",
+    );
     await expectNoAxeViolations(r.container);
   });
 

@@ -7,14 +7,30 @@ import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import type { Mode } from "@convex/lib/permissions";
 import { mountRoot, type MountedRoot } from "../../support/render";
 
-const state = { modes: ["campaign", "petition", "relationship"] as Mode[], defaultMode: null as Mode | null, timeZone: null as string | null };
+const state = {
+  modes: ["campaign", "petition", "relationship"] as Mode[],
+  defaultMode: null as Mode | null,
+  timeZone: null as string | null,
+};
 
 vi.mock("convex/react", () => ({
   useQuery: (ref: unknown, args: unknown) => {
     if (args === "skip") return undefined;
     const name = getFunctionName(ref as never);
-    if (name === "viewer:me") return { userId: "u", email: "a@example.org", org: { id: "o", name: "Org" }, permissions: [], modes: state.modes };
-    if (name === "preferences:mine") return { timeZone: state.timeZone, defaultMode: state.defaultMode, notifications: { surveyResponses: true, invitationAccepted: true } };
+    if (name === "viewer:me")
+      return {
+        userId: "u",
+        email: "a@example.org",
+        org: { id: "o", name: "Org" },
+        permissions: [],
+        modes: state.modes,
+      };
+    if (name === "preferences:mine")
+      return {
+        timeZone: state.timeZone,
+        defaultMode: state.defaultMode,
+        notifications: { surveyResponses: true, invitationAccepted: true },
+      };
     return undefined;
   },
   useMutation: () => vi.fn(),
@@ -26,7 +42,11 @@ const { currentTimeZone, browserTimeZone } = await import("@/lib/dateTime");
 
 function ShowMode() {
   const { mode, timeZone } = useViewer();
-  return <p data-testid="mode">{mode} {timeZone ?? "browser"}</p>;
+  return (
+    <p data-testid="mode">
+      {mode} {timeZone ?? "browser"}
+    </p>
+  );
 }
 
 describe("the default mode from Settings", () => {
@@ -40,7 +60,12 @@ describe("the default mode from Settings", () => {
   });
   afterEach(() => r.unmount());
   const shown = () => r.container.querySelector("[data-testid='mode']")?.textContent;
-  const render = () => r.render(<ViewerProvider><ShowMode /></ViewerProvider>);
+  const render = () =>
+    r.render(
+      <ViewerProvider>
+        <ShowMode />
+      </ViewerProvider>,
+    );
 
   test("no stored choice, no default: the first mode the role allows", () => {
     render();

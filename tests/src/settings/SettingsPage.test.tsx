@@ -16,7 +16,10 @@ const state = {
 
 vi.mock("convex/react", () => ({
   useQuery: (ref: unknown) => (getFunctionName(ref as never) === "preferences:mine" ? state.preferences : undefined),
-  useMutation: () => Object.assign((args: unknown) => state.update(args), { withOptimisticUpdate: () => (args: unknown) => state.update(args) }),
+  useMutation: () =>
+    Object.assign((args: unknown) => state.update(args), {
+      withOptimisticUpdate: () => (args: unknown) => state.update(args),
+    }),
 }));
 vi.mock("@/session/ViewerProvider", () => ({
   MODE_LABELS: {
@@ -41,7 +44,11 @@ describe("SettingsPage", () => {
   beforeEach(() => {
     r = mountRoot();
     state.update.mockClear();
-    state.preferences = { timeZone: "America/Chicago", defaultMode: null, notifications: { surveyResponses: true, invitationAccepted: false } };
+    state.preferences = {
+      timeZone: "America/Chicago",
+      defaultMode: null,
+      notifications: { surveyResponses: true, invitationAccepted: false },
+    };
   });
   afterEach(() => r.unmount());
 
@@ -53,7 +60,13 @@ describe("SettingsPage", () => {
     expect(text).not.toMatch(/coming soon/i);
     const zone = byTestId(r.container, "settings.timeZone") as HTMLSelectElement;
     expect(zone.value).toBe("America/Chicago");
-    expect([...zone.options].map((o) => o.value)).toEqual(["browser", "America/Chicago", "America/New_York", "Asia/Kolkata", "Europe/Paris"]);
+    expect([...zone.options].map((o) => o.value)).toEqual([
+      "browser",
+      "America/Chicago",
+      "America/New_York",
+      "Asia/Kolkata",
+      "Europe/Paris",
+    ]);
     const radios = [...r.container.querySelectorAll("[role='radio']")].map((b) => b.parentElement?.textContent);
     expect(radios).toEqual(["No default (start in Campaign mode)", "Campaign mode"]);
     expect(text).not.toContain("Petition mode");
@@ -82,7 +95,9 @@ describe("SettingsPage", () => {
     click(byTestId(r.container, "settings.notify.invitationAccepted"));
     await flush();
     expect(state.update).toHaveBeenLastCalledWith({ notifications: { invitationAccepted: true } });
-    const petition = [...r.container.querySelectorAll<HTMLButtonElement>("[role='radio']")].find((b) => b.value === "petition");
+    const petition = [...r.container.querySelectorAll<HTMLButtonElement>("[role='radio']")].find(
+      (b) => b.value === "petition",
+    );
     click(petition);
     await flush();
     expect(state.update).toHaveBeenLastCalledWith({ defaultMode: "petition" });

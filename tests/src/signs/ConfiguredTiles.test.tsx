@@ -2,7 +2,12 @@ import { act } from "react";
 import { createRoot, type Root } from "react-dom/client";
 import { MapContainer } from "react-leaflet";
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
-import { ConfiguredTiles, MAP_AUTH_FAILED, MAP_LOAD_FAILED, MAP_LOAD_TIMEOUT_MS } from "@/features/signs/components/ConfiguredTiles";
+import {
+  ConfiguredTiles,
+  MAP_AUTH_FAILED,
+  MAP_LOAD_FAILED,
+  MAP_LOAD_TIMEOUT_MS,
+} from "@/features/signs/components/ConfiguredTiles";
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 

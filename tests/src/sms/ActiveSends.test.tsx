@@ -6,10 +6,24 @@
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { byTestId, expectNoAxeViolations, mount, type Mounted } from "../../support/render";
 
-vi.mock("@/features/sms/hooks/useSendControls", () => ({ useSendControls: () => ({ pause: vi.fn(), resume: vi.fn(), cancel: vi.fn() }) }));
+vi.mock("@/features/sms/hooks/useSendControls", () => ({
+  useSendControls: () => ({ pause: vi.fn(), resume: vi.fn(), cancel: vi.fn() }),
+}));
 const { ActiveSends } = await import("@/features/sms/components/ActiveSends");
 
-const counts = { queued: 40, sent: 0, delivered: 0, failed: 0, undelivered: 0, cancelled: 0, optedOut: 0, noPhone: 0, invalid: 0, duplicates: 0, segmentsSent: 0 };
+const counts = {
+  queued: 40,
+  sent: 0,
+  delivered: 0,
+  failed: 0,
+  undelivered: 0,
+  cancelled: 0,
+  optedOut: 0,
+  noPhone: 0,
+  invalid: 0,
+  duplicates: 0,
+  segmentsSent: 0,
+};
 const base = {
   id: "s1",
   campaignId: null,
@@ -36,7 +50,10 @@ const NINE_NY = Date.UTC(2026, 10, 28, 14, 0);
 describe("ActiveSends", () => {
   let m: Mounted;
   afterEach(() => m.unmount());
-  const render = (over: Record<string, unknown>) => (m = mount(<ActiveSends sends={[{ ...base, ...over } as never]} names={new Map()} canSend timeZone="America/New_York" />));
+  const render = (over: Record<string, unknown>) =>
+    (m = mount(
+      <ActiveSends sends={[{ ...base, ...over } as never]} names={new Map()} canSend timeZone="America/New_York" />,
+    ));
 
   test("held by quiet hours: until when, in the organisation's time zone; no time-left estimate", async () => {
     render({ heldUntil: NINE_NY });
@@ -56,6 +73,8 @@ describe("ActiveSends", () => {
 
   test("paused by the provider: the reason is on the card", () => {
     render({ status: "paused", error: "Your Twilio account has insufficient funds to send this message." });
-    expect(byTestId(m.container, "sms.activeSend.wait")!.textContent).toBe("Paused: Your Twilio account has insufficient funds to send this message.");
+    expect(byTestId(m.container, "sms.activeSend.wait")!.textContent).toBe(
+      "Paused: Your Twilio account has insufficient funds to send this message.",
+    );
   });
 });

@@ -12,12 +12,22 @@ const voters = [
 ];
 vi.mock("convex/react", () => ({
   usePaginatedQuery: () => ({ results: voters, status: "Exhausted", isLoading: false, loadMore: () => {} }),
-  useQuery: (ref: unknown, args: unknown) => (args !== "skip" && getFunctionName(ref as never) === "sms:optedOutAmong" ? ["v2"] : undefined),
+  useQuery: (ref: unknown, args: unknown) =>
+    args !== "skip" && getFunctionName(ref as never) === "sms:optedOutAmong" ? ["v2"] : undefined,
   useMutation: () => vi.fn(),
 }));
 vi.mock("@/session/ViewerProvider", () => ({ useViewer: () => ({ can: () => true }) }));
 vi.mock("@/features/sms/hooks/useSendSummary", () => ({ useSendSummary: () => ({ progress: null }) }));
-vi.mock("@/features/sms/hooks/useSmsSend", async (orig) => ({ ...(await orig<object>()), useSmsSend: () => ({ start: vi.fn(), busy: false, pending: null, confirmException: vi.fn(), dismissException: vi.fn() }) }));
+vi.mock("@/features/sms/hooks/useSmsSend", async (orig) => ({
+  ...(await orig<object>()),
+  useSmsSend: () => ({
+    start: vi.fn(),
+    busy: false,
+    pending: null,
+    confirmException: vi.fn(),
+    dismissException: vi.fn(),
+  }),
+}));
 
 const { QuickSend } = await import("@/features/sms/components/QuickSend");
 

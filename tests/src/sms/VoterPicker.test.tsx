@@ -15,7 +15,13 @@ function type(input: HTMLInputElement, value: string) {
   input.dispatchEvent(new Event("input", { bubbles: true }));
 }
 
-const results = Array.from({ length: 12 }, (_, i) => ({ _id: `v${i}`, first_name: "Ada", last_name: `Number${i}`, email: null, phone: i === 0 ? null : `+1555000000${i}` }));
+const results = Array.from({ length: 12 }, (_, i) => ({
+  _id: `v${i}`,
+  first_name: "Ada",
+  last_name: `Number${i}`,
+  email: null,
+  phone: i === 0 ? null : `+1555000000${i}`,
+}));
 
 describe("campaign voter search (spec/2 §9: longer than 2 characters, 10 results)", () => {
   let container: HTMLDivElement;
@@ -23,7 +29,9 @@ describe("campaign voter search (spec/2 §9: longer than 2 characters, 10 result
   beforeEach(() => {
     vi.useFakeTimers();
     useQuery.mockReset();
-    useQuery.mockImplementation((_fn: unknown, args: unknown) => (args === "skip" ? undefined : "id" in (args as object) ? null : results));
+    useQuery.mockImplementation((_fn: unknown, args: unknown) =>
+      args === "skip" ? undefined : "id" in (args as object) ? null : results,
+    );
     container = document.createElement("div");
     document.body.appendChild(container);
     root = createRoot(container);
@@ -39,17 +47,23 @@ describe("campaign voter search (spec/2 §9: longer than 2 characters, 10 result
     act(() => root.render(<VoterPicker value={[]} onChange={onChange} />));
     const input = container.querySelector("input")!;
     act(() => type(input, "ad"));
-    act(() => { vi.advanceTimersByTime(400); });
+    act(() => {
+      vi.advanceTimersByTime(400);
+    });
     expect(useQuery.mock.calls.every((c) => c[1] === "skip")).toBe(true);
     expect(container.textContent).toContain("Type at least 3 characters to search.");
 
     act(() => type(input, "ada"));
-    act(() => { vi.advanceTimersByTime(300); });
+    act(() => {
+      vi.advanceTimersByTime(300);
+    });
     expect(useQuery).toHaveBeenLastCalledWith(expect.anything(), { term: "ada" });
     const options = container.querySelectorAll("[role=option]");
     expect(options).toHaveLength(10);
     expect(options[0].textContent).toContain("no phone");
-    act(() => { (options[1] as HTMLElement).click(); });
+    act(() => {
+      (options[1] as HTMLElement).click();
+    });
     expect(onChange).toHaveBeenCalledWith(["v1"]);
   });
 });

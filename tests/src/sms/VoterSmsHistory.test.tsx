@@ -2,7 +2,23 @@
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { allByTestId, expectNoAxeViolations, mount, type Mounted } from "../../support/render";
 
-const message = (id: string, at: number, body: string) => ({ id, sendId: "s1", voterId: "v1", recipientName: "Ada", phone: "+15035550101", body, segments: 1, status: "delivered", error: null, errorCode: null, providerSid: null, queuedAt: at, sentAt: at, deliveredAt: at, heldUntil: null });
+const message = (id: string, at: number, body: string) => ({
+  id,
+  sendId: "s1",
+  voterId: "v1",
+  recipientName: "Ada",
+  phone: "+15035550101",
+  body,
+  segments: 1,
+  status: "delivered",
+  error: null,
+  errorCode: null,
+  providerSid: null,
+  queuedAt: at,
+  sentAt: at,
+  deliveredAt: at,
+  heldUntil: null,
+});
 vi.mock("convex/react", () => ({
   useQuery: () => ({
     optedOut: null,

@@ -1,13 +1,39 @@
 import { describe, expect, test } from "vitest";
-import { formatDuration, idsFromForm, idsToForm, optOutFooter, sendTotals, type SendProgress } from "@/features/sms/utils/smsDisplay";
+import {
+  formatDuration,
+  idsFromForm,
+  idsToForm,
+  optOutFooter,
+  sendTotals,
+  type SendProgress,
+} from "@/features/sms/utils/smsDisplay";
 
-const counts = { queued: 0, sent: 0, delivered: 0, failed: 0, undelivered: 0, cancelled: 0, optedOut: 0, noPhone: 0, invalid: 0, duplicates: 0, segmentsSent: 0 };
-const progress = (c: Partial<typeof counts>, preparing = false) => ({ counts: { ...counts, ...c }, preparing }) as unknown as SendProgress;
+const counts = {
+  queued: 0,
+  sent: 0,
+  delivered: 0,
+  failed: 0,
+  undelivered: 0,
+  cancelled: 0,
+  optedOut: 0,
+  noPhone: 0,
+  invalid: 0,
+  duplicates: 0,
+  segmentsSent: 0,
+};
+const progress = (c: Partial<typeof counts>, preparing = false) =>
+  ({ counts: { ...counts, ...c }, preparing }) as unknown as SendProgress;
 
 describe("SMS center display helpers", () => {
   test("a send's percent counts every message that left the queue, of all its messages", () => {
     expect(sendTotals(progress({ queued: 3, sent: 1 })).percent).toBe(25);
-    expect(sendTotals(progress({ sent: 2, delivered: 1, failed: 1 }))).toMatchObject({ total: 4, settled: 4, ok: 3, failed: 1, percent: 100 });
+    expect(sendTotals(progress({ sent: 2, delivered: 1, failed: 1 }))).toMatchObject({
+      total: 4,
+      settled: 4,
+      ok: 3,
+      failed: 1,
+      percent: 100,
+    });
     expect(sendTotals(progress({ queued: 1, cancelled: 1, undelivered: 1 }))).toMatchObject({ failed: 1, percent: 66 });
     // nothing queued yet: 0 while preparing, 100 once there was nobody to send to
     expect(sendTotals(progress({}, true)).percent).toBe(0);

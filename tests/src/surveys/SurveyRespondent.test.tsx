@@ -7,7 +7,13 @@ import { afterEach, describe, expect, test, vi } from "vitest";
 import { newSurveyField, type SurveyPage } from "@convex/lib/surveys/rules";
 import { byTestId, click, expectNoAxeViolations, flush, mount, type, type Mounted } from "../../support/render";
 
-const toast = vi.hoisted(() => ({ success: vi.fn(), error: vi.fn(), info: vi.fn(), warning: vi.fn(), failure: vi.fn() }));
+const toast = vi.hoisted(() => ({
+  success: vi.fn(),
+  error: vi.fn(),
+  info: vi.fn(),
+  warning: vi.fn(),
+  failure: vi.fn(),
+}));
 vi.mock("@/ui/toast", () => ({ toast, errorMessage: (e: unknown) => String(e) }));
 
 const { SurveyRespondent } = await import("@/features/surveys/components/SurveyRespondent");
@@ -37,7 +43,9 @@ const submit = async () => {
 describe("SurveyRespondent", () => {
   test("a survey with its own required email question is not asked 'Your email'; that answer is the respondent's email", async () => {
     const onSubmit = vi.fn(async () => ({ ok: true as const }));
-    m = mount(<SurveyRespondent survey={survey([name, email])} allowAnonymous={false} onSubmit={onSubmit} idPrefix="t" />);
+    m = mount(
+      <SurveyRespondent survey={survey([name, email])} allowAnonymous={false} onSubmit={onSubmit} idPrefix="t" />,
+    );
     expect(m.container.textContent).not.toContain("Your email");
     type(input("f_name"), "Ada");
     type(input("f_email"), "ada@example.org");
@@ -61,7 +69,9 @@ describe("SurveyRespondent", () => {
 
   test("after a submission the thank-you stands alone; another response only when the survey allows several", async () => {
     const onSubmit = vi.fn(async () => ({ ok: true as const }));
-    m = mount(<SurveyRespondent survey={survey([name, email], true)} allowAnonymous={false} onSubmit={onSubmit} idPrefix="t" />);
+    m = mount(
+      <SurveyRespondent survey={survey([name, email], true)} allowAnonymous={false} onSubmit={onSubmit} idPrefix="t" />,
+    );
     type(input("f_name"), "Ada");
     type(input("f_email"), "ada@example.org");
     await submit();

@@ -16,7 +16,15 @@ function type(input: HTMLInputElement, value: string) {
 }
 
 /** The input as a parent holding the value would use it. */
-function Harness({ initial, onChange, allowEmpty }: { initial: string; onChange: (v: string) => void; allowEmpty?: boolean }) {
+function Harness({
+  initial,
+  onChange,
+  allowEmpty,
+}: {
+  initial: string;
+  onChange: (v: string) => void;
+  allowEmpty?: boolean;
+}) {
   const [value, setValue] = useState(initial);
   return (
     <Theme>
@@ -88,24 +96,29 @@ describe("ColorInput", () => {
     expect(field.value).toBe("#AABBCD");
   });
 
-  test.each(["#abcd", "red", "#ggg", "#12345", "abc", "#"])("%s is not committed, stays while focused and reverts on blur", (bad) => {
-    const { field, swatch } = mount("#112233");
-    type(field, "#abc");
-    onChange.mockClear();
-    type(field, bad);
-    expect(onChange).not.toHaveBeenCalled();
-    expect(field.value).toBe(bad);
-    expect(field.getAttribute("aria-invalid")).toBe("true");
-    expect(swatch.value).toBe("#aabbcc");
-    act(() => field.blur());
-    expect(field.value).toBe("#abc");
-    expect(field.hasAttribute("aria-invalid")).toBe(false);
-    expect(onChange).not.toHaveBeenCalled();
-  });
+  test.each(["#abcd", "red", "#ggg", "#12345", "abc", "#"])(
+    "%s is not committed, stays while focused and reverts on blur",
+    (bad) => {
+      const { field, swatch } = mount("#112233");
+      type(field, "#abc");
+      onChange.mockClear();
+      type(field, bad);
+      expect(onChange).not.toHaveBeenCalled();
+      expect(field.value).toBe(bad);
+      expect(field.getAttribute("aria-invalid")).toBe("true");
+      expect(swatch.value).toBe("#aabbcc");
+      act(() => field.blur());
+      expect(field.value).toBe("#abc");
+      expect(field.hasAttribute("aria-invalid")).toBe(false);
+      expect(onChange).not.toHaveBeenCalled();
+    },
+  );
 
   test("an invalid value reverts to the last valid one even when the parent has not re-rendered", () => {
     const changes: string[] = [];
-    act(() => root.render(<ColorInput label="Text color" value="#000000" onChange={(v) => changes.push(v)} testId="c" />));
+    act(() =>
+      root.render(<ColorInput label="Text color" value="#000000" onChange={(v) => changes.push(v)} testId="c" />),
+    );
     const field = container.querySelector<HTMLInputElement>('[data-testid="c"]')!;
     act(() => field.focus());
     type(field, "#fff");

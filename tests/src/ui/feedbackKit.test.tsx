@@ -22,7 +22,9 @@ describe("feedback kit", () => {
     expect(m.container.querySelector('[aria-label="Loading invitation"]')).not.toBeNull();
     expect(m.container.firstElementChild?.tagName).toBe("DIV");
     m.render(<Loading inline />);
-    expect(m.container.querySelector('[aria-label="Loading"]')?.parentElement).toBe(m.container.querySelector(".radix-themes"));
+    expect(m.container.querySelector('[aria-label="Loading"]')?.parentElement).toBe(
+      m.container.querySelector(".radix-themes"),
+    );
     expect(await axeViolations(m.container)).toEqual([]);
   });
 
@@ -38,10 +40,14 @@ describe("feedback kit", () => {
       </>,
     );
     expect(byTestId(m.container, "noPermission")!.textContent).toBe(ERROR_MESSAGES.FORBIDDEN);
-    expect(byTestId(m.container, "survey.gone")!.textContent).toBe("This survey no longer exists. It may have been deleted by a teammate.Back to Surveys");
+    expect(byTestId(m.container, "survey.gone")!.textContent).toBe(
+      "This survey no longer exists. It may have been deleted by a teammate.Back to Surveys",
+    );
     expect(byTestId(m.container, "recordGone")!.textContent).toBe("This template no longer exists.");
     expect(byTestId(m.container, "g")!.textContent).toBe("This group was deleted by Ada Lovelace.");
-    expect(byTestId(m.container, "v")!.textContent).toBe("This voter was deleted by a teammate. Your changes cannot be saved.");
+    expect(byTestId(m.container, "v")!.textContent).toBe(
+      "This voter was deleted by a teammate. Your changes cannot be saved.",
+    );
     expect(byTestId(m.container, "v")!.getAttribute("role")).toBe("alert");
     expect(await axeViolations(m.container)).toEqual([]);
   });

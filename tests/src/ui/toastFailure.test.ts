@@ -11,7 +11,8 @@ vi.mock("sonner", () => ({ toast: sonner }));
 
 const { setUnexpectedErrorSink, toast } = await import("@/ui/toast");
 
-const RAW = "[CONVEX Q(yjs:pull)] [Request ID: 0f3c9a] Server Error\nUncaught Error: boom\n    at appError (../../convex/lib/errors.ts:34:10)";
+const RAW =
+  "[CONVEX Q(yjs:pull)] [Request ID: 0f3c9a] Server Error\nUncaught Error: boom\n    at appError (../../convex/lib/errors.ts:34:10)";
 
 afterEach(() => {
   vi.clearAllMocks();
@@ -24,7 +25,10 @@ describe("toast.failure", () => {
     setUnexpectedErrorSink(sink);
     const e = new ConvexError({ code: "NOT_FOUND", message: "This CTA no longer exists." });
     toast.failure("Error loading CTA", e);
-    expect(sonner.error).toHaveBeenCalledWith("Error loading CTA", expect.objectContaining({ description: "This CTA no longer exists." }));
+    expect(sonner.error).toHaveBeenCalledWith(
+      "Error loading CTA",
+      expect.objectContaining({ description: "This CTA no longer exists." }),
+    );
     expect(sink).not.toHaveBeenCalled();
   });
 

@@ -3,7 +3,18 @@ import { getFunctionName } from "convex/server";
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import { allByTestId, axeViolations, byTestId, mountRoot, type MountedRoot } from "../../support/render";
 
-type Row = { id: string; campaignId: string; campaignName: string; subject: string; status: string; opened: boolean; clicked: boolean; unsubscribed: boolean; sentAt: number | null; queuedAt: number };
+type Row = {
+  id: string;
+  campaignId: string;
+  campaignName: string;
+  subject: string;
+  status: string;
+  opened: boolean;
+  clicked: boolean;
+  unsubscribed: boolean;
+  sentAt: number | null;
+  queuedAt: number;
+};
 const state = { rows: undefined as Row[] | undefined, args: {} as Record<string, unknown> };
 
 vi.mock("convex/react", () => ({
@@ -16,9 +27,42 @@ vi.mock("convex/react", () => ({
 const { VoterEmailHistory } = await import("@/features/voters/components/VoterEmailHistory");
 
 const rows: Row[] = [
-  { id: "r1", campaignId: "c1", campaignName: "Spring Newsletter", subject: "Hello Ada", status: "delivered", opened: true, clicked: true, unsubscribed: false, sentAt: Date.UTC(2025, 3, 1), queuedAt: 1 },
-  { id: "r2", campaignId: "c2", campaignName: "GOTV", subject: "Vote Tuesday", status: "bounced", opened: false, clicked: false, unsubscribed: false, sentAt: null, queuedAt: Date.UTC(2025, 4, 1) },
-  { id: "r3", campaignId: "c3", campaignName: "Fundraiser", subject: "Chip in", status: "sent", opened: true, clicked: false, unsubscribed: true, sentAt: Date.UTC(2025, 5, 1), queuedAt: 1 },
+  {
+    id: "r1",
+    campaignId: "c1",
+    campaignName: "Spring Newsletter",
+    subject: "Hello Ada",
+    status: "delivered",
+    opened: true,
+    clicked: true,
+    unsubscribed: false,
+    sentAt: Date.UTC(2025, 3, 1),
+    queuedAt: 1,
+  },
+  {
+    id: "r2",
+    campaignId: "c2",
+    campaignName: "GOTV",
+    subject: "Vote Tuesday",
+    status: "bounced",
+    opened: false,
+    clicked: false,
+    unsubscribed: false,
+    sentAt: null,
+    queuedAt: Date.UTC(2025, 4, 1),
+  },
+  {
+    id: "r3",
+    campaignId: "c3",
+    campaignName: "Fundraiser",
+    subject: "Chip in",
+    status: "sent",
+    opened: true,
+    clicked: false,
+    unsubscribed: true,
+    sentAt: Date.UTC(2025, 5, 1),
+    queuedAt: 1,
+  },
 ];
 
 describe("VoterEmailHistory", () => {

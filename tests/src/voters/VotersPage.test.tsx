@@ -18,8 +18,27 @@ const state = {
   loadMore: vi.fn(),
 };
 const voters = [
-  { _id: "v1", _creationTime: 2, orgId: "o", first_name: "Ada", last_name: "Lovelace", email: "ada@example.org", phone: "(919) 555-0142", party_affiliation: "Democrat", status: "Active" },
-  { _id: "v2", _creationTime: 1, orgId: "o", first_name: "Grace", last_name: "Hopper", party_affiliation: "Republican", status: "Inactive", precinct: "P-1" },
+  {
+    _id: "v1",
+    _creationTime: 2,
+    orgId: "o",
+    first_name: "Ada",
+    last_name: "Lovelace",
+    email: "ada@example.org",
+    phone: "(919) 555-0142",
+    party_affiliation: "Democrat",
+    status: "Active",
+  },
+  {
+    _id: "v2",
+    _creationTime: 1,
+    orgId: "o",
+    first_name: "Grace",
+    last_name: "Hopper",
+    party_affiliation: "Republican",
+    status: "Inactive",
+    precinct: "P-1",
+  },
 ];
 
 vi.mock("convex/react", () => ({
@@ -54,7 +73,12 @@ describe("voter list", () => {
   let container: HTMLDivElement;
   let root: Root;
   beforeEach(() => {
-    window.matchMedia = ((query: string) => ({ matches: false, media: query, addEventListener: () => {}, removeEventListener: () => {} })) as never;
+    window.matchMedia = ((query: string) => ({
+      matches: false,
+      media: query,
+      addEventListener: () => {},
+      removeEventListener: () => {},
+    })) as never;
     state.countPages = [{ count: 2, capped: false }];
     state.countStatus = "Exhausted";
     state.loadMore.mockReset();
@@ -79,7 +103,8 @@ describe("voter list", () => {
       ),
     );
   };
-  const buttons = () => [...container.querySelectorAll("button")].map((b) => b.getAttribute("aria-label") ?? b.textContent?.trim() ?? "");
+  const buttons = () =>
+    [...container.querySelectorAll("button")].map((b) => b.getAttribute("aria-label") ?? b.textContent?.trim() ?? "");
   const text = () => container.textContent ?? "";
 
   test("a volunteer (voters.view, voters.update) gets no Add Voter, Import, Export or Delete; may edit and select", () => {
@@ -112,7 +137,10 @@ describe("voter list", () => {
   });
 
   test("the total matching: exact, while counting, and a capped search", () => {
-    state.countPages = [{ count: 12_000, capped: false }, { count: 345, capped: false }];
+    state.countPages = [
+      { count: 12_000, capped: false },
+      { count: 345, capped: false },
+    ];
     render("volunteer");
     expect(container.querySelector("[data-testid='voters.total']")?.textContent).toBe("12,345 voters");
     expect(buttons()).toContain("Select all matching (12,345)");
@@ -121,11 +149,16 @@ describe("voter list", () => {
     state.countStatus = "LoadingMore";
     render("volunteer");
     expect(container.querySelector("[data-testid='voters.total']")?.textContent).toBe("Counting… 4,000+");
-    const selectAll = [...container.querySelectorAll("button")].find((x) => x.textContent?.startsWith("Select all matching"));
+    const selectAll = [...container.querySelectorAll("button")].find((x) =>
+      x.textContent?.startsWith("Select all matching"),
+    );
     expect(selectAll?.textContent).toBe("Select all matching (counting…)");
     expect(selectAll?.disabled).toBe(true);
 
-    state.countPages = [{ count: 1_024, capped: true }, { count: 0, capped: false }];
+    state.countPages = [
+      { count: 1_024, capped: true },
+      { count: 0, capped: false },
+    ];
     state.countStatus = "Exhausted";
     render("volunteer");
     expect(text()).toContain("1,024+ voters");

@@ -1,11 +1,32 @@
 import { describe, expect, test } from "vitest";
-import { frequencyColor, historyColor, labelFromKey, partyColor, partyLabel, statusColor, statusLabel, verifiedMatches } from "@/features/voters/utils/voterDisplay";
+import {
+  frequencyColor,
+  historyColor,
+  labelFromKey,
+  partyColor,
+  partyLabel,
+  statusColor,
+  statusLabel,
+  verifiedMatches,
+} from "@/features/voters/utils/voterDisplay";
 
 describe("voter display rules", () => {
   test("status and party badges", () => {
-    expect(["Active", "Inactive", "Pending", "Suspended", "Odd", undefined].map(statusColor)).toEqual(["green", "red", "yellow", "orange", "gray", "gray"]);
+    expect(["Active", "Inactive", "Pending", "Suspended", "Odd", undefined].map(statusColor)).toEqual([
+      "green",
+      "red",
+      "yellow",
+      "orange",
+      "gray",
+      "gray",
+    ]);
     expect(statusLabel("")).toBe("Unknown");
-    expect(["Democrat", "Republican", "Independent", "Green Party"].map(partyColor)).toEqual(["blue", "red", "teal", "gray"]);
+    expect(["Democrat", "Republican", "Independent", "Green Party"].map(partyColor)).toEqual([
+      "blue",
+      "red",
+      "teal",
+      "gray",
+    ]);
     expect(partyLabel(undefined)).toBe("Other/Unknown");
   });
   test("frequency and history colours", () => {

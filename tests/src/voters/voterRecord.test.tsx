@@ -14,7 +14,13 @@ import { StateHistoryCard } from "@/features/voters/components/StateHistoryCard"
 import { VerifiedIcon } from "@/features/voters/components/VerifiedIcon";
 import { VoteHistoryCard } from "@/features/voters/components/VoteHistoryCard";
 import { VoterFieldInput } from "@/features/voters/components/VoterFieldInput";
-import { changeFieldLabel, changeValueText, countLabel, electionsNewestFirst, isFullDate } from "@/features/voters/utils/voterDisplay";
+import {
+  changeFieldLabel,
+  changeValueText,
+  countLabel,
+  electionsNewestFirst,
+  isFullDate,
+} from "@/features/voters/utils/voterDisplay";
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
@@ -71,7 +77,11 @@ describe("state voter history", () => {
       />,
     );
     const rows = [...container.querySelectorAll("[data-testid='voters.election']")].map((r) => r.textContent);
-    expect(rows).toEqual(["2024 Primary2024-03-05 · Primary · Absentee · DEM ballot", "2016 General2016-11-08 · General", "Town meeting"]);
+    expect(rows).toEqual([
+      "2024 Primary2024-03-05 · Primary · Absentee · DEM ballot",
+      "2016 General2016-11-08 · General",
+      "Town meeting",
+    ]);
   });
 });
 
@@ -90,13 +100,23 @@ describe("display helpers", () => {
     expect(countLabel(1, "contact")).toBe("1 contact");
     expect(isFullDate("1921")).toBe(false);
     expect(isFullDate("1921-04-02")).toBe(true);
-    expect(electionsNewestFirst([{ date: "2020-01-01" }, {}, { date: "2022-01-01" }])).toEqual([{ date: "2022-01-01" }, { date: "2020-01-01" }, {}]);
+    expect(electionsNewestFirst([{ date: "2020-01-01" }, {}, { date: "2022-01-01" }])).toEqual([
+      { date: "2022-01-01" },
+      { date: "2020-01-01" },
+      {},
+    ]);
   });
 });
 
 describe("voter form", () => {
   test("a birth year alone is a text input keeping its value; a full date is a date input", () => {
-    const def = { key: "date_of_birth", label: "Date of Birth", type: "date" as const, section: "personal" as const, required: false };
+    const def = {
+      key: "date_of_birth",
+      label: "Date of Birth",
+      type: "date" as const,
+      section: "personal" as const,
+      required: false,
+    };
     render(<VoterFieldInput def={def} value="1921" onChange={() => {}} />);
     let input = container.querySelector("input")!;
     expect(input.type).toBe("text");

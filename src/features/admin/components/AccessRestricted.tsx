@@ -12,7 +12,9 @@ export function AccessRestricted({ title = "Access Restricted", message }: Acces
           <LockClosedIcon />
         </Callout.Icon>
         <Callout.Text>
-          <Text weight="bold" as="div">{title}</Text>
+          <Text weight="bold" as="div">
+            {title}
+          </Text>
           {message}
         </Callout.Text>
       </Callout.Root>

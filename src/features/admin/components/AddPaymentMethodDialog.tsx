@@ -44,51 +44,98 @@ export function AddPaymentMethodDialog({ open, onOpenChange }: AddPaymentMethodD
   };
 
   return (
-    <Dialog.Root open={open} onOpenChange={(o) => { if (!o) reset(); onOpenChange(o); }}>
+    <Dialog.Root
+      open={open}
+      onOpenChange={(o) => {
+        if (!o) reset();
+        onOpenChange(o);
+      }}
+    >
       <Dialog.Content maxWidth="460px">
         <Dialog.Title>Add Payment Method</Dialog.Title>
         <Dialog.Description size="2" color="gray" mb="3">
-          Recorded billing profile only: no payment processor is connected and no card is charged. Only the brand, last four digits and expiry are saved.
+          Recorded billing profile only: no payment processor is connected and no card is charged. Only the brand, last
+          four digits and expiry are saved.
         </Dialog.Description>
         <Flex direction="column" gap="3">
           <label>
-            <Text size="2" weight="medium">Cardholder Name</Text>
+            <Text size="2" weight="medium">
+              Cardholder Name
+            </Text>
             <TextField.Root value={name} onChange={(e) => setName(e.target.value)} autoComplete="off" />
           </label>
           <label>
-            <Text size="2" weight="medium">Card Number</Text>
-            <TextField.Root value={number} maxLength={19} inputMode="numeric" autoComplete="off" onChange={(e) => setNumber(e.target.value)}>
-              <TextField.Slot side="right"><Text size="1" color="gray">{number ? BRAND_LABELS[brand] : ""}</Text></TextField.Slot>
+            <Text size="2" weight="medium">
+              Card Number
+            </Text>
+            <TextField.Root
+              value={number}
+              maxLength={19}
+              inputMode="numeric"
+              autoComplete="off"
+              onChange={(e) => setNumber(e.target.value)}
+            >
+              <TextField.Slot side="right">
+                <Text size="1" color="gray">
+                  {number ? BRAND_LABELS[brand] : ""}
+                </Text>
+              </TextField.Slot>
             </TextField.Root>
           </label>
           <Grid columns="3" gap="3">
             <Flex direction="column" gap="1">
-              <Text size="2" weight="medium">Exp Month</Text>
+              <Text size="2" weight="medium">
+                Exp Month
+              </Text>
               <Select.Root value={expMonth} onValueChange={setExpMonth}>
                 <Select.Trigger aria-label="Exp Month" placeholder="MM" />
                 <Select.Content>
-                  {EXPIRY_MONTHS.map((m) => <Select.Item key={m} value={m}>{m}</Select.Item>)}
+                  {EXPIRY_MONTHS.map((m) => (
+                    <Select.Item key={m} value={m}>
+                      {m}
+                    </Select.Item>
+                  ))}
                 </Select.Content>
               </Select.Root>
             </Flex>
             <Flex direction="column" gap="1">
-              <Text size="2" weight="medium">Exp Year</Text>
+              <Text size="2" weight="medium">
+                Exp Year
+              </Text>
               <Select.Root value={expYear} onValueChange={setExpYear}>
                 <Select.Trigger aria-label="Exp Year" placeholder="YYYY" />
                 <Select.Content>
-                  {expiryYears().map((y) => <Select.Item key={y} value={y}>{y}</Select.Item>)}
+                  {expiryYears().map((y) => (
+                    <Select.Item key={y} value={y}>
+                      {y}
+                    </Select.Item>
+                  ))}
                 </Select.Content>
               </Select.Root>
             </Flex>
             <label>
-              <Text size="2" weight="medium">CVC</Text>
-              <TextField.Root value={cvc} maxLength={4} inputMode="numeric" autoComplete="off" onChange={(e) => setCvc(e.target.value)} />
+              <Text size="2" weight="medium">
+                CVC
+              </Text>
+              <TextField.Root
+                value={cvc}
+                maxLength={4}
+                inputMode="numeric"
+                autoComplete="off"
+                onChange={(e) => setCvc(e.target.value)}
+              />
             </label>
           </Grid>
         </Flex>
         <Flex gap="3" mt="4" justify="end">
-          <Dialog.Close><Button variant="soft" color="gray">Cancel</Button></Dialog.Close>
-          <Button disabled={!complete} loading={busy} onClick={handleAdd}>Add Payment Method</Button>
+          <Dialog.Close>
+            <Button variant="soft" color="gray">
+              Cancel
+            </Button>
+          </Dialog.Close>
+          <Button disabled={!complete} loading={busy} onClick={handleAdd}>
+            Add Payment Method
+          </Button>
         </Flex>
       </Dialog.Content>
     </Dialog.Root>

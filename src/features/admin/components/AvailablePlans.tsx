@@ -16,8 +16,15 @@ export function AvailablePlans({ currentTier, canChange, onChoose }: AvailablePl
               <Heading size="4">{p.name}</Heading>
               {p.popular && <Badge color="indigo">Popular</Badge>}
             </Flex>
-            <Text as="p" size="6" weight="bold" mt="2">${p.price}<Text size="2" color="gray">/month</Text></Text>
-            <Text as="p" size="2" color="gray">or ${p.yearlyPrice}/year</Text>
+            <Text as="p" size="6" weight="bold" mt="2">
+              ${p.price}
+              <Text size="2" color="gray">
+                /month
+              </Text>
+            </Text>
+            <Text as="p" size="2" color="gray">
+              or ${p.yearlyPrice}/year
+            </Text>
             <Flex direction="column" gap="1" my="3">
               <Text size="2">{formatLimit(p.limits.voters)} voters</Text>
               <Text size="2">{formatLimit(p.limits.campaigns)} campaigns</Text>
@@ -28,14 +35,23 @@ export function AvailablePlans({ currentTier, canChange, onChoose }: AvailablePl
               <Text size="2">{formatLimit(p.limits.emails)} emails a month</Text>
               <Text size="2">{formatLimit(p.limits.activeForms)} active forms</Text>
               {p.features.map((f) => (
-                <Flex key={f} gap="1" align="center"><CheckIcon color="green" /><Text size="2">{f}</Text></Flex>
+                <Flex key={f} gap="1" align="center">
+                  <CheckIcon color="green" />
+                  <Text size="2">{f}</Text>
+                </Flex>
               ))}
             </Flex>
             {current ? (
-              <Button disabled variant="soft" style={{ width: "100%" }}>Current Plan</Button>
+              <Button disabled variant="soft" style={{ width: "100%" }}>
+                Current Plan
+              </Button>
             ) : (
               canChange && (
-                <Button style={{ width: "100%" }} onClick={() => onChoose(p)} aria-label={`${planActionLabel(p)} to ${p.name}`}>
+                <Button
+                  style={{ width: "100%" }}
+                  onClick={() => onChoose(p)}
+                  aria-label={`${planActionLabel(p)} to ${p.name}`}
+                >
                   {planActionLabel(p)}
                 </Button>
               )

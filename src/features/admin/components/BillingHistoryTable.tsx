@@ -7,7 +7,9 @@ export function BillingHistoryTable() {
   const { history } = useBillingHistory();
   return (
     <Card size="3">
-      <Heading size="4" mb="3">Billing History</Heading>
+      <Heading size="4" mb="3">
+        Billing History
+      </Heading>
       {history === undefined ? (
         <Text color="gray">Loading...</Text>
       ) : history.length === 0 ? (
@@ -28,7 +30,9 @@ export function BillingHistoryTable() {
                 <Table.Cell>{new Date(h.date).toLocaleDateString()}</Table.Cell>
                 <Table.Cell>{h.description}</Table.Cell>
                 <Table.Cell>${h.amount.toFixed(2)}</Table.Cell>
-                <Table.Cell><Badge color={h.status === "paid" ? "green" : "red"}>{h.status}</Badge></Table.Cell>
+                <Table.Cell>
+                  <Badge color={h.status === "paid" ? "green" : "red"}>{h.status}</Badge>
+                </Table.Cell>
               </Table.Row>
             ))}
           </Table.Body>

@@ -30,15 +30,25 @@ export function ChangePlanDialog({ plan, onOpenChange }: ChangePlanDialogProps) 
     <Dialog.Root open onOpenChange={onOpenChange}>
       <Dialog.Content maxWidth="420px">
         <Dialog.Title>Change Plan</Dialog.Title>
-        <Dialog.Description size="2" mb="3">Switch to the {plan.name} plan.</Dialog.Description>
+        <Dialog.Description size="2" mb="3">
+          Switch to the {plan.name} plan.
+        </Dialog.Description>
         <RadioGroup.Root value={cycle} onValueChange={(v) => setCycle(v as BillingCycle)} aria-label="Billing cycle">
           <RadioGroup.Item value="monthly">Monthly — ${planPrice(plan, "monthly")}/month</RadioGroup.Item>
           <RadioGroup.Item value="yearly">Yearly (Save 10%) — ${planPrice(plan, "yearly")}/year</RadioGroup.Item>
         </RadioGroup.Root>
-        <Text as="p" size="1" color="gray" mt="3">Recorded billing profile: no payment processor is connected.</Text>
+        <Text as="p" size="1" color="gray" mt="3">
+          Recorded billing profile: no payment processor is connected.
+        </Text>
         <Flex gap="3" mt="4" justify="end">
-          <Dialog.Close><Button variant="soft" color="gray">Cancel</Button></Dialog.Close>
-          <Button loading={busy} onClick={handleConfirm}>Confirm Change</Button>
+          <Dialog.Close>
+            <Button variant="soft" color="gray">
+              Cancel
+            </Button>
+          </Dialog.Close>
+          <Button loading={busy} onClick={handleConfirm}>
+            Confirm Change
+          </Button>
         </Flex>
       </Dialog.Content>
     </Dialog.Root>

@@ -32,7 +32,12 @@ export function ChangeSubscriptionDialog({ open, onOpenChange, currentTier }: Ch
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
       <Dialog.Content maxWidth="560px">
         <Dialog.Title>Change Subscription Plan</Dialog.Title>
-        <RadioCards.Root value={tier} onValueChange={(v) => setTier(v as PlanId)} columns={{ initial: "1", sm: "3" }} aria-label="Plan">
+        <RadioCards.Root
+          value={tier}
+          onValueChange={(v) => setTier(v as PlanId)}
+          columns={{ initial: "1", sm: "3" }}
+          aria-label="Plan"
+        >
           {PLANS.map((p) => (
             <RadioCards.Item key={p.id} value={p.id}>
               <Flex direction="column">
@@ -43,7 +48,9 @@ export function ChangeSubscriptionDialog({ open, onOpenChange, currentTier }: Ch
           ))}
         </RadioCards.Root>
         <Flex direction="column" gap="1" mt="3">
-          <Text size="2" weight="medium">Payment Method</Text>
+          <Text size="2" weight="medium">
+            Payment Method
+          </Text>
           {methods && methods.length === 0 ? (
             <Callout.Root color="amber" size="1">
               <Callout.Text>Add a payment method first.</Callout.Text>
@@ -53,15 +60,23 @@ export function ChangeSubscriptionDialog({ open, onOpenChange, currentTier }: Ch
               <Select.Trigger aria-label="Payment Method" placeholder="Select a payment method" />
               <Select.Content>
                 {(methods ?? []).map((m) => (
-                  <Select.Item key={m.id} value={m.id}>{BRAND_LABELS[m.brand] ?? m.brand} •••• {m.last4}</Select.Item>
+                  <Select.Item key={m.id} value={m.id}>
+                    {BRAND_LABELS[m.brand] ?? m.brand} •••• {m.last4}
+                  </Select.Item>
                 ))}
               </Select.Content>
             </Select.Root>
           )}
         </Flex>
         <Flex gap="3" mt="4" justify="end">
-          <Dialog.Close><Button variant="soft" color="gray">Cancel</Button></Dialog.Close>
-          <Button disabled={!methodId || !methods?.length} loading={busy} onClick={handleChange}>Change Plan</Button>
+          <Dialog.Close>
+            <Button variant="soft" color="gray">
+              Cancel
+            </Button>
+          </Dialog.Close>
+          <Button disabled={!methodId || !methods?.length} loading={busy} onClick={handleChange}>
+            Change Plan
+          </Button>
         </Flex>
       </Dialog.Content>
     </Dialog.Root>

@@ -10,12 +10,17 @@ export function ClientErrorsSection() {
       <Flex direction="column" gap="3">
         <Heading size="4">Application Errors</Heading>
         <Text size="2" color="gray">
-          Crashes and failed background work reported by your team's browsers, with the Error ID shown on the crash screen.
+          Crashes and failed background work reported by your team's browsers, with the Error ID shown on the crash
+          screen.
         </Text>
         {reports === undefined ? (
-          <Text size="2" color="gray">Loading…</Text>
+          <Text size="2" color="gray">
+            Loading…
+          </Text>
         ) : reports.length === 0 ? (
-          <Text size="2" color="gray">No errors reported.</Text>
+          <Text size="2" color="gray">
+            No errors reported.
+          </Text>
         ) : (
           <ScrollTable label="Application Errors" size="1">
             <Table.Header>

@@ -58,32 +58,48 @@ export function CreateMemberDialog({ open, onOpenChange }: CreateMemberDialogPro
         <Dialog.Title>Create New Member</Dialog.Title>
         <Flex direction="column" gap="3">
           <label>
-            <Text size="2" weight="medium">First Name *</Text>
+            <Text size="2" weight="medium">
+              First Name *
+            </Text>
             <TextField.Root value={firstName} onChange={(e) => setFirstName(e.target.value)} />
           </label>
           <label>
-            <Text size="2" weight="medium">Last Name *</Text>
+            <Text size="2" weight="medium">
+              Last Name *
+            </Text>
             <TextField.Root value={lastName} onChange={(e) => setLastName(e.target.value)} />
           </label>
           <label>
-            <Text size="2" weight="medium">Email *</Text>
+            <Text size="2" weight="medium">
+              Email *
+            </Text>
             <TextField.Root type="email" value={email} onChange={(e) => setEmail(e.target.value)} />
           </label>
           <Flex direction="column" gap="1">
-            <Text size="2" weight="medium">Role</Text>
+            <Text size="2" weight="medium">
+              Role
+            </Text>
             <Select.Root value={role} onValueChange={setRole}>
               <Select.Trigger aria-label="Role" />
               <Select.Content>
                 {offered.map((r) => (
-                  <Select.Item key={r.id} value={r.id}>{r.name}</Select.Item>
+                  <Select.Item key={r.id} value={r.id}>
+                    {r.name}
+                  </Select.Item>
                 ))}
               </Select.Content>
             </Select.Root>
           </Flex>
         </Flex>
         <Flex gap="3" mt="4" justify="end">
-          <Dialog.Close><Button variant="soft" color="gray">Cancel</Button></Dialog.Close>
-          <Button loading={busy} disabled={offered.length === 0} onClick={handleSend}>Send Invitation</Button>
+          <Dialog.Close>
+            <Button variant="soft" color="gray">
+              Cancel
+            </Button>
+          </Dialog.Close>
+          <Button loading={busy} disabled={offered.length === 0} onClick={handleSend}>
+            Send Invitation
+          </Button>
         </Flex>
       </Dialog.Content>
     </Dialog.Root>

@@ -9,7 +9,12 @@ import { useSubscriptionOverview } from "../hooks/useSubscription";
 export function CurrentSubscriptionSection() {
   const { sub } = useSubscriptionOverview();
   const [changing, setChanging] = useState(false);
-  if (!sub) return <Card size="3"><Text color="gray">Loading...</Text></Card>;
+  if (!sub)
+    return (
+      <Card size="3">
+        <Text color="gray">Loading...</Text>
+      </Card>
+    );
   const plan = planOrStarter(sub.tier);
   return (
     <Card size="3">
@@ -20,11 +25,15 @@ export function CurrentSubscriptionSection() {
       <DataList.Root>
         <DataList.Item>
           <DataList.Label>Plan</DataList.Label>
-          <DataList.Value data-testid="admin.currentPlan">{plan.name} — ${plan.price}/month</DataList.Value>
+          <DataList.Value data-testid="admin.currentPlan">
+            {plan.name} — ${plan.price}/month
+          </DataList.Value>
         </DataList.Item>
         <DataList.Item>
           <DataList.Label>Status</DataList.Label>
-          <DataList.Value><Badge color="green">{sub.status.toUpperCase()}</Badge></DataList.Value>
+          <DataList.Value>
+            <Badge color="green">{sub.status.toUpperCase()}</Badge>
+          </DataList.Value>
         </DataList.Item>
         <DataList.Item>
           <DataList.Label>Next billing date</DataList.Label>
@@ -32,7 +41,11 @@ export function CurrentSubscriptionSection() {
         </DataList.Item>
         <DataList.Item>
           <DataList.Label>Payment method</DataList.Label>
-          <DataList.Value>{sub.paymentMethod ? `${BRAND_LABELS[sub.paymentMethod.brand] ?? sub.paymentMethod.brand} •••• ${sub.paymentMethod.last4}` : "None selected"}</DataList.Value>
+          <DataList.Value>
+            {sub.paymentMethod
+              ? `${BRAND_LABELS[sub.paymentMethod.brand] ?? sub.paymentMethod.brand} •••• ${sub.paymentMethod.last4}`
+              : "None selected"}
+          </DataList.Value>
         </DataList.Item>
       </DataList.Root>
       {changing && <ChangeSubscriptionDialog open={changing} onOpenChange={setChanging} currentTier={sub.tier} />}

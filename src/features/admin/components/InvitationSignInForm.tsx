@@ -29,16 +29,29 @@ export function InvitationSignInForm({ email, onSignedIn }: InvitationSignInForm
 
   return (
     <Flex direction="column" gap="3">
-      <Text size="2" color="gray">An account with this email already exists. Sign in to accept the invitation.</Text>
+      <Text size="2" color="gray">
+        An account with this email already exists. Sign in to accept the invitation.
+      </Text>
       <label>
-        <Text size="2" weight="medium">Email</Text>
+        <Text size="2" weight="medium">
+          Email
+        </Text>
         <TextField.Root value={email} readOnly />
       </label>
       <label>
-        <Text size="2" weight="medium">Password</Text>
-        <TextField.Root type="password" value={password} onChange={(e) => setPassword(e.target.value)} autoComplete="current-password" />
+        <Text size="2" weight="medium">
+          Password
+        </Text>
+        <TextField.Root
+          type="password"
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+          autoComplete="current-password"
+        />
       </label>
-      <Button loading={busy} onClick={handleSignIn}>Sign In and Accept</Button>
+      <Button loading={busy} onClick={handleSignIn}>
+        Sign In and Accept
+      </Button>
     </Flex>
   );
 }

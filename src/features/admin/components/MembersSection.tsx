@@ -29,7 +29,9 @@ export function MembersSection() {
               <Table.ColumnHeaderCell>Role</Table.ColumnHeaderCell>
               <Table.ColumnHeaderCell>Status</Table.ColumnHeaderCell>
               <Table.ColumnHeaderCell>Invited</Table.ColumnHeaderCell>
-              <Table.ColumnHeaderCell><span className="rt-sr-only">Actions</span></Table.ColumnHeaderCell>
+              <Table.ColumnHeaderCell>
+                <span className="rt-sr-only">Actions</span>
+              </Table.ColumnHeaderCell>
             </Table.Row>
           </Table.Header>
           <Table.Body>
@@ -37,26 +39,37 @@ export function MembersSection() {
               <Table.Row key={m.id}>
                 <Table.RowHeaderCell>{`${m.firstName} ${m.lastName}`.trim()}</Table.RowHeaderCell>
                 <Table.Cell>{m.email}</Table.Cell>
-                <Table.Cell><Badge color={m.roleColor as "gray"}>{m.roleName}</Badge></Table.Cell>
+                <Table.Cell>
+                  <Badge color={m.roleColor as "gray"}>{m.roleName}</Badge>
+                </Table.Cell>
                 <Table.Cell>
                   <Badge color={STATUS_COLOR[m.status as keyof typeof STATUS_COLOR] ?? "gray"}>{m.status}</Badge>
                 </Table.Cell>
                 <Table.Cell>
-                  <Text size="1" color="gray">{new Date(m.invitedAt).toLocaleDateString()}{m.invitedBy ? ` by ${m.invitedBy}` : ""}</Text>
+                  <Text size="1" color="gray">
+                    {new Date(m.invitedAt).toLocaleDateString()}
+                    {m.invitedBy ? ` by ${m.invitedBy}` : ""}
+                  </Text>
                 </Table.Cell>
                 <Table.Cell>
                   <DropdownMenu.Root>
                     <DropdownMenu.Trigger>
-                      <IconButton variant="ghost" aria-label={`Actions for ${m.email}`}><DotsHorizontalIcon /></IconButton>
+                      <IconButton variant="ghost" aria-label={`Actions for ${m.email}`}>
+                        <DotsHorizontalIcon />
+                      </IconButton>
                     </DropdownMenu.Trigger>
                     <DropdownMenu.Content>
                       {m.kind === "invitation" ? (
                         <>
                           <DropdownMenu.Item onSelect={() => void resend(m.id)}>Resend invitation</DropdownMenu.Item>
-                          <DropdownMenu.Item color="red" onSelect={() => void revoke(m.id)}>Revoke invitation</DropdownMenu.Item>
+                          <DropdownMenu.Item color="red" onSelect={() => void revoke(m.id)}>
+                            Revoke invitation
+                          </DropdownMenu.Item>
                         </>
                       ) : (
-                        <DropdownMenu.Item color="red" onSelect={() => void remove(m.userId)}>Remove member</DropdownMenu.Item>
+                        <DropdownMenu.Item color="red" onSelect={() => void remove(m.userId)}>
+                          Remove member
+                        </DropdownMenu.Item>
                       )}
                     </DropdownMenu.Content>
                   </DropdownMenu.Root>

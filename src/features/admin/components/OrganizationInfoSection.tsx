@@ -29,7 +29,13 @@ const LABELS: Record<string, string> = {
 };
 
 function flatten(info: OrgInfo): FormValues {
-  const out: FormValues = { legalName: info.legalName, dbaName: info.dbaName, ein: info.ein, website: info.website, description: info.description };
+  const out: FormValues = {
+    legalName: info.legalName,
+    dbaName: info.dbaName,
+    ein: info.ein,
+    website: info.website,
+    description: info.description,
+  };
   for (const [k, val] of Object.entries(info.address)) out[`address.${k}`] = val;
   for (const [k, val] of Object.entries(info.contact)) out[`contact.${k}`] = val;
   return out;
@@ -39,7 +45,9 @@ function Field({ label, children }: { label: string; children: ReactNode }) {
   return (
     <Flex asChild direction="column" gap="1">
       <label>
-        <Text size="2" weight="medium">{label}</Text>
+        <Text size="2" weight="medium">
+          {label}
+        </Text>
         {children}
       </label>
     </Flex>
@@ -58,7 +66,12 @@ export function OrganizationInfoSection() {
   const { busy: saving, save: saveMerged } = useMergedSave(merged);
   const form = merged.form;
 
-  if (!form) return <Card><Text color="gray">Loading...</Text></Card>;
+  if (!form)
+    return (
+      <Card>
+        <Text color="gray">Loading...</Text>
+      </Card>
+    );
 
   const value = (k: string) => form.values[k] ?? "";
   const text = (k: string, type?: "email") => (
@@ -71,7 +84,13 @@ export function OrganizationInfoSection() {
   );
   const conflict = (k: string) =>
     form.conflicts[k] !== undefined && (
-      <FieldConflict label={LABELS[k]} theirs={form.conflicts[k]} by={editState?.fields[k]?.name} onKeepMine={() => merged.keepMine(k)} onTakeTheirs={() => merged.takeTheirs(k)} />
+      <FieldConflict
+        label={LABELS[k]}
+        theirs={form.conflicts[k]}
+        by={editState?.fields[k]?.name}
+        onKeepMine={() => merged.keepMine(k)}
+        onTakeTheirs={() => merged.takeTheirs(k)}
+      />
     );
 
   const handleSave = async () => {
@@ -83,14 +102,17 @@ export function OrganizationInfoSection() {
       (e) => {
         // the catalogue's refusal for a missing permission; the spec's own text for anything else
         if (classifyError(e).code === "FORBIDDEN") toast.failure("Access Denied", e);
-        else toast.failure("Save Failed", e, { description: "There was an error saving your organization information." });
+        else
+          toast.failure("Save Failed", e, { description: "There was an error saving your organization information." });
       },
     );
   };
 
   return (
     <Card size="3">
-      <Heading size="4" mb="3">Organization Information</Heading>
+      <Heading size="4" mb="3">
+        Organization Information
+      </Heading>
       <Grid columns={{ initial: "1", sm: "2" }} gap="3">
         {text("legalName")}
         {text("dbaName")}
@@ -98,17 +120,23 @@ export function OrganizationInfoSection() {
         {text("website")}
       </Grid>
       <Box mt="3">
-        <Field label="Description"><TextArea value={value("description")} onChange={(e) => merged.setField("description", e.target.value)} /></Field>
+        <Field label="Description">
+          <TextArea value={value("description")} onChange={(e) => merged.setField("description", e.target.value)} />
+        </Field>
         {conflict("description")}
       </Box>
-      <Heading size="3" mt="4" mb="2">Address</Heading>
+      <Heading size="3" mt="4" mb="2">
+        Address
+      </Heading>
       <Grid columns={{ initial: "1", sm: "2" }} gap="3">
         {text("address.street")}
         {text("address.city")}
         {text("address.state")}
         {text("address.zipCode")}
         <Flex direction="column" gap="1">
-          <Text size="2" weight="medium">Country</Text>
+          <Text size="2" weight="medium">
+            Country
+          </Text>
           <Select.Root value={value("address.country")} onValueChange={(c) => merged.setField("address.country", c)}>
             <Select.Trigger aria-label="Country" />
             <Select.Content>
@@ -120,14 +148,18 @@ export function OrganizationInfoSection() {
           {conflict("address.country")}
         </Flex>
       </Grid>
-      <Heading size="3" mt="4" mb="2">Contact</Heading>
+      <Heading size="3" mt="4" mb="2">
+        Contact
+      </Heading>
       <Grid columns={{ initial: "1", sm: "3" }} gap="3">
         {text("contact.email", "email")}
         {text("contact.phone")}
         {text("contact.fax")}
       </Grid>
       <Flex justify="end" mt="4">
-        <Button onClick={handleSave} loading={saving}>Save Organization Information</Button>
+        <Button onClick={handleSave} loading={saving}>
+          Save Organization Information
+        </Button>
       </Flex>
     </Card>
   );

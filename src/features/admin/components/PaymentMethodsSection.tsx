@@ -32,8 +32,12 @@ export function PaymentMethodsSection() {
         <Button onClick={() => setAdding(true)}>Add Payment Method</Button>
       </Flex>
       <Callout.Root color="gray" size="1" mb="3">
-        <Callout.Icon><InfoCircledIcon /></Callout.Icon>
-        <Callout.Text>Recorded billing profile — no payment processor is connected; cards are never charged.</Callout.Text>
+        <Callout.Icon>
+          <InfoCircledIcon />
+        </Callout.Icon>
+        <Callout.Text>
+          Recorded billing profile — no payment processor is connected; cards are never charged.
+        </Callout.Text>
       </Callout.Root>
       {methods === undefined ? (
         <Text color="gray">Loading...</Text>
@@ -45,12 +49,21 @@ export function PaymentMethodsSection() {
             <Card key={m.id} variant="surface">
               <Flex justify="between" align="center">
                 <Flex direction="column">
-                  <Text weight="medium">{BRAND_LABELS[m.brand] ?? m.brand} •••• {m.last4}</Text>
-                  <Text size="1" color="gray">{m.name} · Expires {m.expMonth}/{m.expYear}</Text>
+                  <Text weight="medium">
+                    {BRAND_LABELS[m.brand] ?? m.brand} •••• {m.last4}
+                  </Text>
+                  <Text size="1" color="gray">
+                    {m.name} · Expires {m.expMonth}/{m.expYear}
+                  </Text>
                 </Flex>
                 <Flex gap="2" align="center">
                   {m.isSubscriptionMethod && <Badge color="green">Subscription</Badge>}
-                  <IconButton variant="ghost" color="red" aria-label={`Remove card ending ${m.last4}`} onClick={() => setRemoving(m.id)}>
+                  <IconButton
+                    variant="ghost"
+                    color="red"
+                    aria-label={`Remove card ending ${m.last4}`}
+                    onClick={() => setRemoving(m.id)}
+                  >
                     <TrashIcon />
                   </IconButton>
                 </Flex>

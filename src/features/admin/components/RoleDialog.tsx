@@ -6,7 +6,15 @@ import { useViewer } from "@/session/ViewerProvider";
 import { toast } from "@/ui/toast";
 import { useRoleForm } from "../hooks/useRoles";
 
-export type EditableRole = { id: string; name: string; description: string; color: string; level: number; permissions: string[]; modes: Mode[] };
+export type EditableRole = {
+  id: string;
+  name: string;
+  description: string;
+  color: string;
+  level: number;
+  permissions: string[];
+  modes: Mode[];
+};
 
 type RoleDialogProps = { role: EditableRole | null; onClose(): void };
 
@@ -51,35 +59,59 @@ export function RoleDialog({ role, onClose }: RoleDialogProps) {
         <Dialog.Title>{role ? "Edit Role" : "Create Role"}</Dialog.Title>
         <Flex direction="column" gap="3">
           <label>
-            <Text size="2" weight="medium">Role Name</Text>
+            <Text size="2" weight="medium">
+              Role Name
+            </Text>
             <TextField.Root value={name} onChange={(e) => setName(e.target.value)} />
           </label>
           <label>
-            <Text size="2" weight="medium">Description</Text>
+            <Text size="2" weight="medium">
+              Description
+            </Text>
             <TextArea value={description} onChange={(e) => setDescription(e.target.value)} />
           </label>
           <Grid columns="2" gap="3">
             <Flex direction="column" gap="1">
-              <Text size="2" weight="medium">Color</Text>
+              <Text size="2" weight="medium">
+                Color
+              </Text>
               <Select.Root value={color} onValueChange={setColor}>
                 <Select.Trigger aria-label="Color" />
                 <Select.Content>
-                  {FORM_COLORS.map((c) => <Select.Item key={c} value={c}>{c}</Select.Item>)}
+                  {FORM_COLORS.map((c) => (
+                    <Select.Item key={c} value={c}>
+                      {c}
+                    </Select.Item>
+                  ))}
                 </Select.Content>
               </Select.Root>
             </Flex>
             <label>
-              <Text size="2" weight="medium">Access Level (1-100)</Text>
-              <TextField.Root type="number" min={1} max={100} value={level} onChange={(e) => setLevel(e.target.value)} color={levelValid ? undefined : "red"} />
+              <Text size="2" weight="medium">
+                Access Level (1-100)
+              </Text>
+              <TextField.Root
+                type="number"
+                min={1}
+                max={100}
+                value={level}
+                onChange={(e) => setLevel(e.target.value)}
+                color={levelValid ? undefined : "red"}
+              />
             </label>
           </Grid>
           <Flex direction="column" gap="1">
-            <Text size="2" weight="medium">Modes</Text>
+            <Text size="2" weight="medium">
+              Modes
+            </Text>
             <Flex gap="3">
               {MODES.map((m) => (
                 <Text as="label" size="2" key={m}>
                   <Flex gap="1" align="center">
-                    <Checkbox checked={modes.includes(m)} onCheckedChange={(c) => setModes(c === true ? [...modes, m] : modes.filter((x) => x !== m))} />
+                    <Checkbox
+                      checked={modes.includes(m)}
+                      onCheckedChange={(c) => setModes(c === true ? [...modes, m] : modes.filter((x) => x !== m))}
+                    />
                     {MODE_NAMES[m]}
                   </Flex>
                 </Text>
@@ -87,14 +119,18 @@ export function RoleDialog({ role, onClose }: RoleDialogProps) {
             </Flex>
           </Flex>
           <Flex direction="column" gap="1">
-            <Text size="2" weight="medium">Permissions</Text>
+            <Text size="2" weight="medium">
+              Permissions
+            </Text>
             <Grid columns={{ initial: "1", xs: "2" }} gap="1">
               {offered.map((p) => (
                 <Text as="label" size="2" key={p}>
                   <Flex gap="1" align="center">
                     <Checkbox
                       checked={permissions.includes(p)}
-                      onCheckedChange={(c) => setPermissions(c === true ? [...permissions, p] : permissions.filter((x) => x !== p))}
+                      onCheckedChange={(c) =>
+                        setPermissions(c === true ? [...permissions, p] : permissions.filter((x) => x !== p))
+                      }
                     />
                     {p}
                   </Flex>
@@ -104,8 +140,14 @@ export function RoleDialog({ role, onClose }: RoleDialogProps) {
           </Flex>
         </Flex>
         <Flex gap="3" mt="4" justify="end">
-          <Dialog.Close><Button variant="soft" color="gray">Cancel</Button></Dialog.Close>
-          <Button loading={busy} disabled={!name.trim() || !levelValid} onClick={handleSave}>{role ? "Save Role" : "Create Role"}</Button>
+          <Dialog.Close>
+            <Button variant="soft" color="gray">
+              Cancel
+            </Button>
+          </Dialog.Close>
+          <Button loading={busy} disabled={!name.trim() || !levelValid} onClick={handleSave}>
+            {role ? "Save Role" : "Create Role"}
+          </Button>
         </Flex>
       </Dialog.Content>
     </Dialog.Root>

@@ -39,7 +39,9 @@ export function RolesTab({ roles }: RolesTabProps) {
             <Table.ColumnHeaderCell>Modes</Table.ColumnHeaderCell>
             <Table.ColumnHeaderCell>Permissions</Table.ColumnHeaderCell>
             <Table.ColumnHeaderCell>Users</Table.ColumnHeaderCell>
-            <Table.ColumnHeaderCell><span className="rt-sr-only">Actions</span></Table.ColumnHeaderCell>
+            <Table.ColumnHeaderCell>
+              <span className="rt-sr-only">Actions</span>
+            </Table.ColumnHeaderCell>
           </Table.Row>
         </Table.Header>
         <Table.Body>
@@ -49,24 +51,36 @@ export function RolesTab({ roles }: RolesTabProps) {
                 <Flex direction="column">
                   <Flex gap="2" align="center">
                     <Badge color={r.color as "gray"}>{r.name}</Badge>
-                    {r.builtIn && <Text size="1" color="gray" wrap="nowrap">Built-in</Text>}
+                    {r.builtIn && (
+                      <Text size="1" color="gray" wrap="nowrap">
+                        Built-in
+                      </Text>
+                    )}
                   </Flex>
-                  <Text size="1" color="gray">{r.description}</Text>
+                  <Text size="1" color="gray">
+                    {r.description}
+                  </Text>
                 </Flex>
               </Table.RowHeaderCell>
               <Table.Cell>{r.level}</Table.Cell>
               <Table.Cell>{r.modes.join(", ")}</Table.Cell>
-              <Table.Cell><Text size="1">{r.id === "super_admin" ? "All permissions" : r.permissions.join(", ")}</Text></Table.Cell>
+              <Table.Cell>
+                <Text size="1">{r.id === "super_admin" ? "All permissions" : r.permissions.join(", ")}</Text>
+              </Table.Cell>
               <Table.Cell>{r.assignedCount}</Table.Cell>
               <Table.Cell>
                 {r.editable && (
                   <DropdownMenu.Root>
                     <DropdownMenu.Trigger>
-                      <IconButton variant="ghost" aria-label={`Actions for ${r.name}`}><DotsHorizontalIcon /></IconButton>
+                      <IconButton variant="ghost" aria-label={`Actions for ${r.name}`}>
+                        <DotsHorizontalIcon />
+                      </IconButton>
                     </DropdownMenu.Trigger>
                     <DropdownMenu.Content>
                       <DropdownMenu.Item onSelect={() => setEditing(r)}>Edit</DropdownMenu.Item>
-                      <DropdownMenu.Item color="red" onSelect={() => askDelete(r)}>Delete</DropdownMenu.Item>
+                      <DropdownMenu.Item color="red" onSelect={() => askDelete(r)}>
+                        Delete
+                      </DropdownMenu.Item>
                     </DropdownMenu.Content>
                   </DropdownMenu.Root>
                 )}

@@ -44,15 +44,26 @@ export function UserDialog({ user, roles, onClose }: UserDialogProps) {
         <Dialog.Title>{user ? "Edit User" : "Create User"}</Dialog.Title>
         <Flex direction="column" gap="3">
           <label>
-            <Text size="2" weight="medium">Email</Text>
-            <TextField.Root type="email" value={email} disabled={user !== null} onChange={(e) => setEmail(e.target.value)} />
+            <Text size="2" weight="medium">
+              Email
+            </Text>
+            <TextField.Root
+              type="email"
+              value={email}
+              disabled={user !== null}
+              onChange={(e) => setEmail(e.target.value)}
+            />
           </label>
           <label>
-            <Text size="2" weight="medium">Name</Text>
+            <Text size="2" weight="medium">
+              Name
+            </Text>
             <TextField.Root value={name} onChange={(e) => setName(e.target.value)} />
           </label>
           <Flex direction="column" gap="2">
-            <Text size="2" weight="medium">Roles</Text>
+            <Text size="2" weight="medium">
+              Roles
+            </Text>
             {roles.map((r) => (
               <Text as="label" size="2" key={r.id}>
                 <Flex gap="2" align="center">
@@ -62,11 +73,23 @@ export function UserDialog({ user, roles, onClose }: UserDialogProps) {
               </Text>
             ))}
           </Flex>
-          {!user && <Text size="1" color="gray">The new user receives an email with a link to set their own password.</Text>}
+          {!user && (
+            <Text size="1" color="gray">
+              The new user receives an email with a link to set their own password.
+            </Text>
+          )}
         </Flex>
         <Flex gap="3" mt="4" justify="end">
-          <Dialog.Close><Button variant="soft" color="gray">Cancel</Button></Dialog.Close>
-          <Button loading={busy} disabled={!name.trim() || (!user && !email.trim()) || selected.length === 0} onClick={handleSave}>
+          <Dialog.Close>
+            <Button variant="soft" color="gray">
+              Cancel
+            </Button>
+          </Dialog.Close>
+          <Button
+            loading={busy}
+            disabled={!name.trim() || (!user && !email.trim()) || selected.length === 0}
+            onClick={handleSave}
+          >
             {user ? "Save" : "Create User"}
           </Button>
         </Flex>

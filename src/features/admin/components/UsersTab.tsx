@@ -38,20 +38,25 @@ export function UsersTab({ roles }: UsersTabProps) {
               <Table.ColumnHeaderCell>Roles</Table.ColumnHeaderCell>
               <Table.ColumnHeaderCell>Created</Table.ColumnHeaderCell>
               <Table.ColumnHeaderCell>Last Sign In</Table.ColumnHeaderCell>
-              <Table.ColumnHeaderCell><span className="rt-sr-only">Actions</span></Table.ColumnHeaderCell>
+              <Table.ColumnHeaderCell>
+                <span className="rt-sr-only">Actions</span>
+              </Table.ColumnHeaderCell>
             </Table.Row>
           </Table.Header>
           <Table.Body>
             {users.map((u) => (
               <Table.Row key={u.id}>
                 <Table.RowHeaderCell>
-                  {u.name} {u.isSelf && <Badge color="gray">You</Badge>} {u.status === "invited" && <Badge color="yellow">invited</Badge>}
+                  {u.name} {u.isSelf && <Badge color="gray">You</Badge>}{" "}
+                  {u.status === "invited" && <Badge color="yellow">invited</Badge>}
                 </Table.RowHeaderCell>
                 <Table.Cell>{u.email}</Table.Cell>
                 <Table.Cell>
                   <Flex gap="1" wrap="wrap">
                     {u.roles.map((r) => (
-                      <Badge key={r} color={(roleById.get(r)?.color ?? "gray") as "gray"}>{roleById.get(r)?.name ?? r}</Badge>
+                      <Badge key={r} color={(roleById.get(r)?.color ?? "gray") as "gray"}>
+                        {roleById.get(r)?.name ?? r}
+                      </Badge>
                     ))}
                   </Flex>
                 </Table.Cell>
@@ -61,12 +66,16 @@ export function UsersTab({ roles }: UsersTabProps) {
                   {u.status !== "invited" && (
                     <DropdownMenu.Root>
                       <DropdownMenu.Trigger>
-                        <IconButton variant="ghost" aria-label={`Actions for ${u.email}`}><DotsHorizontalIcon /></IconButton>
+                        <IconButton variant="ghost" aria-label={`Actions for ${u.email}`}>
+                          <DotsHorizontalIcon />
+                        </IconButton>
                       </DropdownMenu.Trigger>
                       <DropdownMenu.Content>
                         <DropdownMenu.Item onSelect={() => setEditing(u)}>Edit</DropdownMenu.Item>
                         {!u.isSelf && (
-                          <DropdownMenu.Item color="red" onSelect={() => setRemoving(u)}>Remove from organization</DropdownMenu.Item>
+                          <DropdownMenu.Item color="red" onSelect={() => setRemoving(u)}>
+                            Remove from organization
+                          </DropdownMenu.Item>
                         )}
                       </DropdownMenu.Content>
                     </DropdownMenu.Root>
@@ -77,11 +86,13 @@ export function UsersTab({ roles }: UsersTabProps) {
           </Table.Body>
         </ScrollTable>
       )}
-      {editing && <UserDialog
+      {editing && (
+        <UserDialog
           user={editing === "new" ? null : editing}
           roles={editing === "new" ? assignable : roles.filter((r) => r.grantable || editing.roles.includes(r.id))}
           onClose={() => setEditing(null)}
-        />}
+        />
+      )}
       <ConfirmDialog
         open={removing !== null}
         onOpenChange={(o) => !o && setRemoving(null)}

@@ -21,10 +21,23 @@ export function useMembers() {
   const removeUser = useMutation(api.adminUsers.remove);
 
   const resend = (invitationId: Id<"invitations">) =>
-    withToasts(() => resendInvitation({ invitationId }), (res) => ["Invitation Sent", `Invitation sent to ${res.email}`], "Error Sending Invitation");
+    withToasts(
+      () => resendInvitation({ invitationId }),
+      (res) => ["Invitation Sent", `Invitation sent to ${res.email}`],
+      "Error Sending Invitation",
+    );
   const revoke = (invitationId: Id<"invitations">) =>
-    withToasts(() => revokeInvitation({ invitationId }), () => ["Member Removed"], "Error removing member");
-  const remove = (userId: Id<"users">) => withToasts(() => removeUser({ userId }), () => ["Member Removed"], "Error removing member");
+    withToasts(
+      () => revokeInvitation({ invitationId }),
+      () => ["Member Removed"],
+      "Error removing member",
+    );
+  const remove = (userId: Id<"users">) =>
+    withToasts(
+      () => removeUser({ userId }),
+      () => ["Member Removed"],
+      "Error removing member",
+    );
   return { members, resend, revoke, remove };
 }
 

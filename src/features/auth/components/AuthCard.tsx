@@ -12,7 +12,9 @@ export function AuthCard({ title, description, children, width = 440 }: AuthCard
       <Flex align="center" gap="2" asChild>
         <Link to={ROUTES.landing} style={{ textDecoration: "none", color: "var(--gray-12)" }}>
           <img src="/favicon.svg" alt="" width={28} height={28} />
-          <Text weight="bold" size="5">Precinct</Text>
+          <Text weight="bold" size="5">
+            Precinct
+          </Text>
         </Link>
       </Flex>
       <Card size="4" style={{ width: "100%", maxWidth: width }}>

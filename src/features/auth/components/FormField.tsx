@@ -14,7 +14,17 @@ type FormFieldProps = {
 };
 
 /** A labelled text input (the label is the input's accessible name). */
-export function FormField({ id, label, value, onChange, type = "text", autoComplete, disabled, readOnly, placeholder }: FormFieldProps) {
+export function FormField({
+  id,
+  label,
+  value,
+  onChange,
+  type = "text",
+  autoComplete,
+  disabled,
+  readOnly,
+  placeholder,
+}: FormFieldProps) {
   return (
     <Flex direction="column" gap="1">
       <Text as="label" htmlFor={id} size="2" weight="medium">

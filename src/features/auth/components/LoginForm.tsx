@@ -40,10 +40,19 @@ export function LoginForm({ onSignedIn, onNavigate }: LoginFormProps) {
       <Flex direction="column" gap="3">
         <FormError message={error} />
         <FormField id="login-email" label="Email" type="email" autoComplete="email" value={email} onChange={setEmail} />
-        <FormField id="login-password" label="Password" type="password" autoComplete="current-password" value={password} onChange={setPassword} />
+        <FormField
+          id="login-password"
+          label="Password"
+          type="password"
+          autoComplete="current-password"
+          value={password}
+          onChange={setPassword}
+        />
         <Flex justify="end">
           <RadixLink size="2" asChild>
-            <Link to={ROUTES.forgotPassword} onClick={onNavigate}>Forgot password?</Link>
+            <Link to={ROUTES.forgotPassword} onClick={onNavigate}>
+              Forgot password?
+            </Link>
           </RadixLink>
         </Flex>
         <Button type="submit" size="3" loading={submitting}>
@@ -51,7 +60,11 @@ export function LoginForm({ onSignedIn, onNavigate }: LoginFormProps) {
         </Button>
         <Text size="2" align="center" color="gray">
           Don't have an account?{" "}
-          <RadixLink asChild><Link to={ROUTES.register} onClick={onNavigate}>Register</Link></RadixLink>
+          <RadixLink asChild>
+            <Link to={ROUTES.register} onClick={onNavigate}>
+              Register
+            </Link>
+          </RadixLink>
         </Text>
       </Flex>
     </form>

@@ -50,11 +50,37 @@ export function RegisterForm({ variant, onRegistered }: RegisterFormProps) {
       <Flex direction="column" gap="3">
         <FormError message={error} />
         <Grid columns="2" gap="3">
-          <FormField id={`${prefix}-first`} label="First Name" autoComplete="given-name" value={values.firstName} onChange={set("firstName")} />
-          <FormField id={`${prefix}-last`} label="Last Name" autoComplete="family-name" value={values.lastName} onChange={set("lastName")} />
+          <FormField
+            id={`${prefix}-first`}
+            label="First Name"
+            autoComplete="given-name"
+            value={values.firstName}
+            onChange={set("firstName")}
+          />
+          <FormField
+            id={`${prefix}-last`}
+            label="Last Name"
+            autoComplete="family-name"
+            value={values.lastName}
+            onChange={set("lastName")}
+          />
         </Grid>
-        <FormField id={`${prefix}-email`} label="Email" type="email" autoComplete="email" value={values.email} onChange={set("email")} />
-        <FormField id={`${prefix}-password`} label="Password" type="password" autoComplete="new-password" value={values.password} onChange={set("password")} />
+        <FormField
+          id={`${prefix}-email`}
+          label="Email"
+          type="email"
+          autoComplete="email"
+          value={values.email}
+          onChange={set("email")}
+        />
+        <FormField
+          id={`${prefix}-password`}
+          label="Password"
+          type="password"
+          autoComplete="new-password"
+          value={values.password}
+          onChange={set("password")}
+        />
         <FormField
           id={`${prefix}-confirm`}
           label="Confirm Password"

@@ -15,7 +15,13 @@ export function RegisterModal({ open, onOpenChange, onLogin }: RegisterModalProp
         <RegisterForm variant="modal" onRegistered={() => onOpenChange(false)} />
         <Text as="p" size="2" align="center" color="gray" mt="3">
           Already have an account?{" "}
-          <a href="#login" onClick={(e) => { e.preventDefault(); onLogin(); }}>
+          <a
+            href="#login"
+            onClick={(e) => {
+              e.preventDefault();
+              onLogin();
+            }}
+          >
             Sign in
           </a>
         </Text>

@@ -14,17 +14,36 @@ export const LOGIN_MESSAGES = {
 
 const MIN_PASSWORD_LENGTH = 6;
 
-export type RegistrationValues = { firstName: string; lastName: string; email: string; password: string; confirmPassword: string };
+export type RegistrationValues = {
+  firstName: string;
+  lastName: string;
+  email: string;
+  password: string;
+  confirmPassword: string;
+};
 
 /** The modal and the page word the same rules differently (spec/3 §5). */
 const REGISTRATION_MESSAGES = {
-  modal: { missing: "All fields are required", mismatch: "Passwords do not match", short: "Password must be at least 6 characters" },
-  page: { missing: "Please fill in all fields", mismatch: "Passwords do not match", short: "Password should be at least 6 characters" },
+  modal: {
+    missing: "All fields are required",
+    mismatch: "Passwords do not match",
+    short: "Password must be at least 6 characters",
+  },
+  page: {
+    missing: "Please fill in all fields",
+    mismatch: "Passwords do not match",
+    short: "Password should be at least 6 characters",
+  },
 } as const;
 
 export function validateRegistration(values: RegistrationValues, variant: "modal" | "page"): string | null {
   const m = REGISTRATION_MESSAGES[variant];
-  if ([values.firstName, values.lastName, values.email, values.password, values.confirmPassword].some((v) => v.trim() === "")) return m.missing;
+  if (
+    [values.firstName, values.lastName, values.email, values.password, values.confirmPassword].some(
+      (v) => v.trim() === "",
+    )
+  )
+    return m.missing;
   if (values.password !== values.confirmPassword) return m.mismatch;
   if (values.password.length < MIN_PASSWORD_LENGTH) return m.short;
   return null;
@@ -51,7 +70,8 @@ function rawMessage(error: unknown): string {
   if (typeof error === "object" && error !== null) {
     const data = (error as { data?: unknown }).data;
     if (typeof data === "string") return data;
-    if (typeof data === "object" && data !== null && typeof (data as { message?: unknown }).message === "string") return (data as { message: string }).message;
+    if (typeof data === "object" && data !== null && typeof (data as { message?: unknown }).message === "string")
+      return (data as { message: string }).message;
   }
   if (error instanceof Error) return error.message;
   if (typeof error === "string") return error;
@@ -61,7 +81,8 @@ function rawMessage(error: unknown): string {
 /** The server answers an unknown email and a wrong password alike (convex/auth.ts). */
 export function loginErrorMessage(error: unknown): string {
   const m = rawMessage(error);
-  if (m === LOGIN_MESSAGES.invalid || /InvalidAccountId|InvalidSecret|Invalid credentials|Invalid login/i.test(m)) return LOGIN_MESSAGES.invalid;
+  if (m === LOGIN_MESSAGES.invalid || /InvalidAccountId|InvalidSecret|Invalid credentials|Invalid login/i.test(m))
+    return LOGIN_MESSAGES.invalid;
   if (/TooManyFailedAttempts|too many|rate limit/i.test(m)) return LOGIN_MESSAGES.tooMany;
   if (/not confirmed|unverified|confirm your email/i.test(m)) return LOGIN_MESSAGES.unconfirmed;
   if (/network|failed to fetch|connection|websocket|offline/i.test(m)) return LOGIN_MESSAGES.network;

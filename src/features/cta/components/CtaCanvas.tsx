@@ -97,17 +97,31 @@ class ImagePlaceholder extends Rect {
 }
 
 type ImageState = HTMLImageElement | "loading" | "error";
-const natural = (img: HTMLImageElement) => ({ width: img.naturalWidth || img.width, height: img.naturalHeight || img.height });
+const natural = (img: HTMLImageElement) => ({
+  width: img.naturalWidth || img.width,
+  height: img.naturalHeight || img.height,
+});
 
 /**
  * Sets an element's properties on its object (scale reset, shadow, rounded clip of an image). A
  * backdrop takes no pointer events: a click on it reaches the blank canvas (and deselects).
  */
-function applyElement(obj: FabricObject, el: CtaElement, readOnly: boolean, img: HTMLImageElement | undefined, backdrop = false) {
+function applyElement(
+  obj: FabricObject,
+  el: CtaElement,
+  readOnly: boolean,
+  img: HTMLImageElement | undefined,
+  backdrop = false,
+) {
   if (obj instanceof FabricImage && img) {
     obj.set(imageOptions(el, natural(img), readOnly));
     const { width, height, radius } = imageFit(el, natural(img));
-    obj.set("clipPath", radius > 0 ? new Rect({ width, height, rx: radius, ry: radius, originX: "center", originY: "center", left: 0, top: 0 }) : undefined);
+    obj.set(
+      "clipPath",
+      radius > 0
+        ? new Rect({ width, height, rx: radius, ry: radius, originX: "center", originY: "center", left: 0, top: 0 })
+        : undefined,
+    );
   } else {
     obj.set(objectOptions(el, readOnly));
   }
@@ -118,7 +132,12 @@ function applyElement(obj: FabricObject, el: CtaElement, readOnly: boolean, img:
   obj.setCoords();
 }
 
-function createObject(el: CtaElement, readOnly: boolean, img: HTMLImageElement | undefined, backdrop = false): FabricObject {
+function createObject(
+  el: CtaElement,
+  readOnly: boolean,
+  img: HTMLImageElement | undefined,
+  backdrop = false,
+): FabricObject {
   const obj: FabricObject =
     el.type === "text"
       ? new CtaTextbox(el.text ?? "")
@@ -151,7 +170,12 @@ export function CtaCanvas(props: CtaCanvasProps) {
     if (!host) return;
     const el = document.createElement("canvas");
     host.appendChild(el);
-    const canvas = new Canvas(el, { selection: false, preserveObjectStacking: true, backgroundColor: "", fireRightClick: false });
+    const canvas = new Canvas(el, {
+      selection: false,
+      preserveObjectStacking: true,
+      backgroundColor: "",
+      fireRightClick: false,
+    });
     const objects = new Map<string, FabricObject>();
     const applied = new Map<string, Applied>();
     const images = new Map<string, ImageState>();
@@ -167,7 +191,8 @@ export function CtaCanvas(props: CtaCanvasProps) {
     };
     // becoming or ceasing to be the backdrop redraws the object (its pointer events change)
     const backdropOf = (e: CtaElement) => isBackdrop(e, latest.current.design);
-    const kindOf = (e: CtaElement) => `${objectKind(e, (src) => images.get(src) instanceof HTMLImageElement)}${backdropOf(e) ? ":backdrop" : ""}`;
+    const kindOf = (e: CtaElement) =>
+      `${objectKind(e, (src) => images.get(src) instanceof HTMLImageElement)}${backdropOf(e) ? ":backdrop" : ""}`;
     const load = (src: string) => {
       images.set(src, "loading");
       util.loadImage(src, { crossOrigin: "anonymous" }).then(
@@ -182,13 +207,19 @@ export function CtaCanvas(props: CtaCanvasProps) {
     const sync = () => {
       if (disposed) return;
       const { design: d, readOnly: ro = false, selectedId: sel, scale: s = 1 } = latest.current;
-      if (canvas.getWidth() !== d.width * s || canvas.getHeight() !== d.height * s) canvas.setDimensions({ width: d.width * s, height: d.height * s });
+      if (canvas.getWidth() !== d.width * s || canvas.getHeight() !== d.height * s)
+        canvas.setDimensions({ width: d.width * s, height: d.height * s });
       if (canvas.getZoom() !== s) canvas.setZoom(s);
       if (appliedReadOnly !== ro) {
         for (const [id, a] of applied) applied.set(id, { ...a, el: null });
         appliedReadOnly = ro;
       }
-      const plan = planSync(applied, canvas.getObjects().map((o) => idOf(o) ?? ""), d.elements, { busy: dragging, kindOf });
+      const plan = planSync(
+        applied,
+        canvas.getObjects().map((o) => idOf(o) ?? ""),
+        d.elements,
+        { busy: dragging, kindOf },
+      );
       quiet = true;
       try {
         for (const id of plan.remove) {

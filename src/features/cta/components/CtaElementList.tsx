@@ -29,7 +29,8 @@ function detail(el: CtaElement, design: CtaDesign): string {
   return `${el.width} × ${el.height}${isBackdrop(el, design) ? ", background" : ""}`;
 }
 
-const swatch = (el: CtaElement) => (el.type === "text" ? (el.color ?? "#111827") : el.fill === "transparent" ? "transparent" : el.fill);
+const swatch = (el: CtaElement) =>
+  el.type === "text" ? (el.color ?? "#111827") : el.fill === "transparent" ? "transparent" : el.fill;
 
 export function CtaElementList({ design, selectedId, onSelect, onEdit }: Props) {
   const base = useId();
@@ -42,7 +43,9 @@ export function CtaElementList({ design, selectedId, onSelect, onEdit }: Props) 
   useEffect(() => {
     if (!selectedId) return;
     const list = listRef.current;
-    const option = [...(list?.querySelectorAll<HTMLElement>('[role="option"]') ?? [])].find((o) => o.dataset.elementId === selectedId);
+    const option = [...(list?.querySelectorAll<HTMLElement>('[role="option"]') ?? [])].find(
+      (o) => o.dataset.elementId === selectedId,
+    );
     if (list && option && typeof option.scrollIntoView === "function") option.scrollIntoView({ block: "nearest" });
   }, [selectedId]);
 
@@ -82,7 +85,10 @@ export function CtaElementList({ design, selectedId, onSelect, onEdit }: Props) 
   return (
     <Box data-testid="cta.elementList">
       <Text as="div" size="2" weight="medium" id={`${base}-label`} mb="1">
-        Elements <Text color="gray" weight="regular" size="1">(back to front · ↑↓ to select, Enter to edit, Esc to deselect)</Text>
+        Elements{" "}
+        <Text color="gray" weight="regular" size="1">
+          (back to front · ↑↓ to select, Enter to edit, Esc to deselect)
+        </Text>
       </Text>
       {/* an empty listbox is an ARIA error (a listbox needs options): until there is an element it is a note */}
       <div
@@ -93,7 +99,14 @@ export function CtaElementList({ design, selectedId, onSelect, onEdit }: Props) 
         aria-activedescendant={at >= 0 ? optionId(elements[at].id) : undefined}
         onKeyDown={onKeyDown}
         data-testid="cta.elements"
-        style={{ maxHeight: 220, overflowY: "auto", border: "1px solid var(--gray-a6)", borderRadius: "var(--radius-2)", background: "var(--color-panel-solid)", padding: 2 }}
+        style={{
+          maxHeight: 220,
+          overflowY: "auto",
+          border: "1px solid var(--gray-a6)",
+          borderRadius: "var(--radius-2)",
+          background: "var(--color-panel-solid)",
+          padding: 2,
+        }}
       >
         {elements.length === 0 && (
           <Text as="div" size="1" color="gray" style={{ padding: "6px 8px" }}>
@@ -132,7 +145,17 @@ export function CtaElementList({ design, selectedId, onSelect, onEdit }: Props) 
                 fontWeight: selected ? 500 : undefined,
               }}
             >
-              <span aria-hidden style={{ flex: "0 0 auto", width: 12, height: 12, borderRadius: 3, border: "1px solid var(--gray-a7)", background: swatch(el) }} />
+              <span
+                aria-hidden
+                style={{
+                  flex: "0 0 auto",
+                  width: 12,
+                  height: 12,
+                  borderRadius: 3,
+                  border: "1px solid var(--gray-a7)",
+                  background: swatch(el),
+                }}
+              />
               <span style={{ minWidth: 0, overflow: "hidden", textOverflow: "ellipsis", whiteSpace: "nowrap" }}>
                 {elementLabel(el)}
                 {more && <span style={{ color: "var(--gray-11)" }}>{` ${more}`}</span>}

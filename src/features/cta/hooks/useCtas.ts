@@ -62,10 +62,15 @@ export function useCtas() {
       }
     },
     /** Save Template: a new one, or the edited one (`base`: the template as it was opened; a teammate's later save is not overwritten) */
-    async saveTemplate(t: { base?: { id: Id<"ctaTemplates">; updatedAt: number }; name: string; category: string }, design: CtaDesign): Promise<{ updatedAt: number | null } | null> {
+    async saveTemplate(
+      t: { base?: { id: Id<"ctaTemplates">; updatedAt: number }; name: string; category: string },
+      design: CtaDesign,
+    ): Promise<{ updatedAt: number | null } | null> {
       try {
         const args = { name: t.name, category: t.category, design: JSON.stringify(design) };
-        const updatedAt = t.base ? await updateTemplate({ id: t.base.id, baseUpdatedAt: t.base.updatedAt, ...args }) : (await createTemplate(args), null);
+        const updatedAt = t.base
+          ? await updateTemplate({ id: t.base.id, baseUpdatedAt: t.base.updatedAt, ...args })
+          : (await createTemplate(args), null);
         toast.success("Template Saved");
         return { updatedAt };
       } catch (e) {

@@ -8,7 +8,15 @@
  * height of 1.2, the box filled and rounded; images cover their box; the same three shadows.
  */
 import type { CSSProperties } from "react";
-import { BOUNDS, clampPosition, isSafeImage, snap, sortByZ, type CtaDesign, type CtaElement } from "@convex/lib/cta/design";
+import {
+  BOUNDS,
+  clampPosition,
+  isSafeImage,
+  snap,
+  sortByZ,
+  type CtaDesign,
+  type CtaElement,
+} from "@convex/lib/cta/design";
 
 export type ShadowSpec = { color: string; blur: number; offsetX: number; offsetY: number };
 
@@ -27,7 +35,15 @@ export function shadowSpec(shadow: CtaElement["shadow"]): ShadowSpec | null {
 const TEXT_LINE_HEIGHT = 1.2 / 1.13;
 const PLACEHOLDER_FILL = "#e5e7eb";
 /** the selection frame drawn by fabric around the active object */
-const SELECTION_STYLE = { borderColor: "#6366f1", cornerColor: "#6366f1", cornerStrokeColor: "#ffffff", cornerSize: 9, transparentCorners: false, borderScaleFactor: 1.5, padding: 0 } as const;
+const SELECTION_STYLE = {
+  borderColor: "#6366f1",
+  cornerColor: "#6366f1",
+  cornerStrokeColor: "#ffffff",
+  cornerSize: 9,
+  transparentCorners: false,
+  borderScaleFactor: 1.5,
+  padding: 0,
+} as const;
 
 /** A safe http(s) image address of an element, or "" (the canvas loads nothing else). */
 export function imageSrc(el: CtaElement): string {
@@ -83,7 +99,14 @@ export function objectOptions(el: CtaElement, readOnly = false): Record<string, 
   const base = { ...baseOptions(el, readOnly), scaleX: 1, scaleY: 1 };
   switch (el.type) {
     case "rectangle":
-      return { ...base, width: el.width, height: el.height, rx: el.borderRadius, ry: el.borderRadius, fill: paint(el.fill) };
+      return {
+        ...base,
+        width: el.width,
+        height: el.height,
+        rx: el.borderRadius,
+        ry: el.borderRadius,
+        fill: paint(el.fill),
+      };
     case "circle":
       return { ...base, rx: el.width / 2, ry: el.height / 2, fill: paint(el.fill) };
     case "text":
@@ -104,7 +127,14 @@ export function objectOptions(el: CtaElement, readOnly = false): Record<string, 
         splitByGrapheme: false,
       };
     case "image":
-      return { ...base, width: el.width, height: el.height, rx: el.borderRadius, ry: el.borderRadius, fill: PLACEHOLDER_FILL };
+      return {
+        ...base,
+        width: el.width,
+        height: el.height,
+        rx: el.borderRadius,
+        ry: el.borderRadius,
+        fill: PLACEHOLDER_FILL,
+      };
   }
 }
 
@@ -113,17 +143,32 @@ export function objectOptions(el: CtaElement, readOnly = false): Record<string, 
  * box's proportions, scaled uniformly; `radius` is the corner radius in the picture's own units (for
  * the rounded clip).
  */
-export function imageFit(el: Pick<CtaElement, "width" | "height" | "borderRadius">, natural: { width: number; height: number }) {
+export function imageFit(
+  el: Pick<CtaElement, "width" | "height" | "borderRadius">,
+  natural: { width: number; height: number },
+) {
   const nw = Math.max(1, natural.width);
   const nh = Math.max(1, natural.height);
   const s = Math.max(el.width / nw, el.height / nh);
   const width = el.width / s;
   const height = el.height / s;
-  return { cropX: (nw - width) / 2, cropY: (nh - height) / 2, width, height, scaleX: s, scaleY: s, radius: el.borderRadius / s };
+  return {
+    cropX: (nw - width) / 2,
+    cropY: (nh - height) / 2,
+    width,
+    height,
+    scaleX: s,
+    scaleY: s,
+    radius: el.borderRadius / s,
+  };
 }
 
 /** The options of a loaded image's FabricImage (`radius` for the clip aside). */
-export function imageOptions(el: CtaElement, natural: { width: number; height: number }, readOnly = false): Record<string, unknown> {
+export function imageOptions(
+  el: CtaElement,
+  natural: { width: number; height: number },
+  readOnly = false,
+): Record<string, unknown> {
   const { radius: _radius, ...fit } = imageFit(el, natural);
   return { ...baseOptions(el, readOnly), ...fit, backgroundColor: el.fill && el.fill !== "transparent" ? el.fill : "" };
 }
@@ -132,7 +177,12 @@ export type ObjectBox = { left: number; top: number; width: number; height: numb
 
 /** An object's box in model units after a drag or resize: the scale folded into width and height (within the size bounds). */
 export function foldScale(o: ObjectBox): { x: number; y: number; width: number; height: number } {
-  return { x: Math.round(o.left), y: Math.round(o.top), width: clampSize(o.width * o.scaleX), height: clampSize(o.height * o.scaleY) };
+  return {
+    x: Math.round(o.left),
+    y: Math.round(o.top),
+    width: clampSize(o.width * o.scaleX),
+    height: clampSize(o.height * o.scaleY),
+  };
 }
 
 /**
@@ -152,7 +202,11 @@ export function modifiedPatch(el: CtaElement, o: ObjectBox): Partial<CtaElement>
  * Where a dragged element shows while it moves: within the canvas (clampPosition) and, with snap to
  * grid on, on the last grid line inside the bounds — the place lib/cta/draft.ts stores on drop.
  */
-export function dragPosition(x: number, y: number, design: Pick<CtaDesign, "width" | "height" | "gridSize" | "snapToGrid">): { x: number; y: number } {
+export function dragPosition(
+  x: number,
+  y: number,
+  design: Pick<CtaDesign, "width" | "height" | "gridSize" | "snapToGrid">,
+): { x: number; y: number } {
   const p = clampPosition(x, y, design);
   if (!design.snapToGrid) return p;
   const g = design.gridSize;
@@ -214,7 +268,14 @@ export function planSync(
   opts: { busy?: string | null; kindOf?: (el: CtaElement) => string } = {},
 ): SyncPlan {
   const kindOf = opts.kindOf ?? ((el: CtaElement) => objectKind(el));
-  const plan: SyncPlan = { add: [], replace: [], update: [], remove: [], order: sortByZ([...next]).map((e) => e.id), restack: false };
+  const plan: SyncPlan = {
+    add: [],
+    replace: [],
+    update: [],
+    remove: [],
+    order: sortByZ([...next]).map((e) => e.id),
+    restack: false,
+  };
   const ids = new Set<string>();
   for (const el of next) {
     ids.add(el.id);
@@ -242,7 +303,10 @@ export function wrapperBackground(
   if (showGrid) {
     const line = isDark(design.backgroundColor) ? "rgba(255,255,255,0.18)" : "rgba(0,0,0,0.08)";
     const g = `${round2(design.gridSize * scale)}px`;
-    images.push(`linear-gradient(to right, ${line} 1px, transparent 1px)`, `linear-gradient(to bottom, ${line} 1px, transparent 1px)`);
+    images.push(
+      `linear-gradient(to right, ${line} 1px, transparent 1px)`,
+      `linear-gradient(to bottom, ${line} 1px, transparent 1px)`,
+    );
     sizes.push(`${g} ${g}`, `${g} ${g}`);
   }
   const transparent = design.backgroundColor === "transparent";
@@ -251,7 +315,11 @@ export function wrapperBackground(
     sizes.push("16px 16px");
   }
   if (!images.length) return { backgroundColor: design.backgroundColor };
-  return { backgroundColor: transparent ? "#ffffff" : design.backgroundColor, backgroundImage: images.join(", "), backgroundSize: sizes.join(", ") };
+  return {
+    backgroundColor: transparent ? "#ffffff" : design.backgroundColor,
+    backgroundImage: images.join(", "),
+    backgroundSize: sizes.join(", "),
+  };
 }
 
 const round2 = (v: number) => Math.round(v * 100) / 100;
@@ -291,7 +359,12 @@ export function elementLabel(el: CtaElement): string {
 }
 
 /** A rounded rectangle path centred on the origin (fabric draws an object from its centre). */
-export function roundedPath(ctx: Pick<CanvasRenderingContext2D, "beginPath" | "moveTo" | "arcTo" | "closePath">, w: number, h: number, radius: number) {
+export function roundedPath(
+  ctx: Pick<CanvasRenderingContext2D, "beginPath" | "moveTo" | "arcTo" | "closePath">,
+  w: number,
+  h: number,
+  radius: number,
+) {
   const r = Math.max(0, Math.min(radius, w / 2, h / 2));
   const x = -w / 2;
   const y = -h / 2;
@@ -305,7 +378,11 @@ export function roundedPath(ctx: Pick<CanvasRenderingContext2D, "beginPath" | "m
 }
 
 /** A teammate's selection: an outline 2 px outside the element's box, their name on a tab above it (below when at the top edge). */
-export function remoteOutline(el: Pick<CtaElement, "x" | "y" | "width" | "height">, color: string, scale = 1): { box: CSSProperties; label: CSSProperties } {
+export function remoteOutline(
+  el: Pick<CtaElement, "x" | "y" | "width" | "height">,
+  color: string,
+  scale = 1,
+): { box: CSSProperties; label: CSSProperties } {
   return {
     box: {
       position: "absolute",
@@ -332,5 +409,3 @@ export function remoteOutline(el: Pick<CtaElement, "x" | "y" | "width" | "height
     },
   };
 }
-
-

@@ -7,4 +7,5 @@ export function CrashProbe() {
   return null;
 }
 
-export const CRASH_PROBE_ENABLED: boolean = import.meta.env.DEV || import.meta.env.MODE === "e2e" || import.meta.env.VITE_E2E === "1";
+export const CRASH_PROBE_ENABLED: boolean =
+  import.meta.env.DEV || import.meta.env.MODE === "e2e" || import.meta.env.VITE_E2E === "1";

@@ -18,10 +18,15 @@ export function RecentImportsList({ imports }: { imports: RecentImport[] }) {
   const now = useNow();
   return (
     <Card size="2">
-      <Heading as="h2" size="4" mb="3">Recent Imports</Heading>
+      <Heading as="h2" size="4" mb="3">
+        Recent Imports
+      </Heading>
       {imports.length === 0 ? (
         <Text size="2" color="gray">
-          No imports yet. <RadixLink asChild><Link to={ROUTES.importVoters}>Import contacts</Link></RadixLink>
+          No imports yet.{" "}
+          <RadixLink asChild>
+            <Link to={ROUTES.importVoters}>Import contacts</Link>
+          </RadixLink>
         </Text>
       ) : (
         <ScrollTable label="Recent Imports" size="1">
@@ -41,7 +46,9 @@ export function RecentImportsList({ imports }: { imports: RecentImport[] }) {
                   <Table.Cell>{i.filename}</Table.Cell>
                   <Table.Cell>{`${i.importedRecords.toLocaleString()} / ${i.totalRecords.toLocaleString()}`}</Table.Cell>
                   <Table.Cell>
-                    <Badge color={STATUS_COLORS[status]} data-testid="dashboard.importStatus">{status}</Badge>
+                    <Badge color={STATUS_COLORS[status]} data-testid="dashboard.importStatus">
+                      {status}
+                    </Badge>
                   </Table.Cell>
                   <Table.Cell>{new Date(i.importDate).toLocaleDateString()}</Table.Cell>
                 </Table.Row>

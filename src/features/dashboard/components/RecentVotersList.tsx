@@ -13,9 +13,13 @@ type RecentVotersListProps = { title: string; voters: RecentVoter[]; emptyText: 
 export function RecentVotersList({ title, voters, emptyText }: RecentVotersListProps) {
   return (
     <Card size="2">
-      <Heading as="h2" size="4" mb="3">{title}</Heading>
+      <Heading as="h2" size="4" mb="3">
+        {title}
+      </Heading>
       {voters.length === 0 ? (
-        <Text size="2" color="gray">{emptyText}</Text>
+        <Text size="2" color="gray">
+          {emptyText}
+        </Text>
       ) : (
         <ScrollTable label={title} size="1">
           <Table.Header>

@@ -7,7 +7,16 @@ import { countOf } from "@/lib/plural";
 import { ConfirmDialog } from "@/ui/ConfirmDialog";
 import { toast } from "@/ui/toast";
 import { useMergedSave } from "@/ui/useMergedSave";
-import { automationForm, FIELD_LABELS, fromStored, joinSchedule, scheduleToStored, splitSchedule, toStored, type EventTrigger } from "./automationForm";
+import {
+  automationForm,
+  FIELD_LABELS,
+  fromStored,
+  joinSchedule,
+  scheduleToStored,
+  splitSchedule,
+  toStored,
+  type EventTrigger,
+} from "./automationForm";
 import { AutomationConflicts } from "./AutomationConflicts";
 import { EventTriggerFields } from "./EventTriggerFields";
 import { RulesEditor } from "./RulesEditor";
@@ -38,7 +47,11 @@ export function AutomatedTab({ campaignId, canManage }: AutomatedTabProps) {
   const [busy, setBusy] = useState(false);
   /** Send now waits for this confirmation: it reaches the whole audience at once */
   const [confirming, setConfirming] = useState(false);
-  const { save } = useMergedSave(merged, (c) => [c.field, fromStored(c.field, c.theirs)], (k) => FIELD_LABELS[k]);
+  const { save } = useMergedSave(
+    merged,
+    (c) => [c.field, fromStored(c.field, c.theirs)],
+    (k) => FIELD_LABELS[k],
+  );
   const form = merged.form;
 
   if (setup === null) return <RecordGone what="campaign" />;
@@ -85,7 +98,8 @@ export function AutomatedTab({ campaignId, canManage }: AutomatedTabProps) {
       return;
     }
     setBusy(true);
-    if ((await saveForm()) && (await actions.send(sendType, scheduleToStored(values.scheduledAt)))) setRescheduling(false);
+    if ((await saveForm()) && (await actions.send(sendType, scheduleToStored(values.scheduledAt))))
+      setRescheduling(false);
     setBusy(false);
   };
 
@@ -107,18 +121,38 @@ export function AutomatedTab({ campaignId, canManage }: AutomatedTabProps) {
       <Card>
         <Flex direction="column" gap="4">
           <Flex justify="between" align="center" gap="2" wrap="wrap">
-            <Heading as="h2" size="3" id="email-send-type">How to send</Heading>
+            <Heading as="h2" size="3" id="email-send-type">
+              How to send
+            </Heading>
             {touched && <Badge color="orange">Unsaved changes</Badge>}
           </Flex>
-          <RadioGroup.Root value={sendType} disabled={locked} onValueChange={(v) => merged.setField("sendType", v)} aria-labelledby="email-send-type">
+          <RadioGroup.Root
+            value={sendType}
+            disabled={locked}
+            onValueChange={(v) => merged.setField("sendType", v)}
+            aria-labelledby="email-send-type"
+          >
             <Flex gap="4" wrap="wrap">
               {(Object.keys(SEND_TYPE_LABELS) as SendType[]).map((t) => (
-                <RadioGroup.Item key={t} value={t}>{SEND_TYPE_LABELS[t]}</RadioGroup.Item>
+                <RadioGroup.Item key={t} value={t}>
+                  {SEND_TYPE_LABELS[t]}
+                </RadioGroup.Item>
               ))}
             </Flex>
           </RadioGroup.Root>
-          {sendType === "now" && <Text size="2" color="gray">The campaign goes to the recipients chosen on the Send To tab as soon as you send it.</Text>}
-          {sendType === "schedule" && <ScheduleFields date={date} time={time} disabled={locked} onChange={(d, t) => merged.setField("scheduledAt", joinSchedule(d, t))} />}
+          {sendType === "now" && (
+            <Text size="2" color="gray">
+              The campaign goes to the recipients chosen on the Send To tab as soon as you send it.
+            </Text>
+          )}
+          {sendType === "schedule" && (
+            <ScheduleFields
+              date={date}
+              time={time}
+              disabled={locked}
+              onChange={(d, t) => merged.setField("scheduledAt", joinSchedule(d, t))}
+            />
+          )}
           {sendType === "event" && (
             <Flex direction="column" gap="3">
               <EventTriggerFields
@@ -131,21 +165,47 @@ export function AutomatedTab({ campaignId, canManage }: AutomatedTabProps) {
                 }}
                 onTarget={(id) => merged.setField("eventTargetId", id)}
               />
-              <Text size="2" weight="medium">Send when the voter matches all of these rules</Text>
-              <RulesEditor rules={eventRules} event disabled={locked} label="Event rule" testId="email.eventRules" onChange={(r) => merged.setField("eventRules", rulesToText(r))} />
+              <Text size="2" weight="medium">
+                Send when the voter matches all of these rules
+              </Text>
+              <RulesEditor
+                rules={eventRules}
+                event
+                disabled={locked}
+                label="Event rule"
+                testId="email.eventRules"
+                onChange={(r) => merged.setField("eventRules", rulesToText(r))}
+              />
             </Flex>
           )}
           {sendType === "filter" && (
             <Flex direction="column" gap="3">
-              <Text size="2" weight="medium">Send to voters matching all of these conditions</Text>
-              <RulesEditor rules={filterRules} disabled={locked} label="Filter rule" testId="email.filterRules" onChange={(r) => merged.setField("filterRules", rulesToText(r))} />
+              <Text size="2" weight="medium">
+                Send to voters matching all of these conditions
+              </Text>
+              <RulesEditor
+                rules={filterRules}
+                disabled={locked}
+                label="Filter rule"
+                testId="email.filterRules"
+                onChange={(r) => merged.setField("filterRules", rulesToText(r))}
+              />
             </Flex>
           )}
-          <AutomationConflicts conflicts={form.conflicts} editState={editState} onKeepMine={merged.keepMine} onTakeTheirs={merged.takeTheirs} />
+          <AutomationConflicts
+            conflicts={form.conflicts}
+            editState={editState}
+            onKeepMine={merged.keepMine}
+            onTakeTheirs={merged.takeTheirs}
+          />
           {!locked && (
             <Flex gap="2" wrap="wrap" justify="end">
-              <Button variant="soft" disabled={!touched || busy} onClick={() => void handleSave()}>Save setup</Button>
-              <Button loading={busy} onClick={() => void handleSend()} data-testid="email.send">{SEND_BUTTON[sendType]}</Button>
+              <Button variant="soft" disabled={!touched || busy} onClick={() => void handleSave()}>
+                Save setup
+              </Button>
+              <Button loading={busy} onClick={() => void handleSend()} data-testid="email.send">
+                {SEND_BUTTON[sendType]}
+              </Button>
             </Flex>
           )}
         </Flex>

@@ -31,7 +31,14 @@ export function AutomationConflicts({ conflicts, editState, onKeepMine, onTakeTh
   return (
     <Flex direction="column" gap="2" data-testid="email.automated.conflicts">
       {fields.map((f) => (
-        <FieldConflict key={f} label={FIELD_LABELS[f] ?? f} theirs={shown(f, conflicts[f])} by={editState?.fields[f]?.name} onKeepMine={() => onKeepMine(f)} onTakeTheirs={() => onTakeTheirs(f)} />
+        <FieldConflict
+          key={f}
+          label={FIELD_LABELS[f] ?? f}
+          theirs={shown(f, conflicts[f])}
+          by={editState?.fields[f]?.name}
+          onKeepMine={() => onKeepMine(f)}
+          onTakeTheirs={() => onTakeTheirs(f)}
+        />
       ))}
     </Flex>
   );

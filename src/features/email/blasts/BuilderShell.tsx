@@ -33,17 +33,40 @@ export type ShellProps = {
 };
 
 /** The builder with its panels and dialogs. */
-export function BuilderShell({ doc, awareness, room, campaign, email, canManage, saving, unsaved, onSave, onDuplicate, onOpen, onTemplate }: ShellProps) {
+export function BuilderShell({
+  doc,
+  awareness,
+  room,
+  campaign,
+  email,
+  canManage,
+  saving,
+  unsaved,
+  onSave,
+  onDuplicate,
+  onOpen,
+  onTemplate,
+}: ShellProps) {
   const { loadVersion } = useVersionLoader();
   const { me } = useViewer();
-  const [dialog, setDialog] = useState<null | "list" | "preview" | "test" | "history" | "saveTemplate" | "delete">(null);
+  const [dialog, setDialog] = useState<null | "list" | "preview" | "test" | "history" | "saveTemplate" | "delete">(
+    null,
+  );
   const [templateToDelete, setTemplateToDelete] = useState<{ id: Id<"emailTemplates">; name: string } | null>(null);
   const draftNow = () => readEmailDraft(doc);
   const [previewDraft, setPreviewDraft] = useState<EmailDraft | null>(null);
-  const rendered = useRenderedEmail(dialog === "preview" && previewDraft ? previewDraft.blocks : null, { title: previewDraft?.meta.subject ?? "", previewText: previewDraft?.meta.previewText ?? "", delayMs: 0, exact: true });
+  const rendered = useRenderedEmail(dialog === "preview" && previewDraft ? previewDraft.blocks : null, {
+    title: previewDraft?.meta.subject ?? "",
+    previewText: previewDraft?.meta.previewText ?? "",
+    delayMs: 0,
+    exact: true,
+  });
 
   const loadTemplate = (t: PickedTemplate) => {
-    const blocks = withFooter(t.blocks.map((b) => cloneBlock(b, newId)), newId);
+    const blocks = withFooter(
+      t.blocks.map((b) => cloneBlock(b, newId)),
+      newId,
+    );
     writeEmailDraft(doc, { blocks, ...(draftNow().meta.name ? {} : { meta: { name: t.name } }) }, me?.name ?? "");
     onTemplate?.(t.id);
     toast.success("Template loaded", { description: t.name });
@@ -96,11 +119,41 @@ export function BuilderShell({ doc, awareness, room, campaign, email, canManage,
         onDelete={campaign ? () => setDialog("delete") : null}
         onUploadImage={(file) => email.uploadImage(file)}
       />
-      <CampaignListPanel open={dialog === "list"} onOpenChange={(o) => setDialog(o ? "list" : null)} campaigns={email.campaigns} currentId={campaign?.id ?? null} onOpen={(id) => { setDialog(null); onOpen(id); }} />
-      <PreviewDialog open={dialog === "preview"} onOpenChange={(o) => setDialog(o ? "preview" : null)} rendered={rendered} subject={previewDraft?.meta.subject ?? ""} />
-      <TestEmailDialog open={dialog === "test"} onOpenChange={(o) => setDialog(o ? "test" : null)} onSend={(r) => email.sendTest(r, draftNow())} />
-      {campaign && <VersionHistoryDialog open={dialog === "history"} onOpenChange={(o) => setDialog(o ? "history" : null)} campaignId={campaign.id as Id<"emailCampaigns">} current={campaign.version} onRestore={restore} />}
-      <SaveTemplateDialog open={dialog === "saveTemplate"} onOpenChange={(o) => setDialog(o ? "saveTemplate" : null)} onSave={(name) => email.saveTemplate(name, draftNow().blocks)} />
+      <CampaignListPanel
+        open={dialog === "list"}
+        onOpenChange={(o) => setDialog(o ? "list" : null)}
+        campaigns={email.campaigns}
+        currentId={campaign?.id ?? null}
+        onOpen={(id) => {
+          setDialog(null);
+          onOpen(id);
+        }}
+      />
+      <PreviewDialog
+        open={dialog === "preview"}
+        onOpenChange={(o) => setDialog(o ? "preview" : null)}
+        rendered={rendered}
+        subject={previewDraft?.meta.subject ?? ""}
+      />
+      <TestEmailDialog
+        open={dialog === "test"}
+        onOpenChange={(o) => setDialog(o ? "test" : null)}
+        onSend={(r) => email.sendTest(r, draftNow())}
+      />
+      {campaign && (
+        <VersionHistoryDialog
+          open={dialog === "history"}
+          onOpenChange={(o) => setDialog(o ? "history" : null)}
+          campaignId={campaign.id as Id<"emailCampaigns">}
+          current={campaign.version}
+          onRestore={restore}
+        />
+      )}
+      <SaveTemplateDialog
+        open={dialog === "saveTemplate"}
+        onOpenChange={(o) => setDialog(o ? "saveTemplate" : null)}
+        onSave={(name) => email.saveTemplate(name, draftNow().blocks)}
+      />
       <ConfirmDialog
         open={templateToDelete !== null}
         onOpenChange={(o) => !o && setTemplateToDelete(null)}

@@ -16,29 +16,65 @@ import { useSavedCampaign } from "../hooks/useSavedCampaign";
 
 const EMPTY_DRAFT: EmailDraft = { meta: emptyMeta(), blocks: [] };
 
-type CreateEditTabProps = { campaignParam: string; email: Email; canManage: boolean; offlineKey?: string; onOpen(id: string): void };
+type CreateEditTabProps = {
+  campaignParam: string;
+  email: Email;
+  canManage: boolean;
+  offlineKey?: string;
+  onOpen(id: string): void;
+};
 
 /** Create & Edit: the builder (spec/2 §2.3) for `?campaign=new` or `?campaign={id}`, and the coming AI helper. */
 export function CreateEditTab({ campaignParam, email, canManage, offlineKey, onOpen }: CreateEditTabProps) {
   return (
     <Box>
       <Flex justify="end" align="center" gap="2" mb="3" wrap="wrap">
-        <Text size="1" color="gray" id="email-ai-soon">Coming soon</Text>
-        <Button variant="soft" disabled aria-describedby="email-ai-soon" data-testid="email.generateAi">Generate with AI</Button>
+        <Text size="1" color="gray" id="email-ai-soon">
+          Coming soon
+        </Text>
+        <Button variant="soft" disabled aria-describedby="email-ai-soon" data-testid="email.generateAi">
+          Generate with AI
+        </Button>
       </Flex>
       {campaignParam === "new" ? (
         <NewCampaign key="new" email={email} canManage={canManage} onOpen={onOpen} />
       ) : (
-        <ExistingCampaign key={campaignParam} id={campaignParam as Id<"emailCampaigns">} email={email} canManage={canManage} offlineKey={offlineKey} onOpen={onOpen} />
+        <ExistingCampaign
+          key={campaignParam}
+          id={campaignParam as Id<"emailCampaigns">}
+          email={email}
+          canManage={canManage}
+          offlineKey={offlineKey}
+          onOpen={onOpen}
+        />
       )}
     </Box>
   );
 }
 
 /** Whether the draft differs from what was last saved (compared as the server stores it). */
-function differs(draft: EmailDraft, saved: { name: string; subject: string; fromName: string; fromEmail: string; replyTo: string; previewText: string; blocks: string }): boolean {
+function differs(
+  draft: EmailDraft,
+  saved: {
+    name: string;
+    subject: string;
+    fromName: string;
+    fromEmail: string;
+    replyTo: string;
+    previewText: string;
+    blocks: string;
+  },
+): boolean {
   const m = draft.meta;
-  if (m.name.trim() !== saved.name || m.subject.trim() !== saved.subject || m.fromName.trim() !== saved.fromName || m.fromEmail.trim() !== saved.fromEmail || m.replyTo.trim() !== saved.replyTo || m.previewText.trim() !== saved.previewText) return true;
+  if (
+    m.name.trim() !== saved.name ||
+    m.subject.trim() !== saved.subject ||
+    m.fromName.trim() !== saved.fromName ||
+    m.fromEmail.trim() !== saved.fromEmail ||
+    m.replyTo.trim() !== saved.replyTo ||
+    m.previewText.trim() !== saved.previewText
+  )
+    return true;
   try {
     return JSON.stringify(normalizeBlocks(draft.blocks)) !== saved.blocks;
   } catch {
@@ -54,18 +90,51 @@ function NewCampaign({ email, canManage, onOpen }: { email: Email; canManage: bo
   const save = async (duplicate: boolean) => {
     setSaving(true);
     const draft = readEmailDraft(doc);
-    const id = await email.create(duplicate ? { ...draft, meta: { ...draft.meta, name: `${draft.meta.name} (Copy)` } } : draft, { templateId, duplicate });
+    const id = await email.create(
+      duplicate ? { ...draft, meta: { ...draft.meta, name: `${draft.meta.name} (Copy)` } } : draft,
+      { templateId, duplicate },
+    );
     setSaving(false);
     if (id) onOpen(id);
   };
-  return <BuilderShell doc={doc} awareness={null} room={null} campaign={null} email={email} canManage={canManage} saving={saving} unsaved={false} onSave={() => void save(false)} onDuplicate={() => void save(true)} onOpen={onOpen} onTemplate={setTemplateId} />;
+  return (
+    <BuilderShell
+      doc={doc}
+      awareness={null}
+      room={null}
+      campaign={null}
+      email={email}
+      canManage={canManage}
+      saving={saving}
+      unsaved={false}
+      onSave={() => void save(false)}
+      onDuplicate={() => void save(true)}
+      onOpen={onOpen}
+      onTemplate={setTemplateId}
+    />
+  );
 }
 
 /** An existing campaign: the co-edited draft "emailCampaign:<id>"; Save publishes it. */
-function ExistingCampaign({ id, email, canManage, offlineKey, onOpen }: { id: Id<"emailCampaigns">; email: Email; canManage: boolean; offlineKey?: string; onOpen: (id: string) => void }) {
+function ExistingCampaign({
+  id,
+  email,
+  canManage,
+  offlineKey,
+  onOpen,
+}: {
+  id: Id<"emailCampaigns">;
+  email: Email;
+  canManage: boolean;
+  offlineKey?: string;
+  onOpen: (id: string) => void;
+}) {
   const { saved } = useSavedCampaign(id);
   const room = `emailCampaign:${id}`;
-  const { doc, status, awareness } = useCollaborativeDoc(saved ? room : null, { offlineKey, onError: (e) => toast.failure("Error loading campaign", e) });
+  const { doc, status, awareness } = useCollaborativeDoc(saved ? room : null, {
+    offlineKey,
+    onError: (e) => toast.failure("Error loading campaign", e),
+  });
   const draft = useDocValue(doc, readEmailDraft, EMPTY_DRAFT);
   const [saving, setSaving] = useState(false);
   // a loaded message without a footer gets one at its end (spec/2 §2.3), once, by an editor
@@ -80,7 +149,15 @@ function ExistingCampaign({ id, email, canManage, offlineKey, onOpen }: { id: Id
   }, [doc, status, canManage]);
   if (saved === null) {
     return (
-      <RecordGone what="campaign" testId="email.gone" action={<Button variant="soft" onClick={() => onOpen("new")} mt="2">New Campaign</Button>} />
+      <RecordGone
+        what="campaign"
+        testId="email.gone"
+        action={
+          <Button variant="soft" onClick={() => onOpen("new")} mt="2">
+            New Campaign
+          </Button>
+        }
+      />
     );
   }
   if (saved === undefined || !doc || (status === "connecting" && isEmptyEmailDraft(doc))) return <Loading />;
@@ -99,21 +176,20 @@ function ExistingCampaign({ id, email, canManage, offlineKey, onOpen }: { id: Id
   const campaign: BuilderCampaign = { id, name: saved.name, status: saved.status, version: saved.version };
   return (
     <>
-    <ConnectionNotice status={status} />
-    <BuilderShell
-      doc={doc}
-      awareness={awareness}
-      room={room}
-      campaign={campaign}
-      email={email}
-      canManage={canManage}
-      saving={saving}
-      unsaved={differs(draft, saved)}
-      onSave={() => void save()}
-      onDuplicate={() => void duplicate()}
-      onOpen={onOpen}
-    />
+      <ConnectionNotice status={status} />
+      <BuilderShell
+        doc={doc}
+        awareness={awareness}
+        room={room}
+        campaign={campaign}
+        email={email}
+        canManage={canManage}
+        saving={saving}
+        unsaved={differs(draft, saved)}
+        onSave={() => void save()}
+        onDuplicate={() => void duplicate()}
+        onOpen={onOpen}
+      />
     </>
   );
 }
-

@@ -11,15 +11,27 @@ type ExclusionsProps = {
 export function Exclusions({ excludeBounced, excludeComplained, onChange, disabled = false }: ExclusionsProps) {
   return (
     <Flex direction="column" gap="2" role="group" aria-labelledby="email-exclusions" data-testid="email.exclusions">
-      <Text size="2" weight="medium" id="email-exclusions">Exclusions</Text>
+      <Text size="2" weight="medium" id="email-exclusions">
+        Exclusions
+      </Text>
       <Text as="label" size="2">
         <Flex gap="2" align="center">
-          <Checkbox checked={excludeBounced} disabled={disabled} onCheckedChange={(c) => onChange("excludeBounced", c === true)} /> Exclude bounced
+          <Checkbox
+            checked={excludeBounced}
+            disabled={disabled}
+            onCheckedChange={(c) => onChange("excludeBounced", c === true)}
+          />{" "}
+          Exclude bounced
         </Flex>
       </Text>
       <Text as="label" size="2">
         <Flex gap="2" align="center">
-          <Checkbox checked={excludeComplained} disabled={disabled} onCheckedChange={(c) => onChange("excludeComplained", c === true)} /> Exclude complained
+          <Checkbox
+            checked={excludeComplained}
+            disabled={disabled}
+            onCheckedChange={(c) => onChange("excludeComplained", c === true)}
+          />{" "}
+          Exclude complained
         </Flex>
       </Text>
       <Text as="label" size="2">
@@ -27,7 +39,9 @@ export function Exclusions({ excludeBounced, excludeComplained, onChange, disabl
           <Checkbox checked disabled aria-describedby="email-unsubscribed-note" /> Exclude unsubscribed
         </Flex>
       </Text>
-      <Text size="1" color="gray" id="email-unsubscribed-note">Unsubscribed addresses are never sent to: the law requires it.</Text>
+      <Text size="1" color="gray" id="email-unsubscribed-note">
+        Unsubscribed addresses are never sent to: the law requires it.
+      </Text>
     </Flex>
   );
 }

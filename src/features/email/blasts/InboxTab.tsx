@@ -10,17 +10,30 @@ type InboxTabProps = { campaigns: EmailCampaignRow[] | undefined; currentId: str
 export function InboxTab({ campaigns, currentId, onOpen }: InboxTabProps) {
   const [search, setSearch] = useState("");
   const term = search.trim().toLowerCase();
-  const rows = (campaigns ?? []).filter((c) => !term || c.name.toLowerCase().includes(term) || c.subject.toLowerCase().includes(term));
+  const rows = (campaigns ?? []).filter(
+    (c) => !term || c.name.toLowerCase().includes(term) || c.subject.toLowerCase().includes(term),
+  );
   return (
     <Card data-testid="email.inbox">
       <Flex direction="column" gap="3">
-        <TextField.Root placeholder="Search messages" aria-label="Search messages" value={search} onChange={(e) => setSearch(e.target.value)}>
-          <TextField.Slot><MagnifyingGlassIcon /></TextField.Slot>
+        <TextField.Root
+          placeholder="Search messages"
+          aria-label="Search messages"
+          value={search}
+          onChange={(e) => setSearch(e.target.value)}
+        >
+          <TextField.Slot>
+            <MagnifyingGlassIcon />
+          </TextField.Slot>
         </TextField.Root>
         {campaigns === undefined ? (
-          <Text size="2" color="gray">Loading…</Text>
+          <Text size="2" color="gray">
+            Loading…
+          </Text>
         ) : rows.length === 0 ? (
-          <Text size="2" color="gray">{campaigns.length === 0 ? "No campaigns available" : "No messages match."}</Text>
+          <Text size="2" color="gray">
+            {campaigns.length === 0 ? "No campaigns available" : "No messages match."}
+          </Text>
         ) : (
           <Flex direction="column" gap="2" role="list" aria-label="Email campaigns">
             {rows.map((c) => (
@@ -36,12 +49,18 @@ export function InboxTab({ campaigns, currentId, onOpen }: InboxTabProps) {
                 >
                   <Box style={{ textAlign: "left", minWidth: 0, flex: 1 }}>
                     <Flex justify="between" gap="2" align="center">
-                      <Text weight="bold" truncate>{c.subject || "No subject"}</Text>
+                      <Text weight="bold" truncate>
+                        {c.subject || "No subject"}
+                      </Text>
                       <CampaignStatus status={c.status} />
                     </Flex>
                     <Flex justify="between" gap="2" wrap="wrap">
-                      <Text size="1" truncate>{c.name}</Text>
-                      <Text size="1" color="gray">Updated {new Date(c.updatedAt).toLocaleString()}</Text>
+                      <Text size="1" truncate>
+                        {c.name}
+                      </Text>
+                      <Text size="1" color="gray">
+                        Updated {new Date(c.updatedAt).toLocaleString()}
+                      </Text>
                     </Flex>
                   </Box>
                 </Button>

@@ -9,8 +9,12 @@ import { NewListDialog } from "./NewListDialog";
 import { countOf } from "@/lib/plural";
 import { useEmailLists } from "../hooks/useEmailLists";
 
-type ListsPaneProps = { selected: readonly string[]; onToggle(id: string, on: boolean): void; canManage: boolean; disabled: boolean };
-
+type ListsPaneProps = {
+  selected: readonly string[];
+  onToggle(id: string, on: boolean): void;
+  canManage: boolean;
+  disabled: boolean;
+};
 
 /**
  * The organisation's email lists. The three default lists are created the first time an
@@ -32,23 +36,49 @@ export function ListsPane({ selected, onToggle, canManage, disabled }: ListsPane
   const items: CheckItem[] | undefined = lists?.map((l) => ({
     id: l.id,
     name: l.name,
-    detail: l.subscriptionType === "all_voters" ? `${countOf(l.contactCount, "voter")} (every voter with an email; exact count at send)` : countOf(l.contactCount, "contact"),
+    detail:
+      l.subscriptionType === "all_voters"
+        ? `${countOf(l.contactCount, "voter")} (every voter with an email; exact count at send)`
+        : countOf(l.contactCount, "contact"),
     actions:
       canManage && l.subscriptionType === "manual" ? (
-        <Button size="1" variant="ghost" aria-label={`Manage ${l.name}`} onClick={() => setDialog({ id: l.id, name: l.name })}>Manage</Button>
+        <Button
+          size="1"
+          variant="ghost"
+          aria-label={`Manage ${l.name}`}
+          onClick={() => setDialog({ id: l.id, name: l.name })}
+        >
+          Manage
+        </Button>
       ) : undefined,
   }));
 
   return (
     <Flex direction="column" gap="2">
       {canManage && (
-        <Button size="1" variant="soft" style={{ alignSelf: "flex-end" }} onClick={() => setDialog("new")} data-testid="email.lists.new">
+        <Button
+          size="1"
+          variant="soft"
+          style={{ alignSelf: "flex-end" }}
+          onClick={() => setDialog("new")}
+          data-testid="email.lists.new"
+        >
           <PlusIcon /> New list
         </Button>
       )}
-      <CheckList noun="lists" items={items} selected={selected} onToggle={onToggle} disabled={disabled} empty="No lists yet." testId="email.lists" />
+      <CheckList
+        noun="lists"
+        items={items}
+        selected={selected}
+        onToggle={onToggle}
+        disabled={disabled}
+        empty="No lists yet."
+        testId="email.lists"
+      />
       {dialog === "new" && <NewListDialog open onOpenChange={(o) => !o && setDialog(null)} />}
-      {dialog !== null && dialog !== "new" && <ManageListDialog open onOpenChange={(o) => !o && setDialog(null)} listId={dialog.id} name={dialog.name} />}
+      {dialog !== null && dialog !== "new" && (
+        <ManageListDialog open onOpenChange={(o) => !o && setDialog(null)} listId={dialog.id} name={dialog.name} />
+      )}
     </Flex>
   );
 }

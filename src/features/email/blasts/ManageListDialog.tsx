@@ -12,7 +12,12 @@ import { useManageList } from "../hooks/useEmailLists";
 const QUICK_SEARCH = { debounceMs: 300, minChars: 2, closeAfterBlurMs: 200, maxResults: 10 } as const;
 const PAGE = 25;
 
-type ManageListDialogProps = { open: boolean; onOpenChange(open: boolean): void; listId: Id<"emailLists">; name: string };
+type ManageListDialogProps = {
+  open: boolean;
+  onOpenChange(open: boolean): void;
+  listId: Id<"emailLists">;
+  name: string;
+};
 
 /**
  * A manual list's contacts: add voters by search or a whole group, remove a contact, delete the
@@ -39,7 +44,9 @@ export function ManageListDialog({ open, onOpenChange, listId, name }: ManageLis
     if (!group) return;
     try {
       await addGroup({ listId, groupId: group._id });
-      toast.success("Adding group", { description: `Members of ${group.name} with an email are being added to ${name}.` });
+      toast.success("Adding group", {
+        description: `Members of ${group.name} with an email are being added to ${name}.`,
+      });
       setGroupId("");
     } catch (e) {
       toast.failure("Error updating list", e);
@@ -82,35 +89,61 @@ export function ManageListDialog({ open, onOpenChange, listId, name }: ManageLis
               />
               <Flex gap="2" align="center" wrap="wrap">
                 <Select.Root value={groupId} onValueChange={setGroupId}>
-                  <Select.Trigger aria-label="Group to add" placeholder={groups?.length === 0 ? "No groups available" : "Add a whole group"} style={{ flex: "1 1 200px" }} />
+                  <Select.Trigger
+                    aria-label="Group to add"
+                    placeholder={groups?.length === 0 ? "No groups available" : "Add a whole group"}
+                    style={{ flex: "1 1 200px" }}
+                  />
                   <Select.Content>
                     {(groups ?? []).map((g) => (
-                      <Select.Item key={g._id} value={g._id}>{g.name} ({g.memberCount.toLocaleString()})</Select.Item>
+                      <Select.Item key={g._id} value={g._id}>
+                        {g.name} ({g.memberCount.toLocaleString()})
+                      </Select.Item>
                     ))}
                   </Select.Content>
                 </Select.Root>
-                <Button variant="soft" disabled={!groupId} onClick={() => void handleAddGroup()}>Add group</Button>
+                <Button variant="soft" disabled={!groupId} onClick={() => void handleAddGroup()}>
+                  Add group
+                </Button>
               </Flex>
             </>
           ) : (
-            <Text size="2" color="gray">Adding contacts needs access to voters.</Text>
+            <Text size="2" color="gray">
+              Adding contacts needs access to voters.
+            </Text>
           )}
           <Separator size="4" />
-          <Text size="2" weight="medium">Contacts</Text>
+          <Text size="2" weight="medium">
+            Contacts
+          </Text>
           {!seeVoters ? (
-            <Text size="2" color="gray">Seeing who is on the list needs access to voters.</Text>
+            <Text size="2" color="gray">
+              Seeing who is on the list needs access to voters.
+            </Text>
           ) : (
             <ScrollArea type="auto" scrollbars="vertical" style={{ maxHeight: 320 }}>
               <Flex direction="column" gap="1" pr="3" role="list" aria-label={`Contacts of ${name}`}>
                 {contacts.status === "LoadingFirstPage" ? (
-                  <Text size="2" color="gray">Loading…</Text>
+                  <Text size="2" color="gray">
+                    Loading…
+                  </Text>
                 ) : contacts.results.length === 0 ? (
-                  <Text size="2" color="gray">No contacts yet.</Text>
+                  <Text size="2" color="gray">
+                    No contacts yet.
+                  </Text>
                 ) : (
                   contacts.results.map((c) => (
                     <Flex key={c.voterId} role="listitem" justify="between" align="center" gap="2">
-                      <Text size="2" truncate>{c.name} <Text color="gray">{c.email}</Text></Text>
-                      <IconButton size="1" variant="ghost" color="red" aria-label={`Remove ${c.name}`} onClick={() => void handleRemove(c.voterId)}>
+                      <Text size="2" truncate>
+                        {c.name} <Text color="gray">{c.email}</Text>
+                      </Text>
+                      <IconButton
+                        size="1"
+                        variant="ghost"
+                        color="red"
+                        aria-label={`Remove ${c.name}`}
+                        onClick={() => void handleRemove(c.voterId)}
+                      >
                         <Cross2Icon />
                       </IconButton>
                     </Flex>
@@ -120,12 +153,20 @@ export function ManageListDialog({ open, onOpenChange, listId, name }: ManageLis
             </ScrollArea>
           )}
           {seeVoters && contacts.status === "CanLoadMore" && (
-            <Button variant="ghost" size="1" style={{ alignSelf: "center" }} onClick={() => contacts.loadMore(PAGE)}>Load more</Button>
+            <Button variant="ghost" size="1" style={{ alignSelf: "center" }} onClick={() => contacts.loadMore(PAGE)}>
+              Load more
+            </Button>
           )}
         </Flex>
         <Flex gap="3" mt="4" justify="between" wrap="wrap">
-          <Button variant="soft" color="red" onClick={() => setConfirmDelete(true)}>Delete list</Button>
-          <Dialog.Close><Button variant="soft" color="gray">Close</Button></Dialog.Close>
+          <Button variant="soft" color="red" onClick={() => setConfirmDelete(true)}>
+            Delete list
+          </Button>
+          <Dialog.Close>
+            <Button variant="soft" color="gray">
+              Close
+            </Button>
+          </Dialog.Close>
         </Flex>
         <ConfirmDialog
           open={confirmDelete}

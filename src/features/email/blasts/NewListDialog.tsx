@@ -33,17 +33,36 @@ export function NewListDialog({ open, onOpenChange }: { open: boolean; onOpenCha
         <Dialog.Title>New list</Dialog.Title>
         <Flex direction="column" gap="3">
           <label>
-            <Text size="2" weight="medium">Name <Text color="red" aria-hidden>*</Text></Text>
-            <TextField.Root value={name} maxLength={200} required onChange={(e) => setName(e.target.value)} placeholder="e.g. Phone bank volunteers" />
+            <Text size="2" weight="medium">
+              Name{" "}
+              <Text color="red" aria-hidden>
+                *
+              </Text>
+            </Text>
+            <TextField.Root
+              value={name}
+              maxLength={200}
+              required
+              onChange={(e) => setName(e.target.value)}
+              placeholder="e.g. Phone bank volunteers"
+            />
           </label>
           <label>
-            <Text size="2" weight="medium">Description</Text>
+            <Text size="2" weight="medium">
+              Description
+            </Text>
             <TextArea value={description} maxLength={1000} onChange={(e) => setDescription(e.target.value)} />
           </label>
         </Flex>
         <Flex gap="3" mt="4" justify="end" wrap="wrap">
-          <Dialog.Close><Button variant="soft" color="gray">Cancel</Button></Dialog.Close>
-          <Button loading={busy} onClick={() => void handleCreate()}>Create list</Button>
+          <Dialog.Close>
+            <Button variant="soft" color="gray">
+              Cancel
+            </Button>
+          </Dialog.Close>
+          <Button loading={busy} onClick={() => void handleCreate()}>
+            Create list
+          </Button>
         </Flex>
       </Dialog.Content>
     </Dialog.Root>

@@ -17,10 +17,20 @@ export function RecipientCounter({ estimate }: { estimate: Estimate | undefined 
   return (
     <Card data-testid="email.recipientCount">
       <Flex direction="column" gap="1" aria-live="polite">
-        <Text size="2" color="gray">Total recipients</Text>
-        <Text as="p" size="6" weight="bold">{estimate ? estimate.total.toLocaleString() : "…"}</Text>
-        {parts.length > 0 && <Text size="1" color="gray">{parts.map(([k, n]) => `${(n as number).toLocaleString()} from ${k}`).join(" · ")}</Text>}
-        <Text size="1" color="gray">An estimate: duplicates, addresses without email and exclusions are removed when the campaign is sent.</Text>
+        <Text size="2" color="gray">
+          Total recipients
+        </Text>
+        <Text as="p" size="6" weight="bold">
+          {estimate ? estimate.total.toLocaleString() : "…"}
+        </Text>
+        {parts.length > 0 && (
+          <Text size="1" color="gray">
+            {parts.map(([k, n]) => `${(n as number).toLocaleString()} from ${k}`).join(" · ")}
+          </Text>
+        )}
+        <Text size="1" color="gray">
+          An estimate: duplicates, addresses without email and exclusions are removed when the campaign is sent.
+        </Text>
       </Flex>
     </Card>
   );

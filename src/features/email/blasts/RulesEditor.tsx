@@ -1,6 +1,17 @@
 import { PlusIcon, TrashIcon } from "@radix-ui/react-icons";
 import { Button, Flex, IconButton, Select, Text, TextField } from "@radix-ui/themes";
-import { RULE_FIELD_LABELS, RULE_FIELDS, RULE_OPERATOR_LABELS, RULE_OPERATORS, TIME_UNIT_LABELS, TIME_UNITS, type EmailRule, type RuleField, type RuleOperator, type TimeUnit } from "@convex/lib/email/rules";
+import {
+  RULE_FIELD_LABELS,
+  RULE_FIELDS,
+  RULE_OPERATOR_LABELS,
+  RULE_OPERATORS,
+  TIME_UNIT_LABELS,
+  TIME_UNITS,
+  type EmailRule,
+  type RuleField,
+  type RuleOperator,
+  type TimeUnit,
+} from "@convex/lib/email/rules";
 import { blankRule, canRemoveRule, MAX_RULES, needsValue, shownRules } from "./rulesForm";
 
 type RulesEditorProps = {
@@ -21,7 +32,8 @@ type RulesEditorProps = {
  */
 export function RulesEditor({ rules, onChange, event = false, disabled = false, label, testId }: RulesEditorProps) {
   const rows = shownRules(rules, event);
-  const patch = (index: number, change: Partial<EmailRule>) => onChange(rows.map((r, i) => (i === index ? { ...r, ...change } : r)));
+  const patch = (index: number, change: Partial<EmailRule>) =>
+    onChange(rows.map((r, i) => (i === index ? { ...r, ...change } : r)));
   const removable = canRemoveRule(rows);
   return (
     <Flex direction="column" gap="2" data-testid={testId}>
@@ -29,19 +41,36 @@ export function RulesEditor({ rules, onChange, event = false, disabled = false, 
         const name = `${label} ${i + 1}`;
         return (
           <Flex key={rule.id} gap="2" wrap="wrap" align="center" data-testid={`${testId}.row`}>
-            <Select.Root value={rule.field} onValueChange={(v) => patch(i, { field: v as RuleField })} disabled={disabled}>
+            <Select.Root
+              value={rule.field}
+              onValueChange={(v) => patch(i, { field: v as RuleField })}
+              disabled={disabled}
+            >
               <Select.Trigger aria-label={`${name} field`} placeholder="Select field" style={{ minWidth: 150 }} />
               <Select.Content>
                 {RULE_FIELDS.map((f) => (
-                  <Select.Item key={f} value={f}>{RULE_FIELD_LABELS[f]}</Select.Item>
+                  <Select.Item key={f} value={f}>
+                    {RULE_FIELD_LABELS[f]}
+                  </Select.Item>
                 ))}
               </Select.Content>
             </Select.Root>
-            <Select.Root value={rule.operator} onValueChange={(v) => patch(i, { operator: v as RuleOperator, ...(needsValue({ operator: v as RuleOperator }) ? {} : { value: "" }) })} disabled={disabled}>
+            <Select.Root
+              value={rule.operator}
+              onValueChange={(v) =>
+                patch(i, {
+                  operator: v as RuleOperator,
+                  ...(needsValue({ operator: v as RuleOperator }) ? {} : { value: "" }),
+                })
+              }
+              disabled={disabled}
+            >
               <Select.Trigger aria-label={`${name} operator`} style={{ minWidth: 140 }} />
               <Select.Content>
                 {RULE_OPERATORS.map((o) => (
-                  <Select.Item key={o} value={o}>{RULE_OPERATOR_LABELS[o]}</Select.Item>
+                  <Select.Item key={o} value={o}>
+                    {RULE_OPERATOR_LABELS[o]}
+                  </Select.Item>
                 ))}
               </Select.Content>
             </Select.Root>
@@ -59,7 +88,9 @@ export function RulesEditor({ rules, onChange, event = false, disabled = false, 
             )}
             {event && (
               <Flex gap="2" align="center">
-                <Text size="1" color="gray">after</Text>
+                <Text size="1" color="gray">
+                  after
+                </Text>
                 <TextField.Root
                   type="number"
                   min={0}
@@ -69,18 +100,30 @@ export function RulesEditor({ rules, onChange, event = false, disabled = false, 
                   onChange={(e) => patch(i, { timeDelay: Math.max(0, Math.floor(Number(e.target.value) || 0)) })}
                   style={{ width: 72 }}
                 />
-                <Select.Root value={rule.timeUnit ?? "minutes"} onValueChange={(v) => patch(i, { timeUnit: v as TimeUnit })} disabled={disabled}>
+                <Select.Root
+                  value={rule.timeUnit ?? "minutes"}
+                  onValueChange={(v) => patch(i, { timeUnit: v as TimeUnit })}
+                  disabled={disabled}
+                >
                   <Select.Trigger aria-label={`${name} time unit`} />
                   <Select.Content>
                     {TIME_UNITS.map((u) => (
-                      <Select.Item key={u} value={u}>{TIME_UNIT_LABELS[u]}</Select.Item>
+                      <Select.Item key={u} value={u}>
+                        {TIME_UNIT_LABELS[u]}
+                      </Select.Item>
                     ))}
                   </Select.Content>
                 </Select.Root>
               </Flex>
             )}
             {removable && !disabled && (
-              <IconButton type="button" variant="ghost" color="red" aria-label={`Remove ${name.toLowerCase()}`} onClick={() => onChange(rows.filter((_, j) => j !== i))}>
+              <IconButton
+                type="button"
+                variant="ghost"
+                color="red"
+                aria-label={`Remove ${name.toLowerCase()}`}
+                onClick={() => onChange(rows.filter((_, j) => j !== i))}
+              >
                 <TrashIcon />
               </IconButton>
             )}
@@ -88,7 +131,14 @@ export function RulesEditor({ rules, onChange, event = false, disabled = false, 
         );
       })}
       {!disabled && (
-        <Button type="button" variant="soft" size="1" style={{ alignSelf: "flex-start" }} disabled={rows.length >= MAX_RULES} onClick={() => onChange([...rows, blankRule(event)])}>
+        <Button
+          type="button"
+          variant="soft"
+          size="1"
+          style={{ alignSelf: "flex-start" }}
+          disabled={rows.length >= MAX_RULES}
+          onClick={() => onChange([...rows, blankRule(event)])}
+        >
           <PlusIcon /> Add rule
         </Button>
       )}

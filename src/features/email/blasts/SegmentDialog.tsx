@@ -44,11 +44,20 @@ function fromStored(field: string, theirs: StoredValue): string {
 export function SegmentDialog({ open, onOpenChange, editId, segment }: SegmentDialogProps) {
   const { create, update, remove, editState } = useSegmentForm(editId);
   const saved = useMemo(
-    () => (editId === null ? EMPTY : segment ? { name: segment.name, description: segment.description ?? "", rules: rulesToText(segment.rules) } : undefined),
+    () =>
+      editId === null
+        ? EMPTY
+        : segment
+          ? { name: segment.name, description: segment.description ?? "", rules: rulesToText(segment.rules) }
+          : undefined,
     [editId, segment],
   );
   const merged = useMergedForm(editId ?? "new", saved);
-  const { busy, save } = useMergedSave(merged, (c) => [c.field, fromStored(c.field, c.theirs)], (k) => LABELS[k]);
+  const { busy, save } = useMergedSave(
+    merged,
+    (c) => [c.field, fromStored(c.field, c.theirs)],
+    (k) => LABELS[k],
+  );
   const [confirmDelete, setConfirmDelete] = useState(false);
   const form = merged.form;
   const values = form?.values ?? EMPTY;
@@ -66,16 +75,19 @@ export function SegmentDialog({ open, onOpenChange, editId, segment }: SegmentDi
       toast.error(TEXTS.email.segmentIncomplete.title, { description: TEXTS.email.segmentIncomplete.message });
       return;
     }
-    await save(async () => {
-      if (editId) {
-        await update({ id: editId, edits: editsOf(form, toStored) });
-        toast.success("Segment updated");
-      } else {
-        await create({ name: values.name.trim(), description: values.description.trim(), rules: rulesToText(shown) });
-        toast.success("Segment created", { description: "Counting its voters…" });
-      }
-      onOpenChange(false);
-    }, editId ? "Error updating segment" : "Error creating segment");
+    await save(
+      async () => {
+        if (editId) {
+          await update({ id: editId, edits: editsOf(form, toStored) });
+          toast.success("Segment updated");
+        } else {
+          await create({ name: values.name.trim(), description: values.description.trim(), rules: rulesToText(shown) });
+          toast.success("Segment created", { description: "Counting its voters…" });
+        }
+        onOpenChange(false);
+      },
+      editId ? "Error updating segment" : "Error creating segment",
+    );
   };
   const handleDelete = async () => {
     if (!editId) return;
@@ -107,35 +119,68 @@ export function SegmentDialog({ open, onOpenChange, editId, segment }: SegmentDi
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
       <Dialog.Content maxWidth="720px" aria-describedby={undefined} data-testid="email.segmentDialog">
         <Dialog.Title>{editId ? "Edit segment" : "New segment"}</Dialog.Title>
-        {deleted && (
-          <DeletedByTeammate what="segment" by={editState?.deleted?.name} />
-        )}
+        {deleted && <DeletedByTeammate what="segment" by={editState?.deleted?.name} />}
         <Flex direction="column" gap="3">
           <div>
             <label>
-              <Text size="2" weight="medium">Name <Text color="red" aria-hidden>*</Text></Text>
-              <TextField.Root value={values.name ?? ""} maxLength={200} required onChange={(e) => merged.setField("name", e.target.value)} />
+              <Text size="2" weight="medium">
+                Name{" "}
+                <Text color="red" aria-hidden>
+                  *
+                </Text>
+              </Text>
+              <TextField.Root
+                value={values.name ?? ""}
+                maxLength={200}
+                required
+                onChange={(e) => merged.setField("name", e.target.value)}
+              />
             </label>
             {conflict("name")}
           </div>
           <div>
             <label>
-              <Text size="2" weight="medium">Description</Text>
-              <TextArea value={values.description ?? ""} maxLength={1000} onChange={(e) => merged.setField("description", e.target.value)} />
+              <Text size="2" weight="medium">
+                Description
+              </Text>
+              <TextArea
+                value={values.description ?? ""}
+                maxLength={1000}
+                onChange={(e) => merged.setField("description", e.target.value)}
+              />
             </label>
             {conflict("description")}
           </div>
           <div>
-            <Text as="div" size="2" weight="medium" mb="1">Voters matching all of these rules</Text>
-            <RulesEditor rules={rules} onChange={(r) => merged.setField("rules", rulesToText(r))} label="Segment rule" testId="email.segmentRules" />
+            <Text as="div" size="2" weight="medium" mb="1">
+              Voters matching all of these rules
+            </Text>
+            <RulesEditor
+              rules={rules}
+              onChange={(r) => merged.setField("rules", rulesToText(r))}
+              label="Segment rule"
+              testId="email.segmentRules"
+            />
             {conflict("rules")}
           </div>
         </Flex>
         <Flex gap="3" mt="4" justify="between" wrap="wrap">
-          {editId ? <Button variant="soft" color="red" disabled={deleted} onClick={() => setConfirmDelete(true)}>Delete segment</Button> : <span />}
+          {editId ? (
+            <Button variant="soft" color="red" disabled={deleted} onClick={() => setConfirmDelete(true)}>
+              Delete segment
+            </Button>
+          ) : (
+            <span />
+          )}
           <Flex gap="3" wrap="wrap">
-            <Dialog.Close><Button variant="soft" color="gray">Cancel</Button></Dialog.Close>
-            <Button loading={busy} disabled={deleted || form === null} onClick={() => void handleSave()}>{editId ? "Save segment" : "Create segment"}</Button>
+            <Dialog.Close>
+              <Button variant="soft" color="gray">
+                Cancel
+              </Button>
+            </Dialog.Close>
+            <Button loading={busy} disabled={deleted || form === null} onClick={() => void handleSave()}>
+              {editId ? "Save segment" : "Create segment"}
+            </Button>
           </Flex>
         </Flex>
         <ConfirmDialog

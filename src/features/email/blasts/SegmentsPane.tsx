@@ -8,8 +8,12 @@ import { SegmentDialog } from "./SegmentDialog";
 import { countOf } from "@/lib/plural";
 import { useSegments, type SegmentRow } from "../hooks/useSegments";
 
-type SegmentsPaneProps = { selected: readonly string[]; onToggle(id: string, on: boolean): void; canManage: boolean; disabled: boolean };
-
+type SegmentsPaneProps = {
+  selected: readonly string[];
+  onToggle(id: string, on: boolean): void;
+  canManage: boolean;
+  disabled: boolean;
+};
 
 function refreshedText(s: SegmentRow): string {
   if (s.refreshing) return "refreshing…";
@@ -36,10 +40,18 @@ export function SegmentsPane({ selected, onToggle, canManage, disabled }: Segmen
     detail: `${countOf(s.cachedCount, "voter")} · ${refreshedText(s)}`,
     actions: canManage ? (
       <Flex gap="3" align="center">
-        <Button size="1" variant="ghost" aria-label={`Refresh ${s.name}`} disabled={s.refreshing} onClick={() => void handleRefresh(s)}>
+        <Button
+          size="1"
+          variant="ghost"
+          aria-label={`Refresh ${s.name}`}
+          disabled={s.refreshing}
+          onClick={() => void handleRefresh(s)}
+        >
           <ReloadIcon /> Refresh
         </Button>
-        <Button size="1" variant="ghost" aria-label={`Edit ${s.name}`} onClick={() => setDialog(s.id)}>Edit</Button>
+        <Button size="1" variant="ghost" aria-label={`Edit ${s.name}`} onClick={() => setDialog(s.id)}>
+          Edit
+        </Button>
       </Flex>
     ) : undefined,
   }));
@@ -48,13 +60,33 @@ export function SegmentsPane({ selected, onToggle, canManage, disabled }: Segmen
   return (
     <Flex direction="column" gap="2">
       {canManage && (
-        <Button size="1" variant="soft" style={{ alignSelf: "flex-end" }} onClick={() => setDialog("new")} data-testid="email.segments.new">
+        <Button
+          size="1"
+          variant="soft"
+          style={{ alignSelf: "flex-end" }}
+          onClick={() => setDialog("new")}
+          data-testid="email.segments.new"
+        >
           <PlusIcon /> New segment
         </Button>
       )}
-      <CheckList noun="segments" items={items} selected={selected} onToggle={onToggle} disabled={disabled} empty="No segments yet." testId="email.segments" />
+      <CheckList
+        noun="segments"
+        items={items}
+        selected={selected}
+        onToggle={onToggle}
+        disabled={disabled}
+        empty="No segments yet."
+        testId="email.segments"
+      />
       {dialog !== null && (
-        <SegmentDialog key={dialog} open onOpenChange={(o) => !o && setDialog(null)} editId={dialog === "new" ? null : dialog} segment={editing} />
+        <SegmentDialog
+          key={dialog}
+          open
+          onOpenChange={(o) => !o && setDialog(null)}
+          editId={dialog === "new" ? null : dialog}
+          segment={editing}
+        />
       )}
     </Flex>
   );

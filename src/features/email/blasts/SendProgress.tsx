@@ -40,24 +40,51 @@ export function SendProgress({ campaignId }: SendProgressProps) {
     <Card size="2" data-testid="email.sendProgress">
       <Flex justify="between" align="center" wrap="wrap" gap="2" mb="2">
         <Flex align="center" gap="2" wrap="wrap">
-          <Heading size="3" as="h2">{p.kind === "automation" ? "Automated sends" : "Send progress"}</Heading>
-          <Badge color={SEND_STATUS_COLORS[p.status]} data-testid="email.sendProgress.status">{p.status}</Badge>
-          {p.demo && <Badge color="purple" data-testid="email.sendProgress.demo">DEMO MODE</Badge>}
+          <Heading size="3" as="h2">
+            {p.kind === "automation" ? "Automated sends" : "Send progress"}
+          </Heading>
+          <Badge color={SEND_STATUS_COLORS[p.status]} data-testid="email.sendProgress.status">
+            {p.status}
+          </Badge>
+          {p.demo && (
+            <Badge color="purple" data-testid="email.sendProgress.demo">
+              DEMO MODE
+            </Badge>
+          )}
         </Flex>
         {canControl && (
           <Flex gap="2">
             {p.status === "paused" ? (
-              <Button size="1" variant="soft" disabled={busy} onClick={() => void act("resume")}><PlayIcon /> Resume</Button>
+              <Button size="1" variant="soft" disabled={busy} onClick={() => void act("resume")}>
+                <PlayIcon /> Resume
+              </Button>
             ) : (
-              <Button size="1" variant="soft" color="orange" disabled={busy} onClick={() => void act("pause")}><PauseIcon /> Pause</Button>
+              <Button size="1" variant="soft" color="orange" disabled={busy} onClick={() => void act("pause")}>
+                <PauseIcon /> Pause
+              </Button>
             )}
-            <Button size="1" variant="soft" color="red" disabled={busy} onClick={() => setConfirming(true)}><StopIcon /> Cancel</Button>
+            <Button size="1" variant="soft" color="red" disabled={busy} onClick={() => setConfirming(true)}>
+              <StopIcon /> Cancel
+            </Button>
           </Flex>
         )}
       </Flex>
       <Flex align="center" gap="3">
-        <Progress value={percent} max={100} aria-label="Email send progress" style={{ flex: 1 }} color={p.status === "paused" ? "orange" : undefined} />
-        <Text size="2" weight="medium" data-testid="email.sendProgress.percent" style={{ minWidth: 44, textAlign: "right" }}>{percent}%</Text>
+        <Progress
+          value={percent}
+          max={100}
+          aria-label="Email send progress"
+          style={{ flex: 1 }}
+          color={p.status === "paused" ? "orange" : undefined}
+        />
+        <Text
+          size="2"
+          weight="medium"
+          data-testid="email.sendProgress.percent"
+          style={{ minWidth: 44, textAlign: "right" }}
+        >
+          {percent}%
+        </Text>
       </Flex>
       <Text as="p" size="1" color="gray" mt="2">
         {p.status === "preparing" ? "Preparing recipients… " : ""}
@@ -66,7 +93,9 @@ export function SendProgress({ campaignId }: SendProgressProps) {
       </Text>
       {p.error && (
         <Callout.Root color="red" size="1" mt="2" data-testid="email.sendProgress.error">
-          <Callout.Icon><ExclamationTriangleIcon /></Callout.Icon>
+          <Callout.Icon>
+            <ExclamationTriangleIcon />
+          </Callout.Icon>
           <Callout.Text>
             {p.status === "paused" ? "Paused by the provider: " : ""}
             {p.error}

@@ -19,12 +19,20 @@ export function SendStatusPanel(props: SendStatusPanelProps) {
     return (
       <Flex direction="column" gap="2" data-testid="email.status.scheduled">
         <Callout.Root color="blue">
-          <Callout.Text>Scheduled for {scheduledAt === null ? "a time not set" : formatLocal(scheduledAt)}</Callout.Text>
+          <Callout.Text>
+            Scheduled for {scheduledAt === null ? "a time not set" : formatLocal(scheduledAt)}
+          </Callout.Text>
         </Callout.Root>
         {canManage && (
           <Flex gap="2" wrap="wrap">
-            {!props.rescheduling && <Button size="1" variant="soft" onClick={props.onReschedule}>Reschedule</Button>}
-            <Button size="1" variant="soft" color="red" onClick={props.onCancelSchedule}>Cancel schedule</Button>
+            {!props.rescheduling && (
+              <Button size="1" variant="soft" onClick={props.onReschedule}>
+                Reschedule
+              </Button>
+            )}
+            <Button size="1" variant="soft" color="red" onClick={props.onCancelSchedule}>
+              Cancel schedule
+            </Button>
           </Flex>
         )}
       </Flex>
@@ -38,7 +46,9 @@ export function SendStatusPanel(props: SendStatusPanelProps) {
         </Callout.Root>
         {canManage && (
           <Flex gap="2">
-            <Button size="1" variant="soft" color="red" onClick={props.onStopAutomation}>Stop automation</Button>
+            <Button size="1" variant="soft" color="red" onClick={props.onStopAutomation}>
+              Stop automation
+            </Button>
           </Flex>
         )}
       </Flex>
@@ -47,7 +57,10 @@ export function SendStatusPanel(props: SendStatusPanelProps) {
   if (status === "sent") {
     return (
       <Callout.Root color="green" data-testid="email.status.sent">
-        <Callout.Text>This campaign was sent{sentAt === null ? "" : ` on ${formatLocal(sentAt)}`}. Its results are on the Statistics tab.</Callout.Text>
+        <Callout.Text>
+          This campaign was sent{sentAt === null ? "" : ` on ${formatLocal(sentAt)}`}. Its results are on the Statistics
+          tab.
+        </Callout.Text>
       </Callout.Root>
     );
   }

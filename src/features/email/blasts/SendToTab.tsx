@@ -48,9 +48,7 @@ export function SendToTab({ campaignId, canManage, addGroupId, onGroupAdded }: S
 
   if (setup === undefined) return <Loading />;
   if (setup === null) {
-    return (
-      <RecordGone what="campaign" />
-    );
+    return <RecordGone what="campaign" />;
   }
   const editable = canManage && setup.status !== "sent";
 
@@ -65,13 +63,27 @@ export function SendToTab({ campaignId, canManage, addGroupId, onGroupAdded }: S
               <Tabs.Trigger value="segments">Segments</Tabs.Trigger>
             </Tabs.List>
             <Tabs.Content value="lists" mt="3">
-              <ListsPane selected={listIds} canManage={canManage} disabled={!editable} onToggle={(id, on) => void change("listIds", toggled(listIds, id, on))} />
+              <ListsPane
+                selected={listIds}
+                canManage={canManage}
+                disabled={!editable}
+                onToggle={(id, on) => void change("listIds", toggled(listIds, id, on))}
+              />
             </Tabs.Content>
             <Tabs.Content value="groups" mt="3">
-              <GroupsPane selected={groupIds} disabled={!editable} onToggle={(id, on) => void change("groupIds", toggled(groupIds, id, on))} />
+              <GroupsPane
+                selected={groupIds}
+                disabled={!editable}
+                onToggle={(id, on) => void change("groupIds", toggled(groupIds, id, on))}
+              />
             </Tabs.Content>
             <Tabs.Content value="segments" mt="3">
-              <SegmentsPane selected={segmentIds} canManage={canManage} disabled={!editable} onToggle={(id, on) => void change("segmentIds", toggled(segmentIds, id, on))} />
+              <SegmentsPane
+                selected={segmentIds}
+                canManage={canManage}
+                disabled={!editable}
+                onToggle={(id, on) => void change("segmentIds", toggled(segmentIds, id, on))}
+              />
             </Tabs.Content>
           </Tabs.Root>
         </Card>

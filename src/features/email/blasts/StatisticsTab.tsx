@@ -4,7 +4,15 @@ import type { Id } from "@convex/_generated/dataModel";
 import { CampaignPreview } from "./stats/CampaignPreview";
 import { ClickHeatMap } from "./stats/ClickHeatMap";
 import { EmailStat } from "./stats/EmailStat";
-import { DEMO_LABEL, ESTIMATE_LABEL, ESTIMATES, estimatedCounts, measuredRates, summarize, type BlastStatistics } from "./stats/statsModel";
+import {
+  DEMO_LABEL,
+  ESTIMATE_LABEL,
+  ESTIMATES,
+  estimatedCounts,
+  measuredRates,
+  summarize,
+  type BlastStatistics,
+} from "./stats/statsModel";
 import { useBlastStatistics } from "../hooks/useBlastStatistics";
 
 type StatisticsTabProps = { campaignId: Id<"emailCampaigns"> };
@@ -26,12 +34,19 @@ export function StatisticsTab({ campaignId }: StatisticsTabProps) {
       </Flex>
     );
   }
-  if (stats === null) return <Text size="2" color="gray">No statistics for this campaign.</Text>;
+  if (stats === null)
+    return (
+      <Text size="2" color="gray">
+        No statistics for this campaign.
+      </Text>
+    );
   return (
     <Flex direction="column" gap="4" data-testid="email.stats">
       {stats.demo && (
         <Callout.Root color="purple" data-testid="email.stats.demo">
-          <Callout.Icon><InfoCircledIcon /></Callout.Icon>
+          <Callout.Icon>
+            <InfoCircledIcon />
+          </Callout.Icon>
           <Callout.Text>{DEMO_LABEL}</Callout.Text>
         </Callout.Root>
       )}
@@ -40,11 +55,17 @@ export function StatisticsTab({ campaignId }: StatisticsTabProps) {
         <ClickHeatMap links={stats.topLinks} />
         <Flex direction="column" gap="4">
           <Card data-testid="email.stats.summary">
-            <Heading as="h3" size="3" mb="2">Summary</Heading>
-            <Text as="p" size="2">{summarize(stats)}</Text>
+            <Heading as="h3" size="3" mb="2">
+              Summary
+            </Heading>
+            <Text as="p" size="2">
+              {summarize(stats)}
+            </Text>
           </Card>
           <Card data-testid="email.stats.info">
-            <Heading as="h3" size="3" mb="2">Campaign info</Heading>
+            <Heading as="h3" size="3" mb="2">
+              Campaign info
+            </Heading>
             <DataList.Root orientation={{ initial: "vertical", sm: "horizontal" }} size="2">
               <DataList.Item>
                 <DataList.Label>Sent at</DataList.Label>
@@ -63,7 +84,11 @@ export function StatisticsTab({ campaignId }: StatisticsTabProps) {
               {campaign && (
                 <DataList.Item>
                   <DataList.Label>From</DataList.Label>
-                  <DataList.Value><Text style={{ overflowWrap: "anywhere" }}>{campaign.fromName} &lt;{campaign.fromEmail}&gt;</Text></DataList.Value>
+                  <DataList.Value>
+                    <Text style={{ overflowWrap: "anywhere" }}>
+                      {campaign.fromName} &lt;{campaign.fromEmail}&gt;
+                    </Text>
+                  </DataList.Value>
                 </DataList.Item>
               )}
               <DataList.Item>
@@ -76,7 +101,9 @@ export function StatisticsTab({ campaignId }: StatisticsTabProps) {
           </Card>
         </Flex>
       </Grid>
-      {campaign && <CampaignPreview blocks={campaign.blocks} subject={campaign.subject} previewText={campaign.previewText} />}
+      {campaign && (
+        <CampaignPreview blocks={campaign.blocks} subject={campaign.subject} previewText={campaign.previewText} />
+      )}
     </Flex>
   );
 }
@@ -100,13 +127,38 @@ function StatCards({ stats }: { stats: BlastStatistics }) {
         </Grid>
         <Box asChild>
           <section aria-labelledby="email-stats-estimates" data-testid="email.stats.estimates">
-            <Heading as="h3" size="3" mb="1" id="email-stats-estimates">{ESTIMATE_LABEL}</Heading>
-            <Text as="p" size="1" color="gray" mb="3">These figures are typical rates, not measurements; they are replaced by real ones when the provider reports.</Text>
+            <Heading as="h3" size="3" mb="1" id="email-stats-estimates">
+              {ESTIMATE_LABEL}
+            </Heading>
+            <Text as="p" size="1" color="gray" mb="3">
+              These figures are typical rates, not measurements; they are replaced by real ones when the provider
+              reports.
+            </Text>
             <Grid columns={GRID} gap="3">
-              <EmailStat label="Delivered" value={est.delivered} estimate={{ rate: ESTIMATES.delivery }} testId="email.stats.delivered" />
-              <EmailStat label="Opened" value={est.opened} estimate={{ rate: ESTIMATES.open }} testId="email.stats.opened" />
-              <EmailStat label="Clicked" value={est.clicked} estimate={{ rate: ESTIMATES.click }} testId="email.stats.clicked" />
-              <EmailStat label="Bounced" value={est.bounced} estimate={{ rate: ESTIMATES.bounce }} testId="email.stats.bounced" />
+              <EmailStat
+                label="Delivered"
+                value={est.delivered}
+                estimate={{ rate: ESTIMATES.delivery }}
+                testId="email.stats.delivered"
+              />
+              <EmailStat
+                label="Opened"
+                value={est.opened}
+                estimate={{ rate: ESTIMATES.open }}
+                testId="email.stats.opened"
+              />
+              <EmailStat
+                label="Clicked"
+                value={est.clicked}
+                estimate={{ rate: ESTIMATES.click }}
+                testId="email.stats.clicked"
+              />
+              <EmailStat
+                label="Bounced"
+                value={est.bounced}
+                estimate={{ rate: ESTIMATES.bounce }}
+                testId="email.stats.bounced"
+              />
             </Grid>
           </section>
         </Box>

@@ -20,7 +20,11 @@ export type ManualAddResult = {
   overLimit: number;
 };
 
-export function addManualAddresses(existing: readonly string[], input: string, limit = MAX_MANUAL_RECIPIENTS): ManualAddResult {
+export function addManualAddresses(
+  existing: readonly string[],
+  input: string,
+  limit = MAX_MANUAL_RECIPIENTS,
+): ManualAddResult {
   const next = [...existing];
   const seen = new Set(existing.map((e) => e.toLowerCase()));
   const out: ManualAddResult = { next, added: [], ignored: 0, duplicates: 0, invalid: [], overLimit: 0 };

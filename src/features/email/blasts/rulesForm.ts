@@ -12,7 +12,9 @@ function newRuleId(): string {
 }
 
 export function blankRule(event: boolean, id = newRuleId()): EmailRule {
-  return event ? { id, field: "", operator: "equals", value: "", timeDelay: 0, timeUnit: "minutes" } : { id, field: "", operator: "equals", value: "" };
+  return event
+    ? { id, field: "", operator: "equals", value: "", timeDelay: 0, timeUnit: "minutes" }
+    : { id, field: "", operator: "equals", value: "" };
 }
 
 /** A rule can be removed only when more than one remains (spec/2 §5). */

@@ -35,7 +35,17 @@ export function sendProblem(input: SendCheckInput): SendProblem | null {
   });
 }
 
-export const SEND_TYPE_LABELS: Record<SendType, string> = { now: "Send now", schedule: "Schedule", event: "Event-based", filter: "Filter-based" };
+export const SEND_TYPE_LABELS: Record<SendType, string> = {
+  now: "Send now",
+  schedule: "Schedule",
+  event: "Event-based",
+  filter: "Filter-based",
+};
 
 /** The primary button's text for each send type. */
-export const SEND_BUTTON: Record<SendType, string> = { now: "Send now", schedule: "Schedule send", event: "Activate automation", filter: "Activate automation" };
+export const SEND_BUTTON: Record<SendType, string> = {
+  now: "Send now",
+  schedule: "Schedule send",
+  event: "Activate automation",
+  filter: "Activate automation",
+};

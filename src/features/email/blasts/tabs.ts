@@ -14,7 +14,11 @@ export const TAB_LABELS: Record<DashboardTab, string> = {
 };
 
 /** Values the app's navigation links use, and the dashboard tab each opens. */
-const NAVIGATION_TABS: Record<string, DashboardTab> = { schedule: "automated", setup: "automated", automate: "automated" };
+const NAVIGATION_TABS: Record<string, DashboardTab> = {
+  schedule: "automated",
+  setup: "automated",
+  automate: "automated",
+};
 
 /** The tabs shown: Statistics only for a sent campaign. */
 export function visibleTabs(opts: { sent: boolean }): DashboardTab[] {

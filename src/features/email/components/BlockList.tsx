@@ -16,10 +16,21 @@ export function BlockList({ blocks, parentId, parentType, slot, empty, style, la
         role={blocks.length ? "list" : "group"}
         aria-label={label}
         data-testid={`email.list.${parentId ?? "root"}.${slot}`}
-        style={{ minHeight: parentId ? 48 : 120, outline: isOver ? "2px dashed var(--accent-8)" : undefined, outlineOffset: -2, ...style }}
+        style={{
+          minHeight: parentId ? 48 : 120,
+          outline: isOver ? "2px dashed var(--accent-8)" : undefined,
+          outlineOffset: -2,
+          ...style,
+        }}
       >
         {blocks.length === 0 ? (
-          <Text as="div" size="1" color="gray" align="center" style={{ padding: 12, border: "1px dashed var(--gray-7)", borderRadius: 4 }}>
+          <Text
+            as="div"
+            size="1"
+            color="gray"
+            align="center"
+            style={{ padding: 12, border: "1px dashed var(--gray-7)", borderRadius: 4 }}
+          >
             {empty}
           </Text>
         ) : (

@@ -15,7 +15,13 @@ const SHADOWS: Record<string, string> = {
   lg: "0 8px 20px rgba(0,0,0,.12)",
   xl: "0 16px 36px rgba(0,0,0,.16)",
 };
-const WIDTHS: Record<string, [number, number]> = { equal: [1, 1], "1-2": [1, 2], "2-1": [2, 1], "1-3": [1, 3], "3-1": [3, 1] };
+const WIDTHS: Record<string, [number, number]> = {
+  equal: [1, 1],
+  "1-2": [1, 2],
+  "2-1": [2, 1],
+  "1-3": [1, 3],
+  "3-1": [3, 1],
+};
 const HEADING_SIZES: Record<string, number> = { h1: 32, h2: 28, h3: 24, h4: 20, h5: 18, h6: 16 };
 
 function s(c: BlockContent, k: string, fallback = ""): string {
@@ -60,20 +66,51 @@ export function BlockView({ block }: { block: EmailBlock }) {
   const { List: BlockList } = useCanvas();
   const c = block.content;
   const list = (slot: number, label: string, style?: CSSProperties, empty: ReactNode = "Drop content blocks here") => (
-    <BlockList blocks={childrenOf(block, slot)} parentId={block.id} parentType={block.type} slot={slot} empty={empty} style={style} label={label} />
+    <BlockList
+      blocks={childrenOf(block, slot)}
+      parentId={block.id}
+      parentType={block.type}
+      slot={slot}
+      empty={empty}
+      style={style}
+      label={label}
+    />
   );
   switch (block.type) {
     case "text":
-      return <p style={{ ...typography(c), fontSize: n(c, "fontSize", 16) }}><Lines text={s(c, "text")} /></p>;
+      return (
+        <p style={{ ...typography(c), fontSize: n(c, "fontSize", 16) }}>
+          <Lines text={s(c, "text")} />
+        </p>
+      );
     case "heading": {
       const Tag = (s(c, "level", "h2") as "h1") || "h2";
-      return <Tag style={{ ...typography(c), fontSize: n(c, "fontSize", HEADING_SIZES[s(c, "level", "h2")] ?? 28), fontWeight: 700 }}>{s(c, "text")}</Tag>;
+      return (
+        <Tag
+          style={{
+            ...typography(c),
+            fontSize: n(c, "fontSize", HEADING_SIZES[s(c, "level", "h2")] ?? 28),
+            fontWeight: 700,
+          }}
+        >
+          {s(c, "text")}
+        </Tag>
+      );
     }
     case "header": {
       const logo = imageUrl(s(c, "logoUrl"));
       return (
-        <div style={{ background: s(c, "backgroundColor"), color: s(c, "textColor"), textAlign: s(c, "align", "center") as CSSProperties["textAlign"], padding: "20px 24px" }}>
-          {logo && <img src={logo} alt="" style={{ maxHeight: 48, maxWidth: 200, display: "inline-block", marginBottom: 8 }} />}
+        <div
+          style={{
+            background: s(c, "backgroundColor"),
+            color: s(c, "textColor"),
+            textAlign: s(c, "align", "center") as CSSProperties["textAlign"],
+            padding: "20px 24px",
+          }}
+        >
+          {logo && (
+            <img src={logo} alt="" style={{ maxHeight: 48, maxWidth: 200, display: "inline-block", marginBottom: 8 }} />
+          )}
           <div style={{ fontSize: 22, fontWeight: 700 }}>{s(c, "title")}</div>
           {s(c, "tagline") && <div style={{ fontSize: 14, opacity: 0.9 }}>{s(c, "tagline")}</div>}
         </div>
@@ -84,9 +121,23 @@ export function BlockView({ block }: { block: EmailBlock }) {
       return (
         <div style={{ textAlign: s(c, "align", "center") as CSSProperties["textAlign"], padding: "10px 24px" }}>
           {src ? (
-            <img src={src} alt={s(c, "alt")} style={{ width: "100%", maxWidth: n(c, "width", 600), display: "inline-block" }} />
+            <img
+              src={src}
+              alt={s(c, "alt")}
+              style={{ width: "100%", maxWidth: n(c, "width", 600), display: "inline-block" }}
+            />
           ) : (
-            <div style={{ display: "inline-block", width: "100%", maxWidth: n(c, "width", 600), padding: "32px 0", background: "var(--gray-3)", color: "var(--gray-11)", fontSize: 13 }}>
+            <div
+              style={{
+                display: "inline-block",
+                width: "100%",
+                maxWidth: n(c, "width", 600),
+                padding: "32px 0",
+                background: "var(--gray-3)",
+                color: "var(--gray-11)",
+                fontSize: 13,
+              }}
+            >
               Image: add a URL or upload one in the properties panel
             </div>
           )}
@@ -96,43 +147,107 @@ export function BlockView({ block }: { block: EmailBlock }) {
     case "button":
       return (
         <div style={{ textAlign: s(c, "align", "center") as CSSProperties["textAlign"], padding: "10px 24px" }}>
-          <span style={{ display: "inline-block", background: s(c, "backgroundColor"), color: s(c, "textColor"), padding: `${n(c, "padding", 12)}px ${n(c, "padding", 12) * 2}px`, borderRadius: n(c, "borderRadius", 6), fontWeight: 600 }}>{s(c, "text")}</span>
+          <span
+            style={{
+              display: "inline-block",
+              background: s(c, "backgroundColor"),
+              color: s(c, "textColor"),
+              padding: `${n(c, "padding", 12)}px ${n(c, "padding", 12) * 2}px`,
+              borderRadius: n(c, "borderRadius", 6),
+              fontWeight: 600,
+            }}
+          >
+            {s(c, "text")}
+          </span>
         </div>
       );
     case "spacer":
       return <div style={{ height: n(c, "height", 24) }} />;
     case "divider":
-      return <hr style={{ border: 0, borderTop: `${n(c, "borderWidth", 1)}px solid ${s(c, "borderColor")}`, margin: `${n(c, "margin", 16)}px 24px` }} />;
+      return (
+        <hr
+          style={{
+            border: 0,
+            borderTop: `${n(c, "borderWidth", 1)}px solid ${s(c, "borderColor")}`,
+            margin: `${n(c, "margin", 16)}px 24px`,
+          }}
+        />
+      );
     case "columns": {
       const cols = columnCount(block);
-      const ratio = cols === 2 ? (WIDTHS[s(c, "distribution", "equal")] ?? [1, 1]) : Array.from({ length: cols }, () => 1);
+      const ratio =
+        cols === 2 ? (WIDTHS[s(c, "distribution", "equal")] ?? [1, 1]) : Array.from({ length: cols }, () => 1);
       return (
         <div style={{ display: "flex", flexWrap: "wrap", gap: n(c, "gap", 16), padding: "8px 24px" }}>
           {ratio.map((r, i) => (
-            <div key={i} style={{ flex: `${r} 1 0`, minWidth: 120 }}>{list(i, `Column ${i + 1}`)}</div>
+            <div key={i} style={{ flex: `${r} 1 0`, minWidth: 120 }}>
+              {list(i, `Column ${i + 1}`)}
+            </div>
           ))}
         </div>
       );
     }
     case "section":
-      return <div style={{ background: s(c, "backgroundColor"), padding: n(c, "padding", 20), borderRadius: n(c, "borderRadius", 0), margin: "4px 0" }}>{list(0, "Section content", undefined, "Drop blocks or columns into this section")}</div>;
+      return (
+        <div
+          style={{
+            background: s(c, "backgroundColor"),
+            padding: n(c, "padding", 20),
+            borderRadius: n(c, "borderRadius", 0),
+            margin: "4px 0",
+          }}
+        >
+          {list(0, "Section content", undefined, "Drop blocks or columns into this section")}
+        </div>
+      );
     case "card":
       return (
         <div style={{ padding: "8px 24px" }}>
-          <div style={{ background: s(c, "backgroundColor"), padding: n(c, "padding", 20), borderRadius: n(c, "borderRadius", 8), boxShadow: SHADOWS[s(c, "shadow", "md")], border: "1px solid #e5e7eb" }}>{list(0, "Card content", undefined, "Drop blocks into this card")}</div>
+          <div
+            style={{
+              background: s(c, "backgroundColor"),
+              padding: n(c, "padding", 20),
+              borderRadius: n(c, "borderRadius", 8),
+              boxShadow: SHADOWS[s(c, "shadow", "md")],
+              border: "1px solid #e5e7eb",
+            }}
+          >
+            {list(0, "Card content", undefined, "Drop blocks into this card")}
+          </div>
         </div>
       );
     case "container":
       return (
         <div style={{ padding: `${n(c, "margin", 0)}px 0` }}>
-          <div style={{ maxWidth: n(c, "maxWidth", 600), margin: "0 auto", background: s(c, "backgroundColor"), padding: n(c, "padding", 20) }}>{list(0, "Container content", undefined, "Drop blocks into this container")}</div>
+          <div
+            style={{
+              maxWidth: n(c, "maxWidth", 600),
+              margin: "0 auto",
+              background: s(c, "backgroundColor"),
+              padding: n(c, "padding", 20),
+            }}
+          >
+            {list(0, "Container content", undefined, "Drop blocks into this container")}
+          </div>
         </div>
       );
     case "sidebar": {
       const w = n(c, "sidebarWidth", 33);
-      const side = <div key="side" style={{ flex: `0 0 ${w}%`, background: s(c, "sidebarBackground"), minWidth: 80 }}>{list(0, "Sidebar")}</div>;
-      const main = <div key="main" style={{ flex: "1 1 0", background: s(c, "mainBackground"), minWidth: 120 }}>{list(1, "Main content")}</div>;
-      return <div style={{ display: "flex", flexWrap: "wrap", gap: n(c, "gap", 16), padding: "8px 24px" }}>{s(c, "sidebarPosition") === "right" ? [main, side] : [side, main]}</div>;
+      const side = (
+        <div key="side" style={{ flex: `0 0 ${w}%`, background: s(c, "sidebarBackground"), minWidth: 80 }}>
+          {list(0, "Sidebar")}
+        </div>
+      );
+      const main = (
+        <div key="main" style={{ flex: "1 1 0", background: s(c, "mainBackground"), minWidth: 120 }}>
+          {list(1, "Main content")}
+        </div>
+      );
+      return (
+        <div style={{ display: "flex", flexWrap: "wrap", gap: n(c, "gap", 16), padding: "8px 24px" }}>
+          {s(c, "sidebarPosition") === "right" ? [main, side] : [side, main]}
+        </div>
+      );
     }
     case "hero": {
       const img = imageUrl(s(c, "backgroundImage"));
@@ -142,7 +257,9 @@ export function BlockView({ block }: { block: EmailBlock }) {
           style={{
             position: "relative",
             minHeight: n(c, "height", 300),
-            background: img ? `center / cover no-repeat url("${encodeURI(img)}"), ${s(c, "backgroundColor")}` : s(c, "backgroundColor"),
+            background: img
+              ? `center / cover no-repeat url("${encodeURI(img)}"), ${s(c, "backgroundColor")}`
+              : s(c, "backgroundColor"),
             color: s(c, "textColor", "#ffffff"),
             textAlign: s(c, "textAlign", "center") as CSSProperties["textAlign"],
             padding: n(c, "padding", 40),
@@ -151,9 +268,15 @@ export function BlockView({ block }: { block: EmailBlock }) {
             justifyContent: "center",
           }}
         >
-          {overlay > 0 && <div aria-hidden style={{ position: "absolute", inset: 0, background: `rgba(0,0,0,${overlay})` }} />}
+          {overlay > 0 && (
+            <div aria-hidden style={{ position: "absolute", inset: 0, background: `rgba(0,0,0,${overlay})` }} />
+          )}
           <div style={{ position: "relative", fontSize: 30, fontWeight: 700 }}>{s(c, "heroTitle")}</div>
-          {s(c, "heroSubtitle") && <div style={{ position: "relative", fontSize: 16, marginTop: 8 }}><Lines text={s(c, "heroSubtitle")} /></div>}
+          {s(c, "heroSubtitle") && (
+            <div style={{ position: "relative", fontSize: 16, marginTop: 8 }}>
+              <Lines text={s(c, "heroSubtitle")} />
+            </div>
+          )}
         </div>
       );
     }
@@ -164,13 +287,26 @@ export function BlockView({ block }: { block: EmailBlock }) {
         c.showContact === true ? s(c, "contactText") : null,
       ].filter((x): x is string => !!x);
       return (
-        <div style={{ background: s(c, "backgroundColor"), color: s(c, "textColor"), padding: n(c, "padding", 24), textAlign: "center", fontSize: 12, lineHeight: 1.6 }}>
-          <div>© {n(c, "copyrightYear", new Date().getFullYear())} {s(c, "companyName")}</div>
+        <div
+          style={{
+            background: s(c, "backgroundColor"),
+            color: s(c, "textColor"),
+            padding: n(c, "padding", 24),
+            textAlign: "center",
+            fontSize: 12,
+            lineHeight: 1.6,
+          }}
+        >
+          <div>
+            © {n(c, "copyrightYear", new Date().getFullYear())} {s(c, "companyName")}
+          </div>
           {s(c, "address") && <div>{s(c, "address")}</div>}
           {links.length > 0 && (
             <div>
               {links.map((l, i) => (
-                <span key={i} style={{ color: s(c, "linkColor"), textDecoration: "underline", margin: "0 6px" }}>{l}</span>
+                <span key={i} style={{ color: s(c, "linkColor"), textDecoration: "underline", margin: "0 6px" }}>
+                  {l}
+                </span>
               ))}
             </div>
           )}

@@ -4,5 +4,9 @@ const COLORS: Record<string, "green" | "blue" | "red" | "gray"> = { sent: "green
 
 /** Email campaign status badge (spec/2 §4: sent green, scheduled blue, failed red, others gray). */
 export function CampaignStatus({ status }: { status: string }) {
-  return <Badge color={COLORS[status] ?? "gray"} size="1">{status}</Badge>;
+  return (
+    <Badge color={COLORS[status] ?? "gray"} size="1">
+      {status}
+    </Badge>
+  );
 }

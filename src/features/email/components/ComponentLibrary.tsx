@@ -8,8 +8,12 @@ const ORDER: BlockType[] = Object.keys(BLOCK_LABELS) as BlockType[];
 export function ComponentLibrary({ onAdd, disabled }: { onAdd: (type: BlockType) => void; disabled?: boolean }) {
   return (
     <Flex direction="column" gap="2" data-testid="email.library">
-      <Heading as="h3" size="2">Components</Heading>
-      <Text size="1" color="gray">Drag onto the canvas, or press to add after the selected component.</Text>
+      <Heading as="h3" size="2">
+        Components
+      </Heading>
+      <Text size="1" color="gray">
+        Drag onto the canvas, or press to add after the selected component.
+      </Text>
       <Grid columns="2" gap="2">
         {ORDER.filter((t) => BLOCK_TYPES.includes(t)).map((t) => (
           <LibraryItem key={t} type={t} onAdd={onAdd} disabled={disabled} />
@@ -19,8 +23,20 @@ export function ComponentLibrary({ onAdd, disabled }: { onAdd: (type: BlockType)
   );
 }
 
-function LibraryItem({ type, onAdd, disabled }: { type: BlockType; onAdd: (type: BlockType) => void; disabled?: boolean }) {
-  const { attributes, listeners, setNodeRef, isDragging } = useDraggable({ id: `new:${type}`, data: { kind: "new", type }, disabled });
+function LibraryItem({
+  type,
+  onAdd,
+  disabled,
+}: {
+  type: BlockType;
+  onAdd: (type: BlockType) => void;
+  disabled?: boolean;
+}) {
+  const { attributes, listeners, setNodeRef, isDragging } = useDraggable({
+    id: `new:${type}`,
+    data: { kind: "new", type },
+    disabled,
+  });
   // the pointer drags; Enter and Space add (the keyboard alternative), so the keyboard sensor is not attached here
   const { onKeyDown: _keyboardDrag, ...pointer } = (listeners ?? {}) as Record<string, unknown>;
   const { role: _role, "aria-roledescription": _desc, ...attrs } = attributes;

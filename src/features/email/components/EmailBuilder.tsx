@@ -1,12 +1,45 @@
-import { DndContext, DragOverlay, KeyboardSensor, PointerSensor, closestCenter, pointerWithin, useSensor, useSensors, type CollisionDetection, type DragEndEvent, type DragStartEvent } from "@dnd-kit/core";
+import {
+  DndContext,
+  DragOverlay,
+  KeyboardSensor,
+  PointerSensor,
+  closestCenter,
+  pointerWithin,
+  useSensor,
+  useSensors,
+  type CollisionDetection,
+  type DragEndEvent,
+  type DragStartEvent,
+} from "@dnd-kit/core";
 import { sortableKeyboardCoordinates } from "@dnd-kit/sortable";
 import { ListBulletIcon } from "@radix-ui/react-icons";
 import { Badge, Box, Button, Card, Flex, Select, Text } from "@radix-ui/themes";
 import { useCallback, useMemo, useState, type ReactNode } from "react";
 import type { Awareness } from "y-protocols/awareness";
 import type * as Y from "yjs";
-import { BLOCK_LABELS, BLOCK_PROPS, allBlocks, newBlock, type BlockType, type EmailBlock } from "@convex/lib/email/blocks";
-import { blockDeletedBy, cloneBlock, emptyMeta, insertBlock, localEmailUndoManager, moveBlock, readEmailDraft, removeBlock, restoreBlock, setEmailMeta, updateBlock, type BlockTarget, type EmailDraft } from "@convex/lib/email/draft";
+import {
+  BLOCK_LABELS,
+  BLOCK_PROPS,
+  allBlocks,
+  newBlock,
+  type BlockType,
+  type EmailBlock,
+} from "@convex/lib/email/blocks";
+import {
+  blockDeletedBy,
+  cloneBlock,
+  emptyMeta,
+  insertBlock,
+  localEmailUndoManager,
+  moveBlock,
+  readEmailDraft,
+  removeBlock,
+  restoreBlock,
+  setEmailMeta,
+  updateBlock,
+  type BlockTarget,
+  type EmailDraft,
+} from "@convex/lib/email/draft";
 import { documentTexts, unknownVariables } from "@convex/lib/email/merge";
 import { useDocValue } from "@/lib/collab/useDocValue";
 import { useLocalUndo, useLostSelection, useShareSelection } from "@/lib/collab/useDesignSession";
@@ -87,12 +120,21 @@ export function EmailBuilder(props: EmailBuilderProps) {
   useShareSelection(awareness, selectedId, canManage);
 
   const rendered = useRenderedEmail(draft.blocks, { title: draft.meta.subject, previewText: draft.meta.previewText });
-  const unknown = useMemo(() => unknownVariables(documentTexts(draft.blocks, [draft.meta.subject, draft.meta.previewText])), [draft]);
+  const unknown = useMemo(
+    () => unknownVariables(documentTexts(draft.blocks, [draft.meta.subject, draft.meta.previewText])),
+    [draft],
+  );
   const selected = selectedId ? findBlock(draft.blocks, selectedId) : null;
   // a teammate deleted the selected block (or the one holding it): the selection goes, and the user is told (with Undo)
   const clearSelection = useCallback(() => setSelectedId(null), []);
   const whoDeleted = useCallback((id: string) => blockDeletedBy(doc, id), [doc]);
-  const lost = useLostSelection({ selectedId, present: !!selected, deletedBy: whoDeleted, myName: me?.name, clear: clearSelection });
+  const lost = useLostSelection({
+    selectedId,
+    present: !!selected,
+    deletedBy: whoDeleted,
+    myName: me?.name,
+    clear: clearSelection,
+  });
   const [confirmDelete, setConfirmDelete] = useState<EmailBlock | null>(null);
   const remove = (block: EmailBlock) => {
     removeBlock(doc, block.id, me?.name ?? "");
@@ -111,65 +153,120 @@ export function EmailBuilder(props: EmailBuilderProps) {
   const move = (id: string, target: BlockTarget) => {
     const type = placements(draft.blocks).get(id)?.type;
     if (!type) return;
-    if (!allowedAt(draft.blocks, type, target) || !moveBlock(doc, id, target)) return announce(`A ${BLOCK_LABELS[type]} block cannot go there.`);
+    if (!allowedAt(draft.blocks, type, target) || !moveBlock(doc, id, target))
+      return announce(`A ${BLOCK_LABELS[type]} block cannot go there.`);
     announce(`${BLOCK_LABELS[type]} moved.`);
   };
 
-  const sensors = useSensors(useSensor(PointerSensor, { activationConstraint: { distance: 8 } }), useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }));
-  const onDragStart = ({ active }: DragStartEvent) => setDragLabel(BLOCK_LABELS[(active.data.current as { type: BlockType }).type]);
+  const sensors = useSensors(
+    useSensor(PointerSensor, { activationConstraint: { distance: 8 } }),
+    useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }),
+  );
+  const onDragStart = ({ active }: DragStartEvent) =>
+    setDragLabel(BLOCK_LABELS[(active.data.current as { type: BlockType }).type]);
   const onDragEnd = ({ active, over }: DragEndEvent) => {
     setDragLabel(null);
     if (!over || readOnly) return;
     const a = active.data.current as { kind: "new" | "block"; type: BlockType };
-    const o = over.data.current as { kind: "block" } | { kind: "list"; parentId: string | null; slot: number } | undefined;
+    const o = over.data.current as
+      { kind: "block" } | { kind: "list"; parentId: string | null; slot: number } | undefined;
     if (!o || (a.kind === "block" && over.id === active.id)) return;
     const translated = active.rect.current.translated;
     const after = translated ? translated.top + translated.height / 2 > over.rect.top + over.rect.height / 2 : false;
-    const target = dropTarget(draft.blocks, o.kind === "block" ? { kind: "block", id: String(over.id), after } : o, a.kind === "block" ? String(active.id) : undefined);
+    const target = dropTarget(
+      draft.blocks,
+      o.kind === "block" ? { kind: "block", id: String(over.id), after } : o,
+      a.kind === "block" ? String(active.id) : undefined,
+    );
     if (!target) return;
     if (a.kind === "new") add(a.type, target);
     else move(String(active.id), target);
   };
 
-  const canvas: CanvasState = { List: BlockList, blocks: draft.blocks, selectedId, select: setSelectedId, remote, readOnly, move };
+  const canvas: CanvasState = {
+    List: BlockList,
+    blocks: draft.blocks,
+    selectedId,
+    select: setSelectedId,
+    remote,
+    readOnly,
+    move,
+  };
 
   return (
-    <DndContext sensors={sensors} collisionDetection={collision} onDragStart={onDragStart} onDragEnd={onDragEnd} onDragCancel={() => setDragLabel(null)}>
+    <DndContext
+      sensors={sensors}
+      collisionDetection={collision}
+      onDragStart={onDragStart}
+      onDragEnd={onDragEnd}
+      onDragCancel={() => setDragLabel(null)}
+    >
       <CanvasContext.Provider value={canvas}>
         <Flex justify="between" align="center" gap="2" wrap="wrap" mb="3">
           <Flex gap="2" align="center" wrap="wrap">
             <UndoRedoButtons undo={undo} testId="email" />
             {campaign && <CampaignStatus status={campaign.status} />}
-            {props.unsaved && <Badge color="orange" data-testid="email.unsaved">Unsaved changes</Badge>}
+            {props.unsaved && (
+              <Badge color="orange" data-testid="email.unsaved">
+                Unsaved changes
+              </Badge>
+            )}
             {!campaign && <Badge color="gray">New campaign: not saved yet</Badge>}
           </Flex>
           <Flex gap="2" align="center">
             {room && <PresenceAvatars people={others} label="editing" />}
-            <Button variant="soft" color="gray" onClick={props.onOpenList} data-testid="email.openList"><ListBulletIcon /> Campaigns</Button>
+            <Button variant="soft" color="gray" onClick={props.onOpenList} data-testid="email.openList">
+              <ListBulletIcon /> Campaigns
+            </Button>
           </Flex>
         </Flex>
         <div className="email-builder">
           <Card className="email-builder-left">
             <Flex direction="column" gap="4">
               <Flex direction="column" gap="2">
-                <Text size="2" weight="medium" id="email-campaign-picker">Campaign</Text>
+                <Text size="2" weight="medium" id="email-campaign-picker">
+                  Campaign
+                </Text>
                 <Select.Root value={campaign?.id ?? "new"} onValueChange={props.onPick}>
                   <Select.Trigger aria-labelledby="email-campaign-picker" data-testid="email.picker" />
                   <Select.Content>
                     <Select.Item value="new">New Campaign</Select.Item>
                     {(props.campaigns ?? []).map((c) => (
-                      <Select.Item key={c.id} value={c.id}>{c.name} ({c.status})</Select.Item>
+                      <Select.Item key={c.id} value={c.id}>
+                        {c.name} ({c.status})
+                      </Select.Item>
                     ))}
                   </Select.Content>
                 </Select.Root>
                 <label>
-                  <Text size="2" weight="medium">Campaign name <Text color="red" aria-hidden>*</Text></Text>
-                  <CollabTextField value={draft.meta.name} maxLength={200} readOnly={readOnly} onChange={(e) => setEmailMeta(doc, "name", e.target.value)} placeholder="e.g. October newsletter" data-testid="email.name" />
+                  <Text size="2" weight="medium">
+                    Campaign name{" "}
+                    <Text color="red" aria-hidden>
+                      *
+                    </Text>
+                  </Text>
+                  <CollabTextField
+                    value={draft.meta.name}
+                    maxLength={200}
+                    readOnly={readOnly}
+                    onChange={(e) => setEmailMeta(doc, "name", e.target.value)}
+                    placeholder="e.g. October newsletter"
+                    data-testid="email.name"
+                  />
                 </label>
                 {canManage && (
                   <Flex gap="2">
-                    <Button onClick={props.onSave} loading={props.saving} data-testid="email.save">Save</Button>
-                    <Button variant="soft" onClick={props.onDuplicate} disabled={props.saving} data-testid="email.duplicate">Duplicate</Button>
+                    <Button onClick={props.onSave} loading={props.saving} data-testid="email.save">
+                      Save
+                    </Button>
+                    <Button
+                      variant="soft"
+                      onClick={props.onDuplicate}
+                      disabled={props.saving}
+                      data-testid="email.duplicate"
+                    >
+                      Duplicate
+                    </Button>
                   </Flex>
                 )}
               </Flex>
@@ -178,14 +275,28 @@ export function EmailBuilder(props: EmailBuilderProps) {
             </Flex>
           </Card>
           <Box className="email-builder-canvas" onClick={() => setSelectedId(null)} data-testid="email.canvas">
-            <Box style={{ width: "100%", maxWidth: 600, margin: "0 auto", background: "white", color: "#333", boxShadow: "0 1px 4px rgba(0,0,0,.12)", fontFamily: "Helvetica, Arial, sans-serif" }}>
+            <Box
+              style={{
+                width: "100%",
+                maxWidth: 600,
+                margin: "0 auto",
+                background: "white",
+                color: "#333",
+                boxShadow: "0 1px 4px rgba(0,0,0,.12)",
+                fontFamily: "Helvetica, Arial, sans-serif",
+              }}
+            >
               <BlockList
                 blocks={draft.blocks}
                 parentId={null}
                 parentType={null}
                 slot={0}
                 label="Email canvas"
-                empty={<span data-testid="email.canvas.empty">Drag components here, or choose a template, to start your email.</span>}
+                empty={
+                  <span data-testid="email.canvas.empty">
+                    Drag components here, or choose a template, to start your email.
+                  </span>
+                }
                 style={{ minHeight: 400 }}
               />
             </Box>
@@ -201,7 +312,8 @@ export function EmailBuilder(props: EmailBuilderProps) {
                 else remove(selected);
               }}
               notice={
-                lost.lost && !readOnly && (
+                lost.lost &&
+                !readOnly && (
                   <DeletedNotice
                     by={lost.lost.by}
                     what="component"
@@ -220,21 +332,46 @@ export function EmailBuilder(props: EmailBuilderProps) {
                 const p = placements(draft.blocks).get(selected.id);
                 if (!p) return;
                 const copy = cloneBlock(selected, newId);
-                if (insertBlock(doc, copy, { parentId: p.parentId, slot: p.slot, index: p.index + 1 })) setSelectedId(copy.id);
+                if (insertBlock(doc, copy, { parentId: p.parentId, slot: p.slot, index: p.index + 1 }))
+                  setSelectedId(copy.id);
               }}
               onUploadImage={(file) => props.onUploadImage(file)}
-              conflictNote={selected && remote.get(selected.id)?.length ? <Text size="1" color="orange">{remote.get(selected.id)!.map((t) => t.name).join(", ")} also editing this component: both your changes are kept, typing included.</Text> : undefined}
+              conflictNote={
+                selected && remote.get(selected.id)?.length ? (
+                  <Text size="1" color="orange">
+                    {remote
+                      .get(selected.id)!
+                      .map((t) => t.name)
+                      .join(", ")}{" "}
+                    also editing this component: both your changes are kept, typing included.
+                  </Text>
+                ) : undefined
+              }
             />
           </Card>
         </div>
         <Card mt="4">
-          <SettingsPanel doc={doc} meta={draft.meta} rendered={rendered} unknown={unknown} readOnly={readOnly} onPreview={props.onPreview} onTest={props.onTest} onHistory={props.onHistory} onDelete={props.onDelete} />
+          <SettingsPanel
+            doc={doc}
+            meta={draft.meta}
+            rendered={rendered}
+            unknown={unknown}
+            readOnly={readOnly}
+            onPreview={props.onPreview}
+            onTest={props.onTest}
+            onHistory={props.onHistory}
+            onDelete={props.onDelete}
+          />
         </Card>
         <ConfirmDialog
           open={confirmDelete !== null}
           onOpenChange={(o) => !o && setConfirmDelete(null)}
           title={`Delete this ${confirmDelete ? BLOCK_LABELS[confirmDelete.type] : ""} block?`}
-          description={confirmDelete ? `${describeContent(confirmDelete)} Teammates editing it are told, and Undo brings it back.` : ""}
+          description={
+            confirmDelete
+              ? `${describeContent(confirmDelete)} Teammates editing it are told, and Undo brings it back.`
+              : ""
+          }
           onConfirm={() => {
             // still there (a teammate may have deleted it meanwhile)
             const now = confirmDelete && findBlock(readEmailDraft(doc).blocks, confirmDelete.id);
@@ -242,8 +379,16 @@ export function EmailBuilder(props: EmailBuilderProps) {
             setConfirmDelete(null);
           }}
         />
-        <div aria-live="polite" className="rt-sr-only" data-testid="email.announce">{announcement}</div>
-        <DragOverlay dropAnimation={null}>{dragLabel && <Badge size="2" style={{ cursor: "grabbing" }}>{dragLabel}</Badge>}</DragOverlay>
+        <div aria-live="polite" className="rt-sr-only" data-testid="email.announce">
+          {announcement}
+        </div>
+        <DragOverlay dropAnimation={null}>
+          {dragLabel && (
+            <Badge size="2" style={{ cursor: "grabbing" }}>
+              {dragLabel}
+            </Badge>
+          )}
+        </DragOverlay>
       </CanvasContext.Provider>
     </DndContext>
   );

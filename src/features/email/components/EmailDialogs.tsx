@@ -1,5 +1,17 @@
 /** The builder's dialogs: Preview (desktop and mobile), Send test email, Version history, Save as template. */
-import { Badge, Box, Button, Dialog, Flex, SegmentedControl, Table, Tabs, Text, TextArea, TextField } from "@radix-ui/themes";
+import {
+  Badge,
+  Box,
+  Button,
+  Dialog,
+  Flex,
+  SegmentedControl,
+  Table,
+  Tabs,
+  Text,
+  TextArea,
+  TextField,
+} from "@radix-ui/themes";
 import { useState } from "react";
 import type { Id } from "@convex/_generated/dataModel";
 import { parseRecipients } from "@convex/lib/email/addresses";
@@ -9,7 +21,17 @@ import { PREVIEW_VALUES_NOTE, usePreviewValues } from "../hooks/usePreviewValues
 import { Loading } from "@/ui/Loading";
 import { useCampaignVersions } from "../hooks/useCampaignVersions";
 
-export function PreviewDialog({ open, onOpenChange, rendered, subject }: { open: boolean; onOpenChange: (o: boolean) => void; rendered: Rendered | null; subject: string }) {
+export function PreviewDialog({
+  open,
+  onOpenChange,
+  rendered,
+  subject,
+}: {
+  open: boolean;
+  onOpenChange: (o: boolean) => void;
+  rendered: Rendered | null;
+  subject: string;
+}) {
   const [width, setWidth] = useState<"desktop" | "mobile">("desktop");
   const values = usePreviewValues();
   const html = rendered ? substitute(rendered.html, values, "html") : "";
@@ -27,7 +49,11 @@ export function PreviewDialog({ open, onOpenChange, rendered, subject }: { open:
           </Tabs.List>
           <Tabs.Content value="html">
             <Flex justify="center" my="3">
-              <SegmentedControl.Root value={width} onValueChange={(v) => setWidth(v as typeof width)} aria-label="Preview width">
+              <SegmentedControl.Root
+                value={width}
+                onValueChange={(v) => setWidth(v as typeof width)}
+                aria-label="Preview width"
+              >
                 <SegmentedControl.Item value="desktop">Desktop</SegmentedControl.Item>
                 <SegmentedControl.Item value="mobile">Mobile</SegmentedControl.Item>
               </SegmentedControl.Root>
@@ -37,29 +63,58 @@ export function PreviewDialog({ open, onOpenChange, rendered, subject }: { open:
             ) : (
               <Flex justify="center" style={{ background: "var(--gray-3)", padding: 8 }}>
                 {/* sandboxed: no script runs, the document cannot reach the app */}
-                <iframe title="Email preview" sandbox="" srcDoc={html} data-testid="email.previewFrame" style={{ width: width === "desktop" ? 680 : 375, maxWidth: "100%", height: 560, border: 0, background: "white" }} />
+                <iframe
+                  title="Email preview"
+                  sandbox=""
+                  srcDoc={html}
+                  data-testid="email.previewFrame"
+                  style={{
+                    width: width === "desktop" ? 680 : 375,
+                    maxWidth: "100%",
+                    height: 560,
+                    border: 0,
+                    background: "white",
+                  }}
+                />
               </Flex>
             )}
           </Tabs.Content>
           <Tabs.Content value="text">
             <Box mt="3" p="3" style={{ background: "var(--gray-2)", maxHeight: 560, overflow: "auto" }}>
-              <pre style={{ whiteSpace: "pre-wrap", margin: 0, fontSize: 13 }} data-testid="email.previewText">{rendered ? substitute(rendered.text, values, "text") : ""}</pre>
+              <pre style={{ whiteSpace: "pre-wrap", margin: 0, fontSize: 13 }} data-testid="email.previewText">
+                {rendered ? substitute(rendered.text, values, "text") : ""}
+              </pre>
             </Box>
           </Tabs.Content>
         </Tabs.Root>
-        <Flex justify="end" mt="3"><Dialog.Close><Button variant="soft" color="gray">Close</Button></Dialog.Close></Flex>
+        <Flex justify="end" mt="3">
+          <Dialog.Close>
+            <Button variant="soft" color="gray">
+              Close
+            </Button>
+          </Dialog.Close>
+        </Flex>
       </Dialog.Content>
     </Dialog.Root>
   );
 }
 
-export function TestEmailDialog({ open, onOpenChange, onSend }: { open: boolean; onOpenChange: (o: boolean) => void; onSend: (recipients: string) => Promise<boolean> }) {
+export function TestEmailDialog({
+  open,
+  onOpenChange,
+  onSend,
+}: {
+  open: boolean;
+  onOpenChange: (o: boolean) => void;
+  onSend: (recipients: string) => Promise<boolean>;
+}) {
   const [recipients, setRecipients] = useState("");
   const [sending, setSending] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
   const send = async () => {
     const { valid, invalid } = parseRecipients(recipients);
-    if (valid.length === 0 && invalid.length === 0) return setProblem("Recipients required: enter at least one email address.");
+    if (valid.length === 0 && invalid.length === 0)
+      return setProblem("Recipients required: enter at least one email address.");
     if (invalid.length) return setProblem(`Invalid email address: ${invalid.join(", ")}`);
     setProblem(null);
     setSending(true);
@@ -71,29 +126,65 @@ export function TestEmailDialog({ open, onOpenChange, onSend }: { open: boolean;
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
       <Dialog.Content maxWidth="480px" data-testid="email.testDialog">
         <Dialog.Title>Send test email</Dialog.Title>
-        <Dialog.Description size="2" color="gray">The subject is prefixed [TEST] and personalised with sample values. Separate addresses with commas or new lines.</Dialog.Description>
+        <Dialog.Description size="2" color="gray">
+          The subject is prefixed [TEST] and personalised with sample values. Separate addresses with commas or new
+          lines.
+        </Dialog.Description>
         <label>
-          <Text size="2" weight="medium">Recipients</Text>
-          <TextArea value={recipients} onChange={(e) => setRecipients(e.target.value)} placeholder="you@example.org, teammate@example.org" rows={3} data-testid="email.testRecipients" />
+          <Text size="2" weight="medium">
+            Recipients
+          </Text>
+          <TextArea
+            value={recipients}
+            onChange={(e) => setRecipients(e.target.value)}
+            placeholder="you@example.org, teammate@example.org"
+            rows={3}
+            data-testid="email.testRecipients"
+          />
         </label>
-        {problem && <Text as="p" size="2" color="red" mt="2" role="alert">{problem}</Text>}
+        {problem && (
+          <Text as="p" size="2" color="red" mt="2" role="alert">
+            {problem}
+          </Text>
+        )}
         <Flex justify="end" gap="2" mt="4">
-          <Dialog.Close><Button variant="soft" color="gray">Cancel</Button></Dialog.Close>
-          <Button onClick={() => void send()} loading={sending} data-testid="email.testSend">Send test</Button>
+          <Dialog.Close>
+            <Button variant="soft" color="gray">
+              Cancel
+            </Button>
+          </Dialog.Close>
+          <Button onClick={() => void send()} loading={sending} data-testid="email.testSend">
+            Send test
+          </Button>
         </Flex>
       </Dialog.Content>
     </Dialog.Root>
   );
 }
 
-export function VersionHistoryDialog({ open, onOpenChange, campaignId, current, onRestore }: { open: boolean; onOpenChange: (o: boolean) => void; campaignId: Id<"emailCampaigns">; current: number; onRestore: (version: number) => Promise<void> }) {
+export function VersionHistoryDialog({
+  open,
+  onOpenChange,
+  campaignId,
+  current,
+  onRestore,
+}: {
+  open: boolean;
+  onOpenChange: (o: boolean) => void;
+  campaignId: Id<"emailCampaigns">;
+  current: number;
+  onRestore: (version: number) => Promise<void>;
+}) {
   const { versions } = useCampaignVersions(campaignId, open);
   const [busy, setBusy] = useState<number | null>(null);
   return (
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
       <Dialog.Content maxWidth="620px" data-testid="email.historyDialog">
         <Dialog.Title>Version history</Dialog.Title>
-        <Dialog.Description size="2" color="gray">Every save keeps a version. Restoring puts it in the editor for everyone editing; Save to publish it as a new version.</Dialog.Description>
+        <Dialog.Description size="2" color="gray">
+          Every save keeps a version. Restoring puts it in the editor for everyone editing; Save to publish it as a new
+          version.
+        </Dialog.Description>
         {versions === undefined ? (
           <Loading size="2" />
         ) : (
@@ -104,17 +195,32 @@ export function VersionHistoryDialog({ open, onOpenChange, campaignId, current, 
                   <Table.ColumnHeaderCell>Version</Table.ColumnHeaderCell>
                   <Table.ColumnHeaderCell>Saved</Table.ColumnHeaderCell>
                   <Table.ColumnHeaderCell>By</Table.ColumnHeaderCell>
-                  <Table.ColumnHeaderCell><span className="rt-sr-only">Restore</span></Table.ColumnHeaderCell>
+                  <Table.ColumnHeaderCell>
+                    <span className="rt-sr-only">Restore</span>
+                  </Table.ColumnHeaderCell>
                 </Table.Row>
               </Table.Header>
               <Table.Body>
                 {versions.map((v) => (
                   <Table.Row key={v.version} data-testid="email.version">
-                    <Table.Cell>{v.version} {v.version === current && <Badge size="1">current</Badge>}</Table.Cell>
+                    <Table.Cell>
+                      {v.version} {v.version === current && <Badge size="1">current</Badge>}
+                    </Table.Cell>
                     <Table.Cell>{new Date(v.savedAt).toLocaleString()}</Table.Cell>
                     <Table.Cell>{v.savedByName}</Table.Cell>
                     <Table.Cell>
-                      <Button size="1" variant="soft" loading={busy === v.version} onClick={() => { setBusy(v.version); void onRestore(v.version).finally(() => setBusy(null)); }} data-testid="email.version.restore">Restore</Button>
+                      <Button
+                        size="1"
+                        variant="soft"
+                        loading={busy === v.version}
+                        onClick={() => {
+                          setBusy(v.version);
+                          void onRestore(v.version).finally(() => setBusy(null));
+                        }}
+                        data-testid="email.version.restore"
+                      >
+                        Restore
+                      </Button>
                     </Table.Cell>
                   </Table.Row>
                 ))}
@@ -122,27 +228,70 @@ export function VersionHistoryDialog({ open, onOpenChange, campaignId, current, 
             </Table.Root>
           </Box>
         )}
-        <Flex justify="end" mt="3"><Dialog.Close><Button variant="soft" color="gray">Close</Button></Dialog.Close></Flex>
+        <Flex justify="end" mt="3">
+          <Dialog.Close>
+            <Button variant="soft" color="gray">
+              Close
+            </Button>
+          </Dialog.Close>
+        </Flex>
       </Dialog.Content>
     </Dialog.Root>
   );
 }
 
-export function SaveTemplateDialog({ open, onOpenChange, onSave }: { open: boolean; onOpenChange: (o: boolean) => void; onSave: (name: string) => Promise<boolean> }) {
+export function SaveTemplateDialog({
+  open,
+  onOpenChange,
+  onSave,
+}: {
+  open: boolean;
+  onOpenChange: (o: boolean) => void;
+  onSave: (name: string) => Promise<boolean>;
+}) {
   const [name, setName] = useState("");
   const [saving, setSaving] = useState(false);
   return (
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
       <Dialog.Content maxWidth="420px" data-testid="email.saveTemplateDialog">
         <Dialog.Title>Save as template</Dialog.Title>
-        <Dialog.Description size="2" color="gray">The current design becomes a custom template for your organization.</Dialog.Description>
+        <Dialog.Description size="2" color="gray">
+          The current design becomes a custom template for your organization.
+        </Dialog.Description>
         <label>
-          <Text size="2" weight="medium">Template name</Text>
-          <TextField.Root value={name} maxLength={120} onChange={(e) => setName(e.target.value)} data-testid="email.templateName" />
+          <Text size="2" weight="medium">
+            Template name
+          </Text>
+          <TextField.Root
+            value={name}
+            maxLength={120}
+            onChange={(e) => setName(e.target.value)}
+            data-testid="email.templateName"
+          />
         </label>
         <Flex justify="end" gap="2" mt="4">
-          <Dialog.Close><Button variant="soft" color="gray">Cancel</Button></Dialog.Close>
-          <Button disabled={!name.trim()} loading={saving} onClick={() => { setSaving(true); void onSave(name).then((ok) => { setSaving(false); if (ok) { setName(""); onOpenChange(false); } }); }} data-testid="email.templateSave">Save template</Button>
+          <Dialog.Close>
+            <Button variant="soft" color="gray">
+              Cancel
+            </Button>
+          </Dialog.Close>
+          <Button
+            disabled={!name.trim()}
+            loading={saving}
+            onClick={() => {
+              setSaving(true);
+              void onSave(name).then((ok) => {
+                setSaving(false);
+                if (ok) {
+                  setName("");
+                  onOpenChange(false);
+                }
+              });
+            }}
+            data-testid="email.templateSave"
+          >
+            Save template
+          </Button>
         </Flex>
       </Dialog.Content>
     </Dialog.Root>

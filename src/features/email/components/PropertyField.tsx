@@ -131,7 +131,15 @@ type ControlProps<V extends BlockValue> = {
   disabled?: boolean;
 };
 
-function NumberControl({ id, name, label, value, onChange, disabled, spec }: ControlProps<number> & { spec: Extract<PropSpec, { kind: "number" }> }) {
+function NumberControl({
+  id,
+  name,
+  label,
+  value,
+  onChange,
+  disabled,
+  spec,
+}: ControlProps<number> & { spec: Extract<PropSpec, { kind: "number" }> }) {
   const d = useDraft(value, String);
   const unit = unitOf(name);
   const parse = (s: string) => (s.trim() === "" ? NaN : Number(s));
@@ -188,7 +196,15 @@ function NumberControl({ id, name, label, value, onChange, disabled, spec }: Con
  * they type, the caret kept in place); each keystroke sends the whole value, of which the draft
  * stores only the difference, so both people's keystrokes stay.
  */
-function TextControl({ id, name, label, value, onChange, disabled, spec }: ControlProps<string> & { spec: Extract<PropSpec, { kind: "text" }> }) {
+function TextControl({
+  id,
+  name,
+  label,
+  value,
+  onChange,
+  disabled,
+  spec,
+}: ControlProps<string> & { spec: Extract<PropSpec, { kind: "text" }> }) {
   const common = {
     id,
     "aria-label": label,
@@ -303,7 +319,15 @@ function UrlControl({ id, name, label, value, onChange, disabled, upload }: UrlC
   );
 }
 
-function ChoiceControl({ id, name, label, value, onChange, disabled, spec }: ControlProps<string | number> & { spec: Extract<PropSpec, { kind: "choice" }> }) {
+function ChoiceControl({
+  id,
+  name,
+  label,
+  value,
+  onChange,
+  disabled,
+  spec,
+}: ControlProps<string | number> & { spec: Extract<PropSpec, { kind: "choice" }> }) {
   const handleChange = (v: string) => {
     const option = spec.options.find((o) => String(o) === v);
     if (option !== undefined && option !== value) onChange(option);

@@ -1,7 +1,14 @@
 import { CopyIcon, TrashIcon } from "@radix-ui/react-icons";
 import { Box, Button, Flex, Heading, Separator, Text } from "@radix-ui/themes";
 import { Fragment, type ReactNode } from "react";
-import { BLOCK_LABELS, BLOCK_PROPS, columnCount, type BlockType, type BlockValue, type EmailBlock } from "@convex/lib/email/blocks";
+import {
+  BLOCK_LABELS,
+  BLOCK_PROPS,
+  columnCount,
+  type BlockType,
+  type BlockValue,
+  type EmailBlock,
+} from "@convex/lib/email/blocks";
 import { PropertyField } from "./PropertyField";
 
 type PropertyPanelProps = {
@@ -24,7 +31,19 @@ type PropertyPanelProps = {
 const GROUPS: Partial<Record<BlockType, { title: string; keys: string[] }[]>> = {
   footer: [
     { title: "Company", keys: ["companyName", "copyrightYear", "address"] },
-    { title: "Links", keys: ["showUnsubscribe", "unsubscribeText", "showPrivacy", "privacyText", "privacyUrl", "showContact", "contactText", "contactUrl"] },
+    {
+      title: "Links",
+      keys: [
+        "showUnsubscribe",
+        "unsubscribeText",
+        "showPrivacy",
+        "privacyText",
+        "privacyUrl",
+        "showContact",
+        "contactText",
+        "contactUrl",
+      ],
+    },
     { title: "Style", keys: ["backgroundColor", "textColor", "linkColor", "padding"] },
   ],
 };
@@ -39,7 +58,10 @@ function groupsOf(type: BlockType): { title: string | null; keys: string[] }[] {
   const groups = GROUPS[type] ?? [];
   const listed = new Set(groups.flatMap((g) => g.keys));
   const rest = all.filter((k) => !listed.has(k));
-  const out: { title: string | null; keys: string[] }[] = groups.map((g) => ({ title: g.title, keys: g.keys.filter((k) => k in BLOCK_PROPS[type]) }));
+  const out: { title: string | null; keys: string[] }[] = groups.map((g) => ({
+    title: g.title,
+    keys: g.keys.filter((k) => k in BLOCK_PROPS[type]),
+  }));
   if (rest.length > 0) out.push({ title: groups.length > 0 ? "Other" : null, keys: rest });
   return out;
 }
@@ -49,7 +71,16 @@ function groupsOf(type: BlockType): { title: string | null; keys: string[] }[] {
  * and Delete, and one labelled control per property of its type (BLOCK_PROPS). It fills the width
  * its container gives it (300 px beside the canvas, the whole screen on a phone).
  */
-export function PropertyPanel({ block, onChange, onDelete, onDuplicate, onUploadImage, disabled, conflictNote, notice }: PropertyPanelProps) {
+export function PropertyPanel({
+  block,
+  onChange,
+  onDelete,
+  onDuplicate,
+  onUploadImage,
+  disabled,
+  conflictNote,
+  notice,
+}: PropertyPanelProps) {
   if (block === null) {
     return (
       <Box data-testid="email.props" p="3" width="100%">
@@ -67,7 +98,9 @@ export function PropertyPanel({ block, onChange, onDelete, onDuplicate, onUpload
   const hasText = Object.values(specs).some((s) => s.kind === "text");
   // for 3–4 columns the widths are equal anyway; the distribution only applies to two
   const shown = (key: string) =>
-    key !== "distribution" || (block.type === "columns" && columnCount({ type: block.type, content: block.content as EmailBlock["content"] }) === 2);
+    key !== "distribution" ||
+    (block.type === "columns" &&
+      columnCount({ type: block.type, content: block.content as EmailBlock["content"] }) === 2);
   const upload = UPLOADS[block.type];
 
   return (
@@ -79,10 +112,27 @@ export function PropertyPanel({ block, onChange, onDelete, onDuplicate, onUpload
             {label}
           </Heading>
           <Flex gap="2">
-            <Button type="button" size="1" variant="soft" onClick={onDuplicate} disabled={disabled} aria-label={`Duplicate ${label}`} data-testid="email.props.duplicate">
+            <Button
+              type="button"
+              size="1"
+              variant="soft"
+              onClick={onDuplicate}
+              disabled={disabled}
+              aria-label={`Duplicate ${label}`}
+              data-testid="email.props.duplicate"
+            >
               <CopyIcon /> Duplicate
             </Button>
-            <Button type="button" size="1" variant="soft" color="red" onClick={onDelete} disabled={disabled} aria-label={`Delete ${label}`} data-testid="email.props.delete">
+            <Button
+              type="button"
+              size="1"
+              variant="soft"
+              color="red"
+              onClick={onDelete}
+              disabled={disabled}
+              aria-label={`Delete ${label}`}
+              data-testid="email.props.delete"
+            >
               <TrashIcon /> Delete
             </Button>
           </Flex>

@@ -24,7 +24,11 @@ export function SortableBlock({ block }: { block: EmailBlock }) {
     e.stopPropagation();
     canvas.select(block.id);
   };
-  const outline = selected ? "2px solid var(--accent-9)" : teammates.length ? `2px solid var(--${teammates[0].color}-9)` : undefined;
+  const outline = selected
+    ? "2px solid var(--accent-9)"
+    : teammates.length
+      ? `2px solid var(--${teammates[0].color}-9)`
+      : undefined;
 
   return (
     <div
@@ -35,16 +39,50 @@ export function SortableBlock({ block }: { block: EmailBlock }) {
       data-block-id={block.id}
       data-selected={selected || undefined}
       // the selected block's toolbar gets a strip of its own above the content: it covers none of it
-      style={{ position: "relative", transform: CSS.Translate.toString(transform), transition, opacity: isDragging ? 0.4 : 1, outline, outlineOffset: -1, paddingTop: selected && !canvas.readOnly ? 34 : undefined }}
+      style={{
+        position: "relative",
+        transform: CSS.Translate.toString(transform),
+        transition,
+        opacity: isDragging ? 0.4 : 1,
+        outline,
+        outlineOffset: -1,
+        paddingTop: selected && !canvas.readOnly ? 34 : undefined,
+      }}
       onClick={select}
     >
       {teammates.length > 0 && (
-        <Text size="1" data-testid="email.remoteSelection" style={{ position: "absolute", top: -18, right: 0, background: `var(--${teammates[0].color}-9)`, color: "white", padding: "0 6px", borderRadius: 3, zIndex: 2 }}>
+        <Text
+          size="1"
+          data-testid="email.remoteSelection"
+          style={{
+            position: "absolute",
+            top: -18,
+            right: 0,
+            background: `var(--${teammates[0].color}-9)`,
+            color: "white",
+            padding: "0 6px",
+            borderRadius: 3,
+            zIndex: 2,
+          }}
+        >
           {teammates.map((t) => t.name).join(", ")}
         </Text>
       )}
       {!canvas.readOnly && (
-        <Flex className="email-block-tools" gap="1" align="center" style={{ position: "absolute", top: 2, left: 2, zIndex: 3, background: selected ? "var(--color-panel-solid)" : undefined, borderRadius: "var(--radius-2)", padding: selected ? 2 : 0 }}>
+        <Flex
+          className="email-block-tools"
+          gap="1"
+          align="center"
+          style={{
+            position: "absolute",
+            top: 2,
+            left: 2,
+            zIndex: 3,
+            background: selected ? "var(--color-panel-solid)" : undefined,
+            borderRadius: "var(--radius-2)",
+            padding: selected ? 2 : 0,
+          }}
+        >
           <IconButton
             ref={setActivatorNodeRef}
             size="1"
@@ -77,20 +115,38 @@ function MoveToolbar({ block }: { block: EmailBlock }) {
   const stop = (e: MouseEvent) => e.stopPropagation();
   return (
     <Flex gap="1" onClick={stop}>
-      <IconButton size="1" variant="soft" aria-label="Move up" data-testid="email.block.up" disabled={p.index === 0} onClick={() => canvas.move(block.id, { parentId: p.parentId, slot: p.slot, index: p.index - 1 })}>
+      <IconButton
+        size="1"
+        variant="soft"
+        aria-label="Move up"
+        data-testid="email.block.up"
+        disabled={p.index === 0}
+        onClick={() => canvas.move(block.id, { parentId: p.parentId, slot: p.slot, index: p.index - 1 })}
+      >
         <ArrowUpIcon />
       </IconButton>
-      <IconButton size="1" variant="soft" aria-label="Move down" data-testid="email.block.down" disabled={p.index >= siblings.length - 1} onClick={() => canvas.move(block.id, { parentId: p.parentId, slot: p.slot, index: p.index + 1 })}>
+      <IconButton
+        size="1"
+        variant="soft"
+        aria-label="Move down"
+        data-testid="email.block.down"
+        disabled={p.index >= siblings.length - 1}
+        onClick={() => canvas.move(block.id, { parentId: p.parentId, slot: p.slot, index: p.index + 1 })}
+      >
         <ArrowDownIcon />
       </IconButton>
       {destinations.length > 0 && (
         <DropdownMenu.Root>
           <DropdownMenu.Trigger>
-            <Button size="1" variant="soft" data-testid="email.block.moveTo">Move to… <ChevronDownIcon /></Button>
+            <Button size="1" variant="soft" data-testid="email.block.moveTo">
+              Move to… <ChevronDownIcon />
+            </Button>
           </DropdownMenu.Trigger>
           <DropdownMenu.Content>
             {destinations.map((d) => (
-              <DropdownMenu.Item key={d.label} onSelect={() => canvas.move(block.id, d.target)}>{d.label}</DropdownMenu.Item>
+              <DropdownMenu.Item key={d.label} onSelect={() => canvas.move(block.id, d.target)}>
+                {d.label}
+              </DropdownMenu.Item>
             ))}
           </DropdownMenu.Content>
         </DropdownMenu.Root>

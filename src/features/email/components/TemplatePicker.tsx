@@ -21,29 +21,75 @@ export function TemplatePicker({ stored, canManage, onLoad, onDelete, onSaveAs }
   const [search, setSearch] = useState("");
   const term = search.trim().toLowerCase();
   const rows = [
-    ...BUILT_IN_TEMPLATES.map((t) => ({ id: t.id, name: t.name, category: "default" as const, blocks: () => t.blocks })),
-    ...(stored ?? []).map((t) => ({ id: t.id, name: t.name, category: "custom" as const, blocks: () => JSON.parse(t.blocks) as EmailBlock[] })),
+    ...BUILT_IN_TEMPLATES.map((t) => ({
+      id: t.id,
+      name: t.name,
+      category: "default" as const,
+      blocks: () => t.blocks,
+    })),
+    ...(stored ?? []).map((t) => ({
+      id: t.id,
+      name: t.name,
+      category: "custom" as const,
+      blocks: () => JSON.parse(t.blocks) as EmailBlock[],
+    })),
   ].filter((t) => !term || t.name.toLowerCase().includes(term));
   return (
     <Flex direction="column" gap="2" data-testid="email.templates">
       <Flex justify="between" align="center">
-        <Heading as="h3" size="2">Templates</Heading>
-        {canManage && <Button size="1" variant="ghost" onClick={onSaveAs} data-testid="email.saveTemplate">Save as template</Button>}
+        <Heading as="h3" size="2">
+          Templates
+        </Heading>
+        {canManage && (
+          <Button size="1" variant="ghost" onClick={onSaveAs} data-testid="email.saveTemplate">
+            Save as template
+          </Button>
+        )}
       </Flex>
-      <TextField.Root size="1" placeholder="Search templates" value={search} onChange={(e) => setSearch(e.target.value)} aria-label="Search templates" data-testid="email.templates.search">
-        <TextField.Slot><MagnifyingGlassIcon /></TextField.Slot>
+      <TextField.Root
+        size="1"
+        placeholder="Search templates"
+        value={search}
+        onChange={(e) => setSearch(e.target.value)}
+        aria-label="Search templates"
+        data-testid="email.templates.search"
+      >
+        <TextField.Slot>
+          <MagnifyingGlassIcon />
+        </TextField.Slot>
       </TextField.Root>
       <ScrollArea type="auto" style={{ maxHeight: 200 }}>
         <Flex direction="column" gap="1" pr="2">
-          {rows.length === 0 && <Text size="1" color="gray">No templates match.</Text>}
+          {rows.length === 0 && (
+            <Text size="1" color="gray">
+              No templates match.
+            </Text>
+          )}
           {rows.map((t) => (
             <Flex key={t.id} align="center" gap="1">
-              <Button size="1" variant="ghost" color="gray" style={{ flex: 1, justifyContent: "space-between" }} disabled={!canManage} onClick={() => onLoad({ id: t.id, name: t.name, blocks: t.blocks() })} data-testid="email.template">
+              <Button
+                size="1"
+                variant="ghost"
+                color="gray"
+                style={{ flex: 1, justifyContent: "space-between" }}
+                disabled={!canManage}
+                onClick={() => onLoad({ id: t.id, name: t.name, blocks: t.blocks() })}
+                data-testid="email.template"
+              >
                 <Text truncate>{t.name}</Text>
-                <Badge size="1" color={t.category === "default" ? "gray" : "blue"}>{t.category}</Badge>
+                <Badge size="1" color={t.category === "default" ? "gray" : "blue"}>
+                  {t.category}
+                </Badge>
               </Button>
               {t.category === "custom" && canManage && (
-                <IconButton size="1" variant="ghost" color="red" aria-label={`Delete template ${t.name}`} onClick={() => onDelete(t.id, t.name)} data-testid="email.template.delete">
+                <IconButton
+                  size="1"
+                  variant="ghost"
+                  color="red"
+                  aria-label={`Delete template ${t.name}`}
+                  onClick={() => onDelete(t.id, t.name)}
+                  data-testid="email.template.delete"
+                >
                   <TrashIcon />
                 </IconButton>
               )}

@@ -3,7 +3,15 @@ import type { BlockType, EmailBlock } from "@convex/lib/email/blocks";
 import type { BlockTarget } from "@convex/lib/email/draft";
 import type { Teammate } from "@/lib/collab/useRemoteSelections";
 
-export type BlockListProps = { blocks: EmailBlock[]; parentId: string | null; parentType: BlockType | null; slot: number; empty: ReactNode; style?: CSSProperties; label: string };
+export type BlockListProps = {
+  blocks: EmailBlock[];
+  parentId: string | null;
+  parentType: BlockType | null;
+  slot: number;
+  empty: ReactNode;
+  style?: CSSProperties;
+  label: string;
+};
 
 /** What every block on the canvas needs: selection (own and teammates'), and the keyboard moves. */
 export type CanvasState = {

@@ -29,7 +29,8 @@ export function useBlastSetup(id: Id<"emailCampaigns">) {
   const [pending, setPending] = useState<Partial<Record<AudienceField, AudienceValue>>>({});
 
   const value = useCallback(
-    <F extends AudienceField>(field: F): BlastSetup[F] | undefined => (field in pending ? (pending[field] as BlastSetup[F]) : setup?.[field]),
+    <F extends AudienceField>(field: F): BlastSetup[F] | undefined =>
+      field in pending ? (pending[field] as BlastSetup[F]) : setup?.[field],
     [pending, setup],
   );
 
@@ -60,8 +61,15 @@ export function useBlastSetup(id: Id<"emailCampaigns">) {
 }
 
 /** The live recipient estimate of a setup (before duplicates and exclusions are removed). */
-export function useRecipientEstimate(sources: Pick<BlastSetup, "listIds" | "groupIds" | "segmentIds" | "manual"> | null | undefined) {
-  return useQuery(api.emailBlasts.estimate, sources ? { listIds: sources.listIds, groupIds: sources.groupIds, segmentIds: sources.segmentIds, manual: sources.manual } : "skip");
+export function useRecipientEstimate(
+  sources: Pick<BlastSetup, "listIds" | "groupIds" | "segmentIds" | "manual"> | null | undefined,
+) {
+  return useQuery(
+    api.emailBlasts.estimate,
+    sources
+      ? { listIds: sources.listIds, groupIds: sources.groupIds, segmentIds: sources.segmentIds, manual: sources.manual }
+      : "skip",
+  );
 }
 
 /** Automated: the campaign's shared setup and who is editing which field (both live), and saving changed fields. */

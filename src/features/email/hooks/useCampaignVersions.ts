@@ -11,6 +11,7 @@ export function useCampaignVersions(campaignId: Id<"emailCampaigns">, open: bool
 /** Restoring a version: reads that version of the campaign once. */
 export function useVersionLoader() {
   const convex = useConvex();
-  const loadVersion = (id: Id<"emailCampaigns">, version: number) => convex.query(api.emailCampaigns.version, { id, version });
+  const loadVersion = (id: Id<"emailCampaigns">, version: number) =>
+    convex.query(api.emailCampaigns.version, { id, version });
   return { loadVersion };
 }

@@ -49,7 +49,10 @@ export function useEmailCampaigns() {
     campaigns,
     templates,
     /** New Campaign's first Save, or Duplicate: the new campaign's id, or null when refused */
-    async create(draft: EmailDraft, opts: { templateId?: string; duplicate?: boolean } = {}): Promise<Id<"emailCampaigns"> | null> {
+    async create(
+      draft: EmailDraft,
+      opts: { templateId?: string; duplicate?: boolean } = {},
+    ): Promise<Id<"emailCampaigns"> | null> {
       if (refused(draft)) return null;
       try {
         const id = await createCampaign({ ...settingsOf(draft), templateId: opts.templateId });
@@ -105,12 +108,22 @@ export function useEmailCampaigns() {
       try {
         const r = await sendTestAction({ recipients, ...settings });
         if (r.message) {
-          if (r.sent > 0) toast.warning("Some test emails were not sent", { description: `${r.sent} sent, ${r.failed} failed: ${r.message}` });
+          if (r.sent > 0)
+            toast.warning("Some test emails were not sent", {
+              description: `${r.sent} sent, ${r.failed} failed: ${r.message}`,
+            });
           else toast.error("Failed to send test email", { description: r.message });
           return false;
         }
-        if (r.demo) toast.info("DEMO MODE", { description: "Email preview generated. Configure RESEND_API_KEY and EMAIL_FROM to send actual emails.", duration: 8000 });
-        else toast.success("Test email sent", { description: `Sent to ${r.sent + r.pending} ${r.sent + r.pending === 1 ? "address" : "addresses"}.` });
+        if (r.demo)
+          toast.info("DEMO MODE", {
+            description: "Email preview generated. Configure RESEND_API_KEY and EMAIL_FROM to send actual emails.",
+            duration: 8000,
+          });
+        else
+          toast.success("Test email sent", {
+            description: `Sent to ${r.sent + r.pending} ${r.sent + r.pending === 1 ? "address" : "addresses"}.`,
+          });
         return true;
       } catch (e) {
         toast.failure("Failed to send test email", e);

@@ -21,7 +21,9 @@ export function useNewList() {
  * to voters (`seeVoters`); adding voters or a group, removing a contact, deleting the list.
  */
 export function useManageList(listId: Id<"emailLists">, seeVoters: boolean, pageSize: number) {
-  const contacts = usePaginatedQuery(api.emailLists.contacts, seeVoters ? { listId } : "skip", { initialNumItems: pageSize });
+  const contacts = usePaginatedQuery(api.emailLists.contacts, seeVoters ? { listId } : "skip", {
+    initialNumItems: pageSize,
+  });
   const { groups } = useGroupList(seeVoters);
   const addVoters = useMutation(api.emailLists.addVoters);
   const addGroup = useMutation(api.emailLists.addGroup);

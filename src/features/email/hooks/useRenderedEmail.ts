@@ -16,7 +16,10 @@ function loadCompiler(): Promise<MjmlCompiler> {
  * shows the last result meanwhile; with `exact`, null until the current design is rendered
  * (Preview). No design (null): nothing is rendered.
  */
-export function useRenderedEmail(blocks: EmailBlock[] | null, opts: { title: string; previewText: string; delayMs?: number; exact?: boolean }): Rendered | null {
+export function useRenderedEmail(
+  blocks: EmailBlock[] | null,
+  opts: { title: string; previewText: string; delayMs?: number; exact?: boolean },
+): Rendered | null {
   const [rendered, setRendered] = useState<{ key: string; value: Rendered } | null>(null);
   const key = blocks ? JSON.stringify([blocks, opts.title, opts.previewText]) : "";
   const delayMs = opts.delayMs ?? 400;
@@ -29,7 +32,9 @@ export function useRenderedEmail(blocks: EmailBlock[] | null, opts: { title: str
     const timer = setTimeout(() => {
       void loadCompiler()
         .then((compile) => renderEmail(blocks, compile, { title: opts.title, previewText: opts.previewText }))
-        .then(done, (e: unknown) => done({ html: "", text: "", bytes: 0, errors: [e instanceof Error ? e.message : String(e)] }));
+        .then(done, (e: unknown) =>
+          done({ html: "", text: "", bytes: 0, errors: [e instanceof Error ? e.message : String(e)] }),
+        );
     }, delayMs);
     return () => {
       cancelled = true;

@@ -9,7 +9,11 @@ import type { SendType } from "../blasts/sendChecks";
 /** The server's title and message (spec/2 §5, §8), or the screen's fallback title. */
 function failure(fallback: string, e: unknown) {
   const c = classifyError(e);
-  toast.failure(c.title ?? fallback, e, c.code === "UNKNOWN_ERROR" ? { description: "Failed to process campaign" } : {});
+  toast.failure(
+    c.title ?? fallback,
+    e,
+    c.code === "UNKNOWN_ERROR" ? { description: "Failed to process campaign" } : {},
+  );
 }
 
 /** Send, schedule or activate a campaign, and undo a schedule or an automation, with the spec's toasts. */
@@ -23,8 +27,12 @@ export function useSendActions(id: Id<"emailCampaigns">) {
       const timeZone = browserTimeZone();
       try {
         const r = await sendMutation({ id, timeZone });
-        if (r.status === "scheduled") toast.success("Campaign scheduled", { description: scheduledAt === null ? undefined : `Scheduled for ${formatLocal(scheduledAt)} (${timeZone}).` });
-        else if (r.status === "automated") toast.success("Automation activated", { description: "Matching voters will receive the campaign." });
+        if (r.status === "scheduled")
+          toast.success("Campaign scheduled", {
+            description: scheduledAt === null ? undefined : `Scheduled for ${formatLocal(scheduledAt)} (${timeZone}).`,
+          });
+        else if (r.status === "automated")
+          toast.success("Automation activated", { description: "Matching voters will receive the campaign." });
         else toast.success("Campaign sent", { description: "Sending has started; its progress shows below." });
         return true;
       } catch (e) {

@@ -3,10 +3,25 @@
  * block, the list a drop lands in (before or after a block, or at the end of a container), where
  * "Add" puts a new block, and the containers a block can be moved to from the keyboard.
  */
-import { BLOCK_LABELS, canDrop, childrenOf, columnCount, hasColumns, isWrapper, type BlockType, type EmailBlock } from "@convex/lib/email/blocks";
+import {
+  BLOCK_LABELS,
+  canDrop,
+  childrenOf,
+  columnCount,
+  hasColumns,
+  isWrapper,
+  type BlockType,
+  type EmailBlock,
+} from "@convex/lib/email/blocks";
 import type { BlockTarget } from "@convex/lib/email/draft";
 
-export type Placement = { parentId: string | null; slot: number; index: number; type: BlockType; parentType: BlockType | null };
+export type Placement = {
+  parentId: string | null;
+  slot: number;
+  index: number;
+  type: BlockType;
+  parentType: BlockType | null;
+};
 
 /** A list of blocks: the canvas (parentId null) or a container's column. */
 export function listId(parentId: string | null, slot: number): string {
@@ -90,7 +105,8 @@ export function insertionPoint(blocks: EmailBlock[], type: BlockType, selectedId
   };
   if (!sel || !selectedId) return endOfCanvas();
   const candidates: BlockTarget[] = [];
-  if (isWrapper(sel.type) || hasColumns(sel.type)) candidates.push({ parentId: selectedId, slot: 0, index: listBlocks(blocks, selectedId, 0).length });
+  if (isWrapper(sel.type) || hasColumns(sel.type))
+    candidates.push({ parentId: selectedId, slot: 0, index: listBlocks(blocks, selectedId, 0).length });
   candidates.push({ parentId: sel.parentId, slot: sel.slot, index: sel.index + 1 });
   // the top-level block holding the selection
   let top = selectedId;
@@ -109,10 +125,17 @@ export function moveDestinations(blocks: EmailBlock[], id: string): Array<{ labe
     return false;
   };
   const out: Array<{ label: string; target: BlockTarget }> = [];
-  if (me.parentId !== null) out.push({ label: "Canvas (end)", target: { parentId: null, slot: 0, index: blocks.length } });
+  if (me.parentId !== null)
+    out.push({ label: "Canvas (end)", target: { parentId: null, slot: 0, index: blocks.length } });
   const counts = new Map<BlockType, number>();
   for (const [bid, p] of where) {
-    const n = hasColumns(p.type) ? (p.type === "sidebar" ? 2 : columnCount(findBlock(blocks, bid)!)) : isWrapper(p.type) ? 1 : 0;
+    const n = hasColumns(p.type)
+      ? p.type === "sidebar"
+        ? 2
+        : columnCount(findBlock(blocks, bid)!)
+      : isWrapper(p.type)
+        ? 1
+        : 0;
     if (n === 0) continue;
     const ordinal = (counts.get(p.type) ?? 0) + 1;
     counts.set(p.type, ordinal);
@@ -121,7 +144,10 @@ export function moveDestinations(blocks: EmailBlock[], id: string): Array<{ labe
       if (bid === me.parentId && s === me.slot) continue;
       if (!canDrop(me.type, { type: p.type, slot: s })) continue;
       const part = p.type === "sidebar" ? (s === 0 ? " › sidebar" : " › main") : n > 1 ? ` › column ${s + 1}` : "";
-      out.push({ label: `${BLOCK_LABELS[p.type]} ${ordinal}${part}`, target: { parentId: bid, slot: s, index: listBlocks(blocks, bid, s).length } });
+      out.push({
+        label: `${BLOCK_LABELS[p.type]} ${ordinal}${part}`,
+        target: { parentId: bid, slot: s, index: listBlocks(blocks, bid, s).length },
+      });
     }
   }
   return out;

@@ -1,11 +1,32 @@
-import { closestCenter, DndContext, KeyboardSensor, PointerSensor, useSensor, useSensors, type DragEndEvent } from "@dnd-kit/core";
+import {
+  closestCenter,
+  DndContext,
+  KeyboardSensor,
+  PointerSensor,
+  useSensor,
+  useSensors,
+  type DragEndEvent,
+} from "@dnd-kit/core";
 import { SortableContext, sortableKeyboardCoordinates, verticalListSortingStrategy } from "@dnd-kit/sortable";
 import { ArrowLeftIcon, PlusIcon } from "@radix-ui/react-icons";
 import { Badge, Box, Button, Card, Flex, Grid, Heading, Select, Text } from "@radix-ui/themes";
 import { useState } from "react";
 import type * as Y from "yjs";
-import { addDraftField, draftMatches, moveDraftField, removeDraftField, setDraftMeta, updateDraftField } from "@convex/lib/forms/draft";
-import { FIELD_TYPE_LABELS, FORM_FIELD_TYPES, newFieldId, takesOptions, type FormFieldType } from "@convex/lib/forms/rules";
+import {
+  addDraftField,
+  draftMatches,
+  moveDraftField,
+  removeDraftField,
+  setDraftMeta,
+  updateDraftField,
+} from "@convex/lib/forms/draft";
+import {
+  FIELD_TYPE_LABELS,
+  FORM_FIELD_TYPES,
+  newFieldId,
+  takesOptions,
+  type FormFieldType,
+} from "@convex/lib/forms/rules";
 import { useRoomPresence } from "@/lib/presence/useRoomPresence";
 import { useViewer } from "@/session/ViewerProvider";
 import { CollabTextArea, CollabTextField } from "@/ui/CollabText";
@@ -33,14 +54,24 @@ export function FormEditor({ doc, form, room, saving, onSave, onBack }: FormEdit
   const draft = useFormDraft(doc);
   const { me } = useViewer();
   const [newType, setNewType] = useState<FormFieldType>("text");
-  const sensors = useSensors(useSensor(PointerSensor, { activationConstraint: { distance: 5 } }), useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }));
+  const sensors = useSensors(
+    useSensor(PointerSensor, { activationConstraint: { distance: 5 } }),
+    useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }),
+  );
   const { present } = useRoomPresence(room);
   const others = (present ?? []).filter((p) => p.userId !== me?.userId);
 
   const unsaved = form !== null && !draftMatches(draft, form);
 
   const addField = (type: FormFieldType) => {
-    addDraftField(doc, { id: newFieldId(type), type, label: type === "separator" ? "" : FIELD_TYPE_LABELS[type], required: false, placeholder: null, options: takesOptions(type) ? ["Option 1", "Option 2"] : [] });
+    addDraftField(doc, {
+      id: newFieldId(type),
+      type,
+      label: type === "separator" ? "" : FIELD_TYPE_LABELS[type],
+      required: false,
+      placeholder: null,
+      options: takesOptions(type) ? ["Option 1", "Option 2"] : [],
+    });
   };
   const handleDragEnd = ({ active, over }: DragEndEvent) => {
     if (!over || active.id === over.id) return;
@@ -56,7 +87,11 @@ export function FormEditor({ doc, form, room, saving, onSave, onBack }: FormEdit
         </Button>
         <Flex gap="3" align="center" wrap="wrap">
           {room && <PresenceAvatars people={others} label="editing" />}
-          {unsaved && <Badge color="orange" data-testid="builder.unsaved">Unpublished changes</Badge>}
+          {unsaved && (
+            <Badge color="orange" data-testid="builder.unsaved">
+              Unpublished changes
+            </Badge>
+          )}
           <Button onClick={onSave} loading={saving} data-testid="builder.save">
             {form ? "Update Form" : "Save Form"}
           </Button>
@@ -67,21 +102,47 @@ export function FormEditor({ doc, form, room, saving, onSave, onBack }: FormEdit
           <Card>
             <Flex direction="column" gap="3">
               <label>
-                <Text size="2" weight="medium">Form name <Text color="red" aria-hidden>*</Text></Text>
-                <CollabTextField value={draft.name} maxLength={200} onChange={(e) => setDraftMeta(doc, "name", e.target.value)} placeholder="e.g. Volunteer signup" data-testid="builder.name" />
+                <Text size="2" weight="medium">
+                  Form name{" "}
+                  <Text color="red" aria-hidden>
+                    *
+                  </Text>
+                </Text>
+                <CollabTextField
+                  value={draft.name}
+                  maxLength={200}
+                  onChange={(e) => setDraftMeta(doc, "name", e.target.value)}
+                  placeholder="e.g. Volunteer signup"
+                  data-testid="builder.name"
+                />
               </label>
               <label>
-                <Text size="2" weight="medium">Description</Text>
-                <CollabTextArea value={draft.description} maxLength={2000} onChange={(e) => setDraftMeta(doc, "description", e.target.value)} data-testid="builder.description" />
+                <Text size="2" weight="medium">
+                  Description
+                </Text>
+                <CollabTextArea
+                  value={draft.description}
+                  maxLength={2000}
+                  onChange={(e) => setDraftMeta(doc, "description", e.target.value)}
+                  data-testid="builder.description"
+                />
               </label>
             </Flex>
           </Card>
-          <Heading as="h2" size="3">Fields</Heading>
+          <Heading as="h2" size="3">
+            Fields
+          </Heading>
           <DndContext sensors={sensors} collisionDetection={closestCenter} onDragEnd={handleDragEnd}>
             <SortableContext items={draft.fields.map((f) => f.id)} strategy={verticalListSortingStrategy}>
               <Flex direction="column" gap="2" data-testid="builder.fields">
                 {draft.fields.map((f, i) => (
-                  <FieldRow key={f.id} field={f} index={i} onChange={(patch) => updateDraftField(doc, f.id, patch)} onRemove={() => removeDraftField(doc, f.id)} />
+                  <FieldRow
+                    key={f.id}
+                    field={f}
+                    index={i}
+                    onChange={(patch) => updateDraftField(doc, f.id, patch)}
+                    onRemove={() => removeDraftField(doc, f.id)}
+                  />
                 ))}
               </Flex>
             </SortableContext>
@@ -91,24 +152,49 @@ export function FormEditor({ doc, form, room, saving, onSave, onBack }: FormEdit
               <Select.Trigger aria-label="Field type" data-testid="builder.newType" />
               <Select.Content>
                 {ADDABLE.map((t) => (
-                  <Select.Item key={t} value={t}>{FIELD_TYPE_LABELS[t]}</Select.Item>
+                  <Select.Item key={t} value={t}>
+                    {FIELD_TYPE_LABELS[t]}
+                  </Select.Item>
                 ))}
               </Select.Content>
             </Select.Root>
             <Button variant="soft" onClick={() => addField(newType)} data-testid="builder.addField">
               <PlusIcon /> Add Field
             </Button>
-            <Button variant="soft" color="gray" onClick={() => addField("separator")} data-testid="builder.addSeparator">
+            <Button
+              variant="soft"
+              color="gray"
+              onClick={() => addField("separator")}
+              data-testid="builder.addSeparator"
+            >
               <PlusIcon /> Add Separator
             </Button>
           </Flex>
         </Flex>
-        <Card style={{ position: "sticky", top: 16, alignSelf: "start", maxHeight: "calc(100vh - 32px)", overflowY: "auto" }}>
-          <Heading as="h2" size="3" mb="3">Form Preview</Heading>
-          <Heading as="h3" size="5">{draft.name || "Untitled form"}</Heading>
-          {draft.description && <Text as="p" color="gray" size="2" mb="3">{draft.description}</Text>}
+        <Card
+          style={{
+            position: "sticky",
+            top: 16,
+            alignSelf: "start",
+            maxHeight: "calc(100vh - 32px)",
+            overflowY: "auto",
+          }}
+        >
+          <Heading as="h2" size="3" mb="3">
+            Form Preview
+          </Heading>
+          <Heading as="h3" size="5">
+            {draft.name || "Untitled form"}
+          </Heading>
+          {draft.description && (
+            <Text as="p" color="gray" size="2" mb="3">
+              {draft.description}
+            </Text>
+          )}
           {draft.fields.length === 0 ? (
-            <Text color="gray" size="2" data-testid="builder.previewEmpty">This form has no fields to display.</Text>
+            <Text color="gray" size="2" data-testid="builder.previewEmpty">
+              This form has no fields to display.
+            </Text>
           ) : (
             <Box mt="3" data-testid="builder.preview">
               <FormRenderer idPrefix="preview" fields={draft.fields} values={{}} />
@@ -119,4 +205,3 @@ export function FormEditor({ doc, form, room, saving, onSave, onBack }: FormEdit
     </Box>
   );
 }
-

@@ -19,7 +19,19 @@ type FormListProps = {
 };
 
 /** The builder's list view: name, description, status, field count, actions. */
-export function FormList({ forms, canManage, canCreateContacts, activeLimit, planName, onEdit, onView, onEmbed, onDelete, onActive, onOptions }: FormListProps) {
+export function FormList({
+  forms,
+  canManage,
+  canCreateContacts,
+  activeLimit,
+  planName,
+  onEdit,
+  onView,
+  onEmbed,
+  onDelete,
+  onActive,
+  onOptions,
+}: FormListProps) {
   const active = forms.filter((f) => f.status === "active").length;
   return (
     <Flex direction="column" gap="3">
@@ -30,7 +42,9 @@ export function FormList({ forms, canManage, canCreateContacts, activeLimit, pla
       )}
       {forms.length === 0 ? (
         <Card>
-          <Text color="gray" data-testid="forms.empty">No forms created yet</Text>
+          <Text color="gray" data-testid="forms.empty">
+            No forms created yet
+          </Text>
         </Card>
       ) : (
         forms.map((f) => {
@@ -40,31 +54,52 @@ export function FormList({ forms, canManage, canCreateContacts, activeLimit, pla
               <Flex justify="between" align="start" gap="3">
                 <Flex direction="column" gap="1" style={{ minWidth: 0 }}>
                   <Flex gap="2" align="center" wrap="wrap">
-                    <Heading as="h2" size="3">{f.name}</Heading>
-                    <Badge color={f.status === "active" ? "green" : "gray"} data-testid="forms.status">{f.status}</Badge>
+                    <Heading as="h2" size="3">
+                      {f.name}
+                    </Heading>
+                    <Badge color={f.status === "active" ? "green" : "gray"} data-testid="forms.status">
+                      {f.status}
+                    </Badge>
                   </Flex>
-                  {f.description && <Text size="2" color="gray">{f.description}</Text>}
+                  {f.description && (
+                    <Text size="2" color="gray">
+                      {f.description}
+                    </Text>
+                  )}
                   <Text size="1" color="gray">
-                    {fieldCount} {fieldCount === 1 ? "field" : "fields"} · {f.submissionCount} {f.submissionCount === 1 ? "submission" : "submissions"} · saved by {f.updatedByName}
+                    {fieldCount} {fieldCount === 1 ? "field" : "fields"} · {f.submissionCount}{" "}
+                    {f.submissionCount === 1 ? "submission" : "submissions"} · saved by {f.updatedByName}
                   </Text>
                   {canManage && (
                     <Flex gap="4" mt="2" wrap="wrap">
                       <Text as="label" size="2">
                         <Flex gap="2" align="center">
-                          <Switch checked={f.status === "active"} onCheckedChange={(c) => onActive(f, c)} data-testid="forms.activeSwitch" />
+                          <Switch
+                            checked={f.status === "active"}
+                            onCheckedChange={(c) => onActive(f, c)}
+                            data-testid="forms.activeSwitch"
+                          />
                           Active
                         </Flex>
                       </Text>
                       <Text as="label" size="2">
                         <Flex gap="2" align="center">
-                          <Switch checked={f.matchVoters} onCheckedChange={(c) => onOptions(f, { matchVoters: c, createContacts: c && f.createContacts })} />
+                          <Switch
+                            checked={f.matchVoters}
+                            onCheckedChange={(c) =>
+                              onOptions(f, { matchVoters: c, createContacts: c && f.createContacts })
+                            }
+                          />
                           Match submissions to voters
                         </Flex>
                       </Text>
                       {f.matchVoters && canCreateContacts && (
                         <Text as="label" size="2">
                           <Flex gap="2" align="center">
-                            <Switch checked={f.createContacts} onCheckedChange={(c) => onOptions(f, { matchVoters: true, createContacts: c })} />
+                            <Switch
+                              checked={f.createContacts}
+                              onCheckedChange={(c) => onOptions(f, { matchVoters: true, createContacts: c })}
+                            />
                             Add unmatched submitters as contacts
                           </Flex>
                         </Text>
@@ -74,7 +109,12 @@ export function FormList({ forms, canManage, canCreateContacts, activeLimit, pla
                 </Flex>
                 <DropdownMenu.Root>
                   <DropdownMenu.Trigger>
-                    <IconButton variant="ghost" color="gray" aria-label={`Actions for ${f.name}`} data-testid="forms.actions">
+                    <IconButton
+                      variant="ghost"
+                      color="gray"
+                      aria-label={`Actions for ${f.name}`}
+                      data-testid="forms.actions"
+                    >
                       <DotsHorizontalIcon />
                     </IconButton>
                   </DropdownMenu.Trigger>
@@ -85,7 +125,9 @@ export function FormList({ forms, canManage, canCreateContacts, activeLimit, pla
                     {canManage && (
                       <>
                         <DropdownMenu.Separator />
-                        <DropdownMenu.Item color="red" onSelect={() => onDelete(f)}>Delete</DropdownMenu.Item>
+                        <DropdownMenu.Item color="red" onSelect={() => onDelete(f)}>
+                          Delete
+                        </DropdownMenu.Item>
                       </>
                     )}
                   </DropdownMenu.Content>

@@ -1,4 +1,15 @@
-import { Box, Button, Checkbox, Flex, RadioGroup, Select, Separator, Text, TextArea, TextField } from "@radix-ui/themes";
+import {
+  Box,
+  Button,
+  Checkbox,
+  Flex,
+  RadioGroup,
+  Select,
+  Separator,
+  Text,
+  TextArea,
+  TextField,
+} from "@radix-ui/themes";
 import type { FormEvent } from "react";
 import { fieldOptions, VALUE_LIMITS, type FormField, type SubmissionValue } from "@convex/lib/forms/rules";
 
@@ -19,7 +30,17 @@ type FormRendererProps = {
 };
 
 /** A form's fields as a respondent sees them: the preview, the View dialog and the public page. */
-export function FormRenderer({ fields, values, errors = {}, onChange, onSubmit, submitting, honeypot, submitLabel = "Submit", idPrefix }: FormRendererProps) {
+export function FormRenderer({
+  fields,
+  values,
+  errors = {},
+  onChange,
+  onSubmit,
+  submitting,
+  honeypot,
+  submitLabel = "Submit",
+  idPrefix,
+}: FormRendererProps) {
   const readOnly = !onChange;
   const handleSubmit = (e: FormEvent) => {
     e.preventDefault();
@@ -40,33 +61,79 @@ export function FormRenderer({ fields, values, errors = {}, onChange, onSubmit, 
               {f.type !== "checkbox" && (
                 <Text as="label" htmlFor={id} size="2" weight="medium" id={`${id}-label`}>
                   {f.label}
-                  {f.required && <Text color="red" aria-hidden> *</Text>}
+                  {f.required && (
+                    <Text color="red" aria-hidden>
+                      {" "}
+                      *
+                    </Text>
+                  )}
                 </Text>
               )}
               <Box mt="1">
                 {f.type === "textarea" ? (
-                  <TextArea id={id} value={text} maxLength={VALUE_LIMITS.textarea} style={{ overflowWrap: "anywhere" }} placeholder={f.placeholder ?? undefined} readOnly={readOnly} required={f.required} aria-invalid={!!error} aria-describedby={describedBy} onChange={(e) => set(e.target.value)} />
+                  <TextArea
+                    id={id}
+                    value={text}
+                    maxLength={VALUE_LIMITS.textarea}
+                    style={{ overflowWrap: "anywhere" }}
+                    placeholder={f.placeholder ?? undefined}
+                    readOnly={readOnly}
+                    required={f.required}
+                    aria-invalid={!!error}
+                    aria-describedby={describedBy}
+                    onChange={(e) => set(e.target.value)}
+                  />
                 ) : f.type === "select" ? (
                   <Select.Root value={text || undefined} onValueChange={(v) => set(v)} disabled={readOnly}>
-                    <Select.Trigger id={id} placeholder={f.placeholder ?? "Select an option"} style={{ width: "100%" }} aria-invalid={!!error} aria-labelledby={`${id}-label`} aria-describedby={describedBy} />
+                    <Select.Trigger
+                      id={id}
+                      placeholder={f.placeholder ?? "Select an option"}
+                      style={{ width: "100%" }}
+                      aria-invalid={!!error}
+                      aria-labelledby={`${id}-label`}
+                      aria-describedby={describedBy}
+                    />
                     <Select.Content>
                       {fieldOptions(f).map((o) => (
-                        <Select.Item key={o} value={o}>{o}</Select.Item>
+                        <Select.Item key={o} value={o}>
+                          {o}
+                        </Select.Item>
                       ))}
                     </Select.Content>
                   </Select.Root>
                 ) : f.type === "radio" ? (
-                  <RadioGroup.Root value={text} onValueChange={(v) => set(v)} disabled={readOnly} aria-labelledby={`${id}-label`} aria-describedby={describedBy} aria-invalid={!!error}>
+                  <RadioGroup.Root
+                    value={text}
+                    onValueChange={(v) => set(v)}
+                    disabled={readOnly}
+                    aria-labelledby={`${id}-label`}
+                    aria-describedby={describedBy}
+                    aria-invalid={!!error}
+                  >
                     {fieldOptions(f).map((o) => (
-                      <RadioGroup.Item key={o} value={o}>{o}</RadioGroup.Item>
+                      <RadioGroup.Item key={o} value={o}>
+                        {o}
+                      </RadioGroup.Item>
                     ))}
                   </RadioGroup.Root>
                 ) : f.type === "checkbox" ? (
                   <Text as="label" size="2">
                     <Flex gap="2" align="center">
-                      <Checkbox id={id} checked={values[f.id] === true} disabled={readOnly} aria-invalid={!!error} aria-describedby={describedBy} onCheckedChange={(c) => set(c === true ? true : undefined)} />
+                      <Checkbox
+                        id={id}
+                        checked={values[f.id] === true}
+                        disabled={readOnly}
+                        aria-invalid={!!error}
+                        aria-describedby={describedBy}
+                        onCheckedChange={(c) => set(c === true ? true : undefined)}
+                      />
                       {f.label}
-                      {f.required && <Text color="red" aria-hidden> *</Text>}
+                      {f.required && (
+                        <Text color="red" aria-hidden>
+                          {" "}
+                          *
+                        </Text>
+                      )}
                     </Flex>
                   </Text>
                 ) : (
@@ -93,9 +160,20 @@ export function FormRenderer({ fields, values, errors = {}, onChange, onSubmit, 
           );
         })}
         {honeypot && (
-          <div aria-hidden="true" style={{ position: "absolute", left: "-10000px", width: 1, height: 1, overflow: "hidden" }}>
+          <div
+            aria-hidden="true"
+            style={{ position: "absolute", left: "-10000px", width: 1, height: 1, overflow: "hidden" }}
+          >
             <label htmlFor={`${idPrefix}-website`}>Website</label>
-            <input id={`${idPrefix}-website`} name="website" type="text" tabIndex={-1} autoComplete="off" value={honeypot.value} onChange={(e) => honeypot.onChange(e.target.value)} />
+            <input
+              id={`${idPrefix}-website`}
+              name="website"
+              type="text"
+              tabIndex={-1}
+              autoComplete="off"
+              value={honeypot.value}
+              onChange={(e) => honeypot.onChange(e.target.value)}
+            />
           </div>
         )}
         {onSubmit && (

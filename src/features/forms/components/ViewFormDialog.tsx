@@ -13,7 +13,10 @@ export function ViewFormDialog({ form, onClose }: { form: FormRow; onClose: () =
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
   const submit = async () => {
-    const data = Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined)) as Record<string, SubmissionValue>;
+    const data = Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined)) as Record<
+      string,
+      SubmissionValue
+    >;
     const check = checkSubmission(form.fields, data);
     setErrors(check.errors);
     if (Object.keys(check.errors).length > 0) return;
@@ -34,15 +37,29 @@ export function ViewFormDialog({ form, onClose }: { form: FormRow; onClose: () =
     <Dialog.Root open onOpenChange={(o) => !o && onClose()}>
       <Dialog.Content maxWidth="640px">
         <Dialog.Title>{form.name}</Dialog.Title>
-        <Dialog.Description size="2" mb="3" color="gray">{form.description ?? "Fill in the form as a respondent would."}</Dialog.Description>
+        <Dialog.Description size="2" mb="3" color="gray">
+          {form.description ?? "Fill in the form as a respondent would."}
+        </Dialog.Description>
         {form.fields.length === 0 ? (
-          <Text color="gray" size="2">This form has no fields to display.</Text>
+          <Text color="gray" size="2">
+            This form has no fields to display.
+          </Text>
         ) : (
-          <FormRenderer idPrefix="view" fields={form.fields} values={values} errors={errors} onChange={(id, v) => setValues((p) => ({ ...p, [id]: v }))} onSubmit={() => void submit()} submitting={busy} />
+          <FormRenderer
+            idPrefix="view"
+            fields={form.fields}
+            values={values}
+            errors={errors}
+            onChange={(id, v) => setValues((p) => ({ ...p, [id]: v }))}
+            onSubmit={() => void submit()}
+            submitting={busy}
+          />
         )}
         <Flex justify="end" mt="4">
           <Dialog.Close>
-            <Button variant="soft" color="gray">Close</Button>
+            <Button variant="soft" color="gray">
+              Close
+            </Button>
           </Dialog.Close>
         </Flex>
       </Dialog.Content>

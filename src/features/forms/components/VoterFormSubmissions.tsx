@@ -12,7 +12,9 @@ export function VoterFormSubmissions({ voterId }: { voterId: Id<"voters"> }) {
   if (!rows || rows.length === 0) return null;
   return (
     <Card data-testid="voters.formSubmissions">
-      <Heading as="h2" size="4" mb="2">Form Submissions</Heading>
+      <Heading as="h2" size="4" mb="2">
+        Form Submissions
+      </Heading>
       <Flex direction="column" gap="1">
         {rows.map((r) => (
           <Text key={r.id} size="2">

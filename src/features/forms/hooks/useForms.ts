@@ -19,7 +19,10 @@ export function useForms() {
 
   const checked = (d: Definition) => {
     const problem = formDefinitionProblem(d.name, d.description, d.fields);
-    if (problem) toast.error(problem === TEXTS.titles.formNameRequired ? problem : TEXTS.titles.formSaveFailed, { description: problem === TEXTS.titles.formNameRequired ? undefined : problem });
+    if (problem)
+      toast.error(problem === TEXTS.titles.formNameRequired ? problem : TEXTS.titles.formSaveFailed, {
+        description: problem === TEXTS.titles.formNameRequired ? undefined : problem,
+      });
     return !problem;
   };
 
@@ -30,7 +33,10 @@ export function useForms() {
       if (!checked(d)) return null;
       try {
         const r = await createForm({ name: d.name, description: d.description || null, fields: d.fields });
-        if (r.status === "inactive") toast.warning("Form created", { description: `Saved as inactive: your ${data?.planName ?? "current"} plan allows ${data?.activeLimit ?? 3} active forms.` });
+        if (r.status === "inactive")
+          toast.warning("Form created", {
+            description: `Saved as inactive: your ${data?.planName ?? "current"} plan allows ${data?.activeLimit ?? 3} active forms.`,
+          });
         else toast.success("Form created");
         return r.id;
       } catch (e) {

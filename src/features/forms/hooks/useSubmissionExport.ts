@@ -19,13 +19,22 @@ export function useSubmissionExport(forms: FormRow[]) {
       const rows: ExportSubmission[] = [];
       let before: number | null = null;
       do {
-        const page: { rows: ExportSubmission[]; nextBefore: number | null } = await convex.query(api.formSubmissions.exportPage, { ...filters, before });
+        const page: { rows: ExportSubmission[]; nextBefore: number | null } = await convex.query(
+          api.formSubmissions.exportPage,
+          { ...filters, before },
+        );
         rows.push(...page.rows);
         before = page.nextBefore;
       } while (before !== null);
       const form = filters.formId ? forms.find((f) => f.id === filters.formId) : null;
       const used = form ? [form] : forms;
-      downloadCsv(submissionsCsv(rows, used.map((f) => ({ id: f.id, name: f.name, fields: f.fields }))), csvFileName(form?.name ?? null));
+      downloadCsv(
+        submissionsCsv(
+          rows,
+          used.map((f) => ({ id: f.id, name: f.name, fields: f.fields })),
+        ),
+        csvFileName(form?.name ?? null),
+      );
       toast.success("Export complete", { description: `${rows.length.toLocaleString("en-US")} submissions exported.` });
     } catch (e) {
       toast.failure("Error loading submissions", e);

@@ -5,7 +5,14 @@
 import { displayValue, type FormField, type SubmissionValue } from "@convex/lib/forms/rules";
 import { csvName, toCsv } from "@/lib/csv";
 
-export type ExportSubmission = { formId: string; formName: string; data: Record<string, SubmissionValue>; submitterEmail: string | null; submitterIp: string | null; createdAt: number };
+export type ExportSubmission = {
+  formId: string;
+  formName: string;
+  data: Record<string, SubmissionValue>;
+  submitterEmail: string | null;
+  submitterIp: string | null;
+  createdAt: number;
+};
 export type ExportForm = { id: string; name: string; fields: FormField[] };
 
 export function csvFileName(formName: string | null): string {
@@ -23,7 +30,17 @@ export function submissionsCsv(rows: ExportSubmission[], forms: ExportForm[]): s
     }
   }
   const formOf = new Map(forms.map((form) => [form.id, form.name]));
-  const header = ["Submitted At", "Form", "Submitter Email", "Submitter IP", ...columns.map((c) => ((labels.get(c.label) ?? 0) > 1 ? `${c.label} (${forms.find((f) => f.fields.some((x) => x.id === c.id))?.name ?? ""})` : c.label))];
+  const header = [
+    "Submitted At",
+    "Form",
+    "Submitter Email",
+    "Submitter IP",
+    ...columns.map((c) =>
+      (labels.get(c.label) ?? 0) > 1
+        ? `${c.label} (${forms.find((f) => f.fields.some((x) => x.id === c.id))?.name ?? ""})`
+        : c.label,
+    ),
+  ];
   const body = rows.map((r) => [
     new Date(r.createdAt).toISOString(),
     formOf.get(r.formId) ?? r.formName,

@@ -1,5 +1,18 @@
 import { MagnifyingGlassIcon } from "@radix-ui/react-icons";
-import { Badge, Box, Button, Checkbox, Dialog, Flex, Progress, ScrollArea, Select, Table, Text, TextField } from "@radix-ui/themes";
+import {
+  Badge,
+  Box,
+  Button,
+  Checkbox,
+  Dialog,
+  Flex,
+  Progress,
+  ScrollArea,
+  Select,
+  Table,
+  Text,
+  TextField,
+} from "@radix-ui/themes";
 import { useState } from "react";
 import { useVoterCount } from "@/features/voters";
 import type { Id } from "@convex/_generated/dataModel";
@@ -65,8 +78,14 @@ export function AddVotersDialog({ open, onOpenChange, groups, initialGroupId }: 
   };
 
   const report = (r: AddResult) => {
-    if (r.failed > 0) toast.error("Some Errors Occurred", { description: `${r.failed} voters could not be added. Check console for details.` });
-    else toast.success("Voters Added Successfully", { description: `${r.added} voters added${r.duplicates ? `, ${r.duplicates} already members skipped` : ""}.` });
+    if (r.failed > 0)
+      toast.error("Some Errors Occurred", {
+        description: `${r.failed} voters could not be added. Check console for details.`,
+      });
+    else
+      toast.success("Voters Added Successfully", {
+        description: `${r.added} voters added${r.duplicates ? `, ${r.duplicates} already members skipped` : ""}.`,
+      });
   };
 
   const handleAdd = async () => {
@@ -80,7 +99,9 @@ export function AddVotersDialog({ open, onOpenChange, groups, initialGroupId }: 
     }
     try {
       const gid = groupId as Id<"voterGroups">;
-      const r = allMatching ? await adder.addAllMatching(gid, filter, total ?? null) : await adder.addSelected(gid, [...selected]);
+      const r = allMatching
+        ? await adder.addAllMatching(gid, filter, total ?? null)
+        : await adder.addSelected(gid, [...selected]);
       report(r);
       onOpenChange(false);
     } catch (e) {
@@ -100,26 +121,44 @@ export function AddVotersDialog({ open, onOpenChange, groups, initialGroupId }: 
             <Select.Trigger aria-label="Target group" placeholder="Select a group" />
             <Select.Content>
               {groups.map((g) => (
-                <Select.Item key={g._id} value={g._id}>{g.name}</Select.Item>
+                <Select.Item key={g._id} value={g._id}>
+                  {g.name}
+                </Select.Item>
               ))}
             </Select.Content>
           </Select.Root>
           <Flex gap="2" wrap="wrap">
-            <TextField.Root style={{ flex: 1, minWidth: 220 }} placeholder="Search voters..." aria-label="Search voters to add" value={search} onChange={(e) => setSearch(e.target.value)}>
-              <TextField.Slot><MagnifyingGlassIcon /></TextField.Slot>
+            <TextField.Root
+              style={{ flex: 1, minWidth: 220 }}
+              placeholder="Search voters..."
+              aria-label="Search voters to add"
+              value={search}
+              onChange={(e) => setSearch(e.target.value)}
+            >
+              <TextField.Slot>
+                <MagnifyingGlassIcon />
+              </TextField.Slot>
             </TextField.Root>
             <Select.Root value={party || ALL} onValueChange={(v) => setParty(v === ALL ? "" : v)}>
               <Select.Trigger aria-label="Party filter" />
               <Select.Content>
                 <Select.Item value={ALL}>All Parties</Select.Item>
-                {PARTIES.map((p) => <Select.Item key={p} value={p}>{p}</Select.Item>)}
+                {PARTIES.map((p) => (
+                  <Select.Item key={p} value={p}>
+                    {p}
+                  </Select.Item>
+                ))}
               </Select.Content>
             </Select.Root>
             <Select.Root value={status || ALL} onValueChange={(v) => setStatus(v === ALL ? "" : v)}>
               <Select.Trigger aria-label="Status filter" />
               <Select.Content>
                 <Select.Item value={ALL}>All Statuses</Select.Item>
-                {VOTER_STATUSES.map((s) => <Select.Item key={s} value={s}>{s}</Select.Item>)}
+                {VOTER_STATUSES.map((s) => (
+                  <Select.Item key={s} value={s}>
+                    {s}
+                  </Select.Item>
+                ))}
               </Select.Content>
             </Select.Root>
           </Flex>
@@ -135,7 +174,9 @@ export function AddVotersDialog({ open, onOpenChange, groups, initialGroupId }: 
               </Button>
             )}
             {allMatching && <Badge color="indigo">All {total ?? ""} matching voters selected</Badge>}
-            <Text size="2" color="gray">{count} selected</Text>
+            <Text size="2" color="gray">
+              {count} selected
+            </Text>
           </Flex>
           <ScrollArea scrollbars="vertical" style={{ maxHeight: 360 }}>
             <ScrollTable label="Voters" size="1">
@@ -156,7 +197,12 @@ export function AddVotersDialog({ open, onOpenChange, groups, initialGroupId }: 
                   return (
                     <Table.Row key={v._id}>
                       <Table.Cell>
-                        <Checkbox checked={allMatching || selected.has(v._id)} disabled={allMatching} onCheckedChange={() => toggle(v._id)} aria-label={`Select ${name}`} />
+                        <Checkbox
+                          checked={allMatching || selected.has(v._id)}
+                          disabled={allMatching}
+                          onCheckedChange={() => toggle(v._id)}
+                          aria-label={`Select ${name}`}
+                        />
                       </Table.Cell>
                       <Table.Cell>{name}</Table.Cell>
                       <Table.Cell>{v.email ?? ""}</Table.Cell>
@@ -171,7 +217,9 @@ export function AddVotersDialog({ open, onOpenChange, groups, initialGroupId }: 
             </ScrollTable>
             {list.status === "CanLoadMore" && (
               <Flex justify="center" my="2">
-                <Button size="1" variant="soft" onClick={() => list.loadMore(50)}>Load more</Button>
+                <Button size="1" variant="soft" onClick={() => list.loadMore(50)}>
+                  Load more
+                </Button>
               </Flex>
             )}
           </ScrollArea>
@@ -179,14 +227,21 @@ export function AddVotersDialog({ open, onOpenChange, groups, initialGroupId }: 
             <Box>
               <Progress aria-label="Add Voters to Group" value={adder.percent ?? undefined} />
               <Text size="1" color="gray">
-                {adder.percent !== null ? `${adder.percent}% — ` : ""}{adder.progress.done} processed
+                {adder.percent !== null ? `${adder.percent}% — ` : ""}
+                {adder.progress.done} processed
               </Text>
             </Box>
           )}
         </Flex>
         <Flex gap="3" mt="4" justify="end">
-          <Dialog.Close><Button variant="soft" color="gray" disabled={busy}>Cancel</Button></Dialog.Close>
-          <Button loading={busy} onClick={() => void handleAdd()}>Add to Group</Button>
+          <Dialog.Close>
+            <Button variant="soft" color="gray" disabled={busy}>
+              Cancel
+            </Button>
+          </Dialog.Close>
+          <Button loading={busy} onClick={() => void handleAdd()}>
+            Add to Group
+          </Button>
         </Flex>
       </Dialog.Content>
     </Dialog.Root>

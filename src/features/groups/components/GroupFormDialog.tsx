@@ -29,7 +29,10 @@ const toStored = (_field: string, value: string) => (value.trim() === "" ? null 
  */
 export function GroupFormDialog({ open, onOpenChange, editId, group, onSaved }: GroupFormDialogProps) {
   const { create, update, editState } = useGroupForm(editId);
-  const saved = useMemo(() => (editId === null ? EMPTY : group ? { name: group.name, description: group.description ?? "" } : undefined), [editId, group]);
+  const saved = useMemo(
+    () => (editId === null ? EMPTY : group ? { name: group.name, description: group.description ?? "" } : undefined),
+    [editId, group],
+  );
   const merged = useMergedForm(editId ?? "new", saved);
   const { busy, save } = useMergedSave(merged);
   const form = merged.form;
@@ -43,18 +46,21 @@ export function GroupFormDialog({ open, onOpenChange, editId, group, onSaved }: 
       toast.error("Name Required", { description: TEXTS.required.groupName });
       return;
     }
-    await save(async () => {
-      if (editId) {
-        await update({ id: editId, edits: editsOf(form, toStored) });
-        toast.success("Group Updated");
-        onSaved?.(editId);
-      } else {
-        const id = await create({ name: values.name ?? "", description: values.description ?? "" });
-        toast.success("Group Created");
-        onSaved?.(id);
-      }
-      onOpenChange(false);
-    }, editId ? "Error Updating Group" : "Error Creating Group");
+    await save(
+      async () => {
+        if (editId) {
+          await update({ id: editId, edits: editsOf(form, toStored) });
+          toast.success("Group Updated");
+          onSaved?.(editId);
+        } else {
+          const id = await create({ name: values.name ?? "", description: values.description ?? "" });
+          toast.success("Group Created");
+          onSaved?.(id);
+        }
+        onOpenChange(false);
+      },
+      editId ? "Error Updating Group" : "Error Creating Group",
+    );
   };
 
   const conflict = (field: string) =>
@@ -72,28 +78,44 @@ export function GroupFormDialog({ open, onOpenChange, editId, group, onSaved }: 
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
       <Dialog.Content maxWidth="460px">
         <Dialog.Title>{editId ? "Edit Group" : "Create New Group"}</Dialog.Title>
-        {deleted && (
-          <DeletedByTeammate what="group" by={editState?.deleted?.name} />
-        )}
+        {deleted && <DeletedByTeammate what="group" by={editState?.deleted?.name} />}
         <Flex direction="column" gap="3">
           <div>
             <label>
-              <Text size="2" weight="medium">Group Name</Text>
-              <TextField.Root value={values.name ?? ""} onChange={(e) => merged.setField("name", e.target.value)} aria-label="Group name" />
+              <Text size="2" weight="medium">
+                Group Name
+              </Text>
+              <TextField.Root
+                value={values.name ?? ""}
+                onChange={(e) => merged.setField("name", e.target.value)}
+                aria-label="Group name"
+              />
             </label>
             {conflict("name")}
           </div>
           <div>
             <label>
-              <Text size="2" weight="medium">Description</Text>
-              <TextArea value={values.description ?? ""} onChange={(e) => merged.setField("description", e.target.value)} aria-label="Description" />
+              <Text size="2" weight="medium">
+                Description
+              </Text>
+              <TextArea
+                value={values.description ?? ""}
+                onChange={(e) => merged.setField("description", e.target.value)}
+                aria-label="Description"
+              />
             </label>
             {conflict("description")}
           </div>
         </Flex>
         <Flex gap="3" mt="4" justify="end">
-          <Dialog.Close><Button variant="soft" color="gray">Cancel</Button></Dialog.Close>
-          <Button loading={busy} disabled={deleted} onClick={() => void handleSave()}>{editId ? "Update Group" : "Create Group"}</Button>
+          <Dialog.Close>
+            <Button variant="soft" color="gray">
+              Cancel
+            </Button>
+          </Dialog.Close>
+          <Button loading={busy} disabled={deleted} onClick={() => void handleSave()}>
+            {editId ? "Update Group" : "Create Group"}
+          </Button>
         </Flex>
       </Dialog.Content>
     </Dialog.Root>

@@ -17,9 +17,13 @@ type GroupListProps = {
 export function GroupList({ groups, selectedId, canManage, onSelect, onEdit, onDelete }: GroupListProps) {
   return (
     <Card data-testid="groups.list">
-      <Heading size="4" as="h2" mb="3">Available Groups</Heading>
+      <Heading size="4" as="h2" mb="3">
+        Available Groups
+      </Heading>
       {groups.length === 0 ? (
-        <Text color="gray" size="2">No groups yet.</Text>
+        <Text color="gray" size="2">
+          No groups yet.
+        </Text>
       ) : (
         <Flex direction="column" gap="2">
           {groups.map((g) => (
@@ -32,16 +36,41 @@ export function GroupList({ groups, selectedId, canManage, onSelect, onEdit, onD
             >
               <Flex justify="between" align="start" gap="2">
                 <Box>
-                  <Text as="div" weight="medium">{g.name}</Text>
-                  {g.description && <Text as="div" size="1" color="gray">{g.description}</Text>}
-                  <Badge variant="soft" mt="1">{g.memberCount} members</Badge>
+                  <Text as="div" weight="medium">
+                    {g.name}
+                  </Text>
+                  {g.description && (
+                    <Text as="div" size="1" color="gray">
+                      {g.description}
+                    </Text>
+                  )}
+                  <Badge variant="soft" mt="1">
+                    {g.memberCount} members
+                  </Badge>
                 </Box>
                 {canManage && (
                   <Flex gap="2">
-                    <IconButton size="1" variant="ghost" aria-label={`Edit group ${g.name}`} onClick={(e) => { e.stopPropagation(); onEdit(g); }}>
+                    <IconButton
+                      size="1"
+                      variant="ghost"
+                      aria-label={`Edit group ${g.name}`}
+                      onClick={(e) => {
+                        e.stopPropagation();
+                        onEdit(g);
+                      }}
+                    >
                       <Pencil1Icon />
                     </IconButton>
-                    <IconButton size="1" variant="ghost" color="red" aria-label={`Delete group ${g.name}`} onClick={(e) => { e.stopPropagation(); onDelete(g); }}>
+                    <IconButton
+                      size="1"
+                      variant="ghost"
+                      color="red"
+                      aria-label={`Delete group ${g.name}`}
+                      onClick={(e) => {
+                        e.stopPropagation();
+                        onDelete(g);
+                      }}
+                    >
                       <TrashIcon />
                     </IconButton>
                   </Flex>

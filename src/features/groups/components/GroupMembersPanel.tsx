@@ -43,11 +43,17 @@ export function GroupMembersPanel({ group, canChange, onAddMembers }: GroupMembe
         {group && (
           <DropdownMenu.Root>
             <DropdownMenu.Trigger>
-              <Button variant="soft">Actions <DotsHorizontalIcon /></Button>
+              <Button variant="soft">
+                Actions <DotsHorizontalIcon />
+              </Button>
             </DropdownMenu.Trigger>
             <DropdownMenu.Content>
-              <DropdownMenu.Item onSelect={() => navigate(`${ROUTES.email}?tab=send-to&group=${group._id}`)}>Email Group</DropdownMenu.Item>
-              <DropdownMenu.Item onSelect={() => navigate(`${ROUTES.smsCenter}?group=${group._id}`)}>SMS Group</DropdownMenu.Item>
+              <DropdownMenu.Item onSelect={() => navigate(`${ROUTES.email}?tab=send-to&group=${group._id}`)}>
+                Email Group
+              </DropdownMenu.Item>
+              <DropdownMenu.Item onSelect={() => navigate(`${ROUTES.smsCenter}?group=${group._id}`)}>
+                SMS Group
+              </DropdownMenu.Item>
               {canChange && <DropdownMenu.Item onSelect={onAddMembers}>Add Members</DropdownMenu.Item>}
             </DropdownMenu.Content>
           </DropdownMenu.Root>
@@ -80,11 +86,22 @@ export function GroupMembersPanel({ group, canChange, onAddMembers }: GroupMembe
                     <Table.Cell>{m.phone ?? ""}</Table.Cell>
                     <Table.Cell align="right">
                       <Flex gap="2" justify="end">
-                        <IconButton size="1" variant="ghost" aria-label={`View ${name}`} onClick={() => navigate(voterPath(m.voterId))}>
+                        <IconButton
+                          size="1"
+                          variant="ghost"
+                          aria-label={`View ${name}`}
+                          onClick={() => navigate(voterPath(m.voterId))}
+                        >
                           <EyeOpenIcon />
                         </IconButton>
                         {canChange && (
-                          <IconButton size="1" variant="ghost" color="red" aria-label={`Remove ${name}`} onClick={() => void handleRemove(m.voterId)}>
+                          <IconButton
+                            size="1"
+                            variant="ghost"
+                            color="red"
+                            aria-label={`Remove ${name}`}
+                            onClick={() => void handleRemove(m.voterId)}
+                          >
                             <TrashIcon />
                           </IconButton>
                         )}
@@ -97,7 +114,9 @@ export function GroupMembersPanel({ group, canChange, onAddMembers }: GroupMembe
           </ScrollTable>
           {members.status === "CanLoadMore" && (
             <Flex justify="center" mt="3">
-              <Button variant="soft" onClick={() => members.loadMore(50)}>Load more</Button>
+              <Button variant="soft" onClick={() => members.loadMore(50)}>
+                Load more
+              </Button>
             </Flex>
           )}
         </>

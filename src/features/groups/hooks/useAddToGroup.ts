@@ -42,7 +42,11 @@ export function useAddToGroup() {
   };
 
   /** Adds every voter matching the filter, one server page per call; the browser holds none. */
-  const addAllMatching = async (groupId: Id<"voterGroups">, filter: Filter, total: number | null): Promise<AddResult> => {
+  const addAllMatching = async (
+    groupId: Id<"voterGroups">,
+    filter: Filter,
+    total: number | null,
+  ): Promise<AddResult> => {
     const result: AddResult = { added: 0, duplicates: 0, failed: 0 };
     let cursor: string | null = null;
     let done = 0;

@@ -21,9 +21,17 @@ export function CancelImportDialog({ open, stopped = false, onContinue, onKeep, 
             : "The import is paused. Keep the contacts imported so far, or delete all records imported by this file so far."}
         </AlertDialog.Description>
         <Flex gap="3" mt="4" justify="end" wrap="wrap">
-          {!stopped && <Button variant="soft" color="gray" onClick={onContinue}>Continue Importing</Button>}
-          <Button variant="soft" onClick={onKeep}>Keep Imported Records</Button>
-          <Button color="red" onClick={onDelete}>Delete Imported Records</Button>
+          {!stopped && (
+            <Button variant="soft" color="gray" onClick={onContinue}>
+              Continue Importing
+            </Button>
+          )}
+          <Button variant="soft" onClick={onKeep}>
+            Keep Imported Records
+          </Button>
+          <Button color="red" onClick={onDelete}>
+            Delete Imported Records
+          </Button>
         </Flex>
       </AlertDialog.Content>
     </AlertDialog.Root>

@@ -36,31 +36,45 @@ export function FieldDialog({ mode, column, initial, takenKeys, onClose, onSave 
     <Dialog.Root open onOpenChange={(o) => !o && onClose()}>
       <Dialog.Content maxWidth="460px">
         <Dialog.Title>{mode === "create" ? "Create New Database Field" : "Edit Database Field"}</Dialog.Title>
-        <Dialog.Description size="2" mb="3">For column “{column}”. The field becomes an organisation custom field.</Dialog.Description>
+        <Dialog.Description size="2" mb="3">
+          For column “{column}”. The field becomes an organisation custom field.
+        </Dialog.Description>
         <Flex direction="column" gap="3">
           <label>
-            <Text size="2" weight="medium">Field name</Text>
+            <Text size="2" weight="medium">
+              Field name
+            </Text>
             <TextField.Root aria-label="Field name" value={name} onChange={(e) => setName(e.target.value)} />
-            <Text size="1" color="gray">Stored as “{key}”</Text>
+            <Text size="1" color="gray">
+              Stored as “{key}”
+            </Text>
           </label>
           <label>
-            <Text size="2" weight="medium">Label</Text>
+            <Text size="2" weight="medium">
+              Label
+            </Text>
             <TextField.Root aria-label="Label" value={label} onChange={(e) => setLabel(e.target.value)} />
           </label>
           <Flex direction="column">
-            <Text size="2" weight="medium">Type</Text>
+            <Text size="2" weight="medium">
+              Type
+            </Text>
             <Select.Root value={type} onValueChange={(v) => setType(v as CustomFieldType)}>
               <Select.Trigger aria-label="Field type" />
               <Select.Content>
                 {TYPES.map((t) => (
-                  <Select.Item key={t} value={t}>{t}</Select.Item>
+                  <Select.Item key={t} value={t}>
+                    {t}
+                  </Select.Item>
                 ))}
               </Select.Content>
             </Select.Root>
           </Flex>
         </Flex>
         <Flex gap="3" mt="4" justify="end">
-          <Button variant="soft" color="gray" onClick={onClose}>Cancel</Button>
+          <Button variant="soft" color="gray" onClick={onClose}>
+            Cancel
+          </Button>
           <Button onClick={handleSave}>{mode === "create" ? "Create Field" : "Save Field"}</Button>
         </Flex>
       </Dialog.Content>

@@ -42,23 +42,32 @@ export function ImportDetailsDialog({ item, canManage, now, onClose }: ImportDet
         <Dialog.Title>Import Details</Dialog.Title>
         <PresenceAvatars people={presence.others} label="viewing" />
         <Dialog.Description size="2" mb="3">
-          {item.filename} · {new Date(item.import_date).toLocaleString()} · <ImportStatusBadge status={status} deleting={item.deleting} />
+          {item.filename} · {new Date(item.import_date).toLocaleString()} ·{" "}
+          <ImportStatusBadge status={status} deleting={item.deleting} />
         </Dialog.Description>
         <Grid columns={{ initial: "2", sm: item.update_existing ? "5" : "4" }} gap="3" mb="3">
           <Count label="Total" value={item.total_records || item.processed_records} />
           <Count label={item.kind === "history" ? "Elections attached" : "Imported"} value={item.imported_records} />
-          {item.update_existing && <Count label={item.kind === "history" ? "Voters updated" : "Updated"} value={item.updated_records} />}
+          {item.update_existing && (
+            <Count label={item.kind === "history" ? "Voters updated" : "Updated"} value={item.updated_records} />
+          )}
           <Count label="Duplicates" value={item.duplicate_records} />
           <Count label="Failed" value={item.failed_records} />
         </Grid>
         <Text as="p" size="2" color="gray" mb="2">
-          {item.kind === "history" ? "Vote-history file (by voter ID)" : `Matched by: ${MATCH_RULE_LABELS[item.match_rule]}${item.update_existing ? ", existing records updated" : ""}`}
+          {item.kind === "history"
+            ? "Vote-history file (by voter ID)"
+            : `Matched by: ${MATCH_RULE_LABELS[item.match_rule]}${item.update_existing ? ", existing records updated" : ""}`}
           {" · "}Duration {formatDuration(item.import_duration_ms)}
-          {typeof item.summary_stats.deleted_count === "number" ? ` · ${item.summary_stats.deleted_count} records deleted` : ""}
+          {typeof item.summary_stats.deleted_count === "number"
+            ? ` · ${item.summary_stats.deleted_count} records deleted`
+            : ""}
           {typeof item.summary_stats.note === "string" ? ` · ${item.summary_stats.note}` : ""}
           {item.error_details ? ` · Error: ${item.error_details}` : ""}
         </Text>
-        <Text weight="bold" size="2">Field mapping</Text>
+        <Text weight="bold" size="2">
+          Field mapping
+        </Text>
         <ScrollTable label="Field mapping" size="1" mb="3">
           <Table.Header>
             <Table.Row>
@@ -75,10 +84,18 @@ export function ImportDetailsDialog({ item, canManage, now, onClose }: ImportDet
               <Table.Row key={d._id}>
                 <Table.Cell>{d.csv_field_name}</Table.Cell>
                 <Table.Cell>{d.mapped_to_field === IGNORE ? "—" : targetLabel(d.mapped_to_field)}</Table.Cell>
-                <Table.Cell><Badge color={d.field_type === "new" ? "purple" : d.field_type === "ignored" ? "gray" : "blue"}>{d.field_type}</Badge></Table.Cell>
+                <Table.Cell>
+                  <Badge color={d.field_type === "new" ? "purple" : d.field_type === "ignored" ? "gray" : "blue"}>
+                    {d.field_type}
+                  </Badge>
+                </Table.Cell>
                 <Table.Cell>{d.records_processed.toLocaleString()}</Table.Cell>
                 <Table.Cell>{d.validation_errors.toLocaleString()}</Table.Cell>
-                <Table.Cell><Text size="1" color="gray">{d.sample_data.join(" · ")}</Text></Table.Cell>
+                <Table.Cell>
+                  <Text size="1" color="gray">
+                    {d.sample_data.join(" · ")}
+                  </Text>
+                </Table.Cell>
               </Table.Row>
             ))}
           </Table.Body>
@@ -89,19 +106,29 @@ export function ImportDetailsDialog({ item, canManage, now, onClose }: ImportDet
         <Flex justify="between" align="center" gap="3" wrap="wrap">
           <Flex gap="2">
             {(status === "interrupted" || status === "in_progress") && canManage && (
-              <Button variant="soft" asChild><Link to={`${ROUTES.importVoters}?resume=${item._id}`}>Resume Import</Link></Button>
+              <Button variant="soft" asChild>
+                <Link to={`${ROUTES.importVoters}?resume=${item._id}`}>Resume Import</Link>
+              </Button>
             )}
           </Flex>
           <Flex gap="3" align="center" justify="end" wrap="wrap">
             {canManage && item.status !== "deleted" && (
               <>
                 <Text as="label" size="2">
-                  <Flex gap="1" align="center"><Checkbox checked={force} onCheckedChange={(c) => setForce(c === true)} /> Force delete</Flex>
+                  <Flex gap="1" align="center">
+                    <Checkbox checked={force} onCheckedChange={(c) => setForce(c === true)} /> Force delete
+                  </Flex>
                 </Text>
-                <Button color="red" onClick={() => setConfirm(true)} disabled={item.deleting}>Delete Import</Button>
+                <Button color="red" onClick={() => setConfirm(true)} disabled={item.deleting}>
+                  Delete Import
+                </Button>
               </>
             )}
-            <Dialog.Close><Button variant="soft" color="gray">Close</Button></Dialog.Close>
+            <Dialog.Close>
+              <Button variant="soft" color="gray">
+                Close
+              </Button>
+            </Dialog.Close>
           </Flex>
         </Flex>
         <ConfirmDialog
@@ -123,8 +150,12 @@ export function ImportDetailsDialog({ item, canManage, now, onClose }: ImportDet
 function Count({ label, value }: { label: string; value: number }) {
   return (
     <Flex direction="column">
-      <Text size="1" color="gray">{label}</Text>
-      <Text size="4" weight="bold">{value.toLocaleString()}</Text>
+      <Text size="1" color="gray">
+        {label}
+      </Text>
+      <Text size="4" weight="bold">
+        {value.toLocaleString()}
+      </Text>
     </Flex>
   );
 }

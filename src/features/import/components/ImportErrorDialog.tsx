@@ -23,9 +23,15 @@ export function ImportErrorDialog({ pending }: ImportErrorDialogProps) {
           </Flex>
         )}
         <Flex gap="3" mt="4" justify="end" wrap="wrap">
-          <Button variant="soft" onClick={() => pending?.decide("skip")}>Skip and Continue</Button>
-          <Button variant="soft" color="orange" onClick={() => pending?.decide("ignore_similar")}>Ignore Similar Errors</Button>
-          <Button color="red" onClick={() => pending?.decide("stop")}>Stop Import</Button>
+          <Button variant="soft" onClick={() => pending?.decide("skip")}>
+            Skip and Continue
+          </Button>
+          <Button variant="soft" color="orange" onClick={() => pending?.decide("ignore_similar")}>
+            Ignore Similar Errors
+          </Button>
+          <Button color="red" onClick={() => pending?.decide("stop")}>
+            Stop Import
+          </Button>
         </Flex>
       </AlertDialog.Content>
     </AlertDialog.Root>

@@ -17,7 +17,9 @@ export class ImportErrorFallback extends Component<Props, State> {
           <Flex direction="column" gap="2">
             <Text weight="bold">An unexpected error occurred</Text>
             <Text size="2">Error loading import history</Text>
-            <Button onClick={() => this.setState({ error: null })} style={{ alignSelf: "start" }}>Try Again</Button>
+            <Button onClick={() => this.setState({ error: null })} style={{ alignSelf: "start" }}>
+              Try Again
+            </Button>
           </Flex>
         </Callout.Root>
       );

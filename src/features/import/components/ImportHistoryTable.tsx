@@ -31,19 +31,41 @@ export function ImportHistoryTable({ items, now, onView }: ImportHistoryTablePro
           const status = displayStatus(i.status, i.updatedAt, now);
           return (
             <Table.Row key={i._id}>
-              <Table.Cell><Text size="1" color="gray" title={i._id}>{i._id.slice(-8)}</Text></Table.Cell>
+              <Table.Cell>
+                <Text size="1" color="gray" title={i._id}>
+                  {i._id.slice(-8)}
+                </Text>
+              </Table.Cell>
               <Table.RowHeaderCell>{i.filename}</Table.RowHeaderCell>
               <Table.Cell>{new Date(i.import_date).toLocaleString()}</Table.Cell>
               <Table.Cell>
                 {i.imported_records.toLocaleString()}/{total.toLocaleString()}
-                {i.failed_records > 0 && <Text color="red" size="1"> ({i.failed_records.toLocaleString()} failed)</Text>}
-                {i.status === "in_progress" && status === "in_progress" && <Text color="gray" size="1"> · {i.processed_records.toLocaleString()} read</Text>}
+                {i.failed_records > 0 && (
+                  <Text color="red" size="1">
+                    {" "}
+                    ({i.failed_records.toLocaleString()} failed)
+                  </Text>
+                )}
+                {i.status === "in_progress" && status === "in_progress" && (
+                  <Text color="gray" size="1">
+                    {" "}
+                    · {i.processed_records.toLocaleString()} read
+                  </Text>
+                )}
               </Table.Cell>
-              <Table.Cell><Text color={successRateColor(rate)} weight="medium">{rate.toFixed(1)}%</Text></Table.Cell>
-              <Table.Cell>{formatDuration(i.import_duration_ms)}</Table.Cell>
-              <Table.Cell><ImportStatusBadge status={status} deleting={i.deleting} /></Table.Cell>
               <Table.Cell>
-                <Button size="1" variant="soft" onClick={() => onView(i)} aria-label={`View Details of ${i.filename}`}>View Details</Button>
+                <Text color={successRateColor(rate)} weight="medium">
+                  {rate.toFixed(1)}%
+                </Text>
+              </Table.Cell>
+              <Table.Cell>{formatDuration(i.import_duration_ms)}</Table.Cell>
+              <Table.Cell>
+                <ImportStatusBadge status={status} deleting={i.deleting} />
+              </Table.Cell>
+              <Table.Cell>
+                <Button size="1" variant="soft" onClick={() => onView(i)} aria-label={`View Details of ${i.filename}`}>
+                  View Details
+                </Button>
               </Table.Cell>
             </Table.Row>
           );

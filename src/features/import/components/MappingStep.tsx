@@ -2,7 +2,15 @@ import { MagicWandIcon, CheckCircledIcon, Pencil1Icon, PlusIcon } from "@radix-u
 import { Badge, Button, Callout, Card, Checkbox, Flex, Select, Table, Text } from "@radix-ui/themes";
 import { MATCH_RULE_LABELS, type MatchRule } from "@convex/lib/import/rows";
 import { useState } from "react";
-import { CREATE_NEW, IGNORE, isHistoryMapping, STANDARD_KEYS, TARGET_FIELDS, type ColumnMapping, type NewFieldDef } from "@/lib/import/fields";
+import {
+  CREATE_NEW,
+  IGNORE,
+  isHistoryMapping,
+  STANDARD_KEYS,
+  TARGET_FIELDS,
+  type ColumnMapping,
+  type NewFieldDef,
+} from "@/lib/import/fields";
 import { suggestPairings, type PairingSuggestion } from "@/lib/import/pairing";
 import { MISSING_REQUIRED, validateMapping, type MappingValidation } from "@/lib/import/validateMapping";
 import { toast } from "@/ui/toast";
@@ -52,20 +60,32 @@ export function MappingStep(p: MappingStepProps) {
     const suggestions = suggestPairings(p.headers, p.sampleRows);
     const paired = suggestions.filter((s) => s.target !== IGNORE);
     if (paired.length === 0) {
-      toast.error("AI mapping failed", { description: "Could not automatically pair fields. Please map them manually." });
+      toast.error("AI mapping failed", {
+        description: "Could not automatically pair fields. Please map them manually.",
+      });
       return;
     }
     const next: ColumnMapping = { ...p.mapping };
     for (const s of suggestions) next[s.header] = s.target;
     p.onMappingChange(next);
     setExplanations(Object.fromEntries(suggestions.map((s) => [s.header, s])));
-    toast.success(`Paired ${paired.length} of ${p.headers.length} columns`, { description: "Each suggestion shows why it was made." });
+    toast.success(`Paired ${paired.length} of ${p.headers.length} columns`, {
+      description: "Each suggestion shows why it was made.",
+    });
   };
 
   const handleValidate = () => {
-    const r = validateMapping(p.headers, p.sampleRows, p.mapping, allCustom.map((c) => ({ key: c.key, label: c.label, type: "text" })));
+    const r = validateMapping(
+      p.headers,
+      p.sampleRows,
+      p.mapping,
+      allCustom.map((c) => ({ key: c.key, label: c.label, type: "text" })),
+    );
     setValidation(r);
-    if (r.issues.length > 0) toast.warning("Validation issues found", { description: `${r.issues.length} potential issue${r.issues.length === 1 ? "" : "s"}` });
+    if (r.issues.length > 0)
+      toast.warning("Validation issues found", {
+        description: `${r.issues.length} potential issue${r.issues.length === 1 ? "" : "s"}`,
+      });
     else toast.success("Mapping looks good");
   };
 
@@ -80,10 +100,17 @@ export function MappingStep(p: MappingStepProps) {
       toast.error(MISSING_REQUIRED.title, { description: MISSING_REQUIRED.description });
       return;
     }
-    const r = validateMapping(p.headers, p.sampleRows, p.mapping, allCustom.map((c) => ({ key: c.key, label: c.label, type: "text" })));
+    const r = validateMapping(
+      p.headers,
+      p.sampleRows,
+      p.mapping,
+      allCustom.map((c) => ({ key: c.key, label: c.label, type: "text" })),
+    );
     if (!r.isValid) {
       setValidation(r);
-      toast.warning("Validation issues found", { description: `${r.issues.length} potential issue${r.issues.length === 1 ? "" : "s"}` });
+      toast.warning("Validation issues found", {
+        description: `${r.issues.length} potential issue${r.issues.length === 1 ? "" : "s"}`,
+      });
       return;
     }
     p.onImport();
@@ -99,7 +126,9 @@ export function MappingStep(p: MappingStepProps) {
             <Text weight="bold">{p.fileName}</Text> · {p.headers.length} columns
           </Text>
           <Flex gap="2" wrap="wrap" align="center">
-            <Text size="2" color="gray">On row errors</Text>
+            <Text size="2" color="gray">
+              On row errors
+            </Text>
             <Select.Root value={p.errorMode} onValueChange={(v) => p.onErrorModeChange(v as "ask" | "ignore")}>
               <Select.Trigger aria-label="Error handling" />
               <Select.Content>
@@ -113,8 +142,12 @@ export function MappingStep(p: MappingStepProps) {
             <Button variant="soft" onClick={handleValidate} disabled={p.busy}>
               <CheckCircledIcon /> Validate Mapping
             </Button>
-            <Button onClick={handleImport} disabled={p.busy}>Import Contacts</Button>
-            <Button variant="outline" color="gray" onClick={p.onStartOver} disabled={p.busy}>Start Over</Button>
+            <Button onClick={handleImport} disabled={p.busy}>
+              Import Contacts
+            </Button>
+            <Button variant="outline" color="gray" onClick={p.onStartOver} disabled={p.busy}>
+              Start Over
+            </Button>
           </Flex>
         </Flex>
       </Card>
@@ -122,28 +155,45 @@ export function MappingStep(p: MappingStepProps) {
       <Card data-testid="import.matching">
         {history ? (
           <Text size="2">
-            <Text weight="bold">Vote-history file:</Text> each row's election is attached to the voter with its voter ID (rows naming nobody are listed as errors).
+            <Text weight="bold">Vote-history file:</Text> each row's election is attached to the voter with its voter ID
+            (rows naming nobody are listed as errors).
           </Text>
         ) : (
           <Flex direction="column" gap="2">
             <Flex gap="2" align="center" wrap="wrap">
-              <Text as="label" size="2" weight="bold" id="match-rule-label">Match existing records by</Text>
-              <Select.Root value={p.matchRule} onValueChange={(v) => p.onMatchRuleChange(v as MatchRule)} disabled={p.busy}>
+              <Text as="label" size="2" weight="bold" id="match-rule-label">
+                Match existing records by
+              </Text>
+              <Select.Root
+                value={p.matchRule}
+                onValueChange={(v) => p.onMatchRuleChange(v as MatchRule)}
+                disabled={p.busy}
+              >
                 <Select.Trigger aria-labelledby="match-rule-label" style={{ maxWidth: "100%" }} />
                 <Select.Content>
                   {(Object.keys(MATCH_RULE_LABELS) as MatchRule[]).map((r) => (
-                    <Select.Item key={r} value={r}>{MATCH_RULE_LABELS[r]}</Select.Item>
+                    <Select.Item key={r} value={r}>
+                      {MATCH_RULE_LABELS[r]}
+                    </Select.Item>
                   ))}
                 </Select.Content>
               </Select.Root>
             </Flex>
             {p.matchRule === "name" && (
-              <Text size="1" color="orange">Name alone treats different people with a common name as one: prefer the voter ID or address rule for state files.</Text>
+              <Text size="1" color="orange">
+                Name alone treats different people with a common name as one: prefer the voter ID or address rule for
+                state files.
+              </Text>
             )}
             <Text as="label" size="2">
               <Flex gap="2" align="center">
-                <Checkbox checked={p.updateExisting} onCheckedChange={(c) => p.onUpdateExistingChange(c === true)} disabled={p.busy} />
-                Update existing records: apply changed fields (status, address, party…) to matched voters, recorded in each voter's history
+                <Checkbox
+                  checked={p.updateExisting}
+                  onCheckedChange={(c) => p.onUpdateExistingChange(c === true)}
+                  disabled={p.busy}
+                />
+                Update existing records: apply changed fields (status, address, party…) to matched voters, recorded in
+                each voter's history
               </Flex>
             </Text>
           </Flex>
@@ -153,13 +203,17 @@ export function MappingStep(p: MappingStepProps) {
       {validation && (validation.issues.length > 0 || validation.suggestions.length > 0) && (
         <Callout.Root color={validation.isValid ? "orange" : "red"} data-testid="import.validation">
           <Callout.Text>
-            <Text weight="bold">{validation.isValid ? "Mapping is valid, with warnings" : "Mapping is not valid yet"}</Text>
+            <Text weight="bold">
+              {validation.isValid ? "Mapping is valid, with warnings" : "Mapping is not valid yet"}
+            </Text>
           </Callout.Text>
           {validation.issues.map((i) => (
             <Callout.Text key={i}>• {i}</Callout.Text>
           ))}
           {validation.suggestions.slice(0, 8).map((s) => (
-            <Callout.Text key={s} color="gray">→ {s}</Callout.Text>
+            <Callout.Text key={s} color="gray">
+              → {s}
+            </Callout.Text>
           ))}
         </Callout.Root>
       )}
@@ -177,7 +231,11 @@ export function MappingStep(p: MappingStepProps) {
         <Table.Body>
           {p.headers.map((h, i) => {
             const target = p.mapping[h] ?? IGNORE;
-            const isNew = target !== IGNORE && target !== CREATE_NEW && !STANDARD_KEYS.has(target) && p.newFields.some((f) => f.key === target);
+            const isNew =
+              target !== IGNORE &&
+              target !== CREATE_NEW &&
+              !STANDARD_KEYS.has(target) &&
+              p.newFields.some((f) => f.key === target);
             const why = explanations[h];
             return (
               <Table.Row key={h}>
@@ -185,13 +243,17 @@ export function MappingStep(p: MappingStepProps) {
                   <Text weight="medium">{h}</Text>
                 </Table.RowHeaderCell>
                 <Table.Cell>
-                  <Text color="gray" size="2">{String(p.sampleRows[0]?.[i] ?? "")}</Text>
+                  <Text color="gray" size="2">
+                    {String(p.sampleRows[0]?.[i] ?? "")}
+                  </Text>
                 </Table.Cell>
                 <Table.Cell>
                   <TargetSelect column={h} value={target} customFields={allCustom} onChange={(v) => setTarget(h, v)} />
                   {why && why.target === target && (
                     <Text as="p" size="1" color="gray" mt="1">
-                      {why.target === IGNORE ? why.reasons[0] : `${Math.round(why.confidence * 100)}% · ${why.reasons.join("; ")}`}
+                      {why.target === IGNORE
+                        ? why.reasons[0]
+                        : `${Math.round(why.confidence * 100)}% · ${why.reasons.join("; ")}`}
                     </Text>
                   )}
                 </Table.Cell>
@@ -218,7 +280,11 @@ export function MappingStep(p: MappingStepProps) {
           mode={dialog.mode}
           column={dialog.column}
           initial={pendingDef}
-          takenKeys={[...STANDARD_KEYS, ...p.customFields.map((c) => c.key), ...p.newFields.filter((f) => f.key !== pendingDef?.key).map((f) => f.key)]}
+          takenKeys={[
+            ...STANDARD_KEYS,
+            ...p.customFields.map((c) => c.key),
+            ...p.newFields.filter((f) => f.key !== pendingDef?.key).map((f) => f.key),
+          ]}
           onClose={() => {
             if (p.mapping[dialog.column] === CREATE_NEW) p.onMappingChange({ ...p.mapping, [dialog.column]: IGNORE });
             setDialog(null);

@@ -26,12 +26,20 @@ export function ProgressPanel({ importId, onCancel }: ProgressPanelProps) {
       <Flex direction="column" gap="3">
         <Flex justify="between" align="center" wrap="wrap" gap="3">
           <Flex direction="column" gap="1">
-            <Text size="4" weight="bold" id="import-progress-title">Importing{doc ? ` ${doc.filename}` : "…"}</Text>
+            <Text size="4" weight="bold" id="import-progress-title">
+              Importing{doc ? ` ${doc.filename}` : "…"}
+            </Text>
             <PresenceAvatars people={presence.others} label="watching" />
           </Flex>
-          <Button color="red" variant="soft" onClick={onCancel}>Cancel Import</Button>
+          <Button color="red" variant="soft" onClick={onCancel}>
+            Cancel Import
+          </Button>
         </Flex>
-        <Progress aria-labelledby="import-progress-title" value={fig?.fraction !== null && fig?.fraction !== undefined ? fig.fraction * 100 : undefined} size="3" />
+        <Progress
+          aria-labelledby="import-progress-title"
+          value={fig?.fraction !== null && fig?.fraction !== undefined ? fig.fraction * 100 : undefined}
+          size="3"
+        />
         <Grid columns={{ initial: "2", sm: "5" }} gap="3">
           <Figure label="Rows processed" value={doc ? doc.processed_records.toLocaleString() : "0"} />
           <Figure label="Imported" value={doc ? doc.imported_records.toLocaleString() : "0"} />
@@ -39,7 +47,11 @@ export function ProgressPanel({ importId, onCancel }: ProgressPanelProps) {
           <Figure label="Errors" value={doc ? doc.failed_records.toLocaleString() : "0"} />
           <Figure
             label="Rate · ETA"
-            value={fig ? `${Math.round(fig.rate).toLocaleString()} rows/s · ${fig.etaSeconds !== null ? `${Math.ceil(fig.etaSeconds)}s left` : "…"}` : "…"}
+            value={
+              fig
+                ? `${Math.round(fig.rate).toLocaleString()} rows/s · ${fig.etaSeconds !== null ? `${Math.ceil(fig.etaSeconds)}s left` : "…"}`
+                : "…"
+            }
           />
         </Grid>
       </Flex>
@@ -50,8 +62,12 @@ export function ProgressPanel({ importId, onCancel }: ProgressPanelProps) {
 function Figure({ label, value }: { label: string; value: string }) {
   return (
     <Flex direction="column">
-      <Text size="1" color="gray">{label}</Text>
-      <Text size="3" weight="bold">{value}</Text>
+      <Text size="1" color="gray">
+        {label}
+      </Text>
+      <Text size="3" weight="bold">
+        {value}
+      </Text>
     </Flex>
   );
 }

@@ -10,7 +10,13 @@ export function StepIndicator({ step }: { step: 1 | 2 | 3 }) {
         {STEPS.map((label, i) => (
           <Flex asChild key={label} gap="2" align="center">
             <li aria-current={step === i + 1 ? "step" : undefined}>
-              <Badge radius="full" color={step > i + 1 ? "green" : step === i + 1 ? "indigo" : "gray"} variant={step === i + 1 ? "solid" : "soft"}>{i + 1}</Badge>
+              <Badge
+                radius="full"
+                color={step > i + 1 ? "green" : step === i + 1 ? "indigo" : "gray"}
+                variant={step === i + 1 ? "solid" : "soft"}
+              >
+                {i + 1}
+              </Badge>
               <Text weight={step === i + 1 ? "bold" : "regular"}>{label}</Text>
             </li>
           </Flex>

@@ -30,7 +30,9 @@ export function TargetSelect({ column, value, customFields, onChange }: TargetSe
           <Select.Group>
             <Select.Label>Custom fields</Select.Label>
             {customFields.map((f) => (
-              <Select.Item key={f.key} value={f.key}>{f.label}</Select.Item>
+              <Select.Item key={f.key} value={f.key}>
+                {f.label}
+              </Select.Item>
             ))}
           </Select.Group>
         )}

@@ -35,8 +35,13 @@ export function UploadStep({ busy, onFile }: UploadStepProps) {
       >
         <Flex direction="column" align="center" gap="2">
           {busy ? <Spinner size="3" /> : <UploadIcon width="32" height="32" />}
-          <Text size="4" weight="medium">Drop your file here or click to browse</Text>
-          <Text size="2" color="gray">CSV, Excel (.xls, .xlsx) or tab-delimited text. Statewide voter files are fine: the file is streamed, never loaded whole.</Text>
+          <Text size="4" weight="medium">
+            Drop your file here or click to browse
+          </Text>
+          <Text size="2" color="gray">
+            CSV, Excel (.xls, .xlsx) or tab-delimited text. Statewide voter files are fine: the file is streamed, never
+            loaded whole.
+          </Text>
         </Flex>
       </label>
       <input

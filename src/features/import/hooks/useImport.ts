@@ -21,7 +21,11 @@ export function useImportFieldDetails(importId: ImportId) {
 }
 
 /** The rows of one outcome of an import (imported, updated, duplicate, error), the first `limit`, live. */
-export function useImportOutcomes(importId: ImportId, kind: "imported" | "updated" | "duplicate" | "error", limit: number) {
+export function useImportOutcomes(
+  importId: ImportId,
+  kind: "imported" | "updated" | "duplicate" | "error",
+  limit: number,
+) {
   const rows = useQuery(api.imports.outcomes, { importId, kind, limit });
   return { rows };
 }

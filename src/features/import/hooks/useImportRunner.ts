@@ -5,7 +5,14 @@ import { api } from "@convex/_generated/api";
 import type { ColumnMapping, NewFieldDef } from "@/lib/import/fields";
 import type { MatchRule } from "@convex/lib/import/rows";
 import { openImportFile } from "@/lib/import/openFile";
-import { ImportControl, runImport, type ErrorDecision, type ImportId, type RowError, type RunImportResult } from "@/lib/import/runner";
+import {
+  ImportControl,
+  runImport,
+  type ErrorDecision,
+  type ImportId,
+  type RowError,
+  type RunImportResult,
+} from "@/lib/import/runner";
 import { convexImportTransport } from "@/lib/import/convexTransport";
 
 export type RunState =
@@ -55,7 +62,16 @@ export function useImportRunner() {
           importIdRef.current = id;
           setState({ phase: "running", importId: id });
         },
-        onRowError: (error) => new Promise<ErrorDecision>((resolve) => setPendingError({ error, decide: (d) => { setPendingError(null); resolve(d); } })),
+        onRowError: (error) =>
+          new Promise<ErrorDecision>((resolve) =>
+            setPendingError({
+              error,
+              decide: (d) => {
+                setPendingError(null);
+                resolve(d);
+              },
+            }),
+          ),
       });
       // "Stop Import": the rows before the failing one are stored; the keep / delete choice follows
       setState(result.status === "stopped" ? { phase: "stopped", result } : { phase: "done", result });

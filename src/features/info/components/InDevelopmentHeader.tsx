@@ -11,7 +11,9 @@ export function InDevelopmentHeader({ title, description }: { title: string; des
         title={
           <Flex align="center" gap="3">
             {title}
-            <Badge color="blue" size="2">In Development</Badge>
+            <Badge color="blue" size="2">
+              In Development
+            </Badge>
           </Flex>
         }
         description={description}
@@ -21,7 +23,10 @@ export function InDevelopmentHeader({ title, description }: { title: string; des
         <Callout.Icon>
           <InfoCircledIcon />
         </Callout.Icon>
-        <Callout.Text>This feature is coming soon. The data below is sample data and the buttons are disabled. See the Roadmap for progress.</Callout.Text>
+        <Callout.Text>
+          This feature is coming soon. The data below is sample data and the buttons are disabled. See the Roadmap for
+          progress.
+        </Callout.Text>
       </Callout.Root>
     </>
   );

@@ -11,26 +11,40 @@ export function RoadmapCard({ item }: { item: RoadmapItem }) {
           <Heading size="5">{item.title}</Heading>
           <Flex gap="2">
             <Badge color={STATUS_COLORS[item.status]}>{item.status}</Badge>
-            <Badge color={PRIORITY_COLORS[item.priority]} variant="outline">{item.priority} Priority</Badge>
+            <Badge color={PRIORITY_COLORS[item.priority]} variant="outline">
+              {item.priority} Priority
+            </Badge>
           </Flex>
         </Flex>
-        <Text size="2" color="gray">{item.description}</Text>
+        <Text size="2" color="gray">
+          {item.description}
+        </Text>
         <Flex gap="4" wrap="wrap">
-          <Text size="2"><Text weight="medium">Category:</Text> {item.category}</Text>
+          <Text size="2">
+            <Text weight="medium">Category:</Text> {item.category}
+          </Text>
           <Flex align="center" gap="1">
             <CalendarIcon />
-            <Text size="2"><Text weight="medium">Estimated completion:</Text> {item.estimatedCompletion}</Text>
+            <Text size="2">
+              <Text weight="medium">Estimated completion:</Text> {item.estimatedCompletion}
+            </Text>
           </Flex>
         </Flex>
         <Flex direction="column" gap="1">
           <Flex justify="between">
-            <Text size="2" weight="medium">Progress</Text>
-            <Text size="2" color="gray">{item.progress}%</Text>
+            <Text size="2" weight="medium">
+              Progress
+            </Text>
+            <Text size="2" color="gray">
+              {item.progress}%
+            </Text>
           </Flex>
           <Progress value={item.progress} aria-label={`${item.title} progress`} />
         </Flex>
         <Flex direction="column" gap="1">
-          <Text size="2" weight="medium">Key features</Text>
+          <Text size="2" weight="medium">
+            Key features
+          </Text>
           {item.details.map((d) => (
             <Flex key={d} gap="2" align="center">
               <CheckIcon color="var(--green-9)" />

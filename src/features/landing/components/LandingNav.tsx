@@ -14,19 +14,35 @@ export function LandingNav({ onLogin, onRegister }: LandingNavProps) {
       gap="3"
       px={{ initial: "4", sm: "5" }}
       py="3"
-      style={{ position: "sticky", top: 0, zIndex: 10, background: "var(--color-panel-solid)", borderBottom: "1px solid var(--gray-a5)" }}
+      style={{
+        position: "sticky",
+        top: 0,
+        zIndex: 10,
+        background: "var(--color-panel-solid)",
+        borderBottom: "1px solid var(--gray-a5)",
+      }}
     >
       <header>
         <Flex align="center" gap="2">
           <img src="/favicon.svg" alt="" width={26} height={26} />
-          <Text weight="bold" size="5">Precinct</Text>
+          <Text weight="bold" size="5">
+            Precinct
+          </Text>
         </Flex>
         <Flex asChild gap={{ initial: "4", sm: "5" }} align="center" wrap="wrap">
           <nav aria-label="Landing">
-            <a href="#home" style={link}>Home</a>
-            <a href="#features" style={link}>Features</a>
-            <a href="#pricing" style={link}>Pricing</a>
-            <Button variant="ghost" onClick={onLogin}>Login</Button>
+            <a href="#home" style={link}>
+              Home
+            </a>
+            <a href="#features" style={link}>
+              Features
+            </a>
+            <a href="#pricing" style={link}>
+              Pricing
+            </a>
+            <Button variant="ghost" onClick={onLogin}>
+              Login
+            </Button>
             <Button onClick={onRegister}>Register</Button>
           </nav>
         </Flex>

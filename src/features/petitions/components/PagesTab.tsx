@@ -36,7 +36,11 @@ export function PagesTab({ petitionId, canEnter }: { petitionId: Id<"petitions">
       let last: Id<"petitionPages"> | null = null;
       for (const file of Array.from(files)) {
         const url = await uploadUrl({});
-        const res = await fetch(url, { method: "POST", headers: { "Content-Type": file.type || "application/octet-stream" }, body: file });
+        const res = await fetch(url, {
+          method: "POST",
+          headers: { "Content-Type": file.type || "application/octet-stream" },
+          body: file,
+        });
         if (!res.ok) throw new Error(`Upload failed (${res.status})`);
         const { storageId } = (await res.json()) as { storageId: Id<"_storage"> };
         await acceptPageFile({ fileId: storageId });
@@ -59,9 +63,16 @@ export function PagesTab({ petitionId, canEnter }: { petitionId: Id<"petitions">
     setBusy(true);
     try {
       for (let i = 0; i < filled.length; i += BATCH) {
-        await addLines({ pageId, lines: filled.slice(i, i + BATCH).map((l) => ({ name: l.name, address: l.address, signedOn: l.signedOn || null })) });
+        await addLines({
+          pageId,
+          lines: filled
+            .slice(i, i + BATCH)
+            .map((l) => ({ name: l.name, address: l.address, signedOn: l.signedOn || null })),
+        });
       }
-      toast.success(`${filled.length} ${filled.length === 1 ? "line" : "lines"} saved`, { description: "Checking them against the voter file." });
+      toast.success(`${filled.length} ${filled.length === 1 ? "line" : "lines"} saved`, {
+        description: "Checking them against the voter file.",
+      });
       setRows([{ ...EMPTY }]);
       setTimeout(() => nameRefs.current[0]?.focus(), 0);
     } catch (e) {
@@ -98,12 +109,17 @@ export function PagesTab({ petitionId, canEnter }: { petitionId: Id<"petitions">
         description: `${pageList.length === 1 ? `Page ${pageList[0]}` : `Pages ${pageList.join(", ")}`}. Checking them against the voter file.`,
       });
     } catch (e) {
-      toast.failure(added > 0 ? `Import stopped after ${added.toLocaleString("en-US")} lines` : "Lines not imported", e);
+      toast.failure(
+        added > 0 ? `Import stopped after ${added.toLocaleString("en-US")} lines` : "Lines not imported",
+        e,
+      );
     } finally {
       setBusy(false);
     }
     if (unused.length > 0) {
-      setImportNote(`Not imported: ${unused.map((c) => `"${c}"`).join(", ")}. The import reads the name (or first and last name), address, city, state, ZIP, date, page and line columns.`);
+      setImportNote(
+        `Not imported: ${unused.map((c) => `"${c}"`).join(", ")}. The import reads the name (or first and last name), address, city, state, ZIP, date, page and line columns.`,
+      );
     }
   };
 
@@ -114,12 +130,16 @@ export function PagesTab({ petitionId, canEnter }: { petitionId: Id<"petitions">
       skipEmptyLines: true,
       complete: (r) => void importParsed(file.name, r.meta.fields ?? [], r.data),
       // the parser's own text names its internals: say what to do instead
-      error: () => toast.error("The CSV could not be read", { description: "Check that the file is a CSV (comma-separated, UTF-8) and try again." }),
+      error: () =>
+        toast.error("The CSV could not be read", {
+          description: "Check that the file is a CSV (comma-separated, UTF-8) and try again.",
+        }),
     });
     if (csvInput.current) csvInput.current.value = "";
   };
 
-  const setRow = (i: number, patch: Partial<Draft>) => setRows((rs) => rs.map((r, j) => (j === i ? { ...r, ...patch } : r)));
+  const setRow = (i: number, patch: Partial<Draft>) =>
+    setRows((rs) => rs.map((r, j) => (j === i ? { ...r, ...patch } : r)));
   const onEnter = (i: number) => {
     if (i === rows.length - 1) setRows((rs) => [...rs, { ...EMPTY }]);
     setTimeout(() => nameRefs.current[i + 1]?.focus(), 0);
@@ -130,25 +150,64 @@ export function PagesTab({ petitionId, canEnter }: { petitionId: Id<"petitions">
       <Flex gap="2" wrap="wrap" align="center">
         {canEnter && (
           <>
-            <input ref={fileInput} type="file" accept="image/png,image/jpeg,image/gif,image/webp,application/pdf" multiple hidden onChange={(e) => void upload(e.target.files)} data-testid="pages.file" />
-            <Button onClick={() => fileInput.current?.click()} loading={busy}><UploadIcon /> Upload Pages</Button>
-            <Button variant="soft" onClick={async () => setPageId(await addPage({ petitionId, fileId: null, fileName: "" }))}>Add page without scan</Button>
-            <input ref={csvInput} type="file" accept=".csv,text/csv" hidden onChange={(e) => importCsv(e.target.files?.[0])} data-testid="pages.csv" />
-            <Button variant="soft" onClick={() => csvInput.current?.click()} disabled={busy}>Import CSV</Button>
+            <input
+              ref={fileInput}
+              type="file"
+              accept="image/png,image/jpeg,image/gif,image/webp,application/pdf"
+              multiple
+              hidden
+              onChange={(e) => void upload(e.target.files)}
+              data-testid="pages.file"
+            />
+            <Button onClick={() => fileInput.current?.click()} loading={busy}>
+              <UploadIcon /> Upload Pages
+            </Button>
+            <Button
+              variant="soft"
+              onClick={async () => setPageId(await addPage({ petitionId, fileId: null, fileName: "" }))}
+            >
+              Add page without scan
+            </Button>
+            <input
+              ref={csvInput}
+              type="file"
+              accept=".csv,text/csv"
+              hidden
+              onChange={(e) => importCsv(e.target.files?.[0])}
+              data-testid="pages.csv"
+            />
+            <Button variant="soft" onClick={() => csvInput.current?.click()} disabled={busy}>
+              Import CSV
+            </Button>
           </>
         )}
-        <Text size="2" color="gray">{pages ? `${pages.length} ${pages.length === 1 ? "page" : "pages"}` : ""}</Text>
+        <Text size="2" color="gray">
+          {pages ? `${pages.length} ${pages.length === 1 ? "page" : "pages"}` : ""}
+        </Text>
       </Flex>
       {importNote && (
         <Callout.Root color="amber" size="1" data-testid="pages.importNote">
           <Callout.Text>{importNote}</Callout.Text>
-          <Flex justify="end"><Button size="1" variant="ghost" color="gray" onClick={() => setImportNote(null)}>Dismiss</Button></Flex>
+          <Flex justify="end">
+            <Button size="1" variant="ghost" color="gray" onClick={() => setImportNote(null)}>
+              Dismiss
+            </Button>
+          </Flex>
         </Callout.Root>
       )}
-      <Text as="p" size="1" color="gray">Import CSV: one signer line a row, with name (or first and last name), address, city, state, ZIP, date, and page and line numbers when the file has them. Rows without a page go to the page you chose.</Text>
+      <Text as="p" size="1" color="gray">
+        Import CSV: one signer line a row, with name (or first and last name), address, city, state, ZIP, date, and page
+        and line numbers when the file has them. Rows without a page go to the page you chose.
+      </Text>
       <Flex gap="2" wrap="wrap" role="group" aria-label="Pages">
         {(pages ?? []).map((p) => (
-          <Button key={p.id} variant={p.id === pageId ? "solid" : "soft"} aria-pressed={p.id === pageId} onClick={() => setPageId(p.id)} data-testid="pages.page">
+          <Button
+            key={p.id}
+            variant={p.id === pageId ? "solid" : "soft"}
+            aria-pressed={p.id === pageId}
+            onClick={() => setPageId(p.id)}
+            data-testid="pages.page"
+          >
             Page {p.pageNumber} · {p.lineCount} lines · {p.status === "completed" ? "checked" : "checking…"}
           </Button>
         ))}
@@ -156,30 +215,89 @@ export function PagesTab({ petitionId, canEnter }: { petitionId: Id<"petitions">
       {page && (
         <Grid columns={{ initial: "1", md: "1fr 1fr" }} gap="3">
           <Card>
-            <Heading as="h3" size="3" mb="2">Page {page.pageNumber}{page.fileName ? ` · ${page.fileName}` : ""}</Heading>
+            <Heading as="h3" size="3" mb="2">
+              Page {page.pageNumber}
+              {page.fileName ? ` · ${page.fileName}` : ""}
+            </Heading>
             <PagePreview url={page.url} contentType={page.contentType} label={`Page ${page.pageNumber} scan`} />
           </Card>
           <Card>
-            <Heading as="h3" size="3" mb="2">Signer lines</Heading>
-            <Text as="p" size="1" color="gray" mb="2">Type each line as written: name, address, date. Enter goes to the next line. {page.lineCount} saved on this page.</Text>
+            <Heading as="h3" size="3" mb="2">
+              Signer lines
+            </Heading>
+            <Text as="p" size="1" color="gray" mb="2">
+              Type each line as written: name, address, date. Enter goes to the next line. {page.lineCount} saved on
+              this page.
+            </Text>
             {canEnter && (
-              <form onSubmit={(e) => { e.preventDefault(); void save(rows); }}>
+              <form
+                onSubmit={(e) => {
+                  e.preventDefault();
+                  void save(rows);
+                }}
+              >
                 <Flex direction="column" gap="2">
                   {rows.map((r, i) => (
                     <Grid key={i} columns={{ initial: "1", sm: "3fr 4fr 2fr" }} gap="1" data-testid="pages.entryRow">
-                      <TextField.Root ref={(el) => { nameRefs.current[i] = el; }} aria-label={`Line ${page.nextLine + i} name`} placeholder="Name" value={r.name} onChange={(e) => setRow(i, { name: e.target.value })} onKeyDown={(e) => { if (e.key === "Enter") { e.preventDefault(); onEnter(i); } }} />
-                      <TextField.Root aria-label={`Line ${page.nextLine + i} address`} placeholder="Address" value={r.address} onChange={(e) => setRow(i, { address: e.target.value })} onKeyDown={(e) => { if (e.key === "Enter") { e.preventDefault(); onEnter(i); } }} />
-                      <TextField.Root aria-label={`Line ${page.nextLine + i} date`} type="date" value={r.signedOn} onChange={(e) => setRow(i, { signedOn: e.target.value })} onKeyDown={(e) => { if (e.key === "Enter") { e.preventDefault(); onEnter(i); } }} />
+                      <TextField.Root
+                        ref={(el) => {
+                          nameRefs.current[i] = el;
+                        }}
+                        aria-label={`Line ${page.nextLine + i} name`}
+                        placeholder="Name"
+                        value={r.name}
+                        onChange={(e) => setRow(i, { name: e.target.value })}
+                        onKeyDown={(e) => {
+                          if (e.key === "Enter") {
+                            e.preventDefault();
+                            onEnter(i);
+                          }
+                        }}
+                      />
+                      <TextField.Root
+                        aria-label={`Line ${page.nextLine + i} address`}
+                        placeholder="Address"
+                        value={r.address}
+                        onChange={(e) => setRow(i, { address: e.target.value })}
+                        onKeyDown={(e) => {
+                          if (e.key === "Enter") {
+                            e.preventDefault();
+                            onEnter(i);
+                          }
+                        }}
+                      />
+                      <TextField.Root
+                        aria-label={`Line ${page.nextLine + i} date`}
+                        type="date"
+                        value={r.signedOn}
+                        onChange={(e) => setRow(i, { signedOn: e.target.value })}
+                        onKeyDown={(e) => {
+                          if (e.key === "Enter") {
+                            e.preventDefault();
+                            onEnter(i);
+                          }
+                        }}
+                      />
                     </Grid>
                   ))}
                 </Flex>
-                <Flex justify="end" mt="3"><Button type="submit" loading={busy}>Save Lines</Button></Flex>
+                <Flex justify="end" mt="3">
+                  <Button type="submit" loading={busy}>
+                    Save Lines
+                  </Button>
+                </Flex>
               </form>
             )}
           </Card>
         </Grid>
       )}
-      {pages && pages.length === 0 && <Box><Text size="2" color="gray">No pages yet. Upload the petition's page scans to start entering lines.</Text></Box>}
+      {pages && pages.length === 0 && (
+        <Box>
+          <Text size="2" color="gray">
+            No pages yet. Upload the petition's page scans to start entering lines.
+          </Text>
+        </Box>
+      )}
     </Flex>
   );
 }

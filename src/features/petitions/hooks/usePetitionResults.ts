@@ -8,7 +8,11 @@ export type ExportedLine = FunctionReturnType<typeof api.petitions.exportPage>["
 
 /** Results: a petition's lines with their verdicts (paged, live, filtered by status), claiming one, and every line for the export. */
 export function usePetitionResults(petitionId: Id<"petitions">, status: LineStatus | null, pageSize: number) {
-  const { results, status: pageStatus, loadMore } = usePaginatedQuery(api.petitions.lines, { petitionId, status }, { initialNumItems: pageSize });
+  const {
+    results,
+    status: pageStatus,
+    loadMore,
+  } = usePaginatedQuery(api.petitions.lines, { petitionId, status }, { initialNumItems: pageSize });
   const claim = useMutation(api.petitions.claim);
   const convex = useConvex();
   /** Every line of the petition, a thousand a request. */
@@ -16,7 +20,10 @@ export function usePetitionResults(petitionId: Id<"petitions">, status: LineStat
     const out: ExportedLine[] = [];
     let cursor: string | null = null;
     for (;;) {
-      const page: FunctionReturnType<typeof api.petitions.exportPage> = await convex.query(api.petitions.exportPage, { petitionId, paginationOpts: { numItems: 1000, cursor } });
+      const page: FunctionReturnType<typeof api.petitions.exportPage> = await convex.query(api.petitions.exportPage, {
+        petitionId,
+        paginationOpts: { numItems: 1000, cursor },
+      });
       out.push(...page.page);
       if (page.isDone) return out;
       cursor = page.continueCursor;

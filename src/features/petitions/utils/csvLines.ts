@@ -5,17 +5,55 @@
  */
 import { normalizeDate } from "@/lib/import/normalize";
 
-export type CsvLine = { name: string; address: string; signedOn: string | null; page: number | null; line: number | null };
+export type CsvLine = {
+  name: string;
+  address: string;
+  signedOn: string | null;
+  page: number | null;
+  line: number | null;
+};
 
-type Role = "name" | "first" | "middle" | "last" | "suffix" | "address" | "address2" | "city" | "state" | "zip" | "date" | "page" | "line";
+type Role =
+  | "name"
+  | "first"
+  | "middle"
+  | "last"
+  | "suffix"
+  | "address"
+  | "address2"
+  | "city"
+  | "state"
+  | "zip"
+  | "date"
+  | "page"
+  | "line";
 
 const HEADERS: Record<Role, string[]> = {
-  name: ["name", "signer name", "signer", "full name", "signer's name", "signers name", "printed name", "signer full name"],
+  name: [
+    "name",
+    "signer name",
+    "signer",
+    "full name",
+    "signer's name",
+    "signers name",
+    "printed name",
+    "signer full name",
+  ],
   first: ["first name", "first", "firstname", "given name"],
   middle: ["middle name", "middle", "middle initial", "mi"],
   last: ["last name", "last", "lastname", "surname", "family name"],
   suffix: ["suffix", "name suffix"],
-  address: ["address", "street", "street address", "residence address", "residential address", "address line 1", "address 1", "address1", "residence"],
+  address: [
+    "address",
+    "street",
+    "street address",
+    "residence address",
+    "residential address",
+    "address line 1",
+    "address 1",
+    "address1",
+    "residence",
+  ],
   address2: ["address line 2", "address 2", "address2", "unit", "apt", "apartment"],
   city: ["city", "town", "city or town", "municipality"],
   state: ["state", "st"],
@@ -56,7 +94,9 @@ function number(value: string | undefined): number | null {
 export function fullAddress(address: string, unit: string, city: string, state: string, zip: string): string {
   const street = [address.trim(), unit.trim()].filter(Boolean).join(" ");
   const lower = street.toLowerCase();
-  const has = (part: string) => part !== "" && new RegExp(`(^|[\\s,])${part.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}($|[\\s,])`).test(lower);
+  const has = (part: string) =>
+    part !== "" &&
+    new RegExp(`(^|[\\s,])${part.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}($|[\\s,])`).test(lower);
   const place = has(city.trim()) ? "" : city.trim();
   const tail = [has(state.trim()) ? "" : state.trim(), has(zip.trim()) ? "" : zip.trim()].filter(Boolean).join(" ");
   return [street, place, tail].filter(Boolean).join(", ");
@@ -66,19 +106,41 @@ export function fullAddress(address: string, unit: string, city: string, state: 
  * The rows' signer lines. `columns` from csvColumns; rows keyed by header. Rows with neither name
  * nor address are skipped. `error`: the file has no name column (nor first and last).
  */
-export function csvLines(headers: string[], rows: Record<string, string>[]): { lines: CsvLine[]; unused: string[]; error: string | null } {
+export function csvLines(
+  headers: string[],
+  rows: Record<string, string>[],
+): { lines: CsvLine[]; unused: string[]; error: string | null } {
   const { roles, unused } = csvColumns(headers);
   if (!roles.name && !(roles.first && roles.last)) {
-    return { lines: [], unused, error: "The CSV needs a header row with a name column (or first and last name) and address, city, ZIP, date, page and line columns as it has them." };
+    return {
+      lines: [],
+      unused,
+      error:
+        "The CSV needs a header row with a name column (or first and last name) and address, city, ZIP, date, page and line columns as it has them.",
+    };
   }
   const get = (row: Record<string, string>, role: Role) => (roles[role] ? String(row[roles[role]] ?? "").trim() : "");
   const lines: CsvLine[] = [];
   for (const row of rows) {
-    const name = roles.name ? get(row, "name") : [get(row, "first"), get(row, "middle"), get(row, "last"), get(row, "suffix")].filter(Boolean).join(" ");
-    const address = fullAddress(get(row, "address"), get(row, "address2"), get(row, "city"), get(row, "state"), get(row, "zip"));
+    const name = roles.name
+      ? get(row, "name")
+      : [get(row, "first"), get(row, "middle"), get(row, "last"), get(row, "suffix")].filter(Boolean).join(" ");
+    const address = fullAddress(
+      get(row, "address"),
+      get(row, "address2"),
+      get(row, "city"),
+      get(row, "state"),
+      get(row, "zip"),
+    );
     if (!name && !address) continue;
     const date = get(row, "date");
-    lines.push({ name, address, signedOn: date ? (normalizeDate(date) ?? date) : null, page: number(get(row, "page")), line: number(get(row, "line")) });
+    lines.push({
+      name,
+      address,
+      signedOn: date ? (normalizeDate(date) ?? date) : null,
+      page: number(get(row, "page")),
+      line: number(get(row, "line")),
+    });
   }
   return { lines, unused, error: null };
 }

@@ -13,7 +13,14 @@ export const STATUS_LABELS: Record<LineStatus, string> = {
   review: "Needs review",
   adjudicated: "Adjudicated",
 };
-export const STATUS_COLORS = { pending: "gray", verified: "green", failed: "red", duplicate: "orange", review: "amber", adjudicated: "blue" } as const;
+export const STATUS_COLORS = {
+  pending: "gray",
+  verified: "green",
+  failed: "red",
+  duplicate: "orange",
+  review: "amber",
+  adjudicated: "blue",
+} as const;
 
 export function reasonLabel(reason: string | null): string {
   return reason ? (FAILURE_LABELS[reason as FailureReason] ?? reason) : "";

@@ -41,15 +41,44 @@ export function ChangePasswordCard() {
 
   return (
     <Card size="3">
-      <Heading size="4" mb="3">Change Password</Heading>
+      <Heading size="4" mb="3">
+        Change Password
+      </Heading>
       <form onSubmit={handleSubmit} noValidate>
         <Flex direction="column" gap="3" style={{ maxWidth: 420 }}>
-          {problem && <Text color="red" size="2" role="alert">{problem}</Text>}
-          <LabeledInput id="pw-current" label="Current Password" type="password" value={current} onChange={setCurrent} autoComplete="current-password" />
-          <LabeledInput id="pw-new" label="New Password" type="password" value={next} onChange={setNext} autoComplete="new-password" />
-          <LabeledInput id="pw-confirm" label="Confirm New Password" type="password" value={confirm} onChange={setConfirm} autoComplete="new-password" />
+          {problem && (
+            <Text color="red" size="2" role="alert">
+              {problem}
+            </Text>
+          )}
+          <LabeledInput
+            id="pw-current"
+            label="Current Password"
+            type="password"
+            value={current}
+            onChange={setCurrent}
+            autoComplete="current-password"
+          />
+          <LabeledInput
+            id="pw-new"
+            label="New Password"
+            type="password"
+            value={next}
+            onChange={setNext}
+            autoComplete="new-password"
+          />
+          <LabeledInput
+            id="pw-confirm"
+            label="Confirm New Password"
+            type="password"
+            value={confirm}
+            onChange={setConfirm}
+            autoComplete="new-password"
+          />
           <Flex>
-            <Button type="submit" loading={saving}>Update Password</Button>
+            <Button type="submit" loading={saving}>
+              Update Password
+            </Button>
           </Flex>
         </Flex>
       </form>

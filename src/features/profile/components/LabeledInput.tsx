@@ -17,7 +17,14 @@ export function LabeledInput({ id, label, value, onChange, type = "text", requir
         {label}
         {required && <Text color="red"> *</Text>}
       </Text>
-      <TextField.Root id={id} type={type} value={value} required={required} autoComplete={autoComplete} onChange={(e) => onChange(e.target.value)} />
+      <TextField.Root
+        id={id}
+        type={type}
+        value={value}
+        required={required}
+        autoComplete={autoComplete}
+        onChange={(e) => onChange(e.target.value)}
+      />
     </Flex>
   );
 }

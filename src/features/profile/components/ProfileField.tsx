@@ -5,7 +5,9 @@ import type { ReactNode } from "react";
 export function ProfileField({ label, value }: { label: string; value: ReactNode }) {
   return (
     <Flex direction="column" gap="1">
-      <Text size="1" color="gray" weight="medium">{label}</Text>
+      <Text size="1" color="gray" weight="medium">
+        {label}
+      </Text>
       <Text size="3">{value}</Text>
     </Flex>
   );

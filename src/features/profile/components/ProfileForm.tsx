@@ -39,22 +39,69 @@ export function ProfileForm({ initial, roleName, onDone }: ProfileFormProps) {
   return (
     <form onSubmit={handleSubmit} noValidate data-testid="profile.form">
       <Flex direction="column" gap="4">
-        {problem && <Text color="red" size="2" role="alert">{problem}</Text>}
+        {problem && (
+          <Text color="red" size="2" role="alert">
+            {problem}
+          </Text>
+        )}
         <Grid columns={{ initial: "1", sm: "2" }} gap="4">
-          <LabeledInput id="profile-first" label="First Name" required value={values.firstName} onChange={set("firstName")} autoComplete="given-name" />
-          <LabeledInput id="profile-last" label="Last Name" required value={values.lastName} onChange={set("lastName")} autoComplete="family-name" />
-          <LabeledInput id="profile-email" label="Email" type="email" required value={values.email} onChange={set("email")} autoComplete="email" />
-          <LabeledInput id="profile-phone" label="Phone" type="tel" value={values.phone} onChange={set("phone")} autoComplete="tel" />
-          <LabeledInput id="profile-org" label="Organization" value={values.organization} onChange={set("organization")} autoComplete="organization" />
+          <LabeledInput
+            id="profile-first"
+            label="First Name"
+            required
+            value={values.firstName}
+            onChange={set("firstName")}
+            autoComplete="given-name"
+          />
+          <LabeledInput
+            id="profile-last"
+            label="Last Name"
+            required
+            value={values.lastName}
+            onChange={set("lastName")}
+            autoComplete="family-name"
+          />
+          <LabeledInput
+            id="profile-email"
+            label="Email"
+            type="email"
+            required
+            value={values.email}
+            onChange={set("email")}
+            autoComplete="email"
+          />
+          <LabeledInput
+            id="profile-phone"
+            label="Phone"
+            type="tel"
+            value={values.phone}
+            onChange={set("phone")}
+            autoComplete="tel"
+          />
+          <LabeledInput
+            id="profile-org"
+            label="Organization"
+            value={values.organization}
+            onChange={set("organization")}
+            autoComplete="organization"
+          />
           <Flex direction="column" gap="1">
-            <Text as="label" htmlFor="profile-role" size="2" weight="medium">Role</Text>
+            <Text as="label" htmlFor="profile-role" size="2" weight="medium">
+              Role
+            </Text>
             <TextField.Root id="profile-role" value={roleName} readOnly disabled />
           </Flex>
         </Grid>
-        <Text size="1" color="gray">Changing your email also changes the email you sign in with.</Text>
+        <Text size="1" color="gray">
+          Changing your email also changes the email you sign in with.
+        </Text>
         <Flex gap="3">
-          <Button type="submit" loading={saving}>Save Changes</Button>
-          <Button type="button" variant="soft" color="gray" onClick={onDone} disabled={saving}>Cancel</Button>
+          <Button type="submit" loading={saving}>
+            Save Changes
+          </Button>
+          <Button type="button" variant="soft" color="gray" onClick={onDone} disabled={saving}>
+            Cancel
+          </Button>
         </Flex>
       </Flex>
     </form>

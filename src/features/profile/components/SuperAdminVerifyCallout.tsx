@@ -55,25 +55,47 @@ export function SuperAdminVerifyCallout() {
         <LockClosedIcon />
       </Callout.Icon>
       <Flex direction="column" gap="2">
-        <Text as="p" size="2" weight="bold">Verify your email to activate super administrator access</Text>
-        <Text as="p" size="2">
-          {status.email} is listed as a platform super administrator. The role takes effect once you enter the code we email to
-          that address.
+        <Text as="p" size="2" weight="bold">
+          Verify your email to activate super administrator access
         </Text>
-        {problem && <Text as="p" size="2" color="red" role="alert">{problem}</Text>}
+        <Text as="p" size="2">
+          {status.email} is listed as a platform super administrator. The role takes effect once you enter the code we
+          email to that address.
+        </Text>
+        {problem && (
+          <Text as="p" size="2" color="red" role="alert">
+            {problem}
+          </Text>
+        )}
         {sent && (
           <form onSubmit={(e) => void submit(e)} noValidate>
             <Flex gap="2" align="end" wrap="wrap">
               <Flex direction="column" gap="1">
-                <Text as="label" htmlFor="super-admin-code" size="2" weight="medium">Verification code</Text>
-                <TextField.Root id="super-admin-code" value={code} onChange={(e) => setCode(e.target.value)} autoComplete="one-time-code" placeholder="ABCDE-FGHJK" maxLength={20} />
+                <Text as="label" htmlFor="super-admin-code" size="2" weight="medium">
+                  Verification code
+                </Text>
+                <TextField.Root
+                  id="super-admin-code"
+                  value={code}
+                  onChange={(e) => setCode(e.target.value)}
+                  autoComplete="one-time-code"
+                  placeholder="ABCDE-FGHJK"
+                  maxLength={20}
+                />
               </Flex>
-              <Button type="submit" loading={busy === "verify"}>Verify</Button>
+              <Button type="submit" loading={busy === "verify"}>
+                Verify
+              </Button>
             </Flex>
           </form>
         )}
         <Flex>
-          <Button type="button" variant={sent ? "ghost" : "solid"} loading={busy === "send"} onClick={() => void send()}>
+          <Button
+            type="button"
+            variant={sent ? "ghost" : "solid"}
+            loading={busy === "send"}
+            onClick={() => void send()}
+          >
             {sent ? "Send a new code" : "Email me a code"}
           </Button>
         </Flex>

@@ -12,11 +12,18 @@ export function usePreferences() {
   const update = useMutation(api.preferences.update).withOptimisticUpdate((store, change) => {
     const current = store.getQuery(api.preferences.mine, {});
     if (!current) return;
-    store.setQuery(api.preferences.mine, {}, {
-      timeZone: change.timeZone !== undefined ? change.timeZone : current.timeZone,
-      defaultMode: change.defaultMode !== undefined ? change.defaultMode : current.defaultMode,
-      notifications: { ...current.notifications, ...Object.fromEntries(Object.entries(change.notifications ?? {}).filter(([, on]) => on !== undefined)) },
-    });
+    store.setQuery(
+      api.preferences.mine,
+      {},
+      {
+        timeZone: change.timeZone !== undefined ? change.timeZone : current.timeZone,
+        defaultMode: change.defaultMode !== undefined ? change.defaultMode : current.defaultMode,
+        notifications: {
+          ...current.notifications,
+          ...Object.fromEntries(Object.entries(change.notifications ?? {}).filter(([, on]) => on !== undefined)),
+        },
+      },
+    );
   });
   const save = useCallback(
     async (change: PreferencesChange) => {

@@ -38,10 +38,18 @@ function loadPlaces(): Promise<Label[]> {
 /** us-atlas (Census Bureau TopoJSON, packaged): land, state and county lines, county names. */
 function loadAtlas(): Promise<Atlas> {
   atlasPromise ??= import("us-atlas/counties-10m.json").then((m) => {
-    const topo = (m.default ?? m) as unknown as Topology<{ counties: GeometryCollection<{ name: string }>; states: GeometryCollection<{ name: string }>; nation: GeometryCollection }>;
+    const topo = (m.default ?? m) as unknown as Topology<{
+      counties: GeometryCollection<{ name: string }>;
+      states: GeometryCollection<{ name: string }>;
+      nation: GeometryCollection;
+    }>;
     const land = feature(topo, topo.objects.nation) as unknown as FeatureCollection;
     const states = mesh(topo, topo.objects.states, (a, b) => a !== b);
-    const counties = mesh(topo, topo.objects.counties, (a, b) => a !== b && String(a.id).slice(0, 2) === String(b.id).slice(0, 2));
+    const counties = mesh(
+      topo,
+      topo.objects.counties,
+      (a, b) => a !== b && String(a.id).slice(0, 2) === String(b.id).slice(0, 2),
+    );
     const stateNames = new Map(topo.objects.states.geometries.map((g) => [String(g.id), nameOf(g.properties)]));
     const countyFeatures = feature(topo, topo.objects.counties) as unknown as FeatureCollection;
     const labels: Label[] = [];
@@ -50,7 +58,13 @@ function loadAtlas(): Promise<Atlas> {
       if (!b.isValid()) continue;
       const c = b.getCenter();
       const state = stateNames.get(String(f.id).slice(0, 2));
-      labels.push({ name: `${nameOf(f.properties)} County${state ? `, ${state}` : ""}`, lat: c.lat, lng: c.lng, weight: 0, kind: "county" });
+      labels.push({
+        name: `${nameOf(f.properties)} County${state ? `, ${state}` : ""}`,
+        lat: c.lat,
+        lng: c.lng,
+        weight: 0,
+        kind: "county",
+      });
     }
     return { land, states, counties, labels };
   });
@@ -97,20 +111,36 @@ export function Basemap() {
     <>
       {/* the atlas under everything (tiles' level), names above it and under the signs (overlay pane: 400) */}
       <Pane name="basemap" style={{ zIndex: 200 }}>
-      <GeoJSON data={atlas.land} style={{ renderer, color: "#d6d3c4", weight: 0.5, fillColor: "#f4f1e8", fillOpacity: 1 } as L.PathOptions} interactive={false} />
-      <GeoJSON data={atlas.counties} style={{ renderer, color: "#c9c4b5", weight: 0.6, dashArray: "3 3" } as L.PathOptions} interactive={false} />
-      <GeoJSON data={atlas.states} style={{ renderer, color: "#8f8a7a", weight: 1.4 } as L.PathOptions} interactive={false} />
+        <GeoJSON
+          data={atlas.land}
+          style={{ renderer, color: "#d6d3c4", weight: 0.5, fillColor: "#f4f1e8", fillOpacity: 1 } as L.PathOptions}
+          interactive={false}
+        />
+        <GeoJSON
+          data={atlas.counties}
+          style={{ renderer, color: "#c9c4b5", weight: 0.6, dashArray: "3 3" } as L.PathOptions}
+          interactive={false}
+        />
+        <GeoJSON
+          data={atlas.states}
+          style={{ renderer, color: "#8f8a7a", weight: 1.4 } as L.PathOptions}
+          interactive={false}
+        />
       </Pane>
       <Pane name="basemap-labels" style={{ zIndex: 390, pointerEvents: "none" }}>
-      {labels.map((l) => (
-        <Marker
-          key={`${l.name}-${l.lat}`}
-          position={[l.lat, l.lng]}
-          interactive={false}
-          keyboard={false}
-          icon={L.divIcon({ className: `basemap-label basemap-label--${l.kind}`, html: `<span>${escapeHtml(l.name)}</span>`, iconSize: [0, 0] })}
-        />
-      ))}
+        {labels.map((l) => (
+          <Marker
+            key={`${l.name}-${l.lat}`}
+            position={[l.lat, l.lng]}
+            interactive={false}
+            keyboard={false}
+            icon={L.divIcon({
+              className: `basemap-label basemap-label--${l.kind}`,
+              html: `<span>${escapeHtml(l.name)}</span>`,
+              iconSize: [0, 0],
+            })}
+          />
+        ))}
       </Pane>
     </>
   );

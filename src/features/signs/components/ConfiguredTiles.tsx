@@ -12,7 +12,15 @@ export const MAP_AUTH_FAILED = "Google Maps authentication failed - check API ke
  * The configured tile source (VITE_MAP_TILE_URL). It counts as failed when no tile arrived within
  * the time-out, or when the server refuses a tile (401/403: the key or billing).
  */
-export function ConfiguredTiles({ url, attribution, onError }: { url: string; attribution: string; onError(message: string): void }) {
+export function ConfiguredTiles({
+  url,
+  attribution,
+  onError,
+}: {
+  url: string;
+  attribution: string;
+  onError(message: string): void;
+}) {
   const map = useMap();
   const loaded = useRef(false);
   useEffect(() => {
@@ -27,7 +35,12 @@ export function ConfiguredTiles({ url, attribution, onError }: { url: string; at
     }, MAP_POLL_MS);
     const c = map.getCenter();
     const t = tileOf(c.lat, c.lng, map.getZoom());
-    const probe = url.replace("{z}", String(t.z)).replace("{x}", String(t.x)).replace("{y}", String(t.y)).replace("{s}", "a").replace("{r}", "");
+    const probe = url
+      .replace("{z}", String(t.z))
+      .replace("{x}", String(t.x))
+      .replace("{y}", String(t.y))
+      .replace("{s}", "a")
+      .replace("{r}", "");
     const ctl = new AbortController();
     fetch(probe, { signal: ctl.signal, mode: "cors" })
       .then((res) => {

@@ -12,7 +12,15 @@ type Target = { id: Id<"signs">; address: string };
 const NONE = "none";
 
 /** Schedule Sign Placement (spec/3 §2.6, §5): tomorrow at 09:00 and a team member by default. */
-export function ScheduleSignDialog({ target, options, onClose }: { target: Target | null; options: SignOptions | undefined; onClose(): void }) {
+export function ScheduleSignDialog({
+  target,
+  options,
+  onClose,
+}: {
+  target: Target | null;
+  options: SignOptions | undefined;
+  onClose(): void;
+}) {
   const { me } = useViewer();
   const { schedule } = useScheduleSign();
   const mine = options?.members.find((m) => m.id === me?.userId)?.id ?? options?.members[0]?.id ?? NONE;
@@ -21,7 +29,7 @@ export function ScheduleSignDialog({ target, options, onClose }: { target: Targe
   const [responsible, setResponsible] = useState<string | null>(null);
   const [assignedBy, setAssignedBy] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const who = (v: string | null) => (v ?? mine) === NONE ? null : ((v ?? mine) as Id<"users">);
+  const who = (v: string | null) => ((v ?? mine) === NONE ? null : ((v ?? mine) as Id<"users">));
 
   const save = async () => {
     if (!target) return;
@@ -32,7 +40,14 @@ export function ScheduleSignDialog({ target, options, onClose }: { target: Targe
     }
     setBusy(true);
     try {
-      await schedule({ id: target.id, datePlaced: at, scheduledDate: date, scheduledTime: time, responsibleUserId: who(responsible), assignedById: who(assignedBy) });
+      await schedule({
+        id: target.id,
+        datePlaced: at,
+        scheduledDate: date,
+        scheduledTime: time,
+        responsibleUserId: who(responsible),
+        assignedById: who(assignedBy),
+      });
       toast.success("Sign scheduled", { duration: 3000 });
       onClose();
     } catch (e) {
@@ -44,12 +59,18 @@ export function ScheduleSignDialog({ target, options, onClose }: { target: Targe
 
   const memberSelect = (label: string, value: string | null, set: (v: string) => void, id: string) => (
     <div>
-      <Text as="div" size="2" weight="medium" id={id}>{label}</Text>
+      <Text as="div" size="2" weight="medium" id={id}>
+        {label}
+      </Text>
       <Select.Root value={value ?? mine} onValueChange={set}>
         <Select.Trigger aria-labelledby={id} style={{ width: "100%" }} />
         <Select.Content>
           <Select.Item value={NONE}>Nobody</Select.Item>
-          {(options?.members ?? []).map((m) => <Select.Item key={m.id} value={m.id}>{m.name}</Select.Item>)}
+          {(options?.members ?? []).map((m) => (
+            <Select.Item key={m.id} value={m.id}>
+              {m.name}
+            </Select.Item>
+          ))}
         </Select.Content>
       </Select.Root>
     </div>
@@ -59,18 +80,32 @@ export function ScheduleSignDialog({ target, options, onClose }: { target: Targe
     <Dialog.Root open={target !== null} onOpenChange={(o) => !o && onClose()}>
       <Dialog.Content maxWidth="460px">
         <Dialog.Title>Schedule Sign Placement</Dialog.Title>
-        <Dialog.Description size="2" color="gray" mb="3">{target?.address}</Dialog.Description>
+        <Dialog.Description size="2" color="gray" mb="3">
+          {target?.address}
+        </Dialog.Description>
         <Flex direction="column" gap="3">
           <Grid columns="2" gap="3">
-            <Text as="label" size="2" weight="medium">Date<TextField.Root type="date" value={date} onChange={(e) => setDate(e.target.value)} required /></Text>
-            <Text as="label" size="2" weight="medium">Time<TextField.Root type="time" value={time} onChange={(e) => setTime(e.target.value)} required /></Text>
+            <Text as="label" size="2" weight="medium">
+              Date
+              <TextField.Root type="date" value={date} onChange={(e) => setDate(e.target.value)} required />
+            </Text>
+            <Text as="label" size="2" weight="medium">
+              Time
+              <TextField.Root type="time" value={time} onChange={(e) => setTime(e.target.value)} required />
+            </Text>
           </Grid>
           {memberSelect("Responsible User", responsible, setResponsible, "schedule-responsible")}
           {memberSelect("Assigned By", assignedBy, setAssignedBy, "schedule-assigned")}
         </Flex>
         <Flex gap="3" mt="4" justify="end">
-          <Dialog.Close><Button variant="soft" color="gray">Cancel</Button></Dialog.Close>
-          <Button loading={busy} onClick={() => void save()}>Schedule</Button>
+          <Dialog.Close>
+            <Button variant="soft" color="gray">
+              Cancel
+            </Button>
+          </Dialog.Close>
+          <Button loading={busy} onClick={() => void save()}>
+            Schedule
+          </Button>
         </Flex>
       </Dialog.Content>
     </Dialog.Root>
@@ -104,11 +139,22 @@ export function RemoveSignDialog({ target, onClose }: { target: Target | null; o
     <Dialog.Root open={target !== null} onOpenChange={(o) => !o && onClose()}>
       <Dialog.Content maxWidth="420px">
         <Dialog.Title>Mark Sign as Removed</Dialog.Title>
-        <Dialog.Description size="2" color="gray" mb="3">{target?.address}</Dialog.Description>
-        <Text as="label" size="2" weight="medium">Removal Date<TextField.Root type="date" value={date} onChange={(e) => setDate(e.target.value)} required /></Text>
+        <Dialog.Description size="2" color="gray" mb="3">
+          {target?.address}
+        </Dialog.Description>
+        <Text as="label" size="2" weight="medium">
+          Removal Date
+          <TextField.Root type="date" value={date} onChange={(e) => setDate(e.target.value)} required />
+        </Text>
         <Flex gap="3" mt="4" justify="end">
-          <Dialog.Close><Button variant="soft" color="gray">Cancel</Button></Dialog.Close>
-          <Button loading={busy} onClick={() => void save()}>Mark as Removed</Button>
+          <Dialog.Close>
+            <Button variant="soft" color="gray">
+              Cancel
+            </Button>
+          </Dialog.Close>
+          <Button loading={busy} onClick={() => void save()}>
+            Mark as Removed
+          </Button>
         </Flex>
       </Dialog.Content>
     </Dialog.Root>

@@ -57,13 +57,29 @@ export function SignFormPanel({ editId, sign, options, picked, center, onPreview
   const { create, update, createCampaign, geocode, editState } = useSignForm(editId);
   const [defaults] = useState(() => {
     const today = startOfToday();
-    return { lat: String(center.lat ?? MAP_CENTER.lat), lng: String(center.lng ?? MAP_CENTER.lng), placed: String(today), removal: String(addDays(today, 30)) };
+    return {
+      lat: String(center.lat ?? MAP_CENTER.lat),
+      lng: String(center.lng ?? MAP_CENTER.lng),
+      placed: String(today),
+      removal: String(addDays(today, 30)),
+    };
   });
   const firstCampaign = options?.campaigns[0]?.id ?? "";
   const saved = useMemo(() => {
     if (editId === null) {
       if (!options) return undefined;
-      return { campaignId: firstCampaign, address: "", latitude: defaults.lat, longitude: defaults.lng, datePlaced: defaults.placed, dateRemoval: defaults.removal, notes: "", voterId: "", responsibleUserId: "", assignedById: "" };
+      return {
+        campaignId: firstCampaign,
+        address: "",
+        latitude: defaults.lat,
+        longitude: defaults.lng,
+        datePlaced: defaults.placed,
+        dateRemoval: defaults.removal,
+        notes: "",
+        voterId: "",
+        responsibleUserId: "",
+        assignedById: "",
+      };
     }
     if (!sign) return undefined;
     return {
@@ -108,7 +124,10 @@ export function SignFormPanel({ editId, sign, options, picked, center, onPreview
     merged.setField("longitude", String(picked.lng));
     setPlacedBy("map");
     setZipNote(null);
-    toast.info("Location selected", { description: `${formatCoord(picked.lat)}, ${formatCoord(picked.lng)}`, duration: 2000 });
+    toast.info("Location selected", {
+      description: `${formatCoord(picked.lat)}, ${formatCoord(picked.lng)}`,
+      duration: 2000,
+    });
   }, [picked, form, merged]);
 
   // without a map click, a ZIP code in the address places the sign roughly
@@ -133,7 +152,8 @@ export function SignFormPanel({ editId, sign, options, picked, center, onPreview
 
   const lat = Number(values.latitude);
   const lng = Number(values.longitude);
-  const validPoint = Number.isFinite(lat) && Number.isFinite(lng) && values.latitude?.trim() !== "" && values.longitude?.trim() !== "";
+  const validPoint =
+    Number.isFinite(lat) && Number.isFinite(lng) && values.latitude?.trim() !== "" && values.longitude?.trim() !== "";
   useEffect(() => {
     onPreview(validPoint ? { lat, lng } : null);
   }, [validPoint, lat, lng, onPreview]);
@@ -170,35 +190,46 @@ export function SignFormPanel({ editId, sign, options, picked, center, onPreview
       toast.warning(TEXTS.titles.requiredMissing, { description: TEXTS.required.fields, duration: 5000 });
       return;
     }
-    await save(async () => {
-      if (editId) {
-        await update({ id: editId, edits: editsOf(form, toStored) });
-        toast.success("Sign updated");
-        onClose(editId);
-      } else {
-        const num = (f: string) => toStored(f, values[f] ?? "") as number;
-        const id = await create({
-          campaignId: values.campaignId as Id<"campaigns">,
-          address,
-          latitude: num("latitude"),
-          longitude: num("longitude"),
-          datePlaced: num("datePlaced"),
-          dateRemoval: num("dateRemoval"),
-          notes: values.notes ?? "",
-          voterId: (values.voterId || null) as Id<"voters"> | null,
-          responsibleUserId: null,
-          assignedById: null,
-        });
-        toast.success("Sign added");
-        onClose(id);
-      }
-    }, editId ? "Error updating sign" : "Error adding sign");
+    await save(
+      async () => {
+        if (editId) {
+          await update({ id: editId, edits: editsOf(form, toStored) });
+          toast.success("Sign updated");
+          onClose(editId);
+        } else {
+          const num = (f: string) => toStored(f, values[f] ?? "") as number;
+          const id = await create({
+            campaignId: values.campaignId as Id<"campaigns">,
+            address,
+            latitude: num("latitude"),
+            longitude: num("longitude"),
+            datePlaced: num("datePlaced"),
+            dateRemoval: num("dateRemoval"),
+            notes: values.notes ?? "",
+            voterId: (values.voterId || null) as Id<"voters"> | null,
+            responsibleUserId: null,
+            assignedById: null,
+          });
+          toast.success("Sign added");
+          onClose(id);
+        }
+      },
+      editId ? "Error updating sign" : "Error adding sign",
+    );
   };
 
   const conflict = (field: string) => {
     const theirs = form?.conflicts[field];
     if (theirs === undefined) return null;
-    return <FieldConflict label={SIGN_FIELD_LABELS[field]} theirs={theirs} by={editState?.fields[field]?.name} onKeepMine={() => merged.keepMine(field)} onTakeTheirs={() => merged.takeTheirs(field)} />;
+    return (
+      <FieldConflict
+        label={SIGN_FIELD_LABELS[field]}
+        theirs={theirs}
+        by={editState?.fields[field]?.name}
+        onKeepMine={() => merged.keepMine(field)}
+        onTakeTheirs={() => merged.takeTheirs(field)}
+      />
+    );
   };
 
   const dateField = (field: "datePlaced" | "dateRemoval", label: string) => {
@@ -206,14 +237,20 @@ export function SignFormPanel({ editId, sign, options, picked, center, onPreview
     return (
       <div>
         <Text as="label" size="2" weight="medium">
-          {label} <Text color="red" aria-hidden>*</Text>
+          {label}{" "}
+          <Text color="red" aria-hidden>
+            *
+          </Text>
           <TextField.Root
             type="date"
             required
             value={Number.isFinite(ms) ? dayInput(ms) : ""}
             onChange={(e) => {
               const prev = new Date(Number.isFinite(ms) ? ms : startOfToday());
-              const next = fromDayInput(e.target.value, `${String(prev.getHours()).padStart(2, "0")}:${String(prev.getMinutes()).padStart(2, "0")}`);
+              const next = fromDayInput(
+                e.target.value,
+                `${String(prev.getHours()).padStart(2, "0")}:${String(prev.getMinutes()).padStart(2, "0")}`,
+              );
               if (next !== null) merged.setField(field, String(next));
             }}
           />
@@ -226,12 +263,18 @@ export function SignFormPanel({ editId, sign, options, picked, center, onPreview
   const members = options?.members ?? [];
   const memberSelect = (field: "responsibleUserId" | "assignedById", label: string) => (
     <div>
-      <Text as="div" size="2" weight="medium" id={`sign-${field}`}>{label}</Text>
+      <Text as="div" size="2" weight="medium" id={`sign-${field}`}>
+        {label}
+      </Text>
       <Select.Root value={values[field] || NONE} onValueChange={(v) => merged.setField(field, v === NONE ? "" : v)}>
         <Select.Trigger aria-labelledby={`sign-${field}`} style={{ width: "100%" }} />
         <Select.Content>
           <Select.Item value={NONE}>Nobody</Select.Item>
-          {members.map((m) => <Select.Item key={m.id} value={m.id}>{m.name}</Select.Item>)}
+          {members.map((m) => (
+            <Select.Item key={m.id} value={m.id}>
+              {m.name}
+            </Select.Item>
+          ))}
         </Select.Content>
       </Select.Root>
       {conflict(field)}
@@ -242,47 +285,110 @@ export function SignFormPanel({ editId, sign, options, picked, center, onPreview
   return (
     <Card role="dialog" aria-modal="false" aria-labelledby="sign-form-title" data-testid="sign.form">
       <Flex justify="between" align="center" mb="2">
-        <Heading as="h2" size="4" id="sign-form-title" ref={titleRef} tabIndex={-1} style={{ scrollMarginTop: 72, outline: "none" }}>{title}</Heading>
-        <IconButton variant="ghost" color="gray" aria-label="Close" onClick={() => onClose()}><Cross2Icon /></IconButton>
+        <Heading
+          as="h2"
+          size="4"
+          id="sign-form-title"
+          ref={titleRef}
+          tabIndex={-1}
+          style={{ scrollMarginTop: 72, outline: "none" }}
+        >
+          {title}
+        </Heading>
+        <IconButton variant="ghost" color="gray" aria-label="Close" onClick={() => onClose()}>
+          <Cross2Icon />
+        </IconButton>
       </Flex>
-      <Text as="p" size="1" color="gray" mb="3">Click the map to set the sign's location.</Text>
-      {deleted && (
-        <DeletedByTeammate what="sign" by={editState?.deleted?.name} />
-      )}
+      <Text as="p" size="1" color="gray" mb="3">
+        Click the map to set the sign's location.
+      </Text>
+      {deleted && <DeletedByTeammate what="sign" by={editState?.deleted?.name} />}
       <Flex direction="column" gap="3">
         <div>
-          <Text as="div" size="2" weight="medium" id="sign-campaign">Campaign <Text color="red" aria-hidden>*</Text></Text>
+          <Text as="div" size="2" weight="medium" id="sign-campaign">
+            Campaign{" "}
+            <Text color="red" aria-hidden>
+              *
+            </Text>
+          </Text>
           {newCampaign === null ? (
             <Flex gap="2">
-              <Select.Root value={values.campaignId || undefined} onValueChange={(v) => merged.setField("campaignId", v)}>
+              <Select.Root
+                value={values.campaignId || undefined}
+                onValueChange={(v) => merged.setField("campaignId", v)}
+              >
                 <Select.Trigger aria-labelledby="sign-campaign" placeholder="Choose a campaign" style={{ flex: 1 }} />
                 <Select.Content>
-                  {(options?.campaigns ?? []).map((c) => <Select.Item key={c.id} value={c.id}>{c.name}</Select.Item>)}
+                  {(options?.campaigns ?? []).map((c) => (
+                    <Select.Item key={c.id} value={c.id}>
+                      {c.name}
+                    </Select.Item>
+                  ))}
                 </Select.Content>
               </Select.Root>
-              {can("campaigns.manage") && <Button variant="soft" type="button" onClick={() => setNewCampaign("")}>New</Button>}
+              {can("campaigns.manage") && (
+                <Button variant="soft" type="button" onClick={() => setNewCampaign("")}>
+                  New
+                </Button>
+              )}
             </Flex>
           ) : (
             <Flex gap="2">
-              <TextField.Root aria-label="New campaign name" placeholder="Campaign name" value={newCampaign} onChange={(e) => setNewCampaign(e.target.value)} style={{ flex: 1 }} autoFocus />
-              <Button type="button" onClick={() => void addCampaign()}>Add</Button>
-              <Button type="button" variant="soft" color="gray" onClick={() => setNewCampaign(null)}>Cancel</Button>
+              <TextField.Root
+                aria-label="New campaign name"
+                placeholder="Campaign name"
+                value={newCampaign}
+                onChange={(e) => setNewCampaign(e.target.value)}
+                style={{ flex: 1 }}
+                autoFocus
+              />
+              <Button type="button" onClick={() => void addCampaign()}>
+                Add
+              </Button>
+              <Button type="button" variant="soft" color="gray" onClick={() => setNewCampaign(null)}>
+                Cancel
+              </Button>
             </Flex>
           )}
-          {options && options.campaigns.length === 0 && newCampaign === null && <Text size="1" color="gray">Your organization has no campaigns yet: add one with New.</Text>}
+          {options && options.campaigns.length === 0 && newCampaign === null && (
+            <Text size="1" color="gray">
+              Your organization has no campaigns yet: add one with New.
+            </Text>
+          )}
           {conflict("campaignId")}
         </div>
         <div>
           <Text as="label" size="2" weight="medium">
-            Address <Text color="red" aria-hidden>*</Text>
+            Address{" "}
+            <Text color="red" aria-hidden>
+              *
+            </Text>
             <Flex gap="2">
-              <TextField.Root required style={{ flex: 1 }} value={address} onChange={(e) => merged.setField("address", e.target.value)} placeholder="123 Main St, Portland, OR 97204" />
+              <TextField.Root
+                required
+                style={{ flex: 1 }}
+                value={address}
+                onChange={(e) => merged.setField("address", e.target.value)}
+                placeholder="123 Main St, Portland, OR 97204"
+              />
               {options?.geocoder && (
-                <IconButton type="button" variant="soft" aria-label="Find address on the map" disabled={address.trim() === ""} onClick={() => void lookUp()}><MagnifyingGlassIcon /></IconButton>
+                <IconButton
+                  type="button"
+                  variant="soft"
+                  aria-label="Find address on the map"
+                  disabled={address.trim() === ""}
+                  onClick={() => void lookUp()}
+                >
+                  <MagnifyingGlassIcon />
+                </IconButton>
               )}
             </Flex>
           </Text>
-          {zipNote && <Text size="1" color="gray">{zipNote}</Text>}
+          {zipNote && (
+            <Text size="1" color="gray">
+              {zipNote}
+            </Text>
+          )}
           {conflict("address")}
         </div>
         <Grid columns="2" gap="3">
@@ -290,7 +396,15 @@ export function SignFormPanel({ editId, sign, options, picked, center, onPreview
             <div key={f}>
               <Text as="label" size="2" weight="medium">
                 {SIGN_FIELD_LABELS[f]}
-                <TextField.Root inputMode="decimal" value={values[f] ?? ""} onChange={(e) => { merged.setField(f, e.target.value); setPlacedBy("typed"); setZipNote(null); }} />
+                <TextField.Root
+                  inputMode="decimal"
+                  value={values[f] ?? ""}
+                  onChange={(e) => {
+                    merged.setField(f, e.target.value);
+                    setPlacedBy("typed");
+                    setZipNote(null);
+                  }}
+                />
               </Text>
               {conflict(f)}
             </div>
@@ -304,8 +418,12 @@ export function SignFormPanel({ editId, sign, options, picked, center, onPreview
           <div>
             {values.voterId ? (
               <Flex align="center" gap="2">
-                <Text size="2">Voter: <Text weight="medium">{voterLabel ?? sign?.voterName ?? "Linked voter"}</Text></Text>
-                <Button type="button" size="1" variant="ghost" onClick={() => merged.setField("voterId", "")}>Unlink</Button>
+                <Text size="2">
+                  Voter: <Text weight="medium">{voterLabel ?? sign?.voterName ?? "Linked voter"}</Text>
+                </Text>
+                <Button type="button" size="1" variant="ghost" onClick={() => merged.setField("voterId", "")}>
+                  Unlink
+                </Button>
               </Flex>
             ) : (
               <VoterSearchField
@@ -341,8 +459,12 @@ export function SignFormPanel({ editId, sign, options, picked, center, onPreview
         </div>
       </Flex>
       <Flex gap="3" mt="4" justify="end" wrap="wrap">
-        <Button variant="soft" color="gray" type="button" onClick={() => onClose()}>Cancel</Button>
-        <Button loading={busy} disabled={deleted || form === null || !me} onClick={() => void handleSave()}>{editId ? "Update Sign" : "Add Sign"}</Button>
+        <Button variant="soft" color="gray" type="button" onClick={() => onClose()}>
+          Cancel
+        </Button>
+        <Button loading={busy} disabled={deleted || form === null || !me} onClick={() => void handleSave()}>
+          {editId ? "Update Sign" : "Add Sign"}
+        </Button>
       </Flex>
     </Card>
   );

@@ -14,7 +14,10 @@ import { Basemap } from "./Basemap";
 import { ConfiguredTiles } from "./ConfiguredTiles";
 
 /** The browser asks for reduced motion (read once: Leaflet takes its animation options at creation). */
-const REDUCED_MOTION = typeof window !== "undefined" && typeof window.matchMedia === "function" && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+const REDUCED_MOTION =
+  typeof window !== "undefined" &&
+  typeof window.matchMedia === "function" &&
+  window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 
 /** The map is 600 px tall (spec/3 §9.4); the viewport query covers a quarter more on each side. */
 const MAP_HEIGHT = 600;
@@ -48,7 +51,15 @@ function ViewportWatcher({ onViewport }: { onViewport(v: MapViewport): void }) {
   useEffect(() => {
     const report = () => {
       const b = map.getBounds().pad(PAD);
-      onViewport({ bounds: { south: Math.max(-85, b.getSouth()), west: Math.max(-180, b.getWest()), north: Math.min(85, b.getNorth()), east: Math.min(180, b.getEast()) }, zoom: map.getZoom() });
+      onViewport({
+        bounds: {
+          south: Math.max(-85, b.getSouth()),
+          west: Math.max(-180, b.getWest()),
+          north: Math.min(85, b.getNorth()),
+          east: Math.min(180, b.getEast()),
+        },
+        zoom: map.getZoom(),
+      });
     };
     report();
     map.on("moveend", report);
@@ -85,7 +96,8 @@ function Focus({ focus }: { focus: SignMapProps["focus"] }) {
 
 const clusterIcons = new Map<string, L.DivIcon>();
 function clusterIcon(count: number): L.DivIcon {
-  const label = count >= 10_000 ? `${Math.round(count / 1000)}k` : count >= 1000 ? `${(count / 1000).toFixed(1)}k` : String(count);
+  const label =
+    count >= 10_000 ? `${Math.round(count / 1000)}k` : count >= 1000 ? `${(count / 1000).toFixed(1)}k` : String(count);
   const size = Math.round(30 + Math.min(26, Math.log10(count) * 9));
   const key = `${label}:${size}`;
   let icon = clusterIcons.get(key);
@@ -114,16 +126,28 @@ function SignMarkers({ data, onSelect }: { data: SignMapData; onSelect: SignMapP
     });
     const features =
       data.points.length > 0
-        ? data.points.map((p) => ({ type: "Feature" as const, geometry: { type: "Point" as const, coordinates: [p.lng, p.lat] }, properties: { id: p.id, status: p.status, count: 1, pickupDue: p.pickupDue } }))
-        : data.cells.map((c) => ({ type: "Feature" as const, geometry: { type: "Point" as const, coordinates: [c.lng, c.lat] }, properties: { id: null, status: "", count: c.count, pickupDue: false } }));
+        ? data.points.map((p) => ({
+            type: "Feature" as const,
+            geometry: { type: "Point" as const, coordinates: [p.lng, p.lat] },
+            properties: { id: p.id, status: p.status, count: 1, pickupDue: p.pickupDue },
+          }))
+        : data.cells.map((c) => ({
+            type: "Feature" as const,
+            geometry: { type: "Point" as const, coordinates: [c.lng, c.lat] },
+            properties: { id: null, status: "", count: c.count, pickupDue: false },
+          }));
     sc.load(features);
     return sc;
   }, [data]);
   const b = view.bounds.pad(0.1);
   const clusters = index.getClusters([b.getWest(), b.getSouth(), b.getEast(), b.getNorth()], Math.round(view.zoom));
   // signs drawn on their own that share a spot (placed by ZIP, one address) are fanned out around it
-  const single = clusters.filter((c) => !(c.properties as { cluster?: boolean }).cluster && (c.properties as Partial<PointProps>).id);
-  const spread = spreadOverlapping(single.map((c) => map.latLngToLayerPoint([c.geometry.coordinates[1], c.geometry.coordinates[0]])));
+  const single = clusters.filter(
+    (c) => !(c.properties as { cluster?: boolean }).cluster && (c.properties as Partial<PointProps>).id,
+  );
+  const spread = spreadOverlapping(
+    single.map((c) => map.latLngToLayerPoint([c.geometry.coordinates[1], c.geometry.coordinates[0]])),
+  );
   const placed = new Map(single.map((c, i) => [c, spread[i]]));
   return (
     <>
@@ -137,15 +161,34 @@ function SignMarkers({ data, onSelect }: { data: SignMapData; onSelect: SignMapP
           const at = fanned ? map.layerPointToLatLng(L.point(fan.at.x, fan.at.y)) : L.latLng(lat, lng);
           return (
             <Fragment key={id}>
-              {fanned && <Polyline positions={[[lat, lng], at]} pathOptions={{ color: "#475569", weight: 1.5, opacity: 0.8 }} interactive={false} />}
+              {fanned && (
+                <Polyline
+                  positions={[[lat, lng], at]}
+                  pathOptions={{ color: "#475569", weight: 1.5, opacity: 0.8 }}
+                  interactive={false}
+                />
+              )}
               <CircleMarker
                 center={at}
                 radius={9}
                 className={`sign-marker sign-marker--${p.status}`}
-                pathOptions={{ color: p.pickupDue ? "#f59e0b" : "#ffffff", weight: p.pickupDue ? 3 : 2, fillColor: markerColor(p.status ?? ""), fillOpacity: 0.95 }}
-                eventHandlers={{ click: (e) => { L.DomEvent.stopPropagation(e); onSelect(id, lat, lng); } }}
+                pathOptions={{
+                  color: p.pickupDue ? "#f59e0b" : "#ffffff",
+                  weight: p.pickupDue ? 3 : 2,
+                  fillColor: markerColor(p.status ?? ""),
+                  fillOpacity: 0.95,
+                }}
+                eventHandlers={{
+                  click: (e) => {
+                    L.DomEvent.stopPropagation(e);
+                    onSelect(id, lat, lng);
+                  },
+                }}
               >
-                <Tooltip direction="top" offset={[0, -8]}>{p.status}{p.pickupDue ? " · due for pickup" : ""}</Tooltip>
+                <Tooltip direction="top" offset={[0, -8]}>
+                  {p.status}
+                  {p.pickupDue ? " · due for pickup" : ""}
+                </Tooltip>
               </CircleMarker>
             </Fragment>
           );
@@ -160,7 +203,10 @@ function SignMarkers({ data, onSelect }: { data: SignMapData; onSelect: SignMapP
             title={`${p.count.toLocaleString("en-US")} signs`}
             eventHandlers={{
               click: () => {
-                const next = p.cluster && data.points.length > 0 ? index.getClusterExpansionZoom(p.cluster_id!) : map.getZoom() + 2;
+                const next =
+                  p.cluster && data.points.length > 0
+                    ? index.getClusterExpansionZoom(p.cluster_id!)
+                    : map.getZoom() + 2;
                 map.setView([lat, lng], Math.min(next, MAX_CELL_LEVEL + 3));
               },
             }}
@@ -176,42 +222,73 @@ function SignMarkers({ data, onSelect }: { data: SignMapData; onSelect: SignMapP
  * markers coloured by status, clusters where signs crowd, the info window of the selected sign.
  */
 export function SignMap(props: SignMapProps) {
-  const { data, onViewport, selected, popup, onSelect, onClosePopup, picking, onPick, focus, pickedPoint, onTileError, tilesFailed, visible } = props;
+  const {
+    data,
+    onViewport,
+    selected,
+    popup,
+    onSelect,
+    onClosePopup,
+    picking,
+    onPick,
+    focus,
+    pickedPoint,
+    onTileError,
+    tilesFailed,
+    visible,
+  } = props;
   return (
     <div data-testid="signs.map">
-    <MapContainer
-      center={[MAP_CENTER.lat, MAP_CENTER.lng]}
-      zoom={MAP_ZOOM}
-      minZoom={3}
-      maxZoom={19}
-      style={{ height: MAP_HEIGHT, width: "100%", background: "#cfe3f3", borderRadius: "var(--radius-3)" }}
-      worldCopyJump={false}
-      attributionControl={Boolean(MAP_TILE_URL && !tilesFailed)}
-      // people who ask for reduced motion get no zoom, fade or marker animations
-      fadeAnimation={!REDUCED_MOTION}
-      zoomAnimation={!REDUCED_MOTION}
-      markerZoomAnimation={!REDUCED_MOTION}
-    >
-      {MAP_TILE_URL && !tilesFailed ? <ConfiguredTiles url={MAP_TILE_URL} attribution={MAP_TILE_ATTRIBUTION} onError={onTileError} /> : <Basemap />}
-      <ViewportWatcher onViewport={onViewport} />
-      <SizeWatcher visible={visible} />
-      <ClickPicker picking={picking} onPick={onPick} />
-      <Focus focus={focus} />
-      {data && <SignMarkers data={data} onSelect={onSelect} />}
-      {pickedPoint && picking && (
-        <CircleMarker center={[pickedPoint.lat, pickedPoint.lng]} radius={12} pathOptions={{ color: "#7c3aed", weight: 3, fill: false, dashArray: "4 3", className: "sign-picked" }} interactive={false} />
+      <MapContainer
+        center={[MAP_CENTER.lat, MAP_CENTER.lng]}
+        zoom={MAP_ZOOM}
+        minZoom={3}
+        maxZoom={19}
+        style={{ height: MAP_HEIGHT, width: "100%", background: "#cfe3f3", borderRadius: "var(--radius-3)" }}
+        worldCopyJump={false}
+        attributionControl={Boolean(MAP_TILE_URL && !tilesFailed)}
+        // people who ask for reduced motion get no zoom, fade or marker animations
+        fadeAnimation={!REDUCED_MOTION}
+        zoomAnimation={!REDUCED_MOTION}
+        markerZoomAnimation={!REDUCED_MOTION}
+      >
+        {MAP_TILE_URL && !tilesFailed ? (
+          <ConfiguredTiles url={MAP_TILE_URL} attribution={MAP_TILE_ATTRIBUTION} onError={onTileError} />
+        ) : (
+          <Basemap />
+        )}
+        <ViewportWatcher onViewport={onViewport} />
+        <SizeWatcher visible={visible} />
+        <ClickPicker picking={picking} onPick={onPick} />
+        <Focus focus={focus} />
+        {data && <SignMarkers data={data} onSelect={onSelect} />}
+        {pickedPoint && picking && (
+          <CircleMarker
+            center={[pickedPoint.lat, pickedPoint.lng]}
+            radius={12}
+            pathOptions={{ color: "#7c3aed", weight: 3, fill: false, dashArray: "4 3", className: "sign-picked" }}
+            interactive={false}
+          />
+        )}
+        {selected && (
+          <Popup
+            key={selected.id}
+            position={[selected.lat, selected.lng]}
+            eventHandlers={{ remove: () => onClosePopup(selected.id) }}
+            offset={[0, -6]}
+            minWidth={260}
+            maxWidth={320}
+          >
+            {popup}
+          </Popup>
+        )}
+      </MapContainer>
+      {!(MAP_TILE_URL && !tilesFailed) && (
+        <Text as="p" size="1" color="gray" mt="1" data-testid="signs.offlineNote">
+          Offline map: states, counties and places only. Streets appear once your administrator connects a map tile
+          source (VITE_MAP_TILE_URL, see the README).
+        </Text>
       )}
-      {selected && (
-        <Popup key={selected.id} position={[selected.lat, selected.lng]} eventHandlers={{ remove: () => onClosePopup(selected.id) }} offset={[0, -6]} minWidth={260} maxWidth={320}>
-          {popup}
-        </Popup>
-      )}
-    </MapContainer>
-    {!(MAP_TILE_URL && !tilesFailed) && (
-      <Text as="p" size="1" color="gray" mt="1" data-testid="signs.offlineNote">
-        Offline map: states, counties and places only. Streets appear once your administrator connects a map tile source (VITE_MAP_TILE_URL, see the README).
-      </Text>
-    )}
     </div>
   );
 }

@@ -6,7 +6,11 @@ export function SignStatusBadge({ status, pickupDue }: { status: string; pickupD
   return (
     <>
       <Badge color={color}>{status}</Badge>
-      {pickupDue && <Badge color="amber" ml="1">Due for pickup</Badge>}
+      {pickupDue && (
+        <Badge color="amber" ml="1">
+          Due for pickup
+        </Badge>
+      )}
     </>
   );
 }

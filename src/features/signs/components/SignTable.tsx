@@ -10,7 +10,15 @@ import { Loading } from "@/ui/Loading";
 const PAGE = 50;
 
 /** Table View (spec/3 §2.6): Status, Campaign, Address, Date Placed, Responsible/Assigned By, Actions. */
-export function SignTable({ status, canManage, actions }: { status: StatusFilter; canManage: boolean; actions: SignActionHandlers }) {
+export function SignTable({
+  status,
+  canManage,
+  actions,
+}: {
+  status: StatusFilter;
+  canManage: boolean;
+  actions: SignActionHandlers;
+}) {
   const { results, pageStatus, loadMore } = useSignTable(status, PAGE);
   if (pageStatus === "LoadingFirstPage") return <Loading inline size="2" />;
   return (
@@ -29,25 +37,46 @@ export function SignTable({ status, canManage, actions }: { status: StatusFilter
         <Table.Body>
           {results.length === 0 && (
             <Table.Row>
-              <Table.Cell colSpan={6}><Text color="gray">No signs{status === "All" ? " yet" : ` with status ${status}`}.</Text></Table.Cell>
+              <Table.Cell colSpan={6}>
+                <Text color="gray">No signs{status === "All" ? " yet" : ` with status ${status}`}.</Text>
+              </Table.Cell>
             </Table.Row>
           )}
           {results.map((s) => (
             <Table.Row key={s.id} data-testid="signs.row">
-              <Table.Cell><SignStatusBadge status={s.status} pickupDue={s.pickupDue} /></Table.Cell>
+              <Table.Cell>
+                <SignStatusBadge status={s.status} pickupDue={s.pickupDue} />
+              </Table.Cell>
               <Table.Cell>{s.campaignName}</Table.Cell>
               <Table.Cell>{s.address}</Table.Cell>
               <Table.Cell>{s.scheduledTime ? formatDayTime(s.datePlaced) : formatDay(s.datePlaced)}</Table.Cell>
-              <Table.Cell>{s.responsibleName ?? "—"}{s.assignedByName ? ` / ${s.assignedByName}` : ""}</Table.Cell>
               <Table.Cell>
-                <SignActionsMenu sign={{ id: s.id, address: s.address, status: s.status, latitude: s.latitude, longitude: s.longitude }} canManage={canManage} actions={actions} />
+                {s.responsibleName ?? "—"}
+                {s.assignedByName ? ` / ${s.assignedByName}` : ""}
+              </Table.Cell>
+              <Table.Cell>
+                <SignActionsMenu
+                  sign={{
+                    id: s.id,
+                    address: s.address,
+                    status: s.status,
+                    latitude: s.latitude,
+                    longitude: s.longitude,
+                  }}
+                  canManage={canManage}
+                  actions={actions}
+                />
               </Table.Cell>
             </Table.Row>
           ))}
         </Table.Body>
       </ScrollTable>
       {pageStatus === "CanLoadMore" && (
-        <Flex justify="center" mt="3"><Button variant="soft" onClick={() => loadMore(PAGE)}>Load more</Button></Flex>
+        <Flex justify="center" mt="3">
+          <Button variant="soft" onClick={() => loadMore(PAGE)}>
+            Load more
+          </Button>
+        </Flex>
       )}
     </>
   );

@@ -14,17 +14,25 @@ export function VoterSigns({ voterId }: { voterId: Id<"voters"> }) {
   if (!signs || signs.length === 0) return null;
   return (
     <Card data-testid="voter.signs">
-      <Heading as="h2" size="3" mb="2">Yard signs</Heading>
+      <Heading as="h2" size="3" mb="2">
+        Yard signs
+      </Heading>
       <Flex direction="column" gap="2">
         {signs.map((s) => (
           <Flex key={s.id} justify="between" align="center" gap="2" wrap="wrap">
             <div>
-              <Text as="div" size="2" weight="medium">{s.campaignName}</Text>
-              <Text as="div" size="1" color="gray">{s.address} · placed {formatDay(s.datePlaced)}</Text>
+              <Text as="div" size="2" weight="medium">
+                {s.campaignName}
+              </Text>
+              <Text as="div" size="1" color="gray">
+                {s.address} · placed {formatDay(s.datePlaced)}
+              </Text>
             </div>
             <Flex gap="2" align="center">
               <SignStatusBadge status={s.status} pickupDue={s.pickupDue} />
-              <RadixLink asChild size="2"><Link to={`${ROUTES.signsMap}?sign=${s.id}`}>View on map</Link></RadixLink>
+              <RadixLink asChild size="2">
+                <Link to={`${ROUTES.signsMap}?sign=${s.id}`}>View on map</Link>
+              </RadixLink>
             </Flex>
           </Flex>
         ))}

@@ -12,7 +12,10 @@ export type SignMapData = (typeof api.signs.mapView)["_returnType"];
  * the last answer stays on screen so panning never blanks the map.
  */
 export function useSignMap(viewport: MapViewport | null, status: StatusFilter, enabled: boolean) {
-  const data = useQuery(api.signs.mapView, enabled && viewport ? { ...viewport.bounds, zoom: viewport.zoom, status } : "skip");
+  const data = useQuery(
+    api.signs.mapView,
+    enabled && viewport ? { ...viewport.bounds, zoom: viewport.zoom, status } : "skip",
+  );
   const last = useRef<SignMapData | undefined>(undefined);
   if (data !== undefined) last.current = data;
   return { data: data ?? last.current, loading: data === undefined };

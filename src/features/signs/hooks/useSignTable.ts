@@ -4,6 +4,10 @@ import type { StatusFilter } from "../utils/signDisplay";
 
 /** Table View: the signs with a status, `pageSize` a page, live. */
 export function useSignTable(status: StatusFilter, pageSize: number) {
-  const { results, status: pageStatus, loadMore } = usePaginatedQuery(api.signs.list, { status }, { initialNumItems: pageSize });
+  const {
+    results,
+    status: pageStatus,
+    loadMore,
+  } = usePaginatedQuery(api.signs.list, { status }, { initialNumItems: pageSize });
   return { results, pageStatus, loadMore };
 }

@@ -8,7 +8,8 @@ import { codes } from "zipcodes";
 export type Place = { name: string; lat: number; lng: number; weight: number };
 
 /** Unique ZIP codes of businesses and agencies ("Consumers Nat Bank") are not places. */
-const NOT_A_PLACE = /\b(bank of|nat bank|natl|national bank|corp|co|inc|insurance|ins co|brm|irs|usps|dept|department|services?|svc|company|mail|postal|bureau)$|\b(bank|inc|corp|co) /i;
+const NOT_A_PLACE =
+  /\b(bank of|nat bank|natl|national bank|corp|co|inc|insurance|ins co|brm|irs|usps|dept|department|services?|svc|company|mail|postal|bureau)$|\b(bank|inc|corp|co) /i;
 
 const byPlace = new Map<string, { lat: number; lng: number; n: number }>();
 for (const z of Object.values(codes)) {
@@ -20,5 +21,7 @@ for (const z of Object.values(codes)) {
   p.n += 1;
   byPlace.set(key, p);
 }
-const places: Place[] = [...byPlace].map(([key, p]) => ({ name: key.split("|")[0], lat: p.lat / p.n, lng: p.lng / p.n, weight: p.n })).sort((a, b) => b.weight - a.weight);
+const places: Place[] = [...byPlace]
+  .map(([key, p]) => ({ name: key.split("|")[0], lat: p.lat / p.n, lng: p.lng / p.n, weight: p.n }))
+  .sort((a, b) => b.weight - a.weight);
 postMessage(places);

@@ -41,11 +41,19 @@ export function startOfToday(): number {
 }
 
 export function formatDay(ms: number | null): string {
-  return ms === null ? "—" : new Date(ms).toLocaleDateString("en-US", { year: "numeric", month: "short", day: "numeric" });
+  return ms === null
+    ? "—"
+    : new Date(ms).toLocaleDateString("en-US", { year: "numeric", month: "short", day: "numeric" });
 }
 
 export function formatDayTime(ms: number): string {
-  return new Date(ms).toLocaleString("en-US", { year: "numeric", month: "short", day: "numeric", hour: "numeric", minute: "2-digit" });
+  return new Date(ms).toLocaleString("en-US", {
+    year: "numeric",
+    month: "short",
+    day: "numeric",
+    hour: "numeric",
+    minute: "2-digit",
+  });
 }
 
 export function formatCoord(n: number): string {

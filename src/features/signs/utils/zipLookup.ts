@@ -9,5 +9,7 @@ export async function zipCoordinates(address: string): Promise<{ zip: string; la
   if (!zip) return null;
   const { lookup } = await import("zipcodes");
   const hit = lookup(zip);
-  return hit && Number.isFinite(hit.latitude) && Number.isFinite(hit.longitude) ? { zip, lat: hit.latitude, lng: hit.longitude } : null;
+  return hit && Number.isFinite(hit.latitude) && Number.isFinite(hit.longitude)
+    ? { zip, lat: hit.latitude, lng: hit.longitude }
+    : null;
 }

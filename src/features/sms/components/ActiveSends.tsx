@@ -32,18 +32,26 @@ export function ActiveSends({ sends, names, canSend, timeZone }: ActiveSendsProp
           <Card key={s.id} size="2" data-testid="sms.activeSend">
             <Flex justify="between" align="center" wrap="wrap" gap="2" mb="2">
               <Flex align="center" gap="2" wrap="wrap">
-                <Heading size="3" as="h2">{title}</Heading>
+                <Heading size="3" as="h2">
+                  {title}
+                </Heading>
                 <Badge color={held ? "amber" : SEND_STATUS_COLORS[s.status]}>{held ? "held" : s.status}</Badge>
                 {s.demo && <Badge color="purple">DEMO MODE</Badge>}
               </Flex>
               {canSend && (
                 <Flex gap="2">
                   {s.status === "paused" ? (
-                    <Button size="1" variant="soft" onClick={() => void controls.resume(s.id)}><PlayIcon /> Resume</Button>
+                    <Button size="1" variant="soft" onClick={() => void controls.resume(s.id)}>
+                      <PlayIcon /> Resume
+                    </Button>
                   ) : (
-                    <Button size="1" variant="soft" color="orange" onClick={() => void controls.pause(s.id)}><PauseIcon /> Pause</Button>
+                    <Button size="1" variant="soft" color="orange" onClick={() => void controls.pause(s.id)}>
+                      <PauseIcon /> Pause
+                    </Button>
                   )}
-                  <Button size="1" variant="soft" color="red" onClick={() => setCancelling(s.id)}><StopIcon /> Cancel</Button>
+                  <Button size="1" variant="soft" color="red" onClick={() => setCancelling(s.id)}>
+                    <StopIcon /> Cancel
+                  </Button>
                 </Flex>
               )}
             </Flex>
@@ -55,7 +63,8 @@ export function ActiveSends({ sends, names, canSend, timeZone }: ActiveSendsProp
             )}
             <Text as="p" size="1" color="gray" mt="2">
               {s.preparing ? "Preparing recipients… " : ""}
-              {t.settled.toLocaleString()} of {t.total.toLocaleString()} · {t.ok.toLocaleString()} sent · {t.failed.toLocaleString()} failed
+              {t.settled.toLocaleString()} of {t.total.toLocaleString()} · {t.ok.toLocaleString()} sent ·{" "}
+              {t.failed.toLocaleString()} failed
               {s.counts.optedOut > 0 ? ` · ${s.counts.optedOut.toLocaleString()} opted out skipped` : ""}
               {wait && !held && s.status !== "paused" ? ` · ${wait}` : ""}
               {` · started by ${s.createdByName}`}

@@ -18,20 +18,38 @@ export function ActivityLog() {
   return (
     <Card size="2">
       <Flex justify="between" align="center" mb="3">
-        <Heading size="4" as="h2">Activity Log</Heading>
-        <Button size="1" variant="soft" color="gray" onClick={handleClear} disabled={!entries || entries.length === 0}>Clear Log</Button>
+        <Heading size="4" as="h2">
+          Activity Log
+        </Heading>
+        <Button size="1" variant="soft" color="gray" onClick={handleClear} disabled={!entries || entries.length === 0}>
+          Clear Log
+        </Button>
       </Flex>
-      <Box role="log" aria-label="Activity log" tabIndex={0} data-testid="sms.log" style={{ maxHeight: 300, overflowY: "auto" }}>
+      <Box
+        role="log"
+        aria-label="Activity log"
+        tabIndex={0}
+        data-testid="sms.log"
+        style={{ maxHeight: 300, overflowY: "auto" }}
+      >
         {entries === undefined ? null : entries.length === 0 ? (
-          <Text size="2" color="gray">No activity yet.</Text>
+          <Text size="2" color="gray">
+            No activity yet.
+          </Text>
         ) : (
           <Flex direction="column" gap="2">
             {entries.map((e) => (
               <Flex key={e.id} gap="2" align="start">
-                <Badge color={TYPE_COLORS[e.type]} variant="soft" style={{ minWidth: 58, justifyContent: "center" }}>{e.type}</Badge>
+                <Badge color={TYPE_COLORS[e.type]} variant="soft" style={{ minWidth: 58, justifyContent: "center" }}>
+                  {e.type}
+                </Badge>
                 <Flex direction="column" style={{ minWidth: 0 }}>
-                  <Text size="2" style={{ wordBreak: "break-word" }}>{e.message}</Text>
-                  <Text size="1" color="gray">{new Date(e.at).toLocaleTimeString()}</Text>
+                  <Text size="2" style={{ wordBreak: "break-word" }}>
+                    {e.message}
+                  </Text>
+                  <Text size="1" color="gray">
+                    {new Date(e.at).toLocaleTimeString()}
+                  </Text>
                 </Flex>
               </Flex>
             ))}

@@ -15,10 +15,21 @@ type AudienceSummaryProps = {
 };
 
 /** Who a send reaches, who it leaves out (opted out, no phone, invalid, duplicate), its segments and how long it takes at the configured pace. */
-export function AudienceSummary({ groupIds, voterIds, extraPhones = [], body, segmentsPerSecond }: AudienceSummaryProps) {
+export function AudienceSummary({
+  groupIds,
+  voterIds,
+  extraPhones = [],
+  body,
+  segmentsPerSecond,
+}: AudienceSummaryProps) {
   // debounced as a string: a new object each render would never settle
-  const key = useDebounced(JSON.stringify({ groupIds, voterIds, extraPhones: extraPhones.filter((p) => p.trim() !== "") }), 250);
-  const { audience } = useAudience(JSON.parse(key) as { groupIds: Id<"voterGroups">[]; voterIds: Id<"voters">[]; extraPhones: string[] });
+  const key = useDebounced(
+    JSON.stringify({ groupIds, voterIds, extraPhones: extraPhones.filter((p) => p.trim() !== "") }),
+    250,
+  );
+  const { audience } = useAudience(
+    JSON.parse(key) as { groupIds: Id<"voterGroups">[]; voterIds: Id<"voters">[]; extraPhones: string[] },
+  );
   const { segments } = segmentInfo(body.trim());
   const totalSegments = audience ? audience.recipients * segments : undefined;
   const about = audience && !audience.exact ? "about " : "";
@@ -31,7 +42,9 @@ export function AudienceSummary({ groupIds, voterIds, extraPhones = [], body, se
     <DataList.Root size="2" data-testid="sms.summary" aria-label="Summary">
       <DataList.Item>
         <DataList.Label>Recipients</DataList.Label>
-        <DataList.Value>{value(audience ? `${about}${audience.recipients.toLocaleString()}` : undefined, "recipients")}</DataList.Value>
+        <DataList.Value>
+          {value(audience ? `${about}${audience.recipients.toLocaleString()}` : undefined, "recipients")}
+        </DataList.Value>
       </DataList.Item>
       <DataList.Item>
         <DataList.Label>Opted out (excluded)</DataList.Label>
@@ -49,13 +62,17 @@ export function AudienceSummary({ groupIds, voterIds, extraPhones = [], body, se
       )}
       <DataList.Item>
         <DataList.Label>Total segments</DataList.Label>
-        <DataList.Value>{value(totalSegments === undefined ? undefined : `${about}${totalSegments.toLocaleString()}`, "segments")}</DataList.Value>
+        <DataList.Value>
+          {value(totalSegments === undefined ? undefined : `${about}${totalSegments.toLocaleString()}`, "segments")}
+        </DataList.Value>
       </DataList.Item>
       <DataList.Item>
         <DataList.Label>Estimated time</DataList.Label>
         <DataList.Value>
           {value(
-            totalSegments === undefined || !segmentsPerSecond ? undefined : `${about}${formatDuration(totalSegments / segmentsPerSecond)} at ${segmentsPerSecond} ${segmentsPerSecond === 1 ? "segment" : "segments"}/s`,
+            totalSegments === undefined || !segmentsPerSecond
+              ? undefined
+              : `${about}${formatDuration(totalSegments / segmentsPerSecond)} at ${segmentsPerSecond} ${segmentsPerSecond === 1 ? "segment" : "segments"}/s`,
             "eta",
           )}
         </DataList.Value>

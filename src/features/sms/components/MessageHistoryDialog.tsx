@@ -24,7 +24,9 @@ export function MessageHistoryDialog({ onOpenChange, sendId, title = "Message Hi
         {isLoading && results.length === 0 ? (
           <Skeleton height="160px" />
         ) : results.length === 0 ? (
-          <Text color="gray" size="2">No messages sent yet.</Text>
+          <Text color="gray" size="2">
+            No messages sent yet.
+          </Text>
         ) : (
           <Box style={{ overflowX: "auto", minWidth: 0 }}>
             <ScrollTable label="Message History" size="1" data-testid="sms.messageHistory">
@@ -41,16 +43,34 @@ export function MessageHistoryDialog({ onOpenChange, sendId, title = "Message Hi
                   <Table.Row key={m.id} data-testid="sms.messageRow">
                     <Table.RowHeaderCell>
                       <Flex direction="column" style={{ minWidth: 120 }}>
-                        <Text size="2" weight="medium">{m.recipientName ?? "—"}</Text>
-                        {m.phone !== null && <Text size="1" color="gray">{m.phone}</Text>}
+                        <Text size="2" weight="medium">
+                          {m.recipientName ?? "—"}
+                        </Text>
+                        {m.phone !== null && (
+                          <Text size="1" color="gray">
+                            {m.phone}
+                          </Text>
+                        )}
                       </Flex>
                     </Table.RowHeaderCell>
                     <Table.Cell style={{ minWidth: 160, maxWidth: 360 }}>
-                      <Text size="2" style={{ whiteSpace: "pre-wrap", wordBreak: "break-word" }}>{m.body}</Text>
-                      {m.error && <Text as="div" size="1" color="red">{m.error}</Text>}
-                      {m.heldUntil && <Text as="div" size="1" color="gray">Held for quiet hours until {formatTime(m.heldUntil)}</Text>}
+                      <Text size="2" style={{ whiteSpace: "pre-wrap", wordBreak: "break-word" }}>
+                        {m.body}
+                      </Text>
+                      {m.error && (
+                        <Text as="div" size="1" color="red">
+                          {m.error}
+                        </Text>
+                      )}
+                      {m.heldUntil && (
+                        <Text as="div" size="1" color="gray">
+                          Held for quiet hours until {formatTime(m.heldUntil)}
+                        </Text>
+                      )}
                     </Table.Cell>
-                    <Table.Cell><SmsStatusBadge status={m.status} /></Table.Cell>
+                    <Table.Cell>
+                      <SmsStatusBadge status={m.status} />
+                    </Table.Cell>
                     <Table.Cell style={{ whiteSpace: "nowrap" }}>{formatTime(m.sentAt)}</Table.Cell>
                   </Table.Row>
                 ))}
@@ -59,9 +79,21 @@ export function MessageHistoryDialog({ onOpenChange, sendId, title = "Message Hi
           </Box>
         )}
         <Flex gap="3" mt="4" justify="end">
-          {status === "CanLoadMore" && <Button variant="soft" onClick={() => loadMore(PAGE)}>Load more</Button>}
-          {status === "LoadingMore" && <Button variant="soft" loading>Load more</Button>}
-          <Dialog.Close><Button variant="soft" color="gray">Close</Button></Dialog.Close>
+          {status === "CanLoadMore" && (
+            <Button variant="soft" onClick={() => loadMore(PAGE)}>
+              Load more
+            </Button>
+          )}
+          {status === "LoadingMore" && (
+            <Button variant="soft" loading>
+              Load more
+            </Button>
+          )}
+          <Dialog.Close>
+            <Button variant="soft" color="gray">
+              Close
+            </Button>
+          </Dialog.Close>
         </Flex>
       </Dialog.Content>
     </Dialog.Root>

@@ -12,9 +12,13 @@ export function OptOutExceptionDialog({ message, busy, onConfirm, onCancel }: Op
         <AlertDialog.Description size="2">{message}</AlertDialog.Description>
         <Flex gap="3" mt="4" justify="end" wrap="wrap">
           <AlertDialog.Cancel>
-            <Button variant="soft" color="gray">Edit message</Button>
+            <Button variant="soft" color="gray">
+              Edit message
+            </Button>
           </AlertDialog.Cancel>
-          <Button color="amber" loading={busy} onClick={onConfirm}>Send anyway</Button>
+          <Button color="amber" loading={busy} onClick={onConfirm}>
+            Send anyway
+          </Button>
         </Flex>
       </AlertDialog.Content>
     </AlertDialog.Root>

@@ -29,7 +29,9 @@ export function QuickSend({ canSend, orgName }: QuickSendProps) {
   const { progress } = useSendSummary(sendId);
   const send = useSmsSend((id) => {
     setSendId(id);
-    toast.info("Sending started", { description: "Messages are queued on the server and go out at the configured pace." });
+    toast.info("Sending started", {
+      description: "Messages are queued on the server and go out at the configured pace.",
+    });
   });
 
   const extra = extraPhone.trim();
@@ -47,7 +49,8 @@ export function QuickSend({ canSend, orgName }: QuickSendProps) {
     });
 
   const handleSend = () => {
-    if (body.trim() === "") return void toast.warning(TEXTS.titles.messageEmpty, { description: TEXTS.required.message });
+    if (body.trim() === "")
+      return void toast.warning(TEXTS.titles.messageEmpty, { description: TEXTS.required.message });
     if (count === 0) return void toast.warning("No recipients specified", { description: TEXTS.sms.recipients });
     if (!extraValid) return void toast.warning("Invalid phone number", { description: INVALID_PHONE_FORMAT });
     void send.start({ voterIds: [...selected], extraPhones: extra ? [extra] : [], body });
@@ -57,7 +60,9 @@ export function QuickSend({ canSend, orgName }: QuickSendProps) {
     <Grid columns={{ initial: "1", md: "2" }} gap="4">
       <Card size="2">
         <Flex justify="between" align="center" gap="2" mb="3" wrap="wrap">
-          <Heading size="4" as="h2">Select Recipients</Heading>
+          <Heading size="4" as="h2">
+            Select Recipients
+          </Heading>
           <Flex gap="2" align="center">
             <Select.Root
               value={status}
@@ -70,35 +75,65 @@ export function QuickSend({ canSend, orgName }: QuickSendProps) {
               <Select.Content>
                 <Select.Item value="all">All Voters</Select.Item>
                 {VOTER_STATUSES.map((s) => (
-                  <Select.Item key={s} value={s}>{s}</Select.Item>
+                  <Select.Item key={s} value={s}>
+                    {s}
+                  </Select.Item>
                 ))}
               </Select.Content>
             </Select.Root>
             <Tooltip content="Refresh">
-              <IconButton variant="soft" color="gray" aria-label="Refresh voters" onClick={() => setRefresh((r) => r + 1)}><ReloadIcon /></IconButton>
+              <IconButton
+                variant="soft"
+                color="gray"
+                aria-label="Refresh voters"
+                onClick={() => setRefresh((r) => r + 1)}
+              >
+                <ReloadIcon />
+              </IconButton>
             </Tooltip>
           </Flex>
         </Flex>
         {seeVoters ? (
-          <QuickSendRecipients key={`${status}-${refresh}`} status={status === "all" ? "" : status} selected={selected} onToggle={handleToggle} />
+          <QuickSendRecipients
+            key={`${status}-${refresh}`}
+            status={status === "all" ? "" : status}
+            selected={selected}
+            onToggle={handleToggle}
+          />
         ) : (
-          <Text size="2" color="gray">Choosing voters needs access to voters; you can still text an additional phone number.</Text>
+          <Text size="2" color="gray">
+            Choosing voters needs access to voters; you can still text an additional phone number.
+          </Text>
         )}
       </Card>
       <Card size="2">
-        <Heading size="4" as="h2" mb="3">Compose Message</Heading>
+        <Heading size="4" as="h2" mb="3">
+          Compose Message
+        </Heading>
         <Flex direction="column" gap="3">
           <Box>
             <Text as="label" size="2" weight="medium">
               Additional Phone Number
-              <TextField.Root type="tel" value={extraPhone} onChange={(e) => setExtraPhone(e.target.value)} placeholder="+1 555 123 4567" autoComplete="off" />
+              <TextField.Root
+                type="tel"
+                value={extraPhone}
+                onChange={(e) => setExtraPhone(e.target.value)}
+                placeholder="+1 555 123 4567"
+                autoComplete="off"
+              />
             </Text>
-            {!extraValid && <Text size="1" color="red" role="alert">{INVALID_PHONE_FORMAT}</Text>}
+            {!extraValid && (
+              <Text size="1" color="red" role="alert">
+                {INVALID_PHONE_FORMAT}
+              </Text>
+            )}
           </Box>
           <MessageComposer value={body} onChange={setBody} orgName={orgName} />
           {progress && (
             <Box data-testid="sms.quickProgress">
-              <Text as="div" size="2" weight="medium" mb="1">Progress</Text>
+              <Text as="div" size="2" weight="medium" mb="1">
+                Progress
+              </Text>
               <SendProgressBar progress={progress} label="Quick send progress" />
             </Box>
           )}
@@ -107,11 +142,18 @@ export function QuickSend({ canSend, orgName }: QuickSendProps) {
               <PaperPlaneIcon /> Send to {countOf(count, "Recipient")}
             </Button>
           ) : (
-            <Text size="2" color="gray">Your role cannot send messages.</Text>
+            <Text size="2" color="gray">
+              Your role cannot send messages.
+            </Text>
           )}
         </Flex>
       </Card>
-      <OptOutExceptionDialog message={send.pending?.message ?? null} busy={send.busy} onConfirm={() => void send.confirmException()} onCancel={send.dismissException} />
+      <OptOutExceptionDialog
+        message={send.pending?.message ?? null}
+        busy={send.busy}
+        onConfirm={() => void send.confirmException()}
+        onCancel={send.dismissException}
+      />
     </Grid>
   );
 }

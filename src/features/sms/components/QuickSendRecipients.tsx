@@ -49,7 +49,11 @@ export function QuickSendRecipients({ status, selected, onToggle }: QuickSendRec
         <Table.Body>
           {voters.length === 0 && (
             <Table.Row>
-              <Table.Cell colSpan={4}><Text size="2" color="gray">No voters found.</Text></Table.Cell>
+              <Table.Cell colSpan={4}>
+                <Text size="2" color="gray">
+                  No voters found.
+                </Text>
+              </Table.Cell>
             </Table.Row>
           )}
           {voters.map((v) => {
@@ -69,8 +73,16 @@ export function QuickSendRecipients({ status, selected, onToggle }: QuickSendRec
                 <Table.RowHeaderCell>{name}</Table.RowHeaderCell>
                 <Table.Cell style={{ whiteSpace: "nowrap" }}>
                   {v.phone ? v.phone : <Text color="gray">No phone</Text>}
-                  {v.phone && !phone && <Text as="div" size="1" color="red">Invalid number</Text>}
-                  {out && <Badge color="red" ml="1" data-testid="sms.recipient.optedOut">Opted out</Badge>}
+                  {v.phone && !phone && (
+                    <Text as="div" size="1" color="red">
+                      Invalid number
+                    </Text>
+                  )}
+                  {out && (
+                    <Badge color="red" ml="1" data-testid="sms.recipient.optedOut">
+                      Opted out
+                    </Badge>
+                  )}
                 </Table.Cell>
                 <Table.Cell>{v.status ?? "—"}</Table.Cell>
               </Table.Row>
@@ -80,7 +92,9 @@ export function QuickSendRecipients({ status, selected, onToggle }: QuickSendRec
       </ScrollTable>
       {list.status === "CanLoadMore" && (
         <Flex justify="center" mt="2">
-          <Button size="1" variant="soft" onClick={() => list.loadMore(PAGE)}>Load more voters</Button>
+          <Button size="1" variant="soft" onClick={() => list.loadMore(PAGE)}>
+            Load more voters
+          </Button>
         </Flex>
       )}
     </>

@@ -6,8 +6,16 @@ export function SendProgressBar({ progress, label = "Sending progress" }: { prog
   const t = sendTotals(progress);
   return (
     <Flex align="center" gap="3">
-      <Progress value={t.percent} max={100} aria-label={label} style={{ flex: 1 }} color={progress.status === "paused" ? "orange" : undefined} />
-      <Text size="2" weight="medium" data-testid="sms.progress.percent" style={{ minWidth: 44, textAlign: "right" }}>{t.percent}%</Text>
+      <Progress
+        value={t.percent}
+        max={100}
+        aria-label={label}
+        style={{ flex: 1 }}
+        color={progress.status === "paused" ? "orange" : undefined}
+      />
+      <Text size="2" weight="medium" data-testid="sms.progress.percent" style={{ minWidth: 44, textAlign: "right" }}>
+        {t.percent}%
+      </Text>
     </Flex>
   );
 }

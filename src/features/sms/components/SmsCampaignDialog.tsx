@@ -29,7 +29,13 @@ type SmsCampaignDialogProps = {
   segmentsPerSecond: number | undefined;
 };
 
-const LABELS: Record<string, string> = { name: "Campaign Name", description: "Description", body: "Message", voter_groups: "Voter Groups", individual_voters: "Individual Voters" };
+const LABELS: Record<string, string> = {
+  name: "Campaign Name",
+  description: "Description",
+  body: "Message",
+  voter_groups: "Voter Groups",
+  individual_voters: "Individual Voters",
+};
 const LIST_FIELDS = new Set(["voter_groups", "individual_voters"]);
 
 function toStored(field: string, value: string): StoredValue {
@@ -48,12 +54,21 @@ function fromStored(field: string, theirs: StoredValue): string {
  * Editing follows teammates' saves live and sends only the changed fields (no lost updates);
  * the lists of groups and voters are one field each, held as sorted JSON.
  */
-export function SmsCampaignDialog({ open, onOpenChange, editId, campaign, initialGroups, orgName, segmentsPerSecond }: SmsCampaignDialogProps) {
+export function SmsCampaignDialog({
+  open,
+  onOpenChange,
+  editId,
+  campaign,
+  initialGroups,
+  orgName,
+  segmentsPerSecond,
+}: SmsCampaignDialogProps) {
   const seeVoters = useViewer().can("voters.view");
   const { create, update, editState } = useSmsCampaignForm(editId);
   const startGroups = useMemo(() => idsToForm(initialGroups ?? []), [initialGroups]);
   const saved = useMemo(() => {
-    if (editId === null) return { name: "", description: "", body: "", voter_groups: startGroups, individual_voters: "[]" };
+    if (editId === null)
+      return { name: "", description: "", body: "", voter_groups: startGroups, individual_voters: "[]" };
     if (!campaign) return undefined;
     return {
       name: campaign.name,
@@ -64,7 +79,11 @@ export function SmsCampaignDialog({ open, onOpenChange, editId, campaign, initia
     };
   }, [editId, campaign, startGroups]);
   const merged = useMergedForm(editId ?? "new", saved);
-  const { busy, save } = useMergedSave(merged, (c) => [c.field, fromStored(c.field, c.theirs)], (k) => LABELS[k]);
+  const { busy, save } = useMergedSave(
+    merged,
+    (c) => [c.field, fromStored(c.field, c.theirs)],
+    (k) => LABELS[k],
+  );
   const form = merged.form;
   const values = form?.values ?? {};
   const deleted = editId !== null && campaign === undefined && form !== null;
@@ -78,22 +97,25 @@ export function SmsCampaignDialog({ open, onOpenChange, editId, campaign, initia
       toast.warning(TEXTS.titles.campaignNameRequired, { description: TEXTS.required.campaignName });
       return;
     }
-    await save(async () => {
-      if (editId) {
-        await update({ id: editId, edits: editsOf(form, toStored) });
-        toast.success("Campaign updated");
-      } else {
-        await create({
-          name: values.name ?? "",
-          description: (values.description ?? "").trim() === "" ? null : (values.description ?? ""),
-          body: values.body ?? "",
-          voterGroups: groups,
-          individualVoters: voters,
-        });
-        toast.success("Campaign created");
-      }
-      onOpenChange(false);
-    }, editId ? "Error updating campaign" : (e) => toast.failure("Error creating campaign", e, { duration: 7000 }));
+    await save(
+      async () => {
+        if (editId) {
+          await update({ id: editId, edits: editsOf(form, toStored) });
+          toast.success("Campaign updated");
+        } else {
+          await create({
+            name: values.name ?? "",
+            description: (values.description ?? "").trim() === "" ? null : (values.description ?? ""),
+            body: values.body ?? "",
+            voterGroups: groups,
+            individualVoters: voters,
+          });
+          toast.success("Campaign created");
+        }
+        onOpenChange(false);
+      },
+      editId ? "Error updating campaign" : (e) => toast.failure("Error creating campaign", e, { duration: 7000 }),
+    );
   };
 
   const conflict = (field: string) => {
@@ -115,21 +137,27 @@ export function SmsCampaignDialog({ open, onOpenChange, editId, campaign, initia
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
       <Dialog.Content maxWidth="620px" aria-describedby={undefined}>
         <Dialog.Title>{editId ? "Edit Campaign" : "Create SMS Campaign"}</Dialog.Title>
-        {deleted && (
-          <DeletedByTeammate what="campaign" by={editState?.deleted?.name} />
-        )}
+        {deleted && <DeletedByTeammate what="campaign" by={editState?.deleted?.name} />}
         <Flex direction="column" gap="3">
           <div>
             <Text as="label" size="2" weight="medium">
               Campaign Name
-              <TextField.Root value={values.name ?? ""} onChange={(e) => merged.setField("name", e.target.value)} placeholder="e.g. Early voting reminder" />
+              <TextField.Root
+                value={values.name ?? ""}
+                onChange={(e) => merged.setField("name", e.target.value)}
+                placeholder="e.g. Early voting reminder"
+              />
             </Text>
             {conflict("name")}
           </div>
           <div>
             <Text as="label" size="2" weight="medium">
               Description
-              <TextArea value={values.description ?? ""} onChange={(e) => merged.setField("description", e.target.value)} rows={2} />
+              <TextArea
+                value={values.description ?? ""}
+                onChange={(e) => merged.setField("description", e.target.value)}
+                rows={2}
+              />
             </Text>
             {conflict("description")}
           </div>
@@ -149,15 +177,32 @@ export function SmsCampaignDialog({ open, onOpenChange, editId, campaign, initia
               </div>
             </>
           ) : (
-            <Text size="2" color="gray">Choosing voter groups and voters needs access to voters.</Text>
+            <Text size="2" color="gray">
+              Choosing voter groups and voters needs access to voters.
+            </Text>
           )}
           <Separator size="4" />
-          <Heading size="3" as="h3">Summary</Heading>
-          <AudienceSummary groupIds={groups} voterIds={voters} body={values.body ?? ""} segmentsPerSecond={segmentsPerSecond} />
+          <Heading size="3" as="h3">
+            Summary
+          </Heading>
+          <AudienceSummary
+            groupIds={groups}
+            voterIds={voters}
+            body={values.body ?? ""}
+            segmentsPerSecond={segmentsPerSecond}
+          />
         </Flex>
         <Flex gap="3" mt="4" justify="end" wrap="wrap">
-          <Dialog.Close><Button variant="soft" color="gray">Cancel</Button></Dialog.Close>
-          <Button loading={busy} disabled={deleted || form === null || (editId !== null && nameBlank)} onClick={() => void handleSave()}>
+          <Dialog.Close>
+            <Button variant="soft" color="gray">
+              Cancel
+            </Button>
+          </Dialog.Close>
+          <Button
+            loading={busy}
+            disabled={deleted || form === null || (editId !== null && nameBlank)}
+            onClick={() => void handleSave()}
+          >
             {editId ? "Update Campaign" : "Create Campaign"}
           </Button>
         </Flex>

@@ -16,10 +16,20 @@ type SmsCampaignHistoryProps = {
 };
 
 /** Campaign History of the Text Blast tab (spec/2 §2.1): campaign, status, date, actions. */
-export function SmsCampaignHistory({ campaigns, canManage, canSend, onSend, onEdit, onDelete, onMessages }: SmsCampaignHistoryProps) {
+export function SmsCampaignHistory({
+  campaigns,
+  canManage,
+  canSend,
+  onSend,
+  onEdit,
+  onDelete,
+  onMessages,
+}: SmsCampaignHistoryProps) {
   return (
     <Card size="3">
-      <Heading size="4" as="h2" mb="3">Campaign History</Heading>
+      <Heading size="4" as="h2" mb="3">
+        Campaign History
+      </Heading>
       {campaigns === undefined ? (
         <Skeleton height="120px" />
       ) : (
@@ -36,7 +46,9 @@ export function SmsCampaignHistory({ campaigns, canManage, canSend, onSend, onEd
             {campaigns.length === 0 && (
               <Table.Row>
                 <Table.Cell colSpan={4}>
-                  <Text color="gray" size="2">No SMS campaigns created yet. Click "New SMS Campaign" to get started.</Text>
+                  <Text color="gray" size="2">
+                    No SMS campaigns created yet. Click "New SMS Campaign" to get started.
+                  </Text>
                 </Table.Cell>
               </Table.Row>
             )}
@@ -47,36 +59,67 @@ export function SmsCampaignHistory({ campaigns, canManage, canSend, onSend, onEd
                   <Table.RowHeaderCell>
                     <Flex direction="column" style={{ minWidth: 140 }}>
                       <Text weight="medium">{c.name}</Text>
-                      {c.description && <Text size="1" color="gray">{c.description}</Text>}
+                      {c.description && (
+                        <Text size="1" color="gray">
+                          {c.description}
+                        </Text>
+                      )}
                       {last && c.lastSend && (
                         <Text size="1" color="gray">
-                          {c.lastSend.demo ? "Demo: " : ""}{last.ok} sent · {last.failed} failed{c.lastSend.counts.queued > 0 ? ` · ${c.lastSend.counts.queued} queued` : ""}
+                          {c.lastSend.demo ? "Demo: " : ""}
+                          {last.ok} sent · {last.failed} failed
+                          {c.lastSend.counts.queued > 0 ? ` · ${c.lastSend.counts.queued} queued` : ""}
                         </Text>
                       )}
                     </Flex>
                   </Table.RowHeaderCell>
-                  <Table.Cell><CampaignStatusBadge status={c.status} /></Table.Cell>
+                  <Table.Cell>
+                    <CampaignStatusBadge status={c.status} />
+                  </Table.Cell>
                   <Table.Cell style={{ whiteSpace: "nowrap" }}>{new Date(c.createdAt).toLocaleDateString()}</Table.Cell>
                   <Table.Cell align="right">
                     <Flex gap="2" justify="end">
                       {canSend && (
                         <Tooltip content="Send">
-                          <IconButton variant="soft" aria-label={`Send campaign ${c.name}`} onClick={() => onSend(c)}><PaperPlaneIcon /></IconButton>
+                          <IconButton variant="soft" aria-label={`Send campaign ${c.name}`} onClick={() => onSend(c)}>
+                            <PaperPlaneIcon />
+                          </IconButton>
                         </Tooltip>
                       )}
                       {c.lastSend && (
                         <Tooltip content="Messages">
-                          <IconButton variant="soft" color="gray" aria-label={`Messages of campaign ${c.name}`} onClick={() => onMessages(c)}><ListBulletIcon /></IconButton>
+                          <IconButton
+                            variant="soft"
+                            color="gray"
+                            aria-label={`Messages of campaign ${c.name}`}
+                            onClick={() => onMessages(c)}
+                          >
+                            <ListBulletIcon />
+                          </IconButton>
                         </Tooltip>
                       )}
                       {canManage && (
                         <Tooltip content="Edit">
-                          <IconButton variant="soft" color="gray" aria-label={`Edit campaign ${c.name}`} onClick={() => onEdit(c)}><Pencil1Icon /></IconButton>
+                          <IconButton
+                            variant="soft"
+                            color="gray"
+                            aria-label={`Edit campaign ${c.name}`}
+                            onClick={() => onEdit(c)}
+                          >
+                            <Pencil1Icon />
+                          </IconButton>
                         </Tooltip>
                       )}
                       {canManage && (
                         <Tooltip content="Delete">
-                          <IconButton variant="soft" color="red" aria-label={`Delete campaign ${c.name}`} onClick={() => onDelete(c)}><TrashIcon /></IconButton>
+                          <IconButton
+                            variant="soft"
+                            color="red"
+                            aria-label={`Delete campaign ${c.name}`}
+                            onClick={() => onDelete(c)}
+                          >
+                            <TrashIcon />
+                          </IconButton>
                         </Tooltip>
                       )}
                     </Flex>

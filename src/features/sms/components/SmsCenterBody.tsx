@@ -33,7 +33,13 @@ type SmsCenterBodyProps = {
 type HistoryRequest = { sendId?: Id<"smsSends">; title?: string };
 
 /** Tiles, running sends, the Text Blast / Quick Send tabs, recent messages, the log and the modals. */
-export function SmsCenterBody({ overview, create, onCreateClosed, settingsOpen, onSettingsClosed }: SmsCenterBodyProps) {
+export function SmsCenterBody({
+  overview,
+  create,
+  onCreateClosed,
+  settingsOpen,
+  onSettingsClosed,
+}: SmsCenterBodyProps) {
   const { can } = useViewer();
   const canManage = can("campaigns.manage");
   const canSend = can("messaging.send");
@@ -53,7 +59,10 @@ export function SmsCenterBody({ overview, create, onCreateClosed, settingsOpen, 
   const names = useMemo(() => new Map((campaigns ?? []).map((c) => [c.id as string, c.name])), [campaigns]);
   const sps = overview?.settings.segmentsPerSecond;
   // only a group of this organisation pre-targets (an unknown id is dropped)
-  const initialGroups = useMemo(() => (create?.group && groups ? groups.filter((g) => g._id === create.group).map((g) => g._id) : []), [create, groups]);
+  const initialGroups = useMemo(
+    () => (create?.group && groups ? groups.filter((g) => g._id === create.group).map((g) => g._id) : []),
+    [create, groups],
+  );
   const createReady = create !== null && (!create.group || groups !== undefined);
   const sendingCampaign = byId(sending);
 
@@ -61,18 +70,37 @@ export function SmsCenterBody({ overview, create, onCreateClosed, settingsOpen, 
     <>
       {overview?.demo && (
         <Callout.Root color="purple" mb="4" data-testid="sms.demoCallout">
-          <Callout.Icon><InfoCircledIcon /></Callout.Icon>
+          <Callout.Icon>
+            <InfoCircledIcon />
+          </Callout.Icon>
           <Callout.Text>
-            <strong>DEMO MODE</strong>: no Twilio credentials are configured on the server, so no text message leaves it. Sends run as usual; each message is recorded with the status “demo”, and about one in ten is marked failed as a simulation.
+            <strong>DEMO MODE</strong>: no Twilio credentials are configured on the server, so no text message leaves
+            it. Sends run as usual; each message is recorded with the status “demo”, and about one in ten is marked
+            failed as a simulation.
           </Callout.Text>
         </Callout.Root>
       )}
       <Grid columns={{ initial: "1", sm: "3" }} gap="4" mb="5">
-        <StatCard testId="sms.stat.Total Text Blast" label="Total Text Blast" value={data?.total} hint="SMS campaigns" />
-        <StatCard testId="sms.stat.Messages Sent" label="Messages Sent" value={data?.messagesSent} hint="All text messages your organisation has sent" />
+        <StatCard
+          testId="sms.stat.Total Text Blast"
+          label="Total Text Blast"
+          value={data?.total}
+          hint="SMS campaigns"
+        />
+        <StatCard
+          testId="sms.stat.Messages Sent"
+          label="Messages Sent"
+          value={data?.messagesSent}
+          hint="All text messages your organisation has sent"
+        />
         <StatCard testId="sms.stat.Recent Messages" label="Recent Messages" value={data?.sentToday} hint="Sent today" />
       </Grid>
-      <ActiveSends sends={overview?.activeSends ?? []} names={names} canSend={canSend} timeZone={overview?.settings.defaultTimeZone} />
+      <ActiveSends
+        sends={overview?.activeSends ?? []}
+        names={names}
+        canSend={canSend}
+        timeZone={overview?.settings.defaultTimeZone}
+      />
       <Tabs.Root value={tab} onValueChange={setTab}>
         <Tabs.List>
           <Tabs.Trigger value="blast">Text Blast</Tabs.Trigger>
@@ -139,7 +167,13 @@ export function SmsCenterBody({ overview, create, onCreateClosed, settingsOpen, 
           onStarted={setCampaignSend}
         />
       )}
-      {history && <MessageHistoryDialog onOpenChange={(o) => !o && setHistory(null)} sendId={history.sendId} title={history.title} />}
+      {history && (
+        <MessageHistoryDialog
+          onOpenChange={(o) => !o && setHistory(null)}
+          sendId={history.sendId}
+          title={history.title}
+        />
+      )}
       {settingsOpen && overview && (
         <SmsSettingsDialog
           onOpenChange={(o) => !o && onSettingsClosed()}
@@ -157,7 +191,11 @@ export function SmsCenterBody({ overview, create, onCreateClosed, settingsOpen, 
         open={deleting !== null}
         onOpenChange={(o) => !o && setDeleting(null)}
         title="Delete Campaign"
-        description={deleting ? `Are you sure you want to delete the campaign "${deleting.name}"? This action cannot be undone.` : ""}
+        description={
+          deleting
+            ? `Are you sure you want to delete the campaign "${deleting.name}"? This action cannot be undone.`
+            : ""
+        }
         onConfirm={() => {
           if (deleting) void remove(deleting.id);
           setDeleting(null);

@@ -5,7 +5,17 @@ import { toast } from "@/ui/toast";
 import { TEXTS } from "@convex/lib/texts";
 import { useSaveSmsSettings } from "../hooks/useSmsSettings";
 
-const ZONES = ["America/New_York", "America/Chicago", "America/Denver", "America/Phoenix", "America/Los_Angeles", "America/Anchorage", "Pacific/Honolulu", "America/Puerto_Rico", "UTC"];
+const ZONES = [
+  "America/New_York",
+  "America/Chicago",
+  "America/Denver",
+  "America/Phoenix",
+  "America/Los_Angeles",
+  "America/Anchorage",
+  "Pacific/Honolulu",
+  "America/Puerto_Rico",
+  "UTC",
+];
 const HOURS = Array.from({ length: 25 }, (_, h) => h);
 
 function hourLabel(h: number): string {
@@ -41,7 +51,15 @@ export function SmsSettingsDialog({ onOpenChange, settings }: SmsSettingsDialogP
     }
     setBusy(true);
     try {
-      await save({ settings: { quietStart: start, quietEnd: end, defaultTimeZone: zone, profile, ...(paceNumber !== undefined ? { segmentsPerSecond: paceNumber } : {}) } });
+      await save({
+        settings: {
+          quietStart: start,
+          quietEnd: end,
+          defaultTimeZone: zone,
+          profile,
+          ...(paceNumber !== undefined ? { segmentsPerSecond: paceNumber } : {}),
+        },
+      });
       toast.success("SMS settings saved");
       onOpenChange(false);
     } catch (e) {
@@ -56,56 +74,98 @@ export function SmsSettingsDialog({ onOpenChange, settings }: SmsSettingsDialogP
       <Dialog.Content maxWidth="520px">
         <Dialog.Title>SMS Settings</Dialog.Title>
         <Dialog.Description size="2" color="gray" mb="3">
-          Messages go out only within the sending hours of each recipient's time zone (from their state or ZIP, else the default zone); messages outside them are held, not dropped.
+          Messages go out only within the sending hours of each recipient's time zone (from their state or ZIP, else the
+          default zone); messages outside them are held, not dropped.
         </Dialog.Description>
         <Flex direction="column" gap="3">
           <Grid columns="2" gap="3">
             <Flex direction="column" gap="1">
-              <Text size="2" weight="medium" id="sms-settings-from">Send from</Text>
+              <Text size="2" weight="medium" id="sms-settings-from">
+                Send from
+              </Text>
               <Select.Root value={quietStart} onValueChange={setQuietStart}>
                 <Select.Trigger aria-labelledby="sms-settings-from" />
                 <Select.Content>
-                  {HOURS.slice(0, 24).map((h) => <Select.Item key={h} value={String(h)}>{hourLabel(h)}</Select.Item>)}
+                  {HOURS.slice(0, 24).map((h) => (
+                    <Select.Item key={h} value={String(h)}>
+                      {hourLabel(h)}
+                    </Select.Item>
+                  ))}
                 </Select.Content>
               </Select.Root>
             </Flex>
             <Flex direction="column" gap="1">
-              <Text size="2" weight="medium" id="sms-settings-until">Send until</Text>
+              <Text size="2" weight="medium" id="sms-settings-until">
+                Send until
+              </Text>
               <Select.Root value={quietEnd} onValueChange={setQuietEnd}>
                 <Select.Trigger aria-labelledby="sms-settings-until" />
                 <Select.Content>
-                  {HOURS.slice(1).map((h) => <Select.Item key={h} value={String(h)}>{hourLabel(h)}</Select.Item>)}
+                  {HOURS.slice(1).map((h) => (
+                    <Select.Item key={h} value={String(h)}>
+                      {hourLabel(h)}
+                    </Select.Item>
+                  ))}
                 </Select.Content>
               </Select.Root>
             </Flex>
           </Grid>
           <Flex direction="column" gap="1">
-            <Text size="2" weight="medium" id="sms-settings-zone">Default time zone</Text>
+            <Text size="2" weight="medium" id="sms-settings-zone">
+              Default time zone
+            </Text>
             <Select.Root value={zone} onValueChange={setZone}>
               <Select.Trigger aria-labelledby="sms-settings-zone" />
               <Select.Content>
-                {zones.map((z) => <Select.Item key={z} value={z}>{z.replace(/_/g, " ")}</Select.Item>)}
+                {zones.map((z) => (
+                  <Select.Item key={z} value={z}>
+                    {z.replace(/_/g, " ")}
+                  </Select.Item>
+                ))}
               </Select.Content>
             </Select.Root>
           </Flex>
           <Flex direction="column" gap="1">
-            <Text size="2" weight="medium" id="sms-settings-profile">Sender type</Text>
+            <Text size="2" weight="medium" id="sms-settings-profile">
+              Sender type
+            </Text>
             <Select.Root value={profile} onValueChange={(v) => setProfile(v as SenderProfile)}>
               <Select.Trigger aria-labelledby="sms-settings-profile" />
               <Select.Content>
-                {(Object.keys(SENDER_PROFILES) as SenderProfile[]).map((p) => <Select.Item key={p} value={p}>{SENDER_PROFILES[p].label}</Select.Item>)}
+                {(Object.keys(SENDER_PROFILES) as SenderProfile[]).map((p) => (
+                  <Select.Item key={p} value={p}>
+                    {SENDER_PROFILES[p].label}
+                  </Select.Item>
+                ))}
               </Select.Content>
             </Select.Root>
           </Flex>
           <Text as="label" size="2" weight="medium">
             Pace (segments per second)
-            <TextField.Root type="number" min="0.1" max="1000" step="any" value={pace} onChange={(e) => setPace(e.target.value)} placeholder={`${SENDER_PROFILES[profile].segmentsPerSecond} (the sender type's)`} />
+            <TextField.Root
+              type="number"
+              min="0.1"
+              max="1000"
+              step="any"
+              value={pace}
+              onChange={(e) => setPace(e.target.value)}
+              placeholder={`${SENDER_PROFILES[profile].segmentsPerSecond} (the sender type's)`}
+            />
           </Text>
-          <Text size="1" color="gray">Leave empty to use the sender type's throughput. Going faster than your Twilio number allows only makes messages wait at Twilio.</Text>
+          <Text size="1" color="gray">
+            Leave empty to use the sender type's throughput. Going faster than your Twilio number allows only makes
+            messages wait at Twilio.
+          </Text>
         </Flex>
         <Flex gap="3" mt="4" justify="end">
-          <Dialog.Close><Button variant="soft" color="gray">Cancel</Button></Dialog.Close>
-          <Button loading={busy} onClick={() => void handleSave()}>Save Settings</Button>
+          <Dialog.Close>
+            <Button variant="soft" color="gray">
+              Cancel
+            </Button>
+          </Dialog.Close>
+          <Button loading={busy} onClick={() => void handleSave()}>
+            Save Settings
+          </Button>
         </Flex>
       </Dialog.Content>
     </Dialog.Root>

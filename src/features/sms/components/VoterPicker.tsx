@@ -14,7 +14,9 @@ export function VoterPicker({ value, onChange }: VoterPickerProps) {
   const picked = new Set(value);
   return (
     <Box>
-      <Text as="div" size="2" weight="medium" mb="1">Individual Voters</Text>
+      <Text as="div" size="2" weight="medium" mb="1">
+        Individual Voters
+      </Text>
       <VoterSearchField
         label="Search individual voters"
         resultsLabel="Voter search results"
@@ -36,7 +38,11 @@ export function VoterPicker({ value, onChange }: VoterPickerProps) {
           {value.slice(0, 30).map((id) => (
             <VoterChip key={id} id={id} onRemove={() => onChange(value.filter((v) => v !== id))} />
           ))}
-          {value.length > 30 && <Text size="1" color="gray">and {value.length - 30} more</Text>}
+          {value.length > 30 && (
+            <Text size="1" color="gray">
+              and {value.length - 30} more
+            </Text>
+          )}
         </Flex>
       )}
     </Box>

@@ -40,43 +40,89 @@ export function VoterSmsHistory({ voterId, hasPhone }: VoterSmsHistoryProps) {
     <Card data-testid="voters.smsHistory">
       <Flex justify="between" align="center" gap="2" wrap="wrap" mb="2">
         <Flex align="center" gap="2" wrap="wrap">
-          <Heading size="4" as="h2">Text Messages</Heading>
-          {data?.optedOut && <Badge color="red" data-testid="voters.smsOptedOut">Opted out of SMS</Badge>}
+          <Heading size="4" as="h2">
+            Text Messages
+          </Heading>
+          {data?.optedOut && (
+            <Badge color="red" data-testid="voters.smsOptedOut">
+              Opted out of SMS
+            </Badge>
+          )}
         </Flex>
         {can("messaging.send") && hasPhone && data && (
-          <Button size="1" variant="soft" color={data.optedOut ? "gray" : "red"} loading={busy} onClick={() => void handleOptOut(!data.optedOut)}>
+          <Button
+            size="1"
+            variant="soft"
+            color={data.optedOut ? "gray" : "red"}
+            loading={busy}
+            onClick={() => void handleOptOut(!data.optedOut)}
+          >
             {data.optedOut ? "Opt back in" : "Opt out of SMS"}
           </Button>
         )}
       </Flex>
       {data?.optedOut && (
         <Text as="p" size="1" color="gray" mb="2">
-          Since {formatTime(data.optedOut.at)} ({data.optedOut.source === "inbound" ? "replied STOP" : data.optedOut.source === "provider" ? "reported by Twilio" : "set by a teammate"}); no campaign or quick send texts this number.
+          Since {formatTime(data.optedOut.at)} (
+          {data.optedOut.source === "inbound"
+            ? "replied STOP"
+            : data.optedOut.source === "provider"
+              ? "reported by Twilio"
+              : "set by a teammate"}
+          ); no campaign or quick send texts this number.
         </Text>
       )}
       {data === undefined ? (
         <Skeleton height="60px" />
       ) : timeline.length === 0 ? (
-        <Text size="2" color="gray">No text messages yet.</Text>
+        <Text size="2" color="gray">
+          No text messages yet.
+        </Text>
       ) : (
-        <Flex direction="column" gap="3" style={{ maxHeight: 320, overflowY: "auto" }} tabIndex={0} aria-label="Text messages">
+        <Flex
+          direction="column"
+          gap="3"
+          style={{ maxHeight: 320, overflowY: "auto" }}
+          tabIndex={0}
+          aria-label="Text messages"
+        >
           {timeline.map((item) =>
             item.kind === "reply" ? (
-              <Flex key={item.reply.id} direction="column" gap="1" pl="3" style={{ borderLeft: "3px solid var(--accent-8)" }} data-testid="voters.smsReply">
+              <Flex
+                key={item.reply.id}
+                direction="column"
+                gap="1"
+                pl="3"
+                style={{ borderLeft: "3px solid var(--accent-8)" }}
+                data-testid="voters.smsReply"
+              >
                 <Flex justify="between" align="center" gap="2">
-                  <Text size="1" color="gray">{formatTime(item.reply.at)}</Text>
+                  <Text size="1" color="gray">
+                    {formatTime(item.reply.at)}
+                  </Text>
                   <Badge color="cyan">Reply</Badge>
                 </Flex>
-                <Text size="2" style={{ whiteSpace: "pre-wrap", wordBreak: "break-word" }}>{item.reply.body}</Text>
+                <Text size="2" style={{ whiteSpace: "pre-wrap", wordBreak: "break-word" }}>
+                  {item.reply.body}
+                </Text>
               </Flex>
             ) : (
               <Flex key={item.message.id} direction="column" gap="1">
                 <Flex justify="between" align="center" gap="2">
-                  <Text size="1" color="gray">{formatTime(item.message.sentAt ?? item.message.queuedAt)}{item.message.phone !== null && ` · ${item.message.phone}`}</Text>
+                  <Text size="1" color="gray">
+                    {formatTime(item.message.sentAt ?? item.message.queuedAt)}
+                    {item.message.phone !== null && ` · ${item.message.phone}`}
+                  </Text>
                   <SmsStatusBadge status={item.message.status} />
                 </Flex>
-                <Text size="2" style={{ whiteSpace: "pre-wrap", wordBreak: "break-word" }}>{item.message.body}</Text>
-                {item.message.error && <Text size="1" color="red">{item.message.error}</Text>}
+                <Text size="2" style={{ whiteSpace: "pre-wrap", wordBreak: "break-word" }}>
+                  {item.message.body}
+                </Text>
+                {item.message.error && (
+                  <Text size="1" color="red">
+                    {item.message.error}
+                  </Text>
+                )}
               </Flex>
             ),
           )}

@@ -12,7 +12,10 @@ import { sendTotals } from "../utils/smsDisplay";
 export function useSendSummary(sendId: Id<"smsSends"> | null) {
   const progress = useQuery(api.sms.progress, sendId ? { sendId } : "skip");
   const told = useRef<string | null>(null);
-  const finished = progress && (progress.status === "completed" || progress.status === "failed" || progress.status === "cancelled") ? progress : null;
+  const finished =
+    progress && (progress.status === "completed" || progress.status === "failed" || progress.status === "cancelled")
+      ? progress
+      : null;
   useEffect(() => {
     if (!finished || told.current === finished.id) return;
     told.current = finished.id;
@@ -20,8 +23,13 @@ export function useSendSummary(sendId: Id<"smsSends"> | null) {
     const description = `${t.ok} sent, ${t.failed} failed${finished.counts.optedOut ? `, ${finished.counts.optedOut} opted out skipped` : ""}${finished.error ? `. ${finished.error}` : ""}`;
     // a cancelled send: whoever cancelled it was told (useSendControls), the log tells the rest
     if (finished.status === "cancelled") return;
-    if (finished.demo) toast.info("DEMO MODE", { description: `No text left the server (no Twilio credentials): ${description}.`, duration: 8000 });
-    else if (t.failed === 0 && finished.status === "completed") toast.success("All messages sent successfully", { description });
+    if (finished.demo)
+      toast.info("DEMO MODE", {
+        description: `No text left the server (no Twilio credentials): ${description}.`,
+        duration: 8000,
+      });
+    else if (t.failed === 0 && finished.status === "completed")
+      toast.success("All messages sent successfully", { description });
     else if (t.ok > 0) toast.warning("Some messages sent", { description });
     else toast.error("Failed to send messages", { description });
   }, [finished]);

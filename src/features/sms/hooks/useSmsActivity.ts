@@ -16,6 +16,8 @@ export function useRecentMessages() {
 
 /** Message History: one send's messages, or every message, newest first, `pageSize` a page. */
 export function useMessageHistory(sendId: Id<"smsSends"> | undefined, pageSize: number) {
-  const { results, status, loadMore, isLoading } = usePaginatedQuery(api.sms.history, sendId ? { sendId } : {}, { initialNumItems: pageSize });
+  const { results, status, loadMore, isLoading } = usePaginatedQuery(api.sms.history, sendId ? { sendId } : {}, {
+    initialNumItems: pageSize,
+  });
   return { results, status, loadMore, isLoading };
 }

@@ -31,7 +31,10 @@ export function useSmsSend(onStarted: (sendId: Id<"smsSends">) => void) {
   const run = async (args: StartArgs, acknowledgeNoOptOutText: boolean): Promise<boolean> => {
     setBusy(true);
     try {
-      const sendId = await startMutation({ ...args, ...(acknowledgeNoOptOutText ? { acknowledgeNoOptOutText: true } : {}) });
+      const sendId = await startMutation({
+        ...args,
+        ...(acknowledgeNoOptOutText ? { acknowledgeNoOptOutText: true } : {}),
+      });
       setPending(null);
       onStarted(sendId);
       return true;
@@ -42,7 +45,11 @@ export function useSmsSend(onStarted: (sendId: Id<"smsSends">) => void) {
       } else if (data?.title && data.message) {
         toast.warning(data.title, { description: data.message });
       } else {
-        toast.failure("Error sending messages", e, e instanceof ConvexError ? {} : { description: "An unexpected error occurred while sending messages." });
+        toast.failure(
+          "Error sending messages",
+          e,
+          e instanceof ConvexError ? {} : { description: "An unexpected error occurred while sending messages." },
+        );
       }
       return false;
     } finally {

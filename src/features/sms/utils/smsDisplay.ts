@@ -8,7 +8,10 @@ import { TEXTS } from "@convex/lib/texts";
 export type SendProgress = Infer<typeof vSendProgress>;
 
 /** Message status colours (spec/2 §4), plus cancelled in gray. */
-export const MESSAGE_STATUS_COLORS: Record<SmsStatus, "yellow" | "blue" | "green" | "red" | "orange" | "purple" | "gray"> = {
+export const MESSAGE_STATUS_COLORS: Record<
+  SmsStatus,
+  "yellow" | "blue" | "green" | "red" | "orange" | "purple" | "gray"
+> = {
   queued: "yellow",
   sending: "yellow",
   sent: "blue",
@@ -52,7 +55,13 @@ export function formatDuration(seconds: number): string {
 
 export function formatTime(at: number | null | undefined): string {
   if (!at) return "—";
-  return new Date(at).toLocaleString(undefined, { month: "short", day: "numeric", hour: "numeric", minute: "2-digit", second: "2-digit" });
+  return new Date(at).toLocaleString(undefined, {
+    month: "short",
+    day: "numeric",
+    hour: "numeric",
+    minute: "2-digit",
+    second: "2-digit",
+  });
 }
 
 /** Sorted JSON of ids: how a list field of a campaign lives in the edit form (one string per field). */

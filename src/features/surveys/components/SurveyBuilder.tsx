@@ -2,8 +2,23 @@ import { ArrowDownIcon, ArrowUpIcon, PlusIcon, TrashIcon } from "@radix-ui/react
 import { Badge, Box, Button, Card, Flex, Grid, Heading, IconButton, Text } from "@radix-ui/themes";
 import { useState } from "react";
 import type * as Y from "yjs";
-import { addSurveyField, addSurveyPage, removeSurveyField, removeSurveyPage, stepSurveyField, updateSurveyPage, type SurveyDraft } from "@convex/lib/surveys/draft";
-import { LAST_PAGE_WARNING, newPageId, newSurveyField, SURVEY_FIELD_TYPES, SURVEY_TYPE_LABELS, type SurveyField } from "@convex/lib/surveys/rules";
+import {
+  addSurveyField,
+  addSurveyPage,
+  removeSurveyField,
+  removeSurveyPage,
+  stepSurveyField,
+  updateSurveyPage,
+  type SurveyDraft,
+} from "@convex/lib/surveys/draft";
+import {
+  LAST_PAGE_WARNING,
+  newPageId,
+  newSurveyField,
+  SURVEY_FIELD_TYPES,
+  SURVEY_TYPE_LABELS,
+  type SurveyField,
+} from "@convex/lib/surveys/rules";
 import { CollabTextField } from "@/ui/CollabText";
 import { toast } from "@/ui/toast";
 import { ConditionEditor } from "./ConditionEditor";
@@ -13,7 +28,10 @@ import { FieldProperties } from "./FieldProperties";
 export function SurveyBuilder({ doc, draft }: { doc: Y.Doc; draft: SurveyDraft }) {
   const [pageId, setPageId] = useState<string | null>(null);
   const [fieldId, setFieldId] = useState<string | null>(null);
-  const pageIndex = Math.max(0, draft.pages.findIndex((p) => p.id === pageId));
+  const pageIndex = Math.max(
+    0,
+    draft.pages.findIndex((p) => p.id === pageId),
+  );
   const page = draft.pages[pageIndex];
   const field = page?.fields.find((f) => f.id === fieldId) ?? null;
   const earlier: SurveyField[] = draft.pages.slice(0, pageIndex).flatMap((p) => p.fields);
@@ -44,10 +62,19 @@ export function SurveyBuilder({ doc, draft }: { doc: Y.Doc; draft: SurveyDraft }
   return (
     <Grid columns={{ initial: "1", md: "200px 1fr 320px" }} gap="4" align="start">
       <Card>
-        <Heading as="h2" size="3" mb="2">Add a question</Heading>
+        <Heading as="h2" size="3" mb="2">
+          Add a question
+        </Heading>
         <Flex direction={{ initial: "row", md: "column" }} wrap="wrap" gap="1">
           {SURVEY_FIELD_TYPES.map((t) => (
-            <Button key={t} size="1" variant="soft" onClick={() => addField(t)} data-testid={`survey.add.${t}`} style={{ justifyContent: "flex-start" }}>
+            <Button
+              key={t}
+              size="1"
+              variant="soft"
+              onClick={() => addField(t)}
+              data-testid={`survey.add.${t}`}
+              style={{ justifyContent: "flex-start" }}
+            >
               <PlusIcon /> {SURVEY_TYPE_LABELS[t]}
             </Button>
           ))}
@@ -69,7 +96,11 @@ export function SurveyBuilder({ doc, draft }: { doc: Y.Doc; draft: SurveyDraft }
               data-testid={`survey.page.${i}`}
             >
               {p.title || `Page ${i + 1}`}
-              {p.condition && <Badge size="1" color="orange" ml="1">if</Badge>}
+              {p.condition && (
+                <Badge size="1" color="orange" ml="1">
+                  if
+                </Badge>
+              )}
             </Button>
           ))}
           <Button size="1" variant="outline" onClick={addPage} data-testid="survey.addPage">
@@ -80,8 +111,15 @@ export function SurveyBuilder({ doc, draft }: { doc: Y.Doc; draft: SurveyDraft }
           <Card>
             <Flex gap="2" align="end" mb="3">
               <Box flexGrow="1">
-                <Text as="label" size="2" weight="medium" htmlFor="survey-page-title">Page title</Text>
-                <CollabTextField id="survey-page-title" value={page.title} maxLength={200} onChange={(e) => updateSurveyPage(doc, page.id, { title: e.target.value })} />
+                <Text as="label" size="2" weight="medium" htmlFor="survey-page-title">
+                  Page title
+                </Text>
+                <CollabTextField
+                  id="survey-page-title"
+                  value={page.title}
+                  maxLength={200}
+                  onChange={(e) => updateSurveyPage(doc, page.id, { title: e.target.value })}
+                />
               </Box>
               <Button variant="soft" color="red" onClick={deletePage} data-testid="survey.deletePage">
                 <TrashIcon /> Delete Page
@@ -89,15 +127,27 @@ export function SurveyBuilder({ doc, draft }: { doc: Y.Doc; draft: SurveyDraft }
             </Flex>
             {pageIndex > 0 && (
               <Box mb="3">
-                <ConditionEditor label="Show this page only when" condition={page.condition} earlier={earlier} onChange={(condition) => updateSurveyPage(doc, page.id, { condition })} />
+                <ConditionEditor
+                  label="Show this page only when"
+                  condition={page.condition}
+                  earlier={earlier}
+                  onChange={(condition) => updateSurveyPage(doc, page.id, { condition })}
+                />
               </Box>
             )}
             {page.fields.length === 0 ? (
-              <Text color="gray" size="2">No questions on this page yet. Add one from the list.</Text>
+              <Text color="gray" size="2">
+                No questions on this page yet. Add one from the list.
+              </Text>
             ) : (
               <Flex direction="column" gap="2" data-testid="survey.fields">
                 {page.fields.map((f, i) => (
-                  <Card key={f.id} variant={f.id === fieldId ? "classic" : "surface"} data-testid={`survey.fieldRow.${i}`} style={f.id === fieldId ? { outline: "2px solid var(--accent-8)" } : undefined}>
+                  <Card
+                    key={f.id}
+                    variant={f.id === fieldId ? "classic" : "surface"}
+                    data-testid={`survey.fieldRow.${i}`}
+                    style={f.id === fieldId ? { outline: "2px solid var(--accent-8)" } : undefined}
+                  >
                     <Flex gap="2" align="center">
                       <Box flexGrow="1" style={{ minWidth: 0, cursor: "pointer" }} onClick={() => setFieldId(f.id)}>
                         <Button variant="ghost" size="2" onClick={() => setFieldId(f.id)} style={{ maxWidth: "100%" }}>
@@ -105,17 +155,43 @@ export function SurveyBuilder({ doc, draft }: { doc: Y.Doc; draft: SurveyDraft }
                         </Button>
                         <Flex gap="1" mt="1" wrap="wrap">
                           <Badge size="1">{SURVEY_TYPE_LABELS[f.type]}</Badge>
-                          {f.required && <Badge size="1" color="red">Required</Badge>}
-                          {f.condition && <Badge size="1" color="orange">Conditional</Badge>}
+                          {f.required && (
+                            <Badge size="1" color="red">
+                              Required
+                            </Badge>
+                          )}
+                          {f.condition && (
+                            <Badge size="1" color="orange">
+                              Conditional
+                            </Badge>
+                          )}
                         </Flex>
                       </Box>
-                      <IconButton size="1" variant="ghost" aria-label={`Move ${f.label} up`} disabled={i === 0} onClick={() => stepSurveyField(doc, f.id, -1)}>
+                      <IconButton
+                        size="1"
+                        variant="ghost"
+                        aria-label={`Move ${f.label} up`}
+                        disabled={i === 0}
+                        onClick={() => stepSurveyField(doc, f.id, -1)}
+                      >
                         <ArrowUpIcon />
                       </IconButton>
-                      <IconButton size="1" variant="ghost" aria-label={`Move ${f.label} down`} disabled={i === page.fields.length - 1} onClick={() => stepSurveyField(doc, f.id, 1)}>
+                      <IconButton
+                        size="1"
+                        variant="ghost"
+                        aria-label={`Move ${f.label} down`}
+                        disabled={i === page.fields.length - 1}
+                        onClick={() => stepSurveyField(doc, f.id, 1)}
+                      >
                         <ArrowDownIcon />
                       </IconButton>
-                      <IconButton size="1" variant="ghost" color="red" aria-label={`Delete ${f.label}`} onClick={() => removeSurveyField(doc, f.id)}>
+                      <IconButton
+                        size="1"
+                        variant="ghost"
+                        color="red"
+                        aria-label={`Delete ${f.label}`}
+                        onClick={() => removeSurveyField(doc, f.id)}
+                      >
                         <TrashIcon />
                       </IconButton>
                     </Flex>
@@ -130,7 +206,9 @@ export function SurveyBuilder({ doc, draft }: { doc: Y.Doc; draft: SurveyDraft }
         {field ? (
           <FieldProperties doc={doc} field={field} earlier={earlier} />
         ) : (
-          <Text color="gray" size="2">Select a question to edit its properties.</Text>
+          <Text color="gray" size="2">
+            Select a question to edit its properties.
+          </Text>
         )}
       </Card>
     </Grid>

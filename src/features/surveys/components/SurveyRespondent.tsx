@@ -1,7 +1,20 @@
 import { Box, Button, Callout, Flex, Heading, Progress, Text, TextField } from "@radix-ui/themes";
 import { CheckCircledIcon } from "@radix-ui/react-icons";
 import { useState } from "react";
-import { emailFromAnswers, FIELD_REQUIRED, FILL_REQUIRED, ownEmailQuestion, pageErrors, SURVEY_FAILURE, SURVEY_SUCCESS, visiblePages, type Answer, type Responses, type SurveyPage, type SurveySettings } from "@convex/lib/surveys/rules";
+import {
+  emailFromAnswers,
+  FIELD_REQUIRED,
+  FILL_REQUIRED,
+  ownEmailQuestion,
+  pageErrors,
+  SURVEY_FAILURE,
+  SURVEY_SUCCESS,
+  visiblePages,
+  type Answer,
+  type Responses,
+  type SurveyPage,
+  type SurveySettings,
+} from "@convex/lib/surveys/rules";
 import { INVALID_EMAIL } from "@convex/lib/forms/rules";
 import { toast } from "@/ui/toast";
 import { SurveyFieldInput } from "./SurveyFieldInput";
@@ -70,7 +83,11 @@ export function SurveyRespondent({ survey, allowAnonymous, onSubmit, idPrefix, w
     const answers = Object.fromEntries(Object.entries(responses).filter(([k]) => shown.has(k)));
     setBusy(true);
     try {
-      const r = await onSubmit(answers, asksEmail ? emailFromAnswers(survey.pages, answers) : email.trim() || null, website);
+      const r = await onSubmit(
+        answers,
+        asksEmail ? emailFromAnswers(survey.pages, answers) : email.trim() || null,
+        website,
+      );
       if (r.ok) {
         toast.success("Survey submitted successfully!", { description: "Thank you for your responses." });
         setResponses({});
@@ -91,23 +108,41 @@ export function SurveyRespondent({ survey, allowAnonymous, onSubmit, idPrefix, w
   return (
     <Flex direction="column" gap="4">
       <Box>
-        <Heading as="h1" size="6">{survey.name}</Heading>
-        {survey.description && <Text as="p" color="gray">{survey.description}</Text>}
+        <Heading as="h1" size="6">
+          {survey.name}
+        </Heading>
+        {survey.description && (
+          <Text as="p" color="gray">
+            {survey.description}
+          </Text>
+        )}
       </Box>
       {done && (
         <Flex direction="column" gap="3" align="start">
           <Callout.Root color="green" data-testid="survey.success">
-            <Callout.Icon><CheckCircledIcon /></Callout.Icon>
+            <Callout.Icon>
+              <CheckCircledIcon />
+            </Callout.Icon>
             <Callout.Text>{SURVEY_SUCCESS}</Callout.Text>
           </Callout.Root>
           {/* the thank-you stands alone: the blank form comes back only when asked for */}
-          {survey.settings.allowMultipleSubmissions && <Button variant="soft" onClick={() => setDone(false)}>Submit another response</Button>}
+          {survey.settings.allowMultipleSubmissions && (
+            <Button variant="soft" onClick={() => setDone(false)}>
+              Submit another response
+            </Button>
+          )}
         </Flex>
       )}
       {!done && survey.settings.showProgressBar && pages.length > 1 && (
         <Box>
-          <Text size="1" color="gray">Page {at + 1} of {pages.length}</Text>
-          <Progress value={((at + 1) / pages.length) * 100} aria-label={`Page ${at + 1} of ${pages.length}`} data-testid="survey.progress" />
+          <Text size="1" color="gray">
+            Page {at + 1} of {pages.length}
+          </Text>
+          <Progress
+            value={((at + 1) / pages.length) * 100}
+            aria-label={`Page ${at + 1} of ${pages.length}`}
+            data-testid="survey.progress"
+          />
         </Box>
       )}
       {done ? null : !page ? (
@@ -122,23 +157,62 @@ export function SurveyRespondent({ survey, allowAnonymous, onSubmit, idPrefix, w
           }}
         >
           <Flex direction="column" gap="4">
-            {page.title && <Heading as="h2" size="4" data-testid="survey.pageTitle">{page.title}</Heading>}
+            {page.title && (
+              <Heading as="h2" size="4" data-testid="survey.pageTitle">
+                {page.title}
+              </Heading>
+            )}
             {page.fields.map((f) => (
-              <SurveyFieldInput key={f.id} field={f} value={responses[f.id]} error={errors[f.id]} onChange={(v) => change(f.id, v)} idPrefix={idPrefix} />
+              <SurveyFieldInput
+                key={f.id}
+                field={f}
+                value={responses[f.id]}
+                error={errors[f.id]}
+                onChange={(v) => change(f.id, v)}
+                idPrefix={idPrefix}
+              />
             ))}
             {last && !asksEmail && (
               <Box>
                 <Text as="label" htmlFor={`${idPrefix}-respondent-email`} size="2" weight="medium">
-                  Your email{!allowAnonymous && <Text color="red" aria-hidden> *</Text>}
+                  Your email
+                  {!allowAnonymous && (
+                    <Text color="red" aria-hidden>
+                      {" "}
+                      *
+                    </Text>
+                  )}
                 </Text>
-                <TextField.Root id={`${idPrefix}-respondent-email`} type="email" value={email} aria-invalid={!!errors.respondentEmail} onChange={(e) => setEmail(e.target.value)} placeholder={allowAnonymous ? "Optional" : "you@example.org"} />
-                {errors.respondentEmail && <Text size="1" color="red" role="alert">{errors.respondentEmail}</Text>}
+                <TextField.Root
+                  id={`${idPrefix}-respondent-email`}
+                  type="email"
+                  value={email}
+                  aria-invalid={!!errors.respondentEmail}
+                  onChange={(e) => setEmail(e.target.value)}
+                  placeholder={allowAnonymous ? "Optional" : "you@example.org"}
+                />
+                {errors.respondentEmail && (
+                  <Text size="1" color="red" role="alert">
+                    {errors.respondentEmail}
+                  </Text>
+                )}
               </Box>
             )}
             {withHoneypot && (
-              <div aria-hidden="true" style={{ position: "absolute", left: "-10000px", width: 1, height: 1, overflow: "hidden" }}>
+              <div
+                aria-hidden="true"
+                style={{ position: "absolute", left: "-10000px", width: 1, height: 1, overflow: "hidden" }}
+              >
                 <label htmlFor={`${idPrefix}-website`}>Website</label>
-                <input id={`${idPrefix}-website`} name="website" type="text" tabIndex={-1} autoComplete="off" value={website} onChange={(e) => setWebsite(e.target.value)} />
+                <input
+                  id={`${idPrefix}-website`}
+                  name="website"
+                  type="text"
+                  tabIndex={-1}
+                  autoComplete="off"
+                  value={website}
+                  onChange={(e) => setWebsite(e.target.value)}
+                />
               </div>
             )}
             <Flex justify="between" gap="3">

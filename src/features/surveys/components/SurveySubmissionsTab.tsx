@@ -16,7 +16,15 @@ import { SurveySummary } from "./SurveySummary";
 type Row = (typeof api.surveySubmissions.list)["_returnType"]["rows"][number];
 
 /** Submissions: Submitted, Email (or 'Anonymous'), Actions (details, delete); live; CSV export; per-question summary. */
-export function SurveySubmissionsTab({ surveyId, surveyName, pages }: { surveyId: Id<"surveys">; surveyName: string; pages: SurveyPage[] }) {
+export function SurveySubmissionsTab({
+  surveyId,
+  surveyName,
+  pages,
+}: {
+  surveyId: Id<"surveys">;
+  surveyName: string;
+  pages: SurveyPage[];
+}) {
   const { can } = useViewer();
   const [limit, setLimit] = useState(50);
   const { data, sample, removeSubmission, allRows } = useSurveySubmissions(surveyId, limit);
@@ -30,7 +38,17 @@ export function SurveySubmissionsTab({ surveyId, surveyName, pages }: { surveyId
     try {
       const rows = await allRows();
       const header = ["Submitted", "Email", ...fields.map((f) => f.label)];
-      downloadCsv(toCsv(header, rows.map((r) => [new Date(r.submittedAt).toISOString(), r.email ?? "Anonymous", ...fields.map((f) => answerText(f, r.responses[f.id]))])), csvName(surveyName, "survey_submissions.csv"));
+      downloadCsv(
+        toCsv(
+          header,
+          rows.map((r) => [
+            new Date(r.submittedAt).toISOString(),
+            r.email ?? "Anonymous",
+            ...fields.map((f) => answerText(f, r.responses[f.id])),
+          ]),
+        ),
+        csvName(surveyName, "survey_submissions.csv"),
+      );
     } catch (e) {
       toast.failure("Export failed", e);
     } finally {
@@ -42,13 +60,25 @@ export function SurveySubmissionsTab({ surveyId, surveyName, pages }: { surveyId
   return (
     <Flex direction="column" gap="4">
       <Flex justify="between" align="center" gap="3" wrap="wrap">
-        <Text size="2" color="gray" data-testid="survey.submissionTotal">{data.total} {data.total === 1 ? "submission" : "submissions"}</Text>
-        <Button variant="soft" onClick={() => void exportCsv()} loading={exporting} disabled={data.total === 0} data-testid="survey.export">
+        <Text size="2" color="gray" data-testid="survey.submissionTotal">
+          {data.total} {data.total === 1 ? "submission" : "submissions"}
+        </Text>
+        <Button
+          variant="soft"
+          onClick={() => void exportCsv()}
+          loading={exporting}
+          disabled={data.total === 0}
+          data-testid="survey.export"
+        >
           <DownloadIcon /> Export CSV
         </Button>
       </Flex>
       {data.rows.length === 0 ? (
-        <Card><Text color="gray" data-testid="survey.noSubmissions">No submissions yet</Text></Card>
+        <Card>
+          <Text color="gray" data-testid="survey.noSubmissions">
+            No submissions yet
+          </Text>
+        </Card>
       ) : (
         <ScrollTable label="Survey submissions">
           <Table.Header>
@@ -62,11 +92,20 @@ export function SurveySubmissionsTab({ surveyId, surveyName, pages }: { surveyId
             {data.rows.map((r) => (
               <Table.Row key={r.id} data-testid="survey.submissionRow">
                 <Table.Cell>{new Date(r.submittedAt).toLocaleString()}</Table.Cell>
-                <Table.Cell>{r.email ?? "Anonymous"}{r.source === "preview" && <Text color="gray"> (preview)</Text>}</Table.Cell>
+                <Table.Cell>
+                  {r.email ?? "Anonymous"}
+                  {r.source === "preview" && <Text color="gray"> (preview)</Text>}
+                </Table.Cell>
                 <Table.Cell>
                   <Flex gap="2">
-                    <Button size="1" variant="soft" onClick={() => setDetails(r)}>Details</Button>
-                    {can("surveys.manage") && <Button size="1" variant="soft" color="red" onClick={() => setDeleting(r)}>Delete</Button>}
+                    <Button size="1" variant="soft" onClick={() => setDetails(r)}>
+                      Details
+                    </Button>
+                    {can("surveys.manage") && (
+                      <Button size="1" variant="soft" color="red" onClick={() => setDeleting(r)}>
+                        Delete
+                      </Button>
+                    )}
                   </Flex>
                 </Table.Cell>
               </Table.Row>
@@ -75,23 +114,39 @@ export function SurveySubmissionsTab({ surveyId, surveyName, pages }: { surveyId
         </ScrollTable>
       )}
       {data.rows.length < data.total && data.rows.length < 500 && (
-        <Flex justify="center"><Button variant="soft" onClick={() => setLimit((l) => l + 50)}>Load more</Button></Flex>
+        <Flex justify="center">
+          <Button variant="soft" onClick={() => setLimit((l) => l + 50)}>
+            Load more
+          </Button>
+        </Flex>
       )}
       {sample && <SurveySummary summary={summarize(pages, sample.responses)} sampled={sample.sampled} />}
       {details && (
         <Dialog.Root open onOpenChange={(o) => !o && setDetails(null)}>
           <Dialog.Content maxWidth="560px">
             <Dialog.Title>Response</Dialog.Title>
-            <Dialog.Description size="2" color="gray" mb="3">{details.email ?? "Anonymous"} · {new Date(details.submittedAt).toLocaleString()}</Dialog.Description>
+            <Dialog.Description size="2" color="gray" mb="3">
+              {details.email ?? "Anonymous"} · {new Date(details.submittedAt).toLocaleString()}
+            </Dialog.Description>
             <DataList.Root orientation={{ initial: "vertical", sm: "horizontal" }} data-testid="survey.details">
-              {fields.filter((f) => details.responses[f.id] !== undefined).map((f) => (
-                <DataList.Item key={f.id}>
-                  <DataList.Label>{f.label}</DataList.Label>
-                  <DataList.Value style={{ whiteSpace: "pre-wrap", wordBreak: "break-word" }}>{answerText(f, details.responses[f.id])}</DataList.Value>
-                </DataList.Item>
-              ))}
+              {fields
+                .filter((f) => details.responses[f.id] !== undefined)
+                .map((f) => (
+                  <DataList.Item key={f.id}>
+                    <DataList.Label>{f.label}</DataList.Label>
+                    <DataList.Value style={{ whiteSpace: "pre-wrap", wordBreak: "break-word" }}>
+                      {answerText(f, details.responses[f.id])}
+                    </DataList.Value>
+                  </DataList.Item>
+                ))}
             </DataList.Root>
-            <Flex justify="end" mt="4"><Dialog.Close><Button variant="soft" color="gray">Close</Button></Dialog.Close></Flex>
+            <Flex justify="end" mt="4">
+              <Dialog.Close>
+                <Button variant="soft" color="gray">
+                  Close
+                </Button>
+              </Dialog.Close>
+            </Flex>
           </Dialog.Content>
         </Dialog.Root>
       )}
@@ -101,7 +156,11 @@ export function SurveySubmissionsTab({ surveyId, surveyName, pages }: { surveyId
         title="Delete submission"
         description="Are you sure you want to delete this submission?"
         onConfirm={() => {
-          if (deleting) void removeSubmission({ id: deleting.id }).then(() => toast.info("Submission deleted"), (e: unknown) => toast.failure("Error deleting submission", e));
+          if (deleting)
+            void removeSubmission({ id: deleting.id }).then(
+              () => toast.info("Submission deleted"),
+              (e: unknown) => toast.failure("Error deleting submission", e),
+            );
           setDeleting(null);
         }}
       />

@@ -3,8 +3,20 @@ import type { Responses, SurveyField, SurveyPage } from "@convex/lib/surveys/rul
 
 export type QuestionSummary =
   | { kind: "options"; field: SurveyField; answered: number; counts: Array<{ option: string; count: number }> }
-  | { kind: "rating"; field: SurveyField; answered: number; average: number | null; counts: Array<{ option: string; count: number }> }
-  | { kind: "histogram"; field: SurveyField; answered: number; average: number | null; buckets: Array<{ from: number; to: number; count: number }> }
+  | {
+      kind: "rating";
+      field: SurveyField;
+      answered: number;
+      average: number | null;
+      counts: Array<{ option: string; count: number }>;
+    }
+  | {
+      kind: "histogram";
+      field: SurveyField;
+      answered: number;
+      average: number | null;
+      buckets: Array<{ from: number; to: number; count: number }>;
+    }
   | { kind: "number"; field: SurveyField; answered: number; average: number | null }
   | { kind: "text"; field: SurveyField; answered: number };
 
@@ -19,19 +31,29 @@ export function summarize(pages: SurveyPage[], all: Responses[]): QuestionSummar
       const average = numbers.length ? numbers.reduce((a, b) => a + b, 0) / numbers.length : null;
       if (f.type === "select" || f.type === "radio" || f.type === "checkbox") {
         const options = f.options.map((o) => o.trim()).filter(Boolean);
-        const counts = options.map((option) => ({ option, count: answers.filter((a) => (Array.isArray(a) ? a.includes(option) : a === option)).length }));
+        const counts = options.map((option) => ({
+          option,
+          count: answers.filter((a) => (Array.isArray(a) ? a.includes(option) : a === option)).length,
+        }));
         return { kind: "options", field: f, answered, counts };
       }
       if (f.type === "rating") {
         const scale = f.ratingType === "thumbs" ? [1, -1] : Array.from({ length: f.maxRating ?? 5 }, (_, i) => i + 1);
-        const counts = scale.map((n) => ({ option: f.ratingType === "thumbs" ? (n === 1 ? "👍" : "👎") : String(n), count: numbers.filter((x) => x === n).length }));
+        const counts = scale.map((n) => ({
+          option: f.ratingType === "thumbs" ? (n === 1 ? "👍" : "👎") : String(n),
+          count: numbers.filter((x) => x === n).length,
+        }));
         return { kind: "rating", field: f, answered, average, counts };
       }
       if (f.type === "slider") {
         const min = f.min ?? 0;
         const max = f.max ?? 100;
         const width = (max - min) / BUCKETS;
-        const buckets = Array.from({ length: BUCKETS }, (_, i) => ({ from: min + i * width, to: min + (i + 1) * width, count: 0 }));
+        const buckets = Array.from({ length: BUCKETS }, (_, i) => ({
+          from: min + i * width,
+          to: min + (i + 1) * width,
+          count: 0,
+        }));
         for (const n of numbers) buckets[Math.min(BUCKETS - 1, Math.max(0, Math.floor((n - min) / width)))].count++;
         return { kind: "histogram", field: f, answered, average, buckets };
       }

@@ -29,7 +29,13 @@ export function AddFieldDialog({ open, onOpenChange }: AddFieldDialogProps) {
         label,
         type,
         required,
-        options: type === "dropdown" ? options.split(",").map((o) => o.trim()).filter(Boolean) : undefined,
+        options:
+          type === "dropdown"
+            ? options
+                .split(",")
+                .map((o) => o.trim())
+                .filter(Boolean)
+            : undefined,
       });
       toast.success("Field added", { description: label.trim() });
       setLabel("");
@@ -56,7 +62,9 @@ export function AddFieldDialog({ open, onOpenChange }: AddFieldDialogProps) {
         <Dialog.Title>Add Field</Dialog.Title>
         <Flex direction="column" gap="3">
           <label>
-            <Text size="2" weight="medium">Label</Text>
+            <Text size="2" weight="medium">
+              Label
+            </Text>
             <TextField.Root
               value={label}
               onChange={(e) => {
@@ -69,20 +77,30 @@ export function AddFieldDialog({ open, onOpenChange }: AddFieldDialogProps) {
             />
           </label>
           <div>
-            <Text size="2" weight="medium" as="div">Type</Text>
+            <Text size="2" weight="medium" as="div">
+              Type
+            </Text>
             <Select.Root value={type} onValueChange={(v) => setType(v as FieldType)}>
               <Select.Trigger aria-label="Field type" placeholder="Select a type" style={{ width: "100%" }} />
               <Select.Content>
                 {CUSTOM_FIELD_TYPES.map((t) => (
-                  <Select.Item key={t.value} value={t.value}>{t.label}</Select.Item>
+                  <Select.Item key={t.value} value={t.value}>
+                    {t.label}
+                  </Select.Item>
                 ))}
               </Select.Content>
             </Select.Root>
           </div>
           {type === "dropdown" && (
             <label>
-              <Text size="2" weight="medium">Options (comma-separated)</Text>
-              <TextField.Root value={options} onChange={(e) => setOptions(e.target.value)} aria-label="Dropdown options" />
+              <Text size="2" weight="medium">
+                Options (comma-separated)
+              </Text>
+              <TextField.Root
+                value={options}
+                onChange={(e) => setOptions(e.target.value)}
+                aria-label="Dropdown options"
+              />
             </label>
           )}
           <Text as="label" size="2">
@@ -97,8 +115,14 @@ export function AddFieldDialog({ open, onOpenChange }: AddFieldDialogProps) {
           )}
         </Flex>
         <Flex gap="3" mt="4" justify="end">
-          <Dialog.Close><Button variant="soft" color="gray">Cancel</Button></Dialog.Close>
-          <Button disabled={!label.trim() || !type} loading={busy} onClick={() => void handleAdd()}>Add Field</Button>
+          <Dialog.Close>
+            <Button variant="soft" color="gray">
+              Cancel
+            </Button>
+          </Dialog.Close>
+          <Button disabled={!label.trim() || !type} loading={busy} onClick={() => void handleAdd()}>
+            Add Field
+          </Button>
         </Flex>
       </Dialog.Content>
     </Dialog.Root>

@@ -4,7 +4,12 @@ import type { Id } from "@convex/_generated/dataModel";
 import { toast } from "@/ui/toast";
 import { useAddVoterToGroup } from "../hooks/useVoterContact";
 
-type AddToGroupDialogProps = { voterId: Id<"voters">; voterName: string; open: boolean; onOpenChange(open: boolean): void };
+type AddToGroupDialogProps = {
+  voterId: Id<"voters">;
+  voterName: string;
+  open: boolean;
+  onOpenChange(open: boolean): void;
+};
 
 /** Adds one voter to a group (groups ordered by name); "Already a member" when it is one. */
 export function AddToGroupDialog({ voterId, voterName, open, onOpenChange }: AddToGroupDialogProps) {
@@ -37,7 +42,9 @@ export function AddToGroupDialog({ voterId, voterName, open, onOpenChange }: Add
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
       <Dialog.Content maxWidth="420px">
         <Dialog.Title>Add to Group</Dialog.Title>
-        <Dialog.Description size="2" mb="3">Add {voterName} to a group.</Dialog.Description>
+        <Dialog.Description size="2" mb="3">
+          Add {voterName} to a group.
+        </Dialog.Description>
         {groups && groups.length === 0 ? (
           <Text color="gray">No groups yet. Create one on the Voter Groups page.</Text>
         ) : (
@@ -45,14 +52,22 @@ export function AddToGroupDialog({ voterId, voterName, open, onOpenChange }: Add
             <Select.Trigger aria-label="Group" placeholder="Select a group" style={{ width: "100%" }} />
             <Select.Content>
               {(groups ?? []).map((g) => (
-                <Select.Item key={g._id} value={g._id}>{g.name}</Select.Item>
+                <Select.Item key={g._id} value={g._id}>
+                  {g.name}
+                </Select.Item>
               ))}
             </Select.Content>
           </Select.Root>
         )}
         <Flex gap="3" mt="4" justify="end" wrap="wrap">
-          <Dialog.Close><Button variant="soft" color="gray">Cancel</Button></Dialog.Close>
-          <Button onClick={() => void handleAdd()} loading={busy}>Add to Group</Button>
+          <Dialog.Close>
+            <Button variant="soft" color="gray">
+              Cancel
+            </Button>
+          </Dialog.Close>
+          <Button onClick={() => void handleAdd()} loading={busy}>
+            Add to Group
+          </Button>
         </Flex>
       </Dialog.Content>
     </Dialog.Root>

@@ -8,7 +8,9 @@ type BulkAddToGroupDialogProps = {
   open: boolean;
   onOpenChange(open: boolean): void;
   /** ticked voters, or every voter matching `filter` */
-  target: { kind: "selected"; voterIds: Id<"voters">[] } | { kind: "matching"; filter: { search?: string; party?: string; status?: string; statusCode?: string } };
+  target:
+    | { kind: "selected"; voterIds: Id<"voters">[] }
+    | { kind: "matching"; filter: { search?: string; party?: string; status?: string; statusCode?: string } };
   /** how many that is, as shown ("3", "12,345", "1,024+") */
   countText: string;
   onDone(): void;
@@ -28,9 +30,18 @@ export function BulkAddToGroupDialog({ open, onOpenChange, target, countText, on
     }
     try {
       const gid = groupId as Id<"voterGroups">;
-      const r = target.kind === "selected" ? await addSelected(gid, target.voterIds) : await addAllMatching(gid, target.filter, null);
-      if (r.failed > 0) toast.error("Some Errors Occurred", { description: `${r.failed} voters could not be added. Check console for details.` });
-      else toast.success("Voters Added Successfully", { description: `${r.added} voters added${r.duplicates ? `, ${r.duplicates} already members skipped` : ""}.` });
+      const r =
+        target.kind === "selected"
+          ? await addSelected(gid, target.voterIds)
+          : await addAllMatching(gid, target.filter, null);
+      if (r.failed > 0)
+        toast.error("Some Errors Occurred", {
+          description: `${r.failed} voters could not be added. Check console for details.`,
+        });
+      else
+        toast.success("Voters Added Successfully", {
+          description: `${r.added} voters added${r.duplicates ? `, ${r.duplicates} already members skipped` : ""}.`,
+        });
       onDone();
       onOpenChange(false);
     } catch (e) {
@@ -46,13 +57,17 @@ export function BulkAddToGroupDialog({ open, onOpenChange, target, countText, on
           {target.kind === "matching" ? `All ${countText} matching voters` : `${countText} selected voters`}
         </Dialog.Description>
         {groups && groups.length === 0 ? (
-          <Text color="gray" size="2">No groups yet. Create one on the Voter Groups page.</Text>
+          <Text color="gray" size="2">
+            No groups yet. Create one on the Voter Groups page.
+          </Text>
         ) : (
           <Select.Root value={groupId} onValueChange={setGroupId}>
             <Select.Trigger aria-label="Group" placeholder="Select a group" style={{ width: "100%" }} />
             <Select.Content>
               {(groups ?? []).map((g) => (
-                <Select.Item key={g._id} value={g._id}>{g.name}</Select.Item>
+                <Select.Item key={g._id} value={g._id}>
+                  {g.name}
+                </Select.Item>
               ))}
             </Select.Content>
           </Select.Root>
@@ -60,12 +75,20 @@ export function BulkAddToGroupDialog({ open, onOpenChange, target, countText, on
         {progress !== null && (
           <Flex direction="column" gap="1" mt="3">
             <Progress aria-label="Adding to group" />
-            <Text size="1" color="gray">{progress.done.toLocaleString()} processed</Text>
+            <Text size="1" color="gray">
+              {progress.done.toLocaleString()} processed
+            </Text>
           </Flex>
         )}
         <Flex gap="3" mt="4" justify="end" wrap="wrap">
-          <Dialog.Close><Button variant="soft" color="gray" disabled={busy}>Cancel</Button></Dialog.Close>
-          <Button loading={busy} onClick={() => void handleAdd()}>Add to Group</Button>
+          <Dialog.Close>
+            <Button variant="soft" color="gray" disabled={busy}>
+              Cancel
+            </Button>
+          </Dialog.Close>
+          <Button loading={busy} onClick={() => void handleAdd()}>
+            Add to Group
+          </Button>
         </Flex>
       </Dialog.Content>
     </Dialog.Root>

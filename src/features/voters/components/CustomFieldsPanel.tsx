@@ -29,21 +29,41 @@ export function CustomFieldsPanel({ defs, canManage, onAdd }: CustomFieldsPanelP
   return (
     <Card>
       <Flex justify="between" align="center" mb="2">
-        <Heading size="3" as="h2">Custom Fields</Heading>
-        {canManage && <Button size="1" variant="soft" onClick={onAdd} type="button"><PlusIcon /> Add Field</Button>}
+        <Heading size="3" as="h2">
+          Custom Fields
+        </Heading>
+        {canManage && (
+          <Button size="1" variant="soft" onClick={onAdd} type="button">
+            <PlusIcon /> Add Field
+          </Button>
+        )}
       </Flex>
       {defs.length === 0 ? (
-        <Text size="2" color="gray">No custom fields yet.</Text>
+        <Text size="2" color="gray">
+          No custom fields yet.
+        </Text>
       ) : (
         <Flex direction="column" gap="2">
           {defs.map((d) => (
             <Flex key={d._id} justify="between" align="center">
               <Text size="2">
-                {d.label} <Badge variant="soft">{CUSTOM_FIELD_TYPES.find((t) => t.value === d.type)?.label ?? d.type}</Badge>
-                {d.required && <Badge color="red" variant="soft" ml="1">Required</Badge>}
+                {d.label}{" "}
+                <Badge variant="soft">{CUSTOM_FIELD_TYPES.find((t) => t.value === d.type)?.label ?? d.type}</Badge>
+                {d.required && (
+                  <Badge color="red" variant="soft" ml="1">
+                    Required
+                  </Badge>
+                )}
               </Text>
               {canManage && (
-                <IconButton size="1" variant="ghost" color="red" aria-label={`Delete field ${d.label}`} onClick={() => setToDelete(d)} type="button">
+                <IconButton
+                  size="1"
+                  variant="ghost"
+                  color="red"
+                  aria-label={`Delete field ${d.label}`}
+                  onClick={() => setToDelete(d)}
+                  type="button"
+                >
                   <TrashIcon />
                 </IconButton>
               )}
@@ -52,7 +72,12 @@ export function CustomFieldsPanel({ defs, canManage, onAdd }: CustomFieldsPanelP
         </Flex>
       )}
       {canManage && (
-        <DeleteFieldDialog key={toDelete?._id ?? "none"} field={toDelete} onOpenChange={(o) => !o && setToDelete(null)} onConfirm={() => toDelete && void handleRemove(toDelete._id)} />
+        <DeleteFieldDialog
+          key={toDelete?._id ?? "none"}
+          field={toDelete}
+          onOpenChange={(o) => !o && setToDelete(null)}
+          onConfirm={() => toDelete && void handleRemove(toDelete._id)}
+        />
       )}
     </Card>
   );

@@ -28,10 +28,14 @@ export function DeleteFieldDialog({ field, onOpenChange, onConfirm }: DeleteFiel
         </AlertDialog.Description>
         <Flex gap="3" mt="4" justify="end">
           <AlertDialog.Cancel>
-            <Button variant="soft" color="gray">Cancel</Button>
+            <Button variant="soft" color="gray">
+              Cancel
+            </Button>
           </AlertDialog.Cancel>
           <AlertDialog.Action>
-            <Button color="red" disabled={!count.done} onClick={onConfirm}>Delete</Button>
+            <Button color="red" disabled={!count.done} onClick={onConfirm}>
+              Delete
+            </Button>
           </AlertDialog.Action>
         </Flex>
       </AlertDialog.Content>

@@ -44,28 +44,45 @@ export function SendEmailDialog({ voterId, to, open, onOpenChange }: SendEmailDi
       <Dialog.Content maxWidth="520px">
         <Dialog.Title>Send Email</Dialog.Title>
         {status?.demoMode && (
-          <Badge color="amber" mb="2" style={{ whiteSpace: "normal" }}>Demo mode — no email leaves the server</Badge>
+          <Badge color="amber" mb="2" style={{ whiteSpace: "normal" }}>
+            Demo mode — no email leaves the server
+          </Badge>
         )}
-        <Dialog.Description size="2" mb="3" style={{ overflowWrap: "anywhere" }}>To: {to}</Dialog.Description>
+        <Dialog.Description size="2" mb="3" style={{ overflowWrap: "anywhere" }}>
+          To: {to}
+        </Dialog.Description>
         <Flex direction="column" gap="3">
           <label>
-            <Text size="2" weight="medium">Subject</Text>
+            <Text size="2" weight="medium">
+              Subject
+            </Text>
             <TextField.Root value={subject} onChange={(e) => setSubject(e.target.value)} aria-label="Subject" />
           </label>
           <label>
-            <Text size="2" weight="medium">Message</Text>
+            <Text size="2" weight="medium">
+              Message
+            </Text>
             <TextArea rows={6} value={message} onChange={(e) => setMessage(e.target.value)} aria-label="Message" />
           </label>
-          <Text size="1" color="gray">Personalize with variables such as {"{{voter.first_name}}"} or {"{{user.campaign_name}}"}.</Text>
+          <Text size="1" color="gray">
+            Personalize with variables such as {"{{voter.first_name}}"} or {"{{user.campaign_name}}"}.
+          </Text>
           {unknown.length > 0 && (
             <Text size="2" color="red" role="alert" data-testid="sendEmail.unknownVariables">
-              Unknown personalization {unknown.length === 1 ? "variable" : "variables"}: {unknown.map((u) => `{{${u}}}`).join(", ")}
+              Unknown personalization {unknown.length === 1 ? "variable" : "variables"}:{" "}
+              {unknown.map((u) => `{{${u}}}`).join(", ")}
             </Text>
           )}
         </Flex>
         <Flex gap="3" mt="4" justify="end" wrap="wrap">
-          <Dialog.Close><Button variant="soft" color="gray">Cancel</Button></Dialog.Close>
-          <Button onClick={() => void handleSend()} loading={busy} disabled={unknown.length > 0}>Send Email</Button>
+          <Dialog.Close>
+            <Button variant="soft" color="gray">
+              Cancel
+            </Button>
+          </Dialog.Close>
+          <Button onClick={() => void handleSend()} loading={busy} disabled={unknown.length > 0}>
+            Send Email
+          </Button>
         </Flex>
       </Dialog.Content>
     </Dialog.Root>

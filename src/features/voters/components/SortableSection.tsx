@@ -4,11 +4,19 @@ import { DragHandleDots2Icon } from "@radix-ui/react-icons";
 import { Card, Flex, Grid, Heading, IconButton } from "@radix-ui/themes";
 import type { ReactNode } from "react";
 
-type SortableSectionProps = { id: string; title: string; children: ReactNode; /** offers the drag handle (voters.manage: the order is organisation-wide) */ draggable: boolean };
+type SortableSectionProps = {
+  id: string;
+  title: string;
+  children: ReactNode;
+  /** offers the drag handle (voters.manage: the order is organisation-wide) */ draggable: boolean;
+};
 
 /** A form section that can be dragged by its handle (mouse, touch or keyboard) when `draggable`. */
 export function SortableSection({ id, title, children, draggable }: SortableSectionProps) {
-  const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition, isDragging } = useSortable({ id, disabled: !draggable });
+  const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition, isDragging } = useSortable({
+    id,
+    disabled: !draggable,
+  });
   return (
     <Card
       ref={setNodeRef}
@@ -17,13 +25,25 @@ export function SortableSection({ id, title, children, draggable }: SortableSect
     >
       <Flex align="center" gap="2" mb="3">
         {draggable && (
-          <IconButton ref={setActivatorNodeRef} variant="ghost" color="gray" aria-label={`Drag to reorder ${title}`} {...attributes} {...listeners} type="button">
+          <IconButton
+            ref={setActivatorNodeRef}
+            variant="ghost"
+            color="gray"
+            aria-label={`Drag to reorder ${title}`}
+            {...attributes}
+            {...listeners}
+            type="button"
+          >
             <DragHandleDots2Icon />
           </IconButton>
         )}
-        <Heading size="3" as="h2">{title}</Heading>
+        <Heading size="3" as="h2">
+          {title}
+        </Heading>
       </Flex>
-      <Grid columns={{ initial: "1", sm: "2" }} gap="3">{children}</Grid>
+      <Grid columns={{ initial: "1", sm: "2" }} gap="3">
+        {children}
+      </Grid>
     </Card>
   );
 }

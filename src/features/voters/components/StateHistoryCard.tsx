@@ -10,20 +10,32 @@ type StateHistoryCardProps = { score: number | undefined; elections: number };
 export function StateHistoryCard({ score, elections }: StateHistoryCardProps) {
   return (
     <Card>
-      <Heading as="h2" size="4" mb="2">State Voter History</Heading>
+      <Heading as="h2" size="4" mb="2">
+        State Voter History
+      </Heading>
       <Flex align="center" gap="3" wrap="wrap">
         {score !== undefined ? (
           <>
-            <Badge size="3" color={historyColor(score)} data-testid="voters.history">{score}/4</Badge>
-            <Text size="2" color="gray">elections voted in (of the last 4)</Text>
+            <Badge size="3" color={historyColor(score)} data-testid="voters.history">
+              {score}/4
+            </Badge>
+            <Text size="2" color="gray">
+              elections voted in (of the last 4)
+            </Text>
           </>
         ) : elections > 0 ? (
           <>
-            <Badge size="3" color="gray" data-testid="voters.history">Not scored</Badge>
-            <Text size="2" color="gray">the state file gave no 0–4 score; see the vote history</Text>
+            <Badge size="3" color="gray" data-testid="voters.history">
+              Not scored
+            </Badge>
+            <Text size="2" color="gray">
+              the state file gave no 0–4 score; see the vote history
+            </Text>
           </>
         ) : (
-          <Badge size="3" color="gray" data-testid="voters.history">No vote history</Badge>
+          <Badge size="3" color="gray" data-testid="voters.history">
+            No vote history
+          </Badge>
         )}
       </Flex>
     </Card>

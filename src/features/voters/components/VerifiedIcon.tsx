@@ -10,7 +10,12 @@ export function VerifiedIcon({ value, verified }: { value: string | undefined; v
   if (!hasVerifiedValue(verified)) return null;
   const ok = verifiedMatches(value, verified);
   return (
-    <Text color={ok ? "green" : "red"} role="img" aria-label={ok ? "Matches state record" : "Does not match state record"} title={ok ? "Match" : "Mismatch"}>
+    <Text
+      color={ok ? "green" : "red"}
+      role="img"
+      aria-label={ok ? "Matches state record" : "Does not match state record"}
+      title={ok ? "Match" : "Mismatch"}
+    >
       {ok ? <CheckCircledIcon aria-hidden /> : <CrossCircledIcon aria-hidden />}
     </Text>
   );

@@ -8,17 +8,31 @@ import type { VoterListViewProps } from "./VoterTable";
 import { voterEditPath, voterPath } from "@/lib/routes";
 
 /** The voter list on a phone: one card per voter (name, contact, badges, actions) instead of a wide table. */
-export function VoterCards({ label, voters, petitionMode, canEdit, canDelete, onDelete, selection }: VoterListViewProps) {
+export function VoterCards({
+  label,
+  voters,
+  petitionMode,
+  canEdit,
+  canDelete,
+  onDelete,
+  selection,
+}: VoterListViewProps) {
   const navigate = useNavigate();
   const ids = voters.map((v) => v._id);
-  const pageSelected = selection !== null && (selection.allMatching || (ids.length > 0 && ids.every((id) => selection.selected.has(id))));
+  const pageSelected =
+    selection !== null && (selection.allMatching || (ids.length > 0 && ids.every((id) => selection.selected.has(id))));
   return (
     <Box asChild>
       <section aria-label={label} data-testid="voters.cards">
         {selection && (
           <Text as="label" size="2" mb="2" style={{ display: "block" }}>
             <Flex gap="2" align="center">
-              <Checkbox checked={pageSelected} disabled={selection.allMatching} onCheckedChange={() => selection.onTogglePage(ids)} /> Select all listed
+              <Checkbox
+                checked={pageSelected}
+                disabled={selection.allMatching}
+                onCheckedChange={() => selection.onTogglePage(ids)}
+              />{" "}
+              Select all listed
             </Flex>
           </Text>
         )}
@@ -45,24 +59,41 @@ export function VoterCards({ label, voters, petitionMode, canEdit, canDelete, on
                           <Link to={voterPath(v._id)}>{name}</Link>
                         </RadixLink>
                         {contact.map((c) => (
-                          <Text key={c} size="2" color="gray" style={{ overflowWrap: "anywhere" }}>{c}</Text>
+                          <Text key={c} size="2" color="gray" style={{ overflowWrap: "anywhere" }}>
+                            {c}
+                          </Text>
                         ))}
                         <Flex gap="2" wrap="wrap" align="center">
                           <PartyBadge party={v.party_affiliation} />
                           <StatusBadge status={v.status} />
                           {petitionMode && <FrequencyBadge history={v.state_voter_history} />}
-                          {v.precinct && <Text size="1" color="gray">Precinct {v.precinct}</Text>}
+                          {v.precinct && (
+                            <Text size="1" color="gray">
+                              Precinct {v.precinct}
+                            </Text>
+                          )}
                         </Flex>
                       </Flex>
                       {(canEdit || canDelete) && (
                         <Flex gap="3" align="center">
                           {canEdit && (
-                            <IconButton size="2" variant="ghost" aria-label={`Edit ${name}`} onClick={() => navigate(voterEditPath(v._id))}>
+                            <IconButton
+                              size="2"
+                              variant="ghost"
+                              aria-label={`Edit ${name}`}
+                              onClick={() => navigate(voterEditPath(v._id))}
+                            >
                               <Pencil1Icon />
                             </IconButton>
                           )}
                           {canDelete && (
-                            <IconButton size="2" variant="ghost" color="red" aria-label={`Delete ${name}`} onClick={() => onDelete(v)}>
+                            <IconButton
+                              size="2"
+                              variant="ghost"
+                              color="red"
+                              aria-label={`Delete ${name}`}
+                              onClick={() => onDelete(v)}
+                            >
                               <TrashIcon />
                             </IconButton>
                           )}

@@ -30,11 +30,15 @@ export function VoterEmailHistory({ voterId }: VoterEmailHistoryProps) {
   const { rows } = useVoterEmailHistory(voterId);
   return (
     <Card data-testid="voters.emailHistory">
-      <Heading size="4" as="h2" mb="2">Campaign Emails</Heading>
+      <Heading size="4" as="h2" mb="2">
+        Campaign Emails
+      </Heading>
       {rows === undefined ? (
         <Skeleton height="60px" />
       ) : rows.length === 0 ? (
-        <Text size="2" color="gray">No emails sent to this voter yet.</Text>
+        <Text size="2" color="gray">
+          No emails sent to this voter yet.
+        </Text>
       ) : (
         <Flex asChild direction="column" gap="3" style={{ maxHeight: 320, overflowY: "auto" }}>
           <ul style={{ listStyle: "none", margin: 0, padding: 0 }} tabIndex={0} aria-label="Campaign emails">
@@ -45,12 +49,18 @@ export function VoterEmailHistory({ voterId }: VoterEmailHistoryProps) {
                     <RadixLink asChild size="2" weight="medium">
                       <Link to={`${ROUTES.email}?campaign=${r.campaignId}`}>{r.campaignName}</Link>
                     </RadixLink>
-                    <Text size="2" style={{ overflowWrap: "anywhere" }}>{r.subject || "No subject"}</Text>
+                    <Text size="2" style={{ overflowWrap: "anywhere" }}>
+                      {r.subject || "No subject"}
+                    </Text>
                   </Flex>
-                  <Badge color={STATUS_COLORS[r.status] ?? "gray"} size="1">{r.status}</Badge>
+                  <Badge color={STATUS_COLORS[r.status] ?? "gray"} size="1">
+                    {r.status}
+                  </Badge>
                 </Flex>
                 <Flex gap="2" align="center" wrap="wrap" mt="1">
-                  <Text size="1" color="gray">{new Date(r.sentAt ?? r.queuedAt).toLocaleString()}</Text>
+                  <Text size="1" color="gray">
+                    {new Date(r.sentAt ?? r.queuedAt).toLocaleString()}
+                  </Text>
                   {r.opened && <Mark icon={<EnvelopeOpenIcon />} label="Opened" color="green" />}
                   {r.clicked && <Mark icon={<CursorArrowIcon />} label="Clicked" color="blue" />}
                   {r.unsubscribed && <Mark icon={<ExitIcon />} label="Unsubscribed" color="red" />}
@@ -69,7 +79,9 @@ function Mark({ icon, label, color }: { icon: ReactNode; label: string; color: "
     <Badge variant="soft" color={color} size="1" data-testid="voters.emailHistory.mark">
       <Flex asChild align="center" gap="1">
         <span>
-          <span aria-hidden style={{ display: "inline-flex" }}>{icon}</span>
+          <span aria-hidden style={{ display: "inline-flex" }}>
+            {icon}
+          </span>
           {label}
         </span>
       </Flex>

@@ -14,14 +14,21 @@ export function VoterFieldInput({ def, value, onChange }: VoterFieldInputProps) 
   if (def.type === "textarea") {
     input = <TextArea id={id} value={value} onChange={(e) => onChange(e.target.value)} rows={3} />;
   } else if (def.type === "dropdown" || def.type === "boolean" || def.key === "state_voter_history") {
-    const options = def.type === "boolean" ? ["Yes", "No"] : def.key === "state_voter_history" ? ["0", "1", "2", "3", "4"] : def.options ?? [];
+    const options =
+      def.type === "boolean"
+        ? ["Yes", "No"]
+        : def.key === "state_voter_history"
+          ? ["0", "1", "2", "3", "4"]
+          : (def.options ?? []);
     input = (
       <Select.Root value={value || NONE} onValueChange={(v) => onChange(v === NONE ? "" : v)}>
         <Select.Trigger id={id} aria-label={def.label} style={{ width: "100%" }} />
         <Select.Content>
           <Select.Item value={NONE}>—</Select.Item>
           {options.map((o) => (
-            <Select.Item key={o} value={o}>{o}</Select.Item>
+            <Select.Item key={o} value={o}>
+              {o}
+            </Select.Item>
           ))}
         </Select.Content>
       </Select.Root>
@@ -29,12 +36,21 @@ export function VoterFieldInput({ def, value, onChange }: VoterFieldInputProps) 
   } else {
     // a date the state file gave only in part ("1921") stays text: a date input would show it empty
     const partialDate = def.type === "date" && value.trim() !== "" && !isFullDate(value);
-    const type = def.type === "email" ? "email" : def.type === "phone" ? "tel" : def.type === "date" && !partialDate ? "date" : "text";
+    const type =
+      def.type === "email"
+        ? "email"
+        : def.type === "phone"
+          ? "tel"
+          : def.type === "date" && !partialDate
+            ? "date"
+            : "text";
     input = <TextField.Root id={id} type={type} value={value} onChange={(e) => onChange(e.target.value)} />;
   }
   return (
     <div>
-      <Text as="label" htmlFor={id} size="2" weight="medium">{label}</Text>
+      <Text as="label" htmlFor={id} size="2" weight="medium">
+        {label}
+      </Text>
       {input}
     </div>
   );

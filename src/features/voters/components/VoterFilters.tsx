@@ -21,7 +21,18 @@ const ALL = "all";
 
 /** Search box with Party and Status filters (spec/1 §9 options) and the state file's status codes. */
 export function VoterFilters(props: VoterFiltersProps) {
-  const { search, party, status, statusCode, statusCodes, onSearchChange, onPartyChange, onStatusChange, onStatusCodeChange, placeholder } = props;
+  const {
+    search,
+    party,
+    status,
+    statusCode,
+    statusCodes,
+    onSearchChange,
+    onPartyChange,
+    onStatusChange,
+    onStatusCodeChange,
+    placeholder,
+  } = props;
   const codes = statusCode && !statusCodes.includes(statusCode) ? [...statusCodes, statusCode] : statusCodes;
   return (
     <Flex gap="3" wrap="wrap" align="center">
@@ -41,7 +52,9 @@ export function VoterFilters(props: VoterFiltersProps) {
         <Select.Content>
           <Select.Item value={ALL}>All Parties</Select.Item>
           {PARTIES.map((p) => (
-            <Select.Item key={p} value={p}>{p}</Select.Item>
+            <Select.Item key={p} value={p}>
+              {p}
+            </Select.Item>
           ))}
         </Select.Content>
       </Select.Root>
@@ -50,7 +63,9 @@ export function VoterFilters(props: VoterFiltersProps) {
         <Select.Content>
           <Select.Item value={ALL}>All Statuses</Select.Item>
           {VOTER_STATUSES.map((s) => (
-            <Select.Item key={s} value={s}>{s}</Select.Item>
+            <Select.Item key={s} value={s}>
+              {s}
+            </Select.Item>
           ))}
         </Select.Content>
       </Select.Root>
@@ -60,7 +75,9 @@ export function VoterFilters(props: VoterFiltersProps) {
           <Select.Content>
             <Select.Item value={ALL}>All Status Codes</Select.Item>
             {codes.map((c) => (
-              <Select.Item key={c} value={c}>{c}</Select.Item>
+              <Select.Item key={c} value={c}>
+                {c}
+              </Select.Item>
             ))}
           </Select.Content>
         </Select.Root>

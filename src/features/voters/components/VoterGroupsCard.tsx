@@ -18,20 +18,31 @@ export function VoterGroupsCard({ voterId, canChange, onAdd }: VoterGroupsCardPr
   return (
     <Card data-testid="voters.groups">
       <Flex justify="between" align="center" mb="3">
-        <Heading as="h2" size="4">Groups</Heading>
+        <Heading as="h2" size="4">
+          Groups
+        </Heading>
         {canChange && (
-          <Button size="1" variant="soft" onClick={onAdd}><PlusIcon /> Add to Group</Button>
+          <Button size="1" variant="soft" onClick={onAdd}>
+            <PlusIcon /> Add to Group
+          </Button>
         )}
       </Flex>
       {groups === undefined ? null : groups.length === 0 ? (
-        <Text color="gray" size="2">Not in any group.</Text>
+        <Text color="gray" size="2">
+          Not in any group.
+        </Text>
       ) : (
         <Flex gap="2" wrap="wrap">
           {groups.map((g) => (
             <Badge key={g._id} size="2" variant="soft">
               {g.name}
               {canChange && (
-                <IconButton size="1" variant="ghost" aria-label={`Remove from ${g.name}`} onClick={() => void handleRemove(g._id)}>
+                <IconButton
+                  size="1"
+                  variant="ghost"
+                  aria-label={`Remove from ${g.name}`}
+                  onClick={() => void handleRemove(g._id)}
+                >
                   <Cross2Icon />
                 </IconButton>
               )}

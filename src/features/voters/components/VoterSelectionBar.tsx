@@ -12,7 +12,14 @@ type VoterSelectionBarProps = {
 };
 
 /** What the bulk selection holds, and what can be done with it (select every match, add to a group). */
-export function VoterSelectionBar({ selectedCount, allMatching, totalText, onSelectAllMatching, onClear, onAddToGroup }: VoterSelectionBarProps) {
+export function VoterSelectionBar({
+  selectedCount,
+  allMatching,
+  totalText,
+  onSelectAllMatching,
+  onClear,
+  onAddToGroup,
+}: VoterSelectionBarProps) {
   const none = !allMatching && selectedCount === 0;
   return (
     <Flex gap="3" align="center" wrap="wrap" data-testid="voters.selection">
@@ -20,14 +27,23 @@ export function VoterSelectionBar({ selectedCount, allMatching, totalText, onSel
         {allMatching ? `All ${totalText ?? ""} matching selected` : `${selectedCount.toLocaleString()} selected`}
       </Text>
       {!allMatching && (
-        <Button size="1" variant="soft" disabled={totalText === null || totalText === "0"} onClick={onSelectAllMatching}>
+        <Button
+          size="1"
+          variant="soft"
+          disabled={totalText === null || totalText === "0"}
+          onClick={onSelectAllMatching}
+        >
           Select all matching ({totalText ?? "counting…"})
         </Button>
       )}
       {!none && (
         <>
-          <Button size="1" onClick={onAddToGroup}><PlusIcon /> Add to Group</Button>
-          <Button size="1" variant="ghost" color="gray" onClick={onClear}>Clear selection</Button>
+          <Button size="1" onClick={onAddToGroup}>
+            <PlusIcon /> Add to Group
+          </Button>
+          <Button size="1" variant="ghost" color="gray" onClick={onClear}>
+            Clear selection
+          </Button>
         </>
       )}
     </Flex>

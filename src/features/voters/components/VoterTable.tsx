@@ -28,10 +28,19 @@ export type VoterListViewProps = {
   selection: VoterListSelection | null;
 };
 
-export function VoterTable({ label, voters, petitionMode, canEdit, canDelete, onDelete, selection }: VoterListViewProps) {
+export function VoterTable({
+  label,
+  voters,
+  petitionMode,
+  canEdit,
+  canDelete,
+  onDelete,
+  selection,
+}: VoterListViewProps) {
   const navigate = useNavigate();
   const ids = voters.map((v) => v._id);
-  const pageSelected = selection !== null && (selection.allMatching || (ids.length > 0 && ids.every((id) => selection.selected.has(id))));
+  const pageSelected =
+    selection !== null && (selection.allMatching || (ids.length > 0 && ids.every((id) => selection.selected.has(id))));
   return (
     <ScrollTable label={label} variant="surface" data-testid="voters.table">
       <Table.Header>
@@ -76,22 +85,46 @@ export function VoterTable({ label, voters, petitionMode, canEdit, canDelete, on
               </Table.RowHeaderCell>
               <Table.Cell>{v.email ?? ""}</Table.Cell>
               <Table.Cell>{v.phone ?? ""}</Table.Cell>
-              <Table.Cell><PartyBadge party={v.party_affiliation} /></Table.Cell>
-              <Table.Cell><StatusBadge status={v.status} /></Table.Cell>
-              {petitionMode && <Table.Cell><FrequencyBadge history={v.state_voter_history} /></Table.Cell>}
+              <Table.Cell>
+                <PartyBadge party={v.party_affiliation} />
+              </Table.Cell>
+              <Table.Cell>
+                <StatusBadge status={v.status} />
+              </Table.Cell>
+              {petitionMode && (
+                <Table.Cell>
+                  <FrequencyBadge history={v.state_voter_history} />
+                </Table.Cell>
+              )}
               <Table.Cell>{v.precinct ?? ""}</Table.Cell>
               <Table.Cell align="right">
                 <Flex gap="2" justify="end">
-                  <IconButton size="1" variant="ghost" aria-label={`View ${name}`} onClick={() => navigate(voterPath(v._id))}>
+                  <IconButton
+                    size="1"
+                    variant="ghost"
+                    aria-label={`View ${name}`}
+                    onClick={() => navigate(voterPath(v._id))}
+                  >
                     <EyeOpenIcon />
                   </IconButton>
                   {canEdit && (
-                    <IconButton size="1" variant="ghost" aria-label={`Edit ${name}`} onClick={() => navigate(voterEditPath(v._id))}>
+                    <IconButton
+                      size="1"
+                      variant="ghost"
+                      aria-label={`Edit ${name}`}
+                      onClick={() => navigate(voterEditPath(v._id))}
+                    >
                       <Pencil1Icon />
                     </IconButton>
                   )}
                   {canDelete && (
-                    <IconButton size="1" variant="ghost" color="red" aria-label={`Delete ${name}`} onClick={() => onDelete(v)}>
+                    <IconButton
+                      size="1"
+                      variant="ghost"
+                      color="red"
+                      aria-label={`Delete ${name}`}
+                      onClick={() => onDelete(v)}
+                    >
                       <TrashIcon />
                     </IconButton>
                   )}

@@ -20,7 +20,9 @@ export function VoterTotal({ total, started, done, capped, noun }: VoterTotalPro
   else text = countLabel(total, noun);
   return (
     <Text as="p" size="2" color="gray" aria-live="polite" data-testid="voters.total">
-      <Text weight="medium" color={done ? undefined : "gray"} highContrast={done}>{text}</Text>
+      <Text weight="medium" color={done ? undefined : "gray"} highContrast={done}>
+        {text}
+      </Text>
       {done && capped && <> · the search stops at its first 1,024 results, so refine it to count them all</>}
     </Text>
   );

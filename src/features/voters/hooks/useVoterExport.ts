@@ -2,7 +2,13 @@ import { useConvex } from "convex/react";
 import { useCallback, useState } from "react";
 import { api } from "@convex/_generated/api";
 import { downloadBlob } from "@/lib/download";
-import { CsvExportWriter, exportColumns, exportFileName, XlsxExportWriter, type ExportVoter } from "../utils/exportWriter";
+import {
+  CsvExportWriter,
+  exportColumns,
+  exportFileName,
+  XlsxExportWriter,
+  type ExportVoter,
+} from "../utils/exportWriter";
 import { voterFilterArgs, type VoterListFilter } from "./useVoterList";
 
 /** Rows asked for per call (voters.exportPage serves at most 1,000). */
@@ -28,10 +34,13 @@ export function useVoterExport(filter: VoterListFilter) {
         let cursor: string | null = null;
         let count = 0;
         for (;;) {
-          const page: { page: ExportVoter[]; isDone: boolean; continueCursor: string } = await convex.query(api.voters.exportPage, {
-            ...args,
-            paginationOpts: { numItems: EXPORT_PAGE, cursor },
-          });
+          const page: { page: ExportVoter[]; isDone: boolean; continueCursor: string } = await convex.query(
+            api.voters.exportPage,
+            {
+              ...args,
+              paginationOpts: { numItems: EXPORT_PAGE, cursor },
+            },
+          );
           writer.addPage(page.page);
           count += page.page.length;
           setExported(count);

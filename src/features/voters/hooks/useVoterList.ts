@@ -22,7 +22,9 @@ export function voterFilterArgs(filter: VoterListFilter) {
  * may come back short: more are fetched until a page's worth shows or the list ends.
  */
 export function useVoterList(filter: VoterListFilter) {
-  const { results, status, loadMore, isLoading } = usePaginatedQuery(api.voters.list, voterFilterArgs(filter), { initialNumItems: VOTER_PAGE_SIZE });
+  const { results, status, loadMore, isLoading } = usePaginatedQuery(api.voters.list, voterFilterArgs(filter), {
+    initialNumItems: VOTER_PAGE_SIZE,
+  });
   const short = status === "CanLoadMore" && results.length < VOTER_PAGE_SIZE;
   useEffect(() => {
     if (short) loadMore(VOTER_PAGE_SIZE);

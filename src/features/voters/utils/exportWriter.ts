@@ -9,7 +9,11 @@ import { VOTER_FIELD_DEFS, type ElectionRecord } from "@convex/tables/voters";
 import { FORMULA } from "@/lib/csv";
 
 export type ExportColumn = { key: string; label: string; custom?: boolean };
-export type ExportVoter = Record<string, unknown> & { custom_fields?: Record<string, string>; _id?: string; _creationTime?: number };
+export type ExportVoter = Record<string, unknown> & {
+  custom_fields?: Record<string, string>;
+  _id?: string;
+  _creationTime?: number;
+};
 
 /** One election as the export writes it: "GENERAL-11/08/2016 (Absentee)", "PRIMARY-05/03/2022 (Democrat ballot)". */
 function electionText(r: ElectionRecord): string {
@@ -44,8 +48,10 @@ export function neutraliseCell(value: string): string {
 export function cellValue(voter: ExportVoter, col: ExportColumn): string {
   let raw: unknown;
   if (col.custom) raw = voter.custom_fields?.[col.key];
-  else if (col.key === "created_at") raw = voter._creationTime !== undefined ? new Date(voter._creationTime).toISOString() : "";
-  else if (col.key === "updated_at") raw = typeof voter.updatedAt === "number" ? new Date(voter.updatedAt).toISOString() : "";
+  else if (col.key === "created_at")
+    raw = voter._creationTime !== undefined ? new Date(voter._creationTime).toISOString() : "";
+  else if (col.key === "updated_at")
+    raw = typeof voter.updatedAt === "number" ? new Date(voter.updatedAt).toISOString() : "";
   else raw = voter[col.key];
   if (raw === undefined || raw === null) return "";
   if (typeof raw === "boolean") return raw ? "Yes" : "No";
@@ -114,7 +120,8 @@ export class ExportLimitError extends Error {
 }
 
 // Characters XML 1.0 forbids: C0 controls other than tab/LF/CR, U+FFFE/U+FFFF, lone surrogates.
-const XML_ILLEGAL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const XML_ILLEGAL =
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 // Anything xlsxText might have to change; most cells contain none of it.
 const NEEDS_XML_WORK = /[&<>"_\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF\uFFFE\uFFFF]/;
@@ -292,7 +299,9 @@ export class XlsxExportWriter {
   private pushSheet(xml: string, final: boolean) {
     const bytes = this.encoder.encode(xml);
     if (this.sheetBytes + bytes.length > XLSX_MAX_SHEET_BYTES) {
-      throw new ExportLimitError("This export is too large for one Excel file. Narrow the filter or export CSV instead.");
+      throw new ExportLimitError(
+        "This export is too large for one Excel file. Narrow the filter or export CSV instead.",
+      );
     }
     this.sheetBytes += bytes.length;
     this.sheet.push(bytes, final);

@@ -4,11 +4,16 @@ type Color = "green" | "red" | "yellow" | "orange" | "gray" | "blue" | "teal";
 
 export function statusColor(status: string | undefined): Color {
   switch (status) {
-    case "Active": return "green";
-    case "Inactive": return "red";
-    case "Pending": return "yellow";
-    case "Suspended": return "orange";
-    default: return "gray";
+    case "Active":
+      return "green";
+    case "Inactive":
+      return "red";
+    case "Pending":
+      return "yellow";
+    case "Suspended":
+      return "orange";
+    default:
+      return "gray";
   }
 }
 
@@ -18,10 +23,14 @@ export function statusLabel(status: string | undefined): string {
 
 export function partyColor(party: string | undefined): Color {
   switch (party) {
-    case "Democrat": return "blue";
-    case "Republican": return "red";
-    case "Independent": return "teal";
-    default: return "gray";
+    case "Democrat":
+      return "blue";
+    case "Republican":
+      return "red";
+    case "Independent":
+      return "teal";
+    default:
+      return "gray";
   }
 }
 

@@ -57,8 +57,15 @@ export function valuesFromVoter(voter: Partial<VoterFields> | null | undefined):
 }
 
 /** Form strings → the mutation's fields (empty → absent; Yes/No → boolean; history → number). */
-export function fieldsFromValues(values: FormValues, custom: CustomDef[], keepCustom: Record<string, string> = {}): VoterFields {
-  const out: Record<string, unknown> = { first_name: (values.first_name ?? "").trim(), last_name: (values.last_name ?? "").trim() };
+export function fieldsFromValues(
+  values: FormValues,
+  custom: CustomDef[],
+  keepCustom: Record<string, string> = {},
+): VoterFields {
+  const out: Record<string, unknown> = {
+    first_name: (values.first_name ?? "").trim(),
+    last_name: (values.last_name ?? "").trim(),
+  };
   for (const f of VOTER_FIELD_DEFS) {
     if (f.key === "first_name" || f.key === "last_name") continue;
     const raw = (values[f.key] ?? "").trim();

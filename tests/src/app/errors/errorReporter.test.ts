@@ -107,7 +107,10 @@ describe("reporter", () => {
     const h = harness(true);
     appendStored(h.storage, FAILED_REPORTS_KEY, [e(7), e(8)], 50);
     await h.reporter.retryStored();
-    expect(JSON.parse(h.sent[0].init.body as string).errors.map((x: ErrorEntry) => x.message)).toEqual(["error 7", "error 8"]);
+    expect(JSON.parse(h.sent[0].init.body as string).errors.map((x: ErrorEntry) => x.message)).toEqual([
+      "error 7",
+      "error 8",
+    ]);
     expect(readStored(h.storage, FAILED_REPORTS_KEY)).toEqual([]);
     expect(RETRY_DELAY_MS).toBe(2000);
   });
@@ -118,7 +121,11 @@ describe("reporter", () => {
     expect(h.beacons).toHaveLength(0);
     h.reporter.report(e(1));
     h.reporter.beacon();
-    expect(JSON.parse(h.beacons[0])).toMatchObject({ sessionId: "session-1", beforeUnload: true, errors: [{ message: "error 1" }] });
+    expect(JSON.parse(h.beacons[0])).toMatchObject({
+      sessionId: "session-1",
+      beforeUnload: true,
+      errors: [{ message: "error 1" }],
+    });
     expect(h.reporter.pending()).toEqual([]);
   });
 });

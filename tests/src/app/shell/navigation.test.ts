@@ -11,7 +11,9 @@ describe("navigation", () => {
     const labels = menu.map((i) => i.label);
     for (const label of ["CTA Creator", "CTA Database", "Signature Verification"]) expect(labels).toContain(label);
     const held = rolePermissions(cm);
-    for (const item of menu.filter((i) => ["CTA Creator", "CTA Database", "Signature Verification"].includes(i.label))) {
+    for (const item of menu.filter((i) =>
+      ["CTA Creator", "CTA Database", "Signature Verification"].includes(i.label),
+    )) {
       expect(item.permission !== undefined && held.has(item.permission)).toBe(true);
     }
   });

@@ -10,7 +10,11 @@ import { button, click, expectNoAxeViolations, flush, mount, type, type Mounted 
 
 const mutations = new Map<string, ReturnType<typeof vi.fn>>();
 const mutation = (name: string) => {
-  if (!mutations.has(name)) mutations.set(name, vi.fn(async () => null));
+  if (!mutations.has(name))
+    mutations.set(
+      name,
+      vi.fn(async () => null),
+    );
   return mutations.get(name)!;
 };
 vi.mock("convex/react", () => ({
@@ -24,13 +28,26 @@ vi.mock("convex/react", () => ({
   usePaginatedQuery: (_ref: unknown, args: unknown) =>
     args === "skip"
       ? { results: [], status: "LoadingFirstPage", loadMore: vi.fn(), isLoading: true }
-      : { results: [{ voterId: "v1", name: "Ada Lovelace", email: "ada@example.org" }], status: "CanLoadMore", loadMore: vi.fn(), isLoading: false },
+      : {
+          results: [{ voterId: "v1", name: "Ada Lovelace", email: "ada@example.org" }],
+          status: "CanLoadMore",
+          loadMore: vi.fn(),
+          isLoading: false,
+        },
   useMutation: (ref: unknown) => mutation(getFunctionName(ref as never)),
 }));
-const toast = vi.hoisted(() => ({ success: vi.fn(), error: vi.fn(), info: vi.fn(), warning: vi.fn(), failure: vi.fn() }));
+const toast = vi.hoisted(() => ({
+  success: vi.fn(),
+  error: vi.fn(),
+  info: vi.fn(),
+  warning: vi.fn(),
+  failure: vi.fn(),
+}));
 vi.mock("@/ui/toast", () => ({ toast, errorMessage: (e: unknown) => String(e) }));
 const viewer = vi.hoisted(() => ({ seeVoters: true }));
-vi.mock("@/session/ViewerProvider", () => ({ useViewer: () => ({ can: (p: string) => p !== "voters.view" || viewer.seeVoters }) }));
+vi.mock("@/session/ViewerProvider", () => ({
+  useViewer: () => ({ can: (p: string) => p !== "voters.view" || viewer.seeVoters }),
+}));
 
 const { SegmentDialog } = await import("@/features/email/blasts/SegmentDialog");
 const { ManageListDialog } = await import("@/features/email/blasts/ManageListDialog");
@@ -51,19 +68,32 @@ describe("audience dialogs", () => {
     expect(toast.error).toHaveBeenLastCalledWith("Name required", { description: "Please enter a segment name." });
     type(dialog().querySelector<HTMLInputElement>("input:not([type])")!, "Young voters");
     click(button(dialog(), "Create segment"));
-    expect(toast.error).toHaveBeenLastCalledWith("Segment conditions incomplete", { description: "Please complete all segment conditions." });
+    expect(toast.error).toHaveBeenLastCalledWith("Segment conditions incomplete", {
+      description: "Please complete all segment conditions.",
+    });
     expect(mutations.get("emailSegments:create")?.mock.calls ?? []).toEqual([]);
     await expectNoAxeViolations(document.body);
   });
 
   test("editing a segment sends only the changed fields, each with its base", async () => {
     const rules = [{ id: "a", field: "age" as const, operator: "less_than" as const, value: "30" }];
-    const segment = { id: "s1" as never, name: "Young voters", description: null, rules, cachedCount: 4, lastRefreshedAt: null, refreshing: false };
+    const segment = {
+      id: "s1" as never,
+      name: "Young voters",
+      description: null,
+      rules,
+      cachedCount: 4,
+      lastRefreshedAt: null,
+      refreshing: false,
+    };
     m = mount(<SegmentDialog open onOpenChange={() => {}} editId={"s1" as never} segment={segment} />);
     type(dialog().querySelector<HTMLInputElement>("[data-testid='email.segmentRules.value']")!, "35");
     click(button(dialog(), "Save segment"));
     await flush();
-    expect(mutations.get("emailSegments:update")).toHaveBeenCalledWith({ id: "s1", edits: [{ field: "rules", base: JSON.stringify(rules), value: JSON.stringify([{ ...rules[0], value: "35" }]) }] });
+    expect(mutations.get("emailSegments:update")).toHaveBeenCalledWith({
+      id: "s1",
+      edits: [{ field: "rules", base: JSON.stringify(rules), value: JSON.stringify([{ ...rules[0], value: "35" }]) }],
+    });
   });
 
   test("Manage list: contacts with remove, add a group", async () => {

@@ -14,7 +14,11 @@ const state = {
 };
 const mutations = new Map<string, ReturnType<typeof vi.fn>>();
 const mutation = (name: string) => {
-  if (!mutations.has(name)) mutations.set(name, vi.fn(async () => null));
+  if (!mutations.has(name))
+    mutations.set(
+      name,
+      vi.fn(async () => null),
+    );
   return mutations.get(name)!;
 };
 vi.mock("convex/react", () => ({
@@ -22,13 +26,20 @@ vi.mock("convex/react", () => ({
     if (args === "skip") return undefined;
     const name = getFunctionName(ref as never);
     if (name === "emailBlasts:setup") return state.setup;
-    if (name === "emailBlasts:setupEditState") return { fields: { scheduledAt: { userId: "u2", name: "Grace", at: 1 } }, deleted: null };
+    if (name === "emailBlasts:setupEditState")
+      return { fields: { scheduledAt: { userId: "u2", name: "Grace", at: 1 } }, deleted: null };
     if (name === "emailBlasts:estimate") return state.estimate;
     return undefined;
   },
   useMutation: (ref: unknown) => mutation(getFunctionName(ref as never)),
 }));
-const toast = vi.hoisted(() => ({ success: vi.fn(), error: vi.fn(), info: vi.fn(), warning: vi.fn(), failure: vi.fn() }));
+const toast = vi.hoisted(() => ({
+  success: vi.fn(),
+  error: vi.fn(),
+  info: vi.fn(),
+  warning: vi.fn(),
+  failure: vi.fn(),
+}));
 vi.mock("@/ui/toast", () => ({ toast, errorMessage: (e: unknown) => String(e) }));
 vi.mock("@/session/ViewerProvider", () => ({ useViewer: () => ({ can: () => true }) }));
 vi.mock("@/features/email/blasts/SendProgress", () => ({ SendProgress: () => null }));
@@ -77,7 +88,9 @@ describe("Automated tab", () => {
     render();
     click(button(m.container, "Schedule send"));
     await flush();
-    expect(toast.error).toHaveBeenCalledWith("No recipients selected", { description: "Please select recipients in the Send To tab" });
+    expect(toast.error).toHaveBeenCalledWith("No recipients selected", {
+      description: "Please select recipients in the Send To tab",
+    });
     expect(send()?.mock.calls ?? []).toEqual([]);
   });
 
@@ -88,7 +101,9 @@ describe("Automated tab", () => {
     type(m.container.querySelector<HTMLInputElement>("input[type=date]")!, "2099-05-01");
     click(button(m.container, "Schedule send"));
     await flush();
-    expect(toast.error).toHaveBeenCalledWith("Schedule incomplete", { description: "Please select both date and time for scheduled send" });
+    expect(toast.error).toHaveBeenCalledWith("Schedule incomplete", {
+      description: "Please select both date and time for scheduled send",
+    });
     expect(send()?.mock.calls ?? []).toEqual([]);
   });
 
@@ -98,12 +113,21 @@ describe("Automated tab", () => {
     expect(m.container.textContent).toContain("Trigger");
     click(button(m.container, "Activate automation"));
     await flush();
-    expect(toast.error).toHaveBeenCalledWith("Event rules incomplete", { description: "Please complete all event trigger rules" });
+    expect(toast.error).toHaveBeenCalledWith("Event rules incomplete", {
+      description: "Please complete all event trigger rules",
+    });
   });
 
   test("each send type's controls have accessible names (axe)", async () => {
     for (const sendType of ["now", "schedule", "event", "filter"]) {
-      state.setup = { ...baseSetup, sendType, eventRulesJson: JSON.stringify([{ id: "a", field: "city", operator: "equals", value: "Cary", timeDelay: 1, timeUnit: "hours" }, { id: "b", field: "", operator: "is_empty", value: "" }]) };
+      state.setup = {
+        ...baseSetup,
+        sendType,
+        eventRulesJson: JSON.stringify([
+          { id: "a", field: "city", operator: "equals", value: "Cary", timeDelay: 1, timeUnit: "hours" },
+          { id: "b", field: "", operator: "is_empty", value: "" },
+        ]),
+      };
       render();
       await expectNoAxeViolations(m.container);
       m.unmount();
@@ -112,11 +136,17 @@ describe("Automated tab", () => {
   });
 
   test("filter rules: a rule without its value is incomplete", async () => {
-    state.setup = { ...baseSetup, sendType: "filter", filterRulesJson: JSON.stringify([{ id: "a", field: "city", operator: "equals", value: "" }]) };
+    state.setup = {
+      ...baseSetup,
+      sendType: "filter",
+      filterRulesJson: JSON.stringify([{ id: "a", field: "city", operator: "equals", value: "" }]),
+    };
     render();
     click(button(m.container, "Activate automation"));
     await flush();
-    expect(toast.error).toHaveBeenCalledWith("Filter rules incomplete", { description: "Please complete all filter conditions" });
+    expect(toast.error).toHaveBeenCalledWith("Filter rules incomplete", {
+      description: "Please complete all filter conditions",
+    });
   });
 
   /** Send now, then the confirmation's Send now (the dialog is in a portal on the body) */
@@ -156,7 +186,12 @@ describe("Automated tab", () => {
   });
 
   test("the server's refusal is shown with its title", async () => {
-    const refusal = new ConvexError({ code: "VALIDATION_ERROR", message: 'No recipients selected. Please go to the "Send To" tab and select at least one list, group, segment, or add manual recipients.', title: "No recipients selected" });
+    const refusal = new ConvexError({
+      code: "VALIDATION_ERROR",
+      message:
+        'No recipients selected. Please go to the "Send To" tab and select at least one list, group, segment, or add manual recipients.',
+      title: "No recipients selected",
+    });
     mutation("emailBlasts:send").mockRejectedValue(refusal);
     render();
     await sendNow();
@@ -165,7 +200,12 @@ describe("Automated tab", () => {
 
   test("the schedule is saved with its base before scheduling; a teammate's conflicting change is shown, not overwritten", async () => {
     state.setup = { ...baseSetup, sendType: "schedule" };
-    const conflict = new ConvexError({ code: "CONFLICT", message: 'The campaign "X" was changed by Grace while you were editing: scheduled time', title: "Edit conflict", conflicts: [{ field: "scheduledAt", theirs: new Date("2099-06-01T10:00").getTime(), by: "Grace" }] });
+    const conflict = new ConvexError({
+      code: "CONFLICT",
+      message: 'The campaign "X" was changed by Grace while you were editing: scheduled time',
+      title: "Edit conflict",
+      conflicts: [{ field: "scheduledAt", theirs: new Date("2099-06-01T10:00").getTime(), by: "Grace" }],
+    });
     mutation("emailBlasts:updateSetup").mockRejectedValueOnce(conflict);
     render();
     type(m.container.querySelector<HTMLInputElement>("input[type=date]")!, SOON);
@@ -173,10 +213,18 @@ describe("Automated tab", () => {
     click(button(m.container, "Schedule send"));
     await flush();
     expect(toast.error.mock.calls).toEqual([]);
-    expect(mutations.get("emailBlasts:updateSetup")).toHaveBeenCalledWith({ id: "c1", edits: [{ field: "scheduledAt", base: null, value: new Date(`${SOON}T09:30`).getTime() }] });
-    expect(toast.failure).toHaveBeenCalledWith("Edit conflict", conflict, { description: "Grace changed the schedule while you were editing. Keep yours or take theirs under each field, then save." });
+    expect(mutations.get("emailBlasts:updateSetup")).toHaveBeenCalledWith({
+      id: "c1",
+      edits: [{ field: "scheduledAt", base: null, value: new Date(`${SOON}T09:30`).getTime() }],
+    });
+    expect(toast.failure).toHaveBeenCalledWith("Edit conflict", conflict, {
+      description:
+        "Grace changed the schedule while you were editing. Keep yours or take theirs under each field, then save.",
+    });
     expect(send()?.mock.calls ?? []).toEqual([]);
-    expect(m.container.querySelector("[data-testid='field-conflict']")!.textContent).toContain("Grace changed the schedule");
+    expect(m.container.querySelector("[data-testid='field-conflict']")!.textContent).toContain(
+      "Grace changed the schedule",
+    );
   });
 
   test("a scheduled campaign shows its time, Reschedule and Cancel schedule", async () => {

@@ -14,7 +14,13 @@ function Harness({ initial, event }: { initial: EmailRule[]; event?: boolean }) 
   return <RulesEditor rules={rules} onChange={setRules} event={event} label="Filter rule" testId="rules" />;
 }
 
-const rule = (id: string, over: Partial<EmailRule> = {}): EmailRule => ({ id, field: "city", operator: "equals", value: "Raleigh", ...over });
+const rule = (id: string, over: Partial<EmailRule> = {}): EmailRule => ({
+  id,
+  field: "city",
+  operator: "equals",
+  value: "Raleigh",
+  ...over,
+});
 
 describe("RulesEditor", () => {
   let m: Mounted;
@@ -40,15 +46,30 @@ describe("RulesEditor", () => {
   });
 
   test("the value input is hidden for is empty and is not empty", () => {
-    m = mount(<Harness initial={[rule("a", { operator: "is_empty", value: "" }), rule("b", { operator: "is_not_empty", value: "" }), rule("c")]} />);
+    m = mount(
+      <Harness
+        initial={[
+          rule("a", { operator: "is_empty", value: "" }),
+          rule("b", { operator: "is_not_empty", value: "" }),
+          rule("c"),
+        ]}
+      />,
+    );
     const values = m.container.querySelectorAll<HTMLInputElement>("[data-testid='rules.value']");
     expect(values).toHaveLength(1);
     expect(values[0].getAttribute("aria-label")).toBe("Filter rule 3 value");
   });
 
   test("event rules have a time delay and unit; axe finds no violations", async () => {
-    m = mount(<Harness initial={[rule("a", { timeDelay: 2, timeUnit: "days" }), rule("b", { operator: "is_empty", value: "" })]} event />);
-    expect(m.container.querySelector<HTMLInputElement>("input[aria-label='Filter rule 1 time delay']")!.value).toBe("2");
+    m = mount(
+      <Harness
+        initial={[rule("a", { timeDelay: 2, timeUnit: "days" }), rule("b", { operator: "is_empty", value: "" })]}
+        event
+      />,
+    );
+    expect(m.container.querySelector<HTMLInputElement>("input[aria-label='Filter rule 1 time delay']")!.value).toBe(
+      "2",
+    );
     expect(m.container.querySelector("[aria-label='Filter rule 1 time unit']")!.textContent).toBe("Days");
     expect(m.container.querySelector("[aria-label='Filter rule 1 field']")!.textContent).toBe("City");
     await expectNoAxeViolations(m.container);

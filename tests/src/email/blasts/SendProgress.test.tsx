@@ -9,7 +9,11 @@ import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import type { BlastProgress } from "@/features/email/blasts/stats/progressModel";
 import { axeViolations, button, byTestId, mountRoot, type MountedRoot } from "../../../support/render";
 
-const state = { progress: undefined as BlastProgress | null | undefined, permissions: new Set<string>(), args: {} as Record<string, unknown> };
+const state = {
+  progress: undefined as BlastProgress | null | undefined,
+  permissions: new Set<string>(),
+  args: {} as Record<string, unknown>,
+};
 const control = vi.fn(async (_: unknown) => null);
 
 vi.mock("convex/react", () => ({
@@ -25,9 +29,16 @@ vi.mock("@/ui/toast", () => ({ toast: { success: vi.fn(), failure: vi.fn() } }))
 const { SendProgress } = await import("@/features/email/blasts/SendProgress");
 
 const sending: BlastProgress = {
-  sendId: "s1" as Id<"emailSends">, status: "sending", demo: false, kind: "blast",
+  sendId: "s1" as Id<"emailSends">,
+  status: "sending",
+  demo: false,
+  kind: "blast",
   counts: { queued: 450, sent: 500, failed: 20, suppressed: 30, duplicates: 7, noEmail: 12, cancelled: 0 },
-  recipients: 970, error: null, startedAt: 1, finishedAt: null, createdByName: "Ada",
+  recipients: 970,
+  error: null,
+  startedAt: 1,
+  finishedAt: null,
+  createdByName: "Ada",
 };
 
 describe("SendProgress", () => {
@@ -64,7 +75,9 @@ describe("SendProgress", () => {
   test("demo badge, and the provider's error when it paused the send", () => {
     show({ ...sending, status: "paused", demo: true, error: "Rate limit exceeded" });
     expect(byTestId(m.container, "email.sendProgress.demo")!.textContent).toBe("DEMO MODE");
-    expect(byTestId(m.container, "email.sendProgress.error")!.textContent).toBe("Paused by the provider: Rate limit exceeded");
+    expect(byTestId(m.container, "email.sendProgress.error")!.textContent).toBe(
+      "Paused by the provider: Rate limit exceeded",
+    );
   });
 
   test("a manager pauses a running send", async () => {

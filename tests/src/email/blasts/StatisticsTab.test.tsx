@@ -9,7 +9,18 @@ import type { BlastStatistics } from "@/features/email/blasts/stats/statsModel";
 import { allByTestId, axeViolations, byTestId, mountRoot, type MountedRoot } from "../../../support/render";
 
 const state: { stats: BlastStatistics | undefined; args: Record<string, unknown> } = { stats: undefined, args: {} };
-const campaign = { id: "c1", name: "Spring", subject: "Hello {{voter.first_name}}", fromName: "Team", fromEmail: "team@example.org", replyTo: "", previewText: "", blocks: "[]", status: "sent", version: 1 };
+const campaign = {
+  id: "c1",
+  name: "Spring",
+  subject: "Hello {{voter.first_name}}",
+  fromName: "Team",
+  fromEmail: "team@example.org",
+  replyTo: "",
+  previewText: "",
+  blocks: "[]",
+  status: "sent",
+  version: 1,
+};
 
 vi.mock("convex/react", () => ({
   useQuery: (ref: unknown, args: unknown) => {
@@ -28,8 +39,19 @@ vi.mock("@/features/email/hooks/useRenderedEmail", () => ({
 const { StatisticsTab } = await import("@/features/email/blasts/StatisticsTab");
 
 const real: BlastStatistics = {
-  recipients: 1000, sent: 1000, delivered: 951, opened: 251, clicked: 101, bounced: 49, unsubscribed: 4, complained: 2, failed: 0,
-  hasEvents: true, demo: false, sentAt: Date.UTC(2025, 3, 1, 12), topLinks: [],
+  recipients: 1000,
+  sent: 1000,
+  delivered: 951,
+  opened: 251,
+  clicked: 101,
+  bounced: 49,
+  unsubscribed: 4,
+  complained: 2,
+  failed: 0,
+  hasEvents: true,
+  demo: false,
+  sentAt: Date.UTC(2025, 3, 1, 12),
+  topLinks: [],
 };
 
 describe("StatisticsTab", () => {
@@ -64,7 +86,8 @@ describe("StatisticsTab", () => {
   test("at the boundaries 95 / 25 / 10 / 5 it is red and says so", () => {
     // 95 % delivered, 25 % and 10 % of 1,900 opened and clicked, 5 % bounced
     show({ ...real, sent: 2000, delivered: 1900, opened: 475, clicked: 190, bounced: 100 });
-    for (const card of ["delivered", "opened", "clicked", "bounced"]) expect(mark(card).dataset.good, card).toBe("false");
+    for (const card of ["delivered", "opened", "clicked", "bounced"])
+      expect(mark(card).dataset.good, card).toBe("false");
     expect(mark("delivered").textContent).toContain("95%");
     expect(mark("delivered").textContent).toContain("at 95%, off target");
     expect(mark("bounced").textContent).toContain("at 5%, off target");
@@ -93,12 +116,21 @@ describe("StatisticsTab", () => {
   });
 
   test("the heat map lists the top 5 targets, most clicked first", () => {
-    const topLinks = ["a", "b", "c", "d", "e", "f"].map((x, i) => ({ url: `https://example.org/${x}`, clicks: (i + 1) * 10 }));
+    const topLinks = ["a", "b", "c", "d", "e", "f"].map((x, i) => ({
+      url: `https://example.org/${x}`,
+      clicks: (i + 1) * 10,
+    }));
     show({ ...real, topLinks });
     const rows = allByTestId(m.container, "email.stats.heatRow");
     expect(rows.map((r) => r.textContent.match(/example\.org\/(\w)/)![1])).toEqual(["f", "e", "d", "c", "b"]);
     expect(rows[0].textContent).toContain("60 clicks");
-    expect(allByTestId(m.container, "email.stats.heatBar").map((b) => b.style.width)).toEqual(["100%", "83.3%", "66.7%", "50%", "33.3%"]);
+    expect(allByTestId(m.container, "email.stats.heatBar").map((b) => b.style.width)).toEqual([
+      "100%",
+      "83.3%",
+      "66.7%",
+      "50%",
+      "33.3%",
+    ]);
   });
 
   test("no clicks: the heat map says so", () => {

@@ -9,7 +9,8 @@ import { dashboardTab, visibleTabs } from "@/features/email/blasts/tabs";
 
 describe("tab parameter", () => {
   test("the dashboard's own values open their tab", () => {
-    for (const t of ["create-and-edit", "inbox", "send-to", "automated"]) expect(dashboardTab(t, { sent: false })).toBe(t);
+    for (const t of ["create-and-edit", "inbox", "send-to", "automated"])
+      expect(dashboardTab(t, { sent: false })).toBe(t);
     expect(dashboardTab("statistics", { sent: true })).toBe("statistics");
   });
   test("navigation values schedule, setup and automate lead to Automated", () => {
@@ -42,37 +43,72 @@ const input = (over: Partial<SendCheckInput> = {}): SendCheckInput => ({
 
 describe("send checks (spec/2 §5, in order)", () => {
   test("the spec's titles and messages", () => {
-    expect(SEND_PROBLEMS.noCampaign).toEqual({ title: "No campaign selected", message: "Please select a campaign first" });
-    expect(SEND_PROBLEMS.noRecipients).toEqual({ title: "No recipients selected", message: "Please select recipients in the Send To tab" });
-    expect(SEND_PROBLEMS.scheduleIncomplete).toEqual({ title: "Schedule incomplete", message: "Please select both date and time for scheduled send" });
-    expect(SEND_PROBLEMS.eventRules).toEqual({ title: "Event rules incomplete", message: "Please complete all event trigger rules" });
-    expect(SEND_PROBLEMS.filterRules).toEqual({ title: "Filter rules incomplete", message: "Please complete all filter conditions" });
+    expect(SEND_PROBLEMS.noCampaign).toEqual({
+      title: "No campaign selected",
+      message: "Please select a campaign first",
+    });
+    expect(SEND_PROBLEMS.noRecipients).toEqual({
+      title: "No recipients selected",
+      message: "Please select recipients in the Send To tab",
+    });
+    expect(SEND_PROBLEMS.scheduleIncomplete).toEqual({
+      title: "Schedule incomplete",
+      message: "Please select both date and time for scheduled send",
+    });
+    expect(SEND_PROBLEMS.eventRules).toEqual({
+      title: "Event rules incomplete",
+      message: "Please complete all event trigger rules",
+    });
+    expect(SEND_PROBLEMS.filterRules).toEqual({
+      title: "Filter rules incomplete",
+      message: "Please complete all filter conditions",
+    });
   });
 
   test("a campaign first, then recipients, then the schedule", () => {
-    const everythingWrong = input({ campaignId: null, recipients: 0, sendType: "schedule", scheduleDate: "", scheduleTime: "" });
+    const everythingWrong = input({
+      campaignId: null,
+      recipients: 0,
+      sendType: "schedule",
+      scheduleDate: "",
+      scheduleTime: "",
+    });
     expect(sendProblem(everythingWrong)).toBe(SEND_PROBLEMS.noCampaign);
     expect(sendProblem({ ...everythingWrong, campaignId: "c1" })).toBe(SEND_PROBLEMS.noRecipients);
     expect(sendProblem({ ...everythingWrong, campaignId: "c1", recipients: 3 })).toBe(SEND_PROBLEMS.scheduleIncomplete);
   });
 
   test("a schedule needs both date and time, in the future", () => {
-    expect(sendProblem(input({ sendType: "schedule", scheduleDate: "2030-03-02", scheduleTime: "" }))).toBe(SEND_PROBLEMS.scheduleIncomplete);
-    expect(sendProblem(input({ sendType: "schedule", scheduleDate: "", scheduleTime: "09:00" }))).toBe(SEND_PROBLEMS.scheduleIncomplete);
-    expect(sendProblem(input({ sendType: "schedule", scheduleDate: "2030-02-28", scheduleTime: "09:00" }))).toBe(SEND_PROBLEMS.schedulePast);
+    expect(sendProblem(input({ sendType: "schedule", scheduleDate: "2030-03-02", scheduleTime: "" }))).toBe(
+      SEND_PROBLEMS.scheduleIncomplete,
+    );
+    expect(sendProblem(input({ sendType: "schedule", scheduleDate: "", scheduleTime: "09:00" }))).toBe(
+      SEND_PROBLEMS.scheduleIncomplete,
+    );
+    expect(sendProblem(input({ sendType: "schedule", scheduleDate: "2030-02-28", scheduleTime: "09:00" }))).toBe(
+      SEND_PROBLEMS.schedulePast,
+    );
     expect(sendProblem(input({ sendType: "schedule", scheduleDate: "2030-03-02", scheduleTime: "09:00" }))).toBeNull();
   });
 
   test("every event rule needs a field and a value (none for is empty)", () => {
-    expect(sendProblem(input({ sendType: "event", eventRules: [complete, { ...complete, id: "r2", value: " " }] }))).toBe(SEND_PROBLEMS.eventRules);
-    expect(sendProblem(input({ sendType: "event", eventRules: [{ ...complete, field: "" }] }))).toBe(SEND_PROBLEMS.eventRules);
-    expect(sendProblem(input({ sendType: "event", eventRules: [{ ...complete, operator: "is_empty", value: "" }] }))).toBeNull();
+    expect(
+      sendProblem(input({ sendType: "event", eventRules: [complete, { ...complete, id: "r2", value: " " }] })),
+    ).toBe(SEND_PROBLEMS.eventRules);
+    expect(sendProblem(input({ sendType: "event", eventRules: [{ ...complete, field: "" }] }))).toBe(
+      SEND_PROBLEMS.eventRules,
+    );
+    expect(
+      sendProblem(input({ sendType: "event", eventRules: [{ ...complete, operator: "is_empty", value: "" }] })),
+    ).toBeNull();
     // the filter's rules do not matter to an event automation
     expect(sendProblem(input({ sendType: "event", filterRules: [{ ...complete, field: "" }] }))).toBeNull();
   });
 
   test("every filter rule needs a field and a value", () => {
-    expect(sendProblem(input({ sendType: "filter", filterRules: [{ ...complete, value: "" }] }))).toBe(SEND_PROBLEMS.filterRules);
+    expect(sendProblem(input({ sendType: "filter", filterRules: [{ ...complete, value: "" }] }))).toBe(
+      SEND_PROBLEMS.filterRules,
+    );
     expect(sendProblem(input({ sendType: "filter" }))).toBeNull();
   });
 
@@ -85,7 +121,10 @@ describe("send checks (spec/2 §5, in order)", () => {
 
 describe("manual recipients (spec/2 §5)", () => {
   test("entries without @ are ignored, duplicates skipped, addresses lowercased", () => {
-    const r = addManualAddresses(["ada@example.org"], "Ada@Example.org, grace@example.org\nnot-an-address\ngrace@example.org, ,linus@example.org");
+    const r = addManualAddresses(
+      ["ada@example.org"],
+      "Ada@Example.org, grace@example.org\nnot-an-address\ngrace@example.org, ,linus@example.org",
+    );
     expect(r.next).toEqual(["ada@example.org", "grace@example.org", "linus@example.org"]);
     expect(r.added).toEqual(["grace@example.org", "linus@example.org"]);
     expect(r.ignored).toBe(1);

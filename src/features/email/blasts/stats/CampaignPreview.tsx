@@ -22,12 +22,16 @@ export function CampaignPreview({ blocks, subject, previewText }: CampaignPrevie
   const rendered = useRenderedEmail(parsed, { title: subject, previewText, delayMs: 0, exact: true });
   return (
     <Card data-testid="email.stats.preview">
-      <Heading as="h3" size="3" mb="1">Preview</Heading>
+      <Heading as="h3" size="3" mb="1">
+        Preview
+      </Heading>
       <Text as="p" size="1" color="gray" mb="3">
         {substitute(subject, values, "text") || "No subject"} — {PREVIEW_VALUES_NOTE}.
       </Text>
       {parsed === null ? (
-        <Text size="2" color="gray">This campaign has no content to preview.</Text>
+        <Text size="2" color="gray">
+          This campaign has no content to preview.
+        </Text>
       ) : rendered === null ? (
         <Loading label="Rendering preview" size="2" />
       ) : (

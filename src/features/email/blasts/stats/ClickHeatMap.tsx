@@ -6,10 +6,16 @@ export function ClickHeatMap({ links }: { links: { url: string; clicks: number }
   const rows = heatMap(links);
   return (
     <Card data-testid="email.stats.heatMap">
-      <Heading as="h3" size="3" mb="1">Click heat map</Heading>
-      <Text as="p" size="1" color="gray" mb="3">Top 5 click targets; the share is of the clicks on these links.</Text>
+      <Heading as="h3" size="3" mb="1">
+        Click heat map
+      </Heading>
+      <Text as="p" size="1" color="gray" mb="3">
+        Top 5 click targets; the share is of the clicks on these links.
+      </Text>
       {rows.length === 0 ? (
-        <Text size="2" color="gray">No clicks recorded yet.</Text>
+        <Text size="2" color="gray">
+          No clicks recorded yet.
+        </Text>
       ) : (
         <Flex asChild direction="column" gap="3">
           <ol style={{ listStyle: "none", margin: 0, padding: 0 }}>
@@ -36,7 +42,15 @@ function HeatItem({ row, rank }: { row: HeatRow; rank: number }) {
         </Text>
       </Flex>
       <Box mt="1" style={{ height: 8, borderRadius: "var(--radius-2)", background: "var(--gray-a3)" }} aria-hidden>
-        <Box data-testid="email.stats.heatBar" style={{ width: `${row.barPercent}%`, height: "100%", borderRadius: "var(--radius-2)", background: "var(--accent-9)" }} />
+        <Box
+          data-testid="email.stats.heatBar"
+          style={{
+            width: `${row.barPercent}%`,
+            height: "100%",
+            borderRadius: "var(--radius-2)",
+            background: "var(--accent-9)",
+          }}
+        />
       </Box>
     </li>
   );

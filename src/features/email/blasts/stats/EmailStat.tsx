@@ -21,7 +21,13 @@ export function EmailStat({ label, value, figure, estimate, testId }: EmailStatP
       valueSize="6"
       label={label}
       value={estimate ? `≈ ${value.toLocaleString("en-US")}` : value}
-      badge={estimate && <Badge color="gray" variant="outline" size="1">Estimate</Badge>}
+      badge={
+        estimate && (
+          <Badge color="gray" variant="outline" size="1">
+            Estimate
+          </Badge>
+        )
+      }
       testId={testId}
     >
       {figure && <RateMark figure={figure} />}

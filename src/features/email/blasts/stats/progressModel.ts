@@ -5,7 +5,6 @@ import type { SendStatus } from "@convex/tables/sendStatus";
 
 export type BlastProgress = NonNullable<FunctionReturnType<typeof api.emailBlasts.progress>>;
 
-
 /**
  * Messages that left the queue (sent, failed, suppressed, cancelled) of all the send handled, in
  * whole percent (0–100). The whole is those plus the still queued: suppressed addresses may or may

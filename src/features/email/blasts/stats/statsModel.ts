@@ -41,7 +41,9 @@ export function isGood(key: RateKey, rate: number): boolean {
 export type RateFigure = { key: RateKey; rate: number; good: boolean };
 
 /** The four measured rates: delivery and bounce of sent, open and click of delivered. */
-export function measuredRates(s: Pick<BlastStatistics, "sent" | "delivered" | "opened" | "clicked" | "bounced">): Record<RateKey, RateFigure> {
+export function measuredRates(
+  s: Pick<BlastStatistics, "sent" | "delivered" | "opened" | "clicked" | "bounced">,
+): Record<RateKey, RateFigure> {
   const fig = (key: RateKey, rate: number): RateFigure => ({ key, rate, good: isGood(key, rate) });
   return {
     delivery: fig("delivery", percent(s.delivered, s.sent)),
@@ -72,10 +74,20 @@ export function heatMap(links: { url: string; clicks: number }[]): HeatRow[] {
     .slice(0, HEAT_MAP_SIZE);
   const max = top[0]?.clicks ?? 0;
   const total = top.reduce((n, l) => n + l.clicks, 0);
-  return top.map((l) => ({ url: l.url, clicks: l.clicks, barPercent: percent(l.clicks, max), share: percent(l.clicks, total) }));
+  return top.map((l) => ({
+    url: l.url,
+    clicks: l.clicks,
+    barPercent: percent(l.clicks, max),
+    share: percent(l.clicks, total),
+  }));
 }
 
-const RATE_WORDS: Record<RateKey, string> = { delivery: "delivered", open: "opened", click: "clicked", bounce: "bounced" };
+const RATE_WORDS: Record<RateKey, string> = {
+  delivery: "delivered",
+  open: "opened",
+  click: "clicked",
+  bounce: "bounced",
+};
 
 /** One or two sentences on how the campaign did, for the summary card. */
 export function summarize(s: BlastStatistics): string {
@@ -93,6 +105,11 @@ export function summarize(s: BlastStatistics): string {
     return `${r[k].rate}% ${RATE_WORDS[k]} (${side} the ${t.limit}% mark)`;
   };
   const good = (["delivery", "open", "click", "bounce"] as RateKey[]).filter((k) => r[k].good).length;
-  const verdict = good === 4 ? "It performed well on every measure." : good === 0 ? "It missed every target." : `It met ${good} of 4 targets.`;
+  const verdict =
+    good === 4
+      ? "It performed well on every measure."
+      : good === 0
+        ? "It missed every target."
+        : `It met ${good} of 4 targets.`;
   return `${head} ${part("delivery")}, ${part("open")}, ${part("click")} and ${part("bounce")}. ${verdict}`;
 }

@@ -1,9 +1,32 @@
 /** The Statistics tab's arithmetic (spec/2 §9): thresholds at their boundaries, estimates, heat map. */
 import { describe, expect, test } from "vitest";
-import { ESTIMATES, estimatedCounts, heatMap, isGood, measuredRates, percent, summarize, type BlastStatistics } from "@/features/email/blasts/stats/statsModel";
+import {
+  ESTIMATES,
+  estimatedCounts,
+  heatMap,
+  isGood,
+  measuredRates,
+  percent,
+  summarize,
+  type BlastStatistics,
+} from "@/features/email/blasts/stats/statsModel";
 import { progressPercent } from "@/features/email/blasts/stats/progressModel";
 
-const base: BlastStatistics = { recipients: 1000, sent: 1000, delivered: 960, opened: 300, clicked: 120, bounced: 20, unsubscribed: 3, complained: 1, failed: 0, hasEvents: true, demo: false, topLinks: [], sentAt: 1 };
+const base: BlastStatistics = {
+  recipients: 1000,
+  sent: 1000,
+  delivered: 960,
+  opened: 300,
+  clicked: 120,
+  bounced: 20,
+  unsubscribed: 3,
+  complained: 1,
+  failed: 0,
+  hasEvents: true,
+  demo: false,
+  topLinks: [],
+  sentAt: 1,
+};
 
 describe("thresholds (spec §9)", () => {
   test("delivery above 95 is up; exactly 95 is not", () => {
@@ -54,7 +77,13 @@ describe("heat map", () => {
       { url: "https://f.example", clicks: 4 },
       { url: "https://g.example", clicks: 0 },
     ]);
-    expect(rows.map((r) => r.url)).toEqual(["https://b.example", "https://c.example", "https://d.example", "https://a.example", "https://f.example"]);
+    expect(rows.map((r) => r.url)).toEqual([
+      "https://b.example",
+      "https://c.example",
+      "https://d.example",
+      "https://a.example",
+      "https://f.example",
+    ]);
     expect(rows.map((r) => r.barPercent)).toEqual([100, 50, 25, 12.5, 10]);
     expect(rows[0].share).toBe(50.6);
   });
