@@ -13,7 +13,7 @@
  * (fractions, letters and ranges dropped: "12B", "12 1/2", "12-14" → 12), unit ignored (Apt, Unit,
  * #, Ste…), ZIP 5 from ZIP+4, city and state.
  */
-import { parseLocation } from "parse-address";
+import { parseLocation, type ParsedAddress as ParsedLocation } from "parse-address";
 
 export type NormalizedAddress = {
   number: number;
@@ -264,6 +264,43 @@ const UNIT_TAIL = new RegExp(`(?:\\s+(?:${UNIT_DESIGNATORS})\\b.*|\\s*#.*)$`, "i
 /** "12B Oak Rd", "12-B", "12 1/2", "12-14" → 12 and the rest */
 const HOUSE_NUMBER = /^(\d+)(?:-?[A-Z](?![A-Z0-9])|-\d+[A-Z]?(?![A-Z0-9]))?(?:\s+\d+\/\d+)?\s*,?\s+(.+)$/i;
 
+/** A unit inside a line without commas ("5th Ave Unit B Springfield"): the designator and its value. */
+const UNIT_INSIDE = /\s+(?:APT|APARTMENT|UNIT|STE|SUITE|RM|ROOM|BLDG|LOT|SPC|TRLR)\s+\S+|\s*#\s*\S+/gi;
+/** Types that end a street and rarely begin a city's name (unlike Park, Lake, Grove, Garden). */
+const STREET_ENDINGS = new Set(["ST", "AVE", "RD", "DR", "LN", "CT", "PL", "WAY", "BLVD", "TER", "CIR", "PKWY", "HWY", "LOOP", "TRL"]);
+
+/**
+ * The street and city of a line without commas ("456 Pine Way Apt 2 Springfield IL 62701"), from the
+ * text itself: parse-address splits at the first word that may be a street type (Pine, Spring,
+ * Meadow are USPS suffixes) and rewrites it, so its street is only a hint of where the city starts.
+ */
+function withoutCommas(rest: string, p: ParsedLocation | null): { street: string; city?: string } {
+  const ws = words(rest.replace(UNIT_INSIDE, ""));
+  if (/^\d{4}$/.test(ws[ws.length - 1] ?? "") && /^\d{5}$/.test(ws[ws.length - 2] ?? "")) ws.pop();
+  if (/^\d{5}$/.test(ws[ws.length - 1] ?? "")) ws.pop();
+  if (p?.state && ws[ws.length - 1] === p.state.toUpperCase()) ws.pop();
+  let cityWords = p?.city ? words(` ${p.city}`.replace(UNIT_INSIDE, "")) : [];
+  // parse-address ended the street early ("Pine | Way Springfield"): the city starts after the last street ending
+  const ending = cityWords.findLastIndex((w, i) => i < cityWords.length - 1 && STREET_ENDINGS.has(TYPES[w] ?? w));
+  if (ending >= 0) cityWords = cityWords.slice(ending + 1);
+  if (cityWords.length === 0) {
+    // no city found: "700 Oak Lane Springfield" — a street type inside the line (not its first word) ends the street
+    const at = ws.findLastIndex((w, i) => i > 0 && i < ws.length - 1 && (TYPES[w] !== undefined || TYPE_ABBREVIATIONS.has(w)));
+    if (at > 0) cityWords = ws.slice(at + 1);
+  }
+  const endsWithCity = cityWords.length > 0 && cityWords.length < ws.length && cityWords.every((w, i) => ws[ws.length - cityWords.length + i] === w);
+  if (!endsWithCity) return { street: ws.join(" ") };
+  let streetWords = ws.slice(0, ws.length - cityWords.length);
+  // or late ("Main St Park | Ridge"): words after the street's ending that may only be a suffix begin the city
+  const last = streetWords.findLastIndex((w, i) => i > 0 && STREET_ENDINGS.has(TYPES[w] ?? w));
+  const after = streetWords.slice(last + 1);
+  if (last > 0 && after.length && after.every((w) => w !== "EXT" && TYPE_ABBREVIATIONS.has(TYPES[w] ?? w) && !STREET_ENDINGS.has(TYPES[w] ?? w))) {
+    cityWords = [...after, ...cityWords];
+    streetWords = streetWords.slice(0, last + 1);
+  }
+  return { street: streetWords.join(" "), city: cityWords.join(" ") };
+}
+
 function tidy(text: string): string {
   return text.replace(/\s+/g, " ").trim();
 }
@@ -295,21 +332,8 @@ export function normalizeAddress(address: string): NormalizedAddress | null {
     if (city && words(street).length > words(city).length && street.toUpperCase().endsWith(` ${city.toUpperCase()}`)) {
       street = street.slice(0, street.length - city.length);
     }
-  } else if (p?.street) {
-    let parts = [p.prefix, p.street, p.type, p.suffix].filter((x): x is string => !!x);
-    if (!p.type && !city) {
-      // "700 Oak Lane Springfield 62704": parse-address read the city into the street; a street type
-      // inside the street (not its first word) ends the street
-      const ws = words(p.street);
-      const at = ws.findLastIndex((w, i) => i > 0 && i < ws.length - 1 && (TYPES[w] !== undefined || TYPE_ABBREVIATIONS.has(w)));
-      if (at > 0) {
-        parts = [p.prefix, ws.slice(0, at + 1).join(" ")].filter((x): x is string => !!x);
-        city = ws.slice(at + 1).join(" ");
-      }
-    }
-    street = parts.join(" ");
   } else {
-    street = rest.replace(UNIT_TAIL, "");
+    ({ street, city } = withoutCommas(rest, p));
   }
   street = tidy(street);
   const keys = streetKeys(street);

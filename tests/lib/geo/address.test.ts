@@ -115,6 +115,13 @@ describe("addresses", () => {
   test("a street written without commas before the city", () => {
     expect(normalizeAddress("700 Oak Lane Springfield 62704")).toMatchObject({ number: 700, key: "OAK LN", city: "SPRINGFIELD", zip: "62704" });
     expect(normalizeAddress("123 Main St Springfield, IL 62704")).toMatchObject({ key: "MAIN ST", city: "SPRINGFIELD" });
+    // name words that are also USPS suffixes (Pine, Spring, Meadow, Park) stay in the street
+    expect(normalizeAddress("515 W. Pine Way. Springfield IL 62701-1537")).toMatchObject({ number: 515, key: "W PINE WAY", city: "SPRINGFIELD", zip: "62701" });
+    expect(normalizeAddress("226 W Spring Garden Place Springfield IL 62702")).toMatchObject({ key: "W SPRING GARDEN PL", city: "SPRINGFIELD" });
+    expect(normalizeAddress("604 EAST PINE WAY UNIT B SPRINGFIELD IL 62702-6980")).toMatchObject({ key: "E PINE WAY", city: "SPRINGFIELD", zip: "62702" });
+    expect(normalizeAddress("405 W. Meadow Circle #4 Springfield IL 62701")).toMatchObject({ key: "W MEADOW CIR", city: "SPRINGFIELD" });
+    // and a city whose name starts with one stays the city
+    expect(normalizeAddress("123 Main St Park Ridge IL 60068")).toMatchObject({ key: "MAIN ST", city: "PARK RIDGE", zip: "60068" });
   });
 
   test("words parse-address cannot place are kept (Avenue C, Route 9)", () => {
