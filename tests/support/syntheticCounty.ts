@@ -19,8 +19,16 @@ import { strToU8, zipSync } from "fflate";
 
 export type Position = [number, number];
 type Properties = Record<string, string | number>;
-export type LineFeature = { type: "Feature"; geometry: { type: "LineString"; coordinates: Position[] }; properties: Properties };
-export type PolygonFeature = { type: "Feature"; geometry: { type: "Polygon"; coordinates: Position[][] }; properties: Properties };
+export type LineFeature = {
+  type: "Feature";
+  geometry: { type: "LineString"; coordinates: Position[] };
+  properties: Properties;
+};
+export type PolygonFeature = {
+  type: "Feature";
+  geometry: { type: "Polygon"; coordinates: Position[][] };
+  properties: Properties;
+};
 export type Collection<F> = { type: "FeatureCollection"; features: F[] };
 
 /** A street's name in parts, as a writer of addresses may spell each one. */
@@ -131,7 +139,7 @@ function fullName(s: StreetName): string {
 
 function ordinalText(n: number): string {
   const teen = n % 100 >= 11 && n % 100 <= 13;
-  return `${n}${teen ? "th" : ({ 1: "st", 2: "nd", 3: "rd" } as Record<number, string>)[n % 10] ?? "th"}`;
+  return `${n}${teen ? "th" : (({ 1: "st", 2: "nd", 3: "rd" } as Record<number, string>)[n % 10] ?? "th")}`;
 }
 
 type Face = { base: number; even: boolean };
@@ -168,7 +176,10 @@ export function syntheticCounty(seed = 36, style: "EDGES" | "ADDRFEAT" = "EDGES"
   const bend = (a: Position, b: Position): Position[] => {
     const off = (random() - 0.5) * 8;
     const len = Math.hypot(b[0] - a[0], b[1] - a[1]);
-    const mid: Position = [(a[0] + b[0]) / 2 - ((b[1] - a[1]) / len) * off, (a[1] + b[1]) / 2 + ((b[0] - a[0]) / len) * off];
+    const mid: Position = [
+      (a[0] + b[0]) / 2 - ((b[1] - a[1]) / len) * off,
+      (a[1] + b[1]) / 2 + ((b[0] - a[0]) / len) * off,
+    ];
     return [a, mid, b];
   };
   // north–south streets: numbers grow away from Main St (north and south), even on the east side
@@ -181,7 +192,8 @@ export function syntheticCounty(seed = 36, style: "EDGES" | "ADDRFEAT" = "EDGES"
       const line = north ? bend(south, top) : bend(top, south);
       // going north the east side is on the right; going south, on the left
       const evenSide = north ? "R" : "L";
-      const [west, east] = i < ZIP_COLUMN ? [ZIPS[0], ZIPS[0]] : i > ZIP_COLUMN ? [ZIPS[1], ZIPS[1]] : [ZIPS[0], ZIPS[1]];
+      const [west, east] =
+        i < ZIP_COLUMN ? [ZIPS[0], ZIPS[0]] : i > ZIP_COLUMN ? [ZIPS[1], ZIPS[1]] : [ZIPS[0], ZIPS[1]];
       const [zipLeft, zipRight] = north ? [west, east] : [east, west];
       blocks.push({ street: columnName(i, north), line, base: 100 * (k + 1), evenSide, zipLeft, zipRight });
     }
@@ -238,7 +250,16 @@ export function syntheticCounty(seed = 36, style: "EDGES" | "ADDRFEAT" = "EDGES"
         const zip = side === "L" ? block.zipLeft : block.zipRight;
         // the side relative to the digitised direction: swapped on a reversed segment
         const digitisedSide = reversed ? (side === "L" ? "R" : "L") : side;
-        const house: SyntheticHouse = { number: face.base + 2 * step, street: block.street, fullName: name, zip, lat, lng, tlid, side: digitisedSide };
+        const house: SyntheticHouse = {
+          number: face.base + 2 * step,
+          street: block.street,
+          fullName: name,
+          zip,
+          lat,
+          lng,
+          tlid,
+          side: digitisedSide,
+        };
         (unranged ? unrangedHouses : houses).push(house);
       }
     }
@@ -249,12 +270,13 @@ export function syntheticCounty(seed = 36, style: "EDGES" | "ADDRFEAT" = "EDGES"
       const [lo, hi] = [face.base, face.base + 98];
       return reversed ? [hi, lo] : [lo, hi];
     };
-    const zipOf = (side: "L" | "R") => (side === "L") !== reversed ? block.zipLeft : block.zipRight;
+    const zipOf = (side: "L" | "R") => ((side === "L") !== reversed ? block.zipLeft : block.zipRight);
     const [lFrom, lTo] = unranged ? ["", ""] : range("L").map(String);
     const [rFrom, rTo] = unranged ? ["", ""] : range("R").map(String);
     const zipL = unranged ? "" : zipOf("L");
     const zipR = unranged ? "" : zipOf("R");
-    const parity = (side: "L" | "R") => (unranged ? "" : faces[reversed ? (side === "L" ? "R" : "L") : side].even ? "E" : "O");
+    const parity = (side: "L" | "R") =>
+      unranged ? "" : faces[reversed ? (side === "L" ? "R" : "L") : side].even ? "E" : "O";
     const props: Properties =
       style === "EDGES"
         ? {
@@ -300,14 +322,56 @@ export function syntheticCounty(seed = 36, style: "EDGES" | "ADDRFEAT" = "EDGES"
     // what else an EDGES file holds: a creek and a railway (not roads), an unnamed service drive
     const blank = { LFROMADD: "", LTOADD: "", RFROMADD: "", RTOADD: "", ZIPL: "", ZIPR: "" };
     const extra: [string, string, Position[]][] = [
-      ["H3010", "Sugar Crk", [[30, 50], [900, 1300], [2700, 2150]]],
-      ["R1011", "Norfolk Southern Rlwy", [[0, 1700], [2800, 1720]]],
-      ["S1400", "", [[700, 560], [760, 600]]],
+      [
+        "H3010",
+        "Sugar Crk",
+        [
+          [30, 50],
+          [900, 1300],
+          [2700, 2150],
+        ],
+      ],
+      [
+        "R1011",
+        "Norfolk Southern Rlwy",
+        [
+          [0, 1700],
+          [2800, 1720],
+        ],
+      ],
+      [
+        "S1400",
+        "",
+        [
+          [700, 560],
+          [760, 600],
+        ],
+      ],
     ];
     for (const [mtfcc, name, line] of extra) {
       tlid++;
-      const props = { STATEFP: "17", COUNTYFP: "167", TLID: tlid, TFIDL: 0, TFIDR: 0, MTFCC: mtfcc, FULLNAME: name, SMID: "", ...blank, FEATCAT: "", ROADFLG: mtfcc.startsWith("S") ? "Y" : "", OFFSETL: "N", OFFSETR: "N", TNIDF: tnid++, TNIDT: tnid++ };
-      features.push({ type: "Feature", geometry: { type: "LineString", coordinates: line.map(lngLat) }, properties: props });
+      const props = {
+        STATEFP: "17",
+        COUNTYFP: "167",
+        TLID: tlid,
+        TFIDL: 0,
+        TFIDR: 0,
+        MTFCC: mtfcc,
+        FULLNAME: name,
+        SMID: "",
+        ...blank,
+        FEATCAT: "",
+        ROADFLG: mtfcc.startsWith("S") ? "Y" : "",
+        OFFSETL: "N",
+        OFFSETR: "N",
+        TNIDF: tnid++,
+        TNIDT: tnid++,
+      };
+      features.push({
+        type: "Feature",
+        geometry: { type: "LineString", coordinates: line.map(lngLat) },
+        properties: props,
+      });
     }
   }
 
@@ -321,7 +385,13 @@ export function syntheticCounty(seed = 36, style: "EDGES" | "ADDRFEAT" = "EDGES"
       vtd++;
       const [w, e, s, n] = [cutsX[a], cutsX[a + 1], cutsY[b], cutsY[b + 1]];
       // clockwise, as shapefiles draw an outer ring
-      const ring: Position[] = [[w, s], [w, n], [e, n], [e, s], [w, s]].map((p) => lngLat(p as Position));
+      const ring: Position[] = [
+        [w, s],
+        [w, n],
+        [e, n],
+        [e, s],
+        [w, s],
+      ].map((p) => lngLat(p as Position));
       const code = String(vtd * 10).padStart(6, "0");
       precincts.push({
         type: "Feature",
@@ -365,11 +435,17 @@ type ZipOptions = {
 };
 
 /** One layer as a TIGER-style shapefile zip (`<baseName>.shp/.shx/.dbf/.prj/.cpg`). */
-export function shapefileZip(collection: Collection<LineFeature | PolygonFeature>, baseName: string, options: ZipOptions = {}): Uint8Array {
+export function shapefileZip(
+  collection: Collection<LineFeature | PolygonFeature>,
+  baseName: string,
+  options: ZipOptions = {},
+): Uint8Array {
   const features = collection.features;
   const polygons = features[0]?.geometry.type === "Polygon";
   const rows = features.map((f) => f.properties);
-  const geometries = features.map((f) => (f.geometry.type === "Polygon" ? f.geometry.coordinates : [f.geometry.coordinates]));
+  const geometries = features.map((f) =>
+    f.geometry.type === "Polygon" ? f.geometry.coordinates : [f.geometry.coordinates],
+  );
   let files: { shp: DataView; shx: DataView; dbf: DataView } | undefined;
   write(rows, polygons ? "POLYGON" : "POLYLINE", geometries, (err, written) => {
     if (err) throw err instanceof Error ? err : new Error(String(err));
@@ -379,7 +455,8 @@ export function shapefileZip(collection: Collection<LineFeature | PolygonFeature
   const bytes = (view: DataView) => new Uint8Array(view.buffer, view.byteOffset, view.byteLength);
   const entries: Record<string, Uint8Array> = {};
   const without = new Set(options.without ?? []);
-  for (const part of ["shp", "shx", "dbf"] as const) if (!without.has(part)) entries[`${baseName}.${part}`] = bytes(files[part]);
+  for (const part of ["shp", "shx", "dbf"] as const)
+    if (!without.has(part)) entries[`${baseName}.${part}`] = bytes(files[part]);
   const prj = options.prj === undefined ? NAD83_PRJ : options.prj;
   if (prj !== null) entries[`${baseName}.prj`] = strToU8(prj);
   entries[`${baseName}.cpg`] = strToU8("UTF-8");
@@ -440,7 +517,11 @@ const ORDINAL_WORDS = [
  * spelled out (with or without periods), ordinals as numbers or words, a unit (Apt 4, #12, Unit B,
  * Ste 200) or none, ZIP or ZIP+4, commas or none, any case.
  */
-export function writtenAddress(house: SyntheticHouse, county: Pick<SyntheticCounty, "city" | "state">, random: () => number): string {
+export function writtenAddress(
+  house: SyntheticHouse,
+  county: Pick<SyntheticCounty, "city" | "state">,
+  random: () => number,
+): string {
   const pick = <T>(xs: T[]): T => xs[Math.floor(random() * xs.length)];
   const s = house.street;
   const dir = (d: string) => pick([d, DIRECTION_WORDS[d], d.split("").join(".") + "."]);

@@ -183,9 +183,29 @@ const PREFIX_TYPES = new Set(["AVE", "RTE", "HWY", "RD", "FWY", "EXPY", "PKWY", 
 const NAME_WORDS: Record<string, string> = { SAINT: "ST", MOUNT: "MT", FORT: "FT" };
 
 const UNITS = ["FIRST", "SECOND", "THIRD", "FOURTH", "FIFTH", "SIXTH", "SEVENTH", "EIGHTH", "NINTH"];
-const TEENS = ["TENTH", "ELEVENTH", "TWELFTH", "THIRTEENTH", "FOURTEENTH", "FIFTEENTH", "SIXTEENTH", "SEVENTEENTH", "EIGHTEENTH", "NINETEENTH"];
+const TEENS = [
+  "TENTH",
+  "ELEVENTH",
+  "TWELFTH",
+  "THIRTEENTH",
+  "FOURTEENTH",
+  "FIFTEENTH",
+  "SIXTEENTH",
+  "SEVENTEENTH",
+  "EIGHTEENTH",
+  "NINETEENTH",
+];
 const TENS = ["TWENTY", "THIRTY", "FORTY", "FIFTY", "SIXTY", "SEVENTY", "EIGHTY", "NINETY"];
-const TENS_ORDINAL = ["TWENTIETH", "THIRTIETH", "FORTIETH", "FIFTIETH", "SIXTIETH", "SEVENTIETH", "EIGHTIETH", "NINETIETH"];
+const TENS_ORDINAL = [
+  "TWENTIETH",
+  "THIRTIETH",
+  "FORTIETH",
+  "FIFTIETH",
+  "SIXTIETH",
+  "SEVENTIETH",
+  "EIGHTIETH",
+  "NINETIETH",
+];
 
 const ORDINAL_WORDS = new Map<string, number>();
 UNITS.forEach((w, i) => ORDINAL_WORDS.set(w, i + 1));
@@ -197,7 +217,7 @@ const TENS_WORDS = new Map(TENS.map((w, i) => [w, (i + 2) * 10]));
 /** 1 → 1ST, 2 → 2ND, 11 → 11TH, 23 → 23RD. */
 function ordinal(n: number): string {
   const teen = n % 100 >= 11 && n % 100 <= 13;
-  const suffix = teen ? "TH" : ({ 1: "ST", 2: "ND", 3: "RD" } as Record<number, string>)[n % 10] ?? "TH";
+  const suffix = teen ? "TH" : (({ 1: "ST", 2: "ND", 3: "RD" } as Record<number, string>)[n % 10] ?? "TH");
   return `${n}${suffix}`;
 }
 
@@ -267,7 +287,23 @@ const HOUSE_NUMBER = /^(\d+)(?:-?[A-Z](?![A-Z0-9])|-\d+[A-Z]?(?![A-Z0-9]))?(?:\s
 /** A unit inside a line without commas ("5th Ave Unit B Springfield"): the designator and its value. */
 const UNIT_INSIDE = /\s+(?:APT|APARTMENT|UNIT|STE|SUITE|RM|ROOM|BLDG|LOT|SPC|TRLR)\s+\S+|\s*#\s*\S+/gi;
 /** Types that end a street and rarely begin a city's name (unlike Park, Lake, Grove, Garden). */
-const STREET_ENDINGS = new Set(["ST", "AVE", "RD", "DR", "LN", "CT", "PL", "WAY", "BLVD", "TER", "CIR", "PKWY", "HWY", "LOOP", "TRL"]);
+const STREET_ENDINGS = new Set([
+  "ST",
+  "AVE",
+  "RD",
+  "DR",
+  "LN",
+  "CT",
+  "PL",
+  "WAY",
+  "BLVD",
+  "TER",
+  "CIR",
+  "PKWY",
+  "HWY",
+  "LOOP",
+  "TRL",
+]);
 
 /**
  * The street and city of a line without commas ("456 Pine Way Apt 2 Springfield IL 62701"), from the
@@ -285,16 +321,25 @@ function withoutCommas(rest: string, p: ParsedLocation | null): { street: string
   if (ending >= 0) cityWords = cityWords.slice(ending + 1);
   if (cityWords.length === 0) {
     // no city found: "700 Oak Lane Springfield" — a street type inside the line (not its first word) ends the street
-    const at = ws.findLastIndex((w, i) => i > 0 && i < ws.length - 1 && (TYPES[w] !== undefined || TYPE_ABBREVIATIONS.has(w)));
+    const at = ws.findLastIndex(
+      (w, i) => i > 0 && i < ws.length - 1 && (TYPES[w] !== undefined || TYPE_ABBREVIATIONS.has(w)),
+    );
     if (at > 0) cityWords = ws.slice(at + 1);
   }
-  const endsWithCity = cityWords.length > 0 && cityWords.length < ws.length && cityWords.every((w, i) => ws[ws.length - cityWords.length + i] === w);
+  const endsWithCity =
+    cityWords.length > 0 &&
+    cityWords.length < ws.length &&
+    cityWords.every((w, i) => ws[ws.length - cityWords.length + i] === w);
   if (!endsWithCity) return { street: ws.join(" ") };
   let streetWords = ws.slice(0, ws.length - cityWords.length);
   // or late ("Main St Park | Ridge"): words after the street's ending that may only be a suffix begin the city
   const last = streetWords.findLastIndex((w, i) => i > 0 && STREET_ENDINGS.has(TYPES[w] ?? w));
   const after = streetWords.slice(last + 1);
-  if (last > 0 && after.length && after.every((w) => w !== "EXT" && TYPE_ABBREVIATIONS.has(TYPES[w] ?? w) && !STREET_ENDINGS.has(TYPES[w] ?? w))) {
+  if (
+    last > 0 &&
+    after.length &&
+    after.every((w) => w !== "EXT" && TYPE_ABBREVIATIONS.has(TYPES[w] ?? w) && !STREET_ENDINGS.has(TYPES[w] ?? w))
+  ) {
     cityWords = [...after, ...cityWords];
     streetWords = streetWords.slice(0, last + 1);
   }

@@ -59,8 +59,10 @@ function sidesOf(segments: StreetSegment[], indices: number[]): SideRange[] {
   const out: SideRange[] = [];
   for (const i of indices) {
     const s = segments[i];
-    if (s.lFrom !== undefined && s.lTo !== undefined) out.push({ segment: i, side: "L", from: s.lFrom, to: s.lTo, zip: s.zipL });
-    if (s.rFrom !== undefined && s.rTo !== undefined) out.push({ segment: i, side: "R", from: s.rFrom, to: s.rTo, zip: s.zipR });
+    if (s.lFrom !== undefined && s.lTo !== undefined)
+      out.push({ segment: i, side: "L", from: s.lFrom, to: s.lTo, zip: s.zipL });
+    if (s.rFrom !== undefined && s.rTo !== undefined)
+      out.push({ segment: i, side: "R", from: s.rFrom, to: s.rTo, zip: s.zipR });
   }
   return out;
 }
@@ -104,7 +106,13 @@ function fraction(r: SideRange, n: number): number {
   return r.from === r.to ? 0.5 : (n - r.from) / (r.to - r.from);
 }
 
-function placed(segments: StreetSegment[], quality: "exact range" | "interpolated", r: SideRange, t: number, metres: number): GeocodeResult {
+function placed(
+  segments: StreetSegment[],
+  quality: "exact range" | "interpolated",
+  r: SideRange,
+  t: number,
+  metres: number,
+): GeocodeResult {
   const s = segments[r.segment];
   const point = offsetPoint(s.coords, t, r.side, metres);
   const result: GeocodeResult = { quality, ...point, segment: r.segment, side: r.side };
@@ -130,7 +138,10 @@ function onePlace(segments: StreetSegment[], hits: SideRange[]): boolean {
 /** The street-only point: the segment nearest the middle of the street's segments. */
 function streetMiddle(segments: StreetSegment[], indices: number[]): GeocodeResult {
   const mids = indices.map((i) => midpoint(segments[i]));
-  const centre: Position = [mids.reduce((a, p) => a + p[0], 0) / mids.length, mids.reduce((a, p) => a + p[1], 0) / mids.length];
+  const centre: Position = [
+    mids.reduce((a, p) => a + p[0], 0) / mids.length,
+    mids.reduce((a, p) => a + p[1], 0) / mids.length,
+  ];
   let best = 0;
   for (let k = 1; k < mids.length; k++) if (haversine(mids[k], centre) < haversine(mids[best], centre)) best = k;
   const segment = indices[best];
@@ -141,11 +152,18 @@ function streetMiddle(segments: StreetSegment[], indices: number[]): GeocodeResu
 }
 
 function notPlaced(options: GeocodeOptions): GeocodeResult {
-  return options.zipCentroid ? { quality: "zip centroid", lat: options.zipCentroid.lat, lng: options.zipCentroid.lng } : { quality: "failed" };
+  return options.zipCentroid
+    ? { quality: "zip centroid", lat: options.zipCentroid.lat, lng: options.zipCentroid.lng }
+    : { quality: "failed" };
 }
 
 /** One street (the segments of one key): the address placed on it, or null. */
-function onStreet(address: NormalizedAddress, segments: StreetSegment[], street: number[], metres: number): GeocodeResult | null {
+function onStreet(
+  address: NormalizedAddress,
+  segments: StreetSegment[],
+  street: number[],
+  metres: number,
+): GeocodeResult | null {
   const n = address.number;
   const zip = address.zip;
   const sides = sidesOf(segments, street).filter((r) => parityFits(segments[r.segment], r, n));
@@ -186,7 +204,11 @@ function onStreet(address: NormalizedAddress, segments: StreetSegment[], street:
  * `CandidateIndex` or the server's index on `segmentLookupKeys`). The segment index returned is
  * into `candidates`.
  */
-export function geocode(address: NormalizedAddress, candidates: StreetSegment[], options: GeocodeOptions = {}): GeocodeResult {
+export function geocode(
+  address: NormalizedAddress,
+  candidates: StreetSegment[],
+  options: GeocodeOptions = {},
+): GeocodeResult {
   const metres = options.offsetMetres ?? OFFSET_METRES;
   const exact: number[] = [];
   for (let i = 0; i < candidates.length; i++) if (candidates[i].key === address.key) exact.push(i);
@@ -202,7 +224,9 @@ export function geocode(address: NormalizedAddress, candidates: StreetSegment[],
     if (written.every((w) => words.includes(w))) byKey.set(c.key, [...(byKey.get(c.key) ?? []), i]);
   }
   if (byKey.size === 1) return onStreet(address, candidates, [...byKey.values()][0], metres) ?? notPlaced(options);
-  const exactOnes = [...byKey.values()].map((street) => onStreet(address, candidates, street, metres)).filter((r) => r?.quality === "exact range");
+  const exactOnes = [...byKey.values()]
+    .map((street) => onStreet(address, candidates, street, metres))
+    .filter((r) => r?.quality === "exact range");
   if (exactOnes.length === 1 && exactOnes[0] !== null) return exactOnes[0];
   return notPlaced(options);
 }

@@ -62,11 +62,22 @@ export type StreetSegment = {
   bbox: BBox;
 };
 
-export type BoundaryGeometry = { type: "Polygon"; coordinates: Position[][] } | { type: "MultiPolygon"; coordinates: Position[][][] };
-export type Boundary = { name: string; code?: string; layer: TigerLayer | "custom"; bbox: BBox; geometry: BoundaryGeometry };
+export type BoundaryGeometry =
+  { type: "Polygon"; coordinates: Position[][] } | { type: "MultiPolygon"; coordinates: Position[][][] };
+export type Boundary = {
+  name: string;
+  code?: string;
+  layer: TigerLayer | "custom";
+  bbox: BBox;
+  geometry: BoundaryGeometry;
+};
 
 /** A GeoJSON feature as a shapefile reader returns it. */
-export type LayerFeature = { type?: "Feature"; geometry: { type: string; coordinates?: unknown } | null; properties: Record<string, unknown> | null };
+export type LayerFeature = {
+  type?: "Feature";
+  geometry: { type: string; coordinates?: unknown } | null;
+  properties: Record<string, unknown> | null;
+};
 
 export const NOT_A_TIGER_LAYER =
   "This file is not a TIGER/Line streets or boundary layer: choose the field that holds each area's name.";
@@ -91,12 +102,19 @@ function firstField(fields: string[], ...bases: string[]): string | undefined {
 function streetDetection(fields: string[]): LayerDetection | null {
   const f = (b: string) => field(fields, b);
   const name = f("FULLNAME") ?? f("NAME");
-  const parts = ["PREDIRABRV", "PRETYPABRV", "PREQUALABR", "NAME", "SUFTYPABRV", "SUFDIRABRV", "SUFQUALABR"].map(f).filter((x): x is string => !!x);
+  const parts = ["PREDIRABRV", "PRETYPABRV", "PREQUALABR", "NAME", "SUFTYPABRV", "SUFDIRABRV", "SUFQUALABR"]
+    .map(f)
+    .filter((x): x is string => !!x);
   const common = { tlid: f("TLID"), zipL: f("ZIPL"), zipR: f("ZIPR"), parts };
   const edges = ["LFROMADD", "LTOADD", "RFROMADD", "RTOADD"].map(f);
   if (name && edges.every(Boolean)) {
     const [lFrom, lTo, rFrom, rTo] = edges as string[];
-    return { kind: "streets", tigerLayer: "EDGES", nameField: name, fields: { ...common, name, mtfcc: f("MTFCC"), lFrom, lTo, rFrom, rTo } };
+    return {
+      kind: "streets",
+      tigerLayer: "EDGES",
+      nameField: name,
+      fields: { ...common, name, mtfcc: f("MTFCC"), lFrom, lTo, rFrom, rTo },
+    };
   }
   const addrfeat = ["LFROMHN", "LTOHN", "RFROMHN", "RTOHN"].map(f);
   if (name && addrfeat.every(Boolean)) {
@@ -151,7 +169,8 @@ export function detectLayer(fields: string[], chosenNameField?: string): LayerDe
   const streets = streetDetection(fields);
   if (streets) return streets;
   const chosen = chosenNameField ? fields.find((f) => f === chosenNameField) : undefined;
-  if (chosenNameField && !chosen) return { error: `This file has no field "${chosenNameField}": choose one of its fields (${fields.join(", ")}).` };
+  if (chosenNameField && !chosen)
+    return { error: `This file has no field "${chosenNameField}": choose one of its fields (${fields.join(", ")}).` };
   const tiger = boundaryLayer(fields);
   if (tiger) {
     const nameField = chosen ?? firstField(fields, ...NAME_FIELDS[tiger.layer]) ?? tiger.code;
@@ -159,7 +178,9 @@ export function detectLayer(fields: string[], chosenNameField?: string): LayerDe
   }
   if (chosen) {
     const codeField = field(fields, "GEOID");
-    return codeField ? { kind: "boundaries", tigerLayer: null, nameField: chosen, codeField } : { kind: "boundaries", tigerLayer: null, nameField: chosen };
+    return codeField
+      ? { kind: "boundaries", tigerLayer: null, nameField: chosen, codeField }
+      : { kind: "boundaries", tigerLayer: null, nameField: chosen };
   }
   return { error: NOT_A_TIGER_LAYER };
 }
@@ -182,7 +203,9 @@ function houseNumber(props: Record<string, unknown>, name: string): number | und
 /** A ZIP field: five digits (a numeric field loses New England's leading zero: 2134 → 02134). */
 function zip(props: Record<string, unknown>, name: string | undefined): string | undefined {
   const s = text(props, name);
-  return s !== undefined && /^\d{1,5}(-?\d{4})?$/.test(s) ? s.slice(0, s.length > 5 ? 5 : s.length).padStart(5, "0") : undefined;
+  return s !== undefined && /^\d{1,5}(-?\d{4})?$/.test(s)
+    ? s.slice(0, s.length > 5 ? 5 : s.length).padStart(5, "0")
+    : undefined;
 }
 
 function parity(props: Record<string, unknown>, name: string | undefined): Parity | undefined {
@@ -234,7 +257,9 @@ const POLYGON_TYPES = new Set(["Polygon", "MultiPolygon"]);
 
 /** A line's points as one polyline (the parts of a multi-part edge joined, repeated points dropped). */
 function polyline(geometry: { type: string; coordinates?: unknown }): Position[] {
-  const parts = (geometry.type === "LineString" ? [geometry.coordinates] : (geometry.coordinates as unknown[])) as Position[][];
+  const parts = (
+    geometry.type === "LineString" ? [geometry.coordinates] : (geometry.coordinates as unknown[])
+  ) as Position[][];
   const out: Position[] = [];
   for (const part of parts) {
     for (const [x, y] of part) {
@@ -273,7 +298,13 @@ export function toStreetSegments(features: LayerFeature[], detection: LayerDetec
       continue;
     }
     const seg: StreetSegment = { addressable: false, coords, bbox: bboxOf(coords) };
-    const name = text(props, f.name) ?? (f.parts.map((p) => text(props, p)).filter(Boolean).join(" ") || undefined);
+    const name =
+      text(props, f.name) ??
+      (f.parts
+        .map((p) => text(props, p))
+        .filter(Boolean)
+        .join(" ") ||
+        undefined);
     if (name) {
       const keys = streetKeys(name);
       Object.assign(seg, { name, key: keys.key, looseKey: keys.looseKey });
@@ -319,13 +350,20 @@ export function toBoundaries(features: LayerFeature[], detection: LayerDetection
       continue;
     }
     const geometry = { type: feature.geometry.type, coordinates: feature.geometry.coordinates } as BoundaryGeometry;
-    const boundary: Boundary = { name, layer: detection.tigerLayer ?? "custom", bbox: bboxOf(positions(geometry.coordinates)), geometry };
+    const boundary: Boundary = {
+      name,
+      layer: detection.tigerLayer ?? "custom",
+      bbox: bboxOf(positions(geometry.coordinates)),
+      geometry,
+    };
     const code = text(props, detection.codeField);
     if (code) boundary.code = code;
     boundaries.push(boundary);
   }
   if (boundaries.length === 0 && features.length > 0) {
-    return { error: `No area in this file has both a polygon and a name in "${detection.nameField}": is it a boundary layer, and is that the name field?` };
+    return {
+      error: `No area in this file has both a polygon and a name in "${detection.nameField}": is it a boundary layer, and is that the name field?`,
+    };
   }
   return { boundaries, skipped };
 }

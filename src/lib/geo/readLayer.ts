@@ -11,7 +11,8 @@ import type { LayerFeature, Refusal } from "@convex/lib/geo/tiger";
 
 export type ReadLayer = { fileName: string; fields: string[]; features: LayerFeature[] };
 
-const WHOLE_ZIP = "Upload the whole zip as downloaded from the Census Bureau (it holds .shp, .shx, .dbf and .prj files).";
+const WHOLE_ZIP =
+  "Upload the whole zip as downloaded from the Census Bureau (it holds .shp, .shx, .dbf and .prj files).";
 
 function fieldsOf(features: LayerFeature[]): string[] {
   const fields = new Set<string>();
@@ -33,7 +34,8 @@ function shapefilesIn(bytes: Uint8Array): string[] | Refusal {
   } catch {
     return { error: `This file is not a zip archive. ${WHOLE_ZIP}` };
   }
-  const byExtension = (ext: string) => names.filter((n) => n.toLowerCase().endsWith(ext)).map((n) => n.slice(0, -ext.length));
+  const byExtension = (ext: string) =>
+    names.filter((n) => n.toLowerCase().endsWith(ext)).map((n) => n.slice(0, -ext.length));
   const shps = byExtension(".shp");
   const dbfs = new Set(byExtension(".dbf").map((n) => n.toLowerCase()));
   if (shps.length === 0) {
@@ -44,7 +46,9 @@ function shapefilesIn(bytes: Uint8Array): string[] | Refusal {
   const withoutDbf = shps.filter((n) => !dbfs.has(n.toLowerCase()));
   if (withoutDbf.length) {
     const shown = withoutDbf.map((n) => `${n.split("/").pop()}.shp`).join(", ");
-    return { error: `${shown} has no .dbf file beside it (the attributes: names, codes, address ranges). ${WHOLE_ZIP}` };
+    return {
+      error: `${shown} has no .dbf file beside it (the attributes: names, codes, address ranges). ${WHOLE_ZIP}`,
+    };
   }
   return shps;
 }
@@ -63,7 +67,11 @@ export async function readShapefileZip(data: ArrayBuffer | Uint8Array): Promise<
   const collections = Array.isArray(parsed) ? parsed : [parsed];
   return collections.map((c, i) => {
     const features = c.features as LayerFeature[];
-    return { fileName: (c.fileName ?? found[i] ?? "layer").split("/").pop() ?? "layer", fields: fieldsOf(features), features };
+    return {
+      fileName: (c.fileName ?? found[i] ?? "layer").split("/").pop() ?? "layer",
+      fields: fieldsOf(features),
+      features,
+    };
   });
 }
 
@@ -76,7 +84,12 @@ export function readGeoJson(fileName: string, textContent: string): ReadLayer | 
     return { error: "This file is not GeoJSON: it is not valid JSON." };
   }
   const v = value as { type?: string; features?: unknown; geometry?: unknown };
-  const features = v.type === "FeatureCollection" && Array.isArray(v.features) ? (v.features as LayerFeature[]) : v.type === "Feature" ? [v as LayerFeature] : null;
+  const features =
+    v.type === "FeatureCollection" && Array.isArray(v.features)
+      ? (v.features as LayerFeature[])
+      : v.type === "Feature"
+        ? [v as LayerFeature]
+        : null;
   if (!features) return { error: "This file is not GeoJSON: it holds no FeatureCollection or Feature." };
   return { fileName: fileName.replace(/\.(geo)?json$/i, ""), fields: fieldsOf(features), features };
 }

@@ -34,12 +34,40 @@ describe("street keys", () => {
 
   test("ordinals as numbers or words, 1st to 99th, both ways", () => {
     const units = ["", "First", "Second", "Third", "Fourth", "Fifth", "Sixth", "Seventh", "Eighth", "Ninth"];
-    const teens = ["Tenth", "Eleventh", "Twelfth", "Thirteenth", "Fourteenth", "Fifteenth", "Sixteenth", "Seventeenth", "Eighteenth", "Nineteenth"];
+    const teens = [
+      "Tenth",
+      "Eleventh",
+      "Twelfth",
+      "Thirteenth",
+      "Fourteenth",
+      "Fifteenth",
+      "Sixteenth",
+      "Seventeenth",
+      "Eighteenth",
+      "Nineteenth",
+    ];
     const tens = ["", "", "Twenty", "Thirty", "Forty", "Fifty", "Sixty", "Seventy", "Eighty", "Ninety"];
-    const tensOrdinal = ["", "", "Twentieth", "Thirtieth", "Fortieth", "Fiftieth", "Sixtieth", "Seventieth", "Eightieth", "Ninetieth"];
+    const tensOrdinal = [
+      "",
+      "",
+      "Twentieth",
+      "Thirtieth",
+      "Fortieth",
+      "Fiftieth",
+      "Sixtieth",
+      "Seventieth",
+      "Eightieth",
+      "Ninetieth",
+    ];
     const word = (n: number) =>
-      n < 10 ? units[n] : n < 20 ? teens[n - 10] : n % 10 === 0 ? tensOrdinal[n / 10] : `${tens[Math.floor(n / 10)]}-${units[n % 10]}`;
-    const suffix = (n: number) => (n % 100 >= 11 && n % 100 <= 13 ? "th" : ["th", "st", "nd", "rd"][n % 10] ?? "th");
+      n < 10
+        ? units[n]
+        : n < 20
+          ? teens[n - 10]
+          : n % 10 === 0
+            ? tensOrdinal[n / 10]
+            : `${tens[Math.floor(n / 10)]}-${units[n % 10]}`;
+    const suffix = (n: number) => (n % 100 >= 11 && n % 100 <= 13 ? "th" : (["th", "st", "nd", "rd"][n % 10] ?? "th"));
     for (let n = 1; n <= 99; n++) {
       const numbered = key(`100 W ${n}${suffix(n)} St, Springfield, IL 62704`);
       expect(numbered).toBe(`W ${n}${suffix(n).toUpperCase()} ST`);
@@ -86,7 +114,12 @@ describe("addresses", () => {
       "456 5th Ave Unit B Springfield IL 62704",
     ]) {
       const n = normalizeAddress(written);
-      expect({ written, number: n?.number, key: n?.key, zip: n?.zip }).toEqual({ written, number: 456, key: plain?.key, zip: "62704" });
+      expect({ written, number: n?.number, key: n?.key, zip: n?.zip }).toEqual({
+        written,
+        number: 456,
+        key: plain?.key,
+        zip: "62704",
+      });
     }
   });
 
@@ -109,19 +142,49 @@ describe("addresses", () => {
     expect(normalizeAddress("12-B Oak Rd, Springfield, IL 62704")).toMatchObject({ number: 12, key: "OAK RD" });
     expect(normalizeAddress("12 1/2 Oak Rd, Springfield, IL 62704")).toMatchObject({ number: 12, key: "OAK RD" });
     expect(normalizeAddress("12-14 Oak Rd, Springfield, IL 62704")).toMatchObject({ number: 12, key: "OAK RD" });
-    expect(normalizeAddress("1200 E Broadway, Springfield, IL 62704")).toMatchObject({ number: 1200, key: "E BROADWAY" });
+    expect(normalizeAddress("1200 E Broadway, Springfield, IL 62704")).toMatchObject({
+      number: 1200,
+      key: "E BROADWAY",
+    });
   });
 
   test("a street written without commas before the city", () => {
-    expect(normalizeAddress("700 Oak Lane Springfield 62704")).toMatchObject({ number: 700, key: "OAK LN", city: "SPRINGFIELD", zip: "62704" });
-    expect(normalizeAddress("123 Main St Springfield, IL 62704")).toMatchObject({ key: "MAIN ST", city: "SPRINGFIELD" });
+    expect(normalizeAddress("700 Oak Lane Springfield 62704")).toMatchObject({
+      number: 700,
+      key: "OAK LN",
+      city: "SPRINGFIELD",
+      zip: "62704",
+    });
+    expect(normalizeAddress("123 Main St Springfield, IL 62704")).toMatchObject({
+      key: "MAIN ST",
+      city: "SPRINGFIELD",
+    });
     // name words that are also USPS suffixes (Pine, Spring, Meadow, Park) stay in the street
-    expect(normalizeAddress("515 W. Pine Way. Springfield IL 62701-1537")).toMatchObject({ number: 515, key: "W PINE WAY", city: "SPRINGFIELD", zip: "62701" });
-    expect(normalizeAddress("226 W Spring Garden Place Springfield IL 62702")).toMatchObject({ key: "W SPRING GARDEN PL", city: "SPRINGFIELD" });
-    expect(normalizeAddress("604 EAST PINE WAY UNIT B SPRINGFIELD IL 62702-6980")).toMatchObject({ key: "E PINE WAY", city: "SPRINGFIELD", zip: "62702" });
-    expect(normalizeAddress("405 W. Meadow Circle #4 Springfield IL 62701")).toMatchObject({ key: "W MEADOW CIR", city: "SPRINGFIELD" });
+    expect(normalizeAddress("515 W. Pine Way. Springfield IL 62701-1537")).toMatchObject({
+      number: 515,
+      key: "W PINE WAY",
+      city: "SPRINGFIELD",
+      zip: "62701",
+    });
+    expect(normalizeAddress("226 W Spring Garden Place Springfield IL 62702")).toMatchObject({
+      key: "W SPRING GARDEN PL",
+      city: "SPRINGFIELD",
+    });
+    expect(normalizeAddress("604 EAST PINE WAY UNIT B SPRINGFIELD IL 62702-6980")).toMatchObject({
+      key: "E PINE WAY",
+      city: "SPRINGFIELD",
+      zip: "62702",
+    });
+    expect(normalizeAddress("405 W. Meadow Circle #4 Springfield IL 62701")).toMatchObject({
+      key: "W MEADOW CIR",
+      city: "SPRINGFIELD",
+    });
     // and a city whose name starts with one stays the city
-    expect(normalizeAddress("123 Main St Park Ridge IL 60068")).toMatchObject({ key: "MAIN ST", city: "PARK RIDGE", zip: "60068" });
+    expect(normalizeAddress("123 Main St Park Ridge IL 60068")).toMatchObject({
+      key: "MAIN ST",
+      city: "PARK RIDGE",
+      zip: "60068",
+    });
   });
 
   test("words parse-address cannot place are kept (Avenue C, Route 9)", () => {
@@ -149,7 +212,8 @@ describe("the same key from TIGER names", () => {
       ["S Broadway", "9 South Broadway, Springfield, IL 62704"],
       ["Lincoln Rd NE", "4 lincoln road northeast springfield il 62704"],
     ];
-    for (const [tiger, address] of pairs) expect({ tiger, key: key(address) }).toEqual({ tiger, key: streetKeys(tiger).key });
+    for (const [tiger, address] of pairs)
+      expect({ tiger, key: key(address) }).toEqual({ tiger, key: streetKeys(tiger).key });
     // ADDRFEAT / FEATNAMES parts: PREDIRABRV NAME SUFTYPABRV SUFDIRABRV
     expect(streetKeys(["N", "Main", "St", ""].join(" ")).key).toBe(key("123 North Main Street, Springfield, IL 62704"));
     // different streets stay different

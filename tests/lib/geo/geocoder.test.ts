@@ -1,9 +1,23 @@
 import { beforeAll, describe, expect, test } from "vitest";
 import { normalizeAddress, type NormalizedAddress } from "../../../convex/lib/geo/address";
-import { addressLookupPrefixes, CandidateIndex, geocode, haversine, OFFSET_METRES, segmentLookupKeys, type GeocodeResult } from "../../../convex/lib/geo/geocoder";
+import {
+  addressLookupPrefixes,
+  CandidateIndex,
+  geocode,
+  haversine,
+  OFFSET_METRES,
+  segmentLookupKeys,
+  type GeocodeResult,
+} from "../../../convex/lib/geo/geocoder";
 import { detectLayer, toStreetSegments, type StreetSegment } from "../../../convex/lib/geo/tiger";
 import { readShapefileZip } from "../../../src/lib/geo/readLayer";
-import { seededRandom, shapefileZip, syntheticCounty, writtenAddress, type Position } from "../../support/syntheticCounty";
+import {
+  seededRandom,
+  shapefileZip,
+  syntheticCounty,
+  writtenAddress,
+  type Position,
+} from "../../support/syntheticCounty";
 
 const county = syntheticCounty(36);
 const featureByTlid = new Map(county.edges.features.map((f) => [f.properties.TLID as number, f]));
@@ -22,14 +36,18 @@ beforeAll(async () => {
   index = new CandidateIndex(segments);
 });
 
-function run(written: string, options = {}): { address: NormalizedAddress; candidates: StreetSegment[]; result: GeocodeResult } {
+function run(
+  written: string,
+  options = {},
+): { address: NormalizedAddress; candidates: StreetSegment[]; result: GeocodeResult } {
   const address = normalizeAddress(written);
   if (!address) throw new Error(`not an address: ${written}`);
   const candidates = index.candidates(address);
   return { address, candidates, result: geocode(address, candidates, options) };
 }
 
-const placedOn = (r: GeocodeResult, candidates: StreetSegment[]) => ("segment" in r ? candidates[r.segment] : undefined);
+const placedOn = (r: GeocodeResult, candidates: StreetSegment[]) =>
+  "segment" in r ? candidates[r.segment] : undefined;
 
 /** Which side of a digitised line a point is on (+1 left, −1 right), from its nearest piece (local plane). */
 function sideOf(line: Position[], [lng, lat]: Position): number {
@@ -68,7 +86,11 @@ describe("generated addresses through the real parse path", () => {
     const forms = new Set<string>();
     for (const house of sample) {
       const written = writtenAddress(house, county, random);
-      forms.add(written.replace(/\d+/g, "#").replace(/[A-Za-z]+/g, (w) => (w === w.toUpperCase() ? "A" : w === w.toLowerCase() ? "a" : "Aa")));
+      forms.add(
+        written
+          .replace(/\d+/g, "#")
+          .replace(/[A-Za-z]+/g, (w) => (w === w.toUpperCase() ? "A" : w === w.toLowerCase() ? "a" : "Aa")),
+      );
       const { candidates, result } = run(written);
       quality[result.quality] = (quality[result.quality] ?? 0) + 1;
       if (result.quality === "failed" || result.quality === "zip centroid") continue;
@@ -78,7 +100,11 @@ describe("generated addresses through the real parse path", () => {
       errors.push(haversine([result.lng, result.lat], [house.lng, house.lat]));
       const truth = featureByTlid.get(house.tlid)!.geometry.coordinates;
       const expectedSide = house.side === "L" ? 1 : -1;
-      if (sideOf(truth, [result.lng, result.lat]) !== expectedSide || sideOf(truth, [house.lng, house.lat]) !== expectedSide) wrongSide.push(written);
+      if (
+        sideOf(truth, [result.lng, result.lat]) !== expectedSide ||
+        sideOf(truth, [house.lng, house.lat]) !== expectedSide
+      )
+        wrongSide.push(written);
       if ("side" in result && result.side !== house.side) wrongSide.push(`${written} (${result.side})`);
     }
     errors.sort((a, b) => a - b);
@@ -120,7 +146,11 @@ describe("generated addresses through the real parse path", () => {
 describe("numbers outside the ranges, blocks without ranges, unknown streets", () => {
   /** The end of a street's highest range on one side, from the written features (not the geocoder's rows). */
   function rangeEnd(fullName: string, to: number): Position {
-    const f = county.edges.features.find((x) => x.properties.FULLNAME === fullName && [x.properties.LTOADD, x.properties.LFROMADD, x.properties.RTOADD, x.properties.RFROMADD].includes(String(to)))!;
+    const f = county.edges.features.find(
+      (x) =>
+        x.properties.FULLNAME === fullName &&
+        [x.properties.LTOADD, x.properties.LFROMADD, x.properties.RTOADD, x.properties.RFROMADD].includes(String(to)),
+    )!;
     const c = f.geometry.coordinates;
     const atStart = f.properties.LFROMADD === String(to) || f.properties.RFROMADD === String(to);
     return atStart ? c[0] : c[c.length - 1];
@@ -143,7 +173,9 @@ describe("numbers outside the ranges, blocks without ranges, unknown streets", (
     const { candidates, result } = run("9000 E Oak St, Springfield, IL 62702");
     expect(result.quality).toBe("street only");
     expect(placedOn(result, candidates)?.name).toBe("E Oak St");
-    const street = county.edges.features.filter((f) => f.properties.FULLNAME === "E Oak St").flatMap((f) => f.geometry.coordinates);
+    const street = county.edges.features
+      .filter((f) => f.properties.FULLNAME === "E Oak St")
+      .flatMap((f) => f.geometry.coordinates);
     const r = result as { lat: number; lng: number };
     expect(r.lng).toBeGreaterThanOrEqual(Math.min(...street.map((p) => p[0])));
     expect(r.lng).toBeLessThanOrEqual(Math.max(...street.map((p) => p[0])));
@@ -165,7 +197,11 @@ describe("numbers outside the ranges, blocks without ranges, unknown streets", (
 
   test("an unknown street fails, or falls back to the ZIP centroid the caller gives", () => {
     expect(run("123 Nowhere Ln, Springfield, IL 62701").result).toEqual({ quality: "failed" });
-    expect(run("123 Nowhere Ln, Springfield, IL 62701", { zipCentroid: { lat: 39.8, lng: -89.65 } }).result).toEqual({ quality: "zip centroid", lat: 39.8, lng: -89.65 });
+    expect(run("123 Nowhere Ln, Springfield, IL 62701", { zipCentroid: { lat: 39.8, lng: -89.65 } }).result).toEqual({
+      quality: "zip centroid",
+      lat: 39.8,
+      lng: -89.65,
+    });
     // a street of the county in a ZIP where it does not run, far outside its ranges: not guessed
     expect(run("9000 E Oak St, Springfield, IL 62799").result).toEqual({ quality: "failed" });
   });
@@ -194,8 +230,21 @@ describe("interpolation on a hand-drawn segment", () => {
     [-89, 40],
     [-89 + 1000 / (111_195 * Math.cos((40 * Math.PI) / 180)), 40],
   ];
-  const base: StreetSegment = { name: "Test Rd", key: "TEST RD", looseKey: "TEST", addressable: true, coords: line, bbox: [line[0][0], 40, line[1][0], 40] };
-  const address = (n: number, zip?: string): NormalizedAddress => ({ number: n, street: "Test Rd", key: "TEST RD", looseKey: "TEST", ...(zip ? { zip } : {}) });
+  const base: StreetSegment = {
+    name: "Test Rd",
+    key: "TEST RD",
+    looseKey: "TEST",
+    addressable: true,
+    coords: line,
+    bbox: [line[0][0], 40, line[1][0], 40],
+  };
+  const address = (n: number, zip?: string): NormalizedAddress => ({
+    number: n,
+    street: "Test Rd",
+    key: "TEST RD",
+    looseKey: "TEST",
+    ...(zip ? { zip } : {}),
+  });
   const metresFrom = (r: GeocodeResult) => {
     const p = r as { lat: number; lng: number };
     const east = (p.lng - line[0][0]) * 111_195 * Math.cos((40 * Math.PI) / 180);
@@ -226,15 +275,28 @@ describe("interpolation on a hand-drawn segment", () => {
     const even = { ...base, lFrom: 100, lTo: 198 };
     expect(geocode(address(151), [even]).quality).not.toBe("exact range");
     // PARITYL B: both
-    expect(geocode(address(151), [{ ...even, parityL: "B" as const }])).toMatchObject({ quality: "exact range", side: "L" });
+    expect(geocode(address(151), [{ ...even, parityL: "B" as const }])).toMatchObject({
+      quality: "exact range",
+      side: "L",
+    });
     // mixed ends (100–199) hold both
-    expect(geocode(address(151), [{ ...base, lFrom: 100, lTo: 199 }])).toMatchObject({ quality: "exact range", side: "L" });
+    expect(geocode(address(151), [{ ...base, lFrom: 100, lTo: 199 }])).toMatchObject({
+      quality: "exact range",
+      side: "L",
+    });
   });
 
   test("the address's ZIP chooses between two places; without one, two places are not guessed between", () => {
     const far: Position[] = line.map(([x, y]) => [x + 0.2, y]);
     const here = { ...base, lFrom: 100, lTo: 198, zipL: "62701" };
-    const there = { ...base, coords: far, bbox: [far[0][0], 40, far[1][0], 40] as StreetSegment["bbox"], lFrom: 100, lTo: 198, zipL: "62799" };
+    const there = {
+      ...base,
+      coords: far,
+      bbox: [far[0][0], 40, far[1][0], 40] as StreetSegment["bbox"],
+      lFrom: 100,
+      lTo: 198,
+      zipL: "62799",
+    };
     expect(geocode(address(150, "62799"), [here, there])).toMatchObject({ quality: "exact range", segment: 1 });
     expect(geocode(address(150, "62701"), [here, there])).toMatchObject({ quality: "exact range", segment: 0 });
     expect(geocode(address(150), [here, there])).toEqual({ quality: "failed" });
@@ -255,9 +317,13 @@ describe("candidates by key and ZIP", () => {
     expect(found).toHaveLength(expected.length);
     // a segment on the ZIP line is found under both of its ZIPs
     const split = segments.find((s) => s.zipL && s.zipR && s.zipL !== s.zipR)!;
-    expect(segmentLookupKeys(split)).toEqual(expect.arrayContaining([`${split.key}|${split.zipL}`, `${split.key}|${split.zipR}`]));
+    expect(segmentLookupKeys(split)).toEqual(
+      expect.arrayContaining([`${split.key}|${split.zipL}`, `${split.key}|${split.zipR}`]),
+    );
     // written without its directional: the loose key finds it when the exact key finds nothing
-    expect(index.candidates(normalizeAddress("120 Fifth Street, Springfield, IL 62701")!).map((s) => s.key)).toContain("N 5TH ST");
+    expect(index.candidates(normalizeAddress("120 Fifth Street, Springfield, IL 62701")!).map((s) => s.key)).toContain(
+      "N 5TH ST",
+    );
   });
 
   test("an unnamed segment is never a candidate", () => {
