@@ -2,6 +2,8 @@
  * Contact import: start, append batches, finish / fail / cancel, history, details, outcomes and exact
  * deletion. Importing and deleting need voters.manage; reading history and outcomes needs voters.view.
  */
+import { startGeocodeRun } from "./model/geocode";
+import { readyLayer } from "./model/mapData";
 import { v, type Infer } from "convex/values";
 import { internal } from "./_generated/api";
 import type { Doc, Id } from "./_generated/dataModel";
@@ -116,6 +118,10 @@ export const finish = orgMutation("voters.manage")({
       bytes_done: doc.bytes_total,
       summary_stats: summaryStats(updated, details.length, details.filter((d) => d.field_type === "ignored").length),
     });
+    // the imported and updated voters go on the map (those already placed from the same address are only counted)
+    const streets = await readyLayer(ctx.db, doc.orgId, "streets");
+    if (streets && (doc.imported_records > 0 || (doc.updated_records ?? 0) > 0))
+      await startGeocodeRun(ctx, doc.orgId, "an import", streets._id);
     return null;
   },
 });

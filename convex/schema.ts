@@ -10,6 +10,7 @@ import { emailAudienceTables } from "./tables/emailAudience";
 import { emailBlastTables } from "./tables/emailBlast";
 import { fileTables } from "./tables/files";
 import { formTables } from "./tables/forms";
+import { geoTables } from "./tables/geo";
 import { importTables } from "./tables/imports";
 import { securityTables } from "./tables/security";
 import { smsTables } from "./tables/sms";
@@ -41,4 +42,5 @@ export default defineSchema({
   ...ctaTables,
   ...fileTables,
   ...preferenceTables,
+  ...geoTables,
 });

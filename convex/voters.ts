@@ -5,6 +5,7 @@
  * voters.update edits; only voters.manage creates, deletes and reorders the form, and exporting
  * the whole file takes voters.export (which comes with voters.manage).
  */
+import { placeWhenMoved } from "./model/geocode";
 import { validate } from "convex-helpers/validators";
 import { paginationOptsValidator, paginationResultValidator } from "convex/server";
 import { v } from "convex/values";
@@ -131,7 +132,9 @@ export const create = orgMutation("voters.manage")({
   handler: async (ctx, { fields }) => {
     const clean = cleanVoterFields(fields);
     await assertValidVoter(ctx.db, ctx.viewer.orgId, clean);
-    return await insertVoter(ctx, ctx.viewer.orgId, clean);
+    const id = await insertVoter(ctx, ctx.viewer.orgId, clean);
+    await placeWhenMoved(ctx, id, null, clean);
+    return id;
   },
 });
 
@@ -156,6 +159,7 @@ export const update = orgMutation("voters.update")({
     await assertValidVoter(ctx.db, ctx.viewer.orgId, fields);
     if (!validate(vVoterFields, fields)) throw appError("VALIDATION_ERROR");
     await updateVoter(ctx, voter, fields);
+    await placeWhenMoved(ctx, id, voter, fields);
     const changes = voterChanges(editableVoterFields(voter), fields);
     if (changes.length > 0)
       await ctx.db.insert("voterChanges", {

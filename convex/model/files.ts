@@ -30,6 +30,10 @@ const HOUR = 60 * MINUTE;
 /** An upload must be handed in (acceptUpload) and attached within this time, or it is swept. */
 export const UPLOAD_DEADLINE_MS = 30 * MINUTE;
 
+/** The types of map files, read from their first bytes (file-type knows neither). */
+export const GEOJSON_TYPE = "application/geo+json";
+export const PMTILES_TYPE = "application/vnd.pmtiles";
+
 type Rule = { types: readonly string[]; maxBytes: number; wrongType: string; tooLarge: string; title: string };
 
 /** What each purpose accepts: types are read from the bytes, sizes from the stored file. */
@@ -47,6 +51,22 @@ export const UPLOAD_RULES: Record<UploadPurpose, Rule> = {
     maxBytes: 15 * 1024 * 1024,
     wrongType: "Please upload petition pages as images (PNG, JPEG, GIF, WebP) or PDF files.",
     tooLarge: "A page file must be smaller than 15 MB.",
+    title: "Upload failed",
+  },
+  /** the drawing copy of a streets or boundaries layer, GeoJSON the browser wrote from the file it parsed */
+  mapLayer: {
+    types: [GEOJSON_TYPE],
+    maxBytes: 300 * 1024 * 1024,
+    wrongType: "The map layer must be stored as GeoJSON.",
+    tooLarge: "A map layer must be smaller than 300 MB. Upload a county or a smaller area.",
+    title: "Upload failed",
+  },
+  /** a PMTiles basemap archive (version 3) */
+  basemap: {
+    types: [PMTILES_TYPE],
+    maxBytes: 1024 * 1024 * 1024,
+    wrongType: "Please choose a PMTiles basemap file (.pmtiles, version 3).",
+    tooLarge: "A basemap file must be smaller than 1 GB.",
     title: "Upload failed",
   },
 };
@@ -86,7 +106,15 @@ const SNIFF_BYTES = 4100;
 /** The type a file's bytes show (null: none known), never its declared type. */
 export async function sniffType(blob: Blob): Promise<string | null> {
   const head = new Uint8Array(await blob.slice(0, SNIFF_BYTES).arrayBuffer());
-  return (await fileTypeFromBuffer(head))?.mime ?? null;
+  const known = (await fileTypeFromBuffer(head))?.mime;
+  if (known) return known;
+  // PMTiles v3: "PMTiles" then the version byte
+  if (head.length >= 8 && String.fromCharCode(...head.subarray(0, 7)) === "PMTiles" && head[7] === 3)
+    return PMTILES_TYPE;
+  // GeoJSON: a JSON object with a "type" member among its first bytes
+  const text = new TextDecoder("utf-8", { fatal: false }).decode(head).trimStart();
+  if (text.startsWith("{") && /"type"\s*:/.test(text)) return GEOJSON_TYPE;
+  return null;
 }
 
 export type UploadState =

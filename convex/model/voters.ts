@@ -288,6 +288,11 @@ export async function deleteVoter(
   await removeVoterFromAudiences(ctx, voter._id, drops);
   if (!opts.drops) await drops.flush(ctx);
   await ctx.db.delete(voter._id);
+  const place = await ctx.db
+    .query("voterPlaces")
+    .withIndex("by_voter", (q) => q.eq("voterId", voter._id))
+    .unique();
+  if (place) await ctx.db.delete(place._id);
   // its change history goes with it (a voter rarely has more than a few dozen entries)
   for (const c of await ctx.db
     .query("voterChanges")

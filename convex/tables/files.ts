@@ -2,7 +2,12 @@ import { defineTable } from "convex/server";
 import { v } from "convex/values";
 
 /** What an upload is for: each purpose has its permission, types and size (model/files.ts UPLOAD_RULES). */
-export const vUploadPurpose = v.union(v.literal("image"), v.literal("petitionPage"));
+export const vUploadPurpose = v.union(
+  v.literal("image"),
+  v.literal("petitionPage"),
+  v.literal("mapLayer"),
+  v.literal("basemap"),
+);
 
 export const fileTables = {
   /**

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { normalizeAddress, streetKeys } from "../../../convex/lib/geo/address";
+import { normalizeAddress, streetKeys } from "@convex/lib/geo/address";
 
 const key = (address: string) => normalizeAddress(address)?.key;
 

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, test } from "vitest";
-import { normalizeAddress, type NormalizedAddress } from "../../../convex/lib/geo/address";
+import { normalizeAddress, type NormalizedAddress } from "@convex/lib/geo/address";
 import {
   addressLookupPrefixes,
   CandidateIndex,
@@ -8,16 +8,11 @@ import {
   OFFSET_METRES,
   segmentLookupKeys,
   type GeocodeResult,
-} from "../../../convex/lib/geo/geocoder";
-import { detectLayer, toStreetSegments, type StreetSegment } from "../../../convex/lib/geo/tiger";
-import { readShapefileZip } from "../../../src/lib/geo/readLayer";
-import {
-  seededRandom,
-  shapefileZip,
-  syntheticCounty,
-  writtenAddress,
-  type Position,
-} from "../../support/syntheticCounty";
+} from "@convex/lib/geo/geocoder";
+import { detectLayer, toStreetSegments, type StreetSegment } from "@convex/lib/geo/tiger";
+import { readShapefileZip } from "@/lib/geo/readLayer";
+import { shapefileZip } from "../../support/shapefileZip";
+import { seededRandom, syntheticCounty, writtenAddress, type Position } from "../../support/syntheticCounty";
 
 const county = syntheticCounty(36);
 const featureByTlid = new Map(county.edges.features.map((f) => [f.properties.TLID as number, f]));

@@ -6,10 +6,10 @@ import {
   toStreetSegments,
   type LayerDetection,
   type StreetSegment,
-} from "../../../convex/lib/geo/tiger";
-import { readGeoJson, readShapefileZip, type ReadLayer } from "../../../src/lib/geo/readLayer";
+} from "@convex/lib/geo/tiger";
+import { readGeoJson, readShapefileZip, type ReadLayer } from "@/lib/geo/readLayer";
+import { shapefileZip } from "../../support/shapefileZip";
 import {
-  shapefileZip,
   syntheticCounty,
   type Collection,
   type LineFeature,

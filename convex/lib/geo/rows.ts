@@ -1,0 +1,59 @@
+/**
+ * What the browser sends of a parsed layer (lib/geo/tiger.ts) to the server: street segments as
+ * rows the geocoder queries (only named ones: an unnamed segment is drawn, never geocoded to), and
+ * boundary polygons with their outline as text. Shared so the upload and the tests build the same
+ * rows.
+ */
+import type { Boundary, StreetSegment } from "./tiger";
+
+export type SegmentRow = {
+  name: string;
+  key: string;
+  looseKey: string;
+  tlid?: number;
+  mtfcc?: string;
+  lFrom?: number;
+  lTo?: number;
+  rFrom?: number;
+  rTo?: number;
+  parityL?: "O" | "E" | "B";
+  parityR?: "O" | "E" | "B";
+  zipL?: string;
+  zipR?: string;
+  coords: number[];
+  bbox: number[];
+};
+
+export type BoundaryRow = { name: string; code: string | null; bbox: number[]; geometry: string };
+
+/** The row of a named segment (null: unnamed, drawn only). */
+export function segmentRow(s: StreetSegment): SegmentRow | null {
+  if (!s.key || !s.name) return null;
+  const row: SegmentRow = {
+    name: s.name,
+    key: s.key,
+    looseKey: s.looseKey ?? s.key,
+    coords: s.coords.flat(),
+    bbox: [...s.bbox],
+  };
+  for (const k of ["tlid", "mtfcc", "lFrom", "lTo", "rFrom", "rTo", "parityL", "parityR", "zipL", "zipR"] as const) {
+    if (s[k] !== undefined) (row as Record<string, unknown>)[k] = s[k];
+  }
+  return row;
+}
+
+export function boundaryRow(b: Boundary): BoundaryRow {
+  return { name: b.name, code: b.code ?? null, bbox: [...b.bbox], geometry: JSON.stringify(b.geometry) };
+}
+
+/** The drawing copy of a streets layer: lines with their name and road class only. */
+export function streetsDrawing(segments: StreetSegment[]): string {
+  return JSON.stringify({
+    type: "FeatureCollection",
+    features: segments.map((s) => ({
+      type: "Feature",
+      geometry: { type: "LineString", coordinates: s.coords },
+      properties: { name: s.name ?? "", mtfcc: s.mtfcc ?? "" },
+    })),
+  });
+}
