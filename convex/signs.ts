@@ -7,6 +7,7 @@
  */
 import { paginationOptsValidator, paginationResultValidator } from "convex/server";
 import { v } from "convex/values";
+import { api } from "./_generated/api";
 import type { Doc, Id } from "./_generated/dataModel";
 import type { QueryCtx } from "./_generated/server";
 import { internalMutation, orgAction, orgMutation, orgQuery } from "./functions";
@@ -24,6 +25,7 @@ import {
 } from "./lib/signs/geo";
 import { adjustCounter } from "./model/counters";
 import { loadEditState, markDeleted, markEdited, mergeEdits, missingRecord, withEdits } from "./model/collab";
+import { readyLayer } from "./model/mapData";
 import { canSeeVoters } from "./model/personalData";
 import { displayName } from "./model/presence";
 import {
@@ -300,7 +302,7 @@ export const options = orgQuery("campaigns.view")({
   returns: v.object({
     campaigns: v.array(v.object({ id: v.id("campaigns"), name: v.string() })),
     members: v.array(v.object({ id: v.id("users"), name: v.string() })),
-    /** an address lookup is configured (GEOCODER_URL) */
+    /** an address lookup is there: the organisation's streets (Map data) or GEOCODER_URL */
     geocoder: v.boolean(),
   }),
   handler: async (ctx) => {
@@ -317,7 +319,8 @@ export const options = orgQuery("campaigns.view")({
       if (u) members.push({ id: u._id, name: displayName(u) });
     }
     members.sort((a, b) => a.name.localeCompare(b.name));
-    return { campaigns, members, geocoder: Boolean(process.env.GEOCODER_URL) };
+    const streets = await readyLayer(ctx.db, orgId, "streets");
+    return { campaigns, members, geocoder: streets !== null || Boolean(process.env.GEOCODER_URL) };
   },
 });
 
@@ -596,14 +599,22 @@ export const remove = orgMutation("campaigns.manage")({
 });
 
 /**
- * Looks an address up with the configured geocoder (GEOCODER_URL, a Nominatim-style search that
- * answers `[{ lat, lon }]`); null when it finds nothing. Without one the browser places a sign by
- * its ZIP code.
+ * Looks an address up: on the organisation's streets first (the offline geocoder, Map data), then
+ * with GEOCODER_URL when one is configured (a Nominatim-style search); null when neither finds it.
+ * The browser places a sign by its ZIP code without either.
  */
 export const geocode = orgAction("campaigns.manage")({
   args: { address: v.string() },
-  returns: v.union(v.object({ lat: v.number(), lng: v.number() }), v.null()),
-  handler: async (_ctx, { address }) => await geocodeAddress(address),
+  returns: v.union(v.object({ lat: v.number(), lng: v.number(), street: v.union(v.string(), v.null()) }), v.null()),
+  handler: async (ctx, { address }): Promise<{ lat: number; lng: number; street: string | null } | null> => {
+    const onStreets = await ctx.runQuery(api.mapData.place, { address });
+    if (onStreets.lat !== null && onStreets.lng !== null)
+      return { lat: onStreets.lat, lng: onStreets.lng, street: onStreets.street };
+    // without a provider: not found on the streets, or (no streets either) "No geocoder is configured."
+    if (!process.env.GEOCODER_URL && (await ctx.runQuery(api.geocode.status, {})).hasStreets) return null;
+    const hit = await geocodeAddress(address);
+    return hit ? { ...hit, street: null } : null;
+  },
 });
 
 /** The organisation's timer (model/signs.ts armTimer). */

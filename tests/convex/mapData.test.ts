@@ -288,6 +288,17 @@ describe("map data: geocoding", () => {
     expect(
       (await f.volunteer.as.query(api.mapData.place, { address: "12 Nowhere Blvd, Elsewhere, ZZ 00000" })).quality,
     ).toBe("failed");
+    // a sign placed by its address lands on its street (the offline geocoder before any provider)
+    const house = county.houses[40];
+    expect((await f.campaign_manager.as.query(api.signs.options, {})).geocoder).toBe(true);
+    const hit = await f.campaign_manager.as.action(api.signs.geocode, {
+      address: writtenAddress(house, county, random),
+    });
+    expect(hit?.street).toBe(house.fullName);
+    expect(haversine([hit!.lng, hit!.lat], [house.lng, house.lat])).toBeLessThan(30);
+    expect(
+      await f.campaign_manager.as.action(api.signs.geocode, { address: "12 Nowhere Blvd, Elsewhere, ZZ 00000" }),
+    ).toBeNull();
   });
 
   withUploads(

@@ -379,6 +379,7 @@ describe("signs.geocode (campaigns.manage)", () => {
       expect(await cm.action(api.signs.geocode, { address: "1120 SW 5th Ave, Portland" })).toEqual({
         lat: 45.5152,
         lng: -122.6784,
+        street: null,
       });
       expect(await cm.action(api.signs.geocode, { address: "Nowhere Lane" })).toBeNull();
       expect(asked).toEqual(["1120 SW 5th Ave, Portland", "Nowhere Lane"]);

@@ -12,7 +12,7 @@ import { toast } from "@/ui/toast";
 import { useMergedSave } from "@/ui/useMergedSave";
 import { VoterSearchField } from "@/ui/VoterSearchField";
 import type { SignOptions, SignRow } from "../hooks/useSignOptions";
-import { useSignForm } from "../hooks/useSignActions";
+import { useSignForm, useStreetPlace } from "../hooks/useSignActions";
 import { addDays, dayInput, formatCoord, fromDayInput, startOfToday } from "../utils/signDisplay";
 import { zipCoordinates } from "../utils/zipLookup";
 import { DeletedByTeammate } from "@/ui/DeletedByTeammate";
@@ -102,7 +102,9 @@ export function SignFormPanel({ editId, sign, options, picked, center, onPreview
   const { busy, save } = useMergedSave(merged);
   const [newCampaign, setNewCampaign] = useState<string | null>(null);
   const [voterLabel, setVoterLabel] = useState<string | null>(null);
-  const [placedBy, setPlacedBy] = useState<"map" | "typed" | "zip" | "geocoder" | null>(editId ? "typed" : null);
+  const [placedBy, setPlacedBy] = useState<"map" | "typed" | "zip" | "street" | "geocoder" | null>(
+    editId ? "typed" : null,
+  );
   const [zipNote, setZipNote] = useState<string | null>(null);
   const toStored = useMemo(() => storedOf(form?.base ?? {}), [form?.base]);
 
@@ -130,10 +132,21 @@ export function SignFormPanel({ editId, sign, options, picked, center, onPreview
     });
   }, [picked, form, merged]);
 
-  // without a map click, a ZIP code in the address places the sign roughly
+  // without a map click, the organisation's streets place the sign at its house; else a ZIP code
+  // in the address places it roughly
   const address = values.address ?? "";
+  const settled = placedBy === "map" || placedBy === "typed" || placedBy === "geocoder";
+  const onStreet = useStreetPlace(settled ? "" : address);
   useEffect(() => {
     if (placedBy === "map" || placedBy === "typed" || placedBy === "geocoder") return;
+    if (onStreet === undefined) return;
+    if (onStreet) {
+      merged.setField("latitude", String(onStreet.lat));
+      merged.setField("longitude", String(onStreet.lng));
+      setPlacedBy("street");
+      setZipNote(`Placed on ${onStreet.street ?? "the street"} from your street map. Click the map to adjust.`);
+      return;
+    }
     let live = true;
     const timer = window.setTimeout(() => {
       void zipCoordinates(address).then((hit) => {
@@ -148,7 +161,7 @@ export function SignFormPanel({ editId, sign, options, picked, center, onPreview
       live = false;
       window.clearTimeout(timer);
     };
-  }, [address, placedBy, merged]);
+  }, [address, placedBy, merged, onStreet]);
 
   const lat = Number(values.latitude);
   const lng = Number(values.longitude);
