@@ -6,7 +6,7 @@ import { useMap } from "react-leaflet";
 
 type LayerOptions = NonNullable<Parameters<typeof leafletLayer>[0]>;
 
-export const PMTILES_FAILED = "The basemap file could not be read: the map shows the offline basemap instead.";
+const PMTILES_FAILED = "The basemap file could not be read: the map shows the offline basemap instead.";
 
 /**
  * A PMTiles basemap file (issue 36: an organisation may upload one) drawn with protomaps-leaflet's

@@ -11,7 +11,7 @@ const STREETS_PANE_Z = 250;
 const LABEL_COLOR = "#3b3a36";
 const LABEL_HALO = "rgba(255, 255, 255, 0.92)";
 
-export type StreetsStatus = { ok: true; segments: number; bbox: BBox | null } | { ok: false; error: string };
+type StreetsStatus = { ok: true; segments: number; bbox: BBox | null } | { ok: false; error: string };
 
 type Request = StreetWorkerRequest extends infer R ? (R extends unknown ? Omit<R, "id"> : never) : never;
 

@@ -11,7 +11,7 @@ import type { Feature, FeatureCollection, LineString, MultiLineString, Position 
 /** A zoom → value table: linear between the stops, the end values beyond them. */
 type Stops = readonly (readonly [zoom: number, value: number])[];
 
-export type RoadStyle = {
+type RoadStyle = {
   /** what the class is called in the legend and the tests */
   name: string;
   /** TIGER/Line MTFCC codes of the class */
@@ -29,13 +29,13 @@ export type RoadStyle = {
 };
 
 /** Where the classes switch on (issue 36): highways from 8, local streets from 13, paths from 15. */
-export const HIGHWAY_ZOOM = 8;
-export const LOCAL_ZOOM = 13;
-export const PATH_ZOOM = 15;
+const HIGHWAY_ZOOM = 8;
+const LOCAL_ZOOM = 13;
+const PATH_ZOOM = 15;
 /** Street names from this zoom on. */
 export const LABEL_ZOOM = 15;
 /** Lines get their outline from this zoom on (below it they are too thin to carry one). */
-export const CASING_ZOOM = 12;
+const CASING_ZOOM = 12;
 
 /**
  * The road classes in drawing order (the first is drawn first, under the others): a line's class is
@@ -180,7 +180,7 @@ function interpolate(stops: Stops, zoom: number): number {
 }
 
 /** The size of a street name in CSS pixels at a zoom (0 below LABEL_ZOOM). */
-export function labelSize(zoom: number): number {
+function labelSize(zoom: number): number {
   return zoom < LABEL_ZOOM ? 0 : zoom < 17 ? 11 : 12;
 }
 
@@ -197,7 +197,7 @@ const INDEX_MAX_ZOOM = 16;
 /** Lines reach this far past a tile's edge (px), so wide lines and their caps join across tiles. */
 const BUFFER_PX = 10;
 
-export type StreetLabel = {
+type StreetLabel = {
   text: string;
   /** centre, in tile pixels */
   x: number;

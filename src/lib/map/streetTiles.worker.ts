@@ -20,7 +20,7 @@ export type StreetWorkerReply =
   | { id: number; type: "tile"; ok: true; tile: StreetTile | null }
   | { id: number; type: "load" | "tile"; ok: false; error: string };
 
-export type StreetWorkerHandler = (
+type StreetWorkerHandler = (
   request: StreetWorkerRequest,
 ) => Promise<{ reply: StreetWorkerReply; transfer: Transferable[] }>;
 
