@@ -77,10 +77,10 @@ function lngLat([x, y]: Position): Position {
   return [ORIGIN.lng + x / (EARTH_RADIUS * RAD * Math.cos(ORIGIN.lat * RAD)), ORIGIN.lat + y / (EARTH_RADIUS * RAD)];
 }
 
+/** Blocks each way (the default county; `syntheticCounty`'s `blocks` option makes a bigger one). */
 const BLOCKS = 20;
 const BLOCK_X = 140;
 const BLOCK_Y = 110;
-const MIDDLE = BLOCKS / 2;
 /** The ZIP line: the north–south street at this column, its west side in the first ZIP. */
 const ZIP_COLUMN = 7;
 const ZIPS = ["62701", "62702"];
@@ -110,22 +110,23 @@ const ROW_NAMES: [string, string][] = [
 ];
 /** Rows whose quadrant is a post-directional (Lincoln Rd NE) instead of a prefix. */
 const POST_DIRECTIONAL_ROWS = new Set([4, 16]);
-/** The baseline row: Main St, numbered straight through from west to east. */
-const MAIN_ROW = MIDDLE;
-/** The meridian column: Broadway, a street without a type. */
-const BROADWAY_COLUMN = MIDDLE;
-
-function columnName(i: number, north: boolean): StreetName {
+/**
+ * The middle row and column: Main St, the baseline row numbered straight through from west to east,
+ * and Broadway, the meridian column, a street without a type.
+ */
+function columnName(i: number, north: boolean, middle: number): StreetName {
   const pre = north ? "N" : "S";
-  if (i === BROADWAY_COLUMN) return { pre, name: "Broadway" };
-  const n = i < BROADWAY_COLUMN ? i + 1 : i;
+  if (i === middle) return { pre, name: "Broadway" };
+  const n = i < middle ? i + 1 : i;
   return { pre, name: ordinalText(n), ordinal: n, type: n % 3 === 0 ? "Ave" : "St" };
 }
 
-function rowName(j: number, east: boolean): StreetName {
-  const [name, type] = ROW_NAMES[j];
-  if (j === MAIN_ROW) return { name, type };
-  if (POST_DIRECTIONAL_ROWS.has(j)) return { name, type, suf: `${j >= MIDDLE ? "N" : "S"}${east ? "E" : "W"}` };
+function rowName(j: number, east: boolean, middle: number): StreetName {
+  const [base, type] = ROW_NAMES[j % ROW_NAMES.length];
+  // a county bigger than the list of names numbers the repeats (Oak 2 St)
+  const name = j < ROW_NAMES.length ? base : `${base} ${Math.floor(j / ROW_NAMES.length) + 1}`;
+  if (j === middle) return { name, type };
+  if (POST_DIRECTIONAL_ROWS.has(j)) return { name, type, suf: `${j >= middle ? "N" : "S"}${east ? "E" : "W"}` };
   return { pre: east ? "E" : "W", name, type };
 }
 
@@ -162,12 +163,20 @@ function alongPlane(line: Position[], f: number): { at: Position; dir: Position 
   return { at: [a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t], dir };
 }
 
-/** The county for a seed. `style` chooses EDGES or ADDRFEAT attribute fields. */
-export function syntheticCounty(seed = 36, style: "EDGES" | "ADDRFEAT" = "EDGES"): SyntheticCounty {
+/**
+ * The county for a seed. `style` chooses EDGES or ADDRFEAT attribute fields; `blocks` the grid's size
+ * (default 20 × 20: 843 edges; 173 makes a county of 60,207 edges, for benchmarks).
+ */
+export function syntheticCounty(
+  seed = 36,
+  style: "EDGES" | "ADDRFEAT" = "EDGES",
+  { blocks: size = BLOCKS }: { blocks?: number } = {},
+): SyntheticCounty {
   const random = seededRandom(seed);
+  const middle = Math.floor(size / 2);
   const blocks: Block[] = [];
-  const xs = Array.from({ length: BLOCKS + 1 }, (_, i) => i * BLOCK_X);
-  const ys = Array.from({ length: BLOCKS + 1 }, (_, j) => j * BLOCK_Y);
+  const xs = Array.from({ length: size + 1 }, (_, i) => i * BLOCK_X);
+  const ys = Array.from({ length: size + 1 }, (_, j) => j * BLOCK_Y);
   // a slight bend in each block (a middle vertex up to 4 m off the straight line), so segments are polylines
   const bend = (a: Position, b: Position): Position[] => {
     const off = (random() - 0.5) * 8;
@@ -179,10 +188,10 @@ export function syntheticCounty(seed = 36, style: "EDGES" | "ADDRFEAT" = "EDGES"
     return [a, mid, b];
   };
   // north–south streets: numbers grow away from Main St (north and south), even on the east side
-  for (let i = 0; i <= BLOCKS; i++) {
-    for (let j = 0; j < BLOCKS; j++) {
-      const north = j >= MIDDLE;
-      const k = north ? j - MIDDLE : MIDDLE - 1 - j;
+  for (let i = 0; i <= size; i++) {
+    for (let j = 0; j < size; j++) {
+      const north = j >= middle;
+      const k = north ? j - middle : middle - 1 - j;
       const south: Position = [xs[i], ys[j]];
       const top: Position = [xs[i], ys[j + 1]];
       const line = north ? bend(south, top) : bend(top, south);
@@ -191,21 +200,28 @@ export function syntheticCounty(seed = 36, style: "EDGES" | "ADDRFEAT" = "EDGES"
       const [west, east] =
         i < ZIP_COLUMN ? [ZIPS[0], ZIPS[0]] : i > ZIP_COLUMN ? [ZIPS[1], ZIPS[1]] : [ZIPS[0], ZIPS[1]];
       const [zipLeft, zipRight] = north ? [west, east] : [east, west];
-      blocks.push({ street: columnName(i, north), line, base: 100 * (k + 1), evenSide, zipLeft, zipRight });
+      blocks.push({ street: columnName(i, north, middle), line, base: 100 * (k + 1), evenSide, zipLeft, zipRight });
     }
   }
   // east–west streets: numbers grow away from Broadway (Main St: from the west edge), even on the north side
-  for (let j = 0; j <= BLOCKS; j++) {
-    for (let i = 0; i < BLOCKS; i++) {
-      const east = i >= MIDDLE;
-      const eastward = j === MAIN_ROW || east;
-      const k = j === MAIN_ROW ? i : east ? i - MIDDLE : MIDDLE - 1 - i;
+  for (let j = 0; j <= size; j++) {
+    for (let i = 0; i < size; i++) {
+      const east = i >= middle;
+      const eastward = j === middle || east;
+      const k = j === middle ? i : east ? i - middle : middle - 1 - i;
       const w: Position = [xs[i], ys[j]];
       const e: Position = [xs[i + 1], ys[j]];
       const line = eastward ? bend(w, e) : bend(e, w);
       const evenSide = eastward ? "L" : "R";
       const zip = i < ZIP_COLUMN ? ZIPS[0] : ZIPS[1];
-      blocks.push({ street: rowName(j, east), line, base: 100 * (k + 1), evenSide, zipLeft: zip, zipRight: zip });
+      blocks.push({
+        street: rowName(j, east, middle),
+        line,
+        base: 100 * (k + 1),
+        evenSide,
+        zipLeft: zip,
+        zipRight: zip,
+      });
     }
   }
 
@@ -373,8 +389,8 @@ export function syntheticCounty(seed = 36, style: "EDGES" | "ADDRFEAT" = "EDGES"
 
   // six precincts: two bands north–south by three east–west, along streets
   const precincts: PolygonFeature[] = [];
-  const cutsX = [0, 7, 14, 20].map((i) => xs[i]);
-  const cutsY = [0, 10, 20].map((j) => ys[j]);
+  const cutsX = [0, 7, 14, size].map((i) => xs[i]);
+  const cutsY = [0, middle, size].map((j) => ys[j]);
   let vtd = 0;
   for (let b = 0; b < 2; b++) {
     for (let a = 0; a < 3; a++) {

@@ -2,16 +2,31 @@ import "leaflet/dist/leaflet.css";
 import { Text } from "@radix-ui/themes";
 import L from "leaflet";
 import { Fragment, useEffect, useMemo, useState, type ReactNode } from "react";
-import { CircleMarker, MapContainer, Marker, Polyline, Popup, Tooltip, useMap, useMapEvents } from "react-leaflet";
+import {
+  AttributionControl,
+  CircleMarker,
+  MapContainer,
+  Marker,
+  Polyline,
+  Popup,
+  Tooltip,
+  useMap,
+  useMapEvents,
+} from "react-leaflet";
+import type { FeatureCollection } from "geojson";
 import Supercluster from "supercluster";
 import { MAP_CENTER, MAP_ZOOM, MAX_CELL_LEVEL } from "@convex/lib/signs/geo";
 import type { Id } from "@convex/_generated/dataModel";
 import { MAP_TILE_ATTRIBUTION, MAP_TILE_URL } from "@/lib/config";
+import { NoStreetsNotice } from "@/lib/map/NoStreetsNotice";
+import { PmtilesBasemap } from "@/lib/map/PmtilesBasemap";
+import { RasterTiles } from "@/lib/map/RasterTiles";
+import { StreetsLayer } from "@/lib/map/StreetsLayer";
+import { ROUTES } from "@/lib/routes";
 import type { MapViewport, SignMapData } from "../hooks/useSignMap";
 import { markerColor } from "../utils/signDisplay";
 import { spreadOverlapping } from "../utils/spread";
 import { Basemap } from "./Basemap";
-import { ConfiguredTiles } from "./ConfiguredTiles";
 
 /** The browser asks for reduced motion (read once: Leaflet takes its animation options at creation). */
 const REDUCED_MOTION =
@@ -44,6 +59,17 @@ type SignMapProps = {
   tilesFailed: boolean;
   /** false while another tab hides the map (its size is measured again when it shows) */
   visible: boolean;
+  /**
+   * The organisation's streets layer (the collection, or its stored GeoJSON file's URL); null when it
+   * has none (the map says how to add one); not given: no street data is known yet (nothing said).
+   */
+  streets?: FeatureCollection | string | null;
+  /** the organisation's PMTiles basemap file (URL), drawn instead of raster tiles and the offline basemap */
+  basemapUrl?: string | null;
+  /** the organisation's raster tile source; not given: the build's VITE_MAP_TILE_URL, if any */
+  tiles?: { url: string; attribution: string } | null;
+  /** where "Account Settings → Map data" links */
+  mapDataHref?: string;
 };
 
 function ViewportWatcher({ onViewport }: { onViewport(v: MapViewport): void }) {
@@ -236,9 +262,19 @@ export function SignMap(props: SignMapProps) {
     onTileError,
     tilesFailed,
     visible,
+    streets,
+    basemapUrl,
+    tiles: orgTiles,
+    mapDataHref = ROUTES.accountSettings,
   } = props;
+  const [basemapFailed, setBasemapFailed] = useState(false);
+  useEffect(() => setBasemapFailed(false), [basemapUrl]);
+  const configured = MAP_TILE_URL ? { url: MAP_TILE_URL, attribution: MAP_TILE_ATTRIBUTION } : null;
+  const tiles = orgTiles === undefined ? configured : orgTiles;
+  // one base under the streets: the PMTiles file, else raster tiles, else the packaged offline atlas
+  const base = basemapUrl && !basemapFailed ? "pmtiles" : tiles && !tilesFailed ? "raster" : "offline";
   return (
-    <div data-testid="signs.map">
+    <div data-testid="signs.map" style={{ position: "relative" }}>
       <MapContainer
         center={[MAP_CENTER.lat, MAP_CENTER.lng]}
         zoom={MAP_ZOOM}
@@ -246,17 +282,17 @@ export function SignMap(props: SignMapProps) {
         maxZoom={19}
         style={{ height: MAP_HEIGHT, width: "100%", background: "#cfe3f3", borderRadius: "var(--radius-3)" }}
         worldCopyJump={false}
-        attributionControl={Boolean(MAP_TILE_URL && !tilesFailed)}
+        attributionControl={false}
         // people who ask for reduced motion get no zoom, fade or marker animations
         fadeAnimation={!REDUCED_MOTION}
         zoomAnimation={!REDUCED_MOTION}
         markerZoomAnimation={!REDUCED_MOTION}
       >
-        {MAP_TILE_URL && !tilesFailed ? (
-          <ConfiguredTiles url={MAP_TILE_URL} attribution={MAP_TILE_ATTRIBUTION} onError={onTileError} />
-        ) : (
-          <Basemap />
-        )}
+        {base === "pmtiles" && <PmtilesBasemap url={basemapUrl!} onError={() => setBasemapFailed(true)} />}
+        {base === "raster" && <RasterTiles url={tiles!.url} attribution={tiles!.attribution} onError={onTileError} />}
+        {base === "offline" && <Basemap />}
+        {base !== "offline" && <AttributionControl />}
+        {streets && <StreetsLayer source={streets} />}
         <ViewportWatcher onViewport={onViewport} />
         <SizeWatcher visible={visible} />
         <ClickPicker picking={picking} onPick={onPick} />
@@ -283,7 +319,13 @@ export function SignMap(props: SignMapProps) {
           </Popup>
         )}
       </MapContainer>
-      {!(MAP_TILE_URL && !tilesFailed) && (
+      {streets === null && (
+        // over the map's lower left corner, clear of the attribution line
+        <div style={{ position: "absolute", left: 10, bottom: 26, zIndex: 1000, maxWidth: "calc(100% - 20px)" }}>
+          <NoStreetsNotice href={mapDataHref} testId="signs.noStreets" />
+        </div>
+      )}
+      {base === "offline" && streets === undefined && (
         <Text as="p" size="1" color="gray" mt="1" data-testid="signs.offlineNote">
           Offline map: states, counties and places only. Streets appear once your administrator connects a map tile
           source (VITE_MAP_TILE_URL, see the README).

@@ -2,18 +2,13 @@ import { act } from "react";
 import { createRoot, type Root } from "react-dom/client";
 import { MapContainer } from "react-leaflet";
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
-import {
-  ConfiguredTiles,
-  MAP_AUTH_FAILED,
-  MAP_LOAD_FAILED,
-  MAP_LOAD_TIMEOUT_MS,
-} from "@/features/signs/components/ConfiguredTiles";
+import { MAP_AUTH_FAILED, MAP_LOAD_FAILED, MAP_LOAD_TIMEOUT_MS, RasterTiles } from "@/lib/map/RasterTiles";
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
 const URL_TEMPLATE = "https://tiles.example.org/{z}/{x}/{y}.png?key=k";
 
-describe("a configured tile source that fails (spec/3 §2.6)", () => {
+describe("a raster tile source that fails (spec/3 §2.6)", () => {
   let container: HTMLDivElement;
   let root: Root;
   const fetchMock = vi.fn();
@@ -36,7 +31,7 @@ describe("a configured tile source that fails (spec/3 §2.6)", () => {
     act(() =>
       root.render(
         <MapContainer center={[45.5051, -122.675]} zoom={12} style={{ height: 600, width: 800 }}>
-          <ConfiguredTiles url={URL_TEMPLATE} attribution="" onError={onError} />
+          <RasterTiles url={URL_TEMPLATE} attribution="" onError={onError} />
         </MapContainer>,
       ),
     );
