@@ -5,9 +5,3 @@ export const CONVEX_SITE_URL: string =
   import.meta.env.VITE_CONVEX_SITE_URL ??
   CONVEX_URL.replace(/\.convex\.cloud$/, ".convex.site").replace(/:(\d+)$/, (_, p: string) => `:${Number(p) + 1}`);
 export const CLERK_PUBLISHABLE_KEY: string | undefined = import.meta.env.VITE_CLERK_PUBLISHABLE_KEY || undefined;
-/**
- * A raster tile source for the sign map ({z}/{x}/{y} template), when one is reachable; without it
- * the map draws its packaged offline basemap.
- */
-export const MAP_TILE_URL: string | undefined = import.meta.env.VITE_MAP_TILE_URL || undefined;
-export const MAP_TILE_ATTRIBUTION: string = import.meta.env.VITE_MAP_TILE_ATTRIBUTION || "";

@@ -144,9 +144,9 @@ test("on a phone, Add Sign Location brings its form into view with focus; signs 
   await page.setViewportSize({ width: 390, height: 844 });
   const signs = new SignsMapPage(page);
   await signs.goto();
-  // the offline basemap says how streets come
-  await expect(page.getByTestId("signs.offlineNote")).toContainText(
-    "Streets appear once your administrator connects a map tile source",
+  // without the organisation's streets, the map says how to add them
+  await expect(page.getByTestId("signs.noStreets")).toContainText(
+    "No street map yet. An admin can add streets under Account Settings → Map data.",
   );
   await signs.startAdd();
   const title = signs.form.getByRole("heading", { name: "Add Sign Location" });

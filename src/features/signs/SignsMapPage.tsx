@@ -14,6 +14,7 @@ import { RemoveSignDialog, ScheduleSignDialog } from "./components/SignDialogs";
 import { SignFormPanel } from "./components/SignFormPanel";
 import { SignInfo } from "./components/SignInfo";
 import { MapCrashBoundary, MapErrorPanel } from "./components/MapErrorPanel";
+import { useOrgMap } from "@/lib/map/useOrgMap";
 import { SignMap } from "./components/SignMap";
 import { SignSideList } from "./components/SignSideList";
 import { SignTable } from "./components/SignTable";
@@ -52,6 +53,7 @@ export function SignsMapPage() {
   const [status, setStatus] = useState<StatusFilter>("All");
   const [viewport, setViewport] = useState<MapViewport | null>(null);
   const { data } = useSignMap(viewport, status, canView);
+  const orgMap = useOrgMap();
   const options = useSignOptions(canView);
   const { pickups, removeSign } = useSignsPage(canView);
 
@@ -228,6 +230,9 @@ export function SignsMapPage() {
                 onTileError={setTileError}
                 tilesFailed={tileError !== null}
                 visible={tab === "map"}
+                streets={orgMap.streets}
+                basemapUrl={orgMap.basemapUrl}
+                tiles={orgMap.tiles}
               />
             </MapCrashBoundary>
             {form ? (

@@ -9,8 +9,8 @@ export const MAP_LOAD_FAILED = "Google Maps API failed to load";
 export const MAP_AUTH_FAILED = "Google Maps authentication failed - check API key and billing";
 
 /**
- * A raster tile source ({z}/{x}/{y} URL template and its attribution, an organisation's setting or
- * the build's VITE_MAP_TILE_URL). It counts as failed when no tile arrived within the time-out, or
+ * A raster tile source ({z}/{x}/{y} URL template and its attribution: the organisation's setting,
+ * Account Settings → Map data). It counts as failed when no tile arrived within the time-out, or
  * when the server refuses a tile (401/403: the key or billing).
  */
 export function RasterTiles({

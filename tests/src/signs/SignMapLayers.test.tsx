@@ -81,16 +81,12 @@ describe("the sign map's layers", () => {
     const notice = byTestId(m.container, "signs.noStreets")!;
     expect(notice.textContent).toBe("No street map yet. An admin can add streets under Account Settings → Map data.");
     expect(notice.querySelector("a")!.getAttribute("href")).toBe("/account-settings?tab=map-data");
-    expect(byTestId(m.container, "signs.offlineNote")).toBeNull();
     expect(workers.filter((w) => w.url.includes("streetTiles.worker"))).toEqual([]);
   });
 
-  test("streets not known yet (no prop): as before, the offline basemap's note and no notice", () => {
+  test("streets not known yet (loading): no notice until the organisation's layers are known", () => {
     m.render(<SignMap {...base} />);
     expect(byTestId(m.container, "signs.noStreets")).toBeNull();
-    expect(byTestId(m.container, "signs.offlineNote")!.textContent).toContain(
-      "Streets appear once your administrator connects a map tile source",
-    );
     expect(attribution()).toBeNull();
   });
 
@@ -120,7 +116,6 @@ describe("the sign map's layers", () => {
     expect(m.container.querySelector("img.leaflet-tile")?.getAttribute("src")).toMatch(
       /^https:\/\/tiles\.example\.org\/\d+\/\d+\/\d+\.png$/,
     );
-    expect(byTestId(m.container, "signs.offlineNote")).toBeNull();
   });
 
   test("a PMTiles basemap comes first; a file that cannot be read falls back to the raster tiles", async () => {

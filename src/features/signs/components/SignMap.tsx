@@ -1,5 +1,4 @@
 import "leaflet/dist/leaflet.css";
-import { Text } from "@radix-ui/themes";
 import L from "leaflet";
 import { Fragment, useEffect, useMemo, useState, type ReactNode } from "react";
 import {
@@ -17,7 +16,6 @@ import type { FeatureCollection } from "geojson";
 import Supercluster from "supercluster";
 import { MAP_CENTER, MAP_ZOOM, MAX_CELL_LEVEL } from "@convex/lib/signs/geo";
 import type { Id } from "@convex/_generated/dataModel";
-import { MAP_TILE_ATTRIBUTION, MAP_TILE_URL } from "@/lib/config";
 import { NoStreetsNotice } from "@/lib/map/NoStreetsNotice";
 import { PmtilesBasemap } from "@/lib/map/PmtilesBasemap";
 import { RasterTiles } from "@/lib/map/RasterTiles";
@@ -66,7 +64,7 @@ type SignMapProps = {
   streets?: FeatureCollection | string | null;
   /** the organisation's PMTiles basemap file (URL), drawn instead of raster tiles and the offline basemap */
   basemapUrl?: string | null;
-  /** the organisation's raster tile source; not given: the build's VITE_MAP_TILE_URL, if any */
+  /** the organisation's raster tile source (Map data), if it set one */
   tiles?: { url: string; attribution: string } | null;
   /** where "Account Settings → Map data" links */
   mapDataHref?: string;
@@ -269,8 +267,7 @@ export function SignMap(props: SignMapProps) {
   } = props;
   const [basemapFailed, setBasemapFailed] = useState(false);
   useEffect(() => setBasemapFailed(false), [basemapUrl]);
-  const configured = MAP_TILE_URL ? { url: MAP_TILE_URL, attribution: MAP_TILE_ATTRIBUTION } : null;
-  const tiles = orgTiles === undefined ? configured : orgTiles;
+  const tiles = orgTiles ?? null;
   // one base under the streets: the PMTiles file, else raster tiles, else the packaged offline atlas
   const base = basemapUrl && !basemapFailed ? "pmtiles" : tiles && !tilesFailed ? "raster" : "offline";
   return (
@@ -324,12 +321,6 @@ export function SignMap(props: SignMapProps) {
         <div style={{ position: "absolute", left: 10, bottom: 26, zIndex: 1000, maxWidth: "calc(100% - 20px)" }}>
           <NoStreetsNotice href={mapDataHref} testId="signs.noStreets" />
         </div>
-      )}
-      {base === "offline" && streets === undefined && (
-        <Text as="p" size="1" color="gray" mt="1" data-testid="signs.offlineNote">
-          Offline map: states, counties and places only. Streets appear once your administrator connects a map tile
-          source (VITE_MAP_TILE_URL, see the README).
-        </Text>
       )}
     </div>
   );
