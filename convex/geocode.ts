@@ -84,7 +84,7 @@ export const placeOne = internalMutation({
     const voter = await ctx.db.get(voterId);
     if (!voter) return null;
     const streets = await readyLayer(ctx.db, voter.orgId, "streets");
-    if (streets) await placeVoter(ctx, voter, streets._id, new Map());
+    if (streets) await placeVoter(ctx, voter, streets, new Map());
     return null;
   },
 });

@@ -52,6 +52,8 @@ const vLayerView = layerRow
   .extend({ id: v.id("mapLayers"), url: v.union(v.string(), v.null()) });
 
 const TILE_URL_MAX = 500;
+/** ZIP centres per streets layer (a county has dozens; a state a couple of thousand) */
+const MAX_ZIP_CENTRES = 5_000;
 const ATTRIBUTION_MAX = 300;
 
 /** The organisation's layers (newest first) and tile source: what every map draws. */
@@ -115,6 +117,7 @@ const vNewLayer = {
   addressable: v.number(),
   bbox: v.union(vBBox, v.null()),
   replaces: v.union(v.id("mapLayers"), v.null()),
+  zipCentres: v.optional(v.array(v.object({ zip: v.string(), lat: v.number(), lng: v.number() }))),
 };
 
 /** Hands in the uploaded drawing copy (its bytes must be GeoJSON, or PMTiles for a basemap) and opens the layer. */
@@ -143,6 +146,12 @@ export const openLayer = internalMutation({
     if (a.kind === "basemap" ? a.features !== 0 : a.features === 0)
       throw appError("VALIDATION_ERROR", "This file holds no features to map.", "Map data");
     if (a.bbox) checkBBox(a.bbox);
+    const zips = a.kind === "streets" ? (a.zipCentres ?? []) : [];
+    if (
+      zips.length > MAX_ZIP_CENTRES ||
+      zips.some((z) => !/^\d{5}$/.test(z.zip) || Math.abs(z.lat) > 90 || Math.abs(z.lng) > 180)
+    )
+      throw appError("VALIDATION_ERROR", "The layer's ZIP codes are not valid.", "Map data");
     if (a.kind === "boundaries" && !a.nameField)
       throw appError("VALIDATION_ERROR", "Choose the field that holds each area's name.", "Map data");
     const user = await ctx.db.get(a.userId);
@@ -168,6 +177,7 @@ export const openLayer = internalMutation({
       features: a.kind === "boundaries" || a.kind === "streets" ? a.features : 0,
       addressable: a.addressable,
       bbox: a.bbox,
+      zipCentres: zips,
       replaces: a.replaces,
       createdBy: a.userId,
       createdByName: displayName(user),

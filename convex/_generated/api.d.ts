@@ -68,6 +68,7 @@ import type * as lib_forms_draft from "../lib/forms/draft.js";
 import type * as lib_forms_rules from "../lib/forms/rules.js";
 import type * as lib_geo_address from "../lib/geo/address.js";
 import type * as lib_geo_geocoder from "../lib/geo/geocoder.js";
+import type * as lib_geo_rows from "../lib/geo/rows.js";
 import type * as lib_geo_tiger from "../lib/geo/tiger.js";
 import type * as lib_images from "../lib/images.js";
 import type * as lib_import_rows from "../lib/import/rows.js";
@@ -240,6 +241,7 @@ declare const fullApi: ApiFromModules<{
   "lib/forms/rules": typeof lib_forms_rules;
   "lib/geo/address": typeof lib_geo_address;
   "lib/geo/geocoder": typeof lib_geo_geocoder;
+  "lib/geo/rows": typeof lib_geo_rows;
   "lib/geo/tiger": typeof lib_geo_tiger;
   "lib/images": typeof lib_images;
   "lib/import/rows": typeof lib_import_rows;

@@ -101,13 +101,16 @@ export async function candidatesFor(
 /** Places one address on the organisation's streets. */
 export async function placeAddress(
   db: Db,
-  orgId: Id<"organizations">,
+  streets: Doc<"mapLayers">,
   address: string,
   cache: Map<string, StreetSegment[]>,
 ): Promise<GeocodeResult> {
   const parsed = address ? normalizeAddress(address) : null;
   if (!parsed) return { quality: "failed" };
-  return geocode(parsed, await candidatesFor(db, orgId, parsed, cache));
+  const centre = parsed.zip ? streets.zipCentres?.find((z) => z.zip === parsed.zip) : undefined;
+  return geocode(parsed, await candidatesFor(db, streets.orgId, parsed, cache), {
+    zipCentroid: centre ? { lat: centre.lat, lng: centre.lng } : null,
+  });
 }
 
 /**
@@ -117,16 +120,17 @@ export async function placeAddress(
 export async function placeVoter(
   ctx: MutationCtx,
   voter: Doc<"voters">,
-  layerId: Id<"mapLayers">,
+  streets: Doc<"mapLayers">,
   cache: Map<string, StreetSegment[]>,
 ): Promise<GeocodeQualityValue> {
+  const layerId = streets._id;
   const address = voterAddress(voter);
   const existing = await ctx.db
     .query("voterPlaces")
     .withIndex("by_voter", (q) => q.eq("voterId", voter._id))
     .unique();
   if (existing && existing.address === address && existing.layerId === layerId) return existing.quality;
-  const r = await placeAddress(ctx.db, voter.orgId, address, cache);
+  const r = await placeAddress(ctx.db, streets, address, cache);
   const row = {
     address,
     quality: r.quality,
@@ -209,7 +213,7 @@ export async function geocodeStep(ctx: MutationCtx, runId: Id<"geocodeRuns">): P
     .paginate({ cursor: run.cursor, numItems: GEOCODE_STEP });
   const counts = { ...run.counts };
   const cache = new Map<string, StreetSegment[]>();
-  for (const voter of page.page) counts[COUNT_KEY[await placeVoter(ctx, voter, streets._id, cache)]]++;
+  for (const voter of page.page) counts[COUNT_KEY[await placeVoter(ctx, voter, streets, cache)]]++;
   const processed = run.processed + page.page.length;
   if (page.isDone) {
     await ctx.db.patch(runId, { cursor: null, processed, counts, status: "done", finishedAt: Date.now() });

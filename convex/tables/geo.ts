@@ -63,6 +63,8 @@ export const geoTables = {
     /** street segments with a name and an address range */
     addressable: v.number(),
     bbox: v.union(vBBox, v.null()),
+    /** streets: the centre of each ZIP's segments (a voter whose street is not on the map is placed there) */
+    zipCentres: v.optional(v.array(v.object({ zip: v.string(), lat: v.number(), lng: v.number() }))),
     /** the layer this one replaces once it is ready */
     replaces: v.union(v.id("mapLayers"), v.null()),
     createdBy: v.id("users"),

@@ -9,7 +9,7 @@ import { describe, expect, test } from "vitest";
 import { api } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
 import { haversine } from "@convex/lib/geo/geocoder";
-import { boundaryRow, segmentRow, streetsDrawing, type SegmentRow } from "@convex/lib/geo/rows";
+import { boundaryRow, segmentRow, streetsDrawing, zipCentres, type SegmentRow } from "@convex/lib/geo/rows";
 import { detectLayer, toBoundaries, toStreetSegments, type LayerFeature } from "@convex/lib/geo/tiger";
 import { SEGMENTS_PER_BATCH } from "@convex/model/mapData";
 import { seededRandom, syntheticCounty, writtenAddress } from "../support/syntheticCounty";
@@ -17,7 +17,12 @@ import { roleFixture, setupTest, type Member, type TestConvex } from "./setup";
 
 const county = syntheticCounty(36);
 
-function streetRows(features: LayerFeature[]): { rows: SegmentRow[]; drawing: string; addressable: number } {
+function streetRows(features: LayerFeature[]): {
+  rows: SegmentRow[];
+  drawing: string;
+  addressable: number;
+  zips: ReturnType<typeof zipCentres>;
+} {
   const detection = detectLayer(Object.keys(features[0].properties ?? {}));
   if ("error" in detection) throw new Error(detection.error);
   const layer = toStreetSegments(features, detection);
@@ -25,6 +30,7 @@ function streetRows(features: LayerFeature[]): { rows: SegmentRow[]; drawing: st
   const rows = layer.segments.map(segmentRow).filter((r): r is SegmentRow => r !== null);
   return {
     rows,
+    zips: zipCentres(layer.segments),
     drawing: streetsDrawing(layer.segments),
     addressable: rows.filter((r) => r.lFrom !== undefined || r.rFrom !== undefined).length,
   };
@@ -59,6 +65,7 @@ async function uploadStreets(
     addressable: rows.filter((r) => r.lFrom !== undefined || r.rFrom !== undefined).length,
     bbox: [-89.8, 39.6, -89.4, 39.9],
     replaces,
+    zipCentres: streets.zips,
   });
   for (let i = 0; i < rows.length; i += SEGMENTS_PER_BATCH)
     await member.as.mutation(api.mapData.appendSegments, { layerId, segments: rows.slice(i, i + SEGMENTS_PER_BATCH) });
@@ -319,11 +326,21 @@ describe("map data: geocoding", () => {
         voters.set(await addVoter(f.campaign_manager, line, h.zip), h);
       }
       await addVoter(f.campaign_manager, "", county.zips[0]);
+      const offMap = await addVoter(f.campaign_manager, "77 Unmapped Way", county.zips[1]);
       await uploadStreets(t, f.account_admin);
       await drain(t);
       const { run } = await f.viewer.as.query(api.geocode.status, {});
-      expect(run).toMatchObject({ status: "done", processed: 241 });
+      expect(run).toMatchObject({ status: "done", processed: 242 });
       expect(run!.counts.failed).toBe(1);
+      expect(run!.counts.zipCentroid).toBe(1);
+      const centre = streets.zips.find((z) => z.zip === county.zips[1])!;
+      const offMapPlace = await t.run((ctx) =>
+        ctx.db
+          .query("voterPlaces")
+          .withIndex("by_voter", (q) => q.eq("voterId", offMap))
+          .unique(),
+      );
+      expect(offMapPlace).toMatchObject({ quality: "zip centroid", lat: centre.lat, lng: centre.lng });
       expect(run!.counts.exact + run!.counts.interpolated + run!.counts.streetOnly).toBe(240);
       const places = await t.run((ctx) => ctx.db.query("voterPlaces").collect());
       const errors = places

@@ -46,6 +46,25 @@ export function boundaryRow(b: Boundary): BoundaryRow {
   return { name: b.name, code: b.code ?? null, bbox: [...b.bbox], geometry: JSON.stringify(b.geometry) };
 }
 
+/** The centre of each ZIP's segments (their midpoints' mean), for addresses whose street is not on the map. */
+export function zipCentres(segments: StreetSegment[]): { zip: string; lat: number; lng: number }[] {
+  const sums = new Map<string, { lat: number; lng: number; n: number }>();
+  for (const s of segments) {
+    const [lng, lat] = s.coords[Math.floor(s.coords.length / 2)];
+    for (const zip of new Set([s.zipL, s.zipR])) {
+      if (!zip) continue;
+      const acc = sums.get(zip) ?? { lat: 0, lng: 0, n: 0 };
+      acc.lat += lat;
+      acc.lng += lng;
+      acc.n++;
+      sums.set(zip, acc);
+    }
+  }
+  return [...sums]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([zip, a]) => ({ zip, lat: a.lat / a.n, lng: a.lng / a.n }));
+}
+
 /** The drawing copy of a streets layer: lines with their name and road class only. */
 export function streetsDrawing(segments: StreetSegment[]): string {
   return JSON.stringify({
