@@ -9,6 +9,7 @@ import { internal } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
 import { appError, internalMutation, orgAction, orgDatabase, orgMutation, orgQuery } from "./functions";
 import { normalizeAddress } from "./lib/geo/address";
+import { areaKey } from "./lib/geo/areas";
 import { geocode } from "./lib/geo/geocoder";
 import { acceptUpload, attachFile, issueUploadUrl } from "./model/files";
 import { displayName } from "./model/orgs";
@@ -238,6 +239,7 @@ export const appendBoundaries = orgMutation("organization.manage")({
       await ctx.db.insert("boundaries", {
         ...b,
         name: b.name.slice(0, LAYER_NAME_MAX),
+        key: areaKey(b.name.slice(0, LAYER_NAME_MAX)),
         code: b.code?.slice(0, LAYER_NAME_MAX) ?? null,
         orgId: layer.orgId,
         layerId,

@@ -61,7 +61,7 @@ export function countyNotice(
   if (!p.jurisdiction.county || n === 0) return null;
   const lines = `${n.toLocaleString("en-US")} ${n === 1 ? "line" : "lines"}`;
   if (n * 2 >= decided) {
-    return `The voter file has no counties: ${lines} could not be checked against ${p.jurisdiction.county} and went to review. Import the voter file's county column (as the custom field "county") to check it automatically.`;
+    return `The voter file has no counties: ${lines} could not be checked against ${p.jurisdiction.county} and went to review. Import the voter file's county column (as the custom field "county"), or add a COUNTY boundary layer under Account Settings → Map data, to check it automatically.`;
   }
   return `${lines} went to review: the voter file has no county for ${n === 1 ? "that voter" : "those voters"}, so ${p.jurisdiction.county} could not be checked.`;
 }

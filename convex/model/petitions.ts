@@ -3,6 +3,7 @@
  * voters found through the name-key index, the matching chain (cursor-driven mutations, each line
  * decided exactly once), duplicates across pages and petitions, reviewers' claims.
  */
+import { countiesFromMap } from "./areas";
 import type { Doc, Id } from "../_generated/dataModel";
 import { internal } from "../_generated/api";
 import type { MutationCtx, QueryCtx } from "../_generated/server";
@@ -214,6 +215,13 @@ async function decide(
 ): Promise<{ patch: Partial<Line> & { status: Status }; countyUnknown: boolean }> {
   const voters = await candidateVoters(ctx.db, petition.orgId, line.name, line.address);
   const j: Jurisdiction = petition.jurisdiction;
+  if (j.county) {
+    // a voter file without counties: the map's county polygon says, for voters placed on the streets
+    const unknown = voters.filter((v) => !v.county).map((v) => v.id as Id<"voters">);
+    const fromMap = await countiesFromMap(ctx.db, petition.orgId, j.county, unknown);
+    for (const v of voters)
+      if (!v.county && fromMap.has(v.id as Id<"voters">)) v.county = fromMap.get(v.id as Id<"voters">);
+  }
   const r = matchLine({ name: line.name, address: line.address, signedOn: line.signedOn }, voters, j);
   const patch = {
     status: r.status as Status,

@@ -108,12 +108,14 @@ export const geoTables = {
     layerId: v.id("mapLayers"),
     layer: vTigerLayer,
     name: v.string(),
+    /** lib/geo/areas.ts areaKey of the name: an area found by what people call it */
+    key: v.string(),
     code: v.union(v.string(), v.null()),
     bbox: vBBox,
     /** the GeoJSON geometry as text (a county's outline can pass Convex's 8,192 array elements) */
     geometry: v.string(),
   })
-    .index("by_org_layer", ["orgId", "layer"])
+    .index("by_org_layer_key", ["orgId", "layer", "key"])
     .index("by_layer", ["layerId"]),
 
   /** Where a voter lives on the map, from the offline geocoder (or the optional provider). */

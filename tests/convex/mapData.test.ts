@@ -385,4 +385,114 @@ describe("map data: geocoding", () => {
     await expect(f.viewer.as.mutation(api.geocode.run, {})).rejects.toThrow(/permission/);
     expect(await f.viewer.as.query(api.geocode.status, {})).toEqual({ hasStreets: false, run: null });
   });
+
+  withUploads(
+    "a petition's county is checked on the map's COUNTY polygon when the voter file has no counties",
+    async () => {
+      const t = setupTest();
+      const f = await roleFixture(t);
+      const lngs = county.houses.map((h) => h.lng);
+      const [west, east] = [Math.min(...lngs), Math.max(...lngs)];
+      const lats = county.houses.map((h) => h.lat);
+      const [south, north] = [Math.min(...lats) - 0.01, Math.max(...lats) + 0.01];
+      const mid = (west + east) / 2;
+      const inside = county.houses.find((h) => h.lng < mid - 0.002)!;
+      const outside = county.houses.find((h) => h.lng > mid + 0.002)!;
+      const cm = f.campaign_manager;
+      await cm.as.mutation(api.voters.create, {
+        fields: {
+          first_name: "Ann",
+          last_name: "Hughes",
+          address: `${inside.number} ${inside.fullName}`,
+          city: county.city,
+          state: county.state,
+          zip: inside.zip,
+          status: "Active",
+        },
+      });
+      await cm.as.mutation(api.voters.create, {
+        fields: {
+          first_name: "Rosa",
+          last_name: "Delgado",
+          address: `${outside.number} ${outside.fullName}`,
+          city: county.city,
+          state: county.state,
+          zip: outside.zip,
+          status: "Active",
+        },
+      });
+      await uploadStreets(t, f.account_admin);
+      // the county covers the west half of the streets
+      const ring = [
+        [west - 0.01, south],
+        [mid, south],
+        [mid, north],
+        [west - 0.01, north],
+        [west - 0.01, south],
+      ];
+      const storageId = await store(t, JSON.stringify({ type: "FeatureCollection", features: [] }));
+      const layerId = await f.account_admin.as.action(api.mapData.createLayer, {
+        storageId,
+        kind: "boundaries",
+        tigerLayer: "COUNTY",
+        name: "Counties",
+        fileName: "tl_2024_us_county.zip",
+        nameField: "NAME",
+        features: 1,
+        addressable: 0,
+        bbox: null,
+        replaces: null,
+      });
+      await f.account_admin.as.mutation(api.mapData.appendBoundaries, {
+        layerId,
+        boundaries: [
+          {
+            name: "Sangamon",
+            code: "17167",
+            bbox: [west - 0.01, south, mid, north],
+            geometry: JSON.stringify({ type: "Polygon", coordinates: [ring] }),
+          },
+        ],
+      });
+      await f.account_admin.as.mutation(api.mapData.finish, { layerId });
+      await drain(t);
+      const petitionId = await cm.as.mutation(api.petitions.create, {
+        name: "Measure 36",
+        signaturesNeeded: 10,
+        deadline: null,
+        state: county.state,
+        county: "Sangamon County",
+        mode: "full",
+      });
+      const pageId = await cm.as.mutation(api.petitions.addPage, { petitionId, fileId: null, fileName: "Sheet 1" });
+      await cm.as.mutation(api.petitions.addLines, {
+        pageId,
+        lines: [
+          {
+            name: "Ann Hughes",
+            address: `${inside.number} ${inside.fullName}, ${county.city}, ${county.state} ${inside.zip}`,
+            signedOn: "2026-05-01",
+          },
+          {
+            name: "Rosa Delgado",
+            address: `${outside.number} ${outside.fullName}, ${county.city}, ${county.state} ${outside.zip}`,
+            signedOn: "2026-05-01",
+          },
+        ],
+      });
+      await drain(t);
+      const rows = (
+        await cm.as.query(api.petitions.lines, {
+          petitionId,
+          status: null,
+          paginationOpts: { numItems: 10, cursor: null },
+        })
+      ).page;
+      expect(rows.find((r) => r.name === "Ann Hughes")).toMatchObject({ status: "verified" });
+      const rosa = rows.find((r) => r.name === "Rosa Delgado")!;
+      expect(rosa.status).not.toBe("verified");
+      expect(rosa.reason).toBe("outside_jurisdiction");
+      expect((await cm.as.query(api.petitions.list, {}))[0].countyNotice).toBeNull();
+    },
+  );
 });
