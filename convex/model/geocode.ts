@@ -20,7 +20,7 @@ import { readyLayer } from "./mapData";
 type Db = QueryCtx["db"];
 
 /** Voters per step of a run. */
-export const GEOCODE_STEP = 200;
+export const GEOCODE_STEP = 500;
 
 export const NO_COUNTS: QualityCounts = { exact: 0, interpolated: 0, streetOnly: 0, zipCentroid: 0, failed: 0 };
 
