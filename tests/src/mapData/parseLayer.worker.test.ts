@@ -24,7 +24,8 @@ import {
 
 const county = syntheticCounty(36);
 
-const fileOf = (bytes: Uint8Array | string, name: string) => new File([bytes], name);
+const fileOf = (bytes: Uint8Array | string, name: string) =>
+  new File([typeof bytes === "string" ? bytes : new Uint8Array(bytes)], name);
 
 async function run(file: File, nameField?: string): Promise<ParseMessage[]> {
   const messages: ParseMessage[] = [];
@@ -37,7 +38,7 @@ function final(messages: ParseMessage[]): Exclude<ParseMessage, { type: "progres
   const finals = messages.filter((m) => m.type !== "progress");
   expect(finals).toHaveLength(1);
   expect(messages[messages.length - 1]).toBe(finals[0]);
-  return finals[0] as Exclude<ParseMessage, { type: "progress" }>;
+  return finals[0];
 }
 
 function layerOf(messages: ParseMessage[]): ParsedLayer {
