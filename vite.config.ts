@@ -14,4 +14,7 @@ export default defineConfig({
   server: { host: "127.0.0.1", port: 5173, strictPort: true },
   preview: { host: "127.0.0.1", port: 4173, strictPort: true },
   build: { chunkSizeWarningLimit: 1500 },
+  // module workers (`new Worker(url, { type: "module" })`), bundled as ES like the app: in the default
+  // iife format a CommonJS dependency's `typeof require` check (parse-address) stays unresolved
+  worker: { format: "es" },
 });

@@ -31,6 +31,7 @@ const DebugImportPage = page(() => import("@/features/import/DebugImportPage"), 
 const ProfilePage = page(() => import("@/features/profile/ProfilePage"), "ProfilePage");
 const SmsCenterPage = page(() => import("@/features/sms/SmsCenterPage"), "SmsCenterPage");
 const AccountSettingsPage = page(() => import("@/features/admin/AccountSettingsPage"), "AccountSettingsPage");
+const MapDataPage = page(() => import("@/features/mapData/MapDataPage"), "MapDataPage");
 const SubscriptionPage = page(() => import("@/features/admin/SubscriptionPage"), "SubscriptionPage");
 const UserRoleManagementPage = page(() => import("@/features/admin/UserRoleManagementPage"), "UserRoleManagementPage");
 const SettingsPage = page(() => import("@/features/settings/SettingsPage"), "SettingsPage");
@@ -302,6 +303,14 @@ export function AppRoutes() {
           element={
             <Guarded>
               <AccountSettingsPage />
+            </Guarded>
+          }
+        />
+        <Route
+          path={ROUTES.mapData}
+          element={
+            <Guarded>
+              <MapDataPage />
             </Guarded>
           }
         />

@@ -37,6 +37,8 @@ export const ROUTES = {
   ctaDatabase: "/cta-database",
   surveyMaker: "/survey-maker",
   accountSettings: "/account-settings",
+  /** the organisation's streets, boundaries, basemap and tile source (issue 36); admins only */
+  mapData: "/account-settings/map-data",
   subscription: "/subscription",
   userRoleManagement: "/user-role-management",
   settings: "/settings",

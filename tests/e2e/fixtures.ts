@@ -29,6 +29,7 @@ import { ImportHistoryPage } from "./pages/ImportHistoryPage";
 import { ImportPage } from "./pages/ImportPage";
 import { LandingPage } from "./pages/LandingPage";
 import { LoginModal } from "./pages/LoginModal";
+import { MapDataPage } from "./pages/MapDataPage";
 import { ProfilePage } from "./pages/ProfilePage";
 import { RegisterPage } from "./pages/RegisterPage";
 import { ResetPasswordPage } from "./pages/ResetPasswordPage";
@@ -77,6 +78,7 @@ type SignedInScreens = {
   importPage: ImportPage;
   importHistoryPage: ImportHistoryPage;
   accountSettingsPage: AccountSettingsPage;
+  mapDataPage: MapDataPage;
   userRoleManagementPage: UserRoleManagementPage;
 };
 
@@ -141,6 +143,7 @@ export const test = base.extend<Fixtures>({
   importPage: signedIn(ImportPage),
   importHistoryPage: signedIn(ImportHistoryPage),
   accountSettingsPage: signedIn(AccountSettingsPage),
+  mapDataPage: signedIn(MapDataPage),
   userRoleManagementPage: signedIn(UserRoleManagementPage),
 
   mailbox: async ({ request }, use) => use(new Mailbox(request)),

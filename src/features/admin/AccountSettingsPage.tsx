@@ -4,6 +4,7 @@ import { PageHeader } from "@/ui/PageHeader";
 import { AccessRestricted } from "./components/AccessRestricted";
 import { ClientErrorsSection } from "./components/ClientErrorsSection";
 import { CurrentSubscriptionSection } from "./components/CurrentSubscriptionSection";
+import { MapDataLinkSection } from "./components/MapDataLinkSection";
 import { MembersSection } from "./components/MembersSection";
 import { OrganizationInfoSection } from "./components/OrganizationInfoSection";
 import { PaymentMethodsSection } from "./components/PaymentMethodsSection";
@@ -23,6 +24,7 @@ export function AccountSettingsPage() {
       />
       <Flex direction="column" gap="4">
         {can("organization.manage") && <OrganizationInfoSection />}
+        {can("organization.manage") && <MapDataLinkSection />}
         {can("payment_methods.manage") && <PaymentMethodsSection />}
         {can("subscription.manage") && can("payment_methods.manage") && <CurrentSubscriptionSection />}
         {can("users.manage") && <MembersSection />}
