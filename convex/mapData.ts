@@ -10,6 +10,7 @@ import type { Id } from "./_generated/dataModel";
 import { appError, internalMutation, orgAction, orgDatabase, orgMutation, orgQuery } from "./functions";
 import { normalizeAddress } from "./lib/geo/address";
 import { areaKey } from "./lib/geo/areas";
+import { MAX_ZIP_CENTRES, SEGMENT_MAX_POINTS } from "./lib/geo/limits";
 import { geocode } from "./lib/geo/geocoder";
 import { acceptUpload, attachFile, issueUploadUrl } from "./model/files";
 import { displayName } from "./model/orgs";
@@ -53,8 +54,6 @@ const vLayerView = layerRow
   .extend({ id: v.id("mapLayers"), url: v.union(v.string(), v.null()) });
 
 const TILE_URL_MAX = 500;
-/** ZIP centres per streets layer (a county has dozens; a state a couple of thousand) */
-const MAX_ZIP_CENTRES = 5_000;
 const ATTRIBUTION_MAX = 300;
 
 /** The organisation's layers (newest first) and tile source: what every map draws. */
@@ -201,8 +200,8 @@ export const appendSegments = orgMutation("organization.manage")({
     if (layer.stored + segments.length > layer.features)
       throw appError("VALIDATION_ERROR", "More segments arrived than the file holds.", "Map data");
     for (const s of segments) {
-      if (s.coords.length < 4 || s.coords.length % 2 !== 0)
-        throw appError("VALIDATION_ERROR", "A street segment needs at least two points.", "Map data");
+      if (s.coords.length < 4 || s.coords.length % 2 !== 0 || s.coords.length > 2 * SEGMENT_MAX_POINTS)
+        throw appError("VALIDATION_ERROR", "A street segment must have 2 to 4,000 points.", "Map data");
       checkBBox(s.bbox);
       await ctx.db.insert("streetSegments", { ...s, orgId: layer.orgId, layerId });
     }

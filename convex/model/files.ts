@@ -18,6 +18,7 @@ import { appError } from "../lib/errors";
 import { IMAGE_MAX_BYTES } from "../lib/images";
 import type { vUploadPurpose } from "../tables/files";
 import { TEXTS } from "../lib/texts";
+import { BASEMAP_MAX_BYTES, GEOJSON_TYPE, LAYER_MAX_BYTES, PMTILES_TYPE } from "../lib/geo/limits";
 
 export type UploadPurpose = Infer<typeof vUploadPurpose>;
 
@@ -29,10 +30,6 @@ const HOUR = 60 * MINUTE;
 
 /** An upload must be handed in (acceptUpload) and attached within this time, or it is swept. */
 export const UPLOAD_DEADLINE_MS = 30 * MINUTE;
-
-/** The types of map files, read from their first bytes (file-type knows neither). */
-export const GEOJSON_TYPE = "application/geo+json";
-export const PMTILES_TYPE = "application/vnd.pmtiles";
 
 type Rule = { types: readonly string[]; maxBytes: number; wrongType: string; tooLarge: string; title: string };
 
@@ -56,7 +53,7 @@ export const UPLOAD_RULES: Record<UploadPurpose, Rule> = {
   /** the drawing copy of a streets or boundaries layer, GeoJSON the browser wrote from the file it parsed */
   mapLayer: {
     types: [GEOJSON_TYPE],
-    maxBytes: 300 * 1024 * 1024,
+    maxBytes: LAYER_MAX_BYTES,
     wrongType: "The map layer must be stored as GeoJSON.",
     tooLarge: "A map layer must be smaller than 300 MB. Upload a county or a smaller area.",
     title: "Upload failed",
@@ -64,7 +61,7 @@ export const UPLOAD_RULES: Record<UploadPurpose, Rule> = {
   /** a PMTiles basemap archive (version 3) */
   basemap: {
     types: [PMTILES_TYPE],
-    maxBytes: 1024 * 1024 * 1024,
+    maxBytes: BASEMAP_MAX_BYTES,
     wrongType: "Please choose a PMTiles basemap file (.pmtiles, version 3).",
     tooLarge: "A basemap file must be smaller than 1 GB.",
     title: "Upload failed",

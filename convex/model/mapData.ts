@@ -13,15 +13,15 @@ import type { MutationCtx, QueryCtx } from "../_generated/server";
 import { appError } from "../lib/errors";
 import type { vBBox } from "../tables/geo";
 import { deleteOwnedFile } from "./files";
+export {
+  BOUNDARIES_PER_BATCH,
+  BOUNDARY_MAX_TEXT,
+  BOUNDARY_TEXT_PER_BATCH,
+  SEGMENTS_PER_BATCH,
+} from "../lib/geo/limits";
 
 type Db = QueryCtx["db"];
 
-/** Street segments per appendSegments call, boundary polygons (and their text) per appendBoundaries call. */
-export const SEGMENTS_PER_BATCH = 500;
-export const BOUNDARIES_PER_BATCH = 50;
-export const BOUNDARY_TEXT_PER_BATCH = 4 * 1024 * 1024;
-/** One polygon's GeoJSON text (Convex documents stop at 1 MiB). */
-export const BOUNDARY_MAX_TEXT = 900 * 1024;
 /** Rows deleted per step of a layer's deletion. */
 const DELETE_STEP = 1000;
 /** A layer's name and file name. */

@@ -4,7 +4,8 @@
  * boundary polygons with their outline as text. Shared so the upload and the tests build the same
  * rows.
  */
-import type { Boundary, StreetSegment } from "./tiger";
+import { SEGMENT_MAX_POINTS } from "./limits";
+import type { Boundary, Position, StreetSegment } from "./tiger";
 
 export type SegmentRow = {
   name: string;
@@ -26,6 +27,13 @@ export type SegmentRow = {
 
 export type BoundaryRow = { name: string; code: string | null; bbox: number[]; geometry: string };
 
+/** A line of at most SEGMENT_MAX_POINTS points: evenly spaced ones of a longer line, both ends kept. */
+function thinned(coords: Position[]): Position[] {
+  if (coords.length <= SEGMENT_MAX_POINTS) return coords;
+  const step = (coords.length - 1) / (SEGMENT_MAX_POINTS - 1);
+  return Array.from({ length: SEGMENT_MAX_POINTS }, (_, i) => coords[Math.round(i * step)]);
+}
+
 /** The row of a named segment (null: unnamed, drawn only). */
 export function segmentRow(s: StreetSegment): SegmentRow | null {
   if (!s.key || !s.name) return null;
@@ -33,7 +41,7 @@ export function segmentRow(s: StreetSegment): SegmentRow | null {
     name: s.name,
     key: s.key,
     looseKey: s.looseKey ?? s.key,
-    coords: s.coords.flat(),
+    coords: thinned(s.coords).flat(),
     bbox: [...s.bbox],
   };
   for (const k of ["tlid", "mtfcc", "lFrom", "lTo", "rFrom", "rTo", "parityL", "parityR", "zipL", "zipR"] as const) {

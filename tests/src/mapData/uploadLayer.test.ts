@@ -2,13 +2,10 @@
 /**
  * A parsed layer's upload (src/features/mapData/utils/uploadLayer.ts) against fake server calls:
  * the drawing copy first (its type), the record, rows in batches within the server's limits
- * (which the browser's copy of them must equal), finish last; a refusal stops it where it is.
+ * (convex/lib/geo/limits.ts, shared with the server), finish last; a refusal stops it where it is.
  */
 import { describe, expect, test, vi } from "vitest";
-import * as serverLimits from "@convex/model/mapData";
-import { UPLOAD_RULES } from "@convex/model/files";
 import type { BoundaryRow, SegmentRow } from "@convex/lib/geo/rows";
-import * as limits from "@/features/mapData/utils/limits";
 import {
   boundaryBatches,
   uploadLayer,
@@ -16,17 +13,6 @@ import {
   type UploadProgress,
 } from "@/features/mapData/utils/uploadLayer";
 import type { ParsedLayer } from "@/features/mapData/worker/parseLayer.worker";
-
-test("the browser's limits are the server's", () => {
-  expect(limits.SEGMENTS_PER_BATCH).toBe(serverLimits.SEGMENTS_PER_BATCH);
-  expect(limits.BOUNDARIES_PER_BATCH).toBe(serverLimits.BOUNDARIES_PER_BATCH);
-  expect(limits.BOUNDARY_TEXT_PER_BATCH).toBe(serverLimits.BOUNDARY_TEXT_PER_BATCH);
-  expect(limits.BOUNDARY_MAX_TEXT).toBe(serverLimits.BOUNDARY_MAX_TEXT);
-  expect(limits.LAYER_MAX_BYTES).toBe(UPLOAD_RULES.mapLayer.maxBytes);
-  expect(limits.BASEMAP_MAX_BYTES).toBe(UPLOAD_RULES.basemap.maxBytes);
-  expect(UPLOAD_RULES.mapLayer.types).toEqual([limits.GEOJSON_TYPE]);
-  expect(UPLOAD_RULES.basemap.types).toEqual([limits.PMTILES_TYPE]);
-});
 
 const segment = (i: number): SegmentRow => ({
   name: `Street ${i}`,

@@ -12,7 +12,7 @@ import type { ParsedLayer } from "../worker/parseLayer.worker";
 import { LayerList } from "./LayerList";
 import { LayerUploadPanel } from "./LayerUploadPanel";
 
-export const ACCEPTED_FILES = ".zip,.geojson,.json,.pmtiles";
+const ACCEPTED_FILES = ".zip,.geojson,.json,.pmtiles";
 
 type Props = {
   overview: MapOverview | undefined;

@@ -6,7 +6,7 @@ const n = (x: number) => x.toLocaleString("en-US");
 export const KIND_LABELS = { streets: "Streets", boundaries: "Boundaries", basemap: "Basemap (PMTiles)" } as const;
 
 /** What each TIGER/Line layer is, as the list names it. */
-export const TIGER_LABELS: Record<TigerLayer | "custom", string> = {
+const TIGER_LABELS: Record<TigerLayer | "custom", string> = {
   EDGES: "TIGER/Line EDGES",
   ADDRFEAT: "TIGER/Line ADDRFEAT",
   VTD: "Voting districts (VTD)",

@@ -13,7 +13,7 @@ import {
   GEOJSON_TYPE,
   PMTILES_TYPE,
   SEGMENTS_PER_BATCH,
-} from "./limits";
+} from "@convex/lib/geo/limits";
 
 type LayerId = Id<"mapLayers">;
 
@@ -31,6 +31,7 @@ export type UploadCalls = {
     addressable: number;
     bbox: number[] | null;
     replaces: LayerId | null;
+    zipCentres?: { zip: string; lat: number; lng: number }[];
   }): Promise<LayerId>;
   appendSegments(args: { layerId: LayerId; segments: SegmentRow[] }): Promise<{ stored: number }>;
   appendBoundaries(args: { layerId: LayerId; boundaries: BoundaryRow[] }): Promise<{ stored: number }>;
@@ -41,7 +42,7 @@ export type UploadCalls = {
 
 export type UploadProgress = { stage: "file" | "rows" | "finishing"; stored: number; features: number };
 
-export const STORAGE_FAILED = "The file could not be stored. Please try again.";
+const STORAGE_FAILED = "The file could not be stored. Please try again.";
 
 /** Boundary rows in batches of at most BOUNDARIES_PER_BATCH areas and BOUNDARY_TEXT_PER_BATCH of outline text. */
 export function boundaryBatches(rows: BoundaryRow[]): BoundaryRow[][] {
@@ -64,7 +65,7 @@ export function boundaryBatches(rows: BoundaryRow[]): BoundaryRow[][] {
   return batches;
 }
 
-export function segmentBatches(rows: SegmentRow[]): SegmentRow[][] {
+function segmentBatches(rows: SegmentRow[]): SegmentRow[][] {
   const batches: SegmentRow[][] = [];
   for (let i = 0; i < rows.length; i += SEGMENTS_PER_BATCH) batches.push(rows.slice(i, i + SEGMENTS_PER_BATCH));
   return batches;
@@ -97,6 +98,7 @@ export async function uploadLayer(
     addressable: layer.addressable,
     bbox: layer.bbox,
     replaces: options.replaces,
+    ...(layer.kind === "streets" && layer.zipCentres ? { zipCentres: layer.zipCentres } : {}),
   });
   if (layer.kind === "basemap") return layerId; // ready once handed in
   onProgress({ stage: "rows", stored: 0, features });

@@ -7,7 +7,14 @@
  * A Vite module worker (`new Worker(new URL(...), { type: "module" })`); `handleParseRequest` is
  * exported so tests run it in Node without a Worker.
  */
-import { boundaryRow, segmentRow, streetsDrawing, type BoundaryRow, type SegmentRow } from "@convex/lib/geo/rows";
+import {
+  boundaryRow,
+  segmentRow,
+  streetsDrawing,
+  zipCentres,
+  type BoundaryRow,
+  type SegmentRow,
+} from "@convex/lib/geo/rows";
 import {
   detectLayer,
   NOT_A_TIGER_LAYER,
@@ -21,7 +28,7 @@ import {
   type TigerLayer,
 } from "@convex/lib/geo/tiger";
 import { readGeoJson, readShapefileZip, type ReadLayer } from "@/lib/geo/readLayer";
-import { BASEMAP_MAX_BYTES, BOUNDARY_MAX_TEXT, LAYER_MAX_BYTES } from "../utils/limits";
+import { BASEMAP_MAX_BYTES, BOUNDARY_MAX_TEXT, LAYER_MAX_BYTES } from "@convex/lib/geo/limits";
 
 export type ParseRequest = {
   file: File;
@@ -58,6 +65,8 @@ export type ParsedLayer = {
   unnamed: number;
   skipped: number;
   bbox: BBox | null;
+  /** streets: each ZIP's centre (convex/lib/geo/rows.ts zipCentres) */
+  zipCentres?: { zip: string; lat: number; lng: number }[];
   preview: LayerPreview;
 };
 
@@ -206,6 +215,7 @@ function streetsLayer(read: ReadLayer, fileName: string, post: Post, nameField?:
     unnamed: segments.length - rows.length,
     skipped,
     bbox: unionBBox(segments.map((s) => s.bbox)),
+    zipCentres: zipCentres(segments),
     preview: {
       names: firstNames(rows.map((r) => r.name)),
       classes: [...classes].map(([label, count]) => ({ label, count })).sort((a, b) => b.count - a.count),

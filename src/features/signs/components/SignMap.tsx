@@ -263,7 +263,7 @@ export function SignMap(props: SignMapProps) {
     streets,
     basemapUrl,
     tiles: orgTiles,
-    mapDataHref = ROUTES.accountSettings,
+    mapDataHref = ROUTES.mapData,
   } = props;
   const [basemapFailed, setBasemapFailed] = useState(false);
   useEffect(() => setBasemapFailed(false), [basemapUrl]);

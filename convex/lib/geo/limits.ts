@@ -1,7 +1,7 @@
 /**
- * The server's limits on a map layer's upload (convex/model/mapData.ts, convex/model/files.ts
- * UPLOAD_RULES), written again here: those modules are server code (scheduler, file storage) the
- * browser bundle must not pull in. tests/src/mapData/limits.test.ts holds them equal.
+ * The limits of a map layer's upload, one copy for the browser (which splits its batches by them
+ * and refuses what the server would) and the server (which enforces them): convex/model/mapData.ts,
+ * convex/model/files.ts UPLOAD_RULES.
  */
 
 /** Street segments per appendSegments call. */
@@ -19,3 +19,8 @@ export const BASEMAP_MAX_BYTES = 1024 * 1024 * 1024;
 
 export const GEOJSON_TYPE = "application/geo+json";
 export const PMTILES_TYPE = "application/vnd.pmtiles";
+
+/** Points per stored street segment (a Convex array holds 8,192 values: two per point). */
+export const SEGMENT_MAX_POINTS = 4_000;
+/** ZIP centres per streets layer (a county has dozens; a state a couple of thousand). */
+export const MAX_ZIP_CENTRES = 5_000;
