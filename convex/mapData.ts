@@ -8,13 +8,11 @@ import { v } from "convex/values";
 import { internal } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
 import { appError, internalMutation, orgAction, orgDatabase, orgMutation, orgQuery } from "./functions";
-import { normalizeAddress } from "./lib/geo/address";
 import { areaKey } from "./lib/geo/areas";
 import { MAX_ZIP_CENTRES, SEGMENT_MAX_POINTS } from "./lib/geo/limits";
-import { geocode } from "./lib/geo/geocoder";
 import { acceptUpload, attachFile, issueUploadUrl } from "./model/files";
 import { displayName } from "./model/orgs";
-import { candidatesFor, startGeocodeRun } from "./model/geocode";
+import { placeAddress, startGeocodeRun } from "./model/geocode";
 import {
   BOUNDARIES_PER_BATCH,
   BOUNDARY_MAX_TEXT,
@@ -32,7 +30,7 @@ import {
 import { geoTables, vBBox, vGeocodeQuality, vLayerKind, vTigerLayer } from "./tables/geo";
 
 const layerRow = geoTables.mapLayers.validator;
-const segmentFields = geoTables.streetSegments.validator.omit("orgId", "layerId");
+const segmentFields = geoTables.streetSegments.validator.omit("orgId", "layerId", "zip", "lo");
 const boundaryFields = geoTables.boundaries.validator.pick("name", "code", "bbox", "geometry");
 
 const vLayerView = layerRow
@@ -203,7 +201,14 @@ export const appendSegments = orgMutation("organization.manage")({
       if (s.coords.length < 4 || s.coords.length % 2 !== 0 || s.coords.length > 2 * SEGMENT_MAX_POINTS)
         throw appError("VALIDATION_ERROR", "A street segment must have 2 to 4,000 points.", "Map data");
       checkBBox(s.bbox);
-      await ctx.db.insert("streetSegments", { ...s, orgId: layer.orgId, layerId });
+      const ends = [s.lFrom, s.lTo, s.rFrom, s.rTo].filter((n): n is number => n !== undefined);
+      await ctx.db.insert("streetSegments", {
+        ...s,
+        orgId: layer.orgId,
+        layerId,
+        zip: s.zipL ?? s.zipR ?? "",
+        lo: ends.length ? Math.min(...ends) : 0,
+      });
     }
     const stored = layer.stored + segments.length;
     await ctx.db.patch(layerId, { stored, updatedAt: Date.now() });
@@ -341,11 +346,9 @@ export const place = orgQuery(null)({
   handler: async (ctx, { address }) => {
     const failed = { quality: "failed" as const, lat: null, lng: null, street: null };
     if (address.length > 300) return failed;
-    const parsed = normalizeAddress(address);
     const streets = await readyLayer(ctx.db, ctx.viewer.orgId, "streets");
-    if (!parsed || !streets) return failed;
-    const candidates = await candidatesFor(ctx.db, ctx.viewer.orgId, parsed, new Map());
-    const r = geocode(parsed, candidates);
+    if (!streets) return failed;
+    const { result: r, candidates } = await placeAddress(ctx.db, streets, address, new Map());
     if (r.quality === "failed" || r.quality === "zip centroid") return failed;
     return { quality: r.quality, lat: r.lat, lng: r.lng, street: candidates[r.segment].name ?? null };
   },

@@ -69,6 +69,7 @@ import type * as lib_forms_rules from "../lib/forms/rules.js";
 import type * as lib_geo_address from "../lib/geo/address.js";
 import type * as lib_geo_areas from "../lib/geo/areas.js";
 import type * as lib_geo_geocoder from "../lib/geo/geocoder.js";
+import type * as lib_geo_limits from "../lib/geo/limits.js";
 import type * as lib_geo_rows from "../lib/geo/rows.js";
 import type * as lib_geo_tiger from "../lib/geo/tiger.js";
 import type * as lib_images from "../lib/images.js";
@@ -244,6 +245,7 @@ declare const fullApi: ApiFromModules<{
   "lib/geo/address": typeof lib_geo_address;
   "lib/geo/areas": typeof lib_geo_areas;
   "lib/geo/geocoder": typeof lib_geo_geocoder;
+  "lib/geo/limits": typeof lib_geo_limits;
   "lib/geo/rows": typeof lib_geo_rows;
   "lib/geo/tiger": typeof lib_geo_tiger;
   "lib/images": typeof lib_images;

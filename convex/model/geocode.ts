@@ -79,7 +79,7 @@ export async function candidatesFor(
   if (!cachedExact) {
     const rows = await db
       .query("streetSegments")
-      .withIndex("by_org_key", (q) => q.eq("orgId", orgId).eq("key", address.key))
+      .withIndex("by_org_key_zip_lo", (q) => q.eq("orgId", orgId).eq("key", address.key))
       .collect();
     const found = rows.map(segmentOf);
     cache.set(exactPrefix, found);
@@ -98,19 +98,43 @@ export async function candidatesFor(
   return loose;
 }
 
-/** Places one address on the organisation's streets. */
+/** Segments of a street in a ZIP whose lowest number is at most the house's: the nearest few hold it. */
+const NEAR = 3;
+
+/**
+ * Places one address on the organisation's streets, with the segments it was placed against.
+ * First the few segments of its street and ZIP just below its number (one short index range): an
+ * exact range there on its own ZIP is what the whole street would give too. Else the whole street
+ * (cached for the step), as lib/geo's geocoder decides.
+ */
 export async function placeAddress(
   db: Db,
   streets: Doc<"mapLayers">,
   address: string,
   cache: Map<string, StreetSegment[]>,
-): Promise<GeocodeResult> {
+): Promise<{ result: GeocodeResult; candidates: StreetSegment[] }> {
   const parsed = address ? normalizeAddress(address) : null;
-  if (!parsed) return { quality: "failed" };
+  if (!parsed) return { result: { quality: "failed" }, candidates: [] };
   const centre = parsed.zip ? streets.zipCentres?.find((z) => z.zip === parsed.zip) : undefined;
-  return geocode(parsed, await candidatesFor(db, streets.orgId, parsed, cache), {
-    zipCentroid: centre ? { lat: centre.lat, lng: centre.lng } : null,
-  });
+  const options = { zipCentroid: centre ? { lat: centre.lat, lng: centre.lng } : null };
+  if (parsed.zip) {
+    const near = (
+      await db
+        .query("streetSegments")
+        .withIndex("by_org_key_zip_lo", (q) =>
+          q.eq("orgId", streets.orgId).eq("key", parsed.key).eq("zip", parsed.zip!).lte("lo", parsed.number),
+        )
+        .order("desc")
+        .take(NEAR)
+    ).map(segmentOf);
+    const result = geocode(parsed, near, options);
+    if (result.quality === "exact range") {
+      const s = near[result.segment];
+      if ((result.side === "L" ? s.zipL : s.zipR) === parsed.zip) return { result, candidates: near };
+    }
+  }
+  const candidates = await candidatesFor(db, streets.orgId, parsed, cache);
+  return { result: geocode(parsed, candidates, options), candidates };
 }
 
 /**
@@ -122,15 +146,19 @@ export async function placeVoter(
   voter: Doc<"voters">,
   streets: Doc<"mapLayers">,
   cache: Map<string, StreetSegment[]>,
+  known?: Doc<"voterPlaces"> | null,
 ): Promise<GeocodeQualityValue> {
   const layerId = streets._id;
   const address = voterAddress(voter);
-  const existing = await ctx.db
-    .query("voterPlaces")
-    .withIndex("by_voter", (q) => q.eq("voterId", voter._id))
-    .unique();
+  const existing =
+    known !== undefined
+      ? known
+      : await ctx.db
+          .query("voterPlaces")
+          .withIndex("by_voter", (q) => q.eq("voterId", voter._id))
+          .unique();
   if (existing && existing.address === address && existing.layerId === layerId) return existing.quality;
-  const r = await placeAddress(ctx.db, streets, address, cache);
+  const { result: r } = await placeAddress(ctx.db, streets, address, cache);
   const row = {
     address,
     quality: r.quality,
@@ -140,7 +168,13 @@ export async function placeVoter(
     at: Date.now(),
   };
   if (existing) await ctx.db.patch(existing._id, row);
-  else await ctx.db.insert("voterPlaces", { orgId: voter.orgId, voterId: voter._id, ...row });
+  else
+    await ctx.db.insert("voterPlaces", {
+      orgId: voter.orgId,
+      voterId: voter._id,
+      voterAt: voter._creationTime,
+      ...row,
+    });
   return r.quality;
 }
 
@@ -213,7 +247,18 @@ export async function geocodeStep(ctx: MutationCtx, runId: Id<"geocodeRuns">): P
     .paginate({ cursor: run.cursor, numItems: GEOCODE_STEP });
   const counts = { ...run.counts };
   const cache = new Map<string, StreetSegment[]>();
-  for (const voter of page.page) counts[COUNT_KEY[await placeVoter(ctx, voter, streets, cache)]]++;
+  // the page's places, in one index range (a page is in creation order)
+  const known = new Map<Id<"voters">, Doc<"voterPlaces">>();
+  if (page.page.length) {
+    const [first, last] = [page.page[0]._creationTime, page.page[page.page.length - 1]._creationTime];
+    const places = await ctx.db
+      .query("voterPlaces")
+      .withIndex("by_org_voter_at", (q) => q.eq("orgId", run.orgId).gte("voterAt", first).lte("voterAt", last))
+      .collect();
+    for (const p of places) known.set(p.voterId, p);
+  }
+  for (const voter of page.page)
+    counts[COUNT_KEY[await placeVoter(ctx, voter, streets, cache, known.get(voter._id) ?? null)]]++;
   const processed = run.processed + page.page.length;
   if (page.isDone) {
     await ctx.db.patch(runId, { cursor: null, processed, counts, status: "done", finishedAt: Date.now() });

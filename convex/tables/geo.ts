@@ -97,8 +97,12 @@ export const geoTables = {
     /** lng, lat, lng, lat, … */
     coords: v.array(v.number()),
     bbox: vBBox,
+    /** set by the server: the segment's ZIP (left, else right) and lowest house number, so a house's
+     * segment is found in one short index range (model/geocode.ts) */
+    zip: v.string(),
+    lo: v.number(),
   })
-    .index("by_org_key", ["orgId", "key"])
+    .index("by_org_key_zip_lo", ["orgId", "key", "zip", "lo"])
     .index("by_org_loose", ["orgId", "looseKey"])
     .index("by_layer", ["layerId"]),
 
@@ -130,8 +134,11 @@ export const geoTables = {
     /** the streets layer it was placed on */
     layerId: v.union(v.id("mapLayers"), v.null()),
     at: v.number(),
+    /** the voter's _creationTime: a run's page of voters finds its places in one index range */
+    voterAt: v.number(),
   })
     .index("by_voter", ["voterId"])
+    .index("by_org_voter_at", ["orgId", "voterAt"])
     .index("by_org_quality", ["orgId", "quality"]),
 
   /** A run that geocodes the organisation's voters, a batch per transaction (a chain). */

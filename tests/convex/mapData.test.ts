@@ -180,7 +180,7 @@ describe("map data: layers", () => {
     const bent = { ...streets.rows[0], coords: [1, 2, 3] };
     await expect(
       f.account_admin.as.mutation(api.mapData.appendSegments, { layerId, segments: [bent] }),
-    ).rejects.toThrow(/two points/);
+    ).rejects.toThrow(/2 to 4,000 points/);
     const projected = { ...streets.rows[0], bbox: [500000, 4400000, 500100, 4400100] };
     await expect(
       f.account_admin.as.mutation(api.mapData.appendSegments, { layerId, segments: [projected] }),
