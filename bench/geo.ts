@@ -18,6 +18,7 @@ import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { chromium } from "@playwright/test";
 import { ConvexHttpClient } from "convex/browser";
+import { convexToJson } from "convex/values";
 import { build, preview } from "vite";
 import { makeFunctionReference } from "convex/server";
 import { api } from "../convex/_generated/api";
@@ -41,6 +42,16 @@ const ADMIN_KEY = "bench-geo-admin";
 const WEB_PORT = Number(process.env.BENCH_WEB_PORT ?? 4391);
 const internalMutation = (name: string) => makeFunctionReference<"mutation", Record<string, unknown>, unknown>(name);
 const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+/** One retry when a pooled keep-alive connection went stale during the long run (ECONNRESET). */
+async function retry<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (e) {
+    if (!(e instanceof TypeError) || !String(e.message).includes("fetch failed")) throw e;
+    return await fn();
+  }
+}
 
 async function main() {
   console.log(speedIndexLine());
@@ -93,7 +104,14 @@ async function main() {
         zip: h.zip,
       };
     });
-    await admin.mutation(internalMutation("seed:insertVoters"), { orgId, voters });
+    // in-process, as an admin-key caller may (a long run of HTTP calls meets stale keep-alive sockets)
+    const r = await backend.engine.runMutation({
+      path: "seed:insertVoters",
+      args: convexToJson({ orgId, voters }),
+      identity: null,
+      internal: true,
+    });
+    if (r.outcome.status !== "success") throw new Error(`seed: ${r.outcome.errorMessage}`);
   }
   console.log(`seeded ${VOTERS.toLocaleString()} voters in ${s(performance.now() - t0)}`);
   backend.engine.transactionStats({ reset: true });
@@ -145,11 +163,12 @@ async function main() {
 
   // 2. the run the new layer started
   const g0 = performance.now();
-  let status = await http.query(api.geocode.status, {});
+  const status0 = () => retry(() => http.query(api.geocode.status, {}));
+  let status = await status0();
   let lastPrint = 0;
   while (status.run?.status === "running") {
     await new Promise((r) => setTimeout(r, 500));
-    status = await http.query(api.geocode.status, {});
+    status = await status0();
     if (performance.now() - lastPrint > 15_000) {
       lastPrint = performance.now();
       console.log(`   … ${status.run!.processed.toLocaleString()} placed, ${s(performance.now() - g0)}`);
@@ -211,30 +230,41 @@ async function main() {
     },
     [namespace, signed.tokens!.token, signed.tokens!.refreshToken],
   );
-  // in-page: when a streets canvas first holds a painted pixel, in ms since navigation start
-  await context.addInitScript(() => {
-    const w = window as unknown as { __streets?: number };
-    const check = () => {
-      if (w.__streets !== undefined) return;
-      for (const c of document.querySelectorAll<HTMLCanvasElement>(".leaflet-streets-pane canvas")) {
-        if (!c.width) continue;
-        const data = c.getContext("2d")!.getImageData(0, 0, c.width, c.height).data;
-        for (let i = 3; i < data.length; i += 16)
-          if (data[i] > 0) {
-            w.__streets = Math.round(performance.now());
-            return;
-          }
+  // in-page: when a streets canvas first holds a painted pixel, in ms since navigation start (a string:
+  // tsx's helpers are not in the page)
+  await context.addInitScript(`
+    (function () {
+      function check() {
+        if (window.__streets !== undefined) return;
+        for (const c of document.querySelectorAll(".leaflet-streets-pane canvas")) {
+          if (!c.width) continue;
+          const data = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
+          for (let i = 3; i < data.length; i += 16)
+            if (data[i] > 0) {
+              window.__streets = Math.round(performance.now());
+              return;
+            }
+        }
+        requestAnimationFrame(check);
       }
       requestAnimationFrame(check);
-    };
-    requestAnimationFrame(check);
-  });
+    })();
+  `);
   const page = await context.newPage();
+  const logs: string[] = [];
+  page.on("console", (m) => logs.push(`${m.type()}: ${m.text()}`));
+  page.on("pageerror", (e) => logs.push(`pageerror: ${e.message}`));
   const firstRender = async () => {
     await page.goto(`${webOrigin}/signs-map?sign=${signId}`);
-    await page.waitForFunction(() => (window as unknown as { __streets?: number }).__streets !== undefined, null, {
-      timeout: 30_000,
-    });
+    await page
+      .waitForFunction(() => (window as unknown as { __streets?: number }).__streets !== undefined, null, {
+        timeout: 30_000,
+      })
+      .catch(async (e: unknown) => {
+        await page.screenshot({ path: path.join(process.env.SHOTS_DIR ?? dir, "bench-geo-failed.png") });
+        console.error(logs.join("\n"));
+        throw e;
+      });
     return await page.evaluate(() => (window as unknown as { __streets: number }).__streets);
   };
   const cold = await firstRender();
@@ -246,17 +276,18 @@ async function main() {
   );
   // frame times while dragging the map 600 px and back, four times
   const box = (await page.locator(".leaflet-container").boundingBox())!;
-  await page.evaluate(() => {
-    const w = window as unknown as { __frames: number[] };
-    w.__frames = [];
-    let last = performance.now();
-    const tick = (t: number) => {
-      w.__frames.push(t - last);
-      last = t;
+  await page.evaluate(`
+    (function () {
+      window.__frames = [];
+      let last = performance.now();
+      function tick(t) {
+        window.__frames.push(t - last);
+        last = t;
+        requestAnimationFrame(tick);
+      }
       requestAnimationFrame(tick);
-    };
-    requestAnimationFrame(tick);
-  });
+    })();
+  `);
   const [cx, cy] = [box.x + box.width / 2, box.y + box.height / 2];
   for (let i = 0; i < 4; i++) {
     await page.mouse.move(cx, cy);
