@@ -4,6 +4,7 @@
  * and deletes layers and sets the tile source. The browser parses a file in a worker and sends
  * its rows here in batches (model/mapData.ts).
  */
+import { TEXTS } from "./lib/texts";
 import { v } from "convex/values";
 import { internal } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
@@ -142,7 +143,7 @@ export const openLayer = internalMutation({
     if (!Number.isInteger(a.addressable) || a.addressable < 0 || a.addressable > a.features)
       throw appError("VALIDATION_ERROR", "The layer's feature count is not valid.", "Map data");
     if (a.kind === "basemap" ? a.features !== 0 : a.features === 0)
-      throw appError("VALIDATION_ERROR", "This file holds no features to map.", "Map data");
+      throw appError("VALIDATION_ERROR", TEXTS.mapData.noFeatures, "Map data");
     if (a.bbox) checkBBox(a.bbox);
     const zips = a.kind === "streets" ? (a.zipCentres ?? []) : [];
     if (

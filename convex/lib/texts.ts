@@ -61,6 +61,11 @@ export const TEXTS = {
   preferences: {
     invitedJoins: "When someone I invited joins",
   },
+  mapData: {
+    basemapTooLarge: "A basemap file must be smaller than 1 GB.",
+    notPmtiles: "Please choose a PMTiles basemap file (.pmtiles, version 3).",
+    noFeatures: "This file holds no features to map.",
+  },
   billing: {
     paymentMethodRequired: "Please add a payment method in Account Settings before upgrading.",
   },

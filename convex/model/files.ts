@@ -62,8 +62,8 @@ export const UPLOAD_RULES: Record<UploadPurpose, Rule> = {
   basemap: {
     types: [PMTILES_TYPE],
     maxBytes: BASEMAP_MAX_BYTES,
-    wrongType: "Please choose a PMTiles basemap file (.pmtiles, version 3).",
-    tooLarge: "A basemap file must be smaller than 1 GB.",
+    wrongType: TEXTS.mapData.notPmtiles,
+    tooLarge: TEXTS.mapData.basemapTooLarge,
     title: "Upload failed",
   },
 };

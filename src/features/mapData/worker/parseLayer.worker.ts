@@ -7,6 +7,7 @@
  * A Vite module worker (`new Worker(new URL(...), { type: "module" })`); `handleParseRequest` is
  * exported so tests run it in Node without a Worker.
  */
+import { TEXTS as SHARED } from "@convex/lib/texts";
 import {
   boundaryRow,
   segmentRow,
@@ -102,11 +103,11 @@ const ROAD_CLASSES: Record<string, string> = {
 export const TEXTS = {
   empty: "This file is empty. Choose the zip or GeoJSON file again.",
   tooLarge: "This file is larger than 300 MB. Upload a county or a smaller area.",
-  basemapTooLarge: "A basemap file must be smaller than 1 GB.",
+  basemapTooLarge: SHARED.mapData.basemapTooLarge,
   wrongFile:
     "Choose a TIGER/Line shapefile zip (.zip), a GeoJSON file (.geojson or .json) or a PMTiles basemap (.pmtiles).",
-  notPmtiles: "Please choose a PMTiles basemap file (.pmtiles, version 3).",
-  noFeatures: "This file holds no features to map.",
+  notPmtiles: SHARED.mapData.notPmtiles,
+  noFeatures: SHARED.mapData.noFeatures,
   noStreets: "This file holds no streets to map: no road segment has a line shape.",
   severalLayers: (names: string[]) =>
     `This zip holds ${names.length} shapefiles (${names.join(", ")}). Upload one layer per zip, as the Census Bureau publishes them.`,
