@@ -16,10 +16,8 @@ import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
-import { chromium } from "@playwright/test";
 import { ConvexHttpClient } from "convex/browser";
 import { convexToJson } from "convex/values";
-import { build, preview } from "vite";
 import { makeFunctionReference } from "convex/server";
 import { api } from "../convex/_generated/api";
 import type { Id } from "../convex/_generated/dataModel";
@@ -31,6 +29,7 @@ import { configureBackendEnv, signInTicket } from "../scripts/backend-env";
 import { readShapefileZip } from "../src/lib/geo/readLayer";
 import { shapefileZip } from "../tests/support/shapefileZip";
 import { seededRandom, syntheticCounty } from "../tests/support/syntheticCounty";
+import { openBrowserApp, outDirIn } from "./browserApp";
 import { speedIndexLine } from "./speedIndex";
 import { formatTransactionStats } from "./txStats";
 
@@ -199,37 +198,14 @@ async function main() {
     responsibleUserId: null,
     assignedById: null,
   });
-  process.env.VITE_CONVEX_URL = backend.cloudUrl;
-  process.env.VITE_CONVEX_SITE_URL = backend.siteUrl;
-  const outDir = path.join(dir, "web");
-  await build({ root, logLevel: "warn", mode: "production", build: { outDir } });
-  const web = await preview({
+  const app = await openBrowserApp({
     root,
-    build: { outDir },
-    preview: { port: WEB_PORT, host: "127.0.0.1", strictPort: true },
-    logLevel: "warn",
+    outDir: outDirIn(dir),
+    port: WEB_PORT,
+    backend,
+    tokens: signed.tokens!,
   });
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  });
-  const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
-  const namespace = backend.cloudUrl.replace(/[^a-zA-Z0-9]/g, "");
-  await context.addInitScript(
-    ([ns, jwt, refresh]) => {
-      localStorage.setItem(`__convexAuthJWT_${ns}`, jwt);
-      localStorage.setItem(`__convexAuthRefreshToken_${ns}`, refresh);
-    },
-    [namespace, signed.tokens!.token, signed.tokens!.refreshToken],
-  );
+  const { context } = app;
   // in-page: when a streets canvas first holds a painted pixel, in ms since navigation start (a string:
   // tsx's helpers are not in the page)
   await context.addInitScript(`
@@ -303,8 +279,7 @@ async function main() {
     `   panning: ${frames.length} frames, frame time median ${pct(0.5)} ms, p95 ${pct(0.95)} ms, worst ${pct(1)} ms (60 fps = 16.7 ms)`,
   );
   await page.screenshot({ path: path.join(process.env.SHOTS_DIR ?? dir, "bench-geo-streets.png") });
-  await browser.close();
-  await new Promise<void>((r) => web.httpServer.close(() => r()));
+  await app.close();
   await backend.stop();
   fs.rmSync(dir, { recursive: true, force: true });
 }

@@ -14,15 +14,14 @@ import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
-import { chromium } from "@playwright/test";
 import { ConvexHttpClient } from "convex/browser";
 import { makeFunctionReference } from "convex/server";
-import { build, preview } from "vite";
 import { api } from "../convex/_generated/api";
 import type { Id } from "../convex/_generated/dataModel";
 import { startBackend } from "../local-backend/src/server";
 import { configureBackendEnv, signInTicket } from "../scripts/backend-env";
 import { formatTransactionStats } from "./txStats";
+import { openBrowserApp, outDirIn } from "./browserApp";
 import { speedIndexLine } from "./speedIndex";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -136,37 +135,8 @@ async function main() {
   }
 
   // 3–5. the app in Chromium
-  process.env.VITE_CONVEX_URL = backend.cloudUrl;
-  process.env.VITE_CONVEX_SITE_URL = backend.siteUrl;
-  const outDir = path.join(dir, "web");
-  await build({ root, logLevel: "warn", mode: "production", build: { outDir } });
-  const web = await preview({
-    root,
-    build: { outDir },
-    preview: { port: WEB_PORT, host: "127.0.0.1", strictPort: true },
-    logLevel: "warn",
-  });
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  });
-  const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
-  const namespace = backend.cloudUrl.replace(/[^a-zA-Z0-9]/g, "");
-  await context.addInitScript(
-    ([ns, jwt, refresh]) => {
-      localStorage.setItem(`__convexAuthJWT_${ns}`, jwt);
-      localStorage.setItem(`__convexAuthRefreshToken_${ns}`, refresh);
-    },
-    [namespace, tokens.token, tokens.refreshToken],
-  );
+  const app = await openBrowserApp({ root, outDir: outDirIn(dir), port: WEB_PORT, backend, tokens });
+  const { context } = app;
   // in-page timeline: when each part first appears, in ms since the navigation started
   {
     await context.addInitScript(() => {
@@ -263,8 +233,7 @@ async function main() {
   );
   await page.screenshot({ path: path.join(process.env.SHOTS_DIR ?? dir, "bench-signs-street.png") });
 
-  await browser.close();
-  await new Promise<void>((r) => web.httpServer.close(() => r()));
+  await app.close();
   console.log(formatTransactionStats(backend.engine.transactionStats()));
   await backend.stop();
   fs.rmSync(dir, { recursive: true, force: true });
