@@ -119,6 +119,7 @@ import type * as model_mapData from "../model/mapData.js";
 import type * as model_orgs from "../model/orgs.js";
 import type * as model_passwords from "../model/passwords.js";
 import type * as model_personalData from "../model/personalData.js";
+import type * as model_petitionLines from "../model/petitionLines.js";
 import type * as model_petitions from "../model/petitions.js";
 import type * as model_preferences from "../model/preferences.js";
 import type * as model_presence from "../model/presence.js";
@@ -295,6 +296,7 @@ declare const fullApi: ApiFromModules<{
   "model/orgs": typeof model_orgs;
   "model/passwords": typeof model_passwords;
   "model/personalData": typeof model_personalData;
+  "model/petitionLines": typeof model_petitionLines;
   "model/petitions": typeof model_petitions;
   "model/preferences": typeof model_preferences;
   "model/presence": typeof model_presence;
