@@ -72,17 +72,3 @@ export function zipCentres(segments: StreetSegment[]): { zip: string; lat: numbe
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([zip, a]) => ({ zip, lat: a.lat / a.n, lng: a.lng / a.n }));
 }
-
-/** The drawing copy of a streets layer: lines with their name and road class only. */
-export function streetsDrawing(segments: StreetSegment[]): string {
-  // six decimals (≈ 0.1 m) is finer than any street is drawn; the file is a third smaller to fetch and parse
-  const round = (x: number) => Math.round(x * 1e6) / 1e6;
-  return JSON.stringify({
-    type: "FeatureCollection",
-    features: segments.map((s) => ({
-      type: "Feature",
-      geometry: { type: "LineString", coordinates: s.coords.map(([lng, lat]) => [round(lng), round(lat)]) },
-      properties: { name: s.name ?? "", mtfcc: s.mtfcc ?? "" },
-    })),
-  });
-}

@@ -7,6 +7,7 @@
  */
 import GeoJSONVT from "geojson-vt";
 import type { Feature, FeatureCollection, LineString, MultiLineString, Position } from "geojson";
+import { DRAWING_MARGIN, tileSpan, type OpenDrawing } from "@convex/lib/geo/drawing";
 
 /** A zoom → value table: linear between the stops, the end values beyond them. */
 type Stops = readonly (readonly [zoom: number, value: number])[];
@@ -30,7 +31,7 @@ type RoadStyle = {
 
 /** Where the classes switch on (issue 36): highways from 8, local streets from 13, paths from 15. */
 const HIGHWAY_ZOOM = 8;
-const LOCAL_ZOOM = 13;
+export const LOCAL_ZOOM = 13;
 const PATH_ZOOM = 15;
 /** Street names from this zoom on. */
 export const LABEL_ZOOM = 15;
@@ -234,16 +235,30 @@ export type StreetIndex = {
   /** line parts in the layer that are streets (a MultiLineString counts each part) */
   segments: number;
   bbox: BBox | null;
+  /** reads what tile(z, x, y) needs, when the index reads the layer in parts (chunkedStreetIndex) */
+  prepare?(z: number, x: number, y: number): Promise<void>;
   tile(z: number, x: number, y: number): StreetTile | null;
 };
 
 /**
- * The tile index of a streets layer. Two geojson-vt indexes: the classes shown below LOCAL_ZOOM
- * (highways, ramps), so that a region view never cuts the county's local streets, and all of them.
+ * Street tiles are cut from the lines of their ancestor at BUCKET_ZOOM only (a z14 tile is about
+ * 2 km across: a few hundred of a county's segments); a LOCAL_ZOOM tile, larger, from its own.
+ */
+const BUCKET_ZOOM = 14;
+type StreetFeature = Feature<LineString | MultiLineString, Tags>;
+
+/**
+ * The tile index of a streets layer. The classes shown below LOCAL_ZOOM (highways, ramps) are one
+ * geojson-vt index, so that a region view never cuts the county's local streets. Street zooms cut
+ * from buckets: the lines of one tile of LOCAL_ZOOM … BUCKET_ZOOM (and those within a buffer of
+ * it), indexed the first time a tile inside it is asked for. A view of a few blocks so waits for
+ * the few hundred lines around it, never for the whole county (the first render, issue 36).
  */
 export function buildStreetIndex(collection: FeatureCollection): StreetIndex {
-  const major: Feature<LineString | MultiLineString, Tags>[] = [];
-  const all: Feature<LineString | MultiLineString, Tags>[] = [];
+  const major: StreetFeature[] = [];
+  /** per bucket zoom (LOCAL_ZOOM … BUCKET_ZOOM), per tile there (y · 2^z + x): the lines it needs */
+  const buckets = new Map<number, Map<number, StreetFeature[]>>();
+  for (let z = LOCAL_ZOOM; z <= BUCKET_ZOOM; z++) buckets.set(z, new Map());
   let segments = 0;
   let [w, s, e, n] = [Infinity, Infinity, -Infinity, -Infinity];
   for (const f of collection.features ?? []) {
@@ -254,30 +269,56 @@ export function buildStreetIndex(collection: FeatureCollection): StreetIndex {
     if (c === null) continue;
     const parts: Position[][] = g.type === "LineString" ? [g.coordinates] : g.coordinates;
     let kept = 0;
+    let [fw, fs, fe, fn] = [Infinity, Infinity, -Infinity, -Infinity];
     for (const part of parts) {
       if (!Array.isArray(part) || part.length < 2) continue;
       kept++;
       for (const [lng, lat] of part) {
-        if (lng < w) w = lng;
-        if (lng > e) e = lng;
-        if (lat < s) s = lat;
-        if (lat > n) n = lat;
+        if (lng < fw) fw = lng;
+        if (lng > fe) fe = lng;
+        if (lat < fs) fs = lat;
+        if (lat > fn) fn = lat;
       }
     }
     if (kept === 0) continue;
     segments += kept;
+    if (fw < w) w = fw;
+    if (fe > e) e = fe;
+    if (fs < s) s = fs;
+    if (fn > n) n = fn;
     const name = typeof props.name === "string" ? props.name.trim() : "";
-    const feature: Feature<LineString | MultiLineString, Tags> = {
-      type: "Feature",
-      geometry: g,
-      properties: { c, n: name },
-    };
-    all.push(feature);
+    const feature: StreetFeature = { type: "Feature", geometry: g, properties: { c, n: name } };
     if (ROAD_STYLES[c].minZoom < LOCAL_ZOOM) major.push(feature);
+    // every bucket the line (with a buffer's margin) reaches
+    for (const [bz, tiles] of buckets) {
+      const size = 2 ** bz;
+      const { x0, x1, y0, y1 } = tileSpan([fw, fs, fe, fn], bz, DRAWING_MARGIN);
+      for (let bx = x0; bx <= x1; bx++) {
+        for (let by = y0; by <= y1; by++) {
+          const key = by * size + bx;
+          const bucket = tiles.get(key);
+          if (bucket) bucket.push(feature);
+          else tiles.set(key, [feature]);
+        }
+      }
+    }
   }
   const options = { maxZoom: INDEX_MAX_ZOOM, extent: EXTENT, buffer: (BUFFER_PX * EXTENT) / TILE_SIZE, tolerance: 3 };
-  const allIndex = new GeoJSONVT({ type: "FeatureCollection", features: all }, options);
   const majorIndex = new GeoJSONVT({ type: "FeatureCollection", features: major }, { ...options, maxZoom: 12 });
+  const bucketIndexes = new Map<string, GeoJSONVT | null>();
+  const indexFor = (z: number, x: number, y: number): GeoJSONVT | null => {
+    if (z < LOCAL_ZOOM) return majorIndex;
+    const bz = Math.min(z, BUCKET_ZOOM);
+    const shift = z - bz;
+    const key = (y >> shift) * 2 ** bz + (x >> shift);
+    let index = bucketIndexes.get(`${bz}/${key}`);
+    if (index === undefined) {
+      const features = buckets.get(bz)!.get(key);
+      index = features ? new GeoJSONVT({ type: "FeatureCollection", features }, options) : null;
+      bucketIndexes.set(`${bz}/${key}`, index);
+    }
+    return index;
+  };
   return {
     segments,
     bbox: segments > 0 ? [w, s, e, n] : null,
@@ -285,7 +326,8 @@ export function buildStreetIndex(collection: FeatureCollection): StreetIndex {
       if (!Number.isInteger(z) || z < 0 || z > 24) return null;
       const size = 2 ** z;
       if (!Number.isInteger(x) || !Number.isInteger(y) || x < 0 || y < 0 || x >= size || y >= size) return null;
-      const index = z < LOCAL_ZOOM ? majorIndex : allIndex;
+      const index = indexFor(z, x, y);
+      if (!index) return null;
       const sz = Math.min(z, index.options.maxZoom);
       const scale = 2 ** (z - sz);
       const [sx, sy] = [Math.floor(x / scale), Math.floor(y / scale)];
@@ -327,6 +369,47 @@ export function buildStreetIndex(collection: FeatureCollection): StreetIndex {
   };
 }
 
+/**
+ * The tile index of a stored drawing copy opened by chunks (convex/lib/geo/drawing.ts): below
+ * street zoom from its overview, at street zoom from the chunk under the tile, each chunk read,
+ * parsed and indexed the first time a tile in it is prepared.
+ */
+export async function chunkedStreetIndex(drawing: Extract<OpenDrawing, { chunked: true }>): Promise<StreetIndex> {
+  const { header } = drawing;
+  const overview = buildStreetIndex((await drawing.overview()) as FeatureCollection);
+  const loading = new Map<string, Promise<void>>();
+  const ready = new Map<string, StreetIndex | null>();
+  const chunkOf = (z: number, x: number, y: number) => {
+    const scale = 2 ** (z - header.zoom);
+    return [Math.floor(x / scale), Math.floor(y / scale)] as const;
+  };
+  const atStreetZoom = (z: number) => Number.isInteger(z) && z >= LOCAL_ZOOM && z <= 24;
+  return {
+    segments: header.segments,
+    bbox: header.bbox,
+    async prepare(z, x, y) {
+      if (!atStreetZoom(z)) return;
+      const [cx, cy] = chunkOf(z, x, y);
+      const key = `${cx}/${cy}`;
+      let load = loading.get(key);
+      if (!load) {
+        load = drawing.chunk(cx, cy).then((lines) => {
+          ready.set(key, lines ? buildStreetIndex(lines as FeatureCollection) : null);
+        });
+        // a failed read is tried again by the next tile
+        load.catch(() => loading.delete(key));
+        loading.set(key, load);
+      }
+      await load;
+    },
+    tile(z, x, y) {
+      if (!atStreetZoom(z)) return overview.tile(z, x, y);
+      const [cx, cy] = chunkOf(z, x, y);
+      return ready.get(`${cx}/${cy}`)?.tile(z, x, y) ?? null;
+    },
+  };
+}
+
 function packTile(z: number, x: number, y: number, lines: Line[]): StreetTile {
   const classes = new Uint8Array(lines.length);
   const starts = new Uint32Array(lines.length + 1);
@@ -342,9 +425,14 @@ function packTile(z: number, x: number, y: number, lines: Line[]): StreetTile {
   return { z, x, y, classes, starts, coords, labels: placeLabels(z, lines) };
 }
 
-/** A label keeps this far from the tile's edge and from other labels (px). */
+/** A label keeps this far from other labels of its tile (px). */
 const LABEL_MARGIN = 2;
 const LABEL_PADDING = 6;
+/**
+ * …and this far from the tile's edge: labels are placed tile by tile, so two neighbours' labels
+ * at their common edge keep twice this apart (at 2 px they touched and read as one name).
+ */
+const LABEL_EDGE = 8;
 
 /** Points of a street within this distance of a straight line carry a label along it (px). */
 const STRAIGHT_TOLERANCE = 1.5;
@@ -392,8 +480,8 @@ function placeLabels(z: number, lines: Line[]): StreetLabel[] {
       const ex = hw * cos + hh * sin;
       const ey = hw * sin + hh * cos;
       const box: StreetLabel["box"] = [cx - ex, cy - ey, cx + ex, cy + ey];
-      if (box[0] < LABEL_MARGIN || box[1] < LABEL_MARGIN) continue;
-      if (box[2] > TILE_SIZE - LABEL_MARGIN || box[3] > TILE_SIZE - LABEL_MARGIN) continue;
+      if (box[0] < LABEL_EDGE || box[1] < LABEL_EDGE) continue;
+      if (box[2] > TILE_SIZE - LABEL_EDGE || box[3] > TILE_SIZE - LABEL_EDGE) continue;
       if (placed.some((o) => boxesOverlap(o.box, box, LABEL_MARGIN))) continue;
       placed.push({ text, x: cx, y: cy, angle, size, box });
       break;

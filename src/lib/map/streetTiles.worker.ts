@@ -1,7 +1,8 @@
 /**
  * The street tiles worker: holds one streets layer's tile index (streetTiles.ts) off the main
- * thread. It fetches and parses a stored layer itself, cuts tiles on request and hands their typed
- * arrays over without a copy; the map thread only draws.
+ * thread. It fetches a stored layer itself (parsing a chunked drawing copy chunk by chunk, as
+ * tiles need them), cuts tiles on request and hands their typed arrays over without a copy; the
+ * map thread only draws.
  *
  *   { id, type: "load", source: FeatureCollection | URL } → { id, type: "load", ok, segments, bbox } | { ok: false, error }
  *   { id, type: "tile", z, x, y }                         → { id, type: "tile", ok, tile: StreetTile | null }
@@ -9,7 +10,8 @@
  * A tile asked for while a layer loads waits for it; a later load replaces the layer.
  */
 import type { FeatureCollection } from "geojson";
-import { buildStreetIndex, type BBox, type StreetIndex, type StreetTile } from "./streetTiles";
+import { bytesInMemory, DRAWING_HEAD_BYTES, openDrawing, type DrawingBytes } from "@convex/lib/geo/drawing";
+import { buildStreetIndex, chunkedStreetIndex, type BBox, type StreetIndex, type StreetTile } from "./streetTiles";
 
 export type StreetWorkerRequest =
   | { id: number; type: "load"; source: FeatureCollection | string }
@@ -31,9 +33,10 @@ export function createStreetTileHandler(fetchLayer: typeof fetch = (...args) => 
   const load = async (source: FeatureCollection | string): Promise<StreetIndex> => {
     let collection: unknown = source;
     if (typeof source === "string") {
-      const res = await fetchLayer(source);
-      if (!res.ok) throw new Error(`The streets layer could not be read (HTTP ${res.status}).`);
-      collection = await res.json();
+      const drawing = await openDrawing(...(await storedBytes(fetchLayer, source)));
+      // a chunked copy: the overview now, the chunks under the view as tiles ask for them
+      if (drawing.chunked) return await chunkedStreetIndex(drawing);
+      collection = drawing.collection;
     }
     if (!isFeatureCollection(collection)) throw new Error("The streets layer is not a GeoJSON FeatureCollection.");
     return buildStreetIndex(collection);
@@ -55,13 +58,41 @@ export function createStreetTileHandler(fetchLayer: typeof fetch = (...args) => 
       }
     }
     try {
-      const tile = (await index)?.tile(request.z, request.x, request.y) ?? null;
+      const built = await index;
+      await built?.prepare?.(request.z, request.x, request.y);
+      const tile = built?.tile(request.z, request.x, request.y) ?? null;
       const transfer = tile ? [tile.classes.buffer, tile.starts.buffer, tile.coords.buffer] : [];
       return { reply: { id: request.id, type: "tile", ok: true, tile }, transfer };
     } catch (e) {
       return { reply: { id: request.id, type: "tile", ok: false, error: errorText(e) }, transfer: [] };
     }
   };
+}
+
+/**
+ * A stored file's first DRAWING_HEAD_BYTES (a range request, as Convex's storage serves them) and
+ * its reader of further ranges; a server that answers with the whole file is read from memory.
+ */
+async function storedBytes(fetchLayer: typeof fetch, url: string): Promise<[Uint8Array, DrawingBytes]> {
+  const get = async (range?: string) => {
+    const res = await fetchLayer(url, range ? { headers: { Range: range } } : undefined);
+    if (!res.ok) throw new Error(`The streets layer could not be read (HTTP ${res.status}).`);
+    return { partial: res.status === 206, bytes: new Uint8Array(await res.arrayBuffer()) };
+  };
+  const first = await get(`bytes=0-${DRAWING_HEAD_BYTES - 1}`);
+  if (!first.partial) return [first.bytes, bytesInMemory(first.bytes)];
+  let whole: Promise<Uint8Array> | null = null;
+  const readWhole = () => (whole ??= get().then((r) => r.bytes));
+  return [
+    first.bytes,
+    {
+      async range(from, to) {
+        const r = await get(`bytes=${from}-${to - 1}`);
+        return r.partial ? r.bytes : r.bytes.subarray(from, to);
+      },
+      whole: readWhole,
+    },
+  ];
 }
 
 function isFeatureCollection(v: unknown): v is FeatureCollection {

@@ -253,10 +253,11 @@ describe("the synthetic county's tiles", () => {
         expect(new Set(labels.map((l) => l.text)).size, "each name once a tile").toBe(labels.length);
         for (const [i, l] of labels.entries()) {
           expect(names.has(l.text)).toBe(true);
-          expect(l.box[0]).toBeGreaterThanOrEqual(0);
-          expect(l.box[1]).toBeGreaterThanOrEqual(0);
-          expect(l.box[2]).toBeLessThanOrEqual(TILE_SIZE);
-          expect(l.box[3]).toBeLessThanOrEqual(TILE_SIZE);
+          // 8 px inside the tile: two neighbours' names at their common edge keep 16 px apart
+          expect(l.box[0]).toBeGreaterThanOrEqual(8);
+          expect(l.box[1]).toBeGreaterThanOrEqual(8);
+          expect(l.box[2]).toBeLessThanOrEqual(TILE_SIZE - 8);
+          expect(l.box[3]).toBeLessThanOrEqual(TILE_SIZE - 8);
           expect(l.angle).toBeGreaterThan(-Math.PI / 2);
           expect(l.angle).toBeLessThanOrEqual(Math.PI / 2);
           // the box holds the text's width along its angle
@@ -273,6 +274,43 @@ describe("the synthetic county's tiles", () => {
         }
       }
       expect(labelled, `labels at z${z}`).toBeGreaterThan(z === LABEL_ZOOM ? 10 : 30);
+    }
+  });
+
+  test("street tiles are cut from the lines around them: a street across a z12 tile's edge is drawn on both sides", () => {
+    // a z12 tile edge near the county, and streets crossing it, along it just outside, and far away
+    const edge = tileOf(39.78, -89.65, 12);
+    const edgeLng = (edge.x / 2 ** 12) * 360 - 180;
+    const line = (name: string, a: [number, number], b: [number, number]) => ({
+      type: "Feature" as const,
+      geometry: { type: "LineString" as const, coordinates: [a, b] },
+      properties: { name, mtfcc: "S1400" },
+    });
+    const idx = buildStreetIndex({
+      type: "FeatureCollection",
+      features: [
+        line("Across Rd", [edgeLng - 0.004, 39.78], [edgeLng + 0.004, 39.78]),
+        // 2 m west of the edge: its casing reaches into the east tile's buffer
+        line("Edge Rd", [edgeLng - 0.00002, 39.775], [edgeLng - 0.00002, 39.785]),
+        line("Far Rd", [edgeLng + 0.5, 39.78], [edgeLng + 0.51, 39.78]),
+      ],
+    });
+    for (const z of [13, 14, 16, 18]) {
+      const east = tileOf(39.78, edgeLng + 1e-7, z);
+      const west = { x: east.x - 1, y: east.y };
+      for (const t of [east, west]) {
+        const tile = idx.tile(z, t.x, t.y);
+        expect(tile, `z${z} ${t.x}/${t.y}`).not.toBeNull();
+        const lines = tileLines(tile!);
+        // Across Rd reaches the shared edge from this side
+        const seam = t === east ? 0 : TILE_SIZE;
+        const atEdge = lines.some((l) => l.pts.some(([px]) => px <= seam) && l.pts.some(([px]) => px >= seam));
+        expect(atEdge, `Across Rd at the edge in z${z} ${t.x}/${t.y}`).toBe(true);
+        // Edge Rd in the west tile, and in the east tile's buffer
+        expect(lines.length, `z${z} ${t.x}/${t.y}`).toBe(2);
+      }
+      const far = tileOf(39.78, edgeLng + 0.505, z);
+      expect(idx.tile(z, far.x, far.y)).not.toBeNull();
     }
   });
 

@@ -6,6 +6,8 @@
 import { describe, expect, test, vi } from "vitest";
 import type { FeatureCollection } from "geojson";
 import { tileOf } from "@convex/lib/signs/geo";
+import { streetsDrawing } from "@convex/lib/geo/drawing";
+import { detectLayer, toStreetSegments } from "@convex/lib/geo/tiger";
 import { createStreetTileHandler, type StreetWorkerReply } from "@/lib/map/streetTiles.worker";
 import { syntheticCounty } from "../../support/syntheticCounty";
 
@@ -77,7 +79,51 @@ describe("the street tiles worker", () => {
     release();
     expect((await loading).reply).toMatchObject({ id: 1, ok: true, segments: roads });
     expect(tileReply((await tile).reply)).not.toBeNull();
-    expect(fetchLayer).toHaveBeenCalledWith("https://convex.example/api/storage/abc");
+    expect(fetchLayer).toHaveBeenCalledWith("https://convex.example/api/storage/abc", expect.anything());
+  });
+
+  test("load a chunked drawing copy (the upload's): the same segments and tiles as the whole layer", async () => {
+    // a county of several chunks
+    const wide = syntheticCounty(7, "EDGES", { blocks: 90 });
+    const detection = detectLayer(Object.keys(wide.edges.features[0].properties));
+    if ("error" in detection) throw new Error(detection.error);
+    const layer = toStreetSegments(wide.edges.features, detection);
+    if ("error" in layer) throw new Error(layer.error);
+    // a server that serves byte ranges, as Convex's storage does
+    const file = new TextEncoder().encode(streetsDrawing(layer.segments));
+    let served = 0;
+    const handle = createStreetTileHandler(async (_url, init) => {
+      const range = new Headers(init?.headers).get("Range");
+      const [, from, to] = /^bytes=(\d+)-(\d+)$/.exec(range ?? "") ?? [];
+      if (from === undefined) return new Response(file);
+      const part = file.slice(Number(from), Math.min(file.length, Number(to) + 1));
+      served += part.length;
+      return new Response(part, { status: 206 });
+    });
+    const { reply } = await handle({ id: 1, type: "load", source: "https://convex.example/api/storage/chunked" });
+    expect(reply).toMatchObject({ id: 1, ok: true, segments: layer.segments.length });
+    const [mx, my] = wide.edges.features[Math.floor(wide.edges.features.length / 2)].geometry.coordinates[0];
+    const at = tileOf(my, mx, 16);
+    const chunked = tileReply((await handle({ id: 2, type: "tile", z: 16, x: at.x, y: at.y })).reply)!;
+    const whole = createStreetTileHandler(vi.fn());
+    await whole({
+      id: 1,
+      type: "load",
+      source: {
+        type: "FeatureCollection",
+        features: wide.edges.features.map((f) => ({
+          type: "Feature",
+          geometry: f.geometry,
+          properties: { name: f.properties.FULLNAME, mtfcc: f.properties.MTFCC },
+        })),
+      },
+    });
+    const expected = tileReply((await whole({ id: 2, type: "tile", z: 16, x: at.x, y: at.y })).reply)!;
+    expect(expected.classes.length).toBeGreaterThan(0);
+    expect([...chunked.classes].sort()).toEqual([...expected.classes].sort());
+    expect(chunked.coords.length).toBe(expected.coords.length);
+    // the header, the overview and one chunk, not the whole file
+    expect(served).toBeLessThan(file.length / 2);
   });
 
   test("a file that cannot be fetched or is not a FeatureCollection is a refused load, and leaves no layer", async () => {

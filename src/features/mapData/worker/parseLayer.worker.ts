@@ -8,14 +8,8 @@
  * exported so tests run it in Node without a Worker.
  */
 import { TEXTS as SHARED } from "@convex/lib/texts";
-import {
-  boundaryRow,
-  segmentRow,
-  streetsDrawing,
-  zipCentres,
-  type BoundaryRow,
-  type SegmentRow,
-} from "@convex/lib/geo/rows";
+import { boundaryRow, segmentRow, zipCentres, type BoundaryRow, type SegmentRow } from "@convex/lib/geo/rows";
+import { streetsDrawing } from "@convex/lib/geo/drawing";
 import {
   detectLayer,
   NOT_A_TIGER_LAYER,
