@@ -29,6 +29,8 @@ import {
   startDeleting,
 } from "./model/mapData";
 import { geoTables, vBBox, vGeocodeQuality, vLayerKind, vTigerLayer } from "./tables/geo";
+import { vEditState, vFieldEdit } from "./tables/collab";
+import { loadEditState, markEdited, mergeEdits, withEdits } from "./model/collab";
 
 const layerRow = geoTables.mapLayers.validator;
 const segmentFields = geoTables.streetSegments.validator.omit("orgId", "layerId", "zip", "lo");
@@ -289,13 +291,38 @@ export const deleteStep = internalMutation({
   },
 });
 
-/** The raster tile source every map of the organisation uses (empty URL: none). */
+/** The tile source as the collaboration layer names it (one settings row per organisation). */
+const TILE_FIELDS: Record<string, string> = { tileUrl: "tile URL", tileAttribution: "attribution" };
+const tileSettingsKey = (orgId: Id<"organizations">) => `mapSettings:${orgId}`;
+
+/**
+ * The raster tile source every map of the organisation uses (empty URL: none). A save names, per
+ * field, the value the admin started from: two admins saving at once keep each other's changes to
+ * the other field and the second is refused, naming the first, on the same field (model/collab.ts).
+ */
 export const setTiles = orgMutation("organization.manage")({
-  args: { url: v.string(), attribution: v.string() },
+  args: { edits: v.array(vFieldEdit) },
   returns: v.null(),
-  handler: async (ctx, args) => {
-    const url = args.url.trim();
-    const attribution = args.attribution.trim();
+  handler: async (ctx, { edits }) => {
+    const existing = await ctx.db
+      .query("mapSettings")
+      .withIndex("by_org", (q) => q.eq("orgId", ctx.viewer.orgId))
+      .unique();
+    const current = { tileUrl: existing?.tileUrl ?? "", tileAttribution: existing?.tileAttribution ?? "" };
+    const key = tileSettingsKey(ctx.viewer.orgId);
+    const apply = await mergeEdits(ctx, ctx.viewer, key, current, edits, {
+      title: "The tile source",
+      editable: (f) => Object.hasOwn(TILE_FIELDS, f),
+      label: (f) => TILE_FIELDS[f] ?? f,
+    });
+    if (apply.length === 0) return null;
+    if (apply.some((e) => typeof e.value !== "string" && e.value !== null)) throw appError("VALIDATION_ERROR");
+    const next = withEdits(
+      current,
+      apply.map((e) => ({ ...e, value: typeof e.value === "string" ? e.value.trim() : "" })),
+    );
+    const url = next.tileUrl;
+    const attribution = next.tileAttribution;
     if (url.length > TILE_URL_MAX || attribution.length > ATTRIBUTION_MAX)
       throw appError("VALIDATION_ERROR", "The tile URL or attribution is too long.", "Map data");
     if (url) {
@@ -319,19 +346,39 @@ export const setTiles = orgMutation("organization.manage")({
         );
       if (!attribution) throw appError("VALIDATION_ERROR", "Please enter the tile provider's attribution.", "Map data");
     }
-    const existing = await ctx.db
-      .query("mapSettings")
-      .withIndex("by_org", (q) => q.eq("orgId", ctx.viewer.orgId))
-      .unique();
     const row = {
       tileUrl: url,
-      tileAttribution: url ? attribution : "",
+      // an attribution without a source is kept as typed: the admin may be about to enter the URL
+      tileAttribution: attribution,
       updatedAt: Date.now(),
       updatedBy: ctx.viewer.userId,
     };
     if (existing) await ctx.db.patch(existing._id, row);
     else await ctx.db.insert("mapSettings", { orgId: ctx.viewer.orgId, ...row });
+    await markEdited(
+      ctx,
+      ctx.viewer,
+      key,
+      apply.map((e) => e.field),
+    );
     return null;
+  },
+});
+
+/** The tile source as saved (empty strings: none) and who last saved each of its fields. */
+export const tileSettings = orgQuery("organization.manage")({
+  args: {},
+  returns: v.object({ tileUrl: v.string(), tileAttribution: v.string(), editState: vEditState }),
+  handler: async (ctx) => {
+    const row = await ctx.db
+      .query("mapSettings")
+      .withIndex("by_org", (q) => q.eq("orgId", ctx.viewer.orgId))
+      .unique();
+    return {
+      tileUrl: row?.tileUrl ?? "",
+      tileAttribution: row?.tileAttribution ?? "",
+      editState: await loadEditState(ctx, tileSettingsKey(ctx.viewer.orgId)),
+    };
   },
 });
 

@@ -70,6 +70,7 @@ import type * as lib_forms_draft from "../lib/forms/draft.js";
 import type * as lib_forms_rules from "../lib/forms/rules.js";
 import type * as lib_geo_address from "../lib/geo/address.js";
 import type * as lib_geo_areas from "../lib/geo/areas.js";
+import type * as lib_geo_drawing from "../lib/geo/drawing.js";
 import type * as lib_geo_geocoder from "../lib/geo/geocoder.js";
 import type * as lib_geo_limits from "../lib/geo/limits.js";
 import type * as lib_geo_rows from "../lib/geo/rows.js";
@@ -249,6 +250,7 @@ declare const fullApi: ApiFromModules<{
   "lib/forms/rules": typeof lib_forms_rules;
   "lib/geo/address": typeof lib_geo_address;
   "lib/geo/areas": typeof lib_geo_areas;
+  "lib/geo/drawing": typeof lib_geo_drawing;
   "lib/geo/geocoder": typeof lib_geo_geocoder;
   "lib/geo/limits": typeof lib_geo_limits;
   "lib/geo/rows": typeof lib_geo_rows;

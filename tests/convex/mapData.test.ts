@@ -14,7 +14,7 @@ import { streetsDrawing } from "@convex/lib/geo/drawing";
 import { detectLayer, toBoundaries, toStreetSegments, type LayerFeature } from "@convex/lib/geo/tiger";
 import { SEGMENTS_PER_BATCH } from "@convex/model/mapData";
 import { seededRandom, syntheticCounty, writtenAddress } from "../support/syntheticCounty";
-import { roleFixture, setupTest, type Member, type TestConvex } from "./setup";
+import { createMember, roleFixture, setupTest, type Member, type TestConvex } from "./setup";
 
 const county = syntheticCounty(36);
 
@@ -117,9 +117,8 @@ describe("map data: layers", () => {
       replaces: null,
     };
     await expect(f.campaign_manager.as.action(api.mapData.createLayer, args)).rejects.toThrow(/permission/);
-    await expect(f.volunteer.as.mutation(api.mapData.setTiles, { url: "", attribution: "" })).rejects.toThrow(
-      /permission/,
-    );
+    await expect(f.volunteer.as.mutation(api.mapData.setTiles, { edits: [] })).rejects.toThrow(/permission/);
+    await expect(f.campaign_manager.as.query(api.mapData.tileSettings, {})).rejects.toThrow(/permission/);
     if (!UPLOADS) return;
     const layerId = await uploadStreets(t, f.account_admin);
     expect((await f.outsider.as.query(api.mapData.overview, {})).layers).toEqual([]);
@@ -254,31 +253,65 @@ describe("map data: layers", () => {
     },
   );
 
+  /** A save of the tile source: each changed field with the value the admin started from. */
+  const tileEdits = (from: { url: string; attribution: string }, to: { url: string; attribution: string }) =>
+    [
+      { field: "tileUrl", base: from.url, value: to.url },
+      { field: "tileAttribution", base: from.attribution, value: to.attribution },
+    ].filter((e) => e.base !== e.value);
+  const none = { url: "", attribution: "" };
+
   test("tile source: a URL template with its attribution, or none", async () => {
     const t = setupTest();
     const f = await roleFixture(t);
+    const admin = f.account_admin.as;
     await expect(
-      f.account_admin.as.mutation(api.mapData.setTiles, {
-        url: "https://tiles.example.org/tiles.png",
-        attribution: "x",
+      admin.mutation(api.mapData.setTiles, {
+        edits: tileEdits(none, { url: "https://tiles.example.org/tiles.png", attribution: "x" }),
       }),
     ).rejects.toThrow(/\{z\}, \{x\} and \{y\}/);
     await expect(
-      f.account_admin.as.mutation(api.mapData.setTiles, {
-        url: "https://tiles.example.org/{z}/{x}/{y}.png",
-        attribution: " ",
+      admin.mutation(api.mapData.setTiles, {
+        edits: tileEdits(none, { url: "https://tiles.example.org/{z}/{x}/{y}.png", attribution: " " }),
       }),
     ).rejects.toThrow(/attribution/);
-    await f.account_admin.as.mutation(api.mapData.setTiles, {
-      url: "https://tiles.example.org/{z}/{x}/{y}.png",
-      attribution: "© Example",
+    const example = { url: "https://tiles.example.org/{z}/{x}/{y}.png", attribution: "© Example" };
+    await admin.mutation(api.mapData.setTiles, { edits: tileEdits(none, example) });
+    expect((await f.volunteer.as.query(api.mapData.overview, {})).tiles).toEqual(example);
+    expect(await admin.query(api.mapData.tileSettings, {})).toMatchObject({
+      tileUrl: example.url,
+      tileAttribution: example.attribution,
     });
-    expect((await f.volunteer.as.query(api.mapData.overview, {})).tiles).toEqual({
-      url: "https://tiles.example.org/{z}/{x}/{y}.png",
-      attribution: "© Example",
-    });
-    await f.account_admin.as.mutation(api.mapData.setTiles, { url: "", attribution: "" });
+    await admin.mutation(api.mapData.setTiles, { edits: tileEdits(example, none) });
     expect((await f.volunteer.as.query(api.mapData.overview, {})).tiles).toBeNull();
+    // another organisation's admin sees and changes only their own
+    expect(await f.outsider.as.query(api.mapData.tileSettings, {})).toMatchObject({ tileUrl: "", tileAttribution: "" });
+  });
+
+  test("tile source: two admins at once — other fields merge, the same field is refused naming the teammate", async () => {
+    const t = setupTest();
+    const f = await roleFixture(t);
+    const grace = await createMember(t, ["account_admin"], { orgId: f.orgId, firstName: "Grace", lastName: "Hopper" });
+    const start = { url: "https://a.example/{z}/{x}/{y}.png", attribution: "© A" };
+    await f.account_admin.as.mutation(api.mapData.setTiles, { edits: tileEdits(none, start) });
+    // both opened the form on `start`; Grace changes the attribution, the other admin the URL: both kept
+    await grace.as.mutation(api.mapData.setTiles, { edits: tileEdits(start, { ...start, attribution: "© Grace" }) });
+    await f.account_admin.as.mutation(api.mapData.setTiles, {
+      edits: tileEdits(start, { ...start, url: "https://b.example/{z}/{x}/{y}.png" }),
+    });
+    expect((await f.viewer.as.query(api.mapData.overview, {})).tiles).toEqual({
+      url: "https://b.example/{z}/{x}/{y}.png",
+      attribution: "© Grace",
+    });
+    // the same field from a stale base: refused, naming Grace; nothing written
+    await expect(
+      f.account_admin.as.mutation(api.mapData.setTiles, {
+        edits: tileEdits(start, { ...start, attribution: "© Mine" }),
+      }),
+    ).rejects.toThrow("The tile source was changed by Grace Hopper while you were editing: attribution");
+    const settings = await f.account_admin.as.query(api.mapData.tileSettings, {});
+    expect(settings.tileAttribution).toBe("© Grace");
+    expect(settings.editState.fields.tileAttribution).toMatchObject({ name: "Grace Hopper" });
   });
 });
 

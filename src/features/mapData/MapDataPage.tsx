@@ -7,7 +7,7 @@ import { GeocodingSection } from "./components/GeocodingSection";
 import { MapLayersSection } from "./components/MapLayersSection";
 import { TileSourceSection } from "./components/TileSourceSection";
 import { useGeocoding } from "./hooks/useGeocoding";
-import { useMapData } from "./hooks/useMapData";
+import { useMapData, useTileSource } from "./hooks/useMapData";
 
 /**
  * /account-settings/map-data (issue 36): the organisation's map layers (TIGER/Line streets and
@@ -22,7 +22,8 @@ export function MapDataPage() {
 }
 
 function MapData({ canGeocode }: { canGeocode: boolean }) {
-  const { overview, remove, setTiles } = useMapData();
+  const { overview, remove } = useMapData();
+  const tileSource = useTileSource();
   const geocoding = useGeocoding();
   return (
     <>
@@ -43,13 +44,7 @@ function MapData({ canGeocode }: { canGeocode: boolean }) {
       <Flex direction="column" gap="4">
         <MapLayersSection overview={overview} remove={remove} />
         <GeocodingSection status={geocoding.status} canRun={canGeocode} run={geocoding.run} />
-        {overview !== undefined && (
-          <TileSourceSection
-            key={`${overview.tiles?.url ?? ""}\n${overview.tiles?.attribution ?? ""}`}
-            tiles={overview.tiles}
-            setTiles={setTiles}
-          />
-        )}
+        <TileSourceSection settings={tileSource.settings} setTiles={tileSource.setTiles} />
       </Flex>
     </>
   );

@@ -25,6 +25,7 @@ const state = {
   parser: { status: "idle" } as unknown,
   remove: vi.fn(async (_args: unknown) => null),
   setTiles: vi.fn(async (_args: unknown): Promise<null> => null),
+  tileSettings: { tileUrl: "", tileAttribution: "", editState: { fields: {}, deleted: null } } as unknown,
   run: vi.fn(async (_args: unknown) => "run1"),
   upload: vi.fn(async (..._args: unknown[]) => "layer9"),
   parse: vi.fn(),
@@ -33,7 +34,8 @@ const state = {
 
 vi.mock("@/session/ViewerProvider", () => ({ useViewer: () => ({ can: (p: string) => state.permissions.has(p) }) }));
 vi.mock("@/features/mapData/hooks/useMapData", () => ({
-  useMapData: () => ({ overview: state.overview, remove: state.remove, setTiles: state.setTiles }),
+  useMapData: () => ({ overview: state.overview, remove: state.remove }),
+  useTileSource: () => ({ settings: state.tileSettings, setTiles: state.setTiles }),
 }));
 vi.mock("@/features/mapData/hooks/useGeocoding", () => ({
   useGeocoding: () => ({ status: state.geocode, run: state.run }),
@@ -95,6 +97,7 @@ describe("MapDataPage", () => {
     state.overview = { layers: [PRECINCTS, STREETS], tiles: null };
     state.geocode = { hasStreets: true, run: null };
     state.parser = { status: "idle" };
+    state.tileSettings = { tileUrl: "", tileAttribution: "", editState: { fields: {}, deleted: null } };
     for (const f of [state.remove, state.setTiles, state.run, state.upload, state.parse, state.reset]) f.mockClear();
   });
   afterEach(() => r.unmount());
@@ -259,18 +262,47 @@ describe("MapDataPage", () => {
 
   test("the tile source: saved values shown, the server's refusal shown under the form", async () => {
     state.overview = { layers: [], tiles: { url: "https://t.example/{z}/{x}/{y}.png", attribution: "© T" } };
+    state.tileSettings = {
+      tileUrl: "https://t.example/{z}/{x}/{y}.png",
+      tileAttribution: "© T",
+      editState: { fields: {}, deleted: null },
+    };
     r.render(<MapDataPage />, "/account-settings/map-data");
     const form = byTestId(r.container, "mapData.tiles")!;
     const [url, attribution] = [...form.querySelectorAll("input")];
     expect(url.value).toBe("https://t.example/{z}/{x}/{y}.png");
     expect(attribution.value).toBe("© T");
+    expect(button(form, "Save tile source")?.disabled).toBe(true);
     state.setTiles.mockRejectedValueOnce({
       data: { code: "VALIDATION_ERROR", message: "Enter a tile URL with {z}, {x} and {y}" },
     });
     type(url, "https://t.example/tiles");
     click(button(form, "Save tile source"));
     await flush();
-    expect(state.setTiles).toHaveBeenCalledWith({ url: "https://t.example/tiles", attribution: "© T" });
+    // only the changed field, with the value it started from
+    expect(state.setTiles).toHaveBeenCalledWith({
+      edits: [{ field: "tileUrl", base: "https://t.example/{z}/{x}/{y}.png", value: "https://t.example/tiles" }],
+    });
     expect(text(byTestId(r.container, "mapData.tiles.error"))).toBe("Enter a tile URL with {z}, {x} and {y}");
+    // the typed URL survives the refusal
+    expect(url.value).toBe("https://t.example/tiles");
+  });
+
+  test("the tile source: a teammate's save arrives in the form without losing what the admin typed", async () => {
+    state.overview = { layers: [], tiles: null };
+    state.tileSettings = { tileUrl: "", tileAttribution: "", editState: { fields: {}, deleted: null } };
+    r.render(<MapDataPage />, "/account-settings/map-data");
+    const form = () => byTestId(r.container, "mapData.tiles")!;
+    type(form().querySelectorAll("input")[0], "https://mine.example/{z}/{x}/{y}.png");
+    // Grace saved an attribution meanwhile
+    state.tileSettings = {
+      tileUrl: "",
+      tileAttribution: "© Grace",
+      editState: { fields: { tileAttribution: { userId: "u2", name: "Grace Hopper", at: 1 } }, deleted: null },
+    };
+    r.rerender(<MapDataPage />);
+    const [url, attribution] = [...form().querySelectorAll("input")];
+    expect(url.value).toBe("https://mine.example/{z}/{x}/{y}.png");
+    expect(attribution.value).toBe("© Grace");
   });
 });

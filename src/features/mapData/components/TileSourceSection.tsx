@@ -1,34 +1,76 @@
 import { Button, Card, Flex, Heading, Text, TextField } from "@radix-ui/themes";
-import { useState } from "react";
+import { useMemo, useState } from "react";
+import { editsOf } from "@/lib/records/mergeForm";
+import { useMergedForm } from "@/lib/records/useMergedForm";
+import { FieldConflict } from "@/ui/FieldConflict";
 import { errorMessage, toast } from "@/ui/toast";
-import type { MapOverview } from "../hooks/useMapData";
+import { useMergedSave } from "@/ui/useMergedSave";
+import type { TileSettings } from "../hooks/useMapData";
 
 type Props = {
-  tiles: MapOverview["tiles"];
-  setTiles(args: { url: string; attribution: string }): Promise<null>;
+  settings: TileSettings | undefined;
+  setTiles(args: { edits: ReturnType<typeof editsOf> }): Promise<null>;
 };
 
-/** The raster tile source every map of the organisation draws under its data (empty: none). */
-export function TileSourceSection({ tiles, setTiles }: Props) {
-  const [url, setUrl] = useState(tiles?.url ?? "");
-  const [attribution, setAttribution] = useState(tiles?.attribution ?? "");
+const LABELS: Record<string, string> = { tileUrl: "Tile URL template", tileAttribution: "Attribution" };
+
+/**
+ * The raster tile source every map of the organisation draws under its data (empty: none). Two
+ * admins editing it at once never overwrite each other: a teammate's save arrives in the form
+ * live, and a save sends only the changed fields with the values they started from.
+ */
+export function TileSourceSection({ settings, setTiles }: Props) {
+  const saved = useMemo(
+    () => (settings ? { tileUrl: settings.tileUrl, tileAttribution: settings.tileAttribution } : undefined),
+    [settings],
+  );
+  const merged = useMergedForm("tileSource", saved);
   const [error, setError] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
-  const changed = url !== (tiles?.url ?? "") || attribution !== (tiles?.attribution ?? "");
+  const { busy: saving, save: saveMerged } = useMergedSave(merged, undefined, (k) => LABELS[k]);
+  const form = merged.form;
+  if (!form) return null;
 
   const save = async () => {
-    setSaving(true);
     setError(null);
-    try {
-      await setTiles({ url, attribution });
-      toast.success(url.trim() ? "Tile source saved" : "Tile source removed");
-    } catch (e) {
-      setError(errorMessage(e));
-      toast.failure("Save failed", e);
-    } finally {
-      setSaving(false);
-    }
+    const removing = !form.values.tileUrl.trim();
+    await saveMerged(
+      async () => {
+        await setTiles({ edits: editsOf(form, (_k, value) => value) });
+        toast.success(removing ? "Tile source removed" : "Tile source saved");
+      },
+      (e) => {
+        setError(errorMessage(e));
+        toast.failure("Save failed", e);
+      },
+    );
   };
+
+  const field = (key: "tileUrl" | "tileAttribution", placeholder: string, maxLength: number) => (
+    <Flex direction="column" gap="1">
+      <Flex asChild direction="column" gap="1">
+        <label>
+          <Text size="2" weight="medium">
+            {LABELS[key]}
+          </Text>
+          <TextField.Root
+            value={form.values[key] ?? ""}
+            placeholder={placeholder}
+            maxLength={maxLength}
+            onChange={(e) => merged.setField(key, e.target.value)}
+          />
+        </label>
+      </Flex>
+      {form.conflicts[key] !== undefined && (
+        <FieldConflict
+          label={LABELS[key]}
+          theirs={form.conflicts[key]}
+          by={settings?.editState.fields[key]?.name}
+          onKeepMine={() => merged.keepMine(key)}
+          onTakeTheirs={() => merged.takeTheirs(key)}
+        />
+      )}
+    </Flex>
+  );
 
   return (
     <Card size="3" data-testid="mapData.tiles">
@@ -46,39 +88,15 @@ export function TileSourceSection({ tiles, setTiles }: Props) {
         }}
       >
         <Flex direction="column" gap="3">
-          <Flex asChild direction="column" gap="1">
-            <label>
-              <Text size="2" weight="medium">
-                Tile URL template
-              </Text>
-              <TextField.Root
-                value={url}
-                placeholder="https://tiles.example.org/{z}/{x}/{y}.png"
-                maxLength={500}
-                onChange={(e) => setUrl(e.target.value)}
-              />
-            </label>
-          </Flex>
-          <Flex asChild direction="column" gap="1">
-            <label>
-              <Text size="2" weight="medium">
-                Attribution
-              </Text>
-              <TextField.Root
-                value={attribution}
-                placeholder="© OpenStreetMap contributors"
-                maxLength={300}
-                onChange={(e) => setAttribution(e.target.value)}
-              />
-            </label>
-          </Flex>
+          {field("tileUrl", "https://tiles.example.org/{z}/{x}/{y}.png", 500)}
+          {field("tileAttribution", "© OpenStreetMap contributors", 300)}
           {error && (
             <Text size="2" color="red" role="alert" data-testid="mapData.tiles.error">
               {error}
             </Text>
           )}
           <Flex justify="end">
-            <Button type="submit" loading={saving} disabled={!changed}>
+            <Button type="submit" loading={saving} disabled={merged.touched.length === 0}>
               Save tile source
             </Button>
           </Flex>
