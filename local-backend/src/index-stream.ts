@@ -20,12 +20,27 @@ export type StreamSource = { readonly store: Store; readonly catalog: Catalog };
  * Merges an index range from SQLite with committed unstored writes and the transaction's own writes.
  * The range it covered so far counts toward the transaction's index ranges (`metrics`).
  */
+/** Rows read from SQLite first, unless the query says it needs fewer (`.first()`, `.take(3)`). */
+const DEFAULT_FIRST_BATCH = 8;
+
+/**
+ * The first batch for a query that reads at most `limit` rows before anything else filters them:
+ * that many rounded up to a power of two (the SQL keeps such limits as literals, storage.ts scan),
+ * at most the default.
+ */
+export function firstBatchFor(limit: number | null): number {
+  if (limit === null || limit >= DEFAULT_FIRST_BATCH) return DEFAULT_FIRST_BATCH;
+  let batch = 1;
+  while (batch < limit) batch *= 2;
+  return batch;
+}
+
 export class IndexStream implements GrowingRange {
   private buffer: Row[] = [];
   private bufPos = 0;
   private sqlDone = false;
   private sqlCursor: Buffer | null = null;
-  private batch = 8;
+  private batch: number;
   private overlayRows: Row[];
   private overlayPos = 0;
   private own: OwnView;
@@ -42,7 +57,9 @@ export class IndexStream implements GrowingRange {
     own: OwnView,
     private base: BaseLayer[],
     private readonly metrics: TxMetrics | null = null,
+    firstBatch = DEFAULT_FIRST_BATCH,
   ) {
+    this.batch = firstBatch;
     this.own = own;
     const rows: Row[] = own.rowsIn(index, lo, hi);
     const ownCount = rows.length;

@@ -5,8 +5,8 @@
 import { createHash } from "node:crypto";
 import type { JSONValue } from "convex/values";
 import { evalExpr } from "./filter.js";
+import { firstBatchFor, type IndexStream } from "./index-stream.js";
 import { encodeRange, keySuccessor, type RangeExpr } from "./index-range.js";
-import type { IndexStream } from "./index-stream.js";
 import { filterToken, searchEntry } from "./indexkey.js";
 import { decodeQueryValue } from "./json-shape.js";
 import { rowDoc, rowJson, type Row } from "./pending.js";
@@ -223,9 +223,16 @@ export class QueryManager {
 
   private pipeline(q: SerializedQuery): Pipeline {
     const p = plan(this.tx, q);
+    // `.take(n)` / `.first()`: a limit before any filter bounds the rows the stream must read
+    const ops = q.operators ?? [];
+    let limit: number | null = null;
+    for (const op of ops) {
+      if (!("limit" in op)) break;
+      limit = Math.min(limit ?? op.limit, op.limit);
+    }
     const source: Source =
       p.kind === "index"
-        ? this.tx.openIndexStream(p.index, p.lo, p.hi, p.order)
+        ? this.tx.openIndexStream(p.index, p.lo, p.hi, p.order, firstBatchFor(limit))
         : new ListSource(p.kind === "search" ? p.rows : []);
     return new Pipeline(source, q.operators ?? [], queryTable(q), this.tx.metrics);
   }

@@ -249,9 +249,9 @@ export class Tx {
     });
   }
 
-  openIndexStream(index: DbIndexDef, lo: Buffer, hi: Buffer, order: "asc" | "desc"): IndexStream {
+  openIndexStream(index: DbIndexDef, lo: Buffer, hi: Buffer, order: "asc" | "desc", firstBatch?: number): IndexStream {
     const own = this.ownTable(index.table).viewAt(this.version);
-    const s = new IndexStream(this.hooks, index, lo, hi, order, own, this.base, this.metrics);
+    const s = new IndexStream(this.hooks, index, lo, hi, order, own, this.base, this.metrics, firstBatch);
     // Read sets are kept only where they are used (queries, optimistic mutations): a mutation
     // keeping every stream it opened (thousands per import batch) only held garbage alive.
     if (this.tracksReads) this.openStreams.add(s);

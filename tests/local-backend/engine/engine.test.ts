@@ -3,6 +3,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CommitEvent, Engine } from "../../../local-backend/src/engine-api";
 import { caller, startEngine, tempDir, waitFor } from "./helpers";
+import { firstBatchFor } from "../../../local-backend/src/index-stream";
 
 type Doc = Record<string, any>;
 
@@ -291,6 +292,21 @@ describe("engine: reactivity", () => {
     // Inserting a newer message changes the latest two.
     await c.mutation("messages:send", { channel: "t", body: "new", author: "a" });
     expect(engine.readSetIntersects(q.readSet, commits.at(-1)!.writes)).toBe(true);
+  });
+
+  it("take(n) and first() read a first batch of their size, and read on past rows the transaction deleted", async () => {
+    expect([0, 1, 2, 3, 5, 8, 100].map((n) => firstBatchFor(n))).toEqual([1, 1, 2, 4, 8, 8, 8]);
+    expect(firstBatchFor(null)).toBe(8);
+    for (let i = 0; i < 7; i++) await c.mutation("messages:send", { channel: "fb", body: `m${i}`, author: "a" });
+    // the first batch (2, then 1) holds only deleted rows: the stream reads on
+    expect(await c.mutation("messages:dropAndTake", { channel: "fb", drop: 2, n: 2 })).toEqual({
+      taken: ["m4", "m3"],
+      first: "m4",
+    });
+    expect(await c.mutation("messages:dropAndTake", { channel: "fb", drop: 3, n: 3 })).toEqual({
+      taken: ["m1", "m0"],
+      first: "m1",
+    });
   });
 
   it("search reads are invalidated by writes to the table", async () => {
