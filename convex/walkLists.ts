@@ -74,15 +74,19 @@ export const overview = orgQuery("campaigns.manage")({
   args: {},
   returns: v.object({
     hasDoors: v.boolean(),
+    /** where the organisation's doors are (the map opens there) */
+    center: v.union(v.object({ lat: v.number(), lng: v.number() }), v.null()),
     build: v.union(v.object({ status: v.string(), processed: v.number() }), v.null()),
     lastOp: v.union(v.string(), v.null()),
   }),
   handler: async (ctx) => {
     const orgId = ctx.viewer.orgId;
-    const cell = await ctx.db
-      .query("doorCells")
-      .withIndex("by_org_cell", (q) => q.eq("orgId", orgId))
-      .first();
+    const cell = (
+      await ctx.db
+        .query("doorCells")
+        .withIndex("by_org_cell", (q) => q.eq("orgId", orgId))
+        .take(5)
+    ).find((c) => c.ids.length > 0);
     const build = await ctx.db
       .query("doorBuilds")
       .withIndex("by_org", (q) => q.eq("orgId", orgId))
@@ -94,7 +98,8 @@ export const overview = orgQuery("campaigns.manage")({
       .order("desc")
       .take(20);
     return {
-      hasDoors: cell !== null,
+      hasDoors: cell !== undefined,
+      center: cell ? { lat: cell.lat[0], lng: cell.lng[0] } : null,
       build: build ? { status: build.status, processed: build.processed } : null,
       lastOp: ops.find((o) => !o.undone)?.kind ?? null,
     };
