@@ -10,7 +10,7 @@ import { internalMutation, orgMutation, orgQuery } from "./functions";
 import { appError } from "./lib/errors";
 import { areaBBox, rowOf, type Area } from "./lib/turf/geometry";
 import { loadEditState, markDeleted, markEdited, mergeEdits, missingRecord, withEdits } from "./model/collab";
-import { buildDoorsStep as buildStep, startDoorBuild } from "./model/doors";
+import { buildDoorsStep as buildStep, refreshCell as rewriteCell, startDoorBuild } from "./model/doors";
 import { canSeeVoters } from "./model/personalData";
 import { displayName } from "./model/presence";
 import {
@@ -121,6 +121,16 @@ export const buildDoorsStep = internalMutation({
   returns: v.null(),
   handler: async (ctx, { buildId }) => {
     await buildStep(ctx, buildId);
+    return null;
+  },
+});
+
+/** Rewrites a grid cell's packed doors after its doors changed (model/doors.ts). */
+export const refreshCell = internalMutation({
+  args: { orgId: v.id("organizations"), cell: v.number() },
+  returns: v.null(),
+  handler: async (ctx, { orgId, cell }) => {
+    await rewriteCell(ctx, orgId, cell);
     return null;
   },
 });
@@ -380,6 +390,8 @@ export const autoCutRuns = orgQuery("campaigns.manage")({
       doors: v.number(),
       userName: v.string(),
       progress: v.number(),
+      startedAt: v.number(),
+      finishedAt: v.union(v.number(), v.null()),
     }),
   ),
   handler: async (ctx) => {
@@ -400,6 +412,8 @@ export const autoCutRuns = orgQuery("campaigns.manage")({
         doors: r.doors,
         userName: r.userName,
         progress: r.status === "done" ? 1 : Math.min(1, 1 - (r.lastRow - r.nextRow + 1) / rows),
+        startedAt: r.startedAt,
+        finishedAt: r.finishedAt,
       };
     });
   },

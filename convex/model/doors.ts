@@ -13,66 +13,72 @@ import { doorAddress } from "../lib/turf/doorAddress";
 import { cellOf } from "../lib/turf/geometry";
 import type { GeocodeQualityValue } from "../tables/geo";
 
-type Db = MutationCtx["db"];
+/** What keeping doors needs of a mutation: its database and scheduler (the app's, or a test's). */
+type Ctx = Pick<MutationCtx, "db" | "scheduler">;
 
 /** Places precise enough to knock on: a ZIP's centre or a failure is no door. */
 const DOOR_QUALITIES = new Set<GeocodeQualityValue>(["exact range", "interpolated", "street only"]);
-/** Doors per doorCells document (each of its arrays stays under Convex's 8,192 elements). */
+/** Doors per doorCells document (its arrays stay far under Convex's 8,192 elements; ~150 KB). */
 export const CELL_DOORS = 2_000;
 /** Voter places per step of a build. */
 const BUILD_STEP = 400;
 
 export type PlaceLike = Pick<Doc<"voterPlaces">, "address" | "lat" | "lng" | "quality">;
 
-/** A doorCells document of the cell with room for one more door (a new one when all are full). */
-async function cellWithRoom(db: Db, orgId: Id<"organizations">, cell: number): Promise<Doc<"doorCells">> {
-  const docs = await db
+/**
+ * Notes that a cell's doors changed: its packed documents are rewritten by one scheduled step
+ * (however many of its doors this transaction changes: a geocoding step places hundreds).
+ */
+async function markCell(ctx: Ctx, orgId: Id<"organizations">, cell: number) {
+  const marked = await ctx.db
+    .query("doorCellsDirty")
+    .withIndex("by_org_cell", (q) => q.eq("orgId", orgId).eq("cell", cell))
+    .first();
+  if (marked) return;
+  await ctx.db.insert("doorCellsDirty", { orgId, cell });
+  await ctx.scheduler.runAfter(0, internal.walkLists.refreshCell, { orgId, cell });
+}
+
+/** Rewrites a cell's packed documents from its doors. */
+export async function refreshCell(ctx: Ctx, orgId: Id<"organizations">, cell: number) {
+  for (const m of await ctx.db
+    .query("doorCellsDirty")
+    .withIndex("by_org_cell", (q) => q.eq("orgId", orgId).eq("cell", cell))
+    .collect())
+    await ctx.db.delete(m._id);
+  const doors = await ctx.db
+    .query("doors")
+    .withIndex("by_org_cell", (q) => q.eq("orgId", orgId).eq("cell", cell))
+    .collect();
+  const docs = await ctx.db
     .query("doorCells")
     .withIndex("by_org_cell", (q) => q.eq("orgId", orgId).eq("cell", cell))
     .collect();
-  const room = docs.find((d) => d.ids.length < CELL_DOORS);
-  if (room) return room;
-  const id = await db.insert("doorCells", {
-    orgId,
-    cell,
-    ids: [],
-    lat: [],
-    lng: [],
-    voters: [],
-    streets: [],
-    numbers: [],
-  });
-  return (await db.get(id))!;
-}
-
-async function updateCell(db: Db, door: Doc<"doors">, voters: number | null) {
-  const cell = await db.get(door.cellDoc);
-  if (!cell) return;
-  const i = cell.ids.indexOf(door._id);
-  if (i < 0) return;
-  if (voters !== null) {
-    const next = cell.voters.slice();
-    next[i] = voters;
-    await db.patch(cell._id, { voters: next });
-    return;
+  const chunks = Math.ceil(doors.length / CELL_DOORS);
+  for (let k = 0; k < Math.max(chunks, docs.length); k++) {
+    const part = doors.slice(k * CELL_DOORS, (k + 1) * CELL_DOORS);
+    if (part.length === 0) {
+      await ctx.db.delete(docs[k]._id);
+      continue;
+    }
+    const packed = {
+      orgId,
+      cell,
+      ids: part.map((d) => d._id),
+      lat: part.map((d) => d.lat),
+      lng: part.map((d) => d.lng),
+      voters: part.map((d) => d.voterIds.length),
+      streets: part.map((d) => d.streetKey),
+      numbers: part.map((d) => d.number),
+    };
+    if (docs[k]) await ctx.db.replace(docs[k]._id, packed);
+    else await ctx.db.insert("doorCells", packed);
   }
-  if (cell.ids.length === 1) {
-    await db.delete(cell._id);
-    return;
-  }
-  const drop = <T>(xs: T[]) => xs.filter((_, k) => k !== i);
-  await db.patch(cell._id, {
-    ids: drop(cell.ids),
-    lat: drop(cell.lat),
-    lng: drop(cell.lng),
-    voters: drop(cell.voters),
-    streets: drop(cell.streets),
-    numbers: drop(cell.numbers),
-  });
 }
 
 /** Takes a voter off the door of a place (the door goes with its last voter). */
-async function leaveDoor(db: Db, orgId: Id<"organizations">, voterId: Id<"voters">, place: PlaceLike) {
+async function leaveDoor(ctx: Ctx, orgId: Id<"organizations">, voterId: Id<"voters">, place: PlaceLike) {
+  const db = ctx.db;
   const address = doorAddress(place.address);
   if (!address) return;
   const door = await db
@@ -81,17 +87,14 @@ async function leaveDoor(db: Db, orgId: Id<"organizations">, voterId: Id<"voters
     .unique();
   if (!door || !door.voterIds.includes(voterId)) return;
   const voterIds = door.voterIds.filter((id) => id !== voterId);
-  if (voterIds.length === 0) {
-    await updateCell(db, door, null);
-    await db.delete(door._id);
-    return;
-  }
-  await db.patch(door._id, { voterIds });
-  await updateCell(db, door, voterIds.length);
+  if (voterIds.length === 0) await db.delete(door._id);
+  else await db.patch(door._id, { voterIds });
+  await markCell(ctx, orgId, door.cell);
 }
 
 /** Puts a voter on the door of a place (made when they are its first voter). */
-async function joinDoor(db: Db, orgId: Id<"organizations">, voterId: Id<"voters">, place: PlaceLike) {
+async function joinDoor(ctx: Ctx, orgId: Id<"organizations">, voterId: Id<"voters">, place: PlaceLike) {
+  const db = ctx.db;
   if (!DOOR_QUALITIES.has(place.quality) || place.lat === null || place.lng === null) return;
   const address = doorAddress(place.address);
   if (!address) return;
@@ -101,9 +104,8 @@ async function joinDoor(db: Db, orgId: Id<"organizations">, voterId: Id<"voters"
     .unique();
   if (door) {
     if (door.voterIds.includes(voterId)) return;
-    const voterIds = [...door.voterIds, voterId];
-    await db.patch(door._id, { voterIds });
-    await updateCell(db, door, voterIds.length);
+    await db.patch(door._id, { voterIds: [...door.voterIds, voterId] });
+    await markCell(ctx, orgId, door.cell);
     return;
   }
   const fields = {
@@ -121,16 +123,8 @@ async function joinDoor(db: Db, orgId: Id<"organizations">, voterId: Id<"voters"
     listId: null,
     lastContactAt: null,
   };
-  const cell = await cellWithRoom(db, orgId, fields.cell);
-  const id = await db.insert("doors", { ...fields, cellDoc: cell._id });
-  await db.patch(cell._id, {
-    ids: [...cell.ids, id],
-    lat: [...cell.lat, fields.lat],
-    lng: [...cell.lng, fields.lng],
-    voters: [...cell.voters, 1],
-    streets: [...cell.streets, fields.streetKey],
-    numbers: [...cell.numbers, fields.number],
-  });
+  await db.insert("doors", fields);
+  await markCell(ctx, orgId, fields.cell);
 }
 
 /**
@@ -138,7 +132,7 @@ async function joinDoor(db: Db, orgId: Id<"organizations">, voterId: Id<"voters"
  * place goes): the voter leaves their old door and joins the new one.
  */
 export async function syncVoterDoor(
-  ctx: Pick<MutationCtx, "db">,
+  ctx: Ctx,
   orgId: Id<"organizations">,
   voterId: Id<"voters">,
   before: PlaceLike | null,
@@ -152,8 +146,8 @@ export async function syncVoterDoor(
     before.lng === after.lng &&
     before.quality === after.quality;
   if (same) return;
-  if (before) await leaveDoor(ctx.db, orgId, voterId, before);
-  if (after) await joinDoor(ctx.db, orgId, voterId, after);
+  if (before) await leaveDoor(ctx, orgId, voterId, before);
+  if (after) await joinDoor(ctx, orgId, voterId, after);
 }
 
 /** Starts gathering the organisation's placed voters into doors (a running build is left to finish). */
@@ -183,7 +177,7 @@ export async function buildDoorsStep(ctx: MutationCtx, buildId: Id<"doorBuilds">
     .query("voterPlaces")
     .withIndex("by_org_voter_at", (q) => q.eq("orgId", build.orgId))
     .paginate({ cursor: build.cursor, numItems: BUILD_STEP });
-  for (const place of page.page) await joinDoor(ctx.db, build.orgId, place.voterId, place);
+  for (const place of page.page) await joinDoor(ctx, build.orgId, place.voterId, place);
   const processed = build.processed + page.page.length;
   if (page.isDone) {
     await ctx.db.patch(buildId, { status: "done", cursor: null, processed });

@@ -57,8 +57,6 @@ export const walkListTables = {
     lng: v.number(),
     /** lib/turf/geometry.ts grid cell */
     cell: v.number(),
-    /** the doorCells document listing it */
-    cellDoc: v.id("doorCells"),
     voterIds: v.array(v.id("voters")),
     /** the open walk list holding the door (at most one) */
     listId: v.union(v.id("walkLists"), v.null()),
@@ -69,7 +67,10 @@ export const walkListTables = {
     .index("by_org_cell", ["orgId", "cell"])
     .index("by_list", ["listId"]),
 
-  /** The doors of one grid cell, packed (parallel arrays, at most CELL_DOORS each): counting and auto-cut read these. */
+  /**
+   * The doors of one grid cell, packed (parallel arrays, at most CELL_DOORS per document): counting
+   * and auto-cut read these. Rewritten from the cell's doors shortly after they change (doorCellsDirty).
+   */
   doorCells: defineTable({
     orgId: v.id("organizations"),
     cell: v.number(),
@@ -79,6 +80,12 @@ export const walkListTables = {
     voters: v.array(v.number()),
     streets: v.array(v.string()),
     numbers: v.array(v.number()),
+  }).index("by_org_cell", ["orgId", "cell"]),
+
+  /** A grid cell whose doors changed: its doorCells are rewritten by a scheduled step (one per cell, however many doors changed). */
+  doorCellsDirty: defineTable({
+    orgId: v.id("organizations"),
+    cell: v.number(),
   }).index("by_org_cell", ["orgId", "cell"]),
 
   /** Going through an organisation's placed voters to build its doors (voters placed before doors existed). */

@@ -41,8 +41,16 @@ function housesIn(ring: Ring): SyntheticHouse[] {
   return HOUSES.filter((h) => inside(h.lat, h.lng));
 }
 
+/** Seeds voters with their places (and doors); the grid cells are rewritten by the scheduled steps, run here. */
 async function seed(t: TestConvex, orgId: Id<"organizations">, voters: SeedVoter[], opts?: { doors?: boolean }) {
-  return await t.run((ctx) => seedVoters(ctx, orgId, voters, opts));
+  const ids = await t.run((ctx) => seedVoters(ctx, orgId, voters, opts));
+  await settle(t);
+  return ids;
+}
+
+/** Runs the scheduled steps (before any walk list exists: a list's expiry is scheduled 30 days ahead). */
+async function settle(t: TestConvex) {
+  await t.finishAllScheduledFunctions(() => {}, 100);
 }
 
 const everyone = (extra: (h: SyntheticHouse, i: number) => Partial<SeedVoter> = () => ({})): SeedVoter[] =>
@@ -75,6 +83,7 @@ describe("doors (households)", () => {
     // Eve's deletion takes her door (its only voter) with her; Ben's leaves Ann at apartment 1
     await f.campaign_manager.as.mutation(api.voters.remove, { id: ids[4] });
     await f.campaign_manager.as.mutation(api.voters.remove, { id: ids[1] });
+    await settle(t);
     const after = await t.run((ctx) => ctx.db.query("doors").collect());
     expect(after.map((d) => d.voterIds.length).sort()).toEqual([1, 1, 1]);
     expect(after.find((d) => d.unit === "1")!.voterIds).toEqual([ids[0]]);
@@ -88,9 +97,9 @@ describe("doors (households)", () => {
     await seed(t, f.orgId, everyone().slice(0, 120), { doors: false });
     expect((await f.campaign_manager.as.query(api.walkLists.overview, {})).hasDoors).toBe(false);
     await f.campaign_manager.as.mutation(api.walkLists.buildDoors, {});
-    await t.finishAllScheduledFunctions(() => {}, 100);
+    await settle(t);
     await f.campaign_manager.as.mutation(api.walkLists.buildDoors, {});
-    await t.finishAllScheduledFunctions(() => {}, 100);
+    await settle(t);
     const doors = await t.run((ctx) => ctx.db.query("doors").collect());
     expect(doors).toHaveLength(120);
     expect(doors.every((d) => d.voterIds.length === 1)).toBe(true);
