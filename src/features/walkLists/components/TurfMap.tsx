@@ -51,10 +51,13 @@ function Drawer(props: { mode: DrawMode; onDrawing(ring: Ring | null): void; onD
       working = e.workingLayer;
     };
     const onMove = (e: L.LeafletMouseEvent) => {
-      if (!working) return;
-      const ring = ringOf(working);
-      if (shape === "Polygon" && ring.length >= 2) ring.push([e.latlng.lng, e.latlng.lat]);
-      cb.current.onDrawing(ring.length >= 3 ? ring : null);
+      // after geoman's own handler of this move has resized the shape being drawn
+      setTimeout(() => {
+        if (!working) return;
+        const ring = ringOf(working);
+        if (shape === "Polygon" && ring.length >= 2) ring.push([e.latlng.lng, e.latlng.lat]);
+        cb.current.onDrawing(ring.length >= 3 ? ring : null);
+      }, 0);
     };
     const onVertex = () => {
       if (working && shape === "Polygon") cb.current.onDrawing(ringOf(working).length >= 3 ? ringOf(working) : null);
