@@ -85,10 +85,7 @@ export function WalkListDetail(props: {
                   <Text size="1" as="div">
                     Status
                   </Text>
-                  <Select.Root
-                    value={list.status}
-                    onValueChange={(s) => void save("status", list.status, s)}
-                  >
+                  <Select.Root value={list.status} onValueChange={(s) => void save("status", list.status, s)}>
                     <Select.Trigger aria-label="Status" />
                     <Select.Content>
                       {WALK_LIST_STATUSES.map((s) => (
