@@ -7,7 +7,10 @@
 import { describe, expect, test } from "vitest";
 import { api, internal } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
+import { segmentRow, streetsDrawing, zipCentres, type SegmentRow } from "@convex/lib/geo/rows";
+import { detectLayer, toStreetSegments, type LayerFeature } from "@convex/lib/geo/tiger";
 import { areaTester, ringPolygon } from "@convex/lib/turf/geometry";
+import { SEGMENTS_PER_BATCH } from "@convex/model/mapData";
 import { syntheticCounty, type SyntheticHouse } from "../support/syntheticCounty";
 import { seedVoters, type SeedVoter } from "../support/turfSeed";
 import { createMember, roleFixture, setupTest, type TestConvex } from "./setup";
@@ -105,6 +108,82 @@ describe("doors (households)", () => {
     expect(doors.every((d) => d.voterIds.length === 1)).toBe(true);
     expect((await f.campaign_manager.as.query(api.walkLists.overview, {})).hasDoors).toBe(true);
   });
+});
+
+/** convex-test keeps no content type for stored files, so a layer is only uploaded on the embedded backend. */
+const UPLOADS = "setEnv" in setupTest();
+
+describe("doors from the geocoder", () => {
+  (UPLOADS ? test : test.skip)(
+    "a new streets layer places the voters and their doors follow; a voter who moves changes door",
+    async () => {
+      const t = setupTest();
+      const f = await roleFixture(t);
+      const cm = f.campaign_manager.as;
+      const houses = HOUSES.slice(0, 12);
+      const ids: Id<"voters">[] = [];
+      for (const [i, h] of houses.entries())
+        ids.push(
+          await cm.mutation(api.voters.create, {
+            fields: {
+              first_name: `Resident${i}`,
+              last_name: "Walker",
+              address: `${h.number} ${h.fullName}${i < 2 ? " Apt 4" : ""}`,
+              city: county.city,
+              state: county.state,
+              zip: h.zip,
+            },
+          }),
+        );
+      const features = county.edges.features as unknown as LayerFeature[];
+      const detection = detectLayer(Object.keys(features[0].properties ?? {}));
+      if ("error" in detection) throw new Error(detection.error);
+      const layer = toStreetSegments(features, detection);
+      if ("error" in layer) throw new Error(layer.error);
+      const rows = layer.segments.map(segmentRow).filter((r): r is SegmentRow => r !== null);
+      const storageId = await t.run((ctx) =>
+        ctx.storage.store(new Blob([streetsDrawing(layer.segments)], { type: "application/geo+json" })),
+      );
+      const layerId = await f.account_admin.as.action(api.mapData.createLayer, {
+        storageId,
+        kind: "streets",
+        tigerLayer: "EDGES",
+        name: "Streets",
+        fileName: "tl_2024_17167_edges.zip",
+        nameField: null,
+        features: rows.length,
+        addressable: rows.length,
+        bbox: null,
+        replaces: null,
+        zipCentres: zipCentres(layer.segments),
+      });
+      for (let i = 0; i < rows.length; i += SEGMENTS_PER_BATCH)
+        await f.account_admin.as.mutation(api.mapData.appendSegments, {
+          layerId,
+          segments: rows.slice(i, i + SEGMENTS_PER_BATCH),
+        });
+      await f.account_admin.as.mutation(api.mapData.finish, { layerId });
+      await settle(t);
+      const doors = await t.run((ctx) => ctx.db.query("doors").collect());
+      expect(doors).toHaveLength(12);
+      expect(doors.filter((d) => d.unit === "4")).toHaveLength(2);
+      const all = rect(-0.5, -0.5, 1.5, 1.5);
+      expect(await cm.query(api.walkLists.countArea, { points: all })).toEqual({ doors: 12, voters: 12 });
+      // Resident5 moves in with Resident6: one door fewer, one of two voters
+      const [from, to] = [houses[5], houses[6]];
+      await cm.mutation(api.voters.update, {
+        id: ids[5],
+        edits: [
+          { field: "address", base: `${from.number} ${from.fullName}`, value: `${to.number} ${to.fullName}` },
+          { field: "zip", base: from.zip, value: to.zip },
+        ],
+      });
+      await settle(t);
+      expect(await cm.query(api.walkLists.countArea, { points: all })).toEqual({ doors: 11, voters: 12 });
+      const shared = (await t.run((ctx) => ctx.db.query("doors").collect())).find((d) => d.voterIds.length === 2)!;
+      expect(shared.voterIds.sort()).toEqual([ids[5], ids[6]].sort());
+    },
+  );
 });
 
 describe("turf", () => {
