@@ -146,6 +146,7 @@ export async function applyOpenness(
     await releaseDoors(ctx, list);
     await ctx.db.patch(list._id, { holds: false });
   }
-  if (open && next.expiresAt !== list.expiresAt)
+  // a list that opens again (or whose expiry moved) lets go at its expiry: an earlier timer only acts when due
+  if (open && (!list.holds || next.expiresAt !== list.expiresAt))
     await scheduleExpiry(ctx, { _id: list._id, expiresAt: next.expiresAt });
 }
