@@ -19,6 +19,7 @@ import { preferenceTables } from "./tables/preferences";
 import { signTables } from "./tables/signs";
 import { surveyTables } from "./tables/surveys";
 import { voterTables } from "./tables/voters";
+import { walkListTables } from "./tables/walkLists";
 import { yjsTables } from "./tables/yjs";
 
 export default defineSchema({
@@ -43,4 +44,5 @@ export default defineSchema({
   ...fileTables,
   ...preferenceTables,
   ...geoTables,
+  ...walkListTables,
 });

@@ -5,6 +5,8 @@ import { adjustCounter } from "./model/counters";
 import { writeSigns } from "./model/signs";
 import { insertVoter, keepsNameKeys, VoterCounts } from "./model/voters";
 import { vVoterFields } from "./tables/voters";
+import { syncVoterDoor } from "./model/doors";
+import { voterAddress } from "./model/geocode";
 
 export const insertVoters = internalMutation({
   args: { orgId: v.id("organizations"), voters: v.array(vVoterFields) },
@@ -116,5 +118,36 @@ export const insertSigns = internalMutation({
       },
     }));
     return (await writeSigns(ctx, orgId, writes)).length;
+  },
+});
+
+/**
+ * Benchmark doors (bench/turf.ts): voters inserted through the app's bookkeeping, each placed where
+ * its house is (as the geocoder would) and put on its door (model/doors.ts).
+ */
+export const insertPlacedVoters = internalMutation({
+  args: {
+    orgId: v.id("organizations"),
+    voters: v.array(v.object({ fields: vVoterFields, lat: v.number(), lng: v.number() })),
+  },
+  handler: async (ctx, { orgId, voters }) => {
+    const counts = new VoterCounts();
+    const nameKeys = await keepsNameKeys(ctx.db, orgId);
+    for (const { fields, lat, lng } of voters) {
+      const voterId = await insertVoter(ctx, orgId, fields, { counts, nameKeys });
+      const voter = (await ctx.db.get(voterId))!;
+      const place = { address: voterAddress(voter), quality: "exact range" as const, lat, lng };
+      await ctx.db.insert("voterPlaces", {
+        orgId,
+        voterId,
+        layerId: null,
+        at: Date.now(),
+        voterAt: voter._creationTime,
+        ...place,
+      });
+      await syncVoterDoor(ctx, orgId, voterId, null, place);
+    }
+    await counts.flush(ctx, orgId);
+    return null;
   },
 });

@@ -72,6 +72,24 @@ export const TEXTS = {
   voterEmail: {
     message: "Please enter a message.",
   },
+  walkLists: {
+    nameRequired: "Please enter a name for the walk list.",
+    turfNameRequired: "Please enter a name for the turf.",
+    drawArea: "Draw an area on the map with at least three corners.",
+    noDoors: "There are no doors in this area with the filters chosen.",
+    turfTooLarge: (doors: number, max: number) =>
+      `This area holds ${doors.toLocaleString("en-US")} doors; a turf holds at most ${max.toLocaleString("en-US")}. Draw a smaller area or auto-cut it into turfs.`,
+    splitEmpty: "The split leaves one side without doors. Draw the line or area across the turf.",
+    mergeTwo: "Choose at least two turfs to merge.",
+    nothingToUndo: "You have no turf operation to undo.",
+    undoInUse: (turf: string, list: string) =>
+      `The turf "${turf}" is used by the walk list "${list}": delete that list before undoing.`,
+    targetRange: (min: number, max: number) => `The target must be between ${min} and ${max} doors per turf.`,
+    expiryPast: "The expiry date must be in the future.",
+    notMember: "Canvassers must be members of the organisation.",
+    doorsTaken: (parts: string[]) =>
+      `${parts.join(", ")}. A door is in at most one open walk list: complete that list first, or leave these doors out.`,
+  },
   import: {
     mapVoterId: "Please map the voter ID column before importing vote history.",
     mapRequired: "Please map all required fields (First Name, Last Name) before importing.",

@@ -15,6 +15,7 @@ import { addressLookupPrefixes, geocode, type GeocodeResult } from "../lib/geo/g
 import type { Position, StreetSegment } from "../lib/geo/tiger";
 import type { GeocodeQualityValue, QualityCounts } from "../tables/geo";
 import { readCounters } from "./counters";
+import { syncVoterDoor } from "./doors";
 import { readyLayer } from "./mapData";
 
 type Db = QueryCtx["db"];
@@ -175,6 +176,8 @@ export async function placeVoter(
       voterAt: voter._creationTime,
       ...row,
     });
+  // the voter's door (household) follows their place
+  await syncVoterDoor(ctx, voter.orgId, voter._id, existing, row);
   return r.quality;
 }
 

@@ -9,6 +9,7 @@ import { normalizePhone } from "../lib/sms/rules";
 import { VOTER_FIELD_DEFS, VOTER_FIELD_SPECS, type VoterFields } from "../tables/voters";
 import type { MergeRules } from "./collab";
 import { adjustCounter } from "./counters";
+import { syncVoterDoor } from "./doors";
 import { AudienceDrops, removeVoterFromAudiences } from "./emailAudience";
 import { onVoterEvent } from "./emailAutomation";
 import { TEXTS } from "../lib/texts";
@@ -292,7 +293,10 @@ export async function deleteVoter(
     .query("voterPlaces")
     .withIndex("by_voter", (q) => q.eq("voterId", voter._id))
     .unique();
-  if (place) await ctx.db.delete(place._id);
+  if (place) {
+    await ctx.db.delete(place._id);
+    await syncVoterDoor(ctx, voter.orgId, voter._id, place, null);
+  }
   // its change history goes with it (a voter rarely has more than a few dozen entries)
   for (const c of await ctx.db
     .query("voterChanges")

@@ -37,7 +37,7 @@ const UserRoleManagementPage = page(() => import("@/features/admin/UserRoleManag
 const SettingsPage = page(() => import("@/features/settings/SettingsPage"), "SettingsPage");
 const RoadmapPage = page(() => import("@/features/info/RoadmapPage"), "RoadmapPage");
 const DistrictsPage = page(() => import("@/features/info/DistrictsPage"), "DistrictsPage");
-const WalkListsPage = page(() => import("@/features/info/WalkListsPage"), "WalkListsPage");
+const WalkListsPage = page(() => import("@/features/walkLists/WalkListsPage"), "WalkListsPage");
 const PollsSurveysPage = page(() => import("@/features/pollsSurveys/PollsSurveysPage"), "PollsSurveysPage");
 const FormBuilderPage = page(() => import("@/features/forms/FormBuilderPage"), "FormBuilderPage");
 const FormSubmissionsPage = page(() => import("@/features/forms/FormSubmissionsPage"), "FormSubmissionsPage");

@@ -158,9 +158,10 @@ test("profile: read view, edit, change password; info pages and the SMS center",
   await expect(roadmapPage.item("districts")).toContainText("Mapping & Geography");
   await expect(roadmapPage.count("In Development")).toHaveText("2");
   await shot("roadmap");
+  // Walk Lists is real now (issue 37): a new organisation has none yet, and says how to make one
   await page.goto("/walk-lists");
-  await expect(page.getByText("In Development")).toBeVisible();
-  await expect(page.getByRole("button", { name: "Create Walk List" })).toBeDisabled();
+  await expect(page.getByRole("heading", { name: "Walk Lists", level: 1 })).toBeVisible();
+  await expect(page.getByTestId("walkLists.empty")).toContainText("No walk lists yet");
   await page.goto("/cta-creator");
   await expect(page.getByRole("heading", { name: "CTA Creator" }).first()).toBeVisible();
   await expect(page.getByTestId("cta.empty")).toContainText("Start Creating Your CTA");

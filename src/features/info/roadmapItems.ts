@@ -46,7 +46,7 @@ export const ROADMAP_ITEMS: RoadmapItem[] = [
       "Live progress per list",
     ],
     estimatedCompletion: "Q2 2025",
-    progress: 10,
+    progress: 75,
   },
 ];
 

@@ -1,0 +1,188 @@
+/**
+ * Doors kept in step with the voter file (issue 37). A voter's door follows their place on the map
+ * (model/geocode.ts placeVoter writes it, model/voters.ts deleteVoter removes it): a voter joins the
+ * door of their address (made when it is the first), leaves it when they move or go, and a door
+ * without voters goes. Each door is also listed, packed, in its grid cell's doorCells document, so
+ * counting a polygon's doors reads a few hundred documents. Voters placed before doors existed are
+ * gathered by a chain of steps (buildDoorsStep), idempotent.
+ */
+import type { Doc, Id } from "../_generated/dataModel";
+import type { MutationCtx } from "../_generated/server";
+import { internal } from "../_generated/api";
+import { doorAddress } from "../lib/turf/doorAddress";
+import { cellOf } from "../lib/turf/geometry";
+import type { GeocodeQualityValue } from "../tables/geo";
+
+/** What keeping doors needs of a mutation: its database and scheduler (the app's, or a test's). */
+type Ctx = Pick<MutationCtx, "db" | "scheduler">;
+
+/** Places precise enough to knock on: a ZIP's centre or a failure is no door. */
+const DOOR_QUALITIES = new Set<GeocodeQualityValue>(["exact range", "interpolated", "street only"]);
+/** Doors per doorCells document (its arrays stay far under Convex's 8,192 elements; ~150 KB). */
+export const CELL_DOORS = 2_000;
+/** Voter places per step of a build. */
+const BUILD_STEP = 400;
+
+export type PlaceLike = Pick<Doc<"voterPlaces">, "address" | "lat" | "lng" | "quality">;
+
+/**
+ * Notes that a cell's doors changed: its packed documents are rewritten by one scheduled step
+ * (however many of its doors this transaction changes: a geocoding step places hundreds).
+ */
+async function markCell(ctx: Ctx, orgId: Id<"organizations">, cell: number) {
+  const marked = await ctx.db
+    .query("doorCellsDirty")
+    .withIndex("by_org_cell", (q) => q.eq("orgId", orgId).eq("cell", cell))
+    .first();
+  if (marked) return;
+  await ctx.db.insert("doorCellsDirty", { orgId, cell });
+  await ctx.scheduler.runAfter(0, internal.walkLists.refreshCell, { orgId, cell });
+}
+
+/** Rewrites a cell's packed documents from its doors. */
+export async function refreshCell(ctx: Ctx, orgId: Id<"organizations">, cell: number) {
+  for (const m of await ctx.db
+    .query("doorCellsDirty")
+    .withIndex("by_org_cell", (q) => q.eq("orgId", orgId).eq("cell", cell))
+    .collect())
+    await ctx.db.delete(m._id);
+  const doors = await ctx.db
+    .query("doors")
+    .withIndex("by_org_cell", (q) => q.eq("orgId", orgId).eq("cell", cell))
+    .collect();
+  const docs = await ctx.db
+    .query("doorCells")
+    .withIndex("by_org_cell", (q) => q.eq("orgId", orgId).eq("cell", cell))
+    .collect();
+  const chunks = Math.ceil(doors.length / CELL_DOORS);
+  for (let k = 0; k < Math.max(chunks, docs.length); k++) {
+    const part = doors.slice(k * CELL_DOORS, (k + 1) * CELL_DOORS);
+    if (part.length === 0) {
+      await ctx.db.delete(docs[k]._id);
+      continue;
+    }
+    const packed = {
+      orgId,
+      cell,
+      ids: part.map((d) => d._id),
+      lat: part.map((d) => d.lat),
+      lng: part.map((d) => d.lng),
+      voters: part.map((d) => d.voterIds.length),
+      streets: part.map((d) => d.streetKey),
+      numbers: part.map((d) => d.number),
+    };
+    if (docs[k]) await ctx.db.replace(docs[k]._id, packed);
+    else await ctx.db.insert("doorCells", packed);
+  }
+}
+
+/** Takes a voter off the door of a place (the door goes with its last voter). */
+async function leaveDoor(ctx: Ctx, orgId: Id<"organizations">, voterId: Id<"voters">, place: PlaceLike) {
+  const db = ctx.db;
+  const address = doorAddress(place.address);
+  if (!address) return;
+  const door = await db
+    .query("doors")
+    .withIndex("by_org_key", (q) => q.eq("orgId", orgId).eq("key", address.key))
+    .unique();
+  if (!door || !door.voterIds.includes(voterId)) return;
+  const voterIds = door.voterIds.filter((id) => id !== voterId);
+  if (voterIds.length === 0) await db.delete(door._id);
+  else await db.patch(door._id, { voterIds });
+  await markCell(ctx, orgId, door.cell);
+}
+
+/** Puts a voter on the door of a place (made when they are its first voter). */
+async function joinDoor(ctx: Ctx, orgId: Id<"organizations">, voterId: Id<"voters">, place: PlaceLike) {
+  const db = ctx.db;
+  if (!DOOR_QUALITIES.has(place.quality) || place.lat === null || place.lng === null) return;
+  const address = doorAddress(place.address);
+  if (!address) return;
+  const door = await db
+    .query("doors")
+    .withIndex("by_org_key", (q) => q.eq("orgId", orgId).eq("key", address.key))
+    .unique();
+  if (door) {
+    if (door.voterIds.includes(voterId)) return;
+    await db.patch(door._id, { voterIds: [...door.voterIds, voterId] });
+    await markCell(ctx, orgId, door.cell);
+    return;
+  }
+  const fields = {
+    orgId,
+    key: address.key,
+    streetKey: address.streetKey,
+    street: address.street,
+    number: address.number,
+    unit: address.unit,
+    zip: address.zip,
+    lat: place.lat,
+    lng: place.lng,
+    cell: cellOf(place.lat, place.lng),
+    voterIds: [voterId],
+    listId: null,
+    lastContactAt: null,
+  };
+  await db.insert("doors", fields);
+  await markCell(ctx, orgId, fields.cell);
+}
+
+/**
+ * After a voter's place changed (`before`: the place it had, null when new; `after`: null when the
+ * place goes): the voter leaves their old door and joins the new one.
+ */
+export async function syncVoterDoor(
+  ctx: Ctx,
+  orgId: Id<"organizations">,
+  voterId: Id<"voters">,
+  before: PlaceLike | null,
+  after: PlaceLike | null,
+) {
+  const same =
+    before &&
+    after &&
+    before.address === after.address &&
+    before.lat === after.lat &&
+    before.lng === after.lng &&
+    before.quality === after.quality;
+  if (same) return;
+  if (before) await leaveDoor(ctx, orgId, voterId, before);
+  if (after) await joinDoor(ctx, orgId, voterId, after);
+}
+
+/** Starts gathering the organisation's placed voters into doors (a running build is left to finish). */
+export async function startDoorBuild(ctx: MutationCtx, orgId: Id<"organizations">): Promise<Id<"doorBuilds">> {
+  const existing = await ctx.db
+    .query("doorBuilds")
+    .withIndex("by_org", (q) => q.eq("orgId", orgId))
+    .order("desc")
+    .first();
+  if (existing?.status === "running") return existing._id;
+  const id = await ctx.db.insert("doorBuilds", {
+    orgId,
+    status: "running",
+    cursor: null,
+    processed: 0,
+    startedAt: Date.now(),
+  });
+  await ctx.scheduler.runAfter(0, internal.walkLists.buildDoorsStep, { buildId: id });
+  return id;
+}
+
+/** One step of a build: a page of places, each voter put on their door (a voter already there is left). */
+export async function buildDoorsStep(ctx: MutationCtx, buildId: Id<"doorBuilds">): Promise<void> {
+  const build = await ctx.db.get(buildId);
+  if (!build || build.status !== "running") return;
+  const page = await ctx.db
+    .query("voterPlaces")
+    .withIndex("by_org_voter_at", (q) => q.eq("orgId", build.orgId))
+    .paginate({ cursor: build.cursor, numItems: BUILD_STEP });
+  for (const place of page.page) await joinDoor(ctx, build.orgId, place.voterId, place);
+  const processed = build.processed + page.page.length;
+  if (page.isDone) {
+    await ctx.db.patch(buildId, { status: "done", cursor: null, processed });
+    return;
+  }
+  await ctx.db.patch(buildId, { cursor: page.continueCursor, processed });
+  await ctx.scheduler.runAfter(0, internal.walkLists.buildDoorsStep, { buildId });
+}

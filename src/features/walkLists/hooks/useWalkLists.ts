@@ -1,0 +1,80 @@
+import { useMutation, useQuery } from "convex/react";
+import { useRef } from "react";
+import { api } from "@convex/_generated/api";
+import type { Id } from "@convex/_generated/dataModel";
+import { useDebounced } from "@/lib/useDebounced";
+
+export type WalkListRow = (typeof api.walkLists.list)["_returnType"][number];
+export type WalkListDetail = (typeof api.walkLists.get)["_returnType"];
+export type TurfRow = (typeof api.walkLists.turfs)["_returnType"][number];
+export type TurfOptions = (typeof api.walkLists.options)["_returnType"];
+export type DoorsView = (typeof api.walkLists.doorsInView)["_returnType"];
+export type Bounds = { west: number; south: number; east: number; north: number };
+
+/** The walk lists the member sees (live: progress, status and canvassers as teammates change them). */
+export function useWalkLists() {
+  return useQuery(api.walkLists.list, {});
+}
+
+/** One list with its doors in walking order (live). */
+export function useWalkList(id: Id<"walkLists"> | null) {
+  return useQuery(api.walkLists.get, id ? { id } : "skip");
+}
+
+/** The turf-cutting screen's live data (organisers only). */
+export function useTurfData(enabled: boolean) {
+  const overview = useQuery(api.walkLists.overview, enabled ? {} : "skip");
+  const turfs = useQuery(api.walkLists.turfs, enabled ? {} : "skip");
+  const options = useQuery(api.walkLists.options, enabled ? {} : "skip");
+  const runs = useQuery(api.walkLists.autoCutRuns, enabled ? {} : "skip");
+  return { overview, turfs, options, runs };
+}
+
+/** A boundary layer's areas (to cut from a district). */
+export function useBoundaries(layerId: Id<"mapLayers"> | null) {
+  return useQuery(api.walkLists.boundaries, layerId ? { layerId } : "skip");
+}
+
+/**
+ * The live door and voter count of the area being drawn (or a boundary): asked again a moment after
+ * each new corner; the last answer stays while the next loads.
+ */
+export function useAreaCount(points: number[][] | null, boundaryId: Id<"boundaries"> | null) {
+  const args = useDebounced(boundaryId ? { boundaryId } : points && points.length >= 3 ? { points } : null, 120);
+  const count = useQuery(api.walkLists.countArea, args ?? "skip");
+  const last = useRef<typeof count>(undefined);
+  if (!args) last.current = undefined;
+  else if (count !== undefined) last.current = count;
+  return args ? (count ?? last.current) : null;
+}
+
+/** The doors in the map's view (points or per-cell counts); the last answer stays while panning. */
+export function useDoorsInView(bounds: Bounds | null, enabled: boolean) {
+  const data = useQuery(api.walkLists.doorsInView, enabled && bounds ? bounds : "skip");
+  const last = useRef<DoorsView | undefined>(undefined);
+  if (data !== undefined) last.current = data;
+  return data ?? last.current;
+}
+
+export function useTurfDoors(turfId: Id<"turfs"> | null) {
+  return useQuery(api.walkLists.turfDoors, turfId ? { turfId } : "skip");
+}
+
+export function useTurfActions() {
+  return {
+    cut: useMutation(api.walkLists.cutTurf),
+    split: useMutation(api.walkLists.splitTurf),
+    merge: useMutation(api.walkLists.mergeTurfs),
+    undo: useMutation(api.walkLists.undoTurf),
+    autoCut: useMutation(api.walkLists.autoCut),
+    buildDoors: useMutation(api.walkLists.buildDoors),
+  };
+}
+
+export function useWalkListActions() {
+  return {
+    create: useMutation(api.walkLists.create),
+    update: useMutation(api.walkLists.update),
+    remove: useMutation(api.walkLists.remove),
+  };
+}
