@@ -7,7 +7,8 @@
 import { describe, expect, test } from "vitest";
 import { api, internal } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
-import { segmentRow, streetsDrawing, zipCentres, type SegmentRow } from "@convex/lib/geo/rows";
+import { segmentRow, zipCentres, type SegmentRow } from "@convex/lib/geo/rows";
+import { streetsDrawing } from "@convex/lib/geo/drawing";
 import { detectLayer, toStreetSegments, type LayerFeature } from "@convex/lib/geo/tiger";
 import { areaTester, ringPolygon } from "@convex/lib/turf/geometry";
 import { SEGMENTS_PER_BATCH } from "@convex/model/mapData";
