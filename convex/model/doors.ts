@@ -29,7 +29,15 @@ export type PlaceLike = Pick<Doc<"voterPlaces">, "address" | "lat" | "lng" | "qu
  * Notes that a cell's doors changed: its packed documents are rewritten by one scheduled step
  * (however many of its doors this transaction changes: a geocoding step places hundreds).
  */
+/** Cells a transaction already marked (a build step puts hundreds of voters in a few cells). */
+const markedIn = new WeakMap<object, Set<string>>();
+
 async function markCell(ctx: Ctx, orgId: Id<"organizations">, cell: number) {
+  let seen = markedIn.get(ctx.db);
+  if (!seen) markedIn.set(ctx.db, (seen = new Set()));
+  const key = `${orgId}/${cell}`;
+  if (seen.has(key)) return;
+  seen.add(key);
   const marked = await ctx.db
     .query("doorCellsDirty")
     .withIndex("by_org_cell", (q) => q.eq("orgId", orgId).eq("cell", cell))
@@ -103,7 +111,16 @@ async function joinDoor(ctx: Ctx, orgId: Id<"organizations">, voterId: Id<"voter
     .withIndex("by_org_key", (q) => q.eq("orgId", orgId).eq("key", address.key))
     .unique();
   if (door) {
-    if (door.voterIds.includes(voterId)) return;
+    if (door.voterIds.includes(voterId)) {
+      // placed again on a new streets layer: the door moves with its place
+      if (door.lat !== place.lat || door.lng !== place.lng) {
+        const cell = cellOf(place.lat, place.lng);
+        await db.patch(door._id, { lat: place.lat, lng: place.lng, cell });
+        await markCell(ctx, orgId, door.cell);
+        if (cell !== door.cell) await markCell(ctx, orgId, cell);
+      }
+      return;
+    }
     await db.patch(door._id, { voterIds: [...door.voterIds, voterId] });
     await markCell(ctx, orgId, door.cell);
     return;

@@ -15,7 +15,7 @@ import { addressLookupPrefixes, geocode, type GeocodeResult } from "../lib/geo/g
 import type { Position, StreetSegment } from "../lib/geo/tiger";
 import type { GeocodeQualityValue, QualityCounts } from "../tables/geo";
 import { readCounters } from "./counters";
-import { syncVoterDoor } from "./doors";
+import { startDoorBuild, syncVoterDoor } from "./doors";
 import { readyLayer } from "./mapData";
 
 type Db = QueryCtx["db"];
@@ -148,6 +148,8 @@ export async function placeVoter(
   streets: Doc<"mapLayers">,
   cache: Map<string, StreetSegment[]>,
   known?: Doc<"voterPlaces"> | null,
+  /** "run": a geocoding run's step, whose first places join their doors after the run (buildDoors) */
+  doors: "now" | "run" = "now",
 ): Promise<GeocodeQualityValue> {
   const layerId = streets._id;
   const address = voterAddress(voter);
@@ -176,8 +178,10 @@ export async function placeVoter(
       voterAt: voter._creationTime,
       ...row,
     });
-  // the voter's door (household) follows their place
-  await syncVoterDoor(ctx, voter.orgId, voter._id, existing, row);
+  // the voter's door (household) follows their place; in a run, a voter placed for the first time
+  // (nearly all of a new voter file) joins it in the door build the run ends with
+  if (doors === "now" || (existing && existing.address !== address))
+    await syncVoterDoor(ctx, voter.orgId, voter._id, existing, row);
   return r.quality;
 }
 
@@ -261,10 +265,12 @@ export async function geocodeStep(ctx: MutationCtx, runId: Id<"geocodeRuns">): P
     for (const p of places) known.set(p.voterId, p);
   }
   for (const voter of page.page)
-    counts[COUNT_KEY[await placeVoter(ctx, voter, streets, cache, known.get(voter._id) ?? null)]]++;
+    counts[COUNT_KEY[await placeVoter(ctx, voter, streets, cache, known.get(voter._id) ?? null, "run")]]++;
   const processed = run.processed + page.page.length;
   if (page.isDone) {
     await ctx.db.patch(runId, { cursor: null, processed, counts, status: "done", finishedAt: Date.now() });
+    // the voters it placed join their doors (households) for turf cutting, in steps of their own
+    await startDoorBuild(ctx, run.orgId);
     return;
   }
   await ctx.db.patch(runId, { cursor: page.continueCursor, processed, counts });
