@@ -1,7 +1,7 @@
 /** Demo and benchmark data (`npm run seed:demo`, bench/voters.ts): internal only, run with the admin key. */
 import { v } from "convex/values";
-import { internalMutation } from "./functions";
-import { adjustCounter } from "./model/counters";
+import { internalMutation, internalQuery } from "./functions";
+import { adjustCounter, readCounters } from "./model/counters";
 import { writeSigns } from "./model/signs";
 import { insertVoter, keepsNameKeys, VoterCounts } from "./model/voters";
 import { vVoterFields } from "./tables/voters";
@@ -149,5 +149,40 @@ export const insertPlacedVoters = internalMutation({
     }
     await counts.flush(ctx, orgId);
     return null;
+  },
+});
+
+/** The crash test's check (tests/lib/geo/geocodeCrash.test.ts): voters, their places, their doors. */
+export const placesAndDoors = internalQuery({
+  args: { orgId: v.id("organizations") },
+  returns: v.object({
+    voters: v.number(),
+    places: v.number(),
+    placedVoters: v.number(),
+    doorVoters: v.number(),
+    distinctDoorVoters: v.number(),
+    building: v.boolean(),
+  }),
+  handler: async (ctx, { orgId }) => {
+    const places = await ctx.db
+      .query("voterPlaces")
+      .withIndex("by_org_voter_at", (q) => q.eq("orgId", orgId))
+      .collect();
+    const doorVoters = [];
+    for await (const door of ctx.db.query("doors").withIndex("by_org_key", (q) => q.eq("orgId", orgId)))
+      doorVoters.push(...door.voterIds);
+    const build = await ctx.db
+      .query("doorBuilds")
+      .withIndex("by_org", (q) => q.eq("orgId", orgId))
+      .order("desc")
+      .first();
+    return {
+      voters: (await readCounters(ctx, orgId)).voters,
+      places: places.length,
+      placedVoters: new Set(places.map((p) => p.voterId)).size,
+      doorVoters: doorVoters.length,
+      distinctDoorVoters: new Set(doorVoters).size,
+      building: build?.status === "running",
+    };
   },
 });
