@@ -15,6 +15,7 @@ import { addressLookupPrefixes, geocode, type GeocodeResult } from "../lib/geo/g
 import type { Position, StreetSegment } from "../lib/geo/tiger";
 import type { GeocodeQualityValue, QualityCounts } from "../tables/geo";
 import { readCounters } from "./counters";
+import { afterGeocoding } from "./districts";
 import { readyLayer } from "./mapData";
 
 type Db = QueryCtx["db"];
@@ -262,6 +263,8 @@ export async function geocodeStep(ctx: MutationCtx, runId: Id<"geocodeRuns">): P
   const processed = run.processed + page.page.length;
   if (page.isDone) {
     await ctx.db.patch(runId, { cursor: null, processed, counts, status: "done", finishedAt: Date.now() });
+    // the map now places voters: their districts by outline follow
+    await afterGeocoding(ctx, run.orgId);
     return;
   }
   await ctx.db.patch(runId, { cursor: page.continueCursor, processed, counts });
