@@ -118,3 +118,32 @@ export const insertSigns = internalMutation({
     return (await writeSigns(ctx, orgId, writes)).length;
   },
 });
+
+/** Voters already placed on the map (bench/turfDistricts.ts): each voter with its place, as the geocoder writes it. */
+export const insertPlacedVoters = internalMutation({
+  args: {
+    orgId: v.id("organizations"),
+    voters: v.array(v.object({ fields: vVoterFields, lat: v.number(), lng: v.number() })),
+  },
+  handler: async (ctx, { orgId, voters }) => {
+    const counts = new VoterCounts();
+    const nameKeys = await keepsNameKeys(ctx.db, orgId);
+    for (const { fields, lat, lng } of voters) {
+      const id = await insertVoter(ctx, orgId, fields, { counts, nameKeys });
+      const voter = (await ctx.db.get(id))!;
+      await ctx.db.insert("voterPlaces", {
+        orgId,
+        voterId: id,
+        voterAt: voter._creationTime,
+        address: fields.address ?? "",
+        quality: "exact range",
+        lat,
+        lng,
+        layerId: null,
+        at: Date.now(),
+      });
+    }
+    await counts.flush(ctx, orgId);
+    return null;
+  },
+});
