@@ -10,8 +10,16 @@ import { internal } from "./_generated/api";
 import type { Doc, Id } from "./_generated/dataModel";
 import { appError, internalMutation, orgMutation, orgQuery } from "./functions";
 import { addVoters, cleanGroupInput } from "./model/groups";
-import { DISTRICT_KIND_SINGULAR, districtFilter } from "./lib/districts";
+import { DISTRICT_KINDS, DISTRICT_KIND_SINGULAR, districtFilter } from "./lib/districts";
+import { DISTRICT_FIELD, type EmailRule } from "./lib/email/rules";
 import { adjustCounter } from "./model/counters";
+import {
+  checkAudienceName,
+  cleanAudienceDescription,
+  cleanAudienceName,
+  cleanSegmentRules,
+  startSegmentRefresh,
+} from "./model/emailAudience";
 import {
   assignVoter,
   districtStep,
@@ -48,7 +56,7 @@ export const overview = orgQuery("voters.view")({
   handler: async (ctx) => {
     const orgId = ctx.viewer.orgId;
     const kinds = [];
-    for (const kind of Object.keys(DISTRICT_KIND_SINGULAR) as Doc<"districts">["kind"][]) {
+    for (const kind of DISTRICT_KINDS) {
       const first = await ctx.db
         .query("districts")
         .withIndex("by_org_kind_key", (q) => q.eq("orgId", orgId).eq("kind", kind))
@@ -225,6 +233,43 @@ export const makeGroup = orgMutation("voters.manage")({
       cursor: null,
     });
     return groupId;
+  },
+});
+
+/**
+ * A new email segment of a district's voters (with an email): its rule is the district, so it
+ * follows voters who move in or out at each refresh. Needs what any segment needs (campaigns.manage).
+ */
+export const makeEmailSegment = orgMutation("campaigns.manage")({
+  args: { id: v.id("districts"), name: v.string() },
+  returns: v.id("emailSegments"),
+  handler: async (ctx, { id, name: raw }) => {
+    const d = await ctx.db.get(id);
+    if (!d) throw appError("NOT_FOUND", DISTRICT_GONE, "District");
+    const name = cleanAudienceName(raw, "emailSegments");
+    await checkAudienceName(ctx.db, "emailSegments", ctx.viewer.orgId, name);
+    const rule: EmailRule = {
+      id: "district",
+      field: DISTRICT_FIELD,
+      operator: "equals",
+      value: districtFilter(d.kind, d.key),
+    };
+    const now = Date.now();
+    const segmentId = await ctx.db.insert("emailSegments", {
+      orgId: ctx.viewer.orgId,
+      name,
+      description: cleanAudienceDescription(`The voters of ${DISTRICT_KIND_SINGULAR[d.kind]} ${d.name}`),
+      rules: cleanSegmentRules(JSON.stringify([rule])),
+      cachedCount: 0,
+      lastRefreshedAt: null,
+      gen: 0,
+      refreshing: false,
+      createdBy: ctx.viewer.userId,
+      createdAt: now,
+      updatedAt: now,
+    });
+    await startSegmentRefresh(ctx, (await ctx.db.get(segmentId))!);
+    return segmentId;
   },
 });
 

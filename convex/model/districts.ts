@@ -23,6 +23,7 @@ import {
   addToLookup,
   boundaryKey,
   codesDiffer,
+  districtFilter,
   districtOfCode,
   electionsOf,
   emptyLookup,
@@ -231,6 +232,34 @@ export async function assignVoter(ctx: MutationCtx, voterId: Id<"voters">): Prom
   );
   await flushDistrictDeltas(ctx, voter.orgId, deltas);
   return changed;
+}
+
+/** The districts ("kind:key") of a page of voters in creation order, from their memberships (one index range). */
+export async function districtFiltersOf(
+  db: Db,
+  orgId: Id<"organizations">,
+  voters: Doc<"voters">[],
+): Promise<Map<Id<"voters">, string[]>> {
+  const out = new Map<Id<"voters">, string[]>();
+  if (voters.length === 0) return out;
+  const times = voters.map((v) => v._creationTime);
+  const rows = await db
+    .query("voterDistricts")
+    .withIndex("by_org_voter_at", (q) =>
+      q
+        .eq("orgId", orgId)
+        .gte("voterAt", Math.min(...times))
+        .lte("voterAt", Math.max(...times)),
+    )
+    .collect();
+  for (const r of rows) {
+    const m = rowMembership(r);
+    out.set(
+      r.voterId,
+      DISTRICT_KINDS.flatMap((k) => (m.districts[k] !== undefined ? [districtFilter(k, m.districts[k])] : [])),
+    );
+  }
+  return out;
 }
 
 /** Whether the organisation has district outlines (a boundaries layer made ready). */

@@ -321,6 +321,44 @@ describe("districts: actions and permissions", () => {
     );
   });
 
+  test("an email segment of a district: its voters with an email, following one who moves out", async () => {
+    const t = setupTest();
+    const f = await roleFixture(t);
+    const cm = f.campaign_manager.as;
+    const withEmail = (n: number, precinct: string) =>
+      cm.mutation(api.voters.create, {
+        fields: { first_name: `Em${n}`, last_name: "Doe", email: `em${n}@example.org`, precinct },
+      });
+    const mover = await withEmail(1, "A");
+    await withEmail(2, "A");
+    await withEmail(3, "B");
+    await addVoter(f.campaign_manager, 4, { precinct: "A" }); // no email: never a segment member
+    await drain(t);
+    const a = (await districtsOf(f.viewer, "precinct")).find((d) => d.key === "A")!;
+    const segmentId = await cm.mutation(api.districts.makeEmailSegment, { id: a.id, name: "Precinct A" });
+    await drain(t);
+    const segment = async () => (await f.viewer.as.query(api.emailSegments.list, {})).find((s) => s.id === segmentId)!;
+    expect(await segment()).toMatchObject({ name: "Precinct A", cachedCount: 2 });
+    expect((await segment()).rules).toEqual([
+      { id: "district", field: "district", operator: "equals", value: districtFilter("precinct", "A") },
+    ]);
+    // the voter moves to B; the segment's next refresh follows
+    await f.volunteer.as.mutation(api.voters.update, {
+      id: mover,
+      edits: [{ field: "precinct", base: "A", value: "B" }],
+    });
+    await drain(t);
+    await cm.mutation(api.emailSegments.refresh, { id: segmentId });
+    await drain(t);
+    expect((await segment()).cachedCount).toBe(1);
+    // a second segment of the same name is refused like any other
+    await expect(cm.mutation(api.districts.makeEmailSegment, { id: a.id, name: "Precinct A" })).rejects.toThrow();
+    for (const role of ["volunteer", "viewer"] as const)
+      await expect(f[role].as.mutation(api.districts.makeEmailSegment, { id: a.id, name: "x" })).rejects.toThrow(
+        /permission/,
+      );
+  });
+
   test("who may: voters.view sees, voters.manage assigns and makes groups; outsiders and the signed-out reach nothing", async () => {
     const t = setupTest();
     const f = await roleFixture(t);

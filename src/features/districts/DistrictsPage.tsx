@@ -71,7 +71,7 @@ export function DistrictsPage() {
   const kinds = overview?.kinds ?? [];
   const kind = kinds.find((k) => k.kind === wantedKind)?.kind ?? kinds[0]?.kind ?? null;
   const { list, outlines, open } = useDistricts(canView ? kind : null, canView ? openId : null);
-  const { makeGroup } = useDistrictActions();
+  const { makeGroup, makeEmailSegment } = useDistrictActions();
   const districts = useMemo(() => list?.districts ?? [], [list]);
   const choices = useMemo(() => choicesOf(districts), [districts]);
   const measure = (params.get("measure") as DistrictMeasure | null) ?? "voters";
@@ -261,7 +261,9 @@ export function DistrictsPage() {
           district={open}
           onClose={() => set({ district: null })}
           canMakeGroup={can("voters.manage")}
+          canMakeSegment={can("campaigns.manage")}
           makeGroup={makeGroup}
+          makeEmailSegment={makeEmailSegment}
         />
       )}
     </Box>

@@ -26,6 +26,7 @@ const state = {
   open: undefined as unknown,
   lastArgs: null as unknown,
   makeGroup: vi.fn(async (_args: unknown) => "g1"),
+  makeEmailSegment: vi.fn(async (_args: unknown) => "s1"),
   shading: null as Map<string, { fill: string; value: string }> | null,
 };
 
@@ -43,7 +44,7 @@ vi.mock("@/features/districts/hooks/useDistricts", () => ({
       open: openId ? state.open : undefined,
     };
   },
-  useDistrictActions: () => ({ makeGroup: state.makeGroup, run: vi.fn() }),
+  useDistrictActions: () => ({ makeGroup: state.makeGroup, makeEmailSegment: state.makeEmailSegment }),
 }));
 vi.mock("@/features/districts/components/DistrictMap", () => ({
   DistrictMap: (p: { outlines: { id: string }[]; shading: Map<string, { fill: string; value: string }> }) => {
@@ -114,6 +115,7 @@ describe("DistrictsPage", () => {
     };
     state.open = undefined;
     state.makeGroup.mockClear();
+    state.makeEmailSegment.mockClear();
   });
   afterEach(() => r.unmount());
 
@@ -193,7 +195,23 @@ describe("DistrictsPage", () => {
     click(button(panel, "Create group"));
     await flush();
     expect(state.makeGroup).toHaveBeenCalledWith({ id: "d1", name: "Springfield 1" });
+    // campaigns.manage would also offer a segment; voters.manage alone does not
+    expect(button(panel, "Make an email segment")).toBeUndefined();
     await expectNoAxeViolations(panel);
+  });
+
+  test("an email segment of the district, for those who manage campaigns", async () => {
+    state.permissions = new Set(["voters.view", "campaigns.manage"]);
+    state.open = { ...P1, layerName: null, cells: [] };
+    r.render(<DistrictsPage />, "/districts?district=d1");
+    await flush();
+    const panel = byTestId(document.body, "districts.panel")!;
+    expect(button(panel, "Make a group")).toBeUndefined();
+    click(button(panel, "Make an email segment"));
+    await flush();
+    click(button(panel, "Create segment"));
+    await flush();
+    expect(state.makeEmailSegment).toHaveBeenCalledWith({ id: "d1", name: "Springfield 1" });
   });
 
   test("members who only view voters get no group action", async () => {
@@ -202,6 +220,7 @@ describe("DistrictsPage", () => {
     await flush();
     const panel = byTestId(document.body, "districts.panel")!;
     expect(button(panel, "Make a group")).toBeUndefined();
+    expect(button(panel, "Make an email segment")).toBeUndefined();
     expect(text(panel)).toContain("View its voters");
   });
 });

@@ -46,33 +46,44 @@ function sum(cells: DistrictDetail["cells"], by: "party" | "status"): [string, n
 /**
  * One district (a dialog over the page, full width on a phone): its voters by party and status,
  * turnout in each election of the vote history, where codes and the map disagree, and its
- * actions — view its voters (the voter list filtered by it), make a group of them.
+ * actions — view its voters (the voter list filtered by it), make a group or an email segment of them.
  */
 export function DistrictPanel({
   district,
   onClose,
   canMakeGroup,
+  canMakeSegment,
   makeGroup,
+  makeEmailSegment,
 }: {
   district: DistrictDetail | null | undefined;
   onClose(): void;
   canMakeGroup: boolean;
+  canMakeSegment: boolean;
   makeGroup(args: { id: DistrictDetail["id"]; name: string }): Promise<unknown>;
+  makeEmailSegment(args: { id: DistrictDetail["id"]; name: string }): Promise<unknown>;
 }) {
-  const [groupName, setGroupName] = useState<string | null>(null);
+  // the audience being named: a voter group (texting, walk lists, email) or an email segment
+  const [making, setMaking] = useState<{ what: "group" | "segment"; name: string } | null>(null);
   const [busy, setBusy] = useState(false);
   const title = district ? districtTitle(district.kind, district.name) : "District";
   const create = async () => {
-    if (!district || groupName === null) return;
+    if (!district || making === null) return;
     setBusy(true);
+    const name = making.name.trim();
     try {
-      await makeGroup({ id: district.id, name: groupName });
-      toast.success(
-        `Group "${groupName.trim()}" created; its ${district.voters.toLocaleString("en-US")} voters are being added.`,
-      );
-      setGroupName(null);
+      if (making.what === "group") {
+        await makeGroup({ id: district.id, name: making.name });
+        toast.success(
+          `Group "${name}" created; its ${district.voters.toLocaleString("en-US")} voters are being added.`,
+        );
+      } else {
+        await makeEmailSegment({ id: district.id, name: making.name });
+        toast.success(`Email segment "${name}" created; its voters with an email are being counted.`);
+      }
+      setMaking(null);
     } catch (e) {
-      toast.failure("Could not make the group", e);
+      toast.failure(making.what === "group" ? "Could not make the group" : "Could not make the segment", e);
     } finally {
       setBusy(false);
     }
@@ -104,31 +115,41 @@ export function DistrictPanel({
               <Button asChild>
                 <Link to={districtVotersPath(district.filter, title)}>View its voters</Link>
               </Button>
-              {canMakeGroup && groupName === null && (
-                <Button variant="soft" onClick={() => setGroupName(title)}>
+              {canMakeGroup && making === null && (
+                <Button variant="soft" onClick={() => setMaking({ what: "group", name: title })}>
                   Make a group
                 </Button>
               )}
+              {canMakeSegment && making === null && (
+                <Button variant="soft" onClick={() => setMaking({ what: "segment", name: title })}>
+                  Make an email segment
+                </Button>
+              )}
             </Flex>
-            {groupName !== null && (
+            {making !== null && (
               <Flex gap="2" mb="4" align="end" wrap="wrap">
                 <Box flexGrow="1" minWidth="200px">
-                  <Text as="label" size="2" weight="medium" htmlFor="district-group-name">
-                    Group name
+                  <Text as="label" size="2" weight="medium" htmlFor="district-audience-name">
+                    {making.what === "group" ? "Group name" : "Segment name"}
                   </Text>
                   <TextField.Root
-                    id="district-group-name"
-                    value={groupName}
-                    onChange={(e) => setGroupName(e.target.value)}
+                    id="district-audience-name"
+                    value={making.name}
+                    onChange={(e) => setMaking({ ...making, name: e.target.value })}
                   />
                 </Box>
                 <Button onClick={() => void create()} loading={busy}>
-                  Create group
+                  {making.what === "group" ? "Create group" : "Create segment"}
                 </Button>
-                <Button variant="soft" color="gray" onClick={() => setGroupName(null)}>
+                <Button variant="soft" color="gray" onClick={() => setMaking(null)}>
                   Cancel
                 </Button>
               </Flex>
+            )}
+            {making?.what === "group" && (
+              <Text as="p" size="1" color="gray" mb="3">
+                A group is also how a text message campaign reaches these voters.
+              </Text>
             )}
             <Box mb="4" data-testid="districts.panel.disagreement">
               <Heading as="h2" size="3" mb="2">

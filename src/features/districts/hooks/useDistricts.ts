@@ -3,7 +3,6 @@ import { api } from "@convex/_generated/api";
 import type { FunctionReturnType } from "convex/server";
 import type { DistrictKind } from "@convex/lib/districts";
 
-export type DistrictsOverview = FunctionReturnType<typeof api.districts.overview>;
 export type DistrictRow = FunctionReturnType<typeof api.districts.list>["districts"][number];
 export type DistrictDetail = NonNullable<FunctionReturnType<typeof api.districts.get>>;
 export type DistrictOutline = FunctionReturnType<typeof api.districts.outlines>["outlines"][number];
@@ -27,6 +26,6 @@ export function useDistricts(kind: DistrictKind | null, openId: string | null) {
 /** The district actions a member may take (the server checks the permission again). */
 export function useDistrictActions() {
   const makeGroup = useMutation(api.districts.makeGroup);
-  const run = useMutation(api.districts.run);
-  return { makeGroup, run };
+  const makeEmailSegment = useMutation(api.districts.makeEmailSegment);
+  return { makeGroup, makeEmailSegment };
 }

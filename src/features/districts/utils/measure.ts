@@ -22,8 +22,8 @@ export function measureOf(d: Tallied, c: MeasureChoice): number | null {
 }
 
 /** Light to dark blue, AA-distinguishable on the map; grey: no value. */
-export const SHADES = ["#eff6ff", "#bfdbfe", "#60a5fa", "#2563eb", "#1e3a8a"] as const;
-export const NO_VALUE = "#e5e7eb";
+const SHADES = ["#eff6ff", "#bfdbfe", "#60a5fa", "#2563eb", "#1e3a8a"] as const;
+const NO_VALUE = "#e5e7eb";
 
 /** The five steps' upper bounds over the values shown (equal ranges from the lowest to the highest). */
 export function steps(values: (number | null)[]): { min: number; max: number } | null {
