@@ -32,7 +32,7 @@ export const DISTRICT_KIND_SINGULAR: Record<DistrictKind, string> = {
 };
 
 /** The boundary layer (Map data's TIGER/Line layer) each kind comes from; a custom layer holds wards. */
-export const KIND_OF_LAYER = {
+const KIND_OF_LAYER = {
   VTD: "precinct",
   SLDL: "house",
   SLDU: "senate",
@@ -41,7 +41,6 @@ export const KIND_OF_LAYER = {
   PLACE: "city",
   custom: "ward",
 } as const satisfies Record<string, DistrictKind>;
-export type BoundaryLayer = keyof typeof KIND_OF_LAYER;
 
 export function kindOfLayer(layer: string): DistrictKind | null {
   return (KIND_OF_LAYER as Record<string, DistrictKind>)[layer] ?? null;
@@ -298,7 +297,3 @@ export function parseDistrictFilter(filter: string | undefined): { kind: Distric
 
 /** A district's measure for shading the map (0–1 shares; voters as a count). */
 export type DistrictMeasure = "voters" | "party" | "turnout";
-
-export function shareOf(part: number, whole: number): number {
-  return whole > 0 ? part / whole : 0;
-}
