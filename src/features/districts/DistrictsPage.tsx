@@ -120,8 +120,12 @@ export function DistrictsPage() {
         </Callout.Root>
       )}
       {kinds.length === 0 ? (
-        overview.boundaryLayers > 0 || run?.status === "running" ? (
-          <Loading />
+        overview.boundaryLayers > 0 ? (
+          <Card data-testid="districts.preparing">
+            <Text size="2">
+              Your boundary layers are being turned into districts; they appear here as they are ready.
+            </Text>
+          </Card>
         ) : (
           <EmptyState />
         )
