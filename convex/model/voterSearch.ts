@@ -274,7 +274,7 @@ export async function countMatching(
       .reduce((n, c) => n + c.count, 0);
     return { page: [{ count: opts.cursor === null ? count : 0, capped: false }], isDone: true, continueCursor: "" };
   }
-  if (!p.search && !f.statusCode?.trim()) {
+  if (!p.search && !f.statusCode?.trim() && !f.district) {
     const count = opts.cursor === null ? await tallyCount(db, orgId, f.party || undefined, f.status || undefined) : 0;
     return { page: [{ count, capped: false }], isDone: true, continueCursor: "" };
   }

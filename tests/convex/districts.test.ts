@@ -171,6 +171,13 @@ describe("districts: membership", () => {
       party: "Democrat",
     });
     expect(count.page[0].count).toBe(1);
+    // a search within the district counts its matches, page by page (not the organisation's tally)
+    const searched = await f.viewer.as.query(api.voters.count, {
+      paginationOpts: { cursor: null, numItems: 1 },
+      district: precincts[0].filter,
+      search: "pat2",
+    });
+    expect(searched.page[0].count).toBe(1);
   });
 
   test("by polygon: a placed voter without codes is in the outlines that hold it; a district without voters is listed", async () => {
