@@ -180,6 +180,50 @@ describe("districts: membership", () => {
     expect(searched.page[0].count).toBe(1);
   });
 
+  test("an import's voters are assigned when it finishes (a bulk write assigns no one voter at a time)", async () => {
+    const t = setupTest();
+    const f = await roleFixture(t);
+    const m = f.campaign_manager;
+    const mapping = [
+      { column: "First", target: "first_name" },
+      { column: "Last", target: "last_name" },
+      { column: "Precinct", target: "precinct" },
+      { column: "cong_dist_abbrv", target: "cong_dist_abbrv" },
+    ];
+    const importId = await m.as.mutation(api.imports.start, {
+      filename: "nc.csv",
+      totalRecords: null,
+      bytesTotal: 100,
+      fieldMapping: mapping,
+      newFields: [{ key: "cong_dist_abbrv", label: "cong_dist_abbrv", type: "text" }],
+      fieldDetails: mapping.map((x) => ({
+        column: x.column,
+        target: x.target,
+        fieldType: x.target === "cong_dist_abbrv" ? ("new" as const) : ("existing" as const),
+        sample: ["a"],
+      })),
+      errorMode: "ask",
+    });
+    const rows = [1, 2, 3].map((n) => ({
+      row: n,
+      fields: {
+        first_name: `Imp${n}`,
+        last_name: "Doe",
+        precinct: n < 3 ? "01-07" : "02-01",
+        custom_fields: { cong_dist_abbrv: "2" },
+      },
+    }));
+    await m.as.mutation(api.imports.appendBatch, { importId, startRow: 1, rows });
+    expect(await t.run((ctx) => ctx.db.query("voterDistricts").collect())).toEqual([]);
+    await m.as.mutation(api.imports.finish, { importId, totalRecords: 3, columnStats: [] });
+    await drain(t);
+    expect((await districtsOf(f.viewer, "precinct")).map((d) => [d.name, d.voters])).toEqual([
+      ["01-07", 2],
+      ["02-01", 1],
+    ]);
+    expect((await districtsOf(f.viewer, "congress")).map((d) => [d.name, d.voters])).toEqual([["2", 3]]);
+  });
+
   test("by polygon: a placed voter without codes is in the outlines that hold it; a district without voters is listed", async () => {
     const t = setupTest();
     const f = await roleFixture(t);
