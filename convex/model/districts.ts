@@ -412,25 +412,15 @@ export async function syncLayerStep(ctx: MutationCtx, layerId: Id<"mapLayers">, 
   const now = Date.now();
   for (const b of page.page) {
     const key = boundaryKey(b.code, b.name);
-    const shape = {
-      orgId: layer.orgId,
-      layerId,
-      boundaryId: b._id,
-      kind,
-      key,
-      name: b.name,
-      code: b.code,
-      bbox: b.bbox,
-    };
-    await ctx.db.insert("districtShapes", shape);
     const row = await ctx.db
       .query("districts")
       .withIndex("by_org_kind_key", (q) => q.eq("orgId", layer.orgId).eq("kind", kind).eq("key", key))
       .unique();
     const outline = { name: b.name, code: b.code, boundaryId: b._id, layerId, bbox: b.bbox, updatedAt: now };
+    let districtId = row?._id;
     if (row) await ctx.db.patch(row._id, outline);
     else
-      await ctx.db.insert("districts", {
+      districtId = await ctx.db.insert("districts", {
         orgId: layer.orgId,
         kind,
         key,
@@ -441,6 +431,17 @@ export async function syncLayerStep(ctx: MutationCtx, layerId: Id<"mapLayers">, 
         cells: [],
         turnout: [],
       });
+    await ctx.db.insert("districtShapes", {
+      orgId: layer.orgId,
+      layerId,
+      boundaryId: b._id,
+      districtId: districtId!,
+      kind,
+      key,
+      name: b.name,
+      code: b.code,
+      bbox: b.bbox,
+    });
   }
   if (!page.isDone) {
     await ctx.scheduler.runAfter(0, internal.districts.syncLayerStep, { layerId, cursor: page.continueCursor });

@@ -57,11 +57,15 @@ export const districtTables = {
     .index("by_org_kind_key", ["orgId", "kind", "key"])
     .index("by_layer", ["layerId"]),
 
-  /** The outlines an assignment step indexes (small rows: no tally, no geometry). */
+  /**
+   * The outlines an assignment step indexes (small rows: no tally, no geometry). Its district is
+   * named by id too, so the map's outlines never read a tally (a count's change re-sends no outline).
+   */
   districtShapes: defineTable({
     orgId: v.id("organizations"),
     layerId: v.id("mapLayers"),
     boundaryId: v.id("boundaries"),
+    districtId: v.id("districts"),
     kind: vDistrictKind,
     key: v.string(),
     name: v.string(),

@@ -60,14 +60,19 @@ async function addLayer(t: TestConvex, admin: Member, layer: GridLayer): Promise
 }
 
 /** Places a voter on the map (what the geocoder writes). */
-async function place(t: TestConvex, voterId: Id<"voters">, at: { lng: number; lat: number }) {
+async function place(
+  t: TestConvex,
+  voterId: Id<"voters">,
+  at: { lng: number; lat: number },
+  on: { layerId: Id<"mapLayers"> | null; address: string } = { layerId: null, address: "x" },
+) {
   await t.run(async (ctx) => {
     const voter = (await ctx.db.get("voters", voterId))!;
     const row = await ctx.db
       .query("voterPlaces")
       .withIndex("by_voter", (q) => q.eq("voterId", voterId))
       .unique();
-    const fields = { address: "x", quality: "exact range" as const, lat: at.lat, lng: at.lng, layerId: null, at: 1 };
+    const fields = { ...on, quality: "exact range" as const, lat: at.lat, lng: at.lng, at: 1 };
     if (row) await ctx.db.patch("voterPlaces", row._id, fields);
     else await ctx.db.insert("voterPlaces", { orgId: voter.orgId, voterId, voterAt: voter._creationTime, ...fields });
   });
@@ -255,6 +260,8 @@ describe("districts: membership", () => {
     const { outlines } = await f.viewer.as.query(api.districts.outlines, { kind: "precinct" });
     expect(outlines).toHaveLength(30);
     expect(JSON.parse(outlines[0].geometry).type).toBe("Polygon");
+    // each outline names its district (the map shades it from the list's tallies)
+    expect(new Set(outlines.map((o) => o.id))).toEqual(new Set(precincts.map((d) => d.id)));
     const overview = await f.viewer.as.query(api.districts.overview, {});
     expect(overview.kinds).toEqual([
       { kind: "precinct", outlines: true },
@@ -268,6 +275,59 @@ describe("districts: membership", () => {
     await t.mutation(internal.districts.assignOne, { voterId: c });
     const after = new Map((await districtsOf(f.viewer, "precinct")).map((d) => [d.name, d.voters]));
     expect([after.get("Springfield 2"), after.get("Springfield 30")]).toEqual([1, 0]);
+  });
+
+  test("the end of a geocoding run assigns the voters again when there are outlines", async () => {
+    const t = setupTest();
+    const f = await roleFixture(t);
+    await addLayer(t, f.account_admin, vtd);
+    const v = await addVoter(f.campaign_manager, 1, {});
+    await drain(t);
+    // a streets layer and a run over the voters (the geocoder writes their places)
+    const { runId, layerId } = await t.run(async (ctx) => {
+      const now = Date.now();
+      const layerId = await ctx.db.insert("mapLayers", {
+        orgId: f.orgId,
+        kind: "streets",
+        tigerLayer: "EDGES",
+        name: "streets",
+        fileName: "s.zip",
+        nameField: null,
+        status: "ready",
+        storageId: null,
+        size: 0,
+        stored: 0,
+        features: 0,
+        addressable: 0,
+        bbox: null,
+        replaces: null,
+        createdBy: f.account_admin.userId,
+        createdByName: "Admin",
+        createdAt: now,
+        updatedAt: now,
+      });
+      const runId = await ctx.db.insert("geocodeRuns", {
+        orgId: f.orgId,
+        status: "running",
+        reason: "test",
+        layerId,
+        cursor: null,
+        processed: 0,
+        total: 1,
+        counts: { exact: 0, interpolated: 0, streetOnly: 0, zipCentroid: 0, failed: 0 },
+        startedAt: now,
+        finishedAt: null,
+      });
+      return { runId, layerId };
+    });
+    // the run has placed the voter on these streets (as the geocoder would) when its last step ends
+    await place(t, v, pointIn(vtd.boundaries[4]), { layerId, address: "" });
+    await t.mutation(internal.geocode.step, { runId });
+    await drain(t);
+    const overview = await f.viewer.as.query(api.districts.overview, {});
+    expect(overview.run).toMatchObject({ status: "done", reason: "voters placed on the map", changed: 1 });
+    const byName = new Map((await districtsOf(f.viewer, "precinct")).map((d) => [d.name, d.voters]));
+    expect(byName.get("Springfield 5")).toBe(1);
   });
 
   test("code and polygon disagreeing is counted on both districts; the code decides membership", async () => {
