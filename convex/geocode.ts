@@ -5,6 +5,7 @@
  */
 import { v } from "convex/values";
 import { appError, internalMutation, orgMutation, orgQuery } from "./functions";
+import { assignVoter } from "./model/districts";
 import { geocodeStep, placeVoter, startGeocodeRun } from "./model/geocode";
 import { readyLayer } from "./model/mapData";
 import { geoTables } from "./tables/geo";
@@ -85,6 +86,8 @@ export const placeOne = internalMutation({
     if (!voter) return null;
     const streets = await readyLayer(ctx.db, voter.orgId, "streets");
     if (streets) await placeVoter(ctx, voter, streets, new Map());
+    // its districts by outline follow its new place
+    await assignVoter(ctx, voterId);
     return null;
   },
 });

@@ -11,7 +11,7 @@ import { appError, internalMutation, orgMutation, orgQuery } from "./functions";
 import schema from "./schema";
 import { loadEditState, markDeleted, markEdited, mergeEdits, missingRecord, withEdits } from "./model/collab";
 import { adjustCounter } from "./model/counters";
-import { onVoterEvent } from "./model/emailAutomation";
+import { addVoters, cleanGroupInput } from "./model/groups";
 import { MAX_PAGE, pageAllMatching } from "./model/voterSearch";
 import { vEditState, vFieldEdit } from "./tables/collab";
 import { vVoterFilter, voterTables } from "./tables/voters";
@@ -22,14 +22,6 @@ const vAddCounts = { added: v.number(), duplicates: v.number() };
 
 /** Members deleted inline when a group is deleted; the rest go in scheduled batches. */
 const PURGE_BATCH = 1000;
-
-function cleanGroupInput(name: string, description: string | undefined | null) {
-  const n = name.trim();
-  if (!n) throw appError("VALIDATION_ERROR", TEXTS.required.groupName, "Name Required");
-  if (n.length > 200) throw appError("VALIDATION_ERROR");
-  const d = description?.trim() ?? "";
-  return { name: n, description: d === "" ? null : d };
-}
 
 async function loadGroup(db: GenericDatabaseReader<DataModel>, id: Id<"voterGroups">): Promise<Doc<"voterGroups">> {
   const g = await db.get(id);
@@ -181,34 +173,6 @@ export const members = orgQuery("voters.view")({
     };
   },
 });
-
-async function isMember(db: GenericDatabaseReader<DataModel>, groupId: Id<"voterGroups">, voterId: Id<"voters">) {
-  return (
-    (await db
-      .query("voterGroupMembers")
-      .withIndex("by_group_voter", (q) => q.eq("groupId", groupId).eq("voterId", voterId))
-      .first()) !== null
-  );
-}
-
-/** Adds voters (already loaded, same org) to a group, skipping members; keeps memberCount right. */
-async function addVoters(ctx: MutationCtx, group: Doc<"voterGroups">, voters: Doc<"voters">[]) {
-  let added = 0;
-  let duplicates = 0;
-  const seen = new Set<string>();
-  for (const voter of voters) {
-    if (seen.has(voter._id) || (await isMember(ctx.db, group._id, voter._id))) {
-      duplicates += 1;
-      continue;
-    }
-    seen.add(voter._id);
-    await ctx.db.insert("voterGroupMembers", { orgId: group.orgId, groupId: group._id, voterId: voter._id });
-    added += 1;
-    await onVoterEvent(ctx, voter, { type: "group_joined", targetId: group._id });
-  }
-  if (added > 0) await ctx.db.patch(group._id, { memberCount: group.memberCount + added, updatedAt: Date.now() });
-  return { added, duplicates };
-}
 
 /** Adds one voter; an existing membership is reported, not an error ("Already a member"). */
 export const addMember = orgMutation("voters.update")({

@@ -2,6 +2,7 @@
  * Contact import: start, append batches, finish / fail / cancel, history, details, outcomes and exact
  * deletion. Importing and deleting need voters.manage; reading history and outcomes needs voters.view.
  */
+import { startDistrictRun } from "./model/districts";
 import { startGeocodeRun } from "./model/geocode";
 import { readyLayer } from "./model/mapData";
 import { v, type Infer } from "convex/values";
@@ -122,6 +123,8 @@ export const finish = orgMutation("voters.manage")({
     const streets = await readyLayer(ctx.db, doc.orgId, "streets");
     if (streets && (doc.imported_records > 0 || (doc.updated_records ?? 0) > 0))
       await startGeocodeRun(ctx, doc.orgId, "an import", streets._id);
+    // and into their districts, by their codes (by the map once placed: the geocoding run's end assigns them again)
+    if (doc.imported_records > 0 || (doc.updated_records ?? 0) > 0) await startDistrictRun(ctx, doc.orgId, "an import");
     return null;
   },
 });

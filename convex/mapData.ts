@@ -13,6 +13,7 @@ import { areaKey } from "./lib/geo/areas";
 import { MAX_ZIP_CENTRES, SEGMENT_MAX_POINTS } from "./lib/geo/limits";
 import { acceptUpload, attachFile, issueUploadUrl } from "./model/files";
 import { displayName } from "./model/orgs";
+import { startLayerSync } from "./model/districts";
 import { placeAddress, startGeocodeRun } from "./model/geocode";
 import {
   BOUNDARIES_PER_BATCH,
@@ -268,6 +269,8 @@ export const finish = orgMutation("organization.manage")({
     if (layer.status === "ready") return null;
     await finishLayer(ctx, layer);
     if (layer.kind === "streets") await startGeocodeRun(ctx, layer.orgId, "a new streets layer", layerId);
+    // a boundaries layer's areas become districts, and the voters are assigned to them
+    if (layer.kind === "boundaries") await startLayerSync(ctx, layer);
     return null;
   },
 });

@@ -5,6 +5,7 @@ import { campaignTables } from "./tables/campaigns";
 import { collabTables } from "./tables/collab";
 import { coreTables } from "./tables/core";
 import { ctaTables } from "./tables/cta";
+import { districtTables } from "./tables/districts";
 import { emailTables } from "./tables/email";
 import { emailAudienceTables } from "./tables/emailAudience";
 import { emailBlastTables } from "./tables/emailBlast";
@@ -45,4 +46,5 @@ export default defineSchema({
   ...preferenceTables,
   ...geoTables,
   ...walkListTables,
+  ...districtTables,
 });

@@ -122,8 +122,9 @@ export const insertSigns = internalMutation({
 });
 
 /**
- * Benchmark doors (bench/turf.ts): voters inserted through the app's bookkeeping, each placed where
- * its house is (as the geocoder would) and put on its door (model/doors.ts).
+ * Voters already placed on the map (bench/turf.ts, bench/turfDistricts.ts): inserted through the
+ * app's bookkeeping, each placed where its house is (as the geocoder would) and put on its door
+ * (model/doors.ts).
  */
 export const insertPlacedVoters = internalMutation({
   args: {

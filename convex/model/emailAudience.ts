@@ -8,8 +8,17 @@ import { internal } from "../_generated/api";
 import type { DataModel, Doc, Id } from "../_generated/dataModel";
 import type { MutationCtx } from "../_generated/server";
 import { appError } from "../lib/errors";
-import { parseRules, ruleComplete, RulesError, serializeRules, voterMatches, type EmailRule } from "../lib/email/rules";
+import {
+  DISTRICT_FIELD,
+  parseRules,
+  ruleComplete,
+  RulesError,
+  serializeRules,
+  voterMatches,
+  type EmailRule,
+} from "../lib/email/rules";
 import { TEXTS } from "../lib/texts";
+import { districtFiltersOf } from "./districts";
 
 type Reader = GenericDatabaseReader<DataModel>;
 
@@ -362,8 +371,13 @@ export async function segmentRefreshStep(
     .withIndex("by_org", (q) => q.eq("orgId", segment.orgId))
     .paginate({ cursor: args.cursor, numItems: AUDIENCE_STEP });
   let count = args.count;
+  // a district rule (a segment made from /districts) reads the page's memberships
+  const districts = rules.some((r) => r.field === DISTRICT_FIELD)
+    ? await districtFiltersOf(ctx.db, segment.orgId, page.page)
+    : null;
   for (const voter of page.page) {
-    if (voterEmail(voter) === null || !voterMatches(voter, rules, now)) continue;
+    const subject = districts ? { ...voter, districts: districts.get(voter._id) ?? [] } : voter;
+    if (voterEmail(voter) === null || !voterMatches(subject, rules, now)) continue;
     await ctx.db.insert("emailSegmentMembers", {
       orgId: segment.orgId,
       segmentId: segment._id,

@@ -16,6 +16,7 @@ import type { Position, StreetSegment } from "../lib/geo/tiger";
 import type { GeocodeQualityValue, QualityCounts } from "../tables/geo";
 import { readCounters } from "./counters";
 import { startDoorBuild, syncVoterDoor } from "./doors";
+import { afterGeocoding } from "./districts";
 import { readyLayer } from "./mapData";
 
 type Db = QueryCtx["db"];
@@ -271,6 +272,8 @@ export async function geocodeStep(ctx: MutationCtx, runId: Id<"geocodeRuns">): P
     await ctx.db.patch(runId, { cursor: null, processed, counts, status: "done", finishedAt: Date.now() });
     // the voters it placed join their doors (households) for turf cutting, in steps of their own
     await startDoorBuild(ctx, run.orgId);
+    // the map now places voters: their districts by outline follow
+    await afterGeocoding(ctx, run.orgId);
     return;
   }
   await ctx.db.patch(runId, { cursor: page.continueCursor, processed, counts });

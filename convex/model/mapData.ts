@@ -12,6 +12,7 @@ import type { Doc, Id } from "../_generated/dataModel";
 import type { MutationCtx, QueryCtx } from "../_generated/server";
 import { appError } from "../lib/errors";
 import type { vBBox } from "../tables/geo";
+import { startLayerDrop } from "./districts";
 import { deleteOwnedFile } from "./files";
 export {
   BOUNDARIES_PER_BATCH,
@@ -106,6 +107,8 @@ export async function startDeleting(ctx: MutationCtx, layer: Doc<"mapLayers">): 
   if (layer.status === "deleting") return;
   await ctx.db.patch(layer._id, { status: "deleting", updatedAt: Date.now() });
   await ctx.scheduler.runAfter(0, internal.mapData.deleteStep, { layerId: layer._id });
+  // a ready boundaries layer's districts lose their outlines, and the voters are assigned again
+  if (layer.status === "ready") await startLayerDrop(ctx, layer);
 }
 
 /** One step of a layer's deletion: a batch of its rows; the last step removes its file and record. */

@@ -3,9 +3,12 @@
  * to a group: every match, past Convex's search limit too) and the count of what it matches.
  */
 import { filter } from "convex-helpers/server/filter";
+import { stream } from "convex-helpers/server/stream";
 import type { GenericDatabaseReader, OrderedQuery, PaginationOptions, PaginationResult } from "convex/server";
 import type { DataModel, Doc, Id } from "../_generated/dataModel";
+import { parseDistrictFilter, type DistrictKind } from "../lib/districts";
 import { appError } from "../lib/errors";
+import schema from "../schema";
 import type { VoterFilter } from "../tables/voters";
 import { tallyCount } from "./voters";
 
@@ -97,6 +100,18 @@ function plan(
   const status = f.status || undefined;
   const statusCode = f.statusCode?.trim() || undefined;
   const text: Check = terms.length > 0 ? (v) => matchesSearch(v.searchText, terms) : null;
+  const district = f.district ? parseDistrictFilter(f.district) : null;
+  if (f.district) {
+    // a district's voters: its index range of memberships, newest first, each voter checked (never the search index)
+    const predicate: Check =
+      party || status || statusCode
+        ? (v: Voter) =>
+            (!party || v.party_affiliation === party) &&
+            (!status || v.status === status) &&
+            (!statusCode || v.status_code === statusCode)
+        : null;
+    return { query: districtVoters(db, orgId, district), predicate: both(predicate, text), search: false };
+  }
   if (terms.length > 0 && via === "search") {
     const query = db.query("voters").withSearchIndex("search_text", (q) => {
       let s = q.search("searchText", terms.join(" ")).eq("orgId", orgId);
@@ -154,6 +169,22 @@ function plan(
   };
 }
 
+/** The voters of a district (an unknown one: none), as a query of voters (a stream over its memberships' index). */
+function districtVoters(
+  db: GenericDatabaseReader<DataModel>,
+  orgId: Id<"organizations">,
+  district: { kind: DistrictKind; key: string } | null,
+): VoterQuery {
+  const kind = district?.kind ?? "precinct";
+  // an unknown filter reads an empty range (no key is "")
+  const key = district?.key ?? "";
+  const memberships = stream(db, schema)
+    .query("voterDistricts")
+    .withIndex(`by_org_${kind}`, (q) => q.eq("orgId", orgId).eq(kind, key))
+    .order("desc");
+  return memberships.map(async (row) => await db.get(row.voterId));
+}
+
 /** A plan's rows with its checks applied on each page (helpers' `filter`: a page may hold fewer rows than asked for). */
 function checked(p: Plan): VoterQuery {
   const predicate = p.predicate;
@@ -191,7 +222,7 @@ export async function pageAllMatching(
   f: VoterFilter,
   opts: { cursor: string | null; numItems: number },
 ): Promise<PaginationResult<Voter>> {
-  if (searchTerms(f.search).length === 0) return await filteredVoters(db, orgId, f).paginate(opts);
+  if (searchTerms(f.search).length === 0 || f.district) return await filteredVoters(db, orgId, f).paginate(opts);
   if (opts.cursor === null) {
     const p = plan(db, orgId, f);
     const candidates = await p.query.take(SEARCH_RESULT_LIMIT);
@@ -229,7 +260,21 @@ export async function countMatching(
   opts: PaginationOptions,
 ): Promise<PaginationResult<CountPage>> {
   const p = plan(db, orgId, f);
-  if (!p.search && !f.statusCode?.trim()) {
+  const district = f.district ? parseDistrictFilter(f.district) : null;
+  if (f.district && searchTerms(f.search).length === 0 && !f.statusCode?.trim()) {
+    // a district's party / status counts come from its tally
+    const row = district
+      ? await db
+          .query("districts")
+          .withIndex("by_org_kind_key", (q) => q.eq("orgId", orgId).eq("kind", district.kind).eq("key", district.key))
+          .unique()
+      : null;
+    const count = (row?.cells ?? [])
+      .filter((c) => (!f.party || c.party === f.party) && (!f.status || c.status === f.status))
+      .reduce((n, c) => n + c.count, 0);
+    return { page: [{ count: opts.cursor === null ? count : 0, capped: false }], isDone: true, continueCursor: "" };
+  }
+  if (!p.search && !f.statusCode?.trim() && !f.district) {
     const count = opts.cursor === null ? await tallyCount(db, orgId, f.party || undefined, f.status || undefined) : 0;
     return { page: [{ count, capped: false }], isDone: true, continueCursor: "" };
   }

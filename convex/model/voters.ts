@@ -10,6 +10,8 @@ import { VOTER_FIELD_DEFS, VOTER_FIELD_SPECS, type VoterFields } from "../tables
 import type { MergeRules } from "./collab";
 import { adjustCounter } from "./counters";
 import { syncVoterDoor } from "./doors";
+import { assignWhenCreated, flushDistrictDeltas, onVoterDeleted, onVoterSaved } from "./districts";
+import { DistrictDeltas } from "../lib/districts";
 import { AudienceDrops, removeVoterFromAudiences } from "./emailAudience";
 import { onVoterEvent } from "./emailAutomation";
 import { TEXTS } from "../lib/texts";
@@ -70,11 +72,13 @@ function voterDocument(fields: VoterFields, orgId: Id<"organizations">, importId
 
 /**
  * Counts a bulk write does once at its end rather than per voter: the organisation's voter
- * counter and the (party, status) tally. Single writes use a fresh one and flush it at once.
+ * counter, the (party, status) tally and the districts' tallies. Single writes use a fresh one
+ * and flush it at once.
  */
 export class VoterCounts {
   total = 0;
   private tally = new Map<string, number>();
+  readonly districts = new DistrictDeltas();
   add(voter: Pick<VoterFields, "party_affiliation" | "status">, delta: number) {
     this.total += delta;
     const key = `${voter.party_affiliation ?? ""}\u0000${voter.status ?? ""}`;
@@ -94,6 +98,7 @@ export class VoterCounts {
     }
     this.total = 0;
     this.tally.clear();
+    if (this.districts.size) await flushDistrictDeltas(ctx, orgId, this.districts);
   }
 }
 
@@ -198,6 +203,8 @@ export async function insertVoter(
   if (opts.nameKeys ?? (await keepsNameKeys(ctx.db, orgId))) await writeNameKeys(ctx, orgId, id, fields, true);
   // email automations: "voter created" events and filters the new voter matches
   await onVoterEvent(ctx, { ...doc, _id: id }, { type: "voter_created" });
+  // districts: a single new voter is assigned at once; a bulk writer's import assigns them all at its end
+  if (!opts.counts) await assignWhenCreated(ctx, orgId, id, fields);
   return id;
 }
 
@@ -230,12 +237,14 @@ export function voterMergeRules(voter: Doc<"voters">, customDefs: { key: string;
 export async function updateVoter(ctx: MutationCtx, voter: Doc<"voters">, fields: VoterFields, opts: WriteOpts = {}) {
   const doc = voterDocument(fields, voter.orgId, voter.importId);
   await ctx.db.replace(voter._id, doc);
+  const counts = opts.counts ?? new VoterCounts();
   if (voter.party_affiliation !== fields.party_affiliation || voter.status !== fields.status) {
-    const counts = opts.counts ?? new VoterCounts();
     counts.add(voter, -1);
     counts.add(fields, 1);
-    if (!opts.counts) await counts.flush(ctx, voter.orgId);
   }
+  // its districts' tallies follow at once; changed codes assign it again (a bulk writer's import: at its end)
+  await onVoterSaved(ctx, voter, fields, counts.districts, !opts.counts);
+  if (!opts.counts) await counts.flush(ctx, voter.orgId);
   const nameChanged = nameKeyFieldsChanged(voter, fields);
   if (nameChanged && (opts.nameKeys ?? (await keepsNameKeys(ctx.db, voter.orgId))))
     await writeNameKeys(ctx, voter.orgId, voter._id, fields);
@@ -312,6 +321,7 @@ export async function deleteVoter(
   }
   const counts = opts.counts ?? new VoterCounts();
   counts.add(voter, -1);
+  await onVoterDeleted(ctx, voter, counts.districts);
   if (!opts.counts) await counts.flush(ctx, voter.orgId);
 }
 

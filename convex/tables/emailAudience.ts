@@ -5,7 +5,7 @@
  */
 import { defineTable } from "convex/server";
 import { v, type Infer } from "convex/values";
-import { RULE_FIELDS, RULE_OPERATORS, TIME_UNITS } from "../lib/email/rules";
+import { DISTRICT_FIELD, RULE_FIELDS, RULE_OPERATORS, TIME_UNITS } from "../lib/email/rules";
 
 export const vListSubscriptionType = v.union(v.literal("all_voters"), v.literal("manual"));
 export type ListSubscriptionType = Infer<typeof vListSubscriptionType>;
@@ -13,7 +13,7 @@ export type ListSubscriptionType = Infer<typeof vListSubscriptionType>;
 /** An event or filter rule as functions return it (lib/email/rules.ts EmailRule). */
 export const vEmailRule = v.object({
   id: v.string(),
-  field: v.union(v.literal(""), ...RULE_FIELDS.map((f) => v.literal(f))),
+  field: v.union(v.literal(""), ...RULE_FIELDS.map((f) => v.literal(f)), v.literal(DISTRICT_FIELD)),
   operator: v.union(...RULE_OPERATORS.map((o) => v.literal(o))),
   value: v.string(),
   timeDelay: v.optional(v.number()),

@@ -243,6 +243,8 @@ export const vVoterFilter = {
   status: v.optional(v.string()),
   /** the state file's own status code (status_code), e.g. NC "R" or Ohio "CONFIRMATION" */
   statusCode: v.optional(v.string()),
+  /** a district's voters: "kind:key" (lib/districts.ts districtFilter) */
+  district: v.optional(v.string()),
 };
 export type VoterFilter = ObjectType<typeof vVoterFilter>;
 

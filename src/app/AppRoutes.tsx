@@ -36,7 +36,7 @@ const SubscriptionPage = page(() => import("@/features/admin/SubscriptionPage"),
 const UserRoleManagementPage = page(() => import("@/features/admin/UserRoleManagementPage"), "UserRoleManagementPage");
 const SettingsPage = page(() => import("@/features/settings/SettingsPage"), "SettingsPage");
 const RoadmapPage = page(() => import("@/features/info/RoadmapPage"), "RoadmapPage");
-const DistrictsPage = page(() => import("@/features/info/DistrictsPage"), "DistrictsPage");
+const DistrictsPage = page(() => import("@/features/districts/DistrictsPage"), "DistrictsPage");
 const WalkListsPage = page(() => import("@/features/walkLists/WalkListsPage"), "WalkListsPage");
 const PollsSurveysPage = page(() => import("@/features/pollsSurveys/PollsSurveysPage"), "PollsSurveysPage");
 const FormBuilderPage = page(() => import("@/features/forms/FormBuilderPage"), "FormBuilderPage");

@@ -23,7 +23,15 @@ export const RULE_FIELDS = [
   "city",
   "state",
 ] as const;
+/**
+ * Beyond the spec's fields: a district's voters (value "kind:key", lib/districts.ts
+ * districtFilter). Only a segment made from a district (/districts) carries it; editors offer it
+ * for such a rule alone, and only a segment's refresh reads voters' districts.
+ */
+export const DISTRICT_FIELD = "district";
+export const DISTRICT_FIELD_LABEL = "District";
 export type RuleField = (typeof RULE_FIELDS)[number];
+export type AnyRuleField = RuleField | typeof DISTRICT_FIELD;
 
 export const RULE_OPERATORS = [
   "equals",
@@ -97,7 +105,7 @@ export const MAX_DELAY_MS = 365 * UNIT_MS.days;
 export type EmailRule = {
   id: string;
   /** "" while the user has not chosen one yet (a draft rule) */
-  field: RuleField | "";
+  field: AnyRuleField | "";
   operator: RuleOperator;
   value: string;
   /** event rules only: wait this long after the event */
@@ -118,6 +126,8 @@ export type RuleVoter = {
   date_of_birth?: string;
   city?: string;
   state?: string;
+  /** the voter's districts ("kind:key"), loaded only where a rule asks (segment refresh) */
+  districts?: string[];
 };
 
 /** Rules a client sent that cannot be stored; `message` is for the user. */
@@ -128,7 +138,8 @@ export class RulesError extends Error {
   }
 }
 
-const isField = (x: unknown): x is RuleField => typeof x === "string" && (RULE_FIELDS as readonly string[]).includes(x);
+const isField = (x: unknown): x is AnyRuleField =>
+  typeof x === "string" && (x === DISTRICT_FIELD || (RULE_FIELDS as readonly string[]).includes(x));
 const isOperator = (x: unknown): x is RuleOperator =>
   typeof x === "string" && (RULE_OPERATORS as readonly string[]).includes(x);
 const isUnit = (x: unknown): x is TimeUnit => typeof x === "string" && (TIME_UNITS as readonly string[]).includes(x);
@@ -281,6 +292,7 @@ function compare(field: RuleField, actual: string, wanted: string): number {
 /** Whether one rule holds for the voter (an incomplete rule holds: it does not filter yet). */
 export function ruleMatches(voter: RuleVoter, rule: EmailRule, now: number): boolean {
   if (!ruleComplete(rule) || rule.field === "") return true;
+  if (rule.field === DISTRICT_FIELD) return districtMatches(voter.districts ?? [], rule);
   const field = rule.field;
   const raw = fieldValue(voter, field, now).trim();
   const empty = raw === "";
@@ -306,6 +318,31 @@ export function ruleMatches(voter: RuleVoter, rule: EmailRule, now: number): boo
       return !empty && compare(field, actual, wanted) > 0;
     case "less_than":
       return !empty && compare(field, actual, wanted) < 0;
+  }
+}
+
+/** A district rule: the voter is (equals) or is not (not_equals) in the district; in any (is_not_empty) or none. */
+function districtMatches(districts: string[], rule: EmailRule): boolean {
+  const wanted = rule.value.trim();
+  switch (rule.operator) {
+    case "equals":
+      return districts.includes(wanted);
+    case "not_equals":
+      return !districts.includes(wanted);
+    case "is_empty":
+      return districts.length === 0;
+    case "is_not_empty":
+      return districts.length > 0;
+    case "contains":
+      return districts.some((d) => d.includes(wanted));
+    case "not_contains":
+      return !districts.some((d) => d.includes(wanted));
+    case "starts_with":
+      return districts.some((d) => d.startsWith(wanted));
+    case "ends_with":
+      return districts.some((d) => d.endsWith(wanted));
+    default:
+      return false;
   }
 }
 

@@ -1,5 +1,5 @@
-import { PlusIcon, UploadIcon } from "@radix-ui/react-icons";
-import { Box, Button, Card, Flex, Text } from "@radix-ui/themes";
+import { Cross2Icon, PlusIcon, UploadIcon } from "@radix-ui/react-icons";
+import { Badge, Box, Button, Card, Flex, IconButton, Text } from "@radix-ui/themes";
 import { useState } from "react";
 import { useNavigate, useSearchParams } from "react-router-dom";
 import type { Doc } from "@convex/_generated/dataModel";
@@ -40,6 +40,9 @@ export function VotersPage() {
   const party = params.get("party") ?? "";
   const status = params.get("status") ?? "";
   const statusCode = params.get("code") ?? "";
+  // a district's voters (Districts → "View its voters"), named as that page names it
+  const district = params.get("district") ?? "";
+  const districtName = params.get("districtName") ?? district;
   const setParam = (key: string) => (value: string) =>
     setParams(
       (prev) => {
@@ -51,7 +54,7 @@ export function VotersPage() {
       { replace: true },
     );
   const debouncedSearch = useDebounced(search, 300);
-  const filter = { search: debouncedSearch, party, status, statusCode };
+  const filter = { search: debouncedSearch, party, status, statusCode, district };
   const list = useVoterList(filter);
   const total = useVoterCount(filter);
   const { statusCodes, removeVoter } = useVoterListActions();
@@ -126,6 +129,31 @@ export function VotersPage() {
           onStatusChange={setParam("status")}
           onStatusCodeChange={setParam("code")}
         />
+        {district && (
+          <Flex mt="3" align="center" gap="2" data-testid="voters.districtFilter">
+            <Badge size="2" color="indigo">
+              District: {districtName}
+            </Badge>
+            <IconButton
+              size="1"
+              variant="ghost"
+              aria-label="Show voters of every district"
+              onClick={() =>
+                setParams(
+                  (prev) => {
+                    const next = new URLSearchParams(prev);
+                    next.delete("district");
+                    next.delete("districtName");
+                    return next;
+                  },
+                  { replace: true },
+                )
+              }
+            >
+              <Cross2Icon />
+            </IconButton>
+          </Flex>
+        )}
       </Card>
       <Flex justify="between" align="center" gap="3" wrap="wrap" mb="3">
         <VoterTotal total={total.total} started={total.started} done={total.done} capped={total.capped} noun={noun} />

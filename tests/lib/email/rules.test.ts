@@ -15,6 +15,7 @@ import {
   RULE_OPERATORS,
   ruleComplete,
   ruleDelayMs,
+  DISTRICT_FIELD,
   ruleMatches,
   RulesError,
   serializeRules,
@@ -412,5 +413,26 @@ describe("voterMatches", () => {
     );
     expect(voterMatches(ada, rules, NOW)).toBe(true);
     expect(voterMatches({ ...ada, city: "Salem" }, rules, NOW)).toBe(false);
+  });
+});
+
+describe("a district rule (segments made on /districts)", () => {
+  test("matches the voter's districts as loaded by the segment's refresh; none loaded: no district", () => {
+    const rule = (operator: EmailRule["operator"], value = "precinct:10"): EmailRule => ({
+      id: "d",
+      field: DISTRICT_FIELD,
+      operator,
+      value,
+    });
+    const voter = { first_name: "A", last_name: "B", districts: ["precinct:10", "county:17167"] };
+    expect(ruleMatches(voter, rule("equals"), NOW)).toBe(true);
+    expect(ruleMatches(voter, rule("equals", "precinct:1"), NOW)).toBe(false);
+    expect(ruleMatches(voter, rule("not_equals"), NOW)).toBe(false);
+    expect(ruleMatches(voter, rule("is_not_empty"), NOW)).toBe(true);
+    expect(ruleMatches({ first_name: "A", last_name: "B" }, rule("equals"), NOW)).toBe(false);
+    expect(ruleMatches({ first_name: "A", last_name: "B" }, rule("is_empty"), NOW)).toBe(true);
+    expect(parseRules([rule("equals")])).toEqual([rule("equals")]);
+    // the spec's vocabulary (the editors' list) stays as it was
+    expect(RULE_FIELDS).not.toContain(DISTRICT_FIELD);
   });
 });

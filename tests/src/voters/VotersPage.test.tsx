@@ -16,6 +16,7 @@ const state = {
   countPages: [{ count: 2, capped: false }] as CountPage[],
   countStatus: "Exhausted" as string,
   loadMore: vi.fn(),
+  listArgs: null as unknown,
 };
 const voters = [
   {
@@ -45,10 +46,12 @@ vi.mock("convex/react", () => ({
   useQuery: (ref: unknown) => (getFunctionName(ref as never) === "voters:statusCodes" ? ["A", "R"] : undefined),
   useMutation: () => vi.fn(),
   useConvex: () => ({}),
-  usePaginatedQuery: (ref: unknown) =>
-    getFunctionName(ref as never) === "voters:count"
-      ? { results: state.countPages, status: state.countStatus, loadMore: state.loadMore, isLoading: false }
-      : { results: voters, status: "Exhausted", loadMore: vi.fn(), isLoading: false },
+  usePaginatedQuery: (ref: unknown, args: unknown) => {
+    if (getFunctionName(ref as never) === "voters:count")
+      return { results: state.countPages, status: state.countStatus, loadMore: state.loadMore, isLoading: false };
+    state.listArgs = args;
+    return { results: voters, status: "Exhausted", loadMore: vi.fn(), isLoading: false };
+  },
 }));
 vi.mock("@/session/ViewerProvider", () => ({
   MODE_LABELS: { campaign: { name: "Campaign", voters: "Voters", voter: "Voter", dashboard: "Campaign Dashboard" } },
@@ -91,12 +94,12 @@ describe("voter list", () => {
     container.remove();
   });
 
-  const render = (role: string) => {
+  const render = (role: string, url = "/voters") => {
     state.permissions = rolePermissions(role);
     act(() =>
       root.render(
         <Theme>
-          <MemoryRouter>
+          <MemoryRouter initialEntries={[url]}>
             <VotersPage />
           </MemoryRouter>
         </Theme>,
@@ -127,6 +130,16 @@ describe("voter list", () => {
     expect(b.some((x) => /Import/.test(x))).toBe(true);
     expect(container.querySelector("[data-testid='voters.export']")).not.toBeNull();
     expect(b).toContain("Delete Grace Hopper");
+  });
+
+  test("a district's voters (Districts → View its voters): the filter goes to the server, is named, and clears", () => {
+    render("viewer", "/voters?district=precinct%3Ad1&districtName=Springfield+1");
+    expect(state.listArgs).toMatchObject({ district: "precinct:d1" });
+    const chip = container.querySelector("[data-testid='voters.districtFilter']");
+    expect(chip?.textContent).toContain("District: Springfield 1");
+    act(() => (chip!.querySelector("button") as HTMLButtonElement).click());
+    expect(container.querySelector("[data-testid='voters.districtFilter']")).toBeNull();
+    expect(state.listArgs).toMatchObject({ district: undefined });
   });
 
   test("a viewer only reads: no edit, no selection", () => {

@@ -1,6 +1,8 @@
 import { PlusIcon, TrashIcon } from "@radix-ui/react-icons";
 import { Button, Flex, IconButton, Select, Text, TextField } from "@radix-ui/themes";
 import {
+  DISTRICT_FIELD,
+  DISTRICT_FIELD_LABEL,
   RULE_FIELD_LABELS,
   RULE_FIELDS,
   RULE_OPERATOR_LABELS,
@@ -53,6 +55,10 @@ export function RulesEditor({ rules, onChange, event = false, disabled = false, 
                     {RULE_FIELD_LABELS[f]}
                   </Select.Item>
                 ))}
+                {/* a segment made from a district (/districts) keeps its district rule */}
+                {rule.field === DISTRICT_FIELD && (
+                  <Select.Item value={DISTRICT_FIELD}>{DISTRICT_FIELD_LABEL}</Select.Item>
+                )}
               </Select.Content>
             </Select.Root>
             <Select.Root

@@ -2,7 +2,14 @@ import { usePaginatedQuery } from "convex/react";
 import { useEffect } from "react";
 import { api } from "@convex/_generated/api";
 
-export type VoterListFilter = { search: string; party: string; status: string; statusCode: string };
+export type VoterListFilter = {
+  search: string;
+  party: string;
+  status: string;
+  statusCode: string;
+  /** a district's voters ("kind:key", the Districts page's "View its voters") */
+  district?: string;
+};
 
 const VOTER_PAGE_SIZE = 50;
 
@@ -13,6 +20,7 @@ export function voterFilterArgs(filter: VoterListFilter) {
     party: filter.party || undefined,
     status: filter.status || undefined,
     statusCode: filter.statusCode.trim() || undefined,
+    district: filter.district || undefined,
   };
 }
 
