@@ -162,6 +162,9 @@ export const placesAndDoors = internalQuery({
     placedVoters: v.number(),
     doorVoters: v.number(),
     distinctDoorVoters: v.number(),
+    /** doors listed in the grid cells' packed documents (what turf counts read) */
+    cellDoors: v.number(),
+    doors: v.number(),
     building: v.boolean(),
   }),
   handler: async (ctx, { orgId }) => {
@@ -170,8 +173,14 @@ export const placesAndDoors = internalQuery({
       .withIndex("by_org_voter_at", (q) => q.eq("orgId", orgId))
       .collect();
     const doorVoters = [];
-    for await (const door of ctx.db.query("doors").withIndex("by_org_key", (q) => q.eq("orgId", orgId)))
+    let doors = 0;
+    for await (const door of ctx.db.query("doors").withIndex("by_org_key", (q) => q.eq("orgId", orgId))) {
       doorVoters.push(...door.voterIds);
+      doors++;
+    }
+    let cellDoors = 0;
+    for await (const cell of ctx.db.query("doorCells").withIndex("by_org_cell", (q) => q.eq("orgId", orgId)))
+      cellDoors += cell.ids.length;
     const build = await ctx.db
       .query("doorBuilds")
       .withIndex("by_org", (q) => q.eq("orgId", orgId))
@@ -183,6 +192,8 @@ export const placesAndDoors = internalQuery({
       placedVoters: new Set(places.map((p) => p.voterId)).size,
       doorVoters: doorVoters.length,
       distinctDoorVoters: new Set(doorVoters).size,
+      cellDoors,
+      doors,
       building: build?.status === "running",
     };
   },

@@ -8,6 +8,7 @@ import { v } from "convex/values";
 import type { Doc, Id } from "./_generated/dataModel";
 import { internalMutation, orgMutation, orgQuery } from "./functions";
 import { appError } from "./lib/errors";
+import { DISTRICT_KIND_SINGULAR, DISTRICT_KINDS } from "./lib/districts";
 import { areaBBox, rowOf, type Area } from "./lib/turf/geometry";
 import { loadEditState, markDeleted, markEdited, mergeEdits, missingRecord, withEdits } from "./model/collab";
 import { buildDoorsStep as buildStep, refreshCell as rewriteCell, startDoorBuild } from "./model/doors";
@@ -59,10 +60,13 @@ import {
 } from "./tables/walkLists";
 
 const vPoint = v.array(v.number());
-/** Where a cut's doors come from: a drawn ring of [lng, lat], a boundary, a group or an email segment. */
+/** Districts of each kind offered as a turf's source (a state's precincts run to thousands; a county's fit). */
+const MAX_DISTRICT_OPTIONS = 1000;
+/** Where a cut's doors come from: a drawn ring of [lng, lat], a boundary, a district, a group or an email segment. */
 const vSource = {
   points: v.optional(v.array(vPoint)),
   boundaryId: v.optional(v.id("boundaries")),
+  districtId: v.optional(v.id("districts")),
   groupId: v.optional(v.id("voterGroups")),
   segmentId: v.optional(v.id("emailSegments")),
 };
@@ -428,6 +432,8 @@ export const options = orgQuery("campaigns.manage")({
     layers: v.array(v.object({ id: v.id("mapLayers"), name: v.string() })),
     groups: v.array(v.object({ id: v.id("voterGroups"), name: v.string() })),
     segments: v.array(v.object({ id: v.id("emailSegments"), name: v.string() })),
+    /** districts by code or outline (precincts, house and senate districts, …), "Precinct 12" */
+    districts: v.array(v.object({ id: v.id("districts"), name: v.string() })),
   }),
   handler: async (ctx) => {
     const orgId = ctx.viewer.orgId;
@@ -457,7 +463,15 @@ export const options = orgQuery("campaigns.manage")({
       .query("emailSegments")
       .withIndex("by_org_name", (q) => q.eq("orgId", orgId))
       .take(200);
+    const districts = [];
+    for (const kind of DISTRICT_KINDS)
+      for (const d of await ctx.db
+        .query("districts")
+        .withIndex("by_org_kind_key", (q) => q.eq("orgId", orgId).eq("kind", kind))
+        .take(MAX_DISTRICT_OPTIONS))
+        if (d.voters > 0) districts.push({ id: d._id, name: `${DISTRICT_KIND_SINGULAR[kind]} ${d.name}` });
     return {
+      districts,
       members: members.sort((a, b) => a.name.localeCompare(b.name)),
       surveys: surveys.map((s) => ({ id: s._id, name: s.name })),
       layers: layers.filter((l) => l.status === "ready").map((l) => ({ id: l._id, name: l.name })),

@@ -23,6 +23,7 @@ import {
 } from "../lib/turf/geometry";
 import type { Position } from "../lib/geo/tiger";
 import { TEXTS } from "../lib/texts";
+import { DISTRICT_KIND_SINGULAR } from "../lib/districts";
 import type { TurfFilters } from "../tables/walkLists";
 import { displayName } from "./presence";
 import type { Viewer } from "./viewer";
@@ -275,17 +276,38 @@ export function checkTurfSize(doors: number) {
     throw appError("VALIDATION_ERROR", TEXTS.walkLists.turfTooLarge(doors, MAX_TURF_DOORS), "Turf too large");
 }
 
-/** The candidate doors of a cut's source: an area's (from the grid), a group's or a segment's voters'. */
+/**
+ * The candidate doors of a cut's source: an area's (from the grid), a district's, a group's or a
+ * segment's voters'.
+ */
 export async function sourceDoors(
   db: Db,
   orgId: Id<"organizations">,
   source: {
     points?: Position[];
     boundaryId?: Id<"boundaries">;
+    districtId?: Id<"districts">;
     groupId?: Id<"voterGroups">;
     segmentId?: Id<"emailSegments">;
   },
 ): Promise<{ ids: Id<"doors">[]; kind: Doc<"turfs">["source"]; label: string; area: Area | null }> {
+  if (source.districtId) {
+    // a district by its members: voter-file codes and outlines alike (districts.ts)
+    const d = await db.get(source.districtId);
+    if (!d) throw appError("NOT_FOUND");
+    const members = await db
+      .query("voterDistricts")
+      .withIndex(`by_org_${d.kind}`, (q) => q.eq("orgId", orgId).eq(d.kind, d.key))
+      .take(MAX_SOURCE_VOTERS + 1);
+    if (members.length > MAX_SOURCE_VOTERS)
+      throw appError("VALIDATION_ERROR", TEXTS.walkLists.turfTooLarge(members.length, MAX_TURF_DOORS));
+    const ids = await doorsOfVoters(
+      db,
+      orgId,
+      members.map((m) => m.voterId),
+    );
+    return { ids, kind: "district", label: `${DISTRICT_KIND_SINGULAR[d.kind]} ${d.name}`, area: null };
+  }
   if (source.groupId) {
     const group = await db.get(source.groupId);
     if (!group) throw appError("NOT_FOUND");

@@ -35,6 +35,7 @@ export type TurfFilters = Infer<typeof vTurfFilters>;
 export const vTurfSourceKind = v.union(
   v.literal("drawn"),
   v.literal("boundary"),
+  v.literal("district"),
   v.literal("group"),
   v.literal("segment"),
   v.literal("split"),
@@ -95,6 +96,8 @@ export const walkListTables = {
     cursor: v.union(v.string(), v.null()),
     processed: v.number(),
     startedAt: v.number(),
+    /** after the places: the grid cells rewritten once each, in cell order, from the one after this */
+    afterCell: v.optional(v.number()),
   }).index("by_org", ["orgId"]),
 
   /** A named set of doors. Split and merge archive the turfs they replace (undo restores them). */

@@ -108,6 +108,11 @@ describe("doors (households)", () => {
     expect(doors).toHaveLength(120);
     expect(doors.every((d) => d.voterIds.length === 1)).toBe(true);
     expect((await f.campaign_manager.as.query(api.walkLists.overview, {})).hasDoors).toBe(true);
+    // every grid cell rewritten at the build's end: the whole neighbourhood counts
+    expect(await f.campaign_manager.as.query(api.walkLists.countArea, { points: rect(-0.5, -0.5, 1.5, 1.5) })).toEqual({
+      doors: 120,
+      voters: 120,
+    });
   });
 });
 
@@ -188,6 +193,34 @@ describe("doors from the geocoder", () => {
 });
 
 describe("turf", () => {
+  test("a turf from a district: the doors of its voters, by their voter-file code", async () => {
+    const t = setupTest();
+    const f = await roleFixture(t);
+    const cm = f.campaign_manager.as;
+    await seed(
+      t,
+      f.orgId,
+      everyone((_, i) => ({ precinct: i % 3 === 0 ? "12" : "7" })),
+    );
+    await cm.mutation(api.districts.run, {});
+    await settle(t);
+    const { districts } = await cm.query(api.districts.list, { kind: "precinct" });
+    const twelve = districts.find((d) => d.name === "12")!;
+    expect(twelve.voters).toBe(HOUSES.filter((_, i) => i % 3 === 0).length);
+    const options = await cm.query(api.walkLists.options, {});
+    expect(options.districts.map((d) => d.name).sort()).toEqual(["Precinct 12", "Precinct 7"]);
+    const cut = await cm.mutation(api.walkLists.cutTurf, { name: "P12", filters: {}, districtId: twelve.id });
+    expect(cut).toEqual({ id: expect.any(String), doors: twelve.voters, voters: twelve.voters });
+    const turf = (await cm.query(api.walkLists.turfs, {})).find((x) => x.id === cut.id)!;
+    expect(turf).toMatchObject({ source: "district", sourceLabel: "Precinct 12" });
+    // another organisation's district is not found
+    const other = await f.outsider.as.mutation(api.districts.run, {});
+    expect(other).toBeTruthy();
+    await expect(
+      f.outsider.as.mutation(api.walkLists.cutTurf, { name: "X", filters: {}, districtId: twelve.id }),
+    ).rejects.toThrow();
+  });
+
   test("live count of a drawn area, a cut with filters, split, merge and undo", async () => {
     const t = setupTest();
     const f = await roleFixture(t);

@@ -15,6 +15,8 @@ export type SeedVoter = {
   status?: string;
   phone?: string;
   votedIn?: string[];
+  /** the voter file's precinct code (a district by code) */
+  precinct?: string;
 };
 
 export function houseAddress(h: SeedVoter["house"], unit?: string): string {
@@ -44,6 +46,7 @@ export async function seedVoters(
       state: "IL",
       zip: s.house.zip,
       party_affiliation: s.party,
+      precinct: s.precinct,
       status: s.status,
       phone: s.phone,
       phoneKey: s.phone,

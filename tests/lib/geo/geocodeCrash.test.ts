@@ -137,6 +137,8 @@ describe("a backend kill", () => {
           placedVoters: number;
           doorVoters: number;
           distinctDoorVoters: number;
+          cellDoors: number;
+          doors: number;
           building: boolean;
         };
         return c.building ? undefined : c;
@@ -145,5 +147,8 @@ describe("a backend kill", () => {
       "the door build",
     );
     expect(check).toMatchObject({ voters: N, places: N, placedVoters: N, doorVoters: N, distinctDoorVoters: N });
+    // the build rewrote every grid cell once at its end: each door listed in its cell
+    expect(check.cellDoors).toBe(check.doors);
+    expect(check.doors).toBeGreaterThan(1000);
   }, 600_000);
 });

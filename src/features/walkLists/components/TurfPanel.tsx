@@ -11,6 +11,7 @@ import type { DrawMode, Ring } from "./TurfMap";
 export type CutSource =
   | { kind: "drawn" }
   | { kind: "boundary"; layerId: Id<"mapLayers"> | null; boundaryId: Id<"boundaries"> | null }
+  | { kind: "district"; districtId: Id<"districts"> | null }
   | { kind: "group"; groupId: Id<"voterGroups"> | null }
   | { kind: "segment"; segmentId: Id<"emailSegments"> | null };
 
@@ -115,6 +116,7 @@ export function TurfPanel(p: Props) {
   const sourceArgs = () => {
     const s = p.source;
     if (s.kind === "boundary") return s.boundaryId ? { boundaryId: s.boundaryId } : null;
+    if (s.kind === "district") return s.districtId ? { districtId: s.districtId } : null;
     if (s.kind === "group") return s.groupId ? { groupId: s.groupId } : null;
     if (s.kind === "segment") return s.segmentId ? { segmentId: s.segmentId } : null;
     return p.drawn ? { points: p.drawn } : null;
@@ -148,7 +150,7 @@ export function TurfPanel(p: Props) {
   const autoCut = () =>
     run("Could not auto-cut", async () => {
       const args = sourceArgs();
-      if (!args || "groupId" in args || "segmentId" in args) return;
+      if (!args || "groupId" in args || "segmentId" in args || "districtId" in args) return;
       await actions.autoCut({ name: name || "Turf", target: Number(target), ...args });
       toast.success("Auto-cut started", { description: "The turfs appear as they are cut." });
       p.clearDrawn();
@@ -172,11 +174,13 @@ export function TurfPanel(p: Props) {
                 p.setSource(
                   k === "boundary"
                     ? { kind: "boundary", layerId: p.options?.layers[0]?.id ?? null, boundaryId: null }
-                    : k === "group"
-                      ? { kind: "group", groupId: null }
-                      : k === "segment"
-                        ? { kind: "segment", segmentId: null }
-                        : { kind: "drawn" },
+                    : k === "district"
+                      ? { kind: "district", districtId: null }
+                      : k === "group"
+                        ? { kind: "group", groupId: null }
+                        : k === "segment"
+                          ? { kind: "segment", segmentId: null }
+                          : { kind: "drawn" },
                 );
               }}
             >
@@ -184,6 +188,7 @@ export function TurfPanel(p: Props) {
               <Select.Content>
                 <Select.Item value="drawn">An area drawn on the map</Select.Item>
                 <Select.Item value="boundary">A district or precinct (boundary)</Select.Item>
+                <Select.Item value="district">A district (voter-file codes and boundaries)</Select.Item>
                 <Select.Item value="group">A group of voters</Select.Item>
                 <Select.Item value="segment">An email segment</Select.Item>
               </Select.Content>
@@ -251,6 +256,24 @@ export function TurfPanel(p: Props) {
               </Select.Root>
               {p.options?.layers.length === 0 && <Text size="2">No boundary layers yet (Map data).</Text>}
             </Flex>
+          )}
+          {p.source.kind === "district" && (
+            <Select.Root
+              value={p.source.districtId ?? undefined}
+              onValueChange={(id) => p.setSource({ kind: "district", districtId: id as Id<"districts"> })}
+            >
+              <Select.Trigger aria-label="District" placeholder="Choose a district" />
+              <Select.Content>
+                {p.options?.districts.map((d) => (
+                  <Select.Item key={d.id} value={d.id}>
+                    {d.name}
+                  </Select.Item>
+                ))}
+              </Select.Content>
+            </Select.Root>
+          )}
+          {p.source.kind === "district" && p.options?.districts.length === 0 && (
+            <Text size="2">No districts yet: voter-file codes or boundary layers (Map data) make them.</Text>
           )}
           {p.source.kind === "group" && (
             <Select.Root
