@@ -1,16 +1,16 @@
 /**
  * Turf benchmark (`npm run bench:turf`, issue 37), on a fresh embedded backend through the app's
  * functions, on a synthetic county's houses (one door each, its voter placed where the house is):
- *   0. districts: assigning geocoded voters to 5 boundary layers — the districts work's own script
- *      (bench/turfDistricts.ts), called at the marked place below once it exists;
  *   1. live count while drawing: the doors and voters of a polygon over ~half the doors (BENCH_DOORS
  *      = 100,000 → ~50,000; goal ≤ 200 ms per answer, through HTTP);
  *   2. auto-cut: all doors into turfs of BENCH_TARGET doors (goal ≤ 15 s for 100,000; ≥ 95 % of
  *      turfs within ±20 % of the target);
  *   3. walking order of 150 doors: the pure ordering (goal ≤ 300 ms; route ≤ 1.15× a 2-opt route
  *      over the doors) and making a walk list of them on the server (which orders them);
+ *   4. districts: BENCH_DISTRICT_VOTERS geocoded voters assigned to 5 boundary layers (goal ≤ 2 min
+ *      for 1,000,000; bench/turfDistricts.ts, on a fresh backend; 0 skips it);
  * then the machine's speed index and the largest per-transaction use against Convex's limits.
- *   BENCH_DOORS=100000  BENCH_TARGET=150
+ *   BENCH_DOORS=100000  BENCH_TARGET=150  BENCH_DISTRICT_VOTERS=1000000
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -28,6 +28,7 @@ import { startBackend } from "../local-backend/src/server";
 import { configureBackendEnv, signInTicket } from "../scripts/backend-env";
 import { seededRandom, syntheticCounty, type SyntheticHouse } from "../tests/support/syntheticCounty";
 import { speedIndexLine } from "./speedIndex";
+import { benchDistricts } from "./turfDistricts";
 import { formatTransactionStats } from "./txStats";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -128,14 +129,6 @@ async function main() {
   console.log(`seeded ${houses.length.toLocaleString()} placed voters and their doors in ${s(performance.now() - t0)}`);
   console.log(formatTransactionStats(backend.engine.transactionStats({ reset: true })));
 
-  // ── 0. Districts ───────────────────────────────────────────────────────────────────────────────
-  // DISTRICTS HELPER: call bench/turfDistricts.ts here (assign 1M geocoded voters to 5 district
-  // layers, goal ≤ 2 min), on this backend and organisation, e.g.
-  //   const { benchDistricts } = await import("./turfDistricts");
-  //   await benchDistricts({ backend, http, admin, orgId, county });
-  // ───────────────────────────────────────────────────────────────────────────────────────────────
-  console.log("0. districts: bench/turfDistricts.ts not wired in yet (the districts work's own script)");
-
   // 1. live count while drawing: a polygon over about half the doors, as a drawing grows corner by corner
   const half = rect(houses, 0, 0, 1, 0.5);
   const times: number[] = [];
@@ -219,6 +212,13 @@ async function main() {
   console.log(formatTransactionStats(backend.engine.transactionStats({ reset: true })));
   await backend.stop();
   fs.rmSync(dir, { recursive: true, force: true });
+
+  // 4. districts: BENCH_DISTRICT_VOTERS geocoded voters assigned to 5 boundary layers, on a backend of its own
+  const districtVoters = Number(process.env.BENCH_DISTRICT_VOTERS ?? 1_000_000);
+  if (districtVoters > 0) {
+    console.log(`4. districts (bench/turfDistricts.ts), ${districtVoters.toLocaleString("en-US")} voters:`);
+    await benchDistricts(districtVoters);
+  }
 }
 
 main().then(
