@@ -364,17 +364,11 @@ export const autoCut = orgMutation("campaigns.manage")({
     target: v.number(),
     points: v.optional(v.array(vPoint)),
     boundaryId: v.optional(v.id("boundaries")),
-    filters: v.optional(vTurfFilters),
   },
   returns: v.id("autoCutRuns"),
   handler: async (ctx, args) => {
     const { area } = await resolveArea(ctx.db, { points: positions(args.points), boundaryId: args.boundaryId });
-    return await startAutoCut(ctx, ctx.viewer, {
-      name: args.name,
-      target: args.target,
-      area,
-      filters: args.filters ?? {},
-    });
+    return await startAutoCut(ctx, ctx.viewer, { name: args.name, target: args.target, area });
   },
 });
 

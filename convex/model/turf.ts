@@ -120,14 +120,11 @@ export async function applyFilters(
   orgId: Id<"organizations">,
   doors: Doc<"doors">[],
   filters: TurfFilters,
-): Promise<{ doors: Doc<"doors">[]; voters: number; votersAt: Map<Id<"doors">, number> }> {
+): Promise<{ doors: Doc<"doors">[]; voters: number }> {
   const since = filters.notContactedSince;
   const reachable = since ? doors.filter((d) => d.lastContactAt === null || d.lastContactAt < since) : doors;
-  const votersAt = new Map<Id<"doors">, number>();
-  if (!hasFilters({ ...filters, notContactedSince: undefined })) {
-    for (const d of reachable) votersAt.set(d._id, d.voterIds.length);
-    return { doors: reachable, voters: reachable.reduce((n, d) => n + d.voterIds.length, 0), votersAt };
-  }
+  if (!hasFilters({ ...filters, notContactedSince: undefined }))
+    return { doors: reachable, voters: reachable.reduce((n, d) => n + d.voterIds.length, 0) };
   const parties = filters.parties?.length ? new Set(filters.parties) : null;
   const statuses = filters.statuses?.length ? new Set(filters.statuses) : null;
   const kept: Doc<"doors">[] = [];
@@ -146,10 +143,9 @@ export async function applyFilters(
     if (matching > 0) {
       kept.push(door);
       voters += matching;
-      votersAt.set(door._id, matching);
     }
   }
-  return { doors: kept, voters, votersAt };
+  return { doors: kept, voters };
 }
 
 /** Whether a voter asked not to be contacted: replied STOP to a text, or unsubscribed from email. */
@@ -410,7 +406,7 @@ export async function undoLast(ctx: MutationCtx, viewer: Viewer): Promise<Doc<"t
 export async function startAutoCut(
   ctx: MutationCtx,
   viewer: Viewer,
-  args: { name: string; target: number; area: Area; filters: TurfFilters },
+  args: { name: string; target: number; area: Area },
 ): Promise<Id<"autoCutRuns">> {
   const { min, max } = AUTO_TARGET;
   if (!Number.isInteger(args.target) || args.target < min || args.target > max)
@@ -424,7 +420,6 @@ export async function startAutoCut(
     name: cleanTurfName(args.name),
     target: args.target,
     area: JSON.stringify(args.area),
-    filters: args.filters,
     nextRow: rowOf(south),
     lastRow: rowOf(north),
     status: "running",
@@ -446,27 +441,11 @@ export async function autoCutStep(ctx: MutationCtx, runId: Id<"autoCutRuns">): P
   const [west, , east] = areaBBox(area);
   const doors: CellDoor[] = [];
   let row = run.nextRow;
-  const found: CellDoor[] = [];
-  while (row <= run.lastRow && found.length < AUTO_BLOCK) {
+  while (row <= run.lastRow && doors.length < AUTO_BLOCK) {
     const lat = (row + 0.5) * CELL_DEGREES - 90;
-    found.push(...doorsOfCells(await cellsIn(ctx.db, run.orgId, [west, lat, east, lat]), area));
+    doors.push(...doorsOfCells(await cellsIn(ctx.db, run.orgId, [west, lat, east, lat]), area));
     row++;
   }
-  // doors an open walk list holds are not cut again, nor doors whose voters the filters leave out
-  const filters = run.filters ?? {};
-  const { doors: kept, votersAt } = await applyFilters(
-    ctx.db,
-    run.orgId,
-    (
-      await loadDoors(
-        ctx.db,
-        found.map((d) => d.id),
-      )
-    ).filter((d) => d.listId === null),
-    filters,
-  );
-  const keep = new Set(kept.map((d) => d._id));
-  for (const d of found) if (keep.has(d.id)) doors.push({ ...d, voters: votersAt.get(d.id) ?? d.voters });
   const op = await ctx.db.get(run.opId);
   const created: Id<"turfs">[] = [];
   const viewer = { orgId: run.orgId, userId: run.userId, user: { name: run.userName } as Doc<"users"> };
@@ -482,7 +461,7 @@ export async function autoCutStep(ctx: MutationCtx, runId: Id<"autoCutRuns">): P
         source: "auto",
         sourceLabel: `Auto-cut ${run.name}`,
         area: null,
-        filters,
+        filters: {},
       }),
     );
   }

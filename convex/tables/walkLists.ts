@@ -140,8 +140,6 @@ export const walkListTables = {
     name: v.string(),
     target: v.number(),
     area: v.string(),
-    /** the cut's filters (doors whose voters they leave out are not cut) */
-    filters: v.optional(vTurfFilters),
     nextRow: v.number(),
     lastRow: v.number(),
     status: v.union(v.literal("running"), v.literal("done"), v.literal("cancelled")),

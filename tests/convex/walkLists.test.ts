@@ -422,58 +422,6 @@ describe("turf", () => {
     expect(await cm.mutation(api.walkLists.undoTurf, {})).toBe("auto");
     expect(await cm.query(api.walkLists.turfs, {})).toEqual([]);
   });
-
-  test("auto-cut with filters leaves out doors without a matching voter and doors an open list holds", async () => {
-    const t = setupTest();
-    const f = await roleFixture(t);
-    const cm = f.campaign_manager.as;
-    await seed(
-      t,
-      f.orgId,
-      everyone((_, i) => ({ party: i % 2 ? "Democrat" : "Republican" })),
-    );
-    // a walk list holds the doors of a small corner first
-    const corner = await cm.mutation(api.walkLists.cutTurf, {
-      name: "Corner",
-      filters: {},
-      points: rect(0.35, 0.35, 0.65, 0.65),
-    });
-    await cm.mutation(api.walkLists.create, {
-      name: "Corner list",
-      turfId: corner.id,
-      surveyId: null,
-      status: "Active",
-      assignees: [],
-    });
-    const held = new Set(
-      await t.run(async (ctx) => (await ctx.db.get("turfs", corner.id))!.doorIds.map((id) => id as string)),
-    );
-    expect(held.size).toBeGreaterThan(10);
-    await cm.mutation(api.walkLists.autoCut, {
-      name: "Dems",
-      target: 40,
-      points: rect(-0.01, -0.01, 1.01, 1.01),
-      filters: { parties: ["Democrat"] },
-    });
-    await t.finishAllScheduledFunctions(() => {}, 100);
-    const cut = await t.run(async (ctx) =>
-      (await ctx.db.query("turfs").collect()).filter((x) => x.source === "auto" && !x.archived),
-    );
-    const doorIds = cut.flatMap((x) => x.doorIds);
-    const democrats = HOUSES.filter((_, i) => i % 2 === 1).length;
-    const heldDemocrats = await t.run(async (ctx) => {
-      let n = 0;
-      for (const id of held) {
-        const door = await ctx.db.get("doors", id as Id<"doors">);
-        const voter = door && (await ctx.db.get("voters", door.voterIds[0]));
-        if (voter?.party_affiliation === "Democrat") n++;
-      }
-      return n;
-    });
-    expect(doorIds).toHaveLength(democrats - heldDemocrats);
-    expect(doorIds.some((id) => held.has(id))).toBe(false);
-    expect(cut.every((x) => x.voters === x.doors && x.filters.parties?.[0] === "Democrat")).toBe(true);
-  });
 });
 
 describe("walk lists", () => {

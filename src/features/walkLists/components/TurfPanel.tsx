@@ -151,7 +151,7 @@ export function TurfPanel(p: Props) {
     run("Could not auto-cut", async () => {
       const args = sourceArgs();
       if (!args || "groupId" in args || "segmentId" in args || "districtId" in args) return;
-      await actions.autoCut({ name: name || "Turf", target: Number(target), filters, ...args });
+      await actions.autoCut({ name: name || "Turf", target: Number(target), ...args });
       toast.success("Auto-cut started", { description: "The turfs appear as they are cut." });
       p.clearDrawn();
     });
