@@ -187,7 +187,7 @@ async function main() {
   // the run ends with the door build (households for turf cutting): timed, and the map measured after it
   const d0 = performance.now();
   for (;;) {
-    const build = (await retry(() => http.query(api.walkLists.overview, {}))).build;
+    const build = (await retry(() => http.query(api.turfs.overview, {}))).build;
     if (build && build.status !== "running") break;
     await new Promise((r) => setTimeout(r, 1000));
   }

@@ -124,7 +124,7 @@ async function main() {
   }
   // the grid cells are rewritten by scheduled steps after the doors change: wait until they hold every door
   const all = rect(houses, -0.01, -0.01, 1.01, 1.01);
-  while ((await http.query(api.walkLists.countArea, { points: all })).doors < houses.length)
+  while ((await http.query(api.turfs.countArea, { points: all })).doors < houses.length)
     await new Promise((r) => setTimeout(r, 200));
   console.log(`seeded ${houses.length.toLocaleString()} placed voters and their doors in ${s(performance.now() - t0)}`);
   console.log(formatTransactionStats(backend.engine.transactionStats({ reset: true })));
@@ -137,7 +137,7 @@ async function main() {
     // the corners of a drawing: the last one moves as the cursor does
     const ring = half.map((p, i) => (i === 2 ? [p[0] - k * 1e-5, p[1]] : p));
     const c0 = performance.now();
-    counted = await http.query(api.walkLists.countArea, { points: ring });
+    counted = await http.query(api.turfs.countArea, { points: ring });
     times.push(performance.now() - c0);
   }
   console.log(
@@ -147,19 +147,19 @@ async function main() {
 
   // 2. auto-cut every door into turfs of TARGET
   const a0 = performance.now();
-  await http.mutation(api.walkLists.autoCut, {
+  await http.mutation(api.turfs.autoCut, {
     name: "Bench",
     target: TARGET,
     points: rect(houses, -0.01, -0.01, 1.01, 1.01),
   });
-  let runs = await http.query(api.walkLists.autoCutRuns, {});
+  let runs = await http.query(api.turfs.autoCutRuns, {});
   while (runs[0]?.status === "running") {
     await new Promise((r) => setTimeout(r, 100));
-    runs = await http.query(api.walkLists.autoCutRuns, {});
+    runs = await http.query(api.turfs.autoCutRuns, {});
   }
   const cutMs = performance.now() - a0;
   const serverMs = (runs[0].finishedAt ?? 0) - runs[0].startedAt;
-  const turfs = await http.query(api.walkLists.turfs, {});
+  const turfs = await http.query(api.turfs.turfs, {});
   const sizes = turfs.map((t) => t.doors);
   const within = sizes.filter((n) => Math.abs(n - TARGET) <= 0.2 * TARGET).length;
   console.log(
@@ -196,7 +196,7 @@ async function main() {
     [Math.max(...lngs) + 1e-6, Math.max(...lats) + 1e-6],
     [Math.min(...lngs) - 1e-6, Math.max(...lats) + 1e-6],
   ];
-  const turf = await http.mutation(api.walkLists.cutTurf, { name: "Walk bench", points: box, filters: {} });
+  const turf = await http.mutation(api.turfs.cutTurf, { name: "Walk bench", points: box, filters: {} });
   const l0 = performance.now();
   const list = await http.mutation(api.walkLists.create, {
     name: "Walk bench",

@@ -191,6 +191,7 @@ import type * as tables_surveys from "../tables/surveys.js";
 import type * as tables_voters from "../tables/voters.js";
 import type * as tables_walkLists from "../tables/walkLists.js";
 import type * as tables_yjs from "../tables/yjs.js";
+import type * as turfs from "../turfs.js";
 import type * as users from "../users.js";
 import type * as viewer from "../viewer.js";
 import type * as voterEmails from "../voterEmails.js";
@@ -385,6 +386,7 @@ declare const fullApi: ApiFromModules<{
   "tables/voters": typeof tables_voters;
   "tables/walkLists": typeof tables_walkLists;
   "tables/yjs": typeof tables_yjs;
+  turfs: typeof turfs;
   users: typeof users;
   viewer: typeof viewer;
   voterEmails: typeof voterEmails;

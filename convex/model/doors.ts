@@ -44,7 +44,7 @@ async function markCell(ctx: Ctx, orgId: Id<"organizations">, cell: number) {
     .first();
   if (marked) return;
   await ctx.db.insert("doorCellsDirty", { orgId, cell });
-  await ctx.scheduler.runAfter(0, internal.walkLists.refreshCell, { orgId, cell });
+  await ctx.scheduler.runAfter(0, internal.turfs.refreshCell, { orgId, cell });
 }
 
 /** Rewrites a cell's packed documents from its doors. */
@@ -187,7 +187,7 @@ export async function startDoorBuild(ctx: MutationCtx, orgId: Id<"organizations"
     processed: 0,
     startedAt: Date.now(),
   });
-  await ctx.scheduler.runAfter(0, internal.walkLists.buildDoorsStep, { buildId: id });
+  await ctx.scheduler.runAfter(0, internal.turfs.buildDoorsStep, { buildId: id });
   return id;
 }
 
@@ -213,11 +213,11 @@ export async function buildDoorsStep(ctx: MutationCtx, buildId: Id<"doorBuilds">
   const processed = build.processed + page.page.length;
   if (page.isDone) {
     await ctx.db.patch(buildId, { cursor: null, processed, afterCell: -1 });
-    await ctx.scheduler.runAfter(0, internal.walkLists.buildDoorsStep, { buildId });
+    await ctx.scheduler.runAfter(0, internal.turfs.buildDoorsStep, { buildId });
     return;
   }
   await ctx.db.patch(buildId, { cursor: page.continueCursor, processed });
-  await ctx.scheduler.runAfter(0, internal.walkLists.buildDoorsStep, { buildId });
+  await ctx.scheduler.runAfter(0, internal.turfs.buildDoorsStep, { buildId });
 }
 
 /** A build's cell rewrites: the cells wholly within the next CELL_STEP doors (a bigger cell alone). */
@@ -236,5 +236,5 @@ async function rewriteCellsStep(ctx: MutationCtx, build: Doc<"doorBuilds">): Pro
   const complete = doors.length < CELL_STEP || cells.length === 1 ? cells : cells.slice(0, -1);
   for (const cell of complete) await refreshCell(ctx, build.orgId, cell);
   await ctx.db.patch(build._id, { afterCell: complete[complete.length - 1] });
-  await ctx.scheduler.runAfter(0, internal.walkLists.buildDoorsStep, { buildId: build._id });
+  await ctx.scheduler.runAfter(0, internal.turfs.buildDoorsStep, { buildId: build._id });
 }

@@ -429,7 +429,7 @@ export async function startAutoCut(
     startedAt: Date.now(),
     finishedAt: null,
   });
-  await ctx.scheduler.runAfter(0, internal.walkLists.autoCutStep, { runId });
+  await ctx.scheduler.runAfter(0, internal.turfs.autoCutStep, { runId });
   return runId;
 }
 
@@ -473,5 +473,5 @@ export async function autoCutStep(ctx: MutationCtx, runId: Id<"autoCutRuns">): P
     doors: run.doors + doors.length,
     ...(done ? { status: "done" as const, finishedAt: Date.now() } : {}),
   });
-  if (!done) await ctx.scheduler.runAfter(0, internal.walkLists.autoCutStep, { runId });
+  if (!done) await ctx.scheduler.runAfter(0, internal.turfs.autoCutStep, { runId });
 }

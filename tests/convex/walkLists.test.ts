@@ -99,17 +99,17 @@ describe("doors (households)", () => {
     const t = setupTest();
     const f = await roleFixture(t);
     await seed(t, f.orgId, everyone().slice(0, 120), { doors: false });
-    expect((await f.campaign_manager.as.query(api.walkLists.overview, {})).hasDoors).toBe(false);
-    await f.campaign_manager.as.mutation(api.walkLists.buildDoors, {});
+    expect((await f.campaign_manager.as.query(api.turfs.overview, {})).hasDoors).toBe(false);
+    await f.campaign_manager.as.mutation(api.turfs.buildDoors, {});
     await settle(t);
-    await f.campaign_manager.as.mutation(api.walkLists.buildDoors, {});
+    await f.campaign_manager.as.mutation(api.turfs.buildDoors, {});
     await settle(t);
     const doors = await t.run((ctx) => ctx.db.query("doors").collect());
     expect(doors).toHaveLength(120);
     expect(doors.every((d) => d.voterIds.length === 1)).toBe(true);
-    expect((await f.campaign_manager.as.query(api.walkLists.overview, {})).hasDoors).toBe(true);
+    expect((await f.campaign_manager.as.query(api.turfs.overview, {})).hasDoors).toBe(true);
     // every grid cell rewritten at the build's end: the whole neighbourhood counts
-    expect(await f.campaign_manager.as.query(api.walkLists.countArea, { points: rect(-0.5, -0.5, 1.5, 1.5) })).toEqual({
+    expect(await f.campaign_manager.as.query(api.turfs.countArea, { points: rect(-0.5, -0.5, 1.5, 1.5) })).toEqual({
       doors: 120,
       voters: 120,
     });
@@ -174,7 +174,7 @@ describe("doors from the geocoder", () => {
       expect(doors).toHaveLength(12);
       expect(doors.filter((d) => d.unit === "4")).toHaveLength(2);
       const all = rect(-0.5, -0.5, 1.5, 1.5);
-      expect(await cm.query(api.walkLists.countArea, { points: all })).toEqual({ doors: 12, voters: 12 });
+      expect(await cm.query(api.turfs.countArea, { points: all })).toEqual({ doors: 12, voters: 12 });
       // Resident5 moves in with Resident6: one door fewer, one of two voters
       const [from, to] = [houses[5], houses[6]];
       await cm.mutation(api.voters.update, {
@@ -185,7 +185,7 @@ describe("doors from the geocoder", () => {
         ],
       });
       await settle(t);
-      expect(await cm.query(api.walkLists.countArea, { points: all })).toEqual({ doors: 11, voters: 12 });
+      expect(await cm.query(api.turfs.countArea, { points: all })).toEqual({ doors: 11, voters: 12 });
       const shared = (await t.run((ctx) => ctx.db.query("doors").collect())).find((d) => d.voterIds.length === 2)!;
       expect(shared.voterIds.sort()).toEqual([ids[5], ids[6]].sort());
     },
@@ -209,15 +209,15 @@ describe("turf", () => {
     expect(twelve.voters).toBe(HOUSES.filter((_, i) => i % 3 === 0).length);
     const options = await cm.query(api.walkLists.options, {});
     expect(options.districts.map((d) => d.name).sort()).toEqual(["Precinct 12", "Precinct 7"]);
-    const cut = await cm.mutation(api.walkLists.cutTurf, { name: "P12", filters: {}, districtId: twelve.id });
+    const cut = await cm.mutation(api.turfs.cutTurf, { name: "P12", filters: {}, districtId: twelve.id });
     expect(cut).toEqual({ id: expect.any(String), doors: twelve.voters, voters: twelve.voters });
-    const turf = (await cm.query(api.walkLists.turfs, {})).find((x) => x.id === cut.id)!;
+    const turf = (await cm.query(api.turfs.turfs, {})).find((x) => x.id === cut.id)!;
     expect(turf).toMatchObject({ source: "district", sourceLabel: "Precinct 12" });
     // another organisation's district is not found
     const other = await f.outsider.as.mutation(api.districts.run, {});
     expect(other).toBeTruthy();
     await expect(
-      f.outsider.as.mutation(api.walkLists.cutTurf, { name: "X", filters: {}, districtId: twelve.id }),
+      f.outsider.as.mutation(api.turfs.cutTurf, { name: "X", filters: {}, districtId: twelve.id }),
     ).rejects.toThrow();
   });
 
@@ -238,7 +238,7 @@ describe("turf", () => {
     const ring = rect(0.1, 0.1, 0.6, 0.7);
     const inside = housesIn(ring);
     expect(inside.length).toBeGreaterThan(50);
-    expect(await cm.query(api.walkLists.countArea, { points: ring })).toEqual({
+    expect(await cm.query(api.turfs.countArea, { points: ring })).toEqual({
       doors: inside.length,
       voters: inside.length,
     });
@@ -256,21 +256,21 @@ describe("turf", () => {
         i % 3 === 0 &&
         `+1555000${String(i).padStart(4, "0")}` !== optedOutPhone,
     );
-    const filtered = await cm.mutation(api.walkLists.cutTurf, {
+    const filtered = await cm.mutation(api.turfs.cutTurf, {
       name: "Dems who vote",
       points: ring,
       filters: { parties: ["Democrat"], statuses: ["Active"], votedIn: "2024 General", excludeOptedOut: true },
     });
     expect(filtered.doors).toBe(expected.length);
 
-    const all = await cm.mutation(api.walkLists.cutTurf, { name: "Oak loop", points: ring, filters: {} });
+    const all = await cm.mutation(api.turfs.cutTurf, { name: "Oak loop", points: ring, filters: {} });
     expect(all).toMatchObject({ doors: inside.length, voters: inside.length });
     // not contacted since: doors talked to last week are left out
     const someDoors = await t.run(async (ctx) => (await ctx.db.get("turfs", all.id))!.doorIds.slice(0, 5));
     await t.run(async (ctx) => {
       for (const id of someDoors) await ctx.db.patch("doors", id, { lastContactAt: Date.now() });
     });
-    const fresh = await cm.mutation(api.walkLists.cutTurf, {
+    const fresh = await cm.mutation(api.turfs.cutTurf, {
       name: "Not contacted",
       points: ring,
       filters: { notContactedSince: Date.now() - 7 * 86_400_000 },
@@ -284,8 +284,8 @@ describe("turf", () => {
       [mid, ring[0][1] - 1],
       [mid, ring[2][1] + 1],
     ];
-    const [a, b] = await cm.mutation(api.walkLists.splitTurf, { turfId: all.id, line });
-    let turfs = await cm.query(api.walkLists.turfs, {});
+    const [a, b] = await cm.mutation(api.turfs.splitTurf, { turfId: all.id, line });
+    let turfs = await cm.query(api.turfs.turfs, {});
     const [ta, tb] = [turfs.find((x) => x.id === a)!, turfs.find((x) => x.id === b)!];
     expect(ta.doors + tb.doors).toBe(inside.length);
     expect(ta.doors).toBeGreaterThan(0);
@@ -294,21 +294,21 @@ describe("turf", () => {
     expect([ta.doors, tb.doors].sort()).toEqual([west, inside.length - west].sort());
 
     // merge them back, then undo the merge and the split
-    const merged = await cm.mutation(api.walkLists.mergeTurfs, { turfIds: [a, b], name: "Whole loop" });
-    turfs = await cm.query(api.walkLists.turfs, {});
+    const merged = await cm.mutation(api.turfs.mergeTurfs, { turfIds: [a, b], name: "Whole loop" });
+    turfs = await cm.query(api.turfs.turfs, {});
     expect(turfs.find((x) => x.id === merged)!.doors).toBe(inside.length);
     expect(turfs.some((x) => x.id === a)).toBe(false);
-    expect(await cm.mutation(api.walkLists.undoTurf, {})).toBe("merge");
-    turfs = await cm.query(api.walkLists.turfs, {});
+    expect(await cm.mutation(api.turfs.undoTurf, {})).toBe("merge");
+    turfs = await cm.query(api.turfs.turfs, {});
     expect(turfs.map((x) => x.id)).toEqual(expect.arrayContaining([a, b]));
     expect(turfs.some((x) => x.id === merged)).toBe(false);
-    expect(await cm.mutation(api.walkLists.undoTurf, {})).toBe("split");
-    turfs = await cm.query(api.walkLists.turfs, {});
+    expect(await cm.mutation(api.turfs.undoTurf, {})).toBe("split");
+    turfs = await cm.query(api.turfs.turfs, {});
     expect(turfs.some((x) => x.id === all.id)).toBe(true);
     expect(turfs.some((x) => x.id === a)).toBe(false);
     // undo is per organiser: a teammate has nothing to undo
     const other = await createMember(t, ["campaign_manager"], { orgId: f.orgId });
-    await expect(other.as.mutation(api.walkLists.undoTurf, {})).rejects.toThrow(/no turf operation to undo/);
+    await expect(other.as.mutation(api.turfs.undoTurf, {})).rejects.toThrow(/no turf operation to undo/);
   });
 
   test("a cut from a boundary, a group or an email segment; bad areas are refused clearly", async () => {
@@ -350,11 +350,11 @@ describe("turf", () => {
         geometry: JSON.stringify({ type: "Polygon", coordinates: [[...ring, ring[0]]] }),
       });
     });
-    const fromBoundary = await cm.mutation(api.walkLists.cutTurf, { name: "P12", boundaryId, filters: {} });
+    const fromBoundary = await cm.mutation(api.turfs.cutTurf, { name: "P12", boundaryId, filters: {} });
     expect(fromBoundary.doors).toBe(inside.length);
     const groupId = await cm.mutation(api.groups.create, { name: "Walkers" });
     await cm.mutation(api.groups.addMembers, { groupId, voterIds: voterIds.slice(0, 30) });
-    const fromGroup = await cm.mutation(api.walkLists.cutTurf, { name: "Group", groupId, filters: {} });
+    const fromGroup = await cm.mutation(api.turfs.cutTurf, { name: "Group", groupId, filters: {} });
     expect(fromGroup.doors).toBe(30);
     const segmentId = await t.run(async (ctx) => {
       const id = await ctx.db.insert("emailSegments", {
@@ -375,16 +375,16 @@ describe("turf", () => {
         await ctx.db.insert("emailSegmentMembers", { orgId: f.orgId, segmentId: id, voterId, gen: i < 12 ? 2 : 1 });
       return id;
     });
-    const fromSegment = await cm.mutation(api.walkLists.cutTurf, { name: "Segment", segmentId, filters: {} });
+    const fromSegment = await cm.mutation(api.turfs.cutTurf, { name: "Segment", segmentId, filters: {} });
     expect(fromSegment.doors).toBe(12);
-    const turfs = await cm.query(api.walkLists.turfs, {});
+    const turfs = await cm.query(api.turfs.turfs, {});
     expect(turfs.find((x) => x.id === fromGroup.id)!.sourceLabel).toBe("Group Walkers");
     expect(turfs.find((x) => x.id === fromSegment.id)!.sourceLabel).toBe("Segment Emailable");
-    await expect(cm.mutation(api.walkLists.cutTurf, { name: "X", points: [[0, 0]], filters: {} })).rejects.toThrow(
+    await expect(cm.mutation(api.turfs.cutTurf, { name: "X", points: [[0, 0]], filters: {} })).rejects.toThrow(
       /at least three corners/,
     );
     await expect(
-      cm.mutation(api.walkLists.cutTurf, {
+      cm.mutation(api.turfs.cutTurf, {
         name: "X",
         points: [
           [0, 0],
@@ -394,7 +394,7 @@ describe("turf", () => {
         filters: {},
       }),
     ).rejects.toThrow(/no doors in this area/);
-    await expect(cm.mutation(api.walkLists.cutTurf, { name: " ", points: ring, filters: {} })).rejects.toThrow(
+    await expect(cm.mutation(api.turfs.cutTurf, { name: " ", points: ring, filters: {} })).rejects.toThrow(
       /name for the turf/,
     );
   });
@@ -405,22 +405,22 @@ describe("turf", () => {
     const cm = f.campaign_manager.as;
     await seed(t, f.orgId, everyone());
     const ring = rect(-0.01, -0.01, 1.01, 1.01);
-    await cm.mutation(api.walkLists.autoCut, { name: "Area", target: 40, points: ring });
+    await cm.mutation(api.turfs.autoCut, { name: "Area", target: 40, points: ring });
     await t.finishAllScheduledFunctions(() => {}, 100);
-    const turfs = await cm.query(api.walkLists.turfs, {});
+    const turfs = await cm.query(api.turfs.turfs, {});
     const sizes = turfs.map((x) => x.doors);
     expect(sizes.reduce((a, b) => a + b, 0)).toBe(HOUSES.length);
     const within = sizes.filter((s) => Math.abs(s - 40) <= 8).length;
     expect(within / sizes.length).toBeGreaterThanOrEqual(0.95);
     const ids = await t.run(async (ctx) => (await ctx.db.query("turfs").collect()).flatMap((x) => x.doorIds));
     expect(new Set(ids).size).toBe(HOUSES.length);
-    const [run] = await cm.query(api.walkLists.autoCutRuns, {});
+    const [run] = await cm.query(api.turfs.autoCutRuns, {});
     expect(run).toMatchObject({ status: "done", turfs: turfs.length, progress: 1 });
-    await expect(cm.mutation(api.walkLists.autoCut, { name: "Area", target: 3, points: ring })).rejects.toThrow(
+    await expect(cm.mutation(api.turfs.autoCut, { name: "Area", target: 3, points: ring })).rejects.toThrow(
       /between 25 and/,
     );
-    expect(await cm.mutation(api.walkLists.undoTurf, {})).toBe("auto");
-    expect(await cm.query(api.walkLists.turfs, {})).toEqual([]);
+    expect(await cm.mutation(api.turfs.undoTurf, {})).toBe("auto");
+    expect(await cm.query(api.turfs.turfs, {})).toEqual([]);
   });
 });
 
@@ -437,7 +437,7 @@ describe("walk lists", () => {
     const rings = [rect(0, 0, 0.6, 0.6), rect(0.3, 0.3, 0.9, 0.9), rect(0.2, 0, 0.8, 0.5)];
     const results = await Promise.allSettled(
       organisers.map(async (o, i) => {
-        const turf = await o.as.mutation(api.walkLists.cutTurf, { name: `Turf ${i}`, points: rings[i], filters: {} });
+        const turf = await o.as.mutation(api.turfs.cutTurf, { name: `Turf ${i}`, points: rings[i], filters: {} });
         return await o.as.mutation(api.walkLists.create, {
           name: `List ${i}`,
           turfId: turf.id,
@@ -462,7 +462,7 @@ describe("walk lists", () => {
     const doors = await t.run((ctx) => ctx.db.query("doors").collect());
     for (const d of doors) if (d.listId) expect(lists.find((l) => l._id === d.listId)!.doorIds).toContain(d._id);
     // a loser can make the list of the doors still free
-    const turfs = await f.campaign_manager.as.query(api.walkLists.turfs, {});
+    const turfs = await f.campaign_manager.as.query(api.turfs.turfs, {});
     for (const turf of turfs.filter((x) => x.list === null)) {
       const r = await f.campaign_manager.as.mutation(api.walkLists.create, {
         name: `${turf.name} rest`,
@@ -485,7 +485,7 @@ describe("walk lists", () => {
     const a = f.campaign_manager;
     const b = await createMember(t, ["campaign_manager"], { orgId: f.orgId, firstName: "Bea", lastName: "Organiser" });
     await seed(t, f.orgId, everyone());
-    const turf = await a.as.mutation(api.walkLists.cutTurf, {
+    const turf = await a.as.mutation(api.turfs.cutTurf, {
       name: "North",
       points: rect(0, 0.5, 0.5, 1),
       filters: {},
@@ -542,7 +542,7 @@ describe("walk lists", () => {
     expect(row).toMatchObject({ name: "North loop", status: "Paused", holds: true });
 
     // another list over the same doors is refused while this one is open…
-    const again = await b.as.mutation(api.walkLists.cutTurf, {
+    const again = await b.as.mutation(api.turfs.cutTurf, {
       name: "Same",
       points: rect(0, 0.5, 0.5, 1),
       filters: {},
@@ -608,8 +608,8 @@ describe("walk lists", () => {
     const f = await roleFixture(t);
     const cm = f.campaign_manager.as;
     await seed(t, f.orgId, everyone());
-    const t1 = await cm.mutation(api.walkLists.cutTurf, { name: "West", points: rect(0, 0, 0.5, 1), filters: {} });
-    const t2 = await cm.mutation(api.walkLists.cutTurf, { name: "East", points: rect(0.5, 0, 1, 1), filters: {} });
+    const t1 = await cm.mutation(api.turfs.cutTurf, { name: "West", points: rect(0, 0, 0.5, 1), filters: {} });
+    const t2 = await cm.mutation(api.turfs.cutTurf, { name: "East", points: rect(0.5, 0, 1, 1), filters: {} });
     const mine = await cm.mutation(api.walkLists.create, {
       name: "West walk",
       turfId: t1.id,
@@ -633,7 +633,7 @@ describe("walk lists", () => {
     );
     // a volunteer cuts no turf and manages no list
     await expect(
-      f.volunteer.as.mutation(api.walkLists.cutTurf, { name: "V", points: rect(0, 0, 1, 1), filters: {} }),
+      f.volunteer.as.mutation(api.turfs.cutTurf, { name: "V", points: rect(0, 0, 1, 1), filters: {} }),
     ).rejects.toThrow(/permission/);
     await expect(
       f.volunteer.as.mutation(api.walkLists.update, {
@@ -648,7 +648,7 @@ describe("walk lists", () => {
       /not found|could not be found/i,
     );
     await expect(f.outsider.as.mutation(api.walkLists.remove, { id: mine.id })).rejects.toThrow();
-    expect(await f.outsider.as.query(api.walkLists.countArea, { points: rect(0, 0, 1, 1) })).toEqual({
+    expect(await f.outsider.as.query(api.turfs.countArea, { points: rect(0, 0, 1, 1) })).toEqual({
       doors: 0,
       voters: 0,
     });

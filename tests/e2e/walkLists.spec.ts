@@ -94,11 +94,11 @@ test("organiser A cuts turf while B watches live; a Volunteer gets the list and 
     [-90, 40.5],
   ];
   await expect
-    .poll(async () => (await a.query(api.walkLists.countArea, { points: everywhere })).doors, { timeout: 60_000 })
+    .poll(async () => (await a.query(api.turfs.countArea, { points: everywhere })).doors, { timeout: 60_000 })
     .toBeGreaterThanOrEqual(ADDRESSES.length - 3);
   // every placed voter's door (one voter each; an address the geocoder could not place has none)
   await page.waitForTimeout(1000);
-  const total = (await a.query(api.walkLists.countArea, { points: everywhere })).doors;
+  const total = (await a.query(api.turfs.countArea, { points: everywhere })).doors;
   const counts = `${total} doors · ${total} voters`;
 
   // B opens the turf screen first and keeps it open

@@ -6,9 +6,9 @@ import { useDebounced } from "@/lib/useDebounced";
 
 export type WalkListRow = (typeof api.walkLists.list)["_returnType"][number];
 export type WalkListDetail = (typeof api.walkLists.get)["_returnType"];
-export type TurfRow = (typeof api.walkLists.turfs)["_returnType"][number];
+export type TurfRow = (typeof api.turfs.turfs)["_returnType"][number];
 export type TurfOptions = (typeof api.walkLists.options)["_returnType"];
-export type DoorsView = (typeof api.walkLists.doorsInView)["_returnType"];
+export type DoorsView = (typeof api.turfs.doorsInView)["_returnType"];
 export type Bounds = { west: number; south: number; east: number; north: number };
 
 /** The walk lists the member sees (live: progress, status and canvassers as teammates change them). */
@@ -23,16 +23,16 @@ export function useWalkList(id: Id<"walkLists"> | null) {
 
 /** The turf-cutting screen's live data (organisers only). */
 export function useTurfData(enabled: boolean) {
-  const overview = useQuery(api.walkLists.overview, enabled ? {} : "skip");
-  const turfs = useQuery(api.walkLists.turfs, enabled ? {} : "skip");
+  const overview = useQuery(api.turfs.overview, enabled ? {} : "skip");
+  const turfs = useQuery(api.turfs.turfs, enabled ? {} : "skip");
   const options = useQuery(api.walkLists.options, enabled ? {} : "skip");
-  const runs = useQuery(api.walkLists.autoCutRuns, enabled ? {} : "skip");
+  const runs = useQuery(api.turfs.autoCutRuns, enabled ? {} : "skip");
   return { overview, turfs, options, runs };
 }
 
 /** A boundary layer's areas (to cut from a district). */
 export function useBoundaries(layerId: Id<"mapLayers"> | null) {
-  return useQuery(api.walkLists.boundaries, layerId ? { layerId } : "skip");
+  return useQuery(api.turfs.boundaries, layerId ? { layerId } : "skip");
 }
 
 /**
@@ -41,7 +41,7 @@ export function useBoundaries(layerId: Id<"mapLayers"> | null) {
  */
 export function useAreaCount(points: number[][] | null, boundaryId: Id<"boundaries"> | null) {
   const args = useDebounced(boundaryId ? { boundaryId } : points && points.length >= 3 ? { points } : null, 120);
-  const count = useQuery(api.walkLists.countArea, args ?? "skip");
+  const count = useQuery(api.turfs.countArea, args ?? "skip");
   const last = useRef<typeof count>(undefined);
   if (!args) last.current = undefined;
   else if (count !== undefined) last.current = count;
@@ -50,24 +50,24 @@ export function useAreaCount(points: number[][] | null, boundaryId: Id<"boundari
 
 /** The doors in the map's view (points or per-cell counts); the last answer stays while panning. */
 export function useDoorsInView(bounds: Bounds | null, enabled: boolean) {
-  const data = useQuery(api.walkLists.doorsInView, enabled && bounds ? bounds : "skip");
+  const data = useQuery(api.turfs.doorsInView, enabled && bounds ? bounds : "skip");
   const last = useRef<DoorsView | undefined>(undefined);
   if (data !== undefined) last.current = data;
   return data ?? last.current;
 }
 
 export function useTurfDoors(turfId: Id<"turfs"> | null) {
-  return useQuery(api.walkLists.turfDoors, turfId ? { turfId } : "skip");
+  return useQuery(api.turfs.turfDoors, turfId ? { turfId } : "skip");
 }
 
 export function useTurfActions() {
   return {
-    cut: useMutation(api.walkLists.cutTurf),
-    split: useMutation(api.walkLists.splitTurf),
-    merge: useMutation(api.walkLists.mergeTurfs),
-    undo: useMutation(api.walkLists.undoTurf),
-    autoCut: useMutation(api.walkLists.autoCut),
-    buildDoors: useMutation(api.walkLists.buildDoors),
+    cut: useMutation(api.turfs.cutTurf),
+    split: useMutation(api.turfs.splitTurf),
+    merge: useMutation(api.turfs.mergeTurfs),
+    undo: useMutation(api.turfs.undoTurf),
+    autoCut: useMutation(api.turfs.autoCut),
+    buildDoors: useMutation(api.turfs.buildDoors),
   };
 }
 
