@@ -16,7 +16,6 @@ import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
-import { ConvexHttpClient } from "convex/browser";
 import { convexToJson } from "convex/values";
 import { makeFunctionReference } from "convex/server";
 import { api } from "../convex/_generated/api";
@@ -25,12 +24,11 @@ import { segmentRow, zipCentres, type SegmentRow } from "../convex/lib/geo/rows"
 import { streetsDrawing } from "../convex/lib/geo/drawing";
 import { detectLayer, toStreetSegments } from "../convex/lib/geo/tiger";
 import { SEGMENTS_PER_BATCH } from "../convex/model/mapData";
-import { startBackend } from "../local-backend/src/server";
-import { configureBackendEnv, signInTicket } from "../scripts/backend-env";
 import { readShapefileZip } from "../src/lib/geo/readLayer";
 import { shapefileZip } from "../tests/support/shapefileZip";
 import { seededRandom, syntheticCounty } from "../tests/support/syntheticCounty";
 import { openBrowserApp, outDirIn } from "./browserApp";
+import { benchSession, startBenchBackend } from "./session";
 import { speedIndexLine } from "./speedIndex";
 import { formatTransactionStats } from "./txStats";
 
@@ -55,36 +53,18 @@ async function retry<T>(fn: () => Promise<T>): Promise<T> {
 
 async function main() {
   console.log(speedIndexLine());
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "precinct-bench-geo-"));
   const webOrigin = `http://127.0.0.1:${WEB_PORT}`;
-  const backend = await startBackend({
-    functionsDir: path.join(root, "convex"),
-    dataDir: path.join(dir, "data"),
-    port: 0,
-    adminKey: ADMIN_KEY,
-    allowedOrigins: [webOrigin],
-  });
-  await configureBackendEnv(backend.engine, { siteUrl: webOrigin });
-  backend.engine.env.set("AUTH_LOG_LEVEL", "ERROR");
+  const { backend, dir } = await startBenchBackend("geo", ADMIN_KEY, webOrigin);
   console.log(
     `geo bench  ${VOTERS.toLocaleString()} voters, ${BLOCKS} × ${BLOCKS} blocks  node ${process.version}  ${os.cpus()[0]?.model ?? ""} × ${os.cpus().length}`,
   );
-  const http = new ConvexHttpClient(backend.cloudUrl, { logger: false });
   const email = "bench-geo@example.org";
-  const signed = (await http.action(api.auth.signIn, {
-    provider: "password",
-    params: {
-      flow: "signUp",
-      email,
-      password: "correct-horse-42",
-      firstName: "Bench",
-      lastName: "Mapper",
-      ticket: await signInTicket(backend.siteUrl),
-    },
-  })) as { tokens?: { token: string; refreshToken: string } | null };
-  http.setAuth(signed.tokens!.token);
-  const admin = new ConvexHttpClient(backend.cloudUrl, { logger: false });
-  (admin as unknown as { setAdminAuth(k: string): void }).setAdminAuth(ADMIN_KEY);
+  const { http, admin, socket, tokens } = await benchSession(
+    backend,
+    { email, firstName: "Bench", lastName: "Mapper" },
+    ADMIN_KEY,
+  );
+  await socket.close();
   const orgId = (await admin.mutation(internalMutation("seed:orgOfUser"), { email })) as Id<"organizations">;
 
   // the county and its voters (voters first: the streets layer's run places them)
@@ -216,7 +196,7 @@ async function main() {
     outDir: outDirIn(dir),
     port: WEB_PORT,
     backend,
-    tokens: signed.tokens!,
+    tokens: tokens,
   });
   const { context } = app;
   // in-page: when a streets canvas first holds a painted pixel, in ms since navigation start (a string:

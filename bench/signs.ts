@@ -14,14 +14,12 @@ import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
-import { ConvexHttpClient } from "convex/browser";
 import { makeFunctionReference } from "convex/server";
 import { api } from "../convex/_generated/api";
 import type { Id } from "../convex/_generated/dataModel";
-import { startBackend } from "../local-backend/src/server";
-import { configureBackendEnv, signInTicket } from "../scripts/backend-env";
 import { formatTransactionStats } from "./txStats";
 import { openBrowserApp, outDirIn } from "./browserApp";
+import { benchSession, startBenchBackend } from "./session";
 import { speedIndexLine } from "./speedIndex";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -47,38 +45,19 @@ function rng(seed: number) {
 
 async function main() {
   console.log(speedIndexLine());
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "precinct-bench-signs-"));
   const webOrigin = `http://127.0.0.1:${WEB_PORT}`;
-  const backend = await startBackend({
-    functionsDir: path.join(root, "convex"),
-    dataDir: path.join(dir, "data"),
-    port: 0,
-    adminKey: ADMIN_KEY,
-    allowedOrigins: [webOrigin],
-  });
-  await configureBackendEnv(backend.engine, { siteUrl: webOrigin });
-  backend.engine.env.set("AUTH_LOG_LEVEL", "ERROR");
+  const { backend, dir } = await startBenchBackend("signs", ADMIN_KEY, webOrigin);
   console.log(
     `signs bench  ${SIGNS.toLocaleString()} signs  node ${process.version}  ${os.cpus()[0]?.model ?? ""} × ${os.cpus().length}`,
   );
 
-  const http = new ConvexHttpClient(backend.cloudUrl, { logger: false });
   const email = "bench-signs@example.org";
-  const signed = (await http.action(api.auth.signIn, {
-    provider: "password",
-    params: {
-      flow: "signUp",
-      email,
-      password: "correct-horse-42",
-      firstName: "Bench",
-      lastName: "Mapper",
-      ticket: await signInTicket(backend.siteUrl),
-    },
-  })) as { tokens?: { token: string; refreshToken: string } | null };
-  const tokens = signed.tokens!;
-  http.setAuth(tokens.token);
-  const admin = new ConvexHttpClient(backend.cloudUrl, { logger: false });
-  (admin as unknown as { setAdminAuth(k: string): void }).setAdminAuth(ADMIN_KEY);
+  const { http, admin, socket, tokens } = await benchSession(
+    backend,
+    { email, firstName: "Bench", lastName: "Mapper" },
+    ADMIN_KEY,
+  );
+  await socket.close();
   const orgId = (await admin.mutation(internalMutation("seed:orgOfUser"), { email })) as Id<"organizations">;
   const me = await http.query(api.viewer.me, {});
   const campaignId = await http.mutation(api.signs.createCampaign, { name: "Yes on Measure 12" });

@@ -14,24 +14,19 @@
  */
 import fs from "node:fs";
 import os from "node:os";
-import path from "node:path";
 import { performance } from "node:perf_hooks";
-import { fileURLToPath } from "node:url";
-import { ConvexHttpClient } from "convex/browser";
 import { convexToJson } from "convex/values";
 import { makeFunctionReference } from "convex/server";
 import { api } from "../convex/_generated/api";
 import type { Id } from "../convex/_generated/dataModel";
 import { doorAddress } from "../convex/lib/turf/doorAddress";
 import { routeLength, twoOptReference, walkOrder } from "../convex/lib/turf/walkOrder";
-import { startBackend } from "../local-backend/src/server";
-import { configureBackendEnv, signInTicket } from "../scripts/backend-env";
 import { seededRandom, syntheticCounty, type SyntheticHouse } from "../tests/support/syntheticCounty";
+import { benchSession, startBenchBackend } from "./session";
 import { speedIndexLine } from "./speedIndex";
 import { benchDistricts } from "./turfDistricts";
 import { formatTransactionStats } from "./txStats";
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const DOORS = Number(process.env.BENCH_DOORS ?? 100_000);
 const TARGET = Number(process.env.BENCH_TARGET ?? 150);
 const SEED_BATCH = 500;
@@ -62,16 +57,7 @@ function rect(houses: SyntheticHouse[], x0: number, y0: number, x1: number, y1: 
 
 async function main() {
   console.log(speedIndexLine());
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "precinct-bench-turf-"));
-  const backend = await startBackend({
-    functionsDir: path.join(root, "convex"),
-    dataDir: path.join(dir, "data"),
-    port: 0,
-    adminKey: ADMIN_KEY,
-    allowedOrigins: [],
-  });
-  await configureBackendEnv(backend.engine, { siteUrl: "http://127.0.0.1:1" });
-  backend.engine.env.set("AUTH_LOG_LEVEL", "ERROR");
+  const { backend, dir } = await startBenchBackend("turf", ADMIN_KEY);
   // a county with at least DOORS houses (≈ 31 houses per block)
   const blocks = Math.max(20, Math.ceil(Math.sqrt(DOORS / 30)));
   const county = syntheticCounty(37, "EDGES", { blocks });
@@ -79,22 +65,13 @@ async function main() {
   console.log(
     `turf bench  ${houses.length.toLocaleString()} doors (${blocks} × ${blocks} blocks), target ${TARGET}  node ${process.version}  ${os.cpus()[0]?.model ?? ""} × ${os.cpus().length}`,
   );
-  const http = new ConvexHttpClient(backend.cloudUrl, { logger: false });
   const email = "bench-turf@example.org";
-  const signed = (await http.action(api.auth.signIn, {
-    provider: "password",
-    params: {
-      flow: "signUp",
-      email,
-      password: "correct-horse-42",
-      firstName: "Bench",
-      lastName: "Organiser",
-      ticket: await signInTicket(backend.siteUrl),
-    },
-  })) as { tokens?: { token: string; refreshToken: string } | null };
-  http.setAuth(signed.tokens!.token);
-  const admin = new ConvexHttpClient(backend.cloudUrl, { logger: false });
-  (admin as unknown as { setAdminAuth(k: string): void }).setAdminAuth(ADMIN_KEY);
+  const { http, admin, socket } = await benchSession(
+    backend,
+    { email, firstName: "Bench", lastName: "Organiser" },
+    ADMIN_KEY,
+  );
+  await socket.close();
   const orgId = (await admin.mutation(internalMutation("seed:orgOfUser"), { email })) as Id<"organizations">;
   await admin.mutation(internalMutation("seed:setTier"), { orgId, tier: "professional" });
 

@@ -20,15 +20,12 @@ import { makeFunctionReference, type FunctionReturnType } from "convex/server";
 import { api } from "../convex/_generated/api";
 import type { Id } from "../convex/_generated/dataModel";
 import { BOUNDARIES_PER_BATCH } from "../convex/model/mapData";
-import { startBackend } from "../local-backend/src/server";
-import { configureBackendEnv } from "../scripts/backend-env";
 import { COUNTY_BOX, FIVE_LAYERS, gridLayer, layerGeoJson } from "../tests/support/districtLayers";
 import { seededRandom } from "../tests/support/syntheticCounty";
-import { benchSession } from "./session";
+import { benchSession, startBenchBackend } from "./session";
 import { speedIndexLine } from "./speedIndex";
 import { formatTransactionStats } from "./txStats";
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const ADMIN_KEY = "bench-districts-admin";
 const SEED_BATCH = 1000;
 const PARTIES = ["Democrat", "Republican", "Independent", "Green Party", "Libertarian", ""];
@@ -47,16 +44,8 @@ export async function benchDistricts(
   voters = Number(process.env.BENCH_VOTERS ?? 1_000_000),
 ): Promise<DistrictsBenchResult> {
   console.log(speedIndexLine());
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "precinct-bench-districts-"));
-  const backend = await startBackend({
-    functionsDir: path.join(root, "convex"),
-    dataDir: path.join(dir, "data"),
-    port: 0,
-    adminKey: ADMIN_KEY,
-  });
+  const { backend, dir } = await startBenchBackend("districts", ADMIN_KEY);
   try {
-    await configureBackendEnv(backend.engine, { siteUrl: "http://127.0.0.1:4399" });
-    backend.engine.env.set("AUTH_LOG_LEVEL", "ERROR");
     console.log(
       `districts bench  ${voters.toLocaleString()} voters × ${FIVE_LAYERS.length} layers  node ${process.version}  ${os.cpus()[0]?.model ?? ""} × ${os.cpus().length}`,
     );
