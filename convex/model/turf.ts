@@ -291,6 +291,17 @@ export async function sourceDoors(
     segmentId?: Id<"emailSegments">;
   },
 ): Promise<{ ids: Id<"doors">[]; kind: Doc<"turfs">["source"]; label: string; area: Area | null }> {
+  // the doors of a list of voters (a district's, a group's, a segment's), at most MAX_SOURCE_VOTERS
+  const ofMembers = async (members: { voterId: Id<"voters"> }[], kind: Doc<"turfs">["source"], label: string) => {
+    if (members.length > MAX_SOURCE_VOTERS)
+      throw appError("VALIDATION_ERROR", TEXTS.walkLists.turfTooLarge(members.length, MAX_TURF_DOORS));
+    const ids = await doorsOfVoters(
+      db,
+      orgId,
+      members.map((m) => m.voterId),
+    );
+    return { ids, kind, label, area: null };
+  };
   if (source.districtId) {
     // a district by its members: voter-file codes and outlines alike (districts.ts)
     const d = await db.get(source.districtId);
@@ -299,14 +310,7 @@ export async function sourceDoors(
       .query("voterDistricts")
       .withIndex(`by_org_${d.kind}`, (q) => q.eq("orgId", orgId).eq(d.kind, d.key))
       .take(MAX_SOURCE_VOTERS + 1);
-    if (members.length > MAX_SOURCE_VOTERS)
-      throw appError("VALIDATION_ERROR", TEXTS.walkLists.turfTooLarge(members.length, MAX_TURF_DOORS));
-    const ids = await doorsOfVoters(
-      db,
-      orgId,
-      members.map((m) => m.voterId),
-    );
-    return { ids, kind: "district", label: `${DISTRICT_KIND_SINGULAR[d.kind]} ${d.name}`, area: null };
+    return await ofMembers(members, "district", `${DISTRICT_KIND_SINGULAR[d.kind]} ${d.name}`);
   }
   if (source.groupId) {
     const group = await db.get(source.groupId);
@@ -315,14 +319,7 @@ export async function sourceDoors(
       .query("voterGroupMembers")
       .withIndex("by_group", (q) => q.eq("groupId", group._id))
       .take(MAX_SOURCE_VOTERS + 1);
-    if (members.length > MAX_SOURCE_VOTERS)
-      throw appError("VALIDATION_ERROR", TEXTS.walkLists.turfTooLarge(members.length, MAX_TURF_DOORS));
-    const ids = await doorsOfVoters(
-      db,
-      orgId,
-      members.map((m) => m.voterId),
-    );
-    return { ids, kind: "group", label: `Group ${group.name}`, area: null };
+    return await ofMembers(members, "group", `Group ${group.name}`);
   }
   if (source.segmentId) {
     const segment = await db.get(source.segmentId);
@@ -331,14 +328,7 @@ export async function sourceDoors(
       .query("emailSegmentMembers")
       .withIndex("by_segment_gen", (q) => q.eq("segmentId", segment._id).eq("gen", segment.gen))
       .take(MAX_SOURCE_VOTERS + 1);
-    if (members.length > MAX_SOURCE_VOTERS)
-      throw appError("VALIDATION_ERROR", TEXTS.walkLists.turfTooLarge(members.length, MAX_TURF_DOORS));
-    const ids = await doorsOfVoters(
-      db,
-      orgId,
-      members.map((m) => m.voterId),
-    );
-    return { ids, kind: "segment", label: `Segment ${segment.name}`, area: null };
+    return await ofMembers(members, "segment", `Segment ${segment.name}`);
   }
   const { area, label, kind } = await resolveArea(db, source);
   const found = doorsOfCells(await cellsIn(db, orgId, areaBBox(area)), area);
