@@ -26,8 +26,9 @@ export function navigationFor(mode: Mode): NavItem[] {
         { label: "Signature Verification", to: ROUTES.signatureVerification, permission: "voters.view" },
         { label: "CTA Creator", to: ROUTES.ctaCreator, permission: "campaigns.view" },
         { label: "CTA Database", to: ROUTES.ctaDatabase, permission: "campaigns.view" },
-        { label: "Districts", to: ROUTES.districts },
-        { label: "Walk Lists", to: ROUTES.walkLists },
+        { label: "Districts", to: ROUTES.districts, permission: "voters.view" },
+        // Volunteers see the lists assigned to them; Campaign Managers hold it through voters.manage
+        { label: "Walk Lists", to: ROUTES.walkLists, permission: "walk_lists.view" },
         { label: "Polls & Surveys", to: ROUTES.pollsSurveys },
         { label: "Roadmap", to: ROUTES.roadmap },
       ];

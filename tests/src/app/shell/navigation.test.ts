@@ -17,4 +17,16 @@ describe("navigation", () => {
       expect(item.permission !== undefined && held.has(item.permission)).toBe(true);
     }
   });
+
+  test("Districts and Walk Lists show to the roles that can open them: not Walk Lists to a Viewer", () => {
+    const menu = navigationFor("campaign");
+    const shown = (role: string) => {
+      const held = rolePermissions(builtInRole(role)!);
+      return menu.filter((i) => !i.permission || held.has(i.permission)).map((i) => i.label);
+    };
+    for (const role of ["campaign_manager", "volunteer"])
+      expect(shown(role)).toEqual(expect.arrayContaining(["Districts", "Walk Lists"]));
+    expect(shown("viewer")).toContain("Districts");
+    expect(shown("viewer")).not.toContain("Walk Lists");
+  });
 });
