@@ -27,6 +27,8 @@ import { speedIndexLine } from "./speedIndex";
 import { benchDistricts } from "./turfDistricts";
 import { formatTransactionStats } from "./txStats";
 
+/** A voter's phone (E.164, as the app keeps it). */
+const phoneOf = (i: number) => `+1217${String(2_000_000 + i).padStart(7, "0")}`;
 const DOORS = Number(process.env.BENCH_DOORS ?? 100_000);
 const TARGET = Number(process.env.BENCH_TARGET ?? 150);
 const SEED_BATCH = 500;
@@ -87,6 +89,7 @@ async function main() {
         state: county.state,
         zip: h.zip,
         party_affiliation: random() < 0.5 ? "Democrat" : "Republican",
+        phone: phoneOf(done + i),
       },
       lat: h.lat,
       lng: h.lng,
@@ -99,9 +102,21 @@ async function main() {
     });
     if (r.outcome.status !== "success") throw new Error(`seed: ${r.outcome.errorMessage}`);
   }
+  // one voter in a hundred replied STOP (their doors are packed again with the opt-out)
+  const stops = houses.map((_, i) => i).filter((i) => i % 100 === 7);
+  for (let k = 0; k < stops.length; k += 200)
+    await admin.mutation(internalMutation("seed:optOutPhones"), {
+      orgId,
+      phones: stops.slice(k, k + 200).map(phoneOf),
+    });
   // the grid cells are rewritten by scheduled steps after the doors change: wait until they hold every door
   const all = rect(houses, -0.01, -0.01, 1.01, 1.01);
-  while ((await http.query(api.turfs.countArea, { points: all })).doors < houses.length)
+  // (and the opt-outs have reached them)
+  const reachable = houses.length - stops.length;
+  while (
+    (await http.query(api.turfs.countArea, { points: all })).doors < houses.length ||
+    (await http.query(api.turfs.countArea, { points: all, filters: { excludeOptedOut: true } })).doors !== reachable
+  )
     await new Promise((r) => setTimeout(r, 200));
   console.log(`seeded ${houses.length.toLocaleString()} placed voters and their doors in ${s(performance.now() - t0)}`);
   console.log(formatTransactionStats(backend.engine.transactionStats({ reset: true })));
@@ -119,6 +134,19 @@ async function main() {
   }
   console.log(
     `1. live count of a drawn polygon: ${counted.doors.toLocaleString()} doors, ${counted.voters.toLocaleString()} voters — median ${ms(median(times.slice(1)))}, worst ${ms(Math.max(...times.slice(1)))} (goal ≤ 200 ms; first ${ms(times[0])})`,
+  );
+  // …and with filters (the party and opt-outs, read from the packed doors)
+  const filters = { parties: ["Democrat"], excludeOptedOut: true };
+  const filteredTimes: number[] = [];
+  let filtered = { doors: 0, voters: 0 };
+  for (let k = 0; k < 7; k++) {
+    const ring = half.map((p, i) => (i === 2 ? [p[0] - k * 1e-5, p[1]] : p));
+    const c0 = performance.now();
+    filtered = await http.query(api.turfs.countArea, { points: ring, filters });
+    filteredTimes.push(performance.now() - c0);
+  }
+  console.log(
+    `   with filters (Democrats, not opted out): ${filtered.doors.toLocaleString()} doors, ${filtered.voters.toLocaleString()} voters — median ${ms(median(filteredTimes.slice(1)))}, worst ${ms(Math.max(...filteredTimes.slice(1)))}`,
   );
   console.log(formatTransactionStats(backend.engine.transactionStats({ reset: true })));
 
@@ -141,6 +169,27 @@ async function main() {
   const within = sizes.filter((n) => Math.abs(n - TARGET) <= 0.2 * TARGET).length;
   console.log(
     `2. auto-cut ${runs[0].doors.toLocaleString()} doors into ${runs[0].turfs.toLocaleString()} turfs in ${s(cutMs)} (on the server ${s(serverMs)}; goal ≤ 15 s for 100,000): ${((100 * within) / Math.max(1, sizes.length)).toFixed(1)} % within ±20 % of ${TARGET} (goal ≥ 95 %), sizes ${Math.min(...sizes)}–${Math.max(...sizes)}`,
+  );
+  console.log(formatTransactionStats(backend.engine.transactionStats({ reset: true })));
+  // …and with filters: the Democrats' doors only
+  const f0 = performance.now();
+  await http.mutation(api.turfs.autoCut, {
+    name: "Dems",
+    target: TARGET,
+    points: rect(houses, -0.01, -0.01, 1.01, 1.01),
+    filters,
+  });
+  runs = await http.query(api.turfs.autoCutRuns, {});
+  while (runs[0]?.status === "running") {
+    await new Promise((r) => setTimeout(r, 100));
+    runs = await http.query(api.turfs.autoCutRuns, {});
+  }
+  const demSizes = (await http.query(api.turfs.turfs, {}))
+    .filter((t) => t.name.startsWith("Dems "))
+    .map((t) => t.doors);
+  const demWithin = demSizes.filter((n) => Math.abs(n - TARGET) <= 0.2 * TARGET).length;
+  console.log(
+    `   with filters (Democrats): ${runs[0].doors.toLocaleString()} doors into ${runs[0].turfs.toLocaleString()} turfs in ${s(performance.now() - f0)}: ${((100 * demWithin) / Math.max(1, demSizes.length)).toFixed(1)} % within ±20 %`,
   );
   console.log(formatTransactionStats(backend.engine.transactionStats({ reset: true })));
 

@@ -3,6 +3,7 @@ import { v } from "convex/values";
 import { internalMutation, internalQuery } from "./functions";
 import { adjustCounter, readCounters } from "./model/counters";
 import { writeSigns } from "./model/signs";
+import { optOut } from "./model/smsReplies";
 import { insertVoter, keepsNameKeys, VoterCounts } from "./model/voters";
 import { vVoterFields } from "./tables/voters";
 import { syncVoterDoor } from "./model/doors";
@@ -149,6 +150,15 @@ export const insertPlacedVoters = internalMutation({
       await syncVoterDoor(ctx, orgId, voterId, null, place);
     }
     await counts.flush(ctx, orgId);
+    return null;
+  },
+});
+
+/** Numbers that replied STOP (bench/turf.ts: the opt-out filter has opt-outs to read). */
+export const optOutPhones = internalMutation({
+  args: { orgId: v.id("organizations"), phones: v.array(v.string()) },
+  handler: async (ctx, { orgId, phones }) => {
+    for (const phone of phones) await optOut(ctx, orgId, phone, "inbound");
     return null;
   },
 });

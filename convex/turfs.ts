@@ -111,11 +111,15 @@ export const refreshCell = internalMutation({
 
 /** Doors and voters inside a drawn area or a boundary: the live count while drawing. */
 export const countArea = orgQuery("campaigns.manage")({
-  args: { points: v.optional(v.array(vPoint)), boundaryId: v.optional(v.id("boundaries")) },
-  returns: v.object({ doors: v.number(), voters: v.number() }),
+  args: {
+    points: v.optional(v.array(vPoint)),
+    boundaryId: v.optional(v.id("boundaries")),
+    filters: v.optional(vTurfFilters),
+  },
+  returns: v.object({ doors: v.number(), voters: v.number(), held: v.number() }),
   handler: async (ctx, args) => {
     const { area } = await resolveArea(ctx.db, { points: positions(args.points), boundaryId: args.boundaryId });
-    return await countDoors(ctx.db, ctx.viewer.orgId, area);
+    return await countDoors(ctx.db, ctx.viewer.orgId, area, args.filters ?? {});
   },
 });
 
@@ -334,11 +338,13 @@ export const autoCut = orgMutation("campaigns.manage")({
     target: v.number(),
     points: v.optional(v.array(vPoint)),
     boundaryId: v.optional(v.id("boundaries")),
+    filters: v.optional(vTurfFilters),
   },
   returns: v.id("autoCutRuns"),
   handler: async (ctx, args) => {
     const { area } = await resolveArea(ctx.db, { points: positions(args.points), boundaryId: args.boundaryId });
-    return await startAutoCut(ctx, ctx.viewer, { name: args.name, target: args.target, area });
+    const filters = args.filters ?? {};
+    return await startAutoCut(ctx, ctx.viewer, { name: args.name, target: args.target, area, filters });
   },
 });
 

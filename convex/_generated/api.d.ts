@@ -96,6 +96,7 @@ import type * as lib_timeZones from "../lib/timeZones.js";
 import type * as lib_turf_autoCut from "../lib/turf/autoCut.js";
 import type * as lib_turf_doorAddress from "../lib/turf/doorAddress.js";
 import type * as lib_turf_geometry from "../lib/turf/geometry.js";
+import type * as lib_turf_packedFilters from "../lib/turf/packedFilters.js";
 import type * as lib_turf_walkOrder from "../lib/turf/walkOrder.js";
 import type * as lib_voters_status from "../lib/voters/status.js";
 import type * as lib_yOrdered from "../lib/yOrdered.js";
@@ -291,6 +292,7 @@ declare const fullApi: ApiFromModules<{
   "lib/turf/autoCut": typeof lib_turf_autoCut;
   "lib/turf/doorAddress": typeof lib_turf_doorAddress;
   "lib/turf/geometry": typeof lib_turf_geometry;
+  "lib/turf/packedFilters": typeof lib_turf_packedFilters;
   "lib/turf/walkOrder": typeof lib_turf_walkOrder;
   "lib/voters/status": typeof lib_voters_status;
   "lib/yOrdered": typeof lib_yOrdered;

@@ -7,14 +7,16 @@
  * gathered by a chain of steps (buildDoorsStep), idempotent.
  */
 import type { Doc, Id } from "../_generated/dataModel";
-import type { MutationCtx } from "../_generated/server";
+import type { MutationCtx, QueryCtx } from "../_generated/server";
 import { internal } from "../_generated/api";
 import { doorAddress } from "../lib/turf/doorAddress";
 import { cellOf } from "../lib/turf/geometry";
+import { packVoters, TagDictionary, type FilterVoter } from "../lib/turf/packedFilters";
 import type { GeocodeQualityValue } from "../tables/geo";
 
 /** What keeping doors needs of a mutation: its database and scheduler (the app's, or a test's). */
 type Ctx = Pick<MutationCtx, "db" | "scheduler">;
+type Db = MutationCtx["db"] | QueryCtx["db"];
 
 /** Places precise enough to knock on: a ZIP's centre or a failure is no door. */
 const DOOR_QUALITIES = new Set<GeocodeQualityValue>(["exact range", "interpolated", "street only"]);
@@ -25,14 +27,14 @@ const BUILD_STEP = 400;
 
 export type PlaceLike = Pick<Doc<"voterPlaces">, "address" | "lat" | "lng" | "quality">;
 
+/** Cells a transaction already marked (a build step puts hundreds of voters in a few cells). */
+const markedIn = new WeakMap<object, Set<string>>();
+
 /**
  * Notes that a cell's doors changed: its packed documents are rewritten by one scheduled step
  * (however many of its doors this transaction changes: a geocoding step places hundreds).
  */
-/** Cells a transaction already marked (a build step puts hundreds of voters in a few cells). */
-const markedIn = new WeakMap<object, Set<string>>();
-
-async function markCell(ctx: Ctx, orgId: Id<"organizations">, cell: number) {
+export async function markCell(ctx: Ctx, orgId: Id<"organizations">, cell: number) {
   let seen = markedIn.get(ctx.db);
   if (!seen) markedIn.set(ctx.db, (seen = new Set()));
   const key = `${orgId}/${cell}`;
@@ -47,7 +49,62 @@ async function markCell(ctx: Ctx, orgId: Id<"organizations">, cell: number) {
   await ctx.scheduler.runAfter(0, internal.turfs.refreshCell, { orgId, cell });
 }
 
-/** Rewrites a cell's packed documents from its doors. */
+/** Whether a voter asked not to be contacted: replied STOP to a text, or unsubscribed from email. */
+export async function optedOut(db: Db, orgId: Id<"organizations">, voter: Doc<"voters">): Promise<boolean> {
+  if (voter.phoneKey) {
+    const stop = await db
+      .query("smsOptOuts")
+      .withIndex("by_org_phone", (q) => q.eq("orgId", orgId).eq("phone", voter.phoneKey!))
+      .first();
+    if (stop) return true;
+  }
+  if (voter.emailLower) {
+    const rows = await db
+      .query("emailSuppressions")
+      .withIndex("by_org_email", (q) => q.eq("orgId", orgId).eq("email", voter.emailLower!))
+      .take(5);
+    if (rows.some((r) => r.reason === "unsubscribed")) return true;
+  }
+  return false;
+}
+
+/** Whether anyone in the organisation ever opted out (if not, no voter needs looking up). */
+async function anyOptOut(db: Db, orgId: Id<"organizations">): Promise<boolean> {
+  const sms = await db
+    .query("smsOptOuts")
+    .withIndex("by_org_phone", (q) => q.eq("orgId", orgId))
+    .first();
+  if (sms) return true;
+  const email = await db
+    .query("emailSuppressions")
+    .withIndex("by_org_email", (q) => q.eq("orgId", orgId))
+    .first();
+  return email !== null;
+}
+
+/** A door's voters packed for the turf filters (lib/turf/packedFilters.ts). */
+async function packDoor(
+  db: Db,
+  orgId: Id<"organizations">,
+  door: Doc<"doors">,
+  dict: TagDictionary,
+  lookOptOuts: boolean,
+): Promise<string> {
+  const voters: FilterVoter[] = [];
+  for (const id of door.voterIds) {
+    const voter = await db.get(id);
+    if (!voter) continue;
+    voters.push({
+      party: voter.party_affiliation ?? "",
+      status: voter.status ?? "",
+      optedOut: lookOptOuts && (await optedOut(db, orgId, voter)),
+      votes: (voter.vote_history ?? []).map((e) => e.election),
+    });
+  }
+  return packVoters(voters, dict);
+}
+
+/** Rewrites a cell's packed documents (and their filter fields) from its doors. */
 export async function refreshCell(ctx: Ctx, orgId: Id<"organizations">, cell: number) {
   for (const m of await ctx.db
     .query("doorCellsDirty")
@@ -62,10 +119,18 @@ export async function refreshCell(ctx: Ctx, orgId: Id<"organizations">, cell: nu
     .query("doorCells")
     .withIndex("by_org_cell", (q) => q.eq("orgId", orgId).eq("cell", cell))
     .collect();
+  const lookOptOuts = doors.length > 0 && (await anyOptOut(ctx.db, orgId));
   const chunks = Math.ceil(doors.length / CELL_DOORS);
   for (let k = 0; k < Math.max(chunks, docs.length); k++) {
     const part = doors.slice(k * CELL_DOORS, (k + 1) * CELL_DOORS);
+    const filterDoc = docs[k]
+      ? await ctx.db
+          .query("doorCellVoters")
+          .withIndex("by_cell_doc", (q) => q.eq("cellDoc", docs[k]._id))
+          .unique()
+      : null;
     if (part.length === 0) {
+      if (filterDoc) await ctx.db.delete(filterDoc._id);
       await ctx.db.delete(docs[k]._id);
       continue;
     }
@@ -78,10 +143,64 @@ export async function refreshCell(ctx: Ctx, orgId: Id<"organizations">, cell: nu
       voters: part.map((d) => d.voterIds.length),
       streets: part.map((d) => d.streetKey),
       numbers: part.map((d) => d.number),
+      held: part.map((d) => (d.listId === null ? 0 : 1)),
     };
-    if (docs[k]) await ctx.db.replace(docs[k]._id, packed);
-    else await ctx.db.insert("doorCells", packed);
+    let cellDoc: Id<"doorCells">;
+    if (docs[k]) await ctx.db.replace((cellDoc = docs[k]._id), packed);
+    else cellDoc = await ctx.db.insert("doorCells", packed);
+    const dict = new TagDictionary();
+    const tags: string[] = [];
+    for (const d of part) tags.push(await packDoor(ctx.db, orgId, d, dict, lookOptOuts));
+    const filters = {
+      orgId,
+      cellDoc,
+      dict: dict.words,
+      contacted: part.map((d) => d.lastContactAt ?? 0),
+      tags,
+    };
+    if (filterDoc) await ctx.db.replace(filterDoc._id, filters);
+    else await ctx.db.insert("doorCellVoters", filters);
   }
+}
+
+/**
+ * After a change to what the turf filters read of a voter (party, status, vote history, phone,
+ * email, an opt-out): their door's cell is packed again.
+ */
+export async function markVoterDoor(ctx: Ctx, orgId: Id<"organizations">, voterId: Id<"voters">) {
+  const place = await ctx.db
+    .query("voterPlaces")
+    .withIndex("by_voter", (q) => q.eq("voterId", voterId))
+    .unique();
+  const address = place && doorAddress(place.address);
+  if (!address) return;
+  const door = await ctx.db
+    .query("doors")
+    .withIndex("by_org_key", (q) => q.eq("orgId", orgId).eq("key", address.key))
+    .unique();
+  if (door && door.voterIds.includes(voterId)) await markCell(ctx, orgId, door.cell);
+}
+
+/** Voters sharing a phone or email whose doors an opt-out re-packs (a household shares a few). */
+const CONTACT_VOTERS = 50;
+
+/** After an opt-out (or back in) of a phone or an email: the doors of its voters are packed again. */
+export async function markDoorsOfContact(
+  ctx: Ctx,
+  orgId: Id<"organizations">,
+  contact: { phone: string } | { email: string },
+) {
+  const voters =
+    "phone" in contact
+      ? await ctx.db
+          .query("voters")
+          .withIndex("by_org_phone", (q) => q.eq("orgId", orgId).eq("phoneKey", contact.phone))
+          .take(CONTACT_VOTERS)
+      : await ctx.db
+          .query("voters")
+          .withIndex("by_org_email", (q) => q.eq("orgId", orgId).eq("emailLower", contact.email))
+          .take(CONTACT_VOTERS);
+  for (const voter of voters) await markVoterDoor(ctx, orgId, voter._id);
 }
 
 /** Takes a voter off the door of a place (the door goes with its last voter). */
@@ -192,7 +311,7 @@ export async function startDoorBuild(ctx: MutationCtx, orgId: Id<"organizations"
 }
 
 /** Doors read per step of a build's cell rewrites. */
-const CELL_STEP = 2_000;
+const CELL_STEP = 1_000;
 
 /**
  * One step of a build: a page of places, each voter put on their door (a voter already there is

@@ -14,6 +14,7 @@ import {
   type StatField,
   type SuppressionReason,
 } from "../tables/emailBlast";
+import { markDoorsOfContact } from "./doors";
 
 type Db = QueryCtx["db"];
 
@@ -55,6 +56,8 @@ export async function suppress(
     at: Date.now(),
     ...(campaignId ? { campaignId } : {}),
   });
+  // the turf filters' "opted out" reads packed doors
+  if (reason === "unsubscribed") await markDoorsOfContact(ctx, orgId, { email });
 }
 
 /** Adds to a campaign's counters (one random shard: concurrent webhooks seldom touch the same document). */

@@ -7,6 +7,7 @@
 import type { Doc, Id } from "../_generated/dataModel";
 import type { MutationCtx } from "../_generated/server";
 import type { SmsStatus } from "../tables/sms";
+import { markDoorsOfContact } from "./doors";
 import { log, moveCounts, optOutOf, providerErrorMessage, STATUS_RANK, type Db } from "./smsShared";
 
 const DAY_MS = 86_400_000;
@@ -79,6 +80,8 @@ export async function optOut(
 ) {
   if (!(await optOutOf(ctx.db, orgId, phone))) {
     await ctx.db.insert("smsOptOuts", { orgId, phone, at: Date.now(), source });
+    // the turf filters' "opted out" reads packed doors
+    await markDoorsOfContact(ctx, orgId, { phone });
     await log(
       ctx,
       orgId,
@@ -109,6 +112,7 @@ export async function optIn(ctx: MutationCtx, orgId: Id<"organizations">, phone:
     .withIndex("by_org_phone", (q) => q.eq("orgId", orgId).eq("phone", phone))
     .collect();
   for (const r of rows) await ctx.db.delete(r._id);
+  if (rows.length > 0) await markDoorsOfContact(ctx, orgId, { phone });
   if (rows.length > 0)
     await log(
       ctx,

@@ -24,6 +24,8 @@ import {
 import type { Position } from "../lib/geo/tiger";
 import { TEXTS } from "../lib/texts";
 import { DISTRICT_KIND_SINGULAR } from "../lib/districts";
+import { hasVoterFilters, packedMatcher } from "../lib/turf/packedFilters";
+import { optedOut } from "./doors";
 import type { TurfFilters } from "../tables/walkLists";
 import { displayName } from "./presence";
 import type { Viewer } from "./viewer";
@@ -62,34 +64,65 @@ export function doorsOfCells(cells: Doc<"doorCells">[], area: Area | null): Cell
   const out: CellDoor[] = [];
   for (const c of cells)
     for (let i = 0; i < c.ids.length; i++)
-      if (!inside || inside(c.lat[i], c.lng[i]))
-        out.push({
-          id: c.ids[i],
-          lat: c.lat[i],
-          lng: c.lng[i],
-          voters: c.voters[i],
-          streetKey: c.streets[i],
-          number: c.numbers[i],
-        });
+      if (!inside || inside(c.lat[i], c.lng[i])) out.push(cellDoor(c, i, c.voters[i]));
   return out;
 }
 
-/** Doors and voters inside an area, from the grid (the live count while drawing). */
+function cellDoor(c: Doc<"doorCells">, i: number, voters: number): CellDoor {
+  return { id: c.ids[i], lat: c.lat[i], lng: c.lng[i], voters, streetKey: c.streets[i], number: c.numbers[i] };
+}
+
+/**
+ * The doors of cells inside an area that the filters keep, each with its matching voters, and
+ * whether an open walk list holds it — from the packed documents (no door or voter is read). A
+ * cell packed before its filter fields existed counts every door and voter.
+ */
+export async function filteredDoorsOfCells(
+  db: Db,
+  cells: Doc<"doorCells">[],
+  area: Area | null,
+  filters: TurfFilters,
+): Promise<{ door: CellDoor; held: boolean }[]> {
+  const inside = area ? areaTester(area) : null;
+  const filtered = hasVoterFilters(filters) || !!filters.notContactedSince;
+  const out: { door: CellDoor; held: boolean }[] = [];
+  for (const c of cells) {
+    const packed = filtered
+      ? await db
+          .query("doorCellVoters")
+          .withIndex("by_cell_doc", (q) => q.eq("cellDoc", c._id))
+          .unique()
+      : null;
+    const matches = packed ? packedMatcher(filters, packed.dict) : null;
+    for (let i = 0; i < c.ids.length; i++) {
+      if (inside && !inside(c.lat[i], c.lng[i])) continue;
+      const voters = matches ? matches(packed!.tags[i], packed!.contacted[i]) : c.voters[i];
+      if (voters === 0) continue;
+      out.push({ door: cellDoor(c, i, voters), held: c.held?.[i] === 1 });
+    }
+  }
+  return out;
+}
+
+/**
+ * Doors and voters inside an area that the filters keep, and how many of those doors an open walk
+ * list holds: the live count while drawing.
+ */
 export async function countArea(
   db: Db,
   orgId: Id<"organizations">,
   area: Area,
-): Promise<{ doors: number; voters: number }> {
-  const inside = areaTester(area);
+  filters: TurfFilters = {},
+): Promise<{ doors: number; voters: number; held: number }> {
   let doors = 0;
   let voters = 0;
-  for (const c of await cellsIn(db, orgId, areaBBox(area)))
-    for (let i = 0; i < c.ids.length; i++)
-      if (inside(c.lat[i], c.lng[i])) {
-        doors++;
-        voters += c.voters[i];
-      }
-  return { doors, voters };
+  let held = 0;
+  for (const d of await filteredDoorsOfCells(db, await cellsIn(db, orgId, areaBBox(area)), area, filters)) {
+    doors++;
+    voters += d.door.voters;
+    if (d.held) held++;
+  }
+  return { doors, voters, held };
 }
 
 /** The area drawn (a ring of [lng, lat]) or a boundary's polygon. */
@@ -107,10 +140,6 @@ export async function resolveArea(
   return { area, label: "Drawn on the map", kind: "drawn" };
 }
 
-function hasFilters(f: TurfFilters): boolean {
-  return !!(f.parties?.length || f.statuses?.length || f.votedIn || f.notContactedSince || f.excludeOptedOut);
-}
-
 /**
  * The doors kept by the filters, with the voters who match (a door stays when one of its voters
  * does). Without voter filters no voter is read.
@@ -123,7 +152,7 @@ export async function applyFilters(
 ): Promise<{ doors: Doc<"doors">[]; voters: number }> {
   const since = filters.notContactedSince;
   const reachable = since ? doors.filter((d) => d.lastContactAt === null || d.lastContactAt < since) : doors;
-  if (!hasFilters({ ...filters, notContactedSince: undefined }))
+  if (!hasVoterFilters(filters))
     return { doors: reachable, voters: reachable.reduce((n, d) => n + d.voterIds.length, 0) };
   const parties = filters.parties?.length ? new Set(filters.parties) : null;
   const statuses = filters.statuses?.length ? new Set(filters.statuses) : null;
@@ -146,25 +175,6 @@ export async function applyFilters(
     }
   }
   return { doors: kept, voters };
-}
-
-/** Whether a voter asked not to be contacted: replied STOP to a text, or unsubscribed from email. */
-export async function optedOut(db: Db, orgId: Id<"organizations">, voter: Doc<"voters">): Promise<boolean> {
-  if (voter.phoneKey) {
-    const stop = await db
-      .query("smsOptOuts")
-      .withIndex("by_org_phone", (q) => q.eq("orgId", orgId).eq("phone", voter.phoneKey!))
-      .first();
-    if (stop) return true;
-  }
-  if (voter.emailLower) {
-    const rows = await db
-      .query("emailSuppressions")
-      .withIndex("by_org_email", (q) => q.eq("orgId", orgId).eq("email", voter.emailLower!))
-      .take(5);
-    if (rows.some((r) => r.reason === "unsubscribed")) return true;
-  }
-  return false;
 }
 
 /** The door ids of some voters (through their places' addresses), each once. */
@@ -396,7 +406,7 @@ export async function undoLast(ctx: MutationCtx, viewer: Viewer): Promise<Doc<"t
 export async function startAutoCut(
   ctx: MutationCtx,
   viewer: Viewer,
-  args: { name: string; target: number; area: Area },
+  args: { name: string; target: number; area: Area; filters: TurfFilters },
 ): Promise<Id<"autoCutRuns">> {
   const { min, max } = AUTO_TARGET;
   if (!Number.isInteger(args.target) || args.target < min || args.target > max)
@@ -410,6 +420,7 @@ export async function startAutoCut(
     name: cleanTurfName(args.name),
     target: args.target,
     area: JSON.stringify(args.area),
+    filters: args.filters,
     nextRow: rowOf(south),
     lastRow: rowOf(north),
     status: "running",
@@ -429,11 +440,15 @@ export async function autoCutStep(ctx: MutationCtx, runId: Id<"autoCutRuns">): P
   if (!run || run.status !== "running") return;
   const area = JSON.parse(run.area) as Area;
   const [west, , east] = areaBBox(area);
+  // the doors the filters keep, leaving out those an open walk list holds (making a list from a
+  // turf checks again: a door taken meanwhile is refused there)
+  const filters = run.filters ?? {};
   const doors: CellDoor[] = [];
   let row = run.nextRow;
   while (row <= run.lastRow && doors.length < AUTO_BLOCK) {
     const lat = (row + 0.5) * CELL_DEGREES - 90;
-    doors.push(...doorsOfCells(await cellsIn(ctx.db, run.orgId, [west, lat, east, lat]), area));
+    const cells = await cellsIn(ctx.db, run.orgId, [west, lat, east, lat]);
+    for (const d of await filteredDoorsOfCells(ctx.db, cells, area, filters)) if (!d.held) doors.push(d.door);
     row++;
   }
   const op = await ctx.db.get(run.opId);
@@ -451,7 +466,7 @@ export async function autoCutStep(ctx: MutationCtx, runId: Id<"autoCutRuns">): P
         source: "auto",
         sourceLabel: `Auto-cut ${run.name}`,
         area: null,
-        filters: {},
+        filters,
       }),
     );
   }

@@ -9,7 +9,7 @@ import { normalizePhone } from "../lib/sms/rules";
 import { VOTER_FIELD_DEFS, VOTER_FIELD_SPECS, type VoterFields } from "../tables/voters";
 import type { MergeRules } from "./collab";
 import { adjustCounter } from "./counters";
-import { syncVoterDoor } from "./doors";
+import { markVoterDoor, syncVoterDoor } from "./doors";
 import { assignWhenCreated, flushDistrictDeltas, onVoterDeleted, onVoterSaved } from "./districts";
 import { DistrictDeltas } from "../lib/districts";
 import { AudienceDrops, removeVoterFromAudiences } from "./emailAudience";
@@ -248,6 +248,15 @@ export async function updateVoter(ctx: MutationCtx, voter: Doc<"voters">, fields
   const nameChanged = nameKeyFieldsChanged(voter, fields);
   if (nameChanged && (opts.nameKeys ?? (await keepsNameKeys(ctx.db, voter.orgId))))
     await writeNameKeys(ctx, voter.orgId, voter._id, fields);
+  // the turf filters read packed doors: its door is packed again when what they ask changed
+  if (
+    voter.party_affiliation !== doc.party_affiliation ||
+    voter.status !== doc.status ||
+    voter.phoneKey !== doc.phoneKey ||
+    voter.emailLower !== doc.emailLower ||
+    JSON.stringify(voter.vote_history ?? []) !== JSON.stringify(doc.vote_history ?? [])
+  )
+    await markVoterDoor(ctx, voter.orgId, voter._id);
   // filter automations: a voter who comes to match is sent to (once)
   await onVoterEvent(ctx, { ...doc, _id: voter._id }, { type: "voter_updated" });
 }

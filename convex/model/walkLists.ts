@@ -16,6 +16,7 @@ import { internal } from "../_generated/api";
 import { appError } from "../lib/errors";
 import { TEXTS } from "../lib/texts";
 import { walkOrder } from "../lib/turf/walkOrder";
+import { markCell } from "./doors";
 import type { WalkListStatus } from "../tables/walkLists";
 import type { Viewer } from "./viewer";
 
@@ -68,7 +69,7 @@ export function checkExpiry(expiresAt: number, now = Date.now()) {
  * the whole hold is refused naming how many doors which lists hold. Returns the doors held.
  */
 export async function holdDoors(
-  ctx: Pick<MutationCtx, "db">,
+  ctx: Pick<MutationCtx, "db" | "scheduler">,
   listId: Id<"walkLists">,
   doors: Doc<"doors">[],
   leaveOutTaken: boolean,
@@ -96,15 +97,22 @@ export async function holdDoors(
     });
     throw appError("CONFLICT", TEXTS.walkLists.doorsTaken(parts), "Doors already assigned");
   }
-  for (const door of free) if (door.listId !== listId) await ctx.db.patch(door._id, { listId });
+  for (const door of free)
+    if (door.listId !== listId) {
+      await ctx.db.patch(door._id, { listId });
+      await markCell(ctx, door.orgId, door.cell);
+    }
   return free;
 }
 
 /** Lets go of a list's doors (those it still holds). */
-export async function releaseDoors(ctx: Pick<MutationCtx, "db">, list: Doc<"walkLists">) {
+export async function releaseDoors(ctx: Pick<MutationCtx, "db" | "scheduler">, list: Doc<"walkLists">) {
   for (const id of list.doorIds) {
     const door = await ctx.db.get(id);
-    if (door && door.listId === list._id) await ctx.db.patch(id, { listId: null });
+    if (door && door.listId === list._id) {
+      await ctx.db.patch(id, { listId: null });
+      await markCell(ctx, door.orgId, door.cell);
+    }
   }
 }
 

@@ -81,7 +81,26 @@ export const walkListTables = {
     voters: v.array(v.number()),
     streets: v.array(v.string()),
     numbers: v.array(v.number()),
+    /** 1 where an open walk list holds the door (absent: written before lists held doors; none held) */
+    held: v.optional(v.array(v.number())),
   }).index("by_org_cell", ["orgId", "cell"]),
+
+  /**
+   * What the turf filters ask of a doorCells document's doors, packed alongside it (read only when
+   * a count or an auto-cut has filters): the door's last contact, and per door its voters' party,
+   * status, opted-out flag and elections voted in (lib/turf/packedFilters.ts), as indices into the
+   * document's dictionary. Rewritten with its doorCells document, and when a voter's party, status,
+   * vote history, phone or email changes or they opt out.
+   */
+  doorCellVoters: defineTable({
+    orgId: v.id("organizations"),
+    cellDoc: v.id("doorCells"),
+    dict: v.array(v.string()),
+    /** per door: its last contact (0: never) */
+    contacted: v.array(v.number()),
+    /** per door: its voters, packed */
+    tags: v.array(v.string()),
+  }).index("by_cell_doc", ["cellDoc"]),
 
   /** A grid cell whose doors changed: its doorCells are rewritten by a scheduled step (one per cell, however many doors changed). */
   doorCellsDirty: defineTable({
@@ -140,6 +159,8 @@ export const walkListTables = {
     name: v.string(),
     target: v.number(),
     area: v.string(),
+    /** the cut's filters: doors none of whose voters match are not cut (absent: none) */
+    filters: v.optional(vTurfFilters),
     nextRow: v.number(),
     lastRow: v.number(),
     status: v.union(v.literal("running"), v.literal("done"), v.literal("cancelled")),

@@ -11,7 +11,9 @@ import { segmentRow, zipCentres, type SegmentRow } from "@convex/lib/geo/rows";
 import { streetsDrawing } from "@convex/lib/geo/drawing";
 import { detectLayer, toStreetSegments, type LayerFeature } from "@convex/lib/geo/tiger";
 import { areaTester, ringPolygon } from "@convex/lib/turf/geometry";
+import { markCell } from "@convex/model/doors";
 import { SEGMENTS_PER_BATCH } from "@convex/model/mapData";
+import { optOut } from "@convex/model/smsReplies";
 import { syntheticCounty, type SyntheticHouse } from "../support/syntheticCounty";
 import { seedVoters, type SeedVoter } from "../support/turfSeed";
 import { createMember, roleFixture, setupTest, type TestConvex } from "./setup";
@@ -112,6 +114,7 @@ describe("doors (households)", () => {
     expect(await f.campaign_manager.as.query(api.turfs.countArea, { points: rect(-0.5, -0.5, 1.5, 1.5) })).toEqual({
       doors: 120,
       voters: 120,
+      held: 0,
     });
   });
 });
@@ -174,7 +177,7 @@ describe("doors from the geocoder", () => {
       expect(doors).toHaveLength(12);
       expect(doors.filter((d) => d.unit === "4")).toHaveLength(2);
       const all = rect(-0.5, -0.5, 1.5, 1.5);
-      expect(await cm.query(api.turfs.countArea, { points: all })).toEqual({ doors: 12, voters: 12 });
+      expect(await cm.query(api.turfs.countArea, { points: all })).toEqual({ doors: 12, voters: 12, held: 0 });
       // Resident5 moves in with Resident6: one door fewer, one of two voters
       const [from, to] = [houses[5], houses[6]];
       await cm.mutation(api.voters.update, {
@@ -185,7 +188,7 @@ describe("doors from the geocoder", () => {
         ],
       });
       await settle(t);
-      expect(await cm.query(api.turfs.countArea, { points: all })).toEqual({ doors: 11, voters: 12 });
+      expect(await cm.query(api.turfs.countArea, { points: all })).toEqual({ doors: 11, voters: 12, held: 0 });
       const shared = (await t.run((ctx) => ctx.db.query("doors").collect())).find((d) => d.voterIds.length === 2)!;
       expect(shared.voterIds.sort()).toEqual([ids[5], ids[6]].sort());
     },
@@ -241,6 +244,7 @@ describe("turf", () => {
     expect(await cm.query(api.turfs.countArea, { points: ring })).toEqual({
       doors: inside.length,
       voters: inside.length,
+      held: 0,
     });
 
     // filters: Democrats, active, voted in 2024, not opted out (a STOP from one of them)
@@ -421,6 +425,140 @@ describe("turf", () => {
     );
     expect(await cm.mutation(api.turfs.undoTurf, {})).toBe("auto");
     expect(await cm.query(api.turfs.turfs, {})).toEqual([]);
+  });
+});
+
+describe("filters on packed doors (live count, auto-cut)", () => {
+  const phoneOf = (i: number) => `+1555000${String(i).padStart(4, "0")}`;
+  const seedMixed = (t: TestConvex, orgId: Id<"organizations">) =>
+    seed(
+      t,
+      orgId,
+      everyone((_, i) => ({
+        party: i % 2 ? "Democrat" : "Republican",
+        status: i % 5 === 0 ? "Inactive" : "Active",
+        votedIn: i % 3 === 0 ? ["2024 General"] : [],
+        phone: phoneOf(i),
+      })),
+    );
+
+  test("the live count applies the filters, as a cut does; an opt-out, a party change and a list's hold reach it", async () => {
+    const t = setupTest();
+    const f = await roleFixture(t);
+    const cm = f.campaign_manager.as;
+    const ids = await seedMixed(t, f.orgId);
+    const ring = rect(0.1, 0.1, 0.6, 0.7);
+    const inside = new Set(housesIn(ring));
+    const filters = { parties: ["Democrat"], statuses: ["Active"], votedIn: "2024 General", excludeOptedOut: true };
+    const matching = () =>
+      HOUSES.map((h, i) => ({ h, i })).filter(({ h, i }) => inside.has(h) && i % 2 === 1 && i % 5 !== 0 && i % 3 === 0);
+    const before = matching();
+    expect(before.length).toBeGreaterThan(5);
+    expect(await cm.query(api.turfs.countArea, { points: ring, filters })).toEqual({
+      doors: before.length,
+      voters: before.length,
+      held: 0,
+    });
+    // each filter alone narrows the count
+    const democrats = [...inside].filter((h) => HOUSES.indexOf(h) % 2 === 1).length;
+    expect((await cm.query(api.turfs.countArea, { points: ring, filters: { parties: ["Democrat"] } })).doors).toBe(
+      democrats,
+    );
+    expect(
+      (await cm.query(api.turfs.countArea, { points: ring, filters: { votedIn: "An election nobody voted in" } }))
+        .doors,
+    ).toBe(0);
+
+    // one of them replies STOP (the opt-out path re-packs their door), another turns Republican
+    const [first, second] = before;
+    await t.run((ctx) => optOut(ctx, f.orgId, phoneOf(first.i), "inbound"));
+    await cm.mutation(api.voters.update, {
+      id: ids[second.i],
+      edits: [{ field: "party_affiliation", base: "Democrat", value: "Republican" }],
+    });
+    await settle(t);
+    const count = await cm.query(api.turfs.countArea, { points: ring, filters });
+    expect(count).toEqual({ doors: before.length - 2, voters: before.length - 2, held: 0 });
+    // the cut (reading the voters themselves) agrees with the live count
+    const cut = await cm.mutation(api.turfs.cutTurf, { name: "Dems", points: ring, filters });
+    expect(cut).toMatchObject({ doors: count.doors, voters: count.voters });
+
+    // a walk list made from that turf holds its doors: the count says so
+    await cm.mutation(api.walkLists.create, {
+      name: "Dems list",
+      turfId: cut.id,
+      surveyId: null,
+      status: "Active",
+      assignees: [],
+    });
+    await settle(t);
+    expect(await cm.query(api.turfs.countArea, { points: ring })).toMatchObject({
+      doors: inside.size,
+      held: count.doors,
+    });
+    // not contacted since: doors talked to lately are left out
+    const someDoors = await t.run(async (ctx) => (await ctx.db.get("turfs", cut.id))!.doorIds.slice(0, 3));
+    await t.run(async (ctx) => {
+      for (const id of someDoors) {
+        await ctx.db.patch("doors", id, { lastContactAt: Date.now() });
+        await markCell(ctx, f.orgId, (await ctx.db.get("doors", id))!.cell);
+      }
+    });
+    await settle(t);
+    expect(
+      (await cm.query(api.turfs.countArea, { points: ring, filters: { notContactedSince: Date.now() - 86_400_000 } }))
+        .doors,
+    ).toBe(inside.size - 3);
+  });
+
+  test("auto-cut applies the filters and leaves out doors an open list holds", async () => {
+    const t = setupTest();
+    const f = await roleFixture(t);
+    const cm = f.campaign_manager.as;
+    await seedMixed(t, f.orgId);
+    // a walk list holds the doors of a small corner first
+    const corner = await cm.mutation(api.turfs.cutTurf, {
+      name: "Corner",
+      filters: {},
+      points: rect(0.35, 0.35, 0.65, 0.65),
+    });
+    await cm.mutation(api.walkLists.create, {
+      name: "Corner list",
+      turfId: corner.id,
+      surveyId: null,
+      status: "Active",
+      assignees: [],
+    });
+    await settle(t);
+    const held = new Set(
+      await t.run(async (ctx) => (await ctx.db.get("turfs", corner.id))!.doorIds.map((id) => id as string)),
+    );
+    expect(held.size).toBeGreaterThan(10);
+    await cm.mutation(api.turfs.autoCut, {
+      name: "Dems",
+      target: 40,
+      points: rect(-0.01, -0.01, 1.01, 1.01),
+      filters: { parties: ["Democrat"] },
+    });
+    await settle(t);
+    const cut = await t.run(async (ctx) =>
+      (await ctx.db.query("turfs").collect()).filter((x) => x.source === "auto" && !x.archived),
+    );
+    const doorIds = cut.flatMap((x) => x.doorIds as string[]);
+    const heldDemocrats = HOUSES.filter((_, i) => i % 2 === 1).length;
+    const doorsOfDemocrats = await t.run(async (ctx) => {
+      let n = 0;
+      for (const id of held) {
+        const door = await ctx.db.get("doors", id as Id<"doors">);
+        const voter = door && (await ctx.db.get("voters", door.voterIds[0]));
+        if (voter?.party_affiliation === "Democrat") n++;
+      }
+      return n;
+    });
+    expect(doorIds).toHaveLength(heldDemocrats - doorsOfDemocrats);
+    expect(doorIds.some((id) => held.has(id))).toBe(false);
+    expect(new Set(doorIds).size).toBe(doorIds.length);
+    expect(cut.every((x) => x.voters === x.doors && x.filters.parties?.[0] === "Democrat")).toBe(true);
   });
 });
 
@@ -651,6 +789,7 @@ describe("walk lists", () => {
     expect(await f.outsider.as.query(api.turfs.countArea, { points: rect(0, 0, 1, 1) })).toEqual({
       doors: 0,
       voters: 0,
+      held: 0,
     });
     await expect(t.query(api.walkLists.list, {})).rejects.toThrow(/log in/i);
   });

@@ -3,6 +3,7 @@ import { InfoCircledIcon } from "@radix-ui/react-icons";
 import { useCallback, useState } from "react";
 import { Link, useSearchParams } from "react-router-dom";
 import type { Id } from "@convex/_generated/dataModel";
+import type { TurfFilters } from "@convex/tables/walkLists";
 import { useOrgMap } from "@/lib/map/useOrgMap";
 import { ROUTES } from "@/lib/routes";
 import { useViewer } from "@/session/ViewerProvider";
@@ -60,7 +61,8 @@ function CutTurf({ onCreateList }: { onCreateList(t: TurfRow): void }) {
   const doors = useDoorsInView(bounds, !!overview?.hasDoors);
   const selectedDoors = useTurfDoors(selected);
   const boundaryId = source.kind === "boundary" ? source.boundaryId : null;
-  const count = useAreaCount(drawing ?? drawn, boundaryId);
+  const [filters, setFilters] = useState<TurfFilters>({});
+  const count = useAreaCount(drawing ?? drawn, boundaryId, filters);
   const onBounds = useCallback((b: Bounds) => setBounds(b), []);
   const onDrawn = useCallback(
     (ring: Ring) => {
@@ -128,6 +130,8 @@ function CutTurf({ onCreateList }: { onCreateList(t: TurfRow): void }) {
           source={source}
           setSource={setSource}
           count={count}
+          filters={filters}
+          setFilters={setFilters}
           selected={selected}
           onSelect={select}
           lastOp={overview.lastOp}

@@ -24,6 +24,7 @@ const state = {
   overview: undefined as unknown,
   turfs: undefined as unknown,
   count: null as unknown,
+  countFilters: undefined as unknown,
   drawn: null as null | ((ring: number[][]) => void),
   create: vi.fn(async (_args: unknown) => ({ id: "wl9", doors: 40, leftOut: 0 })),
   update: vi.fn(async (_args: unknown) => null),
@@ -59,7 +60,10 @@ vi.mock("@/features/walkLists/hooks/useWalkLists", () => ({
         }
       : { overview: undefined, turfs: undefined, options: undefined, runs: undefined },
   useBoundaries: () => undefined,
-  useAreaCount: () => state.count,
+  useAreaCount: (_points: unknown, _boundary: unknown, filters: unknown) => {
+    state.countFilters = filters;
+    return state.count;
+  },
   useDoorsInView: () => undefined,
   useTurfDoors: () => undefined,
   useTurfActions: () => ({
@@ -204,7 +208,7 @@ describe("WalkListsPage", () => {
   test("the live count while drawing, and a walk list created from a turf (expiry in 30 days, canvassers)", async () => {
     r.render(<WalkListsPage />, "/walk-lists?tab=turf");
     expect(text(byTestId(r.container, "turf.liveCount"))).toMatch(/Draw an area/);
-    state.count = { doors: 1234, voters: 2345 };
+    state.count = { doors: 1234, voters: 2345, held: 0 };
     await act(async () =>
       state.drawn!([
         [0, 0],
@@ -213,6 +217,15 @@ describe("WalkListsPage", () => {
       ]),
     );
     expect(text(byTestId(r.container, "turf.liveCount"))).toBe("1,234 doors · 2,345 voters");
+    // the live count follows the filters, and says how many doors open lists already hold
+    expect(state.countFilters).toEqual({});
+    state.count = { doors: 600, voters: 700, held: 12 };
+    click(byTestId(r.container, "turf.filters")!.querySelector("button[role='checkbox']"));
+    await flush();
+    expect((state.countFilters as { parties?: string[] }).parties).toHaveLength(1);
+    expect(text(byTestId(r.container, "turf.liveCount"))).toBe(
+      "600 doors · 700 voters12 doors already in open walk lists (auto-cut leaves them out)",
+    );
     const row = allByTestId(r.container, "turf.row")[0];
     expect(text(byTestId(row, "turf.row.counts"))).toBe("40 doors · 70 voters · Drawn on the map");
     click(button(row, "Create walk list"));

@@ -24,7 +24,10 @@ type Props = {
   clearDrawn(): void;
   source: CutSource;
   setSource(s: CutSource): void;
-  count: { doors: number; voters: number } | null | undefined;
+  /** the live count of the area with the filters (held: doors an open walk list holds) */
+  count: { doors: number; voters: number; held: number } | null | undefined;
+  filters: TurfFilters;
+  setFilters(f: TurfFilters): void;
   selected: Id<"turfs"> | null;
   onSelect(id: Id<"turfs"> | null): void;
   lastOp: string | null;
@@ -107,7 +110,7 @@ function FilterFields({ filters, onChange }: { filters: TurfFilters; onChange(f:
 export function TurfPanel(p: Props) {
   const actions = useTurfActions();
   const [name, setName] = useState("");
-  const [filters, setFilters] = useState<TurfFilters>({});
+  const { filters, setFilters } = p;
   const [checked, setChecked] = useState<Id<"turfs">[]>([]);
   const [target, setTarget] = useState("150");
   const [busy, setBusy] = useState(false);
@@ -151,7 +154,7 @@ export function TurfPanel(p: Props) {
     run("Could not auto-cut", async () => {
       const args = sourceArgs();
       if (!args || "groupId" in args || "segmentId" in args || "districtId" in args) return;
-      await actions.autoCut({ name: name || "Turf", target: Number(target), ...args });
+      await actions.autoCut({ name: name || "Turf", target: Number(target), filters, ...args });
       toast.success("Auto-cut started", { description: "The turfs appear as they are cut." });
       p.clearDrawn();
     });
@@ -307,9 +310,16 @@ export function TurfPanel(p: Props) {
           )}
           <Box data-testid="turf.liveCount" aria-live="polite">
             {p.count ? (
-              <Text size="3" weight="bold">
-                {`${countOf(p.count.doors, "door")} · ${countOf(p.count.voters, "voter")}`}
-              </Text>
+              <>
+                <Text size="3" weight="bold">
+                  {`${countOf(p.count.doors, "door")} · ${countOf(p.count.voters, "voter")}`}
+                </Text>
+                {p.count.held > 0 && (
+                  <Text as="div" size="1" color="amber" data-testid="turf.liveCount.held">
+                    {`${countOf(p.count.held, "door")} already in open walk lists (auto-cut leaves them out)`}
+                  </Text>
+                )}
+              </>
             ) : (
               <Text size="2" color="gray">
                 {p.source.kind === "drawn"

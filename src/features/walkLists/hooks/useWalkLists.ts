@@ -1,7 +1,8 @@
 import { useMutation, useQuery } from "convex/react";
-import { useRef } from "react";
+import { useMemo, useRef } from "react";
 import { api } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
+import type { TurfFilters } from "@convex/tables/walkLists";
 import { useDebounced } from "@/lib/useDebounced";
 
 export type WalkListRow = (typeof api.walkLists.list)["_returnType"][number];
@@ -39,8 +40,11 @@ export function useBoundaries(layerId: Id<"mapLayers"> | null) {
  * The live door and voter count of the area being drawn (or a boundary): asked again a moment after
  * each new corner; the last answer stays while the next loads.
  */
-export function useAreaCount(points: number[][] | null, boundaryId: Id<"boundaries"> | null) {
-  const args = useDebounced(boundaryId ? { boundaryId } : points && points.length >= 3 ? { points } : null, 120);
+export function useAreaCount(points: number[][] | null, boundaryId: Id<"boundaries"> | null, filters: TurfFilters) {
+  const area = boundaryId ? { boundaryId } : points && points.length >= 3 ? { points } : null;
+  // debounced by value (a new object each render would restart the timer forever)
+  const key = useDebounced(area ? JSON.stringify({ ...area, filters }) : null, 120);
+  const args = useMemo(() => (key ? (JSON.parse(key) as typeof area & { filters: TurfFilters }) : null), [key]);
   const count = useQuery(api.turfs.countArea, args ?? "skip");
   const last = useRef<typeof count>(undefined);
   if (!args) last.current = undefined;
