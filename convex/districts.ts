@@ -1,10 +1,12 @@
 /**
  * Districts (/districts; issue 37, model/districts.ts): every member holding voters.view sees the
  * organisation's districts per kind with their live tallies, one district's counts by party and
- * status, turnout per election and disagreements, and the outlines to draw; a member who manages
- * voters assigns the file again and makes a group of a district's voters (a chain of mutations).
+ * status, turnout per election and disagreements (which voters, a page at a time), and the
+ * outlines to draw; a member who manages voters assigns the file again and makes a group of a
+ * district's voters (a chain of mutations).
  * The voter list filters by district itself (voters.list's `district`).
  */
+import { paginationOptsValidator, paginationResultValidator } from "convex/server";
 import { v } from "convex/values";
 import { internal } from "./_generated/api";
 import type { Doc, Id } from "./_generated/dataModel";
@@ -169,6 +171,72 @@ export const get = orgQuery("voters.view")({
     if (!d) return null;
     const layer = d.layerId ? await ctx.db.get(d.layerId) : null;
     return { ...rowOf(d), cells: d.cells, layerName: layer?.name ?? null };
+  },
+});
+
+/** Disagreeing voters a page lists at most. */
+const DISAGREEMENT_PAGE = 100;
+
+/**
+ * A district's voters whose code and map disagree, a page at a time: `mappedElsewhere`, those
+ * coded to it whom the map places in another district; `codedElsewhere`, those the map places
+ * inside it who are coded to another. Each with both districts' names (the tally counts them).
+ */
+export const disagreements = orgQuery("voters.view")({
+  args: {
+    id: v.string(),
+    direction: v.union(v.literal("mappedElsewhere"), v.literal("codedElsewhere")),
+    paginationOpts: paginationOptsValidator,
+  },
+  returns: paginationResultValidator(
+    v.object({
+      voterId: v.id("voters"),
+      name: v.string(),
+      address: v.string(),
+      /** the district of the voter's code, and the one whose outline holds the voter */
+      codedName: v.string(),
+      mappedName: v.string(),
+    }),
+  ),
+  handler: async (ctx, { id, direction, paginationOpts }) => {
+    const districtId = ctx.db.normalizeId("districts", id);
+    const d = districtId ? await ctx.db.get(districtId) : null;
+    if (!d) return { page: [], isDone: true, continueCursor: "" };
+    const orgId = ctx.viewer.orgId;
+    const opts = { ...paginationOpts, numItems: Math.max(1, Math.min(DISAGREEMENT_PAGE, paginationOpts.numItems)) };
+    const page = await (
+      direction === "mappedElsewhere"
+        ? ctx.db
+            .query("districtDisagreements")
+            .withIndex("by_org_kind_coded", (q) => q.eq("orgId", orgId).eq("kind", d.kind).eq("coded", d.key))
+        : ctx.db
+            .query("districtDisagreements")
+            .withIndex("by_org_kind_mapped", (q) => q.eq("orgId", orgId).eq("kind", d.kind).eq("mapped", d.key))
+    ).paginate(opts);
+    const names = new Map<string, string>([[d.key, d.name]]);
+    const nameOf = async (key: string) => {
+      if (!names.has(key)) {
+        const other = await ctx.db
+          .query("districts")
+          .withIndex("by_org_kind_key", (q) => q.eq("orgId", orgId).eq("kind", d.kind).eq("key", key))
+          .unique();
+        names.set(key, other?.name ?? key.replace(/^~/, ""));
+      }
+      return names.get(key)!;
+    };
+    const rows = [];
+    for (const r of page.page) {
+      const voter = await ctx.db.get(r.voterId);
+      if (!voter) continue;
+      rows.push({
+        voterId: voter._id,
+        name: `${voter.first_name} ${voter.last_name}`.trim(),
+        address: [voter.address, voter.city, voter.state, voter.zip].filter(Boolean).join(", "),
+        codedName: await nameOf(r.coded),
+        mappedName: await nameOf(r.mapped),
+      });
+    }
+    return { ...page, page: rows };
   },
 });
 

@@ -472,10 +472,11 @@ export const enqueueStep = internalMutation({
 });
 
 export const enqueueAutomated = internalMutation({
-  args: { sendId: v.id("emailSends"), voterId: v.id("voters") },
+  /** districtRules: an automation's district rules (JSON), judged once the voter is assigned */
+  args: { sendId: v.id("emailSends"), voterId: v.id("voters"), districtRules: v.optional(v.string()) },
   returns: v.null(),
-  handler: async (ctx, { sendId, voterId }) => {
-    await enqueueVoter(ctx, sendId, voterId);
+  handler: async (ctx, { sendId, voterId, districtRules }) => {
+    await enqueueVoter(ctx, sendId, voterId, districtRules);
     return null;
   },
 });

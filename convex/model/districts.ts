@@ -2,7 +2,8 @@
  * Districts (issue 37; the pure rules in lib/districts.ts). A voter belongs to a district by its
  * voter-file code and, when placed on the map, by the boundary polygon it lies in (an rbush index
  * of the organisation's outlines' bounding boxes, built per step, then turf's point in polygon on
- * the few candidates). Each voter's membership is one voterDistricts row; each district keeps its
+ * the few candidates). Each voter's membership is one voterDistricts row (and where code and map
+ * disagree, a districtDisagreements row per kind, written with it); each district keeps its
  * tally (voters, party × status, turnout per election, disagreements), changed by every voter
  * write and every assignment — never counted by a scan.
  *
@@ -134,6 +135,29 @@ export function rowMembership(row: Doc<"voterDistricts"> | null): Membership {
 
 const isEmpty = (m: Membership) => m.mapped.length === 0 && DISTRICT_KINDS.every((k) => m.districts[k] === undefined);
 
+/**
+ * Makes a voter's disagreement rows those of its membership (`mapped` with the code's district per
+ * kind): rows no longer true go, missing ones are added (an unchanged membership costs one read).
+ */
+async function syncDisagreements(ctx: MutationCtx, voter: Doc<"voters">, m: Membership): Promise<void> {
+  const want = new Map<string, { kind: DistrictKind; coded: string; mapped: string }>();
+  for (const { kind, key } of m.mapped) {
+    const coded = m.districts[kind];
+    if (coded !== undefined) want.set(`${kind}\u0000${coded}\u0000${key}`, { kind, coded, mapped: key });
+  }
+  const rows = await ctx.db
+    .query("districtDisagreements")
+    .withIndex("by_voter", (q) => q.eq("voterId", voter._id))
+    .collect();
+  for (const r of rows) {
+    const id = `${r.kind}\u0000${r.coded}\u0000${r.mapped}`;
+    if (want.has(id)) want.delete(id);
+    else await ctx.db.delete(r._id);
+  }
+  for (const d of want.values())
+    await ctx.db.insert("districtDisagreements", { orgId: voter.orgId, voterId: voter._id, ...d });
+}
+
 /** Writes a voter's membership if it changed (deltas: the tally changes it makes); true when it did. */
 async function writeMembership(
   ctx: MutationCtx,
@@ -143,7 +167,12 @@ async function writeMembership(
   deltas: DistrictDeltas,
 ): Promise<boolean> {
   const before = rowMembership(row);
-  if (sameMembership(before, next)) return false;
+  if (sameMembership(before, next)) {
+    // a disagreeing voter's rows are checked (a run repairs them); an agreeing one has none
+    if (next.mapped.length) await syncDisagreements(ctx, voter, next);
+    return false;
+  }
+  if (before.mapped.length || next.mapped.length) await syncDisagreements(ctx, voter, next);
   deltas.add(voter, before, -1);
   deltas.add(voter, next, 1);
   const fields = { ...next.districts, mapped: next.mapped.length ? next.mapped : undefined };
@@ -317,6 +346,12 @@ export async function onVoterDeleted(ctx: MutationCtx, voter: Doc<"voters">, del
   if (!row) return;
   deltas.add(voter, rowMembership(row), -1);
   await ctx.db.delete(row._id);
+  if (row.mapped?.length)
+    for (const d of await ctx.db
+      .query("districtDisagreements")
+      .withIndex("by_voter", (q) => q.eq("voterId", voter._id))
+      .collect())
+      await ctx.db.delete(d._id);
 }
 
 /** Starts a run over every voter (a running one is cancelled: the new one covers it). */

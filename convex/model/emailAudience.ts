@@ -9,13 +9,14 @@ import type { DataModel, Doc, Id } from "../_generated/dataModel";
 import type { MutationCtx } from "../_generated/server";
 import { appError } from "../lib/errors";
 import {
-  DISTRICT_FIELD,
+  isDistrictRule,
   parseRules,
   ruleComplete,
   RulesError,
   serializeRules,
   voterMatches,
   type EmailRule,
+  type RuleVoter,
 } from "../lib/email/rules";
 import { TEXTS } from "../lib/texts";
 import { districtFiltersOf } from "./districts";
@@ -354,6 +355,23 @@ export async function startSegmentRefresh(
 }
 
 /**
+ * How email rules see a page of voters (in creation order, or a single voter): with their
+ * districts ("kind:key", their memberships read in one index range) when a rule is a district
+ * rule, as they are otherwise. Every evaluation of stored rules goes through it: a segment's
+ * refresh, a blast's extra filter, an automation's rules (model/emailAutomation.ts).
+ */
+export async function ruleSubjects(
+  db: Reader,
+  orgId: Id<"organizations">,
+  voters: Doc<"voters">[],
+  rules: EmailRule[],
+): Promise<(voter: Doc<"voters">) => RuleVoter> {
+  if (!rules.some(isDistrictRule)) return (voter) => voter;
+  const districts = await districtFiltersOf(db, orgId, voters);
+  return (voter) => ({ ...voter, districts: districts.get(voter._id) ?? [] });
+}
+
+/**
  * One step of a refresh: up to AUDIENCE_STEP of the organisation's voters from `cursor`; those
  * with an email matching the rules become members of generation `gen`. The last step makes `gen`
  * current and schedules deleting the older generations.
@@ -371,13 +389,9 @@ export async function segmentRefreshStep(
     .withIndex("by_org", (q) => q.eq("orgId", segment.orgId))
     .paginate({ cursor: args.cursor, numItems: AUDIENCE_STEP });
   let count = args.count;
-  // a district rule (a segment made from /districts) reads the page's memberships
-  const districts = rules.some((r) => r.field === DISTRICT_FIELD)
-    ? await districtFiltersOf(ctx.db, segment.orgId, page.page)
-    : null;
+  const subject = await ruleSubjects(ctx.db, segment.orgId, page.page, rules);
   for (const voter of page.page) {
-    const subject = districts ? { ...voter, districts: districts.get(voter._id) ?? [] } : voter;
-    if (voterEmail(voter) === null || !voterMatches(subject, rules, now)) continue;
+    if (voterEmail(voter) === null || !voterMatches(subject(voter), rules, now)) continue;
     await ctx.db.insert("emailSegmentMembers", {
       orgId: segment.orgId,
       segmentId: segment._id,

@@ -7,14 +7,18 @@
  *   and enqueues them after the rules' time delay (a durable scheduled job).
  * - Filter: when activated, a scan enqueues every voter matching the rules; afterwards any voter
  *   who comes to match (created or updated) is enqueued as it happens.
+ * District rules are judged once the voter's districts are known: the voter's other rules at the
+ * event, then in a scheduled step (after the event rules' delay) the voter is assigned to its
+ * districts — what its save's own assignment does, idempotent — and its district rules decide.
  */
 import type { WithoutSystemFields } from "convex/server";
 import type { Doc, Id } from "../_generated/dataModel";
 import type { MutationCtx } from "../_generated/server";
 import { internal } from "../_generated/api";
-import { ruleDelayMs, voterMatches } from "../lib/email/rules";
+import { isDistrictRule, ruleDelayMs, serializeRules, voterMatches, type EmailRule } from "../lib/email/rules";
 import type { EventTrigger } from "../tables/emailBlast";
-import { voterEmail } from "./emailAudience";
+import { assignVoter } from "./districts";
+import { ruleSubjects, voterEmail } from "./emailAudience";
 import { addRecipient, rulesOf, setupOf } from "./emailBlast";
 import { emailQueue } from "./emailSender";
 import { ensureSender } from "./sendQueue";
@@ -47,25 +51,55 @@ export async function onVoterEvent(ctx: MutationCtx, voter: EventVoter, event: V
       if (event.type !== setup.eventTrigger) continue;
       if (setup.eventTargetId && "targetId" in event && event.targetId !== setup.eventTargetId) continue;
       const rules = rulesOf(setup.eventRules, { event: true });
-      if (!voterMatches(voter, rules, now)) continue;
+      const [districtRules, others] = splitDistrictRules(rules);
+      if (!voterMatches(voter, others, now)) continue;
       const delay = Math.max(0, ...rules.map(ruleDelayMs));
       await ctx.scheduler.runAfter(delay, internal.emailBlasts.enqueueAutomated, {
         sendId: c.automationSendId,
         voterId: voter._id,
+        ...(districtRules.length ? { districtRules: serializeRules(districtRules) } : {}),
       });
     } else if (setup.sendType === "filter" && (event.type === "voter_created" || event.type === "voter_updated")) {
-      if (!voterMatches(voter, rulesOf(setup.filterRules), now)) continue;
-      await enqueueAutomated(ctx, c.automationSendId, voter._id);
+      const [districtRules, others] = splitDistrictRules(rulesOf(setup.filterRules));
+      if (!voterMatches(voter, others, now)) continue;
+      if (districtRules.length)
+        await ctx.scheduler.runAfter(0, internal.emailBlasts.enqueueAutomated, {
+          sendId: c.automationSendId,
+          voterId: voter._id,
+          districtRules: serializeRules(districtRules),
+        });
+      else await enqueueAutomated(ctx, c.automationSendId, voter._id);
     }
   }
 }
 
-/** Adds one voter to an automation's standing send (once per address) and wakes its sender. */
-export async function enqueueAutomated(ctx: MutationCtx, sendId: Id<"emailSends">, voterId: Id<"voters">) {
+/** Rules in two: the district rules (judged once the voter is assigned) and the others. */
+function splitDistrictRules(rules: EmailRule[]): [EmailRule[], EmailRule[]] {
+  return [rules.filter(isDistrictRule), rules.filter((r) => !isDistrictRule(r))];
+}
+
+/**
+ * Adds one voter to an automation's standing send (once per address) and wakes its sender.
+ * `districtRules` (JSON): the voter is first assigned to its districts, and must match them.
+ */
+export async function enqueueAutomated(
+  ctx: MutationCtx,
+  sendId: Id<"emailSends">,
+  voterId: Id<"voters">,
+  districtRules?: string,
+) {
   const send = await ctx.db.get(sendId);
   if (!send || send.status === "cancelled" || send.status === "completed" || send.status === "failed") return;
   const voter = await ctx.db.get(voterId);
   if (!voter || voter.orgId !== send.orgId) return;
+  if (districtRules !== undefined) {
+    const rules = rulesOf(districtRules);
+    // its membership as of now (its save's own assignment may not have run yet; a bulk write schedules none)
+    await assignVoter(ctx, voterId);
+    const subject = await ruleSubjects(ctx.db, send.orgId, [voter], rules);
+    // rules that cannot be read match no one (never everyone)
+    if (rules.length === 0 || !voterMatches(subject(voter), rules, Date.now())) return;
+  }
   const counts = { ...send.counts };
   const queued = await addRecipient(
     ctx,

@@ -21,6 +21,7 @@ import {
   activeListContacts,
   currentSegmentMembers,
   listSourceCount,
+  ruleSubjects,
   voterEmail,
   votersWithEmail,
 } from "./emailAudience";
@@ -416,7 +417,8 @@ async function sourcePage(
       .query("voters")
       .withIndex("by_org", (q) => q.eq("orgId", send.orgId))
       .paginate({ cursor, numItems: ENQUEUE_BATCH });
-    return await paged(page, async (v) => (voterMatches(v, rules, now) ? voterCandidate(v) : null));
+    const subject = await ruleSubjects(db, send.orgId, page.page, rules);
+    return await paged(page, async (v) => (voterMatches(subject(v), rules, now) ? voterCandidate(v) : null));
   }
   return null;
 }

@@ -97,6 +97,24 @@ export const districtTables = {
     .index("by_org_city", ["orgId", "city"])
     .index("by_org_ward", ["orgId", "ward"]),
 
+  /**
+   * Where a voter's code and the map disagree, one row per voter and kind (its voterDistricts row's
+   * `mapped`, kept with it): the district it is coded to and the one whose outline holds it. A
+   * district lists its disagreeing voters in either direction from these (its tally counts them).
+   */
+  districtDisagreements: defineTable({
+    orgId: v.id("organizations"),
+    voterId: v.id("voters"),
+    kind: vDistrictKind,
+    /** the district of the voter's code (its membership) */
+    coded: v.string(),
+    /** the district whose outline holds the voter */
+    mapped: v.string(),
+  })
+    .index("by_voter", ["voterId"])
+    .index("by_org_kind_coded", ["orgId", "kind", "coded"])
+    .index("by_org_kind_mapped", ["orgId", "kind", "mapped"]),
+
   /** A run assigning the organisation's voters to districts, a page per transaction (a chain). */
   districtRuns: defineTable({
     orgId: v.id("organizations"),

@@ -349,6 +349,117 @@ describe("districts: membership", () => {
   });
 });
 
+describe("districts: which voters disagree", () => {
+  const list = (member: Member, id: string, direction: "mappedElsewhere" | "codedElsewhere") =>
+    member.as
+      .query(api.districts.disagreements, { id, direction, paginationOpts: { cursor: null, numItems: 50 } })
+      .then((p) => p.page);
+
+  test("a voter coded to one precinct and placed in another is listed by both, until it moves, is recoded or is deleted", async () => {
+    const t = setupTest();
+    const f = await roleFixture(t);
+    await addLayer(t, f.account_admin, vtd);
+    // coded precinct 10 (GEOID 17167000010, "Springfield 1") but placed in Springfield 2
+    const v = await f.campaign_manager.as.mutation(api.voters.create, {
+      fields: { first_name: "Pat", last_name: "Doe", precinct: "10", address: "1 Main St", city: "Springfield" },
+    });
+    await addVoter(f.campaign_manager, 2, { precinct: "10" }); // agrees: placed nowhere
+    await place(t, v, pointIn(vtd.boundaries[1]));
+    await drain(t);
+    await t.mutation(internal.districts.assignOne, { voterId: v });
+    const byName = new Map((await districtsOf(f.viewer, "precinct")).map((d) => [d.name, d.id]));
+    const [a, b, c] = ["Springfield 1", "Springfield 2", "Springfield 3"].map((n) => byName.get(n)!);
+    const row = { voterId: v, name: "Pat Doe", address: "1 Main St, Springfield" };
+    // a Viewer reads both directions: coded to A, placed in B
+    expect(await list(f.viewer, a, "mappedElsewhere")).toEqual([
+      { ...row, codedName: "Springfield 1", mappedName: "Springfield 2" },
+    ]);
+    expect(await list(f.viewer, b, "codedElsewhere")).toEqual([
+      { ...row, codedName: "Springfield 1", mappedName: "Springfield 2" },
+    ]);
+    expect(await list(f.viewer, a, "codedElsewhere")).toEqual([]);
+    expect(await list(f.viewer, b, "mappedElsewhere")).toEqual([]);
+
+    // moved into its coded precinct on the map: no disagreement left
+    await place(t, v, pointIn(vtd.boundaries[0]));
+    await t.mutation(internal.districts.assignOne, { voterId: v });
+    expect(await list(f.viewer, a, "mappedElsewhere")).toEqual([]);
+    expect(await list(f.viewer, b, "codedElsewhere")).toEqual([]);
+    // moved to a third precinct: listed there
+    await place(t, v, pointIn(vtd.boundaries[2]));
+    await t.mutation(internal.districts.assignOne, { voterId: v });
+    expect((await list(f.volunteer, c, "codedElsewhere")).map((x) => x.voterId)).toEqual([v]);
+
+    // recoded to where the map places it: gone from both lists
+    await f.volunteer.as.mutation(api.voters.update, {
+      id: v,
+      edits: [{ field: "precinct", base: "10", value: "SPRINGFIELD 3" }],
+    });
+    await drain(t);
+    expect(await list(f.viewer, a, "mappedElsewhere")).toEqual([]);
+    expect(await list(f.viewer, c, "codedElsewhere")).toEqual([]);
+
+    // recoded away again, then deleted: listed, then gone (with its rows)
+    await f.volunteer.as.mutation(api.voters.update, {
+      id: v,
+      edits: [{ field: "precinct", base: "SPRINGFIELD 3", value: "SPRINGFIELD 2" }],
+    });
+    await drain(t);
+    expect(await list(f.viewer, b, "mappedElsewhere")).toEqual([
+      { ...row, codedName: "Springfield 2", mappedName: "Springfield 3" },
+    ]);
+    expect((await list(f.viewer, c, "codedElsewhere")).map((x) => x.voterId)).toEqual([v]);
+    await f.campaign_manager.as.mutation(api.voters.remove, { id: v });
+    expect(await list(f.viewer, b, "mappedElsewhere")).toEqual([]);
+    expect(await list(f.viewer, c, "codedElsewhere")).toEqual([]);
+    expect(await t.run((ctx) => ctx.db.query("districtDisagreements").collect())).toEqual([]);
+  });
+
+  test("the counts and the lists agree; an outsider and the signed-out read none of it", async () => {
+    const t = setupTest();
+    const f = await roleFixture(t);
+    await addLayer(t, f.account_admin, vtd);
+    const ids = [];
+    for (let i = 0; i < 3; i++) {
+      const id = await addVoter(f.campaign_manager, i, { precinct: "10" });
+      await place(t, id, pointIn(vtd.boundaries[1 + (i % 2)]));
+      ids.push(id);
+    }
+    await f.campaign_manager.as.mutation(api.districts.run, {});
+    await drain(t);
+    const a = (await districtsOf(f.viewer, "precinct")).find((d) => d.name === "Springfield 1")!;
+    expect(a.mappedElsewhere).toBe(3);
+    // a page at a time
+    const first = await f.viewer.as.query(api.districts.disagreements, {
+      id: a.id,
+      direction: "mappedElsewhere",
+      paginationOpts: { cursor: null, numItems: 2 },
+    });
+    expect(first.page).toHaveLength(2);
+    const rest = await f.viewer.as.query(api.districts.disagreements, {
+      id: a.id,
+      direction: "mappedElsewhere",
+      paginationOpts: { cursor: first.continueCursor, numItems: 2 },
+    });
+    expect([...first.page, ...rest.page].map((x) => x.voterId).sort()).toEqual([...ids].sort());
+    expect(rest.isDone).toBe(true);
+    // an assignment run again changes nothing
+    await f.campaign_manager.as.mutation(api.districts.run, {});
+    await drain(t);
+    expect(await t.run((ctx) => ctx.db.query("districtDisagreements").collect())).toHaveLength(3);
+
+    expect(await list(f.outsider, a.id, "mappedElsewhere")).toEqual([]);
+    await expect(list(f.account_admin, a.id, "mappedElsewhere")).rejects.toThrow(/permission/);
+    await expect(
+      t.query(api.districts.disagreements, {
+        id: a.id,
+        direction: "mappedElsewhere",
+        paginationOpts: { cursor: null, numItems: 10 },
+      }),
+    ).rejects.toThrow();
+  });
+});
+
 describe("districts: live tallies", () => {
   test("counts follow a voter who changes party, moves to another precinct, and is deleted", async () => {
     const t = setupTest();

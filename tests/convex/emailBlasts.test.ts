@@ -3,9 +3,9 @@
  * follow and control its send and read its statistics; the setup's no-lost-update edits and
  * checks; the spec's send refusals in order (spec/2 §5 "Sending"); a demo blast from fan-out
  * (no address, duplicates, suppressed) through claims and recorded batches to statistics and the
- * voter's history; pause / resume / cancel; schedules and automations; Resend's events applied
- * once and in any order; unsubscribes and their rate limit. The provider side (Resend, svix, a
- * backend kill) is in tests/lib/email/blast*.test.ts.
+ * voter's history; pause / resume / cancel; schedules and automations (district rules too);
+ * Resend's events applied once and in any order; unsubscribes and their rate limit. The provider
+ * side (Resend, svix, a backend kill) is in tests/lib/email/blast*.test.ts.
  *
  * Scheduled functions run in the background on both backends: a send the test drives by hand is
  * created paused in one transaction (no sender run can start), fanned out step by step, then set
@@ -16,6 +16,7 @@ import { describe, expect, test } from "vitest";
 import { api, internal } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
 import { newBlock, type BlockValue, type BlockType, type EmailBlock } from "@convex/lib/email/blocks";
+import { districtFilter } from "@convex/lib/districts";
 import { DEMO_MAILBOX_PER_SEND, NO_RECIPIENTS_RESOLVED } from "@convex/lib/email/blast";
 import type { AppErrorData } from "@convex/lib/errors";
 import { createSend, enqueueStep, senderOf } from "@convex/model/emailBlast";
@@ -1204,6 +1205,64 @@ describe("filter automation", () => {
     });
     expect((await messagesOf(t, res.sendId!)).map((m) => [m.email, m.status])).toEqual([["ada@example.org", "demo"]]);
     expect((await campaignDoc(t, id)).status).toBe("automated");
+  });
+});
+
+describe("district rules (issue 37): every evaluation reads the voters' districts", () => {
+  const inA = { id: "d1", field: "district", operator: "equals", value: districtFilter("precinct", "A") };
+
+  /** The fixture with voters coded to precincts A and B (assigned), and a way to add more. */
+  async function districtFixture() {
+    const ctx = await fixture();
+    const mk = (first: string, precinct: string, city?: string) =>
+      ctx.cm.mutation(api.voters.create, {
+        fields: { first_name: first, last_name: "Voter", email: `${first.toLowerCase()}@example.org`, precinct, city },
+      });
+    const voters = { ann: await mk("Ann", "A"), abe: await mk("Abe", "A"), ben: await mk("Ben", "B") };
+    await settle(ctx.t);
+    return { ...ctx, mk, inDistrict: voters };
+  }
+  const emails = async (t: TestConvex, sendId: Id<"emailSends">) =>
+    (await messagesOf(t, sendId)).map((m) => m.email).sort();
+
+  test("a filter automation's scan reaches exactly the district's voters; then those who come into it", async () => {
+    const { t, cm, id, mk, inDistrict } = await districtFixture();
+    await setSetup(cm, id, { sendType: "filter", filterRules: JSON.stringify([inA]) });
+    const { sendId } = await sendTo(cm, id);
+    await settle(t);
+    expect(await emails(t, sendId!)).toEqual(["abe@example.org", "ann@example.org"]);
+    // a voter created in A comes to match once assigned; one created in B never does
+    await mk("Cat", "A");
+    await mk("Dan", "B");
+    await settle(t);
+    expect(await emails(t, sendId!)).toEqual(["abe@example.org", "ann@example.org", "cat@example.org"]);
+    // a voter recoded from B to A too
+    await cm.mutation(api.voters.update, {
+      id: inDistrict.ben,
+      edits: [{ field: "precinct", base: "B", value: "A" }],
+    });
+    await settle(t);
+    expect(await emails(t, sendId!)).toEqual([
+      "abe@example.org",
+      "ann@example.org",
+      "ben@example.org",
+      "cat@example.org",
+    ]);
+  });
+
+  test("an event automation's district rule, with another rule: only a voter created in the district and matching both", async () => {
+    const { t, cm, id, mk } = await districtFixture();
+    const rules = [
+      { id: "r1", field: "city", operator: "equals", value: "Portland", timeDelay: 0, timeUnit: "minutes" },
+      { ...inA, timeDelay: 0, timeUnit: "minutes" },
+    ];
+    await setSetup(cm, id, { sendType: "event", eventTrigger: "voter_created", eventRules: JSON.stringify(rules) });
+    const { sendId } = await sendTo(cm, id);
+    await mk("Eve", "A", "Portland");
+    await mk("Fay", "A", "Salem");
+    await mk("Gus", "B", "Portland");
+    await settle(t);
+    expect(await emails(t, sendId!)).toEqual(["eve@example.org"]);
   });
 });
 

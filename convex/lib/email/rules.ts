@@ -25,8 +25,10 @@ export const RULE_FIELDS = [
 ] as const;
 /**
  * Beyond the spec's fields: a district's voters (value "kind:key", lib/districts.ts
- * districtFilter). Only a segment made from a district (/districts) carries it; editors offer it
- * for such a rule alone, and only a segment's refresh reads voters' districts.
+ * districtFilter). A segment made from a district (/districts) carries it; editors offer it for
+ * such a rule alone. Wherever rules are evaluated — a segment's refresh, a blast's extra filter,
+ * an automation's event and filter rules — rules holding one read the voters' districts first
+ * (model/emailAudience.ts ruleSubjects); without them a district rule would match nobody.
  */
 export const DISTRICT_FIELD = "district";
 export const DISTRICT_FIELD_LABEL = "District";
@@ -126,7 +128,7 @@ export type RuleVoter = {
   date_of_birth?: string;
   city?: string;
   state?: string;
-  /** the voter's districts ("kind:key"), loaded only where a rule asks (segment refresh) */
+  /** the voter's districts ("kind:key"), loaded only where a rule asks (model/emailAudience.ts ruleSubjects) */
   districts?: string[];
 };
 
@@ -344,6 +346,11 @@ function districtMatches(districts: string[], rule: EmailRule): boolean {
     default:
       return false;
   }
+}
+
+/** Whether a rule reads the voters' districts (they are loaded only then). */
+export function isDistrictRule(rule: EmailRule): boolean {
+  return rule.field === DISTRICT_FIELD;
 }
 
 /** Whether the voter matches every rule (an empty list matches everyone). */

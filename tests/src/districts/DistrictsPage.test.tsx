@@ -3,8 +3,9 @@
  * tests/e2e/districts.spec.ts): members without voters.view get the refusal; no districts says how
  * to add boundaries (a link to Map data); the list by kind with voters, the chosen measure and
  * code/map disagreements; the map's shading follows the measure; a district's page shows counts by
- * party and status, turnout history and the disagreement report, links to its voters and makes a
- * group for those who manage voters; accessible.
+ * party and status, turnout history and the disagreement report (the disagreeing voters both
+ * ways on request, a page at a time), links to its voters and makes a group for those who manage
+ * voters; accessible.
  */
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import {
@@ -28,6 +29,10 @@ const state = {
   makeGroup: vi.fn(async (_args: unknown) => "g1"),
   makeEmailSegment: vi.fn(async (_args: unknown) => "s1"),
   shading: null as Map<string, { fill: string; value: string }> | null,
+  /** the disagreeing voters per direction, and the calls their hook got */
+  disagreeing: {} as Record<string, { results: unknown[]; status: string }>,
+  disagreementArgs: [] as unknown[],
+  loadMore: vi.fn((_n: number) => {}),
 };
 
 vi.mock("@/session/ViewerProvider", () => ({
@@ -45,6 +50,10 @@ vi.mock("@/features/districts/hooks/useDistricts", () => ({
     };
   },
   useDistrictActions: () => ({ makeGroup: state.makeGroup, makeEmailSegment: state.makeEmailSegment }),
+  useDistrictDisagreements: (id: string, direction: string, pageSize: number) => {
+    state.disagreementArgs.push({ id, direction, pageSize });
+    return { ...(state.disagreeing[direction] ?? { results: [], status: "Exhausted" }), loadMore: state.loadMore };
+  },
 }));
 vi.mock("@/features/districts/components/DistrictMap", () => ({
   DistrictMap: (p: { outlines: { id: string }[]; shading: Map<string, { fill: string; value: string }> }) => {
@@ -116,6 +125,9 @@ describe("DistrictsPage", () => {
     state.open = undefined;
     state.makeGroup.mockClear();
     state.makeEmailSegment.mockClear();
+    state.disagreeing = {};
+    state.disagreementArgs = [];
+    state.loadMore.mockClear();
   });
   afterEach(() => r.unmount());
 
@@ -212,6 +224,82 @@ describe("DistrictsPage", () => {
     click(button(panel, "Create segment"));
     await flush();
     expect(state.makeEmailSegment).toHaveBeenCalledWith({ id: "d1", name: "Springfield 1" });
+  });
+
+  test("which voters disagree: shown on request, both ways, each linking to the voter, a page at a time", async () => {
+    state.open = { ...P1, codedElsewhere: 1, layerName: "Precincts 2020", cells: [] };
+    state.disagreeing = {
+      mappedElsewhere: {
+        results: [
+          {
+            voterId: "v1",
+            name: "Pat Doe",
+            address: "1 Main St, Springfield",
+            codedName: "Springfield 1",
+            mappedName: "Springfield 2",
+          },
+          { voterId: "v2", name: "Sam Roe", address: "", codedName: "Springfield 1", mappedName: "Springfield 3" },
+        ],
+        status: "CanLoadMore",
+      },
+      codedElsewhere: {
+        results: [
+          {
+            voterId: "v3",
+            name: "Lee Poe",
+            address: "9 Elm St",
+            codedName: "Springfield 4",
+            mappedName: "Springfield 1",
+          },
+        ],
+        status: "Exhausted",
+      },
+    };
+    r.render(<DistrictsPage />, "/districts?district=d1");
+    await flush();
+    const panel = byTestId(document.body, "districts.panel")!;
+    const report = byTestId(panel, "districts.panel.disagreement")!;
+    // nothing is read until asked
+    expect(state.disagreementArgs).toEqual([]);
+    expect(allByTestId(panel, "districts.panel.disagreeingVoter")).toEqual([]);
+    click(button(report, "Show voters"));
+    await flush();
+    expect(state.disagreementArgs).toEqual(
+      expect.arrayContaining([
+        { id: "d1", direction: "mappedElsewhere", pageSize: 25 },
+        { id: "d1", direction: "codedElsewhere", pageSize: 25 },
+      ]),
+    );
+    const coded = byTestId(panel, "districts.panel.disagreeing.mappedElsewhere")!;
+    expect(text(coded.querySelector("h3"))).toBe("Coded to this district, placed in another on the map");
+    const items = allByTestId(coded, "districts.panel.disagreeingVoter");
+    expect(items.map((li) => text(li))).toEqual([
+      "Pat Doe1 Main St, SpringfieldCode: Springfield 1 · Map: Springfield 2",
+      "Sam RoeCode: Springfield 1 · Map: Springfield 3",
+    ]);
+    expect(items[0].querySelector("a")?.getAttribute("href")).toBe("/voters/v1");
+    click(button(coded, "Load more"));
+    expect(state.loadMore).toHaveBeenCalledWith(25);
+    const mapped = byTestId(panel, "districts.panel.disagreeing.codedElsewhere")!;
+    expect(text(mapped.querySelector("h3"))).toBe("Placed in this district on the map, coded to another");
+    expect(allByTestId(mapped, "districts.panel.disagreeingVoter").map((li) => text(li))).toEqual([
+      "Lee Poe9 Elm StCode: Springfield 4 · Map: Springfield 1",
+    ]);
+    // every page loaded: no button
+    expect(button(mapped, "Load more")).toBeUndefined();
+    await expectNoAxeViolations(panel);
+    click(button(report, "Hide voters"));
+    await flush();
+    expect(allByTestId(panel, "districts.panel.disagreeingVoter")).toEqual([]);
+  });
+
+  test("no disagreement: nothing to show", async () => {
+    state.open = { ...P2, layerName: null, cells: [] };
+    r.render(<DistrictsPage />, "/districts?district=d2");
+    await flush();
+    const report = byTestId(byTestId(document.body, "districts.panel")!, "districts.panel.disagreement")!;
+    expect(text(report)).toContain("No disagreement");
+    expect(button(report, "Show voters")).toBeUndefined();
   });
 
   test("members who only view voters get no group action", async () => {

@@ -7,6 +7,7 @@ import { ScrollTable } from "@/ui/ScrollTable";
 import { toast } from "@/ui/toast";
 import type { DistrictDetail } from "../hooks/useDistricts";
 import { districtVotersPath, districtTitle, percent } from "../utils/display";
+import { DisagreeingVoters } from "./DisagreeingVoters";
 
 function Counts({ label, rows, total }: { label: string; rows: [string, number][]; total: number }) {
   if (rows.length === 0) return null;
@@ -45,8 +46,9 @@ function sum(cells: DistrictDetail["cells"], by: "party" | "status"): [string, n
 
 /**
  * One district (a dialog over the page, full width on a phone): its voters by party and status,
- * turnout in each election of the vote history, where codes and the map disagree, and its
- * actions — view its voters (the voter list filtered by it), make a group or an email segment of them.
+ * turnout in each election of the vote history, where codes and the map disagree (and, asked,
+ * which voters), and its actions — view its voters (the voter list filtered by it), make a group
+ * or an email segment of them.
  */
 export function DistrictPanel({
   district,
@@ -66,6 +68,7 @@ export function DistrictPanel({
   // the audience being named: a voter group (texting, walk lists, email) or an email segment
   const [making, setMaking] = useState<{ what: "group" | "segment"; name: string } | null>(null);
   const [busy, setBusy] = useState(false);
+  const [showDisagreeing, setShowDisagreeing] = useState(false);
   const title = district ? districtTitle(district.kind, district.name) : "District";
   const create = async () => {
     if (!district || making === null) return;
@@ -169,6 +172,25 @@ export function DistrictPanel({
                     The voter file's code decides membership.
                   </Callout.Text>
                 </Callout.Root>
+              )}
+              {(district.mappedElsewhere > 0 || district.codedElsewhere > 0) && (
+                <>
+                  <Button
+                    variant="soft"
+                    size="1"
+                    mt="2"
+                    aria-expanded={showDisagreeing}
+                    onClick={() => setShowDisagreeing(!showDisagreeing)}
+                  >
+                    {showDisagreeing ? "Hide voters" : "Show voters"}
+                  </Button>
+                  {showDisagreeing && district.mappedElsewhere > 0 && (
+                    <DisagreeingVoters districtId={district.id} direction="mappedElsewhere" />
+                  )}
+                  {showDisagreeing && district.codedElsewhere > 0 && (
+                    <DisagreeingVoters districtId={district.id} direction="codedElsewhere" />
+                  )}
+                </>
               )}
             </Box>
             <Counts label="By party" rows={sum(district.cells, "party")} total={district.voters} />
