@@ -1,16 +1,23 @@
 import { Flex, Spinner } from "@radix-ui/themes";
-import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from "react";
+import { isValidElement, lazy, Suspense, useEffect, type ComponentType, type LazyExoticComponent } from "react";
 import { Navigate, Route, Routes, useSearchParams } from "react-router-dom";
 import { AuthGuard } from "./AuthGuard";
 import { AppShell } from "./shell/AppShell";
 import { ROUTES, voterEditPath, voterPath } from "@/lib/routes";
 
-/** Lazily loads a named export, so heavy pages (xlsx, maps, canvases) load per route. */
-function page<K extends string>(
-  load: () => Promise<Record<K, ComponentType>>,
-  name: K,
-): LazyExoticComponent<ComponentType> {
-  return lazy(async () => ({ default: (await load())[name] }));
+type Page = LazyExoticComponent<ComponentType> & { preload(): void };
+
+/**
+ * Lazily loads a named export, so heavy pages (xlsx, maps, canvases) load per route; `preload`
+ * starts loading it early (a signed-in page's chunk loads while the session is checked).
+ */
+function page<K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K): Page {
+  let loading: Promise<Record<K, ComponentType>> | null = null;
+  const start = () => (loading ??= load());
+  return Object.assign(
+    lazy(async () => ({ default: (await start())[name] })),
+    { preload: () => void start().catch(() => undefined) },
+  );
 }
 
 const LandingPage = page(() => import("@/features/landing/LandingPage"), "LandingPage");
@@ -72,6 +79,9 @@ function CampaignsRedirect() {
 }
 
 function Guarded({ children, admin }: { children: React.ReactNode; admin?: boolean }) {
+  // the page's chunk loads while the session is checked, not after
+  const type = isValidElement(children) ? (children.type as Partial<Page>) : null;
+  useEffect(() => type?.preload?.(), [type]);
   return (
     <AuthGuard requireAdmin={admin}>
       <AppShell>
