@@ -4,7 +4,7 @@
  *
  * The FeatureCollection's features come in chunks: first the overview (the road classes drawn
  * below street zoom: highways and ramps), then one chunk per tile of DRAWING_CHUNK_ZOOM (about
- * 8 km) with every line that reaches it, a margin included (a line crossing tiles is in each). A
+ * 4 km across) with every line that reaches it, a margin included (a line crossing tiles is in each). A
  * foreign member `chunks`, written before `features`, gives each chunk's byte range within the
  * features array, the segment count and the bounding box. A map so fetches one file (cached for
  * good: stored files never change) but parses the overview and the chunks under its view only,
@@ -14,7 +14,7 @@
 import type { StreetSegment } from "./tiger";
 
 /** Chunks are the tiles of this zoom. */
-export const DRAWING_CHUNK_ZOOM = 12;
+export const DRAWING_CHUNK_ZOOM = 13;
 /** TIGER road classes drawn below street zoom (streetTiles.ts ROAD_STYLES: primary, secondary, ramp). */
 export const OVERVIEW_MTFCC: readonly string[] = ["S1100", "S1200", "S1630"];
 /**
@@ -153,12 +153,14 @@ export async function openDrawing(head: Uint8Array, bytes: DrawingBytes): Promis
   // the header holds only numbers and plain keys, so the marker's first appearance ends it
   let text = decoder.decode(head);
   let end = text.indexOf(MARKER);
-  if (end < 0) {
-    head = await bytes.whole();
+  // a big county's header goes past the first bytes: a larger range, then (rarely) the whole file
+  for (const more of [() => bytes.range(0, DRAWING_HEAD_BYTES * 16), () => bytes.whole()]) {
+    if (end >= 0) break;
+    head = await more();
     text = decoder.decode(head);
     end = text.indexOf(MARKER);
-    if (end < 0) throw new Error("The streets layer's drawing copy is damaged.");
   }
+  if (end < 0) throw new Error("The streets layer's drawing copy is damaged.");
   const header = JSON.parse(text.slice(PREFIX.length, end)) as DrawingChunks;
   const start = new TextEncoder().encode(text.slice(0, end + MARKER.length)).length;
   const read = async ([from, to]: Range): Promise<Collection> => {

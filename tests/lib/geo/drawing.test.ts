@@ -155,6 +155,42 @@ describe("the chunked drawing copy", () => {
     expect(roadClassOf("S1100")).not.toBeNull();
   });
 
+  test("a big county's header, longer than the first bytes, is read with a larger range, not the whole file", async () => {
+    // 3,600 short streets, each alone in its chunk (a county of ~3,600 chunks)
+    const many: StreetSegment[] = [];
+    for (let i = 0; i < 60; i++)
+      for (let j = 0; j < 60; j++) {
+        const [lng, lat] = [-118 + i * 0.05, 34 + j * 0.04];
+        many.push({
+          name: `Road ${i}-${j}`,
+          mtfcc: "S1400",
+          coords: [
+            [lng, lat],
+            [lng + 0.001, lat],
+          ],
+          bbox: [lng, lat, lng + 0.001, lat],
+        } as StreetSegment);
+      }
+    const big = new TextEncoder().encode(streetsDrawing(many));
+    const ranges: [number, number][] = [];
+    const opened = await openDrawing(big.subarray(0, DRAWING_HEAD_BYTES), {
+      range: async (from, to) => {
+        ranges.push([from, to]);
+        return big.subarray(from, to);
+      },
+      whole: async () => {
+        throw new Error("read whole");
+      },
+    });
+    if (!opened.chunked) throw new Error("not chunked");
+    // (a line near a tile's edge is in its neighbour too)
+    expect(opened.header.tiles.length).toBeGreaterThanOrEqual(3_600);
+    expect(ranges[0]).toEqual([0, DRAWING_HEAD_BYTES * 16]);
+    const [x, y] = opened.header.tiles[1_234];
+    const chunk = await opened.chunk(x, y);
+    expect(chunk?.features.length).toBeGreaterThanOrEqual(1);
+  });
+
   test("a copy stored before chunks is read whole", async () => {
     const old = { type: "FeatureCollection", features: [] };
     const oldBytes = new TextEncoder().encode(JSON.stringify(old));
