@@ -3,7 +3,7 @@ import { useEffect, useRef } from "react";
 import { useMap } from "react-leaflet";
 import type { FeatureCollection } from "geojson";
 import { ROAD_STYLES, styleAt, TILE_SIZE, type BBox, type StreetTile } from "./streetTiles";
-import type { StreetWorkerReply, StreetWorkerRequest } from "./streetTiles.worker";
+import type { StreetWorkerReply, StreetWorkerRequest, TileView } from "./streetTiles.worker";
 
 /** Streets draw above the basemap and raster tiles (200) and under place names (390) and markers (400+). */
 const STREETS_PANE = "streets";
@@ -15,9 +15,22 @@ type StreetsStatus = { ok: true; segments: number; bbox: BBox | null } | { ok: f
 
 type Request = StreetWorkerRequest extends infer R ? (R extends unknown ? Omit<R, "id"> : never) : never;
 
+const startWorker = () => new Worker(new URL("./streetTiles.worker.ts", import.meta.url), { type: "module" });
+
+/** A worker started before a map needs it (its script loads while the page's data does). */
+let spare: Worker | null = null;
+
+/**
+ * Starts a street tiles worker ahead of the first map (a map page's module calls it when it loads,
+ * while the session and the map's data are still on their way); the next streets layer takes it.
+ */
+export function prewarmStreetTiles() {
+  if (!spare && typeof Worker !== "undefined") spare = startWorker();
+}
+
 /** The page's side of the street tiles worker: one request, one reply, matched by id. */
 class StreetTileClient {
-  private readonly worker = new Worker(new URL("./streetTiles.worker.ts", import.meta.url), { type: "module" });
+  private readonly worker = takeWorker();
   private readonly pending = new Map<number, (reply: StreetWorkerReply) => void>();
   private nextId = 1;
 
@@ -46,11 +59,24 @@ class StreetTileClient {
   }
 }
 
+function takeWorker(): Worker {
+  const w = spare ?? startWorker();
+  spare = null;
+  return w;
+}
+
+/** The map event a streets layer fires when it has painted its first tile with streets on it. */
+export const STREETS_PAINTED = "streetspainted";
+
 /** A canvas tile layer over the worker's tiles: 256 CSS px, drawn at the screen's pixel density. */
 class StreetGridLayer extends L.GridLayer {
+  private painted = false;
+
   constructor(
     private readonly client: StreetTileClient,
     options: L.GridLayerOptions,
+    /** called once, the frame after the first tile with streets on it is drawn */
+    private readonly onFirstPaint: () => void,
   ) {
     super(options);
   }
@@ -60,11 +86,17 @@ class StreetGridLayer extends L.GridLayer {
     const ratio = window.devicePixelRatio || 1;
     canvas.width = canvas.height = Math.round(TILE_SIZE * ratio);
     void this.client.request({ type: "tile", z: coords.z, x: coords.x, y: coords.y }).then((reply) => {
+      let drawn = false;
       if (reply.type === "tile" && reply.ok && reply.tile) {
         const ctx = canvas.getContext("2d");
         if (ctx) drawStreetTile(ctx, reply.tile, ratio);
+        drawn = !!ctx;
       }
       done(undefined, canvas);
+      if (drawn && !this.painted) {
+        this.painted = true;
+        requestAnimationFrame(() => this.onFirstPaint());
+      }
     });
     return canvas;
   }
@@ -122,6 +154,27 @@ function drawStreetTile(ctx: CanvasRenderingContext2D, tile: StreetTile, ratio: 
   }
 }
 
+/** The tiles the map shows now (its first view, which the worker starts reading at once). */
+function tileView(map: L.Map): TileView | undefined {
+  let z: number;
+  let centre: L.Point;
+  try {
+    z = Math.round(map.getZoom());
+    centre = map.project(map.getCenter(), z);
+  } catch {
+    return undefined; // no view yet
+  }
+  if (!Number.isFinite(z)) return undefined;
+  const half = map.getSize().divideBy(2);
+  return {
+    z,
+    x0: Math.floor((centre.x - half.x) / TILE_SIZE),
+    y0: Math.floor((centre.y - half.y) / TILE_SIZE),
+    x1: Math.floor((centre.x + half.x) / TILE_SIZE),
+    y1: Math.floor((centre.y + half.y) / TILE_SIZE),
+  };
+}
+
 /**
  * The organisation's streets on a react-leaflet map (issue 36): cut into tiles in a worker, drawn
  * on canvas tiles by road class, named from zoom 15. `source` is the layer itself or the URL of its
@@ -150,16 +203,15 @@ export function StreetsLayer({
     const client = new StreetTileClient();
     let live = true;
     // tiles asked for before the layer is ready wait for it in the worker
-    void client.request({ type: "load", source }).then((reply) => {
+    void client.request({ type: "load", source, view: tileView(map) }).then((reply) => {
       if (!live || reply.type !== "load") return;
       status.current?.(reply.ok ? { ok: true, segments: reply.segments, bbox: reply.bbox } : reply);
     });
-    const layer = new StreetGridLayer(client, {
-      pane: STREETS_PANE,
-      tileSize: TILE_SIZE,
-      updateWhenZooming: false,
-      keepBuffer: 3,
-    }).addTo(map);
+    const layer = new StreetGridLayer(
+      client,
+      { pane: STREETS_PANE, tileSize: TILE_SIZE, updateWhenZooming: false, keepBuffer: 3 },
+      () => live && map.fire(STREETS_PAINTED),
+    ).addTo(map);
     return () => {
       live = false;
       layer.remove();

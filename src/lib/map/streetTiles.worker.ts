@@ -4,7 +4,7 @@
  * tiles need them), cuts tiles on request and hands their typed arrays over without a copy; the
  * map thread only draws.
  *
- *   { id, type: "load", source: FeatureCollection | URL } → { id, type: "load", ok, segments, bbox } | { ok: false, error }
+ *   { id, type: "load", source: FeatureCollection | URL, view? } → { id, type: "load", ok, segments, bbox } | { ok: false, error }
  *   { id, type: "tile", z, x, y }                         → { id, type: "tile", ok, tile: StreetTile | null }
  *
  * A tile asked for while a layer loads waits for it; a later load replaces the layer.
@@ -13,8 +13,11 @@ import type { FeatureCollection } from "geojson";
 import { bytesInMemory, DRAWING_HEAD_BYTES, openDrawing, type DrawingBytes } from "@convex/lib/geo/drawing";
 import { buildStreetIndex, chunkedStreetIndex, type BBox, type StreetIndex, type StreetTile } from "./streetTiles";
 
+/** The tiles a map shows (zoom and tile range): their data is read as soon as the layer opens. */
+export type TileView = { z: number; x0: number; y0: number; x1: number; y1: number };
+
 export type StreetWorkerRequest =
-  | { id: number; type: "load"; source: FeatureCollection | string }
+  | { id: number; type: "load"; source: FeatureCollection | string; view?: TileView }
   | { id: number; type: "tile"; z: number; x: number; y: number };
 
 export type StreetWorkerReply =
@@ -49,6 +52,12 @@ export function createStreetTileHandler(fetchLayer: typeof fetch = (...args) => 
       index = next.catch(() => null);
       try {
         const built = await next;
+        // the chunks under the map's first view start loading now, not when its tiles are asked
+        // for (those requests wait behind the page's own start-up work)
+        const v = request.view;
+        if (v && built.prepare && (v.x1 - v.x0 + 1) * (v.y1 - v.y0 + 1) <= 64)
+          for (let x = v.x0; x <= v.x1; x++)
+            for (let y = v.y0; y <= v.y1; y++) void built.prepare(v.z, x, y).catch(() => undefined);
         return {
           reply: { id: request.id, type: "load", ok: true, segments: built.segments, bbox: built.bbox },
           transfer: [],

@@ -126,6 +126,40 @@ describe("the street tiles worker", () => {
     expect(served).toBeLessThan(file.length / 2);
   });
 
+  test("a load with the map's view reads the chunk under it at once: its tiles then need no further read", async () => {
+    const wide = syntheticCounty(7, "EDGES", { blocks: 90 });
+    const detection = detectLayer(Object.keys(wide.edges.features[0].properties));
+    if ("error" in detection) throw new Error(detection.error);
+    const layer = toStreetSegments(wide.edges.features, detection);
+    if ("error" in layer) throw new Error(layer.error);
+    const file = new TextEncoder().encode(streetsDrawing(layer.segments));
+    const server = (reads: string[]) => async (_url: unknown, init?: RequestInit) => {
+      const range = new Headers(init?.headers).get("Range") ?? "whole";
+      reads.push(range);
+      const [, from, to] = /^bytes=(\d+)-(\d+)$/.exec(range) ?? [];
+      if (from === undefined) return new Response(file);
+      return new Response(file.slice(Number(from), Math.min(file.length, Number(to) + 1)), { status: 206 });
+    };
+    const [mx, my] = wide.edges.features[Math.floor(wide.edges.features.length / 2)].geometry.coordinates[0];
+    const at = tileOf(my, mx, 16);
+    const url = "https://convex.example/api/storage/chunked";
+    // without a view: the header and overview only
+    const plain: string[] = [];
+    await createStreetTileHandler(server(plain))({ id: 1, type: "load", source: url });
+    // with the view: its chunk too, before any tile is asked for
+    const reads: string[] = [];
+    const handle = createStreetTileHandler(server(reads));
+    const view = { z: 16, x0: at.x - 1, y0: at.y - 1, x1: at.x + 1, y1: at.y + 1 };
+    await handle({ id: 1, type: "load", source: url, view });
+    await new Promise((r) => setTimeout(r, 0));
+    expect(reads.length).toBeGreaterThan(plain.length);
+    const before = reads.length;
+    const tile = tileReply((await handle({ id: 2, type: "tile", z: 16, x: at.x, y: at.y })).reply);
+    expect(tile?.classes.length).toBeGreaterThan(0);
+    expect(reads.length).toBe(before);
+    expect(reads).not.toContain("whole");
+  });
+
   test("a file that cannot be fetched or is not a FeatureCollection is a refused load, and leaves no layer", async () => {
     const notFound = createStreetTileHandler(async () => new Response("gone", { status: 404 }));
     expect((await notFound({ id: 1, type: "load", source: "https://x/y" })).reply).toEqual({

@@ -94,7 +94,13 @@ describe("the sign map's layers", () => {
     m.render(<SignMap {...base} streets={streets} />);
     const worker = workers.find((w) => w.url.includes("streetTiles.worker"));
     expect(worker).toBeDefined();
-    expect(worker!.messages[0]).toEqual({ id: 1, type: "load", source: streets });
+    // with the tiles the map shows first (the worker reads their data at once)
+    expect(worker!.messages[0]).toEqual({
+      id: 1,
+      type: "load",
+      source: streets,
+      view: { z: 12, x0: expect.any(Number), y0: expect.any(Number), x1: expect.any(Number), y1: expect.any(Number) },
+    });
     expect(m.container.querySelector(".leaflet-streets-pane")).not.toBeNull();
     expect(byTestId(m.container, "signs.noStreets")).toBeNull();
     // a stored file's URL goes to the worker as it is: the page does not fetch or parse it

@@ -7,10 +7,13 @@ import type { Id } from "@convex/_generated/dataModel";
 import { NoStreetsNotice } from "@/lib/map/NoStreetsNotice";
 import { PmtilesBasemap } from "@/lib/map/PmtilesBasemap";
 import { RasterTiles } from "@/lib/map/RasterTiles";
-import { StreetsLayer } from "@/lib/map/StreetsLayer";
+import { prewarmStreetTiles, StreetsLayer } from "@/lib/map/StreetsLayer";
 import type { OrgMap } from "@/lib/map/useOrgMap";
 import { ROUTES } from "@/lib/routes";
 import type { DistrictOutline } from "../hooks/useDistricts";
+
+// the street tiles worker starts loading with this module, before the map's data arrives
+prewarmStreetTiles();
 
 const REDUCED_MOTION =
   typeof window !== "undefined" &&

@@ -9,10 +9,13 @@ import type { Id } from "@convex/_generated/dataModel";
 import { NoStreetsNotice } from "@/lib/map/NoStreetsNotice";
 import { PmtilesBasemap } from "@/lib/map/PmtilesBasemap";
 import { RasterTiles } from "@/lib/map/RasterTiles";
-import { StreetsLayer } from "@/lib/map/StreetsLayer";
+import { prewarmStreetTiles, StreetsLayer } from "@/lib/map/StreetsLayer";
 import type { OrgMap } from "@/lib/map/useOrgMap";
 import { ROUTES } from "@/lib/routes";
 import type { Bounds, DoorsView, TurfRow } from "../hooks/useWalkLists";
+
+// the street tiles worker starts loading with this module, before the map's data arrives
+prewarmStreetTiles();
 
 /** What the map is drawing: nothing, a turf's outline (polygon or rectangle), or a split line or area. */
 export type DrawMode = "idle" | "polygon" | "rectangle" | "splitLine" | "splitArea";
