@@ -19,12 +19,15 @@ import type { Id } from "@convex/_generated/dataModel";
 import { NoStreetsNotice } from "@/lib/map/NoStreetsNotice";
 import { PmtilesBasemap } from "@/lib/map/PmtilesBasemap";
 import { RasterTiles } from "@/lib/map/RasterTiles";
-import { StreetsLayer } from "@/lib/map/StreetsLayer";
+import { prewarmStreetTiles, StreetsLayer } from "@/lib/map/StreetsLayer";
 import { ROUTES } from "@/lib/routes";
 import type { MapViewport, SignMapData } from "../hooks/useSignMap";
 import { markerColor } from "../utils/signDisplay";
 import { spreadOverlapping } from "../utils/spread";
 import { Basemap } from "./Basemap";
+
+// the street tiles worker starts loading with this module, before the map's data arrives
+prewarmStreetTiles();
 
 /** The browser asks for reduced motion (read once: Leaflet takes its animation options at creation). */
 const REDUCED_MOTION =
@@ -287,7 +290,7 @@ export function SignMap(props: SignMapProps) {
       >
         {base === "pmtiles" && <PmtilesBasemap url={basemapUrl!} onError={() => setBasemapFailed(true)} />}
         {base === "raster" && <RasterTiles url={tiles!.url} attribution={tiles!.attribution} onError={onTileError} />}
-        {base === "offline" && <Basemap />}
+        {base === "offline" && <Basemap streets={streets === undefined ? "loading" : streets ? "some" : "none"} />}
         {base !== "offline" && <AttributionControl />}
         {streets && <StreetsLayer source={streets} />}
         <ViewportWatcher onViewport={onViewport} />
