@@ -12,6 +12,7 @@ import { internal } from "../_generated/api";
 import { doorAddress } from "../lib/turf/doorAddress";
 import { cellOf } from "../lib/turf/geometry";
 import { packVoters, TagDictionary, type FilterVoter } from "../lib/turf/packedFilters";
+import { ALWAYS_SUPPRESSED } from "../tables/emailBlast";
 import type { GeocodeQualityValue } from "../tables/geo";
 
 /** What keeping doors needs of a mutation: its database and scheduler (the app's, or a test's). */
@@ -63,7 +64,7 @@ export async function optedOut(db: Db, orgId: Id<"organizations">, voter: Doc<"v
       .query("emailSuppressions")
       .withIndex("by_org_email", (q) => q.eq("orgId", orgId).eq("email", voter.emailLower!))
       .take(5);
-    if (rows.some((r) => r.reason === "unsubscribed")) return true;
+    if (rows.some((r) => ALWAYS_SUPPRESSED.has(r.reason))) return true;
   }
   return false;
 }

@@ -26,6 +26,7 @@ import {
   votersWithEmail,
 } from "./emailAudience";
 import { isSuppressed } from "./emailEvents";
+import { ALWAYS_SUPPRESSED } from "../tables/emailBlast";
 import { emailDemoMode } from "./emails";
 import { displayName } from "./orgs";
 import { cancel, ensureSender, isLive, pause, resume } from "./sendQueue";
@@ -263,7 +264,7 @@ async function suppressionCheck(ctx: MutationCtx, send: Doc<"emailSends">): Prom
     rows
       .filter(
         (r) =>
-          r.reason === "unsubscribed" ||
+          ALWAYS_SUPPRESSED.has(r.reason) ||
           (r.reason === "bounced" && send.exclude.bounced) ||
           (r.reason === "complained" && send.exclude.complained),
       )

@@ -8,6 +8,7 @@ import { defineRateLimits } from "convex-helpers/server/rateLimit";
 import type { Doc, Id } from "../_generated/dataModel";
 import type { MutationCtx, QueryCtx } from "../_generated/server";
 import {
+  ALWAYS_SUPPRESSED,
   STAT_FIELDS,
   STAT_SHARDS,
   type ProviderEvent,
@@ -30,7 +31,7 @@ export async function isSuppressed(
     .take(3);
   return rows.some(
     (r) =>
-      r.reason === "unsubscribed" ||
+      ALWAYS_SUPPRESSED.has(r.reason) ||
       (r.reason === "bounced" && send.exclude.bounced) ||
       (r.reason === "complained" && send.exclude.complained),
   );
@@ -57,7 +58,7 @@ export async function suppress(
     ...(campaignId ? { campaignId } : {}),
   });
   // the turf filters' "opted out" reads packed doors
-  if (reason === "unsubscribed") await markDoorsOfContact(ctx, orgId, { email });
+  if (ALWAYS_SUPPRESSED.has(reason)) await markDoorsOfContact(ctx, orgId, { email });
 }
 
 /** Adds to a campaign's counters (one random shard: concurrent webhooks seldom touch the same document). */

@@ -113,17 +113,28 @@ export async function recordSurveySubmission(
   ctx: MutationCtx,
   survey: Doc<"surveys">,
   responses: Record<string, unknown>,
-  meta: { email: string | null; userAgent: string | null; submitterIp: string | null; source: "public" | "preview" },
+  meta: {
+    email: string | null;
+    userAgent: string | null;
+    submitterIp: string | null;
+    source: "public" | "preview" | "canvass";
+    /** canvass: the voter who answered at the door */
+    voterId?: Id<"voters"> | null;
+  },
 ): Promise<SurveySubmitResult> {
+  // answers recorded at a door (issue 38) are the canvasser's record of a conversation with a known
+  // voter: the same answer checks, but no respondent email, no one-per-email rule (a voter is asked
+  // again on a later visit) and no notification email per door
+  const canvass = meta.source === "canvass";
   const settings = await orgSurveySettings(ctx.db, survey.orgId);
   const check = checkResponses(survey.pages, responses);
   const errors = { ...check.errors };
   const email = (meta.email ?? "").trim() || emailFromAnswers(survey.pages, check.values) || "";
-  if (!email && !settings.allowAnonymous) errors.respondentEmail = RESPONDENT_EMAIL_REQUIRED;
+  if (!email && !settings.allowAnonymous && !canvass) errors.respondentEmail = RESPONDENT_EMAIL_REQUIRED;
   else if (email && (email.length > 254 || !EMAIL_PATTERN.test(email))) errors.respondentEmail = INVALID_EMAIL;
   if (Object.keys(errors).length > 0) return { ok: false, errors };
   const emailLower = email ? email.toLowerCase() : null;
-  if (emailLower && !survey.settings.allowMultipleSubmissions) {
+  if (emailLower && !survey.settings.allowMultipleSubmissions && !canvass) {
     const earlier = await ctx.db
       .query("surveySubmissions")
       .withIndex("by_survey_email", (q) => q.eq("surveyId", survey._id).eq("emailLower", emailLower))
@@ -139,10 +150,14 @@ export async function recordSurveySubmission(
     userAgent: meta.userAgent ? meta.userAgent.slice(0, 300) : null,
     submitterIp: meta.submitterIp,
     source: meta.source,
+    ...(meta.voterId ? { voterId: meta.voterId } : {}),
   });
   await ctx.db.patch(survey._id, { submissionCount: survey.submissionCount + 1 });
   // email automations: the respondent, when the address is a voter's
-  if (emailLower) {
+  if (canvass && meta.voterId) {
+    const voter = await ctx.db.get(meta.voterId);
+    if (voter) await onVoterEvent(ctx, voter, { type: "survey_submitted", targetId: survey._id });
+  } else if (emailLower) {
     const voter = await ctx.db
       .query("voters")
       .withIndex("by_org_email", (q) => q.eq("orgId", survey.orgId).eq("emailLower", emailLower))
@@ -150,7 +165,12 @@ export async function recordSurveySubmission(
     if (voter) await onVoterEvent(ctx, voter, { type: "survey_submitted", targetId: survey._id });
   }
   const to = survey.recipient ?? settings.defaultRecipient;
-  if (settings.emailNotifications && to && (await addressWants(ctx.db, survey.orgId, to, "surveyResponses"))) {
+  if (
+    !canvass &&
+    settings.emailNotifications &&
+    to &&
+    (await addressWants(ctx.db, survey.orgId, to, "surveyResponses"))
+  ) {
     const lines = survey.pages
       .flatMap((p) => p.fields)
       .filter((f) => check.values[f.id] !== undefined)

@@ -30,7 +30,10 @@ export type SendType = (typeof SEND_TYPES)[number];
 export const EVENT_TRIGGERS = ["voter_created", "group_joined", "form_submitted", "survey_submitted"] as const;
 export type EventTrigger = (typeof EVENT_TRIGGERS)[number];
 
-export const SUPPRESSION_REASONS = ["unsubscribed", "bounced", "complained"] as const;
+/** do_not_contact: a canvasser marked the voter (do not contact, deceased): kept out of every send, like an unsubscribe. */
+export const SUPPRESSION_REASONS = ["unsubscribed", "bounced", "complained", "do_not_contact"] as const;
+/** Reasons that keep an address out of every send, whatever the send excludes. */
+export const ALWAYS_SUPPRESSED: ReadonlySet<string> = new Set(["unsubscribed", "do_not_contact"]);
 export type SuppressionReason = (typeof SUPPRESSION_REASONS)[number];
 export const vSuppressionReason = v.union(...SUPPRESSION_REASONS.map((s) => v.literal(s)));
 

@@ -146,7 +146,7 @@ export const smsTables = {
     orgId: v.id("organizations"),
     phone: v.string(),
     at: v.number(),
-    source: v.union(v.literal("inbound"), v.literal("provider"), v.literal("manual")),
+    source: v.union(v.literal("inbound"), v.literal("provider"), v.literal("manual"), v.literal("canvass")),
   }).index("by_org_phone", ["orgId", "phone"]),
 
   /** What a number texted to the organisation (a reply, a keyword): the voter's page shows it beside the texts they got. */

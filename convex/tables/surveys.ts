@@ -71,7 +71,10 @@ export const surveyTables = {
     emailLower: v.union(v.string(), v.null()),
     userAgent: v.union(v.string(), v.null()),
     submitterIp: v.union(v.string(), v.null()),
-    source: v.union(v.literal("public"), v.literal("preview")),
+    /** "canvass": answers recorded at a door (issue 38) */
+    source: v.union(v.literal("public"), v.literal("preview"), v.literal("canvass")),
+    /** the voter who answered at the door (canvass submissions) */
+    voterId: v.optional(v.id("voters")),
   })
     // by_survey lists newest first; by_survey_email finds a respondent's earlier submission
     // eslint-disable-next-line @convex-dev/no-duplicate-indexes
