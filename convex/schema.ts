@@ -21,6 +21,7 @@ import { signTables } from "./tables/signs";
 import { surveyTables } from "./tables/surveys";
 import { voterTables } from "./tables/voters";
 import { walkListTables } from "./tables/walkLists";
+import { canvassTables } from "./tables/canvass";
 import { yjsTables } from "./tables/yjs";
 
 export default defineSchema({
@@ -46,5 +47,6 @@ export default defineSchema({
   ...preferenceTables,
   ...geoTables,
   ...walkListTables,
+  ...canvassTables,
   ...districtTables,
 });
