@@ -10,12 +10,23 @@ import { v } from "convex/values";
 import type { Id } from "./_generated/dataModel";
 import { internalMutation, orgMutation, orgQuery } from "./functions";
 import { appError } from "./lib/errors";
-import { CHOICE_TYPES, contactRate, flagMessage, rateFlag, RESULT_LABELS } from "./lib/canvass";
+import {
+  CHOICE_TYPES,
+  contactRate,
+  flagMessage,
+  rateFlag,
+  RESULT_CODES,
+  RESULT_LABELS,
+  sumAnswerCounts,
+} from "./lib/canvass";
 import {
   claimDoors,
   claimHolds,
   expireClaims as expireListClaims,
+  listProgress,
+  listTallies,
   releaseClaims,
+  rollUp as rollUpList,
   syncEvents,
   visibleList,
   voterDoor,
@@ -80,6 +91,16 @@ export const expireClaims = internalMutation({
   },
 });
 
+/** Shortly after syncs: a list's progress and its contacted doors' packed copy ("list:<id>"), a survey's count ("survey:<id>"). */
+export const rollUp = internalMutation({
+  args: { key: v.string() },
+  returns: v.null(),
+  handler: async (ctx, { key }) => {
+    await rollUpList(ctx, key);
+    return null;
+  },
+});
+
 const vMyList = v.object({
   id: v.id("walkLists"),
   name: v.string(),
@@ -105,6 +126,7 @@ export const myLists = orgQuery("walk_lists.view")({
     for (const l of rows) {
       if (!l.assignees.includes(ctx.viewer.userId) || !isOpen(l.status, l.expiresAt)) continue;
       const survey = l.surveyId ? await ctx.db.get(l.surveyId) : null;
+      const progress = await listProgress(ctx.db, l);
       out.push({
         id: l._id,
         name: l.name,
@@ -112,8 +134,8 @@ export const myLists = orgQuery("walk_lists.view")({
         expiresAt: l.expiresAt,
         surveyName: survey?.name ?? null,
         doors: l.doors,
-        knocked: l.knocked,
-        contacts: l.contacts,
+        knocked: progress.knocked,
+        contacts: progress.contacts,
       });
     }
     return out;
@@ -287,10 +309,7 @@ export const dashboard = orgQuery("campaigns.manage")({
   handler: async (ctx, { listId }) => {
     const l = await ctx.db.get(listId);
     if (!l) throw appError("NOT_FOUND");
-    const tallies = await ctx.db
-      .query("canvassTallies")
-      .withIndex("by_list_canvasser", (q) => q.eq("listId", listId))
-      .collect();
+    const tallies = await listTallies(ctx.db, listId);
     const names = new Map<string, string>();
     const nameOf = async (id: Id<"users">) => {
       if (!names.has(id)) {
@@ -316,11 +335,26 @@ export const dashboard = orgQuery("campaigns.manage")({
       lastAt: t?.lastAt ?? null,
       flags: t?.flags ?? 0,
     });
-    const whole = tallies.find((t) => t.canvasserId === null);
-    const listFigures = figures(whole);
+    // the list's figures: its canvassers' summed
+    const whole = {
+      attempts: 0,
+      doors: 0,
+      contacts: 0,
+      results: { not_home: 0, contacted: 0, refused: 0, moved: 0, deceased: 0, inaccessible: 0, come_back: 0 },
+      lastAt: null as number | null,
+      flags: 0,
+    };
+    for (const t of tallies) {
+      whole.attempts += t.attempts;
+      whole.doors += t.firstKnocks;
+      whole.contacts += t.contacts;
+      for (const r of RESULT_CODES) whole.results[r] += t.results[r];
+      whole.lastAt = Math.max(whole.lastAt ?? 0, t.lastAt ?? 0) || null;
+      whole.flags += t.flags;
+    }
+    const listFigures = { ...whole, contactRate: contactRate(whole.contacts, whole.attempts) };
     const canvassers = [];
     for (const t of tallies) {
-      if (t.canvasserId === null) continue;
       const f = figures(t);
       const flagged = rateFlag(f, listFigures);
       canvassers.push({
@@ -333,7 +367,7 @@ export const dashboard = orgQuery("campaigns.manage")({
     }
     canvassers.sort((a, b) => (b.lastAt ?? 0) - (a.lastAt ?? 0));
     const survey = l.surveyId ? await ctx.db.get(l.surveyId) : null;
-    const counts = whole?.answers ?? [];
+    const counts = sumAnswerCounts(tallies.map((t) => t.answers));
     const questions = (survey?.pages ?? [])
       .flatMap((p) => p.fields)
       .filter((f) => CHOICE_TYPES.has(f.type))

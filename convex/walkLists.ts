@@ -10,6 +10,7 @@ import { internalMutation, orgMutation, orgQuery } from "./functions";
 import { appError } from "./lib/errors";
 import { DISTRICT_KIND_SINGULAR, DISTRICT_KINDS } from "./lib/districts";
 import { loadEditState, markDeleted, markEdited, mergeEdits, missingRecord, withEdits } from "./model/collab";
+import { listProgress } from "./model/canvass";
 import { canSeeVoters } from "./model/personalData";
 import { displayName } from "./model/presence";
 import { applyFilters, loadDoors } from "./model/turf";
@@ -143,8 +144,8 @@ async function listRow(db: Parameters<typeof loadDoors>[0], l: Doc<"walkLists">,
     assignees,
     doors: l.doors,
     voters: l.voters,
-    knocked: l.knocked,
-    contacts: l.contacts,
+    // progress is kept by canvassing beside the list (model/canvass.ts listProgress)
+    ...(await listProgress(db, l)),
     createdAt: l.createdAt,
     updatedAt: l.updatedAt,
   };

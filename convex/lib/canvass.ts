@@ -121,3 +121,18 @@ export function addAnswerCounts(
     }
   return out;
 }
+
+/** Several answer counts summed (a list's, from its canvassers'). */
+export function sumAnswerCounts(
+  all: { field: string; option: string; n: number }[][],
+): { field: string; option: string; n: number }[] {
+  const sums = new Map<string, { field: string; option: string; n: number }>();
+  for (const counts of all)
+    for (const c of counts) {
+      const key = `${c.field}\u0000${c.option}`;
+      const row = sums.get(key);
+      if (row) row.n += c.n;
+      else sums.set(key, { ...c });
+    }
+  return [...sums.values()];
+}

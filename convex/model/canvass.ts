@@ -45,7 +45,7 @@ import { metres } from "../lib/turf/geometry";
 import type { vCanvassEvent } from "../tables/canvass";
 import type { VoterFields } from "../tables/voters";
 import { mergeEdits, markEdited, withEdits } from "./collab";
-import { markCell, syncVoterDoor } from "./doors";
+import { markContacted, syncVoterDoor } from "./doors";
 import { suppress } from "./emailEvents";
 import { optOut } from "./smsReplies";
 import { recordSurveySubmission } from "./surveys";
@@ -93,7 +93,7 @@ const ZERO_RESULTS: Record<ResultCode, number> = {
 
 type Tally = Omit<Doc<"canvassTallies">, "_id" | "_creationTime"> & { _id?: Id<"canvassTallies"> };
 
-async function loadTally(db: Db, list: Doc<"walkLists">, canvasserId: Id<"users"> | null): Promise<Tally> {
+async function loadTally(db: Db, list: Doc<"walkLists">, canvasserId: Id<"users">): Promise<Tally> {
   const row = await db
     .query("canvassTallies")
     .withIndex("by_list_canvasser", (q) => q.eq("listId", list._id).eq("canvasserId", canvasserId))
@@ -105,6 +105,7 @@ async function loadTally(db: Db, list: Doc<"walkLists">, canvasserId: Id<"users"
       canvasserId,
       attempts: 0,
       doors: 0,
+      firstKnocks: 0,
       contacts: 0,
       results: { ...ZERO_RESULTS },
       answers: [],
@@ -303,10 +304,9 @@ export async function syncEvents(
   const now = Date.now();
   const order = events.map((e, i) => ({ e, i })).sort((a, b) => a.e.seq - b.e.seq || a.i - b.i);
   const outcomes: Outcome[] = new Array(events.length);
-  let listTally: Tally | null = null;
   let myTally: Tally | null = null;
-  let knocked = 0;
-  let contacts = 0;
+  let recordedAny = false;
+  let answered = false;
   for (const { e, i } of order) {
     const clientId = e.clientId;
     const seen = clientId
@@ -337,16 +337,25 @@ export async function syncEvents(
     let submissionId: Id<"surveySubmissions"> | null = null;
     const answers = e.answers && Object.keys(e.answers).length > 0 ? e.answers : null;
     if (answers && survey) {
-      // read again: an earlier answer of this call counted a submission on it
-      const current = (await ctx.db.get(survey._id)) ?? survey;
-      const r = await recordSurveySubmission(ctx, current, answers, {
+      const r = await recordSurveySubmission(ctx, survey, answers, {
         email: null,
         userAgent: null,
         submitterIp: null,
         source: "canvass",
         voterId,
       });
-      if (r.ok) submissionId = r.id;
+      if (r.ok) {
+        submissionId = r.id;
+        // the survey's count follows shortly (rollUp)
+        await ctx.db.insert("canvassRollupItems", {
+          orgId: viewer.orgId,
+          listId: null,
+          doorId: null,
+          surveyId: survey._id,
+          at,
+        });
+        answered = true;
+      }
     }
     const eventId = await ctx.db.insert("canvassEvents", {
       orgId: viewer.orgId,
@@ -369,10 +378,11 @@ export async function syncEvents(
     });
 
     // effects on the voter file
-    if (isContact(e.result) && (door.lastContactAt ?? 0) < at) {
-      await ctx.db.patch(door._id, { lastContactAt: at });
-      // the turf filters' "not contacted since" read the packed cell
-      await markCell(ctx, door.orgId, door.cell);
+    if (isContact(e.result)) {
+      const current = (await ctx.db.get(door._id))!;
+      if ((current.lastContactAt ?? 0) < at) await ctx.db.patch(door._id, { lastContactAt: at });
+      // the turf filters' packed copy, for "not contacted since", follows shortly (rollUp)
+      await ctx.db.insert("canvassRollupItems", { orgId: viewer.orgId, listId, doorId: door._id, surveyId: null, at });
     }
     const concerned = voterId ? [voterId] : door.voterIds;
     if (e.result === "moved") for (const v of concerned) await flagVoter(ctx, viewer, v, "moved", eventId, at);
@@ -420,7 +430,6 @@ export async function syncEvents(
       .first();
     if (claim) await ctx.db.delete(claim._id);
 
-    listTally ??= await loadTally(ctx.db, list, null);
     myTally ??= await loadTally(ctx.db, list, viewer.userId);
     const flags: { kind: "far" | "fast"; amount: number }[] = [];
     const far = farFromDoor(e.gps, door);
@@ -446,32 +455,120 @@ export async function syncEvents(
           .filter(([field]) => choiceFields.has(field))
           .map(([field, a]) => ({ field, options: chosenOptions(a) }))
       : [];
-    for (const [t, newDoor] of [
-      [listTally, firstKnock],
-      [myTally, firstForMe],
-    ] as const) {
-      t.attempts += 1;
-      if (newDoor) t.doors += 1;
-      if (isContact(e.result)) t.contacts += 1;
-      t.results = { ...t.results, [e.result]: t.results[e.result] + 1 };
-      if (chosen.length > 0) t.answers = addAnswerCounts(t.answers, chosen);
-      t.lastAt = Math.max(t.lastAt ?? 0, at);
-      t.flags += flags.length;
-    }
-    myTally.lastAt = at;
-    myTally.lastDoorId = door._id;
-    listTally.lastDoorId = door._id;
-    if (firstKnock) knocked += 1;
-    if (isContact(e.result)) contacts += 1;
+    const t = myTally;
+    t.attempts += 1;
+    if (firstForMe) t.doors += 1;
+    if (firstKnock) t.firstKnocks += 1;
+    if (isContact(e.result)) t.contacts += 1;
+    t.results = { ...t.results, [e.result]: t.results[e.result] + 1 };
+    if (chosen.length > 0) t.answers = addAnswerCounts(t.answers, chosen);
+    t.flags += flags.length;
+    t.lastAt = at;
+    t.lastDoorId = door._id;
+    recordedAny = true;
     outcomes[i] = { clientId, status: "recorded", eventId, message };
   }
-  if (listTally) await saveTally(ctx, listTally);
   if (myTally) await saveTally(ctx, myTally);
-  if (knocked > 0 || contacts > 0) {
-    const fresh = (await ctx.db.get(listId))!;
-    await ctx.db.patch(listId, { knocked: fresh.knocked + knocked, contacts: fresh.contacts + contacts });
-  }
+  if (recordedAny) await scheduleRollup(ctx, viewer, `list:${listId}`, LIST_ROLLUP_MS, now);
+  if (answered && survey) await scheduleRollup(ctx, viewer, `survey:${survey._id}`, SURVEY_ROLLUP_MS, now);
   return outcomes;
+}
+
+/**
+ * How soon after a sync its list's figures on the walk-list pages (and its contacted doors' packed
+ * copy) follow, and its survey's submission count: the end of the time bucket the sync fell in.
+ */
+export const LIST_ROLLUP_MS = 250;
+export const SURVEY_ROLLUP_MS = 5_000;
+/** Work items per rollup step. */
+const ROLLUP_STEP = 300;
+
+/**
+ * Makes sure a rollup runs at the end of the current bucket: the canvasser's first sync in the
+ * bucket schedules it (their marks are read and written by their own syncs only, which follow one
+ * another: a mark shared by the list's canvassers made the syncs of a bucket conflict). A rollup
+ * with nothing left to do writes nothing.
+ */
+async function scheduleRollup(ctx: MutationCtx, viewer: Viewer, key: string, every: number, now: number) {
+  const bucket = Math.floor(now / every);
+  const markKey = `${key}:${viewer.userId}`;
+  const marks = await ctx.db
+    .query("canvassRollupMarks")
+    .withIndex("by_key_bucket", (q) => q.eq("key", markKey))
+    .take(10);
+  if (marks.some((m) => m.bucket === bucket)) return;
+  for (const m of marks) await ctx.db.delete(m._id);
+  await ctx.db.insert("canvassRollupMarks", { orgId: viewer.orgId, key: markKey, bucket });
+  await ctx.scheduler.runAt((bucket + 1) * every, internal.canvass.rollUp, { key });
+}
+
+/** The list's canvassers' tallies. */
+export async function listTallies(db: Db, listId: Id<"walkLists">) {
+  return await db
+    .query("canvassTallies")
+    .withIndex("by_list_canvasser", (q) => q.eq("listId", listId))
+    .collect();
+}
+
+/** A list's progress (doors knocked, contacts) as the walk-list pages show it. */
+export async function listProgress(db: Db, list: Doc<"walkLists">): Promise<{ knocked: number; contacts: number }> {
+  const row = await db
+    .query("canvassProgress")
+    .withIndex("by_list", (q) => q.eq("listId", list._id))
+    .unique();
+  return row ? { knocked: row.knocked, contacts: row.contacts } : { knocked: list.knocked, contacts: list.contacts };
+}
+
+/**
+ * A rollup: for a list, its contacted doors' packed last contact and its progress from the
+ * tallies; for a survey, its count of canvass submissions. Again at once while items remain.
+ */
+export async function rollUp(ctx: MutationCtx, key: string) {
+  const [kind, id] = key.split(":");
+  if (kind === "survey") {
+    const surveyId = ctx.db.normalizeId("surveys", id);
+    if (!surveyId) return;
+    const items = await ctx.db
+      .query("canvassRollupItems")
+      .withIndex("by_survey", (q) => q.eq("surveyId", surveyId))
+      .take(ROLLUP_STEP);
+    for (const item of items) await ctx.db.delete(item._id);
+    const survey = await ctx.db.get(surveyId);
+    if (survey && items.length > 0)
+      await ctx.db.patch(surveyId, { submissionCount: survey.submissionCount + items.length });
+    if (items.length === ROLLUP_STEP) await ctx.scheduler.runAfter(0, internal.canvass.rollUp, { key });
+    return;
+  }
+  const listId = ctx.db.normalizeId("walkLists", id);
+  if (!listId) return;
+  const items = await ctx.db
+    .query("canvassRollupItems")
+    .withIndex("by_list", (q) => q.eq("listId", listId))
+    .take(ROLLUP_STEP);
+  const doors = new Set<Id<"doors">>();
+  for (const item of items) {
+    if (item.doorId) doors.add(item.doorId);
+    await ctx.db.delete(item._id);
+  }
+  const contacted = [];
+  for (const doorId of doors) {
+    const door = await ctx.db.get(doorId);
+    if (door) contacted.push(door);
+  }
+  await markContacted(ctx, contacted);
+  const list = await ctx.db.get(listId);
+  if (list) {
+    const tallies = await listTallies(ctx.db, listId);
+    const knocked = tallies.reduce((n, r) => n + r.firstKnocks, 0);
+    const contacts = tallies.reduce((n, r) => n + r.contacts, 0);
+    const row = await ctx.db
+      .query("canvassProgress")
+      .withIndex("by_list", (q) => q.eq("listId", listId))
+      .unique();
+    if (!row) await ctx.db.insert("canvassProgress", { orgId: list.orgId, listId, knocked, contacts });
+    else if (row.knocked !== knocked || row.contacts !== contacts) await ctx.db.patch(row._id, { knocked, contacts });
+  }
+  if (items.length === ROLLUP_STEP) await ctx.scheduler.runAfter(0, internal.canvass.rollUp, { key });
 }
 
 /** The viewer's voter's door (through their place), or null. */

@@ -50,6 +50,50 @@ export async function markCell(ctx: Ctx, orgId: Id<"organizations">, cell: numbe
   await ctx.scheduler.runAfter(0, internal.turfs.refreshCell, { orgId, cell });
 }
 
+/**
+ * After canvassers talked to someone at these doors (issue 38; their lastContactAt already set):
+ * the packed "last contact" the turf filters' "not contacted since" read, patched in place (the
+ * doors' entries in their cells' filter documents, each written once). Repacking the whole cell for it (markCell) cost a
+ * rewrite of hundreds of documents per contact: under 20 canvassers syncing at once it held the
+ * dashboard's updates back by seconds. A door not in its packed documents is packed by a rewrite.
+ */
+export async function markContacted(ctx: Ctx, doors: Doc<"doors">[]) {
+  const byCell = new Map<string, Doc<"doors">[]>();
+  for (const door of doors) {
+    if (door.lastContactAt === null) continue;
+    const key = `${door.orgId}/${door.cell}`;
+    byCell.set(key, [...(byCell.get(key) ?? []), door]);
+  }
+  for (const cellDoors of byCell.values()) {
+    const { orgId, cell } = cellDoors[0];
+    const left = new Map(cellDoors.map((d) => [d._id, d]));
+    const docs = await ctx.db
+      .query("doorCells")
+      .withIndex("by_org_cell", (q) => q.eq("orgId", orgId).eq("cell", cell))
+      .collect();
+    for (const doc of docs) {
+      const here = doc.ids.flatMap((id, i) => (left.has(id) ? [{ i, door: left.get(id)! }] : []));
+      if (here.length === 0) continue;
+      const filters = await ctx.db
+        .query("doorCellVoters")
+        .withIndex("by_cell_doc", (q) => q.eq("cellDoc", doc._id))
+        .unique();
+      if (!filters) continue;
+      const contacted = filters.contacted.slice();
+      let changed = false;
+      for (const { i, door } of here) {
+        left.delete(door._id);
+        if (contacted[i] < door.lastContactAt!) {
+          contacted[i] = door.lastContactAt!;
+          changed = true;
+        }
+      }
+      if (changed) await ctx.db.patch(filters._id, { contacted });
+    }
+    if (left.size > 0) await markCell(ctx, orgId, cell);
+  }
+}
+
 /** Whether a voter asked not to be contacted: replied STOP to a text, or unsubscribed from email. */
 export async function optedOut(db: Db, orgId: Id<"organizations">, voter: Doc<"voters">): Promise<boolean> {
   if (voter.phoneKey) {

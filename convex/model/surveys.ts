@@ -152,7 +152,9 @@ export async function recordSurveySubmission(
     source: meta.source,
     ...(meta.voterId ? { voterId: meta.voterId } : {}),
   });
-  await ctx.db.patch(survey._id, { submissionCount: survey.submissionCount + 1 });
+  // a door's answers are counted by the canvass rollup shortly after (many canvassers answer the
+  // same survey at once: each patching it made their syncs conflict)
+  if (!canvass) await ctx.db.patch(survey._id, { submissionCount: survey.submissionCount + 1 });
   // email automations: the respondent, when the address is a voter's
   if (canvass && meta.voterId) {
     const voter = await ctx.db.get(meta.voterId);

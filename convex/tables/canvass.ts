@@ -111,14 +111,20 @@ export const canvassTables = {
     canvassers: v.array(v.id("users")),
   }).index("by_list_door", ["listId", "doorId"]),
 
-  /** Per list and canvasser (canvasserId null: the list's own totals): the dashboard's figures. */
+  /**
+   * Per list and canvasser: the dashboard's figures. The list's are their sums (a row per canvasser,
+   * written only by that canvasser's syncs, which follow one another: canvassers syncing at once
+   * never write the same tally; one row for the whole list made every sync of a list conflict).
+   */
   canvassTallies: defineTable({
     orgId: v.id("organizations"),
     listId: v.id("walkLists"),
-    canvasserId: v.union(v.id("users"), v.null()),
+    canvasserId: v.id("users"),
     attempts: v.number(),
-    /** distinct doors with a result (by this canvasser) */
+    /** distinct doors with a result by this canvasser */
     doors: v.number(),
+    /** doors whose first result on the list was theirs (the list's doors knocked: the sum) */
+    firstKnocks: v.number(),
     contacts: v.number(),
     results: vResultCounts,
     answers: vAnswerCounts,
@@ -140,6 +146,41 @@ export const canvassTables = {
     amount: v.number(),
     at: v.number(),
   }).index("by_list", ["listId", "at"]),
+
+  /**
+   * A list's progress (doors knocked, contacts) for the walk-list pages, summed from its tallies
+   * shortly after its syncs (rollUp). Kept off the walkLists document: every sync reads that
+   * document, and writing it several times a second made every sync in flight run again.
+   */
+  canvassProgress: defineTable({
+    orgId: v.id("organizations"),
+    listId: v.id("walkLists"),
+    knocked: v.number(),
+    contacts: v.number(),
+  }).index("by_list", ["listId"]),
+
+  /**
+   * A canvasser's rollup scheduled for a list ("list:<id>:<user>") or a survey
+   * ("survey:<id>:<user>") at the end of a time bucket: their first sync of a bucket writes it,
+   * later ones read it and schedule nothing. Syncs never read what a rollup writes (progress, the
+   * items it takes), so rollups never make syncs run again.
+   */
+  canvassRollupMarks: defineTable({
+    orgId: v.id("organizations"),
+    key: v.string(),
+    bucket: v.number(),
+  }).index("by_key_bucket", ["key", "bucket"]),
+
+  /** The rollups' work: a contacted door (its packed last contact, by list), a canvass submission (its survey's count). */
+  canvassRollupItems: defineTable({
+    orgId: v.id("organizations"),
+    listId: v.union(v.id("walkLists"), v.null()),
+    doorId: v.union(v.id("doors"), v.null()),
+    surveyId: v.union(v.id("surveys"), v.null()),
+    at: v.number(),
+  })
+    .index("by_list", ["listId"])
+    .index("by_survey", ["surveyId"]),
 
   /** A door handed to a canvasser for a while (one per door; an expired claim is free). */
   canvassClaims: defineTable({

@@ -10,6 +10,7 @@ import {
   rateFlag,
   RESULT_CODES,
   RESULT_LABELS,
+  sumAnswerCounts,
   tooFast,
 } from "@convex/lib/canvass";
 
@@ -63,5 +64,9 @@ describe("canvass rules", () => {
       { field: "q", option: "B", n: 1 },
     ]);
     expect(once[0].n).toBe(1);
+    expect(sumAnswerCounts([twice, once, []])).toEqual([
+      { field: "q", option: "A", n: 3 },
+      { field: "q", option: "B", n: 2 },
+    ]);
   });
 });
