@@ -307,6 +307,7 @@ export async function syncEvents(
   let myTally: Tally | null = null;
   let recordedAny = false;
   let answered = false;
+  let anyClaims: boolean | null = null;
   for (const { e, i } of order) {
     const clientId = e.clientId;
     const seen = clientId
@@ -379,8 +380,8 @@ export async function syncEvents(
 
     // effects on the voter file
     if (isContact(e.result)) {
-      const current = (await ctx.db.get(door._id))!;
-      if ((current.lastContactAt ?? 0) < at) await ctx.db.patch(door._id, { lastContactAt: at });
+      // (the door as read for this action: an earlier action of the call at the same door is in it)
+      if ((door.lastContactAt ?? 0) < at) await ctx.db.patch(door._id, { lastContactAt: at });
       // the turf filters' packed copy, for "not contacted since", follows shortly (rollUp)
       await ctx.db.insert("canvassRollupItems", { orgId: viewer.orgId, listId, doorId: door._id, surveyId: null, at });
     }
@@ -423,11 +424,18 @@ export async function syncEvents(
         attempts: 1,
         canvassers: [viewer.userId],
       });
-    // a knocked door's claim has done its work
-    const claim = await ctx.db
-      .query("canvassClaims")
-      .withIndex("by_list_door", (q) => q.eq("listId", listId).eq("doorId", door._id))
-      .first();
+    // a knocked door's claim has done its work (looked up when the list has claims at all)
+    anyClaims ??=
+      (await ctx.db
+        .query("canvassClaims")
+        .withIndex("by_list_door", (q) => q.eq("listId", listId))
+        .first()) !== null;
+    const claim = anyClaims
+      ? await ctx.db
+          .query("canvassClaims")
+          .withIndex("by_list_door", (q) => q.eq("listId", listId).eq("doorId", door._id))
+          .first()
+      : null;
     if (claim) await ctx.db.delete(claim._id);
 
     myTally ??= await loadTally(ctx.db, list, viewer.userId);
@@ -536,7 +544,7 @@ export async function rollUp(ctx: MutationCtx, key: string) {
     const survey = await ctx.db.get(surveyId);
     if (survey && items.length > 0)
       await ctx.db.patch(surveyId, { submissionCount: survey.submissionCount + items.length });
-    if (items.length === ROLLUP_STEP) await ctx.scheduler.runAfter(0, internal.canvass.rollUp, { key });
+    await again(ctx, key, items.length, SURVEY_ROLLUP_MS);
     return;
   }
   const listId = ctx.db.normalizeId("walkLists", id);
@@ -568,7 +576,17 @@ export async function rollUp(ctx: MutationCtx, key: string) {
     if (!row) await ctx.db.insert("canvassProgress", { orgId: list.orgId, listId, knocked, contacts });
     else if (row.knocked !== knocked || row.contacts !== contacts) await ctx.db.patch(row._id, { knocked, contacts });
   }
-  if (items.length === ROLLUP_STEP) await ctx.scheduler.runAfter(0, internal.canvass.rollUp, { key });
+  await again(ctx, key, items.length, LIST_ROLLUP_MS);
+}
+
+/**
+ * A rollup runs again at once while items remain, and once more a bucket later after it took any:
+ * a sync that began before it ran (its bucket's rollup already scheduled) and committed after is
+ * taken by that trailing run. A run that finds nothing ends the chain.
+ */
+async function again(ctx: MutationCtx, key: string, took: number, every: number) {
+  if (took === ROLLUP_STEP) await ctx.scheduler.runAfter(0, internal.canvass.rollUp, { key });
+  else if (took > 0) await ctx.scheduler.runAfter(every, internal.canvass.rollUp, { key });
 }
 
 /** The viewer's voter's door (through their place), or null. */
