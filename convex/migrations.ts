@@ -6,6 +6,7 @@ import { v } from "convex/values";
 import { internal } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
 import { internalMutation } from "./functions";
+import { startDoorBuild } from "./model/doors";
 
 const PAGE = 1000;
 
@@ -126,6 +127,30 @@ export const ownStoredFiles = internalMutation({
       if (p.fileId) await own(p.orgId, p.fileId, "petitionPage", p.contentType, p._creationTime, null);
     if (!page.isDone)
       await ctx.scheduler.runAfter(0, internal.migrations.ownStoredFiles, { table, cursor: page.continueCursor });
+    return null;
+  },
+});
+
+/**
+ * Packs every organisation's door cells again (a door build: voters already on their doors stay,
+ * every cell is rewritten once at its end), so cells packed before the turf filters' fields existed
+ * (`doorCells.held`, `doorCellVoters`) get them. Until then a filtered count treats such a cell's
+ * voters as matching.
+ */
+export const repackDoorCells = internalMutation({
+  args: { orgCursor: v.optional(v.union(v.string(), v.null())) },
+  returns: v.null(),
+  handler: async (ctx, { orgCursor }) => {
+    const orgs = await ctx.db.query("organizations").paginate({ numItems: 50, cursor: orgCursor ?? null });
+    for (const org of orgs.page) {
+      const door = await ctx.db
+        .query("doors")
+        .withIndex("by_org_cell", (q) => q.eq("orgId", org._id))
+        .first();
+      if (door) await startDoorBuild(ctx, org._id);
+    }
+    if (!orgs.isDone)
+      await ctx.scheduler.runAfter(0, internal.migrations.repackDoorCells, { orgCursor: orgs.continueCursor });
     return null;
   },
 });

@@ -28,11 +28,24 @@ export type VoterEvent = { type: EventTrigger; targetId?: string } | { type: "vo
 export type EventVoter = WithoutSystemFields<Doc<"voters">> & { _id: Id<"voters"> };
 
 /** The organisation's active automations (few: a campaign is automated by hand). */
-async function activeAutomations(ctx: MutationCtx, orgId: Id<"organizations">) {
-  return await ctx.db
-    .query("emailCampaigns")
-    .withIndex("by_org_status", (q) => q.eq("orgId", orgId).eq("status", "automated"))
-    .take(50);
+/**
+ * The organisation's running automations, read once per transaction (an import's batch raises a
+ * voter event per row; the automations do not change within it).
+ */
+const automationsIn = new WeakMap<object, Map<Id<"organizations">, Promise<Doc<"emailCampaigns">[]>>>();
+
+function activeAutomations(ctx: MutationCtx, orgId: Id<"organizations">): Promise<Doc<"emailCampaigns">[]> {
+  let byOrg = automationsIn.get(ctx.db);
+  if (!byOrg) automationsIn.set(ctx.db, (byOrg = new Map()));
+  let found = byOrg.get(orgId);
+  if (!found) {
+    found = ctx.db
+      .query("emailCampaigns")
+      .withIndex("by_org_status", (q) => q.eq("orgId", orgId).eq("status", "automated"))
+      .take(50);
+    byOrg.set(orgId, found);
+  }
+  return found;
 }
 
 /**

@@ -16,6 +16,8 @@
  * execution unexpectedly timed out …". A worker that timed out is discarded with what it held.
  */
 import * as esbuild from "esbuild";
+import { createHash } from "node:crypto";
+import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -47,19 +49,16 @@ const workerScripts = new Map<string, Promise<string>>();
 
 /**
  * Bundles a worker's entry (`node-executor-worker.ts`, `action-worker.ts`) once per process: it
- * must run without the TS loader.
+ * must run without the TS loader. The file is named by its content's hash, so every backend start
+ * of the same code reuses one file instead of leaving a new one in the temp folder each time.
  */
 export function bundleWorkerScript(entry: string): Promise<string> {
   let script = workerScripts.get(entry);
   if (!script) {
-    const outfile = path.join(
-      os.tmpdir(),
-      `local-backend-${path.basename(entry, ".ts")}-${process.pid}-${Date.now()}.mjs`,
-    );
     script = esbuild
       .build({
         entryPoints: [fileURLToPath(new URL(`./${entry}`, import.meta.url))],
-        outfile,
+        write: false,
         bundle: true,
         format: "esm",
         platform: "node",
@@ -67,7 +66,16 @@ export function bundleWorkerScript(entry: string): Promise<string> {
         logLevel: "silent",
         banner: { js: "import { createRequire as __pcr } from 'node:module'; const require = __pcr(import.meta.url);" },
       })
-      .then(() => outfile);
+      .then(async (built) => {
+        const code = built.outputFiles[0].contents;
+        const hash = createHash("sha256").update(code).digest("hex").slice(0, 16);
+        const outfile = path.join(os.tmpdir(), `local-backend-${path.basename(entry, ".ts")}-${hash}.mjs`);
+        // written beside, then renamed: a concurrent start never reads a half-written file
+        const partial = `${outfile}.${process.pid}.${Date.now()}.tmp`;
+        await fs.writeFile(partial, code);
+        await fs.rename(partial, outfile);
+        return outfile;
+      });
     workerScripts.set(entry, script);
     script.catch(() => workerScripts.delete(entry));
   }

@@ -1,7 +1,9 @@
 /** Operator migrations: the voter tally rebuilt from the voters themselves; owners for files stored before uploads were owned. */
 import { expect, test } from "vitest";
 import { api, internal } from "@convex/_generated/api";
-import { createMember, setupTest } from "./setup";
+import { syntheticCounty } from "../support/syntheticCounty";
+import { seedVoters } from "../support/turfSeed";
+import { createMember, roleFixture, setupTest } from "./setup";
 
 test("recountVoterTally rebuilds each organisation's tally from its voters, replacing stale rows", async () => {
   const t = setupTest();
@@ -100,4 +102,49 @@ test("ownStoredFiles gives each file stored before uploads were owned to the org
       [ids.scan, b.orgId, "petitionPage", true],
     ].sort(),
   );
+});
+
+test("repackDoorCells gives cells packed before the turf filters' fields their filter data", async () => {
+  const t = setupTest();
+  const f = await roleFixture(t);
+  const houses = syntheticCounty(37).houses.slice(0, 40);
+  await t.run((ctx) =>
+    seedVoters(
+      ctx,
+      f.orgId,
+      houses.map((house, i) => ({ house, party: i % 4 === 0 ? "Democrat" : "Republican" })),
+    ),
+  );
+  await t.finishAllScheduledFunctions(() => {}, 100);
+  // as an older release left them: no held flags, no filter companions
+  await t.run(async (ctx) => {
+    for (const c of await ctx.db.query("doorCellVoters").collect()) await ctx.db.delete("doorCellVoters", c._id);
+    for (const c of await ctx.db.query("doorCells").collect()) {
+      const { _id, _creationTime, held, ...rest } = c;
+      void _creationTime;
+      void held;
+      await ctx.db.replace("doorCells", _id, rest);
+    }
+  });
+  const lats = houses.map((h) => h.lat);
+  const lngs = houses.map((h) => h.lng);
+  const [w, s, e, n] = [
+    Math.min(...lngs) - 0.01,
+    Math.min(...lats) - 0.01,
+    Math.max(...lngs) + 0.01,
+    Math.max(...lats) + 0.01,
+  ];
+  const points = [
+    [w, s],
+    [e, s],
+    [e, n],
+    [w, n],
+  ];
+  const democrats = () =>
+    f.campaign_manager.as.query(api.turfs.countArea, { points, filters: { parties: ["Democrat"] } });
+  // unpacked: every voter counts
+  expect((await democrats()).doors).toBe(40);
+  await t.mutation(internal.migrations.repackDoorCells, {});
+  await t.finishAllScheduledFunctions(() => {}, 100);
+  expect(await democrats()).toEqual({ doors: 10, voters: 10, held: 0 });
 });

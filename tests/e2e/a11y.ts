@@ -17,7 +17,17 @@ const BLOCKING = new Set((process.env.A11Y_IMPACTS ?? "serious,critical").split(
 /** Waits until no CSS animation or transition runs (a dialog fading in is measured at its final colours). */
 async function settle(page: Page) {
   const ok = await page
-    .waitForFunction(() => document.getAnimations().every((a) => a.playState !== "running"), null, { timeout: 8000 })
+    .waitForFunction(
+      () =>
+        document.getAnimations().every((a) => a.playState !== "running") &&
+        // a toast shows faded in from its first frame (before its transition starts) until it is mounted,
+        // and fades out once removed: axe read its text half-transparent (a contrast "violation")
+        Array.from(document.querySelectorAll("[data-sonner-toast]")).every(
+          (t) => t.getAttribute("data-mounted") === "true" && t.getAttribute("data-removed") !== "true",
+        ),
+      null,
+      { timeout: 8000 },
+    )
     .then(
       () => true,
       () => false,

@@ -591,6 +591,8 @@ test("by keyboard: the element list selects with the arrows, Enter edits, Escape
   await expect(list).not.toHaveAttribute("aria-activedescendant", /.+/);
   await page.keyboard.press("ArrowUp");
   await expect(creator.selected).toHaveCount(1);
+  // the "Template loaded" toast times out about now: axe read its text mid-fade (half-transparent)
+  await expect(page.locator("[data-sonner-toast]")).toHaveCount(0, { timeout: 10_000 });
   expect(await axeProblems(page)).toEqual([]);
   await shot("cta-element-list");
 

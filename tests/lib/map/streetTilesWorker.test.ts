@@ -30,6 +30,31 @@ const tileReply = (r: StreetWorkerReply) => {
   return r.tile;
 };
 
+/**
+ * A county of several chunks stored as the upload stores it, served by byte ranges as Convex's
+ * storage does (each range asked for noted in `reads`, the bytes served in `served`), and a point
+ * in its middle.
+ */
+function chunkedCounty() {
+  const wide = syntheticCounty(7, "EDGES", { blocks: 90 });
+  const detection = detectLayer(Object.keys(wide.edges.features[0].properties));
+  if ("error" in detection) throw new Error(detection.error);
+  const layer = toStreetSegments(wide.edges.features, detection);
+  if ("error" in layer) throw new Error(layer.error);
+  const file = new TextEncoder().encode(streetsDrawing(layer.segments));
+  const server = (log: { reads: string[]; served: number }) => async (_url: unknown, init?: RequestInit) => {
+    const range = new Headers(init?.headers).get("Range") ?? "whole";
+    log.reads.push(range);
+    const [, from, to] = /^bytes=(\d+)-(\d+)$/.exec(range) ?? [];
+    if (from === undefined) return new Response(file);
+    const part = file.slice(Number(from), Math.min(file.length, Number(to) + 1));
+    log.served += part.length;
+    return new Response(part, { status: 206 });
+  };
+  const [mx, my] = wide.edges.features[Math.floor(wide.edges.features.length / 2)].geometry.coordinates[0];
+  return { wide, layer, file, server, middle: tileOf(my, mx, 16) };
+}
+
 describe("the street tiles worker", () => {
   test("load a collection → segments and bounding box; a tile → typed arrays listed for transfer", async () => {
     const handle = createStreetTileHandler(vi.fn());
@@ -83,27 +108,11 @@ describe("the street tiles worker", () => {
   });
 
   test("load a chunked drawing copy (the upload's): the same segments and tiles as the whole layer", async () => {
-    // a county of several chunks
-    const wide = syntheticCounty(7, "EDGES", { blocks: 90 });
-    const detection = detectLayer(Object.keys(wide.edges.features[0].properties));
-    if ("error" in detection) throw new Error(detection.error);
-    const layer = toStreetSegments(wide.edges.features, detection);
-    if ("error" in layer) throw new Error(layer.error);
-    // a server that serves byte ranges, as Convex's storage does
-    const file = new TextEncoder().encode(streetsDrawing(layer.segments));
-    let served = 0;
-    const handle = createStreetTileHandler(async (_url, init) => {
-      const range = new Headers(init?.headers).get("Range");
-      const [, from, to] = /^bytes=(\d+)-(\d+)$/.exec(range ?? "") ?? [];
-      if (from === undefined) return new Response(file);
-      const part = file.slice(Number(from), Math.min(file.length, Number(to) + 1));
-      served += part.length;
-      return new Response(part, { status: 206 });
-    });
+    const { wide, layer, file, server, middle: at } = chunkedCounty();
+    const log = { reads: [] as string[], served: 0 };
+    const handle = createStreetTileHandler(server(log));
     const { reply } = await handle({ id: 1, type: "load", source: "https://convex.example/api/storage/chunked" });
     expect(reply).toMatchObject({ id: 1, ok: true, segments: layer.segments.length });
-    const [mx, my] = wide.edges.features[Math.floor(wide.edges.features.length / 2)].geometry.coordinates[0];
-    const at = tileOf(my, mx, 16);
     const chunked = tileReply((await handle({ id: 2, type: "tile", z: 16, x: at.x, y: at.y })).reply)!;
     const whole = createStreetTileHandler(vi.fn());
     await whole({
@@ -123,36 +132,22 @@ describe("the street tiles worker", () => {
     expect([...chunked.classes].sort()).toEqual([...expected.classes].sort());
     expect(chunked.coords.length).toBe(expected.coords.length);
     // the header, the overview and one chunk, not the whole file
-    expect(served).toBeLessThan(file.length / 2);
+    expect(log.served).toBeLessThan(file.length / 2);
   });
 
   test("a load with the map's view reads the chunk under it at once: its tiles then need no further read", async () => {
-    const wide = syntheticCounty(7, "EDGES", { blocks: 90 });
-    const detection = detectLayer(Object.keys(wide.edges.features[0].properties));
-    if ("error" in detection) throw new Error(detection.error);
-    const layer = toStreetSegments(wide.edges.features, detection);
-    if ("error" in layer) throw new Error(layer.error);
-    const file = new TextEncoder().encode(streetsDrawing(layer.segments));
-    const server = (reads: string[]) => async (_url: unknown, init?: RequestInit) => {
-      const range = new Headers(init?.headers).get("Range") ?? "whole";
-      reads.push(range);
-      const [, from, to] = /^bytes=(\d+)-(\d+)$/.exec(range) ?? [];
-      if (from === undefined) return new Response(file);
-      return new Response(file.slice(Number(from), Math.min(file.length, Number(to) + 1)), { status: 206 });
-    };
-    const [mx, my] = wide.edges.features[Math.floor(wide.edges.features.length / 2)].geometry.coordinates[0];
-    const at = tileOf(my, mx, 16);
+    const { server, middle: at } = chunkedCounty();
     const url = "https://convex.example/api/storage/chunked";
     // without a view: the header and overview only
-    const plain: string[] = [];
+    const plain = { reads: [] as string[], served: 0 };
     await createStreetTileHandler(server(plain))({ id: 1, type: "load", source: url });
     // with the view: its chunk too, before any tile is asked for
     const reads: string[] = [];
-    const handle = createStreetTileHandler(server(reads));
+    const handle = createStreetTileHandler(server({ reads, served: 0 }));
     const view = { z: 16, x0: at.x - 1, y0: at.y - 1, x1: at.x + 1, y1: at.y + 1 };
     await handle({ id: 1, type: "load", source: url, view });
     await new Promise((r) => setTimeout(r, 0));
-    expect(reads.length).toBeGreaterThan(plain.length);
+    expect(reads.length).toBeGreaterThan(plain.reads.length);
     const before = reads.length;
     const tile = tileReply((await handle({ id: 2, type: "tile", z: 16, x: at.x, y: at.y })).reply);
     expect(tile?.classes.length).toBeGreaterThan(0);
