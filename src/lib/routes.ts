@@ -30,6 +30,7 @@ export const ROUTES = {
   formSubmissions: "/form-submissions",
   districts: "/districts",
   walkLists: "/walk-lists",
+  canvass: "/canvass",
   signsMap: "/signs-map",
   pollsSurveys: "/polls-surveys",
   signatureVerification: "/signature-verification",
@@ -47,4 +48,6 @@ export const ROUTES = {
 
 /** A voter's page, and its edit form. */
 export const voterPath = (id: string) => `${ROUTES.voters}/${id}`;
+/** The canvasser's app on one walk list (issue 38). */
+export const canvassListPath = (listId: string) => `${ROUTES.canvass}/${listId}`;
 export const voterEditPath = (id: string) => `${ROUTES.voters}/${id}/edit`;
