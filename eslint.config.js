@@ -69,7 +69,9 @@ export default tseslint.config(
       ...builderImportRule,
       // Deployment configuration (provider keys, SITE_URL) is read from the Convex environment.
       "@convex-dev/no-process-env": "off",
-      "@convex-dev/explicit-table-ids": "off",
+      // db.get/patch/replace/delete name their table: the tenant wrapper (convex-helpers rowLevelSecurity)
+      // otherwise finds an id's table by trying normalizeId on every table of the schema, per call
+      "@convex-dev/explicit-table-ids": "error",
     },
   },
   {

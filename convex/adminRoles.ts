@@ -162,7 +162,7 @@ export const update = orgMutation("users.manage")({
     assertRoleWithinReach(ctx.viewer, { id: roleId, level: row.level, permissions: row.permissions as Permission[] });
     const role = cleanRole(input);
     assertRoleWithinReach(ctx.viewer, role);
-    await ctx.db.patch(row._id, { ...role, updatedAt: Date.now() });
+    await ctx.db.patch("customRoles", row._id, { ...role, updatedAt: Date.now() });
     return null;
   },
 });
@@ -188,9 +188,9 @@ export const remove = orgMutation("users.manage")({
       .collect();
     for (const i of invitations) {
       if (i.status === "pending" && (i.role === roleId || i.roles?.includes(roleId)))
-        await ctx.db.patch(i._id, { status: "revoked" });
+        await ctx.db.patch("invitations", i._id, { status: "revoked" });
     }
-    await ctx.db.delete(row._id);
+    await ctx.db.delete("customRoles", row._id);
     return null;
   },
 });

@@ -151,12 +151,12 @@ export const update = orgMutation("users.manage")({
       await assertGrantable(ctx, ctx.viewer, ctx.viewer.orgId, added);
     }
     await assertKeepsAnAdmin(ctx, ctx.viewer.orgId, membership, roles);
-    await ctx.db.patch(membership._id, {
+    await ctx.db.patch("memberships", membership._id, {
       roles,
       activeRole: membership.activeRole && roles.includes(membership.activeRole) ? membership.activeRole : undefined,
     });
     const { firstName, lastName } = splitName(name);
-    await ctx.db.patch(userId, { name, firstName, lastName });
+    await ctx.db.patch("users", userId, { name, firstName, lastName });
     return null;
   },
 });
@@ -171,9 +171,9 @@ export const remove = orgMutation("users.manage")({
     }
     const { userId, membership } = await loadTarget(ctx, args.userId);
     await assertKeepsAnAdmin(ctx, ctx.viewer.orgId, membership, null);
-    await ctx.db.delete(membership._id);
-    const user: Doc<"users"> | null = await ctx.db.get(userId);
-    if (user?.activeOrgId === ctx.viewer.orgId) await ctx.db.patch(userId, { activeOrgId: undefined });
+    await ctx.db.delete("memberships", membership._id);
+    const user: Doc<"users"> | null = await ctx.db.get("users", userId);
+    if (user?.activeOrgId === ctx.viewer.orgId) await ctx.db.patch("users", userId, { activeOrgId: undefined });
     return null;
   },
 });

@@ -166,7 +166,7 @@ export const { auth, signIn, signOut, store, isAuthenticated } = convexAuth({
       return userId;
     },
     async beforeSessionCreation(ctx, { userId }) {
-      await (ctx as unknown as MutationCtx).db.patch(userId, { lastSignInAt: Date.now() });
+      await (ctx as unknown as MutationCtx).db.patch("users", userId, { lastSignInAt: Date.now() });
     },
   },
 });

@@ -184,14 +184,14 @@ export const failed = internalMutation({
       spendAccountBudget !== false &&
       !(await rateLimit(ctx, { name: "untrustedFailuresPerAccount", key: email })).ok;
     const next = { failures, nextAllowedAt: now + delayAfter(failures, underAttack), lastFailureAt: now };
-    if (row) await ctx.db.patch(row._id, next);
+    if (row) await ctx.db.patch("signInThrottle", row._id, next);
     else await ctx.db.insert("signInThrottle", { email, address, trusted: false, ...next });
     // Bounded storage: a few stale, untrusted pairs go with every failure recorded.
     const stale = await ctx.db
       .query("signInThrottle")
       .withIndex("by_last_failure", (q) => q.lt("lastFailureAt", now - 24 * HOUR))
       .take(5);
-    for (const s of stale) if (!s.trusted) await ctx.db.delete(s._id);
+    for (const s of stale) if (!s.trusted) await ctx.db.delete("signInThrottle", s._id);
   },
 });
 
@@ -202,7 +202,7 @@ export const succeeded = internalMutation({
     const now = Date.now();
     const row = await pair(ctx, email, address);
     const reset = { failures: 0, nextAllowedAt: 0, lastFailureAt: now, trusted: true };
-    if (row) await ctx.db.patch(row._id, reset);
+    if (row) await ctx.db.patch("signInThrottle", row._id, reset);
     else await ctx.db.insert("signInThrottle", { email, address, ...reset });
   },
 });

@@ -125,7 +125,7 @@ export const myLists = orgQuery("walk_lists.view")({
     const out = [];
     for (const l of rows) {
       if (!l.assignees.includes(ctx.viewer.userId) || !isOpen(l.status, l.expiresAt)) continue;
-      const survey = l.surveyId ? await ctx.db.get(l.surveyId) : null;
+      const survey = l.surveyId ? await ctx.db.get("surveys", l.surveyId) : null;
       const progress = await listProgress(ctx.db, l);
       out.push({
         id: l._id,
@@ -214,7 +214,7 @@ export const bundle = orgQuery("walk_lists.view")({
       const voters = [];
       if (seeVoters)
         for (const vid of d.voterIds) {
-          const voter = await ctx.db.get(vid);
+          const voter = await ctx.db.get("voters", vid);
           if (!voter) continue;
           const born = voter.date_of_birth ? new Date(voter.date_of_birth) : null;
           const age =
@@ -239,7 +239,7 @@ export const bundle = orgQuery("walk_lists.view")({
         claim: c ? (c.canvasserId === ctx.viewer.userId ? ("mine" as const) : ("other" as const)) : null,
       });
     }
-    const survey = l.surveyId ? await ctx.db.get(l.surveyId) : null;
+    const survey = l.surveyId ? await ctx.db.get("surveys", l.surveyId) : null;
     return {
       list: { id: l._id, name: l.name, status: l.status, expiresAt: l.expiresAt, open: isOpen(l.status, l.expiresAt) },
       survey: survey ? { id: survey._id, name: survey.name, pages: survey.pages } : null,
@@ -307,13 +307,13 @@ export const dashboard = orgQuery("campaigns.manage")({
     answerCounts: vAnswerCounts,
   }),
   handler: async (ctx, { listId }) => {
-    const l = await ctx.db.get(listId);
+    const l = await ctx.db.get("walkLists", listId);
     if (!l) throw appError("NOT_FOUND");
     const tallies = await listTallies(ctx.db, listId);
     const names = new Map<string, string>();
     const nameOf = async (id: Id<"users">) => {
       if (!names.has(id)) {
-        const u = await ctx.db.get(id);
+        const u = await ctx.db.get("users", id);
         names.set(id, u ? displayName(u) : "A former member");
       }
       return names.get(id)!;
@@ -366,7 +366,7 @@ export const dashboard = orgQuery("campaigns.manage")({
       });
     }
     canvassers.sort((a, b) => (b.lastAt ?? 0) - (a.lastAt ?? 0));
-    const survey = l.surveyId ? await ctx.db.get(l.surveyId) : null;
+    const survey = l.surveyId ? await ctx.db.get("surveys", l.surveyId) : null;
     const counts = sumAnswerCounts(tallies.map((t) => t.answers));
     const questions = (survey?.pages ?? [])
       .flatMap((p) => p.fields)
@@ -447,7 +447,7 @@ export const voterHistory = orgQuery("voters.view")({
     }),
   ),
   handler: async (ctx, { voterId }) => {
-    const voter = await ctx.db.get(voterId);
+    const voter = await ctx.db.get("voters", voterId);
     if (!voter) throw appError("NOT_FOUND");
     const own = await ctx.db
       .query("canvassEvents")
@@ -467,12 +467,12 @@ export const voterHistory = orgQuery("voters.view")({
     const names = new Map<string, string | null>();
     const out = [];
     for (const e of [...own, ...atDoor].sort((a, b) => b.at - a.at).slice(0, 100)) {
-      if (!names.has(e.listId)) names.set(e.listId, (await ctx.db.get(e.listId))?.name ?? null);
+      if (!names.has(e.listId)) names.set(e.listId, (await ctx.db.get("walkLists", e.listId))?.name ?? null);
       if (!names.has(e.canvasserId)) {
-        const u = await ctx.db.get(e.canvasserId);
+        const u = await ctx.db.get("users", e.canvasserId);
         names.set(e.canvasserId, u ? displayName(u) : "A former member");
       }
-      const submission = e.submissionId ? await ctx.db.get(e.submissionId) : null;
+      const submission = e.submissionId ? await ctx.db.get("surveySubmissions", e.submissionId) : null;
       out.push({
         id: e._id,
         at: e.at,

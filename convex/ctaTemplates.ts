@@ -77,7 +77,7 @@ export const update = superAdminMutation(DENIED)({
   /** the new `updatedAt`: the base of this editor's next save */
   returns: v.number(),
   handler: async (ctx, args) => {
-    const template = await ctx.db.get(args.id);
+    const template = await ctx.db.get("ctaTemplates", args.id);
     if (!template) throw appError("NOT_FOUND", "This template no longer exists.");
     if (template.updatedAt !== args.baseUpdatedAt) {
       throw appError(
@@ -88,7 +88,7 @@ export const update = superAdminMutation(DENIED)({
     }
     const { name, design } = checkTemplate(args.name, args.design);
     const updatedAt = Math.max(Date.now(), template.updatedAt + 1);
-    await ctx.db.patch(args.id, {
+    await ctx.db.patch("ctaTemplates", args.id, {
       name,
       category: category(args.category),
       design: JSON.stringify({ ...design, name }),
@@ -103,8 +103,8 @@ export const remove = superAdminMutation(DENIED)({
   args: { id: v.id("ctaTemplates") },
   returns: v.null(),
   handler: async (ctx, { id }) => {
-    if (!(await ctx.db.get(id))) throw appError("NOT_FOUND", "This template no longer exists.");
-    await ctx.db.delete(id);
+    if (!(await ctx.db.get("ctaTemplates", id))) throw appError("NOT_FOUND", "This template no longer exists.");
+    await ctx.db.delete("ctaTemplates", id);
     return null;
   },
 });

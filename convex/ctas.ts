@@ -73,7 +73,7 @@ export const get = orgQuery("campaigns.view")({
     v.null(),
   ),
   handler: async (ctx, { id }) => {
-    const c = await ctx.db.get(id);
+    const c = await ctx.db.get("ctas", id);
     if (!c) return null;
     return { id: c._id, design: c.design, version: c.version, updatedAt: c.updatedAt, updatedByName: c.updatedByName };
   },
@@ -107,10 +107,10 @@ export const save = orgMutation("campaigns.manage")({
   args: { id: v.id("ctas"), design: v.string() },
   returns: v.object({ version: v.number() }),
   handler: async (ctx, { id, design }) => {
-    const cta = await ctx.db.get(id);
+    const cta = await ctx.db.get("ctas", id);
     if (!cta) throw appError("NOT_FOUND", "This CTA no longer exists. It may have been deleted by a teammate.");
     const version = cta.version + 1;
-    await ctx.db.patch(id, {
+    await ctx.db.patch("ctas", id, {
       ...storedFields(checkCta(design)),
       version,
       updatedBy: ctx.viewer.userId,
@@ -126,7 +126,7 @@ export const duplicate = orgMutation("campaigns.manage")({
   args: { id: v.id("ctas") },
   returns: v.id("ctas"),
   handler: async (ctx, { id }) => {
-    const cta = await ctx.db.get(id);
+    const cta = await ctx.db.get("ctas", id);
     if (!cta) throw appError("NOT_FOUND", "This CTA no longer exists. It may have been deleted by a teammate.");
     const design = normalizeDesign(JSON.parse(cta.design));
     return await insertCta(ctx, { ...design, name: `${design.name} (Copy)`.slice(0, 120) });
@@ -137,13 +137,13 @@ export const remove = orgMutation("campaigns.manage")({
   args: { id: v.id("ctas") },
   returns: v.null(),
   handler: async (ctx, { id }) => {
-    if (!(await ctx.db.get(id))) throw appError("NOT_FOUND", "This CTA no longer exists.");
-    await ctx.db.delete(id);
+    if (!(await ctx.db.get("ctas", id))) throw appError("NOT_FOUND", "This CTA no longer exists.");
+    await ctx.db.delete("ctas", id);
     const shards = await ctx.db
       .query("ctaClickShards")
       .withIndex("by_cta_shard", (q) => q.eq("ctaId", id))
       .take(DELETE_BATCH);
-    for (const s of shards) await ctx.db.delete(s._id);
+    for (const s of shards) await ctx.db.delete("ctaClickShards", s._id);
     return null;
   },
 });
@@ -164,7 +164,7 @@ export const publicCta = publicQuery({
   ),
   handler: async (ctx, { id }) => {
     const ctaId = id.length <= 64 ? ctx.db.normalizeId("ctas", id) : null;
-    const cta = ctaId ? await ctx.db.get(ctaId) : null;
+    const cta = ctaId ? await ctx.db.get("ctas", ctaId) : null;
     if (!cta) return null;
     const design = normalizeDesign(JSON.parse(cta.design));
     return {
@@ -184,7 +184,7 @@ export const recordClick = internalMutation({
   returns: v.union(v.string(), v.null()),
   handler: async (ctx, { ctaId, elementId, address }) => {
     const id = ctx.db.normalizeId("ctas", ctaId);
-    const cta = id ? await ctx.db.get(id) : null;
+    const cta = id ? await ctx.db.get("ctas", id) : null;
     if (!cta) return null;
     const el = normalizeDesign(JSON.parse(cta.design)).elements.find((e) => e.id === elementId);
     if (!el?.link) return null;

@@ -94,7 +94,7 @@ export const countValues = orgQuery("voters.manage")({
   args: { id: v.id("customFieldDefs"), paginationOpts: paginationOptsValidator },
   returns: paginationResultValidator(v.object({ count: v.number() })),
   handler: async (ctx, { id, paginationOpts }) => {
-    const def = await ctx.db.get(id);
+    const def = await ctx.db.get("customFieldDefs", id);
     if (!def) throw appError("NOT_FOUND");
     const result = await ctx.db
       .query("voters")
@@ -110,9 +110,9 @@ export const remove = orgMutation("voters.manage")({
   args: { id: v.id("customFieldDefs") },
   returns: v.null(),
   handler: async (ctx, { id }) => {
-    const row = await ctx.db.get(id);
+    const row = await ctx.db.get("customFieldDefs", id);
     if (!row) throw appError("NOT_FOUND");
-    await ctx.db.delete(id);
+    await ctx.db.delete("customFieldDefs", id);
     return null;
   },
 });

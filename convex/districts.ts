@@ -167,9 +167,9 @@ export const get = orgQuery("voters.view")({
   ),
   handler: async (ctx, { id }) => {
     const districtId = ctx.db.normalizeId("districts", id);
-    const d = districtId ? await ctx.db.get(districtId) : null;
+    const d = districtId ? await ctx.db.get("districts", districtId) : null;
     if (!d) return null;
-    const layer = d.layerId ? await ctx.db.get(d.layerId) : null;
+    const layer = d.layerId ? await ctx.db.get("mapLayers", d.layerId) : null;
     return { ...rowOf(d), cells: d.cells, layerName: layer?.name ?? null };
   },
 });
@@ -200,7 +200,7 @@ export const disagreements = orgQuery("voters.view")({
   ),
   handler: async (ctx, { id, direction, paginationOpts }) => {
     const districtId = ctx.db.normalizeId("districts", id);
-    const d = districtId ? await ctx.db.get(districtId) : null;
+    const d = districtId ? await ctx.db.get("districts", districtId) : null;
     if (!d) return { page: [], isDone: true, continueCursor: "" };
     const orgId = ctx.viewer.orgId;
     const opts = { ...paginationOpts, numItems: Math.max(1, Math.min(DISAGREEMENT_PAGE, paginationOpts.numItems)) };
@@ -226,7 +226,7 @@ export const disagreements = orgQuery("voters.view")({
     };
     const rows = [];
     for (const r of page.page) {
-      const voter = await ctx.db.get(r.voterId);
+      const voter = await ctx.db.get("voters", r.voterId);
       if (!voter) continue;
       rows.push({
         voterId: voter._id,
@@ -257,7 +257,7 @@ export const outlines = orgQuery("voters.view")({
     let truncated = shapes.length > MAX_OUTLINES;
     // shapes and boundaries only: a tally's change does not re-run this (megabytes of outlines)
     for (const s of shapes.slice(0, MAX_OUTLINES)) {
-      const boundary = await ctx.db.get(s.boundaryId);
+      const boundary = await ctx.db.get("boundaries", s.boundaryId);
       if (!boundary) continue;
       if (text + boundary.geometry.length > MAX_OUTLINE_TEXT) {
         truncated = true;
@@ -282,7 +282,7 @@ export const makeGroup = orgMutation("voters.manage")({
   args: { id: v.id("districts"), name: v.string() },
   returns: v.id("voterGroups"),
   handler: async (ctx, { id, name }) => {
-    const d = await ctx.db.get(id);
+    const d = await ctx.db.get("districts", id);
     if (!d) throw appError("NOT_FOUND", DISTRICT_GONE, "District");
     const clean = cleanGroupInput(name, `The voters of ${DISTRICT_KIND_SINGULAR[d.kind]} ${d.name}`);
     const groupId = await ctx.db.insert("voterGroups", {
@@ -309,7 +309,7 @@ export const makeEmailSegment = orgMutation("campaigns.manage")({
   args: { id: v.id("districts"), name: v.string() },
   returns: v.id("emailSegments"),
   handler: async (ctx, { id, name: raw }) => {
-    const d = await ctx.db.get(id);
+    const d = await ctx.db.get("districts", id);
     if (!d) throw appError("NOT_FOUND", DISTRICT_GONE, "District");
     const name = cleanAudienceName(raw, "emailSegments");
     await checkAudienceName(ctx.db, "emailSegments", ctx.viewer.orgId, name);
@@ -333,7 +333,7 @@ export const makeEmailSegment = orgMutation("campaigns.manage")({
       createdAt: now,
       updatedAt: now,
     });
-    await startSegmentRefresh(ctx, (await ctx.db.get(segmentId))!);
+    await startSegmentRefresh(ctx, (await ctx.db.get("emailSegments", segmentId))!);
     return segmentId;
   },
 });
@@ -342,7 +342,7 @@ export const groupStep = internalMutation({
   args: { groupId: v.id("voterGroups"), filter: v.string(), cursor: v.union(v.string(), v.null()) },
   returns: v.null(),
   handler: async (ctx, { groupId, filter, cursor }) => {
-    const group = await ctx.db.get(groupId);
+    const group = await ctx.db.get("voterGroups", groupId);
     if (!group) return null;
     const page = await pageAllMatching(
       ctx.db,

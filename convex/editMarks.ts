@@ -19,7 +19,7 @@ export const purgeDeleted = internalMutation({
       .query("editMarks")
       .withIndex("by_deleted_at", (q) => q.gte("deleted.at", 0).lt("deleted.at", cutoff))
       .take(BATCH);
-    for (const r of rows) await ctx.db.delete(r._id);
+    for (const r of rows) await ctx.db.delete("editMarks", r._id);
     if (rows.length === BATCH) await ctx.scheduler.runAfter(0, internal.editMarks.purgeDeleted, {});
     return rows.length;
   },

@@ -63,7 +63,7 @@ export const setup = orgQuery("campaigns.view")({
     v.null(),
   ),
   handler: async (ctx, { id }) => {
-    const c = await ctx.db.get(id);
+    const c = await ctx.db.get("emailCampaigns", id);
     if (!c) return null;
     const s = setupOf(c);
     return {
@@ -141,7 +141,7 @@ async function checkSetup(
     const out: string[] = [];
     for (const raw of list) {
       const id = typeof raw === "string" ? ctx.db.normalizeId(table, raw) : null;
-      const doc = id ? await ctx.db.get(id) : null;
+      const doc = id ? await ctx.db.get(table, id) : null;
       if (!doc || (doc as { orgId: Id<"organizations"> }).orgId !== orgId) {
         if (typeof raw === "string" && stored.includes(raw)) continue;
         throw appError("NOT_FOUND", `One of the selected ${noun} no longer exists.`);
@@ -178,7 +178,7 @@ export const updateSetup = orgMutation("campaigns.manage")({
   args: { id: v.id("emailCampaigns"), edits: v.array(vFieldEdit) },
   returns: v.null(),
   handler: async (ctx, { id, edits }) => {
-    const c = await ctx.db.get(id);
+    const c = await ctx.db.get("emailCampaigns", id);
     if (!c) throw appError("NOT_FOUND", "This campaign no longer exists. It may have been deleted by a teammate.");
     const current = setupOf(c);
     const apply = await mergeEdits(ctx, ctx.viewer, id, current, edits.map(normaliseEdit), {
@@ -188,7 +188,7 @@ export const updateSetup = orgMutation("campaigns.manage")({
     });
     if (apply.length === 0) return null;
     const next = await checkSetup(ctx, ctx.viewer.orgId, withEdits(current, apply), current);
-    await ctx.db.patch(id, { blast: next });
+    await ctx.db.patch("emailCampaigns", id, { blast: next });
     await markEdited(
       ctx,
       ctx.viewer,
@@ -238,7 +238,7 @@ export const send = orgMutation("campaigns.manage")({
     sendId: v.union(v.id("emailSends"), v.null()),
   }),
   handler: async (ctx, { id }) => {
-    const campaign = await ctx.db.get(id);
+    const campaign = await ctx.db.get("emailCampaigns", id);
     const now = Date.now();
     const s = await checkSend(ctx.db, campaign, now);
     const c = campaign as Doc<"emailCampaigns">;
@@ -250,15 +250,15 @@ export const send = orgMutation("campaigns.manage")({
         campaignId: id,
         userId: ctx.viewer.userId,
       });
-      await ctx.db.patch(id, { status: "scheduled", scheduledAt: s.scheduledAt!, scheduleJob });
+      await ctx.db.patch("emailCampaigns", id, { status: "scheduled", scheduledAt: s.scheduledAt!, scheduleJob });
       return { status: "scheduled" as const, sendId: null };
     }
     const kind = s.sendType === "now" ? "blast" : "automation";
     const sendId = await createSend(ctx, c, senderOf(ctx.viewer), kind);
     if (kind === "blast")
-      await ctx.db.patch(id, { status: "sent", sentAt: now, scheduleJob: undefined, scheduledAt: undefined });
+      await ctx.db.patch("emailCampaigns", id, { status: "sent", sentAt: now, scheduleJob: undefined, scheduledAt: undefined });
     else
-      await ctx.db.patch(id, {
+      await ctx.db.patch("emailCampaigns", id, {
         status: "automated",
         automationSendId: sendId,
         scheduleJob: undefined,
@@ -273,17 +273,17 @@ export const fireScheduled = internalMutation({
   args: { campaignId: v.id("emailCampaigns"), userId: v.id("users") },
   returns: v.null(),
   handler: async (ctx, { campaignId, userId }) => {
-    const c = await ctx.db.get(campaignId);
+    const c = await ctx.db.get("emailCampaigns", campaignId);
     if (!c || c.status !== "scheduled") return null;
-    const user = await ctx.db.get(userId);
-    const org = await ctx.db.get(c.orgId);
+    const user = await ctx.db.get("users", userId);
+    const org = await ctx.db.get("organizations", c.orgId);
     if (!user || !org) return null;
     try {
       await createSend(ctx, c, senderOf({ userId, user, org }), "blast");
-      await ctx.db.patch(campaignId, { status: "sent", sentAt: Date.now(), scheduleJob: undefined });
+      await ctx.db.patch("emailCampaigns", campaignId, { status: "sent", sentAt: Date.now(), scheduleJob: undefined });
     } catch (e) {
       // the design changed since and can no longer be sent: the campaign says so
-      await ctx.db.patch(campaignId, { status: "failed", scheduleJob: undefined });
+      await ctx.db.patch("emailCampaigns", campaignId, { status: "failed", scheduleJob: undefined });
       console.error(`scheduled email campaign ${campaignId} could not be sent`, e);
     }
     return null;
@@ -294,11 +294,11 @@ export const cancelSchedule = orgMutation("campaigns.manage")({
   args: { id: v.id("emailCampaigns") },
   returns: v.null(),
   handler: async (ctx, { id }) => {
-    const c = await ctx.db.get(id);
+    const c = await ctx.db.get("emailCampaigns", id);
     if (!c) throw appError("NOT_FOUND");
     if (c.status !== "scheduled") return null;
     if (c.scheduleJob) await ctx.scheduler.cancel(c.scheduleJob);
-    await ctx.db.patch(id, { status: "draft", scheduleJob: undefined, scheduledAt: undefined });
+    await ctx.db.patch("emailCampaigns", id, { status: "draft", scheduleJob: undefined, scheduledAt: undefined });
     return null;
   },
 });
@@ -307,12 +307,12 @@ export const stopAutomation = orgMutation("campaigns.manage")({
   args: { id: v.id("emailCampaigns") },
   returns: v.null(),
   handler: async (ctx, { id }) => {
-    const c = await ctx.db.get(id);
+    const c = await ctx.db.get("emailCampaigns", id);
     if (!c) throw appError("NOT_FOUND");
     if (c.status !== "automated") return null;
-    const s = c.automationSendId ? await ctx.db.get(c.automationSendId) : null;
+    const s = c.automationSendId ? await ctx.db.get("emailSends", c.automationSendId) : null;
     if (s) await controlSend(ctx, s, "cancel");
-    await ctx.db.patch(id, { status: "draft", automationSendId: undefined });
+    await ctx.db.patch("emailCampaigns", id, { status: "draft", automationSendId: undefined });
     return null;
   },
 });
@@ -357,7 +357,7 @@ export const control = orgMutation("campaigns.manage")({
   args: { sendId: v.id("emailSends"), action: v.union(v.literal("pause"), v.literal("resume"), v.literal("cancel")) },
   returns: v.null(),
   handler: async (ctx, { sendId, action }) => {
-    const s = await ctx.db.get(sendId);
+    const s = await ctx.db.get("emailSends", sendId);
     if (!s) throw appError("NOT_FOUND");
     if (action === "resume" && s.kind === "automation" && !isLive(s.status)) return null;
     await controlSend(ctx, s, action);
@@ -380,7 +380,7 @@ export const statistics = orgQuery("campaigns.view")({
     v.null(),
   ),
   handler: async (ctx, { id }) => {
-    const c = await ctx.db.get(id);
+    const c = await ctx.db.get("emailCampaigns", id);
     if (!c) return null;
     const stats = await readStats(ctx.db, id);
     const sends = await ctx.db
@@ -435,7 +435,7 @@ export const voterHistory = orgQuery("campaigns.view")({
       .take(50);
     const out = [];
     for (const m of rows) {
-      const c = await ctx.db.get(m.campaignId);
+      const c = await ctx.db.get("emailCampaigns", m.campaignId);
       const status = m.complainedAt
         ? ("complained" as const)
         : m.bouncedAt
@@ -516,7 +516,7 @@ export const purgeWebhookEvents = internalMutation({
       .query("emailWebhookEvents")
       .withIndex("by_at", (q) => q.lt("at", Date.now() - WEBHOOK_EVENT_TTL_MS))
       .take(1000);
-    for (const r of rows) await ctx.db.delete(r._id);
+    for (const r of rows) await ctx.db.delete("emailWebhookEvents", r._id);
     if (rows.length === 1000) await ctx.scheduler.runAfter(0, internal.emailBlasts.purgeWebhookEvents, {});
     return null;
   },

@@ -58,7 +58,7 @@ export const get = orgQuery("campaigns.view")({
     v.null(),
   ),
   handler: async (ctx, { id }) => {
-    const c = await ctx.db.get(id);
+    const c = await ctx.db.get("emailCampaigns", id);
     if (!c) return null;
     return {
       id: c._id,
@@ -124,13 +124,13 @@ export const save = orgMutation("campaigns.manage")({
   args: { id: v.id("emailCampaigns"), ...vEmailSettings, blocks: v.string() },
   returns: v.object({ version: v.number() }),
   handler: async (ctx, { id, blocks: blocksJson, ...given }) => {
-    const campaign = await ctx.db.get(id);
+    const campaign = await ctx.db.get("emailCampaigns", id);
     if (!campaign)
       throw appError("NOT_FOUND", "This campaign no longer exists. It may have been deleted by a teammate.");
     const { settings, blocks } = checkCampaign(given, blocksJson);
     const json = JSON.stringify(blocks);
     const version = campaign.version + 1;
-    await ctx.db.patch(id, {
+    await ctx.db.patch("emailCampaigns", id, {
       ...settings,
       blocks: json,
       version,
@@ -181,9 +181,9 @@ export const remove = orgMutation("campaigns.manage")({
   args: { id: v.id("emailCampaigns") },
   returns: v.null(),
   handler: async (ctx, { id }) => {
-    const campaign = await ctx.db.get(id);
+    const campaign = await ctx.db.get("emailCampaigns", id);
     if (!campaign) throw appError("NOT_FOUND");
-    await ctx.db.delete(id);
+    await ctx.db.delete("emailCampaigns", id);
     await adjustCounter(ctx, ctx.viewer.orgId, "campaigns", -1);
     await ctx.scheduler.runAfter(0, internal.emailCampaigns.deleteVersionsStep, { campaignId: id });
     return null;
@@ -199,7 +199,7 @@ export const deleteVersionsStep = internalMutation({
       .query("emailCampaignVersions")
       .withIndex("by_campaign_version", (q) => q.eq("campaignId", campaignId))
       .take(DELETE_BATCH);
-    for (const r of batch) await ctx.db.delete(r._id);
+    for (const r of batch) await ctx.db.delete("emailCampaignVersions", r._id);
     if (batch.length === DELETE_BATCH)
       await ctx.scheduler.runAfter(0, internal.emailCampaigns.deleteVersionsStep, { campaignId });
     return null;

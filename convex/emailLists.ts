@@ -115,11 +115,11 @@ export const remove = orgMutation("campaigns.manage")({
   args: { id: v.id("emailLists") },
   returns: v.null(),
   handler: async (ctx, { id }) => {
-    const list = await ctx.db.get(id);
+    const list = await ctx.db.get("emailLists", id);
     if (!list) throw appError("NOT_FOUND");
     if (list.subscriptionType === "all_voters")
       throw appError("VALIDATION_ERROR", "The All Contacts list cannot be deleted.", "List cannot be deleted");
-    await ctx.db.delete(id);
+    await ctx.db.delete("emailLists", id);
     await purgeListContacts(ctx, id);
     return null;
   },
@@ -146,7 +146,7 @@ export const contacts = orgQuery("campaigns.view")({
   handler: async (ctx, { listId, paginationOpts }) => {
     requireVoterAccess(ctx.viewer, "Seeing who is on a list");
     const opts = { ...paginationOpts, numItems: Math.max(1, Math.min(200, paginationOpts.numItems)) };
-    const list = await ctx.db.get(listId);
+    const list = await ctx.db.get("emailLists", listId);
     if (!list) return { page: [], isDone: true, continueCursor: "" };
     const nameOf = (voter: Doc<"voters">) => `${voter.first_name} ${voter.last_name}`.trim();
     if (list.subscriptionType === "all_voters") {
@@ -161,7 +161,7 @@ export const contacts = orgQuery("campaigns.view")({
       };
     }
     const page = await activeListContacts(ctx.db, listId).paginate(opts);
-    const voters = await Promise.all(page.page.map((c) => ctx.db.get(c.voterId)));
+    const voters = await Promise.all(page.page.map((c) => ctx.db.get("voters", c.voterId)));
     return {
       ...page,
       page: page.page.flatMap((c, i) => {
@@ -180,7 +180,7 @@ export const addVoters = orgMutation("campaigns.manage")({
     if (voterIds.length > MAX_ADD_VOTERS)
       throw appError("VALIDATION_ERROR", `At most ${MAX_ADD_VOTERS} voters can be added at once.`);
     const list = await loadManualList(ctx.db, listId, "add");
-    const voters = await Promise.all(voterIds.map((id) => ctx.db.get(id)));
+    const voters = await Promise.all(voterIds.map((id) => ctx.db.get("voters", id)));
     return await addVotersToList(
       ctx,
       list,
@@ -195,7 +195,7 @@ export const addGroup = orgMutation("campaigns.manage")({
   returns: v.null(),
   handler: async (ctx, { listId, groupId }) => {
     await loadManualList(ctx.db, listId, "add");
-    if (!(await ctx.db.get(groupId))) throw appError("NOT_FOUND");
+    if (!(await ctx.db.get("voterGroups", groupId))) throw appError("NOT_FOUND");
     await addGroupToListStep(ctx, listId, groupId, null);
     return null;
   },
@@ -220,8 +220,8 @@ export const removeContact = orgMutation("campaigns.manage")({
       .withIndex("by_list_voter", (q) => q.eq("listId", listId).eq("voterId", voterId))
       .first();
     if (!row || row.status !== "active") throw appError("NOT_FOUND");
-    await ctx.db.patch(row._id, { status: "removed" });
-    await ctx.db.patch(list._id, { contactCount: Math.max(0, list.contactCount - 1), updatedAt: Date.now() });
+    await ctx.db.patch("emailListContacts", row._id, { status: "removed" });
+    await ctx.db.patch("emailLists", list._id, { contactCount: Math.max(0, list.contactCount - 1), updatedAt: Date.now() });
     return null;
   },
 });

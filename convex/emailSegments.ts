@@ -73,7 +73,7 @@ export const create = orgMutation("campaigns.manage")({
       createdAt: now,
       updatedAt: now,
     });
-    await startSegmentRefresh(ctx, (await ctx.db.get(id))!);
+    await startSegmentRefresh(ctx, (await ctx.db.get("emailSegments", id))!);
     return id;
   },
 });
@@ -85,7 +85,7 @@ export const update = orgMutation("campaigns.manage")({
   args: { id: v.id("emailSegments"), edits: v.array(vFieldEdit) },
   returns: v.null(),
   handler: async (ctx, { id, edits }) => {
-    const segment = await ctx.db.get(id);
+    const segment = await ctx.db.get("emailSegments", id);
     if (!segment) throw await missingRecord(ctx, ctx.viewer, id, "segment");
     const current = { name: segment.name, description: segment.description, rules: segment.rules };
     const apply = await mergeEdits(ctx, ctx.viewer, id, current, edits, {
@@ -99,7 +99,7 @@ export const update = orgMutation("campaigns.manage")({
     const name = cleanAudienceName(String(next.name ?? ""), "emailSegments");
     if (name !== segment.name) await checkAudienceName(ctx.db, "emailSegments", segment.orgId, name, id);
     const rules = cleanSegmentRules(next.rules ?? "[]");
-    await ctx.db.patch(id, {
+    await ctx.db.patch("emailSegments", id, {
       name,
       description: cleanAudienceDescription(next.description),
       rules,
@@ -111,7 +111,7 @@ export const update = orgMutation("campaigns.manage")({
       id,
       apply.map((e) => e.field),
     );
-    if (rules !== segment.rules) await startSegmentRefresh(ctx, (await ctx.db.get(id))!);
+    if (rules !== segment.rules) await startSegmentRefresh(ctx, (await ctx.db.get("emailSegments", id))!);
     return null;
   },
 });
@@ -131,8 +131,8 @@ export const remove = orgMutation("campaigns.manage")({
   args: { id: v.id("emailSegments") },
   returns: v.null(),
   handler: async (ctx, { id }) => {
-    if (!(await ctx.db.get(id))) throw appError("NOT_FOUND");
-    await ctx.db.delete(id);
+    if (!(await ctx.db.get("emailSegments", id))) throw appError("NOT_FOUND");
+    await ctx.db.delete("emailSegments", id);
     await markDeleted(ctx, ctx.viewer, id);
     await purgeSegmentMembers(ctx, id, null);
     return null;
@@ -144,7 +144,7 @@ export const refresh = orgMutation("campaigns.manage")({
   args: { id: v.id("emailSegments") },
   returns: v.null(),
   handler: async (ctx, { id }) => {
-    const segment = await ctx.db.get(id);
+    const segment = await ctx.db.get("emailSegments", id);
     if (!segment) throw appError("NOT_FOUND");
     await startSegmentRefresh(ctx, segment);
     return null;

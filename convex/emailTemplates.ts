@@ -78,8 +78,8 @@ export const create = orgMutation("campaigns.manage")({
 });
 
 async function removeTemplate(ctx: MutationCtx, id: Id<"emailTemplates">) {
-  if (!(await ctx.db.get(id))) throw appError("NOT_FOUND", "This template no longer exists.");
-  await ctx.db.delete(id);
+  if (!(await ctx.db.get("emailTemplates", id))) throw appError("NOT_FOUND", "This template no longer exists.");
+  await ctx.db.delete("emailTemplates", id);
   return null;
 }
 

@@ -74,7 +74,7 @@ export const queueTest = internalMutation({
 export const outboxStatus = internalQuery({
   args: { ids: v.array(v.id("emailOutbox")) },
   handler: async (ctx, { ids }) => {
-    const rows = await Promise.all(ids.map((id) => ctx.db.get(id)));
+    const rows = await Promise.all(ids.map((id) => ctx.db.get("emailOutbox", id)));
     return rows.map((r) => ({ status: r?.status ?? "failed", error: r?.error ?? null }));
   },
 });
@@ -92,7 +92,7 @@ export const senderFor = internalQuery({
   args: { userId: v.id("users"), orgId: v.id("organizations") },
   returns: senderValuesValidator,
   handler: async (ctx, { userId, orgId }) => {
-    const [user, org] = await Promise.all([ctx.db.get(userId), ctx.db.get(orgId)]);
+    const [user, org] = await Promise.all([ctx.db.get("users", userId), ctx.db.get("organizations", orgId)]);
     if (!user || !org) throw appError("FORBIDDEN");
     return senderValues(user, org);
   },

@@ -32,7 +32,7 @@ export const info = publicQuery({
       .withIndex("by_token", (q) => q.eq("unsubToken", token))
       .unique();
     if (!m) return null;
-    const org = await ctx.db.get(m.orgId);
+    const org = await ctx.db.get("organizations", m.orgId);
     const rows = await ctx.db
       .query("emailSuppressions")
       .withIndex("by_org_email", (q) => q.eq("orgId", m.orgId).eq("email", m.email))

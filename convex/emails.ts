@@ -23,7 +23,7 @@ export const enqueue = internalMutation({
 
 export const get = internalQuery({
   args: { id: v.id("emailOutbox") },
-  handler: async (ctx, { id }) => await ctx.db.get(id),
+  handler: async (ctx, { id }) => await ctx.db.get("emailOutbox", id),
 });
 
 export const markDelivered = internalMutation({
@@ -34,7 +34,7 @@ export const markDelivered = internalMutation({
     error: v.optional(v.string()),
   },
   handler: async (ctx, { id, ...patch }) => {
-    await ctx.db.patch(id, patch);
+    await ctx.db.patch("emailOutbox", id, patch);
   },
 });
 

@@ -144,10 +144,10 @@ async function keepBounded(ctx: MutationCtx, added: number) {
       .withIndex("by_reported_at")
       .order("asc")
       .take(stored - max);
-    for (const r of oldest) await ctx.db.delete(r._id);
+    for (const r of oldest) await ctx.db.delete("errorReports", r._id);
     stored -= oldest.length;
   }
-  if (tally) await ctx.db.patch(tally._id, { stored });
+  if (tally) await ctx.db.patch("errorReportTally", tally._id, { stored });
   else await ctx.db.insert("errorReportTally", { stored });
 }
 

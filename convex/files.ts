@@ -70,7 +70,7 @@ export const discard = internalMutation({
       .query("files")
       .withIndex("by_storage", (q) => q.eq("storageId", storageId))
       .unique();
-    if (!owned && (await ctx.db.system.get(storageId))) await ctx.storage.delete(storageId);
+    if (!owned && (await ctx.db.system.get("_storage", storageId))) await ctx.storage.delete(storageId);
     return null;
   },
 });

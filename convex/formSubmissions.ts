@@ -97,7 +97,7 @@ async function page(
   const names = new Map<Id<"forms">, string>();
   const out = [];
   for (const s of rows) {
-    if (!names.has(s.formId)) names.set(s.formId, (await ctx.db.get(s.formId))?.name ?? "Deleted form");
+    if (!names.has(s.formId)) names.set(s.formId, (await ctx.db.get("forms", s.formId))?.name ?? "Deleted form");
     out.push({
       id: s._id,
       formId: s.formId,
@@ -142,7 +142,7 @@ export const forVoter = orgQuery("forms.view")({
     for (const s of rows)
       out.push({
         id: s._id,
-        formName: (await ctx.db.get(s.formId))?.name ?? "Deleted form",
+        formName: (await ctx.db.get("forms", s.formId))?.name ?? "Deleted form",
         createdAt: s._creationTime,
       });
     return out;
@@ -159,7 +159,7 @@ export const submitInApp = orgMutation("forms.view")({
   args: { formId: v.id("forms"), data: v.record(v.string(), vSubmissionValue) },
   returns: vSubmitResult,
   handler: async (ctx, { formId, data }) => {
-    const form = await ctx.db.get(formId);
+    const form = await ctx.db.get("forms", formId);
     if (!form) throw appError("NOT_FOUND", "Form not found or no longer available.");
     if (JSON.stringify(data).length > MAX_SUBMISSION_BYTES)
       throw appError("VALIDATION_ERROR", "This submission is too large.");
@@ -178,7 +178,7 @@ export const submitPublic = internalMutation({
   returns: v.union(vSubmitResult, v.object({ ok: v.literal(false), notFound: v.literal(true) })),
   handler: async (ctx, { formId, data, address }) => {
     const id = ctx.db.normalizeId("forms", formId);
-    const form = id ? await ctx.db.get(id) : null;
+    const form = id ? await ctx.db.get("forms", id) : null;
     if (!form || form.status !== "active") return { ok: false as const, notFound: true as const };
     return await recordSubmission(ctx, form, data, {
       source: "public",

@@ -49,7 +49,7 @@ export const list = orgQuery("forms.view")({
     const forms = [];
     for (const f of rows) {
       if (!names.has(f.updatedBy)) {
-        const u = await ctx.db.get(f.updatedBy);
+        const u = await ctx.db.get("users", f.updatedBy);
         names.set(f.updatedBy, u ? displayName(u) : "A former member");
       }
       forms.push({
@@ -112,11 +112,11 @@ export const save = orgMutation("forms.manage")({
   },
   returns: v.object({ version: v.number() }),
   handler: async (ctx, args) => {
-    const form = await ctx.db.get(args.id);
+    const form = await ctx.db.get("forms", args.id);
     if (!form) throw appError("NOT_FOUND", "This form was deleted by a teammate.", TEXTS.titles.formSaveFailed);
     const def = cleanDefinition(args.name, args.description, args.fields);
     const version = form.version + 1;
-    await ctx.db.patch(args.id, { ...def, version, updatedAt: Date.now(), updatedBy: ctx.viewer.userId });
+    await ctx.db.patch("forms", args.id, { ...def, version, updatedAt: Date.now(), updatedBy: ctx.viewer.userId });
     return { version };
   },
 });
@@ -126,11 +126,11 @@ export const setStatus = orgMutation("forms.manage")({
   args: { id: v.id("forms"), status: vFormStatus },
   returns: v.null(),
   handler: async (ctx, { id, status }) => {
-    const form = await ctx.db.get(id);
+    const form = await ctx.db.get("forms", id);
     if (!form) throw appError("NOT_FOUND");
     if (form.status === status) return null;
     if (status === "active") await checkActiveLimit(ctx.db, ctx.viewer);
-    await ctx.db.patch(id, { status, updatedAt: Date.now(), updatedBy: ctx.viewer.userId });
+    await ctx.db.patch("forms", id, { status, updatedAt: Date.now(), updatedBy: ctx.viewer.userId });
     return null;
   },
 });
@@ -140,11 +140,11 @@ export const setOptions = orgMutation("forms.manage")({
   args: { id: v.id("forms"), matchVoters: v.boolean(), createContacts: v.boolean() },
   returns: v.null(),
   handler: async (ctx, { id, matchVoters, createContacts }) => {
-    const form = await ctx.db.get(id);
+    const form = await ctx.db.get("forms", id);
     if (!form) throw appError("NOT_FOUND");
     if (createContacts && !ctx.viewer.can("voters.manage"))
       throw appError("FORBIDDEN", "Creating contacts from submissions needs permission to manage voters.");
-    await ctx.db.patch(id, {
+    await ctx.db.patch("forms", id, {
       matchVoters,
       createContacts: matchVoters && createContacts,
       updatedAt: Date.now(),
@@ -168,7 +168,7 @@ export const phoneKeysStep = internalMutation({
       .paginate({ numItems: 500, cursor });
     for (const voter of page.page) {
       const key = voter.phone ? (normalizePhone(voter.phone) ?? undefined) : undefined;
-      if (voter.phoneKey !== key) await ctx.db.patch(voter._id, { phoneKey: key });
+      if (voter.phoneKey !== key) await ctx.db.patch("voters", voter._id, { phoneKey: key });
     }
     if (!page.isDone)
       await ctx.scheduler.runAfter(0, internal.forms.phoneKeysStep, { orgId, cursor: page.continueCursor });
@@ -181,9 +181,9 @@ export const remove = orgMutation("forms.manage")({
   args: { id: v.id("forms") },
   returns: v.null(),
   handler: async (ctx, { id }) => {
-    const form = await ctx.db.get(id);
+    const form = await ctx.db.get("forms", id);
     if (!form) throw appError("NOT_FOUND");
-    await ctx.db.delete(id);
+    await ctx.db.delete("forms", id);
     await adjustCounter(ctx, ctx.viewer.orgId, "forms", -1);
     await ctx.scheduler.runAfter(0, internal.forms.deleteSubmissionsStep, { formId: id });
     return null;
@@ -199,7 +199,7 @@ export const deleteSubmissionsStep = internalMutation({
       .query("formSubmissions")
       .withIndex("by_form", (q) => q.eq("formId", formId))
       .take(DELETE_BATCH);
-    for (const s of batch) await ctx.db.delete(s._id);
+    for (const s of batch) await ctx.db.delete("formSubmissions", s._id);
     if (batch.length > 0) await adjustCounter(ctx, batch[0].orgId, "formSubmissions", -batch.length);
     if (batch.length === DELETE_BATCH)
       await ctx.scheduler.runAfter(0, internal.forms.deleteSubmissionsStep, { formId });
@@ -221,7 +221,7 @@ export const publicForm = publicQuery({
   ),
   handler: async (ctx, { id }) => {
     const formId = ctx.db.normalizeId("forms", id);
-    const form = formId ? await ctx.db.get(formId) : null;
+    const form = formId ? await ctx.db.get("forms", formId) : null;
     if (!form || form.status !== "active") return null;
     return { id: form._id, name: form.name, description: form.description, fields: form.fields };
   },

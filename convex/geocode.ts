@@ -82,7 +82,7 @@ export const placeOne = internalMutation({
   args: { voterId: v.id("voters") },
   returns: v.null(),
   handler: async (ctx, { voterId }) => {
-    const voter = await ctx.db.get(voterId);
+    const voter = await ctx.db.get("voters", voterId);
     if (!voter) return null;
     const streets = await readyLayer(ctx.db, voter.orgId, "streets");
     if (streets) await placeVoter(ctx, voter, streets, new Map());

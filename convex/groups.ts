@@ -24,7 +24,7 @@ const vAddCounts = { added: v.number(), duplicates: v.number() };
 const PURGE_BATCH = 1000;
 
 async function loadGroup(db: GenericDatabaseReader<DataModel>, id: Id<"voterGroups">): Promise<Doc<"voterGroups">> {
-  const g = await db.get(id);
+  const g = await db.get("voterGroups", id);
   if (!g) throw appError("NOT_FOUND");
   return g;
 }
@@ -70,7 +70,7 @@ export const update = orgMutation("voters.manage")({
   args: { id: v.id("voterGroups"), edits: v.array(vFieldEdit) },
   returns: v.null(),
   handler: async (ctx, { id, edits }) => {
-    const group = await ctx.db.get(id);
+    const group = await ctx.db.get("voterGroups", id);
     if (!group) throw await missingRecord(ctx, ctx.viewer, id, "group");
     const apply = await mergeEdits(ctx, ctx.viewer, id, group, edits, {
       title: `The group ${group.name}`,
@@ -80,7 +80,7 @@ export const update = orgMutation("voters.manage")({
     if (apply.length === 0) return null;
     const next = withEdits({ name: group.name, description: group.description }, apply);
     for (const e of apply) if (e.value !== null && typeof e.value !== "string") throw appError("VALIDATION_ERROR");
-    await ctx.db.patch(id, { ...cleanGroupInput(String(next.name ?? ""), next.description), updatedAt: Date.now() });
+    await ctx.db.patch("voterGroups", id, { ...cleanGroupInput(String(next.name ?? ""), next.description), updatedAt: Date.now() });
     await markEdited(
       ctx,
       ctx.viewer,
@@ -106,12 +106,12 @@ async function purgeGroupRows(ctx: MutationCtx, groupId: Id<"voterGroups">): Pro
     .query("voterGroupMembers")
     .withIndex("by_group", (q) => q.eq("groupId", groupId))
     .take(PURGE_BATCH);
-  for (const m of members) await ctx.db.delete(m._id);
+  for (const m of members) await ctx.db.delete("voterGroupMembers", m._id);
   const targets = await ctx.db
     .query("campaignTargets")
     .withIndex("by_group", (q) => q.eq("groupId", groupId))
     .take(PURGE_BATCH);
-  for (const t of targets) await ctx.db.delete(t._id);
+  for (const t of targets) await ctx.db.delete("campaignTargets", t._id);
   return members.length < PURGE_BATCH && targets.length < PURGE_BATCH;
 }
 
@@ -121,7 +121,7 @@ export const remove = orgMutation("voters.manage")({
   returns: v.null(),
   handler: async (ctx, { id }) => {
     const group = await loadGroup(ctx.db, id);
-    await ctx.db.delete(group._id);
+    await ctx.db.delete("voterGroups", group._id);
     await markDeleted(ctx, ctx.viewer, id);
     await adjustCounter(ctx, ctx.viewer.orgId, "voterGroups", -1);
     const done = await purgeGroupRows(ctx, id);
@@ -152,7 +152,7 @@ export const members = orgQuery("voters.view")({
       .withIndex("by_group", (q) => q.eq("groupId", groupId))
       .order("desc")
       .paginate({ ...paginationOpts, numItems: Math.min(200, paginationOpts.numItems) });
-    const voters = await Promise.all(page.page.map((m) => ctx.db.get(m.voterId)));
+    const voters = await Promise.all(page.page.map((m) => ctx.db.get("voters", m.voterId)));
     return {
       ...page,
       page: page.page.flatMap((m, i) => {
@@ -180,7 +180,7 @@ export const addMember = orgMutation("voters.update")({
   returns: v.object({ status: v.union(v.literal("added"), v.literal("duplicate")) }),
   handler: async (ctx, { groupId, voterId }) => {
     const group = await loadGroup(ctx.db, groupId);
-    const voter = await ctx.db.get(voterId);
+    const voter = await ctx.db.get("voters", voterId);
     if (!voter) throw appError("NOT_FOUND");
     const { added } = await addVoters(ctx, group, [voter]);
     return { status: added === 1 ? ("added" as const) : ("duplicate" as const) };
@@ -197,8 +197,8 @@ export const removeMember = orgMutation("voters.update")({
       .withIndex("by_group_voter", (q) => q.eq("groupId", groupId).eq("voterId", voterId))
       .first();
     if (!row) throw appError("NOT_FOUND");
-    await ctx.db.delete(row._id);
-    await ctx.db.patch(group._id, { memberCount: Math.max(0, group.memberCount - 1), updatedAt: Date.now() });
+    await ctx.db.delete("voterGroupMembers", row._id);
+    await ctx.db.patch("voterGroups", group._id, { memberCount: Math.max(0, group.memberCount - 1), updatedAt: Date.now() });
     return null;
   },
 });
@@ -211,7 +211,7 @@ export const addMembers = orgMutation("voters.update")({
     if (voterIds.length === 0) throw appError("VALIDATION_ERROR", TEXTS.groups.selectVoters, "No Voters Selected");
     if (voterIds.length > MAX_PAGE) throw appError("VALIDATION_ERROR");
     const group = await loadGroup(ctx.db, groupId);
-    const voters = await Promise.all(voterIds.map((id) => ctx.db.get(id)));
+    const voters = await Promise.all(voterIds.map((id) => ctx.db.get("voters", id)));
     const valid = voters.filter((v) => v !== null);
     const result = await addVoters(ctx, group, valid);
     return { ...result, failed: voterIds.length - valid.length };

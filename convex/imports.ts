@@ -106,12 +106,12 @@ export const finish = orgMutation("voters.manage")({
     const stats = new Map(args.columnStats.map((s) => [s.column, s]));
     for (const d of details) {
       const s = stats.get(d.csv_field_name);
-      if (s) await ctx.db.patch(d._id, { records_processed: s.processed, validation_errors: s.errors });
+      if (s) await ctx.db.patch("importFieldDetails", d._id, { records_processed: s.processed, validation_errors: s.errors });
     }
     const now = Date.now();
     const total = Math.max(args.totalRecords, doc.processed_records);
     const updated = { ...doc, total_records: total };
-    await ctx.db.patch(doc._id, {
+    await ctx.db.patch("importHistory", doc._id, {
       status: "completed",
       total_records: total,
       updatedAt: now,
@@ -137,7 +137,7 @@ export const fail = orgMutation("voters.manage")({
     const doc = await loadImport(ctx, args.importId);
     if (doc.status !== "in_progress") return null;
     const now = Date.now();
-    await ctx.db.patch(doc._id, {
+    await ctx.db.patch("importHistory", doc._id, {
       status: "failed",
       error_details: args.error.slice(0, 2000),
       updatedAt: now,
@@ -149,8 +149,8 @@ export const fail = orgMutation("voters.manage")({
 });
 
 async function beginDeletion(ctx: MutationCtx, doc: Doc<"importHistory">, extra: Record<string, unknown>) {
-  await ctx.db.patch(doc._id, { deleting: true, summary_stats: { ...(doc.summary_stats ?? {}), ...extra } });
-  const fresh = (await ctx.db.get(doc._id))!;
+  await ctx.db.patch("importHistory", doc._id, { deleting: true, summary_stats: { ...(doc.summary_stats ?? {}), ...extra } });
+  const fresh = (await ctx.db.get("importHistory", doc._id))!;
   const { done } = await deleteImportChunk(ctx, fresh);
   if (!done) await ctx.scheduler.runAfter(0, internal.imports.deleteChunk, { importId: doc._id });
   return done;
@@ -164,7 +164,7 @@ export const cancel = orgMutation("voters.manage")({
     const doc = await loadImport(ctx, args.importId);
     if (doc.status !== "in_progress") throw appError("VALIDATION_ERROR", "This import is no longer running.");
     const now = Date.now();
-    await ctx.db.patch(doc._id, {
+    await ctx.db.patch("importHistory", doc._id, {
       status: "cancelled",
       updatedAt: now,
       import_duration_ms: now - doc.import_date,
@@ -175,7 +175,7 @@ export const cancel = orgMutation("voters.manage")({
       },
     });
     if (args.deleteImported) {
-      const fresh = (await ctx.db.get(doc._id))!;
+      const fresh = (await ctx.db.get("importHistory", doc._id))!;
       await beginDeletion(ctx, fresh, {});
     }
     return null;
@@ -200,7 +200,7 @@ export const remove = orgMutation("voters.manage")({
     }
     const extra = force ? { force_deleted: true } : {};
     if (doc.imported_records === 0 && doc.duplicate_records > 0 && !force) {
-      await ctx.db.patch(doc._id, {
+      await ctx.db.patch("importHistory", doc._id, {
         status: "deleted",
         imported_records: 0,
         updatedAt: Date.now(),
@@ -222,7 +222,7 @@ export const remove = orgMutation("voters.manage")({
 export const deleteChunk = internalMutation({
   args: { importId: v.id("importHistory") },
   handler: async (ctx, { importId }) => {
-    const doc = await ctx.db.get(importId);
+    const doc = await ctx.db.get("importHistory", importId);
     if (!doc || !doc.deleting) return;
     const { done } = await deleteImportChunk(ctx, doc);
     if (!done) await ctx.scheduler.runAfter(0, internal.imports.deleteChunk, { importId });
@@ -307,7 +307,7 @@ export const get = orgQuery("voters.view")({
   returns: v.union(vImportView, v.null()),
   handler: async (ctx, { importId }) => {
     const id = ctx.db.normalizeId("importHistory", importId);
-    const doc = id ? await ctx.db.get(id) : null;
+    const doc = id ? await ctx.db.get("importHistory", id) : null;
     return doc ? publicView(doc) : null;
   },
 });
@@ -373,7 +373,7 @@ export const outcomes = orgQuery("voters.view")({
       .take(n);
     const out = [];
     for (const r of rows) {
-      const existing = r.existingVoterId ? await ctx.db.get(r.existingVoterId) : null;
+      const existing = r.existingVoterId ? await ctx.db.get("voters", r.existingVoterId) : null;
       out.push({
         row: r.row,
         voterId: null,
@@ -429,7 +429,7 @@ export const debugImport = orgQuery("voters.view")({
   ),
   handler: async (ctx, { importId }) => {
     const id = ctx.db.normalizeId("importHistory", importId.trim());
-    const doc = id ? await ctx.db.get(id) : null;
+    const doc = id ? await ctx.db.get("importHistory", id) : null;
     if (!doc) return { found: false as const, message: "Import not found" };
     const scan = await ctx.db
       .query("voters")

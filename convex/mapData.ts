@@ -156,10 +156,10 @@ export const openLayer = internalMutation({
       throw appError("VALIDATION_ERROR", "The layer's ZIP codes are not valid.", "Map data");
     if (a.kind === "boundaries" && !a.nameField)
       throw appError("VALIDATION_ERROR", "Choose the field that holds each area's name.", "Map data");
-    const user = await ctx.db.get(a.userId);
+    const user = await ctx.db.get("users", a.userId);
     const db = orgDatabase(ctx.db, a.orgId);
     if (a.replaces) {
-      const old = await db.get(a.replaces);
+      const old = await db.get("mapLayers", a.replaces);
       if (!old || old.kind !== a.kind)
         throw appError("NOT_FOUND", "The layer to replace no longer exists.", "Map data");
     }
@@ -186,7 +186,7 @@ export const openLayer = internalMutation({
       createdAt: now,
       updatedAt: now,
     });
-    if (a.kind === "basemap") await finishLayer({ ...ctx, db }, (await db.get(id))!);
+    if (a.kind === "basemap") await finishLayer({ ...ctx, db }, (await db.get("mapLayers", id))!);
     return id;
   },
 });
@@ -215,7 +215,7 @@ export const appendSegments = orgMutation("organization.manage")({
       });
     }
     const stored = layer.stored + segments.length;
-    await ctx.db.patch(layerId, { stored, updatedAt: Date.now() });
+    await ctx.db.patch("mapLayers", layerId, { stored, updatedAt: Date.now() });
     return { stored };
   },
 });
@@ -255,7 +255,7 @@ export const appendBoundaries = orgMutation("organization.manage")({
       });
     }
     const stored = layer.stored + boundaries.length;
-    await ctx.db.patch(layerId, { stored, updatedAt: Date.now() });
+    await ctx.db.patch("mapLayers", layerId, { stored, updatedAt: Date.now() });
     return { stored };
   },
 });
@@ -356,7 +356,7 @@ export const setTiles = orgMutation("organization.manage")({
       updatedAt: Date.now(),
       updatedBy: ctx.viewer.userId,
     };
-    if (existing) await ctx.db.patch(existing._id, row);
+    if (existing) await ctx.db.patch("mapSettings", existing._id, row);
     else await ctx.db.insert("mapSettings", { orgId: ctx.viewer.orgId, ...row });
     await markEdited(
       ctx,

@@ -41,7 +41,7 @@ export const list = orgQuery("users.manage")({
       if (!id) return "";
       if (!names.has(id)) {
         const uid = ctx.db.normalizeId("users", id);
-        names.set(id, uid ? displayName(await ctx.db.get(uid)) : "");
+        names.set(id, uid ? displayName(await ctx.db.get("users", uid)) : "");
       }
       return names.get(id)!;
     };
@@ -123,7 +123,7 @@ export const resend = orgMutation("users.manage")({
   args: { invitationId: v.id("invitations") },
   returns: vIssuedInvitation,
   handler: async (ctx, { invitationId }) => {
-    const invitation = await ctx.db.get(invitationId);
+    const invitation = await ctx.db.get("invitations", invitationId);
     if (invitation === null) throw appError("NOT_FOUND");
     await assertGrantable(ctx, ctx.viewer, ctx.viewer.orgId, invitationRoles(invitation));
     return await resendInvitation(ctx, invitation, ctx.viewer.org.name, displayName(ctx.viewer.user));
@@ -135,14 +135,14 @@ export const revoke = orgMutation("users.manage")({
   args: { invitationId: v.id("invitations") },
   returns: v.null(),
   handler: async (ctx, { invitationId }) => {
-    const invitation = await ctx.db.get(invitationId);
+    const invitation = await ctx.db.get("invitations", invitationId);
     if (invitation === null) throw appError("NOT_FOUND");
     // Withdrawing grants nothing: any invitation below the caller (or a peer's) may be revoked.
     if (!canManageMember(ctx.viewer, invitationRoles(invitation), await orgRoleLookup(ctx, ctx.viewer.orgId))) {
       throw appError("FORBIDDEN", MEMBER_DENIED);
     }
     if (invitation.status !== "pending") throw appError("VALIDATION_ERROR", "Only pending invitations can be revoked.");
-    await ctx.db.patch(invitationId, { status: "revoked" });
+    await ctx.db.patch("invitations", invitationId, { status: "revoked" });
     return null;
   },
 });
@@ -169,10 +169,10 @@ export const getInvitation = publicQuery({
     if (id.length > 64 || token.length > 128) return null;
     const invitation = await findValidInvitation(ctx, id, token);
     if (invitation === null) return null;
-    const org = await ctx.db.get(invitation.orgId);
+    const org = await ctx.db.get("organizations", invitation.orgId);
     if (org === null) return null;
     const lookup = await orgRoleLookup(ctx, invitation.orgId);
-    const inviter = await ctx.db.get(invitation.invitedBy);
+    const inviter = await ctx.db.get("users", invitation.invitedBy);
     const existing = await ctx.db
       .query("users")
       .withIndex("email", (q) => q.eq("email", invitation.email))

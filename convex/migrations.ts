@@ -61,7 +61,7 @@ export const recountOrgTally = internalMutation({
       .query("voterTally")
       .withIndex("by_org_party_status", (q) => q.eq("orgId", orgId))
       .collect())
-      await ctx.db.delete(row._id);
+      await ctx.db.delete("voterTally", row._id);
     for (const [key, count] of Object.entries(next)) {
       const [party, status] = JSON.parse(key) as [string, string];
       await ctx.db.insert("voterTally", { orgId, party, status, count });
@@ -98,7 +98,7 @@ export const ownStoredFiles = internalMutation({
           .unique()
       )
         return;
-      const meta = await ctx.db.system.get(storageId);
+      const meta = await ctx.db.system.get("_storage", storageId);
       if (!meta) return;
       await ctx.db.insert("files", {
         orgId,

@@ -71,13 +71,13 @@ export const remove = orgMutation("payment_methods.manage")({
   args: { id: v.id("paymentMethods") },
   returns: v.null(),
   handler: async (ctx, { id }) => {
-    const row = await ctx.db.get(id);
+    const row = await ctx.db.get("paymentMethods", id);
     if (row === null) throw appError("NOT_FOUND");
-    await ctx.db.delete(id);
+    await ctx.db.delete("paymentMethods", id);
     const sub = ctx.viewer.org.subscription;
     if (sub.paymentMethodId === id) {
       const { paymentMethodId: _removed, ...rest } = sub;
-      await ctx.db.patch(ctx.viewer.orgId, { subscription: rest });
+      await ctx.db.patch("organizations", ctx.viewer.orgId, { subscription: rest });
     }
     return null;
   },

@@ -168,15 +168,15 @@ export const remove = orgMutation("voters.manage")({
   args: { id: v.id("petitions") },
   returns: v.null(),
   handler: async (ctx, { id }) => {
-    const p = await ctx.db.get(id);
+    const p = await ctx.db.get("petitions", id);
     if (!p) throw appError("NOT_FOUND");
-    await ctx.db.delete(id);
+    await ctx.db.delete("petitions", id);
     // no line can be entered any more (entry checks the intake row)
     const intake = await ctx.db
       .query("petitionIntake")
       .withIndex("by_petition", (q) => q.eq("petitionId", id))
       .unique();
-    if (intake) await ctx.db.delete(intake._id);
+    if (intake) await ctx.db.delete("petitionIntake", intake._id);
     await ctx.scheduler.runAfter(0, internal.petitions.deleteStep, { petitionId: id });
     return null;
   },
@@ -240,11 +240,11 @@ export const addPage = orgMutation("voters.update")({
   args: { petitionId: v.id("petitions"), fileId: v.union(v.id("_storage"), v.null()), fileName: v.string() },
   returns: v.id("petitionPages"),
   handler: async (ctx, { petitionId, fileId, fileName }) => {
-    const petition = await ctx.db.get(petitionId);
+    const petition = await ctx.db.get("petitions", petitionId);
     if (!petition) throw appError("NOT_FOUND");
     const contentType = fileId ? (await attachFile(ctx.db, fileId, "petitionPage")).contentType : "";
     const pageNumber = petition.pageCount + 1;
-    await ctx.db.patch(petitionId, { pageCount: pageNumber, updatedAt: Date.now() });
+    await ctx.db.patch("petitions", petitionId, { pageCount: pageNumber, updatedAt: Date.now() });
     return await ctx.db.insert("petitionPages", {
       orgId: ctx.viewer.orgId,
       petitionId,
@@ -264,7 +264,7 @@ export const addLines = orgMutation("voters.update")({
   args: { pageId: v.id("petitionPages"), lines: v.array(vLineInput) },
   returns: v.number(),
   handler: async (ctx, { pageId, lines }) => {
-    const page = await ctx.db.get(pageId);
+    const page = await ctx.db.get("petitionPages", pageId);
     if (!page) throw appError("NOT_FOUND");
     const intake = await intakeOf(ctx, page.petitionId);
     if (lines.length > MAX_LINES_PER_CALL)
@@ -316,7 +316,7 @@ export const importLines = orgMutation("voters.update")({
     for (const [number, group] of byPage) {
       let page: Doc<"petitionPages"> | null;
       if (number === null) {
-        page = pageId ? await ctx.db.get(pageId) : null;
+        page = pageId ? await ctx.db.get("petitionPages", pageId) : null;
         if (!page || page.petitionId !== petitionId)
           throw appError(
             "VALIDATION_ERROR",
@@ -329,7 +329,7 @@ export const importLines = orgMutation("voters.update")({
           .withIndex("by_petition_number", (q) => q.eq("petitionId", petitionId).eq("pageNumber", number))
           .first();
         if (!page) {
-          petition ??= await ctx.db.get(petitionId);
+          petition ??= await ctx.db.get("petitions", petitionId);
           if (!petition) throw appError("NOT_FOUND");
           const id = await ctx.db.insert("petitionPages", {
             orgId: ctx.viewer.orgId,
@@ -342,9 +342,9 @@ export const importLines = orgMutation("voters.update")({
             lineCount: 0,
             pendingCount: 0,
           });
-          page = (await ctx.db.get(id))!;
+          page = (await ctx.db.get("petitionPages", id))!;
           if (number > petition.pageCount) {
-            await ctx.db.patch(petitionId, { pageCount: number, updatedAt: Date.now() });
+            await ctx.db.patch("petitions", petitionId, { pageCount: number, updatedAt: Date.now() });
             petition = { ...petition, pageCount: number };
           }
         }
@@ -408,19 +408,19 @@ export const line = orgQuery("voters.view")({
     v.null(),
   ),
   handler: async (ctx, { id }) => {
-    const l = await ctx.db.get(id);
+    const l = await ctx.db.get("petitionLines", id);
     if (!l) return null;
     const now = Date.now();
     const ids = [...new Set([...(l.voterId ? [l.voterId] : []), ...l.candidates.map((c) => c.voterId)])];
     const voters = [];
     for (const vid of ids) {
-      const x = await ctx.db.get(vid);
+      const x = await ctx.db.get("voters", vid);
       if (x) voters.push(voterBrief(x));
     }
-    const dup = l.duplicateOf ? await ctx.db.get(l.duplicateOf) : null;
-    const page = await ctx.db.get(l.pageId);
-    const dupPetition = dup ? await ctx.db.get(dup.petitionId) : null;
-    const petition = await ctx.db.get(l.petitionId);
+    const dup = l.duplicateOf ? await ctx.db.get("petitionLines", l.duplicateOf) : null;
+    const page = await ctx.db.get("petitionPages", l.pageId);
+    const dupPetition = dup ? await ctx.db.get("petitions", dup.petitionId) : null;
+    const petition = await ctx.db.get("petitions", l.petitionId);
     return {
       line: await lineRow(ctx, l, now),
       voters,
@@ -450,7 +450,7 @@ export const claimNext = orgMutation("voters.update")({
   returns: v.union(v.id("petitionLines"), v.null()),
   handler: async (ctx, { petitionId }) => {
     const now = Date.now();
-    const me = (await ctx.db.get(ctx.viewer.userId))!;
+    const me = (await ctx.db.get("users", ctx.viewer.userId))!;
     for (const status of ["review", "failed"] as const) {
       const rows = await ctx.db
         .query("petitionLines")
@@ -460,7 +460,7 @@ export const claimNext = orgMutation("voters.update")({
       const mine = rows.find((l) => l.claim?.userId === ctx.viewer.userId && now - l.claim.at < CLAIM_TTL_MS);
       const pick = mine ?? free;
       if (pick) {
-        await ctx.db.patch(pick._id, { claim: { userId: ctx.viewer.userId, name: displayName(me), at: now } });
+        await ctx.db.patch("petitionLines", pick._id, { claim: { userId: ctx.viewer.userId, name: displayName(me), at: now } });
         return pick._id;
       }
     }
@@ -473,12 +473,12 @@ export const claim = orgMutation("voters.update")({
   args: { id: v.id("petitionLines") },
   returns: v.null(),
   handler: async (ctx, { id }) => {
-    const l = await ctx.db.get(id);
+    const l = await ctx.db.get("petitionLines", id);
     if (!l) throw appError("NOT_FOUND");
     const now = Date.now();
     requireClaim(l, ctx.viewer.userId, now);
-    const me = (await ctx.db.get(ctx.viewer.userId))!;
-    await ctx.db.patch(id, { claim: { userId: ctx.viewer.userId, name: displayName(me), at: now } });
+    const me = (await ctx.db.get("users", ctx.viewer.userId))!;
+    await ctx.db.patch("petitionLines", id, { claim: { userId: ctx.viewer.userId, name: displayName(me), at: now } });
     return null;
   },
 });
@@ -488,9 +488,9 @@ export const heartbeat = orgMutation("voters.update")({
   args: { id: v.id("petitionLines") },
   returns: v.boolean(),
   handler: async (ctx, { id }) => {
-    const l = await ctx.db.get(id);
+    const l = await ctx.db.get("petitionLines", id);
     if (!l || l.claim?.userId !== ctx.viewer.userId) return false;
-    await ctx.db.patch(id, { claim: { ...l.claim, at: Date.now() } });
+    await ctx.db.patch("petitionLines", id, { claim: { ...l.claim, at: Date.now() } });
     return true;
   },
 });
@@ -499,8 +499,8 @@ export const release = orgMutation("voters.update")({
   args: { id: v.id("petitionLines") },
   returns: v.null(),
   handler: async (ctx, { id }) => {
-    const l = await ctx.db.get(id);
-    if (l && l.claim?.userId === ctx.viewer.userId) await ctx.db.patch(id, { claim: null });
+    const l = await ctx.db.get("petitionLines", id);
+    if (l && l.claim?.userId === ctx.viewer.userId) await ctx.db.patch("petitionLines", id, { claim: null });
     return null;
   },
 });
@@ -515,7 +515,7 @@ export const adjudicate = orgMutation("voters.update")({
   },
   returns: v.null(),
   handler: async (ctx, { id, action, notes, voterId }) => {
-    const l = await ctx.db.get(id);
+    const l = await ctx.db.get("petitionLines", id);
     if (!l) throw appError("NOT_FOUND");
     const now = Date.now();
     // one reviewer per line: a teammate's live claim blocks; a lapsed or missing claim is taken
@@ -532,7 +532,7 @@ export const adjudicate = orgMutation("voters.update")({
     const voter = valid ? (voterId ?? (lineVoterAtAddress ? l.voterId : null)) : null;
     if (valid) {
       if (!voter) throw appError("VALIDATION_ERROR", "Choose the voter this signature belongs to.", "Voter required");
-      if (!(await ctx.db.get(voter))) throw appError("NOT_FOUND");
+      if (!(await ctx.db.get("voters", voter))) throw appError("NOT_FOUND");
       const earlier = await countingLine(ctx.db, l.orgId, voter, l._id);
       if (earlier)
         throw appError(
@@ -541,17 +541,17 @@ export const adjudicate = orgMutation("voters.update")({
           "Duplicate signature",
         );
     }
-    const petition = (await ctx.db.get(l.petitionId))!;
+    const petition = (await ctx.db.get("petitions", l.petitionId))!;
     const before = { status: l.status, valid: l.adjudication?.valid ?? null };
-    const me = (await ctx.db.get(ctx.viewer.userId))!;
-    await ctx.db.patch(id, {
+    const me = (await ctx.db.get("users", ctx.viewer.userId))!;
+    await ctx.db.patch("petitionLines", id, {
       status: "adjudicated",
       voterId: voter ?? l.voterId,
       countsFor: valid ? voter : null,
       claim: null,
       adjudication: { action, valid, notes: text, at: now, by: ctx.viewer.userId, byName: displayName(me) },
     });
-    await ctx.db.patch(petition._id, {
+    await ctx.db.patch("petitions", petition._id, {
       counts: moveCount(petition.counts, before, { status: "adjudicated", valid }),
       updatedAt: now,
     });
@@ -593,7 +593,7 @@ export const deleteStep = internalMutation({
       .query("petitionLines")
       .withIndex("by_petition_page_signer", (q) => q.eq("petitionId", petitionId))
       .take(DELETE_BATCH);
-    for (const l of lines) await ctx.db.delete(l._id);
+    for (const l of lines) await ctx.db.delete("petitionLines", l._id);
     if (lines.length === DELETE_BATCH) {
       await ctx.scheduler.runAfter(0, internal.petitions.deleteStep, { petitionId });
       return null;
@@ -604,7 +604,7 @@ export const deleteStep = internalMutation({
       .take(DELETE_BATCH);
     for (const p of pages) {
       if (p.fileId) await deleteOwnedFile(ctx, p.orgId, p.fileId);
-      await ctx.db.delete(p._id);
+      await ctx.db.delete("petitionPages", p._id);
     }
     if (pages.length === DELETE_BATCH) await ctx.scheduler.runAfter(0, internal.petitions.deleteStep, { petitionId });
     else {
@@ -612,7 +612,7 @@ export const deleteStep = internalMutation({
         .query("petitionIntake")
         .withIndex("by_petition", (q) => q.eq("petitionId", petitionId))
         .unique();
-      if (intake) await ctx.db.delete(intake._id);
+      if (intake) await ctx.db.delete("petitionIntake", intake._id);
     }
     return null;
   },
@@ -637,7 +637,7 @@ export const backfillNameKeys = internalMutation({
       .withIndex("by_org", (q) => q.eq("orgId", orgId))
       .paginate({ numItems: 500, cursor: state.cursor });
     for (const voter of page.page) await writeNameKeys(ctx, orgId, voter._id, voter);
-    await ctx.db.patch(state._id, { cursor: page.continueCursor, backfilled: page.isDone });
+    await ctx.db.patch("voterNameKeyState", state._id, { cursor: page.continueCursor, backfilled: page.isDone });
     if (!page.isDone) await ctx.scheduler.runAfter(0, internal.petitions.backfillNameKeys, { orgId });
     else {
       // the petitions whose matching waited for the keys go on now

@@ -51,7 +51,7 @@ export const update = userMutation({
       }
     }
     const row = await preferencesRow(ctx.db, ctx.user._id);
-    if (row) await ctx.db.patch(row._id, { ...next, updatedAt: Date.now() });
+    if (row) await ctx.db.patch("userPreferences", row._id, { ...next, updatedAt: Date.now() });
     else await ctx.db.insert("userPreferences", { userId: ctx.user._id, ...next, updatedAt: Date.now() });
     return next;
   },

@@ -79,8 +79,8 @@ export const orgOfUser = internalMutation({
 export const setTier = internalMutation({
   args: { orgId: v.id("organizations"), tier: v.string() },
   handler: async (ctx, { orgId, tier }) => {
-    const org = await ctx.db.get(orgId);
-    if (org) await ctx.db.patch(orgId, { subscription: { ...org.subscription, tier } });
+    const org = await ctx.db.get("organizations", orgId);
+    if (org) await ctx.db.patch("organizations", orgId, { subscription: { ...org.subscription, tier } });
   },
 });
 
@@ -137,7 +137,7 @@ export const insertPlacedVoters = internalMutation({
     const nameKeys = await keepsNameKeys(ctx.db, orgId);
     for (const { fields, lat, lng } of voters) {
       const voterId = await insertVoter(ctx, orgId, fields, { counts, nameKeys });
-      const voter = (await ctx.db.get(voterId))!;
+      const voter = (await ctx.db.get("voters", voterId))!;
       const place = { address: voterAddress(voter), quality: "exact range" as const, lat, lng };
       await ctx.db.insert("voterPlaces", {
         orgId,

@@ -109,15 +109,15 @@ function namer(db: QueryCtx["db"], voters: boolean) {
   return {
     voters,
     campaign: async (id: Id<"campaigns">) =>
-      (await of(id, async () => (await db.get(id))?.name ?? null)) ?? "Deleted campaign",
+      (await of(id, async () => (await db.get("campaigns", id))?.name ?? null)) ?? "Deleted campaign",
     user: (id: Id<"users"> | null) =>
       of(id, async () => {
-        const u = id && (await db.get(id));
+        const u = id && (await db.get("users", id));
         return u ? displayName(u) : "A former member";
       }),
     voter: (id: Id<"voters"> | null) =>
       of(id, async () => {
-        const x = id && (await db.get(id));
+        const x = id && (await db.get("voters", id));
         return x ? [x.first_name, x.last_name].filter(Boolean).join(" ") || "Unnamed voter" : null;
       }),
   };
@@ -281,7 +281,7 @@ export const get = orgQuery("campaigns.view")({
   returns: v.union(vSignRow, v.null()),
   handler: async (ctx, { id }) => {
     const signId = ctx.db.normalizeId("signs", id);
-    const s = signId && (await ctx.db.get(signId));
+    const s = signId && (await ctx.db.get("signs", signId));
     return s ? await toRow(namer(ctx.db, canSeeVoters(ctx.viewer)), s) : null;
   },
 });
@@ -315,7 +315,7 @@ export const options = orgQuery("campaigns.view")({
     const members = [];
     for await (const m of ctx.db.query("memberships").withIndex("by_org_user", (q) => q.eq("orgId", orgId))) {
       if (m.status !== "active") continue;
-      const u = await ctx.db.get(m.userId);
+      const u = await ctx.db.get("users", m.userId);
       if (u) members.push({ id: u._id, name: displayName(u) });
     }
     members.sort((a, b) => a.name.localeCompare(b.name));
@@ -392,7 +392,7 @@ function requiredFields(campaignId: string | null, address: string) {
 }
 
 async function checkVoter(db: QueryCtx["db"], voterId: Id<"voters"> | null) {
-  if (voterId !== null && !(await db.get(voterId)))
+  if (voterId !== null && !(await db.get("voters", voterId)))
     throw appError("VALIDATION_ERROR", "That voter is not in your organization's records.");
 }
 
@@ -450,7 +450,7 @@ export const update = orgMutation("campaigns.manage")({
   args: { id: v.id("signs"), edits: v.array(vFieldEdit) },
   returns: v.null(),
   handler: async (ctx, { id, edits }) => {
-    const sign = await ctx.db.get(id);
+    const sign = await ctx.db.get("signs", id);
     if (!sign) throw await missingRecord(ctx, ctx.viewer, id, "sign");
     const current = Object.fromEntries(
       Object.keys(SIGN_FIELD_LABELS).map((k) => [k, (sign as Record<string, unknown>)[k] ?? null]),
@@ -536,7 +536,7 @@ export const schedule = orgMutation("campaigns.manage")({
   },
   returns: v.null(),
   handler: async (ctx, args) => {
-    const sign = await ctx.db.get(args.id);
+    const sign = await ctx.db.get("signs", args.id);
     if (!sign) throw await missingRecord(ctx, ctx.viewer, args.id, "sign");
     if (sign.status !== "Active")
       throw appError("VALIDATION_ERROR", "Only active signs can be scheduled.", "Cannot schedule this sign");
@@ -572,7 +572,7 @@ export const markRemoved = orgMutation("campaigns.manage")({
   args: { id: v.id("signs"), date: v.number() },
   returns: v.null(),
   handler: async (ctx, { id, date }) => {
-    const sign = await ctx.db.get(id);
+    const sign = await ctx.db.get("signs", id);
     if (!sign) throw await missingRecord(ctx, ctx.viewer, id, "sign");
     if (sign.status === "Removed")
       throw appError("VALIDATION_ERROR", "This sign is already marked as removed.", "Sign already removed");
@@ -590,7 +590,7 @@ export const remove = orgMutation("campaigns.manage")({
   args: { id: v.id("signs") },
   returns: v.null(),
   handler: async (ctx, { id }) => {
-    const sign = await ctx.db.get(id);
+    const sign = await ctx.db.get("signs", id);
     if (!sign) throw appError("NOT_FOUND");
     await deleteSign(ctx, sign);
     await markDeleted(ctx, ctx.viewer, id);

@@ -102,7 +102,7 @@ export const audience = orgQuery("campaigns.view")({
       out.recipients++;
     };
     for (const groupId of groupIds) {
-      const group = await ctx.db.get(groupId);
+      const group = await ctx.db.get("voterGroups", groupId);
       if (!group) continue;
       if (scanned + group.memberCount > AUDIENCE_SCAN) {
         out.exact = false;
@@ -114,13 +114,13 @@ export const audience = orgQuery("campaigns.view")({
         .withIndex("by_group", (q) => q.eq("groupId", groupId))
         .take(AUDIENCE_SCAN);
       for (const m of members) {
-        const voter = await ctx.db.get(m.voterId);
+        const voter = await ctx.db.get("voters", m.voterId);
         if (voter) await count(voter.phone);
       }
       scanned += members.length;
     }
     for (const id of voterIds.slice(0, Math.max(0, AUDIENCE_SCAN - scanned))) {
-      const voter = await ctx.db.get(id);
+      const voter = await ctx.db.get("voters", id);
       if (voter) await count(voter.phone);
     }
     if (voterIds.length > AUDIENCE_SCAN - scanned) {
@@ -176,7 +176,7 @@ export const progress = orgQuery("campaigns.view")({
   args: { sendId: v.id("smsSends") },
   returns: v.union(vSendProgress, v.null()),
   handler: async (ctx, { sendId }) => {
-    const send = await ctx.db.get(sendId);
+    const send = await ctx.db.get("smsSends", sendId);
     return send ? await shared.progressWithHold(ctx.db, send, await shared.loadSettings(ctx.db, send.orgId)) : null;
   },
 });
@@ -251,7 +251,7 @@ export const voterHistory = orgQuery("voters.view")({
     replies: v.array(v.object({ id: v.id("smsInbound"), at: v.number(), body: v.string() })),
   }),
   handler: async (ctx, { voterId }) => {
-    const voter = await ctx.db.get(voterId);
+    const voter = await ctx.db.get("voters", voterId);
     if (!voter) return { optedOut: null, messages: [], replies: [] };
     const phone = voter.phone ? normalizePhone(voter.phone) : null;
     const opt = phone ? await shared.optOutOf(ctx.db, ctx.viewer.orgId, phone) : null;
@@ -287,7 +287,7 @@ export const optedOutAmong = orgQuery("voters.view")({
       throw appError("VALIDATION_ERROR", `Ask about at most ${OPT_OUT_ASK_MAX} voters at a time.`);
     const out: Id<"voters">[] = [];
     for (const id of new Set(voterIds)) {
-      const voter = await ctx.db.get(id);
+      const voter = await ctx.db.get("voters", id);
       const phone = voter?.phone ? normalizePhone(voter.phone) : null;
       if (phone && (await shared.optOutOf(ctx.db, ctx.viewer.orgId, phone))) out.push(id);
     }
@@ -300,7 +300,7 @@ export const setOptOut = orgMutation("messaging.send")({
   args: { voterId: v.id("voters"), optedOut: v.boolean() },
   returns: v.null(),
   handler: async (ctx, { voterId, optedOut }) => {
-    const voter = await ctx.db.get(voterId);
+    const voter = await ctx.db.get("voters", voterId);
     if (!voter) throw appError("NOT_FOUND");
     const phone = voter.phone ? normalizePhone(voter.phone) : null;
     if (!phone) throw appError("VALIDATION_ERROR", "This voter has no valid phone number.");
@@ -319,7 +319,7 @@ export const saveSettings = orgMutation("campaigns.manage")({
       .query("smsSettings")
       .withIndex("by_org", (q) => q.eq("orgId", ctx.viewer.orgId))
       .unique();
-    if (row) await ctx.db.patch(row._id, { settings, updatedAt: Date.now() });
+    if (row) await ctx.db.patch("smsSettings", row._id, { settings, updatedAt: Date.now() });
     else await ctx.db.insert("smsSettings", { orgId: ctx.viewer.orgId, settings, updatedAt: Date.now() });
     // messages held by the old sending hours are due by the new ones
     if (!row || row.settings.quietStart !== settings.quietStart || row.settings.quietEnd !== settings.quietEnd)
@@ -367,7 +367,7 @@ export const recordResults = internalMutation({
 export const stuckMessages = internalQuery({
   args: { messageIds: v.array(v.id("smsMessages")) },
   handler: async (ctx, { messageIds }) => {
-    const rows = await Promise.all(messageIds.map((id) => ctx.db.get(id)));
+    const rows = await Promise.all(messageIds.map((id) => ctx.db.get("smsMessages", id)));
     return rows
       .filter((m) => m !== null && m.status === "sending")
       .map((m) => ({ id: m!._id, phone: m!.phone, body: m!.body, claimedAt: m!.claimedAt ?? m!.updatedAt }));
@@ -419,7 +419,7 @@ export const inbound = internalMutation({
       return { keyword, reply: null, replay: false };
     }
     if ((HELP_WORDS as readonly string[]).includes(keyword)) {
-      const names = (await Promise.all(orgs.map((id) => ctx.db.get(id)))).filter((o) => o !== null).map((o) => o.name);
+      const names = (await Promise.all(orgs.map((id) => ctx.db.get("organizations", id)))).filter((o) => o !== null).map((o) => o.name);
       const who = names.length > 0 ? names.join(", ") : "Precinct";
       return {
         keyword,
@@ -449,7 +449,7 @@ export const purgeWebhookRequests = internalMutation({
       .query("twilioWebhookRequests")
       .withIndex("by_expires", (q) => q.lt("expiresAt", Date.now()))
       .take(1000);
-    for (const r of rows) await ctx.db.delete(r._id);
+    for (const r of rows) await ctx.db.delete("twilioWebhookRequests", r._id);
     if (rows.length === 1000) await ctx.scheduler.runAfter(0, internal.sms.purgeWebhookRequests, {});
     return null;
   },

@@ -97,13 +97,14 @@ function cleanText(text: string | null | undefined, max: number, what: string): 
 
 /** Targeting lists: known ids of this organisation, sorted, capped. */
 async function cleanTargets(
-  ctx: { db: { get(id: Id<"voterGroups"> | Id<"voters">): Promise<unknown> } },
+  ctx: { db: { get(table: "voterGroups" | "voters", id: Id<"voterGroups"> | Id<"voters">): Promise<unknown> } },
   groups: Id<"voterGroups">[],
   voters: Id<"voters">[],
 ) {
   if (groups.length > MAX_TARGET_GROUPS || voters.length > MAX_TARGET_VOTERS)
     throw appError("VALIDATION_ERROR", "Too many recipients selected for one campaign.");
-  for (const id of [...groups, ...voters]) if (!(await ctx.db.get(id))) throw appError("NOT_FOUND");
+  for (const id of groups) if (!(await ctx.db.get("voterGroups", id))) throw appError("NOT_FOUND");
+  for (const id of voters) if (!(await ctx.db.get("voters", id))) throw appError("NOT_FOUND");
   return { voter_groups: [...new Set(groups)].sort(), individual_voters: [...new Set(voters)].sort() };
 }
 
@@ -147,7 +148,7 @@ export const update = orgMutation("campaigns.manage")({
   args: { id: v.id("campaigns"), edits: v.array(vFieldEdit) },
   returns: v.null(),
   handler: async (ctx, { id, edits }) => {
-    const campaign = await ctx.db.get(id);
+    const campaign = await ctx.db.get("campaigns", id);
     if (!campaign || campaign.campaign_type !== "sms") throw await missingRecord(ctx, ctx.viewer, id, "campaign");
     const current = {
       name: campaign.name,
@@ -190,7 +191,7 @@ export const update = orgMutation("campaigns.manage")({
       ...targets,
       updatedAt: Date.now(),
     };
-    await ctx.db.patch(id, patch);
+    await ctx.db.patch("campaigns", id, patch);
     await markEdited(
       ctx,
       ctx.viewer,
@@ -216,7 +217,7 @@ export const remove = orgMutation("campaigns.manage")({
   args: { id: v.id("campaigns") },
   returns: v.null(),
   handler: async (ctx, { id }) => {
-    const campaign = await ctx.db.get(id);
+    const campaign = await ctx.db.get("campaigns", id);
     if (!campaign || campaign.campaign_type !== "sms") throw appError("NOT_FOUND");
     const last = await ctx.db
       .query("smsSends")
@@ -234,8 +235,8 @@ export const remove = orgMutation("campaigns.manage")({
       .query("campaignTargets")
       .withIndex("by_campaign", (q) => q.eq("campaignId", id))
       .take(500);
-    for (const t of targets) await ctx.db.delete(t._id);
-    await ctx.db.delete(id);
+    for (const t of targets) await ctx.db.delete("campaignTargets", t._id);
+    await ctx.db.delete("campaigns", id);
     await adjustCounter(ctx, ctx.viewer.orgId, "campaigns", -1);
     await markDeleted(ctx, ctx.viewer, id);
     return null;

@@ -122,7 +122,7 @@ export const changePlan = orgMutation("subscription.manage")({
     let paymentMethodId: Id<"paymentMethods"> | undefined =
       args.paymentMethodId ?? ctx.viewer.org.subscription.paymentMethodId;
     if (paymentMethodId) {
-      const method = await ctx.db.get(paymentMethodId);
+      const method = await ctx.db.get("paymentMethods", paymentMethodId);
       if (method === null) throw appError("NOT_FOUND", "The selected payment method could not be found.");
     } else {
       const first = await ctx.db
@@ -133,7 +133,7 @@ export const changePlan = orgMutation("subscription.manage")({
     }
     if (!paymentMethodId) throw appError("VALIDATION_ERROR", PAYMENT_METHOD_REQUIRED, "Payment Method Required");
     const now = Date.now();
-    await ctx.db.patch(ctx.viewer.orgId, {
+    await ctx.db.patch("organizations", ctx.viewer.orgId, {
       subscription: {
         tier: plan.id,
         status: "active",

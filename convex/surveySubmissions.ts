@@ -41,7 +41,7 @@ export const list = orgQuery("surveys.view")({
   args: { surveyId: v.id("surveys"), limit: v.number() },
   returns: v.object({ rows: v.array(vRow), total: v.number() }),
   handler: async (ctx, { surveyId, limit }) => {
-    const survey = await ctx.db.get(surveyId);
+    const survey = await ctx.db.get("surveys", surveyId);
     if (!survey) throw appError("NOT_FOUND");
     const rows = await ctx.db
       .query("surveySubmissions")
@@ -57,7 +57,7 @@ export const exportPage = orgQuery("surveys.view")({
   args: { surveyId: v.id("surveys"), before: v.union(v.number(), v.null()) },
   returns: v.object({ rows: v.array(vRow), nextBefore: v.union(v.number(), v.null()) }),
   handler: async (ctx, { surveyId, before }) => {
-    if (!(await ctx.db.get(surveyId))) throw appError("NOT_FOUND");
+    if (!(await ctx.db.get("surveys", surveyId))) throw appError("NOT_FOUND");
     const rows = await ctx.db
       .query("surveySubmissions")
       .withIndex("by_survey", (q) =>
@@ -77,7 +77,7 @@ export const summarySample = orgQuery("surveys.view")({
   args: { surveyId: v.id("surveys") },
   returns: v.object({ responses: v.array(v.record(v.string(), vAnswer)), sampled: v.boolean() }),
   handler: async (ctx, { surveyId }) => {
-    const survey = await ctx.db.get(surveyId);
+    const survey = await ctx.db.get("surveys", surveyId);
     if (!survey) throw appError("NOT_FOUND");
     const rows = await ctx.db
       .query("surveySubmissions")
@@ -92,11 +92,11 @@ export const remove = orgMutation("surveys.manage")({
   args: { id: v.id("surveySubmissions") },
   returns: v.null(),
   handler: async (ctx, { id }) => {
-    const s = await ctx.db.get(id);
+    const s = await ctx.db.get("surveySubmissions", id);
     if (!s) throw appError("NOT_FOUND");
-    await ctx.db.delete(id);
-    const survey = await ctx.db.get(s.surveyId);
-    if (survey) await ctx.db.patch(survey._id, { submissionCount: Math.max(0, survey.submissionCount - 1) });
+    await ctx.db.delete("surveySubmissions", id);
+    const survey = await ctx.db.get("surveys", s.surveyId);
+    if (survey) await ctx.db.patch("surveys", survey._id, { submissionCount: Math.max(0, survey.submissionCount - 1) });
     return null;
   },
 });
@@ -111,7 +111,7 @@ export const submitPreview = orgMutation("surveys.view")({
   args: { surveyId: v.id("surveys"), responses: v.record(v.string(), vAnswer), email: v.union(v.string(), v.null()) },
   returns: vResult,
   handler: async (ctx, { surveyId, responses, email }) => {
-    const survey = await ctx.db.get(surveyId);
+    const survey = await ctx.db.get("surveys", surveyId);
     if (!survey) throw appError("NOT_FOUND");
     if (JSON.stringify(responses).length > MAX_SURVEY_BODY_BYTES)
       throw appError("VALIDATION_ERROR", "This submission is too large.");
@@ -137,7 +137,7 @@ export const submitPublic = internalMutation({
   returns: v.union(vResult, v.object({ ok: v.literal(false), notFound: v.literal(true) })),
   handler: async (ctx, args) => {
     const id = ctx.db.normalizeId("surveys", args.surveyId);
-    const survey = id ? await ctx.db.get(id) : null;
+    const survey = id ? await ctx.db.get("surveys", id) : null;
     if (!survey) return { ok: false as const, notFound: true as const };
     return await recordSurveySubmission(ctx, survey, args.responses, {
       email: args.email,

@@ -38,7 +38,7 @@ export const list = orgQuery("surveys.view")({
     const out = [];
     for (const s of rows) {
       if (!names.has(s.updatedBy)) {
-        const u = await ctx.db.get(s.updatedBy);
+        const u = await ctx.db.get("users", s.updatedBy);
         names.set(s.updatedBy, u ? displayName(u) : "A former member");
       }
       out.push({
@@ -96,11 +96,11 @@ export const save = orgMutation("surveys.manage")({
   args: { id: v.id("surveys"), ...surveyFields.pick("name", "description", "recipient", "pages", "settings").fields },
   returns: v.object({ version: v.number() }),
   handler: async (ctx, args) => {
-    const survey = await ctx.db.get(args.id);
+    const survey = await ctx.db.get("surveys", args.id);
     if (!survey) throw appError("NOT_FOUND", "This survey was deleted by a teammate.", TEXTS.titles.surveySaveFailed);
     const def = cleanSurvey(args);
     const version = survey.version + 1;
-    await ctx.db.patch(args.id, {
+    await ctx.db.patch("surveys", args.id, {
       ...def,
       recipient: cleanEmail(args.recipient, "Recipient email"),
       settings: args.settings,
@@ -117,8 +117,8 @@ export const remove = orgMutation("surveys.manage")({
   args: { id: v.id("surveys") },
   returns: v.null(),
   handler: async (ctx, { id }) => {
-    if (!(await ctx.db.get(id))) throw appError("NOT_FOUND");
-    await ctx.db.delete(id);
+    if (!(await ctx.db.get("surveys", id))) throw appError("NOT_FOUND");
+    await ctx.db.delete("surveys", id);
     await adjustCounter(ctx, ctx.viewer.orgId, "surveys", -1);
     await ctx.scheduler.runAfter(0, internal.surveys.deleteSubmissionsStep, { surveyId: id });
     return null;
@@ -133,7 +133,7 @@ export const deleteSubmissionsStep = internalMutation({
       .query("surveySubmissions")
       .withIndex("by_survey", (q) => q.eq("surveyId", surveyId))
       .take(DELETE_BATCH);
-    for (const s of batch) await ctx.db.delete(s._id);
+    for (const s of batch) await ctx.db.delete("surveySubmissions", s._id);
     if (batch.length === DELETE_BATCH)
       await ctx.scheduler.runAfter(0, internal.surveys.deleteSubmissionsStep, { surveyId });
     return null;
@@ -156,7 +156,7 @@ export const updateSettings = orgMutation("surveys.manage")({
       .query("surveySettings")
       .withIndex("by_org", (q) => q.eq("orgId", ctx.viewer.orgId))
       .unique();
-    if (row) await ctx.db.patch(row._id, { settings: clean });
+    if (row) await ctx.db.patch("surveySettings", row._id, { settings: clean });
     else await ctx.db.insert("surveySettings", { orgId: ctx.viewer.orgId, settings: clean });
     return null;
   },
@@ -173,7 +173,7 @@ export const publicSurvey = publicQuery({
   ),
   handler: async (ctx, { id }) => {
     const surveyId = ctx.db.normalizeId("surveys", id);
-    const s = surveyId ? await ctx.db.get(surveyId) : null;
+    const s = surveyId ? await ctx.db.get("surveys", surveyId) : null;
     if (!s) return null;
     const org = await orgSurveySettings(ctx.db, s.orgId);
     return {

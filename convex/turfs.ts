@@ -214,7 +214,7 @@ export const turfDoors = orgQuery("campaigns.manage")({
   args: { turfId: v.id("turfs") },
   returns: v.array(v.object({ lat: v.number(), lng: v.number(), held: v.boolean() })),
   handler: async (ctx, { turfId }) => {
-    const turf = await ctx.db.get(turfId);
+    const turf = await ctx.db.get("turfs", turfId);
     if (!turf) throw appError("NOT_FOUND");
     if (!canSeeVoters(ctx.viewer)) return [];
     return (await loadDoors(ctx.db, turf.doorIds)).map((d) => ({ lat: d.lat, lng: d.lng, held: d.listId !== null }));
@@ -251,7 +251,7 @@ export const cutTurf = orgMutation("campaigns.manage")({
 });
 
 async function liveTurf(db: Parameters<typeof loadDoors>[0], id: Id<"turfs">): Promise<Doc<"turfs">> {
-  const turf = await db.get(id);
+  const turf = await db.get("turfs", id);
   if (!turf || turf.archived) throw appError("NOT_FOUND", "This turf was split, merged or undone by a teammate.");
   return turf;
 }
@@ -284,7 +284,7 @@ export const splitTurf = orgMutation("campaigns.manage")({
           filters: turf.filters,
         }),
       );
-    await ctx.db.patch(turf._id, { archived: true });
+    await ctx.db.patch("turfs", turf._id, { archived: true });
     await recordOp(ctx, ctx.viewer, "split", ids, [turf._id]);
     return ids;
   },
@@ -318,7 +318,7 @@ export const mergeTurfs = orgMutation("campaigns.manage")({
       area: null,
       filters: same ? turfs[0].filters : {},
     });
-    for (const t of turfs) await ctx.db.patch(t._id, { archived: true });
+    for (const t of turfs) await ctx.db.patch("turfs", t._id, { archived: true });
     await recordOp(ctx, ctx.viewer, "merge", [id], ids);
     return id;
   },
@@ -404,7 +404,7 @@ export const boundaries = orgQuery("campaigns.manage")({
   args: { layerId: v.id("mapLayers") },
   returns: v.array(v.object({ id: v.id("boundaries"), name: v.string() })),
   handler: async (ctx, { layerId }) => {
-    const layer = await ctx.db.get(layerId);
+    const layer = await ctx.db.get("mapLayers", layerId);
     if (!layer) throw appError("NOT_FOUND");
     const rows = await ctx.db
       .query("boundaries")

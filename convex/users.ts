@@ -64,9 +64,9 @@ export const updateProfile = userMutation({
         .query("authAccounts")
         .withIndex("userIdAndProvider", (q) => q.eq("userId", user._id).eq("provider", PASSWORD_PROVIDER))
         .unique();
-      if (account) await ctx.db.patch(account._id, { providerAccountId: email });
+      if (account) await ctx.db.patch("authAccounts", account._id, { providerAccountId: email });
     }
-    await ctx.db.patch(user._id, {
+    await ctx.db.patch("users", user._id, {
       firstName,
       lastName,
       email,
@@ -148,7 +148,7 @@ export const checkResetLink = publicQuery({
     if (row === null || row.provider !== RESET_PROVIDER || row.expirationTime < Date.now()) {
       return { valid: false as const, message: RESET_LINK_MESSAGES.invalid };
     }
-    const account = await ctx.db.get(row.accountId);
+    const account = await ctx.db.get("authAccounts", row.accountId);
     if (account === null || normalizeEmail(account.providerAccountId) !== email) {
       return { valid: false as const, message: RESET_LINK_MESSAGES.invalid };
     }

@@ -84,7 +84,7 @@ export const setActiveRole = orgMutation(null)({
   handler: async (ctx, { roleId }) => {
     if (!ctx.viewer.membership.roles.includes(roleId))
       throw appError("VALIDATION_ERROR", "You can only switch to a role you hold.");
-    await ctx.db.patch(ctx.viewer.membership._id, { activeRole: roleId });
+    await ctx.db.patch("memberships", ctx.viewer.membership._id, { activeRole: roleId });
     return null;
   },
 });
@@ -104,7 +104,7 @@ export const startImpersonation = orgMutation(null)({
         .withIndex("by_org_role", (q) => q.eq("orgId", ctx.viewer.orgId).eq("roleId", roleId))
         .unique()) !== null;
     if (!known) throw appError("NOT_FOUND", "Unknown role.");
-    await ctx.db.patch(ctx.viewer.membership._id, { impersonatedRole: roleId });
+    await ctx.db.patch("memberships", ctx.viewer.membership._id, { impersonatedRole: roleId });
     return null;
   },
 });
@@ -113,7 +113,7 @@ export const stopImpersonation = orgMutation(null)({
   args: {},
   returns: v.null(),
   handler: async (ctx) => {
-    await ctx.db.patch(ctx.viewer.membership._id, { impersonatedRole: undefined });
+    await ctx.db.patch("memberships", ctx.viewer.membership._id, { impersonatedRole: undefined });
     return null;
   },
 });

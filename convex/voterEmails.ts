@@ -23,7 +23,7 @@ export const send = orgMutation("messaging.send")({
   args: { voterId: v.id("voters"), subject: v.string(), message: v.string() },
   returns: v.object({ outboxId: v.id("emailOutbox"), campaignId: v.id("campaigns"), demoMode: v.boolean() }),
   handler: async (ctx, { voterId, subject, message }) => {
-    const voter = await ctx.db.get(voterId);
+    const voter = await ctx.db.get("voters", voterId);
     if (!voter) throw appError("NOT_FOUND");
     const to = voter.email?.trim().toLowerCase();
     if (!to) throw appError("VALIDATION_ERROR", "Recipient email address is required", "Error Sending Email");

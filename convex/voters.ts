@@ -92,7 +92,7 @@ export const get = orgQuery("voters.view")({
   returns: v.union(schema.doc("voters"), v.null()),
   handler: async (ctx, { id }) => {
     const voterId = ctx.db.normalizeId("voters", id);
-    return voterId ? await ctx.db.get(voterId) : null;
+    return voterId ? await ctx.db.get("voters", voterId) : null;
   },
 });
 
@@ -147,7 +147,7 @@ export const update = orgMutation("voters.update")({
   args: { id: v.id("voters"), edits: v.array(vFieldEdit) },
   returns: v.id("voters"),
   handler: async (ctx, { id, edits }) => {
-    const voter = await ctx.db.get(id);
+    const voter = await ctx.db.get("voters", id);
     if (!voter) throw await missingRecord(ctx, ctx.viewer, id, "voter");
     const customDefs = await ctx.db
       .query("customFieldDefs")
@@ -237,9 +237,9 @@ export const changes = orgQuery("voters.view")({
     // each author read once; a user who left the organisation is not readable (null)
     for (const r of rows) {
       if (r.importId) {
-        if (!files.has(r.importId)) files.set(r.importId, (await ctx.db.get(r.importId))?.filename ?? null);
+        if (!files.has(r.importId)) files.set(r.importId, (await ctx.db.get("importHistory", r.importId))?.filename ?? null);
       } else if (r.userId && !names.has(r.userId)) {
-        const u = await ctx.db.get(r.userId);
+        const u = await ctx.db.get("users", r.userId);
         const full = [u?.firstName, u?.lastName].filter(Boolean).join(" ");
         names.set(r.userId, u ? full || u.name || u.email || null : null);
       }
@@ -266,7 +266,7 @@ export const groupsOf = orgQuery("voters.view")({
       .query("voterGroupMembers")
       .withIndex("by_voter", (q) => q.eq("voterId", voterId))
       .take(500);
-    const groups = await Promise.all(memberships.map((m) => ctx.db.get(m.groupId)));
+    const groups = await Promise.all(memberships.map((m) => ctx.db.get("voterGroups", m.groupId)));
     return groups
       .filter((g): g is Doc<"voterGroups"> => g !== null)
       .map((g) => ({ _id: g._id, name: g.name, description: g.description }))
@@ -301,7 +301,7 @@ export const moveFormSection = orgMutation("voters.manage")({
       .unique();
     const order = moveSection(orderSections(row?.order), section, over);
     if (!order) throw appError("VALIDATION_ERROR", "Unknown form section.");
-    if (row) await ctx.db.patch(row._id, { order, updatedAt: Date.now() });
+    if (row) await ctx.db.patch("voterFormLayouts", row._id, { order, updatedAt: Date.now() });
     else await ctx.db.insert("voterFormLayouts", { orgId: ctx.viewer.orgId, order, updatedAt: Date.now() });
     return null;
   },

@@ -59,7 +59,7 @@ export const options = orgQuery("campaigns.manage")({
     const members = [];
     for (const m of memberships) {
       if (m.status !== "active") continue;
-      const user = await ctx.db.get(m.userId);
+      const user = await ctx.db.get("users", m.userId);
       if (user) members.push({ id: user._id, name: displayName(user), roles: m.roles });
     }
     const surveys = await ctx.db
@@ -124,7 +124,7 @@ async function listRow(db: Parameters<typeof loadDoors>[0], l: Doc<"walkLists">,
   const assignees = [];
   for (const id of l.assignees) {
     const n = await name(id, async () => {
-      const u = await db.get(id);
+      const u = await db.get("users", id);
       return u ? displayName(u) : null;
     });
     assignees.push({ id, name: n ?? "A former member" });
@@ -136,7 +136,7 @@ async function listRow(db: Parameters<typeof loadDoors>[0], l: Doc<"walkLists">,
     turfId: l.turfId,
     turfName: l.turfName,
     surveyId,
-    surveyName: surveyId ? await name(surveyId, async () => (await db.get(surveyId))?.name ?? null) : null,
+    surveyName: surveyId ? await name(surveyId, async () => (await db.get("surveys", surveyId))?.name ?? null) : null,
     status: l.status,
     expiresAt: l.expiresAt,
     expired: l.expiresAt <= Date.now(),
@@ -193,7 +193,7 @@ export const get = orgQuery("walk_lists.view")({
     ),
   }),
   handler: async (ctx, { id }) => {
-    const l = await ctx.db.get(id);
+    const l = await ctx.db.get("walkLists", id);
     // a list the caller is not assigned to does not exist for them
     if (!l || !canSeeList(ctx.viewer, l)) throw appError("NOT_FOUND");
     const seeVoters = canSeeVoters(ctx.viewer);
@@ -205,7 +205,7 @@ export const get = orgQuery("walk_lists.view")({
       const voters = [];
       if (seeVoters)
         for (const vid of d.voterIds) {
-          const voter = await ctx.db.get(vid);
+          const voter = await ctx.db.get("voters", vid);
           if (!voter) continue;
           const born = voter.date_of_birth ? new Date(voter.date_of_birth) : null;
           const age =
@@ -248,7 +248,7 @@ export const create = orgMutation("campaigns.manage")({
   returns: v.object({ id: v.id("walkLists"), doors: v.number(), leftOut: v.number() }),
   handler: async (ctx, args) => {
     const name = cleanListName(args.name);
-    const turf = await ctx.db.get(args.turfId);
+    const turf = await ctx.db.get("turfs", args.turfId);
     if (!turf) throw appError("NOT_FOUND");
     await checkSurvey(ctx.db, args.surveyId);
     const assignees = [...new Set(args.assignees)];
@@ -280,7 +280,7 @@ export const create = orgMutation("campaigns.manage")({
     });
     const kept = open ? await holdDoors(ctx, id, doors, args.leaveOutTaken ?? false) : doors;
     if (kept.length === 0) throw appError("CONFLICT", TEXTS.walkLists.noDoors, "No doors");
-    await ctx.db.patch(id, {
+    await ctx.db.patch("walkLists", id, {
       doorIds: orderDoors(kept),
       doors: kept.length,
       // a filtered turf counts the voters who match
@@ -316,7 +316,7 @@ export const update = orgMutation("campaigns.manage")({
   args: { id: v.id("walkLists"), edits: v.array(vFieldEdit) },
   returns: v.null(),
   handler: async (ctx, { id, edits }) => {
-    const l = await ctx.db.get(id);
+    const l = await ctx.db.get("walkLists", id);
     if (!l) throw await missingRecord(ctx, ctx.viewer, id, "walk list");
     const apply = await mergeEdits(ctx, ctx.viewer, id, l, edits, {
       title: `The walk list ${l.name}`,
@@ -338,7 +338,7 @@ export const update = orgMutation("campaigns.manage")({
     }
     if (patch.expiresAt !== undefined) checkExpiry(patch.expiresAt);
     await applyOpenness(ctx, l, { status: patch.status ?? l.status, expiresAt: patch.expiresAt ?? l.expiresAt });
-    await ctx.db.patch(id, { ...patch, updatedAt: Date.now() });
+    await ctx.db.patch("walkLists", id, { ...patch, updatedAt: Date.now() });
     await markEdited(
       ctx,
       ctx.viewer,
@@ -368,10 +368,10 @@ export const remove = orgMutation("campaigns.manage")({
   args: { id: v.id("walkLists") },
   returns: v.null(),
   handler: async (ctx, { id }) => {
-    const l = await ctx.db.get(id);
+    const l = await ctx.db.get("walkLists", id);
     if (!l) throw await missingRecord(ctx, ctx.viewer, id, "walk list");
     await releaseDoors(ctx, l);
-    await ctx.db.delete(id);
+    await ctx.db.delete("walkLists", id);
     await markDeleted(ctx, ctx.viewer, id);
     return null;
   },

@@ -75,7 +75,7 @@ const DOOR_FIELD_LABELS: Record<string, string> = { phone: "phone", email: "emai
 
 /** The list, when the viewer may canvass it (managers: any; others: lists they are assigned to). */
 export async function visibleList(db: Db, viewer: Pick<Viewer, "userId" | "can">, listId: Id<"walkLists">) {
-  const list = await db.get(listId);
+  const list = await db.get("walkLists", listId);
   // a list the caller is not assigned to does not exist for them
   if (!list || !canSeeList(viewer, list)) throw appError("NOT_FOUND");
   return list;
@@ -118,7 +118,7 @@ async function loadTally(db: Db, list: Doc<"walkLists">, canvasserId: Id<"users"
 
 async function saveTally(ctx: Pick<MutationCtx, "db">, t: Tally) {
   const { _id, ...fields } = t;
-  if (_id) await ctx.db.replace(_id, fields);
+  if (_id) await ctx.db.replace("canvassTallies", _id, fields);
   else await ctx.db.insert("canvassTallies", fields);
 }
 
@@ -176,7 +176,7 @@ async function addPerson(
 ): Promise<Id<"voters">> {
   const fields = personFields(p, door);
   // the household's city and state, when a neighbour at the door has them
-  const neighbour = door.voterIds.length > 0 ? await ctx.db.get(door.voterIds[0]) : null;
+  const neighbour = door.voterIds.length > 0 ? await ctx.db.get("voters", door.voterIds[0]) : null;
   if (neighbour?.address) fields.address = neighbour.address;
   if (neighbour?.city) fields.city = neighbour.city;
   if (neighbour?.state) fields.state = neighbour.state;
@@ -189,7 +189,7 @@ async function addPerson(
         .withIndex("by_voter", (q) => q.eq("voterId", neighbour._id))
         .unique()
     : null;
-  const voter = (await ctx.db.get(voterId))!;
+  const voter = (await ctx.db.get("voters", voterId))!;
   const place = {
     address: neighbourPlace?.address ?? `${fields.address}, ${door.zip}`,
     quality: neighbourPlace?.quality ?? ("exact range" as const),
@@ -215,7 +215,7 @@ async function editVoter(
   voterId: Id<"voters">,
   edits: NonNullable<CanvassEvent["edits"]>,
 ): Promise<string | null> {
-  const voter = await ctx.db.get(voterId);
+  const voter = await ctx.db.get("voters", voterId);
   if (!voter) return null;
   let apply;
   try {
@@ -294,7 +294,7 @@ export async function syncEvents(
 ): Promise<Outcome[]> {
   if (events.length > MAX_SYNC_EVENTS) throw appError("VALIDATION_ERROR", TEXTS.canvass.tooManyEvents(MAX_SYNC_EVENTS));
   const list = await visibleList(ctx.db, viewer, listId);
-  const survey = list.surveyId ? await ctx.db.get(list.surveyId) : null;
+  const survey = list.surveyId ? await ctx.db.get("surveys", list.surveyId) : null;
   const choiceFields = new Set(
     (survey?.pages ?? [])
       .flatMap((p) => p.fields)
@@ -323,7 +323,7 @@ export async function syncEvents(
           : { clientId, status: "refused", eventId: null, message: TEXTS.canvass.clientIdTaken };
       continue;
     }
-    const door = await ctx.db.get(e.doorId);
+    const door = await ctx.db.get("doors", e.doorId);
     const refused = refusal(list, door, e, survey, viewer, now);
     if (refused || !door) {
       outcomes[i] = { clientId, status: "refused", eventId: null, message: refused ?? TEXTS.canvass.doorNotOnList };
@@ -381,7 +381,7 @@ export async function syncEvents(
     // effects on the voter file
     if (isContact(e.result)) {
       // (the door as read for this action: an earlier action of the call at the same door is in it)
-      if ((door.lastContactAt ?? 0) < at) await ctx.db.patch(door._id, { lastContactAt: at });
+      if ((door.lastContactAt ?? 0) < at) await ctx.db.patch("doors", door._id, { lastContactAt: at });
       // the turf filters' packed copy, for "not contacted since", follows shortly (rollUp)
       await ctx.db.insert("canvassRollupItems", { orgId: viewer.orgId, listId, doorId: door._id, surveyId: null, at });
     }
@@ -394,7 +394,7 @@ export async function syncEvents(
     if (e.doNotContact) for (const v of concerned) stop.push([v, "do_not_contact"]);
     for (const [v, kind] of stop) {
       await flagVoter(ctx, viewer, v, kind, eventId, at);
-      const voter = await ctx.db.get(v);
+      const voter = await ctx.db.get("voters", v);
       if (voter) await suppressVoter(ctx, voter);
     }
 
@@ -406,7 +406,7 @@ export async function syncEvents(
     const firstKnock = state === null;
     const firstForMe = !state || !state.canvassers.includes(viewer.userId);
     if (state)
-      await ctx.db.patch(state._id, {
+      await ctx.db.patch("canvassDoors", state._id, {
         lastResult: e.result,
         lastAt: at,
         lastCanvasserId: viewer.userId,
@@ -436,7 +436,7 @@ export async function syncEvents(
           .withIndex("by_list_door", (q) => q.eq("listId", listId).eq("doorId", door._id))
           .first()
       : null;
-    if (claim) await ctx.db.delete(claim._id);
+    if (claim) await ctx.db.delete("canvassClaims", claim._id);
 
     myTally ??= await loadTally(ctx.db, list, viewer.userId);
     const flags: { kind: "far" | "fast"; amount: number }[] = [];
@@ -505,7 +505,7 @@ async function scheduleRollup(ctx: MutationCtx, viewer: Viewer, key: string, eve
     .withIndex("by_key_bucket", (q) => q.eq("key", markKey))
     .take(10);
   if (marks.some((m) => m.bucket === bucket)) return;
-  for (const m of marks) await ctx.db.delete(m._id);
+  for (const m of marks) await ctx.db.delete("canvassRollupMarks", m._id);
   await ctx.db.insert("canvassRollupMarks", { orgId: viewer.orgId, key: markKey, bucket });
   await ctx.scheduler.runAt((bucket + 1) * every, internal.canvass.rollUp, { key });
 }
@@ -540,10 +540,10 @@ export async function rollUp(ctx: MutationCtx, key: string) {
       .query("canvassRollupItems")
       .withIndex("by_survey", (q) => q.eq("surveyId", surveyId))
       .take(ROLLUP_STEP);
-    for (const item of items) await ctx.db.delete(item._id);
-    const survey = await ctx.db.get(surveyId);
+    for (const item of items) await ctx.db.delete("canvassRollupItems", item._id);
+    const survey = await ctx.db.get("surveys", surveyId);
     if (survey && items.length > 0)
-      await ctx.db.patch(surveyId, { submissionCount: survey.submissionCount + items.length });
+      await ctx.db.patch("surveys", surveyId, { submissionCount: survey.submissionCount + items.length });
     await again(ctx, key, items.length, SURVEY_ROLLUP_MS);
     return;
   }
@@ -556,15 +556,15 @@ export async function rollUp(ctx: MutationCtx, key: string) {
   const doors = new Set<Id<"doors">>();
   for (const item of items) {
     if (item.doorId) doors.add(item.doorId);
-    await ctx.db.delete(item._id);
+    await ctx.db.delete("canvassRollupItems", item._id);
   }
   const contacted = [];
   for (const doorId of doors) {
-    const door = await ctx.db.get(doorId);
+    const door = await ctx.db.get("doors", doorId);
     if (door) contacted.push(door);
   }
   await markContacted(ctx, contacted);
-  const list = await ctx.db.get(listId);
+  const list = await ctx.db.get("walkLists", listId);
   if (list) {
     const tallies = await listTallies(ctx.db, listId);
     const knocked = tallies.reduce((n, r) => n + r.firstKnocks, 0);
@@ -574,7 +574,7 @@ export async function rollUp(ctx: MutationCtx, key: string) {
       .withIndex("by_list", (q) => q.eq("listId", listId))
       .unique();
     if (!row) await ctx.db.insert("canvassProgress", { orgId: list.orgId, listId, knocked, contacts });
-    else if (row.knocked !== knocked || row.contacts !== contacts) await ctx.db.patch(row._id, { knocked, contacts });
+    else if (row.knocked !== knocked || row.contacts !== contacts) await ctx.db.patch("canvassProgress", row._id, { knocked, contacts });
   }
   await again(ctx, key, items.length, LIST_ROLLUP_MS);
 }
@@ -648,7 +648,7 @@ export async function claimDoors(
     if (knocked.has(id)) continue;
     const c = claimOf.get(id);
     if (c && claimHolds(c, now)) continue;
-    const door = await ctx.db.get(id);
+    const door = await ctx.db.get("doors", id);
     if (door) candidates.push(door);
   }
   const chosen = candidates
@@ -659,7 +659,7 @@ export async function claimDoors(
   const expiresAt = now + CLAIM_MS;
   for (const d of chosen) {
     const old = claimOf.get(d._id);
-    if (old) await ctx.db.patch(old._id, { canvasserId: viewer.userId, expiresAt });
+    if (old) await ctx.db.patch("canvassClaims", old._id, { canvasserId: viewer.userId, expiresAt });
     else
       await ctx.db.insert("canvassClaims", {
         orgId: viewer.orgId,
@@ -693,7 +693,7 @@ export async function releaseClaims(
   let n = 0;
   for (const c of mine)
     if (!only || only.has(c.doorId)) {
-      await ctx.db.delete(c._id);
+      await ctx.db.delete("canvassClaims", c._id);
       // expired ones go too, uncounted
       if (claimHolds(c, now)) n++;
     }
@@ -707,5 +707,5 @@ export async function expireClaims(ctx: MutationCtx, listId: Id<"walkLists">) {
     .query("canvassClaims")
     .withIndex("by_list_door", (q) => q.eq("listId", listId))
     .take(4_000);
-  for (const c of claims) if (!claimHolds(c, now)) await ctx.db.delete(c._id);
+  for (const c of claims) if (!claimHolds(c, now)) await ctx.db.delete("canvassClaims", c._id);
 }

@@ -130,14 +130,14 @@ export async function markEdited(ctx: Pick<MutationCtx, "db">, viewer: Viewer, r
   const existing = await loadMarks(ctx.db, recordId);
   const updated = { ...(existing?.fields ?? {}) };
   for (const f of fields) updated[f] = mark;
-  if (existing) await ctx.db.patch(existing._id, { fields: updated });
+  if (existing) await ctx.db.patch("editMarks", existing._id, { fields: updated });
   else await ctx.db.insert("editMarks", { orgId: viewer.orgId, recordId, fields: updated });
 }
 
 /** Records who deleted the record (read by editors who still have it open). */
 export async function markDeleted(ctx: Pick<MutationCtx, "db">, viewer: Viewer, recordId: string) {
   const existing = await loadMarks(ctx.db, recordId);
-  if (existing) await ctx.db.patch(existing._id, { deleted: markOf(viewer) });
+  if (existing) await ctx.db.patch("editMarks", existing._id, { deleted: markOf(viewer) });
   else await ctx.db.insert("editMarks", { orgId: viewer.orgId, recordId, fields: {}, deleted: markOf(viewer) });
 }
 

@@ -25,7 +25,7 @@ export async function adjustCounter(ctx: MutationCtx, orgId: Id<"organizations">
     .query("orgCounters")
     .withIndex("by_org_name", (q) => q.eq("orgId", orgId).eq("name", name))
     .unique();
-  if (row) await ctx.db.patch(row._id, { value: Math.max(0, row.value + delta) });
+  if (row) await ctx.db.patch("orgCounters", row._id, { value: Math.max(0, row.value + delta) });
   else await ctx.db.insert("orgCounters", { orgId, name, value: Math.max(0, delta) });
 }
 

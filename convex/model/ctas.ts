@@ -101,6 +101,6 @@ export async function countClick(ctx: MutationCtx, orgId: Id<"organizations">, c
     .query("ctaClickShards")
     .withIndex("by_cta_shard", (q) => q.eq("ctaId", ctaId).eq("shard", shard))
     .unique();
-  if (row) await ctx.db.patch(row._id, { clicks: row.clicks + 1 });
+  if (row) await ctx.db.patch("ctaClickShards", row._id, { clicks: row.clicks + 1 });
   else await ctx.db.insert("ctaClickShards", { orgId, ctaId, shard, clicks: 1 });
 }

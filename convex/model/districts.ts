@@ -84,7 +84,7 @@ export class DistrictIndex {
 
   private async geometry(id: Id<"boundaries">): Promise<BoundaryGeometry | null> {
     if (this.geometries.has(id)) return this.geometries.get(id)!;
-    const row = await this.db.get(id);
+    const row = await this.db.get("boundaries", id);
     const g = row ? (JSON.parse(row.geometry) as BoundaryGeometry) : null;
     this.geometries.set(id, g);
     return g;
@@ -152,7 +152,7 @@ async function syncDisagreements(ctx: MutationCtx, voter: Doc<"voters">, m: Memb
   for (const r of rows) {
     const id = `${r.kind}\u0000${r.coded}\u0000${r.mapped}`;
     if (want.has(id)) want.delete(id);
-    else await ctx.db.delete(r._id);
+    else await ctx.db.delete("districtDisagreements", r._id);
   }
   for (const d of want.values())
     await ctx.db.insert("districtDisagreements", { orgId: voter.orgId, voterId: voter._id, ...d });
@@ -177,9 +177,9 @@ async function writeMembership(
   deltas.add(voter, next, 1);
   const fields = { ...next.districts, mapped: next.mapped.length ? next.mapped : undefined };
   if (isEmpty(next)) {
-    if (row) await ctx.db.delete(row._id);
+    if (row) await ctx.db.delete("voterDistricts", row._id);
   } else if (row) {
-    await ctx.db.replace(row._id, { orgId: voter.orgId, voterId: voter._id, voterAt: voter._creationTime, ...fields });
+    await ctx.db.replace("voterDistricts", row._id, { orgId: voter.orgId, voterId: voter._id, voterAt: voter._creationTime, ...fields });
   } else {
     await ctx.db.insert("voterDistricts", {
       orgId: voter.orgId,
@@ -216,8 +216,8 @@ export async function flushDistrictDeltas(
     };
     const empty = tally.voters === 0 && tally.codedElsewhere === 0;
     if (row) {
-      if (empty && row.boundaryId === null) await ctx.db.delete(row._id);
-      else await ctx.db.patch(row._id, tally);
+      if (empty && row.boundaryId === null) await ctx.db.delete("districts", row._id);
+      else await ctx.db.patch("districts", row._id, tally);
     } else if (!empty) {
       await ctx.db.insert("districts", {
         orgId,
@@ -244,7 +244,7 @@ async function membershipRow(db: Db, voterId: Id<"voters">): Promise<Doc<"voterD
 
 /** Assigns one voter now (its codes or place changed); returns whether its membership changed. */
 export async function assignVoter(ctx: MutationCtx, voterId: Id<"voters">): Promise<boolean> {
-  const voter = await ctx.db.get(voterId);
+  const voter = await ctx.db.get("voters", voterId);
   if (!voter) return false;
   const index = await DistrictIndex.load(ctx.db, voter.orgId);
   const place = await ctx.db
@@ -345,13 +345,13 @@ export async function onVoterDeleted(ctx: MutationCtx, voter: Doc<"voters">, del
   const row = await membershipRow(ctx.db, voter._id);
   if (!row) return;
   deltas.add(voter, rowMembership(row), -1);
-  await ctx.db.delete(row._id);
+  await ctx.db.delete("voterDistricts", row._id);
   if (row.mapped?.length)
     for (const d of await ctx.db
       .query("districtDisagreements")
       .withIndex("by_voter", (q) => q.eq("voterId", voter._id))
       .collect())
-      await ctx.db.delete(d._id);
+      await ctx.db.delete("districtDisagreements", d._id);
 }
 
 /** Starts a run over every voter (a running one is cancelled: the new one covers it). */
@@ -367,7 +367,7 @@ export async function startDistrictRun(
     .take(5);
   const now = Date.now();
   for (const r of recent)
-    if (r.status === "running") await ctx.db.patch(r._id, { status: "cancelled", finishedAt: now });
+    if (r.status === "running") await ctx.db.patch("districtRuns", r._id, { status: "cancelled", finishedAt: now });
   const runId = await ctx.db.insert("districtRuns", {
     orgId,
     status: "running",
@@ -385,7 +385,7 @@ export async function startDistrictRun(
 
 /** One step of a run: a page of voters assigned; schedules the next, or ends the run. */
 export async function districtStep(ctx: MutationCtx, runId: Id<"districtRuns">): Promise<void> {
-  const run = await ctx.db.get(runId);
+  const run = await ctx.db.get("districtRuns", runId);
   if (!run || run.status !== "running") return;
   const page = await ctx.db
     .query("voters")
@@ -418,10 +418,10 @@ export async function districtStep(ctx: MutationCtx, runId: Id<"districtRuns">):
   await flushDistrictDeltas(ctx, run.orgId, deltas);
   const progress = { processed: run.processed + page.page.length, changed: run.changed + changed };
   if (page.isDone) {
-    await ctx.db.patch(runId, { ...progress, cursor: null, status: "done", finishedAt: Date.now() });
+    await ctx.db.patch("districtRuns", runId, { ...progress, cursor: null, status: "done", finishedAt: Date.now() });
     return;
   }
-  await ctx.db.patch(runId, { ...progress, cursor: page.continueCursor });
+  await ctx.db.patch("districtRuns", runId, { ...progress, cursor: page.continueCursor });
   await ctx.scheduler.runAfter(0, internal.districts.step, { runId });
 }
 
@@ -437,7 +437,7 @@ export async function startLayerSync(ctx: MutationCtx, layer: Doc<"mapLayers">):
 }
 
 export async function syncLayerStep(ctx: MutationCtx, layerId: Id<"mapLayers">, cursor: string | null): Promise<void> {
-  const layer = await ctx.db.get(layerId);
+  const layer = await ctx.db.get("mapLayers", layerId);
   if (!layer || layer.status !== "ready") return;
   const kind = kindOfLayer(layer.tigerLayer ?? "custom")!;
   const page = await ctx.db
@@ -453,7 +453,7 @@ export async function syncLayerStep(ctx: MutationCtx, layerId: Id<"mapLayers">, 
       .unique();
     const outline = { name: b.name, code: b.code, boundaryId: b._id, layerId, bbox: b.bbox, updatedAt: now };
     let districtId = row?._id;
-    if (row) await ctx.db.patch(row._id, outline);
+    if (row) await ctx.db.patch("districts", row._id, outline);
     else
       districtId = await ctx.db.insert("districts", {
         orgId: layer.orgId,
@@ -505,14 +505,14 @@ export async function dropLayerStep(
     .query("districtShapes")
     .withIndex("by_layer", (q) => q.eq("layerId", layerId))
     .take(DROP_STEP);
-  for (const s of shapes) await ctx.db.delete(s._id);
+  for (const s of shapes) await ctx.db.delete("districtShapes", s._id);
   const districts = await ctx.db
     .query("districts")
     .withIndex("by_layer", (q) => q.eq("layerId", layerId))
     .take(DROP_STEP - shapes.length);
   for (const d of districts) {
-    if (d.voters === 0 && d.codedElsewhere === 0) await ctx.db.delete(d._id);
-    else await ctx.db.patch(d._id, { boundaryId: null, layerId: null, bbox: null, updatedAt: Date.now() });
+    if (d.voters === 0 && d.codedElsewhere === 0) await ctx.db.delete("districts", d._id);
+    else await ctx.db.patch("districts", d._id, { boundaryId: null, layerId: null, bbox: null, updatedAt: Date.now() });
   }
   if (shapes.length + districts.length >= DROP_STEP) {
     await ctx.scheduler.runAfter(0, internal.districts.dropLayerStep, { layerId, orgId, name });

@@ -88,7 +88,7 @@ export async function markContacted(ctx: Ctx, doors: Doc<"doors">[]) {
           changed = true;
         }
       }
-      if (changed) await ctx.db.patch(filters._id, { contacted });
+      if (changed) await ctx.db.patch("doorCellVoters", filters._id, { contacted });
     }
     if (left.size > 0) await markCell(ctx, orgId, cell);
   }
@@ -137,7 +137,7 @@ async function packDoor(
 ): Promise<string> {
   const voters: FilterVoter[] = [];
   for (const id of door.voterIds) {
-    const voter = await db.get(id);
+    const voter = await db.get("voters", id);
     if (!voter) continue;
     voters.push({
       party: voter.party_affiliation ?? "",
@@ -155,7 +155,7 @@ export async function refreshCell(ctx: Ctx, orgId: Id<"organizations">, cell: nu
     .query("doorCellsDirty")
     .withIndex("by_org_cell", (q) => q.eq("orgId", orgId).eq("cell", cell))
     .collect())
-    await ctx.db.delete(m._id);
+    await ctx.db.delete("doorCellsDirty", m._id);
   const doors = await ctx.db
     .query("doors")
     .withIndex("by_org_cell", (q) => q.eq("orgId", orgId).eq("cell", cell))
@@ -175,8 +175,8 @@ export async function refreshCell(ctx: Ctx, orgId: Id<"organizations">, cell: nu
           .unique()
       : null;
     if (part.length === 0) {
-      if (filterDoc) await ctx.db.delete(filterDoc._id);
-      await ctx.db.delete(docs[k]._id);
+      if (filterDoc) await ctx.db.delete("doorCellVoters", filterDoc._id);
+      await ctx.db.delete("doorCells", docs[k]._id);
       continue;
     }
     const packed = {
@@ -191,7 +191,7 @@ export async function refreshCell(ctx: Ctx, orgId: Id<"organizations">, cell: nu
       held: part.map((d) => (d.listId === null ? 0 : 1)),
     };
     let cellDoc: Id<"doorCells">;
-    if (docs[k]) await ctx.db.replace((cellDoc = docs[k]._id), packed);
+    if (docs[k]) await ctx.db.replace("doorCells", (cellDoc = docs[k]._id), packed);
     else cellDoc = await ctx.db.insert("doorCells", packed);
     const dict = new TagDictionary();
     const tags: string[] = [];
@@ -203,7 +203,7 @@ export async function refreshCell(ctx: Ctx, orgId: Id<"organizations">, cell: nu
       contacted: part.map((d) => d.lastContactAt ?? 0),
       tags,
     };
-    if (filterDoc) await ctx.db.replace(filterDoc._id, filters);
+    if (filterDoc) await ctx.db.replace("doorCellVoters", filterDoc._id, filters);
     else await ctx.db.insert("doorCellVoters", filters);
   }
 }
@@ -259,8 +259,8 @@ async function leaveDoor(ctx: Ctx, orgId: Id<"organizations">, voterId: Id<"vote
     .unique();
   if (!door || !door.voterIds.includes(voterId)) return;
   const voterIds = door.voterIds.filter((id) => id !== voterId);
-  if (voterIds.length === 0) await db.delete(door._id);
-  else await db.patch(door._id, { voterIds });
+  if (voterIds.length === 0) await db.delete("doors", door._id);
+  else await db.patch("doors", door._id, { voterIds });
   await markCell(ctx, orgId, door.cell);
 }
 
@@ -284,13 +284,13 @@ async function joinDoor(ctx: Ctx, orgId: Id<"organizations">, voterId: Id<"voter
       // placed again on a new streets layer: the door moves with its place
       if (door.lat !== place.lat || door.lng !== place.lng) {
         const cell = cellOf(place.lat, place.lng);
-        await db.patch(door._id, { lat: place.lat, lng: place.lng, cell });
+        await db.patch("doors", door._id, { lat: place.lat, lng: place.lng, cell });
         await markCellIf(door.cell);
         if (cell !== door.cell) await markCellIf(cell);
       }
       return;
     }
-    await db.patch(door._id, { voterIds: [...door.voterIds, voterId] });
+    await db.patch("doors", door._id, { voterIds: [...door.voterIds, voterId] });
     await markCellIf(door.cell);
     return;
   }
@@ -363,7 +363,7 @@ const CELL_STEP = 1_000;
  * left); then, a page of doors in cell order at a time, every cell's packed documents rewritten once.
  */
 export async function buildDoorsStep(ctx: MutationCtx, buildId: Id<"doorBuilds">): Promise<void> {
-  const build = await ctx.db.get(buildId);
+  const build = await ctx.db.get("doorBuilds", buildId);
   if (!build || build.status !== "running") return;
   if (build.afterCell !== undefined) {
     await rewriteCellsStep(ctx, build);
@@ -376,11 +376,11 @@ export async function buildDoorsStep(ctx: MutationCtx, buildId: Id<"doorBuilds">
   for (const place of page.page) await joinDoor(ctx, build.orgId, place.voterId, place, false);
   const processed = build.processed + page.page.length;
   if (page.isDone) {
-    await ctx.db.patch(buildId, { cursor: null, processed, afterCell: -1 });
+    await ctx.db.patch("doorBuilds", buildId, { cursor: null, processed, afterCell: -1 });
     await ctx.scheduler.runAfter(0, internal.turfs.buildDoorsStep, { buildId });
     return;
   }
-  await ctx.db.patch(buildId, { cursor: page.continueCursor, processed });
+  await ctx.db.patch("doorBuilds", buildId, { cursor: page.continueCursor, processed });
   await ctx.scheduler.runAfter(0, internal.turfs.buildDoorsStep, { buildId });
 }
 
@@ -392,13 +392,13 @@ async function rewriteCellsStep(ctx: MutationCtx, build: Doc<"doorBuilds">): Pro
     .withIndex("by_org_cell", (q) => q.eq("orgId", build.orgId).gt("cell", after))
     .take(CELL_STEP);
   if (doors.length === 0) {
-    await ctx.db.patch(build._id, { status: "done" });
+    await ctx.db.patch("doorBuilds", build._id, { status: "done" });
     return;
   }
   const cells = [...new Set(doors.map((d) => d.cell))];
   // the page's last cell may go on past it; unless it is the only one, it is the next step's first
   const complete = doors.length < CELL_STEP || cells.length === 1 ? cells : cells.slice(0, -1);
   for (const cell of complete) await refreshCell(ctx, build.orgId, cell);
-  await ctx.db.patch(build._id, { afterCell: complete[complete.length - 1] });
+  await ctx.db.patch("doorBuilds", build._id, { afterCell: complete[complete.length - 1] });
   await ctx.scheduler.runAfter(0, internal.turfs.buildDoorsStep, { buildId: build._id });
 }

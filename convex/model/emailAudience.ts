@@ -165,7 +165,7 @@ export async function loadManualList(
   listId: Id<"emailLists">,
   change: "add" | "remove",
 ): Promise<Doc<"emailLists">> {
-  const list = await db.get(listId);
+  const list = await db.get("emailLists", listId);
   if (!list) throw appError("NOT_FOUND");
   if (list.subscriptionType !== "manual") {
     throw change === "add"
@@ -217,7 +217,7 @@ export async function addVotersToList(
       duplicates += 1;
       continue;
     }
-    if (row) await ctx.db.patch(row._id, { status: "active", email, addedAt: now });
+    if (row) await ctx.db.patch("emailListContacts", row._id, { status: "active", email, addedAt: now });
     else
       await ctx.db.insert("emailListContacts", {
         orgId: list.orgId,
@@ -229,7 +229,7 @@ export async function addVotersToList(
       });
     added += 1;
   }
-  if (added > 0) await ctx.db.patch(list._id, { contactCount: list.contactCount + added, updatedAt: now });
+  if (added > 0) await ctx.db.patch("emailLists", list._id, { contactCount: list.contactCount + added, updatedAt: now });
   return { added, duplicates, noEmail };
 }
 
@@ -243,14 +243,14 @@ export async function addGroupToListStep(
   groupId: Id<"voterGroups">,
   cursor: string | null,
 ): Promise<void> {
-  const list = await ctx.db.get(listId);
-  const group = await ctx.db.get(groupId);
+  const list = await ctx.db.get("emailLists", listId);
+  const group = await ctx.db.get("voterGroups", groupId);
   if (!list || !group || list.orgId !== group.orgId || list.subscriptionType !== "manual") return;
   const page = await ctx.db
     .query("voterGroupMembers")
     .withIndex("by_group", (q) => q.eq("groupId", groupId))
     .paginate({ cursor, numItems: AUDIENCE_STEP });
-  const voters = await Promise.all(page.page.map((m) => ctx.db.get(m.voterId)));
+  const voters = await Promise.all(page.page.map((m) => ctx.db.get("voters", m.voterId)));
   await addVotersToList(
     ctx,
     list,
@@ -281,13 +281,13 @@ export class AudienceDrops {
 
   async flush(ctx: Pick<MutationCtx, "db">) {
     for (const [listId, n] of this.lists) {
-      const list = await ctx.db.get(listId);
-      if (list) await ctx.db.patch(list._id, { contactCount: Math.max(0, list.contactCount - n) });
+      const list = await ctx.db.get("emailLists", listId);
+      if (list) await ctx.db.patch("emailLists", list._id, { contactCount: Math.max(0, list.contactCount - n) });
     }
     for (const [segmentId, d] of this.segments) {
-      const segment = await ctx.db.get(segmentId);
+      const segment = await ctx.db.get("emailSegments", segmentId);
       if (!segment) continue;
-      await ctx.db.patch(segment._id, {
+      await ctx.db.patch("emailSegments", segment._id, {
         cachedCount: Math.max(0, segment.cachedCount - d.current),
         ...(d.refresh > 0 ? { refreshDropped: (segment.refreshDropped ?? 0) + d.refresh } : {}),
       });
@@ -311,15 +311,15 @@ export async function removeVoterFromAudiences(
     .query("emailListContacts")
     .withIndex("by_voter", (q) => q.eq("voterId", voterId))
     .collect()) {
-    await ctx.db.delete(row._id);
+    await ctx.db.delete("emailListContacts", row._id);
     if (row.status === "active") drops.list(row.listId);
   }
   for (const row of await ctx.db
     .query("emailSegmentMembers")
     .withIndex("by_voter", (q) => q.eq("voterId", voterId))
     .collect()) {
-    await ctx.db.delete(row._id);
-    const segment = await ctx.db.get(row.segmentId);
+    await ctx.db.delete("emailSegmentMembers", row._id);
+    const segment = await ctx.db.get("emailSegments", row.segmentId);
     if (!segment) continue;
     if (row.gen === segment.gen) drops.segment(segment._id, "current");
     else if (segment.refreshing && row.gen === segment.refreshGen) drops.segment(segment._id, "refresh");
@@ -332,7 +332,7 @@ export async function purgeListContacts(ctx: MutationCtx, listId: Id<"emailLists
     .query("emailListContacts")
     .withIndex("by_list_status", (q) => q.eq("listId", listId))
     .take(PURGE_BATCH);
-  for (const r of rows) await ctx.db.delete(r._id);
+  for (const r of rows) await ctx.db.delete("emailListContacts", r._id);
   if (rows.length === PURGE_BATCH) await ctx.scheduler.runAfter(0, internal.emailLists.purgeContacts, { listId });
 }
 
@@ -345,7 +345,7 @@ export async function startSegmentRefresh(
   segment: Doc<"emailSegments">,
 ): Promise<void> {
   const gen = Math.max(segment.gen, segment.refreshGen ?? 0) + 1;
-  await ctx.db.patch(segment._id, { refreshing: true, refreshGen: gen, refreshCursor: null, refreshDropped: 0 });
+  await ctx.db.patch("emailSegments", segment._id, { refreshing: true, refreshGen: gen, refreshCursor: null, refreshDropped: 0 });
   await ctx.scheduler.runAfter(0, internal.emailSegments.refreshStep, {
     segmentId: segment._id,
     gen,
@@ -380,7 +380,7 @@ export async function segmentRefreshStep(
   ctx: MutationCtx,
   args: { segmentId: Id<"emailSegments">; gen: number; cursor: string | null; count: number },
 ): Promise<void> {
-  const segment = await ctx.db.get(args.segmentId);
+  const segment = await ctx.db.get("emailSegments", args.segmentId);
   if (!segment || !segment.refreshing || segment.refreshGen !== args.gen) return;
   const rules = segmentRules(segment);
   const now = Date.now();
@@ -411,7 +411,7 @@ export async function segmentRefreshStep(
     return;
   }
   const cachedCount = Math.max(0, count - (segment.refreshDropped ?? 0));
-  await ctx.db.patch(segment._id, {
+  await ctx.db.patch("emailSegments", segment._id, {
     gen: args.gen,
     cachedCount,
     lastRefreshedAt: now,
@@ -437,7 +437,7 @@ export async function purgeSegmentMembers(
       belowGen === null ? q.eq("segmentId", segmentId) : q.eq("segmentId", segmentId).lt("gen", belowGen),
     )
     .take(PURGE_BATCH);
-  for (const r of rows) await ctx.db.delete(r._id);
+  for (const r of rows) await ctx.db.delete("emailSegmentMembers", r._id);
   if (rows.length === PURGE_BATCH)
     await ctx.scheduler.runAfter(0, internal.emailSegments.purgeMembers, { segmentId, belowGen });
 }

@@ -101,9 +101,9 @@ export async function enqueueAutomated(
   voterId: Id<"voters">,
   districtRules?: string,
 ) {
-  const send = await ctx.db.get(sendId);
+  const send = await ctx.db.get("emailSends", sendId);
   if (!send || send.status === "cancelled" || send.status === "completed" || send.status === "failed") return;
-  const voter = await ctx.db.get(voterId);
+  const voter = await ctx.db.get("voters", voterId);
   if (!voter || voter.orgId !== send.orgId) return;
   if (districtRules !== undefined) {
     const rules = rulesOf(districtRules);
@@ -122,6 +122,6 @@ export async function enqueueAutomated(
     counts,
     new Set(),
   );
-  await ctx.db.patch(sendId, { counts, nextPosition: send.nextPosition + (queued ? 1 : 0), updatedAt: Date.now() });
+  await ctx.db.patch("emailSends", sendId, { counts, nextPosition: send.nextPosition + (queued ? 1 : 0), updatedAt: Date.now() });
   if (queued) await ensureSender(ctx, emailQueue, sendId);
 }

@@ -89,19 +89,19 @@ export async function estimate(
   let lists = 0;
   for (const id of sel.listIds.slice(0, MAX_AUDIENCE_IDS)) {
     const listId = db.normalizeId("emailLists", id);
-    const list = listId ? await db.get(listId) : null;
+    const list = listId ? await db.get("emailLists", listId) : null;
     if (list && list.orgId === orgId) lists += await listSourceCount(db, list);
   }
   let groups = 0;
   for (const id of sel.groupIds.slice(0, MAX_AUDIENCE_IDS)) {
     const groupId = db.normalizeId("voterGroups", id);
-    const group = groupId ? await db.get(groupId) : null;
+    const group = groupId ? await db.get("voterGroups", groupId) : null;
     if (group && group.orgId === orgId) groups += group.memberCount;
   }
   let segments = 0;
   for (const id of sel.segmentIds.slice(0, MAX_AUDIENCE_IDS)) {
     const segmentId = db.normalizeId("emailSegments", id);
-    const segment = segmentId ? await db.get(segmentId) : null;
+    const segment = segmentId ? await db.get("emailSegments", segmentId) : null;
     if (segment && segment.orgId === orgId) segments += segment.cachedCount;
   }
   const manual = parseManualRecipients(sel.manual).valid.length;
@@ -233,7 +233,7 @@ export async function createSend(
     startedAt: now,
     updatedAt: now,
   });
-  if (kind === "automation" && !filter) await ctx.db.patch(sendId, { status: "sending" });
+  if (kind === "automation" && !filter) await ctx.db.patch("emailSends", sendId, { status: "sending" });
   else await ctx.scheduler.runAfter(0, internal.emailBlasts.enqueueStep, { sendId });
   return sendId;
 }
@@ -361,13 +361,13 @@ async function sourcePage(
     return { items, cursor: page.continueCursor, done: page.isDone };
   };
   const ofVoter = async (voterId: Id<"voters">) => {
-    const voter = await db.get(voterId);
+    const voter = await db.get("voters", voterId);
     return voter && voter.orgId === send.orgId ? voterCandidate(voter) : null;
   };
   let i = source;
   if (i < listIds.length) {
     const listId = db.normalizeId("emailLists", listIds[i]);
-    const list = listId ? await db.get(listId) : null;
+    const list = listId ? await db.get("emailLists", listId) : null;
     if (!list || list.orgId !== send.orgId) return { items: [], cursor: null, done: true };
     if (list.subscriptionType === "all_voters") {
       const page = await votersWithEmail(db, send.orgId).paginate({ cursor, numItems: ENQUEUE_BATCH });
@@ -379,7 +379,7 @@ async function sourcePage(
   i -= listIds.length;
   if (i < groupIds.length) {
     const groupId = db.normalizeId("voterGroups", groupIds[i]);
-    const group = groupId ? await db.get(groupId) : null;
+    const group = groupId ? await db.get("voterGroups", groupId) : null;
     if (!group || group.orgId !== send.orgId) return { items: [], cursor: null, done: true };
     const page = await db
       .query("voterGroupMembers")
@@ -390,7 +390,7 @@ async function sourcePage(
   i -= groupIds.length;
   if (i < segmentIds.length) {
     const segmentId = db.normalizeId("emailSegments", segmentIds[i]);
-    const segment = segmentId ? await db.get(segmentId) : null;
+    const segment = segmentId ? await db.get("emailSegments", segmentId) : null;
     if (!segment || segment.orgId !== send.orgId) return { items: [], cursor: null, done: true };
     // a refresh switched the segment to a new generation since this source began: a cursor is
     // only valid for its own query (Convex refuses it), so the new members are read from the
@@ -426,7 +426,7 @@ async function sourcePage(
 
 /** One step of resolving a send's recipients; schedules the next, and the sender once there is work. */
 export async function enqueueStep(ctx: MutationCtx, sendId: Id<"emailSends">) {
-  const send = await ctx.db.get(sendId);
+  const send = await ctx.db.get("emailSends", sendId);
   if (!send || send.prep.done || send.status === "cancelled" || send.status === "failed" || send.status === "completed")
     return;
   let { source, cursor } = send.prep;
@@ -446,11 +446,11 @@ export async function enqueueStep(ctx: MutationCtx, sendId: Id<"emailSends">) {
   const now = Date.now();
   const status = send.status === "preparing" ? "sending" : send.status;
   const prep = { source, cursor, done, ...(cursor !== null && page?.gen !== undefined ? { gen: page.gen } : {}) };
-  await ctx.db.patch(sendId, { prep, nextPosition: position, counts, status, updatedAt: now });
+  await ctx.db.patch("emailSends", sendId, { prep, nextPosition: position, counts, status, updatedAt: now });
   if (!done) await ctx.scheduler.runAfter(0, internal.emailBlasts.enqueueStep, { sendId });
   if (done && position === 0 && send.kind === "blast") {
-    await ctx.db.patch(sendId, { status: "failed", error: NO_RECIPIENTS_RESOLVED, finishedAt: now });
-    await ctx.db.patch(send.campaignId, { status: "failed", sentAt: undefined });
+    await ctx.db.patch("emailSends", sendId, { status: "failed", error: NO_RECIPIENTS_RESOLVED, finishedAt: now });
+    await ctx.db.patch("emailCampaigns", send.campaignId, { status: "failed", sentAt: undefined });
     return;
   }
   if (status === "sending" && position > send.nextPosition) await ensureSender(ctx, emailQueue, sendId);
@@ -462,5 +462,5 @@ export async function controlSend(ctx: MutationCtx, send: Doc<"emailSends">, act
   if (action === "pause") await pause(ctx, send);
   else if (action === "cancel") await cancel(ctx, send);
   // a resumed send starts afresh: the provider errors before the pause no longer count
-  else if (await resume(ctx, emailQueue, send._id, send)) await ctx.db.patch(send._id, { consecutiveErrors: 0 });
+  else if (await resume(ctx, emailQueue, send._id, send)) await ctx.db.patch("emailSends", send._id, { consecutiveErrors: 0 });
 }

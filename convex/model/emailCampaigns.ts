@@ -131,7 +131,7 @@ export async function recordVersion(
       q.eq("campaignId", campaign._id).lte("version", version - EMAIL_MAX_VERSIONS),
     )
     .take(10);
-  for (const v of old) await ctx.db.delete(v._id);
+  for (const v of old) await ctx.db.delete("emailCampaignVersions", v._id);
 }
 
 /** Seeds the co-edited draft from the server, so no two browsers seed it twice. */

@@ -77,7 +77,7 @@ export async function bumpStats(
   if (row) {
     const patch: Partial<Record<StatField, number>> = {};
     for (const f of STAT_FIELDS) if (add[f]) patch[f] = row[f] + add[f];
-    await ctx.db.patch(row._id, patch);
+    await ctx.db.patch("emailStatShards", row._id, patch);
   } else {
     const zero = Object.fromEntries(STAT_FIELDS.map((f) => [f, add[f] ?? 0])) as Record<StatField, number>;
     await ctx.db.insert("emailStatShards", { orgId, campaignId, shard, ...zero });
@@ -115,7 +115,7 @@ export async function addEmailUsage(ctx: MutationCtx, orgId: Id<"organizations">
     .query("emailUsage")
     .withIndex("by_org_period", (q) => q.eq("orgId", orgId).eq("period", period))
     .unique();
-  if (row) await ctx.db.patch(row._id, { emails: row.emails + emails });
+  if (row) await ctx.db.patch("emailUsage", row._id, { emails: row.emails + emails });
   else await ctx.db.insert("emailUsage", { orgId, period, emails });
 }
 
@@ -162,7 +162,7 @@ export async function applyProviderEvent(
   const { field, stat } = FLAG[e.type];
   const add: Partial<Record<StatField, number>> = {};
   if (m[field] === undefined) {
-    await ctx.db.patch(m._id, { [field]: e.at, updatedAt: Date.now() });
+    await ctx.db.patch("emailMessages", m._id, { [field]: e.at, updatedAt: Date.now() });
     add[stat] = 1;
   }
   if (e.type === "email.clicked" && e.url) {
@@ -171,7 +171,7 @@ export async function applyProviderEvent(
       .query("emailClickTargets")
       .withIndex("by_campaign_url", (q) => q.eq("campaignId", m.campaignId).eq("url", url))
       .unique();
-    if (target) await ctx.db.patch(target._id, { clicks: target.clicks + 1 });
+    if (target) await ctx.db.patch("emailClickTargets", target._id, { clicks: target.clicks + 1 });
     else await ctx.db.insert("emailClickTargets", { orgId: m.orgId, campaignId: m.campaignId, url, clicks: 1 });
   }
   if (e.type === "email.bounced") await suppress(ctx, m.orgId, m.email, "bounced", m.campaignId);
@@ -189,7 +189,7 @@ export async function unsubscribeByToken(ctx: MutationCtx, token: string): Promi
   if (!m) return null;
   await suppress(ctx, m.orgId, m.email, "unsubscribed", m.campaignId);
   if (m.unsubscribedAt === undefined) {
-    await ctx.db.patch(m._id, { unsubscribedAt: Date.now() });
+    await ctx.db.patch("emailMessages", m._id, { unsubscribedAt: Date.now() });
     await bumpStats(ctx, m.orgId, m.campaignId, { unsubscribed: 1 });
   }
   return m;

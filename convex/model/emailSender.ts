@@ -43,7 +43,7 @@ export const emailQueue: SendQueueProvider<"emailSends"> = {
   drain: (ctx, sendId, gen, at) => ctx.scheduler.runAt(at, internal.integrations.resendBlast.drain, { sendId, gen }),
   enqueue: (ctx, sendId) => ctx.scheduler.runAfter(0, internal.emailBlasts.enqueueStep, { sendId }),
   cancelPage: CANCEL_PAGE,
-  saveCounts: (ctx, send, counts) => ctx.db.patch(send._id, { counts }),
+  saveCounts: (ctx, send, counts) => ctx.db.patch("emailSends", send._id, { counts }),
   idle: async (ctx, send) => {
     if (send.kind !== "automation" || send.leaseUntil !== undefined) return false;
     // an idle automation: wake only when messages wait
@@ -89,7 +89,7 @@ export function mergeVoterOf(v: Doc<"voters">): MergeVoter {
 async function claimedOf(ctx: MutationCtx, rows: Doc<"emailMessages">[]): Promise<ClaimedEmail[]> {
   const out: ClaimedEmail[] = [];
   for (const m of rows) {
-    const v = m.voterId ? await ctx.db.get(m.voterId) : null;
+    const v = m.voterId ? await ctx.db.get("voters", m.voterId) : null;
     out.push({
       id: m._id,
       email: m.email,
@@ -155,7 +155,7 @@ export async function claim(ctx: MutationCtx, sendId: Id<"emailSends">, gen: num
   let suppressed = 0;
   for (const m of rows) {
     if (await isSuppressed(ctx.db, send, m.email)) {
-      await ctx.db.patch(m._id, { status: "suppressed", updatedAt: now });
+      await ctx.db.patch("emailMessages", m._id, { status: "suppressed", updatedAt: now });
       suppressed += 1;
     } else ready.push(m);
   }
@@ -165,7 +165,7 @@ export async function claim(ctx: MutationCtx, sendId: Id<"emailSends">, gen: num
       queued: Math.max(0, send.counts.queued - suppressed),
       suppressed: send.counts.suppressed + suppressed,
     };
-    await ctx.db.patch(sendId, { counts });
+    await ctx.db.patch("emailSends", sendId, { counts });
   }
   if (ready.length === 0) {
     if (rows.length > 0) return { ...base, wait: now };
@@ -177,7 +177,7 @@ export async function claim(ctx: MutationCtx, sendId: Id<"emailSends">, gen: num
     if (!send.prep.done) return { ...base, wait: now + 250 };
     if (send.kind === "automation") {
       // an automation stays open: the next recipient starts a sender again
-      await ctx.db.patch(sendId, { leaseUntil: undefined });
+      await ctx.db.patch("emailSends", sendId, { leaseUntil: undefined });
       return { stop: true as const };
     }
     await complete(ctx, send);
@@ -185,14 +185,14 @@ export async function claim(ctx: MutationCtx, sendId: Id<"emailSends">, gen: num
   }
   const key = `${sendId}-${send.batchSeq}`;
   for (const m of ready)
-    await ctx.db.patch(m._id, {
+    await ctx.db.patch("emailMessages", m._id, {
       status: "sending",
       batchKey: key,
       claimedAt: now,
       attempts: m.attempts + 1,
       updatedAt: now,
     });
-  await ctx.db.patch(sendId, { batchSeq: send.batchSeq + 1 });
+  await ctx.db.patch("emailSends", sendId, { batchSeq: send.batchSeq + 1 });
   return { ...base, batch: { key, messages: await claimedOf(ctx, ready) } };
 }
 
@@ -208,7 +208,7 @@ export type BatchOutcome =
 
 /** Records the provider's answer for a batch (only its messages still "sending"): once, whatever retries. */
 export async function recordBatch(ctx: MutationCtx, sendId: Id<"emailSends">, key: string, outcome: BatchOutcome) {
-  const send = await ctx.db.get(sendId);
+  const send = await ctx.db.get("emailSends", sendId);
   if (!send) return;
   const rows = (
     await ctx.db
@@ -228,7 +228,7 @@ export async function recordBatch(ctx: MutationCtx, sendId: Id<"emailSends">, ke
       const r = byId.get(m._id);
       const error = outcome.kind === "rejected" ? outcome.message : (r?.error ?? null);
       if (error === null) {
-        await ctx.db.patch(m._id, {
+        await ctx.db.patch("emailMessages", m._id, {
           status: outcome.kind === "sent" && outcome.demo ? "demo" : "sent",
           providerId: r?.providerId ?? undefined,
           sentAt: now,
@@ -237,7 +237,7 @@ export async function recordBatch(ctx: MutationCtx, sendId: Id<"emailSends">, ke
         });
         sent += 1;
       } else {
-        await ctx.db.patch(m._id, { status: "failed", error, claimedAt: undefined, updatedAt: now });
+        await ctx.db.patch("emailMessages", m._id, { status: "failed", error, claimedAt: undefined, updatedAt: now });
         failed += 1;
       }
     }
@@ -259,7 +259,7 @@ export async function recordBatch(ctx: MutationCtx, sendId: Id<"emailSends">, ke
   } else {
     const readyAt = outcome.kind === "retry" ? now + outcome.afterMs : now;
     for (const m of rows)
-      await ctx.db.patch(m._id, {
+      await ctx.db.patch("emailMessages", m._id, {
         status: "queued",
         batchKey: undefined,
         readyAt,
@@ -282,7 +282,7 @@ export async function recordBatch(ctx: MutationCtx, sendId: Id<"emailSends">, ke
       });
     }
   }
-  await ctx.db.patch(sendId, { ...patch, counts });
+  await ctx.db.patch("emailSends", sendId, { ...patch, counts });
 }
 
 /**

@@ -65,7 +65,7 @@ export async function sendVerificationCode(ctx: MutationCtx, user: Doc<"users">)
   const { ok } = await rateLimit(ctx, { name: "emailVerificationSends", key: user._id });
   if (!ok) throw appError("RATE_LIMIT", VERIFICATION_MESSAGES.tooManySends);
   const old = await codeRow(ctx, user._id);
-  if (old) await ctx.db.delete(old._id);
+  if (old) await ctx.db.delete("emailVerificationCodes", old._id);
   const code = newVerificationCode();
   const now = Date.now();
   const expiresAt = now + CODE_TTL_MS;
@@ -96,20 +96,20 @@ export async function checkVerificationCode(ctx: MutationCtx, user: Doc<"users">
   const row = await codeRow(ctx, user._id);
   if (row === null) return "wrong";
   if (row.expiresAt < Date.now() || row.email !== normalizeEmail(user.email ?? "")) {
-    await ctx.db.delete(row._id);
+    await ctx.db.delete("emailVerificationCodes", row._id);
     return "wrong";
   }
   const given = normalizeVerificationCode(input);
   if (given.length !== CODE_LENGTH || (await sha256Hex(given)) !== row.codeHash) {
     const attempts = row.attempts + 1;
     if (attempts >= MAX_ATTEMPTS) {
-      await ctx.db.delete(row._id);
+      await ctx.db.delete("emailVerificationCodes", row._id);
       return "locked";
     }
-    await ctx.db.patch(row._id, { attempts });
+    await ctx.db.patch("emailVerificationCodes", row._id, { attempts });
     return "wrong";
   }
-  await ctx.db.delete(row._id);
+  await ctx.db.delete("emailVerificationCodes", row._id);
   await markEmailVerified(ctx, user._id);
   return "verified";
 }
@@ -120,9 +120,9 @@ export async function checkVerificationCode(ctx: MutationCtx, user: Doc<"users">
  * organisations the user created, as sign-up used to give it.
  */
 export async function markEmailVerified(ctx: MutationCtx, userId: Id<"users">) {
-  const user = await ctx.db.get(userId);
+  const user = await ctx.db.get("users", userId);
   if (user === null) return;
-  if (user.emailVerificationTime === undefined) await ctx.db.patch(userId, { emailVerificationTime: Date.now() });
+  if (user.emailVerificationTime === undefined) await ctx.db.patch("users", userId, { emailVerificationTime: Date.now() });
   if (!isSuperAdminEmail(user.email)) return;
   const memberships = await ctx.db
     .query("memberships")
@@ -130,8 +130,8 @@ export async function markEmailVerified(ctx: MutationCtx, userId: Id<"users">) {
     .collect();
   for (const m of memberships) {
     if (m.status !== "active" || m.roles.includes(SUPER_ADMIN_ROLE)) continue;
-    const org = await ctx.db.get(m.orgId);
-    if (org?.createdBy === userId) await ctx.db.patch(m._id, { roles: [SUPER_ADMIN_ROLE, ...m.roles] });
+    const org = await ctx.db.get("organizations", m.orgId);
+    if (org?.createdBy === userId) await ctx.db.patch("memberships", m._id, { roles: [SUPER_ADMIN_ROLE, ...m.roles] });
   }
 }
 

@@ -140,7 +140,7 @@ export async function uploadState(
       size: row.size,
     };
   }
-  const meta = await db.system.get(storageId);
+  const meta = await db.system.get("_storage", storageId);
   if (!meta) return { state: "missing" };
   if (meta._creationTime < now - UPLOAD_DEADLINE_MS) return { state: "expired" };
   return { state: "free", declaredType: meta.contentType ?? "", size: meta.size };
@@ -203,7 +203,7 @@ export async function attachFile(
     .unique();
   if (!row || row.purpose !== purpose || row.attachedAt !== null)
     throw appError("VALIDATION_ERROR", NOT_ARRIVED, UPLOAD_RULES[purpose].title);
-  await db.patch(row._id, { attachedAt: Date.now() });
+  await db.patch("files", row._id, { attachedAt: Date.now() });
   return { contentType: row.contentType, size: row.size };
 }
 
@@ -218,8 +218,8 @@ export async function deleteOwnedFile(
     .withIndex("by_storage", (q) => q.eq("storageId", storageId))
     .unique();
   if (!row || row.orgId !== orgId) return;
-  await ctx.db.delete(row._id);
-  if (await ctx.db.system.get(storageId)) await ctx.storage.delete(storageId);
+  await ctx.db.delete("files", row._id);
+  if (await ctx.db.system.get("_storage", storageId)) await ctx.storage.delete(storageId);
 }
 
 const SWEEP_BATCH = 200;
@@ -237,8 +237,8 @@ export async function sweepUploads(ctx: Pick<MutationCtx, "db" | "storage">, now
     .withIndex("by_attached_created", (q) => q.eq("attachedAt", null).lt("createdAt", before))
     .take(SWEEP_BATCH);
   for (const row of unused) {
-    await ctx.db.delete(row._id);
-    if (await ctx.db.system.get(row.storageId)) await ctx.storage.delete(row.storageId);
+    await ctx.db.delete("files", row._id);
+    if (await ctx.db.system.get("_storage", row.storageId)) await ctx.storage.delete(row.storageId);
   }
   const mark = await ctx.db.query("fileSweep").first();
   if (!mark) {
@@ -257,6 +257,6 @@ export async function sweepUploads(ctx: Pick<MutationCtx, "db" | "storage">, now
       .unique();
     if (!owned) await ctx.storage.delete(file._id);
   }
-  if (uploads.length > 0) await ctx.db.patch(mark._id, { scannedUntil: uploads[uploads.length - 1]._creationTime });
+  if (uploads.length > 0) await ctx.db.patch("fileSweep", mark._id, { scannedUntil: uploads[uploads.length - 1]._creationTime });
   return unused.length === SWEEP_BATCH || uploads.length === SWEEP_BATCH;
 }

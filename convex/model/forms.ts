@@ -175,9 +175,9 @@ export async function recordSubmission(
     source: meta.source,
     ...(voterId ? { voterId } : {}),
   });
-  await ctx.db.patch(form._id, { submissionCount: form.submissionCount + 1 });
+  await ctx.db.patch("forms", form._id, { submissionCount: form.submissionCount + 1 });
   await adjustCounter(ctx, form.orgId, "formSubmissions", 1);
-  const voter = voterId ? await ctx.db.get(voterId) : null;
+  const voter = voterId ? await ctx.db.get("voters", voterId) : null;
   if (voter) await onVoterEvent(ctx, voter, { type: "form_submitted", targetId: form._id });
   return { ok: true, id };
 }

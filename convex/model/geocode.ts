@@ -171,7 +171,7 @@ export async function placeVoter(
     layerId,
     at: Date.now(),
   };
-  if (existing) await ctx.db.patch(existing._id, row);
+  if (existing) await ctx.db.patch("voterPlaces", existing._id, row);
   else
     await ctx.db.insert("voterPlaces", {
       orgId: voter.orgId,
@@ -203,7 +203,7 @@ export async function placeWhenMoved(
     .withIndex("by_voter", (q) => q.eq("voterId", voterId))
     .unique();
   if (!address && !place) return;
-  const voter = await ctx.db.get(voterId);
+  const voter = await ctx.db.get("voters", voterId);
   if (!voter || !(await readyLayer(ctx.db, voter.orgId, "streets"))) return;
   await ctx.scheduler.runAfter(0, internal.geocode.placeOne, { voterId });
 }
@@ -222,7 +222,7 @@ export async function startGeocodeRun(
     .take(5);
   const now = Date.now();
   for (const r of running)
-    if (r.status === "running") await ctx.db.patch(r._id, { status: "cancelled", finishedAt: now });
+    if (r.status === "running") await ctx.db.patch("geocodeRuns", r._id, { status: "cancelled", finishedAt: now });
   const total = (await readCounters(ctx, orgId)).voters;
   const runId = await ctx.db.insert("geocodeRuns", {
     orgId,
@@ -242,11 +242,11 @@ export async function startGeocodeRun(
 
 /** One step of a run: a page of voters placed; schedules the next, or ends the run. */
 export async function geocodeStep(ctx: MutationCtx, runId: Id<"geocodeRuns">): Promise<void> {
-  const run = await ctx.db.get(runId);
+  const run = await ctx.db.get("geocodeRuns", runId);
   if (!run || run.status !== "running") return;
   const streets = await readyLayer(ctx.db, run.orgId, "streets");
   if (!streets || streets._id !== run.layerId) {
-    await ctx.db.patch(runId, { status: "cancelled", finishedAt: Date.now() });
+    await ctx.db.patch("geocodeRuns", runId, { status: "cancelled", finishedAt: Date.now() });
     return;
   }
   const page = await ctx.db
@@ -269,13 +269,13 @@ export async function geocodeStep(ctx: MutationCtx, runId: Id<"geocodeRuns">): P
     counts[COUNT_KEY[await placeVoter(ctx, voter, streets, cache, known.get(voter._id) ?? null, "run")]]++;
   const processed = run.processed + page.page.length;
   if (page.isDone) {
-    await ctx.db.patch(runId, { cursor: null, processed, counts, status: "done", finishedAt: Date.now() });
+    await ctx.db.patch("geocodeRuns", runId, { cursor: null, processed, counts, status: "done", finishedAt: Date.now() });
     // the voters it placed join their doors (households) for turf cutting, in steps of their own
     await startDoorBuild(ctx, run.orgId);
     // the map now places voters: their districts by outline follow
     await afterGeocoding(ctx, run.orgId);
     return;
   }
-  await ctx.db.patch(runId, { cursor: page.continueCursor, processed, counts });
+  await ctx.db.patch("geocodeRuns", runId, { cursor: page.continueCursor, processed, counts });
   await ctx.scheduler.runAfter(0, internal.geocode.step, { runId });
 }

@@ -42,7 +42,7 @@ export const STALE_IMPORT_MS = 2 * 60 * 1000;
 export { ROW_ERROR_MISSING_NAMES } from "../lib/import/rows";
 
 export async function loadImport(ctx: QueryCtx, importId: Id<"importHistory">): Promise<Doc<"importHistory">> {
-  const doc = await ctx.db.get(importId);
+  const doc = await ctx.db.get("importHistory", importId);
   if (!doc) throw appError("NOT_FOUND", "Import not found");
   return doc;
 }
@@ -269,7 +269,7 @@ async function recordProgress(
     import_duration_ms: now - doc.import_date,
     ...(r.bytesDone !== undefined ? { bytes_done: r.bytesDone } : {}),
   };
-  await ctx.db.patch(doc._id, next);
+  await ctx.db.patch("importHistory", doc._id, next);
   return {
     applied: true,
     nextRow: next.nextRow,
@@ -341,7 +341,7 @@ async function applyHistoryPlan(
     if (fresh.length === 0) continue;
     const vote_history = mergeElections(voter.vote_history, fresh);
     const state_voter_history = recentParticipation(vote_history, recent);
-    await ctx.db.patch(voter._id, { vote_history, state_voter_history, updatedAt: now });
+    await ctx.db.patch("voters", voter._id, { vote_history, state_voter_history, updatedAt: now });
     await ctx.db.insert("voterChanges", {
       orgId,
       voterId: voter._id,
@@ -431,7 +431,7 @@ export async function deleteImportChunk(
   const deletedSoFar = (doc.deleted_so_far ?? 0) + deleted;
   const done = deleted === voters.length && voters.length < limit;
   if (done) {
-    await ctx.db.patch(doc._id, {
+    await ctx.db.patch("importHistory", doc._id, {
       status: "deleted",
       deleting: false,
       deleted_so_far: deletedSoFar,
@@ -440,7 +440,7 @@ export async function deleteImportChunk(
       summary_stats: { ...(doc.summary_stats ?? {}), deleted_at: Date.now(), deleted_count: deletedSoFar },
     });
   } else {
-    await ctx.db.patch(doc._id, { deleting: true, deleted_so_far: deletedSoFar });
+    await ctx.db.patch("importHistory", doc._id, { deleting: true, deleted_so_far: deletedSoFar });
   }
   return { deleted, done };
 }

@@ -19,7 +19,7 @@ export async function findValidInvitation(
 ): Promise<Doc<"invitations"> | null> {
   const id = ctx.db.normalizeId("invitations", invitationId);
   if (id === null) return null;
-  const invitation = await ctx.db.get(id);
+  const invitation = await ctx.db.get("invitations", id);
   if (invitation === null || invitation.status !== "pending" || invitation.expiresAt < Date.now()) return null;
   if ((await sha256Hex(token)) !== invitation.tokenHash) return null;
   return invitation;
@@ -78,7 +78,7 @@ async function issueToken(
 ): Promise<IssuedInvitation> {
   const token = randomToken();
   const expiresAt = Date.now() + INVITATION_TTL_MS;
-  await ctx.db.patch(invitation._id, { tokenHash: await sha256Hex(token), expiresAt, status: "pending" });
+  await ctx.db.patch("invitations", invitation._id, { tokenHash: await sha256Hex(token), expiresAt, status: "pending" });
   const link = invitationLink(invitation._id, token);
   const { subject, text } = invitationEmail(
     invitation.kind,
@@ -102,7 +102,7 @@ export async function createInvitation(ctx: MutationCtx, input: InvitationInput)
     .query("invitations")
     .withIndex("by_org_email", (q) => q.eq("orgId", input.orgId).eq("email", email))
     .collect();
-  for (const e of earlier) if (e.status === "pending") await ctx.db.patch(e._id, { status: "revoked" });
+  for (const e of earlier) if (e.status === "pending") await ctx.db.patch("invitations", e._id, { status: "revoked" });
   const invitationId = await ctx.db.insert("invitations", {
     orgId: input.orgId,
     email,
@@ -117,7 +117,7 @@ export async function createInvitation(ctx: MutationCtx, input: InvitationInput)
     invitedBy: input.invitedBy,
     createdAt: Date.now(),
   });
-  const row = (await ctx.db.get(invitationId))!;
+  const row = (await ctx.db.get("invitations", invitationId))!;
   return await issueToken(ctx, row, input.orgName, input.inviterName);
 }
 
@@ -134,8 +134,8 @@ export async function resendInvitation(
 
 async function accept(ctx: MutationCtx, invitation: Doc<"invitations">, userId: Id<"users">) {
   await addMember(ctx, invitation.orgId, userId, invitationRoles(invitation), invitation.invitedBy);
-  await ctx.db.patch(invitation._id, { status: "accepted", acceptedAt: Date.now(), acceptedUserId: userId });
-  await ctx.db.patch(userId, { activeOrgId: invitation.orgId });
+  await ctx.db.patch("invitations", invitation._id, { status: "accepted", acceptedAt: Date.now(), acceptedUserId: userId });
+  await ctx.db.patch("users", userId, { activeOrgId: invitation.orgId });
   await notifyInvitationAccepted(ctx, invitation);
 }
 

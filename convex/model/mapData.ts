@@ -32,7 +32,7 @@ export const LAYER_GONE = "This map layer no longer exists.";
 const TITLE = "Map data";
 
 export async function loadLayer(db: Db, layerId: Id<"mapLayers">): Promise<Doc<"mapLayers">> {
-  const layer = await db.get(layerId);
+  const layer = await db.get("mapLayers", layerId);
   if (!layer || layer.status === "deleting") throw appError("NOT_FOUND", LAYER_GONE, TITLE);
   return layer;
 }
@@ -91,7 +91,7 @@ export async function finishLayer(ctx: MutationCtx, layer: Doc<"mapLayers">): Pr
     );
   }
   const now = Date.now();
-  await ctx.db.patch(layer._id, { status: "ready", updatedAt: now });
+  await ctx.db.patch("mapLayers", layer._id, { status: "ready", updatedAt: now });
   const others = await ctx.db
     .query("mapLayers")
     .withIndex("by_org_kind", (q) => q.eq("orgId", layer.orgId).eq("kind", layer.kind))
@@ -105,7 +105,7 @@ export async function finishLayer(ctx: MutationCtx, layer: Doc<"mapLayers">): Pr
 
 export async function startDeleting(ctx: MutationCtx, layer: Doc<"mapLayers">): Promise<void> {
   if (layer.status === "deleting") return;
-  await ctx.db.patch(layer._id, { status: "deleting", updatedAt: Date.now() });
+  await ctx.db.patch("mapLayers", layer._id, { status: "deleting", updatedAt: Date.now() });
   await ctx.scheduler.runAfter(0, internal.mapData.deleteStep, { layerId: layer._id });
   // a ready boundaries layer's districts lose their outlines, and the voters are assigned again
   if (layer.status === "ready") await startLayerDrop(ctx, layer);
@@ -113,7 +113,7 @@ export async function startDeleting(ctx: MutationCtx, layer: Doc<"mapLayers">): 
 
 /** One step of a layer's deletion: a batch of its rows; the last step removes its file and record. */
 export async function deleteStep(ctx: MutationCtx, layerId: Id<"mapLayers">): Promise<void> {
-  const layer = await ctx.db.get(layerId);
+  const layer = await ctx.db.get("mapLayers", layerId);
   if (!layer) return;
   const table = layer.kind === "streets" ? "streetSegments" : layer.kind === "boundaries" ? "boundaries" : null;
   if (table) {
@@ -121,12 +121,12 @@ export async function deleteStep(ctx: MutationCtx, layerId: Id<"mapLayers">): Pr
       .query(table)
       .withIndex("by_layer", (q) => q.eq("layerId", layerId))
       .take(DELETE_STEP);
-    for (const r of rows) await ctx.db.delete(r._id);
+    for (const r of rows) await ctx.db.delete(table, r._id);
     if (rows.length === DELETE_STEP) {
       await ctx.scheduler.runAfter(0, internal.mapData.deleteStep, { layerId });
       return;
     }
   }
   if (layer.storageId) await deleteOwnedFile(ctx, layer.orgId, layer.storageId);
-  await ctx.db.delete(layerId);
+  await ctx.db.delete("mapLayers", layerId);
 }

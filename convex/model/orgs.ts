@@ -35,7 +35,7 @@ export function superAdminPendingVerification(user: Pick<Doc<"users">, "email" |
 
 export async function createOrganizationFor(ctx: MutationCtx, userId: Id<"users">, ownerName: string) {
   const now = Date.now();
-  const user = await ctx.db.get(userId);
+  const user = await ctx.db.get("users", userId);
   const orgId = await ctx.db.insert("organizations", {
     name: `${ownerName}'s Organization`,
     createdBy: userId,
@@ -48,7 +48,7 @@ export async function createOrganizationFor(ctx: MutationCtx, userId: Id<"users"
   });
   const roles = listedSuperAdmin(user) ? [SUPER_ADMIN_ROLE, ...CREATOR_ROLES] : [...CREATOR_ROLES];
   await ctx.db.insert("memberships", { orgId, userId, roles, status: "active", joinedAt: now });
-  await ctx.db.patch(userId, { activeOrgId: orgId });
+  await ctx.db.patch("users", userId, { activeOrgId: orgId });
   return orgId;
 }
 
@@ -65,7 +65,7 @@ export async function addMember(
     .withIndex("by_org_user", (q) => q.eq("orgId", orgId).eq("userId", userId))
     .unique();
   if (existing) {
-    await ctx.db.patch(existing._id, { roles: [...new Set([...existing.roles, ...roles])], status: "active" });
+    await ctx.db.patch("memberships", existing._id, { roles: [...new Set([...existing.roles, ...roles])], status: "active" });
     return existing._id;
   }
   return await ctx.db.insert("memberships", {
@@ -128,7 +128,7 @@ export async function membersWithUsers(ctx: QueryCtx, orgId: Id<"organizations">
     .collect();
   const out: { membership: Doc<"memberships">; user: Doc<"users"> }[] = [];
   for (const membership of memberships) {
-    const user = await ctx.db.get(membership.userId);
+    const user = await ctx.db.get("users", membership.userId);
     if (user) out.push({ membership, user });
   }
   return out;

@@ -75,7 +75,7 @@ export async function insertLines(
     });
   }
   const highest = clean.reduce((m, l) => Math.max(m, l.signerNumber), next);
-  await ctx.db.patch(page._id, {
+  await ctx.db.patch("petitionPages", page._id, {
     lineCount: page.lineCount + clean.length,
     pendingCount: page.pendingCount + clean.length,
     status: "processing",
@@ -99,10 +99,10 @@ export async function intakeOf(
     .unique();
   if (intake) return intake;
   // a petition made before intake rows existed gets one
-  const petition = await ctx.db.get(petitionId);
+  const petition = await ctx.db.get("petitions", petitionId);
   if (!petition) throw appError("NOT_FOUND");
   const id = await ctx.db.insert("petitionIntake", { orgId: petition.orgId, petitionId, lines: 0 });
-  return (await ctx.db.get(id))!;
+  return (await ctx.db.get("petitionIntake", id))!;
 }
 
 export const vLineRow = petitionTables.petitionLines.validator
@@ -150,11 +150,11 @@ export function voterBrief(x: Doc<"voters">) {
 }
 
 export async function lineRow(
-  ctx: { db: { get(id: Id<"voters">): Promise<Doc<"voters"> | null> } },
+  ctx: { db: { get(table: "voters", id: Id<"voters">): Promise<Doc<"voters"> | null> } },
   l: Doc<"petitionLines">,
   now: number,
 ) {
-  const voter = l.voterId ? await ctx.db.get(l.voterId) : null;
+  const voter = l.voterId ? await ctx.db.get("voters", l.voterId) : null;
   return {
     id: l._id,
     pageId: l.pageId,

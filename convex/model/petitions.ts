@@ -122,7 +122,7 @@ export async function candidateVoters(
   address = "",
 ): Promise<VoterRecord[]> {
   const ids = await candidateIds(keySource(db, orgId), name, address);
-  const voters = await Promise.all(ids.map((id) => db.get(id as Id<"voters">)));
+  const voters = await Promise.all(ids.map((id) => db.get("voters", id as Id<"voters">)));
   return voters.filter((v): v is Doc<"voters"> => v !== null).map(toRecord);
 }
 
@@ -172,12 +172,12 @@ export async function searchVotersFor(
         x.eq("orgId", orgId).eq("house", household.house).eq("street", household.street),
       )
       .take(HOUSEHOLD_TAKE);
-    for (const v of await Promise.all(rows.map((r) => db.get(r.voterId)))) add(v);
+    for (const v of await Promise.all(rows.map((r) => db.get("voters", r.voterId)))) add(v);
   }
   if (/[a-z]{2}/i.test(name)) {
     for (const v of await filteredVoters(db, orgId, { search: name }).take(SEARCH_LIMIT)) add(v);
     const ids = (await candidateIds(keySource(db, orgId), name, address)).slice(0, 3 * SEARCH_LIMIT);
-    for (const v of await Promise.all(ids.map((id) => db.get(id as Id<"voters">)))) add(v);
+    for (const v of await Promise.all(ids.map((id) => db.get("voters", id as Id<"voters">)))) add(v);
   }
   const ranked = [...found.values()].map((v) => {
     const s = similarity(name, address, toRecord(v));
@@ -249,7 +249,7 @@ async function decide(
  * it twice.
  */
 export async function matchStep(ctx: Pick<MutationCtx, "db" | "scheduler">, petitionId: Id<"petitions">) {
-  const petition = await ctx.db.get(petitionId);
+  const petition = await ctx.db.get("petitions", petitionId);
   if (!petition) return;
   // the organisation's voters are still being given their name keys: decide nothing until then
   const keyState = await ctx.db
@@ -258,7 +258,7 @@ export async function matchStep(ctx: Pick<MutationCtx, "db" | "scheduler">, peti
     .first();
   if (keyState && (keyState.version ?? 1) < NAME_KEYS_VERSION) {
     // keys of an older kind (before households): rewrite them all, then match
-    await ctx.db.patch(keyState._id, { backfilled: false, cursor: null, version: NAME_KEYS_VERSION });
+    await ctx.db.patch("voterNameKeyState", keyState._id, { backfilled: false, cursor: null, version: NAME_KEYS_VERSION });
     await ctx.scheduler.runAfter(0, internal.petitions.backfillNameKeys, { orgId: petition.orgId });
   }
   if (keyState && (!keyState.backfilled || (keyState.version ?? 1) < NAME_KEYS_VERSION)) {
@@ -287,23 +287,23 @@ export async function matchStep(ctx: Pick<MutationCtx, "db" | "scheduler">, peti
   for (const line of lines) {
     if (line.status !== "pending") {
       // sampled after being adjudicated by hand: it joins the sample as it is
-      await ctx.db.patch(line._id, { inSample: true });
+      await ctx.db.patch("petitionLines", line._id, { inSample: true });
       counts = { ...counts, sampled: counts.sampled + 1 };
       continue;
     }
     const { patch, countyUnknown: noCounty } = await decide(ctx, petition, line);
     if (noCounty) countyUnknown++;
-    await ctx.db.patch(line._id, { ...patch, inSample: petition.mode === "sample" ? true : line.inSample });
+    await ctx.db.patch("petitionLines", line._id, { ...patch, inSample: petition.mode === "sample" ? true : line.inSample });
     counts = moveCount(counts, { status: "pending" }, { status: patch.status });
     if (petition.mode === "sample") counts = { ...counts, sampled: counts.sampled + 1 };
     pages.set(line.pageId, (pages.get(line.pageId) ?? 0) + 1);
   }
   for (const [pageId, done] of pages) {
-    const page = await ctx.db.get(pageId);
-    if (page) await ctx.db.patch(pageId, { pendingCount: Math.max(0, page.pendingCount - done) });
+    const page = await ctx.db.get("petitionPages", pageId);
+    if (page) await ctx.db.patch("petitionPages", pageId, { pendingCount: Math.max(0, page.pendingCount - done) });
   }
   const more = lines.length === MATCH_BATCH;
-  await ctx.db.patch(petitionId, {
+  await ctx.db.patch("petitions", petitionId, {
     counts,
     updatedAt: Date.now(),
     ...(countyUnknown > 0 ? { countyUnknown: (petition.countyUnknown ?? 0) + countyUnknown } : {}),
@@ -317,13 +317,13 @@ export async function matchStep(ctx: Pick<MutationCtx, "db" | "scheduler">, peti
     .query("petitionIntake")
     .withIndex("by_petition", (q) => q.eq("petitionId", petitionId))
     .unique();
-  if (intake?.matching) await ctx.db.patch(intake._id, { matching: false });
+  if (intake?.matching) await ctx.db.patch("petitionIntake", intake._id, { matching: false });
   // the chain is done for now: every page processing so far is completed
   const open = await ctx.db
     .query("petitionPages")
     .withIndex("by_petition_number", (q) => q.eq("petitionId", petitionId))
     .take(2_000);
-  for (const p of open) if (p.status === "processing") await ctx.db.patch(p._id, { status: "completed" });
+  for (const p of open) if (p.status === "processing") await ctx.db.patch("petitionPages", p._id, { status: "completed" });
 }
 
 /**
@@ -335,7 +335,7 @@ export async function startMatching(
   intake: Doc<"petitionIntake">,
   added: number,
 ) {
-  await ctx.db.patch(intake._id, { lines: intake.lines + added, ...(intake.matching ? {} : { matching: true }) });
+  await ctx.db.patch("petitionIntake", intake._id, { lines: intake.lines + added, ...(intake.matching ? {} : { matching: true }) });
   if (!intake.matching) await ctx.scheduler.runAfter(0, internal.petitions.match, { petitionId: intake.petitionId });
 }
 

@@ -100,10 +100,10 @@ export async function notifyInvitationAccepted(
   ctx: MutationCtx,
   invitation: Pick<Doc<"invitations">, "orgId" | "invitedBy" | "firstName" | "lastName" | "email">,
 ) {
-  const inviter = await ctx.db.get(invitation.invitedBy);
+  const inviter = await ctx.db.get("users", invitation.invitedBy);
   if (!inviter?.email) return;
   if (!(await readPreferences(ctx.db, inviter._id)).notifications.invitationAccepted) return;
-  const org = await ctx.db.get(invitation.orgId);
+  const org = await ctx.db.get("organizations", invitation.orgId);
   const who = `${invitation.firstName} ${invitation.lastName}`.trim() || invitation.email;
   const orgName = org?.name ?? "your organization";
   const origin = (process.env.SITE_URL ?? "").replace(/\/+$/, "");

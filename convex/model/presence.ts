@@ -78,9 +78,9 @@ export async function heartbeat(ctx: MutationCtx, viewer: Viewer, room: string, 
   if (row && row.userId !== viewer.userId) throw appError("FORBIDDEN");
   if (row) {
     const beat = await beatOf(ctx, row._id);
-    if (beat) await ctx.db.patch(beat._id, { lastSeen: now });
+    if (beat) await ctx.db.patch("presenceBeats", beat._id, { lastSeen: now });
     if (state !== undefined && JSON.stringify(state) !== JSON.stringify(row.state))
-      await ctx.db.patch(row._id, { state });
+      await ctx.db.patch("presence", row._id, { state });
     return;
   }
   const presenceId = await ctx.db.insert("presence", {
@@ -102,7 +102,7 @@ export async function setState(ctx: MutationCtx, viewer: Viewer, room: string, s
   const row = await findRow(ctx, sessionId, room);
   if (!row) return heartbeat(ctx, viewer, room, sessionId, state);
   if (row.userId !== viewer.userId) throw appError("FORBIDDEN");
-  if (JSON.stringify(state) !== JSON.stringify(row.state)) await ctx.db.patch(row._id, { state });
+  if (JSON.stringify(state) !== JSON.stringify(row.state)) await ctx.db.patch("presence", row._id, { state });
 }
 
 export async function leave(ctx: MutationCtx, viewer: Viewer, room: string, sessionId: string) {
@@ -115,27 +115,27 @@ async function removeRow(ctx: MutationCtx, presenceId: Id<"presence">) {
   const beat = await beatOf(ctx, presenceId);
   if (beat) {
     if (beat.expiry) {
-      const job = await ctx.db.system.get(beat.expiry);
+      const job = await ctx.db.system.get("_scheduled_functions", beat.expiry);
       if (job && job.state.kind === "pending") await ctx.scheduler.cancel(beat.expiry);
     }
-    await ctx.db.delete(beat._id);
+    await ctx.db.delete("presenceBeats", beat._id);
   }
-  await ctx.db.delete(presenceId);
+  await ctx.db.delete("presence", presenceId);
 }
 
 /** The scheduled check: gone when the last beat is older than the timeout, else check again later. */
 export async function expire(ctx: MutationCtx, presenceId: Id<"presence">) {
   const beat = await beatOf(ctx, presenceId);
   if (!beat) {
-    if (await ctx.db.get(presenceId)) await ctx.db.delete(presenceId);
+    if (await ctx.db.get("presence", presenceId)) await ctx.db.delete("presence", presenceId);
     return;
   }
   const due = beat.lastSeen + PRESENCE_TIMEOUT_MS;
   if (Date.now() >= due) {
-    await ctx.db.delete(beat._id);
-    if (await ctx.db.get(presenceId)) await ctx.db.delete(presenceId);
+    await ctx.db.delete("presenceBeats", beat._id);
+    if (await ctx.db.get("presence", presenceId)) await ctx.db.delete("presence", presenceId);
     return;
   }
   const expiry = await ctx.scheduler.runAt(due, internal.presence.expire, { presenceId });
-  await ctx.db.patch(beat._id, { expiry });
+  await ctx.db.patch("presenceBeats", beat._id, { expiry });
 }

@@ -66,7 +66,7 @@ export async function findRoom(
   const kind: RoomKind = ROOM_KINDS[parsed.kind];
   if (!viewer.can(kind[need])) throw appError("FORBIDDEN");
   const id = db.normalizeId(kind.table, parsed.recordId);
-  const record = id ? await db.get(id) : null;
+  const record = id ? await db.get(kind.table, id) : null;
   return record ? { name: room, ...parsed, ...kind } : null;
 }
 

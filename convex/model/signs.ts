@@ -62,7 +62,7 @@ export function checkDates(datePlaced: number, dateRemoval: number) {
 
 /** The campaign must be one of the organisation's (the org database only sees those). */
 export async function checkCampaign(db: QueryCtx["db"], campaignId: Id<"campaigns">) {
-  const c = await db.get(campaignId);
+  const c = await db.get("campaigns", campaignId);
   if (!c)
     throw appError(
       "VALIDATION_ERROR",
@@ -129,8 +129,8 @@ export async function applyCellDeltas(
       lngSum[status] = count[status] === 0 ? 0 : lngSum[status] + d.lng;
     }
     const empty = count.Active + count.Scheduled + count.Removed === 0;
-    if (cell && empty) await db.delete(cell._id);
-    else if (cell) await db.patch(cell._id, { count, latSum, lngSum });
+    if (cell && empty) await db.delete("signCells", cell._id);
+    else if (cell) await db.patch("signCells", cell._id, { count, latSum, lngSum });
     else if (!empty) await db.insert("signCells", { orgId, level, key, count, latSum, lngSum });
   }
 }
@@ -151,7 +151,7 @@ export async function armTimer(ctx: Pick<MutationCtx, "db" | "scheduler">, orgId
   if (timer && timer.nextAt <= at) return;
   if (timer) await ctx.scheduler.cancel(timer.jobId);
   const jobId = await ctx.scheduler.runAt(at, internal.signs.advance, { orgId, at });
-  if (timer) await ctx.db.patch(timer._id, { nextAt: at, jobId });
+  if (timer) await ctx.db.patch("signTimers", timer._id, { nextAt: at, jobId });
   else await ctx.db.insert("signTimers", { orgId, nextAt: at, jobId });
 }
 
@@ -174,7 +174,7 @@ export async function writeSigns(
   const ids: Id<"signs">[] = [];
   let earliest = Infinity;
   for (const { id, fields, removed } of writes) {
-    const before = id ? await ctx.db.get(id) : null;
+    const before = id ? await ctx.db.get("signs", id) : null;
     if (id && !before) throw appError("NOT_FOUND");
     const status = removed ? "Removed" : statusAt(fields.datePlaced, now, null);
     const doc = {
@@ -185,7 +185,7 @@ export async function writeSigns(
       pickupDue: pickupDueAt(status, fields.dateRemoval, now),
       updatedAt: now,
     };
-    if (before) await ctx.db.replace(before._id, doc);
+    if (before) await ctx.db.replace("signs", before._id, doc);
     const newId = before ? before._id : await ctx.db.insert("signs", doc);
     ids.push(newId);
     changes.push({ before, after: doc });
@@ -198,7 +198,7 @@ export async function writeSigns(
 }
 
 export async function deleteSign(ctx: Pick<MutationCtx, "db">, sign: SignDoc) {
-  await ctx.db.delete(sign._id);
+  await ctx.db.delete("signs", sign._id);
   await applyCellDeltas(ctx.db, sign.orgId, [{ before: sign, after: null }]);
 }
 
@@ -219,7 +219,7 @@ export async function advanceSigns(
   const changes: { before: Placed | null; after: Placed | null }[] = [];
   for (const s of placed) {
     const pickupDue = pickupDueAt("Active", s.dateRemoval, now);
-    await ctx.db.patch(s._id, { status: "Active", pickupDue });
+    await ctx.db.patch("signs", s._id, { status: "Active", pickupDue });
     changes.push({ before: s, after: { ...s, status: "Active" } });
   }
   await applyCellDeltas(ctx.db, orgId, changes);
@@ -229,7 +229,7 @@ export async function advanceSigns(
       q.eq("orgId", orgId).eq("pickupDue", false).eq("status", "Active").lte("dateRemoval", now),
     )
     .take(TIMER_BATCH);
-  for (const s of due) await ctx.db.patch(s._id, { pickupDue: true });
+  for (const s of due) await ctx.db.patch("signs", s._id, { pickupDue: true });
 
   const timer = await ctx.db
     .query("signTimers")
@@ -253,10 +253,10 @@ export async function advanceSigns(
     next = candidates.length ? Math.min(...candidates) : null;
   }
   if (next === null) {
-    if (timer) await ctx.db.delete(timer._id);
+    if (timer) await ctx.db.delete("signTimers", timer._id);
     return;
   }
   const jobId = await ctx.scheduler.runAt(next, internal.signs.advance, { orgId, at: next });
-  if (timer) await ctx.db.patch(timer._id, { nextAt: next, jobId });
+  if (timer) await ctx.db.patch("signTimers", timer._id, { nextAt: next, jobId });
   else await ctx.db.insert("signTimers", { orgId, nextAt: next, jobId });
 }

@@ -57,7 +57,7 @@ export type StartInput = {
 
 /** Validates a send (spec/2 §5 texts), records it and starts the enqueue chain. */
 export async function startSend(ctx: MutationCtx, viewer: Viewer, input: StartInput): Promise<Id<"smsSends">> {
-  const campaign = input.campaignId ? await ctx.db.get(input.campaignId) : null;
+  const campaign = input.campaignId ? await ctx.db.get("campaigns", input.campaignId) : null;
   if (input.campaignId && (!campaign || campaign.campaign_type !== "sms")) throw appError("NOT_FOUND");
   if (campaign && campaign.status === "active") {
     const running = await ctx.db
@@ -136,7 +136,7 @@ export async function startSend(ctx: MutationCtx, viewer: Viewer, input: StartIn
     startedAt: now,
     updatedAt: now,
   });
-  if (campaign) await ctx.db.patch(campaign._id, { status: "active", updatedAt: now });
+  if (campaign) await ctx.db.patch("campaigns", campaign._id, { status: "active", updatedAt: now });
   await log(
     ctx,
     viewer.orgId,
@@ -154,7 +154,7 @@ export async function startSend(ctx: MutationCtx, viewer: Viewer, input: StartIn
  * phone, without opted-out numbers. Schedules the next step, and the sender once there is work.
  */
 export async function enqueueStep(ctx: MutationCtx, sendId: Id<"smsSends">) {
-  const send = await ctx.db.get(sendId);
+  const send = await ctx.db.get("smsSends", sendId);
   if (!send || send.prep.done || send.status === "cancelled" || send.status === "failed") return;
   const settings = await loadSettings(ctx.db, send.orgId);
   let counts = { ...send.counts };
@@ -225,7 +225,7 @@ export async function enqueueStep(ctx: MutationCtx, sendId: Id<"smsSends">) {
       .withIndex("by_group", (q) => q.eq("groupId", groups[source]))
       .paginate({ cursor, numItems: ENQUEUE_BATCH });
     for (const m of page.page) {
-      const voter = await ctx.db.get(m.voterId);
+      const voter = await ctx.db.get("voters", m.voterId);
       if (voter) await add(voter, voter.phone, `${voter.first_name} ${voter.last_name}`.trim());
     }
     if (page.isDone) {
@@ -235,7 +235,7 @@ export async function enqueueStep(ctx: MutationCtx, sendId: Id<"smsSends">) {
   } else if (source === groups.length) {
     const from = Number(cursor ?? 0);
     for (const id of send.voterIds.slice(from, from + ENQUEUE_BATCH)) {
-      const voter = await ctx.db.get(id);
+      const voter = await ctx.db.get("voters", id);
       if (voter && voter.orgId === send.orgId)
         await add(voter, voter.phone, `${voter.first_name} ${voter.last_name}`.trim());
     }
@@ -250,7 +250,7 @@ export async function enqueueStep(ctx: MutationCtx, sendId: Id<"smsSends">) {
   }
   const done = source > groups.length + 1;
   const status = send.status === "preparing" ? "sending" : send.status;
-  await ctx.db.patch(sendId, {
+  await ctx.db.patch("smsSends", sendId, {
     prep: { source, cursor, done },
     nextPosition: position,
     counts,
@@ -279,7 +279,7 @@ export async function controlSend(
   sendId: Id<"smsSends">,
   action: "pause" | "resume" | "cancel",
 ) {
-  const send = await ctx.db.get(sendId);
+  const send = await ctx.db.get("smsSends", sendId);
   if (!send) throw appError("NOT_FOUND");
   const name = displayName(viewer.user);
   if (action === "pause") {
@@ -288,7 +288,7 @@ export async function controlSend(
     if (await resume(ctx, smsQueue, sendId, send))
       await log(ctx, send.orgId, "info", `${name} resumed the send`, sendId);
   } else if (await cancel(ctx, send)) {
-    if (send.campaignId) await ctx.db.patch(send.campaignId, { status: "cancelled", updatedAt: Date.now() });
+    if (send.campaignId) await ctx.db.patch("campaigns", send.campaignId, { status: "cancelled", updatedAt: Date.now() });
     await log(ctx, send.orgId, "warning", `${name} cancelled the send`, sendId);
   }
 }

@@ -42,14 +42,14 @@ export async function applyStatus(
   errorCode: string | null,
 ) {
   const m =
-    (messageId ? await ctx.db.get(messageId) : null) ??
+    (messageId ? await ctx.db.get("smsMessages", messageId) : null) ??
     (await ctx.db
       .query("smsMessages")
       .withIndex("by_sid", (q) => q.eq("providerSid", sid))
       .first());
   if (!m || (m.providerSid && m.providerSid !== sid)) return false;
   if (STATUS_RANK[status] <= STATUS_RANK[m.status]) return true;
-  const send = await ctx.db.get(m.sendId);
+  const send = await ctx.db.get("smsSends", m.sendId);
   const now = Date.now();
   const patch: Partial<Doc<"smsMessages">> = { status, updatedAt: now, providerSid: sid };
   if (status === "delivered") patch.deliveredAt = now;
@@ -58,8 +58,8 @@ export async function applyStatus(
     patch.errorCode = errorCode;
     patch.error = providerErrorMessage(errorCode);
   }
-  await ctx.db.patch(m._id, patch);
-  if (send) await ctx.db.patch(send._id, { counts: moveCounts(send.counts, m.status, status), updatedAt: now });
+  await ctx.db.patch("smsMessages", m._id, patch);
+  if (send) await ctx.db.patch("smsSends", send._id, { counts: moveCounts(send.counts, m.status, status), updatedAt: now });
   if (status === "failed" || status === "undelivered") {
     const what = `${status}${errorCode ? ` (${providerErrorMessage(errorCode)})` : ""}`;
     await log(ctx, m.orgId, "error", `${m.recipientName} (${m.phone}): ${what}`, m.sendId, `A recipient: ${what}`);
@@ -97,10 +97,10 @@ export async function optOut(
     .take(500);
   const now = Date.now();
   for (const m of queued) {
-    await ctx.db.patch(m._id, { status: "cancelled", error: "Opted out", updatedAt: now });
-    const send = await ctx.db.get(m.sendId);
+    await ctx.db.patch("smsMessages", m._id, { status: "cancelled", error: "Opted out", updatedAt: now });
+    const send = await ctx.db.get("smsSends", m.sendId);
     if (send)
-      await ctx.db.patch(send._id, {
+      await ctx.db.patch("smsSends", send._id, {
         counts: { ...moveCounts(send.counts, "queued", "cancelled"), optedOut: send.counts.optedOut + 1 },
       });
   }
@@ -111,7 +111,7 @@ export async function optIn(ctx: MutationCtx, orgId: Id<"organizations">, phone:
     .query("smsOptOuts")
     .withIndex("by_org_phone", (q) => q.eq("orgId", orgId).eq("phone", phone))
     .collect();
-  for (const r of rows) await ctx.db.delete(r._id);
+  for (const r of rows) await ctx.db.delete("smsOptOuts", r._id);
   if (rows.length > 0) await markDoorsOfContact(ctx, orgId, { phone });
   if (rows.length > 0)
     await log(

@@ -40,7 +40,7 @@ export const smsQueue: SendQueueProvider<"smsSends", Id<"smsMessages">> = {
   drain: (ctx, sendId, gen, at) => ctx.scheduler.runAt(at, internal.integrations.twilio.drain, { sendId, gen }),
   enqueue: (ctx, sendId) => ctx.scheduler.runAfter(0, internal.sms.enqueueStep, { sendId }),
   cancelPage: CANCEL_PAGE,
-  saveCounts: (ctx, send, counts) => ctx.db.patch(send._id, { counts }),
+  saveCounts: (ctx, send, counts) => ctx.db.patch("smsSends", send._id, { counts }),
   settle: {
     find: (ctx, send) => leftSending(ctx, send._id),
     start: (ctx, sendId, gen, messageIds) =>
@@ -96,7 +96,7 @@ export async function claim(ctx: MutationCtx, sendId: Id<"smsSends">, max: numbe
   }
   const claimed: ClaimedMessage[] = [];
   for (const m of rows) {
-    await ctx.db.patch(m._id, { status: "sending", claimedAt: now, attempts: m.attempts + 1, updatedAt: now });
+    await ctx.db.patch("smsMessages", m._id, { status: "sending", claimedAt: now, attempts: m.attempts + 1, updatedAt: now });
     claimed.push({
       id: m._id,
       phone: m.phone,
@@ -118,7 +118,7 @@ export type SendResult =
 
 /** Records what the provider answered for messages the sender claimed (only those still "sending"). */
 export async function recordResults(ctx: MutationCtx, sendId: Id<"smsSends">, results: SendResult[]) {
-  const send = await ctx.db.get(sendId);
+  const send = await ctx.db.get("smsSends", sendId);
   if (!send) return;
   let counts = { ...send.counts };
   const now = Date.now();
@@ -126,10 +126,10 @@ export async function recordResults(ctx: MutationCtx, sendId: Id<"smsSends">, re
   let sentMessages = 0;
   let fatal: string | null = null;
   for (const r of results) {
-    const m = await ctx.db.get(r.id);
+    const m = await ctx.db.get("smsMessages", r.id);
     if (!m || m.status !== "sending") continue;
     if (r.outcome === "sent") {
-      await ctx.db.patch(m._id, {
+      await ctx.db.patch("smsMessages", m._id, {
         status: r.status,
         providerSid: r.sid,
         sentAt: now,
@@ -141,7 +141,7 @@ export async function recordResults(ctx: MutationCtx, sendId: Id<"smsSends">, re
       if (r.status !== "demo") sentSegments += m.segments;
       sentMessages += 1;
     } else if (r.outcome === "failed") {
-      await ctx.db.patch(m._id, {
+      await ctx.db.patch("smsMessages", m._id, {
         status: "failed",
         errorCode: r.code,
         error: r.error,
@@ -159,9 +159,9 @@ export async function recordResults(ctx: MutationCtx, sendId: Id<"smsSends">, re
       );
       if (r.optOut) await optOut(ctx, send.orgId, m.phone, "provider");
     } else if (r.outcome === "requeue") {
-      await ctx.db.patch(m._id, { status: "queued", readyAt: r.readyAt, claimedAt: undefined, updatedAt: now });
+      await ctx.db.patch("smsMessages", m._id, { status: "queued", readyAt: r.readyAt, claimedAt: undefined, updatedAt: now });
     } else {
-      await ctx.db.patch(m._id, {
+      await ctx.db.patch("smsMessages", m._id, {
         status: "queued",
         claimedAt: undefined,
         errorCode: r.code,
@@ -171,13 +171,13 @@ export async function recordResults(ctx: MutationCtx, sendId: Id<"smsSends">, re
       fatal = r.error;
     }
   }
-  await ctx.db.patch(sendId, { counts, updatedAt: now });
+  await ctx.db.patch("smsSends", sendId, { counts, updatedAt: now });
   if (sentMessages > 0) {
     await adjustCounter(ctx, send.orgId, "messagesSent", sentMessages);
     await addUsage(ctx, send.orgId, sentMessages, sentSegments);
   }
   if (fatal) {
-    await ctx.db.patch(sendId, { status: "paused", error: fatal, leaseUntil: undefined });
+    await ctx.db.patch("smsSends", sendId, { status: "paused", error: fatal, leaseUntil: undefined });
     await log(ctx, send.orgId, "error", `Sending paused: ${fatal}`, sendId);
   }
 }
@@ -207,7 +207,7 @@ export async function rescheduleHeldSends(ctx: MutationCtx, orgId: Id<"organizat
  * message due earlier than before does not wait for the old time.
  */
 export async function rescheduleHeldPage(ctx: MutationCtx, sendId: Id<"smsSends">, after: number) {
-  const send = await ctx.db.get(sendId);
+  const send = await ctx.db.get("smsSends", sendId);
   if (!send || send.status === "completed" || send.status === "cancelled" || send.status === "failed") return;
   const settings = await loadSettings(ctx.db, send.orgId);
   const now = Date.now();
@@ -220,7 +220,7 @@ export async function rescheduleHeldPage(ctx: MutationCtx, sendId: Id<"smsSends"
     const open = nextWindow(now, m.timeZone, settings.quietStart, settings.quietEnd);
     // closed now: the next opening; open: now, unless it is a provider's short back-off
     const readyAt = open > now ? open : m.readyAt - now <= BACKOFF_KEPT_MS ? m.readyAt : now;
-    if (readyAt !== m.readyAt) await ctx.db.patch(m._id, { readyAt, updatedAt: now });
+    if (readyAt !== m.readyAt) await ctx.db.patch("smsMessages", m._id, { readyAt, updatedAt: now });
   }
   if (page.length === RESCHEDULE_PAGE) {
     await ctx.scheduler.runAfter(0, internal.sms.rescheduleHeld, { sendId, after: page[page.length - 1].position });

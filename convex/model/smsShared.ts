@@ -199,7 +199,7 @@ async function addToPeriod(
     .withIndex("by_org_period", (q) => q.eq("orgId", orgId).eq("period", period))
     .unique();
   if (row)
-    await ctx.db.patch(row._id, { segments: row.segments + add.segments, messages: row.messages + add.messages });
+    await ctx.db.patch("smsUsage", row._id, { segments: row.segments + add.segments, messages: row.messages + add.messages });
   else await ctx.db.insert("smsUsage", { orgId, period, ...add });
 }
 
@@ -229,13 +229,13 @@ export async function messagesToday(db: Db, orgId: Id<"organizations">): Promise
 
 /** The send is over (model/sendQueue.ts complete): its campaign too, and the log says how it went. */
 export async function finishSend(ctx: MutationCtx, sendId: Id<"smsSends">) {
-  const send = await ctx.db.get(sendId);
+  const send = await ctx.db.get("smsSends", sendId);
   if (!send || !(await complete(ctx, send))) return;
   const now = Date.now();
   if (send.campaignId) {
-    const campaign = await ctx.db.get(send.campaignId);
+    const campaign = await ctx.db.get("campaigns", send.campaignId);
     if (campaign)
-      await ctx.db.patch(campaign._id, {
+      await ctx.db.patch("campaigns", campaign._id, {
         status: "completed",
         sentCount: (campaign.sentCount ?? 0) + send.counts.sent + send.counts.delivered,
         updatedAt: now,

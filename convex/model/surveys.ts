@@ -154,10 +154,10 @@ export async function recordSurveySubmission(
   });
   // a door's answers are counted by the canvass rollup shortly after (many canvassers answer the
   // same survey at once: each patching it made their syncs conflict)
-  if (!canvass) await ctx.db.patch(survey._id, { submissionCount: survey.submissionCount + 1 });
+  if (!canvass) await ctx.db.patch("surveys", survey._id, { submissionCount: survey.submissionCount + 1 });
   // email automations: the respondent, when the address is a voter's
   if (canvass && meta.voterId) {
-    const voter = await ctx.db.get(meta.voterId);
+    const voter = await ctx.db.get("voters", meta.voterId);
     if (voter) await onVoterEvent(ctx, voter, { type: "survey_submitted", targetId: survey._id });
   } else if (emailLower) {
     const voter = await ctx.db

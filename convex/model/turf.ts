@@ -131,7 +131,7 @@ export async function resolveArea(
   source: { points?: Position[]; boundaryId?: Id<"boundaries"> },
 ): Promise<{ area: Area; label: string; kind: "drawn" | "boundary" }> {
   if (source.boundaryId) {
-    const b = await db.get(source.boundaryId);
+    const b = await db.get("boundaries", source.boundaryId);
     if (!b) throw appError("NOT_FOUND");
     return { area: JSON.parse(b.geometry) as Area, label: b.name, kind: "boundary" };
   }
@@ -161,7 +161,7 @@ export async function applyFilters(
   for (const door of reachable) {
     let matching = 0;
     for (const id of door.voterIds) {
-      const voter = await db.get(id);
+      const voter = await db.get("voters", id);
       if (!voter) continue;
       if (parties && !parties.has(voter.party_affiliation ?? "")) continue;
       if (statuses && !statuses.has(voter.status ?? "")) continue;
@@ -204,7 +204,7 @@ export async function doorsOfVoters(
 export async function loadDoors(db: Db, ids: Id<"doors">[]): Promise<Doc<"doors">[]> {
   const out: Doc<"doors">[] = [];
   for (const id of ids) {
-    const d = await db.get(id);
+    const d = await db.get("doors", id);
     if (d) out.push(d);
   }
   return out;
@@ -314,7 +314,7 @@ export async function sourceDoors(
   };
   if (source.districtId) {
     // a district by its members: voter-file codes and outlines alike (districts.ts)
-    const d = await db.get(source.districtId);
+    const d = await db.get("districts", source.districtId);
     if (!d) throw appError("NOT_FOUND");
     const members = await db
       .query("voterDistricts")
@@ -323,7 +323,7 @@ export async function sourceDoors(
     return await ofMembers(members, "district", `${DISTRICT_KIND_SINGULAR[d.kind]} ${d.name}`);
   }
   if (source.groupId) {
-    const group = await db.get(source.groupId);
+    const group = await db.get("voterGroups", source.groupId);
     if (!group) throw appError("NOT_FOUND");
     const members = await db
       .query("voterGroupMembers")
@@ -332,7 +332,7 @@ export async function sourceDoors(
     return await ofMembers(members, "group", `Group ${group.name}`);
   }
   if (source.segmentId) {
-    const segment = await db.get(source.segmentId);
+    const segment = await db.get("emailSegments", source.segmentId);
     if (!segment) throw appError("NOT_FOUND");
     const members = await db
       .query("emailSegmentMembers")
@@ -382,7 +382,7 @@ export async function undoLast(ctx: MutationCtx, viewer: Viewer): Promise<Doc<"t
       .withIndex("by_turf", (q) => q.eq("turfId", id))
       .first();
     if (list) {
-      const turf = await ctx.db.get(id);
+      const turf = await ctx.db.get("turfs", id);
       throw appError("CONFLICT", TEXTS.walkLists.undoInUse(turf?.name ?? "", list.name), "Turf in use");
     }
   }
@@ -394,11 +394,11 @@ export async function undoLast(ctx: MutationCtx, viewer: Viewer): Promise<Doc<"t
       .take(10);
     for (const r of runs)
       if (r.opId === op._id && r.status === "running")
-        await ctx.db.patch(r._id, { status: "cancelled", finishedAt: Date.now() });
+        await ctx.db.patch("autoCutRuns", r._id, { status: "cancelled", finishedAt: Date.now() });
   }
-  for (const id of op.created) if (await ctx.db.get(id)) await ctx.db.delete(id);
-  for (const id of op.archived) if (await ctx.db.get(id)) await ctx.db.patch(id, { archived: false });
-  await ctx.db.patch(op._id, { undone: true });
+  for (const id of op.created) if (await ctx.db.get("turfs", id)) await ctx.db.delete("turfs", id);
+  for (const id of op.archived) if (await ctx.db.get("turfs", id)) await ctx.db.patch("turfs", id, { archived: false });
+  await ctx.db.patch("turfOps", op._id, { undone: true });
   return op.kind;
 }
 
@@ -436,7 +436,7 @@ export async function startAutoCut(
 
 /** One step of an auto-cut: grid rows until a block of doors, cut into turfs; schedules the next. */
 export async function autoCutStep(ctx: MutationCtx, runId: Id<"autoCutRuns">): Promise<void> {
-  const run = await ctx.db.get(runId);
+  const run = await ctx.db.get("autoCutRuns", runId);
   if (!run || run.status !== "running") return;
   const area = JSON.parse(run.area) as Area;
   const [west, , east] = areaBBox(area);
@@ -451,7 +451,7 @@ export async function autoCutStep(ctx: MutationCtx, runId: Id<"autoCutRuns">): P
     for (const d of await filteredDoorsOfCells(ctx.db, cells, area, filters)) if (!d.held) doors.push(d.door);
     row++;
   }
-  const op = await ctx.db.get(run.opId);
+  const op = await ctx.db.get("turfOps", run.opId);
   const created: Id<"turfs">[] = [];
   const viewer = { orgId: run.orgId, userId: run.userId, user: { name: run.userName } as Doc<"users"> };
   let k = run.turfs;
@@ -470,9 +470,9 @@ export async function autoCutStep(ctx: MutationCtx, runId: Id<"autoCutRuns">): P
       }),
     );
   }
-  if (op) await ctx.db.patch(op._id, { created: [...op.created, ...created], at: Date.now() });
+  if (op) await ctx.db.patch("turfOps", op._id, { created: [...op.created, ...created], at: Date.now() });
   const done = row > run.lastRow;
-  await ctx.db.patch(runId, {
+  await ctx.db.patch("autoCutRuns", runId, {
     nextRow: row,
     turfs: k,
     doors: run.doors + doors.length,

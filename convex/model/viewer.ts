@@ -36,7 +36,7 @@ export async function currentUserId(ctx: QueryCtx): Promise<Id<"users"> | null> 
   const userId = subjectSession !== undefined ? ctx.db.normalizeId("users", subjectUser) : null;
   if (userId !== null) {
     const sessionId = ctx.db.normalizeId("authSessions", subjectSession);
-    const session = sessionId === null ? null : await ctx.db.get(sessionId);
+    const session = sessionId === null ? null : await ctx.db.get("authSessions", sessionId);
     if (session === null || session.userId !== userId || session.expirationTime < Date.now()) return null;
     return userId;
   }
@@ -98,11 +98,11 @@ export function effectiveRoleIds(user: Doc<"users">, membership: Doc<"membership
 export async function loadViewer(ctx: QueryCtx): Promise<Viewer | null> {
   const userId = await currentUserId(ctx);
   if (userId === null) return null;
-  const user = await ctx.db.get(userId);
+  const user = await ctx.db.get("users", userId);
   if (user === null) return null;
   const membership = await activeMembership(ctx, user);
   if (membership === null || membership.status !== "active") return null;
-  const org = await ctx.db.get(membership.orgId);
+  const org = await ctx.db.get("organizations", membership.orgId);
   if (org === null) return null;
   const lookup = await orgRoleLookup(ctx, org._id);
   const roles = resolveRoles(
@@ -140,7 +140,7 @@ export async function requireViewer(ctx: QueryCtx, permission: Permission | null
 export async function requireUser(ctx: QueryCtx): Promise<Doc<"users">> {
   const userId = await currentUserId(ctx);
   if (userId === null) throw appError("UNAUTHORIZED");
-  const user = await ctx.db.get(userId);
+  const user = await ctx.db.get("users", userId);
   if (user === null) throw appError("UNAUTHORIZED");
   return user;
 }

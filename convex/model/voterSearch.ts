@@ -182,7 +182,7 @@ function districtVoters(
     .query("voterDistricts")
     .withIndex(`by_org_${kind}`, (q) => q.eq("orgId", orgId).eq(kind, key))
     .order("desc");
-  return memberships.map(async (row) => await db.get(row.voterId));
+  return memberships.map(async (row) => await db.get("voters", row.voterId));
 }
 
 /** A plan's rows with its checks applied on each page (helpers' `filter`: a page may hold fewer rows than asked for). */

@@ -93,7 +93,7 @@ export class VoterCounts {
         .query("voterTally")
         .withIndex("by_org_party_status", (q) => q.eq("orgId", orgId).eq("party", party).eq("status", status))
         .unique();
-      if (row) await ctx.db.patch(row._id, { count: Math.max(0, row.count + delta) });
+      if (row) await ctx.db.patch("voterTally", row._id, { count: Math.max(0, row.count + delta) });
       else if (delta > 0) await ctx.db.insert("voterTally", { orgId, party, status, count: delta });
     }
     this.total = 0;
@@ -176,7 +176,7 @@ export async function writeNameKeys(
     row.house !== keys.house ||
     row.street !== keys.street
   ) {
-    await ctx.db.replace(row._id, keys);
+    await ctx.db.replace("voterNameKeys", row._id, keys);
   }
 }
 
@@ -236,7 +236,7 @@ export function voterMergeRules(voter: Doc<"voters">, customDefs: { key: string;
 
 export async function updateVoter(ctx: MutationCtx, voter: Doc<"voters">, fields: VoterFields, opts: WriteOpts = {}) {
   const doc = voterDocument(fields, voter.orgId, voter.importId);
-  await ctx.db.replace(voter._id, doc);
+  await ctx.db.replace("voters", voter._id, doc);
   const counts = opts.counts ?? new VoterCounts();
   if (voter.party_affiliation !== fields.party_affiliation || voter.status !== fields.status) {
     counts.add(voter, -1);
@@ -299,20 +299,20 @@ export async function deleteVoter(
     .withIndex("by_voter", (q) => q.eq("voterId", voter._id))
     .collect();
   for (const m of memberships) {
-    await ctx.db.delete(m._id);
-    const group = await ctx.db.get(m.groupId);
-    if (group) await ctx.db.patch(group._id, { memberCount: Math.max(0, group.memberCount - 1) });
+    await ctx.db.delete("voterGroupMembers", m._id);
+    const group = await ctx.db.get("voterGroups", m.groupId);
+    if (group) await ctx.db.patch("voterGroups", group._id, { memberCount: Math.max(0, group.memberCount - 1) });
   }
   const drops = opts.drops ?? new AudienceDrops();
   await removeVoterFromAudiences(ctx, voter._id, drops);
   if (!opts.drops) await drops.flush(ctx);
-  await ctx.db.delete(voter._id);
+  await ctx.db.delete("voters", voter._id);
   const place = await ctx.db
     .query("voterPlaces")
     .withIndex("by_voter", (q) => q.eq("voterId", voter._id))
     .unique();
   if (place) {
-    await ctx.db.delete(place._id);
+    await ctx.db.delete("voterPlaces", place._id);
     await syncVoterDoor(ctx, voter.orgId, voter._id, place, null);
   }
   // its change history goes with it (a voter rarely has more than a few dozen entries)
@@ -320,13 +320,13 @@ export async function deleteVoter(
     .query("voterChanges")
     .withIndex("by_voter", (q) => q.eq("voterId", voter._id))
     .take(MAX_CHANGES_DELETED))
-    await ctx.db.delete(c._id);
+    await ctx.db.delete("voterChanges", c._id);
   if (opts.nameKeys ?? (await keepsNameKeys(ctx.db, voter.orgId))) {
     const keys = await ctx.db
       .query("voterNameKeys")
       .withIndex("by_voter", (q) => q.eq("voterId", voter._id))
       .first();
-    if (keys) await ctx.db.delete(keys._id);
+    if (keys) await ctx.db.delete("voterNameKeys", keys._id);
   }
   const counts = opts.counts ?? new VoterCounts();
   counts.add(voter, -1);
@@ -405,7 +405,7 @@ export async function assertValidVoter(
 
 /** The voter, or NOT_FOUND (the organisation's database hides other organisations' voters). */
 export async function loadVoter(db: GenericDatabaseReader<DataModel>, id: Id<"voters">): Promise<Doc<"voters">> {
-  const voter = await db.get(id);
+  const voter = await db.get("voters", id);
   if (!voter) throw appError("NOT_FOUND");
   return voter;
 }

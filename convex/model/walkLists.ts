@@ -56,7 +56,7 @@ export async function checkAssignees(db: Db, orgId: Id<"organizations">, ids: Id
 }
 
 export async function checkSurvey(db: Db, surveyId: Id<"surveys"> | null) {
-  if (surveyId !== null && !(await db.get(surveyId)))
+  if (surveyId !== null && !(await db.get("surveys", surveyId)))
     throw appError("VALIDATION_ERROR", "Please choose one of your surveys as the script.");
 }
 
@@ -80,7 +80,7 @@ export async function holdDoors(
   const holders = new Map<Id<"walkLists">, Doc<"walkLists"> | null>();
   for (const door of doors) {
     if (door.listId && door.listId !== listId) {
-      if (!holders.has(door.listId)) holders.set(door.listId, await ctx.db.get(door.listId));
+      if (!holders.has(door.listId)) holders.set(door.listId, await ctx.db.get("walkLists", door.listId));
       const holder = holders.get(door.listId);
       // a holder that is gone or no longer open has let go (its release may still be under way)
       if (holder && holder.holds && isOpen(holder.status, holder.expiresAt, now)) {
@@ -99,7 +99,7 @@ export async function holdDoors(
   }
   for (const door of free)
     if (door.listId !== listId) {
-      await ctx.db.patch(door._id, { listId });
+      await ctx.db.patch("doors", door._id, { listId });
       await markCell(ctx, door.orgId, door.cell);
     }
   return free;
@@ -108,9 +108,9 @@ export async function holdDoors(
 /** Lets go of a list's doors (those it still holds). */
 export async function releaseDoors(ctx: Pick<MutationCtx, "db" | "scheduler">, list: Doc<"walkLists">) {
   for (const id of list.doorIds) {
-    const door = await ctx.db.get(id);
+    const door = await ctx.db.get("doors", id);
     if (door && door.listId === list._id) {
-      await ctx.db.patch(id, { listId: null });
+      await ctx.db.patch("doors", id, { listId: null });
       await markCell(ctx, door.orgId, door.cell);
     }
   }
@@ -128,10 +128,10 @@ export async function scheduleExpiry(ctx: MutationCtx, list: Pick<Doc<"walkLists
 
 /** At (or after) its expiry an open list lets go of its doors. */
 export async function expireList(ctx: MutationCtx, listId: Id<"walkLists">) {
-  const list = await ctx.db.get(listId);
+  const list = await ctx.db.get("walkLists", listId);
   if (!list || !list.holds || list.expiresAt > Date.now()) return;
   await releaseDoors(ctx, list);
-  await ctx.db.patch(listId, { holds: false });
+  await ctx.db.patch("walkLists", listId, { holds: false });
 }
 
 /**
@@ -145,14 +145,14 @@ export async function applyOpenness(
 ) {
   const open = isOpen(next.status, next.expiresAt);
   if (open && !list.holds) {
-    const doors = (await Promise.all(list.doorIds.map((id) => ctx.db.get(id)))).filter(
+    const doors = (await Promise.all(list.doorIds.map((id) => ctx.db.get("doors", id)))).filter(
       (d): d is Doc<"doors"> => d !== null,
     );
     await holdDoors(ctx, list._id, doors, false);
-    await ctx.db.patch(list._id, { holds: true });
+    await ctx.db.patch("walkLists", list._id, { holds: true });
   } else if (!open && list.holds) {
     await releaseDoors(ctx, list);
-    await ctx.db.patch(list._id, { holds: false });
+    await ctx.db.patch("walkLists", list._id, { holds: false });
   }
   // a list that opens again (or whose expiry moved) lets go at its expiry: an earlier timer only acts when due
   if (open && (!list.holds || next.expiresAt !== list.expiresAt))

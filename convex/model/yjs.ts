@@ -190,7 +190,7 @@ export async function push(
       deletedThrough: 0,
       tailBytes: 0,
     });
-    doc = (await ctx.db.get(id))!;
+    doc = (await ctx.db.get("yDocs", id))!;
   }
   if (doc.snapshotBytes + doc.tailBytes + update.byteLength > YJS_MAX_DOC_BYTES) {
     throw appError(
@@ -201,8 +201,8 @@ export async function push(
   const seq = doc.lastSeq + 1;
   await ctx.db.insert("yUpdates", { orgId: viewer.orgId, docRef: doc._id, seq, data: update, sessionId });
   const next = { ...doc, lastSeq: seq, tailBytes: doc.tailBytes + update.byteLength };
-  await ctx.db.patch(doc._id, { lastSeq: next.lastSeq, tailBytes: next.tailBytes });
-  if (client) await ctx.db.patch(client._id, { lastClientSeq: clientSeq, lastPushSeq: seq, lastSeen: now });
+  await ctx.db.patch("yDocs", doc._id, { lastSeq: next.lastSeq, tailBytes: next.tailBytes });
+  if (client) await ctx.db.patch("yClients", client._id, { lastClientSeq: clientSeq, lastPushSeq: seq, lastSeen: now });
   else {
     await ctx.db.insert("yClients", {
       orgId: viewer.orgId,
@@ -235,7 +235,7 @@ export async function ack(
   const now = Date.now();
   const client = await findClient(db, docId, sessionId);
   if (client && client.userId !== viewer.userId) throw appError("FORBIDDEN");
-  if (client) await db.patch(client._id, { ackSeq: seq, lastSeen: now });
+  if (client) await db.patch("yClients", client._id, { ackSeq: seq, lastSeen: now });
   else {
     await db.insert("yClients", {
       orgId: viewer.orgId,
@@ -260,7 +260,7 @@ async function forgetGoneClients(db: Writer, docId: string, now: number, limit: 
     .query("yClients")
     .withIndex("by_doc_seen", (q) => q.eq("docId", docId).lt("lastSeen", now - YJS_FORGET_CLIENT_MS))
     .take(limit);
-  for (const c of gone) await db.delete(c._id);
+  for (const c of gone) await db.delete("yClients", c._id);
 }
 
 /**
@@ -270,7 +270,7 @@ async function forgetGoneClients(db: Writer, docId: string, now: number, limit: 
 async function scheduleCompaction(ctx: WriteCtx, doc: Doc<"yDocs">, delayMs: number) {
   const now = Date.now();
   if (doc.compactJob) {
-    const job = await ctx.db.system.get(doc.compactJob);
+    const job = await ctx.db.system.get("_scheduled_functions", doc.compactJob);
     if (
       job &&
       (job.state.kind === "inProgress" || (job.state.kind === "pending" && job.scheduledTime <= now + delayMs))
@@ -279,7 +279,7 @@ async function scheduleCompaction(ctx: WriteCtx, doc: Doc<"yDocs">, delayMs: num
     if (job && job.state.kind === "pending") await ctx.scheduler.cancel(doc.compactJob);
   }
   const compactJob = await ctx.scheduler.runAfter(delayMs, internal.yjs.compact, { docRef: doc._id });
-  await ctx.db.patch(doc._id, { compactJob });
+  await ctx.db.patch("yDocs", doc._id, { compactJob });
 }
 
 export type CompactionStep = {
@@ -302,7 +302,7 @@ export type CompactionStep = {
  * connected client has acknowledged. Schedules the next step when work is left.
  */
 export async function compactStep(ctx: WriteCtx, docRef: Id<"yDocs">): Promise<CompactionStep | null> {
-  const doc = await ctx.db.get(docRef);
+  const doc = await ctx.db.get("yDocs", docRef);
   if (!doc) return null;
   const now = Date.now();
 
@@ -340,7 +340,7 @@ export async function compactStep(ctx: WriteCtx, docRef: Id<"yDocs">): Promise<C
         const data = toArrayBuffer(state.subarray(at, at + YJS_SNAPSHOT_CHUNK_BYTES));
         await ctx.db.insert("ySnapshots", { orgId: doc.orgId, docRef, version: snapshotSeq, index: i, data });
       }
-      for (const c of old) await ctx.db.delete(c._id);
+      for (const c of old) await ctx.db.delete("ySnapshots", c._id);
     }
   }
 
@@ -368,7 +368,7 @@ export async function compactStep(ctx: WriteCtx, docRef: Id<"yDocs">): Promise<C
         break;
       }
       bytes += u.data.byteLength;
-      await ctx.db.delete(u._id);
+      await ctx.db.delete("yUpdates", u._id);
       deletedThrough = u.seq;
       deleted += 1;
     }
@@ -381,7 +381,7 @@ export async function compactStep(ctx: WriteCtx, docRef: Id<"yDocs">): Promise<C
           budgetLeft = false;
           break;
         }
-        await ctx.db.delete(u._id);
+        await ctx.db.delete("yUpdates", u._id);
         deletedThrough = u.seq;
         deleted += 1;
       }
@@ -392,7 +392,7 @@ export async function compactStep(ctx: WriteCtx, docRef: Id<"yDocs">): Promise<C
 
   const next: CompactionStep["next"] =
     batchCapped || !budgetLeft ? "now" : deletedThrough < snapshotSeq ? "later" : "none";
-  await ctx.db.patch(doc._id, { snapshotSeq, snapshotBytes, tailBytes, deletedThrough, compactJob: undefined });
+  await ctx.db.patch("yDocs", doc._id, { snapshotSeq, snapshotBytes, tailBytes, deletedThrough, compactJob: undefined });
   if (next !== "none") {
     const updated = { ...doc, snapshotSeq, snapshotBytes, tailBytes, deletedThrough, compactJob: undefined };
     await scheduleCompaction(ctx, updated, next === "now" ? 0 : YJS_CLIENT_TIMEOUT_MS);
