@@ -2,9 +2,10 @@
  * Canvassing benchmark (`npm run bench:canvass`, issue 38). Starts the app's backend in this
  * process on a new data dir, seeds a synthetic county's voters and doors, walk lists of at most 50
  * canvassers each with a script survey, then has every canvasser sync their outbox over their own
- * WebSocket client, in bursts (1–40 actions a call, pauses as when signal comes and goes), resending
- * a batch now and then as an outbox does when an acknowledgement is lost, and resending the whole
- * outbox once at the end. Prints:
+ * WebSocket client as their day goes: a result every 2 minutes of the day (the day compressed
+ * BENCH_CANVASS_SPEEDUP times), each sent when recorded, except in spells without signal (the
+ * backlog goes at once when signal returns, up to 100 a call); a batch now and then sent again, as
+ * an outbox does when an acknowledgement is lost; the whole outbox once more at the end. Prints:
  *   1. recorded / duplicate / refused outcomes, and the check: every action recorded exactly once
  *      (0 lost, 0 duplicated), read back from the events and from the dashboard's tallies;
  *   2. sync → the organiser's live dashboard showing it: p50 / p99 (goal p99 ≤ 1 s), measured on the
@@ -12,9 +13,13 @@
  *      their sync made);
  *   3. the dashboard query on a list with BENCH_CANVASS_DASH attempts (goal ≤ 200 ms);
  * then the largest per-transaction use against Convex's limits.
- *   BENCH_CANVASSERS=200 BENCH_CANVASS_RESULTS=300 BENCH_CANVASS_DASH=100000 BENCH_CANVASS_PAUSE_MS=200
+ *   BENCH_CANVASSERS=200 BENCH_CANVASS_RESULTS=300 BENCH_CANVASS_DASH=100000 BENCH_CANVASS_SPEEDUP=120
+ * BENCH_PROFILE=dir writes a CPU profile of the engine's thread over the syncs (step 2) there.
  */
+import { writeFileSync } from "node:fs";
+import { Session } from "node:inspector/promises";
 import os from "node:os";
+import path from "node:path";
 import { performance } from "node:perf_hooks";
 import type { FunctionArgs } from "convex/server";
 import { api } from "../convex/_generated/api";
@@ -30,10 +35,15 @@ const CANVASSERS = Number(process.env.BENCH_CANVASSERS ?? 200);
 const RESULTS = Number(process.env.BENCH_CANVASS_RESULTS ?? 300);
 const DASH_ATTEMPTS = Number(process.env.BENCH_CANVASS_DASH ?? 100_000);
 /**
- * A canvasser's mean pause between syncs, in ms (most pauses short, one in ten a spell without
- * signal up to 2.5× this): 200 ms compresses a day's canvassing into about a minute.
+ * How much faster than real time the canvassers' day runs: at 120, a result every 2 minutes of a
+ * 10-hour day comes every second, and 200 canvassers send 200 results a second at the start of
+ * their shifts (a real peak is a few a second).
  */
-const PAUSE = Number(process.env.BENCH_CANVASS_PAUSE_MS ?? 200);
+const SPEEDUP = Number(process.env.BENCH_CANVASS_SPEEDUP ?? 120);
+/** A result every 2 minutes; a spell without signal follows 1 in 30 results and lasts 2–20 minutes (of the day). */
+const RESULT_EVERY_MS = 120_000;
+const NO_SIGNAL_CHANCE = 1 / 30;
+const NO_SIGNAL_MS = [120_000, 1_200_000] as const;
 /** Canvassers per walk list (a list has at most 50) and doors per list (a turf holds at most 2,500). */
 const PER_LIST = 50;
 const LIST_DOORS = 1_000;
@@ -231,6 +241,12 @@ async function main() {
         await c.mutation(api.canvass.sync, { listId: listIds[Math.floor(i / PER_LIST)], events: [] });
       }),
     );
+    const profiler = process.env.BENCH_PROFILE ? new Session() : null;
+    if (profiler) {
+      profiler.connect();
+      await profiler.post("Profiler.enable");
+      await profiler.post("Profiler.start");
+    }
     const t1 = performance.now();
     await Promise.all(
       canvassers.map(async (member, i) => {
@@ -271,23 +287,39 @@ async function main() {
               );
           }
         };
-        await sleep(r() * 300);
+        // shifts start within the first 2 minutes (of the day); result j is recorded at `ready(j)`
+        const shiftStart = t1 + (r() * RESULT_EVERY_MS) / SPEEDUP;
+        const ready = (j: number) => shiftStart + (j * RESULT_EVERY_MS) / SPEEDUP;
         let k = 0;
+        let signalAt = 0;
         while (k < mine.length) {
-          // bursty: mostly a few actions, sometimes a backlog after a spell without signal
-          const size = r() < 0.8 ? 1 + Math.floor(r() * 5) : 10 + Math.floor(r() * 30);
-          const batch = mine.slice(k, k + size);
+          const now = performance.now();
+          if (now < signalAt) await sleep(signalAt - now);
+          else if (now < ready(k)) await sleep(ready(k) - now);
+          // what the outbox holds now: everything recorded so far (a backlog after a spell without signal)
+          let m = k;
+          while (m < mine.length && m - k < 100 && ready(m) <= performance.now()) m++;
+          if (m === k) continue;
+          const batch = mine.slice(k, m);
           await send(batch);
           // an acknowledgement lost: the outbox sends the same batch again
-          if (r() < 0.15) await send(batch);
-          k += size;
-          await sleep(PAUSE * (r() < 0.9 ? r() * 0.2 : 0.5 + r() * 2));
+          if (r() < 0.05) await send(batch);
+          k = m;
+          if (r() < NO_SIGNAL_CHANCE)
+            signalAt = performance.now() + (NO_SIGNAL_MS[0] + r() * (NO_SIGNAL_MS[1] - NO_SIGNAL_MS[0])) / SPEEDUP;
         }
         // the whole outbox once more (a reinstalled app's restored outbox)
         for (let j = 0; j < mine.length; j += 100) await send(mine.slice(j, j + 100));
       }),
     );
     const syncMs = performance.now() - t1;
+    if (profiler) {
+      const { profile } = await profiler.post("Profiler.stop");
+      const file = path.join(process.env.BENCH_PROFILE!, `canvass-sync-${Date.now()}.cpuprofile`);
+      writeFileSync(file, JSON.stringify(profile));
+      profiler.disconnect();
+      console.log(`   CPU profile of the syncs: ${file}`);
+    }
     for (const u of unsubscribes) u();
     const expected = CANVASSERS * RESULTS;
     console.log(
