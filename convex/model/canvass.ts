@@ -477,8 +477,8 @@ export async function syncEvents(
     outcomes[i] = { clientId, status: "recorded", eventId, message };
   }
   if (myTally) await saveTally(ctx, myTally);
-  if (recordedAny) await scheduleRollup(ctx, viewer, `list:${listId}`, LIST_ROLLUP_MS, now);
-  if (answered && survey) await scheduleRollup(ctx, viewer, `survey:${survey._id}`, SURVEY_ROLLUP_MS, now);
+  if (recordedAny) await startRollups(ctx, viewer.orgId, `list:${listId}`, LIST_ROLLUP_MS, now);
+  if (answered && survey) await startRollups(ctx, viewer.orgId, `survey:${survey._id}`, SURVEY_ROLLUP_MS, now);
   return outcomes;
 }
 
@@ -492,22 +492,25 @@ export const SURVEY_ROLLUP_MS = 5_000;
 const ROLLUP_STEP = 300;
 
 /**
- * Makes sure a rollup runs at the end of the current bucket: the canvasser's first sync in the
- * bucket schedules it (their marks are read and written by their own syncs only, which follow one
- * another: a mark shared by the list's canvassers made the syncs of a bucket conflict). A rollup
- * with nothing left to do writes nothing.
+ * Makes sure the key's chain of rollups runs (canvassRollupMarks): one rollup at the end of the
+ * current bucket, then one a bucket while they find work. Scheduling a rollup per sync (or per
+ * canvasser and bucket) ran hundreds of rollups a second at a campaign's peak, most finding nothing.
  */
-async function scheduleRollup(ctx: MutationCtx, viewer: Viewer, key: string, every: number, now: number) {
-  const bucket = Math.floor(now / every);
-  const markKey = `${key}:${viewer.userId}`;
-  const marks = await ctx.db
+async function startRollups(
+  ctx: MutationCtx,
+  orgId: Id<"organizations">,
+  key: string,
+  every: number,
+  now: number,
+) {
+  const mark = await ctx.db
     .query("canvassRollupMarks")
-    .withIndex("by_key_bucket", (q) => q.eq("key", markKey))
-    .take(10);
-  if (marks.some((m) => m.bucket === bucket)) return;
-  for (const m of marks) await ctx.db.delete("canvassRollupMarks", m._id);
-  await ctx.db.insert("canvassRollupMarks", { orgId: viewer.orgId, key: markKey, bucket });
-  await ctx.scheduler.runAt((bucket + 1) * every, internal.canvass.rollUp, { key });
+    .withIndex("by_key", (q) => q.eq("key", key))
+    .unique();
+  if (mark?.running) return;
+  if (mark) await ctx.db.patch("canvassRollupMarks", mark._id, { running: true });
+  else await ctx.db.insert("canvassRollupMarks", { orgId, key, running: true });
+  await ctx.scheduler.runAt((Math.floor(now / every) + 1) * every, internal.canvass.rollUp, { key });
 }
 
 /** The list's canvassers' tallies. */
@@ -580,13 +583,19 @@ export async function rollUp(ctx: MutationCtx, key: string) {
 }
 
 /**
- * A rollup runs again at once while items remain, and once more a bucket later after it took any:
- * a sync that began before it ran (its bucket's rollup already scheduled) and committed after is
- * taken by that trailing run. A run that finds nothing ends the chain.
+ * The chain goes on: at once while items remain, a bucket later after it took any (syncs keep
+ * bringing items). A run that finds nothing ends the chain (startRollups starts the next).
  */
 async function again(ctx: MutationCtx, key: string, took: number, every: number) {
   if (took === ROLLUP_STEP) await ctx.scheduler.runAfter(0, internal.canvass.rollUp, { key });
   else if (took > 0) await ctx.scheduler.runAfter(every, internal.canvass.rollUp, { key });
+  else {
+    const mark = await ctx.db
+      .query("canvassRollupMarks")
+      .withIndex("by_key", (q) => q.eq("key", key))
+      .unique();
+    if (mark?.running) await ctx.db.patch("canvassRollupMarks", mark._id, { running: false });
+  }
 }
 
 /** The viewer's voter's door (through their place), or null. */

@@ -160,16 +160,17 @@ export const canvassTables = {
   }).index("by_list", ["listId"]),
 
   /**
-   * A canvasser's rollup scheduled for a list ("list:<id>:<user>") or a survey
-   * ("survey:<id>:<user>") at the end of a time bucket: their first sync of a bucket writes it,
-   * later ones read it and schedule nothing. Syncs never read what a rollup writes (progress, the
-   * items it takes), so rollups never make syncs run again.
+   * Whether a list's ("list:<id>") or a survey's ("survey:<id>") chain of rollups is running. A
+   * sync that finds it not running starts the chain and writes it; while the chain runs (one
+   * rollup a bucket, as long as syncs bring items) nobody writes it, so syncs read it without
+   * making each other run again; the rollup that finds nothing to do ends the chain and writes it
+   * (a sync that read "running" and commits after runs again, and starts a new chain).
    */
   canvassRollupMarks: defineTable({
     orgId: v.id("organizations"),
     key: v.string(),
-    bucket: v.number(),
-  }).index("by_key_bucket", ["key", "bucket"]),
+    running: v.boolean(),
+  }).index("by_key", ["key"]),
 
   /** The rollups' work: a contacted door (its packed last contact, by list), a canvass submission (its survey's count). */
   canvassRollupItems: defineTable({

@@ -176,6 +176,42 @@ async function events(t: TestConvex) {
 }
 
 describe("sync", () => {
+  test("a list's rollups run as one chain: a sync starts it, later syncs join it, the first run finding nothing ends it", async () => {
+    const t = setupTest();
+    const { f, doors, listId } = await field(t);
+    const key = `list:${listId}`;
+    const running = async () =>
+      (await t.run((ctx) => ctx.db.query("canvassRollupMarks").collect())).find((m) => m.key === key)?.running ?? false;
+    const pendingRollups = async () =>
+      (await t.run((c) => c.db.system.query("_scheduled_functions").collect())).filter(
+        (j) => j.name.includes("rollUp") && j.args[0]?.key === key && j.state.kind === "pending",
+      ).length;
+    await f.volunteer.as.mutation(api.canvass.sync, { listId, events: [ev(doors[0], "contacted")] });
+    await f.volunteer.as.mutation(api.canvass.sync, { listId, events: [ev(doors[1], "not_home")] });
+    await f.campaign_manager.as.mutation(api.canvass.sync, { listId, events: [ev(doors[2], "refused")] });
+    expect(await running()).toBe(true);
+    // three syncs by two canvassers, one rollup waiting
+    expect(await pendingRollups()).toBe(1);
+    // the chain's runs are a bucket (250 ms) apart: wait for them in real time
+    const settle = async () => {
+      for (let i = 0; i < 40 && (await running()); i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        await t.finishAllScheduledFunctions(() => {}, 100);
+      }
+    };
+    await settle();
+    expect(await progress(t, f.campaign_manager.as, listId)).toEqual([3, 1]);
+    expect(await running()).toBe(false);
+    expect(await pendingRollups()).toBe(0);
+    // the next sync starts a new chain
+    await f.volunteer.as.mutation(api.canvass.sync, { listId, events: [ev(doors[3], "contacted")] });
+    expect(await running()).toBe(true);
+    expect(await pendingRollups()).toBe(1);
+    await settle();
+    expect(await progress(t, f.campaign_manager.as, listId)).toEqual([4, 2]);
+    expect(await running()).toBe(false);
+  });
+
   test("the same outbox replayed three times records once, with the first outcomes", async () => {
     const t = setupTest();
     const { f, doors, listId } = await field(t);
