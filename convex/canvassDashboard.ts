@@ -17,27 +17,32 @@ export const CANVASS_SAMPLE = 2_000;
 
 /**
  * A list's doors in walking order (positions; addresses for members who may see voters) and its
- * turf's outline, for the dashboard's map. Nothing here changes as results arrive: the doors'
- * results come live from canvass.doorStatesOf, so this is read once per list.
+ * turf's outline, for the dashboard's map; null when the list does not exist. Nothing here changes
+ * as results arrive (the doors' results come live from canvass.doorStatesOf), unlike walkLists.get,
+ * which is read again with the list's progress.
  */
 export const listMap = orgQuery("campaigns.manage")({
   args: { listId: v.id("walkLists") },
-  returns: v.object({
-    /** the turf's drawn or boundary area (GeoJSON text; null: cut from a group or segment) and its box */
-    turf: v.union(v.object({ area: v.union(v.string(), v.null()), bbox: v.array(v.number()) }), v.null()),
-    doors: v.array(
-      v.object({
-        id: v.id("doors"),
-        order: v.number(),
-        lat: v.number(),
-        lng: v.number(),
-        address: v.union(v.string(), v.null()),
-      }),
-    ),
-  }),
+  returns: v.union(
+    v.object({
+      /** the turf's drawn or boundary area (GeoJSON text; null: cut from a group or segment, or no turf) */
+      turfArea: v.union(v.string(), v.null()),
+      doors: v.array(
+        v.object({
+          id: v.id("doors"),
+          order: v.number(),
+          lat: v.number(),
+          lng: v.number(),
+          address: v.union(v.string(), v.null()),
+        }),
+      ),
+    }),
+    v.null(),
+  ),
   handler: async (ctx, { listId }) => {
     const list = await ctx.db.get(listId);
-    if (!list) throw appError("NOT_FOUND");
+    // null: the list is gone (deleted while the dashboard is open), so the page says so instead of failing
+    if (!list) return null;
     const seeVoters = canSeeVoters(ctx.viewer);
     const turf = await ctx.db.get(list.turfId);
     let order = 0;
@@ -48,7 +53,7 @@ export const listMap = orgQuery("campaigns.manage")({
       lng: d.lng,
       address: seeVoters ? `${d.number} ${d.street}${d.unit ? ` #${d.unit}` : ""}` : null,
     }));
-    return { turf: turf ? { area: turf.area, bbox: turf.bbox } : null, doors };
+    return { turfArea: turf?.area ?? null, doors };
   },
 });
 

@@ -102,7 +102,11 @@ async function field(t: TestConvex) {
 }
 
 let n = 0;
-function ev(door: { _id: Id<"doors">; voterIds: Id<"voters">[] }, result: "contacted" | "moved" | "not_home", extra = {}) {
+function ev(
+  door: { _id: Id<"doors">; voterIds: Id<"voters">[] },
+  result: "contacted" | "moved" | "not_home",
+  extra = {},
+) {
   n += 1;
   return {
     clientId: `d-${n}-${Math.random().toString(36).slice(2, 8)}`,
@@ -121,19 +125,23 @@ describe("listMap", () => {
   test("a list's doors in walking order with addresses, and its turf; organisers only", async () => {
     const t = setupTest();
     const { f, listId } = await field(t);
-    const map = await f.campaign_manager.as.query(api.canvassDashboard.listMap, { listId });
+    const map = (await f.campaign_manager.as.query(api.canvassDashboard.listMap, { listId }))!;
     const detail = await f.campaign_manager.as.query(api.walkLists.get, { id: listId });
     expect(map.doors).toEqual(
       detail.doors.map((d) => ({ id: d.id, order: d.order, lat: d.lat, lng: d.lng, address: d.address })),
     );
     expect(map.doors).toHaveLength(HOUSES.length);
     expect(map.doors[0].address).toMatch(/^\d+ /);
-    expect(map.turf).toEqual({ area: expect.stringContaining("Polygon"), bbox: [0, 0, 1, 1] });
+    expect(map.turfArea).toContain("Polygon");
     // the assigned volunteer (walk_lists.view, not campaigns.manage), another role, another organisation, signed out
     expect(await code(f.volunteer.as.query(api.canvassDashboard.listMap, { listId }))).toBe("FORBIDDEN");
     expect(await code(f.viewer.as.query(api.canvassDashboard.listMap, { listId }))).toBe("FORBIDDEN");
-    expect(await code(f.outsider.as.query(api.canvassDashboard.listMap, { listId }))).toBe("NOT_FOUND");
+    // another organisation's list does not exist for them (the page says the list is gone)
+    expect(await f.outsider.as.query(api.canvassDashboard.listMap, { listId })).toBeNull();
     await expect(t.query(api.canvassDashboard.listMap, { listId })).rejects.toThrow(/log in/i);
+    // a deleted list: null
+    await f.campaign_manager.as.mutation(api.walkLists.remove, { id: listId });
+    expect(await f.campaign_manager.as.query(api.canvassDashboard.listMap, { listId })).toBeNull();
   });
 });
 
@@ -156,9 +164,7 @@ describe("voterFlags", () => {
     expect(await code(f.account_admin.as.query(api.canvassDashboard.voterFlags, { voterId: voters[0] }))).toBe(
       "FORBIDDEN",
     );
-    expect(await code(f.outsider.as.query(api.canvassDashboard.voterFlags, { voterId: voters[0] }))).toBe(
-      "NOT_FOUND",
-    );
+    expect(await code(f.outsider.as.query(api.canvassDashboard.voterFlags, { voterId: voters[0] }))).toBe("NOT_FOUND");
     await expect(t.query(api.canvassDashboard.voterFlags, { voterId: voters[0] })).rejects.toThrow(/log in/i);
   });
 });
