@@ -14,13 +14,15 @@ import { useCanvassDashboard } from "./hooks/useCanvassDashboard";
 
 /**
  * /walk-lists/:listId/live (issue 38): the organiser's live canvass dashboard of one walk list
- * (campaigns.manage): figures per list and per canvasser, the turf map coloured by result, the
+ * (campaigns.manage and walk_lists.view): figures per list and per canvasser, the turf map coloured by result, the
  * script's answers and data-quality flags, updated as canvassers' results arrive.
  */
 export function CanvassDashboardPage() {
   const { listId = "" } = useParams();
   const { can } = useViewer();
-  const allowed = can("campaigns.manage");
+  // the figures need campaigns.manage, the doors' colours (canvass.doorStatesOf) walk_lists.view: every
+  // built-in role with the first has the second (voters.manage), a custom role may not
+  const allowed = can("campaigns.manage") && can("walk_lists.view");
   const { map, board, states } = useCanvassDashboard(allowed && listId ? (listId as Id<"walkLists">) : null);
   const orgMap = useOrgMap();
   // "last activity" stays current between results

@@ -272,13 +272,18 @@ describe("CanvassDashboardPage", () => {
     await expectNoAxeViolations(r.container);
   });
 
-  test("a member without campaigns.manage is refused and nothing is asked; a deleted list says so", () => {
+  test("a member without campaigns.manage (or walk_lists.view) is refused and nothing is asked; a deleted list says so", () => {
     state.permissions = new Set(["walk_lists.view", "voters.view"]);
     r.render(ui(), "/walk-lists/wl1/live");
     expect(byTestId(r.container, "noPermission")).not.toBeNull();
     expect(state.asked).toEqual(state.asked.map(() => null));
     expect(byTestId(r.container, "canvass-knocked")).toBeNull();
+    // campaigns.manage without walk_lists.view (a custom role): the doors' states would be refused
     state.permissions = new Set(["campaigns.manage"]);
+    r.render(ui(), "/walk-lists/wl1/live");
+    expect(byTestId(r.container, "noPermission")).not.toBeNull();
+    expect(state.asked).toEqual(state.asked.map(() => null));
+    state.permissions = new Set(["campaigns.manage", "walk_lists.view"]);
     state.map = null;
     r.render(ui(), "/walk-lists/wl1/live");
     expect(text(byTestId(r.container, "canvass-gone"))).toContain("This walk list no longer exists.");

@@ -42,7 +42,7 @@ export function CanvassDashboard({ board, states, map, orgMap, now }: CanvassDas
   const flags = useMemo(() => flagRows(board, map.doors), [board, map.doors]);
   return (
     <Flex direction="column" gap="4">
-      <Grid columns={{ initial: "2", sm: "3", md: "6" }} gap="3" data-testid="canvass-figures">
+      <Grid columns={{ initial: "2", sm: "3", lg: "6" }} gap="3" data-testid="canvass-figures">
         <Figure label="Doors knocked">
           <Text size="6" weight="bold">
             <span data-testid="canvass-knocked">{String(list.doors)}</span>
@@ -149,7 +149,13 @@ function Figure(props: { label: string; value?: string; testId?: string; small?:
         {props.label}
       </Text>
       {props.children ?? (
-        <Text as="div" size={props.small ? "4" : "6"} weight="bold" data-testid={props.testId}>
+        <Text
+          as="div"
+          size={props.small ? "4" : "6"}
+          weight="bold"
+          data-testid={props.testId}
+          style={{ overflowWrap: "anywhere" }}
+        >
           {props.value}
         </Text>
       )}

@@ -86,7 +86,7 @@ export function WalkListDetail(props: {
             </Flex>
             {(props.canManage || canCanvass) && (
               <Flex gap="2" wrap="wrap">
-                {props.canManage && (
+                {props.canManage && canCanvass && (
                   <Button asChild size="2" variant="soft" data-testid="walkList.live">
                     <Link to={canvassDashboardPath(props.id)}>Live dashboard</Link>
                   </Button>
