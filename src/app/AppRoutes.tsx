@@ -3,7 +3,7 @@ import { isValidElement, lazy, Suspense, useEffect, type ComponentType, type Laz
 import { Navigate, Route, Routes, useSearchParams } from "react-router-dom";
 import { AuthGuard } from "./AuthGuard";
 import { AppShell } from "./shell/AppShell";
-import { ROUTES, voterEditPath, voterPath } from "@/lib/routes";
+import { canvassDashboardPath, ROUTES, voterEditPath, voterPath } from "@/lib/routes";
 
 type Page = LazyExoticComponent<ComponentType> & { preload(): void };
 
@@ -45,6 +45,7 @@ const SettingsPage = page(() => import("@/features/settings/SettingsPage"), "Set
 const RoadmapPage = page(() => import("@/features/info/RoadmapPage"), "RoadmapPage");
 const DistrictsPage = page(() => import("@/features/districts/DistrictsPage"), "DistrictsPage");
 const WalkListsPage = page(() => import("@/features/walkLists/WalkListsPage"), "WalkListsPage");
+const CanvassDashboardPage = page(() => import("@/features/walkLists/CanvassDashboardPage"), "CanvassDashboardPage");
 const PollsSurveysPage = page(() => import("@/features/pollsSurveys/PollsSurveysPage"), "PollsSurveysPage");
 const FormBuilderPage = page(() => import("@/features/forms/FormBuilderPage"), "FormBuilderPage");
 const FormSubmissionsPage = page(() => import("@/features/forms/FormSubmissionsPage"), "FormSubmissionsPage");
@@ -257,6 +258,14 @@ export function AppRoutes() {
           element={
             <Guarded>
               <WalkListsPage />
+            </Guarded>
+          }
+        />
+        <Route
+          path={canvassDashboardPath(":listId")}
+          element={
+            <Guarded>
+              <CanvassDashboardPage />
             </Guarded>
           }
         />

@@ -18,6 +18,8 @@ import { StateHistoryCard } from "./components/StateHistoryCard";
 import { StatusBadge } from "./components/StatusBadge";
 import { VerifiedIcon } from "./components/VerifiedIcon";
 import { VoteHistoryCard } from "./components/VoteHistoryCard";
+import { VoterCanvassFlags } from "./components/VoterCanvassFlags";
+import { VoterCanvassHistory } from "./components/VoterCanvassHistory";
 import { VoterChangesCard } from "./components/VoterChangesCard";
 import { VoterEmailHistory } from "./components/VoterEmailHistory";
 import { VoterGroupsCard } from "./components/VoterGroupsCard";
@@ -42,7 +44,8 @@ const SHOWN = VOTER_FIELD_DEFS.filter(
 
 /**
  * /voters/{id}: the voter's data (with the state file's raw status and party codes), state voter
- * history and elections voted, state-verified checks, change history, groups and email.
+ * history and elections voted, state-verified checks, change history, groups, email, and what
+ * canvassing recorded (flags such as moved or do not contact, each attempt at their door).
  */
 export function VoterDetailPage() {
   const { id = "" } = useParams();
@@ -122,6 +125,7 @@ export function VoterDetailPage() {
               <RawCode label="Status code in the state file" code={voter.status_code} testId="voters.statusCode" />
             )}
           </Flex>
+          {can("voters.view") && <VoterCanvassFlags voterId={voter._id} />}
           <DataList.Root orientation={{ initial: "vertical", sm: "horizontal" }}>
             {SHOWN.map((f) => (
               <DataList.Item key={f.key}>
@@ -176,6 +180,7 @@ export function VoterDetailPage() {
           <VoterGroupsCard voterId={voter._id} canChange={can("voters.update")} onAdd={() => setGroupOpen(true)} />
           <VoterSmsHistory voterId={voter._id} hasPhone={!!voter.phone} />
           {can("campaigns.view") && <VoterEmailHistory voterId={voter._id} />}
+          {can("voters.view") && <VoterCanvassHistory voterId={voter._id} />}
           <VoterFormSubmissions voterId={voter._id} />
           <VoterSigns voterId={voter._id} />
           <VoterChangesCard voterId={voter._id} customDefs={defs} />

@@ -183,7 +183,7 @@ export function WalkListsPage() {
       </Card>
     ) : (
       <Card>
-        <WalkListTable lists={lists} onOpen={setOpen} />
+        <WalkListTable lists={lists} onOpen={setOpen} canManage={canManage && can("walk_lists.view")} />
       </Card>
     );
 

@@ -4,6 +4,7 @@ import {
   idsFromForm,
   idsToForm,
   optOutFooter,
+  optOutSource,
   sendTotals,
   type SendProgress,
 } from "@/features/sms/utils/smsDisplay";
@@ -58,5 +59,12 @@ describe("SMS center display helpers", () => {
 
   test("the opt-out line names the organisation and says how to stop", () => {
     expect(optOutFooter("Friends of Ada")).toBe("Friends of Ada: Reply STOP to opt out");
+  });
+
+  test("an opt-out's source in words, a canvasser's at the door among them", () => {
+    expect(optOutSource("inbound")).toBe("replied STOP");
+    expect(optOutSource("provider")).toBe("reported by Twilio");
+    expect(optOutSource("canvass")).toBe("marked do not contact at the door by a canvasser");
+    expect(optOutSource("manual")).toBe("set by a teammate");
   });
 });

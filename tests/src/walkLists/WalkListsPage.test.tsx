@@ -275,4 +275,29 @@ describe("WalkListsPage", () => {
     expect(doors.map((d) => text(d))).toEqual(["1101 Oak StAnn Lee", "2103 Oak StBo Lee"]);
     expect(button(document.body, "Print walk sheet")).toBeDefined();
   });
+
+  test("organisers open a list's live dashboard (from its row and its detail); canvassers open it in the canvass app", async () => {
+    state.detail = { list: LISTS[0], doors: [] };
+    r.render(<WalkListsPage />, "/walk-lists");
+    const live = r.container.querySelector<HTMLAnchorElement>("a[aria-label='Live dashboard: North loop']");
+    expect(live?.getAttribute("href")).toBe("/walk-lists/wl1/live");
+    click(button(r.container, "Open North loop"));
+    await flush();
+    const detail = byTestId(document.body, "walkList.detail")!;
+    expect(text(byTestId(detail, "walkList.live"))).toBe("Live dashboard");
+    expect(byTestId(detail, "walkList.live")!.getAttribute("href")).toBe("/walk-lists/wl1/live");
+    expect(text(byTestId(detail, "walkList.canvass"))).toBe("Open in canvass app");
+    expect(byTestId(detail, "walkList.canvass")!.getAttribute("href")).toBe("/canvass/wl1");
+    await expectNoAxeViolations(detail);
+    r.unmount();
+    // a Volunteer: the canvass app, no dashboard
+    r = mountRoot();
+    state.permissions = new Set(["walk_lists.view", "voters.view"]);
+    r.render(<WalkListsPage />, "/walk-lists");
+    expect(r.container.querySelector("a[aria-label='Live dashboard: North loop']")).toBeNull();
+    click(button(r.container, "Open North loop"));
+    await flush();
+    expect(byTestId(document.body, "walkList.live")).toBeNull();
+    expect(byTestId(document.body, "walkList.canvass")!.getAttribute("href")).toBe("/canvass/wl1");
+  });
 });

@@ -4,7 +4,7 @@ import type { Id } from "@convex/_generated/dataModel";
 import { useViewer } from "@/session/ViewerProvider";
 import { toast } from "@/ui/toast";
 import { useVoterSmsHistory } from "../hooks/useVoterSmsHistory";
-import { formatTime } from "../utils/smsDisplay";
+import { formatTime, optOutSource } from "../utils/smsDisplay";
 import { SmsStatusBadge } from "./SmsStatusBadge";
 
 type VoterSmsHistoryProps = { voterId: Id<"voters">; hasPhone: boolean };
@@ -63,13 +63,8 @@ export function VoterSmsHistory({ voterId, hasPhone }: VoterSmsHistoryProps) {
       </Flex>
       {data?.optedOut && (
         <Text as="p" size="1" color="gray" mb="2">
-          Since {formatTime(data.optedOut.at)} (
-          {data.optedOut.source === "inbound"
-            ? "replied STOP"
-            : data.optedOut.source === "provider"
-              ? "reported by Twilio"
-              : "set by a teammate"}
-          ); no campaign or quick send texts this number.
+          Since {formatTime(data.optedOut.at)} ({optOutSource(data.optedOut.source)}); no campaign or quick send texts
+          this number.
         </Text>
       )}
       {data === undefined ? (

@@ -53,6 +53,20 @@ export function formatDuration(seconds: number): string {
   return m % 60 ? `${h} h ${m % 60} min` : `${h} h`;
 }
 
+/** Where a number's SMS opt-out came from, in words (the voter's Text Messages card). */
+export function optOutSource(source: string): string {
+  switch (source) {
+    case "inbound":
+      return "replied STOP";
+    case "provider":
+      return "reported by Twilio";
+    case "canvass":
+      return "marked do not contact at the door by a canvasser";
+    default:
+      return "set by a teammate";
+  }
+}
+
 export function formatTime(at: number | null | undefined): string {
   if (!at) return "—";
   return new Date(at).toLocaleString(undefined, {

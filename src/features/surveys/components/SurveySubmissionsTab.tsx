@@ -1,5 +1,5 @@
 import { DownloadIcon } from "@radix-ui/react-icons";
-import { Button, Card, DataList, Dialog, Flex, Table, Text } from "@radix-ui/themes";
+import { Badge, Button, Card, DataList, Dialog, Flex, Table, Text } from "@radix-ui/themes";
 import { useState } from "react";
 import { api } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
@@ -15,7 +15,11 @@ import { SurveySummary } from "./SurveySummary";
 
 type Row = (typeof api.surveySubmissions.list)["_returnType"]["rows"][number];
 
-/** Submissions: Submitted, Email (or 'Anonymous'), Actions (details, delete); live; CSV export; per-question summary. */
+/**
+ * Submissions: Submitted, Email (or 'Anonymous'; answers recorded at a door marked Canvass), Actions
+ * (details, delete); live; how many came from canvassing; CSV export; per-question summary (canvass
+ * answers included).
+ */
 export function SurveySubmissionsTab({
   surveyId,
   surveyName,
@@ -27,7 +31,7 @@ export function SurveySubmissionsTab({
 }) {
   const { can } = useViewer();
   const [limit, setLimit] = useState(50);
-  const { data, sample, removeSubmission, allRows } = useSurveySubmissions(surveyId, limit);
+  const { data, sample, canvass, removeSubmission, allRows } = useSurveySubmissions(surveyId, limit);
   const [details, setDetails] = useState<Row | null>(null);
   const [deleting, setDeleting] = useState<Row | null>(null);
   const [exporting, setExporting] = useState(false);
@@ -60,9 +64,16 @@ export function SurveySubmissionsTab({
   return (
     <Flex direction="column" gap="4">
       <Flex justify="between" align="center" gap="3" wrap="wrap">
-        <Text size="2" color="gray" data-testid="survey.submissionTotal">
-          {data.total} {data.total === 1 ? "submission" : "submissions"}
-        </Text>
+        <Flex direction="column" gap="1">
+          <Text size="2" color="gray" data-testid="survey.submissionTotal">
+            {data.total} {data.total === 1 ? "submission" : "submissions"}
+          </Text>
+          {canvass && canvass.canvass > 0 && (
+            <Text size="2" color="gray" data-testid="survey.canvassCount">
+              {`${canvass.canvass.toLocaleString("en-US")} recorded at the door by canvassers${canvass.sampled ? " (of the latest 2,000)" : ""}`}
+            </Text>
+          )}
+        </Flex>
         <Button
           variant="soft"
           onClick={() => void exportCsv()}
@@ -95,6 +106,11 @@ export function SurveySubmissionsTab({
                 <Table.Cell>
                   {r.email ?? "Anonymous"}
                   {r.source === "preview" && <Text color="gray"> (preview)</Text>}
+                  {r.source === "canvass" && (
+                    <Badge color="green" ml="2" data-testid="survey.sourceCanvass">
+                      Canvass
+                    </Badge>
+                  )}
                 </Table.Cell>
                 <Table.Cell>
                   <Flex gap="2">
@@ -127,6 +143,7 @@ export function SurveySubmissionsTab({
             <Dialog.Title>Response</Dialog.Title>
             <Dialog.Description size="2" color="gray" mb="3">
               {details.email ?? "Anonymous"} · {new Date(details.submittedAt).toLocaleString()}
+              {details.source === "canvass" && " · recorded at the door by a canvasser"}
             </Dialog.Description>
             <DataList.Root orientation={{ initial: "vertical", sm: "horizontal" }} data-testid="survey.details">
               {fields

@@ -5,11 +5,13 @@ import type { Id } from "@convex/_generated/dataModel";
 
 type ExportPage = FunctionReturnType<typeof api.surveySubmissions.exportPage>;
 
-/** Submissions: the newest `limit` of a survey's submissions and the summary's sample (both live), deleting one, and every submission for the export. */
+/** Submissions: the newest `limit` of a survey's submissions, the summary's sample and how many came from canvassing (all live), deleting one, and every submission for the export. */
 export function useSurveySubmissions(surveyId: Id<"surveys">, limit: number) {
   const convex = useConvex();
   const data = useQuery(api.surveySubmissions.list, { surveyId, limit });
   const sample = useQuery(api.surveySubmissions.summarySample, { surveyId });
+  // how many of the latest were recorded at a door by canvassers (issue 38)
+  const canvass = useQuery(api.canvassDashboard.surveyCanvass, { surveyId });
   const removeSubmission = useMutation(api.surveySubmissions.remove);
   /** Every submission of the survey, newest first, page by page. */
   const allRows = async (): Promise<ExportPage["rows"]> => {
@@ -22,5 +24,5 @@ export function useSurveySubmissions(surveyId: Id<"surveys">, limit: number) {
     } while (before !== null);
     return rows;
   };
-  return { data, sample, removeSubmission, allRows };
+  return { data, sample, canvass, removeSubmission, allRows };
 }

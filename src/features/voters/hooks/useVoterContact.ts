@@ -29,3 +29,15 @@ export function useVoterEmailHistory(voterId: Id<"voters">) {
   const rows = useQuery(api.emailBlasts.voterHistory, { voterId });
   return { rows };
 }
+
+/** A voter's canvass attempts (their own results and their door's), newest first, live. */
+export function useVoterCanvassHistory(voterId: Id<"voters">) {
+  const rows = useQuery(api.canvass.voterHistory, { voterId });
+  return { rows };
+}
+
+/** What canvassing learnt about a voter (moved, wrong address, deceased, do not contact, added at a door), live. */
+export function useVoterCanvassFlags(voterId: Id<"voters">) {
+  const flags = useQuery(api.canvassDashboard.voterFlags, { voterId });
+  return { flags };
+}

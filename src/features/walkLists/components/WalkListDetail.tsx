@@ -1,9 +1,12 @@
 import { Box, Button, Checkbox, Dialog, Flex, Popover, Select, Table, Text, TextField } from "@radix-ui/themes";
 import { useState } from "react";
+import { Link } from "react-router-dom";
 import type { Id } from "@convex/_generated/dataModel";
 import { WALK_LIST_STATUSES } from "@convex/tables/walkLists";
 import { downloadBlob } from "@/lib/download";
 import { countOf } from "@/lib/plural";
+import { canvassDashboardPath, canvassListPath } from "@/lib/routes";
+import { useViewer } from "@/session/ViewerProvider";
 import { ConfirmDialog } from "@/ui/ConfirmDialog";
 import { Loading } from "@/ui/Loading";
 import { ScrollTable } from "@/ui/ScrollTable";
@@ -37,7 +40,8 @@ function printSheet(data: Detail) {
 /**
  * One walk list: status, expiry and canvassers (organisers change them: each change names the value
  * it started from, so a teammate's change to the same field is refused naming them), its doors in
- * walking order with their voters, the printable walk sheet.
+ * walking order with their voters, the printable walk sheet; links to the list's live canvass
+ * dashboard (organisers) and to the list in the canvass app (members who canvass).
  */
 export function WalkListDetail(props: {
   id: Id<"walkLists">;
@@ -47,6 +51,7 @@ export function WalkListDetail(props: {
 }) {
   const data = useWalkList(props.id);
   const { update, remove } = useWalkListActions();
+  const canCanvass = useViewer().can("walk_lists.view");
   const [confirm, setConfirm] = useState(false);
   const list = data?.list;
 
@@ -79,6 +84,20 @@ export function WalkListDetail(props: {
               >{`${list.knocked} / ${list.doors} knocked · ${list.contacts} contacts`}</Text>
               {list.surveyName && <Text size="2">{`Script: ${list.surveyName}`}</Text>}
             </Flex>
+            {(props.canManage || canCanvass) && (
+              <Flex gap="2" wrap="wrap">
+                {props.canManage && canCanvass && (
+                  <Button asChild size="2" variant="soft" data-testid="walkList.live">
+                    <Link to={canvassDashboardPath(props.id)}>Live dashboard</Link>
+                  </Button>
+                )}
+                {canCanvass && (
+                  <Button asChild size="2" variant="soft" data-testid="walkList.canvass">
+                    <Link to={canvassListPath(props.id)}>Open in canvass app</Link>
+                  </Button>
+                )}
+              </Flex>
+            )}
             {props.canManage ? (
               <Flex gap="3" wrap="wrap" align="end">
                 <label>

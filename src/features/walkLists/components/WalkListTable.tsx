@@ -1,5 +1,7 @@
 import { Button, Flex, Progress, Table, Text } from "@radix-ui/themes";
+import { Link } from "react-router-dom";
 import type { Id } from "@convex/_generated/dataModel";
+import { canvassDashboardPath } from "@/lib/routes";
 import { ScrollTable } from "@/ui/ScrollTable";
 import type { WalkListRow } from "../hooks/useWalkLists";
 import { StatusBadge } from "./StatusBadge";
@@ -8,8 +10,16 @@ function day(ms: number) {
   return new Date(ms).toLocaleDateString("en-US", { month: "short", day: "numeric", year: "numeric" });
 }
 
-/** The walk lists with status, progress (doors knocked / total, contacts) and who is out on each. */
-export function WalkListTable({ lists, onOpen }: { lists: WalkListRow[]; onOpen(id: Id<"walkLists">): void }) {
+/** The walk lists with status, progress (doors knocked / total, contacts) and who is out on each; organisers open a list's live dashboard. */
+export function WalkListTable({
+  lists,
+  onOpen,
+  canManage = false,
+}: {
+  lists: WalkListRow[];
+  onOpen(id: Id<"walkLists">): void;
+  canManage?: boolean;
+}) {
   return (
     <ScrollTable label="Walk Lists">
       <Table.Header>
@@ -50,9 +60,18 @@ export function WalkListTable({ lists, onOpen }: { lists: WalkListRow[]; onOpen(
               <StatusBadge status={l.status} expired={l.expired} />
             </Table.Cell>
             <Table.Cell>
-              <Button size="1" variant="soft" onClick={() => onOpen(l.id)} aria-label={`Open ${l.name}`}>
-                Open
-              </Button>
+              <Flex gap="2" wrap="wrap">
+                <Button size="1" variant="soft" onClick={() => onOpen(l.id)} aria-label={`Open ${l.name}`}>
+                  Open
+                </Button>
+                {canManage && (
+                  <Button size="1" variant="soft" asChild>
+                    <Link to={canvassDashboardPath(l.id)} aria-label={`Live dashboard: ${l.name}`}>
+                      Live
+                    </Link>
+                  </Button>
+                )}
+              </Flex>
             </Table.Cell>
           </Table.Row>
         ))}
