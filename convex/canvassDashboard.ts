@@ -40,11 +40,11 @@ export const listMap = orgQuery("campaigns.manage")({
     v.null(),
   ),
   handler: async (ctx, { listId }) => {
-    const list = await ctx.db.get(listId);
+    const list = await ctx.db.get("walkLists", listId);
     // null: the list is gone (deleted while the dashboard is open), so the page says so instead of failing
     if (!list) return null;
     const seeVoters = canSeeVoters(ctx.viewer);
-    const turf = await ctx.db.get(list.turfId);
+    const turf = await ctx.db.get("turfs", list.turfId);
     let order = 0;
     const doors = (await loadDoors(ctx.db, list.doorIds)).map((d) => ({
       id: d._id,
@@ -70,7 +70,7 @@ export const voterFlags = orgQuery("voters.view")({
     }),
   ),
   handler: async (ctx, { voterId }) => {
-    if (!(await ctx.db.get(voterId))) throw appError("NOT_FOUND");
+    if (!(await ctx.db.get("voters", voterId))) throw appError("NOT_FOUND");
     // one row per kind at most (model/canvass.ts flagVoter)
     const rows = await ctx.db
       .query("voterFlags")
@@ -78,9 +78,9 @@ export const voterFlags = orgQuery("voters.view")({
       .take(20);
     const out = [];
     for (const f of rows.sort((a, b) => b.at - a.at)) {
-      const by = await ctx.db.get(f.by);
-      const event = f.eventId ? await ctx.db.get(f.eventId) : null;
-      const list = event ? await ctx.db.get(event.listId) : null;
+      const by = await ctx.db.get("users", f.by);
+      const event = f.eventId ? await ctx.db.get("canvassEvents", f.eventId) : null;
+      const list = event ? await ctx.db.get("walkLists", event.listId) : null;
       out.push({
         id: f._id,
         kind: f.kind,
@@ -101,7 +101,7 @@ export const surveyCanvass = orgQuery("surveys.view")({
   args: { surveyId: v.id("surveys") },
   returns: v.object({ canvass: v.number(), sampled: v.boolean() }),
   handler: async (ctx, { surveyId }) => {
-    const survey = await ctx.db.get(surveyId);
+    const survey = await ctx.db.get("surveys", surveyId);
     if (!survey) throw appError("NOT_FOUND");
     const rows = await ctx.db
       .query("surveySubmissions")
