@@ -5,7 +5,8 @@
  * WebSocket client as their day goes: a result every 2 minutes of the day (the day compressed
  * BENCH_CANVASS_SPEEDUP times), each sent when recorded, except in spells without signal (the
  * backlog goes at once when signal returns, up to 100 a call); a batch now and then sent again, as
- * an outbox does when an acknowledgement is lost; the whole outbox once more at the end. Prints:
+ * an outbox does when an acknowledgement is lost; once in the day, at a random point, everything sent
+ * so far sent again (a reinstalled app's restored outbox); the whole outbox once more at the end. Prints:
  *   1. recorded / duplicate / refused outcomes, and the check: every action recorded exactly once
  *      (0 lost, 0 duplicated), read back from the events and from the dashboard's tallies;
  *   2. sync → the organiser's live dashboard showing it: p50 / p99 (goal p99 ≤ 1 s), measured on the
@@ -292,6 +293,8 @@ async function main() {
         const ready = (j: number) => shiftStart + (j * RESULT_EVERY_MS) / SPEEDUP;
         let k = 0;
         let signalAt = 0;
+        const restoreAfter = Math.floor(r() * mine.length);
+        let restored = false;
         while (k < mine.length) {
           const now = performance.now();
           if (now < signalAt) await sleep(signalAt - now);
@@ -305,6 +308,10 @@ async function main() {
           // an acknowledgement lost: the outbox sends the same batch again
           if (r() < 0.05) await send(batch);
           k = m;
+          if (!restored && k >= restoreAfter) {
+            restored = true;
+            for (let j = 0; j < k; j += 100) await send(mine.slice(j, Math.min(k, j + 100)));
+          }
           if (r() < NO_SIGNAL_CHANCE)
             signalAt = performance.now() + (NO_SIGNAL_MS[0] + r() * (NO_SIGNAL_MS[1] - NO_SIGNAL_MS[0])) / SPEEDUP;
         }
