@@ -50,4 +50,6 @@ export const ROUTES = {
 export const voterPath = (id: string) => `${ROUTES.voters}/${id}`;
 /** The canvasser's app on one walk list (issue 38). */
 export const canvassListPath = (listId: string) => `${ROUTES.canvass}/${listId}`;
+/** The organiser's live canvass dashboard of one walk list (issue 38). */
+export const canvassDashboardPath = (listId: string) => `${ROUTES.walkLists}/${listId}/live`;
 export const voterEditPath = (id: string) => `${ROUTES.voters}/${id}/edit`;
