@@ -49,7 +49,9 @@ export const storageRangePlugin = {
 
 /** Requests the stored-files route answers: GETs of a Convex storage URL (not the upload endpoint). */
 export const isStoredFile = ({ url, request }: { url: URL; request: Request }): boolean =>
-  request.method === "GET" && url.pathname.startsWith("/api/storage/") && !url.pathname.startsWith("/api/storage/upload");
+  request.method === "GET" &&
+  url.pathname.startsWith("/api/storage/") &&
+  !url.pathname.startsWith("/api/storage/upload");
 
 /**
  * Raster map tiles of the organisation's tile source (any origin): an image whose path ends in
