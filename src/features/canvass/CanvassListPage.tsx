@@ -2,7 +2,6 @@ import { Badge, Box, Button, Callout, Card, Flex, Grid, Heading, Switch, Text } 
 import { lazy, Suspense, useMemo, useState } from "react";
 import { useParams, useSearchParams } from "react-router-dom";
 import { RESULT_CODES, RESULT_LABELS, type ResultCode } from "@convex/lib/canvass";
-import { formatDateTime } from "@/lib/dateTime";
 import { ROUTES } from "@/lib/routes";
 import { Loading } from "@/ui/Loading";
 import { CanvassFrame, type FieldContext } from "./components/CanvassFrame";
@@ -12,7 +11,7 @@ import { RecordForm } from "./components/RecordForm";
 import { useGps } from "./hooks/useGps";
 import { useListCopy } from "./hooks/useListCopy";
 import { useCanvassStore, useLocalCopy } from "./hooks/useLocalCopy";
-import { actionLabel, distanceText, doorName, nearestOpenDoors, shownStates } from "./utils/doors";
+import { actionLabel, distanceText, doorName, nearestOpenDoors, shownStates, timeText } from "./utils/doors";
 import type { BundleDoor, NewAction } from "./utils/store";
 import { CANVASS_TEXTS } from "./utils/texts";
 
@@ -148,7 +147,7 @@ function DoorScreen({ user, session, listId }: FieldContext & { listId: string }
             </Heading>
             <Flex gap="2" wrap="wrap">
               <Badge color={state ? "green" : "gray"} size="2" data-testid="canvass.door.state">
-                {state ? t.lastResult(RESULT_LABELS[state.result], formatDateTime(state.at)) : t.notKnocked}
+                {state ? t.lastResult(RESULT_LABELS[state.result], timeText(state.at)) : t.notKnocked}
               </Badge>
               {waitingDoors.has(current.id) && (
                 <Badge color="amber" size="2">
@@ -163,7 +162,7 @@ function DoorScreen({ user, session, listId }: FieldContext & { listId: string }
               {current.claim === "mine" && (
                 <Badge color="indigo" size="2">
                   {t.yoursUntil(
-                    formatDateTime(bundle.myClaims.find((c) => c.doorId === current.id)?.expiresAt ?? Date.now()),
+                    timeText(bundle.myClaims.find((c) => c.doorId === current.id)?.expiresAt ?? Date.now()),
                   )}
                 </Badge>
               )}

@@ -2,9 +2,8 @@ import { Button, Card, Flex, Heading, SegmentedControl, Text } from "@radix-ui/t
 import { ConvexError } from "convex/values";
 import { useState } from "react";
 import type { AppErrorData } from "@convex/lib/errors";
-import { formatDateTime } from "@/lib/dateTime";
 import { useClaims } from "../hooks/useClaims";
-import { doorName } from "../utils/doors";
+import { doorName, timeText } from "../utils/doors";
 import type { Bundle } from "../utils/store";
 import { CANVASS_TEXTS } from "../utils/texts";
 
@@ -126,7 +125,7 @@ export function ClaimPanel({ bundle, online, near, onChanged, onOpenDoor }: Clai
                           {d ? doorName(d) : c.doorId}
                         </Text>
                         <Text size="1" color="gray">
-                          {t.yoursUntil(formatDateTime(c.expiresAt))}
+                          {t.yoursUntil(timeText(c.expiresAt))}
                         </Text>
                       </Button>
                     </li>

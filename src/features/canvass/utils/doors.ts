@@ -4,6 +4,7 @@
  */
 import { RESULT_LABELS, type ResultCode } from "@convex/lib/canvass";
 import { metres } from "@convex/lib/turf/geometry";
+import { currentTimeZone, formatDateTime } from "@/lib/dateTime";
 import type { BundleDoor, DoorMark, DoorState } from "./store";
 
 export type ShownState = {
@@ -69,4 +70,13 @@ export function doorsBox(doors: { lat: number; lng: number }[]): [number, number
     n = Math.max(n, d.lat);
   }
   return [w, s, e, n];
+}
+
+/** A time the canvasser reads at a glance: "3:13 PM" today, the date too on another day (the user's time zone). */
+export function timeText(ms: number, now = Date.now()): string {
+  const timeZone = currentTimeZone();
+  const day = (t: number) => new Date(t).toLocaleDateString("en-US", { timeZone });
+  return day(ms) === day(now)
+    ? new Date(ms).toLocaleTimeString("en-US", { timeZone, hour: "numeric", minute: "2-digit" })
+    : formatDateTime(ms, timeZone);
 }
