@@ -57,7 +57,7 @@ function blank(a: Answer | undefined) {
 }
 
 /** The script's answers kept for this result (shown questions only), with their errors. */
-export function scriptAnswers(pages: SurveyPage[], answers: Responses) {
+function scriptAnswers(pages: SurveyPage[], answers: Responses) {
   const shown = visiblePages(pages, answers);
   const kept: Responses = {};
   for (const p of shown)

@@ -113,7 +113,7 @@ class CanvassDb extends Dexie {
   }
 }
 
-export const CANVASS_DB = "precinct-canvass";
+const CANVASS_DB = "precinct-canvass";
 
 export class CanvassStore {
   readonly db: CanvassDb;
