@@ -103,6 +103,11 @@ function DoorScreen({ user, session, listId }: FieldContext & { listId: string }
         <Text size="2" color="gray" data-testid="canvass.list.progress">
           {t.listProgress(knocked, doors.length)}
         </Text>
+        {problem && (
+          <Callout.Root color="red" mt="2" data-testid="canvass.list.problem">
+            <Callout.Text>{problem}</Callout.Text>
+          </Callout.Root>
+        )}
         {!bundle.list.open && (
           <Callout.Root color="red" mt="2">
             <Callout.Text>{t.listClosed}</Callout.Text>

@@ -115,7 +115,7 @@ describe("buildAction", () => {
     });
   });
 
-  test("corrections carry the value they started from; unchanged fields are not sent; no base, no correction", () => {
+  test("corrections carry the value they started from; unchanged fields are not sent; no base (or no talk), no correction", () => {
     const form = { ...emptyForm("contacted", "voter_ann"), phone: "217-555-0199", email: "ann@example.org" };
     expect(buildAction(form, ctx)).toMatchObject({
       ok: true,
@@ -137,6 +137,9 @@ describe("buildAction", () => {
     expect(noBase.ok && noBase.action.edits).toBeFalsy();
     const noRole = buildAction(form, { ...ctx, canEditVoters: false });
     expect(noRole.ok && noRole.action.edits).toBeFalsy();
+    // corrections come with a talk at the door, not with another result
+    const refused = buildAction({ ...form, result: "refused" }, ctx);
+    expect(refused.ok && refused.action.edits).toBeFalsy();
   });
 
   test("a person added at the door: both names, a valid email; the rest as typed", () => {

@@ -280,10 +280,11 @@ describe("/canvass/:listId", () => {
     click(button(r.container, "Not Home"));
     await until(() => byTestId(r.container, "canvass.record") !== null, "the record form");
     expect(r.container.querySelector("h2")?.textContent).toBe("Not Home at 10 Oak St");
-    // a door with one voter starts with them; the whole door is one tap away
-    click(
-      [...r.container.querySelectorAll("button[role=radio]")].find((b) => b.textContent === "Everyone at this door"),
+    // nobody home concerns the door: that is where the form starts
+    const whole = [...r.container.querySelectorAll("button[role=radio]")].find(
+      (b) => b.textContent === "Everyone at this door",
     );
+    expect(whole?.getAttribute("aria-checked")).toBe("true");
     click(byTestId(r.container, "canvass.save"));
     await until(() => byTestId(r.container, "canvass.door.position")?.textContent === "Door 2 of 3", "the next door");
     const [item] = await store.waiting(U, LIST);
@@ -308,6 +309,12 @@ describe("/canvass/:listId", () => {
     await until(() => byTestId(r.container, "canvass.door") !== null, "the door");
     click(button(r.container, "Contacted"));
     await until(() => byTestId(r.container, "canvass.script") !== null, "the script");
+    // a talk at a door with one voter starts with them
+    expect(
+      [...r.container.querySelectorAll("button[role=radio]")]
+        .find((b) => b.textContent?.startsWith("Ann Walker"))
+        ?.getAttribute("aria-checked"),
+    ).toBe("true");
     expect(text(byTestId(r.container, "canvass.script"))).toContain("Will you support Lee?");
     const phone = [...r.container.querySelectorAll<HTMLInputElement>("input[type=tel]")][0];
     expect(phone.value).toBe("+12175550100");

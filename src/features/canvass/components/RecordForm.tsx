@@ -20,6 +20,9 @@ import type { BundleDoor, NewAction, VoterContact } from "../utils/store";
 import { CANVASS_TEXTS } from "../utils/texts";
 import { ScriptQuestion } from "./ScriptQuestion";
 
+/** Results that are usually about the person who came to the door. */
+const ABOUT_A_VOTER = new Set<ResultCode>(["contacted", "refused", "deceased"]);
+
 type RecordFormProps = {
   door: BundleDoor;
   result: ResultCode;
@@ -55,9 +58,10 @@ function Field({ label, error, children }: { label: string; error?: string; chil
  * notes, wrong address and do not contact. Saved to the outbox at once (it syncs on its own).
  */
 export function RecordForm({ door, result, survey, contacts, canEditVoters, gps, onSave, onCancel }: RecordFormProps) {
-  // a door with one voter starts with them (and their details, to correct)
+  // a talk at a door with one voter starts with them (and their details, to correct); other results
+  // (nobody home, come back, moved, inaccessible) concern the door
   const [form, setForm] = useState<Form>(() => {
-    const who = door.voters.length === 1 ? door.voters[0].id : "door";
+    const who = door.voters.length === 1 && ABOUT_A_VOTER.has(result) ? door.voters[0].id : "door";
     const c = contacts?.get(who);
     return { ...emptyForm(result, who), phone: c?.phone ?? "", email: c?.email ?? "" };
   });
@@ -168,7 +172,7 @@ export function RecordForm({ door, result, survey, contacts, canEditVoters, gps,
         </Card>
       )}
 
-      {voter && canEditVoters && (
+      {voter && canEditVoters && result === "contacted" && (
         <Box>
           <Heading as="h3" size="3" mb="1">
             {t.contactDetails}

@@ -96,7 +96,8 @@ export function buildAction(form: RecordForm, ctx: Context): Built {
 
   const edits: NonNullable<NewAction["edits"]> = [];
   const base = voterId && ctx.contacts ? ctx.contacts.get(voterId) : undefined;
-  if (base && ctx.canEditVoters) {
+  // corrections come from a talk at the door
+  if (base && ctx.canEditVoters && form.result === "contacted") {
     for (const field of ["phone", "email"] as const) {
       const now = form[field].trim();
       if (now === (base[field] ?? "")) continue;
