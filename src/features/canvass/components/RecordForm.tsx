@@ -96,7 +96,8 @@ export function RecordForm({ door, result, survey, contacts, canEditVoters, gps,
     });
 
   return (
-    <Flex direction="column" gap="4" pb="9" data-testid="canvass.record">
+    // as tall as the screen below the header, so Save is at the bottom (a thumb's reach) even when the form is short
+    <Flex direction="column" gap="4" data-testid="canvass.record" style={{ minHeight: "calc(100dvh - 100px)" }}>
       <Heading as="h2" size="5" style={{ overflowWrap: "anywhere" }}>
         {t.recordTitle(RESULT_LABELS[result], doorName(door))}
       </Heading>
@@ -259,9 +260,11 @@ export function RecordForm({ door, result, survey, contacts, canEditVoters, gps,
         style={{
           position: "sticky",
           bottom: 0,
+          marginTop: "auto",
           background: "var(--color-panel-solid)",
           borderTop: "1px solid var(--gray-a5)",
-          margin: "0 calc(-1 * var(--space-3))",
+          marginLeft: "calc(-1 * var(--space-3))",
+          marginRight: "calc(-1 * var(--space-3))",
         }}
       >
         <Button size="4" variant="soft" color="gray" onClick={onCancel} style={{ flex: 1 }}>
