@@ -19,6 +19,7 @@ import type * as adminUsers from "../adminUsers.js";
 import type * as auth from "../auth.js";
 import type * as authThrottle from "../authThrottle.js";
 import type * as canvass from "../canvass.js";
+import type * as canvassApp from "../canvassApp.js";
 import type * as canvassDashboard from "../canvassDashboard.js";
 import type * as crons from "../crons.js";
 import type * as ctaTemplates from "../ctaTemplates.js";
@@ -220,6 +221,7 @@ declare const fullApi: ApiFromModules<{
   auth: typeof auth;
   authThrottle: typeof authThrottle;
   canvass: typeof canvass;
+  canvassApp: typeof canvassApp;
   canvassDashboard: typeof canvassDashboard;
   crons: typeof crons;
   ctaTemplates: typeof ctaTemplates;

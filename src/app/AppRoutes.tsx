@@ -3,7 +3,7 @@ import { isValidElement, lazy, Suspense, useEffect, type ComponentType, type Laz
 import { Navigate, Route, Routes, useSearchParams } from "react-router-dom";
 import { AuthGuard } from "./AuthGuard";
 import { AppShell } from "./shell/AppShell";
-import { canvassDashboardPath, ROUTES, voterEditPath, voterPath } from "@/lib/routes";
+import { canvassDashboardPath, canvassListPath, ROUTES, voterEditPath, voterPath } from "@/lib/routes";
 
 type Page = LazyExoticComponent<ComponentType> & { preload(): void };
 
@@ -46,6 +46,8 @@ const RoadmapPage = page(() => import("@/features/info/RoadmapPage"), "RoadmapPa
 const DistrictsPage = page(() => import("@/features/districts/DistrictsPage"), "DistrictsPage");
 const WalkListsPage = page(() => import("@/features/walkLists/WalkListsPage"), "WalkListsPage");
 const CanvassDashboardPage = page(() => import("@/features/walkLists/CanvassDashboardPage"), "CanvassDashboardPage");
+const CanvassListsPage = page(() => import("@/features/canvass/CanvassListsPage"), "CanvassListsPage");
+const CanvassListPage = page(() => import("@/features/canvass/CanvassListPage"), "CanvassListPage");
 const PollsSurveysPage = page(() => import("@/features/pollsSurveys/PollsSurveysPage"), "PollsSurveysPage");
 const FormBuilderPage = page(() => import("@/features/forms/FormBuilderPage"), "FormBuilderPage");
 const FormSubmissionsPage = page(() => import("@/features/forms/FormSubmissionsPage"), "FormSubmissionsPage");
@@ -108,6 +110,10 @@ export function AppRoutes() {
         <Route path="/embed/survey/:surveyId" element={<PublicSurveyPage />} />
         <Route path="/embed/cta/:id" element={<EmbedCtaPage />} />
         <Route path={ROUTES.unsubscribe} element={<UnsubscribePage />} />
+        {/* the canvasser's field app (issue 38): its own frame and session check, which render
+            from this device's copy without waiting for the server (offline, installed) */}
+        <Route path={ROUTES.canvass} element={<CanvassListsPage />} />
+        <Route path={canvassListPath(":listId")} element={<CanvassListPage />} />
 
         <Route
           path={ROUTES.dashboard}

@@ -29,6 +29,8 @@ export function navigationFor(mode: Mode): NavItem[] {
         { label: "Districts", to: ROUTES.districts, permission: "voters.view" },
         // Volunteers see the lists assigned to them; Campaign Managers hold it through voters.manage
         { label: "Walk Lists", to: ROUTES.walkLists, permission: "walk_lists.view" },
+        // the canvasser's field app (installable, works offline)
+        { label: "Canvass", to: ROUTES.canvass, permission: "walk_lists.view" },
         { label: "Polls & Surveys", to: ROUTES.pollsSurveys },
         { label: "Roadmap", to: ROUTES.roadmap },
       ];
