@@ -17,6 +17,7 @@ import { PHONE, screenProblems } from "./a11y";
 import { expect, test, type Page } from "./fixtures";
 import { apiClientAs, BACKEND_URL } from "./support";
 import { inviteTeammate } from "./pages/teammates";
+import { canvassDashboardPath } from "../../src/lib/routes";
 
 const county = syntheticCounty(38);
 const roads = county.edges.features as unknown as LayerFeature[];
@@ -175,9 +176,20 @@ test("a canvasser records 20 doors offline, reloads offline, and all 20 reach th
   await shot("canvass-offline-reloaded-390", { page: val });
   // nothing reached the server while offline
   expect((await organiser.query(api.canvass.dashboard, { listId: list.id })).list.attempts).toBe(0);
+  // the organiser watches the list's live dashboard in their own browser
+  await page.goto(canvassDashboardPath(list.id));
+  await expect(page.getByTestId("canvass-dashboard")).toBeVisible();
+  await expect(page.getByTestId("canvass-knocked")).toHaveText("0");
 
-  // back online: synced, and the organiser has all 20, each once
+  // back online: synced, and the organiser's dashboard shows all 20, each once, without a reload
   await val.context().setOffline(false);
+  const online = Date.now();
+  await expect(page.getByTestId("canvass-knocked")).toHaveText(String(RECORDED), { timeout: 30_000 });
+  // the issue's figure (goal ≤ 2 s from the phone's reconnection), reported rather than asserted on time
+  test.info().annotations.push({ type: "reconnect → organiser's dashboard", description: `${Date.now() - online} ms` });
+  console.log(`reconnect -> the organiser's dashboard shows all ${RECORDED}: ${Date.now() - online} ms`);
+  await expect(page.getByTestId("canvass-attempts")).toHaveText(String(RECORDED));
+  await expect(page.getByTestId("canvass-canvasser-row")).toHaveCount(1);
   await expect(val.getByTestId("canvass.state")).toHaveText("Synced", { timeout: 60_000 });
   const board = await organiser.query(api.canvass.dashboard, { listId: list.id });
   expect(board.list).toMatchObject({ attempts: RECORDED, doors: RECORDED });
@@ -190,6 +202,8 @@ test("a canvasser records 20 doors offline, reloads offline, and all 20 reach th
     })
     .toBe(RECORDED);
   await shot("canvass-synced-390", { page: val });
+  expect.soft(await screenProblems(page)).toEqual([]);
+  await shot("canvass-dashboard", { page });
 
   // claims: Val and then Wes take 10 doors near the same door; never one door twice
   await val.getByTestId("canvass.claim").click();
