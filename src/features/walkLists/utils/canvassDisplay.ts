@@ -21,7 +21,7 @@ export const NOT_KNOCKED = { fill: "#ffffff", edge: "#6b7280" } as const;
 /** The ring around a door with a data-quality flag. */
 export const FLAG_RING = "#db2777";
 
-export const FLAG_LABELS: Record<FlagKind, string> = {
+const FLAG_LABELS: Record<FlagKind, string> = {
   far: "Far from the door",
   fast: "Doors under 30 s apart",
   rate: "High contact rate",
