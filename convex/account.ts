@@ -85,7 +85,10 @@ export const update = orgMutation("organization.manage", {
     const trimmed = apply.map((e) => ({ ...e, value: (e.value as string).trim() }));
     const next = withEdits(current, trimmed);
     if (!validate(vAddress, next.address) || !validate(vContact, next.contact)) throw appError("VALIDATION_ERROR");
-    await ctx.db.patch("organizations", ctx.viewer.orgId, { name: next.dbaName || next.legalName || org.name, ...next });
+    await ctx.db.patch("organizations", ctx.viewer.orgId, {
+      name: next.dbaName || next.legalName || org.name,
+      ...next,
+    });
     await markEdited(
       ctx,
       ctx.viewer,

@@ -256,7 +256,12 @@ export const send = orgMutation("campaigns.manage")({
     const kind = s.sendType === "now" ? "blast" : "automation";
     const sendId = await createSend(ctx, c, senderOf(ctx.viewer), kind);
     if (kind === "blast")
-      await ctx.db.patch("emailCampaigns", id, { status: "sent", sentAt: now, scheduleJob: undefined, scheduledAt: undefined });
+      await ctx.db.patch("emailCampaigns", id, {
+        status: "sent",
+        sentAt: now,
+        scheduleJob: undefined,
+        scheduledAt: undefined,
+      });
     else
       await ctx.db.patch("emailCampaigns", id, {
         status: "automated",

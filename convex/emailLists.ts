@@ -221,7 +221,10 @@ export const removeContact = orgMutation("campaigns.manage")({
       .first();
     if (!row || row.status !== "active") throw appError("NOT_FOUND");
     await ctx.db.patch("emailListContacts", row._id, { status: "removed" });
-    await ctx.db.patch("emailLists", list._id, { contactCount: Math.max(0, list.contactCount - 1), updatedAt: Date.now() });
+    await ctx.db.patch("emailLists", list._id, {
+      contactCount: Math.max(0, list.contactCount - 1),
+      updatedAt: Date.now(),
+    });
     return null;
   },
 });

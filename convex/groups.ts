@@ -80,7 +80,10 @@ export const update = orgMutation("voters.manage")({
     if (apply.length === 0) return null;
     const next = withEdits({ name: group.name, description: group.description }, apply);
     for (const e of apply) if (e.value !== null && typeof e.value !== "string") throw appError("VALIDATION_ERROR");
-    await ctx.db.patch("voterGroups", id, { ...cleanGroupInput(String(next.name ?? ""), next.description), updatedAt: Date.now() });
+    await ctx.db.patch("voterGroups", id, {
+      ...cleanGroupInput(String(next.name ?? ""), next.description),
+      updatedAt: Date.now(),
+    });
     await markEdited(
       ctx,
       ctx.viewer,
@@ -198,7 +201,10 @@ export const removeMember = orgMutation("voters.update")({
       .first();
     if (!row) throw appError("NOT_FOUND");
     await ctx.db.delete("voterGroupMembers", row._id);
-    await ctx.db.patch("voterGroups", group._id, { memberCount: Math.max(0, group.memberCount - 1), updatedAt: Date.now() });
+    await ctx.db.patch("voterGroups", group._id, {
+      memberCount: Math.max(0, group.memberCount - 1),
+      updatedAt: Date.now(),
+    });
     return null;
   },
 });

@@ -106,7 +106,11 @@ export const finish = orgMutation("voters.manage")({
     const stats = new Map(args.columnStats.map((s) => [s.column, s]));
     for (const d of details) {
       const s = stats.get(d.csv_field_name);
-      if (s) await ctx.db.patch("importFieldDetails", d._id, { records_processed: s.processed, validation_errors: s.errors });
+      if (s)
+        await ctx.db.patch("importFieldDetails", d._id, {
+          records_processed: s.processed,
+          validation_errors: s.errors,
+        });
     }
     const now = Date.now();
     const total = Math.max(args.totalRecords, doc.processed_records);
@@ -149,7 +153,10 @@ export const fail = orgMutation("voters.manage")({
 });
 
 async function beginDeletion(ctx: MutationCtx, doc: Doc<"importHistory">, extra: Record<string, unknown>) {
-  await ctx.db.patch("importHistory", doc._id, { deleting: true, summary_stats: { ...(doc.summary_stats ?? {}), ...extra } });
+  await ctx.db.patch("importHistory", doc._id, {
+    deleting: true,
+    summary_stats: { ...(doc.summary_stats ?? {}), ...extra },
+  });
   const fresh = (await ctx.db.get("importHistory", doc._id))!;
   const { done } = await deleteImportChunk(ctx, fresh);
   if (!done) await ctx.scheduler.runAfter(0, internal.imports.deleteChunk, { importId: doc._id });

@@ -460,7 +460,9 @@ export const claimNext = orgMutation("voters.update")({
       const mine = rows.find((l) => l.claim?.userId === ctx.viewer.userId && now - l.claim.at < CLAIM_TTL_MS);
       const pick = mine ?? free;
       if (pick) {
-        await ctx.db.patch("petitionLines", pick._id, { claim: { userId: ctx.viewer.userId, name: displayName(me), at: now } });
+        await ctx.db.patch("petitionLines", pick._id, {
+          claim: { userId: ctx.viewer.userId, name: displayName(me), at: now },
+        });
         return pick._id;
       }
     }

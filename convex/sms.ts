@@ -419,7 +419,9 @@ export const inbound = internalMutation({
       return { keyword, reply: null, replay: false };
     }
     if ((HELP_WORDS as readonly string[]).includes(keyword)) {
-      const names = (await Promise.all(orgs.map((id) => ctx.db.get("organizations", id)))).filter((o) => o !== null).map((o) => o.name);
+      const names = (await Promise.all(orgs.map((id) => ctx.db.get("organizations", id))))
+        .filter((o) => o !== null)
+        .map((o) => o.name);
       const who = names.length > 0 ? names.join(", ") : "Precinct";
       return {
         keyword,

@@ -237,7 +237,8 @@ export const changes = orgQuery("voters.view")({
     // each author read once; a user who left the organisation is not readable (null)
     for (const r of rows) {
       if (r.importId) {
-        if (!files.has(r.importId)) files.set(r.importId, (await ctx.db.get("importHistory", r.importId))?.filename ?? null);
+        if (!files.has(r.importId))
+          files.set(r.importId, (await ctx.db.get("importHistory", r.importId))?.filename ?? null);
       } else if (r.userId && !names.has(r.userId)) {
         const u = await ctx.db.get("users", r.userId);
         const full = [u?.firstName, u?.lastName].filter(Boolean).join(" ");

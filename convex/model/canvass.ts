@@ -496,13 +496,7 @@ const ROLLUP_STEP = 300;
  * current bucket, then one a bucket while they find work. Scheduling a rollup per sync (or per
  * canvasser and bucket) ran hundreds of rollups a second at a campaign's peak, most finding nothing.
  */
-async function startRollups(
-  ctx: MutationCtx,
-  orgId: Id<"organizations">,
-  key: string,
-  every: number,
-  now: number,
-) {
+async function startRollups(ctx: MutationCtx, orgId: Id<"organizations">, key: string, every: number, now: number) {
   const mark = await ctx.db
     .query("canvassRollupMarks")
     .withIndex("by_key", (q) => q.eq("key", key))
@@ -577,7 +571,8 @@ export async function rollUp(ctx: MutationCtx, key: string) {
       .withIndex("by_list", (q) => q.eq("listId", listId))
       .unique();
     if (!row) await ctx.db.insert("canvassProgress", { orgId: list.orgId, listId, knocked, contacts });
-    else if (row.knocked !== knocked || row.contacts !== contacts) await ctx.db.patch("canvassProgress", row._id, { knocked, contacts });
+    else if (row.knocked !== knocked || row.contacts !== contacts)
+      await ctx.db.patch("canvassProgress", row._id, { knocked, contacts });
   }
   await again(ctx, key, items.length, LIST_ROLLUP_MS);
 }

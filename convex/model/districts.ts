@@ -179,7 +179,12 @@ async function writeMembership(
   if (isEmpty(next)) {
     if (row) await ctx.db.delete("voterDistricts", row._id);
   } else if (row) {
-    await ctx.db.replace("voterDistricts", row._id, { orgId: voter.orgId, voterId: voter._id, voterAt: voter._creationTime, ...fields });
+    await ctx.db.replace("voterDistricts", row._id, {
+      orgId: voter.orgId,
+      voterId: voter._id,
+      voterAt: voter._creationTime,
+      ...fields,
+    });
   } else {
     await ctx.db.insert("voterDistricts", {
       orgId: voter.orgId,

@@ -229,7 +229,8 @@ export async function addVotersToList(
       });
     added += 1;
   }
-  if (added > 0) await ctx.db.patch("emailLists", list._id, { contactCount: list.contactCount + added, updatedAt: now });
+  if (added > 0)
+    await ctx.db.patch("emailLists", list._id, { contactCount: list.contactCount + added, updatedAt: now });
   return { added, duplicates, noEmail };
 }
 
@@ -345,7 +346,12 @@ export async function startSegmentRefresh(
   segment: Doc<"emailSegments">,
 ): Promise<void> {
   const gen = Math.max(segment.gen, segment.refreshGen ?? 0) + 1;
-  await ctx.db.patch("emailSegments", segment._id, { refreshing: true, refreshGen: gen, refreshCursor: null, refreshDropped: 0 });
+  await ctx.db.patch("emailSegments", segment._id, {
+    refreshing: true,
+    refreshGen: gen,
+    refreshCursor: null,
+    refreshDropped: 0,
+  });
   await ctx.scheduler.runAfter(0, internal.emailSegments.refreshStep, {
     segmentId: segment._id,
     gen,

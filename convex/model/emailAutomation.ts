@@ -122,6 +122,10 @@ export async function enqueueAutomated(
     counts,
     new Set(),
   );
-  await ctx.db.patch("emailSends", sendId, { counts, nextPosition: send.nextPosition + (queued ? 1 : 0), updatedAt: Date.now() });
+  await ctx.db.patch("emailSends", sendId, {
+    counts,
+    nextPosition: send.nextPosition + (queued ? 1 : 0),
+    updatedAt: Date.now(),
+  });
   if (queued) await ensureSender(ctx, emailQueue, sendId);
 }

@@ -462,5 +462,6 @@ export async function controlSend(ctx: MutationCtx, send: Doc<"emailSends">, act
   if (action === "pause") await pause(ctx, send);
   else if (action === "cancel") await cancel(ctx, send);
   // a resumed send starts afresh: the provider errors before the pause no longer count
-  else if (await resume(ctx, emailQueue, send._id, send)) await ctx.db.patch("emailSends", send._id, { consecutiveErrors: 0 });
+  else if (await resume(ctx, emailQueue, send._id, send))
+    await ctx.db.patch("emailSends", send._id, { consecutiveErrors: 0 });
 }

@@ -122,7 +122,8 @@ export async function checkVerificationCode(ctx: MutationCtx, user: Doc<"users">
 export async function markEmailVerified(ctx: MutationCtx, userId: Id<"users">) {
   const user = await ctx.db.get("users", userId);
   if (user === null) return;
-  if (user.emailVerificationTime === undefined) await ctx.db.patch("users", userId, { emailVerificationTime: Date.now() });
+  if (user.emailVerificationTime === undefined)
+    await ctx.db.patch("users", userId, { emailVerificationTime: Date.now() });
   if (!isSuperAdminEmail(user.email)) return;
   const memberships = await ctx.db
     .query("memberships")

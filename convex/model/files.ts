@@ -257,6 +257,7 @@ export async function sweepUploads(ctx: Pick<MutationCtx, "db" | "storage">, now
       .unique();
     if (!owned) await ctx.storage.delete(file._id);
   }
-  if (uploads.length > 0) await ctx.db.patch("fileSweep", mark._id, { scannedUntil: uploads[uploads.length - 1]._creationTime });
+  if (uploads.length > 0)
+    await ctx.db.patch("fileSweep", mark._id, { scannedUntil: uploads[uploads.length - 1]._creationTime });
   return unused.length === SWEEP_BATCH || uploads.length === SWEEP_BATCH;
 }

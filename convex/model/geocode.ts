@@ -269,7 +269,13 @@ export async function geocodeStep(ctx: MutationCtx, runId: Id<"geocodeRuns">): P
     counts[COUNT_KEY[await placeVoter(ctx, voter, streets, cache, known.get(voter._id) ?? null, "run")]]++;
   const processed = run.processed + page.page.length;
   if (page.isDone) {
-    await ctx.db.patch("geocodeRuns", runId, { cursor: null, processed, counts, status: "done", finishedAt: Date.now() });
+    await ctx.db.patch("geocodeRuns", runId, {
+      cursor: null,
+      processed,
+      counts,
+      status: "done",
+      finishedAt: Date.now(),
+    });
     // the voters it placed join their doors (households) for turf cutting, in steps of their own
     await startDoorBuild(ctx, run.orgId);
     // the map now places voters: their districts by outline follow

@@ -38,6 +38,7 @@ export async function addVoters(ctx: MutationCtx, group: Doc<"voterGroups">, vot
     added += 1;
     await onVoterEvent(ctx, voter, { type: "group_joined", targetId: group._id });
   }
-  if (added > 0) await ctx.db.patch("voterGroups", group._id, { memberCount: group.memberCount + added, updatedAt: Date.now() });
+  if (added > 0)
+    await ctx.db.patch("voterGroups", group._id, { memberCount: group.memberCount + added, updatedAt: Date.now() });
   return { added, duplicates };
 }

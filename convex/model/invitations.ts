@@ -78,7 +78,11 @@ async function issueToken(
 ): Promise<IssuedInvitation> {
   const token = randomToken();
   const expiresAt = Date.now() + INVITATION_TTL_MS;
-  await ctx.db.patch("invitations", invitation._id, { tokenHash: await sha256Hex(token), expiresAt, status: "pending" });
+  await ctx.db.patch("invitations", invitation._id, {
+    tokenHash: await sha256Hex(token),
+    expiresAt,
+    status: "pending",
+  });
   const link = invitationLink(invitation._id, token);
   const { subject, text } = invitationEmail(
     invitation.kind,
@@ -134,7 +138,11 @@ export async function resendInvitation(
 
 async function accept(ctx: MutationCtx, invitation: Doc<"invitations">, userId: Id<"users">) {
   await addMember(ctx, invitation.orgId, userId, invitationRoles(invitation), invitation.invitedBy);
-  await ctx.db.patch("invitations", invitation._id, { status: "accepted", acceptedAt: Date.now(), acceptedUserId: userId });
+  await ctx.db.patch("invitations", invitation._id, {
+    status: "accepted",
+    acceptedAt: Date.now(),
+    acceptedUserId: userId,
+  });
   await ctx.db.patch("users", userId, { activeOrgId: invitation.orgId });
   await notifyInvitationAccepted(ctx, invitation);
 }

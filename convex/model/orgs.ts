@@ -65,7 +65,10 @@ export async function addMember(
     .withIndex("by_org_user", (q) => q.eq("orgId", orgId).eq("userId", userId))
     .unique();
   if (existing) {
-    await ctx.db.patch("memberships", existing._id, { roles: [...new Set([...existing.roles, ...roles])], status: "active" });
+    await ctx.db.patch("memberships", existing._id, {
+      roles: [...new Set([...existing.roles, ...roles])],
+      status: "active",
+    });
     return existing._id;
   }
   return await ctx.db.insert("memberships", {

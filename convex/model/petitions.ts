@@ -258,7 +258,11 @@ export async function matchStep(ctx: Pick<MutationCtx, "db" | "scheduler">, peti
     .first();
   if (keyState && (keyState.version ?? 1) < NAME_KEYS_VERSION) {
     // keys of an older kind (before households): rewrite them all, then match
-    await ctx.db.patch("voterNameKeyState", keyState._id, { backfilled: false, cursor: null, version: NAME_KEYS_VERSION });
+    await ctx.db.patch("voterNameKeyState", keyState._id, {
+      backfilled: false,
+      cursor: null,
+      version: NAME_KEYS_VERSION,
+    });
     await ctx.scheduler.runAfter(0, internal.petitions.backfillNameKeys, { orgId: petition.orgId });
   }
   if (keyState && (!keyState.backfilled || (keyState.version ?? 1) < NAME_KEYS_VERSION)) {
@@ -293,7 +297,10 @@ export async function matchStep(ctx: Pick<MutationCtx, "db" | "scheduler">, peti
     }
     const { patch, countyUnknown: noCounty } = await decide(ctx, petition, line);
     if (noCounty) countyUnknown++;
-    await ctx.db.patch("petitionLines", line._id, { ...patch, inSample: petition.mode === "sample" ? true : line.inSample });
+    await ctx.db.patch("petitionLines", line._id, {
+      ...patch,
+      inSample: petition.mode === "sample" ? true : line.inSample,
+    });
     counts = moveCount(counts, { status: "pending" }, { status: patch.status });
     if (petition.mode === "sample") counts = { ...counts, sampled: counts.sampled + 1 };
     pages.set(line.pageId, (pages.get(line.pageId) ?? 0) + 1);
@@ -323,7 +330,8 @@ export async function matchStep(ctx: Pick<MutationCtx, "db" | "scheduler">, peti
     .query("petitionPages")
     .withIndex("by_petition_number", (q) => q.eq("petitionId", petitionId))
     .take(2_000);
-  for (const p of open) if (p.status === "processing") await ctx.db.patch("petitionPages", p._id, { status: "completed" });
+  for (const p of open)
+    if (p.status === "processing") await ctx.db.patch("petitionPages", p._id, { status: "completed" });
 }
 
 /**
@@ -335,7 +343,10 @@ export async function startMatching(
   intake: Doc<"petitionIntake">,
   added: number,
 ) {
-  await ctx.db.patch("petitionIntake", intake._id, { lines: intake.lines + added, ...(intake.matching ? {} : { matching: true }) });
+  await ctx.db.patch("petitionIntake", intake._id, {
+    lines: intake.lines + added,
+    ...(intake.matching ? {} : { matching: true }),
+  });
   if (!intake.matching) await ctx.scheduler.runAfter(0, internal.petitions.match, { petitionId: intake.petitionId });
 }
 

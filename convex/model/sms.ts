@@ -288,7 +288,8 @@ export async function controlSend(
     if (await resume(ctx, smsQueue, sendId, send))
       await log(ctx, send.orgId, "info", `${name} resumed the send`, sendId);
   } else if (await cancel(ctx, send)) {
-    if (send.campaignId) await ctx.db.patch("campaigns", send.campaignId, { status: "cancelled", updatedAt: Date.now() });
+    if (send.campaignId)
+      await ctx.db.patch("campaigns", send.campaignId, { status: "cancelled", updatedAt: Date.now() });
     await log(ctx, send.orgId, "warning", `${name} cancelled the send`, sendId);
   }
 }

@@ -59,7 +59,8 @@ export async function applyStatus(
     patch.error = providerErrorMessage(errorCode);
   }
   await ctx.db.patch("smsMessages", m._id, patch);
-  if (send) await ctx.db.patch("smsSends", send._id, { counts: moveCounts(send.counts, m.status, status), updatedAt: now });
+  if (send)
+    await ctx.db.patch("smsSends", send._id, { counts: moveCounts(send.counts, m.status, status), updatedAt: now });
   if (status === "failed" || status === "undelivered") {
     const what = `${status}${errorCode ? ` (${providerErrorMessage(errorCode)})` : ""}`;
     await log(ctx, m.orgId, "error", `${m.recipientName} (${m.phone}): ${what}`, m.sendId, `A recipient: ${what}`);

@@ -96,7 +96,12 @@ export async function claim(ctx: MutationCtx, sendId: Id<"smsSends">, max: numbe
   }
   const claimed: ClaimedMessage[] = [];
   for (const m of rows) {
-    await ctx.db.patch("smsMessages", m._id, { status: "sending", claimedAt: now, attempts: m.attempts + 1, updatedAt: now });
+    await ctx.db.patch("smsMessages", m._id, {
+      status: "sending",
+      claimedAt: now,
+      attempts: m.attempts + 1,
+      updatedAt: now,
+    });
     claimed.push({
       id: m._id,
       phone: m.phone,
@@ -159,7 +164,12 @@ export async function recordResults(ctx: MutationCtx, sendId: Id<"smsSends">, re
       );
       if (r.optOut) await optOut(ctx, send.orgId, m.phone, "provider");
     } else if (r.outcome === "requeue") {
-      await ctx.db.patch("smsMessages", m._id, { status: "queued", readyAt: r.readyAt, claimedAt: undefined, updatedAt: now });
+      await ctx.db.patch("smsMessages", m._id, {
+        status: "queued",
+        readyAt: r.readyAt,
+        claimedAt: undefined,
+        updatedAt: now,
+      });
     } else {
       await ctx.db.patch("smsMessages", m._id, {
         status: "queued",

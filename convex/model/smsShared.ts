@@ -199,7 +199,10 @@ async function addToPeriod(
     .withIndex("by_org_period", (q) => q.eq("orgId", orgId).eq("period", period))
     .unique();
   if (row)
-    await ctx.db.patch("smsUsage", row._id, { segments: row.segments + add.segments, messages: row.messages + add.messages });
+    await ctx.db.patch("smsUsage", row._id, {
+      segments: row.segments + add.segments,
+      messages: row.messages + add.messages,
+    });
   else await ctx.db.insert("smsUsage", { orgId, period, ...add });
 }
 

@@ -392,7 +392,13 @@ export async function compactStep(ctx: WriteCtx, docRef: Id<"yDocs">): Promise<C
 
   const next: CompactionStep["next"] =
     batchCapped || !budgetLeft ? "now" : deletedThrough < snapshotSeq ? "later" : "none";
-  await ctx.db.patch("yDocs", doc._id, { snapshotSeq, snapshotBytes, tailBytes, deletedThrough, compactJob: undefined });
+  await ctx.db.patch("yDocs", doc._id, {
+    snapshotSeq,
+    snapshotBytes,
+    tailBytes,
+    deletedThrough,
+    compactJob: undefined,
+  });
   if (next !== "none") {
     const updated = { ...doc, snapshotSeq, snapshotBytes, tailBytes, deletedThrough, compactJob: undefined };
     await scheduleCompaction(ctx, updated, next === "now" ? 0 : YJS_CLIENT_TIMEOUT_MS);
