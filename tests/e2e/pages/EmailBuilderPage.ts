@@ -140,10 +140,22 @@ export class EmailBuilderPage {
     await expect(block).toHaveAttribute("data-selected", "true");
   }
 
-  /** Clears the selection (a click on the canvas's grey margin). */
+  /**
+   * Clears the selection: focus leaves the block, and a click on the canvas itself (not a block).
+   * After a drop, dnd-kit gives the moved block's handle its focus back once its drop animation
+   * ends, and a focused block is selected: cleared until the selection stays cleared. (A pointer at
+   * the canvas's corner can land under the builder's sticky toolbar when the page is scrolled, so the
+   * click is dispatched on the element.)
+   */
   async clearSelection() {
-    await this.canvas.click({ position: { x: 3, y: 3 } });
-    await expect(this.selected()).toHaveCount(0);
+    await expect(async () => {
+      await this.page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur?.());
+      await this.canvas.dispatchEvent("click");
+      await expect(this.selected()).toHaveCount(0, { timeout: 1_000 });
+      // still cleared a moment later (no focus given back meanwhile)
+      await this.page.waitForTimeout(400);
+      await expect(this.selected()).toHaveCount(0, { timeout: 1 });
+    }).toPass({ timeout: 15_000 });
   }
 
   /** Adds a component by keyboard: focuses its library item and presses Enter (it goes after the selection). */
