@@ -204,6 +204,11 @@ test("a canvasser records 20 doors offline, reloads offline, and all 20 reach th
   await shot("canvass-synced-390", { page: val });
   expect.soft(await screenProblems(page)).toEqual([]);
   await shot("canvass-dashboard", { page });
+  // and on the organiser's phone
+  await page.setViewportSize(PHONE);
+  await expect(page.getByTestId("canvass-knocked")).toHaveText(String(RECORDED));
+  expect.soft(await screenProblems(page)).toEqual([]);
+  await shot("canvass-dashboard-390", { page });
 
   // claims: Val and then Wes take 10 doors near the same door; never one door twice
   await val.getByTestId("canvass.claim").click();
