@@ -19,18 +19,8 @@ import {
   RESULT_LABELS,
   sumAnswerCounts,
 } from "./lib/canvass";
-import {
-  claimDoors,
-  claimHolds,
-  expireClaims as expireListClaims,
-  listProgress,
-  listTallies,
-  releaseClaims,
-  rollUp as rollUpList,
-  syncEvents,
-  visibleList,
-  voterDoor,
-} from "./model/canvass";
+import { listProgress, listTallies, rollUp as rollUpList, syncEvents, visibleList, voterDoor } from "./model/canvass";
+import { claimDoors, claimHolds, expireClaims as expireListClaims, releaseClaims } from "./model/canvassClaims";
 import { canSeeVoters } from "./model/personalData";
 import { displayName } from "./model/presence";
 import { loadDoors } from "./model/turf";

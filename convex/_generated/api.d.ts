@@ -110,6 +110,7 @@ import type * as members from "../members.js";
 import type * as migrations from "../migrations.js";
 import type * as model_areas from "../model/areas.js";
 import type * as model_canvass from "../model/canvass.js";
+import type * as model_canvassClaims from "../model/canvassClaims.js";
 import type * as model_clientAddress from "../model/clientAddress.js";
 import type * as model_collab from "../model/collab.js";
 import type * as model_counters from "../model/counters.js";
@@ -312,6 +313,7 @@ declare const fullApi: ApiFromModules<{
   migrations: typeof migrations;
   "model/areas": typeof model_areas;
   "model/canvass": typeof model_canvass;
+  "model/canvassClaims": typeof model_canvassClaims;
   "model/clientAddress": typeof model_clientAddress;
   "model/collab": typeof model_collab;
   "model/counters": typeof model_counters;
