@@ -1,6 +1,7 @@
 /** Organization information (Account Settings). Reading and saving need organization.manage. */
 import { v } from "convex/values";
 import { orgMutation, orgQuery } from "./functions";
+import { audit, fieldChanges } from "./model/audit";
 import { validate } from "convex-helpers/validators";
 import type { Doc } from "./_generated/dataModel";
 import { appError } from "./lib/errors";
@@ -88,6 +89,12 @@ export const update = orgMutation("organization.manage", {
     await ctx.db.patch("organizations", ctx.viewer.orgId, {
       name: next.dbaName || next.legalName || org.name,
       ...next,
+    });
+    await audit(ctx, ctx.viewer, {
+      action: "settings.update",
+      target: { table: "organizations", id: org._id, label: org.name },
+      summary: "Changed the organization information.",
+      changes: fieldChanges(current, next, Object.keys(current) as (keyof typeof current)[]),
     });
     await markEdited(
       ctx,

@@ -11,8 +11,11 @@ import { BUILT_IN_ROLES, PERMISSIONS, ROLE_COLORS, type Permission, type RoleDef
 import { assertRoleWithinReach, canGrant, roleWithinReach, type Grantor } from "./model/grants";
 import { coreTables, vMode, vRoleColor } from "./tables/core";
 import { customRoleToDefinition } from "./model/viewer";
+import { audit, fieldChanges } from "./model/audit";
 
 export const DEFAULT_ROLE_LEVEL = 20;
+/** A role's fields the audit log compares. */
+const AUDITED_ROLE_FIELDS = ["name", "description", "level", "permissions", "modes", "color"] as const;
 
 /** A role as Users & Roles lists it: built-in or custom (the customRoles row's fields), with who holds it and what the caller may do with it. */
 const vRoleRow = coreTables.customRoles.validator.pick("name", "description", "level", "permissions", "modes").extend({
@@ -140,6 +143,12 @@ export const create = orgMutation("users.manage")({
       roleId = `custom_role_${Number(roleId.slice("custom_role_".length)) + 1}`;
     }
     await ctx.db.insert("customRoles", { orgId: ctx.viewer.orgId, roleId, ...role, updatedAt: Date.now() });
+    await audit(ctx, ctx.viewer, {
+      action: "role.create",
+      target: { table: "customRoles", id: roleId, label: role.name },
+      summary: `Created role ${role.name}.`,
+      changes: fieldChanges(null, role, AUDITED_ROLE_FIELDS),
+    });
     return { id: roleId };
   },
 });
@@ -163,6 +172,12 @@ export const update = orgMutation("users.manage")({
     const role = cleanRole(input);
     assertRoleWithinReach(ctx.viewer, role);
     await ctx.db.patch("customRoles", row._id, { ...role, updatedAt: Date.now() });
+    await audit(ctx, ctx.viewer, {
+      action: "role.update",
+      target: { table: "customRoles", id: roleId, label: role.name },
+      summary: `Changed role ${role.name}.`,
+      changes: fieldChanges(row, role, AUDITED_ROLE_FIELDS),
+    });
     return null;
   },
 });
@@ -191,6 +206,12 @@ export const remove = orgMutation("users.manage")({
         await ctx.db.patch("invitations", i._id, { status: "revoked" });
     }
     await ctx.db.delete("customRoles", row._id);
+    await audit(ctx, ctx.viewer, {
+      action: "role.delete",
+      target: { table: "customRoles", id: roleId, label: row.name },
+      summary: `Deleted role ${row.name}.`,
+      changes: fieldChanges(row, null, AUDITED_ROLE_FIELDS),
+    });
     return null;
   },
 });

@@ -15,6 +15,7 @@ import { assertGrantable, canManageMember, MEMBER_DENIED } from "./model/grants"
 import { assertKeepsAnAdmin, assertNotAlreadyMember, displayName, isEmail, membersWithUsers } from "./model/orgs";
 import { normalizeEmail } from "./model/strings";
 import { orgRoleLookup, type Viewer } from "./model/viewer";
+import { audit, fieldChanges } from "./model/audit";
 import { vIssuedInvitation, vMembershipStatus } from "./tables/core";
 
 export const list = orgQuery("users.manage")({
@@ -96,7 +97,7 @@ export const create = orgMutation("users.manage")({
     await assertGrantable(ctx, ctx.viewer, ctx.viewer.orgId, roles);
     await assertNotAlreadyMember(ctx, ctx.viewer.orgId, email);
     const { firstName, lastName } = splitName(name);
-    return await createInvitation(ctx, {
+    const issued = await createInvitation(ctx, {
       orgId: ctx.viewer.orgId,
       orgName: ctx.viewer.org.name,
       email,
@@ -107,6 +108,12 @@ export const create = orgMutation("users.manage")({
       invitedBy: ctx.viewer.userId,
       inviterName: displayName(ctx.viewer.user),
     });
+    await audit(ctx, ctx.viewer, {
+      action: "invitation.create",
+      target: { table: "invitations", id: issued.invitationId, label: email },
+      summary: `Created user ${name} (${email}) with roles ${roles.join(", ")}; invitation sent.`,
+    });
+    return issued;
   },
 });
 
@@ -156,7 +163,17 @@ export const update = orgMutation("users.manage")({
       activeRole: membership.activeRole && roles.includes(membership.activeRole) ? membership.activeRole : undefined,
     });
     const { firstName, lastName } = splitName(name);
+    const before: Doc<"users"> | null = await ctx.db.get("users", userId);
     await ctx.db.patch("users", userId, { name, firstName, lastName });
+    await audit(ctx, ctx.viewer, {
+      action: "member.update",
+      target: { table: "users", id: userId, label: name },
+      summary: `Changed member ${name}.`,
+      changes: [
+        ...fieldChanges({ roles: membership.roles }, { roles }, ["roles"]),
+        ...fieldChanges(before, { name }, ["name"]),
+      ],
+    });
     return null;
   },
 });
@@ -171,9 +188,17 @@ export const remove = orgMutation("users.manage")({
     }
     const { userId, membership } = await loadTarget(ctx, args.userId);
     await assertKeepsAnAdmin(ctx, ctx.viewer.orgId, membership, null);
+    // named while still a member (only members' users are visible here)
+    const label = displayName(await ctx.db.get("users", userId)) || userId;
     await ctx.db.delete("memberships", membership._id);
     const user: Doc<"users"> | null = await ctx.db.get("users", userId);
     if (user?.activeOrgId === ctx.viewer.orgId) await ctx.db.patch("users", userId, { activeOrgId: undefined });
+    await audit(ctx, ctx.viewer, {
+      action: "member.remove",
+      target: { table: "users", id: userId, label },
+      summary: `Removed ${label} from the organization.`,
+      changes: fieldChanges({ roles: membership.roles }, null, ["roles"]),
+    });
     return null;
   },
 });

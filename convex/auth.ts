@@ -71,8 +71,12 @@ function throttled<P>(provider: P): P {
     if (flow === "reset" && quiet) return null;
     try {
       const result = await inner(params, ctx);
+      // a reset-verification that verified nothing (result null) is no reset
       if (flow === "signIn" || flow === "reset-verification")
-        await ctx.runMutation(internal.authThrottle.succeeded, attempt);
+        await ctx.runMutation(internal.authThrottle.succeeded, {
+          ...attempt,
+          audit: flow === "signIn" ? "signin.success" : result !== null ? "password.reset" : undefined,
+        });
       if (flow === "reset-verification" && result !== null) {
         // A completed reset signs nobody in (the spec sends the user on to sign in with the new
         // password): every session of the account ends, the one the reset opened included, and
@@ -87,7 +91,7 @@ function throttled<P>(provider: P): P {
       if (flow === "signIn" && /InvalidAccountId|InvalidSecret|Invalid credentials/.test(reason)) {
         if (reason.includes("InvalidAccountId"))
           await hashCheckDecoy(typeof params.password === "string" ? params.password : "");
-        await ctx.runMutation(internal.authThrottle.failed, attempt);
+        await ctx.runMutation(internal.authThrottle.failed, { ...attempt, audit: "signin.failure" });
         throw appError("UNAUTHORIZED", INVALID_CREDENTIALS);
       }
       if (flow === "reset-verification" && /Could not verify code|Invalid code|InvalidAccountId/.test(reason)) {

@@ -28,6 +28,10 @@ import { appError } from "./lib/errors";
 import { clientAddress, signTicket } from "./model/clientAddress";
 import { RESET_EMAILS_PER_ACCOUNT_PER_HOUR } from "./model/passwords";
 import { TEXTS } from "./lib/texts";
+import { ACCOUNT_EVENTS, auditAccountEvent } from "./model/audit";
+
+/** The audit log entry an outcome makes (model/audit.ts auditAccountEvent), when it makes one. */
+const vAccountEvent = v.optional(v.union(...ACCOUNT_EVENTS.map((e) => v.literal(e))));
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -174,8 +178,13 @@ export const begin = internalMutation({
  * address starts at once (delayAfter's `underAttack`).
  */
 export const failed = internalMutation({
-  args: { email: v.string(), address: v.string(), spendAccountBudget: v.optional(v.boolean()) },
-  handler: async (ctx, { email, address, spendAccountBudget }) => {
+  args: {
+    email: v.string(),
+    address: v.string(),
+    spendAccountBudget: v.optional(v.boolean()),
+    audit: vAccountEvent,
+  },
+  handler: async (ctx, { email, address, spendAccountBudget, audit }) => {
     const now = Date.now();
     const row = await pair(ctx, email, address);
     const failures = (row?.failures ?? 0) + 1;
@@ -192,18 +201,20 @@ export const failed = internalMutation({
       .withIndex("by_last_failure", (q) => q.lt("lastFailureAt", now - 24 * HOUR))
       .take(5);
     for (const s of stale) if (!s.trusted) await ctx.db.delete("signInThrottle", s._id);
+    if (audit) await auditAccountEvent(ctx, email, audit, address);
   },
 });
 
 /** After a successful sign-in: the pair starts over and the address becomes known to the account. */
 export const succeeded = internalMutation({
-  args: { email: v.string(), address: v.string() },
-  handler: async (ctx, { email, address }) => {
+  args: { email: v.string(), address: v.string(), audit: vAccountEvent },
+  handler: async (ctx, { email, address, audit }) => {
     const now = Date.now();
     const row = await pair(ctx, email, address);
     const reset = { failures: 0, nextAllowedAt: 0, lastFailureAt: now, trusted: true };
     if (row) await ctx.db.patch("signInThrottle", row._id, reset);
     else await ctx.db.insert("signInThrottle", { email, address, ...reset });
+    if (audit) await auditAccountEvent(ctx, email, audit, address);
   },
 });
 

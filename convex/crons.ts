@@ -24,6 +24,13 @@ crons.daily(
   {},
 );
 
+crons.daily(
+  "delete audit log entries past their organisation's retention",
+  { hourUTC: 4, minuteUTC: 57 },
+  internal.audit.sweepRetention,
+  {},
+);
+
 crons.interval("sweep uploads never handed in or attached", { minutes: 10 }, internal.files.sweep, {});
 
 export default crons;

@@ -9,6 +9,7 @@
  */
 import { v } from "convex/values";
 import type { Doc, Id } from "./_generated/dataModel";
+import type { MutationCtx } from "./_generated/server";
 import { appError, internalMutation, orgMutation, orgQuery } from "./functions";
 import { parseManualRecipients, MAX_MANUAL_RECIPIENTS } from "./lib/email/blast";
 import { parseRules, RulesError, serializeRules } from "./lib/email/rules";
@@ -32,6 +33,8 @@ import { readStats, topLinks, WEBHOOK_EVENT_TTL_MS } from "./model/emailEvents";
 import { requireVoterAccess } from "./model/personalData";
 import { claim as claimBatch, recordBatch as recordAnswer } from "./model/emailSender";
 import { isLive } from "./model/sendQueue";
+import { audit, type AuditActor } from "./model/audit";
+import { displayName } from "./model/presence";
 import { vEditState, vFieldEdit } from "./tables/collab";
 import {
   emailBlastTables,
@@ -251,10 +254,16 @@ export const send = orgMutation("campaigns.manage")({
         userId: ctx.viewer.userId,
       });
       await ctx.db.patch("emailCampaigns", id, { status: "scheduled", scheduledAt: s.scheduledAt!, scheduleJob });
+      await audit(ctx, ctx.viewer, {
+        action: "email.send",
+        target: { table: "emailCampaigns", id, label: c.name },
+        summary: `Scheduled the email campaign ${c.name} for ${new Date(s.scheduledAt!).toISOString()}.`,
+      });
       return { status: "scheduled" as const, sendId: null };
     }
     const kind = s.sendType === "now" ? "blast" : "automation";
     const sendId = await createSend(ctx, c, senderOf(ctx.viewer), kind);
+    await auditEmailSend(ctx, ctx.viewer, c, sendId);
     if (kind === "blast")
       await ctx.db.patch("emailCampaigns", id, {
         status: "sent",
@@ -273,6 +282,37 @@ export const send = orgMutation("campaigns.manage")({
   },
 });
 
+/**
+ * The audit log's one entry for a send (never one per recipient): the campaign and its audience as
+ * chosen, the sources' sizes when it started (lists', groups' and segments' counts, manual addresses).
+ */
+async function auditEmailSend(ctx: MutationCtx, actor: AuditActor, c: Doc<"emailCampaigns">, sendId: Id<"emailSends">) {
+  const send = (await ctx.db.get("emailSends", sendId))!;
+  let audience = send.sources.manual.length;
+  for (const raw of send.sources.listIds) {
+    const id = ctx.db.normalizeId("emailLists", raw);
+    audience += (id && (await ctx.db.get("emailLists", id))?.contactCount) || 0;
+  }
+  for (const raw of send.sources.groupIds) {
+    const id = ctx.db.normalizeId("voterGroups", raw);
+    audience += (id && (await ctx.db.get("voterGroups", id))?.memberCount) || 0;
+  }
+  for (const raw of send.sources.segmentIds) {
+    const id = ctx.db.normalizeId("emailSegments", raw);
+    audience += (id && (await ctx.db.get("emailSegments", id))?.cachedCount) || 0;
+  }
+  const what = send.kind === "blast" ? "Sent the email campaign" : "Started the email automation";
+  const { listIds, groupIds, segmentIds, manual } = send.sources;
+  await audit(ctx, actor, {
+    action: "email.send",
+    target: { table: "emailCampaigns", id: c._id, label: c.name },
+    summary:
+      `${what} ${c.name} to ${listIds.length} lists, ${groupIds.length} groups, ${segmentIds.length} segments and ` +
+      `${manual.length} addresses (${audience} contacts by their last counts, All Contacts not counted)` +
+      `${send.demo ? " in demo mode" : ""}.`,
+  });
+}
+
 /** The scheduled moment: sends the campaign as saved then, unless the schedule was cancelled or moved. */
 export const fireScheduled = internalMutation({
   args: { campaignId: v.id("emailCampaigns"), userId: v.id("users") },
@@ -284,7 +324,8 @@ export const fireScheduled = internalMutation({
     const org = await ctx.db.get("organizations", c.orgId);
     if (!user || !org) return null;
     try {
-      await createSend(ctx, c, senderOf({ userId, user, org }), "blast");
+      const sendId = await createSend(ctx, c, senderOf({ userId, user, org }), "blast");
+      await auditEmailSend(ctx, { orgId: c.orgId, userId, name: displayName(user) }, c, sendId);
       await ctx.db.patch("emailCampaigns", campaignId, { status: "sent", sentAt: Date.now(), scheduleJob: undefined });
     } catch (e) {
       // the design changed since and can no longer be sent: the campaign says so

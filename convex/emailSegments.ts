@@ -4,6 +4,7 @@
  */
 import { v } from "convex/values";
 import { appError, internalMutation, orgMutation, orgQuery } from "./functions";
+import { audit, fieldChanges } from "./model/audit";
 import { loadEditState, markDeleted, markEdited, mergeEdits, missingRecord, withEdits } from "./model/collab";
 import {
   checkAudienceName,
@@ -74,9 +75,17 @@ export const create = orgMutation("campaigns.manage")({
       updatedAt: now,
     });
     await startSegmentRefresh(ctx, (await ctx.db.get("emailSegments", id))!);
+    await audit(ctx, ctx.viewer, {
+      action: "segment.create",
+      target: { table: "emailSegments", id, label: name },
+      summary: `Created segment ${name}.`,
+      changes: fieldChanges(null, { name, description, rules }, AUDITED_SEGMENT_FIELDS),
+    });
     return id;
   },
 });
+
+const AUDITED_SEGMENT_FIELDS = ["name", "description", "rules"] as const;
 
 const LABELS: Record<string, string> = { name: "name", description: "description", rules: "conditions" };
 
@@ -99,11 +108,13 @@ export const update = orgMutation("campaigns.manage")({
     const name = cleanAudienceName(String(next.name ?? ""), "emailSegments");
     if (name !== segment.name) await checkAudienceName(ctx.db, "emailSegments", segment.orgId, name, id);
     const rules = cleanSegmentRules(next.rules ?? "[]");
-    await ctx.db.patch("emailSegments", id, {
-      name,
-      description: cleanAudienceDescription(next.description),
-      rules,
-      updatedAt: Date.now(),
+    const description = cleanAudienceDescription(next.description);
+    await ctx.db.patch("emailSegments", id, { name, description, rules, updatedAt: Date.now() });
+    await audit(ctx, ctx.viewer, {
+      action: "segment.update",
+      target: { table: "emailSegments", id, label: name },
+      summary: `Changed segment ${name}.`,
+      changes: fieldChanges(current, { name, description, rules }, AUDITED_SEGMENT_FIELDS),
     });
     await markEdited(
       ctx,
@@ -131,10 +142,17 @@ export const remove = orgMutation("campaigns.manage")({
   args: { id: v.id("emailSegments") },
   returns: v.null(),
   handler: async (ctx, { id }) => {
-    if (!(await ctx.db.get("emailSegments", id))) throw appError("NOT_FOUND");
+    const segment = await ctx.db.get("emailSegments", id);
+    if (!segment) throw appError("NOT_FOUND");
     await ctx.db.delete("emailSegments", id);
     await markDeleted(ctx, ctx.viewer, id);
     await purgeSegmentMembers(ctx, id, null);
+    await audit(ctx, ctx.viewer, {
+      action: "segment.delete",
+      target: { table: "emailSegments", id, label: segment.name },
+      summary: `Deleted segment ${segment.name}.`,
+      changes: fieldChanges(segment, null, AUDITED_SEGMENT_FIELDS),
+    });
     return null;
   },
 });

@@ -16,6 +16,25 @@ import { MAX_PAGE, pageAllMatching } from "./model/voterSearch";
 import { vEditState, vFieldEdit } from "./tables/collab";
 import { vVoterFilter, voterTables } from "./tables/voters";
 import { TEXTS } from "./lib/texts";
+import { audit, fieldChanges } from "./model/audit";
+import type { Viewer } from "./model/viewer";
+
+/** The audit log's entry for a change of a group's members: one per call, whatever its size. */
+async function auditMembers(
+  ctx: MutationCtx & { viewer: Viewer },
+  group: Doc<"voterGroups">,
+  summary: string,
+) {
+  await audit(ctx, ctx.viewer, {
+    action: "group.update",
+    target: { table: "voterGroups", id: group._id, label: group.name },
+    summary,
+  });
+}
+
+function countVoters(n: number) {
+  return n === 1 ? "1 voter" : `${n} voters`;
+}
 
 /** How many of the voters were added, and how many were members already. */
 const vAddCounts = { added: v.number(), duplicates: v.number() };
@@ -61,6 +80,12 @@ export const create = orgMutation("voters.manage")({
       updatedAt: Date.now(),
     });
     await adjustCounter(ctx, ctx.viewer.orgId, "voterGroups", 1);
+    await audit(ctx, ctx.viewer, {
+      action: "group.create",
+      target: { table: "voterGroups", id, label: clean.name },
+      summary: `Created group ${clean.name}.`,
+      changes: fieldChanges(null, clean, ["name", "description"]),
+    });
     return id;
   },
 });
@@ -80,9 +105,13 @@ export const update = orgMutation("voters.manage")({
     if (apply.length === 0) return null;
     const next = withEdits({ name: group.name, description: group.description }, apply);
     for (const e of apply) if (e.value !== null && typeof e.value !== "string") throw appError("VALIDATION_ERROR");
-    await ctx.db.patch("voterGroups", id, {
-      ...cleanGroupInput(String(next.name ?? ""), next.description),
-      updatedAt: Date.now(),
+    const clean = cleanGroupInput(String(next.name ?? ""), next.description);
+    await ctx.db.patch("voterGroups", id, { ...clean, updatedAt: Date.now() });
+    await audit(ctx, ctx.viewer, {
+      action: "group.update",
+      target: { table: "voterGroups", id, label: clean.name },
+      summary: `Changed group ${clean.name}.`,
+      changes: fieldChanges(group, clean, ["name", "description"]),
     });
     await markEdited(
       ctx,
@@ -129,6 +158,12 @@ export const remove = orgMutation("voters.manage")({
     await adjustCounter(ctx, ctx.viewer.orgId, "voterGroups", -1);
     const done = await purgeGroupRows(ctx, id);
     if (!done) await ctx.scheduler.runAfter(0, internal.groups.purgeMembers, { groupId: id });
+    await audit(ctx, ctx.viewer, {
+      action: "group.delete",
+      target: { table: "voterGroups", id, label: group.name },
+      summary: `Deleted group ${group.name} (${countVoters(group.memberCount)}).`,
+      changes: fieldChanges(group, null, ["name", "description"]),
+    });
     return null;
   },
 });
@@ -186,6 +221,10 @@ export const addMember = orgMutation("voters.update")({
     const voter = await ctx.db.get("voters", voterId);
     if (!voter) throw appError("NOT_FOUND");
     const { added } = await addVoters(ctx, group, [voter]);
+    if (added === 1) {
+      const name = `${voter.first_name} ${voter.last_name}`.trim() || voter._id;
+      await auditMembers(ctx, group, `Added ${name} to group ${group.name}.`);
+    }
     return { status: added === 1 ? ("added" as const) : ("duplicate" as const) };
   },
 });
@@ -205,6 +244,7 @@ export const removeMember = orgMutation("voters.update")({
       memberCount: Math.max(0, group.memberCount - 1),
       updatedAt: Date.now(),
     });
+    await auditMembers(ctx, group, `Removed voter ${voterId} from group ${group.name}.`);
     return null;
   },
 });
@@ -220,6 +260,7 @@ export const addMembers = orgMutation("voters.update")({
     const voters = await Promise.all(voterIds.map((id) => ctx.db.get("voters", id)));
     const valid = voters.filter((v) => v !== null);
     const result = await addVoters(ctx, group, valid);
+    if (result.added > 0) await auditMembers(ctx, group, `Added ${countVoters(result.added)} to group ${group.name}.`);
     return { ...result, failed: voterIds.length - valid.length };
   },
 });
@@ -243,6 +284,8 @@ export const addMatching = orgMutation("voters.update")({
     const n = Math.max(1, Math.min(MAX_PAGE, Math.floor(numItems ?? 500)));
     const page = await pageAllMatching(ctx.db, ctx.viewer.orgId, filter, { cursor, numItems: n });
     const result = await addVoters(ctx, group, page.page);
+    if (result.added > 0)
+      await auditMembers(ctx, group, `Added ${countVoters(result.added)} matching a filter to group ${group.name}.`);
     return { ...result, processed: page.page.length, isDone: page.isDone, continueCursor: page.continueCursor };
   },
 });

@@ -19,7 +19,8 @@ import {
   startImport,
   summaryStats,
 } from "./model/imports";
-import { loadViewer } from "./model/viewer";
+import { loadViewer, type Viewer } from "./model/viewer";
+import { audit } from "./model/audit";
 import {
   importTables,
   vBatchResult,
@@ -65,6 +66,26 @@ const vImportView = history
     update_existing: v.boolean(),
     updated_records: v.number(),
   });
+
+/**
+ * The audit log's one entry for an import, at its end (completed, failed or cancelled): the file
+ * and its counts, never a row each.
+ */
+async function auditImportEnd(
+  ctx: MutationCtx & { viewer: Viewer },
+  doc: Doc<"importHistory">,
+  outcome: string,
+  total: number,
+) {
+  const updated = doc.updated_records ?? 0;
+  await audit(ctx, ctx.viewer, {
+    action: "import.finish",
+    target: { table: "importHistory", id: doc._id, label: doc.filename },
+    summary:
+      `Import of ${doc.filename} ${outcome}: ${total} rows, ${doc.imported_records} voters added, ` +
+      `${updated} updated, ${doc.duplicate_records} duplicates, ${doc.failed_records} failed.`,
+  });
+}
 
 /** Creates the import (status in_progress) with its mapping, field details and new custom fields. */
 export const start = orgMutation("voters.manage")({
@@ -129,6 +150,7 @@ export const finish = orgMutation("voters.manage")({
       await startGeocodeRun(ctx, doc.orgId, "an import", streets._id);
     // and into their districts, by their codes (by the map once placed: the geocoding run's end assigns them again)
     if (doc.imported_records > 0 || (doc.updated_records ?? 0) > 0) await startDistrictRun(ctx, doc.orgId, "an import");
+    await auditImportEnd(ctx, doc, "completed", total);
     return null;
   },
 });
@@ -148,6 +170,7 @@ export const fail = orgMutation("voters.manage")({
       import_duration_ms: now - doc.import_date,
       total_records: Math.max(doc.total_records, doc.processed_records),
     });
+    await auditImportEnd(ctx, doc, "failed", Math.max(doc.total_records, doc.processed_records));
     return null;
   },
 });
@@ -185,6 +208,8 @@ export const cancel = orgMutation("voters.manage")({
       const fresh = (await ctx.db.get("importHistory", doc._id))!;
       await beginDeletion(ctx, fresh, {});
     }
+    const total = Math.max(doc.total_records, doc.processed_records);
+    await auditImportEnd(ctx, doc, args.deleteImported ? "cancelled (its voters deleted)" : "cancelled", total);
     return null;
   },
 });
@@ -218,12 +243,22 @@ export const remove = orgMutation("voters.manage")({
           note: "No records were imported (duplicates only); marked deleted",
         },
       });
+      await auditImportDelete(ctx, doc, force);
       return { status: "deleted" as const };
     }
     const done = await beginDeletion(ctx, doc, extra);
+    await auditImportDelete(ctx, doc, force);
     return { status: done ? ("deleted" as const) : ("deleting" as const) };
   },
 });
+
+async function auditImportDelete(ctx: MutationCtx & { viewer: Viewer }, doc: Doc<"importHistory">, force: boolean) {
+  await audit(ctx, ctx.viewer, {
+    action: "import.delete",
+    target: { table: "importHistory", id: doc._id, label: doc.filename },
+    summary: `Deleted the import of ${doc.filename} and the ${doc.imported_records} voters it added${force ? " (forced)" : ""}.`,
+  });
+}
 
 /** Self-scheduling deletion of the next chunk of an import's voters. */
 export const deleteChunk = internalMutation({

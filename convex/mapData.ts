@@ -13,6 +13,7 @@ import { areaKey } from "./lib/geo/areas";
 import { MAX_ZIP_CENTRES, SEGMENT_MAX_POINTS } from "./lib/geo/limits";
 import { acceptUpload, attachFile, issueUploadUrl } from "./model/files";
 import { displayName } from "./model/orgs";
+import { audit, fieldChanges } from "./model/audit";
 import { startLayerSync } from "./model/districts";
 import { placeAddress, startGeocodeRun } from "./model/geocode";
 import {
@@ -271,6 +272,11 @@ export const finish = orgMutation("organization.manage")({
     if (layer.kind === "streets") await startGeocodeRun(ctx, layer.orgId, "a new streets layer", layerId);
     // a boundaries layer's areas become districts, and the voters are assigned to them
     if (layer.kind === "boundaries") await startLayerSync(ctx, layer);
+    await audit(ctx, ctx.viewer, {
+      action: "mapData.update",
+      target: { table: "mapLayers", id: layerId, label: layer.name },
+      summary: `Added the ${layer.kind} layer ${layer.name} (${layer.fileName}, ${layer.stored} features).`,
+    });
     return null;
   },
 });
@@ -280,7 +286,13 @@ export const remove = orgMutation("organization.manage")({
   args: { layerId: v.id("mapLayers") },
   returns: v.null(),
   handler: async (ctx, { layerId }) => {
-    await startDeleting(ctx, await loadLayer(ctx.db, layerId));
+    const layer = await loadLayer(ctx.db, layerId);
+    await startDeleting(ctx, layer);
+    await audit(ctx, ctx.viewer, {
+      action: "mapData.delete",
+      target: { table: "mapLayers", id: layerId, label: layer.name },
+      summary: `Deleted the ${layer.kind} layer ${layer.name}.`,
+    });
     return null;
   },
 });
@@ -358,6 +370,12 @@ export const setTiles = orgMutation("organization.manage")({
     };
     if (existing) await ctx.db.patch("mapSettings", existing._id, row);
     else await ctx.db.insert("mapSettings", { orgId: ctx.viewer.orgId, ...row });
+    await audit(ctx, ctx.viewer, {
+      action: "mapData.update",
+      target: { table: "mapSettings", id: existing?._id ?? ctx.viewer.orgId, label: "Tile source" },
+      summary: "Changed the map tile source.",
+      changes: fieldChanges(current, row, ["tileUrl", "tileAttribution"]),
+    });
     await markEdited(
       ctx,
       ctx.viewer,

@@ -18,6 +18,7 @@ import { assertGrantable, canManageMember, MEMBER_DENIED } from "./model/grants"
 import { assertNotAlreadyMember, displayName, isEmail, membersWithUsers } from "./model/orgs";
 import { normalizeEmail } from "./model/strings";
 import { orgRoleLookup } from "./model/viewer";
+import { audit } from "./model/audit";
 import { coreTables, vIssuedInvitation, vMemberRow } from "./tables/core";
 import { TEXTS } from "./lib/texts";
 
@@ -104,7 +105,7 @@ export const invite = orgMutation("users.manage")({
     }
     await assertGrantable(ctx, ctx.viewer, ctx.viewer.orgId, [args.role]);
     await assertNotAlreadyMember(ctx, ctx.viewer.orgId, email);
-    return await createInvitation(ctx, {
+    const issued = await createInvitation(ctx, {
       orgId: ctx.viewer.orgId,
       orgName: ctx.viewer.org.name,
       email,
@@ -115,6 +116,12 @@ export const invite = orgMutation("users.manage")({
       invitedBy: ctx.viewer.userId,
       inviterName: displayName(ctx.viewer.user),
     });
+    await audit(ctx, ctx.viewer, {
+      action: "invitation.create",
+      target: { table: "invitations", id: issued.invitationId, label: email },
+      summary: `Invited ${firstName} ${lastName} (${email}) as ${args.role}.`,
+    });
+    return issued;
   },
 });
 
@@ -126,7 +133,13 @@ export const resend = orgMutation("users.manage")({
     const invitation = await ctx.db.get("invitations", invitationId);
     if (invitation === null) throw appError("NOT_FOUND");
     await assertGrantable(ctx, ctx.viewer, ctx.viewer.orgId, invitationRoles(invitation));
-    return await resendInvitation(ctx, invitation, ctx.viewer.org.name, displayName(ctx.viewer.user));
+    const issued = await resendInvitation(ctx, invitation, ctx.viewer.org.name, displayName(ctx.viewer.user));
+    await audit(ctx, ctx.viewer, {
+      action: "invitation.resend",
+      target: { table: "invitations", id: invitationId, label: invitation.email },
+      summary: `Sent the invitation of ${invitation.email} again with a new link.`,
+    });
+    return issued;
   },
 });
 
@@ -143,6 +156,11 @@ export const revoke = orgMutation("users.manage")({
     }
     if (invitation.status !== "pending") throw appError("VALIDATION_ERROR", "Only pending invitations can be revoked.");
     await ctx.db.patch("invitations", invitationId, { status: "revoked" });
+    await audit(ctx, ctx.viewer, {
+      action: "invitation.revoke",
+      target: { table: "invitations", id: invitationId, label: invitation.email },
+      summary: `Revoked the invitation of ${invitation.email}.`,
+    });
     return null;
   },
 });

@@ -1,5 +1,6 @@
 import { authTables } from "@convex-dev/auth/server";
 import { defineSchema } from "convex/server";
+import { auditTables } from "./tables/audit";
 import { billingTables } from "./tables/billing";
 import { campaignTables } from "./tables/campaigns";
 import { collabTables } from "./tables/collab";
@@ -49,4 +50,5 @@ export default defineSchema({
   ...walkListTables,
   ...canvassTables,
   ...districtTables,
+  ...auditTables,
 });

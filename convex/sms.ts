@@ -10,10 +10,12 @@ import { paginationOptsValidator, paginationResultValidator } from "convex/serve
 import { v } from "convex/values";
 import { internal } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
+import type { MutationCtx } from "./_generated/server";
 import { internalMutation, internalQuery, orgMutation, orgQuery } from "./functions";
 import { appError } from "./lib/errors";
 import { inboundKeyword, normalizePhone } from "./lib/sms/rules";
 import { canSeeVoters } from "./model/personalData";
+import { audit, fieldChanges } from "./model/audit";
 import * as sms from "./model/sms";
 import * as replies from "./model/smsReplies";
 import * as sender from "./model/smsSender";
@@ -142,7 +144,24 @@ export const start = orgMutation("messaging.send")({
     acknowledgeNoOptOutText: v.optional(v.boolean()),
   },
   returns: v.id("smsSends"),
-  handler: async (ctx, args) => await sms.startSend(ctx, ctx.viewer, args),
+  handler: async (ctx, args) => {
+    const sendId = await sms.startSend(ctx, ctx.viewer, args);
+    // one entry per send: its audience as chosen (group sizes, voters, numbers), not one per recipient
+    const send = (await ctx.db.get("smsSends", sendId))!;
+    const groups = await Promise.all(send.groupIds.map((id) => ctx.db.get("voterGroups", id)));
+    const inGroups = groups.reduce((n, g) => n + (g?.memberCount ?? 0), 0);
+    const audience = inGroups + send.voterIds.length + send.extraPhones.length;
+    const campaign = send.campaignId ? await ctx.db.get("campaigns", send.campaignId) : null;
+    const label = campaign?.name ?? "Quick send";
+    await audit(ctx, ctx.viewer, {
+      action: "sms.send",
+      target: campaign ? { table: "campaigns", id: campaign._id, label } : { table: "smsSends", id: sendId, label },
+      summary:
+        `Started the SMS send ${label} to up to ${audience} recipients (${send.groupIds.length} groups, ` +
+        `${send.voterIds.length} voters, ${send.extraPhones.length} other numbers)${send.demo ? " in demo mode" : ""}.`,
+    });
+    return sendId;
+  },
 });
 
 export const pause = orgMutation("messaging.send")({
@@ -321,6 +340,12 @@ export const saveSettings = orgMutation("campaigns.manage")({
       .unique();
     if (row) await ctx.db.patch("smsSettings", row._id, { settings, updatedAt: Date.now() });
     else await ctx.db.insert("smsSettings", { orgId: ctx.viewer.orgId, settings, updatedAt: Date.now() });
+    await audit(ctx, ctx.viewer, {
+      action: "settings.update",
+      target: { table: "smsSettings", id: row?._id ?? ctx.viewer.orgId, label: "SMS settings" },
+      summary: "Changed the SMS settings.",
+      changes: fieldChanges(row?.settings ?? null, settings, Object.keys(settings) as (keyof typeof settings)[]),
+    });
     // messages held by the old sending hours are due by the new ones
     if (!row || row.settings.quietStart !== settings.quietStart || row.settings.quietEnd !== settings.quietEnd)
       await sender.rescheduleHeldSends(ctx, ctx.viewer.orgId);
@@ -393,6 +418,26 @@ export const applyStatus = internalMutation({
   },
 });
 
+/** The audit log's entry for an opt-out or opt-in by keyword (Twilio's inbound webhook): one per organisation whose consent changed. */
+async function auditKeyword(
+  ctx: MutationCtx,
+  orgId: Id<"organizations">,
+  phone: string,
+  keyword: string,
+  messageSid: string,
+  what: string,
+) {
+  await audit(
+    ctx,
+    { orgId, name: "Twilio webhook" },
+    {
+      action: "webhook.sms",
+      target: { table: "smsOptOuts", id: phone, label: phone },
+      summary: `${phone} ${what} text messages by replying ${keyword} (message ${messageSid}).`,
+    },
+  );
+}
+
 /**
  * An inbound text (signature verified): STOP words opt out, START words opt back in, HELP gets the
  * names. A MessageSid already taken (a replayed request) changes nothing and gets no reply.
@@ -411,11 +456,17 @@ export const inbound = internalMutation({
     for (const orgId of orgs)
       await ctx.db.insert("smsInbound", { orgId, phone, body: body.slice(0, INBOUND_KEPT_CHARS), at: Date.now() });
     if ((STOP_WORDS as readonly string[]).includes(keyword)) {
-      for (const orgId of orgs) await replies.optOut(ctx, orgId, phone, "inbound");
+      for (const orgId of orgs) {
+        if (await replies.optOut(ctx, orgId, phone, "inbound"))
+          await auditKeyword(ctx, orgId, phone, keyword, messageSid, "opted out of");
+      }
       return { keyword, reply: null, replay: false };
     }
     if ((START_WORDS as readonly string[]).includes(keyword)) {
-      for (const orgId of orgs) await replies.optIn(ctx, orgId, phone);
+      for (const orgId of orgs) {
+        if (await replies.optIn(ctx, orgId, phone))
+          await auditKeyword(ctx, orgId, phone, keyword, messageSid, "opted back in to");
+      }
       return { keyword, reply: null, replay: false };
     }
     if ((HELP_WORDS as readonly string[]).includes(keyword)) {

@@ -6,6 +6,8 @@ import { BUILT_IN_ROLES, type Permission } from "./lib/permissions";
 import { createOrganizationFor } from "./model/orgs";
 import { normalizeEmail } from "./model/strings";
 import { currentUserId, customRoleToDefinition, loadViewer, requireViewer } from "./model/viewer";
+import { audit } from "./model/audit";
+import { displayName } from "./model/presence";
 import { vMode, vPermission, vRoleColor } from "./tables/core";
 
 /** The user's own profile fields, empty strings for anything unset. */
@@ -105,6 +107,11 @@ export const startImpersonation = orgMutation(null)({
         .unique()) !== null;
     if (!known) throw appError("NOT_FOUND", "Unknown role.");
     await ctx.db.patch("memberships", ctx.viewer.membership._id, { impersonatedRole: roleId });
+    await audit(ctx, ctx.viewer, {
+      action: "impersonation.start",
+      target: { table: "users", id: ctx.viewer.userId, label: displayName(ctx.viewer.user) },
+      summary: `Started impersonating the role ${roleId}.`,
+    });
     return null;
   },
 });
@@ -113,7 +120,14 @@ export const stopImpersonation = orgMutation(null)({
   args: {},
   returns: v.null(),
   handler: async (ctx) => {
+    const role = ctx.viewer.membership.impersonatedRole;
     await ctx.db.patch("memberships", ctx.viewer.membership._id, { impersonatedRole: undefined });
+    if (role)
+      await audit(ctx, ctx.viewer, {
+        action: "impersonation.stop",
+        target: { table: "users", id: ctx.viewer.userId, label: displayName(ctx.viewer.user) },
+        summary: `Stopped impersonating the role ${role}.`,
+      });
     return null;
   },
 });

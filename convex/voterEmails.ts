@@ -6,6 +6,7 @@
  */
 import { v } from "convex/values";
 import { appError, orgMutation, orgQuery } from "./functions";
+import { audit } from "./model/audit";
 import { adjustCounter } from "./model/counters";
 import { mergeValues, substitute } from "./lib/email/merge";
 import { checkVariables, senderValues } from "./model/emailCampaigns";
@@ -59,6 +60,12 @@ export const send = orgMutation("messaging.send")({
     });
     await adjustCounter(ctx, orgId, "campaigns", 1);
     await adjustCounter(ctx, orgId, "emailsSent", 1);
+    const name = `${voter.first_name} ${voter.last_name}`.trim() || to;
+    await audit(ctx, ctx.viewer, {
+      action: "email.send",
+      target: { table: "voters", id: voterId, label: name },
+      summary: `Emailed ${name} (${to}): ${s.slice(0, 200)}${emailDemoMode() ? " (demo mode)" : ""}.`,
+    });
     return { outboxId, campaignId, demoMode: emailDemoMode() };
   },
 });

@@ -33,7 +33,15 @@ import {
 } from "./model/voterSearch";
 import { loadEditState, markDeleted, markEdited, mergeEdits, missingRecord, withEdits } from "./model/collab";
 import { vEditState, vFieldEdit } from "./tables/collab";
-import { moveSection, orderSections, vVoterFields, vVoterFilter, voterTables } from "./tables/voters";
+import { moveSection, orderSections, vVoterFields, vVoterFilter, voterTables, type VoterFields } from "./tables/voters";
+import { audit } from "./model/audit";
+
+/** A voter as the audit log names them. */
+function voterTarget(id: Id<"voters">, fields: Pick<VoterFields, "first_name" | "last_name" | "email">) {
+  const name = `${fields.first_name} ${fields.last_name}`.trim();
+  return { table: "voters", id, label: name || fields.email || id };
+}
+const NO_FIELDS = {} as VoterFields;
 
 function clampPage<T extends { numItems: number }>(opts: T): T {
   return { ...opts, numItems: Math.max(1, Math.min(MAX_LIST_PAGE, Math.floor(opts.numItems))) };
@@ -134,6 +142,13 @@ export const create = orgMutation("voters.manage")({
     await assertValidVoter(ctx.db, ctx.viewer.orgId, clean);
     const id = await insertVoter(ctx, ctx.viewer.orgId, clean);
     await placeWhenMoved(ctx, id, null, clean);
+    const target = voterTarget(id, clean);
+    await audit(ctx, ctx.viewer, {
+      action: "voter.create",
+      target,
+      summary: `Created voter ${target.label}.`,
+      changes: voterChanges(NO_FIELDS, clean),
+    });
     return id;
   },
 });
@@ -169,6 +184,15 @@ export const update = orgMutation("voters.update")({
         userId: ctx.viewer.userId,
         changes,
       });
+    if (changes.length > 0) {
+      const target = voterTarget(id, fields);
+      await audit(ctx, ctx.viewer, {
+        action: "voter.update",
+        target,
+        summary: `Changed ${changes.length === 1 ? "1 field" : `${changes.length} fields`} of voter ${target.label}.`,
+        changes,
+      });
+    }
     await markEdited(
       ctx,
       ctx.viewer,
@@ -196,6 +220,13 @@ export const remove = orgMutation("voters.manage")({
     const voter = await loadVoter(ctx.db, id);
     await deleteVoter(ctx, voter);
     await markDeleted(ctx, ctx.viewer, id);
+    const target = voterTarget(id, voter);
+    await audit(ctx, ctx.viewer, {
+      action: "voter.delete",
+      target,
+      summary: `Deleted voter ${target.label}.`,
+      changes: voterChanges(editableVoterFields(voter), NO_FIELDS),
+    });
     return null;
   },
 });

@@ -16,6 +16,7 @@ import type {
 import type * as account from "../account.js";
 import type * as adminRoles from "../adminRoles.js";
 import type * as adminUsers from "../adminUsers.js";
+import type * as audit from "../audit.js";
 import type * as auth from "../auth.js";
 import type * as authThrottle from "../authThrottle.js";
 import type * as canvass from "../canvass.js";
@@ -109,6 +110,7 @@ import type * as mapData from "../mapData.js";
 import type * as members from "../members.js";
 import type * as migrations from "../migrations.js";
 import type * as model_areas from "../model/areas.js";
+import type * as model_audit from "../model/audit.js";
 import type * as model_canvass from "../model/canvass.js";
 import type * as model_canvassClaims from "../model/canvassClaims.js";
 import type * as model_clientAddress from "../model/clientAddress.js";
@@ -174,6 +176,7 @@ import type * as subscription from "../subscription.js";
 import type * as surveyHub from "../surveyHub.js";
 import type * as surveySubmissions from "../surveySubmissions.js";
 import type * as surveys from "../surveys.js";
+import type * as tables_audit from "../tables/audit.js";
 import type * as tables_billing from "../tables/billing.js";
 import type * as tables_campaigns from "../tables/campaigns.js";
 import type * as tables_canvass from "../tables/canvass.js";
@@ -219,6 +222,7 @@ declare const fullApi: ApiFromModules<{
   account: typeof account;
   adminRoles: typeof adminRoles;
   adminUsers: typeof adminUsers;
+  audit: typeof audit;
   auth: typeof auth;
   authThrottle: typeof authThrottle;
   canvass: typeof canvass;
@@ -312,6 +316,7 @@ declare const fullApi: ApiFromModules<{
   members: typeof members;
   migrations: typeof migrations;
   "model/areas": typeof model_areas;
+  "model/audit": typeof model_audit;
   "model/canvass": typeof model_canvass;
   "model/canvassClaims": typeof model_canvassClaims;
   "model/clientAddress": typeof model_clientAddress;
@@ -377,6 +382,7 @@ declare const fullApi: ApiFromModules<{
   surveyHub: typeof surveyHub;
   surveySubmissions: typeof surveySubmissions;
   surveys: typeof surveys;
+  "tables/audit": typeof tables_audit;
   "tables/billing": typeof tables_billing;
   "tables/campaigns": typeof tables_campaigns;
   "tables/canvass": typeof tables_canvass;

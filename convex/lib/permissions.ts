@@ -29,6 +29,8 @@ export const PERMISSIONS = [
   "subscription.manage",
   "payment_methods.manage",
   "settings.manage",
+  /** reading and verifying the audit log (issue 39); nobody can change it */
+  "audit.view",
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
@@ -94,6 +96,7 @@ export const BUILT_IN_ROLES: RoleDefinition[] = [
       "settings.manage",
       "subscription.manage",
       "payment_methods.manage",
+      "audit.view",
     ],
     modes: [...MODES],
     color: "purple",

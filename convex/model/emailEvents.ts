@@ -16,6 +16,7 @@ import {
   type SuppressionReason,
 } from "../tables/emailBlast";
 import { markDoorsOfContact } from "./doors";
+import { audit } from "./audit";
 
 type Db = QueryCtx["db"];
 
@@ -37,19 +38,19 @@ export async function isSuppressed(
   );
 }
 
-/** Records that the organisation must not email this address (for this reason); once per reason. */
+/** Records that the organisation must not email this address (for this reason); once per reason. Whether it was new. */
 export async function suppress(
   ctx: MutationCtx,
   orgId: Id<"organizations">,
   email: string,
   reason: SuppressionReason,
   campaignId?: Id<"emailCampaigns">,
-) {
+): Promise<boolean> {
   const rows = await ctx.db
     .query("emailSuppressions")
     .withIndex("by_org_email", (q) => q.eq("orgId", orgId).eq("email", email))
     .take(3);
-  if (rows.some((r) => r.reason === reason)) return;
+  if (rows.some((r) => r.reason === reason)) return false;
   await ctx.db.insert("emailSuppressions", {
     orgId,
     email,
@@ -59,6 +60,7 @@ export async function suppress(
   });
   // the turf filters' "opted out" reads packed doors
   if (ALWAYS_SUPPRESSED.has(reason)) await markDoorsOfContact(ctx, orgId, { email });
+  return true;
 }
 
 /** Adds to a campaign's counters (one random shard: concurrent webhooks seldom touch the same document). */
@@ -174,8 +176,20 @@ export async function applyProviderEvent(
     if (target) await ctx.db.patch("emailClickTargets", target._id, { clicks: target.clicks + 1 });
     else await ctx.db.insert("emailClickTargets", { orgId: m.orgId, campaignId: m.campaignId, url, clicks: 1 });
   }
-  if (e.type === "email.bounced") await suppress(ctx, m.orgId, m.email, "bounced", m.campaignId);
-  if (e.type === "email.complained") await suppress(ctx, m.orgId, m.email, "complained", m.campaignId);
+  if (e.type === "email.bounced" || e.type === "email.complained") {
+    const reason = e.type === "email.bounced" ? "bounced" : "complained";
+    // the address's state changed (a new suppression): the audit log's entry, one per change
+    if (await suppress(ctx, m.orgId, m.email, reason, m.campaignId))
+      await audit(
+        ctx,
+        { orgId: m.orgId, name: "Resend webhook" },
+        {
+          action: "webhook.email",
+          target: { table: "emailSuppressions", id: m.email, label: m.email },
+          summary: `${m.email} ${reason === "bounced" ? "bounced" : "marked an email as spam"}: no longer emailed (event ${e.eventId}).`,
+        },
+      );
+  }
   await bumpStats(ctx, m.orgId, m.campaignId, add);
   return "applied";
 }

@@ -7,6 +7,7 @@ import { addMember } from "./orgs";
 import { notifyInvitationAccepted } from "./preferences";
 import { normalizeEmail, randomToken, sha256Hex } from "./strings";
 import type { IssuedInvitation } from "../tables/core";
+import { audit } from "./audit";
 
 export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 export const INVALID_INVITATION = "The invitation link is invalid or has expired.";
@@ -145,6 +146,16 @@ async function accept(ctx: MutationCtx, invitation: Doc<"invitations">, userId: 
   });
   await ctx.db.patch("users", userId, { activeOrgId: invitation.orgId });
   await notifyInvitationAccepted(ctx, invitation);
+  const user = await ctx.db.get("users", userId);
+  await audit(
+    ctx,
+    { orgId: invitation.orgId, userId, name: user?.name || invitation.email },
+    {
+      action: "invitation.accept",
+      target: { table: "invitations", id: invitation._id, label: invitation.email },
+      summary: `${invitation.email} accepted the invitation and joined as ${invitationRoles(invitation).join(", ")}.`,
+    },
+  );
 }
 
 /** Called while Convex Auth creates the account of someone signing up through an invitation. */

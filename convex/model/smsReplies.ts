@@ -71,15 +71,16 @@ export async function applyStatus(
 
 /**
  * Opts a number out in an organisation: recorded once, and its queued messages are cancelled in
- * the same transaction, so the next send tick never picks them.
+ * the same transaction, so the next send tick never picks them. Whether it was opted in before.
  */
 export async function optOut(
   ctx: MutationCtx,
   orgId: Id<"organizations">,
   phone: string,
   source: Doc<"smsOptOuts">["source"],
-) {
-  if (!(await optOutOf(ctx.db, orgId, phone))) {
+): Promise<boolean> {
+  const changed = !(await optOutOf(ctx.db, orgId, phone));
+  if (changed) {
     await ctx.db.insert("smsOptOuts", { orgId, phone, at: Date.now(), source });
     // the turf filters' "opted out" reads packed doors
     await markDoorsOfContact(ctx, orgId, { phone });
@@ -105,9 +106,11 @@ export async function optOut(
         counts: { ...moveCounts(send.counts, "queued", "cancelled"), optedOut: send.counts.optedOut + 1 },
       });
   }
+  return changed;
 }
 
-export async function optIn(ctx: MutationCtx, orgId: Id<"organizations">, phone: string) {
+/** Opts a number back in; whether it was opted out. */
+export async function optIn(ctx: MutationCtx, orgId: Id<"organizations">, phone: string): Promise<boolean> {
   const rows = await ctx.db
     .query("smsOptOuts")
     .withIndex("by_org_phone", (q) => q.eq("orgId", orgId).eq("phone", phone))
@@ -123,6 +126,7 @@ export async function optIn(ctx: MutationCtx, orgId: Id<"organizations">, phone:
       undefined,
       "A number opted back in to text messages",
     );
+  return rows.length > 0;
 }
 
 /** The organisations that texted a number (an inbound reply concerns them). */

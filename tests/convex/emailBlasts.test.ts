@@ -1390,6 +1390,16 @@ describe("provider events (webhooks)", () => {
       ["bob@example.org", "complained", true],
       ["cy@example.org", "bounced", true],
     ]);
+    // each new suppression is one audit log entry (issue 39), in the organisation of the message
+    const audited = await t.run(async (c) =>
+      [...(await c.db.query("auditPending").collect()), ...(await c.db.query("auditLog").collect())].filter(
+        (e) => e.action === "webhook.email",
+      ),
+    );
+    expect(audited.map((e) => [e.target.id, e.orgId === f.orgId, e.actorId]).sort()).toEqual([
+      ["bob@example.org", true, null],
+      ["cy@example.org", true, null],
+    ]);
     // a later send skips both (bounced and complained are excluded by default)
     const later = await setupAndCreate(
       ctx,
