@@ -242,7 +242,10 @@ export async function sweepUploads(ctx: Pick<MutationCtx, "db" | "storage">, now
   }
   const mark = await ctx.db.query("fileSweep").first();
   if (!mark) {
-    await ctx.db.insert("fileSweep", { scannedUntil: now });
+    // Creation times have sub-millisecond parts and may run a little ahead of `now`: every upload
+    // that exists at the first sweep is older than its mark, never a stray.
+    const newest = await ctx.db.system.query("_storage").withIndex("by_creation_time").order("desc").first();
+    await ctx.db.insert("fileSweep", { scannedUntil: Math.max(now, newest?._creationTime ?? 0) });
     return unused.length === SWEEP_BATCH;
   }
   const from = mark.scannedUntil;
