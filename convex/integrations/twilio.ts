@@ -14,7 +14,8 @@ import type RequestClient from "twilio/lib/base/RequestClient";
 import { internal } from "../_generated/api";
 import type { Id } from "../_generated/dataModel";
 import { internalAction } from "../functions";
-import { nextWindow, SMS_ERROR_MESSAGES } from "../lib/sms/rules";
+import { nextSendingTime } from "../lib/sms/quietHours";
+import { SMS_ERROR_MESSAGES } from "../lib/sms/rules";
 import type { ClaimedMessage, SendResult } from "../model/smsSender";
 import { providerErrorMessage, providerConfig } from "../model/smsShared";
 
@@ -232,7 +233,7 @@ export const drain = internalAction({
           await add({ id: m.id, outcome: "requeue", readyAt: Date.now() });
           continue;
         }
-        const open = nextWindow(Date.now(), m.timeZone, settings.quietStart, settings.quietEnd);
+        const open = nextSendingTime(Date.now(), m, settings.quietStart, settings.quietEnd);
         if (open > Date.now()) {
           await add({ id: m.id, outcome: "requeue", readyAt: open });
           continue;

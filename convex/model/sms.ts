@@ -10,6 +10,7 @@ import type { MutationCtx } from "../_generated/server";
 import { internal } from "../_generated/api";
 import { appError } from "../lib/errors";
 import { hasOptOutText, INVALID_PHONE_FORMAT, normalizePhone, segmentInfo } from "../lib/sms/rules";
+import { stateCode } from "../lib/sms/quietHours";
 import { MAX_SMS_BODY } from "../tables/sms";
 import { displayName } from "./presence";
 import { cancel, ensureSender, pause, resume } from "./sendQueue";
@@ -210,6 +211,7 @@ export async function enqueueStep(ctx: MutationCtx, sendId: Id<"smsSends">) {
       position: position++,
       readyAt: now,
       timeZone: recipientTimeZone(voter, settings.defaultTimeZone),
+      ...stateOf(voter),
       attempts: 0,
       queuedAt: now,
       updatedAt: now,
@@ -292,4 +294,10 @@ export async function controlSend(
       await ctx.db.patch("campaigns", send.campaignId, { status: "cancelled", updatedAt: Date.now() });
     await log(ctx, send.orgId, "warning", `${name} cancelled the send`, sendId);
   }
+}
+
+/** The recipient's state for quiet hours by state, when the voter's address names one. */
+function stateOf(voter: Pick<Doc<"voters">, "state"> | null) {
+  const state = stateCode(voter?.state);
+  return state === null ? {} : { state };
 }

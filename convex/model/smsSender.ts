@@ -10,7 +10,7 @@
 import type { Id } from "../_generated/dataModel";
 import type { MutationCtx } from "../_generated/server";
 import { internal } from "../_generated/api";
-import { nextWindow } from "../lib/sms/rules";
+import { nextSendingTime } from "../lib/sms/quietHours";
 import type { SmsStatus } from "../tables/sms";
 import { adjustCounter } from "./counters";
 import { claimRun, startRun, type SendQueueProvider } from "./sendQueue";
@@ -54,6 +54,7 @@ export type ClaimedMessage = {
   body: string;
   segments: number;
   timeZone: string;
+  state: string | null;
   position: number;
   statusCallbackToken: string;
 };
@@ -108,6 +109,7 @@ export async function claim(ctx: MutationCtx, sendId: Id<"smsSends">, max: numbe
       body: m.body,
       segments: m.segments,
       timeZone: m.timeZone,
+      state: m.state ?? null,
       position: m.position,
       statusCallbackToken: m._id,
     });
@@ -227,7 +229,7 @@ export async function rescheduleHeldPage(ctx: MutationCtx, sendId: Id<"smsSends"
     .take(RESCHEDULE_PAGE);
   for (const m of page) {
     if (m.status !== "queued" || m.readyAt <= now) continue;
-    const open = nextWindow(now, m.timeZone, settings.quietStart, settings.quietEnd);
+    const open = nextSendingTime(now, m, settings.quietStart, settings.quietEnd);
     // closed now: the next opening; open: now, unless it is a provider's short back-off
     const readyAt = open > now ? open : m.readyAt - now <= BACKOFF_KEPT_MS ? m.readyAt : now;
     if (readyAt !== m.readyAt) await ctx.db.patch("smsMessages", m._id, { readyAt, updatedAt: now });

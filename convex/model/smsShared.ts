@@ -7,7 +7,8 @@
 import type { Doc, Id } from "../_generated/dataModel";
 import type { MutationCtx, QueryCtx } from "../_generated/server";
 import { appError } from "../lib/errors";
-import { nextWindow, SMS_ERROR_MESSAGES } from "../lib/sms/rules";
+import { nextSendingTime } from "../lib/sms/quietHours";
+import { SMS_ERROR_MESSAGES } from "../lib/sms/rules";
 import { STATE_TIME_ZONES, ZIP3_TIME_ZONES } from "../lib/timeZones";
 import { DEFAULT_SMS_SETTINGS, SENDER_PROFILES, type SmsSettings, type SmsStatus } from "../tables/sms";
 import { complete } from "./sendQueue";
@@ -273,7 +274,7 @@ export async function heldUntilOf(
     .withIndex("by_send_ready", (q) => q.eq("sendId", send._id).eq("status", "queued"))
     .first();
   if (!next || next.readyAt <= now) return null;
-  return nextWindow(now, next.timeZone, settings.quietStart, settings.quietEnd) > now ? next.readyAt : null;
+  return nextSendingTime(now, next, settings.quietStart, settings.quietEnd) > now ? next.readyAt : null;
 }
 
 /** A send as the SMS center shows it, with when quiet hours hold it. */

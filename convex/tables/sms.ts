@@ -124,6 +124,8 @@ export const smsTables = {
     ...queuedMessageFields,
     /** the recipient's IANA time zone (quiet hours) */
     timeZone: v.string(),
+    /** the recipient's state, two letters (quiet hours by state: lib/sms/quietHours.ts); absent: not known */
+    state: v.optional(v.string()),
     providerSid: v.optional(v.string()),
     errorCode: v.optional(v.string()),
     error: v.optional(v.string()),

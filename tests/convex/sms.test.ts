@@ -9,7 +9,8 @@ import { ConvexError } from "convex/values";
 import { describe, expect, test } from "vitest";
 import { api, internal } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
-import { localTime, nextWindow } from "@convex/lib/sms/rules";
+import { localTime } from "@convex/lib/sms/rules";
+import { nextSendingTime } from "@convex/lib/sms/quietHours";
 import { startSend } from "@convex/model/sms";
 import type { Viewer } from "@convex/model/viewer";
 import { roleFixture, setupTest, type TestConvex } from "./setup";
@@ -276,6 +277,18 @@ describe("the sender's side", () => {
     });
   });
 
+  test("a message records its recipient's state from the voter's address (quiet hours by state); none when unknown", async () => {
+    const ctx = await fixture();
+    const tex = await ctx.cm.mutation(api.voters.create, {
+      fields: { first_name: "Tex", last_name: "Voter", phone: "(214) 555-0199", state: "tx", zip: "75201" },
+    });
+    await preparedSend(ctx, { body: ctx.body, voterIds: [tex, ctx.voters.ada] });
+    const rows = await ctx.t.run((c) => c.db.query("smsMessages").collect());
+    const byName = Object.fromEntries(rows.map((m) => [m.recipientName, m]));
+    expect(byName["Tex Voter"]).toMatchObject({ state: "TX", timeZone: "America/Chicago" });
+    expect(byName["Ada Voter"].state).toBeUndefined();
+  });
+
   test("a message held by quiet hours: the progress says until when; new sending hours re-time it and the send goes on", async () => {
     const ctx = await fixture();
     const { t, cm } = ctx;
@@ -291,7 +304,7 @@ describe("the sender's side", () => {
     expect(m.timeZone).toBe("America/Los_Angeles");
     // the sender's verdict for a closed window: back in the queue until it opens
     await t.mutation(internal.sms.claim, { sendId, max: 5, gen: 0 });
-    const opens = nextWindow(Date.now(), m.timeZone, closed.quietStart, closed.quietEnd);
+    const opens = nextSendingTime(Date.now(), m, closed.quietStart, closed.quietEnd);
     await t.mutation(internal.sms.recordResults, {
       sendId,
       results: [{ id: m._id, outcome: "requeue", readyAt: opens }],

@@ -77,16 +77,6 @@ export function localTime(at: number, timeZone: string): { hour: number; minute:
   return { hour: get("hour"), minute: get("minute") };
 }
 
-/** When the recipient's sending window (start to end hour, local) opens next (now if it is open). */
-export function nextWindow(at: number, timeZone: string, start: number, end: number): number {
-  const { hour, minute } = localTime(at, timeZone);
-  if (hour >= start && hour < end) return at;
-  const minutesNow = hour * 60 + minute;
-  const minutesUntil = hour < start ? start * 60 - minutesNow : 24 * 60 - minutesNow + start * 60;
-  // to the minute: a DST change on the way shifts it by an hour at most, checked again then
-  return at + minutesUntil * 60_000 - (at % 60_000);
-}
-
 /** "9:00", "13:30": a moment's clock time in `timeZone` (the organisation's, as its sending hours are). */
 export function clockTime(at: number, timeZone: string): string {
   const { hour, minute } = localTime(at, timeZone);

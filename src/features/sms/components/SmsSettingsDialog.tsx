@@ -75,7 +75,9 @@ export function SmsSettingsDialog({ onOpenChange, settings }: SmsSettingsDialogP
         <Dialog.Title>SMS Settings</Dialog.Title>
         <Dialog.Description size="2" color="gray" mb="3">
           Messages go out only within the sending hours of each recipient's time zone (from their state or ZIP, else the
-          default zone); messages outside them are held, not dropped.
+          default zone); messages outside them are held, not dropped. Within these hours a text also keeps to the
+          federal window (8 am to 9 pm) and to the rules of the recipient's state where they are stricter (shorter
+          hours, no Sundays or legal holidays).
         </Dialog.Description>
         <Flex direction="column" gap="3">
           <Grid columns="2" gap="3">
