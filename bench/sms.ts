@@ -18,6 +18,7 @@ import { api } from "../convex/_generated/api";
 import type { Id } from "../convex/_generated/dataModel";
 import { startBackend } from "../local-backend/src/server";
 import { configureBackendEnv } from "../scripts/backend-env";
+import { middayTimeZone } from "../tests/support/middayTimeZone";
 import { ACCOUNT_SID, AUTH_TOKEN, FakeTwilio, FROM } from "../tests/support/fakeTwilio";
 import { benchSession } from "./session";
 import { formatTransactionStats } from "./txStats";
@@ -72,7 +73,7 @@ async function main() {
     for (let b = 0; b < perGroup; b += 1_000) {
       const voters = Array.from({ length: 1_000 }, (_, i) => {
         const n = g * perGroup + b + i;
-        return { first_name: `V${n}`, last_name: "Bench", phone: `+1555${String(n).padStart(7, "0")}`, zip: "97201" };
+        return { first_name: `V${n}`, last_name: "Bench", phone: `+1555${String(n).padStart(7, "0")}` };
       });
       ids.push(...((await admin.mutation(internalMutation("seed:insertVoters"), { orgId, voters })) as Id<"voters">[]));
     }
@@ -89,7 +90,13 @@ async function main() {
     `seeded ${RECIPIENTS.toLocaleString()} voters in ${groups.length} groups in ${((performance.now() - t0) / 1000).toFixed(1)}s`,
   );
   await http.mutation(api.sms.saveSettings, {
-    settings: { quietStart: 0, quietEnd: 24, defaultTimeZone: "UTC", profile: "short_code", segmentsPerSecond: 1000 },
+    settings: {
+      quietStart: 0,
+      quietEnd: 24,
+      defaultTimeZone: middayTimeZone(),
+      profile: "short_code",
+      segmentsPerSecond: 1000,
+    },
   });
 
   // 1. fan-out of 100k recipients, progress read live through a subscription
@@ -157,7 +164,13 @@ async function main() {
     return { secs, sent: fake.messages.slice(before) };
   };
   await http.mutation(api.sms.saveSettings, {
-    settings: { quietStart: 0, quietEnd: 24, defaultTimeZone: "UTC", profile: "short_code", segmentsPerSecond: 1000 },
+    settings: {
+      quietStart: 0,
+      quietEnd: 24,
+      defaultTimeZone: middayTimeZone(),
+      profile: "short_code",
+      segmentsPerSecond: 1000,
+    },
   });
   const unthrottled = await drainSend(SENDS);
   console.log(
@@ -166,7 +179,13 @@ async function main() {
 
   // 3. the configured pace over SENDS sends
   await http.mutation(api.sms.saveSettings, {
-    settings: { quietStart: 0, quietEnd: 24, defaultTimeZone: "UTC", profile: "short_code", segmentsPerSecond: RATE },
+    settings: {
+      quietStart: 0,
+      quietEnd: 24,
+      defaultTimeZone: middayTimeZone(),
+      profile: "short_code",
+      segmentsPerSecond: RATE,
+    },
   });
   const paced = await drainSend(SENDS);
   const times = paced.sent.map((m) => m.createdAt).sort((a, b) => a - b);

@@ -11,6 +11,7 @@ import { api, internal } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
 import { localTime } from "@convex/lib/sms/rules";
 import { nextSendingTime } from "@convex/lib/sms/quietHours";
+import { middayTimeZone } from "../support/middayTimeZone";
 import { startSend } from "@convex/model/sms";
 import type { Viewer } from "@convex/model/viewer";
 import { roleFixture, setupTest, type TestConvex } from "./setup";
@@ -292,16 +293,21 @@ describe("the sender's side", () => {
   test("a message held by quiet hours: the progress says until when; new sending hours re-time it and the send goes on", async () => {
     const ctx = await fixture();
     const { t, cm } = ctx;
-    // sending hours closed now where Ada lives (Portland), set before the send starts: a change of
-    // hours during a send schedules a re-timing that, run late on a busy machine, would start a
-    // real sender beside the steps this test takes by hand
-    const hour = localTime(Date.now(), "America/Los_Angeles").hour;
-    const closed = hour < 23 ? { quietStart: hour + 1, quietEnd: 24 } : { quietStart: 0, quietEnd: 23 };
-    const settings = { ...closed, defaultTimeZone: "America/New_York", profile: "toll_free" as const };
+    // a recipient in the default zone, where it is midday now (inside federal 8 am-9 pm at any
+    // hour the test runs); the organisation's sending hours closed now there, set before the send
+    // starts: a change of hours during a send schedules a re-timing that, run late on a busy
+    // machine, would start a real sender beside the steps this test takes by hand
+    const zone = middayTimeZone();
+    const noon = await cm.mutation(api.voters.create, {
+      fields: { first_name: "Noon", last_name: "Voter", phone: "(503) 555-0177" },
+    });
+    const hour = localTime(Date.now(), zone).hour;
+    const closed = { quietStart: hour + 1, quietEnd: 24 };
+    const settings = { ...closed, defaultTimeZone: zone, profile: "toll_free" as const };
     await cm.mutation(api.sms.saveSettings, { settings });
-    const sendId = await preparedSend(ctx, { body: ctx.body, voterIds: [ctx.voters.ada] });
+    const sendId = await preparedSend(ctx, { body: ctx.body, voterIds: [noon] });
     const [m] = await t.run((c) => c.db.query("smsMessages").collect());
-    expect(m.timeZone).toBe("America/Los_Angeles");
+    expect(m.timeZone).toBe(zone);
     // the sender's verdict for a closed window: back in the queue until it opens
     await t.mutation(internal.sms.claim, { sendId, max: 5, gen: 0 });
     const opens = nextSendingTime(Date.now(), m, closed.quietStart, closed.quietEnd);

@@ -18,6 +18,7 @@ import {
   until,
   type AppBackend,
 } from "../../support/appBackend";
+import { middayTimeZone } from "../../support/middayTimeZone";
 import { FakeTwilio, twilioEnv } from "../../support/fakeTwilio";
 
 const N = Number(process.env.SMS_CRASH_N ?? 10_000);
@@ -40,7 +41,13 @@ describe("a backend kill mid-queue", () => {
     backends.push(first);
     const user = await signUp(first, "crash@example.org");
     await user.mutation(api.sms.saveSettings, {
-      settings: { quietStart: 0, quietEnd: 24, defaultTimeZone: "UTC", profile: "short_code", segmentsPerSecond: 1000 },
+      settings: {
+        quietStart: 0,
+        quietEnd: 24,
+        defaultTimeZone: middayTimeZone(),
+        profile: "short_code",
+        segmentsPerSecond: 1000,
+      },
     });
     const admin = new ConvexHttpClient(first.cloud, { logger: false });
     (admin as unknown as { setAdminAuth(k: string): void }).setAdminAuth(ADMIN_KEY);
