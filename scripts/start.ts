@@ -43,6 +43,13 @@ if (e2e && process.env.E2E_RESEND_PORT) {
   });
 }
 
+// SMS stays in demo mode (no account or number), but Twilio's webhook signing secret is set, so the
+// e2e can post signed inbound replies (a STOP) as Twilio would
+if (e2e) {
+  const { AUTH_TOKEN } = await import("../tests/support/fakeTwilio");
+  process.env.TWILIO_AUTH_TOKEN ??= AUTH_TOKEN;
+}
+
 const backend = await startBackend({
   functionsDir: path.join(root, "convex"),
   dataDir,
