@@ -41,6 +41,7 @@ const AccountSettingsPage = page(() => import("@/features/admin/AccountSettingsP
 const MapDataPage = page(() => import("@/features/mapData/MapDataPage"), "MapDataPage");
 const SubscriptionPage = page(() => import("@/features/admin/SubscriptionPage"), "SubscriptionPage");
 const UserRoleManagementPage = page(() => import("@/features/admin/UserRoleManagementPage"), "UserRoleManagementPage");
+const AuditLogPage = page(() => import("@/features/admin/AuditLogPage"), "AuditLogPage");
 const SettingsPage = page(() => import("@/features/settings/SettingsPage"), "SettingsPage");
 const RoadmapPage = page(() => import("@/features/info/RoadmapPage"), "RoadmapPage");
 const DistrictsPage = page(() => import("@/features/districts/DistrictsPage"), "DistrictsPage");
@@ -352,6 +353,14 @@ export function AppRoutes() {
           element={
             <Guarded>
               <UserRoleManagementPage />
+            </Guarded>
+          }
+        />
+        <Route
+          path={ROUTES.auditLog}
+          element={
+            <Guarded>
+              <AuditLogPage />
             </Guarded>
           }
         />

@@ -39,6 +39,43 @@ export function formatDateTime(ms: number, timeZone = currentTimeZone()): string
   });
 }
 
+const DAY_MS = 86_400_000;
+
+/** How far the zone's wall clock is ahead of UTC at `at` (ms; negative west of Greenwich). */
+function zoneOffsetMs(at: number, timeZone: string): number {
+  const parts = new Intl.DateTimeFormat("en-US", {
+    timeZone,
+    hourCycle: "h23",
+    year: "numeric",
+    month: "numeric",
+    day: "numeric",
+    hour: "numeric",
+    minute: "numeric",
+    second: "numeric",
+  }).formatToParts(at);
+  const part = (type: Intl.DateTimeFormatPartTypes) => Number(parts.find((p) => p.type === type)?.value ?? 0);
+  const wall = Date.UTC(part("year"), part("month") - 1, part("day"), part("hour"), part("minute"), part("second"));
+  return wall - Math.floor(at / 1000) * 1000;
+}
+
+/**
+ * A date input's value ("2026-06-03") as the instant that day starts in the zone (the user's by
+ * default), or the next day starts (`next`, for an end date); undefined for anything else.
+ */
+export function zonedDayStart(value: string, next = false, timeZone = currentTimeZone()): number | undefined {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  if (!m) return undefined;
+  const midnightUtc = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]) + (next ? 1 : 0));
+  const day = new Date(midnightUtc).toISOString().slice(0, 10);
+  const dayAt = (t: number) => new Date(t + zoneOffsetMs(t, timeZone)).toISOString().slice(0, 10);
+  // midnight at the zone's offset of the day before and of the day after (they differ when the
+  // clocks change around it); the earlier that falls on the day. Where the clocks skip midnight
+  // the day starts when they resume (the later one).
+  const candidates = [-DAY_MS, DAY_MS].map((d) => midnightUtc - zoneOffsetMs(midnightUtc + d, timeZone));
+  candidates.sort((a, b) => a - b);
+  return candidates.find((t) => dayAt(t) === day) ?? candidates[1];
+}
+
 /** "GMT-5" or "GMT+5:30": the zone's current offset, for the zone list. */
 export function timeZoneOffset(timeZone: string, at = Date.now()): string {
   const part = new Intl.DateTimeFormat("en-US", { timeZone, timeZoneName: "shortOffset" })

@@ -42,6 +42,8 @@ export const ROUTES = {
   mapData: "/account-settings/map-data",
   subscription: "/subscription",
   userRoleManagement: "/user-role-management",
+  /** the organisation's audit log (issue 39); audit.view only */
+  auditLog: "/audit-log",
   settings: "/settings",
   roadmap: "/roadmap",
 } as const;

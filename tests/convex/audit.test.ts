@@ -195,6 +195,49 @@ describe("audit log", () => {
     expect(await list({ from: log[0].at, to: log[2].at + 1 })).toEqual([3, 2, 1]);
   });
 
+  test("actors: everyone with an entry once, named by their latest entry, the system first; the null actor filters", async () => {
+    const t = setupTest();
+    const f = await roleFixture(t);
+    expect(await f.account_admin.as.query(api.audit.actors, {})).toEqual([]);
+    const a = await f.campaign_manager.as.mutation(api.voters.create, { fields: ADA });
+    await f.super_admin.as.mutation(api.voters.create, { fields: { ...ADA, first_name: "Bea" } });
+    await f.campaign_manager.as.mutation(api.voters.remove, { id: a });
+    // a failed sign-in: an entry nobody signed in wrote
+    const email = (await t.run((ctx) => ctx.db.get("users", f.volunteer.userId)))!.email!;
+    await t.mutation(internal.authThrottle.failed, { email, address: "203.0.113.7", audit: "signin.failure" });
+    // the campaign manager renamed since: the latest entry's name is the one listed
+    const log = await sealed(t, f.orgId);
+    await t.run(async (ctx) => {
+      await ctx.db.patch("auditLog", log[0]._id, { actorName: "Old Name" });
+    });
+    const names = await t.run(async (ctx) =>
+      Object.fromEntries(
+        await Promise.all(
+          (["campaign_manager", "super_admin"] as const).map(async (r) => {
+            const u = await ctx.db.get("users", f[r].userId);
+            return [r, `${u!.firstName} ${u!.lastName}`];
+          }),
+        ),
+      ),
+    );
+    const actors = await f.account_admin.as.query(api.audit.actors, {});
+    expect(actors[0]).toMatchObject({ id: null });
+    expect(actors.slice(1)).toEqual(
+      [
+        { id: f.campaign_manager.userId, name: names.campaign_manager },
+        { id: f.super_admin.userId, name: names.super_admin },
+      ].sort((x, y) => x.name.localeCompare(y.name)),
+    );
+    // the system's entries, by the null actor
+    const system = await f.account_admin.as.query(api.audit.list, { ...page, actorId: null });
+    expect(system.page.map((e) => e.action)).toEqual(["signin.failure"]);
+    // audit.view only; another organisation sees none of these actors
+    for (const role of ["campaign_manager", "volunteer", "viewer"] as const)
+      await expect(f[role].as.query(api.audit.actors, {})).rejects.toThrow(/permission/);
+    expect(await f.outsider.as.query(api.audit.actors, {})).toEqual([]);
+    await expect(t.query(api.audit.actors, {})).rejects.toThrow(/log in/);
+  });
+
   test("only audit.view reads the log (account and super administrators); other organisations and signed-out callers see nothing", async () => {
     const t = setupTest();
     const f = await roleFixture(t);
@@ -234,7 +277,7 @@ describe("audit log", () => {
         .filter(([, fn]) => fn.isPublic)
         .map(([name]) => name)
         .sort(),
-    ).toEqual(["exportCsv", "forVoter", "list", "setRetention", "settings", "verify"]);
+    ).toEqual(["actors", "exportCsv", "forVoter", "list", "setRetention", "settings", "verify"]);
     // its public mutations write entries only through audit() (the scan above) and settings
     expect(
       exported

@@ -9,7 +9,7 @@ import { ROUTES } from "@/lib/routes";
 
 /** Profile, impersonate role, Subscription, admin pages, Settings, Sign out (spec/1 §2). */
 export function UserMenu() {
-  const { me, canAdminister } = useViewer();
+  const { me, canAdminister, can } = useViewer();
   const { signOut } = useAppAuth();
   const navigate = useNavigate();
   const startImpersonation = useMutation(api.viewer.startImpersonation);
@@ -95,6 +95,9 @@ export function UserMenu() {
         )}
         {canAdminister && (
           <DropdownMenu.Item onSelect={() => navigate(ROUTES.userRoleManagement)}>Users &amp; Roles</DropdownMenu.Item>
+        )}
+        {can("audit.view") && (
+          <DropdownMenu.Item onSelect={() => navigate(ROUTES.auditLog)}>Audit Log</DropdownMenu.Item>
         )}
         <DropdownMenu.Item onSelect={() => navigate(ROUTES.settings)}>Settings</DropdownMenu.Item>
         <DropdownMenu.Separator />

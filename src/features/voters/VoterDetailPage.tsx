@@ -3,6 +3,7 @@ import { Box, Button, Card, DataList, Flex, Grid, Heading, Skeleton, Text } from
 import { useState } from "react";
 import { useNavigate, useParams } from "react-router-dom";
 import { STATE_VERIFIED_PAIRS, VOTER_FIELD_DEFS } from "@convex/tables/voters";
+import { VoterAuditHistory } from "@/features/admin";
 import { VoterFormSubmissions } from "@/features/forms";
 import { VoterSigns } from "@/features/signs";
 import { VoterSmsHistory } from "@/features/sms";
@@ -184,6 +185,7 @@ export function VoterDetailPage() {
           <VoterFormSubmissions voterId={voter._id} />
           <VoterSigns voterId={voter._id} />
           <VoterChangesCard voterId={voter._id} customDefs={defs} />
+          <VoterAuditHistory voterId={voter._id} voterName={name} />
         </Flex>
       </Grid>
       <AddToGroupDialog voterId={voter._id} voterName={name} open={groupOpen} onOpenChange={setGroupOpen} />

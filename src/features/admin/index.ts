@@ -1,0 +1,2 @@
+/** What other features may use of administration. */
+export { VoterAuditHistory } from "./components/VoterAuditHistory";
