@@ -1,4 +1,4 @@
-import { useConvex } from "convex/react";
+import { useConvex, useQuery } from "convex/react";
 import { useCallback, useState } from "react";
 import { api } from "@convex/_generated/api";
 import { downloadBlob } from "@/lib/download";
@@ -62,4 +62,9 @@ export function useVoterExport(filter: VoterListFilter) {
     [convex, search, party, status, statusCode],
   );
   return { run, exporting: exported !== null, exported: exported ?? 0 };
+}
+
+/** The states whose voter-file use restrictions the export shows first (USPS codes; empty while loading). */
+export function useVoterExportStates(): string[] {
+  return useQuery(api.voters.exportStates, {}) ?? [];
 }
