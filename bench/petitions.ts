@@ -326,10 +326,11 @@ async function main() {
   for (const l of lines)
     if (l.truth !== null && eligible(l.truth) && (l.kind === "voter" || l.kind === "typo")) positives++;
   const enteredRows = new Set<string>();
+  const exportId = await http.mutation(api.petitions.startExport, { petitionId });
   for (;;) {
     const page: Awaited<ReturnType<typeof http.query<typeof api.petitions.exportPage>>> = await http.query(
       api.petitions.exportPage,
-      { petitionId, paginationOpts: { numItems: 1000, cursor } },
+      { exportId, petitionId, paginationOpts: { numItems: 1000, cursor } },
     );
     for (const r of page.page) {
       verdicts[r.status] = (verdicts[r.status] ?? 0) + 1;

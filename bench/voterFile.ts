@@ -59,6 +59,7 @@ export async function importVoterFile(
     sampleRows: sample,
     errorMode: "ignore",
     matchRule: "standard",
+    attestation: { state: "NC", use: "campaign", useOther: null, attested: true },
     batchSize: o.batchSize,
     onProgress: o.onProgress,
   });

@@ -20,6 +20,7 @@ import { httpAction, internalMutation, orgMutation, orgQuery } from "./functions
 import { appError } from "./lib/errors";
 import { MAX_SUBMISSION_BYTES } from "./lib/forms/rules";
 import { clientAddress } from "./model/clientAddress";
+import { openExportRun, quoted, requireExportRun } from "./model/exports";
 import { recordSubmission } from "./model/forms";
 import { canSeeVoters } from "./model/personalData";
 import { issueFillToken, json, judgeFill, readJsonBody } from "./model/publicSubmit";
@@ -120,12 +121,40 @@ export const list = orgQuery("forms.view")({
   handler: async (ctx, args) => await page(ctx, ctx.viewer.orgId, { ...args, before: null }, canSeeVoters(ctx.viewer)),
 });
 
-/** One page of an export (Export CSV reads pages until nextBefore is null). */
+/** A day as an export's audit entry states it (UTC date). */
+const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+/** Starts a CSV export of the filtered submissions (model/exports.ts); its pages are read with the id returned. */
+export const startExport = orgMutation("forms.view")({
+  args: vFilters,
+  returns: v.id("exportRuns"),
+  handler: async (ctx, filter) => {
+    const form = filter.formId ? await ctx.db.get("forms", filter.formId) : null;
+    if (filter.formId && !form) throw appError("NOT_FOUND", "Form not found or no longer available.");
+    const parts = [
+      filter.from !== null ? `from ${day(filter.from)}` : null,
+      filter.to !== null ? `before ${day(filter.to)}` : null,
+      filter.email.trim() ? `email containing ${quoted(filter.email)}` : null,
+    ].filter((p) => p !== null);
+    return await openExportRun(ctx, ctx.viewer, {
+      kind: "formSubmissions",
+      filter,
+      filterSummary: parts.length > 0 ? parts.join(", ") : "all submissions",
+      format: "csv",
+      label: form ? `submissions of form ${quoted(form.name)}` : "submissions of all forms",
+      source: form ? { table: "forms", id: form._id } : undefined,
+    });
+  },
+});
+
+/** One page of an export (Export CSV reads pages until nextBefore is null), for a run started by formSubmissions.startExport. */
 export const exportPage = orgQuery("forms.view")({
-  args: { ...vFilters, before: v.union(v.number(), v.null()) },
+  args: { exportId: v.id("exportRuns"), ...vFilters, before: v.union(v.number(), v.null()) },
   returns: v.object({ rows: v.array(vRow), nextBefore: v.union(v.number(), v.null()) }),
-  handler: async (ctx, args) =>
-    await page(ctx, ctx.viewer.orgId, { ...args, limit: MAX_PAGE }, canSeeVoters(ctx.viewer)),
+  handler: async (ctx, { exportId, before, ...filter }) => {
+    await requireExportRun(ctx, ctx.viewer, exportId, "formSubmissions", filter);
+    return await page(ctx, ctx.viewer.orgId, { ...filter, before, limit: MAX_PAGE }, canSeeVoters(ctx.viewer));
+  },
 });
 
 /** A voter's form submissions (forms that match submissions to voters), newest first. */

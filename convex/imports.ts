@@ -21,6 +21,7 @@ import {
 } from "./model/imports";
 import { loadViewer, type Viewer } from "./model/viewer";
 import { audit } from "./model/audit";
+import { permittedUseText, stateFileUse } from "./lib/voters/fileUse";
 import {
   importTables,
   vBatchResult,
@@ -67,6 +68,14 @@ const vImportView = history
     updated_records: v.number(),
   });
 
+/** What the admin attested for the import, as its audit entry states it ("" for imports from before). */
+function attestationText(doc: Doc<"importHistory">): string {
+  const a = doc.attestation;
+  if (!a) return "";
+  const state = stateFileUse(a.state)?.name ?? a.state;
+  return ` Voter file from ${state}; permitted use attested: ${permittedUseText(a.use, a.useOther)}.`;
+}
+
 /**
  * The audit log's one entry for an import, at its end (completed, failed or cancelled): the file
  * and its counts, never a row each.
@@ -83,7 +92,8 @@ async function auditImportEnd(
     target: { table: "importHistory", id: doc._id, label: doc.filename },
     summary:
       `Import of ${doc.filename} ${outcome}: ${total} rows, ${doc.imported_records} voters added, ` +
-      `${updated} updated, ${doc.duplicate_records} duplicates, ${doc.failed_records} failed.`,
+      `${updated} updated, ${doc.duplicate_records} duplicates, ${doc.failed_records} failed.` +
+      attestationText(doc),
   });
 }
 
@@ -92,6 +102,19 @@ export const start = orgMutation("voters.manage")({
   args: vStartImport,
   returns: v.id("importHistory"),
   handler: async (ctx, args) => await startImport(ctx, ctx.viewer, args),
+});
+
+/**
+ * The state the wizard proposes for a voter file's attestation (USPS code): the state of the
+ * organisation's address when it names one, else null.
+ */
+export const defaultState = orgQuery("voters.manage")({
+  args: {},
+  returns: v.union(v.string(), v.null()),
+  handler: async (ctx) => {
+    const state = ctx.viewer.org.address?.state;
+    return state ? (stateFileUse(state)?.code ?? null) : null;
+  },
 });
 
 /** One atomic batch of rows; idempotent by its start row (see model/imports.applyBatch). */

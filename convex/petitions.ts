@@ -14,6 +14,7 @@ import { ADDRESS_MATCH } from "./lib/petitions/match";
 import { NAME_KEYS_VERSION } from "./lib/petitions/names";
 import { projectValid, sampleSize } from "./lib/petitions/projection";
 import { acceptUpload, attachFile, deleteOwnedFile, issueUploadUrl } from "./model/files";
+import { openExportRun, quoted, requireExportRun } from "./model/exports";
 import { displayName } from "./model/presence";
 import { keepsNameKeys, writeNameKeys } from "./model/voters";
 import {
@@ -561,11 +562,30 @@ export const adjudicate = orgMutation("voters.update")({
   },
 });
 
-/** One page of the export (every line in page order). */
+/** Starts a CSV export of a petition's lines (model/exports.ts); its pages are read with the id returned. */
+export const startExport = orgMutation("voters.view")({
+  args: { petitionId: v.id("petitions") },
+  returns: v.id("exportRuns"),
+  handler: async (ctx, { petitionId }) => {
+    const petition = await ctx.db.get("petitions", petitionId);
+    if (!petition) throw appError("NOT_FOUND");
+    return await openExportRun(ctx, ctx.viewer, {
+      kind: "petitions",
+      filter: { petitionId },
+      filterSummary: "all lines",
+      format: "csv",
+      label: `lines of petition ${quoted(petition.name)}`,
+      source: { table: "petitions", id: petitionId },
+    });
+  },
+});
+
+/** One page of the export (every line in page order), for a run started by petitions.startExport. */
 export const exportPage = orgQuery("voters.view")({
-  args: { petitionId: v.id("petitions"), paginationOpts: paginationOptsValidator },
+  args: { exportId: v.id("exportRuns"), petitionId: v.id("petitions"), paginationOpts: paginationOptsValidator },
   returns: paginationResultValidator(vLineRow),
-  handler: async (ctx, { petitionId, paginationOpts }) => {
+  handler: async (ctx, { exportId, petitionId, paginationOpts }) => {
+    await requireExportRun(ctx, ctx.viewer, exportId, "petitions", { petitionId });
     const page = await ctx.db
       .query("petitionLines")
       .withIndex("by_petition_page_signer", (q) => q.eq("petitionId", petitionId))

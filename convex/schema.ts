@@ -10,6 +10,7 @@ import { districtTables } from "./tables/districts";
 import { emailTables } from "./tables/email";
 import { emailAudienceTables } from "./tables/emailAudience";
 import { emailBlastTables } from "./tables/emailBlast";
+import { exportTables } from "./tables/exports";
 import { fileTables } from "./tables/files";
 import { formTables } from "./tables/forms";
 import { geoTables } from "./tables/geo";
@@ -51,4 +52,5 @@ export default defineSchema({
   ...canvassTables,
   ...districtTables,
   ...auditTables,
+  ...exportTables,
 });

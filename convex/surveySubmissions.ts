@@ -16,6 +16,7 @@ import { httpAction, internalMutation, orgMutation, orgQuery } from "./functions
 import { appError } from "./lib/errors";
 import { MAX_SURVEY_BODY_BYTES } from "./lib/surveys/rules";
 import { clientAddress } from "./model/clientAddress";
+import { openExportRun, quoted, requireExportRun } from "./model/exports";
 import { issueFillToken, json, judgeFill, readJsonBody } from "./model/publicSubmit";
 import { recordSurveySubmission } from "./model/surveys";
 import { surveyTables, vAnswer } from "./tables/surveys";
@@ -52,11 +53,30 @@ export const list = orgQuery("surveys.view")({
   },
 });
 
-/** One page of the CSV export, older than `before` (null: the newest). */
+/** Starts a CSV export of a survey's submissions (model/exports.ts); its pages are read with the id returned. */
+export const startExport = orgMutation("surveys.view")({
+  args: { surveyId: v.id("surveys") },
+  returns: v.id("exportRuns"),
+  handler: async (ctx, { surveyId }) => {
+    const survey = await ctx.db.get("surveys", surveyId);
+    if (!survey) throw appError("NOT_FOUND");
+    return await openExportRun(ctx, ctx.viewer, {
+      kind: "surveySubmissions",
+      filter: { surveyId },
+      filterSummary: "all submissions",
+      format: "csv",
+      label: `submissions of survey ${quoted(survey.name)}`,
+      source: { table: "surveys", id: surveyId },
+    });
+  },
+});
+
+/** One page of the CSV export, older than `before` (null: the newest), for a run started by surveySubmissions.startExport. */
 export const exportPage = orgQuery("surveys.view")({
-  args: { surveyId: v.id("surveys"), before: v.union(v.number(), v.null()) },
+  args: { exportId: v.id("exportRuns"), surveyId: v.id("surveys"), before: v.union(v.number(), v.null()) },
   returns: v.object({ rows: v.array(vRow), nextBefore: v.union(v.number(), v.null()) }),
-  handler: async (ctx, { surveyId, before }) => {
+  handler: async (ctx, { exportId, surveyId, before }) => {
+    await requireExportRun(ctx, ctx.viewer, exportId, "surveySubmissions", { surveyId });
     if (!(await ctx.db.get("surveys", surveyId))) throw appError("NOT_FOUND");
     const rows = await ctx.db
       .query("surveySubmissions")

@@ -33,8 +33,19 @@ import {
 } from "./model/voterSearch";
 import { loadEditState, markDeleted, markEdited, mergeEdits, missingRecord, withEdits } from "./model/collab";
 import { vEditState, vFieldEdit } from "./tables/collab";
-import { moveSection, orderSections, vVoterFields, vVoterFilter, voterTables, type VoterFields } from "./tables/voters";
+import {
+  moveSection,
+  orderSections,
+  vVoterFields,
+  vVoterFilter,
+  voterTables,
+  type VoterFields,
+  type VoterFilter,
+} from "./tables/voters";
 import { audit } from "./model/audit";
+import { openExportRun, quoted, requireExportRun } from "./model/exports";
+import { attestedStates } from "./model/imports";
+import { vExportFormat } from "./tables/exports";
 
 /** A voter as the audit log names them. */
 function voterTarget(id: Id<"voters">, fields: Pick<VoterFields, "first_name" | "last_name" | "email">) {
@@ -84,11 +95,55 @@ export const statusCodes = orgQuery("voters.view")({
   handler: async (ctx) => await statusCodesPresent(ctx.db, ctx.viewer.orgId),
 });
 
-/** One page of the export (the list's filter/search, every match, 1,000 rows a call): needs voters.export. */
+/** The voter filter as an export's audit entry states it. */
+function voterFilterSummary(filter: VoterFilter): string {
+  const parts = [
+    filter.search?.trim() ? `search ${quoted(filter.search)}` : null,
+    filter.party ? `party ${quoted(filter.party)}` : null,
+    filter.status ? `status ${quoted(filter.status)}` : null,
+    filter.statusCode?.trim() ? `status code ${quoted(filter.statusCode)}` : null,
+    filter.district ? `district ${quoted(filter.district)}` : null,
+  ].filter((p) => p !== null);
+  return parts.length > 0 ? parts.join(", ") : "all voters";
+}
+
+/**
+ * Starts an export of the list's filter/search (model/exports.ts): needs voters.export. The pages
+ * are then read with the id returned, and exports.finish records the rows in the audit log.
+ */
+export const startExport = orgMutation("voters.export")({
+  args: { ...vVoterFilter, format: vExportFormat },
+  returns: v.id("exportRuns"),
+  handler: async (ctx, { format, ...filter }) =>
+    await openExportRun(ctx, ctx.viewer, {
+      kind: "voters",
+      filter,
+      filterSummary: voterFilterSummary(filter),
+      format,
+      label: "the voter file",
+      states: await attestedStates(ctx.db, ctx.viewer.orgId),
+    }),
+});
+
+/**
+ * The states whose voter-file use restrictions the export shows before it starts (USPS codes): those
+ * the organisation's imports were attested for (lib/voters/fileUse.ts has each state's text).
+ */
+export const exportStates = orgQuery("voters.export")({
+  args: {},
+  returns: v.array(v.string()),
+  handler: async (ctx) => await attestedStates(ctx.db, ctx.viewer.orgId),
+});
+
+/**
+ * One page of the export (the list's filter/search, every match, 1,000 rows a call): needs
+ * voters.export and a run of the caller's own started with the same filter (voters.startExport).
+ */
 export const exportPage = orgQuery("voters.export")({
-  args: { paginationOpts: paginationOptsValidator, ...vVoterFilter },
+  args: { exportId: v.id("exportRuns"), paginationOpts: paginationOptsValidator, ...vVoterFilter },
   returns: vVoterPage,
-  handler: async (ctx, { paginationOpts, ...filter }) => {
+  handler: async (ctx, { exportId, paginationOpts, ...filter }) => {
+    await requireExportRun(ctx, ctx.viewer, exportId, "voters", filter);
     const numItems = Math.max(1, Math.min(MAX_PAGE, Math.floor(paginationOpts.numItems)));
     return await pageAllMatching(ctx.db, ctx.viewer.orgId, filter, { cursor: paginationOpts.cursor, numItems });
   },

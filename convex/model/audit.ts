@@ -23,7 +23,7 @@ import type { Viewer } from "./viewer";
  */
 export type AuditActor =
   | Pick<Viewer, "userId" | "user" | "orgId" | "roles">
-  | { orgId: Id<"organizations">; name: string; userId?: Id<"users"> | null };
+  | { orgId: Id<"organizations">; name: string; userId?: Id<"users"> | null; impersonatedRole?: string | null };
 
 export type AuditInput = {
   action: AuditAction;
@@ -98,7 +98,7 @@ export async function audit(ctx: MutationCtx, actor: AuditActor, input: AuditInp
     at: Date.now(),
     actorId: actor.userId ?? null,
     actorName: member ? displayName(actor.user) : actor.name,
-    impersonatedRole: member ? (actor.roles.impersonating?.id ?? null) : null,
+    impersonatedRole: member ? (actor.roles.impersonating?.id ?? null) : (actor.impersonatedRole ?? null),
     requestId: requestIdOf(ctx),
     action: input.action,
     target: input.target,

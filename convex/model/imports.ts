@@ -2,7 +2,8 @@
 import type { Doc, Id } from "../_generated/dataModel";
 import type { MutationCtx, QueryCtx } from "../_generated/server";
 import { appError } from "../lib/errors";
-import type { BatchResult, ImportFieldsDoc, RowOutcome, StartImportArgs } from "../tables/imports";
+import type { BatchResult, ImportAttestation, ImportFieldsDoc, RowOutcome, StartImportArgs } from "../tables/imports";
+import { ATTESTATION_TEXTS, attestationProblem } from "../lib/voters/fileUse";
 import { cleanImportRow, electionKey, mergeElections, recentParticipation } from "../lib/import/rows";
 import { voterFieldLabel, type ElectionRecord, type VoterFields } from "../tables/voters";
 import { adjustCounter } from "./counters";
@@ -448,12 +449,41 @@ export async function deleteImportChunk(
 const CUSTOM_KEY = /^[a-z0-9][a-z0-9_]*$/;
 const MAX_COLUMNS = 500;
 
+/**
+ * The voter-file use attestation an import starts with (issue 39): a known state, a permitted use
+ * ("other" described), and the box ticked. Returns what the import stores.
+ */
+export function checkAttestation(a: ImportAttestation): Omit<ImportAttestation, "attested"> {
+  const problem = attestationProblem(a);
+  if (problem !== null) throw appError("VALIDATION_ERROR", problem, ATTESTATION_TEXTS.title);
+  return { state: a.state.trim().toUpperCase(), use: a.use, useOther: a.use === "other" ? a.useOther!.trim() : null };
+}
+
+/** The newest imports read for attestedStates (an organisation rarely holds more). */
+const ATTESTED_IMPORTS_READ = 500;
+
+/**
+ * The states (USPS codes, sorted) whose voter files the organisation imported under an
+ * attestation and has not deleted: the voter export shows their restrictions and records them.
+ */
+export async function attestedStates(db: QueryCtx["db"], orgId: Id<"organizations">): Promise<string[]> {
+  const states = new Set<string>();
+  const recent = await db
+    .query("importHistory")
+    .withIndex("by_org_date", (q) => q.eq("orgId", orgId))
+    .order("desc")
+    .take(ATTESTED_IMPORTS_READ);
+  for (const doc of recent) if (doc.attestation && doc.status !== "deleted") states.add(doc.attestation.state);
+  return [...states].sort();
+}
+
 /** Creates the import (status in_progress) with its mapping, field details and new custom fields. */
 export async function startImport(
   ctx: MutationCtx,
   viewer: { orgId: Id<"organizations">; userId: Id<"users"> },
   args: StartImportArgs,
 ): Promise<Id<"importHistory">> {
+  const attestation = checkAttestation(args.attestation);
   if (args.fieldMapping.length > MAX_COLUMNS || args.fieldDetails.length > MAX_COLUMNS)
     throw appError("VALIDATION_ERROR", "Too many columns.");
   const targets = new Set(args.fieldMapping.map((m) => m.target));
@@ -516,6 +546,7 @@ export async function startImport(
     match_rule: args.matchRule ?? "name",
     update_existing: args.updateExisting ?? false,
     updated_records: 0,
+    attestation: { ...attestation, at: now },
   });
   if (args.elections) await addToCatalog(ctx, orgId, args.elections);
   for (const d of args.fieldDetails) {

@@ -64,6 +64,27 @@ export type ImportCustomFieldType = Infer<typeof vImportCustomFieldType>;
 export const vNewImportField = v.object({ key: v.string(), label: v.string(), type: vImportCustomFieldType });
 export type NewImportField = Infer<typeof vNewImportField>;
 
+/** The voter-file use the admin picks when starting an import (lib/voters/fileUse.ts PERMITTED_USES). */
+export const vPermittedUse = v.union(
+  v.literal("campaign"),
+  v.literal("party"),
+  v.literal("election_administration"),
+  v.literal("research"),
+  v.literal("other"),
+);
+
+/**
+ * What the admin attests before an import starts (issue 39): the state the file comes from (USPS
+ * code), the use the data is put to ("other": described), and that they ticked the attestation.
+ */
+export const vImportAttestation = v.object({
+  state: v.string(),
+  use: vPermittedUse,
+  useOther: v.union(v.string(), v.null()),
+  attested: v.boolean(),
+});
+export type ImportAttestation = Infer<typeof vImportAttestation>;
+
 /** What the browser sends to start an import (imports.start). */
 export const vStartImport = {
   filename: v.string(),
@@ -80,6 +101,8 @@ export const vStartImport = {
   kind: v.optional(vImportKind),
   /** the elections the file's per-election columns name (the organisation's election list) */
   elections: v.optional(v.array(vElectionRecord)),
+  /** the file's state and permitted use, attested (required: no import starts without it) */
+  attestation: vImportAttestation,
 };
 export type StartImportArgs = ObjectType<typeof vStartImport>;
 
@@ -117,6 +140,10 @@ export const importTables = {
     /** matched voters whose fields this import changed ("update existing records") */
     updated_records: v.optional(v.number()),
     kind: v.optional(vImportKind),
+    /** the state and permitted use the admin attested at the start (absent on imports from before issue 39) */
+    attestation: v.optional(
+      v.object({ state: v.string(), use: vPermittedUse, useOther: v.union(v.string(), v.null()), at: v.number() }),
+    ),
   })
     .index("by_org_date", ["orgId", "import_date"])
     .index("by_org_status", ["orgId", "status"]),

@@ -227,6 +227,7 @@ describe("audited actions write exactly one entry each", () => {
       newFields: [],
       fieldDetails: mapping.map((c) => ({ ...c, fieldType: "existing" as const, sample: ["a"] })),
       errorMode: "ask",
+      attestation: { state: "NC", use: "campaign", useOther: null, attested: true },
     });
     await m.as.mutation(api.imports.appendBatch, {
       importId,
@@ -242,6 +243,7 @@ describe("audited actions write exactly one entry each", () => {
       target: { table: "importHistory", id: importId, label: "county.csv" },
     });
     expect(e.summary).toContain("3 voters added");
+    expect(e.summary).toContain("Voter file from North Carolina; permitted use attested: Political campaign activity.");
     e = await oneEntry(t, f.orgId, () => m.as.mutation(api.imports.remove, { importId }));
     expect(e).toMatchObject({ action: "import.delete", target: { id: importId } });
   });

@@ -208,6 +208,7 @@ describe("districts: membership", () => {
         sample: ["a"],
       })),
       errorMode: "ask",
+      attestation: { state: "NC", use: "campaign", useOther: null, attested: true },
     });
     const rows = [1, 2, 3].map((n) => ({
       row: n,

@@ -244,9 +244,10 @@ describe("formSubmissions (forms.view)", () => {
         data: { field_name: "A", field_email: "a@x.org" },
       }),
     ).rejects.toThrow(/not found/i);
-    await expect(
-      t.query(api.formSubmissions.exportPage, { formId: null, from: null, to: null, email: "", before: null }),
-    ).rejects.toThrow(/log in/);
+    const all = { formId: null, from: null, to: null, email: "" };
+    const exportId = await f.campaign_manager.as.mutation(api.formSubmissions.startExport, all);
+    await expect(t.mutation(api.formSubmissions.startExport, all)).rejects.toThrow(/log in/);
+    await expect(t.query(api.formSubmissions.exportPage, { ...all, exportId, before: null })).rejects.toThrow(/log in/);
   });
   test("values are checked like the page checks them; nothing is stored on an error", async () => {
     const { t, f, formId } = await fixture();
@@ -319,7 +320,9 @@ describe("formSubmissions (forms.view)", () => {
     expect((await q({ formId, from: times[1], to: times[2] })).rows.map((r) => r.submitterEmail)).toEqual([
       "bob@beta.org",
     ]);
+    const exportId = await cm.mutation(api.formSubmissions.startExport, { formId, from: null, to: null, email: "" });
     const page = await cm.query(api.formSubmissions.exportPage, {
+      exportId,
       formId,
       from: null,
       to: null,

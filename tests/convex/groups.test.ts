@@ -272,10 +272,11 @@ describe("groups membership (voters.update)", () => {
     // the export of a search pages through every match as well, each once
     const exported = new Set<string>();
     let exportCursor: string | null = null;
+    const exportId = await cm.mutation(api.voters.startExport, { search: "smith", format: "csv" });
     for (;;) {
       const r: { page: { _id: string; last_name: string }[]; isDone: boolean; continueCursor: string } = await cm.query(
         api.voters.exportPage,
-        { search: "smith", paginationOpts: { numItems: 1000, cursor: exportCursor } },
+        { exportId, search: "smith", paginationOpts: { numItems: 1000, cursor: exportCursor } },
       );
       for (const v of r.page) {
         expect(v.last_name).toBe("Smith");

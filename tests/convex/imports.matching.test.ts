@@ -41,6 +41,7 @@ async function runImport(m: Member, rows: Fields[], o: Opts = {}) {
     updateExisting: o.updateExisting,
     kind: o.kind,
     elections: o.elections,
+    attestation: { state: "NC", use: "campaign", useOther: null, attested: true },
   });
   let result;
   for (let start = 0; start < rows.length; start += 1000) {

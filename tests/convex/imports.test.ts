@@ -28,6 +28,7 @@ async function startImport(
       sample: ["a"],
     })),
     errorMode: "ask",
+    attestation: { state: "NC", use: "campaign", useOther: null, attested: true },
   });
 }
 
@@ -428,6 +429,7 @@ describe("imports", () => {
           newFields: [],
           fieldDetails: [],
           errorMode: "ask",
+          attestation: { state: "NC", use: "campaign", useOther: null, attested: true },
         }),
       ).rejects.toThrow(/required fields/);
       await expect(startImport(m, { newFields: [{ key: "Bad Key!", label: "x", type: "text" }] })).rejects.toThrow(

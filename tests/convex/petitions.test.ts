@@ -607,8 +607,13 @@ describe("issue 33: petitions that survive a typo", () => {
       [3, 2],
     ]);
     await settle(t);
+    const exportId = await cm.mutation(api.petitions.startExport, { petitionId });
     const rows = (
-      await cm.query(api.petitions.exportPage, { petitionId, paginationOpts: { numItems: 100, cursor: null } })
+      await cm.query(api.petitions.exportPage, {
+        exportId,
+        petitionId,
+        paginationOpts: { numItems: 100, cursor: null },
+      })
     ).page;
     expect(rows.map((x) => [x.pageNumber, x.signerNumber, x.name, x.voterFileId])).toEqual([
       [1, 4, "Carla Benson", null],

@@ -299,7 +299,8 @@ describe("survey submissions", () => {
     expect((await cm.query(api.surveySubmissions.list, { surveyId: other, limit: 10 })).total).toBe(1);
     const sample = await cm.query(api.surveySubmissions.summarySample, { surveyId: other });
     expect(sample).toEqual({ responses: [{ field_rate: 1, field_vol: "No" }], sampled: false });
-    const page = await cm.query(api.surveySubmissions.exportPage, { surveyId: other, before: null });
+    const exportId = await cm.mutation(api.surveySubmissions.startExport, { surveyId: other });
+    const page = await cm.query(api.surveySubmissions.exportPage, { exportId, surveyId: other, before: null });
     expect(page.rows).toHaveLength(1);
   });
   test("deleting a survey deletes its submissions", async () => {

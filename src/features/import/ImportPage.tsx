@@ -16,7 +16,8 @@ import { StepIndicator } from "./components/StepIndicator";
 import { SummaryStep } from "./components/SummaryStep";
 import { UploadStep } from "./components/UploadStep";
 import { useImportRunner } from "./hooks/useImportRunner";
-import { useImportCustomFields, useImportDoc } from "./hooks/useImport";
+import { useImportCustomFields, useImportDefaultState, useImportDoc } from "./hooks/useImport";
+import type { AttestationDraft } from "@convex/lib/voters/fileUse";
 import type { ImportId } from "@/lib/import/runner";
 import { ROUTES } from "@/lib/routes";
 import { NoPermission } from "@/ui/NoPermission";
@@ -46,6 +47,16 @@ export function ImportPage() {
   const [errorMode, setErrorMode] = useState<"ask" | "ignore">("ask");
   const [matchRule, setMatchRule] = useState<MatchRule>("standard");
   const [updateExisting, setUpdateExisting] = useState(false);
+  // the voter-file use attested before the import starts (issue 39); the state defaults to the organisation's
+  const defaultState = useImportDefaultState(can("voters.manage"));
+  const [attestation, setAttestation] = useState<AttestationDraft>({
+    state: "",
+    use: "campaign",
+    useOther: null,
+    attested: false,
+  });
+  const shownAttestation =
+    attestation.state === "" && defaultState ? { ...attestation, state: defaultState } : attestation;
   const [cancelOpen, setCancelOpen] = useState(false);
 
   const startOver = () => {
@@ -53,6 +64,8 @@ export function ImportPage() {
     setMapping({});
     setNewFields([]);
     setCancelOpen(false);
+    // each file is attested for itself
+    setAttestation((a) => ({ ...a, attested: false }));
     runner.reset();
     if (resumeId) setParams({});
   };
@@ -73,6 +86,7 @@ export function ImportPage() {
         errorMode,
         matchRule,
         updateExisting,
+        attestation: shownAttestation,
         resume,
       });
       if (result.status === "completed") {
@@ -221,6 +235,8 @@ export function ImportPage() {
               onMatchRuleChange={setMatchRule}
               updateExisting={updateExisting}
               onUpdateExistingChange={setUpdateExisting}
+              attestation={shownAttestation}
+              onAttestationChange={setAttestation}
               busy={stepLive}
               onImport={() => void runWith(parsed.file, mapping, newFields, parsed.sampleRows)}
               onStartOver={startOver}

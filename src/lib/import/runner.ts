@@ -6,7 +6,7 @@
  */
 import type { Id } from "@convex/_generated/dataModel";
 import { cleanImportRow, type MatchRule } from "@convex/lib/import/rows";
-import type { BatchResult, RowOutcome as RowError, StartImportArgs } from "@convex/tables/imports";
+import type { BatchResult, ImportAttestation, RowOutcome as RowError, StartImportArgs } from "@convex/tables/imports";
 import type { ElectionRecord } from "@convex/tables/voters";
 import { CREATE_NEW, IGNORE, isHistoryMapping, STANDARD_KEYS, type ColumnMapping, type NewFieldDef } from "./fields";
 import type { RowSource } from "./rowSource";
@@ -83,6 +83,8 @@ export type RunImportOptions = {
   matchRule?: MatchRule;
   /** apply changed fields to matched voters, recorded in their history */
   updateExisting?: boolean;
+  /** the file's state and permitted use, attested by the admin (the server refuses to start without it) */
+  attestation: ImportAttestation;
   batchSize?: number;
   /** batches in flight at once (default DEFAULT_PIPELINE) */
   pipeline?: number;
@@ -112,6 +114,7 @@ function startArgs(
   newFields: NewFieldDef[],
   sampleRows: string[][],
   errorMode: "ask" | "ignore",
+  attestation: ImportAttestation,
   more: { matchRule?: MatchRule; updateExisting?: boolean; elections?: ElectionRecord[] } = {},
 ): StartArgs {
   const fieldMapping = source.headers.map((h) => ({
@@ -136,6 +139,7 @@ function startArgs(
     matchRule: more.matchRule ?? "standard",
     updateExisting: history ? true : (more.updateExisting ?? false),
     ...(more.elections && more.elections.length > 0 ? { elections: more.elections } : {}),
+    attestation,
   };
 }
 
@@ -148,7 +152,7 @@ export async function runImport(o: RunImportOptions): Promise<RunImportResult> {
   const importId =
     o.resume?.importId ??
     (await o.transport.start(
-      startArgs(o.source, o.filename, o.mapping, newFields, o.sampleRows ?? [], o.errorMode ?? "ask", {
+      startArgs(o.source, o.filename, o.mapping, newFields, o.sampleRows ?? [], o.errorMode ?? "ask", o.attestation, {
         matchRule: o.matchRule,
         updateExisting: o.updateExisting,
         elections,

@@ -51,7 +51,22 @@ export class ImportPage {
     await this.page.getByRole("button", { name: "Validate Mapping" }).click();
   }
 
+  /**
+   * Attests the voter file's use (issue 39): the state shown (North Carolina when none is), the
+   * permitted use offered, and the attestation box ticked.
+   */
+  async attestVoterFileUse(state = "North Carolina") {
+    const stateSelect = this.page.getByRole("combobox", { name: "State of this voter file" });
+    if ((await stateSelect.textContent())?.includes("Choose a state")) {
+      await stateSelect.click();
+      await this.page.getByRole("option", { name: state, exact: true }).click();
+    }
+    const box = this.page.getByRole("checkbox", { name: /I attest that this voter file/ });
+    if ((await box.getAttribute("aria-checked")) !== "true") await box.click();
+  }
+
   async startImport() {
+    await this.attestVoterFileUse();
     await this.page.getByRole("button", { name: "Import Contacts" }).click();
   }
 

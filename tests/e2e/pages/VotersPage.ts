@@ -63,7 +63,19 @@ export class VotersPage {
     await expect(item).toBeVisible();
     await item.focus();
     await expect(item).toBeFocused();
-    const [download] = await Promise.all([this.page.waitForEvent("download"), this.page.keyboard.press("Enter")]);
+    const downloading = this.page.waitForEvent("download");
+    await this.page.keyboard.press("Enter");
+    // an organisation with imports attested for states sees their voter-file use restrictions first
+    const confirm = this.page.getByTestId("voters.exportNotice").getByRole("button", { name: EXPORT_ITEMS[format] });
+    const first = await Promise.race([
+      downloading.then(() => "download" as const),
+      confirm.waitFor({ timeout: 15_000 }).then(
+        () => "notice" as const,
+        () => "download" as const,
+      ),
+    ]);
+    if (first === "notice") await confirm.click();
+    const download = await downloading;
     return readFile(await download.path());
   }
 }

@@ -92,12 +92,15 @@ const csv = (n: number, blankEvery = 0) =>
   ).join("\n") +
   "\n";
 const mapping = { First: "first_name", Last: "last_name" };
+/** The voter-file use the admin attested in the wizard (issue 39): sent with the start. */
+const attestation = { state: "OH", use: "campaign" as const, useOther: null, attested: true };
 
 describe("runImport", () => {
   test("sends consecutive batches and finishes with exact counts", async () => {
     const { state, transport } = fakeServer();
     const src = await openDelimitedSource(new Blob([csv(25)]), { sliceSize: 16 });
     const r = await runImport({
+      attestation,
       source: src,
       transport,
       filename: "f.csv",
@@ -116,12 +119,14 @@ describe("runImport", () => {
       fieldType: "existing",
       sample: ["F1"],
     });
+    expect(state.started[0].attestation).toEqual(attestation);
   });
 
   test("interrupted, then resumed from nextRow: no row twice, none lost", async () => {
     const first = fakeServer({ failAfterBatches: 2 });
     await expect(
       runImport({
+        attestation,
         source: await openDelimitedSource(new Blob([csv(50)])),
         transport: first.transport,
         filename: "f.csv",
@@ -133,6 +138,7 @@ describe("runImport", () => {
     // the connection is back; the admin re-selects the same file: the runner skips rows below nextRow
     first.state.failAfterBatches = undefined;
     const resumed = await runImport({
+      attestation,
       source: await openDelimitedSource(new Blob([csv(50)])),
       transport: first.transport,
       filename: "f.csv",
@@ -149,6 +155,7 @@ describe("runImport", () => {
     const decisions = ["skip", "skip", "ignore_similar"] as const;
     const { state, transport } = fakeServer();
     const r = await runImport({
+      attestation,
       source: await openDelimitedSource(new Blob([csv(40, 5)])),
       transport,
       filename: "f.csv",
@@ -172,6 +179,7 @@ describe("runImport", () => {
   test("Stop Import keeps exactly the rows before the failing row", async () => {
     const stop = fakeServer();
     const r2 = await runImport({
+      attestation,
       source: await openDelimitedSource(new Blob([csv(40, 7)])),
       transport: stop.transport,
       filename: "f.csv",
@@ -189,6 +197,7 @@ describe("runImport", () => {
     const { state, transport } = fakeServer();
     const text = 'First,Last\nA,One\n\n"B\nmultiline",Two\n,NoFirst\n';
     const r = await runImport({
+      attestation,
       source: await openDelimitedSource(new Blob([text])),
       transport,
       filename: "f.csv",
@@ -207,6 +216,7 @@ describe("runImport", () => {
     const { state, transport } = fakeServer();
     const control = new ImportControl();
     const r = await runImport({
+      attestation,
       source: await openDelimitedSource(new Blob([csv(50)])),
       transport,
       filename: "f.csv",
@@ -228,6 +238,7 @@ describe("runImport", () => {
   test("a batch that runs out of time is sent again in halves, with the batches behind it: every row once", async () => {
     const { state, transport } = fakeServer({ timesOutAbove: 40 });
     const r = await runImport({
+      attestation,
       source: await openDelimitedSource(new Blob([csv(500)])),
       transport,
       filename: "f.csv",
@@ -246,6 +257,7 @@ describe("runImport", () => {
     const { transport } = fakeServer({ timesOutAbove: 0 });
     await expect(
       runImport({
+        attestation,
         source: await openDelimitedSource(new Blob([csv(30)])),
         transport,
         filename: "f.csv",

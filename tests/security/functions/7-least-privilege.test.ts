@@ -20,13 +20,24 @@ describe("7. least privilege", () => {
     const f = await roleFixture(t);
     const voters = Array.from({ length: 250 }, (_, i) => ({ first_name: `V${i}`, last_name: "Oter" }));
     await t.mutation(internal.seed.insertVoters, { orgId: f.orgId, voters });
+    // the pages are served against a run the caller started (exports are audited, issue 39)
+    const managersRun = await f.campaign_manager.as.mutation(api.voters.startExport, { format: "csv" });
     for (const who of [f.volunteer, f.viewer, f.account_admin]) {
-      await expect(who.as.query(api.voters.exportPage, page)).rejects.toThrow(/permission/);
+      await expect(who.as.mutation(api.voters.startExport, { format: "csv" })).rejects.toThrow(/permission/);
+      await expect(who.as.query(api.voters.exportPage, { ...page, exportId: managersRun })).rejects.toThrow(
+        /permission/,
+      );
     }
-    await expect(t.query(api.voters.exportPage, page)).rejects.toThrow(/log in/);
-    expect((await f.outsider.as.query(api.voters.exportPage, page)).page).toEqual([]);
+    await expect(t.mutation(api.voters.startExport, { format: "csv" })).rejects.toThrow(/log in/);
+    await expect(t.query(api.voters.exportPage, { ...page, exportId: managersRun })).rejects.toThrow(/log in/);
+    const outsidersRun = await f.outsider.as.mutation(api.voters.startExport, { format: "csv" });
+    expect((await f.outsider.as.query(api.voters.exportPage, { ...page, exportId: outsidersRun })).page).toEqual([]);
+    await expect(f.outsider.as.query(api.voters.exportPage, { ...page, exportId: managersRun })).rejects.toThrow(
+      /not started by you/,
+    );
     for (const who of [f.campaign_manager, f.creator, f.super_admin]) {
-      expect((await who.as.query(api.voters.exportPage, page)).page).toHaveLength(250);
+      const exportId = await who.as.mutation(api.voters.startExport, { format: "csv" });
+      expect((await who.as.query(api.voters.exportPage, { ...page, exportId })).page).toHaveLength(250);
     }
     expect((await f.viewer.as.query(api.voters.list, page)).page.length).toBeLessThanOrEqual(200);
     const me = await f.campaign_manager.as.query(api.viewer.me, {});
@@ -218,7 +229,10 @@ describe("7. least privilege", () => {
     const subs = await formsOnly.as.query(api.formSubmissions.list, { ...filters, limit: 10 });
     expect(subs.rows).toHaveLength(1);
     expect(subs.rows[0].voterId).toBeNull();
-    expect(leaks(await formsOnly.as.query(api.formSubmissions.exportPage, { ...filters, before: null }))).toEqual([]);
+    const exportId = await formsOnly.as.mutation(api.formSubmissions.startExport, filters);
+    expect(
+      leaks(await formsOnly.as.query(api.formSubmissions.exportPage, { ...filters, exportId, before: null })),
+    ).toEqual([]);
     expect((await f.viewer.as.query(api.formSubmissions.list, { ...filters, limit: 10 })).rows[0].voterId).toBe(ada);
 
     // the dashboard counts voters for everyone, lists them for voters.view only

@@ -16,16 +16,19 @@ export function useSubmissionExport(forms: FormRow[]) {
   const run = async (filters: SubmissionFilters) => {
     setExporting(true);
     try {
+      // the server serves the pages only against a run it recorded; finish writes the audit entry
+      const exportId = await convex.mutation(api.formSubmissions.startExport, filters);
       const rows: ExportSubmission[] = [];
       let before: number | null = null;
       do {
         const page: { rows: ExportSubmission[]; nextBefore: number | null } = await convex.query(
           api.formSubmissions.exportPage,
-          { ...filters, before },
+          { ...filters, exportId, before },
         );
         rows.push(...page.rows);
         before = page.nextBefore;
       } while (before !== null);
+      await convex.mutation(api.exports.finish, { exportId, rows: rows.length });
       const form = filters.formId ? forms.find((f) => f.id === filters.formId) : null;
       const used = form ? [form] : forms;
       downloadCsv(

@@ -18,6 +18,8 @@ import { FieldDialog } from "./FieldDialog";
 import { TargetSelect } from "./TargetSelect";
 import { ScrollTable } from "@/ui/ScrollTable";
 import { TEXTS } from "@convex/lib/texts";
+import { ATTESTATION_TEXTS, attestationProblem, type AttestationDraft } from "@convex/lib/voters/fileUse";
+import { VoterFileUseCard } from "./VoterFileUseCard";
 
 type MappingStepProps = {
   fileName: string;
@@ -34,6 +36,9 @@ type MappingStepProps = {
   onMatchRuleChange(r: MatchRule): void;
   updateExisting: boolean;
   onUpdateExistingChange(u: boolean): void;
+  /** the voter-file use the admin attests (issue 39): without it the import does not start */
+  attestation: AttestationDraft;
+  onAttestationChange(a: AttestationDraft): void;
   busy: boolean;
   onImport(): void;
   onStartOver(): void;
@@ -44,6 +49,8 @@ export function MappingStep(p: MappingStepProps) {
   const [explanations, setExplanations] = useState<Record<string, PairingSuggestion>>({});
   const [validation, setValidation] = useState<MappingValidation | null>(null);
   const [dialog, setDialog] = useState<{ column: string; mode: "create" | "edit" } | null>(null);
+  /** why Import Contacts was refused for the attestation (shown until the attestation changes) */
+  const [attestationError, setAttestationError] = useState<string | null>(null);
   const required = new Set(TARGET_FIELDS.filter((f) => f.required).map((f) => f.key));
   const allCustom = [...p.customFields, ...p.newFields.filter((n) => !p.customFields.some((c) => c.key === n.key))];
 
@@ -111,6 +118,12 @@ export function MappingStep(p: MappingStepProps) {
       toast.warning("Validation issues found", {
         description: `${r.issues.length} potential issue${r.issues.length === 1 ? "" : "s"}`,
       });
+      return;
+    }
+    const problem = attestationProblem(p.attestation);
+    setAttestationError(problem);
+    if (problem !== null) {
+      toast.error(ATTESTATION_TEXTS.title, { description: problem });
       return;
     }
     p.onImport();
@@ -199,6 +212,16 @@ export function MappingStep(p: MappingStepProps) {
           </Flex>
         )}
       </Card>
+
+      <VoterFileUseCard
+        value={p.attestation}
+        onChange={(a) => {
+          setAttestationError(null);
+          p.onAttestationChange(a);
+        }}
+        problem={attestationError}
+        busy={p.busy}
+      />
 
       {validation && (validation.issues.length > 0 || validation.suggestions.length > 0) && (
         <Callout.Root color={validation.isValid ? "orange" : "red"} data-testid="import.validation">

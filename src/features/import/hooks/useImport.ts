@@ -14,6 +14,11 @@ export function useImportCustomFields(enabled: boolean) {
   return { customFields };
 }
 
+/** The state the voter-file attestation starts from: the organisation's (USPS code), null when unknown or loading. */
+export function useImportDefaultState(enabled: boolean): string | null {
+  return useQuery(api.imports.defaultState, enabled ? {} : "skip") ?? null;
+}
+
 /** An import's field mapping with each field's counts and validation errors, live. */
 export function useImportFieldDetails(importId: ImportId) {
   const details = useQuery(api.imports.fieldDetails, { importId });

@@ -4,6 +4,7 @@ import { useCallback, useRef, useState } from "react";
 import { api } from "@convex/_generated/api";
 import type { ColumnMapping, NewFieldDef } from "@/lib/import/fields";
 import type { MatchRule } from "@convex/lib/import/rows";
+import type { ImportAttestation } from "@convex/tables/imports";
 import { openImportFile } from "@/lib/import/openFile";
 import {
   ImportControl,
@@ -39,6 +40,7 @@ export function useImportRunner() {
       errorMode: "ask" | "ignore";
       matchRule: MatchRule;
       updateExisting: boolean;
+      attestation: ImportAttestation;
       resume?: { importId: ImportId; nextRow: number };
     }) => {
       const ctl = new ImportControl();
@@ -56,6 +58,7 @@ export function useImportRunner() {
         errorMode: o.errorMode,
         matchRule: o.matchRule,
         updateExisting: o.updateExisting,
+        attestation: o.attestation,
         resume: o.resume,
         control: ctl,
         onStarted: (id) => {

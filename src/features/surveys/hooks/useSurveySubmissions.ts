@@ -13,15 +13,20 @@ export function useSurveySubmissions(surveyId: Id<"surveys">, limit: number) {
   // how many of the latest were recorded at a door by canvassers (issue 38)
   const canvass = useQuery(api.canvassDashboard.surveyCanvass, { surveyId });
   const removeSubmission = useMutation(api.surveySubmissions.remove);
-  /** Every submission of the survey, newest first, page by page. */
+  /**
+   * Every submission of the survey, newest first, page by page, for an export the server records
+   * (startExport); how many were read is reported with exports.finish (the audit entry).
+   */
   const allRows = async (): Promise<ExportPage["rows"]> => {
+    const exportId = await convex.mutation(api.surveySubmissions.startExport, { surveyId });
     const rows: ExportPage["rows"] = [];
     let before: number | null = null;
     do {
-      const page: ExportPage = await convex.query(api.surveySubmissions.exportPage, { surveyId, before });
+      const page: ExportPage = await convex.query(api.surveySubmissions.exportPage, { exportId, surveyId, before });
       rows.push(...page.rows);
       before = page.nextBefore;
     } while (before !== null);
+    await convex.mutation(api.exports.finish, { exportId, rows: rows.length });
     return rows;
   };
   return { data, sample, canvass, removeSubmission, allRows };

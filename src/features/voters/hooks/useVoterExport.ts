@@ -1,4 +1,4 @@
-import { useConvex } from "convex/react";
+import { useConvex, useQuery } from "convex/react";
 import { useCallback, useState } from "react";
 import { api } from "@convex/_generated/api";
 import { downloadBlob } from "@/lib/download";
@@ -15,8 +15,9 @@ import { voterFilterArgs, type VoterListFilter } from "./useVoterList";
 const EXPORT_PAGE = 1000;
 
 /**
- * Exports the current filter/search: pages of 1,000 fetched one after another (one-shot queries,
- * not subscriptions) and handed to a writer, so only one page is ever held as objects.
+ * Exports the current filter/search: voters.startExport records the run, then pages of 1,000 fetched one after another (one-shot queries,
+ * not subscriptions) and handed to a writer, so only one page is ever held as objects; the rows
+ * written are reported with exports.finish (the audit entry) before the file is offered.
  */
 export function useVoterExport(filter: VoterListFilter) {
   const convex = useConvex();
@@ -31,6 +32,8 @@ export function useVoterExport(filter: VoterListFilter) {
         const columns = exportColumns(defs);
         const writer = format === "csv" ? new CsvExportWriter(columns) : new XlsxExportWriter(columns);
         const args = voterFilterArgs({ search, party, status, statusCode });
+        // the server serves the pages only against a run it recorded (the audit log's entry)
+        const exportId = await convex.mutation(api.voters.startExport, { ...args, format });
         let cursor: string | null = null;
         let count = 0;
         for (;;) {
@@ -38,6 +41,7 @@ export function useVoterExport(filter: VoterListFilter) {
             api.voters.exportPage,
             {
               ...args,
+              exportId,
               paginationOpts: { numItems: EXPORT_PAGE, cursor },
             },
           );
@@ -47,7 +51,9 @@ export function useVoterExport(filter: VoterListFilter) {
           if (page.isDone) break;
           cursor = page.continueCursor;
         }
-        downloadBlob(writer.finish(), exportFileName(format));
+        const file = writer.finish();
+        await convex.mutation(api.exports.finish, { exportId, rows: count });
+        downloadBlob(file, exportFileName(format));
         return count;
       } finally {
         setExported(null);
@@ -56,4 +62,9 @@ export function useVoterExport(filter: VoterListFilter) {
     [convex, search, party, status, statusCode],
   );
   return { run, exporting: exported !== null, exported: exported ?? 0 };
+}
+
+/** The states whose voter-file use restrictions the export shows first (USPS codes; empty while loading). */
+export function useVoterExportStates(): string[] {
+  return useQuery(api.voters.exportStates, {}) ?? [];
 }
