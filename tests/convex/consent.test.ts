@@ -100,7 +100,7 @@ async function emailSend(ctx: Fixture, kind: "blast" | "automation") {
   const setup = (await ctx.cm.query(api.emailBlasts.setup, { id }))!;
   await ctx.cm.mutation(api.emailBlasts.updateSetup, {
     id,
-    edits: [{ field: "groupIds", base: setup.groupIds as never, value: [ctx.group] as never }],
+    edits: [{ field: "groupIds", base: setup.groupIds, value: [ctx.group] as never }],
   });
   const { userId, orgId } = ctx.f.campaign_manager;
   const sendId = await ctx.t.run(async (c) => {
