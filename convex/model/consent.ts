@@ -346,9 +346,7 @@ export async function staffSetConsent(
       summary: optedOut
         ? `Opted ${name} (${contact}) out of ${what}.`
         : `Opted ${name} (${contact}) back in to ${what}.`,
-      changes: [
-        { field: `${channel}.optedOut`, from: optedOut ? "false" : "true", to: optedOut ? "true" : "false" },
-      ],
+      changes: [{ field: `${channel}.optedOut`, from: optedOut ? "false" : "true", to: optedOut ? "true" : "false" }],
     });
   }
   return changed;

@@ -321,7 +321,10 @@ describe("every send path checks the state where it enqueues", () => {
     expect((await t.run((c) => c.db.get("emailSends", auto.sendId)))!.counts.suppressed).toBe(1);
     expect(
       await refusal(cm.mutation(api.voterEmails.send, { voterId: ctx.voters.ada, subject: "Hi", message: "Hello" })),
-    ).toMatchObject({ message: "This voter has opted out of email from this organization.", title: "Error Sending Email" });
+    ).toMatchObject({
+      message: "This voter has opted out of email from this organization.",
+      title: "Error Sending Email",
+    });
     const test = {
       orgId: ctx.orgId,
       userId: f.campaign_manager.userId,
@@ -359,7 +362,11 @@ describe("keywords and the one confirmation", () => {
       replay: false,
     });
     // the same webhook again (a replay, or Twilio's retry after a lost answer): nothing, no second text
-    expect(await inbound("SM1", ADA, "Please remove me from your list")).toEqual({ keyword: "", reply: null, replay: true });
+    expect(await inbound("SM1", ADA, "Please remove me from your list")).toEqual({
+      keyword: "",
+      reply: null,
+      replay: true,
+    });
     // the same person again: already opted out, no second confirmation and no second event
     expect((await inbound("SM2", ADA, "stop texting me")).reply).toBeNull();
     expect((await inbound("SM3", ADA, "STOP")).reply).toBeNull();
@@ -487,13 +494,13 @@ describe("staff", () => {
     const ctx = await fixture();
     const { t, cm, f } = ctx;
     const before = (await auditActions(t, ctx.orgId)).length;
-    expect(await cm.mutation(api.consent.setOptOut, { voterId: ctx.voters.ada, channel: "email", optedOut: true })).toBe(
-      true,
-    );
+    expect(
+      await cm.mutation(api.consent.setOptOut, { voterId: ctx.voters.ada, channel: "email", optedOut: true }),
+    ).toBe(true);
     // already out: nothing changes, nothing is recorded
-    expect(await cm.mutation(api.consent.setOptOut, { voterId: ctx.voters.ada, channel: "email", optedOut: true })).toBe(
-      false,
-    );
+    expect(
+      await cm.mutation(api.consent.setOptOut, { voterId: ctx.voters.ada, channel: "email", optedOut: true }),
+    ).toBe(false);
     await cm.mutation(api.sms.setOptOut, { voterId: ctx.voters.ada, optedOut: true });
     await cm.mutation(api.sms.setOptOut, { voterId: ctx.voters.ada, optedOut: false });
     const audits = (await auditActions(t, ctx.orgId)).slice(before);
@@ -506,8 +513,7 @@ describe("staff", () => {
       ["sms", "opt_out"],
       ["sms", "opt_in"],
     ]);
-    for (const e of events)
-      expect(e.provenance).toMatchObject({ source: "staff", actorId: f.campaign_manager.userId });
+    for (const e of events) expect(e.provenance).toMatchObject({ source: "staff", actorId: f.campaign_manager.userId });
     // the voter's page: state and events, newest first
     const view = (await ctx.f.viewer.as.query(api.consent.forVoter, { voterId: ctx.voters.ada }))!;
     expect(view.sms).toMatchObject({ contact: ADA, optedOut: null });

@@ -64,7 +64,8 @@ const SENTENCES: RegExp[] = [
 ];
 
 /** Courtesies around a keyword that do not change what it says. */
-const COURTESY = /^(?:(?:PLEASE|PLS|PLZ|THANKS|THANK YOU|THX|NOW|POR FAVOR|FAVOR|GRACIAS|YA|OK|OKAY) )*(.*?)(?: (?:PLEASE|PLS|PLZ|THANKS|THANK YOU|THX|NOW|POR FAVOR|GRACIAS|YA))*$/;
+const COURTESY =
+  /^(?:(?:PLEASE|PLS|PLZ|THANKS|THANK YOU|THX|NOW|POR FAVOR|FAVOR|GRACIAS|YA|OK|OKAY) )*(.*?)(?: (?:PLEASE|PLS|PLZ|THANKS|THANK YOU|THX|NOW|POR FAVOR|GRACIAS|YA))*$/;
 
 /** A reply as the rule reads it: no accents, upper case, apostrophes removed, other punctuation a space, single spaces. */
 export function normalizeReply(body: string): string {
