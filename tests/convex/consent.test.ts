@@ -536,6 +536,22 @@ describe("staff", () => {
   });
 });
 
+describe("one writer", () => {
+  test("only model/consent.ts writes the ledger and the state it derives (opt-outs, suppressions)", () => {
+    const sources = import.meta.glob<string>("../../convex/**/*.ts", { query: "?raw", import: "default", eager: true });
+    const writers = Object.entries(sources)
+      .filter(([file]) => !file.includes("/_generated/"))
+      .filter(([, text]) =>
+        /\.(insert|patch|replace|delete)\(\s*"(consentEvents|smsOptOuts|emailSuppressions)"/.test(text),
+      )
+      .map(([file]) => file.replace(/^.*\/convex\//, ""));
+    expect(writers).toEqual(["model/consent.ts"]);
+    // and nothing outside it changes or deletes a ledger event
+    const consent = sources["../../convex/model/consent.ts"];
+    expect(consent).not.toMatch(/\.(patch|replace|delete)\(\s*"consentEvents"/);
+  });
+});
+
 describe("permissions", () => {
   const VIEW = new Set(["super_admin", "campaign_manager", "volunteer", "viewer"]); // voters.view
   const SEND = new Set(["super_admin", "campaign_manager"]); // messaging.send
