@@ -12,6 +12,7 @@ import { appError, internalMutation, internalQuery, orgAction, orgQuery } from "
 import { compileMjml } from "./lib/email/mjml";
 import { renderEmail, EMAIL_MAX_BYTES, formatBytes } from "./lib/email/render";
 import { emptyLinks, emptyLinksMessage, previewValues, substitute } from "./lib/email/merge";
+import { emailOptOutOf } from "./model/consent";
 import { emailDemoMode, queueEmail } from "./model/emails";
 import { isEmailAddress, parseRecipients } from "./lib/email/addresses";
 import { checkVariables, emailRateLimit, parseBlocks, senderValues, TEST_MAX_RECIPIENTS } from "./model/emailCampaigns";
@@ -65,6 +66,12 @@ export const queueTest = internalMutation({
       if (!ok)
         throw appError("RATE_LIMIT", "Too many emails sent. Please try again later.", "Failed to send test email");
     }
+    // a test addressed to someone who opted out of the organisation's email (a voter, a teammate) is refused
+    const optedOut: string[] = [];
+    for (const address of to)
+      if (await emailOptOutOf(ctx.db, orgId, address.trim().toLowerCase())) optedOut.push(address);
+    if (optedOut.length > 0)
+      throw appError("VALIDATION_ERROR", TEXTS.email.testOptedOut(optedOut), "Failed to send test email");
     const ids: Id<"emailOutbox">[] = [];
     for (const address of to) ids.push(await queueEmail(ctx, { ...email, to: address, kind: "test_email", orgId }));
     return ids;

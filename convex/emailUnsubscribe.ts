@@ -46,9 +46,14 @@ export const info = publicQuery({
 });
 
 export const unsubscribe = internalMutation({
-  args: { token: v.string(), client: v.string() },
+  args: {
+    token: v.string(),
+    client: v.string(),
+    /** the page's button (a browser, with an Origin) or a mail client's List-Unsubscribe one-click (no Origin) */
+    via: v.optional(v.union(v.literal("unsubscribe_link"), v.literal("unsubscribe_header"))),
+  },
   returns: v.union(v.literal("ok"), v.literal("unknown"), v.literal("limited")),
-  handler: async (ctx, { token, client }) => {
+  handler: async (ctx, { token, client, via }) => {
     for (const [name, key] of [
       ["unsubscribePerClient", client],
       ["unsubscribeGlobal", undefined],
@@ -56,7 +61,9 @@ export const unsubscribe = internalMutation({
       const { ok } = await emailPublicRateLimit(ctx, { name, key });
       if (!ok) return "limited";
     }
-    return (await unsubscribeByToken(ctx, token)) ? "ok" : "unknown";
+    return (await unsubscribeByToken(ctx, token, { source: via ?? "unsubscribe_link", address: client }))
+      ? "ok"
+      : "unknown";
   },
 });
 
@@ -79,6 +86,8 @@ export const oneClick = httpAction(async (ctx, request) => {
   const result = await ctx.runMutation(internal.emailUnsubscribe.unsubscribe, {
     token,
     client: clientAddress(request),
+    // the consent ledger's provenance: browsers send an Origin (our page), mail clients' one-click posts none
+    via: request.headers.get("Origin") ? "unsubscribe_link" : "unsubscribe_header",
   });
   if (result === "limited")
     return new Response(TEXTS.email.tooManyRequests, { status: 429, headers: { "Retry-After": "60" } });

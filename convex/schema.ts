@@ -4,6 +4,7 @@ import { auditTables } from "./tables/audit";
 import { billingTables } from "./tables/billing";
 import { campaignTables } from "./tables/campaigns";
 import { collabTables } from "./tables/collab";
+import { consentTables } from "./tables/consent";
 import { coreTables } from "./tables/core";
 import { ctaTables } from "./tables/cta";
 import { districtTables } from "./tables/districts";
@@ -53,4 +54,5 @@ export default defineSchema({
   ...districtTables,
   ...auditTables,
   ...exportTables,
+  ...consentTables,
 });

@@ -3,7 +3,7 @@ import { v } from "convex/values";
 import { internalMutation, internalQuery } from "./functions";
 import { adjustCounter, readCounters } from "./model/counters";
 import { writeSigns } from "./model/signs";
-import { optOut } from "./model/smsReplies";
+import { recordOptOut } from "./model/consent";
 import { insertVoter, keepsNameKeys, VoterCounts } from "./model/voters";
 import { vVoterFields } from "./tables/voters";
 import { syncVoterDoor } from "./model/doors";
@@ -158,7 +158,8 @@ export const insertPlacedVoters = internalMutation({
 export const optOutPhones = internalMutation({
   args: { orgId: v.id("organizations"), phones: v.array(v.string()) },
   handler: async (ctx, { orgId, phones }) => {
-    for (const phone of phones) await optOut(ctx, orgId, phone, "inbound");
+    for (const phone of phones)
+      await recordOptOut(ctx, { orgId, channel: "sms", contact: phone, provenance: { source: "keyword", keyword: "STOP" } });
     return null;
   },
 });

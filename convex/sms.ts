@@ -13,9 +13,11 @@ import type { Id } from "./_generated/dataModel";
 import type { MutationCtx } from "./_generated/server";
 import { internalMutation, internalQuery, orgMutation, orgQuery } from "./functions";
 import { appError } from "./lib/errors";
+import { optOutConfirmation, optOutKeyword, providerConfirms } from "./lib/sms/optOut";
 import { inboundKeyword, normalizePhone } from "./lib/sms/rules";
 import { canSeeVoters } from "./model/personalData";
 import { audit, fieldChanges } from "./model/audit";
+import { recordOptIn, recordOptOut, staffSetConsent } from "./model/consent";
 import * as sms from "./model/sms";
 import * as replies from "./model/smsReplies";
 import * as sender from "./model/smsSender";
@@ -23,7 +25,6 @@ import * as shared from "./model/smsShared";
 import {
   HELP_WORDS,
   START_WORDS,
-  STOP_WORDS,
   vSendProgress,
   vSmsMessageRow,
   vSmsSettings,
@@ -314,7 +315,7 @@ export const optedOutAmong = orgQuery("voters.view")({
   },
 });
 
-/** Opts a voter's number out (or back in) by hand. */
+/** Opts a voter's number out (or back in) by hand: the consent ledger names who, the audit log has it. */
 export const setOptOut = orgMutation("messaging.send")({
   args: { voterId: v.id("voters"), optedOut: v.boolean() },
   returns: v.null(),
@@ -323,8 +324,7 @@ export const setOptOut = orgMutation("messaging.send")({
     if (!voter) throw appError("NOT_FOUND");
     const phone = voter.phone ? normalizePhone(voter.phone) : null;
     if (!phone) throw appError("VALIDATION_ERROR", "This voter has no valid phone number.");
-    if (optedOut) await replies.optOut(ctx, ctx.viewer.orgId, phone, "manual");
-    else await replies.optIn(ctx, ctx.viewer.orgId, phone);
+    await staffSetConsent(ctx, ctx.viewer, voter, "sms", phone, optedOut);
     return null;
   },
 });
@@ -439,8 +439,11 @@ async function auditKeyword(
 }
 
 /**
- * An inbound text (signature verified): STOP words opt out, START words opt back in, HELP gets the
- * names. A MessageSid already taken (a replayed request) changes nothing and gets no reply.
+ * An inbound text (signature verified): an opt-out (a STOP word, an opt-out sentence, Spanish;
+ * lib/sms/optOut.ts) opts the number out of every organisation that texted it, START words opt
+ * back in, HELP gets the names. An opt-out that changed a state is confirmed once, in the reply,
+ * unless the provider confirms it itself (its own single-word keywords). A MessageSid already
+ * taken (a replayed request) changes nothing and gets no reply.
  */
 export const inbound = internalMutation({
   args: { messageSid: v.string(), from: v.string(), body: v.string() },
@@ -455,16 +458,27 @@ export const inbound = internalMutation({
     // every inbound text is kept for the organisations that texted the number: the voter's page lists it
     for (const orgId of orgs)
       await ctx.db.insert("smsInbound", { orgId, phone, body: body.slice(0, INBOUND_KEPT_CHARS), at: Date.now() });
-    if ((STOP_WORDS as readonly string[]).includes(keyword)) {
+    const optOut = optOutKeyword(body);
+    if (optOut !== null) {
+      const changed: Id<"organizations">[] = [];
       for (const orgId of orgs) {
-        if (await replies.optOut(ctx, orgId, phone, "inbound"))
-          await auditKeyword(ctx, orgId, phone, keyword, messageSid, "opted out of");
+        const provenance = { source: "keyword" as const, keyword: optOut, sourceId: messageSid, address: phone };
+        if (await recordOptOut(ctx, { orgId, channel: "sms", contact: phone, provenance })) {
+          changed.push(orgId);
+          await auditKeyword(ctx, orgId, phone, optOut, messageSid, "opted out of");
+        }
       }
-      return { keyword, reply: null, replay: false };
+      // one confirmation at most: only for a change (a repeated STOP or a replay gets none), never on top of the provider's
+      if (changed.length === 0 || providerConfirms(body)) return { keyword: optOut, reply: null, replay: false };
+      const names = (await Promise.all(changed.map((id) => ctx.db.get("organizations", id))))
+        .filter((o) => o !== null)
+        .map((o) => o.name);
+      return { keyword: optOut, reply: optOutConfirmation(names), replay: false };
     }
     if ((START_WORDS as readonly string[]).includes(keyword)) {
       for (const orgId of orgs) {
-        if (await replies.optIn(ctx, orgId, phone))
+        const provenance = { source: "keyword" as const, keyword, sourceId: messageSid, address: phone };
+        if (await recordOptIn(ctx, { orgId, channel: "sms", contact: phone, provenance }))
           await auditKeyword(ctx, orgId, phone, keyword, messageSid, "opted back in to");
       }
       return { keyword, reply: null, replay: false };

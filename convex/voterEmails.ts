@@ -7,6 +7,7 @@
 import { v } from "convex/values";
 import { appError, orgMutation, orgQuery } from "./functions";
 import { audit } from "./model/audit";
+import { emailOptOutOf } from "./model/consent";
 import { adjustCounter } from "./model/counters";
 import { mergeValues, substitute } from "./lib/email/merge";
 import { checkVariables, senderValues } from "./model/emailCampaigns";
@@ -28,6 +29,9 @@ export const send = orgMutation("messaging.send")({
     if (!voter) throw appError("NOT_FOUND");
     const to = voter.email?.trim().toLowerCase();
     if (!to) throw appError("VALIDATION_ERROR", "Recipient email address is required", "Error Sending Email");
+    // the consent ledger's state, in the transaction that queues the email
+    if (await emailOptOutOf(ctx.db, ctx.viewer.orgId, to))
+      throw appError("VALIDATION_ERROR", TEXTS.voterEmail.optedOut, "Error Sending Email");
     const s = subject.trim();
     if (!s) throw appError("VALIDATION_ERROR", TEXTS.required.emailSubject, "Subject Required");
     const body = message.trim();

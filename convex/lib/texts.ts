@@ -40,6 +40,8 @@ export const TEXTS = {
     segmentIncomplete: { title: "Segment conditions incomplete", message: "Please complete all segment conditions." },
     unsubscribeInvalid: "This unsubscribe link is not valid.",
     tooManyRequests: "Too many requests. Please try again later.",
+    testOptedOut: (addresses: string[]) =>
+      `These addresses opted out of this organization's email: ${addresses.join(", ")}. Choose other test recipients.`,
   },
   images: {
     wrongType: "File must be an image",
@@ -71,6 +73,7 @@ export const TEXTS = {
   },
   voterEmail: {
     message: "Please enter a message.",
+    optedOut: "This voter has opted out of email from this organization.",
   },
   walkLists: {
     nameRequired: "Please enter a name for the walk list.",

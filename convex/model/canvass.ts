@@ -42,8 +42,8 @@ import type { vCanvassEvent } from "../tables/canvass";
 import type { VoterFields } from "../tables/voters";
 import { mergeEdits, markEdited, withEdits } from "./collab";
 import { markContacted, syncVoterDoor } from "./doors";
-import { suppress } from "./emailEvents";
-import { optOut } from "./smsReplies";
+import { recordOptOut } from "./consent";
+import { displayName } from "./presence";
 import { recordSurveySubmission } from "./surveys";
 import {
   cleanVoterFields,
@@ -273,12 +273,25 @@ async function flagVoter(
 }
 
 /**
- * Keeps a voter out of all outreach organisation-wide, through what the send paths already honour:
- * their number opted out of texts (source "canvass"), their email suppressed (do_not_contact).
+ * Keeps a voter out of all outreach organisation-wide, through the consent ledger the send paths
+ * honour: their number opted out of texts (source "canvass"), their email suppressed
+ * (do_not_contact); the canvasser and the visit's event are the provenance.
  */
-export async function suppressVoter(ctx: MutationCtx, voter: Doc<"voters">) {
-  if (voter.phoneKey) await optOut(ctx, voter.orgId, voter.phoneKey, "canvass");
-  if (voter.emailLower) await suppress(ctx, voter.orgId, voter.emailLower, "do_not_contact");
+export async function suppressVoter(
+  ctx: MutationCtx,
+  viewer: Viewer,
+  voter: Doc<"voters">,
+  eventId: Id<"canvassEvents">,
+) {
+  const base = { orgId: voter.orgId, voterId: voter._id };
+  const provenance = {
+    source: "canvass" as const,
+    sourceId: eventId,
+    actorId: viewer.userId,
+    actorName: displayName(viewer.user),
+  };
+  if (voter.phoneKey) await recordOptOut(ctx, { ...base, channel: "sms", contact: voter.phoneKey, provenance });
+  if (voter.emailLower) await recordOptOut(ctx, { ...base, channel: "email", contact: voter.emailLower, provenance });
 }
 
 /** Records the outbox's events in seq order, each once by client id; per event what happened. */
@@ -391,7 +404,7 @@ export async function syncEvents(
     for (const [v, kind] of stop) {
       await flagVoter(ctx, viewer, v, kind, eventId, at);
       const voter = await ctx.db.get("voters", v);
-      if (voter) await suppressVoter(ctx, voter);
+      if (voter) await suppressVoter(ctx, viewer, voter, eventId);
     }
 
     // the door's state, the tallies, the flags

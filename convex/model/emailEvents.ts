@@ -7,16 +7,9 @@
 import { defineRateLimits } from "convex-helpers/server/rateLimit";
 import type { Doc, Id } from "../_generated/dataModel";
 import type { MutationCtx, QueryCtx } from "../_generated/server";
-import {
-  ALWAYS_SUPPRESSED,
-  STAT_FIELDS,
-  STAT_SHARDS,
-  type ProviderEvent,
-  type StatField,
-  type SuppressionReason,
-} from "../tables/emailBlast";
-import { markDoorsOfContact } from "./doors";
+import { ALWAYS_SUPPRESSED, STAT_FIELDS, STAT_SHARDS, type ProviderEvent, type StatField } from "../tables/emailBlast";
 import { audit } from "./audit";
+import { recordOptOut } from "./consent";
 
 type Db = QueryCtx["db"];
 
@@ -36,31 +29,6 @@ export async function isSuppressed(
       (r.reason === "bounced" && send.exclude.bounced) ||
       (r.reason === "complained" && send.exclude.complained),
   );
-}
-
-/** Records that the organisation must not email this address (for this reason); once per reason. Whether it was new. */
-export async function suppress(
-  ctx: MutationCtx,
-  orgId: Id<"organizations">,
-  email: string,
-  reason: SuppressionReason,
-  campaignId?: Id<"emailCampaigns">,
-): Promise<boolean> {
-  const rows = await ctx.db
-    .query("emailSuppressions")
-    .withIndex("by_org_email", (q) => q.eq("orgId", orgId).eq("email", email))
-    .take(3);
-  if (rows.some((r) => r.reason === reason)) return false;
-  await ctx.db.insert("emailSuppressions", {
-    orgId,
-    email,
-    reason,
-    at: Date.now(),
-    ...(campaignId ? { campaignId } : {}),
-  });
-  // the turf filters' "opted out" reads packed doors
-  if (ALWAYS_SUPPRESSED.has(reason)) await markDoorsOfContact(ctx, orgId, { email });
-  return true;
 }
 
 /** Adds to a campaign's counters (one random shard: concurrent webhooks seldom touch the same document). */
@@ -178,8 +146,16 @@ export async function applyProviderEvent(
   }
   if (e.type === "email.bounced" || e.type === "email.complained") {
     const reason = e.type === "email.bounced" ? "bounced" : "complained";
+    const changed = await recordOptOut(ctx, {
+      orgId: m.orgId,
+      channel: "email",
+      contact: m.email,
+      ...(m.voterId ? { voterId: m.voterId } : {}),
+      campaignId: m.campaignId,
+      provenance: { source: reason === "bounced" ? "bounce" : "complaint", sourceId: e.eventId },
+    });
     // the address's state changed (a new suppression): the audit log's entry, one per change
-    if (await suppress(ctx, m.orgId, m.email, reason, m.campaignId))
+    if (changed)
       await audit(
         ctx,
         { orgId: m.orgId, name: "Resend webhook" },
@@ -194,14 +170,33 @@ export async function applyProviderEvent(
   return "applied";
 }
 
-/** Unsubscribes the address a message went to: suppressed for the organisation at once (in-flight sends skip it). */
-export async function unsubscribeByToken(ctx: MutationCtx, token: string): Promise<Doc<"emailMessages"> | null> {
+/**
+ * Unsubscribes the address a message went to: suppressed for the organisation at once (its queued
+ * messages stop in this transaction), recorded in the consent ledger with how (the page's link or a
+ * mail client's List-Unsubscribe header) and from where (the client's address).
+ */
+export async function unsubscribeByToken(
+  ctx: MutationCtx,
+  token: string,
+  via: { source: "unsubscribe_link" | "unsubscribe_header"; address?: string } = { source: "unsubscribe_link" },
+): Promise<Doc<"emailMessages"> | null> {
   const m = await ctx.db
     .query("emailMessages")
     .withIndex("by_token", (q) => q.eq("unsubToken", token))
     .unique();
   if (!m) return null;
-  await suppress(ctx, m.orgId, m.email, "unsubscribed", m.campaignId);
+  await recordOptOut(ctx, {
+    orgId: m.orgId,
+    channel: "email",
+    contact: m.email,
+    ...(m.voterId ? { voterId: m.voterId } : {}),
+    campaignId: m.campaignId,
+    provenance: {
+      source: via.source,
+      sourceId: m._id,
+      ...(via.address ? { address: via.address } : {}),
+    },
+  });
   if (m.unsubscribedAt === undefined) {
     await ctx.db.patch("emailMessages", m._id, { unsubscribedAt: Date.now() });
     await bumpStats(ctx, m.orgId, m.campaignId, { unsubscribed: 1 });

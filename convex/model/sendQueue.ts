@@ -32,8 +32,8 @@
  *   idempotency key (email: the next claim takes that batch first), or by asking the provider
  *   what it has (SMS: the `settle` hook's reconciliation).
  * - Consent is checked where messages leave the queue: an opt-out or unsubscribe cancels or
- *   skips a recipient's queued messages at once (SMS: the STOP's transaction; email: each claim
- *   checks suppressions again), so it applies to sends in flight too.
+ *   suppresses a recipient's queued messages in its own transaction (model/consent.ts), and each
+ *   email claim checks suppressions again, so it applies to sends in flight too.
  * - When nothing is left to send, the claim completes the send (`complete`).
  */
 /* eslint-disable @convex-dev/explicit-table-ids -- the send table is a type parameter (TypeScript cannot

@@ -1,14 +1,14 @@
 /**
- * What comes back from the provider and from recipients: delivery statuses (forward only),
- * opt-outs (STOP cancels the number's queued messages in the same transaction) and opt-ins,
+ * What comes back from the provider and from recipients: delivery statuses (forward only; the
+ * provider's "unsubscribed" opts the number out through the consent ledger, model/consent.ts),
  * which organisations an inbound reply concerns, and which webhook requests were already taken
  * (a replayed one is ignored).
  */
 import type { Doc, Id } from "../_generated/dataModel";
 import type { MutationCtx } from "../_generated/server";
 import type { SmsStatus } from "../tables/sms";
-import { markDoorsOfContact } from "./doors";
-import { log, moveCounts, optOutOf, providerErrorMessage, STATUS_RANK, type Db } from "./smsShared";
+import { recordOptOut } from "./consent";
+import { log, moveCounts, providerErrorMessage, STATUS_RANK, type Db } from "./smsShared";
 
 const DAY_MS = 86_400_000;
 /**
@@ -65,68 +65,15 @@ export async function applyStatus(
     const what = `${status}${errorCode ? ` (${providerErrorMessage(errorCode)})` : ""}`;
     await log(ctx, m.orgId, "error", `${m.recipientName} (${m.phone}): ${what}`, m.sendId, `A recipient: ${what}`);
   }
-  if (errorCode === "21610") await optOut(ctx, m.orgId, m.phone, "provider");
+  if (errorCode === "21610")
+    await recordOptOut(ctx, {
+      orgId: m.orgId,
+      channel: "sms",
+      contact: m.phone,
+      ...(m.voterId ? { voterId: m.voterId } : {}),
+      provenance: { source: "provider", sourceId: sid, keyword: "21610", address: m.phone },
+    });
   return true;
-}
-
-/**
- * Opts a number out in an organisation: recorded once, and its queued messages are cancelled in
- * the same transaction, so the next send tick never picks them. Whether it was opted in before.
- */
-export async function optOut(
-  ctx: MutationCtx,
-  orgId: Id<"organizations">,
-  phone: string,
-  source: Doc<"smsOptOuts">["source"],
-): Promise<boolean> {
-  const changed = !(await optOutOf(ctx.db, orgId, phone));
-  if (changed) {
-    await ctx.db.insert("smsOptOuts", { orgId, phone, at: Date.now(), source });
-    // the turf filters' "opted out" reads packed doors
-    await markDoorsOfContact(ctx, orgId, { phone });
-    await log(
-      ctx,
-      orgId,
-      "warning",
-      `${phone} opted out of text messages`,
-      undefined,
-      "A number opted out of text messages",
-    );
-  }
-  const queued = await ctx.db
-    .query("smsMessages")
-    .withIndex("by_phone_status", (q) => q.eq("phone", phone).eq("status", "queued").eq("orgId", orgId))
-    .take(500);
-  const now = Date.now();
-  for (const m of queued) {
-    await ctx.db.patch("smsMessages", m._id, { status: "cancelled", error: "Opted out", updatedAt: now });
-    const send = await ctx.db.get("smsSends", m.sendId);
-    if (send)
-      await ctx.db.patch("smsSends", send._id, {
-        counts: { ...moveCounts(send.counts, "queued", "cancelled"), optedOut: send.counts.optedOut + 1 },
-      });
-  }
-  return changed;
-}
-
-/** Opts a number back in; whether it was opted out. */
-export async function optIn(ctx: MutationCtx, orgId: Id<"organizations">, phone: string): Promise<boolean> {
-  const rows = await ctx.db
-    .query("smsOptOuts")
-    .withIndex("by_org_phone", (q) => q.eq("orgId", orgId).eq("phone", phone))
-    .collect();
-  for (const r of rows) await ctx.db.delete("smsOptOuts", r._id);
-  if (rows.length > 0) await markDoorsOfContact(ctx, orgId, { phone });
-  if (rows.length > 0)
-    await log(
-      ctx,
-      orgId,
-      "info",
-      `${phone} opted back in to text messages`,
-      undefined,
-      "A number opted back in to text messages",
-    );
-  return rows.length > 0;
 }
 
 /** The organisations that texted a number (an inbound reply concerns them). */

@@ -14,7 +14,7 @@ import { nextSendingTime } from "../lib/sms/quietHours";
 import type { SmsStatus } from "../tables/sms";
 import { adjustCounter } from "./counters";
 import { claimRun, startRun, type SendQueueProvider } from "./sendQueue";
-import { optOut } from "./smsReplies";
+import { recordOptOut } from "./consent";
 import { addUsage, finishSend, leaseMs, loadSettings, log, moveCounts } from "./smsShared";
 
 /** Messages the cancel chain cancels per transaction. */
@@ -164,7 +164,15 @@ export async function recordResults(ctx: MutationCtx, sendId: Id<"smsSends">, re
         sendId,
         `A recipient: ${r.error}`,
       );
-      if (r.optOut) await optOut(ctx, send.orgId, m.phone, "provider");
+      // the provider refused: the number unsubscribed at the carrier (21610)
+      if (r.optOut)
+        await recordOptOut(ctx, {
+          orgId: send.orgId,
+          channel: "sms",
+          contact: m.phone,
+          ...(m.voterId ? { voterId: m.voterId } : {}),
+          provenance: { source: "provider", sourceId: m._id, keyword: r.code, address: m.phone },
+        });
     } else if (r.outcome === "requeue") {
       await ctx.db.patch("smsMessages", m._id, {
         status: "queued",

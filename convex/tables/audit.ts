@@ -39,6 +39,7 @@ export const AUDIT_ACTIONS = [
   "email.send",
   "webhook.sms",
   "webhook.email",
+  "consent.update",
   "settings.update",
   "mapData.update",
   "mapData.delete",

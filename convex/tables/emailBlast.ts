@@ -187,9 +187,13 @@ export const emailBlastTables = {
     .index("by_provider", ["providerId"])
     .index("by_token", ["unsubToken"])
     .index("by_voter", ["voterId", "queuedAt"])
-    .index("by_org_email", ["orgId", "email"]),
+    /** an address's messages by status: an opt-out suppresses its queued ones at once (model/consent.ts) */
+    .index("by_org_email_status", ["orgId", "email", "status"]),
 
-  /** Addresses an organisation no longer emails: unsubscribed (always excluded), bounced, complained. */
+  /**
+   * Addresses an organisation no longer emails: unsubscribed (always excluded), bounced, complained.
+   * The current state of the consent ledger's email channel, written only by model/consent.ts.
+   */
   emailSuppressions: defineTable({
     orgId: v.id("organizations"),
     email: v.string(),

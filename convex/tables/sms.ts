@@ -56,7 +56,7 @@ export const DEFAULT_SMS_SETTINGS: SmsSettings = {
 };
 
 export const MAX_SMS_BODY = 1600;
-export const STOP_WORDS = ["STOP", "STOPALL", "UNSUBSCRIBE", "CANCEL", "END", "QUIT", "REVOKE", "OPTOUT"] as const;
+/** Opt-out replies: lib/sms/optOut.ts (keywords, sentences, Spanish). START and HELP: the reply's first word. */
 export const START_WORDS = ["START", "UNSTOP", "YES"] as const;
 export const HELP_WORDS = ["HELP", "INFO"] as const;
 
@@ -143,12 +143,22 @@ export const smsTables = {
     /** a number's messages: STOP cancels its queued ones, a reply finds the organisations that texted it */
     .index("by_phone_status", ["phone", "status", "orgId"]),
 
-  /** Numbers that replied STOP (or that the provider reports unsubscribed): never texted again. */
+  /**
+   * Numbers that replied STOP (or that the provider reports unsubscribed): never texted again. The
+   * current state of the consent ledger's SMS channel, written only by model/consent.ts;
+   * other_channel: the organisation applies opt-outs to every channel and the person's email opted out.
+   */
   smsOptOuts: defineTable({
     orgId: v.id("organizations"),
     phone: v.string(),
     at: v.number(),
-    source: v.union(v.literal("inbound"), v.literal("provider"), v.literal("manual"), v.literal("canvass")),
+    source: v.union(
+      v.literal("inbound"),
+      v.literal("provider"),
+      v.literal("manual"),
+      v.literal("canvass"),
+      v.literal("other_channel"),
+    ),
   }).index("by_org_phone", ["orgId", "phone"]),
 
   /** What a number texted to the organisation (a reply, a keyword): the voter's page shows it beside the texts they got. */

@@ -358,7 +358,12 @@ describe("replies and opt-outs", () => {
     const sendId = await preparedSend(ctx, { body: ctx.body, voterIds: [ctx.voters.ada, ctx.voters.bob] });
     expect(
       await t.mutation(internal.sms.inbound, { messageSid: "SMin1", from: "+15035550101", body: "Stop please" }),
-    ).toEqual({ keyword: "STOP", reply: null, replay: false });
+    ).toEqual({
+      keyword: "STOP",
+      // not the provider's single-word keyword: Twilio does not confirm it, so the reply does (issue 39)
+      reply: `You have been unsubscribed from ${ctx.orgName} texts. No more messages will be sent. Reply START to resubscribe.`,
+      replay: false,
+    });
     const messages = await t.run((c) =>
       c.db
         .query("smsMessages")

@@ -13,7 +13,7 @@ import { detectLayer, toStreetSegments, type LayerFeature } from "@convex/lib/ge
 import { areaTester, ringPolygon } from "@convex/lib/turf/geometry";
 import { markCell } from "@convex/model/doors";
 import { SEGMENTS_PER_BATCH } from "@convex/model/mapData";
-import { optOut } from "@convex/model/smsReplies";
+import { recordOptOut } from "@convex/model/consent";
 import { syntheticCounty, type SyntheticHouse } from "../support/syntheticCounty";
 import { seedVoters, type SeedVoter } from "../support/turfSeed";
 import { createMember, roleFixture, setupTest, type TestConvex } from "./setup";
@@ -471,7 +471,7 @@ describe("filters on packed doors (live count, auto-cut)", () => {
 
     // one of them replies STOP (the opt-out path re-packs their door), another turns Republican
     const [first, second] = before;
-    await t.run((ctx) => optOut(ctx, f.orgId, phoneOf(first.i), "inbound"));
+    await t.run((ctx) => recordOptOut(ctx, { orgId: f.orgId, channel: "sms", contact: phoneOf(first.i), provenance: { source: "keyword" } }));
     await cm.mutation(api.voters.update, {
       id: ids[second.i],
       edits: [{ field: "party_affiliation", base: "Democrat", value: "Republican" }],

@@ -22,6 +22,7 @@ import { VoteHistoryCard } from "./components/VoteHistoryCard";
 import { VoterCanvassFlags } from "./components/VoterCanvassFlags";
 import { VoterCanvassHistory } from "./components/VoterCanvassHistory";
 import { VoterChangesCard } from "./components/VoterChangesCard";
+import { VoterConsent } from "./components/VoterConsent";
 import { VoterEmailHistory } from "./components/VoterEmailHistory";
 import { VoterGroupsCard } from "./components/VoterGroupsCard";
 import { VoterNotFound } from "./components/VoterNotFound";
@@ -180,6 +181,7 @@ export function VoterDetailPage() {
           )}
           <VoterGroupsCard voterId={voter._id} canChange={can("voters.update")} onAdd={() => setGroupOpen(true)} />
           <VoterSmsHistory voterId={voter._id} hasPhone={!!voter.phone} />
+          <VoterConsent voterId={voter._id} />
           {can("campaigns.view") && <VoterEmailHistory voterId={voter._id} />}
           {can("voters.view") && <VoterCanvassHistory voterId={voter._id} />}
           <VoterFormSubmissions voterId={voter._id} />

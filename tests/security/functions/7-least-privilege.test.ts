@@ -8,7 +8,7 @@
 import { describe, expect, test } from "vitest";
 import { api, internal } from "@convex/_generated/api";
 import { startSend } from "@convex/model/sms";
-import { optOut } from "@convex/model/smsReplies";
+import { recordOptOut } from "@convex/model/consent";
 import type { Viewer } from "@convex/model/viewer";
 import { createMember, roleFixture, setupTest } from "./setup";
 
@@ -185,7 +185,7 @@ describe("7. least privilege", () => {
       return id;
     });
     for (let i = 0; i < 5; i++) await t.mutation(internal.sms.enqueueStep, { sendId });
-    await t.run((c) => optOut(c, f.orgId, "+15035550101", "inbound"));
+    await t.run((c) => recordOptOut(c, { orgId: f.orgId, channel: "sms", contact: "+15035550101", provenance: { source: "keyword" } }));
     const recent = await campaigner.as.query(api.sms.recent, {});
     expect(recent).toHaveLength(1);
     expect(recent[0]).toMatchObject({

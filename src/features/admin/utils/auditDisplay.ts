@@ -47,6 +47,7 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   "email.send": "Email sent",
   "webhook.sms": "SMS opt-out or opt-in (webhook)",
   "webhook.email": "Email bounce or complaint (webhook)",
+  "consent.update": "Consent changed by staff",
   "settings.update": "Settings changed",
   "mapData.update": "Map data changed",
   "mapData.delete": "Map data deleted",

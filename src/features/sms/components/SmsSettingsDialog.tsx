@@ -4,6 +4,7 @@ import { SENDER_PROFILES, type SenderProfile, type SmsSettings } from "@convex/t
 import { toast } from "@/ui/toast";
 import { TEXTS } from "@convex/lib/texts";
 import { useSaveSmsSettings } from "../hooks/useSmsSettings";
+import { OptOutAllChannelsSetting } from "./OptOutAllChannelsSetting";
 
 const ZONES = [
   "America/New_York",
@@ -158,6 +159,7 @@ export function SmsSettingsDialog({ onOpenChange, settings }: SmsSettingsDialogP
             Leave empty to use the sender type's throughput. Going faster than your Twilio number allows only makes
             messages wait at Twilio.
           </Text>
+          <OptOutAllChannelsSetting />
         </Flex>
         <Flex gap="3" mt="4" justify="end">
           <Dialog.Close>

@@ -62,6 +62,8 @@ export function optOutSource(source: string): string {
       return "reported by Twilio";
     case "canvass":
       return "marked do not contact at the door by a canvasser";
+    case "other_channel":
+      return "opted out of email; the organization applies opt-outs to every channel";
     default:
       return "set by a teammate";
   }
