@@ -88,14 +88,20 @@ describe("voter export notice", () => {
     expect(state.calls[3][1]).toEqual({ exportId: "run1", rows: 1 });
   });
 
-  test("no attested state: the export starts at once", async () => {
+  test("no attested state: the export starts at once, with the list's filter (its district too) on every call", async () => {
     state.states = [];
-    m.render(<VoterExportMenu filter={filter} />);
+    m.render(
+      <VoterExportMenu filter={{ search: "", party: "", status: "", statusCode: "", district: "cd:IL-07" } as never} />,
+    );
     choose(m, "Export Excel (.xlsx)");
     await flush();
     await flush();
     expect(byTestId(document.body, "voters.exportNotice")).toBeNull();
     expect(state.calls.map(([name]) => name)).toContain("exports:finish");
-    expect(state.calls.find(([name]) => name === "voters:startExport")![1]).toMatchObject({ format: "xlsx" });
+    expect(state.calls.find(([name]) => name === "voters:startExport")![1]).toMatchObject({
+      format: "xlsx",
+      district: "cd:IL-07",
+    });
+    expect(state.calls.find(([name]) => name === "voters:exportPage")![1]).toMatchObject({ district: "cd:IL-07" });
   });
 });

@@ -21,7 +21,7 @@ const EXPORT_PAGE = 1000;
  */
 export function useVoterExport(filter: VoterListFilter) {
   const convex = useConvex();
-  const { search, party, status, statusCode } = filter;
+  const { search, party, status, statusCode, district } = filter;
   const [exported, setExported] = useState<number | null>(null);
 
   const run = useCallback(
@@ -31,7 +31,7 @@ export function useVoterExport(filter: VoterListFilter) {
         const defs = await convex.query(api.customFields.list, {});
         const columns = exportColumns(defs);
         const writer = format === "csv" ? new CsvExportWriter(columns) : new XlsxExportWriter(columns);
-        const args = voterFilterArgs({ search, party, status, statusCode });
+        const args = voterFilterArgs({ search, party, status, statusCode, district });
         // the server serves the pages only against a run it recorded (the audit log's entry)
         const exportId = await convex.mutation(api.voters.startExport, { ...args, format });
         let cursor: string | null = null;
@@ -59,7 +59,7 @@ export function useVoterExport(filter: VoterListFilter) {
         setExported(null);
       }
     },
-    [convex, search, party, status, statusCode],
+    [convex, search, party, status, statusCode, district],
   );
   return { run, exporting: exported !== null, exported: exported ?? 0 };
 }
