@@ -181,38 +181,25 @@ export function canonicalJson(value: unknown): string {
     .join(",")}}`;
 }
 
-/** SHA-256 (hex) of the canonical entry: every field but hash (and the document's _id/_creationTime), prevHash included. */
+/** The fields an entry's hash covers: every field but hash (and the document's _id/_creationTime), prevHash included. */
+const HASHED_FIELDS = [
+  "orgId",
+  "seq",
+  "at",
+  "actorId",
+  "actorName",
+  "impersonatedRole",
+  "requestId",
+  "action",
+  "target",
+  "summary",
+  "changes",
+  "prevHash",
+] as const satisfies readonly (keyof Chained)[];
+
+/** SHA-256 (hex) of the canonical entry (HASHED_FIELDS). */
 export async function entryHash(entry: Chained | Doc<"auditLog">): Promise<string> {
-  const {
-    orgId,
-    seq,
-    at,
-    actorId,
-    actorName,
-    impersonatedRole,
-    requestId,
-    action,
-    target,
-    summary,
-    changes,
-    prevHash,
-  } = entry;
-  return await sha256Hex(
-    canonicalJson({
-      orgId,
-      seq,
-      at,
-      actorId,
-      actorName,
-      impersonatedRole,
-      requestId,
-      action,
-      target,
-      summary,
-      changes,
-      prevHash,
-    }),
-  );
+  return await sha256Hex(canonicalJson(Object.fromEntries(HASHED_FIELDS.map((k) => [k, entry[k]]))));
 }
 
 /** Where the organisation's chain starts: after the last entry retention deleted, else at 0 with GENESIS_HASH. */

@@ -27,8 +27,8 @@ export function currentTimeZone(): string {
   return displayTimeZone ?? browserTimeZone();
 }
 
-/** "Jun 3, 2026, 4:05 PM" in the user's zone. */
-export function formatDateTime(ms: number, timeZone = currentTimeZone()): string {
+/** "Jun 3, 2026, 4:05 PM" in the user's zone ("4:05:09 PM" with seconds). */
+export function formatDateTime(ms: number, timeZone = currentTimeZone(), opts: { seconds?: boolean } = {}): string {
   return new Date(ms).toLocaleString("en-US", {
     timeZone,
     year: "numeric",
@@ -36,6 +36,7 @@ export function formatDateTime(ms: number, timeZone = currentTimeZone()): string
     day: "numeric",
     hour: "numeric",
     minute: "2-digit",
+    ...(opts.seconds ? { second: "2-digit" } : {}),
   });
 }
 

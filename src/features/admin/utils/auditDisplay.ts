@@ -7,7 +7,7 @@ import type { FunctionArgs, FunctionReturnType } from "convex/server";
 import type { api } from "@convex/_generated/api";
 import { builtInRole } from "@convex/lib/permissions";
 import { AUDIT_ACTIONS, type AuditAction } from "@convex/tables/audit";
-import { currentTimeZone, zonedDayStart } from "@/lib/dateTime";
+import { currentTimeZone, formatDateTime, zonedDayStart } from "@/lib/dateTime";
 
 export type AuditEntry = FunctionReturnType<typeof api.audit.list>["page"][number];
 export type AuditActor = FunctionReturnType<typeof api.audit.actors>[number];
@@ -71,15 +71,7 @@ export function actorText(entry: Pick<AuditEntry, "actorName" | "impersonatedRol
 
 /** "Jun 3, 2026, 4:05:09 PM" in the user's zone: an audit trail wants the seconds. */
 export function auditTime(ms: number, timeZone = currentTimeZone()): string {
-  return new Date(ms).toLocaleString("en-US", {
-    timeZone,
-    year: "numeric",
-    month: "short",
-    day: "numeric",
-    hour: "numeric",
-    minute: "2-digit",
-    second: "2-digit",
-  });
+  return formatDateTime(ms, timeZone, { seconds: true });
 }
 
 /** "1 entry", "1,461 entries". */
