@@ -20,11 +20,7 @@ import { audit, fieldChanges } from "./model/audit";
 import type { Viewer } from "./model/viewer";
 
 /** The audit log's entry for a change of a group's members: one per call, whatever its size. */
-async function auditMembers(
-  ctx: MutationCtx & { viewer: Viewer },
-  group: Doc<"voterGroups">,
-  summary: string,
-) {
+async function auditMembers(ctx: MutationCtx & { viewer: Viewer }, group: Doc<"voterGroups">, summary: string) {
   await audit(ctx, ctx.viewer, {
     action: "group.update",
     target: { table: "voterGroups", id: group._id, label: group.name },

@@ -159,7 +159,12 @@ export const optOutPhones = internalMutation({
   args: { orgId: v.id("organizations"), phones: v.array(v.string()) },
   handler: async (ctx, { orgId, phones }) => {
     for (const phone of phones)
-      await recordOptOut(ctx, { orgId, channel: "sms", contact: phone, provenance: { source: "keyword", keyword: "STOP" } });
+      await recordOptOut(ctx, {
+        orgId,
+        channel: "sms",
+        contact: phone,
+        provenance: { source: "keyword", keyword: "STOP" },
+      });
     return null;
   },
 });

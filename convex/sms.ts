@@ -22,14 +22,7 @@ import * as sms from "./model/sms";
 import * as replies from "./model/smsReplies";
 import * as sender from "./model/smsSender";
 import * as shared from "./model/smsShared";
-import {
-  HELP_WORDS,
-  START_WORDS,
-  vSendProgress,
-  vSmsMessageRow,
-  vSmsSettings,
-  vSmsStatus,
-} from "./tables/sms";
+import { HELP_WORDS, START_WORDS, vSendProgress, vSmsMessageRow, vSmsSettings, vSmsStatus } from "./tables/sms";
 
 const vSendResult = v.union(
   v.object({ id: v.id("smsMessages"), outcome: v.literal("sent"), sid: v.string(), status: vSmsStatus }),

@@ -471,7 +471,14 @@ describe("filters on packed doors (live count, auto-cut)", () => {
 
     // one of them replies STOP (the opt-out path re-packs their door), another turns Republican
     const [first, second] = before;
-    await t.run((ctx) => recordOptOut(ctx, { orgId: f.orgId, channel: "sms", contact: phoneOf(first.i), provenance: { source: "keyword" } }));
+    await t.run((ctx) =>
+      recordOptOut(ctx, {
+        orgId: f.orgId,
+        channel: "sms",
+        contact: phoneOf(first.i),
+        provenance: { source: "keyword" },
+      }),
+    );
     await cm.mutation(api.voters.update, {
       id: ids[second.i],
       edits: [{ field: "party_affiliation", base: "Democrat", value: "Republican" }],

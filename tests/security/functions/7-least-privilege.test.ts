@@ -185,7 +185,9 @@ describe("7. least privilege", () => {
       return id;
     });
     for (let i = 0; i < 5; i++) await t.mutation(internal.sms.enqueueStep, { sendId });
-    await t.run((c) => recordOptOut(c, { orgId: f.orgId, channel: "sms", contact: "+15035550101", provenance: { source: "keyword" } }));
+    await t.run((c) =>
+      recordOptOut(c, { orgId: f.orgId, channel: "sms", contact: "+15035550101", provenance: { source: "keyword" } }),
+    );
     const recent = await campaigner.as.query(api.sms.recent, {});
     expect(recent).toHaveLength(1);
     expect(recent[0]).toMatchObject({

@@ -90,9 +90,7 @@ describe("voter export notice", () => {
 
   test("no attested state: the export starts at once, with the list's filter (its district too) on every call", async () => {
     state.states = [];
-    m.render(
-      <VoterExportMenu filter={{ search: "", party: "", status: "", statusCode: "", district: "cd:IL-07" } as never} />,
-    );
+    m.render(<VoterExportMenu filter={{ search: "", party: "", status: "", statusCode: "", district: "cd:IL-07" }} />);
     choose(m, "Export Excel (.xlsx)");
     await flush();
     await flush();

@@ -6,7 +6,7 @@ import { AuditEntryDetails } from "./AuditEntryDetails";
 import { AuditTargetLabel } from "./AuditTargetLabel";
 
 /** Columns of the log's table (the details row spans them all). */
-export const AUDIT_COLUMNS = 6;
+const AUDIT_COLUMNS = 6;
 
 /** One entry: when, who (and as which role), what, to what, summary; the toggle opens its details below it. */
 export function AuditEntryRow({ entry }: { entry: AuditEntry }) {

@@ -7,7 +7,7 @@ import { toast } from "@/ui/toast";
 import { entriesText, type AuditQueryFilters, type VerifyResult } from "../utils/auditDisplay";
 
 /** Entries per page of the screen (and per "Load more"). */
-export const AUDIT_PAGE = 50;
+const AUDIT_PAGE = 50;
 
 /** The log, newest first, live: a new entry shows as soon as the sealer chains it. null filters: not yet (skipped). */
 export function useAuditLog(filters: AuditQueryFilters | null) {

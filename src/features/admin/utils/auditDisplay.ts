@@ -16,7 +16,7 @@ export type VerifyResult = FunctionReturnType<typeof api.audit.verify>;
 export type AuditQueryFilters = Omit<FunctionArgs<typeof api.audit.list>, "paginationOpts">;
 
 /** Every action's label in the filter and the rows (a new action in AUDIT_ACTIONS needs one here). */
-export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
+const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   "voter.create": "Voter created",
   "voter.update": "Voter changed",
   "voter.delete": "Voter deleted",

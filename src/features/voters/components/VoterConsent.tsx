@@ -15,7 +15,7 @@ type ConsentEvent = Consent["sms"]["events"][number];
 const CHANNEL_LABELS: Record<ConsentChannel, string> = { sms: "Text messages", email: "Email" };
 
 /** Where an opt-in or opt-out came from, as the ledger's provenance says. */
-export const SOURCE_LABELS: Record<ConsentSource, string> = {
+const SOURCE_LABELS: Record<ConsentSource, string> = {
   form: "Form submission",
   survey: "Survey submission",
   import: "Import",
