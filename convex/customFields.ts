@@ -5,6 +5,7 @@
 import { paginationOptsValidator, paginationResultValidator } from "convex/server";
 import { v } from "convex/values";
 import { appError, orgMutation, orgQuery } from "./functions";
+import { audit } from "./model/audit";
 import { COUNT_PAGE } from "./model/voterSearch";
 import { vCustomFieldType, voterTables } from "./tables/voters";
 
@@ -81,6 +82,11 @@ export const create = orgMutation("voters.manage")({
       options,
       createdAt: Date.now(),
     });
+    await audit(ctx, ctx.viewer, {
+      action: "settings.update",
+      target: { table: "customFieldDefs", id: key, label },
+      summary: `Added the custom voter field "${label}" (${args.type}${args.required ? ", required" : ""}).`,
+    });
     return key;
   },
 });
@@ -113,6 +119,11 @@ export const remove = orgMutation("voters.manage")({
     const row = await ctx.db.get("customFieldDefs", id);
     if (!row) throw appError("NOT_FOUND");
     await ctx.db.delete("customFieldDefs", id);
+    await audit(ctx, ctx.viewer, {
+      action: "settings.update",
+      target: { table: "customFieldDefs", id: row.key, label: row.label },
+      summary: `Deleted the custom voter field "${row.label}" (the values voters hold stay).`,
+    });
     return null;
   },
 });

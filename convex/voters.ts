@@ -19,9 +19,11 @@ import {
   deleteVoter,
   editableVoterFields,
   insertVoter,
+  NO_FIELDS,
   updateVoter,
   voterChanges,
   voterMergeRules,
+  voterTarget,
 } from "./model/voters";
 import {
   countMatching,
@@ -39,20 +41,12 @@ import {
   vVoterFields,
   vVoterFilter,
   voterTables,
-  type VoterFields,
   type VoterFilter,
 } from "./tables/voters";
 import { audit } from "./model/audit";
 import { openExportRun, quoted, requireExportRun } from "./model/exports";
 import { attestedStates } from "./model/imports";
 import { vExportFormat } from "./tables/exports";
-
-/** A voter as the audit log names them. */
-function voterTarget(id: Id<"voters">, fields: Pick<VoterFields, "first_name" | "last_name" | "email">) {
-  const name = `${fields.first_name} ${fields.last_name}`.trim();
-  return { table: "voters", id, label: name || fields.email || id };
-}
-const NO_FIELDS = {} as VoterFields;
 
 function clampPage<T extends { numItems: number }>(opts: T): T {
   return { ...opts, numItems: Math.max(1, Math.min(MAX_LIST_PAGE, Math.floor(opts.numItems))) };

@@ -41,6 +41,7 @@ import { doorAddress } from "../lib/turf/doorAddress";
 import type { vCanvassEvent } from "../tables/canvass";
 import type { VoterFields } from "../tables/voters";
 import { mergeEdits, markEdited, withEdits } from "./collab";
+import { audit } from "./audit";
 import { markContacted, syncVoterDoor } from "./doors";
 import { recordOptOut } from "./consent";
 import { displayName } from "./presence";
@@ -50,7 +51,9 @@ import {
   editableVoterFields,
   insertVoter,
   updateVoter,
+  NO_FIELDS,
   voterChanges,
+  voterTarget,
   voterValidationProblem,
 } from "./voters";
 import { canSeeList } from "./walkLists";
@@ -178,6 +181,13 @@ async function addPerson(
   if (neighbour?.state) fields.state = neighbour.state;
   if (neighbour?.zip) fields.zip = neighbour.zip;
   const voterId = await insertVoter(ctx, viewer.orgId, fields);
+  const target = voterTarget(voterId, fields);
+  await audit(ctx, viewer, {
+    action: "voter.create",
+    target,
+    summary: `Added voter ${target.label} at the door (canvass).`,
+    changes: voterChanges(NO_FIELDS, fields),
+  });
   // placed where the door is, so the door lists them
   const neighbourPlace = neighbour
     ? await ctx.db
@@ -230,6 +240,15 @@ async function editVoter(
   if (problem) return TEXTS.canvass.editConflict(problem.message);
   await updateVoter(ctx, voter, fields);
   const changes = voterChanges(editableVoterFields(voter), fields);
+  if (changes.length > 0) {
+    const target = voterTarget(voterId, fields);
+    await audit(ctx, viewer, {
+      action: "voter.update",
+      target,
+      summary: `Changed ${changes.length === 1 ? "1 field" : `${changes.length} fields`} of voter ${target.label} at the door (canvass).`,
+      changes,
+    });
+  }
   if (changes.length > 0)
     await ctx.db.insert("voterChanges", {
       orgId: viewer.orgId,

@@ -409,3 +409,12 @@ export async function loadVoter(db: GenericDatabaseReader<DataModel>, id: Id<"vo
   if (!voter) throw appError("NOT_FOUND");
   return voter;
 }
+
+/** A voter as the audit log names them. */
+export function voterTarget(id: Id<"voters">, fields: Pick<VoterFields, "first_name" | "last_name" | "email">) {
+  const name = `${fields.first_name} ${fields.last_name}`.trim();
+  return { table: "voters", id, label: name || fields.email || id };
+}
+
+/** No fields: the other side of a voter's creation or deletion in its audit entry's changes. */
+export const NO_FIELDS = {} as VoterFields;

@@ -307,6 +307,20 @@ describe("audited actions write exactly one entry each", () => {
     );
     expect(e).toMatchObject({ action: "mapData.update", target: { label: "Tile source" } });
     expect(e.changes.map((c) => c.field)).toEqual(["tileUrl", "tileAttribution"]);
+
+    // custom voter fields: added and deleted (a definition every voter's record is shown with)
+    let key = "";
+    e = await oneEntry(t, f.orgId, async () => {
+      key = await f.campaign_manager.as.mutation(api.customFields.create, {
+        label: "Yard sign",
+        type: "text",
+        required: false,
+      });
+    });
+    expect(e).toMatchObject({ action: "settings.update", target: { table: "customFieldDefs", id: key } });
+    const def = (await f.campaign_manager.as.query(api.customFields.list, {})).find((d) => d.key === key)!;
+    e = await oneEntry(t, f.orgId, () => f.campaign_manager.as.mutation(api.customFields.remove, { id: def._id }));
+    expect(e.summary).toContain('Deleted the custom voter field "Yard sign"');
   });
 
   test("retention: never below four years; past it the oldest entries go and the rest still verify", async () => {

@@ -175,6 +175,20 @@ async function events(t: TestConvex) {
   return t.run((ctx) => ctx.db.query("canvassEvents").collect());
 }
 
+/** The audit entries (sealed or not yet) a canvass sync wrote about a voter: action, actor, changes. */
+async function canvassAudit(t: TestConvex, voterId: string) {
+  return await t.run(async (ctx) =>
+    [...(await ctx.db.query("auditPending").collect()), ...(await ctx.db.query("auditLog").collect())]
+      .filter((e) => e.target.id === voterId && e.summary.endsWith("(canvass)."))
+      .map((e) => ({
+        action: e.action,
+        actorId: e.actorId,
+        changes: e.action === "voter.update" ? e.changes : undefined,
+      }))
+      .map(({ changes, ...rest }) => (changes === undefined ? rest : { ...rest, changes })),
+  );
+}
+
 describe("sync", () => {
   test("a list's rollups run as one chain: a sync starts it, later syncs join it, the first run finding nothing ends it", async () => {
     const t = setupTest();
@@ -362,6 +376,7 @@ describe("effects of each result", () => {
     // a person added at the door: a voter on that door, flagged canvass-added, their answers theirs
     expect(state.added).not.toBeNull();
     expect(flagsOf("canvass_added")).toEqual([state.added!._id]);
+    expect((await canvassAudit(t, state.added!._id)).map((e) => e.action)).toEqual(["voter.create"]);
     const plain3 = await t.run((ctx) => ctx.db.get("doors", plain[3]._id));
     expect(plain3!.voterIds).toContain(state.added!._id);
     // answers: submissions of the script survey, counted in its summary
@@ -438,6 +453,14 @@ describe("effects of each result", () => {
     });
     expect(ok.outcomes[0].message).toBeNull();
     expect((await t.run((ctx) => ctx.db.get("voters", ann)))!.email).toBe("ann@example.org");
+    // the applied edit, and only it, is in the audit log under the canvasser's name
+    expect(await canvassAudit(t, ann)).toEqual([
+      {
+        action: "voter.update",
+        actorId: f.volunteer.userId,
+        changes: [{ field: "email", from: null, to: "ann@example.org" }],
+      },
+    ]);
   });
 });
 
