@@ -132,7 +132,17 @@ describe("a blast through Resend's batch endpoint", () => {
     expect(paused.counts).toMatchObject({ queued: 1, sent: 0 });
     fake.rejectAuth = false;
     await client.mutation(api.emailBlasts.control, { sendId: paused.sendId, action: "cancel" });
-    expect((await waitForSend(client, id, "cancelled")).counts).toMatchObject({ queued: 0, cancelled: 1 });
+    await waitForSend(client, id, "cancelled");
+    // the send ends at once; its queued message is cancelled by the cancel chain's next step
+    const counts = await until(
+      async () => {
+        const c = (await client.query(api.emailBlasts.progress, { id }))!.counts;
+        return c.queued === 0 ? c : undefined;
+      },
+      30_000,
+      "the queued message to be cancelled",
+    );
+    expect(counts).toMatchObject({ queued: 0, cancelled: 1 });
   }, 60_000);
 });
 
