@@ -202,7 +202,11 @@ async function main() {
   fs.rmSync(dir, { recursive: true, force: true });
 }
 
-void main().catch((e) => {
-  console.error(e);
-  process.exit(1);
-});
+void main().then(
+  // the fake provider's and the backend's sockets may keep the event loop alive after stop()
+  () => process.exit(0),
+  (e) => {
+    console.error(e);
+    process.exit(1);
+  },
+);
