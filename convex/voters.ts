@@ -35,14 +35,7 @@ import {
 } from "./model/voterSearch";
 import { loadEditState, markDeleted, markEdited, mergeEdits, missingRecord, withEdits } from "./model/collab";
 import { vEditState, vFieldEdit } from "./tables/collab";
-import {
-  moveSection,
-  orderSections,
-  vVoterFields,
-  vVoterFilter,
-  voterTables,
-  type VoterFilter,
-} from "./tables/voters";
+import { moveSection, orderSections, vVoterFields, vVoterFilter, voterTables, type VoterFilter } from "./tables/voters";
 import { audit } from "./model/audit";
 import { openExportRun, quoted, requireExportRun } from "./model/exports";
 import { attestedStates } from "./model/imports";
