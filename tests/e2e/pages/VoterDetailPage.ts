@@ -1,5 +1,5 @@
 /** /voters/:id: one voter's details, groups and the send-email dialog; the not-found page for unknown ids. */
-import type { Locator, Page } from "@playwright/test";
+import { expect, type Locator, type Page } from "@playwright/test";
 
 export type Email = { subject?: string; message?: string };
 
@@ -38,8 +38,15 @@ export class VoterDetailPage {
     return this.page.getByRole("link", { name: new RegExp(name) });
   }
 
+  /**
+   * Opens the send-email dialog. A click that lands while the page is still rendering its cards can
+   * be lost (CI: the button took focus, no dialog), so it is pressed again until the dialog shows.
+   */
   async openSendEmail() {
-    await this.sendEmailButton.click();
+    await expect(async () => {
+      if (!(await this.emailDialog.isVisible())) await this.sendEmailButton.click();
+      await expect(this.emailDialog).toBeVisible({ timeout: 2_000 });
+    }).toPass({ timeout: 20_000 });
   }
 
   /** Fills what is given in the open send-email dialog and presses its "Send Email". */
