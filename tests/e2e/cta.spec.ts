@@ -625,6 +625,9 @@ async function twoOnTheLabel(
   const labelId = await alice.idOf(alice.elementsOf("text").first());
   await bob.goto(alice.ctaId()!);
   await expect(bob.count).toHaveText("2 elements");
+  // each sees the other's presence line first: it appears above the canvas and moves it down
+  await expect(alice.presence.getByRole("img", { name: "Bob Stone" })).toBeVisible();
+  await expect(bob.presence.getByRole("img")).toHaveCount(1);
   await alice.select(labelId);
   await bob.select(labelId);
   await expect(bob.prop("text")).toHaveValue("Volunteer Today");

@@ -178,11 +178,19 @@ export class CtaCreatorPage {
     return frame.width / (await this.designSize()).width;
   }
 
-  /** Selects an element by clicking it on the canvas (at a point of its box clear of what lies on top). */
+  /**
+   * Selects an element by clicking it on the canvas (at a point of its box clear of what lies on top).
+   * The point is measured just before the click; if the page moved in between (a teammate's presence
+   * line appearing above the canvas), the click landed elsewhere and is made again at the new point.
+   */
   async select(id: string, at: { fx?: number; fy?: number; dx?: number; dy?: number } = {}) {
-    const p = await this.pointOn(id, at);
-    await this.page.mouse.click(p.x, p.y);
-    await expect(this.element(id)).toHaveAttribute("aria-selected", "true");
+    await expect(async () => {
+      if ((await this.element(id).getAttribute("aria-selected")) !== "true") {
+        const p = await this.pointOn(id, at);
+        await this.page.mouse.click(p.x, p.y);
+      }
+      await expect(this.element(id)).toHaveAttribute("aria-selected", "true", { timeout: 2_000 });
+    }).toPass({ timeout: 15_000 });
   }
 
   /**
