@@ -62,14 +62,22 @@ export function compareUtf8(a: string, b: string): number {
 
 /** Index reads the batch lookup grows to when a voter file's IDs run in the index's order. */
 const MAX_RUN = 1_024;
+/** Lookups with the same outcome in a row after which one-by-one lookups try a range again, at most (doubles per failed try). */
+const MAX_PROBE_AFTER = 64;
 
 /**
  * The voter `.first()` on by_org_voterid would find for each of `ids` (absent: none), in as few
- * index reads as the file's order allows. The IDs are visited in index order; each read takes the
- * next `run` entries from the smallest unresolved ID on, which settles every ID up to the last
- * entry read: a batch of new voters is one read, a sorted file re-imported one read per `run`
- * voters. A read that settles fewer IDs than it read entries halves `run` (down to 1, which is
- * never more than a lookup per ID), one that settles at least as many doubles it.
+ * voters read as the file's order allows. The IDs are visited in index order, in two modes:
+ *
+ * - A range read takes the next `run` entries from the smallest unresolved ID on, which settles
+ *   every ID up to the last entry read: a batch of new voters past every held one is one read, a
+ *   sorted file re-imported one read per `run` voters. A read that settles as many IDs as it read
+ *   doubles `run`; one that settles fewer halves it.
+ * - When a read of one entry only learns that its ID is absent (the entry is the next held voter:
+ *   a statewide file's new IDs fall between held ones), each ID is looked up alone, an equality
+ *   range that reads no voter for an absent ID. After `probeAfter` lookups in a row that all found
+ *   or all missed, a range is tried again (a sorted re-import, or new IDs past the held ones); a
+ *   try that fails at once doubles `probeAfter`.
  */
 export async function votersByVoterId(
   db: QueryCtx["db"],
@@ -80,18 +88,50 @@ export async function votersByVoterId(
   const found = new Map<string, Doc<"voters">>();
   let i = 0;
   let run = 1;
+  let single = false;
+  let probeAfter = 2;
+  let streak = 0;
+  let lastHit = false;
+  let tryingRange = false;
   while (i < sorted.length) {
+    if (single) {
+      const id = sorted[i++];
+      const doc = await db
+        .query("voters")
+        .withIndex("by_org_voterid", (q) => q.eq("orgId", orgId).eq("voter_id", id))
+        .first();
+      if (doc) found.set(id, doc);
+      streak = !!doc === lastHit ? streak + 1 : 1;
+      lastHit = !!doc;
+      if (streak >= probeAfter) {
+        single = false;
+        tryingRange = true;
+        run = lastHit ? 2 : 1;
+      }
+      continue;
+    }
+    // never more entries than IDs left: a long run near the batch's end would read voters past it
+    const want = Math.min(run, sorted.length - i);
     const docs = await db
       .query("voters")
       .withIndex("by_org_voterid", (q) => q.eq("orgId", orgId).gte("voter_id", sorted[i]))
-      .take(run);
+      .take(want);
     for (const d of docs) if (d.voter_id !== undefined && !found.has(d.voter_id)) found.set(d.voter_id, d);
     // fewer than asked: the index holds nothing past them, so every later ID is settled
-    if (docs.length < run) break;
+    if (docs.length < want) break;
     const lastRead = docs[docs.length - 1].voter_id!;
     const from = i;
     while (i < sorted.length && compareUtf8(sorted[i], lastRead) <= 0) i++;
-    run = i - from >= run ? Math.min(run * 2, MAX_RUN) : Math.max(1, run >> 1);
+    const settled = i - from;
+    const onlyMissed = want === 1 && settled === 1 && lastRead !== sorted[from];
+    if (onlyMissed || (want > 1 && settled < want && run === 2)) {
+      // reading voters to learn that IDs are absent: one by one from here
+      if (tryingRange) probeAfter = Math.min(probeAfter * 2, MAX_PROBE_AFTER);
+      single = true;
+      streak = 0;
+    } else if (settled >= want) run = Math.min(run * 2, MAX_RUN);
+    else run = Math.max(1, run >> 1);
+    tryingRange = false;
   }
   return found;
 }

@@ -6,7 +6,34 @@ import { describe, expect, test } from "vitest";
 import { api } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
 import { compareUtf8, votersByVoterId } from "@convex/model/importMatch";
+import type { QueryCtx } from "@convex/_generated/server";
 import { createMember, setupTest, type Member, type TestConvex } from "./setup";
+
+/** `db` with a count of the voters its index reads (`take`, `first`) returned. */
+function countingDb(db: QueryCtx["db"]) {
+  const counter = { read: 0 };
+  type Range = { take(n: number): Promise<unknown[]>; first(): Promise<unknown> };
+  const wrapped = {
+    query: (table: "voters") => ({
+      withIndex: (name: "by_org_voterid", range: Parameters<ReturnType<QueryCtx["db"]["query"]>["withIndex"]>[1]) => {
+        const r = db.query(table).withIndex(name, range) as unknown as Range;
+        return {
+          take: async (n: number) => {
+            const docs = await r.take(n);
+            counter.read += docs.length;
+            return docs;
+          },
+          first: async () => {
+            const doc = await r.first();
+            if (doc) counter.read++;
+            return doc;
+          },
+        };
+      },
+    }),
+  };
+  return { db: wrapped as unknown as QueryCtx["db"], counter };
+}
 
 type Fields = Record<string, unknown> & { first_name: string; last_name: string };
 type Opts = {
@@ -243,6 +270,39 @@ describe("voter IDs looked up for the whole batch at once", () => {
       return ids.filter((x) => f.has(x));
     });
     expect(found).toEqual(ids.filter((_, i) => i % 2 === 0));
+  });
+
+  test("voters read: new IDs between held ones read almost none, past them none; a sorted or a sparse re-import about one per ID", async () => {
+    const t = setupTest();
+    const m = await createMember(t, ["campaign_manager"]);
+    const id = (n: number) => `V${String(n).padStart(6, "0")}`;
+    await runImport(
+      m,
+      Array.from({ length: 900 }, (_, i) => ({ first_name: `F${i}`, last_name: `L${i}`, voter_id: id(i * 3) })),
+    );
+    const lookUp = (ids: string[]) =>
+      t.run(async (ctx) => {
+        const { db, counter } = countingDb(ctx.db);
+        const found = await votersByVoterId(db, m.orgId, ids);
+        return { found: ids.filter((x) => found.has(x)).length, read: counter.read };
+      });
+    // a statewide file's new voters: their IDs fall between held ones (shuffled, as a file has them)
+    const fresh = Array.from({ length: 600 }, (_, i) => id(i * 3 + 1 + (i % 2))).reverse();
+    const freshRead = await lookUp(fresh);
+    expect(freshRead.found).toBe(0);
+    expect(freshRead.read).toBeLessThanOrEqual(20); // a range is tried now and then (one read each); was 899
+    // new voters past every held one (a file numbered on from the last): one read
+    expect(await lookUp(Array.from({ length: 600 }, (_, i) => id(3000 + i)))).toEqual({ found: 0, read: 0 });
+    // the same file again, in the index's order: every ID found, about one voter read each
+    const all = Array.from({ length: 900 }, (_, i) => id(i * 3));
+    const sortedAgain = await lookUp(all);
+    expect(sortedAgain.found).toBe(900);
+    expect(sortedAgain.read).toBeLessThanOrEqual(905);
+    // every fifth held voter, and new ones between: found ones cost about one read each
+    const sparse = all.filter((_, i) => i % 5 === 0).flatMap((x, i) => [x, id(i * 15 + 2)]);
+    const sparseAgain = await lookUp(sparse);
+    expect(sparseAgain.found).toBe(180);
+    expect(sparseAgain.read).toBeLessThanOrEqual(Math.ceil(180 * 1.1));
   });
 
   test("compareUtf8 orders as Convex does (UTF-8 bytes)", () => {
