@@ -23,6 +23,10 @@ export async function writeVoterFile(file: string, n: number) {
     const row = layoutRow("nc", i);
     // unique names so the duplicate count is predictable: row i's name carries its index
     row[NC_HEADERS.indexOf("last_name")] = `${row[NC_HEADERS.indexOf("last_name")]}${i}`;
+    // a state's file is ordered by county and name, not by voter ID: the IDs are unique but
+    // scattered (i ↦ i·7919 mod n is a permutation of the rows), so each batch's new IDs fall
+    // between those of the batches before it, as in a real statewide import
+    row[NC_HEADERS.indexOf("ncid")] = `BN${String((i * 7919) % n).padStart(7, "0")}`;
     if (i % 33 === 32) row.splice(0, row.length, ...(chunk[chunk.length - 1] ?? row)); // duplicate of the previous row
     if (i % 101 === 100) row[NC_HEADERS.indexOf("last_name")] = "";
     chunk.push(row);
