@@ -13,6 +13,7 @@ import { performance } from "node:perf_hooks";
 import { api } from "../convex/_generated/api";
 import { benchSession, startBenchBackend } from "./session";
 import { speedIndexLine } from "./speedIndex";
+import { runBench } from "./run";
 
 const ACTIONS = Number(process.env.BENCH_AUDIT_ACTIONS ?? 200);
 const BURSTS = Number(process.env.BENCH_AUDIT_BURSTS ?? 10);
@@ -88,10 +89,4 @@ async function main() {
   }
 }
 
-void main().then(
-  () => process.exit(0),
-  (e) => {
-    console.error(e);
-    process.exit(1);
-  },
-);
+runBench(main);

@@ -31,6 +31,7 @@ import { seededRandom, syntheticCounty } from "../tests/support/syntheticCounty"
 import { seedVoters } from "../tests/support/turfSeed";
 import { formatTransactionStats } from "./txStats";
 import { speedIndexLine } from "./speedIndex";
+import { runBench } from "./run";
 
 const CANVASSERS = Number(process.env.BENCH_CANVASSERS ?? 200);
 const RESULTS = Number(process.env.BENCH_CANVASS_RESULTS ?? 300);
@@ -406,10 +407,4 @@ async function main() {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (e) => {
-    console.error(e);
-    process.exit(1);
-  },
-);
+runBench(main);

@@ -18,6 +18,7 @@ import { ConvexYjsProvider } from "../src/lib/collab/convexYjsProvider";
 import { startAppBackendInProcess, type AppMember, type InProcessAppBackend } from "../tests/support/appBackend";
 import { formatTransactionStats } from "./txStats";
 import { speedIndexLine } from "./speedIndex";
+import { runBench } from "./run";
 
 const PAST_UPDATES = Number(process.env.BENCH_COLLAB_UPDATES ?? 10_000);
 const EDITORS = Number(process.env.BENCH_COLLAB_EDITORS ?? 30);
@@ -258,10 +259,4 @@ async function main() {
   await compactionPhase(null);
 }
 
-main().then(
-  () => process.exit(0),
-  (e) => {
-    console.error(e);
-    process.exit(1);
-  },
-);
+runBench(main);

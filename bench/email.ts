@@ -25,6 +25,7 @@ import { SENDABLE, SETTINGS } from "../tests/lib/email/blastSupport";
 import { benchSession } from "./session";
 import { formatTransactionStats } from "./txStats";
 import { speedIndexLine } from "./speedIndex";
+import { runBench } from "./run";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const RECIPIENTS = Number(process.env.BENCH_RECIPIENTS ?? 100_000);
@@ -264,11 +265,4 @@ async function main() {
   fs.rmSync(dir, { recursive: true, force: true });
 }
 
-// the embedded backend may still hold timers of the cancelled paced send: exit when the figures are out
-void main().then(
-  () => process.exit(0),
-  (e) => {
-    console.error(e);
-    process.exit(1);
-  },
-);
+runBench(main);

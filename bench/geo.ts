@@ -31,6 +31,7 @@ import { openBrowserApp, outDirIn } from "./browserApp";
 import { benchSession, startBenchBackend } from "./session";
 import { speedIndexLine } from "./speedIndex";
 import { formatTransactionStats } from "./txStats";
+import { runBench } from "./run";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const VOTERS = Number(process.env.BENCH_VOTERS ?? 1_000_000);
@@ -277,10 +278,4 @@ async function main() {
   fs.rmSync(dir, { recursive: true, force: true });
 }
 
-main().then(
-  () => process.exit(0),
-  (e) => {
-    console.error(e);
-    process.exit(1);
-  },
-);
+runBench(main);

@@ -27,6 +27,7 @@ import { startBackend } from "../local-backend/src/server";
 import { configureBackendEnv, signInTicket } from "../scripts/backend-env";
 import { speedIndex } from "./speedIndex";
 import { formatTransactionStats } from "./txStats";
+import { runBench } from "./run";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const VOTERS = Number(process.env.BENCH_VOTERS ?? 1_000_000);
@@ -413,10 +414,4 @@ async function main() {
   fs.rmSync(dataDir, { recursive: true, force: true });
 }
 
-main()
-  // the backend may still hold scheduled functions' timers: the figures are printed
-  .then(() => process.exit(0))
-  .catch((e) => {
-    console.error(e);
-    process.exit(1);
-  });
+runBench(main);

@@ -23,6 +23,7 @@ import { ACCOUNT_SID, AUTH_TOKEN, FakeTwilio, FROM } from "../tests/support/fake
 import { benchSession } from "./session";
 import { formatTransactionStats } from "./txStats";
 import { speedIndexLine } from "./speedIndex";
+import { runBench } from "./run";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const RECIPIENTS = Number(process.env.BENCH_RECIPIENTS ?? 100_000);
@@ -202,11 +203,4 @@ async function main() {
   fs.rmSync(dir, { recursive: true, force: true });
 }
 
-void main().then(
-  // the fake provider's and the backend's sockets may keep the event loop alive after stop()
-  () => process.exit(0),
-  (e) => {
-    console.error(e);
-    process.exit(1);
-  },
-);
+runBench(main);

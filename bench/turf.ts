@@ -26,6 +26,7 @@ import { benchSession, startBenchBackend } from "./session";
 import { speedIndexLine } from "./speedIndex";
 import { benchDistricts } from "./turfDistricts";
 import { formatTransactionStats } from "./txStats";
+import { runBench } from "./run";
 
 /** A voter's phone (E.164, as the app keeps it). */
 const phoneOf = (i: number) => `+1217${String(2_000_000 + i).padStart(7, "0")}`;
@@ -247,10 +248,4 @@ async function main() {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (e) => {
-    console.error(e);
-    process.exit(1);
-  },
-);
+runBench(main);

@@ -25,6 +25,7 @@ import { seededRandom } from "../tests/support/syntheticCounty";
 import { benchSession, startBenchBackend } from "./session";
 import { speedIndexLine } from "./speedIndex";
 import { formatTransactionStats } from "./txStats";
+import { runBench } from "./run";
 
 const ADMIN_KEY = "bench-districts-admin";
 const SEED_BATCH = 1000;
@@ -175,11 +176,5 @@ async function waitForRun(http: ConvexHttpClient, atLeast: number): Promise<NonN
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
-  benchDistricts().then(
-    () => process.exit(0),
-    (e: unknown) => {
-      console.error(e);
-      process.exit(1);
-    },
-  );
+  runBench(benchDistricts);
 }

@@ -24,6 +24,7 @@ import type { UserIdentity } from "../local-backend/src/engine-api";
 import { configureBackendEnv, signInTicket } from "../scripts/backend-env";
 import { formatTransactionStats } from "./txStats";
 import { speedIndexLine } from "./speedIndex";
+import { runBench } from "./run";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const TOTAL = Number(process.env.VOTERS ?? process.env.BENCH_VOTERS ?? 1_000_000);
@@ -252,10 +253,4 @@ async function main() {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (e: unknown) => {
-    console.error(e);
-    process.exit(1);
-  },
-);
+runBench(main);
