@@ -248,8 +248,6 @@ async function editVoter(
       summary: `Changed ${changes.length === 1 ? "1 field" : `${changes.length} fields`} of voter ${target.label} at the door (canvass).`,
       changes,
     });
-  }
-  if (changes.length > 0)
     await ctx.db.insert("voterChanges", {
       orgId: viewer.orgId,
       voterId,
@@ -257,6 +255,7 @@ async function editVoter(
       userId: viewer.userId,
       changes,
     });
+  }
   await markEdited(
     ctx,
     viewer,
