@@ -58,7 +58,12 @@ export class Store {
     getDoc: Database.Statement;
     getDocBySeq: Database.Statement;
     insertIdx: Database.Statement;
+    begin: Database.Statement;
+    end: Database.Statement;
   };
+  /** a read transaction is open on this connection (see `read`) */
+  private reading = false;
+  private readonly endReadSoon = () => this.endRead();
   private byIdCache = new Map<string, Database.Statement>();
   private scanCache = new Map<string, Database.Statement>();
   private ftsStmts = new Map<number, Database.Statement>();
@@ -111,6 +116,8 @@ export class Store {
       getDoc: this.db.prepare("SELECT seq, json FROM documents WHERE id = ?"),
       getDocBySeq: this.db.prepare("SELECT id, json FROM documents WHERE seq = ?"),
       insertIdx: this.db.prepare("INSERT INTO idx(i, k, seq) VALUES (?, ?, ?)"),
+      begin: this.db.prepare("BEGIN"),
+      end: this.db.prepare("COMMIT"),
     };
     this.upgradeLayout();
     const sqlite = createRequire(import.meta.url).resolve("better-sqlite3");
@@ -222,6 +229,7 @@ export class Store {
 
   /** Waits for the writer, stops the storage threads and closes the database. */
   async close() {
+    this.endRead();
     try {
       if (!this.failure && !this.writerExited && !this.journalExited) this.drain();
     } finally {
@@ -301,7 +309,29 @@ export class Store {
     this.ftsStmts.delete(def.id);
   }
 
+  /**
+   * Reads share one SQLite read transaction until the current turn of the event loop ends: in
+   * autocommit mode every statement opened and closed its own (the log's shared-memory locks, and
+   * the page cache checked against the log), which cost a point lookup of a large index more than
+   * its seek. The snapshot never outlives what the engine serves from memory: it ends before the
+   * writer's progress is taken in (`markApplied` drops those layers) and before this connection
+   * writes (`sync`).
+   */
+  private read() {
+    if (this.reading) return;
+    this.stmts.begin.run();
+    this.reading = true;
+    setImmediate(this.endReadSoon);
+  }
+
+  private endRead() {
+    if (!this.reading) return;
+    this.reading = false;
+    this.stmts.end.run();
+  }
+
   getDoc(id: string): { seq: number; json: string } | undefined {
+    this.read();
     return this.stmts.getDoc.get(id) as { seq: number; json: string } | undefined;
   }
   getDocBySeq(seq: number): { id: string; json: string } | undefined {
@@ -324,6 +354,7 @@ export class Store {
   ): StoredRow[] {
     // The usual limits (index streams read batches of 8, 32, ... 2048) are literals in the SQL:
     // a bound LIMIT parameter costs more than the whole seek of a point lookup.
+    this.read();
     const literal = Number.isInteger(limit) && limit > 0 && limit <= 4096 && (limit & (limit - 1)) === 0;
     const cacheKey = `${order}${loInclusive ? 1 : 0}${hiInclusive ? 1 : 0}${literal ? limit : "?"}`;
     let stmt = this.scanCache.get(cacheKey);
@@ -362,6 +393,7 @@ export class Store {
       );
       this.byIdCache.set(cacheKey, stmt);
     }
+    this.read();
     const params: Record<string, unknown> = { tbl, limit };
     if (lo !== null) params.lo = lo;
     if (hi !== null) params.hi = hi;
@@ -485,6 +517,8 @@ export class Store {
 
   /** The writer's answer for a batch: in the database, or refused there (it stays journaled). */
   private markApplied(ticket: number, error: string | null) {
+    // what the writer stored may be missing from an open snapshot, and the engine is about to drop it from memory
+    this.endRead();
     if (error !== null) this.fail(ticket, error, false);
     if (ticket <= this.settledTicket) return;
     this.settledTicket = ticket;
@@ -525,6 +559,7 @@ export class Store {
    * on this connection: waits for the writer.
    */
   private sync() {
+    this.endRead();
     if (!this.writing) return this.throwIfFailed();
     this.drain();
   }
