@@ -18,6 +18,8 @@ export type OwnView = {
   replaces(id: string): boolean;
 };
 
+const NO_OWN_WRITES: OwnView = { rowsIn: () => [], replaces: () => false };
+
 /** An index's own rows, ascending by key (latin1 strings order like the bytes). */
 class OwnIndex {
   keys: string[] = [];
@@ -94,6 +96,8 @@ export class OwnTable {
 
   /** The view of a stream opened now (`seq`: the transaction's current write counter). */
   viewAt(seq: number): OwnView {
+    // nothing written yet: later writes are newer than the stream, which never sees them
+    if (this.latest.size === 0) return NO_OWN_WRITES;
     return {
       rowsIn: (index, lo, hi) => {
         let ix = this.indexes.get(index.id);

@@ -32,6 +32,8 @@ export type BaseLayer = {
   docs: Map<string, Pending>;
   /** per index id: the layer's documents of that index's table as rows, ascending by key (built on first use) */
   sorted: Map<number, SortedRows>;
+  /** the layer's documents by table (built on first use, once the layer is complete) */
+  byTable?: Map<string, Pending[]>;
   /**
    * An undo layer (a read at an older timestamp, snapshots.ts): per table number, documents that
    * existed then minus documents that exist now (`count()` adds it to the current counts).
@@ -59,9 +61,19 @@ export type SortedRows = { rows: Row[]; keys: string[] };
 export function layerRows(layer: BaseLayer, index: DbIndexDef): SortedRows {
   let sorted = layer.sorted.get(index.id);
   if (!sorted) {
+    // A batch's reads touch several small tables (the caller's membership, counters): each of
+    // their indexes is built from that table's few documents, not from a pass over the whole layer.
+    if (!layer.byTable) {
+      layer.byTable = new Map();
+      for (const p of layer.docs.values()) {
+        const list = layer.byTable.get(p.table);
+        if (list) list.push(p);
+        else layer.byTable.set(p.table, [p]);
+      }
+    }
     const keyed: Array<{ s: string; row: Row }> = [];
-    for (const p of layer.docs.values()) {
-      if (p.table !== index.table || !p.doc) continue;
+    for (const p of layer.byTable.get(index.table) ?? []) {
+      if (!p.doc) continue;
       const key = pendingKey(p, index);
       keyed.push({ s: key.toString("latin1"), row: { key, id: p.id, json: p.json ?? null, doc: p.doc } });
     }
