@@ -52,16 +52,6 @@ export function base32Decode(s: string): Uint8Array | null {
   return out;
 }
 
-function fletcher16(data: Uint8Array): number {
-  let a = 0;
-  let b = 0;
-  for (const byte of data) {
-    a = (a + byte) % 255;
-    b = (b + a) % 255;
-  }
-  return (b << 8) | a;
-}
-
 function vintEncode(n: number): number[] {
   const out: number[] = [];
   do {
@@ -113,16 +103,48 @@ export function idLength(tableNumber: number): number {
   return Math.ceil(((vintLength + INTERNAL_ID_LEN + 2) * 8) / 5);
 }
 
+/** Scratch bytes of one id (encodeId / decodeId run synchronously and never nest). */
+const idScratch = new Uint8Array(5 + INTERNAL_ID_LEN + 2);
+const idText = Buffer.allocUnsafe(Math.ceil((idScratch.length * 8) / 5));
+
 export function encodeId(tableNumber: number, internalId: Uint8Array): string {
-  const vint = vintEncode(tableNumber);
-  const bytes = new Uint8Array(vint.length + internalId.length + 2);
-  for (let i = 0; i < vint.length; i++) bytes[i] = vint[i];
-  bytes.set(internalId, vint.length);
-  const headLen = vint.length + internalId.length;
-  const footer = fletcher16(bytes.subarray(0, headLen));
-  bytes[headLen] = footer & 0xff;
-  bytes[headLen + 1] = footer >> 8;
-  return base32Encode(bytes);
+  const bytes = idScratch;
+  let pos = 0;
+  let n = tableNumber;
+  do {
+    let byte = n & 0x7f;
+    n = Math.floor(n / 128);
+    if (n > 0) byte |= 0x80;
+    bytes[pos++] = byte;
+  } while (n > 0);
+  bytes.set(internalId, pos);
+  const headLen = pos + INTERNAL_ID_LEN;
+  let a = 0;
+  let b = 0;
+  for (let i = 0; i < headLen; i++) {
+    a = (a + bytes[i]) % 255;
+    b = (b + a) % 255;
+  }
+  bytes[headLen] = a;
+  bytes[headLen + 1] = b;
+  // base32 of the head and footer, 5 bits a character
+  const total = headLen + 2;
+  let o = 0;
+  let buffer = 0;
+  let bits = 0;
+  for (let i = 0; i < total; i++) {
+    buffer = ((buffer << 8) | bytes[i]) & 0xfff;
+    bits += 8;
+    while (bits >= 5) {
+      idText[o++] = ALPHABET_CODES[(buffer >>> (bits - 5)) & 31];
+      bits -= 5;
+    }
+  }
+  if (bits > 0) idText[o++] = ALPHABET_CODES[(buffer << (5 - bits)) & 31];
+  const id = idText.toString("latin1", 0, o);
+  // a new document's id is decoded again right away (its index keys end in it): known already
+  remember(id, { tableNumber, internalId: internalId.slice() });
+  return id;
 }
 
 export type DecodedId = { tableNumber: number; internalId: Uint8Array };
@@ -131,38 +153,61 @@ export type DecodedId = { tableNumber: number; internalId: Uint8Array };
 const decodeCache = new Map<string, Readonly<DecodedId> | null>();
 const DECODE_CACHE_MAX = 4096;
 
+function remember(id: string, d: DecodedId | null) {
+  if (decodeCache.size >= DECODE_CACHE_MAX) decodeCache.clear();
+  decodeCache.set(id, d ? Object.freeze(d) : null);
+}
+
 export function decodeId(id: string): Readonly<DecodedId> | null {
   if (typeof id !== "string" || id.length < 31 || id.length > 37) return null;
   const hit = decodeCache.get(id);
   if (hit !== undefined) return hit;
   const d = decodeIdUncached(id);
-  if (decodeCache.size >= DECODE_CACHE_MAX) decodeCache.clear();
-  decodeCache.set(id, d ? Object.freeze(d) : null);
+  remember(id, d);
   return d;
 }
 
 function decodeIdUncached(id: string): DecodedId | null {
-  const bytes = base32Decode(id);
-  if (bytes === null || bytes.length < 19) return null;
+  // base32 into the scratch bytes (ids are at most 37 characters: 23 bytes)
+  const bytes = idScratch;
+  let len = 0;
+  let buffer = 0;
+  let bits = 0;
+  for (let i = 0; i < id.length; i++) {
+    const c = id.charCodeAt(i);
+    const v = c < 128 ? INVERSE[c] : -1;
+    if (v < 0) return null;
+    buffer = ((buffer << 5) | v) & 0x1fff;
+    bits += 5;
+    if (bits >= 8) {
+      if (len >= bytes.length) return null;
+      bytes[len++] = (buffer >>> (bits - 8)) & 0xff;
+      bits -= 8;
+    }
+  }
+  // Leftover bits must be zero padding, otherwise two strings would decode to one id.
+  if ((buffer & ((1 << bits) - 1)) !== 0 || len < 19) return null;
   let tableNumber = 0;
   let mult = 1;
   let pos = 0;
   for (;;) {
-    if (pos >= 5 || pos >= bytes.length) return null;
+    if (pos >= 5 || pos >= len) return null;
     const b = bytes[pos++];
     tableNumber += (b & 0x7f) * mult;
     mult *= 128;
     if ((b & 0x80) === 0) break;
   }
-  if (bytes.length !== pos + INTERNAL_ID_LEN + 2) return null;
-  const head = bytes.subarray(0, pos + INTERNAL_ID_LEN);
-  const footer = fletcher16(head);
-  if (bytes[pos + INTERNAL_ID_LEN] !== (footer & 0xff) || bytes[pos + INTERNAL_ID_LEN + 1] !== footer >> 8) {
-    return null;
+  if (len !== pos + INTERNAL_ID_LEN + 2) return null;
+  let a = 0;
+  let b = 0;
+  for (let i = 0; i < pos + INTERNAL_ID_LEN; i++) {
+    a = (a + bytes[i]) % 255;
+    b = (b + a) % 255;
   }
+  if (bytes[pos + INTERNAL_ID_LEN] !== a || bytes[pos + INTERNAL_ID_LEN + 1] !== b) return null;
   // Only the canonical form decodes (what encodeId writes for these bytes): no characters past
   // the bytes' own length (padding was checked to be zero), and the shortest table number.
-  if (Math.ceil((bytes.length * 8) / 5) !== id.length) return null;
+  if (Math.ceil((len * 8) / 5) !== id.length) return null;
   if (pos > 1 && bytes[pos - 1] === 0) return null;
   return { tableNumber, internalId: bytes.slice(pos, pos + INTERNAL_ID_LEN) };
 }
