@@ -155,7 +155,7 @@ const DECODE_CACHE_MAX = 4096;
 
 function remember(id: string, d: DecodedId | null) {
   if (decodeCache.size >= DECODE_CACHE_MAX) decodeCache.clear();
-  decodeCache.set(id, d ? Object.freeze(d) : null);
+  decodeCache.set(id, d);
 }
 
 export function decodeId(id: string): Readonly<DecodedId> | null {
