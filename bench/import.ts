@@ -261,8 +261,17 @@ async function main() {
       );
       storedVoters += doc?.imported_records ?? 0;
       const stored = storedVoters;
-      // at rest: the checkpoint thread truncates a burst's write-ahead log after an idle turn (500 ms)
+      // At rest: once the work an import starts afterwards (district assignment) is done, the
+      // checkpoint thread cuts the burst's write-ahead log after an idle turn (500 ms).
+      const restStart = performance.now();
+      const wal = path.join(dir, "data", "db.sqlite3-wal");
+      const walBytes = () => (fs.existsSync(wal) ? fs.statSync(wal).size : 0);
       await new Promise((r) => setTimeout(r, 1500));
+      while (walBytes() > 16 * 1048576 && performance.now() - restStart < 120_000)
+        await new Promise((r) => setTimeout(r, 250));
+      console.log(
+        `  at rest after ${((performance.now() - restStart) / 1000).toFixed(1)}s (write-ahead log ${mb(walBytes())})`,
+      );
       const bytes = dirBytes(path.join(dir, "data"));
       console.log(
         `  database: ${mb(bytes)} on disk for ${stored.toLocaleString()} voters (${stored ? Math.round(bytes / stored).toLocaleString() : "?"} bytes per voter, indexes and import records included)`,
