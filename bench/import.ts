@@ -261,16 +261,22 @@ async function main() {
       );
       storedVoters += doc?.imported_records ?? 0;
       const stored = storedVoters;
-      // At rest: once the work an import starts afterwards (district assignment) is done, the
-      // checkpoint thread cuts the burst's write-ahead log after an idle turn (500 ms).
+      // At rest: once the work an import starts afterwards (its voters' district assignment) is
+      // done, the checkpoint thread cuts the burst's write-ahead log after an idle turn (500 ms).
       const restStart = performance.now();
+      while (performance.now() - restStart < 600_000) {
+        const run = (await client.query(api.districts.overview, {})).run;
+        if (run?.status !== "running") break;
+        await new Promise((r) => setTimeout(r, 1000));
+      }
+      const assigned = performance.now() - restStart;
       const wal = path.join(dir, "data", "db.sqlite3-wal");
       const walBytes = () => (fs.existsSync(wal) ? fs.statSync(wal).size : 0);
       await new Promise((r) => setTimeout(r, 1500));
-      while (walBytes() > 16 * 1048576 && performance.now() - restStart < 120_000)
+      while (walBytes() > 16 * 1048576 && performance.now() - restStart < 720_000)
         await new Promise((r) => setTimeout(r, 250));
       console.log(
-        `  at rest after ${((performance.now() - restStart) / 1000).toFixed(1)}s (write-ahead log ${mb(walBytes())})`,
+        `  at rest after ${((performance.now() - restStart) / 1000).toFixed(1)}s (district assignment ${(assigned / 1000).toFixed(1)}s; write-ahead log ${mb(walBytes())})`,
       );
       const bytes = dirBytes(path.join(dir, "data"));
       console.log(
