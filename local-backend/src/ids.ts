@@ -12,44 +12,65 @@ for (let i = 0; i < ALPHABET.length; i++) INVERSE[ALPHABET.charCodeAt(i)] = i;
 const ALPHABET_CODES = Uint8Array.from(ALPHABET, (c) => c.charCodeAt(0));
 const INTERNAL_ID_LEN = 16;
 
-export function base32Encode(data: Uint8Array): string {
-  const out = Buffer.allocUnsafe(Math.ceil((data.length * 8) / 5));
+/** base32 of `bytes[0, len)` into `out` as character codes; returns how many were written. */
+function base32Into(bytes: Uint8Array, len: number, out: Uint8Array): number {
   let o = 0;
   let buffer = 0;
   let bits = 0;
-  for (let i = 0; i < data.length; i++) {
-    buffer = (buffer << 8) | data[i];
+  for (let i = 0; i < len; i++) {
+    buffer = ((buffer << 8) | bytes[i]) & 0xfff;
     bits += 8;
     while (bits >= 5) {
       out[o++] = ALPHABET_CODES[(buffer >>> (bits - 5)) & 31];
       bits -= 5;
     }
-    buffer &= (1 << bits) - 1;
   }
   if (bits > 0) out[o++] = ALPHABET_CODES[(buffer << (5 - bits)) & 31];
-  return out.toString("latin1", 0, o);
+  return o;
 }
 
-export function base32Decode(s: string): Uint8Array | null {
-  const out = new Uint8Array((s.length * 5) >>> 3);
+/**
+ * Decodes base32 `s` into `out`: the bytes written, or -1 when `s` holds a character outside the
+ * alphabet, nonzero padding bits (two strings would decode to one id) or more bytes than `out`.
+ */
+function base32DecodeInto(s: string, out: Uint8Array): number {
   let o = 0;
   let buffer = 0;
   let bits = 0;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
     const v = c < 128 ? INVERSE[c] : -1;
-    if (v < 0) return null;
-    buffer = (buffer << 5) | v;
+    if (v < 0) return -1;
+    buffer = ((buffer << 5) | v) & 0x1fff;
     bits += 5;
     if (bits >= 8) {
+      if (o >= out.length) return -1;
       out[o++] = (buffer >>> (bits - 8)) & 0xff;
       bits -= 8;
     }
-    buffer &= (1 << bits) - 1;
   }
-  // Leftover bits must be zero padding, otherwise two strings would decode to one id.
-  if (buffer !== 0) return null;
-  return out;
+  return (buffer & ((1 << bits) - 1)) === 0 ? o : -1;
+}
+
+export function base32Encode(data: Uint8Array): string {
+  const out = Buffer.allocUnsafe(Math.ceil((data.length * 8) / 5));
+  return out.toString("latin1", 0, base32Into(data, data.length, out));
+}
+
+export function base32Decode(s: string): Uint8Array | null {
+  const out = new Uint8Array((s.length * 5) >>> 3);
+  return base32DecodeInto(s, out) < 0 ? null : out;
+}
+
+/** Fletcher-16 of `bytes[0, len)`: the footer's two bytes, [a, b]. */
+function fletcher16(bytes: Uint8Array, len: number): [number, number] {
+  let a = 0;
+  let b = 0;
+  for (let i = 0; i < len; i++) {
+    a = (a + bytes[i]) % 255;
+    b = (b + a) % 255;
+  }
+  return [a, b];
 }
 
 function vintEncode(n: number): number[] {
@@ -119,28 +140,10 @@ export function encodeId(tableNumber: number, internalId: Uint8Array): string {
   } while (n > 0);
   bytes.set(internalId, pos);
   const headLen = pos + INTERNAL_ID_LEN;
-  let a = 0;
-  let b = 0;
-  for (let i = 0; i < headLen; i++) {
-    a = (a + bytes[i]) % 255;
-    b = (b + a) % 255;
-  }
+  const [a, b] = fletcher16(bytes, headLen);
   bytes[headLen] = a;
   bytes[headLen + 1] = b;
-  // base32 of the head and footer, 5 bits a character
-  const total = headLen + 2;
-  let o = 0;
-  let buffer = 0;
-  let bits = 0;
-  for (let i = 0; i < total; i++) {
-    buffer = ((buffer << 8) | bytes[i]) & 0xfff;
-    bits += 8;
-    while (bits >= 5) {
-      idText[o++] = ALPHABET_CODES[(buffer >>> (bits - 5)) & 31];
-      bits -= 5;
-    }
-  }
-  if (bits > 0) idText[o++] = ALPHABET_CODES[(buffer << (5 - bits)) & 31];
+  const o = base32Into(bytes, headLen + 2, idText);
   const id = idText.toString("latin1", 0, o);
   // a new document's id is decoded again right away (its index keys end in it): known already
   remember(id, { tableNumber, internalId: internalId.slice() });
@@ -168,25 +171,10 @@ export function decodeId(id: string): Readonly<DecodedId> | null {
 }
 
 function decodeIdUncached(id: string): DecodedId | null {
-  // base32 into the scratch bytes (ids are at most 37 characters: 23 bytes)
+  // into the scratch bytes (ids are at most 37 characters: 23 bytes)
   const bytes = idScratch;
-  let len = 0;
-  let buffer = 0;
-  let bits = 0;
-  for (let i = 0; i < id.length; i++) {
-    const c = id.charCodeAt(i);
-    const v = c < 128 ? INVERSE[c] : -1;
-    if (v < 0) return null;
-    buffer = ((buffer << 5) | v) & 0x1fff;
-    bits += 5;
-    if (bits >= 8) {
-      if (len >= bytes.length) return null;
-      bytes[len++] = (buffer >>> (bits - 8)) & 0xff;
-      bits -= 8;
-    }
-  }
-  // Leftover bits must be zero padding, otherwise two strings would decode to one id.
-  if ((buffer & ((1 << bits) - 1)) !== 0 || len < 19) return null;
+  const len = base32DecodeInto(id, bytes);
+  if (len < 19) return null;
   let tableNumber = 0;
   let mult = 1;
   let pos = 0;
@@ -198,12 +186,7 @@ function decodeIdUncached(id: string): DecodedId | null {
     if ((b & 0x80) === 0) break;
   }
   if (len !== pos + INTERNAL_ID_LEN + 2) return null;
-  let a = 0;
-  let b = 0;
-  for (let i = 0; i < pos + INTERNAL_ID_LEN; i++) {
-    a = (a + bytes[i]) % 255;
-    b = (b + a) % 255;
-  }
+  const [a, b] = fletcher16(bytes, pos + INTERNAL_ID_LEN);
   if (bytes[pos + INTERNAL_ID_LEN] !== a || bytes[pos + INTERNAL_ID_LEN + 1] !== b) return null;
   // Only the canonical form decodes (what encodeId writes for these bytes): no characters past
   // the bytes' own length (padding was checked to be zero), and the shortest table number.

@@ -5,7 +5,7 @@
  * same turn; and the transaction ends with the turn (a checkpoint is never held back by it).
  */
 import fs from "node:fs";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { encodeId, newInternalId } from "../../../local-backend/src/ids";
 import { Store } from "../../../local-backend/src/storage";
 import { tempDir } from "./helpers";
@@ -17,21 +17,24 @@ function write(id: string, n: number) {
 }
 
 describe("engine: storage reads", () => {
-  let store: Store | null = null;
+  let store: Store;
   let dir = "";
+  /** a document committed and stored before each test */
+  let first = "";
+  beforeEach(() => {
+    dir = tempDir();
+    store = new Store(dir);
+    store.createTable("t", TABLE);
+    first = encodeId(TABLE, newInternalId());
+    store.commit([write(first, 1)], [], new Map([[TABLE, 1]]));
+    store.drain();
+  });
   afterEach(async () => {
-    await store?.close();
-    store = null;
+    await store.close();
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
   it("a read after the writer's progress is taken in sees the batch, in the same turn", () => {
-    dir = tempDir();
-    store = new Store(dir);
-    store.createTable("t", TABLE);
-    const first = encodeId(TABLE, newInternalId());
-    store.commit([write(first, 1)], [], new Map([[TABLE, 1]]));
-    store.drain();
     // a read: its snapshot holds `first` and not what is committed next
     expect(store.getDoc(first)).toBeDefined();
     const second = encodeId(TABLE, newInternalId());
@@ -44,18 +47,12 @@ describe("engine: storage reads", () => {
   });
 
   it("the read transaction ends with the turn of the event loop", async () => {
-    dir = tempDir();
-    store = new Store(dir);
-    store.createTable("t", TABLE);
-    const id = encodeId(TABLE, newInternalId());
-    store.commit([write(id, 1)], [], new Map([[TABLE, 1]]));
-    store.drain();
-    expect(store.getDoc(id)).toBeDefined();
+    expect(store.getDoc(first)).toBeDefined();
     expect(store.db.inTransaction).toBe(true);
     await new Promise((resolve) => setImmediate(resolve));
     expect(store.db.inTransaction).toBe(false);
     // and this connection's own writes never meet an open snapshot
-    expect(store.getDoc(id)).toBeDefined();
+    expect(store.getDoc(first)).toBeDefined();
     store.setMeta("k", "v");
     expect(store.getMeta("k")).toBe("v");
   });
