@@ -280,7 +280,7 @@ async function main() {
       );
       const bytes = dirBytes(path.join(dir, "data"));
       console.log(
-        `  database: ${mb(bytes)} on disk for ${stored.toLocaleString()} voters (${stored ? Math.round(bytes / stored).toLocaleString() : "?"} bytes per voter, indexes and import records included)`,
+        `  database: ${mb(bytes)} on disk for ${stored.toLocaleString()} voters (${stored ? Math.round(bytes / stored).toLocaleString() : "?"} bytes per voter: indexes, import records and district memberships included)`,
       );
       console.log(diskBreakdown(path.join(dir, "data"), stored).replace(/^/gm, "    "));
     }
