@@ -28,6 +28,9 @@ export default defineConfig({
           include: ["tests/convex/**/*.test.ts", "tests/security/functions/*.test.ts"],
           environment: "edge-runtime",
           server: { deps: { inline: ["convex-test"] } },
+          // vitest's 5 s default sat near what a test with an env change and three actions takes
+          // while the other projects load both cores (2.7 s, then 5.06 s: a timed-out CI run)
+          testTimeout: 30_000,
         },
       },
       {
