@@ -29,7 +29,7 @@ export default defineConfig({
           environment: "edge-runtime",
           server: { deps: { inline: ["convex-test"] } },
           // vitest's 5 s default sat near what a test with an env change and three actions takes
-          // while the other projects load both cores (2.7 s, then 5.06 s: a timed-out CI run)
+          // while the other projects load both cores (2.7 s in one CI run)
           testTimeout: 30_000,
         },
       },
