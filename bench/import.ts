@@ -12,6 +12,7 @@
  *
  *   BENCH_ROWS=100000,5000000   row counts (default both; each file is imported into the same organisation)
  *   BENCH_BATCH=1000            rows per appendBatch
+ *   BENCH_KEEP=1                keep the temp dir (its data/ is the database) for a closer look
  */
 import Database from "better-sqlite3";
 import { fork, type ChildProcess } from "node:child_process";
@@ -289,7 +290,8 @@ async function main() {
     await socket.close();
     child.send({ type: "stop" });
     await new Promise((r) => child.once("exit", r));
-    fs.rmSync(dir, { recursive: true, force: true });
+    if (process.env.BENCH_KEEP) console.log(`  kept: ${dir}`);
+    else fs.rmSync(dir, { recursive: true, force: true });
   }
 }
 

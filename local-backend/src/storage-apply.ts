@@ -7,6 +7,7 @@
  */
 import type Database from "better-sqlite3";
 import { jsonToConvex, type JSONValue, type Value } from "convex/values";
+import { DocShapes } from "./doc-shapes.js";
 import { indexKey, searchEntry } from "./indexkey.js";
 import type { DbIndexDef, DocWrite, IndexDef, SearchIndexDef } from "./storage-types.js";
 
@@ -92,8 +93,11 @@ export class BatchApplier {
 
   private catalog: WriterCatalog = new Map();
   private catalogVersion = -1;
+  /** documents are stored by shape (doc-shapes.ts) */
+  private shapes: DocShapes;
 
   constructor(private db: Database.Database) {
+    this.shapes = new DocShapes(db);
     this.stmts = {
       rowById: db.prepare("SELECT seq, json FROM documents WHERE id = ?"),
       updateDoc: db.prepare("UPDATE documents SET json = ? WHERE seq = ?"),
@@ -174,7 +178,13 @@ export class BatchApplier {
   apply(b: PackedBatch) {
     // IMMEDIATE: take the write lock first (waiting out a checkpoint or another process), rather
     // than read and then fail to upgrade.
-    this.db.transaction(() => this.applyInTransaction(b)).immediate();
+    try {
+      this.db.transaction(() => this.applyInTransaction(b)).immediate();
+    } catch (e) {
+      this.shapes.rolledBack();
+      throw e;
+    }
+    this.shapes.committed();
   }
 
   private applyInTransaction(b: PackedBatch) {
@@ -193,16 +203,16 @@ export class BatchApplier {
         const row = this.stmts.rowById.get(b.ids[i]) as { seq: number; json: string } | undefined;
         if (row) {
           seq = row.seq;
-          oldDoc = indexes ? parseStored(row.json, indexes.roots) : null;
+          oldDoc = indexes ? parseStored(this.shapes.expand(b.ids[i], row.json), indexes.roots) : null;
           if (json === null) this.stmts.deleteDoc.run(seq);
-          else this.stmts.updateDoc.run(json, seq);
+          else this.stmts.updateDoc.run(this.shapes.compact(b.ids[i], json), seq);
         }
       }
       if (seq < 0) {
         if (json === null) continue;
         if (nextSeq < 0) nextSeq = (this.stmts.maxSeq.get() as { m: number | null }).m ?? 0;
         seq = ++nextSeq;
-        docRows.push(seq, b.ids[i], b.tables[i], json);
+        docRows.push(seq, b.ids[i], b.tables[i], this.shapes.compact(b.ids[i], json));
       }
       if (!indexes) continue;
       const newDoc = json === null ? null : parseStored(json, indexes.roots);

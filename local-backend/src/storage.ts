@@ -14,6 +14,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { serialize } from "node:v8";
 import { MessageChannel, Worker } from "node:worker_threads";
+import { DocShapes } from "./doc-shapes.js";
 import { openConnection } from "./storage-connection.js";
 import { hasIdTail, indexKey } from "./indexkey.js";
 import { parseDoc } from "./json-shape.js";
@@ -67,6 +68,8 @@ export class Store {
   private byIdCache = new Map<string, Database.Statement>();
   private scanCache = new Map<string, Database.Statement>();
   private ftsStmts = new Map<number, Database.Statement>();
+  /** documents are stored by shape: every read puts their JSON text back together (doc-shapes.ts) */
+  private readonly shapes: DocShapes;
   private writer: Worker;
   private journal: Worker;
   private checkpointer: Worker;
@@ -109,7 +112,9 @@ export class Store {
       CREATE TABLE IF NOT EXISTS indexes(id INTEGER PRIMARY KEY, tbl TEXT NOT NULL, name TEXT NOT NULL, kind TEXT NOT NULL, spec TEXT NOT NULL, UNIQUE(tbl, name));
       CREATE TABLE IF NOT EXISTS documents(seq INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, tbl INTEGER NOT NULL, json TEXT NOT NULL);
       CREATE TABLE IF NOT EXISTS idx(i INTEGER NOT NULL, k BLOB NOT NULL, seq INTEGER NOT NULL, PRIMARY KEY(i, k)) WITHOUT ROWID;
+      CREATE TABLE IF NOT EXISTS shapes(id INTEGER PRIMARY KEY, keys TEXT NOT NULL UNIQUE);
     `);
+    this.shapes = new DocShapes(this.db);
     this.stmts = {
       getMeta: this.db.prepare("SELECT v FROM meta WHERE k = ?"),
       setMeta: this.db.prepare("INSERT INTO meta(k, v) VALUES (?, ?) ON CONFLICT(k) DO UPDATE SET v = excluded.v"),
@@ -182,15 +187,18 @@ export class Store {
           "SELECT x.id AS id, x.spec AS spec, t.number AS number FROM indexes x JOIN tables t ON t.name = x.tbl WHERE x.kind = 'db' AND x.name <> 'by_id'",
         )
         .all() as { id: number; spec: string; number: number }[];
-      const page = this.db.prepare("SELECT seq, json FROM documents WHERE tbl = ? AND seq > ? ORDER BY seq LIMIT 5000");
+      const page = this.db.prepare(
+        "SELECT seq, id, json FROM documents WHERE tbl = ? AND seq > ? ORDER BY seq LIMIT 5000",
+      );
       for (const def of defs) {
         const fields = (JSON.parse(def.spec) as { fields: string[] }).fields;
         if (!hasIdTail(fields)) continue;
         this.db.prepare("DELETE FROM idx WHERE i = ?").run(def.id);
         let after = 0;
         for (;;) {
-          const rows = page.all(def.number, after) as { seq: number; json: string }[];
-          for (const r of rows) this.stmts.insertIdx.run(def.id, indexKey(parseDoc(r.json), fields), r.seq);
+          const rows = page.all(def.number, after) as { seq: number; id: string; json: string }[];
+          for (const r of rows)
+            this.stmts.insertIdx.run(def.id, indexKey(parseDoc(this.shapes.expand(r.id, r.json)), fields), r.seq);
           if (rows.length < 5000) break;
           after = rows[rows.length - 1].seq;
         }
@@ -332,11 +340,21 @@ export class Store {
 
   getDoc(id: string): { seq: number; json: string } | undefined {
     this.read();
-    return this.stmts.getDoc.get(id) as { seq: number; json: string } | undefined;
+    const row = this.stmts.getDoc.get(id) as { seq: number; json: string } | undefined;
+    if (row) row.json = this.shapes.expand(id, row.json);
+    return row;
   }
   getDocBySeq(seq: number): { id: string; json: string } | undefined {
     this.sync();
-    return this.stmts.getDocBySeq.get(seq) as { id: string; json: string } | undefined;
+    const row = this.stmts.getDocBySeq.get(seq) as { id: string; json: string } | undefined;
+    if (row) row.json = this.shapes.expand(row.id, row.json);
+    return row;
+  }
+
+  /** Rows read from the documents table, their JSON text put back together. */
+  private expandRows<T extends { id: string; json: string }>(rows: T[]): T[] {
+    for (const r of rows) r.json = this.shapes.expand(r.id, r.json);
+    return rows;
   }
 
   /**
@@ -366,7 +384,7 @@ export class Store {
       );
       this.scanCache.set(cacheKey, stmt);
     }
-    return (literal ? stmt.all(indexId, lo, hi) : stmt.all(indexId, lo, hi, limit)) as StoredRow[];
+    return this.expandRows((literal ? stmt.all(indexId, lo, hi) : stmt.all(indexId, lo, hi, limit)) as StoredRow[]);
   }
 
   /**
@@ -397,7 +415,7 @@ export class Store {
     const params: Record<string, unknown> = { tbl, limit };
     if (lo !== null) params.lo = lo;
     if (hi !== null) params.hi = hi;
-    return stmt.all(params) as Array<{ seq: number; id: string; json: string }>;
+    return this.expandRows(stmt.all(params) as Array<{ seq: number; id: string; json: string }>);
   }
 
   countIndexRange(indexId: number): number {
@@ -570,7 +588,9 @@ export class Store {
     const stmt = this.db.prepare("SELECT seq, id, json FROM documents WHERE seq > ? AND tbl = ? ORDER BY seq LIMIT ?");
     let after = -1;
     for (;;) {
-      const rows = stmt.all(after, tableNumber, batch) as Array<{ seq: number; id: string; json: string }>;
+      const rows = this.expandRows(
+        stmt.all(after, tableNumber, batch) as Array<{ seq: number; id: string; json: string }>,
+      );
       if (rows.length === 0) return;
       for (const r of rows) yield r;
       after = rows[rows.length - 1].seq;

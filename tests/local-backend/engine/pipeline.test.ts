@@ -13,6 +13,7 @@ import { caller, startEngine, unwrap } from "./helpers";
 import { deserialize } from "node:v8";
 import type { PackedBatch } from "../../../local-backend/src/storage-apply";
 import { journalDir, listSegments, readSegment } from "../../../local-backend/src/storage-journal";
+import { DocShapes } from "../../../local-backend/src/doc-shapes";
 
 type Doc = Record<string, any>;
 
@@ -36,9 +37,9 @@ function blockWriter(file = dbFile()) {
 function storedContaining(text: string): string[] {
   const db = new Database(dbFile(), { readonly: true });
   try {
-    return (db.prepare("SELECT json FROM documents WHERE json LIKE ?").all(`%${text}%`) as Array<{ json: string }>).map(
-      (r) => r.json,
-    );
+    const shapes = new DocShapes(db);
+    const rows = db.prepare("SELECT id, json FROM documents WHERE json LIKE ?").all(`%${text}%`);
+    return (rows as Array<{ id: string; json: string }>).map((r) => shapes.expand(r.id, r.json));
   } finally {
     db.close();
   }

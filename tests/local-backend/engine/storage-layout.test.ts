@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createEngine } from "../../../local-backend/src/engine";
 import type { Engine } from "../../../local-backend/src/engine-api";
 import { caller, tempDir } from "./helpers";
+import { DocShapes } from "../../../local-backend/src/doc-shapes";
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 
@@ -73,6 +74,10 @@ export const byN = queryGeneric({
     });
     return (await q.order((order ?? "asc") as "asc").collect()).map((d: any) => d._id);
   },
+});
+export const setN = mutationGeneric({
+  args: { id: v.string(), n: v.number() },
+  handler: async (ctx, { id, n }) => ctx.db.patch(id as any, { n }),
 });
 export const get = queryGeneric({ args: { id: v.string() }, handler: async (ctx, { id }) => ctx.db.get(id as any) });
 export const byId = queryGeneric({
@@ -174,8 +179,15 @@ export const pageById = queryGeneric({
     }
     const db = new Database(path.join(work, "data", "db.sqlite3"), { readonly: true });
     try {
-      const rows = db.prepare("SELECT json FROM documents").all() as Array<{ json: string }>;
-      for (const { json } of rows) expect(json).toBe(JSON.stringify(convexToJson(jsonToConvex(JSON.parse(json)))));
+      const shapes = new DocShapes(db);
+      const rows = db.prepare("SELECT id, json FROM documents").all() as Array<{ id: string; json: string }>;
+      for (const r of rows) {
+        // stored by shape: the values only, and no `_id` (the row's id column)
+        expect(r.json.startsWith("[")).toBe(true);
+        expect(r.json).not.toContain(r.id);
+        const json = shapes.expand(r.id, r.json);
+        expect(json).toBe(JSON.stringify(convexToJson(jsonToConvex(JSON.parse(json)))));
+      }
       const byIdEntries = db
         .prepare("SELECT count(*) AS n FROM idx WHERE i IN (SELECT id FROM indexes WHERE name = 'by_id')")
         .get() as { n: number };
@@ -224,11 +236,12 @@ export const pageById = queryGeneric({
     const { encodeTuple } = await import("../../../local-backend/src/indexkey");
     const rows = db
       .prepare(
-        "SELECT idx.i AS i, idx.k AS k, d.json AS json FROM idx JOIN documents d ON d.seq = idx.seq WHERE idx.i IN (SELECT id FROM indexes WHERE tbl = 'a' AND name = 'by_n')",
+        "SELECT idx.i AS i, idx.k AS k, d.id AS id, d.json AS json FROM idx JOIN documents d ON d.seq = idx.seq WHERE idx.i IN (SELECT id FROM indexes WHERE tbl = 'a' AND name = 'by_n')",
       )
-      .all() as Array<{ i: number; k: Buffer; json: string }>;
+      .all() as Array<{ i: number; k: Buffer; id: string; json: string }>;
+    const shapes = new DocShapes(db);
     for (const r of rows) {
-      const d = JSON.parse(r.json) as { n: number; _creationTime: number; _id: string };
+      const d = JSON.parse(shapes.expand(r.id, r.json)) as { n: number; _creationTime: number; _id: string };
       db.prepare("UPDATE idx SET k = ? WHERE i = ? AND k = ?").run(
         encodeTuple([d.n, d._creationTime, d._id]),
         r.i,
@@ -242,5 +255,41 @@ export const pageById = queryGeneric({
     c = caller(engine);
     expect(new Set(entries().map((e) => e.len))).toEqual(new Set([35]));
     await check();
+  });
+
+  it("reads documents stored before shapes as they are, and stores one by shape once it is written again", async () => {
+    const ids = (await c.mutation("f:insertMany", { table: "b", count: 3 })) as string[];
+    const before = await Promise.all(ids.map((id) => c.query("f:get", { id })));
+    await engine.stop();
+    const stored = () => {
+      const db = new Database(path.join(work, "data", "db.sqlite3"), { readonly: true });
+      try {
+        const q = db.prepare("SELECT json FROM documents WHERE id = ?");
+        return ids.map((id) => (q.get(id) as { json: string }).json);
+      } finally {
+        db.close();
+      }
+    };
+    // an older data dir: each row holds its document's whole JSON text
+    const db = new Database(path.join(work, "data", "db.sqlite3"));
+    const shapes = new DocShapes(db);
+    const q = db.prepare("SELECT json FROM documents WHERE id = ?");
+    for (const id of ids)
+      db.prepare("UPDATE documents SET json = ? WHERE id = ?").run(
+        shapes.expand(id, (q.get(id) as { json: string }).json),
+        id,
+      );
+    db.close();
+    expect(stored().map((j) => j[0])).toEqual(["{", "{", "{"]);
+    engine = await open();
+    c = caller(engine);
+    expect(await Promise.all(ids.map((id) => c.query("f:get", { id })))).toEqual(before);
+    await c.mutation("f:setN", { id: ids[1], n: 70 });
+    await engine.stop();
+    expect(stored().map((j) => j[0])).toEqual(["{", "[", "{"]);
+    engine = await open();
+    c = caller(engine);
+    expect(await c.query("f:get", { id: ids[1] })).toEqual({ ...before[1], n: 70 });
+    expect(await c.query("f:get", { id: ids[2] })).toEqual(before[2]);
   });
 });
