@@ -240,11 +240,13 @@ export async function flushDistrictDeltas(
   deltas.clear();
 }
 
-async function membershipRow(db: Db, voterId: Id<"voters">): Promise<Doc<"voterDistricts"> | null> {
-  return await db
+/** A voter's membership row, found by its creation time (the index a run's steps read: no index of its own). */
+async function membershipRow(db: Db, voter: Doc<"voters">): Promise<Doc<"voterDistricts"> | null> {
+  const rows = await db
     .query("voterDistricts")
-    .withIndex("by_voter", (q) => q.eq("voterId", voterId))
-    .unique();
+    .withIndex("by_org_voter_at", (q) => q.eq("orgId", voter.orgId).eq("voterAt", voter._creationTime))
+    .collect();
+  return rows.find((r) => r.voterId === voter._id) ?? null;
 }
 
 /** Assigns one voter now (its codes or place changed); returns whether its membership changed. */
@@ -260,7 +262,7 @@ export async function assignVoter(ctx: MutationCtx, voterId: Id<"voters">): Prom
   const changed = await writeMembership(
     ctx,
     voter,
-    await membershipRow(ctx.db, voterId),
+    await membershipRow(ctx.db, voter),
     await index.membershipOf(voter, place),
     deltas,
   );
@@ -334,7 +336,7 @@ export async function onVoterSaved(
     before.status !== after.status ||
     electionsOf(before).join("\u0000") !== electionsOf(after).join("\u0000");
   if (tallied) {
-    const row = await membershipRow(ctx.db, before._id);
+    const row = await membershipRow(ctx.db, before);
     if (row) {
       const m = rowMembership(row);
       deltas.add(before, m, -1);
@@ -347,7 +349,7 @@ export async function onVoterSaved(
 
 /** A voter's deletion: its row goes and its districts count it no more. */
 export async function onVoterDeleted(ctx: MutationCtx, voter: Doc<"voters">, deltas: DistrictDeltas): Promise<void> {
-  const row = await membershipRow(ctx.db, voter._id);
+  const row = await membershipRow(ctx.db, voter);
   if (!row) return;
   deltas.add(voter, rowMembership(row), -1);
   await ctx.db.delete("voterDistricts", row._id);

@@ -87,7 +87,7 @@ export const districtTables = {
     ...vMembershipFields,
     mapped: v.optional(v.array(v.object({ kind: vDistrictKind, key: v.string() }))),
   })
-    .index("by_voter", ["voterId"])
+    // a voter's row is found by its creation time (by_org_voter_at): no index by voter of its own
     .index("by_org_voter_at", ["orgId", "voterAt"])
     .index("by_org_precinct", ["orgId", "precinct"])
     .index("by_org_house", ["orgId", "house"])
