@@ -102,43 +102,44 @@ function shapeOf(id: number, keysText: string): Shape {
   return { id, prefixes: keys.map((k) => `${k}:`), idAt: keys.indexOf('"_id"') };
 }
 
-/**
- * The stored form of a document's JSON text (`id`: the row's id). New shapes are created through
- * `shapeId`. Returns the text itself when it does not split into a plain object.
- */
-export function compactDoc(id: string, json: string, shapeId: (keysText: string) => number | null): string {
-  if (json.charCodeAt(0) !== OPEN_OBJECT) return json;
-  let keys = "[";
-  let values = "";
+/** A plain object's JSON text split into its fields: each name's JSON text and each value's. */
+export type SplitObject = { keys: string[]; values: string[] };
+
+/** The fields of a JSON object printed without spaces, as slices of its text; null when `json` is not one. */
+export function splitObject(json: string): SplitObject | null {
+  if (json.charCodeAt(0) !== OPEN_OBJECT) return null;
+  const out: SplitObject = { keys: [], values: [] };
+  if (json.charCodeAt(1) === CLOSE_OBJECT) return json.length === 2 ? out : null;
   let i = 1;
-  if (json.charCodeAt(1) === CLOSE_OBJECT) {
-    if (json.length !== 2) return json;
-  } else {
-    for (;;) {
-      if (json.charCodeAt(i) !== QUOTE) return json;
-      const k = stringEnd(json, i);
-      if (k < 0 || json.charCodeAt(k) !== COLON) return json;
-      const e = valueEnd(json, k + 1);
-      if (e < 0) return json;
-      const key = json.slice(i, k);
-      if (keys.length > 1) keys += ",";
-      keys += key;
-      if (key === '"_id"') {
-        // the row's id column holds it: the value must be that id
-        if (e - k - 1 !== id.length + 2 || json.slice(k + 2, e - 1) !== id) return json;
-      } else values += `,${json.slice(k + 1, e)}`;
-      const sep = json.charCodeAt(e);
-      if (sep === CLOSE_OBJECT) {
-        if (e !== json.length - 1) return json;
-        break;
-      }
-      if (sep !== COMMA) return json;
-      i = e + 1;
-    }
+  for (;;) {
+    if (json.charCodeAt(i) !== QUOTE) return null;
+    const k = stringEnd(json, i);
+    if (k < 0 || json.charCodeAt(k) !== COLON) return null;
+    const e = valueEnd(json, k + 1);
+    if (e < 0) return null;
+    out.keys.push(json.slice(i, k));
+    out.values.push(json.slice(k + 1, e));
+    const sep = json.charCodeAt(e);
+    if (sep === CLOSE_OBJECT) return e === json.length - 1 ? out : null;
+    if (sep !== COMMA) return null;
+    i = e + 1;
   }
-  keys += "]";
-  const shape = shapeId(keys);
-  return shape === null ? json : `[${shape}${values}]`;
+}
+
+/**
+ * The stored form of a document split by `splitObject` (`id`: the row's id); null when it is
+ * stored as it is (its `_id` is not the row's, or `shapeId` makes no shape).
+ */
+export function compactDoc(id: string, doc: SplitObject, shapeId: (keysText: string) => number | null): string | null {
+  let values = "";
+  for (let f = 0; f < doc.keys.length; f++) {
+    if (doc.keys[f] === '"_id"') {
+      // the row's id column holds it: the value must be that id
+      if (doc.values[f] !== `"${id}"`) return null;
+    } else values += `,${doc.values[f]}`;
+  }
+  const shape = shapeId(`[${doc.keys.join(",")}]`);
+  return shape === null ? null : `[${shape}${values}]`;
 }
 
 /**
@@ -203,9 +204,12 @@ export class DocShapes {
     return s;
   }
 
-  /** The stored form of a document (writer side: run inside the batch's transaction). */
-  compact(id: string, json: string): string {
-    return compactDoc(id, json, this.shapeId);
+  /**
+   * The stored form of a document (writer side: run inside the batch's transaction); `split`:
+   * its text split by `splitObject` when the caller has done so.
+   */
+  compact(id: string, json: string, split: SplitObject | null = splitObject(json)): string {
+    return (split && compactDoc(id, split, this.shapeId)) ?? json;
   }
 
   private readonly shapeId = (keysText: string): number | null => {

@@ -7,7 +7,7 @@
  */
 import type Database from "better-sqlite3";
 import { jsonToConvex, type JSONValue, type Value } from "convex/values";
-import { DocShapes } from "./doc-shapes.js";
+import { DocShapes, splitObject, type SplitObject } from "./doc-shapes.js";
 import { indexKey, searchEntry } from "./indexkey.js";
 import type { DbIndexDef, DocWrite, IndexDef, SearchIndexDef } from "./storage-types.js";
 
@@ -61,15 +61,26 @@ export function packBatch(
  * The indexes the writer maintains, per table number (by_id is the documents table itself), and
  * the top-level fields they read (`roots`).
  */
-type WriterCatalog = Map<number, { db: DbIndexDef[]; search: SearchIndexDef[]; roots: string[] }>;
+type WriterCatalog = Map<number, { db: DbIndexDef[]; search: SearchIndexDef[]; roots: Set<string> }>;
 
 /**
  * The fields of a stored document that its indexes read: only those are turned from their stored
- * JSON into values (a voter's other fields are never looked at here).
+ * JSON into values (a voter's other fields are never looked at here). `split`: the document's
+ * fields as slices of its text (splitObject), when it splits.
  */
-function parseStored(json: string, roots: string[]): Record<string, Value> {
-  const raw = JSON.parse(json) as Record<string, JSONValue>;
+function parseStored(json: string, roots: Set<string>, split: SplitObject | null): Record<string, Value> {
   const doc: Record<string, Value> = {};
+  if (split) {
+    for (let f = 0; f < split.keys.length; f++) {
+      const k = split.keys[f];
+      const name = k.includes("\\") ? (JSON.parse(k) as string) : k.slice(1, -1);
+      if (!roots.has(name)) continue;
+      const v = JSON.parse(split.values[f]) as JSONValue;
+      doc[name] = typeof v === "string" ? v : jsonToConvex(v);
+    }
+    return doc;
+  }
+  const raw = JSON.parse(json) as Record<string, JSONValue>;
   for (const f of roots) {
     const v = raw[f];
     if (v !== undefined) doc[f] = typeof v === "string" ? v : jsonToConvex(v);
@@ -126,13 +137,12 @@ export class BatchApplier {
       if (tn === undefined || (r.kind === "db" && r.name === "by_id")) continue;
       const def = { id: r.id, table: r.tbl, name: r.name, kind: r.kind, ...JSON.parse(r.spec) } as IndexDef;
       let entry = catalog.get(tn);
-      if (!entry) catalog.set(tn, (entry = { db: [], search: [], roots: [] }));
+      if (!entry) catalog.set(tn, (entry = { db: [], search: [], roots: new Set() }));
       if (def.kind === "db") entry.db.push(def);
       else entry.search.push(def);
       const paths = def.kind === "db" ? def.fields : [def.searchField, ...def.filterFields];
       for (const p of paths) {
-        const root = p.split(".")[0];
-        if (!entry.roots.includes(root)) entry.roots.push(root);
+        entry.roots.add(p.split(".")[0]);
       }
     }
     this.catalog = catalog;
@@ -196,6 +206,8 @@ export class BatchApplier {
     const ftsInserts = new Map<number, unknown[]>();
     for (let i = 0; i < n; i++) {
       const json = b.jsons[i];
+      // split once: the stored form and the index fields both come from its slices
+      const split = json === null ? null : splitObject(json);
       let seq = -1;
       let oldDoc: Record<string, Value> | null = null;
       const indexes = this.catalog.get(b.tables[i]);
@@ -203,19 +215,22 @@ export class BatchApplier {
         const row = this.stmts.rowById.get(b.ids[i]) as { seq: number; json: string } | undefined;
         if (row) {
           seq = row.seq;
-          oldDoc = indexes ? parseStored(this.shapes.expand(b.ids[i], row.json), indexes.roots) : null;
+          if (indexes) {
+            const old = this.shapes.expand(b.ids[i], row.json);
+            oldDoc = parseStored(old, indexes.roots, splitObject(old));
+          }
           if (json === null) this.stmts.deleteDoc.run(seq);
-          else this.stmts.updateDoc.run(this.shapes.compact(b.ids[i], json), seq);
+          else this.stmts.updateDoc.run(this.shapes.compact(b.ids[i], json, split), seq);
         }
       }
       if (seq < 0) {
         if (json === null) continue;
         if (nextSeq < 0) nextSeq = (this.stmts.maxSeq.get() as { m: number | null }).m ?? 0;
         seq = ++nextSeq;
-        docRows.push(seq, b.ids[i], b.tables[i], this.shapes.compact(b.ids[i], json));
+        docRows.push(seq, b.ids[i], b.tables[i], this.shapes.compact(b.ids[i], json, split));
       }
       if (!indexes) continue;
-      const newDoc = json === null ? null : parseStored(json, indexes.roots);
+      const newDoc = json === null ? null : parseStored(json, indexes.roots, split);
       for (const ix of indexes.db) {
         const oldKey = oldDoc ? indexKey(oldDoc, ix.fields) : null;
         const newKey = newDoc ? indexKey(newDoc, ix.fields) : null;

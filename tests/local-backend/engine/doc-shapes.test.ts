@@ -5,7 +5,7 @@
 import Database from "better-sqlite3";
 import { convexToJson } from "convex/values";
 import { describe, expect, it } from "vitest";
-import { DocShapes, MAX_SHAPES, compactDoc, splitArray } from "../../../local-backend/src/doc-shapes";
+import { DocShapes, MAX_SHAPES, compactDoc, splitArray, splitObject } from "../../../local-backend/src/doc-shapes";
 
 const ID = "m97038je704rt0014c271pvkmqkfa74d";
 
@@ -90,6 +90,11 @@ describe("documents stored by shape", () => {
       expect(stored.startsWith("[")).toBe(true);
       expect(stored).not.toContain(ID);
       expect(reader.expand(ID, stored)).toBe(json);
+      // the writer reads index fields from the same slices
+      const split = splitObject(json)!;
+      expect(Object.fromEntries(split.keys.map((k, f) => [JSON.parse(k), JSON.parse(split.values[f])]))).toEqual(
+        JSON.parse(json),
+      );
     }
   });
 
@@ -157,6 +162,10 @@ describe("documents stored by shape", () => {
     expect(splitArray('["a,b",{"c":[1,2]},3]')).toEqual(['"a,b"', '{"c":[1,2]}', "3"]);
     expect(splitArray("[1,]")).toBeNull();
     expect(splitArray("{}")).toBeNull();
-    expect(compactDoc(ID, "{}", () => 3)).toBe("[3]");
+    expect(compactDoc(ID, splitObject("{}")!, () => 3)).toBe("[3]");
+    expect(splitObject('{"a":[1,{"b":"}"}],"c\\"d":null}')).toEqual({
+      keys: ['"a"', '"c\\"d"'],
+      values: ['[1,{"b":"}"}]', "null"],
+    });
   });
 });
