@@ -21,10 +21,15 @@ const CLOSE_OBJECT = 0x7d;
 const OPEN_ARRAY = 0x5b;
 const CLOSE_ARRAY = 0x5d;
 
-/** Shapes are kept in memory by every connection: past this many, new shapes are not made. */
-export const MAX_SHAPES = 65_536;
-/** A shape's field names (as JSON text) longer than this are not worth a row of their own. */
-const MAX_SHAPE_TEXT = 16_384;
+/**
+ * Shapes are kept in memory by every connection: past this many, new shapes are not made (a
+ * schema's tables have a few hundred; a table of free-form fields could have one per document).
+ * With MAX_SHAPE_TEXT that bounds their memory to about 100 MB on the worst day, a few hundred KB
+ * on a normal one.
+ */
+export const MAX_SHAPES = 16_384;
+/** A shape's field names (as JSON text) longer than this are stored in the document itself. */
+const MAX_SHAPE_TEXT = 4_096;
 
 /** End (exclusive) of the JSON string whose opening quote is at `i`; -1 when it never closes. */
 function stringEnd(s: string, i: number): number {

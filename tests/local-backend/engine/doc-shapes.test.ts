@@ -149,6 +149,13 @@ describe("documents stored by shape", () => {
     expect(shapes.compact(ID, '{"new":1}')).toBe('{"new":1}');
   });
 
+  it("stores as it is a document whose field names alone take more than 4 KB", () => {
+    const shapes = new DocShapes(memoryDb());
+    const json = JSON.stringify({ [`f${"x".repeat(4100)}`]: 1 });
+    expect(shapes.compact(ID, json)).toBe(json);
+    expect(shapes.compact(ID, JSON.stringify({ [`f${"x".repeat(4000)}`]: 1 }))).toBe("[1,1]");
+  });
+
   it("refuses stored text that does not match its shape", () => {
     const db = memoryDb();
     const shapes = new DocShapes(db);
