@@ -259,7 +259,7 @@ export const pageById = queryGeneric({
 
   it("reads documents stored before shapes as they are, and stores one by shape once it is written again", async () => {
     const ids = (await c.mutation("f:insertMany", { table: "b", count: 3 })) as string[];
-    const before = await Promise.all(ids.map((id) => c.query("f:get", { id })));
+    const before = (await Promise.all(ids.map((id) => c.query("f:get", { id })))) as Array<Record<string, unknown>>;
     await engine.stop();
     const stored = () => {
       const db = new Database(path.join(work, "data", "db.sqlite3"), { readonly: true });
