@@ -94,7 +94,6 @@ export function splitArray(s: string): string[] | null {
 }
 
 type Shape = {
-  id: number;
   /** each field's `"name":` prefix, in order */
   prefixes: string[];
   /** the position of `_id` among the fields (-1: none) */
@@ -104,7 +103,7 @@ type Shape = {
 function shapeOf(id: number, keysText: string): Shape {
   const keys = splitArray(keysText);
   if (!keys) throw new Error(`Stored shape ${id} is not a JSON array of field names`);
-  return { id, prefixes: keys.map((k) => `${k}:`), idAt: keys.indexOf('"_id"') };
+  return { prefixes: keys.map((k) => `${k}:`), idAt: keys.indexOf('"_id"') };
 }
 
 /** A plain object's JSON text split into its fields: each name's JSON text and each value's. */
@@ -175,8 +174,7 @@ export class DocShapes {
       if (d < 0 || d > 9) break;
       shapeNo = shapeNo * 10 + d;
     }
-    const shape = this.shape(shapeNo);
-    const { prefixes, idAt } = shape;
+    const { prefixes, idAt } = this.shape(shapeNo);
     let out = "{";
     for (let f = 0; f < prefixes.length; f++) {
       if (f > 0) out += ",";
