@@ -75,7 +75,10 @@ function diskBreakdown(dataDir: string, voters: number): string {
       );
     const entries = db
       .prepare(
-        "SELECT x.tbl || '.' || x.name AS name, COUNT(*) AS n, SUM(LENGTH(idx.k)) AS key FROM idx JOIN indexes x ON x.id = idx.i GROUP BY idx.i ORDER BY key DESC",
+        // an entry stored in a part (index-parts.ts) is counted with its index; its key there omits the first value
+        `SELECT x.tbl || '.' || x.name AS name, COUNT(*) AS n, SUM(LENGTH(e.k)) AS key
+         FROM (SELECT CASE WHEN i < 0 THEN (SELECT parts.i FROM parts WHERE parts.p = -idx.i) ELSE i END AS ix, k FROM idx) e
+         JOIN indexes x ON x.id = e.ix GROUP BY e.ix ORDER BY key DESC`,
       )
       .all() as { name: string; n: number; key: number }[];
     for (const r of entries.filter((r) => r.key >= 1 << 20))

@@ -8,6 +8,7 @@
 import type Database from "better-sqlite3";
 import { jsonToConvex, type JSONValue, type Value } from "convex/values";
 import { DocShapes, splitObject, type SplitObject } from "./doc-shapes.js";
+import { IndexParts } from "./index-parts.js";
 import { indexKey, searchEntry } from "./indexkey.js";
 import type { DbIndexDef, DocWrite, IndexDef, SearchIndexDef } from "./storage-types.js";
 
@@ -106,9 +107,12 @@ export class BatchApplier {
   private catalogVersion = -1;
   /** documents are stored by shape (doc-shapes.ts) */
   private shapes: DocShapes;
+  /** index entries are stored by their first value's part (index-parts.ts) */
+  private parts: IndexParts;
 
   constructor(private db: Database.Database) {
     this.shapes = new DocShapes(db);
+    this.parts = new IndexParts(db);
     this.stmts = {
       rowById: db.prepare("SELECT seq, json FROM documents WHERE id = ?"),
       updateDoc: db.prepare("UPDATE documents SET json = ? WHERE seq = ?"),
@@ -192,9 +196,11 @@ export class BatchApplier {
       this.db.transaction(() => this.applyInTransaction(b)).immediate();
     } catch (e) {
       this.shapes.rolledBack();
+      this.parts.rolledBack();
       throw e;
     }
     this.shapes.committed();
+    this.parts.committed();
   }
 
   private applyInTransaction(b: PackedBatch) {
@@ -235,7 +241,10 @@ export class BatchApplier {
         const oldKey = oldDoc ? indexKey(oldDoc, ix.fields) : null;
         const newKey = newDoc ? indexKey(newDoc, ix.fields) : null;
         if (oldKey && newKey && oldKey.equals(newKey)) continue;
-        if (oldKey) this.stmts.deleteIdx.run(ix.id, oldKey);
+        if (oldKey) {
+          const at = this.parts.place(ix.id, oldKey);
+          this.stmts.deleteIdx.run(at.i, at.k);
+        }
         if (newKey) {
           let list = inserts.get(ix.id);
           if (!list) inserts.set(ix.id, (list = []));
@@ -260,8 +269,9 @@ export class BatchApplier {
       list.sort((x, y) => Buffer.compare(x.key, y.key));
       const params: unknown[] = new Array(list.length * 3);
       for (let j = 0; j < list.length; j++) {
-        params[j * 3] = indexId;
-        params[j * 3 + 1] = list[j].key;
+        const at = this.parts.place(indexId, list[j].key, true);
+        params[j * 3] = at.i;
+        params[j * 3 + 1] = at.k;
         params[j * 3 + 2] = list[j].seq;
       }
       this.insertRows("INSERT INTO idx(i, k, seq)", 3, params);

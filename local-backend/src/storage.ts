@@ -1,6 +1,6 @@
 /**
  * SQLite persistence: documents, index entries (order-preserving BLOB keys in one WITHOUT ROWID
- * table), FTS5 search tables, table/index catalog and metadata. Committed transactions go through
+ * table, grouped by their first value: index-parts.ts), FTS5 search tables, table/index catalog and metadata. Committed transactions go through
  * `commit()`, which hands the write batch to the journal thread (durable once journaled,
  * storage-journal.ts), which hands it to the writer thread (storage-worker.ts) that applies it in
  * one SQLite transaction; this connection reads. Catalog changes and unmerged reads wait for the
@@ -15,6 +15,7 @@ import { fileURLToPath } from "node:url";
 import { serialize } from "node:v8";
 import { MessageChannel, Worker } from "node:worker_threads";
 import { DocShapes } from "./doc-shapes.js";
+import { IndexParts } from "./index-parts.js";
 import { openConnection } from "./storage-connection.js";
 import { hasIdTail, indexKey } from "./indexkey.js";
 import { parseDoc } from "./json-shape.js";
@@ -70,6 +71,8 @@ export class Store {
   private ftsStmts = new Map<number, Database.Statement>();
   /** documents are stored by shape: every read puts their JSON text back together (doc-shapes.ts) */
   private readonly shapes: DocShapes;
+  /** index entries are stored by their first value's part (index-parts.ts) */
+  private readonly parts: IndexParts;
   private writer: Worker;
   private journal: Worker;
   private checkpointer: Worker;
@@ -113,8 +116,10 @@ export class Store {
       CREATE TABLE IF NOT EXISTS documents(seq INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, tbl INTEGER NOT NULL, json TEXT NOT NULL);
       CREATE TABLE IF NOT EXISTS idx(i INTEGER NOT NULL, k BLOB NOT NULL, seq INTEGER NOT NULL, PRIMARY KEY(i, k)) WITHOUT ROWID;
       CREATE TABLE IF NOT EXISTS shapes(id INTEGER PRIMARY KEY, keys TEXT NOT NULL UNIQUE);
+      CREATE TABLE IF NOT EXISTS parts(p INTEGER PRIMARY KEY, i INTEGER NOT NULL, v BLOB NOT NULL, UNIQUE(i, v));
     `);
     this.shapes = new DocShapes(this.db);
+    this.parts = new IndexParts(this.db);
     this.stmts = {
       getMeta: this.db.prepare("SELECT v FROM meta WHERE k = ?"),
       setMeta: this.db.prepare("INSERT INTO meta(k, v) VALUES (?, ?) ON CONFLICT(k) DO UPDATE SET v = excluded.v"),
@@ -312,8 +317,11 @@ export class Store {
     this.sync();
     this.catalogVersion++;
     this.db.prepare("DELETE FROM indexes WHERE id = ?").run(def.id);
-    if (def.kind === "db") this.db.prepare("DELETE FROM idx WHERE i = ?").run(def.id);
-    else this.db.exec(`DROP TABLE IF EXISTS fts_${def.id}`);
+    if (def.kind === "db") {
+      this.db.prepare("DELETE FROM idx WHERE i = ?").run(def.id);
+      // its parts stay (index-parts.ts: a part is never removed), empty
+      this.db.prepare("DELETE FROM idx WHERE i IN (SELECT -p FROM parts WHERE i = ?)").run(def.id);
+    } else this.db.exec(`DROP TABLE IF EXISTS fts_${def.id}`);
     this.ftsStmts.delete(def.id);
   }
 
@@ -370,9 +378,24 @@ export class Store {
     loInclusive = true,
     hiInclusive = false,
   ): StoredRow[] {
+    this.read();
+    return this.parts.scan(indexId, lo, hi, order, limit, loInclusive, hiInclusive, (i, from, to, n, fromIn, toIn) =>
+      this.scanRows(i, from, to, order, n, fromIn, toIn),
+    );
+  }
+
+  /** Up to `limit` idx rows of `i` (an index or one of its parts) between `lo` and `hi`, joined with their documents. */
+  private scanRows(
+    i: number,
+    lo: Buffer,
+    hi: Buffer,
+    order: "asc" | "desc",
+    limit: number,
+    loInclusive: boolean,
+    hiInclusive: boolean,
+  ): StoredRow[] {
     // The usual limits (index streams read batches of 8, 32, ... 2048) are literals in the SQL:
     // a bound LIMIT parameter costs more than the whole seek of a point lookup.
-    this.read();
     const literal = Number.isInteger(limit) && limit > 0 && limit <= 4096 && (limit & (limit - 1)) === 0;
     const cacheKey = `${order}${loInclusive ? 1 : 0}${hiInclusive ? 1 : 0}${literal ? limit : "?"}`;
     let stmt = this.scanCache.get(cacheKey);
@@ -384,7 +407,7 @@ export class Store {
       );
       this.scanCache.set(cacheKey, stmt);
     }
-    return this.expandRows((literal ? stmt.all(indexId, lo, hi) : stmt.all(indexId, lo, hi, limit)) as StoredRow[]);
+    return this.expandRows((literal ? stmt.all(i, lo, hi) : stmt.all(i, lo, hi, limit)) as StoredRow[]);
   }
 
   /**
@@ -420,7 +443,12 @@ export class Store {
 
   countIndexRange(indexId: number): number {
     this.sync();
-    return (this.db.prepare("SELECT count(*) AS c FROM idx WHERE i = ?").get(indexId) as { c: number }).c;
+    return this.db
+      .prepare(
+        "SELECT (SELECT count(*) FROM idx WHERE i = ?) + (SELECT count(*) FROM idx WHERE i IN (SELECT -p FROM parts WHERE i = ?))",
+      )
+      .pluck()
+      .get(indexId, indexId) as number;
   }
 
   private ftsInsert(indexId: number): Database.Statement {
@@ -600,9 +628,18 @@ export class Store {
   insertIndexEntries(entries: Array<{ indexId: number; key: Buffer; seq: number }>) {
     this.sync();
     const run = this.db.transaction(() => {
-      for (const e of entries) this.stmts.insertIdx.run(e.indexId, e.key, e.seq);
+      for (const e of entries) {
+        const at = this.parts.place(e.indexId, e.key, true);
+        this.stmts.insertIdx.run(at.i, at.k, e.seq);
+      }
     });
-    run();
+    try {
+      run();
+    } catch (e) {
+      this.parts.rolledBack();
+      throw e;
+    }
+    this.parts.committed();
   }
   insertFtsEntries(indexId: number, entries: Array<{ seq: number; text: string; filters: string }>) {
     this.sync();
