@@ -20,6 +20,16 @@
 import type Database from "better-sqlite3";
 import type { StoredRow } from "./storage-types.js";
 
+/** A range of index keys to read: up to `limit` entries between `lo` and `hi`, in `order`. */
+export type ScanRange = {
+  lo: Buffer;
+  hi: Buffer;
+  order: "asc" | "desc";
+  limit: number;
+  loInclusive: boolean;
+  hiInclusive: boolean;
+};
+
 /** An index takes parts for at most this many first values. */
 export const PARTS_PER_INDEX = 1024;
 
@@ -181,41 +191,33 @@ export class IndexParts {
   }
 
   /**
-   * Up to `limit` entries of index `indexId` between `lo` and `hi` in `order` (as Store.scan),
-   * read with `read(i, lo, hi, limit, loInclusive, hiInclusive)` over idx rows, keys whole.
+   * Up to `r.limit` entries of index `indexId` in the range `r` (as Store.scan), read with
+   * `read(i, range)` over idx rows of `i` (the index or one of its parts); keys come back whole.
    */
-  scan(
-    indexId: number,
-    lo: Buffer,
-    hi: Buffer,
-    order: "asc" | "desc",
-    limit: number,
-    loInclusive: boolean,
-    hiInclusive: boolean,
-    read: (i: number, lo: Buffer, hi: Buffer, limit: number, loInclusive: boolean, hiInclusive: boolean) => StoredRow[],
-  ): StoredRow[] {
+  scan(indexId: number, r: ScanRange, read: (i: number, r: ScanRange) => StoredRow[]): StoredRow[] {
+    const { lo, hi } = r;
     const end = valueEnd(lo);
     if (end > 0 && valueEnd(hi) === end && lo.compare(hi, 0, end, 0, end) === 0) {
       // one first value: stored in its part or whole, never both
       const v = lo.subarray(0, end);
       const p = this.partOf(indexId, v, v.toString("latin1"));
-      if (p === null) return read(indexId, lo, hi, limit, loInclusive, hiInclusive);
-      return withPrefix(v, read(-p, lo.subarray(end), hi.subarray(end), limit, loInclusive, hiInclusive));
+      if (p === null) return read(indexId, r);
+      return withPrefix(v, read(-p, { ...r, lo: lo.subarray(end), hi: hi.subarray(end) }));
     }
     const parts = this.stmts.range.all(indexId, end > 0 ? lo.subarray(0, end) : lo, hi) as Part[];
-    const whole = read(indexId, lo, hi, limit, loInclusive, hiInclusive);
+    const whole = read(indexId, r);
     if (parts.length === 0) return whole;
-    if (order === "desc") parts.reverse();
+    if (r.order === "desc") parts.reverse();
     const inParts: StoredRow[] = [];
     for (const { p, v } of parts) {
-      const from = localBound(v, lo, loInclusive, "lo");
-      const to = localBound(v, hi, hiInclusive, "hi");
+      const from = localBound(v, lo, r.loInclusive, "lo");
+      const to = localBound(v, hi, r.hiInclusive, "hi");
       if (!from || !to) continue;
-      const rows = read(-p, from.b, to.b, limit - inParts.length, from.inclusive, to.inclusive);
-      for (const r of withPrefix(v, rows)) inParts.push(r);
-      if (inParts.length >= limit) break;
+      const local = { ...r, lo: from.b, loInclusive: from.inclusive, hi: to.b, hiInclusive: to.inclusive };
+      for (const row of withPrefix(v, read(-p, { ...local, limit: r.limit - inParts.length }))) inParts.push(row);
+      if (inParts.length >= r.limit) break;
     }
-    return merge(whole, inParts, order, limit);
+    return merge(whole, inParts, r.order, r.limit);
   }
 }
 

@@ -15,7 +15,7 @@ import { fileURLToPath } from "node:url";
 import { serialize } from "node:v8";
 import { MessageChannel, Worker } from "node:worker_threads";
 import { DocShapes } from "./doc-shapes.js";
-import { IndexParts } from "./index-parts.js";
+import { IndexParts, type ScanRange } from "./index-parts.js";
 import { openConnection } from "./storage-connection.js";
 import { hasIdTail, indexKey } from "./indexkey.js";
 import { parseDoc } from "./json-shape.js";
@@ -379,21 +379,11 @@ export class Store {
     hiInclusive = false,
   ): StoredRow[] {
     this.read();
-    return this.parts.scan(indexId, lo, hi, order, limit, loInclusive, hiInclusive, (i, from, to, n, fromIn, toIn) =>
-      this.scanRows(i, from, to, order, n, fromIn, toIn),
-    );
+    return this.parts.scan(indexId, { lo, hi, order, limit, loInclusive, hiInclusive }, (i, r) => this.scanRows(i, r));
   }
 
-  /** Up to `limit` idx rows of `i` (an index or one of its parts) between `lo` and `hi`, joined with their documents. */
-  private scanRows(
-    i: number,
-    lo: Buffer,
-    hi: Buffer,
-    order: "asc" | "desc",
-    limit: number,
-    loInclusive: boolean,
-    hiInclusive: boolean,
-  ): StoredRow[] {
+  /** Up to `r.limit` idx rows of `i` (an index or one of its parts) in the range `r`, joined with their documents. */
+  private scanRows(i: number, { lo, hi, order, limit, loInclusive, hiInclusive }: ScanRange): StoredRow[] {
     // The usual limits (index streams read batches of 8, 32, ... 2048) are literals in the SQL:
     // a bound LIMIT parameter costs more than the whole seek of a point lookup.
     const literal = Number.isInteger(limit) && limit > 0 && limit <= 4096 && (limit & (limit - 1)) === 0;
