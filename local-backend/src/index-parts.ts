@@ -32,6 +32,8 @@ export type ScanRange = {
 
 /** An index takes parts for at most this many first values. */
 export const PARTS_PER_INDEX = 1024;
+/** first values a writer remembers as stored whole, at most (past it, it starts over) */
+const MAX_WHOLE = 65_536;
 
 const T_STRING = 0x60;
 const T_ID_TAIL = 0x65;
@@ -106,6 +108,13 @@ export class IndexParts {
   private known = new Map<number, Map<string, number>>();
   /** indexes known to hold PARTS_PER_INDEX parts, all of them in `known`: a value not there has none */
   private full = new Set<number>();
+  /**
+   * per index: first values this writer found stored whole, which it keeps storing whole without
+   * asking again. Right while the value has no part: only the writer thread makes parts, but for a
+   * new index's backfill (storage.ts), which comes with a catalog change, and that resets this.
+   */
+  private whole = new Map<number, Set<string>>();
+  private wholeCount = 0;
   /** parts made by the open write transaction (forgotten if it rolls back) */
   private made: Array<[number, string]> = [];
   private stmts: {
@@ -158,7 +167,7 @@ export class IndexParts {
     const v = key.subarray(0, end);
     const vs = v.toString("latin1");
     let p = this.partOf(indexId, v, vs);
-    if (p === null && make) p = this.make(indexId, v, vs);
+    if (p === null && make && !this.whole.get(indexId)?.has(vs)) p = this.make(indexId, v, vs);
     return p === null ? { i: indexId, k: key } : { i: -p, k: key.subarray(end) };
   }
 
@@ -171,7 +180,14 @@ export class IndexParts {
       return null;
     }
     // entries stored with their whole key keep that value stored so
-    if (this.stmts.probe.get(indexId, v, Buffer.concat([v, Buffer.from([0xff])])) !== undefined) return null;
+    if (this.stmts.probe.get(indexId, v, Buffer.concat([v, Buffer.from([0xff])])) !== undefined) {
+      if (this.wholeCount >= MAX_WHOLE) this.forgetWhole();
+      let set = this.whole.get(indexId);
+      if (!set) this.whole.set(indexId, (set = new Set()));
+      set.add(vs);
+      this.wholeCount++;
+      return null;
+    }
     const p = Number(this.stmts.insert.run(indexId, Buffer.from(v)).lastInsertRowid);
     this.remember(indexId, vs, p);
     this.made.push([indexId, vs]);
@@ -188,6 +204,19 @@ export class IndexParts {
     for (const [indexId, vs] of this.made) this.known.get(indexId)?.delete(vs);
     this.made = [];
     this.full.clear();
+    this.forgetWhole();
+  }
+
+  /** Indexes were made or dropped (an index id can be used again): nothing known is kept. */
+  reset() {
+    this.known.clear();
+    this.full.clear();
+    this.forgetWhole();
+  }
+
+  private forgetWhole() {
+    this.whole.clear();
+    this.wholeCount = 0;
   }
 
   /**

@@ -151,6 +151,8 @@ export class BatchApplier {
     }
     this.catalog = catalog;
     this.catalogVersion = version;
+    // an index made or dropped: what the parts knew of an index id may be another index's now
+    this.parts.reset();
   }
 
   private multi(sql: string, rowParams: number, rows: number): Database.Statement {

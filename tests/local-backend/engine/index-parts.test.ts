@@ -267,6 +267,36 @@ describe("engine: index entries stored by their first value", () => {
     db.close();
   });
 
+  it("asks once whether a value is stored whole, and again after a catalog change", () => {
+    const db = new Database(":memory:");
+    db.exec(`CREATE TABLE idx(i INTEGER NOT NULL, k BLOB NOT NULL, seq INTEGER NOT NULL, PRIMARY KEY(i, k)) WITHOUT ROWID;
+      CREATE TABLE parts(p INTEGER PRIMARY KEY, i INTEGER NOT NULL, v BLOB NOT NULL, UNIQUE(i, v));`);
+    let probes = 0;
+    const counted = new Proxy(db, {
+      get(target, prop) {
+        if (prop !== "prepare") return Reflect.get(target, prop) as unknown;
+        return (sql: string) => {
+          const stmt = target.prepare(sql);
+          if (!sql.startsWith("SELECT 1 FROM idx")) return stmt;
+          const get = stmt.get.bind(stmt);
+          return Object.assign(stmt, { get: (...a: unknown[]) => (probes++, get(...a)) });
+        };
+      },
+    });
+    const parts = new IndexParts(counted);
+    const old = encodeValue("old");
+    db.prepare("INSERT INTO idx(i, k, seq) VALUES (1, ?, 1)").run(Buffer.concat([old, encodeValue(1)]));
+    for (let n = 2; n < 6; n++) {
+      const key = Buffer.concat([old, encodeValue(n)]);
+      expect(parts.place(1, key, true)).toEqual({ i: 1, k: key });
+    }
+    expect(probes).toBe(1);
+    parts.reset();
+    parts.place(1, Buffer.concat([old, encodeValue(9)]), true);
+    expect(probes).toBe(2);
+    db.close();
+  });
+
   it("finds where the first value of a key ends, or that it does not", () => {
     for (const v of [
       undefined,
