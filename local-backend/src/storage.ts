@@ -1,9 +1,9 @@
 /**
  * SQLite persistence: documents, index entries (order-preserving BLOB keys in one WITHOUT ROWID
- * table, grouped by their first value: index-parts.ts), FTS5 search tables, table/index catalog and metadata. Committed transactions go through
- * `commit()`, which hands the write batch to the journal thread (durable once journaled,
- * storage-journal.ts), which hands it to the writer thread (storage-worker.ts) that applies it in
- * one SQLite transaction; this connection reads. Catalog changes and unmerged reads wait for the
+ * table, grouped by their first value: index-parts.ts), FTS5 search tables, table/index catalog
+ * and metadata. Committed transactions go through `commit()`, which hands the write batch to the
+ * journal thread (durable once journaled, storage-journal.ts), which hands it to the writer thread
+ * (storage-worker.ts) that applies it in one SQLite transaction; this connection reads. Catalog changes and unmerged reads wait for the
  * writer first (`sync()`).
  */
 import Database from "better-sqlite3";
@@ -317,6 +317,8 @@ export class Store {
     this.sync();
     this.catalogVersion++;
     this.db.prepare("DELETE FROM indexes WHERE id = ?").run(def.id);
+    // its id can be another index's next: this connection forgets what it knew of it (as the writer does)
+    this.parts.reset();
     if (def.kind === "db") {
       this.db.prepare("DELETE FROM idx WHERE i = ?").run(def.id);
       // its parts stay (index-parts.ts: a part is never removed), empty
