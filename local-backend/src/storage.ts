@@ -3,8 +3,8 @@
  * table, grouped by their first value: index-parts.ts), FTS5 search tables, table/index catalog
  * and metadata. Committed transactions go through `commit()`, which hands the write batch to the
  * journal thread (durable once journaled, storage-journal.ts), which hands it to the writer thread
- * (storage-worker.ts) that applies it in one SQLite transaction; this connection reads. Catalog changes and unmerged reads wait for the
- * writer first (`sync()`).
+ * (storage-worker.ts) that applies it in one SQLite transaction; this connection reads. Catalog
+ * changes and unmerged reads wait for the writer first (`sync()`).
  */
 import Database from "better-sqlite3";
 import * as esbuild from "esbuild";
