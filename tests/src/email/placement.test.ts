@@ -114,6 +114,20 @@ describe("dropTarget", () => {
     expect(dropTarget(BLOCKS, { kind: "list", parentId: "c1", slot: 1 }, "x")).toEqual(into("c1", 2, 1));
   });
 
+  test("a keyboard move within its own list goes the way it moved, whatever the measured boxes say", () => {
+    // t2 moved up over c1: above it, even when its (stale) box measured past c1's middle
+    expect(dropTarget(BLOCKS, { kind: "block", id: "c1", after: true, byOrder: true }, "t2")).toEqual(into("s1", 1));
+    expect(dropTarget(BLOCKS, { kind: "block", id: "c1", after: true }, "t2")).toEqual(into("s1", 2));
+    // t1 moved down over c1: below it (the others are [c1, t2], so index 1), even when measured above its middle
+    expect(dropTarget(BLOCKS, { kind: "block", id: "c1", after: false, byOrder: true }, "t1")).toEqual(into("s1", 1));
+    expect(dropTarget(BLOCKS, { kind: "block", id: "c1", after: false }, "t1")).toEqual(into("s1", 0));
+    // into another list the measured side still decides
+    expect(dropTarget(BLOCKS, { kind: "block", id: "y1", after: false, byOrder: true }, "t3")).toEqual(
+      into("c1", 0, 1),
+    );
+    expect(dropTarget(BLOCKS, { kind: "block", id: "y1", after: true, byOrder: true }, "t3")).toEqual(into("c1", 1, 1));
+  });
+
   test("the target applied with moveBlock puts the block where the pointer was", () => {
     const cases: Array<
       [

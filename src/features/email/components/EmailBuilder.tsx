@@ -164,7 +164,7 @@ export function EmailBuilder(props: EmailBuilderProps) {
   );
   const onDragStart = ({ active }: DragStartEvent) =>
     setDragLabel(BLOCK_LABELS[(active.data.current as { type: BlockType }).type]);
-  const onDragEnd = ({ active, over }: DragEndEvent) => {
+  const onDragEnd = ({ active, over, activatorEvent }: DragEndEvent) => {
     setDragLabel(null);
     if (!over || readOnly) return;
     const a = active.data.current as { kind: "new" | "block"; type: BlockType };
@@ -175,7 +175,9 @@ export function EmailBuilder(props: EmailBuilderProps) {
     const after = translated ? translated.top + translated.height / 2 > over.rect.top + over.rect.height / 2 : false;
     const target = dropTarget(
       draft.blocks,
-      o.kind === "block" ? { kind: "block", id: String(over.id), after } : o,
+      o.kind === "block"
+        ? { kind: "block", id: String(over.id), after, byOrder: activatorEvent instanceof KeyboardEvent }
+        : o,
       a.kind === "block" ? String(active.id) : undefined,
     );
     if (!target) return;

@@ -62,25 +62,30 @@ export function listBlocks(blocks: EmailBlock[], parentId: string | null, slot: 
 /**
  * The target of a drop over a block (`after`: the pointer is past its middle) or over a list's
  * own area (its end). For a block moved within its own list, the index counts the others only.
+ * `byOrder` (a keyboard move): over a block of the moving block's own list, the side is the
+ * direction of the move (below it when moving down, above it when moving up), whatever the
+ * measured boxes say: a box measured while the canvas still lays out must not undo the move.
  */
 export function dropTarget(
   blocks: EmailBlock[],
-  over: { kind: "block"; id: string; after: boolean } | { kind: "list"; parentId: string | null; slot: number },
+  over:
+    | { kind: "block"; id: string; after: boolean; byOrder?: boolean }
+    | { kind: "list"; parentId: string | null; slot: number },
   movingId?: string,
 ): BlockTarget | null {
   const where = placements(blocks);
+  const m = movingId ? where.get(movingId) : undefined;
   let target: BlockTarget;
   if (over.kind === "list") {
     target = { parentId: over.parentId, slot: over.slot, index: listBlocks(blocks, over.parentId, over.slot).length };
   } else {
     const p = where.get(over.id);
     if (!p) return null;
-    target = { parentId: p.parentId, slot: p.slot, index: p.index + (over.after ? 1 : 0) };
+    const sameList = !!m && m.parentId === p.parentId && m.slot === p.slot;
+    const after = over.byOrder && sameList ? m.index < p.index : over.after;
+    target = { parentId: p.parentId, slot: p.slot, index: p.index + (after ? 1 : 0) };
   }
-  if (movingId) {
-    const m = where.get(movingId);
-    if (m && m.parentId === target.parentId && m.slot === target.slot && m.index < target.index) target.index -= 1;
-  }
+  if (m && m.parentId === target.parentId && m.slot === target.slot && m.index < target.index) target.index -= 1;
   return target;
 }
 
