@@ -42,7 +42,7 @@ export default defineConfig({
   },
   projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"], viewport: { width: 1400, height: 900 } } }],
   webServer: {
-    command: "npx tsx --max-semi-space-size=64 scripts/start.ts --e2e",
+    command: "npx tsx --max-semi-space-size=128 scripts/start.ts --e2e",
     url: `http://127.0.0.1:${webPort}`,
     env: {
       BACKEND_PORT: String(backendPort),

@@ -29,6 +29,7 @@ import { startBackend } from "../local-backend/src/server";
 import { configureBackendEnv, signInTicket } from "../scripts/backend-env";
 import { formatTransactionStats } from "./txStats";
 import { speedIndexLine } from "./speedIndex";
+import { backendExecArgv } from "./backendProcess";
 import { importVoterFile, writeVoterFile } from "./voterFile";
 
 const FIXTURE = fileURLToPath(new URL("../tests/local-backend/fixture/convex", import.meta.url));
@@ -201,7 +202,7 @@ async function appDelivery(
 async function loadScenario(): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "lb-bench-load-"));
   const child = fork(fileURLToPath(import.meta.url), [], {
-    execArgv: process.execArgv,
+    execArgv: backendExecArgv(),
     env: { ...process.env, BENCH_ROLE: "app-backend", BENCH_DATA: dataDir, SIGN_UPS_PER_ADDRESS_PER_HOUR: "1000" },
   });
   try {

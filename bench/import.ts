@@ -28,6 +28,7 @@ import { startBackend } from "../local-backend/src/server";
 import { configureBackendEnv, signInTicket } from "../scripts/backend-env";
 import { formatTransactionStats } from "./txStats";
 import { speedIndexLine } from "./speedIndex";
+import { backendExecArgv } from "./backendProcess";
 import type { ImportTransport } from "../src/lib/import/runner";
 import { importVoterFile, writeVoterFile } from "./voterFile";
 
@@ -180,8 +181,8 @@ async function main() {
     );
   }
   const execArgv = process.env.BENCH_PROFILE
-    ? [...process.execArgv, "--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE}`]
-    : process.execArgv;
+    ? [...backendExecArgv(), "--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE}`]
+    : backendExecArgv();
   const child = fork(fileURLToPath(import.meta.url), [], {
     execArgv,
     env: { ...process.env, BENCH_ROLE: "backend", BENCH_DATA: path.join(dir, "data") },
