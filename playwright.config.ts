@@ -42,7 +42,8 @@ export default defineConfig({
   },
   projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"], viewport: { width: 1400, height: 900 } } }],
   webServer: {
-    command: "npx tsx --max-semi-space-size=128 scripts/start.ts --e2e",
+    // npm start with its node flags (the backend as it runs), serving the e2e build
+    command: "npm start -- --e2e",
     url: `http://127.0.0.1:${webPort}`,
     env: {
       BACKEND_PORT: String(backendPort),
