@@ -101,12 +101,41 @@ function diskBreakdown(dataDir: string, voters: number): string {
   }
 }
 
+type ThreadCpu = { engineMs: number; kernelMs: number };
+/**
+ * From Linux's per-thread accounting (/proc/self/task/<tid>/stat, clock ticks of 10 ms): CPU time
+ * of this process's main thread (the engine), and kernel time over all its threads; null
+ * elsewhere. Beside the event loop's busy time it tells CPU used from time spent waiting for a core.
+ */
+function threadCpu(): ThreadCpu | null {
+  try {
+    let kernel = 0;
+    let engine = 0;
+    for (const tid of fs.readdirSync("/proc/self/task")) {
+      let stat: string;
+      try {
+        stat = fs.readFileSync(`/proc/self/task/${tid}/stat`, "utf8");
+      } catch {
+        continue; // a thread that just ended
+      }
+      const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      const [user, sys] = [Number(f[11]) * 10, Number(f[12]) * 10];
+      kernel += sys;
+      if (Number(tid) === process.pid) engine = user + sys;
+    }
+    return { engineMs: engine, kernelMs: kernel };
+  } catch {
+    return null;
+  }
+}
+
 /** Child process: the embedded backend, reporting its peak RSS and main-thread busy time on request. */
 async function backendRole() {
   let peak = 0;
   setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 100).unref();
   let since = performance.eventLoopUtilization();
   let cpuSince = process.cpuUsage();
+  let threadsSince = threadCpu();
   const backend = await startBackend({
     functionsDir: path.join(root, "convex"),
     dataDir: process.env.BENCH_DATA!,
@@ -119,12 +148,19 @@ async function backendRole() {
       since = performance.eventLoopUtilization();
       const cpu = process.cpuUsage(cpuSince);
       cpuSince = process.cpuUsage();
+      const threads = threadCpu();
+      const delta =
+        threads && threadsSince
+          ? { engineMs: threads.engineMs - threadsSince.engineMs, kernelMs: threads.kernelMs - threadsSince.kernelMs }
+          : null;
+      threadsSince = threads;
       process.send!({
         type: "rss",
         peak,
         rss: process.memoryUsage().rss,
         busyMs: elu.active,
         cpuMs: (cpu.user + cpu.system) / 1000,
+        threads: delta,
       });
       peak = process.memoryUsage().rss;
     } else if (m.type === "stats") {
@@ -250,7 +286,10 @@ async function main() {
         `  ${sizes.length.toLocaleString()} batches, rows per batch: median ${sizes[sizes.length >> 1]}, min ${sizes[0]}, max ${sizes[sizes.length - 1]}`,
       );
       const clientCpuMs = ((c) => (c.user + c.system) / 1000)(process.cpuUsage(clientCpu));
-      const be = await ask<{ peak: number; rss: number; busyMs: number; cpuMs: number }>(child, "rss");
+      const be = await ask<{ peak: number; rss: number; busyMs: number; cpuMs: number; threads: ThreadCpu | null }>(
+        child,
+        "rss",
+      );
       console.log((await ask<{ text: string }>(child, "stats")).text.replace(/^/gm, "  "));
       console.log(
         `  memory: client peak RSS ${mb(peakRss)} (at start ${mb(rssStart)}), backend peak RSS ${mb(be.peak)}`,
@@ -259,10 +298,20 @@ async function main() {
         `  backend main thread busy ${(be.busyMs / 1000).toFixed(1)}s of ${secs.toFixed(1)}s (${((be.busyMs / 1000 / secs) * 100).toFixed(0)}%)`,
       );
       // CPU per row is steadier than the rate when other work shares the machine: the rate needs
-      // (backend + client) ≤ 200 µs a row for 10,000 rows/s on two cores
+      // (backend + client) ≤ 200 µs a row for 10,000 rows/s on two cores, and the engine's thread,
+      // which runs every mutation, at most one core
       const perRow = (ms: number) => `${((ms * 1000) / n).toFixed(0)} µs/row`;
+      const cores = os.availableParallelism();
+      const ceiling = Math.min(
+        (cores * n) / ((be.cpuMs + clientCpuMs) / 1000),
+        be.threads ? n / (be.threads.engineMs / 1000) : Infinity,
+      );
       console.log(
-        `  CPU: backend ${perRow(be.cpuMs)} (every thread: engine, writer, checkpoints, GC), client ${perRow(clientCpuMs)}`,
+        `  CPU: backend ${perRow(be.cpuMs)} (every thread: engine, writer, checkpoints, GC), client ${perRow(clientCpuMs)}; ` +
+          `at this CPU ${cores} cores allow at most ${Math.round(ceiling).toLocaleString()} rows/s` +
+          (be.threads
+            ? `\n  backend CPU by thread: engine ${perRow(be.threads.engineMs)}, the others ${perRow(be.cpuMs - be.threads.engineMs)}; in the kernel ${perRow(be.threads.kernelMs)}`
+            : ""),
       );
       storedVoters += doc?.imported_records ?? 0;
       const stored = storedVoters;
