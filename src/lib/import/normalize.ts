@@ -105,6 +105,11 @@ function birthYear(yy: number, m: number, d: number): number {
   return y;
 }
 
+/** A date's written year (2 or 4 digits) in full; `birth`: a date of birth (birthYear). */
+function yearOf(y: string, m: number, d: number, birth: boolean): number {
+  return y.length === 2 && birth ? birthYear(+y, m, d) : fullYear(+y);
+}
+
 export type NormalizeDateOptions = {
   /** a date of birth: a two-digit year is the most recent one that makes the person 16 or older today */
   birth?: boolean;
@@ -118,12 +123,12 @@ export type NormalizeDateOptions = {
  */
 export function normalizeDate(value: string, opts: NormalizeDateOptions = {}): string | null {
   const v = value.trim();
-  const year = (y: string, m: number, d: number) => (y.length === 2 && opts.birth ? birthYear(+y, m, d) : fullYear(+y));
+  const birth = opts.birth === true;
   let m: RegExpMatchArray | null;
   if ((m = v.match(/^(\d{4})-(\d{1,2})-(\d{1,2})(?:[T ].*)?$/))) return iso(+m[1], +m[2], +m[3]);
   if ((m = v.match(/^(\d{4})\/(\d{1,2})\/(\d{1,2})$/))) return iso(+m[1], +m[2], +m[3]);
   if ((m = v.match(/^(\d{1,2})[/.-](\d{1,2})[/.-](\d{2}|\d{4})(?:\s.*)?$/)))
-    return iso(year(m[3], +m[1], +m[2]), +m[1], +m[2]);
+    return iso(yearOf(m[3], +m[1], +m[2], birth), +m[1], +m[2]);
   if ((m = v.match(/^(\d{4})(\d{2})(\d{2})$/))) return iso(+m[1], +m[2], +m[3]);
   if ((m = v.match(/^(\d{4})$/)) && +m[1] >= 1850 && +m[1] <= 2100) return m[1];
   if ((m = v.match(/^([A-Za-z]{3,9})\.?\s+(\d{1,2}),?\s+(\d{4})$/)) && MONTHS[m[1].slice(0, 3).toLowerCase()]) {
@@ -131,7 +136,7 @@ export function normalizeDate(value: string, opts: NormalizeDateOptions = {}): s
   }
   if ((m = v.match(/^(\d{1,2})[\s-]([A-Za-z]{3,9})[\s-](\d{2}|\d{4})$/)) && MONTHS[m[2].slice(0, 3).toLowerCase()]) {
     const month = MONTHS[m[2].slice(0, 3).toLowerCase()];
-    return iso(year(m[3], month, +m[1]), month, +m[1]);
+    return iso(yearOf(m[3], month, +m[1], birth), month, +m[1]);
   }
   return null;
 }
