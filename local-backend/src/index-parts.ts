@@ -144,13 +144,13 @@ export class IndexParts {
     m.set(v, p);
   }
 
-  /** The part of first value `v` in index `indexId` (null: none), in this connection's snapshot. */
-  private partOf(indexId: number, v: Buffer, vs: string): number | null {
-    if (v[0] !== T_STRING) return null;
+  /** The part of first value `vs` (its encoding, latin1) in index `indexId` (null: none), in this connection's snapshot. */
+  private partOf(indexId: number, vs: string): number | null {
+    if (vs.charCodeAt(0) !== T_STRING) return null;
     const hit = this.known.get(indexId)?.get(vs);
     if (hit !== undefined) return hit;
     if (this.full.has(indexId)) return null;
-    const p = this.stmts.lookup.get(indexId, v) as number | undefined;
+    const p = this.stmts.lookup.get(indexId, Buffer.from(vs, "latin1")) as number | undefined;
     if (p === undefined) return null;
     this.remember(indexId, vs, p);
     return p;
@@ -164,21 +164,29 @@ export class IndexParts {
   place(indexId: number, key: Buffer, make = false): Placement {
     const end = valueEnd(key);
     if (end < 0 || end >= key.length) return { i: indexId, k: key };
-    const v = key.subarray(0, end);
-    const vs = v.toString("latin1");
-    let p = this.partOf(indexId, v, vs);
-    if (p === null && make && !this.whole.get(indexId)?.has(vs)) p = this.make(indexId, v, vs);
+    const p = this.partFor(indexId, key.toString("latin1", 0, end), make);
     return p === null ? { i: indexId, k: key } : { i: -p, k: key.subarray(end) };
   }
 
-  private make(indexId: number, v: Buffer, vs: string): number | null {
-    if (v[0] !== T_STRING || this.full.has(indexId)) return null;
+  /**
+   * The part of an entry whose key begins with the encoded value `first` (latin1) and goes on
+   * past it (null: stored whole), as `place`: its idx row is (-part, the rest of the key).
+   */
+  partFor(indexId: number, first: string, make = false): number | null {
+    const p = this.partOf(indexId, first);
+    if (p !== null || !make || this.whole.get(indexId)?.has(first)) return p;
+    return this.make(indexId, first);
+  }
+
+  private make(indexId: number, vs: string): number | null {
+    if (vs.charCodeAt(0) !== T_STRING || this.full.has(indexId)) return null;
     if ((this.stmts.count.get(indexId) as number) >= PARTS_PER_INDEX) {
       // no part is made from now on: with all of them known, a value not known has none
       for (const r of this.stmts.all.all(indexId) as Part[]) this.remember(indexId, r.v.toString("latin1"), r.p);
       this.full.add(indexId);
       return null;
     }
+    const v = Buffer.from(vs, "latin1");
     // entries stored with their whole key keep that value stored so
     if (this.stmts.probe.get(indexId, v, Buffer.concat([v, Buffer.from([0xff])])) !== undefined) {
       if (this.wholeCount >= MAX_WHOLE) this.forgetWhole();
@@ -188,7 +196,7 @@ export class IndexParts {
       this.wholeCount++;
       return null;
     }
-    const p = Number(this.stmts.insert.run(indexId, Buffer.from(v)).lastInsertRowid);
+    const p = Number(this.stmts.insert.run(indexId, v).lastInsertRowid);
     this.remember(indexId, vs, p);
     this.made.push([indexId, vs]);
     return p;
@@ -229,7 +237,7 @@ export class IndexParts {
     if (end > 0 && valueEnd(hi) === end && lo.compare(hi, 0, end, 0, end) === 0) {
       // one first value: stored in its part or whole, never both
       const v = lo.subarray(0, end);
-      const p = this.partOf(indexId, v, v.toString("latin1"));
+      const p = this.partOf(indexId, lo.toString("latin1", 0, end));
       if (p === null) return read(indexId, r);
       return withPrefix(v, read(-p, { ...r, lo: lo.subarray(end), hi: hi.subarray(end) }));
     }

@@ -234,6 +234,67 @@ export function indexKey(doc: Record<string, unknown>, fields: ReadonlyArray<str
 }
 
 /**
+ * `encodeValue(v)` as a latin1 string (one character per byte, so string order is the bytes'
+ * order and `Buffer.from(s, "latin1")` gives the bytes back). Plain strings, the usual index
+ * field, are written without a buffer.
+ */
+export function encodeValueLatin1(v: Value | undefined): string {
+  if (typeof v === "string") {
+    let plain = true;
+    for (let i = 0; i < v.length; i++) {
+      const c = v.charCodeAt(i);
+      if (c === 0 || c > 0x7f) {
+        plain = false;
+        break;
+      }
+    }
+    if (plain) return `\x60${v}\x00\x00`;
+  } else if (v === undefined) return "\x10";
+  else if (v === null) return "\x20";
+  else if (typeof v === "boolean") return v ? "\x51" : "\x50";
+  return encodeValue(v).toString("latin1");
+}
+
+/**
+ * A document's index keys as latin1 strings (indexKey's bytes), each field encoded once however
+ * many of its indexes read it: the storage writer derives a document's every index entry at once.
+ */
+export class DocKeys {
+  private fields = new Map<string, string>();
+  private tail: string | null = null;
+
+  constructor(
+    private readonly doc: Record<string, unknown>,
+    private readonly id: string,
+  ) {}
+
+  /** field `path`'s value, encoded */
+  field(path: string): string {
+    let s = this.fields.get(path);
+    if (s === undefined) this.fields.set(path, (s = encodeValueLatin1(getFieldPath(this.doc, path))));
+    return s;
+  }
+
+  /** the `_id` tail (hasIdTail) */
+  idTail(): string {
+    if (this.tail === null) {
+      const d = decodeId(this.id);
+      if (!d) throw new Error(`Invalid index range: ${JSON.stringify(this.id)} is not a document id.`);
+      this.tail = `\x65${Buffer.from(d.internalId.buffer, d.internalId.byteOffset, INTERNAL_ID_BYTES).toString("latin1")}`;
+    }
+    return this.tail;
+  }
+
+  /** The key of index `fields` after its first field (`fields` has two or more: every index but by_id ends in _id). */
+  rest(fields: ReadonlyArray<string>): string {
+    const last = fields.length - 1;
+    let s = "";
+    for (let i = 1; i < last; i++) s += this.field(fields[i]);
+    return s + (hasIdTail(fields) ? this.idTail() : this.field(fields[last]));
+  }
+}
+
+/**
  * A search index's filter value as one opaque FTS token (position-tagged hex), so equality filters
  * are index lookups.
  */

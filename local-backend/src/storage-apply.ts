@@ -9,7 +9,7 @@ import type Database from "better-sqlite3";
 import { jsonToConvex, type JSONValue, type Value } from "convex/values";
 import { DocShapes, splitObject, type SplitObject } from "./doc-shapes.js";
 import { IndexParts } from "./index-parts.js";
-import { indexKey, searchEntry } from "./indexkey.js";
+import { DocKeys, indexKey, searchEntry } from "./indexkey.js";
 import type { DbIndexDef, DocWrite, IndexDef, SearchIndexDef } from "./storage-types.js";
 
 /** the meta key of the last batch applied (its lsn): storage-journal.ts replays the batches after it */
@@ -76,7 +76,13 @@ function parseStored(json: string, roots: Set<string>, split: SplitObject | null
       const k = split.keys[f];
       const name = k.includes("\\") ? (JSON.parse(k) as string) : k.slice(1, -1);
       if (!roots.has(name)) continue;
-      const v = JSON.parse(split.values[f]) as JSONValue;
+      const text = split.values[f];
+      // a string without escapes is its text between the quotes
+      if (text.charCodeAt(0) === 34 && !text.includes("\\")) {
+        doc[name] = text.slice(1, -1);
+        continue;
+      }
+      const v = JSON.parse(text) as JSONValue;
       doc[name] = typeof v === "string" ? v : jsonToConvex(v);
     }
     return doc;
@@ -88,6 +94,12 @@ function parseStored(json: string, roots: Set<string>, split: SplitObject | null
   }
   return doc;
 }
+
+/** A new index entry as its idx row: `i` (the index, or minus its part), `k` (latin1, DocKeys), its document's row. */
+type Entry = { i: number; k: string; seq: number };
+
+/** idx order: by `i`, then by key (latin1 strings compare in their bytes' order) */
+const byKey = (x: Entry, y: Entry) => x.i - y.i || (x.k < y.k ? -1 : x.k > y.k ? 1 : 0);
 
 /** Applies packed batches to one SQLite connection, each in one transaction. */
 export class BatchApplier {
@@ -186,6 +198,25 @@ export class BatchApplier {
     return s.del;
   }
 
+  /** Index entries of a one-field index: the key is that field alone, never in a part (`place`). */
+  private indexOne(
+    ix: DbIndexDef,
+    oldDoc: Record<string, Value> | null,
+    newDoc: Record<string, Value> | null,
+    seq: number,
+    inserts: Map<number, Entry[]>,
+  ) {
+    const oldKey = oldDoc ? indexKey(oldDoc, ix.fields) : null;
+    const newKey = newDoc ? indexKey(newDoc, ix.fields) : null;
+    if (oldKey && newKey && oldKey.equals(newKey)) return;
+    if (oldKey) this.stmts.deleteIdx.run(ix.id, oldKey);
+    if (newKey) {
+      let list = inserts.get(ix.id);
+      if (!list) inserts.set(ix.id, (list = []));
+      list.push({ i: ix.id, k: newKey.toString("latin1"), seq });
+    }
+  }
+
   /**
    * Applies a batch atomically. New documents get consecutive row numbers after the current
    * maximum (what SQLite would pick); index entries are inserted in key order, many rows per
@@ -210,7 +241,7 @@ export class BatchApplier {
     const n = b.ids.length;
     let nextSeq = -1;
     const docRows: unknown[] = [];
-    const inserts = new Map<number, Array<{ key: Buffer; seq: number }>>();
+    const inserts = new Map<number, Entry[]>();
     const ftsInserts = new Map<number, unknown[]>();
     for (let i = 0; i < n; i++) {
       const json = b.jsons[i];
@@ -239,18 +270,32 @@ export class BatchApplier {
       }
       if (!indexes) continue;
       const newDoc = json === null ? null : parseStored(json, indexes.roots, split);
+      const oldKeys = oldDoc ? new DocKeys(oldDoc, b.ids[i]) : null;
+      const newKeys = newDoc ? new DocKeys(newDoc, b.ids[i]) : null;
       for (const ix of indexes.db) {
-        const oldKey = oldDoc ? indexKey(oldDoc, ix.fields) : null;
-        const newKey = newDoc ? indexKey(newDoc, ix.fields) : null;
-        if (oldKey && newKey && oldKey.equals(newKey)) continue;
-        if (oldKey) {
-          const at = this.parts.place(ix.id, oldKey);
-          this.stmts.deleteIdx.run(at.i, at.k);
+        if (ix.fields.length < 2) {
+          // an index of one field (not _id-terminated): its keys whole, as stored before parts
+          this.indexOne(ix, oldDoc, newDoc, seq, inserts);
+          continue;
         }
-        if (newKey) {
+        const f0 = ix.fields[0];
+        const oldFirst = oldKeys ? oldKeys.field(f0) : null;
+        const oldRest = oldKeys ? oldKeys.rest(ix.fields) : null;
+        const newFirst = newKeys ? newKeys.field(f0) : null;
+        const newRest = newKeys ? newKeys.rest(ix.fields) : null;
+        if (oldRest !== null && oldFirst === newFirst && oldRest === newRest) continue;
+        if (oldFirst !== null && oldRest !== null) {
+          const p = this.parts.partFor(ix.id, oldFirst);
+          this.stmts.deleteIdx.run(
+            p === null ? ix.id : -p,
+            Buffer.from(p === null ? oldFirst + oldRest : oldRest, "latin1"),
+          );
+        }
+        if (newFirst !== null && newRest !== null) {
           let list = inserts.get(ix.id);
           if (!list) inserts.set(ix.id, (list = []));
-          list.push({ key: newKey, seq });
+          const p = this.parts.partFor(ix.id, newFirst, true);
+          list.push(p === null ? { i: ix.id, k: newFirst + newRest, seq } : { i: -p, k: newRest, seq });
         }
       }
       for (const ix of indexes.search) {
@@ -266,15 +311,16 @@ export class BatchApplier {
       }
     }
     if (docRows.length > 0) this.insertRows("INSERT INTO documents(seq, id, tbl, json)", 4, docRows);
-    for (const [indexId, list] of inserts) {
+    for (const list of inserts.values()) {
       // Mostly already ordered (creation time, counters); sorted keys keep B-tree writes local.
-      list.sort((x, y) => Buffer.compare(x.key, y.key));
+      // Latin1 strings compare in the keys' byte order, without a call into Buffer.compare.
+      list.sort(byKey);
       const params: unknown[] = new Array(list.length * 3);
       for (let j = 0; j < list.length; j++) {
-        const at = this.parts.place(indexId, list[j].key, true);
-        params[j * 3] = at.i;
-        params[j * 3 + 1] = at.k;
-        params[j * 3 + 2] = list[j].seq;
+        const e = list[j];
+        params[j * 3] = e.i;
+        params[j * 3 + 1] = Buffer.from(e.k, "latin1");
+        params[j * 3 + 2] = e.seq;
       }
       this.insertRows("INSERT INTO idx(i, k, seq)", 3, params);
     }

@@ -4,7 +4,14 @@ function convexToJsonSafe(v: Value | undefined) {
   return v === undefined ? "undefined" : convexToJson(v);
 }
 import { describe, expect, it } from "vitest";
-import { encodeValue, encodeTuple, prefixEnd } from "../../../local-backend/src/indexkey";
+import {
+  DocKeys,
+  encodeTuple,
+  encodeValue,
+  encodeValueLatin1,
+  indexKey,
+  prefixEnd,
+} from "../../../local-backend/src/indexkey";
 import { decodeId, encodeId, newInternalId } from "../../../local-backend/src/ids";
 
 // Deterministic PRNG so failures reproduce.
@@ -119,6 +126,33 @@ describe("index key encoding", () => {
     const p = encodeTuple(["x"]);
     expect(Buffer.compare(a, prefixEnd(p))).toBe(-1);
     expect(Buffer.compare(c, prefixEnd(p))).toBe(1);
+  });
+
+  it("the writer's latin1 keys are the same bytes, in the same order", () => {
+    const r = rng(7);
+    const values = [...SPECIAL_STRINGS, ...SPECIAL_NUMBERS, ...Array.from({ length: 500 }, () => randomValue(r))];
+    for (const v of values) expect(Buffer.from(encodeValueLatin1(v), "latin1")).toEqual(encodeValue(v));
+    for (let i = 0; i < 5000; i++) {
+      const a = encodeValueLatin1(values[Math.floor(r() * values.length)]);
+      const b = encodeValueLatin1(values[Math.floor(r() * values.length)]);
+      const bytes = Math.sign(Buffer.compare(Buffer.from(a, "latin1"), Buffer.from(b, "latin1")));
+      expect(a < b ? -1 : a > b ? 1 : 0).toBe(bytes);
+    }
+    // a document's keys: the first field's encoding then the rest, ending in the id tail
+    const id = encodeId(3, newInternalId());
+    for (let i = 0; i < 200; i++) {
+      const doc = { _id: id, _creationTime: 1_700_000_000_000 + i, a: values[i], b: values[i + 1], c: values[i + 2] };
+      const keys = new DocKeys(doc, id);
+      for (const fields of [
+        ["a", "_creationTime", "_id"],
+        ["a", "b", "c", "_creationTime", "_id"],
+        ["_creationTime", "_id"],
+        ["b", "a"],
+      ]) {
+        const whole = keys.field(fields[0]) + keys.rest(fields);
+        expect(Buffer.from(whole, "latin1")).toEqual(indexKey(doc, fields));
+      }
+    }
   });
 });
 
