@@ -22,6 +22,15 @@ const T_COMMIT_TS = 0x31; // unresolved commit timestamp: sorts as int64::MAX (a
 
 const MAX_BYTE = 0xff;
 
+/** ASCII without NUL: a string whose UTF-8 bytes are its characters and need no escaping. */
+function isPlainAscii(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 0 || c > 0x7f) return false;
+  }
+  return true;
+}
+
 class Writer {
   buf = Buffer.allocUnsafe(64);
   len = 0;
@@ -48,15 +57,7 @@ class Writer {
   }
   escapedString(s: string) {
     // Fast path: ASCII without NUL needs no escaping and no TextEncoder.
-    let ascii = true;
-    for (let i = 0; i < s.length; i++) {
-      const c = s.charCodeAt(i);
-      if (c === 0 || c > 0x7f) {
-        ascii = false;
-        break;
-      }
-    }
-    if (ascii) {
+    if (isPlainAscii(s)) {
       this.ensure(s.length + 2);
       for (let i = 0; i < s.length; i++) this.buf[this.len++] = s.charCodeAt(i);
       this.buf[this.len++] = 0;
@@ -240,15 +241,7 @@ export function indexKey(doc: Record<string, unknown>, fields: ReadonlyArray<str
  */
 export function encodeValueLatin1(v: Value | undefined): string {
   if (typeof v === "string") {
-    let plain = true;
-    for (let i = 0; i < v.length; i++) {
-      const c = v.charCodeAt(i);
-      if (c === 0 || c > 0x7f) {
-        plain = false;
-        break;
-      }
-    }
-    if (plain) return `\x60${v}\x00\x00`;
+    if (isPlainAscii(v)) return `\x60${v}\x00\x00`;
   } else if (v === undefined) return "\x10";
   else if (v === null) return "\x20";
   else if (typeof v === "boolean") return v ? "\x51" : "\x50";
