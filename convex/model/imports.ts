@@ -24,9 +24,12 @@ import { TEXTS } from "../lib/texts";
 /** Per-row detail rows kept per kind (duplicates, errors); the counts stay exact beyond it. */
 export const OUTCOME_DETAIL_CAP = 10_000;
 /**
- * Rows one appendBatch may carry. A row makes at most four index lookups (its voter ID or email,
- * or its three name keys in turn; and a name-keys row when the voter changes) and up to three
- * writes, so 1,000 rows stay within Convex's 4,096 queries and 16,000 writes a transaction.
+ * Rows one appendBatch may carry. 1,000 new voters stay well within Convex's 4,096 queries and
+ * 16,000 writes a transaction: a row looks its voter up with at most three index ranges (its voter
+ * ID or email, or its three name keys in turn) and writes up to three documents. Rows whose saves
+ * read more (a voter each updates: its districts row, place, door and name keys; an email
+ * automation each matches) can bring a batch past a limit: such a batch is refused whole, and the
+ * client sends it again in halves (src/lib/import/batchSizer.ts).
  */
 export const MAX_BATCH_ROWS = 1_000;
 /** Voters deleted per mutation at most (each reads six index ranges or more: see DELETE_BUDGET). */

@@ -5,10 +5,12 @@
  * not time, and a row's writes are bounded (the server's MAX_BATCH_ROWS keeps a batch within
  * those limits); its time is what differs up to ~3× between machines of one kind. So the client
  * watches each batch's server time and steers the next batch's size toward the target, and a
- * batch refused for running out of time is sent again in halves.
+ * batch refused for its size is sent again in halves: one that ran out of time, or one over a
+ * transaction limit that its rows' own work reached (a re-import where nearly every row updates a
+ * voter reads its districts, place, door and name keys too: several index ranges a row).
  */
 export const TARGET_BATCH_MS = 250;
-/** The size a timed-out batch is not halved below: such a batch is the row's fault, not the size's. */
+/** The size a batch refused for its size is not halved below: such a batch is the row's fault, not the size's. */
 export const MIN_BATCH_ROWS = 10;
 const START_ROWS = 250;
 
@@ -28,7 +30,7 @@ export class BatchSizer {
     this.size = Math.max(Math.min(MIN_BATCH_ROWS, this.max), Math.min(this.max, next));
   }
 
-  /** A batch of `rows` ran out of time: false when it was already as small as batches get. */
+  /** A batch of `rows` was too large (time or a transaction limit): false when it was already as small as batches get. */
   shrink(rows: number): boolean {
     if (rows <= MIN_BATCH_ROWS) return false;
     this.size = Math.max(MIN_BATCH_ROWS, Math.floor(Math.min(this.size, rows) / 2));
@@ -36,7 +38,19 @@ export class BatchSizer {
   }
 }
 
-/** Convex's refusal of a function that used up its execution time ("Function execution timed out …"). */
-export function isTimeLimitError(e: unknown): boolean {
-  return e instanceof Error && /execution timed out/i.test(e.message);
+/**
+ * Convex's refusals of a mutation too large for one transaction, which stored nothing of it: its
+ * execution time ("Function execution timed out …") and its reads, writes and scheduled functions
+ * ("Too many reads in a single function execution …", "Too many functions scheduled by this mutation …").
+ */
+const BATCH_TOO_LARGE = [
+  /execution timed out/i,
+  /Too many (documents read|bytes read|reads|writes|bytes written) in a single function execution/,
+  /Too many functions scheduled by this mutation/,
+  /Too large total size of the arguments of scheduled functions/,
+];
+
+/** A batch the server refused for its size (time or a transaction limit): smaller batches may pass. */
+export function isBatchTooLargeError(e: unknown): boolean {
+  return e instanceof Error && BATCH_TOO_LARGE.some((re) => re.test(e.message));
 }

@@ -10,7 +10,7 @@ import type { BatchResult, ImportAttestation, RowOutcome as RowError, StartImpor
 import type { ElectionRecord } from "@convex/tables/voters";
 import { CREATE_NEW, IGNORE, isHistoryMapping, STANDARD_KEYS, type ColumnMapping, type NewFieldDef } from "./fields";
 import type { RowSource } from "./rowSource";
-import { BatchSizer, isTimeLimitError } from "./batchSizer";
+import { BatchSizer, isBatchTooLargeError } from "./batchSizer";
 import { compileMapping, type ImportRow } from "./transform";
 
 /** The most rows a batch carries (the server's MAX_BATCH_ROWS); batchSizer.ts picks fewer when the server is slower. */
@@ -222,16 +222,17 @@ export async function runImport(o: RunImportOptions): Promise<RunImportResult> {
       inflight.push({ result, held, sentAt: performance.now() });
     };
     /**
-     * Waits for the oldest batch. One that ran out of time stored nothing, and the batches sent
-     * after it were refused for the gap: their rows go back to the front of the buffer, to be
-     * sent again in smaller batches. Returns how many rows went back (0: the batch was stored).
+     * Waits for the oldest batch. One refused for its size (out of time, or over a transaction
+     * limit) stored nothing, and the batches sent after it were refused for the gap: their rows go
+     * back to the front of the buffer, to be sent again in smaller batches. Returns how many rows
+     * went back (0: the batch was stored).
      */
     const settle = async (): Promise<number> => {
       const head = inflight.shift()!;
       try {
         last = await head.result;
       } catch (error) {
-        if (!isTimeLimitError(error) || !sizer.shrink(head.held.length)) throw error;
+        if (!isBatchTooLargeError(error) || !sizer.shrink(head.held.length)) throw error;
         const later = inflight.splice(0);
         for (const b of later) {
           const stored = await b.result.then(

@@ -10,12 +10,12 @@ import {
   type StartArgs,
 } from "@/lib/import/runner";
 import type { ImportRow } from "@/lib/import/transform";
-import { BatchSizer, isTimeLimitError, MIN_BATCH_ROWS, TARGET_BATCH_MS } from "@/lib/import/batchSizer";
+import { BatchSizer, isBatchTooLargeError, MIN_BATCH_ROWS, TARGET_BATCH_MS } from "@/lib/import/batchSizer";
 
 const IMPORT_ID = "imp1" as ImportId;
 
 /** Mirrors the server contract: idempotent by start row, gaps refused, names required. */
-function fakeServer(opts: { failAfterBatches?: number; timesOutAbove?: number } = {}) {
+function fakeServer(opts: { failAfterBatches?: number; timesOutAbove?: number; overReadsAbove?: number } = {}) {
   const state = {
     failAfterBatches: opts.failAfterBatches,
     nextRow: 1,
@@ -53,6 +53,13 @@ function fakeServer(opts: { failAfterBatches?: number; timesOutAbove?: number } 
         state.timedOut.push(rows.length);
         throw new Error(
           "[CONVEX M(imports:appendBatch)] Server Error\nFunction execution timed out (maximum duration: 1s)",
+        );
+      }
+      // rows that each read several index ranges (updates): over Convex's 4,096 a transaction
+      if (opts.overReadsAbove !== undefined && rows.length > opts.overReadsAbove) {
+        state.timedOut.push(rows.length);
+        throw new Error(
+          "[CONVEX M(imports:appendBatch)] [Request ID: 1f2e] Server Error\nUncaught Error: Too many reads in a single function execution (limit: 4096). Consider using smaller limits in your queries, paginating your queries, or using indexed queries with a selective index range expressions.",
         );
       }
       state.batches++;
@@ -253,6 +260,24 @@ describe("runImport", () => {
     expect(state.processed).toBe(500);
   });
 
+  test("a batch over a transaction limit (too many reads) is sent again in halves too: every row once", async () => {
+    const { state, transport } = fakeServer({ overReadsAbove: 60 });
+    const r = await runImport({
+      attestation,
+      source: await openDelimitedSource(new Blob([csv(400)])),
+      transport,
+      filename: "f.csv",
+      mapping,
+      batchSize: 250,
+      errorMode: "ignore",
+    });
+    expect(r.status).toBe("completed");
+    expect(state.timedOut.length).toBeGreaterThan(0);
+    expect(Math.max(...state.sizes)).toBeLessThanOrEqual(60);
+    expect(state.rows.map((x) => x.row)).toEqual(Array.from({ length: 400 }, (_, i) => i + 1));
+    expect(state.processed).toBe(400);
+  });
+
   test("a row that alone runs out of time fails the import with the server's message", async () => {
     const { transport } = fakeServer({ timesOutAbove: 0 });
     await expect(
@@ -298,8 +323,21 @@ describe("BatchSizer", () => {
     expect(s.shrink(MIN_BATCH_ROWS)).toBe(false);
   });
 
-  test("only Convex's execution time-out counts as one", () => {
-    expect(isTimeLimitError(new Error("Function execution timed out (maximum duration: 1s)"))).toBe(true);
-    expect(isTimeLimitError(new Error("connection lost"))).toBe(false);
+  test("Convex's execution time-out and transaction limits count as a batch too large, nothing else", () => {
+    for (const text of [
+      "Function execution timed out (maximum duration: 1s)",
+      "Too many reads in a single function execution (limit: 4096). Consider using smaller limits",
+      "Too many documents read in a single function execution (limit: 32000).",
+      "Too many bytes read in a single function execution (limit: 16777216 bytes).",
+      "Too many writes in a single function execution (limit: 16000)",
+      "Too many bytes written in a single function execution (limit: 16 MiB)",
+      "Too many functions scheduled by this mutation (limit: 1000)",
+      "Too large total size of the arguments of scheduled functions from this mutation (limit: 16777216 bytes)",
+    ])
+      expect(
+        isBatchTooLargeError(new Error(`[CONVEX M(imports:appendBatch)] Server Error\nUncaught Error: ${text}`)),
+      ).toBe(true);
+    expect(isBatchTooLargeError(new Error("connection lost"))).toBe(false);
+    expect(isBatchTooLargeError(new Error("This import is no longer running."))).toBe(false);
   });
 });
