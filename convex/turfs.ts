@@ -116,7 +116,7 @@ export const countArea = orgQuery("campaigns.manage")({
     boundaryId: v.optional(v.id("boundaries")),
     filters: v.optional(vTurfFilters),
   },
-  returns: v.object({ doors: v.number(), voters: v.number(), held: v.number() }),
+  returns: v.object({ doors: v.number(), voters: v.number(), held: v.number(), tooLarge: v.optional(v.literal(true)) }),
   handler: async (ctx, args) => {
     const { area } = await resolveArea(ctx.db, { points: positions(args.points), boundaryId: args.boundaryId });
     return await countDoors(ctx.db, ctx.viewer.orgId, area, args.filters ?? {});

@@ -79,6 +79,7 @@ export const TEXTS = {
     nameRequired: "Please enter a name for the walk list.",
     turfNameRequired: "Please enter a name for the turf.",
     drawArea: "Draw an area on the map with at least three corners.",
+    areaTooLarge: "This area is too large to count its doors. Draw a smaller area, or choose a district or precinct.",
     noDoors: "There are no doors in this area with the filters chosen.",
     turfTooLarge: (doors: number, max: number) =>
       `This area holds ${doors.toLocaleString("en-US")} doors; a turf holds at most ${max.toLocaleString("en-US")}. Draw a smaller area or auto-cut it into turfs.`,

@@ -13,8 +13,10 @@ import { doorAddress } from "../lib/turf/doorAddress";
 import {
   areaBBox,
   areaTester,
+  bboxRows,
   CELL_DEGREES,
   cellRanges,
+  MAX_AREA_ROWS,
   ringPolygon,
   rowOf,
   sideOfLine,
@@ -47,6 +49,7 @@ export type CellDoor = { id: Id<"doors">; lat: number; lng: number; voters: numb
 
 /** The doorCells documents of a bounding box (one index range per grid row). */
 export async function cellsIn(db: Db, orgId: Id<"organizations">, bbox: BBox): Promise<Doc<"doorCells">[]> {
+  if (bboxRows(bbox) > MAX_AREA_ROWS) throw appError("VALIDATION_ERROR", TEXTS.walkLists.areaTooLarge);
   const out: Doc<"doorCells">[] = [];
   for (const r of cellRanges(bbox)) {
     const docs = await db
@@ -113,7 +116,9 @@ export async function countArea(
   orgId: Id<"organizations">,
   area: Area,
   filters: TurfFilters = {},
-): Promise<{ doors: number; voters: number; held: number }> {
+): Promise<{ doors: number; voters: number; held: number; tooLarge?: true }> {
+  // while drawing, an area too tall to read is said so, not refused: the count is live
+  if (bboxRows(areaBBox(area)) > MAX_AREA_ROWS) return { doors: 0, voters: 0, held: 0, tooLarge: true };
   let doors = 0;
   let voters = 0;
   let held = 0;

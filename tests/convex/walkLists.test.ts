@@ -401,6 +401,34 @@ describe("turf", () => {
     await expect(cm.mutation(api.turfs.cutTurf, { name: " ", points: ring, filters: {} })).rejects.toThrow(
       /name for the turf/,
     );
+    // a rectangle drawn across the country, zoomed out (from the equator up: 7,200 grid rows, more
+    // index ranges than a transaction may read): its live count says so, a cut is refused clearly
+    const country = [
+      [-120, 0],
+      [-70, 0],
+      [-70, 36],
+      [-120, 36],
+    ];
+    expect(await cm.query(api.turfs.countArea, { points: country })).toEqual({
+      doors: 0,
+      voters: 0,
+      held: 0,
+      tooLarge: true,
+    });
+    await expect(cm.mutation(api.turfs.cutTurf, { name: "US", points: country, filters: {} })).rejects.toThrow(
+      /too large to count its doors/,
+    );
+    // as tall as a large state (15°): counted
+    const state = await cm.query(api.turfs.countArea, {
+      points: [
+        [-85, 25],
+        [-75, 25],
+        [-75, 40],
+        [-85, 40],
+      ],
+    });
+    expect(state.tooLarge).toBeUndefined();
+    expect(state.doors).toBe(0);
   });
 
   test("auto-cut: an area's doors into turfs of about the target, each door once; undo takes them back", async () => {

@@ -20,6 +20,18 @@ export function cellOf(lat: number, lng: number): number {
 
 export type BBox = [west: number, south: number, east: number, north: number];
 
+/**
+ * Grid rows an area's doors are read from at most (17.5° of latitude: any state but Alaska): one
+ * index range each, and Convex allows 4,096 a transaction. A taller area (a rectangle drawn across
+ * the country) is refused rather than read.
+ */
+export const MAX_AREA_ROWS = 3_500;
+
+/** How many grid rows a bounding box covers. */
+export function bboxRows([, south, , north]: BBox): number {
+  return rowOf(north) - rowOf(south) + 1;
+}
+
 /** The index ranges [lo, hi] (inclusive) of the grid cells covering a bounding box, one per row. */
 export function cellRanges([west, south, east, north]: BBox): { row: number; lo: number; hi: number }[] {
   const r0 = Math.floor((south + 90) / CELL_DEGREES);

@@ -226,6 +226,18 @@ describe("WalkListsPage", () => {
     expect(text(byTestId(r.container, "turf.liveCount"))).toBe(
       "600 doors · 700 voters12 doors already in open walk lists (auto-cut leaves them out)",
     );
+    // an area too tall to read (drawn zoomed out across the country): said so, the page stays
+    state.count = { doors: 0, voters: 0, held: 0, tooLarge: true };
+    await act(async () =>
+      state.drawn!([
+        [-120, 0],
+        [-70, 0],
+        [-70, 36],
+      ]),
+    );
+    expect(text(byTestId(r.container, "turf.liveCount"))).toBe(
+      "This area is too large to count its doors. Draw a smaller area, or choose a district or precinct.",
+    );
     const row = allByTestId(r.container, "turf.row")[0];
     expect(text(byTestId(row, "turf.row.counts"))).toBe("40 doors · 70 voters · Drawn on the map");
     click(button(row, "Create walk list"));

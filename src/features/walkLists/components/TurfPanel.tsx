@@ -3,6 +3,7 @@ import { useState } from "react";
 import type { Id } from "@convex/_generated/dataModel";
 import { PARTIES, VOTER_STATUSES } from "@convex/tables/voters";
 import type { TurfFilters } from "@convex/tables/walkLists";
+import { TEXTS } from "@convex/lib/texts";
 import { countOf } from "@/lib/plural";
 import { toast } from "@/ui/toast";
 import { useBoundaries, useTurfActions, type TurfOptions, type TurfRow } from "../hooks/useWalkLists";
@@ -25,7 +26,7 @@ type Props = {
   source: CutSource;
   setSource(s: CutSource): void;
   /** the live count of the area with the filters (held: doors an open walk list holds) */
-  count: { doors: number; voters: number; held: number } | null | undefined;
+  count: { doors: number; voters: number; held: number; tooLarge?: true } | null | undefined;
   filters: TurfFilters;
   setFilters(f: TurfFilters): void;
   selected: Id<"turfs"> | null;
@@ -309,7 +310,11 @@ export function TurfPanel(p: Props) {
             </Select.Root>
           )}
           <Box data-testid="turf.liveCount" aria-live="polite">
-            {p.count ? (
+            {p.count?.tooLarge ? (
+              <Text size="2" color="amber" data-testid="turf.liveCount.tooLarge">
+                {TEXTS.walkLists.areaTooLarge}
+              </Text>
+            ) : p.count ? (
               <>
                 <Text size="3" weight="bold">
                   {`${countOf(p.count.doors, "door")} · ${countOf(p.count.voters, "voter")}`}

@@ -41,7 +41,9 @@ export function useBoundaries(layerId: Id<"mapLayers"> | null) {
  * each new corner; the last answer stays while the next loads.
  */
 export function useAreaCount(points: number[][] | null, boundaryId: Id<"boundaries"> | null, filters: TurfFilters) {
-  const area = boundaryId ? { boundaryId } : points && points.length >= 3 ? { points } : null;
+  // a shape still being laid out can hold a corner the map could not place (not a number): not asked
+  const drawable = points && points.length >= 3 && points.every((pt) => pt.every(Number.isFinite));
+  const area = boundaryId ? { boundaryId } : drawable ? { points } : null;
   // debounced by value (a new object each render would restart the timer forever)
   const key = useDebounced(area ? JSON.stringify({ ...area, filters }) : null, 120);
   const args = useMemo(() => (key ? (JSON.parse(key) as typeof area & { filters: TurfFilters }) : null), [key]);
