@@ -12,7 +12,7 @@
  * - `shot(name)`: saves a screenshot to SHOTS_DIR when it is set; one is taken after every test too.
  */
 import path from "node:path";
-import { test as base, type BrowserContext, type Page } from "@playwright/test";
+import { test as base, type BrowserContext, type Page, type TestInfo } from "@playwright/test";
 import { AcceptInvitationPage } from "./pages/AcceptInvitationPage";
 import { AccountSettingsPage } from "./pages/AccountSettingsPage";
 import { AppShell } from "./pages/AppShell";
@@ -104,10 +104,29 @@ function signedIn<T>(PageObject: PageObjectClass<T>) {
     use(new PageObject(signedInPage));
 }
 
+/** Uncaught errors and console errors of a browser context's pages, as text: what a crash screen hides. */
+function watchBrowserErrors(context: BrowserContext, into: string[]) {
+  context.on("weberror", (e) => into.push(`uncaught: ${e.error().stack ?? e.error().message}`));
+  context.on("console", (m) => {
+    if (m.type() === "error") into.push(`console: ${m.text()}`);
+  });
+}
+
+/** A failed test's browser errors go into its report and the run's output. */
+async function reportBrowserErrors(errors: string[], testInfo: TestInfo) {
+  if (errors.length === 0 || testInfo.status === testInfo.expectedStatus) return;
+  const body = errors.join("\n");
+  console.log(`browser errors in "${testInfo.title}":\n${body}`);
+  await testInfo.attach("browser errors", { body, contentType: "text/plain" });
+}
+
 export const test = base.extend<Fixtures>({
-  context: async ({ context }, use) => {
+  context: async ({ context }, use, testInfo) => {
     await context.addInitScript(recordToasts);
+    const errors: string[] = [];
+    watchBrowserErrors(context, errors);
     await use(context);
+    await reportBrowserErrors(errors, testInfo);
   },
   account: async ({ page }, use) => {
     const account = newAccount();
@@ -148,15 +167,18 @@ export const test = base.extend<Fixtures>({
 
   mailbox: async ({ request }, use) => use(new Mailbox(request)),
 
-  openOtherBrowser: async ({ browser }, use) => {
+  openOtherBrowser: async ({ browser }, use, testInfo) => {
     const contexts: BrowserContext[] = [];
+    const errors: string[] = [];
     await use(async () => {
       const context = await browser.newContext();
       await context.addInitScript(recordToasts);
+      watchBrowserErrors(context, errors);
       contexts.push(context);
       return context.newPage();
     });
     for (const context of contexts) await context.close();
+    await reportBrowserErrors(errors, testInfo);
   },
 
   shot: [
