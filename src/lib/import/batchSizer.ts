@@ -50,7 +50,16 @@ const BATCH_TOO_LARGE = [
   /Too large total size of the arguments of scheduled functions/,
 ];
 
-/** A batch the server refused for its size (time or a transaction limit): smaller batches may pass. */
+/**
+ * A production deployment redacts a function's errors other than ConvexError: the client hears
+ * only "[Request ID: …] Server Error", which a time-out or a transaction limit may be behind.
+ */
+const REDACTED = /\] Server Error\s*(Called by client\s*)?$/;
+
+/**
+ * A batch the server refused for its size (time or a transaction limit), or without saying why:
+ * smaller batches may pass. The app's own refusals (ConvexError) always say why.
+ */
 export function isBatchTooLargeError(e: unknown): boolean {
-  return e instanceof Error && BATCH_TOO_LARGE.some((re) => re.test(e.message));
+  return e instanceof Error && (BATCH_TOO_LARGE.some((re) => re.test(e.message)) || REDACTED.test(e.message));
 }
