@@ -9,7 +9,7 @@
 import { expect, test } from "vitest";
 import { api } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
-import { isBatchTooLargeError } from "@/lib/import/batchSizer";
+import { batchRefusal } from "@/lib/import/batchSizer";
 import { createMember, enforcesTransactionLimits, setupTest, type Member } from "./setup";
 
 const N = 1_000;
@@ -85,7 +85,7 @@ test("a batch where every row updates its voter can pass Convex's reads: refused
     );
     expect(error?.message).toMatch(/Too many reads in a single function execution \(limit: 4096\)/);
     // the runner's signal to send it again in halves
-    expect(isBatchTooLargeError(error)).toBe(true);
+    expect(batchRefusal(error)).toBe("limit");
     // nothing of it was stored
     expect(await m.as.query(api.imports.get, { importId: again })).toMatchObject({ processed_records: 0 });
     for (const [from, to] of [

@@ -10,7 +10,7 @@ import type { BatchResult, ImportAttestation, RowOutcome as RowError, StartImpor
 import type { ElectionRecord } from "@convex/tables/voters";
 import { CREATE_NEW, IGNORE, isHistoryMapping, STANDARD_KEYS, type ColumnMapping, type NewFieldDef } from "./fields";
 import type { RowSource } from "./rowSource";
-import { BatchSizer, isBatchTooLargeError } from "./batchSizer";
+import { BatchSizer, batchRefusal } from "./batchSizer";
 import { compileMapping, type ImportRow } from "./transform";
 
 /** The most rows a batch carries (the server's MAX_BATCH_ROWS); batchSizer.ts picks fewer when the server is slower. */
@@ -232,7 +232,8 @@ export async function runImport(o: RunImportOptions): Promise<RunImportResult> {
       try {
         last = await head.result;
       } catch (error) {
-        if (!isBatchTooLargeError(error) || !sizer.shrink(head.held.length)) throw error;
+        const refusal = batchRefusal(error);
+        if (!refusal || !sizer.shrink(head.held.length, refusal)) throw error;
         const later = inflight.splice(0);
         for (const b of later) {
           const stored = await b.result.then(

@@ -10,7 +10,7 @@ import {
   type StartArgs,
 } from "@/lib/import/runner";
 import type { ImportRow } from "@/lib/import/transform";
-import { BatchSizer, isBatchTooLargeError, MIN_BATCH_ROWS, TARGET_BATCH_MS } from "@/lib/import/batchSizer";
+import { BatchSizer, batchRefusal, MIN_BATCH_ROWS, TARGET_BATCH_MS } from "@/lib/import/batchSizer";
 
 const IMPORT_ID = "imp1" as ImportId;
 
@@ -244,7 +244,7 @@ describe("runImport", () => {
     ["runs out of time", TIMED_OUT],
     ["is over a transaction limit (too many reads)", TOO_MANY_READS],
     ["is refused without a reason (a production deployment)", REDACTED],
-  ])("a batch that %s is sent again in halves, with the batches behind it: every row once", async (_, refusal) => {
+  ])("a batch that %s is sent again in halves, with the batches behind it: every row once", async (what, refusal) => {
     const { state, transport } = fakeServer({ refusesAbove: 40, refusal });
     const r = await runImport({
       attestation,
@@ -260,6 +260,8 @@ describe("runImport", () => {
     expect(Math.max(...state.sizes)).toBeLessThanOrEqual(40);
     expect(state.rows.map((x) => x.row)).toEqual(Array.from({ length: 500 }, (_, i) => i + 1));
     expect(state.processed).toBe(500);
+    // over a limit, the rows' doing: refused on the way down only (200, 100, 50), never again
+    if (what !== "runs out of time") expect(state.timedOut).toEqual([200, 100, 50]);
   });
 
   test("a row that alone runs out of time fails the import with the server's message", async () => {
@@ -307,9 +309,21 @@ describe("BatchSizer", () => {
     expect(s.shrink(MIN_BATCH_ROWS)).toBe(false);
   });
 
-  test("Convex's execution time-out and transaction limits count as a batch too large, nothing else", () => {
+  test("after a time-out the size grows back with the time; after a transaction limit it stays down", () => {
+    const timed = new BatchSizer(1_000);
+    timed.shrink(250, "time");
+    for (let i = 0; i < 6; i++) timed.observe(timed.size, TARGET_BATCH_MS / 8);
+    expect(timed.size).toBe(1_000);
+    const limited = new BatchSizer(1_000);
+    limited.shrink(250, "limit");
+    for (let i = 0; i < 6; i++) limited.observe(limited.size, TARGET_BATCH_MS / 8);
+    expect(limited.size).toBe(125);
+  });
+
+  test("Convex's time-out is the machine's; its transaction limits and a redacted refusal the rows'; nothing else counts", () => {
+    const hear = (text: string) => new Error(`[CONVEX M(imports:appendBatch)] Server Error\nUncaught Error: ${text}`);
+    expect(batchRefusal(hear("Function execution timed out (maximum duration: 1s)"))).toBe("time");
     for (const text of [
-      "Function execution timed out (maximum duration: 1s)",
       "Too many reads in a single function execution (limit: 4096). Consider using smaller limits",
       "Too many documents read in a single function execution (limit: 32000).",
       "Too many bytes read in a single function execution (limit: 16777216 bytes).",
@@ -318,23 +332,10 @@ describe("BatchSizer", () => {
       "Too many functions scheduled by this mutation (limit: 1000)",
       "Too large total size of the arguments of scheduled functions from this mutation (limit: 16777216 bytes)",
     ])
-      expect(
-        isBatchTooLargeError(new Error(`[CONVEX M(imports:appendBatch)] Server Error\nUncaught Error: ${text}`)),
-      ).toBe(true);
-    // a production deployment's redacted error may be either: it is tried smaller too
-    expect(
-      isBatchTooLargeError(
-        new Error("[CONVEX M(imports:appendBatch)] [Request ID: 8a1c] Server Error\n  Called by client"),
-      ),
-    ).toBe(true);
-    expect(isBatchTooLargeError(new Error("connection lost"))).toBe(false);
-    expect(isBatchTooLargeError(new Error("This import is no longer running."))).toBe(false);
-    expect(
-      isBatchTooLargeError(
-        new Error(
-          "[CONVEX M(imports:appendBatch)] [Request ID: 8a1c] Server Error\nUncaught Error: Rows 1 to 5 have not been imported yet.\n  Called by client",
-        ),
-      ),
-    ).toBe(false);
+      expect(batchRefusal(hear(text))).toBe("limit");
+    expect(batchRefusal(new Error(REDACTED))).toBe("limit");
+    expect(batchRefusal(new Error("connection lost"))).toBeNull();
+    expect(batchRefusal(new Error("This import is no longer running."))).toBeNull();
+    expect(batchRefusal(hear("Rows 1 to 5 have not been imported yet."))).toBeNull();
   });
 });
