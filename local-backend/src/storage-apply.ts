@@ -9,7 +9,7 @@ import type Database from "better-sqlite3";
 import { jsonToConvex, type JSONValue, type Value } from "convex/values";
 import { DocShapes, splitObject, type SplitObject } from "./doc-shapes.js";
 import { IndexParts } from "./index-parts.js";
-import { DocKeys, indexKey, searchEntry } from "./indexkey.js";
+import { DocKeys, searchEntry } from "./indexkey.js";
 import type { DbIndexDef, DocWrite, IndexDef, SearchIndexDef } from "./storage-types.js";
 
 /** the meta key of the last batch applied (its lsn): storage-journal.ts replays the batches after it */
@@ -198,25 +198,6 @@ export class BatchApplier {
     return s.del;
   }
 
-  /** Index entries of a one-field index: the key is that field alone, never in a part (`place`). */
-  private indexOne(
-    ix: DbIndexDef,
-    oldDoc: Record<string, Value> | null,
-    newDoc: Record<string, Value> | null,
-    seq: number,
-    inserts: Map<number, Entry[]>,
-  ) {
-    const oldKey = oldDoc ? indexKey(oldDoc, ix.fields) : null;
-    const newKey = newDoc ? indexKey(newDoc, ix.fields) : null;
-    if (oldKey && newKey && oldKey.equals(newKey)) return;
-    if (oldKey) this.stmts.deleteIdx.run(ix.id, oldKey);
-    if (newKey) {
-      let list = inserts.get(ix.id);
-      if (!list) inserts.set(ix.id, (list = []));
-      list.push({ i: ix.id, k: newKey.toString("latin1"), seq });
-    }
-  }
-
   /**
    * Applies a batch atomically. New documents get consecutive row numbers after the current
    * maximum (what SQLite would pick); index entries are inserted in key order, many rows per
@@ -272,12 +253,8 @@ export class BatchApplier {
       const newDoc = json === null ? null : parseStored(json, indexes.roots, split);
       const oldKeys = oldDoc ? new DocKeys(oldDoc, b.ids[i]) : null;
       const newKeys = newDoc ? new DocKeys(newDoc, b.ids[i]) : null;
+      // every index the writer keeps ends in _creationTime and _id (catalog.ts; by_id is the documents table)
       for (const ix of indexes.db) {
-        if (ix.fields.length < 2) {
-          // an index of one field (not _id-terminated): its keys whole, as stored before parts
-          this.indexOne(ix, oldDoc, newDoc, seq, inserts);
-          continue;
-        }
         const f0 = ix.fields[0];
         const oldFirst = oldKeys ? oldKeys.field(f0) : null;
         const oldRest = oldKeys ? oldKeys.rest(ix.fields) : null;

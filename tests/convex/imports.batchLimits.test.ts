@@ -10,7 +10,7 @@ import { expect, test } from "vitest";
 import { api } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
 import { batchRefusal } from "@/lib/import/batchSizer";
-import { createMember, enforcesTransactionLimits, setupTest, type Member } from "./setup";
+import { createMember, setupTest, type Member } from "./setup";
 
 const N = 1_000;
 const COLUMNS = ["voter_id", "first_name", "last_name", "address", "zip", "status", "party_affiliation"];
@@ -78,7 +78,8 @@ test("a batch where every row updates its voter can pass Convex's reads: refused
 
   const again = await start(m, true);
   const whole = m.as.mutation(api.imports.appendBatch, { importId: again, startRow: 1, rows: rowsOf(true) });
-  if (enforcesTransactionLimits) {
+  // the embedded backend (it has setEnv) holds transactions to Convex's limits; convex-test does not
+  if ("setEnv" in t) {
     const error = await whole.then(
       () => null,
       (e: Error) => e,

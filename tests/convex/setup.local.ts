@@ -12,9 +12,6 @@ export { createMember, roleFixture } from "./fixtures";
 
 export const modules = import.meta.glob("../../convex/**/*.*s");
 
-/** local-backend holds every transaction to Convex's limits (reads, writes, time) */
-export const enforcesTransactionLimits = true;
-
 export function setupTest() {
   return localBackendTest<DataModel>();
 }

@@ -8,9 +8,6 @@ export { createMember, roleFixture } from "./fixtures";
 
 export const modules = import.meta.glob("../../convex/**/*.*s");
 
-/** convex-test does not count a transaction's reads and writes against Convex's limits */
-export const enforcesTransactionLimits = false;
-
 export function setupTest() {
   return convexTest(schema, modules);
 }
