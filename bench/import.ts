@@ -11,7 +11,7 @@
  * client memory < 500 MB.
  *
  *   BENCH_ROWS=100000,5000000   row counts (default both; each file is imported into the same organisation)
- *   BENCH_BATCH=1000            rows per appendBatch
+ *   BENCH_BATCH=1000            the most rows per appendBatch (default: the runner's, as in the browser)
  *   BENCH_KEEP=1                keep the temp dir (its data/ is the database) for a closer look
  */
 import Database from "better-sqlite3";
@@ -34,7 +34,7 @@ import { importVoterFile, writeVoterFile } from "./voterFile";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const SIZES = (process.env.BENCH_ROWS ?? "100000,5000000").split(",").map(Number);
-const BATCH = Number(process.env.BENCH_BATCH ?? 1000);
+const BATCH = process.env.BENCH_BATCH ? Number(process.env.BENCH_BATCH) : undefined;
 const mb = (b: number) => `${(b / 1048576).toFixed(0)} MB`;
 
 let peakRss = 0;
@@ -206,7 +206,9 @@ function ask<T>(child: ChildProcess, type: string): Promise<T> {
 async function main() {
   console.log(speedIndexLine());
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "precinct-bench-import-"));
-  console.log(`import bench  dir=${dir}  node ${process.version}  ${os.cpus()[0]?.model ?? ""}  batch=${BATCH}`);
+  console.log(
+    `import bench  dir=${dir}  node ${process.version}  ${os.cpus()[0]?.model ?? ""}  batch=${BATCH ?? "the runner's"}`,
+  );
   const files: Record<number, string> = {};
   for (const n of SIZES) {
     const t0 = performance.now();

@@ -4,7 +4,14 @@ import type { MutationCtx, QueryCtx } from "../_generated/server";
 import { appError } from "../lib/errors";
 import type { BatchResult, ImportAttestation, ImportFieldsDoc, RowOutcome, StartImportArgs } from "../tables/imports";
 import { ATTESTATION_TEXTS, attestationProblem } from "../lib/voters/fileUse";
-import { cleanImportRow, electionKey, mergeElections, recentParticipation } from "../lib/import/rows";
+import {
+  BATCH_LOOKUP_BUDGET,
+  cleanImportRow,
+  electionKey,
+  mergeElections,
+  plannedLookups,
+  recentParticipation,
+} from "../lib/import/rows";
 import { voterFieldLabel, type ElectionRecord, type VoterFields } from "../tables/voters";
 import { adjustCounter } from "./counters";
 import { AudienceDrops } from "./emailAudience";
@@ -24,14 +31,16 @@ import { TEXTS } from "../lib/texts";
 /** Per-row detail rows kept per kind (duplicates, errors); the counts stay exact beyond it. */
 export const OUTCOME_DETAIL_CAP = 10_000;
 /**
- * Rows one appendBatch may carry. 1,000 new voters stay well within Convex's 4,096 queries and
- * 16,000 writes a transaction: a row looks its voter up with at most three index ranges (its voter
- * ID or email, or its three name keys in turn) and writes up to three documents. Rows whose saves
- * read more (a voter each updates: its districts row, place, door and name keys; an email
- * automation each matches) can bring a batch past a limit: such a batch is refused whole, and the
- * client sends it again in halves (src/lib/import/batchSizer.ts).
+ * Rows one appendBatch may carry. What bounds a batch is what its rows plan to read: their
+ * lookups (lib/import/rows.ts plannedLookups) stay within BATCH_LOOKUP_BUDGET of Convex's 4,096
+ * index ranges a transaction, and a batch past it is refused before any work. 4,000 new voters
+ * also stay within Convex's 16,000 writes (a row writes up to three documents); the browser sizes
+ * batches by the server's time as well (src/lib/import/batchSizer.ts), and by their bytes. Rows
+ * whose saves read more (a voter each updates: its districts row, place, door and name keys; an
+ * email automation each matches) can still bring a batch past a limit: such a batch is refused
+ * whole, and the client sends it again in halves.
  */
-export const MAX_BATCH_ROWS = 1_000;
+export const MAX_BATCH_ROWS = 4_000;
 /** Voters deleted per mutation at most (each reads six index ranges or more: see DELETE_BUDGET). */
 export const DELETE_CHUNK = 500;
 /**
@@ -104,6 +113,15 @@ export async function applyBatch(
   if (startRow > expected)
     throw appError("VALIDATION_ERROR", `Rows ${expected} to ${startRow - 1} have not been imported yet.`);
   if (rows.length > MAX_BATCH_ROWS) throw appError("VALIDATION_ERROR", `At most ${MAX_BATCH_ROWS} rows per batch.`);
+  const history = doc.kind === "history";
+  const rule = doc.match_rule ?? "name";
+  let lookups = 0;
+  for (const r of rows) lookups += plannedLookups(r.fields, rule, history);
+  if (lookups > BATCH_LOOKUP_BUDGET)
+    throw appError(
+      "VALIDATION_ERROR",
+      `This batch would look up ${lookups.toLocaleString("en-US")} voters; one batch may look up ${BATCH_LOOKUP_BUDGET.toLocaleString("en-US")}. Send fewer rows at a time.`,
+    );
   let last = startRow - 1;
   for (const r of rows) {
     if (r.row <= last) throw appError("VALIDATION_ERROR", "Batch rows must be in increasing order.");
@@ -113,8 +131,6 @@ export async function applyBatch(
     throw appError("VALIDATION_ERROR", "The batch must begin at its start row.");
 
   const orgId = doc.orgId;
-  const history = doc.kind === "history";
-  const rule = doc.match_rule ?? "name";
   // Phase 1 does every lookup before any write of this batch, so the lookups never have to look
   // through the transaction's own pending inserts; phase 2 writes.
   const plan: Planned[] = [];

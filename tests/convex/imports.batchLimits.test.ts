@@ -5,10 +5,14 @@
  * smaller batches pass; the client's runner sends a refused batch again in halves
  * (tests/lib/import/runner.test.ts). On the embedded backend (vitest project convex-local) the
  * limit is Convex's; the convex-test fake counts no reads, and there the full batch passes.
+ * A batch's lookups are planned before any work (lib/import/rows.ts plannedLookups), and one
+ * planned past BATCH_LOOKUP_BUDGET is refused at once.
  */
 import { expect, test } from "vitest";
 import { api } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
+import { BATCH_LOOKUP_BUDGET, plannedLookups } from "@convex/lib/import/rows";
+import { MAX_BATCH_ROWS } from "@convex/model/imports";
 import { batchRefusal } from "@/lib/import/batchSizer";
 import { createMember, setupTest, type Member } from "./setup";
 
@@ -112,4 +116,50 @@ test("a batch where every row updates its voter can pass Convex's reads: refused
       .unique(),
   );
   expect(moved).toMatchObject({ last_name: "Other999", status: "Inactive", party_affiliation: "Republican" });
+});
+
+/** A row matched by its name keys alone (no voter ID, no email): three index ranges. */
+const nameKeyRows = (n: number) =>
+  Array.from({ length: n }, (_, i) => ({
+    row: i + 1,
+    line: i + 2,
+    fields: {
+      first_name: `First${i}`,
+      last_name: `Last${i}`,
+      date_of_birth: "1970-01-01",
+      zip: "27701",
+      address: `${100 + i} Main St`,
+    } as never,
+  }));
+
+test("a batch's planned lookups: past the budget it is refused before any work, at the budget it fits Convex's limits", async () => {
+  const t = setupTest();
+  const m = await createMember(t, ["campaign_manager"]);
+  const id = await start(m, false);
+  const perRow = plannedLookups(nameKeyRows(1)[0].fields, "standard", false);
+  expect(perRow).toBe(3);
+  const fits = Math.floor(BATCH_LOOKUP_BUDGET / perRow);
+  await expect(
+    m.as.mutation(api.imports.appendBatch, { importId: id, startRow: 1, rows: nameKeyRows(MAX_BATCH_ROWS + 1) }),
+  ).rejects.toThrow(`At most ${MAX_BATCH_ROWS} rows per batch.`);
+  const over = m.as.mutation(api.imports.appendBatch, { importId: id, startRow: 1, rows: nameKeyRows(fits + 1) });
+  await expect(over).rejects.toThrow(
+    `This batch would look up ${((fits + 1) * 3).toLocaleString("en-US")} voters; one batch may look up 3,000. Send fewer rows at a time.`,
+  );
+  expect(await m.as.query(api.imports.get, { importId: id })).toMatchObject({ processed_records: 0 });
+  // every lookup reads an index range (none of these voters exists): within 4,096 on the embedded backend
+  expect(
+    await m.as.mutation(api.imports.appendBatch, { importId: id, startRow: 1, rows: nameKeyRows(fits) }),
+  ).toMatchObject({ processed: fits, imported: fits });
+});
+
+test("plannedLookups: what each rule reads for a row", () => {
+  const f = (o: Record<string, string>) => ({ first_name: "A", last_name: "B", ...o });
+  expect(plannedLookups(f({ voter_id: " NC1 " }), "standard", false)).toBe(1);
+  expect(plannedLookups(f({ email: "a@b.org", zip: "27701" }), "standard", false)).toBe(1);
+  expect(plannedLookups(f({ zip: "27701", address: "1 Main" }), "standard", false)).toBe(2);
+  expect(plannedLookups(f({ zip: "  " }), "standard", false)).toBe(0);
+  expect(plannedLookups(f({}), "name", false)).toBe(1);
+  expect(plannedLookups(f({ voter_id: "NC1" }), "standard", true)).toBe(2);
+  expect(plannedLookups(f({}), "standard", true)).toBe(0);
 });

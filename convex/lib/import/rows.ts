@@ -25,6 +25,30 @@ export const MATCH_RULE_LABELS: Record<MatchRule, string> = {
 
 type RowInput = Record<string, unknown>;
 
+/**
+ * Index lookups one transaction's rows may plan. Convex allows 4,096 index ranges a transaction;
+ * the rest is left for what the writes read (the batch's import, a voter's districts, place and
+ * name keys when a row updates it).
+ */
+export const BATCH_LOOKUP_BUDGET = 3_000;
+
+const filled = (v: unknown) => typeof v === "string" && v.trim() !== "";
+
+/**
+ * The index ranges the server reads to match this row, at most (model/importMatch.ts): a vote-
+ * history row two (its voter found with the batch's, then read again to be written); under the
+ * standard rule one for a voter ID or an email, else one per name key (with date of birth, ZIP,
+ * address); under the name rule one. A row with none of them, or a history row without a voter ID,
+ * reads nothing. Raw fields give the same answer as cleaned ones: cleaning trims, never drops a
+ * value. The browser cuts batches by it, the server refuses a batch past BATCH_LOOKUP_BUDGET.
+ */
+export function plannedLookups(fields: RowInput, rule: MatchRule, historyOnly: boolean): number {
+  if (historyOnly) return filled(fields.voter_id) ? 2 : 0;
+  if (rule === "name") return 1;
+  if (filled(fields.voter_id) || filled(fields.email)) return 1;
+  return (filled(fields.date_of_birth) ? 1 : 0) + (filled(fields.zip) ? 1 : 0) + (filled(fields.address) ? 1 : 0);
+}
+
 /** The row's voter fields cleaned, or the row's error message. */
 export function cleanImportRow(fields: RowInput, opts: { historyOnly?: boolean } = {}): VoterFields | string {
   const out: Record<string, unknown> = {};

@@ -2,9 +2,9 @@
  * Rows per appendBatch, sized by how long the server takes for them rather than fixed: a batch
  * should use about TARGET_BATCH_MS of the mutation's 1 s execution limit, whatever the machine.
  * Convex's transaction metrics (`ctx.meta.getTransactionMetrics`) count queries, reads and writes,
- * not time, and a new voter's reads and writes are bounded (the server's MAX_BATCH_ROWS keeps a
- * batch of them within those limits); its time is what differs up to ~3× between machines of one
- * kind. So the client watches each batch's server time and steers the next batch's size toward
+ * not time, and a new voter's reads and writes are bounded (the runner cuts a batch by its rows'
+ * planned lookups, and the server's MAX_BATCH_ROWS bounds its writes); its time is what differs
+ * up to ~3× between machines of one kind. So the client watches each batch's server time and steers the next batch's size toward
  * the target, and a batch refused for its size is sent again in halves: one that ran out of time
  * (the next ones are sized by time again), or one over a transaction limit that its rows' own work
  * reached (a re-import where nearly every row updates a voter reads its districts, place, door and

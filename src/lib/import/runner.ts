@@ -5,7 +5,7 @@
  * batches. A retried batch is harmless: the server skips a start row it has already applied.
  */
 import type { Id } from "@convex/_generated/dataModel";
-import { cleanImportRow, type MatchRule } from "@convex/lib/import/rows";
+import { BATCH_LOOKUP_BUDGET, cleanImportRow, plannedLookups, type MatchRule } from "@convex/lib/import/rows";
 import type { BatchResult, ImportAttestation, RowOutcome as RowError, StartImportArgs } from "@convex/tables/imports";
 import type { ElectionRecord } from "@convex/tables/voters";
 import { CREATE_NEW, IGNORE, isHistoryMapping, STANDARD_KEYS, type ColumnMapping, type NewFieldDef } from "./fields";
@@ -14,7 +14,23 @@ import { BatchSizer, batchRefusal } from "./batchSizer";
 import { compileMapping, type ImportRow } from "./transform";
 
 /** The most rows a batch carries (the server's MAX_BATCH_ROWS); batchSizer.ts picks fewer when the server is slower. */
-const DEFAULT_BATCH_SIZE = 1_000;
+const DEFAULT_BATCH_SIZE = 4_000;
+/**
+ * Characters of values one batch carries at most, so its arguments stay well within Convex's
+ * (a value may hold 10,000 characters; a voter file's row about 400).
+ */
+export const MAX_BATCH_CHARS = 2 * 1024 * 1024;
+
+/** About how many characters a row's values and their names take in a batch. */
+function rowChars(fields: ImportRow["fields"]): number {
+  let n = 0;
+  for (const [k, v] of Object.entries(fields)) {
+    if (typeof v === "string") n += k.length + v.length + 6;
+    else if (k === "custom_fields" && v) for (const [ck, cv] of Object.entries(v)) n += ck.length + cv.length + 6;
+    else n += k.length + JSON.stringify(v ?? null).length + 4;
+  }
+  return n;
+}
 /** Batches sent before the oldest one's result is needed. */
 const DEFAULT_PIPELINE = 3;
 
@@ -178,9 +194,27 @@ export async function runImport(o: RunImportOptions): Promise<RunImportResult> {
   };
 
   // Rows read and not yet sent, each with the file's bytes read once it was (the progress bar).
-  type Held = { row: ImportRow; bytes: number };
+  type Held = { row: ImportRow; bytes: number; lookups: number; chars: number };
   const buffer: Held[] = [];
   let sourceDone = false;
+  // A resumed import may have been started with either rule: count a row as the costlier one does.
+  const lookupsOf = (fields: ImportRow["fields"]) =>
+    o.resume && !o.matchRule
+      ? Math.max(plannedLookups(fields, "standard", historyOnly), plannedLookups(fields, "name", historyOnly))
+      : plannedLookups(fields, o.matchRule ?? "standard", historyOnly);
+  /** The next batch: up to `size` rows, fewer when their lookups or characters would pass a batch's budget. */
+  const take = (size: number): Held[] => {
+    let lookups = 0;
+    let chars = 0;
+    let n = 0;
+    while (n < Math.min(size, buffer.length)) {
+      lookups += buffer[n].lookups;
+      chars += buffer[n].chars;
+      if (n > 0 && (lookups > BATCH_LOOKUP_BUDGET || chars > MAX_BATCH_CHARS)) break;
+      n++;
+    }
+    return buffer.splice(0, n);
+  };
   const fill = async (n: number) => {
     while (!sourceDone && buffer.length < n) {
       const raw = await o.source.next(n - buffer.length);
@@ -193,7 +227,13 @@ export async function runImport(o: RunImportOptions): Promise<RunImportResult> {
       for (let i = 0; i < raw.length; i++) {
         rowNo++;
         const fields = build(raw[i]);
-        if (rowNo >= skipBelow) buffer.push({ row: { row: rowNo, line: lines[i] ?? rowNo + 1, fields }, bytes });
+        if (rowNo >= skipBelow)
+          buffer.push({
+            row: { row: rowNo, line: lines[i] ?? rowNo + 1, fields },
+            bytes,
+            lookups: lookupsOf(fields),
+            chars: rowChars(fields),
+          });
       }
     }
   };
@@ -308,7 +348,7 @@ export async function runImport(o: RunImportOptions): Promise<RunImportResult> {
         await drain();
         return { importId, status: "cancelled", result: last, rowsRead: rowNo };
       }
-      const held = buffer.splice(0, sizer.size);
+      const held = take(sizer.size);
       // read the next batch while this one is on its way
       filling = fill(sizer.size);
       if (held.length > 0 && asking) {

@@ -1,8 +1,10 @@
 /** The client-side import driver with an in-memory transport: batching, resume, error decisions, cancel. */
 import { describe, expect, test } from "vitest";
 import { openDelimitedSource } from "@/lib/import/csvSource";
+import { BATCH_LOOKUP_BUDGET } from "@convex/lib/import/rows";
 import {
   ImportControl,
+  MAX_BATCH_CHARS,
   runImport,
   type BatchResult,
   type ImportId,
@@ -262,6 +264,49 @@ describe("runImport", () => {
     expect(state.processed).toBe(500);
     // over a limit, the rows' doing: refused on the way down only (200, 100, 50), never again
     if (what !== "runs out of time") expect(state.timedOut).toEqual([200, 100, 50]);
+  });
+
+  test("a batch is cut before its rows' planned lookups pass the budget, and before its values pass MAX_BATCH_CHARS", async () => {
+    // rows matched by three name keys each: at most 1,000 a batch
+    const names =
+      "First,Last,DOB,Zip,Address\n" +
+      Array.from({ length: 2_500 }, (_, i) => `F${i},L${i},1970-01-01,27701,${i} Main St`).join("\n") +
+      "\n";
+    const a = fakeServer();
+    const r = await runImport({
+      attestation,
+      source: await openDelimitedSource(new Blob([names])),
+      transport: a.transport,
+      filename: "f.csv",
+      mapping: { First: "first_name", Last: "last_name", DOB: "date_of_birth", Zip: "zip", Address: "address" },
+      errorMode: "ignore",
+    });
+    expect(r.status).toBe("completed");
+    expect(Math.max(...a.state.sizes)).toBe(BATCH_LOOKUP_BUDGET / 3);
+    expect(a.state.rows.map((x) => x.row)).toEqual(Array.from({ length: 2_500 }, (_, i) => i + 1));
+    // long values: a batch's characters stay within MAX_BATCH_CHARS
+    const note = "x".repeat(9_000);
+    const long = "First,Last,Note\n" + Array.from({ length: 600 }, (_, i) => `F${i},L${i},${note}`).join("\n") + "\n";
+    const b = fakeServer();
+    const chars: number[] = [];
+    const transport: ImportTransport = {
+      ...b.transport,
+      appendBatch: async (args) => {
+        chars.push(args.rows.reduce((n, row) => n + JSON.stringify(row.fields).length, 0));
+        return await b.transport.appendBatch(args);
+      },
+    };
+    await runImport({
+      attestation,
+      source: await openDelimitedSource(new Blob([long])),
+      transport,
+      filename: "f.csv",
+      mapping: { First: "first_name", Last: "last_name", Note: "notes" },
+      errorMode: "ignore",
+    });
+    expect(b.state.processed).toBe(600);
+    expect(Math.max(...chars)).toBeLessThanOrEqual(MAX_BATCH_CHARS);
+    expect(b.state.sizes.length).toBeGreaterThanOrEqual(Math.ceil((600 * 9_000) / MAX_BATCH_CHARS));
   });
 
   test("a row that alone runs out of time fails the import with the server's message", async () => {
