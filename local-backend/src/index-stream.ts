@@ -20,6 +20,12 @@ export type StreamSource = { readonly store: Store; readonly catalog: Catalog };
  * Merges an index range from SQLite with committed unstored writes and the transaction's own writes.
  * The range it covered so far counts toward the transaction's index ranges (`metrics`).
  */
+/**
+ * Sorted rows of one overlay source (the transaction's own, `layer` -1, or an unstored layer's)
+ * within the stream's range [start, end), walked from `pos` in the stream's order.
+ */
+type OverlaySource = { rows: Row[]; keys: string[]; start: number; end: number; pos: number; layer: number };
+
 /** Rows read from SQLite first, unless the query says it needs fewer (`.first()`, `.take(3)`). */
 const DEFAULT_FIRST_BATCH = 8;
 
@@ -41,8 +47,10 @@ export class IndexStream implements GrowingRange {
   private sqlDone = false;
   private sqlCursor: Buffer | null = null;
   private batch: number;
-  private overlayRows: Row[];
-  private overlayPos = 0;
+  /** the transaction's own rows and each unstored layer's, merged by key as the stream is read */
+  private sources: OverlaySource[] = [];
+  /** the source holding the next overlay row (null: none left; undefined: not found yet) */
+  private head: OverlaySource | null | undefined = undefined;
   private own: OwnView;
   lastKey: Buffer | null = null;
   exhausted = false;
@@ -61,26 +69,66 @@ export class IndexStream implements GrowingRange {
   ) {
     this.batch = firstBatch;
     this.own = own;
-    const rows: Row[] = own.rowsIn(index, lo, hi);
-    const ownCount = rows.length;
-    // Committed unstored versions, unless a newer layer or the transaction itself rewrote them.
-    const loS = base.length > 0 ? lo.toString("latin1") : "";
-    const hiS = base.length > 0 ? hi.toString("latin1") : "";
-    for (let li = base.length - 1; li >= 0; li--) {
-      const { rows: layerSorted, keys } = layerRows(base[li], index);
-      for (let i = lowerBound(keys, loS); i < keys.length; i++) {
-        if (keys[i] >= hiS) break;
-        const r = layerSorted[i];
-        if (own.replaces(r.id)) continue;
-        let newer = false;
-        for (let lj = li + 1; lj < base.length && !newer; lj++) newer = base[lj].docs.has(r.id);
-        if (!newer) rows.push(r);
+    const asc = order === "asc";
+    const ownRows: Row[] = own.rowsIn(index, lo, hi);
+    if (ownRows.length > 0)
+      this.sources.push({
+        rows: ownRows,
+        keys: ownRows.map((r) => r.key.toString("latin1")),
+        start: 0,
+        end: ownRows.length,
+        pos: asc ? 0 : ownRows.length - 1,
+        layer: -1,
+      });
+    // Committed unstored versions (each layer's rows sorted by key), unless a newer layer or the
+    // transaction itself rewrote them: merged as the stream is read, so a range that runs far past
+    // what a query takes (`.take(n)` from a key on) costs only the rows it takes.
+    if (base.length > 0) {
+      const loS = lo.toString("latin1");
+      const hiS = hi.toString("latin1");
+      for (let li = 0; li < base.length; li++) {
+        const { rows, keys } = layerRows(base[li], index);
+        const start = lowerBound(keys, loS);
+        const end = lowerBound(keys, hiS);
+        if (start < end) this.sources.push({ rows, keys, start, end, pos: asc ? start : end - 1, layer: li });
       }
     }
-    // Own rows come ascending; committed unstored ones are merged in by sorting.
-    if (rows.length > ownCount) rows.sort((a, b) => Buffer.compare(a.key, b.key));
-    if (order === "desc") rows.reverse();
-    this.overlayRows = rows;
+  }
+
+  /** Moves `s` to its next row no newer version replaces; false when it has none left. */
+  private settle(s: OverlaySource): boolean {
+    const step = this.order === "asc" ? 1 : -1;
+    while (s.pos >= s.start && s.pos < s.end) {
+      if (s.layer < 0) return true;
+      const id = s.rows[s.pos].id;
+      let replaced = this.own.replaces(id);
+      for (let lj = s.layer + 1; lj < this.base.length && !replaced; lj++) replaced = this.base[lj].docs.has(id);
+      if (!replaced) return true;
+      s.pos += step;
+    }
+    return false;
+  }
+
+  /** The next overlay row in the stream's order (not taken), null when none is left. */
+  private peekOverlay(): Row | null {
+    if (this.head === undefined) {
+      const asc = this.order === "asc";
+      let best: OverlaySource | null = null;
+      for (const s of this.sources) {
+        if (!this.settle(s)) continue;
+        if (!best || (asc ? s.keys[s.pos] < best.keys[best.pos] : s.keys[s.pos] > best.keys[best.pos])) best = s;
+      }
+      this.head = best;
+    }
+    return this.head ? this.head.rows[this.head.pos] : null;
+  }
+
+  private takeOverlay(): Row {
+    const s = this.head!;
+    const row = s.rows[s.pos];
+    s.pos += this.order === "asc" ? 1 : -1;
+    this.head = undefined;
+    return row;
   }
 
   /** A stored row that an unstored or own version replaces. */
@@ -131,14 +179,14 @@ export class IndexStream implements GrowingRange {
     if (this.exhausted) return null;
     this.fill();
     const a = this.bufPos < this.buffer.length ? this.buffer[this.bufPos] : null;
-    const b = this.overlayPos < this.overlayRows.length ? this.overlayRows[this.overlayPos] : null;
+    const b = this.peekOverlay();
     let row: Row | null;
     if (a && b) {
       const c = Buffer.compare(a.key, b.key);
       const takeA = this.order === "asc" ? c < 0 : c > 0;
-      row = takeA ? this.buffer[this.bufPos++] : this.overlayRows[this.overlayPos++];
+      row = takeA ? this.buffer[this.bufPos++] : this.takeOverlay();
     } else if (a) row = this.buffer[this.bufPos++];
-    else if (b) row = this.overlayRows[this.overlayPos++];
+    else if (b) row = this.takeOverlay();
     else row = null;
     if (!row) {
       this.exhausted = true;

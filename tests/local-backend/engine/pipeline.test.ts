@@ -178,6 +178,31 @@ describe("engine: pipelined commits", () => {
     expect((unwrap((await list).outcome) as Doc[]).map((m) => m.body)).toEqual(["second"]);
   });
 
+  it("merges several unstored layers by key, in both orders, each document at its newest version only", async () => {
+    const stored = (await c.mutation("users:create", { name: "S", email: "s@layers", age: 1003 })) as string;
+    const hold = blockWriter();
+    // one layer per commit: keys interleave across layers, and later layers rewrite earlier ones
+    const l1 = await pipelined("users:create", { name: "L1", email: "l1@layers", age: 1001 });
+    const l2 = await pipelined("users:create", { name: "L2", email: "l2@layers", age: 1004 });
+    const l1Id = (await value(l1.result)) as string;
+    const l3 = await pipelined("users:create", { name: "L3", email: "l3@layers", age: 1002 });
+    const moveL1 = await pipelined("users:setAge", { id: l1Id, age: 1005 });
+    const moveStored = await pipelined("users:setAge", { id: stored, age: 1000 });
+    const names = async (order: "asc" | "desc") =>
+      (
+        unwrap(
+          (await engine.runQuery({ path: "users:byAgeRange", args: { min: 999, max: 1010, order }, identity: null }))
+            .outcome,
+        ) as Doc[]
+      ).map((u) => `${u.name}:${u.age}`);
+    const asc = names("asc");
+    const desc = names("desc");
+    hold.release();
+    for (const run of [l2, l3, moveL1, moveStored]) await value(run.result);
+    expect(await asc).toEqual(["S:1000", "L3:1002", "L2:1004", "L1:1005"]);
+    expect(await desc).toEqual(["L1:1005", "L2:1004", "L3:1002", "S:1000"]);
+  });
+
   it("finds a just-committed document with full-text search", async () => {
     const sent = await pipelined("messages:send", { channel: "pipe-search", body: "pelican brief", author: "x" });
     const found = await c.query("messages:search", { query: "pelican" });
