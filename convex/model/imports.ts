@@ -115,18 +115,18 @@ export async function applyBatch(
   if (rows.length > MAX_BATCH_ROWS) throw appError("VALIDATION_ERROR", `At most ${MAX_BATCH_ROWS} rows per batch.`);
   const history = doc.kind === "history";
   const rule = doc.match_rule ?? "name";
+  let last = startRow - 1;
   let lookups = 0;
-  for (const r of rows) lookups += plannedLookups(r.fields, rule, history);
+  for (const r of rows) {
+    if (r.row <= last) throw appError("VALIDATION_ERROR", "Batch rows must be in increasing order.");
+    last = r.row;
+    lookups += plannedLookups(r.fields, rule, history);
+  }
   if (lookups > BATCH_LOOKUP_BUDGET)
     throw appError(
       "VALIDATION_ERROR",
       `This batch would look up ${lookups.toLocaleString("en-US")} voters; one batch may look up ${BATCH_LOOKUP_BUDGET.toLocaleString("en-US")}. Send fewer rows at a time.`,
     );
-  let last = startRow - 1;
-  for (const r of rows) {
-    if (r.row <= last) throw appError("VALIDATION_ERROR", "Batch rows must be in increasing order.");
-    last = r.row;
-  }
   if (rows.length > 0 && rows[0].row !== startRow)
     throw appError("VALIDATION_ERROR", "The batch must begin at its start row.");
 

@@ -17,10 +17,6 @@ import type { GrowingRange, TxMetrics } from "./tx-metrics.js";
 export type StreamSource = { readonly store: Store; readonly catalog: Catalog };
 
 /**
- * Merges an index range from SQLite with committed unstored writes and the transaction's own writes.
- * The range it covered so far counts toward the transaction's index ranges (`metrics`).
- */
-/**
  * Sorted rows of one overlay source (the transaction's own, `layer` -1, or an unstored layer's)
  * within the stream's range [start, end), walked from `pos` in the stream's order.
  */
@@ -41,6 +37,10 @@ export function firstBatchFor(limit: number | null): number {
   return batch;
 }
 
+/**
+ * Merges an index range from SQLite with committed unstored writes and the transaction's own writes.
+ * The range it covered so far counts toward the transaction's index ranges (`metrics`).
+ */
 export class IndexStream implements GrowingRange {
   private buffer: Row[] = [];
   private bufPos = 0;
@@ -100,10 +100,7 @@ export class IndexStream implements GrowingRange {
     const step = this.order === "asc" ? 1 : -1;
     while (s.pos >= s.start && s.pos < s.end) {
       if (s.layer < 0) return true;
-      const id = s.rows[s.pos].id;
-      let replaced = this.own.replaces(id);
-      for (let lj = s.layer + 1; lj < this.base.length && !replaced; lj++) replaced = this.base[lj].docs.has(id);
-      if (!replaced) return true;
+      if (!this.shadowed(s.rows[s.pos].id, s.layer + 1)) return true;
       s.pos += step;
     }
     return false;
@@ -131,10 +128,10 @@ export class IndexStream implements GrowingRange {
     return row;
   }
 
-  /** A stored row that an unstored or own version replaces. */
-  private shadowed(id: string): boolean {
+  /** A row that the transaction's own version, or one in an unstored layer from `fromLayer` on, replaces. */
+  private shadowed(id: string, fromLayer = 0): boolean {
     if (this.own.replaces(id)) return true;
-    for (const layer of this.base) if (layer.docs.has(id)) return true;
+    for (let li = fromLayer; li < this.base.length; li++) if (this.base[li].docs.has(id)) return true;
     return false;
   }
 
