@@ -16,10 +16,9 @@ import { intersects, WriteSetImpl } from "./readset.js";
 import { RWLock, realNow, scopeStorage } from "./runtime.js";
 import type { Store } from "./storage.js";
 import type { DocWrite } from "./storage-types.js";
+import { LARGE_COMMIT_DOCUMENTS, MAX_UNSTORED_DOCUMENTS } from "./storage-connection.js";
 import { Tx, type TxHooks } from "./transaction.js";
 
-/** commits writing at least this many documents wait for the writer (CommitPipeline.admit) */
-const LARGE_COMMIT_DOCUMENTS = 100;
 
 export type CommitPipelineDeps = {
   store: Store;
@@ -89,16 +88,21 @@ export class CommitPipeline {
   }
 
   /**
-   * Lets a large commit wait until the writer thread has applied what is queued: committed
-   * batches are served from memory until applied, so an import's pipelined batches would
-   * otherwise pile up there faster than the writer applies them. Small commits never wait here
+   * Lets a large commit wait while the documents committed and not yet in the database would pass
+   * MAX_UNSTORED_DOCUMENTS: committed batches are served from memory until applied, so an
+   * import's pipelined batches would otherwise pile up there faster than the writer applies them.
+   * The bound leaves the writer room to apply several of them together (storage-worker.ts).
+   * Small commits never wait here
    * (nor behind an apply: they are durable once journaled, storage-journal.ts). The caller holds
    * no lock; it validates (optimistic) after this, as always.
    */
   async admit(tx: Tx): Promise<void> {
-    if (tx.metrics.documentsWritten < LARGE_COMMIT_DOCUMENTS || !this.store.writing) return;
-    // a failed write is reported by the commit that follows (durable), not here
-    await this.store.whenApplied(this.store.postedTicket).catch(() => undefined);
+    const docs = tx.metrics.documentsWritten;
+    if (docs < LARGE_COMMIT_DOCUMENTS) return;
+    while (this.store.writing && this.store.unstoredDocuments + docs > MAX_UNSTORED_DOCUMENTS) {
+      // a failed write is reported by the commit that follows (durable), not here
+      await this.store.whenApplied(this.store.oldestUnstoredTicket).catch(() => undefined);
+    }
   }
 
   /** latest committed timestamp */

@@ -199,15 +199,20 @@ export class BatchApplier {
   }
 
   /**
-   * Applies a batch atomically. New documents get consecutive row numbers after the current
+   * Applies batches, in order, atomically: in one SQLite transaction (storage-worker.ts groups an
+   * import's consecutive batches). New documents get consecutive row numbers after the current
    * maximum (what SQLite would pick); index entries are inserted in key order, many rows per
    * statement.
    */
-  apply(b: PackedBatch) {
+  apply(...batches: PackedBatch[]) {
     // IMMEDIATE: take the write lock first (waiting out a checkpoint or another process), rather
     // than read and then fail to upgrade.
     try {
-      this.db.transaction(() => this.applyInTransaction(b)).immediate();
+      this.db
+        .transaction(() => {
+          for (const b of batches) this.applyInTransaction(b);
+        })
+        .immediate();
     } catch (e) {
       this.shapes.rolledBack();
       this.parts.rolledBack();

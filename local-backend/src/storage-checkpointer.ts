@@ -8,12 +8,14 @@ import fs from "node:fs";
 import { createRequire } from "node:module";
 import { parentPort, workerData } from "node:worker_threads";
 import type DatabaseCtor from "better-sqlite3";
-import { CHECKPOINT_EVERY_MS, openConnection } from "./storage-connection.js";
+import { CHECKPOINT_EVERY_MS, lowerThreadPriority, openConnection } from "./storage-connection.js";
 
 type Init = { file: string; sqlite: string; shared: SharedArrayBuffer };
 const init = workerData as Init;
 const Database = createRequire(init.sqlite)(init.sqlite) as typeof DatabaseCtor;
 const db = openConnection(new Database(init.file), "checkpointer");
+// copying the log back is the least urgent work of all (see lowerThreadPriority)
+lowerThreadPriority(10);
 /** [0]: the last ticket the writer applied (storage-worker.ts) */
 const shared = new Int32Array(init.shared);
 let checkpointedAt = -1;

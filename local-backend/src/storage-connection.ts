@@ -1,4 +1,6 @@
 /** Settings shared by the engine's SQLite connections (the reader on the main thread, the writer and checkpoint threads). */
+import fs from "node:fs";
+import os from "node:os";
 import type Database from "better-sqlite3";
 
 /** how often the checkpoint thread copies the log back when something was written */
@@ -39,4 +41,38 @@ export function openConnection(db: Database.Database, role: ConnectionRole): Dat
   // drain first); a reader may still meet a checkpoint's short lock.
   db.pragma("busy_timeout = 10000");
   return db;
+}
+
+/**
+ * A commit of at least this many documents is large: it may wait for the writer (commit.ts
+ * admit), and the writer may hold it back to apply it together with the next ones.
+ */
+export const LARGE_COMMIT_DOCUMENTS = 100;
+/**
+ * The writer thread applies queued large batches together, in one SQLite transaction
+ * (storage-worker.ts), once they hold this many documents or the oldest has waited GROUP_WAIT_MS.
+ * A small batch is applied at once, with whatever is queued (a teammate's edit is not held back,
+ * and many small commits never pile up as layers every read merges); so is everything a read
+ * that needs the database itself up to date asks for (storage.ts drain).
+ */
+export const GROUP_DOCUMENTS = 8_000;
+export const GROUP_WAIT_MS = 1_000;
+/** a large commit waits while committed documents not yet in the database would pass this (commit.ts admit) */
+export const MAX_UNSTORED_DOCUMENTS = 24_000;
+/** the slot of the storage threads' shared memory that holds the ticket the writer must apply at once */
+export const SHARED_FLUSH_THROUGH = 2;
+
+/**
+ * Lowers the calling thread's scheduling priority by `nice` steps (Linux: a nice value is per
+ * thread; elsewhere, or when it cannot be read, nothing changes). The writer and checkpoint
+ * threads catch up in the background: on a machine with few cores the engine's thread, which
+ * every request waits for, gets a core first.
+ */
+export function lowerThreadPriority(nice: number) {
+  try {
+    const tid = Number(fs.readlinkSync("/proc/thread-self").split("/").pop());
+    if (Number.isInteger(tid) && tid > 0) os.setPriority(tid, Math.min(19, os.getPriority(tid) + nice));
+  } catch {
+    // no per-thread priority here: as before
+  }
 }

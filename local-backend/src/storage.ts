@@ -16,7 +16,7 @@ import { serialize } from "node:v8";
 import { MessageChannel, Worker } from "node:worker_threads";
 import { DocShapes } from "./doc-shapes.js";
 import { IndexParts, type ScanRange } from "./index-parts.js";
-import { openConnection } from "./storage-connection.js";
+import { GROUP_WAIT_MS, openConnection, SHARED_FLUSH_THROUGH } from "./storage-connection.js";
 import { hasIdTail, indexKey } from "./indexkey.js";
 import { parseDoc } from "./json-shape.js";
 import { packBatch } from "./storage-apply.js";
@@ -79,11 +79,14 @@ export class Store {
   private checkpointerExited = false;
   private writerExited = false;
   private journalExited = false;
-  /** [0] last ticket the writer applied, [1] ticket of a batch that failed (0: none) */
-  private shared = new Int32Array(new SharedArrayBuffer(8));
+  /** [0] last ticket the writer applied, [1] ticket of a batch that failed (0: none), [2] apply at once up to this ticket */
+  private shared = new Int32Array(new SharedArrayBuffer(12));
   /** the error message of a failed batch (so a blocked drain() can report it) */
   private errorText = new Uint8Array(new SharedArrayBuffer(1024));
   private posted = 0;
+  /** posted batches the writer has not answered for: [ticket, documents], oldest first */
+  private unstored: Array<[number, number]> = [];
+  private unstoredDocs = 0;
   /** the lsn of this process's ticket 0: the journal's numbering goes on across restarts */
   private readonly lsnBase: number;
   /** bumped by table and index changes, which the writer thread must reload */
@@ -105,7 +108,8 @@ export class Store {
   /** called once when storing fails (the store refuses every later commit) */
   onFailure: ((error: Error) => void) | null = null;
 
-  constructor(dataDir: string) {
+  /** `groupWaitMs`: how long the writer holds a group open (storage-worker.ts; tests lengthen it) */
+  constructor(dataDir: string, opts: { groupWaitMs?: number } = {}) {
     fs.mkdirSync(dataDir, { recursive: true });
     const file = path.join(dataDir, "db.sqlite3");
     this.db = openConnection(new Database(file), "reader");
@@ -137,7 +141,14 @@ export class Store {
     const { port1, port2 } = new MessageChannel();
     this.writer = new Worker(threadSource("./storage-worker.ts"), {
       eval: true,
-      workerData: { file, sqlite, shared: this.shared.buffer, errorText: this.errorText.buffer, journalPort: port2 },
+      workerData: {
+        file,
+        sqlite,
+        shared: this.shared.buffer,
+        errorText: this.errorText.buffer,
+        journalPort: port2,
+        groupWaitMs: opts.groupWaitMs ?? GROUP_WAIT_MS,
+      },
       transferList: [port2],
     });
     this.writer.unref();
@@ -497,6 +508,8 @@ export class Store {
   commit(writes: DocWrite[], meta: Array<[string, string]>, tableCountDeltas: Map<number, number>): number {
     this.throwIfFailed();
     const ticket = ++this.posted;
+    this.unstored.push([ticket, writes.length]);
+    this.unstoredDocs += writes.length;
     const lsn = this.lsnBase + ticket;
     // serialized once, here: the journal writes these bytes and hands them on to the writer
     const bytes = serialize(packBatch(ticket, lsn, this.catalogVersion, writes, meta, tableCountDeltas));
@@ -530,6 +543,16 @@ export class Store {
     return this.posted;
   }
 
+  /** Documents committed and not yet in the database (served from memory meanwhile). */
+  get unstoredDocuments(): number {
+    return this.unstoredDocs;
+  }
+
+  /** The ticket of the oldest batch not yet in the database (meaningful while `writing`). */
+  get oldestUnstoredTicket(): number {
+    return this.unstored.length > 0 ? this.unstored[0][0] : this.posted;
+  }
+
   /** True while committed batches are still being applied to the database. */
   get writing(): boolean {
     return this.settledTicket < this.posted;
@@ -560,6 +583,9 @@ export class Store {
     if (error !== null) this.fail(ticket, error, false);
     if (ticket <= this.settledTicket) return;
     this.settledTicket = ticket;
+    let n = 0;
+    while (n < this.unstored.length && this.unstored[n][0] <= ticket) this.unstoredDocs -= this.unstored[n++][1];
+    if (n > 0) this.unstored.splice(0, n);
     // only what the database took counts as applied: the journal keeps the rest for the next start
     this.appliedTicket = this.failedTicket !== 0 ? Math.min(ticket, this.failedTicket - 1) : ticket;
     this.appliedWaiters = this.settle(this.appliedWaiters, ticket, this.failedTicket);
@@ -580,6 +606,11 @@ export class Store {
   /** Blocks until the writer thread has applied every posted batch (or one failed). */
   drain() {
     const deadline = Date.now() + 120_000;
+    if (Atomics.load(this.shared, 0) < this.posted) {
+      // the writer holds batches back to apply them together (storage-worker.ts): not these
+      Atomics.store(this.shared, SHARED_FLUSH_THROUGH, this.posted);
+      this.writer.postMessage({ flush: true });
+    }
     while (Atomics.load(this.shared, 0) < this.posted && Atomics.load(this.shared, 1) === 0) {
       if (this.writerExited || this.journalExited) throw new Error("The database writer thread stopped.");
       if (Date.now() > deadline) throw new Error("The database writer did not finish in time.");

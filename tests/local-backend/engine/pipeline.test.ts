@@ -14,6 +14,7 @@ import { deserialize } from "node:v8";
 import type { PackedBatch } from "../../../local-backend/src/storage-apply";
 import { journalDir, listSegments, readSegment } from "../../../local-backend/src/storage-journal";
 import { DocShapes } from "../../../local-backend/src/doc-shapes";
+import { MAX_UNSTORED_DOCUMENTS } from "../../../local-backend/src/storage-connection";
 
 type Doc = Record<string, any>;
 
@@ -89,11 +90,15 @@ describe("engine: pipelined commits", () => {
     expect(stored()).toEqual([3]);
   });
 
-  it("lets a large commit wait for the writer, so a small commit made meanwhile is not queued behind it", async () => {
+  it("lets a large commit wait while what the writer has not stored would pass its bound, so a small commit made meanwhile is not queued behind it", async () => {
     const blocker = blockWriter();
-    // the writer has a batch it cannot store yet
+    // the writer has batches it cannot store yet: exactly MAX_UNSTORED_DOCUMENTS documents, served from memory
     const first = await pipelined("tx:increment", { name: "admit-first" });
-    // 120 documents: a large commit; its run ends, then it waits for the writer (CommitPipeline.admit)
+    const filling = [];
+    for (let left = MAX_UNSTORED_DOCUMENTS - 1; left > 0; left -= 2_000)
+      filling.push(await pipelined("tx:bulkInsert", { name: "admit-fill", count: Math.min(2_000, left) }));
+    await Promise.all(filling.map((r) => value(r.result)));
+    // 120 documents more: a large commit past the bound; its run ends, then it waits for the writer (CommitPipeline.admit)
     let largeCommitted = false;
     const large = pipelined("tx:longBatch", { name: "admit-large", steps: 120 }).then((r) => {
       largeCommitted = true;
@@ -115,7 +120,8 @@ describe("engine: pipelined commits", () => {
     // six 800 KB documents: more than a segment keeps once applied (4 MB)
     for (let i = 0; i < 6; i++)
       await c.mutation("messages:send", { channel: "journal-size", body: "j".repeat(800_000), author: `${i}` });
-    for (let i = 0; i < 100 && bytes() >= 4 * 1024 * 1024; i++) await new Promise((r) => setTimeout(r, 20));
+    // the writer holds small batches back for up to GROUP_WAIT_MS to apply them together
+    for (let i = 0; i < 250 && bytes() >= 4 * 1024 * 1024; i++) await new Promise((r) => setTimeout(r, 20));
     expect(bytes()).toBeLessThan(4 * 1024 * 1024);
     expect(((await c.query("messages:list", { channel: "journal-size" })) as Doc[]).length).toBe(6);
   });
