@@ -19,7 +19,6 @@ import type { DocWrite } from "./storage-types.js";
 import { LARGE_COMMIT_DOCUMENTS, MAX_UNSTORED_DOCUMENTS } from "./storage-connection.js";
 import { Tx, type TxHooks } from "./transaction.js";
 
-
 export type CommitPipelineDeps = {
   store: Store;
   catalog: Catalog;

@@ -101,7 +101,7 @@ type Entry = { i: number; k: string; seq: number };
 /** idx order: by `i`, then by key (latin1 strings compare in their bytes' order) */
 const byKey = (x: Entry, y: Entry) => x.i - y.i || (x.k < y.k ? -1 : x.k > y.k ? 1 : 0);
 
-/** Applies packed batches to one SQLite connection, each in one transaction. */
+/** Applies packed batches to one SQLite connection (a group of them in one transaction). */
 export class BatchApplier {
   private multiCache = new Map<string, Database.Statement>();
   private ftsStmts = new Map<number, { del: Database.Statement }>();
