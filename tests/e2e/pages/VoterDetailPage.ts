@@ -41,10 +41,14 @@ export class VoterDetailPage {
   /**
    * Opens the send-email dialog. A click that lands while the page is still rendering its cards can
    * be lost (CI: the button took focus, no dialog), so it is pressed again until the dialog shows.
+   * Toasts (top right) can cover the button, and a pointer resting on them keeps them open (CI: a
+   * click intercepted for 20 s): they are closed first.
    */
   async openSendEmail() {
+    const closeToast = this.page.getByRole("button", { name: "Close toast" });
     await expect(async () => {
-      if (!(await this.emailDialog.isVisible())) await this.sendEmailButton.click();
+      for (const close of await closeToast.all()) await close.click({ timeout: 1_000 }).catch(() => undefined);
+      if (!(await this.emailDialog.isVisible())) await this.sendEmailButton.click({ timeout: 2_000 });
       await expect(this.emailDialog).toBeVisible({ timeout: 2_000 });
     }).toPass({ timeout: 20_000 });
   }
