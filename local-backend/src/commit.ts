@@ -91,16 +91,16 @@ export class CommitPipeline {
    * MAX_UNSTORED_DOCUMENTS: committed batches are served from memory until applied, so an
    * import's pipelined batches would otherwise pile up there faster than the writer applies them.
    * The bound leaves the writer room to apply several of them together (storage-worker.ts).
-   * Small commits never wait here
-   * (nor behind an apply: they are durable once journaled, storage-journal.ts). The caller holds
-   * no lock; it validates (optimistic) after this, as always.
+   * Small commits never wait here (nor behind an apply: they are durable once journaled,
+   * storage-journal.ts). The caller holds no lock; it validates (optimistic) after this, as always.
    */
   async admit(tx: Tx): Promise<void> {
     const docs = tx.metrics.documentsWritten;
     if (docs < LARGE_COMMIT_DOCUMENTS) return;
-    while (this.store.writing && this.store.unstoredDocuments + docs > MAX_UNSTORED_DOCUMENTS) {
+    // the unstored layers hold exactly the documents not yet in the database (onApplied drops them)
+    while (this.inflight.length > 0 && this.inflight.reduce((n, l) => n + l.docs.size, docs) > MAX_UNSTORED_DOCUMENTS) {
       // a failed write is reported by the commit that follows (durable), not here
-      await this.store.whenApplied(this.store.oldestUnstoredTicket).catch(() => undefined);
+      await this.store.whenApplied(this.inflight[0].ticket).catch(() => undefined);
     }
   }
 

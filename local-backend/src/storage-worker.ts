@@ -8,9 +8,8 @@
  * Large batches are grouped: the writer applies what is queued in one SQLite transaction once it
  * holds GROUP_DOCUMENTS documents, once the oldest has waited GROUP_WAIT_MS, when a small batch
  * arrives, or at once when the main thread asks for everything (a read that is not served from
- * memory, closing). The batches are
- * durable in the journal and served from memory meanwhile (pending.ts), so the wait costs no one
- * anything; what it saves is the database's write cost. A statewide file's random-key indexes
+ * memory, closing). The batches are durable in the journal and served from memory meanwhile
+ * (pending.ts), so the wait costs no one anything; what it saves is the database's write cost. A statewide file's random-key indexes
  * (names, voter IDs, phones) are far larger than a batch, so nearly every entry dirties a page of
  * its own, and SQLite writes each dirtied page to the write-ahead log once per transaction (and
  * the checkpoint thread copies it back once per checkpoint): four batches in one transaction
@@ -23,6 +22,7 @@ import type DatabaseCtor from "better-sqlite3";
 import { BatchApplier, type PackedBatch } from "./storage-apply.js";
 import {
   GROUP_DOCUMENTS,
+  GROUP_WAIT_MS,
   LARGE_COMMIT_DOCUMENTS,
   lowerThreadPriority,
   openConnection,
@@ -35,15 +35,14 @@ type Init = {
   shared: SharedArrayBuffer;
   errorText: SharedArrayBuffer;
   journalPort: MessagePort;
-  /** GROUP_WAIT_MS, unless a test holds groups longer */
-  groupWaitMs: number;
+  /** how long a group is held open (default GROUP_WAIT_MS; tests hold it longer) */
+  groupWaitMs?: number;
 };
 const init = workerData as Init;
-/** how much lower than the engine's thread this one runs (see lowerThreadPriority) */
-const WRITER_NICE = 5;
 const Database = createRequire(init.sqlite)(init.sqlite) as typeof DatabaseCtor;
 const db = openConnection(new Database(init.file), "writer");
-lowerThreadPriority(WRITER_NICE);
+// the engine's thread, which every request waits for, comes first (see lowerThreadPriority)
+lowerThreadPriority(5);
 const applier = new BatchApplier(db);
 /** [0] last applied ticket, [1] ticket of a failed batch (0: none), [2] apply at once up to this ticket */
 const shared = new Int32Array(init.shared);
@@ -75,7 +74,7 @@ journal.on("message", (bytes: ArrayBuffer) => {
     batch.ticket <= Atomics.load(shared, SHARED_FLUSH_THROUGH)
   )
     flush();
-  else timer ??= setTimeout(flush, init.groupWaitMs);
+  else timer ??= setTimeout(flush, init.groupWaitMs ?? GROUP_WAIT_MS);
 });
 
 /** Applies the queued batches: in one transaction, or one by one when that fails (to find the batch that does). */

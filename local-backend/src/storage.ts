@@ -16,7 +16,7 @@ import { serialize } from "node:v8";
 import { MessageChannel, Worker } from "node:worker_threads";
 import { DocShapes } from "./doc-shapes.js";
 import { IndexParts, type ScanRange } from "./index-parts.js";
-import { GROUP_WAIT_MS, openConnection, SHARED_FLUSH_THROUGH } from "./storage-connection.js";
+import { openConnection, SHARED_FLUSH_THROUGH } from "./storage-connection.js";
 import { hasIdTail, indexKey } from "./indexkey.js";
 import { parseDoc } from "./json-shape.js";
 import { packBatch } from "./storage-apply.js";
@@ -84,9 +84,6 @@ export class Store {
   /** the error message of a failed batch (so a blocked drain() can report it) */
   private errorText = new Uint8Array(new SharedArrayBuffer(1024));
   private posted = 0;
-  /** posted batches the writer has not answered for: [ticket, documents], oldest first */
-  private unstored: Array<[number, number]> = [];
-  private unstoredDocs = 0;
   /** the lsn of this process's ticket 0: the journal's numbering goes on across restarts */
   private readonly lsnBase: number;
   /** bumped by table and index changes, which the writer thread must reload */
@@ -108,7 +105,7 @@ export class Store {
   /** called once when storing fails (the store refuses every later commit) */
   onFailure: ((error: Error) => void) | null = null;
 
-  /** `groupWaitMs`: how long the writer holds a group open (storage-worker.ts; tests lengthen it) */
+  /** `groupWaitMs`: how long the writer holds a group open (storage-worker.ts; default GROUP_WAIT_MS, tests lengthen it) */
   constructor(dataDir: string, opts: { groupWaitMs?: number } = {}) {
     fs.mkdirSync(dataDir, { recursive: true });
     const file = path.join(dataDir, "db.sqlite3");
@@ -147,7 +144,7 @@ export class Store {
         shared: this.shared.buffer,
         errorText: this.errorText.buffer,
         journalPort: port2,
-        groupWaitMs: opts.groupWaitMs ?? GROUP_WAIT_MS,
+        groupWaitMs: opts.groupWaitMs,
       },
       transferList: [port2],
     });
@@ -508,8 +505,6 @@ export class Store {
   commit(writes: DocWrite[], meta: Array<[string, string]>, tableCountDeltas: Map<number, number>): number {
     this.throwIfFailed();
     const ticket = ++this.posted;
-    this.unstored.push([ticket, writes.length]);
-    this.unstoredDocs += writes.length;
     const lsn = this.lsnBase + ticket;
     // serialized once, here: the journal writes these bytes and hands them on to the writer
     const bytes = serialize(packBatch(ticket, lsn, this.catalogVersion, writes, meta, tableCountDeltas));
@@ -543,16 +538,6 @@ export class Store {
     return this.posted;
   }
 
-  /** Documents committed and not yet in the database (served from memory meanwhile). */
-  get unstoredDocuments(): number {
-    return this.unstoredDocs;
-  }
-
-  /** The ticket of the oldest batch not yet in the database (meaningful while `writing`). */
-  get oldestUnstoredTicket(): number {
-    return this.unstored.length > 0 ? this.unstored[0][0] : this.posted;
-  }
-
   /** True while committed batches are still being applied to the database. */
   get writing(): boolean {
     return this.settledTicket < this.posted;
@@ -583,9 +568,6 @@ export class Store {
     if (error !== null) this.fail(ticket, error, false);
     if (ticket <= this.settledTicket) return;
     this.settledTicket = ticket;
-    let n = 0;
-    while (n < this.unstored.length && this.unstored[n][0] <= ticket) this.unstoredDocs -= this.unstored[n++][1];
-    if (n > 0) this.unstored.splice(0, n);
     // only what the database took counts as applied: the journal keeps the rest for the next start
     this.appliedTicket = this.failedTicket !== 0 ? Math.min(ticket, this.failedTicket - 1) : ticket;
     this.appliedWaiters = this.settle(this.appliedWaiters, ticket, this.failedTicket);

@@ -4,11 +4,12 @@
  * Convex's transaction metrics (`ctx.meta.getTransactionMetrics`) count queries, reads and writes,
  * not time, and a new voter's reads and writes are bounded (the runner cuts a batch by its rows'
  * planned lookups, and the server's MAX_BATCH_ROWS bounds its writes); its time is what differs
- * up to ~3× between machines of one kind. So the client watches each batch's server time and steers the next batch's size toward
- * the target, and a batch refused for its size is sent again in halves: one that ran out of time
- * (the next ones are sized by time again), or one over a transaction limit that its rows' own work
- * reached (a re-import where nearly every row updates a voter reads its districts, place, door and
- * name keys too: several index ranges a row), after which batches stay at the halved size.
+ * up to ~3× between machines of one kind. So the client watches each batch's server time and
+ * steers the next batch's size toward the target, and a batch refused for its size is sent again
+ * in halves: one that ran out of time (the next ones are sized by time again), or one over a
+ * transaction limit that its rows' own work reached (a re-import where nearly every row updates a
+ * voter reads its districts, place, door and name keys too: several index ranges a row), after
+ * which batches stay at the halved size.
  */
 export const TARGET_BATCH_MS = 250;
 /** The size a batch refused for its size is not halved below: such a batch is the row's fault, not the size's. */
