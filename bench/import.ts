@@ -270,7 +270,7 @@ async function main() {
         wrap: timed,
         onProgress: (p) => {
           const now = performance.now();
-          if (now - lastLog > 10_000) {
+          if (now - lastLog > Number(process.env.BENCH_LOG_MS ?? 10_000)) {
             lastLog = now;
             console.log(
               `  … ${p.processed.toLocaleString()} rows, ${(p.processed / ((now - t0) / 1000)).toFixed(0)} rows/s, rss ${mb(process.memoryUsage().rss)}`,

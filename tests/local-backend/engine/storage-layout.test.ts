@@ -13,6 +13,7 @@ import { createEngine } from "../../../local-backend/src/engine";
 import type { Engine } from "../../../local-backend/src/engine-api";
 import { caller, tempDir } from "./helpers";
 import { DocShapes } from "../../../local-backend/src/doc-shapes";
+import { openConnection } from "../../../local-backend/src/storage-connection";
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 
@@ -194,6 +195,27 @@ export const pageById = queryGeneric({
       expect(byIdEntries.n).toBe(0);
     } finally {
       db.close();
+    }
+  });
+
+  it("makes a new database with 2 KB pages and keeps an older database's page size", () => {
+    const db = new Database(path.join(work, "data", "db.sqlite3"), { readonly: true });
+    try {
+      expect(db.pragma("page_size", { simple: true })).toBe(2048);
+    } finally {
+      db.close();
+    }
+    const older = path.join(work, "older.sqlite3");
+    const made = new Database(older);
+    made.pragma("page_size = 4096");
+    made.exec("CREATE TABLE t(x)");
+    made.close();
+    const reopened = openConnection(new Database(older), "writer");
+    try {
+      expect(reopened.pragma("page_size", { simple: true })).toBe(4096);
+      expect(reopened.pragma("journal_mode", { simple: true })).toBe("wal");
+    } finally {
+      reopened.close();
     }
   });
 
