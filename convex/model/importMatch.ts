@@ -71,20 +71,22 @@ const MAX_PROBE_AFTER = 64;
  *
  * - A range read takes the next `run` entries from the smallest unresolved ID on, which settles
  *   every ID up to the last entry read: a batch of new voters past every held one is one read, a
- *   sorted file re-imported one read per `run` voters. A read that settles as many IDs as it read
- *   doubles `run`; one that settles fewer halves it.
- * - When a read of one entry only learns that its ID is absent (the entry is the next held voter:
- *   a statewide file's new IDs fall between held ones), each ID is looked up alone, an equality
- *   range that reads no voter for an absent ID. After `probeAfter` lookups in a row that all found
- *   or all missed, a range is tried again (a sorted re-import, or new IDs past the held ones); a
- *   try that fails at once doubles `probeAfter`.
+ *   sorted file re-imported one read per `run` voters. Reading a voter the batch did not ask for
+ *   costs about what looking one ID up costs, so a read pays only while it settles more than twice
+ *   as many IDs as it read such voters (a batch's new IDs sparse among few held voters): then a
+ *   read that settles as many IDs as it read doubles `run`, one that settles fewer halves it.
+ * - Otherwise (a statewide file's new IDs fall between held ones as often as not) each ID is
+ *   looked up alone, an equality range that reads no voter for an absent ID. After `probeAfter`
+ *   lookups in a row that all found or all missed, a range is tried again (a sorted re-import, or
+ *   new IDs past the held ones); a try that does not pay doubles `probeAfter`.
  */
 export async function votersByVoterId(
   db: QueryCtx["db"],
   orgId: Id<"organizations">,
   ids: Iterable<string>,
 ): Promise<Map<string, Doc<"voters">>> {
-  const sorted = [...new Set(ids)].sort(compareUtf8);
+  const asked = new Set(ids);
+  const sorted = [...asked].sort(compareUtf8);
   const found = new Map<string, Doc<"voters">>();
   let i = 0;
   let run = 1;
@@ -116,15 +118,19 @@ export async function votersByVoterId(
       .query("voters")
       .withIndex("by_org_voterid", (q) => q.eq("orgId", orgId).gte("voter_id", sorted[i]))
       .take(want);
-    for (const d of docs) if (d.voter_id !== undefined && !found.has(d.voter_id)) found.set(d.voter_id, d);
+    let unasked = 0;
+    for (const d of docs) {
+      if (d.voter_id !== undefined && asked.has(d.voter_id)) {
+        if (!found.has(d.voter_id)) found.set(d.voter_id, d);
+      } else unasked++;
+    }
     // fewer than asked: the index holds nothing past them, so every later ID is settled
     if (docs.length < want) break;
     const lastRead = docs[docs.length - 1].voter_id!;
     const from = i;
     while (i < sorted.length && compareUtf8(sorted[i], lastRead) <= 0) i++;
     const settled = i - from;
-    const onlyMissed = want === 1 && settled === 1 && lastRead !== sorted[from];
-    if (onlyMissed || (want > 1 && settled < want && run === 2)) {
+    if (settled <= 2 * unasked) {
       // reading voters to learn that IDs are absent: one by one from here
       if (tryingRange) probeAfter = Math.min(probeAfter * 2, MAX_PROBE_AFTER);
       single = true;

@@ -291,6 +291,14 @@ describe("voter IDs looked up for the whole batch at once", () => {
     const freshRead = await lookUp(fresh);
     expect(freshRead.found).toBe(0);
     expect(freshRead.read).toBeLessThanOrEqual(20); // a range is tried now and then (one read each); was 899
+    // new voters about as many as the held ones around them (each held voter read would settle
+    // one or two new IDs): looked up one by one too, not by reading the held voters between them
+    const interleaved = Array.from({ length: 450 }, (_, g) =>
+      g % 2 ? [id(g * 3 + 1), id(g * 3 + 2)] : [id(g * 3 + 1)],
+    );
+    const interleavedRead = await lookUp(interleaved.flat().reverse());
+    expect(interleavedRead.found).toBe(0);
+    expect(interleavedRead.read).toBeLessThanOrEqual(30);
     // new voters past every held one (a file numbered on from the last): one read
     expect(await lookUp(Array.from({ length: 600 }, (_, i) => id(3000 + i)))).toEqual({ found: 0, read: 0 });
     // the same file again, in the index's order: every ID found, about one voter read each
