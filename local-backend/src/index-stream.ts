@@ -69,6 +69,14 @@ export class IndexStream implements GrowingRange {
   ) {
     this.batch = firstBatch;
     this.own = own;
+    // Layers the database snapshot already holds (the writer stored them since the transaction
+    // began) are read from it: as overlays their rows would shadow the same rows read from SQLite,
+    // and a range would read on past all of them to find one that is not. Undo layers (ticket -1,
+    // reads at an older timestamp) always stay.
+    if (base.length > 0 && base[0].ticket >= 0) {
+      const stored = source.store.storedThrough();
+      if (base[0].ticket <= stored) this.base = base = base.filter((l) => l.ticket < 0 || l.ticket > stored);
+    }
     const asc = order === "asc";
     const ownRows: Row[] = own.rowsIn(index, lo, hi);
     if (ownRows.length > 0)

@@ -65,6 +65,8 @@ export class Store {
   };
   /** a read transaction is open on this connection (see `read`) */
   private reading = false;
+  /** see storedThrough */
+  private snapshotTicket = 0;
   private readonly endReadSoon = () => this.endRead();
   private byIdCache = new Map<string, Database.Statement>();
   private scanCache = new Map<string, Database.Statement>();
@@ -345,9 +347,24 @@ export class Store {
    */
   private read() {
     if (this.reading) return;
+    // read before the snapshot is taken (at the transaction's first read): it holds at least this
+    this.snapshotTicket =
+      this.failedTicket === 0 && Atomics.load(this.shared, 1) === 0 ? Atomics.load(this.shared, 0) : 0;
     this.stmts.begin.run();
     this.reading = true;
     setImmediate(this.endReadSoon);
+  }
+
+  /**
+   * The last batch the current read snapshot holds (opening one if needed; 0 once the writer
+   * refused a batch): index streams leave out the unstored layers up to it, which the database now
+   * holds as they are. Taking it from the writer's shared progress rather than from its message
+   * matters while a function runs: the writer may store a group mid-run, and the run's layers,
+   * taken when it began, would otherwise shadow every row of it that a range reads.
+   */
+  storedThrough(): number {
+    this.read();
+    return this.snapshotTicket;
   }
 
   private endRead() {
