@@ -13,6 +13,8 @@
  *   BENCH_ROWS=100000,5000000   row counts (default both; each file is imported into the same organisation)
  *   BENCH_BATCH=1000            the most rows per appendBatch (default: the runner's, as in the browser)
  *   BENCH_KEEP=1                keep the temp dir (its data/ is the database) for a closer look
+ *   BENCH_LOG_MS=1000           log the progress this often (default every 10 s)
+ *   BENCH_PROFILE=dir           write CPU profiles of the backend's threads there
  */
 import Database from "better-sqlite3";
 import { fork, type ChildProcess } from "node:child_process";
@@ -27,7 +29,7 @@ import { api } from "../convex/_generated/api";
 import { startBackend } from "../local-backend/src/server";
 import { configureBackendEnv, signInTicket } from "../scripts/backend-env";
 import { formatTransactionStats } from "./txStats";
-import { speedIndexLine } from "./speedIndex";
+import { speedIndex, speedIndexLine } from "./speedIndex";
 import { backendExecArgv } from "./backendProcess";
 import type { ImportTransport } from "../src/lib/import/runner";
 import { importVoterFile, writeVoterFile } from "./voterFile";
@@ -320,6 +322,8 @@ async function main() {
             ? `\n  backend CPU by thread: engine ${perRow(be.threads.engineMs)}, the others ${perRow(be.cpuMs - be.threads.engineMs)}; in the kernel ${perRow(be.threads.kernelMs)}`
             : ""),
       );
+      // the machine's speed drifts (other tenants): measured again right after, beside the first
+      console.log(`  machine speed index right after the import: ${speedIndex()}`);
       storedVoters += doc?.imported_records ?? 0;
       const stored = storedVoters;
       // At rest: once the work an import starts afterwards (its voters' district assignment) is
