@@ -133,7 +133,9 @@ export class FunctionRunner implements FunctionCalls {
     tx.metrics.active = true;
     let value: JSONValue;
     try {
-      value = await this.invoke(f, args, run);
+      const invoked = this.invoke(f, args, run);
+      args = undefined as unknown as Value;
+      value = await invoked;
     } finally {
       tx.metrics.active = false;
     }
@@ -151,6 +153,11 @@ export class FunctionRunner implements FunctionCalls {
   private argsText = new WeakMap<object, string>();
 
   private checkArgs(f: RegisteredFunction, argsJson: JSONValue): Value {
+    return this.checkArgsText(f, argsJson).args;
+  }
+
+  /** checkArgs, with the arguments' JSON text (what another attempt of a mutation parses again) */
+  private checkArgsText(f: RegisteredFunction, argsJson: JSONValue): { args: Value; text: string } {
     const text = JSON.stringify(argsJson ?? null);
     const size = text.length;
     if (size > MAX_ARGS_BYTES) {
@@ -180,7 +187,7 @@ export class FunctionRunner implements FunctionCalls {
     }
     // When argsJson is already what convexToJson(args) would give, invoke() reuses its text.
     if ((shape & CANONICAL) !== 0) this.argsText.set(args, text);
-    return args;
+    return { args, text };
   }
 
   private checkReturns(f: RegisteredFunction, resultJson: JSONValue) {
@@ -207,10 +214,13 @@ export class FunctionRunner implements FunctionCalls {
     return f;
   }
 
-  private async invoke(f: RegisteredFunction, args: Value, run: Run): Promise<JSONValue> {
+  private async invoke(f: RegisteredFunction, checked: Value, run: Run): Promise<JSONValue> {
     installRuntime();
+    let args: Value | undefined = checked;
     const known = typeof args === "object" && args !== null ? this.argsText.get(args) : undefined;
     const argsStr = known !== undefined ? `[${known}]` : JSON.stringify([convexToJson(args)]);
+    // the function gets the text: nothing here holds the objects while it runs
+    args = checked = undefined as unknown as Value;
     const resultStr: string = await scopeStorage.run(run.scope, async () => {
       if (f.realm && (f.kind === "query" || f.kind === "mutation")) {
         // In the function realm: stopped after the execution time limit (realm-exec.ts).
@@ -414,11 +424,19 @@ export class FunctionRunner implements FunctionCalls {
     return outcome === r.outcome ? r : { outcome, ts: this.commits.currentTs() };
   }
 
+  /**
+   * A client's mutation over the sync protocol. It takes `req.args` over (the session's message
+   * holds them no longer): an import batch's arguments are thousands of rows, which should die
+   * young rather than be copied by every collection while the batch runs.
+   */
   async runMutationPipelined(req: CallRequest): Promise<PipelinedMutation> {
-    const { durable, ...r } = await this.runMutationCommitted(req, {
-      logLines: [],
-      internalAllowed: req.internal === true,
-    });
+    const args = { json: req.args as JSONValue | null };
+    req.args = null;
+    const { durable, ...r } = await this.runMutationCommitted(
+      req,
+      { logLines: [], internalAllowed: req.internal === true },
+      args,
+    );
     const result = this.onceStored(durable, r.outcome).then((outcome) =>
       outcome === r.outcome ? r : { outcome, ts: this.commits.currentTs() },
     );
@@ -450,7 +468,10 @@ export class FunctionRunner implements FunctionCalls {
   private async runMutationCommitted(
     req: CallRequest,
     o: MutationRunOptions,
+    /** the arguments when taken over (see runMutationPipelined): dropped once an attempt holds their text */
+    taken: { json: JSONValue | null } = { json: req.args },
   ): Promise<MutationRunResult & { durable: Promise<void> }> {
+    let argsRetry: string | null = null;
     const logLines = o.logLines;
     const logsBefore = logLines.length;
     let result: MutationRunResult | null = null;
@@ -484,7 +505,12 @@ export class FunctionRunner implements FunctionCalls {
       try {
         this.commits.assertOpen();
         const f = this.resolve(req.path, "mutation", o.internalAllowed);
-        const args = this.checkArgs(f, req.args);
+        let args: Value | undefined;
+        ({ args, text: argsRetry } = this.checkArgsText(
+          f,
+          argsRetry === null ? taken.json : (JSON.parse(argsRetry) as JSONValue),
+        ));
+        taken.json = null;
         const tx = this.limited(optimistic ? optimistic.tx : this.commits.writeTx());
         if (!optimistic) exclusiveTx = tx;
         if (o.prepare) await begin();
@@ -509,7 +535,9 @@ export class FunctionRunner implements FunctionCalls {
           });
           // outside the function realm nothing calls begin (invoke does, for realm functions)
           if (!f.realm) await begin();
-          const value = await this.invokeCounted(f, args, run, tx);
+          const invoked = this.invokeCounted(f, args, run, tx);
+          args = undefined;
+          const value = await invoked;
           if (run.platformError) throw run.platformError;
           if (optimistic) await this.commits.admit(tx);
           if (await stale()) continue;

@@ -268,6 +268,7 @@ export class Connection {
         const known = this.server.dedupe.get(sessionId, caller, requestId);
         if (known) return { response: known };
         const run = this.startMutation(requestId, udfPath, m.args, size);
+        m.args = undefined; // the engine holds them now, for as long as it needs them (functions.ts)
         this.server.dedupe.remember(sessionId, caller, requestId, run.response);
         await run.committed;
         return { response: run.response };

@@ -3,6 +3,7 @@
  * overlapping read-modify-writes of one document never lose an update, disjoint ones commit
  * without running again, and a mutation under heavy contention ends holding the write lock.
  */
+import type { JSONValue } from "convex/values";
 import { describe, expect, it } from "vitest";
 import { OPTIMISTIC_ATTEMPTS } from "../../../local-backend/src/functions";
 import { YIELD_AFTER_MS } from "../../../local-backend/src/realm-exec";
@@ -24,6 +25,24 @@ describe("engine: optimistic concurrency", () => {
     const after = t.engine.concurrency();
     // all n read before any committed (each pauses between its read and its write)
     expect(after.conflicts - before.conflicts).toBeGreaterThanOrEqual(n - 1);
+  });
+
+  it("a client's mutation run again after a conflict gets its arguments again (it took them over)", async () => {
+    await t.c.mutation("tx:increment", { name: "pipelined" });
+    const before = t.engine.concurrency();
+    const n = 6;
+    const reqs = Array.from({ length: n }, () => ({
+      path: "tx:incrementWithPause",
+      args: { name: "pipelined" } as JSONValue,
+      identity: null,
+    }));
+    const runs = await Promise.all(reqs.map((r) => t.engine.runMutationPipelined(r)));
+    const outcomes = await Promise.all(runs.map((r) => r.result));
+    expect(outcomes.map((o) => o.outcome.status)).toEqual(Array(n).fill("success"));
+    expect(await t.c.query("tx:getCounter", { name: "pipelined" })).toBe(n + 1);
+    expect(t.engine.concurrency().conflicts - before.conflicts).toBeGreaterThan(0);
+    // the requests no longer hold the arguments' objects while the mutations run
+    expect(reqs.map((r) => r.args)).toEqual(Array(n).fill(null));
   });
 
   it("a mutation that keeps conflicting ends holding the right to commit", async () => {
