@@ -430,7 +430,7 @@ export class FunctionRunner implements FunctionCalls {
    * young rather than be copied by every collection while the batch runs.
    */
   async runMutationPipelined(req: CallRequest): Promise<PipelinedMutation> {
-    const args = { json: req.args as JSONValue | null };
+    const args = { json: req.args };
     req.args = null;
     const { durable, ...r } = await this.runMutationCommitted(
       req,

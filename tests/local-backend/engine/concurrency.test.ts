@@ -3,7 +3,6 @@
  * overlapping read-modify-writes of one document never lose an update, disjoint ones commit
  * without running again, and a mutation under heavy contention ends holding the write lock.
  */
-import type { JSONValue } from "convex/values";
 import { describe, expect, it } from "vitest";
 import { OPTIMISTIC_ATTEMPTS } from "../../../local-backend/src/functions";
 import { YIELD_AFTER_MS } from "../../../local-backend/src/realm-exec";
@@ -33,7 +32,7 @@ describe("engine: optimistic concurrency", () => {
     const n = 6;
     const reqs = Array.from({ length: n }, () => ({
       path: "tx:incrementWithPause",
-      args: { name: "pipelined" } as JSONValue,
+      args: { name: "pipelined" },
       identity: null,
     }));
     const runs = await Promise.all(reqs.map((r) => t.engine.runMutationPipelined(r)));
