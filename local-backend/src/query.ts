@@ -244,7 +244,17 @@ export class QueryManager {
   isContained(queryId: number | SerializedQuery): boolean {
     const q = typeof queryId === "number" ? this.queries.get(queryId) : queryId;
     if (!q || q instanceof Pipeline) return true;
-    return this.tx.catalog.tableNumber(queryTable(q)) !== undefined;
+    return this.tx.catalog.tableNumber(queryTable(q)) !== undefined && !this.needsStore(q);
+  }
+
+  /**
+   * Whether starting `q` now would wait for the writer: a search reads the database's own search
+   * tables, which must hold every committed batch first (storage.ts sync). The syscall then runs
+   * asynchronously and waits apart (`Store.caughtUp`), not blocking the engine's thread.
+   */
+  needsStore(queryId: number | SerializedQuery): boolean {
+    const q = typeof queryId === "number" ? this.queries.get(queryId) : queryId;
+    return !!q && !(q instanceof Pipeline) && q.source.type === "Search" && this.tx.hooks.store.behind;
   }
 
   /** JSON text of `{value, done}` as the library expects from queryStreamNext. */

@@ -602,6 +602,24 @@ export class Store {
     if (this.failure) throw this.failure;
   }
 
+  /** Whether the writer has committed batches still to apply: a read of the database itself would wait for them. */
+  get behind(): boolean {
+    return Atomics.load(this.shared, 0) < this.posted;
+  }
+
+  /**
+   * Resolves once the writer has applied every batch posted so far (asked not to hold them back),
+   * without blocking the thread as `drain` does: a function's search waits for it alone, while
+   * every other request goes on. A refused batch surfaces at the read that follows.
+   */
+  async caughtUp(): Promise<void> {
+    const target = this.posted;
+    if (Atomics.load(this.shared, 0) >= target) return;
+    Atomics.store(this.shared, SHARED_FLUSH_THROUGH, target);
+    this.writer.postMessage({ flush: true });
+    await this.whenApplied(target).catch(() => undefined);
+  }
+
   /** Blocks until the writer thread has applied every posted batch (or one failed). */
   drain() {
     const deadline = Date.now() + 120_000;

@@ -108,6 +108,10 @@ export class Run implements SyscallHandler {
   // ----- async syscalls -----
   async asyncSyscall(op: string, argsStr: string): Promise<string> {
     const args = JSON.parse(argsStr);
+    if (op === "1.0/queryStreamNext" || op === "1.0/queryPage") {
+      const waits = this.queries?.needsStore(op === "1.0/queryPage" ? args.query : args.queryId);
+      if (waits) await this.tx.hooks.store.caughtUp();
+    }
     return this.complete(op, args, argsStr, false) ?? (await this.asyncOnly(op, args));
   }
 

@@ -455,6 +455,17 @@ describe("engine: search", () => {
     await c.mutation("messages:edit", { id, body: "renamed" });
     expect(await c.query("messages:search", { query: "update" })).toEqual([]);
   });
+
+  it("a search right after a large commit the writer holds back waits for it, apart from other requests", async () => {
+    const store = (engine as unknown as { store: { behind: boolean } }).store;
+    await c.mutation("messages:sendMany", { channel: "bulk", body: "walrus", count: 150 });
+    expect(store.behind).toBe(true);
+    const search = c.query("messages:search", { query: "walrus", channel: "bulk" });
+    const plain = c.query("messages:list", { channel: "general" });
+    expect(((await plain) as Doc[]).length).toBe(4);
+    expect(((await search) as Doc[]).length).toBe(50); // as many as it takes: they are found
+    expect(store.behind).toBe(false);
+  });
 });
 
 describe("engine: storage, env, scheduler, backup", () => {

@@ -72,6 +72,27 @@ describe("engine: the writer applies batches in groups", () => {
     expect(store.writing).toBe(false);
   });
 
+  it("caughtUp asks for the held batches and waits for them without blocking the thread", async () => {
+    const tickets = [0, 1].map((n) => large(n * LARGE_COMMIT_DOCUMENTS));
+    await store.whenDurable(tickets[1]);
+    expect(store.behind).toBe(true);
+    let turns = 0;
+    const ticking = setInterval(() => turns++, 0);
+    try {
+      const caught = store.caughtUp();
+      // it returns at once: the wait happens on the event loop, which goes on meanwhile
+      expect(turns).toBe(0);
+      await caught;
+    } finally {
+      clearInterval(ticking);
+    }
+    expect(store.behind).toBe(false);
+    expect(storedCount(dir)).toBe(2 * LARGE_COMMIT_DOCUMENTS);
+    expect(applied[applied.length - 1]).toBe(tickets[1]);
+    // nothing held: it resolves at once
+    await store.caughtUp();
+  });
+
   it("applies a small batch at once, with the large ones held before it", async () => {
     large(0);
     const small = store.commit([write(-1)], [], new Map([[TABLE, 1]]));
