@@ -146,6 +146,20 @@ export async function votersByVoterId(
  * The existing voter a key names, if any. `byVoterId`: the batch's voter IDs, looked up at once
  * (votersByVoterId); a voter ID outside it is looked up here.
  */
+/**
+ * What `findExisting` finds for a voter-ID key among the batch's looked-up IDs, without a call
+ * (undefined: not one of them, a lookup is needed). A statewide file's every row has one.
+ */
+export function knownByVoterId(
+  f: VoterFields,
+  key: string,
+  byVoterId?: { ids: ReadonlySet<string>; found: ReadonlyMap<string, Doc<"voters">> },
+): Doc<"voters"> | null | undefined {
+  if (!byVoterId || !key.startsWith("i:")) return undefined;
+  const id = f.voter_id!.trim();
+  return byVoterId.ids.has(id) ? (byVoterId.found.get(id) ?? null) : undefined;
+}
+
 export async function findExisting(
   db: QueryCtx["db"],
   orgId: Id<"organizations">,
@@ -158,8 +172,9 @@ export async function findExisting(
   const first = lower(f.first_name);
   switch (kind) {
     case "i": {
+      const known = knownByVoterId(f, key, byVoterId);
+      if (known !== undefined) return known;
       const id = f.voter_id!.trim();
-      if (byVoterId?.ids.has(id)) return byVoterId.found.get(id) ?? null;
       return await db
         .query("voters")
         .withIndex("by_org_voterid", (q) => q.eq("orgId", orgId).eq("voter_id", id))

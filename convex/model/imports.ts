@@ -15,7 +15,7 @@ import {
 import { voterFieldLabel, type ElectionRecord, type VoterFields } from "../tables/voters";
 import { adjustCounter } from "./counters";
 import { AudienceDrops } from "./emailAudience";
-import { findExisting, lookupKeys, rowKeys, votersByVoterId } from "./importMatch";
+import { findExisting, knownByVoterId, lookupKeys, rowKeys, votersByVoterId } from "./importMatch";
 import { transactionNearLimits } from "./txBudget";
 import {
   deleteVoter,
@@ -166,7 +166,11 @@ export async function applyBatch(
       continue;
     }
     let existing: Doc<"voters"> | null = null;
-    for (const k of lookup) if ((existing = await findExisting(ctx.db, orgId, voter, k, byVoterId))) break;
+    for (const k of lookup) {
+      // a voter ID the batch looked up already is settled without a call (an await a row)
+      const known = knownByVoterId(voter, k, byVoterId);
+      if ((existing = known !== undefined ? known : await findExisting(ctx.db, orgId, voter, k, byVoterId))) break;
+    }
     if (existing && (touched.has(existing._id) || !doc.update_existing)) {
       plan.push({ ...at, kind: "duplicate", existing: existing._id, key: lookup[0] });
       continue;
