@@ -57,14 +57,18 @@ describe("engine: storage reads", () => {
     expect(store.getMeta("k")).toBe("v");
   });
 
-  it("a snapshot knows the batches it holds before the writer's message is taken in", () => {
-    const second = encodeId(TABLE, newInternalId());
-    const ticket = store.commit([write(second, 2)], [], new Map([[TABLE, 1]]));
-    // wait for the writer without letting a turn pass: its message stays unread meanwhile
+  /** Waits for the writer to store `ticket` without letting a turn pass: its message stays unread meanwhile. */
+  function writerApplied(ticket: number) {
     const applied = (store as unknown as { shared: Int32Array }).shared;
     const deadline = Date.now() + 10_000;
     while (Atomics.load(applied, 0) < ticket && Date.now() < deadline)
       Atomics.wait(applied, 0, Atomics.load(applied, 0), 10);
+  }
+
+  it("a snapshot knows the batches it holds before the writer's message is taken in", () => {
+    const second = encodeId(TABLE, newInternalId());
+    const ticket = store.commit([write(second, 2)], [], new Map([[TABLE, 1]]));
+    writerApplied(ticket);
     expect(store.storedThrough()).toBeGreaterThanOrEqual(ticket);
     // and the snapshot does hold it
     expect(JSON.parse(store.getDoc(second)!.json).n).toBe(2);
@@ -75,10 +79,7 @@ describe("engine: storage reads", () => {
     const before = store.storedThrough();
     const second = encodeId(TABLE, newInternalId());
     const ticket = store.commit([write(second, 2)], [], new Map([[TABLE, 1]]));
-    const applied = (store as unknown as { shared: Int32Array }).shared;
-    const deadline = Date.now() + 10_000;
-    while (Atomics.load(applied, 0) < ticket && Date.now() < deadline)
-      Atomics.wait(applied, 0, Atomics.load(applied, 0), 10);
+    writerApplied(ticket);
     expect(store.storedThrough()).toBe(before);
     expect(before).toBeLessThan(ticket);
     expect(store.getDoc(second)).toBeUndefined();
