@@ -134,7 +134,7 @@ export class FunctionRunner implements FunctionCalls {
     let value: JSONValue;
     try {
       const invoked = this.invoke(f, args, run);
-      args = undefined as unknown as Value;
+      args = null;
       value = await invoked;
     } finally {
       tx.metrics.active = false;
@@ -214,13 +214,12 @@ export class FunctionRunner implements FunctionCalls {
     return f;
   }
 
-  private async invoke(f: RegisteredFunction, checked: Value, run: Run): Promise<JSONValue> {
+  private async invoke(f: RegisteredFunction, args: Value, run: Run): Promise<JSONValue> {
     installRuntime();
-    let args: Value | undefined = checked;
     const known = typeof args === "object" && args !== null ? this.argsText.get(args) : undefined;
     const argsStr = known !== undefined ? `[${known}]` : JSON.stringify([convexToJson(args)]);
     // the function gets the text: nothing here holds the objects while it runs
-    args = checked = undefined as unknown as Value;
+    args = null;
     const resultStr: string = await scopeStorage.run(run.scope, async () => {
       if (f.realm && (f.kind === "query" || f.kind === "mutation")) {
         // In the function realm: stopped after the execution time limit (realm-exec.ts).
@@ -505,7 +504,7 @@ export class FunctionRunner implements FunctionCalls {
       try {
         this.commits.assertOpen();
         const f = this.resolve(req.path, "mutation", o.internalAllowed);
-        let args: Value | undefined;
+        let args: Value;
         ({ args, text: argsRetry } = this.checkArgsText(
           f,
           argsRetry === null ? taken.json : (JSON.parse(argsRetry) as JSONValue),
@@ -536,7 +535,7 @@ export class FunctionRunner implements FunctionCalls {
           // outside the function realm nothing calls begin (invoke does, for realm functions)
           if (!f.realm) await begin();
           const invoked = this.invokeCounted(f, args, run, tx);
-          args = undefined;
+          args = null;
           const value = await invoked;
           if (run.platformError) throw run.platformError;
           if (optimistic) await this.commits.admit(tx);

@@ -613,21 +613,22 @@ export class Store {
    * every other request goes on. A refused batch surfaces at the read that follows.
    */
   async caughtUp(): Promise<void> {
+    if (!this.behind) return;
     const target = this.posted;
-    if (Atomics.load(this.shared, 0) >= target) return;
-    Atomics.store(this.shared, SHARED_FLUSH_THROUGH, target);
-    this.writer.postMessage({ flush: true });
+    this.askForAll();
     await this.whenApplied(target).catch(() => undefined);
+  }
+
+  /** The writer holds batches back to apply them together (storage-worker.ts): not the ones posted so far. */
+  private askForAll() {
+    Atomics.store(this.shared, SHARED_FLUSH_THROUGH, this.posted);
+    this.writer.postMessage({ flush: true });
   }
 
   /** Blocks until the writer thread has applied every posted batch (or one failed). */
   drain() {
     const deadline = Date.now() + 120_000;
-    if (Atomics.load(this.shared, 0) < this.posted) {
-      // the writer holds batches back to apply them together (storage-worker.ts): not these
-      Atomics.store(this.shared, SHARED_FLUSH_THROUGH, this.posted);
-      this.writer.postMessage({ flush: true });
-    }
+    if (this.behind) this.askForAll();
     while (Atomics.load(this.shared, 0) < this.posted && Atomics.load(this.shared, 1) === 0) {
       if (this.writerExited || this.journalExited) throw new Error("The database writer thread stopped.");
       if (Date.now() > deadline) throw new Error("The database writer did not finish in time.");
