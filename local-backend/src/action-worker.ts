@@ -20,7 +20,7 @@ import { messages } from "./limits.js";
 import { SystemError, toFailure, type Failure } from "./outcome.js";
 import { FunctionRealm, type RealmFunction } from "./realm.js";
 import { PreemptedError, type RealmExec, type RealmHandler } from "./realm-exec.js";
-import { formatLogArgs, installRuntime, scopeStorage, seededRandom, type RunExec, type RunScope } from "./runtime.js";
+import { formatLogArgs, installRuntime, runScopes, seededRandom, type RunExec, type RunScope } from "./runtime.js";
 import { registerBundleDir, registerBundleFile } from "./stack-frames.js";
 import {
   CallSender,
@@ -134,7 +134,7 @@ async function limited<T>(inv: Invocation, scope: RunScope, timeoutMs: number, w
     );
   });
   try {
-    return await Promise.race([scopeStorage.run(scope, work), timeout]);
+    return await Promise.race([runScopes.run(scope, work), timeout]);
   } finally {
     clearTimeout(timer);
   }
@@ -211,7 +211,7 @@ async function preload(m: Extract<ToActionWorker, { type: "preload" }>): Promise
   const inv: Invocation = { id: -1, done: true };
   for (const file of m.files) {
     try {
-      await scopeStorage.run(scopeFor(inv, m.env), () => importModule(file));
+      await runScopes.run(scopeFor(inv, m.env), () => importModule(file));
     } catch {
       // reported when a function of it is called
     }
@@ -229,7 +229,7 @@ function loadRealm(m: Extract<ToActionWorker, { type: "realm" }>): void {
   const inv: Invocation = { id: -1, done: true };
   try {
     // module top-level code may read process.env
-    realm = scopeStorage.run(scopeFor(inv, m.env), () => new FunctionRealm(m.code, m.functionsDir, m.filename));
+    realm = runScopes.run(scopeFor(inv, m.env), () => new FunctionRealm(m.code, m.functionsDir, m.filename));
   } catch (e) {
     realmError = `The function realm could not be loaded in a worker: ${e instanceof Error ? e.message : String(e)}`;
   }
@@ -268,7 +268,7 @@ function runUdf(m: Extract<ToActionWorker, { type: "udf" }>): void {
       scope.exec = e;
     },
   };
-  const started = scopeStorage.run(scope, () => realm!.invoke(run, m.kind, fn, m.args, m.timeoutMs, null, m.patience));
+  const started = runScopes.run(scope, () => realm!.invoke(run, m.kind, fn, m.args, m.timeoutMs, null, m.patience));
   exec = started.exec;
   udfs.set(m.id, exec);
   started.result.then(

@@ -13,7 +13,7 @@ import type { BaseLayer, Pending } from "./pending.js";
 import { keySuccessor } from "./index-range.js";
 import { encodeTuple } from "./indexkey.js";
 import { intersects, WriteSetImpl } from "./readset.js";
-import { RWLock, realNow, scopeStorage } from "./runtime.js";
+import { RWLock, realNow, runScopes } from "./runtime.js";
 import type { Store } from "./storage.js";
 import type { DocWrite } from "./storage-types.js";
 import { LARGE_COMMIT_DOCUMENTS, MAX_UNSTORED_DOCUMENTS } from "./storage-connection.js";
@@ -324,7 +324,7 @@ export class CommitPipeline {
       }
     }
     const event: CommitEvent = { ts, writes: writeSet };
-    scopeStorage.exit(() => {
+    runScopes.exit(() => {
       for (const l of this.listeners) {
         try {
           l(event);

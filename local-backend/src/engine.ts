@@ -33,7 +33,7 @@ import { FunctionRunner } from "./functions.js";
 import { CONVEX_LIMITS, RELAXED_LIMITS } from "./limits.js";
 import { FunctionModules } from "./modules.js";
 import { intersects, type WriteSetImpl } from "./readset.js";
-import { installRuntime, scopeStorage } from "./runtime.js";
+import { installRuntime, runScopes } from "./runtime.js";
 import { Scheduler } from "./scheduler.js";
 import { Store } from "./storage.js";
 import type { Tx } from "./transaction.js";
@@ -188,7 +188,7 @@ export class EngineImpl implements Engine {
   emitLog(line: string) {
     const log = this.opts.log;
     // Outside the run's scope, so the sink's own console use is not captured as function output.
-    if (log) scopeStorage.exit(() => log(line));
+    if (log) runScopes.exit(() => log(line));
   }
 
   // ----- info -----

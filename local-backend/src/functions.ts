@@ -33,7 +33,7 @@ import { httpActionErrorResponse } from "./http-action-error.js";
 import { PlatformError, SystemError, nestedFromFailure, newRequestId, strippedPath, toFailure } from "./outcome.js";
 import { Placement, type PlacementMode } from "./placement.js";
 import { INITIAL_PATIENCE, MAX_PATIENCE, PreemptedError } from "./realm-exec.js";
-import { installRuntime, scopeStorage } from "./runtime.js";
+import { installRuntime, runScopes } from "./runtime.js";
 import { Run, runTx } from "./syscalls.js";
 import type { Tx } from "./transaction.js";
 import { TxMetrics, type TransactionStatsRecorder } from "./tx-metrics.js";
@@ -220,45 +220,7 @@ export class FunctionRunner implements FunctionCalls {
     const argsStr = known !== undefined ? `[${known}]` : JSON.stringify([convexToJson(args)]);
     // the function gets the text: nothing here holds the objects while it runs
     args = null;
-    const resultStr: string = await scopeStorage.run(run.scope, async () => {
-      if (f.realm && (f.kind === "query" || f.kind === "mutation")) {
-        // In the function realm: stopped after the execution time limit (realm-exec.ts).
-        const limitMs = run.o.tx?.metrics.limits.executionTimeMs ?? this.limits.executionTimeMs;
-        const patience = run.o.patience ?? INITIAL_PATIENCE;
-        const pool = this.modules.actionPool();
-        // a top-level one whose own work is heavy: in a worker's realm (placement.ts)
-        const pooled = run.o.depth === 0 && pool.hasRealm() && this.placement.pooled(f.path);
-        // one heavy function per worker at a time (it is CPU-bound), begun once it has its worker
-        const slot = pooled ? await pool.realmSlot() : null;
-        try {
-          await run.o.begin?.();
-          if (pooled) return await pool.invokeRealm(run, f.kind, f.path, argsStr, limitMs, patience);
-          return await f.realm.realm.invoke(
-            run,
-            f.kind,
-            f.realm.fn,
-            argsStr,
-            limitMs,
-            run.o.parentExec ?? null,
-            patience,
-          ).result;
-        } finally {
-          const exec = run.o.exec;
-          if (run.o.depth === 0 && exec) this.placement.record(f.path, exec.userMs, exec.syscalls);
-          if (pooled) this.pooledRuns++;
-          slot?.();
-        }
-      }
-      if (f.kind === "query") return f.fn.invokeQuery(argsStr);
-      if (f.kind === "mutation") return f.fn.invokeMutation(argsStr);
-      // "use node": in a worker of the node executor, isolated from the engine, 10 minutes
-      if (f.node) return this.modules.nodeExecutor().invoke(run, f.node, argsStr, this.actionTimeouts.node);
-      // Convex's runtime: in the action pool, off the engine's thread; V8_ACTION_USER_TIMEOUT,
-      // reported like a query's timeout
-      const limit = this.actionTimeouts.v8;
-      if (!f.pooled) throw new SystemError(`${f.path} has no bundled module to run`);
-      return this.modules.actionPool().invoke(run, f.pooled, argsStr, limit, run.o.depth > 0);
-    });
+    const resultStr = await this.execute(f, argsStr, run);
     // FUNCTION_MAX_RESULT_SIZE (a Convex size is at most 9 bytes per JSON character)
     if (resultStr.length * 9 > MAX_RESULT_SIZE) {
       const size = jsonValueSize(resultStr);
@@ -267,6 +229,43 @@ export class FunctionRunner implements FunctionCalls {
     const result = JSON.parse(resultStr) as JSONValue;
     this.checkReturns(f, result);
     return result;
+  }
+
+  /** Runs the function where it runs; resolves with its JSON result. */
+  private async execute(f: RegisteredFunction, argsStr: string, run: Run): Promise<string> {
+    if (f.realm && (f.kind === "query" || f.kind === "mutation")) {
+      // In the function realm: stopped after the execution time limit (realm-exec.ts). Its pumps
+      // name the run whose code they run.
+      const limitMs = run.o.tx?.metrics.limits.executionTimeMs ?? this.limits.executionTimeMs;
+      const patience = run.o.patience ?? INITIAL_PATIENCE;
+      const pool = this.modules.actionPool();
+      // a top-level one whose own work is heavy: in a worker's realm (placement.ts)
+      const pooled = run.o.depth === 0 && pool.hasRealm() && this.placement.pooled(f.path);
+      // one heavy function per worker at a time (it is CPU-bound), begun once it has its worker
+      const slot = pooled ? await pool.realmSlot() : null;
+      try {
+        await run.o.begin?.();
+        if (pooled) return await pool.invokeRealm(run, f.kind, f.path, argsStr, limitMs, patience);
+        return await f.realm.realm.invoke(run, f.kind, f.realm.fn, argsStr, limitMs, run.o.parentExec ?? null, patience)
+          .result;
+      } finally {
+        const exec = run.o.exec;
+        if (run.o.depth === 0 && exec) this.placement.record(f.path, exec.userMs, exec.syscalls);
+        if (pooled) this.pooledRuns++;
+        slot?.();
+      }
+    }
+    // without the realm (it could not be built): in Node's realm, scoped by an AsyncLocalStorage
+    if (f.kind === "query") return await runScopes.run(run.scope, () => f.fn.invokeQuery(argsStr));
+    if (f.kind === "mutation") return await runScopes.run(run.scope, () => f.fn.invokeMutation(argsStr));
+    // Actions run in workers, which scope them; their calls back come with their run.
+    // "use node": in a worker of the node executor, isolated from the engine, 10 minutes
+    if (f.node) return await this.modules.nodeExecutor().invoke(run, f.node, argsStr, this.actionTimeouts.node);
+    // Convex's runtime: in the action pool, off the engine's thread; V8_ACTION_USER_TIMEOUT,
+    // reported like a query's timeout
+    const limit = this.actionTimeouts.v8;
+    if (!f.pooled) throw new SystemError(`${f.path} has no bundled module to run`);
+    return await this.modules.actionPool().invoke(run, f.pooled, argsStr, limit, run.o.depth > 0);
   }
 
   /** Nested ctx.runQuery / ctx.runMutation inside a query or mutation: same transaction. */

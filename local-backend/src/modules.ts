@@ -20,7 +20,7 @@ import {
 } from "./loader.js";
 import { ActionPool } from "./action-pool.js";
 import { NodeExecutor } from "./node-executor.js";
-import { formatLogArgs, installRuntime, scopeStorage, type RunScope } from "./runtime.js";
+import { formatLogArgs, installRuntime, runScopes, type RunScope } from "./runtime.js";
 import { unregisterBundleFile } from "./stack-frames.js";
 
 /** What module loading needs of the engine. */
@@ -80,13 +80,13 @@ export class FunctionModules {
     };
     if (envOnly && this.loaded) {
       const current = this.loaded;
-      this.loaded = await scopeStorage.run(loadScope, () => reevaluateModules(current, this.host.functionsDir));
+      this.loaded = await runScopes.run(loadScope, () => reevaluateModules(current, this.host.functionsDir));
       this.warmNodeExecutor(this.loaded);
       this.warmActionPool(this.loaded);
       this.host.onLoaded();
       return;
     }
-    const loaded = await scopeStorage.run(loadScope, () => loadModules(this.host.functionsDir, this.host.cacheDir));
+    const loaded = await runScopes.run(loadScope, () => loadModules(this.host.functionsDir, this.host.cacheDir));
     for (const err of loaded.errors) this.host.emitLog(`[loader] ${err}`);
     // a reload whose modules did not all import keeps the functions that work (as Convex refuses
     // such a push); the first load goes on with what loaded, its errors logged

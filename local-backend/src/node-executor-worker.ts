@@ -12,7 +12,7 @@
 import { pathToFileURL } from "node:url";
 import { parentPort } from "node:worker_threads";
 import { formatUncaught, toFailure, type Failure } from "./outcome.js";
-import { installRuntime, nodeInspect, scopeStorage, type RunScope, type SyscallHandler } from "./runtime.js";
+import { installRuntime, nodeInspect, runScopes, type RunScope, type SyscallHandler } from "./runtime.js";
 import { registerBundleDir } from "./stack-frames.js";
 import { CallSender, type CallAnswer, type CallMessage } from "./worker-bridge.js";
 
@@ -144,7 +144,7 @@ async function invoke(m: InvokeMessage): Promise<void> {
   let deadlockCheck: NodeJS.Timeout | undefined;
   let stillCount = 0;
   try {
-    const mod = await scopeStorage.run(scope, () => importModule(m.file));
+    const mod = await runScopes.run(scope, () => importModule(m.file));
     const fn = mod[m.exportName] as
       { isAction?: boolean; invokeAction?: (requestId: string, args: string) => Promise<string> } | undefined;
     const rel = `${m.modulePath}.js`;
@@ -160,7 +160,7 @@ async function invoke(m: InvokeMessage): Promise<void> {
         if (stillCount >= DEADLOCK_CHECKS) resolve(timedOut);
       }, DEADLOCK_CHECK_MS).unref();
     });
-    const result = await scopeStorage.run(scope, () =>
+    const result = await runScopes.run(scope, () =>
       Promise.race<string | symbol>([fn.invokeAction!(m.requestId, m.args), timeout]),
     );
     if (inv.done) return;
@@ -200,7 +200,7 @@ async function preload(m: Extract<ToWorker, { type: "preload" }>): Promise<void>
   const inv: Invocation = { id: -1, done: true };
   for (const file of m.files) {
     try {
-      await scopeStorage.run(scopeFor(inv, m.env), () => importModule(file));
+      await runScopes.run(scopeFor(inv, m.env), () => importModule(file));
     } catch {
       // reported when an action of it is called
     }

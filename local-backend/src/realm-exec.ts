@@ -40,6 +40,7 @@
 import fs from "node:fs";
 import { promiseHooks } from "node:v8";
 import type { RunExec } from "./engine-host.js";
+import { runScopes, type RunScope } from "./runtime.js";
 import { messages } from "./limits.js";
 import { SystemError } from "./outcome.js";
 
@@ -173,6 +174,8 @@ export class RealmExec implements RunExec {
 
   constructor(
     private readonly realm: RealmHost,
+    /** the run's scope: its code runs as this run's (runtime.ts) */
+    private readonly scope: RunScope,
     private readonly handler: RealmHandler,
     /** the execution time limit (Convex: 1 s) */
     readonly limitMs: number,
@@ -300,13 +303,16 @@ export class RealmExec implements RunExec {
     this.pumpStart = this.clock ? this.clock() : processCpuMs();
     this.pumpStartWall = performance.now();
     let out: unknown;
+    let outer: RunScope | undefined;
     let watchdog = false;
     try {
+      outer = runScopes.beginPump(this.scope);
       out = this.realm.enter(call, Math.ceil(remaining * (this.clock ? this.patience : WALL_FACTOR) + SLACK_MS));
     } catch (e) {
       if (isWatchdogTimeout(e)) watchdog = true;
       else this.abort(e instanceof Error ? e : new Error(String(e)));
     } finally {
+      runScopes.endPump(outer);
       this.inPump = false;
       this.userMs += this.pumpTime();
       this.stopStrayHook?.();

@@ -21,7 +21,7 @@ import vm from "node:vm";
 import type { RunExec } from "./engine-host.js";
 import { messages } from "./limits.js";
 import { RealmExec, type RealmHandler, type RealmHost } from "./realm-exec.js";
-import { realNow, scopeStorage, type RunScope } from "./runtime.js";
+import { realNow, runScopes, type RunScope } from "./runtime.js";
 
 /** Defines the context's own Date, Math.random, TextEncoder, timers, fetch and crypto. */
 /**
@@ -151,10 +151,10 @@ const SUBTLE_METHODS = [
 ];
 
 function scope(): RunScope | undefined {
-  return scopeStorage.getStore();
+  return runScopes.current();
 }
 
-/** The context's `Convex` global: each call goes to the run it belongs to (AsyncLocalStorage). */
+/** The context's `Convex` global: each call goes to the run it belongs to (the pump's, runtime.ts). */
 const realmConvex = {
   syscall(op: string, args: string): string {
     const s = scope();
@@ -345,8 +345,7 @@ export class FunctionRealm implements RealmHost {
 
   /**
    * Runs `fn` (a query or mutation of this realm) with the JSON arguments text; resolves with its
-   * JSON result. Must be called inside the run's scope (`scopeStorage.run(run.scope, …)`), whose
-   * `exec` it sets. `parent`: the calling run's exec for nested calls; `patience`: how much wall
+   * JSON result. Each pump runs as `run.scope` (`runScopes.pump`), whose `exec` it sets. `parent`: the calling run's exec for nested calls; `patience`: how much wall
    * time its watchdog allows per millisecond of CPU time left (realm-exec.ts).
    */
   invoke(
@@ -359,7 +358,7 @@ export class FunctionRealm implements RealmHost {
     patience?: number,
   ): { exec: RealmExec; result: Promise<string> } {
     const call = () => (kind === "query" ? fn.invokeQuery!(argsStr) : fn.invokeMutation!(argsStr));
-    const exec = new RealmExec(this, run.handler, limitMs, parent, call, patience);
+    const exec = new RealmExec(this, run.scope, run.handler, limitMs, parent, call, patience);
     run.setExec(exec);
     return { exec, result: exec.start() };
   }

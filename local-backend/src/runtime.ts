@@ -2,7 +2,7 @@
  * Process-wide hooks that make per-run state visible to function code. `globalThis.Convex`,
  * `Date`, `Math.random`, `console`, `process.env` and `fetch` are single globals, while several
  * function runs may be in flight at once (an action awaiting fetch while queries run), so each
- * hook looks up the current run in an AsyncLocalStorage and falls back to the original behaviour
+ * hook looks up the current run (`runScopes.current()`) and falls back to the original behaviour
  * outside of function runs.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
@@ -118,7 +118,107 @@ function consoleExtra(s: RunScope, method: string, args: unknown[]): boolean {
   }
 }
 
-export const scopeStorage = new AsyncLocalStorage<RunScope>();
+/**
+ * An AsyncLocalStorage enabled only while one of its runs is in flight. On Node 20 an enabled
+ * AsyncLocalStorage installs promise hooks that run JavaScript for every promise the thread
+ * creates and settles (in a 200k-row import about 5 % of the engine's thread); once its last run
+ * is over, this one removes them (a later run enables them again).
+ */
+export class ScopedStorage<T> {
+  private readonly storage = new AsyncLocalStorage<T>();
+  private running = 0;
+
+  getStore(): T | undefined {
+    return this.running > 0 ? this.storage.getStore() : undefined;
+  }
+
+  /** Runs `fn` and everything it starts, until its promise settles, with `store`. */
+  run<R>(store: T, fn: () => R): R {
+    this.running++;
+    let out: R;
+    try {
+      out = this.storage.run(store, fn);
+    } catch (e) {
+      this.done();
+      throw e;
+    }
+    const then = (out as { then?: unknown } | null)?.then;
+    if (typeof then !== "function") {
+      this.done();
+      return out;
+    }
+    return (out as PromiseLike<unknown>).then(
+      (v) => {
+        this.done();
+        return v;
+      },
+      (e: unknown) => {
+        this.done();
+        throw e;
+      },
+    ) as R;
+  }
+
+  exit<R>(fn: () => R): R {
+    return this.running > 0 ? this.storage.exit(fn) : fn();
+  }
+
+  private done() {
+    if (--this.running === 0) this.storage.disable();
+  }
+}
+
+/**
+ * Which run the code executing now belongs to.
+ *
+ * - In the function realm (queries and mutations, realm-exec.ts) the engine knows: the realm's
+ *   code runs only inside a pump, and a pump runs one run's jobs. `beginPump()` names that run for the
+ *   pump's length, at no cost to any promise.
+ * - Elsewhere (actions in their workers, module imports, queries and mutations when the realm
+ *   could not be built) `run()` scopes an async call tree with a ScopedStorage. So the engine's
+ *   thread serves queries and mutations with no promise hook installed.
+ */
+class RunScopes {
+  private readonly storage = new ScopedStorage<RunScope>();
+  private pumping: RunScope | undefined;
+
+  current(): RunScope | undefined {
+    return this.pumping ?? this.storage.getStore();
+  }
+
+  /**
+   * A realm's pump begins: until `endPump` with what this returns, the code running is `scope`'s.
+   * (No callback: a function's error stack counts the engine's frames below the pump against its
+   * limit of 10, so the pump adds none.)
+   */
+  beginPump(scope: RunScope): RunScope | undefined {
+    const outer = this.pumping;
+    this.pumping = scope;
+    return outer;
+  }
+
+  endPump(outer: RunScope | undefined) {
+    this.pumping = outer;
+  }
+
+  /** Runs `fn` and everything it starts, until its promise settles, as `scope`'s code. */
+  run<R>(scope: RunScope, fn: () => R): R {
+    return this.storage.run(scope, fn);
+  }
+
+  /** Runs `fn` outside of any run (the engine's own logging and listeners). */
+  exit<R>(fn: () => R): R {
+    const outer = this.pumping;
+    this.pumping = undefined;
+    try {
+      return this.storage.exit(fn);
+    } finally {
+      this.pumping = outer;
+    }
+  }
+}
+
+export const runScopes = new RunScopes();
 
 const RealDate = Date;
 const realRandom = Math.random;
@@ -127,19 +227,19 @@ let previousConvex: SyscallHandler | undefined;
 
 const convexGlobal: SyscallHandler = {
   syscall(op, args) {
-    const s = scopeStorage.getStore();
+    const s = runScopes.current();
     if (s) return s.handler.syscall(op, args);
     if (previousConvex) return previousConvex.syscall(op, args);
     throw new Error("Convex syscall outside of a function run");
   },
   asyncSyscall(op, args) {
-    const s = scopeStorage.getStore();
+    const s = runScopes.current();
     if (s) return s.handler.asyncSyscall(op, args);
     if (previousConvex) return previousConvex.asyncSyscall(op, args);
     return Promise.reject(new Error("Convex syscall outside of a function run"));
   },
   jsSyscall(op, args) {
-    const s = scopeStorage.getStore();
+    const s = runScopes.current();
     if (s) return s.handler.jsSyscall(op, args);
     if (previousConvex) return previousConvex.jsSyscall(op, args);
     throw new Error("Convex syscall outside of a function run");
@@ -190,7 +290,7 @@ export function installRuntime() {
 
   // Date: `Date.now()` and `new Date()` observe the run's fixed clock.
   const PatchedDate = function (this: unknown, ...args: unknown[]) {
-    const s = scopeStorage.getStore();
+    const s = runScopes.current();
     if (!new.target) return new RealDate(s?.now ?? RealDate.now()).toString();
     if (args.length === 0 && s?.now != null) return new RealDate(s.now);
     return new (RealDate as unknown as new (...a: unknown[]) => Date)(...args);
@@ -198,7 +298,7 @@ export function installRuntime() {
   Object.setPrototypeOf(PatchedDate, RealDate);
   (PatchedDate as unknown as { prototype: Date }).prototype = RealDate.prototype;
   PatchedDate.now = () => {
-    const s = scopeStorage.getStore();
+    const s = runScopes.current();
     return s?.now ?? RealDate.now();
   };
   PatchedDate.parse = RealDate.parse;
@@ -206,14 +306,14 @@ export function installRuntime() {
   globalThis.Date = PatchedDate;
 
   Math.random = () => {
-    const s = scopeStorage.getStore();
+    const s = runScopes.current();
     return s?.random ? s.random() : realRandom();
   };
 
   for (const level of ["log", "info", "warn", "error", "debug"] as const) {
     const original = console[level].bind(console);
     console[level] = (...args: unknown[]) => {
-      const s = scopeStorage.getStore();
+      const s = runScopes.current();
       if (s) s.log(level, args);
       else original(...args);
     };
@@ -239,7 +339,7 @@ export function installRuntime() {
   for (const method of extras) {
     const original = (console[method] as (...a: unknown[]) => void).bind(console);
     (console as unknown as Record<string, unknown>)[method] = (...args: unknown[]) => {
-      const s = scopeStorage.getStore();
+      const s = runScopes.current();
       if (!s) return original(...args);
       if (consoleExtra(s, method, args)) return;
       if (s.consoleStyle === "node") return;
@@ -255,23 +355,23 @@ export function installRuntime() {
       return Reflect.set(target, key, value);
     },
     get(target, key) {
-      const s = scopeStorage.getStore();
+      const s = runScopes.current();
       if (s && typeof key === "string" && Object.prototype.hasOwnProperty.call(s.env, key)) return s.env[key];
       return Reflect.get(target, key);
     },
     has(target, key) {
-      const s = scopeStorage.getStore();
+      const s = runScopes.current();
       if (s && typeof key === "string" && Object.prototype.hasOwnProperty.call(s.env, key)) return true;
       return Reflect.has(target, key);
     },
     ownKeys(target) {
-      const s = scopeStorage.getStore();
+      const s = runScopes.current();
       const keys = Reflect.ownKeys(target);
       if (!s) return keys;
       return [...new Set([...keys, ...Object.keys(s.env)])];
     },
     getOwnPropertyDescriptor(target, key) {
-      const s = scopeStorage.getStore();
+      const s = runScopes.current();
       if (s && typeof key === "string" && Object.prototype.hasOwnProperty.call(s.env, key)) {
         return { value: s.env[key], writable: true, enumerable: true, configurable: true };
       }
@@ -282,7 +382,7 @@ export function installRuntime() {
   const realFetch = globalThis.fetch;
   if (realFetch) {
     globalThis.fetch = (...args: Parameters<typeof fetch>) => {
-      const s = scopeStorage.getStore();
+      const s = runScopes.current();
       if (s && !s.allowFetch) {
         return Promise.reject(
           new Error("Can't use fetch() in queries and mutations. Please consider using an action."),

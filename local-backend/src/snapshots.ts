@@ -11,12 +11,11 @@
  * full-text index as it is now (documents written since are shown as they were, when they still
  * match).
  */
-import { AsyncLocalStorage } from "node:async_hooks";
 import { convexToJson, jsonToConvex, type JSONValue } from "convex/values";
 import type { Doc } from "./json-shape.js";
 import type { BaseLayer, Pending } from "./pending.js";
 import type { WriteSetImpl } from "./readset.js";
-import { realNow } from "./runtime.js";
+import { realNow, ScopedStorage } from "./runtime.js";
 import type { TxHooks } from "./transaction.js";
 
 /** how long history is kept after the last pin, and how far back it reaches */
@@ -40,7 +39,7 @@ export class SnapshotHistory {
   private retainUntil = 0;
   /** the oldest timestamp readable from the history (null: none but the current one) */
   private earliest: bigint | null = null;
-  private readonly pinned = new AsyncLocalStorage<bigint>();
+  private readonly pinned = new ScopedStorage<bigint>();
 
   constructor(
     private readonly currentTs: () => bigint,
