@@ -8,6 +8,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Catalog } from "./catalog.js";
 import { decodeId } from "./ids.js";
+import { isDelete } from "./pending.js";
 import type { Doc } from "./json-shape.js";
 import type { Store } from "./storage.js";
 import type { Tx } from "./transaction.js";
@@ -63,7 +64,7 @@ export async function importJsonl(host: BackupHost, lines: AsyncIterable<string>
         if (tn === undefined) host.catalog.ensureTable(table, d.tableNumber);
         else if (tn !== d.tableNumber) host.catalog.renumberTable(table, d.tableNumber);
         const known = tx.pending(id);
-        const exists = known ? known.doc !== null : host.store.getDoc(id) !== undefined;
+        const exists = known ? !isDelete(known) : host.store.getDoc(id) !== undefined;
         const ct = doc._creationTime as number;
         host.noteCreationTime(ct);
         tx.put({ id, table, tableNumber: d.tableNumber, doc, isNew: !exists, hasPlaceholder: false }, 0);

@@ -9,7 +9,7 @@ import { convexToJson, type Value } from "convex/values";
 import type { Catalog } from "./catalog.js";
 import type { CommitEvent } from "./engine-api.js";
 import type { Doc } from "./json-shape.js";
-import type { BaseLayer, Pending } from "./pending.js";
+import { isDelete, keysAtCommit, StoredPending, type BaseLayer, type Pending } from "./pending.js";
 import { keySuccessor } from "./index-range.js";
 import { encodeTuple } from "./indexkey.js";
 import { intersects, WriteSetImpl } from "./readset.js";
@@ -287,16 +287,13 @@ export class CommitPipeline {
       const w = this.buildWrite(tx, p, ts, writeSet);
       if (!w) continue;
       writes.push(w);
-      layer.docs.set(p.id, {
-        id: p.id,
-        table: p.table,
-        tableNumber: p.tableNumber,
-        doc: w.doc,
-        isNew: false,
-        hasPlaceholder: false,
-        json: w.json ?? undefined,
-        keys: p.hasPlaceholder ? undefined : p.keys,
-      });
+      // the layer keeps the document as text (pending.ts StoredPending)
+      layer.docs.set(
+        p.id,
+        w.json !== null
+          ? new StoredPending(p.id, p.table, p.tableNumber, w.json, w.keys)
+          : { id: p.id, table: p.table, tableNumber: p.tableNumber, doc: null, isNew: false, hasPlaceholder: false },
+      );
       if (p.isNew && p.doc) deltas.set(p.tableNumber, (deltas.get(p.tableNumber) ?? 0) + 1);
       else if (!p.isNew && !p.doc) deltas.set(p.tableNumber, (deltas.get(p.tableNumber) ?? 0) - 1);
     }
@@ -340,7 +337,10 @@ export class CommitPipeline {
   private committedDoc(tx: Tx, id: string): { json: string; doc: Doc | null } | undefined {
     const base = tx.basePending(id);
     // a committed layer always carries the stored JSON of the documents it keeps
-    if (base) return base.doc ? { json: base.json!, doc: base.doc } : undefined;
+    if (base) {
+      if (isDelete(base)) return undefined;
+      return { json: base.json!, doc: base instanceof StoredPending ? base.parsedDoc : base.doc };
+    }
     const row = this.store.getDoc(id);
     return row ? { json: row.json, doc: null } : undefined;
   }
@@ -349,7 +349,12 @@ export class CommitPipeline {
    * What a pending write stores (null: nothing changes). Index keys and search entries are derived
    * by the writer thread (storage), and for subscriptions lazily by the write set.
    */
-  private buildWrite(tx: Tx, p: Pending, ts: bigint, writeSet: WriteSetImpl): (DocWrite & { doc: Doc | null }) | null {
+  private buildWrite(
+    tx: Tx,
+    p: Pending,
+    ts: bigint,
+    writeSet: WriteSetImpl,
+  ): (DocWrite & { keys: Map<number, Buffer> | undefined }) | null {
     const old = p.isNew ? undefined : this.committedDoc(tx, p.id);
     if (!old && !p.doc) return null;
     const newDoc = p.doc ? (p.hasPlaceholder ? (resolveCommitTs(p.doc, ts) as Doc) : p.doc) : null;
@@ -359,13 +364,18 @@ export class CommitPipeline {
         : JSON.stringify(convexToJson(newDoc))
       : null;
     if (old && json === old.json) return null;
+    // Nothing after the commit holds the new version's object: the write set and the layer keep its
+    // JSON, and the keys of the indexes read lately (taken here, shared by both).
+    const keys = newDoc ? keysAtCommit(p.table, newDoc, p.hasPlaceholder ? undefined : p.keys) : undefined;
     writeSet.addDoc(p.tableNumber, {
+      id: p.id,
       table: p.table,
       old: old?.doc ?? null,
       oldJson: old && !old.doc ? old.json : null,
-      doc: newDoc,
-      keys: p.hasPlaceholder ? undefined : p.keys,
+      doc: null,
+      json,
+      keys,
     });
-    return { id: p.id, tableNumber: p.tableNumber, json, isNew: !old, doc: newDoc };
+    return { id: p.id, tableNumber: p.tableNumber, json, isNew: !old, keys };
   }
 }

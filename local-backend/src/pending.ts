@@ -23,6 +23,68 @@ export type Pending = {
 export type Row = { key: Buffer; id: string; json: string | null; doc: Doc | null };
 
 /**
+ * A committed layer's document, held as its stored JSON until a read needs the object (`doc`,
+ * parsed once). A layer waits seconds for the writer, so whatever it holds outlives the young
+ * generation: in an import, the documents' objects were most of what each scavenge copied and
+ * promoted. Index keys of the indexes read through layers are taken at commit (`keys`), so
+ * sorting a layer for a range read parses nothing.
+ */
+export class StoredPending implements Pending {
+  readonly isNew = false;
+  readonly hasPlaceholder = false;
+  private parsed: Doc | undefined;
+
+  constructor(
+    readonly id: string,
+    readonly table: string,
+    readonly tableNumber: number,
+    readonly json: string,
+    public keys: Map<number, Buffer> | undefined,
+  ) {}
+
+  get doc(): Doc {
+    return (this.parsed ??= parseDoc(this.json));
+  }
+
+  /** the object if a read already parsed it */
+  get parsedDoc(): Doc | null {
+    return this.parsed ?? null;
+  }
+}
+
+/** Whether `p` deletes its document (without parsing a stored one). */
+export function isDelete(p: Pending): boolean {
+  return !(p instanceof StoredPending) && p.doc === null;
+}
+
+/**
+ * The indexes read lately through committed layers or a commit's write set (subscriptions,
+ * conflict checks): their keys are taken at commit (`keysAtCommit`), while the document's object
+ * is still at hand.
+ */
+const layerReadIndexes = new Map<number, DbIndexDef>();
+
+export function noteIndexRead(index: DbIndexDef) {
+  if (layerReadIndexes.get(index.id) === index) return;
+  layerReadIndexes.delete(index.id);
+  if (layerReadIndexes.size >= MAX_LAYER_READ_INDEXES) layerReadIndexes.delete(layerReadIndexes.keys().next().value!);
+  layerReadIndexes.set(index.id, index);
+}
+
+/** A committed document's keys in the indexes read through layers (`keys`: those known already). */
+export function keysAtCommit(
+  table: string,
+  doc: Doc,
+  keys: Map<number, Buffer> | undefined,
+): Map<number, Buffer> | undefined {
+  for (const index of layerReadIndexes.values()) {
+    if (index.table !== table || keys?.has(index.id)) continue;
+    (keys ??= new Map()).set(index.id, indexKey(doc, index.fields));
+  }
+  return keys;
+}
+
+/**
  * The writes of one committed transaction that the writer thread may not have stored yet
  * (latest version of each written document; `doc: null` for a delete). Every transaction reads
  * through these, oldest first, between SQLite and its own writes.
@@ -41,12 +103,16 @@ export type BaseLayer = {
   countDelta?: Map<number, number>;
 };
 
+/** how many indexes `keysAtCommit` keeps taking keys for (the latest read through layers) */
+const MAX_LAYER_READ_INDEXES = 16;
+
 /** A pending document's key in `index` (cached on the pending entry). */
 export function pendingKey(p: Pending, index: DbIndexDef): Buffer {
   if (!p.keys) p.keys = new Map();
   let k = p.keys.get(index.id);
   if (!k) {
-    k = indexKey(p.doc!, index.fields);
+    // a stored document is parsed for its key alone (it stays text in its layer)
+    k = indexKey(p instanceof StoredPending ? (p.parsedDoc ?? parseDoc(p.json)) : p.doc!, index.fields);
     p.keys.set(index.id, k);
   }
   return k;
@@ -61,6 +127,7 @@ export type SortedRows = { rows: Row[]; keys: string[] };
 export function layerRows(layer: BaseLayer, index: DbIndexDef): SortedRows {
   let sorted = layer.sorted.get(index.id);
   if (!sorted) {
+    noteIndexRead(index);
     // A batch's reads touch several small tables (the caller's membership, counters): each of
     // their indexes is built from that table's few documents, not from a pass over the whole layer.
     if (!layer.byTable) {
@@ -73,9 +140,10 @@ export function layerRows(layer: BaseLayer, index: DbIndexDef): SortedRows {
     }
     const keyed: Array<{ s: string; row: Row }> = [];
     for (const p of layer.byTable.get(index.table) ?? []) {
-      if (!p.doc) continue;
+      if (isDelete(p)) continue;
       const key = pendingKey(p, index);
-      keyed.push({ s: key.toString("latin1"), row: { key, id: p.id, json: p.json ?? null, doc: p.doc } });
+      const doc = p instanceof StoredPending ? p.parsedDoc : p.doc;
+      keyed.push({ s: key.toString("latin1"), row: { key, id: p.id, json: p.json ?? null, doc } });
     }
     keyed.sort((a, b) => (a.s < b.s ? -1 : a.s > b.s ? 1 : 0));
     sorted = { rows: keyed.map((k) => k.row), keys: keyed.map((k) => k.s) };

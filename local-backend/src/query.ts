@@ -9,7 +9,7 @@ import { firstBatchFor, type IndexStream } from "./index-stream.js";
 import { encodeRange, keySuccessor, type RangeExpr } from "./index-range.js";
 import { filterToken, searchEntry } from "./indexkey.js";
 import { decodeQueryValue } from "./json-shape.js";
-import { rowDoc, rowJson, type Row } from "./pending.js";
+import { isDelete, rowDoc, rowJson, StoredPending, type Row } from "./pending.js";
 import type { DbIndexDef } from "./storage-types.js";
 import type { Tx } from "./transaction.js";
 import type { TxMetrics } from "./tx-metrics.js";
@@ -133,7 +133,13 @@ function plan(tx: Tx, q: SerializedQuery): Plan {
     if (!stored || own.has(stored.id)) continue;
     const p = tx.basePending(stored.id);
     if (p) {
-      if (p.doc) rows.push({ key: Buffer.alloc(0), id: p.id, json: null, doc: p.doc });
+      if (!isDelete(p))
+        rows.push({
+          key: Buffer.alloc(0),
+          id: p.id,
+          json: p.json ?? null,
+          doc: p instanceof StoredPending ? p.parsedDoc : p.doc,
+        });
       continue;
     }
     rows.push({ key: Buffer.alloc(0), id: stored.id, json: stored.json, doc: null });

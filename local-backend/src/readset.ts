@@ -6,6 +6,7 @@
 import { jsonToConvex, type JSONValue, type Value } from "convex/values";
 import type { ReadSet, WriteSet } from "./engine-api.js";
 import { indexKey } from "./indexkey.js";
+import { noteIndexRead } from "./pending.js";
 import type { DbIndexDef } from "./storage-types.js";
 
 export class ReadSetImpl implements ReadSet {
@@ -31,14 +32,24 @@ export class ReadSetImpl implements ReadSet {
 
 /** A document a commit wrote: its previous and new versions (null: absent). */
 export type WrittenDoc = {
+  id: string;
   table: string;
   old: Record<string, Value> | null;
   /** stored JSON of `old` when the document was not parsed yet */
   oldJson: string | null;
+  /** the new version, once parsed (`newVersion`) */
   doc: Record<string, Value> | null;
-  /** index keys of `doc` already computed (by index id) */
+  /** the new version's stored JSON (null: deleted); parsed only for an index whose keys were not taken at commit */
+  json: string | null;
+  /** index keys of the new version already computed (by index id) */
   keys?: Map<number, Buffer>;
 };
+
+/** The new version of a written document (null: deleted). */
+export function newVersion(w: WrittenDoc): Record<string, Value> | null {
+  if (!w.doc && w.json !== null) w.doc = jsonToConvex(JSON.parse(w.json) as JSONValue) as Record<string, Value>;
+  return w.doc;
+}
 
 /**
  * The old and new index keys of every written document, derived per index on first use: only
@@ -71,12 +82,15 @@ export class WriteSetImpl implements WriteSet {
     list = [];
     const def = this.indexById(indexId);
     if (def) {
+      // later commits take this index's keys while they still hold the documents' objects
+      noteIndexRead(def);
       for (const w of this.docs) {
         if (w.table !== def.table) continue;
         if (!w.old && w.oldJson !== null)
           w.old = jsonToConvex(JSON.parse(w.oldJson) as JSONValue) as Record<string, Value>;
         if (w.old) list.push(indexKey(w.old, def.fields));
-        if (w.doc) list.push(w.keys?.get(indexId) ?? indexKey(w.doc, def.fields));
+        if (w.json === null && !w.doc) continue;
+        list.push(w.keys?.get(indexId) ?? indexKey(newVersion(w)!, def.fields));
       }
       list.sort(Buffer.compare);
     }

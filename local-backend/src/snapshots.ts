@@ -111,8 +111,8 @@ export class SnapshotHistory {
       if (e.ts <= ts) break;
       for (const { tableNumber, doc: w } of e.writes.written()) {
         const old = w.old ?? (w.oldJson !== null ? (jsonToConvex(JSON.parse(w.oldJson) as JSONValue) as Doc) : null);
-        const id = (w.doc ?? old)!._id as string;
-        if (!existsNow.has(id)) existsNow.set(id, w.doc !== null);
+        const id = w.id;
+        if (!existsNow.has(id)) existsNow.set(id, w.doc !== null || w.json !== null);
         docs.set(id, {
           id,
           table: w.table,
