@@ -294,8 +294,9 @@ export class CommitPipeline {
           ? new StoredPending(p.id, p.table, p.tableNumber, w.json, w.keys)
           : { id: p.id, table: p.table, tableNumber: p.tableNumber, doc: null, isNew: false, hasPlaceholder: false },
       );
-      if (p.isNew && p.doc) deltas.set(p.tableNumber, (deltas.get(p.tableNumber) ?? 0) + 1);
-      else if (!p.isNew && !p.doc) deltas.set(p.tableNumber, (deltas.get(p.tableNumber) ?? 0) - 1);
+      const deleted = isDelete(p);
+      if (p.isNew && !deleted) deltas.set(p.tableNumber, (deltas.get(p.tableNumber) ?? 0) + 1);
+      else if (!p.isNew && deleted) deltas.set(p.tableNumber, (deltas.get(p.tableNumber) ?? 0) - 1);
     }
     if (writes.length === 0) {
       for (const f of tx.afterCommit) f();
@@ -356,13 +357,19 @@ export class CommitPipeline {
     writeSet: WriteSetImpl,
   ): (DocWrite & { keys: Map<number, Buffer> | undefined }) | null {
     const old = p.isNew ? undefined : this.committedDoc(tx, p.id);
-    if (!old && !p.doc) return null;
-    const newDoc = p.doc ? (p.hasPlaceholder ? (resolveCommitTs(p.doc, ts) as Doc) : p.doc) : null;
-    const json = newDoc
-      ? !p.hasPlaceholder && p.json !== undefined
-        ? p.json
-        : JSON.stringify(convexToJson(newDoc))
-      : null;
+    const deleted = isDelete(p);
+    if (!old && deleted) return null;
+    // a stored one (an insert) is never parsed here: its JSON is what is stored, its keys are known
+    let json: string | null = null;
+    let newDoc: Doc | (() => Doc) | null = null;
+    if (p instanceof StoredPending) {
+      json = p.json;
+      newDoc = () => p.doc;
+    } else if (!deleted) {
+      const doc = p.hasPlaceholder ? (resolveCommitTs(p.doc, ts) as Doc) : p.doc!;
+      json = !p.hasPlaceholder && p.json !== undefined ? p.json : JSON.stringify(convexToJson(doc));
+      newDoc = doc;
+    }
     if (old && json === old.json) return null;
     // Nothing after the commit holds the new version's object: the write set and the layer keep its
     // JSON, and the keys of the indexes read lately (taken here, shared by both).

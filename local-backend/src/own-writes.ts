@@ -7,7 +7,7 @@
  * then, and a stored row counts as replaced only when its own version was first written at or
  * before that moment (`seq`, the transaction's write counter).
  */
-import { lowerBound, pendingKey, type Pending, type Row } from "./pending.js";
+import { isDelete, lowerBound, pendingKey, pendingRow, type Pending, type Row } from "./pending.js";
 import type { DbIndexDef } from "./storage-types.js";
 
 /** The own writes one stream reads through, as of its opening. */
@@ -46,11 +46,11 @@ class OwnIndex {
     const keyed: Array<{ s: string; row: Row }> = [];
     this.keyOf.clear();
     for (const p of latest.values()) {
-      if (!p.doc) continue;
+      if (isDelete(p)) continue;
       const key = pendingKey(p, this.index);
       const s = key.toString("latin1");
       this.keyOf.set(p.id, s);
-      keyed.push({ s, row: { key, id: p.id, json: null, doc: p.doc } });
+      keyed.push({ s, row: pendingRow(p, key) });
     }
     keyed.sort((a, b) => (a.s < b.s ? -1 : a.s > b.s ? 1 : 0));
     this.keys = keyed.map((k) => k.s);
@@ -65,12 +65,12 @@ class OwnIndex {
       this.rows.splice(at, 1);
       this.keyOf.delete(id);
     }
-    if (!p.doc) return;
+    if (isDelete(p)) return;
     const key = pendingKey(p, this.index);
     const s = key.toString("latin1");
     const at = lowerBound(this.keys, s);
     this.keys.splice(at, 0, s);
-    this.rows.splice(at, 0, { key, id, json: null, doc: p.doc });
+    this.rows.splice(at, 0, pendingRow(p, key));
     this.keyOf.set(id, s);
   }
 

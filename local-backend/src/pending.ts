@@ -23,14 +23,14 @@ export type Pending = {
 export type Row = { key: Buffer; id: string; json: string | null; doc: Doc | null };
 
 /**
- * A committed layer's document, held as its stored JSON until a read needs the object (`doc`,
- * parsed once). A layer waits seconds for the writer, so whatever it holds outlives the young
- * generation: in an import, the documents' objects were most of what each scavenge copied and
- * promoted. Index keys of the indexes read through layers are taken at commit (`keys`), so
+ * A document held as its stored JSON until a read needs the object (`doc`, parsed once): a
+ * transaction's insert and a committed layer's document. An import batch's transaction lives
+ * longer than the young generation's turn and a layer waits seconds for the writer, so whatever
+ * they hold is copied by scavenges and promoted: in an import, the documents' objects were most
+ * of it. The keys of the indexes read lately are taken while the object is at hand (`keys`), so
  * sorting a layer for a range read parses nothing.
  */
 export class StoredPending implements Pending {
-  readonly isNew = false;
   readonly hasPlaceholder = false;
   private parsed: Doc | undefined;
 
@@ -40,6 +40,7 @@ export class StoredPending implements Pending {
     readonly tableNumber: number,
     readonly json: string,
     public keys: Map<number, Buffer> | undefined,
+    readonly isNew = false,
   ) {}
 
   get doc(): Doc {
@@ -50,6 +51,18 @@ export class StoredPending implements Pending {
   get parsedDoc(): Doc | null {
     return this.parsed ?? null;
   }
+}
+
+/** `p` with another `isNew` (a nested transaction's write merged into its parent's). */
+export function withIsNew(p: Pending, isNew: boolean): Pending {
+  if (p instanceof StoredPending) return new StoredPending(p.id, p.table, p.tableNumber, p.json, p.keys, isNew);
+  return { ...p, isNew };
+}
+
+/** `p` as an index row under `key` (a stored document stays unparsed until the row is read). */
+export function pendingRow(p: Pending, key: Buffer): Row {
+  if (p instanceof StoredPending) return { key, id: p.id, json: p.json, doc: p.parsedDoc };
+  return { key, id: p.id, json: p.json ?? null, doc: p.doc };
 }
 
 /** Whether `p` deletes its document (without parsing a stored one). */
@@ -71,14 +84,15 @@ export function noteIndexRead(index: DbIndexDef) {
   layerReadIndexes.set(index.id, index);
 }
 
-/** A committed document's keys in the indexes read through layers (`keys`: those known already). */
+/** A document's keys in the indexes read lately (`keys`: those known already; `doc` is asked for only if one is missing). */
 export function keysAtCommit(
   table: string,
-  doc: Doc,
+  doc: Doc | (() => Doc),
   keys: Map<number, Buffer> | undefined,
 ): Map<number, Buffer> | undefined {
   for (const index of layerReadIndexes.values()) {
     if (index.table !== table || keys?.has(index.id)) continue;
+    if (typeof doc === "function") doc = doc();
     (keys ??= new Map()).set(index.id, indexKey(doc, index.fields));
   }
   return keys;
@@ -142,8 +156,7 @@ export function layerRows(layer: BaseLayer, index: DbIndexDef): SortedRows {
     for (const p of layer.byTable.get(index.table) ?? []) {
       if (isDelete(p)) continue;
       const key = pendingKey(p, index);
-      const doc = p instanceof StoredPending ? p.parsedDoc : p.doc;
-      keyed.push({ s: key.toString("latin1"), row: { key, id: p.id, json: p.json ?? null, doc } });
+      keyed.push({ s: key.toString("latin1"), row: pendingRow(p, key) });
     }
     keyed.sort((a, b) => (a.s < b.s ? -1 : a.s > b.s ? 1 : 0));
     sorted = { rows: keyed.map((k) => k.row), keys: keyed.map((k) => k.s) };

@@ -9,7 +9,7 @@ import { firstBatchFor, type IndexStream } from "./index-stream.js";
 import { encodeRange, keySuccessor, type RangeExpr } from "./index-range.js";
 import { filterToken, searchEntry } from "./indexkey.js";
 import { decodeQueryValue } from "./json-shape.js";
-import { isDelete, rowDoc, rowJson, StoredPending, type Row } from "./pending.js";
+import { isDelete, pendingRow, rowDoc, rowJson, type Row } from "./pending.js";
 import type { DbIndexDef } from "./storage-types.js";
 import type { Tx } from "./transaction.js";
 import type { TxMetrics } from "./tx-metrics.js";
@@ -114,15 +114,15 @@ function plan(tx: Tx, q: SerializedQuery): Plan {
   if (own.size > 0) {
     const scored: Array<{ score: number; row: Row }> = [];
     for (const p of own.values()) {
-      if (!p.doc) continue;
-      const entry = searchEntry(def, p.doc);
+      if (isDelete(p)) continue;
+      const entry = searchEntry(def, p.doc!);
       if (!entry || filterTokens.some((t) => !entry.filters.split(" ").includes(t))) continue;
       const words = new Set(tokenize(entry.text));
       let score = 0;
       terms.forEach((t, i) => {
         if (words.has(t) || (i === terms.length - 1 && [...words].some((w) => w.startsWith(t)))) score++;
       });
-      if (score > 0) scored.push({ score, row: { key: Buffer.alloc(0), id: p.id, json: null, doc: p.doc } });
+      if (score > 0) scored.push({ score, row: pendingRow(p, Buffer.alloc(0)) });
     }
     scored.sort((a, b) => b.score - a.score);
     for (const s of scored) rows.push(s.row);
@@ -133,13 +133,7 @@ function plan(tx: Tx, q: SerializedQuery): Plan {
     if (!stored || own.has(stored.id)) continue;
     const p = tx.basePending(stored.id);
     if (p) {
-      if (!isDelete(p))
-        rows.push({
-          key: Buffer.alloc(0),
-          id: p.id,
-          json: p.json ?? null,
-          doc: p instanceof StoredPending ? p.parsedDoc : p.doc,
-        });
+      if (!isDelete(p)) rows.push(pendingRow(p, Buffer.alloc(0)));
       continue;
     }
     rows.push({ key: Buffer.alloc(0), id: stored.id, json: stored.json, doc: null });
@@ -285,8 +279,9 @@ export class QueryManager {
     for (const layer of this.tx.base) n += layer.countDelta?.get(tn) ?? 0;
     for (const p of this.tx.flatten().values()) {
       if (p.table !== table) continue;
-      if (p.isNew && p.doc) n++;
-      else if (!p.isNew && !p.doc) n--;
+      const deleted = isDelete(p);
+      if (p.isNew && !deleted) n++;
+      else if (!p.isNew && deleted) n--;
     }
     return n;
   }

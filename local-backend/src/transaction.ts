@@ -10,7 +10,7 @@ import { IndexStream } from "./index-stream.js";
 import { decodeId, encodeId, newInternalId } from "./ids.js";
 import { encodeTuple } from "./indexkey.js";
 import { parseDoc, storedJson, type Doc } from "./json-shape.js";
-import type { BaseLayer, Pending } from "./pending.js";
+import { isDelete, keysAtCommit, StoredPending, withIsNew, type BaseLayer, type Pending } from "./pending.js";
 import { OwnTable } from "./own-writes.js";
 import { ReadSetImpl } from "./readset.js";
 import type { Store } from "./storage.js";
@@ -84,7 +84,7 @@ export class Tx {
       const below = this.layers[this.layers.length - 1];
       for (const [id, p] of top) {
         const prev = below.get(id);
-        below.set(id, prev ? { ...p, isNew: prev.isNew } : p);
+        below.set(id, prev ? withIsNew(p, prev.isNew) : p);
       }
     }
     // Open streams keep the tables they were opened with; later ones read the layers as they are now.
@@ -125,7 +125,7 @@ export class Tx {
     for (const layer of this.layers) {
       for (const [id, p] of layer) {
         const prev = out.get(id);
-        out.set(id, prev ? { ...p, isNew: prev.isNew } : p);
+        out.set(id, prev ? withIsNew(p, prev.isNew) : p);
       }
     }
     return out;
@@ -173,9 +173,9 @@ export class Tx {
     }
     const p = this.pending(id);
     if (p) {
-      if (!p.doc) return null;
+      if (isDelete(p)) return null;
       metrics?.readDocument(table, p.json ? jsonValueSize(p.json) : valueSize(p.doc));
-      return { doc: p.doc, json: p.json ?? null, table, seq: null };
+      return { doc: p.doc!, json: p.json ?? null, table, seq: null };
     }
     const row = this.hooks.store.getDoc(id);
     if (!row) return null;
@@ -230,7 +230,10 @@ export class Tx {
       hasPlaceholder =
         json === undefined ? JSON.stringify(encoded).includes('"$commitTs"') : json.includes('"$commitTs"');
     if (hasPlaceholder) json = undefined;
-    this.put({ id, table, tableNumber, doc, isNew: true, hasPlaceholder, json });
+    // held as its JSON (the object is garbage young), with the keys of the indexes read lately
+    if (json !== undefined)
+      this.put(new StoredPending(id, table, tableNumber, json, keysAtCommit(table, doc, undefined), true));
+    else this.put({ id, table, tableNumber, doc, isNew: true, hasPlaceholder, json });
     return id;
   }
 
