@@ -373,7 +373,9 @@ export class CommitPipeline {
     if (old && json === old.json) return null;
     // Nothing after the commit holds the new version's object: the write set and the layer keep its
     // JSON, and the keys of the indexes read lately (taken here, shared by both).
-    const keys = newDoc ? keysAtCommit(p.table, newDoc, p.hasPlaceholder ? undefined : p.keys) : undefined;
+    const keys = newDoc
+      ? keysAtCommit(this.catalog.byId, p.table, newDoc, p.hasPlaceholder ? undefined : p.keys)
+      : undefined;
     writeSet.addDoc(p.tableNumber, {
       id: p.id,
       table: p.table,

@@ -73,7 +73,8 @@ export function isDelete(p: Pending): boolean {
 /**
  * The indexes read lately through committed layers or a commit's write set (subscriptions,
  * conflict checks): their keys are taken at commit (`keysAtCommit`), while the document's object
- * is still at hand.
+ * is still at hand. One list per thread, so each use checks that the definition is its engine's
+ * (several engines share a test's process, and an index id means something else in each).
  */
 const layerReadIndexes = new Map<number, DbIndexDef>();
 
@@ -84,14 +85,18 @@ export function noteIndexRead(index: DbIndexDef) {
   layerReadIndexes.set(index.id, index);
 }
 
-/** A document's keys in the indexes read lately (`keys`: those known already; `doc` is asked for only if one is missing). */
+/**
+ * A document's keys in the indexes of `indexes` (its engine's catalog) read lately (`keys`: those
+ * known already; `doc` is asked for only if one is missing).
+ */
 export function keysAtCommit(
+  indexes: ReadonlyMap<number, unknown>,
   table: string,
   doc: Doc | (() => Doc),
   keys: Map<number, Buffer> | undefined,
 ): Map<number, Buffer> | undefined {
   for (const index of layerReadIndexes.values()) {
-    if (index.table !== table || keys?.has(index.id)) continue;
+    if (index.table !== table || keys?.has(index.id) || indexes.get(index.id) !== index) continue;
     if (typeof doc === "function") doc = doc();
     (keys ??= new Map()).set(index.id, indexKey(doc, index.fields));
   }

@@ -232,7 +232,9 @@ export class Tx {
     if (hasPlaceholder) json = undefined;
     // held as its JSON (the object is garbage young), with the keys of the indexes read lately
     if (json !== undefined)
-      this.put(new StoredPending(id, table, tableNumber, json, keysAtCommit(table, doc, undefined), true));
+      this.put(
+        new StoredPending(id, table, tableNumber, json, keysAtCommit(this.catalog.byId, table, doc, undefined), true),
+      );
     else this.put({ id, table, tableNumber, doc, isNew: true, hasPlaceholder, json });
     return id;
   }

@@ -16,7 +16,9 @@ import { journalDir, listSegments, readSegment } from "../../../local-backend/sr
 import { DocShapes } from "../../../local-backend/src/doc-shapes";
 import { MAX_UNSTORED_DOCUMENTS } from "../../../local-backend/src/storage-connection";
 import type { EngineImpl } from "../../../local-backend/src/engine";
-import { StoredPending } from "../../../local-backend/src/pending";
+import { keysAtCommit, noteIndexRead, StoredPending } from "../../../local-backend/src/pending";
+import { indexKey } from "../../../local-backend/src/indexkey";
+import type { DbIndexDef } from "../../../local-backend/src/storage-types";
 
 type Doc = Record<string, any>;
 
@@ -224,6 +226,17 @@ describe("engine: pipelined commits", () => {
     } finally {
       hold.release();
     }
+  });
+
+  it("takes keys at commit only for its own engine's index of that id", () => {
+    const mine: DbIndexDef = { kind: "db", id: 900_001, table: "people", name: "by_a", fields: ["a"] };
+    const theirs: DbIndexDef = { kind: "db", id: 900_001, table: "people", name: "by_b", fields: ["b"] };
+    noteIndexRead(theirs);
+    const doc = { _id: "x", _creationTime: 1, a: 1, b: 2 };
+    expect(keysAtCommit(new Map([[mine.id, mine]]), "people", doc, undefined)).toBeUndefined();
+    noteIndexRead(mine);
+    const keys = keysAtCommit(new Map([[mine.id, mine]]), "people", doc, undefined);
+    expect(keys?.get(mine.id)?.equals(indexKey(doc, mine.fields))).toBe(true);
   });
 
   it("merges several unstored layers by key, in both orders, each document at its newest version only", async () => {
