@@ -36,11 +36,13 @@ function logBytes(): number {
 const timer = setInterval(() => {
   const ticket = Atomics.load(shared, 0);
   if (ticket === checkpointedAt) {
-    // nothing written for a turn: a large log left by a burst (an import) is cut to nothing
-    if (truncatedAt !== ticket && logBytes() > KEPT_LOG_BYTES) {
+    // nothing written for a turn: a large log left by a burst (an import) is cut to nothing; a
+    // log that started over is cut back to exactly KEPT_LOG_BYTES, which counts as large
+    if (truncatedAt !== ticket && logBytes() >= KEPT_LOG_BYTES) {
       try {
-        db.pragma("wal_checkpoint(TRUNCATE)");
-        truncatedAt = ticket;
+        const [r] = db.pragma("wal_checkpoint(TRUNCATE)") as Array<{ busy: number }>;
+        // a reader in the way (busy) does not throw: the next idle turn tries again
+        if (r?.busy === 0) truncatedAt = ticket;
       } catch {
         // busy: the next idle turn tries again
       }
@@ -51,7 +53,7 @@ const timer = setInterval(() => {
   try {
     const [r] = db.pragma("wal_checkpoint(PASSIVE)") as Array<{ busy: number; log: number; checkpointed: number }>;
     // Under a steady stream of commits the log never starts over by itself (a passive checkpoint
-    // never catches up with the writer). Past 64 MB, RESTART copies the few frames written since
+    // never catches up with the writer). Past RESTART_AFTER_PAGES (32 MB of 2 KB pages), RESTART copies the few frames written since
     // the passive pass, holding the writer only for those, and the log starts over (cut back to
     // journal_size_limit).
     if (r.log > RESTART_AFTER_PAGES) db.pragma("wal_checkpoint(RESTART)");
