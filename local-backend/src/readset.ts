@@ -46,7 +46,7 @@ export type WrittenDoc = {
 };
 
 /** The new version of a written document (null: deleted). */
-export function newVersion(w: WrittenDoc): Record<string, Value> | null {
+function newVersion(w: WrittenDoc): Record<string, Value> | null {
   if (!w.doc && w.json !== null) w.doc = jsonToConvex(JSON.parse(w.json) as JSONValue) as Record<string, Value>;
   return w.doc;
 }
